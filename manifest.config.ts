@@ -25,6 +25,9 @@ export default defineManifest({
       run_at: 'document_idle',
     },
   ],
+  // The chat panel is framed into pages by the boot script; only the HTML entry must be reachable
+  // from the page, and the frame refuses to work without the boot script's one-time token.
+  web_accessible_resources: [{ resources: ['src/panel/index.html'], matches: ['<all_urls>'] }],
   permissions: ['storage', 'tabs', 'webNavigation'],
   host_permissions: [
     'http://localhost/*',

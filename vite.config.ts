@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite'
 import vue from '@vitejs/plugin-vue'
 import { crx } from '@crxjs/vite-plugin'
-import manifest from './manifest.config'
+import manifest from './manifest.config.ts'
 
 export default defineConfig({
   plugins: [vue(), crx({ manifest })],
@@ -10,9 +10,12 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    // Vite's preload helper would insert <link rel=modulepreload> into the host page from the
+    // content script; our chunks load from the extension origin and need no hints.
+    modulePreload: false,
     rollupOptions: {
       input: {
-        // Pages that are not in the manifest still need to be built.
+        panel: 'src/panel/index.html',
       },
     },
   },

@@ -1,0 +1,23 @@
+import browser from 'webextension-polyfill'
+import { registerChatHandlers } from './handlers/chat'
+import { registerPackHandlers } from './handlers/packs'
+import { registerSettingsHandlers } from './handlers/settings'
+import { endOrphanedRuns } from './runs'
+import { watchNavigations } from './tabs'
+import { watchPanels } from './panels'
+import { sendToTab } from '../messaging'
+
+// Listeners are registered synchronously at the top level so that an event that wakes the
+// worker finds them in place (MV3 service worker lifecycle).
+registerSettingsHandlers()
+registerChatHandlers()
+registerPackHandlers()
+watchNavigations()
+watchPanels()
+
+browser.commands.onCommand.addListener(async (command, tab) => {
+  if (command !== 'open-panel' || tab?.id === undefined) return
+  await sendToTab(tab.id, 'bg→content:panel.open', {}).catch(() => undefined)
+})
+
+void endOrphanedRuns()

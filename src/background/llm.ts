@@ -1,0 +1,136 @@
+import { APICallError, generateText, streamText, type LanguageModel, type ModelMessage } from 'ai'
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { AvaError } from '../core/errors'
+import type { LlmSettings } from '../core/settings'
+
+/** Builds the AI SDK model for the configured provider. The key stays in this (background) context. */
+export function createModel(llm: LlmSettings): LanguageModel {
+  const baseURL = llm.baseUrl.replace(/\/+$/, '')
+  if (llm.provider === 'anthropic') {
+    const provider = createAnthropic({
+      baseURL,
+      ...(llm.authStyle === 'bearer' ? { authToken: llm.apiKey || undefined } : { apiKey: llm.apiKey || 'none' }),
+      // Anthropic refuses browser-origin requests without this; an extension worker counts as one.
+      headers: { 'anthropic-dangerous-direct-browser-access': 'true' },
+    })
+    return provider(llm.model)
+  }
+  const provider = createOpenAICompatible({
+    name: llm.provider === 'local' ? 'local' : 'openai-compatible',
+    baseURL,
+    apiKey: llm.apiKey || undefined,
+    includeUsage: true,
+  })
+  return provider.chatModel(llm.model)
+}
+
+export interface StreamOptions {
+  llm: LlmSettings
+  system: string
+  messages: ModelMessage[]
+  signal: AbortSignal
+  onText(delta: string): void | Promise<void>
+}
+
+export interface StreamOutcome {
+  text: string
+  usage: { inputTokens?: number; outputTokens?: number }
+}
+
+/**
+ * Streams one completion. Errors come back as AvaError with a code the panel can explain;
+ * a first byte later than `requestTimeoutMs` is a TIMEOUT, not an endless spinner.
+ */
+export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome> {
+  const firstByte = new AbortController()
+  const timer = setTimeout(() => firstByte.abort(new AvaError('TIMEOUT', timeoutMessage(o.llm.requestTimeoutMs))), o.llm.requestTimeoutMs)
+  const signal = AbortSignal.any([o.signal, firstByte.signal])
+  let text = ''
+  let usage: StreamOutcome['usage'] = {}
+  try {
+    const result = streamText({
+      model: createModel(o.llm),
+      system: o.system,
+      messages: o.messages,
+      abortSignal: signal,
+      maxRetries: 0,
+      temperature: 0,
+    })
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        clearTimeout(timer)
+        text += part.text
+        await o.onText(part.text)
+      } else if (part.type === 'error') {
+        throw part.error
+      } else if (part.type === 'finish') {
+        usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens }
+      } else if (part.type === 'abort') {
+        throw signal.reason ?? new DOMException('Aborted', 'AbortError')
+      }
+    }
+    return { text, usage }
+  } catch (e) {
+    if (firstByte.signal.aborted && !o.signal.aborted) throw firstByte.signal.reason
+    throw classifyLlmError(e)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** A one-shot call for "Test connection". */
+export async function testConnection(llm: LlmSettings, signal: AbortSignal): Promise<{ reply: string; model: string }> {
+  try {
+    const r = await generateText({
+      model: createModel(llm),
+      prompt: 'Reply with the single word OK.',
+      maxOutputTokens: 8,
+      maxRetries: 0,
+      abortSignal: AbortSignal.any([signal, AbortSignal.timeout(llm.requestTimeoutMs)]),
+    })
+    return { reply: r.text, model: r.response.modelId || llm.model }
+  } catch (e) {
+    throw classifyLlmError(e)
+  }
+}
+
+function timeoutMessage(ms: number): string {
+  return `The model did not start answering within ${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s.`
+}
+
+/** Maps whatever the SDK or fetch threw to an error a person can act on. */
+export function classifyLlmError(e: unknown): AvaError {
+  if (e instanceof AvaError) return e
+  const err = e as Error & { cause?: unknown }
+  if (APICallError.isInstance(e)) {
+    const status = e.statusCode ?? 0
+    const detail = providerMessage(e.responseBody) ?? e.message
+    if (status === 401 || status === 403) return new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${status}): ${detail}`, { status })
+    if (status === 429) return new AvaError('RATE_LIMITED', `The provider is rate-limiting requests (HTTP 429): ${detail}`, { status })
+    if (status === 404) return new AvaError('PROVIDER_ERROR', `The endpoint or model was not found (HTTP 404): ${detail}`, { status })
+    if (status >= 500) return new AvaError('PROVIDER_ERROR', `The provider failed (HTTP ${status}): ${detail}`, { status })
+    if (status) return new AvaError('PROVIDER_ERROR', `The provider rejected the request (HTTP ${status}): ${detail}`, { status })
+    return new AvaError('NETWORK', `Could not reach the provider: ${detail}`)
+  }
+  const name = err?.name ?? ''
+  if (name === 'AbortError') return new AvaError('UNKNOWN', 'Stopped.')
+  if (name === 'AI_JSONParseError' || name === 'AI_TypeValidationError' || /JSON/i.test(name)) {
+    return new AvaError('PROVIDER_ERROR', `The provider sent a response Ava could not read: ${err.message.slice(0, 200)}`)
+  }
+  if (err instanceof TypeError || /fetch|network|Failed to fetch/i.test(err?.message ?? '')) {
+    return new AvaError('NETWORK', `Could not reach the provider: ${err.message}`)
+  }
+  return new AvaError('UNKNOWN', err?.message ?? String(e))
+}
+
+function providerMessage(body: string | undefined): string | undefined {
+  if (!body) return undefined
+  try {
+    const j = JSON.parse(body) as { error?: { message?: string } | string; message?: string }
+    if (typeof j.error === 'string') return j.error
+    return j.error?.message ?? j.message ?? body.slice(0, 200)
+  } catch {
+    return body.slice(0, 200)
+  }
+}

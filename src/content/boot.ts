@@ -1,0 +1,37 @@
+import browser from 'webextension-polyfill'
+import { handle, send } from '../messaging'
+import { createLauncher } from './launcher'
+
+/**
+ * The content script's eager part, on every page: the Ava button and the message handlers.
+ * Everything heavy — the chat panel (an extension page), the Observe scanner and the executor —
+ * loads on first use, so a page that never uses Ava pays only for this file.
+ */
+const agent = () => import('./agent')
+
+function boot(): void {
+  // Extension updates can inject us again into a page that already has us.
+  if (document.querySelector('ava-root[data-ava-ui]')) return
+
+  const launcher = createLauncher({
+    panelUrl: browser.runtime.getURL('src/panel/index.html'),
+    getToken: async () => (await send('content→bg:panel.token', {})).token,
+    onToggle: (open) => void send('content→bg:panel.state', { open }).catch(() => undefined),
+  })
+
+  handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
+  handle('bg→content:page.info', ['background'], async () => (await agent()).pageInfo())
+  handle('bg→content:panel.open', ['background'], () => {
+    launcher.open(true)
+    return { ok: true as const }
+  })
+
+  send('content→bg:ready', { url: location.href })
+    .then(({ panelOpen }) => {
+      // The conversation goes on after a navigation: reopen the panel where it was open.
+      if (panelOpen) launcher.open(false)
+    })
+    .catch(() => undefined)
+}
+
+if (window.top === window) boot()

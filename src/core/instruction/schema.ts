@@ -1,0 +1,134 @@
+import { z } from 'zod'
+
+/**
+ * The Unified Instruction Schema (seed 001 §2.2): the contract between the planner's LLM and the
+ * page-side executor. One instruction is one step; the LLM streams an array of them.
+ *
+ * `target_id` is our extension of the design: the `data-agent-id` of an element from the Observe
+ * listing. When it is given the executor uses it first (and fails loudly if it went stale).
+ */
+export const ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll'] as const
+export type ActionType = (typeof ACTION_TYPES)[number]
+
+export const SCROLL_DIRECTIONS = ['up', 'down', 'top', 'bottom'] as const
+
+// Text fields the LLM fills are bounded: a runaway generation must not become a megabyte value.
+const kMaxText = 2_000 // characters; longer than any real label, assertion or typed value we saw
+const kMaxUrl = 4_096 // browsers accept more, but no link a person asks for is that long
+
+const text = (what: string) => z.string().max(kMaxText, `${what} is longer than ${kMaxText} characters`)
+
+export const InstructionParamsSchema = z
+  .object({
+    url: z.string().max(kMaxUrl).optional(),
+    semantic_locator: text('semantic_locator').optional(),
+    fallback_selector: text('fallback_selector').optional(),
+    target_id: z.string().max(200).optional(),
+    value: text('value').optional(),
+    assertion: text('assertion').optional(),
+    selector: text('selector').optional(),
+    key: z.string().max(100).optional(),
+    direction: z.enum(SCROLL_DIRECTIONS).optional(),
+  })
+  .strict()
+
+/** What each action needs, beyond the common fields (seed 001 §2.2 table). */
+const needs: Record<ActionType, { all?: (keyof z.infer<typeof InstructionParamsSchema>)[]; oneOf?: (keyof z.infer<typeof InstructionParamsSchema>)[] }> = {
+  navigate: { all: ['url'] },
+  click: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
+  input: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
+  select: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
+  hover: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
+  verify: { all: ['assertion'] },
+  wait: { all: ['selector'] },
+  press: { all: ['key'] },
+  scroll: { oneOf: ['direction', 'target_id', 'semantic_locator', 'fallback_selector'] },
+}
+
+export const InstructionSchema = z
+  .object({
+    step_id: z.number().int().nonnegative(),
+    action_type: z.enum(ACTION_TYPES),
+    params: InstructionParamsSchema.default({}),
+    description: text('description').optional(),
+  })
+  .strict()
+  .superRefine((ins, ctx) => {
+    const rule = needs[ins.action_type]
+    for (const key of rule.all ?? []) {
+      // An empty value is a real input (clearing a field); an empty url or assertion is not.
+      if (ins.params[key] === undefined || (ins.params[key] === '' && key !== 'value')) {
+        ctx.addIssue({ code: 'custom', path: ['params', key], message: `${ins.action_type} needs params.${key}` })
+      }
+    }
+    if (rule.oneOf && !rule.oneOf.some((k) => ins.params[k])) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params'],
+        message: `${ins.action_type} needs one of ${rule.oneOf.map((k) => `params.${k}`).join(', ')}`,
+      })
+    }
+    if (ins.action_type === 'navigate' && ins.params.url && !isNavigableUrl(ins.params.url)) {
+      ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: `navigate accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"` })
+    }
+  })
+
+export type Instruction = z.infer<typeof InstructionSchema>
+export type InstructionParams = z.infer<typeof InstructionParamsSchema>
+
+/** `javascript:` and `data:` URLs would be code execution by another name. */
+export function isNavigableUrl(url: string): boolean {
+  const t = url.trim()
+  if (t.startsWith('/') || t.startsWith('./') || t.startsWith('../') || t.startsWith('?') || t.startsWith('#')) return true
+  return /^https?:\/\//i.test(t)
+}
+
+export class InstructionError extends Error {
+  override name = 'InstructionError'
+  constructor(
+    readonly code: 'JSON_PARSE' | 'SCHEMA',
+    message: string,
+    /** The raw text of the instruction as the LLM sent it, for the error shown to the person. */
+    readonly raw: string,
+    readonly issues: { path: string; message: string }[] = [],
+  ) {
+    super(message)
+  }
+}
+
+export type InstructionResult = { ok: true; value: Instruction } | { ok: false; error: InstructionError }
+
+/** Validates one instruction given as parsed JSON. */
+export function safeParseInstruction(value: unknown, raw = JSON.stringify(value) ?? ''): InstructionResult {
+  const r = InstructionSchema.safeParse(value)
+  if (r.success) return { ok: true, value: r.data }
+  const issues = r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }))
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+  return { ok: false, error: new InstructionError('SCHEMA', `Invalid instruction ${abbreviate(raw)} — ${summary}`, raw, issues) }
+}
+
+/** Parses and validates one instruction from its JSON text. */
+export function safeParseInstructionText(raw: string): InstructionResult {
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch (e) {
+    return { ok: false, error: new InstructionError('JSON_PARSE', `Not valid JSON: ${abbreviate(raw)} (${(e as Error).message})`, raw) }
+  }
+  return safeParseInstruction(value, raw)
+}
+
+export function parseInstruction(value: unknown): Instruction {
+  const r = safeParseInstruction(value)
+  if (!r.ok) throw r.error
+  return r.value
+}
+
+function abbreviate(s: string, max = 120): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s
+}
+
+/** JSON Schema of one instruction, for providers that accept a schema and for docs. */
+export function instructionJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(InstructionSchema, { io: 'input' }) as Record<string, unknown>
+}

@@ -1,0 +1,155 @@
+import type { ErrorData } from '../core/errors'
+import type { Envelope, MessageName, Protocol, Reply, Req, Res } from './protocol'
+
+/** Who sent a message, decided from Chrome's own sender record — never from the message body. */
+export type SenderKind = 'tab' | 'panel' | 'options' | 'popup' | 'background'
+
+export interface MessageSenderLike {
+  id?: string
+  url?: string
+  tab?: { id?: number }
+  frameId?: number
+  documentId?: string
+}
+
+/**
+ * Classifies a sender. Anything not from this extension is `null` and gets no answer. Page
+ * scripts cannot reach `runtime.onMessage` at all (no `externally_connectable`), so `tab` means
+ * our own content script in that tab.
+ */
+export function classifySender(sender: MessageSenderLike, extensionId: string): SenderKind | null {
+  if (sender.id !== extensionId) return null
+  const origin = `chrome-extension://${extensionId}/`
+  const url = sender.url ?? ''
+  if (url.startsWith(origin)) {
+    const path = url.slice(origin.length)
+    if (path.startsWith('src/options/')) return 'options'
+    if (path.startsWith('src/popup/')) return 'popup'
+    // The chat panel is an extension page framed inside a tab; it must also hold a token (see authorize).
+    if (path.startsWith('src/panel/') && sender.tab) return 'panel'
+    // The service worker itself (tabs.sendMessage from the background carries its URL or none).
+    if (!sender.tab) return 'background'
+    return null
+  }
+  if (sender.tab) return 'tab'
+  return url ? null : 'background'
+}
+
+export interface HandlerContext {
+  kind: SenderKind
+  tabId?: number
+  frameId?: number
+  documentId?: string
+  url?: string
+}
+
+type Handler<N extends MessageName> = {
+  from: readonly SenderKind[]
+  fn: (req: Req<N>, ctx: HandlerContext) => Promise<Res<N>> | Res<N>
+}
+
+export class ProtocolError extends Error {
+  override name = 'ProtocolError'
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The parts of the extension API the transport needs; `webextension-polyfill`'s `browser` fits. */
+export interface RuntimeLike {
+  id: string
+  sendMessage(message: unknown): Promise<unknown>
+  onMessage: {
+    addListener(cb: (message: unknown, sender: MessageSenderLike) => Promise<unknown> | undefined): void
+  }
+}
+export interface TabsLike {
+  sendMessage(tabId: number, message: unknown, options?: { frameId?: number; documentId?: string }): Promise<unknown>
+}
+
+function isEnvelope(m: unknown): m is Envelope {
+  return typeof m === 'object' && m !== null && (m as Envelope).ava === 1 && typeof (m as Envelope).name === 'string'
+}
+
+function toErrorData(e: unknown): ErrorData {
+  if (e && typeof e === 'object' && 'code' in e && typeof (e as { code: unknown }).code === 'string') {
+    return { code: (e as { code: string }).code, message: String((e as Error).message) }
+  }
+  return { code: 'UNKNOWN', message: e instanceof Error ? e.message : String(e) }
+}
+
+function unwrap<N extends MessageName>(name: N, reply: unknown): Res<N> {
+  if (reply === undefined) throw new ProtocolError('NO_RECEIVER', `Nobody answered ${name}`)
+  const r = reply as Reply<N>
+  if (r.ok) return r.res
+  throw new ProtocolError(r.error.code, r.error.message)
+}
+
+/**
+ * A second check after the sender's kind, for senders whose kind alone does not prove who they
+ * are: any page could frame our panel page, so a panel must have presented its one-time token.
+ */
+export type Authorizer = (ctx: HandlerContext) => boolean
+
+export function createMessenger(runtime: RuntimeLike, tabs?: TabsLike) {
+  const handlers = new Map<MessageName, Handler<any>>()
+  const authorizers = new Map<SenderKind, Authorizer>()
+  let listening = false
+
+  function listen() {
+    if (listening) return
+    listening = true
+    runtime.onMessage.addListener((message, sender) => {
+      if (!isEnvelope(message)) return undefined
+      const handler = handlers.get(message.name)
+      if (!handler) return undefined // another context of ours handles it
+      const kind = classifySender(sender, runtime.id)
+      if (!kind || !handler.from.includes(kind)) {
+        const error: ErrorData = { code: 'FORBIDDEN', message: `${message.name} is not accepted from ${kind ?? 'an unknown sender'}` }
+        return Promise.resolve({ ok: false, error } satisfies Reply)
+      }
+      const ctx: HandlerContext = { kind, tabId: sender.tab?.id, frameId: sender.frameId, documentId: sender.documentId, url: sender.url }
+      const authorize = authorizers.get(kind)
+      if (authorize && !authorize(ctx)) {
+        const error: ErrorData = { code: 'FORBIDDEN', message: `${message.name} came from a ${kind} that has not been authorised` }
+        return Promise.resolve({ ok: false, error } satisfies Reply)
+      }
+      return Promise.resolve()
+        .then(() => handler.fn(message.req, ctx))
+        .then(
+          (res) => ({ ok: true, res }) as Reply,
+          (e) => ({ ok: false, error: toErrorData(e) }) as Reply,
+        )
+    })
+  }
+
+  return {
+    /** Adds a check that every message from senders of `kind` must pass. */
+    authorize(kind: SenderKind, fn: Authorizer): void {
+      authorizers.set(kind, fn)
+    },
+    /** Registers the handler of one message, with the senders it accepts. */
+    handle<N extends MessageName>(name: N, from: readonly SenderKind[], fn: Handler<N>['fn']): void {
+      if (handlers.has(name)) throw new Error(`Two handlers for ${name}`)
+      handlers.set(name, { from, fn })
+      listen()
+    },
+    /** Sends to the background (or to the extension pages that handle `name`). */
+    async send<N extends MessageName>(name: N, req: Req<N>): Promise<Res<N>> {
+      const reply = await runtime.sendMessage({ ava: 1, name, req } satisfies Envelope<N>)
+      return unwrap(name, reply)
+    },
+    /** Sends to the content script of one tab (the top frame unless told otherwise). */
+    async sendToTab<N extends MessageName>(tabId: number, name: N, req: Req<N>, target: { frameId?: number; documentId?: string } = { frameId: 0 }): Promise<Res<N>> {
+      if (!tabs) throw new Error('sendToTab is only available in the background')
+      const reply = await tabs.sendMessage(tabId, { ava: 1, name, req } satisfies Envelope<N>, target)
+      return unwrap(name, reply)
+    },
+  }
+}
+
+export type Messenger = ReturnType<typeof createMessenger>
+export type { Protocol }

@@ -1,0 +1,6 @@
+import '../ui/base.css'
+import './panel.css'
+import App from './App.vue'
+import { setupApp } from '../ui/setup'
+
+setupApp(App)

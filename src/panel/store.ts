@@ -1,0 +1,84 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import { isSendable, type ChatMessage, type RunEvent, type RunView } from '../core/chat'
+import { send } from '../messaging'
+
+/** The chat as this panel shows it. The background's stored chat is the truth; events keep us current. */
+export const useChatStore = defineStore('chat', () => {
+  const messages = ref<ChatMessage[]>([])
+  const run = ref<RunView | null>(null)
+  const loading = ref(false)
+  const error = ref<string | null>(null)
+  const connected = ref(false)
+  /** Events at or below the loaded snapshot's sequence number are already in it. */
+  let seq = -1
+  let pending: { e: RunEvent; seq: number }[] = []
+
+  const busy = computed(() => run.value?.status === 'planning' || run.value?.status === 'running')
+
+  async function load() {
+    loading.value = true
+    try {
+      const r = await send('panel→bg:chat.load', {})
+      messages.value = r.messages
+      run.value = r.run
+      seq = r.seq
+      const later = pending.filter((p) => p.seq > seq)
+      pending = []
+      for (const p of later) apply(p.e, p.seq)
+      error.value = null
+      connected.value = true
+    } catch (e) {
+      error.value = (e as Error).message
+    } finally {
+      loading.value = false
+    }
+  }
+
+  /** Returns false when the text was refused (empty or whitespace only, seed 003 property 4). */
+  async function sendText(text: string): Promise<boolean> {
+    if (!isSendable(text) || busy.value) return false
+    error.value = null
+    try {
+      await send('panel→bg:run.start', { text: text.trim() })
+      return true
+    } catch (e) {
+      error.value = (e as Error).message
+      return false
+    }
+  }
+
+  async function stop() {
+    await send('panel→bg:run.stop', {}).catch((e) => (error.value = (e as Error).message))
+  }
+
+  async function clear() {
+    const r = await send('panel→bg:chat.clear', {})
+    if (r.cleared) messages.value = []
+  }
+
+  function apply(e: RunEvent, eventSeq: number) {
+    if (seq < 0) {
+      pending.push({ e, seq: eventSeq }) // the snapshot is still loading
+      return
+    }
+    if (eventSeq <= seq) return
+    seq = eventSeq
+    if (e.type === 'message') {
+      if (!messages.value.some((m) => m.id === e.message.id)) messages.value.push(e.message)
+    } else if (e.type === 'text') {
+      const m = messages.value.find((x) => x.id === e.messageId)
+      if (m) m.text += e.delta
+    } else if (e.type === 'step') {
+      const m = messages.value.find((x) => x.id === e.messageId)
+      if (m) {
+        m.steps ??= []
+        m.steps[e.step.index] = e.step
+      }
+    } else if (e.type === 'status') {
+      run.value = e.run
+    }
+  }
+
+  return { messages, run, loading, error, connected, busy, load, sendText, stop, clear, apply }
+})
