@@ -13,8 +13,8 @@ export interface Ava extends ExtensionSession {
 
 const kButton = { size: 52, margin: 20 } // mirrors src/content/launcher.ts
 
-export async function launchAva(): Promise<Ava> {
-  const s = await launchWithExtension()
+export async function launchAva(opts: { headless?: boolean } = {}): Promise<Ava> {
+  const s = await launchWithExtension(opts)
   const panelPrefix = `chrome-extension://${s.extensionId}/src/panel/`
 
   async function panel(page: Page, opts: { timeout?: number } = {}): Promise<Frame> {
@@ -30,14 +30,14 @@ export async function launchAva(): Promise<Ava> {
     }
   }
 
-  return {
+  const ava: Ava = {
     ...s,
     async configure(llm, rest = {}) {
       const settings: Settings = { ...structuredClone(DEFAULT_SETTINGS), ...rest, llm: { ...DEFAULT_SETTINGS.llm, ...llm } }
       await s.worker.evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
     },
     storage: (area) => s.worker.evaluate((a) => chrome.storage[a].get(null), area),
-    async openPanel(page) {
+    async openPanel(page: Page) {
       // The button lives in a closed shadow root: a person clicks it where it is drawn.
       await page.waitForSelector('ava-root', { state: 'attached' })
       const vp = page.viewportSize()!
@@ -48,12 +48,13 @@ export async function launchAva(): Promise<Ava> {
     },
     panel,
     async ask(page, text) {
-      const f = await this.openPanel(page)
+      const f = await ava.openPanel(page)
       await f.fill('[data-test=input]', text)
       await f.click('[data-test=send]')
       return f
     },
   }
+  return ava
 }
 
 /** The chat's steps as the panel shows them. */

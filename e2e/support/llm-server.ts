@@ -147,7 +147,8 @@ export async function startLlmServer(): Promise<LlmServer> {
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs)
       if (fault === 'cut' && sent + piece.length > (reply.cutAfter ?? text.length / 2)) {
         const part = piece.slice(0, Math.max(0, (reply.cutAfter ?? text.length / 2) - sent))
-        if (part) api === 'openai' ? sse(openaiChunk({ content: part })) : sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: part } }, 'content_block_delta')
+        if (part && api === 'openai') sse(openaiChunk({ content: part }))
+        else if (part) sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: part } }, 'content_block_delta')
         await sleep(20)
         record.endedAt = Date.now()
         res.destroy()

@@ -110,6 +110,7 @@ export function classifyLlmError(e: unknown): AvaError {
     if (status === 429) return new AvaError('RATE_LIMITED', `The provider is rate-limiting requests (HTTP 429): ${detail}`, { status })
     if (status === 404) return new AvaError('PROVIDER_ERROR', `The endpoint or model was not found (HTTP 404): ${detail}`, { status })
     if (status >= 500) return new AvaError('PROVIDER_ERROR', `The provider failed (HTTP ${status}): ${detail}`, { status })
+    if (status >= 200 && status < 300) return new AvaError('NETWORK', `The connection to the provider dropped: ${detail}`, { status })
     if (status) return new AvaError('PROVIDER_ERROR', `The provider rejected the request (HTTP ${status}): ${detail}`, { status })
     return new AvaError('NETWORK', `Could not reach the provider: ${detail}`)
   }

@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill'
 import { isSendable, kMaxRequestChars, type RunView, type StepView } from '../core/chat'
 import { AvaError } from '../core/errors'
 import type { ExecOutcome } from '../core/exec'
+import { createAsyncQueue } from '../core/async-queue'
 import { createInstructionSplitter } from '../core/instruction/stream'
 import { safeParseInstructionText, type Instruction } from '../core/instruction/schema'
 import { buildSystemPrompt, buildUserPrompt, type PageContext } from '../core/prompt'
@@ -62,28 +63,15 @@ export function isRunning(tabId: number): boolean {
  */
 async function execute(tabId: number, run: RunView, request: string, signal: AbortSignal): Promise<void> {
   const steps: StepView[] = []
-  const queue: { step: StepView; error?: string }[] = []
-  let wake: (() => void) | null = null
-  let streamDone = false
+  const queue = createAsyncQueue<{ step: StepView; error?: string }>()
   let failure: AvaError | null = null
   const stream = new AbortController()
   const streamSignal = AbortSignal.any([signal, stream.signal])
-
-  const push = (item: { step: StepView; error?: string }) => {
-    queue.push(item)
-    wake?.()
-  }
+  let splitter = createInstructionSplitter({ prose: () => undefined, element: () => undefined })
 
   const consumer = (async () => {
-    for (;;) {
+    for await (const item of queue) {
       if (signal.aborted) return
-      const item = queue.shift()
-      if (!item) {
-        if (streamDone) return
-        await new Promise<void>((r) => (wake = r))
-        wake = null
-        continue
-      }
       if (failure) {
         await putStep(tabId, run.messageId, { ...item.step, status: 'skipped' })
         continue
@@ -117,7 +105,7 @@ async function execute(tabId: number, run: RunView, request: string, signal: Abo
   try {
     const settings = await settingsStore.get()
     const page = await pageContext(tabId)
-    const splitter = createInstructionSplitter({
+    splitter = createInstructionSplitter({
       prose: (t) => void appendText(tabId, run.messageId, t),
       element: (raw, index) => {
         const parsed = safeParseInstructionText(raw)
@@ -125,7 +113,7 @@ async function execute(tabId: number, run: RunView, request: string, signal: Abo
         const step: StepView = { index, instruction, status: 'pending' }
         steps.push(step)
         void putStep(tabId, run.messageId, step)
-        push(parsed.ok ? { step } : { step, error: parsed.error.message })
+        queue.push(parsed.ok ? { step } : { step, error: parsed.error.message })
       },
     })
     try {
@@ -141,11 +129,18 @@ async function execute(tabId: number, run: RunView, request: string, signal: Abo
         failure = new AvaError('STREAM_CUT', `The reply stopped in the middle of step ${steps.length + 1}; the steps before it ran. Try again.`)
       }
     } catch (e) {
-      // A stream we aborted ourselves after a failed step is not a second error.
-      if (!(stream.signal.aborted && failure)) failure ??= e instanceof AvaError ? e : new AvaError('UNKNOWN', String((e as Error)?.message ?? e))
+      // A stream we aborted ourselves after a failed step is not a second error. A connection
+      // that dropped inside an instruction is reported by where it stopped, which is what matters.
+      if (!(stream.signal.aborted && failure)) {
+        const cut = splitter.end().truncated !== null && !signal.aborted
+        failure ??= cut
+          ? new AvaError('STREAM_CUT', `The reply stopped in the middle of step ${steps.length + 1}; the steps before it ran. Try again.`)
+          : e instanceof AvaError
+            ? e
+            : new AvaError('UNKNOWN', String((e as Error)?.message ?? e))
+      }
     }
-    streamDone = true
-    wake?.()
+    queue.close()
     await consumer
     if (signal.aborted) {
       await finish(tabId, run, 'stopped', new AvaError('UNKNOWN', 'Stopped by you.'))
@@ -159,8 +154,7 @@ async function execute(tabId: number, run: RunView, request: string, signal: Abo
       } else await finish(tabId, run, 'done')
     }
   } catch (e) {
-    streamDone = true
-    wake?.()
+    queue.close()
     await consumer.catch(() => undefined)
     await finish(tabId, run, signal.aborted ? 'stopped' : 'failed', e instanceof AvaError ? e : new AvaError('UNKNOWN', String((e as Error)?.message ?? e)))
   }

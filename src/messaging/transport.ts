@@ -76,7 +76,7 @@ function isEnvelope(m: unknown): m is Envelope {
 
 function toErrorData(e: unknown): ErrorData {
   if (e && typeof e === 'object' && 'code' in e && typeof (e as { code: unknown }).code === 'string') {
-    return { code: (e as { code: string }).code, message: String((e as Error).message) }
+    return { code: (e as { code: string }).code, message: String((e as unknown as Error).message) }
   }
   return { code: 'UNKNOWN', message: e instanceof Error ? e.message : String(e) }
 }

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Frame, Page } from 'playwright-core'
+import { instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
+import { startLlmServer, type LlmServer, type ScriptedReply } from '../support/llm-server'
+import { startSiteServer, type SiteServer } from '../support/site-server'
+
+let ava: Ava
+let llm: LlmServer
+let site: SiteServer
+let page: Page
+let panel: Frame
+
+beforeAll(async () => {
+  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
+  page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  panel = await ava.openPanel(page)
+})
+afterAll(async () => {
+  await Promise.all([ava?.close(), llm?.close(), site?.close()])
+})
+beforeEach(() => {
+  llm.requests.length = 0
+  llm.requireKey(null)
+})
+
+const typeAlice = { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username', value: 'alice' }, description: 'Type the username' }
+const typePassword = { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password', value: 'pw' }, description: 'Type the password' }
+
+let errorsBefore = 0
+async function send(text: string) {
+  errorsBefore = await panel.locator('article.error').count()
+  await panel.fill('[data-test=input]', text)
+  await panel.click('[data-test=send]')
+}
+
+/** The error message the last request ended with, once the run is over. */
+async function lastError(): Promise<{ text: string; hint: string }> {
+  const err = panel.locator('article.error').nth(errorsBefore)
+  await err.waitFor({ timeout: 15_000 })
+  await panel.waitForSelector('[data-test=send]:not([disabled])')
+  const hint = err.locator('[data-test=hint]')
+  return { text: (await err.locator('[data-test=text]').textContent()) ?? '', hint: (await hint.count()) ? ((await hint.textContent()) ?? '') : '' }
+}
+
+/** After any fault the panel must take the next request and complete it. */
+async function expectUsable() {
+  llm.script({ text: 'Still here.' })
+  await send('are you there?')
+  await expect.poll(() => panel.locator('[data-role=assistant] [data-test=text]').last().textContent(), { timeout: 10_000 }).toBe('Still here.')
+  await panel.waitForSelector('[data-test=send]:not([disabled])')
+}
+
+describe.each(['openai', 'anthropic'] as const)('faults through the %s wire format', (provider) => {
+  beforeAll(async () => {
+    await ava.configure({ provider, baseUrl: llm.baseUrl, apiKey: 'sk-right', model: 'test-model', requestTimeoutMs: 1_500 })
+  })
+
+  it.each<[string, ScriptedReply | 'wrong-key', RegExp, RegExp]>([
+    ['a refused key (HTTP 401)', 'wrong-key', /refused the API key \(HTTP 401\).*Invalid API key/, /API key|options/i],
+    ['rate limiting (HTTP 429)', { fault: 'http429' }, /rate-limiting.*HTTP 429/, /try again/i],
+    ['a server error (HTTP 500)', { fault: 'http500' }, /provider failed \(HTTP 500\)/, /try again/i],
+    ['a malformed JSON event', { text: 'Some text that will be broken', fault: 'malformed-json' }, /could not read|malformed|JSON/i, /try again/i],
+    ['a slow first byte', { text: '[]', firstByteDelayMs: 4_000 }, /did not start answering within 1\.5 s/, /too long/i],
+  ])('%s produces a clear message and leaves the panel usable', async (_name, reply, message, hint) => {
+    if (reply === 'wrong-key') llm.requireKey('sk-other')
+    else llm.script(reply)
+    await send('log in as alice')
+    const err = await lastError()
+    expect(err.text).toMatch(message)
+    expect(err.hint).toMatch(hint)
+    llm.requireKey(null)
+    await expectUsable()
+  })
+
+  it('a stream cut in the middle of an instruction runs the complete ones and says where it stopped', async () => {
+    await page.fill('#username', '')
+    await page.fill('#password', '')
+    const chunks = instructionChunks([typeAlice, typePassword])
+    const text = chunks.join('')
+    llm.script({ chunks, chunkDelayMs: 50, fault: 'cut', cutAfter: text.indexOf('"pw"') })
+    await send('log in as alice')
+    const err = await lastError()
+    expect(err.text).toMatch(/stopped in the middle of step 2/)
+    expect(await page.inputValue('#username')).toBe('alice')
+    expect(await page.inputValue('#password')).toBe('') // the cut instruction never ran
+    await expectUsable()
+  })
+})
+
+it('an invalid instruction is reported and not executed, and the steps after it are skipped', async () => {
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
+  await page.fill('#username', '')
+  const bad = { step_id: 1, action_type: 'teleport', params: { url: 'x' } }
+  llm.script({ chunks: instructionChunks([bad, typeAlice]) })
+  await send('do something odd')
+  const err = await lastError()
+  expect(err.text).toMatch(/Step 1 was not a valid instruction/)
+  const steps = await readSteps(panel)
+  expect(steps.slice(-2).map((s) => s.status)).toEqual(['failed', 'skipped'])
+  expect(steps.at(-2)!.detail).toMatch(/action_type/)
+  expect(await page.inputValue('#username')).toBe('')
+})
+
+it('Stop aborts a run mid-stream', async () => {
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
+  llm.script({ chunks: instructionChunks([typeAlice, typePassword]), chunkDelayMs: 1_500 })
+  await send('slowly log in')
+  await panel.click('[data-test=stop]')
+  const err = await lastError()
+  expect(err.text).toMatch(/Stopped/)
+  await expectUsable()
+})

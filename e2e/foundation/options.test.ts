@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { instructionChunks, launchAva, type Ava } from '../support/ava'
+import { startLlmServer, type LlmServer } from '../support/llm-server'
+import { startSiteServer, type SiteServer } from '../support/site-server'
+
+let ava: Ava
+let llm: LlmServer
+let site: SiteServer
+let options: Page
+const kKey = 'sk-live-SECRET-9f8e7d6c5b4a'
+
+beforeAll(async () => {
+  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
+  options = await ava.context.newPage()
+  await options.goto(`chrome-extension://${ava.extensionId}/src/options/index.html`)
+  await options.waitForSelector('[data-test=settings-form]')
+})
+afterAll(async () => {
+  await Promise.all([ava?.close(), llm?.close(), site?.close()])
+})
+
+it('starts on the local provider with no key, so Ava works with no account', async () => {
+  expect(await options.inputValue('[data-test=provider]')).toBe('local')
+  expect(await options.inputValue('[data-test=baseUrl]')).toBe('http://localhost:11434/v1')
+})
+
+it('saves settings, keeps the key masked, and reports a successful connection', async () => {
+  await options.selectOption('[data-test=provider]', 'openai')
+  await options.fill('[data-test=baseUrl]', llm.baseUrl)
+  await options.fill('[data-test=apiKey]', kKey)
+  await options.fill('[data-test=model]', 'test-model')
+  await options.click('[data-test=save]')
+  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
+
+  const stored = (await ava.storage('local')).settings as { llm: { apiKey: string; provider: string; baseUrl: string } }
+  expect(stored.llm).toMatchObject({ apiKey: kKey, provider: 'openai', baseUrl: llm.baseUrl })
+  // After saving, the page shows only a mask with the last four characters.
+  expect(await options.inputValue('[data-test=apiKey]')).toBe('')
+  expect(await options.getAttribute('[data-test=apiKey]', 'placeholder')).toContain('5b4a')
+  expect(await options.content()).not.toContain(kKey)
+
+  llm.requireKey(kKey)
+  llm.script({ text: 'OK' })
+  await options.click('[data-test=test]')
+  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(/^Connected to test-model in \d+ ms\.$/)
+  const req = llm.requests.at(-1)!
+  expect(req.headers.authorization).toBe(`Bearer ${kKey}`)
+})
+
+it('reports a refused key exactly', async () => {
+  llm.requireKey('sk-a-different-key')
+  await options.click('[data-test=test]')
+  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(/refused the API key \(HTTP 401\): Invalid API key provided\./)
+  llm.requireKey(null)
+})
+
+it('rejects invalid settings with a clear error and keeps what was stored', async () => {
+  await options.fill('[data-test=baseUrl]', 'ftp://example.com')
+  await options.click('[data-test=save]')
+  await expect.poll(() => options.textContent('[data-test=error]')).toMatch(/base URL must be an http/)
+  const stored = (await ava.storage('local')).settings as { llm: { baseUrl: string } }
+  expect(stored.llm.baseUrl).toBe(llm.baseUrl)
+  await options.fill('[data-test=baseUrl]', llm.baseUrl)
+})
+
+it('exports settings without the key, and rejects a broken import without changing anything', async () => {
+  const [download] = await Promise.all([options.waitForEvent('download'), options.click('[data-test=export]')])
+  const { readFile } = await import('node:fs/promises')
+  const json = await readFile((await download.path())!, 'utf8')
+  expect(JSON.parse(json).llm.baseUrl).toBe(llm.baseUrl)
+  expect(json).not.toContain(kKey)
+
+  await options.setInputFiles('[data-test=import]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "llm": {"provider": "nope"}}') })
+  await expect.poll(() => options.textContent('[data-test=error]')).toMatch(/rejected, nothing was changed/)
+  const stored = (await ava.storage('local')).settings as { llm: { apiKey: string; provider: string } }
+  expect(stored.llm).toMatchObject({ apiKey: kKey, provider: 'openai' })
+})
+
+it('never lets the API key reach the page: not its DOM, not its main world, not the panel', async () => {
+  llm.requireKey(kKey)
+  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' } }]) })
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  const panel = await ava.ask(page, 'type alice as the username')
+  await expect.poll(() => page.inputValue('#username')).toBe('alice')
+  await panel.waitForSelector('[data-test=send]:not([disabled])')
+
+  expect(await page.content()).not.toContain(kKey)
+  expect(await panel.content()).not.toContain(kKey)
+  const found = await page.evaluate((key) => {
+    const seen = new Set<unknown>()
+    const hits: string[] = []
+    const walk = (v: unknown, path: string, depth: number) => {
+      if (depth > 3 || v === null || seen.has(v)) return
+      if (typeof v === 'string') return void (v.includes(key) && hits.push(path))
+      if (typeof v !== 'object' && typeof v !== 'function') return
+      seen.add(v)
+      for (const k of Object.getOwnPropertyNames(v)) {
+        let child: unknown
+        try {
+          child = (v as Record<string, unknown>)[k]
+        } catch {
+          continue
+        }
+        walk(child, `${path}.${k}`, depth + 1)
+      }
+    }
+    walk(window, 'window', 0)
+    for (const store of [localStorage, sessionStorage]) for (let i = 0; i < store.length; i++) if (store.getItem(store.key(i)!)?.includes(key)) hits.push(`storage:${store.key(i)}`)
+    if (document.cookie.includes(key)) hits.push('cookie')
+    return hits
+  }, kKey)
+  expect(found).toEqual([])
+  // The page's main world has no extension messaging to ask with, either.
+  expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage)).toBe('undefined')
+  await page.close()
+})

@@ -1,0 +1,62 @@
+/**
+ * `npm run demo`: builds Ava, opens Chromium with it loaded on the bundled sample app, and asks
+ * Ava to "log in as alice". With a display the browser stays open for you to try more; without
+ * one it runs headless and saves screenshots.
+ *
+ * The model: by default a local stand-in that speaks the OpenAI wire format and answers this one
+ * request with a fixed plan, so the demo needs no account. Point it at a real provider with
+ * AVA_PROVIDER (anthropic | openai | local), AVA_BASE_URL, AVA_API_KEY and AVA_MODEL.
+ */
+import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { launchAva, readSteps } from '../e2e/support/ava'
+import { startLlmServer } from '../e2e/support/llm-server'
+import { startSiteServer } from '../e2e/support/site-server'
+import type { ProviderKind } from '../src/core/settings'
+
+const out = resolve(import.meta.dirname, '../.ava-out')
+mkdirSync(out, { recursive: true })
+const headed = !!process.env.DISPLAY && process.env.AVA_HEADLESS !== '1'
+
+const site = await startSiteServer()
+const real = process.env.AVA_BASE_URL
+const llm = real ? null : await startLlmServer()
+const ava = await launchAva({ headless: !headed })
+
+try {
+  if (llm) {
+    const plan = [
+      { step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` }, description: 'Open the sign-in page' },
+      { step_id: 2, action_type: 'input', params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' }, description: 'Type the username' },
+      { step_id: 3, action_type: 'input', params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' }, description: 'Type the password' },
+      { step_id: 4, action_type: 'click', params: { semantic_locator: 'Log in button' }, description: 'Log in' },
+      { step_id: 5, action_type: 'verify', params: { assertion: 'The page shows "Welcome, alice"' }, description: 'Check the dashboard' },
+    ]
+    llm.script({ chunks: ['[', ...plan.map((p, i) => JSON.stringify(p) + (i < plan.length - 1 ? ',' : '')), ']'], chunkDelayMs: 150 })
+    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: '', model: 'demo-model' })
+  } else {
+    await ava.configure({ provider: (process.env.AVA_PROVIDER ?? 'openai') as ProviderKind, baseUrl: real!, apiKey: process.env.AVA_API_KEY ?? '', model: process.env.AVA_MODEL ?? 'gpt-4.1-mini', authStyle: process.env.AVA_PROVIDER === 'anthropic' ? 'x-api-key' : 'bearer' })
+  }
+
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/`)
+  console.log(`Sample app: ${site.url}/  (users: alice / wonderland, bob / builder)`)
+  await ava.ask(page, 'log in as alice')
+  await page.waitForURL(`${site.url}/dashboard`, { timeout: 60_000 })
+  const panel = await ava.panel(page)
+  await panel.waitForSelector('[data-test=send]:not([disabled])', { timeout: 60_000 })
+  const steps = await readSteps(panel)
+  for (const s of steps) console.log(`  ${s.status === 'ok' ? '✓' : '✗'} ${s.detail}`)
+  await page.waitForTimeout(300)
+  const shot = resolve(out, 'demo-dashboard.png')
+  await page.screenshot({ path: shot })
+  console.log(`Screenshot: ${shot}`)
+
+  if (headed) {
+    console.log('Chromium stays open with Ava loaded: try it on any page. Press Ctrl+C to quit.')
+    await new Promise((r) => process.on('SIGINT', r))
+  }
+  if (!steps.length || steps.some((s) => s.status !== 'ok')) process.exitCode = 1
+} finally {
+  await Promise.all([ava.close(), llm?.close(), site.close()])
+}
