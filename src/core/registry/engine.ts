@@ -1,0 +1,589 @@
+import { kSuggestions, RegistryError, StepFailure, type ActionErrorCode } from './errors'
+import { evaluateCondition, stringify } from './expr/evaluator'
+import { parseTemplate, resolveObject, resolveValue } from './interpolate'
+import { qualify, type ActionDefinition, type ActionStep, type NamespaceDefinition, type SelectorDefinition } from './model'
+import { validateParams } from './params'
+import { PortError, type BrowserPort } from './port'
+import type { ActionRegistry } from './registry'
+import { envReferences, kMask, maskEnv, maskParams, Redactor } from './secrets'
+import { abortableSleep, parseSelector, resolveCandidates, SelectorCache, type ParsedSelector } from './selectors'
+import { getStepAction } from './step-actions'
+import { applyOverrides, checkCompatibility, detectVersion } from './version'
+
+// The step engine of §6.3: looks the action up, checks params, detects the library version and
+// applies overrides, runs the steps (when, retry, fallback, onError, timeouts), then verify and
+// returns. Failures come back as data (ActionResult), never as exceptions.
+
+/** §4.4.8.2.2 limits, the defaults of every run. */
+export const kDefaultStepTimeoutMs = 30_000
+export const kDefaultActionTimeoutMs = 300_000
+export const kMaxRunDepth = 10
+export const kMaxStepsPerAction = 100
+/** Version detection is a few reads; a page that cannot answer in this time has no marker. */
+const kVersionDetectTimeoutMs = 2_000
+/** Alternatives tried when a selector template combines several aliases with fallbacks. */
+const kMaxSelectorCandidates = 16
+/** Trace outputs are summaries: a snapshot can be megabytes. */
+const kTraceValueChars = 300
+
+export interface ActionError {
+  code: ActionErrorCode
+  message: string
+  /** The action that failed, fully qualified (the innermost one for nested runs). */
+  action: string
+  /** 1-based index of the failing step in that action. */
+  step?: number
+  stepAction?: string
+  details?: Record<string, unknown>
+  suggestion: string
+}
+
+export interface StepTrace {
+  /** "2" for the second step, "2.fallback.1" for the first step of its fallback. */
+  id: string
+  /** The action whose step this is. */
+  owner: string
+  depth: number
+  action: string
+  status: 'ok' | 'skipped' | 'failed' | 'recovered' | 'continued'
+  /** The step's arguments after interpolation, secrets masked. */
+  input: Record<string, unknown>
+  /** The selector that matched, per selector argument. */
+  selectors?: Record<string, string>
+  output?: unknown
+  attempts: number
+  durationMs: number
+  error?: { code: ActionErrorCode; message: string }
+}
+
+export interface ContextDump {
+  action: string
+  depth: number
+  params: Record<string, unknown>
+  env: Record<string, string>
+  selectors: Record<string, string>
+  steps: Record<string, unknown>
+  version: string | null
+}
+
+export interface ActionResult {
+  success: boolean
+  action: string
+  data?: Record<string, unknown>
+  error?: ActionError
+  warnings: string[]
+  /** Steps that failed and were rescued by their fallback (§8.4 降级成功 "记录降级"). */
+  fallbacksUsed: string[]
+  version?: string | null
+  durationMs: number
+  trace: StepTrace[]
+  /** Debug mode: the lines also sent to the logger. */
+  log?: string[]
+  /** On failure: the variables at the time, secrets masked (§4.4.4 Context Dump). */
+  context?: ContextDump
+}
+
+export interface EngineOptions {
+  registry: ActionRegistry
+  /** Needed to run; dry-run works without one. */
+  port?: BrowserPort
+  /** The `env` scope (§4.4.3); every value is treated as secret. */
+  env?: Record<string, string>
+  stepTimeoutMs?: number
+  actionTimeoutMs?: number
+  maxDepth?: number
+  maxSteps?: number
+  selectorCache?: SelectorCache
+  /** Debug lines go here (and into `ActionResult.log`). */
+  logger?: (line: string) => void
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+export interface RunOptions {
+  signal?: AbortSignal
+  debug?: boolean
+  /** A library version to assume instead of detecting it. */
+  version?: string
+}
+
+interface Scope {
+  params: Record<string, unknown>
+  env: Record<string, string>
+  selectors: Record<string, string>
+  steps: Record<string, unknown>
+}
+
+interface Frame {
+  action: ActionDefinition
+  namespace: NamespaceDefinition
+  scope: Scope
+  selectorDefs: Record<string, SelectorDefinition>
+  depth: number
+  stepCount: number
+  version: string | null
+}
+
+interface Run {
+  signal: AbortSignal
+  /** Date.now() by which the whole action must be done. */
+  deadline: number
+  debug: boolean
+  trace: StepTrace[]
+  warnings: string[]
+  fallbacksUsed: string[]
+  log: string[]
+  redactor: Redactor
+  versions: Map<string, string | null>
+  forcedVersion?: string
+  /** The innermost frame when a failure happened, for the context dump. */
+  failedFrame?: Frame
+}
+
+/** A failure that no retry, fallback or `continue` may absorb: depth, action timeout, cancellation. */
+class FatalFailure extends StepFailure {}
+
+class ActionFailure extends StepFailure {
+  constructor(
+    readonly error: ActionError,
+    readonly fatal: boolean,
+  ) {
+    super(error.code, error.message, error.details)
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolvePromise, reject) => {
+    const onAbort = (): void => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolvePromise(v)
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e)
+      },
+    )
+  })
+}
+
+function summarize(value: unknown): unknown {
+  if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value
+  const text = typeof value === 'string' ? value : stringify(value)
+  if (text.length <= kTraceValueChars) return value
+  return `${text.slice(0, kTraceValueChars)}… (${text.length} chars)`
+}
+
+export class ActionEngine {
+  readonly cache: SelectorCache
+  private readonly stepTimeoutMs: number
+  private readonly actionTimeoutMs: number
+  private readonly maxDepth: number
+  private readonly maxSteps: number
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>
+
+  constructor(private readonly options: EngineOptions) {
+    this.cache = options.selectorCache ?? new SelectorCache()
+    this.stepTimeoutMs = options.stepTimeoutMs ?? kDefaultStepTimeoutMs
+    this.actionTimeoutMs = options.actionTimeoutMs ?? kDefaultActionTimeoutMs
+    this.maxDepth = options.maxDepth ?? kMaxRunDepth
+    this.maxSteps = options.maxSteps ?? kMaxStepsPerAction
+    this.sleep = options.sleep ?? abortableSleep
+    // §6.6.4: a reload may change every selector.
+    options.registry.onReload(() => this.cache.clear())
+  }
+
+  /** For the caller to call when the tab navigates (§6.6.4 页面导航时清除). */
+  clearSelectorCache(): void {
+    this.cache.clear()
+  }
+
+  /** §6.3.2 execute: runs an action and returns its result; never throws. */
+  async run(name: string, params: Record<string, unknown> = {}, options: RunOptions = {}): Promise<ActionResult> {
+    const started = Date.now()
+    const lookup = this.options.registry.lookup(name)
+    const timeoutMs = (lookup.ok ? lookup.action.timeout : undefined) ?? this.actionTimeoutMs
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(new StepFailure('TIMEOUT', `Action ${name} did not finish within ${timeoutMs} ms.`)), timeoutMs)
+    const onCancel = (): void => controller.abort(new StepFailure('STEP_FAILED', `Action ${name} was cancelled.`))
+    options.signal?.addEventListener('abort', onCancel, { once: true })
+    if (options.signal?.aborted) onCancel()
+    const run: Run = {
+      signal: controller.signal,
+      deadline: started + timeoutMs,
+      debug: options.debug ?? false,
+      trace: [],
+      warnings: [],
+      fallbacksUsed: [],
+      log: [],
+      redactor: new Redactor(),
+      versions: new Map(),
+      forcedVersion: options.version,
+    }
+    let topVersion: string | null | undefined
+    try {
+      const { data, frame } = await this.execute(run, name, params, 0, undefined)
+      topVersion = frame.version
+      return this.finish(run, started, { success: true, action: frame.action.fullName, data, version: topVersion })
+    } catch (error) {
+      const failure = this.toActionError(error, run, name)
+      this.debugLine(run, `Failed: ${failure.code} ${failure.message}`)
+      const frame = run.failedFrame
+      return this.finish(run, started, {
+        success: false,
+        action: frame?.action.fullName ?? name,
+        error: failure,
+        version: frame?.version,
+        context: frame ? this.dump(run, frame) : undefined,
+      })
+    } finally {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onCancel)
+    }
+  }
+
+  /** Debug mode (§3.1 action.debug): the same run, with per-step lines in `log`. */
+  debug(name: string, params: Record<string, unknown> = {}, options: Omit<RunOptions, 'debug'> = {}): Promise<ActionResult> {
+    return this.run(name, params, { ...options, debug: true })
+  }
+
+  private finish(run: Run, started: number, partial: Omit<ActionResult, 'warnings' | 'fallbacksUsed' | 'durationMs' | 'trace'>): ActionResult {
+    const r = run.redactor
+    const result: ActionResult = {
+      ...partial,
+      data: partial.data === undefined ? undefined : r.scrub(partial.data),
+      error: partial.error === undefined ? undefined : r.scrub(partial.error),
+      warnings: r.scrub(run.warnings),
+      fallbacksUsed: run.fallbacksUsed,
+      durationMs: Date.now() - started,
+      trace: r.scrub(run.trace),
+    }
+    if (run.debug) result.log = r.scrub(run.log)
+    if (result.data === undefined) delete result.data
+    if (result.error === undefined) delete result.error
+    return result
+  }
+
+  private debugLine(run: Run, line: string): void {
+    if (!run.debug) return
+    const text = run.redactor.scrubText(`[DEBUG] ${line}`)
+    run.log.push(text)
+    this.options.logger?.(text)
+  }
+
+  private dump(run: Run, frame: Frame): ContextDump {
+    return run.redactor.scrub({
+      action: frame.action.fullName,
+      depth: frame.depth,
+      params: maskParams(frame.scope.params, frame.action),
+      env: maskEnv(frame.scope.env),
+      selectors: frame.scope.selectors,
+      steps: Object.fromEntries(Object.entries(frame.scope.steps).map(([k, v]) => [k, summarize(v)])),
+      version: frame.version,
+    })
+  }
+
+  private toActionError(error: unknown, run: Run, name: string): ActionError {
+    if (error instanceof ActionFailure) return error.error
+    const failure = this.toFailure(error, run)
+    return { code: failure.code, message: failure.message, action: run.failedFrame?.action.fullName ?? name, details: failure.details, suggestion: kSuggestions[failure.code] }
+  }
+
+  /** Any thrown thing → a StepFailure with one of the §5.2.1 codes. */
+  private toFailure(error: unknown, run: Run, stepSignal?: AbortSignal): StepFailure {
+    if (run.signal.aborted) {
+      const reason = run.signal.reason
+      return new FatalFailure(reason instanceof StepFailure ? reason.code : 'STEP_FAILED', reason instanceof Error ? reason.message : 'Cancelled.')
+    }
+    if (error instanceof StepFailure) return error
+    if (stepSignal?.aborted) {
+      const reason = stepSignal.reason
+      if (reason instanceof StepFailure) return reason
+      return new StepFailure('TIMEOUT', reason instanceof Error && reason.name === 'TimeoutError' ? 'The step timed out.' : String(reason))
+    }
+    if (error instanceof PortError) return new StepFailure(error.code, error.message)
+    if (error instanceof RegistryError) return new StepFailure('STEP_FAILED', error.message, { code: error.code })
+    return new StepFailure('STEP_FAILED', error instanceof Error ? error.message : String(error))
+  }
+
+  // ---- actions ------------------------------------------------------------------------------
+
+  private async execute(run: Run, requested: string, params: Record<string, unknown>, depth: number, parent: Frame | undefined): Promise<{ data: Record<string, unknown>; frame: Frame }> {
+    const name = parent ? qualify(requested, parent.action.namespace) : requested
+    const fail = (code: ActionErrorCode, message: string, fatal = false, details?: Record<string, unknown>, suggestion?: string): never => {
+      throw new ActionFailure({ code, message, action: name, details, suggestion: suggestion ?? kSuggestions[code] }, fatal)
+    }
+    // §6.3.8: depth counts the actions on the call chain; the eleventh nested run is refused.
+    if (depth >= this.maxDepth) {
+      run.failedFrame = parent
+      fail('MAX_DEPTH_EXCEEDED', `Running ${name} would nest ${depth + 1} actions deep; at most ${this.maxDepth} are allowed.`, true, { depth: depth + 1 })
+    }
+    const lookup = this.options.registry.lookup(name)
+    if (!lookup.ok) {
+      run.failedFrame = parent
+      return fail('ACTION_NOT_FOUND', lookup.message, false, undefined, lookup.suggestion)
+    }
+    const { action, namespace } = lookup
+    run.warnings.push(...lookup.warnings)
+    this.debugLine(run, `Loading action: ${action.fullName}${action.fullName !== name ? ` (requested ${name})` : ''}`)
+
+    const checked = validateParams(params, action.params)
+    if (!checked.ok) {
+      run.failedFrame = parent
+      fail(checked.code, `${action.fullName}: ${checked.message}`, false, { param: checked.param })
+    }
+    const values = checked.ok ? checked.values : {}
+    const env = this.options.env ?? {}
+    for (const [k, p] of Object.entries(action.params)) if (p.secret) run.redactor.add(values[k])
+    for (const k of envReferences(action)) run.redactor.add(env[k])
+
+    const version = await this.versionFor(run, namespace)
+    const frame: Frame = { action, namespace, depth, stepCount: 0, version, scope: { params: values, env, selectors: {}, steps: {} }, selectorDefs: namespace.selectors }
+    const compatible = checkCompatibility(namespace.compatibility, version)
+    if (!compatible.ok) {
+      run.failedFrame = frame
+      fail('VERSION_INCOMPATIBLE', compatible.message, false, { version })
+    }
+    const overrides = applyOverrides(namespace.selectors, namespace.compatibility, version)
+    frame.selectorDefs = overrides.selectors
+    frame.scope.selectors = Object.fromEntries(Object.entries(overrides.selectors).map(([k, v]) => [k, v.primary]))
+    this.debugLine(run, `Resolved params: ${stringify(maskParams(values, action))}`)
+    if (version !== null) this.debugLine(run, `Library version: ${version}${overrides.applied.length ? ` (overrides ${overrides.applied.join(', ')})` : ''}`)
+
+    try {
+      for (let i = 0; i < action.steps.length; i++) await this.executeStep(run, frame, action.steps[i], String(i + 1), i + 1)
+      for (const v of action.verify) {
+        if (!evaluateCondition(v.condition, frame.scope)) {
+          throw new StepFailure('VERIFY_FAILED', resolveValue(v.message, this.displayScope(frame)) as string, { condition: v.condition })
+        }
+      }
+    } catch (error) {
+      if (error instanceof ActionFailure) throw error
+      run.failedFrame ??= frame
+      const failure = this.toFailure(error, run)
+      const failedStep = (failure.details?.stepIndex as number | undefined) ?? undefined
+      throw new ActionFailure(
+        {
+          code: failure.code,
+          message: failure.message,
+          action: action.fullName,
+          step: failedStep,
+          stepAction: failedStep === undefined ? undefined : action.steps[failedStep - 1]?.action,
+          details: failure.details,
+          suggestion: kSuggestions[failure.code],
+        },
+        failure instanceof FatalFailure,
+      )
+    }
+
+    const data: Record<string, unknown> = {}
+    for (const [key, template] of Object.entries(action.returns)) data[key] = resolveValue(template, frame.scope)
+    return { data, frame }
+  }
+
+  private async versionFor(run: Run, namespace: NamespaceDefinition): Promise<string | null> {
+    if (run.forcedVersion !== undefined) return run.forcedVersion
+    if (run.versions.has(namespace.namespace)) return run.versions.get(namespace.namespace) ?? null
+    let version: string | null = null
+    const port = this.options.port
+    if (port && namespace.compatibility) {
+      const signal = AbortSignal.any([run.signal, AbortSignal.timeout(kVersionDetectTimeoutMs)])
+      try {
+        version = (await detectVersion(namespace.compatibility, port, signal)).version
+      } catch {
+        version = null
+      }
+    }
+    run.versions.set(namespace.namespace, version)
+    return version
+  }
+
+  /** The scope as it may be shown: secret params and env values masked. */
+  private displayScope(frame: Frame): Scope {
+    return { ...frame.scope, params: maskParams(frame.scope.params, frame.action), env: maskEnv(frame.scope.env) }
+  }
+
+  // ---- steps -------------------------------------------------------------------------------
+
+  private async executeStep(run: Run, frame: Frame, step: ActionStep, id: string, topIndex: number): Promise<unknown> {
+    if (++frame.stepCount > this.maxSteps) {
+      throw new StepFailure('STEP_FAILED', `${frame.action.fullName} ran more than ${this.maxSteps} steps.`, { stepIndex: topIndex })
+    }
+    const started = Date.now()
+    const trace: StepTrace = { id, owner: frame.action.fullName, depth: frame.depth, action: step.action, status: 'ok', input: {}, attempts: 0, durationMs: 0 }
+    const display = this.displayScope(frame)
+    try {
+      trace.input = resolveObject(step.args, display)
+    } catch {
+      trace.input = step.args
+    }
+
+    if (step.when !== undefined && !evaluateCondition(step.when, frame.scope)) {
+      trace.status = 'skipped'
+      run.trace.push(trace)
+      this.debugLine(run, `Step ${id}: ${step.action} skipped (when ${String(step.when)} is false)`)
+      return undefined
+    }
+    this.debugLine(run, `Step ${id}: ${step.action} ${stringify(trace.input)}`)
+    if (run.debug) this.debugLine(run, `  Context: ${stringify({ params: display.params, env: display.env, steps: Object.keys(frame.scope.steps) })}`)
+
+    let value: unknown
+    let failure: StepFailure | undefined
+    for (let attempt = 0; attempt <= step.retry; attempt++) {
+      trace.attempts = attempt + 1
+      try {
+        value = await this.attempt(run, frame, step, id, trace)
+        failure = undefined
+        if (attempt > 0) run.failedFrame = undefined
+        break
+      } catch (error) {
+        if (error instanceof ActionFailure && error.fatal) throw this.record(run, trace, started, error)
+        failure = error instanceof ActionFailure ? error : this.toFailure(error, run)
+        if (failure instanceof FatalFailure) throw this.record(run, trace, started, failure)
+        this.debugLine(run, `  Attempt ${attempt + 1} failed: ${failure.code} ${failure.message}`)
+        if (attempt < step.retry) await this.sleep(step.retryDelay, run.signal).catch((e) => Promise.reject(this.toFailure(e, run)))
+      }
+    }
+
+    if (failure && step.fallback) {
+      this.debugLine(run, `  Trying fallback of step ${id}`)
+      try {
+        for (let i = 0; i < step.fallback.length; i++) value = await this.executeStep(run, frame, step.fallback[i], `${id}.fallback.${i + 1}`, topIndex)
+        run.fallbacksUsed.push(frame.depth === 0 ? id : `${frame.action.fullName}#${id}`)
+        trace.status = 'recovered'
+        failure = undefined
+        run.failedFrame = undefined
+      } catch (error) {
+        if ((error instanceof ActionFailure && error.fatal) || error instanceof FatalFailure) throw this.record(run, trace, started, error as StepFailure)
+        this.debugLine(run, `  Fallback of step ${id} failed too`)
+      }
+    }
+
+    if (failure) {
+      if (step.onError === 'continue') {
+        run.failedFrame = undefined
+        trace.status = 'continued'
+        trace.error = { code: failure.code, message: failure.message }
+        run.warnings.push(`Step ${id} (${step.action}) of ${frame.action.fullName} failed and was skipped (onError: continue): ${failure.message}`)
+        this.finishTrace(run, trace, started)
+        return undefined
+      }
+      run.failedFrame ??= frame
+      const details = { ...failure.details, stepIndex: topIndex, step: id }
+      if (failure instanceof ActionFailure) {
+        throw this.record(run, trace, started, new StepFailure(failure.code, `Step ${id} (run ${failure.error.action}) failed: ${failure.message}`, details))
+      }
+      throw this.record(run, trace, started, new StepFailure(failure.code, `Step ${id} (${step.action}) failed: ${failure.message}`, details))
+    }
+
+    if (step.output) frame.scope.steps[step.output] = value
+    trace.output = summarize(value)
+    this.finishTrace(run, trace, started)
+    return value
+  }
+
+  private record<E extends StepFailure>(run: Run, trace: StepTrace, started: number, failure: E): E {
+    trace.status = 'failed'
+    trace.error = { code: failure.code, message: failure.message }
+    this.finishTrace(run, trace, started)
+    return failure
+  }
+
+  private finishTrace(run: Run, trace: StepTrace, started: number): void {
+    trace.durationMs = Date.now() - started
+    run.trace.push(trace)
+    this.debugLine(run, `  Duration: ${trace.durationMs}ms`)
+    if (trace.status !== 'failed') this.debugLine(run, `  Result: ${trace.status}${trace.output === undefined ? '' : ` ${stringify(trace.output)}`}`)
+  }
+
+  private async attempt(run: Run, frame: Frame, step: ActionStep, id: string, trace: StepTrace): Promise<unknown> {
+    const descriptor = getStepAction(step.action)
+    if (!descriptor) throw new StepFailure('STEP_FAILED', `Unknown step action "${step.action}".`)
+    const resolved = resolveObject(step.args, frame.scope)
+    const parsed = descriptor.args.safeParse(resolved)
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')
+      throw new StepFailure('STEP_FAILED', `Arguments of ${step.action} are invalid after interpolation: ${problems}.`)
+    }
+    const args = parsed.data as Record<string, unknown>
+    const port = this.options.port
+    const remaining = Math.max(1, run.deadline - Date.now())
+    const timeoutMs = Math.min(step.timeout ?? this.stepTimeoutMs, remaining)
+    const stepSignal = AbortSignal.any([run.signal, AbortSignal.timeout(timeoutMs)])
+    const needsPort = step.action !== 'run' && step.action !== 'fail' && !(step.action === 'wait' && args.ms !== undefined)
+    if (!port && needsPort) throw new StepFailure('STEP_FAILED', 'No browser is attached to run this step.')
+    const realPort = port as BrowserPort
+
+    try {
+      const targets: Record<string, ParsedSelector> = {}
+      const mustMatch = descriptor.mustMatch ? descriptor.mustMatch(args) : true
+      for (const key of descriptor.selectorArgs) {
+        const template = step.args[key]
+        if (typeof template !== 'string') continue
+        const candidates = this.candidates(template, frame)
+        if (!mustMatch) {
+          targets[key] = parseSelector(candidates[0])
+          continue
+        }
+        const found = await resolveCandidates(candidates, {
+          query: (s, signal) => realPort.query(s, signal),
+          cache: this.cache,
+          cacheKey: `${frame.action.fullName}#${id}:${key}`,
+          signal: stepSignal,
+          timeoutMs,
+          sleep: this.sleep,
+        })
+        if (!found) {
+          throw new StepFailure('ELEMENT_NOT_FOUND', `No element matches ${key} ${template}; tried ${candidates.map((c) => `"${c}"`).join(', ')}.`, { candidates })
+        }
+        targets[key] = found.selector
+        ;(trace.selectors ??= {})[key] = found.selector.raw
+      }
+      const value = await raceAbort(
+        descriptor.run(
+          {
+            port: realPort,
+            signal: stepSignal,
+            timeoutMs,
+            sleep: this.sleep,
+            runAction: async (target, params) => (await this.execute(run, target, params, frame.depth + 1, frame)).data,
+          },
+          args,
+          targets,
+        ),
+        stepSignal,
+      )
+      // §6.6.4: another page may need other selectors.
+      if (step.action === 'open' || step.action === 'navigate') this.cache.clear()
+      return value
+    } catch (error) {
+      if (error instanceof ActionFailure) throw error
+      throw this.toFailure(error, run, stepSignal)
+    }
+  }
+
+  /**
+   * The selectors to try for a template, in order (§6.6.2): each `${selectors.x}` in it stands for
+   * x's primary and then each fallback, after version overrides.
+   */
+  private candidates(template: string, frame: Frame): string[] {
+    const aliases = [...new Set(parseTemplate(template).flatMap((p) => (typeof p !== 'string' && p.path[0] === 'selectors' && p.path[1] ? [p.path[1]] : [])))]
+    let variants: Array<Record<string, string>> = [{}]
+    for (const alias of aliases) {
+      const def = frame.selectorDefs[alias]
+      const options = def ? [def.primary, ...def.fallback] : ['']
+      variants = variants.flatMap((v) => options.map((o) => ({ ...v, [alias]: o }))).slice(0, kMaxSelectorCandidates)
+    }
+    const out = variants.map((v) => resolveValue(template, { ...frame.scope, selectors: { ...frame.scope.selectors, ...v } }))
+    return [...new Set(out.map((v) => String(v ?? '')))].filter((s) => s.trim() !== '')
+  }
+
+  /** The masked value of `***`, exported for callers that render results. */
+  static readonly mask = kMask
+}
+
+export function createEngine(options: EngineOptions): ActionEngine {
+  return new ActionEngine(options)
+}

@@ -1,0 +1,192 @@
+// Errors are data (STYLE.md): every failure carries a stable `code`, the `path` of the offending
+// value and, for text inputs, where it is. Messages quote the input and say what was allowed.
+
+/** A position inside a text input; `line` and `col` are 1-based, as editors show them. */
+export interface SourcePosition {
+  file?: string
+  line?: number
+  col?: number
+}
+
+export type PathSegment = string | number
+
+export class RegistryError extends Error {
+  readonly code: string
+  readonly path: PathSegment[]
+  readonly file?: string
+  readonly line?: number
+  readonly col?: number
+
+  constructor(code: string, message: string, options: { path?: PathSegment[] } & SourcePosition = {}) {
+    super(message)
+    this.name = new.target.name
+    this.code = code
+    this.path = options.path ?? []
+    this.file = options.file
+    this.line = options.line
+    this.col = options.col
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions and interpolation (§6.2)
+
+export type ExpressionErrorCode =
+  | 'EXPR_SYNTAX' // not a sentence of the `when` language
+  | 'EXPR_TOO_DEEP' // AST deeper than kMaxAstDepth (§6.2.9)
+  | 'EXPR_FORBIDDEN_OPERATOR' // an operator outside the whitelist of §4.4.3
+  | 'EXPR_FUNCTION_CALL' // calls are never allowed (§4.4.8.2.1)
+  | 'EXPR_FORBIDDEN_KEY' // __proto__ / constructor / prototype (§6.2.9)
+
+/** Errors of the `when` language and of `${...}` templates. `offset` is 0-based into `input`. */
+export class ExpressionError extends RegistryError {
+  declare readonly code: ExpressionErrorCode
+  readonly input: string
+  readonly offset: number
+
+  constructor(code: ExpressionErrorCode, message: string, input: string, offset: number) {
+    super(code, message)
+    this.input = input
+    this.offset = offset
+  }
+}
+
+export class ExpressionSyntaxError extends ExpressionError {}
+
+/** Raised for anything that could let a pack reach outside its data: forbidden keys, operators, calls. */
+export class SecurityError extends ExpressionError {}
+
+// ---------------------------------------------------------------------------------------------
+// Selectors (§6.6.3)
+
+export class SelectorSyntaxError extends RegistryError {
+  readonly input: string
+  constructor(message: string, input: string) {
+    super('SELECTOR_INVALID', message)
+    this.input = input
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pack validation (§6.1): every problem of a file is one issue; a file with an error is skipped.
+
+export type PackIssueCode =
+  // layer 1: the text and its YAML
+  | 'FILE_TOO_LARGE'
+  | 'YAML_SYNTAX'
+  | 'YAML_DUPLICATE_KEY'
+  | 'YAML_ALIAS_LIMIT'
+  | 'YAML_TOO_DEEP'
+  | 'FORBIDDEN_KEY'
+  // layer 2: structure (zod)
+  | 'MISSING_FIELD'
+  | 'INVALID_TYPE'
+  | 'INVALID_ENUM_VALUE'
+  | 'UNKNOWN_FIELD'
+  | 'INVALID_VALUE'
+  // layer 3: semantics
+  | 'DEFAULT_TYPE_MISMATCH'
+  | 'UNKNOWN_STEP_ACTION'
+  | 'INVALID_STEP_ARGS'
+  | 'EXPR_SYNTAX'
+  | 'EXPR_TOO_DEEP'
+  | 'EXPR_FORBIDDEN_OPERATOR'
+  | 'EXPR_FUNCTION_CALL'
+  | 'EXPR_FORBIDDEN_KEY'
+  | 'UNKNOWN_SCOPE'
+  | 'UNKNOWN_PARAM'
+  | 'UNKNOWN_SELECTOR'
+  | 'UNKNOWN_STEP_OUTPUT'
+  | 'UNKNOWN_ACTION_REF'
+  | 'UNKNOWN_ALIAS_TARGET'
+  | 'CIRCULAR_RUN'
+  | 'CIRCULAR_FALLBACK'
+  | 'CIRCULAR_ALIAS'
+  | 'FALLBACK_MISSING'
+  | 'TOO_MANY_STEPS'
+  | 'INVALID_SELECTOR'
+  | 'INVALID_VERSION_PATTERN'
+  | 'PARAM_UNDOCUMENTED'
+  // loading (§6.4)
+  | 'EXTENDS_NOT_FOUND'
+  | 'EXTENDS_CYCLE'
+  | 'READ_FAILED'
+
+export type IssueSeverity = 'error' | 'warning'
+
+export interface PackIssue {
+  code: PackIssueCode
+  severity: IssueSeverity
+  message: string
+  /** Where in the pack, as keys and indices from the top: `['actions', 'dialog:open', 'steps', 0]`. */
+  path: PathSegment[]
+  file: string
+  line: number
+  col: number
+}
+
+/** Thrown by `parsePack`; `safeParsePack` returns the same issues instead. */
+export class PackValidationError extends RegistryError {
+  readonly issues: PackIssue[]
+  constructor(issues: PackIssue[]) {
+    const first = issues.find((i) => i.severity === 'error') ?? issues[0]
+    super(first?.code ?? 'INVALID_PACK', formatIssues(issues), {
+      path: first?.path,
+      file: first?.file,
+      line: first?.line,
+      col: first?.col,
+    })
+    this.issues = issues
+  }
+}
+
+/** One line per issue, the shape compilers use so editors can jump to it: `file:line:col: CODE message`. */
+export function formatIssue(issue: PackIssue): string {
+  const tag = issue.severity === 'warning' ? ' (warning)' : ''
+  return `${issue.file}:${issue.line}:${issue.col}: ${issue.code}${tag} ${issue.message}`
+}
+
+export function formatIssues(issues: readonly PackIssue[]): string {
+  return issues.map(formatIssue).join('\n')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running actions (§5.2.1): these codes reach callers inside results, never as exceptions.
+
+export const kActionErrorCodes = [
+  'ACTION_NOT_FOUND',
+  'PARAM_REQUIRED',
+  'PARAM_INVALID',
+  'ELEMENT_NOT_FOUND',
+  'TIMEOUT',
+  'STEP_FAILED',
+  'VERSION_INCOMPATIBLE',
+  'VERIFY_FAILED',
+  'MAX_DEPTH_EXCEEDED',
+] as const
+
+export type ActionErrorCode = (typeof kActionErrorCodes)[number]
+
+/** What a person can do about each failure; the engine adds specifics (names, candidates) to it. */
+export const kSuggestions: Record<ActionErrorCode, string> = {
+  ACTION_NOT_FOUND: 'Run `ava action list` or `ava action search <keyword>` to see the names that exist.',
+  PARAM_REQUIRED: 'Pass every required parameter; `ava action describe <action>` lists them.',
+  PARAM_INVALID: 'Check the parameter types and allowed values with `ava action describe <action>`.',
+  ELEMENT_NOT_FOUND:
+    'The page may not show the element yet, or its markup changed: add fallback selectors, a wait step, or a version override.',
+  TIMEOUT: 'Raise the step `timeout`, or wait for a state the page really reaches.',
+  STEP_FAILED: 'Run the action with debug on to see each step, its input and the error.',
+  VERSION_INCOMPATIBLE: "The page's library version is outside the pack's compatibility range; use a pack for that version.",
+  VERIFY_FAILED: 'The steps ran but the result was not what the pack expects; look at the page and the verify condition.',
+  MAX_DEPTH_EXCEEDED: 'Actions call each other too deeply (or in a circle); flatten the `run` chain.',
+}
+
+/** A failure inside the step engine; converted to an `ActionError` at the action boundary. */
+export class StepFailure extends RegistryError {
+  declare readonly code: ActionErrorCode
+  readonly details?: Record<string, unknown>
+  constructor(code: ActionErrorCode, message: string, details?: Record<string, unknown>) {
+    super(code, message)
+    this.details = details
+  }
+}

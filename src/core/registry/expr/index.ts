@@ -1,0 +1,6 @@
+export * from './ast'
+export { tokenize, kMaxExpressionLength } from './tokenizer'
+export { parseExpression, parseTokens, kMaxAstDepth } from './parser'
+export { evaluate, evaluateCondition, parseCached, toBoolean, toNumber, stringify, renderTemplate } from './evaluator'
+export { printExpression } from './print'
+export { collectReferences, type Reference } from './references'

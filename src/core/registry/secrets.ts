@@ -1,0 +1,108 @@
+import { collectReferences } from './expr/references'
+import { parseCached } from './expr/evaluator'
+import { placeholdersIn } from './interpolate'
+import type { ActionDefinition, ActionStep } from './model'
+
+// §4.4.7: `secret: true` params and every `env.*` value are shown as *** in logs, traces, plans
+// and results. Two layers: what is displayed is interpolated from a masked scope, and any value
+// that still carries a secret (an error message from the page, a step output) is scrubbed.
+
+export const kMask = '***'
+
+/** Below this length a secret is only masked where it is the whole value: "ab" inside words would mangle text. */
+const kMinSubstringSecret = 4
+
+const envRefsCache = new WeakMap<ActionDefinition, string[]>()
+
+function addStepRefs(steps: readonly ActionStep[], out: Set<string>): void {
+  for (const step of steps) {
+    for (const { placeholder } of placeholdersIn(step.args)) if (placeholder.path[0] === 'env' && placeholder.path[1]) out.add(placeholder.path[1])
+    if (typeof step.when === 'string') {
+      try {
+        for (const ref of collectReferences(parseCached(step.when))) if (ref.path[0] === 'env' && ref.path[1]) out.add(ref.path[1])
+      } catch {
+        // The validator refused broken conditions at load; nothing to collect from one.
+      }
+    }
+    if (step.fallback) addStepRefs(step.fallback, out)
+  }
+}
+
+/** The env names an action reads anywhere (steps, conditions, returns, verify). */
+export function envReferences(action: ActionDefinition): string[] {
+  const cached = envRefsCache.get(action)
+  if (cached) return cached
+  const out = new Set<string>()
+  addStepRefs(action.steps, out)
+  for (const { placeholder } of placeholdersIn([action.returns, action.verify])) if (placeholder.path[0] === 'env' && placeholder.path[1]) out.add(placeholder.path[1])
+  for (const v of action.verify) {
+    if (typeof v.condition !== 'string') continue
+    try {
+      for (const ref of collectReferences(parseCached(v.condition))) if (ref.path[0] === 'env' && ref.path[1]) out.add(ref.path[1])
+    } catch {
+      // As above: refused at load.
+    }
+  }
+  const list = [...out]
+  envRefsCache.set(action, list)
+  return list
+}
+
+/** Collects secret values and scrubs them out of anything about to be shown. */
+export class Redactor {
+  private readonly exact = new Set<string>()
+  private readonly substrings: string[] = []
+
+  add(value: unknown): void {
+    if (value === undefined || value === null) return
+    if (Array.isArray(value) || typeof value === 'object') {
+      for (const item of Object.values(value as object)) this.add(item)
+      return
+    }
+    const text = String(value)
+    if (text === '' || this.exact.has(text)) return
+    this.exact.add(text)
+    if (text.length >= kMinSubstringSecret) {
+      this.substrings.push(text)
+      // Longest first, so a secret that contains another is replaced whole.
+      this.substrings.sort((a, b) => b.length - a.length)
+    }
+  }
+
+  get empty(): boolean {
+    return this.exact.size === 0
+  }
+
+  scrubText(text: string): string {
+    if (this.exact.has(text)) return kMask
+    let out = text
+    for (const secret of this.substrings) if (out.includes(secret)) out = out.split(secret).join(kMask)
+    return out
+  }
+
+  /** A copy of `value` with every secret string replaced by ***. */
+  scrub<T>(value: T, depth = 0): T {
+    if (this.empty) return value
+    if (typeof value === 'string') return this.scrubText(value) as T
+    if (typeof value === 'number' || typeof value === 'boolean') return (this.exact.has(String(value)) ? kMask : value) as T
+    if (depth > 32 || value === null || typeof value !== 'object') return value
+    if (Array.isArray(value)) return value.map((v) => this.scrub(v, depth + 1)) as T
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) out[k] = this.scrub(v, depth + 1)
+    return out as T
+  }
+}
+
+/** Params as they may be shown: secret ones replaced by ***. */
+export function maskParams(params: Record<string, unknown>, action: ActionDefinition): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(params)) out[k] = action.params[k]?.secret && v !== undefined ? kMask : v
+  return out
+}
+
+/** Env as it may be shown: names kept, every value ***. */
+export function maskEnv(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const k of Object.keys(env)) out[k] = kMask
+  return out
+}

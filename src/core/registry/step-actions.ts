@@ -1,0 +1,224 @@
+import { z } from 'zod'
+import { StepFailure } from './errors'
+import type { BrowserPort, ElementState } from './port'
+import type { ParsedSelector } from './selectors'
+
+// The step actions of §6.3.5, one descriptor each (STYLE.md: descriptors, not a switch). A
+// descriptor says which arguments it takes (zod, strict so typos surface), which of them name
+// elements (resolved primary→fallback by the engine before `run`), and what it does.
+
+export interface StepContext {
+  port: BrowserPort
+  /** Fires on step timeout, action timeout or cancellation. */
+  signal: AbortSignal
+  /** What is left of this step's time budget, for port calls that wait themselves. */
+  timeoutMs: number
+  /** Runs another action (the `run` step, §4.4.6 composition); resolves to its returned data. */
+  runAction: (name: string, params: Record<string, unknown>) => Promise<unknown>
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+export interface StepActionDescriptor<A extends Record<string, unknown> = Record<string, unknown>> {
+  name: string
+  summary: string
+  args: z.ZodType<A>
+  /** Argument names that hold selectors. */
+  selectorArgs: readonly string[]
+  /**
+   * Whether the selectors must match before the step runs. Waiting for an element to disappear
+   * is the one case where the engine only parses the selector and lets the port do the rest.
+   */
+  mustMatch?: (args: A) => boolean
+  run: (ctx: StepContext, args: A, targets: Record<string, ParsedSelector>) => Promise<unknown>
+}
+
+const Selector = z.string().min(1)
+const Text = z.union([z.string(), z.number(), z.boolean()]).transform(String)
+
+function define<A extends Record<string, unknown>>(descriptor: StepActionDescriptor<A>): StepActionDescriptor {
+  return descriptor as unknown as StepActionDescriptor
+}
+
+/** Shown when an `eval` step meets a browser where user scripts are off (MV3 has no eval). */
+export const kUserScriptsHint =
+  'eval steps run through Chrome user scripts, which are off for Ava. Open chrome://extensions, choose Details on Ava and turn on "Allow User Scripts", then run the action again.'
+
+const kStates: [ElementState, ...ElementState[]] = ['visible', 'hidden', 'attached', 'detached']
+
+const evalStep = (name: string) =>
+  define({
+    name,
+    summary: 'Runs a script in the page (needs "Allow User Scripts" for Ava).',
+    args: z.strictObject({ script: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() }),
+    selectorArgs: [],
+    run: async (ctx, args) => {
+      if (!ctx.port.runUserScript) throw new StepFailure('STEP_FAILED', kUserScriptsHint)
+      return ctx.port.runUserScript(args.script, args.args ?? {}, ctx.signal)
+    },
+  })
+
+const openStep = (name: string) =>
+  define({
+    name,
+    summary: 'Navigates the tab to a URL.',
+    args: z.strictObject({ url: z.string().min(1) }),
+    selectorArgs: [],
+    run: async (ctx, args) => ctx.port.navigate(args.url, ctx.signal),
+  })
+
+const kDescriptors: StepActionDescriptor[] = [
+  define({
+    name: 'click',
+    summary: 'Clicks an element.',
+    args: z.strictObject({ selector: Selector, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().int().min(1).max(3).optional() }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.click(t.selector, { button: args.button ?? 'left', count: args.count ?? 1 }, ctx.signal),
+  }),
+  define({
+    name: 'fill',
+    summary: 'Replaces the value of an input.',
+    args: z.strictObject({ selector: Selector, value: Text }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.fill(t.selector, args.value, ctx.signal),
+  }),
+  define({
+    name: 'type',
+    summary: 'Types text key by key, into an element or the focused one.',
+    args: z.strictObject({ selector: Selector.optional(), text: Text, delay: z.number().int().min(0).max(1000).optional() }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.type(t.selector ?? null, args.text, { delayMs: args.delay ?? 0 }, ctx.signal),
+  }),
+  define({
+    name: 'press',
+    summary: 'Presses a key or chord (Enter, Escape, Control+A).',
+    args: z.strictObject({ key: z.string().min(1), selector: Selector.optional() }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.press(args.key, t.selector ?? null, ctx.signal),
+  }),
+  define({
+    name: 'hover',
+    summary: 'Moves the pointer over an element.',
+    args: z.strictObject({ selector: Selector }),
+    selectorArgs: ['selector'],
+    run: (ctx, _args, t) => ctx.port.hover(t.selector, ctx.signal),
+  }),
+  define({
+    name: 'select',
+    summary: 'Chooses options of a native <select> by value or label.',
+    args: z.strictObject({ selector: Selector, value: z.union([Text, z.array(Text)]) }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.select(t.selector, Array.isArray(args.value) ? args.value : [args.value], ctx.signal),
+  }),
+  define({
+    name: 'check',
+    summary: 'Checks (or, with checked: false, unchecks) a checkbox or radio.',
+    args: z.strictObject({ selector: Selector, checked: z.boolean().optional() }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.check(t.selector, args.checked ?? true, ctx.signal),
+  }),
+  define({
+    name: 'uncheck',
+    summary: 'Unchecks a checkbox.',
+    args: z.strictObject({ selector: Selector }),
+    selectorArgs: ['selector'],
+    run: (ctx, _args, t) => ctx.port.check(t.selector, false, ctx.signal),
+  }),
+  define({
+    name: 'scroll',
+    summary: 'Scrolls the page or an element.',
+    args: z.strictObject({ selector: Selector.optional(), direction: z.enum(['up', 'down', 'left', 'right']).optional(), amount: z.number().min(0).optional() }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.scroll(t.selector ?? null, { direction: args.direction ?? 'down', amount: args.amount ?? 600 }, ctx.signal),
+  }),
+  define({
+    name: 'wait',
+    summary: 'Waits a number of ms, or for an element state, a text or a URL (bounded by the step timeout).',
+    args: z
+      .strictObject({
+        ms: z.number().int().min(0).max(300_000).optional(),
+        selector: Selector.optional(),
+        state: z.enum(kStates).optional(),
+        text: z.string().min(1).optional(),
+        url: z.string().min(1).optional(),
+      })
+      .refine((a) => [a.ms, a.selector, a.text, a.url].filter((v) => v !== undefined).length === 1, {
+        message: 'wait takes exactly one of ms, selector, text, url',
+      }),
+    selectorArgs: ['selector'],
+    mustMatch: (args) => args.state === undefined || args.state === 'visible' || args.state === 'attached',
+    run: async (ctx, args, t) => {
+      if (args.ms !== undefined) return ctx.sleep(args.ms, ctx.signal)
+      if (t.selector) return ctx.port.waitFor({ kind: 'selector', selector: t.selector, state: args.state ?? 'visible' }, ctx.timeoutMs, ctx.signal)
+      if (args.text !== undefined) return ctx.port.waitFor({ kind: 'text', text: args.text }, ctx.timeoutMs, ctx.signal)
+      return ctx.port.waitFor({ kind: 'url', pattern: args.url ?? '' }, ctx.timeoutMs, ctx.signal)
+    },
+  }),
+  define({
+    name: 'snapshot',
+    summary: "Captures the page's state; the result can be kept with `output`.",
+    args: z.strictObject({}),
+    selectorArgs: [],
+    run: (ctx) => ctx.port.snapshot(ctx.signal),
+  }),
+  define({
+    name: 'find',
+    summary: 'Finds an element by a semantic query; fails when nothing matches.',
+    args: z.strictObject({ query: z.string().min(1) }),
+    selectorArgs: [],
+    run: async (ctx, args) => {
+      const found = await ctx.port.find(args.query, ctx.signal)
+      if (found === null || found === undefined) throw new StepFailure('ELEMENT_NOT_FOUND', `Nothing on the page matches "${args.query}".`)
+      return found
+    },
+  }),
+  openStep('open'),
+  openStep('navigate'),
+  define({
+    name: 'getText',
+    summary: "Reads an element's text.",
+    args: z.strictObject({ selector: Selector }),
+    selectorArgs: ['selector'],
+    run: (ctx, _args, t) => ctx.port.getText(t.selector, ctx.signal),
+  }),
+  define({
+    name: 'getAttribute',
+    summary: "Reads one of an element's attributes.",
+    args: z.strictObject({ selector: Selector, name: z.string().min(1) }),
+    selectorArgs: ['selector'],
+    run: (ctx, args, t) => ctx.port.getAttribute(t.selector, args.name, ctx.signal),
+  }),
+  define({
+    name: 'getUrl',
+    summary: "Reads the tab's URL.",
+    args: z.strictObject({}),
+    selectorArgs: [],
+    run: (ctx) => ctx.port.getUrl(ctx.signal),
+  }),
+  evalStep('eval'),
+  evalStep('evaluate'),
+  define({
+    name: 'run',
+    summary: 'Runs another action with parameters (composition, §4.4.6).',
+    args: z.strictObject({ action: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }),
+    selectorArgs: [],
+    run: (ctx, args) => ctx.runAction(args.action, args.params ?? {}),
+  }),
+  define({
+    name: 'fail',
+    summary: 'Stops with an error message (use with `when`).',
+    args: z.strictObject({ message: Text }),
+    selectorArgs: [],
+    run: async (_ctx, args) => {
+      throw new StepFailure('STEP_FAILED', args.message)
+    },
+  }),
+]
+
+/** All step actions by name. */
+export const kStepActions: ReadonlyMap<string, StepActionDescriptor> = new Map(kDescriptors.map((d) => [d.name, d]))
+
+export const kStepActionNames: readonly string[] = kDescriptors.map((d) => d.name)
+
+export function getStepAction(name: string): StepActionDescriptor | undefined {
+  return kStepActions.get(name)
+}
