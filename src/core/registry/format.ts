@@ -27,11 +27,14 @@ export function formatSearch(results: readonly ActionInfo[]): string {
 }
 
 export function formatDescription(d: ActionDescription): string {
-  const lines = [`${d.name}${flags(d)}`, `  ${d.description}`]
+  const lines = [`${d.name}${flags(d)}`]
+  if (d.description) lines.push(`  ${d.description}`)
+  if (d.aliasOf && d.steps.length === 0) lines.push(`  Runs ${d.aliasOf}; describe that action for its params.`)
   if (d.deprecated && d.deprecatedMessage) lines.push(`  deprecated: ${d.deprecatedMessage}`)
   lines.push(`  source: ${d.source.source} ${d.source.file}${d.inheritedFrom ? ` (inherited from ${d.inheritedFrom})` : ''}`)
   if (d.since) lines.push(`  since: ${d.since}`)
   const params = Object.entries(d.paramDetails)
+  if (d.aliasOf && d.steps.length === 0) return lines.join('\n')
   lines.push(params.length ? '  params:' : '  params: (none)')
   for (const [name, p] of params) {
     const bits = [p.type === 'enum' ? `enum(${(p.values ?? []).join('|')})` : p.type, p.required ? 'required' : 'optional']
