@@ -1,0 +1,112 @@
+// npm run bench -- observe [--page <url-or-file> ...] [--runs <n>] [--json]
+// Loads each page in Chromium, injects the Observe bundle and prints, per page: elements,
+// interactive, scan_ms (median of --runs after a warm-up), tokens_full and tokens_budgeted
+// (exact o200k counts in Node) and tokens_per_interactive. Built-in pages are generated.
+import { existsSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Page } from 'playwright-core'
+import { launchBrowser } from '../e2e/support/browser'
+import { observeBundle } from '../e2e/observe/bundle'
+import { startServer } from '../e2e/observe/server'
+import { countTokens } from '../src/core/tokens'
+import { elementPlusPage, syntheticPage, tablePage } from './lib/observe-pages'
+import { median, report } from './lib/report'
+
+/** Runs per page after the warm-up (issue 4: "median of at least 5 runs"). */
+const kDefaultRuns = 7
+const suite = 'observe'
+
+interface PageSpec {
+  name: string
+  url: string
+  /** A selector to wait for before measuring (client-rendered pages). */
+  ready?: string
+}
+
+function parseArgs(argv: string[]): { pages: string[]; runs: number } {
+  const pages: string[] = []
+  let runs = kDefaultRuns
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--page' && argv[i + 1]) pages.push(argv[++i])
+    else if (argv[i] === '--runs' && argv[i + 1]) runs = Math.max(5, Number(argv[++i]) || kDefaultRuns)
+  }
+  return { pages, runs }
+}
+
+interface Measured {
+  elements: number
+  interactive: number
+  times: number[]
+  full: string
+  budgeted: string
+  estimatedBudgeted: number
+}
+
+async function measure(page: Page, runs: number): Promise<Measured> {
+  await page.addScriptTag({ content: await observeBundle() })
+  return page.evaluate((n) => {
+    const api = (window as any).__avaObserve
+    api.observe() // warm-up: first scan also writes the ids
+    const times: number[] = []
+    let snap: any
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now()
+      snap = api.observe()
+      times.push(performance.now() - t0)
+    }
+    const full = api.serialize(snap, { budgetTokens: Infinity })
+    const budgeted = api.serialize(snap)
+    return { elements: snap.stats.elements, interactive: snap.stats.interactive, times, full: full.text, budgeted: budgeted.text, estimatedBudgeted: budgeted.tokens }
+  }, runs)
+}
+
+async function main(): Promise<void> {
+  const { pages: extra, runs } = parseArgs(process.argv.slice(2))
+  const server = await startServer()
+  const specs: PageSpec[] = []
+  if (extra.length === 0) {
+    const builtIn: Array<[string, string]> = [
+      ['table-200', tablePage(200)],
+      ['table-1000', tablePage(1000)],
+      ['synthetic-3k', syntheticPage(3000)],
+      ['synthetic-15k', syntheticPage(15000)],
+      ['synthetic-35k', syntheticPage(35000)],
+    ]
+    for (const [name, html] of builtIn) {
+      server.page(`/${name}.html`, html)
+      specs.push({ name, url: server.url(`/${name}.html`) })
+    }
+    server.page('/element-plus.html', elementPlusPage())
+    specs.push({ name: 'element-plus-admin', url: server.url('/element-plus.html'), ready: '.el-table__row' })
+  }
+  for (const p of extra) {
+    const file = resolve(p)
+    const url = /^[a-z]+:\/\//i.test(p) ? p : existsSync(file) ? pathToFileURL(file).href : p
+    specs.push({ name: /^[a-z]+:\/\//i.test(p) ? new URL(p).host + new URL(p).pathname : basename(p), url })
+  }
+  const browser = await launchBrowser()
+  try {
+    for (const spec of specs) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      await page.goto(spec.url, { waitUntil: 'load' })
+      if (spec.ready) await page.waitForSelector(spec.ready, { timeout: 15_000 })
+      const m = await measure(page, runs)
+      await page.close()
+      const tokensFull = countTokens(m.full)
+      const tokensBudgeted = countTokens(m.budgeted)
+      report({ suite, case: spec.name, metric: 'elements', value: m.elements, unit: 'count' })
+      report({ suite, case: spec.name, metric: 'interactive', value: m.interactive, unit: 'count' })
+      report({ suite, case: spec.name, metric: 'scan_ms', value: median(m.times), unit: 'ms' })
+      report({ suite, case: spec.name, metric: 'tokens_full', value: tokensFull, unit: 'tokens' })
+      report({ suite, case: spec.name, metric: 'tokens_budgeted', value: tokensBudgeted, unit: 'tokens' })
+      report({ suite, case: spec.name, metric: 'tokens_per_interactive', value: m.interactive ? tokensFull / m.interactive : 0, unit: 'tokens' })
+      report({ suite, case: spec.name, metric: 'budget_estimate_ratio', value: tokensBudgeted ? m.estimatedBudgeted / tokensBudgeted : 0, unit: 'x' })
+    }
+  } finally {
+    await browser.close()
+    await server.close()
+  }
+}
+
+await main()

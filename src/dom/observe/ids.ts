@@ -1,0 +1,206 @@
+/**
+ * Readable semantic ids (seed 002 §3.2, §3.3) and stable handles (§3.4).
+ *
+ * The DOM has no backendNodeId without the `debugger` permission, so the stable handle is the
+ * element object itself: a WeakMap from element to id keeps an element's id for as long as it
+ * lives, whatever re-renders do around it, and a map from id to a WeakRef lets an id be resolved
+ * back. An id is never handed to a second element while the first one is still alive, so an old
+ * id either finds its own element or fails as stale; it is never silently re-pointed.
+ */
+import { ObserveError, type Result } from './errors'
+import { kIdPrefix } from './roles'
+import { slug } from './text'
+import type { ElementType } from './types'
+
+/** The attribute that carries an element's id in the page (seed 003 §3, `data-agent-id`). */
+export const kAgentIdAttr = 'data-agent-id'
+/** Longest disambiguating word taken from a row's text for `_near_<text>`. */
+const kNearTextMax = 16
+
+const idOf = new WeakMap<Element, string>()
+const byId = new Map<string, WeakRef<Element>>()
+/** Elements that carry our attribute since the last scan, to clear it when they leave the index. */
+let marked = new Set<Element>()
+let revision = 0
+
+export interface IdRequest {
+  el: Element
+  type: ElementType
+  /** Text the id is made from, by the priority of §3.2 ('' when only type + number is left). */
+  idText: string
+  /** Frame prefix (`frame_<id>_`) or ''. */
+  prefix: string
+  /** Region id without the frame prefix. */
+  region: string
+  /** Text around the element (its row or list item), for `_near_<text>`. */
+  context: string
+  /** Words of its own label, which cannot disambiguate it from its twins. */
+  label: string
+}
+
+export function nextRevision(): number {
+  return ++revision
+}
+
+/** Gives every request an id: the one it already has, or a new unique one. */
+export function assignIds(reqs: IdRequest[]): string[] {
+  const ids = new Array<string>(reqs.length)
+  const taken = new Set<string>()
+  for (const [id, ref] of byId) {
+    // Ids of collected elements are free again; ids of live ones stay reserved even when the
+    // element has left the document, so a stale id can never resolve to a newcomer.
+    if (ref.deref() === undefined) byId.delete(id)
+    else taken.add(id)
+  }
+  const bases = new Array<string>(reqs.length)
+  const byBase = new Map<string, number[]>()
+  for (let i = 0; i < reqs.length; i++) {
+    const r = reqs[i]
+    const old = idOf.get(r.el)
+    if (old !== undefined && byId.get(old)?.deref() === r.el) ids[i] = old
+    const text = slug(r.idText)
+    const base = r.prefix + kIdPrefix[r.type] + (text ? `_${text}` : '')
+    bases[i] = base
+    const list = byBase.get(base)
+    if (list) list.push(i)
+    else byBase.set(base, [i])
+  }
+  for (const [base, members] of byBase) {
+    if (members.every((i) => ids[i] !== undefined)) continue
+    resolveGroup(base, members, reqs, ids, taken)
+  }
+  for (let i = 0; i < reqs.length; i++) {
+    const el = reqs[i].el
+    if (idOf.get(el) !== ids[i]) {
+      idOf.set(el, ids[i])
+      byId.set(ids[i], new WeakRef(el))
+    }
+  }
+  return ids
+}
+
+/** Conflict rules of §3.3, in order: region, nearby text, number. */
+function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: string[], taken: Set<string>): void {
+  const unlabeled = !reqs[members[0]].idText || !slug(reqs[members[0]].idText)
+  const claim = (i: number, id: string): boolean => {
+    if (taken.has(id)) return false
+    ids[i] = id
+    taken.add(id)
+    return true
+  }
+  if (members.length === 1) {
+    // §3.2 rule 5: an element with nothing to name it by is its type and a number.
+    if (!unlabeled && claim(members[0], base)) return
+  }
+  const pending = members.filter((i) => ids[i] === undefined)
+  const open: number[] = []
+  if (members.length > 1) {
+    const perRegion = new Map<string, number>()
+    for (const i of members) perRegion.set(reqs[i].region, (perRegion.get(reqs[i].region) ?? 0) + 1)
+    const nearWords = members.map((i) => distinctWords(reqs[i]))
+    const frequency = new Map<string, number>()
+    for (const words of nearWords) for (const w of new Set(words)) frequency.set(w, (frequency.get(w) ?? 0) + 1)
+    const wordsOf = new Map<number, string[]>()
+    members.forEach((i, k) => wordsOf.set(i, nearWords[k]))
+    for (const i of pending) {
+      const region = reqs[i].region
+      if (perRegion.get(region) === 1 && region !== 'page' && claim(i, `${base}_in_${region}`)) continue
+      // The shortest word unique to this element's row: `742` rather than `Order_742`.
+      let near: string | undefined
+      for (const w of wordsOf.get(i)!) if (frequency.get(w) === 1 && (near === undefined || w.length < near.length)) near = w
+      if (near && claim(i, `${base}_near_${near}`)) continue
+      open.push(i)
+    }
+  } else open.push(...pending)
+  let n = 1
+  for (const i of open) {
+    while (!claim(i, `${base}_${n}`)) n++
+    n++
+  }
+}
+
+const kWordSplit = /[\s,.;:!?()[\]{}"'`|/\\·•—–-]+/u
+
+/** Candidate words for `_near_`: the row's words, minus the element's own label. */
+function distinctWords(r: IdRequest): string[] {
+  if (!r.context) return []
+  const own = new Set(r.label.toLowerCase().split(kWordSplit))
+  const out: string[] = []
+  for (const word of r.context.split(kWordSplit)) {
+    if (!word || own.has(word.toLowerCase())) continue
+    const s = slug(word, kNearTextMax)
+    if (s) out.push(s)
+    if (out.length >= 12) break
+  }
+  return out
+}
+
+/** Writes ids onto the indexed elements and clears them from elements that left the index. */
+export function markElements(elements: Element[], ids: string[]): void {
+  const next = new Set(elements)
+  for (const el of marked) if (!next.has(el) && el.getAttribute(kAgentIdAttr) !== null) el.removeAttribute(kAgentIdAttr)
+  for (let i = 0; i < elements.length; i++) {
+    if (elements[i].getAttribute(kAgentIdAttr) !== ids[i]) elements[i].setAttribute(kAgentIdAttr, ids[i])
+  }
+  marked = next
+}
+
+/** The live element behind an id, or a typed error: never another element (§3.4). */
+export function safeResolveHandle(id: string): Result<Element> {
+  const ref = byId.get(id)
+  if (!ref) {
+    return { ok: false, error: new ObserveError('ELEMENT_NOT_FOUND', `No element was given the id "${id}" in this page; use an id from the latest snapshot.`, id) }
+  }
+  const el = ref.deref()
+  if (!el || !el.isConnected || !el.ownerDocument.defaultView) {
+    return {
+      ok: false,
+      error: new ObserveError('ELEMENT_STALE', `The element "${id}" has left the page since it was indexed; observe the page again and use the new ids.`, id),
+    }
+  }
+  return { ok: true, value: el }
+}
+
+/** `safeResolveHandle` that throws the ObserveError. */
+export function resolveHandle(id: string): Element {
+  const r = safeResolveHandle(id)
+  if (!r.ok) throw r.error
+  return r.value
+}
+
+/** Removes every `data-agent-id` the engine wrote and forgets all ids (seed 003 clearOldIdentifiers). */
+export function clearAgentIds(root?: Document): void {
+  for (const el of marked) el.removeAttribute(kAgentIdAttr)
+  marked = new Set()
+  byId.clear()
+  if (root) for (const el of Array.from(root.querySelectorAll(`[${kAgentIdAttr}]`))) el.removeAttribute(kAgentIdAttr)
+}
+
+const frameIds = new WeakMap<Element, string>()
+const usedFrameIds = new Map<string, WeakRef<Element>>()
+let frameCounter = 0
+
+/** A stable short id for an iframe: its name or id when readable, else `f<n>` (§6.1). */
+export function frameIdFor(frame: Element): string {
+  const known = frameIds.get(frame)
+  if (known) return known
+  const named = (frame.getAttribute('name') || frame.id || '').replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 16)
+  let id = named
+  const live = (k: string): boolean => {
+    const el = usedFrameIds.get(k)?.deref()
+    return el !== undefined && el !== frame
+  }
+  if (!id || live(id)) {
+    do id = `f${++frameCounter}`
+    while (live(id))
+  }
+  frameIds.set(frame, id)
+  usedFrameIds.set(id, new WeakRef(frame))
+  return id
+}
+
+/** Splits `frame_<id>_<rest>` into the frame prefix and the id inside that frame. */
+export function splitFrameId(id: string): { frame: string; local: string } | null {
+  const m = /^(frame_[A-Za-z0-9-]+)_(.+)$/.exec(id)
+  return m ? { frame: m[1], local: m[2] } : null
+}

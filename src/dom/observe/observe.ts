@@ -1,0 +1,163 @@
+/**
+ * `observe()`: one scan of the page turned into a PageSnapshot (seed 002 §1–§3, seed 003 Observe).
+ * Order matters for speed: every DOM read happens before the one batch of attribute writes.
+ */
+import { extractContent } from './content'
+import { assignIds, markElements, nextRevision, type IdRequest } from './ids'
+import { computeName, LabelIndex, visibleText, type ComputedName } from './names'
+import { classify, inferIntents, pageFeatures, summarize } from './page-type'
+import { kActions } from './roles'
+import { itemText, scan, type Candidate, type RawScan } from './scan'
+import { readAttrs, readState } from './state'
+import { clip, normalizeText } from './text'
+import type { ElementRecord, ElementRelation, ItemGroup, ObserveOptions, PageSnapshot, Region } from './types'
+
+/** Longest class string kept per record: enough to recognise a component library's widget. */
+const kClassMax = 60
+
+export function observe(options: ObserveOptions = {}): PageSnapshot {
+  const t0 = performance.now()
+  const root = options.root ?? document
+  const raw = scan(root, { includeContent: options.includeContent !== false })
+  const candidates = raw.candidates.filter((c) => !c.drop)
+  const labels = new LabelIndex()
+  const contexts = new Map<Element, string>()
+  const names: ComputedName[] = []
+  const reqs: IdRequest[] = []
+  for (const c of candidates) {
+    const name = computeName(c.el, c.tag, c.role, labels, c.label)
+    names.push(name)
+    let context = ''
+    if (c.item) {
+      context = contexts.get(c.item) ?? ''
+      if (!contexts.has(c.item)) {
+        context = itemText(c.item)
+        contexts.set(c.item, context)
+      }
+    }
+    reqs.push({
+      el: c.el,
+      type: c.type,
+      idText: name.source === 'none' ? '' : name.name,
+      prefix: c.ds.prefix,
+      region: c.region.id.slice(c.ds.prefix.length),
+      context,
+      label: name.name,
+    })
+  }
+  const ids = assignIds(reqs)
+  const idByEl = new Map<Element, string>()
+  candidates.forEach((c, i) => idByEl.set(c.el, ids[i]))
+
+  const elements: ElementRecord[] = candidates.map((c, i) => toRecord(c, ids[i], names[i], reqs[i].context, raw, idByEl, labels))
+  const regionCounts = new Map<string, number>()
+  for (const e of elements) regionCounts.set(e.region, (regionCounts.get(e.region) ?? 0) + 1)
+  const regions: Region[] = raw.regions.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    label: r.label,
+    bounds: regionBounds(r.el, r.doc, raw),
+    ...(r.parent ? { parent: r.parent.id } : {}),
+    elements: regionCounts.get(r.id) ?? 0,
+  }))
+  const groups: ItemGroup[] = raw.groups.map((g) => ({ id: g.id, kind: g.kind, region: g.region.id, items: g.items, label: groupLabel(g.container) }))
+  const { sections: content, textChars } = options.includeContent === false ? { sections: [], textChars: 0 } : extractContent(raw)
+
+  // Writes last: one batch, after every read of this scan.
+  markElements(
+    candidates.map((c) => c.el),
+    ids,
+  )
+
+  const doc = raw.top.doc
+  const loc = { url: doc.URL, title: normalizeText(doc.title ?? '') }
+  const features = pageFeatures(loc, elements, content, groups, regions, { paragraphs: raw.paragraphs, charts: raw.charts, hasArticle: raw.hasArticle, textChars })
+  const { type } = classify(features)
+  return {
+    url: loc.url,
+    title: loc.title,
+    revision: nextRevision(),
+    viewport: { width: raw.viewport.width, height: raw.viewport.height, scrollX: raw.top.scrollX, scrollY: raw.top.scrollY },
+    pageType: type,
+    intents: inferIntents(type, elements, groups),
+    regions,
+    summary: summarize(type, loc.title, elements, groups, regions),
+    elements,
+    content,
+    groups,
+    frames: raw.frames,
+    lazyRegions: raw.lazy,
+    stats: { elements: raw.visited, interactive: elements.length, scanMs: Math.round((performance.now() - t0) * 100) / 100 },
+  }
+}
+
+function toRecord(c: Candidate, id: string, name: ComputedName, context: string, raw: RawScan, idByEl: Map<Element, string>, labels: LabelIndex): ElementRecord {
+  const el = c.el
+  const text = clip(visibleText(el, c.tag))
+  const record: ElementRecord = {
+    id,
+    type: c.type,
+    role: c.role,
+    tagName: c.tag,
+    className: clip(el.getAttribute('class') ?? '', kClassMax),
+    text,
+    label: name.source === 'name' ? '' : clip(name.name),
+    actions: kActions[c.type],
+    state: readState(el, c.tag, c.type, c.ds.active),
+    region: c.region.id,
+    bounds: c.bounds,
+    inViewport: c.inViewport,
+    relations: relationsOf(c, idByEl, labels),
+    attrs: readAttrs(el, c.tag),
+  }
+  if (context) record.context = clip(context)
+  if (c.item && c.group) {
+    record.group = c.group.id
+    record.item = c.group.index.get(c.item)
+  }
+  if (c.ds.prefix) record.frame = c.ds.prefix.slice(0, -1)
+  return record
+}
+
+function relationsOf(c: Candidate, idByEl: Map<Element, string>, labels: LabelIndex): ElementRelation[] {
+  const out: ElementRelation[] = []
+  const el = c.el
+  const label = labels.labelFor(el) ?? (c.label && c.label !== el ? c.label : undefined)
+  if (label) out.push({ kind: 'label-for', text: clip(label.textContent) })
+  const root = el.getRootNode() as Document | ShadowRoot
+  const controls = el.getAttribute('aria-controls')
+  if (controls) {
+    for (const ref of controls.split(/\s+/)) {
+      const target = ref ? root.getElementById?.(ref) : null
+      if (!target) continue
+      const targetId = idByEl.get(target)
+      out.push(targetId ? { kind: 'controls', targetId } : { kind: 'controls', text: clip(target.getAttribute('aria-label') || target.textContent) })
+    }
+  }
+  const described = el.getAttribute('aria-describedby')
+  if (described) {
+    const text = described
+      .split(/\s+/)
+      .map((ref) => (ref ? root.getElementById?.(ref)?.textContent ?? '' : ''))
+      .join(' ')
+    if (text.trim()) out.push({ kind: 'described-by', text: clip(text) })
+  }
+  return out
+}
+
+function regionBounds(el: Element | null, ds: RawScan['top'], raw: RawScan) {
+  if (!ds.layout) return { x: 0, y: 0, width: 0, height: 0 }
+  if (!el) {
+    const html = ds.doc.documentElement
+    return { x: Math.round(ds.ox + raw.top.scrollX), y: Math.round(ds.oy + raw.top.scrollY), width: html.scrollWidth, height: html.scrollHeight }
+  }
+  const r = el.getBoundingClientRect()
+  return { x: Math.round(ds.ox + r.left + raw.top.scrollX), y: Math.round(ds.oy + r.top + raw.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+}
+
+function groupLabel(container: Element): string {
+  const table = container.closest('table')
+  const caption = table?.querySelector('caption')?.textContent ?? table?.getAttribute('aria-label')
+  if (caption) return clip(caption)
+  return clip(container.getAttribute('aria-label'))
+}

@@ -1,0 +1,500 @@
+/**
+ * The single pass over the page (seed 002 §1–§3, §6, §7). One depth-first walk visits every
+ * element once and reads, per element, one computed style (display, cursor, overflow) and a few
+ * attributes; layout (`getBoundingClientRect`, `checkVisibility`) is read only for candidates.
+ * Nothing is written to the DOM here, so the browser computes style and layout at most once for
+ * the whole scan; ids are written afterwards in one batch (ids.ts).
+ *
+ * The walk follows `firstElementChild`/`nextElementSibling` rather than a TreeWalker because it
+ * carries context down the tree (region, row, label, clipping) and has to step into open shadow
+ * roots and same-origin frames, which a TreeWalker does not enter.
+ */
+import { ElementType, type FrameInfo, type LazyRegion, type Rect, type RegionKind } from './types'
+import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from './roles'
+import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
+import { clip, slug, normalizeText } from './text'
+import { frameIdFor } from './ids'
+
+/** Subtrees that never hold anything to show or click. */
+const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
+/** Elements whose children are not worth visiting (replaced content, options, vector art). */
+const kLeafTags = new Set(['svg', 'select', 'video', 'audio', 'canvas', 'object', 'embed', 'img', 'picture', 'math', 'textarea', 'input'])
+/** Ava's own UI (button, panel, overlay) carries this attribute and is never scanned (§6). */
+export const kAvaUiAttr = 'data-ava-ui'
+
+/** Block-level content tags the attention model scores (seed 002 §3.5). */
+export const kContentTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'li', 'blockquote', 'td', 'th', 'pre', 'dd', 'dt', 'figcaption', 'caption'])
+
+/** Landmark roles → region kinds (seed 002 §2, regions). */
+const kRegionByRole: Record<string, RegionKind> = {
+  banner: 'header',
+  navigation: 'nav',
+  main: 'main',
+  complementary: 'aside',
+  contentinfo: 'footer',
+  dialog: 'dialog',
+  alertdialog: 'dialog',
+  form: 'form',
+  search: 'form',
+}
+
+/** Class names that mark content still to come (skeletons, infinite-scroll sentinels, §7). */
+const kLazyClass = /(?:^|[\s_-])(skeleton|lazyload|lazy-load|infinite|sentinel|load-more|loadmore)(?:$|[\s_-])/i
+/** Enough lazy markers to say "more is coming" without listing a whole skeleton grid. */
+const kMaxLazyRegions = 30
+/**
+ * Content blocks scored per scan, in document order. Attention favours the first screens
+ * (position weighs 0.35 plus a first-screen bonus, §3.5), so blocks past the first 1,500 rarely
+ * reach the top 50, and measuring them all costs a layout read each on huge pages.
+ */
+export const kMaxContentCandidates = 1500
+
+export interface RegionAcc {
+  id: string
+  kind: RegionKind
+  label: string
+  el: Element | null
+  parent: RegionAcc | null
+  elements: number
+  doc: DocScan
+}
+
+export interface GroupAcc {
+  id: string
+  kind: 'table' | 'list'
+  region: RegionAcc
+  items: number
+  index: Map<Element, number>
+  container: Element
+}
+
+/** One scanned document (the top one or a same-origin frame). */
+export interface DocScan {
+  doc: Document
+  view: Window
+  /** Id prefix of this document's elements (`frame_<id>_`, nested as needed; '' at the top). */
+  prefix: string
+  /** Position of this document's viewport in the top viewport. */
+  ox: number
+  oy: number
+  scrollX: number
+  scrollY: number
+  layout: boolean
+  active: Element | null
+}
+
+export interface Candidate {
+  el: Element
+  tag: string
+  role: string
+  type: ElementType
+  region: RegionAcc
+  item: Element | null
+  group: GroupAcc | null
+  label: Element | null
+  /** Clickable only by `cursor: pointer` or `onclick`: dropped if it contains a real control. */
+  weak: boolean
+  drop: boolean
+  ds: DocScan
+  bounds: Rect
+  inViewport: boolean
+}
+
+export interface ContentCandidate {
+  el: Element
+  tag: string
+  region: RegionAcc
+  fontSize: number
+  ds: DocScan
+}
+
+export interface RawScan {
+  candidates: Candidate[]
+  regions: RegionAcc[]
+  groups: GroupAcc[]
+  content: ContentCandidate[]
+  frames: FrameInfo[]
+  lazy: LazyRegion[]
+  visited: number
+  top: DocScan
+  viewport: { width: number; height: number }
+  paragraphs: number
+  charts: number
+  hasArticle: boolean
+}
+
+interface Ctx {
+  region: RegionAcc
+  item: Element | null
+  group: GroupAcc | null
+  inInteractive: boolean
+  weakOwner: Candidate | null
+  clip: ClipBox | null
+  label: Element | null
+  inContent: boolean
+}
+
+export interface ScanOptions {
+  includeContent: boolean
+}
+
+export function scan(root: Document | Element, opts: ScanOptions): RawScan {
+  const doc = root.nodeType === 9 ? (root as Document) : (root as Element).ownerDocument
+  const view = doc.defaultView!
+  const top = makeDocScan(doc, view, '', 0, 0)
+  const out: RawScan = {
+    candidates: [],
+    regions: [],
+    groups: [],
+    content: [],
+    frames: [],
+    lazy: [],
+    visited: 0,
+    top,
+    viewport: { width: view.innerWidth, height: view.innerHeight },
+    paragraphs: 0,
+    charts: 0,
+    hasArticle: false,
+  }
+  const walker = new Walker(out, opts)
+  const start = root.nodeType === 9 ? (root as Document).documentElement : (root as Element)
+  if (start) walker.scanDocument(start, top)
+  return out
+}
+
+function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy: number): DocScan {
+  const html = doc.documentElement
+  // A DOM without layout (happy-dom, a document being built) reports a zero-width root; then
+  // every box counts as visible and geometry checks are skipped.
+  const layout = !!html && html.getBoundingClientRect().width > 0
+  return { doc, view, prefix, ox, oy, scrollX: view.scrollX || 0, scrollY: view.scrollY || 0, layout, active: deepActive(doc) }
+}
+
+function deepActive(doc: Document): Element | null {
+  let a: Element | null = doc.activeElement
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement
+  return a
+}
+
+class Walker {
+  private regionIds = new Map<string, number>()
+  private groupCount = 0
+
+  constructor(
+    private out: RawScan,
+    private opts: ScanOptions,
+  ) {}
+
+  scanDocument(start: Element, ds: DocScan): void {
+    const page = this.openRegion('page', '', null, null, ds)
+    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false }
+    this.visit(start, ctx, false, ds)
+  }
+
+  private openRegion(kind: RegionKind, label: string, el: Element | null, parent: RegionAcc | null, ds: DocScan): RegionAcc {
+    const base = ds.prefix + (label ? `${kind}_${slug(label, 16)}` : kind)
+    const n = (this.regionIds.get(base) ?? 0) + 1
+    this.regionIds.set(base, n)
+    const region: RegionAcc = { id: n === 1 ? base : `${base}_${n}`, kind, label, el, parent, elements: 0, doc: ds }
+    this.out.regions.push(region)
+    return region
+  }
+
+  private visit(el: Element, ctx: Ctx, parentPointer: boolean, ds: DocScan): void {
+    const out = this.out
+    out.visited++
+    const tag = el.localName
+    if (kSkipTags.has(tag)) return
+    // Most elements of a page carry no attributes at all; they skip every attribute lookup.
+    const attrs = el.hasAttributes()
+    if (attrs && (el.hasAttribute(kAvaUiAttr) || el.hasAttribute('inert'))) return
+    const style = ds.view.getComputedStyle(el)
+    if (style.display === 'none') {
+      this.hiddenControl(el, tag, ctx, ds)
+      return
+    }
+    // Inside a control nothing new can become a clickable root, so its cursor is not needed.
+    const canBeWeak = !ctx.inInteractive && !ctx.weakOwner
+    const pointer = canBeWeak ? style.cursor === 'pointer' : parentPointer
+    const role = roleOf(el, tag, attrs)
+
+    let next = ctx
+    const fork = (): Ctx => (next === ctx ? (next = { ...ctx }) : next)
+
+    const regionKind = kRegionByRole[role] ?? (tag === 'form' ? 'form' : undefined)
+    if (regionKind && (regionKind !== 'dialog' || el.getAttribute('aria-hidden') !== 'true')) {
+      fork().region = this.openRegion(regionKind, regionLabel(el, regionKind), el, ctx.region, ds)
+    }
+    if ((role === 'row' && el.parentElement?.localName !== 'thead') || role === 'listitem') this.enterItem(el, fork(), ctx, ds)
+    if (tag === 'label') fork().label = el
+
+    if (tag === 'iframe' || tag === 'frame') {
+      this.frame(el as HTMLIFrameElement, ctx, ds)
+      return
+    }
+
+    const strong = isStrongInteractive(el, tag, role, attrs)
+    const weak =
+      !strong &&
+      canBeWeak &&
+      ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (attrs && el.hasAttribute('onclick')))
+    if (strong || weak) {
+      const c = this.candidate(el, tag, role, weak, next, ds, style)
+      if (c) {
+        // A clickable wrapper around a real control is noise: the control is what to click.
+        if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
+        if (strong) fork().inInteractive = true
+        else fork().weakOwner = c
+      } else if (strong && attrs && isEditableHost(el)) fork().inInteractive = true
+    }
+
+    if (this.opts.includeContent && !ctx.inContent && kContentTags.has(tag) && out.content.length < kMaxContentCandidates) {
+      out.content.push({ el, tag, region: next.region, fontSize: parseFloat(style.fontSize) || 16, ds })
+      fork().inContent = true
+    }
+    if (tag === 'p') out.paragraphs++
+    else if (tag === 'canvas') out.charts++
+    else if (tag === 'article') out.hasArticle = true
+
+    if (attrs && out.lazy.length < kMaxLazyRegions) this.lazyMarker(el, tag, next.region, ds)
+
+    if (kLeafTags.has(tag)) return
+    const first = el.firstElementChild
+    if (first && ds.layout && tag !== 'html' && tag !== 'body') {
+      const overflow = style.overflowX
+      if (overflow === 'hidden' || overflow === 'clip') {
+        // Content outside an overflow:hidden box can never be seen there (collapsed panels,
+        // carousels). Absolutely positioned descendants that escape it are rare enough to accept.
+        fork().clip = intersectClip(el.getBoundingClientRect(), ctx.clip)
+      }
+    }
+    for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
+    const shadow = el.shadowRoot
+    if (shadow) {
+      for (let child = shadow.firstElementChild; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
+    }
+  }
+
+  private enterItem(el: Element, next: Ctx, ctx: Ctx, _ds: DocScan): void {
+    const container = el.parentElement
+    if (!container) return
+    let group = ctx.group && ctx.group.container === container ? ctx.group : this.groupOf(container)
+    if (!group) {
+      group = {
+        id: `g${++this.groupCount}`,
+        kind: el.localName === 'tr' || el.getAttribute('role') === 'row' ? 'table' : 'list',
+        region: ctx.region,
+        items: 0,
+        index: new Map(),
+        container,
+      }
+      this.out.groups.push(group)
+      this.groupByContainer.set(container, group)
+    }
+    group.index.set(el, group.items++)
+    next.item = el
+    next.group = group
+  }
+
+  private groupByContainer = new Map<Element, GroupAcc>()
+  private groupOf(container: Element): GroupAcc | undefined {
+    return this.groupByContainer.get(container)
+  }
+
+  private candidate(el: Element, tag: string, role: string, weak: boolean, ctx: Ctx, ds: DocScan, style: CSSStyleDeclaration | null): Candidate | null {
+    let vis = cssVisibility(el, style)
+    let boxEl: Element = el
+    if (vis === 'hidden' && isProxiedControl(el, tag)) {
+      // Styled checkboxes hide the real input (opacity 0, zero size) behind a visible label.
+      const proxy = ctx.label ?? el.parentElement
+      if (proxy && cssVisibility(proxy, null) === 'visible') {
+        boxEl = proxy
+        vis = 'visible'
+      }
+    }
+    if (vis === 'skipped') {
+      this.pushLazy('content-visibility', el, ctx.region, ds)
+      return null
+    }
+    if (vis === 'hidden') return null
+    let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
+    let inViewport = true
+    if (ds.layout) {
+      let r = boxEl.getBoundingClientRect()
+      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY) && isProxiedControl(el, tag) && boxEl === el) {
+        const proxy = ctx.label ?? el.parentElement
+        if (proxy) r = proxy.getBoundingClientRect()
+      }
+      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY)) return null
+      const vx = ds.ox + r.left
+      const vy = ds.oy + r.top
+      const top = this.out.top
+      bounds = { x: Math.round(vx + top.scrollX), y: Math.round(vy + top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+      inViewport = vx < this.out.viewport.width && vy < this.out.viewport.height && vx + r.width > 0 && vy + r.height > 0
+    }
+    const type = elementTypeOf(el, tag, role)
+    const c: Candidate = { el, tag, role, type, region: ctx.region, item: ctx.item, group: ctx.group, label: ctx.label, weak, drop: false, ds, bounds, inViewport }
+    this.out.candidates.push(c)
+    return c
+  }
+
+  /** A display:none checkbox or radio still counts when a visible <label> toggles it. */
+  private hiddenControl(el: Element, tag: string, ctx: Ctx, ds: DocScan): void {
+    if (tag !== 'input' || !isProxiedControl(el, tag)) return
+    const label = ctx.label ?? (el as HTMLInputElement).labels?.[0] ?? null
+    if (!label || cssVisibility(label, null) !== 'visible') return
+    const type = elementTypeOf(el, tag, roleOf(el, tag))
+    let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
+    let inViewport = true
+    if (ds.layout) {
+      const r = label.getBoundingClientRect()
+      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY)) return
+      const vx = ds.ox + r.left
+      const vy = ds.oy + r.top
+      bounds = { x: Math.round(vx + this.out.top.scrollX), y: Math.round(vy + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+      inViewport = vx < this.out.viewport.width && vy < this.out.viewport.height && vx + r.width > 0 && vy + r.height > 0
+    }
+    this.out.candidates.push({ el, tag, role: roleOf(el, tag), type, region: ctx.region, item: ctx.item, group: ctx.group, label, weak: false, drop: false, ds, bounds, inViewport })
+  }
+
+  private frame(el: HTMLIFrameElement, ctx: Ctx, ds: DocScan): void {
+    const fid = ds.prefix + 'frame_' + frameIdFor(el)
+    const url = el.src || el.getAttribute('src') || 'about:blank'
+    let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
+    let visible = cssVisibility(el, null) === 'visible'
+    let r: DOMRect | null = null
+    if (ds.layout) {
+      r = el.getBoundingClientRect()
+      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY)) visible = false
+      bounds = { x: Math.round(ds.ox + r.left + this.out.top.scrollX), y: Math.round(ds.oy + r.top + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+    }
+    if (!visible) {
+      this.out.frames.push({ id: fid, url, bounds, isVisible: false, status: 'hidden' })
+      return
+    }
+    let inner: Document | null
+    try {
+      inner = el.contentDocument
+    } catch {
+      inner = null
+    }
+    if (!inner || !inner.documentElement || !inner.defaultView) {
+      // Cross-origin: the browser allows us bounds and url only (seed 002 §6.2).
+      this.out.frames.push({ id: fid, url, bounds, isVisible: true, status: 'cross_origin_restricted' })
+      return
+    }
+    this.out.frames.push({ id: fid, url: inner.URL || url, bounds, isVisible: true, status: 'merged' })
+    const ox = ds.ox + (r ? r.left + el.clientLeft : 0)
+    const oy = ds.oy + (r ? r.top + el.clientTop : 0)
+    const child = makeDocScan(inner, inner.defaultView, fid + '_', ox, oy)
+    const page = this.openRegion('page', '', null, ctx.region, child)
+    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false }
+    this.visit(inner.documentElement, frameCtx, false, child)
+  }
+
+  private lazyMarker(el: Element, tag: string, region: RegionAcc, ds: DocScan): void {
+    if (tag === 'img') {
+      const img = el as HTMLImageElement
+      if (img.loading === 'lazy' && !img.complete) this.pushLazy('lazy-image', el, region, ds)
+      return
+    }
+    if (el.getAttribute('aria-busy') === 'true') {
+      this.pushLazy('busy', el, region, ds)
+      return
+    }
+    const cls = el.getAttribute('class')
+    if (cls) {
+      const m = kLazyClass.exec(cls)
+      if (m) this.pushLazy(m[1].toLowerCase() === 'skeleton' ? 'placeholder' : 'sentinel', el, region, ds)
+    }
+  }
+
+  private pushLazy(kind: LazyRegion['kind'], el: Element, region: RegionAcc, ds: DocScan): void {
+    if (this.out.lazy.length >= kMaxLazyRegions) return
+    let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
+    if (ds.layout) {
+      const r = el.getBoundingClientRect()
+      bounds = { x: Math.round(ds.ox + r.left + this.out.top.scrollX), y: Math.round(ds.oy + r.top + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+    }
+    this.out.lazy.push({ kind, bounds, region: region.id })
+  }
+}
+
+/** Native controls, widget roles, tab stops and editing hosts: interactable by themselves. */
+export function isStrongInteractive(el: Element, tag: string, role: string, attrs = true): boolean {
+  switch (tag) {
+    case 'a':
+    case 'area':
+      return el.hasAttribute('href') || kWidgetRoles.has(role)
+    case 'button':
+    case 'select':
+    case 'textarea':
+      return true
+    case 'input':
+      return inputType(el) !== 'hidden'
+    case 'summary':
+      return el.parentElement?.localName === 'details' && el.parentElement.querySelector(':scope > summary') === el
+    case 'video':
+    case 'audio':
+      return el.hasAttribute('controls')
+  }
+  if (kWidgetRoles.has(role)) return true
+  if (!attrs) return false
+  const tabindex = el.getAttribute('tabindex')
+  if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'html' && tag !== 'body') return true
+  return isEditableHost(el) && el.parentElement?.isContentEditable !== true
+}
+
+function isProxiedControl(el: Element, tag: string): boolean {
+  if (tag !== 'input') return false
+  const t = inputType(el)
+  return t === 'checkbox' || t === 'radio' || t === 'file'
+}
+
+function regionLabel(el: Element, kind: RegionKind): string {
+  const aria = el.getAttribute('aria-label')
+  if (aria) return clip(aria, 24)
+  const by = el.getAttribute('aria-labelledby')
+  if (by) {
+    const root = el.getRootNode() as Document | ShadowRoot
+    const ref = root.getElementById?.(by.split(/\s+/)[0])
+    if (ref) return clip(ref.textContent, 24)
+  }
+  if (kind === 'dialog') {
+    const heading = el.querySelector('h1,h2,h3,h4,[role=heading]')
+    if (heading) return clip(heading.textContent, 24)
+  }
+  if (kind === 'form') {
+    const legend = el.querySelector('legend')
+    if (legend) return clip(legend.textContent, 24)
+    const name = el.getAttribute('name')
+    if (name) return clip(name, 24)
+  }
+  return ''
+}
+
+/** Text of a row or list item for context and relevance: no option lists, no code, no buttons. */
+export function itemText(item: Element, max = 200): string {
+  const parts: string[] = []
+  let length = 0
+  const walk = (node: Element): void => {
+    for (let n = node.firstChild; n && length < max; n = n.nextSibling) {
+      if (n.nodeType === 3) {
+        const t = n.textContent ?? ''
+        if (t.trim()) {
+          parts.push(t)
+          length += t.length
+        }
+      } else if (n.nodeType === 1) {
+        const tag = (n as Element).localName
+        if (kSkipTags.has(tag) || tag === 'select' || tag === 'button' || tag === 'svg' || tag === 'textarea') continue
+        if ((n as Element).getAttribute('role') === 'button' || (n as Element).hasAttribute(kAvaUiAttr)) continue
+        parts.push(' ')
+        walk(n as Element)
+        parts.push(' ')
+      }
+    }
+  }
+  walk(item)
+  return normalizeText(parts.join(''))
+}

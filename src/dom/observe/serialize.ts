@@ -1,0 +1,343 @@
+/**
+ * The page as the LLM reads it: a compact line format (docs/page-representation.md) and a token
+ * budget filled by attention, viewport and relevance to the person's request.
+ */
+import { relevance } from './relevance'
+import { kDefaultRole, kIdPrefix } from './roles'
+import { slug } from './text'
+import { estimateTokens } from './tokens-estimate'
+import type { ElementRecord, PageSnapshot, RegionKind } from './types'
+
+/** Default listing budget (issue 4: "a token budget (default 4,000 tokens)"). */
+export const kDefaultBudgetTokens = 4000
+/** Content sections shown above the elements: the top of the attention ranking. */
+export const kDefaultContentSections = 5
+/** Longest content text in the listing; the snapshot keeps more. */
+const kContentLineMax = 120
+/** Groups smaller than this are not announced with a heading. */
+const kMinGroupHeading = 5
+/** Relevance dominates: a matching element off-screen beats a non-matching one on screen. */
+const kRelevanceWeight = 4
+/** How much each region kind draws the eye and the task; an open dialog comes first. */
+const kRegionWeight: Record<RegionKind, number> = { dialog: 3, form: 1.4, main: 1.2, page: 1, header: 0.8, nav: 0.7, aside: 0.6, footer: 0.4 }
+/** At most this many elements share one line of the listing. */
+const kPerLine = 8
+/** Boxes whose tops differ by at most this are on the same visual line. */
+const kSameLinePx = 8
+/** Estimated cost of one "… +N more …" line. */
+const kOmissionLineTokens = 10
+/** Estimated cost of a group heading (`### table g1 "Orders": 1000 rows`). */
+const kGroupHeadingTokens = 16
+/** Refill rounds after the first pass, while the listing uses less than this share of the budget. */
+const kRefillRounds = 3
+const kRefillBelow = 0.95
+/** Share of the budget dropped per round when the rendered listing is still over budget. */
+const kTrimShare = 0.03
+
+export interface SerializeOptions {
+  /** Token budget; `Infinity` lists everything (the full listing). Default 4,000. */
+  budgetTokens?: number
+  /** The person's request; elements matching it are chosen first. */
+  request?: string
+  contentSections?: number
+}
+
+export interface SerializedPage {
+  text: string
+  /** Estimated tokens of `text` (conservative; the background can count exactly). */
+  tokens: number
+  /** Elements listed. */
+  included: number
+  /** Elements left out and summarised. */
+  omitted: number
+  /** Ids of the listed elements. */
+  ids: string[]
+}
+
+export function serialize(snapshot: PageSnapshot, options: SerializeOptions = {}): SerializedPage {
+  const budget = options.budgetTokens ?? kDefaultBudgetTokens
+  const els = snapshot.elements
+  const rel = relevance(els, options.request)
+  const head = headerLines(snapshot, options.contentSections ?? kDefaultContentSections)
+  const include = new Uint8Array(els.length)
+  let text: string
+  let tokens: number
+  if (!Number.isFinite(budget)) {
+    include.fill(1)
+    text = render(snapshot, include, rel, head)
+    tokens = estimateTokens(text)
+  } else {
+    const order = rankOrder(snapshot, rel)
+    select(snapshot, order, rel, include, budget - estimateTokens(head.join('\n')) - 1)
+    text = render(snapshot, include, rel, head)
+    tokens = estimateTokens(text)
+    // The first pass reserves room for omission lines that may never be printed: refill.
+    for (let round = 0; round < kRefillRounds && tokens < budget * kRefillBelow; round++) {
+      const before = tokens
+      select(snapshot, order, rel, include, budget - tokens)
+      text = render(snapshot, include, rel, head)
+      tokens = estimateTokens(text)
+      if (tokens === before) break
+    }
+  }
+  if (Number.isFinite(budget)) {
+    // Omission lines and headings were estimated ahead; trim the least wanted until it fits.
+    const order = rankOrder(snapshot, rel)
+    let cursor = order.length - 1
+    while (tokens > budget && cursor >= 0) {
+      let included = 0
+      for (let i = 0; i < include.length; i++) included += include[i]
+      let drop = Math.max(1, Math.ceil((included * (tokens - budget)) / tokens + included * kTrimShare))
+      while (drop > 0 && cursor >= 0) {
+        if (include[order[cursor]]) {
+          include[order[cursor]] = 0
+          drop--
+        }
+        cursor--
+      }
+      text = render(snapshot, include, rel, head)
+      tokens = estimateTokens(text)
+    }
+  }
+  const ids: string[] = []
+  for (let i = 0; i < els.length; i++) if (include[i]) ids.push(els[i].id)
+  return { text, tokens, included: ids.length, omitted: els.length - ids.length, ids }
+}
+
+function headerLines(s: PageSnapshot, sections: number): string[] {
+  const lines = [`# ${s.title || '(untitled)'} | ${s.pageType} | ${s.url}`, s.summary]
+  const content = s.content.slice(0, sections)
+  if (content.length) {
+    lines.push('## content')
+    for (const c of content) lines.push(`${c.tag}: ${c.text.length > kContentLineMax ? c.text.slice(0, kContentLineMax - 1) + '…' : c.text}`)
+  }
+  for (const f of s.frames) {
+    if (f.status === 'cross_origin_restricted') lines.push(`${f.id} cross_origin_restricted ${f.url} @${f.bounds.x},${f.bounds.y} ${f.bounds.width}x${f.bounds.height}`)
+  }
+  if (s.lazyRegions.length) lines.push(`(more content loads on scroll: ${s.lazyRegions.length} lazy regions)`)
+  return lines
+}
+
+/** Values that need no quotes: one word, no spaces or quotes (saves a token per value). */
+const kBareValue = /^[\p{L}\p{N}_.@:/+-]+$/u
+
+/** The element as one token of the listing: `id[flags]="value" "label"`. */
+export function elementToken(e: ElementRecord): string {
+  let out = e.id
+  const flags: string[] = []
+  const it = e.attrs.inputType
+  if (e.role && e.role !== kDefaultRole[e.type] && e.role !== 'textbox' && e.role !== 'button' && !(e.role === 'searchbox' && it === 'search')) flags.push(e.role)
+  if (it && it !== 'password' && it !== 'checkbox' && it !== 'radio' && it !== 'file' && it !== 'submit' && it !== 'button' && !flags.includes(it)) flags.push(it)
+  const st = e.state
+  if (st.checked === true) flags.push('checked')
+  else if (st.checked === 'mixed') flags.push('mixed')
+  if (st.selected) flags.push('selected')
+  if (st.expanded === true) flags.push('expanded')
+  else if (st.expanded === false) flags.push('collapsed')
+  if (st.disabled) flags.push('disabled')
+  if (st.readonly) flags.push('readonly')
+  if (st.required) flags.push('required')
+  if (st.invalid) flags.push('invalid')
+  if (st.focused) flags.push('focused')
+  if (flags.length) out += `[${flags.join(',')}]`
+  if (st.value) out += `=${kBareValue.test(st.value) ? st.value : JSON.stringify(st.value)}`
+  if (e.label && !labelImplied(e)) out += ` ${JSON.stringify(e.label)}`
+  return out
+}
+
+/** The label is implied when the id already spells it (`btn_登录` for "登录"). */
+function labelImplied(e: ElementRecord): boolean {
+  const s = slug(e.label)
+  if (!s || slug(e.label, 1000) !== s) return false
+  const local = e.frame ? e.id.slice(e.frame.length + 1) : e.id
+  const stem = `${kIdPrefix[e.type]}_${s}`
+  return local === stem || local.startsWith(stem + '_')
+}
+
+function viewportScore(e: ElementRecord, s: PageSnapshot): number {
+  if (e.inViewport) return 1
+  const vh = Math.max(1, s.viewport.height)
+  const top = s.viewport.scrollY
+  const d = e.bounds.y > top ? (e.bounds.y - (top + vh)) / vh : (top - (e.bounds.y + e.bounds.height)) / vh
+  return 1 / (1 + Math.max(0, d))
+}
+
+function scores(s: PageSnapshot, rel: Float64Array): Float64Array {
+  const kinds = new Map(s.regions.map((r) => [r.id, r.kind]))
+  const out = new Float64Array(s.elements.length)
+  s.elements.forEach((e, i) => {
+    const w = kRegionWeight[kinds.get(e.region) ?? 'page']
+    out[i] = kRelevanceWeight * rel[i] + viewportScore(e, s) * w + (e.state.focused ? 1 : 0)
+  })
+  return out
+}
+
+/** Element indices from most to least wanted. */
+function rankOrder(s: PageSnapshot, rel: Float64Array): number[] {
+  const sc = scores(s, rel)
+  return Array.from(sc.keys()).sort((a, b) => sc[b] - sc[a] || a - b)
+}
+
+/** Greedy fill of the budget by score, counting headings and row prefixes as they appear. */
+function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Uint8Array, available: number): void {
+  const regionsSeen = new Set<string>()
+  const groupsSeen = new Set<string>()
+  const rowsSeen = new Set<string>()
+  for (let i = 0; i < include.length; i++) {
+    if (!include[i]) continue
+    const e = s.elements[i]
+    regionsSeen.add(e.region)
+    if (e.group !== undefined) {
+      groupsSeen.add(e.group)
+      rowsSeen.add(`${e.group}:${e.item}`)
+    }
+  }
+  // Regions left out entirely still get a one-line summary each.
+  let left = available - s.regions.filter((r) => r.elements > 0 && !regionsSeen.has(r.id)).length * kOmissionLineTokens
+  for (const i of order) {
+    if (include[i]) continue
+    const e = s.elements[i]
+    let cost = estimateTokens(elementToken(e)) + 1
+    // A region or group entered costs its heading and, when partly listed, omission lines.
+    if (!regionsSeen.has(e.region)) cost += estimateTokens(`## ${e.region}`) + 1 + kOmissionLineTokens
+    if (e.group !== undefined && !groupsSeen.has(e.group)) cost += kGroupHeadingTokens + kOmissionLineTokens
+    const rowKey = e.group !== undefined ? `${e.group}:${e.item}` : ''
+    if (rowKey && !rowsSeen.has(rowKey) && rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
+    if (cost > left) continue
+    left -= cost
+    include[i] = 1
+    regionsSeen.add(e.region)
+    if (e.group !== undefined) groupsSeen.add(e.group)
+    if (rowKey) {
+      // Rows listed apart from their neighbours are separated by a "+N rows like this" line.
+      if (!rowsSeen.has(rowKey)) left -= kOmissionLineTokens
+      rowsSeen.add(rowKey)
+    }
+  }
+}
+
+function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: string[]): string {
+  const lines = [...head]
+  const groups = new Map(s.groups.map((g) => [g.id, g]))
+  const els = s.elements
+  // Rows that hold listed-or-omitted elements, per group, in order: gaps count only these.
+  const rowsOf = new Map<string, number[]>()
+  for (const e of els) {
+    if (e.group === undefined) continue
+    const list = rowsOf.get(e.group) ?? []
+    if (list[list.length - 1] !== e.item) list.push(e.item ?? 0)
+    rowsOf.set(e.group, list)
+  }
+  const rowsBetween = (group: string, after: number, before: number): number => {
+    const list = rowsOf.get(group) ?? []
+    return lowerBound(list, before) - lowerBound(list, after + 1)
+  }
+  let region: string | null = null
+  let regionHeading = false
+  let omittedHere = 0
+  let group: string | undefined
+  let groupHeading = false
+  let lastItem = -1
+  let row: string[] = []
+  const flushRow = () => {
+    if (row.length) lines.push(row.join(' '))
+    row = []
+  }
+  let groupSkipped = 0
+  const closeGroup = () => {
+    flushRow()
+    // A group with nothing listed is summarised with its region, not row by row.
+    if (!groupHeading) omittedHere += groupSkipped
+    groupSkipped = 0
+    if (group !== undefined) {
+      const g = groups.get(group)
+      if (g && lastItem >= 0) {
+        const rest = rowsBetween(group, lastItem, Infinity)
+        if (rest > 0) lines.push(`… +${rest} more ${g.kind === 'table' ? 'rows' : 'items'} like this`)
+      }
+    }
+    group = undefined
+    groupHeading = false
+    lastItem = -1
+  }
+  const closeRegion = () => {
+    closeGroup()
+    if (region !== null && omittedHere > 0) {
+      if (regionHeading) lines.push(`… +${omittedHere} more elements in ${region}`)
+      else lines.push(`## ${region} (+${omittedHere} elements not listed)`)
+    }
+    omittedHere = 0
+    regionHeading = false
+  }
+  let itemKey = ''
+  let packed = 0
+  let packedY = 0
+  let packedAt = -1
+  for (let i = 0; i < els.length; i++) {
+    const e = els[i]
+    if (e.region !== region) {
+      closeRegion()
+      region = e.region
+    }
+    if (e.group !== group) {
+      closeGroup()
+      group = e.group
+    }
+    if (!include[i]) {
+      if (e.group === undefined) omittedHere++
+      else groupSkipped++
+      continue
+    }
+    if (!regionHeading) {
+      lines.push(`## ${region}`)
+      regionHeading = true
+    }
+    if (e.group === undefined) {
+      // Elements on one visual line of the page share a line of the listing (a nav bar, a
+      // button bar); a newline is a token, a space is not.
+      const sameLine = packed > 0 && packed < kPerLine && Math.abs(e.bounds.y - packedY) <= kSameLinePx && lines.length === packedAt
+      if (sameLine && row.length === 0) {
+        lines[lines.length - 1] += ' ' + elementToken(e)
+        packed++
+      } else {
+        flushRow()
+        lines.push(elementToken(e))
+        packed = 1
+        packedAt = lines.length
+      }
+      packedY = e.bounds.y
+      continue
+    }
+    packed = 0
+    const g = groups.get(e.group)
+    if (!groupHeading) {
+      if (g && g.items >= kMinGroupHeading) lines.push(`### ${g.kind} ${g.id}${g.label ? ` ${JSON.stringify(g.label)}` : ''}: ${g.items} ${g.kind === 'table' ? 'rows' : 'items'}`)
+      groupHeading = true
+    }
+    const key = `${e.group}:${e.item}`
+    if (key !== itemKey || !row.length) {
+      flushRow()
+      const item = e.item ?? 0
+      const gap = rowsBetween(e.group, lastItem, item)
+      if (gap > 0 && g) lines.push(`… +${gap} ${g.kind === 'table' ? 'rows' : 'items'} like this`)
+      lastItem = Math.max(lastItem, item)
+      itemKey = key
+      if (rel[i] > 0 && e.context) row.push(`row ${JSON.stringify(e.context)}:`)
+    }
+    row.push(elementToken(e))
+  }
+  closeRegion()
+  return lines.join('\n')
+}
+
+/** Index of the first entry of sorted `list` that is >= `value`. */
+function lowerBound(list: number[], value: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (list[mid] < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

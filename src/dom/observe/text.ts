@@ -1,0 +1,44 @@
+/** Text helpers shared by the scanner, the id maker and the serialiser. */
+
+/** Longest text kept for an element's text, label, value and context (seed 003 property 7). */
+export const kTextMax = 50
+/** Longest label part of a semantic id; longer labels still show in full in the listing. */
+export const kIdTextMax = 24
+
+const kSpaces = /\s+/g
+
+/** Collapses runs of whitespace to one space and trims. */
+export function normalizeText(text: string): string {
+  return text.replace(kSpaces, ' ').trim()
+}
+
+/**
+ * Cuts `text` to at most `max` characters, counting UTF-16 code units as `String.length` does, so
+ * that a text longer than 50 comes back with length exactly 50 (seed 003 property 7). A surrogate
+ * pair that would be split at the cut is dropped whole and replaced by U+2026 so the result stays
+ * well-formed and still exactly `max` long.
+ */
+export function truncate(text: string, max = kTextMax): string {
+  if (text.length <= max) return text
+  const last = text.charCodeAt(max - 1)
+  if (last >= 0xd800 && last <= 0xdbff) return text.slice(0, max - 1) + '\u2026'
+  return text.slice(0, max)
+}
+
+/** `normalizeText` then `truncate`: the form every text field of a record takes. */
+export function clip(text: string | null | undefined, max = kTextMax): string {
+  return text ? truncate(normalizeText(text), max) : ''
+}
+
+const kNotIdChar = /[^\p{L}\p{N}_-]+/gu
+
+/**
+ * Turns a label into the label part of a semantic id: `了解 更多!` → `了解_更多`, `Sign In` →
+ * `sign_in`. Lower case because ids are snake_case and because BPE tokenizers split capitalised
+ * short words (`_Buy` is two tokens, `_buy` one).
+ */
+export function slug(text: string, max = kIdTextMax): string {
+  const s = normalizeText(text).toLowerCase().replace(kNotIdChar, '_').replace(/_+/g, '_').replace(/^_|_$/g, '')
+  const cut = Array.from(s).slice(0, max).join('')
+  return cut.replace(/_$/, '')
+}

@@ -1,0 +1,210 @@
+/**
+ * The data the Observe engine hands out. Everything here is plain, JSON-safe data: a snapshot
+ * crosses from the page to the background and into an LLM prompt, so it never holds a DOM node.
+ * The live nodes stay in the page, reachable through `resolveHandle(id)` (ids.ts).
+ */
+
+/** Element types of the semantic engine (seed 002 §3.1). */
+export const ElementType = {
+  BUTTON: 'button',
+  LINK: 'link',
+  TEXT_INPUT: 'text_input',
+  PASSWORD_INPUT: 'password_input',
+  TEXTAREA: 'textarea',
+  CHECKBOX: 'checkbox',
+  RADIO: 'radio',
+  SELECT: 'select',
+  FILE_INPUT: 'file_input',
+  IMAGE: 'image',
+  VIDEO: 'video',
+  TAB: 'tab',
+  MENU_ITEM: 'menu_item',
+  LIST_ITEM: 'list_item',
+} as const
+export type ElementType = (typeof ElementType)[keyof typeof ElementType]
+
+/** Page types (seed 002 §2.1). */
+export const PageType = {
+  SEARCH_ENGINE: 'search_engine',
+  SEARCH_RESULTS: 'search_results',
+  LOGIN: 'login',
+  REGISTER: 'register',
+  FORM: 'form',
+  ARTICLE: 'article',
+  LIST: 'list',
+  EMAIL_COMPOSE: 'email_compose',
+  EMAIL_INBOX: 'email_inbox',
+  DASHBOARD: 'dashboard',
+  SETTINGS: 'settings',
+  CHECKOUT: 'checkout',
+  UNKNOWN: 'unknown',
+} as const
+export type PageType = (typeof PageType)[keyof typeof PageType]
+
+/** What can be done to an element (seed 002 §5, ActionType). */
+export type ElementAction = 'click' | 'type' | 'select' | 'check' | 'scroll' | 'hover' | 'focus' | 'submit' | 'upload'
+
+/** A box in document coordinates (CSS pixels from the top-left of the top document). */
+export interface Rect {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+/** Current state of an element (seed 002 §3). Absent keys mean "does not apply". */
+export interface ElementState {
+  disabled: boolean
+  checked?: boolean | 'mixed'
+  selected?: boolean
+  expanded?: boolean
+  readonly?: boolean
+  required?: boolean
+  invalid?: boolean
+  focused?: boolean
+  /** Current value, at most 50 characters; never the value of a password field. */
+  value?: string
+}
+
+export type RelationKind = 'label-for' | 'controls' | 'described-by'
+
+/** A link from an element to another one or to a piece of text (seed 002 §3, relations). */
+export interface ElementRelation {
+  kind: RelationKind
+  /** The agent id of the related element when it is indexed. */
+  targetId?: string
+  /** The related text (a label's or a description's), at most 50 characters. */
+  text?: string
+}
+
+/** One indexed, interactable element (seed 002 §3 SemanticElement, seed 003 InteractableElement). */
+export interface ElementRecord {
+  /** Readable, stable semantic id; also the element's `data-agent-id`. */
+  id: string
+  type: ElementType
+  /** Computed ARIA role (explicit or implicit per HTML-AAM); '' for generic clickables. */
+  role: string
+  tagName: string
+  className: string
+  /** Visible text, whitespace collapsed, exactly 50 characters at most (seed 003 property 7). */
+  text: string
+  /** Accessible name, 50 characters at most. */
+  label: string
+  actions: ElementAction[]
+  state: ElementState
+  /** Id of the region the element is in (`main`, `nav`, `form_login`, `page`, ...). */
+  region: string
+  bounds: Rect
+  inViewport: boolean
+  relations: ElementRelation[]
+  /** Key attributes worth telling the model: input type, placeholder, href, name. */
+  attrs: ElementAttrs
+  /** Text of the row or list item the element sits in, 50 characters at most. */
+  context?: string
+  /** Id of the repeated group (table body, list) whose item holds the element. */
+  group?: string
+  /** Index of that item inside the group, from 0. */
+  item?: number
+  /** Frame prefix id when the element lives in an iframe (`frame_<id>`). */
+  frame?: string
+}
+
+export interface ElementAttrs {
+  inputType?: string
+  placeholder?: string
+  href?: string
+  name?: string
+}
+
+export type RegionKind = 'header' | 'nav' | 'main' | 'aside' | 'footer' | 'dialog' | 'form' | 'page'
+
+/** A landmark region of the page (seed 002 §2, regions). */
+export interface Region {
+  id: string
+  kind: RegionKind
+  label: string
+  bounds: Rect
+  /** Id of the enclosing region, if any. */
+  parent?: string
+  /** Number of indexed elements directly in this region. */
+  elements: number
+}
+
+/** A repeated run of rows or list items, used to summarise ("+812 more rows like this"). */
+export interface ItemGroup {
+  id: string
+  kind: 'table' | 'list'
+  region: string
+  items: number
+  label: string
+}
+
+/** A block of readable content scored by the attention model (seed 002 §3.5). */
+export interface ContentSection {
+  tag: string
+  text: string
+  attention: number
+  region: string
+  bounds: Rect
+}
+
+export type FrameStatus = 'merged' | 'cross_origin_restricted' | 'hidden'
+
+/** An iframe of the page (seed 002 §6). */
+export interface FrameInfo {
+  /** `frame_<id>`: the prefix its elements carry. */
+  id: string
+  url: string
+  bounds: Rect
+  isVisible: boolean
+  status: FrameStatus
+}
+
+export interface LazyRegion {
+  kind: 'lazy-image' | 'lazy-frame' | 'busy' | 'placeholder' | 'content-visibility' | 'sentinel'
+  bounds: Rect
+  region: string
+}
+
+export interface Intent {
+  /** What the page lets a person do: `login`, `search`, `fill_form`, `open_item`, ... */
+  name: string
+  /** Agent ids of the elements that carry it out. */
+  targets: string[]
+}
+
+export interface ScanStats {
+  /** Elements visited (documents, open shadow roots and same-origin frames). */
+  elements: number
+  /** Elements indexed as interactable. */
+  interactive: number
+  scanMs: number
+}
+
+export interface PageSnapshot {
+  url: string
+  title: string
+  /** Increases with every scan in this page; handles from older revisions may be stale. */
+  revision: number
+  viewport: { width: number; height: number; scrollX: number; scrollY: number }
+  pageType: PageType
+  intents: Intent[]
+  regions: Region[]
+  summary: string
+  elements: ElementRecord[]
+  content: ContentSection[]
+  groups: ItemGroup[]
+  frames: FrameInfo[]
+  lazyRegions: LazyRegion[]
+  stats: ScanStats
+}
+
+export interface ObserveOptions {
+  /** Scan only below this node (default: the whole document). */
+  root?: Document | Element
+  /** What the person asked for; used by `serialize` and kept for intents. */
+  request?: string
+  budgetTokens?: number
+  /** Score content sections with the attention model (default true). */
+  includeContent?: boolean
+}
