@@ -33,8 +33,14 @@ const kHex = /^0x[0-9a-fA-F]+$/
 const kFloat = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/
 const kSpecialFloat = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/
 
+// First characters of every non-string plain scalar: digits, signs, '.', '~' and the letters of
+// null/true/false. Most scalars in a pack start otherwise and skip the regexes entirely.
+const kMaybeTyped = new Set([...'0123456789+-.~nNtTfF'])
+
 function resolvePlain(text: string): unknown {
-  if (text === '' || kNull.test(text)) return null
+  if (text === '') return null
+  if (!kMaybeTyped.has(text[0])) return text
+  if (kNull.test(text)) return null
   if (kTrue.test(text)) return true
   if (kFalse.test(text)) return false
   if (kInt.test(text)) return Number.isSafeInteger(Number(text)) ? Number(text) : bail()
@@ -48,6 +54,9 @@ function resolvePlain(text: string): unknown {
 // Characters that cannot start a plain scalar, or that start something we leave to the library.
 const kIndicators = new Set(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`'])
 
+// ": " would be a nested mapping, " #" a comment, a tab a separator: none belong in a plain scalar.
+const kNotPlain = /: |:$| #|\t/
+
 function plainScalar(text: string, inFlow: boolean): unknown {
   const t = text.trim()
   if (t === '') return null
@@ -55,7 +64,7 @@ function plainScalar(text: string, inFlow: boolean): unknown {
     // "-5" and "-x" are fine plain scalars; "- x" is a sequence entry and not for us.
     if (!(t[0] === '-' && t.length > 1 && t[1] !== ' ')) bail()
   }
-  if (t.includes(': ') || t.endsWith(':') || t.includes(' #') || t.includes('\t')) bail()
+  if (kNotPlain.test(t)) bail()
   if (inFlow && /[,[\]{}]/.test(t)) bail()
   return resolvePlain(t)
 }
@@ -65,6 +74,11 @@ const kDoubleEscapes: Record<string, string> = { '\\': '\\', '"': '"', '/': '/',
 /** Reads a quoted scalar starting at `text[start]`; returns the value and the index after it. */
 function quoted(text: string, start: number): { value: string; end: number } {
   const q = text[start]
+  // Common case first: no escapes before the closing quote, so the value is a plain slice.
+  const close = text.indexOf(q, start + 1)
+  if (close > 0 && (q === '"' ? !text.slice(start + 1, close).includes('\\') : text[close + 1] !== "'")) {
+    return { value: text.slice(start + 1, close), end: close + 1 }
+  }
   let out = ''
   let i = start + 1
   while (i < text.length) {
@@ -339,11 +353,12 @@ function keyEnd(content: string): number {
     }
     return content[end] === ':' && (content[end + 1] === ' ' || content[end + 1] === undefined) ? end : -1
   }
-  for (let i = 0; i < content.length; i++) {
-    if (content[i] === ':' && (content[i + 1] === ' ' || content[i + 1] === undefined)) return i
-    if (content[i] === '#' && i > 0 && content[i - 1] === ' ') return -1
-  }
-  return -1
+  // A colon followed by a space or the end of the line; "css:.x" and "a:b:c" keep going.
+  let colon = content.indexOf(':')
+  while (colon >= 0 && colon + 1 < content.length && content[colon + 1] !== ' ') colon = content.indexOf(':', colon + 1)
+  if (colon < 0) return -1
+  const hash = content.indexOf(' #')
+  return hash >= 0 && hash < colon ? -1 : colon
 }
 
 function splitKey(content: string): { key: string; rest: string } {
@@ -370,9 +385,12 @@ export function fastParseYaml(text: string): unknown | Bail {
     if (raw.endsWith('\r')) raw = raw.slice(0, -1)
     let indent = 0
     while (raw.charCodeAt(indent) === 32) indent++
-    const content = raw.slice(indent)
-    if (content.startsWith('\t') && content.trim() !== '') return kBail
-    const skip = content.trim() === '' || content.startsWith('#')
+    const content = indent === 0 ? raw : raw.slice(indent)
+    const first = content.charCodeAt(0)
+    // Only lines that start with other whitespace (tabs) need a trim to tell blank from content.
+    const blank = content.length === 0 || ((first === 9 || first === 13) && content.trim() === '')
+    if (first === 9 && !blank) return kBail
+    const skip = blank || first === 35
     if (!skip && indent === 0 && (content.startsWith('---') || content.startsWith('...') || content.startsWith('%'))) {
       // One leading "---" is common and harmless; anything else about documents is not ours.
       if (started || content.trim() !== '---') return kBail

@@ -58,6 +58,10 @@ export interface RawStep {
   fallback?: RawStep[]
 }
 
+// The getter keeps the recursion lazy; the cache keeps zod from building a new array schema on
+// every access (which made parsing several times slower).
+let fallbackSchema: z.ZodType<RawStep[] | undefined> | undefined
+
 export const StepSchema: z.ZodType<RawStep> = z.strictObject({
   action: z.string().min(1),
   args: z.record(z.string(), z.unknown()).optional(),
@@ -68,7 +72,7 @@ export const StepSchema: z.ZodType<RawStep> = z.strictObject({
   retryDelay: z.number().int().min(0).max(kMaxRetryDelayMs).optional(),
   onError: z.enum(kOnError).optional(),
   get fallback() {
-    return z.array(StepSchema).min(1).optional()
+    return (fallbackSchema ??= z.array(StepSchema).min(1).optional())
   },
 })
 

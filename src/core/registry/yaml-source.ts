@@ -85,32 +85,23 @@ function utf8Length(text: string): number {
  * library's memory. Quotes are not tracked: a pack never has 64 unbalanced brackets in a string.
  * Returns the offset where the limit was passed, or -1.
  */
+const kCompactPair = /[-?] +[-?] /
+const kCompactRun = new RegExp(`^[ ]*(?:[-?][ ]+){${kMaxYamlDepth},}`, 'm')
+
 function runawayNesting(text: string): number {
+  // Only bracket characters matter for flow depth, so jump from one to the next.
+  const brackets = /[[\]{}]/g
   let depth = 0
-  let lineStart = true
-  let run = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 10) {
-      lineStart = true
-      run = 0
-      continue
-    }
-    if (c === 91 || c === 123) {
-      if (++depth > kMaxYamlDepth) return i
-    } else if (c === 93 || c === 125) {
-      if (depth > 0) depth--
-    }
-    if (lineStart) {
-      if (c === 32) continue
-      if ((c === 45 || c === 63) && (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10)) {
-        if (++run > kMaxYamlDepth) return i
-        continue
-      }
-      lineStart = false
-    }
+  for (let m = brackets.exec(text); m !== null; m = brackets.exec(text)) {
+    const c = m[0]
+    if (c === '[' || c === '{') {
+      if (++depth > kMaxYamlDepth) return m.index
+    } else if (depth > 0) depth--
   }
-  return -1
+  // Compact runs need "- -" or "? ?" somewhere; most packs have neither, so skip the full search.
+  if (!kCompactPair.test(text)) return -1
+  const compact = kCompactRun.exec(text)
+  return compact ? compact.index + compact[0].length : -1
 }
 
 const kYamlCodes: Record<string, PackIssueCode> = { DUPLICATE_KEY: 'YAML_DUPLICATE_KEY' }
@@ -121,35 +112,46 @@ const kYamlCodes: Record<string, PackIssueCode> = { DUPLICATE_KEY: 'YAML_DUPLICA
  */
 function checkTree(value: unknown, file: string, locate: Locate): PackIssue[] {
   const issues: PackIssue[] = []
-  const visit = (node: unknown, path: PathSegment[]): void => {
+  // One mutable path, copied only when an issue needs it: the walk touches every node.
+  const path: PathSegment[] = []
+  const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return
     if (path.length >= kMaxYamlDepth) {
-      const { line, col } = locate(path)
-      issues.push({ code: 'YAML_TOO_DEEP', severity: 'error', message: `Nesting deeper than ${kMaxYamlDepth} levels at ${path.slice(0, 6).join('.')}…; a pack needs about 8.`, path, file, line, col })
+      const where = [...path]
+      const { line, col } = locate(where)
+      issues.push({ code: 'YAML_TOO_DEEP', severity: 'error', message: `Nesting deeper than ${kMaxYamlDepth} levels at ${where.slice(0, 6).join('.')}…; a pack needs about 8.`, path: where, file, line, col })
       return
     }
     if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, [...path, i]))
+      for (let i = 0; i < node.length; i++) {
+        path.push(i)
+        visit(node[i])
+        path.pop()
+      }
       return
     }
-    for (const key of Object.keys(node)) {
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue
       if (kForbiddenKeys.has(key)) {
-        const { line, col } = locate([...path, key], 'key')
+        const where = [...path, key]
+        const { line, col } = locate(where, 'key')
         issues.push({
           code: 'FORBIDDEN_KEY',
           severity: 'error',
           message: `Key "${key}" is not allowed anywhere in a pack (__proto__, constructor and prototype could reach JavaScript prototypes).`,
-          path: [...path, key],
+          path: where,
           file,
           line,
           col,
         })
         continue
       }
-      visit((node as Record<string, unknown>)[key], [...path, key])
+      path.push(key)
+      visit((node as Record<string, unknown>)[key])
+      path.pop()
     }
   }
-  visit(value, [])
+  visit(value)
   return issues
 }
 
