@@ -211,7 +211,7 @@ export function pageFeatures(
         break
       case 'link':
         f.links++
-        if (kPageHint.test(e.label) || kPageHint.test(e.className)) f.pagination = f.pagination || e.label.length <= 3 || /page|pagina/i.test(e.className)
+        if (kPageHint.test(e.label) || /pagination|pager/i.test(e.className)) f.pagination = true
         if (words.length < 60) words.push(e.label)
         break
       default:

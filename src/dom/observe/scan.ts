@@ -208,6 +208,9 @@ class Walker {
     // Most elements of a page carry no attributes at all; they skip every attribute lookup.
     const attrs = el.hasAttributes()
     if (attrs && (el.hasAttribute(kAvaUiAttr) || el.hasAttribute('inert'))) return
+    // `hidden` is display:none by the UA stylesheet (or content-visibility:hidden for
+    // until-found); checked directly for engines whose computed style misses it.
+    if (attrs && el.hasAttribute('hidden')) return
     const style = ds.view.getComputedStyle(el)
     if (style.display === 'none') {
       this.hiddenControl(el, tag, ctx, ds)

@@ -17,12 +17,21 @@ function matches(el: Element, selector: string): boolean {
   }
 }
 
+/** HTML: a disabled fieldset disables its controls, except those in its first legend. */
+function inDisabledFieldset(el: Element): boolean {
+  const fieldset = el.closest('fieldset[disabled]')
+  if (!fieldset) return false
+  const legend = fieldset.querySelector(':scope > legend')
+  return !legend || !legend.contains(el)
+}
+
 const kFormControls = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option'])
 
 export function readState(el: Element, tag: string, type: ElementType, active: Element | null): ElementState {
   const state: ElementState = { disabled: false }
   // :disabled covers the disabled attribute and a disabled <fieldset> ancestor in one native match.
   if (kFormControls.has(tag) ? matches(el, ':disabled') || (el as HTMLButtonElement).disabled === true : false) state.disabled = true
+  if (!state.disabled && kFormControls.has(tag) && inDisabledFieldset(el)) state.disabled = true
   if (el.getAttribute('aria-disabled') === 'true') state.disabled = true
 
   if (tag === 'input' && (type === 'checkbox' || type === 'radio')) {

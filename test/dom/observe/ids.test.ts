@@ -1,0 +1,103 @@
+// @vitest-environment happy-dom
+// Semantic ids (seed 002 §3.2, §3.3) and stable handles (§3.4).
+import { beforeEach, describe, expect, test } from 'vitest'
+import { clearAgentIds, kAgentIdAttr, observe, ObserveError, resolveHandle, safeResolveHandle } from '../../../src/dom/observe'
+import { page } from './helpers'
+
+beforeEach(() => clearAgentIds())
+
+const ids = (doc: Document) => observe({ root: doc }).elements.map((e) => e.id)
+
+describe('semantic id priority (§3.2)', () => {
+  test.each([
+    ['<button>登录</button>', 'btn_登录'],
+    ['<input placeholder="搜索">', 'input_搜索'],
+    ['<a href="/more">了解更多</a>', 'link_了解更多'],
+    ['<button aria-label="关闭">×</button>', 'btn_关闭'],
+    ['<span id="l">Sign in now</span><button aria-labelledby="l">Go</button>', 'btn_sign_in_now'],
+    ['<label for="e">Email</label><input id="e" title="Your mail" placeholder="you@x">', 'input_email'],
+    ['<input title="Quantity">', 'input_quantity'],
+    ['<input name="zip">', 'input_zip'],
+    ['<input>', 'input_1'],
+    ['<input type="checkbox">', 'checkbox_1'],
+    ['<input type="password" placeholder="密码">', 'password_密码'],
+    ['<div role="tab">Profile</div>', 'tab_profile'],
+    ['<input type="submit">', 'btn_submit'],
+  ])('%s → %s', (html, id) => {
+    expect(ids(page(html))).toEqual([id])
+  })
+})
+
+describe('id conflicts (§3.3)', () => {
+  test('the region tells twins apart', () => {
+    const doc = page('<header><button>删除</button></header><main><button>删除</button></main>')
+    expect(ids(doc)).toEqual(['btn_删除_in_header', 'btn_删除_in_main'])
+  })
+
+  test('the row text tells twins apart, by the shortest word unique to the row', () => {
+    const doc = page('<table><tbody><tr><td>商品A 红色</td><td><button>删除</button></td></tr><tr><td>商品B 红色</td><td><button>删除</button></td></tr></tbody></table>')
+    expect(ids(doc)).toEqual(['btn_删除_near_商品a', 'btn_删除_near_商品b'])
+  })
+
+  test('with nothing to tell them apart, a number', () => {
+    const doc = page('<div><button>Edit</button><button>Edit</button><button>Edit</button></div>')
+    expect(ids(doc)).toEqual(['btn_edit_1', 'btn_edit_2', 'btn_edit_3'])
+  })
+})
+
+describe('stable handles (§3.4)', () => {
+  test('existing elements keep their ids when a twin is inserted before them', () => {
+    const doc = page('<ul><li>Apple <button>Buy</button></li><li>Pear <button>Buy</button></li></ul>')
+    const before = ids(doc)
+    expect(before).toEqual(['btn_buy_near_apple', 'btn_buy_near_pear'])
+    const li = doc.createElement('li')
+    li.innerHTML = 'Fig <button>Buy</button>'
+    doc.querySelector('ul')!.prepend(li)
+    expect(ids(doc)).toEqual(['btn_buy_near_fig', ...before])
+  })
+
+  test('a removed element fails as stale and its id is never given to a newcomer', () => {
+    const doc = page('<button id="a">Save</button>')
+    const [id] = ids(doc)
+    const old = doc.getElementById('a')!
+    expect(resolveHandle(id)).toBe(old)
+    old.remove()
+    const r = safeResolveHandle(id)
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.code).toBe('ELEMENT_STALE')
+    expect(() => resolveHandle(id)).toThrow(ObserveError)
+    // A new "Save" button while the old one is still alive gets another id.
+    doc.body.insertAdjacentHTML('beforeend', '<button id="b">Save</button>')
+    const [next] = ids(doc)
+    expect(next).not.toBe(id)
+    expect(resolveHandle(next)).toBe(doc.getElementById('b'))
+    expect(safeResolveHandle(id).ok).toBe(false)
+    expect(old.isConnected).toBe(false)
+  })
+
+  test('an unknown id is ELEMENT_NOT_FOUND', () => {
+    const r = safeResolveHandle('btn_nothing')
+    expect(r.ok ? null : r.error.toJSON()).toEqual({ code: 'ELEMENT_NOT_FOUND', message: expect.stringContaining('btn_nothing'), path: 'btn_nothing' })
+  })
+
+  test('ids leave elements that leave the index and come back with them', () => {
+    const doc = page('<button id="a">Menu</button><button id="b">Other</button>')
+    ids(doc)
+    const a = doc.getElementById('a')!
+    expect(a.getAttribute(kAgentIdAttr)).toBe('btn_menu')
+    a.style.display = 'none'
+    ids(doc)
+    expect(a.hasAttribute(kAgentIdAttr)).toBe(false)
+    a.style.display = ''
+    ids(doc)
+    expect(a.getAttribute(kAgentIdAttr)).toBe('btn_menu')
+  })
+
+  test('clearAgentIds removes every id from the document', () => {
+    const doc = page('<button>One</button><a href="#">Two</a>')
+    ids(doc)
+    expect(doc.querySelectorAll(`[${kAgentIdAttr}]`)).toHaveLength(2)
+    clearAgentIds(doc)
+    expect(doc.querySelectorAll(`[${kAgentIdAttr}]`)).toHaveLength(0)
+  })
+})
