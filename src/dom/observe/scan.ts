@@ -319,7 +319,7 @@ class Walker {
       this.pushLazy('content-visibility', el, ctx.region, ds)
       return null
     }
-    if (vis === 'hidden') return null
+    if (vis === 'hidden' || (style && clippedAway(style))) return null
     let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
     let inViewport = true
     if (ds.layout) {
@@ -446,6 +446,18 @@ export function isStrongInteractive(el: Element, tag: string, role: string, attr
   const tabindex = el.getAttribute('tabindex')
   if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'html' && tag !== 'body') return true
   return isEditableHost(el) && el.parentElement?.isContentEditable !== true
+}
+
+/** The "visually hidden" pattern: `clip: rect(0 0 0 0)` or `clip-path: inset(50%)` on the element. */
+function clippedAway(style: CSSStyleDeclaration): boolean {
+  const clipRect = style.clip
+  if (clipRect && clipRect.startsWith('rect(') && (style.position === 'absolute' || style.position === 'fixed')) {
+    const n = clipRect.match(/-?[\d.]+/g)?.map(Number) ?? []
+    // rect(top, right, bottom, left): nothing shows when bottom <= top or right <= left.
+    if (n.length === 4 && (n[2] <= n[0] || n[1] <= n[3])) return true
+  }
+  const path = style.clipPath
+  return path === 'inset(50%)' || path === 'inset(100%)'
 }
 
 function isProxiedControl(el: Element, tag: string): boolean {

@@ -6,12 +6,6 @@ import { page } from './helpers'
 
 beforeEach(() => clearAgentIds())
 
-const one = (html: string) => {
-  const els = observe({ root: page(html) }).elements
-  expect(els).toHaveLength(1)
-  return els[0]
-}
-
 describe('types and roles', () => {
   test.each([
     ['<a href="/x">Go</a>', 'link', 'link'],
