@@ -29,6 +29,8 @@ export interface PageFeatures {
   requiredFields: number
   formFields: number
   largestGroup: number
+  /** Rows of the largest table. */
+  tableRows: number
   groupsWithCheckboxes: number
   paragraphs: number
   textChars: number
@@ -63,7 +65,7 @@ export const kSignals: Signal[] = [
   { type: PageType.REGISTER, weight: kWeight.high, why: 'password + confirmation', test: (f) => f.passwords >= 2 },
   { type: PageType.REGISTER, weight: kWeight.medium, why: 'register words', test: has(/注册|sign ?up|register|create (an )?account/) },
   // search
-  { type: PageType.SEARCH_ENGINE, weight: kWeight.high, why: 'a search box and little else', test: (f) => f.searchInputs >= 1 && !f.searchValue && f.interactive <= 30 && f.largestGroup < 5 },
+  { type: PageType.SEARCH_ENGINE, weight: kWeight.high, why: 'a search box and little else', test: (f) => f.searchInputs >= 1 && !f.searchValue && f.interactive <= 30 && f.largestGroup < 5 && f.tableRows === 0 },
   { type: PageType.SEARCH_ENGINE, weight: kWeight.low, why: 'search words', test: has(/搜索|search/) },
   { type: PageType.SEARCH_RESULTS, weight: kWeight.high, why: 'url ?q=', test: (f) => /[?&](q|query|wd|search|keyword|kw)=/i.test(f.query) || /\/search\b/i.test(f.path) },
   { type: PageType.SEARCH_RESULTS, weight: kWeight.medium, why: 'a filled search box', test: (f) => f.searchInputs >= 1 && f.searchValue },
@@ -160,6 +162,7 @@ export function pageFeatures(
     requiredFields: 0,
     formFields: 0,
     largestGroup: 0,
+    tableRows: 0,
     groupsWithCheckboxes: 0,
     paragraphs: counts.paragraphs,
     textChars: counts.textChars,
@@ -197,7 +200,9 @@ export function pageFeatures(
         if (!inRow) f.formFields++
         break
       case 'checkbox':
-        if (e.role === 'switch') f.switches++
+        if (inRow) {
+          // Row selection boxes are a table's, not toggles of a settings page.
+        } else if (e.role === 'switch') f.switches++
         else f.checkboxes++
         if (e.group) checkboxGroups.add(e.group)
         break
@@ -210,16 +215,22 @@ export function pageFeatures(
         if (words.length < 60) words.push(e.label)
         break
       case 'link':
+        // Link labels are not keywords: every page of an app links to its "Settings" and "Inbox".
         f.links++
         if (kPageHint.test(e.label) || /pagination|pager/i.test(e.className)) f.pagination = true
-        if (words.length < 60) words.push(e.label)
+        break
+      case 'menu_item':
+      case 'tab':
         break
       default:
         if (words.length < 60) words.push(e.label)
     }
     if (e.state.required) f.requiredFields++
   }
-  for (const g of groups) f.largestGroup = Math.max(f.largestGroup, g.items)
+  for (const g of groups) {
+    f.largestGroup = Math.max(f.largestGroup, g.items)
+    if (g.kind === 'table') f.tableRows = Math.max(f.tableRows, g.items)
+  }
   f.groupsWithCheckboxes = checkboxGroups.size
   for (const c of content) if (/^h[1-3]$/.test(c.tag)) words.push(c.text)
   f.words = words.join(' \n ').toLowerCase()

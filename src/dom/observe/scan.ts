@@ -44,10 +44,12 @@ const kLazyClass = /(?:^|[\s_-])(skeleton|lazyload|lazy-load|infinite|sentinel|l
 const kMaxLazyRegions = 30
 /**
  * Content blocks scored per scan, in document order. Attention favours the first screens
- * (position weighs 0.35 plus a first-screen bonus, §3.5), so blocks past the first 1,500 rarely
- * reach the top 50, and measuring them all costs a layout read each on huge pages.
+ * (position weighs 0.35 plus a first-screen bonus and falls to zero about three screens from the
+ * viewport, §3.5), so blocks past the first 500 rarely reach the top 50, and measuring each costs
+ * a layout read. Headings h1–h3 are scored wherever they are.
  */
-export const kMaxContentCandidates = 1500
+export const kMaxContentCandidates = 500
+const kAlwaysScored = new Set(['h1', 'h2', 'h3'])
 
 export interface RegionAcc {
   id: string
@@ -251,7 +253,7 @@ class Walker {
       } else if (strong && attrs && isEditableHost(el)) fork().inInteractive = true
     }
 
-    if (this.opts.includeContent && !ctx.inContent && kContentTags.has(tag) && out.content.length < kMaxContentCandidates) {
+    if (this.opts.includeContent && !ctx.inContent && kContentTags.has(tag) && (out.content.length < kMaxContentCandidates || kAlwaysScored.has(tag))) {
       out.content.push({ el, tag, region: next.region, fontSize: parseFloat(style.fontSize) || 16, ds })
       fork().inContent = true
     }
@@ -450,8 +452,11 @@ export function isStrongInteractive(el: Element, tag: string, role: string, attr
 
 /** The "visually hidden" pattern: `clip: rect(0 0 0 0)` or `clip-path: inset(50%)` on the element. */
 function clippedAway(style: CSSStyleDeclaration): boolean {
+  // Both clip and the usual clip-path variant come with absolute positioning.
+  const position = style.position
+  if (position !== 'absolute' && position !== 'fixed') return false
   const clipRect = style.clip
-  if (clipRect && clipRect.startsWith('rect(') && (style.position === 'absolute' || style.position === 'fixed')) {
+  if (clipRect && clipRect.startsWith('rect(')) {
     const n = clipRect.match(/-?[\d.]+/g)?.map(Number) ?? []
     // rect(top, right, bottom, left): nothing shows when bottom <= top or right <= left.
     if (n.length === 4 && (n[2] <= n[0] || n[1] <= n[3])) return true

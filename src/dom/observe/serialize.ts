@@ -12,6 +12,8 @@ import type { ElementRecord, PageSnapshot, RegionKind } from './types'
 export const kDefaultBudgetTokens = 4000
 /** Content sections shown above the elements: the top of the attention ranking. */
 export const kDefaultContentSections = 5
+/** Content lines may take at most this share of the budget; elements are the point. */
+const kContentShare = 0.15
 /** Longest content text in the listing; the snapshot keeps more. */
 const kContentLineMax = 120
 /** Groups smaller than this are not announced with a heading. */
@@ -58,7 +60,7 @@ export function serialize(snapshot: PageSnapshot, options: SerializeOptions = {}
   const budget = options.budgetTokens ?? kDefaultBudgetTokens
   const els = snapshot.elements
   const rel = relevance(els, options.request)
-  const head = headerLines(snapshot, options.contentSections ?? kDefaultContentSections)
+  const head = headerLines(snapshot, options.contentSections ?? kDefaultContentSections, budget * kContentShare)
   const include = new Uint8Array(els.length)
   let text: string
   let tokens: number
@@ -104,12 +106,15 @@ export function serialize(snapshot: PageSnapshot, options: SerializeOptions = {}
   return { text, tokens, included: ids.length, omitted: els.length - ids.length, ids }
 }
 
-function headerLines(s: PageSnapshot, sections: number): string[] {
+function headerLines(s: PageSnapshot, sections: number, contentBudget: number): string[] {
   const lines = [`# ${s.title || '(untitled)'} | ${s.pageType} | ${s.url}`, s.summary]
-  const content = s.content.slice(0, sections)
-  if (content.length) {
-    lines.push('## content')
-    for (const c of content) lines.push(`${c.tag}: ${c.text.length > kContentLineMax ? c.text.slice(0, kContentLineMax - 1) + '…' : c.text}`)
+  let spent = 0
+  for (const c of s.content.slice(0, sections)) {
+    const line = `${c.tag}: ${c.text.length > kContentLineMax ? c.text.slice(0, kContentLineMax - 1) + '…' : c.text}`
+    spent += estimateTokens(line) + 1
+    if (spent > contentBudget) break
+    if (spent === estimateTokens(line) + 1) lines.push('## content')
+    lines.push(line)
   }
   for (const f of s.frames) {
     if (f.status === 'cross_origin_restricted') lines.push(`${f.id} cross_origin_restricted ${f.url} @${f.bounds.x},${f.bounds.y} ${f.bounds.width}x${f.bounds.height}`)
