@@ -23,6 +23,8 @@ export const kMaxStepsPerAction = 100
 const kVersionDetectTimeoutMs = 2_000
 /** Alternatives tried when a selector template combines several aliases with fallbacks. */
 const kMaxSelectorCandidates = 16
+/** Element lookups stop this long before the step deadline (see attempt()). */
+const kSelectorDeadlineMarginMs = 20
 /** Trace outputs are summaries: a snapshot can be megabytes. */
 const kTraceValueChars = 300
 
@@ -125,8 +127,6 @@ interface Frame {
 
 interface Run {
   signal: AbortSignal
-  /** Date.now() by which the whole action must be done. */
-  deadline: number
   debug: boolean
   trace: StepTrace[]
   warnings: string[]
@@ -212,7 +212,6 @@ export class ActionEngine {
     if (options.signal?.aborted) onCancel()
     const run: Run = {
       signal: controller.signal,
-      deadline: started + timeoutMs,
       debug: options.debug ?? false,
       trace: [],
       warnings: [],
@@ -509,8 +508,9 @@ export class ActionEngine {
     }
     const args = parsed.data as Record<string, unknown>
     const port = this.options.port
-    const remaining = Math.max(1, run.deadline - Date.now())
-    const timeoutMs = Math.min(step.timeout ?? this.stepTimeoutMs, remaining)
+    // Not capped by the action's remaining time: the action signal is part of stepSignal and
+    // aborts first when it is due, so the failure names the right limit.
+    const timeoutMs = step.timeout ?? this.stepTimeoutMs
     const stepSignal = AbortSignal.any([run.signal, AbortSignal.timeout(timeoutMs)])
     const needsPort = step.action !== 'run' && step.action !== 'fail' && !(step.action === 'wait' && args.ms !== undefined)
     if (!port && needsPort) throw new StepFailure('STEP_FAILED', 'No browser is attached to run this step.')
@@ -527,13 +527,18 @@ export class ActionEngine {
           targets[key] = parseSelector(candidates[0])
           continue
         }
+        // Looking for the element ends a little before the step's own deadline, so that running
+        // out of time while it is missing reads as ELEMENT_NOT_FOUND rather than TIMEOUT.
         const found = await resolveCandidates(candidates, {
           query: (s, signal) => realPort.query(s, signal),
           cache: this.cache,
           cacheKey: `${frame.action.fullName}#${id}:${key}`,
           signal: stepSignal,
-          timeoutMs,
+          timeoutMs: Math.max(0, timeoutMs - kSelectorDeadlineMarginMs),
           sleep: this.sleep,
+        }).catch((error: unknown) => {
+          if (stepSignal.aborted && !run.signal.aborted) return null
+          throw error
         })
         if (!found) {
           throw new StepFailure('ELEMENT_NOT_FOUND', `No element matches ${key} ${template}; tried ${candidates.map((c) => `"${c}"`).join(', ')}.`, { candidates })

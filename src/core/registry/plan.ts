@@ -177,7 +177,8 @@ class Planner {
       onError: step.onError,
       output: step.output,
     }
-    const descriptor = getStepAction(step.action)
+    // A skipped step will not look for anything: its selectors may be built from absent params.
+    const descriptor = decision === 'skip' ? undefined : getStepAction(step.action)
     for (const key of descriptor?.selectorArgs ?? []) {
       const template = step.args[key]
       if (typeof template !== 'string') continue
@@ -203,7 +204,7 @@ class Planner {
         }
       }
     }
-    if (step.fallback) out.fallback = step.fallback.map((f, i) => this.step(f, `${id}.fallback.${i + 1}`, owner, real, shown, defs, depth))
+    if (step.fallback && decision !== 'skip') out.fallback = step.fallback.map((f, i) => this.step(f, `${id}.fallback.${i + 1}`, owner, real, shown, defs, depth))
     return out
   }
 }

@@ -201,7 +201,8 @@ export async function resolveCandidates(candidates: readonly string[], options: 
         return { selector: parsed[i], index: i }
       }
     }
-    if (Date.now() + kSelectorPollMs > deadline) return null
-    await sleep(kSelectorPollMs, options.signal)
+    const left = deadline - Date.now()
+    if (left <= 0) return null
+    await sleep(Math.min(kSelectorPollMs, left), options.signal)
   }
 }

@@ -45,10 +45,10 @@ export class FakePort implements BrowserPort {
     }
   }
 
-  /** Calls other than query, as `method raw-selector`, for order assertions. */
+  /** Calls other than query and version reads, as `method raw-selector`, for order assertions. */
   actions(): string[] {
     return this.calls
-      .filter((c) => c.method !== 'query')
+      .filter((c) => c.method !== 'query' && c.method !== 'readGlobal')
       .map((c) => [c.method, ...c.args.map((a) => (a && typeof a === 'object' && 'raw' in a ? (a as ParsedSelector).raw : typeof a === 'string' ? a : ''))].filter(Boolean).join(' '))
   }
 
