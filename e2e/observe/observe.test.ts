@@ -175,6 +175,26 @@ describe('readiness (§4.1)', () => {
   })
 })
 
+describe('dynamic content (§7)', () => {
+  test('scrollAndCollect gathers an infinite feed until the stop condition; the sentinel is a lazy region', async () => {
+    const page = await open(a.url('/infinite.html'))
+    const lazy = await page.evaluate(() => (window as any).__avaObserve.observe().lazyRegions.map((l: any) => l.kind))
+    expect(lazy).toContain('sentinel')
+    const r = await page.evaluate(() =>
+      (window as any).__avaObserve
+        .scrollAndCollect({ maxScrolls: 20, delayMs: 50, stopWhen: (els: any[]) => els.some((e) => e.id === 'link_read_post_35') })
+        .then((x: any) => ({ reason: x.reason, ids: x.elements.map((e: any) => e.id) })),
+    )
+    expect(r.reason).toBe('stopped')
+    expect(r.ids).toContain('link_read_post_1')
+    expect(r.ids).toContain('link_read_post_35')
+    expect(new Set(r.ids).size).toBe(r.ids.length)
+    const end = await page.evaluate(() => (window as any).__avaObserve.scrollAndCollect({ maxScrolls: 30, delayMs: 50 }).then((x: any) => [x.reason, x.elements.length]))
+    expect(end).toEqual(['end', 60])
+    await page.close()
+  })
+})
+
 describe('Element Plus admin page', () => {
   test('menus, form controls, the open dialog and table rows are indexed and listed under budget', async () => {
     a.page('/element-plus.html', elementPlusPage())

@@ -4,7 +4,7 @@
  */
 export { observe } from './observe'
 export { serialize, elementToken, kDefaultBudgetTokens, type SerializeOptions, type SerializedPage } from './serialize'
-export { resolveHandle, safeResolveHandle, clearAgentIds as clearAgentIdsIn, splitFrameId, kAgentIdAttr } from './ids'
+export { resolveHandle, safeResolveHandle, splitFrameId, kAgentIdAttr } from './ids'
 export { waitForReady, openModals, type PendingRequestSource, type ReadyOptions, type ReadyReport, type ModalInfo } from './readiness'
 export { scrollAndCollect, type ScrollCollectOptions, type ScrollCollectResult } from './dynamic'
 export { mergeFrameSnapshot } from './frames'
