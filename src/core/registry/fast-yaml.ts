@@ -5,7 +5,16 @@
 // anything that might be an error, it returns `kBail` and the caller uses the yaml library,
 // which then also reports positions. So it never decides what is valid, only what is easy.
 
+import { kForbiddenKeys } from './paths'
+
 export const kBail: unique symbol = Symbol('bail')
+
+/**
+ * Same as the pack depth limit (yaml-source kMaxYamlDepth). Files deeper than this, or with keys
+ * that lead to prototypes, go to the slow path, whose checks report them; so whatever this reader
+ * accepts needs no further tree walk.
+ */
+const kMaxDepth = 64
 export type Bail = typeof kBail
 
 class BailError extends Error {}
@@ -129,11 +138,11 @@ function stripComment(text: string): string {
 
 // ---- flow collections, one line only -------------------------------------------------------
 
-function flowValue(text: string, i: number): { value: unknown; end: number } {
+function flowValue(text: string, i: number, depth: number): { value: unknown; end: number } {
   while (text[i] === ' ') i++
   const c = text[i]
-  if (c === '[') return flowSeq(text, i)
-  if (c === '{') return flowMap(text, i)
+  if (c === '[') return flowSeq(text, i, depth + 1)
+  if (c === '{') return flowMap(text, i, depth + 1)
   if (c === '"' || c === "'") return quoted(text, i)
   let end = i
   while (end < text.length && !',]}'.includes(text[end])) end++
@@ -146,12 +155,13 @@ function skipSpaces(text: string, i: number): number {
   return i
 }
 
-function flowSeq(text: string, start: number): { value: unknown[]; end: number } {
+function flowSeq(text: string, start: number, depth: number): { value: unknown[]; end: number } {
+  if (depth > kMaxDepth) bail()
   const out: unknown[] = []
   let i = skipSpaces(text, start + 1)
   if (text[i] === ']') return { value: out, end: i + 1 }
   for (;;) {
-    const item = flowValue(text, i)
+    const item = flowValue(text, i, depth)
     out.push(item.value)
     i = skipSpaces(text, item.end)
     if (text[i] === ',') {
@@ -164,7 +174,8 @@ function flowSeq(text: string, start: number): { value: unknown[]; end: number }
   }
 }
 
-function flowMap(text: string, start: number): { value: Record<string, unknown>; end: number } {
+function flowMap(text: string, start: number, depth: number): { value: Record<string, unknown>; end: number } {
+  if (depth > kMaxDepth) bail()
   const out: Record<string, unknown> = {}
   let i = skipSpaces(text, start + 1)
   if (text[i] === '}') return { value: out, end: i + 1 }
@@ -184,8 +195,8 @@ function flowMap(text: string, start: number): { value: Record<string, unknown>;
     }
     i = skipSpaces(text, i)
     if (text[i] !== ':' || (text[i + 1] !== ' ' && text[i + 1] !== undefined)) bail()
-    if (Object.hasOwn(out, key) || key === '__proto__') bail()
-    const item = flowValue(text, i + 1)
+    if (Object.hasOwn(out, key) || kForbiddenKeys.has(key)) bail()
+    const item = flowValue(text, i + 1, depth)
     out[key] = item.value
     i = skipSpaces(text, item.end)
     if (text[i] === ',') {
@@ -202,6 +213,8 @@ function flowMap(text: string, start: number): { value: Record<string, unknown>;
 
 class Reader {
   private i = 0
+  /** Collections currently open; deeper than kMaxDepth is left to the library and its checks. */
+  depth = 0
   constructor(private readonly lines: Line[]) {}
 
   /** Index of the next line that holds content, or -1. */
@@ -230,20 +243,23 @@ class Reader {
   }
 
   private mapping(indent: number): Record<string, unknown> {
+    if (++this.depth > kMaxDepth) bail()
     const out: Record<string, unknown> = {}
     for (let at = this.next(); at >= 0; at = this.next()) {
       const line = this.lines[at]
       if (line.indent < indent) break
       if (line.indent > indent || this.isSeqItem(line.content)) bail()
       const { key, rest } = splitKey(line.content)
-      if (key === '__proto__' || Object.hasOwn(out, key)) bail()
+      if (kForbiddenKeys.has(key) || Object.hasOwn(out, key)) bail()
       this.i++
       out[key] = this.value(rest, indent, true)
     }
+    this.depth--
     return out
   }
 
   private sequence(indent: number): unknown[] {
+    if (++this.depth > kMaxDepth) bail()
     const out: unknown[] = []
     for (let at = this.next(); at >= 0; at = this.next()) {
       const line = this.lines[at]
@@ -262,6 +278,7 @@ class Reader {
       this.i++
       out.push(this.value(rest, indent, false))
     }
+    this.depth--
     return out
   }
 
@@ -281,7 +298,7 @@ class Reader {
     const c = text[0]
     if (c === '|' || c === '>') return this.blockScalar(text, indent)
     if (c === '[' || c === '{') {
-      const flow = c === '[' ? flowSeq(text, 0) : flowMap(text, 0)
+      const flow = c === '[' ? flowSeq(text, 0, this.depth + 1) : flowMap(text, 0, this.depth + 1)
       expectLineEnd(text, flow.end)
       value = flow.value
     } else if (c === '"' || c === "'") {
