@@ -5,7 +5,7 @@ import { qualify, type ActionDefinition, type ActionStep, type NamespaceDefiniti
 import { validateParams } from './params'
 import { PortError, type BrowserPort } from './port'
 import type { ActionRegistry } from './registry'
-import { envReferences, kMask, maskEnv, maskParams, Redactor } from './secrets'
+import { envReferences, maskEnv, maskParams, Redactor } from './secrets'
 import { abortableSleep, parseSelector, resolveCandidates, SelectorCache, type ParsedSelector } from './selectors'
 import { getStepAction } from './step-actions'
 import { applyOverrides, checkCompatibility, detectVersion } from './version'
@@ -584,9 +584,6 @@ export class ActionEngine {
     const out = variants.map((v) => resolveValue(template, { ...frame.scope, selectors: { ...frame.scope.selectors, ...v } }))
     return [...new Set(out.map((v) => String(v ?? '')))].filter((s) => s.trim() !== '')
   }
-
-  /** The masked value of `***`, exported for callers that render results. */
-  static readonly mask = kMask
 }
 
 export function createEngine(options: EngineOptions): ActionEngine {
