@@ -1,5 +1,9 @@
 import type { Instruction } from './instruction/schema'
 
+/** Kinds of risky step the person may ask to confirm first (issue 6 safety). */
+export const RISK_CATEGORIES = ['credentials', 'payment', 'destructive', 'cross_site', 'high_risk_action'] as const
+export type RiskCategory = (typeof RISK_CATEGORIES)[number]
+
 /** Failure codes of the page-side executor (seed 002 §5.2, issue 5). */
 export type ExecErrorCode =
   | 'ELEMENT_NOT_FOUND'
@@ -9,29 +13,78 @@ export type ExecErrorCode =
   | 'TIMEOUT'
   | 'VERIFY_FAILED'
   | 'INVALID'
+  /** A risky step waits for the person's yes (issue 6); nothing was done. */
+  | 'NEEDS_CONFIRMATION'
 
+/** One element the executor considered, for the AI fallback to choose from (seed 002 §5.1). */
 export interface Candidate {
+  /** `data-agent-id` when the element has one, else `css:<path>` usable as a selector. */
   id: string
   label: string
+  /** 0–1, how well it fits the description. */
   score: number
 }
 
-export type ExecOutcome =
-  | {
-      ok: true
-      /** One line for the person, e.g. `Typed "alice" into "Username"`. */
-      detail: string
-      rung?: string
-      /** The action started a navigation: the next step must wait for the next document. */
-      navigating?: boolean
-      /** The action had no visible effect but is not known to need one. */
-      forced?: boolean
-    }
-  | { ok: false; code: ExecErrorCode; message: string; candidates?: Candidate[]; suggestion?: string }
+/** A dialog that opened because of the action. */
+export interface ModalChange {
+  kind: 'dialog' | 'alertdialog'
+  label: string
+}
+
+/** What the action changed in the page (seed 002 §5.2 ActionResult.changes). */
+export interface ExecChanges {
+  urlChanged: boolean
+  newUrl?: string
+  /** DOM mutation records seen while the action ran and the page answered. */
+  domMutations: number
+  newModals: ModalChange[]
+  /** Focus moved to another element. */
+  focusChanged: boolean
+  /** The value the target displays afterwards (fields, selects, pickers, switches). */
+  value?: string
+}
+
+/** Why an element could not be acted on, when the code is NOT_ACTIONABLE. */
+export type NotActionableReason = 'not-visible' | 'disabled' | 'read-only' | 'not-stable' | 'obscured' | 'no-effect' | 'value-rejected' | 'wrong-kind'
+
+export type ExecSuccess = {
+  ok: true
+  /** One line for the person, e.g. `Typed "alice" into "Username"`. */
+  detail: string
+  /** The ladder rung that found the target: target_id, selector or semantic. */
+  rung?: string
+  /** The action started a navigation: the next step must wait for the next document. */
+  navigating?: boolean
+  /** The element was attached but not visible and was operated through the DOM (seed 001 §2.3). */
+  forced?: boolean
+  changes?: ExecChanges
+  /** Other elements that fitted the description, best first. */
+  candidates?: Candidate[]
+  /** What the action read (getText, getAttribute, find, snapshot). */
+  data?: unknown
+  /** The value went into a password or payment field: it must not be stored or shown. */
+  sensitive?: boolean
+}
+
+export type ExecFailure = {
+  ok: false
+  code: ExecErrorCode
+  message: string
+  candidates?: Candidate[]
+  suggestion?: string
+  rung?: string
+  reason?: NotActionableReason
+}
+
+export type ExecOutcome = ExecSuccess | ExecFailure
 
 export interface ExecRequest {
   runId: string
   instruction: Instruction
   /** How long to wait for the element to appear (SPA mounts, seed 001 §2.3). */
   timeoutMs?: number
+  /** Risk categories the person wants to confirm before they happen (issue 6). */
+  confirm?: RiskCategory[]
+  /** The person already said yes to this step. */
+  confirmed?: boolean
 }

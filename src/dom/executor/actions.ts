@@ -1,176 +1,407 @@
-import type { ExecOutcome } from '../../core/exec'
-import type { ActionType, Instruction } from '../../core/instruction/schema'
+/**
+ * The DOM actions, one descriptor each in one registry (STYLE.md): the nine instruction types of
+ * seed 001 §2.2 plus what the registry's step actions (seed 000 §6.3.5) and seed 002 §5
+ * ActionType need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute.
+ * A descriptor says whether it needs a target; `run` gets the located element.
+ */
+import type { ExecChanges, ExecOutcome, ExecSuccess } from '../../core/exec'
 import { extractKeywords, missingKeywords } from '../../core/verify'
-import { click, fill, fillEditable, hover, press } from './events'
-import { isVisible, locate } from './locate'
-import { nextPaint, waitFor } from './wait'
+import { openModals } from '../observe'
+import { normalize, queryAll, searchRoots, frameDocument } from '../locators'
+import { ensureActionable } from './actionability'
+import { displayedValue, isVisible, kAvaUiAttr, quoteLabel, shownValue, viewOf } from './dom'
+import { watchEffects } from './effects'
+import { pressKey } from './events'
+import { fail, type Located, type TargetSpec } from './ladder'
+import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
+import { chooseNative, widgetFor } from './widgets'
+import { waitFor } from './wait'
 
-/**
- * The DOM actions, one descriptor each (STYLE.md: descriptors in one registry, not a switch).
- * `needsElement` actions get the located element; the others work on the page as a whole.
- */
-export interface ActionContext {
+export const kDomActionNames = [
+  'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute',
+] as const
+export type DomActionName = (typeof kDomActionNames)[number]
+
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom'
+export type WaitState = 'attached' | 'visible' | 'hidden' | 'detached'
+
+/** One page-side command: what the instruction path and the BrowserPort both turn into. */
+export interface DomCommand {
+  action: DomActionName
+  target?: TargetSpec
+  /** fill/type text, select values, navigate URL. */
+  value?: string | string[]
+  /** press: a key or chord, `${modifier}` allowed. */
+  key?: string
+  /** click: button and count. */
+  button?: 'left' | 'right' | 'middle'
+  count?: number
+  direction?: ScrollDirection
+  /** scroll: pixels for up/down/left/right (default: most of a screen). */
+  amount?: number
+  /** wait: the element state, a text, or a URL pattern; nothing of these waits for a quiet page. */
+  state?: WaitState
+  text?: string
+  url?: string
+  /** verify: the assertion with quoted keywords (seed 001 §4.1). */
+  assertion?: string
+  /** getAttribute: the attribute name. */
+  name?: string
+  /** type: pause between keys. */
+  delayMs?: number
+}
+
+export interface ActionRun {
+  cmd: DomCommand
+  /** The located target, for actions that need one. */
+  target?: Located
+  ctx: OpContext
   timeoutMs: number
-  signal?: AbortSignal
 }
 
-type Run = (ins: Instruction, ctx: ActionContext) => Promise<ExecOutcome>
-
-export interface ActionDescriptor {
-  name: ActionType
-  run: Run
+export interface DomActionDescriptor {
+  name: DomActionName
+  /** required: locate first; optional: locate when a target is given; none: page-wide. */
+  target: 'required' | 'optional' | 'none'
+  run(run: ActionRun): Promise<ExecOutcome>
 }
 
-const kVerifyWaitMs = 3_000 // text rendered just after a navigation or a fetch gets this long to appear
-const kNavigationGraceMs = 60 // a click that navigates fires beforeunload within this window
+/** Seed 001 §4.1: text rendered just after a navigation or a fetch gets this long to appear. */
+const kVerifyWaitMs = 3_000
+/** Seed 002 §4.1 ReadyConfig.quietWindowMs: DOM silent this long counts as settled. */
+export const kQuietWindowMs = 500
+/** Long enough to see a submit start a navigation; a script-handled submit may change nothing visible. */
+const kSubmitWatchMs = 200
+/** A key's answer (a submit, a navigation) starts within this; nothing is required to change. */
+const kKeyWatchMs = 100
+/** A screen's worth of scrolling keeps some overlap, as Page Down does. */
+const kPageScrollRatio = 0.8
 
-const label = (el: Element) => (el.getAttribute('aria-label') || el.getAttribute('placeholder') || el.getAttribute('name') || el.textContent || el.tagName).trim().replace(/\s+/g, ' ').slice(0, 50)
+const noChanges = (): ExecChanges => ({ urlChanged: false, domMutations: 0, newModals: [], focusChanged: false })
 
-function withElement(fn: (el: Element, ins: Instruction, ctx: ActionContext, rung: string) => Promise<ExecOutcome>): Run {
-  return async (ins, ctx) => {
-    const found = await locate(ins.params, ctx)
-    if ('ok' in found) return found
-    const { el, rung } = found
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
-    return fn(el, ins, ctx, rung)
+function ok(detail: string, run: ActionRun, extra: Partial<ExecSuccess> = {}): ExecSuccess {
+  const out: ExecSuccess = { ok: true, detail, ...extra }
+  if (run.target) {
+    out.rung = run.target.rung
+    if (run.target.candidates && run.target.candidates.length > 1) out.candidates = run.target.candidates
+  }
+  return out
+}
+
+function forcedNote(forced: boolean): string {
+  return forced ? ' (forced through the DOM: it was attached but not visible)' : ''
+}
+
+const kClickName: Record<string, string> = { left: 'Clicked', right: 'Right-clicked', middle: 'Middle-clicked' }
+
+function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
+  return {
+    name,
+    target: 'required',
+    async run(run) {
+      const count = name === 'dblclick' ? 2 : (run.cmd.count ?? 1)
+      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count })
+      if (!r.ok) return r
+      const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
+      return ok(`${verb} ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, { navigating: r.navigating, forced: r.forced, changes: r.changes })
+    },
   }
 }
 
-/**
- * Runs `act` and reports whether it started a navigation away from this document. We answer as
- * soon as the page starts unloading, so the answer leaves before the document is gone.
- */
-async function watchNavigation(act: () => void): Promise<boolean> {
-  let navigating = false
-  let wake: () => void = () => undefined
-  const onUnload = () => {
-    navigating = true
-    wake()
+function textAction(name: 'fill' | 'type'): DomActionDescriptor {
+  return {
+    name,
+    target: 'required',
+    async run(run) {
+      const value = String(run.cmd.value ?? '')
+      const r = await enterTextOp(run.target!.el, value, { ...run.ctx, relocate: run.target!.relocate }, name, run.cmd.delayMs)
+      if (!r.ok) return r
+      return ok(`Typed "${shownValue(r.el, value)}" into ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, { forced: r.forced, changes: r.changes, sensitive: r.sensitive || undefined })
+    },
   }
-  addEventListener('beforeunload', onUnload)
-  addEventListener('pagehide', onUnload)
-  try {
-    act()
-    if (!navigating) await new Promise<void>((r) => ((wake = r), setTimeout(r, kNavigationGraceMs)))
-  } finally {
-    removeEventListener('beforeunload', onUnload)
-    removeEventListener('pagehide', onUnload)
-  }
-  return navigating
 }
 
-const actions: ActionDescriptor[] = [
+function checkAction(name: 'check' | 'uncheck'): DomActionDescriptor {
+  return {
+    name,
+    target: 'required',
+    async run(run) {
+      const want = name === 'check'
+      const r = await checkOp(run.target!.el, want, { ...run.ctx, relocate: run.target!.relocate })
+      if (!r.ok) return r
+      return ok(r.already ? `${quoteLabel(r.el)} was already ${want ? 'checked' : 'unchecked'}` : `${want ? 'Checked' : 'Unchecked'} ${quoteLabel(r.el)}`, run, { changes: r.changes })
+    },
+  }
+}
+
+/** Where a scroll goes: the element when it scrolls itself, else its nearest scrolling ancestor. */
+function scrollContainer(el: Element): Element | null {
+  for (let n: Element | null = el; n; n = n.parentElement) {
+    const style = viewOf(n).getComputedStyle(n)
+    if (/(auto|scroll|overlay)/.test(style.overflowY + style.overflowX) && (n.scrollHeight > n.clientHeight || n.scrollWidth > n.clientWidth)) return n
+  }
+  return null
+}
+
+function scrollBox(box: Element | null, dir: ScrollDirection, amount?: number): { before: number; after: number } {
+  const doc = box?.ownerDocument ?? document
+  const scroller = box ?? doc.scrollingElement ?? doc.documentElement
+  const view = viewOf(scroller)
+  const vertical = dir !== 'left' && dir !== 'right'
+  const before = vertical ? scroller.scrollTop : scroller.scrollLeft
+  const page = (vertical ? (box ? box.clientHeight : view.innerHeight) : box ? box.clientWidth : view.innerWidth) * kPageScrollRatio
+  const step = amount ?? page
+  const to: Record<ScrollDirection, ScrollToOptions> = {
+    top: { top: 0 },
+    bottom: { top: scroller.scrollHeight },
+    up: { top: before - step },
+    down: { top: before + step },
+    left: { left: before - step },
+    right: { left: before + step },
+  }
+  scroller.scrollTo({ ...to[dir], behavior: 'instant' })
+  return { before, after: vertical ? scroller.scrollTop : scroller.scrollLeft }
+}
+
+/** Visible text of the page, its open shadow roots and same-origin frames (seed 001 §4.1). */
+export function visibleText(doc: Document = document): string {
+  const parts: string[] = []
+  for (const root of searchRoots(doc)) {
+    if (root.nodeType === 9) parts.push((root as Document).body?.innerText ?? '')
+    else for (const c of (root as ShadowRoot).children) parts.push((c as HTMLElement).innerText ?? c.textContent ?? '')
+  }
+  return parts.join('\n')
+}
+
+/** `*` globs, or a substring, of the URL (seed 000 §6.3.5 wait condition). */
+export function urlMatches(url: string, pattern: string): boolean {
+  if (!pattern.includes('*')) return url.includes(pattern)
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+  return re.test(url)
+}
+
+function stateHolds(els: Element[], state: WaitState): boolean {
+  if (state === 'attached') return els.length > 0
+  if (state === 'detached') return els.length === 0
+  const anyVisible = els.some(isVisible)
+  return state === 'visible' ? anyVisible : !anyVisible
+}
+
+/** Resolves when the DOM has been silent for `quietMs` (seed 002 §4.1 静默窗口). */
+function quietPage(quietMs: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    let timer = setTimeout(() => done(true), quietMs)
+    const cap = setTimeout(() => done(false), timeoutMs)
+    const observer = new MutationObserver(() => {
+      clearTimeout(timer)
+      timer = setTimeout(() => done(true), quietMs)
+    })
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+    const done = (v: boolean) => {
+      observer.disconnect()
+      clearTimeout(timer)
+      clearTimeout(cap)
+      signal?.removeEventListener('abort', onAbort)
+      resolve(v)
+    }
+    const onAbort = () => done(false)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+const kActions: DomActionDescriptor[] = [
   {
     name: 'navigate',
-    async run(ins) {
-      const url = new URL(ins.params.url!, location.href)
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, code: 'INVALID', message: `Ava only opens http(s) pages, not ${url.protocol}` }
+    target: 'none',
+    async run(run) {
+      const raw = String(run.cmd.value ?? run.cmd.url ?? '')
+      let url: URL
+      try {
+        url = new URL(raw, location.href)
+      } catch {
+        return fail('INVALID', `"${raw}" is not a URL.`)
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('INVALID', `Ava only opens http(s) pages, not ${url.protocol}`)
+      const sameDocument = url.href.split('#')[0] === location.href.split('#')[0] && url.hash !== ''
       location.assign(url.href)
-      return { ok: true, detail: `Opening ${url.href}`, navigating: true }
+      return ok(`Opening ${url.href}`, run, { navigating: !sameDocument, changes: { ...noChanges(), urlChanged: url.href !== location.href || sameDocument, newUrl: url.href } })
+    },
+  },
+  clickAction('click'),
+  clickAction('dblclick'),
+  textAction('fill'),
+  textAction('type'),
+  {
+    name: 'select',
+    target: 'required',
+    async run(run) {
+      const values = (Array.isArray(run.cmd.value) ? run.cmd.value : [run.cmd.value ?? '']).map(String)
+      const el = run.target!.el
+      const ctx = { ...run.ctx, relocate: run.target!.relocate }
+      const V = viewOf(el)
+      const native = el instanceof V.HTMLSelectElement ? el : el instanceof V.HTMLLabelElement && el.control instanceof V.HTMLSelectElement ? el.control : null
+      const r = native ? await chooseNative(native, values, ctx) : await (async () => {
+        const found = widgetFor(el)
+        if (!found) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a select, dropdown, cascader, date picker or menu.`, { reason: 'wrong-kind', suggestion: 'Click it and then click the option.' })
+        return found.widget.choose(found.root, { values, ctx })
+      })()
+      return r.ok ? { ...r, ...ok(r.detail, run, r) } : r
+    },
+  },
+  checkAction('check'),
+  checkAction('uncheck'),
+  {
+    name: 'hover',
+    target: 'required',
+    async run(run) {
+      const r = await hoverOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate })
+      if (!r.ok) return r
+      return ok(`Hovered ${quoteLabel(r.el)}`, run, { changes: r.changes })
     },
   },
   {
-    name: 'click',
-    run: withElement(async (el, _ins, _ctx, rung) => {
-      const visible = isVisible(el)
-      // Attached but not visible: the forced DOM operation of seed 001 §2.3, reported as such.
-      const navigating = await watchNavigation(() => (visible ? click(el) : (el as HTMLElement).click()))
-      if (!navigating) await nextPaint()
-      return { ok: true, detail: `Clicked "${label(el)}"${visible ? '' : ' (forced: it was not visible)'}`, rung, navigating, forced: !visible }
-    }),
-  },
-  {
-    name: 'input',
-    run: withElement(async (el, ins, _ctx, rung) => {
-      const value = ins.params.value ?? ''
-      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-        if (el.disabled || el.readOnly) return { ok: false, code: 'NOT_ACTIONABLE', message: `"${label(el)}" is ${el.disabled ? 'disabled' : 'read-only'}.` }
-        fill(el, value)
-        await nextPaint()
-        if (el.value !== value) return { ok: false, code: 'NOT_ACTIONABLE', message: `Typed into "${label(el)}" but the page changed the value to "${el.value}".` }
-      } else if (el instanceof HTMLElement && el.isContentEditable) {
-        fillEditable(el, value)
-      } else {
-        return { ok: false, code: 'NOT_ACTIONABLE', message: `"${label(el)}" is not a text field.` }
+    name: 'focus',
+    target: 'required',
+    async run(run) {
+      const ready = await ensureActionable(run.target!.el, { visible: true, enabled: true, allowForce: true }, run.ctx)
+      if (!ready.ok) return ready
+      const el = ready.el as HTMLElement
+      el.focus({ preventScroll: false })
+      if (el.ownerDocument.activeElement !== el && !el.contains(el.ownerDocument.activeElement)) {
+        return fail('NOT_ACTIONABLE', `${quoteLabel(el)} cannot take the focus.`, { reason: 'wrong-kind' })
       }
-      const shown = el instanceof HTMLInputElement && el.type === 'password' ? '•'.repeat(Math.min(value.length, 8)) : value
-      return { ok: true, detail: `Typed "${shown}" into "${label(el)}"`, rung }
-    }),
-  },
-  {
-    name: 'select',
-    run: withElement(async (el, ins, _ctx, rung) => {
-      const want = (ins.params.value ?? '').trim()
-      if (!(el instanceof HTMLSelectElement)) return { ok: false, code: 'NOT_ACTIONABLE', message: `"${label(el)}" is not a native select; custom dropdowns come with the full executor.` }
-      const option = [...el.options].find((o) => o.value === want || o.text.trim() === want) ?? [...el.options].find((o) => o.text.trim().toLowerCase().includes(want.toLowerCase()))
-      if (!option) return { ok: false, code: 'ELEMENT_NOT_FOUND', message: `"${label(el)}" has no option "${want}". Options: ${[...el.options].map((o) => o.text.trim()).join(', ')}` }
-      el.focus()
-      el.value = option.value
-      el.dispatchEvent(new Event('input', { bubbles: true }))
-      el.dispatchEvent(new Event('change', { bubbles: true }))
-      return { ok: true, detail: `Selected "${option.text.trim()}" in "${label(el)}"`, rung }
-    }),
-  },
-  {
-    name: 'hover',
-    run: withElement(async (el, _ins, _ctx, rung) => {
-      hover(el)
-      await nextPaint()
-      return { ok: true, detail: `Hovered "${label(el)}"`, rung }
-    }),
+      return ok(`Focused ${quoteLabel(el)}`, run, { changes: { ...noChanges(), focusChanged: true } })
+    },
   },
   {
     name: 'press',
-    async run(ins) {
-      const target = document.activeElement && document.activeElement !== document.body ? document.activeElement : document.body
-      const navigating = await watchNavigation(() => press(target, ins.params.key!))
-      return { ok: true, detail: `Pressed ${ins.params.key}`, navigating }
+    target: 'optional',
+    async run(run) {
+      const key = run.cmd.key ?? ''
+      if (!key) return fail('INVALID', 'press needs a key, such as Enter or ${modifier}+A.')
+      let target: Element = document.activeElement && document.activeElement !== document.body ? document.activeElement : document.body
+      // The focused element of a same-origin frame is where its keys go.
+      while (target.localName === 'iframe' && frameDocument(target)?.activeElement) target = frameDocument(target)!.activeElement!
+      if (run.target) {
+        const ready = await ensureActionable(run.target.el, { visible: true, enabled: true, allowForce: true }, run.ctx)
+        if (!ready.ok) return ready
+        target = ready.el
+        ;(target as HTMLElement).focus?.({ preventScroll: true })
+      }
+      const watch = watchEffects(target.ownerDocument)
+      pressKey(target, key)
+      await watch.waitForEffect(kKeyWatchMs)
+      const { navigating, ...changes } = watch.finish()
+      return ok(`Pressed ${key}${run.target ? ` in ${quoteLabel(target)}` : ''}`, run, { navigating, changes })
     },
   },
   {
     name: 'scroll',
-    async run(ins, ctx) {
-      const d = ins.params.direction
-      if (!d) {
-        const found = await locate(ins.params, ctx)
-        if ('ok' in found) return found
-        found.el.scrollIntoView({ block: 'center', behavior: 'instant' })
-        return { ok: true, detail: `Scrolled to "${label(found.el)}"`, rung: found.rung }
+    target: 'optional',
+    async run(run) {
+      const dir = run.cmd.direction
+      if (run.target && !dir) {
+        const el = run.target.el
+        el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' })
+        const r = el.getBoundingClientRect()
+        const view = viewOf(el)
+        const inView = r.bottom > 0 && r.top < view.innerHeight
+        if (!inView) return fail('NOT_ACTIONABLE', `Could not scroll ${quoteLabel(el)} into view.`, { reason: 'not-visible' })
+        return ok(`Scrolled ${quoteLabel(el)} into view`, run)
       }
-      const h = innerHeight * 0.8
-      if (d === 'top') scrollTo({ top: 0, behavior: 'instant' })
-      else if (d === 'bottom') scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' })
-      else scrollBy({ top: d === 'down' ? h : -h, behavior: 'instant' })
-      return { ok: true, detail: `Scrolled ${d}` }
+      if (!dir) return fail('INVALID', 'scroll needs a direction (up, down, top, bottom) or an element.')
+      const box = run.target ? scrollContainer(run.target.el) : null
+      const { before, after } = scrollBox(box, dir, run.cmd.amount)
+      const where = box ? ` in ${quoteLabel(box)}` : ''
+      return ok(after === before ? `Already at the ${dir === 'up' || dir === 'top' ? 'top' : 'end'}${where}; nothing to scroll` : `Scrolled ${dir}${where} (${Math.round(Math.abs(after - before))} px)`, run)
+    },
+  },
+  {
+    name: 'submit',
+    target: 'required',
+    async run(run) {
+      const el = run.target!.el
+      const V = viewOf(el)
+      const form = el instanceof V.HTMLFormElement ? el : ((el as HTMLInputElement).form ?? el.closest('form'))
+      if (!form) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not in a form.`, { reason: 'wrong-kind', suggestion: 'Click its submit button instead.' })
+      const watch = watchEffects(el.ownerDocument)
+      // requestSubmit runs validation and the submit event, as pressing the submit button does.
+      form.requestSubmit()
+      await watch.waitForEffect(kSubmitWatchMs)
+      const { navigating, ...changes } = watch.finish()
+      return ok(`Submitted the form of ${quoteLabel(el)}`, run, { navigating, changes })
     },
   },
   {
     name: 'wait',
-    async run(ins, ctx) {
-      const sel = ins.params.selector!
-      try {
-        document.querySelector(sel)
-      } catch {
-        return { ok: false, code: 'INVALID', message: `"${sel}" is not a valid CSS selector.` }
+    target: 'none',
+    async run(run) {
+      const { cmd, ctx, timeoutMs } = run
+      const selectors = cmd.target?.selectors ?? []
+      if (selectors.length) {
+        const state = cmd.state ?? 'visible'
+        let els: Element[] = []
+        const look = () => {
+          els = selectors.flatMap((s) => queryAll(s)).filter((e) => !e.closest(`[${kAvaUiAttr}]`))
+          return stateHolds(els, state) || null
+        }
+        try {
+          look()
+        } catch (e) {
+          return fail('INVALID', (e as Error).message)
+        }
+        const held = await waitFor(look, timeoutMs, ctx.signal)
+        return held ? ok(`${selectors[0]} is ${state}`, run) : fail('TIMEOUT', `${selectors[0]} did not become ${state} within ${timeoutMs / 1000} s.`, { suggestion: 'Check the selector, or wait for something the page really shows.' })
       }
-      const el = await waitFor(() => {
-        const e = document.querySelector(sel)
-        return e && isVisible(e) ? e : null
-      }, ctx.timeoutMs, ctx.signal)
-      return el ? { ok: true, detail: `"${sel}" appeared` } : { ok: false, code: 'TIMEOUT', message: `"${sel}" did not appear within ${ctx.timeoutMs / 1000} s.` }
+      if (cmd.text !== undefined) {
+        const want = cmd.text
+        const held = await waitFor(() => missingKeywords([want], visibleText()).length === 0 || null, timeoutMs, ctx.signal)
+        return held ? ok(`"${want}" is on the page`, run) : fail('TIMEOUT', `"${want}" did not appear within ${timeoutMs / 1000} s.`)
+      }
+      if (cmd.url !== undefined) {
+        const pattern = cmd.url
+        const held = await waitFor(() => urlMatches(location.href, pattern) || null, timeoutMs, ctx.signal)
+        return held ? ok(`The address is ${location.href}`, run) : fail('TIMEOUT', `The address did not match ${pattern} within ${timeoutMs / 1000} s (it is ${location.href}).`)
+      }
+      const quiet = await quietPage(kQuietWindowMs, timeoutMs, ctx.signal)
+      return quiet ? ok('The page is quiet', run) : fail('TIMEOUT', `The page kept changing for ${timeoutMs / 1000} s.`)
     },
   },
   {
     name: 'verify',
-    async run(ins, ctx) {
-      const keywords = extractKeywords(ins.params.assertion!)
-      const text = () => document.body?.innerText ?? ''
-      const ok = await waitFor(() => missingKeywords(keywords, text()).length === 0 || null, Math.min(kVerifyWaitMs, ctx.timeoutMs), ctx.signal)
-      if (ok) return { ok: true, detail: `Found ${keywords.map((k) => `"${k}"`).join(', ')} on the page` }
-      const missing = missingKeywords(keywords, text())
-      return { ok: false, code: 'VERIFY_FAILED', message: `Not on the page: ${missing.map((k) => `"${k}"`).join(', ')}.` }
+    target: 'none',
+    async run(run) {
+      const keywords = extractKeywords(run.cmd.assertion ?? '')
+      if (!keywords.length) return fail('INVALID', 'verify needs an assertion with the words to find, in quotes.')
+      const held = await waitFor(() => missingKeywords(keywords, visibleText()).length === 0 || null, Math.min(kVerifyWaitMs, run.timeoutMs), run.ctx.signal)
+      if (held) return ok(`Found ${keywords.map((k) => `"${k}"`).join(', ')} on the page`, run)
+      const missing = missingKeywords(keywords, visibleText())
+      const modals = openModals(document)
+      return fail('VERIFY_FAILED', `Not on the page: ${missing.map((k) => `"${k}"`).join(', ')}${missing.length < keywords.length ? ` (found ${keywords.filter((k) => !missing.includes(k)).map((k) => `"${k}"`).join(', ')})` : ''}.`, {
+        suggestion: modals.length ? `A dialog "${modals[0].label}" is open; it may hold the answer.` : 'The action may not have worked, or the page words it differently.',
+      })
+    },
+  },
+  {
+    name: 'getText',
+    target: 'required',
+    async run(run) {
+      const el = run.target!.el
+      const V = viewOf(el)
+      const text = el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement || el instanceof V.HTMLSelectElement ? displayedValue(el) : normalize((el as HTMLElement).innerText ?? el.textContent)
+      return ok(`Read ${quoteLabel(el)}`, run, { data: text })
+    },
+  },
+  {
+    name: 'getAttribute',
+    target: 'required',
+    async run(run) {
+      const el = run.target!.el
+      const name = run.cmd.name ?? ''
+      return ok(`Read ${name} of ${quoteLabel(el)}`, run, { data: el.getAttribute(name) })
     },
   },
 ]
 
-export const actionRegistry: ReadonlyMap<ActionType, ActionDescriptor> = new Map(actions.map((a) => [a.name, a]))
+export const actionRegistry: ReadonlyMap<DomActionName, DomActionDescriptor> = new Map(kActions.map((a) => [a.name, a]))
+

@@ -1,86 +1,317 @@
 /**
- * Event sequences as a browser sends them for a real person, so that frameworks listening to
- * pointer, mouse or focus events all see what they expect.
+ * Event sequences as Chromium sends them for a real person (UI Events, Pointer Events), so
+ * frameworks that listen to pointerdown, mousedown or focus react as they would to a hand.
+ * Events are dispatched on the element at the point when it lies inside the target, exactly as
+ * the browser's hit test would choose it.
  */
-function center(el: Element): { clientX: number; clientY: number } {
+import { deepContains, deepElementFromPoint } from '../locators'
+import { viewOf } from './dom'
+
+export interface Point {
+  x: number
+  y: number
+}
+
+export function centerOf(el: Element): Point {
   const r = el.getBoundingClientRect()
-  return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 }
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 }
 }
 
-export function hover(el: Element): void {
-  const at = center(el)
-  const init = { bubbles: true, cancelable: true, composed: true, view: window, ...at }
-  el.dispatchEvent(new PointerEvent('pointerover', { ...init, pointerType: 'mouse', isPrimary: true }))
-  el.dispatchEvent(new PointerEvent('pointerenter', { ...init, bubbles: false, pointerType: 'mouse', isPrimary: true }))
-  el.dispatchEvent(new MouseEvent('mouseover', init))
-  el.dispatchEvent(new MouseEvent('mouseenter', { ...init, bubbles: false }))
-  el.dispatchEvent(new PointerEvent('pointermove', { ...init, pointerType: 'mouse', isPrimary: true }))
-  el.dispatchEvent(new MouseEvent('mousemove', init))
+/** The innermost element at the target's centre when it belongs to the target, else the target. */
+function hitTarget(el: Element, at: Point): Element {
+  const hit = deepElementFromPoint(el.ownerDocument, at.x, at.y)
+  return hit && deepContains(el, hit) ? hit : el
 }
 
-export function click(el: Element): void {
-  hover(el)
-  const at = center(el)
-  const init = { bubbles: true, cancelable: true, composed: true, view: window, button: 0, ...at }
-  el.dispatchEvent(new PointerEvent('pointerdown', { ...init, pointerType: 'mouse', isPrimary: true, buttons: 1 }))
-  const downOk = el.dispatchEvent(new MouseEvent('mousedown', { ...init, buttons: 1 }))
-  if (downOk && el instanceof HTMLElement) el.focus({ preventScroll: true })
-  el.dispatchEvent(new PointerEvent('pointerup', { ...init, pointerType: 'mouse', isPrimary: true }))
-  el.dispatchEvent(new MouseEvent('mouseup', init))
-  // HTMLElement.click() runs the element's activation behaviour (links, submit buttons, labels).
-  if (el instanceof HTMLElement) el.click()
-  else el.dispatchEvent(new MouseEvent('click', { ...init, detail: 1 }))
+type Mods = { ctrlKey?: boolean; shiftKey?: boolean; altKey?: boolean; metaKey?: boolean }
+
+function mouseInit(el: Element, at: Point, extra: MouseEventInit = {}): MouseEventInit {
+  const view = viewOf(el)
+  return { bubbles: true, cancelable: true, composed: true, view, clientX: at.x, clientY: at.y, screenX: at.x + view.screenX, screenY: at.y + view.screenY, ...extra }
+}
+
+function pointer(el: Element, type: string, init: MouseEventInit, pressed: boolean): boolean {
+  const V = viewOf(el)
+  const bubbles = type !== 'pointerenter' && type !== 'pointerleave'
+  return el.dispatchEvent(new V.PointerEvent(type, { ...init, bubbles, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1, pressure: pressed ? 0.5 : 0 }))
+}
+
+function mouse(el: Element, type: string, init: MouseEventInit): boolean {
+  const V = viewOf(el)
+  const bubbles = type !== 'mouseenter' && type !== 'mouseleave'
+  return el.dispatchEvent(new V.MouseEvent(type, { ...init, bubbles }))
 }
 
 /**
- * Sets a form control's value the way typing does. React and Vue track the value through the
- * prototype's setter, so the own-property setter a framework installed is bypassed on purpose.
+ * pointerover, pointerenter, mouseover, mouseenter, pointermove, mousemove: what moving the mouse
+ * onto `el` from outside sends. The enter events do not bubble, so, as a browser does, each
+ * element entered gets its own, outermost first (Element Plus tooltips listen on the trigger).
  */
-export function fill(el: HTMLInputElement | HTMLTextAreaElement, value: string): void {
-  el.focus({ preventScroll: true })
-  const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype
-  const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set
-  el.dispatchEvent(new InputEvent('beforeinput', { bubbles: true, cancelable: true, composed: true, inputType: 'insertText', data: value }))
-  if (setter) setter.call(el, value)
+export function hover(el: Element, at = centerOf(el)): void {
+  const target = hitTarget(el, at)
+  const init = mouseInit(target, at)
+  pointer(target, 'pointerover', init, false)
+  const entered: Element[] = []
+  for (let n: Element | null = target; n; n = n.parentElement ?? (((n.getRootNode() as ShadowRoot).host as Element | undefined) ?? null)) entered.unshift(n)
+  for (const n of entered) pointer(n, 'pointerenter', init, false)
+  mouse(target, 'mouseover', init)
+  for (const n of entered) mouse(n, 'mouseenter', init)
+  pointer(target, 'pointermove', init, false)
+  mouse(target, 'mousemove', init)
+}
+
+const kFocusable = 'a[href],area[href],button,input,select,textarea,iframe,summary,[tabindex],[contenteditable=""],[contenteditable=true]'
+
+/** Focus moves where a mousedown puts it: the closest focusable ancestor, else nowhere. */
+function focusOnMouseDown(target: Element): void {
+  const doc = target.ownerDocument
+  let focusable: Element | null = null
+  for (let n: Element | null = target; n; n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host as Element | null) ?? null) {
+    if (n.matches(kFocusable) && !(n as HTMLButtonElement).disabled) {
+      focusable = n
+      break
+    }
+  }
+  if (focusable) (focusable as HTMLElement).focus({ preventScroll: true })
+  else if (doc.activeElement && doc.activeElement !== doc.body) (doc.activeElement as HTMLElement).blur?.()
+}
+
+export interface ClickOptions {
+  button?: 'left' | 'right' | 'middle'
+  count?: number
+  modifiers?: Mods
+}
+
+const kButtons = { left: 0, middle: 1, right: 2 } as const
+
+/**
+ * The full click: move, then for each click pointerdown, mousedown, focus, pointerup, mouseup,
+ * click (detail = click number); a second click adds dblclick; a right click ends in contextmenu.
+ */
+export function click(el: Element, options: ClickOptions = {}, at = centerOf(el)): void {
+  hover(el, at)
+  const button = kButtons[options.button ?? 'left']
+  const count = options.count ?? 1
+  for (let i = 1; i <= count; i++) {
+    // The page may re-render between clicks (a list row replaced on the first click): look again.
+    const target = hitTarget(el, at)
+    const base = mouseInit(target, at, { button, detail: i, ...options.modifiers })
+    pointer(target, 'pointerdown', { ...base, buttons: 1 << (button === 2 ? 1 : button === 1 ? 2 : 0) }, true)
+    if (mouse(target, 'mousedown', { ...base, buttons: 1 })) focusOnMouseDown(target)
+    pointer(target, 'pointerup', { ...base, buttons: 0 }, false)
+    mouse(target, 'mouseup', { ...base, buttons: 0 })
+    if (button === 0) mouse(target, 'click', base)
+    else if (button === 2) mouse(target, 'contextmenu', base)
+    else mouse(target, 'auxclick', base)
+    if (i === 2 && button === 0) mouse(target, 'dblclick', base)
+  }
+}
+
+/** The forced DOM operation of seed 001 §2.3: for elements attached but not visible. */
+export function forceClick(el: Element): void {
+  if (el instanceof viewOf(el).HTMLElement) el.click()
+  else el.dispatchEvent(new (viewOf(el).MouseEvent)('click', { bubbles: true, cancelable: true, composed: true }))
+}
+
+type TextControl = HTMLInputElement | HTMLTextAreaElement
+
+function valueSetter(el: TextControl): ((v: string) => void) | undefined {
+  const V = viewOf(el)
+  const proto = el instanceof V.HTMLTextAreaElement ? V.HTMLTextAreaElement.prototype : V.HTMLInputElement.prototype
+  const set = Object.getOwnPropertyDescriptor(proto, 'value')?.set
+  return set ? (v: string) => set.call(el, v) : undefined
+}
+
+/**
+ * Sets the value the way the browser does when a person edits it. React tracks the value through
+ * an own-property setter on the node, so the prototype's setter is used on purpose: React then
+ * sees the change in the input event. Vue's v-model reads `el.value` on `input`.
+ */
+export function setNativeValue(el: TextControl, value: string): void {
+  const set = valueSetter(el)
+  if (set) set(value)
   else el.value = value
-  el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }))
-  el.dispatchEvent(new Event('change', { bubbles: true }))
+}
+
+function inputEvent(el: Element, type: 'beforeinput' | 'input', inputType: string, data: string | null): boolean {
+  const V = viewOf(el)
+  return el.dispatchEvent(new V.InputEvent(type, { bubbles: true, cancelable: type === 'beforeinput', composed: true, inputType, data }))
+}
+
+/** fill: select everything, replace it in one edit, then input and change (seed 001 §2.3 input). */
+export function fill(el: TextControl, value: string): void {
+  el.focus({ preventScroll: true })
+  try {
+    el.select()
+  } catch {
+    // Some input types (date, number) have no selection API.
+  }
+  if (!inputEvent(el, 'beforeinput', value ? 'insertText' : 'deleteContentBackward', value || null)) return
+  setNativeValue(el, value)
+  inputEvent(el, 'input', value ? 'insertText' : 'deleteContentBackward', value || null)
+  el.dispatchEvent(new (viewOf(el).Event)('change', { bubbles: true }))
 }
 
 export function fillEditable(el: HTMLElement, value: string): void {
   el.focus({ preventScroll: true })
-  el.textContent = value
-  el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }))
+  const sel = el.ownerDocument.getSelection()
+  sel?.selectAllChildren(el)
+  // execCommand keeps the editor's undo stack and fires beforeinput/input itself.
+  if (!el.ownerDocument.execCommand('insertText', false, value)) {
+    el.textContent = value
+    inputEvent(el, 'input', 'insertText', value)
+  }
 }
 
-const keyCodes: Record<string, { code: string; keyCode: number }> = {
-  Enter: { code: 'Enter', keyCode: 13 },
-  Escape: { code: 'Escape', keyCode: 27 },
-  Tab: { code: 'Tab', keyCode: 9 },
-  Backspace: { code: 'Backspace', keyCode: 8 },
-  Delete: { code: 'Delete', keyCode: 46 },
-  ArrowUp: { code: 'ArrowUp', keyCode: 38 },
-  ArrowDown: { code: 'ArrowDown', keyCode: 40 },
-  ArrowLeft: { code: 'ArrowLeft', keyCode: 37 },
-  ArrowRight: { code: 'ArrowRight', keyCode: 39 },
-  ' ': { code: 'Space', keyCode: 32 },
+interface KeyInfo {
+  key: string
+  code: string
+  keyCode: number
+  /** The text the key inserts, if any. */
+  text?: string
 }
 
-/** Parses "Control+Shift+K" style chords; `${modifier}` is Meta on macOS and Control elsewhere. */
-export function parseChord(chord: string, isMac = /Mac/i.test(navigator.platform)): { key: string; ctrl: boolean; shift: boolean; alt: boolean; meta: boolean } {
-  const parts = chord.replace('${modifier}', isMac ? 'Meta' : 'Control').split('+').map((p) => p.trim()).filter(Boolean)
-  const key = parts.pop() ?? ''
-  const has = (...names: string[]) => parts.some((p) => names.includes(p.toLowerCase()))
-  return { key: key === 'Space' ? ' ' : key, ctrl: has('control', 'ctrl'), shift: has('shift'), alt: has('alt', 'option'), meta: has('meta', 'cmd', 'command') }
+const kNamedKeys: Record<string, [code: string, keyCode: number]> = {
+  Enter: ['Enter', 13],
+  Escape: ['Escape', 27],
+  Tab: ['Tab', 9],
+  Backspace: ['Backspace', 8],
+  Delete: ['Delete', 46],
+  ArrowUp: ['ArrowUp', 38],
+  ArrowDown: ['ArrowDown', 40],
+  ArrowLeft: ['ArrowLeft', 37],
+  ArrowRight: ['ArrowRight', 39],
+  Home: ['Home', 36],
+  End: ['End', 35],
+  PageUp: ['PageUp', 33],
+  PageDown: ['PageDown', 34],
+  ' ': ['Space', 32],
+  Control: ['ControlLeft', 17],
+  Shift: ['ShiftLeft', 16],
+  Alt: ['AltLeft', 18],
+  Meta: ['MetaLeft', 91],
 }
 
-/** Dispatches a key press; Enter in a form field submits the form as a browser would. */
-export function press(target: Element, chord: string): void {
+const kKeyAliases: Record<string, string> = { esc: 'Escape', return: 'Enter', space: ' ', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', del: 'Delete' }
+
+export function keyInfo(name: string): KeyInfo {
+  const key = kKeyAliases[name.toLowerCase()] ?? (name.length === 1 ? name : (Object.keys(kNamedKeys).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name))
+  const named = kNamedKeys[key]
+  if (named) return { key, code: named[0], keyCode: named[1], text: key === ' ' ? ' ' : key === 'Enter' ? '\r' : undefined }
+  if (key.length === 1) {
+    const upper = key.toUpperCase()
+    const code = /[a-z]/i.test(key) ? `Key${upper}` : /\d/.test(key) ? `Digit${key}` : ''
+    return { key, code, keyCode: upper.charCodeAt(0), text: key }
+  }
+  return { key, code: key, keyCode: 0 }
+}
+
+export interface Chord {
+  key: string
+  ctrlKey: boolean
+  shiftKey: boolean
+  altKey: boolean
+  metaKey: boolean
+}
+
+/** "Control+Shift+K", "${modifier}+A": `${modifier}` is Meta on macOS and Control elsewhere (issue 5). */
+export function parseChord(chord: string, isMac = /Mac|iPhone|iPad/i.test(navigator.platform)): Chord {
+  const text = chord.replaceAll('${modifier}', isMac ? 'Meta' : 'Control')
+  // "Control++" presses the plus key.
+  const parts = text.endsWith('++') ? [...text.slice(0, -2).split('+'), '+'] : text.split('+')
+  const names = parts.map((p) => p.trim()).filter(Boolean)
+  const key = names.pop() ?? ''
+  const has = (...aliases: string[]) => names.some((p) => aliases.includes(p.toLowerCase()))
+  return { key, ctrlKey: has('control', 'ctrl'), shiftKey: has('shift'), altKey: has('alt', 'option'), metaKey: has('meta', 'cmd', 'command', 'super') }
+}
+
+function keyboard(el: Element, type: string, info: KeyInfo, mods: Mods): boolean {
+  const V = viewOf(el)
+  return el.dispatchEvent(
+    new V.KeyboardEvent(type, { key: info.key, code: info.code, keyCode: info.keyCode, which: info.keyCode, bubbles: true, cancelable: true, composed: true, view: V, ...mods } as KeyboardEventInit),
+  )
+}
+
+/** Inserts `text` at the caret of a text control, as typing does. */
+function insertAtCaret(el: TextControl, text: string): void {
+  let start = el.value.length
+  let end = start
+  try {
+    start = el.selectionStart ?? start
+    end = el.selectionEnd ?? end
+  } catch {
+    // No selection API on this input type: append.
+  }
+  setNativeValue(el, el.value.slice(0, start) + text + el.value.slice(end))
+  try {
+    el.setSelectionRange(start + text.length, start + text.length)
+  } catch {
+    // As above.
+  }
+}
+
+function deleteBackward(el: TextControl): void {
+  const start = el.selectionStart ?? el.value.length
+  const end = el.selectionEnd ?? start
+  const from = start === end ? Math.max(0, start - 1) : start
+  setNativeValue(el, el.value.slice(0, from) + el.value.slice(end))
+  el.setSelectionRange(from, from)
+}
+
+/**
+ * One key press: keydown, keypress (for keys that make text), the edit with beforeinput and
+ * input, keyup. Enter in a form field submits the form the way implicit submission does (HTML
+ * §4.10.21.2): through the default button when there is one.
+ */
+export function pressKey(target: Element, chord: string): void {
   const c = parseChord(chord)
-  const info = keyCodes[c.key] ?? { code: c.key.length === 1 ? `Key${c.key.toUpperCase()}` : c.key, keyCode: c.key.length === 1 ? c.key.toUpperCase().charCodeAt(0) : 0 }
-  const init = { key: c.key, code: info.code, keyCode: info.keyCode, which: info.keyCode, bubbles: true, cancelable: true, composed: true, ctrlKey: c.ctrl, shiftKey: c.shift, altKey: c.alt, metaKey: c.meta }
-  const notPrevented = target.dispatchEvent(new KeyboardEvent('keydown', init))
-  if (c.key.length === 1 || c.key === 'Enter') target.dispatchEvent(new KeyboardEvent('keypress', init))
-  target.dispatchEvent(new KeyboardEvent('keyup', init))
-  if (notPrevented && c.key === 'Enter' && target instanceof HTMLInputElement && target.form) target.form.requestSubmit()
+  dispatchKey(target, keyInfo(c.key), { ctrlKey: c.ctrlKey, shiftKey: c.shiftKey, altKey: c.altKey, metaKey: c.metaKey })
+}
+
+export function dispatchKey(target: Element, info: KeyInfo, mods: Mods = {}): void {
+  const commands = mods.ctrlKey || mods.metaKey || mods.altKey
+  const notPrevented = keyboard(target, 'keydown', info, mods)
+  const V = viewOf(target)
+  const field = target instanceof V.HTMLInputElement || target instanceof V.HTMLTextAreaElement ? (target as TextControl) : null
+  if (notPrevented && info.text && !commands) {
+    if (keyboard(target, 'keypress', info, mods) && field) {
+      if (info.key === 'Enter') {
+        if (field instanceof V.HTMLTextAreaElement && inputEvent(field, 'beforeinput', 'insertLineBreak', null)) {
+          insertAtCaret(field, '\n')
+          inputEvent(field, 'input', 'insertLineBreak', null)
+        }
+      } else if (inputEvent(field, 'beforeinput', 'insertText', info.text)) {
+        insertAtCaret(field, info.text)
+        inputEvent(field, 'input', 'insertText', info.text)
+      }
+    }
+  } else if (notPrevented && field && (info.key === 'Backspace' || info.key === 'Delete') && !commands) {
+    if (inputEvent(field, 'beforeinput', 'deleteContentBackward', null)) {
+      deleteBackward(field)
+      inputEvent(field, 'input', 'deleteContentBackward', null)
+    }
+  } else if (notPrevented && field && commands && info.key.toLowerCase() === 'a') {
+    field.select()
+  }
+  keyboard(target, 'keyup', info, mods)
+  if (notPrevented && info.key === 'Enter' && field instanceof V.HTMLInputElement && field.form && !commands) implicitSubmit(field.form)
+}
+
+function implicitSubmit(form: HTMLFormElement): void {
+  const submitter = form.querySelector('button:not([type]),button[type=submit],input[type=submit],input[type=image]') as HTMLElement | null
+  if (submitter) {
+    if (!(submitter as HTMLButtonElement).disabled) submitter.click()
+    return
+  }
+  const fields = form.querySelectorAll('input:not([type]),input[type=text],input[type=email],input[type=password],input[type=search],input[type=tel],input[type=url],input[type=number]')
+  if (fields.length === 1) form.requestSubmit()
+}
+
+/** type: one key press per character, so keystroke listeners (autocomplete, masks) see each one. */
+export async function typeText(target: Element, text: string, delayMs = 0, wait: (ms: number) => Promise<void> = () => Promise.resolve()): Promise<void> {
+  // No change event: a browser sends it when the field loses focus, not after the last key.
+  for (const ch of text) {
+    dispatchKey(target, keyInfo(ch === '\n' ? 'Enter' : ch))
+    if (delayMs > 0) await wait(delayMs)
+  }
 }

@@ -1,18 +1,83 @@
-import type { ExecOutcome } from '../../core/exec'
+/**
+ * The DOM-native executor (issue 5): finds the element an instruction means with the locator
+ * ladder, acts on it like a careful person, and reports what changed or a typed error — as data,
+ * never by throwing (seed 002 §5.2).
+ *
+ *   executeInstruction(ins, opts)  one Unified Instruction (seed 001 §2.2), as the planner sends it
+ *   runCommand(cmd, opts)          one DomCommand, the richer form the BrowserPort uses
+ */
+import type { ExecFailure, ExecOutcome } from '../../core/exec'
 import type { Instruction } from '../../core/instruction/schema'
-import { actionRegistry } from './actions'
+import { actionRegistry, type DomActionName, type DomCommand } from './actions'
+import { fail, locate, type Located } from './ladder'
 
-export { actionRegistry } from './actions'
+export { actionRegistry, kDomActionNames, visibleText, urlMatches, kQuietWindowMs, type DomCommand, type DomActionName, type DomActionDescriptor, type ScrollDirection, type WaitState } from './actions'
+export { locate, type TargetSpec, type Located, type Rung } from './ladder'
+export { semanticMatch, parseQuery, tokenize, scoreElement, kMinScore, kAmbiguityMargin, kMaxCandidates, type SemanticResult } from './semantic'
+export { ensureActionable, coveringElement, kVisibleGraceMs, type Checks } from './actionability'
+export { watchEffects, kEffectWindowMs } from './effects'
+export { parseChord, keyInfo } from './events'
+export { kWidgets, widgetFor, pickOption } from './widgets'
 
-const kDefaultTimeoutMs = 10_000
+/** Seed 001 §2.3: SPA components get this long to mount before a step gives up. */
+export const kDefaultTimeoutMs = 10_000
 
-/** Executes one instruction in this page and reports what happened, as data, never by throwing. */
-export async function executeInstruction(ins: Instruction, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ExecOutcome> {
-  const action = actionRegistry.get(ins.action_type)
-  if (!action) return { ok: false, code: 'INVALID', message: `Unknown action ${ins.action_type}` }
-  try {
-    return await action.run(ins, { timeoutMs: opts.timeoutMs ?? kDefaultTimeoutMs, signal: opts.signal })
-  } catch (e) {
-    return { ok: false, code: 'NOT_ACTIONABLE', message: `${ins.action_type} failed: ${(e as Error)?.message ?? e}` }
+export interface RunOptions {
+  timeoutMs?: number
+  signal?: AbortSignal
+  /**
+   * Called with the located element before anything is done to it; returning a failure stops
+   * the action (the safety check of issue 6 that asks the person first).
+   */
+  beforeAct?: (el: Element, action: DomActionName) => ExecFailure | null | Promise<ExecFailure | null>
+}
+
+/** The instruction's nine types mapped onto the DOM actions (seed 001 §2.3 table). */
+export function commandOf(ins: Instruction): DomCommand | null {
+  const p = ins.params
+  const target = { targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator }
+  const hasTarget = !!(p.target_id || p.fallback_selector || p.semantic_locator)
+  // Partial: the agent's own types (run_action, done) are not page actions and never reach here.
+  const kMap: Partial<Record<Instruction['action_type'], () => DomCommand>> = {
+    navigate: () => ({ action: 'navigate', value: p.url }),
+    click: () => ({ action: 'click', target }),
+    input: () => ({ action: 'fill', target, value: p.value ?? '' }),
+    select: () => ({ action: 'select', target, value: p.value ?? '' }),
+    hover: () => ({ action: 'hover', target }),
+    press: () => ({ action: 'press', key: p.key, target: hasTarget ? target : undefined }),
+    scroll: () => ({ action: 'scroll', direction: p.direction, target: hasTarget ? target : undefined }),
+    wait: () => ({ action: 'wait', target: { selectors: p.selector ? [p.selector] : [] }, state: 'visible' }),
+    verify: () => ({ action: 'verify', assertion: p.assertion }),
   }
+  return kMap[ins.action_type]?.() ?? null
+}
+
+export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promise<ExecOutcome> {
+  const action = actionRegistry.get(cmd.action)
+  if (!action) return fail('INVALID', `Unknown action "${cmd.action}".`)
+  const timeoutMs = opts.timeoutMs ?? kDefaultTimeoutMs
+  const deadline = Date.now() + timeoutMs
+  try {
+    let target: Located | undefined
+    const wantsTarget = action.target === 'required' || (action.target === 'optional' && cmd.target && (cmd.target.element || cmd.target.targetId || cmd.target.selectors?.length || cmd.target.semantic))
+    if (wantsTarget) {
+      if (!cmd.target) return fail('INVALID', `${cmd.action} needs a target.`)
+      const found = await locate(cmd.target, { timeoutMs, signal: opts.signal })
+      if (found.ok === false) return found
+      target = found
+      const refused = await opts.beforeAct?.(found.el, cmd.action)
+      if (refused) return refused
+    }
+    return await action.run({ cmd, target, ctx: { deadline, signal: opts.signal }, timeoutMs: Math.max(0, deadline - Date.now()) })
+  } catch (e) {
+    // The executor reports; it never throws into its caller (errors are data, STYLE.md).
+    return fail('NOT_ACTIONABLE', `${cmd.action} failed: ${(e as Error)?.message ?? String(e)}`)
+  }
+}
+
+/** Executes one instruction in this page and reports what happened. */
+export async function executeInstruction(ins: Instruction, opts: RunOptions = {}): Promise<ExecOutcome> {
+  const cmd = commandOf(ins)
+  if (!cmd) return fail('INVALID', `${ins.action_type} is not a page action; the background runs it.`)
+  return runCommand(cmd, opts)
 }

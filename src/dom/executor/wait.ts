@@ -1,7 +1,18 @@
-/** Resolves when `probe` returns a value, re-checking on DOM changes and on a slow timer. */
-export function waitFor<T>(probe: () => T | null | undefined, timeoutMs: number, signal?: AbortSignal): Promise<T | null> {
+/** Waiting primitives: every wait is bounded, wakes on DOM changes, and honours an AbortSignal. */
+
+/** Visibility and layout change without mutations (CSS transitions); polled this often. */
+export const kPollMs = 50
+/**
+ * requestAnimationFrame does not run in background tabs; a frame wait gives up after this long so
+ * an action in a tab that is not in front still finishes.
+ */
+const kFrameFallbackMs = 50
+
+/** Resolves when `probe` returns a truthy value, or with null at the deadline or on abort. */
+export function waitFor<T>(probe: () => T | null | undefined | false, timeoutMs: number, signal?: AbortSignal, doc: Document = document): Promise<T | null> {
   const first = probe()
   if (first) return Promise.resolve(first)
+  if (timeoutMs <= 0 || signal?.aborted) return Promise.resolve(null)
   return new Promise((resolve) => {
     let done = false
     const finish = (v: T | null) => {
@@ -14,20 +25,54 @@ export function waitFor<T>(probe: () => T | null | undefined, timeoutMs: number,
       resolve(v)
     }
     const check = () => {
-      const v = probe()
+      let v: T | null | undefined | false
+      try {
+        v = probe()
+      } catch {
+        v = null
+      }
       if (v) finish(v)
     }
     const onAbort = () => finish(null)
     const observer = new MutationObserver(check)
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
-    // Visibility can change without a mutation (CSS transitions, layout); poll for those.
-    const poll = setInterval(check, 100)
+    observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true })
+    const poll = setInterval(check, kPollMs)
     const timer = setTimeout(() => finish(null), timeoutMs)
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const t = setTimeout(done, ms)
+    function done() {
+      clearTimeout(t)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done, { once: true })
+  })
+}
 
-/** Two animation frames: the page has rendered what our events caused. */
-export const nextPaint = () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))
+/** One animation frame, or kFrameFallbackMs when frames are throttled. */
+export function nextFrame(view: Window = window): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, kFrameFallbackMs)
+    view.requestAnimationFrame(() => {
+      clearTimeout(t)
+      resolve()
+    })
+  })
+}
+
+/** Two frames: what our events caused has been rendered. */
+export async function nextPaint(view: Window = window): Promise<void> {
+  await nextFrame(view)
+  await nextFrame(view)
+}
+
+/** Microtasks, then a macrotask: Vue's nextTick and React's batched updates have flushed. */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0))
+}

@@ -1,0 +1,93 @@
+/**
+ * What an action changed (seed 002 §5.2 ActionResult.changes): URL, DOM mutations, new modals,
+ * focus. Also the evidence that an action did anything at all: a click that changes nothing
+ * where something was expected is a failure, not a success (issue 5).
+ */
+import type { ExecChanges, ModalChange } from '../../core/exec'
+import { openModals } from '../observe'
+import { nextPaint } from './wait'
+
+/**
+ * A click's effect may come after a fetch or an animation frame; this long without any change
+ * (DOM, URL, focus, the target's state, a navigation) means there was none. Spent only when
+ * nothing happens: the first change ends the wait.
+ */
+export const kEffectWindowMs = 1_000
+
+export interface EffectWatch {
+  /** Resolves true at the first change, false when `ms` pass with none. */
+  waitForEffect(ms: number, extra?: () => boolean): Promise<boolean>
+  /** Stops watching and reports what changed. */
+  finish(): ExecChanges & { navigating: boolean }
+  readonly navigating: boolean
+}
+
+function modalKey(m: ModalChange): string {
+  return `${m.kind}:${m.label}`
+}
+
+export function watchEffects(doc: Document = document): EffectWatch {
+  const view = doc.defaultView ?? window
+  const url = view.location.href
+  const focus = doc.activeElement
+  const modals = new Set(openModals(doc).map(modalKey))
+  let mutations = 0
+  let navigating = false
+  let wake: (() => void) | null = null
+  const observer = new MutationObserver((records) => {
+    mutations += records.length
+    wake?.()
+  })
+  observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true })
+  const onLeave = () => {
+    navigating = true
+    wake?.()
+  }
+  view.addEventListener('beforeunload', onLeave)
+  view.addEventListener('pagehide', onLeave)
+  // Focus counts when it went somewhere: a click on something unfocusable only blurs, and a
+  // blur alone is no sign the page reacted.
+  const focusMoved = () => doc.activeElement !== focus && doc.activeElement !== null && doc.activeElement !== doc.body
+  const changed = (extra?: () => boolean) => navigating || mutations > 0 || view.location.href !== url || focusMoved() || (extra?.() ?? false)
+  let done = false
+  return {
+    get navigating() {
+      return navigating
+    },
+    async waitForEffect(ms, extra) {
+      if (changed(extra)) return true
+      const hit = await new Promise<boolean>((resolve) => {
+        const poll = setInterval(() => changed(extra) && finish(true), 50)
+        const timer = setTimeout(() => finish(changed(extra)), ms)
+        const finish = (v: boolean) => {
+          clearInterval(poll)
+          clearTimeout(timer)
+          wake = null
+          resolve(v)
+        }
+        wake = () => finish(true)
+      })
+      // Let the page finish rendering what started, so the counts describe the whole answer.
+      if (hit && !navigating) await nextPaint(view)
+      return hit
+    },
+    finish() {
+      if (!done) {
+        done = true
+        observer.disconnect()
+        view.removeEventListener('beforeunload', onLeave)
+        view.removeEventListener('pagehide', onLeave)
+      }
+      const now = view.location.href
+      const newModals = navigating ? [] : openModals(doc).filter((m) => !modals.has(modalKey(m))).map((m) => ({ kind: m.kind, label: m.label }))
+      return {
+        urlChanged: now !== url,
+        ...(now !== url ? { newUrl: now } : {}),
+        domMutations: mutations,
+        newModals,
+        focusChanged: doc.activeElement !== focus,
+        navigating,
+      }
+    },
+  }
+}

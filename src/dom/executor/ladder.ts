@@ -1,0 +1,179 @@
+/**
+ * The locator ladder of issue 5, in order, recording the rung that matched:
+ *   1. `target_id`, the scanned element id (Observe's stable handle, seed 002 §3.4): stale → fail,
+ *      never re-point;
+ *   2. explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:`), primary then fallbacks
+ *      (seed 000 §6.6.2), waiting for SPA mounts (seed 001 §2.3, §4.3);
+ *   3. the semantic description matched locally (seed 002 §5.1);
+ *   4. otherwise a failure carrying the candidate list for the AI fallback.
+ * A match must be unique: two candidates too close to call is AMBIGUOUS, never a guess.
+ */
+import type { Candidate, ExecErrorCode, ExecFailure } from '../../core/exec'
+import { kAgentIdAttr, safeResolveHandle } from '../observe'
+import { deepQuerySelectorAll, LocatorSyntaxError, parseLocator, queryAll, type Locator } from '../locators'
+import { isVisible, kAvaUiAttr, labelOf } from './dom'
+import { candidateId, kMaxCandidates, semanticMatch } from './semantic'
+import { waitFor } from './wait'
+
+export type Rung = 'target_id' | 'selector' | 'semantic' | 'element'
+
+export interface TargetSpec {
+  /** An element already in hand (the focused one, for keys typed without a target). */
+  element?: Element
+  /** `data-agent-id` from an Observe snapshot. */
+  targetId?: string
+  /** Explicit selectors, primary first, then fallbacks. */
+  selectors?: string[]
+  /** What a person would call the element ("the 新建 button"). */
+  semantic?: string
+}
+
+export interface Located {
+  ok?: undefined
+  el: Element
+  rung: Rung
+  /** The selector that matched, on the selector rung. */
+  selector?: string
+  /** Other elements that were considered, best first (semantic rung). */
+  candidates?: Candidate[]
+  /** Looks the element up again the same way (after a re-render); null when it cannot. */
+  relocate: () => Element | null
+}
+
+export function fail(code: ExecErrorCode, message: string, extra: Partial<ExecFailure> = {}): ExecFailure {
+  return { ok: false, code, message, ...extra }
+}
+
+const kSuggestRescan = 'Observe the page again and use the new ids.'
+const kSuggestDescribe = 'Describe the element by its visible label, or pick one of the candidates.'
+
+/** Result of one look with the selectors: an element, "several", or nothing yet. */
+type SelectorLook = { el: Element; selector: string } | { several: Element[]; selector: string } | null
+
+function lookSelectors(locators: Locator[]): SelectorLook {
+  for (const loc of locators) {
+    const all = queryAll(loc).filter((el) => !el.closest(`[${kAvaUiAttr}]`))
+    if (all.length === 0) continue
+    if (all.length === 1) return { el: all[0], selector: loc.raw }
+    // Several matches: the visible one is what a person sees; two visible ones is ambiguous.
+    const visible = all.filter(isVisible)
+    if (visible.length === 1) return { el: visible[0], selector: loc.raw }
+    if (visible.length === 0) return { el: all[0], selector: loc.raw }
+    return { several: visible, selector: loc.raw }
+  }
+  return null
+}
+
+function toCandidates(els: Element[], score = 1): Candidate[] {
+  return els.slice(0, kMaxCandidates).map((el) => ({ id: candidateId(el), label: labelOf(el), score }))
+}
+
+function textMatch(description: string): Element | null {
+  const text = description.replace(/["“”「」]/g, '').trim()
+  if (!text) return null
+  let found: Element[]
+  try {
+    found = queryAll(`text:${text}`).filter((el) => isVisible(el) && !el.closest(`[${kAvaUiAttr}]`))
+  } catch {
+    return null
+  }
+  return found.length === 1 ? found[0] : null
+}
+
+function byTargetId(id: string): Element | 'stale' | 'unknown' {
+  const handle = safeResolveHandle(id)
+  if (handle.ok) return handle.value
+  if (handle.error.code === 'ELEMENT_STALE') return 'stale'
+  // Not issued by this page's Observe instance: the attribute in the page is the other record.
+  const marked = deepQuerySelectorAll(`[${kAgentIdAttr}="${CSS.escape(id)}"]`)
+  return marked.length === 1 ? marked[0] : 'unknown'
+}
+
+export async function locate(spec: TargetSpec, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Located | ExecFailure> {
+  if (spec.element) {
+    const el = spec.element
+    return el.isConnected ? { el, rung: 'element', relocate: () => (el.isConnected ? el : null) } : fail('ELEMENT_STALE', 'The element left the page.')
+  }
+  if (spec.targetId) {
+    const found = byTargetId(spec.targetId)
+    if (found === 'stale') {
+      return fail('ELEMENT_STALE', `The element ${spec.targetId} has left the page since it was scanned (the page re-rendered).`, { rung: 'target_id', suggestion: kSuggestRescan })
+    }
+    if (found !== 'unknown') {
+      const el = found
+      return { el, rung: 'target_id', relocate: () => (el.isConnected ? el : null) }
+    }
+    if (!spec.selectors?.length && !spec.semantic) {
+      return fail('ELEMENT_STALE', `No element has the id ${spec.targetId} on this page any more.`, { rung: 'target_id', suggestion: kSuggestRescan })
+    }
+  }
+
+  const locators: Locator[] = []
+  const invalid: string[] = []
+  for (const s of spec.selectors ?? []) {
+    try {
+      locators.push(parseLocator(s))
+    } catch (e) {
+      if (!(e instanceof LocatorSyntaxError)) throw e
+      invalid.push(e.message)
+    }
+  }
+  if (invalid.length && !locators.length && !spec.semantic) return fail('INVALID', invalid.join(' '))
+
+  let ambiguity: ExecFailure | null = null
+  let lastCandidates: Candidate[] = []
+  const probe = (): Located | null => {
+    const look = lookSelectors(locators)
+    if (look && 'el' in look) {
+      const selector = look.selector
+      const loc = locators.find((l) => l.raw === selector)!
+      return { el: look.el, rung: 'selector', selector, relocate: () => queryAll(loc).find(isVisible) ?? null }
+    }
+    if (look && 'several' in look && !spec.semantic) {
+      ambiguity = fail('AMBIGUOUS', `${look.selector} matches ${look.several.length} visible elements; which one is meant?`, {
+        rung: 'selector',
+        candidates: toCandidates(look.several),
+        suggestion: 'Make the selector match one element, or describe the element by its label.',
+      })
+      return null
+    }
+    if (spec.semantic) {
+      const m = semanticMatch(spec.semantic)
+      // Several selector matches and a description: the description picks among them.
+      const pool = look && 'several' in look ? look.several : null
+      lastCandidates = m.candidates
+      if (pool) {
+        const inPool = m.elements.filter((el) => pool.some((p) => p === el || p.contains(el) || el.contains(p)))
+        if (inPool.length >= 1 && m.best && inPool[0] === m.best) return { el: m.best, rung: 'selector', selector: look!.selector, candidates: m.candidates, relocate: () => null }
+      }
+      if (m.ambiguous) {
+        ambiguity = fail('AMBIGUOUS', `"${spec.semantic}" fits ${m.candidates.filter((c) => c.score >= m.candidates[0].score - 0.05).length} elements equally well: ${m.candidates.map((c) => `"${c.label}"`).join(', ')}.`, {
+          rung: 'semantic',
+          candidates: m.candidates,
+          suggestion: kSuggestDescribe,
+        })
+        return null
+      }
+      if (m.best) {
+        const description = spec.semantic
+        return { el: m.best, rung: 'semantic', candidates: m.candidates, relocate: () => semanticMatch(description).best ?? null }
+      }
+      // Hover targets and menus are often plain elements: the one visible element showing the words.
+      if (!m.candidates.length) {
+        const byText = textMatch(spec.semantic)
+        if (byText) return { el: byText, rung: 'semantic', relocate: () => textMatch(spec.semantic!) }
+      }
+    }
+    return null
+  }
+
+  // An ambiguity is final at once: waiting will not make two equal buttons different.
+  const found = await waitFor(() => probe() ?? (ambiguity ? 'ambiguous' : null), opts.timeoutMs, opts.signal)
+  if (found && found !== 'ambiguous') return found
+  if (ambiguity) return ambiguity
+  const tried = [spec.targetId && `id ${spec.targetId}`, ...(spec.selectors ?? []), spec.semantic && `"${spec.semantic}"`].filter(Boolean).join(', ')
+  return fail('ELEMENT_NOT_FOUND', `Nothing on the page matches ${tried || '(no locator given)'} after ${Math.round(opts.timeoutMs / 100) / 10} s.${invalid.length ? ` ${invalid.join(' ')}` : ''}`, {
+    candidates: lastCandidates,
+    suggestion: 'Check that the page is the one expected, wait for it to load, or describe the element differently.',
+  })
+}

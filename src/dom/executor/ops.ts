@@ -1,0 +1,135 @@
+/**
+ * The careful-human operations every action is built from: make the element actionable, act
+ * with the real event sequence, then check the page answered (seed 002 §5.2; issue 5: a click
+ * that changed nothing, or a value that did not stick, is a failure).
+ */
+import type { ExecChanges, ExecFailure } from '../../core/exec'
+import { checkedState } from '../locators'
+import { ensureActionable, type Checks } from './actionability'
+import { displayedValue, editableOf, isTextField, quoteLabel, retarget, viewOf } from './dom'
+import { watchEffects, kEffectWindowMs } from './effects'
+import { click, fill, fillEditable, forceClick, hover, typeText, type ClickOptions } from './events'
+import { fail } from './ladder'
+import { settle, sleep, waitFor } from './wait'
+
+export interface OpContext {
+  deadline: number
+  signal?: AbortSignal
+  relocate?: () => Element | null
+}
+
+export type OpResult = { ok: true; el: Element; forced: boolean; changes: ExecChanges; navigating: boolean }
+
+const kClickChecks: Checks = { visible: true, enabled: true, stable: true, hitTest: true, allowForce: true }
+
+/** The state of the target a click may change without touching the DOM (checkbox, value, expanded). */
+function stateSignature(el: Element): string {
+  return `${checkedState(el)}|${(el as HTMLInputElement).value ?? ''}|${el.getAttribute('aria-expanded')}|${el.getAttribute('aria-pressed')}|${el.getAttribute('aria-selected')}`
+}
+
+/**
+ * Click (any button, any count). `expectEffect`: with no DOM, URL, focus or state change within
+ * kEffectWindowMs the click is reported as NOT_ACTIONABLE / no-effect.
+ */
+export async function clickOp(target: Element, ctx: OpContext, options: ClickOptions & { expectEffect?: boolean } = {}): Promise<OpResult | ExecFailure> {
+  const ready = await ensureActionable(retarget(target), kClickChecks, ctx)
+  if (!ready.ok) return ready
+  const el = ready.el
+  const watch = watchEffects(el.ownerDocument)
+  const before = stateSignature(el)
+  if (ready.forced) forceClick(el)
+  else click(el, options)
+  const changed = await watch.waitForEffect(options.expectEffect === false || ready.forced ? 0 : kEffectWindowMs, () => el.isConnected && stateSignature(el) !== before)
+  const changes = watch.finish()
+  const { navigating, ...rest } = changes
+  // A forced click reaches an element nobody can see; its effect may be invisible too (seed 001 §2.3).
+  if (!changed && options.expectEffect !== false && !ready.forced) {
+    return fail('NOT_ACTIONABLE', `Clicked ${quoteLabel(el)} but nothing happened: no change to the page, its address or the focus within ${kEffectWindowMs / 1000} s.`, {
+      reason: 'no-effect',
+      suggestion: 'The element may not be the control that does this, or the page ignores synthetic clicks; pick another candidate.',
+    })
+  }
+  return { ok: true, el, forced: ready.forced, changes: rest, navigating }
+}
+
+export async function hoverOp(target: Element, ctx: OpContext): Promise<OpResult | ExecFailure> {
+  const ready = await ensureActionable(retarget(target), { visible: true, stable: true, hitTest: true }, ctx)
+  if (!ready.ok) return ready
+  const watch = watchEffects(ready.el.ownerDocument)
+  hover(ready.el)
+  await watch.waitForEffect(0)
+  await settle()
+  const { navigating, ...changes } = watch.finish()
+  return { ok: true, el: ready.el, forced: false, changes, navigating }
+}
+
+/** Values the page may legitimately reformat: compare them as a person reads them. */
+function sameValue(actual: string, wanted: string, el: Element): boolean {
+  if (actual === wanted) return true
+  const type = (el as HTMLInputElement).type
+  if (type === 'number') return Number(actual) === Number(wanted)
+  return actual.replace(/\s+/g, ' ').trim() === wanted.replace(/\s+/g, ' ').trim()
+}
+
+/** How long a framework gets to re-render (and possibly undo) a value after the input event. */
+const kStickCheckMs = 100
+
+/** Text entry, `fill` (one edit) or `type` (key by key), then checks the value stuck. */
+export async function enterTextOp(target: Element, value: string, ctx: OpContext, mode: 'fill' | 'type' = 'fill', delayMs = 0): Promise<(OpResult & { sensitive: boolean }) | ExecFailure> {
+  const field = editableOf(target)
+  if (!field) return fail('NOT_ACTIONABLE', `${quoteLabel(target)} is not a text field.`, { reason: 'wrong-kind', suggestion: 'Use click, check or select for this element.' })
+  const ready = await ensureActionable(field, { visible: true, enabled: true, editable: true, allowForce: true }, ctx)
+  if (!ready.ok) return ready
+  const el = ready.el
+  const watch = watchEffects(el.ownerDocument)
+  const V = viewOf(el)
+  if (isTextField(el)) {
+    if (mode === 'fill') fill(el, value)
+    else {
+      fill(el, '')
+      await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal))
+    }
+    await settle()
+    await sleep(kStickCheckMs, ctx.signal)
+    if (!sameValue(el.value, value, el)) {
+      watch.finish()
+      return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the page changed the value to "${el.type === 'password' ? '•••' : el.value}".`, {
+        reason: 'value-rejected',
+        suggestion: 'The field may accept only some characters or a fixed format.',
+      })
+    }
+  } else if (el instanceof V.HTMLElement && el.isContentEditable) {
+    if (mode === 'fill') fillEditable(el, value)
+    else {
+      fillEditable(el, '')
+      await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal))
+    }
+    await settle()
+  } else {
+    watch.finish()
+    return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a text field.`, { reason: 'wrong-kind' })
+  }
+  const { navigating, ...changes } = watch.finish()
+  const sensitive = el instanceof V.HTMLInputElement && (el.type === 'password' || /^cc-/.test(el.autocomplete))
+  return { ok: true, el, forced: ready.forced, changes: { ...changes, value: displayedValue(el) }, navigating, sensitive }
+}
+
+/** How long a checkbox or switch gets to show its new state after the click. */
+const kCheckSettleMs = 1_000
+
+/** check / uncheck: click the visible control only when the state differs, then verify it. */
+export async function checkOp(target: Element, want: boolean, ctx: OpContext): Promise<(OpResult & { already: boolean }) | ExecFailure> {
+  const state = checkedState(target)
+  if (state === null) return fail('NOT_ACTIONABLE', `${quoteLabel(target)} is not a checkbox, radio or switch.`, { reason: 'wrong-kind', suggestion: 'Use click for buttons and select for dropdowns.' })
+  if (state === want) return { ok: true, el: target, forced: false, changes: { urlChanged: false, domMutations: 0, newModals: [], focusChanged: false, value: String(want) }, navigating: false, already: true }
+  // Element Plus and Ant Design hide the native input; the person clicks its label or switch.
+  const V = viewOf(target)
+  const clickable = target instanceof V.HTMLInputElement && target.labels?.length ? target.labels[0] : target
+  const done = await clickOp(clickable, ctx)
+  if (!done.ok) return done
+  const now = await waitFor(() => (checkedState(target) === want ? true : null), kCheckSettleMs, ctx.signal)
+  if (!now) {
+    return fail('NOT_ACTIONABLE', `Clicked ${quoteLabel(target)} but it is still ${want ? 'unchecked' : 'checked'}.`, { reason: 'no-effect', suggestion: 'The control may be disabled by the page or need another control first.' })
+  }
+  return { ...done, changes: { ...done.changes, value: String(want) }, already: false }
+}

@@ -1,0 +1,275 @@
+/**
+ * The semantic rung of the ladder (seed 002 §5.1 "文本描述 → 模糊匹配（标签、placeholder）"):
+ * a description such as "username input", "the 新建 button" or "删除 in the row of 张三" is
+ * scored against the page's interactive elements by what a person reads on them — accessible
+ * name, placeholder, aria-label, title, the form label or row text next to them, their role —
+ * in English and Chinese. The best few become the candidate list of §5.1 for the AI fallback.
+ *
+ * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements): a cheap substring filter runs first, and
+ * layout (visibility) is read only for the best-scored elements, never for all of them.
+ */
+import type { Candidate } from '../../core/exec'
+import { accessibleName, normalize, roleOf, searchRoots, labelText } from '../locators'
+import { cssPath, isVisible, kAvaUiAttr } from './dom'
+
+/** What counts as interactive for the semantic rung: controls, roles, and wrapper widgets. */
+export const kInteractive = [
+  'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'label',
+  '[role=button]', '[role=link]', '[role=checkbox]', '[role=radio]', '[role=switch]', '[role=tab]', '[role=menuitem]',
+  '[role=menuitemcheckbox]', '[role=menuitemradio]', '[role=option]', '[role=combobox]', '[role=textbox]', '[role=slider]', '[role=treeitem]',
+  '[contenteditable=""]', '[contenteditable=true]', '[tabindex]:not([tabindex="-1"])', '[onclick]',
+].join(',')
+
+/** Words people use for a control's kind, mapped to ARIA roles (English and Chinese). */
+const kRoleWords: Array<[words: string[], roles: string[]]> = [
+  [['button', 'btn', '按钮'], ['button']],
+  [['link', '链接', '超链接'], ['link']],
+  [['input', 'field', 'textbox', 'textfield', 'box', '输入框', '文本框', '输入栏'], ['textbox', 'searchbox', 'combobox', 'spinbutton']],
+  [['checkbox', 'tickbox', '复选框', '勾选框', '多选框'], ['checkbox']],
+  [['radio', '单选框', '单选'], ['radio']],
+  [['switch', 'toggle', '开关'], ['switch', 'checkbox']],
+  [['dropdown', 'combobox', 'combo', 'picker', '下拉框', '下拉', '选择框', '选择器'], ['combobox', 'listbox', 'button']],
+  [['tab', '标签页', '选项卡'], ['tab']],
+  [['menu', 'menuitem', '菜单', '菜单项'], ['menuitem', 'button']],
+  [['option', '选项'], ['option']],
+]
+const kRoleByWord = new Map<string, string[]>(kRoleWords.flatMap(([words, roles]) => words.map((w) => [w, roles] as [string, string[]])))
+/** Chinese role words are stripped from the text before it is cut into pairs of characters. */
+const kCjkRoleWords = kRoleWords.flatMap(([w]) => w.filter((x) => /\p{Script=Han}/u.test(x))).sort((a, b) => b.length - a.length)
+
+/** Words that say nothing about which element is meant. */
+const kStopWords = new Set([
+  'the', 'a', 'an', 'on', 'in', 'of', 'to', 'for', 'with', 'and', 'or', 'at', 'by', 'from', 'into', 'this', 'that', 'it', 'its', 'is',
+  'click', 'press', 'tap', 'hit', 'type', 'enter', 'fill', 'select', 'choose', 'pick', 'open', 'element', 'area', 'page', 'form', 'named', 'labelled', 'labeled', 'called', 'row', 'item',
+])
+const kCjkStopWords = ['点击', '单击', '输入', '选择', '打开', '填写', '里的', '中的', '上的', '的', '在', '中', '里']
+
+const kHan = /\p{Script=Han}/u
+const kHanSpace = /(\p{Script=Han})\s+(?=\p{Script=Han})/gu
+const kTokenRe = /[\p{Script=Han}]+|[\p{L}\p{N}]+/gu
+
+/** Latin words lower-cased; Chinese runs cut into overlapping pairs (no word breaks in Chinese). */
+export function tokenize(text: string, forQuery = false): string[] {
+  const out: string[] = []
+  // Ant Design spaces out two-character button labels ("提 交"); a person reads one word.
+  const joined = text.toLowerCase().replace(kHanSpace, '$1')
+  for (const m of joined.matchAll(kTokenRe)) {
+    let w = m[0]
+    if (kHan.test(w[0])) {
+      if (forQuery) for (const stop of [...kCjkRoleWords, ...kCjkStopWords]) w = w.split(stop).join(' ')
+      for (const run of w.split(' ')) {
+        if (run.length === 1) out.push(run)
+        for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2))
+      }
+    } else if (!forQuery || !kStopWords.has(w)) out.push(w)
+  }
+  return out
+}
+
+export interface SemanticQuery {
+  text: string
+  tokens: string[]
+  /** Roles the description names ("button", "输入框"); empty when it names none. */
+  roles: Set<string>
+  /** A quoted label in the description ("the \"Save\" button"): matched exactly, strongly preferred. */
+  quoted?: string
+}
+
+export function parseQuery(text: string): SemanticQuery {
+  const roles = new Set<string>()
+  const lower = text.toLowerCase()
+  for (const m of lower.matchAll(/[a-z]+/g)) for (const r of kRoleByWord.get(m[0]) ?? []) roles.add(r)
+  for (const w of kCjkRoleWords) if (lower.includes(w)) for (const r of kRoleByWord.get(w) ?? []) roles.add(r)
+  const quoted = /["“'「]([^"”'」]+)["”'」]/.exec(text)?.[1]?.trim()
+  const tokens = tokenize(text, true).filter((t) => !kRoleByWord.has(t))
+  return { text, tokens: [...new Set(tokens)], roles, quoted: quoted || undefined }
+}
+
+/** Weights of where a query word was found: the element's own label counts most (seed 002 §3.2). */
+const kWeightOwn = 1
+const kWeightAttr = 0.8
+const kWeightNear = 0.6
+const kWeightPartial = 0.5
+
+/** Share of each part of the score; they add up to 1 (plus the exact-label bonus). */
+const kShareRecall = 0.55
+const kSharePrecision = 0.2
+const kShareRole = 0.25
+const kExactBonus = 0.15
+/** Below this a "match" is mostly a shared common word. */
+export const kMinScore = 0.4
+/** Two visible candidates closer than this are too close to call: AMBIGUOUS, never a guess (issue 5). */
+export const kAmbiguityMargin = 0.05
+/** Candidates handed to the AI fallback (seed 002 §5.1). */
+export const kMaxCandidates = 5
+
+interface Scored {
+  el: Element
+  score: number
+  label: string
+}
+
+/** The element a person would click for a hidden native control (Element Plus checkbox input). */
+export function visibleProxy(el: Element): Element | null {
+  if (isVisible(el)) return el
+  const proxy = el.closest('label,.el-switch,.ant-switch,.el-checkbox,.el-radio,.ant-checkbox-wrapper,.ant-radio-wrapper,.el-select,.ant-select')
+  if (proxy && isVisible(proxy)) return proxy
+  const label = (el as HTMLInputElement).labels?.[0]
+  return label && isVisible(label) ? label : null
+}
+
+const kFormItem = '.el-form-item,.ant-form-item,.form-group,.form-item,.field,fieldset'
+const kRowish = 'tr,li,[role=row],[role=listitem],.el-table__row,.ant-table-row'
+
+function textAround(el: Element, rowCache: Map<Element, string>): string {
+  const parts: string[] = []
+  const item = el.closest(kFormItem)
+  if (item) {
+    const label = item.querySelector('label,.el-form-item__label,.ant-form-item-label,legend')
+    if (label && !label.contains(el)) parts.push(label.textContent ?? '')
+  }
+  const row = el.closest(kRowish)
+  if (row) {
+    let t = rowCache.get(row)
+    if (t === undefined) {
+      t = normalize(row.textContent).slice(0, 160)
+      rowCache.set(row, t)
+    }
+    parts.push(t)
+  }
+  const prev = el.previousElementSibling
+  if (prev && !prev.matches(kInteractive)) {
+    const t = normalize(prev.textContent)
+    if (t.length <= 40) parts.push(t)
+  }
+  return parts.join(' ').toLowerCase()
+}
+
+function ownText(el: Element, role: string): string {
+  const bits = [accessibleName(el, role), el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title')]
+  if (el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea') bits.push(labelText(el))
+  // Select widgets show their placeholder in a sibling span, not on the input.
+  const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
+  if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
+  if (el.localName === 'label' || role === 'button' || role === 'link' || role === 'tab' || role === 'menuitem' || role === 'option') bits.push(el.textContent)
+  const unique: string[] = []
+  for (const b of bits) {
+    const t = normalize(b)
+    if (t && !unique.includes(t)) unique.push(t)
+  }
+  return unique.join(' ')
+}
+
+function attrText(el: Element): string {
+  return [el.getAttribute('name'), el.id, el.getAttribute('data-testid'), el.getAttribute('autocomplete'), el.getAttribute('type')]
+    .filter(Boolean)
+    .join(' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase()
+}
+
+/** Everything a person could read on or near the element, for the cheap first filter. */
+function haystack(el: Element): string {
+  return `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${(el as HTMLInputElement).value ?? ''} ${el.textContent ?? ''}`.toLowerCase()
+}
+
+export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<Element, string>()): Scored | null {
+  const role = roleOf(el)
+  const own = ownText(el, role)
+  const ownLower = own.toLowerCase()
+  const ownTokens = new Set(tokenize(own))
+  const attrs = attrText(el)
+  const attrTokens = new Set(tokenize(attrs))
+  let near: Set<string> | undefined
+  let nearLower = ''
+  let sum = 0
+  let hitsOwn = 0
+  for (const t of q.tokens) {
+    let w = 0
+    if (ownTokens.has(t)) {
+      w = kWeightOwn
+      hitsOwn++
+    } else if (attrTokens.has(t)) w = kWeightAttr
+    else {
+      if (near === undefined) {
+        nearLower = textAround(el, rowCache)
+        near = new Set(tokenize(nearLower))
+      }
+      if (near.has(t)) w = kWeightNear
+      else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t))) w = kWeightPartial
+    }
+    sum += w
+  }
+  if (q.tokens.length && sum === 0) return null
+  const recall = q.tokens.length ? sum / q.tokens.length : 0
+  const precision = ownTokens.size ? hitsOwn / ownTokens.size : 0
+  const roleScore = q.roles.size === 0 ? 0.5 : q.roles.has(role) || (role === '' && el.localName === 'label' && q.roles.has('checkbox')) ? 1 : 0
+  if (!q.tokens.length && roleScore < 1) return null
+  const stripped = q.quoted ?? q.tokens.join(' ')
+  const exact = stripped && normalize(stripped).toLowerCase() === ownLower ? kExactBonus : 0
+  const quotedMiss = q.quoted && !ownLower.includes(q.quoted.toLowerCase()) ? 0.2 : 0
+  const score = Math.max(0, Math.min(1, kShareRecall * recall + kSharePrecision * precision + kShareRole * roleScore + exact - quotedMiss))
+  return { el, score, label: own.slice(0, 50) || normalize(el.textContent).slice(0, 50) }
+}
+
+export interface SemanticResult {
+  /** The unique best element, or none when nothing fits or two fit too well. */
+  best?: Element
+  ambiguous: boolean
+  candidates: Candidate[]
+  /** Elements of the candidates, parallel to `candidates`. */
+  elements: Element[]
+}
+
+export function candidateId(el: Element): string {
+  return el.getAttribute('data-agent-id') ?? `css:${cssPath(el)}`
+}
+
+/** Scores every interactive element of the page (all search roots) against the description. */
+export function semanticMatch(description: string, scope: Document = document): SemanticResult {
+  const q = parseQuery(description)
+  const needles = q.quoted ? [q.quoted.toLowerCase(), ...q.tokens] : q.tokens
+  const han = needles.some((t) => kHan.test(t))
+  const rowCache = new Map<Element, string>()
+  const scored: Scored[] = []
+  const seen = new Set<Element>()
+  for (const root of searchRoots(scope)) {
+    for (const el of root.querySelectorAll(kInteractive)) {
+      if (needles.length) {
+        const hay = han ? haystack(el).replace(kHanSpace, '$1') : haystack(el)
+        if (!needles.some((t) => hay.includes(t))) {
+          // The label may be elsewhere (label[for], form item, row): only fields and options get that look.
+          if (!/^(input|select|textarea)$/.test(el.localName) && !el.matches('[role=combobox],[role=switch],[role=checkbox],[role=radio]')) continue
+        }
+      }
+      if (seen.has(el)) continue
+      seen.add(el)
+      // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
+      if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
+      const s = scoreElement(q, el, rowCache)
+      if (s && s.score >= kMinScore) scored.push(s)
+    }
+  }
+  scored.sort((a, b) => b.score - a.score)
+  // Layout is read only now, best first, until enough visible candidates are known.
+  const visible: Scored[] = []
+  const taken = new Set<Element>()
+  for (const s of scored) {
+    if (s.el.closest(`[${kAvaUiAttr}]`)) continue
+    const proxy = visibleProxy(s.el)
+    if (!proxy || taken.has(proxy)) continue
+    taken.add(proxy)
+    // A label and the control inside it are one target.
+    if (visible.some((v) => v.el.contains(proxy) || proxy.contains(v.el))) continue
+    visible.push({ ...s, el: proxy })
+    if (visible.length >= kMaxCandidates && s.score < visible[0].score - kAmbiguityMargin) break
+  }
+  const top = visible.slice(0, kMaxCandidates)
+  const candidates = top.map((s) => ({ id: candidateId(s.el), label: s.label, score: Math.round(s.score * 100) / 100 }))
+  const elements = top.map((s) => s.el)
+  if (!top.length) return { ambiguous: false, candidates, elements }
+  const ties = top.filter((s) => s.score >= top[0].score - kAmbiguityMargin)
+  if (ties.length > 1) return { ambiguous: true, candidates, elements }
+  return { best: top[0].el, ambiguous: false, candidates, elements }
+}
