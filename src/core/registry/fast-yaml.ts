@@ -63,6 +63,8 @@ function resolvePlain(text: string): unknown {
 // Characters that cannot start a plain scalar, or that start something we leave to the library.
 const kIndicators = new Set(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`'])
 
+const kLeadingTab = /^ *\t/
+
 // ": " would be a nested mapping, " #" a comment, a tab a separator: none belong in a plain scalar.
 const kNotPlain = /: |:$| #|\t/
 
@@ -266,6 +268,8 @@ class Reader {
       if (line.indent < indent) break
       if (line.indent > indent || !this.isSeqItem(line.content)) bail()
       const after = line.content.slice(1)
+      // Tabs may not indent; whether one separates is subtle enough to leave to the library.
+      if (kLeadingTab.test(after)) bail()
       const spaces = after.length - after.trimStart().length
       const rest = after.trimStart()
       if (rest !== '' && !rest.startsWith('#') && keyEnd(rest) >= 0 && !rest.startsWith('"') && !rest.startsWith("'")) {
@@ -389,7 +393,9 @@ function splitKey(content: string): { key: string; rest: string } {
     if (raw === '' || typeof plainScalar(raw, false) !== 'string') bail()
     key = raw
   }
-  return { key, rest: content.slice(end + 1).trim() }
+  const rest = content.slice(end + 1)
+  if (kLeadingTab.test(rest)) bail()
+  return { key, rest: rest.trim() }
 }
 
 /** Parses `text` if it stays inside the simple subset; otherwise returns `kBail`. */
@@ -406,7 +412,7 @@ export function fastParseYaml(text: string): unknown | Bail {
     const first = content.charCodeAt(0)
     // Only lines that start with other whitespace (tabs) need a trim to tell blank from content.
     const blank = content.length === 0 || ((first === 9 || first === 13) && content.trim() === '')
-    if (first === 9 && !blank) return kBail
+    if (first === 9) return kBail
     const skip = blank || first === 35
     if (!skip && indent === 0 && (content.startsWith('---') || content.startsWith('...') || content.startsWith('%'))) {
       // One leading "---" is common and harmless; anything else about documents is not ours.

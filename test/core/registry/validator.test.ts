@@ -168,7 +168,7 @@ describe('fast YAML reader agrees with the yaml library', () => {
         }
         expect(JSON.stringify(fast)).toBe(JSON.stringify(expected ?? null))
       }),
-      { numRuns: 3000 },
+      { numRuns: 20000 },
     )
   })
   it('reads the whole valid example without bailing', () => {
