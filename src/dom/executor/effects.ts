@@ -14,6 +14,11 @@ import { nextPaint } from './wait'
  */
 export const kEffectWindowMs = 1_000
 
+/** DOM silent this long after the first change: the page has finished answering. */
+const kSettleQuietMs = 30
+/** Never spend longer than this collecting the rest of an answer (animations keep mutating). */
+const kSettleMaxMs = 300
+
 export interface EffectWatch {
   /** Resolves true at the first change, false when `ms` pass with none. */
   waitForEffect(ms: number, extra?: () => boolean): Promise<boolean>
@@ -67,8 +72,16 @@ export function watchEffects(doc: Document = document): EffectWatch {
         }
         wake = () => finish(true)
       })
-      // Let the page finish rendering what started, so the counts describe the whole answer.
-      if (hit && !navigating) await nextPaint(view)
+      // Let the page finish what started (an async validation, a transition), so the counts
+      // describe the whole answer: until the DOM is quiet for a moment, within a cap.
+      if (hit && !navigating) {
+        await nextPaint(view)
+        const started = Date.now()
+        for (let seen = -1; seen !== mutations && !navigating && Date.now() - started < kSettleMaxMs; ) {
+          seen = mutations
+          await new Promise((r) => setTimeout(r, kSettleQuietMs))
+        }
+      }
       return hit
     },
     finish() {

@@ -19,6 +19,9 @@ export { watchEffects, kEffectWindowMs } from './effects'
 export { parseChord, keyInfo } from './events'
 export { kWidgets, widgetFor, pickOption } from './widgets'
 
+/** Actions whose target may be plain text (a hover menu, a clickable label), not only a control. */
+const kTextTargets = new Set<DomActionName>(['click', 'dblclick', 'hover', 'scroll', 'getText', 'getAttribute'])
+
 /** Seed 001 §2.3: SPA components get this long to mount before a step gives up. */
 export const kDefaultTimeoutMs = 10_000
 
@@ -62,7 +65,7 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
     const wantsTarget = action.target === 'required' || (action.target === 'optional' && cmd.target && (cmd.target.element || cmd.target.targetId || cmd.target.selectors?.length || cmd.target.semantic))
     if (wantsTarget) {
       if (!cmd.target) return fail('INVALID', `${cmd.action} needs a target.`)
-      const found = await locate(cmd.target, { timeoutMs, signal: opts.signal })
+      const found = await locate(cmd.target, { timeoutMs, signal: opts.signal, allowText: kTextTargets.has(cmd.action) })
       if (found.ok === false) return found
       target = found
       const refused = await opts.beforeAct?.(found.el, cmd.action)

@@ -89,7 +89,17 @@ function byTargetId(id: string): Element | 'stale' | 'unknown' {
   return marked.length === 1 ? marked[0] : 'unknown'
 }
 
-export async function locate(spec: TargetSpec, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<Located | ExecFailure> {
+export interface LocateOptions {
+  timeoutMs: number
+  signal?: AbortSignal
+  /**
+   * Let a description fall back to the one visible element showing its words when no control
+   * fits (hover menus, clickable text). Off for fields: a label's text is never a field.
+   */
+  allowText?: boolean
+}
+
+export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Located | ExecFailure> {
   if (spec.element) {
     const el = spec.element
     return el.isConnected ? { el, rung: 'element', relocate: () => (el.isConnected ? el : null) } : fail('ELEMENT_STALE', 'The element left the page.')
@@ -159,7 +169,7 @@ export async function locate(spec: TargetSpec, opts: { timeoutMs: number; signal
         return { el: m.best, rung: 'semantic', candidates: m.candidates, relocate: () => semanticMatch(description).best ?? null }
       }
       // Hover targets and menus are often plain elements: the one visible element showing the words.
-      if (!m.candidates.length) {
+      if (!m.candidates.length && opts.allowText) {
         const byText = textMatch(spec.semantic)
         if (byText) return { el: byText, rung: 'semantic', relocate: () => textMatch(spec.semantic!) }
       }

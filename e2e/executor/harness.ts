@@ -1,0 +1,63 @@
+/**
+ * Shared setup of the executor's e2e tests: one headless Chromium and one fixture server per
+ * file, pages opened with the executor bundle injected, and helpers that run commands in the page
+ * and read the page's own state (`window.__state`).
+ */
+import type { Browser, Page } from 'playwright-core'
+import { launchBrowser } from '../support/browser'
+import type { ExecOutcome } from '../../src/core/exec'
+import type { DomCommand } from '../../src/dom/executor'
+import type { Instruction } from '../../src/core/instruction/schema'
+import { inject } from './bundle'
+import { startFixtureServer, type FixtureServer } from './server'
+
+export interface Harness {
+  browser: Browser
+  server: FixtureServer
+  open(path: string): Promise<Page>
+  close(): Promise<void>
+}
+
+export async function startHarness(): Promise<Harness> {
+  const [browser, server] = await Promise.all([launchBrowser(), startFixtureServer()])
+  const pages: Page[] = []
+  return {
+    browser,
+    server,
+    async open(path) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      pages.push(page)
+      page.on('pageerror', (e) => console.error(`[page error] ${path}: ${e.message}`))
+      await page.goto(server.url(path))
+      // Vue apps mount on load; wait for the state they publish.
+      await page.waitForFunction(() => (window as any).__state !== undefined)
+      await inject(page)
+      return page
+    },
+    async close() {
+      await Promise.all(pages.map((p) => p.close().catch(() => undefined)))
+      await Promise.all([browser.close(), server.close()])
+    },
+  }
+}
+
+/** Runs one DomCommand in the page. */
+export function run(page: Page, cmd: DomCommand, timeoutMs = 5_000): Promise<ExecOutcome> {
+  return page.evaluate(([c, t]) => (window as any).__avaExec.runCommand(c, { timeoutMs: t }), [cmd, timeoutMs] as const)
+}
+
+/** Runs one instruction (seed 001 §2.2) in the page, as the background sends it. */
+export function exec(page: Page, instruction: Omit<Instruction, 'step_id'> & { step_id?: number }, timeoutMs = 5_000): Promise<ExecOutcome> {
+  return page.evaluate(([i, t]) => (window as any).__avaExec.executeInstruction({ step_id: 1, ...i }, { timeoutMs: t }), [instruction, timeoutMs] as const)
+}
+
+/** The page's own state, as plain data. */
+export function state<T = any>(page: Page): Promise<T> {
+  return page.evaluate(() => JSON.parse(JSON.stringify((window as any).__state)))
+}
+
+/** Asserts success and returns it typed, with the failure in the message when it is not. */
+export function okOf(out: ExecOutcome): Extract<ExecOutcome, { ok: true }> {
+  if (!out.ok) throw new Error(`expected success, got ${out.code}: ${out.message}`)
+  return out
+}
