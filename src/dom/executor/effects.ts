@@ -5,6 +5,7 @@
  */
 import type { ExecChanges, ModalChange } from '../../core/exec'
 import { openModals } from '../observe'
+import { searchRoots } from '../locators'
 import { nextPaint } from './wait'
 
 /**
@@ -27,6 +28,13 @@ export interface EffectWatch {
   readonly navigating: boolean
 }
 
+/** The focused element, looking into open shadow roots (document.activeElement stops at the host). */
+function deepActive(doc: Document): Element | null {
+  let el = doc.activeElement
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement
+  return el
+}
+
 function modalKey(m: ModalChange): string {
   return `${m.kind}:${m.label}`
 }
@@ -34,7 +42,7 @@ function modalKey(m: ModalChange): string {
 export function watchEffects(doc: Document = document): EffectWatch {
   const view = doc.defaultView ?? window
   const url = view.location.href
-  const focus = doc.activeElement
+  const focus = deepActive(doc)
   const modals = new Set(openModals(doc).map(modalKey))
   let mutations = 0
   let navigating = false
@@ -43,6 +51,10 @@ export function watchEffects(doc: Document = document): EffectWatch {
     mutations += records.length
     wake?.()
   })
+  // Shadow trees are not part of the document's subtree for MutationObserver: watch each one.
+  for (const root of searchRoots(doc)) {
+    if (root.nodeType === 11) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true })
+  }
   observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true })
   const onLeave = () => {
     navigating = true
@@ -52,7 +64,10 @@ export function watchEffects(doc: Document = document): EffectWatch {
   view.addEventListener('pagehide', onLeave)
   // Focus counts when it went somewhere: a click on something unfocusable only blurs, and a
   // blur alone is no sign the page reacted.
-  const focusMoved = () => doc.activeElement !== focus && doc.activeElement !== null && doc.activeElement !== doc.body
+  const focusMoved = () => {
+    const now = deepActive(doc)
+    return now !== focus && now !== null && now !== doc.body
+  }
   const changed = (extra?: () => boolean) => navigating || mutations > 0 || view.location.href !== url || focusMoved() || (extra?.() ?? false)
   let done = false
   return {
@@ -98,7 +113,7 @@ export function watchEffects(doc: Document = document): EffectWatch {
         ...(now !== url ? { newUrl: now } : {}),
         domMutations: mutations,
         newModals,
-        focusChanged: doc.activeElement !== focus,
+        focusChanged: deepActive(doc) !== focus,
         navigating,
       }
     },
