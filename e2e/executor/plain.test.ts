@@ -113,6 +113,21 @@ describe('plain HTML', () => {
   })
 })
 
+describe('navigation and focus', () => {
+  test('navigate opens http(s) URLs and refuses others; focus moves the focus', async () => {
+    const page = await h.open('/plain.html')
+    const focus = okOf(await run(page, { action: 'focus', target: { semantic: 'Email' } }))
+    expect(focus.changes!.focusChanged).toBe(true)
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email')
+    const bad = await run(page, { action: 'navigate', value: 'javascript:alert(1)' })
+    expect(bad.ok || bad.code).toBe('INVALID')
+    const go = okOf(await exec(page, { action_type: 'navigate', params: { url: '/shadow.html' } }))
+    expect(go.navigating).toBe(true)
+    await page.waitForURL('**/shadow.html')
+    expect(await page.title()).toBe('Shadow DOM')
+  })
+})
+
 describe('controlled inputs', () => {
   test('React-style tracked value and Vue v-model keep what was typed; a value the page rejects fails', async () => {
     const page = await h.open('/controlled.html')

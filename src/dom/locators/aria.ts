@@ -73,6 +73,16 @@ export const kRoleCarriers: Record<string, string> = {
   option: 'option,[role=option]',
   heading: 'h1,h2,h3,h4,h5,h6,[role=heading]',
   row: 'tr,[role=row]',
+  searchbox: 'input[type=search],[role=searchbox]',
+  spinbutton: 'input[type=number],[role=spinbutton]',
+  slider: 'input[type=range],[role=slider]',
+  img: 'img,[role=img]',
+  dialog: 'dialog,[role=dialog]',
+  list: 'ul,ol,menu,[role=list]',
+  listitem: 'li,[role=listitem]',
+  table: 'table,[role=table]',
+  columnheader: 'th,[role=columnheader]',
+  navigation: 'nav,[role=navigation]',
   cell: 'td,[role=cell],[role=gridcell]',
 }
 
@@ -193,17 +203,23 @@ export function isDisabled(el: Element): boolean {
   return typeof el.className === 'string' && kClassDisabled.test(el.className)
 }
 
-const kStateReaders: Record<StateName, (el: Element) => boolean | 'mixed'> = {
-  checked: (el) => checkedState(el) ?? false,
+/**
+ * State readers; `undefined` where the state does not apply (no aria-expanded on a button), so
+ * `[expanded=false]` matches only elements that say they are collapsed, as in Playwright.
+ */
+const kStateReaders: Record<StateName, (el: Element) => boolean | 'mixed' | undefined> = {
+  checked: (el) => checkedState(el) ?? undefined,
   disabled: isDisabled,
-  expanded: (el) => el.getAttribute('aria-expanded') === 'true' || (el.localName === 'details' && (el as HTMLDetailsElement).open),
-  selected: (el) => el.getAttribute('aria-selected') === 'true' || (el.localName === 'option' && (el as HTMLOptionElement).selected),
-  pressed: (el) => {
-    const p = el.getAttribute('aria-pressed')
-    return p === 'mixed' ? 'mixed' : p === 'true'
-  },
+  expanded: (el) => (el.localName === 'details' ? (el as HTMLDetailsElement).open : ariaBool(el, 'aria-expanded')),
+  selected: (el) => (el.localName === 'option' ? (el as HTMLOptionElement).selected : ariaBool(el, 'aria-selected')),
+  pressed: (el) => (el.getAttribute('aria-pressed') === 'mixed' ? 'mixed' : ariaBool(el, 'aria-pressed')),
 }
 
-export function stateOf(el: Element, state: StateName): boolean | 'mixed' {
+function ariaBool(el: Element, name: string): boolean | undefined {
+  const v = el.getAttribute(name)
+  return v === 'true' ? true : v === 'false' ? false : undefined
+}
+
+export function stateOf(el: Element, state: StateName): boolean | 'mixed' | undefined {
   return kStateReaders[state](el)
 }

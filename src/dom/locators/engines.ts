@@ -48,7 +48,9 @@ export function createXPathEngine(): LocatorEngine {
       if (!/^(\(|\/|\.)/.test(body)) throw new LocatorSyntaxError(`"${body}" is not an XPath: it starts with "/", "//", "(" or ".".`, body)
     },
     queryAll: (root, body) => {
-      const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument!
+      // XPath has no notion of shadow trees (as in Playwright): documents only, frames included.
+      if (root.nodeType !== 9) return []
+      const doc = root as Document
       let snapshot: XPathResult
       try {
         snapshot = doc.evaluate(body, root, null, 7 /* ORDERED_NODE_SNAPSHOT_TYPE */, null)
@@ -58,8 +60,7 @@ export function createXPathEngine(): LocatorEngine {
       const out: Element[] = []
       for (let i = 0; i < snapshot.snapshotLength; i++) {
         const n = snapshot.snapshotItem(i)
-        // In a shadow root `//x` still walks the light document; keep only this tree's nodes.
-        if (n && n.nodeType === 1 && (root.nodeType === 9 || (n as Element).getRootNode() === root)) out.push(n as Element)
+        if (n && n.nodeType === 1) out.push(n as Element)
       }
       return out
     },
@@ -178,7 +179,14 @@ export function createTextEngine(): LocatorEngine {
       const top = root.nodeType === 9 ? (root as Document).body ?? (root as Document).documentElement : null
       if (top) visit(top)
       else for (let c = (root as ShadowRoot).firstElementChild; c; c = c.nextElementSibling) visit(c)
-      return out
+      // An input button's label is its value, which no ancestor's text contains: look at them apart.
+      const buttons = [...root.querySelectorAll('input[type=button],input[type=submit],input[type=reset]')].filter((el) => {
+        const t = readableText(el)
+        return q.exact ? t === q.text : t.toLowerCase().includes(needle)
+      })
+      if (!buttons.length) return out
+      // Document order, as every engine returns.
+      return [...out, ...buttons].sort((a, b) => (a.compareDocumentPosition(b) & 4 /* FOLLOWING */ ? -1 : 1))
     },
   }
 }
