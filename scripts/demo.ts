@@ -9,7 +9,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { launchAva, readSteps } from '../e2e/support/ava'
+import { allowAll, launchAva, readSteps } from '../e2e/support/ava'
 import { startLlmServer } from '../e2e/support/llm-server'
 import { startSiteServer } from '../e2e/support/site-server'
 import type { ProviderKind } from '../src/core/settings'
@@ -32,7 +32,8 @@ try {
       { step_id: 4, action_type: 'click', params: { semantic_locator: 'Log in button' }, description: 'Log in' },
       { step_id: 5, action_type: 'verify', params: { assertion: 'The page shows "Welcome, alice"' }, description: 'Check the dashboard' },
     ]
-    llm.script({ chunks: ['[', ...plan.map((p, i) => JSON.stringify(p) + (i < plan.length - 1 ? ',' : '')), ']'], chunkDelayMs: 150 })
+    const done = { step_id: 6, action_type: 'done', params: { answer: 'You are logged in as **alice**; the dashboard shows 2 recent orders.' } }
+    llm.script({ chunks: ['[', ...[...plan, done].map((p, i) => JSON.stringify(p) + (i < plan.length ? ',' : '')), ']'], chunkDelayMs: 150 })
     await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: '', model: 'demo-model' })
   } else {
     await ava.configure({ provider: (process.env.AVA_PROVIDER ?? 'openai') as ProviderKind, baseUrl: real!, apiKey: process.env.AVA_API_KEY ?? '', model: process.env.AVA_MODEL ?? 'gpt-4.1-mini', authStyle: process.env.AVA_PROVIDER === 'anthropic' ? 'x-api-key' : 'bearer' })
@@ -42,7 +43,10 @@ try {
   await page.goto(`${site.url}/`)
   console.log(`Sample app: ${site.url}/  (users: alice / wonderland, bob / builder)`)
   await ava.ask(page, 'log in as alice')
-  await page.waitForURL(`${site.url}/dashboard`, { timeout: 60_000 })
+  // Ava asks before submitting a password; the demo answers as the person would.
+  const loggedIn = page.waitForURL(`${site.url}/dashboard`, { timeout: 60_000 })
+  if (!headed) await allowAll(page, loggedIn, (p) => ava.panel(p))
+  await loggedIn
   const panel = await ava.panel(page)
   await panel.waitForSelector('[data-test=send]:not([disabled])', { timeout: 60_000 })
   const steps = await readSteps(panel)

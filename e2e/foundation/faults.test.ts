@@ -88,18 +88,21 @@ describe.each(['openai', 'anthropic'] as const)('faults through the %s wire form
   })
 })
 
-it('an invalid instruction is reported and not executed, and the steps after it are skipped', async () => {
+it('an invalid instruction is reported and not executed; Ava asks once more with the error, then gives up', async () => {
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
   await page.fill('#username', '')
   const bad = { step_id: 1, action_type: 'teleport', params: { url: 'x' } }
-  llm.script({ chunks: instructionChunks([bad, typeAlice]) })
+  llm.script({ chunks: instructionChunks([bad, typeAlice]) }, { chunks: instructionChunks([bad]) })
   await send('do something odd')
   const err = await lastError()
-  expect(err.text).toMatch(/Step 1 was not a valid instruction/)
+  expect(err.text).toMatch(/Step \d+ was not a valid instruction/)
   const steps = await readSteps(panel)
-  expect(steps.slice(-2).map((s) => s.status)).toEqual(['failed', 'skipped'])
-  expect(steps.at(-2)!.detail).toMatch(/action_type/)
+  expect(steps.slice(-3).map((s) => s.status)).toEqual(['failed', 'skipped', 'failed'])
+  expect(steps.at(-3)!.detail).toMatch(/action_type/)
   expect(await page.inputValue('#username')).toBe('')
+  // The second request carried the first reply's error back to the model.
+  expect(llm.requests).toHaveLength(2)
+  expect(JSON.stringify(llm.requests[1].body)).toContain('invalid instruction')
 })
 
 it('Stop aborts a run mid-stream', async () => {

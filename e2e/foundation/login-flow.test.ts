@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
+import { allowAll, instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -37,7 +37,10 @@ describe.each(['openai', 'anthropic'] as const)('"log in as alice" through the %
     await page.goto(`${site.url}/`)
     await ava.ask(page, 'log in as alice')
 
-    await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
+    // Submitting a password form is a risky step: the person allows it in the panel.
+    const loggedIn = page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
+    await allowAll(page, loggedIn, (p) => ava.panel(p))
+    await loggedIn
     await expect.poll(() => page.textContent('#greeting'), { timeout: 10_000 }).toBe('Welcome, alice')
 
     // The panel reopened on the dashboard and shows every step's result.

@@ -1,9 +1,13 @@
-import type { Frame, Page } from 'playwright-core'
+import type { Frame, Page, Worker } from 'playwright-core'
 import { DEFAULT_SETTINGS, type Settings } from '../../src/core/settings'
 import { launchWithExtension, type ExtensionSession } from './browser'
 
 /** The built extension in Chromium, with helpers that act as a person would. */
-export interface Ava extends ExtensionSession {
+export interface Ava extends Omit<ExtensionSession, 'worker'> {
+  /** The extension's service worker as it is now (a stopped worker comes back as a new one). */
+  worker(): Promise<Worker>
+  /** Stops the service worker the way Chrome does when it is idle, through the DevTools protocol. */
+  stopWorker(): Promise<void>
   configure(llm: Partial<Settings['llm']>, rest?: Partial<Omit<Settings, 'llm'>>): Promise<void>
   storage(area: 'local' | 'session'): Promise<Record<string, unknown>>
   openPanel(page: Page): Promise<Frame>
@@ -30,13 +34,34 @@ export async function launchAva(opts: { headless?: boolean } = {}): Promise<Ava>
     }
   }
 
+  async function worker(): Promise<Worker> {
+    const live = s.context.serviceWorkers().filter((w) => w.url().startsWith(`chrome-extension://${s.extensionId}/`))
+    if (live.length) return live.at(-1)!
+    // Wake it: an extension page's message starts the worker.
+    const p = await s.context.newPage()
+    const woken = s.context.waitForEvent('serviceworker', { timeout: 10_000 })
+    await p.goto(`chrome-extension://${s.extensionId}/src/popup/index.html`)
+    const w = await woken
+    await p.close()
+    return w
+  }
+
   const ava: Ava = {
     ...s,
+    worker,
+    async stopWorker() {
+      const cdp = await s.context.browser()!.newBrowserCDPSession()
+      const { targetInfos } = await cdp.send('Target.getTargets')
+      const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${s.extensionId}/`))
+      if (!sw) throw new Error('The service worker is not running')
+      await cdp.send('Target.closeTarget', { targetId: sw.targetId })
+      await cdp.detach()
+    },
     async configure(llm, rest = {}) {
       const settings: Settings = { ...structuredClone(DEFAULT_SETTINGS), ...rest, llm: { ...DEFAULT_SETTINGS.llm, ...llm } }
-      await s.worker.evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
+      await (await worker()).evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
     },
-    storage: (area) => s.worker.evaluate((a) => chrome.storage[a].get(null), area),
+    storage: async (area) => (await worker()).evaluate((a) => chrome.storage[a].get(null), area),
     async openPanel(page: Page) {
       // The button lives in a closed shadow root: a person clicks it where it is drawn.
       await page.waitForSelector('ava-root', { state: 'attached' })
@@ -57,9 +82,39 @@ export async function launchAva(opts: { headless?: boolean } = {}): Promise<Ava>
   return ava
 }
 
-/** The chat's steps as the panel shows them. */
+/**
+ * Sends a request from an open panel and waits for its run to end: a run always ends by writing
+ * its token usage onto its assistant message, so that is the marker (not the Send button, which
+ * is enabled for a moment before the run's status arrives).
+ */
+export async function sendAndWait(panel: Frame, text: string, opts: { timeout?: number } = {}): Promise<void> {
+  const before = await panel.locator('[data-role=assistant]').count()
+  await panel.fill('[data-test=input]', text)
+  await panel.click('[data-test=send]')
+  await panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]').waitFor({ timeout: opts.timeout ?? 30_000 })
+}
+
+/** Answers every risky-step question in the panel with Allow until `done` resolves. */
+export async function allowAll(page: Page, until: Promise<unknown>, getPanel: (page: Page) => Promise<Frame>): Promise<void> {
+  let finished = false
+  void until.finally(() => (finished = true))
+  while (!finished) {
+    try {
+      const f = await getPanel(page)
+      const btn = f.locator('[data-test=confirm-allow]')
+      if (await btn.count()) await btn.first().click({ timeout: 1_000 })
+    } catch {
+      // the page is between documents; try again
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** The steps of the newest run as the panel shows them (the chat also holds the site's earlier runs). */
 export async function readSteps(f: Frame): Promise<{ status: string; detail: string }[]> {
-  return f.$$eval('[data-test=step]', (els) => els.map((e) => ({ status: e.getAttribute('data-status') ?? '', detail: e.querySelector('[data-test=step-detail]')?.textContent ?? '' })))
+  const last = f.locator('[data-role=assistant]').last()
+  if (!(await last.count())) return []
+  return last.locator('[data-test=step]').evaluateAll((els) => els.map((e) => ({ status: e.getAttribute('data-status') ?? '', detail: e.querySelector('[data-test=step-detail]')?.textContent ?? '' })))
 }
 
 /** Instructions as the LLM would stream them: one array, one element per chunk. */

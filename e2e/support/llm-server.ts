@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net'
 /**
  * A loopback LLM server that speaks the real wire formats — OpenAI chat completions and
  * Anthropic messages, streaming (SSE) and not — scripted per test, with injectable faults.
- * Tests queue replies with `script()`; each request takes the next one (the last one repeats).
+ * Tests queue replies with `script()`; each request takes the next one, and once the queue is
+ * empty the server answers `[]` (nothing more to do), which ends an agent run.
  */
 export type Fault = 'http401' | 'http429' | 'http500' | 'malformed-json' | 'cut'
 
@@ -78,7 +79,7 @@ function errorBody(api: 'openai' | 'anthropic', status: number, message: string)
 }
 
 export async function startLlmServer(): Promise<LlmServer> {
-  let queue: ScriptedReply[] = [{ text: '[]' }]
+  let queue: ScriptedReply[] = []
   let requiredKey: string | null = null
   const requests: RecordedRequest[] = []
 
@@ -102,7 +103,7 @@ export async function startLlmServer(): Promise<LlmServer> {
     const body = await readBody(req)
     const record: RecordedRequest = { api, path, headers: req.headers, body, at: Date.now() }
     requests.push(record)
-    const reply = queue.length > 1 ? queue.shift()! : queue[0]
+    const reply = queue.shift() ?? { text: '[]' }
 
     if (reply.firstByteDelayMs) await sleep(reply.firstByteDelayMs)
     const presented = (req.headers['x-api-key'] as string | undefined) ?? (req.headers.authorization as string | undefined)?.replace(/^Bearer\s+/i, '')
@@ -186,7 +187,7 @@ export async function startLlmServer(): Promise<LlmServer> {
     baseUrl: `${url}/v1`,
     requests,
     script(...replies) {
-      queue = replies.length ? replies : [{ text: '[]' }]
+      queue = [...replies]
     },
     requireKey(key) {
       requiredKey = key

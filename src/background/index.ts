@@ -2,7 +2,7 @@ import browser from 'webextension-polyfill'
 import { registerChatHandlers } from './handlers/chat'
 import { registerPackHandlers } from './handlers/packs'
 import { registerSettingsHandlers } from './handlers/settings'
-import { endOrphanedRuns } from './runs'
+import { resumeRuns } from './agent'
 import { watchNavigations } from './tabs'
 import { watchPanels } from './panels'
 import { sendToTab } from '../messaging'
@@ -20,4 +20,4 @@ browser.commands.onCommand.addListener(async (command, tab) => {
   await sendToTab(tab.id, 'bg→content:panel.open', {}).catch(() => undefined)
 })
 
-void endOrphanedRuns()
+void resumeRuns()

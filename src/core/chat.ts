@@ -24,11 +24,18 @@ export interface ChatMessage {
   /** Steps of the run this assistant message belongs to. */
   steps?: StepView[]
   /** `error` messages are shown in the error style with a hint. */
-  kind?: 'info' | 'error'
+  kind?: 'info' | 'error' | 'confirm'
   hint?: string
+  /** Assistant answers are markdown, rendered sanitised. */
+  markdown?: boolean
+  /** Tokens the run used; a replay from the cache shows `replayed` and none. */
+  usage?: { input: number; output: number; costUsd?: number }
+  replayed?: boolean
+  /** A risky step waiting for the person's OK. */
+  confirm?: { runId: string; step: number; reason: string; state: 'pending' | 'allowed' | 'denied' }
 }
 
-export type RunStatus = 'planning' | 'running' | 'done' | 'failed' | 'stopped'
+export type RunStatus = 'planning' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped'
 
 export interface RunView {
   id: string

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { RISK_CATEGORIES } from './exec'
 
 /**
  * Ava's settings: one versioned, validated object (docs/settings.md). The API key lives here, so
@@ -39,6 +40,16 @@ export const SettingsSchema = z.object({
   agent: z.object({
     /** The planning loop stops after this many steps (issue 6 default). */
     stepLimit: z.number().int().min(1).max(200),
+    /** Replay a request seen before on the same site with no LLM call (seed 001 §2.4). */
+    useCache: z.boolean(),
+  }),
+  safety: z.object({
+    /** Steps of these kinds wait for the person's OK. */
+    confirm: z.array(z.enum(RISK_CATEGORIES)),
+    /** When not empty, Ava acts only on these hosts (a leading `*.` matches subdomains). */
+    allowDomains: z.array(z.string().max(253)),
+    /** Ava never acts on these hosts. */
+    denyDomains: z.array(z.string().max(253)),
   }),
   ui: z.object({
     language: z.enum(['auto', 'en', 'zh-CN']),
@@ -56,7 +67,8 @@ export const DEFAULT_SETTINGS: Settings = {
     model: kDefaultModels.local,
     requestTimeoutMs: 60_000,
   },
-  agent: { stepLimit: 20 },
+  agent: { stepLimit: 20, useCache: true },
+  safety: { confirm: [...RISK_CATEGORIES], allowDomains: [], denyDomains: [] },
   ui: { language: 'auto' },
 }
 
@@ -72,4 +84,22 @@ export function safeParseSettings(value: unknown): SettingsResult {
   const r = SettingsSchema.safeParse(value)
   if (r.success) return { ok: true, value: r.data }
   return { ok: false, issues: r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })) }
+}
+
+/** Whether Ava may act on `url` under the allow and deny lists. */
+export function domainAllowed(url: string, safety: Settings['safety']): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname
+  } catch {
+    return false
+  }
+  const matches = (pattern: string) => {
+    const p = pattern.trim().toLowerCase()
+    if (!p) return false
+    if (p.startsWith('*.')) return host === p.slice(2) || host.endsWith(p.slice(1))
+    return host === p
+  }
+  if (safety.denyDomains.some(matches)) return false
+  return safety.allowDomains.length === 0 || safety.allowDomains.some(matches)
 }

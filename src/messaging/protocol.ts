@@ -16,9 +16,10 @@ export interface Protocol {
   'content→bg:panel.token': { req: Record<string, never>; res: { token: string } }
 
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
-  'panel→bg:run.start': { req: { text: string }; res: { runId: string } }
+  'panel→bg:run.start': { req: { text: string; noCache?: boolean }; res: { runId: string } }
+  'panel→bg:run.confirm': { req: { runId: string; allow: boolean }; res: { ok: boolean } }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
-  'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number } }
+  'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string } }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }
 
   // Extension pages.
@@ -33,7 +34,7 @@ export interface Protocol {
   'bg→content:exec': { req: ExecRequest; res: ExecOutcome }
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }
-  'bg→content:page.info': { req: Record<string, never>; res: PageInfo }
+  'bg→content:page.info': { req: { request?: string }; res: PageInfo }
 }
 
 export type MessageName = keyof Protocol

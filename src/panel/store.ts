@@ -14,7 +14,7 @@ export const useChatStore = defineStore('chat', () => {
   let seq = -1
   let pending: { e: RunEvent; seq: number }[] = []
 
-  const busy = computed(() => run.value?.status === 'planning' || run.value?.status === 'running')
+  const busy = computed(() => run.value?.status === 'planning' || run.value?.status === 'running' || run.value?.status === 'waiting')
 
   async function load() {
     loading.value = true
@@ -36,11 +36,11 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   /** Returns false when the text was refused (empty or whitespace only, seed 003 property 4). */
-  async function sendText(text: string): Promise<boolean> {
+  async function sendText(text: string, opts: { noCache?: boolean } = {}): Promise<boolean> {
     if (!isSendable(text) || busy.value) return false
     error.value = null
     try {
-      await send('panel→bg:run.start', { text: text.trim() })
+      await send('panel→bg:run.start', { text: text.trim(), ...(opts.noCache ? { noCache: true } : {}) })
       return true
     } catch (e) {
       error.value = (e as Error).message
@@ -52,12 +52,21 @@ export const useChatStore = defineStore('chat', () => {
     await send('panel→bg:run.stop', {}).catch((e) => (error.value = (e as Error).message))
   }
 
+  async function confirm(runId: string, allow: boolean) {
+    await send('panel→bg:run.confirm', { runId, allow }).catch((e) => (error.value = (e as Error).message))
+  }
+
   async function clear() {
     const r = await send('panel→bg:chat.clear', {})
     if (r.cleared) messages.value = []
   }
 
   function apply(e: RunEvent, eventSeq: number) {
+    // Run status travels outside the history's numbering: the newest always wins.
+    if (e.type === 'status') {
+      run.value = e.run
+      return
+    }
     if (seq < 0) {
       pending.push({ e, seq: eventSeq }) // the snapshot is still loading
       return
@@ -65,7 +74,9 @@ export const useChatStore = defineStore('chat', () => {
     if (eventSeq <= seq) return
     seq = eventSeq
     if (e.type === 'message') {
-      if (!messages.value.some((m) => m.id === e.message.id)) messages.value.push(e.message)
+      const i = messages.value.findIndex((m) => m.id === e.message.id)
+      if (i >= 0) messages.value[i] = e.message
+      else messages.value.push(e.message)
     } else if (e.type === 'text') {
       const m = messages.value.find((x) => x.id === e.messageId)
       if (m) m.text += e.delta
@@ -75,10 +86,8 @@ export const useChatStore = defineStore('chat', () => {
         m.steps ??= []
         m.steps[e.step.index] = e.step
       }
-    } else if (e.type === 'status') {
-      run.value = e.run
     }
   }
 
-  return { messages, run, loading, error, connected, busy, load, sendText, stop, clear, apply }
+  return { messages, run, loading, error, connected, busy, load, sendText, stop, clear, confirm, apply }
 })

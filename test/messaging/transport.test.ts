@@ -52,7 +52,7 @@ describe('handle', () => {
     const { runtime, deliver } = fakeRuntime()
     const m = createMessenger(runtime)
     m.authorize('panel', (ctx) => ctx.frameId === 7)
-    m.handle('panel→bg:chat.load', ['panel'], () => ({ messages: [], run: null, seq: 0 }))
+    m.handle('panel→bg:chat.load', ['panel'], () => ({ messages: [], run: null, seq: 0, origin: 'https://example.com' }))
     const envelope = { ava: 1, name: 'panel→bg:chat.load', req: {} }
     const panel = (frameId: number) => ({ id, url: `${ext}src/panel/index.html`, tab: { id: 1 }, frameId })
     expect(await deliver(envelope, panel(7))).toMatchObject({ ok: true })

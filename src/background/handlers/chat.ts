@@ -1,8 +1,9 @@
 import { handle } from '../../messaging'
-import { clearChat, loadChat, updateChat } from '../chat'
-import { isRunning, startRun, stopRun } from '../runs'
-import { markReady } from '../tabs'
+import { historyStore, tabStore } from '../../storage/conversation'
+import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
+import { clearHistory, conversationOf } from '../conversation'
 import { issuePanelToken } from '../panels'
+import { markReady } from '../tabs'
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
@@ -11,31 +12,34 @@ function tabOf(ctx: { tabId?: number }): number {
 
 export function registerChatHandlers(): void {
   handle('content→bg:ready', ['tab'], async ({ url }, ctx) => {
-    // Only the top frame's document takes steps; frames report for the Observe merge later.
+    // Only the top frame's document takes steps.
     if (ctx.frameId === 0) markReady(tabOf(ctx), { documentId: ctx.documentId, url })
-    const chat = await loadChat(tabOf(ctx))
-    return { panelOpen: chat.panelOpen }
+    return { panelOpen: (await tabStore(tabOf(ctx)).get()).panelOpen }
   })
 
   handle('content→bg:panel.token', ['tab'], async (_req, ctx) => ({ token: issuePanelToken(tabOf(ctx)) }))
 
   handle('content→bg:panel.state', ['tab'], async ({ open }, ctx) => {
-    await updateChat(tabOf(ctx), (chat) => void (chat.panelOpen = open))
+    await tabStore(tabOf(ctx)).set({ panelOpen: open })
     return { open }
   })
 
-  handle('panel→bg:run.start', ['panel'], async ({ text }, ctx) => ({ runId: await startRun(tabOf(ctx), text) }))
+  handle('panel→bg:run.start', ['panel'], async ({ text, noCache }, ctx) => ({ runId: await startRun(tabOf(ctx), text, { noCache }) }))
 
   handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) }))
 
+  handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({ ok: answerConfirmation(tabOf(ctx), runId, allow) }))
+
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
-    const chat = await loadChat(tabOf(ctx))
-    return { messages: chat.messages, run: chat.run, seq: chat.seq }
+    const tabId = tabOf(ctx)
+    const origin = await conversationOf(tabId)
+    const h = await historyStore(origin).get()
+    return { messages: h.messages, run: await runView(tabId), seq: h.seq, origin }
   })
 
   handle('panel→bg:chat.clear', ['panel'], async (_req, ctx) => {
     if (isRunning(tabOf(ctx))) return { cleared: false }
-    await clearChat(tabOf(ctx))
+    await clearHistory(await conversationOf(tabOf(ctx)))
     return { cleared: true }
   })
 }

@@ -7,8 +7,14 @@ import { z } from 'zod'
  * `target_id` is our extension of the design: the `data-agent-id` of an element from the Observe
  * listing. When it is given the executor uses it first (and fails loudly if it went stale).
  */
-export const ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll'] as const
+export const PAGE_ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll'] as const
+/**
+ * The nine page actions of seed 001, plus two for the agent loop (issue 6): `run_action` calls a
+ * registry action by name with arguments, `done` ends the task with an answer for the person.
+ */
+export const ACTION_TYPES = [...PAGE_ACTION_TYPES, 'run_action', 'done'] as const
 export type ActionType = (typeof ACTION_TYPES)[number]
+export type PageActionType = (typeof PAGE_ACTION_TYPES)[number]
 
 export const SCROLL_DIRECTIONS = ['up', 'down', 'top', 'bottom'] as const
 
@@ -29,6 +35,12 @@ export const InstructionParamsSchema = z
     selector: text('selector').optional(),
     key: z.string().max(100).optional(),
     direction: z.enum(SCROLL_DIRECTIONS).optional(),
+    /** run_action: the registry action's full name, `namespace:component:action`. */
+    action: z.string().max(200).optional(),
+    /** run_action: its parameters. */
+    args: z.record(z.string(), z.union([z.string().max(kMaxText), z.number(), z.boolean(), z.null()])).optional(),
+    /** done: the final answer shown to the person. */
+    answer: z.string().max(20_000).optional(),
   })
   .strict()
 
@@ -43,6 +55,8 @@ const needs: Record<ActionType, { all?: (keyof z.infer<typeof InstructionParamsS
   wait: { all: ['selector'] },
   press: { all: ['key'] },
   scroll: { oneOf: ['direction', 'target_id', 'semantic_locator', 'fallback_selector'] },
+  run_action: { all: ['action'] },
+  done: {},
 }
 
 export const InstructionSchema = z

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { startLlmServer, type LlmServer } from '../support/llm-server'
+import { startSiteServer, type SiteServer } from '../support/site-server'
+
+let ava: Ava
+let llm: LlmServer
+let site: SiteServer
+let other: SiteServer
+
+beforeAll(async () => {
+  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
+})
+afterAll(async () => {
+  await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
+})
+beforeEach(() => {
+  llm.requests.length = 0
+  llm.script()
+})
+
+const done = (answer: string) => ({ step_id: 99, action_type: 'done', params: { answer } })
+const chatRequests = () => llm.requests.filter((r) => r.api === 'openai')
+
+/** After a run that navigated: the panel of the page it ended on, once the run has finished. */
+async function waitIdle(page: Page) {
+  const panel = await ava.panel(page, { timeout: 20_000 })
+  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
+  return panel
+}
+
+it('carries one request across three page loads, feeding each step’s result back, until done', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/`)
+  llm.script(
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'navigate', params: { url: '/login' }, description: 'Open sign-in' },
+        { step_id: 2, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username', value: 'bob' } },
+        { step_id: 3, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password', value: 'builder' } },
+        { step_id: 4, action_type: 'click', params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' }, description: 'Log in' },
+      ]),
+    },
+    { chunks: instructionChunks([{ step_id: 5, action_type: 'click', params: { fallback_selector: 'a[href="/orders/742"]', semantic_locator: 'Details of order 742' }, description: 'Open order 742' }]) },
+    { chunks: instructionChunks([{ step_id: 6, action_type: 'verify', params: { assertion: 'Shows "Order #742" and "Shipped"' } }, done('Order **#742** has shipped.')]) },
+  )
+  await ava.ask(page, 'log in as bob and tell me the status of order 742')
+  const arrived = page.waitForURL(`${site.url}/orders/742`, { timeout: 30_000 })
+  await allowAll(page, arrived, (p) => ava.panel(p))
+  await arrived
+  const panel = await waitIdle(page)
+  await expect.poll(async () => (await readSteps(panel)).map((s) => s.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok'])
+  // The chat is continuous: the request, the steps and the answer are all on the detail page.
+  expect(await panel.locator('[data-role=user]').last().textContent()).toContain('order 742')
+  expect(await panel.locator('[data-role=assistant] strong').last().textContent()).toBe('#742')
+  // Three LLM calls; the later ones saw the earlier results and the new page.
+  expect(chatRequests()).toHaveLength(3)
+  const second = JSON.stringify(chatRequests()[1].body)
+  expect(second).toContain('OK step 4 click (Log in)')
+  expect(second).toContain('Dashboard')
+  expect(second).not.toContain('builder') // the password typed never goes back to the model
+  await page.close()
+})
+
+it('replays the same request with no LLM call, repairs a step that broke with one call, then replays freely again', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/agent/save.html`)
+  const plan = [
+    { step_id: 1, action_type: 'click', params: { fallback_selector: '#save-btn' }, description: 'Save' },
+    { step_id: 2, action_type: 'verify', params: { assertion: 'Shows "Saved at"' } },
+    done('Saved.'),
+  ]
+  llm.script({ chunks: instructionChunks(plan) })
+  const panel = await ava.openPanel(page)
+  await sendAndWait(panel, 'save my profile')
+  expect(chatRequests()).toHaveLength(1)
+  expect(await page.evaluate(() => (window as any).__saves)).toBe(1)
+
+  await sendAndWait(panel, 'Save my profile!')
+  expect(chatRequests()).toHaveLength(1) // replayed: zero requests to the LLM
+  expect(await page.evaluate(() => (window as any).__saves)).toBe(2)
+  expect(await panel.locator('[data-test=usage]').last().textContent()).toBe('replayed, 0 tokens')
+
+  // The page changes: the button's id is not what the cached plan says any more.
+  await page.evaluate(() => (document.querySelector('#save-btn')!.id = 'save-button'))
+  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#save-button', semantic_locator: 'Save button' } }]) })
+  await sendAndWait(panel, 'save my profile')
+  expect(chatRequests()).toHaveLength(2) // one request, for that step only
+  expect(JSON.stringify(chatRequests()[1].body)).toContain('#save-btn')
+  expect(await page.evaluate(() => (window as any).__saves)).toBe(3)
+
+  await sendAndWait(panel, 'save my profile')
+  expect(chatRequests()).toHaveLength(2) // the repaired entry replays with none
+  expect(await page.evaluate(() => (window as any).__saves)).toBe(4)
+  await page.close()
+})
+
+it('asks the model again with the candidates when a description fits two elements, and goes on with its pick', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  await page.fill('#username', 'alice')
+  await page.fill('#password', 'wonderland')
+  await page.click('#login-btn')
+  await page.waitForURL(`${site.url}/dashboard`)
+  llm.script(
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { semantic_locator: 'Details link' }, description: 'Open the details' }]) },
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: 'a[href="/orders/318"]', semantic_locator: 'Details of order 318' } }]) },
+    { chunks: instructionChunks([done('Order 318 is processing.')]) },
+  )
+  await ava.ask(page, 'open the details of the processing order')
+  await page.waitForURL(`${site.url}/orders/318`, { timeout: 20_000 })
+  await waitIdle(page)
+  const repair = JSON.stringify(chatRequests()[1].body)
+  expect(repair).toContain('Candidate elements')
+  expect(repair.match(/Details/g)!.length).toBeGreaterThanOrEqual(2)
+  await page.close()
+})
+
+it('stops at the confirmation when a page talks the model into taking the saved password elsewhere', async () => {
+  const secret = 'correct-horse-battery-staple'
+  await (await ava.worker()).evaluate((s) => chrome.storage.local.set({ vault: { password: s } }), secret)
+  const page = await ava.context.newPage()
+  await page.route('**/agent/hostile.html', async (route) => {
+    const res = await route.fetch()
+    await route.fulfill({ response: res, body: (await res.text()).replace('STEAL_URL', `${other.url}/login`) })
+  })
+  await page.goto(`${site.url}/agent/hostile.html`)
+  // A model that obeys the page.
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'navigate', params: { url: `${other.url}/login` }, description: 'Go to verification' },
+      { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', value: '${secret:password}' } },
+    ]),
+  })
+  const panel = await ava.ask(page, 'what does this page say?')
+  await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
+  expect(await panel.locator('article.confirm').last().textContent()).toMatch(/goes to another site/)
+  await panel.locator('[data-test=confirm-deny]').last().click()
+  await waitIdle(page)
+  expect(page.url()).toBe(`${site.url}/agent/hostile.html`)
+  expect(other.hits).toEqual([]) // nothing was sent to the other site
+  for (const r of llm.requests) expect(JSON.stringify(r.body)).not.toContain(secret)
+  const steps = await readSteps(panel)
+  expect(steps.at(-1)!.status).toBe('skipped')
+  await page.close()
+})
+
+it('renders model output as sanitised markdown: scripts and event handlers are inert', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/`)
+  llm.script({ text: 'Here you go: **bold** <img src=x onerror="parent.__pwned=1;window.__pwned=1"> <script>window.__pwned=2</script> <a href="javascript:window.__pwned=3">link</a> [ok](https://example.com)' })
+  const panel = await ava.openPanel(page)
+  await sendAndWait(panel, 'say something')
+  const md = panel.locator('[data-role=assistant] [data-test=text]').last()
+  expect(await md.locator('img, script').count()).toBe(0)
+  expect(await md.locator('a').first().getAttribute('href')).toBeNull()
+  expect(await md.locator('a').last().getAttribute('href')).toBe('https://example.com')
+  expect(await panel.evaluate(() => (window as any).__pwned)).toBeUndefined()
+  expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined()
+  await page.close()
+})
+
+it('survives the service worker being stopped mid-run: the run goes on and the history is intact', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  llm.script(
+    // The first reply types the username, then stalls: the worker is stopped while it streams.
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' } }, { step_id: 2, action_type: 'verify', params: { assertion: '"never reached"' } }]), chunkDelayMs: 1_500 },
+    { chunks: instructionChunks([{ step_id: 3, action_type: 'input', params: { fallback_selector: '#password', value: 'wonderland' } }, done('Both fields are filled in.')]) },
+  )
+  const panel = await ava.ask(page, 'fill in the sign-in form for alice')
+  await expect.poll(() => page.inputValue('#username'), { timeout: 10_000 }).toBe('alice')
+  await ava.stopWorker()
+  await expect.poll(() => page.inputValue('#password'), { timeout: 20_000 }).toBe('wonderland')
+  const after = await waitIdle(page)
+  expect(await after.locator('[data-role=user]').last().textContent()).toBe('fill in the sign-in form for alice')
+  expect(await after.textContent('[data-test=messages]')).toMatch(/background was restarted/)
+  expect(await after.textContent('[data-test=messages]')).toMatch(/Both fields are filled in/)
+  expect(chatRequests().length).toBe(2)
+  void panel
+  await page.close()
+})

@@ -1,0 +1,107 @@
+import browser from 'webextension-polyfill'
+import type { ChatMessage, RunEvent, StepView } from '../core/chat'
+import { DEFAULT_HISTORY, historyStore, kMaxHistoryMessages, runStore, type History } from '../storage/conversation'
+import { emitToPanels } from './panels'
+import { currentDoc } from './tabs'
+
+/**
+ * The conversation a tab's panel shows: the site of the run in progress, else the site of the
+ * page. Every change is written first (storage is the truth a panel reloads from after a
+ * navigation) and then pushed to the tab's panel, numbered with the history's sequence number.
+ */
+export function originOf(url: string | undefined): string {
+  try {
+    const u = new URL(url ?? '')
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : `${u.protocol}//`
+  } catch {
+    return 'about:'
+  }
+}
+
+export async function conversationOf(tabId: number): Promise<string> {
+  const run = await runStore(tabId).get()
+  if (run && isActive(run.status)) return run.origin
+  const url = currentDoc(tabId)?.url ?? (await browser.tabs.get(tabId).catch(() => undefined))?.url
+  return originOf(url)
+}
+
+export function isActive(status: string): boolean {
+  return status === 'planning' || status === 'running' || status === 'waiting'
+}
+
+const queues = new Map<string, Promise<unknown>>()
+
+/** Serialised read-modify-write of one site's history, then the live event to `tabId`'s panel. */
+export function updateHistory<T>(origin: string, tabId: number | null, fn: (h: History) => T, event?: (out: T) => RunEvent | undefined): Promise<T> {
+  const prev = queues.get(origin) ?? Promise.resolve()
+  const next = prev.then(async () => {
+    const store = historyStore(origin)
+    const h = await store.get()
+    const out = fn(h)
+    if (h.messages.length > kMaxHistoryMessages) h.messages.splice(0, h.messages.length - kMaxHistoryMessages)
+    h.seq++
+    await store.set(h)
+    const e = event?.(out)
+    if (e && tabId !== null) emitToPanels(tabId, e, h.seq)
+    return out
+  })
+  queues.set(origin, next.catch(() => undefined))
+  return next
+}
+
+export async function clearHistory(origin: string): Promise<void> {
+  await updateHistory(origin, null, (h) => Object.assign(h, { ...DEFAULT_HISTORY(), seq: h.seq }))
+}
+
+let counter = 0
+export function newId(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`
+}
+
+/** Writes into one run's conversation and keeps that run's panel current. */
+export function chatWriter(origin: string, tabId: () => number) {
+  return {
+    async add(message: Omit<ChatMessage, 'id' | 'ts'>): Promise<ChatMessage> {
+      const full: ChatMessage = { id: newId('m'), ts: Date.now(), ...message }
+      await updateHistory(origin, tabId(), (h) => void h.messages.push(full), () => ({ type: 'message', message: full }))
+      return full
+    },
+    async text(messageId: string, delta: string): Promise<void> {
+      await updateHistory(
+        origin,
+        tabId(),
+        (h) => {
+          const m = h.messages.find((x) => x.id === messageId)
+          if (m) m.text += delta
+        },
+        () => ({ type: 'text', messageId, delta }),
+      )
+    },
+    async step(messageId: string, step: StepView): Promise<void> {
+      await updateHistory(
+        origin,
+        tabId(),
+        (h) => {
+          const m = h.messages.find((x) => x.id === messageId)
+          if (!m) return
+          m.steps ??= []
+          m.steps[step.index] = step
+        },
+        () => ({ type: 'step', messageId, step }),
+      )
+    },
+    async patch(messageId: string, patch: Partial<ChatMessage>): Promise<void> {
+      let updated: ChatMessage | undefined
+      await updateHistory(
+        origin,
+        tabId(),
+        (h) => {
+          const m = h.messages.find((x) => x.id === messageId)
+          if (m) updated = Object.assign(m, patch)
+        },
+        () => (updated ? { type: 'message', message: updated } : undefined),
+      )
+    },
+  }
+}
+export type ChatWriter = ReturnType<typeof chatWriter>

@@ -1,0 +1,98 @@
+import browser from 'webextension-polyfill'
+import type { ExecOutcome, RiskCategory } from '../core/exec'
+import type { Instruction } from '../core/instruction/schema'
+import type { PageContext } from '../core/agent/prompt'
+import { ProtocolError, sendToTab } from '../messaging'
+import { currentDoc, markNavigating, takeNewTab, waitForDoc } from './tabs'
+
+/** The run's hands in the tab: reading the page and executing one step there. */
+const kElementWaitMs = 10_000 // SPA components may mount late (seed 001 §2.3, §4.3)
+const kPageInfoTimeoutMs = 8_000
+const kMayNavigate = new Set(['click', 'press'])
+
+export async function pageContext(tabId: number, request: string, signal?: AbortSignal): Promise<PageContext> {
+  const doc = await waitForDoc(tabId, { timeoutMs: kPageInfoTimeoutMs, signal }).catch(() => undefined)
+  try {
+    return await sendToTab(tabId, 'bg→content:page.info', { request }, doc?.documentId ? { documentId: doc.documentId } : { frameId: 0 })
+  } catch {
+    const tab = await browser.tabs.get(tabId)
+    return { url: tab.url ?? '', title: tab.title ?? '', listing: '' }
+  }
+}
+
+export async function tabUrl(tabId: number): Promise<string> {
+  return currentDoc(tabId)?.url ?? (await browser.tabs.get(tabId)).url ?? ''
+}
+
+export interface StepOptions {
+  signal: AbortSignal
+  confirm: RiskCategory[]
+  confirmed: boolean
+  /** Called when a click opened a new tab and the run moved into it. */
+  onTabChange?: (tabId: number) => void
+}
+
+/** Runs one page instruction: navigation in the background, everything else in the page. */
+export async function execInPage(tabId: number, instruction: Instruction, opts: StepOptions): Promise<ExecOutcome & { tabId: number }> {
+  if (instruction.action_type === 'navigate') return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
+  const deadline = Date.now() + kElementWaitMs + 5_000
+  const since = Date.now()
+  for (;;) {
+    const doc = await waitForDoc(tabId, { signal: opts.signal })
+    try {
+      const out = await sendToTab(
+        tabId,
+        'bg→content:exec',
+        { runId: '', instruction, timeoutMs: kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed },
+        doc.documentId ? { documentId: doc.documentId } : { frameId: 0 },
+      )
+      if (out.ok && out.navigating) {
+        markNavigating(tabId)
+        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
+      }
+      // A link that opens a new tab: the run follows it there (issue 6).
+      const opened = out.ok && kMayNavigate.has(instruction.action_type) ? await takeNewTab(tabId, since) : undefined
+      if (out.ok && opened !== undefined) {
+        await waitForDoc(opened, { signal: opts.signal })
+        opts.onTabChange?.(opened)
+        return { ...out, detail: `${out.detail} — opened in a new tab`, tabId: opened }
+      }
+      return { ...out, tabId }
+    } catch (e) {
+      // The document went away while it held the step. A click or key press that navigates can do
+      // that before its answer leaves: the step did its job. Anything else is tried on the next page.
+      if (isGone(e) && kMayNavigate.has(instruction.action_type)) {
+        markNavigating(tabId)
+        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
+        return { ok: true, detail: `${instruction.description ?? instruction.action_type} — the page navigated`, navigating: true, tabId }
+      }
+      if (isGone(e) && Date.now() < deadline && !opts.signal.aborted) {
+        if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
+        continue
+      }
+      if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
+      throw e
+    }
+  }
+}
+
+export async function navigate(tabId: number, url: string, signal: AbortSignal): Promise<ExecOutcome> {
+  const here = await tabUrl(tabId)
+  const target = new URL(url, here || undefined).href
+  if (!/^https?:/i.test(target)) return { ok: false, code: 'INVALID', message: `Ava only opens http(s) pages, not ${target.slice(0, 40)}` }
+  if (stripHash(target) === stripHash(here) && currentDoc(tabId)) return { ok: true, detail: `Already on ${target}` }
+  const before = currentDoc(tabId)?.documentId
+  markNavigating(tabId)
+  await browser.tabs.update(tabId, { url: target })
+  await waitForDoc(tabId, { notDocumentId: before, signal })
+  return { ok: true, detail: `Opened ${target}` }
+}
+
+function stripHash(u: string): string {
+  return u.replace(/#.*$/, '')
+}
+
+function isGone(e: unknown): boolean {
+  const m = String((e as Error)?.message ?? e)
+  return /Receiving end does not exist|message port closed|No frame with id|No document with id|Could not establish connection|NO_RECEIVER/i.test(m)
+}
