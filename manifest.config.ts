@@ -28,7 +28,10 @@ export default defineManifest({
   // The chat panel is framed into pages by the boot script; only the HTML entry must be reachable
   // from the page, and the frame refuses to work without the boot script's one-time token.
   web_accessible_resources: [{ resources: ['src/panel/index.html'], matches: ['<all_urls>'] }],
-  permissions: ['storage', 'tabs', 'webNavigation'],
+  // scripting: reading a component library's version global in the page's main world with a
+  // fixed function (seed 000 §6.5.2). userScripts (optional): `eval` steps of action packs.
+  permissions: ['storage', 'tabs', 'webNavigation', 'scripting'],
+  optional_permissions: ['userScripts'],
   host_permissions: [
     'http://localhost/*',
     'http://127.0.0.1/*',

@@ -17,6 +17,8 @@ import { historyStore, runStore, tabStore, type PlannerMessage, type RunState } 
 import { settingsStore } from '../storage/settings'
 import { vaultStore } from '../storage/vault'
 import * as cache from './agent-cache'
+import { engineFor, getRegistry, packVersions, relevantActions } from './actions'
+import { describeResult } from './handlers/actions'
 import { chatWriter, isActive, newId, originOf, type ChatWriter } from './conversation'
 import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
@@ -161,7 +163,7 @@ async function drive(state: RunState, resumed: boolean): Promise<void> {
         pendingNav = navigate(state.tabId, named, signal).catch(() => undefined)
       }
       if (settings.agent.useCache && !state.noCache) {
-        state.cacheKey = await cache.cacheKey(state.request, startUrl)
+        state.cacheKey = await cache.cacheKey(state.request, startUrl, await packVersions())
         const hit = await cache.lookup(state.cacheKey)
         if (hit) {
           await pendingNav
@@ -182,7 +184,7 @@ async function drive(state: RunState, resumed: boolean): Promise<void> {
       state.status = state.iteration === 0 ? 'planning' : 'running'
       await saveState(state)
       const page = await pageContext(state.tabId, state.request, signal)
-      const userTurn = state.iteration === 0 && !resumed ? buildUserPrompt(state.request, page) : buildFollowUp(results, page, note ?? (resumed ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined))
+      const userTurn = state.iteration === 0 && !resumed ? buildUserPrompt(state.request, page, await relevantActions(state.request).catch(() => [])) : buildFollowUp(results, page, note ?? (resumed ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined))
       resumed = false
       note = undefined
       const messages: ModelMessage[] = [...(await earlierConversation(state)), ...state.planner, { role: 'user', content: userTurn }]
@@ -361,7 +363,7 @@ async function runOneStep(ctx: StepCtx, view: StepView, onRecorded?: (recorded: 
   let out: ExecOutcome
   let secrets: string[] = []
   if (ins.action_type === 'run_action') {
-    out = { ok: false, code: 'INVALID', message: `Registry actions are not available in this build (${ins.params.action}).` }
+    out = await runRegistryAction(ctx, view, ins)
   } else {
     const prepared = await prepare(ins)
     secrets = prepared.secrets
@@ -410,6 +412,24 @@ async function guardedExec(ctx: StepCtx, view: StepView, ins: Instruction): Prom
     }
     return out
   }
+}
+
+/** A registry action (run_action): high-risk ones ask first; secrets in its args stay in the vault. */
+async function runRegistryAction(ctx: StepCtx, view: StepView, ins: Instruction): Promise<ExecOutcome> {
+  const name = ins.params.action!
+  const registry = await getRegistry()
+  const found = registry.lookup(name)
+  if (!found.ok) return { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion}` }
+  if (found.action.risk === 'high' && ctx.settings.safety.confirm.includes('high_risk_action')) {
+    if (!(await ask(ctx, view, `${kRiskReasons.high_risk_action}: ${name}`))) return cancelled()
+  }
+  const vault = await vaultStore.get()
+  const params: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(ins.params.args ?? {})) params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
+  const engine = await engineFor(ctx.state.tabId)
+  const r = await engine.run(name, params, { signal: ctx.signal })
+  const text = describeResult(r).replace(/\*\*/g, '')
+  return r.success ? { ok: true, detail: text, rung: 'action' } : { ok: false, code: r.error?.code === 'ELEMENT_NOT_FOUND' ? 'ELEMENT_NOT_FOUND' : 'NOT_ACTIONABLE', message: text }
 }
 
 function cancelled(): ExecOutcome {

@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill'
 import { registerChatHandlers } from './handlers/chat'
-import { registerPackHandlers } from './handlers/packs'
+import { registerActionHandlers } from './handlers/actions'
 import { registerSettingsHandlers } from './handlers/settings'
 import { resumeRuns } from './agent'
 import { watchNavigations } from './tabs'
@@ -11,7 +11,7 @@ import { sendToTab } from '../messaging'
 // worker finds them in place (MV3 service worker lifecycle).
 registerSettingsHandlers()
 registerChatHandlers()
-registerPackHandlers()
+registerActionHandlers()
 watchNavigations()
 watchPanels()
 

@@ -1,41 +1,56 @@
 import type { ExecOutcome, ExecRequest } from '../core/exec'
 import type { PageInfo } from '../messaging/protocol'
-import { executeInstruction } from '../dom/executor'
+import { executeInstruction, type DomActionName } from '../dom/executor'
 import { observe, serialize } from '../dom/observe'
 import { riskOf } from '../dom/risk'
+import { createPagePort } from '../dom/port'
+import { PortError, type BrowserPort } from '../core/registry/port'
+
+/** DOM actions that can submit, delete or pay, mapped to how the risk check reads them. */
+const kRiskyActions: Partial<Record<DomActionName, 'click' | 'press'>> = { click: 'click', dblclick: 'click', press: 'press', submit: 'click' }
 
 /** The page-side agent, loaded on the first step or page read of a run. */
 export async function execute(req: ExecRequest): Promise<ExecOutcome> {
-  const ins = req.instruction
+  const confirm = req.confirmed ? [] : (req.confirm ?? [])
   // Risky steps are refused until the person has said yes (issue 6); nothing is done meanwhile.
-  if (req.confirm?.length && !req.confirmed && (ins.action_type === 'click' || ins.action_type === 'press')) {
-    const el = ins.action_type === 'press' ? document.activeElement : await preflight(req)
-    const risk = el ? riskOf(el, ins.action_type) : null
-    if (risk && req.confirm.includes(risk.category)) return { ok: false, code: 'NEEDS_CONFIRMATION', message: risk.reason }
+  const check = (el: Element, action: DomActionName): ExecOutcome & { ok: false } | null => {
+    const as = kRiskyActions[action]
+    const risk = as ? riskOf(el, as) : null
+    return risk && confirm.includes(risk.category) ? { ok: false, code: 'NEEDS_CONFIRMATION', message: risk.reason } : null
   }
-  return executeInstruction(ins, { timeoutMs: req.timeoutMs })
-}
-
-// TODO(executor integration): let the executor call a before-act hook with the element it located.
-async function preflight(req: ExecRequest): Promise<Element | null> {
-  const p = req.instruction.params
-  if (p.target_id) {
-    const el = document.querySelector(`[data-agent-id="${CSS.escape(p.target_id)}"]`)
-    if (el) return el
+  const ins = req.instruction
+  const p = ins.params
+  // A key pressed with no target goes to the focused element, which the executor does not locate.
+  if (confirm.length && ins.action_type === 'press' && !p.target_id && !p.fallback_selector && !p.semantic_locator && document.activeElement) {
+    const refused = check(document.activeElement, 'press')
+    if (refused) return refused
   }
-  if (p.fallback_selector) {
-    try {
-      const el = document.querySelector(p.fallback_selector)
-      if (el) return el
-    } catch {
-      // not CSS: the executor reports it
-    }
-  }
-  return null
+  return executeInstruction(ins, { timeoutMs: req.timeoutMs, beforeAct: confirm.length ? check : undefined })
 }
 
 export function pageInfo(request?: string): PageInfo {
   const snapshot = observe({ request })
   const { text } = serialize(snapshot, { request })
   return { url: location.href, title: document.title, listing: text }
+}
+
+// The BrowserPort methods the background's step engine may call; anything else is refused.
+const kPortMethods = new Set(['query', 'click', 'fill', 'type', 'press', 'hover', 'select', 'check', 'scroll', 'waitFor', 'snapshot', 'find', 'getText', 'getAttribute', 'getUrl'])
+const kPortCallTimeoutMs = 30_000 // one step's own timeout is shorter; this only bounds a lost call
+let pagePort: BrowserPort | null = null
+
+/** One call of the registry's step engine, running in this page (src/dom/port.ts). */
+export async function portCall(method: string, args: unknown[]): Promise<{ value?: unknown }> {
+  if (!kPortMethods.has(method)) throw new PortError('STEP_FAILED', `Unknown port method ${method}`)
+  pagePort ??= createPagePort()
+  const ctl = new AbortController()
+  const timer = setTimeout(() => ctl.abort(new PortError('TIMEOUT', `${method} took longer than ${kPortCallTimeoutMs / 1000} s`)), kPortCallTimeoutMs)
+  try {
+    const fn = (pagePort as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]
+    const value = await fn.call(pagePort, ...args, ctl.signal)
+    // Snapshots and handles are for the page; only plain data crosses back.
+    return { value: method === 'snapshot' || method === 'find' ? (value == null ? null : true) : value }
+  } finally {
+    clearTimeout(timer)
+  }
 }

@@ -20,6 +20,7 @@ function boot(): void {
   })
 
   handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
+  handle('bg→content:port', ['background'], async ({ method, args }) => (await agent()).portCall(method, args))
   handle('bg→content:page.info', ['background'], async ({ request }) => (await agent()).pageInfo(request))
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)

@@ -3,6 +3,7 @@ export type { RunEvent }
 import type { ErrorData } from '../core/errors'
 import type { ExecOutcome, ExecRequest } from '../core/exec'
 import type { LlmSettings, Settings } from '../core/settings'
+import type { ActionCommand } from '../core/registry/api'
 
 /**
  * Every message Ava's contexts exchange: name → request and response. The name says who sends it
@@ -30,7 +31,14 @@ export interface Protocol {
   'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings } }
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
 
+  /** The registry's `action.*` commands (seed 000 §3.1); `action.run` acts in the sender's tab, or the active tab. */
+  'ui→bg:action': { req: ActionCommand; res: unknown }
+  /** A slash command typed in the panel (/actions, /describe, /run, /dry-run); the answer goes into the chat. */
+  'panel→bg:slash': { req: { text: string }; res: { ok: boolean } }
+
   // The background, to the content script of a tab.
+  /** One BrowserPort call of the step engine, run by the page port (src/dom/port.ts). */
+  'bg→content:port': { req: { method: string; args: unknown[] }; res: { value?: unknown } }
   'bg→content:exec': { req: ExecRequest; res: ExecOutcome }
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }

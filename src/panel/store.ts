@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { isSendable, type ChatMessage, type RunEvent, type RunView } from '../core/chat'
+import { isSlash } from '../core/slash'
 import { send } from '../messaging'
 
 /** The chat as this panel shows it. The background's stored chat is the truth; events keep us current. */
@@ -40,7 +41,8 @@ export const useChatStore = defineStore('chat', () => {
     if (!isSendable(text) || busy.value) return false
     error.value = null
     try {
-      await send('panel→bg:run.start', { text: text.trim(), ...(opts.noCache ? { noCache: true } : {}) })
+      if (isSlash(text)) await send('panel→bg:slash', { text: text.trim() })
+      else await send('panel→bg:run.start', { text: text.trim(), ...(opts.noCache ? { noCache: true } : {}) })
       return true
     } catch (e) {
       error.value = (e as Error).message

@@ -1,6 +1,6 @@
 import { AvaError } from '../../core/errors'
 import { maskKey, safeParseSettings, SETTINGS_VERSION, type Settings } from '../../core/settings'
-import { handle, type PublicSettings, type SettingsInput } from '../../messaging'
+import { handle, type ConnectionReport, type PublicSettings, type SettingsInput } from '../../messaging'
 import { settingsStore } from '../../storage/settings'
 import { testConnection } from '../llm'
 
@@ -26,7 +26,7 @@ export function registerSettingsHandlers(): void {
     return { settings: toPublic(next) }
   })
 
-  handle('options→bg:settings.test', ['options'], async ({ llm }) => {
+  handle('options→bg:settings.test', ['options'], async ({ llm }): Promise<ConnectionReport> => {
     const stored = await settingsStore.get()
     const merged = merge({ ...stored, llm }, stored)
     const t0 = performance.now()

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { instructionChunks, launchAva, sendAndWait, type Ava } from '../support/ava'
+import { startLlmServer, type LlmServer } from '../support/llm-server'
+import { startSiteServer, type SiteServer } from '../support/site-server'
+
+let ava: Ava
+let llm: LlmServer
+let site: SiteServer
+
+beforeAll(async () => {
+  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
+})
+afterAll(async () => {
+  await Promise.all([ava?.close(), llm?.close(), site?.close()])
+})
+beforeEach(() => {
+  llm.requests.length = 0
+  llm.script()
+})
+
+const lastAnswer = (panel: import('playwright-core').Frame) => panel.locator('[data-role=assistant] [data-test=text]').last().textContent()
+
+it('/run runs a built-in pack action in the page, with no LLM, across the login navigation', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  const panel = await ava.openPanel(page)
+  await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password wonderland')
+  await panel.click('[data-test=send]')
+  await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
+  expect(await page.textContent('#greeting')).toBe('Welcome, alice')
+  const after = await ava.panel(page)
+  await expect.poll(() => lastAnswer(after), { timeout: 15_000 }).toMatch(/✓ common:auth:login finished in \d+ ms/)
+  expect(await after.textContent('[data-test=messages]')).not.toContain('wonderland')
+  expect(await after.locator('[data-role=user]').last().textContent()).toBe('/run common:auth:login --username "alice" --password ***')
+  expect(llm.requests).toHaveLength(0)
+  await page.close()
+})
+
+it('/actions, /describe and /dry-run answer in the chat; a secret param is masked in the plan', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  const panel = await ava.openPanel(page)
+  await sendAndWait(panel, '/actions common')
+  expect(await lastAnswer(panel)).toContain('common:auth:login')
+  await sendAndWait(panel, '/describe common:auth:login')
+  expect(await lastAnswer(panel)).toMatch(/--password\s+string, required, secret/)
+  await sendAndWait(panel, '/dry-run common:auth:login --username alice --password hunter2-secret')
+  const plan = await lastAnswer(panel)
+  expect(plan).toContain('alice')
+  expect(plan).not.toContain('hunter2-secret')
+  expect(plan).toContain('***')
+  await sendAndWait(panel, '/frobnicate')
+  expect(await lastAnswer(panel)).toMatch(/Unknown command \/frobnicate/)
+  expect(await page.inputValue('#username')).toBe('') // a dry run touches nothing
+  await page.close()
+})
+
+it('answers action.* messages from the panel, acting in the panel’s tab', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  const panel = await ava.openPanel(page)
+  const found = (await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.search', query: 'login' } }))) as { ok: boolean; res: { name: string }[] }
+  expect(found.ok).toBe(true)
+  expect(found.res.map((a) => a.name)).toContain('common:auth:login')
+  const ran = (await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.run', action: 'common:auth:login', params: { username: 'bob', password: 'builder', submit: false } } }))) as { ok: boolean; res: { success: boolean } }
+  expect(ran).toMatchObject({ ok: true, res: { success: true } })
+  expect(await page.inputValue('#username')).toBe('bob')
+  expect(await page.inputValue('#password')).toBe('builder')
+  await page.close()
+})
+
+it('the model can call a pack action with a saved secret, which it never sees', async () => {
+  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' } }))
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'run_action', params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } }, description: 'Log in' },
+      { step_id: 2, action_type: 'done', params: { answer: 'Logged in.' } },
+    ]),
+  })
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  await ava.ask(page, 'log in as alice')
+  await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
+  const req = JSON.stringify(llm.requests[0].body)
+  expect(req).toContain('common:auth:login') // the relevant action was offered to the model
+  for (const r of llm.requests) expect(JSON.stringify(r.body)).not.toContain('wonderland')
+  await page.close()
+})

@@ -1,0 +1,137 @@
+import browser from 'webextension-polyfill'
+import { createActionApi, createEngine, createRegistry, PortError, SelectorCache, type ActionApi, type ActionEngine, type BrowserPort, type PackSource } from '../core/registry'
+import { sendToTab, ProtocolError } from '../messaging'
+import { userPacksStore } from '../storage/packs'
+import { vaultStore } from '../storage/vault'
+import { navigate } from './page'
+import { currentDoc, markNavigating, waitForDoc } from './tabs'
+
+/**
+ * The action registry in the background (seed 000 §3.1): built-in packs bundled at build time
+ * (MV3 loads no code or data from elsewhere at run time), then the person's own packs from
+ * chrome.storage.local, later sources overriding earlier. Actions run through a BrowserPort whose
+ * every call is one message to the page, so an action that navigates goes on in the next page.
+ */
+const builtin = import.meta.glob('/actions/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>
+
+export async function packSources(): Promise<PackSource[]> {
+  const user = await userPacksStore.get()
+  return [
+    { source: 'builtin', files: Object.entries(builtin).map(([path, text]) => ({ path: `actions${path.slice(path.lastIndexOf('/'))}`, text })) },
+    { source: 'user', files: Object.values(user).filter((p) => p.enabled).map((p) => ({ path: `user:${p.namespace}`, text: p.text })) },
+  ]
+}
+
+const registry = createRegistry(packSources)
+let loaded: Promise<unknown> | null = null
+
+export async function getRegistry() {
+  loaded ??= registry.reload()
+  await loaded
+  return registry
+}
+
+export function reloadRegistry() {
+  loaded = registry.reload()
+  return loaded
+}
+
+/** Versions of every loaded pack: part of the instruction cache key, so a pack update re-plans. */
+export async function packVersions(): Promise<Record<string, string>> {
+  const r = await getRegistry()
+  return Object.fromEntries(r.list().map((n) => [n.namespace, n.version]))
+}
+
+const kPortMethods = new Set(['query', 'click', 'fill', 'type', 'press', 'hover', 'select', 'check', 'scroll', 'waitFor', 'snapshot', 'find', 'getText', 'getAttribute', 'getUrl'])
+const kMayNavigate = new Set(['click', 'press'])
+const kForbidden = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** Calls one BrowserPort method in the tab's current document, following navigations. */
+async function callPort(tabId: number, method: string, args: unknown[], signal: AbortSignal): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    const doc = await waitForDoc(tabId, { signal })
+    try {
+      const { value } = await sendToTab(tabId, 'bg→content:port', { method, args }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
+      return value
+    } catch (e) {
+      if (e instanceof ProtocolError && e.code !== 'NO_RECEIVER' && !/Receiving end|port closed|No document|Could not establish/i.test(e.message)) {
+        throw new PortError(e.code as ConstructorParameters<typeof PortError>[0], e.message)
+      }
+      // The document went away under the call. A click that navigates did its job; others retry.
+      markNavigating(tabId)
+      if (kMayNavigate.has(method)) {
+        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal })
+        return undefined
+      }
+      if (attempt >= 2) throw new PortError('STEP_FAILED', `The page went away during ${method}.`)
+    }
+  }
+}
+
+export function createRemotePort(tabId: number): BrowserPort {
+  const call = (method: string) => (...args: unknown[]) => {
+    const signal = args.pop() as AbortSignal
+    return callPort(tabId, method, args, signal)
+  }
+  const port = Object.fromEntries([...kPortMethods].map((m) => [m, call(m)])) as unknown as BrowserPort
+  port.navigate = async (url, signal) => {
+    const out = await navigate(tabId, url, signal)
+    if (!out.ok) throw new PortError('STEP_FAILED', out.message)
+  }
+  // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
+  port.readGlobal = async (path) => {
+    if (path.some((k) => kForbidden.has(k))) throw new PortError('STEP_FAILED', `Refusing to read ${path.join('.')}`)
+    const [res] = await browser.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      world: 'MAIN',
+      func: (keys: string[]) => {
+        let o: unknown = globalThis
+        for (const k of keys) o = o == null ? undefined : (o as Record<string, unknown>)[k]
+        return typeof o === 'string' || typeof o === 'number' ? o : undefined
+      },
+      args: [path],
+    })
+    return res?.result
+  }
+  return port
+}
+
+const selectorCaches = new Map<number, SelectorCache>()
+
+export async function engineFor(tabId: number): Promise<ActionEngine> {
+  const cache = selectorCaches.get(tabId) ?? new SelectorCache()
+  selectorCaches.set(tabId, cache)
+  return createEngine({ registry: await getRegistry(), port: createRemotePort(tabId), env: await vaultStore.get(), selectorCache: cache })
+}
+
+/** Selector caches are per page: a navigation or reload clears the tab's (seed 000 §6.6.4). */
+export function clearSelectorCache(tabId: number): void {
+  selectorCaches.get(tabId)?.clear()
+}
+
+export async function actionApi(tabId: number | undefined): Promise<ActionApi> {
+  return createActionApi({ registry: await getRegistry(), getEngine: tabId === undefined ? undefined : () => engineFor(tabId), env: await vaultStore.get() })
+}
+
+export function currentTabUrl(tabId: number): string | undefined {
+  return currentDoc(tabId)?.url
+}
+
+/**
+ * The registry actions most relevant to a request, described for the planner (issue 6): every
+ * word of the request (latin words of three letters or more, and CJK pairs) is searched, and
+ * the actions found most often come first.
+ */
+export async function relevantActions(request: string, limit = 5): Promise<import('../core/agent/prompt').ActionSummary[]> {
+  const r = await getRegistry()
+  const words = [...request.toLowerCase().matchAll(/[a-z0-9]{3,}|\p{Script=Han}{2}/gu)].map((m) => m[0])
+  const score = new Map<string, number>()
+  for (const w of new Set(words)) for (const a of r.search(w)) if (!a.deprecated) score.set(a.name, (score.get(a.name) ?? 0) + 1)
+  const top = [...score.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit)
+  return top.flatMap(([name]) => {
+    const d = r.describe(name)
+    if (!d) return []
+    const params = Object.entries(d.paramDetails).map(([pname, p]) => ({ name: pname, type: p.type, required: !!p.required, description: p.description }))
+    return [{ name: d.name, description: d.description, params }]
+  })
+}
