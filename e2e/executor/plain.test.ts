@@ -83,7 +83,7 @@ describe('plain HTML', () => {
     const link = okOf(await run(page, { action: 'click', target: { selectors: ['role:link[name="Next page"]'] } }))
     expect(link.changes).toMatchObject({ urlChanged: true, newUrl: expect.stringMatching(/#next$/) })
     const late = okOf(await exec(page, { action_type: 'click', params: { semantic_locator: 'Late button' } }))
-    expect(late.detail).toBe('Clicked "Late button"')
+    expect(late.detail, JSON.stringify(late)).toBe('Clicked "Late button"')
     okOf(await run(page, { action: 'submit', target: { selectors: ['#user'] } }))
     const s = await state(page)
     expect([s.dbl, s.hovered, s.late, s.submitted]).toEqual([1, 1, 1, 1])

@@ -9,7 +9,7 @@
  * layout (visibility) is read only for the best-scored elements, never for all of them.
  */
 import type { Candidate } from '../../core/exec'
-import { accessibleName, normalize, roleOf, searchRoots, labelText } from '../locators'
+import { accessibleName, normalize, roleOf, searchRoots } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 
 /** What counts as interactive for the semantic rung: controls, roles, and wrapper widgets. */
@@ -96,8 +96,11 @@ const kShareRecall = 0.55
 const kSharePrecision = 0.2
 const kShareRole = 0.25
 const kExactBonus = 0.15
-/** Below this a "match" is mostly a shared common word. */
-export const kMinScore = 0.4
+/**
+ * Below this a "match" is a shared common word or only text nearby: a description matched by the
+ * text next to a field, with no role word to back it, scores 0.46 and must not win on its own.
+ */
+export const kMinScore = 0.5
 /** Two visible candidates closer than this are too close to call: AMBIGUOUS, never a guess (issue 5). */
 export const kAmbiguityMargin = 0.05
 /** Candidates handed to the AI fallback (seed 002 §5.1). */
@@ -121,6 +124,14 @@ export function visibleProxy(el: Element): Element | null {
 const kFormItem = '.el-form-item,.ant-form-item,.form-group,.form-item,.field,fieldset'
 const kRowish = 'tr,li,[role=row],[role=listitem],.el-table__row,.ant-table-row'
 
+/** Text of a row with a space between text nodes: `textContent` glues cells ("1001Edit"). */
+function spacedText(el: Element): string {
+  const parts: string[] = []
+  const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */)
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '')
+  return normalize(parts.join(' '))
+}
+
 function textAround(el: Element, rowCache: Map<Element, string>): string {
   const parts: string[] = []
   const item = el.closest(kFormItem)
@@ -132,7 +143,7 @@ function textAround(el: Element, rowCache: Map<Element, string>): string {
   if (row) {
     let t = rowCache.get(row)
     if (t === undefined) {
-      t = normalize(row.textContent).slice(0, 160)
+      t = spacedText(row).slice(0, 160)
       rowCache.set(row, t)
     }
     parts.push(t)
@@ -145,9 +156,40 @@ function textAround(el: Element, rowCache: Map<Element, string>): string {
   return parts.join(' ').toLowerCase()
 }
 
-function ownText(el: Element, role: string): string {
-  const bits = [accessibleName(el, role), el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title')]
-  if (el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea') bits.push(labelText(el))
+/**
+ * `label[for]` texts by id, one query per search root: `el.labels` searches the document for
+ * every field, which on a page of thousands of inputs costs more than the whole match.
+ */
+export class LabelIndex {
+  private byRoot = new Map<Node, Map<string, string>>()
+
+  textFor(el: Element): string {
+    const wrap = el.closest('label')
+    const parts: string[] = wrap ? [wrap.textContent ?? ''] : []
+    if (el.id) {
+      const root = el.getRootNode()
+      let map = this.byRoot.get(root)
+      if (!map) {
+        map = new Map()
+        for (const l of (root as ParentNode).querySelectorAll('label[for]')) {
+          const key = l.getAttribute('for')!
+          map.set(key, `${map.get(key) ?? ''} ${l.textContent ?? ''}`)
+        }
+        this.byRoot.set(root, map)
+      }
+      const forText = map.get(el.id)
+      if (forText) parts.push(forText)
+    }
+    return normalize(parts.join(' '))
+  }
+}
+
+function ownText(el: Element, role: string, labels: LabelIndex): string {
+  const field = el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea'
+  // For fields the label index stands in for accname's label step (same text, no document search).
+  const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
+  const bits = [field && !aria ? '' : accessibleName(el, role), el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title')]
+  if (field) bits.push(labels.textFor(el))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
@@ -169,14 +211,46 @@ function attrText(el: Element): string {
     .toLowerCase()
 }
 
+const kNoTokens: ReadonlySet<string> = new Set()
+
+function tokensOf(text: string): Set<string> {
+  let set = tokenCache.get(text)
+  if (!set) {
+    set = new Set(tokenize(text))
+    tokenCache.set(text, set)
+  }
+  return set
+}
+
+/** Tokens of the text around an element: row, form item label, previous text (weight kWeightNear). */
+function nearTokens(el: Element, rowCache: Map<Element, string>): Set<string> {
+  return tokensOf(textAround(el, rowCache))
+}
+
+/** Tokens of a field's label[for] text and widget placeholder (its own name, weight kWeightOwn). */
+function fieldLabelTokens(el: Element, labels: LabelIndex): Set<string> {
+  return tokensOf(`${labels.textFor(el)} ${placeholderOf(el)}`.toLowerCase())
+}
+
+function placeholderOf(el: Element): string {
+  const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
+  return widget?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? ''
+}
+
 /** Everything a person could read on or near the element, for the cheap first filter. */
 function haystack(el: Element): string {
   return `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${(el as HTMLInputElement).value ?? ''} ${el.textContent ?? ''}`.toLowerCase()
 }
 
-export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<Element, string>()): Scored | null {
+/** Token sets of texts seen in this page (row texts repeat for every control in the row). */
+const tokenCache = new Map<string, Set<string>>()
+/** Bounded so a long session on a changing page does not grow it without end. */
+const kTokenCacheMax = 5_000
+
+export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<Element, string>(), labels = new LabelIndex()): Scored | null {
+  if (tokenCache.size > kTokenCacheMax) tokenCache.clear()
   const role = roleOf(el)
-  const own = ownText(el, role)
+  const own = ownText(el, role, labels)
   const ownLower = own.toLowerCase()
   const ownTokens = new Set(tokenize(own))
   const attrs = attrText(el)
@@ -194,7 +268,8 @@ export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<E
     else {
       if (near === undefined) {
         nearLower = textAround(el, rowCache)
-        near = new Set(tokenize(nearLower))
+        // Five controls of a row share its text: tokenize it once.
+        near = tokensOf(nearLower)
       }
       if (near.has(t)) w = kWeightNear
       else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t))) w = kWeightPartial
@@ -232,24 +307,54 @@ export function semanticMatch(description: string, scope: Document = document): 
   const needles = q.quoted ? [q.quoted.toLowerCase(), ...q.tokens] : q.tokens
   const han = needles.some((t) => kHan.test(t))
   const rowCache = new Map<Element, string>()
+  const labels = new LabelIndex()
   const scored: Scored[] = []
   const seen = new Set<Element>()
+  // Stage 1, cheap: an upper bound of each element's score from the text it carries and the
+  // text around it. Stage 2 scores fully, best bound first, and stops once no bound can reach
+  // the ambiguity margin of the best score: on a page of thousands of controls only a few are
+  // ever scored in full (issue 5 bench).
+  const bounded: Array<{ el: Element; ub: number }> = []
+  const roleUb = q.roles.size === 0 ? 0.5 * kShareRole : kShareRole
+  const whole = (q.quoted ?? q.tokens.join(' ')).toLowerCase()
   for (const root of searchRoots(scope)) {
     for (const el of root.querySelectorAll(kInteractive)) {
-      if (needles.length) {
-        const hay = han ? haystack(el).replace(kHanSpace, '$1') : haystack(el)
-        if (!needles.some((t) => hay.includes(t))) {
-          // The label may be elsewhere (label[for], form item, row): only fields and options get that look.
-          if (!/^(input|select|textarea)$/.test(el.localName) && !el.matches('[role=combobox],[role=switch],[role=checkbox],[role=radio]')) continue
-        }
-      }
       if (seen.has(el)) continue
       seen.add(el)
       // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
       if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
-      const s = scoreElement(q, el, rowCache)
-      if (s && s.score >= kMinScore) scored.push(s)
+      let hay = haystack(el)
+      if (han) hay = hay.replace(kHanSpace, '$1')
+      const field = /^(input|select|textarea)$/.test(el.localName) || el.matches('[role=combobox],[role=switch],[role=checkbox],[role=radio]')
+      let sum = 0
+      let own: ReadonlySet<string> | null = null
+      let near: Set<string> | null = null
+      for (const t of q.tokens) {
+        if (hay.includes(t)) sum += kWeightOwn
+        else {
+          // A field's label[for] and widget placeholder are its own text, as in scoreElement.
+          own ??= field ? fieldLabelTokens(el, labels) : kNoTokens
+          near ??= nearTokens(el, rowCache)
+          if (own.has(t)) sum += kWeightOwn
+          else if (near.has(t)) sum += kWeightNear
+        }
+      }
+      if (needles.length && sum === 0 && !(q.quoted && hay.includes(q.quoted.toLowerCase()))) continue
+      const recallUb = q.tokens.length ? sum / q.tokens.length : 0
+      const exactUb = whole && hay.includes(whole) ? kExactBonus : 0
+      bounded.push({ el, ub: kShareRecall * recallUb + kSharePrecision + roleUb + exactUb })
     }
+  }
+  bounded.sort((a, b) => b.ub - a.ub)
+  let best = 0
+  let full = 0
+  for (const { el, ub } of bounded) {
+    if (ub < kMinScore || (full >= kMaxCandidates && ub < best - kAmbiguityMargin)) break
+    const s = scoreElement(q, el, rowCache, labels)
+    full++
+    if (!s || s.score < kMinScore) continue
+    scored.push(s)
+    best = Math.max(best, s.score)
   }
   scored.sort((a, b) => b.score - a.score)
   // Layout is read only now, best first, until enough visible candidates are known.
@@ -263,7 +368,8 @@ export function semanticMatch(description: string, scope: Document = document): 
     // A label and the control inside it are one target.
     if (visible.some((v) => v.el.contains(proxy) || proxy.contains(v.el))) continue
     visible.push({ ...s, el: proxy })
-    if (visible.length >= kMaxCandidates && s.score < visible[0].score - kAmbiguityMargin) break
+    // Enough to show and to tell a tie: a thousand equal links need not all be laid out.
+    if (visible.length >= kMaxCandidates) break
   }
   const top = visible.slice(0, kMaxCandidates)
   const candidates = top.map((s) => ({ id: candidateId(s.el), label: s.label, score: Math.round(s.score * 100) / 100 }))

@@ -116,6 +116,8 @@ function textOfIds(el: Element, ids: string): string {
 
 /** The label elements of a form control, without the control's own text (a select's options). */
 export function labelText(el: Element): string {
+  // `labels` searches the whole document; an element with no id and no label around it has none.
+  if (!el.id && !el.closest('label')) return ''
   const labels = (el as HTMLInputElement).labels
   if (!labels || labels.length === 0) return ''
   const parts: string[] = []
