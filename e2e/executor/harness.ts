@@ -43,12 +43,15 @@ export async function startHarness(): Promise<Harness> {
 
 /** Runs one DomCommand in the page. */
 export function run(page: Page, cmd: DomCommand, timeoutMs = 5_000): Promise<ExecOutcome> {
-  return page.evaluate(([c, t]) => (window as any).__avaExec.runCommand(c, { timeoutMs: t }), [cmd, timeoutMs] as const)
+  // A DomCommand is plain data here (no `element`); typed loosely for Playwright's serializer.
+  const arg: [unknown, number] = [cmd, timeoutMs]
+  return page.evaluate(([c, t]) => (window as any).__avaExec.runCommand(c, { timeoutMs: t }), arg)
 }
 
 /** Runs one instruction (seed 001 §2.2) in the page, as the background sends it. */
-export function exec(page: Page, instruction: Omit<Instruction, 'step_id'> & { step_id?: number }, timeoutMs = 5_000): Promise<ExecOutcome> {
-  return page.evaluate(([i, t]) => (window as any).__avaExec.executeInstruction({ step_id: 1, ...i }, { timeoutMs: t }), [instruction, timeoutMs] as const)
+export function exec(page: Page, instruction: { action_type: Instruction['action_type']; params: Instruction['params']; description?: string }, timeoutMs = 5_000): Promise<ExecOutcome> {
+  const arg: [unknown, number] = [instruction, timeoutMs]
+  return page.evaluate(([i, t]) => (window as any).__avaExec.executeInstruction({ step_id: 1, ...(i as object) }, { timeoutMs: t }), arg)
 }
 
 /** The page's own state, as plain data. */

@@ -72,14 +72,13 @@ export async function ensureActionable(
 ): Promise<Actionable | ExecFailure> {
   let el = initial
   const started = Date.now()
-  let reason: ExecFailure | null = null
   for (;;) {
     if (!el.isConnected) {
       const again = opts.relocate?.()
       if (!again) return fail('ELEMENT_STALE', `${quoteLabel(el)} left the page before it could be used.`, { suggestion: 'Observe the page again.' })
       el = again
     }
-    reason = null
+    let reason: ExecFailure | null = null
     if (checks.visible || checks.hitTest) {
       if (!inViewport(el)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
     }

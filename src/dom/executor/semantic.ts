@@ -256,7 +256,6 @@ export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<E
   const attrs = attrText(el)
   const attrTokens = new Set(tokenize(attrs))
   let near: Set<string> | undefined
-  let nearLower = ''
   let sum = 0
   let hitsOwn = 0
   for (const t of q.tokens) {
@@ -266,11 +265,8 @@ export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<E
       hitsOwn++
     } else if (attrTokens.has(t)) w = kWeightAttr
     else {
-      if (near === undefined) {
-        nearLower = textAround(el, rowCache)
-        // Five controls of a row share its text: tokenize it once.
-        near = tokensOf(nearLower)
-      }
+      // Five controls of a row share its text: tokenized once (tokenCache).
+      near ??= tokensOf(textAround(el, rowCache))
       if (near.has(t)) w = kWeightNear
       else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t))) w = kWeightPartial
     }
