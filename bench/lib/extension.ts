@@ -4,11 +4,11 @@ import { dirname, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
 export const root = resolve(import.meta.dirname, '../..')
-export const dist = resolve(root, 'dist')
+export const dist = process.env.AVA_DIST ?? resolve(root, 'dist')
 
 /** Benchmarks measure the built extension; build it when there is none yet. */
 export function ensureBuilt(): void {
-  if (!existsSync(resolve(dist, 'manifest.json'))) execSync('npx vite build', { cwd: root, stdio: 'ignore' })
+  if (!existsSync(resolve(dist, 'manifest.json'))) execSync(`npx vite build --outDir ${JSON.stringify(dist)}`, { cwd: root, stdio: 'ignore' })
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Frame, Page, Worker } from 'playwright-core'
-import { DEFAULT_SETTINGS, type Settings } from '../../src/core/settings'
+import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../../src/core/settings'
 import { launchWithExtension, type ExtensionSession } from './browser'
 
 /** The built extension in Chromium, with helpers that act as a person would. */
@@ -8,7 +8,8 @@ export interface Ava extends Omit<ExtensionSession, 'worker'> {
   worker(): Promise<Worker>
   /** Stops the service worker the way Chrome does when it is idle, through the DevTools protocol. */
   stopWorker(): Promise<void>
-  configure(llm: Partial<Settings['llm']>, rest?: Partial<Omit<Settings, 'llm'>>): Promise<void>
+  /** Writes settings (current version) with one active profile made of `llm`. */
+  configure(llm: Partial<LlmSettings>, rest?: Partial<Omit<Settings, 'profiles' | 'activeProfile' | 'version'>>): Promise<void>
   storage(area: 'local' | 'session'): Promise<Record<string, unknown>>
   openPanel(page: Page): Promise<Frame>
   panel(page: Page, opts?: { timeout?: number }): Promise<Frame>
@@ -58,15 +59,28 @@ export async function launchAva(opts: { headless?: boolean } = {}): Promise<Ava>
       await cdp.detach()
     },
     async configure(llm, rest = {}) {
-      const settings: Settings = { ...structuredClone(DEFAULT_SETTINGS), ...rest, llm: { ...DEFAULT_SETTINGS.llm, ...llm } }
+      const base = structuredClone(DEFAULT_SETTINGS)
+      const settings: Settings = { ...base, ...rest, profiles: [{ ...base.profiles[0], ...llm }], activeProfile: base.profiles[0].id }
       await (await worker()).evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
     },
     storage: async (area) => (await worker()).evaluate((a) => chrome.storage[a].get(null), area),
     async openPanel(page: Page) {
-      // The button lives in a closed shadow root: a person clicks it where it is drawn.
-      await page.waitForSelector('ava-root', { state: 'attached' })
+      // The button lives in a closed shadow root: a person clicks it where it is drawn — unless
+      // the panel is already open (it reopens by itself after a navigation during a conversation).
+      await page.waitForSelector('ava-root[data-ava-ready]', { state: 'attached' })
       const vp = page.viewportSize()!
-      await page.mouse.click(vp.width - kButton.margin - kButton.size / 2, vp.height - kButton.margin - kButton.size / 2)
+      const visibleFrame = async () => {
+        for (const fr of page.frames()) {
+          if (!fr.url().startsWith(panelPrefix)) continue
+          if (await (await fr.frameElement()).isVisible().catch(() => false)) return fr
+        }
+        return null
+      }
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await visibleFrame()) break
+        await page.mouse.click(vp.width - kButton.margin - kButton.size / 2, vp.height - kButton.margin - kButton.size / 2)
+        await page.waitForTimeout(150)
+      }
       const f = await panel(page)
       await f.waitForSelector('[data-test=send]:not([disabled])')
       return f

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 
 export const chromiumPath = process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
-export const distDir = resolve(import.meta.dirname, '../../dist')
+export const distDir = process.env.AVA_DIST ?? resolve(import.meta.dirname, '../../dist')
 
 /** Flags every Chromium we start needs on these machines (no network beyond loopback, root). */
 export const baseArgs = [

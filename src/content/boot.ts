@@ -28,11 +28,14 @@ function boot(): void {
   })
 
   send('content→bg:ready', { url: location.href })
-    .then(({ panelOpen }) => {
+    .then(({ panelOpen, runActive }) => {
+      // A run that navigated here will send its next step at once: have the page agent ready.
+      if (runActive) void agent()
       // The conversation goes on after a navigation: reopen the panel where it was open.
       if (panelOpen) launcher.open(false)
     })
     .catch(() => undefined)
+    .finally(() => launcher.markReady())
 }
 
 if (window.top === window) boot()

@@ -11,6 +11,8 @@ export interface Launcher {
   close(): void
   toggle(): void
   readonly isOpen: boolean
+  /** Marks the host once the conversation state is known (tests wait for it; it reveals nothing). */
+  markReady(): void
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
@@ -123,6 +125,9 @@ export function createLauncher(opts: { panelUrl: string; getToken: () => Promise
     },
     get isOpen() {
       return isOpen
+    },
+    markReady() {
+      host.setAttribute('data-ava-ready', '')
     },
   }
 

@@ -2,8 +2,10 @@ import type { ChatMessage, RunEvent, RunView } from '../core/chat'
 export type { RunEvent }
 import type { ErrorData } from '../core/errors'
 import type { ExecOutcome, ExecRequest } from '../core/exec'
-import type { LlmSettings, Settings } from '../core/settings'
+import type { LlmSettings, Profile, Settings, UiPrefs } from '../core/settings'
 import type { ActionCommand } from '../core/registry/api'
+import type { ActionResult, PackIssue } from '../core/registry'
+import type { Instruction } from '../core/instruction/schema'
 
 /**
  * Every message Ava's contexts exchange: name → request and response. The name says who sends it
@@ -12,7 +14,7 @@ import type { ActionCommand } from '../core/registry/api'
  */
 export interface Protocol {
   // The boot script, in a tab's content script.
-  'content→bg:ready': { req: { url: string }; res: { panelOpen: boolean } }
+  'content→bg:ready': { req: { url: string }; res: { panelOpen: boolean; runActive: boolean } }
   /** A one-time token the boot script hands to the panel frame it created (see background/panels.ts). */
   'content→bg:panel.token': { req: Record<string, never>; res: { token: string } }
 
@@ -27,7 +29,8 @@ export interface Protocol {
   'options→bg:settings.get': { req: Record<string, never>; res: { settings: PublicSettings } }
   'options→bg:settings.save': { req: { settings: SettingsInput }; res: { settings: PublicSettings } }
   'options→bg:settings.test': { req: { llm: LlmInput }; res: ConnectionReport }
-  'options→bg:settings.export': { req: Record<string, never>; res: { json: string } }
+  /** Without `includeSecrets`, API keys and vault values are left out. */
+  'options→bg:settings.export': { req: { includeSecrets?: boolean }; res: { json: string } }
   'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings } }
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
 
@@ -43,17 +46,109 @@ export interface Protocol {
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }
   'bg→content:page.info': { req: { request?: string }; res: PageInfo }
+
+  // Managing Ava (issue 7): the options page and the popup's pack manager.
+  /** The key itself, only on the person's click on "Show", only to the options page. */
+  'options→bg:settings.revealKey': { req: { profileId: string }; res: { apiKey: string } }
+  /** The endpoint's own model list (`GET {baseUrl}/models`), where it offers one. */
+  'options→bg:settings.models': { req: { llm: LlmInput }; res: ModelsReport }
+  'options→bg:settings.reset': { req: Record<string, never>; res: { settings: PublicSettings } }
+  'options→bg:vault.list': { req: Record<string, never>; res: { entries: VaultEntry[] } }
+  'options→bg:vault.set': { req: { name: string; value: string }; res: { entries: VaultEntry[] } }
+  'options→bg:vault.remove': { req: { name: string }; res: { entries: VaultEntry[] } }
+  'options→bg:storage.status': { req: Record<string, never>; res: StorageStatus }
+  'options→bg:storage.discard': { req: { key: string }; res: StorageStatus }
+  'options→bg:userScripts.status': { req: Record<string, never>; res: UserScriptsStatus }
+
+  /** Built-in and user packs, disabled ones included, with what the manager shows. */
+  'popup→bg:packs.manage': { req: Record<string, never>; res: { packs: ManagedPack[] } }
+  /** A pack's YAML: the stored text of a user pack, the bundled file of a built-in one. */
+  'popup→bg:packs.get': { req: { namespace: string }; res: { namespace: string; text: string; source: string } }
+  /** Fetches a pack from a URL (the popup has asked for the origin's host permission first). */
+  'popup→bg:packs.fetch': { req: { url: string }; res: { text: string; url: string } }
+  /** Validates again and saves; nothing is saved while the text has an error. */
+  'popup→bg:packs.install': { req: { text: string; origin: string }; res: InstallOutcome }
+  'popup→bg:packs.setEnabled': { req: { namespace: string; enabled: boolean }; res: { ok: true } }
+  'popup→bg:packs.delete': { req: { namespace: string }; res: { ok: true } }
+  'popup→bg:packs.undoDelete': { req: { namespace: string }; res: { ok: boolean } }
+  'popup→bg:cache.list': { req: Record<string, never>; res: { entries: CacheEntryView[] } }
+  /** Replaces one entry with edited JSON; the reply says what is wrong with it, if anything. */
+  'popup→bg:cache.replace': { req: { key: string; json: string }; res: { ok: true } | { ok: false; message: string } }
+  'popup→bg:cache.remove': { req: { key: string }; res: { ok: true } }
+  /** Web tabs an action can run in, and the one to offer first (see docs/packs-ui.md). */
+  'popup→bg:tabs.targets': { req: Record<string, never>; res: TabTargets }
+  /** `action.run` in a tab the person chose, for when the popup is itself the active tab. */
+  'popup→bg:action.runIn': { req: { tabId: number; action: string; params: Record<string, unknown> }; res: ActionResult }
 }
 
 export type MessageName = keyof Protocol
 export type Req<N extends MessageName> = Protocol[N]['req']
 export type Res<N extends MessageName> = Protocol[N]['res']
 
-/** Settings as the options page sees them: the key only as a mask. */
-export type PublicSettings = Omit<Settings, 'llm'> & { llm: Omit<LlmSettings, 'apiKey'> & { apiKeyMask: string } }
-/** What the options page sends: a missing `apiKey` keeps the stored one. */
-export type LlmInput = Omit<LlmSettings, 'apiKey'> & { apiKey?: string }
-export type SettingsInput = Omit<Settings, 'llm'> & { llm: LlmInput }
+/** A profile as the options page sees it: the key only as a mask. */
+export type PublicProfile = Omit<Profile, 'apiKey'> & { apiKeyMask: string }
+/** Settings as the options page sees them (with the UI preferences, which live apart). */
+export type PublicSettings = Omit<Settings, 'profiles'> & { profiles: PublicProfile[]; ui: UiPrefs }
+/** What the options page sends: a missing `apiKey` keeps the stored one of the profile with that id. */
+export type ProfileInput = Omit<Profile, 'apiKey'> & { apiKey?: string }
+export type LlmInput = Omit<LlmSettings, 'apiKey'> & { apiKey?: string; id?: string }
+export type SettingsInput = Omit<Settings, 'profiles' | 'version'> & { profiles: ProfileInput[]; ui: Omit<UiPrefs, 'version'> }
+
+export type ModelsReport = { ok: true; models: string[] } | { ok: false; error: ErrorData }
+export interface VaultEntry {
+  name: string
+  /** Always the same mask: not even the length of a value is shown. */
+  mask: string
+}
+export interface StorageStatus {
+  invalid: { key: string; issues: string[]; at: number; json: string }[]
+  lastError?: { key: string; code: string; message: string; at: number }
+  bytesInUse: number
+  quotaBytes: number
+  versions: Record<string, number>
+}
+export interface UserScriptsStatus {
+  /** The optional `userScripts` permission is granted. */
+  permission: boolean
+  /** `chrome.userScripts` can be called (the per-extension "Allow User Scripts" switch is on). */
+  available: boolean
+  chromeVersion: number | null
+}
+export interface ManagedPack {
+  namespace: string
+  version: string
+  description: string
+  actions: number
+  /** `builtin`, `user`, or both when a user pack extends or overrides a built-in namespace. */
+  source: string
+  /** A user pack (which can be disabled, updated and deleted). */
+  user: boolean
+  enabled: boolean
+  origin?: string
+  installedAt?: number
+  deprecated: { action: string; message?: string }[]
+  /** Problems the registry reported when it loaded this pack. */
+  issues: PackIssue[]
+}
+export type InstallOutcome = { ok: true; namespace: string; version: string; previous?: string } | { ok: false; issues: PackIssue[] }
+export interface CacheEntryView {
+  key: string
+  request: string
+  origin: string
+  path: string
+  steps: Instruction[]
+  createdAt: number
+  updatedAt: number
+  hits: number
+  repairs: number
+}
+export interface TabTargets {
+  tabs: { id: number; title: string; url: string }[]
+  /** The active tab when it is a web page, else the web tab used most recently. */
+  suggested: number | null
+  /** Whether the active tab is a web page (false when the popup itself was opened as a tab). */
+  activeIsWeb: boolean
+}
 
 export type ConnectionReport = { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: ErrorData }
 

@@ -14,7 +14,7 @@ export function registerChatHandlers(): void {
   handle('content→bg:ready', ['tab'], async ({ url }, ctx) => {
     // Only the top frame's document takes steps.
     if (ctx.frameId === 0) markReady(tabOf(ctx), { documentId: ctx.documentId, url })
-    return { panelOpen: (await tabStore(tabOf(ctx)).get()).panelOpen }
+    return { panelOpen: (await tabStore(tabOf(ctx)).get()).panelOpen, runActive: isRunning(tabOf(ctx)) }
   })
 
   handle('content→bg:panel.token', ['tab'], async (_req, ctx) => ({ token: issuePanelToken(tabOf(ctx)) }))
