@@ -11,7 +11,7 @@ import type { Candidate, ExecOutcome, RiskCategory } from '../core/exec'
 import { safeParseInstructionText, type Instruction } from '../core/instruction/schema'
 import { createInstructionSplitter } from '../core/instruction/stream'
 import { costUsd } from '../core/pricing'
-import { domainAllowed, type Settings } from '../core/settings'
+import { activeLlm, domainAllowed, type Settings } from '../core/settings'
 import browser from 'webextension-polyfill'
 import { historyStore, runStore, tabStore, type PlannerMessage, type RunState } from '../storage/conversation'
 import { settingsStore } from '../storage/settings'
@@ -144,11 +144,13 @@ async function drive(state: RunState, resumed: boolean): Promise<void> {
   const chat = chatWriter(state.origin, () => state.tabId)
   const settings = await settingsStore.get()
   let regenerated = false
+  // The run moves into a tab its step opened: the new tab's panel opens on the same conversation.
   const onTabChange = (tabId: number) => {
     live.delete(state.tabId)
     void runStore(state.tabId).set(null)
     state.tabId = tabId
     live.set(tabId, me)
+    void runStore(tabId).set(state)
     void tabStore(tabId).set({ panelOpen: true })
   }
   const ctx: StepCtx = { state, chat, settings, signal, me, onTabChange }
@@ -308,7 +310,7 @@ async function planAndAct(ctx: StepCtx, messages: ModelMessage[]): Promise<Batch
       },
     })
     const res = await streamCompletion({
-      llm: ctx.settings.llm,
+      llm: activeLlm(ctx.settings),
       system: buildSystemPrompt(),
       messages,
       signal: AbortSignal.any([signal, stream.signal]),
@@ -461,7 +463,7 @@ async function repairStep(ctx: StepCtx, failed: NonNullable<Failure['step']>, pa
   const prompt = buildRepairPrompt({ instruction: failed.instruction, error: failed.outcome.message, candidates }, fresh)
   let text = ''
   try {
-    const res = await streamCompletion({ llm: ctx.settings.llm, system: buildSystemPrompt(), messages: [{ role: 'user', content: prompt }], signal: ctx.signal, onText: (d) => void (text += d) })
+    const res = await streamCompletion({ llm: activeLlm(ctx.settings), system: buildSystemPrompt(), messages: [{ role: 'user', content: prompt }], signal: ctx.signal, onText: (d) => void (text += d) })
     addUsage(state, res.usage)
   } catch {
     return { ok: false }
@@ -525,7 +527,7 @@ async function finish(ctx: StepCtx, status: RunState['status'], error?: AvaError
   if (error) await chat.add({ role: 'system', kind: 'error', text: error.message, hint: error.code })
   const steps = await currentSteps(ctx)
   for (const step of steps) if (step.status === 'pending' || step.status === 'running') await chat.step(state.messageId, { ...step, status: 'skipped' })
-  const usage = { ...state.usage, costUsd: costUsd(ctx.settings.llm.model, state.usage) }
+  const usage = { ...state.usage, costUsd: costUsd(activeLlm(ctx.settings).model, state.usage) }
   await chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   if (status === 'done' && !state.replay && state.cacheKey && !state.typedSecretLiteral && state.executed.length) {

@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill'
 import { registerChatHandlers } from './handlers/chat'
 import { registerActionHandlers } from './handlers/actions'
 import { registerSettingsHandlers } from './handlers/settings'
+import { registerPackHandlers } from './handlers/packs'
 import { resumeRuns } from './agent'
 import { watchNavigations } from './tabs'
 import { watchPanels } from './panels'
@@ -12,6 +13,7 @@ import { sendToTab } from '../messaging'
 registerSettingsHandlers()
 registerChatHandlers()
 registerActionHandlers()
+registerPackHandlers()
 watchNavigations()
 watchPanels()
 

@@ -2,10 +2,16 @@ import { z } from 'zod'
 import { RISK_CATEGORIES } from './exec'
 
 /**
- * Ava's settings: one versioned, validated object (docs/settings.md). The API key lives here, so
- * this object is only ever read by the background and the options page.
+ * Ava's settings: one versioned, validated object (docs/settings.md). API keys live here, so this
+ * object is only ever read by the background and (masked) the options page. UI preferences live
+ * in their own small object (`UiPrefs`, key `ui`) because every UI — the chat panel included —
+ * reads them, and none of those may see a key.
+ *
+ * Version history (each step has a migration below, tested from every earlier version):
+ *   1  one `llm` block; `ui.language` inside settings.
+ *   2  provider profiles (`profiles`, `activeProfile`); history retention; `ui` moved to `UiPrefs`.
  */
-export const SETTINGS_VERSION = 1
+export const SETTINGS_VERSION = 2
 
 export const PROVIDERS = ['anthropic', 'openai', 'local'] as const
 export type ProviderKind = (typeof PROVIDERS)[number]
@@ -34,56 +40,180 @@ export const LlmSettingsSchema = z.object({
 })
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>
 
-export const SettingsSchema = z.object({
-  version: z.literal(SETTINGS_VERSION),
-  llm: LlmSettingsSchema,
-  agent: z.object({
-    /** The planning loop stops after this many steps (issue 6 default). */
-    stepLimit: z.number().int().min(1).max(200),
-    /** Replay a request seen before on the same site with no LLM call (seed 001 §2.4). */
-    useCache: z.boolean(),
-  }),
-  safety: z.object({
-    /** Steps of these kinds wait for the person's OK. */
-    confirm: z.array(z.enum(RISK_CATEGORIES)),
-    /** When not empty, Ava acts only on these hosts (a leading `*.` matches subdomains). */
-    allowDomains: z.array(z.string().max(253)),
-    /** Ava never acts on these hosts. */
-    denyDomains: z.array(z.string().max(253)),
-  }),
-  ui: z.object({
-    language: z.enum(['auto', 'en', 'zh-CN']),
-  }),
+/** Ids name a profile across saves and imports, so a save without a key finds the stored one. */
+export const kProfileIdPattern = /^[A-Za-z0-9_-]{1,40}$/
+/** A handful of endpoints is plenty; the cap keeps a pasted settings file from bloating storage. */
+export const kMaxProfiles = 20
+
+export const ProfileSchema = LlmSettingsSchema.extend({
+  id: z.string().regex(kProfileIdPattern, 'A profile id is 1–40 letters, digits, "-" or "_"'),
+  name: z.string().trim().min(1, 'Give the profile a name').max(60),
 })
+export type Profile = z.infer<typeof ProfileSchema>
+
+export const RETENTION_MODES = ['messages', 'days'] as const
+/** Seed 003 keeps per-site history; 200 messages was the fixed cap before retention was a setting. */
+export const kDefaultHistoryMessages = 200
+export const kMaxHistoryMessagesSetting = 2_000
+export const kDefaultHistoryDays = 30
+
+const AgentSchema = z.object({
+  /** The planning loop stops after this many steps (issue 6 default). */
+  stepLimit: z.number().int().min(1).max(200),
+  /** Replay a request seen before on the same site with no LLM call (seed 001 §2.4). */
+  useCache: z.boolean(),
+})
+const SafetySchema = z.object({
+  /** Steps of these kinds wait for the person's OK. */
+  confirm: z.array(z.enum(RISK_CATEGORIES)),
+  /** When not empty, Ava acts only on these hosts (a leading `*.` matches subdomains). */
+  allowDomains: z.array(z.string().max(253)),
+  /** Ava never acts on these hosts. */
+  denyDomains: z.array(z.string().max(253)),
+})
+
+export const HistorySchema = z.object({
+  /** Which of the two limits applies; both numbers are kept so switching back restores the other. */
+  keep: z.enum(RETENTION_MODES),
+  messages: z.number().int().min(1).max(kMaxHistoryMessagesSetting),
+  days: z.number().int().min(1).max(3650),
+})
+export type HistoryRetention = z.infer<typeof HistorySchema>
+
+export const SettingsSchema = z
+  .object({
+    version: z.literal(SETTINGS_VERSION),
+    profiles: z.array(ProfileSchema).min(1, 'Keep at least one provider profile').max(kMaxProfiles),
+    activeProfile: z.string(),
+    agent: AgentSchema,
+    safety: SafetySchema,
+    history: HistorySchema,
+  })
+  .superRefine((s, ctx) => {
+    const ids = s.profiles.map((p) => p.id)
+    const dup = ids.find((id, i) => ids.indexOf(id) !== i)
+    if (dup !== undefined) ctx.addIssue({ code: 'custom', path: ['profiles'], message: `Two profiles have the id "${dup}"` })
+    if (!ids.includes(s.activeProfile)) ctx.addIssue({ code: 'custom', path: ['activeProfile'], message: `No profile has the id "${s.activeProfile}" (have: ${ids.join(', ')})` })
+  })
 export type Settings = z.infer<typeof SettingsSchema>
+
+export const kDefaultProfileId = 'default'
 
 export const DEFAULT_SETTINGS: Settings = {
   version: SETTINGS_VERSION,
-  llm: {
-    provider: 'local',
-    baseUrl: kDefaultLocalBaseUrl,
-    authStyle: 'bearer',
-    apiKey: '',
-    model: kDefaultModels.local,
-    requestTimeoutMs: 60_000,
-  },
+  profiles: [
+    {
+      id: kDefaultProfileId,
+      name: 'Local',
+      provider: 'local',
+      baseUrl: kDefaultLocalBaseUrl,
+      authStyle: 'bearer',
+      apiKey: '',
+      model: kDefaultModels.local,
+      requestTimeoutMs: 60_000,
+    },
+  ],
+  activeProfile: kDefaultProfileId,
   agent: { stepLimit: 20, useCache: true },
   safety: { confirm: [...RISK_CATEGORIES], allowDomains: [], denyDomains: [] },
-  ui: { language: 'auto' },
+  history: { keep: 'messages', messages: kDefaultHistoryMessages, days: kDefaultHistoryDays },
 }
 
-/** What the options page may see of the key: whether one is set and its last four characters. */
+/** The profile the background talks to. The schema guarantees it exists. */
+export function activeProfile(settings: Settings): Profile {
+  return settings.profiles.find((p) => p.id === settings.activeProfile) ?? settings.profiles[0]
+}
+
+/** What the LLM client needs: the active profile without its id and name. */
+export function activeLlm(settings: Settings): LlmSettings {
+  const { id: _id, name: _name, ...llm } = activeProfile(settings)
+  return llm
+}
+
+// -------------------------------------------------------------------------------------------
+// UI preferences: read by every UI, so they hold nothing secret.
+
+export const UI_PREFS_VERSION = 1
+export const LANGUAGES = ['auto', 'en', 'zh-CN'] as const
+export type LanguagePref = (typeof LANGUAGES)[number]
+export const UiPrefsSchema = z.object({
+  version: z.literal(UI_PREFS_VERSION),
+  language: z.enum(LANGUAGES),
+})
+export type UiPrefs = z.infer<typeof UiPrefsSchema>
+export const DEFAULT_UI_PREFS: UiPrefs = { version: UI_PREFS_VERSION, language: 'auto' }
+
+// -------------------------------------------------------------------------------------------
+// Migrations. Each takes the stored object of one version and returns the next; together they
+// lift any earlier version to the current one. Fields a version did not have take the defaults.
+
+/**
+ * Version 1 as it was written over its life: the first releases had no `agent.useCache` and no
+ * `safety`, so those are optional here and filled from the defaults.
+ */
+export const SettingsV1Schema = z.object({
+  version: z.literal(1),
+  llm: LlmSettingsSchema,
+  agent: z.object({ stepLimit: AgentSchema.shape.stepLimit, useCache: z.boolean().optional() }),
+  safety: SafetySchema.optional(),
+  ui: z.object({ language: z.enum(LANGUAGES) }).optional(),
+})
+export type SettingsV1 = z.infer<typeof SettingsV1Schema>
+
+const kProviderNames: Record<ProviderKind, string> = { anthropic: 'Anthropic', openai: 'OpenAI', local: 'Local' }
+
+export function settingsV1toV2(v1: SettingsV1): { settings: Settings; ui: UiPrefs } {
+  return {
+    settings: {
+      version: 2,
+      profiles: [{ id: kDefaultProfileId, name: kProviderNames[v1.llm.provider], ...v1.llm }],
+      activeProfile: kDefaultProfileId,
+      agent: { stepLimit: v1.agent.stepLimit, useCache: v1.agent.useCache ?? DEFAULT_SETTINGS.agent.useCache },
+      safety: v1.safety ?? structuredClone(DEFAULT_SETTINGS.safety),
+      history: structuredClone(DEFAULT_SETTINGS.history),
+    },
+    ui: { version: UI_PREFS_VERSION, language: v1.ui?.language ?? 'auto' },
+  }
+}
+
+export type Issue = { path: string; message: string }
+export type MigrationResult =
+  | { ok: true; value: Settings; from: number; /** Set when the migration moved the language out of settings. */ ui?: UiPrefs }
+  | { ok: false; from: number | null; issues: Issue[] }
+
+const toIssues = (e: z.ZodError): Issue[] => e.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }))
+
+/** Any stored or imported settings object, of any version, lifted to the current version. */
+export function migrateSettings(value: unknown): MigrationResult {
+  const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
+  if (version === SETTINGS_VERSION) {
+    const r = SettingsSchema.safeParse(value)
+    return r.success ? { ok: true, value: r.data, from: SETTINGS_VERSION } : { ok: false, from: SETTINGS_VERSION, issues: toIssues(r.error) }
+  }
+  if (version === 1) {
+    const r = SettingsV1Schema.safeParse(value)
+    if (!r.success) return { ok: false, from: 1, issues: toIssues(r.error) }
+    const { settings, ui } = settingsV1toV2(r.data)
+    const checked = SettingsSchema.safeParse(settings)
+    return checked.success ? { ok: true, value: checked.data, from: 1, ui } : { ok: false, from: 1, issues: toIssues(checked.error) }
+  }
+  const seen = typeof version === 'number' ? `version ${version}` : 'no version'
+  const hint = typeof version === 'number' && version > SETTINGS_VERSION ? ' (written by a newer Ava)' : ''
+  return { ok: false, from: typeof version === 'number' ? version : null, issues: [{ path: 'version', message: `Expected settings version 1–${SETTINGS_VERSION}, found ${seen}${hint}` }] }
+}
+
+/** What the options page may see of a key: whether one is set and its last four characters. */
 export function maskKey(key: string): string {
   if (!key) return ''
   return key.length <= 8 ? '•'.repeat(key.length) : `${'•'.repeat(8)}${key.slice(-4)}`
 }
 
-export type SettingsResult = { ok: true; value: Settings } | { ok: false; issues: { path: string; message: string }[] }
+export type SettingsResult = { ok: true; value: Settings } | { ok: false; issues: Issue[] }
 
 export function safeParseSettings(value: unknown): SettingsResult {
   const r = SettingsSchema.safeParse(value)
   if (r.success) return { ok: true, value: r.data }
-  return { ok: false, issues: r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })) }
+  return { ok: false, issues: toIssues(r.error) }
 }
 
 /** Whether Ava may act on `url` under the allow and deny lists. */
@@ -102,4 +232,12 @@ export function domainAllowed(url: string, safety: Settings['safety']): boolean 
   }
   if (safety.denyDomains.some(matches)) return false
   return safety.allowDomains.length === 0 || safety.allowDomains.some(matches)
+}
+
+/** Which history messages a retention setting keeps: the newest `messages`, or those younger than `days`. */
+export function retainHistory<M extends { ts?: number }>(messages: M[], keep: HistoryRetention, now = Date.now()): M[] {
+  if (keep.keep === 'messages') return messages.length > keep.messages ? messages.slice(messages.length - keep.messages) : messages
+  const cutoff = now - keep.days * 86_400_000
+  const i = messages.findIndex((m) => (m.ts ?? now) >= cutoff)
+  return i === -1 ? [] : i === 0 ? messages : messages.slice(i)
 }

@@ -1,84 +1,305 @@
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
-import { send, type ConnectionReport, type PublicSettings, type SettingsInput } from '../messaging'
+import { kDefaultBaseUrls, kDefaultModels, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
+import type { RiskCategory } from '../core/exec'
+import { send, type ConnectionReport, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
+import { settingsStore, uiPrefsStore } from '../storage/settings'
+import { vaultStore } from '../storage/vault'
 
-/** The options page's view of the settings; the key itself never comes here, only its mask. */
+/** A profile as the form edits it: `apiKey` empty means "keep the stored key". */
+export type ProfileDraft = ProfileInput & { apiKey: string; apiKeyMask: string }
+
+export interface Draft {
+  profiles: ProfileDraft[]
+  activeProfile: string
+  agent: Settings['agent']
+  confirm: RiskCategory[]
+  /** One host per line (commas and spaces also separate). */
+  allowDomains: string
+  denyDomains: string
+  history: HistoryRetention
+  language: LanguagePref
+}
+
+const lines = (text: string) => text.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean)
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+function toDraft(s: PublicSettings): Draft {
+  return {
+    profiles: s.profiles.map((p) => ({ ...p, apiKey: '' })),
+    activeProfile: s.activeProfile,
+    agent: { ...s.agent },
+    confirm: [...s.safety.confirm],
+    allowDomains: s.safety.allowDomains.join('\n'),
+    denyDomains: s.safety.denyDomains.join('\n'),
+    history: { ...s.history },
+    language: s.ui.language,
+  }
+}
+
+export function toInput(d: Draft): SettingsInput {
+  return {
+    profiles: d.profiles.map(({ apiKeyMask: _m, apiKey, ...p }) => ({
+      ...p,
+      baseUrl: p.baseUrl.trim(),
+      model: p.model.trim(),
+      requestTimeoutMs: Number(p.requestTimeoutMs),
+      ...(apiKey ? { apiKey } : {}),
+    })),
+    activeProfile: d.activeProfile,
+    agent: { stepLimit: Number(d.agent.stepLimit), useCache: d.agent.useCache },
+    safety: { confirm: [...d.confirm], allowDomains: lines(d.allowDomains), denyDomains: lines(d.denyDomains) },
+    history: { keep: d.history.keep, messages: Number(d.history.messages), days: Number(d.history.days) },
+    ui: { language: d.language },
+  }
+}
+
+export function llmInput(p: ProfileDraft): LlmInput {
+  const { apiKeyMask: _m, name: _n, apiKey, ...rest } = p
+  return { ...rest, baseUrl: rest.baseUrl.trim(), model: rest.model.trim(), requestTimeoutMs: Number(rest.requestTimeoutMs), ...(apiKey ? { apiKey } : {}) }
+}
+
+/** A new profile for a provider, with that provider's usual endpoint and model. */
+export function newProfile(provider: ProviderKind, taken: string[]): ProfileDraft {
+  let n = 1
+  while (taken.includes(`${provider}-${n}`)) n++
+  return {
+    id: `${provider}-${n}`,
+    name: `${provider === 'anthropic' ? 'Anthropic' : provider === 'openai' ? 'OpenAI' : 'Local'} ${n}`,
+    provider,
+    baseUrl: kDefaultBaseUrls[provider],
+    authStyle: provider === 'anthropic' ? 'x-api-key' : 'bearer',
+    apiKey: '',
+    apiKeyMask: '',
+    model: kDefaultModels[provider],
+    requestTimeoutMs: 60_000,
+  }
+}
+
+export type Notice = { kind: 'saved' | 'imported' | 'reset' | 'changedElsewhere' } | { kind: 'permission'; origins: string[] }
+
+/** The options page's view of Ava's settings; keys come here only as masks, or on "Show". */
 export const useSettingsStore = defineStore('settings', () => {
   const settings = ref<PublicSettings | null>(null)
+  const draft = ref<Draft | null>(null)
+  const baseline = ref('')
   const loading = ref(false)
   const saving = ref(false)
   const error = ref<string | null>(null)
-  const notice = ref<string | null>(null)
+  const notice = ref<Notice | null>(null)
   const test = ref<ConnectionReport | null>(null)
   const testing = ref(false)
+  const models = ref<Record<string, ModelsReport>>({})
+  const fetchingModels = ref(false)
+  const vault = ref<VaultEntry[]>([])
+  const storage = ref<StorageStatus | null>(null)
+  const userScripts = ref<UserScriptsStatus | null>(null)
+
+  const dirty = computed(() => !!draft.value && JSON.stringify(draft.value) !== baseline.value)
+
+  function adopt(s: PublicSettings) {
+    settings.value = s
+    draft.value = toDraft(s)
+    baseline.value = JSON.stringify(draft.value)
+  }
 
   async function load() {
     loading.value = true
     try {
-      settings.value = (await send('options→bg:settings.get', {})).settings
+      const [s, v, st, us] = await Promise.all([
+        send('options→bg:settings.get', {}),
+        send('options→bg:vault.list', {}),
+        send('options→bg:storage.status', {}),
+        send('options→bg:userScripts.status', {}),
+      ])
+      adopt(s.settings)
+      vault.value = v.entries
+      storage.value = st
+      userScripts.value = us
     } catch (e) {
-      error.value = (e as Error).message
+      error.value = message(e)
     } finally {
       loading.value = false
     }
   }
 
-  /** Asks for the endpoint's host permission (must run inside the click's user gesture). */
-  async function requestHost(baseUrl: string): Promise<boolean> {
-    const origin = `${new URL(baseUrl).origin}/*`
+  /**
+   * Live updates from other contexts (storage.onChanged). The new value itself is not used —
+   * it holds keys — only the signal; the masked view is asked for again. Unsaved edits are
+   * never overwritten: the page says the settings changed elsewhere instead.
+   */
+  function watchChanges(): () => void {
+    const refresh = async () => {
+      if (dirty.value) {
+        notice.value = { kind: 'changedElsewhere' }
+        return
+      }
+      try {
+        adopt((await send('options→bg:settings.get', {})).settings)
+        storage.value = await send('options→bg:storage.status', {})
+      } catch (e) {
+        error.value = message(e)
+      }
+    }
+    const offs = [settingsStore.watch(refresh), uiPrefsStore.watch(refresh), vaultStore.watch(async () => void (vault.value = (await send('options→bg:vault.list', {})).entries))]
+    return () => offs.forEach((off) => off())
+  }
+
+  /** Asks for the endpoints' host permissions (must run inside the click's user gesture). */
+  async function requestHosts(urls: string[]): Promise<string[]> {
+    const origins = [...new Set(urls.map((u) => new URL(u).origin))]
+    const patterns = origins.map((o) => `${o}/*`)
     try {
-      if (await browser.permissions.contains({ origins: [origin] })) return true
-      return await browser.permissions.request({ origins: [origin] })
+      if (await browser.permissions.contains({ origins: patterns })) return []
+      return (await browser.permissions.request({ origins: patterns })) ? [] : origins
     } catch {
-      return false
+      return origins
     }
   }
 
-  async function save(input: SettingsInput): Promise<boolean> {
+  async function save(): Promise<boolean> {
+    if (!draft.value) return false
     saving.value = true
     error.value = null
     notice.value = null
     try {
-      const granted = await requestHost(input.llm.baseUrl)
-      settings.value = (await send('options→bg:settings.save', { settings: input })).settings
-      notice.value = granted ? 'saved' : `permission:${new URL(input.llm.baseUrl).origin}`
+      const input = toInput(draft.value)
+      let denied: string[] = []
+      try {
+        denied = await requestHosts(input.profiles.map((p) => p.baseUrl))
+      } catch {
+        denied = [] // an unparsable URL: the background names the field
+      }
+      adopt((await send('options→bg:settings.save', { settings: input })).settings)
+      notice.value = denied.length ? { kind: 'permission', origins: denied } : { kind: 'saved' }
+      storage.value = await send('options→bg:storage.status', {})
       return true
     } catch (e) {
-      error.value = (e as Error).message
+      error.value = message(e)
       return false
     } finally {
       saving.value = false
     }
   }
 
-  async function testConnection(llm: SettingsInput['llm']) {
+  async function testConnection(p: ProfileDraft) {
     testing.value = true
     test.value = null
     try {
-      test.value = await send('options→bg:settings.test', { llm })
+      test.value = await send('options→bg:settings.test', { llm: llmInput(p) })
     } catch (e) {
-      test.value = { ok: false, error: { code: 'UNKNOWN', message: (e as Error).message } }
+      test.value = { ok: false, error: { code: 'UNKNOWN', message: message(e) } }
     } finally {
       testing.value = false
     }
   }
 
-  async function exportJson(): Promise<string> {
-    return (await send('options→bg:settings.export', {})).json
+  async function fetchModels(p: ProfileDraft) {
+    fetchingModels.value = true
+    try {
+      models.value = { ...models.value, [p.id]: await send('options→bg:settings.models', { llm: llmInput(p) }) }
+    } catch (e) {
+      models.value = { ...models.value, [p.id]: { ok: false, error: { code: 'UNKNOWN', message: message(e) } } }
+    } finally {
+      fetchingModels.value = false
+    }
+  }
+
+  /** The stored key, fetched only now, for the profile the person asked to see. */
+  async function revealKey(profileId: string): Promise<string | null> {
+    try {
+      return (await send('options→bg:settings.revealKey', { profileId })).apiKey
+    } catch (e) {
+      error.value = message(e)
+      return null
+    }
+  }
+
+  async function exportJson(includeSecrets: boolean): Promise<string | null> {
+    try {
+      return (await send('options→bg:settings.export', { includeSecrets })).json
+    } catch (e) {
+      error.value = message(e)
+      return null
+    }
   }
 
   async function importJson(json: string): Promise<boolean> {
     error.value = null
+    notice.value = null
     try {
-      settings.value = (await send('options→bg:settings.import', { json })).settings
-      notice.value = 'imported'
+      adopt((await send('options→bg:settings.import', { json })).settings)
+      vault.value = (await send('options→bg:vault.list', {})).entries
+      notice.value = { kind: 'imported' }
       return true
     } catch (e) {
-      error.value = (e as Error).message
+      error.value = message(e)
       return false
     }
   }
 
-  return { settings, loading, saving, error, notice, test, testing, load, save, testConnection, exportJson, importJson }
+  async function reset() {
+    error.value = null
+    try {
+      adopt((await send('options→bg:settings.reset', {})).settings)
+      notice.value = { kind: 'reset' }
+    } catch (e) {
+      error.value = message(e)
+    }
+  }
+
+  async function setSecret(name: string, value: string): Promise<boolean> {
+    error.value = null
+    try {
+      vault.value = (await send('options→bg:vault.set', { name, value })).entries
+      return true
+    } catch (e) {
+      error.value = message(e)
+      return false
+    }
+  }
+
+  async function removeSecret(name: string) {
+    try {
+      vault.value = (await send('options→bg:vault.remove', { name })).entries
+    } catch (e) {
+      error.value = message(e)
+    }
+  }
+
+  async function discardInvalid(key: string) {
+    try {
+      storage.value = await send('options→bg:storage.discard', { key })
+    } catch (e) {
+      error.value = message(e)
+    }
+  }
+
+  async function checkUserScripts() {
+    try {
+      userScripts.value = await send('options→bg:userScripts.status', {})
+    } catch (e) {
+      error.value = message(e)
+    }
+  }
+
+  /** The optional `userScripts` permission (inside the click's gesture), then a fresh status. */
+  async function requestUserScripts() {
+    try {
+      await browser.permissions.request({ permissions: ['userScripts'] })
+    } catch (e) {
+      error.value = message(e)
+    }
+    await checkUserScripts()
+  }
+
+  function openExtensionDetails() {
+    void browser.tabs.create({ url: `chrome://extensions/?id=${browser.runtime.id}` })
+  }
+
+  return {
+    settings, draft, loading, saving, error, notice, test, testing, models, fetchingModels, vault, storage, userScripts, dirty,
+    load, watchChanges, save, testConnection, fetchModels, revealKey, exportJson, importJson, reset, setSecret, removeSecret, discardInvalid, checkUserScripts, requestUserScripts, openExtensionDetails,
+  }
 })

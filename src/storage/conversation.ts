@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import type { ChatMessage } from '../core/chat'
 import type { Instruction } from '../core/instruction/schema'
-import { typedKey } from './area'
+import { kMaxHistoryMessagesSetting, retainHistory } from '../core/settings'
+import { typedKey, type TypedKey } from './area'
+import { settingsStore } from './settings'
 
 /**
  * Conversations are kept per site (issue 6: "history kept per site across closing, reloading and
@@ -14,11 +16,29 @@ export interface History {
   seq: number
 }
 
-export const kMaxHistoryMessages = 200 // older messages of a site are dropped first
+/** Schema version of `history:<origin>`. */
+export const HISTORY_VERSION = 1
+/**
+ * The hard ceiling, whatever the settings say; the person's retention (settings.history, by
+ * messages or by days) is applied on every write by `historyStore`.
+ */
+export const kMaxHistoryMessages = kMaxHistoryMessagesSetting
 
+export const kHistoryPrefix = 'history:'
 const HistorySchema = z.object({ messages: z.array(z.any()), seq: z.number().int().nonnegative() }) as unknown as z.ZodType<History>
 export const DEFAULT_HISTORY = (): History => ({ messages: [], seq: 0 })
-export const historyStore = (origin: string) => typedKey<History>('local', `history:${origin}`, HistorySchema, DEFAULT_HISTORY)
+
+/** One site's history; writes keep only what the retention setting allows. */
+export const historyStore = (origin: string): TypedKey<History> => {
+  const k = typedKey<History>('local', `${kHistoryPrefix}${origin}`, HistorySchema, DEFAULT_HISTORY)
+  return {
+    ...k,
+    async set(h) {
+      const keep = (await settingsStore.get()).history
+      await k.set({ ...h, messages: retainHistory(h.messages, keep) })
+    },
+  }
+}
 
 export interface TabState {
   panelOpen: boolean

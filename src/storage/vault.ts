@@ -1,9 +1,18 @@
 import { z } from 'zod'
 import { typedKey } from './area'
 
+/** Schema version of `vault`. */
+export const VAULT_VERSION = 1
+
+/** Names are what `${env.NAME}` and `${secret:NAME}` spell, so they are plain identifiers. */
+export const kVaultNamePattern = /^[A-Za-z0-9_.-]+$/
+export const kMaxVaultValue = 4096
+
 /**
- * Named secrets for `${secret:NAME}` (issue 6 safety, issue 7 options): kept in
- * chrome.storage.local only, read only by the background when a step is sent to the page.
+ * Variables and secrets for `${env.*}`, `${secret:NAME}` and `secret` params (issue 6 safety,
+ * issue 7 options): kept in chrome.storage.local only (never sync), read only by the background
+ * when a step is sent to the page; the options page sees names and a fixed mask, never a value.
  */
-const VaultSchema = z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/), z.string().max(4096))
-export const vaultStore = typedKey<Record<string, string>>('local', 'vault', VaultSchema, () => ({}))
+export const VaultSchema = z.record(z.string().regex(kVaultNamePattern), z.string().max(kMaxVaultValue))
+export const DEFAULT_VAULT = (): Record<string, string> => ({})
+export const vaultStore = typedKey<Record<string, string>>('local', 'vault', VaultSchema, DEFAULT_VAULT)

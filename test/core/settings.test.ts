@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SETTINGS, maskKey, safeParseSettings } from '../../src/core/settings'
+import { activeLlm, DEFAULT_SETTINGS, maskKey, safeParseSettings } from '../../src/core/settings'
+
+const local = DEFAULT_SETTINGS.profiles[0]
 
 describe('settings', () => {
   it('defaults validate and point at a local model with no key', () => {
     expect(safeParseSettings(DEFAULT_SETTINGS)).toEqual({ ok: true, value: DEFAULT_SETTINGS })
-    expect(DEFAULT_SETTINGS.llm).toMatchObject({ provider: 'local', baseUrl: 'http://localhost:11434/v1', apiKey: '' })
+    expect(activeLlm(DEFAULT_SETTINGS)).toMatchObject({ provider: 'local', baseUrl: 'http://localhost:11434/v1', apiKey: '' })
   })
 
   it.each([
-    ['a non-http base URL', { llm: { ...DEFAULT_SETTINGS.llm, baseUrl: 'file:///etc/passwd' } }, 'llm.baseUrl'],
-    ['an unknown provider', { llm: { ...DEFAULT_SETTINGS.llm, provider: 'skynet' } }, 'llm.provider'],
-    ['an empty model', { llm: { ...DEFAULT_SETTINGS.llm, model: '' } }, 'llm.model'],
-    ['a step limit of zero', { agent: { stepLimit: 0 } }, 'agent.stepLimit'],
+    ['a non-http base URL', { profiles: [{ ...local, baseUrl: 'file:///etc/passwd' }] }, 'profiles.0.baseUrl'],
+    ['an unknown provider', { profiles: [{ ...local, provider: 'skynet' }] }, 'profiles.0.provider'],
+    ['an empty model', { profiles: [{ ...local, model: '' }] }, 'profiles.0.model'],
+    ['a step limit of zero', { agent: { stepLimit: 0, useCache: true } }, 'agent.stepLimit'],
     ['a future version', { version: 99 }, 'version'],
   ])('rejects %s and names the field', (_name, patch, path) => {
     const r = safeParseSettings({ ...DEFAULT_SETTINGS, ...patch })

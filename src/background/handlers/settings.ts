@@ -1,37 +1,118 @@
+import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
-import { maskKey, safeParseSettings, SETTINGS_VERSION, type Settings } from '../../core/settings'
-import { handle, type ConnectionReport, type PublicSettings, type SettingsInput } from '../../messaging'
-import { settingsStore } from '../../storage/settings'
+import { activeLlm, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, maskKey, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type Settings, type UiPrefs } from '../../core/settings'
+import { handle, type ConnectionReport, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
+import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
+import { kVersionsKey, pruneHistories } from '../../storage/migrations'
+import { settingsStore, uiPrefsStore } from '../../storage/settings'
+import { kMaxVaultValue, kVaultNamePattern, vaultStore, VaultSchema } from '../../storage/vault'
 import { testConnection } from '../llm'
+import { watchMigrations } from '../migrations'
 
-/** The options page sees the key only as a mask; a save without a key keeps the stored one. */
-export function toPublic(s: Settings): PublicSettings {
-  const { apiKey, ...llm } = s.llm
-  return { ...s, llm: { ...llm, apiKeyMask: maskKey(apiKey) } }
+/** The options page sees keys only as masks; a save without a key keeps the stored one. */
+export function toPublic(s: Settings, ui: UiPrefs): PublicSettings {
+  return { ...s, profiles: s.profiles.map(({ apiKey, ...p }) => ({ ...p, apiKeyMask: maskKey(apiKey) })), ui }
+}
+
+const publicNow = async () => toPublic(await settingsStore.get(), await uiPrefsStore.get())
+
+const describeIssues = (issues: { path: string; message: string }[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+
+/** A profile's key: the one typed now, else the one stored for that id (never another profile's). */
+function keyFor(stored: Settings, id: string | undefined, typed: string | undefined): string {
+  if (typed !== undefined) return typed
+  return stored.profiles.find((p) => p.id === id)?.apiKey ?? ''
 }
 
 function merge(input: SettingsInput, stored: Settings): Settings {
-  const candidate = { ...input, version: SETTINGS_VERSION, llm: { ...input.llm, apiKey: input.llm.apiKey ?? stored.llm.apiKey } }
+  const candidate = { ...input, ui: undefined, version: SETTINGS_VERSION, profiles: input.profiles.map((p) => ({ ...p, apiKey: keyFor(stored, p.id, p.apiKey) })) }
+  delete candidate.ui
   const r = safeParseSettings(candidate)
-  if (!r.ok) throw new AvaError('UNKNOWN', `Settings not saved: ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`)
+  if (!r.ok) throw new AvaError('UNKNOWN', `Settings not saved: ${describeIssues(r.issues)}`)
   return r.value
 }
 
+function llmOf(input: LlmInput, stored: Settings): LlmSettings {
+  const { id, apiKey, ...rest } = input
+  return { ...rest, apiKey: keyFor(stored, id ?? stored.activeProfile, apiKey) }
+}
+
+/** `GET {baseUrl}/models` with the profile's own auth: OpenAI-compatible servers and Anthropic both offer it. */
+async function listModels(llm: LlmSettings, signal: AbortSignal): Promise<string[]> {
+  const headers: Record<string, string> = {}
+  if (llm.apiKey) {
+    if (llm.provider === 'anthropic' && llm.authStyle === 'x-api-key') headers['x-api-key'] = llm.apiKey
+    else headers.authorization = `Bearer ${llm.apiKey}`
+  }
+  if (llm.provider === 'anthropic') {
+    headers['anthropic-version'] = '2023-06-01'
+    headers['anthropic-dangerous-direct-browser-access'] = 'true'
+  }
+  const url = `${llm.baseUrl.replace(/\/+$/, '')}/models`
+  let res: Response
+  try {
+    res = await fetch(url, { headers, signal })
+  } catch (e) {
+    throw new AvaError('NETWORK', `Could not reach ${url}: ${(e as Error).message}`)
+  }
+  if (res.status === 401 || res.status === 403) throw new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${res.status}) at ${url}.`)
+  if (!res.ok) throw new AvaError('PROVIDER_ERROR', `${url} answered HTTP ${res.status}: this endpoint may not offer a model list. Type the model id instead.`)
+  const body = (await res.json().catch(() => null)) as { data?: { id?: unknown }[]; models?: { name?: unknown; model?: unknown }[] } | null
+  // OpenAI and Anthropic answer `{ data: [{ id }] }`; Ollama's native API answers `{ models: [{ name }] }`.
+  const ids = [...(body?.data ?? []).map((m) => m.id), ...(body?.models ?? []).map((m) => m.model ?? m.name)].filter((x): x is string => typeof x === 'string')
+  return [...new Set(ids)].sort()
+}
+
+const kVaultMask = '••••••••'
+const vaultEntries = async (): Promise<VaultEntry[]> =>
+  Object.keys(await vaultStore.get())
+    .sort()
+    .map((name) => ({ name, mask: kVaultMask }))
+
+/** chrome.storage.local's quota without the unlimitedStorage permission (Chrome 114+). */
+const kLocalQuotaBytes = 10 * 1024 * 1024
+
+async function storageStatus(): Promise<StorageStatus> {
+  const invalid = (await listInvalid('local')).map((x) => ({ key: x.key, issues: x.issues, at: x.at, json: JSON.stringify(x.value, null, 2) }))
+  // What was set aside keeps its keys; the options page shows only what the settings object masks.
+  for (const x of invalid) if (x.key === settingsStore.key) x.json = x.json.replace(/("apiKey"\s*:\s*)"[^"]*"/g, '$1"***"')
+  const lastError = (await browser.storage.session.get(kLastStorageErrorKey))[kLastStorageErrorKey] as StorageErrorRecord | undefined
+  const local = browser.storage.local as unknown as { getBytesInUse?: (keys: null) => Promise<number>; QUOTA_BYTES?: number }
+  const bytesInUse = (await local.getBytesInUse?.(null).catch(() => 0)) ?? 0
+  const versions = ((await browser.storage.local.get(kVersionsKey))[kVersionsKey] ?? {}) as Record<string, number>
+  return { invalid, lastError, bytesInUse, quotaBytes: local.QUOTA_BYTES ?? kLocalQuotaBytes, versions }
+}
+
+/** The export file: settings without keys unless asked, the UI preferences, and (when asked) the vault. */
+export interface SettingsFile {
+  format: 'ava-settings'
+  settings: Settings | (Omit<Settings, 'profiles'> & { profiles: Omit<Settings['profiles'][number], 'apiKey'>[] })
+  ui: UiPrefs
+  vault?: Record<string, string>
+}
+
 export function registerSettingsHandlers(): void {
-  handle('options→bg:settings.get', ['options'], async () => ({ settings: toPublic(await settingsStore.get()) }))
+  // Storage migrations run on install and update; the listener must exist when the event fires.
+  watchMigrations()
+
+  handle('options→bg:settings.get', ['options'], async () => ({ settings: await publicNow() }))
 
   handle('options→bg:settings.save', ['options'], async ({ settings }) => {
-    const next = merge(settings, await settingsStore.get())
+    const stored = await settingsStore.get()
+    const next = merge(settings, stored)
+    const ui = UiPrefsSchema.parse({ ...settings.ui, version: UI_PREFS_VERSION })
     await settingsStore.set(next)
-    return { settings: toPublic(next) }
+    await uiPrefsStore.set(ui)
+    if (JSON.stringify(next.history) !== JSON.stringify(stored.history)) await pruneHistories(next.history)
+    return { settings: toPublic(next, ui) }
   })
 
   handle('options→bg:settings.test', ['options'], async ({ llm }): Promise<ConnectionReport> => {
     const stored = await settingsStore.get()
-    const merged = merge({ ...stored, llm }, stored)
+    const full = llmOf(llm, stored)
     const t0 = performance.now()
     try {
-      const r = await testConnection(merged.llm, AbortSignal.timeout(merged.llm.requestTimeoutMs))
+      const r = await testConnection(full, AbortSignal.timeout(full.requestTimeoutMs))
       return { ok: true, model: r.model, reply: r.reply.slice(0, 100), latencyMs: Math.round(performance.now() - t0) }
     } catch (e) {
       const err = e as AvaError
@@ -39,10 +120,39 @@ export function registerSettingsHandlers(): void {
     }
   })
 
-  // Exports leave the key out: a settings file gets shared, a key must not be.
-  handle('options→bg:settings.export', ['options'], async () => {
+  handle('options→bg:settings.models', ['options'], async ({ llm }): Promise<ModelsReport> => {
+    const full = llmOf(llm, await settingsStore.get())
+    try {
+      return { ok: true, models: await listModels(full, AbortSignal.timeout(Math.min(full.requestTimeoutMs, 15_000))) }
+    } catch (e) {
+      const err = e as AvaError
+      return { ok: false, error: { code: err.code ?? 'UNKNOWN', message: err.message } }
+    }
+  })
+
+  handle('options→bg:settings.revealKey', ['options'], async ({ profileId }) => {
+    const p = (await settingsStore.get()).profiles.find((x) => x.id === profileId)
+    if (!p) throw new AvaError('UNKNOWN', `No profile "${profileId}".`)
+    return { apiKey: p.apiKey }
+  })
+
+  handle('options→bg:settings.reset', ['options'], async () => {
+    await settingsStore.set(structuredClone(DEFAULT_SETTINGS))
+    await uiPrefsStore.set(structuredClone(DEFAULT_UI_PREFS))
+    return { settings: await publicNow() }
+  })
+
+  // Exports leave keys and the vault out unless the person ticks the box: a settings file gets
+  // shared, a secret must not be (seed 000 §4.4.7).
+  handle('options→bg:settings.export', ['options'], async ({ includeSecrets }) => {
     const s = await settingsStore.get()
-    return { json: JSON.stringify({ ...s, llm: { ...s.llm, apiKey: undefined } }, null, 2) }
+    const file: SettingsFile = {
+      format: 'ava-settings',
+      settings: includeSecrets ? s : { ...s, profiles: s.profiles.map(({ apiKey: _k, ...p }) => p) },
+      ui: await uiPrefsStore.get(),
+      ...(includeSecrets ? { vault: await vaultStore.get() } : {}),
+    }
+    return { json: JSON.stringify(file, null, 2) }
   })
 
   handle('options→bg:settings.import', ['options'], async ({ json }) => {
@@ -52,12 +162,65 @@ export function registerSettingsHandlers(): void {
     } catch (e) {
       throw new AvaError('UNKNOWN', `That file is not JSON: ${(e as Error).message}. Nothing was changed.`)
     }
+    // Either an export file, or a bare settings object of any version (older files migrate).
+    const file = value as Partial<SettingsFile> | null
+    const isFile = file?.format === 'ava-settings'
+    const raw = (isFile ? file.settings : value) as { profiles?: { id?: string; apiKey?: string }[]; llm?: { apiKey?: string } } | null
     const stored = await settingsStore.get()
-    const v = value as Settings
-    const candidate = { ...v, llm: { ...v?.llm, apiKey: v?.llm?.apiKey ?? stored.llm.apiKey } }
-    const r = safeParseSettings(candidate)
-    if (!r.ok) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`)
+    const withKeys = structuredClone(raw) ?? null
+    // A file without keys keeps the keys stored for the same profile ids.
+    if (withKeys?.profiles) for (const p of withKeys.profiles) p.apiKey ??= keyFor(stored, p.id, undefined)
+    if (withKeys?.llm) withKeys.llm.apiKey ??= activeLlm(stored).apiKey
+    const r = migrateSettings(withKeys)
+    if (!r.ok) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: ${describeIssues(r.issues)}`)
+    const ui = isFile && file.ui ? UiPrefsSchema.safeParse(file.ui) : null
+    if (ui && !ui.success) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
+    const vault = isFile && file.vault !== undefined ? VaultSchema.safeParse(file.vault) : null
+    if (vault && !vault.success) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
     await settingsStore.set(r.value)
-    return { settings: toPublic(r.value) }
+    const nextUi = ui?.success ? ui.data : (r.ui ?? (await uiPrefsStore.get()))
+    await uiPrefsStore.set(nextUi)
+    if (vault?.success) await vaultStore.set({ ...(await vaultStore.get()), ...vault.data })
+    return { settings: toPublic(r.value, nextUi) }
+  })
+
+  handle('options→bg:vault.list', ['options'], async () => ({ entries: await vaultEntries() }))
+
+  handle('options→bg:vault.set', ['options'], async ({ name, value }) => {
+    if (!kVaultNamePattern.test(name)) throw new AvaError('UNKNOWN', `"${name}" is not a valid name: use letters, digits, ".", "-" or "_".`)
+    if (value.length > kMaxVaultValue) throw new AvaError('UNKNOWN', `The value of ${name} is longer than ${kMaxVaultValue} characters.`)
+    await vaultStore.set({ ...(await vaultStore.get()), [name]: value })
+    return { entries: await vaultEntries() }
+  })
+
+  handle('options→bg:vault.remove', ['options'], async ({ name }) => {
+    const all = await vaultStore.get()
+    delete all[name]
+    await vaultStore.set(all)
+    return { entries: await vaultEntries() }
+  })
+
+  handle('options→bg:storage.status', ['options'], storageStatus)
+
+  handle('options→bg:storage.discard', ['options'], async ({ key }) => {
+    await discardInvalid(key)
+    return storageStatus()
+  })
+
+  handle('options→bg:userScripts.status', ['options'], async () => {
+    const permission = await browser.permissions.contains({ permissions: ['userScripts'] }).catch(() => false)
+    let available = false
+    // chrome.userScripts exists only with the permission, and throws until "Allow User Scripts" is on.
+    try {
+      const us = (globalThis as { chrome?: { userScripts?: { getScripts(): Promise<unknown> } } }).chrome?.userScripts
+      if (us) {
+        await us.getScripts()
+        available = true
+      }
+    } catch {
+      available = false
+    }
+    const m = /Chrom(?:e|ium)\/(\d+)/.exec(navigator.userAgent)
+    return { permission, available, chromeVersion: m ? Number(m[1]) : null }
   })
 }

@@ -1,0 +1,217 @@
+import browser from 'webextension-polyfill'
+import { AvaError } from '../../core/errors'
+import { InstructionSchema } from '../../core/instruction/schema'
+import { kMaxPackBytes, validatePack } from '../../core/registry'
+import { handle, type CacheEntryView, type ManagedPack, type TabTargets } from '../../messaging'
+import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
+import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
+import * as cache from '../agent-cache'
+
+/**
+ * The popup's pack manager (issue 7): install, update, enable, delete with undo, export; the
+ * instruction cache; and running an action in a tab the person picks. Every pack change is
+ * validated here again (the popup's live check is a courtesy, not a guarantee) and ends with a
+ * registry reload so the next run sees it.
+ */
+
+const kSenders = ['popup', 'options'] as const
+const userFile = (namespace: string) => `user:${namespace}`
+/** A URL import gives up after this long; a pack is a small text file. */
+const kFetchTimeoutMs = 15_000
+
+async function managedPacks(): Promise<ManagedPack[]> {
+  const registry = await getRegistry()
+  const user = await userPacksStore.get()
+  const issues = registry.issues
+  const out: ManagedPack[] = registry.list().map((n) => {
+    const own = user[n.namespace]
+    const sources = [...new Set(n.sources.map((x) => x.source))]
+    return {
+      namespace: n.namespace,
+      version: n.version,
+      description: n.description,
+      actions: n.actions.length,
+      source: sources.join(', '),
+      user: !!own,
+      enabled: own?.enabled ?? true,
+      origin: own?.origin,
+      installedAt: own?.installedAt,
+      deprecated: n.actions.filter((a) => a.deprecated).map((a) => ({ action: a.name, message: a.deprecatedMessage })),
+      issues: issues.filter((i) => i.file === userFile(n.namespace)),
+    }
+  })
+  // Disabled packs, and user packs the registry refused to load, are not in the registry's list.
+  for (const p of Object.values(user)) {
+    if (out.some((m) => m.namespace === p.namespace)) continue
+    const parsed = validatePack(p.text, { file: userFile(p.namespace) })
+    out.push({
+      namespace: p.namespace,
+      version: p.version,
+      description: parsed.pack?.description ?? '',
+      actions: Object.keys(parsed.pack?.actions ?? {}).length,
+      source: 'user',
+      user: true,
+      enabled: p.enabled,
+      origin: p.origin,
+      installedAt: p.installedAt,
+      deprecated: Object.entries(parsed.pack?.actions ?? {})
+        .filter(([, a]) => a.deprecated)
+        .map(([name, a]) => ({ action: `${p.namespace}:${name}`, message: a.deprecated_message })),
+      issues: p.enabled ? issues.filter((i) => i.file === userFile(p.namespace)) : [],
+    })
+  }
+  return out.sort((a, b) => a.namespace.localeCompare(b.namespace))
+}
+
+/** Serialises read-modify-write of the user packs, so two quick clicks cannot lose one. */
+let writes: Promise<unknown> = Promise.resolve()
+function changePacks<T>(fn: (packs: Record<string, UserPack>) => Promise<T> | T): Promise<T> {
+  const next = writes.then(async () => {
+    const packs = await userPacksStore.get()
+    const out = await fn(packs)
+    await userPacksStore.set(packs)
+    await reloadRegistry()
+    return out
+  })
+  writes = next.catch(() => undefined)
+  return next
+}
+
+function toView(e: cache.CacheEntry): CacheEntryView {
+  return { ...e }
+}
+
+/** The schema a hand-edited cache entry must still meet: the same key, and steps the agent can replay. */
+function checkCacheEntry(key: string, json: string): { ok: true; entry: cache.CacheEntry } | { ok: false; message: string } {
+  const fail = (message: string) => ({ ok: false as const, message })
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch (e) {
+    return fail(`Not JSON: ${(e as Error).message}`)
+  }
+  const v = value as Partial<cache.CacheEntry>
+  if (typeof v !== 'object' || v === null) return fail('Expected an object.')
+  if (v.key !== key) return fail(`"key" must stay "${key}": it is derived from the request and the page.`)
+  for (const field of ['request', 'origin', 'path'] as const) if (typeof v[field] !== 'string') return fail(`"${field}" must be a string.`)
+  for (const field of ['createdAt', 'updatedAt', 'hits', 'repairs'] as const) if (typeof v[field] !== 'number') return fail(`"${field}" must be a number.`)
+  if (!Array.isArray(v.steps)) return fail('"steps" must be a list of instructions.')
+  for (const [i, step] of v.steps.entries()) {
+    const r = InstructionSchema.safeParse(step)
+    if (!r.success) return fail(`steps[${i}]: ${r.error.issues.map((x) => `${x.path.join('.') || '(step)'}: ${x.message}`).join('; ')}`)
+  }
+  return { ok: true as const, entry: v as cache.CacheEntry }
+}
+
+const isWeb = (url: string | undefined) => !!url && /^https?:/.test(url)
+
+export function registerPackHandlers(): void {
+  handle('popup→bg:packs.manage', kSenders, async () => ({ packs: await managedPacks() }))
+
+  handle('popup→bg:packs.get', kSenders, async ({ namespace }) => {
+    const user = (await userPacksStore.get())[namespace]
+    if (user) return { namespace, text: user.text, source: 'user' }
+    const registry = await getRegistry()
+    const ns = registry.getNamespace(namespace)
+    const file = ns?.sources.find((s) => s.source === 'builtin')?.file
+    const builtin = (await packSources()).find((s) => s.source === 'builtin')?.files.find((f) => f.path === file)
+    if (!builtin) throw new AvaError('UNKNOWN', `No pack "${namespace}".`)
+    return { namespace, text: builtin.text, source: 'builtin' }
+  })
+
+  handle('popup→bg:packs.fetch', kSenders, async ({ url }) => {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      throw new AvaError('UNKNOWN', `"${url}" is not a URL.`)
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new AvaError('UNKNOWN', `Only http(s) URLs can be imported, not ${parsed.protocol}`)
+    let res: Response
+    try {
+      res = await fetch(parsed, { signal: AbortSignal.timeout(kFetchTimeoutMs), credentials: 'omit' })
+    } catch (e) {
+      throw new AvaError('NETWORK', `Could not fetch ${parsed.href}: ${(e as Error).message}. If you declined the permission for ${parsed.origin}, allow it and try again.`)
+    }
+    if (!res.ok) throw new AvaError('NETWORK', `${parsed.href} answered HTTP ${res.status}.`)
+    const text = await res.text()
+    if (text.length > kMaxPackBytes) throw new AvaError('UNKNOWN', `${parsed.href} is ${text.length} bytes; a pack may be at most ${kMaxPackBytes}.`)
+    return { text, url: res.url || parsed.href }
+  })
+
+  handle('popup→bg:packs.install', kSenders, async ({ text, origin }) => {
+    const result = validatePack(text, { file: origin })
+    if (!result.ok || !result.pack) return { ok: false as const, issues: result.issues.filter((i) => i.severity === 'error') }
+    const { namespace, version } = result.pack
+    return changePacks((packs) => {
+      const previous = packs[namespace]?.version
+      packs[namespace] = { namespace, version, text, enabled: packs[namespace]?.enabled ?? true, origin, installedAt: Date.now() }
+      return { ok: true as const, namespace, version, previous }
+    })
+  })
+
+  handle('popup→bg:packs.setEnabled', kSenders, async ({ namespace, enabled }) =>
+    changePacks((packs) => {
+      if (!packs[namespace]) throw new AvaError('UNKNOWN', `"${namespace}" is not a user pack; built-in packs are always on.`)
+      packs[namespace].enabled = enabled
+      return { ok: true as const }
+    }),
+  )
+
+  handle('popup→bg:packs.delete', kSenders, async ({ namespace }) =>
+    changePacks(async (packs) => {
+      const gone = packs[namespace]
+      if (!gone) throw new AvaError('UNKNOWN', `"${namespace}" is not a user pack; built-in packs cannot be deleted.`)
+      delete packs[namespace]
+      await packTrashStore.set(trimTrash({ ...(await packTrashStore.get()), [namespace]: { ...gone, deletedAt: Date.now() } }))
+      return { ok: true as const }
+    }),
+  )
+
+  handle('popup→bg:packs.undoDelete', kSenders, async ({ namespace }) =>
+    changePacks(async (packs) => {
+      const trash = await packTrashStore.get()
+      const back = trash[namespace]
+      // A pack installed under the same name since the delete wins: undo never overwrites.
+      if (!back || packs[namespace]) return { ok: false }
+      const { deletedAt: _d, ...pack } = back
+      packs[namespace] = pack
+      delete trash[namespace]
+      await packTrashStore.set(trash)
+      return { ok: true }
+    }),
+  )
+
+  handle('popup→bg:cache.list', kSenders, async () => ({ entries: (await cache.list()).map(toView) }))
+
+  handle('popup→bg:cache.replace', kSenders, async ({ key, json }) => {
+    const checked = checkCacheEntry(key, json)
+    if (!checked.ok) return checked
+    if (!(await cache.lookup(key))) return { ok: false as const, message: `No cache entry "${key}" (it may have been deleted).` }
+    await cache.replace(checked.entry)
+    return { ok: true as const }
+  })
+
+  handle('popup→bg:cache.remove', kSenders, async ({ key }) => {
+    await cache.remove(key)
+    return { ok: true as const }
+  })
+
+  handle('popup→bg:tabs.targets', kSenders, async (): Promise<TabTargets> => {
+    const all = await browser.tabs.query({})
+    const web = all.filter((t) => t.id !== undefined && isWeb(t.url))
+    const [active] = await browser.tabs.query({ active: true, lastFocusedWindow: true })
+    const activeIsWeb = isWeb(active?.url)
+    // When the popup is itself a tab (the active one), the page the person means is the web tab
+    // they looked at last: Chrome records when each tab was last active.
+    const recent = [...web].sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0))[0]
+    const suggested = activeIsWeb ? active!.id! : (recent?.id ?? null)
+    return { tabs: web.map((t) => ({ id: t.id!, title: t.title ?? '', url: t.url! })), suggested, activeIsWeb }
+  })
+
+  handle('popup→bg:action.runIn', kSenders, async ({ tabId, action, params }) => {
+    const tab = await browser.tabs.get(tabId).catch(() => undefined)
+    if (!tab || !isWeb(tab.url)) throw new AvaError('NO_PAGE', 'That tab is closed or is not a web page. Pick another tab.')
+    return (await actionApi(tabId)).run({ action, params })
+  })
+}

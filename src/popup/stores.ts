@@ -1,0 +1,304 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import browser from 'webextension-polyfill'
+import { validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackFile, type PackIssue } from '../core/registry'
+import { send, type CacheEntryView, type ManagedPack, type TabTargets } from '../messaging'
+import { userPacksStore } from '../storage/packs'
+import { diffPacks, type PackDiff } from './diff'
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+/** Installed packs, search, and the pack-level actions of the manager. */
+export const usePacksStore = defineStore('packs', () => {
+  const packs = ref<ManagedPack[]>([])
+  const loading = ref(false)
+  const error = ref<string | null>(null)
+  /** The last deleted pack, while its "Undo" is offered. */
+  const deleted = ref<string | null>(null)
+  const query = ref('')
+  const results = ref<ActionInfo[]>([])
+  const searching = ref(false)
+
+  async function load() {
+    loading.value = true
+    try {
+      packs.value = (await send('popup→bg:packs.manage', {})).packs
+      error.value = null
+    } catch (e) {
+      error.value = message(e)
+    } finally {
+      loading.value = false
+    }
+  }
+
+  /** Another context (options, a second popup, a recorder) changed the user packs: show it. */
+  function watch(): () => void {
+    return userPacksStore.watch(() => void load())
+  }
+
+  async function act(fn: () => Promise<unknown>): Promise<boolean> {
+    error.value = null
+    try {
+      await fn()
+      await load()
+      return true
+    } catch (e) {
+      error.value = message(e)
+      return false
+    }
+  }
+
+  const setEnabled = (namespace: string, enabled: boolean) => act(() => send('popup→bg:packs.setEnabled', { namespace, enabled }))
+  async function remove(namespace: string) {
+    if (await act(() => send('popup→bg:packs.delete', { namespace }))) deleted.value = namespace
+  }
+  async function undo() {
+    const ns = deleted.value
+    if (!ns) return
+    deleted.value = null
+    await act(async () => {
+      const r = await send('popup→bg:packs.undoDelete', { namespace: ns })
+      if (!r.ok) throw new Error(`"${ns}" could not be restored: a pack with that name was installed since.`)
+    })
+  }
+
+  async function exportYaml(namespace: string): Promise<{ name: string; text: string } | null> {
+    try {
+      const { text } = await send('popup→bg:packs.get', { namespace })
+      return { name: `${namespace}.yaml`, text }
+    } catch (e) {
+      error.value = message(e)
+      return null
+    }
+  }
+
+  async function search(q: string) {
+    query.value = q
+    if (!q.trim()) {
+      results.value = []
+      return
+    }
+    searching.value = true
+    try {
+      results.value = (await send('ui→bg:action', { type: 'action.search', query: q })) as ActionInfo[]
+    } catch (e) {
+      error.value = message(e)
+    } finally {
+      searching.value = false
+    }
+  }
+
+  return { packs, loading, error, deleted, query, results, searching, load, watch, setEnabled, remove, undo, exportYaml, search }
+})
+
+/** The import and update flow: text from a paste, a file or a URL, validated as it changes. */
+export const useImportStore = defineStore('import', () => {
+  const text = ref('')
+  const origin = ref('pasted')
+  const issues = ref<PackIssue[]>([])
+  const pack = ref<PackFile | null>(null)
+  const diff = ref<PackDiff | null>(null)
+  const fetching = ref(false)
+  const installing = ref(false)
+  const error = ref<string | null>(null)
+  const installed = ref<{ namespace: string; version: string; previous?: string } | null>(null)
+  let checkSeq = 0
+
+  const errors = computed(() => issues.value.filter((i) => i.severity === 'error'))
+  const warnings = computed(() => issues.value.filter((i) => i.severity === 'warning'))
+  const canInstall = computed(() => !!pack.value && errors.value.length === 0 && !installing.value)
+
+  function reset() {
+    text.value = ''
+    origin.value = 'pasted'
+    issues.value = []
+    pack.value = null
+    diff.value = null
+    error.value = null
+    installed.value = null
+  }
+
+  /** The registry's own validator, run here for live feedback; the background checks again on install. */
+  async function check() {
+    const seq = ++checkSeq
+    installed.value = null
+    if (!text.value.trim()) {
+      issues.value = []
+      pack.value = null
+      diff.value = null
+      return
+    }
+    const r = validatePack(text.value, { file: origin.value })
+    issues.value = r.issues
+    pack.value = r.ok && r.pack ? r.pack : null
+    diff.value = null
+    if (!pack.value) return
+    const next = pack.value
+    let before: PackFile | undefined
+    try {
+      const old = await send('popup→bg:packs.get', { namespace: next.namespace })
+      before = validatePack(old.text).pack
+    } catch {
+      before = undefined // not installed yet
+    }
+    if (seq === checkSeq) diff.value = diffPacks(before, next)
+  }
+
+  function setText(value: string, from = 'pasted') {
+    text.value = value
+    origin.value = from
+    return check()
+  }
+
+  /** Asks for the URL's origin (inside the click's gesture), then has the background fetch it. */
+  async function fetchUrl(url: string) {
+    error.value = null
+    let parsed: URL
+    try {
+      parsed = new URL(url.trim())
+    } catch {
+      error.value = `"${url}" is not a URL.`
+      return
+    }
+    fetching.value = true
+    try {
+      const pattern = `${parsed.origin}/*`
+      const granted = (await browser.permissions.contains({ origins: [pattern] })) || (await browser.permissions.request({ origins: [pattern] }).catch(() => false))
+      if (!granted) throw new Error(`Ava needs permission to read ${parsed.origin} to import from it.`)
+      const r = await send('popup→bg:packs.fetch', { url: parsed.href })
+      await setText(r.text, r.url)
+    } catch (e) {
+      error.value = message(e)
+    } finally {
+      fetching.value = false
+    }
+  }
+
+  async function install(): Promise<boolean> {
+    if (!canInstall.value) return false
+    installing.value = true
+    error.value = null
+    try {
+      const r = await send('popup→bg:packs.install', { text: text.value, origin: origin.value })
+      if (!r.ok) {
+        issues.value = r.issues
+        return false
+      }
+      installed.value = { namespace: r.namespace, version: r.version, previous: r.previous }
+      return true
+    } catch (e) {
+      error.value = message(e)
+      return false
+    } finally {
+      installing.value = false
+    }
+  }
+
+  return { text, origin, issues, pack, diff, fetching, installing, error, installed, errors, warnings, canInstall, reset, check, setText, fetchUrl, install }
+})
+
+export type RunOutcome = { kind: 'run'; result: ActionResult } | { kind: 'dry'; result: DryRunResult }
+
+/** One action's page: its description, the tabs it can run in, and the last outcome. */
+export const useActionStore = defineStore('action', () => {
+  const description = ref<ActionDescription | null>(null)
+  const loading = ref(false)
+  const running = ref(false)
+  const error = ref<string | null>(null)
+  const outcome = ref<RunOutcome | null>(null)
+  const targets = ref<TabTargets | null>(null)
+
+  async function open(action: string) {
+    loading.value = true
+    description.value = null
+    outcome.value = null
+    error.value = null
+    try {
+      const [d, t] = await Promise.all([send('ui→bg:action', { type: 'action.describe', action }), send('popup→bg:tabs.targets', {})])
+      const r = d as { ok: true; action: ActionDescription } | { ok: false; error: { message: string } }
+      if (r.ok) description.value = r.action
+      else error.value = r.error.message
+      targets.value = t
+    } catch (e) {
+      error.value = message(e)
+    } finally {
+      loading.value = false
+    }
+  }
+
+  /** `tabId` null: the active tab, as the background picks it; otherwise the tab the person chose. */
+  async function run(params: Record<string, unknown>, tabId: number | null) {
+    const action = description.value?.name
+    if (!action) return
+    running.value = true
+    error.value = null
+    outcome.value = null
+    try {
+      const result = tabId === null ? ((await send('ui→bg:action', { type: 'action.run', action, params })) as ActionResult) : await send('popup→bg:action.runIn', { tabId, action, params })
+      outcome.value = { kind: 'run', result }
+    } catch (e) {
+      error.value = message(e)
+    } finally {
+      running.value = false
+    }
+  }
+
+  async function dryRun(params: Record<string, unknown>) {
+    const action = description.value?.name
+    if (!action) return
+    running.value = true
+    error.value = null
+    outcome.value = null
+    try {
+      outcome.value = { kind: 'dry', result: (await send('ui→bg:action', { type: 'action.dryRun', action, params })) as DryRunResult }
+    } catch (e) {
+      error.value = message(e)
+    } finally {
+      running.value = false
+    }
+  }
+
+  return { description, loading, running, error, outcome, targets, open, run, dryRun }
+})
+
+/** The instruction cache: list, inspect, edit as JSON, delete. */
+export const useCacheStore = defineStore('cache', () => {
+  const entries = ref<CacheEntryView[]>([])
+  const loading = ref(false)
+  const error = ref<string | null>(null)
+
+  async function load() {
+    loading.value = true
+    try {
+      entries.value = (await send('popup→bg:cache.list', {})).entries
+      error.value = null
+    } catch (e) {
+      error.value = message(e)
+    } finally {
+      loading.value = false
+    }
+  }
+
+  /** Saves an edited entry; returns the reason it was refused, or null. */
+  async function replace(key: string, json: string): Promise<string | null> {
+    try {
+      const r = await send('popup→bg:cache.replace', { key, json })
+      if (!r.ok) return r.message
+      await load()
+      return null
+    } catch (e) {
+      return message(e)
+    }
+  }
+
+  async function remove(key: string) {
+    try {
+      await send('popup→bg:cache.remove', { key })
+      await load()
+    } catch (e) {
+      error.value = message(e)
+    }
+  }
+
+  return { entries, loading, error, load, replace, remove }
+})
