@@ -122,9 +122,12 @@ export function currentTabUrl(tabId: number): string | undefined {
  * word of the request (latin words of three letters or more, and CJK pairs) is searched, and
  * the actions found most often come first.
  */
+// Words too common in requests to say which action is meant.
+const kStopWords = new Set(['the', 'and', 'for', 'with', 'this', 'that', 'then', 'please', 'from', 'into', 'open', 'click', 'page', 'show', 'tell', 'what', 'does', 'say', 'can', 'you', 'all', 'our', 'my'])
+
 export async function relevantActions(request: string, limit = 5): Promise<import('../core/agent/prompt').ActionSummary[]> {
   const r = await getRegistry()
-  const words = [...request.toLowerCase().matchAll(/[a-z0-9]{3,}|\p{Script=Han}{2}/gu)].map((m) => m[0])
+  const words = [...request.toLowerCase().matchAll(/[a-z0-9]{3,}|\p{Script=Han}{2}/gu)].map((m) => m[0]).filter((w) => !kStopWords.has(w))
   const score = new Map<string, number>()
   for (const w of new Set(words)) for (const a of r.search(w)) if (!a.deprecated) score.set(a.name, (score.get(a.name) ?? 0) + 1)
   const top = [...score.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit)

@@ -51,6 +51,13 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
         await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
       }
       // A link that opens a new tab: the run follows it there (issue 6).
+      if (out.ok && out.openTab) {
+        const tab = await browser.tabs.create({ url: out.openTab, openerTabId: tabId, active: true })
+        markNavigating(tab.id!)
+        opts.onTabChange?.(tab.id!)
+        await waitForDoc(tab.id!, { signal: opts.signal })
+        return { ...out, tabId: tab.id! }
+      }
       const opened = out.ok && kMayNavigate.has(instruction.action_type) ? await takeNewTab(tabId, since) : undefined
       if (out.ok && opened !== undefined) {
         await waitForDoc(opened, { signal: opts.signal })

@@ -20,12 +20,31 @@ export async function execute(req: ExecRequest): Promise<ExecOutcome> {
   }
   const ins = req.instruction
   const p = ins.params
+  let newTab: string | undefined
   // A key pressed with no target goes to the focused element, which the executor does not locate.
   if (confirm.length && ins.action_type === 'press' && !p.target_id && !p.fallback_selector && !p.semantic_locator && document.activeElement) {
     const refused = check(document.activeElement, 'press')
     if (refused) return refused
   }
-  return executeInstruction(ins, { timeoutMs: req.timeoutMs, beforeAct: confirm.length ? check : undefined })
+  const out = await executeInstruction(ins, {
+    timeoutMs: req.timeoutMs,
+    beforeAct: (el, action) => {
+      const refused = confirm.length ? check(el, action) : null
+      if (refused) return refused
+      const link = action === 'click' ? newTabLink(el) : null
+      if (!link) return null
+      newTab = link
+      return { ok: false, code: 'INVALID', message: 'opens a new tab' } // not clicked: the background opens it
+    },
+  })
+  return newTab ? { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab } : out
+}
+
+/** A link that would open a new tab (target=_blank or a named window), as an absolute http(s) URL. */
+function newTabLink(el: Element): string | null {
+  const a = el.closest('a[href]') as HTMLAnchorElement | null
+  if (!a || !a.target || a.target === '_self' || a.target === '_parent' || a.target === '_top') return null
+  return /^https?:/i.test(a.href) ? a.href : null
 }
 
 export function pageInfo(request?: string): PageInfo {

@@ -64,6 +64,12 @@ export type ExecSuccess = {
   data?: unknown
   /** The value went into a password or payment field: it must not be stored or shown. */
   sensitive?: boolean
+  /**
+   * The target was a link that opens a new tab. A script's click would be stopped by the popup
+   * blocker, so the page reports the URL and the background opens the tab (issue 6: runs follow
+   * links into new tabs).
+   */
+  openTab?: string
 }
 
 export type ExecFailure = {

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { instructionChunks, launchAva, sendAndWait, type Ava } from '../support/ava'
+import { startLlmServer, type LlmServer } from '../support/llm-server'
+import { startSiteServer, type SiteServer } from '../support/site-server'
+
+let ava: Ava
+let llm: LlmServer
+let site: SiteServer
+
+beforeAll(async () => {
+  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
+})
+afterAll(async () => {
+  await Promise.all([ava?.close(), llm?.close(), site?.close()])
+})
+beforeEach(() => {
+  llm.requests.length = 0
+  llm.script()
+  site.hits.length = 0
+})
+
+it('keeps the history of a site across closing the panel and reloading, and clears it on request', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/about-us-page-that-is-not-there`)
+  let panel = await ava.openPanel(page)
+  if (await panel.locator('[data-test=clear]').count()) await panel.click('[data-test=clear]')
+  llm.script({ text: 'The page says **not found**.' })
+  await sendAndWait(panel, 'what does this page say?')
+  await page.reload()
+  panel = await ava.openPanel(page)
+  await expect.poll(() => panel.locator('[data-role=user]').last().textContent()).toBe('what does this page say?')
+  expect(await panel.locator('[data-role=assistant] strong').last().textContent()).toBe('not found')
+  // Another page of the same site shares the conversation.
+  await page.goto(`${site.url}/`)
+  panel = await ava.openPanel(page)
+  await expect.poll(() => panel.locator('[data-role=user]').count()).toBeGreaterThan(0)
+  await panel.click('[data-test=clear]')
+  await expect.poll(() => panel.locator('[data-test=message]').count()).toBe(0)
+  await page.reload()
+  panel = await ava.openPanel(page)
+  expect(await panel.locator('[data-test=message]').count()).toBe(0)
+  await page.close()
+})
+
+it('opens a page named in the request while the model is still planning', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/`)
+  llm.script({ firstByteDelayMs: 1_500, chunks: instructionChunks([{ step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` } }, { step_id: 2, action_type: 'done', params: { answer: 'Opened.' } }]) })
+  const t0 = Date.now()
+  await ava.ask(page, `open ${site.url}/login please`)
+  await page.waitForURL(`${site.url}/login`, { timeout: 10_000 })
+  await ava.panel(page).then((f) => f.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor())
+  const opened = site.hits.find((h) => h.path === '/login')?.at
+  expect(opened, JSON.stringify(site.hits)).toBeDefined()
+  // The page was open before the model could have answered (it waits 1.5 s for its first byte).
+  expect(opened! - t0).toBeLessThan(1_500)
+  expect(llm.requests).toHaveLength(1)
+  expect(site.hits.filter((h) => h.path === '/login')).toHaveLength(1) // the plan's navigate found the page already open
+  await page.close()
+})
+
+it('follows a link that opens in a new tab, and goes on there', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/agent/newtab.html`)
+  llm.script(
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#open-report', semantic_locator: 'Open the report link' } }]) },
+    { chunks: instructionChunks([{ step_id: 2, action_type: 'verify', params: { assertion: 'Shows "Order #742"' } }, { step_id: 3, action_type: 'done', params: { answer: 'The report is open.' } }]) },
+  )
+  const opened = ava.context.waitForEvent('page')
+  await ava.ask(page, 'open the report')
+  const tab = await opened
+  await tab.waitForURL(`${site.url}/orders/742`)
+  const panel = await ava.panel(tab, { timeout: 15_000 })
+  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 15_000 })
+  expect(await panel.textContent('[data-test=messages]')).toContain('The report is open.')
+  const last = JSON.stringify(llm.requests.at(-1)!.body)
+  expect(last).toContain('Order #742') // the model saw the new tab's page
+  await tab.close()
+  await page.close()
+})
