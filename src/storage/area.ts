@@ -66,9 +66,10 @@ export async function writeItems(area: AreaName, items: Record<string, unknown>)
 
 /**
  * An older stored shape, lifted to the current one. `extra` are other keys the migration fills
- * (only written where nothing is stored yet).
+ * (only written where nothing is stored yet). `issues` says why an older shape could not be
+ * lifted (more useful than "expected version 2"); null means "not an older shape".
  */
-export type Upgrade<T> = (raw: unknown) => { value: T; extra?: Record<string, unknown> } | null
+export type Upgrade<T> = (raw: unknown) => { value: T; extra?: Record<string, unknown> } | { issues: string[] } | null
 
 export interface TypedKeyOptions<T> {
   upgrade?: Upgrade<T>
@@ -84,7 +85,9 @@ export function typedKey<T>(area: AreaName, key: string, schema: z.ZodType<T>, f
       const r = schema.safeParse(raw)
       if (r.success) return r.data
       const lifted = options.upgrade?.(raw)
-      if (lifted) {
+      let issues = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      if (lifted && 'issues' in lifted) issues = lifted.issues
+      else if (lifted) {
         const checked = schema.safeParse(lifted.value)
         if (checked.success) {
           const extra = lifted.extra ?? {}
@@ -94,7 +97,7 @@ export function typedKey<T>(area: AreaName, key: string, schema: z.ZodType<T>, f
           return checked.data
         }
       }
-      const aside: InvalidValue = { value: raw, issues: r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`), at: Date.now() }
+      const aside: InvalidValue = { value: raw, issues, at: Date.now() }
       // Moved, not copied: the bad value would otherwise be "found" again on every read.
       await writeItems(area, { [`${key}${kInvalidSuffix}`]: aside })
       await store.remove(key)

@@ -10,7 +10,8 @@ export { SETTINGS_VERSION, DEFAULT_SETTINGS, UI_PREFS_VERSION, DEFAULT_UI_PREFS 
  */
 const upgradeSettings: Upgrade<Settings> = (raw) => {
   const r = migrateSettings(raw)
-  if (!r.ok || r.from === SETTINGS_VERSION) return null
+  if (r.from === SETTINGS_VERSION) return null
+  if (!r.ok) return { issues: r.issues.map((i) => `${i.path}: ${i.message}`) }
   return { value: r.value, extra: r.ui ? { [kUiKey]: r.ui } : undefined }
 }
 
