@@ -147,10 +147,16 @@ export function parseTextBody(body: string): TextQuery {
   return { text, exact: quoted }
 }
 
-/** What a person reads on an element: its text, or the value of an input button. */
+const kNonText = 'script,style,noscript,template'
+
+/** What a person reads on an element: its text (never a script's), or the value of an input button. */
 function readableText(el: Element): string {
   if (el.localName === 'input' && /^(button|submit|reset)$/i.test(el.getAttribute('type') ?? '')) return normalize((el as HTMLInputElement).value)
-  return normalize(el.textContent)
+  if (!el.querySelector(kNonText)) return normalize(el.textContent)
+  const parts: string[] = []
+  const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */)
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!n.parentElement?.closest(kNonText)) parts.push(n.textContent ?? '')
+  return normalize(parts.join(''))
 }
 
 /**
@@ -173,6 +179,8 @@ export function createTextEngine(): LocatorEngine {
         for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (visit(c)) child = true
         if (child) return true
         if (q.exact && readableText(el) !== q.text) return false
+        // The page itself is never "the element showing the text".
+        if (el.localName === 'body' || el.localName === 'html') return false
         out.push(el)
         return true
       }
