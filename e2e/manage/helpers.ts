@@ -1,0 +1,28 @@
+import type { Page } from 'playwright-core'
+import type { Ava } from '../support/ava'
+
+/** The popup page opened as a tab (a real popup cannot be driven); it is then the active tab. */
+export async function openPopup(ava: Ava): Promise<Page> {
+  const page = await ava.context.newPage()
+  await page.goto(`chrome-extension://${ava.extensionId}/src/popup/index.html`)
+  await page.waitForSelector('[data-test=pack]')
+  return page
+}
+
+export async function openOptions(ava: Ava): Promise<Page> {
+  const page = await ava.context.newPage()
+  await page.goto(`chrome-extension://${ava.extensionId}/src/options/index.html`)
+  await page.waitForSelector('[data-test=settings-form]')
+  return page
+}
+
+/** Sends one protocol message from an extension page, as its store would. */
+export function sendFrom<T>(page: Page, name: string, req: unknown): Promise<T> {
+  return page.evaluate(([n, r]) => chrome.runtime.sendMessage({ ava: 1, name: n, req: r }), [name, req] as const) as Promise<T>
+}
+
+/** Pastes text into the import box the way a person would (one input event). */
+export async function paste(popup: Page, text: string): Promise<void> {
+  await popup.click('[data-test=tab-import]')
+  await popup.fill('[data-test=import-text]', text)
+}
