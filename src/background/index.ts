@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill'
 import { registerChatHandlers } from './handlers/chat'
 import { registerActionHandlers } from './handlers/actions'
 import { registerSettingsHandlers } from './handlers/settings'
+import { registerFlowHandlers } from './handlers/flows'
 import { registerPackHandlers } from './handlers/packs'
 import { resumeRuns } from './agent'
 import { watchNavigations } from './tabs'
@@ -13,6 +14,7 @@ import { sendToTab } from '../messaging'
 registerSettingsHandlers()
 registerChatHandlers()
 registerActionHandlers()
+registerFlowHandlers()
 registerPackHandlers()
 watchNavigations()
 watchPanels()

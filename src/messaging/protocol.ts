@@ -4,6 +4,7 @@ import type { ErrorData } from '../core/errors'
 import type { ExecOutcome, ExecRequest } from '../core/exec'
 import type { LlmSettings, Profile, Settings, UiPrefs } from '../core/settings'
 import type { ActionCommand } from '../core/registry/api'
+import type { Flow, FlowRunResult, FlowStep, RawEvent, RecordedTarget, StepOutcome } from '../core/flows'
 import type { ActionResult, PackIssue } from '../core/registry'
 import type { Instruction } from '../core/instruction/schema'
 
@@ -46,6 +47,24 @@ export interface Protocol {
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }
   'bg→content:page.info': { req: { request?: string }; res: PageInfo }
+
+  // Record and replay (issue 8, src/background/recorder.ts). The panel records the person's own
+  // actions on its tab, saves a draft as a flow (and a pack action), replays it, reviews heals.
+  'panel→bg:flow.record': { req: { on: boolean; name?: string }; res: { recording: boolean; events: number; draft: Flow | null } }
+  'panel→bg:flow.state': { req: Record<string, never>; res: { recording: boolean; events: number; draft: Flow | null } }
+  /** "Save as flow" on the tab's last agent run: makes a draft from its executed instructions. */
+  'panel→bg:flow.fromRun': { req: Record<string, never>; res: { draft: Flow | null } }
+  'panel→bg:flow.save': { req: { name: string; namespace?: string }; res: { id: string; action: string } }
+  'panel→bg:flow.discard': { req: Record<string, never>; res: { ok: boolean } }
+  'panel→bg:flow.list': { req: Record<string, never>; res: { flows: FlowSummary[] } }
+  /** Values for the flow's secret and `${prompt:…}` variables come in `params`; they are never stored. */
+  'panel→bg:flow.replay': { req: { id: string; params?: Record<string, string> }; res: FlowRunResult & { flagged: number[] } }
+  'panel→bg:flow.heal': { req: { id: string; stepId: number; accept: boolean }; res: { ok: boolean } }
+  'panel→bg:flow.export': { req: { id: string; format: 'flow' | 'devtools' | 'pack' }; res: { filename: string; text: string } }
+  /** One recorded event from the page's recorder (src/dom/recorder/record.ts). */
+  'content→bg:flow.event': { req: { event: RawEvent }; res: { ok: boolean } }
+  /** Record and replay in the page (src/content/recorder.ts): one message, the operation in `op`. */
+  'bg→content:flow': { req: FlowPageCall; res: FlowPageReply }
 
   // Managing Ava (issue 7): the options page and the popup's pack manager.
   /** The key itself, only on the person's click on "Show", only to the options page. */
@@ -179,3 +198,26 @@ export type Reply<N extends MessageName = MessageName> = { ok: true; res: Res<N>
 export const kPanelPortName = 'ava-panel'
 export type PanelPortIn = { type: 'hello'; token: string }
 export type PanelPortOut = { type: 'welcome' } | { type: 'event'; event: RunEvent; seq: number }
+
+/** A saved flow as the panel lists it (src/background/recorder.ts listFlows). */
+export interface FlowSummary {
+  id: string
+  name: string
+  action: string
+  steps: number
+  savedAt: number
+  /** Heal proposals waiting for review. */
+  pending: number
+  /** Steps that needed healing on each of their last runs (issue 8: flagged). */
+  flagged: number[]
+  /** Variables to ask for before a replay. */
+  asks: { name: string; label: string; secret: boolean }[]
+}
+
+/** What the background asks of a page's recorder module. */
+export type FlowPageCall =
+  | { op: 'record'; on: boolean }
+  | { op: 'step'; step: FlowStep; timeoutMs: number; trusted?: boolean }
+  /** The elements of an agent run's instructions, described for a flow (null where gone). */
+  | { op: 'describe'; targets: { target_id?: string; fallback_selector?: string; semantic_locator?: string }[] }
+export type FlowPageReply = { op: 'record'; ok: true } | { op: 'step'; outcome: StepOutcome } | { op: 'describe'; targets: (RecordedTarget | null)[] }

@@ -1,0 +1,331 @@
+import browser from 'webextension-polyfill'
+import { z } from 'zod'
+import {
+  addFlowToPack,
+  applyHeal,
+  flowFromEvents,
+  flowFromRun,
+  flaggedSteps,
+  kDefaultFlowNamespace,
+  parseFlow,
+  replayFlow,
+  toDevTools,
+  type Flow,
+  type FlowPort,
+  type FlowRunResult,
+  type HealProposal,
+  type RawEvent,
+  type RecordedTarget,
+  type RepairFn,
+  type StepOutcome,
+} from '../core/flows'
+import { ProtocolError, sendToTab } from '../messaging'
+import { typedKey } from '../storage/area'
+import { runStore } from '../storage/conversation'
+import { userPacksStore } from '../storage/packs'
+import { vaultStore } from '../storage/vault'
+import { reloadRegistry } from './actions'
+import { navigate } from './page'
+import { currentDoc, markNavigating, waitForDoc } from './tabs'
+
+/**
+ * Record and replay in the background (issue 8). A recording's events are kept in
+ * chrome.storage.session per tab (the worker may stop between two clicks), and the page's
+ * recorder is restarted on every document the tab loads until the person stops. Saved flows live
+ * in chrome.storage.local with their pending heal proposals; each also becomes an action of a
+ * user pack (namespace chosen by the person, default `recorded`).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Storage: one typed key per domain (STYLE.md)
+
+/** Events kept per recording: a long session is still far below this, a runaway page is not. */
+const kMaxEvents = 5_000
+
+export interface Recording {
+  startedAt: number
+  startUrl: string
+  events: RawEvent[]
+}
+const RecordingSchema = z.object({ startedAt: z.number(), startUrl: z.string(), events: z.array(z.any()).max(kMaxEvents) }) as unknown as z.ZodType<Recording>
+const recordingStore = (tabId: number) => typedKey<Recording | null>('session', `flowrec:${tabId}`, RecordingSchema.nullable() as z.ZodType<Recording | null>, () => null)
+
+/** The flow made when a recording stopped (or from a run), waiting to be saved or discarded. */
+const draftStore = (tabId: number) => typedKey<Flow | null>('session', `flowdraft:${tabId}`, z.any() as z.ZodType<Flow | null>, () => null)
+
+export interface SavedFlow {
+  id: string
+  namespace: string
+  /** The pack action's full name: `recorded:flow:<name>`. */
+  action: string
+  flow: Flow
+  savedAt: number
+  /** Heals of the last replay the person has not accepted or rejected yet. */
+  pending: HealProposal[]
+}
+const SavedFlowsSchema = z.record(z.string(), z.object({ id: z.string(), namespace: z.string(), action: z.string(), flow: z.any(), savedAt: z.number(), pending: z.array(z.any()) })) as unknown as z.ZodType<Record<string, SavedFlow>>
+export const savedFlowsStore = typedKey<Record<string, SavedFlow>>('local', 'flows.saved', SavedFlowsSchema, () => ({}))
+
+// ---------------------------------------------------------------------------------------------
+// Recording
+
+/** Events of a tab are appended one at a time: storage writes are read-modify-write. */
+const queues = new Map<number, Promise<unknown>>()
+function serial<T>(tabId: number, fn: () => Promise<T>): Promise<T> {
+  const next = (queues.get(tabId) ?? Promise.resolve()).then(fn, fn)
+  queues.set(tabId, next.catch(() => undefined))
+  return next
+}
+
+/** How long a new document gets to load its content script before recording gives up on it. */
+const kRecorderStartMs = 15_000
+const kRecorderRetryMs = 150
+
+async function setPageRecorder(tabId: number, on: boolean, documentId?: string): Promise<boolean> {
+  const deadline = Date.now() + (on ? kRecorderStartMs : 1_000)
+  for (;;) {
+    try {
+      await sendToTab(tabId, 'bg→content:flow', { op: 'record', on }, documentId ? { documentId } : { frameId: 0 })
+      return true
+    } catch (e) {
+      if (Date.now() > deadline || !(e instanceof ProtocolError || /Receiving end|Could not establish|No document/i.test(String(e)))) return false
+      await new Promise((r) => setTimeout(r, kRecorderRetryMs))
+    }
+  }
+}
+
+export async function recordingState(tabId: number): Promise<{ recording: boolean; events: number; startedAt?: number }> {
+  const r = await recordingStore(tabId).get()
+  return r ? { recording: true, events: r.events.length, startedAt: r.startedAt } : { recording: false, events: 0 }
+}
+
+export async function startRecording(tabId: number): Promise<void> {
+  const tab = await browser.tabs.get(tabId)
+  await recordingStore(tabId).set({ startedAt: Date.now(), startUrl: tab.url ?? '', events: [] })
+  await draftStore(tabId).set(null)
+  if (!(await setPageRecorder(tabId, true))) {
+    await recordingStore(tabId).set(null)
+    throw Object.assign(new Error('The page did not answer; reload it and try again.'), { code: 'NO_PAGE' })
+  }
+}
+
+/** Stops, and turns the events into a draft flow (noise dropped, values as variables). */
+export async function stopRecording(tabId: number, name = 'Recorded flow'): Promise<Flow | null> {
+  await setPageRecorder(tabId, false)
+  await (queues.get(tabId) ?? Promise.resolve())
+  const r = await recordingStore(tabId).get()
+  await recordingStore(tabId).set(null)
+  if (!r) return null
+  const draft = flowFromEvents(r.events, { name, source: 'recording', startUrl: r.startUrl })
+  if (!draft.steps.length) return null
+  const flow = parseFlow(draft)
+  await draftStore(tabId).set(flow)
+  return flow
+}
+
+export function addEvent(tabId: number, event: RawEvent): Promise<boolean> {
+  return serial(tabId, async () => {
+    const r = await recordingStore(tabId).get()
+    if (!r || r.events.length >= kMaxEvents) return false
+    r.events.push(event)
+    await recordingStore(tabId).set(r)
+    return true
+  })
+}
+
+const kTransitions: Record<string, Extract<RawEvent, { kind: 'navigate' }>['cause']> = {
+  typed: 'typed',
+  auto_bookmark: 'typed',
+  generated: 'typed',
+  keyword: 'typed',
+  link: 'link',
+  form_submit: 'link',
+  reload: 'reload',
+}
+
+/** Recording goes on across page loads: every new top document gets the recorder again. */
+export function watchRecordedTabs(): void {
+  browser.webNavigation.onCommitted.addListener((d) => {
+    if (d.frameId !== 0) return
+    void (async () => {
+      if (!(await recordingStore(d.tabId).get())) return
+      const qualifiers = (d as { transitionQualifiers?: string[] }).transitionQualifiers ?? []
+      const cause = qualifiers.includes('forward_back') ? 'back_forward' : (kTransitions[d.transitionType] ?? 'other')
+      await addEvent(d.tabId, { kind: 'navigate', t: Date.now(), url: d.url, cause })
+      await setPageRecorder(d.tabId, true, (d as { documentId?: string }).documentId)
+    })()
+  })
+  browser.tabs.onRemoved.addListener((tabId) => {
+    void recordingStore(tabId).remove()
+    void draftStore(tabId).remove()
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Save as flow from the tab's last agent run
+
+export async function draftFromRun(tabId: number): Promise<Flow | null> {
+  const run = await runStore(tabId).get()
+  if (!run || !run.executed?.length) return null
+  let targets: (RecordedTarget | null)[] = run.executed.map(() => null)
+  try {
+    const params = run.executed.map((ins) => ({ target_id: ins.params.target_id, fallback_selector: ins.params.fallback_selector, semantic_locator: ins.params.semantic_locator }))
+    const reply = await sendToTab(tabId, 'bg→content:flow', { op: 'describe', targets: params })
+    if (reply.op === 'describe') targets = reply.targets
+  } catch {
+    // The page is gone or elsewhere: the instructions' own locators are kept.
+  }
+  const flow = flowFromRun(run.executed, targets, { name: run.request.slice(0, 80) || 'Agent run', request: run.request, startUrl: run.startUrl })
+  if (!flow.steps.length) return null
+  const parsed = parseFlow(flow)
+  await draftStore(tabId).set(parsed)
+  return parsed
+}
+
+export async function currentDraft(tabId: number): Promise<Flow | null> {
+  return draftStore(tabId).get()
+}
+
+export async function discardDraft(tabId: number): Promise<void> {
+  await draftStore(tabId).set(null)
+}
+
+/** Saves the draft: into the flows store, and as an action of the namespace's user pack. */
+export async function saveDraft(tabId: number, name: string, namespace = kDefaultFlowNamespace): Promise<SavedFlow> {
+  const draft = await draftStore(tabId).get()
+  if (!draft) throw Object.assign(new Error('There is no recorded flow to save.'), { code: 'NOT_FOUND' })
+  const flow = parseFlow({ ...draft, metadata: { ...draft.metadata, name: name.trim() || draft.metadata.name } })
+  const saved = await saveFlow(flow, namespace)
+  await draftStore(tabId).set(null)
+  return saved
+}
+
+export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): Promise<SavedFlow> {
+  const packs = await userPacksStore.get()
+  const existing = packs[namespace]
+  const pack = addFlowToPack(existing?.text ?? null, flow, { namespace })
+  packs[namespace] = { namespace, version: pack.version, text: pack.text, enabled: existing?.enabled ?? true, origin: existing?.origin ?? 'recorded', installedAt: existing?.installedAt ?? Date.now() }
+  await userPacksStore.set(packs)
+  await reloadRegistry()
+  const all = await savedFlowsStore.get()
+  const entry: SavedFlow = { id: pack.action, namespace, action: pack.action, flow, savedAt: Date.now(), pending: [] }
+  all[entry.id] = entry
+  await savedFlowsStore.set(all)
+  return entry
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay in a tab
+
+const kMayNavigate = new Set(['click', 'dblclick', 'press'])
+
+/** The FlowPort of a tab: every step is one message to the page's recorder module. */
+export function tabFlowPort(tabId: number): FlowPort {
+  return {
+    async runStep(step, opts, signal): Promise<StepOutcome> {
+      for (let attempt = 0; ; attempt++) {
+        const doc = await waitForDoc(tabId, { signal })
+        try {
+          const reply = await sendToTab(tabId, 'bg→content:flow', { op: 'step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
+          if (reply.op !== 'step') throw new Error('The page answered another question.')
+          return reply.outcome
+        } catch (e) {
+          if (e instanceof ProtocolError && e.code !== 'NO_RECEIVER' && !/Receiving end|port closed|No document|Could not establish/i.test(e.message)) throw e
+          markNavigating(tabId)
+          // The page went away under the step: a click or key that navigates has done its job.
+          if (kMayNavigate.has(step.action)) {
+            await waitForDoc(tabId, { notDocumentId: doc.documentId, signal })
+            return { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' }
+          }
+          if (attempt >= 2) throw new Error(`The page went away during step ${step.step_id}.`, { cause: e })
+        }
+      }
+    },
+    async navigate(url, signal) {
+      const out = await navigate(tabId, url, signal)
+      if (!out.ok) throw new Error(out.message)
+    },
+    async url() {
+      return currentDoc(tabId)?.url ?? (await browser.tabs.get(tabId)).url ?? ''
+    },
+  }
+}
+
+/** The agent's step repair, when the lead wires one in (see setFlowRepair). */
+let repairHook: ((tabId: number) => RepairFn | undefined) | undefined
+
+/**
+ * For the agent (issue 8, "the agent repairs that step only"): give a function that, for a tab,
+ * returns a RepairFn when an LLM is configured, or undefined. See docs/flows.md.
+ */
+export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): void {
+  repairHook = hook
+}
+
+export async function replaySaved(tabId: number, id: string, params: Record<string, string> = {}, signal?: AbortSignal): Promise<FlowRunResult & { flagged: number[] }> {
+  const all = await savedFlowsStore.get()
+  const entry = all[id]
+  if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
+  const result = await replayFlow(entry.flow, {
+    port: tabFlowPort(tabId),
+    variables: { params, secrets: await vaultStore.get() },
+    signal,
+    repair: repairHook?.(tabId),
+  })
+  // Statistics and proposals are kept whatever the outcome; the selectors change only when accepted.
+  const fresh = await savedFlowsStore.get()
+  const current = fresh[id]
+  if (current) {
+    current.flow = { ...current.flow, stats: result.stats }
+    current.pending = result.heals
+    await savedFlowsStore.set(fresh)
+  }
+  return { ...result, flagged: flaggedSteps(result.stats) }
+}
+
+/** Accepts (selectors replaced, pack action rewritten) or rejects one proposed heal. */
+export async function reviewHeal(id: string, stepId: number, accept: boolean): Promise<{ ok: boolean; flow?: Flow }> {
+  const all = await savedFlowsStore.get()
+  const entry = all[id]
+  const proposal = entry?.pending.find((p) => p.step_id === stepId)
+  if (!entry || !proposal) return { ok: false }
+  entry.pending = entry.pending.filter((p) => p !== proposal)
+  if (accept) entry.flow = applyHeal(entry.flow, proposal)
+  all[id] = entry
+  await savedFlowsStore.set(all)
+  if (accept) await saveFlow(entry.flow, entry.namespace).then(async (saved) => {
+    // saveFlow rewrote the entry; keep the other proposals still waiting for review.
+    const again = await savedFlowsStore.get()
+    again[saved.id] = { ...again[saved.id], pending: entry.pending }
+    await savedFlowsStore.set(again)
+  })
+  return { ok: true, flow: entry.flow }
+}
+
+export async function exportFlow(id: string, format: 'flow' | 'devtools' | 'pack'): Promise<{ filename: string; text: string }> {
+  const entry = (await savedFlowsStore.get())[id]
+  if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
+  const base = entry.action.replace(/[^a-z0-9-]+/gi, '_')
+  if (format === 'devtools') return { filename: `${base}.recording.json`, text: JSON.stringify(toDevTools(entry.flow), null, 2) }
+  if (format === 'pack') return { filename: `${entry.namespace}.yaml`, text: (await userPacksStore.get())[entry.namespace]?.text ?? '' }
+  return { filename: `${base}.flow.json`, text: JSON.stringify(entry.flow, null, 2) }
+}
+
+export async function listFlows(): Promise<{ id: string; name: string; action: string; steps: number; savedAt: number; pending: number; flagged: number[]; asks: { name: string; label: string; secret: boolean }[] }[]> {
+  const all = await savedFlowsStore.get()
+  return Object.values(all)
+    .sort((a, b) => b.savedAt - a.savedAt)
+    .map((e) => ({ id: e.id, name: e.flow.metadata.name, action: e.action, steps: e.flow.steps.length, savedAt: e.savedAt, pending: e.pending.length, flagged: flaggedSteps(e.flow.stats), asks: asksOf(e.flow) }))
+}
+
+/** Variables the panel must ask for before a replay: secrets and `${prompt:…}` ones. */
+export function asksOf(flow: Flow): { name: string; label: string; secret: boolean }[] {
+  return Object.entries(flow.variables)
+    .filter(([, v]) => v.secret || /^\$\{prompt:/.test(v.value ?? '') || v.value === undefined)
+    .filter(([, v]) => !/^\$\{(secret|env):/.test(v.value ?? ''))
+    .map(([name, v]) => ({ name, label: v.description ?? /^\$\{prompt:([^}]*)\}$/.exec(v.value ?? '')?.[1] ?? name, secret: !!v.secret }))
+}
+
+export async function pendingHeals(id: string): Promise<HealProposal[]> {
+  return (await savedFlowsStore.get())[id]?.pending ?? []
+}

@@ -1,0 +1,20 @@
+import type { FlowRunResult, StepReport } from './replay'
+
+/** One trace line per step, as `ava run` prints it and the panel shows it. */
+export function formatStepReport(r: StepReport): string {
+  const mark = r.status === 'ok' ? '✓' : '✗'
+  const where = r.level ? ` [${r.level}${r.alternative === 0 ? ', primary' : r.alternative > 0 ? `, fallback ${r.alternative}` : ', repaired'}]` : ''
+  const healed = r.healed ? ` (healed: ${r.healed})` : ''
+  const what = r.status === 'ok' ? (r.detail ?? '') : `${r.code}: ${r.message}`
+  return `${mark} ${String(r.step_id).padStart(2)} ${r.action.padEnd(8)}${where} ${what}${healed} — ${r.durationMs} ms (find ${r.resolveMs} ms)`
+}
+
+export function formatReport(result: FlowRunResult): string {
+  const lines = result.steps.map(formatStepReport)
+  if (result.error && !result.steps.some((s) => s.step_id === result.error!.step_id)) lines.push(`✗ ${result.error.code}: ${result.error.message}`)
+  const candidates = result.error?.candidates ?? []
+  if (candidates.length) lines.push('  candidates:', ...candidates.map((c) => `    ${c.selector}${c.count !== 1 ? ` (${c.count} matches)` : ''}${c.label ? ` — ${c.label}` : ''}${c.similarity !== undefined ? ` similarity ${c.similarity}` : ''}`))
+  for (const h of result.heals) lines.push(`  step ${h.step_id} healed by ${h.kind}; proposed selectors:`, ...h.diff.map((d) => `    ${d}`))
+  lines.push(`${result.success ? 'passed' : 'FAILED'}: ${result.flow}, ${result.steps.length} step(s) in ${result.durationMs} ms`)
+  return lines.join('\n')
+}

@@ -1,0 +1,167 @@
+import { kFlowVersion, type ElementSnapshot, type Flow, type FlowSelectors, type FlowStep, type FlowVariable } from './schema'
+import { looksSecret, variableName } from './variables'
+
+/**
+ * From what the page recorder saw (one RawEvent per click, keystroke, change, scroll or load) to
+ * the steps of a flow, with the noise a person makes dropped (issue 8): clicks that only focus a
+ * field, keystrokes merged into one fill, scrolls that loaded nothing, navigations that were only
+ * the consequence of a click, and Tab between fields.
+ */
+
+/** The element an event happened on, described when it happened (it may be gone a moment later). */
+export interface RecordedTarget {
+  selectors: FlowSelectors
+  snapshot: ElementSnapshot
+  /** Identity of the element within one page load, to merge events on the same field. */
+  key: string
+  /** What a person would call it ("User name field"); also the hint for a variable name. */
+  description: string
+  /** The field's label, name, type and autocomplete, for naming variables and spotting secrets. */
+  field?: { type?: string; name?: string; autocomplete?: string; label?: string }
+}
+
+export type RawEvent =
+  | { kind: 'click'; t: number; url: string; target: RecordedTarget; button?: 'left' | 'right' | 'middle'; count?: number; role?: 'field' | 'toggle' | 'select' | 'other' }
+  | { kind: 'input'; t: number; url: string; target: RecordedTarget; value?: string; secret: boolean }
+  | { kind: 'change'; t: number; url: string; target: RecordedTarget; control: 'select' | 'checkbox' | 'radio' | 'text'; value?: string; checked?: boolean; secret?: boolean }
+  | { kind: 'key'; t: number; url: string; key: string; target?: RecordedTarget; inField?: boolean }
+  | { kind: 'scroll'; t: number; url: string; direction: 'up' | 'down'; grew: boolean }
+  | { kind: 'load'; t: number; url: string }
+  | { kind: 'navigate'; t: number; url: string; cause: 'typed' | 'link' | 'reload' | 'back_forward' | 'other' }
+
+/** A navigation this soon after a click or a key press was that action's doing, not a step. */
+export const kCausedNavigationMs = 3_000
+/** Keys a person presses to move between fields: the replay addresses each field directly. */
+const kNavigationKeys = new Set(['Tab', 'Shift+Tab'])
+/** Keys that edit text inside a field; the field's final value says all of it. */
+const kEditingKey = /^(Backspace|Delete|ArrowLeft|ArrowRight|ArrowUp|ArrowDown|Home|End|Shift\+\w+|(Control|Meta)\+[acvxzy])$/i
+
+type Draft = { step: Omit<FlowStep, 'step_id'>; key?: string; secret?: boolean; hint?: string; fieldInfo?: RecordedTarget['field']; typed?: string }
+
+/** The noise-reduced steps, without ids or variables yet. */
+export function reduceEvents(events: readonly RawEvent[]): Draft[] {
+  const out: Draft[] = []
+  const last = () => out[out.length - 1]
+  let lastActionAt = -Infinity
+  const target = (t: RecordedTarget) => ({ selectors: t.selectors, element_snapshot: t.snapshot, description: t.description })
+  for (const e of events) {
+    if (e.kind === 'load') continue
+    if (e.kind === 'navigate') {
+      // A link followed or a form submitted: replaying the click does the navigation again.
+      if (e.cause === 'link' || e.t - lastActionAt < kCausedNavigationMs) continue
+      if (e.cause === 'reload') continue
+      out.push({ step: { action: 'navigate', params: { url: e.url } } })
+      continue
+    }
+    if (e.kind === 'scroll') {
+      // The replay scrolls every target into view; only a scroll that made the page load more matters.
+      if (e.grew) out.push({ step: { action: 'scroll', params: { direction: e.direction } } })
+      continue
+    }
+    if (e.kind === 'click') {
+      lastActionAt = e.t
+      // Focus-only: a text field clicked before typing; a toggle or select whose change makes the step.
+      if (e.role === 'field' || e.role === 'toggle' || e.role === 'select') continue
+      const prev = last()
+      // A double click arrives as click, click, dblclick: keep one step.
+      if ((e.count ?? 1) === 2 && prev?.key === e.target.key && prev.step.action === 'click') {
+        out.pop()
+        const before = last()
+        if (before?.key === e.target.key && before.step.action === 'click') out.pop()
+        out.push({ step: { action: 'dblclick', params: {}, ...target(e.target) }, key: e.target.key })
+        continue
+      }
+      const params: FlowStep['params'] = {}
+      if (e.button && e.button !== 'left') params.button = e.button
+      out.push({ step: { action: 'click', params, ...target(e.target) }, key: e.target.key })
+      continue
+    }
+    if (e.kind === 'input' || (e.kind === 'change' && e.control === 'text')) {
+      const prev = last()
+      const value = e.value ?? ''
+      const secret = e.secret === true || looksSecret(value, e.target.field)
+      if (prev && prev.step.action === 'fill' && prev.key === e.target.key) {
+        // Intermediate keystrokes: the last value is the one that counts.
+        prev.typed = value
+        prev.secret = prev.secret || secret
+        continue
+      }
+      out.push({ step: { action: 'fill', params: {}, ...target(e.target) }, key: e.target.key, typed: value, secret, hint: e.target.field?.label || e.target.field?.name || e.target.description, fieldInfo: e.target.field })
+      continue
+    }
+    if (e.kind === 'change') {
+      lastActionAt = e.t
+      if (e.control === 'select') {
+        const prev = last()
+        if (prev && prev.step.action === 'select' && prev.key === e.target.key) prev.step.params.value = e.value ?? ''
+        else out.push({ step: { action: 'select', params: { value: e.value ?? '' }, ...target(e.target) }, key: e.target.key })
+        continue
+      }
+      // Checkbox or radio: the final state is the step; a box ticked twice cancels out.
+      const prev = last()
+      const action = e.checked === false ? 'uncheck' : 'check'
+      if (prev && (prev.step.action === 'check' || prev.step.action === 'uncheck') && prev.key === e.target.key) {
+        out.pop()
+        if (e.control === 'checkbox' && prev.step.action !== action) continue
+      }
+      out.push({ step: { action, params: {}, ...target(e.target) }, key: e.target.key })
+      continue
+    }
+    if (e.kind === 'key') {
+      if (kNavigationKeys.has(e.key)) continue
+      if (e.inField && kEditingKey.test(e.key)) continue
+      lastActionAt = e.t
+      const step: Draft['step'] = { action: 'press', params: { key: e.key } }
+      if (e.target) Object.assign(step, target(e.target))
+      out.push({ step, key: e.target?.key })
+    }
+  }
+  return out
+}
+
+export interface BuildOptions {
+  name: string
+  source: 'recording' | 'agent'
+  startUrl?: string
+  sourceTask?: string
+  now?: Date
+}
+
+/**
+ * Numbers the steps and turns every typed value into a named variable (issue 8): plain values
+ * keep what was typed as the default; secrets keep nothing and are asked for at replay.
+ */
+export function buildFlow(drafts: readonly Draft[], opts: BuildOptions): Flow {
+  const variables: Record<string, FlowVariable> = {}
+  const taken = new Set<string>()
+  const steps: FlowStep[] = drafts.map((d, i) => {
+    const step = { ...d.step, params: { ...d.step.params }, step_id: i + 1 } as FlowStep
+    if (d.step.action === 'fill' && d.typed !== undefined && !('value' in d.step.params)) {
+      const name = variableName(d.hint ?? 'value', taken)
+      taken.add(name)
+      const label = d.hint ?? name
+      variables[name] = d.secret ? { secret: true, value: `\${prompt:${label}}`, description: label } : { value: d.typed, description: label }
+      step.params.value = `\${${name}}`
+    }
+    return step
+  })
+  return {
+    version: kFlowVersion,
+    metadata: {
+      name: opts.name,
+      created_at: (opts.now ?? new Date()).toISOString(),
+      source: opts.source,
+      ...(opts.sourceTask ? { source_task: opts.sourceTask } : {}),
+      ...(opts.startUrl ? { start_url: opts.startUrl } : {}),
+      total_steps: steps.length,
+    },
+    variables,
+    steps,
+  }
+}
+
+/** The whole pipeline: events → noise dropped → steps and variables. */
+export function flowFromEvents(events: readonly RawEvent[], opts: Omit<BuildOptions, 'startUrl'> & { startUrl?: string }): Flow {
+  const startUrl = opts.startUrl ?? events.find((e) => e.kind === 'load' || e.kind === 'navigate')?.url
+  return buildFlow(reduceEvents(events), { ...opts, startUrl })
+}

@@ -1,0 +1,267 @@
+import { alternativesOf, kDefaultStepTimeoutMs, kTargetActions, type ElementSnapshot, type Flow, type FlowSelector, type FlowSelectors, type FlowStep, type SelectorLevel } from './schema'
+import { bindStep, maskSecrets, resolveVariables, secretValues, VariableError, type VariableProviders } from './variables'
+import { healDiff, recordRun, type HealProposal } from './heal'
+
+/**
+ * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
+ * selector alternatives within the step timeout and acts only on a match that is unique,
+ * actionable and similar to the recorded snapshot; anything else fails the step without acting,
+ * with the candidates. This file is the loop around it: variables, navigation, retries,
+ * wait_after, the optional one-step repair, heal proposals and statistics. It runs wherever a
+ * FlowPort exists — the extension (background → page messages) and `ava run` (Playwright).
+ */
+
+export const kFailureCodes = ['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR', 'NOT_ACTIONABLE', 'INVALID', 'TIMEOUT', 'STEP_FAILED', 'VARIABLE_MISSING', 'CANCELLED'] as const
+export type StepFailureCode = (typeof kFailureCodes)[number]
+/** Failures where the element was not identified with certainty: the ones a repair may address. */
+export const kRepairable: ReadonlySet<StepFailureCode> = new Set(['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR'])
+
+export interface StepCandidate {
+  /** The selector that found it, or a short description for elements found by looking around. */
+  selector: string
+  level?: SelectorLevel
+  /** How many elements that selector matched. */
+  count: number
+  label?: string
+  similarity?: number
+}
+
+export type StepOutcome =
+  | {
+      ok: true
+      /** The level of the alternative that matched, null for steps without a target. */
+      level: SelectorLevel | null
+      /** 0 = primary, 1.. = fallback index + 1, -1 = a repaired selector. */
+      alternative: number
+      selector?: string
+      similarity?: number
+      resolveMs: number
+      actMs: number
+      detail: string
+      /** Fresh selectors for the matched element, generated when anything but the primary matched. */
+      fresh?: FlowSelectors
+      snapshot?: ElementSnapshot
+    }
+  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean }
+
+export interface RunStepOptions {
+  timeoutMs: number
+  /** A repaired selector: uniqueness and actionability still hold, the snapshot comparison does not. */
+  trusted?: boolean
+}
+
+/** Where a flow runs: the page executor behind a transport. */
+export interface FlowPort {
+  runStep(step: FlowStep, opts: RunStepOptions, signal: AbortSignal): Promise<StepOutcome>
+  navigate(url: string, signal: AbortSignal): Promise<void>
+  url?(signal: AbortSignal): Promise<string>
+}
+
+export interface RepairRequest {
+  flow: Flow
+  step: FlowStep
+  failure: Extract<StepOutcome, { ok: false }>
+}
+/**
+ * The agent's one-step repair (issue 8): given the failing step and its candidates, return one
+ * selector for the element the step means, or null. Only that step is repaired; the repaired
+ * selector is used once and proposed to the person as a heal, never saved on its own.
+ */
+export type RepairFn = (req: RepairRequest, signal: AbortSignal) => Promise<FlowSelector | null>
+
+export interface StepReport {
+  step_id: number
+  action: FlowStep['action']
+  status: 'ok' | 'failed'
+  level: SelectorLevel | null
+  alternative: number
+  selector?: string
+  healed: 'fallback' | 'repair' | null
+  attempts: number
+  resolveMs: number
+  durationMs: number
+  detail?: string
+  code?: StepFailureCode
+  message?: string
+  candidates?: StepCandidate[]
+}
+
+export interface FlowRunResult {
+  success: boolean
+  flow: string
+  steps: StepReport[]
+  heals: HealProposal[]
+  durationMs: number
+  error?: { step_id: number; code: StepFailureCode; message: string; candidates: StepCandidate[] }
+  /** The flow's statistics after this run (heal counts, the flags of issue 8). */
+  stats: NonNullable<Flow['stats']>
+}
+
+export interface ReplayOptions {
+  port: FlowPort
+  variables?: VariableProviders
+  signal?: AbortSignal
+  /** Called after each step, for live traces. */
+  onStep?: (report: StepReport) => void
+  repair?: RepairFn
+  /** Go to metadata.start_url first when the page is elsewhere (default true when it is set). */
+  navigateToStart?: boolean
+  /** Overrides every step's timeout (the CLI's --timeout). */
+  stepTimeoutMs?: number
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+/** Between two attempts of a step that failed: long enough for a late render. */
+const kRetryDelayMs = 300
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop)
+      resolve()
+    }, ms)
+    const stop = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    signal.addEventListener('abort', stop, { once: true })
+  })
+}
+
+function mask<T>(value: T, secrets: readonly string[]): T {
+  if (!secrets.length) return value
+  return JSON.parse(maskSecrets(JSON.stringify(value), secrets.map((s) => JSON.stringify(s).slice(1, -1)))) as T
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    const x = new URL(a)
+    const y = new URL(b)
+    return x.origin === y.origin && x.pathname === y.pathname && x.search === y.search
+  } catch {
+    return a === b
+  }
+}
+
+/** Replays a flow step by step; never throws for a page failure (errors are data). */
+export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowRunResult> {
+  const started = Date.now()
+  const signal = opts.signal ?? new AbortController().signal
+  const sleep = opts.sleep ?? defaultSleep
+  const reports: StepReport[] = []
+  const heals: HealProposal[] = []
+  const finish = (error?: FlowRunResult['error'], secrets: string[] = []): FlowRunResult => {
+    const result: FlowRunResult = {
+      success: !error,
+      flow: flow.metadata.name,
+      steps: reports,
+      heals,
+      durationMs: Date.now() - started,
+      stats: recordRun(flow.stats, reports, { counted: !error || reports.length > 0 }),
+    }
+    if (error) result.error = error
+    return mask(result, secrets)
+  }
+
+  let values: Record<string, string>
+  try {
+    values = await resolveVariables(flow, opts.variables ?? {})
+  } catch (e) {
+    if (!(e instanceof VariableError)) throw e
+    return finish({ step_id: 0, code: 'VARIABLE_MISSING', message: e.message, candidates: [] })
+  }
+  const secrets = secretValues(flow, values)
+
+  try {
+    const start = flow.metadata.start_url
+    if (start && opts.navigateToStart !== false && !(opts.port.url && sameUrl(await opts.port.url(signal), start))) {
+      await opts.port.navigate(start, signal)
+    }
+  } catch (e) {
+    return finish({ step_id: 0, code: 'STEP_FAILED', message: `Could not open ${flow.metadata.start_url}: ${(e as Error).message}`, candidates: [] }, secrets)
+  }
+
+  for (const raw of flow.steps) {
+    if (signal.aborted) return finish({ step_id: raw.step_id, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [] }, secrets)
+    const step = bindStep(raw, values)
+    const t0 = Date.now()
+    const timeoutMs = opts.stepTimeoutMs ?? step.timeout ?? kDefaultStepTimeoutMs
+    let outcome: StepOutcome | null = null
+    let attempts = 0
+    let healed: StepReport['healed'] = null
+    let repairedWith: FlowSelector | null = null
+    try {
+      if (step.action === 'navigate') {
+        attempts = 1
+        await opts.port.navigate(String(step.params.url), signal)
+        outcome = { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: `Opened ${step.params.url}` }
+      } else if (step.action === 'wait' && !step.selectors) {
+        attempts = 1
+        await sleep(Number(step.params.ms ?? 0), signal)
+        outcome = { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Number(step.params.ms ?? 0), detail: `Waited ${step.params.ms} ms` }
+      } else {
+        for (let attempt = 0; attempt <= (step.retry ?? 0); attempt++) {
+          attempts++
+          outcome = await opts.port.runStep(step, { timeoutMs }, signal)
+          // A failure after acting (the page refused the value…) is not retried: acting twice is worse.
+          if (outcome.ok || outcome.acted || outcome.code === 'AMBIGUOUS') break
+          if (attempt < (step.retry ?? 0)) await sleep(kRetryDelayMs, signal)
+        }
+        if (outcome && !outcome.ok && opts.repair && kRepairable.has(outcome.code) && step.selectors && kTargetActions.has(step.action)) {
+          const failure = outcome
+          const repaired = await opts.repair({ flow, step: mask(raw, secrets), failure }, signal).catch(() => null)
+          if (repaired) {
+            const trial: FlowStep = { ...step, selectors: { primary: repaired, fallback: [] } }
+            attempts++
+            const again = await opts.port.runStep(trial, { timeoutMs, trusted: true }, signal)
+            if (again.ok) {
+              outcome = { ...again, alternative: -1 }
+              healed = 'repair'
+              repairedWith = repaired
+            }
+          }
+        }
+      }
+    } catch (e) {
+      if (signal.aborted) return finish({ step_id: step.step_id, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [] }, secrets)
+      outcome = { ok: false, code: 'STEP_FAILED', message: (e as Error).message ?? String(e), candidates: [], resolveMs: 0, acted: false }
+    }
+    const out = outcome!
+    if (out.ok && out.alternative > 0) healed = 'fallback'
+    const report: StepReport = {
+      step_id: step.step_id,
+      action: step.action,
+      status: out.ok ? 'ok' : 'failed',
+      level: out.ok ? out.level : null,
+      alternative: out.ok ? out.alternative : 0,
+      healed,
+      attempts,
+      resolveMs: out.resolveMs,
+      durationMs: Date.now() - t0,
+    }
+    if (out.ok) {
+      if (out.selector) report.selector = out.selector
+      report.detail = out.detail
+    } else {
+      Object.assign(report, { code: out.code, message: out.message, candidates: out.candidates })
+    }
+    reports.push(mask(report, secrets))
+    opts.onStep?.(mask(report, secrets))
+    if (!out.ok) return finish({ step_id: step.step_id, code: out.code, message: out.message, candidates: out.candidates }, secrets)
+    if (healed && raw.selectors) {
+      const after = out.fresh ?? promote(raw.selectors, out.alternative, repairedWith)
+      heals.push({ step_id: step.step_id, kind: healed, before: raw.selectors, after, diff: healDiff(raw.selectors, after), ...(out.snapshot ? { snapshot: out.snapshot } : {}) })
+    }
+    if (step.wait_after) await sleep(step.wait_after, signal).catch(() => undefined)
+  }
+  return finish(undefined, secrets)
+}
+
+/** Without fresh selectors from the page: the winning alternative first, the rest after it. */
+function promote(before: FlowSelectors, alternative: number, repaired: FlowSelector | null): FlowSelectors {
+  if (repaired) return { primary: repaired, fallback: alternativesOf(before) }
+  const all = alternativesOf(before)
+  const [winner] = all.splice(alternative, 1)
+  return { primary: winner, fallback: all }
+}

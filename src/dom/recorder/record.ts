@@ -1,0 +1,197 @@
+/**
+ * The page side of recording (issue 8): listens to what the person does — clicks, typing,
+ * selections, key presses, scrolls — and emits one RawEvent per action, with the element's
+ * selectors and snapshot generated at that moment (a click may remove its element a moment
+ * later). Noise is dropped afterwards, in core (src/core/flows/record.ts). Values typed into
+ * password fields, or that look like secrets, never leave the page.
+ */
+import type { RawEvent, RecordedTarget } from '../../core/flows/record'
+import { looksSecret } from '../../core/flows/variables'
+import { labelText, normalize, roleOf } from '../locators'
+import { isTextField, kAvaUiAttr, labelOf } from '../executor/dom'
+import { generateSelectors, snapshotOf } from './selectors'
+
+/** Ancestors climbed from what was clicked to the control a person meant (an icon inside a button). */
+const kMaxClimb = 5
+/** A description of a field is reused while the person types into it (selectors are not free). */
+const kDescribeReuseMs = 2_000
+/** A scroll burst ends after this much quiet; then we look whether the page grew. */
+const kScrollQuietMs = 400
+const kInteractiveRoles = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'checkbox', 'radio', 'switch', 'treeitem', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton'])
+
+export interface RecorderOptions {
+  emit: (event: RawEvent) => void
+  signal: AbortSignal
+}
+
+let counter = 0
+const keys = new WeakMap<Element, string>()
+function keyOf(el: Element): string {
+  let k = keys.get(el)
+  if (!k) keys.set(el, (k = `e${++counter}`))
+  return k
+}
+
+/** The control a click meant: the element itself, or the closest interactive ancestor. */
+export function actionTarget(start: Element): Element {
+  let n: Element | null = start
+  for (let i = 0; n && i <= kMaxClimb; i++, n = n.parentElement) {
+    if (/^(button|a|input|select|textarea|summary|label|option)$/.test(n.localName)) return n
+    if (kInteractiveRoles.has(roleOf(n)) || n.hasAttribute('onclick') || (n as HTMLElement).isContentEditable) return n
+  }
+  return start
+}
+
+function fieldInfo(el: Element): RecordedTarget['field'] {
+  const input = el as HTMLInputElement
+  return {
+    type: el.localName === 'input' ? (input.type || 'text') : el.localName,
+    ...(el.getAttribute('name') ? { name: el.getAttribute('name')! } : {}),
+    ...(el.getAttribute('autocomplete') ? { autocomplete: el.getAttribute('autocomplete')! } : {}),
+    label: labelText(el) || normalize(el.getAttribute('aria-label')) || el.getAttribute('placeholder') || labelOf(el),
+  }
+}
+
+const described = new WeakMap<Element, { at: number; target: RecordedTarget }>()
+
+export function describe(el: Element): RecordedTarget | null {
+  const cached = described.get(el)
+  if (cached && Date.now() - cached.at < kDescribeReuseMs && el.isConnected) return cached.target
+  const selectors = generateSelectors(el)
+  if (!selectors) return null
+  const target: RecordedTarget = { selectors, snapshot: snapshotOf(el), key: keyOf(el), description: labelOf(el) }
+  if (/^(input|textarea|select)$/.test(el.localName) || (el as HTMLElement).isContentEditable) target.field = fieldInfo(el)
+  described.set(el, { at: Date.now(), target })
+  return target
+}
+
+function isOurs(el: Element): boolean {
+  return !!el.closest(`[${kAvaUiAttr}]`)
+}
+
+function isToggle(el: Element): boolean {
+  if (el.localName === 'input') return /^(checkbox|radio)$/.test((el as HTMLInputElement).type)
+  if (el.localName === 'label') {
+    const control = (el as HTMLLabelElement).control
+    return !!control && control.localName === 'input' && /^(checkbox|radio)$/.test((control as HTMLInputElement).type)
+  }
+  return false
+}
+
+function clickRole(el: Element): 'field' | 'toggle' | 'select' | 'other' {
+  if (isToggle(el)) return 'toggle'
+  if (el.localName === 'select' || el.localName === 'option') return 'select'
+  if (isTextField(el) || (el as HTMLElement).isContentEditable) return 'field'
+  return 'other'
+}
+
+function chord(e: KeyboardEvent): string {
+  const mods = [e.ctrlKey && 'Control', e.metaKey && 'Meta', e.altKey && 'Alt', e.shiftKey && e.key.length > 1 && 'Shift'].filter(Boolean)
+  return [...mods, e.key].join('+')
+}
+
+/** Keys that are steps of their own; letters typed into a field are covered by its final value. */
+function isStepKey(e: KeyboardEvent, inField: boolean): boolean {
+  if (e.isComposing || ['Control', 'Shift', 'Alt', 'Meta', 'CapsLock'].includes(e.key)) return false
+  if (e.ctrlKey || e.metaKey || e.altKey) return true
+  if (e.key.length === 1) return !inField && e.key !== ' '
+  return true
+}
+
+function eventElement(e: Event): Element | null {
+  // Inside open shadow roots the composed path starts at the real target.
+  const first = e.composedPath()[0]
+  return first instanceof Element ? first : e.target instanceof Element ? e.target : null
+}
+
+/** Starts listening; everything stops when `signal` aborts. */
+export function startRecording({ emit, signal }: RecorderOptions): void {
+  const url = () => location.href
+  const opts = { capture: true, passive: true, signal } as const
+  const early = new WeakMap<Element, RecordedTarget>()
+  emit({ kind: 'load', t: Date.now(), url: url() })
+
+  document.addEventListener(
+    'pointerdown',
+    (e) => {
+      const raw = eventElement(e)
+      if (!raw || isOurs(raw)) return
+      const el = actionTarget(raw)
+      const target = describe(el)
+      if (target) early.set(el, target)
+    },
+    opts,
+  )
+  document.addEventListener(
+    'click',
+    (e) => {
+      const raw = eventElement(e)
+      if (!raw || isOurs(raw) || !e.isTrusted) return
+      const el = actionTarget(raw)
+      const target = early.get(el) ?? describe(el)
+      if (!target) return
+      const button = e.button === 2 ? 'right' : e.button === 1 ? 'middle' : 'left'
+      emit({ kind: 'click', t: Date.now(), url: url(), target, button, count: e.detail >= 2 ? 2 : 1, role: clickRole(el) })
+    },
+    opts,
+  )
+  const onInput = (e: Event) => {
+    const el = eventElement(e)
+    if (!el || isOurs(el) || !e.isTrusted) return
+    const editable = isTextField(el) ? el : (el as HTMLElement).isContentEditable ? el.closest('[contenteditable]') : null
+    if (!editable) return
+    const target = describe(editable)
+    if (!target) return
+    const value = isTextField(editable) ? editable.value : normalize(editable.textContent)
+    const secret = looksSecret(value, target.field)
+    emit({ kind: 'input', t: Date.now(), url: url(), target, secret, ...(secret ? {} : { value }) })
+  }
+  document.addEventListener('input', onInput, opts)
+  document.addEventListener(
+    'change',
+    (e) => {
+      const el = eventElement(e)
+      if (!el || isOurs(el) || !e.isTrusted) return
+      const target = describe(el)
+      if (!target) return
+      if (el.localName === 'select') {
+        const select = el as HTMLSelectElement
+        emit({ kind: 'change', t: Date.now(), url: url(), target, control: 'select', value: select.multiple ? [...select.selectedOptions].map((o) => o.value).join(',') : select.value })
+      } else if (el.localName === 'input' && /^(checkbox|radio)$/.test((el as HTMLInputElement).type)) {
+        emit({ kind: 'change', t: Date.now(), url: url(), target, control: (el as HTMLInputElement).type as 'checkbox' | 'radio', checked: (el as HTMLInputElement).checked })
+      }
+    },
+    opts,
+  )
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      const el = eventElement(e)
+      if (el && isOurs(el)) return
+      const focused = document.activeElement && document.activeElement !== document.body ? document.activeElement : null
+      const inField = !!focused && (isTextField(focused) || (focused as HTMLElement).isContentEditable)
+      if (!e.isTrusted || !isStepKey(e, inField)) return
+      const target = focused && focused.localName !== 'iframe' ? describe(focused) : null
+      emit({ kind: 'key', t: Date.now(), url: url(), key: chord(e), inField, ...(target ? { target } : {}) })
+    },
+    opts,
+  )
+
+  let scrollStart: { y: number; height: number } | null = null
+  let quiet: ReturnType<typeof setTimeout> | undefined
+  window.addEventListener(
+    'scroll',
+    () => {
+      scrollStart ??= { y: window.scrollY, height: document.documentElement.scrollHeight }
+      clearTimeout(quiet)
+      quiet = setTimeout(() => {
+        const start = scrollStart!
+        scrollStart = null
+        if (signal.aborted) return
+        emit({ kind: 'scroll', t: Date.now(), url: url(), direction: window.scrollY >= start.y ? 'down' : 'up', grew: document.documentElement.scrollHeight > start.height })
+      }, kScrollQuietMs)
+    },
+    opts,
+  )
+  signal.addEventListener('abort', () => clearTimeout(quiet), { once: true })
+}

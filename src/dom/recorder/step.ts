@@ -1,0 +1,81 @@
+/**
+ * One flow step in the page: resolve its element with guarantees (resolve.ts), then act with the
+ * same executor the agent uses (src/dom/executor), on exactly that element. The extension's
+ * content script and `ava run`'s injected bundle both call this.
+ */
+import type { FlowStep } from '../../core/flows/schema'
+import type { RunStepOptions, StepFailureCode, StepOutcome } from '../../core/flows/replay'
+import type { ExecFailure } from '../../core/exec'
+import { runCommand, type DomCommand } from '../executor'
+import { resolveTarget } from './resolve'
+import { generateSelectors, snapshotOf } from './selectors'
+
+/** Time the action itself gets after the element was found (the executor's actionability waits). */
+const kMinActMs = 2_000
+
+const kExecCodes: Partial<Record<ExecFailure['code'], StepFailureCode>> = {
+  ELEMENT_NOT_FOUND: 'NOT_FOUND',
+  ELEMENT_STALE: 'NOT_FOUND',
+  AMBIGUOUS: 'AMBIGUOUS',
+  NOT_ACTIONABLE: 'NOT_ACTIONABLE',
+  TIMEOUT: 'TIMEOUT',
+  INVALID: 'INVALID',
+}
+/** Executor failures that happen after the page was touched: not retried, since acting twice is worse. */
+const kAfterActing = new Set(['no-effect', 'value-rejected'])
+
+function command(step: FlowStep, el: Element | undefined): DomCommand {
+  const p = step.params
+  const target = el ? { element: el } : undefined
+  switch (step.action) {
+    case 'click':
+      return { action: 'click', target, button: p.button === 'right' || p.button === 'middle' ? p.button : 'left', count: 1 }
+    case 'dblclick':
+      return { action: 'dblclick', target }
+    case 'fill':
+      return { action: 'fill', target, value: String(p.value ?? '') }
+    case 'select':
+      return { action: 'select', target, value: String(p.value ?? '') }
+    case 'check':
+      return { action: 'check', target }
+    case 'uncheck':
+      return { action: 'uncheck', target }
+    case 'hover':
+      return { action: 'hover', target }
+    case 'press':
+      return { action: 'press', key: String(p.key), target }
+    case 'scroll':
+      return { action: 'scroll', target, direction: p.direction === 'up' ? 'up' : 'down', ...(typeof p.amount === 'number' ? { amount: p.amount } : {}) }
+    default:
+      return { action: 'wait', target, state: 'visible' }
+  }
+}
+
+export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal }): Promise<StepOutcome> {
+  const t0 = performance.now()
+  let el: Element | undefined
+  let found: Extract<Awaited<ReturnType<typeof resolveTarget>>, { ok: true }> | undefined
+  if (step.selectors) {
+    const needsEnabled = step.action !== 'hover' && step.action !== 'wait' && step.action !== 'scroll'
+    const r = await resolveTarget(step.selectors, step.element_snapshot, { timeoutMs: opts.timeoutMs, signal: opts.signal, trusted: opts.trusted, needsEnabled })
+    if (!r.ok) return { ok: false, code: r.code, message: r.message, candidates: r.candidates, resolveMs: r.ms, acted: false }
+    el = r.el
+    found = r
+  }
+  const resolveMs = Math.round(performance.now() - t0)
+  // A fallback or a repair matched: describe the element now, before the action may remove it.
+  const healing = found && (found.alternative > 0 || opts.trusted)
+  const fresh = healing && el ? (generateSelectors(el) ?? undefined) : undefined
+  const snapshot = healing && el ? snapshotOf(el) : undefined
+  const base = { level: found?.level ?? null, alternative: found?.alternative ?? 0, ...(found ? { selector: found.selector } : {}), ...(found?.similarity !== undefined ? { similarity: found.similarity } : {}) }
+  if (step.action === 'wait') {
+    return { ok: true, ...base, resolveMs, actMs: 0, detail: 'The element is there', ...(fresh ? { fresh, snapshot } : {}) }
+  }
+  const t1 = performance.now()
+  const out = await runCommand(command(step, el), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal })
+  const actMs = Math.round(performance.now() - t1)
+  if (!out.ok) {
+    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? '') }
+  }
+  return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}) }
+}
