@@ -356,10 +356,11 @@ function placeholder(index: number): Instruction {
 async function runOneStep(ctx: StepCtx, view: StepView, onRecorded?: (recorded: Instruction) => void): Promise<ExecOutcome> {
   const { state, chat } = ctx
   const ins = view.instruction
-  await chat.step(state.messageId, { ...view, status: 'running' })
+  // Not awaited: writes to one history are queued in order, and the step need not wait for them.
+  void chat.step(state.messageId, { ...view, status: 'running' })
   if (state.status !== 'running') {
     state.status = 'running'
-    await saveState(state)
+    void saveState(state)
   }
   const t0 = performance.now()
   let out: ExecOutcome
@@ -534,6 +535,7 @@ async function finish(ctx: StepCtx, status: RunState['status'], error?: AvaError
     await cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed })
   }
   state.status = status
+  state.endedAt = Date.now()
   await saveState(state)
 }
 

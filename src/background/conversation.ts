@@ -30,17 +30,39 @@ export function isActive(status: string): boolean {
 }
 
 const queues = new Map<string, Promise<unknown>>()
+/**
+ * Write-through copies of the histories this worker is writing, so a run's many small updates
+ * (a step going pending → running → done) do not each read the whole history back first.
+ * Dropped when another context changes the stored value (the options page clearing history).
+ */
+const cached = new Map<string, History>()
+
+export function watchHistories(): void {
+  browser.storage.onChanged.addListener((changes, area) => {
+    if (area !== 'local') return
+    for (const [key, change] of Object.entries(changes)) {
+      if (!key.startsWith('history:')) continue
+      const origin = key.slice('history:'.length)
+      const mine = cached.get(origin)
+      if (mine && (change.newValue as History | undefined)?.seq !== mine.seq) cached.delete(origin)
+    }
+  })
+}
 
 /** Serialised read-modify-write of one site's history, then the live event to `tabId`'s panel. */
 export function updateHistory<T>(origin: string, tabId: number | null, fn: (h: History) => T, event?: (out: T) => RunEvent | undefined): Promise<T> {
   const prev = queues.get(origin) ?? Promise.resolve()
   const next = prev.then(async () => {
     const store = historyStore(origin)
-    const h = await store.get()
+    const h = cached.get(origin) ?? (await store.get())
     const out = fn(h)
     if (h.messages.length > kMaxHistoryMessages) h.messages.splice(0, h.messages.length - kMaxHistoryMessages)
     h.seq++
-    await store.set(h)
+    cached.set(origin, h)
+    await store.set(h).catch((e) => {
+      cached.delete(origin)
+      throw e
+    })
     const e = event?.(out)
     if (e && tabId !== null) emitToPanels(tabId, e, h.seq)
     return out

@@ -7,6 +7,7 @@ import { registerPackHandlers } from './handlers/packs'
 import { resumeRuns } from './agent'
 import { watchNavigations } from './tabs'
 import { watchPanels } from './panels'
+import { watchHistories } from './conversation'
 import { sendToTab } from '../messaging'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
@@ -18,6 +19,7 @@ registerFlowHandlers()
 registerPackHandlers()
 watchNavigations()
 watchPanels()
+watchHistories()
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return

@@ -71,6 +71,7 @@ export interface RunState {
   planner: PlannerMessage[]
   usage: { input: number; output: number }
   startedAt: number
+  endedAt?: number
   replay: boolean
   noCache: boolean
   cacheKey?: string

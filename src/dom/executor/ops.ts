@@ -10,7 +10,7 @@ import { displayedValue, editableOf, isTextField, quoteLabel, retarget, viewOf }
 import { watchEffects, kEffectWindowMs } from './effects'
 import { click, fill, fillEditable, forceClick, hover, typeText, type ClickOptions } from './events'
 import { fail } from './ladder'
-import { settle, sleep, waitFor } from './wait'
+import { nextPaint, settle, sleep, waitFor } from './wait'
 
 export interface OpContext {
   deadline: number
@@ -71,8 +71,6 @@ function sameValue(actual: string, wanted: string, el: Element): boolean {
   return actual.replace(/\s+/g, ' ').trim() === wanted.replace(/\s+/g, ' ').trim()
 }
 
-/** How long a framework gets to re-render (and possibly undo) a value after the input event. */
-const kStickCheckMs = 100
 
 /** Text entry, `fill` (one edit) or `type` (key by key), then checks the value stuck. */
 export async function enterTextOp(target: Element, value: string, ctx: OpContext, mode: 'fill' | 'type' = 'fill', delayMs = 0): Promise<(OpResult & { sensitive: boolean }) | ExecFailure> {
@@ -89,8 +87,10 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
       fill(el, '')
       await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal))
     }
+    // A framework that rejects the value undoes it synchronously (React's controlled inputs) or
+    // in its next tick (Vue): after the tick and a rendered frame, the value has stuck or not.
     await settle()
-    await sleep(kStickCheckMs, ctx.signal)
+    await nextPaint(V)
     if (!sameValue(el.value, value, el)) {
       watch.finish()
       return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the page changed the value to "${el.type === 'password' ? '•••' : el.value}".`, {
