@@ -93,7 +93,29 @@ export function createRemotePort(tabId: number): BrowserPort {
     })
     return res?.result
   }
+  // `eval` steps (seed 000 §6.3.5): MV3 forbids eval in the extension itself; the user-scripts API
+  // runs the person's own pack code in its isolated USER_SCRIPT world, only once they have allowed
+  // it for Ava. Without that the port has no runUserScript and the step fails with the steps to allow it.
+  if (userScriptsAllowed()) {
+    port.runUserScript = async (script, args) => {
+      const code = `(async (args) => {\n${script}\n})(${JSON.stringify(args)})`
+      const api = (chrome as unknown as { userScripts: { execute(i: unknown): Promise<{ result?: unknown; error?: string }[]> } }).userScripts
+      const [res] = await api.execute({ target: { tabId, frameIds: [0] }, js: [{ code }], world: 'USER_SCRIPT' })
+      if (res?.error) throw new PortError('STEP_FAILED', `The eval step's script failed: ${res.error}`)
+      return res?.result
+    }
+  }
   return port
+}
+
+/** chrome.userScripts exists only with the permission granted and "Allow user scripts" switched on. */
+export function userScriptsAllowed(): boolean {
+  try {
+    const api = (chrome as unknown as { userScripts?: { getScripts?: unknown; execute?: unknown } }).userScripts
+    return typeof api?.execute === 'function'
+  } catch {
+    return false
+  }
 }
 
 const selectorCaches = new Map<number, SelectorCache>()
@@ -105,8 +127,14 @@ export async function engineFor(tabId: number): Promise<ActionEngine> {
 }
 
 /** Selector caches are per page: a navigation or reload clears the tab's (seed 000 §6.6.4). */
-export function clearSelectorCache(tabId: number): void {
-  selectorCaches.get(tabId)?.clear()
+export function watchSelectorCaches(): void {
+  browser.webNavigation.onCommitted.addListener((d) => {
+    if (d.frameId === 0) selectorCaches.get(d.tabId)?.clear()
+  })
+  browser.webNavigation.onHistoryStateUpdated.addListener((d) => {
+    if (d.frameId === 0) selectorCaches.get(d.tabId)?.clear()
+  })
+  browser.tabs.onRemoved.addListener((tabId) => selectorCaches.delete(tabId))
 }
 
 export async function actionApi(tabId: number | undefined): Promise<ActionApi> {

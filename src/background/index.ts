@@ -8,6 +8,7 @@ import { resumeRuns } from './agent'
 import { watchNavigations } from './tabs'
 import { watchPanels } from './panels'
 import { watchHistories } from './conversation'
+import { watchSelectorCaches } from './actions'
 import { sendToTab } from '../messaging'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
@@ -20,6 +21,7 @@ registerPackHandlers()
 watchNavigations()
 watchPanels()
 watchHistories()
+watchSelectorCaches()
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return
