@@ -33,8 +33,8 @@ it('saves settings, keeps the key masked, and reports a successful connection', 
   await options.click('[data-test=save]')
   await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
 
-  const stored = (await ava.storage('local')).settings as { llm: { apiKey: string; provider: string; baseUrl: string } }
-  expect(stored.llm).toMatchObject({ apiKey: kKey, provider: 'openai', baseUrl: llm.baseUrl })
+  const stored = (await ava.storage('local')).settings as { profiles: { apiKey: string; provider: string; baseUrl: string }[] }
+  expect(stored.profiles[0]).toMatchObject({ apiKey: kKey, provider: 'openai', baseUrl: llm.baseUrl })
   // After saving, the page shows only a mask with the last four characters.
   expect(await options.inputValue('[data-test=apiKey]')).toBe('')
   expect(await options.getAttribute('[data-test=apiKey]', 'placeholder')).toContain('5b4a')
@@ -59,8 +59,8 @@ it('rejects invalid settings with a clear error and keeps what was stored', asyn
   await options.fill('[data-test=baseUrl]', 'ftp://example.com')
   await options.click('[data-test=save]')
   await expect.poll(() => options.textContent('[data-test=error]')).toMatch(/base URL must be an http/)
-  const stored = (await ava.storage('local')).settings as { llm: { baseUrl: string } }
-  expect(stored.llm.baseUrl).toBe(llm.baseUrl)
+  const stored = (await ava.storage('local')).settings as { profiles: { baseUrl: string }[] }
+  expect(stored.profiles[0].baseUrl).toBe(llm.baseUrl)
   await options.fill('[data-test=baseUrl]', llm.baseUrl)
 })
 
@@ -68,13 +68,13 @@ it('exports settings without the key, and rejects a broken import without changi
   const [download] = await Promise.all([options.waitForEvent('download'), options.click('[data-test=export]')])
   const { readFile } = await import('node:fs/promises')
   const json = await readFile((await download.path())!, 'utf8')
-  expect(JSON.parse(json).llm.baseUrl).toBe(llm.baseUrl)
+  expect(JSON.parse(json).settings.profiles[0].baseUrl).toBe(llm.baseUrl)
   expect(json).not.toContain(kKey)
 
   await options.setInputFiles('[data-test=import]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "llm": {"provider": "nope"}}') })
   await expect.poll(() => options.textContent('[data-test=error]')).toMatch(/rejected, nothing was changed/)
-  const stored = (await ava.storage('local')).settings as { llm: { apiKey: string; provider: string } }
-  expect(stored.llm).toMatchObject({ apiKey: kKey, provider: 'openai' })
+  const stored = (await ava.storage('local')).settings as { profiles: { apiKey: string; provider: string }[] }
+  expect(stored.profiles[0]).toMatchObject({ apiKey: kKey, provider: 'openai' })
 })
 
 it('never lets the API key reach the page: not its DOM, not its main world, not the panel', async () => {

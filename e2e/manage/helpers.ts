@@ -26,3 +26,21 @@ export async function paste(popup: Page, text: string): Promise<void> {
   await popup.click('[data-test=tab-import]')
   await popup.fill('[data-test=import-text]', text)
 }
+
+/**
+ * Chromium keeps an unpacked extension switched off after it reloads unless developer mode is
+ * on ("Turn on developer mode to use this extension"); anyone who loads Ava unpacked has it on,
+ * so turn it on the way a person does, on chrome://extensions.
+ */
+export async function enableDeveloperMode(ava: Ava): Promise<void> {
+  const page = await ava.context.newPage()
+  await page.goto('chrome://extensions')
+  const toggle = page.locator('extensions-manager extensions-toolbar #devMode')
+  await toggle.waitFor()
+  if ((await toggle.getAttribute('aria-checked')) !== 'true') await toggle.click()
+  for (let i = 0; (await toggle.getAttribute('aria-checked')) !== 'true'; i++) {
+    if (i > 50) throw new Error('Developer mode did not turn on')
+    await page.waitForTimeout(100)
+  }
+  await page.close()
+}

@@ -107,12 +107,9 @@ export const useSettingsStore = defineStore('settings', () => {
   async function load() {
     loading.value = true
     try {
-      const [s, v, st, us] = await Promise.all([
-        send('options→bg:settings.get', {}),
-        send('options→bg:vault.list', {}),
-        send('options→bg:storage.status', {}),
-        send('options→bg:userScripts.status', {}),
-      ])
+      // Settings first: reading them is what sets an unreadable value aside, which the status then reports.
+      const s = await send('options→bg:settings.get', {})
+      const [v, st, us] = await Promise.all([send('options→bg:vault.list', {}), send('options→bg:storage.status', {}), send('options→bg:userScripts.status', {})])
       adopt(s.settings)
       vault.value = v.entries
       storage.value = st
