@@ -183,6 +183,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.out(kUsage)
     return group ? 0 : 2
   }
+  if (group === 'run') return (await import('./run')).runCli(argv.slice(1), io)
   const handler = kGroups[group]?.[command ?? '']
   if (!handler) {
     io.err(`ava: unknown command "${[group, command].filter(Boolean).join(' ')}"\n\n${kUsage}`)

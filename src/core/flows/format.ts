@@ -1,3 +1,4 @@
+import { flaggedSteps } from './heal'
 import type { FlowRunResult, StepReport } from './replay'
 
 /** One trace line per step, as `ava run` prints it and the panel shows it. */
@@ -9,12 +10,15 @@ export function formatStepReport(r: StepReport): string {
   return `${mark} ${String(r.step_id).padStart(2)} ${r.action.padEnd(8)}${where} ${what}${healed} — ${r.durationMs} ms (find ${r.resolveMs} ms)`
 }
 
-export function formatReport(result: FlowRunResult): string {
-  const lines = result.steps.map(formatStepReport)
+/** The whole result; `steps: false` leaves out the step lines (printed live already) and the summary. */
+export function formatReport(result: FlowRunResult, opts: { steps?: boolean } = {}): string[] {
+  const withSteps = opts.steps !== false
+  const lines = withSteps ? result.steps.map(formatStepReport) : []
   if (result.error && !result.steps.some((s) => s.step_id === result.error!.step_id)) lines.push(`✗ ${result.error.code}: ${result.error.message}`)
   const candidates = result.error?.candidates ?? []
   if (candidates.length) lines.push('  candidates:', ...candidates.map((c) => `    ${c.selector}${c.count !== 1 ? ` (${c.count} matches)` : ''}${c.label ? ` — ${c.label}` : ''}${c.similarity !== undefined ? ` similarity ${c.similarity}` : ''}`))
   for (const h of result.heals) lines.push(`  step ${h.step_id} healed by ${h.kind}; proposed selectors:`, ...h.diff.map((d) => `    ${d}`))
-  lines.push(`${result.success ? 'passed' : 'FAILED'}: ${result.flow}, ${result.steps.length} step(s) in ${result.durationMs} ms`)
-  return lines.join('\n')
+  if (result.stats && flaggedSteps(result.stats).length) lines.push(`  steps ${flaggedSteps(result.stats).join(', ')} needed healing on each of their last runs: update their selectors`)
+  if (withSteps) lines.push(`${result.success ? 'passed' : 'FAILED'}: ${result.flow}, ${result.steps.length} step(s) in ${result.durationMs} ms`)
+  return lines
 }

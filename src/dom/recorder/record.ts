@@ -169,7 +169,8 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
       const el = eventElement(e)
       if (el && isOurs(el)) return
       const focused = document.activeElement && document.activeElement !== document.body ? document.activeElement : null
-      const inField = !!focused && (isTextField(focused) || (focused as HTMLElement).isContentEditable)
+      // Letters typed on a focused select choose an option; its change event is the step.
+      const inField = !!focused && (isTextField(focused) || (focused as HTMLElement).isContentEditable || focused.localName === 'select')
       if (!e.isTrusted || !isStepKey(e, inField)) return
       const target = focused && focused.localName !== 'iframe' ? describe(focused) : null
       emit({ kind: 'key', t: Date.now(), url: url(), key: chord(e), inField, ...(target ? { target } : {}) })

@@ -144,6 +144,8 @@ export async function resolveTarget(selectors: FlowSelectors, snapshot: ElementS
     if (performance.now() + kPollMs > deadline) break
     await sleep(kPollMs, opts.signal)
   }
+  // Something else sits where the element was: the look-alikes elsewhere are what a repair needs.
+  if (last?.code === 'NOT_SIMILAR') return { ok: false, ...last, candidates: [...last.candidates, ...lookAround(snapshot)], ms: elapsed() }
   if (last) return { ok: false, ...last, ms: elapsed() }
   return {
     ok: false,

@@ -1,0 +1,326 @@
+// `ava run <action-or-flow-file> [--param k=v ...] --url <start> [--browser path] [--headed]`:
+// the headless runner of issue 8 (seed 000 §4.1.2 "回归测试"). Runs a recorded flow (JSON) or a
+// registry action (a name, or a pack file) in Chromium through playwright-core, with the same
+// page-side code the extension injects (src/dom/recorder/page-api.ts, bundled with esbuild),
+// prints one trace line per step, writes a screenshot on failure and exits 1 on failure.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort, type StepOutcome } from '../core/flows'
+import { createEngine, createRegistry, PortError, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
+import { cliSources, displayPath, readPack } from './sources'
+
+interface Io {
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
+export const kRunUsage = `Usage: ava run <flow.json | pack.yaml | namespace:component:action> [options]
+
+  --url <url>            page to start on (default: the flow's start_url)
+  --param <name=value>   a flow variable or action parameter; repeat for more
+  --action <name>        which action of a pack file to run (when it has several)
+  --browser <path>       Chromium to use (default: $AVA_CHROMIUM or /usr/bin/chromium)
+  --headed               show the browser window
+  --timeout <ms>         time each step may take to find its element (flows; default per step)
+  --screenshot <path>    where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)
+  --json                 print the result as JSON
+
+Exit 0 when every step passed, 1 when a step failed, 2 for a usage error.`
+
+/** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
+const kBrowserArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const kViewport = { width: 1280, height: 800 }
+/** The page global the injected bundle defines. */
+const kGlobal = '__avaRun'
+/** A page slower than this to load fails the run instead of hanging CI. */
+const kNavigationTimeoutMs = 30_000
+
+interface RunArgs {
+  target?: string
+  url?: string
+  params: Record<string, string>
+  positional: string[]
+  action?: string
+  browser?: string
+  headed: boolean
+  timeoutMs?: number
+  screenshot?: string
+  json: boolean
+}
+
+function parseRunArgs(args: string[]): RunArgs | string {
+  const out: RunArgs = { params: {}, positional: [], headed: false, json: false }
+  const value = (i: number, name: string): string => {
+    const v = args[i + 1]
+    if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`)
+    return v
+  }
+  try {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]
+      const [flag, inline] = a.startsWith('--') && a.includes('=') && !a.startsWith('--param=') ? [a.slice(2, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a.startsWith('--') ? a.slice(2) : '', undefined]
+      const take = () => inline ?? value(i++, flag)
+      if (a.startsWith('--param=')) {
+        const kv = a.slice('--param='.length)
+        const eq = kv.indexOf('=')
+        if (eq <= 0) return `--param needs name=value, got "${kv}"`
+        out.params[kv.slice(0, eq)] = kv.slice(eq + 1)
+      } else if (flag === 'param') {
+        const kv = take()
+        const eq = kv.indexOf('=')
+        if (eq <= 0) return `--param needs name=value, got "${kv}"`
+        out.params[kv.slice(0, eq)] = kv.slice(eq + 1)
+      } else if (flag === 'url') out.url = take()
+      else if (flag === 'action') out.action = take()
+      else if (flag === 'browser') out.browser = take()
+      else if (flag === 'screenshot') out.screenshot = take()
+      else if (flag === 'timeout') {
+        const n = Number(take())
+        if (!Number.isInteger(n) || n <= 0) return '--timeout needs a whole number of ms'
+        out.timeoutMs = n
+      } else if (flag === 'headed') out.headed = true
+      else if (flag === 'json') out.json = true
+      else if (flag) return `unknown option --${flag}`
+      else if (!out.target) out.target = a
+      else out.positional.push(a)
+    }
+  } catch (e) {
+    return (e as Error).message
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page bundle
+
+/** src/dom/recorder/page-api.ts from the bundled CLI (bin/ava.js) or from source (src/cli/run.ts). */
+function pageEntry(): string {
+  const here = dirname(fileURLToPath(import.meta.url))
+  const candidates = [resolve(here, '../src/dom/recorder/page-api.ts'), resolve(here, '../dom/recorder/page-api.ts')]
+  const found = candidates.find((p) => existsSync(p))
+  if (!found) throw new Error(`The page script is missing (looked for ${candidates.join(', ')}).`)
+  return found
+}
+
+/** Module names kept out of the CLI bundle: they are large and installed beside it. */
+const kPlaywright = 'playwright-core'
+const kEsbuild = 'esbuild'
+
+let bundle: Promise<string> | undefined
+/** The page-side code as one IIFE, built on first use (esbuild is a dev dependency of the package). */
+export function pageBundle(): Promise<string> {
+  bundle ??= (async () => {
+    const { build } = (await import(kEsbuild)) as typeof import('esbuild')
+    const r = await build({
+      entryPoints: [pageEntry()],
+      bundle: true,
+      format: 'iife',
+      globalName: kGlobal,
+      target: 'chrome120',
+      write: false,
+      logLevel: 'silent',
+      // semver reads process.env.NODE_DEBUG when `process` exists; the page has none.
+      define: { 'process.env.NODE_DEBUG': 'undefined' },
+    })
+    return r.outputFiles[0].text
+  })()
+  return bundle
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ports onto a Playwright page
+
+type PwPage = import('playwright-core').Page
+
+const kMayNavigate = new Set(['click', 'dblclick', 'press'])
+
+function isContextLoss(e: unknown): boolean {
+  return /Execution context was destroyed|navigat|Target closed|frame was detached/i.test(String((e as Error)?.message ?? e))
+}
+
+export function pageFlowPort(page: PwPage): FlowPort {
+  return {
+    async runStep(step, opts): Promise<StepOutcome> {
+      try {
+        return await page.evaluate(([s, o, g]) => (window as unknown as Record<string, { runFlowStep: (a: unknown, b: unknown) => Promise<StepOutcome> }>)[g].runFlowStep(s, o), [step, opts, kGlobal] as const)
+      } catch (e) {
+        // A click that navigates takes its document with it: it did its job.
+        if (kMayNavigate.has(step.action) && isContextLoss(e)) {
+          await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
+          return { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' }
+        }
+        throw e
+      }
+    },
+    async navigate(url) {
+      await page.goto(url, { timeout: kNavigationTimeoutMs })
+    },
+    async url() {
+      return page.url()
+    },
+  }
+}
+
+const kPortMethods = ['query', 'click', 'fill', 'type', 'press', 'hover', 'select', 'check', 'scroll', 'waitFor', 'snapshot', 'find', 'getText', 'getAttribute', 'getUrl', 'readGlobal'] as const
+
+/** The registry's BrowserPort on a Playwright page: each call runs the page port in the page. */
+export function pageBrowserPort(page: PwPage): BrowserPort {
+  const call =
+    (method: string) =>
+    async (...args: unknown[]): Promise<unknown> => {
+      args.pop() // the AbortSignal stays here; the page makes its own
+      try {
+        return await page.evaluate(
+          async ([m, a, g]) => {
+            const w = window as unknown as Record<string, any>
+            w.__avaPort ??= w[g].createPagePort()
+            const value = await w.__avaPort[m](...a, new AbortController().signal)
+            // Snapshots and handles stay in the page; plain data crosses back.
+            return m === 'snapshot' || m === 'find' ? (value == null ? null : true) : value
+          },
+          [method, args, kGlobal] as const,
+        )
+      } catch (e) {
+        if ((method === 'click' || method === 'press') && isContextLoss(e)) {
+          await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
+          return undefined
+        }
+        // PortError crosses as a message "CODE: …"; the engine reads STEP_FAILED otherwise.
+        const text = String((e as Error)?.message ?? e).replace(/^page\.evaluate: (Error: )?/, '')
+        const code = /^(ELEMENT_NOT_FOUND|TIMEOUT|VERIFY_FAILED|STEP_FAILED)\b/.exec(text)?.[1] as ConstructorParameters<typeof PortError>[0] | undefined
+        throw new PortError(code ?? 'STEP_FAILED', text.split('\n')[0])
+      }
+    }
+  const port = Object.fromEntries(kPortMethods.map((m) => [m, call(m)])) as unknown as BrowserPort
+  port.navigate = async (url) => {
+    await page.goto(new URL(url, page.url()).href, { timeout: kNavigationTimeoutMs })
+  }
+  return port
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command
+
+type Target = { kind: 'flow'; flow: Flow; label: string } | { kind: 'action'; name: string; sources: PackSource[]; label: string }
+
+function loadTarget(a: RunArgs): Target | string {
+  const target = a.target!
+  const path = resolve(target)
+  if (existsSync(path)) {
+    if (/\.json$/i.test(path)) {
+      const text = readFileSync(path, 'utf8')
+      const data = JSON.parse(text) as Record<string, unknown>
+      if (Array.isArray(data.steps) && typeof data.title === 'string' && !('version' in data)) return `${displayPath(path)} is a Chrome DevTools recording; run flows saved by Ava (the .flow.json export).`
+      return { kind: 'flow', flow: parseFlow(data), label: displayPath(path) }
+    }
+    if (/\.ya?ml$/i.test(path)) {
+      const file = readPack(path)
+      const { sources } = cliSources()
+      const others = sources.map((s) => ({ ...s, files: s.files.filter((f) => f.path !== file.path) }))
+      const all: PackSource[] = [...others, { source: 'env-path', files: [file] }]
+      const registry = createRegistry(() => all)
+      registry.load(all)
+      const mine = registry.list().flatMap((n) => n.actions.filter((x) => x.source.file === file.path).map((x) => x.name))
+      const names = [...new Set(mine)]
+      const name = a.action ? (a.action.split(':').length === 3 ? a.action : names.find((n) => n.endsWith(`:${a.action}`))) : names.length === 1 ? names[0] : undefined
+      if (!name) return names.length ? `${displayPath(path)} has ${names.length} actions; pick one with --action: ${names.join(', ')}` : `${displayPath(path)} has no valid action; run \`ava action validate ${displayPath(path)}\``
+      return { kind: 'action', name, sources: all, label: name }
+    }
+    return `${displayPath(path)}: expected a .json flow or a .yaml pack`
+  }
+  if (/^[a-z][a-z0-9_-]*:[a-z][a-zA-Z0-9_-]*:[a-z][a-zA-Z0-9_-]*$/.test(target)) return { kind: 'action', name: target, sources: cliSources().sources, label: target }
+  return `no file "${target}", and it is not an action name (namespace:component:action)`
+}
+
+function formatActionTrace(r: ActionResult): string[] {
+  const lines = r.trace.map((t) => {
+    const mark = t.status === 'ok' || t.status === 'recovered' ? '✓' : t.status === 'skipped' ? '-' : '✗'
+    const sel = t.selectors ? ` [${Object.values(t.selectors).join(', ')}]` : ''
+    return `${mark} ${t.id.padStart(2)} ${t.action.padEnd(8)}${sel} ${t.status}${t.error ? `: ${t.error.code} ${t.error.message}` : ''} — ${Math.round(t.durationMs)} ms`
+  })
+  lines.push(r.success ? `passed: ${r.action} in ${Math.round(r.durationMs)} ms` : `FAILED: ${r.action}: ${r.error?.code} ${r.error?.message}`)
+  return lines
+}
+
+export async function runCli(args: string[], io: Io): Promise<number> {
+  const a = parseRunArgs(args)
+  if (typeof a === 'string') {
+    io.err(`ava run: ${a}\n\n${kRunUsage}`)
+    return 2
+  }
+  if (!a.target) {
+    io.err(kRunUsage)
+    return 2
+  }
+  let target: Target | string
+  try {
+    target = loadTarget(a)
+  } catch (e) {
+    io.err(`ava run: ${(e as Error).message}`)
+    return 1
+  }
+  if (typeof target === 'string') {
+    io.err(`ava run: ${target}`)
+    return 2
+  }
+  const startUrl = a.url ?? (target.kind === 'flow' ? target.flow.metadata.start_url : undefined)
+  if (!startUrl) {
+    io.err('ava run: give the page to start on with --url')
+    return 2
+  }
+
+  const { chromium } = (await import(kPlaywright)) as typeof import('playwright-core')
+  const [script, browser] = await Promise.all([
+    pageBundle(),
+    chromium.launch({ executablePath: a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', headless: !a.headed, args: kBrowserArgs }),
+  ])
+  let page: PwPage | undefined
+  let failed: boolean
+  try {
+    const context = await browser.newContext({ viewport: kViewport })
+    // Every document the run opens gets the page code, as the extension's content script does.
+    await context.addInitScript({ content: script })
+    page = await context.newPage()
+    await page.goto(startUrl, { timeout: kNavigationTimeoutMs })
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
+    const t0 = performance.now()
+    if (target.kind === 'flow') {
+      io.out(`ava run: ${target.label} (${target.flow.steps.length} steps) on ${startUrl}`)
+      const result = await replayFlow(target.flow, {
+        port: pageFlowPort(page),
+        // In CI the vault is the environment: ${secret:KEY} reads $KEY.
+        variables: { params: a.params, env, secrets: env, args: a.positional },
+        navigateToStart: false,
+        stepTimeoutMs: a.timeoutMs,
+        onStep: a.json ? undefined : (r) => io.out(formatStepReport(r)),
+      })
+      failed = !result.success
+      if (a.json) io.out(JSON.stringify(result, null, 2))
+      else for (const line of formatReport(result, { steps: false })) io.out(line)
+    } else {
+      io.out(`ava run: ${target.label} on ${startUrl}`)
+      const registry = createRegistry(() => target.sources)
+      registry.load(target.sources)
+      const engine = createEngine({ registry, port: pageBrowserPort(page), env })
+      const result = await engine.run(target.name, a.params)
+      failed = !result.success
+      io.out(a.json ? JSON.stringify(result, null, 2) : formatActionTrace(result).join('\n'))
+    }
+    io.out(`${failed ? 'FAILED' : 'passed'} in ${Math.round(performance.now() - t0)} ms (browser start excluded)`)
+    if (failed) {
+      const file = resolve(a.screenshot ?? `.ava-out/run-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`)
+      mkdirSync(dirname(file), { recursive: true })
+      await page.screenshot({ path: file, fullPage: true }).then(
+        () => io.err(`screenshot: ${displayPath(file)}`),
+        (e: Error) => io.err(`no screenshot: ${e.message}`),
+      )
+    }
+  } catch (e) {
+    io.err(`ava run: ${(e as Error).message}`)
+    failed = true
+  } finally {
+    await browser.close().catch(() => undefined)
+  }
+  return failed ? 1 : 0
+}
