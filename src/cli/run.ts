@@ -123,7 +123,8 @@ export function pageBundle(): Promise<string> {
       // semver reads process.env.NODE_DEBUG when `process` exists; the page has none.
       define: { 'process.env.NODE_DEBUG': 'undefined' },
     })
-    return r.outputFiles[0].text
+    // Init scripts may run inside a function: publish the global explicitly.
+    return `${r.outputFiles[0].text}\nglobalThis.${kGlobal} = ${kGlobal};`
   })()
   return bundle
 }
