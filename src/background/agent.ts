@@ -41,6 +41,7 @@ interface Live {
 const live = new Map<number, Live>()
 
 const kHistoryContext = 6 // earlier requests and answers of the site the planner sees
+const kReplayElementWaitMs = 3_000 // a replayed step's page is the one it was recorded on: a missing element is a change, not a slow mount
 
 export function isRunning(tabId: number): boolean {
   return live.has(tabId)
@@ -407,7 +408,7 @@ async function guardedExec(ctx: StepCtx, view: StepView, ins: Instruction): Prom
   }
   let confirmed = false
   for (;;) {
-    const out = await execInPage(state.tabId, ins, { signal, confirm: settings.safety.confirm, confirmed, onTabChange: ctx.onTabChange })
+    const out = await execInPage(state.tabId, ins, { signal, confirm: settings.safety.confirm, confirmed, onTabChange: ctx.onTabChange, elementWaitMs: state.replay ? kReplayElementWaitMs : undefined })
     if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && !confirmed) {
       if (!(await ask(ctx, view, out.message))) return cancelled()
       confirmed = true

@@ -11,13 +11,20 @@ const kPageInfoTimeoutMs = 8_000
 const kMayNavigate = new Set(['click', 'press'])
 
 export async function pageContext(tabId: number, request: string, signal?: AbortSignal): Promise<PageContext> {
-  const doc = await waitForDoc(tabId, { timeoutMs: kPageInfoTimeoutMs, signal }).catch(() => undefined)
-  try {
-    return await sendToTab(tabId, 'bg→content:page.info', { request }, doc?.documentId ? { documentId: doc.documentId } : { frameId: 0 })
-  } catch {
-    const tab = await browser.tabs.get(tabId)
-    return { url: tab.url ?? '', title: tab.title ?? '', listing: '' }
+  // A click may have started a navigation that has not committed yet: a document that goes away
+  // under the question is asked again once its successor is ready.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const doc = await waitForDoc(tabId, { timeoutMs: kPageInfoTimeoutMs, signal }).catch(() => undefined)
+    if (!doc) break
+    try {
+      return await sendToTab(tabId, 'bg→content:page.info', { request }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
+    } catch (e) {
+      if (!isGone(e)) break
+      if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
+    }
   }
+  const tab = await browser.tabs.get(tabId)
+  return { url: tab.url ?? '', title: tab.title ?? '', listing: '' }
 }
 
 export async function tabUrl(tabId: number): Promise<string> {
@@ -30,12 +37,15 @@ export interface StepOptions {
   confirmed: boolean
   /** Called when a click opened a new tab and the run moved into it. */
   onTabChange?: (tabId: number) => void
+  /** How long the element may take to appear; a replay, whose page is known, waits less. */
+  elementWaitMs?: number
 }
 
 /** Runs one page instruction: navigation in the background, everything else in the page. */
 export async function execInPage(tabId: number, instruction: Instruction, opts: StepOptions): Promise<ExecOutcome & { tabId: number }> {
   if (instruction.action_type === 'navigate') return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
-  const deadline = Date.now() + kElementWaitMs + 5_000
+  const elementWait = opts.elementWaitMs ?? kElementWaitMs
+  const deadline = Date.now() + elementWait + 5_000
   const since = Date.now()
   for (;;) {
     const doc = await waitForDoc(tabId, { signal: opts.signal })
@@ -43,7 +53,7 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
       const out = await sendToTab(
         tabId,
         'bg→content:exec',
-        { runId: '', instruction, timeoutMs: kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed },
+        { runId: '', instruction, timeoutMs: elementWait, confirm: opts.confirm, confirmed: opts.confirmed },
         doc.documentId ? { documentId: doc.documentId } : { frameId: 0 },
       )
       if (out.ok && out.navigating) {
