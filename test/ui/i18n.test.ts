@@ -32,7 +32,7 @@ describe('UI strings', () => {
     for (const dir of ['panel', 'popup', 'options']) {
       for (const file of uiFiles(join(src, dir))) {
         const text = readFileSync(file, 'utf8')
-        for (const m of text.matchAll(/\bt\(\s*(['`])([a-zA-Z0-9_.\-]+)(\$\{)?/g)) {
+        for (const m of text.matchAll(/\bt\(\s*(['`])([a-zA-Z0-9_.-]+)(\$\{)?/g)) {
           const [, quote, key, dynamic] = m
           if (quote === '`' && dynamic) {
             if (![...keys].some((k) => k.startsWith(key))) missing.push(`${file}: ${key}*`)
