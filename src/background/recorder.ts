@@ -266,8 +266,13 @@ export async function replaySaved(tabId: number, id: string, params: Record<stri
   const all = await savedFlowsStore.get()
   const entry = all[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
+  // The panel replays on the page in front of the person; only another site sends it to the start page.
+  const port = tabFlowPort(tabId)
+  const here = await port.url!(signal ?? new AbortController().signal)
+  const start = entry.flow.metadata.start_url
   const result = await replayFlow(entry.flow, {
-    port: tabFlowPort(tabId),
+    port,
+    navigateToStart: !!start && originOf(start) !== originOf(here),
     variables: { params, secrets: await vaultStore.get() },
     signal,
     repair: repairHook?.(tabId),
@@ -328,4 +333,12 @@ export function asksOf(flow: Flow): { name: string; label: string; secret: boole
 
 export async function pendingHeals(id: string): Promise<HealProposal[]> {
   return (await savedFlowsStore.get())[id]?.pending ?? []
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return ''
+  }
 }

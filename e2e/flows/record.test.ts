@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Frame, Page } from 'playwright-core'
+import { parse as parseRecording } from '@puppeteer/replay'
+import { toDevTools, type Flow } from '../../src/core/flows'
+import { validatePack } from '../../src/core/registry'
+import { launchAva, type Ava } from '../support/ava'
+import { startFixtureServer, type FixtureServer } from '../executor/server'
+import { centre, fillAndSave } from './harness'
+import { ambiguous, redesigned } from './pages'
+
+// The built extension in Chromium: the person records from the panel while driving the page with
+// mouse and keyboard, saves the flow, and replays it from the panel on changed pages.
+
+let ava: Ava
+let server: FixtureServer
+
+beforeAll(async () => {
+  ;[ava, server] = await Promise.all([launchAva(), startFixtureServer()])
+  server.page('/plain-redesigned.html', redesigned())
+  server.page('/plain-ambiguous.html', ambiguous())
+})
+afterAll(async () => {
+  await ava?.close()
+  await server?.close()
+})
+
+async function open(path: string): Promise<{ page: Page; panel: Frame }> {
+  const page = await ava.context.newPage()
+  await page.goto(server.url(path))
+  await page.waitForFunction(() => (window as any).__state !== undefined)
+  const panel = await ava.openPanel(page)
+  await panel.waitForSelector('[data-test=recordbar]')
+  return { page, panel }
+}
+
+async function record(page: Page, panel: Frame, act: () => Promise<void>, name: string): Promise<void> {
+  await panel.click('[data-test=record]')
+  await panel.waitForSelector('[data-test=recording]')
+  await act()
+  await page.waitForTimeout(300)
+  await panel.click('[data-test=record]')
+  await panel.waitForSelector('[data-test=flow-draft]')
+  await panel.fill('[data-test=flow-name]', name)
+  await panel.click('[data-test=flow-save]')
+  await panel.waitForSelector('[data-test=flow-saved]')
+}
+
+async function replay(panel: Frame, name: string, asks: Record<string, string> = {}): Promise<{ success: boolean; steps: { level: string; alternative: string }[] }> {
+  await panel.waitForSelector('[data-test=flow-select]')
+  const id = await panel.locator('[data-test=flow-select] option', { hasText: name }).first().getAttribute('value')
+  await panel.selectOption('[data-test=flow-select]', id!)
+  for (const [k, v] of Object.entries(asks)) await panel.fill(`[data-test=flow-ask-${k}]`, v)
+  await panel.click('[data-test=flow-replay]')
+  const result = panel.locator('[data-test=flow-result]')
+  await result.waitFor({ timeout: 30_000 })
+  const steps = await result.locator('[data-test=flow-step]').evaluateAll((els) => els.map((e) => ({ level: e.getAttribute('data-level') ?? '', alternative: e.getAttribute('data-alternative') ?? '' })))
+  return { success: (await result.getAttribute('data-success')) === 'true', steps }
+}
+
+async function savedFlows(): Promise<Record<string, { flow: Flow; action: string }>> {
+  return ((await ava.storage('local'))['flows.saved'] ?? {}) as Record<string, { flow: Flow; action: string }>
+}
+
+describe('record from the panel, replay from the panel', () => {
+  test('a recording on the plain page becomes a flow and a valid pack action', async () => {
+    const { page, panel } = await open('/plain.html')
+    await record(page, panel, () => fillAndSave(page), 'Sign up')
+    const flows = await savedFlows()
+    const entry = flows['recorded:flow:sign-up']
+    expect(entry.flow.steps.map((s) => s.action)).toEqual(['fill', 'fill', 'select', 'check', 'click'])
+    const packs = (await ava.storage('local'))['packs.user'] as Record<string, { text: string }>
+    const check = validatePack(packs.recorded.text)
+    expect(check.issues.filter((i) => i.severity === 'error')).toEqual([])
+    expect(Object.keys(check.pack!.actions)).toEqual(['flow:sign-up'])
+    await page.close()
+  })
+
+  test('after a redesign the replay passes and each step reports the selector level that matched', async () => {
+    const { page, panel } = await open('/plain-redesigned.html')
+    const r = await replay(panel, 'Sign up')
+    expect(r.success).toBe(true)
+    expect(r.steps).toEqual(Array(5).fill({ level: 'role', alternative: '0' }))
+    expect(await page.evaluate(() => (window as any).__state)).toMatchObject({ user: 'alice', country: 'jp', subscribe: true, saved: 1 })
+    await page.close()
+  })
+
+  test('with two identical Save buttons the replay stops at that step and clicks neither', async () => {
+    const { page, panel } = await open('/plain-ambiguous.html')
+    const r = await replay(panel, 'Sign up')
+    expect(r.success).toBe(false)
+    expect(await panel.locator('[data-test=flow-step].failed').textContent()).toContain('AMBIGUOUS')
+    expect((await page.evaluate(() => (window as any).__state)).saved).toBe(0)
+    await page.close()
+  })
+
+  test('a password typed while recording is never written: not in storage, the pack, the history or the DevTools export', async () => {
+    const { page, panel } = await open('/ep-login.html')
+    await record(
+      page,
+      panel,
+      async () => {
+        await page.mouse.click(...(await centre(page, 'input[name=username]')))
+        await page.keyboard.type('alice', { delay: 5 })
+        await page.mouse.click(...(await centre(page, 'input[name=password]')))
+        await page.keyboard.type('wonderland', { delay: 5 })
+        await page.mouse.click(...(await centre(page, 'button.el-button--primary')))
+        await page.getByText('Welcome, alice').waitFor()
+      },
+      'EP login',
+    )
+    const entry = (await savedFlows())['recorded:flow:ep-login']
+    expect(entry.flow.variables.password).toEqual({ secret: true, value: '${prompt:Password}', description: 'Password' })
+    const everything = JSON.stringify([await ava.storage('local'), await ava.storage('session')])
+    expect(everything).not.toContain('wonderland')
+    const exported = JSON.stringify(toDevTools(entry.flow))
+    expect(exported).not.toContain('wonderland')
+    expect(parseRecording(JSON.parse(exported)).steps.length).toBeGreaterThan(3)
+    await page.close()
+
+    // Replayed with the password asked for in the panel: used once, still written nowhere.
+    const again = await open('/ep-login.html')
+    const r = await replay(again.panel, 'EP login', { password: 'wonderland' })
+    expect(r.success).toBe(true)
+    await again.page.getByText('Welcome, alice').waitFor()
+    expect(JSON.stringify([await ava.storage('local'), await ava.storage('session')])).not.toContain('wonderland')
+    await again.page.close()
+  })
+})
