@@ -1,9 +1,10 @@
 import { defineManifest } from '@crxjs/vite-plugin'
 import pkg from './package.json' with { type: 'json' }
 
-// Host permissions: loopback (local models such as Ollama, and the test server) and the two
-// big hosted providers are granted at install; any other endpoint's origin is requested from the
-// options page when it is saved (optional_host_permissions), so nobody grants "every site" by default.
+// Host permissions: Ava reads and acts on whatever page the person uses it on, which the content
+// script's <all_urls> match already asks for at install ("read and change all your data on all
+// websites"); the same grant as a host permission adds no new warning and lets the background
+// count a tab's in-flight requests (readiness) and reach any LLM endpoint the person configures.
 export default defineManifest({
   manifest_version: 3,
   name: 'Ava',
@@ -30,15 +31,10 @@ export default defineManifest({
   web_accessible_resources: [{ resources: ['src/panel/index.html'], matches: ['<all_urls>'] }],
   // scripting: reading a component library's version global in the page's main world with a
   // fixed function (seed 000 §6.5.2). userScripts (optional): `eval` steps of action packs.
-  permissions: ['storage', 'tabs', 'webNavigation', 'scripting'],
+  // webRequest: counting a tab's in-flight requests while a run waits for the page to settle.
+  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest'],
   optional_permissions: ['userScripts'],
-  host_permissions: [
-    'http://localhost/*',
-    'http://127.0.0.1/*',
-    'https://api.anthropic.com/*',
-    'https://api.openai.com/*',
-  ],
-  optional_host_permissions: ['https://*/*', 'http://*/*'],
+  host_permissions: ['<all_urls>'],
   commands: {
     'open-panel': {
       suggested_key: { default: 'Alt+Shift+A' },

@@ -23,6 +23,7 @@ import { chatWriter, isActive, newId, originOf, type ChatWriter } from './conver
 import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
 import { execInPage, navigate, pageContext, tabUrl } from './page'
+import { trackRequests } from './requests'
 
 
 /**
@@ -140,6 +141,7 @@ interface Batch {
 async function drive(state: RunState, resumed: boolean): Promise<void> {
   const controller = new AbortController()
   const me: Live = { id: state.id, controller }
+  const untrack = trackRequests()
   live.set(state.tabId, me)
   const signal = controller.signal
   const chat = chatWriter(state.origin, () => state.tabId)
@@ -186,7 +188,8 @@ async function drive(state: RunState, resumed: boolean): Promise<void> {
       pendingNav = null
       state.status = state.iteration === 0 ? 'planning' : 'running'
       await saveState(state)
-      const page = await pageContext(state.tabId, state.request, signal)
+      // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
+      const page = await pageContext(state.tabId, state.request, signal, state.iteration > 0 || resumed)
       const userTurn = state.iteration === 0 && !resumed ? buildUserPrompt(state.request, page, await relevantActions(state.request).catch(() => [])) : buildFollowUp(results, page, note ?? (resumed ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined))
       resumed = false
       note = undefined
@@ -226,6 +229,7 @@ async function drive(state: RunState, resumed: boolean): Promise<void> {
   } catch (e) {
     await finish(ctx, signal.aborted ? 'stopped' : 'failed', signal.aborted ? new AvaError('UNKNOWN', 'Stopped by you.') : toAvaError(e))
   } finally {
+    untrack()
     if (live.get(state.tabId) === me) live.delete(state.tabId)
   }
 }

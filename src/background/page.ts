@@ -7,17 +7,18 @@ import { currentDoc, markNavigating, takeNewTab, waitForDoc } from './tabs'
 
 /** The run's hands in the tab: reading the page and executing one step there. */
 const kElementWaitMs = 10_000 // SPA components may mount late (seed 001 §2.3, §4.3)
-const kPageInfoTimeoutMs = 8_000
+const kPageInfoTimeoutMs = 15_000 // the page may take its 10 s readiness cap first
 const kMayNavigate = new Set(['click', 'press'])
 
-export async function pageContext(tabId: number, request: string, signal?: AbortSignal): Promise<PageContext> {
+/** The page as the planner sees it; with `settle`, after it has gone quiet (semantic engine §4.1). */
+export async function pageContext(tabId: number, request: string, signal?: AbortSignal, settle = false): Promise<PageContext> {
   // A click may have started a navigation that has not committed yet: a document that goes away
   // under the question is asked again once its successor is ready.
   for (let attempt = 0; attempt < 3; attempt++) {
     const doc = await waitForDoc(tabId, { timeoutMs: kPageInfoTimeoutMs, signal }).catch(() => undefined)
     if (!doc) break
     try {
-      return await sendToTab(tabId, 'bg→content:page.info', { request }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
+      return await sendToTab(tabId, 'bg→content:page.info', { request, settle }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
     } catch (e) {
       if (!isGone(e)) break
       if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)

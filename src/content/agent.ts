@@ -1,7 +1,8 @@
 import type { ExecOutcome, ExecRequest } from '../core/exec'
 import type { PageInfo } from '../messaging/protocol'
 import { executeInstruction, type DomActionName } from '../dom/executor'
-import { observe, serialize } from '../dom/observe'
+import { observe, serialize, waitForReady, type PendingRequestSource } from '../dom/observe'
+import { send } from '../messaging'
 import { riskOf } from '../dom/risk'
 import { createPagePort } from '../dom/port'
 import { PortError, type BrowserPort } from '../core/registry/port'
@@ -47,10 +48,46 @@ function newTabLink(el: Element): string | null {
   return /^https?:/i.test(a.href) ? a.href : null
 }
 
-export function pageInfo(request?: string): PageInfo {
+const kPendingPollMs = 100 // how often the tab's request count is refreshed while waiting
+
+/** The tab's in-flight requests as the background counts them, refreshed while a wait runs. */
+function requestsOfThisTab(): PendingRequestSource & { stop(): void } {
+  let last = 0
+  const listeners = new Set<() => void>()
+  const poll = setInterval(() => {
+    send('content→bg:pending', {})
+      .then(({ pending }) => {
+        if (pending === last) return
+        last = pending
+        for (const l of listeners) l()
+      })
+      .catch(() => undefined)
+  }, kPendingPollMs)
+  return {
+    pending: () => last,
+    subscribe(onChange) {
+      listeners.add(onChange)
+      return () => listeners.delete(onChange)
+    },
+    stop: () => clearInterval(poll),
+  }
+}
+
+export async function pageInfo(request?: string, settle = false): Promise<PageInfo> {
+  let note = ''
+  if (settle) {
+    const requests = requestsOfThisTab()
+    try {
+      const ready = await waitForReady({ requests })
+      if (!ready.ready) note += `(The page was still changing after ${Math.round(ready.waitedMs / 1000)} s; this is how it looked then.)\n`
+      if (ready.errors.length) note += `(The page reported errors: ${ready.errors.slice(0, 3).join(' | ')})\n`
+    } finally {
+      requests.stop()
+    }
+  }
   const snapshot = observe({ request })
   const { text } = serialize(snapshot, { request })
-  return { url: location.href, title: document.title, listing: text }
+  return { url: location.href, title: document.title, listing: note + text }
 }
 
 // The BrowserPort methods the background's step engine may call; anything else is refused.

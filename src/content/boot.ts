@@ -21,7 +21,7 @@ function boot(): void {
 
   handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
   handle('bg→content:port', ['background'], async ({ method, args }) => (await agent()).portCall(method, args))
-  handle('bg→content:page.info', ['background'], async ({ request }) => (await agent()).pageInfo(request))
+  handle('bg→content:page.info', ['background'], async ({ request, settle }) => (await agent()).pageInfo(request, settle))
   handle('bg→content:flow', ['background'], async (call) => (await import('./recorder')).onFlowCall(call))
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)

@@ -17,6 +17,8 @@ export interface Protocol {
   // The boot script, in a tab's content script.
   'content→bg:ready': { req: { url: string }; res: { panelOpen: boolean; runActive: boolean } }
   /** A one-time token the boot script hands to the panel frame it created (see background/panels.ts). */
+  /** How many requests of the sender's tab are in flight (readiness, semantic engine §4.1). */
+  'content→bg:pending': { req: Record<string, never>; res: { pending: number } }
   'content→bg:panel.token': { req: Record<string, never>; res: { token: string } }
 
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
@@ -46,7 +48,7 @@ export interface Protocol {
   'bg→content:exec': { req: ExecRequest; res: ExecOutcome }
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }
-  'bg→content:page.info': { req: { request?: string }; res: PageInfo }
+  'bg→content:page.info': { req: { request?: string; settle?: boolean }; res: PageInfo }
 
   // Record and replay (issue 8, src/background/recorder.ts). The panel records the person's own
   // actions on its tab, saves a draft as a flow (and a pack action), replays it, reviews heals.

@@ -14,6 +14,7 @@ vi.mock('../../src/messaging', () => ({
 }))
 
 const { useChatStore } = await import('../../src/panel/store')
+const { isSlash } = await import('../../src/core/slash')
 
 beforeEach(() => {
   setActivePinia(createPinia())
@@ -41,10 +42,22 @@ describe('the panel refuses empty requests (seed 003 property 4)', () => {
     await fc.assert(
       fc.asyncProperty(whitespace, fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''), whitespace, async (a, body, b) => {
         sent.length = 0
-        expect(await chat.sendText(a + body + b)).toBe(true)
-        expect(sent).toEqual([{ name: 'panel→bg:run.start', req: { text: (a + body + b).trim() } }])
+        const text = a + body + b
+        expect(await chat.sendText(text)).toBe(true)
+        // A leading /word is a slash command (/run, /actions …); anything else starts a run.
+        const name = isSlash(text) ? 'panel→bg:slash' : 'panel→bg:run.start'
+        expect(sent).toEqual([{ name, req: { text: text.trim() } }])
       }),
     )
+  })
+
+  it('sends slash commands to the command handler, never to the planner', async () => {
+    const chat = useChatStore()
+    for (const text of ['/actions', '  /run common:auth:login --username a  ', '/dry-run x']) {
+      sent.length = 0
+      expect(await chat.sendText(text)).toBe(true)
+      expect(sent).toEqual([{ name: 'panel→bg:slash', req: { text: text.trim() } }])
+    }
   })
 })
 

@@ -4,6 +4,7 @@ import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../ag
 import { clearHistory, conversationOf } from '../conversation'
 import { issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
+import { pendingRequests } from '../requests'
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
@@ -16,6 +17,8 @@ export function registerChatHandlers(): void {
     if (ctx.frameId === 0) markReady(tabOf(ctx), { documentId: ctx.documentId, url })
     return { panelOpen: (await tabStore(tabOf(ctx)).get()).panelOpen, runActive: isRunning(tabOf(ctx)) }
   })
+
+  handle('content→bg:pending', ['tab'], async (_req, ctx) => ({ pending: pendingRequests(tabOf(ctx)) }))
 
   handle('content→bg:panel.token', ['tab'], async (_req, ctx) => ({ token: issuePanelToken(tabOf(ctx)) }))
 
