@@ -79,3 +79,18 @@ it('follows a link that opens in a new tab, and goes on there', async () => {
   await tab.close()
   await page.close()
 })
+
+it('outlines the elements Ava indexed, with their ids, from the panel’s overlay toggle', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  const panel = await ava.openPanel(page)
+  await panel.click('[data-test=overlay]')
+  await expect.poll(() => page.locator('[data-ava-ui="observe-overlay"] span').count()).toBeGreaterThanOrEqual(3)
+  const ids = await page.locator('[data-ava-ui="observe-overlay"] span').allTextContents()
+  // Every outlined id is the one the element carries in the page.
+  for (const id of ids) expect(await page.locator(`[data-agent-id="${id}"]`).count()).toBe(1)
+  expect(await panel.getAttribute('[data-test=overlay]', 'aria-pressed')).toBe('true')
+  await panel.click('[data-test=overlay]')
+  await expect.poll(() => page.locator('[data-ava-ui="observe-overlay"]').count()).toBe(0)
+  await page.close()
+})

@@ -1,7 +1,7 @@
 import type { ExecOutcome, ExecRequest } from '../core/exec'
 import type { PageInfo } from '../messaging/protocol'
 import { executeInstruction, type DomActionName } from '../dom/executor'
-import { observe, serialize, waitForReady, type PendingRequestSource } from '../dom/observe'
+import { hideOverlay, observe, serialize, showOverlay, waitForReady, type PendingRequestSource } from '../dom/observe'
 import { send } from '../messaging'
 import { riskOf } from '../dom/risk'
 import { createPagePort } from '../dom/port'
@@ -109,4 +109,15 @@ export async function portCall(method: string, args: unknown[]): Promise<{ value
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** The debug overlay: every indexed element outlined with its id (issue 4). */
+export function overlay(on: boolean): { on: boolean; elements: number } {
+  if (!on) {
+    hideOverlay()
+    return { on: false, elements: 0 }
+  }
+  const snapshot = observe()
+  showOverlay(snapshot)
+  return { on: true, elements: snapshot.elements.length }
 }

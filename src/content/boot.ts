@@ -20,6 +20,7 @@ function boot(): void {
   })
 
   handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
+  handle('bg→content:overlay', ['background'], async ({ on }) => (await agent()).overlay(on))
   handle('bg→content:port', ['background'], async ({ method, args }) => (await agent()).portCall(method, args))
   handle('bg→content:page.info', ['background'], async ({ request, settle }) => (await agent()).pageInfo(request, settle))
   handle('bg→content:flow', ['background'], async (call) => (await import('./recorder')).onFlowCall(call))

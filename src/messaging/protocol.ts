@@ -39,11 +39,14 @@ export interface Protocol {
 
   /** The registry's `action.*` commands (seed 000 §3.1); `action.run` acts in the sender's tab, or the active tab. */
   'ui→bg:action': { req: ActionCommand; res: unknown }
+  /** Shows or hides the debug overlay of indexed elements in the panel's tab. */
+  'panel→bg:overlay': { req: { on: boolean }; res: { on: boolean; elements: number } }
   /** A slash command typed in the panel (/actions, /describe, /run, /dry-run); the answer goes into the chat. */
   'panel→bg:slash': { req: { text: string }; res: { ok: boolean } }
 
   // The background, to the content script of a tab.
   /** One BrowserPort call of the step engine, run by the page port (src/dom/port.ts). */
+  'bg→content:overlay': { req: { on: boolean }; res: { on: boolean; elements: number } }
   'bg→content:port': { req: { method: string; args: unknown[] }; res: { value?: unknown } }
   'bg→content:exec': { req: ExecRequest; res: ExecOutcome }
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }

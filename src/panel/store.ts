@@ -11,6 +11,8 @@ export const useChatStore = defineStore('chat', () => {
   const loading = ref(false)
   const error = ref<string | null>(null)
   const connected = ref(false)
+  /** The debug overlay (issue 4): the page's indexed elements outlined with their ids. */
+  const overlay = ref(false)
   /** Events at or below the loaded snapshot's sequence number are already in it. */
   let seq = -1
   let pending: { e: RunEvent; seq: number }[] = []
@@ -54,6 +56,14 @@ export const useChatStore = defineStore('chat', () => {
     await send('panel→bg:run.stop', {}).catch((e) => (error.value = (e as Error).message))
   }
 
+  async function toggleOverlay() {
+    try {
+      overlay.value = (await send('panel→bg:overlay', { on: !overlay.value })).on
+    } catch (e) {
+      error.value = (e as Error).message
+    }
+  }
+
   async function confirm(runId: string, allow: boolean) {
     await send('panel→bg:run.confirm', { runId, allow }).catch((e) => (error.value = (e as Error).message))
   }
@@ -91,5 +101,5 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  return { messages, run, loading, error, connected, busy, load, sendText, stop, clear, confirm, apply }
+  return { messages, run, loading, error, connected, overlay, busy, load, sendText, stop, clear, confirm, toggleOverlay, apply }
 })

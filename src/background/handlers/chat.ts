@@ -1,4 +1,4 @@
-import { handle } from '../../messaging'
+import { handle, sendToTab } from '../../messaging'
 import { historyStore, tabStore } from '../../storage/conversation'
 import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf } from '../conversation'
@@ -28,6 +28,8 @@ export function registerChatHandlers(): void {
   })
 
   handle('panel→bg:run.start', ['panel'], async ({ text, noCache }, ctx) => ({ runId: await startRun(tabOf(ctx), text, { noCache }) }))
+
+  handle('panel→bg:overlay', ['panel'], async ({ on }, ctx) => sendToTab(tabOf(ctx), 'bg→content:overlay', { on }))
 
   handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) }))
 
