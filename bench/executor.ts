@@ -1,7 +1,10 @@
 /**
  * Suite `executor` (issue 5):
  *   locate_5000_ms   resolving a semantic_locator on a page with 5,000 interactive elements,
- *                    timed inside the page (median; aim ≤ 10 ms);
+ *                    timed inside the page (median of repeated calls on the unchanged page, each
+ *                    for a different row; aim ≤ 10 ms);
+ *   locate_5000_first_ms  the first call on the page, which also reads every element's text into
+ *                    the executor's index (kept until the page mutates);
  *   login_action_ms  the built-in `common:auth:login` action on the Element Plus fixture app with
  *                    no LLM, from the request to verified success (median; aim ≤ 300 ms).
  * Also printed: the login action's own steps without the pack's fixed `wait ms: 500`.
@@ -40,6 +43,7 @@ try {
       const x = (window as any).__avaExec
       const count = document.querySelectorAll('a[href],button,input').length
       const times: number[] = []
+      let first = 0
       let last: any
       for (let i = 0; i <= runs; i++) {
         // A different row each time, so no answer is a repeat of the last.
@@ -47,14 +51,16 @@ try {
         const t0 = performance.now()
         last = await x.locate({ semantic: `删除 Order ${row}` }, { timeoutMs: 0 })
         if (i > 0) times.push(performance.now() - t0)
+        else first = performance.now() - t0
         if (!last.el || !last.el.closest('tr').textContent.includes(`Order ${row}`)) throw new Error(`located the wrong element for row ${row}: ${JSON.stringify(last)}`)
       }
-      return { times, count }
+      return { times, first, count }
     },
     [kLocateRuns] as const,
   )
   if (process.env.AVA_BENCH_JSON !== '1') console.log(`page with ${locate.count} interactive elements`)
   report({ suite: 'executor', case: 'semantic_locator_5000', metric: 'locate_5000_ms', value: median(locate.times), unit: 'ms' })
+  report({ suite: 'executor', case: 'semantic_locator_5000', metric: 'locate_5000_first_ms', value: locate.first, unit: 'ms' })
 
   const packs = ['common', 'elementplus'].map((n) => ({ path: `actions/${n}.yaml`, text: readFileSync(resolve(root, `actions/${n}.yaml`), 'utf8') }))
   const totals: number[] = []

@@ -124,3 +124,42 @@ describe('testid', () => {
     expect(await syntaxError('testid:a b')).toMatch(/a test id is letters/)
   })
 })
+
+describe('semantic index', () => {
+  // The semantic rung keeps what it read of each element until the page mutates: every answer
+  // must still be the one a fresh read would give, including changes made in the same task.
+  const best = (p: Page, description: string): Promise<string | null> =>
+    p.evaluate((d) => (window as any).__avaExec.semanticMatch(d).best?.getAttribute('data-m') ?? null, description)
+
+  test('sees text, attribute, new element, removal and new shadow root changes at once', async () => {
+    const p = await h.open('/locators.html')
+    await p.evaluate(() => {
+      document.querySelector('main')!.insertAdjacentHTML('beforeend', '<button data-m="k1">Archive</button>')
+    })
+    expect(await best(p, 'Archive button')).toBe('k1')
+    // Same task: no mutation callback has run between the change and the lookup.
+    expect(
+      await p.evaluate(() => {
+        const x = (window as any).__avaExec
+        document.querySelector('[data-m=k1]')!.textContent = 'Restore'
+        return [x.semanticMatch('Archive button').best?.getAttribute('data-m') ?? null, x.semanticMatch('Restore button').best?.getAttribute('data-m') ?? null]
+      }),
+    ).toEqual([null, 'k1'])
+    await p.evaluate(() => document.querySelector('[data-m=k1]')!.setAttribute('aria-label', 'Unarchive'))
+    expect(await best(p, 'Unarchive button')).toBe('k1')
+    await p.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<label>Discount code <input data-m="k3"></label>'))
+    expect(await best(p, 'discount code input')).toBe('k3')
+    await p.evaluate(() => document.querySelector('[data-m=k1]')!.remove())
+    expect(await best(p, 'Unarchive button')).toBeNull()
+    // A shadow root attached to an element already in the page mutates nothing the observer sees.
+    expect(
+      await p.evaluate(() => {
+        const x = (window as any).__avaExec
+        const before = x.semanticMatch('Export report button').best?.getAttribute('data-m') ?? null
+        const root = document.querySelector('[data-m=p2]')!.attachShadow({ mode: 'open' })
+        root.innerHTML = '<button data-m="sh2">Export report</button>'
+        return [before, x.semanticMatch('Export report button').best?.getAttribute('data-m') ?? null]
+      }),
+    ).toEqual([null, 'sh2'])
+  })
+})

@@ -5,11 +5,12 @@
  * name, placeholder, aria-label, title, the form label or row text next to them, their role —
  * in English and Chinese. The best few become the candidate list of §5.1 for the AI fallback.
  *
- * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements): a cheap substring filter runs first, and
- * layout (visibility) is read only for the best-scored elements, never for all of them.
+ * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements): a cheap substring filter runs first over
+ * texts kept between calls until the page mutates (`PageIndex`), and layout (visibility) is read
+ * only for the best-scored elements, never for all of them.
  */
 import type { Candidate } from '../../core/exec'
-import { accessibleName, normalize, roleOf, searchRoots } from '../locators'
+import { accessibleName, normalize, roleOf, searchRoots, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 
 /** What counts as interactive for the semantic rung: controls, roles, and wrapper widgets. */
@@ -237,11 +238,6 @@ function placeholderOf(el: Element): string {
   return widget?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? ''
 }
 
-/** Everything a person could read on or near the element, for the cheap first filter. */
-function haystack(el: Element): string {
-  return `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${(el as HTMLInputElement).value ?? ''} ${el.textContent ?? ''}`.toLowerCase()
-}
-
 /** Token sets of texts seen in this page (row texts repeat for every control in the row). */
 const tokenCache = new Map<string, Set<string>>()
 /** Bounded so a long session on a changing page does not grow it without end. */
@@ -297,15 +293,108 @@ export function candidateId(el: Element): string {
   return el.getAttribute('data-agent-id') ?? `css:${cssPath(el)}`
 }
 
+/**
+ * What stage 1 reads of one interactive element. Everything but the live `value` comes from the
+ * DOM alone, so it stays right until the page mutates (see `PageIndex`).
+ */
+interface Entry {
+  el: Element
+  field: boolean
+  /** `haystack` up to the value, and after it; lower case. */
+  before: string
+  after: string
+  /** The value `hay` was made with; a typed value changes no attribute, so it is re-read per call. */
+  value: string
+  hay: string
+  /** `hay` with spaced Chinese joined ("提 交"), made on first need. */
+  hayHan?: string
+  own?: ReadonlySet<string>
+  near?: Set<string>
+}
+
+/**
+ * The interactive elements of a document's search roots with their stage-1 texts, kept between
+ * calls (issue 5 bench: a locate that re-reads 5,000 elements' text and rows costs 25–40 ms; one
+ * that reuses them costs a few). Valid while no search root has mutated: one MutationObserver
+ * watches every root (document, open shadow roots, same-origin frames) and `takeRecords()` is
+ * asked before each use, so a change made in the same task as the call is seen too. The root
+ * list itself is walked afresh on every call, because a shadow root attached to an element that
+ * was already in the page (a custom element upgraded late) mutates nothing. The observer
+ * disconnects at the first change: one record is enough to drop the index, and a page that keeps
+ * changing pays for no more.
+ */
+class PageIndex {
+  private roots: SearchRoot[] = []
+  entries: Entry[] = []
+  /** Rows' spaced text, shared by the five controls of a row. */
+  rowCache = new Map<Element, string>()
+  labels = new LabelIndex()
+  private observer: MutationObserver | null = null
+  private dirty = true
+
+  /** The entries for these roots, rebuilt when a root changed or the root list differs. */
+  current(roots: SearchRoot[]): Entry[] {
+    if (this.observer && this.observer.takeRecords().length) this.invalidate()
+    if (this.dirty || roots.length !== this.roots.length || roots.some((r, i) => r !== this.roots[i])) this.build(roots)
+    return this.entries
+  }
+
+  private invalidate(): void {
+    this.dirty = true
+    this.observer?.disconnect()
+    this.observer = null
+  }
+
+  private build(roots: SearchRoot[]): void {
+    this.invalidate()
+    this.roots = roots
+    this.entries = []
+    this.rowCache = new Map()
+    this.labels = new LabelIndex()
+    const seen = new Set<Element>()
+    for (const root of roots) {
+      for (const el of root.querySelectorAll(kInteractive)) {
+        if (seen.has(el)) continue
+        seen.add(el)
+        // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
+        if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
+        const field = /^(input|select|textarea)$/.test(el.localName) || el.matches('[role=combobox],[role=switch],[role=checkbox],[role=radio]')
+        const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} `.toLowerCase()
+        const after = ` ${el.textContent ?? ''}`.toLowerCase()
+        const value = valueOf(el)
+        this.entries.push({ el, field, before, after, value, hay: before + value.toLowerCase() + after })
+      }
+    }
+    const MO = roots[0] ? viewOf(roots[0]).MutationObserver : undefined
+    if (!MO) return
+    const observer = new MO(() => this.invalidate())
+    for (const root of roots) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true })
+    this.observer = observer
+    this.dirty = false
+  }
+}
+
+function valueOf(el: Element): string {
+  return `${(el as HTMLInputElement).value ?? ''}`
+}
+
+function viewOf(root: SearchRoot): Window & typeof globalThis {
+  const doc = root.nodeType === 9 ? (root as Document) : root.ownerDocument
+  return (doc?.defaultView ?? window) as Window & typeof globalThis
+}
+
+const indexes = new WeakMap<Document, PageIndex>()
+
 /** Scores every interactive element of the page (all search roots) against the description. */
 export function semanticMatch(description: string, scope: Document = document): SemanticResult {
   const q = parseQuery(description)
   const needles = q.quoted ? [q.quoted.toLowerCase(), ...q.tokens] : q.tokens
   const han = needles.some((t) => kHan.test(t))
-  const rowCache = new Map<Element, string>()
-  const labels = new LabelIndex()
+  let index = indexes.get(scope)
+  if (!index) indexes.set(scope, (index = new PageIndex()))
+  const entries = index.current(searchRoots(scope))
+  const { rowCache, labels } = index
   const scored: Scored[] = []
-  const seen = new Set<Element>()
   // Stage 1, cheap: an upper bound of each element's score from the text it carries and the
   // text around it. Stage 2 scores fully, best bound first, and stops once no bound can reach
   // the ambiguity margin of the best score: on a page of thousands of controls only a few are
@@ -313,33 +402,30 @@ export function semanticMatch(description: string, scope: Document = document): 
   const bounded: Array<{ el: Element; ub: number }> = []
   const roleUb = q.roles.size === 0 ? 0.5 * kShareRole : kShareRole
   const whole = (q.quoted ?? q.tokens.join(' ')).toLowerCase()
-  for (const root of searchRoots(scope)) {
-    for (const el of root.querySelectorAll(kInteractive)) {
-      if (seen.has(el)) continue
-      seen.add(el)
-      // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
-      if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
-      let hay = haystack(el)
-      if (han) hay = hay.replace(kHanSpace, '$1')
-      const field = /^(input|select|textarea)$/.test(el.localName) || el.matches('[role=combobox],[role=switch],[role=checkbox],[role=radio]')
-      let sum = 0
-      let own: ReadonlySet<string> | null = null
-      let near: Set<string> | null = null
-      for (const t of q.tokens) {
-        if (hay.includes(t)) sum += kWeightOwn
-        else {
-          // A field's label[for] and widget placeholder are its own text, as in scoreElement.
-          own ??= field ? fieldLabelTokens(el, labels) : kNoTokens
-          near ??= nearTokens(el, rowCache)
-          if (own.has(t)) sum += kWeightOwn
-          else if (near.has(t)) sum += kWeightNear
-        }
-      }
-      if (needles.length && sum === 0 && !(q.quoted && hay.includes(q.quoted.toLowerCase()))) continue
-      const recallUb = q.tokens.length ? sum / q.tokens.length : 0
-      const exactUb = whole && hay.includes(whole) ? kExactBonus : 0
-      bounded.push({ el, ub: kShareRecall * recallUb + kSharePrecision + roleUb + exactUb })
+  const quoted = q.quoted?.toLowerCase()
+  for (const e of entries) {
+    const el = e.el
+    const value = valueOf(el)
+    if (value !== e.value) {
+      e.value = value
+      e.hay = e.before + value.toLowerCase() + e.after
+      e.hayHan = undefined
     }
+    const hay = han ? (e.hayHan ??= e.hay.replace(kHanSpace, '$1')) : e.hay
+    let sum = 0
+    for (const t of q.tokens) {
+      if (hay.includes(t)) sum += kWeightOwn
+      else {
+        // A field's label[for] and widget placeholder are its own text, as in scoreElement.
+        const own = (e.own ??= e.field ? fieldLabelTokens(el, labels) : kNoTokens)
+        if (own.has(t)) sum += kWeightOwn
+        else if ((e.near ??= nearTokens(el, rowCache)).has(t)) sum += kWeightNear
+      }
+    }
+    if (needles.length && sum === 0 && !(quoted && hay.includes(quoted))) continue
+    const recallUb = q.tokens.length ? sum / q.tokens.length : 0
+    const exactUb = whole && hay.includes(whole) ? kExactBonus : 0
+    bounded.push({ el, ub: kShareRecall * recallUb + kSharePrecision + roleUb + exactUb })
   }
   bounded.sort((a, b) => b.ub - a.ub)
   let best = 0
