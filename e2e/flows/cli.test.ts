@@ -61,7 +61,7 @@ describe('ava run', () => {
     const shot = join(dir, 'failure.png')
     const r = await avaRun([flowFile, '--url', h.server.url('/plain-without-save.html'), '--timeout', '500', '--screenshot', shot])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/✗  5 click .*NOT_SIMILAR/)
+    expect(r.stdout).toMatch(/✗ {2}5 click .*NOT_SIMILAR/)
     expect(r.stdout).toContain('FAILED')
     expect(r.stderr).toContain('screenshot:')
     expect(existsSync(shot)).toBe(true)
