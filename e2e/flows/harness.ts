@@ -43,12 +43,12 @@ export async function startFlowHarness(): Promise<FlowHarness> {
 
 /** Starts the page recorder; events collect in `window.__events`. */
 export async function startRecorder(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as any
-    w.__events = []
-    w.__stopRecording = new AbortController()
-    w.__avaFlows.startRecording({ emit: (e: unknown) => w.__events.push(e), signal: w.__stopRecording.signal })
-  })
+  // A string, not a function: tsx (the bench runner) would wrap a callback in a helper the page lacks.
+  await page.evaluate(`(() => {
+    window.__events = []
+    window.__stopRecording = new AbortController()
+    window.__avaFlows.startRecording({ emit: (e) => window.__events.push(e), signal: window.__stopRecording.signal })
+  })()`)
 }
 
 export async function stopRecorder(page: Page, name: string): Promise<{ flow: Flow; events: RawEvent[] }> {
