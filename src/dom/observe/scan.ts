@@ -19,6 +19,13 @@ import { frameIdFor } from './ids'
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
 /** Elements whose children are not worth visiting (replaced content, options, vector art). */
 const kLeafTags = new Set(['svg', 'select', 'video', 'audio', 'canvas', 'object', 'embed', 'img', 'picture', 'math', 'textarea', 'input'])
+/**
+ * Phrasing tags with no role, no content score and no interactivity of their own. Without
+ * attributes or children such an element matters only if its cursor makes it clickable, and then
+ * the candidate's visibility check (`checkVisibility`) sees a `display: none` anyway: its display
+ * is not read (about a quarter of a typical page's elements, one style read each).
+ */
+const kPlainLeafTags = new Set(['span', 'b', 'i', 'em', 'strong', 'small', 'code', 's', 'u', 'sup', 'sub', 'mark', 'abbr', 'cite', 'q', 'kbd', 'font', 'br', 'wbr'])
 /** Ava's own UI (button, panel, overlay) carries this attribute and is never scanned (§6). */
 export const kAvaUiAttr = 'data-ava-ui'
 
@@ -125,13 +132,37 @@ export interface RawScan {
   hasArticle: boolean
 }
 
+/**
+ * An ancestor that may clip its descendants, resolved only when a descendant needs it: most
+ * containers hold no candidate, and their `overflow` and box are then never read. The scan writes
+ * nothing, so a style read now or later gives the same answer.
+ */
+interface ClipNode {
+  el: Element
+  style: CSSStyleDeclaration
+  parent: ClipNode | null
+  /** undefined until resolved. */
+  box?: ClipBox | null
+}
+
+function clipOf(node: ClipNode | null): ClipBox | null {
+  if (!node) return null
+  if (node.box !== undefined) return node.box
+  const outer = clipOf(node.parent)
+  const overflow = node.style.overflowX
+  // Content outside an overflow:hidden box can never be seen there (collapsed panels,
+  // carousels). Absolutely positioned descendants that escape it are rare enough to accept.
+  node.box = overflow === 'hidden' || overflow === 'clip' ? intersectClip(node.el.getBoundingClientRect(), outer) : outer
+  return node.box
+}
+
 interface Ctx {
   region: RegionAcc
   item: Element | null
   group: GroupAcc | null
   inInteractive: boolean
   weakOwner: Candidate | null
-  clip: ClipBox | null
+  clip: ClipNode | null
   label: Element | null
   inContent: boolean
 }
@@ -181,6 +212,8 @@ function deepActive(doc: Document): Element | null {
 class Walker {
   private regionIds = new Map<string, number>()
   private groupCount = 0
+  /** `checkVisibility()` exists: a candidate's own check covers display (see kPlainLeafTags). */
+  private nativeVisibility = typeof Element !== 'undefined' && typeof Element.prototype.checkVisibility === 'function'
 
   constructor(
     private out: RawScan,
@@ -214,7 +247,8 @@ class Walker {
     // until-found); checked directly for engines whose computed style misses it.
     if (attrs && el.hasAttribute('hidden')) return
     const style = ds.view.getComputedStyle(el)
-    if (style.display === 'none') {
+    const plainLeaf = !attrs && kPlainLeafTags.has(tag) && el.firstElementChild === null && el.shadowRoot === null && this.nativeVisibility
+    if (!plainLeaf && style.display === 'none') {
       this.hiddenControl(el, tag, ctx, ds)
       return
     }
@@ -265,14 +299,7 @@ class Walker {
 
     if (kLeafTags.has(tag)) return
     const first = el.firstElementChild
-    if (first && ds.layout && tag !== 'html' && tag !== 'body') {
-      const overflow = style.overflowX
-      if (overflow === 'hidden' || overflow === 'clip') {
-        // Content outside an overflow:hidden box can never be seen there (collapsed panels,
-        // carousels). Absolutely positioned descendants that escape it are rare enough to accept.
-        fork().clip = intersectClip(el.getBoundingClientRect(), ctx.clip)
-      }
-    }
+    if (first && ds.layout && tag !== 'html' && tag !== 'body') fork().clip = { el, style, parent: ctx.clip }
     for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
     const shadow = el.shadowRoot
     if (shadow) {
@@ -326,11 +353,12 @@ class Walker {
     let inViewport = true
     if (ds.layout) {
       let r = boxEl.getBoundingClientRect()
-      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY) && isProxiedControl(el, tag) && boxEl === el) {
+      const clip = clipOf(ctx.clip)
+      if (geometryHidden(r, clip, ds.scrollX, ds.scrollY) && isProxiedControl(el, tag) && boxEl === el) {
         const proxy = ctx.label ?? el.parentElement
         if (proxy) r = proxy.getBoundingClientRect()
       }
-      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY)) return null
+      if (geometryHidden(r, clip, ds.scrollX, ds.scrollY)) return null
       const vx = ds.ox + r.left
       const vy = ds.oy + r.top
       const top = this.out.top
@@ -353,7 +381,7 @@ class Walker {
     let inViewport = true
     if (ds.layout) {
       const r = label.getBoundingClientRect()
-      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY)) return
+      if (geometryHidden(r, clipOf(ctx.clip), ds.scrollX, ds.scrollY)) return
       const vx = ds.ox + r.left
       const vy = ds.oy + r.top
       bounds = { x: Math.round(vx + this.out.top.scrollX), y: Math.round(vy + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
@@ -370,7 +398,7 @@ class Walker {
     let r: DOMRect | null = null
     if (ds.layout) {
       r = el.getBoundingClientRect()
-      if (geometryHidden(r, ctx.clip, ds.scrollX, ds.scrollY)) visible = false
+      if (geometryHidden(r, clipOf(ctx.clip), ds.scrollX, ds.scrollY)) visible = false
       bounds = { x: Math.round(ds.ox + r.left + this.out.top.scrollX), y: Math.round(ds.oy + r.top + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
     }
     if (!visible) {
