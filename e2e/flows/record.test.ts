@@ -6,22 +6,26 @@ import { validatePack } from '../../src/core/registry'
 import { launchAva, type Ava } from '../support/ava'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 import { centre, fillAndSave } from './harness'
-import { ambiguous, redesigned } from './pages'
+import { ambiguous, redesigned, withoutSave } from './pages'
+import { startLlmServer, type LlmServer } from '../support/llm-server'
 
 // The built extension in Chromium: the person records from the panel while driving the page with
 // mouse and keyboard, saves the flow, and replays it from the panel on changed pages.
 
 let ava: Ava
 let server: FixtureServer
+let llm: LlmServer
 
 beforeAll(async () => {
-  ;[ava, server] = await Promise.all([launchAva(), startFixtureServer()])
+  ;[ava, server, llm] = await Promise.all([launchAva(), startFixtureServer(), startLlmServer()])
   server.page('/plain-redesigned.html', redesigned())
   server.page('/plain-ambiguous.html', ambiguous())
+  server.page('/plain-without-save.html', withoutSave())
 })
 afterAll(async () => {
   await ava?.close()
   await server?.close()
+  await llm?.close()
 })
 
 async function open(path: string): Promise<{ page: Page; panel: Frame }> {
@@ -90,6 +94,20 @@ describe('record from the panel, replay from the panel', () => {
     expect(r.success).toBe(false)
     expect(await panel.locator('[data-test=flow-step].failed').textContent()).toContain('AMBIGUOUS')
     expect((await page.evaluate(() => (window as any).__state)).saved).toBe(0)
+    await page.close()
+  })
+
+  test('when the target is gone, the configured model repairs that one step and the fix is offered for review', async () => {
+    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
+    llm.script({ text: '{"selector": {"type": "role", "value": "role:button[name=\\"Double me\\"]"}}' })
+    const { page, panel } = await open('/plain-without-save.html')
+    const r = await replay(panel, 'Sign up')
+    expect(r.success).toBe(true)
+    expect(r.steps.at(-1)).toMatchObject({ alternative: '-1' }) // -1: the repaired selector
+    expect(llm.requests).toHaveLength(1) // one call, for that step only
+    expect(JSON.stringify(llm.requests[0].body)).toContain('Candidates')
+    await panel.waitForSelector('[data-test=heal] [data-test=heal-accept]')
+    expect(await panel.textContent('[data-test=heal-diff]')).toContain('Double me')
     await page.close()
   })
 

@@ -9,6 +9,7 @@ import { watchNavigations } from './tabs'
 import { watchPanels } from './panels'
 import { watchHistories } from './conversation'
 import { watchSelectorCaches } from './actions'
+import { installFlowRepair } from './flow-repair'
 import { sendToTab } from '../messaging'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
@@ -22,6 +23,7 @@ watchNavigations()
 watchPanels()
 watchHistories()
 watchSelectorCaches()
+installFlowRepair()
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return
