@@ -244,6 +244,7 @@ interface StepCtx {
 }
 
 async function currentText(ctx: StepCtx): Promise<string> {
+  await ctx.chat.flush()
   const h = await historyStore(ctx.state.origin).get()
   return h.messages.find((m) => m.id === ctx.state.messageId)?.text ?? ''
 }
@@ -346,6 +347,7 @@ function cutError(index: number): AvaError {
 }
 
 async function currentSteps(ctx: StepCtx): Promise<StepView[]> {
+  await ctx.chat.flush()
   const h = await historyStore(ctx.state.origin).get()
   return (h.messages.find((m) => m.id === ctx.state.messageId)?.steps ?? []).filter(Boolean)
 }
@@ -385,7 +387,8 @@ async function runOneStep(ctx: StepCtx, view: StepView, onRecorded?: (recorded: 
   if (out.ok) state.executed.push(recorded)
   await saveState(state)
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
-  await chat.step(state.messageId, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs })
+  // Queued in order behind the earlier writes; finish() flushes the queue before it reads.
+  void chat.step(state.messageId, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs })
   return out.ok ? { ...out, detail } : { ...out, message: detail }
 }
 
@@ -508,7 +511,7 @@ async function replay(ctx: StepCtx, entry: cache.CacheEntry): Promise<void> {
   for (const [index, ins] of entry.steps.entries()) {
     if (ctx.signal.aborted) throw ctx.signal.reason
     const view: StepView = { index, instruction: ins, status: 'pending' }
-    await chat.step(state.messageId, view)
+    void chat.step(state.messageId, view)
     const out = await runOneStep(ctx, view)
     if (out.ok) continue
     const page = await pageContext(state.tabId, state.request, ctx.signal)
@@ -519,8 +522,7 @@ async function replay(ctx: StepCtx, entry: cache.CacheEntry): Promise<void> {
     }
     repaired.push({ index, instruction: redactInstruction(fixed.instruction, { sensitive: false }) })
   }
-  await cache.recordHit(entry.key, repaired)
-  await finish(ctx, 'done')
+  await Promise.all([cache.recordHit(entry.key, repaired), finish(ctx, 'done')])
 }
 
 function addUsage(state: RunState, u: { inputTokens?: number; outputTokens?: number }) {

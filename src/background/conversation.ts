@@ -112,6 +112,10 @@ export function chatWriter(origin: string, tabId: () => number) {
         () => ({ type: 'step', messageId, step }),
       )
     },
+    /** Resolves once every write queued so far has reached storage. */
+    async flush(): Promise<void> {
+      await queues.get(origin)
+    },
     async patch(messageId: string, patch: Partial<ChatMessage>): Promise<void> {
       let updated: ChatMessage | undefined
       await updateHistory(

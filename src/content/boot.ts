@@ -16,7 +16,11 @@ function boot(): void {
   const launcher = createLauncher({
     panelUrl: browser.runtime.getURL('src/panel/index.html'),
     getToken: async () => (await send('content→bg:panel.token', {})).token,
-    onToggle: (open) => void send('content→bg:panel.state', { open }).catch(() => undefined),
+    onToggle: (open) => {
+      // Someone who opens the panel is about to ask for something: load the page agent now.
+      if (open) void agent()
+      void send('content→bg:panel.state', { open }).catch(() => undefined)
+    },
   })
 
   handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
