@@ -101,7 +101,8 @@ it('an invalid instruction is reported and not executed; Ava asks once more with
   expect(steps.at(-3)!.detail).toMatch(/action_type/)
   expect(await page.inputValue('#username')).toBe('')
   // The second request carried the first reply's error back to the model. (Only this test's
-  // provider counts: a slow reply of the previous test may still be landing on the server.)
+  // wire format counts: on a loaded machine a request of the previous, Anthropic-format test was
+  // seen landing after this test had begun.)
   const mine = llm.requests.filter((r) => r.api === 'openai')
   expect(mine).toHaveLength(2)
   expect(JSON.stringify(mine[1].body)).toContain('invalid instruction')
