@@ -385,7 +385,8 @@ async function runOneStep(ctx: StepCtx, view: StepView, onRecorded?: (recorded: 
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
   if (out.ok) state.executed.push(recorded)
-  await saveState(state)
+  // Storage applies writes in the order they are issued; the run's end awaits its own save.
+  void saveState(state)
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
   // Queued in order behind the earlier writes; finish() flushes the queue before it reads.
   void chat.step(state.messageId, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs })

@@ -10,7 +10,7 @@ import { displayedValue, editableOf, isTextField, quoteLabel, retarget, viewOf }
 import { watchEffects, kEffectWindowMs } from './effects'
 import { click, fill, fillEditable, forceClick, hover, typeText, type ClickOptions } from './events'
 import { fail } from './ladder'
-import { nextPaint, settle, sleep, waitFor } from './wait'
+import { nextFrame, settle, sleep, waitFor } from './wait'
 
 export interface OpContext {
   deadline: number
@@ -88,9 +88,9 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
       await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal))
     }
     // A framework that rejects the value undoes it synchronously (React's controlled inputs) or
-    // in its next tick (Vue): after the tick and a rendered frame, the value has stuck or not.
+    // in its next tick (Vue): after the tick and one animation frame, the value has stuck or not.
     await settle()
-    await nextPaint(V)
+    await nextFrame(V)
     if (!sameValue(el.value, value, el)) {
       watch.finish()
       return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the page changed the value to "${el.type === 'password' ? '•••' : el.value}".`, {
