@@ -6,11 +6,18 @@ import { SelectorSyntaxError } from './errors'
 export type ParsedSelector =
   | { kind: 'css'; value: string; raw: string }
   | { kind: 'xpath'; value: string; raw: string }
-  | { kind: 'role'; role: string; name?: string; exact: boolean; raw: string }
+  | { kind: 'role'; role: string; name?: string; exact: boolean; states?: RoleState[]; raw: string }
   | { kind: 'text'; text: string; exact: boolean; raw: string }
   | { kind: 'testid'; value: string; raw: string }
 
 export type SelectorKind = ParsedSelector['kind']
+
+/** ARIA states a role selector may filter on, as in `role:checkbox[checked]` (executor issue). */
+export const kRoleStates = ['checked', 'selected', 'expanded', 'disabled', 'pressed'] as const
+export interface RoleState {
+  state: (typeof kRoleStates)[number]
+  value: boolean | 'mixed'
+}
 
 export const kSelectorPrefixes: readonly SelectorKind[] = ['css', 'xpath', 'role', 'text', 'testid']
 
@@ -60,12 +67,29 @@ const kEngines: Record<SelectorKind, Engine> = {
     return { kind: 'xpath', value: body, raw }
   },
   role: (raw, body) => {
-    // role:button  |  role:button[name="Submit"]  |  role:button[name="Submit" i] (substring match)
-    const match = /^([a-z]+)\s*(?:\[\s*name\s*=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\]\s]+)\s*(i)?\s*\])?$/.exec(body)
-    if (!match) fail(raw, 'write role:<role> or role:<role>[name="<accessible name>"]')
-    const role = match[1]
-    if (match[2] === undefined) return { kind: 'role', role, exact: false, raw }
-    return { kind: 'role', role, name: unquote(match[2]).value, exact: match[3] !== 'i', raw }
+    // role:button | role:button[name="Submit"] | [name="Submit" i] (substring) | state filters
+    // such as [checked], [expanded=false], [checked=mixed], in any order after the role.
+    const head = /^([a-z]+)\s*/.exec(body)
+    if (!head) fail(raw, 'write role:<role> or role:<role>[name="<accessible name>"]')
+    const out: Extract<ParsedSelector, { kind: 'role' }> = { kind: 'role', role: head![1], exact: false, raw }
+    const states: RoleState[] = []
+    const attr = /\[\s*([a-z]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\]\s]+)\s*(i)?\s*)?\]\s*/y
+    attr.lastIndex = head![0].length
+    while (attr.lastIndex < body.length) {
+      const m = attr.exec(body)
+      if (!m) fail(raw, `write role:<role> followed by [name="…"] or state filters like [${kRoleStates.join('], [')}]`)
+      const [, key, value, flag] = m!
+      if (key === 'name' && value !== undefined) {
+        out.name = unquote(value).value
+        out.exact = flag !== 'i'
+      } else if ((kRoleStates as readonly string[]).includes(key) && flag === undefined) {
+        const v = value === undefined ? 'true' : unquote(value).value
+        if (v !== 'true' && v !== 'false' && !(v === 'mixed' && (key === 'checked' || key === 'pressed'))) fail(raw, `[${key}] takes true, false${key === 'checked' || key === 'pressed' ? ' or mixed' : ''}`)
+        states.push({ state: key as RoleState['state'], value: v === 'mixed' ? 'mixed' : v === 'true' })
+      } else fail(raw, `unknown role filter [${key}]; allowed: name, ${kRoleStates.join(', ')}`)
+    }
+    if (states.length) out.states = states
+    return out
   },
   text: (raw, body) => {
     // text:提交 matches a substring, text:"提交" the whole trimmed text (Playwright's convention).
