@@ -1,66 +1,15 @@
 /**
  * Roles, accessible names and ARIA states, as far as the `role:` engine and the semantic ladder
- * need them. Observe keeps its own tables private (src/dom/observe/roles.ts, names.ts), so this is
- * a focused implementation of the same rules: implicit roles per HTML-AAM ("HTML Element Role
- * Mappings") and the cheap paths of accname 1.2 (aria-labelledby, aria-label, label, alt,
+ * need them. Implicit roles are Observe's HTML-AAM table (src/dom/observe/roles.ts); names follow
+ * the cheap paths of accname 1.2 (aria-labelledby, aria-label, label, alt,
  * content, placeholder, title). Reading computed style for every descendant, as the full
  * algorithm does, would cost more than the whole lookup (issue 5 bench: locate ≤ 10 ms).
  */
-
-const kInputRoles: Record<string, string> = {
-  button: 'button',
-  submit: 'button',
-  reset: 'button',
-  image: 'button',
-  checkbox: 'checkbox',
-  radio: 'radio',
-  range: 'slider',
-  number: 'spinbutton',
-  search: 'searchbox',
-  file: 'button',
-}
-
-type RoleOf = (el: Element) => string
-
-/** HTML-AAM implicit roles of the elements people point at; everything else is generic (''). */
-const kImplicitRoles: Record<string, RoleOf> = {
-  a: (el) => (el.hasAttribute('href') ? 'link' : ''),
-  area: (el) => (el.hasAttribute('href') ? 'link' : ''),
-  button: () => 'button',
-  input: (el) => {
-    const type = (el.getAttribute('type') ?? 'text').toLowerCase()
-    if (type === 'hidden') return ''
-    if (kInputRoles[type]) return kInputRoles[type]
-    return el.hasAttribute('list') ? 'combobox' : 'textbox'
-  },
-  select: (el) => ((el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox'),
-  textarea: () => 'textbox',
-  option: () => 'option',
-  summary: () => 'button',
-  img: (el) => (el.getAttribute('alt') === '' ? 'presentation' : 'img'),
-  h1: () => 'heading',
-  h2: () => 'heading',
-  h3: () => 'heading',
-  h4: () => 'heading',
-  h5: () => 'heading',
-  h6: () => 'heading',
-  nav: () => 'navigation',
-  main: () => 'main',
-  dialog: () => 'dialog',
-  form: () => 'form',
-  table: () => 'table',
-  tr: () => 'row',
-  td: () => 'cell',
-  th: () => 'columnheader',
-  ul: () => 'list',
-  ol: () => 'list',
-  li: () => 'listitem',
-  progress: () => 'progressbar',
-}
+import { roleOf as implicitRoleOf } from '../observe/roles'
 
 /**
  * CSS that finds every element that may have a role, so the role engine does not visit the
- * whole tree: the implicit-role tags above plus any explicit role.
+ * whole tree: the tags with an implicit role plus any explicit role.
  */
 export const kRoleCarriers: Record<string, string> = {
   button: 'button,input[type=button],input[type=submit],input[type=reset],input[type=image],input[type=file],summary,[role=button]',
@@ -94,7 +43,8 @@ export function roleOf(el: Element): string {
     if (first && first !== 'none' && first !== 'presentation') return first
   }
   if ((el as HTMLElement).isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox'
-  return kImplicitRoles[el.localName]?.(el) ?? ''
+  // Implicit roles come from Observe's HTML-AAM table, so both read a page the same way.
+  return implicitRoleOf(el, el.localName, false)
 }
 
 /** Roles whose name may come from their content (WAI-ARIA "name from: contents"). */
