@@ -1,6 +1,6 @@
 import type { Instruction } from './instruction/schema'
 
-/** What the panel shows and the background keeps per tab (chrome.storage.session). */
+/** What the panel shows and the background keeps per tab (in the session storage area). */
 export type StepStatus = 'pending' | 'running' | 'ok' | 'failed' | 'skipped'
 
 export interface StepView {

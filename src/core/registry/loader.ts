@@ -5,7 +5,7 @@ import { cycleIssues, validatePack } from './validator'
 import type { Locate } from './yaml-source'
 
 // §6.4: many sources, lowest priority first; later definitions override earlier ones. The loader
-// never reads files itself (the extension reads chrome.storage and bundled text, the CLI reads
+// never reads files itself (the extension reads the extension storage and bundled text, the CLI reads
 // disk), so it runs the same in both.
 
 export interface PackFileInput {
