@@ -7,13 +7,13 @@ import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, t
 import { kRiskReasons, sameSite } from '../core/agent/risk'
 import { redactInstruction, redactText, resolveSecrets, secretNames } from '../core/agent/secrets'
 import { AvaError } from '../core/errors'
-import type { Candidate, ExecOutcome, RiskCategory } from '../core/exec'
+import type { Candidate, ExecOutcome } from '../core/exec'
 import { safeParseInstructionText, type Instruction } from '../core/instruction/schema'
 import { createInstructionSplitter } from '../core/instruction/stream'
 import { costUsd } from '../core/pricing'
 import { activeLlm, domainAllowed, type Settings } from '../core/settings'
 import browser from 'webextension-polyfill'
-import { historyStore, runStore, tabStore, type PlannerMessage, type RunState } from '../storage/conversation'
+import { historyStore, runStore, tabStore, type RunState } from '../storage/conversation'
 import { settingsStore } from '../storage/settings'
 import { vaultStore } from '../storage/vault'
 import * as cache from './agent-cache'
@@ -553,4 +553,3 @@ function toAvaError(e: unknown): AvaError {
   return new AvaError(code === 'NO_PAGE' ? 'NO_PAGE' : 'UNKNOWN', String((e as Error)?.message ?? e))
 }
 
-export type { PlannerMessage, RiskCategory }
