@@ -53,6 +53,46 @@ describe('visibility', () => {
   })
 })
 
+describe('styles read from the stylesheets', () => {
+  // The scan reads display and cursor only where a rule, inline style or the UA may set them.
+  const body =
+    '<div class="go">Sheet pointer <span>inner</span></div><div class="wide">Media pointer</div><div style="cursor:pointer">Inline pointer</div>' +
+    '<div class="gone"><button>Hidden by class</button></div><div class="box"><p class="x"><button>Hidden by child rule</button></p></div>' +
+    '<dialog><button>In closed dialog</button></dialog><div class="go"><div class="go">Nested pointer</div></div><p>Plain <button>Shown</button></p>'
+  const sheet = '.go{cursor:pointer}@media (min-width:1px){.wide{cursor:pointer}}.gone{display:none}.box>.x{display:none}'
+  const expected = ['Sheet pointer inner', 'Media pointer', 'Inline pointer', 'Nested pointer', 'Shown']
+
+  for (const [name, css] of [
+    ['a few rules', sheet],
+    ['too many rules to match (every style read)', sheet + Array.from({ length: 40 }, (_, i) => `.r${i}{cursor:default}`).join('')],
+  ]) {
+    test(name, async () => {
+      const page = await open(a.url('/visibility.html'))
+      await page.setContent(`<style>${css}</style>${body}`)
+      await page.addScriptTag({ content: await observeBundle() })
+      const s = await snapshot(page)
+      expect(s.elements.map((e) => e.label)).toEqual(expected)
+      await page.close()
+    })
+  }
+
+  test('rules inside a shadow root and adopted sheets', async () => {
+    const page = await open(a.url('/visibility.html'))
+    await page.setContent('<div id="host"></div><div class="adopted">Adopted pointer</div>')
+    await page.evaluate(() => {
+      const root = document.getElementById('host')!.attachShadow({ mode: 'open' })
+      root.innerHTML = '<style>.in{cursor:pointer}.off{display:none}</style><div class="in">Shadow pointer</div><div class="off"><button>Off</button></div>'
+      const s = new CSSStyleSheet()
+      s.replaceSync('.adopted{cursor:pointer}')
+      document.adoptedStyleSheets = [s]
+    })
+    await page.addScriptTag({ content: await observeBundle() })
+    const s = await snapshot(page)
+    expect(s.elements.map((e) => e.label)).toEqual(['Shadow pointer', 'Adopted pointer'])
+    await page.close()
+  })
+})
+
 describe('roles and names in the browser', () => {
   test('implicit roles, label association and an icon button', async () => {
     const page = await open(a.url('/visibility.html'))

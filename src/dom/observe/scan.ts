@@ -1,7 +1,9 @@
 /**
  * The single pass over the page (seed 002 §1–§3, §6, §7). One depth-first walk visits every
- * element once and reads, per element, one computed style (display, cursor, overflow) and a few
- * attributes; layout (`getBoundingClientRect`, `checkVisibility`) is read only for candidates.
+ * element once and reads, per element, a few attributes and at most one computed style (display,
+ * cursor, overflow): only where a stylesheet rule, inline style or the UA may set display or
+ * cursor (cursor-rules.ts; every element when the sheets can't be read through). Layout
+ * (`getBoundingClientRect`, `checkVisibility`) is read only for candidates.
  * Nothing is written to the DOM here, so the browser computes style and layout at most once for
  * the whole scan; ids are written afterwards in one batch (ids.ts).
  *
@@ -14,6 +16,7 @@ import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from '
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
 import { clip, slug, normalizeText } from './text'
 import { frameIdFor } from './ids'
+import { cursorSelector, kUaStyledTags } from './cursor-rules'
 
 /** Subtrees that never hold anything to show or click. */
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
@@ -90,6 +93,11 @@ export interface DocScan {
   scrollY: number
   layout: boolean
   active: Element | null
+  /**
+   * Elements whose `cursor` may differ from their parent's (cursor-rules.ts): '' for none but the
+   * always-read ones, null to read every element's cursor.
+   */
+  cursorSel: string | null
 }
 
 export interface Candidate {
@@ -139,17 +147,23 @@ export interface RawScan {
  */
 interface ClipNode {
   el: Element
-  style: CSSStyleDeclaration
+  /** null when the walk did not need it (cursor-rules.ts); read here on demand. */
+  style: CSSStyleDeclaration | null
   parent: ClipNode | null
   /** undefined until resolved. */
   box?: ClipBox | null
+}
+
+/** A context to change for the children: the parent's is copied once (no closure per element). */
+function forkOf(next: Ctx, ctx: Ctx): Ctx {
+  return next === ctx ? { ...ctx } : next
 }
 
 function clipOf(node: ClipNode | null): ClipBox | null {
   if (!node) return null
   if (node.box !== undefined) return node.box
   const outer = clipOf(node.parent)
-  const overflow = node.style.overflowX
+  const overflow = (node.style ?? node.el.ownerDocument.defaultView!.getComputedStyle(node.el)).overflowX
   // Content outside an overflow:hidden box can never be seen there (collapsed panels,
   // carousels). Absolutely positioned descendants that escape it are rare enough to accept.
   node.box = overflow === 'hidden' || overflow === 'clip' ? intersectClip(node.el.getBoundingClientRect(), outer) : outer
@@ -165,6 +179,8 @@ interface Ctx {
   clip: ClipNode | null
   label: Element | null
   inContent: boolean
+  /** Inside a shadow host or custom element: every cursor is read (cursor-rules.ts). */
+  exactCursor: boolean
 }
 
 export interface ScanOptions {
@@ -175,6 +191,8 @@ export function scan(root: Document | Element, opts: ScanOptions): RawScan {
   const doc = root.nodeType === 9 ? (root as Document) : (root as Element).ownerDocument
   const view = doc.defaultView!
   const top = makeDocScan(doc, view, '', 0, 0)
+  // Scanning from an element: its inherited cursor is unknown, so read every one.
+  if (root.nodeType !== 9) top.cursorSel = null
   const out: RawScan = {
     candidates: [],
     regions: [],
@@ -200,7 +218,7 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
   // A DOM without layout (happy-dom, a document being built) reports a zero-width root; then
   // every box counts as visible and geometry checks are skipped.
   const layout = !!html && html.getBoundingClientRect().width > 0
-  return { doc, view, prefix, ox, oy, scrollX: view.scrollX || 0, scrollY: view.scrollY || 0, layout, active: deepActive(doc) }
+  return { doc, view, prefix, ox, oy, scrollX: view.scrollX || 0, scrollY: view.scrollY || 0, layout, active: deepActive(doc), cursorSel: cursorSelector(doc) }
 }
 
 function deepActive(doc: Document): Element | null {
@@ -222,7 +240,7 @@ class Walker {
 
   scanDocument(start: Element, ds: DocScan): void {
     const page = this.openRegion('page', '', null, null, ds)
-    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false }
+    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false, exactCursor: false }
     this.visit(start, ctx, false, ds)
   }
 
@@ -246,26 +264,30 @@ class Walker {
     // `hidden` is display:none by the UA stylesheet (or content-visibility:hidden for
     // until-found); checked directly for engines whose computed style misses it.
     if (attrs && el.hasAttribute('hidden')) return
-    const style = ds.view.getComputedStyle(el)
+    // The context children get: `ctx` until something changes, then a copy (forkOf).
+    let next = ctx
+    // Shadow hosts and custom elements (which may hold a closed shadow root): sheets scoped to
+    // them and slotting decide what their subtree computes and inherits, so every style is read.
+    if (!ctx.exactCursor && (el.shadowRoot !== null || tag.includes('-'))) (next = forkOf(next, ctx)).exactCursor = true
+    // An element no stylesheet rule, inline style or UA rule gives a display or cursor of its own
+    // is not display:none and has its parent's cursor (cursor-rules.ts): its style is not read.
+    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tag, attrs, next, ds) ? ds.view.getComputedStyle(el) : null
     const plainLeaf = !attrs && kPlainLeafTags.has(tag) && el.firstElementChild === null && el.shadowRoot === null && this.nativeVisibility
-    if (!plainLeaf && style.display === 'none') {
+    if (style && !plainLeaf && style.display === 'none') {
       this.hiddenControl(el, tag, ctx, ds)
       return
     }
     // Inside a control nothing new can become a clickable root, so its cursor is not needed.
     const canBeWeak = !ctx.inInteractive && !ctx.weakOwner
-    const pointer = canBeWeak ? style.cursor === 'pointer' : parentPointer
+    const pointer = canBeWeak && style ? style.cursor === 'pointer' : parentPointer
     const role = roleOf(el, tag, attrs)
-
-    let next = ctx
-    const fork = (): Ctx => (next === ctx ? (next = { ...ctx }) : next)
 
     const regionKind = kRegionByRole[role] ?? (tag === 'form' ? 'form' : undefined)
     if (regionKind && (regionKind !== 'dialog' || el.getAttribute('aria-hidden') !== 'true')) {
-      fork().region = this.openRegion(regionKind, regionLabel(el, regionKind), el, ctx.region, ds)
+      (next = forkOf(next, ctx)).region = this.openRegion(regionKind, regionLabel(el, regionKind), el, ctx.region, ds)
     }
-    if ((role === 'row' && el.parentElement?.localName !== 'thead') || role === 'listitem') this.enterItem(el, fork(), ctx, ds)
-    if (tag === 'label') fork().label = el
+    if ((role === 'row' && el.parentElement?.localName !== 'thead') || role === 'listitem') this.enterItem(el, (next = forkOf(next, ctx)), ctx, ds)
+    if (tag === 'label') (next = forkOf(next, ctx)).label = el
 
     if (tag === 'iframe' || tag === 'frame') {
       this.frame(el as HTMLIFrameElement, ctx, ds)
@@ -278,18 +300,19 @@ class Walker {
       canBeWeak &&
       ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (attrs && el.hasAttribute('onclick')))
     if (strong || weak) {
-      const c = this.candidate(el, tag, role, weak, next, ds, style)
+      const c = this.candidate(el, tag, role, weak, next, ds, (style ??= ds.view.getComputedStyle(el)))
       if (c) {
         // A clickable wrapper around a real control is noise: the control is what to click.
         if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
-        if (strong) fork().inInteractive = true
-        else fork().weakOwner = c
-      } else if (strong && attrs && isEditableHost(el)) fork().inInteractive = true
+        if (strong) (next = forkOf(next, ctx)).inInteractive = true
+        else (next = forkOf(next, ctx)).weakOwner = c
+      } else if (strong && attrs && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
     }
 
     if (this.opts.includeContent && !ctx.inContent && kContentTags.has(tag) && (out.content.length < kMaxContentCandidates || kAlwaysScored.has(tag))) {
-      out.content.push({ el, tag, region: next.region, fontSize: parseFloat(style.fontSize) || 16, ds })
-      fork().inContent = true
+      out.content.push({ el, tag, region: next.region, fontSize: parseFloat((style ??= ds.view.getComputedStyle(el)).fontSize) || 16, ds })
+      next = forkOf(next, ctx)
+      next.inContent = true
     }
     if (tag === 'p') out.paragraphs++
     else if (tag === 'canvas') out.charts++
@@ -299,12 +322,21 @@ class Walker {
 
     if (kLeafTags.has(tag)) return
     const first = el.firstElementChild
-    if (first && ds.layout && tag !== 'html' && tag !== 'body') fork().clip = { el, style, parent: ctx.clip }
+    if (first && ds.layout && tag !== 'html' && tag !== 'body') (next = forkOf(next, ctx)).clip = { el, style, parent: ctx.clip }
     for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
     const shadow = el.shadowRoot
     if (shadow) {
       for (let child = shadow.firstElementChild; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
     }
+  }
+
+  /** False when `display` is surely not none and `cursor` surely the parent's (cursor-rules.ts). */
+  private styleMayDiffer(el: Element, tag: string, attrs: boolean, ctx: Ctx, ds: DocScan): boolean {
+    const sel = ds.cursorSel
+    if (sel === null || ctx.exactCursor || kUaStyledTags.has(tag) || el.parentElement === null) return true
+    // Inline style, SVG presentation attribute, popovers (display:none until open).
+    if (attrs && (el.hasAttribute('style') || el.hasAttribute('cursor') || el.hasAttribute('popover'))) return true
+    return sel !== '' && el.matches(sel)
   }
 
   private enterItem(el: Element, next: Ctx, ctx: Ctx, _ds: DocScan): void {
@@ -421,7 +453,7 @@ class Walker {
     const oy = ds.oy + (r ? r.top + el.clientTop : 0)
     const child = makeDocScan(inner, inner.defaultView, fid + '_', ox, oy)
     const page = this.openRegion('page', '', null, ctx.region, child)
-    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false }
+    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false, exactCursor: false }
     this.visit(inner.documentElement, frameCtx, false, child)
   }
 
