@@ -1,10 +1,10 @@
 import browser from 'webextension-polyfill'
-import { createActionApi, createEngine, createRegistry, PortError, SelectorCache, type ActionApi, type ActionEngine, type BrowserPort, type PackSource } from '../core/registry'
+import { createActionApi, createEngine, createRegistry, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
 import { sendToTab, ProtocolError } from '../messaging'
 import { userPacksStore } from '../storage/packs'
 import { vaultStore } from '../storage/vault'
 import { navigate } from './page'
-import { currentDoc, markNavigating, waitForDoc } from './tabs'
+import { currentDoc, isDocumentGone, markNavigating, waitForDoc } from './tabs'
 
 /**
  * The action registry in the background (seed 000 §3.1): built-in packs bundled at build time
@@ -54,9 +54,7 @@ async function callPort(tabId: number, method: string, args: unknown[], signal: 
       const { value } = await sendToTab(tabId, 'bg→content:port', { method, args }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
       return value
     } catch (e) {
-      if (e instanceof ProtocolError && e.code !== 'NO_RECEIVER' && !/Receiving end|port closed|No document|Could not establish/i.test(e.message)) {
-        throw new PortError(e.code as ConstructorParameters<typeof PortError>[0], e.message)
-      }
+      if (!isDocumentGone(e)) throw e instanceof ProtocolError ? new PortError(e.code as ConstructorParameters<typeof PortError>[0], e.message) : e
       // The document went away under the call. A click that navigates did its job; others retry.
       markNavigating(tabId)
       if (kMayNavigate.has(method)) {
@@ -165,4 +163,14 @@ export async function relevantActions(request: string, limit = 5): Promise<impor
     const params = Object.entries(d.paramDetails).map(([pname, p]) => ({ name: pname, type: p.type, required: !!p.required, description: p.description }))
     return [{ name: d.name, description: d.description, params }]
   })
+}
+
+/** One line (and the returned data) for the person, in markdown. */
+export function describeResult(r: ActionResult): string {
+  if (r.success) {
+    const data = r.data && Object.keys(r.data).length ? `\n\n\`\`\`json\n${JSON.stringify(r.data, null, 2)}\n\`\`\`` : ''
+    const fallbacks = r.fallbacksUsed.length ? ` (fallbacks used: ${r.fallbacksUsed.join(', ')})` : ''
+    return `✓ **${r.action}** finished in ${Math.round(r.durationMs)} ms${fallbacks}.${data}`
+  }
+  return `✗ **${r.action}** failed: ${r.error?.code} — ${r.error?.message}${r.error?.suggestion ? `\n\n${r.error.suggestion}` : ''}`
 }

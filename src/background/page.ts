@@ -3,7 +3,7 @@ import type { ExecOutcome, RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import { ProtocolError, sendToTab } from '../messaging'
-import { currentDoc, markNavigating, takeNewTab, waitForDoc } from './tabs'
+import { currentDoc, isDocumentGone as isGone, markNavigating, takeNewTab, waitForDoc } from './tabs'
 
 /** The run's hands in the tab: reading the page and executing one step there. */
 const kElementWaitMs = 10_000 // SPA components may mount late (seed 001 §2.3, §4.3)
@@ -110,7 +110,3 @@ function stripHash(u: string): string {
   return u.replace(/#.*$/, '')
 }
 
-function isGone(e: unknown): boolean {
-  const m = String((e as Error)?.message ?? e)
-  return /Receiving end does not exist|message port closed|No frame with id|No document with id|Could not establish connection|NO_RECEIVER/i.test(m)
-}

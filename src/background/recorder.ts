@@ -26,7 +26,7 @@ import { userPacksStore } from '../storage/packs'
 import { vaultStore } from '../storage/vault'
 import { reloadRegistry } from './actions'
 import { navigate } from './page'
-import { currentDoc, markNavigating, waitForDoc } from './tabs'
+import { currentDoc, isDocumentGone, markNavigating, waitForDoc } from './tabs'
 
 /**
  * Record and replay in the background (issue 8). A recording's events are kept in
@@ -230,7 +230,7 @@ export function tabFlowPort(tabId: number): FlowPort {
           if (reply.op !== 'step') throw new Error('The page answered another question.')
           return reply.outcome
         } catch (e) {
-          if (e instanceof ProtocolError && e.code !== 'NO_RECEIVER' && !/Receiving end|port closed|No document|Could not establish/i.test(e.message)) throw e
+          if (!isDocumentGone(e)) throw e
           markNavigating(tabId)
           // The page went away under the step: a click or key that navigates has done its job.
           if (kMayNavigate.has(step.action)) {

@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill'
+import { ProtocolError } from '../messaging'
 
 /**
  * Which document of each tab is ready to take instructions. A step that navigates replaces the
@@ -44,7 +45,9 @@ export function currentDoc(tabId: number): DocState | undefined {
  * Resolves with the tab's ready document, waiting for one when the tab is between documents.
  * With `notDocumentId`, waits for a document other than that one (after a navigating step).
  */
-export function waitForDoc(tabId: number, opts: { notDocumentId?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<DocState> {
+type WaitOptions = { notDocumentId?: string; timeoutMs?: number; signal?: AbortSignal }
+
+export function waitForDoc(tabId: number, opts: WaitOptions = {}): Promise<DocState> {
   const ok = (d: DocState | undefined): d is DocState => !!d && (!opts.notDocumentId || d.documentId !== opts.notDocumentId)
   const now = ready.get(tabId)
   if (ok(now)) return Promise.resolve(now)
@@ -52,10 +55,15 @@ export function waitForDoc(tabId: number, opts: { notDocumentId?: string; timeou
   // already has its content script, which answers messages sent to the top frame.
   if (!navigating.has(tabId) && !opts.notDocumentId) {
     return browser.tabs.get(tabId).then(
-      (tab) => (tab.status === 'complete' ? { url: tab.url ?? '' } : waitForDoc(tabId, { ...opts, notDocumentId: '\u0000' })),
+      (tab) => (tab.status === 'complete' ? { url: tab.url ?? '' } : nextReady(tabId, ok, opts)),
       () => Promise.reject(Object.assign(new Error('The tab was closed.'), { code: 'NO_PAGE' })),
     )
   }
+  return nextReady(tabId, ok, opts)
+}
+
+/** Resolves when a `ready` that `ok` accepts arrives for the tab. */
+function nextReady(tabId: number, ok: (d: DocState | undefined) => d is DocState, opts: WaitOptions): Promise<DocState> {
   return new Promise((resolve, reject) => {
     const set = waiters.get(tabId) ?? new Set()
     waiters.set(tabId, set)
@@ -84,12 +92,13 @@ export function waitForDoc(tabId: number, opts: { notDocumentId?: string; timeou
   })
 }
 
-/** Tabs opened from another tab, so a run can follow a link that opens in a new tab. */
+/** Tabs opened from another tab, so a run can follow a page script that opens one on a click. */
 const opened = new Map<number, { tabId: number; at: number }[]>()
 const kNewTabWindowMs = 3_000 // a tab opened this long after a click belongs to it
 
 export async function takeNewTab(openerTabId: number, since: number): Promise<number | undefined> {
-  // Chrome reports the new tab a moment after the click's answer; give it one short beat.
+  // Chrome reports the new tab (and commits a navigation the click started) a moment after the
+  // click's answer; this beat also lets the next step see a navigation that is under way.
   await new Promise((r) => setTimeout(r, 50))
   const list = opened.get(openerTabId) ?? []
   const hit = list.find((t) => t.at >= since - 50 && t.at - since < kNewTabWindowMs)
@@ -99,6 +108,15 @@ export async function takeNewTab(openerTabId: number, since: number): Promise<nu
     list.filter((t) => t !== hit),
   )
   return hit.tabId
+}
+
+/**
+ * True when a message failed because its document went away (a navigation committed under it),
+ * as opposed to the page answering with an error: the step is then followed into the next page.
+ */
+export function isDocumentGone(e: unknown): boolean {
+  if (e instanceof ProtocolError && e.code === 'NO_RECEIVER') return true
+  return /Receiving end does not exist|message port closed|No frame with id|No document with id|Could not establish connection/i.test(String((e as Error)?.message ?? e))
 }
 
 export function watchNavigations(): void {

@@ -1,8 +1,8 @@
 import browser from 'webextension-polyfill'
 import { parseSlash, kSlashUsage, type SlashCommand } from '../../core/slash'
-import { formatDescription, formatList, type ActionResult } from '../../core/registry'
+import { formatDescription, formatList } from '../../core/registry'
 import { handle, type PackSummary } from '../../messaging'
-import { actionApi, getRegistry } from '../actions'
+import { actionApi, describeResult, getRegistry } from '../actions'
 import { chatWriter, conversationOf } from '../conversation'
 
 /** The tab an extension page means: the sender's own tab, else the active tab of the last window. */
@@ -12,14 +12,6 @@ async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number 
   return tab?.id
 }
 
-export function describeResult(r: ActionResult): string {
-  if (r.success) {
-    const data = r.data && Object.keys(r.data).length ? `\n\n\`\`\`json\n${JSON.stringify(r.data, null, 2)}\n\`\`\`` : ''
-    const fallbacks = r.fallbacksUsed.length ? ` (fallbacks used: ${r.fallbacksUsed.join(', ')})` : ''
-    return `✓ **${r.action}** finished in ${Math.round(r.durationMs)} ms${fallbacks}.${data}`
-  }
-  return `✗ **${r.action}** failed: ${r.error?.code} — ${r.error?.message}${r.error?.suggestion ? `\n\n${r.error.suggestion}` : ''}`
-}
 
 async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: string; ok: boolean }> {
   const api = await actionApi(tabId)
