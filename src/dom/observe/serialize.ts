@@ -126,9 +126,12 @@ function headerLines(s: PageSnapshot, sections: number, contentBudget: number): 
 /** Values that need no quotes: one word, no spaces or quotes (saves a token per value). */
 const kBareValue = /^[\p{L}\p{N}_.@:/+-]+$/u
 
-/** The element as one token of the listing: `id[flags]="value" "label"`. */
-export function elementToken(e: ElementRecord): string {
-  let out = e.id
+/**
+ * The element as one token of the listing: `id[flags]="value" "label"`. `written` replaces the id
+ * when a keyed row shortens it (`btn_edit_` for `btn_edit_near_742` in row `742:`).
+ */
+export function elementToken(e: ElementRecord, written = e.id): string {
+  let out = written
   const flags: string[] = []
   const it = e.attrs.inputType
   if (e.role && e.role !== kDefaultRole[e.type] && e.role !== 'textbox' && e.role !== 'button' && !(e.role === 'searchbox' && it === 'search')) flags.push(e.role)
@@ -157,6 +160,45 @@ function labelImplied(e: ElementRecord): boolean {
   const local = e.frame ? e.id.slice(e.frame.length + 1) : e.id
   const stem = `${kIdPrefix[e.type]}_${s}`
   return local === stem || local.startsWith(stem + '_')
+}
+
+const kNear = '_near_'
+
+/** The word after `_near_` that ends the element's id (seed 002 §3.3), or ''. */
+function nearKey(e: ElementRecord): string {
+  const at = e.id.lastIndexOf(kNear)
+  return at > 0 ? e.id.slice(at + kNear.length) : ''
+}
+
+/**
+ * The key a table row is written with: the `_near_` word that at least two of its listed
+ * elements end in (the most common one), or '' when writing ids in full is as short.
+ */
+function rowKey(els: ElementRecord[], members: number[]): string {
+  const counts = new Map<string, number>()
+  let best = ''
+  let bestCount = 1
+  for (const i of members) {
+    const k = nearKey(els[i])
+    if (!k) continue
+    const n = (counts.get(k) ?? 0) + 1
+    counts.set(k, n)
+    if (n > bestCount) {
+      best = k
+      bestCount = n
+    }
+  }
+  return best
+}
+
+/** `e`'s id as written in a row with `key`: without the `near_<key>` that the key stands for. */
+function writtenId(e: ElementRecord, key: string): string {
+  return key && e.id.endsWith(kNear + key) ? e.id.slice(0, e.id.length - key.length - kNear.length + 1) : e.id
+}
+
+/** How a group heading explains keyed rows, with an example from the group itself. */
+function keyedRowsNote(e: ElementRecord, key: string): string {
+  return `; in a row "${key}: ${writtenId(e, key)}" means ${e.id}`
 }
 
 function viewportScore(e: ElementRecord, s: PageSnapshot): number {
@@ -199,15 +241,21 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
   }
   // Regions left out entirely still get a one-line summary each.
   let left = available - s.regions.filter((r) => r.elements > 0 && !regionsSeen.has(r.id)).length * kOmissionLineTokens
+  const headed = new Set(s.groups.filter((g) => g.items >= kMinGroupHeading).map((g) => g.id))
   for (const i of order) {
     if (include[i]) continue
     const e = s.elements[i]
-    let cost = estimateTokens(elementToken(e)) + 1
+    // In a headed group, an id ending in `_near_<word>` is written short in a row keyed by the word.
+    const key = e.group !== undefined && headed.has(e.group) ? nearKey(e) : ''
+    let cost = estimateTokens(elementToken(e, writtenId(e, key))) + 1
     // A region or group entered costs its heading and, when partly listed, omission lines.
     if (!regionsSeen.has(e.region)) cost += estimateTokens(`## ${e.region}`) + 1 + kOmissionLineTokens
-    if (e.group !== undefined && !groupsSeen.has(e.group)) cost += kGroupHeadingTokens + kOmissionLineTokens
+    if (e.group !== undefined && !groupsSeen.has(e.group)) cost += kGroupHeadingTokens + kOmissionLineTokens + (key ? estimateTokens(keyedRowsNote(e, key)) : 0)
     const rowKey = e.group !== undefined ? `${e.group}:${e.item}` : ''
-    if (rowKey && !rowsSeen.has(rowKey) && rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
+    if (rowKey && !rowsSeen.has(rowKey)) {
+      if (rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
+      if (key) cost += estimateTokens(`${key}:`) + 1
+    }
     if (cost > left) continue
     left -= cost
     include[i] = 1
@@ -227,11 +275,28 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
   const els = s.elements
   // Rows that hold listed-or-omitted elements, per group, in order: gaps count only these.
   const rowsOf = new Map<string, number[]>()
-  for (const e of els) {
+  // Listed elements per row, for the row's key; and each group's first keyed row, for its heading.
+  const listedIn = new Map<string, number[]>()
+  for (let i = 0; i < els.length; i++) {
+    const e = els[i]
     if (e.group === undefined) continue
     const list = rowsOf.get(e.group) ?? []
     if (list[list.length - 1] !== e.item) list.push(e.item ?? 0)
     rowsOf.set(e.group, list)
+    if (!include[i]) continue
+    const key = `${e.group}:${e.item}`
+    const members = listedIn.get(key)
+    if (members) members.push(i)
+    else listedIn.set(key, [i])
+  }
+  const keyOf = new Map<string, string>()
+  const keyedExample = new Map<string, string>()
+  for (const [row, members] of listedIn) {
+    const g = groups.get(els[members[0]].group!)
+    // Keys are explained in the group's heading; groups too small for a heading list ids in full.
+    const key = g && g.items >= kMinGroupHeading ? rowKey(els, members) : ''
+    keyOf.set(row, key)
+    if (key && !keyedExample.has(g!.id)) keyedExample.set(g!.id, keyedRowsNote(els[members.find((i) => nearKey(els[i]) === key)!], key))
   }
   const rowsBetween = (group: string, after: number, before: number): number => {
     const list = rowsOf.get(group) ?? []
@@ -243,10 +308,19 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
   let group: string | undefined
   let groupHeading = false
   let lastItem = -1
-  let row: string[] = []
+  // The row being written: its elements and whether its text is shown.
+  let row: number[] = []
+  let rowContext = ''
   const flushRow = () => {
-    if (row.length) lines.push(row.join(' '))
+    if (!row.length) return
+    const e0 = els[row[0]]
+    const key = keyOf.get(`${e0.group}:${e0.item}`) ?? ''
+    const tokens = row.map((i) => elementToken(els[i], writtenId(els[i], key)))
+    const ctx = rowContext ? ` ${JSON.stringify(rowContext)}` : ''
+    const lead = key ? `${key}${ctx}: ` : ctx ? `row${ctx}: ` : ''
+    lines.push(lead + tokens.join(' '))
     row = []
+    rowContext = ''
   }
   let groupSkipped = 0
   const closeGroup = () => {
@@ -316,7 +390,10 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
     packed = 0
     const g = groups.get(e.group)
     if (!groupHeading) {
-      if (g && g.items >= kMinGroupHeading) lines.push(`### ${g.kind} ${g.id}${g.label ? ` ${JSON.stringify(g.label)}` : ''}: ${g.items} ${g.kind === 'table' ? 'rows' : 'items'}`)
+      if (g && g.items >= kMinGroupHeading) {
+        const unit = g.kind === 'table' ? 'rows' : 'items'
+        lines.push(`### ${g.kind} ${g.id}${g.label ? ` ${JSON.stringify(g.label)}` : ''}: ${g.items} ${unit}${keyedExample.get(g.id) ?? ''}`)
+      }
       groupHeading = true
     }
     const key = `${e.group}:${e.item}`
@@ -327,9 +404,9 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
       if (gap > 0 && g) lines.push(`… +${gap} ${g.kind === 'table' ? 'rows' : 'items'} like this`)
       lastItem = Math.max(lastItem, item)
       itemKey = key
-      if (rel[i] > 0 && e.context) row.push(`row ${JSON.stringify(e.context)}:`)
+      if (rel[i] > 0 && e.context) rowContext = e.context
     }
-    row.push(elementToken(e))
+    row.push(i)
   }
   closeRegion()
   return lines.join('\n')

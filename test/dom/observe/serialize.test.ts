@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
 // The listing format (docs/page-representation.md) and the token budget.
+import fc from 'fast-check'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { clearAgentIds, observe, serialize, type PageSnapshot } from '../../../src/dom/observe'
 import { countTokens } from '../../../src/core/tokens'
 import { tablePage } from '../../../bench/lib/observe-pages'
 import { page } from './helpers'
+import { listedIds } from './listing'
 
 const body = (html: string) => html.replace(/^[\s\S]*<body>|<\/body>[\s\S]*$/g, '')
 
@@ -62,11 +64,11 @@ describe('budget recall on a 1,000-row table', () => {
     const out = serialize(snap, { request })
     const id = rowEl(row, type, label)
     expect(out.ids).toContain(id)
-    expect(out.text).toContain(id)
+    expect(listedIds(out.text)).toContain(id)
     expect(countTokens(out.text)).toBeLessThanOrEqual(4000)
     expect(out.tokens).toBeGreaterThanOrEqual(countTokens(out.text))
     // The matched row shows its text so the model can check it is the right one.
-    expect(out.text).toContain(`row "Order ${row} `)
+    expect(out.text).toMatch(new RegExp(`^\\S+ "Order ${row} [^"]*": `, 'm'))
   })
 
   test('the rest is summarised, not dropped silently', () => {
@@ -81,5 +83,71 @@ describe('budget recall on a 1,000-row table', () => {
     const out = serialize(snap, { budgetTokens: Infinity })
     expect(out.omitted).toBe(0)
     expect(out.text).not.toContain('more rows like this')
+    expect(listedIds(out.text)).toEqual(snap.elements.map((e) => e.id))
+  })
+
+  test('every listed id reads back exactly, and only those, for any budget and request', () => {
+    const requests = fc.constantFrom('', 'delete order 742', '编辑订单 12', 'status shipped', 'open settings', 'order 1000 checkbox')
+    fc.assert(
+      fc.property(fc.integer({ min: 200, max: 6000 }), requests, (budgetTokens, request) => {
+        const out = serialize(snap, { budgetTokens, request })
+        expect(listedIds(out.text)).toEqual(out.ids)
+      }),
+      { numRuns: 25 },
+    )
+  })
+})
+
+describe('keyed rows', () => {
+  beforeEach(() => clearAgentIds())
+
+  const row = (key: string, who: string, extra = '') =>
+    `<tr><td>${key} ${who}</td><td><button>Edit</button></td><td><button>删除</button></td><td><input type="checkbox" aria-label="pick"></td>${extra}</tr>`
+
+  test('a row is written with its key and ids end in "_" where the key completes them', () => {
+    const rows = ['101 Ann', '102 Bob', '103 Cy', '104 Di', '105 Ed'].map((r) => row(...(r.split(' ') as [string, string])))
+    const snap = observe({ root: page(`<main><table><tbody>${rows.join('')}</tbody></table></main>`), includeContent: false })
+    const text = serialize(snap, { budgetTokens: Infinity }).text
+    const lines = text.split('\n')
+    const at = lines.findIndex((l) => l.startsWith('### table'))
+    expect(lines[at]).toBe('### table g1: 5 rows; in a row "101: btn_edit_" means btn_edit_near_101')
+    expect(lines.slice(at + 1, at + 3)).toEqual(['101: btn_edit_ btn_删除_ checkbox_pick_', '102: btn_edit_ btn_删除_ checkbox_pick_'])
+    expect(listedIds(text)).toEqual(snap.elements.map((e) => e.id))
+  })
+
+  test('on any generated table, the listing names exactly the listed elements', () => {
+    const word = fc.constantFrom('1', '2', '42', 'near', 'pear', '王芳', '已发货', 'Order', 'x_y', 'a-b', 'Stores near me')
+    const control = fc.constantFrom('<button>Edit</button>', '<button>删除</button>', '<button>Stores near me</button>', '<a href="#">Open</a>', '<input type="checkbox" checked>', '<select><option>a b</option></select>', '<input value="v: 1">')
+    const table = fc.array(fc.record({ cells: fc.array(word, { minLength: 1, maxLength: 3 }), controls: fc.array(control, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 12 })
+    fc.assert(
+      fc.property(table, fc.integer({ min: 80, max: 2000 }), fc.constantFrom('', 'delete 42', '王芳', 'pear edit'), (rows, budgetTokens, request) => {
+        clearAgentIds()
+        const html = rows.map((r) => `<tr><td>${r.cells.join(' ')}</td>${r.controls.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')
+        const snap = observe({ root: page(`<main><table><tbody>${html}</tbody></table></main>`), includeContent: false })
+        expect(listedIds(serialize(snap, { budgetTokens: Infinity }).text)).toEqual(snap.elements.map((e) => e.id))
+        const out = serialize(snap, { budgetTokens, request })
+        expect(listedIds(out.text)).toEqual(out.ids)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  test('ids whose own word differs from the row key, and small groups, are written in full', () => {
+    // "Ann" is the only word of the first row that no other row has for the checkbox's twins
+    // once its number is shared; a group under five rows gets no heading and no keys.
+    const small = observe({ root: page(`<main><table><tbody>${row('1', 'x')}${row('2', 'y')}</tbody></table></main>`), includeContent: false })
+    const smallText = serialize(small, { budgetTokens: Infinity }).text
+    expect(smallText).toContain('btn_edit_near_1 btn_删除_near_1')
+    expect(listedIds(smallText)).toEqual(small.elements.map((e) => e.id))
+
+    clearAgentIds()
+    // Row "1 pear" shares its number with "1 fig", so its Edit and 删除 are told apart by "pear";
+    // its Ship button has one twin only ("2 kiwi"), so "1" is enough for it.
+    const ship = '<td><button>Ship</button></td>'
+    const rows = [row('1', 'pear', ship), row('1', 'fig'), row('2', 'kiwi', ship), row('3', 'lime'), row('4', 'plum')].join('')
+    const snap = observe({ root: page(`<main><table><tbody>${rows}</tbody></table></main>`), includeContent: false })
+    const text = serialize(snap, { budgetTokens: Infinity }).text
+    expect(text).toContain('\npear: btn_edit_ btn_删除_ checkbox_pick_ btn_ship_near_1\n')
+    expect(listedIds(text)).toEqual(snap.elements.map((e) => e.id))
   })
 })
