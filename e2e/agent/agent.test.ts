@@ -182,3 +182,27 @@ it('survives the service worker being stopped mid-run: the run goes on and the h
   void panel
   await page.close()
 })
+
+it('a model that reads a keyed table row writes the whole id, and the step hits that row', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/agent/orders.html`)
+  let line = ''
+  // The scripted model does what the listing's heading tells it: in the row "K …: btn_x_", the id
+  // is btn_x_near_K. It acts on the row whose text names order 742, by target_id alone.
+  llm.script({
+    from: (body) => {
+      const prompt = String(body.messages.at(-1).content)
+      line = prompt.split('\n').find((l) => /^\S+ "[^"]*Order 742\b/.test(l)) ?? ''
+      const key = line.split(' ')[0]
+      const short = line.split(' ').find((t) => t.startsWith('btn_archive_')) ?? 'btn_archive_'
+      const id = short.endsWith('_') ? `${short}near_${key}` : short
+      return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: id }, description: 'Archive order 742' }, done('Archived.')])
+    },
+  })
+  const panel = await ava.openPanel(page)
+  await sendAndWait(panel, 'archive order 742')
+  expect(line).toMatch(/^\S+ "[^"]*Order 742[^"]*": .*btn_archive_ /)
+  expect(await page.evaluate(() => (window as any).__archived)).toEqual([742])
+  expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok'])
+  await page.close()
+})

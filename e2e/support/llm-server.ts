@@ -12,6 +12,8 @@ export type Fault = 'http401' | 'http429' | 'http500' | 'malformed-json' | 'cut'
 export interface ScriptedReply {
   /** The assistant text; streamed in `chunks` pieces when given, else in pieces of ~12 characters. */
   text?: string
+  /** The assistant text computed from the request body when it arrives (a model that reads the prompt). */
+  from?: (body: any) => string
   chunks?: string[]
   /** Pause between streamed chunks. */
   chunkDelayMs?: number
@@ -117,7 +119,7 @@ export async function startLlmServer(): Promise<LlmServer> {
       return
     }
 
-    const text = reply.text ?? (reply.chunks ?? []).join('')
+    const text = reply.from?.(body) ?? reply.text ?? (reply.chunks ?? []).join('')
     const pieces = reply.chunks ?? split(text)
     const usage = reply.usage ?? { input: 100, output: Math.ceil(text.length / 4) }
     const model = body.model ?? 'test-model'
