@@ -80,10 +80,37 @@ it('the model can call a pack action with a saved secret, which it never sees', 
   })
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
-  await ava.ask(page, 'log in as alice')
+  const panel = await ava.ask(page, 'log in as alice')
+  // Typing a saved secret into a page is asked first, naming the secret and the site.
+  await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
+  expect(await panel.locator('article.confirm').last().textContent()).toContain(`common:auth:login types the saved alice_pw into ${new URL(site.url).host}`)
+  expect(await page.inputValue('#password')).toBe('')
+  await panel.locator('[data-test=confirm-allow]').last().click()
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
   const req = JSON.stringify(llm.requests[0].body)
   expect(req).toContain('common:auth:login') // the relevant action was offered to the model
   for (const r of llm.requests) expect(JSON.stringify(r.body)).not.toContain('wonderland')
+  await page.close()
+})
+
+it('a pack action fed a saved secret does nothing when the person says no', async () => {
+  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' } }))
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'run_action', params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } }, description: 'Log in' },
+      { step_id: 2, action_type: 'done', params: { answer: 'Logged in.' } },
+    ]),
+  })
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  const panel = await ava.ask(page, 'log in as alice')
+  await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
+  const posts = site.hits.filter((h) => h.method === 'POST').length
+  await panel.locator('[data-test=confirm-deny]').last().click()
+  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
+  expect(await page.inputValue('#username')).toBe('')
+  expect(await page.inputValue('#password')).toBe('')
+  expect(site.hits.filter((h) => h.method === 'POST').length).toBe(posts)
+  expect(page.url()).toBe(`${site.url}/login`)
   await page.close()
 })

@@ -431,8 +431,16 @@ async function runRegistryAction(ctx: StepCtx, view: StepView, ins: Instruction)
   const registry = await getRegistry()
   const found = registry.lookup(name)
   if (!found.ok) return { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion}` }
-  if (found.action.risk === 'high' && ctx.settings.safety.confirm.includes('high_risk_action')) {
+  const confirm = ctx.settings.safety.confirm
+  if (found.action.risk === 'high' && confirm.includes('high_risk_action')) {
     if (!(await ask(ctx, view, `${kRiskReasons.high_risk_action}: ${name}`))) return cancelled()
+  }
+  // An action fed a saved secret types it into this page: the person says yes to the site first,
+  // as they would for a password form the model fills in step by step.
+  const named = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : []))
+  if (named.length && confirm.includes('credentials')) {
+    const host = new URL((await tabUrl(ctx.state.tabId)) || 'about:blank').host || 'this page'
+    if (!(await ask(ctx, view, `${kRiskReasons.credentials}: ${name} types the saved ${named.join(', ')} into ${host}`))) return cancelled()
   }
   const vault = await vaultStore.get()
   const params: Record<string, unknown> = {}
