@@ -24,6 +24,11 @@ export default defineManifest({
       matches: ['<all_urls>'],
       js: ['src/content/boot.ts'],
       run_at: 'document_idle',
+      // Cross-origin frames are read by the content script inside them (seed 002 §6); only the
+      // top frame shows the Ava button. No match_about_blank: an about:blank or srcdoc frame is
+      // same-origin with its parent, whose scan reads it, unless sandboxed, and then it stays
+      // listed as cross_origin_restricted.
+      all_frames: true,
     },
   ],
   // The chat panel is framed into pages by the boot script; only the HTML entry must be reachable

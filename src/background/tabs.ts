@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill'
 import { ProtocolError } from '../messaging'
+import { forgetFrameRoutes } from './frames'
 
 /**
  * Which document of each tab is ready to take instructions. A step that navigates replaces the
@@ -131,6 +132,7 @@ export function watchNavigations(): void {
   })
   browser.tabs.onRemoved.addListener((tabId) => {
     forgetTab(tabId)
+    void forgetFrameRoutes(tabId).catch(() => undefined)
     opened.delete(tabId)
   })
 }

@@ -1,7 +1,7 @@
 import type { ExecOutcome, ExecRequest } from '../core/exec'
 import type { PageInfo } from '../messaging/protocol'
 import { executeInstruction, type DomActionName } from '../dom/executor'
-import { hideOverlay, observe, serialize, showOverlay, waitForReady, type PendingRequestSource } from '../dom/observe'
+import { hideOverlay, observe, serialize, showOverlay, waitForReady, type PageSnapshot, type PendingRequestSource } from '../dom/observe'
 import { send } from '../messaging'
 import { riskOf } from '../dom/risk'
 import { createPagePort } from '../dom/port'
@@ -87,7 +87,16 @@ export async function pageInfo(request?: string, settle = false): Promise<PageIn
   }
   const snapshot = observe({ request })
   const { text } = serialize(snapshot, { request })
-  return { url: location.href, title: document.title, listing: note + text }
+  const info: PageInfo = { url: location.href, title: document.title, listing: note + text }
+  // Cross-origin frames are read by our content script inside each of them; the background merges
+  // their snapshots into this one and lists the whole again (seed 002 §6, background/frames.ts).
+  if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })
+  return info
+}
+
+/** This subframe's snapshot, its elements marked for the steps the background routes here. */
+export function frameSnapshot(request?: string): { snapshot: PageSnapshot } {
+  return { snapshot: observe({ request }) }
 }
 
 // The BrowserPort methods the background's step engine may call; anything else is refused.

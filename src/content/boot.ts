@@ -3,9 +3,11 @@ import { handle, send } from '../messaging'
 import { createLauncher } from './launcher'
 
 /**
- * The content script's eager part, on every page: the Ava button and the message handlers.
- * Everything heavy — the chat panel (an extension page), the Observe scanner and the executor —
- * loads on first use, so a page that never uses Ava pays only for this file.
+ * The content script's eager part, in every frame of every page: in the top frame the Ava button
+ * and the message handlers, in a subframe only the two handlers the background needs to read a
+ * cross-origin frame and act in it. Everything heavy — the chat panel (an extension page), the
+ * Observe scanner and the executor — loads on first use, so a page that never uses Ava pays only
+ * for this file.
  */
 const agent = () => import('./agent')
 
@@ -44,4 +46,15 @@ function boot(): void {
     .finally(() => launcher.markReady())
 }
 
+/**
+ * A subframe: no button, no panel, no `ready` (the tab's document is the top frame's). The
+ * background asks it for its snapshot when the top frame cannot see into it (cross-origin) and
+ * sends it the steps on its elements (seed 002 §6, src/background/frames.ts).
+ */
+function bootFrame(): void {
+  handle('bg→content:frame.snapshot', ['background'], async ({ request }) => (await agent()).frameSnapshot(request))
+  handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
+}
+
 if (window.top === window) boot()
+else bootFrame()

@@ -52,6 +52,8 @@ export interface Protocol {
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }
   'bg→content:page.info': { req: { request?: string; settle?: boolean }; res: PageInfo }
+  /** A cross-origin subframe's own Observe snapshot, for the background to merge into its parent's. */
+  'bg→content:frame.snapshot': { req: { request?: string }; res: { snapshot: ObserveSnapshot } }
 
   // Record and replay (issue 8, src/background/recorder.ts). The panel records the person's own
   // actions on its tab, saves a draft as a flow (and a pack action), replays it, reviews heals.
@@ -189,7 +191,21 @@ export interface PageInfo {
   title: string
   /** The Observe listing of the page, budgeted for the request. */
   listing: string
+  /**
+   * Only when the page has cross-origin frames: the snapshot the listing was made from, which the
+   * background fills in from those frames' own content scripts and lists again, and the
+   * readiness note the listing started with (src/background/frames.ts).
+   */
+  snapshot?: ObserveSnapshot
+  note?: string
 }
+
+/**
+ * An Observe `PageSnapshot` (src/dom/observe/types.ts) on its way from a frame to the background.
+ * messaging/ may not import dom/ (STYLE.md, layers), so the wire type is opaque here; the page
+ * side produces the real type and src/background/frames.ts, the one reader, names it again.
+ */
+export type ObserveSnapshot = unknown
 
 /** The wire shape. Responses are wrapped so that errors survive structured cloning as data. */
 export interface Envelope<N extends MessageName = MessageName> {
