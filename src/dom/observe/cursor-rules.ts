@@ -1,7 +1,7 @@
 /**
- * Which elements can be `display: none` or have a `cursor` other than their parent's, read from
- * the document's own stylesheets once per scan (never cached across scans: sheets and classes
- * change without mutations the scan could see).
+ * Which elements can be `display: none`, have a `cursor` other than their parent's, or clip their
+ * content (`overflow`), read from the document's own stylesheets once per scan (never cached
+ * across scans: sheets and classes change without mutations the scan could see).
  *
  * `cursor` is inherited and `display` is not, so an element no rule sets either on is not
  * display:none and has its parent's cursor. The scan reads the computed style (costly per element)
@@ -12,9 +12,11 @@
  * slotting, which changes what a light child inherits from). Anything this module can't see
  * through — an unreadable (cross-origin) sheet, nested or scoped rules, `::part`, a keyframe
  * animating `cursor`, too many rules — makes it answer `null`: read every element's style.
+ * `overflow` is not inherited either: a container no rule, inline style or UA rule gives an
+ * overflow of its own does not clip, and its overflow is not read.
  */
 
-/** More cursor rules than this and one `matches()` costs about as much as the style read. */
+/** More rules than this in one list and one `matches()` costs about as much as the style read. */
 const kMaxCursorRules = 24
 
 /**
@@ -26,62 +28,105 @@ export const kUaStyledTags = new Set([
   'a', 'area', 'button', 'input', 'label', 'select', 'textarea', 'option', 'optgroup', 'datalist', 'dialog', 'param', 'rp', 'rt', 'noembed',
   'noframes', 'track', 'source', 'audio', 'video', 'embed', 'object', 'iframe', 'frame', 'frameset', 'slot', 'details', 'summary', 'img',
   'canvas', 'svg', 'math', 'picture', 'map', 'marquee', 'keygen', 'applet', 'fieldset', 'legend', 'output', 'meter', 'progress',
+  // Clipped by the UA stylesheet (Chromium: overflow hidden or clip); the replaced ones above too.
+  'hr',
 ])
+
+/** Selectors of the elements a stylesheet rule may style (see the module comment). */
+export interface RuleSelectors {
+  /** Rules setting `cursor`, `display` or `all`: '' when none does, null to read every element. */
+  cursor: string | null
+  /** Rules setting `overflow` (any longhand) or `all`: '' when none does, null to read every one. */
+  overflow: string | null
+}
 
 class Unknown extends Error {}
 
-function setsCursor(style: CSSStyleDeclaration | undefined): boolean {
-  return !!style && (style.getPropertyValue('cursor') !== '' || style.getPropertyValue('display') !== '' || style.getPropertyValue('all') !== '')
+const kCursorProps = ['cursor', 'display', 'all']
+const kOverflowProps = ['overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block', 'all']
+
+function sets(style: CSSStyleDeclaration | undefined, props: string[]): boolean {
+  return !!style && props.some((p) => style.getPropertyValue(p) !== '')
 }
 
-function collect(rules: CSSRuleList, out: string[], depth: number): void {
+/** One list of selectors; `over` when it can't be matched (too long, or unknown): read every element. */
+interface List {
+  props: string[]
+  sels: string[]
+  over: boolean
+}
+
+function add(list: List, sel: string): void {
+  if (list.over) return
+  list.sels.push(sel)
+  if (list.sels.length > kMaxCursorRules) list.over = true
+}
+
+function collect(rules: CSSRuleList, lists: List[], depth: number): void {
   if (depth > 8) throw new Unknown()
   for (let i = 0; i < rules.length; i++) {
+    // With every style read anyway (the cursor list, first, is over) the overflow comes with
+    // it, so a large framework sheet is not walked to its end.
+    if (lists[0].over) throw new Unknown()
     const rule = rules[i] as CSSRule & { cssRules?: CSSRuleList; styleSheet?: CSSStyleSheet | null; selectorText?: string; style?: CSSStyleDeclaration }
     const type = rule.constructor?.name
     if (type === 'CSSStyleRule') {
       // Nested rules carry relative selectors (`&:hover`) that matches() can't take alone.
       if (rule.cssRules && rule.cssRules.length > 0) throw new Unknown()
-      if (setsCursor(rule.style)) {
+      for (const list of lists) {
+        if (!sets(rule.style, list.props)) continue
         const sel = rule.selectorText ?? ''
-        if (!sel || /::part|:host|::slotted/i.test(sel)) throw new Unknown()
-        out.push(sel)
-        if (out.length > kMaxCursorRules) throw new Unknown()
+        // Shadow-crossing selectors match elements this document's matches() can't test.
+        if (!sel || /::part|:host|::slotted/i.test(sel)) list.over = true
+        else add(list, sel)
       }
     } else if (type === 'CSSImportRule') {
       const sheet = rule.styleSheet
       if (!sheet) throw new Unknown()
-      collect(sheet.cssRules, out, depth + 1)
+      collect(sheet.cssRules, lists, depth + 1)
     } else if (type === 'CSSMediaRule' || type === 'CSSSupportsRule' || type === 'CSSLayerBlockRule' || type === 'CSSContainerRule') {
       // Conditions are ignored: a rule that may apply is treated as applying (one more read).
-      collect(rule.cssRules!, out, depth + 1)
+      collect(rule.cssRules!, lists, depth + 1)
     } else if (type === 'CSSKeyframesRule') {
       const frames = rule.cssRules!
-      for (let k = 0; k < frames.length; k++) if (setsCursor((frames[k] as CSSKeyframeRule).style)) throw new Unknown()
+      // An animation may set the property on any element: read every one.
+      for (let k = 0; k < frames.length; k++) for (const list of lists) if (sets((frames[k] as CSSKeyframeRule).style, list.props)) list.over = true
     } else if (rule.cssRules !== undefined || type === undefined) {
       // @scope, @starting-style and any grouping rule not known here.
       throw new Unknown()
     }
-    // @font-face, @page, @namespace, @layer statements, @property: no element cursor.
+    // @font-face, @page, @namespace, @layer statements, @property: no element style.
   }
 }
 
-/**
- * One selector list matching every element a stylesheet rule may set `cursor` on ('' when none
- * does), or null when the sheets can't be read through and every element needs its style read.
- */
-export function cursorSelector(doc: Document): string | null {
-  const out: string[] = []
+/** The list as one selector ('' when empty), or null when it is too long or matches() rejects it. */
+function joined(list: List, doc: Document): string | null {
+  if (list.over) return null
+  if (list.sels.length === 0) return ''
+  const sel = list.sels.join(', ')
   try {
-    const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
-    // cssRules throws on a cross-origin sheet; that is the fallback too.
-    for (const sheet of sheets) collect(sheet.cssRules, out, 0)
-    if (out.length === 0) return ''
-    const sel = out.join(', ')
     // A selector the parser kept but matches() rejects (namespaces, vendor pseudo-classes).
     doc.documentElement?.matches(sel)
     return sel
   } catch {
     return null
   }
+}
+
+/**
+ * Selector lists matching every element a stylesheet rule may set `cursor` (or `display`) and
+ * `overflow` on; each is '' when no rule does, or null when the sheets can't be read through and
+ * every element needs its style read.
+ */
+export function ruleSelectors(doc: Document): RuleSelectors {
+  const cursor: List = { props: kCursorProps, sels: [], over: false }
+  const overflow: List = { props: kOverflowProps, sels: [], over: false }
+  try {
+    const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
+    // cssRules throws on a cross-origin sheet; that is the fallback too.
+    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow], 0)
+  } catch {
+    return { cursor: null, overflow: null }
+  }
+  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc) }
 }

@@ -16,7 +16,7 @@ import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from '
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
 import { clip, slug, normalizeText } from './text'
 import { frameIdFor } from './ids'
-import { cursorSelector, kUaStyledTags } from './cursor-rules'
+import { kUaStyledTags, ruleSelectors } from './cursor-rules'
 
 /** Subtrees that never hold anything to show or click. */
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
@@ -31,6 +31,43 @@ const kLeafTags = new Set(['svg', 'select', 'video', 'audio', 'canvas', 'object'
 const kPlainLeafTags = new Set(['span', 'b', 'i', 'em', 'strong', 'small', 'code', 's', 'u', 'sup', 'sub', 'mark', 'abbr', 'cite', 'q', 'kbd', 'font', 'br', 'wbr'])
 /** Ava's own UI (button, panel, overlay) carries this attribute and is never scanned (§6). */
 export const kAvaUiAttr = 'data-ava-ui'
+
+/**
+ * The attributes the walk asks about, as bits of one mask per element: a single
+ * `getAttributeNames()` costs about what two `hasAttribute()` probes do, and an element is asked
+ * about a dozen attributes.
+ */
+const kAttrSkip = 1 // not scanned: ours, inert, or hidden
+const kAttrStyle = 2 // may set display or cursor itself: inline style, SVG cursor, popover
+const kAttrRole = 4
+const kAttrTabindex = 8
+const kAttrEditable = 16
+const kAttrOnclick = 32
+const kAttrLazy = 64 // lazy loading, aria-busy, or a class that may name a placeholder
+const kAttrBits = new Map<string, number>([
+  [kAvaUiAttr, kAttrSkip],
+  ['inert', kAttrSkip],
+  // `hidden` is display:none by the UA stylesheet (or content-visibility:hidden for
+  // until-found); checked directly for engines whose computed style misses it.
+  ['hidden', kAttrSkip],
+  ['style', kAttrStyle],
+  ['cursor', kAttrStyle],
+  ['popover', kAttrStyle],
+  ['role', kAttrRole],
+  ['tabindex', kAttrTabindex],
+  ['contenteditable', kAttrEditable],
+  ['onclick', kAttrOnclick],
+  ['loading', kAttrLazy],
+  ['aria-busy', kAttrLazy],
+  ['class', kAttrLazy],
+])
+
+function attrBits(el: Element): number {
+  const names = el.getAttributeNames()
+  let bits = 0
+  for (let i = 0; i < names.length; i++) bits |= kAttrBits.get(names[i]) ?? 0
+  return bits
+}
 
 /** Block-level content tags the attention model scores (seed 002 §3.5). */
 export const kContentTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'li', 'blockquote', 'td', 'th', 'pre', 'dd', 'dt', 'figcaption', 'caption'])
@@ -98,6 +135,8 @@ export interface DocScan {
    * always-read ones, null to read every element's cursor.
    */
   cursorSel: string | null
+  /** Elements a stylesheet rule may give an `overflow` (cursor-rules.ts), as `cursorSel`. */
+  overflowSel: string | null
 }
 
 export interface Candidate {
@@ -147,8 +186,11 @@ export interface RawScan {
  */
 interface ClipNode {
   el: Element
+  tag: string
   /** null when the walk did not need it (cursor-rules.ts); read here on demand. */
   style: CSSStyleDeclaration | null
+  /** Its overflow is read whatever the sheets say: inline style, or inside a shadow host. */
+  mustRead: boolean
   parent: ClipNode | null
   /** undefined until resolved. */
   box?: ClipBox | null
@@ -159,15 +201,25 @@ function forkOf(next: Ctx, ctx: Ctx): Ctx {
   return next === ctx ? { ...ctx } : next
 }
 
-function clipOf(node: ClipNode | null): ClipBox | null {
+function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
   if (!node) return null
   if (node.box !== undefined) return node.box
-  const outer = clipOf(node.parent)
-  const overflow = (node.style ?? node.el.ownerDocument.defaultView!.getComputedStyle(node.el)).overflowX
-  // Content outside an overflow:hidden box can never be seen there (collapsed panels,
-  // carousels). Absolutely positioned descendants that escape it are rare enough to accept.
-  node.box = overflow === 'hidden' || overflow === 'clip' ? intersectClip(node.el.getBoundingClientRect(), outer) : outer
+  const outer = clipOf(node.parent, ds)
+  node.box = outer
+  if (mayClip(node, ds)) {
+    const overflow = (node.style ?? ds.view.getComputedStyle(node.el)).overflowX
+    // Content outside an overflow:hidden box can never be seen there (collapsed panels,
+    // carousels). Absolutely positioned descendants that escape it are rare enough to accept.
+    if (overflow === 'hidden' || overflow === 'clip') node.box = intersectClip(node.el.getBoundingClientRect(), outer)
+  }
   return node.box
+}
+
+/** False when no rule, inline style or UA rule can give the container an overflow (cursor-rules.ts). */
+function mayClip(node: ClipNode, ds: DocScan): boolean {
+  const sel = ds.overflowSel
+  if (sel === null || node.mustRead || kUaStyledTags.has(node.tag)) return true
+  return sel !== '' && node.el.matches(sel)
 }
 
 interface Ctx {
@@ -218,7 +270,8 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
   // A DOM without layout (happy-dom, a document being built) reports a zero-width root; then
   // every box counts as visible and geometry checks are skipped.
   const layout = !!html && html.getBoundingClientRect().width > 0
-  return { doc, view, prefix, ox, oy, scrollX: view.scrollX || 0, scrollY: view.scrollY || 0, layout, active: deepActive(doc), cursorSel: cursorSelector(doc) }
+  const rules = ruleSelectors(doc)
+  return { doc, view, prefix, ox, oy, scrollX: view.scrollX || 0, scrollY: view.scrollY || 0, layout, active: deepActive(doc), cursorSel: rules.cursor, overflowSel: rules.overflow }
 }
 
 function deepActive(doc: Document): Element | null {
@@ -260,10 +313,8 @@ class Walker {
     if (kSkipTags.has(tag)) return
     // Most elements of a page carry no attributes at all; they skip every attribute lookup.
     const attrs = el.hasAttributes()
-    if (attrs && (el.hasAttribute(kAvaUiAttr) || el.hasAttribute('inert'))) return
-    // `hidden` is display:none by the UA stylesheet (or content-visibility:hidden for
-    // until-found); checked directly for engines whose computed style misses it.
-    if (attrs && el.hasAttribute('hidden')) return
+    const bits = attrs ? attrBits(el) : 0
+    if (bits & kAttrSkip) return
     // The context children get: `ctx` until something changes, then a copy (forkOf).
     let next = ctx
     // Shadow hosts and custom elements (which may hold a closed shadow root): sheets scoped to
@@ -271,7 +322,7 @@ class Walker {
     if (!ctx.exactCursor && (el.shadowRoot !== null || tag.includes('-'))) (next = forkOf(next, ctx)).exactCursor = true
     // An element no stylesheet rule, inline style or UA rule gives a display or cursor of its own
     // is not display:none and has its parent's cursor (cursor-rules.ts): its style is not read.
-    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tag, attrs, next, ds) ? ds.view.getComputedStyle(el) : null
+    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tag, bits, next, ds) ? ds.view.getComputedStyle(el) : null
     const plainLeaf = !attrs && kPlainLeafTags.has(tag) && el.firstElementChild === null && el.shadowRoot === null && this.nativeVisibility
     if (style && !plainLeaf && style.display === 'none') {
       this.hiddenControl(el, tag, ctx, ds)
@@ -280,7 +331,7 @@ class Walker {
     // Inside a control nothing new can become a clickable root, so its cursor is not needed.
     const canBeWeak = !ctx.inInteractive && !ctx.weakOwner
     const pointer = canBeWeak && style ? style.cursor === 'pointer' : parentPointer
-    const role = roleOf(el, tag, attrs)
+    const role = roleOf(el, tag, (bits & kAttrRole) !== 0)
 
     const regionKind = kRegionByRole[role] ?? (tag === 'form' ? 'form' : undefined)
     if (regionKind && (regionKind !== 'dialog' || el.getAttribute('aria-hidden') !== 'true')) {
@@ -294,11 +345,9 @@ class Walker {
       return
     }
 
-    const strong = isStrongInteractive(el, tag, role, attrs)
+    const strong = isStrongInteractive(el, tag, role, bits)
     const weak =
-      !strong &&
-      canBeWeak &&
-      ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (attrs && el.hasAttribute('onclick')))
+      !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
     if (strong || weak) {
       const c = this.candidate(el, tag, role, weak, next, ds, (style ??= ds.view.getComputedStyle(el)))
       if (c) {
@@ -306,7 +355,7 @@ class Walker {
         if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
         if (strong) (next = forkOf(next, ctx)).inInteractive = true
         else (next = forkOf(next, ctx)).weakOwner = c
-      } else if (strong && attrs && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
+      } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
     }
 
     if (this.opts.includeContent && !ctx.inContent && kContentTags.has(tag) && (out.content.length < kMaxContentCandidates || kAlwaysScored.has(tag))) {
@@ -318,11 +367,14 @@ class Walker {
     else if (tag === 'canvas') out.charts++
     else if (tag === 'article') out.hasArticle = true
 
-    if (attrs && out.lazy.length < kMaxLazyRegions) this.lazyMarker(el, tag, next.region, ds)
+    if (bits & kAttrLazy && out.lazy.length < kMaxLazyRegions) this.lazyMarker(el, tag, next.region, ds)
 
     if (kLeafTags.has(tag)) return
     const first = el.firstElementChild
-    if (first && ds.layout && tag !== 'html' && tag !== 'body') (next = forkOf(next, ctx)).clip = { el, style, parent: ctx.clip }
+    if (first && ds.layout && tag !== 'html' && tag !== 'body') {
+      next = forkOf(next, ctx)
+      next.clip = { el, tag, style, mustRead: next.exactCursor || (bits & kAttrStyle) !== 0, parent: ctx.clip }
+    }
     for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
     const shadow = el.shadowRoot
     if (shadow) {
@@ -331,11 +383,11 @@ class Walker {
   }
 
   /** False when `display` is surely not none and `cursor` surely the parent's (cursor-rules.ts). */
-  private styleMayDiffer(el: Element, tag: string, attrs: boolean, ctx: Ctx, ds: DocScan): boolean {
+  private styleMayDiffer(el: Element, tag: string, bits: number, ctx: Ctx, ds: DocScan): boolean {
     const sel = ds.cursorSel
     if (sel === null || ctx.exactCursor || kUaStyledTags.has(tag) || el.parentElement === null) return true
     // Inline style, SVG presentation attribute, popovers (display:none until open).
-    if (attrs && (el.hasAttribute('style') || el.hasAttribute('cursor') || el.hasAttribute('popover'))) return true
+    if (bits & kAttrStyle) return true
     return sel !== '' && el.matches(sel)
   }
 
@@ -385,7 +437,7 @@ class Walker {
     let inViewport = true
     if (ds.layout) {
       let r = boxEl.getBoundingClientRect()
-      const clip = clipOf(ctx.clip)
+      const clip = clipOf(ctx.clip, ds)
       if (geometryHidden(r, clip, ds.scrollX, ds.scrollY) && isProxiedControl(el, tag) && boxEl === el) {
         const proxy = ctx.label ?? el.parentElement
         if (proxy) r = proxy.getBoundingClientRect()
@@ -413,7 +465,7 @@ class Walker {
     let inViewport = true
     if (ds.layout) {
       const r = label.getBoundingClientRect()
-      if (geometryHidden(r, clipOf(ctx.clip), ds.scrollX, ds.scrollY)) return
+      if (geometryHidden(r, clipOf(ctx.clip, ds), ds.scrollX, ds.scrollY)) return
       const vx = ds.ox + r.left
       const vy = ds.oy + r.top
       bounds = { x: Math.round(vx + this.out.top.scrollX), y: Math.round(vy + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
@@ -430,7 +482,7 @@ class Walker {
     let r: DOMRect | null = null
     if (ds.layout) {
       r = el.getBoundingClientRect()
-      if (geometryHidden(r, clipOf(ctx.clip), ds.scrollX, ds.scrollY)) visible = false
+      if (geometryHidden(r, clipOf(ctx.clip, ds), ds.scrollX, ds.scrollY)) visible = false
       bounds = { x: Math.round(ds.ox + r.left + this.out.top.scrollX), y: Math.round(ds.oy + r.top + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
     }
     if (!visible) {
@@ -485,8 +537,11 @@ class Walker {
   }
 }
 
-/** Native controls, widget roles, tab stops and editing hosts: interactable by themselves. */
-export function isStrongInteractive(el: Element, tag: string, role: string, attrs = true): boolean {
+/**
+ * Native controls, widget roles, tab stops and editing hosts: interactable by themselves.
+ * `bits` says which of the attributes the walk tracks the element has (attrBits).
+ */
+function isStrongInteractive(el: Element, tag: string, role: string, bits: number): boolean {
   switch (tag) {
     case 'a':
     case 'area':
@@ -504,10 +559,8 @@ export function isStrongInteractive(el: Element, tag: string, role: string, attr
       return el.hasAttribute('controls')
   }
   if (kWidgetRoles.has(role)) return true
-  if (!attrs) return false
-  const tabindex = el.getAttribute('tabindex')
-  if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'html' && tag !== 'body') return true
-  return isEditableHost(el) && el.parentElement?.isContentEditable !== true
+  if (bits & kAttrTabindex && Number(el.getAttribute('tabindex')) >= 0 && tag !== 'html' && tag !== 'body') return true
+  return (bits & kAttrEditable) !== 0 && isEditableHost(el) && el.parentElement?.isContentEditable !== true
 }
 
 /** The "visually hidden" pattern: `clip: rect(0 0 0 0)` or `clip-path: inset(50%)` on the element. */
