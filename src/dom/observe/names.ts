@@ -5,6 +5,7 @@
  * algorithm (as in `dom-accessibility-api`) reads computed style for every descendant it visits
  * and costs far more than the whole scan; see docs/page-representation.md for the measurement.
  */
+import type { Attrs } from './state'
 import { normalizeText } from './text'
 
 /**
@@ -32,8 +33,8 @@ const kLabelable = new Set(['input', 'select', 'textarea', 'button', 'meter', 'o
 export class LabelIndex {
   private byRoot = new Map<Node, Map<string, Element>>()
 
-  labelFor(el: Element): Element | undefined {
-    const id = el.id
+  /** The first `label[for]` naming `id` (the element's id attribute) in the element's tree. */
+  labelFor(el: Element, id: string | null): Element | undefined {
     if (!id) return undefined
     const root = el.getRootNode() as Document | ShadowRoot
     let map = this.byRoot.get(root)
@@ -86,30 +87,31 @@ const kDefaultButtonValue: Record<string, string> = { submit: 'Submit', reset: '
 
 /**
  * The accessible name of an interactable element and where it came from.
- * `wrapLabel` is the <label> ancestor found during the walk, if any.
+ * `wrapLabel` is the <label> ancestor found during the walk, if any; `text` is the element's
+ * `ownText`, read once for the name and the record's text.
  */
-export function computeName(el: Element, tag: string, role: string, labels: LabelIndex, wrapLabel: Element | null): ComputedName {
-  const labelledBy = el.getAttribute('aria-labelledby')
+export function computeName(el: Element, tag: string, role: string, labels: LabelIndex, wrapLabel: Element | null, attrs: Attrs, text: string): ComputedName {
+  const labelledBy = attrs.get('aria-labelledby')
   if (labelledBy) {
     const name = byIdText(el, labelledBy)
     if (name) return { name, source: 'aria' }
   }
-  const aria = el.getAttribute('aria-label')
+  const aria = attrs.get('aria-label')
   if (aria && aria.trim()) return { name: normalizeText(aria), source: 'aria' }
 
   if (tag === 'input') {
-    const type = (el.getAttribute('type') ?? 'text').toLowerCase()
+    const type = (attrs.get('type') ?? 'text').toLowerCase()
     if (type === 'button' || type === 'submit' || type === 'reset') {
       const value = normalizeText((el as HTMLInputElement).value || kDefaultButtonValue[type] || '')
       if (value) return { name: value, source: 'text' }
     }
     if (type === 'image') {
-      const alt = normalizeText(el.getAttribute('alt') ?? '')
+      const alt = normalizeText(attrs.get('alt') ?? '')
       if (alt) return { name: alt, source: 'text' }
     }
   }
   if (kLabelable.has(tag)) {
-    const forLabel = labels.labelFor(el)
+    const forLabel = labels.labelFor(el, attrs.get('id'))
     const label = forLabel ?? wrapLabel
     if (label) {
       const name = labelText(label, el)
@@ -117,34 +119,37 @@ export function computeName(el: Element, tag: string, role: string, labels: Labe
     }
   }
   if (tag === 'img' || tag === 'area') {
-    const alt = normalizeText(el.getAttribute('alt') ?? '')
+    const alt = normalizeText(attrs.get('alt') ?? '')
     if (alt) return { name: alt, source: 'text' }
   }
   if (kNameFromContent.has(role) && tag !== 'input' && tag !== 'select' && tag !== 'textarea') {
-    const text = normalizeText(el.textContent ?? '')
     if (text) return { name: text, source: 'text' }
     const icon = iconName(el)
     if (icon) return { name: icon, source: 'text' }
   }
-  const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder')
+  const placeholder = attrs.get('placeholder') ?? attrs.get('aria-placeholder')
   if (placeholder && placeholder.trim()) return { name: normalizeText(placeholder), source: 'placeholder' }
-  const title = el.getAttribute('title')
+  const title = attrs.get('title')
   if (title && title.trim()) return { name: normalizeText(title), source: 'title' }
-  const nameAttr = el.getAttribute('name')
+  const nameAttr = attrs.get('name')
   if (nameAttr && nameAttr.trim()) return { name: normalizeText(nameAttr), source: 'name' }
   return { name: '', source: 'none' }
 }
 
-/** Visible text of an element for the record's `text` field. */
-export function visibleText(el: Element, tag: string): string {
+/** An element's whitespace-collapsed text content; '' for form fields, whose text is their value. */
+export function ownText(el: Element, tag: string): string {
+  return tag === 'input' || tag === 'select' || tag === 'textarea' ? '' : normalizeText(el.textContent ?? '')
+}
+
+/** Visible text of an element for the record's `text` field; `text` is its `ownText`. */
+export function visibleText(el: Element, tag: string, attrs: Attrs, text: string): string {
   if (tag === 'select') {
     const sel = el as HTMLSelectElement
     return normalizeText(sel.selectedOptions?.[0]?.textContent ?? '')
   }
   if (tag === 'input') {
-    const type = (el.getAttribute('type') ?? 'text').toLowerCase()
+    const type = (attrs.get('type') ?? 'text').toLowerCase()
     return type === 'button' || type === 'submit' || type === 'reset' ? normalizeText((el as HTMLInputElement).value) : ''
   }
-  if (tag === 'textarea') return ''
-  return normalizeText(el.textContent ?? '')
+  return text
 }

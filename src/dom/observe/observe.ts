@@ -4,12 +4,12 @@
  */
 import { extractContent } from './content'
 import { assignIds, markElements, nextRevision, type IdRequest } from './ids'
-import { computeName, LabelIndex, visibleText, type ComputedName } from './names'
+import { computeName, LabelIndex, ownText, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { kActions } from './roles'
 import { itemText, scan, type Candidate, type RawScan } from './scan'
-import { readAttrs, readState } from './state'
-import { clip, normalizeText } from './text'
+import { Attrs, readAttrs, readState } from './state'
+import { clip, normalizeText, truncate } from './text'
 import type { ElementRecord, ElementRelation, ItemGroup, ObserveOptions, PageSnapshot, Region } from './types'
 
 /** Longest class string kept per record: enough to recognise a component library's widget. */
@@ -23,10 +23,16 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   const labels = new LabelIndex()
   const contexts = new Map<Element, string>()
   const names: ComputedName[] = []
+  const attrsOf: Attrs[] = []
+  const texts: string[] = []
   const reqs: IdRequest[] = []
   for (const c of candidates) {
-    const name = computeName(c.el, c.tag, c.role, labels, c.label)
+    const attrs = new Attrs(c.el)
+    const text = ownText(c.el, c.tag)
+    const name = computeName(c.el, c.tag, c.role, labels, c.label, attrs, text)
     names.push(name)
+    attrsOf.push(attrs)
+    texts.push(text)
     let context = ''
     if (c.item) {
       context = contexts.get(c.item) ?? ''
@@ -49,7 +55,7 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   const idByEl = new Map<Element, string>()
   candidates.forEach((c, i) => idByEl.set(c.el, ids[i]))
 
-  const elements: ElementRecord[] = candidates.map((c, i) => toRecord(c, ids[i], names[i], reqs[i].context, raw, idByEl, labels))
+  const elements: ElementRecord[] = candidates.map((c, i) => toRecord(c, ids[i], names[i], attrsOf[i], texts[i], reqs[i].context, idByEl, labels))
   const regionCounts = new Map<string, number>()
   for (const e of elements) regionCounts.set(e.region, (regionCounts.get(e.region) ?? 0) + 1)
   const regions: Region[] = raw.regions.map((r) => ({
@@ -91,24 +97,24 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   }
 }
 
-function toRecord(c: Candidate, id: string, name: ComputedName, context: string, raw: RawScan, idByEl: Map<Element, string>, labels: LabelIndex): ElementRecord {
+function toRecord(c: Candidate, id: string, name: ComputedName, attrs: Attrs, text: string, context: string, idByEl: Map<Element, string>, labels: LabelIndex): ElementRecord {
   const el = c.el
-  const text = clip(visibleText(el, c.tag))
   const record: ElementRecord = {
     id,
     type: c.type,
     role: c.role,
     tagName: c.tag,
-    className: clip(el.getAttribute('class') ?? '', kClassMax),
-    text,
-    label: name.source === 'name' ? '' : clip(name.name),
+    className: clip(attrs.get('class') ?? '', kClassMax),
+    // Both texts are already whitespace-collapsed: only the cut is left.
+    text: truncate(visibleText(el, c.tag, attrs, text)),
+    label: name.source === 'name' ? '' : truncate(name.name),
     actions: kActions[c.type],
-    state: readState(el, c.tag, c.type, c.ds.active),
+    state: readState(el, c.tag, c.type, c.ds.active, attrs),
     region: c.region.id,
     bounds: c.bounds,
     inViewport: c.inViewport,
-    relations: relationsOf(c, idByEl, labels),
-    attrs: readAttrs(el, c.tag),
+    relations: relationsOf(c, attrs, idByEl, labels),
+    attrs: readAttrs(c.tag, attrs),
   }
   if (context) record.context = clip(context)
   if (c.item && c.group) {
@@ -119,13 +125,15 @@ function toRecord(c: Candidate, id: string, name: ComputedName, context: string,
   return record
 }
 
-function relationsOf(c: Candidate, idByEl: Map<Element, string>, labels: LabelIndex): ElementRelation[] {
+function relationsOf(c: Candidate, attrs: Attrs, idByEl: Map<Element, string>, labels: LabelIndex): ElementRelation[] {
   const out: ElementRelation[] = []
   const el = c.el
-  const label = labels.labelFor(el) ?? (c.label && c.label !== el ? c.label : undefined)
+  const label = labels.labelFor(el, attrs.get('id')) ?? (c.label && c.label !== el ? c.label : undefined)
   if (label) out.push({ kind: 'label-for', text: clip(label.textContent) })
+  const controls = attrs.get('aria-controls')
+  const described = attrs.get('aria-describedby')
+  if (!controls && !described) return out
   const root = el.getRootNode() as Document | ShadowRoot
-  const controls = el.getAttribute('aria-controls')
   if (controls) {
     for (const ref of controls.split(/\s+/)) {
       const target = ref ? root.getElementById?.(ref) : null
@@ -134,7 +142,6 @@ function relationsOf(c: Candidate, idByEl: Map<Element, string>, labels: LabelIn
       out.push(targetId ? { kind: 'controls', targetId } : { kind: 'controls', text: clip(target.getAttribute('aria-label') || target.textContent) })
     }
   }
-  const described = el.getAttribute('aria-describedby')
   if (described) {
     const text = described
       .split(/\s+/)

@@ -2,8 +2,31 @@
 import { clip } from './text'
 import type { ElementAttrs, ElementState, ElementType } from './types'
 
-function ariaBool(el: Element, name: string): boolean | undefined {
-  const v = el.getAttribute(name)
+const kNoNames: string[] = []
+
+/**
+ * One element's attributes, their names read once: a record asks about two dozen attributes of
+ * which an element carries a few, and `getAttribute` costs a DOM call even for an absent one.
+ * Names compare as `getAttribute` matches them for the lower-case names asked here.
+ */
+export class Attrs {
+  private names: string[]
+
+  constructor(private el: Element) {
+    this.names = el.hasAttributes() ? el.getAttributeNames() : kNoNames
+  }
+
+  get(name: string): string | null {
+    return this.names.includes(name) ? this.el.getAttribute(name) : null
+  }
+
+  has(name: string): boolean {
+    return this.names.includes(name)
+  }
+}
+
+function ariaBool(attrs: Attrs, name: string): boolean | undefined {
+  const v = attrs.get(name)
   if (v === null || v === 'undefined' || v === '') return undefined
   return v === 'true'
 }
@@ -27,44 +50,44 @@ function inDisabledFieldset(el: Element): boolean {
 
 const kFormControls = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option'])
 
-export function readState(el: Element, tag: string, type: ElementType, active: Element | null): ElementState {
+export function readState(el: Element, tag: string, type: ElementType, active: Element | null, attrs: Attrs): ElementState {
   const state: ElementState = { disabled: false }
   // :disabled covers the disabled attribute and a disabled <fieldset> ancestor in one native match.
   if (kFormControls.has(tag) ? matches(el, ':disabled') || (el as HTMLButtonElement).disabled === true : false) state.disabled = true
   if (!state.disabled && kFormControls.has(tag) && inDisabledFieldset(el)) state.disabled = true
-  if (el.getAttribute('aria-disabled') === 'true') state.disabled = true
+  if (attrs.get('aria-disabled') === 'true') state.disabled = true
 
   if (tag === 'input' && (type === 'checkbox' || type === 'radio')) {
     const input = el as HTMLInputElement
     state.checked = input.indeterminate ? 'mixed' : input.checked
   } else {
-    const ariaChecked = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed')
+    const ariaChecked = attrs.get('aria-checked') ?? attrs.get('aria-pressed')
     if (ariaChecked === 'mixed') state.checked = 'mixed'
     else if (ariaChecked === 'true' || ariaChecked === 'false') state.checked = ariaChecked === 'true'
   }
   if (tag === 'option') state.selected = (el as HTMLOptionElement).selected
   else {
-    const sel = ariaBool(el, 'aria-selected')
+    const sel = ariaBool(attrs, 'aria-selected')
     if (sel !== undefined) state.selected = sel
   }
-  const expanded = ariaBool(el, 'aria-expanded')
+  const expanded = ariaBool(attrs, 'aria-expanded')
   if (expanded !== undefined) state.expanded = expanded
   else if (tag === 'summary' && el.parentElement?.localName === 'details') state.expanded = (el.parentElement as HTMLDetailsElement).open
 
   const readOnly = (tag === 'input' || tag === 'textarea') && (el as HTMLInputElement).readOnly
-  if (readOnly || el.getAttribute('aria-readonly') === 'true') state.readonly = true
-  if (((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required) || el.getAttribute('aria-required') === 'true') {
+  if (readOnly || attrs.get('aria-readonly') === 'true') state.readonly = true
+  if (((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required) || attrs.get('aria-required') === 'true') {
     state.required = true
   }
-  if (el.getAttribute('aria-invalid') === 'true' || ((tag === 'input' || tag === 'select' || tag === 'textarea') && matches(el, ':user-invalid'))) state.invalid = true
+  if (attrs.get('aria-invalid') === 'true' || ((tag === 'input' || tag === 'select' || tag === 'textarea') && matches(el, ':user-invalid'))) state.invalid = true
   if (el === active) state.focused = true
 
-  const value = readValue(el, tag, type)
+  const value = readValue(el, tag, type, attrs)
   if (value !== undefined) state.value = value
   return state
 }
 
-function readValue(el: Element, tag: string, type: ElementType): string | undefined {
+function readValue(el: Element, tag: string, type: ElementType, attrs: Attrs): string | undefined {
   // Never copy a password into a snapshot that may reach an LLM (seed 003, security notes).
   if (type === 'password_input') return undefined
   if (tag === 'select') {
@@ -77,27 +100,27 @@ function readValue(el: Element, tag: string, type: ElementType): string | undefi
     return typeof v === 'string' ? clip(v) : undefined
   }
   if (type === 'textarea' || type === 'text_input') {
-    const now = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow')
+    const now = attrs.get('aria-valuetext') ?? attrs.get('aria-valuenow')
     if (now !== null) return clip(now)
-    if (el.getAttribute('contenteditable') !== null) return clip(el.textContent)
+    if (attrs.has('contenteditable')) return clip(el.textContent)
   }
   return undefined
 }
 
 /** Key attributes the model benefits from (input type, placeholder, link target, name). */
-export function readAttrs(el: Element, tag: string): ElementAttrs {
-  const attrs: ElementAttrs = {}
+export function readAttrs(tag: string, attrs: Attrs): ElementAttrs {
+  const out: ElementAttrs = {}
   if (tag === 'input') {
-    const t = (el.getAttribute('type') ?? 'text').toLowerCase()
-    if (t !== 'text') attrs.inputType = t
+    const t = (attrs.get('type') ?? 'text').toLowerCase()
+    if (t !== 'text') out.inputType = t
   }
-  const placeholder = el.getAttribute('placeholder')
-  if (placeholder) attrs.placeholder = clip(placeholder)
+  const placeholder = attrs.get('placeholder')
+  if (placeholder) out.placeholder = clip(placeholder)
   if (tag === 'a') {
-    const href = el.getAttribute('href')
-    if (href) attrs.href = clip(href, 120)
+    const href = attrs.get('href')
+    if (href) out.href = clip(href, 120)
   }
-  const name = el.getAttribute('name')
-  if (name) attrs.name = clip(name)
-  return attrs
+  const name = attrs.get('name')
+  if (name) out.name = clip(name)
+  return out
 }

@@ -31,6 +31,14 @@ export function clip(text: string | null | undefined, max = kTextMax): string {
 }
 
 const kNotIdChar = /[^\p{L}\p{N}_-]+/gu
+/**
+ * Labels remembered per length limit: a page repeats the same few labels (every row's "Edit")
+ * and rescans repeat them all, while each slug costs a handful of regex passes.
+ */
+const kSlugCacheSize = 10_000
+/** Longer labels are made afresh rather than kept alive by the cache. */
+const kSlugCacheKeyMax = 200
+const slugCache = new Map<number, Map<string, string>>()
 
 /**
  * Turns a label into the label part of a semantic id: `了解 更多!` → `了解_更多`, `Sign In` →
@@ -38,7 +46,21 @@ const kNotIdChar = /[^\p{L}\p{N}_-]+/gu
  * short words (`_Buy` is two tokens, `_buy` one).
  */
 export function slug(text: string, max = kIdTextMax): string {
+  if (text.length > kSlugCacheKeyMax) return makeSlug(text, max)
+  let cache = slugCache.get(max)
+  if (!cache) slugCache.set(max, (cache = new Map()))
+  let out = cache.get(text)
+  if (out === undefined) {
+    if (cache.size >= kSlugCacheSize) cache.clear()
+    out = makeSlug(text, max)
+    cache.set(text, out)
+  }
+  return out
+}
+
+function makeSlug(text: string, max: number): string {
   const s = normalizeText(text).toLowerCase().replace(kNotIdChar, '_').replace(/_+/g, '_').replace(/^_|_$/g, '')
-  const cut = Array.from(s).slice(0, max).join('')
+  // No more code units than `max` means no more code points either: nothing to cut.
+  const cut = s.length <= max ? s : Array.from(s).slice(0, max).join('')
   return cut.replace(/_$/, '')
 }
