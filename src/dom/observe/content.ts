@@ -54,7 +54,7 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
     const text = c.el.textContent
     if (!text || text.trim().length < 2) continue
     if (c.tag === 'p') textChars += text.length
-    if (cssVisibility(c.el, null) !== 'visible') continue
+    if (!c.surelyVisible && cssVisibility(c.el, null) !== 'visible') continue
     let x = 0
     let y = 0
     let width = 0

@@ -13,7 +13,10 @@
  * through — an unreadable (cross-origin) sheet, nested or scoped rules, `::part`, a keyframe
  * animating `cursor`, too many rules — makes it answer `null`: read every element's style.
  * `overflow` is not inherited either: a container no rule, inline style or UA rule gives an
- * overflow of its own does not clip, and its overflow is not read.
+ * overflow of its own does not clip, and its overflow is not read. Likewise an element that no
+ * rule, inline style, UA rule or running animation can make transparent, invisible or skipped
+ * (`opacity`, `visibility`, `content-visibility`), inside ancestors none can either, is visible,
+ * and its `checkVisibility()` is not asked.
  */
 
 /** More rules than this in one list and one `matches()` costs about as much as the style read. */
@@ -32,18 +35,32 @@ export const kUaStyledTags = new Set([
   'hr',
 ])
 
+/**
+ * Tags whose subtree or own box the UA may withhold (Chromium: the children of replaced elements,
+ * form controls, br/wbr, table columns and closed details are not rendered; embed without
+ * content and slot have no box): their visibility, and their descendants', is always asked.
+ * The other UA-styled tags render themselves and their children like any element.
+ */
+export const kUaMayHideTags = new Set([...kUaStyledTags, 'br', 'wbr', 'col', 'colgroup'])
+for (const tag of ['a', 'button', 'label', 'summary', 'fieldset', 'legend', 'output', 'dialog']) kUaMayHideTags.delete(tag)
+/** UA-styled tags that always have a box of their own when not display:none (their children may not). */
+export const kUaBoxedTags = new Set(['a', 'button', 'label', 'summary', 'fieldset', 'legend', 'output', 'dialog', 'input', 'select', 'textarea'])
+
 /** Selectors of the elements a stylesheet rule may style (see the module comment). */
 export interface RuleSelectors {
   /** Rules setting `cursor`, `display` or `all`: '' when none does, null to read every element. */
   cursor: string | null
   /** Rules setting `overflow` (any longhand) or `all`: '' when none does, null to read every one. */
   overflow: string | null
+  /** Rules setting `opacity`, `visibility`, `content-visibility` or `all`; null also while anything animates. */
+  hide: string | null
 }
 
 class Unknown extends Error {}
 
 const kCursorProps = ['cursor', 'display', 'all']
 const kOverflowProps = ['overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block', 'all']
+const kHideProps = ['opacity', 'visibility', 'content-visibility', 'all']
 
 function sets(style: CSSStyleDeclaration | undefined, props: string[]): boolean {
   return !!style && props.some((p) => style.getPropertyValue(p) !== '')
@@ -65,8 +82,8 @@ function add(list: List, sel: string): void {
 function collect(rules: CSSRuleList, lists: List[], depth: number): void {
   if (depth > 8) throw new Unknown()
   for (let i = 0; i < rules.length; i++) {
-    // With every style read anyway (the cursor list, first, is over) the overflow comes with
-    // it, so a large framework sheet is not walked to its end.
+    // Past the cursor list's cap (it is first) every style is read anyway, and a sheet that
+    // large sets opacity and overflow past their caps too: it is not walked to its end.
     if (lists[0].over) throw new Unknown()
     const rule = rules[i] as CSSRule & { cssRules?: CSSRuleList; styleSheet?: CSSStyleSheet | null; selectorText?: string; style?: CSSStyleDeclaration }
     const type = rule.constructor?.name
@@ -121,12 +138,15 @@ function joined(list: List, doc: Document): string | null {
 export function ruleSelectors(doc: Document): RuleSelectors {
   const cursor: List = { props: kCursorProps, sels: [], over: false }
   const overflow: List = { props: kOverflowProps, sels: [], over: false }
+  const hide: List = { props: kHideProps, sels: [], over: false }
   try {
     const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
     // cssRules throws on a cross-origin sheet; that is the fallback too.
-    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow], 0)
+    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide], 0)
   } catch {
-    return { cursor: null, overflow: null }
+    return { cursor: null, overflow: null, hide: null }
   }
-  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc) }
+  // Transitions and script animations (Element.animate) fade elements without any rule saying so.
+  if (typeof doc.getAnimations !== 'function' || doc.getAnimations().length > 0) hide.over = true
+  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc) }
 }

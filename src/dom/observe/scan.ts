@@ -16,7 +16,7 @@ import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from '
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
 import { clip, slug, normalizeText } from './text'
 import { frameIdFor } from './ids'
-import { kUaStyledTags, ruleSelectors } from './cursor-rules'
+import { kUaBoxedTags, kUaMayHideTags, kUaStyledTags, ruleSelectors } from './cursor-rules'
 
 /** Subtrees that never hold anything to show or click. */
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
@@ -98,6 +98,29 @@ const kMaxLazyRegions = 30
 export const kMaxContentCandidates = 500
 const kAlwaysScored = new Set(['h1', 'h2', 'h3'])
 
+/** What the walk needs to know about a tag, as bits of one lookup (tagBits). */
+const kTagSkip = 1
+const kTagLeaf = 2
+const kTagPlainLeaf = 4
+const kTagUaStyled = 8
+const kTagContent = 16
+const kTagAlwaysScored = 32
+const kTagUaMayHide = 64
+const kTagUaBoxed = 128
+const kTagBits = new Map<string, number>()
+for (const [tags, bit] of [
+  [kSkipTags, kTagSkip],
+  [kLeafTags, kTagLeaf],
+  [kPlainLeafTags, kTagPlainLeaf],
+  [kUaStyledTags, kTagUaStyled],
+  [kContentTags, kTagContent],
+  [kAlwaysScored, kTagAlwaysScored],
+  [kUaMayHideTags, kTagUaMayHide],
+  [kUaBoxedTags, kTagUaBoxed],
+] as const) {
+  for (const tag of tags) kTagBits.set(tag, (kTagBits.get(tag) ?? 0) | bit)
+}
+
 export interface RegionAcc {
   id: string
   kind: RegionKind
@@ -137,6 +160,12 @@ export interface DocScan {
   cursorSel: string | null
   /** Elements a stylesheet rule may give an `overflow` (cursor-rules.ts), as `cursorSel`. */
   overflowSel: string | null
+  /**
+   * Elements a rule may make transparent, invisible or skipped (cursor-rules.ts), as `cursorSel`;
+   * null also where checkVisibility() is always asked: no layout, no native helper, or a scan
+   * from an element whose ancestors the walk never sees.
+   */
+  hideSel: string | null
 }
 
 export interface Candidate {
@@ -162,6 +191,8 @@ export interface ContentCandidate {
   region: RegionAcc
   fontSize: number
   ds: DocScan
+  /** Nothing can hide it but what the walk already saw: `checkVisibility()` need not be asked. */
+  surelyVisible: boolean
 }
 
 export interface RawScan {
@@ -186,19 +217,35 @@ export interface RawScan {
  */
 interface ClipNode {
   el: Element
-  tag: string
   /** null when the walk did not need it (cursor-rules.ts); read here on demand. */
   style: CSSStyleDeclaration | null
-  /** Its overflow is read whatever the sheets say: inline style, or inside a shadow host. */
+  /** false for the roots, whose overflow applies to the viewport. */
+  clips: boolean
+  /** Its overflow is read whatever the sheets say: a UA-styled tag, an inline style, or inside a shadow host. */
   mustRead: boolean
+  /** It may hide itself or its subtree whatever the sheets say: a UA tag, an inline style, or inside a shadow host. */
+  mayHide: boolean
   parent: ClipNode | null
   /** undefined until resolved. */
   box?: ClipBox | null
+  /** It or an ancestor may hide its subtree; undefined until resolved. */
+  hides?: boolean
 }
 
 /** A context to change for the children: the parent's is copied once (no closure per element). */
 function forkOf(next: Ctx, ctx: Ctx): Ctx {
-  return next === ctx ? { ...ctx } : next
+  if (next !== ctx) return next
+  // Field by field rather than a spread, so every context shares one object shape.
+  return {
+    region: ctx.region,
+    item: ctx.item,
+    group: ctx.group,
+    inInteractive: ctx.inInteractive,
+    weakOwner: ctx.weakOwner,
+    label: ctx.label,
+    inContent: ctx.inContent,
+    exactCursor: ctx.exactCursor,
+  }
 }
 
 function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
@@ -206,7 +253,7 @@ function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
   if (node.box !== undefined) return node.box
   const outer = clipOf(node.parent, ds)
   node.box = outer
-  if (mayClip(node, ds)) {
+  if (node.clips && mayClip(node, ds)) {
     const overflow = (node.style ?? ds.view.getComputedStyle(node.el)).overflowX
     // Content outside an overflow:hidden box can never be seen there (collapsed panels,
     // carousels). Absolutely positioned descendants that escape it are rare enough to accept.
@@ -215,10 +262,17 @@ function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
   return node.box
 }
 
+/** True when the node or an ancestor may hide what is below it (cursor-rules.ts); hideSel is not null. */
+function hidesBelow(node: ClipNode | null, sel: string): boolean {
+  if (!node) return false
+  node.hides ??= node.mayHide || (sel !== '' && node.el.matches(sel)) || hidesBelow(node.parent, sel)
+  return node.hides
+}
+
 /** False when no rule, inline style or UA rule can give the container an overflow (cursor-rules.ts). */
 function mayClip(node: ClipNode, ds: DocScan): boolean {
   const sel = ds.overflowSel
-  if (sel === null || node.mustRead || kUaStyledTags.has(node.tag)) return true
+  if (sel === null || node.mustRead) return true
   return sel !== '' && node.el.matches(sel)
 }
 
@@ -228,7 +282,6 @@ interface Ctx {
   group: GroupAcc | null
   inInteractive: boolean
   weakOwner: Candidate | null
-  clip: ClipNode | null
   label: Element | null
   inContent: boolean
   /** Inside a shadow host or custom element: every cursor is read (cursor-rules.ts). */
@@ -243,8 +296,11 @@ export function scan(root: Document | Element, opts: ScanOptions): RawScan {
   const doc = root.nodeType === 9 ? (root as Document) : (root as Element).ownerDocument
   const view = doc.defaultView!
   const top = makeDocScan(doc, view, '', 0, 0)
-  // Scanning from an element: its inherited cursor is unknown, so read every one.
-  if (root.nodeType !== 9) top.cursorSel = null
+  // Scanning from an element: its inherited cursor, and its ancestors' visibility, are unknown.
+  if (root.nodeType !== 9) {
+    top.cursorSel = null
+    top.hideSel = null
+  }
   const out: RawScan = {
     candidates: [],
     regions: [],
@@ -271,7 +327,21 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
   // every box counts as visible and geometry checks are skipped.
   const layout = !!html && html.getBoundingClientRect().width > 0
   const rules = ruleSelectors(doc)
-  return { doc, view, prefix, ox, oy, scrollX: view.scrollX || 0, scrollY: view.scrollY || 0, layout, active: deepActive(doc), cursorSel: rules.cursor, overflowSel: rules.overflow }
+  const nativeVisibility = typeof Element !== 'undefined' && typeof Element.prototype.checkVisibility === 'function'
+  return {
+    doc,
+    view,
+    prefix,
+    ox,
+    oy,
+    scrollX: view.scrollX || 0,
+    scrollY: view.scrollY || 0,
+    layout,
+    active: deepActive(doc),
+    cursorSel: rules.cursor,
+    overflowSel: rules.overflow,
+    hideSel: layout && nativeVisibility ? rules.hide : null,
+  }
 }
 
 function deepActive(doc: Document): Element | null {
@@ -293,8 +363,8 @@ class Walker {
 
   scanDocument(start: Element, ds: DocScan): void {
     const page = this.openRegion('page', '', null, null, ds)
-    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false, exactCursor: false }
-    this.visit(start, ctx, false, ds)
+    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, label: null, inContent: false, exactCursor: false }
+    this.visit(start, ctx, null, false, ds)
   }
 
   private openRegion(kind: RegionKind, label: string, el: Element | null, parent: RegionAcc | null, ds: DocScan): RegionAcc {
@@ -306,26 +376,34 @@ class Walker {
     return region
   }
 
-  private visit(el: Element, ctx: Ctx, parentPointer: boolean, ds: DocScan): void {
+  /**
+   * `clip` is the chain of containers around `el` that may clip it; it is not in `ctx` because
+   * nearly every container adds to it, and a context is copied only when something else changes.
+   */
+  private visit(el: Element, ctx: Ctx, clip: ClipNode | null, parentPointer: boolean, ds: DocScan): void {
     const out = this.out
     out.visited++
     const tag = el.localName
-    if (kSkipTags.has(tag)) return
+    const tagBits = kTagBits.get(tag) ?? 0
+    if (tagBits & kTagSkip) return
     // Most elements of a page carry no attributes at all; they skip every attribute lookup.
     const attrs = el.hasAttributes()
     const bits = attrs ? attrBits(el) : 0
     if (bits & kAttrSkip) return
+    const shadow = el.shadowRoot
     // The context children get: `ctx` until something changes, then a copy (forkOf).
     let next = ctx
     // Shadow hosts and custom elements (which may hold a closed shadow root): sheets scoped to
     // them and slotting decide what their subtree computes and inherits, so every style is read.
-    if (!ctx.exactCursor && (el.shadowRoot !== null || tag.includes('-'))) (next = forkOf(next, ctx)).exactCursor = true
+    if (!ctx.exactCursor && (shadow !== null || tag.includes('-'))) (next = forkOf(next, ctx)).exactCursor = true
     // An element no stylesheet rule, inline style or UA rule gives a display or cursor of its own
     // is not display:none and has its parent's cursor (cursor-rules.ts): its style is not read.
-    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tag, bits, next, ds) ? ds.view.getComputedStyle(el) : null
-    const plainLeaf = !attrs && kPlainLeafTags.has(tag) && el.firstElementChild === null && el.shadowRoot === null && this.nativeVisibility
-    if (style && !plainLeaf && style.display === 'none') {
-      this.hiddenControl(el, tag, ctx, ds)
+    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tagBits, bits, next, ds) ? ds.view.getComputedStyle(el) : null
+    const plainLeaf = !attrs && tagBits & kTagPlainLeaf && el.firstElementChild === null && shadow === null && this.nativeVisibility
+    // '' when nothing can set it (the tag's default), null when it may be set but was not read.
+    const display = !style ? '' : plainLeaf ? null : style.display
+    if (display === 'none') {
+      this.hiddenControl(el, tag, ctx, clip, ds)
       return
     }
     // Inside a control nothing new can become a clickable root, so its cursor is not needed.
@@ -341,7 +419,7 @@ class Walker {
     if (tag === 'label') (next = forkOf(next, ctx)).label = el
 
     if (tag === 'iframe' || tag === 'frame') {
-      this.frame(el as HTMLIFrameElement, ctx, ds)
+      this.frame(el as HTMLIFrameElement, ctx, clip, ds)
       return
     }
 
@@ -349,7 +427,8 @@ class Walker {
     const weak =
       !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
     if (strong || weak) {
-      const c = this.candidate(el, tag, role, weak, next, ds, (style ??= ds.view.getComputedStyle(el)))
+      const sure = this.surelyVisible(el, tagBits, bits, display, next, clip, ds)
+      const c = this.candidate(el, tag, role, weak, next, clip, ds, (style ??= ds.view.getComputedStyle(el)), sure)
       if (c) {
         // A clickable wrapper around a real control is noise: the control is what to click.
         if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
@@ -358,8 +437,9 @@ class Walker {
       } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
     }
 
-    if (this.opts.includeContent && !ctx.inContent && kContentTags.has(tag) && (out.content.length < kMaxContentCandidates || kAlwaysScored.has(tag))) {
-      out.content.push({ el, tag, region: next.region, fontSize: parseFloat((style ??= ds.view.getComputedStyle(el)).fontSize) || 16, ds })
+    if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && (out.content.length < kMaxContentCandidates || tagBits & kTagAlwaysScored)) {
+      const fontSize = parseFloat((style ??= ds.view.getComputedStyle(el)).fontSize) || 16
+      out.content.push({ el, tag, region: next.region, fontSize, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds) })
       next = forkOf(next, ctx)
       next.inContent = true
     }
@@ -369,23 +449,43 @@ class Walker {
 
     if (bits & kAttrLazy && out.lazy.length < kMaxLazyRegions) this.lazyMarker(el, tag, next.region, ds)
 
-    if (kLeafTags.has(tag)) return
+    if (tagBits & kTagLeaf) return
     const first = el.firstElementChild
-    if (first && ds.layout && tag !== 'html' && tag !== 'body') {
-      next = forkOf(next, ctx)
-      next.clip = { el, tag, style, mustRead: next.exactCursor || (bits & kAttrStyle) !== 0, parent: ctx.clip }
+    let inner = clip
+    if (first && ds.layout) {
+      const own = next.exactCursor || (bits & kAttrStyle) !== 0
+      inner = {
+        el,
+        style,
+        clips: tag !== 'html' && tag !== 'body',
+        mustRead: own || (tagBits & kTagUaStyled) !== 0,
+        mayHide: own || (tagBits & kTagUaMayHide) !== 0,
+        parent: clip,
+      }
     }
-    for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
-    const shadow = el.shadowRoot
+    for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
     if (shadow) {
-      for (let child = shadow.firstElementChild; child; child = child.nextElementSibling) this.visit(child, next, pointer, ds)
+      for (let child = shadow.firstElementChild; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
     }
   }
 
+  /**
+   * True when `checkVisibility()` would surely say visible (cursor-rules.ts): no rule, inline
+   * style, UA rule or animation can hide the element or an ancestor, and its display (as the walk
+   * read it) gives it a box.
+   */
+  private surelyVisible(el: Element, tagBits: number, bits: number, display: string | null, ctx: Ctx, clip: ClipNode | null, ds: DocScan): boolean {
+    const sel = ds.hideSel
+    if (sel === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents') return false
+    if (tagBits & kTagUaStyled && !(tagBits & kTagUaBoxed)) return false
+    if (sel !== '' && el.matches(sel)) return false
+    return !hidesBelow(clip, sel)
+  }
+
   /** False when `display` is surely not none and `cursor` surely the parent's (cursor-rules.ts). */
-  private styleMayDiffer(el: Element, tag: string, bits: number, ctx: Ctx, ds: DocScan): boolean {
+  private styleMayDiffer(el: Element, tagBits: number, bits: number, ctx: Ctx, ds: DocScan): boolean {
     const sel = ds.cursorSel
-    if (sel === null || ctx.exactCursor || kUaStyledTags.has(tag) || el.parentElement === null) return true
+    if (sel === null || ctx.exactCursor || tagBits & kTagUaStyled || el.parentElement === null) return true
     // Inline style, SVG presentation attribute, popovers (display:none until open).
     if (bits & kAttrStyle) return true
     return sel !== '' && el.matches(sel)
@@ -417,8 +517,18 @@ class Walker {
     return this.groupByContainer.get(container)
   }
 
-  private candidate(el: Element, tag: string, role: string, weak: boolean, ctx: Ctx, ds: DocScan, style: CSSStyleDeclaration | null): Candidate | null {
-    let vis = cssVisibility(el, style)
+  private candidate(
+    el: Element,
+    tag: string,
+    role: string,
+    weak: boolean,
+    ctx: Ctx,
+    clipNode: ClipNode | null,
+    ds: DocScan,
+    style: CSSStyleDeclaration | null,
+    surelyVisible: boolean,
+  ): Candidate | null {
+    let vis = surelyVisible ? 'visible' : cssVisibility(el, style)
     let boxEl: Element = el
     if (vis === 'hidden' && isProxiedControl(el, tag)) {
       // Styled checkboxes hide the real input (opacity 0, zero size) behind a visible label.
@@ -437,7 +547,7 @@ class Walker {
     let inViewport = true
     if (ds.layout) {
       let r = boxEl.getBoundingClientRect()
-      const clip = clipOf(ctx.clip, ds)
+      const clip = clipOf(clipNode, ds)
       if (geometryHidden(r, clip, ds.scrollX, ds.scrollY) && isProxiedControl(el, tag) && boxEl === el) {
         const proxy = ctx.label ?? el.parentElement
         if (proxy) r = proxy.getBoundingClientRect()
@@ -456,7 +566,7 @@ class Walker {
   }
 
   /** A display:none checkbox or radio still counts when a visible <label> toggles it. */
-  private hiddenControl(el: Element, tag: string, ctx: Ctx, ds: DocScan): void {
+  private hiddenControl(el: Element, tag: string, ctx: Ctx, clip: ClipNode | null, ds: DocScan): void {
     if (tag !== 'input' || !isProxiedControl(el, tag)) return
     const label = ctx.label ?? (el as HTMLInputElement).labels?.[0] ?? null
     if (!label || cssVisibility(label, null) !== 'visible') return
@@ -465,7 +575,7 @@ class Walker {
     let inViewport = true
     if (ds.layout) {
       const r = label.getBoundingClientRect()
-      if (geometryHidden(r, clipOf(ctx.clip, ds), ds.scrollX, ds.scrollY)) return
+      if (geometryHidden(r, clipOf(clip, ds), ds.scrollX, ds.scrollY)) return
       const vx = ds.ox + r.left
       const vy = ds.oy + r.top
       bounds = { x: Math.round(vx + this.out.top.scrollX), y: Math.round(vy + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
@@ -474,7 +584,7 @@ class Walker {
     this.out.candidates.push({ el, tag, role: roleOf(el, tag), type, region: ctx.region, item: ctx.item, group: ctx.group, label, weak: false, drop: false, ds, bounds, inViewport })
   }
 
-  private frame(el: HTMLIFrameElement, ctx: Ctx, ds: DocScan): void {
+  private frame(el: HTMLIFrameElement, ctx: Ctx, clip: ClipNode | null, ds: DocScan): void {
     const fid = ds.prefix + 'frame_' + frameIdFor(el)
     const url = el.src || el.getAttribute('src') || 'about:blank'
     let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
@@ -482,7 +592,7 @@ class Walker {
     let r: DOMRect | null = null
     if (ds.layout) {
       r = el.getBoundingClientRect()
-      if (geometryHidden(r, clipOf(ctx.clip, ds), ds.scrollX, ds.scrollY)) visible = false
+      if (geometryHidden(r, clipOf(clip, ds), ds.scrollX, ds.scrollY)) visible = false
       bounds = { x: Math.round(ds.ox + r.left + this.out.top.scrollX), y: Math.round(ds.oy + r.top + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
     }
     if (!visible) {
@@ -505,8 +615,8 @@ class Walker {
     const oy = ds.oy + (r ? r.top + el.clientTop : 0)
     const child = makeDocScan(inner, inner.defaultView, fid + '_', ox, oy)
     const page = this.openRegion('page', '', null, ctx.region, child)
-    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, clip: null, label: null, inContent: false, exactCursor: false }
-    this.visit(inner.documentElement, frameCtx, false, child)
+    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, label: null, inContent: false, exactCursor: false }
+    this.visit(inner.documentElement, frameCtx, null, false, child)
   }
 
   private lazyMarker(el: Element, tag: string, region: RegionAcc, ds: DocScan): void {
