@@ -56,6 +56,27 @@ export interface RuleSelectors {
   hide: string | null
 }
 
+/** Whether a rule of one list may style an element (ruleTest). */
+export type RuleTest = (el: Element) => boolean
+
+/**
+ * The test for one selector list of a document (or of the element a scan starts from): null
+ * when every element must be read. The list is matched once, by a querySelectorAll on first use,
+ * rather than by a `matches()` per element.
+ */
+export function ruleTest(sel: string | null, scope: Document | Element): RuleTest | null {
+  if (sel === null) return null
+  if (sel === '') return () => false
+  let matched: Set<Element> | undefined
+  return (el) => {
+    if (!matched) {
+      matched = new Set(scope.querySelectorAll(sel))
+      if (scope.nodeType === 1 && (scope as Element).matches(sel)) matched.add(scope as Element)
+    }
+    return matched.has(el)
+  }
+}
+
 class Unknown extends Error {}
 
 const kCursorProps = ['cursor', 'display', 'all']

@@ -16,7 +16,7 @@ import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from '
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
 import { clip, slug, normalizeText } from './text'
 import { frameIdFor } from './ids'
-import { kUaBoxedTags, kUaMayHideTags, kUaStyledTags, ruleSelectors } from './cursor-rules'
+import { kUaBoxedTags, kUaMayHideTags, kUaStyledTags, ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
 
 /** Subtrees that never hold anything to show or click. */
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
@@ -154,18 +154,18 @@ export interface DocScan {
   layout: boolean
   active: Element | null
   /**
-   * Elements whose `cursor` may differ from their parent's (cursor-rules.ts): '' for none but the
-   * always-read ones, null to read every element's cursor.
+   * Whether a stylesheet rule may give an element a `cursor` or `display` of its own
+   * (cursor-rules.ts); null to read every element's style.
    */
-  cursorSel: string | null
-  /** Elements a stylesheet rule may give an `overflow` (cursor-rules.ts), as `cursorSel`. */
-  overflowSel: string | null
+  cursorRule: RuleTest | null
+  /** Whether a rule may give an element an `overflow` (cursor-rules.ts), as `cursorRule`. */
+  overflowRule: RuleTest | null
   /**
-   * Elements a rule may make transparent, invisible or skipped (cursor-rules.ts), as `cursorSel`;
-   * null also where checkVisibility() is always asked: no layout, no native helper, or a scan
-   * from an element whose ancestors the walk never sees.
+   * Whether a rule may make an element transparent, invisible or skipped (cursor-rules.ts), as
+   * `cursorRule`; null also where checkVisibility() is always asked: no layout, no native
+   * helper, or a scan from an element whose ancestors the walk never sees.
    */
-  hideSel: string | null
+  hideRule: RuleTest | null
 }
 
 export interface Candidate {
@@ -262,18 +262,17 @@ function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
   return node.box
 }
 
-/** True when the node or an ancestor may hide what is below it (cursor-rules.ts); hideSel is not null. */
-function hidesBelow(node: ClipNode | null, sel: string): boolean {
+/** True when the node or an ancestor may hide what is below it (cursor-rules.ts). */
+function hidesBelow(node: ClipNode | null, rule: RuleTest): boolean {
   if (!node) return false
-  node.hides ??= node.mayHide || (sel !== '' && node.el.matches(sel)) || hidesBelow(node.parent, sel)
+  node.hides ??= node.mayHide || rule(node.el) || hidesBelow(node.parent, rule)
   return node.hides
 }
 
 /** False when no rule, inline style or UA rule can give the container an overflow (cursor-rules.ts). */
 function mayClip(node: ClipNode, ds: DocScan): boolean {
-  const sel = ds.overflowSel
-  if (sel === null || node.mustRead) return true
-  return sel !== '' && node.el.matches(sel)
+  const rule = ds.overflowRule
+  return rule === null || node.mustRead || rule(node.el)
 }
 
 interface Ctx {
@@ -295,11 +294,11 @@ export interface ScanOptions {
 export function scan(root: Document | Element, opts: ScanOptions): RawScan {
   const doc = root.nodeType === 9 ? (root as Document) : (root as Element).ownerDocument
   const view = doc.defaultView!
-  const top = makeDocScan(doc, view, '', 0, 0)
+  const top = makeDocScan(doc, view, '', 0, 0, root)
   // Scanning from an element: its inherited cursor, and its ancestors' visibility, are unknown.
   if (root.nodeType !== 9) {
-    top.cursorSel = null
-    top.hideSel = null
+    top.cursorRule = null
+    top.hideRule = null
   }
   const out: RawScan = {
     candidates: [],
@@ -321,7 +320,7 @@ export function scan(root: Document | Element, opts: ScanOptions): RawScan {
   return out
 }
 
-function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy: number): DocScan {
+function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy: number, scope: Document | Element = doc): DocScan {
   const html = doc.documentElement
   // A DOM without layout (happy-dom, a document being built) reports a zero-width root; then
   // every box counts as visible and geometry checks are skipped.
@@ -338,9 +337,9 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
     scrollY: view.scrollY || 0,
     layout,
     active: deepActive(doc),
-    cursorSel: rules.cursor,
-    overflowSel: rules.overflow,
-    hideSel: layout && nativeVisibility ? rules.hide : null,
+    cursorRule: ruleTest(rules.cursor, scope),
+    overflowRule: ruleTest(rules.overflow, scope),
+    hideRule: layout && nativeVisibility ? ruleTest(rules.hide, scope) : null,
   }
 }
 
@@ -475,20 +474,18 @@ class Walker {
    * read it) gives it a box.
    */
   private surelyVisible(el: Element, tagBits: number, bits: number, display: string | null, ctx: Ctx, clip: ClipNode | null, ds: DocScan): boolean {
-    const sel = ds.hideSel
-    if (sel === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents') return false
+    const rule = ds.hideRule
+    if (rule === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents') return false
     if (tagBits & kTagUaStyled && !(tagBits & kTagUaBoxed)) return false
-    if (sel !== '' && el.matches(sel)) return false
-    return !hidesBelow(clip, sel)
+    return !rule(el) && !hidesBelow(clip, rule)
   }
 
   /** False when `display` is surely not none and `cursor` surely the parent's (cursor-rules.ts). */
   private styleMayDiffer(el: Element, tagBits: number, bits: number, ctx: Ctx, ds: DocScan): boolean {
-    const sel = ds.cursorSel
-    if (sel === null || ctx.exactCursor || tagBits & kTagUaStyled || el.parentElement === null) return true
+    const rule = ds.cursorRule
+    if (rule === null || ctx.exactCursor || tagBits & kTagUaStyled || el.parentElement === null) return true
     // Inline style, SVG presentation attribute, popovers (display:none until open).
-    if (bits & kAttrStyle) return true
-    return sel !== '' && el.matches(sel)
+    return (bits & kAttrStyle) !== 0 || rule(el)
   }
 
   private enterItem(el: Element, next: Ctx, ctx: Ctx, _ds: DocScan): void {
