@@ -56,25 +56,33 @@ export interface RuleSelectors {
   hide: string | null
 }
 
-/** Whether a rule of one list may style an element (ruleTest). */
-export type RuleTest = (el: Element) => boolean
-
 /**
- * The test for one selector list of a document (or of the element a scan starts from): null
- * when every element must be read. The list is matched once, by a querySelectorAll on first use,
- * rather than by a `matches()` per element.
+ * Whether a rule of one selector list may style an element, for one document (or the element a
+ * scan starts from). The list is matched once, by a querySelectorAll on first use, rather than by
+ * a `matches()` per element. One class for every list and scan, so the scan's call sites stay
+ * monomorphic.
  */
-export function ruleTest(sel: string | null, scope: Document | Element): RuleTest | null {
-  if (sel === null) return null
-  if (sel === '') return () => false
-  let matched: Set<Element> | undefined
-  return (el) => {
-    if (!matched) {
-      matched = new Set(scope.querySelectorAll(sel))
-      if (scope.nodeType === 1 && (scope as Element).matches(sel)) matched.add(scope as Element)
+export class RuleTest {
+  private matched: Set<Element> | undefined
+
+  constructor(
+    private sel: string,
+    private scope: Document | Element,
+  ) {}
+
+  has(el: Element): boolean {
+    if (this.sel === '') return false
+    if (!this.matched) {
+      this.matched = new Set(this.scope.querySelectorAll(this.sel))
+      if (this.scope.nodeType === 1 && (this.scope as Element).matches(this.sel)) this.matched.add(this.scope as Element)
     }
-    return matched.has(el)
+    return this.matched.has(el)
   }
+}
+
+/** The test for one list, or null when every element must be read. */
+export function ruleTest(sel: string | null, scope: Document | Element): RuleTest | null {
+  return sel === null ? null : new RuleTest(sel, scope)
 }
 
 class Unknown extends Error {}

@@ -265,14 +265,14 @@ function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
 /** True when the node or an ancestor may hide what is below it (cursor-rules.ts). */
 function hidesBelow(node: ClipNode | null, rule: RuleTest): boolean {
   if (!node) return false
-  node.hides ??= node.mayHide || rule(node.el) || hidesBelow(node.parent, rule)
+  node.hides ??= node.mayHide || rule.has(node.el) || hidesBelow(node.parent, rule)
   return node.hides
 }
 
 /** False when no rule, inline style or UA rule can give the container an overflow (cursor-rules.ts). */
 function mayClip(node: ClipNode, ds: DocScan): boolean {
   const rule = ds.overflowRule
-  return rule === null || node.mustRead || rule(node.el)
+  return rule === null || node.mustRead || rule.has(node.el)
 }
 
 interface Ctx {
@@ -436,7 +436,7 @@ class Walker {
       } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
     }
 
-    if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && (out.content.length < kMaxContentCandidates || tagBits & kTagAlwaysScored)) {
+    if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && ((tagBits & kTagAlwaysScored) !== 0 || out.content.length < kMaxContentCandidates)) {
       const fontSize = parseFloat((style ??= ds.view.getComputedStyle(el)).fontSize) || 16
       out.content.push({ el, tag, region: next.region, fontSize, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds) })
       next = forkOf(next, ctx)
@@ -477,7 +477,7 @@ class Walker {
     const rule = ds.hideRule
     if (rule === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents') return false
     if (tagBits & kTagUaStyled && !(tagBits & kTagUaBoxed)) return false
-    return !rule(el) && !hidesBelow(clip, rule)
+    return !rule.has(el) && !hidesBelow(clip, rule)
   }
 
   /** False when `display` is surely not none and `cursor` surely the parent's (cursor-rules.ts). */
@@ -485,7 +485,7 @@ class Walker {
     const rule = ds.cursorRule
     if (rule === null || ctx.exactCursor || tagBits & kTagUaStyled || el.parentElement === null) return true
     // Inline style, SVG presentation attribute, popovers (display:none until open).
-    return (bits & kAttrStyle) !== 0 || rule(el)
+    return (bits & kAttrStyle) !== 0 || rule.has(el)
   }
 
   private enterItem(el: Element, next: Ctx, ctx: Ctx, _ds: DocScan): void {
