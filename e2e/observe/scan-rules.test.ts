@@ -90,6 +90,15 @@ describe('checkVisibility() asked only where something may hide', () => {
     expect(s.lazy).toEqual([expect.objectContaining({ kind: 'content-visibility' })])
   })
 
+  test('the visually-hidden pattern by class, by clip-path and inline', async () => {
+    const css = '.sr{position:absolute;clip:rect(0 0 0 0)}.inset{position:absolute;clip-path:inset(50%)}'
+    const body =
+      '<button class="sr">By class</button><a href="/x" class="inset">By clip path</a>' +
+      '<button style="position:fixed;clip:rect(0,0,0,0)">Inline</button><button>Plain</button>'
+    const s = await scanBoth(css, body)
+    expect(ids(s)).toEqual(['btn_plain'])
+  })
+
   test('an element faded by a script animation is hidden though no rule says so', async () => {
     const s = await scanBoth(
       '',
@@ -105,7 +114,7 @@ describe('the UA tags the rules rely on (cursor-rules.ts)', () => {
   const kTags =
     'a abbr address area article aside audio b bdi bdo blockquote br button canvas caption cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr i iframe img input ins kbd label legend li main map mark menu meter nav object ol optgroup option output p picture pre progress q rp rt ruby s samp search section select slot small source span strong sub summary sup table tbody td textarea tfoot th thead time tr track u ul var video wbr marquee frameset center font big tt nobr applet keygen noembed noframes param math svg'
 
-  test('every tag the UA clips, hides or leaves without a box is in the lists', async () => {
+  test('every tag the UA clips, hides or leaves without a box is in the lists; none is clipped away', async () => {
     const page = await browser.newPage()
     const rules = await build({ entryPoints: [resolve(import.meta.dirname, '../../src/dom/observe/cursor-rules.ts')], bundle: true, format: 'iife', globalName: '__rules', write: false })
     await page.addScriptTag({ content: rules.outputFiles[0].text })
@@ -123,6 +132,7 @@ describe('the UA tags the rules rely on (cursor-rules.ts)', () => {
         if (!['visible', 'auto'].includes(s.overflowX) && !ua) out.push(`${tag} clips (${s.overflowX})`)
         if (s.display === 'none' && !ua) out.push(`${tag} is display:none`)
         if (s.cursor !== 'auto' && !ua) out.push(`${tag} sets cursor ${s.cursor}`)
+        if (s.clip !== 'auto' || s.clipPath !== 'none') out.push(`${tag} is clipped`)
         if (!child.checkVisibility(opts) && !kUaMayHideTags.has(tag) && s.display !== 'none') out.push(`${tag} hides its children`)
         if (!el.checkVisibility(opts) && s.display !== 'none' && ua && kUaBoxedTags.has(tag)) out.push(`${tag} has no box`)
         if (!el.checkVisibility(opts) && s.display !== 'none' && !ua) out.push(`${tag} has no box but is not UA-styled`)

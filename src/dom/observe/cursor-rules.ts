@@ -16,7 +16,7 @@
  * overflow of its own does not clip, and its overflow is not read. Likewise an element that no
  * rule, inline style, UA rule or running animation can make transparent, invisible or skipped
  * (`opacity`, `visibility`, `content-visibility`), inside ancestors none can either, is visible,
- * and its `checkVisibility()` is not asked.
+ * and its `checkVisibility()` is not asked; one none can `clip` is not clipped away.
  */
 
 /** More rules than this in one list and one `matches()` costs about as much as the style read. */
@@ -54,6 +54,8 @@ export interface RuleSelectors {
   overflow: string | null
   /** Rules setting `opacity`, `visibility`, `content-visibility` or `all`; null also while anything animates. */
   hide: string | null
+  /** Rules setting `clip`, `clip-path` or `all` (the UA sets neither); null also while anything animates. */
+  clip: string | null
 }
 
 /**
@@ -90,6 +92,7 @@ class Unknown extends Error {}
 const kCursorProps = ['cursor', 'display', 'all']
 const kOverflowProps = ['overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block', 'all']
 const kHideProps = ['opacity', 'visibility', 'content-visibility', 'all']
+const kClipProps = ['clip', 'clip-path', 'all']
 
 function sets(style: CSSStyleDeclaration | undefined, props: string[]): boolean {
   return !!style && props.some((p) => style.getPropertyValue(p) !== '')
@@ -168,14 +171,15 @@ export function ruleSelectors(doc: Document): RuleSelectors {
   const cursor: List = { props: kCursorProps, sels: [], over: false }
   const overflow: List = { props: kOverflowProps, sels: [], over: false }
   const hide: List = { props: kHideProps, sels: [], over: false }
+  const clip: List = { props: kClipProps, sels: [], over: false }
   try {
     const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
     // cssRules throws on a cross-origin sheet; that is the fallback too.
-    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide], 0)
+    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide, clip], 0)
   } catch {
-    return { cursor: null, overflow: null, hide: null }
+    return { cursor: null, overflow: null, hide: null, clip: null }
   }
-  // Transitions and script animations (Element.animate) fade elements without any rule saying so.
-  if (typeof doc.getAnimations !== 'function' || doc.getAnimations().length > 0) hide.over = true
-  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc) }
+  // Transitions and script animations (Element.animate) fade or clip elements without any rule saying so.
+  if (typeof doc.getAnimations !== 'function' || doc.getAnimations().length > 0) hide.over = clip.over = true
+  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc) }
 }

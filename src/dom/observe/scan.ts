@@ -166,6 +166,8 @@ export interface DocScan {
    * helper, or a scan from an element whose ancestors the walk never sees.
    */
   hideRule: RuleTest | null
+  /** Whether a rule may `clip` an element away (cursor-rules.ts), as `cursorRule`. */
+  clipRule: RuleTest | null
 }
 
 export interface Candidate {
@@ -340,6 +342,7 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
     cursorRule: ruleTest(rules.cursor, scope),
     overflowRule: ruleTest(rules.overflow, scope),
     hideRule: layout && nativeVisibility ? ruleTest(rules.hide, scope) : null,
+    clipRule: ruleTest(rules.clip, scope),
   }
 }
 
@@ -348,6 +351,10 @@ function deepActive(doc: Document): Element | null {
   while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement
   return a
 }
+
+/** What a candidate's own style may hide it by (Walker.candidate): its visibility, a clip. */
+const kCheckVisibility = 1
+const kCheckClipped = 2
 
 class Walker {
   private regionIds = new Map<string, number>()
@@ -426,8 +433,10 @@ class Walker {
     const weak =
       !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
     if (strong || weak) {
-      const sure = this.surelyVisible(el, tagBits, bits, display, next, clip, ds)
-      const c = this.candidate(el, tag, role, weak, next, clip, ds, (style ??= ds.view.getComputedStyle(el)), sure)
+      let checks = 0
+      if (!this.surelyVisible(el, tagBits, bits, display, next, clip, ds)) checks |= kCheckVisibility
+      if (ds.clipRule === null || next.exactCursor || bits & kAttrStyle || ds.clipRule.has(el)) checks |= kCheckClipped
+      const c = this.candidate(el, tag, role, weak, next, clip, ds, (style ??= ds.view.getComputedStyle(el)), checks)
       if (c) {
         // A clickable wrapper around a real control is noise: the control is what to click.
         if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
@@ -523,9 +532,9 @@ class Walker {
     clipNode: ClipNode | null,
     ds: DocScan,
     style: CSSStyleDeclaration | null,
-    surelyVisible: boolean,
+    checks: number,
   ): Candidate | null {
-    let vis = surelyVisible ? 'visible' : cssVisibility(el, style)
+    let vis = checks & kCheckVisibility ? cssVisibility(el, style) : 'visible'
     let boxEl: Element = el
     if (vis === 'hidden' && isProxiedControl(el, tag)) {
       // Styled checkboxes hide the real input (opacity 0, zero size) behind a visible label.
@@ -539,7 +548,7 @@ class Walker {
       this.pushLazy('content-visibility', el, ctx.region, ds)
       return null
     }
-    if (vis === 'hidden' || (style && clippedAway(style))) return null
+    if (vis === 'hidden' || (checks & kCheckClipped && style && clippedAway(style))) return null
     let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
     let inViewport = true
     if (ds.layout) {
@@ -715,26 +724,30 @@ function regionLabel(el: Element, kind: RegionKind): string {
 
 /** Text of a row or list item for context and relevance: no option lists, no code, no buttons. */
 export function itemText(item: Element, max = 200): string {
-  const parts: string[] = []
-  let length = 0
-  const walk = (node: Element): void => {
-    for (let n = node.firstChild; n && length < max; n = n.nextSibling) {
-      if (n.nodeType === 3) {
-        const t = n.textContent ?? ''
-        if (t.trim()) {
-          parts.push(t)
-          length += t.length
-        }
-      } else if (n.nodeType === 1) {
-        const tag = (n as Element).localName
-        if (kSkipTags.has(tag) || tag === 'select' || tag === 'button' || tag === 'svg' || tag === 'textarea') continue
-        if ((n as Element).getAttribute('role') === 'button' || (n as Element).hasAttribute(kAvaUiAttr)) continue
-        parts.push(' ')
-        walk(n as Element)
-        parts.push(' ')
+  const acc = { text: '', length: 0, max }
+  collectText(item, acc)
+  return normalizeText(acc.text)
+}
+
+const kNonSpace = /\S/
+
+/** Appends the text under `node` to `acc` until `acc.max` characters are in. */
+function collectText(node: Element, acc: { text: string; length: number; max: number }): void {
+  for (let n = node.firstChild; n && acc.length < acc.max; n = n.nextSibling) {
+    if (n.nodeType === 3) {
+      const t = (n as Text).data
+      if (kNonSpace.test(t)) {
+        acc.text += t
+        acc.length += t.length
       }
+    } else if (n.nodeType === 1) {
+      const el = n as Element
+      const tag = el.localName
+      if (kSkipTags.has(tag) || tag === 'select' || tag === 'button' || tag === 'svg' || tag === 'textarea') continue
+      if (el.hasAttributes() && (el.getAttribute('role') === 'button' || el.hasAttribute(kAvaUiAttr))) continue
+      acc.text += ' '
+      collectText(el, acc)
+      acc.text += ' '
     }
   }
-  walk(item)
-  return normalizeText(parts.join(''))
 }
