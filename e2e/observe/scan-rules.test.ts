@@ -73,6 +73,31 @@ describe('overflow read only where a rule, inline style or the UA may set it', (
   })
 })
 
+describe('a control\'s style read only when its cursor matters', () => {
+  test('links, labels and controls inside clickable containers, shown and hidden', async () => {
+    const css = '.go{cursor:pointer}.faded{opacity:0}.plain{cursor:auto}'
+    const body =
+      '<div class="go"><a href="/a">Link in clickable</a></div>' +
+      '<div class="go"><label>Label <input type="checkbox"></label><span>after label</span></div>' +
+      '<div class="go"><a href="/b" class="faded"><span class="go">Under a faded link</span></a></div>' +
+      '<div class="go"><button class="faded"><span>Under a faded button</span></button></div>' +
+      '<a><span class="go">Pointer in a bare anchor</span></a><summary class="go">Loose summary</summary>' +
+      '<div class="plain"><a href="/c"><b>Bold link</b></a><input type="hidden" class="go"><button>Button</button></div>'
+    const s = await scanBoth(css, body)
+    // A clickable div around a hidden control is kept: the control can't be clicked instead.
+    expect(ids(s)).toEqual([
+      'link_link_in_clickable',
+      'checkbox_label',
+      'btn_under_a_faded_link',
+      'btn_under_a_faded_button',
+      'btn_pointer_in_a_bare_anchor',
+      'btn_loose_summary',
+      'link_bold_link',
+      'btn_button',
+    ])
+  })
+})
+
 describe('checkVisibility() asked only where something may hide', () => {
   test('opacity, visibility and content-visibility from rules, inline styles and the UA', async () => {
     const css = '.faded{opacity:0}.ghost{visibility:hidden}.shown{visibility:visible}.later{content-visibility:auto;contain-intrinsic-size:auto 40px}.thin{display:contents}'
@@ -119,7 +144,7 @@ describe('the UA tags the rules rely on (cursor-rules.ts)', () => {
     const rules = await build({ entryPoints: [resolve(import.meta.dirname, '../../src/dom/observe/cursor-rules.ts')], bundle: true, format: 'iife', globalName: '__rules', write: false })
     await page.addScriptTag({ content: rules.outputFiles[0].text })
     const wrong = await page.evaluate((tags) => {
-      const { kUaStyledTags, kUaMayHideTags, kUaBoxedTags } = (window as any).__rules
+      const { kUaStyledTags, kUaMayHideTags, kUaBoxedTags, kUaCursorTags } = (window as any).__rules
       const opts = { opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true }
       const out: string[] = []
       for (const tag of tags.split(' ')) {
@@ -133,10 +158,14 @@ describe('the UA tags the rules rely on (cursor-rules.ts)', () => {
         if (s.display === 'none' && !ua) out.push(`${tag} is display:none`)
         if (s.cursor !== 'auto' && !ua) out.push(`${tag} sets cursor ${s.cursor}`)
         if (s.clip !== 'auto' || s.clipPath !== 'none') out.push(`${tag} is clipped`)
+        if (kUaCursorTags.has(tag) && ['none', 'contents'].includes(s.display)) out.push(`${tag} gets display ${s.display}, not only a cursor`)
         if (!child.checkVisibility(opts) && !kUaMayHideTags.has(tag) && s.display !== 'none') out.push(`${tag} hides its children`)
         if (!el.checkVisibility(opts) && s.display !== 'none' && ua && kUaBoxedTags.has(tag)) out.push(`${tag} has no box`)
         if (!el.checkVisibility(opts) && s.display !== 'none' && !ua) out.push(`${tag} has no box but is not UA-styled`)
       }
+      const hidden = document.body.appendChild(document.createElement('input'))
+      hidden.type = 'hidden'
+      if (getComputedStyle(hidden).display !== 'none') out.push('a hidden input is displayed')
       return out
     }, kTags)
     expect(wrong).toEqual([])

@@ -36,6 +36,13 @@ export const kUaStyledTags = new Set([
 ])
 
 /**
+ * The UA-styled tags whose UA style differs from their parent's only in `cursor` (links, controls,
+ * labels: never display:none or contents, but a hidden input): without a rule of the page of their
+ * own their style is read only when the cursor matters.
+ */
+export const kUaCursorTags = new Set(['a', 'button', 'label', 'select', 'textarea', 'summary', 'input'])
+
+/**
  * Tags whose subtree or own box the UA may withhold (Chromium: the children of replaced elements,
  * form controls, br/wbr, table columns and closed details are not rendered; embed without
  * content and slot have no box): their visibility, and their descendants', is always asked.

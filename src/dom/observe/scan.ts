@@ -16,7 +16,7 @@ import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from '
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
 import { clip, slug, normalizeText } from './text'
 import { frameIdFor } from './ids'
-import { kUaBoxedTags, kUaMayHideTags, kUaStyledTags, ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
+import { kUaBoxedTags, kUaCursorTags, kUaMayHideTags, kUaStyledTags, ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
 
 /** Subtrees that never hold anything to show or click. */
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
@@ -107,6 +107,7 @@ const kTagContent = 16
 const kTagAlwaysScored = 32
 const kTagUaMayHide = 64
 const kTagUaBoxed = 128
+const kTagUaCursor = 256
 const kTagBits = new Map<string, number>()
 for (const [tags, bit] of [
   [kSkipTags, kTagSkip],
@@ -117,6 +118,7 @@ for (const [tags, bit] of [
   [kAlwaysScored, kTagAlwaysScored],
   [kUaMayHideTags, kTagUaMayHide],
   [kUaBoxedTags, kTagUaBoxed],
+  [kUaCursorTags, kTagUaCursor],
 ] as const) {
   for (const tag of tags) kTagBits.set(tag, (kTagBits.get(tag) ?? 0) | bit)
 }
@@ -404,7 +406,7 @@ class Walker {
     if (!ctx.exactCursor && (shadow !== null || tag.includes('-'))) (next = forkOf(next, ctx)).exactCursor = true
     // An element no stylesheet rule, inline style or UA rule gives a display or cursor of its own
     // is not display:none and has its parent's cursor (cursor-rules.ts): its style is not read.
-    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tagBits, bits, next, ds) ? ds.view.getComputedStyle(el) : null
+    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tag, tagBits, bits, next, ds) ? ds.view.getComputedStyle(el) : null
     const plainLeaf = !attrs && tagBits & kTagPlainLeaf && el.firstElementChild === null && shadow === null && this.nativeVisibility
     // '' when nothing can set it (the tag's default), null when it may be set but was not read.
     const display = !style ? '' : plainLeaf ? null : style.display
@@ -412,9 +414,7 @@ class Walker {
       this.hiddenControl(el, tag, ctx, clip, ds)
       return
     }
-    // Inside a control nothing new can become a clickable root, so its cursor is not needed.
     const canBeWeak = !ctx.inInteractive && !ctx.weakOwner
-    const pointer = canBeWeak && style ? style.cursor === 'pointer' : parentPointer
     const role = roleOf(el, tag, (bits & kAttrRole) !== 0)
 
     const regionKind = kRegionByRole[role] ?? (tag === 'form' ? 'form' : undefined)
@@ -430,20 +430,23 @@ class Walker {
     }
 
     const strong = isStrongInteractive(el, tag, role, bits)
-    const weak =
-      !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
-    if (strong || weak) {
-      let checks = 0
-      if (!this.surelyVisible(el, tagBits, bits, display, next, clip, ds)) checks |= kCheckVisibility
-      if (ds.clipRule === null || next.exactCursor || bits & kAttrStyle || ds.clipRule.has(el)) checks |= kCheckClipped
-      const c = this.candidate(el, tag, role, weak, next, clip, ds, (style ??= ds.view.getComputedStyle(el)), checks)
-      if (c) {
-        // A clickable wrapper around a real control is noise: the control is what to click.
-        if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
-        if (strong) (next = forkOf(next, ctx)).inInteractive = true
-        else (next = forkOf(next, ctx)).weakOwner = c
-      } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
+    let c = strong ? this.candidate(el, tag, role, false, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds)) : null
+    // The cursor matters only where something may still become a clickable root: not inside a
+    // control or a clickable element, nor below one found here.
+    let pointer = parentPointer
+    if (canBeWeak && !c) {
+      // A tag the UA gives only a cursor (cursor-rules.ts) has its style read now, if at all.
+      if (!style && tagBits & kTagUaCursor) style = ds.view.getComputedStyle(el)
+      if (style) pointer = style.cursor === 'pointer'
     }
+    const weak = !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
+    if (weak) c = this.candidate(el, tag, role, true, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds))
+    if (c) {
+      // A clickable wrapper around a real control is noise: the control is what to click.
+      if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
+      if (strong) (next = forkOf(next, ctx)).inInteractive = true
+      else (next = forkOf(next, ctx)).weakOwner = c
+    } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
 
     if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && ((tagBits & kTagAlwaysScored) !== 0 || out.content.length < kMaxContentCandidates)) {
       const fontSize = parseFloat((style ??= ds.view.getComputedStyle(el)).fontSize) || 16
@@ -482,6 +485,14 @@ class Walker {
    * style, UA rule or animation can hide the element or an ancestor, and its display (as the walk
    * read it) gives it a box.
    */
+  /** Which of its own style's ways to hide a candidate must be checked (Walker.candidate). */
+  private checksOf(el: Element, tagBits: number, bits: number, display: string | null, ctx: Ctx, clip: ClipNode | null, ds: DocScan): number {
+    let checks = 0
+    if (!this.surelyVisible(el, tagBits, bits, display, ctx, clip, ds)) checks |= kCheckVisibility
+    if (ds.clipRule === null || ctx.exactCursor || bits & kAttrStyle || ds.clipRule.has(el)) checks |= kCheckClipped
+    return checks
+  }
+
   private surelyVisible(el: Element, tagBits: number, bits: number, display: string | null, ctx: Ctx, clip: ClipNode | null, ds: DocScan): boolean {
     const rule = ds.hideRule
     if (rule === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents') return false
@@ -489,10 +500,15 @@ class Walker {
     return !rule.has(el) && !hidesBelow(clip, rule)
   }
 
-  /** False when `display` is surely not none and `cursor` surely the parent's (cursor-rules.ts). */
-  private styleMayDiffer(el: Element, tagBits: number, bits: number, ctx: Ctx, ds: DocScan): boolean {
+  /**
+   * False when `display` is surely the tag's default and `cursor` surely the parent's, or the
+   * UA's for the tags it gives only a cursor (cursor-rules.ts), read later if needed.
+   */
+  private styleMayDiffer(el: Element, tag: string, tagBits: number, bits: number, ctx: Ctx, ds: DocScan): boolean {
     const rule = ds.cursorRule
-    if (rule === null || ctx.exactCursor || tagBits & kTagUaStyled || el.parentElement === null) return true
+    if (rule === null || ctx.exactCursor || el.parentElement === null) return true
+    // A hidden input is display:none by the UA; other inputs only get a cursor.
+    if (tagBits & kTagUaStyled && (!(tagBits & kTagUaCursor) || (tag === 'input' && inputType(el) === 'hidden'))) return true
     // Inline style, SVG presentation attribute, popovers (display:none until open).
     return (bits & kAttrStyle) !== 0 || rule.has(el)
   }
@@ -534,6 +550,8 @@ class Walker {
     style: CSSStyleDeclaration | null,
     checks: number,
   ): Candidate | null {
+    // The style is read here only where something needs it: engines without checkVisibility, a clip.
+    if (!style && ((checks & kCheckVisibility && !this.nativeVisibility) || checks & kCheckClipped)) style = ds.view.getComputedStyle(el)
     let vis = checks & kCheckVisibility ? cssVisibility(el, style) : 'visible'
     let boxEl: Element = el
     if (vis === 'hidden' && isProxiedControl(el, tag)) {
