@@ -38,6 +38,7 @@ export const kTagScore: Record<string, number> = {
 interface Measured {
   c: ContentCandidate
   text: string
+  fontSize: number
   x: number
   y: number
   width: number
@@ -67,8 +68,9 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
       width = r.width
       height = r.height
     }
-    if (c.fontSize > maxFont) maxFont = c.fontSize
-    measured.push({ c, text, x, y, width, height })
+    const fontSize = parseFloat((c.style ?? c.ds.view.getComputedStyle(c.el)).fontSize) || 16
+    if (fontSize > maxFont) maxFont = fontSize
+    measured.push({ c, text, fontSize, x, y, width, height })
   }
   const vpArea = Math.max(1, vw * vh)
   const diag = Math.max(1, Math.hypot(vw, vh))
@@ -80,7 +82,7 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
     const position = Math.min(1, Math.max(0, 1 - distance / (2 * diag)) + firstScreen)
     // Square root so that a paragraph a tenth of the screen is not a hundredth of a hero image.
     const area = Math.sqrt(Math.min(1, (m.width * m.height) / vpArea))
-    const font = maxFont > 0 ? m.c.fontSize / maxFont : 0
+    const font = maxFont > 0 ? m.fontSize / maxFont : 0
     const semantic = kTagScore[m.c.tag] ?? 0.3
     const attention =
       kAttentionWeights.position * position + kAttentionWeights.area * area + kAttentionWeights.fontSize * font + kAttentionWeights.semantic * semantic

@@ -193,7 +193,8 @@ export interface ContentCandidate {
   el: Element
   tag: string
   region: RegionAcc
-  fontSize: number
+  /** Its computed style if the walk read it; the font size is read only for blocks that count. */
+  style: CSSStyleDeclaration | null
   ds: DocScan
   /** Nothing can hide it but what the walk already saw: `checkVisibility()` need not be asked. */
   surelyVisible: boolean
@@ -449,8 +450,7 @@ class Walker {
     } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
 
     if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && ((tagBits & kTagAlwaysScored) !== 0 || out.content.length < kMaxContentCandidates)) {
-      const fontSize = parseFloat((style ??= ds.view.getComputedStyle(el)).fontSize) || 16
-      out.content.push({ el, tag, region: next.region, fontSize, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds) })
+      out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds) })
       next = forkOf(next, ctx)
       next.inContent = true
     }
