@@ -267,6 +267,18 @@ function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
   return node.box
 }
 
+/** `el` as a container around its children; `own` when its own style may clip or hide (inline, shadow). */
+function clipNodeOf(el: Element, tag: string, tagBits: number, own: boolean, style: CSSStyleDeclaration | null, parent: ClipNode | null): ClipNode {
+  return {
+    el,
+    style,
+    clips: tag !== 'html' && tag !== 'body',
+    mustRead: own || (tagBits & kTagUaStyled) !== 0,
+    mayHide: own || (tagBits & kTagUaMayHide) !== 0,
+    parent,
+  }
+}
+
 /** True when the node or an ancestor may hide what is below it (cursor-rules.ts). */
 function hidesBelow(node: ClipNode | null, rule: RuleTest): boolean {
   if (!node) return false
@@ -418,12 +430,7 @@ class Walker {
     const canBeWeak = !ctx.inInteractive && !ctx.weakOwner
     const role = roleOf(el, tag, (bits & kAttrRole) !== 0)
 
-    const regionKind = kRegionByRole[role] ?? (tag === 'form' ? 'form' : undefined)
-    if (regionKind && (regionKind !== 'dialog' || el.getAttribute('aria-hidden') !== 'true')) {
-      (next = forkOf(next, ctx)).region = this.openRegion(regionKind, regionLabel(el, regionKind), el, ctx.region, ds)
-    }
-    if ((role === 'row' && el.parentElement?.localName !== 'thead') || role === 'listitem') this.enterItem(el, (next = forkOf(next, ctx)), ctx, ds)
-    if (tag === 'label') (next = forkOf(next, ctx)).label = el
+    if (role !== '' || tag === 'form' || tag === 'label') next = this.enter(el, tag, role, next, ctx, ds)
 
     if (tag === 'iframe' || tag === 'frame') {
       this.frame(el as HTMLIFrameElement, ctx, clip, ds)
@@ -451,8 +458,7 @@ class Walker {
 
     if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && ((tagBits & kTagAlwaysScored) !== 0 || out.content.length < kMaxContentCandidates)) {
       out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds) })
-      next = forkOf(next, ctx)
-      next.inContent = true
+      ;(next = forkOf(next, ctx)).inContent = true
     }
     if (tag === 'p') out.paragraphs++
     else if (tag === 'canvas') out.charts++
@@ -462,18 +468,7 @@ class Walker {
 
     if (tagBits & kTagLeaf) return
     const first = el.firstElementChild
-    let inner = clip
-    if (first && ds.layout) {
-      const own = next.exactCursor || (bits & kAttrStyle) !== 0
-      inner = {
-        el,
-        style,
-        clips: tag !== 'html' && tag !== 'body',
-        mustRead: own || (tagBits & kTagUaStyled) !== 0,
-        mayHide: own || (tagBits & kTagUaMayHide) !== 0,
-        parent: clip,
-      }
-    }
+    const inner = first && ds.layout ? clipNodeOf(el, tag, tagBits, next.exactCursor || (bits & kAttrStyle) !== 0, style, clip) : clip
     for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
     if (shadow) {
       for (let child = shadow.firstElementChild; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
@@ -498,6 +493,17 @@ class Walker {
     if (rule === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents') return false
     if (tagBits & kTagUaStyled && !(tagBits & kTagUaBoxed)) return false
     return !rule.has(el) && !hidesBelow(clip, rule)
+  }
+
+  /** The context for `el`'s children when it opens a region, a row or list item, or a label. */
+  private enter(el: Element, tag: string, role: string, next: Ctx, ctx: Ctx, ds: DocScan): Ctx {
+    const regionKind = kRegionByRole[role] ?? (tag === 'form' ? 'form' : undefined)
+    if (regionKind && (regionKind !== 'dialog' || el.getAttribute('aria-hidden') !== 'true')) {
+      (next = forkOf(next, ctx)).region = this.openRegion(regionKind, regionLabel(el, regionKind), el, ctx.region, ds)
+    }
+    if ((role === 'row' && el.parentElement?.localName !== 'thead') || role === 'listitem') this.enterItem(el, (next = forkOf(next, ctx)), ctx, ds)
+    if (tag === 'label') (next = forkOf(next, ctx)).label = el
+    return next
   }
 
   /**
