@@ -96,13 +96,24 @@ export function ruleTest(sel: string | null, scope: Document | Element): RuleTes
 
 class Unknown extends Error {}
 
+// Longhands as a declaration block lists them, with the shorthands an engine may list instead.
 const kCursorProps = ['cursor', 'display', 'all']
-const kOverflowProps = ['overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block', 'all']
+const kOverflowProps = ['overflow', 'overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block', 'all']
 const kHideProps = ['opacity', 'visibility', 'content-visibility', 'all']
 const kClipProps = ['clip', 'clip-path', 'all']
 
-function sets(style: CSSStyleDeclaration | undefined, props: string[]): boolean {
-  return !!style && props.some((p) => style.getPropertyValue(p) !== '')
+/**
+ * Which lists a declaration block sets a property of, a bit per list: one pass over the names it
+ * declares rather than a getPropertyValue per property of interest.
+ */
+function listsSetBy(style: CSSStyleDeclaration | undefined, lists: List[]): number {
+  let mask = 0
+  if (!style) return mask
+  for (let i = 0; i < style.length; i++) {
+    const name = style[i]
+    for (let l = 0; l < lists.length; l++) if (lists[l].props.includes(name)) mask |= 1 << l
+  }
+  return mask
 }
 
 /** One list of selectors; `over` when it can't be matched (too long, or unknown): read every element. */
@@ -129,12 +140,15 @@ function collect(rules: CSSRuleList, lists: List[], depth: number): void {
     if (type === 'CSSStyleRule') {
       // Nested rules carry relative selectors (`&:hover`) that matches() can't take alone.
       if (rule.cssRules && rule.cssRules.length > 0) throw new Unknown()
-      for (const list of lists) {
-        if (!sets(rule.style, list.props)) continue
-        const sel = rule.selectorText ?? ''
-        // Shadow-crossing selectors match elements this document's matches() can't test.
-        if (!sel || /::part|:host|::slotted/i.test(sel)) list.over = true
-        else add(list, sel)
+      const mask = listsSetBy(rule.style, lists)
+      if (mask === 0) continue
+      const sel = rule.selectorText ?? ''
+      // Shadow-crossing selectors match elements this document's matches() can't test.
+      const unmatchable = !sel || /::part|:host|::slotted/i.test(sel)
+      for (let l = 0; l < lists.length; l++) {
+        if (!(mask & (1 << l))) continue
+        if (unmatchable) lists[l].over = true
+        else add(lists[l], sel)
       }
     } else if (type === 'CSSImportRule') {
       const sheet = rule.styleSheet
@@ -146,7 +160,10 @@ function collect(rules: CSSRuleList, lists: List[], depth: number): void {
     } else if (type === 'CSSKeyframesRule') {
       const frames = rule.cssRules!
       // An animation may set the property on any element: read every one.
-      for (let k = 0; k < frames.length; k++) for (const list of lists) if (sets((frames[k] as CSSKeyframeRule).style, list.props)) list.over = true
+      for (let k = 0; k < frames.length; k++) {
+        const mask = listsSetBy((frames[k] as CSSKeyframeRule).style, lists)
+        for (let l = 0; l < lists.length; l++) if (mask & (1 << l)) lists[l].over = true
+      }
     } else if (rule.cssRules !== undefined || type === undefined) {
       // @scope, @starting-style and any grouping rule not known here.
       throw new Unknown()
