@@ -70,7 +70,8 @@ it('answers action.* messages from the panel, acting in the panel’s tab', asyn
   await page.close()
 })
 
-it('the model can call a pack action with a saved secret, which it never sees', async () => {
+/** A model that logs in through the login pack with the vault's alice_pw, on the login page. */
+async function askLoginWithSavedSecret() {
   await (await ava.worker()).evaluate(() => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' } }))
   llm.script({
     chunks: instructionChunks([
@@ -81,6 +82,11 @@ it('the model can call a pack action with a saved secret, which it never sees', 
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
   const panel = await ava.ask(page, 'log in as alice')
+  return { page, panel }
+}
+
+it('the model can call a pack action with a saved secret, which it never sees', async () => {
+  const { page, panel } = await askLoginWithSavedSecret()
   // Typing a saved secret into a page is asked first, naming the secret and the site.
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
   expect(await panel.locator('article.confirm').last().textContent()).toContain(`common:auth:login types the saved alice_pw into ${new URL(site.url).host}`)
@@ -94,16 +100,7 @@ it('the model can call a pack action with a saved secret, which it never sees', 
 })
 
 it('a pack action fed a saved secret does nothing when the person says no', async () => {
-  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' } }))
-  llm.script({
-    chunks: instructionChunks([
-      { step_id: 1, action_type: 'run_action', params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } }, description: 'Log in' },
-      { step_id: 2, action_type: 'done', params: { answer: 'Logged in.' } },
-    ]),
-  })
-  const page = await ava.context.newPage()
-  await page.goto(`${site.url}/login`)
-  const panel = await ava.ask(page, 'log in as alice')
+  const { page, panel } = await askLoginWithSavedSecret()
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
   const posts = site.hits.filter((h) => h.method === 'POST').length
   await panel.locator('[data-test=confirm-deny]').last().click()
