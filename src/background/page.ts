@@ -3,15 +3,13 @@ import type { ExecOutcome, RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import { ProtocolError, sendToTab } from '../messaging'
-import { currentDoc, isDocumentGone as isGone, markNavigating, takeNewTab, waitForDoc } from './tabs'
+import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
 
 /** The run's hands in the tab: reading the page and executing one step there. */
 const kElementWaitMs = 10_000 // SPA components may mount late (seed 001 §2.3, §4.3)
 const kPageInfoTimeoutMs = 15_000 // the page may take its 10 s readiness cap first
 const kMayNavigate = new Set(['click', 'press'])
-/** Chrome's words for a document that went away after it took a message, before it answered. */
-const kGoneMidStep = /message (?:port|channel) closed|back\/forward cache/i
 
 /** The page as the planner sees it; with `settle`, after it has gone quiet (semantic engine §4.1). */
 export async function pageContext(tabId: number, request: string, signal?: AbortSignal, settle = false): Promise<PageContext> {
@@ -99,7 +97,7 @@ async function execInFrame(tabId: number, instruction: Instruction, { route, loc
   } catch (e) {
     // Gone while it held the step: a click that navigated the frame (or closed it) did its job.
     // Gone before the step arrived: the frame is not the one that was read, and nothing is done.
-    const midStep = kGoneMidStep.test(String((e as Error)?.message ?? e))
+    const midStep = isGoneMidMessage(e)
     if (midStep && kMayNavigate.has(instruction.action_type)) return { ok: true, detail: `${instruction.description ?? instruction.action_type} — the frame navigated`, tabId }
     if (!midStep && !isGone(e)) {
       if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }

@@ -120,6 +120,11 @@ export function isDocumentGone(e: unknown): boolean {
   return /Receiving end does not exist|message port closed|No frame with id|No document with id|Could not establish connection/i.test(String((e as Error)?.message ?? e))
 }
 
+/** True when the document took the message and went away before it answered (a step may have run). */
+export function isGoneMidMessage(e: unknown): boolean {
+  return /message (?:port|channel) closed|back\/forward cache/i.test(String((e as Error)?.message ?? e))
+}
+
 export function watchNavigations(): void {
   browser.webNavigation.onCommitted.addListener((d) => {
     if (d.frameId === 0) markNavigating(d.tabId)
