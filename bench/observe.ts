@@ -1,6 +1,7 @@
-// npm run bench -- observe [--page <url-or-file> ...] [--runs <n>] [--json]
-// Loads each page in Chromium, injects the Observe bundle and prints, per page: elements,
-// interactive, scan_ms (median of --runs after a warm-up), tokens_full and tokens_budgeted
+// npm run bench -- observe [--page <url-or-file> ...] [--runs <n>] [--warmup <n>] [--json]
+// Loads each page in a Chromium of its own, injects the Observe bundle and prints, per page: elements,
+// interactive, scan_ms (median of --runs back-to-back scans after --warmup scans), scan_ms_first
+// (the cold first scan), tokens_full and tokens_budgeted
 // (exact o200k counts in Node) and tokens_per_interactive. Built-in pages are generated.
 import { existsSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
@@ -16,6 +17,11 @@ import { median, report } from './lib/report'
 /** Runs per page after the warm-up (issue 4: "median of at least 5 runs"). */
 const kDefaultRuns = 9
 const suite = 'observe'
+/**
+ * Scans before the measured ones, the first included: V8 reaches optimised code for the walk
+ * after about eight. The first scan (cold code, ids written) is reported as scan_ms_first.
+ */
+const kDefaultWarmup = 10
 
 interface PageSpec {
   name: string
@@ -24,14 +30,20 @@ interface PageSpec {
   ready?: string
 }
 
-function parseArgs(argv: string[]): { pages: string[]; runs: number } {
-  const pages: string[] = []
-  let runs = kDefaultRuns
+interface Args {
+  pages: string[]
+  runs: number
+  warmup: number
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { pages: [], runs: kDefaultRuns, warmup: kDefaultWarmup }
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--page' && argv[i + 1]) pages.push(argv[++i])
-    else if (argv[i] === '--runs' && argv[i + 1]) runs = Math.max(5, Number(argv[++i]) || kDefaultRuns)
+    if (argv[i] === '--page' && argv[i + 1]) args.pages.push(argv[++i])
+    else if (argv[i] === '--runs' && argv[i + 1]) args.runs = Math.max(5, Number(argv[++i]) || kDefaultRuns)
+    else if (argv[i] === '--warmup' && argv[i + 1]) args.warmup = Math.max(1, Number(argv[++i]) || kDefaultWarmup)
   }
-  return { pages, runs }
+  return args
 }
 
 interface Measured {
@@ -44,14 +56,15 @@ interface Measured {
   estimatedBudgeted: number
 }
 
-async function measure(page: Page, runs: number): Promise<Measured> {
+async function measure(page: Page, runs: number, warmup: number): Promise<Measured> {
   await page.addScriptTag({ content: await observeBundle() })
-  return page.evaluate((n) => {
+  return page.evaluate(({ n, warmup }) => {
     const api = (window as any).__avaObserve
-    // Warm-up: the first scan runs cold code and writes the ids; it is reported on its own.
+    // The first scan runs cold code and writes the ids; it is reported on its own.
     const c0 = performance.now()
     api.observe()
     const first = performance.now() - c0
+    for (let i = 1; i < warmup; i++) api.observe()
     const times: number[] = []
     let snap: any
     for (let i = 0; i < n; i++) {
@@ -62,11 +75,11 @@ async function measure(page: Page, runs: number): Promise<Measured> {
     const full = api.serialize(snap, { budgetTokens: Infinity })
     const budgeted = api.serialize(snap)
     return { first, elements: snap.stats.elements, interactive: snap.stats.interactive, times, full: full.text, budgeted: budgeted.text, estimatedBudgeted: budgeted.tokens }
-  }, runs)
+  }, { n: runs, warmup })
 }
 
 async function main(): Promise<void> {
-  const { pages: extra, runs } = parseArgs(process.argv.slice(2))
+  const { pages: extra, runs, warmup } = parseArgs(process.argv.slice(2))
   const server = await startServer()
   const specs: PageSpec[] = []
   if (extra.length === 0) {
@@ -89,14 +102,19 @@ async function main(): Promise<void> {
     const url = /^[a-z]+:\/\//i.test(p) ? p : existsSync(file) ? pathToFileURL(file).href : p
     specs.push({ name: /^[a-z]+:\/\//i.test(p) ? new URL(p).host + new URL(p).pathname : basename(p), url })
   }
-  const browser = await launchBrowser()
   try {
     for (const spec of specs) {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-      await page.goto(spec.url, { waitUntil: 'load' })
-      if (spec.ready) await page.waitForSelector(spec.ready, { timeout: 15_000 })
-      const m = await measure(page, runs)
-      await page.close()
+      // A browser of its own per page: the previous page's teardown and garbage stay out of it.
+      const browser = await launchBrowser()
+      let m: Measured
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+        await page.goto(spec.url, { waitUntil: 'load' })
+        if (spec.ready) await page.waitForSelector(spec.ready, { timeout: 15_000 })
+        m = await measure(page, runs, warmup)
+      } finally {
+        await browser.close()
+      }
       const tokensFull = countTokens(m.full)
       const tokensBudgeted = countTokens(m.budgeted)
       report({ suite, case: spec.name, metric: 'elements', value: m.elements, unit: 'count' })
@@ -110,7 +128,6 @@ async function main(): Promise<void> {
       report({ suite, case: spec.name, metric: 'budget_estimate_ratio', value: tokensBudgeted ? m.estimatedBudgeted / tokensBudgeted : 0, unit: 'x' })
     }
   } finally {
-    await browser.close()
     await server.close()
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Content sections and the four-dimension attention model (seed 002 §3.5): where a person's eye
- * goes first on a page, estimated from position, area, font size and the element's tag.
+ * goes first on a page, estimated from position, area, font size and the element's tag. A block
+ * a person cannot see is left out: hidden by CSS, too small, clipped away by an `overflow: hidden`
+ * container, or parked off the page.
  */
 import { clip } from './text'
 import { cssVisibility, geometryHidden } from './visibility'
-import type { ContentCandidate, RawScan } from './scan'
+import { contentClip, type ContentCandidate, type RawScan } from './scan'
 import type { ContentSection } from './types'
 
 /** Weights of the four dimensions (seed 002 §3.5). */
@@ -62,7 +64,7 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
     let height = 0
     if (c.ds.layout) {
       const r = c.el.getBoundingClientRect()
-      if (geometryHidden(r, null, c.ds.scrollX, c.ds.scrollY)) continue
+      if (geometryHidden(r, contentClip(c), c.ds.scrollX, c.ds.scrollY)) continue
       x = c.ds.ox + r.left
       y = c.ds.oy + r.top
       width = r.width

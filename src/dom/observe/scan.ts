@@ -93,9 +93,12 @@ const kMaxLazyRegions = 30
  * Content blocks scored per scan, in document order. Attention favours the first screens
  * (position weighs 0.35 plus a first-screen bonus and falls to zero about three screens from the
  * viewport, §3.5), so blocks past the first 500 rarely reach the top 50, and measuring each costs
- * a layout read. Headings h1–h3 are scored wherever they are.
+ * a layout read and a style read. Headings h1–h3 past them are scored too, up to a limit: one per
+ * card of a long listing would otherwise cost more than the rest of the content together.
  */
 export const kMaxContentCandidates = 500
+/** Blocks scored in all, headings h1–h3 after the first kMaxContentCandidates included. */
+export const kMaxScoredBlocks = 700
 const kAlwaysScored = new Set(['h1', 'h2', 'h3'])
 
 /** What the walk needs to know about a tag, as bits of one lookup (tagBits). */
@@ -198,6 +201,8 @@ export interface ContentCandidate {
   ds: DocScan
   /** Nothing can hide it but what the walk already saw: `checkVisibility()` need not be asked. */
   surelyVisible: boolean
+  /** The containers around it that may clip it (contentClip). */
+  clip: ClipNode | null
 }
 
 export interface RawScan {
@@ -265,6 +270,11 @@ function clipOf(node: ClipNode | null, ds: DocScan): ClipBox | null {
     if (overflow === 'hidden' || overflow === 'clip') node.box = intersectClip(node.el.getBoundingClientRect(), outer)
   }
   return node.box
+}
+
+/** The viewport-space box a content block is visible in: null when nothing around it clips. */
+export function contentClip(c: ContentCandidate): ClipBox | null {
+  return clipOf(c.clip, c.ds)
 }
 
 /** `el` as a container around its children; `own` when its own style may clip or hide (inline, shadow). */
@@ -456,8 +466,8 @@ class Walker {
       else (next = forkOf(next, ctx)).weakOwner = c
     } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
 
-    if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && ((tagBits & kTagAlwaysScored) !== 0 || out.content.length < kMaxContentCandidates)) {
-      out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds) })
+    if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && (out.content.length < kMaxContentCandidates || (tagBits & kTagAlwaysScored && out.content.length < kMaxScoredBlocks))) {
+      out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds), clip })
       ;(next = forkOf(next, ctx)).inContent = true
     }
     if (tag === 'p') out.paragraphs++
