@@ -77,12 +77,13 @@ describe('content sections (§3.5)', () => {
     await page.close()
   })
 
-  test('fifty sections are kept; a heading past the first 500 blocks is still scored, up to 700 blocks in all', async () => {
+  test('fifty sections are kept; past the blocks around the viewport only the nearest hundred headings are scored', async () => {
     const paragraphs = Array.from({ length: 600 }, (_, i) => `<p style="margin:0;font-size:12px">Line ${i} of the log.</p>`).join('')
     const headings = Array.from({ length: 250 }, (_, i) => `<h3>Archive ${i}</h3>`).join('')
     // Both pinned headings are drawn on the first screen in large type; only where they come in
-    // document order differs. Blocks scored: the first 500 paragraphs, then headings only: the
-    // first pinned one is the 501st, the second the 752nd.
+    // document order differs. Blocks scored: the first 300 paragraphs (the viewport is at the
+    // top), then the nearest headings outside them: the first pinned one is the first of those,
+    // the second comes after 250 more.
     const pinned = (label: string, top: number) => `<h2 style="position:absolute;top:${top}px;left:600px;font-size:30px;margin:0">${label}</h2>`
     const { page, content } = await sections('/many-blocks.html', paragraphs + pinned('Pinned heading one', 100) + headings + pinned('Pinned heading two', 200))
     expect(content).toHaveLength(50)
@@ -92,6 +93,34 @@ describe('content sections (§3.5)', () => {
     // Sorted by attention, highest first.
     const scores = content.map((s) => s.attention)
     expect(scores).toEqual([...scores].sort((x, y) => y - x))
+    await page.close()
+  })
+
+  test('on a page scrolled far down, the sections are the ones on screen, not the top of the document', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `<p id="l${i}" style="margin:0">Line ${i} of the transcript.</p>`).join('')
+    const page = await browser.newPage({ viewport: kViewport })
+    server.page('/scrolled.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Transcript</title></head><body style="margin:0;font:16px sans-serif">${lines}</body></html>`)
+    await page.goto(server.url('/scrolled.html'), { waitUntil: 'load' })
+    await page.evaluate(() => document.getElementById('l1500')!.scrollIntoView({ block: 'start' }))
+    await page.addScriptTag({ content: await observeBundle() })
+    const { content, scrollY, onScreen } = await page.evaluate(() => ({
+      content: (window as any).__avaObserve.observe().content as Section[],
+      scrollY: window.scrollY,
+      // The lines wholly on screen, measured here rather than by the engine.
+      onScreen: Array.from(document.querySelectorAll('p'))
+        .filter((p) => p.getBoundingClientRect().top >= 0 && p.getBoundingClientRect().bottom <= innerHeight)
+        .map((p) => p.textContent),
+    }))
+    expect(scrollY).toBeGreaterThan(20_000)
+    expect(onScreen.length).toBeGreaterThan(30)
+    const texts = content.map((s) => s.text)
+    expect(texts).toHaveLength(50)
+    expect(texts).toEqual(expect.arrayContaining(onScreen))
+    // The rest are the lines just around the screen (bounds are in document coordinates).
+    for (const s of content) {
+      expect(s.bounds.y).toBeGreaterThanOrEqual(scrollY - kViewport.height)
+      expect(s.bounds.y).toBeLessThan(scrollY + 2 * kViewport.height)
+    }
     await page.close()
   })
 })

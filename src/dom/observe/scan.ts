@@ -89,17 +89,6 @@ const kRegionByRole: Record<string, RegionKind> = {
 const kLazyClass = /(?:^|[\s_-])(skeleton|lazyload|lazy-load|infinite|sentinel|load-more|loadmore)(?:$|[\s_-])/i
 /** Enough lazy markers to say "more is coming" without listing a whole skeleton grid. */
 const kMaxLazyRegions = 30
-/**
- * Content blocks scored per scan, in document order. Attention favours the first screens
- * (position weighs 0.35 plus a first-screen bonus and falls to zero about three screens from the
- * viewport, §3.5), so blocks past the first 500 rarely reach the top 50, and measuring each costs
- * a layout read and a style read. Headings h1–h3 past them are scored too, up to a limit: one per
- * card of a long listing would otherwise cost more than the rest of the content together.
- */
-export const kMaxContentCandidates = 500
-/** Blocks scored in all, headings h1–h3 after the first kMaxContentCandidates included. */
-export const kMaxScoredBlocks = 700
-const kAlwaysScored = new Set(['h1', 'h2', 'h3'])
 
 /** What the walk needs to know about a tag, as bits of one lookup (tagBits). */
 const kTagSkip = 1
@@ -107,7 +96,6 @@ const kTagLeaf = 2
 const kTagPlainLeaf = 4
 const kTagUaStyled = 8
 const kTagContent = 16
-const kTagAlwaysScored = 32
 const kTagUaMayHide = 64
 const kTagUaBoxed = 128
 const kTagUaCursor = 256
@@ -118,7 +106,6 @@ for (const [tags, bit] of [
   [kPlainLeafTags, kTagPlainLeaf],
   [kUaStyledTags, kTagUaStyled],
   [kContentTags, kTagContent],
-  [kAlwaysScored, kTagAlwaysScored],
   [kUaMayHideTags, kTagUaMayHide],
   [kUaBoxedTags, kTagUaBoxed],
   [kUaCursorTags, kTagUaCursor],
@@ -209,6 +196,7 @@ export interface RawScan {
   candidates: Candidate[]
   regions: RegionAcc[]
   groups: GroupAcc[]
+  /** Every content block outside another one, in document order (extractContent chooses). */
   content: ContentCandidate[]
   frames: FrameInfo[]
   lazy: LazyRegion[]
@@ -466,7 +454,7 @@ class Walker {
       else (next = forkOf(next, ctx)).weakOwner = c
     } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
 
-    if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent && (out.content.length < kMaxContentCandidates || (tagBits & kTagAlwaysScored && out.content.length < kMaxScoredBlocks))) {
+    if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent) {
       out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds), clip })
       ;(next = forkOf(next, ctx)).inContent = true
     }
