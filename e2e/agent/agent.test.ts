@@ -64,6 +64,34 @@ it('carries one request across three page loads, feeding each step’s result ba
   await page.close()
 })
 
+it('after a click whose form POST answers slowly, the next plan is made on the page it leads to, not on the one it left', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login?delay=1500`)
+  llm.script(
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username', value: 'bob' } },
+        { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password', value: 'builder' } },
+        { step_id: 3, action_type: 'click', params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' }, description: 'Log in' },
+      ]),
+    },
+    { chunks: instructionChunks([done('You are signed in.')]) },
+  )
+  await ava.ask(page, 'log in as bob')
+  const arrived = page.waitForURL(`${site.url}/dashboard`, { timeout: 30_000 })
+  await allowAll(page, arrived, (p) => ava.panel(p))
+  await arrived
+  await waitIdle(page)
+  expect(chatRequests()).toHaveLength(2)
+  // The turn after the click: its results and the page read after them.
+  const messages = (chatRequests()[1].body as { messages: { content: string }[] }).messages
+  const turn = messages[messages.length - 1].content
+  expect(turn).toContain('OK step 3 click (Log in)')
+  expect(turn).toContain('Current page: Dashboard · Acme Portal')
+  expect(turn).not.toContain('Sign in')
+  await page.close()
+})
+
 it('replays the same request with no LLM call, repairs a step that broke with one call, then replays freely again', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/agent/save.html`)

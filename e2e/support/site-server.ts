@@ -42,7 +42,7 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
     if (url.pathname === '/login' && req.method === 'GET') {
       const err = url.searchParams.get('error') ? '<p class="error" role="alert">Wrong username or password.</p>' : ''
       html(200, page('Sign in · Acme Portal', `<main><h1>Sign in</h1>${err}
-<form method="post" action="/login">
+<form method="post" action="/login${url.searchParams.get('delay') ? `?delay=${Number(url.searchParams.get('delay'))}` : ''}">
   <label for="username">Username</label><input id="username" name="username" autocomplete="username" placeholder="Username">
   <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" placeholder="Password">
   <button type="submit" id="login-btn">Log in</button>
@@ -52,6 +52,9 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
     if (url.pathname === '/login' && req.method === 'POST') {
       let raw = ''
       for await (const c of req) raw += c
+      // `?delay=<ms>`: a slow server, so the navigation a click starts commits well after the click.
+      const delay = Math.min(Number(url.searchParams.get('delay')) || 0, 10_000)
+      if (delay) await new Promise((r) => setTimeout(r, delay))
       const form = new URLSearchParams(raw)
       const user = form.get('username') ?? ''
       if (kUsers[user] && kUsers[user] === form.get('password')) {

@@ -16,6 +16,13 @@ const ready = new Map<number, DocState>()
 /** Tabs known to be between documents; a tab in neither map is one this worker has not seen yet. */
 const navigating = new Set<number>()
 const waiters = new Map<number, Set<() => void>>()
+/**
+ * Tabs whose top frame has started a navigation that has neither committed nor failed: a click
+ * that submitted a form to a slow server. The old document is still there and still answers,
+ * but the page the person will see is the next one: steps and reads wait for it.
+ */
+const pending = new Map<number, number>()
+const pendingWaiters = new Map<number, Set<() => void>>()
 
 const kReadyTimeoutMs = 15_000 // a page slower than this to load is reported, not waited on forever
 
@@ -30,12 +37,56 @@ export function markReady(tabId: number, doc: DocState): void {
 export function markNavigating(tabId: number): void {
   ready.delete(tabId)
   navigating.add(tabId)
+  settlePending(tabId)
+}
+
+/** The top frame started a navigation (webNavigation.onBeforeNavigate). */
+export function markPending(tabId: number): void {
+  pending.set(tabId, Date.now())
+}
+
+/** The started navigation committed (markNavigating) or came to nothing: a 204, a download, an error. */
+export function settlePending(tabId: number): void {
+  if (!pending.delete(tabId)) return
+  const w = pendingWaiters.get(tabId)
+  if (w) for (const fn of [...w]) fn()
 }
 
 export function forgetTab(tabId: number): void {
   ready.delete(tabId)
   navigating.delete(tabId)
   waiters.delete(tabId)
+  settlePending(tabId)
+}
+
+/**
+ * Resolves once the tab has no navigation under way (never rejects: a navigation that neither
+ * commits nor fails within `timeoutMs` is given up on, and the document that is there is used).
+ */
+function pendingSettled(tabId: number, opts: WaitOptions): Promise<void> {
+  const started = pending.get(tabId)
+  if (started === undefined) return Promise.resolve()
+  const left = (opts.timeoutMs ?? kReadyTimeoutMs) - (Date.now() - started)
+  if (left <= 0) {
+    pending.delete(tabId)
+    return Promise.resolve()
+  }
+  return new Promise((resolve) => {
+    const set = pendingWaiters.get(tabId) ?? new Set()
+    pendingWaiters.set(tabId, set)
+    const finish = () => {
+      clearTimeout(timer)
+      set.delete(finish)
+      opts.signal?.removeEventListener('abort', finish)
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      pending.delete(tabId)
+      finish()
+    }, left)
+    set.add(finish)
+    opts.signal?.addEventListener('abort', finish, { once: true })
+  })
 }
 
 export function currentDoc(tabId: number): DocState | undefined {
@@ -49,6 +100,7 @@ export function currentDoc(tabId: number): DocState | undefined {
 type WaitOptions = { notDocumentId?: string; timeoutMs?: number; signal?: AbortSignal }
 
 export function waitForDoc(tabId: number, opts: WaitOptions = {}): Promise<DocState> {
+  if (pending.has(tabId)) return pendingSettled(tabId, opts).then(() => (opts.signal?.aborted ? Promise.reject(opts.signal.reason) : waitForDoc(tabId, opts)))
   const ok = (d: DocState | undefined): d is DocState => !!d && (!opts.notDocumentId || d.documentId !== opts.notDocumentId)
   const now = ready.get(tabId)
   if (ok(now)) return Promise.resolve(now)
@@ -98,8 +150,8 @@ const opened = new Map<number, { tabId: number; at: number }[]>()
 const kNewTabWindowMs = 3_000 // a tab opened this long after a click belongs to it
 
 export async function takeNewTab(openerTabId: number, since: number): Promise<number | undefined> {
-  // Chrome reports the new tab (and commits a navigation the click started) a moment after the
-  // click's answer; this beat also lets the next step see a navigation that is under way.
+  // Chrome reports the new tab (and the start of a navigation the click caused, which the next
+  // step then waits for: waitForDoc) a moment after the click's answer.
   await new Promise((r) => setTimeout(r, 50))
   const list = opened.get(openerTabId) ?? []
   const hit = list.find((t) => t.at >= since - 50 && t.at - since < kNewTabWindowMs)
@@ -126,8 +178,15 @@ export function isGoneMidMessage(e: unknown): boolean {
 }
 
 export function watchNavigations(): void {
+  browser.webNavigation.onBeforeNavigate.addListener((d) => {
+    // A page being prerendered in the background is not the tab's next document yet.
+    if (d.frameId === 0 && (d as { documentLifecycle?: string }).documentLifecycle !== 'prerender') markPending(d.tabId)
+  })
   browser.webNavigation.onCommitted.addListener((d) => {
     if (d.frameId === 0) markNavigating(d.tabId)
+  })
+  browser.webNavigation.onErrorOccurred.addListener((d) => {
+    if (d.frameId === 0) settlePending(d.tabId)
   })
   browser.tabs.onCreated.addListener((tab) => {
     if (tab.openerTabId === undefined || tab.id === undefined) return
