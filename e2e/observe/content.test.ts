@@ -77,12 +77,12 @@ describe('content sections (§3.5)', () => {
     await page.close()
   })
 
-  test('fifty sections are kept; past the blocks around the viewport only the nearest hundred headings are scored', async () => {
+  test('fifty sections are kept; past the blocks around the viewport only the nearest fifty headings are scored', async () => {
     const paragraphs = Array.from({ length: 600 }, (_, i) => `<p style="margin:0;font-size:12px">Line ${i} of the log.</p>`).join('')
     const headings = Array.from({ length: 250 }, (_, i) => `<h3>Archive ${i}</h3>`).join('')
     // Both pinned headings are drawn on the first screen in large type; only where they come in
-    // document order differs. Blocks scored: the first 300 paragraphs (the viewport is at the
-    // top), then the nearest headings outside them: the first pinned one is the first of those,
+    // document order differs. Blocks scored: the first 200 paragraphs (the viewport is at the
+    // top), then the 50 nearest headings outside them: the first pinned one is the first of those,
     // the second comes after 250 more.
     const pinned = (label: string, top: number) => `<h2 style="position:absolute;top:${top}px;left:600px;font-size:30px;margin:0">${label}</h2>`
     const { page, content } = await sections('/many-blocks.html', paragraphs + pinned('Pinned heading one', 100) + headings + pinned('Pinned heading two', 200))

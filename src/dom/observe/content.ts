@@ -16,16 +16,15 @@ export const kMaxSections = 50
 /** Longest text kept per section: enough for a paragraph's gist. */
 export const kSectionTextMax = 200
 /**
- * Blocks scored per scan: a run of them in document order around the viewport. Each costs a
- * layout and a style read. Position weighs 0.35 plus the first-screen bonus and falls to zero
- * about three screens from the viewport, so the top 50 come from the blocks near it: from a
- * screenful of them on a dense page, from every block of a sparse one (the run then spans more).
+ * Blocks scored per scan: a run of them in document order centred on the viewport. Each costs a
+ * layout and a style read. Position (distance from the viewport's centre) weighs 0.35 plus the
+ * first-screen bonus and falls to zero about three screens away, so the top 50 come from the
+ * blocks nearest the centre: a screenful of them on a dense page, every block of a sparse one
+ * (the run then spans more screens).
  */
-export const kScoredBlocks = 300
-/** Of those, how many come before the first block on screen (they score by position too). */
-export const kScoredAbove = 100
+export const kScoredBlocks = 200
 /** Headings h1–h3 outside the run also scored, nearest first: a large heading placed out of order. */
-export const kFarHeadings = 100
+export const kFarHeadings = 50
 /** Bonus for being on the first screen (seed 002 §3.5, "首屏加分"). */
 const kFirstScreenBonus = 0.2
 /** Fixed score per tag (§3.5 "按 HTML 标签固定分值"): headings lead, table cells trail. */
@@ -65,7 +64,7 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
   let maxFont = 0
   let textChars = 0
   for (const c of raw.content) if (c.tag === 'p') textChars += c.el.textContent?.length ?? 0
-  for (const c of scoredBlocks(raw.content)) {
+  for (const c of scoredBlocks(raw.content, raw)) {
     const text = c.el.textContent
     if (!text || text.trim().length < 2) continue
     if (!c.surelyVisible && cssVisibility(c.el, null) !== 'visible') continue
@@ -115,12 +114,12 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
 
 /**
  * The blocks worth scoring (kScoredBlocks): all of them on a short page; on a long one the run
- * around the first block on screen, and the nearest headings outside it. Kept in document order,
+ * around the block at the viewport's centre, and the nearest headings outside it. Kept in document order,
  * so that equal scores rank as before.
  */
-export function scoredBlocks(blocks: ContentCandidate[]): ContentCandidate[] {
+export function scoredBlocks(blocks: ContentCandidate[], raw: Pick<RawScan, 'viewport'>): ContentCandidate[] {
   if (blocks.length <= kScoredBlocks) return blocks
-  const lo = Math.min(Math.max(0, firstOnScreen(blocks) - kScoredAbove), blocks.length - kScoredBlocks)
+  const lo = Math.min(Math.max(0, firstPast(blocks, raw.viewport.height / 2) - kScoredBlocks / 2), blocks.length - kScoredBlocks)
   const hi = lo + kScoredBlocks
   const before: ContentCandidate[] = []
   const after: ContentCandidate[] = []
@@ -138,18 +137,18 @@ function isHeading(c: ContentCandidate): boolean {
 }
 
 /**
- * Index of the first block whose box ends below the top of the viewport, by bisection: blocks in
- * document order are laid out top to bottom in normal flow. A block without a box (hidden, 0 × 0)
- * counts as above. Without layout, 0.
+ * Index of the first block whose box ends below `y` (viewport coordinates), by bisection: blocks
+ * in document order are laid out top to bottom in normal flow. A block without a box (hidden,
+ * 0 × 0) counts as above. Without layout, 0.
  */
-function firstOnScreen(blocks: ContentCandidate[]): number {
+function firstPast(blocks: ContentCandidate[], y: number): number {
   let lo = 0
   let hi = blocks.length
   while (lo < hi) {
     const mid = (lo + hi) >> 1
     const c = blocks[mid]
     if (!c.ds.layout) return 0
-    if (c.ds.oy + c.el.getBoundingClientRect().bottom > 0) hi = mid
+    if (c.ds.oy + c.el.getBoundingClientRect().bottom > y) hi = mid
     else lo = mid + 1
   }
   return Math.min(lo, blocks.length - 1)
