@@ -1,6 +1,7 @@
 // npm run bench -- observe [--page <url-or-file> ...] [--runs <n>] [--warmup <n>] [--loads <n>] [--json]
-// Loads each page --loads times, each in a Chromium of its own, injects the Observe bundle and
-// prints, per page: elements, interactive, scan_ms (median of the --runs back-to-back scans after
+// Loads each page --loads times, each in a Chromium of its own, injects the Observe bundle, waits
+// for the page to be ready as the agent does before it reads a page (waitForReady: 500 ms of DOM
+// silence, seed 002 §4.1) and prints, per page: elements, interactive, scan_ms (median of the --runs back-to-back scans after
 // --warmup scans, over all loads), scan_ms_first (median of the loads' cold first scans),
 // tokens_full and tokens_budgeted (exact o200k counts in Node) and tokens_per_interactive.
 // Built-in pages are generated.
@@ -67,6 +68,8 @@ interface Measured {
 
 async function measure(page: Page, runs: number, warmup: number): Promise<Measured> {
   await page.addScriptTag({ content: await observeBundle() })
+  // The agent reads a page only once it is ready (content/agent.ts pageInfo); so does the bench.
+  await page.evaluate(() => (window as any).__avaObserve.waitForReady())
   return page.evaluate(({ n, warmup }) => {
     const api = (window as any).__avaObserve
     // The first scan runs cold code and writes the ids; it is reported on its own.
