@@ -28,7 +28,7 @@ export function buildSystemPrompt(): string {
     '- run_action: action (the full name of one of the available actions) and args (its parameters)',
     '- done: answer (what you did or found, for the person, in markdown). Use it when the request is fulfilled or cannot be.',
     'Rules:',
-    '1. Prefer target_id from the listing; it is exact. Write it whole: in a table row "742: btn_edit_" it is btn_edit_near_742. Always add semantic_locator as well.',
+    '1. Prefer target_id from the listing; it is exact. Write it whole: in a table row or line "742: btn_edit_" it is btn_edit_near_742. Always add semantic_locator as well.',
     '2. Use the fewest steps that do the job. After your steps run you will see their results and the page again; plan the next steps then.',
     '3. End with done as soon as the request is fulfilled (a final verify step followed by done is good).',
     '4. Secrets: to type a saved secret write its placeholder, e.g. ${secret:NAME}; you never see secret values.',

@@ -7,7 +7,7 @@ import { assignIds, markElements, nextRevision, type IdRequest } from './ids'
 import { computeName, LabelIndex, ownText, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { kActions } from './roles'
-import { itemText, scan, type Candidate, type RawScan } from './scan'
+import { cardTexts, itemText, scan, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'
 import { clip, normalizeText, truncate } from './text'
 import type { ElementRecord, ElementRelation, ItemGroup, ObserveOptions, PageSnapshot, Region } from './types'
@@ -51,7 +51,8 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
       label: name.name,
     })
   }
-  const ids = assignIds(reqs)
+  const cards = new Map<Element, string>()
+  const ids = assignIds(reqs, (twins) => cardTexts(twins, cards))
   const idByEl = new Map<Element, string>()
   candidates.forEach((c, i) => idByEl.set(c.el, ids[i]))
 

@@ -751,6 +751,31 @@ export function itemText(item: Element, max = 200): string {
   return normalizeText(acc.text)
 }
 
+/**
+ * Characters of a card's text read for `_near_`: its heading and first line, about the dozen
+ * words ids.ts looks at. A card's whole text would cost a walk of its subtree per twin.
+ */
+const kCardTextMax = 48
+
+/**
+ * The text of each twin's card (TwinContexts): the largest ancestor that holds it and none of the
+ * other twins, the repeated unit a person tells them apart by (a product card around its Buy
+ * button). '' where the twin's parent already holds another one (buttons side by side). `seen`
+ * keeps the texts of one scan: a card's Buy and More ask for the same one.
+ */
+export function cardTexts(twins: Element[], seen: Map<Element, string>): string[] {
+  const below = new Map<Element, number>()
+  for (const el of twins) for (let a = el.parentElement; a; a = a.parentElement) below.set(a, (below.get(a) ?? 0) + 1)
+  return twins.map((el) => {
+    let card: Element | null = null
+    for (let a = el.parentElement; a && below.get(a) === 1; a = a.parentElement) card = a
+    if (!card) return ''
+    let text = seen.get(card)
+    if (text === undefined) seen.set(card, (text = itemText(card, kCardTextMax)))
+    return text
+  })
+}
+
 const kNonSpace = /\S/
 
 /** Appends the text under `node` to `acc` until `acc.max` characters are in. */

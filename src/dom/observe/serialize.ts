@@ -201,6 +201,34 @@ function keyedRowsNote(e: ElementRecord, key: string): string {
   return `; in a row "${key}: ${writtenId(e, key)}" means ${e.id}`
 }
 
+/** How a region heading explains keyed lines outside tables (a card's buttons), with an example. */
+function keyedLinesNote(e: ElementRecord, key: string): string {
+  return `; in a line "${key}: ${writtenId(e, key)}" means ${e.id}`
+}
+
+/**
+ * Listed elements outside groups that share a keyed line: neighbours in the listing, in one
+ * region, whose ids end in the same `_near_<word>` (a product card's Buy and More), by index.
+ */
+function keyedLines(els: ElementRecord[], include: Uint8Array): Map<number, string> {
+  const keys = new Map<number, string>()
+  let prev = -1
+  for (let i = 0; i < els.length; i++) {
+    if (!include[i]) continue
+    const e = els[i]
+    const p = prev >= 0 ? els[prev] : undefined
+    if (e.group === undefined && p && p.group === undefined && p.region === e.region) {
+      const key = nearKey(e)
+      if (key && nearKey(p) === key) {
+        keys.set(prev, key)
+        keys.set(i, key)
+      }
+    }
+    prev = i
+  }
+  return keys
+}
+
 function viewportScore(e: ElementRecord, s: PageSnapshot): number {
   if (e.inViewport) return 1
   const vh = Math.max(1, s.viewport.height)
@@ -242,6 +270,7 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
   // Regions left out entirely still get a one-line summary each.
   let left = available - s.regions.filter((r) => r.elements > 0 && !regionsSeen.has(r.id)).length * kOmissionLineTokens
   const headed = new Set(s.groups.filter((g) => g.items >= kMinGroupHeading).map((g) => g.id))
+  let lineNoted = false
   for (const i of order) {
     if (include[i]) continue
     const e = s.elements[i]
@@ -251,6 +280,9 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
     // A region or group entered costs its heading and, when partly listed, omission lines.
     if (!regionsSeen.has(e.region)) cost += estimateTokens(`## ${e.region}`) + 1 + kOmissionLineTokens
     if (e.group !== undefined && !groupsSeen.has(e.group)) cost += kGroupHeadingTokens + kOmissionLineTokens + (key ? estimateTokens(keyedRowsNote(e, key)) : 0)
+    // Outside groups, the first id that may open a keyed line pays for the note explaining them.
+    const lineKey = e.group === undefined && !lineNoted ? nearKey(e) : ''
+    if (lineKey) cost += estimateTokens(keyedLinesNote(e, lineKey))
     const rowKey = e.group !== undefined ? `${e.group}:${e.item}` : ''
     if (rowKey && !rowsSeen.has(rowKey)) {
       if (rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
@@ -259,6 +291,7 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
     if (cost > left) continue
     left -= cost
     include[i] = 1
+    if (lineKey) lineNoted = true
     regionsSeen.add(e.region)
     if (e.group !== undefined) groupsSeen.add(e.group)
     if (rowKey) {
@@ -289,6 +322,12 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
     if (members) members.push(i)
     else listedIn.set(key, [i])
   }
+  const lineKeys = keyedLines(els, include)
+  // The first keyed line outside tables: its region's heading explains the form.
+  const [firstKeyed, firstKey] = lineKeys.entries().next().value ?? [-1, '']
+  let lineNote = firstKeyed >= 0 ? keyedLinesNote(els[firstKeyed], firstKey) : ''
+  let keyedAt = -1
+  let keyedWith = ''
   const keyOf = new Map<string, string>()
   const keyedExample = new Map<string, string>()
   for (const [row, members] of listedIn) {
@@ -368,10 +407,26 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
       continue
     }
     if (!regionHeading) {
-      lines.push(`## ${region}`)
+      const note = lineNote && region === els[firstKeyed].region ? lineNote : ''
+      if (note) lineNote = ''
+      lines.push(`## ${region}${note}`)
       regionHeading = true
     }
     if (e.group === undefined) {
+      const lineKey = lineKeys.get(i)
+      if (lineKey !== undefined) {
+        // Ids that end in one `_near_<word>` (a card's buttons) share a line keyed by the word.
+        const token = elementToken(e, writtenId(e, lineKey))
+        if (keyedAt === lines.length && keyedWith === lineKey) lines[lines.length - 1] += ' ' + token
+        else {
+          flushRow()
+          lines.push(`${lineKey}: ${token}`)
+          keyedAt = lines.length
+          keyedWith = lineKey
+        }
+        packed = 0
+        continue
+      }
       // Elements on one visual line of the page share a line of the listing (a nav bar, a
       // button bar); a newline is a token, a space is not.
       const sameLine = packed > 0 && packed < kPerLine && Math.abs(e.bounds.y - packedY) <= kSameLinePx && lines.length === packedAt

@@ -39,6 +39,17 @@ describe('id conflicts (§3.3)', () => {
     expect(ids(doc)).toEqual(['btn_删除_near_商品a', 'btn_删除_near_商品b'])
   })
 
+  test('outside rows, the card around each twin tells them apart (§3.3 "商品A旁的删除")', () => {
+    const card = (name: string) => `<div class="card"><h3>${name} mug</h3><p>Holds tea.</p><div><button>Buy</button> <button aria-label="Save">♡</button></div></div>`
+    const doc = page(`<main>${card('Blue')}${card('Red')}${card('Green')}</main>`)
+    expect(ids(doc)).toEqual(['btn_buy_near_blue', 'btn_save_near_blue', 'btn_buy_near_red', 'btn_save_near_red', 'btn_buy_near_green', 'btn_save_near_green'])
+  })
+
+  test('cards with nothing of their own to tell them apart, and twins side by side, are numbered', () => {
+    const doc = page('<main><div><p>Same text</p><button>Buy</button></div><div><p>Same text</p><button>Buy</button></div><p><button>Edit</button><button>Edit</button></p></main>')
+    expect(ids(doc)).toEqual(['btn_buy_1', 'btn_buy_2', 'btn_edit_1', 'btn_edit_2'])
+  })
+
   test('with nothing to tell them apart, a number', () => {
     const doc = page('<div><button>Edit</button><button>Edit</button><button>Edit</button></div>')
     expect(ids(doc)).toEqual(['btn_edit_1', 'btn_edit_2', 'btn_edit_3'])

@@ -151,3 +151,40 @@ describe('keyed rows', () => {
     expect(listedIds(text)).toEqual(snap.elements.map((e) => e.id))
   })
 })
+
+describe('keyed lines outside tables', () => {
+  beforeEach(() => clearAgentIds())
+
+  const card = (name: string, controls = '<button>Buy</button><button aria-label="Save">♡</button>') => `<div class="card"><h3>${name}</h3><div>${controls}</div></div>`
+
+  test("a card's buttons share a line keyed by its word, explained once in the region heading", () => {
+    const snap = observe({ root: page(`<main>${['Blue mug', 'Red mug', 'Tall vase'].map((n) => card(n)).join('')}</main><footer><a href="/help">Help</a></footer>`), includeContent: false })
+    const text = serialize(snap, { budgetTokens: Infinity }).text
+    expect(text.split('\n').slice(2)).toEqual([
+      '## main; in a line "blue: btn_buy_" means btn_buy_near_blue',
+      'blue: btn_buy_ btn_save_',
+      'red: btn_buy_ btn_save_',
+      'tall: btn_buy_ btn_save_',
+      '## footer',
+      'link_help',
+    ])
+    expect(listedIds(text)).toEqual(snap.elements.map((e) => e.id))
+  })
+
+  test('on any generated card grid, the listing names exactly the listed elements', () => {
+    const word = fc.constantFrom('1', '42', 'near', 'pear', '王芳', '已发货', 'Mug', 'x_y', 'a-b', 'Stores near me')
+    const control = fc.constantFrom('<button>Buy</button>', '<button>删除</button>', '<button>Stores near me</button>', '<a href="#">Open</a>', '<input type="checkbox" aria-label="pick">', '<input value="v: 1">')
+    const grid = fc.array(fc.record({ words: fc.array(word, { minLength: 1, maxLength: 3 }), controls: fc.array(control, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 10 })
+    fc.assert(
+      fc.property(grid, fc.integer({ min: 60, max: 1500 }), fc.constantFrom('', 'buy 42', '王芳', 'pear open'), (cards, budgetTokens, request) => {
+        clearAgentIds()
+        const html = cards.map((c) => card(c.words.join(' '), c.controls.join(''))).join('')
+        const snap = observe({ root: page(`<main>${html}</main>`), includeContent: false })
+        expect(listedIds(serialize(snap, { budgetTokens: Infinity }).text)).toEqual(snap.elements.map((e) => e.id))
+        const out = serialize(snap, { budgetTokens, request })
+        expect(listedIds(out.text)).toEqual(out.ids)
+      }),
+      { numRuns: 60 },
+    )
+  })
+})
