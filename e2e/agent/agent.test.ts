@@ -211,6 +211,31 @@ it('survives the service worker being stopped mid-run: the run goes on and the h
   await page.close()
 })
 
+it('a model that reads a product card\'s keyed line writes the whole id, and the step acts on that product', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/agent/shop.html`)
+  let line = ''
+  // The scripted model does what the region heading tells it: in the line "K …: btn_x_", the id is
+  // btn_x_near_K. The cards are no table; the line of the card that names the red mug leads with
+  // the card's text, and the model acts on it by target_id alone.
+  llm.script({
+    from: (body) => {
+      const prompt = String(body.messages.at(-1).content)
+      line = prompt.split('\n').find((l) => /^\S+ "Red mug\b/.test(l)) ?? ''
+      const key = line.split(' ')[0]
+      const short = line.split(' ').find((t) => t.startsWith('btn_add_to_cart_')) ?? 'btn_add_to_cart_'
+      const id = short.endsWith('_') ? `${short}near_${key}` : short
+      return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: id }, description: 'Add the red mug to the cart' }, done('Added.')])
+    },
+  })
+  const panel = await ava.openPanel(page)
+  await sendAndWait(panel, 'add the red mug to the cart')
+  expect(line).toMatch(/^\S+ "Red mug[^"]*": btn_add_to_cart_ btn_save_$/)
+  expect(await page.evaluate(() => (window as any).__cart)).toEqual(['Red mug'])
+  expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok'])
+  await page.close()
+})
+
 it('a model that reads a keyed table row writes the whole id, and the step hits that row', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/agent/orders.html`)

@@ -32,7 +32,7 @@ export interface IdRequest {
   prefix: string
   /** Region id without the frame prefix. */
   region: string
-  /** Text around the element (its row or list item), for `_near_<text>`. */
+  /** Text around the element (its row, list item or card), for `_near_<text>`. */
   context: string
   /** Words of its own label, which cannot disambiguate it from its twins. */
   label: string
@@ -42,17 +42,14 @@ export function nextRevision(): number {
   return ++revision
 }
 
-/**
- * Text around each of several twins (elements whose ids would be equal) that may tell them apart,
- * '' where there is none; asked only for twins outside a row or list item.
- */
-export type TwinContexts = (twins: Element[]) => string[]
+/** The id a request is named by before twins are told apart (§3.2): prefix, type, label. */
+export function idBase(r: IdRequest): string {
+  const text = slug(r.idText)
+  return r.prefix + kIdPrefix[r.type] + (text ? `_${text}` : '')
+}
 
-/**
- * Gives every request an id: the one it already has, or a new unique one. `around` supplies the
- * nearby text of twins that have no row text (`_near_`, §3.3).
- */
-export function assignIds(reqs: IdRequest[], around?: TwinContexts): string[] {
+/** Gives every request an id: the one it already has, or a new unique one. */
+export function assignIds(reqs: IdRequest[]): string[] {
   const ids = new Array<string>(reqs.length)
   const taken = new Set<string>()
   for (const [id, ref] of byId) {
@@ -67,8 +64,7 @@ export function assignIds(reqs: IdRequest[], around?: TwinContexts): string[] {
     const r = reqs[i]
     const old = idOf.get(r.el)
     if (old !== undefined && byId.get(old)?.deref() === r.el) ids[i] = old
-    const text = slug(r.idText)
-    const base = r.prefix + kIdPrefix[r.type] + (text ? `_${text}` : '')
+    const base = idBase(r)
     bases[i] = base
     const list = byBase.get(base)
     if (list) list.push(i)
@@ -76,7 +72,7 @@ export function assignIds(reqs: IdRequest[], around?: TwinContexts): string[] {
   }
   for (const [base, members] of byBase) {
     if (members.every((i) => ids[i] !== undefined)) continue
-    resolveGroup(base, members, reqs, ids, taken, around)
+    resolveGroup(base, members, reqs, ids, taken)
   }
   for (let i = 0; i < reqs.length; i++) {
     const el = reqs[i].el
@@ -89,7 +85,7 @@ export function assignIds(reqs: IdRequest[], around?: TwinContexts): string[] {
 }
 
 /** Conflict rules of §3.3, in order: region, nearby text, number. */
-function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: string[], taken: Set<string>, around?: TwinContexts): void {
+function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: string[], taken: Set<string>): void {
   const unlabeled = !reqs[members[0]].idText || !slug(reqs[members[0]].idText)
   const claim = (i: number, id: string): boolean => {
     if (taken.has(id)) return false
@@ -106,13 +102,7 @@ function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: s
   if (members.length > 1) {
     const perRegion = new Map<string, number>()
     for (const i of members) perRegion.set(reqs[i].region, (perRegion.get(reqs[i].region) ?? 0) + 1)
-    const contexts = members.map((i) => reqs[i].context)
-    if (around && contexts.includes('')) {
-      // Twins outside rows (a card's Buy button, §3.3 "商品A旁的删除") take the text around them.
-      const nearby = around(members.map((i) => reqs[i].el))
-      contexts.forEach((c, k) => (contexts[k] = c || nearby[k]))
-    }
-    const nearWords = members.map((i, k) => distinctWords(reqs[i], contexts[k]))
+    const nearWords = members.map((i) => distinctWords(reqs[i]))
     const frequency = new Map<string, number>()
     for (const words of nearWords) for (const w of new Set(words)) frequency.set(w, (frequency.get(w) ?? 0) + 1)
     const wordsOf = new Map<number, string[]>()
@@ -136,12 +126,12 @@ function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: s
 
 const kWordSplit = /[\s,.;:!?()[\]{}"'`|/\\·•—–-]+/u
 
-/** Candidate words for `_near_`: the words of the text around it, minus its own label. */
-function distinctWords(r: IdRequest, context: string): string[] {
-  if (!context) return []
+/** Candidate words for `_near_`: the row's words, minus the element's own label. */
+function distinctWords(r: IdRequest): string[] {
+  if (!r.context) return []
   const own = new Set(r.label.toLowerCase().split(kWordSplit))
   const out: string[] = []
-  for (const word of context.split(kWordSplit)) {
+  for (const word of r.context.split(kWordSplit)) {
     if (!word || own.has(word.toLowerCase())) continue
     const s = slug(word, kNearTextMax)
     if (s) out.push(s)

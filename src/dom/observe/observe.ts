@@ -3,7 +3,7 @@
  * Order matters for speed: every DOM read happens before the one batch of attribute writes.
  */
 import { extractContent } from './content'
-import { assignIds, markElements, nextRevision, type IdRequest } from './ids'
+import { assignIds, idBase, markElements, nextRevision, type IdRequest } from './ids'
 import { computeName, LabelIndex, ownText, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { kActions } from './roles'
@@ -51,8 +51,8 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
       label: name.name,
     })
   }
-  const cards = new Map<Element, string>()
-  const ids = assignIds(reqs, (twins) => cardTexts(twins, cards))
+  addCardContexts(reqs)
+  const ids = assignIds(reqs)
   const idByEl = new Map<Element, string>()
   candidates.forEach((c, i) => idByEl.set(c.el, ids[i]))
 
@@ -95,6 +95,29 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
     frames: raw.frames,
     lazyRegions: raw.lazy,
     stats: { elements: raw.visited, interactive: elements.length, scanMs: Math.round((performance.now() - t0) * 100) / 100 },
+  }
+}
+
+/**
+ * Twins outside rows (a product card's Buy button) take their card's text as their context, as a
+ * row's controls take the row's (§3.3 "商品A旁的删除"): for `_near_`, relevance and the listing.
+ */
+function addCardContexts(reqs: IdRequest[]): void {
+  const byBase = new Map<string, number[]>()
+  for (let i = 0; i < reqs.length; i++) {
+    const base = idBase(reqs[i])
+    const list = byBase.get(base)
+    if (list) list.push(i)
+    else byBase.set(base, [i])
+  }
+  const cards = new Map<Element, string>()
+  for (const members of byBase.values()) {
+    if (members.length < 2 || members.every((i) => reqs[i].context)) continue
+    const texts = cardTexts(
+      members.map((i) => reqs[i].el),
+      cards,
+    )
+    members.forEach((i, k) => (reqs[i].context ||= texts[k]))
   }
 }
 

@@ -758,7 +758,7 @@ export function itemText(item: Element, max = 200): string {
 const kCardTextMax = 48
 
 /**
- * The text of each twin's card (TwinContexts): the largest ancestor that holds it and none of the
+ * The text of each twin's card: the largest ancestor that holds it and none of the
  * other twins, the repeated unit a person tells them apart by (a product card around its Buy
  * button). '' where the twin's parent already holds another one (buttons side by side). `seen`
  * keeps the texts of one scan: a card's Buy and More ask for the same one.

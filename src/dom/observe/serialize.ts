@@ -284,6 +284,8 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
     const lineKey = e.group === undefined && !lineNoted ? nearKey(e) : ''
     if (lineKey) cost += estimateTokens(keyedLinesNote(e, lineKey))
     const rowKey = e.group !== undefined ? `${e.group}:${e.item}` : ''
+    // Outside groups, the text of a relevant element's card leads its line.
+    if (e.group === undefined && rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
     if (rowKey && !rowsSeen.has(rowKey)) {
       if (rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
       if (key) cost += estimateTokens(`${key}:`) + 1
@@ -414,15 +416,17 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
     }
     if (e.group === undefined) {
       const lineKey = lineKeys.get(i)
-      if (lineKey !== undefined) {
-        // Ids that end in one `_near_<word>` (a card's buttons) share a line keyed by the word.
-        const token = elementToken(e, writtenId(e, lineKey))
-        if (keyedAt === lines.length && keyedWith === lineKey) lines[lines.length - 1] += ' ' + token
+      const ctx = rel[i] > 0 && e.context ? ` ${JSON.stringify(e.context)}` : ''
+      if (lineKey !== undefined || ctx) {
+        // Ids that end in one `_near_<word>` (a card's buttons) share a line keyed by the word,
+        // led by the card's text when it bears on the request, as a table row is.
+        const token = elementToken(e, writtenId(e, lineKey ?? ''))
+        if (lineKey !== undefined && keyedAt === lines.length && keyedWith === lineKey) lines[lines.length - 1] += ' ' + token
         else {
           flushRow()
-          lines.push(`${lineKey}: ${token}`)
+          lines.push(`${lineKey ?? 'row'}${ctx}: ${token}`)
           keyedAt = lines.length
-          keyedWith = lineKey
+          keyedWith = lineKey ?? ''
         }
         packed = 0
         continue

@@ -171,6 +171,18 @@ describe('keyed lines outside tables', () => {
     expect(listedIds(text)).toEqual(snap.elements.map((e) => e.id))
   })
 
+  test("with a request, the cards it names lead their lines with the card's text", () => {
+    const cards = ['Blue mug', 'Red mug', 'Tall vase'].map((n) => card(n)).join('') + ['Oak stool', 'Pine stool'].map((n) => card(n, '<button>Buy</button>')).join('')
+    const snap = observe({ root: page(`<main>${cards}</main>`), includeContent: false })
+    const out = serialize(snap, { budgetTokens: Infinity, request: 'the red mug and the pine stool' })
+    const lines = out.text.split('\n')
+    expect(lines).toContain('red "Red mug": btn_buy_ btn_save_')
+    expect(lines).toContain('row "Pine stool": btn_buy_near_pine')
+    // A card the request does not name is keyed, without its text.
+    expect(lines).toContain('tall: btn_buy_ btn_save_')
+    expect(listedIds(out.text)).toEqual(out.ids)
+  })
+
   test('on any generated card grid, the listing names exactly the listed elements', () => {
     const word = fc.constantFrom('1', '42', 'near', 'pear', '王芳', '已发货', 'Mug', 'x_y', 'a-b', 'Stores near me')
     const control = fc.constantFrom('<button>Buy</button>', '<button>删除</button>', '<button>Stores near me</button>', '<a href="#">Open</a>', '<input type="checkbox" aria-label="pick">', '<input value="v: 1">')
