@@ -43,13 +43,28 @@ export function nextRevision(): number {
 }
 
 /** The id a request is named by before twins are told apart (§3.2): prefix, type, label. */
-export function idBase(r: IdRequest): string {
+function idBase(r: IdRequest): string {
   const text = slug(r.idText)
   return r.prefix + kIdPrefix[r.type] + (text ? `_${text}` : '')
 }
 
-/** Gives every request an id: the one it already has, or a new unique one. */
-export function assignIds(reqs: IdRequest[]): string[] {
+/** Requests by the id they are named by before twins are told apart (idBase), in order. */
+export function twinsByBase(reqs: IdRequest[]): Map<string, number[]> {
+  const byBase = new Map<string, number[]>()
+  for (let i = 0; i < reqs.length; i++) {
+    const base = idBase(reqs[i])
+    const list = byBase.get(base)
+    if (list) list.push(i)
+    else byBase.set(base, [i])
+  }
+  return byBase
+}
+
+/**
+ * Gives every request an id: the one it already has, or a new unique one. `byBase` is
+ * `twinsByBase(reqs)`, when the caller has it already.
+ */
+export function assignIds(reqs: IdRequest[], byBase = twinsByBase(reqs)): string[] {
   const ids = new Array<string>(reqs.length)
   const taken = new Set<string>()
   for (const [id, ref] of byId) {
@@ -58,17 +73,9 @@ export function assignIds(reqs: IdRequest[]): string[] {
     if (ref.deref() === undefined) byId.delete(id)
     else taken.add(id)
   }
-  const bases = new Array<string>(reqs.length)
-  const byBase = new Map<string, number[]>()
   for (let i = 0; i < reqs.length; i++) {
-    const r = reqs[i]
-    const old = idOf.get(r.el)
-    if (old !== undefined && byId.get(old)?.deref() === r.el) ids[i] = old
-    const base = idBase(r)
-    bases[i] = base
-    const list = byBase.get(base)
-    if (list) list.push(i)
-    else byBase.set(base, [i])
+    const old = idOf.get(reqs[i].el)
+    if (old !== undefined && byId.get(old)?.deref() === reqs[i].el) ids[i] = old
   }
   for (const [base, members] of byBase) {
     if (members.every((i) => ids[i] !== undefined)) continue

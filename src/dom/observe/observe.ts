@@ -3,7 +3,7 @@
  * Order matters for speed: every DOM read happens before the one batch of attribute writes.
  */
 import { extractContent } from './content'
-import { assignIds, idBase, markElements, nextRevision, type IdRequest } from './ids'
+import { assignIds, markElements, nextRevision, twinsByBase, type IdRequest } from './ids'
 import { computeName, LabelIndex, ownText, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { kActions } from './roles'
@@ -51,8 +51,9 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
       label: name.name,
     })
   }
-  addCardContexts(reqs)
-  const ids = assignIds(reqs)
+  const byBase = twinsByBase(reqs)
+  addCardContexts(reqs, byBase)
+  const ids = assignIds(reqs, byBase)
   const idByEl = new Map<Element, string>()
   candidates.forEach((c, i) => idByEl.set(c.el, ids[i]))
 
@@ -102,21 +103,11 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
  * Twins outside rows (a product card's Buy button) take their card's text as their context, as a
  * row's controls take the row's (§3.3 "商品A旁的删除"): for `_near_`, relevance and the listing.
  */
-function addCardContexts(reqs: IdRequest[]): void {
-  const byBase = new Map<string, number[]>()
-  for (let i = 0; i < reqs.length; i++) {
-    const base = idBase(reqs[i])
-    const list = byBase.get(base)
-    if (list) list.push(i)
-    else byBase.set(base, [i])
-  }
+function addCardContexts(reqs: IdRequest[], byBase: Map<string, number[]>): void {
   const cards = new Map<Element, string>()
   for (const members of byBase.values()) {
     if (members.length < 2 || members.every((i) => reqs[i].context)) continue
-    const texts = cardTexts(
-      members.map((i) => reqs[i].el),
-      cards,
-    )
+    const texts = cardTexts(members.map((i) => reqs[i].el), cards)
     members.forEach((i, k) => (reqs[i].context ||= texts[k]))
   }
 }

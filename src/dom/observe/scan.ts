@@ -752,16 +752,16 @@ export function itemText(item: Element, max = 200): string {
 }
 
 /**
- * Characters of a card's text read for `_near_`: its heading and first line, about the dozen
- * words ids.ts looks at. A card's whole text would cost a walk of its subtree per twin.
+ * Characters of a card's text read for its twins' context: its title and first words, where the
+ * word that tells it apart usually is. The whole text would walk every card's subtree each scan.
  */
 const kCardTextMax = 48
 
 /**
- * The text of each twin's card: the largest ancestor that holds it and none of the
- * other twins, the repeated unit a person tells them apart by (a product card around its Buy
- * button). '' where the twin's parent already holds another one (buttons side by side). `seen`
- * keeps the texts of one scan: a card's Buy and More ask for the same one.
+ * The text of each twin's card: the largest ancestor that holds it and none of the other twins,
+ * the repeated unit a person tells them apart by (a product card around its Buy button). '' where
+ * the twin's parent already holds another one (buttons side by side). `seen` keeps the texts of
+ * one scan: a card's Buy and More ask for the same one.
  */
 export function cardTexts(twins: Element[], seen: Map<Element, string>): string[] {
   const below = new Map<Element, number>()
