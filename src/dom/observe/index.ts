@@ -14,8 +14,10 @@ export { ObserveError, type ObserveErrorCode, type Result } from './errors'
 export * from './types'
 
 import { clearAgentIds as clearIds } from './ids'
+import { forgetCardContexts } from './observe'
 
 /** Removes every `data-agent-id` from the document and forgets all ids. */
 export function clearAgentIds(doc: Document = document): void {
   clearIds(doc)
+  forgetCardContexts()
 }

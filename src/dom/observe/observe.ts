@@ -100,16 +100,34 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
 }
 
 /**
+ * The card text each twin outside rows was told apart by (addCardContexts). It is kept with the
+ * twin, as its id is (§3.4), rather than read again every scan: a grid of 2,000 cards would pay a
+ * text walk per card per scan.
+ */
+let cardContextOf = new WeakMap<Element, string>()
+
+/**
  * Twins outside rows (a product card's Buy button) take their card's text as their context, as a
  * row's controls take the row's (§3.3 "商品A旁的删除"): for `_near_`, relevance and the listing.
+ * A group with a twin new to it reads every card again, since the newcomer may split one.
  */
 function addCardContexts(reqs: IdRequest[], byBase: Map<string, number[]>): void {
   const cards = new Map<Element, string>()
   for (const members of byBase.values()) {
     if (members.length < 2 || members.every((i) => reqs[i].context)) continue
-    const texts = cardTexts(members.map((i) => reqs[i].el), cards)
-    members.forEach((i, k) => (reqs[i].context ||= texts[k]))
+    const known = members.every((i) => reqs[i].context || cardContextOf.has(reqs[i].el))
+    const texts = known ? members.map((i) => cardContextOf.get(reqs[i].el) ?? '') : cardTexts(members.map((i) => reqs[i].el), cards)
+    members.forEach((i, k) => {
+      if (reqs[i].context) return
+      reqs[i].context = texts[k]
+      cardContextOf.set(reqs[i].el, texts[k])
+    })
   }
+}
+
+/** Forgets the card texts twins were told apart by, with their ids (clearAgentIds). */
+export function forgetCardContexts(): void {
+  cardContextOf = new WeakMap()
 }
 
 function toRecord(c: Candidate, id: string, name: ComputedName, attrs: Attrs, text: string, context: string, idByEl: Map<Element, string>, labels: LabelIndex): ElementRecord {

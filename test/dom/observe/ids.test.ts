@@ -39,10 +39,23 @@ describe('id conflicts (§3.3)', () => {
     expect(ids(doc)).toEqual(['btn_删除_near_商品a', 'btn_删除_near_商品b'])
   })
 
+  const card = (name: string) => `<div class="card"><h3>${name} mug</h3><p>Holds tea.</p><div><button>Buy</button> <button aria-label="Save">♡</button></div></div>`
+
   test('outside rows, the card around each twin tells them apart (§3.3 "商品A旁的删除")', () => {
-    const card = (name: string) => `<div class="card"><h3>${name} mug</h3><p>Holds tea.</p><div><button>Buy</button> <button aria-label="Save">♡</button></div></div>`
     const doc = page(`<main>${card('Blue')}${card('Red')}${card('Green')}</main>`)
     expect(ids(doc)).toEqual(['btn_buy_near_blue', 'btn_save_near_blue', 'btn_buy_near_red', 'btn_save_near_red', 'btn_buy_near_green', 'btn_save_near_green'])
+  })
+
+  test('a card added later is told apart by its own text; the others keep their ids and contexts', () => {
+    const doc = page(`<main>${card('Blue')}${card('Red')}</main>`)
+    const before = observe({ root: doc }).elements.map((e) => [e.id, e.context])
+    doc.querySelector('main')!.insertAdjacentHTML('afterbegin', card('Green'))
+    const after = observe({ root: doc }).elements.map((e) => [e.id, e.context])
+    expect(after.slice(0, 2)).toEqual([
+      ['btn_buy_near_green', 'Green mug Holds tea.'],
+      ['btn_save_near_green', 'Green mug Holds tea.'],
+    ])
+    expect(after.slice(2)).toEqual(before)
   })
 
   test('cards with nothing of their own to tell them apart, and twins side by side, are numbered', () => {
