@@ -211,26 +211,34 @@ it('survives the service worker being stopped mid-run: the run goes on and the h
   await page.close()
 })
 
-it('a model that reads a product card\'s keyed line writes the whole id, and the step acts on that product', async () => {
-  const page = await ava.context.newPage()
-  await page.goto(`${site.url}/agent/shop.html`)
-  let line = ''
-  // The scripted model does what the region heading tells it: in the line "K …: btn_x_", the id is
-  // btn_x_near_K. The cards are no table; the line of the card that names the red mug leads with
-  // the card's text, and the model acts on it by target_id alone.
+/**
+ * Scripts a model that does what the listing says of keyed lines: in the line "K …: btn_x_", the id
+ * is btn_x_near_K. It finds the line whose text matches `line`, and clicks the id there that starts
+ * with `idPrefix` by target_id alone. Returns the line it read.
+ */
+function clickFromListedLine(line: RegExp, idPrefix: string, description: string): () => string {
+  let read = ''
   llm.script({
     from: (body) => {
       const prompt = String(body.messages.at(-1).content)
-      line = prompt.split('\n').find((l) => /^\S+ "Red mug\b/.test(l)) ?? ''
-      const key = line.split(' ')[0]
-      const short = line.split(' ').find((t) => t.startsWith('btn_add_to_cart_')) ?? 'btn_add_to_cart_'
+      read = prompt.split('\n').find((l) => line.test(l)) ?? ''
+      const key = read.split(' ')[0]
+      const short = read.split(' ').find((t) => t.startsWith(idPrefix)) ?? idPrefix
       const id = short.endsWith('_') ? `${short}near_${key}` : short
-      return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: id }, description: 'Add the red mug to the cart' }, done('Added.')])
+      return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: id }, description }, done('Done.')])
     },
   })
+  return () => read
+}
+
+it('a model that reads a product card\'s keyed line writes the whole id, and the step acts on that product', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/agent/shop.html`)
+  // The cards are no table: the line of the card that names the red mug leads with its text.
+  const line = clickFromListedLine(/^\S+ "Red mug\b/, 'btn_add_to_cart_', 'Add the red mug to the cart')
   const panel = await ava.openPanel(page)
   await sendAndWait(panel, 'add the red mug to the cart')
-  expect(line).toMatch(/^\S+ "Red mug[^"]*": btn_add_to_cart_ btn_save_$/)
+  expect(line()).toMatch(/^\S+ "Red mug[^"]*": btn_add_to_cart_ btn_save_$/)
   expect(await page.evaluate(() => (window as any).__cart)).toEqual(['Red mug'])
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok'])
   await page.close()
@@ -239,22 +247,10 @@ it('a model that reads a product card\'s keyed line writes the whole id, and the
 it('a model that reads a keyed table row writes the whole id, and the step hits that row', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/agent/orders.html`)
-  let line = ''
-  // The scripted model does what the listing's heading tells it: in the row "K …: btn_x_", the id
-  // is btn_x_near_K. It acts on the row whose text names order 742, by target_id alone.
-  llm.script({
-    from: (body) => {
-      const prompt = String(body.messages.at(-1).content)
-      line = prompt.split('\n').find((l) => /^\S+ "[^"]*Order 742\b/.test(l)) ?? ''
-      const key = line.split(' ')[0]
-      const short = line.split(' ').find((t) => t.startsWith('btn_archive_')) ?? 'btn_archive_'
-      const id = short.endsWith('_') ? `${short}near_${key}` : short
-      return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: id }, description: 'Archive order 742' }, done('Archived.')])
-    },
-  })
+  const line = clickFromListedLine(/^\S+ "[^"]*Order 742\b/, 'btn_archive_', 'Archive order 742')
   const panel = await ava.openPanel(page)
   await sendAndWait(panel, 'archive order 742')
-  expect(line).toMatch(/^\S+ "[^"]*Order 742[^"]*": .*btn_archive_ /)
+  expect(line()).toMatch(/^\S+ "[^"]*Order 742[^"]*": .*btn_archive_ /)
   expect(await page.evaluate(() => (window as any).__archived)).toEqual([742])
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok'])
   await page.close()
