@@ -284,12 +284,10 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
     const lineKey = e.group === undefined && !lineNoted ? nearKey(e) : ''
     if (lineKey) cost += estimateTokens(keyedLinesNote(e, lineKey))
     const rowKey = e.group !== undefined ? `${e.group}:${e.item}` : ''
-    // Outside groups, the text of a relevant element's card leads its line.
-    if (e.group === undefined && rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
-    if (rowKey && !rowsSeen.has(rowKey)) {
-      if (rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
-      if (key) cost += estimateTokens(`${key}:`) + 1
-    }
+    const newRow = rowKey !== '' && !rowsSeen.has(rowKey)
+    // The text of a relevant element's row, or outside groups its card's, leads its line.
+    if ((newRow || rowKey === '') && rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
+    if (newRow && key) cost += estimateTokens(`${key}:`) + 1
     if (cost > left) continue
     left -= cost
     include[i] = 1
