@@ -115,8 +115,11 @@ function addCardContexts(reqs: IdRequest[], byBase: Map<string, number[]>): void
   const cards = new Map<Element, string>()
   for (const members of byBase.values()) {
     if (members.length < 2 || members.every((i) => reqs[i].context)) continue
-    const known = members.every((i) => reqs[i].context || cardContextOf.has(reqs[i].el))
-    const texts = known ? members.map((i) => cardContextOf.get(reqs[i].el) ?? '') : cardTexts(members.map((i) => reqs[i].el), cards)
+    if (members.every((i) => reqs[i].context || cardContextOf.has(reqs[i].el))) {
+      for (const i of members) reqs[i].context ||= cardContextOf.get(reqs[i].el) ?? ''
+      continue
+    }
+    const texts = cardTexts(members.map((i) => reqs[i].el), cards)
     members.forEach((i, k) => {
       if (reqs[i].context) return
       reqs[i].context = texts[k]
