@@ -1,10 +1,10 @@
 // npm run bench -- observe [--page <url-or-file> ...] [--runs <n>] [--warmup <n>] [--loads <n>] [--json]
 // Loads each page --loads times, each in a Chromium of its own, injects the Observe bundle, waits
 // for the page to be ready as the agent does before it reads a page (waitForReady: 500 ms of DOM
-// silence, seed 002 §4.1) and prints, per page: elements, interactive, scan_ms (median of the --runs back-to-back scans after
-// --warmup scans, over all loads), scan_ms_first (median of the loads' cold first scans),
-// tokens_full and tokens_budgeted (exact o200k counts in Node) and tokens_per_interactive.
-// Built-in pages are generated.
+// silence, seed 002 §4.1) and prints, per page: elements, interactive, scan_ms (median of the
+// --runs back-to-back scans after --warmup scans, over all loads), scan_ms_first (median of the
+// loads' cold first scans), tokens_full and tokens_budgeted (exact o200k counts in Node) and
+// tokens_per_interactive. Built-in pages are generated.
 import { existsSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'

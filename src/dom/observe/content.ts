@@ -114,8 +114,8 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
 
 /**
  * The blocks worth scoring (kScoredBlocks): all of them on a short page; on a long one the run
- * around the block at the viewport's centre, and the nearest headings outside it. Kept in document order,
- * so that equal scores rank as before.
+ * around the block at the viewport's centre, and the nearest headings outside it. Kept in
+ * document order, so that equal scores rank as before.
  */
 export function scoredBlocks(blocks: ContentCandidate[], raw: Pick<RawScan, 'viewport'>): ContentCandidate[] {
   if (blocks.length <= kScoredBlocks) return blocks

@@ -114,7 +114,7 @@ let cardContextOf = new WeakMap<Element, string>()
 function addCardContexts(reqs: IdRequest[], byBase: Map<string, number[]>): void {
   const cards = new Map<Element, string>()
   for (const members of byBase.values()) {
-    if (members.length < 2 || members.every((i) => reqs[i].context)) continue
+    if (members.length < 2) continue
     if (members.every((i) => reqs[i].context || cardContextOf.has(reqs[i].el))) {
       for (const i of members) reqs[i].context ||= cardContextOf.get(reqs[i].el) ?? ''
       continue

@@ -196,14 +196,12 @@ function writtenId(e: ElementRecord, key: string): string {
   return key && e.id.endsWith(kNear + key) ? e.id.slice(0, e.id.length - key.length - kNear.length + 1) : e.id
 }
 
-/** How a group heading explains keyed rows, with an example from the group itself. */
-function keyedRowsNote(e: ElementRecord, key: string): string {
-  return `; in a row "${key}: ${writtenId(e, key)}" means ${e.id}`
-}
-
-/** How a region heading explains keyed lines outside tables (a card's buttons), with an example. */
-function keyedLinesNote(e: ElementRecord, key: string): string {
-  return `; in a line "${key}: ${writtenId(e, key)}" means ${e.id}`
+/**
+ * How a heading explains keyed ids, with an example from what it heads: a group's rows, or a
+ * region's lines outside tables (a card's buttons).
+ */
+function keyedNote(e: ElementRecord, key: string, unit: 'row' | 'line'): string {
+  return `; in a ${unit} "${key}: ${writtenId(e, key)}" means ${e.id}`
 }
 
 /**
@@ -279,10 +277,10 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
     let cost = estimateTokens(elementToken(e, writtenId(e, key))) + 1
     // A region or group entered costs its heading and, when partly listed, omission lines.
     if (!regionsSeen.has(e.region)) cost += estimateTokens(`## ${e.region}`) + 1 + kOmissionLineTokens
-    if (e.group !== undefined && !groupsSeen.has(e.group)) cost += kGroupHeadingTokens + kOmissionLineTokens + (key ? estimateTokens(keyedRowsNote(e, key)) : 0)
+    if (e.group !== undefined && !groupsSeen.has(e.group)) cost += kGroupHeadingTokens + kOmissionLineTokens + (key ? estimateTokens(keyedNote(e, key, 'row')) : 0)
     // Outside groups, the first id that may open a keyed line pays for the note explaining them.
     const lineKey = e.group === undefined && !lineNoted ? nearKey(e) : ''
-    if (lineKey) cost += estimateTokens(keyedLinesNote(e, lineKey))
+    if (lineKey) cost += estimateTokens(keyedNote(e, lineKey, 'line'))
     const rowKey = e.group !== undefined ? `${e.group}:${e.item}` : ''
     const newRow = rowKey !== '' && !rowsSeen.has(rowKey)
     // The text of a relevant element's row, or outside groups its card's, leads its line.
@@ -325,7 +323,7 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
   const lineKeys = keyedLines(els, include)
   // The first keyed line outside tables: its region's heading explains the form.
   const [firstKeyed, firstKey] = lineKeys.entries().next().value ?? [-1, '']
-  let lineNote = firstKeyed >= 0 ? keyedLinesNote(els[firstKeyed], firstKey) : ''
+  let lineNote = firstKeyed >= 0 ? keyedNote(els[firstKeyed], firstKey, 'line') : ''
   let keyedAt = -1
   let keyedWith = ''
   const keyOf = new Map<string, string>()
@@ -335,7 +333,7 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
     // Keys are explained in the group's heading; groups too small for a heading list ids in full.
     const key = g && g.items >= kMinGroupHeading ? rowKey(els, members) : ''
     keyOf.set(row, key)
-    if (key && !keyedExample.has(g!.id)) keyedExample.set(g!.id, keyedRowsNote(els[members.find((i) => nearKey(els[i]) === key)!], key))
+    if (key && !keyedExample.has(g!.id)) keyedExample.set(g!.id, keyedNote(els[members.find((i) => nearKey(els[i]) === key)!], key, 'row'))
   }
   const rowsBetween = (group: string, after: number, before: number): number => {
     const list = rowsOf.get(group) ?? []
