@@ -1,11 +1,11 @@
 /**
- * The Observe engine bundled for injection into a page: an IIFE that sets `window.__avaObserve`.
- * Built once per process with esbuild and cached; the bench uses the same helper.
+ * The Observe engine bundled for injection into a page: an IIFE that sets `window.__avaObserve`
+ * (see entry.ts). Built once per process with esbuild and cached; the bench uses the same helper.
  */
 import { build } from 'esbuild'
 import { resolve } from 'node:path'
 
-export const entry = resolve(import.meta.dirname, '../../src/dom/observe/index.ts')
+export const entry = resolve(import.meta.dirname, 'entry.ts')
 /** The global the bundle assigns its exports to. */
 export const globalName = '__avaObserve'
 

@@ -1,10 +1,11 @@
 import browser from 'webextension-polyfill'
-import { createActionApi, createEngine, createRegistry, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
-import { sendToTab, ProtocolError } from '../messaging'
+import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
+import { createChannelPort } from '../core/page/channel'
 import { userPacksStore } from '../storage/packs'
+import { registryCacheStore } from '../storage/registry-cache'
 import { vaultStore } from '../storage/vault'
-import { navigate } from './page'
-import { currentDoc, isDocumentGone, markNavigating, waitForDoc } from './tabs'
+import { navigate, tabSender } from './page'
+import { currentDoc } from './tabs'
 
 /**
  * The action registry in the background (seed 000 §3.1): built-in packs bundled at build time
@@ -22,7 +23,9 @@ export async function packSources(): Promise<PackSource[]> {
   ]
 }
 
-const registry = createRegistry(packSources)
+// A worker start restores the validated registry from session storage when no pack text changed
+// (issue 19); any change of text, or a cache that fails its checks, costs one full parse.
+const registry = createRegistry(packSources, async (sources) => (await loadPacksCached(sources, registryCacheStore)).result)
 let loaded: Promise<unknown> | null = null
 
 export async function getRegistry() {
@@ -42,45 +45,22 @@ export async function packVersions(): Promise<Record<string, string>> {
   return Object.fromEntries(r.list().map((n) => [n.namespace, n.version]))
 }
 
-const kPortMethods = new Set(['query', 'click', 'fill', 'type', 'press', 'hover', 'select', 'check', 'scroll', 'waitFor', 'snapshot', 'find', 'getText', 'getAttribute', 'getUrl'])
-const kMayNavigate = new Set(['click', 'press'])
 const kForbidden = new Set(['__proto__', 'constructor', 'prototype'])
 
-/** Calls one BrowserPort method in the tab's current document, following navigations. */
-async function callPort(tabId: number, method: string, args: unknown[], signal: AbortSignal): Promise<unknown> {
-  for (let attempt = 0; ; attempt++) {
-    const doc = await waitForDoc(tabId, { signal })
-    try {
-      const { value } = await sendToTab(tabId, 'bg→content:port', { method, args }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
-      return value
-    } catch (e) {
-      if (!isDocumentGone(e)) throw e instanceof ProtocolError ? new PortError(e.code as ConstructorParameters<typeof PortError>[0], e.message) : e
-      // The document went away under the call. A click that navigates did its job; others retry.
-      markNavigating(tabId)
-      if (kMayNavigate.has(method)) {
-        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal })
-        return undefined
-      }
-      if (attempt >= 2) throw new PortError('STEP_FAILED', `The page went away during ${method}.`)
-    }
-  }
-}
-
+/** The registry's BrowserPort for a tab: every step one command on the page channel (src/background/page.ts). */
 export function createRemotePort(tabId: number): BrowserPort {
-  const call = (method: string) => (...args: unknown[]) => {
-    const signal = args.pop() as AbortSignal
-    return callPort(tabId, method, args, signal)
-  }
-  const port = Object.fromEntries([...kPortMethods].map((m) => [m, call(m)])) as unknown as BrowserPort
-  port.navigate = async (url, signal) => {
-    const out = await navigate(tabId, url, signal)
-    if (!out.ok) throw new PortError('STEP_FAILED', out.message)
-  }
+  const send = tabSender(tabId)
+  const port = createChannelPort(send, {
+    async navigate(url, signal) {
+      const out = await navigate(send.tabId(), url, signal)
+      if (!out.ok) throw new PortError('STEP_FAILED', out.message)
+    },
+  })
   // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
   port.readGlobal = async (path) => {
     if (path.some((k) => kForbidden.has(k))) throw new PortError('STEP_FAILED', `Refusing to read ${path.join('.')}`)
     const [res] = await browser.scripting.executeScript({
-      target: { tabId, frameIds: [0] },
+      target: { tabId: send.tabId(), frameIds: [0] },
       world: 'MAIN',
       func: (keys: string[]) => {
         let o: unknown = globalThis
@@ -98,7 +78,7 @@ export function createRemotePort(tabId: number): BrowserPort {
     port.runUserScript = async (script, args) => {
       const code = `(async (args) => {\n${script}\n})(${JSON.stringify(args)})`
       const api = (chrome as unknown as { userScripts: { execute(i: unknown): Promise<{ result?: unknown; error?: string }[]> } }).userScripts
-      const [res] = await api.execute({ target: { tabId, frameIds: [0] }, js: [{ code }], world: 'USER_SCRIPT' })
+      const [res] = await api.execute({ target: { tabId: send.tabId(), frameIds: [0] }, js: [{ code }], world: 'USER_SCRIPT' })
       if (res?.error) throw new PortError('STEP_FAILED', `The eval step's script failed: ${res.error}`)
       return res?.result
     }

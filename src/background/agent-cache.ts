@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { cacheKeyMaterial } from '../core/agent/cache-key'
+import { CacheEntrySchema, type CacheEntry } from '../core/instruction/cache-entry'
 import type { Instruction } from '../core/instruction/schema'
 import { typedKey } from '../storage/area'
 
@@ -7,32 +8,11 @@ import { typedKey } from '../storage/area'
  * The instruction cache (seed 001 §2.4, §4.4): a request seen before on the same kind of page
  * replays its steps with no LLM call. Entries can be listed, edited as JSON and deleted.
  */
-export interface CacheEntry {
-  key: string
-  request: string
-  origin: string
-  path: string
-  steps: Instruction[]
-  createdAt: number
-  updatedAt: number
-  hits: number
-  repairs: number
-}
+export type { CacheEntry }
 
 const kMaxEntries = 200 // least recently used entries go first
 
-const EntrySchema = z.object({
-  key: z.string(),
-  request: z.string(),
-  origin: z.string(),
-  path: z.string(),
-  steps: z.array(z.any()),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  hits: z.number(),
-  repairs: z.number(),
-}) as unknown as z.ZodType<CacheEntry>
-const CacheSchema = z.record(z.string(), EntrySchema)
+const CacheSchema = z.record(z.string(), CacheEntrySchema)
 const cacheStore = typedKey<Record<string, CacheEntry>>('local', 'instructionCache', CacheSchema, () => ({}))
 
 export async function cacheKey(request: string, url: string, packVersions: Record<string, string> = {}): Promise<string> {

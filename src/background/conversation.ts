@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill'
+import { isActive } from '../core/agent/state'
 import type { ChatMessage, RunEvent, StepView } from '../core/chat'
 import { DEFAULT_HISTORY, historyStore, kMaxHistoryMessages, runStore, type History } from '../storage/conversation'
 import { emitToPanels } from './panels'
@@ -25,9 +26,7 @@ export async function conversationOf(tabId: number): Promise<string> {
   return originOf(url)
 }
 
-export function isActive(status: string): boolean {
-  return status === 'planning' || status === 'running' || status === 'waiting'
-}
+export { isActive }
 
 const queues = new Map<string, Promise<unknown>>()
 /**
@@ -80,16 +79,28 @@ export function newId(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`
 }
 
+/**
+ * Streamed text reaches storage and the panel at most this often (issue 19): a write per token
+ * rewrote the whole site history and broadcast it dozens of times a second. Any other write to
+ * the conversation (a step, a message, a patch) first writes the text buffered before it.
+ */
+const kTextBatchMs = 100
+
 /** Writes into one run's conversation and keeps that run's panel current. */
 export function chatWriter(origin: string, tabId: () => number) {
-  return {
-    async add(message: Omit<ChatMessage, 'id' | 'ts'>): Promise<ChatMessage> {
-      const full: ChatMessage = { id: newId('m'), ts: Date.now(), ...message }
-      await updateHistory(origin, tabId(), (h) => void h.messages.push(full), () => ({ type: 'message', message: full }))
-      return full
-    },
-    async text(messageId: string, delta: string): Promise<void> {
-      await updateHistory(
+  /** Text not yet written, per message, and the promise its callers wait on. */
+  let buffered: { deltas: Map<string, string>; written: Promise<void>; settle(p: Promise<void>): void } | null = null
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  /** Queues the buffered text for writing, one history write and one event per message. */
+  function writeText(): void {
+    clearTimeout(timer)
+    timer = undefined
+    const batch = buffered
+    buffered = null
+    if (!batch) return
+    const writes = [...batch.deltas].map(([messageId, delta]) =>
+      updateHistory(
         origin,
         tabId(),
         (h) => {
@@ -97,9 +108,31 @@ export function chatWriter(origin: string, tabId: () => number) {
           if (m) m.text += delta
         },
         () => ({ type: 'text', messageId, delta }),
-      )
+      ),
+    )
+    batch.settle(Promise.all(writes).then(() => undefined))
+  }
+
+  return {
+    async add(message: Omit<ChatMessage, 'id' | 'ts'>): Promise<ChatMessage> {
+      const full: ChatMessage = { id: newId('m'), ts: Date.now(), ...message }
+      writeText()
+      await updateHistory(origin, tabId(), (h) => void h.messages.push(full), () => ({ type: 'message', message: full }))
+      return full
+    },
+    /** Appends to a message's text; resolves once the batch holding this delta is stored. */
+    text(messageId: string, delta: string): Promise<void> {
+      if (!buffered) {
+        let settle!: (p: Promise<void>) => void
+        const written = new Promise<void>((resolve, reject) => (settle = (p) => p.then(resolve, reject)))
+        buffered = { deltas: new Map(), written, settle }
+        timer = setTimeout(writeText, kTextBatchMs)
+      }
+      buffered.deltas.set(messageId, (buffered.deltas.get(messageId) ?? '') + delta)
+      return buffered.written
     },
     async step(messageId: string, step: StepView): Promise<void> {
+      writeText()
       await updateHistory(
         origin,
         tabId(),
@@ -112,12 +145,14 @@ export function chatWriter(origin: string, tabId: () => number) {
         () => ({ type: 'step', messageId, step }),
       )
     },
-    /** Resolves once every write queued so far has reached storage. */
+    /** Resolves once every write queued so far, buffered text included, has reached storage. */
     async flush(): Promise<void> {
+      writeText()
       await queues.get(origin)
     },
     async patch(messageId: string, patch: Partial<ChatMessage>): Promise<void> {
       let updated: ChatMessage | undefined
+      writeText()
       await updateHistory(
         origin,
         tabId(),

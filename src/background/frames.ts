@@ -3,11 +3,10 @@ import { z } from 'zod'
 import type { ExecOutcome } from '../core/exec'
 import { sendToTab, type PageInfo } from '../messaging'
 import { typedKey } from '../storage/area'
-// Pure data to data, no DOM global anywhere in their imports: the service worker can run them.
 // Merging here, not in the top frame, lets one place fill frames nested at any depth.
-import { matchFrames, mergeFrameSnapshot, routeOf, type TabFrame } from '../dom/observe/frames'
-import { serialize } from '../dom/observe/serialize'
-import type { PageSnapshot } from '../dom/observe/types'
+import { matchFrames, mergeFrameSnapshot, routeOf, type TabFrame } from '../core/page/frames'
+import { serialize } from '../core/page/serialize'
+import type { PageSnapshot } from '../core/page/snapshot'
 
 /**
  * Cross-origin frames (seed 002 §6). The top frame's scan can only list such a frame with its URL
@@ -50,7 +49,7 @@ export async function withFrames(tabId: number, info: PageInfo, request: string,
   let routes: FrameRoute[] = []
   let page = { url, title, listing }
   if (snapshot) {
-    const filled = await fill(tabId, snapshot as PageSnapshot, 0, await tabFrames(tabId), request, { depth: 0, deadline: Date.now() + kFramesBudgetMs, signal })
+    const filled = await fill(tabId, snapshot, 0, await tabFrames(tabId), request, { depth: 0, deadline: Date.now() + kFramesBudgetMs, signal })
     routes = filled.routes
     if (routes.length) page = { url, title, listing: note + serialize(filled.snapshot, { request }).text }
   }
@@ -108,8 +107,8 @@ async function askFrame(tabId: number, frame: TabFrame, request: string, ctx: Fi
   let timer: ReturnType<typeof setTimeout> | undefined
   const silent = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), wait)))
   const target = frame.documentId ? { documentId: frame.documentId } : { frameId: frame.frameId }
-  const answer = sendToTab(tabId, 'bg→content:frame.snapshot', { request }, target).then(
-    (r) => r.snapshot as PageSnapshot,
+  const answer = sendToTab(tabId, 'bg→content:command', { kind: 'frame.read', request }, target).then(
+    (r) => (r.ok && 'snapshot' in r ? r.snapshot : null),
     () => null, // no content script there (an error page, a sandboxed frame) or it went away
   )
   try {

@@ -2,14 +2,141 @@ import browser from 'webextension-polyfill'
 import type { ExecOutcome, RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
+import { actionOf, mayNavigate, navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { ProtocolError, sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
+import { pendingRequests, watchRequests } from './requests'
 
-/** The run's hands in the tab: reading the page and executing one step there. */
+/**
+ * The one sender of the page channel (src/core/page/command.ts): the agent, the registry's steps
+ * and flow replays all reach a tab through `sendCommand`, which alone knows that a step may
+ * replace the document under it, that an element may live in a cross-origin frame, and that a
+ * click may open a new tab.
+ */
 const kElementWaitMs = 10_000 // SPA components may mount late (seed 001 §2.3, §4.3)
 const kPageInfoTimeoutMs = 15_000 // the page may take its 10 s readiness cap first
-const kMayNavigate = new Set(['click', 'press'])
+const kGoneGraceMs = 5_000 // past a command's own timeout, how long a document that went away is waited for
+
+export interface SendOptions {
+  signal?: AbortSignal
+  /** Called when a click opened a new tab and the caller moved into it. */
+  onTabChange?: (tabId: number) => void
+}
+
+/** What arrived, and the tab it came from (a click may have moved the work into a new tab). */
+export type Delivered<K extends PageCommandKind> = PageOutcome<K> & { tabId: number }
+
+function timeoutOf(command: PageCommand): number {
+  return 'timeoutMs' in command && typeof command.timeoutMs === 'number' ? command.timeoutMs : kElementWaitMs
+}
+
+/** One command to the tab's current document, following navigations, frames and new tabs. */
+export async function sendCommand<K extends PageCommandKind>(tabId: number, command: PageCommand<K>, opts: SendOptions = {}): Promise<Delivered<K>> {
+  const since = Date.now()
+  if (command.kind === 'act') {
+    const inFrame = await frameTarget(tabId, (command as PageCommand<'act'>).step.target?.targetId)
+    if (inFrame) return sendToFrame(tabId, command as PageCommand<'act'>, inFrame, since, opts) as Promise<Delivered<K>>
+  }
+  const deadline = since + timeoutOf(command) + kGoneGraceMs
+  for (;;) {
+    const doc = await waitForDoc(tabId, { signal: opts.signal })
+    try {
+      const out = (await sendToTab(tabId, 'bg→content:command', command, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })) as PageOutcome<K>
+      if (out.ok && 'navigating' in out && out.navigating) {
+        markNavigating(tabId)
+        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
+      }
+      return followNewTab(tabId, command, out, since, opts)
+    } catch (e) {
+      // The document went away while it held the command. A click or key press that navigates can
+      // do that before its answer leaves: the step did its job. Anything else goes to the next page.
+      const navigated = isGone(e) ? navigatedOutcome(command) : null
+      if (navigated) {
+        markNavigating(tabId)
+        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
+        return { ...navigated, tabId }
+      }
+      if (isGone(e) && Date.now() < deadline && !opts.signal?.aborted) {
+        if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
+        continue
+      }
+      if (isGone(e)) return { ok: false, code: 'ELEMENT_STALE', message: 'The page went away before the step could run; read the page again.', tabId }
+      if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
+      throw e
+    }
+  }
+}
+
+/**
+ * A step on an element of a merged cross-origin frame, run by that frame's content script with
+ * the frame's own id for the element; its risk check runs there too. It goes to the document that
+ * was read and nowhere else: if the frame has navigated since, the step fails (seed 002 §6).
+ */
+async function sendToFrame(tabId: number, command: PageCommand<'act'>, { route, local }: { route: FrameRoute; local: string }, since: number, opts: SendOptions): Promise<Delivered<'act'>> {
+  const inFrame: PageCommand<'act'> = { ...command, step: { ...command.step, target: { ...command.step.target, targetId: local } } }
+  let out: ExecOutcome
+  try {
+    out = (await sendToTab(tabId, 'bg→content:command', inFrame, route.documentId ? { documentId: route.documentId } : { frameId: route.frameId })) as ExecOutcome
+  } catch (e) {
+    // Gone while it held the step: a click that navigated the frame (or closed it) did its job.
+    // Gone before the step arrived: the frame is not the one that was read, and nothing is done.
+    const midStep = isGoneMidMessage(e)
+    if (midStep && mayNavigate(command)) return { ok: true, detail: 'The frame navigated', tabId }
+    if (!midStep && !isGone(e)) {
+      if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
+      throw e
+    }
+    return {
+      ok: false,
+      code: 'ELEMENT_STALE',
+      message: `${command.step.target?.targetId} was in the frame ${route.prefix} (${route.url}), which has navigated or closed since the page was read. Read the page again.`,
+      tabId,
+    }
+  }
+  // `navigating` means the frame's document is going: the tab's stays (a click that navigates the
+  // whole tab is seen by watchNavigations like any other).
+  if (out.ok && out.navigating) out = { ...out, navigating: false }
+  return followNewTab(tabId, command, outcomeFromFrame(out, route.prefix), since, opts)
+}
+
+/** After a step: a link that opened a new tab, or a page script that did, takes the work there (issue 6). */
+async function followNewTab<K extends PageCommandKind>(tabId: number, command: PageCommand<K>, out: PageOutcome<K>, since: number, opts: SendOptions): Promise<Delivered<K>> {
+  if (out.ok && 'openTab' in out && out.openTab) {
+    const tab = await browser.tabs.create({ url: out.openTab, openerTabId: tabId, active: true })
+    markNavigating(tab.id!)
+    opts.onTabChange?.(tab.id!)
+    await waitForDoc(tab.id!, { signal: opts.signal })
+    return { ...out, tabId: tab.id! }
+  }
+  const opened = out.ok && mayNavigate(command) ? await takeNewTab(tabId, since) : undefined
+  if (out.ok && opened !== undefined) {
+    await waitForDoc(opened, { signal: opts.signal })
+    opts.onTabChange?.(opened)
+    return { ...out, ...('detail' in out ? { detail: `${out.detail} — opened in a new tab` } : {}), tabId: opened }
+  }
+  return { ...out, tabId }
+}
+
+/**
+ * The channel bound to a tab, as core's ports want it (src/core/page/channel.ts). The tab it
+ * follows changes when a step opens a new one.
+ */
+export function tabSender(tabId: number, onTabChange?: (tabId: number) => void): SendCommand & { tabId(): number } {
+  let current = tabId
+  const send = async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
+    const { tabId: after, ...out } = await sendCommand(current, command, {
+      signal,
+      onTabChange: (t) => {
+        current = t
+        onTabChange?.(t)
+      },
+    })
+    current = after
+    return out as PageOutcome<K>
+  }
+  return Object.assign(send, { tabId: () => current })
+}
 
 /** The page as the planner sees it; with `settle`, after it has gone quiet (semantic engine §4.1). */
 export async function pageContext(tabId: number, request: string, signal?: AbortSignal, settle = false): Promise<PageContext> {
@@ -18,12 +145,21 @@ export async function pageContext(tabId: number, request: string, signal?: Abort
   for (let attempt = 0; attempt < 3; attempt++) {
     const doc = await waitForDoc(tabId, { timeoutMs: kPageInfoTimeoutMs, signal }).catch(() => undefined)
     if (!doc) break
+    const to = doc.documentId ? { documentId: doc.documentId } : { frameId: 0 }
+    // While the page settles it is told the tab's in-flight requests as they change: the network
+    // half of readiness is counted here, where the requests are seen.
+    const tell = (pending: number) => void sendToTab(tabId, 'bg→content:command', { kind: 'requests', pending }, to).catch(() => undefined)
+    const unwatch = settle ? watchRequests(tabId, tell) : () => undefined
     try {
-      const info = await sendToTab(tabId, 'bg→content:page.info', { request, settle }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
-      return await withFrames(tabId, info, request, signal)
+      if (settle) tell(pendingRequests(tabId))
+      const out = (await sendToTab(tabId, 'bg→content:command', { kind: 'read', request, settle }, to)) as PageOutcome<'read'>
+      if (!out.ok) break
+      return await withFrames(tabId, out.info, request, signal)
     } catch (e) {
       if (!isGone(e)) break
       if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
+    } finally {
+      unwatch()
     }
   }
   const tab = await browser.tabs.get(tabId)
@@ -44,94 +180,15 @@ export interface StepOptions {
   elementWaitMs?: number
 }
 
-/** Runs one page instruction: navigation in the background, everything else in the page. */
+/** Runs one of the agent's page instructions: navigation in the background, everything else in the page. */
 export async function execInPage(tabId: number, instruction: Instruction, opts: StepOptions): Promise<ExecOutcome & { tabId: number }> {
   if (instruction.action_type === 'navigate') return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
-  const inFrame = await frameTarget(tabId, instruction.params.target_id)
-  if (inFrame) return execInFrame(tabId, instruction, inFrame, opts)
-  const elementWait = opts.elementWaitMs ?? kElementWaitMs
-  const deadline = Date.now() + elementWait + 5_000
-  const since = Date.now()
-  for (;;) {
-    const doc = await waitForDoc(tabId, { signal: opts.signal })
-    try {
-      const out = await sendToTab(tabId, 'bg→content:exec', execRequest(instruction, opts), doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
-      if (out.ok && out.navigating) {
-        markNavigating(tabId)
-        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
-      }
-      return await followNewTab(tabId, out, instruction, since, opts)
-    } catch (e) {
-      // The document went away while it held the step. A click or key press that navigates can do
-      // that before its answer leaves: the step did its job. Anything else is tried on the next page.
-      if (isGone(e) && kMayNavigate.has(instruction.action_type)) {
-        markNavigating(tabId)
-        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
-        return { ok: true, detail: `${instruction.description ?? instruction.action_type} — the page navigated`, navigating: true, tabId }
-      }
-      if (isGone(e) && Date.now() < deadline && !opts.signal.aborted) {
-        if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
-        continue
-      }
-      if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
-      throw e
-    }
-  }
-}
-
-function execRequest(instruction: Instruction, opts: StepOptions) {
-  return { runId: '', instruction, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed }
-}
-
-/**
- * A step on an element of a merged cross-origin frame, run by that frame's content script with
- * the frame's own id for the element; its risk check runs there too. It goes to the document that
- * was read and nowhere else: if the frame has navigated since, the step fails (seed 002 §6).
- */
-async function execInFrame(tabId: number, instruction: Instruction, { route, local }: { route: FrameRoute; local: string }, opts: StepOptions): Promise<ExecOutcome & { tabId: number }> {
-  const since = Date.now()
-  const inFrame = { ...instruction, params: { ...instruction.params, target_id: local } }
-  let out: ExecOutcome
-  try {
-    out = await sendToTab(tabId, 'bg→content:exec', execRequest(inFrame, opts), route.documentId ? { documentId: route.documentId } : { frameId: route.frameId })
-  } catch (e) {
-    // Gone while it held the step: a click that navigated the frame (or closed it) did its job.
-    // Gone before the step arrived: the frame is not the one that was read, and nothing is done.
-    const midStep = isGoneMidMessage(e)
-    if (midStep && kMayNavigate.has(instruction.action_type)) return { ok: true, detail: `${instruction.description ?? instruction.action_type} — the frame navigated`, tabId }
-    if (!midStep && !isGone(e)) {
-      if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
-      throw e
-    }
-    return {
-      ok: false,
-      code: 'ELEMENT_STALE',
-      message: `${instruction.params.target_id} was in the frame ${route.prefix} (${route.url}), which has navigated or closed since the page was read. Read the page again.`,
-      tabId,
-    }
-  }
-  // `navigating` means the frame's document is going: the tab's stays (a click that navigates the
-  // whole tab is seen by watchNavigations like any other).
-  if (out.ok && out.navigating) out = { ...out, navigating: false }
-  return followNewTab(tabId, outcomeFromFrame(out, route.prefix), instruction, since, opts)
-}
-
-/** After a step: a link that opened a new tab, or a page script that did, takes the run there (issue 6). */
-async function followNewTab(tabId: number, out: ExecOutcome, instruction: Instruction, since: number, opts: StepOptions): Promise<ExecOutcome & { tabId: number }> {
-  if (out.ok && out.openTab) {
-    const tab = await browser.tabs.create({ url: out.openTab, openerTabId: tabId, active: true })
-    markNavigating(tab.id!)
-    opts.onTabChange?.(tab.id!)
-    await waitForDoc(tab.id!, { signal: opts.signal })
-    return { ...out, tabId: tab.id! }
-  }
-  const opened = out.ok && kMayNavigate.has(instruction.action_type) ? await takeNewTab(tabId, since) : undefined
-  if (out.ok && opened !== undefined) {
-    await waitForDoc(opened, { signal: opts.signal })
-    opts.onTabChange?.(opened)
-    return { ...out, detail: `${out.detail} — opened in a new tab`, tabId: opened }
-  }
-  return { ...out, tabId }
+  const step = actionOf(instruction)
+  if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
+  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed }, opts)
+  if (out.ok && out.detail === 'The page navigated') return { ...out, detail: `${instruction.description ?? instruction.action_type} — the page navigated` }
+  if (out.ok && out.detail === 'The frame navigated') return { ...out, detail: `${instruction.description ?? instruction.action_type} — the frame navigated` }
+  return out
 }
 
 export async function navigate(tabId: number, url: string, signal: AbortSignal): Promise<ExecOutcome> {
@@ -149,4 +206,3 @@ export async function navigate(tabId: number, url: string, signal: AbortSignal):
 function stripHash(u: string): string {
   return u.replace(/#.*$/, '')
 }
-

@@ -1,5 +1,4 @@
 import browser from 'webextension-polyfill'
-import { z } from 'zod'
 import {
   addFlowToPack,
   applyHeal,
@@ -17,16 +16,17 @@ import {
   type RawEvent,
   type RecordedTarget,
   type RepairFn,
-  type StepOutcome,
 } from '../core/flows'
+import { createChannelFlowPort } from '../core/page/channel'
+import { sleep } from '../core/sleep'
 import { ProtocolError, sendToTab } from '../messaging'
-import { typedKey } from '../storage/area'
 import { runStore } from '../storage/conversation'
+import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow } from '../storage/flows'
 import { userPacksStore } from '../storage/packs'
 import { vaultStore } from '../storage/vault'
 import { reloadRegistry } from './actions'
-import { navigate } from './page'
-import { currentDoc, isDocumentGone, markNavigating, waitForDoc } from './tabs'
+import { navigate, sendCommand, tabSender } from './page'
+import { isDocumentGone } from './tabs'
 
 /**
  * Record and replay in the background (issue 8). A recording's events are kept in
@@ -35,36 +35,6 @@ import { currentDoc, isDocumentGone, markNavigating, waitForDoc } from './tabs'
  * in chrome.storage.local with their pending heal proposals; each also becomes an action of a
  * user pack (namespace chosen by the person, default `recorded`).
  */
-
-// ---------------------------------------------------------------------------------------------
-// Storage: one typed key per domain (STYLE.md)
-
-/** Events kept per recording: a long session is still far below this, a runaway page is not. */
-const kMaxEvents = 5_000
-
-export interface Recording {
-  startedAt: number
-  startUrl: string
-  events: RawEvent[]
-}
-const RecordingSchema = z.object({ startedAt: z.number(), startUrl: z.string(), events: z.array(z.any()).max(kMaxEvents) }) as unknown as z.ZodType<Recording>
-const recordingStore = (tabId: number) => typedKey<Recording | null>('session', `flowrec:${tabId}`, RecordingSchema.nullable() as z.ZodType<Recording | null>, () => null)
-
-/** The flow made when a recording stopped (or from a run), waiting to be saved or discarded. */
-const draftStore = (tabId: number) => typedKey<Flow | null>('session', `flowdraft:${tabId}`, z.any() as z.ZodType<Flow | null>, () => null)
-
-export interface SavedFlow {
-  id: string
-  namespace: string
-  /** The pack action's full name: `recorded:flow:<name>`. */
-  action: string
-  flow: Flow
-  savedAt: number
-  /** Heals of the last replay the person has not accepted or rejected yet. */
-  pending: HealProposal[]
-}
-const SavedFlowsSchema = z.record(z.string(), z.object({ id: z.string(), namespace: z.string(), action: z.string(), flow: z.any(), savedAt: z.number(), pending: z.array(z.any()) })) as unknown as z.ZodType<Record<string, SavedFlow>>
-export const savedFlowsStore = typedKey<Record<string, SavedFlow>>('local', 'flows.saved', SavedFlowsSchema, () => ({}))
 
 // ---------------------------------------------------------------------------------------------
 // Recording
@@ -85,11 +55,11 @@ async function setPageRecorder(tabId: number, on: boolean, documentId?: string):
   const deadline = Date.now() + (on ? kRecorderStartMs : 1_000)
   for (;;) {
     try {
-      await sendToTab(tabId, 'bg→content:flow', { op: 'record', on }, documentId ? { documentId } : { frameId: 0 })
-      return true
+      const out = await sendToTab(tabId, 'bg→content:command', { kind: 'record', on }, documentId ? { documentId } : { frameId: 0 })
+      return out.ok
     } catch (e) {
-      if (Date.now() > deadline || !(e instanceof ProtocolError || /Receiving end|Could not establish|No document/i.test(String(e)))) return false
-      await new Promise((r) => setTimeout(r, kRecorderRetryMs))
+      if (Date.now() > deadline || !(e instanceof ProtocolError || isDocumentGone(e))) return false
+      await sleep(kRecorderRetryMs)
     }
   }
 }
@@ -170,8 +140,8 @@ export async function draftFromRun(tabId: number): Promise<Flow | null> {
   let targets: (RecordedTarget | null)[] = run.executed.map(() => null)
   try {
     const params = run.executed.map((ins) => ({ target_id: ins.params.target_id, fallback_selector: ins.params.fallback_selector, semantic_locator: ins.params.semantic_locator }))
-    const reply = await sendToTab(tabId, 'bg→content:flow', { op: 'describe', targets: params })
-    if (reply.op === 'describe') targets = reply.targets
+    const reply = await sendCommand(tabId, { kind: 'flow.describe', targets: params })
+    if (reply.ok) targets = reply.targets
   } catch {
     // The page is gone or elsewhere: the instructions' own locators are kept.
   }
@@ -217,38 +187,15 @@ export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): P
 // ---------------------------------------------------------------------------------------------
 // Replay in a tab
 
-const kMayNavigate = new Set(['click', 'dblclick', 'press'])
-
-/** The FlowPort of a tab: every step is one message to the page's recorder module. */
+/** The FlowPort of a tab: every step one command on the page channel (src/background/page.ts). */
 export function tabFlowPort(tabId: number): FlowPort {
-  return {
-    async runStep(step, opts, signal): Promise<StepOutcome> {
-      for (let attempt = 0; ; attempt++) {
-        const doc = await waitForDoc(tabId, { signal })
-        try {
-          const reply = await sendToTab(tabId, 'bg→content:flow', { op: 'step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })
-          if (reply.op !== 'step') throw new Error('The page answered another question.')
-          return reply.outcome
-        } catch (e) {
-          if (!isDocumentGone(e)) throw e
-          markNavigating(tabId)
-          // The page went away under the step: a click or key that navigates has done its job.
-          if (kMayNavigate.has(step.action)) {
-            await waitForDoc(tabId, { notDocumentId: doc.documentId, signal })
-            return { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' }
-          }
-          if (attempt >= 2) throw new Error(`The page went away during step ${step.step_id}.`, { cause: e })
-        }
-      }
-    },
+  const send = tabSender(tabId)
+  return createChannelFlowPort(send, {
     async navigate(url, signal) {
-      const out = await navigate(tabId, url, signal)
+      const out = await navigate(send.tabId(), url, signal)
       if (!out.ok) throw new Error(out.message)
     },
-    async url() {
-      return currentDoc(tabId)?.url ?? (await browser.tabs.get(tabId)).url ?? ''
-    },
-  }
+  })
 }
 
 /** The agent's step repair, when the lead wires one in (see setFlowRepair). */

@@ -7,18 +7,26 @@ import browser, { type WebRequest } from 'webextension-polyfill'
  */
 const pending = new Map<number, Set<string>>()
 let users = 0
+/** Who wants to hear of a tab's count changing (a settling page read, src/background/page.ts). */
+const watchers = new Map<number, Set<(count: number) => void>>()
+
+function changed(tabId: number): void {
+  const w = watchers.get(tabId)
+  if (w) for (const fn of [...w]) fn(pendingRequests(tabId))
+}
 
 const onStart = (d: WebRequest.OnBeforeRequestDetailsType) => {
   if (d.tabId < 0) return
   const set = pending.get(d.tabId) ?? new Set<string>()
   set.add(d.requestId)
   pending.set(d.tabId, set)
+  changed(d.tabId)
 }
 const onEnd = (d: { tabId: number; requestId: string }) => {
-  pending.get(d.tabId)?.delete(d.requestId)
+  if (pending.get(d.tabId)?.delete(d.requestId)) changed(d.tabId)
 }
 const onCommit = (d: { tabId: number; frameId: number }) => {
-  if (d.frameId === 0) pending.delete(d.tabId) // a new document: the old one's requests are gone
+  if (d.frameId === 0 && pending.delete(d.tabId)) changed(d.tabId) // a new document: the old one's requests are gone
 }
 
 const filter = { urls: ['<all_urls>'] }
@@ -47,4 +55,15 @@ export function trackRequests(): () => void {
 
 export function pendingRequests(tabId: number): number {
   return pending.get(tabId)?.size ?? 0
+}
+
+/** Calls `fn` with the tab's count whenever it changes, until the returned function is called. */
+export function watchRequests(tabId: number, fn: (count: number) => void): () => void {
+  const set = watchers.get(tabId) ?? new Set()
+  watchers.set(tabId, set)
+  set.add(fn)
+  return () => {
+    set.delete(fn)
+    if (!set.size) watchers.delete(tabId)
+  }
 }

@@ -1,12 +1,13 @@
 // `ava run <action-or-flow-file> [--param k=v ...] --url <start> [--browser path] [--headed]`:
 // the headless runner of issue 8 (seed 000 §4.1.2 "回归测试"). Runs a recorded flow (JSON) or a
 // registry action (a name, or a pack file) in Chromium through playwright-core, with the same
-// page-side code the extension injects (src/dom/recorder/page-api.ts, bundled with esbuild),
+// page-side code the extension injects (src/dom/recorder/page-api.ts, built into bin/ava.js),
 // prints one trace line per step, writes a screenshot on failure and exits 1 on failure.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort, type StepOutcome } from '../core/flows'
+import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort } from '../core/flows'
+import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
+import { navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { createEngine, createRegistry, PortError, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
 import { cliSources, displayPath, readPack } from './sources'
 
@@ -31,7 +32,7 @@ Exit 0 when every step passed, 1 when a step failed, 2 for a usage error.`
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
 const kBrowserArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 const kViewport = { width: 1280, height: 800 }
-/** The page global the injected bundle defines. */
+/** The page global the page script defines (kPageGlobal in scripts/build-cli.mjs). */
 const kGlobal = '__avaRun'
 /** A page slower than this to load fails the run instead of hanging CI. */
 const kNavigationTimeoutMs = 30_000
@@ -92,112 +93,62 @@ function parseRunArgs(args: string[]): RunArgs | string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The page bundle
+// The page script
 
-/** src/dom/recorder/page-api.ts from the bundled CLI (bin/ava.js) or from source (src/cli/run.ts). */
-function pageEntry(): string {
-  const here = dirname(fileURLToPath(import.meta.url))
-  const candidates = [resolve(here, '../src/dom/recorder/page-api.ts'), resolve(here, '../dom/recorder/page-api.ts')]
-  const found = candidates.find((p) => existsSync(p))
-  if (!found) throw new Error(`The page script is missing (looked for ${candidates.join(', ')}).`)
-  return found
-}
-
-/** Module names kept out of the CLI bundle: they are large and installed beside it. */
-const kPlaywright = 'playwright-core'
-const kEsbuild = 'esbuild'
-
-let bundle: Promise<string> | undefined
-/** The page-side code as one IIFE, built on first use (esbuild is a dev dependency of the package). */
-export function pageBundle(): Promise<string> {
-  bundle ??= (async () => {
-    const { build } = (await import(kEsbuild)) as typeof import('esbuild')
-    const r = await build({
-      entryPoints: [pageEntry()],
-      bundle: true,
-      format: 'iife',
-      globalName: kGlobal,
-      target: 'chrome120',
-      write: false,
-      logLevel: 'silent',
-      // semver reads process.env.NODE_DEBUG when `process` exists; the page has none.
-      define: { 'process.env.NODE_DEBUG': 'undefined' },
-    })
-    // Init scripts may run inside a function: publish the global explicitly.
-    return `${r.outputFiles[0].text}\nglobalThis.${kGlobal} = ${kGlobal};`
-  })()
-  return bundle
-}
+/** src/dom/recorder/page-api.ts as one IIFE publishing kGlobal, inlined by scripts/build-cli.mjs. */
+declare const __AVA_PAGE_SCRIPT__: string | undefined
 
 // ---------------------------------------------------------------------------------------------
 // Ports onto a Playwright page
 
 type PwPage = import('playwright-core').Page
 
-const kMayNavigate = new Set(['click', 'dblclick', 'press'])
-
 function isContextLoss(e: unknown): boolean {
   return /Execution context was destroyed|navigat|Target closed|frame was detached/i.test(String((e as Error)?.message ?? e))
 }
 
-export function pageFlowPort(page: PwPage): FlowPort {
-  return {
-    async runStep(step, opts): Promise<StepOutcome> {
-      try {
-        return await page.evaluate(([s, o, g]) => (window as unknown as Record<string, { runFlowStep: (a: unknown, b: unknown) => Promise<StepOutcome> }>)[g].runFlowStep(s, o), [step, opts, kGlobal] as const)
-      } catch (e) {
-        // A click that navigates takes its document with it: it did its job.
-        if (kMayNavigate.has(step.action) && isContextLoss(e)) {
-          await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
-          return { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' }
-        }
-        throw e
-      }
-    },
-    async navigate(url) {
-      await page.goto(url, { timeout: kNavigationTimeoutMs })
-    },
-    async url() {
-      return page.url()
-    },
+const kForbidden = new Set(['__proto__', 'constructor', 'prototype'])
+
+/**
+ * The page channel on a Playwright page (src/core/page/command.ts): each command is answered by
+ * the same receiver the extension's content script runs, injected as the page global.
+ */
+export function pageSender(page: PwPage): SendCommand {
+  return async <K extends PageCommandKind>(command: PageCommand<K>): Promise<PageOutcome<K>> => {
+    try {
+      return await page.evaluate(([c, g]) => (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c), [command, kGlobal] as const) as PageOutcome<K>
+    } catch (e) {
+      // A click that navigates takes its document with it: it did its job.
+      const navigated = isContextLoss(e) ? navigatedOutcome(command) : null
+      if (!navigated) return { ok: false, code: 'NOT_ACTIONABLE', message: String((e as Error)?.message ?? e).replace(/^page\.evaluate: (Error: )?/, '').split('\n')[0] }
+      await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
+      return navigated
+    }
   }
 }
 
-const kPortMethods = ['query', 'click', 'fill', 'type', 'press', 'hover', 'select', 'check', 'scroll', 'waitFor', 'snapshot', 'find', 'getText', 'getAttribute', 'getUrl', 'readGlobal'] as const
+async function goto(page: PwPage, url: string): Promise<void> {
+  await page.goto(new URL(url, page.url()).href, { timeout: kNavigationTimeoutMs })
+}
 
-/** The registry's BrowserPort on a Playwright page: each call runs the page port in the page. */
+export function pageFlowPort(page: PwPage): FlowPort {
+  return createChannelFlowPort(pageSender(page), { navigate: (url) => goto(page, url) })
+}
+
+/** The registry's BrowserPort on a Playwright page. */
 export function pageBrowserPort(page: PwPage): BrowserPort {
-  const call =
-    (method: string) =>
-    async (...args: unknown[]): Promise<unknown> => {
-      args.pop() // the AbortSignal stays here; the page makes its own
-      try {
-        return await page.evaluate(
-          async ([m, a, g]) => {
-            const w = window as unknown as Record<string, any>
-            w.__avaPort ??= w[g].createPagePort()
-            const value = await w.__avaPort[m](...a, new AbortController().signal)
-            // Snapshots and handles stay in the page; plain data crosses back.
-            return m === 'snapshot' || m === 'find' ? (value == null ? null : true) : value
-          },
-          [method, args, kGlobal] as const,
-        )
-      } catch (e) {
-        if ((method === 'click' || method === 'press') && isContextLoss(e)) {
-          await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
-          return undefined
-        }
-        // PortError crosses as a message "CODE: …"; the engine reads STEP_FAILED otherwise.
-        const text = String((e as Error)?.message ?? e).replace(/^page\.evaluate: (Error: )?/, '')
-        const code = /^(ELEMENT_NOT_FOUND|TIMEOUT|VERIFY_FAILED|STEP_FAILED)\b/.exec(text)?.[1] as ConstructorParameters<typeof PortError>[0] | undefined
-        throw new PortError(code ?? 'STEP_FAILED', text.split('\n')[0])
-      }
-    }
-  const port = Object.fromEntries(kPortMethods.map((m) => [m, call(m)])) as unknown as BrowserPort
-  port.navigate = async (url) => {
-    await page.goto(new URL(url, page.url()).href, { timeout: kNavigationTimeoutMs })
-  }
-  return port
+  return createChannelPort(pageSender(page), {
+    navigate: (url) => goto(page, url),
+    // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
+    async readGlobal(path) {
+      if (path.some((k) => kForbidden.has(k))) throw new PortError('STEP_FAILED', `Refusing to read ${path.join('.')}`)
+      return page.evaluate((keys) => {
+        let o: unknown = globalThis
+        for (const k of keys) o = o == null ? undefined : (o as Record<string, unknown>)[k]
+        return typeof o === 'string' || typeof o === 'number' ? o : undefined
+      }, path)
+    },
+  })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,11 +222,14 @@ export async function runCli(args: string[], io: Io): Promise<number> {
     return 2
   }
 
-  const { chromium } = (await import(kPlaywright)) as typeof import('playwright-core')
-  const [script, browser] = await Promise.all([
-    pageBundle(),
-    chromium.launch({ executablePath: a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', headless: !a.headed, args: kBrowserArgs }),
-  ])
+  // Only the built CLI has the page script (from source, `ava action` works and `ava run` does not).
+  if (typeof __AVA_PAGE_SCRIPT__ !== 'string') {
+    io.err('ava run: the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js run …`')
+    return 1
+  }
+  const script = __AVA_PAGE_SCRIPT__
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({ executablePath: a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', headless: !a.headed, args: kBrowserArgs })
   let page: PwPage | undefined
   let failed: boolean
   try {

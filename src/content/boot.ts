@@ -25,11 +25,7 @@ function boot(): void {
     },
   })
 
-  handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
-  handle('bg→content:overlay', ['background'], async ({ on }) => (await agent()).overlay(on))
-  handle('bg→content:port', ['background'], async ({ method, args }) => (await agent()).portCall(method, args))
-  handle('bg→content:page.info', ['background'], async ({ request, settle }) => (await agent()).pageInfo(request, settle))
-  handle('bg→content:flow', ['background'], async (call) => (await import('./recorder')).onFlowCall(call))
+  handle('bg→content:command', ['background'], async (command) => (await agent()).onCommand(command))
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)
     return { ok: true as const }
@@ -48,12 +44,11 @@ function boot(): void {
 
 /**
  * A subframe: no button, no panel, no `ready` (the tab's document is the top frame's). The
- * background asks it for its snapshot when the top frame cannot see into it (cross-origin) and
+ * background reads it (`frame.read`) when the top frame cannot see into it (cross-origin) and
  * sends it the steps on its elements (seed 002 §6, src/background/frames.ts).
  */
 function bootFrame(): void {
-  handle('bg→content:frame.snapshot', ['background'], async ({ request }) => (await agent()).frameSnapshot(request))
-  handle('bg→content:exec', ['background'], async (req) => (await agent()).execute(req))
+  handle('bg→content:command', ['background'], async (command) => (await agent()).onCommand(command))
 }
 
 if (window.top === window) boot()

@@ -1,41 +1,50 @@
-import type { Instruction } from './instruction/schema'
+import { z } from 'zod'
+import { InstructionSchema } from './instruction/schema'
 
-/** What the panel shows and the background keeps per tab (in the session storage area). */
-export type StepStatus = 'pending' | 'running' | 'ok' | 'failed' | 'skipped'
+/**
+ * What the panel shows and the background keeps per site (storage/conversation.ts). The schemas
+ * are what a stored history is checked against on every read, so the types come from them.
+ */
+export const StepStatusSchema = z.enum(['pending', 'running', 'ok', 'failed', 'skipped'])
+export type StepStatus = z.infer<typeof StepStatusSchema>
 
-export interface StepView {
-  index: number
-  instruction: Instruction
-  status: StepStatus
+export const StepViewSchema = z.object({
+  index: z.number(),
+  instruction: InstructionSchema,
+  status: StepStatusSchema,
   /** One line for the person: what happened, or what went wrong and what to do. */
-  detail?: string
-  durationMs?: number
+  detail: z.string().optional(),
+  durationMs: z.number().optional(),
   /** Which locator rung found the element (target_id, selector, semantic, ...). */
-  rung?: string
-}
+  rung: z.string().optional(),
+})
+export type StepView = z.infer<typeof StepViewSchema>
 
-export type MessageRole = 'user' | 'assistant' | 'system'
+export const MessageRoleSchema = z.enum(['user', 'assistant', 'system'])
+export type MessageRole = z.infer<typeof MessageRoleSchema>
 
-export interface ChatMessage {
-  id: string
-  role: MessageRole
-  text: string
-  ts: number
+export const ChatMessageSchema = z.object({
+  id: z.string(),
+  role: MessageRoleSchema,
+  text: z.string(),
+  ts: z.number(),
   /** Steps of the run this assistant message belongs to. */
-  steps?: StepView[]
+  steps: z.array(StepViewSchema).optional(),
   /** `error` messages are shown in the error style with a hint. */
-  kind?: 'info' | 'error' | 'confirm'
-  hint?: string
+  kind: z.enum(['info', 'error', 'confirm']).optional(),
+  hint: z.string().optional(),
   /** Assistant answers are markdown, rendered sanitised. */
-  markdown?: boolean
+  markdown: z.boolean().optional(),
   /** Tokens the run used; a replay from the cache shows `replayed` and none. */
-  usage?: { input: number; output: number; costUsd?: number }
-  replayed?: boolean
+  usage: z.object({ input: z.number(), output: z.number(), costUsd: z.number().optional() }).optional(),
+  replayed: z.boolean().optional(),
   /** A risky step waiting for the person's OK. */
-  confirm?: { runId: string; step: number; reason: string; state: 'pending' | 'allowed' | 'denied' }
-}
+  confirm: z.object({ runId: z.string(), step: z.number(), reason: z.string(), state: z.enum(['pending', 'allowed', 'denied']) }).optional(),
+})
+export type ChatMessage = z.infer<typeof ChatMessageSchema>
 
-export type RunStatus = 'planning' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped'
+export const RunStatusSchema = z.enum(['planning', 'running', 'waiting', 'done', 'failed', 'stopped'])
+export type RunStatus = z.infer<typeof RunStatusSchema>
 
 export interface RunView {
   id: string

@@ -1,24 +1,20 @@
 /**
- * The error classes a run can end in (seed 003, "错误处理"), each with the recovery the panel
- * offers. Messages for people live in the UI's i18n table under `error.<code>`.
+ * The error classes a run can end in (seed 003, "错误处理"). Messages for people, with the
+ * recovery to offer, live in the UI's i18n table under `error.<code>`.
  */
-export const ERROR_RECOVERY = {
-  NETWORK: 'RETRY',
-  TOKEN_INVALID: 'OPEN_OPTIONS',
-  RATE_LIMITED: 'RETRY',
-  PROVIDER_ERROR: 'RETRY',
-  TIMEOUT: 'RETRY',
-  JSON_PARSE: 'REGENERATE',
-  SCHEMA: 'REGENERATE',
-  STREAM_CUT: 'RETRY',
-  ELEMENT_MISSING: 'RESCAN',
-  STEP_FAILED: 'MANUAL_CHECK',
-  NO_PAGE: 'RELOAD',
-  UNKNOWN: 'REPORT',
-} as const
-
-export type ErrorCode = keyof typeof ERROR_RECOVERY
-export type Recovery = (typeof ERROR_RECOVERY)[ErrorCode]
+export type ErrorCode =
+  | 'NETWORK'
+  | 'TOKEN_INVALID'
+  | 'RATE_LIMITED'
+  | 'PROVIDER_ERROR'
+  | 'TIMEOUT'
+  | 'JSON_PARSE'
+  | 'SCHEMA'
+  | 'STREAM_CUT'
+  | 'ELEMENT_MISSING'
+  | 'STEP_FAILED'
+  | 'NO_PAGE'
+  | 'UNKNOWN'
 
 /** An error that crosses a message boundary: plain data, never an Error instance. */
 export interface ErrorData {
@@ -34,8 +30,5 @@ export class AvaError extends Error {
     readonly details?: Record<string, unknown>,
   ) {
     super(message)
-  }
-  get recovery(): Recovery {
-    return ERROR_RECOVERY[this.code]
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { RISK_CATEGORIES } from './exec'
+import type { SafeParseResult } from './result'
 
 /**
  * Ava's settings: one versioned, validated object (docs/settings.md). API keys live here, so this
@@ -208,12 +209,11 @@ export function maskKey(key: string): string {
   return key.length <= 8 ? '•'.repeat(key.length) : `${'•'.repeat(8)}${key.slice(-4)}`
 }
 
-export type SettingsResult = { ok: true; value: Settings } | { ok: false; issues: Issue[] }
-
-export function safeParseSettings(value: unknown): SettingsResult {
+/** The error carries the issues as zod's does, flattened to readable paths. */
+export function safeParseSettings(value: unknown): SafeParseResult<Settings, { issues: Issue[] }> {
   const r = SettingsSchema.safeParse(value)
-  if (r.success) return { ok: true, value: r.data }
-  return { ok: false, issues: toIssues(r.error) }
+  if (r.success) return { success: true, data: r.data }
+  return { success: false, error: { issues: toIssues(r.error) } }
 }
 
 /** Whether Ava may act on `url` under the allow and deny lists. */

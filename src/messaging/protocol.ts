@@ -1,12 +1,14 @@
 import type { ChatMessage, RunEvent, RunView } from '../core/chat'
 export type { RunEvent }
 import type { ErrorData } from '../core/errors'
-import type { ExecOutcome, ExecRequest } from '../core/exec'
+import type { PageCommand, PageOutcome } from '../core/page/command'
+export type { PageInfo } from '../core/page/command'
 import type { LlmSettings, Profile, Settings, UiPrefs } from '../core/settings'
 import type { ActionCommand } from '../core/registry/api'
-import type { Flow, FlowRunResult, FlowStep, RawEvent, RecordedTarget, StepOutcome } from '../core/flows'
+import type { Flow, FlowRunResult, RawEvent } from '../core/flows'
 import type { ActionResult, PackIssue } from '../core/registry'
-import type { Instruction } from '../core/instruction/schema'
+import type { CacheEntry } from '../core/instruction/cache-entry'
+export type { CacheEntry }
 
 /**
  * Every message Ava's contexts exchange: name → request and response. The name says who sends it
@@ -17,8 +19,6 @@ export interface Protocol {
   // The boot script, in a tab's content script.
   'content→bg:ready': { req: { url: string }; res: { panelOpen: boolean; runActive: boolean } }
   /** A one-time token the boot script hands to the panel frame it created (see background/panels.ts). */
-  /** How many requests of the sender's tab are in flight (readiness, semantic engine §4.1). */
-  'content→bg:pending': { req: Record<string, never>; res: { pending: number } }
   'content→bg:panel.token': { req: Record<string, never>; res: { token: string } }
 
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
@@ -45,15 +45,10 @@ export interface Protocol {
   'panel→bg:slash': { req: { text: string }; res: { ok: boolean } }
 
   // The background, to the content script of a tab.
-  /** One BrowserPort call of the step engine, run by the page port (src/dom/port.ts). */
-  'bg→content:overlay': { req: { on: boolean }; res: { on: boolean; elements: number } }
-  'bg→content:port': { req: { method: string; args: unknown[] }; res: { value?: unknown } }
-  'bg→content:exec': { req: ExecRequest; res: ExecOutcome }
+  /** The one page channel (src/core/page/command.ts): every command, in the frame or document it names. */
+  'bg→content:command': { req: PageCommand; res: PageOutcome }
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }
-  'bg→content:page.info': { req: { request?: string; settle?: boolean }; res: PageInfo }
-  /** A cross-origin subframe's own Observe snapshot, for the background to merge into its parent's. */
-  'bg→content:frame.snapshot': { req: { request?: string }; res: { snapshot: ObserveSnapshot } }
 
   // Record and replay (issue 8, src/background/recorder.ts). The panel records the person's own
   // actions on its tab, saves a draft as a flow (and a pack action), replays it, reviews heals.
@@ -70,8 +65,6 @@ export interface Protocol {
   'panel→bg:flow.export': { req: { id: string; format: 'flow' | 'devtools' | 'pack' }; res: { filename: string; text: string } }
   /** One recorded event from the page's recorder (src/dom/recorder/record.ts). */
   'content→bg:flow.event': { req: { event: RawEvent }; res: { ok: boolean } }
-  /** Record and replay in the page (src/content/recorder.ts): one message, the operation in `op`. */
-  'bg→content:flow': { req: FlowPageCall; res: FlowPageReply }
 
   // Managing Ava (issue 7): the options page and the popup's pack manager.
   /** The key itself, only on the person's click on "Show", only to the options page. */
@@ -97,7 +90,7 @@ export interface Protocol {
   'popup→bg:packs.setEnabled': { req: { namespace: string; enabled: boolean }; res: { ok: true } }
   'popup→bg:packs.delete': { req: { namespace: string }; res: { ok: true } }
   'popup→bg:packs.undoDelete': { req: { namespace: string }; res: { ok: boolean } }
-  'popup→bg:cache.list': { req: Record<string, never>; res: { entries: CacheEntryView[] } }
+  'popup→bg:cache.list': { req: Record<string, never>; res: { entries: CacheEntry[] } }
   /** Replaces one entry with edited JSON; the reply says what is wrong with it, if anything. */
   'popup→bg:cache.replace': { req: { key: string; json: string }; res: { ok: true } | { ok: false; message: string } }
   'popup→bg:cache.remove': { req: { key: string }; res: { ok: true } }
@@ -157,17 +150,6 @@ export interface ManagedPack {
   issues: PackIssue[]
 }
 export type InstallOutcome = { ok: true; namespace: string; version: string; previous?: string } | { ok: false; issues: PackIssue[] }
-export interface CacheEntryView {
-  key: string
-  request: string
-  origin: string
-  path: string
-  steps: Instruction[]
-  createdAt: number
-  updatedAt: number
-  hits: number
-  repairs: number
-}
 export interface TabTargets {
   tabs: { id: number; title: string; url: string }[]
   /** The active tab when it is a web page, else the web tab used most recently. */
@@ -185,27 +167,6 @@ export interface PackSummary {
   actions: number
   source: string
 }
-
-export interface PageInfo {
-  url: string
-  title: string
-  /** The Observe listing of the page, budgeted for the request. */
-  listing: string
-  /**
-   * Only when the page has cross-origin frames: the snapshot the listing was made from, which the
-   * background fills in from those frames' own content scripts and lists again, and the
-   * readiness note the listing started with (src/background/frames.ts).
-   */
-  snapshot?: ObserveSnapshot
-  note?: string
-}
-
-/**
- * An Observe `PageSnapshot` (src/dom/observe/types.ts) on its way from a frame to the background.
- * messaging/ may not import dom/ (STYLE.md, layers), so the wire type is opaque here; the page
- * side produces the real type and src/background/frames.ts, the one reader, names it again.
- */
-export type ObserveSnapshot = unknown
 
 /** The wire shape. Responses are wrapped so that errors survive structured cloning as data. */
 export interface Envelope<N extends MessageName = MessageName> {
@@ -234,11 +195,3 @@ export interface FlowSummary {
   /** Variables to ask for before a replay. */
   asks: { name: string; label: string; secret: boolean }[]
 }
-
-/** What the background asks of a page's recorder module. */
-export type FlowPageCall =
-  | { op: 'record'; on: boolean }
-  | { op: 'step'; step: FlowStep; timeoutMs: number; trusted?: boolean }
-  /** The elements of an agent run's instructions, described for a flow (null where gone). */
-  | { op: 'describe'; targets: { target_id?: string; fallback_selector?: string; semantic_locator?: string }[] }
-export type FlowPageReply = { op: 'record'; ok: true } | { op: 'step'; outcome: StepOutcome } | { op: 'describe'; targets: (RecordedTarget | null)[] }

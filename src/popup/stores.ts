@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
 import { validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackFile, type PackIssue } from '../core/registry'
-import { send, type CacheEntryView, type ManagedPack, type TabTargets } from '../messaging'
+import { send, type CacheEntry, type ManagedPack, type TabTargets } from '../messaging'
 import { userPacksStore } from '../storage/packs'
 import { diffPacks, type PackDiff } from './diff'
 
@@ -263,7 +263,7 @@ export const useActionStore = defineStore('action', () => {
 
 /** The instruction cache: list, inspect, edit as JSON, delete. */
 export const useCacheStore = defineStore('cache', () => {
-  const entries = ref<CacheEntryView[]>([])
+  const entries = ref<CacheEntry[]>([])
   const loading = ref(false)
   const error = ref<string | null>(null)
 

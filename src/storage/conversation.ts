@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ChatMessage } from '../core/chat'
-import type { Instruction } from '../core/instruction/schema'
+import { ChatMessageSchema, RunStatusSchema } from '../core/chat'
+import { InstructionSchema } from '../core/instruction/schema'
 import { kMaxHistoryMessagesSetting, retainHistory } from '../core/settings'
 import { typedKey, type TypedKey } from './area'
 import { settingsStore } from './settings'
@@ -10,11 +10,12 @@ import { settingsStore } from './settings'
  * navigating") in chrome.storage.local; what belongs to one tab — whether its panel is open, the
  * run in progress — lives in chrome.storage.session, which survives the worker but not the browser.
  */
-export interface History {
-  messages: ChatMessage[]
+export const HistorySchema = z.object({
+  messages: z.array(ChatMessageSchema),
   /** Bumped on every change; live events carry it so a panel can drop those its snapshot already has. */
-  seq: number
-}
+  seq: z.number().int().nonnegative(),
+})
+export type History = z.infer<typeof HistorySchema>
 
 /** Schema version of `history:<origin>`. */
 export const HISTORY_VERSION = 1
@@ -25,7 +26,6 @@ export const HISTORY_VERSION = 1
 export const kMaxHistoryMessages = kMaxHistoryMessagesSetting
 
 export const kHistoryPrefix = 'history:'
-const HistorySchema = z.object({ messages: z.array(z.any()), seq: z.number().int().nonnegative() }) as unknown as z.ZodType<History>
 export const DEFAULT_HISTORY = (): History => ({ messages: [], seq: 0 })
 
 /** One site's history; writes keep only what the retention setting allows. */
@@ -47,34 +47,32 @@ const TabStateSchema = z.object({ panelOpen: z.boolean() })
 export const tabStore = (tabId: number) => typedKey<TabState>('session', `tab:${tabId}`, TabStateSchema, () => ({ panelOpen: false }))
 
 /** A planner message as kept between iterations (secrets already redacted). */
-export interface PlannerMessage {
-  role: 'user' | 'assistant'
-  content: string
-}
+const PlannerMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() })
+export type PlannerMessage = z.infer<typeof PlannerMessageSchema>
 
 /** Everything a run needs to go on after a navigation or a worker restart. */
-export interface RunState {
-  id: string
-  tabId: number
+const RunStateSchema = z.object({
+  id: z.string(),
+  tabId: z.number(),
   /** The site whose conversation the run writes into. */
-  origin: string
-  request: string
+  origin: z.string(),
+  request: z.string(),
   /** The page the request was made on: the cache key is taken from it. */
-  startUrl: string
-  messageId: string
-  status: 'planning' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped'
-  iteration: number
+  startUrl: z.string(),
+  messageId: z.string(),
+  status: RunStatusSchema,
+  iteration: z.number(),
   /** Instructions executed so far, redacted: the loop guard and the cache read them. */
-  executed: Instruction[]
+  executed: z.array(InstructionSchema),
   /** Whether any step typed a literal value into a password field: such a run is not cached. */
-  typedSecretLiteral: boolean
-  planner: PlannerMessage[]
-  usage: { input: number; output: number }
-  startedAt: number
-  endedAt?: number
-  replay: boolean
-  noCache: boolean
-  cacheKey?: string
-}
-const RunStateSchema = z.object({ id: z.string(), tabId: z.number(), origin: z.string(), request: z.string() }).passthrough() as unknown as z.ZodType<RunState>
-export const runStore = (tabId: number) => typedKey<RunState | null>('session', `run:${tabId}`, RunStateSchema.nullable() as z.ZodType<RunState | null>, () => null)
+  typedSecretLiteral: z.boolean(),
+  planner: z.array(PlannerMessageSchema),
+  usage: z.object({ input: z.number(), output: z.number() }),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  replay: z.boolean(),
+  noCache: z.boolean(),
+  cacheKey: z.string().optional(),
+})
+export type RunState = z.infer<typeof RunStateSchema>
+export const runStore = (tabId: number) => typedKey<RunState | null>('session', `run:${tabId}`, RunStateSchema.nullable(), () => null)

@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill'
 import { retainHistory, SETTINGS_VERSION, UI_PREFS_VERSION, type HistoryRetention } from '../core/settings'
 import { writeItems, type TypedKey } from './area'
-import { HISTORY_VERSION, kHistoryPrefix, type History } from './conversation'
+import { HISTORY_VERSION, HistorySchema, kHistoryPrefix, type History } from './conversation'
 import { PACKS_VERSION, packTrashStore, userPacksStore } from './packs'
 import { settingsStore, uiPrefsStore } from './settings'
 import { VAULT_VERSION, vaultStore } from './vault'
@@ -50,8 +50,10 @@ export async function pruneHistories(keep: HistoryRetention, now = Date.now()): 
   const writes: Record<string, History> = {}
   for (const [key, value] of Object.entries(all)) {
     if (!key.startsWith(kHistoryPrefix) || key.endsWith('.invalid')) continue
-    const h = value as History
-    if (!Array.isArray(h?.messages)) continue
+    // One that fails its schema is left alone: historyStore sets it aside when it is next read.
+    const r = HistorySchema.safeParse(value)
+    if (!r.success) continue
+    const h = r.data
     const kept = retainHistory(h.messages, keep, now)
     if (kept.length !== h.messages.length) writes[key] = { ...h, messages: kept, seq: h.seq + 1 }
   }

@@ -2,11 +2,11 @@
 // into the listing, where a step on a frame's element goes. The tab is simulated: its frames as
 // webNavigation reports them, and each frame's content script as a function that answers (or not).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ElementRecord, FrameInfo, PageSnapshot } from '../../src/dom/observe/types'
+import type { ElementRecord, FrameInfo, PageSnapshot } from '../../src/core/page/snapshot'
 import type { PageInfo } from '../../src/messaging/protocol'
 import { fake } from '../storage/fake-browser'
 
-type Answer = (req: { request?: string }) => Promise<{ snapshot: PageSnapshot }>
+type Answer = (req: { request?: string }) => Promise<{ ok: true; snapshot: PageSnapshot }>
 interface SimFrame {
   frameId: number
   parentFrameId: number
@@ -29,7 +29,7 @@ vi.mock('../../src/messaging', () => ({
     const f = tab.find((x) => x.documentId === target.documentId)
     if (!f) throw new Error(`No document with id ${target.documentId}`)
     asked.push(f.frameId)
-    if (name !== 'bg→content:frame.snapshot' || !f.answer) throw new Error('Could not establish connection. Receiving end does not exist.')
+    if (name !== 'bg→content:command' || (req as { kind?: string }).kind !== 'frame.read' || !f.answer) throw new Error('Could not establish connection. Receiving end does not exist.')
     return f.answer(req)
   },
 }))
@@ -69,7 +69,7 @@ const snap = (url: string, elements: ElementRecord[], frames: FrameInfo[] = []):
   lazyRegions: [],
   stats: { elements: elements.length, interactive: elements.length, scanMs: 1 },
 })
-const answers = (s: PageSnapshot): Answer => async () => ({ snapshot: structuredClone(s) })
+const answers = (s: PageSnapshot): Answer => async () => ({ ok: true, snapshot: structuredClone(s) })
 const topInfo = (frames: FrameInfo[]): PageInfo => ({
   url: 'https://shop.test/',
   title: 'Shop',

@@ -31,7 +31,7 @@ describe('instruction schema', () => {
   it('accepts every action type with its required params', () => {
     fc.assert(
       fc.property(instruction, (ins) => {
-        expect(safeParseInstruction(ins)).toEqual({ ok: true, value: ins })
+        expect(safeParseInstruction(ins)).toEqual({ success: true, data: ins })
       }),
     )
   })
@@ -40,7 +40,7 @@ describe('instruction schema', () => {
     fc.assert(
       fc.property(instruction, (ins) => {
         const r = safeParseInstructionText(JSON.stringify(ins))
-        expect(r.ok && r.value).toEqual(ins)
+        expect(r.success && r.data).toEqual(ins)
       }),
     )
   })
@@ -58,8 +58,8 @@ describe('instruction schema', () => {
     ['a runaway value', { step_id: 1, action_type: 'input', params: { semantic_locator: 'x', value: 'x'.repeat(3000) } }, 'longer than 2000'],
   ])('rejects %s with a message naming the problem', (_name, value, fragment) => {
     const r = safeParseInstruction(value)
-    expect(r.ok).toBe(false)
-    if (!r.ok) {
+    expect(r.success).toBe(false)
+    if (!r.success) {
       expect(r.error.code).toBe('SCHEMA')
       expect(r.error.message).toContain(fragment)
     }
@@ -67,8 +67,8 @@ describe('instruction schema', () => {
 
   it('reports text that is not JSON as JSON_PARSE and quotes it', () => {
     const r = safeParseInstructionText('{"step_id": 1, action_type}')
-    expect(r.ok).toBe(false)
-    if (!r.ok) {
+    expect(r.success).toBe(false)
+    if (!r.success) {
       expect(r.error.code).toBe('JSON_PARSE')
       expect(r.error.message).toContain('{"step_id": 1, action_type}')
     }

@@ -5,7 +5,7 @@ const local = DEFAULT_SETTINGS.profiles[0]
 
 describe('settings', () => {
   it('defaults validate and point at a local model with no key', () => {
-    expect(safeParseSettings(DEFAULT_SETTINGS)).toEqual({ ok: true, value: DEFAULT_SETTINGS })
+    expect(safeParseSettings(DEFAULT_SETTINGS)).toEqual({ success: true, data: DEFAULT_SETTINGS })
     expect(activeLlm(DEFAULT_SETTINGS)).toMatchObject({ provider: 'local', baseUrl: 'http://localhost:11434/v1', apiKey: '' })
   })
 
@@ -17,8 +17,8 @@ describe('settings', () => {
     ['a future version', { version: 99 }, 'version'],
   ])('rejects %s and names the field', (_name, patch, path) => {
     const r = safeParseSettings({ ...DEFAULT_SETTINGS, ...patch })
-    expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.issues.map((i) => i.path)).toContain(path)
+    expect(r.success).toBe(false)
+    if (!r.success) expect(r.error.issues.map((i) => i.path)).toContain(path)
   })
 
   it('masks keys down to their last four characters', () => {

@@ -1,10 +1,10 @@
-import { handle, sendToTab } from '../../messaging'
+import { handle } from '../../messaging'
 import { historyStore, tabStore } from '../../storage/conversation'
 import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf } from '../conversation'
 import { issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
-import { pendingRequests } from '../requests'
+import { sendCommand } from '../page'
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
@@ -18,8 +18,6 @@ export function registerChatHandlers(): void {
     return { panelOpen: (await tabStore(tabOf(ctx)).get()).panelOpen, runActive: isRunning(tabOf(ctx)) }
   })
 
-  handle('content→bg:pending', ['tab'], async (_req, ctx) => ({ pending: pendingRequests(tabOf(ctx)) }))
-
   handle('content→bg:panel.token', ['tab'], async (_req, ctx) => ({ token: issuePanelToken(tabOf(ctx)) }))
 
   handle('content→bg:panel.state', ['tab'], async ({ open }, ctx) => {
@@ -29,7 +27,10 @@ export function registerChatHandlers(): void {
 
   handle('panel→bg:run.start', ['panel'], async ({ text, noCache }, ctx) => ({ runId: await startRun(tabOf(ctx), text, { noCache }) }))
 
-  handle('panel→bg:overlay', ['panel'], async ({ on }, ctx) => sendToTab(tabOf(ctx), 'bg→content:overlay', { on }))
+  handle('panel→bg:overlay', ['panel'], async ({ on }, ctx) => {
+    const out = await sendCommand(tabOf(ctx), { kind: 'overlay', on })
+    return out.ok ? { on: out.on, elements: out.elements } : { on: false, elements: 0 }
+  })
 
   handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) }))
 

@@ -1,8 +1,8 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
-import { InstructionSchema } from '../../core/instruction/schema'
+import { CacheEntrySchema, type CacheEntry } from '../../core/instruction/cache-entry'
 import { kMaxPackBytes, validatePack } from '../../core/registry'
-import { handle, type CacheEntryView, type ManagedPack, type TabTargets } from '../../messaging'
+import { handle, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
 import * as cache from '../agent-cache'
@@ -77,12 +77,8 @@ function changePacks<T>(fn: (packs: Record<string, UserPack>) => Promise<T> | T)
   return next
 }
 
-function toView(e: cache.CacheEntry): CacheEntryView {
-  return { ...e }
-}
-
 /** The schema a hand-edited cache entry must still meet: the same key, and steps the agent can replay. */
-function checkCacheEntry(key: string, json: string): { ok: true; entry: cache.CacheEntry } | { ok: false; message: string } {
+function checkCacheEntry(key: string, json: string): { ok: true; entry: CacheEntry } | { ok: false; message: string } {
   const fail = (message: string) => ({ ok: false as const, message })
   let value: unknown
   try {
@@ -90,17 +86,10 @@ function checkCacheEntry(key: string, json: string): { ok: true; entry: cache.Ca
   } catch (e) {
     return fail(`Not JSON: ${(e as Error).message}`)
   }
-  const v = value as Partial<cache.CacheEntry>
-  if (typeof v !== 'object' || v === null) return fail('Expected an object.')
-  if (v.key !== key) return fail(`"key" must stay "${key}": it is derived from the request and the page.`)
-  for (const field of ['request', 'origin', 'path'] as const) if (typeof v[field] !== 'string') return fail(`"${field}" must be a string.`)
-  for (const field of ['createdAt', 'updatedAt', 'hits', 'repairs'] as const) if (typeof v[field] !== 'number') return fail(`"${field}" must be a number.`)
-  if (!Array.isArray(v.steps)) return fail('"steps" must be a list of instructions.')
-  for (const [i, step] of v.steps.entries()) {
-    const r = InstructionSchema.safeParse(step)
-    if (!r.success) return fail(`steps[${i}]: ${r.error.issues.map((x) => `${x.path.join('.') || '(step)'}: ${x.message}`).join('; ')}`)
-  }
-  return { ok: true as const, entry: v as cache.CacheEntry }
+  const r = CacheEntrySchema.safeParse(value)
+  if (!r.success) return fail(r.error.issues.map((x) => `${x.path.join('.') || '(entry)'}: ${x.message}`).join('; '))
+  if (r.data.key !== key) return fail(`"key" must stay "${key}": it is derived from the request and the page.`)
+  return { ok: true as const, entry: r.data }
 }
 
 const isWeb = (url: string | undefined) => !!url && /^https?:/.test(url)
@@ -182,7 +171,7 @@ export function registerPackHandlers(): void {
     }),
   )
 
-  handle('popup→bg:cache.list', kSenders, async () => ({ entries: (await cache.list()).map(toView) }))
+  handle('popup→bg:cache.list', kSenders, async () => ({ entries: await cache.list() }))
 
   handle('popup→bg:cache.replace', kSenders, async ({ key, json }) => {
     const checked = checkCacheEntry(key, json)

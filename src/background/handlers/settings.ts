@@ -28,8 +28,8 @@ function merge(input: SettingsInput, stored: Settings): Settings {
   const candidate = { ...input, ui: undefined, version: SETTINGS_VERSION, profiles: input.profiles.map((p) => ({ ...p, apiKey: keyFor(stored, p.id, p.apiKey) })) }
   delete candidate.ui
   const r = safeParseSettings(candidate)
-  if (!r.ok) throw new AvaError('UNKNOWN', `Settings not saved: ${describeIssues(r.issues)}`)
-  return r.value
+  if (!r.success) throw new AvaError('UNKNOWN', `Settings not saved: ${describeIssues(r.error.issues)}`)
+  return r.data
 }
 
 function llmOf(input: LlmInput, stored: Settings): LlmSettings {

@@ -1,4 +1,5 @@
-import { alternativesOf, type ElementSnapshot, type Flow, type FlowSelector, type FlowSelectors, type FlowStats } from './schema'
+import { z } from 'zod'
+import { alternativesOf, ElementSnapshotSchema, FlowSelectorsSchema, type Flow, type FlowSelector, type FlowSelectors, type FlowStats } from './schema'
 import type { StepReport } from './replay'
 
 /**
@@ -8,16 +9,18 @@ import type { StepReport } from './replay'
  * each of its last kFlagAfterRuns runs flags the flow.
  */
 
-export interface HealProposal {
-  step_id: number
-  kind: 'fallback' | 'repair'
-  before: FlowSelectors
-  after: FlowSelectors
+/** Kept with a saved flow until the person accepts or rejects it, so it has a stored schema. */
+export const HealProposalSchema = z.object({
+  step_id: z.number().int().positive(),
+  kind: z.enum(['fallback', 'repair']),
+  before: FlowSelectorsSchema,
+  after: FlowSelectorsSchema,
   /** Unified-diff lines: " " kept, "-" removed, "+" added; primary first. */
-  diff: string[]
+  diff: z.array(z.string()),
   /** The element as it is now, to replace the recorded snapshot when accepted. */
-  snapshot?: ElementSnapshot
-}
+  snapshot: ElementSnapshotSchema.optional(),
+})
+export type HealProposal = z.infer<typeof HealProposalSchema>
 
 /** Outcomes remembered per step. */
 export const kRecentRuns = 5

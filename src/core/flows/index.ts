@@ -4,7 +4,7 @@
 
 export * from './schema'
 export * from './variables'
-export { reduceEvents, buildFlow, flowFromEvents, kCausedNavigationMs, type RawEvent, type RecordedTarget, type BuildOptions } from './record'
+export { reduceEvents, buildFlow, flowFromEvents, kCausedNavigationMs, RawEventSchema, RecordedTargetSchema, type RawEvent, type RecordedTarget, type BuildOptions } from './record'
 export { flowFromRun, levelOfLocator, type RunToFlowOptions } from './from-run'
 export { similarity, textSimilarity, normalizeText, contextHash, kMinSimilarity, kKeyAttributes, type Similarity } from './similarity'
 export {
@@ -22,7 +22,7 @@ export {
   type StepOutcome,
   type StepReport,
 } from './replay'
-export { healDiff, applyHeal, recordRun, flaggedSteps, needsHealingEveryTime, kRecentRuns, kFlagAfterRuns, type HealProposal } from './heal'
+export { healDiff, applyHeal, recordRun, flaggedSteps, needsHealingEveryTime, kRecentRuns, kFlagAfterRuns, HealProposalSchema, type HealProposal } from './heal'
 export { addFlowToPack, flowToAction, actionSlug, kDefaultFlowNamespace, kFlowComponent, FlowPackError, type FlowActionOptions } from './to-pack'
 export { toDevTools, toDevToolsSelector, type DevToolsRecording, type DevToolsStep } from './devtools'
 export { formatReport, formatStepReport } from './format'

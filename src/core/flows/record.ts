@@ -1,4 +1,5 @@
-import { kFlowVersion, type ElementSnapshot, type Flow, type FlowSelectors, type FlowStep, type FlowVariable } from './schema'
+import { z } from 'zod'
+import { ElementSnapshotSchema, FlowSelectorsSchema, kFlowVersion, type Flow, type FlowStep, type FlowVariable } from './schema'
 import { looksSecret, variableName } from './variables'
 
 /**
@@ -9,25 +10,29 @@ import { looksSecret, variableName } from './variables'
  */
 
 /** The element an event happened on, described when it happened (it may be gone a moment later). */
-export interface RecordedTarget {
-  selectors: FlowSelectors
-  snapshot: ElementSnapshot
+export const RecordedTargetSchema = z.object({
+  selectors: FlowSelectorsSchema,
+  snapshot: ElementSnapshotSchema,
   /** Identity of the element within one page load, to merge events on the same field. */
-  key: string
+  key: z.string(),
   /** What a person would call it ("User name field"); also the hint for a variable name. */
-  description: string
+  description: z.string(),
   /** The field's label, name, type and autocomplete, for naming variables and spotting secrets. */
-  field?: { type?: string; name?: string; autocomplete?: string; label?: string }
-}
+  field: z.object({ type: z.string().optional(), name: z.string().optional(), autocomplete: z.string().optional(), label: z.string().optional() }).optional(),
+})
+export type RecordedTarget = z.infer<typeof RecordedTargetSchema>
 
-export type RawEvent =
-  | { kind: 'click'; t: number; url: string; target: RecordedTarget; button?: 'left' | 'right' | 'middle'; count?: number; role?: 'field' | 'toggle' | 'select' | 'other' }
-  | { kind: 'input'; t: number; url: string; target: RecordedTarget; value?: string; secret: boolean }
-  | { kind: 'change'; t: number; url: string; target: RecordedTarget; control: 'select' | 'checkbox' | 'radio' | 'text'; value?: string; checked?: boolean; secret?: boolean }
-  | { kind: 'key'; t: number; url: string; key: string; target?: RecordedTarget; inField?: boolean }
-  | { kind: 'scroll'; t: number; url: string; direction: 'up' | 'down'; grew: boolean }
-  | { kind: 'load'; t: number; url: string }
-  | { kind: 'navigate'; t: number; url: string; cause: 'typed' | 'link' | 'reload' | 'back_forward' | 'other' }
+/** What the page's recorder sends, one per action; checked again where a recording is stored. */
+export const RawEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('click'), t: z.number(), url: z.string(), target: RecordedTargetSchema, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().optional(), role: z.enum(['field', 'toggle', 'select', 'other']).optional() }),
+  z.object({ kind: z.literal('input'), t: z.number(), url: z.string(), target: RecordedTargetSchema, value: z.string().optional(), secret: z.boolean() }),
+  z.object({ kind: z.literal('change'), t: z.number(), url: z.string(), target: RecordedTargetSchema, control: z.enum(['select', 'checkbox', 'radio', 'text']), value: z.string().optional(), checked: z.boolean().optional(), secret: z.boolean().optional() }),
+  z.object({ kind: z.literal('key'), t: z.number(), url: z.string(), key: z.string(), target: RecordedTargetSchema.optional(), inField: z.boolean().optional() }),
+  z.object({ kind: z.literal('scroll'), t: z.number(), url: z.string(), direction: z.enum(['up', 'down']), grew: z.boolean() }),
+  z.object({ kind: z.literal('load'), t: z.number(), url: z.string() }),
+  z.object({ kind: z.literal('navigate'), t: z.number(), url: z.string(), cause: z.enum(['typed', 'link', 'reload', 'back_forward', 'other']) }),
+])
+export type RawEvent = z.infer<typeof RawEventSchema>
 
 /** A navigation this soon after a click or a key press was that action's doing, not a step. */
 export const kCausedNavigationMs = 3_000

@@ -1,6 +1,7 @@
 import { alternativesOf, kDefaultStepTimeoutMs, kTargetActions, type ElementSnapshot, type Flow, type FlowSelector, type FlowSelectors, type FlowStep, type SelectorLevel } from './schema'
 import { bindStep, maskSecrets, resolveVariables, secretValues, VariableError, type VariableProviders } from './variables'
 import { healDiff, recordRun, type HealProposal } from './heal'
+import { sleep as coreSleep } from '../sleep'
 
 /**
  * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
@@ -114,21 +115,6 @@ export interface ReplayOptions {
 /** Between two attempts of a step that failed: long enough for a late render. */
 const kRetryDelayMs = 300
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason)
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop)
-      resolve()
-    }, ms)
-    const stop = () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    }
-    signal.addEventListener('abort', stop, { once: true })
-  })
-}
-
 function mask<T>(value: T, secrets: readonly string[]): T {
   if (!secrets.length) return value
   return JSON.parse(maskSecrets(JSON.stringify(value), secrets.map((s) => JSON.stringify(s).slice(1, -1)))) as T
@@ -148,7 +134,7 @@ function sameUrl(a: string, b: string): boolean {
 export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowRunResult> {
   const started = Date.now()
   const signal = opts.signal ?? new AbortController().signal
-  const sleep = opts.sleep ?? defaultSleep
+  const sleep = opts.sleep ?? coreSleep
   const reports: StepReport[] = []
   const heals: HealProposal[] = []
   const finish = (error?: FlowRunResult['error'], secrets: string[] = []): FlowRunResult => {

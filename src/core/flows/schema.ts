@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { SafeParseResult } from '../result'
 
 /**
  * The flow format: seed 004 §3 (version, metadata, variables, steps with action, params,
@@ -194,7 +195,7 @@ export function parseFlow(input: string | unknown): Flow {
   throw new FlowError('FLOW_INVALID', `The flow is invalid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
 }
 
-export function safeParseFlow(input: string | unknown): { success: true; data: Flow } | { success: false; error: FlowError } {
+export function safeParseFlow(input: string | unknown): SafeParseResult<Flow, FlowError> {
   try {
     return { success: true, data: parseFlow(input) }
   } catch (e) {

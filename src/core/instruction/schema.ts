@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { SafeParseResult } from '../result'
 
 /**
  * The Unified Instruction Schema (seed 001 §2.2): the contract between the planner's LLM and the
@@ -110,32 +111,30 @@ export class InstructionError extends Error {
   }
 }
 
-export type InstructionResult = { ok: true; value: Instruction } | { ok: false; error: InstructionError }
-
 /** Validates one instruction given as parsed JSON. */
-export function safeParseInstruction(value: unknown, raw = JSON.stringify(value) ?? ''): InstructionResult {
+export function safeParseInstruction(value: unknown, raw = JSON.stringify(value) ?? ''): SafeParseResult<Instruction, InstructionError> {
   const r = InstructionSchema.safeParse(value)
-  if (r.success) return { ok: true, value: r.data }
+  if (r.success) return { success: true, data: r.data }
   const issues = r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }))
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ')
-  return { ok: false, error: new InstructionError('SCHEMA', `Invalid instruction ${abbreviate(raw)} — ${summary}`, raw, issues) }
+  return { success: false, error: new InstructionError('SCHEMA', `Invalid instruction ${abbreviate(raw)} — ${summary}`, raw, issues) }
 }
 
 /** Parses and validates one instruction from its JSON text. */
-export function safeParseInstructionText(raw: string): InstructionResult {
+export function safeParseInstructionText(raw: string): SafeParseResult<Instruction, InstructionError> {
   let value: unknown
   try {
     value = JSON.parse(raw)
   } catch (e) {
-    return { ok: false, error: new InstructionError('JSON_PARSE', `Not valid JSON: ${abbreviate(raw)} (${(e as Error).message})`, raw) }
+    return { success: false, error: new InstructionError('JSON_PARSE', `Not valid JSON: ${abbreviate(raw)} (${(e as Error).message})`, raw) }
   }
   return safeParseInstruction(value, raw)
 }
 
 export function parseInstruction(value: unknown): Instruction {
   const r = safeParseInstruction(value)
-  if (!r.ok) throw r.error
-  return r.value
+  if (!r.success) throw r.error
+  return r.data
 }
 
 function abbreviate(s: string, max = 120): string {

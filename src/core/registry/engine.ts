@@ -1,3 +1,4 @@
+import { sleep } from '../sleep'
 import { kSuggestions, RegistryError, StepFailure, type ActionErrorCode } from './errors'
 import { evaluateCondition, stringify } from './expr/evaluator'
 import { parseTemplate, resolveObject, resolveValue } from './interpolate'
@@ -6,7 +7,8 @@ import { validateParams } from './params'
 import { PortError, type BrowserPort } from './port'
 import type { ActionRegistry } from './registry'
 import { envReferences, maskEnv, maskParams, Redactor } from './secrets'
-import { abortableSleep, parseSelector, resolveCandidates, SelectorCache, type ParsedSelector } from './selectors'
+import { parseSelector, type ParsedSelector } from '../page/selectors'
+import { resolveCandidates, SelectorCache } from './selectors'
 import { getStepAction } from './step-actions'
 import { applyOverrides, checkCompatibility, detectVersion } from './version'
 
@@ -190,7 +192,7 @@ export class ActionEngine {
     this.actionTimeoutMs = options.actionTimeoutMs ?? kDefaultActionTimeoutMs
     this.maxDepth = options.maxDepth ?? kMaxRunDepth
     this.maxSteps = options.maxSteps ?? kMaxStepsPerAction
-    this.sleep = options.sleep ?? abortableSleep
+    this.sleep = options.sleep ?? sleep
     // §6.6.4: a reload may change every selector.
     options.registry.onReload(() => this.cache.clear())
   }

@@ -57,17 +57,6 @@ export class ExpressionSyntaxError extends ExpressionError {}
 export class SecurityError extends ExpressionError {}
 
 // ---------------------------------------------------------------------------------------------
-// Selectors (§6.6.3)
-
-export class SelectorSyntaxError extends RegistryError {
-  readonly input: string
-  constructor(message: string, input: string) {
-    super('SELECTOR_INVALID', message)
-    this.input = input
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Pack validation (§6.1): every problem of a file is one issue; a file with an error is skipped.
 
 export type PackIssueCode =

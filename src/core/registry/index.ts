@@ -5,26 +5,27 @@ export * from './errors'
 export * from './expr'
 export { getByPath, parsePath, kForbiddenKeys, kScopes, type Scope } from './paths'
 export { resolve, resolveValue, resolveObject, parseTemplate, hasPlaceholder, type Piece, type Placeholder } from './interpolate'
-export {
-  parseSelector,
-  safeParseSelector,
-  formatSelector,
-  resolveCandidates,
-  SelectorCache,
-  kSelectorCacheSize,
-  kSelectorPrefixes,
-  type ParsedSelector,
-  type SelectorKind,
-} from './selectors'
+export { resolveCandidates, SelectorCache, kSelectorCacheSize } from './selectors'
 export * from './schema'
 export * from './model'
 export { readYaml, kMaxPackBytes, kMaxAliasCount, kMaxYamlDepth, type Locate, type Located } from './yaml-source'
-export { fastParseYaml, kBail } from './fast-yaml'
 export { validatePack, parsePack, safeParsePack, validateExpression, didYouMean, kMaxSteps, type ValidationResult, type ValidateOptions, type SafeParsePackResult } from './validator'
 export { findCycles, type Cycle, type RunEdge } from './cycles'
 export { validateParams, type ParamsResult } from './params'
 export { loadPacks, mergeNamespaces, type PackSource, type PackFileInput, type FileReport, type LoadResult } from './loader'
-export { ActionRegistry, createRegistry, type ActionInfo, type ActionDescription, type NamespaceInfo, type Lookup, type SourceProvider } from './registry'
+export { ActionRegistry, createRegistry, type ActionInfo, type ActionDescription, type NamespaceInfo, type Lookup, type SourceProvider, type SourceLoader } from './registry'
+export {
+  loadPacksCached,
+  hashSources,
+  encodeRegistry,
+  decodeRegistry,
+  kRegistryCacheFormat,
+  CachedRegistrySchema,
+  type CachedRegistry,
+  type CachedLoad,
+  type CacheOutcome,
+  type RegistryCacheStore,
+} from './cache'
 export { normalizeVersion, matchVersion, checkCompatibility, applyOverrides, detectVersion, type DetectedVersion, type DetectionMethod } from './version'
 export { PortError, type BrowserPort, type WaitCondition, type ElementState, type MouseButton, type ScrollDirection } from './port'
 export { kStepActions, kStepActionNames, getStepAction, kUserScriptsHint, type StepActionDescriptor, type StepContext } from './step-actions'

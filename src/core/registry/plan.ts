@@ -9,7 +9,7 @@ import { validateParams } from './params'
 import { getByPath } from './paths'
 import type { ActionRegistry } from './registry'
 import { maskEnv, maskParams, Redactor } from './secrets'
-import { safeParseSelector } from './selectors'
+import { safeParseSelector } from '../page/selectors'
 import { getStepAction } from './step-actions'
 import { applyOverrides, checkCompatibility } from './version'
 

@@ -1,5 +1,5 @@
 import type { ActionErrorCode } from './errors'
-import type { ParsedSelector } from './selectors'
+import type { ParsedSelector } from '../page/selectors'
 
 // The engine's only view of a browser (§4.4.5 BrowserAdapter). The page side implements it in
 // the executor issue; tests implement it with a recording fake. Every call takes the step's

@@ -61,6 +61,8 @@ function info(action: ActionDefinition): ActionInfo {
 }
 
 export type SourceProvider = () => readonly PackSource[] | Promise<readonly PackSource[]>
+/** How `reload` turns sources into a result; the extension's restores a cached one (cache.ts). */
+export type SourceLoader = (sources: readonly PackSource[]) => LoadResult | Promise<LoadResult>
 
 export class ActionRegistry {
   private namespaces = new Map<string, NamespaceDefinition>()
@@ -68,11 +70,18 @@ export class ActionRegistry {
   private last: LoadResult = { namespaces: [], files: [], issues: [] }
   private readonly reloadListeners = new Set<() => void>()
 
-  constructor(private readonly provider?: SourceProvider) {}
+  constructor(
+    private readonly provider?: SourceProvider,
+    private readonly loader: SourceLoader = loadPacks,
+  ) {}
 
   /** Replaces the contents with what `sources` hold. Invalid files are skipped and reported. */
   load(sources: readonly PackSource[]): LoadResult {
-    const result = loadPacks(sources)
+    return this.adopt(loadPacks(sources))
+  }
+
+  /** Replaces the contents with an already loaded result (one restored from a cache). */
+  adopt(result: LoadResult): LoadResult {
     this.namespaces = new Map(result.namespaces.map((ns) => [ns.namespace, ns]))
     this.index = new Map()
     for (const ns of result.namespaces) for (const action of Object.values(ns.actions)) this.index.set(action.fullName, action)
@@ -83,7 +92,7 @@ export class ActionRegistry {
   /** §3.2 `action reload`: reads the sources again and tells listeners (selector cache) to forget. */
   async reload(): Promise<LoadResult> {
     const sources = this.provider ? await this.provider() : []
-    const result = this.load(sources)
+    const result = this.adopt(await this.loader(sources))
     for (const listener of this.reloadListeners) listener()
     return result
   }
@@ -206,6 +215,6 @@ export class ActionRegistry {
   }
 }
 
-export function createRegistry(provider?: SourceProvider): ActionRegistry {
-  return new ActionRegistry(provider)
+export function createRegistry(provider?: SourceProvider, loader?: SourceLoader): ActionRegistry {
+  return new ActionRegistry(provider, loader)
 }

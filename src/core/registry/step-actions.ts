@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { StepFailure } from './errors'
 import type { BrowserPort, ElementState } from './port'
-import type { ParsedSelector } from './selectors'
+import type { ParsedSelector } from '../page/selectors'
 
 // The step actions of §6.3.5, one descriptor each (STYLE.md: descriptors, not a switch). A
 // descriptor says which arguments it takes (zod, strict so typos surface), which of them name

@@ -1,14 +1,15 @@
 import semver from 'semver'
 import type { z } from 'zod'
+import type { SafeParseResult } from '../result'
 import { findCycles, type RunEdge } from './cycles'
-import { ExpressionError, PackValidationError, SelectorSyntaxError, type PackIssue, type PackIssueCode, type PathSegment } from './errors'
+import { ExpressionError, PackValidationError, type PackIssue, type PackIssueCode, type PathSegment } from './errors'
 import { collectReferences } from './expr/references'
 import { parseExpression } from './expr/parser'
 import { parseTemplate } from './interpolate'
 import { qualify } from './model'
 import { kScopes } from './paths'
 import { ActionSchema, CompatibilitySchema, PackSchema, ParamSchema, StepSchema, VerifySchema, VersionOverrideSchema, type PackFile, type RawAction, type RawStep } from './schema'
-import { parseSelector } from './selectors'
+import { parseSelector, SelectorSyntaxError } from '../page/selectors'
 import { getStepAction, kStepActionNames } from './step-actions'
 import { readYaml, type Locate } from './yaml-source'
 
@@ -527,12 +528,13 @@ export function parsePack(text: string, options: ValidateOptions = {}): PackFile
   return result.pack
 }
 
-export type SafeParsePackResult = { success: true; data: PackFile; warnings: PackIssue[] } | { success: false; error: PackValidationError }
+/** Like `parsePack`, the pack alone; `validatePack` also returns the warnings. */
+export type SafeParsePackResult = SafeParseResult<PackFile, PackValidationError>
 
 export function safeParsePack(text: string, options: ValidateOptions = {}): SafeParsePackResult {
   const result = validatePack(text, options)
   if (!result.ok || !result.pack) return { success: false, error: new PackValidationError(result.issues) }
-  return { success: true, data: result.pack, warnings: result.issues }
+  return { success: true, data: result.pack }
 }
 
 /**

@@ -1,7 +1,7 @@
 import semver from 'semver'
 import type { ActionCompatibility, SelectorDefinition } from './model'
 import type { BrowserPort } from './port'
-import { parseSelector } from './selectors'
+import { parseSelector } from '../page/selectors'
 
 // §6.5: which version of a component library the page runs, and what that changes.
 

@@ -1,11 +1,10 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml'
 import type { PackIssue, PackIssueCode, PathSegment } from './errors'
-import { fastParseYaml, kBail } from './fast-yaml'
 import { kForbiddenKeys } from './paths'
 
-// Layer 1 of §6.1: text → JS value, with every problem placed at a line and column. Positions
-// come from the yaml library's Document and LineCounter; for files that are fine they are never
-// needed, so the Document is only built when something has to be located.
+// Layer 1 of §6.1: text → JS value, with every problem placed at a line and column. One parse
+// by the yaml library gives both: the Document (with node ranges and a LineCounter) for positions,
+// and its JS value. A worker start does not pay for it: the validated result is cached (cache.ts).
 
 /**
  * 1 MiB. The largest built-in pack is a few kB and a generated pack of 500 actions about 200 kB;
@@ -44,9 +43,8 @@ function keyText(node: unknown): string | undefined {
 }
 
 /** Finds the YAML node at `path` (or the deepest one that exists) and returns its position. */
-function makeLocate(parsed: () => ParsedDoc): Locate {
+function makeLocate({ doc, lines }: ParsedDoc): Locate {
   return (path, at = 'value') => {
-    const { doc, lines } = parsed()
     let node: unknown = doc.contents
     let keyNode: unknown
     for (const segment of path) {
@@ -67,11 +65,8 @@ function makeLocate(parsed: () => ParsedDoc): Locate {
   }
 }
 
-/** Memoises the Document so that many issues in one file parse it once. */
-function lazy(text: string): () => ParsedDoc {
-  let parsed: ParsedDoc | undefined
-  return () => (parsed ??= parseWithPositions(text))
-}
+/** For issues found before the text may be parsed: the whole file is the place. */
+const kNowhere: Locate = () => ({ line: 1, col: 1, offset: 0 })
 
 function utf8Length(text: string): number {
   // Cheap bounds first: every UTF-16 unit is 1 to 3 UTF-8 bytes.
@@ -157,17 +152,16 @@ function checkTree(value: unknown, file: string, locate: Locate): PackIssue[] {
 
 /** Layer 1: size, YAML syntax, duplicate keys, alias bombs, depth and forbidden keys. */
 export function readYaml(text: string, file: string): ReadResult {
-  const parsed = lazy(text)
-  const locate = makeLocate(parsed)
   const size = utf8Length(text)
   if (size > kMaxPackBytes) {
     return {
       ok: false,
-      locate,
+      locate: kNowhere,
       issues: [{ code: 'FILE_TOO_LARGE', severity: 'error', message: `File is ${size} bytes; a pack may be at most ${kMaxPackBytes} bytes (1 MiB).`, path: [], file, line: 1, col: 1 }],
     }
   }
 
+  // Checked before parsing: runaway nesting is what would exhaust the parser itself.
   const runaway = runawayNesting(text)
   if (runaway >= 0) {
     const before = text.slice(0, runaway)
@@ -175,43 +169,41 @@ export function readYaml(text: string, file: string): ReadResult {
     const col = runaway - before.lastIndexOf('\n')
     return {
       ok: false,
-      locate,
+      locate: kNowhere,
       issues: [{ code: 'YAML_TOO_DEEP', severity: 'error', message: `Nesting deeper than ${kMaxYamlDepth} levels; a pack needs about 8.`, path: [], file, line, col }],
     }
   }
 
-  let value = fastParseYaml(text)
-  // The fast reader only accepts shallow files without forbidden keys (see fast-yaml.ts).
-  const checked = value !== kBail
-  if (value === kBail) {
-    const { doc, lines } = parsed()
-    if (doc.errors.length > 0) {
+  const parsed = parseWithPositions(text)
+  const { doc, lines } = parsed
+  const locate = makeLocate(parsed)
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      locate,
+      issues: doc.errors.map((e) => {
+        const pos = lines.linePos(e.pos[0])
+        const message = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+        return { code: kYamlCodes[e.code] ?? 'YAML_SYNTAX', severity: 'error', message: `${message} (${e.code})`, path: [], file, line: pos.line, col: pos.col }
+      }),
+    }
+  }
+  let value: unknown
+  try {
+    value = doc.toJS({ maxAliasCount: kMaxAliasCount })
+  } catch (error) {
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      const anchor = /[&*][^\s,\]}]+/.exec(text)
+      const pos = lines.linePos(anchor?.index ?? 0)
       return {
         ok: false,
         locate,
-        issues: doc.errors.map((e) => {
-          const pos = lines.linePos(e.pos[0])
-          const message = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-          return { code: kYamlCodes[e.code] ?? 'YAML_SYNTAX', severity: 'error', message: `${message} (${e.code})`, path: [], file, line: pos.line, col: pos.col }
-        }),
+        issues: [{ code: 'YAML_ALIAS_LIMIT', severity: 'error', message: `Aliases expand to more than ${kMaxAliasCount} nodes (${error.message}); expand them by hand.`, path: [], file, line: pos.line, col: pos.col }],
       }
     }
-    try {
-      value = doc.toJS({ maxAliasCount: kMaxAliasCount })
-    } catch (error) {
-      if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-        const anchor = /[&*][^\s,\]}]+/.exec(text)
-        const pos = lines.linePos(anchor?.index ?? 0)
-        return {
-          ok: false,
-          locate,
-          issues: [{ code: 'YAML_ALIAS_LIMIT', severity: 'error', message: `Aliases expand to more than ${kMaxAliasCount} nodes (${error.message}); expand them by hand.`, path: [], file, line: pos.line, col: pos.col }],
-        }
-      }
-      throw error
-    }
+    throw error
   }
-  const issues = checked ? [] : checkTree(value, file, locate)
+  const issues = checkTree(value, file, locate)
   if (issues.length > 0) return { ok: false, issues, locate }
   return { ok: true, value, locate }
 }

@@ -4,11 +4,12 @@
  * an element attached but never visible gets the forced DOM operation of seed 001 §2.3.
  */
 import type { ExecFailure } from '../../core/exec'
+import { sleep } from '../../core/sleep'
 import { deepContains, deepElementFromPoint, isDisabled } from '../locators'
 import { centerOf } from './events'
 import { isVisible, quoteLabel, shortName, viewOf } from './dom'
 import { fail } from './ladder'
-import { nextFrame, sleep } from './wait'
+import { nextFrame } from './wait'
 
 /**
  * An element still invisible after this long is operated through the DOM (seed 001 §2.3). Long
@@ -98,6 +99,7 @@ export async function ensureActionable(
     }
     if (!reason) return { ok: true, el, forced: false }
     if (Date.now() + kRetryMs > opts.deadline || opts.signal?.aborted) return reason
-    await sleep(kRetryMs, opts.signal)
+    // An abort ends the wait early and the next pass returns its result: the executor reports, never throws.
+    await sleep(kRetryMs, opts.signal).catch(() => undefined)
   }
 }

@@ -5,6 +5,7 @@
  * A descriptor says whether it needs a target; `run` gets the located element.
  */
 import type { ExecChanges, ExecOutcome, ExecSuccess } from '../../core/exec'
+import type { DomActionName, PageAction, ScrollDirection, WaitState } from '../../core/page/command'
 import { extractKeywords, missingKeywords } from '../../core/verify'
 import { openModals } from '../observe'
 import { normalize, queryAll, searchRoots, frameDocument } from '../locators'
@@ -17,39 +18,10 @@ import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
 import { chooseNative, widgetFor } from './widgets'
 import { waitFor } from './wait'
 
-export const kDomActionNames = [
-  'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute',
-] as const
-export type DomActionName = (typeof kDomActionNames)[number]
+export { kDomActionNames, type DomActionName, type ScrollDirection, type WaitState } from '../../core/page/command'
 
-export type ScrollDirection = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom'
-export type WaitState = 'attached' | 'visible' | 'hidden' | 'detached'
-
-/** One page-side command: what the instruction path and the BrowserPort both turn into. */
-export interface DomCommand {
-  action: DomActionName
-  target?: TargetSpec
-  /** fill/type text, select values, navigate URL. */
-  value?: string | string[]
-  /** press: a key or chord, `${modifier}` allowed. */
-  key?: string
-  /** click: button and count. */
-  button?: 'left' | 'right' | 'middle'
-  count?: number
-  direction?: ScrollDirection
-  /** scroll: pixels for up/down/left/right (default: most of a screen). */
-  amount?: number
-  /** wait: the element state, a text, or a URL pattern; nothing of these waits for a quiet page. */
-  state?: WaitState
-  text?: string
-  url?: string
-  /** verify: the assertion with quoted keywords (seed 001 §4.1). */
-  assertion?: string
-  /** getAttribute: the attribute name. */
-  name?: string
-  /** type: pause between keys. */
-  delayMs?: number
-}
+/** One page-side command: a PageAction whose target may be an element already in hand. */
+export type DomCommand = Omit<PageAction, 'target'> & { target?: TargetSpec }
 
 export interface ActionRun {
   cmd: DomCommand

@@ -4,6 +4,7 @@
  * where something was expected is a failure, not a success (issue 5).
  */
 import type { ExecChanges, ModalChange } from '../../core/exec'
+import { sleep } from '../../core/sleep'
 import { openModals } from '../observe'
 import { searchRoots } from '../locators'
 import { nextPaint } from './wait'
@@ -94,7 +95,7 @@ export function watchEffects(doc: Document = document): EffectWatch {
         const started = Date.now()
         for (let seen = -1; seen !== mutations && !navigating && Date.now() - started < kSettleMaxMs; ) {
           seen = mutations
-          await new Promise((r) => setTimeout(r, kSettleQuietMs))
+          await sleep(kSettleQuietMs)
         }
       }
       return hit

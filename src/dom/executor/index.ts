@@ -8,6 +8,7 @@
  */
 import type { ExecFailure, ExecOutcome } from '../../core/exec'
 import type { Instruction } from '../../core/instruction/schema'
+import { actionOf } from '../../core/page/command'
 import { actionRegistry, type DomActionName, type DomCommand } from './actions'
 import { fail, locate, type Located } from './ladder'
 
@@ -35,26 +36,6 @@ export interface RunOptions {
   beforeAct?: (el: Element, action: DomActionName) => ExecFailure | null | Promise<ExecFailure | null>
 }
 
-/** The instruction's nine types mapped onto the DOM actions (seed 001 §2.3 table). */
-export function commandOf(ins: Instruction): DomCommand | null {
-  const p = ins.params
-  const target = { targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator }
-  const hasTarget = !!(p.target_id || p.fallback_selector || p.semantic_locator)
-  // Partial: the agent's own types (run_action, done) are not page actions and never reach here.
-  const kMap: Partial<Record<Instruction['action_type'], () => DomCommand>> = {
-    navigate: () => ({ action: 'navigate', value: p.url }),
-    click: () => ({ action: 'click', target }),
-    input: () => ({ action: 'fill', target, value: p.value ?? '' }),
-    select: () => ({ action: 'select', target, value: p.value ?? '' }),
-    hover: () => ({ action: 'hover', target }),
-    press: () => ({ action: 'press', key: p.key, target: hasTarget ? target : undefined }),
-    scroll: () => ({ action: 'scroll', direction: p.direction, target: hasTarget ? target : undefined }),
-    wait: () => ({ action: 'wait', target: { selectors: p.selector ? [p.selector] : [] }, state: 'visible' }),
-    verify: () => ({ action: 'verify', assertion: p.assertion }),
-  }
-  return kMap[ins.action_type]?.() ?? null
-}
-
 export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promise<ExecOutcome> {
   const action = actionRegistry.get(cmd.action)
   if (!action) return fail('INVALID', `Unknown action "${cmd.action}".`)
@@ -80,7 +61,7 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
 
 /** Executes one instruction in this page and reports what happened. */
 export async function executeInstruction(ins: Instruction, opts: RunOptions = {}): Promise<ExecOutcome> {
-  const cmd = commandOf(ins)
+  const cmd = actionOf(ins)
   if (!cmd) return fail('INVALID', `${ins.action_type} is not a page action; the background runs it.`)
   return runCommand(cmd, opts)
 }

@@ -8,25 +8,19 @@
  *   4. otherwise a failure carrying the candidate list for the AI fallback.
  * A match must be unique: two candidates too close to call is AMBIGUOUS, never a guess.
  */
+import type { PageTarget } from '../../core/page/command'
 import type { Candidate, ExecErrorCode, ExecFailure } from '../../core/exec'
 import { kAgentIdAttr, safeResolveHandle } from '../observe'
-import { deepQuerySelectorAll, LocatorSyntaxError, parseLocator, queryAll, type Locator } from '../locators'
+import { parseSelector, SelectorSyntaxError, type ParsedSelector } from '../../core/page/selectors'
+import { deepQuerySelectorAll, queryAll } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from './dom'
 import { candidateId, kMaxCandidates, semanticMatch } from './semantic'
 import { waitFor } from './wait'
 
 export type Rung = 'target_id' | 'selector' | 'semantic' | 'element'
 
-export interface TargetSpec {
-  /** An element already in hand (the focused one, for keys typed without a target). */
-  element?: Element
-  /** `data-agent-id` from an Observe snapshot. */
-  targetId?: string
-  /** Explicit selectors, primary first, then fallbacks. */
-  selectors?: string[]
-  /** What a person would call the element ("the 新建 button"). */
-  semantic?: string
-}
+/** A PageTarget, or an element already in hand (the focused one, a flow step's resolved element). */
+export type TargetSpec = PageTarget & { element?: Element }
 
 export interface Located {
   ok?: undefined
@@ -50,7 +44,7 @@ const kSuggestDescribe = 'Describe the element by its visible label, or pick one
 /** Result of one look with the selectors: an element, "several", or nothing yet. */
 type SelectorLook = { el: Element; selector: string } | { several: Element[]; selector: string } | null
 
-function lookSelectors(locators: Locator[]): SelectorLook {
+function lookSelectors(locators: ParsedSelector[]): SelectorLook {
   for (const loc of locators) {
     const all = queryAll(loc).filter((el) => !el.closest(`[${kAvaUiAttr}]`))
     if (all.length === 0) continue
@@ -118,13 +112,13 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
     }
   }
 
-  const locators: Locator[] = []
+  const locators: ParsedSelector[] = []
   const invalid: string[] = []
   for (const s of spec.selectors ?? []) {
     try {
-      locators.push(parseLocator(s))
+      locators.push(parseSelector(s))
     } catch (e) {
-      if (!(e instanceof LocatorSyntaxError)) throw e
+      if (!(e instanceof SelectorSyntaxError)) throw e
       invalid.push(e.message)
     }
   }

@@ -4,13 +4,14 @@
  * that changed nothing, or a value that did not stick, is a failure).
  */
 import type { ExecChanges, ExecFailure } from '../../core/exec'
+import { sleep } from '../../core/sleep'
 import { checkedState } from '../locators'
 import { ensureActionable, type Checks } from './actionability'
 import { displayedValue, editableOf, isTextField, quoteLabel, retarget, viewOf } from './dom'
 import { watchEffects, kEffectWindowMs } from './effects'
 import { click, fill, fillEditable, forceClick, hover, typeText, type ClickOptions } from './events'
 import { fail } from './ladder'
-import { nextFrame, settle, sleep, waitFor } from './wait'
+import { nextFrame, settle, waitFor } from './wait'
 
 export interface OpContext {
   deadline: number
@@ -85,7 +86,7 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
     if (mode === 'fill') fill(el, value)
     else {
       fill(el, '')
-      await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal))
+      await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal).catch(() => undefined))
     }
     // A framework that rejects the value undoes it synchronously (React's controlled inputs) or
     // in its next tick (Vue): after the tick and one animation frame, the value has stuck or not.
@@ -102,7 +103,7 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
     if (mode === 'fill') fillEditable(el, value)
     else {
       fillEditable(el, '')
-      await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal))
+      await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal).catch(() => undefined))
     }
     await settle()
   } else {

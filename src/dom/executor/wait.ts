@@ -42,19 +42,6 @@ export function waitFor<T>(probe: () => T | null | undefined | false, timeoutMs:
   })
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve()
-    const t = setTimeout(done, ms)
-    function done() {
-      clearTimeout(t)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    signal?.addEventListener('abort', done, { once: true })
-  })
-}
-
 /** One animation frame, or kFrameFallbackMs when frames are throttled. */
 export function nextFrame(view: Window = window): Promise<void> {
   return new Promise((resolve) => {

@@ -5,13 +5,14 @@
  * One descriptor per widget kind, tried in order (STYLE.md: descriptors in one registry).
  */
 import type { Candidate, ExecFailure, ExecSuccess } from '../../core/exec'
+import { sleep } from '../../core/sleep'
 import { normalize, searchRoots } from '../locators'
 import { ensureActionable } from './actionability'
 import { displayedValue, isVisible, labelOf, quoteLabel, viewOf, visibleTextOf } from './dom'
 import { dispatchKey, keyInfo, pressKey } from './events'
 import { fail } from './ladder'
 import { clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
-import { sleep, waitFor } from './wait'
+import { waitFor } from './wait'
 
 /** Popups animate in (Element Plus 200 ms, Ant Design 200–300 ms) and may load options lazily. */
 const kPopupWaitMs = 3_000
@@ -215,7 +216,7 @@ const datePicker: WidgetDescriptor = {
     const shown = await waitFor(() => (input.value === value ? input.value : null), remaining(ctx, kDisplayWaitMs), ctx.signal)
     if (shown === null) return fail('NOT_ACTIONABLE', `Typed "${value}" into ${quoteLabel(input)} but the picker shows "${input.value}".`, { reason: 'value-rejected', suggestion: 'Write the date in the format the picker shows.' })
     // Close the panel when Enter left it open, so it does not cover the next field.
-    await sleep(50, ctx.signal)
+    await sleep(50, ctx.signal).catch(() => undefined)
     if (visibleIn(root.ownerDocument, '.el-picker-panel,.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').length) pressKey(input, 'Escape')
     return success(root, `Set ${quoteLabel(input)} to "${value}"`, shown, typed.changes)
   },

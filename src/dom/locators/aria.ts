@@ -1,126 +1,38 @@
 /**
- * Roles, accessible names and ARIA states, as far as the `role:` engine and the semantic ladder
- * need them. Implicit roles are Observe's HTML-AAM table (src/dom/observe/roles.ts); names follow
- * the cheap paths of accname 1.2 (aria-labelledby, aria-label, label, alt,
- * content, placeholder, title). Reading computed style for every descendant, as the full
- * algorithm does, would cost more than the whole lookup (issue 5 bench: locate ≤ 10 ms).
+ * Roles, accessible names and ARIA states, as far as the `role:` engine, the semantic ladder and
+ * the recorder need them. Roles and names are Observe's (src/dom/observe/roles.ts and names.ts),
+ * so the locators read a page as the listing the agent saw describes it.
  */
-import { roleOf as implicitRoleOf } from '../observe/roles'
+import { normalizeText } from '../../core/page/text'
+import { accessibleName as nameWithRole } from '../observe/names'
+import { explicitRole, kImplicitRoleCarriers, roleOf as implicitRoleOf } from '../observe/roles'
 
 /**
  * CSS that finds every element that may have a role, so the role engine does not visit the
- * whole tree: the tags with an implicit role plus any explicit role.
+ * whole tree. A contenteditable element is a textbox here (see `roleOf`).
  */
 export const kRoleCarriers: Record<string, string> = {
-  button: 'button,input[type=button],input[type=submit],input[type=reset],input[type=image],input[type=file],summary,[role=button]',
-  link: 'a[href],area[href],[role=link]',
-  textbox: 'input:not([type]),input[type=text],input[type=email],input[type=tel],input[type=url],input[type=password],input[type=date],input[type=time],input[type=datetime-local],input[type=month],input[type=week],textarea,[role=textbox],[contenteditable=""],[contenteditable=true]',
-  checkbox: 'input[type=checkbox],[role=checkbox]',
-  radio: 'input[type=radio],[role=radio]',
-  combobox: 'select,input[list],[role=combobox]',
-  listbox: 'select,[role=listbox]',
-  option: 'option,[role=option]',
-  heading: 'h1,h2,h3,h4,h5,h6,[role=heading]',
-  row: 'tr,[role=row]',
-  searchbox: 'input[type=search],[role=searchbox]',
-  spinbutton: 'input[type=number],[role=spinbutton]',
-  slider: 'input[type=range],[role=slider]',
-  img: 'img,[role=img]',
-  dialog: 'dialog,[role=dialog]',
-  list: 'ul,ol,menu,[role=list]',
-  listitem: 'li,[role=listitem]',
-  table: 'table,[role=table]',
-  columnheader: 'th,[role=columnheader]',
-  navigation: 'nav,[role=navigation]',
-  cell: 'td,[role=cell],[role=gridcell]',
+  ...kImplicitRoleCarriers,
+  textbox: `${kImplicitRoleCarriers.textbox},[contenteditable]`,
 }
 
 export function roleOf(el: Element): string {
-  const explicit = el.getAttribute('role')
-  if (explicit) {
-    // role="switch checkbox" lists fallbacks; the first known one is the role (WAI-ARIA §7.1).
-    const first = explicit.trim().split(/\s+/)[0]
-    if (first && first !== 'none' && first !== 'presentation') return first
-  }
+  // role="switch checkbox" lists fallbacks; the first token is the role (WAI-ARIA §7.1).
+  const explicit = explicitRole(el.getAttribute('role'))
+  if (explicit) return explicit
+  // A rich-text editor is what a person calls a text box; the scanner lists it by type instead.
   if ((el as HTMLElement).isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox'
-  // Implicit roles come from Observe's HTML-AAM table, so both read a page the same way.
   return implicitRoleOf(el, el.localName, false)
 }
 
-/** Roles whose name may come from their content (WAI-ARIA "name from: contents"). */
-const kNameFromContent = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'cell', 'gridcell', 'row', 'columnheader', 'heading', 'listitem', 'tooltip'])
-
 export function normalize(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim()
+  return normalizeText(text ?? '')
 }
 
-function textOfIds(el: Element, ids: string): string {
-  const root = el.getRootNode() as Document | ShadowRoot
-  const parts: string[] = []
-  for (const id of ids.split(/\s+/)) {
-    const ref = id ? root.getElementById?.(id) : null
-    if (ref) parts.push(ref.getAttribute('aria-label') || ref.textContent || '')
-  }
-  return normalize(parts.join(' '))
-}
-
-/** The label elements of a form control, without the control's own text (a select's options). */
-export function labelText(el: Element): string {
-  // `labels` searches the whole document; an element with no id and no label around it has none.
-  if (!el.id && !el.closest('label')) return ''
-  const labels = (el as HTMLInputElement).labels
-  if (!labels || labels.length === 0) return ''
-  const parts: string[] = []
-  for (const label of labels) {
-    if (!label.contains(el)) parts.push(label.textContent ?? '')
-    else {
-      const clone = label.cloneNode(true) as Element
-      for (const c of clone.querySelectorAll('select,textarea,option')) c.remove()
-      parts.push(clone.textContent ?? '')
-    }
-  }
-  return normalize(parts.join(' '))
-}
-
-const kDefaultButtonValue: Record<string, string> = { submit: 'Submit', reset: 'Reset' }
+export { labelText } from '../observe/names'
 
 export function accessibleName(el: Element, role = roleOf(el)): string {
-  const labelledBy = el.getAttribute('aria-labelledby')
-  if (labelledBy) {
-    const name = textOfIds(el, labelledBy)
-    if (name) return name
-  }
-  const aria = normalize(el.getAttribute('aria-label'))
-  if (aria) return aria
-  const tag = el.localName
-  if (tag === 'input') {
-    const type = (el.getAttribute('type') ?? 'text').toLowerCase()
-    if (type === 'button' || type === 'submit' || type === 'reset') {
-      const value = normalize((el as HTMLInputElement).value || kDefaultButtonValue[type])
-      if (value) return value
-    }
-    if (type === 'image') {
-      const alt = normalize(el.getAttribute('alt'))
-      if (alt) return alt
-    }
-  }
-  if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button' || tag === 'meter' || tag === 'progress') {
-    const label = labelText(el)
-    if (label) return label
-  }
-  if (tag === 'img' || tag === 'area') {
-    const alt = normalize(el.getAttribute('alt'))
-    if (alt) return alt
-  }
-  if (kNameFromContent.has(role) && tag !== 'input' && tag !== 'select' && tag !== 'textarea') {
-    const text = normalize(el.textContent)
-    if (text) return text
-    const icon = el.querySelector('img[alt]:not([alt=""]),[aria-label],svg title,[title]')
-    if (icon) return normalize(icon.localName === 'title' ? icon.textContent : icon.getAttribute('aria-label') || icon.getAttribute('alt') || icon.getAttribute('title'))
-  }
-  const placeholder = normalize(el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder'))
-  if (placeholder) return placeholder
-  return normalize(el.getAttribute('title'))
+  return nameWithRole(el, role)
 }
 
 /** The ARIA states the `role:` engine filters on (`[checked]`, `[expanded=false]`, ...). */

@@ -1,61 +1,51 @@
 /**
  * The selector engines of §6.6.3 (seed 000): `css:`, `xpath:`, `role:`, `text:`, `testid:`.
- * Each is a small `{ name, queryAll(root, body) }` made by a factory, after Playwright's
- * selector engines (STYLE.md); `index.ts` runs them across shadow roots and frames.
+ * Each is a small `{ kind, queryAll(root, selector) }` made by a factory, after Playwright's
+ * selector engines (STYLE.md), and runs the selector as core parsed it
+ * (src/core/page/selectors.ts); `index.ts` runs them across shadow roots and frames.
  */
-import { accessibleName, kRoleCarriers, kStateNames, normalize, roleOf, stateOf, type StateName } from './aria'
+import { SelectorSyntaxError, type SelectorKind, type SelectorOf } from '../../core/page/selectors'
+import { accessibleName, kRoleCarriers, normalize, roleOf, stateOf } from './aria'
 import type { SearchRoot } from './roots'
 
-export interface LocatorEngine {
-  name: string
-  /** Elements of one search root (no piercing here) matching `body`, in document order. */
-  queryAll(root: SearchRoot, body: string): Element[]
-  /** Throws LocatorSyntaxError when `body` can never match anything; cheap, no DOM. */
-  check?(body: string): void
+export interface LocatorEngine<K extends SelectorKind = SelectorKind> {
+  kind: K
+  /** Elements of one search root (no piercing here) matching `selector`, in document order. */
+  queryAll(root: SearchRoot, selector: SelectorOf<K>): Element[]
 }
 
-/** Errors are data (STYLE.md): the code, the offending selector, and what would have been valid. */
-export class LocatorSyntaxError extends Error {
-  override name = 'LocatorSyntaxError'
-  readonly code = 'INVALID_SELECTOR'
-  constructor(
-    message: string,
-    readonly input: string,
-  ) {
-    super(message)
-  }
+/** What only the browser can tell: its CSS or XPath parser refuses a selector the grammar let through. */
+function refused(selector: SelectorOf<'css' | 'xpath'>, language: string): SelectorSyntaxError {
+  return new SelectorSyntaxError(`Invalid selector "${selector.raw}": "${selector.value}" is not a valid ${language}.`, selector.raw)
 }
 
 const kSkipText = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link'])
 
-export function createCssEngine(): LocatorEngine {
+export function createCssEngine(): LocatorEngine<'css'> {
   return {
-    name: 'css',
-    queryAll: (root, body) => {
+    kind: 'css',
+    queryAll: (root, selector) => {
       try {
-        return [...root.querySelectorAll(body)]
+        return [...root.querySelectorAll(selector.value)]
       } catch {
-        throw new LocatorSyntaxError(`"${body}" is not a valid CSS selector.`, body)
+        throw refused(selector, 'CSS selector')
       }
     },
   }
 }
 
-export function createXPathEngine(): LocatorEngine {
+export function createXPathEngine(): LocatorEngine<'xpath'> {
   return {
-    name: 'xpath',
-    check: (body) => {
-      if (!/^(\(|\/|\.)/.test(body)) throw new LocatorSyntaxError(`"${body}" is not an XPath: it starts with "/", "//", "(" or ".".`, body)
-    },
-    queryAll: (root, body) => {
+    kind: 'xpath',
+    queryAll: (root, selector) => {
       // XPath has no notion of shadow trees (as in Playwright): documents only, frames included.
       if (root.nodeType !== 9) return []
       const doc = root as Document
       let snapshot: XPathResult
       try {
-        snapshot = doc.evaluate(body, root, null, 7 /* ORDERED_NODE_SNAPSHOT_TYPE */, null)
+        snapshot = doc.evaluate(selector.value, root, null, 7 /* ORDERED_NODE_SNAPSHOT_TYPE */, null)
       } catch {
-        throw new LocatorSyntaxError(`"${body}" is not a valid XPath expression.`, body)
+        throw refused(selector, 'XPath expression')
       }
       const out: Element[] = []
       for (let i = 0; i < snapshot.snapshotLength; i++) {
@@ -67,84 +57,24 @@ export function createXPathEngine(): LocatorEngine {
   }
 }
 
-export interface RoleQuery {
-  role: string
-  name?: string
-  /** Exact, case-sensitive name; otherwise case-insensitive substring (seed 000 §6.6.3, core parser's `i`). */
-  exact: boolean
-  states: Array<{ state: StateName; value: boolean | 'mixed' }>
-}
-
-const kAttr = /\[\s*([a-z-]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\]\s]+)\s*)?(i|s)?\s*\]/gy
-
-function unquote(v: string): string {
-  return (v.startsWith('"') || v.startsWith("'")) && v.endsWith(v[0]) ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v
-}
-
-/**
- * `button`, `button[name="Submit"]`, `button[name="sub" i]`, `checkbox[checked]`,
- * `tab[selected=false]`, `button[name="OK"][disabled]`: the core parser's form plus state filters.
- */
-export function parseRoleBody(body: string): RoleQuery {
-  const head = /^\s*([a-z]+)\s*/.exec(body)
-  if (!head) throw new LocatorSyntaxError(`"${body}": write role:<role>, role:<role>[name="<accessible name>"] or add a state such as [checked].`, body)
-  const q: RoleQuery = { role: head[1], exact: false, states: [] }
-  kAttr.lastIndex = head[0].length
-  let at = head[0].length
-  for (let m = kAttr.exec(body); m; m = kAttr.exec(body)) {
-    at = kAttr.lastIndex
-    const [, key, rawValue, flag] = m
-    if (key === 'name') {
-      if (rawValue === undefined) throw new LocatorSyntaxError(`"${body}": [name] needs a value, as in [name="Save"].`, body)
-      q.name = unquote(rawValue)
-      q.exact = flag !== 'i'
-    } else if ((kStateNames as readonly string[]).includes(key)) {
-      const v = rawValue === undefined ? 'true' : unquote(rawValue)
-      if (v !== 'true' && v !== 'false' && v !== 'mixed') throw new LocatorSyntaxError(`"${body}": [${key}] takes true, false or mixed, not "${v}".`, body)
-      q.states.push({ state: key as StateName, value: v === 'mixed' ? 'mixed' : v === 'true' })
-    } else {
-      throw new LocatorSyntaxError(`"${body}": unknown filter [${key}]; use name, ${kStateNames.join(', ')}.`, body)
-    }
-    while (body[at] === ' ') at++
-    kAttr.lastIndex = at
-  }
-  if (body.slice(at).trim() !== '') throw new LocatorSyntaxError(`"${body}": cannot read "${body.slice(at).trim()}".`, body)
-  return q
-}
-
-export function matchesRole(el: Element, q: RoleQuery): boolean {
+function matchesRole(el: Element, q: SelectorOf<'role'>): boolean {
   const role = roleOf(el)
   // Textbox includes searchbox for people, as Playwright's getByRole('textbox') does not; we keep it strict.
   if (role !== q.role) return false
-  for (const s of q.states) if (stateOf(el, s.state) !== s.value) return false
+  for (const s of q.states ?? []) if (stateOf(el, s.state) !== s.value) return false
   if (q.name === undefined) return true
   const name = accessibleName(el, role)
   return q.exact ? name === normalize(q.name) : name.toLowerCase().includes(normalize(q.name).toLowerCase())
 }
 
-export function createRoleEngine(): LocatorEngine {
+export function createRoleEngine(): LocatorEngine<'role'> {
   return {
-    name: 'role',
-    check: (body) => void parseRoleBody(body),
-    queryAll: (root, body) => {
-      const q = parseRoleBody(body)
-      const carriers = kRoleCarriers[q.role] ?? `[role~="${q.role}"]`
-      return [...root.querySelectorAll(carriers)].filter((el) => matchesRole(el, q))
+    kind: 'role',
+    queryAll: (root, selector) => {
+      const carriers = kRoleCarriers[selector.role] ?? `[role~="${selector.role}"]`
+      return [...root.querySelectorAll(carriers)].filter((el) => matchesRole(el, selector))
     },
   }
-}
-
-export interface TextQuery {
-  text: string
-  exact: boolean
-}
-
-export function parseTextBody(body: string): TextQuery {
-  const t = body.trim()
-  const quoted = t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.endsWith(t[0])
-  const text = normalize(quoted ? unquote(t) : t)
-  if (!text) throw new LocatorSyntaxError('text: needs some text, as in text:提交 or text:"提交".', body)
-  return { text, exact: quoted }
 }
 
 const kNonText = 'script,style,noscript,template'
@@ -164,12 +94,12 @@ function readableText(el: Element): string {
  * trimmed text, case-sensitive; `text:x` a case-insensitive substring. Subtrees whose text does
  * not contain the words are skipped, so the walk stays near the matches.
  */
-export function createTextEngine(): LocatorEngine {
+export function createTextEngine(): LocatorEngine<'text'> {
   return {
-    name: 'text',
-    check: (body) => void parseTextBody(body),
-    queryAll: (root, body) => {
-      const q = parseTextBody(body)
+    kind: 'text',
+    queryAll: (root, selector) => {
+      // Compared as a person reads it: runs of whitespace are one space (the grammar refuses blank text).
+      const q = { text: normalize(selector.text), exact: selector.exact }
       const needle = q.exact ? q.text : q.text.toLowerCase()
       const contains = (el: Element): boolean => (q.exact ? readableText(el) : readableText(el).toLowerCase()).includes(needle)
       const out: Element[] = []
@@ -202,14 +132,11 @@ export function createTextEngine(): LocatorEngine {
 /** Test-id attributes in the order teams use them (Testing Library, Cypress, QA tooling). */
 export const kTestIdAttributes = ['data-testid', 'data-test-id', 'data-test', 'data-qa'] as const
 
-export function createTestIdEngine(): LocatorEngine {
+export function createTestIdEngine(): LocatorEngine<'testid'> {
   return {
-    name: 'testid',
-    check: (body) => {
-      if (!/^[\w.:-]+$/u.test(unquote(body.trim()))) throw new LocatorSyntaxError(`"${body}": a test id is letters, digits and - _ . :`, body)
-    },
-    queryAll: (root, body) => {
-      const v = CSS.escape(unquote(body.trim()))
+    kind: 'testid',
+    queryAll: (root, selector) => {
+      const v = CSS.escape(selector.value)
       return [...root.querySelectorAll(kTestIdAttributes.map((a) => `[${a}="${v}"]`).join(','))]
     },
   }

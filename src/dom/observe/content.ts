@@ -4,10 +4,10 @@
  * a person cannot see is left out: hidden by CSS, too small, clipped away by an `overflow: hidden`
  * container, or parked off the page.
  */
-import { clip } from './text'
+import { clip } from '../../core/page/text'
 import { cssVisibility, geometryHidden } from './visibility'
 import { contentClip, type ContentCandidate, type RawScan } from './scan'
-import type { ContentSection } from './types'
+import type { ContentSection } from '../../core/page/snapshot'
 
 /** Weights of the four dimensions (seed 002 §3.5). */
 export const kAttentionWeights = { position: 0.35, area: 0.25, fontSize: 0.15, semantic: 0.25 } as const

@@ -2,9 +2,10 @@
  * Lazy-loaded and infinitely scrolling content (seed 002 §7): scroll, wait, observe again, and
  * collect what appeared, until a stop condition, the end of the page, or the scroll limit.
  */
+import { sleep } from '../../core/sleep'
 import { abortError } from './errors'
-import { observe } from './observe'
-import type { ElementRecord, ObserveOptions } from './types'
+import type { ElementRecord } from '../../core/page/snapshot'
+import { observe, type ObserveOptions } from './observe'
 
 /** Default number of scroll steps (seed 002 §7, maxScrolls). */
 export const kMaxScrolls = 10
@@ -51,25 +52,12 @@ export async function scrollAndCollect(options: ScrollCollectOptions = {}): Prom
     const height = scroller === doc.scrollingElement ? (doc.defaultView?.innerHeight ?? scroller.clientHeight) : scroller.clientHeight
     scroller.scrollTop = before + Math.max(1, Math.round(height * kScrollShare))
     scrolls++
-    await sleep(delay, options.signal)
+    await sleep(delay, options.signal).catch(() => {
+      throw abortError(options.signal!)
+    })
     const moved = scroller.scrollTop !== before
     const count = collected.size
     collect()
     if (!moved && collected.size === count) return { elements: list(), scrolls, reason: 'end' }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal))
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(t)
-      reject(abortError(signal!))
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }

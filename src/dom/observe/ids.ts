@@ -8,9 +8,8 @@
  * id either finds its own element or fails as stale; it is never silently re-pointed.
  */
 import { ObserveError, type Result } from './errors'
-import { kIdPrefix } from './roles'
-import { slug } from './text'
-import type { ElementType } from './types'
+import { kIdPrefix, type ElementType } from '../../core/page/snapshot'
+import { slug } from '../../core/page/text'
 
 /** The attribute that carries an element's id in the page (seed 003 §3, `data-agent-id`). */
 export const kAgentIdAttr = 'data-agent-id'

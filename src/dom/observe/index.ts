@@ -1,17 +1,14 @@
 /**
  * Observe: the semantic page engine (seed 002, seed 003 Observe). Page-side only; the content
- * script lazy-loads this module on first use.
+ * script lazy-loads this module on first use. What it produces (the snapshot types), the listing
+ * serializer and the frame merge are pure and live in core/page.
  */
-export { observe } from './observe'
-export { serialize, elementToken, kDefaultBudgetTokens, type SerializeOptions, type SerializedPage } from './serialize'
+export { observe, type ObserveOptions } from './observe'
 export { resolveHandle, safeResolveHandle, splitFrameId, kAgentIdAttr } from './ids'
 export { waitForReady, openModals, type PendingRequestSource, type ReadyOptions, type ReadyReport, type ModalInfo } from './readiness'
 export { scrollAndCollect, type ScrollCollectOptions, type ScrollCollectResult } from './dynamic'
-export { mergeFrameSnapshot } from './frames'
 export { showOverlay, hideOverlay } from './overlay'
-export { estimateTokens } from './tokens-estimate'
 export { ObserveError, type ObserveErrorCode, type Result } from './errors'
-export * from './types'
 
 import { clearAgentIds as clearIds } from './ids'
 import { forgetCardContexts } from './observe'

@@ -6,14 +6,24 @@ import { extractContent } from './content'
 import { assignIds, markElements, nextRevision, twinsByBase, type IdRequest } from './ids'
 import { computeName, LabelIndex, ownText, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
-import { kActions } from './roles'
 import { cardTexts, itemText, scan, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'
-import { clip, normalizeText, truncate } from './text'
-import type { ElementRecord, ElementRelation, ItemGroup, ObserveOptions, PageSnapshot, Region } from './types'
+import { kActions, type ElementRecord, type ElementRelation, type ItemGroup, type PageSnapshot, type Region } from '../../core/page/snapshot'
+import { clip, normalizeText, truncate } from '../../core/page/text'
 
 /** Longest class string kept per record: enough to recognise a component library's widget. */
 const kClassMax = 60
+
+/** What `observe()` scans; page-side only, since it can hold a node (the snapshot never does). */
+export interface ObserveOptions {
+  /** Scan only below this node (default: the whole document). */
+  root?: Document | Element
+  /** What the person asked for; used by `serialize` and kept for intents. */
+  request?: string
+  budgetTokens?: number
+  /** Score content sections with the attention model (default true). */
+  includeContent?: boolean
+}
 
 export function observe(options: ObserveOptions = {}): PageSnapshot {
   const t0 = performance.now()

@@ -3,7 +3,7 @@
  * container that carries `data-ava-ui` so the scanner and the readiness observer ignore it.
  */
 import { kAvaUiAttr } from './scan'
-import type { PageSnapshot } from './types'
+import type { PageSnapshot } from '../../core/page/snapshot'
 
 const kOverlayValue = 'observe-overlay'
 /** Above everything a page can stack (the maximum 32-bit z-index). */

@@ -2,7 +2,7 @@
  * Page understanding (seed 002 §2): the page type from weighted signals (§2.2), the intents the
  * page offers, and a one-line summary. Signals are descriptors in one table, scored and summed.
  */
-import { PageType, type ContentSection, type ElementRecord, type Intent, type ItemGroup, type Region } from './types'
+import { PageType, type ContentSection, type ElementRecord, type Intent, type ItemGroup, type Region } from '../../core/page/snapshot'
 
 /** Signal weights of §2.2: URL and form signals are strong, counts and words medium, layout weak. */
 export const kWeight = { high: 3, medium: 2, low: 1 } as const

@@ -7,7 +7,7 @@
 import { abortError } from './errors'
 import { kAgentIdAttr } from './ids'
 import { kAvaUiAttr } from './scan'
-import { clip } from './text'
+import { clip } from '../../core/page/text'
 
 /** DOM silent this long counts as settled (seed 002 §4.1, quietWindowMs). */
 export const kQuietWindowMs = 500

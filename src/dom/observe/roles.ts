@@ -3,7 +3,7 @@
  * Implicit roles follow HTML-AAM ("HTML Element Role Mappings"); only the elements the engine
  * cares about are listed, everything else is generic.
  */
-import { ElementType, type ElementAction } from './types'
+import { ElementType } from '../../core/page/snapshot'
 
 type RoleOf = (el: Element) => string
 
@@ -32,47 +32,59 @@ const inputRoles: Record<string, string> = {
   file: 'button',
 }
 
+interface ImplicitRole {
+  /** Every role `of` can return: the `role:` engine's CSS for a role is built from these. */
+  roles: readonly string[]
+  of: RoleOf
+}
+
+const always = (role: string): ImplicitRole => ({ roles: [role], of: () => role })
+
 /** HTML-AAM implicit roles, keyed by lower-case local name. */
-const implicitRoles: Record<string, RoleOf> = {
-  a: (el) => (el.hasAttribute('href') ? 'link' : ''),
-  area: (el) => (el.hasAttribute('href') ? 'link' : ''),
-  button: () => 'button',
-  input: (el) => {
-    const type = inputType(el)
-    if ((type === 'text' || type === 'search' || type === 'email' || type === 'tel' || type === 'url') && el.hasAttribute('list')) return 'combobox'
-    return inputRoles[type] ?? 'textbox'
+const implicitRoles: Record<string, ImplicitRole> = {
+  a: { roles: ['link'], of: (el) => (el.hasAttribute('href') ? 'link' : '') },
+  area: { roles: ['link'], of: (el) => (el.hasAttribute('href') ? 'link' : '') },
+  button: always('button'),
+  input: {
+    roles: [...new Set([...Object.values(inputRoles), 'textbox', 'combobox'])],
+    of: (el) => {
+      const type = inputType(el)
+      if (type === 'hidden') return ''
+      if ((type === 'text' || type === 'search' || type === 'email' || type === 'tel' || type === 'url') && el.hasAttribute('list')) return 'combobox'
+      return inputRoles[type] ?? 'textbox'
+    },
   },
-  select: (el) => ((el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox'),
-  textarea: () => 'textbox',
-  option: () => 'option',
-  summary: () => 'button',
-  img: (el) => (el.getAttribute('alt') === '' ? 'presentation' : 'img'),
-  h1: () => 'heading',
-  h2: () => 'heading',
-  h3: () => 'heading',
-  h4: () => 'heading',
-  h5: () => 'heading',
-  h6: () => 'heading',
-  nav: () => 'navigation',
-  main: () => 'main',
-  aside: () => 'complementary',
-  header: (el) => (inSectioningContent(el) ? '' : 'banner'),
-  footer: (el) => (inSectioningContent(el) ? '' : 'contentinfo'),
-  form: () => 'form',
-  search: () => 'search',
-  dialog: () => 'dialog',
-  table: () => 'table',
-  tr: () => 'row',
-  td: () => 'cell',
-  th: () => 'columnheader',
-  ul: () => 'list',
-  ol: () => 'list',
-  menu: () => 'list',
-  li: () => 'listitem',
-  article: () => 'article',
-  fieldset: () => 'group',
-  details: () => 'group',
-  progress: () => 'progressbar',
+  select: { roles: ['combobox', 'listbox'], of: (el) => ((el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox') },
+  textarea: always('textbox'),
+  option: always('option'),
+  summary: always('button'),
+  img: { roles: ['img', 'presentation'], of: (el) => (el.getAttribute('alt') === '' ? 'presentation' : 'img') },
+  h1: always('heading'),
+  h2: always('heading'),
+  h3: always('heading'),
+  h4: always('heading'),
+  h5: always('heading'),
+  h6: always('heading'),
+  nav: always('navigation'),
+  main: always('main'),
+  aside: always('complementary'),
+  header: { roles: ['banner'], of: (el) => (inSectioningContent(el) ? '' : 'banner') },
+  footer: { roles: ['contentinfo'], of: (el) => (inSectioningContent(el) ? '' : 'contentinfo') },
+  form: always('form'),
+  search: always('search'),
+  dialog: always('dialog'),
+  table: always('table'),
+  tr: always('row'),
+  td: always('cell'),
+  th: always('columnheader'),
+  ul: always('list'),
+  ol: always('list'),
+  menu: always('list'),
+  li: always('listitem'),
+  article: always('article'),
+  fieldset: always('group'),
+  details: always('group'),
+  progress: always('progressbar'),
 }
 
 /** header/footer are landmarks only when not scoped to article, aside, main, nav or section. */
@@ -84,16 +96,32 @@ export function inputType(el: Element): string {
   return (el.getAttribute('type') ?? 'text').toLowerCase()
 }
 
+/** The first token of a `role` attribute, lower-cased; '' for none, presentation or no attribute. */
+export function explicitRole(value: string | null): string {
+  if (!value) return ''
+  const first = value.trim().split(/\s+/)[0].toLowerCase()
+  return first === 'none' || first === 'presentation' ? '' : first
+}
+
 /** The element's role: the first token of an explicit `role`, else the implicit one. */
 export function roleOf(el: Element, tag: string, attrs = true): string {
-  const explicit = attrs ? el.getAttribute('role') : null
-  if (explicit) {
-    const first = explicit.trim().split(/\s+/)[0].toLowerCase()
-    if (first && first !== 'none' && first !== 'presentation') return first
-  }
+  const explicit = attrs ? explicitRole(el.getAttribute('role')) : ''
+  if (explicit) return explicit
   const implicit = implicitRoles[tag]
-  return implicit ? implicit(el) : ''
+  return implicit ? implicit.of(el) : ''
 }
+
+/**
+ * CSS per role for the elements that may have it, from the same table `roleOf` reads: the tags
+ * whose implicit role can be it, and any element that names it (the caller still checks `roleOf`).
+ */
+export const kImplicitRoleCarriers: Record<string, string> = (() => {
+  const tagsByRole: Record<string, string[]> = {}
+  for (const [tag, implicit] of Object.entries(implicitRoles)) for (const role of implicit.roles) (tagsByRole[role] ??= []).push(tag)
+  const out: Record<string, string> = {}
+  for (const [role, tags] of Object.entries(tagsByRole)) out[role] = [...tags, `[role~="${role}" i]`].join(',')
+  return out
+})()
 
 /** Roles that make an element interactable on their own (WAI-ARIA widget roles). */
 export const kWidgetRoles = new Set([
@@ -151,58 +179,4 @@ export function elementTypeOf(el: Element, tag: string, role: string): ElementTy
 export function isEditableHost(el: Element): boolean {
   const ce = el.getAttribute('contenteditable')
   return ce !== null && ce !== 'false'
-}
-
-/** Id prefix per type (seed 002 §3.2: `btn_登录`, `input_搜索`, `link_了解更多`); each is one token. */
-export const kIdPrefix: Record<ElementType, string> = {
-  button: 'btn',
-  link: 'link',
-  text_input: 'input',
-  password_input: 'password',
-  textarea: 'textarea',
-  checkbox: 'checkbox',
-  radio: 'radio',
-  select: 'select',
-  file_input: 'file',
-  image: 'img',
-  video: 'video',
-  tab: 'tab',
-  menu_item: 'menu',
-  list_item: 'item',
-}
-
-/** The role a type implies; the listing names the role only when it differs. */
-export const kDefaultRole: Record<ElementType, string> = {
-  button: 'button',
-  link: 'link',
-  text_input: 'textbox',
-  password_input: 'textbox',
-  textarea: 'textbox',
-  checkbox: 'checkbox',
-  radio: 'radio',
-  select: 'combobox',
-  file_input: 'button',
-  image: 'img',
-  video: '',
-  tab: 'tab',
-  menu_item: 'menuitem',
-  list_item: 'option',
-}
-
-/** Actions per type (seed 002 §5). */
-export const kActions: Record<ElementType, ElementAction[]> = {
-  button: ['click', 'hover', 'focus'],
-  link: ['click', 'hover', 'focus'],
-  text_input: ['type', 'focus', 'submit'],
-  password_input: ['type', 'focus', 'submit'],
-  textarea: ['type', 'focus'],
-  checkbox: ['check', 'click', 'focus'],
-  radio: ['check', 'click', 'focus'],
-  select: ['select', 'click', 'focus'],
-  file_input: ['upload', 'click'],
-  image: ['click', 'hover'],
-  video: ['click', 'scroll'],
-  tab: ['click', 'focus'],
-  menu_item: ['click', 'hover'],
-  list_item: ['click', 'hover'],
 }

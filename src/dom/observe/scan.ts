@@ -11,10 +11,10 @@
  * carries context down the tree (region, row, label, clipping) and has to step into open shadow
  * roots and same-origin frames, which a TreeWalker does not enter.
  */
-import { ElementType, type FrameInfo, type LazyRegion, type Rect, type RegionKind } from './types'
+import { ElementType, type FrameInfo, type LazyRegion, type Rect, type RegionKind } from '../../core/page/snapshot'
 import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from './roles'
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
-import { clip, slug, normalizeText } from './text'
+import { clip, slug, normalizeText } from '../../core/page/text'
 import { frameIdFor } from './ids'
 import { kUaBoxedTags, kUaCursorTags, kUaMayHideTags, kUaStyledTags, ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
 

@@ -1,6 +1,6 @@
 /** Element state (seed 002 §3, ElementState) from native properties first and ARIA second. */
-import { clip } from './text'
-import type { ElementAttrs, ElementState, ElementType } from './types'
+import type { ElementAttrs, ElementState, ElementType } from '../../core/page/snapshot'
+import { clip } from '../../core/page/text'
 
 const kNoNames: string[] = []
 

@@ -11,6 +11,7 @@
 import { alternativesOf, kSemanticLevels, type ElementSnapshot, type FlowSelector, type FlowSelectors, type SelectorLevel } from '../../core/flows/schema'
 import { contextHash, kMinSimilarity, similarity } from '../../core/flows/similarity'
 import type { StepCandidate, StepFailureCode } from '../../core/flows/replay'
+import { sleep } from '../../core/sleep'
 import { isDisabled, queryAll, roleOf } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from '../executor/dom'
 import { contextText, generateSelectors, snapshotOf } from './selectors'
@@ -91,13 +92,6 @@ function lookAround(snapshot: ElementSnapshot | undefined): StepCandidate[] {
     })
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
-  })
-}
-
 export async function resolveTarget(selectors: FlowSelectors, snapshot: ElementSnapshot | undefined, opts: ResolveOptions): Promise<Resolution> {
   const started = performance.now()
   const deadline = started + opts.timeoutMs
@@ -142,7 +136,7 @@ export async function resolveTarget(selectors: FlowSelectors, snapshot: ElementS
       }
     }
     if (performance.now() + kPollMs > deadline) break
-    await sleep(kPollMs, opts.signal)
+    await sleep(kPollMs, opts.signal).catch(() => undefined) // the loop's first check reports CANCELLED
   }
   // Something else sits where the element was: the look-alikes elsewhere are what a repair needs.
   if (last?.code === 'NOT_SIMILAR') return { ok: false, ...last, candidates: [...last.candidates, ...lookAround(snapshot)], ms: elapsed() }

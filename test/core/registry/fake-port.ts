@@ -1,4 +1,5 @@
-import type { BrowserPort, ParsedSelector } from '../../../src/core/registry'
+import type { ParsedSelector } from '../../../src/core/page/selectors'
+import type { BrowserPort } from '../../../src/core/registry'
 import { PortError } from '../../../src/core/registry'
 
 export interface Call {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseSelector, safeParseSelector } from '../../../src/core/registry'
+import { parseSelector, safeParseSelector } from '../../../src/core/page/selectors'
 
 describe('role selectors with state filters (executor issue: role plus name, with [checked], [expanded] …)', () => {
   it.each([

@@ -5,13 +5,11 @@ import {
   detectVersion,
   matchVersion,
   normalizeVersion,
-  parseSelector,
   resolveCandidates,
   SelectorCache,
-  SelectorSyntaxError,
   type ActionCompatibility,
-  type ParsedSelector,
 } from '../../../src/core/registry'
+import { parseSelector, SelectorSyntaxError, type ParsedSelector } from '../../../src/core/page/selectors'
 import { FakePort } from './fake-port'
 
 describe('selector prefixes (§6.6.3)', () => {

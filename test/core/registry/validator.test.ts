@@ -1,7 +1,5 @@
 import { describe, it, expect } from 'vitest'
-import fc from 'fast-check'
-import { parse as yamlParse, stringify as yamlStringify } from 'yaml'
-import { fastParseYaml, kBail, parsePack, PackValidationError, safeParsePack, validateExpression, validatePack } from '../../../src/core/registry'
+import { parsePack, PackValidationError, safeParsePack, validateExpression, validatePack } from '../../../src/core/registry'
 
 const kValid = `namespace: eresh
 version: 1.2.0
@@ -139,39 +137,5 @@ describe('validation API', () => {
     expect(validateExpression('${foo.a} == 1')).toEqual(['Unknown variable scope "foo" at column 1; allowed: params, env, selectors, steps.'])
     expect(validateExpression('${params.b} == 1', { params: ['a'] })[0]).toMatch(/Unknown params name "b"/)
     expect(validateExpression('a + 1')[0]).toMatch(/Operator "\+" is not allowed/)
-  })
-})
-
-describe('fast YAML reader agrees with the yaml library', () => {
-  it('on documents the library writes from arbitrary data', () => {
-    fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom<'any' | 'block' | 'flow'>('any', 'block', 'flow'), (value, style) => {
-        const text = yamlStringify({ root: value }, { collectionStyle: style })
-        const fast = fastParseYaml(text)
-        if (fast !== kBail) expect(JSON.stringify(fast)).toBe(JSON.stringify(yamlParse(text)))
-      }),
-      { numRuns: 1500 },
-    )
-  })
-  it('on arbitrary text: it bails, or the library accepts the text and reads the same value', () => {
-    const piece = fc.constantFrom('a', 'b:', ': ', '- ', '  ', '\n', '"', "'", '#', '[', ']', '{', '}', ',', '|', '>', '1', 'true', '~', '&x', '*x', '\\', 'é', '\t', '---')
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
-        const text = parts.join('')
-        const fast = fastParseYaml(text)
-        if (fast === kBail) return
-        let expected: unknown
-        try {
-          expected = yamlParse(text, { uniqueKeys: true })
-        } catch {
-          throw new Error(`fast reader accepted text the library rejects: ${JSON.stringify(text)}`)
-        }
-        expect(JSON.stringify(fast)).toBe(JSON.stringify(expected ?? null))
-      }),
-      { numRuns: 20000 },
-    )
-  })
-  it('reads the whole valid example without bailing', () => {
-    expect(fastParseYaml(kValid)).toEqual(yamlParse(kValid))
   })
 })

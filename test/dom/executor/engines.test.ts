@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The selector engines that need no layout, on happy-dom: exact lists of matched elements.
 import { beforeEach, describe, expect, test } from 'vitest'
-import { queryAll, parseLocator, checkedState, roleOf, accessibleName } from '../../../src/dom/locators'
+import { parseSelector, SelectorSyntaxError } from '../../../src/core/page/selectors'
+import { queryAll, checkedState, roleOf, accessibleName } from '../../../src/dom/locators'
 
 const marks = (selector: string) => queryAll(selector).map((e) => e.getAttribute('data-m'))
 
@@ -26,11 +27,13 @@ describe('engines on happy-dom', () => {
     expect(marks('testid:card')).toEqual(['c1', 'c2'])
   })
 
-  test('prefix detection matches the core parser: none is CSS, // is XPath', () => {
-    expect(parseLocator('div > p')).toMatchObject({ engine: 'css', body: 'div > p' })
-    expect(parseLocator('//div')).toMatchObject({ engine: 'xpath' })
-    expect(parseLocator('text: 提交 ')).toMatchObject({ engine: 'text', body: '提交' })
-    expect(parseLocator('a:hover')).toMatchObject({ engine: 'css', body: 'a:hover' })
+  test('text goes through the core parser: a parsed selector finds what its text finds', () => {
+    for (const raw of ['div > p', 'text: there ', 'role:button[name="delete" i]', 'testid:"card"']) {
+      expect(queryAll(parseSelector(raw)).map((e) => e.getAttribute('data-m'))).toEqual(marks(raw))
+    }
+    expect(marks('role:button[name="delete" i]')).toEqual(['b2'])
+    expect(() => queryAll('role:button[size=2]')).toThrow(SelectorSyntaxError)
+    expect(() => queryAll('text:"  "')).toThrow(SelectorSyntaxError)
   })
 
   test('roles, names and checked state of library widgets', () => {

@@ -1,8 +1,7 @@
-// Pure parsing and scoring logic of the executor and locators: no DOM needed.
+// Pure parsing and scoring logic of the executor: no DOM needed (the selector grammar is test/core/page/selectors.test.ts).
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
 import { parseChord, keyInfo, parseQuery, tokenize, urlMatches, kDomActionNames, actionRegistry } from '../../../src/dom/executor'
-import { parseRoleBody, parseTextBody, LocatorSyntaxError } from '../../../src/dom/locators'
 
 describe('parseChord', () => {
   test('${modifier} is Control off macOS and Meta on it', () => {
@@ -51,28 +50,6 @@ describe('semantic query', () => {
         for (const t of tokenize(s)) expect(t).toMatch(/^([\p{L}\p{N}]+)$/u)
       }),
     )
-  })
-})
-
-describe('role and text selector bodies', () => {
-  test('the core form plus state filters', () => {
-    expect(parseRoleBody('button[name="OK"]')).toEqual({ role: 'button', name: 'OK', exact: true, states: [] })
-    expect(parseRoleBody("textbox[name='user' i]")).toEqual({ role: 'textbox', name: 'user', exact: false, states: [] })
-    expect(parseRoleBody('checkbox[name="A"][checked=false]').states).toEqual([{ state: 'checked', value: false }])
-    expect(parseRoleBody('switch [pressed=mixed]').states).toEqual([{ state: 'pressed', value: 'mixed' }])
-  })
-
-  test('errors quote the input and say what was allowed', () => {
-    expect(() => parseRoleBody('button[size=2]')).toThrowError(LocatorSyntaxError)
-    expect(() => parseRoleBody('button[size=2]')).toThrowErrorMatchingInlineSnapshot(`[LocatorSyntaxError: "button[size=2]": unknown filter [size]; use name, checked, expanded, disabled, selected, pressed.]`)
-    expect(() => parseRoleBody('button[checked=maybe]')).toThrow(/takes true, false or mixed/)
-    expect(() => parseRoleBody('Button')).toThrow(LocatorSyntaxError)
-  })
-
-  test('text: quotes mean exact', () => {
-    expect(parseTextBody('"提交"')).toEqual({ text: '提交', exact: true })
-    expect(parseTextBody('  提交  ')).toEqual({ text: '提交', exact: false })
-    expect(() => parseTextBody('""')).toThrow(LocatorSyntaxError)
   })
 })
 

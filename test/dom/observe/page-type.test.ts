@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // Page type from the weighted signals of seed 002 §2.2, one fixture per type of §2.1.
 import { beforeEach, describe, expect, test } from 'vitest'
-import { clearAgentIds, observe, PageType } from '../../../src/dom/observe'
+import { PageType } from '../../../src/core/page/snapshot'
+import { clearAgentIds, observe } from '../../../src/dom/observe'
 import { page } from './helpers'
 
 beforeEach(() => clearAgentIds())

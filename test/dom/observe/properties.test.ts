@@ -2,8 +2,9 @@
 // Correctness properties 5, 6 and 7 of seed 003 on arbitrary generated DOM trees.
 import fc from 'fast-check'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { clearAgentIds, observe, ElementType, kAgentIdAttr } from '../../../src/dom/observe'
-import { truncate, kTextMax, normalizeText } from '../../../src/dom/observe/text'
+import { ElementType } from '../../../src/core/page/snapshot'
+import { truncate, kTextMax, normalizeText } from '../../../src/core/page/text'
+import { clearAgentIds, observe, kAgentIdAttr } from '../../../src/dom/observe'
 import { page } from './helpers'
 
 interface Node {

@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 // Readiness (seed 002 §4.1) with short windows, and merging a frame's snapshot (§6).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { clearAgentIds, mergeFrameSnapshot, observe, waitForReady, type PageSnapshot, type PendingRequestSource } from '../../../src/dom/observe'
+import { mergeFrameSnapshot } from '../../../src/core/page/frames'
+import type { PageSnapshot } from '../../../src/core/page/snapshot'
+import { clearAgentIds, observe, waitForReady, type PendingRequestSource } from '../../../src/dom/observe'
 import { page } from './helpers'
 
 const requests = (n: () => number): PendingRequestSource => ({ pending: n })

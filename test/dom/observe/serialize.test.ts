@@ -2,7 +2,9 @@
 // The listing format (docs/page-representation.md) and the token budget.
 import fc from 'fast-check'
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { clearAgentIds, observe, serialize, type PageSnapshot } from '../../../src/dom/observe'
+import { serialize } from '../../../src/core/page/serialize'
+import type { PageSnapshot } from '../../../src/core/page/snapshot'
+import { clearAgentIds, observe } from '../../../src/dom/observe'
 import { countTokens } from '../../../src/core/tokens'
 import { tablePage } from '../../../bench/lib/observe-pages'
 import { page } from './helpers'

@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 // The page-side estimator against the exact o200k count on realistic listings.
 import { beforeEach, expect, test } from 'vitest'
-import { clearAgentIds, estimateTokens, observe, serialize } from '../../../src/dom/observe'
+import { serialize } from '../../../src/core/page/serialize'
+import { estimateTokens } from '../../../src/core/page/tokens-estimate'
+import { clearAgentIds, observe } from '../../../src/dom/observe'
 import { countTokens } from '../../../src/core/tokens'
 import { tablePage, syntheticPage } from '../../../bench/lib/observe-pages'
 import { page } from './helpers'

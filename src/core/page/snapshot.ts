@@ -1,7 +1,9 @@
 /**
  * The data the Observe engine hands out. Everything here is plain, JSON-safe data: a snapshot
  * crosses from the page to the background and into an LLM prompt, so it never holds a DOM node.
- * The live nodes stay in the page, reachable through `resolveHandle(id)` (ids.ts).
+ * The live nodes stay in the page, reachable through `resolveHandle(id)` (dom/observe/ids.ts).
+ * It lives in core so that every context (the service worker merging frames, Node tests) can
+ * name it without importing page code.
  */
 
 /** Element types of the semantic engine (seed 002 §3.1). */
@@ -22,6 +24,60 @@ export const ElementType = {
   LIST_ITEM: 'list_item',
 } as const
 export type ElementType = (typeof ElementType)[keyof typeof ElementType]
+
+/** Id prefix per type (seed 002 §3.2: `btn_登录`, `input_搜索`, `link_了解更多`); each is one token. */
+export const kIdPrefix: Record<ElementType, string> = {
+  button: 'btn',
+  link: 'link',
+  text_input: 'input',
+  password_input: 'password',
+  textarea: 'textarea',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  select: 'select',
+  file_input: 'file',
+  image: 'img',
+  video: 'video',
+  tab: 'tab',
+  menu_item: 'menu',
+  list_item: 'item',
+}
+
+/** The role a type implies; the listing names the role only when it differs. */
+export const kDefaultRole: Record<ElementType, string> = {
+  button: 'button',
+  link: 'link',
+  text_input: 'textbox',
+  password_input: 'textbox',
+  textarea: 'textbox',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  select: 'combobox',
+  file_input: 'button',
+  image: 'img',
+  video: '',
+  tab: 'tab',
+  menu_item: 'menuitem',
+  list_item: 'option',
+}
+
+/** Actions per type (seed 002 §5). */
+export const kActions: Record<ElementType, ElementAction[]> = {
+  button: ['click', 'hover', 'focus'],
+  link: ['click', 'hover', 'focus'],
+  text_input: ['type', 'focus', 'submit'],
+  password_input: ['type', 'focus', 'submit'],
+  textarea: ['type', 'focus'],
+  checkbox: ['check', 'click', 'focus'],
+  radio: ['check', 'click', 'focus'],
+  select: ['select', 'click', 'focus'],
+  file_input: ['upload', 'click'],
+  image: ['click', 'hover'],
+  video: ['click', 'scroll'],
+  tab: ['click', 'focus'],
+  menu_item: ['click', 'hover'],
+  list_item: ['click', 'hover'],
+}
 
 /** Page types (seed 002 §2.1). */
 export const PageType = {
@@ -197,14 +253,4 @@ export interface PageSnapshot {
   frames: FrameInfo[]
   lazyRegions: LazyRegion[]
   stats: ScanStats
-}
-
-export interface ObserveOptions {
-  /** Scan only below this node (default: the whole document). */
-  root?: Document | Element
-  /** What the person asked for; used by `serialize` and kept for intents. */
-  request?: string
-  budgetTokens?: number
-  /** Score content sections with the attention model (default true). */
-  includeContent?: boolean
 }

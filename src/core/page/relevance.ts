@@ -4,7 +4,7 @@
  * and every term is weighted by how rare it is on the page (inverse document frequency), so
  * "delete order 742" ranks row 742's delete button above the 999 other delete buttons.
  */
-import type { ElementRecord } from './types'
+import type { ElementRecord } from './snapshot'
 
 /** Words that carry no intent in a request. */
 const kStopWords = new Set([

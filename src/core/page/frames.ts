@@ -3,9 +3,9 @@
  * cross-origin frame is scanned by the content script running inside it, and the background
  * pairs it with the parent's `frame_<id>` entry (`matchFrames`), merges its snapshot under that
  * prefix (`mergeFrameSnapshot`) and sends a step on one of its elements back to it (`routeOf`).
- * Everything here is pure data: the service worker, which has no DOM, runs it.
+ * Everything here is pure data: the service worker, which has no DOM, runs it (background/frames.ts).
  */
-import type { ElementRecord, FrameInfo, PageSnapshot } from './types'
+import type { ElementRecord, FrameInfo, PageSnapshot } from './snapshot'
 
 /**
  * Returns a new snapshot: `parent` with `child`'s elements, regions, groups and content added under

@@ -2,7 +2,7 @@
 // enough to cut; both must give what the plain computation gives.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { normalizeText, slug } from '../../../src/dom/observe/text'
+import { normalizeText, slug } from '../../../src/core/page/text'
 
 /** The slug computed from scratch, every step taken. */
 function plainSlug(text: string, max: number): string {

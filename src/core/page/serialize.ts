@@ -3,10 +3,9 @@
  * budget filled by attention, viewport and relevance to the person's request.
  */
 import { relevance } from './relevance'
-import { kDefaultRole, kIdPrefix } from './roles'
+import { kDefaultRole, kIdPrefix, type ElementRecord, type PageSnapshot, type RegionKind } from './snapshot'
 import { slug } from './text'
 import { estimateTokens } from './tokens-estimate'
-import type { ElementRecord, PageSnapshot, RegionKind } from './types'
 
 /** Default listing budget (issue 4: "a token budget (default 4,000 tokens)"). */
 export const kDefaultBudgetTokens = 4000

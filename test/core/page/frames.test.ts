@@ -1,7 +1,7 @@
 // Pairing a snapshot's frame entries with the tab's frames, and routing ids to them (seed 002 §6).
 import { describe, expect, test } from 'vitest'
-import { matchFrames, routeOf, type TabFrame } from '../../../src/dom/observe/frames'
-import type { FrameInfo, FrameStatus } from '../../../src/dom/observe/types'
+import { matchFrames, routeOf, type TabFrame } from '../../../src/core/page/frames'
+import type { FrameInfo, FrameStatus } from '../../../src/core/page/snapshot'
 
 const entry = (id: string, url: string, status: FrameStatus = 'cross_origin_restricted', size = { width: 304, height: 154 }): FrameInfo => ({
   id,

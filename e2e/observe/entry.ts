@@ -1,0 +1,7 @@
+/**
+ * What the test bundle exposes on `window.__avaObserve`: the page-side engine and the pure core
+ * functions the tests and the bench run on its snapshots in the page (the listing, the frame merge).
+ */
+export * from '../../src/dom/observe'
+export { serialize } from '../../src/core/page/serialize'
+export { mergeFrameSnapshot } from '../../src/core/page/frames'

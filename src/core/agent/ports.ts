@@ -1,0 +1,100 @@
+import type { ChatMessage, StepView } from '../chat'
+import type { ExecOutcome, RiskCategory } from '../exec'
+import type { CacheEntry } from '../instruction/cache-entry'
+import type { Instruction } from '../instruction/schema'
+import type { ActionSummary, PageContext } from './prompt'
+import type { PlannerMessage, RunState } from './state'
+
+/**
+ * What a run (run.ts) needs from the world, and nothing more: the background builds these from
+ * chrome.*, storage and the page channel (src/background/agent.ts); the unit tests build fakes
+ * that record their calls. Everything here may reject; the run turns a rejection into its end.
+ */
+export interface AgentPorts {
+  llm: LlmPort
+  page: PagePort
+  actions: ActionsPort
+  cache: CachePort
+  store: StorePort
+  chat: ChatPort
+  ask: AskPort
+  secrets: SecretsPort
+  clock: ClockPort
+}
+
+export interface LlmPort {
+  /** Streams one completion; `onText` gets each delta as it arrives. Errors are AvaErrors. */
+  stream(request: { system: string; messages: PlannerMessage[]; signal: AbortSignal; onText(delta: string): void }): Promise<{ usage: { inputTokens?: number; outputTokens?: number } }>
+}
+
+export interface ExecOptions {
+  signal: AbortSignal
+  /** Risk categories the person wants to confirm before they happen. */
+  confirm: RiskCategory[]
+  /** The person already said yes to this step. */
+  confirmed: boolean
+  /** How long the element may take to appear; undefined is the page layer's default. */
+  elementWaitMs?: number
+  /** Told as soon as a step opened a new tab and the work moved there (before that tab has loaded). */
+  onTabChange(tabId: number): void
+}
+
+export interface PagePort {
+  /** The page as the planner sees it; with `settle`, after it has gone quiet. */
+  read(tabId: number, request: string, opts: { signal: AbortSignal; settle?: boolean }): Promise<PageContext>
+  /** Runs one page instruction (navigate included); `tabId` is the tab the work is in afterwards. */
+  exec(tabId: number, instruction: Instruction, opts: ExecOptions): Promise<ExecOutcome & { tabId: number }>
+  navigate(tabId: number, url: string, signal: AbortSignal): Promise<unknown>
+  url(tabId: number): Promise<string>
+}
+
+export type ActionLookup = { ok: true; risk?: string } | { ok: false; message: string; suggestion?: string }
+
+export interface ActionsPort {
+  /** The registry actions most relevant to a request, for the planner. */
+  relevant(request: string): Promise<ActionSummary[]>
+  lookup(name: string): Promise<ActionLookup>
+  /** Runs a registry action in the tab; `text` is one plain line for the person. */
+  run(tabId: number, name: string, params: Record<string, unknown>, signal: AbortSignal): Promise<{ ok: boolean; text: string; code?: string }>
+}
+
+export interface CachePort {
+  /** The key of a request on a page (request, site, path pattern and pack versions). */
+  key(request: string, url: string): Promise<string>
+  lookup(key: string): Promise<CacheEntry | undefined>
+  save(entry: Omit<CacheEntry, 'createdAt' | 'updatedAt' | 'hits' | 'repairs'>): Promise<void>
+  recordHit(key: string, repaired: { index: number; instruction: Instruction }[]): Promise<void>
+  remove(key: string): Promise<void>
+}
+
+export interface StorePort {
+  /** Writes the run's state (and tells the panel its status). Called in order; each call is a full snapshot. */
+  save(state: RunState): Promise<void>
+  /** The run moved from one tab to another: the old tab forgets it, the new one opens its panel on it. */
+  moveTab(from: number, to: number): void
+}
+
+/** The run's conversation: one site's history, written in order, shown live in the tab's panel. */
+export interface ChatPort {
+  add(message: Omit<ChatMessage, 'id' | 'ts'>): Promise<ChatMessage>
+  /** Appends streamed text to a message; the writer may batch these. */
+  text(messageId: string, delta: string): Promise<void>
+  step(messageId: string, step: StepView): Promise<void>
+  patch(messageId: string, patch: Partial<ChatMessage>): Promise<void>
+  /** The history as stored: read for the planner's context and, after a restart, the run's own message. */
+  messages(): Promise<ChatMessage[]>
+}
+
+export interface AskPort {
+  /** Waits for the person's answer to a risky step's question; the run stops waiting when `signal` aborts. */
+  confirm(question: { runId: string; messageId: string; step: number; reason: string }, signal: AbortSignal): Promise<boolean>
+}
+
+export interface SecretsPort {
+  /** The vault: secret name → value. Read only when a step is about to run. */
+  vault(): Promise<Record<string, string>>
+}
+
+export interface ClockPort {
+  now(): number
+}

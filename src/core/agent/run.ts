@@ -1,0 +1,547 @@
+import { createAsyncQueue } from '../async-queue'
+import { isSendable, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
+import { AvaError } from '../errors'
+import type { Candidate, ExecFailure, ExecOutcome } from '../exec'
+import { safeParseInstructionText, type Instruction } from '../instruction/schema'
+import { createInstructionSplitter } from '../instruction/stream'
+import { costUsd } from '../pricing'
+import { activeLlm, domainAllowed, type Settings } from '../settings'
+import { pathPattern, urlInRequest } from './cache-key'
+import { isLooping } from './guards'
+import type { AgentPorts } from './ports'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, type PageContext, type StepReport } from './prompt'
+import { kRiskReasons, sameSite } from './risk'
+import { redactInstruction, redactText, resolveSecrets, secretNames } from './secrets'
+import type { PlannerMessage, RunState } from './state'
+
+/**
+ * The agent's run (issue 6, issue 19): plan → stream → act (→ confirm, → repair) → plan again,
+ * until the model says `done`, the step limit or the loop guard ends it, or the person stops it.
+ * Everything outside — the model, the page, storage, the person's answers, the clock — comes
+ * through the ports (ports.ts), so each transition is tested on Node (test/core/agent/run.test.ts)
+ * and the service worker only wires (src/background/agent.ts).
+ *
+ * The state that must outlive the worker is `RunState`, saved at every status change and every
+ * step; what the run shows (its steps, its text) is kept here and only written, never read back.
+ */
+
+const kHistoryContext = 6 // earlier requests and answers of the site the planner sees
+const kReplayElementWaitMs = 3_000 // a replayed step's page is the one it was recorded on: a missing element is a change, not a slow mount
+/** Failures the AI fallback can fix: the element is there, the locator did not single it out (issue 6). */
+const kRepairable = new Set<string>(['ELEMENT_NOT_FOUND', 'AMBIGUOUS', 'ELEMENT_STALE'])
+
+export interface RunOptions {
+  settings: Settings
+  /** Aborted by Stop; a question waiting for the person counts as "no". */
+  signal: AbortSignal
+}
+
+/** Refuses a request before anything is written (seed 003 property 4). */
+export function checkRequest(text: string): void {
+  if (!isSendable(text)) throw new AvaError('UNKNOWN', 'Type a request first.')
+  if (text.length > kMaxRequestChars) throw new AvaError('UNKNOWN', `The request is longer than ${kMaxRequestChars} characters; shorten it.`)
+}
+
+/** Writes the request and an empty answer into the conversation and saves the new run's state. */
+export async function beginRun(ports: AgentPorts, settings: Settings, r: { id: string; tabId: number; request: string; url: string; origin: string; noCache?: boolean }): Promise<RunState> {
+  checkRequest(r.request)
+  await ports.chat.add({ role: 'user', text: r.request })
+  if (!domainAllowed(r.url, settings.safety)) {
+    await ports.chat.add({ role: 'system', kind: 'error', text: `Ava is not allowed to act on ${new URL(r.url).hostname}. Change the allowed and blocked sites in Ava's options.`, hint: 'UNKNOWN' })
+    throw Object.assign(new Error('This site is blocked in Ava’s options.'), { code: 'FORBIDDEN' })
+  }
+  const assistant = await ports.chat.add({ role: 'assistant', text: '', steps: [], markdown: true })
+  const state: RunState = {
+    id: r.id,
+    tabId: r.tabId,
+    origin: r.origin,
+    request: r.request,
+    startUrl: r.url,
+    messageId: assistant.id,
+    status: 'planning',
+    iteration: 0,
+    executed: [],
+    typedSecretLiteral: false,
+    planner: [],
+    usage: { input: 0, output: 0 },
+    startedAt: ports.clock.now(),
+    replay: false,
+    noCache: !!r.noCache,
+  }
+  await ports.store.save(structuredClone(state))
+  return state
+}
+
+/** Drives a run from its saved state to its end. Resolves with the final state; never rejects. */
+export async function runAgent(state: RunState, ports: AgentPorts, opts: RunOptions & { resumed?: boolean }): Promise<RunState> {
+  const run = await open(state, ports, opts)
+  await drive(run, !!opts.resumed)
+  return run.state
+}
+
+/**
+ * A run found in flight when the worker started again: one that waited for the person's answer
+ * ends (the question died with the worker; nothing was done), any other goes on from the page as
+ * it is now.
+ */
+export async function resumeRun(state: RunState, ports: AgentPorts, opts: RunOptions): Promise<RunState> {
+  const run = await open(state, ports, opts)
+  if (state.status === 'waiting') {
+    await finish(run, 'stopped', new AvaError('UNKNOWN', "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue."))
+    return run.state
+  }
+  await ports.chat.add({ role: 'system', kind: 'info', text: "Ava's background was restarted; continuing from the page as it is now." })
+  await drive(run, true)
+  return run.state
+}
+
+interface Run {
+  state: RunState
+  ports: AgentPorts
+  settings: Settings
+  signal: AbortSignal
+  /** The steps of the run's message, by index, as last shown. */
+  steps: StepView[]
+  /** The run's message text as shown so far. */
+  text: string
+  /** The site's earlier requests and answers, so "do the same for bob" makes sense. */
+  earlier: PlannerMessage[]
+  /** The last state write: saves go out in the order they were made. */
+  saving: Promise<void>
+}
+
+/** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
+async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promise<Run> {
+  const messages = await ports.chat.messages().catch((): ChatMessage[] => [])
+  const idx = messages.findIndex((m) => m.id === state.messageId)
+  const mine = messages[idx]
+  const before = messages.slice(0, Math.max(0, idx - 1)).filter((m) => m.role !== 'system' && m.text.trim())
+  return {
+    state,
+    ports,
+    settings: opts.settings,
+    signal: opts.signal,
+    steps: [...(mine?.steps ?? [])],
+    text: mine?.text ?? '',
+    earlier: before.slice(-kHistoryContext).map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text.slice(0, 2_000) })),
+    saving: Promise.resolve(),
+  }
+}
+
+/** Writes the state as it is now, after the writes before it. */
+function save(run: Run): Promise<void> {
+  const snapshot = structuredClone(run.state)
+  const next = run.saving.then(() => run.ports.store.save(snapshot))
+  run.saving = next.catch(() => undefined)
+  return next
+}
+
+/** The one place the run's status changes. */
+function setStatus(run: Run, status: RunStatus): Promise<void> {
+  run.state.status = status
+  if (status === 'done' || status === 'failed' || status === 'stopped') run.state.endedAt = run.ports.clock.now()
+  return save(run)
+}
+
+/** Shows a step. Writes to one history are applied in the order they are issued. */
+function show(run: Run, step: StepView): Promise<void> {
+  run.steps[step.index] = step
+  return run.ports.chat.step(run.state.messageId, step)
+}
+
+function say(run: Run, text: string): Promise<void> {
+  run.text += text
+  return run.ports.chat.text(run.state.messageId, text)
+}
+
+type Failure = { error: AvaError; step?: { index: number; instruction: Instruction; outcome: ExecFailure } }
+
+/** What one streamed reply did. */
+interface Batch {
+  /** The reply as the planner may remember it (prose, then the instructions redacted). */
+  reply: string
+  steps: number
+  results: StepReport[]
+  answer?: string
+  failure?: Failure
+}
+
+async function drive(run: Run, resumed: boolean): Promise<void> {
+  const { state, settings, signal, ports } = run
+  try {
+    let pendingNav: Promise<unknown> | null = null
+    if (!resumed && state.iteration === 0) {
+      // Parallel navigation (seed 001 §2.4): a page named in the request opens while the model plans.
+      const named = urlInRequest(state.request)
+      if (named && named !== state.startUrl && domainAllowed(named, settings.safety)) {
+        pendingNav = ports.page.navigate(state.tabId, named, signal).catch(() => undefined)
+      }
+      if (settings.agent.useCache && !state.noCache) {
+        state.cacheKey = await ports.cache.key(state.request, state.startUrl)
+        const hit = await ports.cache.lookup(state.cacheKey)
+        if (hit) {
+          await pendingNav
+          return await replay(run, hit)
+        }
+      }
+    }
+
+    let results: StepReport[] = []
+    let note: string | undefined
+    let regenerated = false
+    for (;;) {
+      if (signal.aborted) throw signal.reason
+      if (state.executed.length >= settings.agent.stepLimit) {
+        return await finish(run, 'failed', new AvaError('STEP_FAILED', `Ava reached the step limit (${settings.agent.stepLimit}) before finishing. Ask again to go on, or raise the limit in options.`))
+      }
+      await pendingNav
+      pendingNav = null
+      await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
+      // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
+      const page = await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed })
+      const userTurn =
+        state.iteration === 0 && !resumed
+          ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []))
+          : buildFollowUp(results, page, note ?? (resumed ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined))
+      resumed = false
+      note = undefined
+      const batch = await planAndAct(run, [...run.earlier, ...state.planner, { role: 'user', content: userTurn }])
+      // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
+      state.planner.push({ role: 'user', content: userTurn.replace(/<untrusted_page_content>[\s\S]*<\/untrusted_page_content>/, '(page listing of that moment omitted)') })
+      state.planner.push({ role: 'assistant', content: batch.reply })
+      state.iteration++
+      results = batch.results
+
+      if (batch.answer !== undefined) {
+        if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
+        return await finish(run, 'done')
+      }
+      if (batch.failure) {
+        const f = batch.failure
+        if (f.step && kRepairable.has(f.step.outcome.code)) {
+          // AI fallback (issue 6): ask for that one step with the candidates, then go on.
+          const fixed = await repairStep(run, f.step, page)
+          if (!fixed.ok) return await finish(run, 'failed', f.error)
+          results = [...results.slice(0, -1), fixed.report]
+          continue
+        }
+        if ((f.error.code === 'SCHEMA' || f.error.code === 'JSON_PARSE') && !regenerated) {
+          regenerated = true
+          note = `Your last reply had an invalid instruction: ${f.error.message} Reply again with valid instructions.`
+          continue
+        }
+        return await finish(run, 'failed', f.error)
+      }
+      if (batch.steps === 0) return await finish(run, 'done') // prose only, or nothing left to do
+      if (isLooping(state.executed)) {
+        return await finish(run, 'stopped', new AvaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.'))
+      }
+    }
+  } catch (e) {
+    await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? new AvaError('UNKNOWN', 'Stopped by you.') : toAvaError(e)).catch(() => undefined)
+  }
+}
+
+/** One LLM reply, streamed; each instruction runs as soon as it is complete, the rest wait. */
+async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> {
+  const { state, signal } = run
+  const queue = createAsyncQueue<{ index: number; instruction?: Instruction; error?: string }>()
+  const batch: Batch = { reply: '', steps: 0, results: [] }
+  // What the model said, as it may be remembered: prose, then each instruction as recorded
+  // (values typed into password fields replaced), never the raw text.
+  let prose = ''
+  const said: Instruction[] = []
+  let elements = 0
+  const stream = new AbortController()
+  const base = run.steps.length
+
+  const consumer = (async () => {
+    for await (const item of queue) {
+      const view: StepView = { index: base + item.index, instruction: item.instruction ?? placeholder(item.index), status: 'pending' }
+      if (signal.aborted) return
+      if (batch.failure || batch.answer !== undefined) {
+        await show(run, { ...view, status: 'skipped' })
+        continue
+      }
+      if (item.error) {
+        await show(run, { ...view, status: 'failed', detail: item.error })
+        batch.failure = { error: new AvaError('SCHEMA', `Step ${view.index + 1} was not a valid instruction, so Ava stopped before it.`) }
+        stream.abort()
+        continue
+      }
+      const ins = item.instruction!
+      if (ins.action_type === 'done') {
+        batch.answer = ins.params.answer ?? ''
+        continue
+      }
+      batch.steps++
+      const out = await runOneStep(run, view, (recorded) => (said[item.index] = recorded))
+      batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: out.ok, detail: out.ok ? out.detail : out.message })
+      if (!out.ok) {
+        const code = out.code === 'ELEMENT_NOT_FOUND' || out.code === 'ELEMENT_STALE' ? 'ELEMENT_MISSING' : 'STEP_FAILED'
+        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`), step: { index: view.index, instruction: ins, outcome: out } }
+        stream.abort()
+      }
+    }
+  })()
+
+  const splitter = createInstructionSplitter({
+    prose: (t) => {
+      prose += t
+      void say(run, t)
+    },
+    element: (raw, index) => {
+      elements = index + 1
+      const parsed = safeParseInstructionText(raw)
+      if (parsed.success) {
+        said[index] = redactInstruction(parsed.data, { sensitive: false })
+        if (parsed.data.action_type !== 'done') void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
+        queue.push({ index, instruction: parsed.data })
+      } else queue.push({ index, error: parsed.error.message })
+    },
+  })
+  try {
+    const res = await run.ports.llm.stream({ system: buildSystemPrompt(), messages, signal: AbortSignal.any([signal, stream.signal]), onText: (delta) => splitter.push(delta) })
+    addUsage(state, res.usage)
+    const end = splitter.end()
+    if (end.truncated !== null && !batch.failure) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
+  } catch (e) {
+    // A stream we cut ourselves (a step failed) is no error; a stream cut inside an instruction is.
+    if (!(stream.signal.aborted && batch.failure) && !signal.aborted) {
+      const cut = splitter.end().truncated !== null
+      batch.failure ??= { error: cut ? cutError(base + elements) : toAvaError(e) }
+    }
+  }
+  queue.close()
+  await consumer
+  batch.reply = [prose.trim(), said.length ? JSON.stringify(said.filter(Boolean)) : ''].filter(Boolean).join('\n')
+  if (signal.aborted) throw signal.reason
+  return batch
+}
+
+function cutError(index: number): AvaError {
+  return new AvaError('STREAM_CUT', `The reply stopped in the middle of step ${index + 1}; the steps before it ran. Try again.`)
+}
+
+function placeholder(index: number): Instruction {
+  return { step_id: index + 1, action_type: 'verify', params: { assertion: '(invalid)' }, description: '(invalid instruction)' }
+}
+
+/**
+ * Executes one step: secrets resolved only here, risky steps held for the person's OK, and what
+ * is recorded (history, cache, the next prompt) redacted.
+ */
+async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Instruction) => void): Promise<ExecOutcome> {
+  const { state, ports } = run
+  const ins = view.instruction
+  // Not awaited: the step need not wait for the panel to hear it is running.
+  void show(run, { ...view, status: 'running' })
+  if (state.status !== 'running') void setStatus(run, 'running')
+  const t0 = ports.clock.now()
+  let out: ExecOutcome
+  let secrets: string[] = []
+  if (ins.action_type === 'run_action') {
+    ;({ out, secrets } = await runRegistryAction(run, view, ins))
+  } else {
+    const prepared = await prepare(run, ins)
+    secrets = prepared.secrets
+    if ('error' in prepared) out = { ok: false, code: 'INVALID', message: prepared.error }
+    else out = await guardedExec(run, view, prepared.instruction)
+  }
+  const durationMs = Math.round(ports.clock.now() - t0)
+  const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
+  onRecorded?.(recorded)
+  if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
+  if (out.ok) state.executed.push(recorded)
+  void save(run)
+  const detail = redactText(out.ok ? out.detail : out.message, secrets)
+  void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs })
+  return out.ok ? { ...out, detail } : { ...out, message: detail }
+}
+
+async function prepare(run: Run, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[] } | { error: string; secrets: string[] }> {
+  const value = ins.params.value
+  if (!value || !secretNames(value).length) return { instruction: ins, secrets: [] }
+  const vault = await run.ports.secrets.vault()
+  const r = resolveSecrets(value, (n) => vault[n])
+  const secrets = secretNames(value).map((n) => vault[n]).filter((v): v is string => !!v)
+  if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, secrets }
+  return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets }
+}
+
+/** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
+async function guardedExec(run: Run, view: StepView, ins: Instruction): Promise<ExecOutcome> {
+  const { state, settings, signal, ports } = run
+  if (ins.action_type === 'navigate') {
+    const here = await ports.page.url(state.tabId)
+    const target = new URL(ins.params.url!, here || undefined).href
+    if (!domainAllowed(target, settings.safety)) return { ok: false, code: 'NOT_ACTIONABLE', message: `Ava is not allowed to act on ${new URL(target).hostname} (options: allowed and blocked sites).` }
+    if (settings.safety.confirm.includes('cross_site') && here && !sameSite(target, here)) {
+      if (!(await confirm(run, view, `${kRiskReasons.cross_site}: ${new URL(target).host}`))) return cancelled()
+    }
+  }
+  let confirmed = false
+  for (;;) {
+    const { tabId, ...out } = await ports.page.exec(state.tabId, ins, {
+      signal,
+      confirm: settings.safety.confirm,
+      confirmed,
+      elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
+      onTabChange: (to) => moveTab(run, to),
+    })
+    moveTab(run, tabId)
+    if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && !confirmed) {
+      if (!(await confirm(run, view, out.message))) return cancelled()
+      confirmed = true
+      continue
+    }
+    return out as ExecOutcome
+  }
+}
+
+/** The run follows a link into a new tab: the new tab's panel opens on the same conversation. */
+function moveTab(run: Run, to: number): void {
+  const from = run.state.tabId
+  if (from === to) return
+  run.state.tabId = to
+  run.ports.store.moveTab(from, to)
+  void save(run)
+}
+
+/**
+ * A registry action (run_action): high-risk ones ask first; secrets in its args stay in the vault,
+ * and their values are returned so that what the action reports is redacted like a typed step.
+ */
+async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
+  const { ports, state, settings } = run
+  const name = ins.params.action!
+  const found = await ports.actions.lookup(name)
+  if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim() }, secrets: [] }
+  const asks = settings.safety.confirm
+  if (found.risk === 'high' && asks.includes('high_risk_action')) {
+    if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`))) return { out: cancelled(), secrets: [] }
+  }
+  // An action fed a saved secret types it into this page: the person says yes to the site first,
+  // as they would for a password form the model fills in step by step.
+  const named = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : []))
+  if (named.length && asks.includes('credentials')) {
+    const host = new URL((await ports.page.url(state.tabId)) || 'about:blank').host || 'this page'
+    if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved ${named.join(', ')} into ${host}`))) return { out: cancelled(), secrets: [] }
+  }
+  const vault = await ports.secrets.vault()
+  const params: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(ins.params.args ?? {})) params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
+  const secrets = named.map((n) => vault[n]).filter((v): v is string => !!v)
+  const r = await ports.actions.run(state.tabId, name, params, run.signal)
+  const out: ExecOutcome = r.ok ? { ok: true, detail: r.text, rung: 'action' } : { ok: false, code: r.code === 'ELEMENT_NOT_FOUND' ? 'ELEMENT_NOT_FOUND' : 'NOT_ACTIONABLE', message: r.text }
+  return { out, secrets }
+}
+
+function cancelled(): ExecOutcome {
+  return { ok: false, code: 'NOT_ACTIONABLE', message: 'Cancelled by you; nothing was done.' }
+}
+
+/** Shows the question in the panel and waits for the answer; Stop counts as no. */
+async function confirm(run: Run, view: StepView, reason: string): Promise<boolean> {
+  const { state, ports, signal } = run
+  const question = await ports.chat.add({ role: 'system', kind: 'confirm', text: `${view.instruction.description ?? view.instruction.action_type}: ${reason}`, confirm: { runId: state.id, step: view.index, reason, state: 'pending' } })
+  await setStatus(run, 'waiting')
+  let onAbort = () => undefined as void
+  const stopped = new Promise<boolean>((resolve) => {
+    onAbort = () => resolve(false)
+    if (signal.aborted) resolve(false)
+    else signal.addEventListener('abort', onAbort, { once: true })
+  })
+  const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, messageId: question.id, step: view.index, reason }, signal).catch(() => false)])
+  signal.removeEventListener('abort', onAbort)
+  await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow ? 'allowed' : 'denied' } })
+  await setStatus(run, 'running')
+  return allow
+}
+
+/** AI fallback for one step: the candidates go to the model, its one instruction runs. */
+async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: PageContext): Promise<{ ok: true; report: StepReport; instruction: Instruction } | { ok: false }> {
+  const { state, ports, signal } = run
+  const candidates: Candidate[] = failed.outcome.candidates ?? []
+  const fresh = await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page)
+  const prompt = buildRepairPrompt({ instruction: failed.instruction, error: failed.outcome.message, candidates }, fresh)
+  let text = ''
+  try {
+    const res = await ports.llm.stream({ system: buildSystemPrompt(), messages: [{ role: 'user', content: prompt }], signal, onText: (d) => void (text += d) })
+    addUsage(state, res.usage)
+  } catch {
+    if (signal.aborted) throw signal.reason
+    return { ok: false }
+  }
+  const first = extractFirstInstruction(text)
+  if (!first) return { ok: false }
+  const view: StepView = { index: failed.index, instruction: { ...first, description: first.description ?? failed.instruction.description }, status: 'pending' }
+  let recorded = view.instruction
+  const out = await runOneStep(run, view, (r) => (recorded = r))
+  if (!out.ok) return { ok: false }
+  await show(run, { ...view, instruction: recorded, status: 'ok', detail: `${out.detail} (repaired)`, rung: 'ai' })
+  return { ok: true, instruction: view.instruction, report: { index: view.index, action: first.action_type, description: first.description, ok: true, detail: out.detail } }
+}
+
+function extractFirstInstruction(text: string): Instruction | null {
+  let found: Instruction | null = null
+  const s = createInstructionSplitter({
+    prose: () => undefined,
+    element: (raw) => {
+      if (found) return
+      const r = safeParseInstructionText(raw)
+      if (r.success && r.data.action_type !== 'done') found = r.data
+    },
+  })
+  s.push(text)
+  s.end()
+  return found
+}
+
+/** A cached plan, replayed with no LLM call; a step that fails is repaired for that step only. */
+async function replay(run: Run, entry: { key: string; steps: Instruction[] }): Promise<void> {
+  const { state, ports, signal } = run
+  state.replay = true
+  await setStatus(run, 'running')
+  const repaired: { index: number; instruction: Instruction }[] = []
+  for (const [index, ins] of entry.steps.entries()) {
+    if (signal.aborted) throw signal.reason
+    const view: StepView = { index, instruction: ins, status: 'pending' }
+    void show(run, view)
+    const out = await runOneStep(run, view)
+    if (out.ok) continue
+    const page = await ports.page.read(state.tabId, state.request, { signal })
+    const fixed = kRepairable.has(out.code) ? await repairStep(run, { index, instruction: ins, outcome: out }, page) : { ok: false as const }
+    if (!fixed.ok) {
+      await ports.cache.remove(entry.key) // the page has moved on; next time plan afresh
+      return finish(run, 'failed', new AvaError('STEP_FAILED', `Replaying the saved steps failed at step ${index + 1}: ${out.message} The saved steps were dropped; ask again to plan afresh.`))
+    }
+    repaired.push({ index, instruction: redactInstruction(fixed.instruction, { sensitive: false }) })
+  }
+  await Promise.all([ports.cache.recordHit(entry.key, repaired), finish(run, 'done')])
+}
+
+function addUsage(state: RunState, u: { inputTokens?: number; outputTokens?: number }) {
+  state.usage.input += u.inputTokens ?? 0
+  state.usage.output += u.outputTokens ?? 0
+}
+
+/** The end of every run: the reason shown, unfinished steps marked skipped, the usage, the cache, the status. */
+async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<void> {
+  const { state, ports } = run
+  if (error) await ports.chat.add({ role: 'system', kind: 'error', text: error.message, hint: error.code })
+  for (const step of run.steps) if (step && (step.status === 'pending' || step.status === 'running')) await show(run, { ...step, status: 'skipped' })
+  const usage = { ...state.usage, costUsd: costUsd(activeLlm(run.settings).model, state.usage) }
+  await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
+  // A plan that worked is kept for next time, unless it typed a password the person wrote out.
+  if (status === 'done' && !state.replay && state.cacheKey && !state.typedSecretLiteral && state.executed.length) {
+    await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed })
+  }
+  await setStatus(run, status)
+}
+
+function toAvaError(e: unknown): AvaError {
+  if (e instanceof AvaError) return e
+  const code = (e as { code?: string })?.code
+  return new AvaError(code === 'NO_PAGE' ? 'NO_PAGE' : 'UNKNOWN', String((e as Error)?.message ?? e))
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { RunStatusSchema, type RunStatus } from '../chat'
+import { InstructionSchema } from '../instruction/schema'
+
+/** A planner message as kept between iterations (secrets already redacted). */
+export const PlannerMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() })
+export type PlannerMessage = z.infer<typeof PlannerMessageSchema>
+
+/**
+ * Everything a run needs to go on after a navigation or a worker restart. The background keeps
+ * it in chrome.storage.session (one key per tab); the run (run.ts) is its only writer.
+ */
+export const RunStateSchema = z.object({
+  id: z.string(),
+  tabId: z.number(),
+  /** The site whose conversation the run writes into. */
+  origin: z.string(),
+  request: z.string(),
+  /** The page the request was made on: the cache key is taken from it. */
+  startUrl: z.string(),
+  messageId: z.string(),
+  status: RunStatusSchema,
+  iteration: z.number(),
+  /** Instructions executed so far, redacted: the loop guard and the cache read them. */
+  executed: z.array(InstructionSchema),
+  /** Whether any step typed a literal value into a password field: such a run is not cached. */
+  typedSecretLiteral: z.boolean(),
+  planner: z.array(PlannerMessageSchema),
+  usage: z.object({ input: z.number(), output: z.number() }),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+  replay: z.boolean(),
+  noCache: z.boolean(),
+  cacheKey: z.string().optional(),
+})
+export type RunState = z.infer<typeof RunStateSchema>
+
+/** A run in one of these states has work left; the others are final. */
+export function isActive(status: RunStatus | string): boolean {
+  return status === 'planning' || status === 'running' || status === 'waiting'
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod'
+import { InstructionSchema } from './schema'
+
+/**
+ * One entry of the instruction cache (seed 001 §2.4, §4.4): a request seen before on the same
+ * kind of page, and the steps that answered it. The background stores these, the popup lists and
+ * edits them; both read this one schema, and a stored or hand-edited entry is checked against it.
+ */
+export const CacheEntrySchema = z.object({
+  /** Derived from the request, the site, the path and the packs' versions (core/agent/cache-key). */
+  key: z.string(),
+  request: z.string(),
+  origin: z.string(),
+  path: z.string(),
+  /** Replayed as they are: each must be an instruction the agent can run. */
+  steps: z.array(InstructionSchema),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  hits: z.number(),
+  repairs: z.number(),
+})
+export type CacheEntry = z.infer<typeof CacheEntrySchema>

@@ -1,0 +1,137 @@
+/**
+ * The registry's BrowserPort and the flows' FlowPort, both spoken over the one page channel: a
+ * pack step or a flow step becomes a PageCommand here, in core, and whoever carries commands (the
+ * extension's background, `ava run`'s Playwright page) supplies only `send`. Page failures arrive
+ * as data and become the caller's error type once, here.
+ */
+import type { FlowPort, StepOutcome } from '../flows/replay'
+import type { ActionErrorCode } from '../registry/errors'
+import { PortError, type BrowserPort, type WaitCondition } from '../registry/port'
+import type { ParsedSelector } from './selectors'
+import type { ExecFailure } from '../exec'
+import type { PageAction, PageTarget, SendCommand } from './command'
+
+/** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
+export const kPortStepTimeoutMs = 10_000
+
+const kPortCodes: Partial<Record<ExecFailure['code'], ActionErrorCode>> = {
+  ELEMENT_NOT_FOUND: 'ELEMENT_NOT_FOUND',
+  ELEMENT_STALE: 'ELEMENT_NOT_FOUND',
+  TIMEOUT: 'TIMEOUT',
+  VERIFY_FAILED: 'VERIFY_FAILED',
+}
+
+/** A page failure as the step engine reports it, candidates named so the person can pick one. */
+export function portErrorOf(f: ExecFailure): PortError {
+  const candidates = f.candidates?.length ? ` Candidates: ${f.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''
+  return new PortError(kPortCodes[f.code] ?? 'STEP_FAILED', `${f.code}: ${f.message}${candidates}`)
+}
+
+/** What only the carrier can do: leave the page, read the main world, run the person's own script. */
+export interface PortExtras {
+  navigate(url: string, signal: AbortSignal): Promise<void>
+  readGlobal?(path: string[], signal: AbortSignal): Promise<unknown>
+  runUserScript?(script: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>
+  /** How long an element may take to become actionable inside one call. */
+  timeoutMs?: number
+}
+
+function selectorTarget(selector: ParsedSelector | null): PageTarget {
+  return selector ? { selectors: [selector.raw] } : { focused: true }
+}
+
+function waitAction(c: WaitCondition): PageAction {
+  if (c.kind === 'selector') return { action: 'wait', target: selectorTarget(c.selector), state: c.state }
+  if (c.kind === 'text') return { action: 'wait', text: c.text }
+  return { action: 'wait', url: c.pattern }
+}
+
+export function createChannelPort(send: SendCommand, extras: PortExtras): BrowserPort {
+  const timeoutMs = extras.timeoutMs ?? kPortStepTimeoutMs
+  const act = async (step: PageAction, signal: AbortSignal, stepTimeoutMs = timeoutMs): Promise<unknown> => {
+    if (signal.aborted) throw signal.reason
+    const out = await send({ kind: 'act', step, timeoutMs: stepTimeoutMs }, signal)
+    if (!out.ok) throw portErrorOf(out)
+    return out.data
+  }
+  const port: BrowserPort = {
+    async query(selector, signal) {
+      const out = await send({ kind: 'count', selector: selector.raw }, signal)
+      if (!out.ok) throw new PortError('STEP_FAILED', out.message)
+      return out.count
+    },
+    async click(target, { button, count }, signal) {
+      await act({ action: count === 2 && button === 'left' ? 'dblclick' : 'click', target: selectorTarget(target), button, count }, signal)
+    },
+    async fill(target, value, signal) {
+      await act({ action: 'fill', target: selectorTarget(target), value }, signal)
+    },
+    async type(target, text, { delayMs }, signal) {
+      await act({ action: 'type', target: selectorTarget(target), value: text, delayMs }, signal)
+    },
+    async press(key, target, signal) {
+      await act({ action: 'press', key, target: target ? selectorTarget(target) : undefined }, signal)
+    },
+    async hover(target, signal) {
+      await act({ action: 'hover', target: selectorTarget(target) }, signal)
+    },
+    async select(target, values, signal) {
+      await act({ action: 'select', target: selectorTarget(target), value: values }, signal)
+    },
+    async check(target, checked, signal) {
+      await act({ action: checked ? 'check' : 'uncheck', target: selectorTarget(target) }, signal)
+    },
+    async scroll(target, { direction, amount }, signal) {
+      await act({ action: 'scroll', target: target ? selectorTarget(target) : undefined, direction, amount }, signal)
+    },
+    async waitFor(condition, waitMs, signal) {
+      await act(waitAction(condition), signal, waitMs)
+    },
+    async snapshot(signal) {
+      // The engine only learns that the page could be read; the listing stays in the page.
+      const out = await send({ kind: 'read', request: undefined }, signal)
+      if (!out.ok) throw portErrorOf(out)
+      return true
+    },
+    async find(query, signal) {
+      const out = await send({ kind: 'find', query }, signal)
+      if (!out.ok) throw out.code === 'AMBIGUOUS' ? new PortError('STEP_FAILED', `AMBIGUOUS: ${out.message}`) : portErrorOf(out)
+      return out.found
+    },
+    navigate: (url, signal) => extras.navigate(url, signal),
+    async getText(target, signal) {
+      return String((await act({ action: 'getText', target: selectorTarget(target) }, signal)) ?? '')
+    },
+    async getAttribute(target, name, signal) {
+      return ((await act({ action: 'getAttribute', target: selectorTarget(target), name }, signal)) as string | null) ?? null
+    },
+    async getUrl(signal) {
+      const out = await send({ kind: 'url' }, signal)
+      if (!out.ok) throw portErrorOf(out)
+      return out.url
+    },
+  }
+  if (extras.readGlobal) port.readGlobal = extras.readGlobal
+  if (extras.runUserScript) port.runUserScript = extras.runUserScript
+  return port
+}
+
+/** A flow step that never reached a page that could run it. */
+function stepFailure(f: ExecFailure): StepOutcome {
+  return { ok: false, code: f.code === 'TIMEOUT' ? 'TIMEOUT' : 'STEP_FAILED', message: f.message, candidates: [], resolveMs: 0, acted: false }
+}
+
+export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate'>): FlowPort {
+  return {
+    async runStep(step, opts, signal) {
+      const out = await send({ kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted }, signal)
+      return out.ok ? out.outcome : stepFailure(out)
+    },
+    navigate: (url, signal) => extras.navigate(url, signal),
+    async url(signal) {
+      const out = await send({ kind: 'url' }, signal)
+      if (!out.ok) throw new Error(out.message)
+      return out.url
+    },
+  }
+}

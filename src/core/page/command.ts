@@ -1,0 +1,172 @@
+/**
+ * The one channel to a page (STYLE.md, "One channel per kind of conversation"): everything the
+ * background or `ava run` asks of a page is a `PageCommand`, and every answer is a `PageOutcome`
+ * of the same kind. The agent's instructions, the registry's BrowserPort calls and recorded flow
+ * steps are translated into it here, in core; the background has one sender
+ * (src/background/page.ts), the page one receiver (src/dom/page/receiver.ts).
+ */
+import type { FlowStep } from '../flows/schema'
+import type { RecordedTarget } from '../flows/record'
+import type { StepOutcome } from '../flows/replay'
+import type { Candidate, ExecFailure, ExecSuccess, RiskCategory } from '../exec'
+import type { Instruction } from '../instruction/schema'
+import type { PageSnapshot } from './snapshot'
+
+export const kDomActionNames = [
+  'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute',
+] as const
+export type DomActionName = (typeof kDomActionNames)[number]
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom'
+export type WaitState = 'attached' | 'visible' | 'hidden' | 'detached'
+
+/** How a step names its element, in the order the page's locator ladder tries them. */
+export interface PageTarget {
+  /** `data-agent-id` from an Observe snapshot. */
+  targetId?: string
+  /** Explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:` or plain CSS), primary first. */
+  selectors?: string[]
+  /** What a person would call the element ("the 新建 button"). */
+  semantic?: string
+  /** The element that has the focus (keys typed without a target). */
+  focused?: boolean
+}
+
+/** One DOM action: what an instruction, a pack step and a flow step all become. */
+export interface PageAction {
+  action: DomActionName
+  target?: PageTarget
+  /** fill/type text, select values, navigate URL. */
+  value?: string | string[]
+  /** press: a key or chord, `${modifier}` allowed. */
+  key?: string
+  /** click: button and count. */
+  button?: 'left' | 'right' | 'middle'
+  count?: number
+  direction?: ScrollDirection
+  /** scroll: pixels for up/down/left/right (default: most of a screen). */
+  amount?: number
+  /** wait: the element state, a text, or a URL pattern; none of these waits for a quiet page. */
+  state?: WaitState
+  text?: string
+  url?: string
+  /** verify: the assertion with quoted keywords (seed 001 §4.1). */
+  assertion?: string
+  /** getAttribute: the attribute name. */
+  name?: string
+  /** type: pause between keys. */
+  delayMs?: number
+}
+
+/** The page as the planner reads it. */
+export interface PageInfo {
+  url: string
+  title: string
+  /** The Observe listing of the page, budgeted for the request. */
+  listing: string
+  /**
+   * Only when the page has cross-origin frames: the snapshot the listing was made from, which the
+   * background fills in from those frames' own content scripts and lists again, and the
+   * readiness note the listing started with (src/background/frames.ts).
+   */
+  snapshot?: PageSnapshot
+  note?: string
+}
+
+/** A semantic lookup's best element, with the others that fitted. */
+export type Found = Candidate & { candidates: Candidate[] }
+
+/** Each command kind: what it asks, and what a success carries. */
+export interface PageCommands {
+  /** Reads the page; with `settle`, after it has gone quiet (semantic engine §4.1). */
+  read: { req: { request?: string; settle?: boolean }; res: { info: PageInfo } }
+  /** A subframe's own Observe snapshot, for the background to merge into its parent's. */
+  'frame.read': { req: { request?: string }; res: { snapshot: PageSnapshot } }
+  /**
+   * One DOM action. With `confirm`, a step whose element is risky in one of those categories is
+   * refused with NEEDS_CONFIRMATION until it comes again with `confirmed` (issue 6).
+   */
+  act: { req: { step: PageAction; timeoutMs: number; confirm?: RiskCategory[]; confirmed?: boolean }; res: ExecSuccess }
+  /** How many elements a selector matches right now (never waits). */
+  count: { req: { selector: string }; res: { count: number } }
+  /** Semantic lookup ("the 新建 button"); AMBIGUOUS when several fit equally well. */
+  find: { req: { query: string }; res: { found: Found | null } }
+  url: { req: Record<never, never>; res: { url: string } }
+  /** One recorded flow step, its element resolved with the flow's guarantees (seed 004). */
+  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean }; res: { outcome: StepOutcome } }
+  /** The elements of instructions, described as a flow records them (null where gone). */
+  'flow.describe': { req: { targets: Pick<Instruction['params'], 'target_id' | 'fallback_selector' | 'semantic_locator'>[] }; res: { targets: (RecordedTarget | null)[] } }
+  /** Starts or stops recording the person's own actions (events go to the background as they happen). */
+  record: { req: { on: boolean }; res: Record<never, never> }
+  /** The debug overlay of indexed elements. */
+  overlay: { req: { on: boolean }; res: { on: boolean; elements: number } }
+  /** The tab's in-flight request count, pushed while a settling read waits (no polling). */
+  requests: { req: { pending: number }; res: Record<never, never> }
+}
+
+export type PageCommandKind = keyof PageCommands
+export type PageCommand<K extends PageCommandKind = PageCommandKind> = K extends PageCommandKind ? { kind: K } & PageCommands[K]['req'] : never
+/** Errors are data, with one error type for every kind (ExecFailure, seed 002 §5.2). */
+export type PageOutcome<K extends PageCommandKind = PageCommandKind> = ({ ok: true } & PageCommands[K]['res']) | ExecFailure
+
+/** The sending half as core sees it: one function, whatever carries the command. */
+export type SendCommand = <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal) => Promise<PageOutcome<K>>
+
+/** DOM actions that may navigate the document that runs them (a link, a submit button, Enter). */
+const kNavigatingActions = new Set<DomActionName>(['click', 'dblclick', 'press', 'submit'])
+
+/**
+ * Whether the document may legitimately go away while it holds this command: then its going
+ * away means the step did its job, and the next command goes to the next document.
+ */
+export function mayNavigate(command: PageCommand): boolean {
+  if (command.kind === 'act') return kNavigatingActions.has(command.step.action)
+  if (command.kind === 'flow.step') return command.step.action === 'click' || command.step.action === 'dblclick' || command.step.action === 'press'
+  return false
+}
+
+/** The success a command whose document navigated away under it reports (see mayNavigate). */
+export function navigatedOutcome<K extends PageCommandKind>(command: PageCommand<K>): PageOutcome<K> | null {
+  if (!mayNavigate(command)) return null
+  if (command.kind === 'act') return { ok: true, detail: 'The page navigated', navigating: true } as PageOutcome<K>
+  return { ok: true, outcome: { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' } } as PageOutcome<K>
+}
+
+/** The target an instruction names, as the ladder tries it: id, then selector, then description. */
+export function targetOf(p: Instruction['params']): PageTarget | undefined {
+  if (!p.target_id && !p.fallback_selector && !p.semantic_locator) return undefined
+  return { targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator }
+}
+
+/** The instruction's page types mapped onto DOM actions (seed 001 §2.3 table); null for the agent's own. */
+export function actionOf(ins: Instruction): PageAction | null {
+  const p = ins.params
+  const target = targetOf(p)
+  switch (ins.action_type) {
+    case 'navigate':
+      return { action: 'navigate', value: p.url }
+    case 'click':
+      return { action: 'click', target: target ?? {} }
+    case 'input':
+      return { action: 'fill', target: target ?? {}, value: p.value ?? '' }
+    case 'select':
+      return { action: 'select', target: target ?? {}, value: p.value ?? '' }
+    case 'hover':
+      return { action: 'hover', target: target ?? {} }
+    case 'press':
+      // A key pressed with no target goes to the focused element.
+      return { action: 'press', key: p.key, target: target ?? { focused: true } }
+    case 'scroll':
+      return { action: 'scroll', direction: p.direction, target }
+    case 'wait':
+      return { action: 'wait', target: { selectors: p.selector ? [p.selector] : [] }, state: 'visible' }
+    case 'verify':
+      return { action: 'verify', assertion: p.assertion }
+    default:
+      return null
+  }
+}
+
+/** A success or a failure of one kind, for a caller that wants only its data. */
+export function isFailure(out: { ok: boolean }): out is ExecFailure {
+  return out.ok === false
+}

@@ -1,0 +1,180 @@
+/**
+ * The one receiver of the page channel (src/core/page/command.ts): every PageCommand a page gets,
+ * from the extension's background or from `ava run`, is answered here, one handler per kind, and
+ * every answer is a PageOutcome: failures are data, nothing is thrown back across the channel.
+ */
+import type { ExecFailure, ExecOutcome, RiskCategory } from '../../core/exec'
+import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome } from '../../core/page/command'
+import type { RawEvent } from '../../core/flows/record'
+import { runCommand, semanticMatch, type TargetSpec } from '../executor'
+import { kAvaUiAttr } from '../executor/dom'
+import { SelectorSyntaxError } from '../../core/page/selectors'
+import { queryAll } from '../locators'
+import { serialize } from '../../core/page/serialize'
+import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSource } from '../observe'
+import { describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
+import { riskOf } from '../risk'
+
+export interface ReceiverOptions {
+  /** Where the recorder's events go (the extension sends each to the background at once). */
+  emitRecorded?: (event: RawEvent) => void
+}
+
+export type Receive = <K extends PageCommandKind>(command: PageCommand<K>) => Promise<PageOutcome<K>>
+
+type Handlers = { [K in PageCommandKind]: (command: PageCommand<K>) => Promise<PageOutcome<K>> | PageOutcome<K> }
+
+/** DOM actions that can submit, delete or pay, and how the risk check reads them (issue 6). */
+const kRiskyActions: Partial<Record<PageAction['action'], 'click' | 'press'>> = { click: 'click', dblclick: 'click', press: 'press', submit: 'click' }
+
+function fail(code: ExecFailure['code'], message: string, extra: Partial<ExecFailure> = {}): ExecFailure {
+  return { ok: false, code, message, ...extra }
+}
+
+/** The in-flight request count of this tab, as the background last told it (no polling). */
+function createRequestCount(): PendingRequestSource & { set(n: number): void } {
+  let count = 0
+  const listeners = new Set<() => void>()
+  return {
+    pending: () => count,
+    subscribe(onChange) {
+      listeners.add(onChange)
+      return () => listeners.delete(onChange)
+    },
+    set(n) {
+      if (n === count) return
+      count = n
+      for (const l of listeners) l()
+    },
+  }
+}
+
+/** A link that would open a new tab (target=_blank or a named window), as an absolute http(s) URL. */
+function newTabLink(el: Element): string | null {
+  const a = el.closest('a[href]') as HTMLAnchorElement | null
+  if (!a || !a.target || a.target === '_self' || a.target === '_parent' || a.target === '_top') return null
+  return /^https?:/i.test(a.href) ? a.href : null
+}
+
+function focusedElement(): Element | null {
+  const el = document.activeElement
+  return el && el !== document.body && el !== document.documentElement ? el : null
+}
+
+export function createReceiver(options: ReceiverOptions = {}): Receive {
+  const requests = createRequestCount()
+  let recording: AbortController | null = null
+
+  async function act({ step, timeoutMs, confirm: asked, confirmed }: PageCommand<'act'>): Promise<ExecOutcome> {
+    const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
+    // Risky steps are refused until the person has said yes (issue 6); nothing is done meanwhile.
+    const refuse = (el: Element, action: PageAction['action']): ExecFailure | null => {
+      const as = kRiskyActions[action]
+      const risk = as && confirm.length ? riskOf(el, as) : null
+      return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason) : null
+    }
+    let target: TargetSpec | undefined
+    if (step.target?.focused) {
+      const el = focusedElement()
+      // A key goes to the page when nothing has the focus; text needs somewhere to go.
+      if (!el && step.action !== 'press') return fail('ELEMENT_NOT_FOUND', 'Nothing has the focus to type into; give the step a selector.')
+      target = el ? { element: el } : undefined
+      if (el) {
+        const refused = refuse(el, step.action)
+        if (refused) return refused
+      }
+    } else target = step.target
+    let newTab: string | undefined
+    const out = await runCommand({ ...step, target }, {
+      timeoutMs,
+      beforeAct: (el, action) => {
+        const refused = refuse(el, action)
+        if (refused) return refused
+        const link = action === 'click' ? newTabLink(el) : null
+        if (!link) return null
+        newTab = link
+        return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
+      },
+    })
+    return newTab ? { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab } : out
+  }
+
+  async function read({ request, settle }: PageCommand<'read'>): Promise<PageInfo> {
+    let note = ''
+    if (settle) {
+      const ready = await waitForReady({ requests })
+      if (!ready.ready) note += `(The page was still changing after ${Math.round(ready.waitedMs / 1000)} s; this is how it looked then.)\n`
+      if (ready.errors.length) note += `(The page reported errors: ${ready.errors.slice(0, 3).join(' | ')})\n`
+    }
+    const snapshot = observe({ request })
+    const { text } = serialize(snapshot, { request })
+    const info: PageInfo = { url: location.href, title: document.title, listing: note + text }
+    // Cross-origin frames are read by our content script inside each of them; the background merges
+    // their snapshots into this one and lists the whole again (seed 002 §6, background/frames.ts).
+    if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })
+    return info
+  }
+
+  const handlers: Handlers = {
+    act: (c) => act(c),
+    read: async (c) => ({ ok: true, info: await read(c) }),
+    'frame.read': ({ request }) => ({ ok: true, snapshot: observe({ request }) }),
+    count({ selector }) {
+      try {
+        return { ok: true, count: queryAll(selector).filter((el) => !el.closest(`[${kAvaUiAttr}]`)).length }
+      } catch (e) {
+        if (e instanceof SelectorSyntaxError) return fail('INVALID', e.message)
+        throw e
+      }
+    },
+    find({ query }) {
+      const m = semanticMatch(query)
+      const named = m.candidates.map((c) => `${c.label} (${c.id})`).join('; ')
+      if (m.ambiguous) return fail('AMBIGUOUS', `"${query}" fits several elements: ${named}.`, { candidates: m.candidates })
+      return { ok: true, found: m.best ? { ...m.candidates[0], candidates: m.candidates } : null }
+    },
+    url: () => ({ ok: true, url: location.href }),
+    'flow.step': async ({ step, timeoutMs, trusted }) => ({ ok: true, outcome: await runFlowStep(step, { timeoutMs, trusted }) }),
+    'flow.describe': async ({ targets }) => {
+      const out = []
+      for (const t of targets) out.push(await describeInstructionTarget(t).catch(() => null))
+      return { ok: true, targets: out }
+    },
+    record({ on }) {
+      recording?.abort()
+      recording = null
+      if (on && options.emitRecorded) {
+        recording = new AbortController()
+        startRecording({ emit: options.emitRecorded, signal: recording.signal })
+      }
+      return { ok: true }
+    },
+    overlay({ on }) {
+      if (!on) {
+        hideOverlay()
+        return { ok: true, on: false, elements: 0 }
+      }
+      const snapshot = observe()
+      showOverlay(snapshot)
+      return { ok: true, on: true, elements: snapshot.elements.length }
+    },
+    requests({ pending }) {
+      requests.set(pending)
+      return { ok: true }
+    },
+  }
+
+  return async (command) => {
+    const handler = handlers[command.kind] as ((c: typeof command) => Promise<PageOutcome<typeof command.kind>> | PageOutcome<typeof command.kind>) | undefined
+    if (!handler) return fail('INVALID', `Unknown page command "${String(command.kind)}".`) as PageOutcome<typeof command.kind>
+    try {
+      return (await handler(command)) as PageOutcome<typeof command.kind>
+    } catch (e) {
+      // The receiver reports; it never throws across the channel (errors are data, STYLE.md).
+      return fail('NOT_ACTIONABLE', `${command.kind} failed: ${(e as Error)?.message ?? String(e)}`) as PageOutcome<typeof command.kind>
+    }
+  }
+}
+
+/** The page-side answers of every command kind, typed for callers that keep one receiver. */
+export type { PageCommands }

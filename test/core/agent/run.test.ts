@@ -1,0 +1,719 @@
+// The agent's run as a state machine (src/core/agent/run.ts, issue 19): every transition driven
+// through fake ports that record what the run asked of the world. Assertions are on what the run
+// did — calls, statuses, messages — never on its internals.
+import { describe, expect, it } from 'vitest'
+import type { ChatMessage, RunStatus } from '../../../src/core/chat'
+import type { AgentPorts, ExecOptions } from '../../../src/core/agent/ports'
+import { beginRun, resumeRun, runAgent } from '../../../src/core/agent/run'
+import type { PlannerMessage, RunState } from '../../../src/core/agent/state'
+import type { ExecOutcome } from '../../../src/core/exec'
+import type { CacheEntry } from '../../../src/core/instruction/cache-entry'
+import type { Instruction } from '../../../src/core/instruction/schema'
+import { DEFAULT_SETTINGS, type Settings } from '../../../src/core/settings'
+
+const kUrl = 'https://shop.example/login'
+const kOrigin = 'https://shop.example'
+
+// ---------------------------------------------------------------------------------------------
+// Instructions and replies
+
+const input = (id: number, selector: string, value: string, description = `Type into ${selector}`): Instruction => ({ step_id: id, action_type: 'input', params: { fallback_selector: selector, value }, description })
+const click = (id: number, what: string, extra: Instruction['params'] = {}): Instruction => ({ step_id: id, action_type: 'click', params: { semantic_locator: what, ...extra }, description: `Click ${what}` })
+const done = (answer: string): Instruction => ({ step_id: 99, action_type: 'done', params: { answer } })
+
+/** A reply as the model streams it: the JSON array in small chunks. */
+const reply = (...steps: unknown[]): string[] => chunk(JSON.stringify(steps))
+function chunk(text: string, size = 9): string[] {
+  const out: string[] = []
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size))
+  return out
+}
+
+interface StreamCall {
+  messages: PlannerMessage[]
+  emit(text: string): void
+  signal: AbortSignal
+}
+type Reply = string[] | ((call: StreamCall) => Promise<void>)
+
+function deferred<T = void>() {
+  let resolve!: (v: T) => void
+  const promise = new Promise<T>((r) => (resolve = r))
+  return { promise, resolve }
+}
+
+/** Resolves when the signal aborts, with its reason as a rejection. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fake world
+
+type Exec = (ins: Instruction, opts: ExecOptions, tabId: number) => ExecOutcome | (ExecOutcome & { tabId: number }) | Promise<ExecOutcome | (ExecOutcome & { tabId: number })>
+
+interface WorldOptions {
+  replies?: Reply[]
+  exec?: Exec
+  answer?: (question: { reason: string }, signal: AbortSignal) => Promise<boolean>
+  settings?: (s: Settings) => void
+  cache?: CacheEntry[]
+  vault?: Record<string, string>
+  history?: ChatMessage[]
+  navigate?: (url: string) => Promise<unknown>
+}
+
+function world(o: WorldOptions = {}) {
+  const settings: Settings = structuredClone(DEFAULT_SETTINGS)
+  o.settings?.(settings)
+  const log: string[] = []
+  const replies = [...(o.replies ?? [])]
+  const llmCalls: PlannerMessage[][] = []
+  const execCalls: { tabId: number; instruction: Instruction; confirmed: boolean; elementWaitMs?: number }[] = []
+  const reads: { tabId: number; request: string; settle?: boolean }[] = []
+  const navigations: string[] = []
+  const saved: RunState[] = []
+  const moves: [number, number][] = []
+  const questions: { reason: string; step: number }[] = []
+  const messages: ChatMessage[] = structuredClone(o.history ?? [])
+  const cache = new Map((o.cache ?? []).map((e) => [e.key, structuredClone(e)]))
+  const cacheCalls: string[] = []
+  const hits: { key: string; repaired: { index: number; instruction: Instruction }[] }[] = []
+  let ids = 0
+  let now = 1_000
+
+  const find = (id: string) => messages.find((m) => m.id === id)
+  const ports: AgentPorts = {
+    llm: {
+      async stream({ messages: sent, signal, onText }) {
+        llmCalls.push(structuredClone(sent))
+        log.push('llm')
+        const r = replies.shift()
+        if (!r) throw new Error('the model was called more often than the test scripted')
+        if (typeof r === 'function') await r({ messages: sent, emit: onText, signal })
+        else
+          for (const c of r) {
+            if (signal.aborted) throw signal.reason
+            onText(c)
+            await Promise.resolve()
+          }
+        log.push('llm end')
+        return { usage: { inputTokens: 100, outputTokens: 10 } }
+      },
+    },
+    page: {
+      async read(tabId, request, { settle }) {
+        reads.push({ tabId, request, settle })
+        log.push('read')
+        return { url: kUrl, title: `Page of tab ${tabId}`, listing: `[btn_${reads.length}] Sign in (read ${reads.length})` }
+      },
+      async exec(tabId, instruction, opts) {
+        execCalls.push({ tabId, instruction: structuredClone(instruction), confirmed: opts.confirmed, elementWaitMs: opts.elementWaitMs })
+        log.push(`exec ${instruction.action_type} ${instruction.description ?? ''}`.trim())
+        const out = o.exec ? await o.exec(instruction, opts, tabId) : ({ ok: true, detail: `Did ${instruction.description ?? instruction.action_type}` } as ExecOutcome)
+        return { tabId, ...out }
+      },
+      async navigate(_tabId, url) {
+        navigations.push(url)
+        log.push('navigate')
+        await o.navigate?.(url)
+        log.push('navigated')
+      },
+      url: async () => kUrl,
+    },
+    actions: {
+      relevant: async () => [{ name: 'shop:auth:login', description: 'Signs in', params: [] }],
+      lookup: async (name) => (name.startsWith('shop:') ? { ok: true, risk: name.endsWith(':delete') ? 'high' : undefined } : { ok: false, message: `No action named ${name}.`, suggestion: 'Try /actions.' }),
+      run: async (_tab, name, params) => ({ ok: true, text: `✓ ${name} ran with ${JSON.stringify(params)}` }),
+    },
+    cache: {
+      key: async (request, url) => `key:${request}@${new URL(url).pathname}`,
+      lookup: async (key) => {
+        cacheCalls.push(`lookup ${key}`)
+        return structuredClone(cache.get(key))
+      },
+      save: async (entry) => {
+        cacheCalls.push(`save ${entry.key}`)
+        cache.set(entry.key, { ...entry, createdAt: 0, updatedAt: 0, hits: 0, repairs: 0 })
+      },
+      recordHit: async (key, repaired) => {
+        cacheCalls.push(`hit ${key}`)
+        hits.push({ key, repaired: structuredClone(repaired) })
+        const e = cache.get(key)
+        for (const r of repaired) if (e) e.steps[r.index] = r.instruction
+      },
+      remove: async (key) => {
+        cacheCalls.push(`remove ${key}`)
+        cache.delete(key)
+      },
+    },
+    store: {
+      save: async (state) => {
+        saved.push(structuredClone(state))
+      },
+      moveTab: (from, to) => void moves.push([from, to]),
+    },
+    chat: {
+      async add(message) {
+        const full: ChatMessage = { id: `m${++ids}`, ts: now, ...structuredClone(message) }
+        messages.push(full)
+        return structuredClone(full)
+      },
+      async text(id, delta) {
+        const m = find(id)
+        if (m) m.text += delta
+      },
+      async step(id, step) {
+        const m = find(id)
+        if (!m) return
+        m.steps ??= []
+        m.steps[step.index] = structuredClone(step)
+      },
+      async patch(id, patch) {
+        const m = find(id)
+        if (m) Object.assign(m, structuredClone(patch))
+      },
+      messages: async () => structuredClone(messages),
+    },
+    ask: {
+      confirm: (q, signal) => {
+        questions.push({ reason: q.reason, step: q.step })
+        log.push('ask')
+        return o.answer ? o.answer(q, signal) : Promise.resolve(true)
+      },
+    },
+    secrets: { vault: async () => ({ ...o.vault }) },
+    clock: { now: () => (now += 5) },
+  }
+
+  const w = {
+    ports,
+    settings,
+    log,
+    llmCalls,
+    execCalls,
+    reads,
+    navigations,
+    saved,
+    moves,
+    questions,
+    messages,
+    cache,
+    cacheCalls,
+    hits,
+    /** Starts a run in tab 1 the way the background does. */
+    async start(request = 'log in as alice', opts: { noCache?: boolean } = {}) {
+      const state = await beginRun(ports, settings, { id: 'run_1', tabId: 1, request, url: kUrl, origin: kOrigin, noCache: opts.noCache })
+      const controller = new AbortController()
+      const ended = runAgent(state, ports, { settings, signal: controller.signal })
+      return { state, controller, ended }
+    },
+    async run(request?: string, opts?: { noCache?: boolean }) {
+      return (await (await w.start(request, opts)).ended)
+    },
+    /** The statuses the run was saved with, repeats folded. */
+    statuses(): RunStatus[] {
+      return saved.map((s) => s.status).filter((s, i, all) => s !== all[i - 1])
+    },
+    assistant(): ChatMessage {
+      return messages.filter((m) => m.role === 'assistant').at(-1)!
+    },
+    steps() {
+      return (w.assistant().steps ?? []).map((s) => ({ index: s.index, status: s.status, action: s.instruction.action_type, detail: s.detail }))
+    },
+    errors(): string[] {
+      return messages.filter((m) => m.kind === 'error').map((m) => m.text)
+    },
+    /** The last user turn the model was sent on call `n`. */
+    turn(n: number): string {
+      return llmCalls[n].at(-1)!.content
+    },
+  }
+  return w
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('plan', () => {
+  it('sends the page, the request, the relevant actions and the site’s earlier exchanges, then ends on done with the answer', async () => {
+    const history: ChatMessage[] = [
+      { id: 'h1', role: 'user', text: 'open my orders', ts: 1 },
+      { id: 'h2', role: 'assistant', text: 'Your orders are open.', ts: 2 },
+      { id: 'h3', role: 'system', kind: 'info', text: 'noise', ts: 3 },
+    ]
+    const w = world({ history, replies: [reply(input(1, '#username', 'alice'), done('Signed in as **alice**.'))] })
+    const state = await w.run()
+
+    expect(w.llmCalls).toHaveLength(1)
+    const sent = w.llmCalls[0]
+    expect(sent.slice(0, 2)).toEqual([
+      { role: 'user', content: 'open my orders' },
+      { role: 'assistant', content: 'Your orders are open.' },
+    ])
+    expect(w.turn(0)).toContain('<untrusted_page_content>\n[btn_1] Sign in (read 1)')
+    expect(w.turn(0)).toContain('shop:auth:login')
+    expect(w.turn(0)).toMatch(/Request: log in as alice$/)
+    expect(w.reads).toEqual([{ tabId: 1, request: 'log in as alice', settle: false }])
+    expect(w.execCalls.map((c) => c.instruction.params.value)).toEqual(['alice'])
+    expect(w.assistant().text).toBe('Signed in as **alice**.')
+    expect(w.assistant().usage).toMatchObject({ input: 100, output: 10 })
+    expect(w.steps()).toEqual([{ index: 0, status: 'ok', action: 'input', detail: 'Did Type into #username' }])
+    expect(state.status).toBe('done')
+    expect(w.statuses()).toEqual(['planning', 'running', 'done'])
+    expect(w.saved.at(-1)!.endedAt).toBeGreaterThan(w.saved.at(-1)!.startedAt)
+  })
+
+  it('feeds the results back with the fresh page, and keeps only the newest listing in the planner’s memory', async () => {
+    const w = world({ replies: [reply(input(1, '#username', 'alice')), reply(done('Done.'))] })
+    await w.run()
+
+    expect(w.reads.map((r) => r.settle)).toEqual([false, true]) // the page settles after steps acted
+    const second = w.llmCalls[1]
+    expect(w.turn(1)).toContain('OK step 1 input (Type into #username): Did Type into #username')
+    expect(w.turn(1)).toContain('[btn_2] Sign in (read 2)')
+    const listings = second.filter((m) => m.content.includes('<untrusted_page_content>'))
+    expect(listings).toEqual([second.at(-1)])
+    expect(second[0].content).toContain('(page listing of that moment omitted)')
+    expect(JSON.parse(second[1].content)).toEqual([input(1, '#username', 'alice'), done('Done.')].slice(0, 1))
+  })
+
+  it('ends as done on a prose answer, shows it and saves nothing to the cache', async () => {
+    const w = world({ replies: [chunk('The page says **hello**.')] })
+    await w.run('what does this page say?')
+    expect(w.assistant().text).toBe('The page says **hello**.')
+    expect(w.execCalls).toEqual([])
+    expect(w.statuses().at(-1)).toBe('done')
+    expect(w.cacheCalls.filter((c) => c.startsWith('save'))).toEqual([])
+  })
+
+  it('opens a page named in the request before reading the page to plan on', async () => {
+    const w = world({ replies: [reply(done('Opened.'))], navigate: () => new Promise((r) => setTimeout(r, 0)) })
+    await w.run('open https://shop.example/orders and count them')
+    expect(w.navigations).toEqual(['https://shop.example/orders'])
+    expect(w.log.slice(0, 3)).toEqual(['navigate', 'navigated', 'read'])
+  })
+
+  it('refuses a site the options block, before any run starts', async () => {
+    const w = world({ settings: (s) => void (s.safety.denyDomains = ['shop.example']) })
+    await expect(w.start()).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    expect(w.errors()).toEqual(["Ava is not allowed to act on shop.example. Change the allowed and blocked sites in Ava's options."])
+    expect(w.saved).toEqual([])
+  })
+
+  it('refuses an empty request', async () => {
+    const w = world()
+    await expect(w.start('   ')).rejects.toThrow('Type a request first.')
+    expect(w.messages).toEqual([])
+  })
+
+  it('ends with the provider’s error when the model call fails', async () => {
+    const w = world({
+      replies: [
+        async () => {
+          throw Object.assign(new Error('The provider refused the API key (HTTP 401): bad key'), { code: 'TOKEN_INVALID' })
+        },
+      ],
+    })
+    const state = await w.run()
+    expect(state.status).toBe('failed')
+    expect(w.errors()).toEqual(['The provider refused the API key (HTTP 401): bad key'])
+  })
+})
+
+describe('stream', () => {
+  it('runs a step as soon as its instruction has streamed in, before the reply ends', async () => {
+    const executed = deferred()
+    const w = world({
+      exec: () => {
+        executed.resolve()
+        return { ok: true, detail: 'Typed' }
+      },
+      replies: [
+        async ({ emit }) => {
+          emit(`[${JSON.stringify(input(1, '#username', 'alice'))},`)
+          await executed.promise // the reply goes on only once the first step has run
+          emit(`${JSON.stringify(done('Done.'))}]`)
+        },
+      ],
+    })
+    await w.run()
+    expect(w.log.indexOf('exec input Type into #username')).toBeLessThan(w.log.indexOf('llm end'))
+    expect(w.statuses().at(-1)).toBe('done')
+  })
+
+  it('shows the streamed prose and keeps the answer apart from it', async () => {
+    const w = world({ replies: [chunk(`Signing in.\n${JSON.stringify([input(1, '#u', 'alice'), done('Signed in.')])}`)] })
+    await w.run()
+    expect(w.assistant().text).toBe('Signing in.\n\n\nSigned in.')
+  })
+
+  it('reports a reply cut inside an instruction: the complete steps ran, the cut one did not', async () => {
+    const text = JSON.stringify([input(1, '#username', 'alice'), input(2, '#password', 'wonderland')])
+    const w = world({ replies: [chunk(text.slice(0, text.indexOf('wonderland')))] })
+    const state = await w.run()
+    expect(w.execCalls.map((c) => c.instruction.params.fallback_selector)).toEqual(['#username'])
+    expect(w.errors()).toEqual(['The reply stopped in the middle of step 2; the steps before it ran. Try again.'])
+    expect(state.status).toBe('failed')
+  })
+})
+
+describe('act', () => {
+  it('stops at a failed step with its reason, and skips the steps after it', async () => {
+    const w = world({
+      exec: (ins) => (ins.params.fallback_selector === '#username' ? { ok: false, code: 'NOT_ACTIONABLE', message: 'The field is read-only.' } : { ok: true, detail: 'ok' }),
+      // All of it arrived before the first step ran: the rest is shown skipped.
+      replies: [[JSON.stringify([input(1, '#username', 'alice'), input(2, '#password', 'pw')])]],
+    })
+    const state = await w.run()
+    expect(w.execCalls).toHaveLength(1)
+    expect(w.steps().map((s) => s.status)).toEqual(['failed', 'skipped'])
+    expect(w.errors()).toEqual(['Step 1 failed: The field is read-only.'])
+    expect(state.status).toBe('failed')
+  })
+
+  it('resolves secrets only for the page and keeps their values out of the chat, the planner and the cache', async () => {
+    const w = world({
+      vault: { PW: 'hunter2-secret' },
+      exec: (ins) => ({ ok: true, detail: `Typed ${ins.params.value} into "Password"`, sensitive: true }),
+      replies: [reply(input(1, '#password', '${secret:PW}')), reply(done('Done.'))],
+    })
+    await w.run()
+    expect(w.execCalls[0].instruction.params.value).toBe('hunter2-secret')
+    const everything = JSON.stringify([w.messages, w.llmCalls, w.saved, [...w.cache.values()]])
+    expect(everything).not.toContain('hunter2-secret')
+    expect(w.steps()[0].detail).toBe('Typed [redacted] into "Password"')
+    expect(w.cache.get('key:log in as alice@/login')!.steps[0].params.value).toBe('${secret:PW}') // replayable: it names the secret
+  })
+
+  it('does not cache a run that typed a password written out in full, and redacts it', async () => {
+    const w = world({
+      exec: (ins) => ({ ok: true, detail: 'Typed into "Password"', sensitive: ins.params.fallback_selector === '#password' }),
+      replies: [reply(input(1, '#password', 'wonderland'), done('Done.'))],
+    })
+    await w.run()
+    expect(JSON.stringify([w.messages, w.saved])).not.toContain('wonderland')
+    expect(w.saved.at(-1)!.executed[0].params.value).toBe('[redacted]')
+    expect(w.cacheCalls.filter((c) => c.startsWith('save'))).toEqual([])
+  })
+
+  it('does not type an unknown secret', async () => {
+    const w = world({ replies: [reply(input(1, '#password', '${secret:NOPE}'))] })
+    await w.run()
+    expect(w.execCalls).toEqual([])
+    expect(w.errors()).toEqual(["Step 1 failed: No saved secret named NOPE. Add it in Ava's options."])
+  })
+
+  it('saves a run that worked under its cache key, with the executed steps', async () => {
+    const w = world({ replies: [reply(input(1, '#username', 'alice'), done('Done.'))] })
+    await w.run()
+    expect(w.cache.get('key:log in as alice@/login')).toMatchObject({ request: 'log in as alice', origin: kOrigin, path: '/login', steps: [input(1, '#username', 'alice')] })
+  })
+
+  it('runs a registry action with its secrets resolved for the action only', async () => {
+    const w = world({
+      vault: { PW: 'hunter2-secret' },
+      settings: (s) => void (s.safety.confirm = []),
+      replies: [reply({ step_id: 1, action_type: 'run_action', params: { action: 'shop:auth:login', args: { password: '${secret:PW}' } } }), reply(done('Done.'))],
+    })
+    await w.run()
+    expect(w.steps()[0]).toMatchObject({ status: 'ok', detail: '✓ shop:auth:login ran with {"password":"[redacted]"}' })
+    expect(w.execCalls).toEqual([])
+  })
+})
+
+describe('confirm', () => {
+  const risky = (ins: Instruction, opts: ExecOptions): ExecOutcome => (opts.confirmed ? { ok: true, detail: `Clicked ${ins.description}` } : { ok: false, code: 'NEEDS_CONFIRMATION', message: 'may delete something' })
+
+  it('waits for the person’s yes, then runs the step confirmed', async () => {
+    const w = world({ exec: risky, answer: async () => true, replies: [reply(click(1, 'Delete order')), reply(done('Deleted.'))] })
+    const state = await w.run('delete the order')
+    expect(w.execCalls.map((c) => c.confirmed)).toEqual([false, true])
+    expect(w.questions).toEqual([{ reason: 'may delete something', step: 0 }])
+    const q = w.messages.find((m) => m.kind === 'confirm')!
+    expect(q.text).toBe('Click Delete order: may delete something')
+    expect(q.confirm).toMatchObject({ runId: 'run_1', state: 'allowed' })
+    expect(w.statuses()).toEqual(['planning', 'running', 'waiting', 'running', 'done'])
+    expect(state.status).toBe('done')
+  })
+
+  it('does nothing when the person says no, and ends with that reason', async () => {
+    const w = world({ exec: risky, answer: async () => false, replies: [reply(click(1, 'Delete order'))] })
+    const state = await w.run('delete the order')
+    expect(w.execCalls.map((c) => c.confirmed)).toEqual([false])
+    expect(w.messages.find((m) => m.kind === 'confirm')!.confirm!.state).toBe('denied')
+    expect(w.errors()).toEqual(['Step 1 failed: Cancelled by you; nothing was done.'])
+    expect(state.status).toBe('failed')
+  })
+
+  it('asks before going to another site, and never asks when that category is switched off', async () => {
+    const nav = { step_id: 1, action_type: 'navigate', params: { url: 'https://elsewhere.example/' }, description: 'Go elsewhere' }
+    const w = world({ answer: async () => false, replies: [reply(nav)] })
+    await w.run()
+    expect(w.questions.map((q) => q.reason)).toEqual(['goes to another site: elsewhere.example'])
+    expect(w.execCalls).toEqual([])
+
+    const off = world({ settings: (s) => void (s.safety.confirm = []), replies: [reply(nav), reply(done('There.'))] })
+    await off.run()
+    expect(off.questions).toEqual([])
+    expect(off.execCalls.map((c) => c.instruction.params.url)).toEqual(['https://elsewhere.example/'])
+  })
+
+  it('asks before a high-risk registry action', async () => {
+    const w = world({ answer: async () => false, replies: [reply({ step_id: 1, action_type: 'run_action', params: { action: 'shop:orders:delete' } })] })
+    await w.run()
+    expect(w.questions.map((q) => q.reason)).toEqual(['runs an action marked high-risk: shop:orders:delete'])
+    expect(w.errors()).toEqual(['Step 1 failed: Cancelled by you; nothing was done.'])
+  })
+})
+
+describe('repair (AI fallback)', () => {
+  it('asks the model for the one step with the candidates, runs its pick and goes on', async () => {
+    const w = world({
+      exec: (ins) =>
+        ins.params.target_id === 'btn_save_2'
+          ? { ok: true, detail: 'Clicked "Save" (second)' }
+          : { ok: false, code: 'AMBIGUOUS', message: 'Two elements fit "Save".', candidates: [{ id: 'btn_save_1', label: 'Save draft', score: 0.9 }, { id: 'btn_save_2', label: 'Save profile', score: 0.9 }] },
+      replies: [reply(click(1, 'Save')), reply({ step_id: 1, action_type: 'click', params: { target_id: 'btn_save_2' } }), reply(done('Saved.'))],
+    })
+    const state = await w.run('save my profile')
+    expect(w.llmCalls).toHaveLength(3)
+    expect(w.turn(1)).toContain('[btn_save_2] Save profile (score 0.9)')
+    expect(w.turn(1)).toContain('Error: Two elements fit "Save".')
+    expect(w.execCalls.map((c) => c.instruction.params.target_id)).toEqual([undefined, 'btn_save_2'])
+    expect(w.assistant().steps![0]).toMatchObject({ status: 'ok', rung: 'ai', detail: 'Clicked "Save" (second) (repaired)', instruction: { description: 'Click Save' } })
+    expect(w.turn(2)).toContain('OK step 1 click: Clicked "Save" (second)')
+    expect(state.status).toBe('done')
+  })
+
+  it('ends with the step’s error when the model has no fix', async () => {
+    const w = world({
+      exec: () => ({ ok: false, code: 'ELEMENT_NOT_FOUND', message: 'Nothing fits "Save".' }),
+      replies: [reply(click(1, 'Save')), reply()],
+    })
+    const state = await w.run()
+    expect(w.llmCalls).toHaveLength(2)
+    expect(w.errors()).toEqual(['Step 1 failed: Nothing fits "Save".'])
+    expect(state.status).toBe('failed')
+  })
+
+  it('does not repair a failure the locator did not cause', async () => {
+    const w = world({ exec: () => ({ ok: false, code: 'TIMEOUT', message: 'The page did not answer.' }), replies: [reply(click(1, 'Save'))] })
+    await w.run()
+    expect(w.llmCalls).toHaveLength(1)
+    expect(w.errors()).toEqual(['Step 1 failed: The page did not answer.'])
+  })
+})
+
+describe('regenerate', () => {
+  const bad = { step_id: 1, action_type: 'teleport', params: { url: 'x' } }
+
+  it('asks once more with the error attached when a reply holds an invalid instruction, which is not executed', async () => {
+    const w = world({ replies: [reply(bad, input(2, '#u', 'alice')), reply(input(1, '#u', 'alice'), done('Done.'))] })
+    const state = await w.run()
+    expect(w.turn(1)).toContain('Your last reply had an invalid instruction: Step 1 was not a valid instruction, so Ava stopped before it.')
+    expect(w.execCalls).toHaveLength(1)
+    expect(w.steps().map((s) => [s.index, s.status])).toEqual([
+      [0, 'failed'],
+      [1, 'ok'],
+    ])
+    expect(state.status).toBe('done')
+  })
+
+  it('gives up after the second invalid reply', async () => {
+    const w = world({ replies: [reply(bad), reply(bad)] })
+    const state = await w.run()
+    expect(w.llmCalls).toHaveLength(2)
+    expect(w.execCalls).toEqual([])
+    expect(w.errors()).toEqual(['Step 2 was not a valid instruction, so Ava stopped before it.'])
+    expect(state.status).toBe('failed')
+  })
+})
+
+describe('guards', () => {
+  it('stops at the step limit', async () => {
+    const w = world({ settings: (s) => void (s.agent.stepLimit = 2), replies: [reply(input(1, '#a', '1'), input(2, '#b', '2'))] })
+    const state = await w.run()
+    expect(w.llmCalls).toHaveLength(1)
+    expect(w.errors()).toEqual(['Ava reached the step limit (2) before finishing. Ask again to go on, or raise the limit in options.'])
+    expect(state.status).toBe('failed')
+  })
+
+  it('stops when the same step repeats three times in a row, and waits for the person', async () => {
+    const w = world({ replies: [reply(click(1, 'Next')), reply(click(2, 'Next')), reply(click(3, 'Next'))] })
+    const state = await w.run()
+    expect(w.llmCalls).toHaveLength(3)
+    expect(w.execCalls).toHaveLength(3)
+    expect(w.errors()).toEqual(['Ava did the same step three times in a row and stopped. Tell Ava how to go on.'])
+    expect(state.status).toBe('stopped')
+  })
+})
+
+describe('stop', () => {
+  it('aborts the stream mid-reply: the step that ran stays, the rest never run', async () => {
+    const executed = deferred()
+    const w = world({
+      exec: () => {
+        executed.resolve()
+        return { ok: true, detail: 'Typed' }
+      },
+      replies: [
+        async ({ emit, signal }) => {
+          emit(`[${JSON.stringify(input(1, '#username', 'alice'))},`)
+          await aborted(signal) // the model stalls until the person presses Stop
+        },
+      ],
+    })
+    const { controller, ended } = await w.start()
+    await executed.promise
+    controller.abort(new Error('Stopped by you.'))
+    const state = await ended
+    expect(w.execCalls).toHaveLength(1)
+    expect(w.errors()).toEqual(['Stopped by you.'])
+    expect(state.status).toBe('stopped')
+    expect(w.statuses().at(-1)).toBe('stopped')
+  })
+
+  it('stops while waiting for a confirmation: the question counts as no and nothing is done', async () => {
+    const asked = deferred()
+    const w = world({
+      exec: (_ins, opts) => (opts.confirmed ? { ok: true, detail: 'Deleted' } : { ok: false, code: 'NEEDS_CONFIRMATION', message: 'may delete something' }),
+      answer: (_q, signal) => {
+        asked.resolve()
+        return aborted(signal) // the person never answers
+      },
+      replies: [reply(click(1, 'Delete order'), done('never'))],
+    })
+    const { controller, ended } = await w.start()
+    await asked.promise
+    expect(w.statuses().at(-1)).toBe('waiting')
+    controller.abort(new Error('Stopped by you.'))
+    const state = await ended
+    expect(w.execCalls.map((c) => c.confirmed)).toEqual([false])
+    expect(w.messages.find((m) => m.kind === 'confirm')!.confirm!.state).toBe('denied')
+    expect(w.errors()).toEqual(['Stopped by you.'])
+    expect(state.status).toBe('stopped')
+  })
+})
+
+describe('resume after a worker restart', () => {
+  async function interrupted(w: ReturnType<typeof world>, status: RunStatus): Promise<RunState> {
+    // A run as the worker left it: one step done, its memory kept in the saved state.
+    const state = await beginRun(w.ports, w.settings, { id: 'run_1', tabId: 1, request: 'fill in the form', url: kUrl, origin: kOrigin })
+    const step = { index: 0, instruction: input(1, '#username', 'alice'), status: 'ok' as const, detail: 'Typed' }
+    await w.ports.chat.step(state.messageId, step)
+    await w.ports.chat.text(state.messageId, 'Filling in.')
+    return { ...state, status, iteration: 1, executed: [step.instruction], planner: [{ role: 'user', content: 'first turn' }, { role: 'assistant', content: '[…]' }] }
+  }
+
+  it('ends a run that was waiting for the person’s answer, with the message, and does nothing', async () => {
+    const w = world()
+    const state = await resumeRun(await interrupted(w, 'waiting'), w.ports, { settings: w.settings, signal: new AbortController().signal })
+    expect(w.errors()).toEqual(["Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue."])
+    expect(w.llmCalls).toEqual([])
+    expect(w.execCalls).toEqual([])
+    expect(state.status).toBe('stopped')
+    expect(w.saved.at(-1)!.status).toBe('stopped')
+  })
+
+  it('continues a running run from the page as it is now, after the steps it had shown', async () => {
+    const w = world({ replies: [reply(input(2, '#password', 'wonderland')), reply(done('Both fields are filled in.'))] })
+    const state = await resumeRun(await interrupted(w, 'running'), w.ports, { settings: w.settings, signal: new AbortController().signal })
+    expect(w.messages.filter((m) => m.kind === 'info').map((m) => m.text)).toEqual(["Ava's background was restarted; continuing from the page as it is now."])
+    expect(w.reads[0].settle).toBe(true)
+    expect(w.llmCalls[0].slice(0, 2)).toEqual([
+      { role: 'user', content: 'first turn' },
+      { role: 'assistant', content: '[…]' },
+    ])
+    expect(w.turn(0)).toContain('Ava was restarted; some of your last steps may not have run. Check the page.')
+    expect(w.steps().map((s) => [s.index, s.status])).toEqual([
+      [0, 'ok'],
+      [1, 'ok'],
+    ])
+    expect(w.assistant().text).toBe('Filling in.\n\nBoth fields are filled in.')
+    expect(state.status).toBe('done')
+  })
+})
+
+describe('cached replay', () => {
+  const entry = (steps: Instruction[]): CacheEntry => ({ key: 'key:save my profile@/login', request: 'save my profile', origin: kOrigin, path: '/login', steps, createdAt: 0, updatedAt: 0, hits: 0, repairs: 0 })
+
+  it('replays a saved plan with no model call, and records the hit', async () => {
+    const w = world({ cache: [entry([input(1, '#name', 'Alice'), click(2, 'Save')])] })
+    const state = await w.run('save my profile')
+    expect(w.llmCalls).toEqual([])
+    expect(w.execCalls.map((c) => [c.instruction.step_id, c.elementWaitMs])).toEqual([
+      [1, 3_000],
+      [2, 3_000],
+    ])
+    expect(w.hits).toEqual([{ key: 'key:save my profile@/login', repaired: [] }])
+    expect(w.assistant()).toMatchObject({ replayed: true, usage: { input: 0, output: 0 } })
+    expect(state.status).toBe('done')
+  })
+
+  it('plans afresh when asked to, without looking the request up', async () => {
+    const w = world({ cache: [entry([click(1, 'Save')])], replies: [reply(done('Planned.'))] })
+    await w.run('save my profile', { noCache: true })
+    expect(w.cacheCalls).toEqual([])
+    expect(w.llmCalls).toHaveLength(1)
+  })
+
+  it('repairs a step that broke with one model call, and updates the entry so the next replay needs none', async () => {
+    let broken = true
+    const w = world({
+      cache: [entry([input(1, '#name', 'Alice'), click(2, 'Save')])],
+      exec: (ins) => (broken && ins.params.semantic_locator === 'Save' ? { ok: false, code: 'ELEMENT_NOT_FOUND', message: 'Nothing fits "Save".', candidates: [{ id: 'btn_submit', label: 'Save changes', score: 0.7 }] } : { ok: true, detail: 'ok' }),
+      replies: [reply({ step_id: 2, action_type: 'click', params: { target_id: 'btn_submit' } })],
+    })
+    await w.run('save my profile')
+    expect(w.llmCalls).toHaveLength(1)
+    expect(w.turn(0)).toContain('[btn_submit] Save changes')
+    expect(w.hits[0].repaired).toEqual([{ index: 1, instruction: { step_id: 2, action_type: 'click', params: { target_id: 'btn_submit' }, description: 'Click Save' } }])
+    expect(w.statuses().at(-1)).toBe('done')
+
+    broken = false
+    w.llmCalls.length = 0
+    w.execCalls.length = 0
+    await w.run('save my profile')
+    expect(w.llmCalls).toEqual([])
+    expect(w.execCalls.map((c) => c.instruction.params.target_id)).toEqual([undefined, 'btn_submit'])
+  })
+
+  it('drops the entry when a step fails beyond repair, and says so', async () => {
+    const w = world({ cache: [entry([click(1, 'Save')])], exec: () => ({ ok: false, code: 'NOT_ACTIONABLE', message: 'The button is disabled.' }) })
+    const state = await w.run('save my profile')
+    expect(w.llmCalls).toEqual([])
+    expect(w.cache.size).toBe(0)
+    expect(w.errors()).toEqual(['Replaying the saved steps failed at step 1: The button is disabled. The saved steps were dropped; ask again to plan afresh.'])
+    expect(state.status).toBe('failed')
+  })
+})
+
+describe('tab change', () => {
+  it('follows a step that opened a new tab: the store hears at once, the next steps go to the new tab', async () => {
+    const w = world({
+      exec: (ins, opts, tabId) => {
+        if (ins.description !== 'Click Open report') return { ok: true, detail: 'ok' }
+        opts.onTabChange(2) // the page layer knows before the new tab has loaded
+        return { ok: true, detail: 'Opened the report', tabId: 2 } as ExecOutcome & { tabId: number }
+      },
+      replies: [reply(click(1, 'Open report')), reply({ step_id: 2, action_type: 'verify', params: { assertion: 'Shows "Order #742"' } }, done('The report is open.'))],
+    })
+    const state = await w.run('open the report')
+    expect(w.moves).toEqual([[1, 2]])
+    expect(w.reads.map((r) => r.tabId)).toEqual([1, 2])
+    expect(w.execCalls.map((c) => c.tabId)).toEqual([1, 2])
+    expect(w.turn(1)).toContain('Page of tab 2')
+    expect(w.saved.at(-1)!.tabId).toBe(2)
+    expect(state.status).toBe('done')
+  })
+
+  it('moves when the outcome names another tab, even unannounced', async () => {
+    const w = world({
+      exec: (_ins, _opts, tabId) => ({ ok: true, detail: 'Opened', tabId: tabId === 1 ? 3 : tabId }) as ExecOutcome & { tabId: number },
+      replies: [reply(click(1, 'Open report'), done('Open.'))],
+    })
+    await w.run()
+    expect(w.moves).toEqual([[1, 3]])
+    expect(w.saved.at(-1)!.tabId).toBe(3)
+  })
+})
