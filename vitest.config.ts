@@ -12,6 +12,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           environment: 'node',
           // dom/ and UI tests opt in with `// @vitest-environment happy-dom`.
+          // Property tests run hundreds of cases: 2.6 s alone is 5–8 s on a loaded 2-core CI machine
+          // (seen with two unit runs at once), past vitest's 5 s default.
+          testTimeout: 30_000,
         },
       },
       {

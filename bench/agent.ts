@@ -8,7 +8,7 @@
  * Risky-step confirmation is switched off for the bench: a person's click is not Ava's speed.
  */
 import { DEFAULT_SETTINGS } from '../src/core/settings'
-import { countTokens } from '../src/core/tokens'
+import { countTokens } from './lib/tokens'
 import { instructionChunks, launchAva } from '../e2e/support/ava'
 import { startLlmServer } from '../e2e/support/llm-server'
 import { startSiteServer } from '../e2e/support/site-server'

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core'
 import { launchBrowser } from '../e2e/support/browser'
 import { observeBundle } from '../e2e/observe/bundle'
 import { startServer } from '../e2e/observe/server'
-import { countTokens } from '../src/core/tokens'
+import { countTokens } from './lib/tokens'
 import { elementPlusPage, syntheticPage, tablePage } from './lib/observe-pages'
 import { median, report } from './lib/report'
 

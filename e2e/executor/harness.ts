@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchBrowser } from '../support/browser'
 import type { ExecOutcome } from '../../src/core/exec'
 import type { DomCommand } from '../../src/dom/executor'
+import { parsedTarget } from '../../src/core/page/command'
 import type { Instruction } from '../../src/core/instruction/schema'
 import { inject } from './bundle'
 import { startFixtureServer, type FixtureServer } from './server'
@@ -41,10 +42,13 @@ export async function startHarness(): Promise<Harness> {
   }
 }
 
+/** A DomCommand as a test writes it: selectors as text, parsed in core as the channel does. */
+export type TestCommand = Omit<DomCommand, 'target'> & { target?: { targetId?: string; selectors?: string[]; semantic?: string } }
+
 /** Runs one DomCommand in the page. */
-export function run(page: Page, cmd: DomCommand, timeoutMs = 5_000): Promise<ExecOutcome> {
+export function run(page: Page, cmd: TestCommand, timeoutMs = 5_000): Promise<ExecOutcome> {
   // A DomCommand is plain data here (no `element`); typed loosely for Playwright's serializer.
-  const arg: [unknown, number] = [cmd, timeoutMs]
+  const arg: [unknown, number] = [cmd.target ? { ...cmd, target: parsedTarget(cmd.target) } : cmd, timeoutMs]
   return page.evaluate(([c, t]) => (window as any).__avaExec.runCommand(c, { timeoutMs: t }), arg)
 }
 

@@ -8,6 +8,8 @@ import { typedKey } from '../storage/area'
  * The instruction cache (seed 001 §2.4, §4.4): a request seen before on the same kind of page
  * replays its steps with no LLM call. Entries can be listed, edited as JSON and deleted.
  */
+
+// Re-exported for this module's callers; the type lives in core so the popup shares it.
 export type { CacheEntry }
 
 const kMaxEntries = 200 // least recently used entries go first

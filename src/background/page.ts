@@ -24,8 +24,11 @@ export interface SendOptions {
   onTabChange?: (tabId: number) => void
 }
 
-/** What arrived, and the tab it came from (a click may have moved the work into a new tab). */
-export type Delivered<K extends PageCommandKind> = PageOutcome<K> & { tabId: number }
+/**
+ * What arrived, and the tab it came from (a click may have moved the work into a new tab);
+ * `wentAway` when the document (or the frame's) left under a step that may navigate.
+ */
+export type Delivered<K extends PageCommandKind> = PageOutcome<K> & { tabId: number; wentAway?: 'page' | 'frame' }
 
 function timeoutOf(command: PageCommand): number {
   return 'timeoutMs' in command && typeof command.timeoutMs === 'number' ? command.timeoutMs : kElementWaitMs
@@ -55,7 +58,7 @@ export async function sendCommand<K extends PageCommandKind>(tabId: number, comm
       if (navigated) {
         markNavigating(tabId)
         await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
-        return { ...navigated, tabId }
+        return { ...navigated, tabId, wentAway: 'page' }
       }
       if (isGone(e) && Date.now() < deadline && !opts.signal?.aborted) {
         if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
@@ -82,7 +85,7 @@ async function sendToFrame(tabId: number, command: PageCommand<'act'>, { route, 
     // Gone while it held the step: a click that navigated the frame (or closed it) did its job.
     // Gone before the step arrived: the frame is not the one that was read, and nothing is done.
     const midStep = isGoneMidMessage(e)
-    if (midStep && mayNavigate(command)) return { ok: true, detail: 'The frame navigated', tabId }
+    if (midStep && mayNavigate(command)) return { ok: true, detail: 'The frame navigated', tabId, wentAway: 'frame' }
     if (!midStep && !isGone(e)) {
       if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
       throw e
@@ -186,9 +189,9 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
   const step = actionOf(instruction)
   if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
   const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed }, opts)
-  if (out.ok && out.detail === 'The page navigated') return { ...out, detail: `${instruction.description ?? instruction.action_type} — the page navigated` }
-  if (out.ok && out.detail === 'The frame navigated') return { ...out, detail: `${instruction.description ?? instruction.action_type} — the frame navigated` }
-  return out
+  // A step that took its document with it is named for the person: "Log in — the page navigated".
+  const { wentAway, ...outcome } = out
+  return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated` } : outcome
 }
 
 export async function navigate(tabId: number, url: string, signal: AbortSignal): Promise<ExecOutcome> {

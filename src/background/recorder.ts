@@ -18,6 +18,7 @@ import {
   type RepairFn,
 } from '../core/flows'
 import { createChannelFlowPort } from '../core/page/channel'
+import { targetOf } from '../core/page/command'
 import { sleep } from '../core/sleep'
 import { ProtocolError, sendToTab } from '../messaging'
 import { runStore } from '../storage/conversation'
@@ -139,8 +140,7 @@ export async function draftFromRun(tabId: number): Promise<Flow | null> {
   if (!run || !run.executed?.length) return null
   let targets: (RecordedTarget | null)[] = run.executed.map(() => null)
   try {
-    const params = run.executed.map((ins) => ({ target_id: ins.params.target_id, fallback_selector: ins.params.fallback_selector, semantic_locator: ins.params.semantic_locator }))
-    const reply = await sendCommand(tabId, { kind: 'flow.describe', targets: params })
+    const reply = await sendCommand(tabId, { kind: 'flow.describe', targets: run.executed.map((ins) => targetOf(ins.params) ?? null) })
     if (reply.ok) targets = reply.targets
   } catch {
     // The page is gone or elsewhere: the instructions' own locators are kept.

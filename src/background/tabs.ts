@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill'
+import { sleep } from '../core/sleep'
 import { ProtocolError } from '../messaging'
 import { forgetFrameRoutes } from './frames'
 
@@ -152,7 +153,7 @@ const kNewTabWindowMs = 3_000 // a tab opened this long after a click belongs to
 export async function takeNewTab(openerTabId: number, since: number): Promise<number | undefined> {
   // Chrome reports the new tab (and the start of a navigation the click caused, which the next
   // step then waits for: waitForDoc) a moment after the click's answer.
-  await new Promise((r) => setTimeout(r, 50))
+  await sleep(50)
   const list = opened.get(openerTabId) ?? []
   const hit = list.find((t) => t.at >= since - 50 && t.at - since < kNewTabWindowMs)
   if (!hit) return undefined
@@ -169,7 +170,9 @@ export async function takeNewTab(openerTabId: number, since: number): Promise<nu
  */
 export function isDocumentGone(e: unknown): boolean {
   if (e instanceof ProtocolError && e.code === 'NO_RECEIVER') return true
-  return /Receiving end does not exist|message port closed|No frame with id|No document with id|Could not establish connection/i.test(String((e as Error)?.message ?? e))
+  // Chrome words the same event several ways; "the message channel closed before a response was
+  // received" is a document that took the message and went away (navigation, bfcache) mid-answer.
+  return isGoneMidMessage(e) || /Receiving end does not exist|No frame with id|No document with id|Could not establish connection/i.test(String((e as Error)?.message ?? e))
 }
 
 /** True when the document took the message and went away before it answered (a step may have run). */

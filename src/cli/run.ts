@@ -108,6 +108,8 @@ function isContextLoss(e: unknown): boolean {
 }
 
 const kForbidden = new Set(['__proto__', 'constructor', 'prototype'])
+/** A command that lost its document is sent to the next one this many more times. */
+const kContextRetries = 2
 
 /**
  * The page channel on a Playwright page (src/core/page/command.ts): each command is answered by
@@ -115,14 +117,19 @@ const kForbidden = new Set(['__proto__', 'constructor', 'prototype'])
  */
 export function pageSender(page: PwPage): SendCommand {
   return async <K extends PageCommandKind>(command: PageCommand<K>): Promise<PageOutcome<K>> => {
-    try {
-      return await page.evaluate(([c, g]) => (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c), [command, kGlobal] as const) as PageOutcome<K>
-    } catch (e) {
-      // A click that navigates takes its document with it: it did its job.
-      const navigated = isContextLoss(e) ? navigatedOutcome(command) : null
-      if (!navigated) return { ok: false, code: 'NOT_ACTIONABLE', message: String((e as Error)?.message ?? e).replace(/^page\.evaluate: (Error: )?/, '').split('\n')[0] }
-      await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
-      return navigated
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await page.evaluate(([c, g]) => (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c), [command, kGlobal] as const)) as PageOutcome<K>
+      } catch (e) {
+        const message = String((e as Error)?.message ?? e).replace(/^page\.evaluate: (Error: )?/, '').split('\n')[0]
+        if (!isContextLoss(e)) return { ok: false, code: 'NOT_ACTIONABLE', message }
+        // The document went away under the command: a click that navigates did its job; any other
+        // command goes to the next document once it has loaded, as the extension's sender does.
+        await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
+        const navigated = navigatedOutcome(command)
+        if (navigated) return navigated
+        if (attempt >= kContextRetries) return { ok: false, code: 'ELEMENT_STALE', message: `The page went away during ${command.kind}: ${message}` }
+      }
     }
   }
 }

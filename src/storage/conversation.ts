@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { ChatMessageSchema, RunStatusSchema } from '../core/chat'
-import { InstructionSchema } from '../core/instruction/schema'
+import { RunStateSchema, type RunState } from '../core/agent/state'
+import { ChatMessageSchema } from '../core/chat'
 import { kMaxHistoryMessagesSetting, retainHistory } from '../core/settings'
 import { typedKey, type TypedKey } from './area'
 import { settingsStore } from './settings'
@@ -46,33 +46,5 @@ export interface TabState {
 const TabStateSchema = z.object({ panelOpen: z.boolean() })
 export const tabStore = (tabId: number) => typedKey<TabState>('session', `tab:${tabId}`, TabStateSchema, () => ({ panelOpen: false }))
 
-/** A planner message as kept between iterations (secrets already redacted). */
-const PlannerMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() })
-export type PlannerMessage = z.infer<typeof PlannerMessageSchema>
-
-/** Everything a run needs to go on after a navigation or a worker restart. */
-const RunStateSchema = z.object({
-  id: z.string(),
-  tabId: z.number(),
-  /** The site whose conversation the run writes into. */
-  origin: z.string(),
-  request: z.string(),
-  /** The page the request was made on: the cache key is taken from it. */
-  startUrl: z.string(),
-  messageId: z.string(),
-  status: RunStatusSchema,
-  iteration: z.number(),
-  /** Instructions executed so far, redacted: the loop guard and the cache read them. */
-  executed: z.array(InstructionSchema),
-  /** Whether any step typed a literal value into a password field: such a run is not cached. */
-  typedSecretLiteral: z.boolean(),
-  planner: z.array(PlannerMessageSchema),
-  usage: z.object({ input: z.number(), output: z.number() }),
-  startedAt: z.number(),
-  endedAt: z.number().optional(),
-  replay: z.boolean(),
-  noCache: z.boolean(),
-  cacheKey: z.string().optional(),
-})
-export type RunState = z.infer<typeof RunStateSchema>
+/** The run's state, schema from the agent core (core/agent/state.ts); one key per tab. */
 export const runStore = (tabId: number) => typedKey<RunState | null>('session', `run:${tabId}`, RunStateSchema.nullable(), () => null)

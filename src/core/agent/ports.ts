@@ -87,7 +87,7 @@ export interface ChatPort {
 
 export interface AskPort {
   /** Waits for the person's answer to a risky step's question; the run stops waiting when `signal` aborts. */
-  confirm(question: { runId: string; messageId: string; step: number; reason: string }, signal: AbortSignal): Promise<boolean>
+  confirm(question: { runId: string; step: number; reason: string }, signal: AbortSignal): Promise<boolean>
 }
 
 export interface SecretsPort {

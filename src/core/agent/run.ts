@@ -85,13 +85,13 @@ export async function runAgent(state: RunState, ports: AgentPorts, opts: RunOpti
  * it is now.
  */
 export async function resumeRun(state: RunState, ports: AgentPorts, opts: RunOptions): Promise<RunState> {
+  // The message goes out first: a panel reconnecting to the new worker is told at once.
+  const waiting = state.status === 'waiting'
+  if (waiting) await ports.chat.add({ role: 'system', kind: 'error', text: "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue.", hint: 'UNKNOWN' })
+  else await ports.chat.add({ role: 'system', kind: 'info', text: "Ava's background was restarted; continuing from the page as it is now." })
   const run = await open(state, ports, opts)
-  if (state.status === 'waiting') {
-    await finish(run, 'stopped', new AvaError('UNKNOWN', "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue."))
-    return run.state
-  }
-  await ports.chat.add({ role: 'system', kind: 'info', text: "Ava's background was restarted; continuing from the page as it is now." })
-  await drive(run, true)
+  if (waiting) await finish(run, 'stopped')
+  else await drive(run, true)
   return run.state
 }
 
@@ -338,16 +338,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   void show(run, { ...view, status: 'running' })
   if (state.status !== 'running') void setStatus(run, 'running')
   const t0 = ports.clock.now()
-  let out: ExecOutcome
-  let secrets: string[] = []
-  if (ins.action_type === 'run_action') {
-    ;({ out, secrets } = await runRegistryAction(run, view, ins))
-  } else {
-    const prepared = await prepare(run, ins)
-    secrets = prepared.secrets
-    if ('error' in prepared) out = { ok: false, code: 'INVALID', message: prepared.error }
-    else out = await guardedExec(run, view, prepared.instruction)
-  }
+  const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : await runPageStep(run, view, ins)
   const durationMs = Math.round(ports.clock.now() - t0)
   const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
   onRecorded?.(recorded)
@@ -357,6 +348,13 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
   void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs })
   return out.ok ? { ...out, detail } : { ...out, message: detail }
+}
+
+/** A page instruction, with its secrets resolved for the page only; their values come back for redaction. */
+async function runPageStep(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
+  const prepared = await prepare(run, ins)
+  if ('error' in prepared) return { out: { ok: false, code: 'INVALID', message: prepared.error }, secrets: prepared.secrets }
+  return { out: await guardedExec(run, view, prepared.instruction), secrets: prepared.secrets }
 }
 
 async function prepare(run: Run, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[] } | { error: string; secrets: string[] }> {
@@ -446,14 +444,11 @@ async function confirm(run: Run, view: StepView, reason: string): Promise<boolea
   const { state, ports, signal } = run
   const question = await ports.chat.add({ role: 'system', kind: 'confirm', text: `${view.instruction.description ?? view.instruction.action_type}: ${reason}`, confirm: { runId: state.id, step: view.index, reason, state: 'pending' } })
   await setStatus(run, 'waiting')
-  let onAbort = () => undefined as void
   const stopped = new Promise<boolean>((resolve) => {
-    onAbort = () => resolve(false)
     if (signal.aborted) resolve(false)
-    else signal.addEventListener('abort', onAbort, { once: true })
+    signal.addEventListener('abort', () => resolve(false), { once: true })
   })
-  const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, messageId: question.id, step: view.index, reason }, signal).catch(() => false)])
-  signal.removeEventListener('abort', onAbort)
+  const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, step: view.index, reason }, signal).catch(() => false)])
   await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow ? 'allowed' : 'denied' } })
   await setStatus(run, 'running')
   return allow

@@ -37,7 +37,7 @@ export interface PortExtras {
 }
 
 function selectorTarget(selector: ParsedSelector | null): PageTarget {
-  return selector ? { selectors: [selector.raw] } : { focused: true }
+  return selector ? { selectors: [selector] } : { focused: true }
 }
 
 function waitAction(c: WaitCondition): PageAction {
@@ -56,7 +56,7 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
   }
   const port: BrowserPort = {
     async query(selector, signal) {
-      const out = await send({ kind: 'count', selector: selector.raw }, signal)
+      const out = await send({ kind: 'count', selector }, signal)
       if (!out.ok) throw new PortError('STEP_FAILED', out.message)
       return out.count
     },

@@ -11,6 +11,7 @@ import type { StepOutcome } from '../flows/replay'
 import type { Candidate, ExecFailure, ExecSuccess, RiskCategory } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import type { PageSnapshot } from './snapshot'
+import { safeParseSelector, type ParsedSelector } from './selectors'
 
 export const kDomActionNames = [
   'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute',
@@ -23,8 +24,13 @@ export type WaitState = 'attached' | 'visible' | 'hidden' | 'detached'
 export interface PageTarget {
   /** `data-agent-id` from an Observe snapshot. */
   targetId?: string
-  /** Explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:` or plain CSS), primary first. */
-  selectors?: string[]
+  /**
+   * Explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:` or plain CSS), primary
+   * first, parsed here in core: the page never parses selector text again.
+   */
+  selectors?: ParsedSelector[]
+  /** Why selectors written for this step were refused, for the page to report when nothing else locates. */
+  invalid?: string[]
   /** What a person would call the element ("the 新建 button"). */
   semantic?: string
   /** The element that has the focus (keys typed without a target). */
@@ -87,14 +93,14 @@ export interface PageCommands {
    */
   act: { req: { step: PageAction; timeoutMs: number; confirm?: RiskCategory[]; confirmed?: boolean }; res: ExecSuccess }
   /** How many elements a selector matches right now (never waits). */
-  count: { req: { selector: string }; res: { count: number } }
+  count: { req: { selector: ParsedSelector }; res: { count: number } }
   /** Semantic lookup ("the 新建 button"); AMBIGUOUS when several fit equally well. */
   find: { req: { query: string }; res: { found: Found | null } }
   url: { req: Record<never, never>; res: { url: string } }
   /** One recorded flow step, its element resolved with the flow's guarantees (seed 004). */
   'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean }; res: { outcome: StepOutcome } }
-  /** The elements of instructions, described as a flow records them (null where gone). */
-  'flow.describe': { req: { targets: Pick<Instruction['params'], 'target_id' | 'fallback_selector' | 'semantic_locator'>[] }; res: { targets: (RecordedTarget | null)[] } }
+  /** The elements of instructions (targetOf), described as a flow records them (null where gone). */
+  'flow.describe': { req: { targets: (PageTarget | null)[] }; res: { targets: (RecordedTarget | null)[] } }
   /** Starts or stops recording the person's own actions (events go to the background as they happen). */
   record: { req: { on: boolean }; res: Record<never, never> }
   /** The debug overlay of indexed elements. */
@@ -131,10 +137,23 @@ export function navigatedOutcome<K extends PageCommandKind>(command: PageCommand
   return { ok: true, outcome: { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' } } as PageOutcome<K>
 }
 
+/** A target written with selector text, its selectors parsed (the ones refused kept as messages). */
+export function parsedTarget(t: { targetId?: string; selectors?: string[]; semantic?: string }): PageTarget {
+  const out: PageTarget = { targetId: t.targetId, semantic: t.semantic }
+  if (!t.selectors) return out
+  out.selectors = []
+  for (const raw of t.selectors) {
+    const r = safeParseSelector(raw)
+    if (r.success) out.selectors.push(r.data)
+    else (out.invalid ??= []).push(r.error.message)
+  }
+  return out
+}
+
 /** The target an instruction names, as the ladder tries it: id, then selector, then description. */
 export function targetOf(p: Instruction['params']): PageTarget | undefined {
   if (!p.target_id && !p.fallback_selector && !p.semantic_locator) return undefined
-  return { targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator }
+  return parsedTarget({ targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator })
 }
 
 /** The instruction's page types mapped onto DOM actions (seed 001 §2.3 table); null for the agent's own. */
@@ -158,7 +177,7 @@ export function actionOf(ins: Instruction): PageAction | null {
     case 'scroll':
       return { action: 'scroll', direction: p.direction, target }
     case 'wait':
-      return { action: 'wait', target: { selectors: p.selector ? [p.selector] : [] }, state: 'visible' }
+      return { action: 'wait', target: parsedTarget({ selectors: p.selector ? [p.selector] : [] }), state: 'visible' }
     case 'verify':
       return { action: 'verify', assertion: p.assertion }
     default:

@@ -4,7 +4,7 @@
  * family split text: letter runs (with a leading space or underscore) in chunks of a few
  * characters, digits in threes, punctuation mostly alone, CJK about a token per character.
  * test/dom/observe/tokens.test.ts calibrates it against o200k_base so that it does not
- * under-count realistic listings; src/core/tokens.ts gives the exact count where it is needed.
+ * under-count realistic listings; bench/lib/tokens.ts gives the exact count where it is needed.
  */
 
 /** Letters per token in a Latin word; words in listings are short and often split. */

@@ -11,7 +11,7 @@
 import type { PageTarget } from '../../core/page/command'
 import type { Candidate, ExecErrorCode, ExecFailure } from '../../core/exec'
 import { kAgentIdAttr, safeResolveHandle } from '../observe'
-import { parseSelector, SelectorSyntaxError, type ParsedSelector } from '../../core/page/selectors'
+import type { ParsedSelector } from '../../core/page/selectors'
 import { deepQuerySelectorAll, queryAll } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from './dom'
 import { candidateId, kMaxCandidates, semanticMatch } from './semantic'
@@ -112,16 +112,8 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
     }
   }
 
-  const locators: ParsedSelector[] = []
-  const invalid: string[] = []
-  for (const s of spec.selectors ?? []) {
-    try {
-      locators.push(parseSelector(s))
-    } catch (e) {
-      if (!(e instanceof SelectorSyntaxError)) throw e
-      invalid.push(e.message)
-    }
-  }
+  const locators = spec.selectors ?? []
+  const invalid = spec.invalid ?? []
   if (invalid.length && !locators.length && !spec.semantic) return fail('INVALID', invalid.join(' '))
 
   let ambiguity: ExecFailure | null = null

@@ -691,7 +691,7 @@ describe('cached replay', () => {
 describe('tab change', () => {
   it('follows a step that opened a new tab: the store hears at once, the next steps go to the new tab', async () => {
     const w = world({
-      exec: (ins, opts, tabId) => {
+      exec: (ins, opts) => {
         if (ins.description !== 'Click Open report') return { ok: true, detail: 'ok' }
         opts.onTabChange(2) // the page layer knows before the new tab has loaded
         return { ok: true, detail: 'Opened the report', tabId: 2 } as ExecOutcome & { tabId: number }

@@ -4,7 +4,7 @@ import { beforeEach, expect, test } from 'vitest'
 import { serialize } from '../../../src/core/page/serialize'
 import { estimateTokens } from '../../../src/core/page/tokens-estimate'
 import { clearAgentIds, observe } from '../../../src/dom/observe'
-import { countTokens } from '../../../src/core/tokens'
+import { countTokens } from '../../../bench/lib/tokens'
 import { tablePage, syntheticPage } from '../../../bench/lib/observe-pages'
 import { page } from './helpers'
 

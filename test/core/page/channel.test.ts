@@ -1,0 +1,110 @@
+// The registry's BrowserPort and the flows' FlowPort spoken over the page channel
+// (src/core/page/channel.ts): each call becomes one PageCommand, and a failure the page reports
+// as data becomes the caller's own error once.
+import { describe, expect, it } from 'vitest'
+import { createChannelFlowPort, createChannelPort } from '../../../src/core/page/channel'
+import type { PageCommand, PageOutcome, SendCommand } from '../../../src/core/page/command'
+import { PortError } from '../../../src/core/registry/port'
+import { parseSelector } from '../../../src/core/page/selectors'
+
+/** A send that records every command and answers from a script keyed by kind. */
+function recorder(answer: (c: PageCommand) => PageOutcome = () => ({ ok: true, detail: 'done' }) as PageOutcome) {
+  const sent: PageCommand[] = []
+  const send = (async (c: PageCommand) => {
+    sent.push(c)
+    return answer(c)
+  }) as SendCommand
+  return { sent, send }
+}
+
+const signal = new AbortController().signal
+const sel = (raw: string) => parseSelector(raw)
+const navigate = async () => undefined
+
+describe('createChannelPort', () => {
+  it('turns each step call into one act command with the selector as the page parses it', async () => {
+    const { sent, send } = recorder()
+    const port = createChannelPort(send, { navigate, timeoutMs: 4_000 })
+    await port.click(sel('role:button[name="Save"]'), { button: 'left', count: 1 }, signal)
+    await port.click(sel('#row'), { button: 'left', count: 2 }, signal)
+    await port.fill(sel('#user'), 'alice', signal)
+    await port.type(null, 'hi', { delayMs: 5 }, signal)
+    await port.press('Enter', null, signal)
+    await port.select(sel('#country'), ['FR', 'DE'], signal)
+    await port.check(sel('#terms'), false, signal)
+    await port.scroll(null, { direction: 'down', amount: 300 }, signal)
+    await port.waitFor({ kind: 'text', text: 'Saved' }, 1_500, signal)
+    expect(sent).toEqual([
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'click', target: { selectors: [sel('role:button[name="Save"]')] }, button: 'left', count: 1 } },
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'dblclick', target: { selectors: [sel('#row')] }, button: 'left', count: 2 } },
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'fill', target: { selectors: [sel('#user')] }, value: 'alice' } },
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'type', target: { focused: true }, value: 'hi', delayMs: 5 } },
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'press', key: 'Enter', target: undefined } },
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'select', target: { selectors: [sel('#country')] }, value: ['FR', 'DE'] } },
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'uncheck', target: { selectors: [sel('#terms')] } } },
+      { kind: 'act', timeoutMs: 4_000, step: { action: 'scroll', target: undefined, direction: 'down', amount: 300 } },
+      { kind: 'act', timeoutMs: 1_500, step: { action: 'wait', text: 'Saved' } },
+    ])
+  })
+
+  it('returns what the page read: counts, text, attributes and the URL', async () => {
+    const { send } = recorder((c) => {
+      if (c.kind === 'count') return { ok: true, count: 3 }
+      if (c.kind === 'url') return { ok: true, url: 'https://shop.test/cart' }
+      if (c.kind === 'act' && c.step.action === 'getText') return { ok: true, detail: '', data: 'Total: 42' }
+      if (c.kind === 'act' && c.step.action === 'getAttribute') return { ok: true, detail: '', data: null }
+      throw new Error(`unexpected ${c.kind}`)
+    })
+    const port = createChannelPort(send, { navigate })
+    expect(await port.query(sel('.item'), signal)).toBe(3)
+    expect(await port.getUrl(signal)).toBe('https://shop.test/cart')
+    expect(await port.getText(sel('#total'), signal)).toBe('Total: 42')
+    expect(await port.getAttribute(sel('#total'), 'data-x', signal)).toBeNull()
+  })
+
+  it('throws the engine’s error code for a page failure, naming the candidates', async () => {
+    const { send } = recorder(() => ({ ok: false, code: 'ELEMENT_STALE', message: 'btn_3 is gone', candidates: [{ id: 'btn_4', label: 'Save', score: 0.8 }] }))
+    const port = createChannelPort(send, { navigate })
+    const e = await port.click(sel('#save'), { button: 'left', count: 1 }, signal).catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(PortError)
+    expect(e).toMatchObject({ code: 'ELEMENT_NOT_FOUND', message: 'ELEMENT_STALE: btn_3 is gone Candidates: Save (btn_4).' })
+    const { send: timeout } = recorder(() => ({ ok: false, code: 'TIMEOUT', message: 'slow' }))
+    await expect(createChannelPort(timeout, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({ code: 'TIMEOUT' })
+    const { send: other } = recorder(() => ({ ok: false, code: 'NOT_ACTIONABLE', message: 'disabled', reason: 'disabled' }))
+    await expect(createChannelPort(other, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({ code: 'STEP_FAILED' })
+  })
+
+  it('sends nothing once the step is cancelled', async () => {
+    const { sent, send } = recorder()
+    const ctl = new AbortController()
+    ctl.abort(new Error('stop'))
+    await expect(createChannelPort(send, { navigate }).click(sel('#a'), { button: 'left', count: 1 }, ctl.signal)).rejects.toThrow('stop')
+    expect(sent).toEqual([])
+  })
+
+  it('leaves navigation and the main world to the carrier', async () => {
+    const went: string[] = []
+    const port = createChannelPort(recorder().send, { navigate: async (url) => void went.push(url) })
+    await port.navigate('https://shop.test/login', signal)
+    expect(went).toEqual(['https://shop.test/login'])
+    expect(port.readGlobal).toBeUndefined()
+    expect(port.runUserScript).toBeUndefined()
+  })
+})
+
+describe('createChannelFlowPort', () => {
+  it('sends a flow step as one command and returns the page’s outcome', async () => {
+    const outcome = { ok: true as const, level: 'css' as const, alternative: 0, resolveMs: 3, actMs: 5, detail: 'Clicked' }
+    const { sent, send } = recorder(() => ({ ok: true, outcome }))
+    const step = { step_id: 1, action: 'click' as const, params: {} }
+    const out = await createChannelFlowPort(send, { navigate }).runStep(step as never, { timeoutMs: 2_000, trusted: true }, signal)
+    expect(out).toEqual(outcome)
+    expect(sent).toEqual([{ kind: 'flow.step', step, timeoutMs: 2_000, trusted: true }])
+  })
+
+  it('reports a step that never reached a page as a failed step, not a throw', async () => {
+    const { send } = recorder(() => ({ ok: false, code: 'TIMEOUT', message: 'The page did not answer' }))
+    const out = await createChannelFlowPort(send, { navigate }).runStep({ step_id: 2, action: 'fill', params: {} } as never, { timeoutMs: 10 }, signal)
+    expect(out).toEqual({ ok: false, code: 'TIMEOUT', message: 'The page did not answer', candidates: [], resolveMs: 0, acted: false })
+  })
+})
