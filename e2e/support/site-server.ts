@@ -78,6 +78,12 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
       html(200, page(`Order ${id}`, `<main><h1>Order #${id}</h1><p>Status: ${id === '742' ? 'Shipped' : 'Processing'}</p><a href="/dashboard">Back</a></main>`))
       return
     }
+    if (url.pathname === '/slow-data') {
+      // A request that takes its time (`ms`), for readiness: a page is not read while it waits.
+      const ms = Math.min(Number(url.searchParams.get('ms')) || 0, 10_000)
+      setTimeout(() => res.writeHead(200, { 'content-type': types['.json'] }).end(JSON.stringify({ rows: 14 })), ms)
+      return
+    }
     if (url.pathname === '/logout') {
       res.writeHead(303, { location: '/', 'set-cookie': 'session=; Path=/; Max-Age=0' }).end()
       return

@@ -15,7 +15,6 @@ import { pendingRequests, watchRequests } from './requests'
  * click may open a new tab.
  */
 const kElementWaitMs = 10_000 // SPA components may mount late (seed 001 §2.3, §4.3)
-const kPageInfoTimeoutMs = 15_000 // the page may take its 10 s readiness cap first
 const kGoneGraceMs = 5_000 // past a command's own timeout, how long a document that went away is waited for
 
 export interface SendOptions {
@@ -143,28 +142,20 @@ export function tabSender(tabId: number, onTabChange?: (tabId: number) => void):
 
 /** The page as the planner sees it; with `settle`, after it has gone quiet (semantic engine §4.1). */
 export async function pageContext(tabId: number, request: string, signal?: AbortSignal, settle = false): Promise<PageContext> {
-  // A click may have started a navigation that has not committed yet: a document that goes away
-  // under the question is asked again once its successor is ready.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const doc = await waitForDoc(tabId, { timeoutMs: kPageInfoTimeoutMs, signal }).catch(() => undefined)
-    if (!doc) break
-    const to = doc.documentId ? { documentId: doc.documentId } : { frameId: 0 }
-    // While the page settles it is told the tab's in-flight requests as they change: the network
-    // half of readiness is counted here, where the requests are seen.
-    const tell = (pending: number) => void sendToTab(tabId, 'bg→content:command', { kind: 'requests', pending }, to).catch(() => undefined)
-    const unwatch = settle ? watchRequests(tabId, tell) : () => undefined
-    try {
-      if (settle) tell(pendingRequests(tabId))
-      const out = (await sendToTab(tabId, 'bg→content:command', { kind: 'read', request, settle }, to)) as PageOutcome<'read'>
-      if (!out.ok) break
-      return await withFrames(tabId, out.info, request, signal)
-    } catch (e) {
-      if (!isGone(e)) break
-      if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
-    } finally {
-      unwatch()
-    }
+  // While the page settles it is told the tab's in-flight requests as they change: the network
+  // half of readiness is counted here, where the requests are seen, and nothing polls.
+  const tell = (pending: number) => {
+    const doc = currentDoc(tabId)
+    if (doc) void sendToTab(tabId, 'bg→content:command', { kind: 'requests', pending }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 }).catch(() => undefined)
   }
+  const unwatch = settle ? watchRequests(tabId, tell) : () => undefined
+  try {
+    const out = await sendCommand(tabId, { kind: 'read', request, settle, ...(settle ? { pending: pendingRequests(tabId) } : {}) }, { signal }).catch(() => null)
+    if (out?.ok) return await withFrames(tabId, out.info, request, signal)
+  } finally {
+    unwatch()
+  }
+  // No document answered (an error page, a tab that never loaded): the planner still gets the URL.
   const tab = await browser.tabs.get(tabId)
   return { url: tab.url ?? '', title: tab.title ?? '', listing: '' }
 }

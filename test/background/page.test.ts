@@ -131,7 +131,6 @@ describe('execInPage and pageContext', () => {
     docs.page = async (c) => (c.kind === 'read' ? { ok: true, info: { url: 'https://shop.test/', title: 'Shop', listing: '[btn_1] Buy' } } : { ok: true })
     markReady(7, { documentId: 'page', url: 'https://shop.test/' })
     expect(await pageContext(7, 'buy', undefined, true)).toEqual({ url: 'https://shop.test/', title: 'Shop', listing: '[btn_1] Buy' })
-    expect(received.map((r) => r.command.kind)).toEqual(['requests', 'read'])
-    expect(received[0].command).toEqual({ kind: 'requests', pending: 0 })
+    expect(received.map((r) => r.command)).toEqual([{ kind: 'read', request: 'buy', settle: true, pending: 0 }])
   })
 })

@@ -83,8 +83,11 @@ export type Found = Candidate & { candidates: Candidate[] }
 
 /** Each command kind: what it asks, and what a success carries. */
 export interface PageCommands {
-  /** Reads the page; with `settle`, after it has gone quiet (semantic engine §4.1). */
-  read: { req: { request?: string; settle?: boolean }; res: { info: PageInfo } }
+  /**
+   * Reads the page; with `settle`, after it has gone quiet (semantic engine §4.1), counting the
+   * tab's in-flight requests from `pending` and the `requests` commands that follow it.
+   */
+  read: { req: { request?: string; settle?: boolean; pending?: number }; res: { info: PageInfo } }
   /** A subframe's own Observe snapshot, for the background to merge into its parent's. */
   'frame.read': { req: { request?: string }; res: { snapshot: PageSnapshot } }
   /**

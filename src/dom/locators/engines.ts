@@ -71,7 +71,7 @@ export function createRoleEngine(): LocatorEngine<'role'> {
   return {
     kind: 'role',
     queryAll: (root, selector) => {
-      const carriers = kRoleCarriers[selector.role] ?? `[role~="${selector.role}"]`
+      const carriers = kRoleCarriers[selector.role] ?? `[role~="${selector.role}" i]`
       return [...root.querySelectorAll(carriers)].filter((el) => matchesRole(el, selector))
     },
   }

@@ -99,9 +99,10 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     return newTab ? { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab } : out
   }
 
-  async function read({ request, settle }: PageCommand<'read'>): Promise<PageInfo> {
+  async function read({ request, settle, pending }: PageCommand<'read'>): Promise<PageInfo> {
     let note = ''
     if (settle) {
+      if (pending !== undefined) requests.set(pending)
       const ready = await waitForReady({ requests })
       if (!ready.ready) note += `(The page was still changing after ${Math.round(ready.waitedMs / 1000)} s; this is how it looked then.)\n`
       if (ready.errors.length) note += `(The page reported errors: ${ready.errors.slice(0, 3).join(' | ')})\n`
