@@ -19,7 +19,10 @@ const kGoneGraceMs = 5_000 // past a command's own timeout, how long a document 
 
 export interface SendOptions {
   signal?: AbortSignal
-  /** Called when a click opened a new tab and the caller moved into it. */
+  /**
+   * Called when a click opened a new tab and the caller moved into it. Without it, only a link the
+   * page reports as opening a new tab is followed; a tab a page script opens is left alone.
+   */
   onTabChange?: (tabId: number) => void
 }
 
@@ -111,7 +114,9 @@ async function followNewTab<K extends PageCommandKind>(tabId: number, command: P
     await waitForDoc(tab.id!, { signal: opts.signal })
     return { ...out, tabId: tab.id! }
   }
-  const opened = out.ok && mayNavigate(command) ? await takeNewTab(tabId, since) : undefined
+  // Only a caller that follows tabs pays for the look (Chrome reports a script's new tab a moment
+  // after the click): the agent does; a pack or a flow stays in its tab, as it always has.
+  const opened = out.ok && opts.onTabChange && mayNavigate(command) ? await takeNewTab(tabId, since) : undefined
   if (out.ok && opened !== undefined) {
     await waitForDoc(opened, { signal: opts.signal })
     opts.onTabChange?.(opened)
@@ -127,13 +132,8 @@ async function followNewTab<K extends PageCommandKind>(tabId: number, command: P
 export function tabSender(tabId: number, onTabChange?: (tabId: number) => void): SendCommand & { tabId(): number } {
   let current = tabId
   const send = async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
-    const { tabId: after, ...out } = await sendCommand(current, command, {
-      signal,
-      onTabChange: (t) => {
-        current = t
-        onTabChange?.(t)
-      },
-    })
+    const follow = onTabChange ? (t: number) => ((current = t), onTabChange(t)) : undefined
+    const { tabId: after, ...out } = await sendCommand(current, command, { signal, onTabChange: follow })
     current = after
     return out as PageOutcome<K>
   }
