@@ -37,7 +37,11 @@ export default defineManifest({
   // scripting: reading a component library's version global in the page's main world with a
   // fixed function (seed 000 §6.5.2). userScripts (optional): `eval` steps of action packs.
   // webRequest: counting a tab's in-flight requests while a run waits for the page to settle.
-  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest'],
+  // declarativeNetRequestWithHostAccess: while a run is active in a tab, session rules scoped to
+  // that tab stop top-level loads of blocked sites and of other sites nobody said yes to (issue 15
+  // §2). The host-access form acts only where host permissions reach (all sites already) and adds
+  // no install warning, so an update does not disable Ava until the person accepts a new one.
+  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest', 'declarativeNetRequestWithHostAccess'],
   optional_permissions: ['userScripts'],
   host_permissions: ['<all_urls>'],
   commands: {

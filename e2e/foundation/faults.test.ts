@@ -97,8 +97,10 @@ it('an invalid instruction is reported and not executed; Ava asks once more with
   const err = await lastError()
   expect(err.text).toMatch(/Step \d+ was not a valid instruction/)
   const steps = await readSteps(panel)
-  expect(steps.slice(-3).map((s) => s.status)).toEqual(['failed', 'skipped', 'failed'])
-  expect(steps.at(-3)!.detail).toMatch(/action_type/)
+  // The reply is cut at its first invalid instruction (issue 15): what came after it is never
+  // parsed, shown or run, so each reply shows one failed step and nothing else.
+  expect(steps.slice(-2).map((s) => s.status)).toEqual(['failed', 'failed'])
+  expect(steps.at(-2)!.detail).toMatch(/action_type/)
   expect(await page.inputValue('#username')).toBe('')
   // The second request carried the first reply's error back to the model. (On a loaded CI
   // machine a third request was seen once; its source is noted in the closing note for later.)

@@ -106,6 +106,10 @@ it('updates from a URL with the diff of actions, and warns when going back down'
   expect(await lines('[data-test=diff-changed]')).toEqual(['~ signup:fill'])
   expect(await popup.locator('[data-test=downgrade]').count()).toBe(0)
   await popup.click('[data-test=install]')
+  // The background answers with the update to confirm; nothing is saved before the yes.
+  expect(await popup.textContent('[data-test=update-question]')).toContain('This updates your pack demo from v1.0.0 to v1.1.0.')
+  expect(await userPacks()).toMatchObject({ demo: { version: '1.0.0' } })
+  await popup.click('[data-test=confirm-update]')
   await expect.poll(() => popup.textContent('[data-test=installed]')).toBe('Updated demo from v1.0.0 to v1.1.0.')
   expect(await userPacks()).toMatchObject({ demo: { version: '1.1.0', origin: `${site.url}/packs/demo-1.1.0.yaml` } })
 

@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill'
 import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
-import { createChannelPort } from '../core/page/channel'
+import { createChannelPort, type StepGuard } from '../core/page/channel'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
 import { vaultStore } from '../storage/vault'
@@ -47,10 +47,14 @@ export async function packVersions(): Promise<Record<string, string>> {
 
 const kForbidden = new Set(['__proto__', 'constructor', 'prototype'])
 
-/** The registry's BrowserPort for a tab: every step one command on the page channel (src/background/page.ts). */
-export function createRemotePort(tabId: number): BrowserPort {
+/**
+ * The registry's BrowserPort for a tab: every step one command on the page channel
+ * (src/background/page.ts); with the agent's `guard`, counted and risk-checked (issue 15).
+ */
+export function createRemotePort(tabId: number, guard?: StepGuard): BrowserPort {
   const send = tabSender(tabId)
   const port = createChannelPort(send, {
+    guard,
     async navigate(url, signal) {
       const out = await navigate(send.tabId(), url, signal)
       if (!out.ok) throw new PortError('STEP_FAILED', out.message)
@@ -98,10 +102,10 @@ export function userScriptsAllowed(): boolean {
 
 const selectorCaches = new Map<number, SelectorCache>()
 
-export async function engineFor(tabId: number): Promise<ActionEngine> {
+export async function engineFor(tabId: number, guard?: StepGuard): Promise<ActionEngine> {
   const cache = selectorCaches.get(tabId) ?? new SelectorCache()
   selectorCaches.set(tabId, cache)
-  return createEngine({ registry: await getRegistry(), port: createRemotePort(tabId), env: await vaultStore.get(), selectorCache: cache })
+  return createEngine({ registry: await getRegistry(), port: createRemotePort(tabId, guard), env: await vaultStore.get(), selectorCache: cache })
 }
 
 /** Selector caches are per page: a navigation or reload clears the tab's (seed 000 §6.6.4). */

@@ -15,6 +15,8 @@ import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
 import { execInPage, navigate, pageContext, tabUrl } from './page'
 import { trackRequests } from './requests'
+import { pageUrl, type SitePolicy, type TabGate } from '../core/offsite'
+import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
 
 /**
  * The agent's wiring (issue 19): the run itself is src/core/agent/run.ts; this file builds its
@@ -29,6 +31,19 @@ interface Live {
   answer?: (allow: boolean) => void
 }
 const live = new Map<number, Live>()
+
+// A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
+// with the reason (issue 15 §2). Registered at the top level, with the worker's other listeners.
+watchOffsite((tabId, message) => live.get(tabId)?.controller.abort(new AvaError('STEP_FAILED', message)))
+
+function sitesOf(settings: Settings): SitePolicy {
+  return { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains }
+}
+
+/** The gate of a run that starts on `url`: its own site, the lists, and whether other sites ask first. */
+function gateOf(url: string, settings: Settings): TabGate {
+  return { site: pageUrl(url, '')?.hostname ?? '', allowed: [], policy: sitesOf(settings), crossSite: settings.safety.confirm.includes('cross_site') }
+}
 
 export function isRunning(tabId: number): boolean {
   return live.has(tabId)
@@ -47,7 +62,11 @@ export async function startRun(tabId: number, text: string, opts: { noCache?: bo
   const origin = originOf(url)
   const me: Live = { id: newId('run'), controller: new AbortController() }
   const ports = portsFor(me, origin, tabId, settings)
-  const state = await beginRun(ports, settings, { id: me.id, tabId, request: text, url, origin, noCache: opts.noCache })
+  await guardTab(tabId, gateOf(url, settings))
+  const state = await beginRun(ports, settings, { id: me.id, tabId, request: text, url, origin, noCache: opts.noCache }).catch(async (e) => {
+    await releaseTab(tabId)
+    throw e
+  })
   launch(me, state, () => runAgent(state, ports, { settings, signal: me.controller.signal }))
   return state.id
 }
@@ -86,7 +105,11 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
   live.set(state.tabId, me)
   void run().finally(() => {
     untrack()
-    for (const [tabId, r] of live) if (r === me) live.delete(tabId)
+    for (const [tabId, r] of live) {
+      if (r !== me) continue
+      live.delete(tabId)
+      void releaseTab(tabId).catch(() => undefined)
+    }
   })
 }
 
@@ -95,14 +118,28 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
   let tabId = startTab
   let savedTab = startTab
   const chat = chatWriter(origin, () => tabId)
+  // The host of the last step that asked to go to another site: a yes lets the gate through.
+  let offsite: string | undefined
+  const allowUrl = async (tab: number, url: string) => {
+    const u = pageUrl(url, await tabUrl(tab))
+    if (u) await allowDomain(tab, u.host)
+  }
   return {
     llm: {
       stream: ({ system, messages, signal, onText }) => streamCompletion({ llm: activeLlm(settings), system, messages, signal, onText }),
     },
     page: {
       read: (tab, request, { signal, settle }) => pageContext(tab, request, signal, settle),
-      exec: (tab, instruction, opts) => execInPage(tab, instruction, opts),
-      navigate: (tab, url, signal) => navigate(tab, url, signal),
+      async exec(tab, instruction, opts) {
+        if (opts.confirmed && offsite) await allowDomain(tab, offsite)
+        // The run checked the lists and asked before a `navigate` reaches here.
+        if (instruction.action_type === 'navigate' && instruction.params.url) await allowUrl(tab, instruction.params.url)
+        const out = await execInPage(tab, instruction, { ...opts, sites: sitesOf(settings) })
+        offsite = !out.ok && out.code === 'NEEDS_CONFIRMATION' ? out.offsite : undefined
+        return out
+      },
+      // A page named in the person's own request, already checked against the lists.
+      navigate: async (tab, url, signal) => (await allowUrl(tab, url), navigate(tab, url, signal)),
       url: (tab) => tabUrl(tab),
     },
     actions: {
@@ -111,8 +148,8 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         const found = (await getRegistry()).lookup(name)
         return found.ok ? { ok: true, risk: found.action.risk } : { ok: false, message: found.message, suggestion: found.suggestion }
       },
-      async run(tab, name, params, signal) {
-        const r = await (await engineFor(tab)).run(name, params, { signal })
+      async run(tab, name, params, signal, guard) {
+        const r = await (await engineFor(tab, guard)).run(name, params, { signal })
         return { ok: r.success, text: describeResult(r).replace(/\*\*/g, ''), code: r.error?.code }
       },
     },
@@ -136,6 +173,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       moveTab(from, to) {
         // At once, before the new tab's page asks whether a run is active and its panel open.
         tabId = to
+        void moveGuard(from, to).catch(() => undefined)
         if (live.get(from) === me) live.delete(from)
         live.set(to, me)
         void tabStore(to).set({ panelOpen: true })

@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill'
 import type { ExecOutcome, RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
+import type { SitePolicy } from '../core/offsite'
 import { actionOf, mayNavigate, navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { ProtocolError, sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
@@ -172,6 +173,8 @@ export interface StepOptions {
   onTabChange?: (tabId: number) => void
   /** How long the element may take to appear; a replay, whose page is known, waits less. */
   elementWaitMs?: number
+  /** The allowed and blocked sites, for the page to refuse a step that would load a denied one. */
+  sites?: SitePolicy
 }
 
 /** Runs one of the agent's page instructions: navigation in the background, everything else in the page. */
@@ -179,7 +182,7 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
   if (instruction.action_type === 'navigate') return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
   const step = actionOf(instruction)
   if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
-  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed }, opts)
+  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: opts.sites }, opts)
   // A step that took its document with it is named for the person: "Log in — the page navigated".
   const { wentAway, ...outcome } = out
   return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated` } : outcome

@@ -19,13 +19,14 @@ import {
 } from '../core/flows'
 import { createChannelFlowPort } from '../core/page/channel'
 import { targetOf } from '../core/page/command'
+import { AvaError } from '../core/errors'
 import { sleep } from '../core/sleep'
 import { ProtocolError, sendToTab } from '../messaging'
 import { runStore } from '../storage/conversation'
 import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow } from '../storage/flows'
 import { userPacksStore } from '../storage/packs'
 import { vaultStore } from '../storage/vault'
-import { reloadRegistry } from './actions'
+import { getRegistry, reloadRegistry } from './actions'
 import { navigate, sendCommand, tabSender } from './page'
 import { isDocumentGone } from './tabs'
 
@@ -173,6 +174,10 @@ export async function saveDraft(tabId: number, name: string, namespace = kDefaul
 export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): Promise<SavedFlow> {
   const packs = await userPacksStore.get()
   const existing = packs[namespace]
+  // A flow saved into a built-in's namespace would replace that pack without a word (issue 15).
+  if (!existing && (await getRegistry()).getNamespace(namespace)?.sources.some((s) => s.source === 'builtin')) {
+    throw new AvaError('UNKNOWN', `"${namespace}" is one of Ava's built-in packs; save the flow under another name, such as "${kDefaultFlowNamespace}".`)
+  }
   const pack = addFlowToPack(existing?.text ?? null, flow, { namespace })
   packs[namespace] = { namespace, version: pack.version, text: pack.text, enabled: existing?.enabled ?? true, origin: existing?.origin ?? 'recorded', installedAt: existing?.installedAt ?? Date.now() }
   await userPacksStore.set(packs)

@@ -1,7 +1,10 @@
 import type { Instruction } from './instruction/schema'
 
-/** Kinds of risky step the person may ask to confirm first (issue 6 safety). */
-export const RISK_CATEGORIES = ['credentials', 'payment', 'destructive', 'cross_site', 'high_risk_action'] as const
+/**
+ * Kinds of risky step the person may ask to confirm first (issue 6 safety; `permission` and
+ * `data_send` since issue 15: granting access, and sending data by a button or to another origin).
+ */
+export const RISK_CATEGORIES = ['credentials', 'payment', 'destructive', 'cross_site', 'high_risk_action', 'permission', 'data_send'] as const
 export type RiskCategory = (typeof RISK_CATEGORIES)[number]
 
 /** Failure codes of the page-side executor (seed 002 §5.2, issue 5). */
@@ -15,6 +18,8 @@ export type ExecErrorCode =
   | 'INVALID'
   /** A risky step waits for the person's yes (issue 6); nothing was done. */
   | 'NEEDS_CONFIRMATION'
+  /** The step would load a site the allow/deny lists forbid (issue 15 §2); nothing was done. */
+  | 'BLOCKED'
 
 /** One element the executor considered, for the AI fallback to choose from (seed 002 §5.1). */
 export interface Candidate {
@@ -80,6 +85,8 @@ export type ExecFailure = {
   suggestion?: string
   rung?: string
   reason?: NotActionableReason
+  /** NEEDS_CONFIRMATION for another site: its host, for the background gate to let through on a yes. */
+  offsite?: string
 }
 
 export type ExecOutcome = ExecSuccess | ExecFailure

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { RISK_CATEGORIES } from './exec'
+import { RISK_CATEGORIES, type RiskCategory } from './exec'
 import type { SafeParseResult } from './result'
 
 /**
@@ -11,8 +11,9 @@ import type { SafeParseResult } from './result'
  * Version history (each step has a migration below, tested from every earlier version):
  *   1  one `llm` block; `ui.language` inside settings.
  *   2  provider profiles (`profiles`, `activeProfile`); history retention; `ui` moved to `UiPrefs`.
+ *   3  risk categories `permission` and `data_send` (issue 15), asked about unless switched off.
  */
-export const SETTINGS_VERSION = 2
+export const SETTINGS_VERSION = 3
 
 export const PROVIDERS = ['anthropic', 'openai', 'local'] as const
 export type ProviderKind = (typeof PROVIDERS)[number]
@@ -81,21 +82,22 @@ export const HistorySchema = z.object({
 })
 export type HistoryRetention = z.infer<typeof HistorySchema>
 
-export const SettingsSchema = z
-  .object({
-    version: z.literal(SETTINGS_VERSION),
-    profiles: z.array(ProfileSchema).min(1, 'Keep at least one provider profile').max(kMaxProfiles),
-    activeProfile: z.string(),
-    agent: AgentSchema,
-    safety: SafetySchema,
-    history: HistorySchema,
-  })
-  .superRefine((s, ctx) => {
-    const ids = s.profiles.map((p) => p.id)
-    const dup = ids.find((id, i) => ids.indexOf(id) !== i)
-    if (dup !== undefined) ctx.addIssue({ code: 'custom', path: ['profiles'], message: `Two profiles have the id "${dup}"` })
-    if (!ids.includes(s.activeProfile)) ctx.addIssue({ code: 'custom', path: ['activeProfile'], message: `No profile has the id "${s.activeProfile}" (have: ${ids.join(', ')})` })
-  })
+const kSettingsFields = {
+  profiles: z.array(ProfileSchema).min(1, 'Keep at least one provider profile').max(kMaxProfiles),
+  activeProfile: z.string(),
+  agent: AgentSchema,
+  safety: SafetySchema,
+  history: HistorySchema,
+}
+
+function checkProfiles(s: { profiles: Profile[]; activeProfile: string }, ctx: z.RefinementCtx): void {
+  const ids = s.profiles.map((p) => p.id)
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i)
+  if (dup !== undefined) ctx.addIssue({ code: 'custom', path: ['profiles'], message: `Two profiles have the id "${dup}"` })
+  if (!ids.includes(s.activeProfile)) ctx.addIssue({ code: 'custom', path: ['activeProfile'], message: `No profile has the id "${s.activeProfile}" (have: ${ids.join(', ')})` })
+}
+
+export const SettingsSchema = z.object({ version: z.literal(SETTINGS_VERSION), ...kSettingsFields }).superRefine(checkProfiles)
 export type Settings = z.infer<typeof SettingsSchema>
 
 export const kDefaultProfileId = 'default'
@@ -161,9 +163,13 @@ export const SettingsV1Schema = z.object({
 })
 export type SettingsV1 = z.infer<typeof SettingsV1Schema>
 
+/** Version 2: the shape of version 3, before the `permission` and `data_send` categories. */
+export const SettingsV2Schema = z.object({ version: z.literal(2), ...kSettingsFields }).superRefine(checkProfiles)
+export type SettingsV2 = z.infer<typeof SettingsV2Schema>
+
 const kProviderNames: Record<ProviderKind, string> = { anthropic: 'Anthropic', openai: 'OpenAI', local: 'Local' }
 
-export function settingsV1toV2(v1: SettingsV1): { settings: Settings; ui: UiPrefs } {
+export function settingsV1toV2(v1: SettingsV1): { settings: SettingsV2; ui: UiPrefs } {
   return {
     settings: {
       version: 2,
@@ -175,6 +181,17 @@ export function settingsV1toV2(v1: SettingsV1): { settings: Settings; ui: UiPref
     },
     ui: { version: UI_PREFS_VERSION, language: v1.ui?.language ?? 'auto' },
   }
+}
+
+/**
+ * Categories that version 2 did not have. The person never chose about them, so they are asked
+ * about, as on a new install (a hostile page should not find them off after an update).
+ */
+const kAddedInV3: readonly RiskCategory[] = ['permission', 'data_send']
+
+export function settingsV2toV3(v2: SettingsV2): Settings {
+  const confirm = [...v2.safety.confirm, ...kAddedInV3.filter((c) => !v2.safety.confirm.includes(c))]
+  return { ...v2, version: 3, safety: { ...v2.safety, confirm } }
 }
 
 export type Issue = { path: string; message: string }
@@ -191,12 +208,19 @@ export function migrateSettings(value: unknown): MigrationResult {
     const r = SettingsSchema.safeParse(value)
     return r.success ? { ok: true, value: r.data, from: SETTINGS_VERSION } : { ok: false, from: SETTINGS_VERSION, issues: toIssues(r.error) }
   }
-  if (version === 1) {
-    const r = SettingsV1Schema.safeParse(value)
-    if (!r.success) return { ok: false, from: 1, issues: toIssues(r.error) }
-    const { settings, ui } = settingsV1toV2(r.data)
-    const checked = SettingsSchema.safeParse(settings)
-    return checked.success ? { ok: true, value: checked.data, from: 1, ui } : { ok: false, from: 1, issues: toIssues(checked.error) }
+  if (version === 1 || version === 2) {
+    let v2: unknown = value
+    let ui: UiPrefs | undefined
+    if (version === 1) {
+      const r = SettingsV1Schema.safeParse(value)
+      if (!r.success) return { ok: false, from: 1, issues: toIssues(r.error) }
+      ;({ settings: v2, ui } = settingsV1toV2(r.data))
+    }
+    const r2 = SettingsV2Schema.safeParse(v2)
+    if (!r2.success) return { ok: false, from: version, issues: toIssues(r2.error) }
+    const checked = SettingsSchema.safeParse(settingsV2toV3(r2.data))
+    if (!checked.success) return { ok: false, from: version, issues: toIssues(checked.error) }
+    return ui ? { ok: true, value: checked.data, from: version, ui } : { ok: true, value: checked.data, from: version }
   }
   const seen = typeof version === 'number' ? `version ${version}` : 'no version'
   const hint = typeof version === 'number' && version > SETTINGS_VERSION ? ' (written by a newer Ava)' : ''
@@ -216,16 +240,33 @@ export function safeParseSettings(value: unknown): SafeParseResult<Settings, { i
   return { success: false, error: { issues: toIssues(r.error) } }
 }
 
+/**
+ * A list entry as the browser writes hosts: lowercase, punycode for IDNs, no trailing dot, the
+ * `*.` kept; null when it is no host (issue 15 §2: "bücher.de" must block xn--bcher-kva.de).
+ */
+export function hostPattern(pattern: string): string | null {
+  const p = pattern.trim().toLowerCase()
+  const wild = p.startsWith('*.') ? '*.' : ''
+  const rest = p.slice(wild.length)
+  if (!rest || /[/:@?#\\\s]/.test(rest)) return null
+  try {
+    return wild + new URL(`http://${rest}/`).hostname.replace(/\.$/, '')
+  } catch {
+    return null
+  }
+}
+
 /** Whether Ava may act on `url` under the allow and deny lists. */
-export function domainAllowed(url: string, safety: Settings['safety']): boolean {
+export function domainAllowed(url: string, safety: Pick<Settings['safety'], 'allowDomains' | 'denyDomains'>): boolean {
   let host: string
   try {
-    host = new URL(url).hostname
+    // "evil.com." is evil.com to DNS: a trailing dot must not slip past the deny list.
+    host = new URL(url).hostname.replace(/\.$/, '')
   } catch {
     return false
   }
   const matches = (pattern: string) => {
-    const p = pattern.trim().toLowerCase()
+    const p = hostPattern(pattern)
     if (!p) return false
     if (p.startsWith('*.')) return host === p.slice(2) || host.endsWith(p.slice(1))
     return host === p

@@ -1,40 +1,145 @@
-import { kRiskReasons, riskOfLabel } from '../core/agent/risk'
 import type { RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
+import { decideRisk, type FormFacts, type RiskFacts, type RiskFinding } from '../core/risk/decide'
+import { kWords } from '../core/risk/lexicon'
+import { foldText } from '../core/risk/text'
 
 /**
- * Whether acting on `el` is risky (issue 6 safety): submitting a form that holds a password or
- * payment details, or clicking something that deletes or pays. Decided in the page, where the
- * element and its form are, before anything is done.
+ * Whether acting on `el` is risky (issue 6 safety, issue 15 §1): this file reads the facts off the
+ * page — the element's name and icons, its styling, the dialog, row and form around it — and
+ * src/core/risk/decide.ts decides. Run in the page, where the element is, before anything is done.
  */
 const kPaymentField = /(^|[-_\s])(cc|card|cvv|cvc|iban|credit)([-_\s]|number|$)/i
+const kPartChars = 600 // per attribute, and per dialog or row text: far more than a label, bounded cost
+const kTextChars = 2_000 // the element's own text: room for hidden padding before a visible word
+const kMaxIconNodes = 24 // an icon is a few nodes deep inside its button
 
 function formOf(el: Element): HTMLFormElement | null {
   if (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) return el.form
   return el.closest('form')
 }
 
-function submits(el: Element, action: Instruction['action_type']): boolean {
-  if (action === 'press') return el instanceof HTMLInputElement && !!el.form
-  if (el instanceof HTMLButtonElement) return el.type === 'submit' && !!el.form
+function isButtonLike(el: Element): boolean {
+  return el instanceof HTMLButtonElement || (el instanceof HTMLInputElement && /^(submit|button|reset|image)$/i.test(el.type)) || el.getAttribute('role') === 'button'
+}
+
+function submits(el: Element, action: Instruction['action_type'], name: string): boolean {
+  if (action === 'press') return (el instanceof HTMLInputElement || el instanceof HTMLSelectElement) && !!el.form
+  if (el instanceof HTMLButtonElement) return el.type === 'submit' ? !!el.form : !!el.form && kWords.submit.test(foldText(name))
   if (el instanceof HTMLInputElement) return (el.type === 'submit' || el.type === 'image') && !!el.form
-  // Component libraries often submit from a plain button inside the form.
-  return !!el.closest('form') && /\b(submit|log ?in|sign ?in|登录|提交)\b/i.test(labelOf(el))
+  // Component libraries often submit from a plain element inside the form.
+  return !!el.closest('form') && kWords.submit.test(foldText(name))
 }
 
+const cap = (s: string | null | undefined, max = kPartChars) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, max)
+
+/** The accessible name and visible text, every part of it: a page can hide meaning in any one. */
 export function labelOf(el: Element): string {
-  const v = el instanceof HTMLInputElement && /^(submit|button|reset)$/i.test(el.type) ? el.value : ''
-  return [el.getAttribute('aria-label'), el.getAttribute('title'), v, el.textContent].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim().slice(0, 80)
+  const parts = [el.getAttribute('aria-label'), el.getAttribute('title')]
+  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 4)) parts.push(el.ownerDocument.getElementById(id)?.textContent ?? '')
+  if (el instanceof HTMLInputElement && /^(submit|button|reset|image)$/i.test(el.type)) parts.push(el.value, el.alt)
+  const text = cap(el.textContent, kTextChars)
+  for (const img of [...el.querySelectorAll('img[alt], [aria-label]')].slice(0, 4)) parts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label'))
+  return [...new Set([...parts.map((p) => cap(p)), text].filter(Boolean))].join(' ')
 }
 
-export function riskOf(el: Element, action: Instruction['action_type']): { category: RiskCategory; reason: string } | null {
-  if (action !== 'click' && action !== 'press') return null
-  const form = submits(el, action) ? formOf(el) : null
-  if (form) {
-    const fields = [...form.elements].filter((f): f is HTMLInputElement => f instanceof HTMLInputElement)
-    if (fields.some((f) => /^cc-/.test(f.autocomplete) || kPaymentField.test(f.name) || kPaymentField.test(f.id))) return { category: 'payment', reason: `submits a form with payment details` }
-    if (fields.some((f) => f.type === 'password')) return { category: 'credentials', reason: kRiskReasons.credentials }
+/** A class that names an icon: icon fonts (fa-, bi-, mdi-, …) and library icon components. */
+const kIconClass = /^(fa[srlbd]?|fa-.+|bi-.+|mdi-.+|ti-.+|ri-.+|ion-.+|glyphicon.*|anticon.*|el-icon.*|lucide.*|material.*|icon.*|.*-icon.*|.*icon)$/i
+
+function iconsOf(el: Element): string {
+  const out: string[] = []
+  const nodes = [el, ...[...el.querySelectorAll('i, svg, span, em, use, img, [data-icon]')].slice(0, kMaxIconNodes)]
+  for (const n of nodes) {
+    const classes = (n.getAttribute('class') ?? '').split(/\s+/).filter((c) => kIconClass.test(c))
+    if (classes.length) out.push(classes.join(' '))
+    const isIcon = n !== el || classes.length > 0
+    if (isIcon) out.push(n.getAttribute('data-icon') ?? '')
+    const href = n.getAttribute('href') ?? n.getAttribute('xlink:href')
+    if (n.localName === 'use' && href) out.push(href.replace(/^.*#/, ''))
+    if (n.localName === 'img') out.push((n.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+(\?.*)?$/, ''))
   }
-  const category = action === 'click' ? riskOfLabel(labelOf(el)) : null
-  return category ? { category, reason: `"${labelOf(el).slice(0, 40)}" ${kRiskReasons[category]}` } : null
+  return cap(out.filter(Boolean).join(' '))
+}
+
+/** Styling a component library gives dangerous buttons (Element, Ant, Bootstrap, Carbon, Polaris, MUI, Material …). */
+const kDangerClass = /(^|[-_])(danger|dangerous|destructive|critical)($|[-_])|colorerror|(^|[-_])(warn|error)$/i
+const kDangerValue = /^(danger|dangerous|destructive|critical|error|warn|negative)$/i
+
+function isDanger(el: Element): boolean {
+  const control = el.closest('button, [role=button], a, input') ?? el
+  for (const n of new Set([el, control])) {
+    if ((n.getAttribute('class') ?? '').split(/\s+/).some((c) => kDangerClass.test(c))) return true
+    for (const a of ['variant', 'data-variant', 'color', 'data-color', 'data-type', 'kind', 'severity', 'appearance', 'status']) {
+      if (kDangerValue.test(n.getAttribute(a) ?? '')) return true
+    }
+    if (n.localName !== 'button' && n.localName !== 'input' && kDangerValue.test(n.getAttribute('type') ?? '')) return true
+  }
+  return false
+}
+
+const kDialog = '[role=dialog], [role=alertdialog], dialog, [aria-modal=true], .el-message-box, .el-popconfirm, .ant-popconfirm, .ant-modal-confirm, .modal'
+const kContainer = 'tr, li, [role=row], [role=listitem], article, fieldset, form, section, [class*=card]'
+
+/** Text of `root` without the text of its buttons and links: what the dialog says, not what it offers. */
+function proseOf(root: Element): string {
+  let text = ''
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+  for (let n = walker.nextNode(); n && text.length < kPartChars * 2; n = walker.nextNode()) {
+    if (n.parentElement?.closest('button, [role=button], a, input, select, option, script, style')) continue
+    text += ` ${n.nodeValue}`
+  }
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+function formFacts(el: Element, form: HTMLFormElement): FormFacts {
+  const fields = [...form.elements].filter((f): f is HTMLInputElement => f instanceof HTMLInputElement)
+  const payment = fields.some((f) => /^cc-/.test(f.autocomplete) || kPaymentField.test(f.name) || kPaymentField.test(f.id))
+  const password = fields.some((f) => f.type === 'password')
+  // Where the data goes: the submitter's formaction wins over the form's action.
+  const action = (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) && el.hasAttribute('formaction') ? el.formAction : form.action
+  let offSite: string | null = null
+  try {
+    const to = new URL(action, location.href)
+    const data = [...form.elements].some((f) => (f instanceof HTMLInputElement ? !/^(submit|button|reset|image)$/i.test(f.type) && f.name && f.value && (!/^(checkbox|radio)$/i.test(f.type) || f.checked) : (f instanceof HTMLSelectElement || f instanceof HTMLTextAreaElement) && f.name && f.value))
+    if (to.origin !== location.origin && data) offSite = to.host || to.protocol
+  } catch {
+    offSite = null
+  }
+  return { payment, password, offSite }
+}
+
+/** A login form without a <form>: a password field with a value in the few ancestors around the button. */
+function loosePassword(el: Element): boolean {
+  let n: Element | null = el.parentElement
+  for (let i = 0; n && i < 5; i++, n = n.parentElement) {
+    const pw = n.querySelector('input[type=password]') as HTMLInputElement | null
+    if (pw) return !!pw.value
+  }
+  return false
+}
+
+/** The facts the decision reads, gathered from the page around `el`. */
+export function riskFactsOf(el: Element, action: 'click' | 'press'): RiskFacts {
+  const name = action === 'click' ? labelOf(el) : ''
+  const form = submits(el, action, labelOf(el)) ? formOf(el) : null
+  const facts: RiskFacts = { name, form: form ? formFacts(el, form) : null }
+  if (!form && action === 'click' && kWords.submit.test(foldText(name)) && loosePassword(el)) facts.form = { password: true }
+  if (action !== 'click') return facts
+  facts.icons = iconsOf(el)
+  facts.kind = el.closest('a[href]') && !isButtonLike(el) ? 'link' : 'button'
+  facts.danger = isDanger(el)
+  const dialog = el.closest(kDialog)
+  facts.dialog = dialog ? proseOf(dialog) : null
+  const around = el.parentElement?.closest(kContainer)
+  facts.context = around && around !== dialog ? proseOf(around) : ''
+  return facts
+}
+
+/**
+ * The risk of clicking or pressing a key on `el`: the first finding among the categories in
+ * `among` (the person's `confirm` list), so turning one category off does not hide another.
+ */
+export function riskOf(el: Element, action: Instruction['action_type'], among?: readonly RiskCategory[]): RiskFinding | null {
+  if (action !== 'click' && action !== 'press') return null
+  return decideRisk(riskFactsOf(el, action), among)
 }

@@ -6,7 +6,7 @@ export type { PageInfo } from '../core/page/command'
 import type { LlmSettings, Profile, Settings, UiPrefs } from '../core/settings'
 import type { ActionCommand } from '../core/registry/api'
 import type { Flow, FlowRunResult, RawEvent } from '../core/flows'
-import type { ActionResult, PackIssue } from '../core/registry'
+import type { ActionResult, PackDiff, PackIssue } from '../core/registry'
 import type { CacheEntry } from '../core/instruction/cache-entry'
 export type { CacheEntry }
 
@@ -86,7 +86,7 @@ export interface Protocol {
   /** Fetches a pack from a URL (the popup has asked for the origin's host permission first). */
   'popup→bg:packs.fetch': { req: { url: string }; res: { text: string; url: string } }
   /** Validates again and saves; nothing is saved while the text has an error. */
-  'popup→bg:packs.install': { req: { text: string; origin: string }; res: InstallOutcome }
+  'popup→bg:packs.install': { req: { text: string; origin: string; confirmed?: { namespace: string; source: 'user' | 'builtin'; from: string } }; res: InstallOutcome }
   'popup→bg:packs.setEnabled': { req: { namespace: string; enabled: boolean }; res: { ok: true } }
   'popup→bg:packs.delete': { req: { namespace: string }; res: { ok: true } }
   'popup→bg:packs.undoDelete': { req: { namespace: string }; res: { ok: boolean } }
@@ -149,7 +149,21 @@ export interface ManagedPack {
   /** Problems the registry reported when it loaded this pack. */
   issues: PackIssue[]
 }
-export type InstallOutcome = { ok: true; namespace: string; version: string; previous?: string } | { ok: false; issues: PackIssue[] }
+/**
+ * A pack whose namespace is installed already (a built-in or the person's own) is an update: the
+ * first answer is `update` with its diff, and nothing is saved until the install is sent again
+ * with `confirmed` naming that same installed version (issue 15: a pack claiming `common` had
+ * replaced a built-in without a word).
+ */
+export interface PackUpdate {
+  namespace: string
+  /** What is installed now: the person's own pack, or Ava's built-in one. */
+  source: 'user' | 'builtin'
+  /** Whether Ava ships a built-in pack of this namespace, which the new pack overrides. */
+  overridesBuiltin: boolean
+  diff: PackDiff
+}
+export type InstallOutcome = { ok: true; namespace: string; version: string; previous?: string } | { ok: false; issues: PackIssue[] } | { ok: false; update: PackUpdate }
 export interface TabTargets {
   tabs: { id: number; title: string; url: string }[]
   /** The active tab when it is a web page, else the web tab used most recently. */

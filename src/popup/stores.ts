@@ -1,10 +1,9 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
-import { validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackFile, type PackIssue } from '../core/registry'
-import { send, type CacheEntry, type ManagedPack, type TabTargets } from '../messaging'
+import { diffPacks, validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackDiff, type PackFile, type PackIssue } from '../core/registry'
+import { send, type CacheEntry, type ManagedPack, type PackUpdate, type TabTargets } from '../messaging'
 import { userPacksStore } from '../storage/packs'
-import { diffPacks, type PackDiff } from './diff'
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
@@ -102,6 +101,8 @@ export const useImportStore = defineStore('import', () => {
   const installing = ref(false)
   const error = ref<string | null>(null)
   const installed = ref<{ namespace: string; version: string; previous?: string } | null>(null)
+  /** The background's answer when the pack takes an installed namespace: installs only after a yes. */
+  const update = ref<PackUpdate | null>(null)
   let checkSeq = 0
 
   const errors = computed(() => issues.value.filter((i) => i.severity === 'error'))
@@ -116,12 +117,14 @@ export const useImportStore = defineStore('import', () => {
     diff.value = null
     error.value = null
     installed.value = null
+    update.value = null
   }
 
   /** The registry's own validator, run here for live feedback; the background checks again on install. */
   async function check() {
     const seq = ++checkSeq
     installed.value = null
+    update.value = null
     if (!text.value.trim()) {
       issues.value = []
       pack.value = null
@@ -174,14 +177,19 @@ export const useImportStore = defineStore('import', () => {
     }
   }
 
-  async function install(): Promise<boolean> {
+  /** Installs; `confirm` is the person's yes to the update the background described last. */
+  async function install(confirm = false): Promise<boolean> {
     if (!canInstall.value) return false
+    const asked = update.value
     installing.value = true
     error.value = null
+    update.value = null
     try {
-      const r = await send('popup→bg:packs.install', { text: text.value, origin: origin.value })
+      const confirmed = confirm && asked ? { namespace: asked.namespace, source: asked.source, from: asked.diff.from ?? '' } : undefined
+      const r = await send('popup→bg:packs.install', { text: text.value, origin: origin.value, confirmed })
       if (!r.ok) {
-        issues.value = r.issues
+        if ('update' in r) update.value = r.update
+        else issues.value = r.issues
         return false
       }
       installed.value = { namespace: r.namespace, version: r.version, previous: r.previous }
@@ -194,7 +202,7 @@ export const useImportStore = defineStore('import', () => {
     }
   }
 
-  return { text, origin, issues, pack, diff, fetching, installing, error, installed, errors, warnings, canInstall, reset, check, setText, fetchUrl, install }
+  return { text, origin, issues, pack, diff, fetching, installing, error, installed, update, errors, warnings, canInstall, reset, check, setText, fetchUrl, install }
 })
 
 export type RunOutcome = { kind: 'run'; result: ActionResult } | { kind: 'dry'; result: DryRunResult }

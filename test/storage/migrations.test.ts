@@ -29,17 +29,17 @@ const v1Early = {
 beforeEach(() => fake.reset())
 
 describe('settings migrations (pure)', () => {
-  it('lifts version 1 to version 2: the llm block becomes the one active profile, everything else kept', () => {
+  it('lifts version 1 to version 3: the llm block becomes the one active profile, everything else kept', () => {
     const r = migrateSettings(v1)
     expect(r.ok).toBe(true)
     if (!r.ok) return
     expect(r.from).toBe(1)
     expect(r.value).toEqual({
-      version: 2,
+      version: 3,
       profiles: [{ id: 'default', name: 'OpenAI', ...v1.llm }],
       activeProfile: 'default',
       agent: { stepLimit: 33, useCache: false },
-      safety: v1.safety,
+      safety: { ...v1.safety, confirm: ['payment', 'permission', 'data_send'] },
       history: DEFAULT_SETTINGS.history,
     })
     expect(r.ui).toEqual({ version: 1, language: 'zh-CN' })
@@ -54,7 +54,15 @@ describe('settings migrations (pure)', () => {
     expect(r.value.safety).toEqual(DEFAULT_SETTINGS.safety)
   })
 
-  it('keeps version 2 as it is and refuses what no migration can read, naming the field', () => {
+  it('lifts version 2 to version 3: the new risk categories are asked about, the person’s choices kept', () => {
+    const v2 = { ...DEFAULT_SETTINGS, version: 2, safety: { confirm: ['payment', 'cross_site'], allowDomains: ['a.example'], denyDomains: [] } }
+    const r = migrateSettings(v2)
+    expect(r).toEqual({ ok: true, from: 2, value: { ...v2, version: 3, safety: { ...v2.safety, confirm: ['payment', 'cross_site', 'permission', 'data_send'] } } })
+    const none = migrateSettings({ ...v2, safety: { ...v2.safety, confirm: [] } })
+    expect(none.ok && none.value.safety.confirm).toEqual(['permission', 'data_send'])
+  })
+
+  it('keeps the current version as it is and refuses what no migration can read, naming the field', () => {
     expect(migrateSettings(DEFAULT_SETTINGS)).toEqual({ ok: true, value: DEFAULT_SETTINGS, from: SETTINGS_VERSION })
     const broken = migrateSettings({ ...v1, llm: { ...v1.llm, baseUrl: 'ftp://nope' } })
     expect(broken.ok).toBe(false)
@@ -75,24 +83,24 @@ describe('migrations in storage', () => {
   it.each([
     ['version 1', v1, 'zh-CN'],
     ['the earliest version 1', v1Early, 'auto'],
-  ])('an update from %s rewrites settings as version 2 and moves the language to the ui key', async (_name, old, language) => {
+  ])('an update from %s rewrites settings as the current version and moves the language to the ui key', async (_name, old, language) => {
     await local.set({ settings: old })
     const report = await migrateAll()
     expect(report.settingsFrom).toBe(1)
     const stored = local.data.get('settings') as { version: number; profiles: { apiKey: string }[] }
-    expect(stored.version).toBe(2)
+    expect(stored.version).toBe(SETTINGS_VERSION)
     expect(stored.profiles[0].apiKey).toBe(old.llm.apiKey)
     expect(local.data.get('ui')).toEqual({ version: 1, language })
     expect(local.data.get(kVersionsKey)).toEqual(kStorageVersions)
     expect(await listInvalid()).toEqual([])
   })
 
-  it('a read that comes before the onInstalled migration already sees version 2', async () => {
+  it('a read that comes before the onInstalled migration already sees the current version', async () => {
     await local.set({ settings: v1 })
     const s = await settingsStore.get()
-    expect(s.version).toBe(2)
+    expect(s.version).toBe(SETTINGS_VERSION)
     expect(s.profiles[0].model).toBe('gpt-x')
-    expect((local.data.get('settings') as { version: number }).version).toBe(2)
+    expect((local.data.get('settings') as { version: number }).version).toBe(SETTINGS_VERSION)
   })
 
   it('never overwrites a ui key that is already there', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parsePack } from '../../src/core/registry'
-import { diffPacks } from '../../src/popup/diff'
+import { diffPacks } from '../../src/core/registry/diff'
 
 const pack = (version: string, actions: string, selectors = '') =>
   parsePack(`namespace: demo

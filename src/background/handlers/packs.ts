@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
 import { CacheEntrySchema, type CacheEntry } from '../../core/instruction/cache-entry'
-import { kMaxPackBytes, validatePack } from '../../core/registry'
+import { diffPacks, kMaxPackBytes, validatePack } from '../../core/registry'
 import { handle, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
@@ -92,20 +92,31 @@ function checkCacheEntry(key: string, json: string): { ok: true; entry: CacheEnt
   return { ok: true as const, entry: r.data }
 }
 
+/** The text of the built-in pack that defines `namespace`, if Ava ships one. */
+async function builtinText(namespace: string): Promise<string | undefined> {
+  const file = (await getRegistry()).getNamespace(namespace)?.sources.find((s) => s.source === 'builtin')?.file
+  if (!file) return undefined
+  return (await packSources()).find((s) => s.source === 'builtin')?.files.find((f) => f.path === file)?.text
+}
+
+/** What is installed under a namespace now: the person's own pack (enabled or not) wins over a built-in. */
+async function installedPack(namespace: string): Promise<{ source: 'user' | 'builtin'; text: string; version: string } | undefined> {
+  const user = (await userPacksStore.get())[namespace]
+  if (user) return { source: 'user', text: user.text, version: user.version }
+  const text = await builtinText(namespace)
+  const version = text === undefined ? undefined : validatePack(text).pack?.version
+  return text === undefined || version === undefined ? undefined : { source: 'builtin', text, version }
+}
+
 const isWeb = (url: string | undefined) => !!url && /^https?:/.test(url)
 
 export function registerPackHandlers(): void {
   handle('popup→bg:packs.manage', kSenders, async () => ({ packs: await managedPacks() }))
 
   handle('popup→bg:packs.get', kSenders, async ({ namespace }) => {
-    const user = (await userPacksStore.get())[namespace]
-    if (user) return { namespace, text: user.text, source: 'user' }
-    const registry = await getRegistry()
-    const ns = registry.getNamespace(namespace)
-    const file = ns?.sources.find((s) => s.source === 'builtin')?.file
-    const builtin = (await packSources()).find((s) => s.source === 'builtin')?.files.find((f) => f.path === file)
-    if (!builtin) throw new AvaError('UNKNOWN', `No pack "${namespace}".`)
-    return { namespace, text: builtin.text, source: 'builtin' }
+    const installed = await installedPack(namespace)
+    if (!installed) throw new AvaError('UNKNOWN', `No pack "${namespace}".`)
+    return { namespace, text: installed.text, source: installed.source }
   })
 
   handle('popup→bg:packs.fetch', kSenders, async ({ url }) => {
@@ -128,12 +139,24 @@ export function registerPackHandlers(): void {
     return { text, url: res.url || parsed.href }
   })
 
-  handle('popup→bg:packs.install', kSenders, async ({ text, origin }) => {
+  handle('popup→bg:packs.install', kSenders, async ({ text, origin, confirmed }) => {
     const result = validatePack(text, { file: origin })
     if (!result.ok || !result.pack) return { ok: false as const, issues: result.issues.filter((i) => i.severity === 'error') }
-    const { namespace, version } = result.pack
+    const next = result.pack
+    const { namespace, version } = next
+    // Taking an installed namespace is an update, never silent (issue 15): the first answer is
+    // the diff, and only an install confirmed for exactly what is installed now goes ahead.
+    const installed = await installedPack(namespace)
+    const matches = (p: { source: string; version: string } | undefined) => !!p && confirmed?.namespace === namespace && confirmed.source === p.source && confirmed.from === p.version
+    if (installed && !matches(installed)) {
+      const before = validatePack(installed.text, { file: installed.source }).pack
+      const overridesBuiltin = installed.source === 'builtin' || (await builtinText(namespace)) !== undefined
+      return { ok: false as const, update: { namespace, source: installed.source, overridesBuiltin, diff: diffPacks(before, next) } }
+    }
     return changePacks((packs) => {
-      const previous = packs[namespace]?.version
+      // Another install of this namespace landed between the prompt and the yes: ask again.
+      if (installed && packs[namespace] && packs[namespace].version !== installed.version) throw new AvaError('UNKNOWN', `"${namespace}" changed while you were deciding; import it again to see the new difference.`)
+      const previous = packs[namespace]?.version ?? installed?.version
       packs[namespace] = { namespace, version, text, enabled: packs[namespace]?.enabled ?? true, origin, installedAt: Date.now() }
       return { ok: true as const, namespace, version, previous }
     })

@@ -2,6 +2,7 @@ import type { ChatMessage, StepView } from '../chat'
 import type { ExecOutcome, RiskCategory } from '../exec'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { Instruction } from '../instruction/schema'
+import type { StepGuard } from '../page/channel'
 import type { ActionSummary, PageContext } from './prompt'
 import type { PlannerMessage, RunState } from './state'
 
@@ -54,8 +55,12 @@ export interface ActionsPort {
   /** The registry actions most relevant to a request, for the planner. */
   relevant(request: string): Promise<ActionSummary[]>
   lookup(name: string): Promise<ActionLookup>
-  /** Runs a registry action in the tab; `text` is one plain line for the person. */
-  run(tabId: number, name: string, params: Record<string, unknown>, signal: AbortSignal): Promise<{ ok: boolean; text: string; code?: string }>
+  /**
+   * Runs a registry action in the tab; `text` is one plain line for the person. Every page step
+   * of the action (nested `run`s included) goes through `guard`: counted, sent with the risk
+   * categories to confirm, asked about when the page refuses it (src/core/page/channel.ts).
+   */
+  run(tabId: number, name: string, params: Record<string, unknown>, signal: AbortSignal, guard: StepGuard): Promise<{ ok: boolean; text: string; code?: string }>
 }
 
 export interface CachePort {

@@ -1,17 +1,11 @@
 import type { RiskCategory } from '../exec'
+import { riskOfText } from '../risk/decide'
 
 /**
- * Words that make a click risky (issue 6): destroying data or moving money. Matched as whole
- * words in English and as substrings in Chinese, against the element's visible label.
+ * The risky meaning of a label alone, in any of the lexicon's languages (issue 15 §1). Steps on
+ * a page are judged with their element and its context by src/dom/risk.ts; this is for text only.
  */
-const kDestructive = /\b(delete|remove|erase|destroy|drop|cancel (?:my )?(?:account|subscription|order))\b|删除|移除|清空|注销/i
-const kPayment = /\b(pay|payment|purchase|buy|checkout|check out|transfer|send money|place order|subscribe)\b|支付|付款|购买|转账|下单|结算/i
-
-export function riskOfLabel(label: string): RiskCategory | null {
-  if (kPayment.test(label)) return 'payment'
-  if (kDestructive.test(label)) return 'destructive'
-  return null
-}
+export const riskOfLabel = riskOfText
 
 /** Two URLs are the same site when their hosts match, ignoring a leading `www.`. */
 export function sameSite(a: string, b: string): boolean {
@@ -29,4 +23,6 @@ export const kRiskReasons: Record<RiskCategory, string> = {
   destructive: 'may delete something',
   cross_site: 'goes to another site',
   high_risk_action: 'runs an action marked high-risk',
+  permission: 'may grant access',
+  data_send: 'may send data',
 }

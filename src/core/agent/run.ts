@@ -8,6 +8,7 @@ import { costUsd } from '../pricing'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
+import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
 import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, type PageContext, type StepReport } from './prompt'
 import { kRiskReasons, sameSite } from './risk'
@@ -108,6 +109,12 @@ interface Run {
   earlier: PlannerMessage[]
   /** The last state write: saves go out in the order they were made. */
   saving: Promise<void>
+  /**
+   * Steps executed so far from every source — the model's, each page step of a pack, a cached
+   * replay's (issue 15) — against the step limit. Kept in memory: a run resumed after a worker
+   * restart counts from the steps it recorded.
+   */
+  used: number
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -125,6 +132,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     text: mine?.text ?? '',
     earlier: before.slice(-kHistoryContext).map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text.slice(0, 2_000) })),
     saving: Promise.resolve(),
+    used: state.executed.length,
   }
 }
 
@@ -154,7 +162,19 @@ function say(run: Run, text: string): Promise<void> {
   return run.ports.chat.text(run.state.messageId, text)
 }
 
-type Failure = { error: AvaError; step?: { index: number; instruction: Instruction; outcome: ExecFailure } }
+/** `stop`: a guard ended the run, which waits for the person rather than failing. */
+type Failure = { error: AvaError; step?: { index: number; instruction: Instruction; outcome: ExecFailure }; stop?: boolean }
+
+/** Thrown by a step the step limit refuses, from wherever the step came (issue 15). */
+class StepLimitReached extends AvaError {}
+
+function atLimit(run: Run): boolean {
+  return run.used >= run.settings.agent.stepLimit
+}
+
+function limitError(run: Run): StepLimitReached {
+  return new StepLimitReached('STEP_FAILED', `Ava reached the step limit (${run.settings.agent.stepLimit}) before finishing. Ask again to go on, or raise the limit in options.`)
+}
 
 /** What one streamed reply did. */
 interface Batch {
@@ -191,9 +211,7 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
     let regenerated = false
     for (;;) {
       if (signal.aborted) throw signal.reason
-      if (state.executed.length >= settings.agent.stepLimit) {
-        return await finish(run, 'failed', new AvaError('STEP_FAILED', `Ava reached the step limit (${settings.agent.stepLimit}) before finishing. Ask again to go on, or raise the limit in options.`))
-      }
+      if (atLimit(run)) return await finish(run, 'failed', limitError(run))
       await pendingNav
       pendingNav = null
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
@@ -218,6 +236,7 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
       }
       if (batch.failure) {
         const f = batch.failure
+        if (f.stop) return await finish(run, 'stopped', f.error)
         if (f.step && kRepairable.has(f.step.outcome.code)) {
           // AI fallback (issue 6): ask for that one step with the candidates, then go on.
           const fixed = await repairStep(run, f.step, page)
@@ -233,12 +252,11 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
         return await finish(run, 'failed', f.error)
       }
       if (batch.steps === 0) return await finish(run, 'done') // prose only, or nothing left to do
-      if (isLooping(state.executed)) {
-        return await finish(run, 'stopped', new AvaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.'))
-      }
     }
   } catch (e) {
-    await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? new AvaError('UNKNOWN', 'Stopped by you.') : toAvaError(e)).catch(() => undefined)
+    // An abort says why when it can (the off-site gate stopped the run, issue 15 §2); Stop is the rest.
+    const stopped = signal.reason instanceof AvaError ? signal.reason : new AvaError('UNKNOWN', 'Stopped by you.')
+    await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
   }
 }
 
@@ -254,6 +272,10 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   let elements = 0
   const stream = new AbortController()
   const base = run.steps.length
+  // Instructions queued and begun in this reply: once the queue holds more than the steps left,
+  // the rest of the reply can never run, and is neither parsed nor waited for.
+  let queued = 0
+  let started = 0
 
   const consumer = (async () => {
     for await (const item of queue) {
@@ -274,12 +296,24 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         batch.answer = ins.params.answer ?? ''
         continue
       }
+      started++
+      let out: ExecOutcome
+      try {
+        out = await runOneStep(run, view, (recorded) => (said[item.index] = recorded))
+      } catch (e) {
+        // The step limit, or a port that failed outright: the rest of the reply is not wanted.
+        batch.failure = { error: toAvaError(e) }
+        stream.abort()
+        continue
+      }
       batch.steps++
-      const out = await runOneStep(run, view, (recorded) => (said[item.index] = recorded))
       batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: out.ok, detail: out.ok ? out.detail : out.message })
       if (!out.ok) {
         const code = out.code === 'ELEMENT_NOT_FOUND' || out.code === 'ELEMENT_STALE' ? 'ELEMENT_MISSING' : 'STEP_FAILED'
         batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`), step: { index: view.index, instruction: ins, outcome: out } }
+        stream.abort()
+      } else if (isLooping(state.executed)) {
+        batch.failure = { error: new AvaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.'), stop: true }
         stream.abort()
       }
     }
@@ -293,21 +327,35 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     element: (raw, index) => {
       elements = index + 1
       const parsed = safeParseInstructionText(raw)
-      if (parsed.success) {
-        said[index] = redactInstruction(parsed.data, { sensitive: false })
-        if (parsed.data.action_type !== 'done') void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
-        queue.push({ index, instruction: parsed.data })
-      } else queue.push({ index, error: parsed.error.message })
+      if (!parsed.success) {
+        // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
+        queue.push({ index, error: parsed.error.message })
+        return cut()
+      }
+      said[index] = redactInstruction(parsed.data, { sensitive: false })
+      const step = parsed.data.action_type !== 'done'
+      if (step) void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
+      queue.push({ index, instruction: parsed.data })
+      if (!step) return
+      // Every step costs at least one of the limit: with the steps queued ahead of it, this one
+      // will be refused when its turn comes.
+      const ahead = queued++ - started
+      if (run.used + ahead >= run.settings.agent.stepLimit) cut()
     },
   })
+  function cut(): void {
+    splitter.stop()
+    stream.abort()
+  }
   try {
     const res = await run.ports.llm.stream({ system: buildSystemPrompt(), messages, signal: AbortSignal.any([signal, stream.signal]), onText: (delta) => splitter.push(delta) })
     addUsage(state, res.usage)
     const end = splitter.end()
-    if (end.truncated !== null && !batch.failure) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
+    if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
   } catch (e) {
-    // A stream we cut ourselves (a step failed) is no error; a stream cut inside an instruction is.
-    if (!(stream.signal.aborted && batch.failure) && !signal.aborted) {
+    // A stream we cut ourselves (a step failed, an invalid or unrunnable instruction came) is no
+    // error: the queue says why; a stream cut inside an instruction is.
+    if (!stream.signal.aborted && !signal.aborted) {
       const cut = splitter.end().truncated !== null
       batch.failure ??= { error: cut ? cutError(base + elements) : toAvaError(e) }
     }
@@ -334,6 +382,10 @@ function placeholder(index: number): Instruction {
 async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Instruction) => void): Promise<ExecOutcome> {
   const { state, ports } = run
   const ins = view.instruction
+  // Checked before the step, whatever produced it; a pack's steps are counted one by one as
+  // they reach the page (runRegistryAction).
+  if (atLimit(run)) throw limitError(run)
+  if (ins.action_type !== 'run_action') run.used++
   // Not awaited: the step need not wait for the panel to hear it is running.
   void show(run, { ...view, status: 'running' })
   if (state.status !== 'running') void setStatus(run, 'running')
@@ -358,6 +410,8 @@ async function runPageStep(run: Run, view: StepView, ins: Instruction): Promise<
 }
 
 async function prepare(run: Run, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[] } | { error: string; secrets: string[] }> {
+  // Secrets are typed into pages, never sent in an address (issue 15): refused before any lookup.
+  if (ins.params.url && secretNames(ins.params.url).length) return { error: `Refused: ${secretNames(ins.params.url).join(', ')} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, secrets: [] }
   const value = ins.params.value
   if (!value || !secretNames(value).length) return { instruction: ins, secrets: [] }
   const vault = await run.ports.secrets.vault()
@@ -407,36 +461,66 @@ function moveTab(run: Run, to: number): void {
 }
 
 /**
- * A registry action (run_action): high-risk ones ask first; secrets in its args stay in the vault,
+ * A registry action (run_action): its steps pass the agent's own gate (issue 15). The declared
+ * risk is a floor: `high` asks before the action starts, and every page step still goes through
+ * the page's risk check and counts against the step limit. Secrets in its args stay in the vault,
  * and their values are returned so that what the action reports is redacted like a typed step.
  */
 async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
   const { ports, state, settings } = run
   const name = ins.params.action!
-  const found = await ports.actions.lookup(name)
-  if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim() }, secrets: [] }
-  const asks = settings.safety.confirm
-  if (found.risk === 'high' && asks.includes('high_risk_action')) {
-    if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`))) return { out: cancelled(), secrets: [] }
+  let steps = 0
+  try {
+    const found = await ports.actions.lookup(name)
+    if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim() }, secrets: [] }
+    let asks = settings.safety.confirm
+    if (found.risk === 'high' && asks.includes('high_risk_action')) {
+      if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`))) return { out: cancelled(), secrets: [] }
+    }
+    // An action fed a saved secret types it into this page: the person says yes to the site first,
+    // as they would for a password form the model fills in step by step. That yes covers the
+    // submit of those credentials; the page still asks about anything else the action touches.
+    const named = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : []))
+    if (named.length && asks.includes('credentials')) {
+      const host = new URL((await ports.page.url(state.tabId)) || 'about:blank').host || 'this page'
+      if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved ${named.join(', ')} into ${host}`))) return { out: cancelled(), secrets: [] }
+      asks = asks.filter((c) => c !== 'credentials')
+    }
+    const vault = await ports.secrets.vault()
+    const params: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(ins.params.args ?? {})) params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
+    const secrets = named.map((n) => vault[n]).filter((v): v is string => !!v)
+    // A refusal or the limit ends the whole action: its signal aborts, so that no retry,
+    // fallback or `onError: continue` of the pack tries the step another way.
+    const halt = new AbortController()
+    let halted: ExecFailure | AvaError | undefined
+    const guard: StepGuard = {
+      confirm: asks,
+      async ask(reason) {
+        const allow = await confirm(run, view, reason)
+        if (!allow) halt.abort((halted = cancelled('Cancelled by you; the action stopped before that step.')))
+        return allow
+      },
+      step() {
+        if (atLimit(run)) halt.abort((halted = limitError(run)))
+        if (halted) throw halted instanceof AvaError ? halted : new Error(halted.message)
+        run.used++
+        steps++
+      },
+    }
+    const r = await ports.actions.run(state.tabId, name, params, AbortSignal.any([run.signal, halt.signal]), guard)
+    if (halted instanceof AvaError) throw halted
+    if (halted) return { out: halted, secrets }
+    const out: ExecOutcome = r.ok ? { ok: true, detail: r.text, rung: 'action' } : { ok: false, code: r.code === 'ELEMENT_NOT_FOUND' ? 'ELEMENT_NOT_FOUND' : 'NOT_ACTIONABLE', message: r.text }
+    return { out, secrets }
+  } finally {
+    // An action that reached no page step still counts as one.
+    if (!steps) run.used++
   }
-  // An action fed a saved secret types it into this page: the person says yes to the site first,
-  // as they would for a password form the model fills in step by step.
-  const named = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : []))
-  if (named.length && asks.includes('credentials')) {
-    const host = new URL((await ports.page.url(state.tabId)) || 'about:blank').host || 'this page'
-    if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved ${named.join(', ')} into ${host}`))) return { out: cancelled(), secrets: [] }
-  }
-  const vault = await ports.secrets.vault()
-  const params: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(ins.params.args ?? {})) params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
-  const secrets = named.map((n) => vault[n]).filter((v): v is string => !!v)
-  const r = await ports.actions.run(state.tabId, name, params, run.signal)
-  const out: ExecOutcome = r.ok ? { ok: true, detail: r.text, rung: 'action' } : { ok: false, code: r.code === 'ELEMENT_NOT_FOUND' ? 'ELEMENT_NOT_FOUND' : 'NOT_ACTIONABLE', message: r.text }
-  return { out, secrets }
 }
 
-function cancelled(): ExecOutcome {
-  return { ok: false, code: 'NOT_ACTIONABLE', message: 'Cancelled by you; nothing was done.' }
+function cancelled(message = 'Cancelled by you; nothing was done.'): ExecFailure {
+  return { ok: false, code: 'NOT_ACTIONABLE', message }
 }
 
 /** Shows the question in the panel and waits for the answer; Stop counts as no. */

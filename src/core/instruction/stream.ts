@@ -16,6 +16,8 @@ export interface StreamEvents {
 
 export interface InstructionSplitter {
   push(chunk: string): void
+  /** Ignores the rest of the stream, from inside an `element` call too: nothing more is scanned or reported. */
+  stop(): void
   /** Call at the end of the stream. Returns the unfinished element's text, if the stream was cut inside one. */
   end(): { truncated: string | null; sawArray: boolean }
 }
@@ -32,6 +34,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
   let index = 0
   let sawArray = false
   let proseBuf = ''
+  let stopped = false
 
   const flushProse = () => {
     const t = proseBuf.replace(kFence, '')
@@ -41,7 +44,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
 
   function push(chunk: string): void {
     let proseStart = -1
-    for (let i = 0; i < chunk.length; i++) {
+    for (let i = 0; i < chunk.length && !stopped; i++) {
       const c = chunk[i]
       if (state !== 'array') {
         if (state === 'before' && c === '[') {
@@ -99,7 +102,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
         }
       }
     }
-    if (proseStart >= 0) {
+    if (proseStart >= 0 && !stopped) {
       proseBuf += chunk.slice(proseStart)
       // Hold back a possible half-received fence marker; flush the rest now so text streams.
       const cut = proseBuf.lastIndexOf('`')
@@ -113,10 +116,15 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
   }
 
   function end() {
+    if (stopped) return { truncated: null, sawArray }
     flushProse()
     const truncated = state === 'array' && depth > 0 ? current : null
     return { truncated, sawArray }
   }
 
-  return { push, end }
+  return {
+    push,
+    end,
+    stop: () => void (stopped = true),
+  }
 }

@@ -8,8 +8,8 @@ import type { FlowPort, StepOutcome } from '../flows/replay'
 import type { ActionErrorCode } from '../registry/errors'
 import { PortError, type BrowserPort, type WaitCondition } from '../registry/port'
 import type { ParsedSelector } from './selectors'
-import type { ExecFailure } from '../exec'
-import type { PageAction, PageTarget, SendCommand } from './command'
+import type { ExecFailure, RiskCategory } from '../exec'
+import type { PageAction, PageCommand, PageTarget, SendCommand } from './command'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -27,9 +27,28 @@ export function portErrorOf(f: ExecFailure): PortError {
   return new PortError(kPortCodes[f.code] ?? 'STEP_FAILED', `${f.code}: ${f.message}${candidates}`)
 }
 
+/**
+ * The agent's gate for steps it did not write itself (issue 15): a pack's steps are counted and
+ * risk-checked like the model's own. The page decides what is risky (the `act` receiver answers
+ * NEEDS_CONFIRMATION); the guard's owner asks the person and keeps the run's step count.
+ */
+export interface StepGuard {
+  /** Risk categories the person wants to confirm: every `act` command carries them. */
+  confirm: RiskCategory[]
+  /** Asks the person about the step the page refused; false cancels it. */
+  ask(reason: string): Promise<boolean>
+  /** Counts one executed step; throws when the run's step limit is reached. */
+  step(): void
+}
+
+/** Reads and waits change nothing on the page: they are not steps the limit counts. */
+const kUncounted = new Set<PageAction['action']>(['wait', 'verify', 'getText', 'getAttribute'])
+
 /** What only the carrier can do: leave the page, read the main world, run the person's own script. */
 export interface PortExtras {
   navigate(url: string, signal: AbortSignal): Promise<void>
+  /** Without one, steps go out unchecked (`ava run`, the person's own /run). */
+  guard?: StepGuard
   readGlobal?(path: string[], signal: AbortSignal): Promise<unknown>
   runUserScript?(script: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>
   /** How long an element may take to become actionable inside one call. */
@@ -48,9 +67,28 @@ function waitAction(c: WaitCondition): PageAction {
 
 export function createChannelPort(send: SendCommand, extras: PortExtras): BrowserPort {
   const timeoutMs = extras.timeoutMs ?? kPortStepTimeoutMs
+  const { guard } = extras
+  // A refused or over-limit step ends the port for good: the engine's retry, fallback and
+  // `onError: continue` must not find another way to send it.
+  let closed: unknown = null
+  const count = (): void => {
+    if (closed) throw closed
+    try {
+      guard?.step()
+    } catch (e) {
+      throw (closed = e)
+    }
+  }
   const act = async (step: PageAction, signal: AbortSignal, stepTimeoutMs = timeoutMs): Promise<unknown> => {
     if (signal.aborted) throw signal.reason
-    const out = await send({ kind: 'act', step, timeoutMs: stepTimeoutMs }, signal)
+    if (closed) throw closed
+    if (!kUncounted.has(step.action)) count()
+    const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm } : {}) }
+    let out = await send(command, signal)
+    if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && guard) {
+      if (!(await guard.ask(out.message))) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${out.message}); the action stopped before that step.`))
+      out = await send({ ...command, confirmed: true }, signal)
+    }
     if (!out.ok) throw portErrorOf(out)
     return out.data
   }
@@ -98,7 +136,10 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
       if (!out.ok) throw out.code === 'AMBIGUOUS' ? new PortError('STEP_FAILED', `AMBIGUOUS: ${out.message}`) : portErrorOf(out)
       return out.found
     },
-    navigate: (url, signal) => extras.navigate(url, signal),
+    async navigate(url, signal) {
+      count()
+      await extras.navigate(url, signal)
+    },
     async getText(target, signal) {
       return String((await act({ action: 'getText', target: selectorTarget(target) }, signal)) ?? '')
     },

@@ -10,6 +10,7 @@ import type { RecordedTarget } from '../flows/record'
 import type { StepOutcome } from '../flows/replay'
 import type { Candidate, ExecFailure, ExecSuccess, RiskCategory } from '../exec'
 import type { Instruction } from '../instruction/schema'
+import type { SitePolicy } from '../offsite'
 import type { PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
 
@@ -92,9 +93,10 @@ export interface PageCommands {
   'frame.read': { req: { request?: string }; res: { snapshot: PageSnapshot } }
   /**
    * One DOM action. With `confirm`, a step whose element is risky in one of those categories is
-   * refused with NEEDS_CONFIRMATION until it comes again with `confirmed` (issue 6).
+   * refused with NEEDS_CONFIRMATION until it comes again with `confirmed` (issue 6). With `sites`,
+   * a step that would load a denied site fails with BLOCKED, confirmed or not (issue 15 §2).
    */
-  act: { req: { step: PageAction; timeoutMs: number; confirm?: RiskCategory[]; confirmed?: boolean }; res: ExecSuccess }
+  act: { req: { step: PageAction; timeoutMs: number; confirm?: RiskCategory[]; confirmed?: boolean; sites?: SitePolicy }; res: ExecSuccess }
   /** How many elements a selector matches right now (never waits). */
   count: { req: { selector: ParsedSelector }; res: { count: number } }
   /** Semantic lookup ("the 新建 button"); AMBIGUOUS when several fit equally well. */

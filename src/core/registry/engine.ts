@@ -6,7 +6,7 @@ import { qualify, type ActionDefinition, type ActionStep, type NamespaceDefiniti
 import { validateParams } from './params'
 import { PortError, type BrowserPort } from './port'
 import type { ActionRegistry } from './registry'
-import { envReferences, maskEnv, maskParams, Redactor } from './secrets'
+import { maskEnv, maskParams, Redactor, secretInUrl } from './secrets'
 import { parseSelector, type ParsedSelector } from '../page/selectors'
 import { resolveCandidates, SelectorCache } from './selectors'
 import { getStepAction } from './step-actions'
@@ -223,6 +223,9 @@ export class ActionEngine {
       versions: new Map(),
       forcedVersion: options.version,
     }
+    // Every vault value is a secret (§4.4.3), referenced or not: the agent hands the engine a
+    // saved secret as a plain param value, and a URL or a result must not carry it either way.
+    for (const v of Object.values(this.options.env ?? {})) run.redactor.add(v)
     let topVersion: string | null | undefined
     try {
       const { data, frame } = await this.execute(run, name, params, 0, undefined)
@@ -338,7 +341,6 @@ export class ActionEngine {
     const values = checked.ok ? checked.values : {}
     const env = this.options.env ?? {}
     for (const [k, p] of Object.entries(action.params)) if (p.secret) run.redactor.add(values[k])
-    for (const k of envReferences(action)) run.redactor.add(env[k])
 
     const version = await this.versionFor(run, namespace)
     const frame: Frame = { action, namespace, depth, stepCount: 0, version, scope: { params: values, env, selectors: {}, steps: {} }, selectorDefs: namespace.selectors }
@@ -509,6 +511,11 @@ export class ActionEngine {
       throw new StepFailure('STEP_FAILED', `Arguments of ${step.action} are invalid after interpolation: ${problems}.`)
     }
     const args = parsed.data as Record<string, unknown>
+    for (const key of descriptor.urlArgs ?? []) {
+      const why = typeof args[key] === 'string' ? secretInUrl(step.args[key], args[key], frame.action, run.redactor) : undefined
+      // Fatal: no retry, fallback or `continue` may try another way to send it.
+      if (why) throw new FatalFailure('STEP_FAILED', `Refused to ${step.action} with a secret in its ${key} (${why}): secrets are typed into pages, never sent in an address.`, { arg: key })
+    }
     const port = this.options.port
     // Not capped by the action's remaining time: the action signal is part of stepSignal and
     // aborts first when it is due, so the failure names the right limit.

@@ -57,3 +57,4 @@ export {
   type ActionResponse,
   type ValidationResponse,
 } from './api'
+export { diffPacks, type PackDiff, type UpdateKind } from './diff'

@@ -69,6 +69,12 @@ export class Redactor {
     }
   }
 
+  /** Whether `text` holds a secret this redactor knows, as is or URL-encoded. */
+  finds(text: string): boolean {
+    const decoded = safeDecode(text)
+    return this.scrubText(text) !== text || (decoded !== text && this.scrubText(decoded) !== decoded)
+  }
+
   get empty(): boolean {
     return this.exact.size === 0
   }
@@ -105,4 +111,30 @@ export function maskEnv(env: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {}
   for (const k of Object.keys(env)) out[k] = kMask
   return out
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Why a URL argument may not be sent, or undefined when it may (issue 15: a replaced pack put a
+ * saved secret into a navigate URL, and the blocked site still received it in the query string).
+ * A secret is refused before anything is sent, whether the template names it (`${env.*}`, a
+ * `secret` param) or its value arrives some other way: a param the agent filled from the vault,
+ * a step output that read a password field. `redactor` holds every vault value (§4.4.3: all env is
+ * secret) and the run's secret params.
+ */
+export function secretInUrl(template: unknown, value: string, action: ActionDefinition, redactor: Redactor): string | undefined {
+  for (const { placeholder } of placeholdersIn(template)) {
+    const [scope, name] = placeholder.path
+    if (scope === 'env') return `it reads \${env.${name ?? ''}}`
+    if (scope === 'params' && name && action.params[name]?.secret) return `it reads the secret param ${name}`
+  }
+  if (redactor.finds(value)) return 'its value holds a saved secret'
+  return undefined
 }

@@ -29,6 +29,8 @@ export interface StepActionDescriptor<A extends Record<string, unknown> = Record
    * is the one case where the engine only parses the selector and lets the port do the rest.
    */
   mustMatch?: (args: A) => boolean
+  /** Argument names that hold a URL: the engine refuses a secret in them (issue 15, secrets never go into a URL). */
+  urlArgs?: readonly string[]
   run: (ctx: StepContext, args: A, targets: Record<string, ParsedSelector>) => Promise<unknown>
 }
 
@@ -63,6 +65,7 @@ const openStep = (name: string) =>
     summary: 'Navigates the tab to a URL.',
     args: z.strictObject({ url: z.string().min(1) }),
     selectorArgs: [],
+    urlArgs: ['url'],
     run: async (ctx, args) => ctx.port.navigate(args.url, ctx.signal),
   })
 
@@ -145,6 +148,7 @@ const kDescriptors: StepActionDescriptor[] = [
         message: 'wait takes exactly one of ms, selector, text, url',
       }),
     selectorArgs: ['selector'],
+    urlArgs: ['url'],
     mustMatch: (args) => args.state === undefined || args.state === 'visible' || args.state === 'attached',
     run: async (ctx, args, t) => {
       if (args.ms !== undefined) return ctx.sleep(args.ms, ctx.signal)

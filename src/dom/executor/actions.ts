@@ -7,6 +7,7 @@
 import type { ExecChanges, ExecOutcome, ExecSuccess } from '../../core/exec'
 import type { DomActionName, PageAction, ScrollDirection, WaitState } from '../../core/page/command'
 import { extractKeywords, missingKeywords } from '../../core/verify'
+import { urlMatches } from '../../core/glob'
 import { openModals } from '../observe'
 import { normalize, queryAll, searchRoots, frameDocument } from '../locators'
 import { ensureActionable } from './actionability'
@@ -145,12 +146,8 @@ export function visibleText(doc: Document = document): string {
   return parts.join('\n')
 }
 
-/** `*` globs, or a substring, of the URL (seed 000 §6.3.5 wait condition). */
-export function urlMatches(url: string, pattern: string): boolean {
-  if (!pattern.includes('*')) return url.includes(pattern)
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
-  return re.test(url)
-}
+// Linear-time, never a RegExp built from the pattern (issue 15 §4); re-exported for the executor's callers.
+export { urlMatches } from '../../core/glob'
 
 function stateHolds(els: Element[], state: WaitState): boolean {
   if (state === 'attached') return els.length > 0

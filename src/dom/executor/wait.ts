@@ -10,6 +10,9 @@ const kFrameFallbackMs = 50
 
 /** Resolves when `probe` returns a truthy value, or with null at the deadline or on abort. */
 export function waitFor<T>(probe: () => T | null | undefined | false, timeoutMs: number, signal?: AbortSignal, doc: Document = document): Promise<T | null> {
+  // Checked after every probe as well as by the timer: a page that mutates without pause keeps
+  // re-running a slow probe, and the timer's task may not get its turn before the deadline.
+  const deadline = Date.now() + timeoutMs
   const first = probe()
   if (first) return Promise.resolve(first)
   if (timeoutMs <= 0 || signal?.aborted) return Promise.resolve(null)
@@ -32,6 +35,7 @@ export function waitFor<T>(probe: () => T | null | undefined | false, timeoutMs:
         v = null
       }
       if (v) finish(v)
+      else if (Date.now() >= deadline) finish(null)
     }
     const onAbort = () => finish(null)
     const observer = new MutationObserver(check)

@@ -14,6 +14,8 @@ import { serialize } from '../../core/page/serialize'
 import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSource } from '../observe'
 import { describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
+import { offsiteOf, offsiteReason } from '../../core/offsite'
+import { navigationOf } from '../offsite'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -65,12 +67,17 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   const requests = createRequestCount()
   let recording: AbortController | null = null
 
-  async function act({ step, timeoutMs, confirm: asked, confirmed }: PageCommand<'act'>): Promise<ExecOutcome> {
+  async function act({ step, timeoutMs, confirm: asked, confirmed, sites }: PageCommand<'act'>): Promise<ExecOutcome> {
     const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
     // Risky steps are refused until the person has said yes (issue 6); nothing is done meanwhile.
+    // A step that would load a denied site is refused even then, another site asks (issue 15 §2).
     const refuse = (el: Element, action: PageAction['action']): ExecFailure | null => {
+      const nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, step.key) : null
+      const off = nav && offsiteOf(nav.url, location.href, sites ?? { allow: [], deny: [] })
+      if (off?.verdict === 'denied') return fail('BLOCKED', offsiteReason(off))
+      if (off && confirm.includes('cross_site')) return fail('NEEDS_CONFIRMATION', offsiteReason(off, !!nav!.form), { offsite: off.host })
       const as = kRiskyActions[action]
-      const risk = as && confirm.length ? riskOf(el, as) : null
+      const risk = as && confirm.length ? riskOf(el, as, confirm) : null
       return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason) : null
     }
     let target: TargetSpec | undefined

@@ -2,7 +2,8 @@
 // (src/core/page/channel.ts): each call becomes one PageCommand, and a failure the page reports
 // as data becomes the caller's own error once.
 import { describe, expect, it } from 'vitest'
-import { createChannelFlowPort, createChannelPort } from '../../../src/core/page/channel'
+import { createChannelFlowPort, createChannelPort, type StepGuard } from '../../../src/core/page/channel'
+import { createEngine, createRegistry } from '../../../src/core/registry'
 import type { PageCommand, PageOutcome, SendCommand } from '../../../src/core/page/command'
 import { PortError } from '../../../src/core/registry/port'
 import { parseSelector } from '../../../src/core/page/selectors'
@@ -106,5 +107,137 @@ describe('createChannelFlowPort', () => {
     const { send } = recorder(() => ({ ok: false, code: 'TIMEOUT', message: 'The page did not answer' }))
     const out = await createChannelFlowPort(send, { navigate }).runStep({ step_id: 2, action: 'fill', params: {} } as never, { timeoutMs: 10 }, signal)
     expect(out).toEqual({ ok: false, code: 'TIMEOUT', message: 'The page did not answer', candidates: [], resolveMs: 0, acted: false })
+  })
+})
+
+describe('createChannelPort with the agent’s guard (issue 15)', () => {
+  /** A page whose "Delete account" button is risky: refused with NEEDS_CONFIRMATION until confirmed. */
+  function riskyPage() {
+    return recorder((c) => {
+      if (c.kind === 'count') return { ok: true, count: 1 }
+      if (c.kind !== 'act') return { ok: true } as PageOutcome
+      const risky = c.step.target?.selectors?.[0]?.raw === 'text:Delete account'
+      if (risky && c.confirm?.includes('destructive') && !c.confirmed) return { ok: false, code: 'NEEDS_CONFIRMATION', message: '"Delete account" may delete something' }
+      return { ok: true, detail: 'done' }
+    })
+  }
+  function guardOf(answer: boolean, limit = Infinity) {
+    const asked: string[] = []
+    let used = 0
+    const guard: StepGuard = {
+      confirm: ['destructive', 'payment'],
+      ask: async (reason) => {
+        asked.push(reason)
+        return answer
+      },
+      step: () => {
+        if (used >= limit) throw new Error(`step limit ${limit}`)
+        used++
+      },
+    }
+    return { guard, asked, used: () => used }
+  }
+
+  it('sends every act with the categories to confirm, asks when the page refuses, and re-sends that one step confirmed', async () => {
+    const { sent, send } = riskyPage()
+    const { guard, asked } = guardOf(true)
+    const port = createChannelPort(send, { navigate, guard, timeoutMs: 1_000 })
+    await port.click(sel('text:Delete account'), { button: 'left', count: 1 }, signal)
+    const step = { action: 'click', target: { selectors: [sel('text:Delete account')] }, button: 'left', count: 1 }
+    expect(sent).toEqual([
+      { kind: 'act', timeoutMs: 1_000, step, confirm: ['destructive', 'payment'] },
+      { kind: 'act', timeoutMs: 1_000, step, confirm: ['destructive', 'payment'], confirmed: true },
+    ])
+    expect(asked).toEqual(['"Delete account" may delete something'])
+  })
+
+  it('fails the step as cancelled when the person says no, and sends nothing more through that port', async () => {
+    const { sent, send } = riskyPage()
+    const { guard, asked } = guardOf(false)
+    const port = createChannelPort(send, { navigate, guard })
+    const e = await port.click(sel('text:Delete account'), { button: 'left', count: 1 }, signal).catch((x: unknown) => x)
+    expect(e).toMatchObject({ code: 'STEP_FAILED', message: 'Cancelled by you ("Delete account" may delete something); the action stopped before that step.' })
+    await expect(port.click(sel('#other'), { button: 'left', count: 1 }, signal)).rejects.toBe(e)
+    await expect(port.navigate('https://shop.test/', signal)).rejects.toBe(e)
+    expect(sent.filter((c) => c.kind === 'act')).toHaveLength(1)
+    expect(asked).toHaveLength(1)
+  })
+
+  it('counts each acting step and navigation, not reads and waits, and stops at the limit', async () => {
+    const { sent, send } = riskyPage()
+    const g = guardOf(true, 2)
+    const went: string[] = []
+    const port = createChannelPort(send, { navigate: async (url) => void went.push(url), guard: g.guard })
+    await port.getText(sel('#total'), signal)
+    await port.waitFor({ kind: 'text', text: 'Saved' }, 100, signal)
+    await port.fill(sel('#q'), 'x', signal)
+    await port.navigate('https://shop.test/a', signal)
+    await expect(port.click(sel('#go'), { button: 'left', count: 1 }, signal)).rejects.toThrow('step limit 2')
+    await expect(port.getText(sel('#total'), signal)).rejects.toThrow('step limit 2')
+    expect(g.used()).toBe(2)
+    expect(went).toEqual(['https://shop.test/a'])
+    expect(sent.map((c) => (c.kind === 'act' ? c.step.action : c.kind))).toEqual(['getText', 'wait', 'fill'])
+  })
+
+  // A built-in-like pack: its declared risk is low, its trigger comes from the caller, and its
+  // retry, fallback and `onError: continue` must not find another way past a refusal.
+  const kPack = `namespace: ui
+version: 1.0.0
+actions:
+  dialog:open:
+    description: Open a dialog by its trigger text.
+    risk: low
+    params:
+      trigger: { type: string, description: Trigger text, required: true }
+    steps:
+      - action: click
+        retry: 2
+        retryDelay: 1
+        onError: continue
+        args: { selector: "text:\${params.trigger}" }
+        fallback:
+          - action: click
+            args: { selector: "css:#fallback" }
+      - action: click
+        args: { selector: "css:#after" }
+  dialog:nested:
+    description: Composes dialog:open.
+    steps:
+      - action: run
+        args: { action: dialog:open, params: { trigger: "\${params.trigger}" } }
+    params:
+      trigger: { type: string, description: Trigger text, required: true }
+`
+  function engineWith(send: SendCommand, guard: StepGuard) {
+    const registry = createRegistry()
+    const loaded = registry.load([{ source: 'user', files: [{ path: 'ui.yaml', text: kPack }] }])
+    expect(loaded.issues.filter((i) => i.severity === 'error')).toEqual([])
+    return createEngine({ registry, port: createChannelPort(send, { navigate, guard }), sleep: async () => undefined })
+  }
+
+  it('a low-risk pack action (nested in `run` too) still asks before a risky click, and a no ends it', async () => {
+    for (const name of ['ui:dialog:open', 'ui:dialog:nested']) {
+      const { sent, send } = riskyPage()
+      const g = guardOf(false)
+      const r = await engineWith(send, g.guard).run(name, { trigger: 'Delete account' })
+      expect(r.success).toBe(false)
+      expect(g.asked).toEqual(['"Delete account" may delete something'])
+      // One refused click; no retry, fallback or later step reached the page.
+      expect(sent.filter((c) => c.kind === 'act')).toEqual([expect.objectContaining({ step: expect.objectContaining({ action: 'click' }), confirm: ['destructive', 'payment'] })])
+      expect(sent.some((c) => c.kind === 'act' && c.confirmed)).toBe(false)
+    }
+  })
+
+  it('a yes runs the pack on, each of its steps counted', async () => {
+    const { sent, send } = riskyPage()
+    const g = guardOf(true)
+    const r = await engineWith(send, g.guard).run('ui:dialog:nested', { trigger: 'Delete account' })
+    expect(r.success).toBe(true)
+    expect(sent.filter((c) => c.kind === 'act').map((c) => [(c as PageCommand<'act'>).step.target?.selectors?.[0]?.raw, !!(c as PageCommand<'act'>).confirmed])).toEqual([
+      ['text:Delete account', false],
+      ['text:Delete account', true],
+      ['css:#after', false],
+    ])
+    expect(g.used()).toBe(2)
   })
 })

@@ -1,5 +1,5 @@
 import semver from 'semver'
-import type { PackFile } from '../core/registry'
+import type { PackFile } from './schema'
 
 /**
  * What an update changes (issue 7: "shows which actions are added, removed or changed, and warns

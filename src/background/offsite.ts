@@ -1,0 +1,113 @@
+import browser, { type DeclarativeNetRequest } from 'webextension-polyfill'
+import { blockedBy, gateMessage, gateRuleIds, gateRules, ruleDomain, type GateRule, type TabGate } from '../core/offsite'
+
+/**
+ * The background half of the off-site gate (issue 15 §2): while a run is active in a tab,
+ * declarativeNetRequest session rules scoped to that tab (`tabIds`, session rules only) stop
+ * top-level loads of denied sites and of other sites nobody said yes to before any request
+ * leaves, whatever started them: a script after a step, window.location, a meta refresh, a
+ * redirect. The page's own check (src/dom/offsite.ts) asks before a step; this catches the rest,
+ * and webNavigation tells the run why it must stop.
+ *
+ * The rules are the state: a worker that restarted finds a tab's rules by their `tabIds`, and
+ * their kinds by their ids (core/offsite.ts gateRuleIds), without remembering anything.
+ */
+
+const dnr = () => browser.declarativeNetRequest
+const kKinds = gateRuleIds(0).length
+
+async function allRules(): Promise<GateRule[]> {
+  return (await dnr().getSessionRules()) as unknown as GateRule[]
+}
+
+/** The tab's rules and their slot: the one it has, or the first free one. */
+async function slotOf(tabId: number): Promise<{ slot: number; rules: GateRule[] }> {
+  const all = await allRules()
+  const rules = all.filter((r) => r.condition.tabIds?.includes(tabId))
+  if (rules.length) return { slot: Math.floor((rules[0].id - 1) / kKinds), rules }
+  const used = new Set(all.map((r) => Math.floor((r.id - 1) / kKinds)))
+  let slot = 0
+  while (used.has(slot)) slot++
+  return { slot, rules }
+}
+
+async function write(slot: number, rules: GateRule[]): Promise<void> {
+  await dnr().updateSessionRules({ removeRuleIds: gateRuleIds(slot), addRules: rules as unknown as DeclarativeNetRequest.Rule[] })
+}
+
+/** Guards `tabId` for a run on `gate.site`; replaces whatever guarded it before. */
+export async function guardTab(tabId: number, gate: TabGate): Promise<void> {
+  const { slot } = await slotOf(tabId)
+  await write(slot, gateRules(tabId, gate, slot))
+}
+
+/** The person said yes to a step that goes to `host` (or the run's own `navigate` does): let it load. */
+export async function allowDomain(tabId: number, host: string): Promise<void> {
+  const domain = ruleDomain(host.replace(/:\d+$/, ''), { site: true })
+  const { slot, rules } = await slotOf(tabId)
+  const cross = rules.find((r) => r.id === gateRuleIds(slot)[2])
+  const excluded = cross?.condition.excludedRequestDomains
+  if (!domain || !cross || !excluded || excluded.includes(domain)) return
+  cross.condition.excludedRequestDomains = [...excluded, domain]
+  await write(slot, rules)
+}
+
+/** The run moved into another tab (a link that opened one): the gate goes with it. */
+export async function moveGuard(from: number, to: number): Promise<void> {
+  if (from === to) return
+  const { slot, rules } = await slotOf(from)
+  if (!rules.length) return
+  await releaseTab(to)
+  await write(slot, rules.map((r) => ({ ...r, condition: { ...r.condition, tabIds: [to] } })))
+}
+
+/** The run ended: the tab is the person's again. */
+export async function releaseTab(tabId: number): Promise<void> {
+  const ids = (await allRules()).filter((r) => r.condition.tabIds?.includes(tabId)).map((r) => r.id)
+  if (ids.length) await dnr().updateSessionRules({ removeRuleIds: ids })
+}
+
+async function rulesOf(tabId: number): Promise<GateRule[]> {
+  return (await allRules()).filter((r) => r.condition.tabIds?.includes(tabId))
+}
+
+let watching = false
+
+/**
+ * Tells `onBlocked` when a guarded tab tried to leave: a top-level navigation the rules stop (it
+ * never loads; the run must end with a message, not wait for a page that will not come), a
+ * blocked redirect, or a new window a script opened towards a forbidden site (closed at once:
+ * a new tab is outside its opener's rules until it is guarded). Registered once, at the top
+ * level of the worker, so an event that wakes it finds the listeners.
+ */
+export function watchOffsite(onBlocked: (tabId: number, message: string) => void): void {
+  if (watching) return
+  watching = true
+  const check = async (tabId: number, url: string, rulesTab = tabId) => {
+    const hit = blockedBy(await rulesOf(rulesTab), rulesTab, url)
+    return hit ? gateMessage(hit) : null
+  }
+  browser.webNavigation.onBeforeNavigate.addListener((d) => {
+    if (d.frameId !== 0) return
+    void check(d.tabId, d.url).then((m) => m && onBlocked(d.tabId, m), () => undefined)
+  })
+  browser.webNavigation.onErrorOccurred.addListener((d) => {
+    // A redirect to a forbidden site: the first URL passed, the one it led to was blocked.
+    // `error` is in Chrome's event though not in the polyfill's type.
+    if (d.frameId !== 0 || !/ERR_BLOCKED_BY_CLIENT/.test((d as { error?: string }).error ?? '')) return
+    void rulesOf(d.tabId).then((rules) => {
+      if (!rules.length) return
+      const hit = blockedBy(rules, d.tabId, d.url)
+      onBlocked(d.tabId, hit ? gateMessage(hit) : `Ava stopped: ${new URL(d.url).host} sent this tab on to a site Ava's rules do not allow. Nothing was loaded there.`)
+    }, () => undefined)
+  })
+  browser.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+    void check(d.tabId, d.url, d.sourceTabId).then(async (m) => {
+      if (!m) return
+      await browser.tabs.remove(d.tabId).catch(() => undefined)
+      onBlocked(d.sourceTabId, m)
+    }, () => undefined)
+  })
+  // A closed tab's rules match nothing any more; drop them so the ids are free for a new tab.
+  browser.tabs.onRemoved.addListener((tabId) => void releaseTab(tabId).catch(() => undefined))
+}
