@@ -49,12 +49,14 @@ async function record(page: Page, panel: Frame, act: () => Promise<void>, name: 
   await panel.waitForSelector('[data-test=flow-saved]')
 }
 
-async function replay(panel: Frame, name: string, asks: Record<string, string> = {}): Promise<{ success: boolean; steps: { level: string; alternative: string }[] }> {
+/** Replays a saved flow from the panel; `answer` is given to the question its risky step asks in the chat. */
+async function replay(panel: Frame, name: string, asks: Record<string, string> = {}, answer?: 'allow' | 'deny'): Promise<{ success: boolean; steps: { level: string; alternative: string }[] }> {
   await panel.waitForSelector('[data-test=flow-select]')
   const id = await panel.locator('[data-test=flow-select] option', { hasText: name }).first().getAttribute('value')
   await panel.selectOption('[data-test=flow-select]', id!)
   for (const [k, v] of Object.entries(asks)) await panel.fill(`[data-test=flow-ask-${k}]`, v)
   await panel.click('[data-test=flow-replay]')
+  if (answer) await panel.locator(`[data-test=confirm-${answer}]`).last().click({ timeout: 20_000 })
   const result = panel.locator('[data-test=flow-result]')
   await result.waitFor({ timeout: 30_000 })
   const steps = await result.locator('[data-test=flow-step]').evaluateAll((els) => els.map((e) => ({ level: e.getAttribute('data-level') ?? '', alternative: e.getAttribute('data-alternative') ?? '' })))
@@ -135,9 +137,15 @@ describe('record from the panel, replay from the panel', () => {
     expect(parseRecording(JSON.parse(exported)).steps.length).toBeGreaterThan(3)
     await page.close()
 
-    // Replayed with the password asked for in the panel: used once, still written nowhere.
+    // Replayed with the password asked for in the panel: used once, still written nowhere. The
+    // login submits a password, so the replay asks first in the chat, as the agent does (issue 15).
+    const denied = await open('/ep-login.html')
+    expect((await replay(denied.panel, 'EP login', { password: 'wonderland' }, 'deny')).success).toBe(false)
+    expect(await denied.panel.locator('[data-test=confirm]').last().getAttribute('data-state')).toBe('denied')
+    expect(await denied.page.getByText('Welcome, alice').count()).toBe(0)
+    await denied.page.close()
     const again = await open('/ep-login.html')
-    const r = await replay(again.panel, 'EP login', { password: 'wonderland' })
+    const r = await replay(again.panel, 'EP login', { password: 'wonderland' }, 'allow')
     expect(r.success).toBe(true)
     await again.page.getByText('Welcome, alice').waitFor()
     expect(JSON.stringify([await ava.storage('local'), await ava.storage('session')])).not.toContain('wonderland')

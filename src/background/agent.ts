@@ -4,6 +4,7 @@ import type { AgentPorts } from '../core/agent/ports'
 import { beginRun, checkRequest, resumeRun, runAgent } from '../core/agent/run'
 import { isActive, type RunState } from '../core/agent/state'
 import { AvaError } from '../core/errors'
+import type { ExecFailure } from '../core/exec'
 import { activeLlm, type Settings } from '../core/settings'
 import { historyStore, runStore, tabStore } from '../storage/conversation'
 import { settingsStore } from '../storage/settings'
@@ -149,7 +150,9 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         return found.ok ? { ok: true, risk: found.action.risk } : { ok: false, message: found.message, suggestion: found.suggestion }
       },
       async run(tab, name, params, signal, guard) {
-        const r = await (await engineFor(tab, guard)).run(name, params, { signal })
+        // A pack's links and submits meet the lists and the off-site question as the model's own do.
+        const gated = guard && { ...guard, sites: sitesOf(settings), allowed: async (refusal: ExecFailure) => void (refusal.offsite && (await allowDomain(tab, refusal.offsite))) }
+        const r = await (await engineFor(tab, gated)).run(name, params, { signal })
         return { ok: r.success, text: describeResult(r).replace(/\*\*/g, ''), code: r.error?.code }
       },
     },

@@ -17,7 +17,7 @@ import {
   type RecordedTarget,
   type RepairFn,
 } from '../core/flows'
-import { createChannelFlowPort } from '../core/page/channel'
+import { createChannelFlowPort, type StepGuard } from '../core/page/channel'
 import { targetOf } from '../core/page/command'
 import { AvaError } from '../core/errors'
 import { sleep } from '../core/sleep'
@@ -27,7 +27,10 @@ import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow
 import { userPacksStore } from '../storage/packs'
 import { vaultStore } from '../storage/vault'
 import { getRegistry, reloadRegistry } from './actions'
+import { chatWriter, conversationOf, newId } from './conversation'
+import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabSender } from './page'
+import { settingsStore } from '../storage/settings'
 import { isDocumentGone } from './tabs'
 
 /**
@@ -193,9 +196,10 @@ export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): P
 // Replay in a tab
 
 /** The FlowPort of a tab: every step one command on the page channel (src/background/page.ts). */
-export function tabFlowPort(tabId: number): FlowPort {
+export function tabFlowPort(tabId: number, guard?: StepGuard): FlowPort {
   const send = tabSender(tabId)
   return createChannelFlowPort(send, {
+    guard,
     async navigate(url, signal) {
       const out = await navigate(send.tabId(), url, signal)
       if (!out.ok) throw new Error(out.message)
@@ -214,12 +218,52 @@ export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): vo
   repairHook = hook
 }
 
+/** Questions a replay is waiting on, by the id its confirm card carries. */
+const questions = new Map<string, { tabId: number; answer: (allow: boolean) => void }>()
+
+/** The person's answer to a replay's question (the chat's Allow / Deny); false when it is not one. */
+export function answerFlowQuestion(tabId: number, id: string, allow: boolean): boolean {
+  const q = questions.get(id)
+  if (!q || q.tabId !== tabId) return false
+  q.answer(allow)
+  return true
+}
+
+/**
+ * A replay passes the gate every step passes (issue 15): the person's confirm categories and site
+ * lists, risky steps asked in the chat as the agent asks, and the step limit.
+ */
+async function replayGuard(tabId: number, name: string, signal?: AbortSignal): Promise<StepGuard> {
+  const { safety, agent } = await settingsStore.get()
+  const chat = chatWriter(await conversationOf(tabId), () => tabId)
+  let used = 0
+  return {
+    confirm: safety.confirm,
+    sites: { allow: safety.allowDomains, deny: safety.denyDomains },
+    step() {
+      if (++used > agent.stepLimit) throw new Error(`The replay reached the step limit (${agent.stepLimit}) and stopped; raise it in options.`)
+    },
+    async ask(reason) {
+      const id = newId('replay')
+      const card = await chat.add({ role: 'system', kind: 'confirm', text: `${name}: ${reason}`, confirm: { runId: id, step: used, reason, state: 'pending' } })
+      const allow = await new Promise<boolean>((resolve) => {
+        questions.set(id, { tabId, answer: resolve })
+        signal?.addEventListener('abort', () => resolve(false), { once: true })
+      })
+      questions.delete(id)
+      await chat.patch(card.id, { confirm: { ...card.confirm!, state: allow ? 'allowed' : 'denied' } })
+      return allow
+    },
+    allowed: async (refusal) => void (refusal.offsite && (await allowDomain(tabId, refusal.offsite))),
+  }
+}
+
 export async function replaySaved(tabId: number, id: string, params: Record<string, string> = {}, signal?: AbortSignal): Promise<FlowRunResult & { flagged: number[] }> {
   const all = await savedFlowsStore.get()
   const entry = all[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
   // The panel replays on the page in front of the person; only another site sends it to the start page.
-  const port = tabFlowPort(tabId)
+  const port = tabFlowPort(tabId, await replayGuard(tabId, entry.flow.metadata.name, signal))
   const here = await port.url!(signal ?? new AbortController().signal)
   const start = entry.flow.metadata.start_url
   const result = await replayFlow(entry.flow, {

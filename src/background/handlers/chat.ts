@@ -5,6 +5,7 @@ import { clearHistory, conversationOf } from '../conversation'
 import { issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
 import { sendCommand } from '../page'
+import { answerFlowQuestion } from '../recorder'
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
@@ -34,7 +35,7 @@ export function registerChatHandlers(): void {
 
   handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) }))
 
-  handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({ ok: answerConfirmation(tabOf(ctx), runId, allow) }))
+  handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({ ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) }))
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)

@@ -12,7 +12,9 @@ import { sleep as coreSleep } from '../sleep'
  * FlowPort exists — the extension (background → page messages) and `ava run` (Playwright).
  */
 
-export const kFailureCodes = ['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR', 'NOT_ACTIONABLE', 'INVALID', 'TIMEOUT', 'STEP_FAILED', 'VARIABLE_MISSING', 'CANCELLED'] as const
+// NEEDS_CONFIRMATION and BLOCKED: the gate every step passes refused the step before it acted
+// (issue 15); they are neither retried nor repaired.
+export const kFailureCodes = ['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR', 'NOT_ACTIONABLE', 'INVALID', 'TIMEOUT', 'STEP_FAILED', 'VARIABLE_MISSING', 'CANCELLED', 'NEEDS_CONFIRMATION', 'BLOCKED'] as const
 export type StepFailureCode = (typeof kFailureCodes)[number]
 /** Failures where the element was not identified with certainty: the ones a repair may address. */
 export const kRepairable: ReadonlySet<StepFailureCode> = new Set(['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR'])
@@ -43,7 +45,8 @@ export type StepOutcome =
       fresh?: FlowSelectors
       snapshot?: ElementSnapshot
     }
-  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean }
+  /** `offsite`: the host a refused step would have gone to, for a yes to let through. */
+  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string }
 
 export interface RunStepOptions {
   timeoutMs: number
@@ -191,7 +194,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
           attempts++
           outcome = await opts.port.runStep(step, { timeoutMs }, signal)
           // A failure after acting (the page refused the value…) is not retried: acting twice is worse.
-          if (outcome.ok || outcome.acted || outcome.code === 'AMBIGUOUS') break
+          if (outcome.ok || outcome.acted || outcome.code === 'AMBIGUOUS' || outcome.code === 'NEEDS_CONFIRMATION' || outcome.code === 'BLOCKED' || outcome.code === 'CANCELLED') break
           if (attempt < (step.retry ?? 0)) await sleep(kRetryDelayMs, signal)
         }
         if (outcome && !outcome.ok && opts.repair && kRepairable.has(outcome.code) && step.selectors && kTargetActions.has(step.action)) {

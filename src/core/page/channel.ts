@@ -10,6 +10,7 @@ import { PortError, type BrowserPort, type WaitCondition } from '../registry/por
 import type { ParsedSelector } from './selectors'
 import type { ExecFailure, RiskCategory } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand } from './command'
+import type { SitePolicy } from '../offsite'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -39,6 +40,10 @@ export interface StepGuard {
   ask(reason: string): Promise<boolean>
   /** Counts one executed step; throws when the run's step limit is reached. */
   step(): void
+  /** The allowed and blocked sites: a pack's link or submit is checked as the agent's own is. */
+  sites?: SitePolicy
+  /** Told of a refusal the person allowed, before the step goes again (a yes to another site opens the gate for it). */
+  allowed?(refusal: ExecFailure): Promise<void>
 }
 
 /** Reads and waits change nothing on the page: they are not steps the limit counts. */
@@ -83,10 +88,11 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     if (signal.aborted) throw signal.reason
     if (closed) throw closed
     if (!kUncounted.has(step.action)) count()
-    const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm } : {}) }
+    const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}) }
     let out = await send(command, signal)
     if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && guard) {
       if (!(await guard.ask(out.message))) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${out.message}); the action stopped before that step.`))
+      await guard.allowed?.(out)
       out = await send({ ...command, confirmed: true }, signal)
     }
     if (!out.ok) throw portErrorOf(out)
@@ -162,10 +168,29 @@ function stepFailure(f: ExecFailure): StepOutcome {
   return { ok: false, code: f.code === 'TIMEOUT' ? 'TIMEOUT' : 'STEP_FAILED', message: f.message, candidates: [], resolveMs: 0, acted: false }
 }
 
-export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate'>): FlowPort {
+/** Flow steps that change nothing on the page: not counted against the step limit. */
+const kUncountedFlowSteps = new Set(['wait', 'scroll', 'hover'])
+
+export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate' | 'guard'>): FlowPort {
+  const { guard } = extras
   return {
     async runStep(step, opts, signal) {
-      const out = await send({ kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted }, signal)
+      if (guard && !kUncountedFlowSteps.has(step.action)) {
+        try {
+          guard.step()
+        } catch (e) {
+          return { ok: false, code: 'CANCELLED', message: (e as Error).message ?? String(e), candidates: [], resolveMs: 0, acted: false }
+        }
+      }
+      const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}) }
+      let out = await send(command, signal)
+      // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only with a yes.
+      if (out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard) {
+        const refusal = out.outcome
+        if (!(await guard.ask(refusal.message))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
+        await guard.allowed?.({ ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite })
+        out = await send({ ...command, confirmed: true }, signal)
+      }
       return out.ok ? out.outcome : stepFailure(out)
     },
     navigate: (url, signal) => extras.navigate(url, signal),

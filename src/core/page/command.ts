@@ -82,6 +82,18 @@ export interface PageInfo {
 /** A semantic lookup's best element, with the others that fitted. */
 export type Found = Candidate & { candidates: Candidate[] }
 
+/**
+ * What an acting command carries for the gate every step passes (issues 6, 15): the risk
+ * categories the person wants to confirm (refused with NEEDS_CONFIRMATION until the command comes
+ * again `confirmed`), and the allowed and blocked sites (a step that would load a blocked one is
+ * refused with BLOCKED even then).
+ */
+export interface StepGate {
+  confirm?: RiskCategory[]
+  confirmed?: boolean
+  sites?: SitePolicy
+}
+
 /** Each command kind: what it asks, and what a success carries. */
 export interface PageCommands {
   /**
@@ -96,14 +108,14 @@ export interface PageCommands {
    * refused with NEEDS_CONFIRMATION until it comes again with `confirmed` (issue 6). With `sites`,
    * a step that would load a denied site fails with BLOCKED, confirmed or not (issue 15 §2).
    */
-  act: { req: { step: PageAction; timeoutMs: number; confirm?: RiskCategory[]; confirmed?: boolean; sites?: SitePolicy }; res: ExecSuccess }
+  act: { req: { step: PageAction; timeoutMs: number } & StepGate; res: ExecSuccess }
   /** How many elements a selector matches right now (never waits). */
   count: { req: { selector: ParsedSelector }; res: { count: number } }
   /** Semantic lookup ("the 新建 button"); AMBIGUOUS when several fit equally well. */
   find: { req: { query: string }; res: { found: Found | null } }
   url: { req: Record<never, never>; res: { url: string } }
   /** One recorded flow step, its element resolved with the flow's guarantees (seed 004). */
-  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean }; res: { outcome: StepOutcome } }
+  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean } & StepGate; res: { outcome: StepOutcome } }
   /** The elements of instructions (targetOf), described as a flow records them (null where gone). */
   'flow.describe': { req: { targets: (PageTarget | null)[] }; res: { targets: (RecordedTarget | null)[] } }
   /** Starts or stops recording the person's own actions (events go to the background as they happen). */

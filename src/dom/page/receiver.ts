@@ -4,7 +4,7 @@
  * every answer is a PageOutcome: failures are data, nothing is thrown back across the channel.
  */
 import type { ExecFailure, ExecOutcome, RiskCategory } from '../../core/exec'
-import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome } from '../../core/page/command'
+import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate } from '../../core/page/command'
 import type { RawEvent } from '../../core/flows/record'
 import { runCommand, semanticMatch, type TargetSpec } from '../executor'
 import { kAvaUiAttr } from '../executor/dom'
@@ -63,23 +63,30 @@ function focusedElement(): Element | null {
   return el && el !== document.body && el !== document.documentElement ? el : null
 }
 
+/**
+ * The page's half of the gate every step passes, whatever wrote the step (issues 6, 15): risky
+ * steps are refused until the person has said yes, and nothing is done meanwhile; a step that
+ * would load a denied site is refused even then, and another site asks.
+ */
+function gateOf({ confirm: asked, confirmed, sites }: StepGate, key?: string): (el: Element, action: PageAction['action']) => ExecFailure | null {
+  const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
+  return (el, action) => {
+    const nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null
+    const off = nav && offsiteOf(nav.url, location.href, sites ?? { allow: [], deny: [] })
+    if (off?.verdict === 'denied') return fail('BLOCKED', offsiteReason(off))
+    if (off && confirm.includes('cross_site')) return fail('NEEDS_CONFIRMATION', offsiteReason(off, !!nav!.form), { offsite: off.host })
+    const as = kRiskyActions[action]
+    const risk = as && confirm.length ? riskOf(el, as, confirm) : null
+    return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason) : null
+  }
+}
+
 export function createReceiver(options: ReceiverOptions = {}): Receive {
   const requests = createRequestCount()
   let recording: AbortController | null = null
 
-  async function act({ step, timeoutMs, confirm: asked, confirmed, sites }: PageCommand<'act'>): Promise<ExecOutcome> {
-    const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
-    // Risky steps are refused until the person has said yes (issue 6); nothing is done meanwhile.
-    // A step that would load a denied site is refused even then, another site asks (issue 15 §2).
-    const refuse = (el: Element, action: PageAction['action']): ExecFailure | null => {
-      const nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, step.key) : null
-      const off = nav && offsiteOf(nav.url, location.href, sites ?? { allow: [], deny: [] })
-      if (off?.verdict === 'denied') return fail('BLOCKED', offsiteReason(off))
-      if (off && confirm.includes('cross_site')) return fail('NEEDS_CONFIRMATION', offsiteReason(off, !!nav!.form), { offsite: off.host })
-      const as = kRiskyActions[action]
-      const risk = as && confirm.length ? riskOf(el, as, confirm) : null
-      return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason) : null
-    }
+  async function act({ step, timeoutMs, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
+    const refuse = gateOf(gate, step.key)
     let target: TargetSpec | undefined
     if (step.target?.focused) {
       const el = focusedElement()
@@ -142,7 +149,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       return { ok: true, found: m.best ? { ...m.candidates[0], candidates: m.candidates } : null }
     },
     url: () => ({ ok: true, url: location.href }),
-    'flow.step': async ({ step, timeoutMs, trusted }) => ({ ok: true, outcome: await runFlowStep(step, { timeoutMs, trusted }) }),
+    'flow.step': async ({ step, timeoutMs, trusted, ...gate }) => ({ ok: true, outcome: await runFlowStep(step, { timeoutMs, trusted, beforeAct: gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key)) }) }),
     'flow.describe': async ({ targets }) => {
       const out = []
       for (const t of targets) out.push(await describeInstructionTarget(t).catch(() => null))

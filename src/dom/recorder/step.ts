@@ -20,6 +20,8 @@ const kExecCodes: Partial<Record<ExecFailure['code'], StepFailureCode>> = {
   NOT_ACTIONABLE: 'NOT_ACTIONABLE',
   TIMEOUT: 'TIMEOUT',
   INVALID: 'INVALID',
+  NEEDS_CONFIRMATION: 'NEEDS_CONFIRMATION',
+  BLOCKED: 'BLOCKED',
 }
 /** Executor failures that happen after the page was touched: not retried, since acting twice is worse. */
 const kAfterActing = new Set(['no-effect', 'value-rejected'])
@@ -51,7 +53,10 @@ function command(step: FlowStep, el: Element | undefined): DomCommand {
   }
 }
 
-export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal }): Promise<StepOutcome> {
+/** The gate's page half (src/dom/page/receiver.ts): a refusal stops the step before it acts. */
+type BeforeAct = (el: Element, action: DomCommand['action']) => ExecFailure | null
+
+export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal; beforeAct?: BeforeAct }): Promise<StepOutcome> {
   const t0 = performance.now()
   let el: Element | undefined
   let found: Extract<Awaited<ReturnType<typeof resolveTarget>>, { ok: true }> | undefined
@@ -72,10 +77,11 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
     return { ok: true, ...base, resolveMs, actMs: 0, detail: 'The element is there', ...(fresh ? { fresh, snapshot } : {}) }
   }
   const t1 = performance.now()
-  const out = await runCommand(command(step, el), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal })
+  const out = await runCommand(command(step, el), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct })
   const actMs = Math.round(performance.now() - t1)
   if (!out.ok) {
-    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? '') }
+    const offsite = out.offsite ? { offsite: out.offsite } : {}
+    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...offsite }
   }
   return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}) }
 }

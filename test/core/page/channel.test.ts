@@ -241,3 +241,75 @@ actions:
     expect(g.used()).toBe(2)
   })
 })
+
+describe('a guarded port and other sites', () => {
+  it('carries the site lists on every act, and opens the gate for a host the person allowed before the step goes again', async () => {
+    const events: string[] = []
+    let first = true
+    const { sent, send } = recorder((c) => {
+      if (c.kind === 'act' && first) {
+        first = false
+        return { ok: false, code: 'NEEDS_CONFIRMATION', message: 'goes to evil.test', offsite: 'evil.test' }
+      }
+      events.push(`sent confirmed=${c.kind === 'act' && !!c.confirmed}`)
+      return { ok: true, detail: 'Clicked' } as PageOutcome
+    })
+    const sites = { allow: [], deny: ['blocked.test'] }
+    const port = createChannelPort(send, {
+      navigate,
+      guard: {
+        confirm: ['cross_site'],
+        sites,
+        ask: async () => (events.push('asked'), true),
+        allowed: async (refusal) => void events.push(`allowed ${refusal.offsite}`),
+        step: () => undefined,
+      },
+    })
+    await port.click(sel('a.partner'), { button: 'left', count: 1 }, signal)
+    expect(events).toEqual(['asked', 'allowed evil.test', 'sent confirmed=true'])
+    expect(sent.map((c) => c.kind === 'act' && c.sites)).toEqual([sites, sites])
+  })
+})
+
+describe('a guarded flow port', () => {
+  const needs = { ok: false as const, code: 'NEEDS_CONFIRMATION' as const, message: '"Delete all" deletes', candidates: [], resolveMs: 2, acted: false }
+  const done = { ok: true as const, level: 'css' as const, alternative: 0, resolveMs: 1, actMs: 1, detail: 'Clicked' }
+  const click = { step_id: 4, action: 'click' as const, params: {} }
+
+  function guarded(answer: boolean, limit = Infinity) {
+    const asked: string[] = []
+    let used = 0
+    const guard = {
+      confirm: ['destructive' as const],
+      sites: { allow: [], deny: [] },
+      ask: async (reason: string) => (asked.push(reason), answer),
+      step: () => {
+        if (++used > limit) throw new Error('The replay reached the step limit (1)')
+      },
+    }
+    return { guard, asked }
+  }
+
+  it('asks before a step the page refused and sends it again only with a yes', async () => {
+    const { sent, send } = recorder((c) => ({ ok: true, outcome: c.kind === 'flow.step' && c.confirmed ? done : needs }))
+    const { guard, asked } = guarded(true)
+    const out = await createChannelFlowPort(send, { navigate, guard }).runStep(click as never, { timeoutMs: 1_000 }, signal)
+    expect(out).toEqual(done)
+    expect(asked).toEqual(['"Delete all" deletes'])
+    expect(sent.map((c) => c.kind === 'flow.step' && [c.confirm, !!c.confirmed])).toEqual([[['destructive'], false], [['destructive'], true]])
+  })
+
+  it('stops the replay at a no, and at the step limit before anything is sent', async () => {
+    const { sent, send } = recorder(() => ({ ok: true, outcome: needs }))
+    const no = await createChannelFlowPort(send, { navigate, guard: guarded(false).guard }).runStep(click as never, { timeoutMs: 1_000 }, signal)
+    expect(no).toMatchObject({ ok: false, code: 'CANCELLED', acted: false })
+    expect(sent).toHaveLength(1)
+    const fine = recorder(() => ({ ok: true, outcome: done }))
+    const port = createChannelFlowPort(fine.send, { navigate, guard: guarded(true, 1).guard })
+    await port.runStep({ step_id: 1, action: 'wait', params: {} } as never, { timeoutMs: 10 }, signal) // a wait is not counted
+    await port.runStep({ step_id: 2, action: 'fill', params: {} } as never, { timeoutMs: 10 }, signal)
+    const over = await port.runStep({ step_id: 3, action: 'fill', params: {} } as never, { timeoutMs: 10 }, signal)
+    expect(over).toMatchObject({ ok: false, code: 'CANCELLED', message: expect.stringContaining('step limit') })
+    expect(fine.sent.map((c) => c.kind === 'flow.step' && c.step.step_id)).toEqual([1, 2])
+  })
+})
