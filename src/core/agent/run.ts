@@ -132,12 +132,13 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     text: mine?.text ?? '',
     earlier: before.slice(-kHistoryContext).map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text.slice(0, 2_000) })),
     saving: Promise.resolve(),
-    used: state.executed.length,
+    used: state.stepsUsed ?? state.executed.length,
   }
 }
 
 /** Writes the state as it is now, after the writes before it. */
 function save(run: Run): Promise<void> {
+  run.state.stepsUsed = run.used
   const snapshot = structuredClone(run.state)
   const next = run.saving.then(() => run.ports.store.save(snapshot))
   run.saving = next.catch(() => undefined)

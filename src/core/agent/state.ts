@@ -23,6 +23,11 @@ export const RunStateSchema = z.object({
   iteration: z.number(),
   /** Instructions executed so far, redacted: the loop guard and the cache read them. */
   executed: z.array(InstructionSchema),
+  /**
+   * Steps counted against the step limit: every executed one, a pack action's page steps included
+   * (issue 15), so a run resumed after a worker restart goes on counting from here.
+   */
+  stepsUsed: z.number().int().nonnegative().optional(),
   /** Whether any step typed a literal value into a password field: such a run is not cached. */
   typedSecretLiteral: z.boolean(),
   planner: z.array(PlannerMessageSchema),

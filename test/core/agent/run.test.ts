@@ -646,6 +646,19 @@ describe('resume after a worker restart', () => {
   })
 })
 
+describe('the step count across a worker restart (issue 15)', () => {
+  it('goes on from the steps used before, a pack action’s page steps included, not from the instructions shown', async () => {
+    const w = world({ settings: (s) => void (s.agent.stepLimit = 5), replies: [reply(input(2, '#a', '1'), input(3, '#b', '2'))] })
+    const state = await beginRun(w.ports, w.settings, { id: 'run_1', tabId: 1, request: 'fill in the form', url: kUrl, origin: kOrigin })
+    // One instruction shown, but a pack action behind it had used four steps: one is left.
+    const resumed = await resumeRun({ ...state, status: 'running', iteration: 1, executed: [input(1, '#x', '0')], stepsUsed: 4 }, w.ports, { settings: w.settings, signal: new AbortController().signal })
+    expect(w.execCalls).toHaveLength(1)
+    expect(w.errors().at(-1)).toMatch(/step limit \(5\)/)
+    expect(resumed.status).toBe('failed')
+    expect(w.saved.at(-1)!.stepsUsed).toBe(5)
+  })
+})
+
 describe('cached replay', () => {
   const entry = (steps: Instruction[]): CacheEntry => ({ key: 'key:save my profile@/login', request: 'save my profile', origin: kOrigin, path: '/login', steps, createdAt: 0, updatedAt: 0, hits: 0, repairs: 0 })
 
