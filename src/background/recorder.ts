@@ -29,7 +29,7 @@ import { vaultStore } from '../storage/vault'
 import { getRegistry, reloadRegistry } from './actions'
 import { chatWriter, conversationOf, newId } from './conversation'
 import { allowDomain } from './offsite'
-import { navigate, sendCommand, tabSender } from './page'
+import { navigate, sendCommand, tabSender, tabUrl } from './page'
 import { settingsStore } from '../storage/settings'
 import { isDocumentGone } from './tabs'
 
@@ -240,6 +240,7 @@ async function replayGuard(tabId: number, name: string, signal?: AbortSignal): P
   return {
     confirm: safety.confirm,
     sites: { allow: safety.allowDomains, deny: safety.denyDomains },
+    here: () => tabUrl(tabId),
     step() {
       if (++used > agent.stepLimit) throw new Error(`The replay reached the step limit (${agent.stepLimit}) and stopped; raise it in options.`)
     },

@@ -1,4 +1,5 @@
 import { kRiskReasons, sameSite } from './agent/risk'
+import type { ExecFailure, RiskCategory } from './exec'
 import { domainAllowed, hostPattern } from './settings'
 
 /**
@@ -53,6 +54,19 @@ export function offsiteOf(target: string, here: string, policy: SitePolicy): Off
 export function offsiteReason(o: Offsite, carriesData = false): string {
   if (o.verdict === 'denied') return `Blocked: ${o.host} is not allowed in Ava's options (allowed and blocked sites), so Ava did not go there.`
   return `${kRiskReasons.cross_site}: ${o.host}${carriesData ? ' (and takes the form’s fields with it)' : ''}`
+}
+
+/**
+ * The gate of one navigation, whoever causes it (a link the page would follow, a `navigate` step of
+ * the model, a pack or a flow): BLOCKED for a denied site, yes or no; NEEDS_CONFIRMATION naming the
+ * host for another site when the person confirms those; null when it may go. From a page with no
+ * URL yet, only the lists apply.
+ */
+export function navigationRefusal(target: string, here: string, policy: SitePolicy, confirm: readonly RiskCategory[], carriesData = false): ExecFailure | null {
+  const off = offsiteOf(target, here || target, policy)
+  if (off?.verdict === 'denied') return { ok: false, code: 'BLOCKED', message: offsiteReason(off) }
+  if (off && here && confirm.includes('cross_site')) return { ok: false, code: 'NEEDS_CONFIRMATION', message: offsiteReason(off, carriesData), offsite: off.host }
+  return null
 }
 
 // -------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
 import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, type PageContext, type StepReport } from './prompt'
-import { kRiskReasons, sameSite } from './risk'
+import { kRiskReasons } from './risk'
+import { navigationRefusal } from '../offsite'
 import { redactInstruction, redactText, resolveSecrets, secretNames } from './secrets'
 import type { PlannerMessage, RunState } from './state'
 
@@ -426,12 +427,10 @@ async function prepare(run: Run, ins: Instruction): Promise<{ instruction: Instr
 async function guardedExec(run: Run, view: StepView, ins: Instruction): Promise<ExecOutcome> {
   const { state, settings, signal, ports } = run
   if (ins.action_type === 'navigate') {
-    const here = await ports.page.url(state.tabId)
-    const target = new URL(ins.params.url!, here || undefined).href
-    if (!domainAllowed(target, settings.safety)) return { ok: false, code: 'NOT_ACTIONABLE', message: `Ava is not allowed to act on ${new URL(target).hostname} (options: allowed and blocked sites).` }
-    if (settings.safety.confirm.includes('cross_site') && here && !sameSite(target, here)) {
-      if (!(await confirm(run, view, `${kRiskReasons.cross_site}: ${new URL(target).host}`))) return cancelled()
-    }
+    const sites = { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains }
+    const refused = navigationRefusal(ins.params.url!, await ports.page.url(state.tabId), sites, settings.safety.confirm)
+    if (refused?.code === 'BLOCKED') return refused
+    if (refused && !(await confirm(run, view, refused.message))) return cancelled()
   }
   let confirmed = false
   for (;;) {
@@ -497,6 +496,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     let halted: ExecFailure | AvaError | undefined
     const guard: StepGuard = {
       confirm: asks,
+      here: () => run.ports.page.url(run.state.tabId),
       async ask(reason) {
         const allow = await confirm(run, view, reason)
         if (!allow) halt.abort((halted = cancelled('Cancelled by you; the action stopped before that step.')))

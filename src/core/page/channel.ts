@@ -10,7 +10,7 @@ import { PortError, type BrowserPort, type WaitCondition } from '../registry/por
 import type { ParsedSelector } from './selectors'
 import type { ExecFailure, RiskCategory } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand } from './command'
-import type { SitePolicy } from '../offsite'
+import { navigationRefusal, type SitePolicy } from '../offsite'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -42,6 +42,8 @@ export interface StepGuard {
   step(): void
   /** The allowed and blocked sites: a pack's link or submit is checked as the agent's own is. */
   sites?: SitePolicy
+  /** The address of the page the steps act on, as the carrier knows it: a `navigate` to another site asks. */
+  here?(): Promise<string>
   /** Told of a refusal the person allowed, before the step goes again (a yes to another site opens the gate for it). */
   allowed?(refusal: ExecFailure): Promise<void>
 }
@@ -143,6 +145,9 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
       return out.found
     },
     async navigate(url, signal) {
+      if (closed) throw closed
+      const refused = await gateNavigation(guard, url)
+      if (refused) throw (closed = new PortError('STEP_FAILED', refused))
       count()
       await extras.navigate(url, signal)
     },
@@ -193,11 +198,30 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       }
       return out.ok ? out.outcome : stepFailure(out)
     },
-    navigate: (url, signal) => extras.navigate(url, signal),
+    async navigate(url, signal) {
+      const refused = await gateNavigation(guard, url)
+      if (refused) throw new Error(refused)
+      guard?.step()
+      await extras.navigate(url, signal)
+    },
     async url(signal) {
       const out = await send({ kind: 'url' }, signal)
       if (!out.ok) throw new Error(out.message)
       return out.url
     },
   }
+}
+
+/**
+ * A `navigate` step of a pack or a flow passes the gate the model's own does (issue 15 §2): a
+ * blocked site is refused, another site asks first. Returns why it may not go, or null.
+ */
+async function gateNavigation(guard: StepGuard | undefined, url: string): Promise<string | null> {
+  if (!guard) return null
+  const refusal = navigationRefusal(url, (await guard.here?.()) ?? '', guard.sites ?? { allow: [], deny: [] }, guard.confirm)
+  if (!refusal) return null
+  if (refusal.code === 'BLOCKED') return refusal.message
+  if (!(await guard.ask(refusal.message))) return `Cancelled by you (${refusal.message}); nothing was opened.`
+  await guard.allowed?.(refusal)
+  return null
 }

@@ -14,7 +14,7 @@ import { serialize } from '../../core/page/serialize'
 import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSource } from '../observe'
 import { describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
-import { offsiteOf, offsiteReason } from '../../core/offsite'
+import { navigationRefusal } from '../../core/offsite'
 import { navigationOf } from '../offsite'
 
 export interface ReceiverOptions {
@@ -72,9 +72,8 @@ function gateOf({ confirm: asked, confirmed, sites }: StepGate, key?: string): (
   const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
   return (el, action) => {
     const nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null
-    const off = nav && offsiteOf(nav.url, location.href, sites ?? { allow: [], deny: [] })
-    if (off?.verdict === 'denied') return fail('BLOCKED', offsiteReason(off))
-    if (off && confirm.includes('cross_site')) return fail('NEEDS_CONFIRMATION', offsiteReason(off, !!nav!.form), { offsite: off.host })
+    const refused = nav && navigationRefusal(nav.url, location.href, sites ?? { allow: [], deny: [] }, confirm, !!nav.form)
+    if (refused) return refused
     const as = kRiskyActions[action]
     const risk = as && confirm.length ? riskOf(el, as, confirm) : null
     return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason) : null

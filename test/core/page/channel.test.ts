@@ -313,3 +313,38 @@ describe('a guarded flow port', () => {
     expect(fine.sent.map((c) => c.kind === 'flow.step' && c.step.step_id)).toEqual([1, 2])
   })
 })
+
+describe('a pack’s or a flow’s navigate step passes the off-site gate', () => {
+  const gate = (answer: boolean) => {
+    const asked: string[] = []
+    const allowed: string[] = []
+    const guard: StepGuard = {
+      confirm: ['cross_site'],
+      sites: { allow: [], deny: ['bank.test'] },
+      here: async () => 'https://shop.test/cart',
+      ask: async (r) => (asked.push(r), answer),
+      allowed: async (f) => void allowed.push(f.offsite!),
+      step: () => undefined,
+    }
+    return { guard, asked, allowed }
+  }
+
+  it('refuses a blocked site and asks before another one, for the registry port and the flow port alike', async () => {
+    for (const make of ['port', 'flow'] as const) {
+      const went: string[] = []
+      const nav = async (url: string) => void went.push(url)
+      const { sent, send } = recorder()
+      const open = (g: StepGuard) => (make === 'port' ? createChannelPort(send, { navigate: nav, guard: g }) : createChannelFlowPort(send, { navigate: nav, guard: g }))
+      await expect(open(gate(true).guard).navigate('https://bank.test/?q=1', signal)).rejects.toThrow(/bank\.test is not allowed/)
+      const no = gate(false)
+      await expect(open(no.guard).navigate('https://other.test/', signal)).rejects.toThrow(/Cancelled by you/)
+      expect(no.asked).toEqual([expect.stringContaining('other.test')])
+      const yes = gate(true)
+      await open(yes.guard).navigate('https://other.test/', signal)
+      await open(yes.guard).navigate('/orders', signal) // the same site goes without a question
+      expect(yes.allowed).toEqual(['other.test'])
+      expect(went).toEqual(['https://other.test/', '/orders'])
+      expect(sent).toEqual([]) // the carrier knows where the page is: the page is not asked
+    }
+  })
+})
