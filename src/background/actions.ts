@@ -45,49 +45,45 @@ export async function packVersions(): Promise<Record<string, string>> {
   return Object.fromEntries(r.list().map((n) => [n.namespace, n.version]))
 }
 
-const kForbidden = new Set(['__proto__', 'constructor', 'prototype'])
-
 /**
  * The registry's BrowserPort for a tab: every step one command on the page channel
  * (src/background/page.ts); with the agent's `guard`, counted and risk-checked (issue 15).
  */
 export function createRemotePort(tabId: number, guard?: StepGuard): BrowserPort {
   const send = tabSender(tabId)
-  const port = createChannelPort(send, {
+  return createChannelPort(send, {
     guard,
     async navigate(url, signal) {
       const out = await navigate(send.tabId(), url, signal)
       if (!out.ok) throw new PortError('STEP_FAILED', out.message)
     },
-  })
-  // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
-  port.readGlobal = async (path) => {
-    if (path.some((k) => kForbidden.has(k))) throw new PortError('STEP_FAILED', `Refusing to read ${path.join('.')}`)
-    const [res] = await browser.scripting.executeScript({
-      target: { tabId: send.tabId(), frameIds: [0] },
-      world: 'MAIN',
-      func: (keys: string[]) => {
-        let o: unknown = globalThis
-        for (const k of keys) o = o == null ? undefined : (o as Record<string, unknown>)[k]
-        return typeof o === 'string' || typeof o === 'number' ? o : undefined
-      },
-      args: [path],
-    })
-    return res?.result
-  }
-  // `eval` steps (seed 000 §6.3.5): MV3 forbids eval in the extension itself; the user-scripts API
-  // runs the person's own pack code in its isolated USER_SCRIPT world, only once they have allowed
-  // it for Ava. Without that the port has no runUserScript and the step fails with the steps to allow it.
-  if (userScriptsAllowed()) {
-    port.runUserScript = async (script, args) => {
-      const code = `(async (args) => {\n${script}\n})(${JSON.stringify(args)})`
-      const api = (chrome as unknown as { userScripts: { execute(i: unknown): Promise<{ result?: unknown; error?: string }[]> } }).userScripts
-      const [res] = await api.execute({ target: { tabId: send.tabId(), frameIds: [0] }, js: [{ code }], world: 'USER_SCRIPT' })
-      if (res?.error) throw new PortError('STEP_FAILED', `The eval step's script failed: ${res.error}`)
+    // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
+    async readGlobal(path) {
+      const [res] = await browser.scripting.executeScript({
+        target: { tabId: send.tabId(), frameIds: [0] },
+        world: 'MAIN',
+        func: (keys: string[]) => {
+          let o: unknown = globalThis
+          for (const k of keys) o = o == null ? undefined : (o as Record<string, unknown>)[k]
+          return typeof o === 'string' || typeof o === 'number' ? o : undefined
+        },
+        args: [path],
+      })
       return res?.result
-    }
-  }
-  return port
+    },
+    // `eval` steps (seed 000 §6.3.5): MV3 forbids eval in the extension itself; the user-scripts API
+    // runs the person's own pack code in its isolated USER_SCRIPT world, only once they have allowed
+    // it for Ava. Without that the port has no runUserScript and the step fails with the steps to allow it.
+    runUserScript: userScriptsAllowed()
+      ? async (script, args) => {
+          const code = `(async (args) => {\n${script}\n})(${JSON.stringify(args)})`
+          const api = (chrome as unknown as { userScripts: { execute(i: unknown): Promise<{ result?: unknown; error?: string }[]> } }).userScripts
+          const [res] = await api.execute({ target: { tabId: send.tabId(), frameIds: [0] }, js: [{ code }], world: 'USER_SCRIPT' })
+          if (res?.error) throw new PortError('STEP_FAILED', `The eval step's script failed: ${res.error}`)
+          return res?.result
+        }
+      : undefined,
+  })
 }
 
 /** chrome.userScripts exists only with the permission granted and "Allow user scripts" switched on. */

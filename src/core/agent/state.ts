@@ -8,7 +8,7 @@ export type PlannerMessage = z.infer<typeof PlannerMessageSchema>
 
 /**
  * Everything a run needs to go on after a navigation or a worker restart. The background keeps
- * it in chrome.storage.session (one key per tab); the run (run.ts) is its only writer.
+ * it in the extension's session storage (one key per tab); the run (run.ts) is its only writer.
  */
 export const RunStateSchema = z.object({
   id: z.string(),

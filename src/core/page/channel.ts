@@ -6,6 +6,7 @@
  */
 import type { FlowPort, StepOutcome } from '../flows/replay'
 import type { ActionErrorCode } from '../registry/errors'
+import { kForbiddenKeys } from '../registry/paths'
 import { PortError, type BrowserPort, type WaitCondition } from '../registry/port'
 import type { ParsedSelector } from './selectors'
 import type { ExecFailure, RiskCategory } from '../exec'
@@ -163,8 +164,22 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
       return out.url
     },
   }
-  if (extras.readGlobal) port.readGlobal = extras.readGlobal
-  if (extras.runUserScript) port.runUserScript = extras.runUserScript
+  const { readGlobal } = extras
+  // §6.5.2 version_global reads plain data only, whichever world the carrier reads it in.
+  if (readGlobal) {
+    port.readGlobal = async (path, signal) => {
+      if (path.some((k) => kForbiddenKeys.has(k))) throw new PortError('STEP_FAILED', `Refused to read ${path.join('.')}: it reaches outside plain data.`)
+      return readGlobal(path, signal)
+    }
+  }
+  const { runUserScript } = extras
+  // An `eval` step acts on the page like any other: it counts against the step limit.
+  if (runUserScript) {
+    port.runUserScript = async (script, args, signal) => {
+      count()
+      return runUserScript(script, args, signal)
+    }
+  }
   return port
 }
 

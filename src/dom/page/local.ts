@@ -3,7 +3,7 @@
  * itself runs in the page (the executor's e2e tests and bench). Commands go straight to the
  * receiver; nothing else differs from a port whose commands cross from the background.
  */
-import { PortError, type BrowserPort } from '../../core/registry/port'
+import type { BrowserPort } from '../../core/registry/port'
 import type { SelectorCache } from '../../core/registry/selectors'
 import { createChannelPort } from '../../core/page/channel'
 import type { PageCommand, PageCommandKind, PageOutcome } from '../../core/page/command'
@@ -13,9 +13,6 @@ export interface LocalPortOptions {
   /** Cleared when the URL changes between calls: another page may need other selectors (seed 000 §6.6.4). */
   cache?: Pick<SelectorCache, 'clear'>
 }
-
-/** Property names that would reach outside plain data (seed 000 §6.2.9). */
-const kForbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
 
 export function createPagePort(options: LocalPortOptions = {}): BrowserPort {
   const receive = createReceiver()
@@ -41,7 +38,6 @@ export function createPagePort(options: LocalPortOptions = {}): BrowserPort {
         lastUrl = target.href
       },
       async readGlobal(path) {
-        if (path.some((k) => kForbiddenKeys.has(k))) throw new PortError('STEP_FAILED', `Refused to read ${path.join('.')}: it reaches outside plain data.`)
         let value: unknown = globalThis
         for (const key of path) {
           if (value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function')) return undefined

@@ -7,6 +7,7 @@ import type { ExecFailure, ExecOutcome, RiskCategory } from '../../core/exec'
 import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate } from '../../core/page/command'
 import type { RawEvent } from '../../core/flows/record'
 import { runCommand, semanticMatch, type TargetSpec } from '../executor'
+import { fail } from '../executor/ladder'
 import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
 import { queryAll } from '../locators'
@@ -15,7 +16,7 @@ import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSou
 import { describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
 import { navigationRefusal } from '../../core/offsite'
-import { navigationOf } from '../offsite'
+import { navigationOf, type StepNavigation } from '../offsite'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -28,10 +29,6 @@ type Handlers = { [K in PageCommandKind]: (command: PageCommand<K>) => Promise<P
 
 /** DOM actions that can submit, delete or pay, and how the risk check reads them (issue 6). */
 const kRiskyActions: Partial<Record<PageAction['action'], 'click' | 'press'>> = { click: 'click', dblclick: 'click', press: 'press', submit: 'click' }
-
-function fail(code: ExecFailure['code'], message: string, extra: Partial<ExecFailure> = {}): ExecFailure {
-  return { ok: false, code, message, ...extra }
-}
 
 /** The in-flight request count of this tab, as the background last told it (no polling). */
 function createRequestCount(): PendingRequestSource & { set(n: number): void } {
@@ -51,13 +48,6 @@ function createRequestCount(): PendingRequestSource & { set(n: number): void } {
   }
 }
 
-/** A link that would open a new tab (target=_blank or a named window), as an absolute http(s) URL. */
-function newTabLink(el: Element): string | null {
-  const a = el.closest('a[href]') as HTMLAnchorElement | null
-  if (!a || !a.target || a.target === '_self' || a.target === '_parent' || a.target === '_top') return null
-  return /^https?:/i.test(a.href) ? a.href : null
-}
-
 function focusedElement(): Element | null {
   const el = document.activeElement
   return el && el !== document.body && el !== document.documentElement ? el : null
@@ -68,10 +58,12 @@ function focusedElement(): Element | null {
  * steps are refused until the person has said yes, and nothing is done meanwhile; a step that
  * would load a denied site is refused even then, and another site asks.
  */
-function gateOf({ confirm: asked, confirmed, sites }: StepGate, key?: string): (el: Element, action: PageAction['action']) => ExecFailure | null {
+type Gate = (el: Element, action: PageAction['action'], nav?: StepNavigation | null) => ExecFailure | null
+
+function gateOf({ confirm: asked, confirmed, sites }: StepGate, key?: string): Gate {
   const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
-  return (el, action) => {
-    const nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null
+  // `nav`, when the caller has already worked out where the step would go.
+  return (el, action, nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null) => {
     const refused = nav && navigationRefusal(nav.url, location.href, sites ?? { allow: [], deny: [] }, confirm, !!nav.form)
     if (refused) return refused
     const as = kRiskyActions[action]
@@ -101,11 +93,12 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     const out = await runCommand({ ...step, target }, {
       timeoutMs,
       beforeAct: (el, action) => {
-        const refused = refuse(el, action)
+        const nav = navigationOf(el, action, step.key)
+        const refused = refuse(el, action, nav)
         if (refused) return refused
-        const link = action === 'click' ? newTabLink(el) : null
-        if (!link) return null
-        newTab = link
+        // A link that opens a new tab or window: a script's click would meet the popup blocker.
+        if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
+        newTab = nav.url
         return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
       },
     })

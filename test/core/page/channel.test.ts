@@ -348,3 +348,14 @@ describe('a pack’s or a flow’s navigate step passes the off-site gate', () =
     }
   })
 })
+
+describe('what only the carrier reads', () => {
+  it('refuses a global path that reaches outside plain data before the carrier is asked, whoever carries', async () => {
+    const read: string[][] = []
+    const port = createChannelPort(recorder().send, { navigate, readGlobal: async (path) => (read.push(path), '2.4.0') })
+    expect(await port.readGlobal!(['ElementPlus', 'version'], signal)).toBe('2.4.0')
+    await expect(port.readGlobal!(['ElementPlus', '__proto__', 'x'], signal)).rejects.toThrow(/outside plain data/)
+    await expect(port.readGlobal!(['constructor'], signal)).rejects.toThrow(PortError)
+    expect(read).toEqual([['ElementPlus', 'version']])
+  })
+})
