@@ -159,14 +159,21 @@ export function compileWords(words: readonly string[]): Matcher {
   const anywhere: string[] = []
   const whole: string[] = []
   const prefixes: string[] = []
-  for (const w of new Set(words)) {
-    const prefix = w.endsWith('*')
-    const folded = foldText(prefix ? w.slice(0, -1) : w)
-    if (!folded) continue
-    if (kUnspaced.test(folded) || !/[\p{L}\p{N}]/u.test(folded)) anywhere.push(folded)
-    else (prefix ? prefixes : whole).push(wordsOf(folded).slice(0, prefix ? -1 : undefined))
+  // Folded on first use: most pages Ava reads never have a step judged, and folding the whole
+  // lexicon is the part of this module that costs.
+  let built = false
+  const build = () => {
+    built = true
+    for (const w of new Set(words)) {
+      const prefix = w.endsWith('*')
+      const folded = foldText(prefix ? w.slice(0, -1) : w)
+      if (!folded) continue
+      if (kUnspaced.test(folded) || !/[\p{L}\p{N}]/u.test(folded)) anywhere.push(folded)
+      else (prefix ? prefixes : whole).push(wordsOf(folded).slice(0, prefix ? -1 : undefined))
+    }
   }
   const find = (folded: string): string | null => {
+    if (!built) build()
     for (const w of anywhere) if (folded.includes(w)) return w
     const text = wordsOf(folded)
     for (const w of whole) if (text.includes(w)) return w.trim()
