@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { instructionChunks, launchAva, sendAndWait, type Ava } from '../support/ava'
-import { startLlmServer, type LlmServer } from '../support/llm-server'
-import { startSiteServer, type SiteServer } from '../support/site-server'
+import { expect, it } from 'vitest'
+import { instructionChunks, sendAndWait, withAgentWorld, type Ava } from '../support/ava'
+import type { LlmServer } from '../support/llm-server'
+import type { SiteServer } from '../support/site-server'
 
 let ava: Ava
 let llm: LlmServer
 let site: SiteServer
-
-beforeAll(async () => {
-  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
-})
-afterAll(async () => {
-  await Promise.all([ava?.close(), llm?.close(), site?.close()])
-})
-beforeEach(() => {
-  llm.requests.length = 0
-  llm.script()
-  site.hits.length = 0
-})
+withAgentWorld((w) => ({ ava, llm, site } = w))
 
 it('keeps the history of a site across closing the panel and reloading, and clears it on request', async () => {
   const page = await ava.context.newPage()

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
-import { startLlmServer, type LlmServer } from '../support/llm-server'
-import { startSiteServer, type SiteServer } from '../support/site-server'
+import { expect, it } from 'vitest'
+import { instructionChunks, readSteps, withAgentWorld, type Ava } from '../support/ava'
+import type { LlmServer } from '../support/llm-server'
+import type { SiteServer } from '../support/site-server'
 
 /**
  * Pack steps pass the agent's risk gate (issue 15 §3): a model that obeys a hostile page calls a
@@ -12,14 +12,7 @@ import { startSiteServer, type SiteServer } from '../support/site-server'
 let ava: Ava
 let llm: LlmServer
 let site: SiteServer
-
-beforeAll(async () => {
-  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
-})
-afterAll(async () => {
-  await Promise.all([ava?.close(), llm?.close(), site?.close()])
-})
+withAgentWorld((w) => ({ ava, llm, site } = w))
 
 it('a low-risk pack action aimed at "Delete account" asks first; denied, the delete never runs', async () => {
   const page = await ava.context.newPage()

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
-import { startLlmServer, type LlmServer } from '../support/llm-server'
-import { startSiteServer, type SiteServer } from '../support/site-server'
+import { expect, it } from 'vitest'
+import { instructionChunks, readSteps, withAgentWorld, type Ava } from '../support/ava'
+import type { LlmServer } from '../support/llm-server'
+import type { SiteServer } from '../support/site-server'
 
 /**
  * Risk by meaning (issue 15 §1): a model that obeys a hostile page clicks buttons whose meaning
@@ -11,18 +11,7 @@ import { startSiteServer, type SiteServer } from '../support/site-server'
 let ava: Ava
 let llm: LlmServer
 let site: SiteServer
-
-beforeAll(async () => {
-  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
-})
-afterAll(async () => {
-  await Promise.all([ava?.close(), llm?.close(), site?.close()])
-})
-beforeEach(() => {
-  llm.requests.length = 0
-  llm.script()
-})
+withAgentWorld((w) => ({ ava, llm, site } = w))
 
 it.each([
   ['#de', 'Löschen', /may delete something/],

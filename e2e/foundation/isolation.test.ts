@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { launchAva, type Ava } from '../support/ava'
-import { startLlmServer, type LlmServer } from '../support/llm-server'
-import { startSiteServer, type SiteServer } from '../support/site-server'
+import { expect, it } from 'vitest'
+import { withAgentWorld, type Ava } from '../support/ava'
+import type { LlmServer } from '../support/llm-server'
+import type { SiteServer } from '../support/site-server'
 
 let ava: Ava
 let llm: LlmServer
 let site: SiteServer
-
-beforeAll(async () => {
-  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
-})
-afterAll(async () => {
-  await Promise.all([ava?.close(), llm?.close(), site?.close()])
-})
+withAgentWorld((w) => ({ ava, llm, site } = w))
 
 it('page scripts cannot see into the Ava button host', async () => {
   const page = await ava.context.newPage()

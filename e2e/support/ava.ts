@@ -1,6 +1,9 @@
 import type { Frame, Page, Worker } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../../src/core/settings'
 import { launchWithExtension, type ExtensionSession } from './browser'
+import { startLlmServer, type LlmServer } from './llm-server'
+import { startSiteServer, type SiteServer } from './site-server'
 
 /** The built extension in Chromium, with helpers that act as a person would. */
 export interface Ava extends Omit<ExtensionSession, 'worker'> {
@@ -134,4 +137,33 @@ export async function readSteps(f: Frame): Promise<{ status: string; detail: str
 /** Instructions as the LLM would stream them: one array, one element per chunk. */
 export function instructionChunks(instructions: object[]): string[] {
   return ['[', ...instructions.map((x, i) => JSON.stringify(x) + (i < instructions.length - 1 ? ',' : '')), ']']
+}
+
+export interface AgentWorld {
+  ava: Ava
+  llm: LlmServer
+  site: SiteServer
+}
+
+/**
+ * The set-up most agent tests share: one Chromium with Ava, configured for a scripted model on
+ * loopback, and the sample site, for the whole file; before each test the model's script, its
+ * recorded requests and the site's hits are cleared. `use` receives them once they are up.
+ */
+export function withAgentWorld(use: (world: AgentWorld) => void): void {
+  let world: AgentWorld | undefined
+  beforeAll(async () => {
+    const [ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
+    world = { ava, llm, site }
+    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
+    use(world)
+  })
+  afterAll(async () => {
+    await Promise.all([world?.ava.close(), world?.llm.close(), world?.site.close()])
+  })
+  beforeEach(() => {
+    world!.llm.requests.length = 0
+    world!.llm.script()
+    world!.site.hits.length = 0
+  })
 }
