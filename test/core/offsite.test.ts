@@ -6,7 +6,9 @@ import { domainAllowed } from '../../src/core/settings'
 const kRuns = { numRuns: 200, interruptAfterTimeLimit: 20_000 }
 const none: SitePolicy = { allow: [], deny: [] }
 
-const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/)
+// A label that starts with "xn--" is punycode, and most such strings are not valid punycode: no
+// browser loads them (new URL throws), so they are left to the IDN test below.
+const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/).filter((l) => !l.startsWith('xn--'))
 const tld = fc.constantFrom('com', 'org', 'de', 'io', 'co.uk')
 const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([ls, t]) => `${ls.join('.')}.${t}`)
 const path = fc.stringMatching(/^(\/[a-z0-9._~-]{0,8}){0,3}(\?[a-z]=[a-z0-9]{0,5})?$/)
