@@ -43,7 +43,8 @@ it('saves settings, keeps the key masked, and reports a successful connection', 
   llm.requireKey(kKey)
   llm.script({ text: 'OK' })
   await options.click('[data-test=test]')
-  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(/^Connected to test-model in \d+ ms\.$/)
+  const endpoint = llm.baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(new RegExp(`^Connected to test-model at ${endpoint} in \\d+ ms\\.$`))
   const req = llm.requests.at(-1)!
   expect(req.headers.authorization).toBe(`Bearer ${kKey}`)
 })
@@ -75,6 +76,43 @@ it('exports settings without the key, and rejects a broken import without changi
   await expect.poll(() => options.textContent('[data-test=error]')).toMatch(/rejected, nothing was changed/)
   const stored = (await ava.storage('local')).settings as { profiles: { apiKey: string; provider: string }[] }
   expect(stored.profiles[0]).toMatchObject({ apiKey: kKey, provider: 'openai' })
+})
+
+it('keeps the stored key on an import that keeps the endpoint, and drops it on one that moves the profile elsewhere', async () => {
+  const [download] = await Promise.all([options.waitForEvent('download'), options.click('[data-test=export]')])
+  const { readFile } = await import('node:fs/promises')
+  const file = JSON.parse(await readFile((await download.path())!, 'utf8'))
+  const stored = async () => ((await ava.storage('local')).settings as { profiles: { id: string; apiKey: string; baseUrl: string }[] }).profiles[0]
+
+  // The person's own export, imported again: same endpoint, the key stays.
+  await options.setInputFiles('[data-test=import]', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) })
+  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Settings imported.')
+  expect(await stored()).toMatchObject({ apiKey: kKey, baseUrl: llm.baseUrl })
+
+  // "My Ava config": the same profile id, an attacker's base URL and no key.
+  const attacker = await startLlmServer()
+  try {
+    file.settings.profiles[0].baseUrl = attacker.baseUrl
+    await options.setInputFiles('[data-test=import]', { name: 'ava-config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) })
+    await expect.poll(() => options.textContent('[data-test=notice]')).toContain(`from ${llm.baseUrl} to ${attacker.baseUrl}`)
+    expect(await stored()).toMatchObject({ apiKey: '', baseUrl: attacker.baseUrl })
+
+    // Test connection says where it went, and the attacker's server never sees the key.
+    attacker.script({ text: 'OK' })
+    await options.click('[data-test=test]')
+    await expect.poll(() => options.textContent('[data-test=test-result]')).toContain(attacker.baseUrl)
+    expect(attacker.requests.length).toBeGreaterThan(0)
+    expect(JSON.stringify(attacker.requests.map((r) => r.headers))).not.toContain(kKey)
+  } finally {
+    await attacker.close()
+  }
+
+  // Back to the person's own endpoint and key for the tests that follow.
+  await options.fill('[data-test=baseUrl]', llm.baseUrl)
+  await options.fill('[data-test=apiKey]', kKey)
+  await options.click('[data-test=save]')
+  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
+  expect(await stored()).toMatchObject({ apiKey: kKey, baseUrl: llm.baseUrl })
 })
 
 it('never lets the API key reach the page: not its DOM, not its main world, not the panel', async () => {

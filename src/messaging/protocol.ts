@@ -34,7 +34,8 @@ export interface Protocol {
   'options→bg:settings.test': { req: { llm: LlmInput }; res: ConnectionReport }
   /** Without `includeSecrets`, API keys and vault values are left out. */
   'options→bg:settings.export': { req: { includeSecrets?: boolean }; res: { json: string } }
-  'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings } }
+  /** `keysDropped`: profiles whose stored key was not kept because the file changed their endpoint. */
+  'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings; keysDropped: KeyDropped[] } }
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
 
   /** The registry's `action.*` commands (seed 000 §3.1); `action.run` acts in the sender's tab, or the active tab. */
@@ -172,7 +173,15 @@ export interface TabTargets {
   activeIsWeb: boolean
 }
 
-export type ConnectionReport = { ok: true; model: string; latencyMs: number; reply: string } | { ok: false; error: ErrorData }
+/** `endpoint`: the base URL that was tried, so the person sees where their key went. */
+export type ConnectionReport = { ok: true; endpoint: string; model: string; latencyMs: number; reply: string } | { ok: false; endpoint: string; error: ErrorData }
+
+/** A profile imported without its stored key: the file moved it from one endpoint to another. */
+export interface KeyDropped {
+  profile: string
+  from: string
+  to: string
+}
 
 export interface PackSummary {
   namespace: string

@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
 import { activeLlm, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, maskKey, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type Settings, type UiPrefs } from '../../core/settings'
-import { handle, type ConnectionReport, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
+import { handle, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
 import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
 import { kVersionsKey, pruneHistories } from '../../storage/migrations'
 import { settingsStore, uiPrefsStore } from '../../storage/settings'
@@ -19,6 +19,19 @@ const publicNow = async () => toPublic(await settingsStore.get(), await uiPrefsS
 const describeIssues = (issues: { path: string; message: string }[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ')
 
 /** A profile's key: the one typed now, else the one stored for that id (never another profile's). */
+/** Where a profile's requests go, as a file may spell it (any field may be missing or wrong). */
+type Endpointish = { provider?: unknown; baseUrl?: unknown }
+
+/** `https://host/path` without a trailing slash, so `…/v1` and `…/v1/` are one endpoint. */
+function endpointOf(p: Endpointish | undefined): string {
+  const url = typeof p?.baseUrl === 'string' ? p.baseUrl.trim().replace(/\/+$/, '') : ''
+  return url || '(none)'
+}
+
+function sameEndpoint(a: Endpointish | undefined, b: Endpointish | undefined): boolean {
+  return a?.provider === b?.provider && endpointOf(a) === endpointOf(b)
+}
+
 function keyFor(stored: Settings, id: string | undefined, typed: string | undefined): string {
   if (typed !== undefined) return typed
   return stored.profiles.find((p) => p.id === id)?.apiKey ?? ''
@@ -113,10 +126,10 @@ export function registerSettingsHandlers(): void {
     const t0 = performance.now()
     try {
       const r = await testConnection(full, AbortSignal.timeout(full.requestTimeoutMs))
-      return { ok: true, model: r.model, reply: r.reply.slice(0, 100), latencyMs: Math.round(performance.now() - t0) }
+      return { ok: true, endpoint: full.baseUrl, model: r.model, reply: r.reply.slice(0, 100), latencyMs: Math.round(performance.now() - t0) }
     } catch (e) {
       const err = e as AvaError
-      return { ok: false, error: { code: err.code ?? 'UNKNOWN', message: err.message } }
+      return { ok: false, endpoint: full.baseUrl, error: { code: err.code ?? 'UNKNOWN', message: err.message } }
     }
   })
 
@@ -165,12 +178,21 @@ export function registerSettingsHandlers(): void {
     // Either an export file, or a bare settings object of any version (older files migrate).
     const file = value as Partial<SettingsFile> | null
     const isFile = file?.format === 'ava-settings'
-    const raw = (isFile ? file.settings : value) as { profiles?: { id?: string; apiKey?: string }[]; llm?: { apiKey?: string } } | null
+    const raw = (isFile ? file.settings : value) as { profiles?: Array<{ id?: string; apiKey?: string } & Endpointish>; llm?: { apiKey?: string } & Endpointish } | null
     const stored = await settingsStore.get()
     const withKeys = structuredClone(raw) ?? null
-    // A file without keys keeps the keys stored for the same profile ids.
-    if (withKeys?.profiles) for (const p of withKeys.profiles) p.apiKey ??= keyFor(stored, p.id, undefined)
-    if (withKeys?.llm) withKeys.llm.apiKey ??= activeLlm(stored).apiKey
+    // A file without keys keeps the keys stored for the same profile ids, but only where the
+    // endpoint stays the same: a file that re-points a profile must not carry the person's key to
+    // a server they never typed it for (issue 16 §3). Such a profile is imported without a key.
+    const keysDropped: KeyDropped[] = []
+    const keep = (id: string | undefined, file: Endpointish | undefined, stored: { apiKey: string } & Endpointish | undefined) => {
+      if (!stored?.apiKey) return ''
+      if (sameEndpoint(file, stored)) return stored.apiKey
+      keysDropped.push({ profile: id ?? '', from: endpointOf(stored), to: endpointOf(file) })
+      return ''
+    }
+    if (withKeys?.profiles) for (const p of withKeys.profiles) p.apiKey ??= keep(p.id, p, stored.profiles.find((x) => x.id === p.id))
+    if (withKeys?.llm) withKeys.llm.apiKey ??= keep(stored.activeProfile, withKeys.llm, activeLlm(stored))
     const r = migrateSettings(withKeys)
     if (!r.ok) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: ${describeIssues(r.issues)}`)
     const ui = isFile && file.ui ? UiPrefsSchema.safeParse(file.ui) : null
@@ -181,7 +203,7 @@ export function registerSettingsHandlers(): void {
     const nextUi = ui?.success ? ui.data : (r.ui ?? (await uiPrefsStore.get()))
     await uiPrefsStore.set(nextUi)
     if (vault?.success) await vaultStore.set({ ...(await vaultStore.get()), ...vault.data })
-    return { settings: toPublic(r.value, nextUi) }
+    return { settings: toPublic(r.value, nextUi), keysDropped }
   })
 
   handle('options→bg:vault.list', ['options'], async () => ({ entries: await vaultEntries() }))
