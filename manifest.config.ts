@@ -30,10 +30,26 @@ export default defineManifest({
       // listed as cross_origin_restricted.
       all_frames: true,
     },
+    {
+      // Listener hints (issue 20 §1): in the page's own world before its scripts run, to see which
+      // elements they listen on; tiny, no imports, invisible to the page. Frames as above.
+      matches: ['<all_urls>'],
+      js: ['src/content/listeners-main.ts'],
+      run_at: 'document_start',
+      world: 'MAIN',
+      all_frames: true,
+    },
   ],
   // The chat panel is framed into pages by the boot script; only the HTML entry must be reachable
   // from the page, and the frame refuses to work without the boot script's one-time token.
   web_accessible_resources: [{ resources: ['src/panel/index.html'], matches: ['<all_urls>'] }],
+  // Extension pages load nothing remote by themselves (issue 16 §5): an answer's markdown is
+  // sanitised (src/panel/markdown.ts) and this is the second wall, should a construct slip through.
+  // connect-src stays open: this policy also governs the service worker, whose fetch reaches the
+  // LLM endpoint the person configures. Inline styles are Vue's; url() in them is still img-src.
+  content_security_policy: {
+    extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; img-src 'self' data:; media-src 'none'; font-src 'self'; style-src 'self' 'unsafe-inline'; frame-src 'none'",
+  },
   // scripting: reading a component library's version global in the page's main world with a
   // fixed function (seed 000 §6.5.2). userScripts (optional): `eval` steps of action packs.
   // webRequest: counting a tab's in-flight requests while a run waits for the page to settle.

@@ -1,11 +1,13 @@
 // npm run bench -- observe [--page <url-or-file> ...] [--runs <n>] [--warmup <n>] [--loads <n>] [--json]
-// Loads each page --loads times, each in a Chromium of its own, injects the Observe bundle, waits
+// Loads each page --loads times, each in a Chromium of its own, with the main-world listener script
+// (content/listeners-main.ts) at document start as the extension has it, injects the Observe bundle, waits
 // for the page to be ready as the agent does before it reads a page (waitForReady: 500 ms of DOM
 // silence, seed 002 §4.1) and prints, per page: elements, interactive, scan_ms (median of the
 // --runs back-to-back scans after --warmup scans, over all loads), scan_ms_first (median of the
 // loads' cold first scans), tokens_full and tokens_budgeted (exact o200k counts in Node) and
 // tokens_per_interactive. Built-in pages are generated.
 import { existsSync } from 'node:fs'
+import { build } from 'esbuild'
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Page } from 'playwright-core'
@@ -90,11 +92,30 @@ async function measure(page: Page, runs: number, warmup: number): Promise<Measur
   }, { n: runs, warmup })
 }
 
+/**
+ * The main-world listener script as the extension runs it at document_start: its cost on every
+ * `addEventListener` of the page's load, and its answer to each scan's request for hints, are
+ * part of what a scan costs (issue 20 §1).
+ */
+let listenersMain: Promise<string> | undefined
+function listenersMainScript(): Promise<string> {
+  listenersMain ??= build({
+    entryPoints: [resolve(import.meta.dirname, '../src/content/listeners-main.ts')],
+    bundle: true,
+    target: 'chrome120',
+    write: false,
+    minify: true,
+    logLevel: 'silent',
+  }).then((r) => r.outputFiles[0].text)
+  return listenersMain
+}
+
 /** One load of the page in a browser of its own: the previous load's teardown and garbage stay out of it. */
 async function measureLoad(spec: PageSpec, runs: number, warmup: number): Promise<Measured> {
   const browser = await launchBrowser()
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.addInitScript({ content: await listenersMainScript() })
     await page.goto(spec.url, { waitUntil: 'load' })
     if (spec.ready) await page.waitForSelector(spec.ready, { timeout: 15_000 })
     return await measure(page, runs, warmup)

@@ -61,7 +61,8 @@ it('answers action.* messages from the panel, acting in the panel’s tab', asyn
 
 /** A model that logs in through the login pack with the vault's alice_pw, on the login page. */
 async function askLoginWithSavedSecret() {
-  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' } }))
+  // Bound to the site, as a password manager keeps a login (issue 16 §2).
+  await (await ava.worker()).evaluate((origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }), new URL(site.url).origin)
   llm.script({
     chunks: instructionChunks([
       { step_id: 1, action_type: 'run_action', params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } }, description: 'Log in' },
@@ -78,7 +79,7 @@ it('the model can call a pack action with a saved secret, which it never sees', 
   const { page, panel } = await askLoginWithSavedSecret()
   // Typing a saved secret into a page is asked first, naming the secret and the site.
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
-  expect(await panel.locator('article.confirm').last().textContent()).toContain(`common:auth:login types the saved alice_pw into ${new URL(site.url).host}`)
+  expect(await panel.locator('article.confirm').last().textContent()).toContain(`common:auth:login types the saved secret alice_pw into a field on ${new URL(site.url).origin}`)
   expect(await page.inputValue('#password')).toBe('')
   await panel.locator('[data-test=confirm-allow]').last().click()
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })

@@ -87,7 +87,7 @@ it('after a click whose form POST answers slowly, the next plan is made on the p
   const messages = (chatRequests()[1].body as { messages: { content: string }[] }).messages
   const turn = messages[messages.length - 1].content
   expect(turn).toContain('OK step 3 click (Log in)')
-  expect(turn).toContain('Current page: Dashboard · Acme Portal')
+  expect(turn).toContain('Title: Dashboard · Acme Portal')
   expect(turn).not.toContain('Sign in')
   await page.close()
 })

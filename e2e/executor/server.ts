@@ -19,6 +19,10 @@ const kVendor: Record<string, string> = {
   'antd.js': 'ant-design-vue/dist/antd.min.js',
   'antd-reset.css': 'ant-design-vue/dist/reset.css',
   'dayjs.js': 'dayjs/dayjs.min.js',
+  // The locate bench's pages (bench/locate): libraries with other DOM styles than the two above.
+  'bootstrap.css': 'bootstrap/dist/css/bootstrap.min.css',
+  'bootstrap.js': 'bootstrap/dist/js/bootstrap.bundle.min.js',
+  'naive-ui.js': 'naive-ui/dist/index.prod.js',
   // Ant Design Vue's UMD build reads these dayjs plugins from globals (dayjs_plugin_*).
   ...Object.fromEntries(['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map((p) => [`dayjs-${p}.js`, `dayjs/plugin/${p}.js`])),
 }

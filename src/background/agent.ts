@@ -8,7 +8,7 @@ import type { ExecFailure } from '../core/exec'
 import { activeLlm, type Settings } from '../core/settings'
 import { historyStore, runStore, tabStore } from '../storage/conversation'
 import { settingsStore } from '../storage/settings'
-import { vaultStore } from '../storage/vault'
+import { vaultSitesStore, vaultStore } from '../storage/vault'
 import * as cache from './agent-cache'
 import { describeResult, engineFor, getRegistry, packVersions, relevantActions } from './actions'
 import { chatWriter, newId, originOf } from './conversation'
@@ -18,6 +18,8 @@ import { execInPage, navigate, pageContext, tabUrl } from './page'
 import { trackRequests } from './requests'
 import { pageUrl, type SitePolicy, type TabGate } from '../core/offsite'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
+import { checkAttachments, infoOf, type Attachment } from '../core/agent/attachments'
+import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
 
 /**
  * The agent's wiring (issue 19): the run itself is src/core/agent/run.ts; this file builds its
@@ -55,8 +57,9 @@ export async function runView(tabId: number): Promise<RunView | null> {
   return s ? { id: s.id, status: s.status, messageId: s.messageId } : null
 }
 
-export async function startRun(tabId: number, text: string, opts: { noCache?: boolean } = {}): Promise<string> {
+export async function startRun(tabId: number, text: string, opts: { noCache?: boolean; files?: Attachment[] } = {}): Promise<string> {
   checkRequest(text)
+  const files = checkAttachments(opts.files)
   if (live.has(tabId)) throw Object.assign(new Error('Ava is already working on a request in this tab. Stop it first.'), { code: 'BUSY' })
   const settings = await settingsStore.get()
   const url = await tabUrl(tabId)
@@ -64,10 +67,11 @@ export async function startRun(tabId: number, text: string, opts: { noCache?: bo
   const me: Live = { id: newId('run'), controller: new AbortController() }
   const ports = portsFor(me, origin, tabId, settings)
   await guardTab(tabId, gateOf(url, settings))
-  const state = await beginRun(ports, settings, { id: me.id, tabId, request: text, url, origin, noCache: opts.noCache }).catch(async (e) => {
+  const state = await beginRun(ports, settings, { id: me.id, tabId, request: text, url, origin, noCache: opts.noCache, attachments: files.map(infoOf) }).catch(async (e) => {
     await releaseTab(tabId)
     throw e
   })
+  await keepAttachments(state.id, files)
   launch(me, state, () => runAgent(state, ports, { settings, signal: me.controller.signal }))
   return state.id
 }
@@ -106,6 +110,7 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
   live.set(state.tabId, me)
   void run().finally(() => {
     untrack()
+    void dropAttachments(state.id).catch(() => undefined)
     for (const [tabId, r] of live) {
       if (r !== me) continue
       live.delete(tabId)
@@ -200,7 +205,8 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
           signal.addEventListener('abort', () => done(false), { once: true })
         }),
     },
-    secrets: { vault: () => vaultStore.get() },
+    secrets: { vault: () => vaultStore.get(), sites: () => vaultSitesStore.get() },
+    attachments: { held: () => heldAttachments(me.id) },
     clock: { now: () => Date.now() },
   }
 }

@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill'
 import { isActive } from '../core/agent/state'
-import type { ChatMessage, RunEvent, StepView } from '../core/chat'
+import { kMaxAnswerChars, type ChatMessage, type RunEvent, type StepView } from '../core/chat'
 import { DEFAULT_HISTORY, historyStore, kMaxHistoryMessages, runStore, type History } from '../storage/conversation'
 import { emitToPanels } from './panels'
 import { currentDoc } from './tabs'
@@ -30,11 +30,22 @@ export { isActive }
 
 const queues = new Map<string, Promise<unknown>>()
 /**
- * Write-through copies of the histories this worker is writing, so a run's many small updates
- * (a step going pending → running → done) do not each read the whole history back first.
- * Dropped when another context changes the stored value (the options page clearing history).
+ * The histories this worker is writing, ahead of storage: every change lands here first and is
+ * pushed to the panel at once, while streamed text reaches storage at most once a second (issue
+ * 16). Dropped when another context changes the stored value (the options page clearing history).
  */
 const cached = new Map<string, History>()
+/** The sequence number of our own last write per site, so its storage.onChanged echo is not taken for someone else's. */
+const written = new Map<string, number>()
+/** Sites whose cached history is ahead of storage, with the timer that will write it. */
+const dirty = new Map<string, ReturnType<typeof setTimeout>>()
+
+/**
+ * Streamed text reaches storage at most this often (issue 16: "history written per instruction or
+ * per second"); every other change (a message, a step, a patch) is written at once and takes the
+ * text before it along. A worker stopped in between loses at most this much of an answer's text.
+ */
+export const kTextStoreMs = 1_000
 
 export function watchHistories(): void {
   browser.storage.onChanged.addListener((changes, area) => {
@@ -42,32 +53,63 @@ export function watchHistories(): void {
     for (const [key, change] of Object.entries(changes)) {
       if (!key.startsWith('history:')) continue
       const origin = key.slice('history:'.length)
-      const mine = cached.get(origin)
-      if (mine && (change.newValue as History | undefined)?.seq !== mine.seq) cached.delete(origin)
+      if ((change.newValue as History | undefined)?.seq === written.get(origin)) continue
+      cached.delete(origin)
+      clearTimeout(dirty.get(origin))
+      dirty.delete(origin)
     }
   })
 }
 
-/** Serialised read-modify-write of one site's history, then the live event to `tabId`'s panel. */
-export function updateHistory<T>(origin: string, tabId: number | null, fn: (h: History) => T, event?: (out: T) => RunEvent | undefined): Promise<T> {
-  const prev = queues.get(origin) ?? Promise.resolve()
-  const next = prev.then(async () => {
-    const store = historyStore(origin)
-    const h = cached.get(origin) ?? (await store.get())
+/** Runs `job` after every job queued before it for this site. */
+function enqueue<T>(origin: string, job: () => Promise<T>): Promise<T> {
+  const next = (queues.get(origin) ?? Promise.resolve()).then(job)
+  queues.set(origin, next.catch(() => undefined))
+  return next
+}
+
+/** Writes the cached history of `origin` to storage; called inside its queue only. */
+async function store(origin: string): Promise<void> {
+  clearTimeout(dirty.get(origin))
+  dirty.delete(origin)
+  const h = cached.get(origin)
+  if (!h) return
+  written.set(origin, h.seq)
+  await historyStore(origin)
+    .set(h)
+    .catch((e) => {
+      cached.delete(origin)
+      throw e
+    })
+}
+
+/**
+ * Serialised read-modify-write of one site's history, then the live event to `tabId`'s panel.
+ * `lazy` changes (streamed text) are stored within kTextStoreMs instead of at once.
+ */
+export function updateHistory<T>(origin: string, tabId: number | null, fn: (h: History) => T, event?: (out: T) => RunEvent | undefined, opts: { lazy?: boolean } = {}): Promise<T> {
+  return enqueue(origin, async () => {
+    const h = cached.get(origin) ?? (await historyStore(origin).get())
     const out = fn(h)
     if (h.messages.length > kMaxHistoryMessages) h.messages.splice(0, h.messages.length - kMaxHistoryMessages)
     h.seq++
     cached.set(origin, h)
-    await store.set(h).catch((e) => {
-      cached.delete(origin)
-      throw e
-    })
+    if (!opts.lazy) await store(origin)
+    else if (!dirty.has(origin)) dirty.set(origin, setTimeout(() => void enqueue(origin, () => store(origin)).catch(() => undefined), kTextStoreMs))
     const e = event?.(out)
     if (e && tabId !== null) emitToPanels(tabId, e, h.seq)
     return out
   })
-  queues.set(origin, next.catch(() => undefined))
-  return next
+}
+
+/** The history as the panel should see it: this worker's copy when it is ahead of storage. */
+export function readHistory(origin: string): Promise<History> {
+  return enqueue(origin, async () => structuredClone(cached.get(origin)) ?? historyStore(origin).get())
+}
+
+/** Resolves once every change queued so far for `origin` has reached storage. */
+function stored(origin: string): Promise<void> {
+  return enqueue(origin, () => (dirty.has(origin) ? store(origin) : Promise.resolve()))
 }
 
 export async function clearHistory(origin: string): Promise<void> {
@@ -80,22 +122,37 @@ export function newId(prefix: string): string {
 }
 
 /**
- * Streamed text reaches storage and the panel at most this often (issue 19): a write per token
- * rewrote the whole site history and broadcast it dozens of times a second. Any other write to
- * the conversation (a step, a message, a patch) first writes the text buffered before it.
+ * Streamed text reaches the panel at most this often (issue 19): an event per token kept the
+ * panel busy with messages. Any other write to the conversation (a step, a message, a patch)
+ * first writes the text buffered before it.
  */
 const kTextBatchMs = 100
+
+/** Shown, in the person's language, under an answer cut at kMaxAnswerChars. */
+export const kAnswerCutHint = 'ANSWER_CUT'
+
+/** Appends what fits under kMaxAnswerChars; marks the message cut when some did not fit. */
+export function appendCapped(m: ChatMessage, delta: string): { added: string; cut: boolean } {
+  const room = Math.max(0, kMaxAnswerChars - m.text.length)
+  const added = delta.slice(0, room)
+  m.text += added
+  const cut = added.length < delta.length && m.hint !== kAnswerCutHint
+  if (cut) m.hint = kAnswerCutHint
+  return { added, cut }
+}
 
 /** Writes into one run's conversation and keeps that run's panel current. */
 export function chatWriter(origin: string, tabId: () => number) {
   /** Text not yet written, per message, and the promise its callers wait on. */
   let buffered: { deltas: Map<string, string>; written: Promise<void>; settle(p: Promise<void>): void } | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
+  let lastWrite = 0
 
   /** Queues the buffered text for writing, one history write and one event per message. */
   function writeText(): void {
     clearTimeout(timer)
     timer = undefined
+    lastWrite = Date.now()
     const batch = buffered
     buffered = null
     if (!batch) return
@@ -105,9 +162,11 @@ export function chatWriter(origin: string, tabId: () => number) {
         tabId(),
         (h) => {
           const m = h.messages.find((x) => x.id === messageId)
-          if (m) m.text += delta
+          return m ? { m, ...appendCapped(m, delta) } : undefined
         },
-        () => ({ type: 'text', messageId, delta }),
+        // The note travels with the message once; after that nothing more is added.
+        (r): RunEvent | undefined => (!r ? undefined : r.cut ? { type: 'message', message: r.m } : r.added ? { type: 'text', messageId, delta: r.added } : undefined),
+        { lazy: true },
       ),
     )
     batch.settle(Promise.all(writes).then(() => undefined))
@@ -120,7 +179,7 @@ export function chatWriter(origin: string, tabId: () => number) {
       await updateHistory(origin, tabId(), (h) => void h.messages.push(full), () => ({ type: 'message', message: full }))
       return full
     },
-    /** Appends to a message's text; resolves once the batch holding this delta is stored. */
+    /** Appends to a message's text; resolves once the batch holding this delta reached the panel (storage follows within kTextStoreMs). */
     text(messageId: string, delta: string): Promise<void> {
       if (!buffered) {
         let settle!: (p: Promise<void>) => void
@@ -129,7 +188,11 @@ export function chatWriter(origin: string, tabId: () => number) {
         timer = setTimeout(writeText, kTextBatchMs)
       }
       buffered.deltas.set(messageId, (buffered.deltas.get(messageId) ?? '') + delta)
-      return buffered.written
+      const written = buffered.written
+      // A reply that arrived whole is read in one long run of microtasks, during which no timer
+      // fires: without this the panel would see nothing until the end, then everything at once.
+      if (Date.now() - lastWrite >= kTextBatchMs) writeText()
+      return written
     },
     async step(messageId: string, step: StepView): Promise<void> {
       writeText()
@@ -148,7 +211,7 @@ export function chatWriter(origin: string, tabId: () => number) {
     /** Resolves once every write queued so far, buffered text included, has reached storage. */
     async flush(): Promise<void> {
       writeText()
-      await queues.get(origin)
+      await stored(origin)
     },
     async patch(messageId: string, patch: Partial<ChatMessage>): Promise<void> {
       let updated: ChatMessage | undefined

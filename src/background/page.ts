@@ -3,7 +3,7 @@ import type { ExecOutcome, RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import type { SitePolicy } from '../core/offsite'
-import { actionOf, mayNavigate, navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
+import { actionOf, mayNavigate, navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { ProtocolError, sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
@@ -175,6 +175,10 @@ export interface StepOptions {
   elementWaitMs?: number
   /** The allowed and blocked sites, for the page to refuse a step that would load a denied one. */
   sites?: SitePolicy
+  /** The step types a saved secret: the origins its field may be on (issue 16 §2). */
+  secretSites?: string[]
+  /** upload: the attached files the step names, which the run resolved (issue 20 §5). */
+  files?: UploadFile[]
 }
 
 /** Runs one of the agent's page instructions: navigation in the background, everything else in the page. */
@@ -182,7 +186,8 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
   if (instruction.action_type === 'navigate') return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
   const step = actionOf(instruction)
   if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
-  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: opts.sites }, opts)
+  if (step.action === 'upload' && opts.files) step.files = opts.files
+  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: opts.sites, secretSites: opts.secretSites }, opts)
   // A step that took its document with it is named for the person: "Log in — the page navigated".
   const { wentAway, ...outcome } = out
   return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated` } : outcome

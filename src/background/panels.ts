@@ -1,24 +1,60 @@
 import browser, { type Runtime } from 'webextension-polyfill'
+import { z } from 'zod'
 import type { RunEvent } from '../core/chat'
-import { authorize, kPanelPortName, type HandlerContext, type PanelPortIn, type PanelPortOut } from '../messaging'
+import { authorize, handle, kPanelPortName, sendToTab, type HandlerContext, type PanelPortIn, type PanelPortOut } from '../messaging'
+import { typedKey } from '../storage/area'
 
 /**
- * Panel frames. The boot script asks for a token and hands it to the frame it created, through
- * postMessage to the extension origin; the frame presents it on its port. A page that frames our
- * panel page itself never gets a token, so its frame can neither read the chat nor start a run.
- * Tokens are single-use and kept in memory: after a worker restart the panel asks again.
+ * Panel frames. The panel's authority comes from the extension, never from the page: the boot
+ * script asks for a token, puts it in the fragment of the frame it creates inside its closed
+ * shadow root (the page cannot read that src, and gets no reference to the frame), and the panel
+ * page opens its own port and shows the token there. We accept the port only from our panel page,
+ * in a subframe whose parent is the tab's top frame, and bind the token to that one document: a
+ * page that frames our panel page itself, or navigates the frame, has no token, and nothing it
+ * posts reaches the panel (no window-message path exists), so it can neither flood nor forge.
+ * When the bound document goes away we tell the boot script, which rebuilds the frame rather than
+ * show whatever now lives in it (docs/security.md, "The panel frame").
  */
-const pending = new Map<string, number>() // token → tabId
 const ports = new Map<number, Set<Runtime.Port>>()
 const authorised = new Map<number, Set<string>>() // tabId → "frameId/documentId" of authorised panel frames
 
-const kTokenTtlMs = 30_000 // the frame loads in milliseconds; an unused token should not linger
+/** One panel per tab; in session storage so that a restarted worker still knows whose token it is. */
+interface PanelBinding {
+  token: string
+  frameId?: number
+  documentId?: string
+}
+const BindingSchema = z.object({ token: z.string(), frameId: z.number().optional(), documentId: z.string().optional() })
+const bindingStore = (tabId: number) => typedKey<PanelBinding | null>('session', `panel:${tabId}`, BindingSchema.nullable(), () => null)
+const bindings = new Map<number, PanelBinding | null>() // what this worker has written, ahead of storage
+const pendingWrites = new Map<number, Promise<void>>()
 
+const kPanelPage = 'src/panel/index.html'
+
+function setBinding(tabId: number, b: PanelBinding | null): void {
+  bindings.set(tabId, b)
+  const write = bindingStore(tabId)
+    .set(b)
+    .catch(() => undefined)
+  pendingWrites.set(tabId, write)
+}
+
+async function getBinding(tabId: number): Promise<PanelBinding | null> {
+  await pendingWrites.get(tabId)
+  if (bindings.has(tabId)) return bindings.get(tabId)!
+  const b = await bindingStore(tabId).get()
+  bindings.set(tabId, b)
+  return b
+}
+
+/** A token for the next panel frame of this tab; the previous frame, if any, loses its authority. */
 export function issuePanelToken(tabId: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16))
   const token = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-  pending.set(token, tabId)
-  setTimeout(() => pending.delete(token), kTokenTtlMs)
+  for (const port of ports.get(tabId) ?? []) port.disconnect()
+  ports.delete(tabId)
+  authorised.delete(tabId)
+  setBinding(tabId, { token })
   return token
 }
 
@@ -31,41 +67,106 @@ export function isAuthorisedPanel(ctx: HandlerContext): boolean {
 }
 
 export function emitToPanels(tabId: number, event: RunEvent, seq: number): void {
+  post(tabId, { type: 'event', event, seq })
+}
+
+function post(tabId: number, msg: PanelPortOut): void {
   for (const port of ports.get(tabId) ?? []) {
     try {
-      port.postMessage({ type: 'event', event, seq } satisfies PanelPortOut)
+      port.postMessage(msg)
     } catch {
       // A port of a frame that just went away; onDisconnect cleans it up.
     }
   }
 }
 
+function isPanelPage(url: string | undefined): boolean {
+  if (!url) return false
+  const u = new URL(url)
+  return `${u.origin}${u.pathname}` === browser.runtime.getURL(kPanelPage)
+}
+
+/**
+ * Pairs a panel document with the token its tab's boot script asked for; a token binds one
+ * document only. `childOfTop` is the panel's own report that its parent is the top frame, where
+ * the boot script lives (webNavigation does not list extension frames, so the background cannot
+ * look it up; the panel is our code, and the page cannot speak on its port).
+ */
+async function admit(tabId: number, frameId: number, documentId: string | undefined, hello: Extract<PanelPortIn, { type: 'hello' }>): Promise<boolean> {
+  const { token } = hello
+  if (typeof token !== 'string' || hello.childOfTop !== true) return false
+  const b = await getBinding(tabId)
+  if (!b || b.token !== token) return false
+  if (b.documentId === undefined) {
+    setBinding(tabId, { token, frameId, documentId })
+    return true
+  }
+  // The same document again: its port dropped when the worker restarted.
+  return b.frameId === frameId && b.documentId === documentId
+}
+
+function refuse(port: Runtime.Port): void {
+  try {
+    port.postMessage({ type: 'refused' } satisfies PanelPortOut)
+  } catch {
+    // already gone
+  }
+  port.disconnect()
+}
+
 export function watchPanels(): void {
   authorize('panel', isAuthorisedPanel)
+  handle('content→bg:panel.show', ['tab'], async ({ token, focus }, ctx) => {
+    if (ctx.tabId === undefined || ctx.frameId !== 0) return { live: false }
+    const b = await getBinding(ctx.tabId)
+    const port = [...(ports.get(ctx.tabId) ?? [])].find((p) => p.sender?.documentId === b?.documentId)
+    const live = !!port && b?.token === token
+    if (live && focus) port!.postMessage({ type: 'focus' } satisfies PanelPortOut)
+    return { live }
+  })
+  browser.tabs.onRemoved.addListener((tabId) => {
+    bindings.delete(tabId)
+    void bindingStore(tabId)
+      .remove()
+      .catch(() => undefined)
+  })
   browser.runtime.onConnect.addListener((port) => {
     if (port.name !== kPanelPortName) return
     const sender = port.sender
     const tabId = sender?.tab?.id
-    if (sender?.id !== browser.runtime.id || tabId === undefined || !sender.url?.startsWith(browser.runtime.getURL('src/panel/'))) {
-      port.disconnect()
+    const frameId = sender?.frameId
+    const documentId = (sender as { documentId?: string } | undefined)?.documentId
+    if (sender?.id !== browser.runtime.id || tabId === undefined || frameId === undefined || frameId === 0 || !isPanelPage(sender.url)) {
+      refuse(port)
       return
     }
-    const key = frameKey(sender.frameId, (sender as { documentId?: string }).documentId)
-    port.onMessage.addListener((raw) => {
+    const key = frameKey(frameId, documentId)
+    let accepted = false
+    let token = ''
+    port.onMessage.addListener(async (raw) => {
       const msg = raw as PanelPortIn
-      if (msg?.type !== 'hello') return
-      if (pending.get(msg.token) !== tabId) {
-        port.disconnect()
-        return
+      if (msg?.type === 'hello' && !accepted) {
+        if (!(await admit(tabId, frameId, documentId, msg))) return refuse(port)
+        accepted = true
+        token = msg.token
+        ;(authorised.get(tabId) ?? authorised.set(tabId, new Set()).get(tabId)!).add(key)
+        ;(ports.get(tabId) ?? ports.set(tabId, new Set()).get(tabId)!).add(port)
+        port.postMessage({ type: 'welcome' } satisfies PanelPortOut)
+        await sendToTab(tabId, 'bg→content:panel.live', { token }).catch(() => undefined)
+      } else if (msg?.type === 'close' && accepted) {
+        await sendToTab(tabId, 'bg→content:panel.close', {}).catch(() => undefined)
       }
-      pending.delete(msg.token)
-      ;(authorised.get(tabId) ?? authorised.set(tabId, new Set()).get(tabId)!).add(key)
-      ;(ports.get(tabId) ?? ports.set(tabId, new Set()).get(tabId)!).add(port)
-      port.postMessage({ type: 'welcome' } satisfies PanelPortOut)
     })
-    port.onDisconnect.addListener(() => {
+    port.onDisconnect.addListener(async () => {
       ports.get(tabId)?.delete(port)
       authorised.get(tabId)?.delete(key)
+      if (!accepted) return
+      // The bound document went away (navigated, removed, reloaded): its token dies with it, and
+      // the boot script must not show that frame again.
+      const b = await getBinding(tabId)
+      if (b?.token !== token || b.documentId !== documentId) return
+      setBinding(tabId, null)
+      await sendToTab(tabId, 'bg→content:panel.gone', { token }).catch(() => undefined)
     })
   })
 }

@@ -25,7 +25,7 @@ import { ProtocolError, sendToTab } from '../messaging'
 import { runStore } from '../storage/conversation'
 import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow } from '../storage/flows'
 import { userPacksStore } from '../storage/packs'
-import { vaultStore } from '../storage/vault'
+import { vaultFor } from '../storage/vault'
 import { getRegistry, reloadRegistry } from './actions'
 import { chatWriter, conversationOf, newId } from './conversation'
 import { allowDomain } from './offsite'
@@ -270,7 +270,8 @@ export async function replaySaved(tabId: number, id: string, params: Record<stri
   const result = await replayFlow(entry.flow, {
     port,
     navigateToStart: !!start && originOf(start) !== originOf(here),
-    variables: { params, secrets: await vaultStore.get() },
+    // Only the secrets bound to the site the flow types on (issue 16 §2).
+    variables: { params, secrets: await vaultFor(start && originOf(start) !== originOf(here) ? start : here) },
     signal,
     repair: repairHook?.(tabId),
   })

@@ -4,7 +4,8 @@
 // page-side code the extension injects (src/dom/recorder/page-api.ts, built into bin/ava.js),
 // prints one trace line per step, writes a screenshot on failure and exits 1 on failure.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { readFile as readFileAsync } from 'node:fs/promises'
+import { basename, dirname, extname, resolve } from 'node:path'
 import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort } from '../core/flows'
 import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
 import { navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
@@ -141,10 +142,19 @@ export function pageFlowPort(page: PwPage): FlowPort {
   return createChannelFlowPort(pageSender(page), { navigate: (url) => goto(page, url) })
 }
 
+/** Types of the files people upload most; others go without one, as a file chooser may send them. */
+const kMimeTypes: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', txt: 'text/plain', csv: 'text/csv', json: 'application/json', zip: 'application/zip' }
+
 /** The registry's BrowserPort on a Playwright page. */
 export function pageBrowserPort(page: PwPage): BrowserPort {
   return createChannelPort(pageSender(page), {
     navigate: (url) => goto(page, url),
+    // An upload step's `path` is read here, relative to where `ava run` was started.
+    async readFile(path) {
+      const full = resolve(path)
+      const ext = extname(full).slice(1).toLowerCase()
+      return { name: basename(full), mimeType: kMimeTypes[ext], base64: (await readFileAsync(full)).toString('base64') }
+    },
     // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
     async readGlobal(path) {
       return page.evaluate((keys) => {

@@ -11,13 +11,21 @@ import { createLauncher } from './launcher'
  */
 const agent = () => import('./agent')
 
+/**
+ * Set in this isolated world's global when the boot script has run: a page cannot see or set it,
+ * whereas anything in the DOM (an `<ava-root>` it pre-creates) it can forge to turn Ava off.
+ */
+const kBooted = Symbol.for('ava.boot')
+
 function boot(): void {
-  // Extension updates can inject us again into a page that already has us.
-  if (document.querySelector('ava-root[data-ava-ui]')) return
+  const world = globalThis as { [kBooted]?: true }
+  if (world[kBooted]) return
+  world[kBooted] = true
 
   const launcher = createLauncher({
     panelUrl: browser.runtime.getURL('src/panel/index.html'),
     getToken: async () => (await send('content→bg:panel.token', {})).token,
+    confirmLive: async (token, focus) => (await send('content→bg:panel.show', { token, focus }).catch(() => ({ live: false }))).live,
     onToggle: (open) => {
       // Someone who opens the panel is about to ask for something: load the page agent now.
       if (open) void agent()
@@ -29,6 +37,18 @@ function boot(): void {
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)
     return { ok: true as const }
+  })
+  handle('bg→content:panel.close', ['background'], () => {
+    if (launcher.isOpen) launcher.close()
+    return { ok: true as const }
+  })
+  handle('bg→content:panel.live', ['background'], ({ token }) => {
+    launcher.panelLive(token)
+    return { ok: true }
+  })
+  handle('bg→content:panel.gone', ['background'], ({ token }) => {
+    launcher.panelGone(token)
+    return { ok: true }
   })
 
   send('content→bg:ready', { url: location.href })

@@ -4,7 +4,13 @@ import { clampPosition, isDrag } from './gesture'
  * The floating Ava button and the panel frame, inside a closed shadow root created from the
  * content script's isolated world: page scripts cannot reach into it, page CSS cannot style it.
  * The chat itself is an extension page in an <iframe>, so what the person types never passes
- * through the page's DOM or event listeners (docs/security.md).
+ * through the page's DOM or event listeners (docs/security.md, "The panel frame").
+ *
+ * No window message passes between this script, the page and the panel: the panel talks to the
+ * background on its own port, and the background tells us when the frame we made is live and when
+ * its document went away. A frame whose document changed is thrown away and rebuilt, and a frame
+ * is shown again only after the background has confirmed its document, so whatever the page may
+ * load into it is not shown as Ava.
  */
 export interface Launcher {
   open(focus?: boolean): void
@@ -13,6 +19,10 @@ export interface Launcher {
   readonly isOpen: boolean
   /** Marks the host once the conversation state is known (tests wait for it; it reveals nothing). */
   markReady(): void
+  /** The background paired the panel document that presented `token`: the frame may be shown. */
+  panelLive(token: string): void
+  /** That panel document went away: its frame is never shown again. */
+  panelGone(token: string): void
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
@@ -30,16 +40,57 @@ const css = `
 .frame { position: fixed; width: ${kPanelWidth}px; height: ${kPanelHeight}px; max-height: calc(100vh - 24px); max-width: calc(100vw - 24px);
   border: none; border-radius: 14px; box-shadow: 0 12px 40px rgba(0,0,0,.3); z-index: 2147483647; background: transparent; color-scheme: normal; }
 .frame[hidden] { display: none; }
+.frame.checking { visibility: hidden; }
 `
 
-export function createLauncher(opts: { panelUrl: string; getToken: () => Promise<string>; onToggle: (open: boolean) => void }): Launcher {
-  const host = document.createElement('ava-root')
+/** The attributes our host carries; the page may add none, and the style is ours alone. */
+const kHostAttributes = new Set(['style', 'data-ava-ui', 'data-ava-ready'])
+// Inline !important beats any page rule (and animations), so the page cannot hide, fade or move
+// our host by CSS; a page script that edits the attribute is undone by the observer below.
+const kHostStyle = 'all: initial !important; position: fixed !important; z-index: 2147483647 !important; opacity: 1 !important; pointer-events: auto !important;'
+
+/**
+ * Our own host, never one the page made: a page may pre-create `<ava-root>` or define it as a
+ * custom element whose constructor takes the shadow root first; then a plain <div>, which a page
+ * cannot customise, carries the UI instead.
+ */
+function makeHost(): { host: HTMLElement; root: ShadowRoot } {
+  for (const tag of ['ava-root', 'div']) {
+    const host = document.createElement(tag)
+    try {
+      return { host, root: host.attachShadow({ mode: 'closed' }) }
+    } catch {
+      // claimed by the page's custom element; try the next tag
+    }
+  }
+  throw new Error('No element accepts a shadow root')
+}
+
+/** Keeps the host ours: its style and attributes as we set them, and in the document. */
+function guardHost(host: HTMLElement): void {
+  const restore = () => {
+    for (const name of host.getAttributeNames()) if (!kHostAttributes.has(name)) host.removeAttribute(name)
+    if (host.getAttribute('style') !== kHostStyle) host.setAttribute('style', kHostStyle)
+    if (host.parentNode !== document.documentElement) document.documentElement.append(host)
+  }
+  restore()
+  const observer = new MutationObserver(restore)
+  observer.observe(host, { attributes: true })
+  observer.observe(document.documentElement, { childList: true })
+}
+
+export function createLauncher(opts: {
+  panelUrl: string
+  getToken: () => Promise<string>
+  onToggle: (open: boolean) => void
+  /**
+   * Asks the background whether the panel document that presented `token` is still the one in
+   * the frame (and to focus its input): the page may have navigated the frame since.
+   */
+  confirmLive: (token: string, focus: boolean) => Promise<boolean>
+}): Launcher {
+  const { host, root } = makeHost()
   host.setAttribute('data-ava-ui', '')
-  // Inline !important beats any page rule, so the page cannot hide or move our host by CSS.
-  host.style.setProperty('all', 'initial', 'important')
-  host.style.setProperty('position', 'fixed', 'important')
-  host.style.setProperty('z-index', '2147483647', 'important')
-  const root = host.attachShadow({ mode: 'closed' })
   const style = document.createElement('style')
   style.textContent = css
   const button = document.createElement('button')
@@ -49,14 +100,14 @@ export function createLauncher(opts: { panelUrl: string; getToken: () => Promise
   button.setAttribute('aria-label', 'Open Ava assistant')
   button.setAttribute('aria-expanded', 'false')
   root.append(style, button)
-  document.documentElement.append(host)
+  guardHost(host)
 
   let pos = clampPosition(innerWidth - kButtonSize - kMargin, innerHeight - kButtonSize - kMargin, kButtonSize, { width: innerWidth, height: innerHeight })
   let frame: HTMLIFrameElement | null = null
-  let frameReady = false
+  let token: string | null = null
+  let live = false
   let isOpen = false
   let focusWhenReady = false
-  const panelOrigin = new URL(opts.panelUrl).origin
 
   const place = () => {
     button.style.left = `${pos.x}px`
@@ -75,41 +126,62 @@ export function createLauncher(opts: { panelUrl: string; getToken: () => Promise
     place()
   })
 
-  const post = (msg: unknown) => frame?.contentWindow?.postMessage(msg, panelOrigin)
+  /** Throws the frame away; the next open builds a fresh one with a fresh token. */
+  const dropFrame = () => {
+    frame?.remove()
+    frame = null
+    token = null
+    live = false
+  }
 
-  // Only our own frame may talk to us: the source window and the extension origin are checked,
-  // neither of which a page script can forge.
-  addEventListener('message', (e) => {
-    if (!frame || e.source !== frame.contentWindow || e.origin !== panelOrigin) return
-    const type = (e.data as { type?: string })?.type
-    if (type === 'ava:panel-ready') {
-      frameReady = true
-      opts.getToken().then((token) => {
-        post({ type: 'ava:token', token })
-        if (focusWhenReady) post({ type: 'ava:focus' })
-      })
-    } else if (type === 'ava:close') api.close()
-  })
+  const buildFrame = (): HTMLIFrameElement => {
+    const f = document.createElement('iframe')
+    f.className = 'frame'
+    f.title = 'Ava assistant'
+    f.setAttribute('allow', 'clipboard-write')
+    frame = f
+    let loads = 0
+    // Our panel loads once and never navigates itself: a second load is someone else's document.
+    f.addEventListener('load', () => {
+      if (++loads > 1 && frame === f) rebuild()
+    })
+    opts.getToken().then(
+      (t) => {
+        if (frame !== f) return
+        token = t
+        f.src = `${opts.panelUrl}#${t}`
+        root.append(f)
+        place()
+      },
+      () => frame === f && dropFrame(),
+    )
+    return f
+  }
 
-  const ensureFrame = () => {
-    if (frame) return frame
-    frame = document.createElement('iframe')
-    frame.className = 'frame'
-    frame.title = 'Ava assistant'
-    frame.setAttribute('allow', 'clipboard-write')
-    frame.src = opts.panelUrl
-    root.append(frame)
-    place()
-    return frame
+  const rebuild = () => {
+    dropFrame()
+    if (isOpen) buildFrame()
   }
 
   const api: Launcher = {
     open(focus = true) {
-      ensureFrame().hidden = false
       isOpen = true
       button.setAttribute('aria-expanded', 'true')
       focusWhenReady = focus
-      if (frameReady && focus) post({ type: 'ava:focus' })
+      // A new frame is shown as it loads: the page holds no reference to it, so nothing else can
+      // have been loaded into it yet.
+      if (!frame) buildFrame()
+      else if (live && token) {
+        // Shown again only once the background vouches for the document in it.
+        const [f, t] = [frame, token]
+        f.classList.add('checking')
+        void opts.confirmLive(t, focus).then((ok) => {
+          if (frame !== f) return
+          if (ok) f.classList.remove('checking')
+          else rebuild()
+        })
+      }
+      frame!.hidden = false
       opts.onToggle(true)
     },
     close() {
@@ -129,7 +201,19 @@ export function createLauncher(opts: { panelUrl: string; getToken: () => Promise
     markReady() {
       host.setAttribute('data-ava-ready', '')
     },
+    panelLive(t) {
+      if (!frame || t !== token) return
+      live = true
+      if (isOpen && focusWhenReady) void opts.confirmLive(t, true)
+    },
+    panelGone(t) {
+      if (frame && t === token) rebuild()
+    },
   }
+  // Back from the back/forward cache the panel's port is gone for good: start over.
+  addEventListener('pageshow', (e) => {
+    if (e.persisted && frame) rebuild()
+  })
 
   let start: { x: number; y: number; t: number; ox: number; oy: number } | null = null
   let moved = 0

@@ -66,3 +66,9 @@ export function isSendable(text: string): boolean {
 }
 
 export const kMaxRequestChars = 4_000 // a request longer than this is a paste, not an instruction
+/**
+ * The longest answer a message keeps (issue 16): the rest of a longer one is dropped and the
+ * message says so (hint `ANSWER_CUT`). Some 25,000 tokens, beyond any answer a person reads in a
+ * side panel, and a bound on what one streamed answer costs to store and draw (docs/agent.md).
+ */
+export const kMaxAnswerChars = 100_000

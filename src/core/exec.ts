@@ -28,6 +28,10 @@ export interface Candidate {
   label: string
   /** 0–1, how well it fits the description. */
   score: number
+  /** Which words matched which field, and the kind: why it scored so (issue 20 §2). */
+  why?: string
+  /** Nothing passed the bar: this is only the nearest by kind or text, offered to the AI fallback (issue 20 §3). */
+  weak?: boolean
 }
 
 /** A dialog that opened because of the action. */
@@ -58,6 +62,8 @@ export type ExecSuccess = {
   detail: string
   /** The ladder rung that found the target: target_id, selector or semantic. */
   rung?: string
+  /** On the semantic rung, why that element: which words matched which field, kind, ordinal (issue 20). */
+  why?: string
   /** The action started a navigation: the next step must wait for the next document. */
   navigating?: boolean
   /** The element was attached but not visible and was operated through the DOM (seed 001 §2.3). */

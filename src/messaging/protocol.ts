@@ -2,6 +2,7 @@ import type { ChatMessage, RunEvent, RunView } from '../core/chat'
 export type { RunEvent }
 import type { ErrorData } from '../core/errors'
 import type { PageCommand, PageOutcome } from '../core/page/command'
+import type { Attachment } from '../core/agent/attachments'
 export type { PageInfo } from '../core/page/command'
 import type { LlmSettings, Profile, Settings, UiPrefs } from '../core/settings'
 import type { ActionCommand } from '../core/registry/api'
@@ -18,11 +19,21 @@ export type { CacheEntry }
 export interface Protocol {
   // The boot script, in a tab's content script.
   'content→bg:ready': { req: { url: string }; res: { panelOpen: boolean; runActive: boolean } }
-  /** A one-time token the boot script hands to the panel frame it created (see background/panels.ts). */
+  /**
+   * A token for the panel frame the boot script is about to create: it travels in the frame URL's
+   * fragment (the page cannot read the src of a frame in a closed shadow root) and the panel shows
+   * it on its own port; never by postMessage (see background/panels.ts).
+   */
   'content→bg:panel.token': { req: Record<string, never>; res: { token: string } }
+  /**
+   * The boot script is about to show its panel frame: is the document that presented `token` still
+   * connected (not navigated away)? If so the background focuses its input when asked.
+   */
+  'content→bg:panel.show': { req: { token: string; focus: boolean }; res: { live: boolean } }
 
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
-  'panel→bg:run.start': { req: { text: string; noCache?: boolean }; res: { runId: string } }
+  /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
+  'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
   'panel→bg:run.confirm': { req: { runId: string; allow: boolean }; res: { ok: boolean } }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
   'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string } }
@@ -50,6 +61,12 @@ export interface Protocol {
   'bg→content:command': { req: PageCommand; res: PageOutcome }
   'content→bg:panel.state': { req: { open: boolean }; res: { open: boolean } }
   'bg→content:panel.open': { req: Record<string, never>; res: { ok: true } }
+  /** The panel frame the boot script created has connected and been paired: it may be shown. */
+  'bg→content:panel.live': { req: { token: string }; res: { ok: boolean } }
+  /** The paired panel document went away (navigated, removed): the frame must not be shown again. */
+  'bg→content:panel.gone': { req: { token: string }; res: { ok: boolean } }
+  /** The panel asked to be hidden (its ✕ or Escape). */
+  'bg→content:panel.close': { req: Record<string, never>; res: { ok: true } }
 
   // Record and replay (issue 8, src/background/recorder.ts). The panel records the person's own
   // actions on its tab, saves a draft as a flow (and a pack action), replays it, reviews heals.
@@ -76,6 +93,8 @@ export interface Protocol {
   'options→bg:vault.list': { req: Record<string, never>; res: { entries: VaultEntry[] } }
   'options→bg:vault.set': { req: { name: string; value: string }; res: { entries: VaultEntry[] } }
   'options→bg:vault.remove': { req: { name: string }; res: { entries: VaultEntry[] } }
+  /** Binds a secret to the sites (origins) it may be typed on; an empty list binds it to none. */
+  'options→bg:vault.bind': { req: { name: string; sites: string[] }; res: { entries: VaultEntry[] } }
   'options→bg:storage.status': { req: Record<string, never>; res: StorageStatus }
   'options→bg:storage.discard': { req: { key: string }; res: StorageStatus }
   'options→bg:userScripts.status': { req: Record<string, never>; res: UserScriptsStatus }
@@ -119,6 +138,8 @@ export interface VaultEntry {
   name: string
   /** Always the same mask: not even the length of a value is shown. */
   mask: string
+  /** The origins it may be typed on (issue 16 §2); empty: typed nowhere until bound. */
+  sites: string[]
 }
 export interface StorageStatus {
   invalid: { key: string; issues: string[]; at: number; json: string }[]
@@ -199,10 +220,14 @@ export interface Envelope<N extends MessageName = MessageName> {
 }
 export type Reply<N extends MessageName = MessageName> = { ok: true; res: Res<N> } | { ok: false; error: ErrorData }
 
-/** The panel's long-lived port: it authorises the frame and carries live run events to it. */
+/**
+ * The panel's long-lived port, opened by the panel itself: the background checks its sender (tab,
+ * frame, parent frame, URL) and token, and it carries run events, focus and close. Nothing of it
+ * passes through the page.
+ */
 export const kPanelPortName = 'ava-panel'
-export type PanelPortIn = { type: 'hello'; token: string }
-export type PanelPortOut = { type: 'welcome' } | { type: 'event'; event: RunEvent; seq: number }
+export type PanelPortIn = { type: 'hello'; token: string; childOfTop: boolean } | { type: 'close' }
+export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'event'; event: RunEvent; seq: number }
 
 /** A saved flow as the panel lists it (src/background/recorder.ts listFlows). */
 export interface FlowSummary {

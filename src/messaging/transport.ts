@@ -90,7 +90,8 @@ function unwrap<N extends MessageName>(name: N, reply: unknown): Res<N> {
 
 /**
  * A second check after the sender's kind, for senders whose kind alone does not prove who they
- * are: any page could frame our panel page, so a panel must have presented its one-time token.
+ * are: any page could frame our panel page, so a panel must be the frame its tab's boot script made
+ * (its port showed that frame's token; src/background/panels.ts).
  */
 export type Authorizer = (ctx: HandlerContext) => boolean
 

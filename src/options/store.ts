@@ -258,6 +258,18 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
+  /** Binds a secret to the sites it may be typed on (issue 16 §2). */
+  async function bindSecret(name: string, sites: string[]): Promise<boolean> {
+    error.value = null
+    try {
+      vault.value = (await send('options→bg:vault.bind', { name, sites })).entries
+      return true
+    } catch (e) {
+      error.value = message(e)
+      return false
+    }
+  }
+
   async function removeSecret(name: string) {
     try {
       vault.value = (await send('options→bg:vault.remove', { name })).entries
@@ -298,6 +310,6 @@ export const useSettingsStore = defineStore('settings', () => {
 
   return {
     settings, draft, loading, saving, error, notice, test, testing, models, fetchingModels, vault, storage, userScripts, dirty,
-    load, watchChanges, save, testConnection, fetchModels, revealKey, exportJson, importJson, reset, setSecret, removeSecret, discardInvalid, checkUserScripts, requestUserScripts, openExtensionDetails,
+    load, watchChanges, save, testConnection, fetchModels, revealKey, exportJson, importJson, reset, setSecret, bindSecret, removeSecret, discardInvalid, checkUserScripts, requestUserScripts, openExtensionDetails,
   }
 })

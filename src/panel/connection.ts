@@ -1,37 +1,35 @@
 import browser, { type Runtime } from 'webextension-polyfill'
 import type { RunEvent } from '../core/chat'
-import { kPanelPortName, type PanelPortOut } from '../messaging/protocol'
+import { kPanelPortName, type PanelPortIn, type PanelPortOut } from '../messaging/protocol'
 
 /**
- * The panel frame's link to the background. The boot script that created this frame hands us a
- * one-time token (by postMessage, checked to come from our parent); we present it on a port,
- * and the background then accepts our messages and streams run events to us. If the worker
- * restarts the port drops, and we ask the parent for a fresh token.
+ * The panel frame's link to the background: a port the panel opens itself, carrying the token the
+ * boot script put in this frame's URL fragment. The page never hears from us and nothing it posts
+ * is listened to, so it learns neither this window nor the extension's origin, and no message it
+ * can forge or flood changes what the panel may do. Focus and close travel on the same port. If
+ * the worker restarts the port drops and we present the same token again (the background has bound
+ * it to this document).
  */
 export interface Connection {
   ready: Promise<void>
   close(): void
 }
 
+const kReconnectMs = 200 // the worker restarts within this; sooner would only spin
+
+let port: Runtime.Port | null = null
+
 export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onFocus(): void; onReconnect(): void }): Connection {
-  let port: Runtime.Port | null = null
   let closed = false
+  let refused = false
   let resolveReady!: () => void
   const ready = new Promise<void>((r) => (resolveReady = r))
   let first = true
+  // Read once, then out of the address bar and of every later sender URL.
+  const token = location.hash.slice(1)
+  history.replaceState(null, '', location.pathname)
 
-  const askForToken = () => parent.postMessage({ type: 'ava:panel-ready' }, '*')
-
-  addEventListener('message', (e) => {
-    // Only the window that framed us can hand us a token; a token is useless to anyone else.
-    if (e.source !== parent) return
-    const data = e.data as { type?: string; token?: string }
-    if (data?.type === 'ava:token' && typeof data.token === 'string') open(data.token)
-    else if (data?.type === 'ava:focus') handlers.onFocus()
-  })
-
-  function open(token: string) {
-    port?.disconnect()
+  function open() {
     const p = browser.runtime.connect({ name: kPanelPortName })
     port = p
     p.onMessage.addListener((raw) => {
@@ -40,16 +38,19 @@ export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onF
         resolveReady()
         if (!first) handlers.onReconnect()
         first = false
-      } else if (msg.type === 'event') handlers.onEvent(msg.event, msg.seq)
+      } else if (msg.type === 'refused') refused = true
+      else if (msg.type === 'focus') handlers.onFocus()
+      else if (msg.type === 'event') handlers.onEvent(msg.event, msg.seq)
     })
     p.onDisconnect.addListener(() => {
       if (port === p) port = null
-      if (!closed) setTimeout(askForToken, 200)
+      // A refused frame (not the boot script's, or its token spent) stays "Connecting…" for good.
+      if (!closed && !refused) setTimeout(open, kReconnectMs)
     })
-    p.postMessage({ type: 'hello', token })
+    p.postMessage({ type: 'hello', token, childOfTop: parent !== window && parent === top } satisfies PanelPortIn)
   }
 
-  askForToken()
+  if (token) open()
   return {
     ready,
     close() {
@@ -59,7 +60,7 @@ export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onF
   }
 }
 
-/** Asks the boot script in the page to hide this frame. */
+/** Asks the boot script, through the background, to hide this frame. */
 export function requestClose(): void {
-  parent.postMessage({ type: 'ava:close' }, '*')
+  port?.postMessage({ type: 'close' } satisfies PanelPortIn)
 }

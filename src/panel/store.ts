@@ -3,6 +3,7 @@ import { computed, ref } from 'vue'
 import { isSendable, type ChatMessage, type RunEvent, type RunView } from '../core/chat'
 import { isSlash } from '../core/slash'
 import { send } from '../messaging'
+import type { Attachment } from '../core/agent/attachments'
 
 /** The chat as this panel shows it. The background's stored chat is the truth; events keep us current. */
 export const useChatStore = defineStore('chat', () => {
@@ -21,30 +22,36 @@ export const useChatStore = defineStore('chat', () => {
 
   async function load() {
     loading.value = true
+    // Events that come while the snapshot is on its way wait for it (a reconnect): applied at once,
+    // a snapshot taken before them would overwrite them, and the panel would lose text for good.
+    const before = seq
+    seq = -1
     try {
       const r = await send('panel→bg:chat.load', {})
       messages.value = r.messages
       run.value = r.run
       seq = r.seq
-      const later = pending.filter((p) => p.seq > seq)
-      pending = []
-      for (const p of later) apply(p.e, p.seq)
       error.value = null
       connected.value = true
     } catch (e) {
+      seq = before
       error.value = (e as Error).message
     } finally {
+      const later = pending.filter((p) => p.seq > seq)
+      pending = []
+      if (seq >= 0) for (const p of later) apply(p.e, p.seq)
       loading.value = false
     }
   }
 
   /** Returns false when the text was refused (empty or whitespace only, seed 003 property 4). */
-  async function sendText(text: string, opts: { noCache?: boolean } = {}): Promise<boolean> {
+  /** `files`: attached for upload steps; a slash command takes none. */
+  async function sendText(text: string, opts: { noCache?: boolean; files?: Attachment[] } = {}): Promise<boolean> {
     if (!isSendable(text) || busy.value) return false
     error.value = null
     try {
       if (isSlash(text)) await send('panel→bg:slash', { text: text.trim() })
-      else await send('panel→bg:run.start', { text: text.trim(), ...(opts.noCache ? { noCache: true } : {}) })
+      else await send('panel→bg:run.start', { text: text.trim(), ...(opts.noCache ? { noCache: true } : {}), ...(opts.files?.length ? { files: opts.files.map((f) => ({ ...f })) } : {}) })
       return true
     } catch (e) {
       error.value = (e as Error).message

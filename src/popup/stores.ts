@@ -1,9 +1,10 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
-import { diffPacks, validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackDiff, type PackFile, type PackIssue } from '../core/registry'
+import { diffPacks, kMaxPackBytes, validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackDiff, type PackFile, type PackIssue } from '../core/registry'
 import { send, type CacheEntry, type ManagedPack, type PackUpdate, type TabTargets } from '../messaging'
 import { userPacksStore } from '../storage/packs'
+import { t } from '../ui/i18n'
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
@@ -171,7 +172,8 @@ export const useImportStore = defineStore('import', () => {
       const r = await send('popup→bg:packs.fetch', { url: parsed.href })
       await setText(r.text, r.url)
     } catch (e) {
-      error.value = message(e)
+      // The background stopped reading past the pack size limit (issue 16): said in the person's language.
+      error.value = (e as { code?: string }).code === 'PACK_TOO_LARGE' ? t('error.PACK_TOO_LARGE', { url: parsed.href, max: kMaxPackBytes.toLocaleString() }) : message(e)
     } finally {
       fetching.value = false
     }

@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import { originOf } from '../core/agent/secrets'
 import { typedKey } from './area'
 
 /** Schema version of `vault`. */
-export const VAULT_VERSION = 1
+export const VAULT_VERSION = 2
 
 /** Names are what `${env.NAME}` and `${secret:NAME}` spell, so they are plain identifiers. */
 export const kVaultNamePattern = /^[A-Za-z0-9_.-]+$/
@@ -16,3 +17,31 @@ export const kMaxVaultValue = 4096
 export const VaultSchema = z.record(z.string().regex(kVaultNamePattern), z.string().max(kMaxVaultValue))
 export const DEFAULT_VAULT = (): Record<string, string> => ({})
 export const vaultStore = typedKey<Record<string, string>>('local', 'vault', VaultSchema, DEFAULT_VAULT)
+
+/**
+ * The sites each secret is bound to (issue 16 §2): name → origins (`https://bank.com`). Ava types
+ * a secret only into fields on these origins, as a password manager fills a login only on the
+ * site it was saved for. Kept beside the values rather than inside them so that the values'
+ * shape, their export and import stay as they were.
+ *
+ * Version 2 added this key. Secrets saved before it are bound to no site, so nothing is typed
+ * until the person binds them in Options: a password manager never fills a login that carries no
+ * site, and guessing one (from history, from where it was last used) would bind it on what a page
+ * may have steered.
+ */
+export const VaultSitesSchema = z.record(z.string().regex(kVaultNamePattern), z.array(z.string().url()).max(50))
+export const DEFAULT_VAULT_SITES = (): Record<string, string[]> => ({})
+export const vaultSitesStore = typedKey<Record<string, string[]>>('local', 'vaultSites', VaultSitesSchema, DEFAULT_VAULT_SITES)
+
+/**
+ * The vault as a page at `url` may receive it (issue 16 §2): only the entries bound to its origin.
+ * What a flow's `${secret:*}` reads in a tab, so a replay types no secret on a site it was not
+ * saved for. (A pack's engine keeps the whole vault as `env`: it needs every value to refuse one
+ * in a URL; the agent checks the binding before a pack gets a secret.)
+ */
+export async function vaultFor(url: string | undefined): Promise<Record<string, string>> {
+  const origin = url ? originOf(url) : null
+  if (!origin) return {}
+  const [all, sites] = await Promise.all([vaultStore.get(), vaultSitesStore.get()])
+  return Object.fromEntries(Object.entries(all).filter(([name]) => sites[name]?.includes(origin)))
+}

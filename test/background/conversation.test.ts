@@ -1,5 +1,6 @@
-// The conversation writer (src/background/conversation.ts, issue 19): streamed text reaches
-// storage and the panel in batches, not once per token, and never after a write issued later.
+// The conversation writer (src/background/conversation.ts, issues 19 and 16): streamed text
+// reaches the panel in batches, not once per token, and storage at most once a second, never
+// after a write issued later; an answer is capped with a note.
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { History } from '../../src/storage/conversation'
 
@@ -23,7 +24,7 @@ vi.mock('../../src/storage/conversation', () => ({
   }),
 }))
 
-const { chatWriter } = await import('../../src/background/conversation')
+const { chatWriter, readHistory } = await import('../../src/background/conversation')
 
 let origin = 0
 beforeEach(() => {
@@ -41,17 +42,64 @@ async function writerWithMessage() {
 }
 
 describe('streamed text', () => {
-  it('is written once per batch, not once per token', async () => {
+  it('reaches the panel once per batch and storage once a second, not once per token', async () => {
     const { chat, id } = await writerWithMessage()
     const tokens = Array.from({ length: 50 }, (_, i) => `t${i} `)
-    const written = tokens.map((t) => chat.text(id, t))
+    const sent = tokens.map((t) => chat.text(id, t))
     await vi.advanceTimersByTimeAsync(0)
-    expect(writes).toEqual([])
+    expect(events).toEqual([])
     await vi.advanceTimersByTimeAsync(100)
-    await Promise.all(written)
-    expect(writes).toHaveLength(1)
-    expect(writes[0].messages[0].text).toBe(tokens.join(''))
+    await Promise.all(sent)
     expect(events).toEqual([{ type: 'text', messageId: id, delta: tokens.join('') }])
+    expect(writes).toEqual([])
+    for (let i = 0; i < 9; i++) {
+      void chat.text(id, `${i}`)
+      await vi.advanceTimersByTimeAsync(100)
+    }
+    expect(events).toHaveLength(10)
+    expect(writes).toEqual([]) // 900 ms after the first text reached the panel
+    await vi.advanceTimersByTimeAsync(100)
+    expect(writes).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(writes.at(-1)!.messages[0].text).toBe(tokens.join('') + '012345678')
+  })
+
+  it('keeps flowing while the stream never lets a timer fire', async () => {
+    const { chat, id } = await writerWithMessage()
+    // Deltas read in one long run of microtasks: the clock moves, no timer runs.
+    for (let i = 0; i < 30; i++) {
+      vi.setSystemTime(Date.now() + 10)
+      void chat.text(id, `${i} `)
+    }
+    await Promise.resolve()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(events.length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('is in the history a panel loads before it reaches storage', async () => {
+    const site = `https://site${++origin}.example`
+    const chat = chatWriter(site, () => 1)
+    const m = await chat.add({ role: 'assistant', text: '', steps: [] })
+    void chat.text(m.id, 'Half an answer')
+    await vi.advanceTimersByTimeAsync(100)
+    expect(stored.get(site)!.messages[0].text).toBe('')
+    const h = await readHistory(site)
+    expect(h.messages[0].text).toBe('Half an answer')
+    expect(h.seq).toBeGreaterThan(stored.get(site)!.seq)
+  })
+
+  it('is cut at the cap, with a note once', async () => {
+    const { kMaxAnswerChars } = await import('../../src/core/chat')
+    const { chat, id } = await writerWithMessage()
+    void chat.text(id, 'x'.repeat(kMaxAnswerChars - 3))
+    void chat.text(id, 'abcdef')
+    await vi.advanceTimersByTimeAsync(100)
+    void chat.text(id, 'more')
+    await chat.flush()
+    const m = writes.at(-1)!.messages[0]
+    expect(m.text).toBe('x'.repeat(kMaxAnswerChars - 3) + 'abc')
+    expect(m.hint).toBe('ANSWER_CUT')
+    expect(events).toEqual([{ type: 'message', message: expect.objectContaining({ id, hint: 'ANSWER_CUT' }) }])
   })
 
   it('goes out before any later write, in order', async () => {

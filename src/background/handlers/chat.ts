@@ -1,7 +1,7 @@
 import { handle } from '../../messaging'
-import { historyStore, tabStore } from '../../storage/conversation'
+import { tabStore } from '../../storage/conversation'
 import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
-import { clearHistory, conversationOf } from '../conversation'
+import { clearHistory, conversationOf, readHistory } from '../conversation'
 import { issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
 import { sendCommand } from '../page'
@@ -26,7 +26,7 @@ export function registerChatHandlers(): void {
     return { open }
   })
 
-  handle('panel→bg:run.start', ['panel'], async ({ text, noCache }, ctx) => ({ runId: await startRun(tabOf(ctx), text, { noCache }) }))
+  handle('panel→bg:run.start', ['panel'], async ({ text, noCache, files }, ctx) => ({ runId: await startRun(tabOf(ctx), text, { noCache, files }) }))
 
   handle('panel→bg:overlay', ['panel'], async ({ on }, ctx) => {
     const out = await sendCommand(tabOf(ctx), { kind: 'overlay', on })
@@ -40,7 +40,8 @@ export function registerChatHandlers(): void {
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)
     const origin = await conversationOf(tabId)
-    const h = await historyStore(origin).get()
+    // This worker's copy: streamed text reaches storage only once a second (issue 16).
+    const h = await readHistory(origin)
     return { messages: h.messages, run: await runView(tabId), seq: h.seq, origin }
   })
 

@@ -6,6 +6,7 @@ import { handle, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
 import * as cache from '../agent-cache'
+import { readTextLimited } from '../read-limited'
 
 /**
  * The popup's pack manager (issue 7): install, update, enable, delete with undo, export; the
@@ -134,8 +135,7 @@ export function registerPackHandlers(): void {
       throw new AvaError('NETWORK', `Could not fetch ${parsed.href}: ${(e as Error).message}. If you declined the permission for ${parsed.origin}, allow it and try again.`)
     }
     if (!res.ok) throw new AvaError('NETWORK', `${parsed.href} answered HTTP ${res.status}.`)
-    const text = await res.text()
-    if (text.length > kMaxPackBytes) throw new AvaError('UNKNOWN', `${parsed.href} is ${text.length} bytes; a pack may be at most ${kMaxPackBytes}.`)
+    const text = await readTextLimited(res, kMaxPackBytes, parsed.href)
     return { text, url: res.url || parsed.href }
   })
 

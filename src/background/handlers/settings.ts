@@ -5,7 +5,8 @@ import { handle, type ConnectionReport, type KeyDropped, type LlmInput, type Mod
 import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
 import { kVersionsKey, pruneHistories } from '../../storage/migrations'
 import { settingsStore, uiPrefsStore } from '../../storage/settings'
-import { kMaxVaultValue, kVaultNamePattern, vaultStore, VaultSchema } from '../../storage/vault'
+import { kMaxVaultValue, kVaultNamePattern, vaultSitesStore, vaultStore, VaultSchema } from '../../storage/vault'
+import { siteOrigin } from '../../core/agent/secrets'
 import { testConnection } from '../llm'
 import { watchMigrations } from '../migrations'
 
@@ -77,10 +78,12 @@ async function listModels(llm: LlmSettings, signal: AbortSignal): Promise<string
 }
 
 const kVaultMask = '••••••••'
-const vaultEntries = async (): Promise<VaultEntry[]> =>
-  Object.keys(await vaultStore.get())
+const vaultEntries = async (): Promise<VaultEntry[]> => {
+  const sites = await vaultSitesStore.get()
+  return Object.keys(await vaultStore.get())
     .sort()
-    .map((name) => ({ name, mask: kVaultMask }))
+    .map((name) => ({ name, mask: kVaultMask, sites: sites[name] ?? [] }))
+}
 
 /** chrome.storage.local's quota without the unlimitedStorage permission (Chrome 114+). */
 const kLocalQuotaBytes = 10 * 1024 * 1024
@@ -219,6 +222,18 @@ export function registerSettingsHandlers(): void {
     const all = await vaultStore.get()
     delete all[name]
     await vaultStore.set(all)
+    const sites = await vaultSitesStore.get()
+    delete sites[name]
+    await vaultSitesStore.set(sites)
+    return { entries: await vaultEntries() }
+  })
+
+  handle('options→bg:vault.bind', ['options'], async ({ name, sites }) => {
+    if (!(name in (await vaultStore.get()))) throw new AvaError('UNKNOWN', `There is no saved secret named ${name}.`)
+    const origins = sites.map((s) => ({ s, origin: siteOrigin(s) }))
+    const bad = origins.find((o) => !o.origin)
+    if (bad) throw new AvaError('UNKNOWN', `"${bad.s}" is not a web site: write it as bank.com or https://bank.com.`)
+    await vaultSitesStore.set({ ...(await vaultSitesStore.get()), [name]: [...new Set(origins.map((o) => o.origin!))] })
     return { entries: await vaultEntries() }
   })
 

@@ -3,6 +3,8 @@ import type { ExecOutcome, RiskCategory } from '../exec'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { Instruction } from '../instruction/schema'
 import type { StepGuard } from '../page/channel'
+import type { UploadFile } from '../page/command'
+import type { Attachment } from './attachments'
 import type { ActionSummary, PageContext } from './prompt'
 import type { PlannerMessage, RunState } from './state'
 
@@ -21,6 +23,8 @@ export interface AgentPorts {
   ask: AskPort
   secrets: SecretsPort
   clock: ClockPort
+  /** The files attached to this run's request; absent where nobody can attach any. */
+  attachments?: AttachmentsPort
 }
 
 export interface LlmPort {
@@ -34,8 +38,12 @@ export interface ExecOptions {
   confirm: RiskCategory[]
   /** The person already said yes to this step. */
   confirmed: boolean
+  /** The step types a saved secret: only into a field whose document is on one of these origins (issue 16 §2). */
+  secretSites?: string[]
   /** How long the element may take to appear; undefined is the page layer's default. */
   elementWaitMs?: number
+  /** upload: the attached files the step's value named, bytes and all, for the page command. */
+  files?: UploadFile[]
   /** Told as soon as a step opened a new tab and the work moved there (before that tab has loaded). */
   onTabChange(tabId: number): void
 }
@@ -98,6 +106,16 @@ export interface AskPort {
 export interface SecretsPort {
   /** The vault: secret name → value. Read only when a step is about to run. */
   vault(): Promise<Record<string, string>>
+  /** The origins each secret is bound to (issue 16 §2); a secret with none is typed nowhere. */
+  sites(): Promise<Record<string, string[]>>
+}
+
+export interface AttachmentsPort {
+  /**
+   * The attached files whose bytes are still held: all of them, unless the worker restarted and
+   * some were too large to keep in session storage (src/background/attachments.ts).
+   */
+  held(): Promise<Attachment[]>
 }
 
 export interface ClockPort {

@@ -1,4 +1,5 @@
 import { PAGE_ACTION_TYPES } from '../instruction/schema'
+import { formatSize, type AttachmentInfo } from './attachments'
 
 /**
  * The planner's prompt. The rules are seed 001 §2.1; the loop contract (results of the last
@@ -21,6 +22,7 @@ export function buildSystemPrompt(): string {
     '- navigate: url',
     '- click, hover: target_id (the [id] of an element in the listing) and semantic_locator (an English description of the element), and fallback_selector (CSS) if you can',
     '- input, select: the same locators plus value',
+    '- upload: the same locators plus value (the name of a file the person attached)',
     '- verify: assertion, with the exact words expected on the page in double quotes, e.g. "Page shows \\"Welcome\\""',
     '- wait: selector (CSS) of dynamic content to wait for; never add a wait after navigate',
     '- press: key (e.g. Enter, Escape, ${modifier}+A)',
@@ -42,18 +44,54 @@ export interface PageContext {
   listing: string
 }
 
-/** Strips our own delimiters out of page text so a page cannot close the untrusted block early. */
+/**
+ * Page titles are clipped to this many characters (issue 16 §4): enough to say which page it is;
+ * the rest is the page's to fill with instructions, and it goes nowhere.
+ */
+export const kMaxTitleChars = 200
+/** Addresses are clipped likewise: a query string can carry a page's text too. */
+export const kMaxUrlChars = 500
+
+/**
+ * Anything a page writes that a model could read as one of our delimiters — whatever its case,
+ * spacing, `_`/`-`/space between the words, or a full-width or small `<` — loses its `<`, so a
+ * page cannot close the untrusted block early, nor open a fake one.
+ */
+const kDelimiterLike = /[<\uFF1C\uFE64]\s*\/?\s*untrusted[\s_-]*page[\s_-]*content/gi
+
+/** Neutralises our delimiters in page text so a page cannot close the untrusted block early. */
 export function neutraliseDelimiters(text: string): string {
-  return text.replaceAll(kUntrustedOpen, '<untrusted-page-content>').replaceAll(kUntrustedClose, '</untrusted-page-content>')
+  return text.replace(kDelimiterLike, (m) => `\u2039${m.slice(1)}`)
 }
 
+/** One line of page text, clipped to `max` characters (the block neutralises it). */
+function clipped(text: string, max: number): string {
+  const line = text.replace(/[\r\n]+/g, ' ')
+  return line.length > max ? `${line.slice(0, max)}…` : line
+}
+
+/** Page-controlled lines, framed: the one way page bytes enter a prompt. */
+function untrusted(lines: string[]): string {
+  return [kUntrustedOpen, ...lines.map((l) => neutraliseDelimiters(l)), kUntrustedClose].join('\n')
+}
+
+const kPageHeader = 'The current page (its title, address and content come from the page):'
+
+/** The page: every byte of it — title, address, listing, frames — inside the untrusted block. */
 export function describePage(page: PageContext): string {
   return [
-    `Current page: ${neutraliseDelimiters(page.title)} (${page.url})`,
-    kUntrustedOpen,
-    neutraliseDelimiters(page.listing || '(no interactive elements were listed)'),
-    kUntrustedClose,
+    kPageHeader,
+    untrusted([`Title: ${clipped(page.title, kMaxTitleChars)}`, `URL: ${clipped(page.url, kMaxUrlChars)}`, page.listing || '(no interactive elements were listed)']),
   ].join('\n')
+}
+
+/** A user turn as the planner remembers it: the page block of that moment dropped (only the newest listing is worth its tokens). */
+export function forgetPage(turn: string): string {
+  const start = turn.lastIndexOf(`${kPageHeader}\n${kUntrustedOpen}`)
+  if (start < 0) return turn
+  // Page text cannot hold our close delimiter (neutralised), so the first one after the header is the block's.
+  const end = turn.indexOf(kUntrustedClose, start)
+  return end < 0 ? turn : `${turn.slice(0, start)}(page listing of that moment omitted)${turn.slice(end + kUntrustedClose.length)}`
 }
 
 export interface ActionSummary {
@@ -71,8 +109,29 @@ export function describeActions(actions: ActionSummary[]): string {
   return ['Available actions for run_action (deterministic, prefer them when they fit):', ...lines].join('\n')
 }
 
-export function buildUserPrompt(request: string, page: PageContext, actions: ActionSummary[] = []): string {
-  return [describePage(page), describeActions(actions), '', `Request: ${request}`].filter((x) => x !== '').join('\n')
+/** A name longer than this is clipped in the prompt: it is the person's, but it need not cost tokens. */
+const kMaxFileNameChars = 200
+
+/** A file name as one safe line of the prompt. */
+function promptName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const line = name.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+  return neutraliseDelimiters(line.length > kMaxFileNameChars ? `${line.slice(0, kMaxFileNameChars)}…` : line)
+}
+
+/**
+ * The files as the planner is told about them: the person's own words (outside the page block),
+ * so the model may name them in an upload step's value.
+ */
+export function describeAttachments(files: AttachmentInfo[]): string {
+  if (!files.length) return ''
+  const lines = files.map((f) => `- ${JSON.stringify(promptName(f.name))} (${[f.mimeType && promptName(f.mimeType), formatSize(f.size)].filter(Boolean).join(', ')})`)
+  return ['Files the person attached to this request (for an upload step, write the file name as its value):', ...lines].join('\n')
+}
+
+export function buildUserPrompt(request: string, page: PageContext, actions: ActionSummary[] = [], files: AttachmentInfo[] = []): string {
+  // The files are the person's, as the request is: after the page block, beside the request.
+  return [describePage(page), describeActions(actions), '', describeAttachments(files), `Request: ${request}`].filter((x) => x !== '').join('\n')
 }
 
 export interface StepReport {
@@ -85,10 +144,11 @@ export interface StepReport {
 
 /** The message that feeds the last steps' results and the fresh page back to the planner. */
 export function buildFollowUp(results: StepReport[], page: PageContext, note?: string): string {
-  const lines = results.map((r) => `${r.ok ? 'OK' : 'FAILED'} step ${r.index + 1} ${r.action}${r.description ? ` (${r.description})` : ''}: ${neutraliseDelimiters(r.detail)}`)
+  // A step's detail quotes the page (labels, values, errors that echo its text): inside the block.
+  const lines = results.map((r) => `${r.ok ? 'OK' : 'FAILED'} step ${r.index + 1} ${r.action}${r.description ? ` (${r.description})` : ''}: ${r.detail}`)
   return [
-    'Results of your steps:',
-    ...(lines.length ? lines : ['(no steps ran)']),
+    'Results of your steps (what they report quotes the page):',
+    lines.length ? untrusted(lines) : '(no steps ran)',
     note ?? '',
     describePage(page),
     'Continue: reply with the next instructions, or with done.',
@@ -99,11 +159,11 @@ export function buildFollowUp(results: StepReport[], page: PageContext, note?: s
 
 /** One step whose element was not found or was ambiguous: ask for that step only, with the candidates. */
 export function buildRepairPrompt(failed: { instruction: unknown; error: string; candidates: { id: string; label: string; score: number }[] }, page: PageContext): string {
-  const cands = failed.candidates.map((c) => `- [${c.id}] ${neutraliseDelimiters(c.label)} (score ${c.score})`).join('\n')
+  const cands = failed.candidates.map((c) => `- [${c.id}] ${c.label} (score ${c.score})`)
   return [
     `This step failed: ${JSON.stringify(failed.instruction)}`,
-    `Error: ${neutraliseDelimiters(failed.error)}`,
-    cands ? `Candidate elements:\n${kUntrustedOpen}\n${cands}\n${kUntrustedClose}` : 'No candidate elements were found.',
+    'The error and the candidate elements (both quote the page):',
+    untrusted([`Error: ${failed.error}`, ...(cands.length ? ['Candidate elements:', ...cands] : ['No candidate elements were found.'])]),
     describePage(page),
     'Reply with a JSON array holding the one corrected instruction for this step (use a target_id from the candidates or the listing), or [] if it cannot be done.',
   ].join('\n')

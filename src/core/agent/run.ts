@@ -1,5 +1,5 @@
 import { createAsyncQueue } from '../async-queue'
-import { isSendable, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
+import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import type { Candidate, ExecFailure, ExecOutcome } from '../exec'
 import { safeParseInstructionText, type Instruction } from '../instruction/schema'
@@ -10,11 +10,13 @@ import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, type PageContext, type StepReport } from './prompt'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, forgetPage, type PageContext, type StepReport } from './prompt'
 import { kRiskReasons } from './risk'
 import { navigationRefusal } from '../offsite'
-import { redactInstruction, redactText, resolveSecrets, secretNames } from './secrets'
+import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
 import type { PlannerMessage, RunState } from './state'
+import { resolveUpload, type AttachmentInfo } from './attachments'
+import type { UploadFile } from '../page/command'
 
 /**
  * The agent's run (issue 6, issue 19): plan → stream → act (→ confirm, → repair) → plan again,
@@ -45,7 +47,7 @@ export function checkRequest(text: string): void {
 }
 
 /** Writes the request and an empty answer into the conversation and saves the new run's state. */
-export async function beginRun(ports: AgentPorts, settings: Settings, r: { id: string; tabId: number; request: string; url: string; origin: string; noCache?: boolean }): Promise<RunState> {
+export async function beginRun(ports: AgentPorts, settings: Settings, r: { id: string; tabId: number; request: string; url: string; origin: string; noCache?: boolean; attachments?: AttachmentInfo[] }): Promise<RunState> {
   checkRequest(r.request)
   await ports.chat.add({ role: 'user', text: r.request })
   if (!domainAllowed(r.url, settings.safety)) {
@@ -69,6 +71,7 @@ export async function beginRun(ports: AgentPorts, settings: Settings, r: { id: s
     startedAt: ports.clock.now(),
     replay: false,
     noCache: !!r.noCache,
+    ...(r.attachments?.length ? { attachments: r.attachments } : {}),
   }
   await ports.store.save(structuredClone(state))
   return state
@@ -116,6 +119,8 @@ interface Run {
    * restart counts from the steps it recorded.
    */
   used: number
+  /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
+  typed: string[]
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -134,6 +139,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     earlier: before.slice(-kHistoryContext).map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text.slice(0, 2_000) })),
     saving: Promise.resolve(),
     used: state.stepsUsed ?? state.executed.length,
+    typed: [],
   }
 }
 
@@ -218,16 +224,16 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
       pendingNav = null
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
-      const page = await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed })
+      const page = unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
       const userTurn =
         state.iteration === 0 && !resumed
-          ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []))
+          ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
           : buildFollowUp(results, page, note ?? (resumed ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined))
       resumed = false
       note = undefined
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, { role: 'user', content: userTurn }])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
-      state.planner.push({ role: 'user', content: userTurn.replace(/<untrusted_page_content>[\s\S]*<\/untrusted_page_content>/, '(page listing of that moment omitted)') })
+      state.planner.push({ role: 'user', content: forgetPage(userTurn) })
       state.planner.push({ role: 'assistant', content: batch.reply })
       state.iteration++
       results = batch.results
@@ -325,6 +331,8 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     prose: (t) => {
       prose += t
       void say(run, t)
+      // Past kMaxAnswerChars the chat keeps nothing more and says the answer was cut: stop reading it.
+      //XX if (run.text.length > kMaxAnswerChars) cut()
     },
     element: (raw, index) => {
       elements = index + 1
@@ -393,6 +401,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   if (state.status !== 'running') void setStatus(run, 'running')
   const t0 = ports.clock.now()
   const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : await runPageStep(run, view, ins)
+  if (out.ok) run.typed.push(...secrets)
   const durationMs = Math.round(ports.clock.now() - t0)
   const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
   onRecorded?.(recorded)
@@ -406,25 +415,55 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
 
 /** A page instruction, with its secrets resolved for the page only; their values come back for redaction. */
 async function runPageStep(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
-  const prepared = await prepare(run, ins)
-  if ('error' in prepared) return { out: { ok: false, code: 'INVALID', message: prepared.error }, secrets: prepared.secrets }
-  return { out: await guardedExec(run, view, prepared.instruction), secrets: prepared.secrets }
+  const prepared = await prepare(run, view, ins)
+  if ('error' in prepared) return { out: prepared.error === kCancelled ? cancelled() : { ok: false, code: 'INVALID', message: prepared.error }, secrets: prepared.secrets }
+  return { out: await guardedExec(run, view, prepared.instruction, prepared.secretSites, prepared.files), secrets: prepared.secrets }
 }
 
-async function prepare(run: Run, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[] } | { error: string; secrets: string[] }> {
+const kCancelled = 'cancelled'
+
+/**
+ * Resolves the step's secrets for the page only (issue 16 §2), as a password manager fills a
+ * login: only on a page of a site the secret is bound to, and — unless the person named the
+ * secret in their own request — only after they said yes to a question naming the secret and the
+ * site. The field's own document is checked again in the page (`secretSites`).
+ */
+async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[]; secretSites?: string[]; files?: UploadFile[] } | { error: string; secrets: string[] }> {
+  if (ins.action_type === 'upload') {
+    // The value names a file the person attached (issue 20 §5); its bytes join the step here, never the model's context.
+    const r = resolveUpload(ins.params.value ?? '', run.state.attachments ?? [], (await run.ports.attachments?.held()) ?? [])
+    return 'error' in r ? { error: r.error, secrets: [] } : { instruction: ins, secrets: [], files: r.files }
+  }
   // Secrets are typed into pages, never sent in an address (issue 15): refused before any lookup.
   if (ins.params.url && secretNames(ins.params.url).length) return { error: `Refused: ${secretNames(ins.params.url).join(', ')} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, secrets: [] }
   const value = ins.params.value
-  if (!value || !secretNames(value).length) return { instruction: ins, secrets: [] }
-  const vault = await run.ports.secrets.vault()
+  const names = value ? [...new Set(secretNames(value))] : []
+  if (!value || !names.length) return { instruction: ins, secrets: [] }
+  const [vault, bound] = await Promise.all([run.ports.secrets.vault(), run.ports.secrets.sites()])
   const r = resolveSecrets(value, (n) => vault[n])
-  const secrets = secretNames(value).map((n) => vault[n]).filter((v): v is string => !!v)
+  const secrets = names.map((n) => vault[n]).filter((v): v is string => !!v)
   if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, secrets }
-  return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets }
+  const origin = originOf(await run.ports.page.url(run.state.tabId))
+  const unbound = unboundOn(names, bound, origin)
+  if (unbound.length) {
+    return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here. If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, secrets }
+  }
+  const requested = new Set(secretNames(run.state.request))
+  const asked = names.filter((n) => !requested.has(n))
+  if (asked.length && !(await confirm(run, view, secretQuestion(asked, origin!)))) return { error: kCancelled, secrets }
+  // The field may be in a frame: it must be on an origin every one of the step's secrets is bound to.
+  const secretSites = (bound[names[0]] ?? []).filter((o) => names.every((n) => bound[n]?.includes(o)))
+  return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites }
+}
+
+/** The page as read, with any secret this run typed cut out of it: a page may echo what was typed into it. */
+function unechoed(run: Run, page: PageContext): PageContext {
+  if (!run.typed.length) return page
+  return { url: redactText(page.url, run.typed), title: redactText(page.title, run.typed), listing: redactText(page.listing, run.typed) }
 }
 
 /** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
-async function guardedExec(run: Run, view: StepView, ins: Instruction): Promise<ExecOutcome> {
+async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSites?: string[], files?: UploadFile[]): Promise<ExecOutcome> {
   const { state, settings, signal, ports } = run
   if (ins.action_type === 'navigate') {
     const sites = { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains }
@@ -438,6 +477,8 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction): Promise<
       signal,
       confirm: settings.safety.confirm,
       confirmed,
+      ...(secretSites ? { secretSites } : {}),
+      ...(files ? { files } : {}),
       elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
       onTabChange: (to) => moveTab(run, to),
     })
@@ -480,11 +521,17 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     // An action fed a saved secret types it into this page: the person says yes to the site first,
     // as they would for a password form the model fills in step by step. That yes covers the
     // submit of those credentials; the page still asks about anything else the action touches.
-    const named = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : []))
-    if (named.length && asks.includes('credentials')) {
-      const host = new URL((await ports.page.url(state.tabId)) || 'about:blank').host || 'this page'
-      if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved ${named.join(', ')} into ${host}`))) return { out: cancelled(), secrets: [] }
-      asks = asks.filter((c) => c !== 'credentials')
+    const named = [...new Set(Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])))]
+    if (named.length) {
+      // Bound to their sites as a typed step's secrets are (issue 16 §2); the question names them and the site.
+      const origin = originOf(await ports.page.url(state.tabId))
+      const unbound = unboundOn(named, await ports.secrets.sites(), origin)
+      if (unbound.length) return { out: { ok: false, code: 'INVALID', message: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so ${name} does not get it here.` }, secrets: [] }
+      const requested = new Set(secretNames(state.request))
+      if (asks.includes('credentials') || named.some((n) => !requested.has(n))) {
+        if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}`))) return { out: cancelled(), secrets: [] }
+        asks = asks.filter((c) => c !== 'credentials')
+      }
     }
     const vault = await ports.secrets.vault()
     const params: Record<string, unknown> = {}
@@ -543,7 +590,7 @@ async function confirm(run: Run, view: StepView, reason: string): Promise<boolea
 async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: PageContext): Promise<{ ok: true; report: StepReport; instruction: Instruction } | { ok: false }> {
   const { state, ports, signal } = run
   const candidates: Candidate[] = failed.outcome.candidates ?? []
-  const fresh = await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page)
+  const fresh = unechoed(run, await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page))
   const prompt = buildRepairPrompt({ instruction: failed.instruction, error: failed.outcome.message, candidates }, fresh)
   let text = ''
   try {

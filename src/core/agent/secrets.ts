@@ -47,3 +47,35 @@ export function redactText(text: string, secrets: string[]): string {
   for (const s of secrets) if (s.length >= 4) out = out.split(s).join(kRedacted)
   return out
 }
+
+/**
+ * The site a secret may be typed on is an origin (scheme, host, port), as a password manager
+ * binds a login: `bank.com` alone is not `evil.com/bank.com`, nor `http://bank.com`, nor
+ * `login.bank.com`. Null for what is not an http(s) address.
+ */
+export function originOf(url: string): string | null {
+  try {
+    const u = new URL(url)
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null
+  } catch {
+    return null
+  }
+}
+
+/** A site as the person writes it in Options ("bank.com", "https://bank.com/login") → its origin; https when no scheme is given. */
+export function siteOrigin(input: string): string | null {
+  const s = input.trim()
+  if (!s) return null
+  return originOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`)
+}
+
+/** The secrets of `names` that may not be typed on `origin`: those not bound to it (an unbound secret is typed nowhere). */
+export function unboundOn(names: string[], sites: Record<string, string[]>, origin: string | null): string[] {
+  return [...new Set(names)].filter((n) => !origin || !(sites[n] ?? []).includes(origin))
+}
+
+/** The confirmation a secret the person did not name asks: it names the secrets and the site. */
+export function secretQuestion(names: string[], origin: string): string {
+  const list = [...new Set(names)].join(', ')
+  return `Type the saved secret ${list} into a field on ${origin}? You did not name it in your request: the model or the page asked for it`
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RunStatusSchema, type RunStatus } from '../chat'
 import { InstructionSchema } from '../instruction/schema'
+import { AttachmentInfoSchema } from './attachments'
 
 /** A planner message as kept between iterations (secrets already redacted). */
 export const PlannerMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() })
@@ -37,6 +38,8 @@ export const RunStateSchema = z.object({
   replay: z.boolean(),
   noCache: z.boolean(),
   cacheKey: z.string().optional(),
+  /** Files the person attached to the request (issue 20 §5): names, sizes, types; the bytes are the attachments port's. */
+  attachments: z.array(AttachmentInfoSchema).optional(),
 })
 export type RunState = z.infer<typeof RunStateSchema>
 

@@ -8,9 +8,10 @@ import type { SafeParseResult } from '../result'
  * `target_id` is our extension of the design: the `data-agent-id` of an element from the Observe
  * listing. When it is given the executor uses it first (and fails loudly if it went stale).
  */
-export const PAGE_ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll'] as const
+export const PAGE_ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll', 'upload'] as const
 /**
- * The nine page actions of seed 001, plus two for the agent loop (issue 6): `run_action` calls a
+ * The nine page actions of seed 001 and seed 002 §5's `upload` (value: the name of a file the
+ * person attached), plus two for the agent loop (issue 6): `run_action` calls a
  * registry action by name with arguments, `done` ends the task with an answer for the person.
  */
 export const ACTION_TYPES = [...PAGE_ACTION_TYPES, 'run_action', 'done'] as const
@@ -51,6 +52,7 @@ const needs: Record<ActionType, { all?: (keyof z.infer<typeof InstructionParamsS
   click: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
   input: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
   select: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
+  upload: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
   hover: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
   verify: { all: ['assertion'] },
   wait: { all: ['selector'] },

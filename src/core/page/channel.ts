@@ -7,10 +7,10 @@
 import type { FlowPort, StepOutcome } from '../flows/replay'
 import type { ActionErrorCode } from '../registry/errors'
 import { kForbiddenKeys } from '../registry/paths'
-import { PortError, type BrowserPort, type WaitCondition } from '../registry/port'
+import { PortError, type BrowserPort, type UploadSource, type WaitCondition } from '../registry/port'
 import type { ParsedSelector } from './selectors'
 import type { ExecFailure, RiskCategory } from '../exec'
-import type { PageAction, PageCommand, PageTarget, SendCommand } from './command'
+import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { navigationRefusal, type SitePolicy } from '../offsite'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
@@ -61,6 +61,8 @@ export interface PortExtras {
   runUserScript?(script: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>
   /** How long an element may take to become actionable inside one call. */
   timeoutMs?: number
+  /** Reads a file an upload step names by path (`ava run`); without it such a step fails. */
+  readFile?(path: string, signal: AbortSignal): Promise<UploadFile>
 }
 
 function selectorTarget(selector: ParsedSelector | null): PageTarget {
@@ -154,6 +156,14 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     },
     async getText(target, signal) {
       return String((await act({ action: 'getText', target: selectorTarget(target) }, signal)) ?? '')
+    },
+    async upload(target, files, signal) {
+      const read = async (f: UploadSource): Promise<UploadFile> => {
+        if (!('path' in f)) return f
+        if (!extras.readFile) throw new PortError('STEP_FAILED', `Cannot read ${f.path} here: the browser cannot open files on disk. Attach the file in the panel, or run the pack with \`ava run\`.`)
+        return extras.readFile(f.path, signal)
+      }
+      await act({ action: 'upload', target: selectorTarget(target), files: await Promise.all(files.map(read)) }, signal)
     },
     async getAttribute(target, name, signal) {
       return ((await act({ action: 'getAttribute', target: selectorTarget(target), name }, signal)) as string | null) ?? null

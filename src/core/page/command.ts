@@ -15,11 +15,22 @@ import type { PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
 
 export const kDomActionNames = [
-  'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute',
+  'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute', 'upload',
 ] as const
 export type DomActionName = (typeof kDomActionNames)[number]
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom'
 export type WaitState = 'attached' | 'visible' | 'hidden' | 'detached'
+
+/**
+ * A file for an `upload` step (seed 002 §5 UPLOAD): its bytes travel with the command, because
+ * the page cannot read the person's disk. They come from a pack, from `ava run` reading a path,
+ * or from a file the person picked in the panel.
+ */
+export interface UploadFile {
+  name: string
+  mimeType?: string
+  base64: string
+}
 
 /** How a step names its element, in the order the page's locator ladder tries them. */
 export interface PageTarget {
@@ -62,6 +73,8 @@ export interface PageAction {
   name?: string
   /** type: pause between keys. */
   delayMs?: number
+  /** upload: the files to put into the file input. */
+  files?: UploadFile[]
 }
 
 /** The page as the planner reads it. */
@@ -92,6 +105,12 @@ export interface StepGate {
   confirm?: RiskCategory[]
   confirmed?: boolean
   sites?: SitePolicy
+  /**
+   * The step's value carries a saved secret (issue 16 §2): it is typed only into a field whose
+   * own document is on one of these origins — checked where the field is, so a cross-origin frame
+   * of a bound site gets nothing — and that field is never listed with its value again.
+   */
+  secretSites?: string[]
 }
 
 /** Each command kind: what it asks, and what a success carries. */
@@ -186,6 +205,9 @@ export function actionOf(ins: Instruction): PageAction | null {
       return { action: 'fill', target: target ?? {}, value: p.value ?? '' }
     case 'select':
       return { action: 'select', target: target ?? {}, value: p.value ?? '' }
+    case 'upload':
+      // value names the file; its bytes are added by whoever holds them (the panel's picked files).
+      return { action: 'upload', target: target ?? {}, value: p.value ?? '' }
     case 'hover':
       return { action: 'hover', target: target ?? {} }
     case 'press':

@@ -4,8 +4,11 @@
  */
 import { relevance } from './relevance'
 import { kDefaultRole, kIdPrefix, type ElementRecord, type PageSnapshot, type RegionKind } from './snapshot'
-import { slug } from './text'
+import { clip, slug } from './text'
 import { estimateTokens } from './tokens-estimate'
+
+/** Titles longer than this are clipped in the listing's first line: a page can fill a title with instructions. */
+const kMaxListedTitle = 200
 
 /** Default listing budget (issue 4: "a token budget (default 4,000 tokens)"). */
 export const kDefaultBudgetTokens = 4000
@@ -106,7 +109,8 @@ export function serialize(snapshot: PageSnapshot, options: SerializeOptions = {}
 }
 
 function headerLines(s: PageSnapshot, sections: number, contentBudget: number): string[] {
-  const lines = [`# ${s.title || '(untitled)'} | ${s.pageType} | ${s.url}`, s.summary]
+  // The title clipped as the prompt's own line is (prompt.ts kMaxTitleChars, issue 16 §4).
+  const lines = [`# ${clip(s.title, kMaxListedTitle) || '(untitled)'} | ${s.pageType} | ${s.url}`, s.summary]
   let spent = 0
   for (const c of s.content.slice(0, sections)) {
     const line = `${c.tag}: ${c.text.length > kContentLineMax ? c.text.slice(0, kContentLineMax - 1) + '…' : c.text}`

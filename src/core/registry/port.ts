@@ -1,5 +1,9 @@
 import type { ActionErrorCode } from './errors'
 import type { ParsedSelector } from '../page/selectors'
+import type { UploadFile } from '../page/command'
+
+/** A file for an upload step: its bytes (a pack's own, a picked file), or a path the carrier reads. */
+export type UploadSource = UploadFile | { path: string }
 
 // The engine's only view of a browser (§4.4.5 BrowserAdapter). The page side implements it in
 // the executor issue; tests implement it with a recording fake. Every call takes the step's
@@ -38,6 +42,12 @@ export interface BrowserPort {
   getText(target: ParsedSelector, signal: AbortSignal): Promise<string>
   getAttribute(target: ParsedSelector, name: string, signal: AbortSignal): Promise<string | null>
   getUrl(signal: AbortSignal): Promise<string>
+  /**
+   * Puts files into the file input behind `target` (seed 002 §5 UPLOAD). A file given by `path`
+   * is read by the carrier (`ava run` reads the disk; the extension cannot). Optional: a port
+   * without it fails the step.
+   */
+  upload?(target: ParsedSelector, files: UploadSource[], signal: AbortSignal): Promise<void>
   /**
    * Reads a property path of the page's global object (`['ElementPlus', 'version']`) with a fixed
    * function: no code string is ever built (§6.5.2 version_global). Optional: without it, that

@@ -35,6 +35,8 @@ export interface StepActionDescriptor<A extends Record<string, unknown> = Record
 }
 
 const Selector = z.string().min(1)
+/** 25 MB of file as base64: what a form upload takes, and still one message to the page. */
+const kMaxUploadBase64 = 35_000_000
 const Text = z.union([z.string(), z.number(), z.boolean()]).transform(String)
 
 function define<A extends Record<string, unknown>>(descriptor: StepActionDescriptor<A>): StepActionDescriptor {
@@ -125,6 +127,21 @@ const kDescriptors: StepActionDescriptor[] = [
     args: z.strictObject({ selector: Selector }),
     selectorArgs: ['selector'],
     run: (ctx, _args, t) => ctx.port.check(t.selector, false, ctx.signal),
+  }),
+  define({
+    name: 'upload',
+    summary: 'Puts files into a file input, or the one behind an upload button (bytes in base64, or a path for `ava run`).',
+    args: z.strictObject({
+      selector: Selector,
+      files: z
+        .array(z.union([z.strictObject({ name: z.string().min(1), mimeType: z.string().optional(), base64: z.string().max(kMaxUploadBase64) }), z.strictObject({ path: z.string().min(1) })]))
+        .min(1),
+    }),
+    selectorArgs: ['selector'],
+    run: async (ctx, args, t) => {
+      if (!ctx.port.upload) throw new StepFailure('STEP_FAILED', 'This browser connection cannot upload files.')
+      return ctx.port.upload(t.selector, args.files, ctx.signal)
+    },
   }),
   define({
     name: 'scroll',

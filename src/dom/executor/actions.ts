@@ -1,7 +1,7 @@
 /**
  * The DOM actions, one descriptor each in one registry (STYLE.md): the nine instruction types of
  * seed 001 §2.2 plus what the registry's step actions (seed 000 §6.3.5) and seed 002 §5
- * ActionType need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute.
+ * ActionType need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute, upload.
  * A descriptor says whether it needs a target; `run` gets the located element.
  */
 import type { ExecChanges, ExecOutcome, ExecSuccess } from '../../core/exec'
@@ -15,6 +15,7 @@ import { displayedValue, isVisible, kAvaUiAttr, quoteLabel, shownValue, viewOf }
 import { watchEffects } from './effects'
 import { pressKey } from './events'
 import { fail, type Located, type TargetSpec } from './ladder'
+import { fileInputOf, uploadFiles } from './native'
 import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
 import { chooseNative, widgetFor } from './widgets'
 import { waitFor } from './wait'
@@ -89,7 +90,8 @@ function textAction(name: 'fill' | 'type'): DomActionDescriptor {
       const value = String(run.cmd.value ?? '')
       const r = await enterTextOp(run.target!.el, value, { ...run.ctx, relocate: run.target!.relocate }, name, run.cmd.delayMs)
       if (!r.ok) return r
-      return ok(`Typed "${shownValue(r.el, value)}" into ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, { forced: r.forced, changes: r.changes, sensitive: r.sensitive || undefined })
+      const note = r.note ? ` (${r.note})` : ''
+      return ok(`Typed "${shownValue(r.el, value)}" into ${quoteLabel(r.el)}${note}${forcedNote(r.forced)}`, run, { forced: r.forced, changes: r.changes, sensitive: r.sensitive || undefined })
     },
   }
 }
@@ -359,6 +361,24 @@ const kActions: DomActionDescriptor[] = [
       const V = viewOf(el)
       const text = el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement || el instanceof V.HTMLSelectElement ? displayedValue(el) : normalize((el as HTMLElement).innerText ?? el.textContent)
       return ok(`Read ${quoteLabel(el)}`, run, { data: text })
+    },
+  },
+  {
+    // Seed 002 §5 UPLOAD: hidden inputs behind a styled button (el-upload, a-upload) included.
+    name: 'upload',
+    target: 'required',
+    async run(run) {
+      const files = run.cmd.files ?? []
+      const named = String(run.cmd.value ?? '')
+      if (!files.length) return fail('INVALID', `upload needs the file itself${named ? ` ("${named}")` : ''}: attach it in the panel, or give the pack step a file.`)
+      const input = fileInputOf(run.target!.el)
+      if (!input) return fail('NOT_ACTIONABLE', `${quoteLabel(run.target!.el)} is not a file upload, and holds no single file input.`, { reason: 'wrong-kind', suggestion: 'Name the upload button or the file field itself.' })
+      const watch = watchEffects(input.ownerDocument)
+      const r = uploadFiles(input, files)
+      await watch.waitForEffect(0)
+      const { navigating, ...changes } = watch.finish()
+      if (!r.ok) return r
+      return ok(`Uploaded ${r.names.map((n) => `"${n}"`).join(', ')} to ${quoteLabel(input)}`, run, { navigating, changes: { ...changes, value: r.names.join(', ') } })
     },
   },
   {

@@ -3,6 +3,7 @@
  * the element a person's click would really land on, and the editable field behind a widget.
  */
 import { accessibleName, normalize, roleOf } from '../locators'
+import { holdsSecret } from '../secret-fields'
 
 /** Attribute on Ava's own UI (launcher, panel host): never a target. */
 export const kAvaUiAttr = 'data-ava-ui'
@@ -109,7 +110,8 @@ export function roleName(el: Element): string {
 
 /** Values of password fields never leave the page in messages. */
 export function shownValue(el: Element, value: string): string {
-  return el instanceof viewOf(el).HTMLInputElement && el.type === 'password' ? '•'.repeat(Math.min(value.length, 8)) : value
+  // A password, a code, a card field, anything typed from the vault (issue 16 §2): a fixed mask.
+  return holdsSecret(el) ? '•'.repeat(Math.min(value.length, 8)) : value
 }
 
 /** The value a field or widget shows now, for results (seed 002 §5.2 "the value now displayed"). */

@@ -11,6 +11,7 @@ import type { Instruction } from '../../core/instruction/schema'
 import { actionOf } from '../../core/page/command'
 import { actionRegistry, type DomActionName, type DomCommand } from './actions'
 import { fail, locate, type Located } from './ladder'
+import { noteAction } from './wait'
 
 export { actionRegistry, kDomActionNames, visibleText, urlMatches, kQuietWindowMs, type DomCommand, type DomActionName, type DomActionDescriptor, type ScrollDirection, type WaitState } from './actions'
 export { locate, type TargetSpec, type Located, type Rung } from './ladder'
@@ -52,7 +53,12 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       const refused = await opts.beforeAct?.(found.el, cmd.action)
       if (refused) return refused
     }
-    return await action.run({ cmd, target, ctx: { deadline, signal: opts.signal }, timeoutMs: Math.max(0, deadline - Date.now()) })
+    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal }, timeoutMs: Math.max(0, deadline - Date.now()) })
+    // What the page did in answer may bring the next step's target: its miss waits (issue 20 §4).
+    if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length)) noteAction()
+    // The explanation of the match travels with the outcome into the run's trace.
+    if (out.ok && target?.why) out.why = target.why
+    return out
   } catch (e) {
     // The executor reports; it never throws into its caller (errors are data, STYLE.md).
     return fail('NOT_ACTIONABLE', `${cmd.action} failed: ${(e as Error)?.message ?? String(e)}`)

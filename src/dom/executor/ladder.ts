@@ -14,8 +14,9 @@ import { kAgentIdAttr, safeResolveHandle } from '../observe'
 import type { ParsedSelector } from '../../core/page/selectors'
 import { deepQuerySelectorAll, queryAll } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from './dom'
-import { candidateId, kMaxCandidates, semanticMatch } from './semantic'
-import { waitFor } from './wait'
+import { candidateId, kMaxCandidates, semanticMatch, textTarget } from './semantic'
+import { expectingChange, kSettledMissMs, waitFor } from './wait'
+import { openNamedContainer, revealMissing } from './reveal'
 
 export type Rung = 'target_id' | 'selector' | 'semantic' | 'element'
 
@@ -30,6 +31,8 @@ export interface Located {
   selector?: string
   /** Other elements that were considered, best first (semantic rung). */
   candidates?: Candidate[]
+  /** Why the semantic rung chose it: which words matched which field (the debug trace). */
+  why?: string
   /** Looks the element up again the same way (after a re-render); null when it cannot. */
   relocate: () => Element | null
 }
@@ -62,16 +65,28 @@ function toCandidates(els: Element[], score = 1): Candidate[] {
   return els.slice(0, kMaxCandidates).map((el) => ({ id: candidateId(el), label: labelOf(el), score }))
 }
 
-function textMatch(description: string): Element | null {
-  const text = description.replace(/["“”「」]/g, '').trim()
-  if (!text) return null
-  let found: Element[]
-  try {
-    found = queryAll(`text:${text}`).filter((el) => isVisible(el) && !el.closest(`[${kAvaUiAttr}]`))
-  } catch {
-    return null
-  }
-  return found.length === 1 ? found[0] : null
+/**
+ * What a selector says in words, so a selector-only miss (a pack's selectors, a flow's) still
+ * hands the fallback candidates: `role:button[name="Save"]` → `button "Save"`, `#user-name` →
+ * `user name`. Null when it says nothing a person would.
+ */
+function selectorWords(loc: ParsedSelector): string | null {
+  if (loc.kind === 'role') return loc.name ? `${loc.role} "${loc.name}"` : loc.role
+  if (loc.kind === 'text') return `"${loc.text}"`
+  if (loc.kind === 'testid') return loc.value.replace(/[-_]+/g, ' ')
+  const words = [...loc.value.matchAll(/(?:#|\.|name=["']?|placeholder=["']?|aria-label=["']?)([\p{L}\p{N}_-]{2,})/gu)].map((m) => m[1].replace(/[-_]+/g, ' '))
+  return words.length ? words.join(' ') : null
+}
+
+/** The one visible element showing the descriptor's text (in its scope), when no control fits. */
+function textMatch(description: string): Element | Element[] | null {
+  return textTarget(description, (text) => {
+    try {
+      return queryAll(`text:${text}`)
+    } catch {
+      return []
+    }
+  })
 }
 
 function byTargetId(id: string): Element | 'stale' | 'unknown' {
@@ -91,6 +106,11 @@ export interface LocateOptions {
    * fits (hover menus, clickable text). Off for fields: a label's text is never a field.
    */
   allowText?: boolean
+  /**
+   * Something is expected to appear (the caller knows better than the page's signals): wait the
+   * whole timeout. Otherwise a miss on a settled page fails within about a second (issue 20 §4).
+   */
+  expectAppear?: boolean
 }
 
 export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Located | ExecFailure> {
@@ -152,23 +172,53 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
       }
       if (m.best) {
         const description = spec.semantic
-        return { el: m.best, rung: 'semantic', candidates: m.candidates, relocate: () => semanticMatch(description).best ?? null }
+        return { el: m.best, rung: 'semantic', candidates: m.candidates, why: m.why, relocate: () => semanticMatch(description).best ?? null }
       }
-      // Hover targets and menus are often plain elements: the one visible element showing the words.
-      if (!m.candidates.length && opts.allowText) {
+      // Hover targets, menus and spans with click handlers are often plain elements: the one
+      // visible element showing the words. Weak candidates are not a match.
+      if (opts.allowText && m.candidates.every((c) => c.weak)) {
         const byText = textMatch(spec.semantic)
-        if (byText) return { el: byText, rung: 'semantic', relocate: () => textMatch(spec.semantic!) }
+        if (Array.isArray(byText)) {
+          ambiguity = fail('AMBIGUOUS', `"${spec.semantic}" is the text of ${byText.length} elements: ${byText.map((el) => `"${labelOf(el)}"`).join(', ')}.`, { rung: 'semantic', candidates: toCandidates(byText, 0.5), suggestion: kSuggestDescribe })
+          return null
+        }
+        if (byText) {
+          const description = spec.semantic
+          const again = () => {
+            const t = textMatch(description)
+            return t && !Array.isArray(t) ? t : null
+          }
+          return { el: byText, rung: 'semantic', candidates: m.candidates, why: 'its visible text (no control fits)', relocate: again }
+        }
       }
     }
     return null
   }
 
-  // An ambiguity is final at once: waiting will not make two equal buttons different.
-  const found = await waitFor(() => probe() ?? (ambiguity ? 'ambiguous' : null), opts.timeoutMs, opts.signal)
+  // "Export in the More menu": a named closed container is opened first (issue 20 part 6).
+  const opened = spec.semantic ? await openNamedContainer(spec.semantic, opts.signal) : null
+  if (opened) return opened
+  // An ambiguity is final at once: waiting will not make two equal buttons different. A miss on a
+  // settled page is final after kSettledMissMs: the fallback gets its turn instead of a 10 s wait.
+  const started = Date.now()
+  const found = await waitFor(() => probe() ?? (ambiguity ? 'ambiguous' : null), opts.timeoutMs, opts.signal, document, opts.expectAppear ? {} : { settledMs: kSettledMissMs })
   if (found && found !== 'ambiguous') return found
+  const waited = Date.now() - started
+  // Shown only on hover, or not loaded yet on a page that grows as it scrolls (issue 20 part 6).
+  const revealed = ambiguity ? null : await revealMissing(spec, probe, opts)
+  if (revealed) return revealed
   if (ambiguity) return ambiguity
+  // A selector-only miss: the words of the selectors find the nearest controls for the fallback.
+  if (!lastCandidates.length) {
+    const words = locators.map(selectorWords).filter(Boolean).join(' ')
+    if (words) lastCandidates = semanticMatch(words).candidates.map((c) => ({ ...c, weak: true }))
+  }
+  const settled = !opts.expectAppear && waited < opts.timeoutMs - 50
   const tried = [spec.targetId && `id ${spec.targetId}`, ...(spec.selectors ?? []), spec.semantic && `"${spec.semantic}"`].filter(Boolean).join(', ')
-  return fail('ELEMENT_NOT_FOUND', `Nothing on the page matches ${tried || '(no locator given)'} after ${Math.round(opts.timeoutMs / 100) / 10} s.${invalid.length ? ` ${invalid.join(' ')}` : ''}`, {
+  const busy = expectingChange()
+  const after = settled ? `on a settled page (looked for ${Math.round(waited / 100) / 10} s)` : `after ${Math.round(opts.timeoutMs / 100) / 10} s${busy ? ` (${busy})` : ''}`
+  const closest = lastCandidates.length ? ` Closest: ${lastCandidates.map((c) => `"${c.label}"`).join(', ')}.` : ''
+  return fail('ELEMENT_NOT_FOUND', `Nothing on the page matches ${tried || '(no locator given)'} ${after}.${closest}${invalid.length ? ` ${invalid.join(' ')}` : ''}`, {
     candidates: lastCandidates,
     suggestion: 'Check that the page is the one expected, wait for it to load, or describe the element differently.',
   })

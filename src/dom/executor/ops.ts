@@ -11,7 +11,9 @@ import { displayedValue, editableOf, isTextField, quoteLabel, retarget, viewOf }
 import { watchEffects, kEffectWindowMs } from './effects'
 import { click, fill, fillEditable, forceClick, hover, typeText, type ClickOptions } from './events'
 import { fail } from './ladder'
+import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } from './native'
 import { nextFrame, settle, waitFor } from './wait'
+import { revealByHover } from './reveal'
 
 export interface OpContext {
   deadline: number
@@ -33,6 +35,16 @@ function stateSignature(el: Element): string {
  * kEffectWindowMs the click is reported as NOT_ACTIONABLE / no-effect.
  */
 export async function clickOp(target: Element, ctx: OpContext, options: ClickOptions & { expectEffect?: boolean } = {}): Promise<OpResult | ExecFailure> {
+  // Shown only while its row, card or menu trigger is hovered: the pointer goes there first (issue 20).
+  const hovering = await revealByHover(retarget(target), ctx.signal)
+  try {
+    return await clickShown(target, ctx, options)
+  } finally {
+    hovering?.release()
+  }
+}
+
+async function clickShown(target: Element, ctx: OpContext, options: ClickOptions & { expectEffect?: boolean }): Promise<OpResult | ExecFailure> {
   const ready = await ensureActionable(retarget(target), kClickChecks, ctx)
   if (!ready.ok) return ready
   const el = ready.el
@@ -74,7 +86,7 @@ function sameValue(actual: string, wanted: string, el: Element): boolean {
 
 
 /** Text entry, `fill` (one edit) or `type` (key by key), then checks the value stuck. */
-export async function enterTextOp(target: Element, value: string, ctx: OpContext, mode: 'fill' | 'type' = 'fill', delayMs = 0): Promise<(OpResult & { sensitive: boolean }) | ExecFailure> {
+export async function enterTextOp(target: Element, value: string, ctx: OpContext, mode: 'fill' | 'type' = 'fill', delayMs = 0): Promise<(OpResult & { sensitive: boolean; note?: string }) | ExecFailure> {
   const field = editableOf(target)
   if (!field) return fail('NOT_ACTIONABLE', `${quoteLabel(target)} is not a text field.`, { reason: 'wrong-kind', suggestion: 'Use click, check or select for this element.' })
   const ready = await ensureActionable(field, { visible: true, enabled: true, editable: true, allowForce: true }, ctx)
@@ -82,7 +94,30 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
   const el = ready.el
   const watch = watchEffects(el.ownerDocument)
   const V = viewOf(el)
-  if (isTextField(el)) {
+  const kind = nativeKindOf(el)
+  let note: string | undefined
+  if (kind) {
+    // A date or colour has no keys to type: `type` sets it as `fill` does (issue 20 §5).
+    const set = setNative(el as HTMLInputElement, kind, value)
+    if (!set.ok) {
+      watch.finish()
+      return set
+    }
+    await settle()
+    await nextFrame(V)
+    const rejected = confirmNative(el as HTMLInputElement, kind, set.value, set.previous)
+    if (rejected) {
+      watch.finish()
+      return rejected
+    }
+    note = set.value === value ? set.note : `as ${set.value}${set.note ? `; ${set.note}` : ''}`
+  } else if (isTextField(el)) {
+    // A library date picker parses its own format: "Sept 27 2018" goes in as 2018-09-27.
+    const picker = pickerText(el, value)
+    if (picker) {
+      value = picker.value
+      note = picker.note
+    }
     if (mode === 'fill') fill(el, value)
     else {
       fill(el, '')
@@ -106,13 +141,19 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
       await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal).catch(() => undefined))
     }
     await settle()
+    // Rich editors (Quill, ProseMirror) re-render from their model: what shows is what they kept.
+    const rejected = confirmEditable(el, value)
+    if (rejected) {
+      watch.finish()
+      return rejected
+    }
   } else {
     watch.finish()
     return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a text field.`, { reason: 'wrong-kind' })
   }
   const { navigating, ...changes } = watch.finish()
   const sensitive = el instanceof V.HTMLInputElement && (el.type === 'password' || /^cc-/.test(el.autocomplete))
-  return { ok: true, el, forced: ready.forced, changes: { ...changes, value: displayedValue(el) }, navigating, sensitive }
+  return { ok: true, el, forced: ready.forced, changes: { ...changes, value: displayedValue(el) }, navigating, sensitive, ...(note ? { note } : {}) }
 }
 
 /** How long a checkbox or switch gets to show its new state after the click. */

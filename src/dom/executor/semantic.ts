@@ -1,89 +1,53 @@
 /**
  * The semantic rung of the ladder (seed 002 §5.1 "文本描述 → 模糊匹配（标签、placeholder）"):
- * a description such as "username input", "the 新建 button" or "删除 in the row of 张三" is
- * scored against the page's interactive elements by what a person reads on them — accessible
- * name, placeholder, aria-label, title, the form label or row text next to them, their role —
- * in English and Chinese. The best few become the candidate list of §5.1 for the AI fallback.
+ * a descriptor as a person writes it — `the "Save" button`, `输入框`, `the second checkbox`,
+ * `Reply on @nibh's post`, `对话框里的关闭按钮` — is parsed in core (src/core/page/descriptor.ts)
+ * and scored against the page's interactive elements by what a person reads on them (accessible
+ * name, placeholder, aria-label, title, the form label or row text next to them) and by their
+ * kind (role, input type, a date or close control). Scope restricts to the named container,
+ * ordinals count in reading order, states filter (issue 20 §2). Two near-equal matches are
+ * AMBIGUOUS; when nothing passes the bar the best few still come back, marked weak, for the AI
+ * fallback (issue 20 §3). Every candidate says why it scored (`why`).
  *
- * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements): a cheap substring filter runs first over
- * texts kept between calls until the page mutates (`PageIndex`), and layout (visibility) is read
- * only for the best-scored elements, never for all of them.
+ * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements; issue 20: median ≤ 5 ms): a cheap substring
+ * filter runs first over texts kept between calls until the page mutates (`PageIndex`), and
+ * layout (visibility) is read only for the best-scored elements, never for all of them.
  */
 import type { Candidate } from '../../core/exec'
-import { accessibleName, normalize, roleOf, searchRoots, type SearchRoot } from '../locators'
+import { parseDescriptor, tokenize, type ControlKind, type Descriptor, type ScopeKind } from '../../core/page/descriptor'
+import { translateDescriptor } from '../../core/page/glossary'
+import { accessibleName, checkedState, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 
-/** What counts as interactive for the semantic rung: controls, roles, and wrapper widgets. */
+export { tokenize }
+
+/** What counts as interactive for the semantic rung: controls, roles, wrapper widgets, and what Observe listed. */
 export const kInteractive = [
-  'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'label',
+  // Anchors without href are clickable text in many apps (Ant Design table actions).
+  'a', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'label',
   '[role=button]', '[role=link]', '[role=checkbox]', '[role=radio]', '[role=switch]', '[role=tab]', '[role=menuitem]',
   '[role=menuitemcheckbox]', '[role=menuitemradio]', '[role=option]', '[role=combobox]', '[role=textbox]', '[role=slider]', '[role=treeitem]',
+  '[role=searchbox]', '[role=spinbutton]', '[aria-expanded]',
   '[contenteditable=""]', '[contenteditable=true]', '[tabindex]:not([tabindex="-1"])', '[onclick]',
+  // Observe tags what it found clickable by listeners or cursor (issue 20 §1): those are targets too.
+  '[data-agent-id]',
+  // Close glyphs and collapsible headers are often plain elements (issue 20 §2).
+  '[class*=close]', '.el-collapse-item__header', '.ant-collapse-header',
 ].join(',')
-
-/** Words people use for a control's kind, mapped to ARIA roles (English and Chinese). */
-const kRoleWords: Array<[words: string[], roles: string[]]> = [
-  [['button', 'btn', '按钮'], ['button']],
-  [['link', '链接', '超链接'], ['link']],
-  [['input', 'field', 'textbox', 'textfield', 'box', '输入框', '文本框', '输入栏'], ['textbox', 'searchbox', 'combobox', 'spinbutton']],
-  [['checkbox', 'tickbox', '复选框', '勾选框', '多选框'], ['checkbox']],
-  [['radio', '单选框', '单选'], ['radio']],
-  [['switch', 'toggle', '开关'], ['switch', 'checkbox']],
-  [['dropdown', 'combobox', 'combo', 'picker', '下拉框', '下拉', '选择框', '选择器'], ['combobox', 'listbox', 'button']],
-  [['tab', '标签页', '选项卡'], ['tab']],
-  [['menu', 'menuitem', '菜单', '菜单项'], ['menuitem', 'button']],
-  [['option', '选项'], ['option']],
-]
-const kRoleByWord = new Map<string, string[]>(kRoleWords.flatMap(([words, roles]) => words.map((w) => [w, roles] as [string, string[]])))
-/** Chinese role words are stripped from the text before it is cut into pairs of characters. */
-const kCjkRoleWords = kRoleWords.flatMap(([w]) => w.filter((x) => /\p{Script=Han}/u.test(x))).sort((a, b) => b.length - a.length)
-
-/** Words that say nothing about which element is meant. */
-const kStopWords = new Set([
-  'the', 'a', 'an', 'on', 'in', 'of', 'to', 'for', 'with', 'and', 'or', 'at', 'by', 'from', 'into', 'this', 'that', 'it', 'its', 'is',
-  'click', 'press', 'tap', 'hit', 'type', 'enter', 'fill', 'select', 'choose', 'pick', 'open', 'element', 'area', 'page', 'form', 'named', 'labelled', 'labeled', 'called', 'row', 'item',
-])
-const kCjkStopWords = ['点击', '单击', '输入', '选择', '打开', '填写', '里的', '中的', '上的', '的', '在', '中', '里']
 
 const kHan = /\p{Script=Han}/u
 const kHanSpace = /(\p{Script=Han})\s+(?=\p{Script=Han})/gu
-const kTokenRe = /[\p{Script=Han}]+|[\p{L}\p{N}]+/gu
 
-/** Latin words lower-cased; Chinese runs cut into overlapping pairs (no word breaks in Chinese). */
-export function tokenize(text: string, forQuery = false): string[] {
-  const out: string[] = []
-  // Ant Design spaces out two-character button labels ("提 交"); a person reads one word.
-  const joined = text.toLowerCase().replace(kHanSpace, '$1')
-  for (const m of joined.matchAll(kTokenRe)) {
-    let w = m[0]
-    if (kHan.test(w[0])) {
-      if (forQuery) for (const stop of [...kCjkRoleWords, ...kCjkStopWords]) w = w.split(stop).join(' ')
-      for (const run of w.split(' ')) {
-        if (run.length === 1) out.push(run)
-        for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2))
-      }
-    } else if (!forQuery || !kStopWords.has(w)) out.push(w)
-  }
-  return out
-}
-
-export interface SemanticQuery {
+/** The parsed descriptor, plus the fields older callers read. */
+export interface SemanticQuery extends Descriptor {
   text: string
-  tokens: string[]
-  /** Roles the description names ("button", "输入框"); empty when it names none. */
+  /** The kinds named, as a set. */
   roles: Set<string>
-  /** A quoted label in the description ("the \"Save\" button"): matched exactly, strongly preferred. */
-  quoted?: string
 }
 
 export function parseQuery(text: string): SemanticQuery {
-  const roles = new Set<string>()
-  const lower = text.toLowerCase()
-  for (const m of lower.matchAll(/[a-z]+/g)) for (const r of kRoleByWord.get(m[0]) ?? []) roles.add(r)
-  for (const w of kCjkRoleWords) if (lower.includes(w)) for (const r of kRoleByWord.get(w) ?? []) roles.add(r)
-  const quoted = /["“'「]([^"”'」]+)["”'」]/.exec(text)?.[1]?.trim()
-  const tokens = tokenize(text, true).filter((t) => !kRoleByWord.has(t))
-  return { text, tokens: [...new Set(tokens)], roles, quoted: quoted || undefined }
+  const d = parseDescriptor(text)
+  return { ...d, text, roles: new Set(d.kinds) }
 }
 
 /** Weights of where a query word was found: the element's own label counts most (seed 002 §3.2). */
@@ -97,6 +61,12 @@ const kShareRecall = 0.55
 const kSharePrecision = 0.2
 const kShareRole = 0.25
 const kExactBonus = 0.15
+/** Taken off an element of another kind than the description names. */
+const kWrongKindPenalty = 0.15
+/** A plain element with a click handler, asked for as a link or button: it may be one (a span styled as a link). */
+const kGenericFit = 0.6
+/** Every element of the kind named by a role-only descriptor scores this: all equal, so two are a tie. */
+const kRoleOnlyScore = 0.9
 /**
  * Below this a "match" is a shared common word or only text nearby: a description matched by the
  * text next to a field, with no role word to back it, scores 0.46 and must not win on its own.
@@ -106,11 +76,15 @@ export const kMinScore = 0.5
 export const kAmbiguityMargin = 0.05
 /** Candidates handed to the AI fallback (seed 002 §5.1). */
 export const kMaxCandidates = 5
+/** Elements an ordinal may count through ("the 12th checkbox"). */
+const kMaxOrdinal = 300
 
 interface Scored {
   el: Element
   score: number
   label: string
+  /** Which words matched which field, and the kind: the debug trace's explanation. */
+  why: string
 }
 
 /** The element a person would click for a hidden native control (Element Plus checkbox input). */
@@ -122,7 +96,7 @@ export function visibleProxy(el: Element): Element | null {
   return label && isVisible(label) ? label : null
 }
 
-const kFormItem = '.el-form-item,.ant-form-item,.form-group,.form-item,.field,fieldset'
+const kFormItem = '.el-form-item,.ant-form-item,.n-form-item,.form-group,.form-item,.field,fieldset'
 const kRowish = 'tr,li,[role=row],[role=listitem],.el-table__row,.ant-table-row'
 
 /** Text of a row with a space between text nodes: `textContent` glues cells ("1001Edit"). */
@@ -133,13 +107,15 @@ function spacedText(el: Element): string {
   return normalize(parts.join(' '))
 }
 
-function textAround(el: Element, rowCache: Map<Element, string>): string {
-  const parts: string[] = []
+/** The label of the form item a field sits in: what a person reads as the field's name. */
+function formLabel(el: Element): string {
   const item = el.closest(kFormItem)
-  if (item) {
-    const label = item.querySelector('label,.el-form-item__label,.ant-form-item-label,legend')
-    if (label && !label.contains(el)) parts.push(label.textContent ?? '')
-  }
+  const label = item?.querySelector('label,.el-form-item__label,.ant-form-item-label,.n-form-item-label,legend')
+  return label && !label.contains(el) ? (label.textContent ?? '') : ''
+}
+
+function textAround(el: Element, rowCache: Map<Element, string>): string {
+  const parts: string[] = [formLabel(el)]
   const row = el.closest(kRowish)
   if (row) {
     let t = rowCache.get(row)
@@ -149,10 +125,16 @@ function textAround(el: Element, rowCache: Map<Element, string>): string {
     }
     parts.push(t)
   }
-  const prev = el.previousElementSibling
-  if (prev && !prev.matches(kInteractive)) {
-    const t = normalize(prev.textContent)
-    if (t.length <= 40) parts.push(t)
+  // The text just before it, or before its wrapper (a sidebar's "Previous topic" heading).
+  let n: Element | null = el
+  for (let i = 0; n && i < 3; i++, n = n.parentElement) {
+    const prev = n.previousElementSibling
+    if (!prev) continue
+    if (!prev.matches(kInteractive)) {
+      const t = normalize(prev.textContent)
+      if (t.length <= 40) parts.push(t)
+    }
+    break
   }
   return parts.join(' ').toLowerCase()
 }
@@ -185,12 +167,14 @@ export class LabelIndex {
   }
 }
 
-function ownText(el: Element, role: string, labels: LabelIndex): string {
-  const field = el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea'
+/** The texts that name the element, each once: name, placeholder, aria-label, title, labels, text. */
+function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
+  // A submit or button input is named by its value, as a button; other fields by their labels.
+  const field = (el.localName === 'input' && !/^(submit|button|reset|image)$/i.test(el.getAttribute('type') ?? '')) || el.localName === 'select' || el.localName === 'textarea'
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
   const bits = [field && !aria ? '' : accessibleName(el, role), el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title')]
-  if (field) bits.push(labels.textFor(el))
+  if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role)) bits.push(labels.textFor(el), formLabel(el))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
@@ -200,7 +184,7 @@ function ownText(el: Element, role: string, labels: LabelIndex): string {
     const t = normalize(b)
     if (t && !unique.includes(t)) unique.push(t)
   }
-  return unique.join(' ')
+  return unique
 }
 
 function attrText(el: Element): string {
@@ -230,7 +214,7 @@ function nearTokens(el: Element, rowCache: Map<Element, string>): Set<string> {
 
 /** Tokens of a field's label[for] text and widget placeholder (its own name, weight kWeightOwn). */
 function fieldLabelTokens(el: Element, labels: LabelIndex): Set<string> {
-  return tokensOf(`${labels.textFor(el)} ${placeholderOf(el)}`.toLowerCase())
+  return tokensOf(`${labels.textFor(el)} ${placeholderOf(el)} ${formLabel(el)}`.toLowerCase())
 }
 
 function placeholderOf(el: Element): string {
@@ -243,10 +227,140 @@ const tokenCache = new Map<string, Set<string>>()
 /** Bounded so a long session on a changing page does not grow it without end. */
 const kTokenCacheMax = 5_000
 
-export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<Element, string>(), labels = new LabelIndex()): Scored | null {
+const kDateTypes = /^(date|datetime-local|month|week)$/
+const kTimeTypes = /^(time|datetime-local)$/
+const kDateWidget = '.el-date-editor,.ant-picker,.n-date-picker,.v-date-picker,[class*=datepicker],[class*=date-picker]'
+const kTimeWidget = '.el-date-editor--time,.el-date-editor--time-select,.ant-picker-time,.n-time-picker,[class*=timepicker],[class*=time-picker]'
+const kCollapsible = 'summary,.el-collapse-item__header,.ant-collapse-header,.accordion-button,.ui-accordion-header,.n-collapse-item__header,.v-expansion-panel-title'
+/** Class names of close controls across libraries (`.close`, `btn-close`, `el-dialog__headerbtn`, `ant-modal-close`). */
+const kCloseClass = /(^|[\s_-])(close|closer|dismiss)([\s_-]|$)|headerbtn|btn-close/i
+const kCloseName = /^(?:close|dismiss|x|×|✕|✖|✗|╳)(?:\s+(?:this\s+)?(?:dialog|modal|window|panel|popup|drawer|message|notification|alert|tab))?$|^关闭(?:此)?(?:对话框|弹窗|窗口|提示)?$/i
+const kGlyph = /^(?:x|×|✕|✖|✗|╳)$/i
+/** Kinds that any clickable thing may be, even one without a role (a span with a click handler). */
+const kClickKinds = new Set<ControlKind>(['button', 'link', 'menuitem', 'tab', 'close'])
+
+function classOf(el: Element): string {
+  return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
+}
+
+function fieldWords(el: Element, labels: LabelIndex): string {
+  return `${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('name') ?? ''} ${el.getAttribute('aria-label') ?? ''} ${el.id} ${labels.textFor(el)} ${placeholderOf(el)}`.toLowerCase()
+}
+
+function isCloseControl(el: Element, role: string): boolean {
+  if (role !== 'button' && role !== 'link' && role !== '' && role !== 'generic' && role !== 'img') return false
+  if (kCloseClass.test(classOf(el))) return true
+  const short = normalize(el.textContent)
+  if (short.length > 24) return false
+  const name = normalize(el.getAttribute('aria-label') || el.getAttribute('title') || short)
+  if (kCloseName.test(name)) return true
+  // An icon-only button whose icon is a close icon.
+  return !short && !!el.querySelector('[class*=close],[data-icon=close],[aria-label=close i]')
+}
+
+/** The role of the control a label toggles (a switch's form label is not a checkbox). */
+function labelledRole(el: Element): string {
+  const control = el.localName === 'label' ? (el as HTMLLabelElement).control : null
+  return control ? roleOf(control) : ''
+}
+
+/** Whether the element is of the kind a role word names. */
+function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelIndex): boolean {
+  switch (kind) {
+    case 'textbox':
+      // A date or time picker's input is a textbox to ARIA, not what "the text field" means.
+      return (role === 'textbox' || role === 'searchbox') && !(el.localName === 'input' && (kDateTypes.test(el.getAttribute('type') ?? '') || el.closest(`${kDateWidget},${kTimeWidget}`)))
+    case 'textarea':
+      return el.localName === 'textarea' || el.getAttribute('aria-multiline') === 'true'
+    case 'searchbox':
+      return role === 'searchbox' || ((role === 'textbox' || role === 'combobox') && /search|搜索|查询|(^|\s)q(\s|$)/.test(fieldWords(el, labels)))
+    case 'checkbox':
+      return role === 'checkbox' || el.matches('.el-checkbox,.ant-checkbox-wrapper') || labelledRole(el) === 'checkbox'
+    case 'radio':
+      return role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
+    case 'combobox':
+    case 'listbox':
+      return role === 'combobox' || role === 'listbox'
+    case 'menuitem':
+      return role.startsWith('menuitem')
+    case 'switch':
+      return role === 'switch' || el.matches('.el-switch,.ant-switch')
+    case 'date': {
+      if (el.localName !== 'input') return false
+      const type = el.getAttribute('type') ?? ''
+      if (kDateTypes.test(type)) return true
+      if (role !== 'textbox' && role !== 'combobox') return false
+      return (!!el.closest(kDateWidget) && !el.closest(kTimeWidget)) || /date|日期/.test(fieldWords(el, labels))
+    }
+    case 'time': {
+      if (el.localName !== 'input') return false
+      if (kTimeTypes.test(el.getAttribute('type') ?? '')) return true
+      if (role !== 'textbox' && role !== 'combobox') return false
+      return !!el.closest(kTimeWidget) || /time|时间/.test(fieldWords(el, labels))
+    }
+    case 'collapsible':
+      // A menu or dropdown trigger also says aria-expanded; it opens a popup, not a section.
+      return el.matches(kCollapsible) || (el.hasAttribute('aria-expanded') && (role === 'button' || role === 'heading' || role === 'treeitem') && !el.hasAttribute('aria-haspopup') && !el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]'))
+    case 'close':
+      return isCloseControl(el, role)
+    default:
+      return role === kind
+  }
+}
+
+/**
+ * 1 when the element fits every role word (any kind within each), kGenericFit for a plain
+ * clickable asked for as a link or button, else 0; 0.5 when no kind is named.
+ */
+function kindFit(q: Descriptor, el: Element, role: string, labels: LabelIndex): number {
+  const groups = q.kindGroups ?? [q.kinds]
+  if (!groups.length) return 0.5
+  let fit = 1
+  let close: boolean | undefined
+  for (const g of groups) {
+    if (g.some((k) => fitsKind(k, el, role, labels))) continue
+    // A close control is whatever clickable thing it is drawn as ("关闭按钮" on a span.close).
+    if (g.every((k) => kClickKinds.has(k)) && (close ??= fitsKind('close', el, role, labels))) continue
+    if ((role === '' || role === 'generic') && g.some((k) => kClickKinds.has(k))) fit = Math.min(fit, kGenericFit)
+    else return 0
+  }
+  return fit
+}
+
+/** A role-only descriptor: nothing to read but the kind (`the text field`, `输入框`, `the x`). */
+function roleOnly(q: Descriptor): boolean {
+  return q.kinds.length > 0 && (!q.quoted || kGlyph.test(q.quoted)) && q.tokens.every((t) => q.kindWords.includes(t))
+}
+
+/** The state the descriptor asks for, read on the element or the control it wraps; false when it differs. */
+function stateFits(q: Descriptor, el: Element): boolean {
+  for (const [name, want] of Object.entries(q.state) as Array<[keyof Descriptor['state'], boolean]>) {
+    let has: boolean | 'mixed' | undefined | null
+    if (name === 'checked') has = checkedState(el)
+    else if (name === 'expanded' && el.localName === 'summary') has = (el.parentElement as HTMLDetailsElement | null)?.open
+    else has = stateOf(el, name)
+    // Element Plus marks an open collapse header by class only.
+    if (name === 'expanded' && has === undefined && el.matches('.el-collapse-item__header')) has = el.classList.contains('is-active')
+    // A state the element does not declare is not evidence either way.
+    if (has === undefined || has === null) continue
+    if ((has === true) !== want) return false
+  }
+  return true
+}
+
+export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCache = new Map<Element, string>(), labels = new LabelIndex()): Scored | null {
   if (tokenCache.size > kTokenCacheMax) tokenCache.clear()
   const role = roleOf(el)
-  const own = ownText(el, role, labels)
+  const fit = kindFit(q, el, role, labels)
+  if (!stateFits(q, el)) return null
+  const bits = ownBits(el, role, labels)
+  const own = bits.join(' ')
+  const label = own.slice(0, 50) || normalize(el.textContent).slice(0, 50)
+  const kindNote = q.kinds.length ? `kind ${q.kinds.join('/')} ${fit === 1 ? 'yes' : fit > 0 ? 'maybe' : 'no'}` : ''
+  if (roleOnly(q)) {
+    if (fit < 1) return null
+    return { el, score: kRoleOnlyScore, label, why: `${kindNote} (role only)` }
+  }
   const ownLower = own.toLowerCase()
   const ownTokens = new Set(tokenize(own))
   const attrs = attrText(el)
@@ -254,49 +368,169 @@ export function scoreElement(q: SemanticQuery, el: Element, rowCache = new Map<E
   let near: Set<string> | undefined
   let sum = 0
   let hitsOwn = 0
+  const hits: string[] = []
   for (const t of q.tokens) {
     let w = 0
+    let where = ''
     if (ownTokens.has(t)) {
       w = kWeightOwn
       hitsOwn++
-    } else if (attrTokens.has(t)) w = kWeightAttr
-    else {
+      where = 'name'
+    } else if (fit === 1 && q.kindWords.includes(t)) {
+      w = kWeightOwn
+      where = 'kind'
+    } else if (attrTokens.has(t)) {
+      w = kWeightAttr
+      where = 'attr'
+    } else {
       // Five controls of a row share its text: tokenized once (tokenCache).
       near ??= tokensOf(textAround(el, rowCache))
-      if (near.has(t)) w = kWeightNear
-      else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t))) w = kWeightPartial
+      if (near.has(t)) {
+        w = kWeightNear
+        where = 'near'
+      } else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t))) {
+        w = kWeightPartial
+        where = 'part'
+      }
     }
+    if (where) hits.push(`${t}→${where}`)
     sum += w
   }
-  if (q.tokens.length && sum === 0) return null
-  const recall = q.tokens.length ? sum / q.tokens.length : 0
-  const precision = ownTokens.size ? hitsOwn / ownTokens.size : 0
-  const roleScore = q.roles.size === 0 ? 0.5 : q.roles.has(role) || (role === '' && el.localName === 'label' && q.roles.has('checkbox')) ? 1 : 0
-  if (!q.tokens.length && roleScore < 1) return null
-  const stripped = q.quoted ?? q.tokens.join(' ')
-  const exact = stripped && normalize(stripped).toLowerCase() === ownLower ? kExactBonus : 0
-  const quotedMiss = q.quoted && !ownLower.includes(q.quoted.toLowerCase()) ? 0.2 : 0
-  const score = Math.max(0, Math.min(1, kShareRecall * recall + kSharePrecision * precision + kShareRole * roleScore + exact - quotedMiss))
-  return { el, score, label: own.slice(0, 50) || normalize(el.textContent).slice(0, 50) }
+  const quoted = q.quoted?.toLowerCase()
+  const glyphFits = !!quoted && kGlyph.test(quoted) && fit === 1
+  const quotedIn = !!quoted && (ownLower.includes(quoted) || glyphFits)
+  if (q.tokens.length && sum === 0 && !quotedIn) return null
+  const recall = q.tokens.length ? sum / q.tokens.length : quotedIn ? 1 : 0
+  const precision = ownTokens.size ? hitsOwn / ownTokens.size : quotedIn ? 1 : 0
+  if (!q.tokens.length && !quoted && fit < 1) return null
+  const stripped = quoted ?? q.tokens.filter((t) => !(fit === 1 && q.kindWords.includes(t))).join(' ')
+  const wanted = normalize(stripped).toLowerCase().replace(kHanSpace, '$1')
+  // Exact against any one of its names: a link's text "modules" with a title "Python Module Index".
+  const exact = glyphFits || (wanted && (wanted === ownLower || bits.some((b) => b.toLowerCase().replace(kHanSpace, '$1') === wanted))) ? kExactBonus : 0
+  const quotedMiss = quoted && !quotedIn ? 0.2 : 0
+  // Named as another kind ("the email field" on a checkbox): the words alone must not carry it.
+  const wrongKind = q.kinds.length && fit === 0 ? kWrongKindPenalty : 0
+  let score = Math.max(0, kShareRecall * recall + kSharePrecision * precision + kShareRole * fit + exact - quotedMiss - wrongKind)
+  // Half of what was said is missing ("the project name field" on "Describe the project"): a guess, not a match.
+  if (q.tokens.length >= 2 && recall <= 0.5) score = Math.min(score, kMinScore - 0.01)
+  const why = [kindNote, hits.join(' '), quoted ? `"${q.quoted}" ${quotedIn ? (exact ? 'exact' : 'in name') : 'missing'}` : ''].filter(Boolean).join('; ')
+  return { el, score, label, why }
 }
 
 export interface SemanticResult {
   /** The unique best element, or none when nothing fits or two fit too well. */
   best?: Element
   ambiguous: boolean
+  /** Best first. When nothing passed the bar, the nearest by kind and text, each marked `weak`. */
   candidates: Candidate[]
   /** Elements of the candidates, parallel to `candidates`. */
   elements: Element[]
+  /** Why the best scored (or, on a miss, the first candidate): for the debug trace. */
+  why?: string
 }
 
 export function candidateId(el: Element): string {
   return el.getAttribute('data-agent-id') ?? `css:${cssPath(el)}`
 }
 
+const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
+  alert: '[role=alert],[role=status],.alert,.el-alert,.ant-alert,.el-notification,.el-message,.ant-notification-notice,.ant-message-notice,.toast,.n-alert,.n-notification',
+  tag: '.el-tag,.ant-tag,.n-tag,.badge,.chip,.v-chip,.tag',
+  dialog: 'dialog,[role=dialog],[role=alertdialog],[aria-modal=true],.el-dialog,.el-message-box,.el-drawer,.ant-modal,.ant-drawer-content,.modal-dialog,.ui-dialog,.n-dialog,.n-modal,.v-dialog',
+  row: 'tr,[role=row],li,.el-table__row,.ant-table-row,.list-group-item',
+  form: 'form,[role=form],.el-form,.ant-form',
+  table: 'table,[role=table],[role=grid],[role=treegrid],.el-table,.ant-table',
+  menu: '[role=menu],[role=menubar],.el-menu,.ant-menu,.dropdown-menu,.ui-menu,.el-dropdown-menu,.ant-dropdown-menu',
+  list: 'ul,ol,[role=list],[role=listbox]',
+  nav: 'nav,[role=navigation],.navbar,.el-menu,.ant-menu',
+  header: 'header,[role=banner],.header,.el-header,.ant-layout-header',
+  footer: 'footer,[role=contentinfo],.footer,.el-footer,.ant-layout-footer',
+  sidebar: 'aside,[role=complementary],.sidebar,.el-aside,.ant-layout-sider,.sphinxsidebar',
+  toolbar: '[role=toolbar],.toolbar,.btn-toolbar',
+}
+/** Ancestors climbed looking for the container a scope names. */
+const kScopeDepth = 16
+
 /**
- * What stage 1 reads of one interactive element. Everything but the live `value` comes from the
- * DOM alone, so it stays right until the page mutates (see `PageIndex`).
+ * The container of the scope that holds `el`, or null when it is outside it: the nearest ancestor
+ * of the named kind (showing the name, when one is given), or for a container named by text only
+ * (`@nibh's post`) the smallest ancestor showing the name.
  */
+function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Map<Element, boolean>): Element | null {
+  const name = scope.name ? normalize(scope.name).toLowerCase().replace(kHanSpace, '$1') : ''
+  const shows = (a: Element) => {
+    let v = texts.get(a)
+    if (v === undefined) {
+      const attrs = `${a.getAttribute('aria-label') ?? ''} ${a.id} ${a.getAttribute('name') ?? ''} ${classOf(a)}`.toLowerCase().replace(/[-_]+/g, ' ')
+      texts.set(a, (v = normalize(a.textContent).toLowerCase().replace(kHanSpace, '$1').includes(name) || attrs.includes(name)))
+    }
+    return v
+  }
+  const sel = scope.kind === 'named' ? null : kScopeSelectors[scope.kind]
+  let n: Element | null = el.parentElement
+  let sawKind = false
+  for (let i = 0; n && i < kScopeDepth; i++, n = n.parentElement) {
+    if (sel && !n.matches(sel)) continue
+    sawKind = true
+    if (scope.ordinal) return nthOfKind(n, sel!, scope.ordinal) ? n : null
+    if (!name || shows(n)) return n
+    // The nearest row (tag, dialog…) is the one it is in: a table holding every row is not "the row of 张三".
+    if (sel) return null
+  }
+  // A kind the page does not mark up ("the row of 张三" in a grid of divs): the text decides.
+  if (sel && name && !sawKind) return scopeOf(el, { kind: 'named', name: scope.name }, texts)
+  return null
+}
+
+/** Whether a container is the nth of its kind among its siblings (rows of a table body), hidden ones not counted. */
+function nthOfKind(n: Element, sel: string, ordinal: number): boolean {
+  const siblings = [...(n.parentElement?.children ?? [])].filter((c) => c.matches(sel) && c.getAttribute('aria-hidden') !== 'true' && (c as HTMLElement).offsetHeight > 1)
+  const at = ordinal > 0 ? ordinal - 1 : siblings.length + ordinal
+  return siblings[at] === n
+}
+
+/** Open modal layers: what is behind them cannot be clicked, so a match inside one is what is meant. */
+const kModal = '[aria-modal=true],dialog[open],.el-overlay-dialog,.el-overlay-message-box,.ant-modal-wrap,.modal.show,.n-modal-container'
+
+function openModal(doc: Document): Element | null {
+  const all = [...doc.querySelectorAll(kModal)].filter((m) => isVisible(m) || [...m.children].some(isVisible))
+  return all[all.length - 1] ?? null
+}
+
+/** Whether a click at the element's centre would land on the modal layer instead. */
+function coveredBy(el: Element, modal: Element): boolean {
+  const r = el.getBoundingClientRect()
+  if (!r.width || !r.height) return false
+  const hit = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+  return !!hit && modal.contains(hit)
+}
+
+/**
+ * Two copies of one control (the top and bottom navigation bars of a documentation page): same
+ * tag, role and text, and the same destination — link target, or form, name and type. Clicking
+ * either does the same, so they are not an ambiguity. Two "Delete" buttons in two rows are not
+ * copies: nothing says they do the same.
+ */
+function sameAction(a: Element, b: Element): boolean {
+  if (a.localName !== b.localName || roleOf(a) !== roleOf(b)) return false
+  if (normalize(a.textContent) !== normalize(b.textContent) || a.getAttribute('aria-label') !== b.getAttribute('aria-label') || (a as HTMLInputElement).value !== (b as HTMLInputElement).value) return false
+  const href = a.getAttribute('href')
+  if (a.localName === 'a') return !!href && !/^(#$|javascript:)/i.test(href) && (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href
+  const fa = (a as HTMLInputElement).form
+  const fb = (b as HTMLInputElement).form
+  if (fa && fb) return fa.action === fb.action && fa.method === fb.method && a.getAttribute('name') === b.getAttribute('name') && a.getAttribute('type') === b.getAttribute('type')
+  return !!a.id && a.id === b.id
+}
+
+/** Reading order: top to bottom, then left to right among boxes on the same line. */
+function readingOrder(a: Element, b: Element): number {
+  const ra = a.getBoundingClientRect()
+  const rb = b.getBoundingClientRect()
+  if (ra.bottom <= rb.top + 1) return -1
+  if (rb.bottom <= ra.top + 1) return 1
+  return ra.left - rb.left || ra.top - rb.top
+}
+
 interface Entry {
   el: Element
   field: boolean
@@ -310,6 +544,8 @@ interface Entry {
   hayHan?: string
   own?: ReadonlySet<string>
   near?: Set<string>
+  /** Its role, read on first need (DOM-only, so valid as long as the entry). */
+  role?: string
 }
 
 /**
@@ -385,26 +621,83 @@ function viewOf(root: SearchRoot): Window & typeof globalThis {
 
 const indexes = new WeakMap<Document, PageIndex>()
 
-/** Scores every interactive element of the page (all search roots) against the description. */
+/** Keeps the first of elements that are one target: a label and its control, a wrapper and what it wraps. */
+function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = []): Scored[] {
+  for (const s of list) {
+    if (out.length >= cap) break
+    if (s.el.closest(`[${kAvaUiAttr}]`)) continue
+    const proxy = visibleProxy(s.el)
+    if (!proxy) continue
+    const key = proxy.localName === 'label' ? ((proxy as HTMLLabelElement).control ?? proxy) : proxy
+    if (taken.has(key) || taken.has(proxy)) continue
+    taken.add(key)
+    taken.add(proxy)
+    const same = out.findIndex((v) => v.el.contains(proxy) || proxy.contains(v.el) || (v.el.localName === 'label' && (v.el as HTMLLabelElement).control === proxy))
+    if (same >= 0) {
+      // A close icon inside its button: the button is the target.
+      const kept = out[same]
+      if (proxy.contains(kept.el) && !roleOf(kept.el) && roleOf(proxy)) out[same] = { ...s, el: proxy }
+      continue
+    }
+    out.push({ ...s, el: proxy })
+  }
+  return out
+}
+
+function toCandidate(s: Scored, weak = false): Candidate {
+  return { id: candidateId(s.el), label: s.label, score: Math.round(Math.min(1, s.score) * 100) / 100, why: s.why, ...(weak ? { weak: true } : {}) }
+}
+
+/**
+ * Scores every interactive element of the page (all search roots) against the description; when
+ * nothing fits as written, against its translation (a Chinese descriptor on an English page, or
+ * the other way round: src/core/page/glossary.ts).
+ */
 export function semanticMatch(description: string, scope: Document = document): SemanticResult {
+  const first = matchOne(description, scope)
+  if (first.best || first.ambiguous) return first
+  for (const other of translateDescriptor(description)) {
+    const second = matchOne(other, scope)
+    if (!second.best && !second.ambiguous) continue
+    const note = `as "${other}"`
+    return { ...second, why: `${second.why ?? ''} (${note})`, candidates: second.candidates.map((c) => ({ ...c, why: `${c.why ?? ''} (${note})` })) }
+  }
+  return first
+}
+
+function matchOne(description: string, scope: Document): SemanticResult {
   const q = parseQuery(description)
-  const needles = q.quoted ? [q.quoted.toLowerCase(), ...q.tokens] : q.tokens
+  const quoted = q.quoted?.toLowerCase()
+  const needles = quoted ? [quoted, ...q.tokens] : q.tokens
   const han = needles.some((t) => kHan.test(t))
   let index = indexes.get(scope)
   if (!index) indexes.set(scope, (index = new PageIndex()))
   const entries = index.current(searchRoots(scope))
   const { rowCache, labels } = index
-  const scored: Scored[] = []
+  const onlyRole = roleOnly(q)
+  const scopeTexts = new Map<Element, boolean>()
+  const containers = new Map<Element, Element | null>()
+  const containerOf = (el: Element) => {
+    let c = containers.get(el)
+    if (c === undefined) containers.set(el, (c = q.scope ? scopeOf(el, q.scope, scopeTexts) : null))
+    return c
+  }
+  const inScope = (el: Element) => !q.scope || !!containerOf(el)
+  const fitOf = (e: Entry) => kindFit(q, e.el, (e.role ??= roleOf(e.el)), labels)
   // Stage 1, cheap: an upper bound of each element's score from the text it carries and the
   // text around it. Stage 2 scores fully, best bound first, and stops once no bound can reach
   // the ambiguity margin of the best score: on a page of thousands of controls only a few are
   // ever scored in full (issue 5 bench).
   const bounded: Array<{ el: Element; ub: number }> = []
-  const roleUb = q.roles.size === 0 ? 0.5 * kShareRole : kShareRole
-  const whole = (q.quoted ?? q.tokens.join(' ')).toLowerCase()
-  const quoted = q.quoted?.toLowerCase()
+  const roleUb = q.kinds.length === 0 ? 0.5 * kShareRole : kShareRole
+  const whole = (quoted ?? q.tokens.join(' ')).toLowerCase()
+  const glyph = !!quoted && kGlyph.test(quoted)
   for (const e of entries) {
     const el = e.el
+    if (onlyRole) {
+      if (fitOf(e) === 1 && inScope(el)) bounded.push({ el, ub: kRoleOnlyScore })
+      continue
+    }
     const value = valueOf(el)
     if (value !== e.value) {
       e.value = value
@@ -413,8 +706,10 @@ export function semanticMatch(description: string, scope: Document = document): 
     }
     const hay = han ? (e.hayHan ??= e.hay.replace(kHanSpace, '$1')) : e.hay
     let sum = 0
+    let fit: number | undefined
     for (const t of q.tokens) {
       if (hay.includes(t)) sum += kWeightOwn
+      else if (q.kindWords.includes(t) && (fit ??= fitOf(e)) === 1) sum += kWeightOwn
       else {
         // A field's label[for] and widget placeholder are its own text, as in scoreElement.
         const own = (e.own ??= e.field ? fieldLabelTokens(el, labels) : kNoTokens)
@@ -422,42 +717,138 @@ export function semanticMatch(description: string, scope: Document = document): 
         else if ((e.near ??= nearTokens(el, rowCache)).has(t)) sum += kWeightNear
       }
     }
-    if (needles.length && sum === 0 && !(quoted && hay.includes(quoted))) continue
-    const recallUb = q.tokens.length ? sum / q.tokens.length : 0
-    const exactUb = whole && hay.includes(whole) ? kExactBonus : 0
+    const quotedIn = !!quoted && (hay.includes(quoted) || (glyph && (fit ??= fitOf(e)) === 1))
+    if (needles.length && sum === 0 && !quotedIn) continue
+    if (!inScope(el)) continue
+    const recallUb = q.tokens.length ? sum / q.tokens.length : 1
+    const exactUb = (whole && hay.includes(whole)) || (glyph && quotedIn) ? kExactBonus : 0
     bounded.push({ el, ub: kShareRecall * recallUb + kSharePrecision + roleUb + exactUb })
   }
   bounded.sort((a, b) => b.ub - a.ub)
+  let scored: Scored[] = []
+  const weakScored: Scored[] = []
   let best = 0
   let full = 0
-  for (const { el, ub } of bounded) {
-    if (ub < kMinScore || (full >= kMaxCandidates && ub < best - kAmbiguityMargin)) break
+  let i = 0
+  for (; i < bounded.length; i++) {
+    const { el, ub } = bounded[i]
+    if (ub < kMinScore || (full >= kMaxCandidates && ub < best - kAmbiguityMargin && !q.ordinal && q.scope?.kind !== 'named')) break
     const s = scoreElement(q, el, rowCache, labels)
     full++
-    if (!s || s.score < kMinScore) continue
+    if (!s) continue
+    if (s.score < kMinScore) {
+      weakScored.push(s)
+      continue
+    }
     scored.push(s)
     best = Math.max(best, s.score)
   }
   scored.sort((a, b) => b.score - a.score)
-  // Layout is read only now, best first, until enough visible candidates are known.
-  const visible: Scored[] = []
-  const taken = new Set<Element>()
-  for (const s of scored) {
-    if (s.el.closest(`[${kAvaUiAttr}]`)) continue
-    const proxy = visibleProxy(s.el)
-    if (!proxy || taken.has(proxy)) continue
-    taken.add(proxy)
-    // A label and the control inside it are one target.
-    if (visible.some((v) => v.el.contains(proxy) || proxy.contains(v.el))) continue
-    visible.push({ ...s, el: proxy })
-    // Enough to show and to tell a tie: a thousand equal links need not all be laid out.
-    if (visible.length >= kMaxCandidates) break
+  // A modal dialog is open and covers the page: what is behind it cannot be clicked (unless the
+  // scope says where). A dialog that says it is modal but lets clicks through does not count.
+  if (!q.scope && scored.length > 1) {
+    const modal = openModal(scope)
+    const inside = modal ? scored.filter((s) => modal.contains(s.el)) : []
+    const outside = scored.find((s) => !inside.includes(s))
+    if (inside.length && outside && coveredBy(outside.el, modal!)) scored = inside
   }
-  const top = visible.slice(0, kMaxCandidates)
-  const candidates = top.map((s) => ({ id: candidateId(s.el), label: s.label, score: Math.round(s.score * 100) / 100 }))
-  const elements = top.map((s) => s.el)
-  if (!top.length) return { ambiguous: false, candidates, elements }
-  const ties = top.filter((s) => s.score >= top[0].score - kAmbiguityMargin)
-  if (ties.length > 1) return { ambiguous: true, candidates, elements }
-  return { best: top[0].el, ambiguous: false, candidates, elements }
+  // A container named only by its text ("@nibh's post"): an element whose container also holds
+  // an equal match elsewhere is not in that container, only near it (the feed holds every post).
+  if (q.scope?.name && scored.length > 1) {
+    const all = scored
+    const kept = all.filter((s) => {
+      const c = containerOf(s.el)
+      return !all.some((o) => o !== s && o.score >= s.score - kAmbiguityMargin && c?.contains(o.el) && !s.el.contains(o.el) && !o.el.contains(s.el))
+    })
+    if (kept.length) scored = kept
+  }
+  // Layout is read only now, best first, until enough visible candidates are known.
+  const visible = distinctVisible(scored, q.ordinal ? kMaxOrdinal : kMaxCandidates)
+  if (visible.length) {
+    const ties = visible.filter((s) => s.score >= visible[0].score - kAmbiguityMargin)
+    if (q.ordinal) {
+      const pool = ties.map((s) => s.el).sort(readingOrder)
+      const at = q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal
+      const pick = ties.find((s) => s.el === pool[at])
+      if (!pick) {
+        const candidates = ties.slice(0, kMaxCandidates).map((s) => toCandidate({ ...s, why: `${s.why}; only ${pool.length} such` }, true))
+        return { ambiguous: false, candidates, elements: ties.slice(0, kMaxCandidates).map((s) => s.el), why: `no element number ${q.ordinal} among ${pool.length}` }
+      }
+      const nth = { ...pick, why: `${pick.why}; number ${at + 1} of ${pool.length} in reading order` }
+      const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
+      return { best: pick.el, ambiguous: false, candidates: [toCandidate(nth), ...rest.map((s) => toCandidate(s))], elements: [pick.el, ...rest.map((s) => s.el)], why: nth.why }
+    }
+    const top = visible.slice(0, kMaxCandidates)
+    const candidates = top.map((s) => toCandidate(s))
+    const elements = top.map((s) => s.el)
+    if (ties.length > 1 && ties.every((t) => sameAction(t.el, ties[0].el))) {
+      const first = ties.map((t) => t.el).sort(readingOrder)[0]
+      const pick = ties.find((t) => t.el === first)!
+      const why = `${pick.why}; ${ties.length} copies with the same target, the first in reading order`
+      const rest = top.filter((s) => s !== pick)
+      return { best: first, ambiguous: false, candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))].slice(0, kMaxCandidates), elements: [first, ...rest.map((s) => s.el)].slice(0, kMaxCandidates), why }
+    }
+    if (ties.length > 1) return { ambiguous: true, candidates, elements, why: `${ties.length} elements score within ${kAmbiguityMargin}` }
+    return { best: top[0].el, ambiguous: false, candidates, elements, why: top[0].why }
+  }
+  // Nothing passed the bar: the nearest by score, then by kind, then by text, marked weak, so the
+  // AI fallback always has something to choose from (issue 20 §3).
+  for (; i < bounded.length && weakScored.length < kMaxCandidates * 4; i++) {
+    const s = scoreElement(q, bounded[i].el, rowCache, labels)
+    if (s) weakScored.push(s)
+  }
+  weakScored.sort((a, b) => b.score - a.score)
+  const taken = new Set<Element>()
+  const weak = distinctVisible(weakScored, kMaxCandidates, taken)
+  let looked = 0
+  const more = (test: (e: Entry) => boolean, why: string) => {
+    for (const e of entries) {
+      if (weak.length >= kMaxCandidates || looked > kMaxWeakLooks) return
+      if (taken.has(e.el) || !test(e) || !inScope(e.el)) continue
+      looked++
+      distinctVisible([{ el: e.el, score: 0, label: normalize(e.el.textContent).slice(0, 50) || (e.el.getAttribute('aria-label') ?? ''), why }], kMaxCandidates, taken, weak)
+    }
+  }
+  if (q.kinds.length) more((e) => fitOf(e) === 1, `kind ${q.kinds.join('/')} only`)
+  if (needles.length) more((e) => needles.some((t) => e.hay.includes(t)), 'shares a word')
+  if (!weak.length) more(() => true, 'visible control')
+  return { ambiguous: false, candidates: weak.map((s) => toCandidate(s, true)), elements: weak.map((s) => s.el), why: weak[0]?.why ?? 'no visible control' }
 }
+
+/** Elements checked for visibility while filling weak candidates: a bound on a page of thousands. */
+const kMaxWeakLooks = 200
+
+/**
+ * The one visible element showing the descriptor's text, in its scope, when no control fits: a
+ * hover menu, a span with a click handler (issue 20 §1). Null when none or several do.
+ */
+export function textTarget(description: string, find: (text: string) => Element[]): Element | Element[] | null {
+  const q = parseQuery(description)
+  const text = q.quoted ?? q.rest
+  if (!text) return null
+  const want = normalize(text).toLowerCase()
+  let found = find(text).filter(
+    (el) =>
+      isVisible(el) &&
+      !el.closest(`[${kAvaUiAttr}]`) &&
+      // A field's label names the field; it is not the thing to act on.
+      !el.closest(kFieldLabel) &&
+      // Headings title a region; acting on one is not what a description of a control means.
+      !el.closest('h1,h2,h3,h4,h5,h6,[role=heading]') &&
+      // A word inside a sentence is not a target: the text is about as long as what was said.
+      normalize(el.textContent).length <= want.length * 2 + 4,
+  )
+  if (q.scope) {
+    const texts = new Map<Element, boolean>()
+    const inside = found.map((el) => ({ el, c: scopeOf(el, q.scope!, texts) })).filter((x) => x.c)
+    found = inside.filter((x) => !(q.scope!.kind === 'named' && inside.some((o) => o !== x && x.c!.contains(o.el)))).map((x) => x.el)
+  }
+  if (q.ordinal && found.length) {
+    const pool = found.sort(readingOrder)
+    return pool[q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal] ?? null
+  }
+  if (found.length > 1 && found.every((el) => sameAction(el, found[0]))) return found.sort(readingOrder)[0]
+  return found.length === 1 ? found[0] : found.length > 1 ? found.slice(0, kMaxCandidates) : null
+}
+
+const kFieldLabel = '.el-form-item__label,.ant-form-item-label,.n-form-item-label,legend,label:not(:has(input,[role=checkbox],[role=radio],[role=switch]))'

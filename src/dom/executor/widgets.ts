@@ -213,7 +213,9 @@ const datePicker: WidgetDescriptor = {
     const typed = await enterTextOp(input, value, ctx, 'fill')
     if (!typed.ok) return typed
     dispatchKey(input, keyInfo('Enter'))
-    const shown = await waitFor(() => (input.value === value ? input.value : null), remaining(ctx, kDisplayWaitMs), ctx.signal)
+    // What was typed may be the picker's own form of a date written another way (native.ts pickerText).
+    const typedText = typed.changes.value ?? value
+    const shown = await waitFor(() => (input.value === typedText ? input.value : null), remaining(ctx, kDisplayWaitMs), ctx.signal)
     if (shown === null) return fail('NOT_ACTIONABLE', `Typed "${value}" into ${quoteLabel(input)} but the picker shows "${input.value}".`, { reason: 'value-rejected', suggestion: 'Write the date in the format the picker shows.' })
     // Close the panel when Enter left it open, so it does not cover the next field.
     await sleep(50, ctx.signal).catch(() => undefined)

@@ -17,6 +17,7 @@ import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './vi
 import { clip, slug, normalizeText } from '../../core/page/text'
 import { frameIdFor } from './ids'
 import { kUaBoxedTags, kUaCursorTags, kUaMayHideTags, kUaStyledTags, ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
+import { listenerHints } from './listeners'
 
 /** Subtrees that never hold anything to show or click. */
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
@@ -57,6 +58,12 @@ const kAttrBits = new Map<string, number>([
   ['tabindex', kAttrTabindex],
   ['contenteditable', kAttrEditable],
   ['onclick', kAttrOnclick],
+  // The other handler attributes a press starts with (listeners.ts hints the properties).
+  ['onmousedown', kAttrOnclick],
+  ['onmouseup', kAttrOnclick],
+  ['onpointerdown', kAttrOnclick],
+  ['ontouchstart', kAttrOnclick],
+  ['onkeydown', kAttrOnclick],
   ['loading', kAttrLazy],
   ['aria-busy', kAttrLazy],
   ['class', kAttrLazy],
@@ -160,6 +167,8 @@ export interface DocScan {
   hideRule: RuleTest | null
   /** Whether a rule may `clip` an element away (cursor-rules.ts), as `cursorRule`. */
   clipRule: RuleTest | null
+  /** Elements the page's scripts listen on for a click or key (listeners.ts): hints only. */
+  hints: ReadonlySet<Element>
 }
 
 export interface Candidate {
@@ -171,7 +180,7 @@ export interface Candidate {
   item: Element | null
   group: GroupAcc | null
   label: Element | null
-  /** Clickable only by `cursor: pointer` or `onclick`: dropped if it contains a real control. */
+  /** Clickable only by `cursor: pointer`, `onclick` or a listener hint: dropped if it contains a real control. */
   weak: boolean
   drop: boolean
   ds: DocScan
@@ -240,6 +249,7 @@ function forkOf(next: Ctx, ctx: Ctx): Ctx {
     group: ctx.group,
     inInteractive: ctx.inInteractive,
     weakOwner: ctx.weakOwner,
+    hintOwner: ctx.hintOwner,
     label: ctx.label,
     inContent: ctx.inContent,
     exactCursor: ctx.exactCursor,
@@ -296,6 +306,11 @@ interface Ctx {
   group: GroupAcc | null
   inInteractive: boolean
   weakOwner: Candidate | null
+  /**
+   * The nearest candidate clickable only by a listener hint: a wrapper that may merely delegate
+   * (a feed, a React root), dropped as soon as anything below it is listed, which is not kept out.
+   */
+  hintOwner: Candidate | null
   label: Element | null
   inContent: boolean
   /** Inside a shadow host or custom element: every cursor is read (cursor-rules.ts). */
@@ -356,6 +371,7 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
     overflowRule: ruleTest(rules.overflow, scope),
     hideRule: layout && nativeVisibility ? ruleTest(rules.hide, scope) : null,
     clipRule: ruleTest(rules.clip, scope),
+    hints: listenerHints(doc),
   }
 }
 
@@ -382,7 +398,7 @@ class Walker {
 
   scanDocument(start: Element, ds: DocScan): void {
     const page = this.openRegion('page', '', null, null, ds)
-    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, label: null, inContent: false, exactCursor: false }
+    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, hintOwner: null, label: null, inContent: false, exactCursor: false }
     this.visit(start, ctx, null, false, ds)
   }
 
@@ -446,14 +462,23 @@ class Walker {
       if (style) pointer = style.cursor === 'pointer'
     }
     const weak = !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
-    if (weak) c = this.candidate(el, tag, role, true, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds))
+    // A listener hint counts inside a cursor or onclick wrapper too: the script says which part
+    // acts. Not inside a <label>: clicking any part of it is clicking its control, listed already.
+    const hinted = !strong && !weak && !ctx.inInteractive && !ctx.label && ds.hints.size > 0 && ds.hints.has(el) && tag !== 'html' && tag !== 'body'
+    if (weak || hinted) c = this.candidate(el, tag, role, true, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds))
     if (c) {
-      // A clickable wrapper around a real control is noise: the control is what to click.
+      // A clickable wrapper around a real control is noise: the control is what to click. (Around
+      // a listened-on part too, once the part is known to stay: settleHint.)
       if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
+      if (ctx.hintOwner) ctx.hintOwner.drop = true
       if (strong) (next = forkOf(next, ctx)).inInteractive = true
+      else if (hinted) (next = forkOf(next, ctx)).hintOwner = c
       else (next = forkOf(next, ctx)).weakOwner = c
     } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
 
+    // A part listed only by a hint is a control, not a container of text blocks (a table row
+    // every row of which a component library listens on, a post's whole card).
+    if (tagBits & kTagContent && ctx.hintOwner) ctx.hintOwner.drop = true
     if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent) {
       out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds), clip })
       ;(next = forkOf(next, ctx)).inContent = true
@@ -464,13 +489,22 @@ class Walker {
 
     if (bits & kAttrLazy && out.lazy.length < kMaxLazyRegions) this.lazyMarker(el, tag, next.region, ds)
 
-    if (tagBits & kTagLeaf) return
+    if (tagBits & kTagLeaf) {
+      if (hinted) this.settleHint(c, ctx)
+      return
+    }
     const first = el.firstElementChild
     const inner = first && ds.layout ? clipNodeOf(el, tag, tagBits, next.exactCursor || (bits & kAttrStyle) !== 0, style, clip) : clip
     for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
     if (shadow) {
       for (let child = shadow.firstElementChild; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
     }
+    if (hinted) this.settleHint(c, ctx)
+  }
+
+  /** A listened-on part that stays listed after its subtree replaces the cursor or onclick wrapper around it. */
+  private settleHint(c: Candidate | null, ctx: Ctx): void {
+    if (c && !c.drop && ctx.weakOwner) ctx.weakOwner.drop = true
   }
 
   /**
@@ -643,7 +677,7 @@ class Walker {
     const oy = ds.oy + (r ? r.top + el.clientTop : 0)
     const child = makeDocScan(inner, inner.defaultView, fid + '_', ox, oy)
     const page = this.openRegion('page', '', null, ctx.region, child)
-    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, label: null, inContent: false, exactCursor: false }
+    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, hintOwner: null, label: null, inContent: false, exactCursor: false }
     this.visit(inner.documentElement, frameCtx, null, false, child)
   }
 

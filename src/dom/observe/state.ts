@@ -1,6 +1,7 @@
 /** Element state (seed 002 §3, ElementState) from native properties first and ARIA second. */
 import type { ElementAttrs, ElementState, ElementType } from '../../core/page/snapshot'
 import { clip } from '../../core/page/text'
+import { holdsSecret } from '../secret-fields'
 
 const kNoNames: string[] = []
 
@@ -97,12 +98,14 @@ function readValue(el: Element, tag: string, type: ElementType, attrs: Attrs): s
   }
   if (tag === 'textarea' || (tag === 'input' && type !== 'checkbox' && type !== 'radio' && type !== 'button' && type !== 'file_input')) {
     const v = (el as HTMLInputElement).value
-    return typeof v === 'string' ? clip(v) : undefined
+    // Nor a code, a card number or anything typed from the vault (issue 16 §2): listed without its value.
+    if (typeof v !== 'string' || holdsSecret(el, v !== '')) return undefined
+    return clip(v)
   }
   if (type === 'textarea' || type === 'text_input') {
     const now = attrs.get('aria-valuetext') ?? attrs.get('aria-valuenow')
     if (now !== null) return clip(now)
-    if (attrs.has('contenteditable')) return clip(el.textContent)
+    if (attrs.has('contenteditable')) return holdsSecret(el) ? undefined : clip(el.textContent)
   }
   return undefined
 }

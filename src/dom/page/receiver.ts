@@ -6,7 +6,9 @@
 import type { ExecFailure, ExecOutcome, RiskCategory } from '../../core/exec'
 import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate } from '../../core/page/command'
 import type { RawEvent } from '../../core/flows/record'
-import { runCommand, semanticMatch, type TargetSpec } from '../executor'
+import { locate, runCommand, type TargetSpec } from '../executor'
+import { candidateId } from '../executor/semantic'
+import { labelOf } from '../executor/dom'
 import { fail } from '../executor/ladder'
 import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
@@ -15,6 +17,7 @@ import { serialize } from '../../core/page/serialize'
 import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSource } from '../observe'
 import { describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
+import { holdsSecret, markSecretField } from '../secret-fields'
 import { navigationRefusal } from '../../core/offsite'
 import { navigationOf, type StepNavigation } from '../offsite'
 
@@ -76,8 +79,21 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   const requests = createRequestCount()
   let recording: AbortController | null = null
 
-  async function act({ step, timeoutMs, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
-    const refuse = gateOf(gate, step.key)
+  async function act({ step, timeoutMs, secretSites, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
+    const risky = gateOf(gate, step.key)
+    let secretField = false
+    // A saved secret goes only into a field whose own document is on a site it is bound to
+    // (issue 16 §2); the field is remembered so its value is never listed again.
+    const refuse: Gate = (el, action, nav) => {
+      const refused = nav === undefined ? risky(el, action) : risky(el, action, nav)
+      if (refused) return refused
+      if (secretSites) {
+        if (!secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
+        markSecretField(el)
+      }
+      secretField = holdsSecret(el)
+      return null
+    }
     let target: TargetSpec | undefined
     if (step.target?.focused) {
       const el = focusedElement()
@@ -102,7 +118,9 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
       },
     })
-    return newTab ? { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab } : out
+    if (newTab) return { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab }
+    // What went into such a field is recorded redacted wherever the step is kept (run.ts).
+    return out.ok && secretField ? { ...out, sensitive: true } : out
   }
 
   async function read({ request, settle, pending }: PageCommand<'read'>): Promise<PageInfo> {
@@ -134,11 +152,14 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         throw e
       }
     },
-    find({ query }) {
-      const m = semanticMatch(query)
-      const named = m.candidates.map((c) => `${c.label} (${c.id})`).join('; ')
-      if (m.ambiguous) return fail('AMBIGUOUS', `"${query}" fits several elements: ${named}.`, { candidates: m.candidates })
-      return { ok: true, found: m.best ? { ...m.candidates[0], candidates: m.candidates } : null }
+    // Through the ladder like every other locate (issue 20): same parser, text fallback and
+    // ambiguity rule; a look, not a wait.
+    async find({ query }) {
+      const found = await locate({ semantic: query }, { timeoutMs: 0, allowText: true })
+      if (found.ok === false) return found.code === 'AMBIGUOUS' ? found : { ok: true, found: null }
+      const candidates = found.candidates ?? []
+      const first = candidates.find((c) => c.id === candidateId(found.el)) ?? { id: candidateId(found.el), label: labelOf(found.el), score: 1 }
+      return { ok: true, found: { ...first, candidates } }
     },
     url: () => ({ ok: true, url: location.href }),
     'flow.step': async ({ step, timeoutMs, trusted, ...gate }) => ({ ok: true, outcome: await runFlowStep(step, { timeoutMs, trusted, beforeAct: gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key)) }) }),

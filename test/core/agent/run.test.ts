@@ -2,7 +2,7 @@
 // through fake ports that record what the run asked of the world. Assertions are on what the run
 // did — calls, statuses, messages — never on its internals.
 import { describe, expect, it } from 'vitest'
-import type { ChatMessage, RunStatus } from '../../../src/core/chat'
+import { kMaxAnswerChars, type ChatMessage, type RunStatus } from '../../../src/core/chat'
 import type { AgentPorts, ExecOptions } from '../../../src/core/agent/ports'
 import { beginRun, resumeRun, runAgent } from '../../../src/core/agent/run'
 import type { PlannerMessage, RunState } from '../../../src/core/agent/state'
@@ -62,8 +62,12 @@ interface WorldOptions {
   settings?: (s: Settings) => void
   cache?: CacheEntry[]
   vault?: Record<string, string>
+  /** The sites each secret is bound to; by default every one to the page's own origin. */
+  sites?: Record<string, string[]>
   history?: ChatMessage[]
   navigate?: (url: string) => Promise<unknown>
+  /** The listing of read `n` (1-based), when the page should say something of its own. */
+  listing?: (n: number) => string
 }
 
 function world(o: WorldOptions = {}) {
@@ -72,7 +76,7 @@ function world(o: WorldOptions = {}) {
   const log: string[] = []
   const replies = [...(o.replies ?? [])]
   const llmCalls: PlannerMessage[][] = []
-  const execCalls: { tabId: number; instruction: Instruction; confirmed: boolean; elementWaitMs?: number }[] = []
+  const execCalls: { tabId: number; instruction: Instruction; confirmed: boolean; elementWaitMs?: number; secretSites?: string[] }[] = []
   const reads: { tabId: number; request: string; settle?: boolean }[] = []
   const navigations: string[] = []
   const saved: RunState[] = []
@@ -108,10 +112,10 @@ function world(o: WorldOptions = {}) {
       async read(tabId, request, { settle }) {
         reads.push({ tabId, request, settle })
         log.push('read')
-        return { url: kUrl, title: `Page of tab ${tabId}`, listing: `[btn_${reads.length}] Sign in (read ${reads.length})` }
+        return { url: kUrl, title: `Page of tab ${tabId}`, listing: o.listing?.(reads.length) ?? `[btn_${reads.length}] Sign in (read ${reads.length})` }
       },
       async exec(tabId, instruction, opts) {
-        execCalls.push({ tabId, instruction: structuredClone(instruction), confirmed: opts.confirmed, elementWaitMs: opts.elementWaitMs })
+        execCalls.push({ tabId, instruction: structuredClone(instruction), confirmed: opts.confirmed, elementWaitMs: opts.elementWaitMs, ...(opts.secretSites ? { secretSites: opts.secretSites } : {}) })
         log.push(`exec ${instruction.action_type} ${instruction.description ?? ''}`.trim())
         const out = o.exec ? await o.exec(instruction, opts, tabId) : ({ ok: true, detail: `Did ${instruction.description ?? instruction.action_type}` } as ExecOutcome)
         return { tabId, ...out }
@@ -185,7 +189,7 @@ function world(o: WorldOptions = {}) {
         return o.answer ? o.answer(q, signal) : Promise.resolve(true)
       },
     },
-    secrets: { vault: async () => ({ ...o.vault }) },
+    secrets: { vault: async () => ({ ...o.vault }), sites: async () => structuredClone(o.sites ?? Object.fromEntries(Object.keys(o.vault ?? {}).map((n) => [n, [kOrigin]]))) },
     clock: { now: () => (now += 5) },
   }
 
@@ -253,7 +257,7 @@ describe('plan', () => {
       { role: 'user', content: 'open my orders' },
       { role: 'assistant', content: 'Your orders are open.' },
     ])
-    expect(w.turn(0)).toContain('<untrusted_page_content>\n[btn_1] Sign in (read 1)')
+    expect(w.turn(0)).toContain('<untrusted_page_content>\nTitle: Page of tab 1\nURL: https://shop.example/login\n[btn_1] Sign in (read 1)\n</untrusted_page_content>')
     expect(w.turn(0)).toContain('shop:auth:login')
     expect(w.turn(0)).toMatch(/Request: log in as alice$/)
     expect(w.reads).toEqual([{ tabId: 1, request: 'log in as alice', settle: false }])
@@ -348,6 +352,27 @@ describe('stream', () => {
     const w = world({ replies: [chunk(`Signing in.\n${JSON.stringify([input(1, '#u', 'alice'), done('Signed in.')])}`)] })
     await w.run()
     expect(w.assistant().text).toBe('Signing in.\n\n\nSigned in.')
+  })
+
+  it('stops reading an answer longer than the chat keeps, and ends as done (issue 16)', async () => {
+    let offered = 0
+    const w = world({
+      replies: [
+        async ({ emit, signal }) => {
+          // A model that would go on for ever: only the run's abort ends it.
+          for (;;) {
+            if (signal.aborted) throw signal.reason
+            emit('word '.repeat(2_000))
+            offered += 10_000
+            await Promise.resolve()
+          }
+        },
+      ],
+    })
+    const state = await w.run()
+    expect(offered).toBeGreaterThan(kMaxAnswerChars)
+    expect(offered).toBeLessThanOrEqual(kMaxAnswerChars + 10_000)
+    expect(state.status).toBe('done')
   })
 
   it('reports a reply cut inside an instruction: the complete steps ran, the cut one did not', async () => {
@@ -883,7 +908,7 @@ describe('every executed step counted and checked (issue 15)', () => {
       replies: [reply({ step_id: 1, action_type: 'run_action', params: { action: 'shop:auth:login', args: { trigger: 'Sign in', password: '${secret:PW}' } } }), reply(done('In.'))],
     })
     await w.run()
-    expect(w.questions.map((q) => q.reason)).toEqual(['submits a form with a password: shop:auth:login types the saved PW into shop.example'])
+    expect(w.questions.map((q) => q.reason)).toEqual(['submits a form with a password: shop:auth:login types the saved secret PW into a field on https://shop.example'])
     expect(w.sent.every((c) => c.kind !== 'act' || !c.confirm?.includes('credentials'))).toBe(true)
     // Without a saved secret the page's own check asks, as it does for the model's own submit.
     const plain = packWorld({
@@ -912,5 +937,65 @@ describe('every executed step counted and checked (issue 15)', () => {
     expect(w.llmCalls).toHaveLength(0)
     expect(w.errors()).toEqual(['Ava reached the step limit (4) before finishing. Ask again to go on, or raise the limit in options.'])
     expect(state.status).toBe('failed')
+  })
+})
+
+describe('secrets bound to their sites (issue 16 §2)', () => {
+  const bank = { bank: '493817' }
+
+  it('does not type a secret the model asks for on a site it was not saved for, and asks nobody', async () => {
+    const w = world({ vault: bank, sites: { bank: ['https://bank.example'] }, replies: [reply(input(1, '#code', '${secret:bank}'))] })
+    await w.run('check my account')
+    expect(w.execCalls).toEqual([])
+    expect(w.questions).toEqual([])
+    expect(w.errors()).toEqual(["Step 1 failed: Refused: the saved secret bank is not kept for https://shop.example, so Ava does not type it here. If it belongs to this site, add the site to it in Ava's options (Variables and secrets)."])
+  })
+
+  it('types a secret bound to no site nowhere (secrets saved before sites existed)', async () => {
+    const w = world({ vault: bank, sites: {}, replies: [reply(input(1, '#code', '${secret:bank}'))] })
+    await w.run('enter my code ${secret:bank}')
+    expect(w.execCalls).toEqual([])
+    expect(w.errors()[0]).toMatch(/not kept for https:\/\/shop\.example/)
+  })
+
+  it('on its own site, asks with the secret and the site named when the model asked for it; types only after yes', async () => {
+    const no = world({ vault: bank, answer: async () => false, replies: [reply(input(1, '#code', '${secret:bank}'))] })
+    await no.run('check my account')
+    expect(no.questions.map((q) => q.reason)).toEqual(['Type the saved secret bank into a field on https://shop.example? You did not name it in your request: the model or the page asked for it'])
+    expect(no.execCalls).toEqual([])
+
+    const yes = world({ vault: bank, replies: [reply(input(1, '#code', '${secret:bank}')), reply(done('Done.'))] })
+    await yes.run('check my account')
+    expect(yes.questions).toHaveLength(1)
+    expect(yes.execCalls).toEqual([expect.objectContaining({ instruction: expect.objectContaining({ params: expect.objectContaining({ value: '493817' }) }), secretSites: [kOrigin] })])
+  })
+
+  it('does not ask again when the person named the secret in their own request', async () => {
+    const w = world({ vault: bank, replies: [reply(input(1, '#code', '${secret:bank}')), reply(done('Done.'))] })
+    await w.run('enter my code ${secret:bank}')
+    expect(w.questions).toEqual([])
+    expect(w.execCalls.map((c) => c.secretSites)).toEqual([[kOrigin]])
+  })
+
+  it('cuts a typed secret out of what the page echoes back before the model reads it', async () => {
+    const w = world({
+      vault: bank,
+      listing: (n) => (n === 1 ? '[input_code] Verification code' : '[p] We sent 493817 to your phone'),
+      replies: [reply(input(1, '#code', '${secret:bank}')), reply(done('Done.'))],
+    })
+    await w.run('enter my code ${secret:bank}')
+    expect(JSON.stringify(w.llmCalls)).not.toContain('493817')
+    expect(w.turn(1)).toContain('We sent [redacted] to your phone')
+  })
+
+  it('refuses a pack action fed a secret on a site it is not bound to', async () => {
+    const w = world({
+      vault: bank,
+      sites: { bank: ['https://bank.example'] },
+      replies: [reply({ step_id: 1, action_type: 'run_action', params: { action: 'shop:auth:login', args: { password: '${secret:bank}' } } })],
+    })
+    await w.run()
+    expect(w.questions).toEqual([])
+    expect(w.steps()[0]).toMatchObject({ status: 'failed', detail: 'Refused: the saved secret bank is not kept for https://shop.example, so shop:auth:login does not get it here.' })
   })
 })

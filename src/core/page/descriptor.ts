@@ -1,0 +1,338 @@
+/**
+ * Descriptors as people write them (issue 20 §2): role words, quoted or plain text, scope,
+ * ordinal and state, in English and Chinese — `the text field`, `输入框`, `链接"augue"`,
+ * `the second checkbox`, `第二个复选框`, `"Save" in the dialog`, `Reply on @nibh's post`,
+ * `对话框里的关闭按钮`, `the x`, `collapsed section header`.
+ *
+ * Pure: text in, a `Descriptor` out. The page's semantic rung (src/dom/executor/semantic.ts)
+ * scores elements against it; this module knows nothing of the DOM.
+ */
+
+/**
+ * Kinds of control a descriptor can name. ARIA roles, plus the kinds people name that have no
+ * role of their own: a date or time field, a collapsible section header, a close control (its
+ * glyph `x`, `×`, `✕`).
+ */
+export type ControlKind =
+  | 'button' | 'link' | 'textbox' | 'searchbox' | 'spinbutton' | 'checkbox' | 'radio' | 'combobox' | 'listbox' | 'option'
+  | 'tab' | 'menuitem' | 'switch' | 'slider' | 'treeitem' | 'date' | 'time' | 'textarea' | 'collapsible' | 'close'
+
+/** Containers a scope phrase can name; `named` is any container identified by its text only (a post, a card). */
+export type ScopeKind = 'dialog' | 'alert' | 'tag' | 'row' | 'form' | 'table' | 'menu' | 'list' | 'nav' | 'header' | 'footer' | 'sidebar' | 'toolbar' | 'named'
+
+export interface DescriptorState {
+  checked?: boolean
+  disabled?: boolean
+  expanded?: boolean
+  selected?: boolean
+}
+
+export interface Descriptor {
+  raw: string
+  /** Kinds the role words name, all of them; empty when the descriptor names none. */
+  kinds: ControlKind[]
+  /**
+   * One group per role word: an element must fit every group, and any kind within a group
+   * (`关闭按钮` is a close control and a button; `input` is any of the field kinds).
+   */
+  kindGroups: ControlKind[][]
+  /**
+   * Words that named a kind and are also what such a control may say (`date`, `search`, `close`,
+   * `x`, `关闭`): an element of the kind satisfies them; another element may still show them.
+   */
+  kindWords: string[]
+  /** The quoted label, if any (`link "augue"`, `链接“augue”`). */
+  quoted?: string
+  /** Tokens of the rest of the text (role, state, ordinal and scope words removed). */
+  tokens: string[]
+  /** That rest as text, for matching an element by its visible text ("" when only role words remain). */
+  rest: string
+  /** 1-based position in reading order; negative counts from the end (-1 is the last). */
+  ordinal?: number
+  state: DescriptorState
+  scope?: { kind: ScopeKind; name?: string; ordinal?: number }
+}
+
+/** Role words, longest first where one is a prefix of another. English is matched as whole words. */
+const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]> = [
+  [['text area', 'textarea', 'multi-line text box', 'multiline field', '多行文本框', '多行输入框', '文本域'], ['textarea']],
+  [['text field', 'text box', 'textbox', 'textfield', 'text input', '文本框', '编辑框'], ['textbox', 'searchbox']],
+  [['search box', 'search field', 'search input', 'search bar', 'searchbox', 'searchbar', '搜索框', '搜索栏'], ['searchbox'], true],
+  [['date field', 'date input', 'date picker', 'datepicker', 'date box', '日期选择器', '日期输入框', '日期框', '日期'], ['date'], true],
+  [['time field', 'time input', 'time picker', 'timepicker', '时间选择器', '时间输入框', '时间框', '时间'], ['time'], true],
+  [['number field', 'number input', 'spinner', 'spinbutton', '数字输入框', '数字框'], ['spinbutton']],
+  [['input field', 'input box', 'input', 'field', 'entry', 'box', '输入框', '输入栏'], ['textbox', 'searchbox', 'spinbutton', 'combobox', 'date', 'time']],
+  [['radio button', 'radio', 'option button', '单选按钮', '单选框', '单选'], ['radio']],
+  [['check box', 'checkbox', 'tick box', 'tickbox', '复选框', '勾选框', '多选框'], ['checkbox']],
+  [['section header', 'section heading', 'collapsible', 'accordion header', 'accordion', 'expander', 'collapse panel', '折叠面板', '折叠项', '折叠标题', '手风琴'], ['collapsible']],
+  [['options list', 'option list', 'list box', 'listbox', 'combo box', 'combobox', 'select box', 'select', 'drop down', 'drop-down', 'dropdown', 'picker', '下拉列表', '下拉框', '下拉选择', '选择框', '选择器', '下拉'], ['combobox', 'listbox']],
+  [['menu item', 'menuitem', 'menu entry', '菜单项'], ['menuitem']],
+  [['tree item', 'treeitem', 'tree node', '树节点'], ['treeitem']],
+  [['button', 'btn', '按钮'], ['button']],
+  [['hyperlink', 'link', 'anchor', '超链接', '链接'], ['link']],
+  [['tab', '标签页', '选项卡'], ['tab']],
+  [['switch', 'toggle', '开关'], ['switch']],
+  [['slider', '滑块', '滑动条'], ['slider']],
+  [['option', '选项'], ['option']],
+  [['close', 'dismiss', 'x', '×', '✕', '✖', '✗', '╳', '关闭'], ['close'], true],
+]
+
+/** States as adjectives; `selected` means checked for checkable kinds. */
+const kStateWords: Array<[words: string[], state: keyof DescriptorState, value: boolean]> = [
+  [['unchecked', 'not checked', 'unticked', 'unselected', '未选中的', '未选中', '未勾选的', '未勾选'], 'checked', false],
+  [['checked', 'ticked', '已选中的', '已选中', '已勾选的', '已勾选', '勾选的'], 'checked', true],
+  [['disabled', 'greyed out', 'grayed out', '已禁用的', '已禁用', '禁用的', '不可用的'], 'disabled', true],
+  [['collapsed', 'folded', '已折叠的', '已折叠', '折叠的', '收起的', '已收起'], 'expanded', false],
+  [['expanded', 'unfolded', '已展开的', '已展开', '展开的'], 'expanded', true],
+  [['selected', '选中的'], 'selected', true],
+]
+
+const kOrdinalWords: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  last: -1, penultimate: -2,
+}
+const kZhDigits: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 }
+
+/** Container words of a scope phrase. */
+const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
+  [['dialog', 'modal', 'popup', 'pop-up', 'drawer', 'dialogue', 'lightbox', '对话框', '弹窗', '弹框', '弹出框', '模态框', '抽屉'], 'dialog'],
+  [['alert', 'notification', 'toast', 'banner', 'notice', '提示', '通知', '警告'], 'alert'],
+  [['tag', 'chip', '标签'], 'tag'],
+  [['row', 'line', '所在行', '那一行', '这一行', '一行'], 'row'],
+  [['form', '表单'], 'form'],
+  [['table', 'grid', '表格'], 'table'],
+  [['menu', '菜单'], 'menu'],
+  [['list', '列表'], 'list'],
+  [['navigation', 'navbar', 'nav bar', 'nav', 'breadcrumb', 'breadcrumbs', 'table of contents', 'toc', '导航栏', '导航', '面包屑', '目录'], 'nav'],
+  [['header', 'page header', 'top bar', '页头', '顶栏'], 'header'],
+  [['footer', '页脚'], 'footer'],
+  [['sidebar', 'side bar', 'side panel', '侧边栏'], 'sidebar'],
+  [['toolbar', '工具栏'], 'toolbar'],
+  [['post', 'tweet', 'comment', 'card', 'message', 'item', 'entry', 'section', 'panel', 'region', 'group', 'box', 'block', 'tile', '帖子', '评论', '卡片', '消息', '区域', '面板', '分组', '模块'], 'named'],
+]
+
+/** Words that say nothing about which element is meant. */
+const kStopWords = new Set([
+  'the', 'a', 'an', 'on', 'in', 'of', 'to', 'for', 'with', 'and', 'or', 'at', 'by', 'from', 'into', 'this', 'that', 'it', 'its', 'is',
+  'click', 'press', 'tap', 'hit', 'type', 'enter', 'fill', 'choose', 'pick', 'open', 'element', 'area', 'named', 'labelled', 'labeled',
+  'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form',
+])
+/** Chinese verbs and particles; removed before Chinese is cut into pairs. */
+const kCjkStopWords = ['点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标']
+
+const kHan = /\p{Script=Han}/u
+const kHanSpace = /(\p{Script=Han})\s+(?=\p{Script=Han})/gu
+const kTokenRe = /[\p{Script=Han}]+|[\p{L}\p{N}]+|[×✕✖✗╳]/gu
+const kQuoteRe = /["“”「」『』]([^"“”「」『』]+)["“”「」『』]|(?:^|(?<=[\s(]))['‘]([^'‘’]+)['’](?=$|[\s,.)])/g
+
+/** Latin words lower-cased; Chinese runs cut into overlapping pairs (no word breaks in Chinese). */
+export function tokenize(text: string, forQuery = false): string[] {
+  const out: string[] = []
+  // Ant Design spaces out two-character button labels ("提 交"); a person reads one word.
+  const joined = text.toLowerCase().replace(kHanSpace, '$1')
+  for (const m of joined.matchAll(kTokenRe)) {
+    let w = m[0]
+    if (kHan.test(w[0])) {
+      if (forQuery) for (const stop of kCjkStopWords) w = w.split(stop).join(' ')
+      for (const run of w.split(' ')) {
+        if (run.length === 1) out.push(run)
+        for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2))
+      }
+    } else if (!forQuery || !kStopWords.has(w)) out.push(w)
+  }
+  return out
+}
+
+const kGenericField = new Set<ControlKind>(['textbox', 'searchbox', 'spinbutton', 'combobox', 'listbox', 'date', 'time'])
+const kGlyphRe = /^(?:x|×|✕|✖|✗|╳)$/i
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** A word list as one regex: English as whole words, Chinese and glyphs anywhere. */
+function wordsRe(words: string[], flags = 'giu'): RegExp {
+  const sorted = [...words].sort((a, b) => b.length - a.length)
+  const alts = sorted.map((w) => (/^[a-z]/i.test(w) ? `(?<![\\p{L}\\p{N}])${escapeRe(w).replace(/ /g, '[\\s-]+')}(?![\\p{L}\\p{N}])` : escapeRe(w)))
+  return new RegExp(alts.join('|'), flags)
+}
+
+const kKindByWord = new Map<string, { kinds: ControlKind[]; keep: boolean }>(kKindWords.flatMap(([ws, kinds, keep]) => ws.map((w) => [w, { kinds, keep: !!keep }] as const)))
+const kKindRe = wordsRe(kKindWords.flatMap(([w]) => w))
+const kStateByWord = new Map(kStateWords.flatMap(([ws, state, value]) => ws.map((w) => [w, { state, value }] as const)))
+const kStateRe = wordsRe(kStateWords.flatMap(([w]) => w))
+const kScopeByWord = new Map(kScopeWords.flatMap(([ws, kind]) => ws.map((w) => [w, kind] as const)))
+const kScopeWordRe = wordsRe(kScopeWords.flatMap(([w]) => w), 'iu')
+const kOrdinalRe = /(?<![\p{L}\p{N}])(?:(second|third)[\s-]+(?:to[\s-]+)?last|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|penultimate)|(\d+)(?:st|nd|rd|th)|last)(?![\p{L}\p{N}])|(?:#|no\.\s*|number\s+)(\d+)(?![\p{N}])|倒数第([一二两三四五六七八九十]|\d+)[个项条位行]?|第([一二两三四五六七八九十]|\d+)[个项条位行]?|最后(?:一[个项条位行])?的?/giu
+const kScopeOrdinalRe = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+)(?:st|nd|rd|th)?\s+(row|line|card|item|entry|post|section)\b/i
+/** "第一行的复选框", "最后一行的删除": a row counted in Chinese. */
+const kZhRowRe = /^(?:在)?(?:第([一二两三四五六七八九十]|\d+)|(最后))一?行(?:里面的|里的|中的|上的|的|里|中)(.+)$/u
+/** Where a scope phrase starts in English: a preposition before a container. */
+const kScopeSplitRe = /\s+(?:in|inside|within|on|of|under|from|at)\s+(?:the\s+|a\s+|an\s+)?/gi
+const kZhScopeRe = new RegExp(`^(.*?)(${kScopeWords.flatMap(([w]) => w).filter((w) => kHan.test(w)).sort((a, b) => b.length - a.length).join('|')})(里面的|里面|里的|中的|内的|上的|下的|里|中|内|上|的)(.+)$`, 'u')
+
+function zhNumber(s: string): number {
+  return /^\d+$/.test(s) ? Number(s) : (kZhDigits[s] ?? 1)
+}
+
+function parseScope(phrase: string): { kind: ScopeKind; name?: string; ordinal?: number } | null {
+  // "the first row", "第一行": a container counted, not named.
+  const nth = kScopeOrdinalRe.exec(phrase)
+  if (nth) {
+    const kind = kScopeByWord.get(nth[2].toLowerCase()) ?? 'row'
+    const o = nth[1].toLowerCase()
+    return { kind, ordinal: o === 'last' || o === '最后' ? -1 : (kOrdinalWords[o] ?? zhNumber(o)) }
+  }
+  const m = kScopeWordRe.exec(phrase)
+  const possessive = /(@?[\p{L}\p{N}_.-]+)['’]s\b/u.exec(phrase)
+  const handle = /@[\p{L}\p{N}_.-]+/u.exec(phrase)
+  const quoted = /["“「'‘]([^"”」'’]+)["”」'’]/.exec(phrase)
+  if (!m && !possessive && !handle && !quoted) return null
+  const kind = m ? kScopeByWord.get(m[0].toLowerCase().replace(/[\s-]+/g, ' ')) ?? 'named' : 'named'
+  let name = quoted?.[1] ?? possessive?.[1] ?? handle?.[0]
+  if (!name) {
+    const rest = (m ? phrase.replace(m[0], ' ') : phrase).replace(/\b(?:of|the|a|an|for|named|called|titled|labelled|labeled|with)\b/gi, ' ').replace(/[的里中内上]+$/u, '')
+    name = rest.replace(/\s+/g, ' ').trim() || undefined
+  }
+  if (name) name = name.replace(/^@/, '').trim()
+  return { kind, name: name || undefined }
+}
+
+/** Splits "target in/on/of scope" (English) or "scope里的target" (Chinese). */
+function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; name?: string; ordinal?: number } } {
+  const row = kZhRowRe.exec(text.trim())
+  if (row) return { target: row[3], scope: { kind: 'row', ordinal: row[2] ? -1 : zhNumber(row[1]) } }
+  const zh = kZhScopeRe.exec(text)
+  if (zh && zh[4].trim()) {
+    const name = zh[1].replace(/[的里中内]$/u, '').replace(/^(?:在|点击|单击)/u, '').replace(/["“”「」]/g, '').trim()
+    const kind = kScopeByWord.get(zh[2]) ?? 'named'
+    return { target: zh[4], scope: { kind, name: name ? name.replace(/^@/, '') : undefined } }
+  }
+  for (const m of text.matchAll(kScopeSplitRe)) {
+    const target = text.slice(0, m.index)
+    const scope = parseScope(text.slice(m.index + m[0].length))
+    if (target.trim() && scope) return { target, scope }
+  }
+  // "the dialog's close button", "@nibh's Reply"
+  const pos = /^\s*(?:the\s+)?(@?[^\s']+(?:\s[^\s']+)?)['’]s\s+(.+)$/u.exec(text)
+  if (pos) {
+    const scope = parseScope(`${pos[1]}'s`)
+    if (scope && (scope.kind !== 'named' || pos[1].startsWith('@'))) {
+      const kindWord = kScopeWordRe.exec(pos[1])
+      return { target: pos[2], scope: kindWord && scope.kind !== 'named' ? { kind: scope.kind, name: pos[1].replace(kindWord[0], '').trim() || undefined } : scope }
+    }
+  }
+  return { target: text }
+}
+
+export function parseDescriptor(raw: string): Descriptor {
+  let text = raw
+  const state: DescriptorState = {}
+  // Quoted labels first: nothing inside quotes is a role, state or scope word (their spaces are
+  // held as U+E000, a private-use character, while the scope is split off).
+  let quoted: string | undefined
+  const split = splitScope(text.replace(kQuoteRe, (all) => all.replace(/\s/g, '\uE000')))
+  text = split.target.replace(/\uE000/g, ' ')
+  if (split.scope?.name) split.scope.name = split.scope.name.replace(/\uE000/g, ' ')
+  text = text.replace(kQuoteRe, (_all, a: string | undefined, b: string | undefined) => {
+    quoted ??= (a ?? b ?? '').trim() || undefined
+    return ' '
+  })
+  // "第9页", "page 9": the page numbered 9 of a pager, not the ninth of anything.
+  text = text.replace(/第\s*(\d+)\s*页|(?<![\p{L}])page\s+(\d+)(?![\p{N}])/giu, (_all, a?: string, b?: string) => {
+    quoted ??= a ?? b
+    return ' '
+  })
+  let ordinal: number | undefined
+  text = text.replace(kOrdinalRe, (all, nthLast?: string, word?: string, num?: string, hash?: string, zhLast?: string, zhNth?: string) => {
+    if (word) ordinal = kOrdinalWords[word.toLowerCase()]
+    else if (num) ordinal = Number(num)
+    else if (nthLast) ordinal = -kOrdinalWords[nthLast.toLowerCase()]
+    else if (hash) ordinal = Number(hash)
+    else if (zhLast) ordinal = -zhNumber(zhLast)
+    else if (zhNth) ordinal = zhNumber(zhNth)
+    else if (/^last$/i.test(all) || all.startsWith('最后')) ordinal = -1
+    return ' '
+  })
+  let kindGroups: ControlKind[][] = []
+  let kindWords: string[] = []
+  // "select" first in a descriptor is the verb ("select the country dropdown").
+  text = text.replace(/^\s*select\s+/i, ' ')
+  text = text.replace(kStateRe, (w) => {
+    const s = kStateByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' '))
+    if (s) state[s.state] = s.value
+    return ' '
+  })
+  // "密码框", "备注框": a field named by what goes in it (对话框, 复选框, 下拉框… are words of their own).
+  text = text.replace(/(?<=[\p{L}\p{N}]\s*)(?<![话选拉索入本期间字择])框/u, ' 输入框 ')
+  // "close the modal", "关闭库存提示", "remove the Urgent tag": the close control of that container.
+  const verb = /^\s*(?:close|dismiss|关闭|remove|删除)\s*(?:the\s+)?(.+)$/iu.exec(text)
+  const verbScope = verb && !split.scope && !kKindRe.test(verb[1]) ? parseScope(verb[1]) : null
+  kKindRe.lastIndex = 0
+  if (verbScope && verbScope.kind !== 'named' && (/^(?:close|dismiss|关闭)/i.test(text.trim()) || verbScope.kind === 'tag')) {
+    split.scope = verbScope
+    text = 'close'
+  }
+  // "展开关联工单", "expand Advanced": the header of a collapsible section.
+  text = text.replace(/^\s*(?:展开|收起|折叠|expand|collapse)\s*/iu, () => {
+    kindGroups.push(['collapsible'])
+    return ' '
+  })
+  const beforeKinds = text
+  text = text.replace(kKindRe, (w) => {
+    const k = kKindByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' ')) ?? kKindByWord.get(w.toLowerCase())
+    if (!k) return w
+    kindGroups.push(k.kinds)
+    // The word a control of the kind may show: "date" of "date picker", "日期" of "日期选择器", "×".
+    if (k.keep) kindWords.push(kHan.test(w) ? w.slice(0, 2) : w.toLowerCase().split(/[\s-]+/)[0])
+    return ' '
+  })
+  // A quoted glyph is the close control's ("the \"x\" of the dialog").
+  if (quoted && kGlyphRe.test(quoted)) {
+    kindGroups.push(['close'])
+    kindWords.push(quoted.toLowerCase())
+  }
+  // "Close" among other words is a label ("Close all", "关闭工单"), not the close control.
+  if (tokenize(text, true).length && !(quoted && kGlyphRe.test(quoted))) {
+    const closeWords = new Set(['close', 'dismiss', '关闭'])
+    const said = kindWords.filter((w) => closeWords.has(w))
+    if (said.length) {
+      kindGroups = kindGroups.filter((g) => !(g.length === 1 && g[0] === 'close'))
+      kindWords = kindWords.filter((w) => !closeWords.has(w))
+      text = beforeKinds.replace(kKindRe, (w) => (closeWords.has(w.toLowerCase()) ? w : ' '))
+    }
+  }
+  // A specific field kind with a generic word ("日期选择框", "date input"): the specific one.
+  const specific = kindGroups.filter((g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'))
+  if (specific.length) kindGroups = kindGroups.filter((g) => specific.includes(g) || !g.every((k) => kGenericField.has(k)))
+  const kinds = new Set(kindGroups.flat())
+  // "selected" on a checkbox, radio or switch is its checked state.
+  if (state.selected !== undefined && [...kinds].some((k) => k === 'checkbox' || k === 'radio' || k === 'switch')) {
+    state.checked = state.selected
+    delete state.selected
+  }
+  const words = tokenize(text, true)
+  // A symbol for a label ("the « button", "the _ link"): nothing to tokenize, so it is the label.
+  if (!words.length && !quoted) {
+    const symbol = text.replace(/\b(?:the|a|an)\b/gi, '').trim()
+    if (symbol && !/[\p{L}\p{N}]/u.test(symbol)) quoted = symbol
+  }
+  // Stop words go only at the ends: "Log in" keeps its "in".
+  const restWords = text.split(/\s+/).filter(Boolean)
+  while (restWords.length && kStopWords.has(restWords[0].toLowerCase())) restWords.shift()
+  while (restWords.length && kStopWords.has(restWords[restWords.length - 1].toLowerCase())) restWords.pop()
+  const rest = restWords
+    .join(' ')
+    .replace(new RegExp(`^(?:${kCjkStopWords.slice(0, 7).join('|')})`, 'u'), '')
+    .replace(/[的里中]+$/u, '')
+    .trim()
+  const tokens = [...new Set([...words, ...kindWords])]
+  return {
+    raw,
+    kinds: [...kinds],
+    kindGroups,
+    kindWords: [...new Set(kindWords)],
+    ...(quoted ? { quoted } : {}),
+    tokens,
+    rest,
+    ...(ordinal ? { ordinal } : {}),
+    state,
+    ...(split.scope ? { scope: split.scope } : {}),
+  }
+}
