@@ -7,7 +7,7 @@
  */
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
+import { instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 
@@ -57,9 +57,7 @@ it('a file attached in the panel reaches the page’s file input byte for byte; 
   await expect.poll(() => panel.locator('[data-test=attachment]').allTextContents()).toEqual([expect.stringMatching(new RegExp(`^cv\\.txt\\s+${kContent.length} B\\s*✕$`))])
 
   llm.script({ chunks: instructionChunks([upload('cv.txt')]) }, { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Uploaded.' } }]) })
-  await panel.fill('[data-test=input]', 'upload my CV')
-  await panel.click('[data-test=send]')
-  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
+  await sendAndWait(panel, 'upload my CV')
 
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok'])
   expect(await page.evaluate(() => (window as any).__got)).toEqual({ name: 'cv.txt', type: 'text/plain', size: kContent.length, hex: kContent.toString('hex') })
@@ -84,13 +82,19 @@ it('the attached file outlives a service worker restart in the middle of the run
     { chunks: instructionChunks([{ step_id: 1, action_type: 'verify', params: { assertion: 'Page shows "Your CV"' } }, { step_id: 2, action_type: 'verify', params: { assertion: '"never reached"' } }]), chunkDelayMs: 1_500 },
     { chunks: instructionChunks([upload('cv.txt'), { step_id: 4, action_type: 'done', params: { answer: 'Uploaded.' } }]) },
   )
-  await panel.fill('[data-test=input]', 'upload my CV')
+  // Not the first test's request, which the cache would replay with no model at all. The site's
+  // history holds the earlier tests' runs: this run's message is the one after them.
+  const before = await panel.locator('[data-role=assistant]').count()
+  await panel.fill('[data-test=input]', 'put my CV into the application')
   await panel.click('[data-test=send]')
-  await expect.poll(async () => (await readSteps(panel))[0]?.status, { timeout: 10_000 }).toBe('ok')
+  const mine = panel.locator('[data-role=assistant]').nth(before).locator('[data-test=step]').first()
+  await expect.poll(() => mine.getAttribute('data-status'), { timeout: 10_000 }).toBe('ok')
   // The bytes wait in session storage beside the run, for a worker that starts afresh.
   expect(JSON.stringify(await ava.storage('session'))).toContain(kContent.toString('base64'))
   await ava.stopWorker()
   await expect.poll(() => page.evaluate(() => (window as any).__got?.hex), { timeout: 20_000 }).toBe(kContent.toString('hex'))
+  // It was the worker that started afresh (its memory empty) that uploaded them.
+  expect(await (await ava.panel(page)).textContent('[data-test=messages]')).toMatch(/background was restarted/)
   await page.close()
 })
 
@@ -100,9 +104,7 @@ it('an upload step naming a file that was not attached fails, listing what was',
   const panel = await ava.openPanel(page)
   await attach(page, panel, { name: 'cover letter.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') })
   llm.script({ chunks: instructionChunks([upload('resume.pdf')]) })
-  await panel.fill('[data-test=input]', 'upload my resume')
-  await panel.click('[data-test=send]')
-  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
+  await sendAndWait(panel, 'upload my resume')
   const steps = await readSteps(panel)
   expect(steps.map((s) => s.status)).toEqual(['failed'])
   expect(steps[0].detail).toBe('No attached file is named "resume.pdf". Attached: "cover letter.pdf". Write one of these names as the upload step\'s value.')

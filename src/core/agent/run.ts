@@ -205,7 +205,9 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
         pendingNav = ports.page.navigate(state.tabId, named, signal).catch(() => undefined)
       }
       if (settings.agent.useCache && !state.noCache) {
-        state.cacheKey = await ports.cache.key(state.request, state.startUrl)
+        // A plan that uploads names its files: it is kept for the same request with the same files.
+        const files = state.attachments?.length ? `\n(files: ${state.attachments.map((f) => f.name).join(', ')})` : ''
+        state.cacheKey = await ports.cache.key(state.request + files, state.startUrl)
         const hit = await ports.cache.lookup(state.cacheKey)
         if (hit) {
           await pendingNav
@@ -332,7 +334,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       prose += t
       void say(run, t)
       // Past kMaxAnswerChars the chat keeps nothing more and says the answer was cut: stop reading it.
-      //XX if (run.text.length > kMaxAnswerChars) cut()
+      if (run.text.length > kMaxAnswerChars) cut()
     },
     element: (raw, index) => {
       elements = index + 1

@@ -801,10 +801,10 @@ function matchOne(description: string, scope: Document): SemanticResult {
   const taken = new Set<Element>()
   const weak = distinctVisible(weakScored, kMaxCandidates, taken)
   let looked = 0
-  const more = (test: (e: Entry) => boolean, why: string) => {
+  const more = (test: (e: Entry) => boolean, why: string, anywhere = false) => {
     for (const e of entries) {
       if (weak.length >= kMaxCandidates || looked > kMaxWeakLooks) return
-      if (taken.has(e.el) || !test(e) || !inScope(e.el)) continue
+      if (taken.has(e.el) || !test(e) || !(anywhere || inScope(e.el))) continue
       looked++
       distinctVisible([{ el: e.el, score: 0, label: normalize(e.el.textContent).slice(0, 50) || (e.el.getAttribute('aria-label') ?? ''), why }], kMaxCandidates, taken, weak)
     }
@@ -812,6 +812,8 @@ function matchOne(description: string, scope: Document): SemanticResult {
   if (q.kinds.length) more((e) => fitOf(e) === 1, `kind ${q.kinds.join('/')} only`)
   if (needles.length) more((e) => needles.some((t) => e.hay.includes(t)), 'shares a word')
   if (!weak.length) more(() => true, 'visible control')
+  // The scope itself is not on the page (a closed menu): the page's controls, still never nothing.
+  if (!weak.length && q.scope) more(() => true, 'visible control outside the scope', true)
   return { ambiguous: false, candidates: weak.map((s) => toCandidate(s, true)), elements: weak.map((s) => s.el), why: weak[0]?.why ?? 'no visible control' }
 }
 

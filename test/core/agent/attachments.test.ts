@@ -82,6 +82,7 @@ describe('a run', () => {
     const execs: { instruction: Instruction; files?: ExecOptions['files'] }[] = []
     const sent: PlannerMessage[][] = []
     const messages: ChatMessage[] = []
+    const keys: string[] = []
     const replies = [JSON.stringify(steps), JSON.stringify([{ step_id: 9, action_type: 'done', params: { answer: 'Done.' } }])]
     let ids = 0
     const ports: AgentPorts = {
@@ -102,7 +103,7 @@ describe('a run', () => {
         url: async () => 'https://jobs.example/apply',
       },
       actions: { relevant: async () => [], lookup: async () => ({ ok: false, message: 'none' }), run: async () => ({ ok: false, text: '' }) },
-      cache: { key: async () => 'k', lookup: async () => undefined, save: async () => undefined, recordHit: async () => undefined, remove: async () => undefined },
+      cache: { key: async (request) => (keys.push(request), 'k'), lookup: async () => undefined, save: async () => undefined, recordHit: async () => undefined, remove: async () => undefined },
       store: { save: async () => undefined, moveTab: () => undefined },
       chat: {
         async add(m) {
@@ -123,17 +124,19 @@ describe('a run', () => {
     const settings = structuredClone(DEFAULT_SETTINGS)
     const state = await beginRun(ports, settings, { id: 'r1', tabId: 1, request: 'upload my CV', url: 'https://jobs.example/apply', origin: 'https://jobs.example', attachments: [{ name: cv.name, size: cv.size, mimeType: cv.mimeType }] })
     const end = await runAgent(state, ports, { settings, signal: new AbortController().signal })
-    return { end, execs, sent, messages }
+    return { end, execs, sent, messages, keys }
   }
   const upload = (value: string): Instruction => ({ step_id: 1, action_type: 'upload', params: { target_id: 'f1', value }, description: 'Upload the CV' })
 
   it('hands the named file’s bytes to the page step, and tells the model only the name', async () => {
-    const { end, execs, sent } = await runWith([upload('cv.pdf')], [cv])
+    const { end, execs, sent, keys } = await runWith([upload('cv.pdf')], [cv])
     expect(end.status).toBe('done')
     expect(execs).toEqual([{ instruction: upload('cv.pdf'), files: [{ name: 'cv.pdf', mimeType: 'application/pdf', base64: cv.base64 }] }])
     expect(sent[0].at(-1)!.content).toContain('"cv.pdf" (application/pdf, 11 B)')
     expect(JSON.stringify(sent)).not.toContain(cv.base64)
     expect(JSON.stringify(end)).not.toContain(cv.base64)
+    // The plan is cached for this request with these files, not for the request with any others.
+    expect(keys).toEqual(['upload my CV\n(files: cv.pdf)'])
   })
 
   it('fails a step naming a file nobody attached, without reaching the page', async () => {
