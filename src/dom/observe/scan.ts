@@ -464,7 +464,11 @@ class Walker {
     const weak = !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
     // A listener hint counts inside a cursor or onclick wrapper too: the script says which part
     // acts. Not inside a <label>: clicking any part of it is clicking its control, listed already.
-    const hinted = !strong && !weak && !ctx.inInteractive && !ctx.label && ds.hints.size > 0 && ds.hints.has(el) && tag !== 'html' && tag !== 'body'
+    // Not in a data table's cell either: component libraries listen on every status chip they
+    // render (Element Plus's el-tag re-emits click whether anyone listens or not), and a chip in
+    // a cell that does not even look clickable (no pointer cursor, or it would be listed above)
+    // is data to a person, not a control; the row's real controls are listed.
+    const hinted = !strong && !weak && !ctx.inInteractive && !ctx.label && ds.hints.size > 0 && ds.hints.has(el) && tag !== 'html' && tag !== 'body' && !el.closest('td,th,[role=cell],[role=gridcell]')
     if (weak || hinted) c = this.candidate(el, tag, role, true, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds))
     if (c) {
       // A clickable wrapper around a real control is noise: the control is what to click. (Around

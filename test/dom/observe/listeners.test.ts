@@ -124,6 +124,13 @@ describe('containers of text blocks are not controls', () => {
     expect(listed(hinted(`<table><tbody>${rows}</tbody></table>`))).toEqual(['button:Edit'])
   })
 
+  test('a hinted chip in a table cell is data, not a control; the same chip outside a table is listed', () => {
+    const row = '<tr><td>Alice</td><td><span data-l>shipped</span></td><td><button>Edit</button></td></tr>'
+    expect(listed(hinted(`<table><tbody>${row}</tbody></table>`))).toEqual(['button:Edit'])
+    expect(listed(hinted('<div role="grid"><div role="row"><div role="gridcell"><span data-l>shipped</span></div></div></div>'))).not.toContain('button:shipped')
+    expect(listed(hinted('<div><span data-l>shipped</span></div>'))).toEqual(['button:shipped'])
+  })
+
   test('a hinted card holding a paragraph is not listed', () => {
     expect(listed(hinted('<div data-l><h3>Title</h3><p>Body text</p></div>'))).toEqual([])
   })
