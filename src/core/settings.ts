@@ -257,6 +257,37 @@ export function hostPattern(pattern: string): string | null {
 }
 
 /** Whether Ava may act on `url` under the allow and deny lists. */
+/** What an import would have loosened and was kept as stored instead. */
+export interface SafetyKept {
+  /** Kinds of step the file would stop asking about. */
+  confirm: RiskCategory[]
+  /** Sites the file would add to a non-empty allow list, or `*` when it would drop the list. */
+  allow: string[]
+  /** Blocked sites the file would unblock. */
+  deny: string[]
+}
+
+/**
+ * The safety section an imported file may set (issue 16: "assume the person is not watching"): a
+ * file shared as "my Ava config" may make Ava ask more and act on fewer sites, never less and
+ * more. Whatever would loosen it stays as stored and is reported, for the person to change in
+ * Options on purpose.
+ */
+export function mergeSafety(stored: Settings['safety'], file: Settings['safety']): { safety: Settings['safety']; kept: SafetyKept } {
+  const confirm = [...new Set([...file.confirm, ...stored.confirm])]
+  const kept: SafetyKept = { confirm: stored.confirm.filter((c) => !file.confirm.includes(c)), allow: [], deny: stored.denyDomains.filter((d) => !file.denyDomains.includes(d)) }
+  const denyDomains = [...new Set([...file.denyDomains, ...stored.denyDomains])]
+  // An empty allow list allows every site: a file's list narrows it; against a stored list, only
+  // the sites both name stay (and if none, the stored list: an empty one would allow all).
+  let allowDomains = file.allowDomains
+  if (stored.allowDomains.length) {
+    const both = stored.allowDomains.filter((d) => file.allowDomains.includes(d))
+    kept.allow = file.allowDomains.length ? file.allowDomains.filter((d) => !stored.allowDomains.includes(d)) : ['*']
+    allowDomains = both.length ? both : stored.allowDomains
+  }
+  return { safety: { confirm, allowDomains, denyDomains }, kept }
+}
+
 export function domainAllowed(url: string, safety: Pick<Settings['safety'], 'allowDomains' | 'denyDomains'>): boolean {
   let host: string
   try {

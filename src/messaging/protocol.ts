@@ -4,7 +4,7 @@ import type { ErrorData } from '../core/errors'
 import type { PageCommand, PageOutcome } from '../core/page/command'
 import type { Attachment } from '../core/agent/attachments'
 export type { PageInfo } from '../core/page/command'
-import type { LlmSettings, Profile, Settings, UiPrefs } from '../core/settings'
+import type { LlmSettings, Profile, SafetyKept, Settings, UiPrefs } from '../core/settings'
 import type { ActionCommand } from '../core/registry/api'
 import type { Flow, FlowRunResult, RawEvent } from '../core/flows'
 import type { ActionResult, PackDiff, PackIssue } from '../core/registry'
@@ -30,6 +30,10 @@ export interface Protocol {
    * connected (not navigated away)? If so the background focuses its input when asked.
    */
   'content→bg:panel.show': { req: { token: string; focus: boolean }; res: { live: boolean } }
+  /** Focus left the panel for a page element with no click or Tab from the person: the panel is told. */
+  'content→bg:panel.focusTaken': { req: { token: string }; res: { ok: boolean } }
+  /** The page keeps removing Ava's host: the boot script stopped rebuilding it; the toolbar says so. */
+  'content→bg:panel.blocked': { req: Record<string, never>; res: { ok: boolean } }
 
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
   /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
@@ -46,8 +50,15 @@ export interface Protocol {
   /** Without `includeSecrets`, API keys and vault values are left out. */
   'options→bg:settings.export': { req: { includeSecrets?: boolean }; res: { json: string } }
   /** `keysDropped`: profiles whose stored key was not kept because the file changed their endpoint. */
-  'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings; keysDropped: KeyDropped[] } }
+  /** `safetyKept`: what the file would have loosened in `safety`, kept as stored (core/settings.ts mergeSafety). */
+  'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings; keysDropped: KeyDropped[]; safetyKept?: SafetyKept } }
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
+  /**
+   * The run in the popup's active tab, and Stop for it: a path no page can block, for when the page
+   * keeps the panel from coming up (issue 16). `blocked`: the page kept removing Ava's panel.
+   */
+  'popup→bg:run.state': { req: { tabId: number }; res: { active: boolean; blocked: boolean } }
+  'popup→bg:run.stop': { req: { tabId: number }; res: { stopped: boolean } }
 
   /** The registry's `action.*` commands (seed 000 §3.1); `action.run` acts in the sender's tab, or the active tab. */
   'ui→bg:action': { req: ActionCommand; res: unknown }
@@ -227,7 +238,7 @@ export type Reply<N extends MessageName = MessageName> = { ok: true; res: Res<N>
  */
 export const kPanelPortName = 'ava-panel'
 export type PanelPortIn = { type: 'hello'; token: string; childOfTop: boolean } | { type: 'close' }
-export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'event'; event: RunEvent; seq: number }
+export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'focusTaken' } | { type: 'event'; event: RunEvent; seq: number }
 
 /** A saved flow as the panel lists it (src/background/recorder.ts listFlows). */
 export interface FlowSummary {

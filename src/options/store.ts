@@ -3,7 +3,7 @@ import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
 import { kDefaultBaseUrls, kDefaultModels, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
 import type { RiskCategory } from '../core/exec'
-import { send, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
+import { send, type ConnectionReport, type KeyDropped, type SafetyKept, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
 import { settingsStore, uiPrefsStore } from '../storage/settings'
 import { vaultStore } from '../storage/vault'
 
@@ -77,7 +77,7 @@ export function newProfile(provider: ProviderKind, taken: string[]): ProfileDraf
   }
 }
 
-export type Notice = { kind: 'saved' | 'imported' | 'reset' | 'changedElsewhere' } | { kind: 'permission'; origins: string[] } | { kind: 'importedKeysDropped'; dropped: KeyDropped[] }
+export type Notice = { kind: 'saved' | 'imported' | 'reset' | 'changedElsewhere' } | { kind: 'permission'; origins: string[] } | { kind: 'importedWithNotes'; dropped: KeyDropped[]; safetyKept?: SafetyKept }
 
 /** The options page's view of Ava's settings; keys come here only as masks, or on "Show". */
 export const useSettingsStore = defineStore('settings', () => {
@@ -229,7 +229,7 @@ export const useSettingsStore = defineStore('settings', () => {
       const r = await send('options→bg:settings.import', { json })
       adopt(r.settings)
       vault.value = (await send('options→bg:vault.list', {})).entries
-      notice.value = r.keysDropped.length ? { kind: 'importedKeysDropped', dropped: r.keysDropped } : { kind: 'imported' }
+      notice.value = r.keysDropped.length || r.safetyKept ? { kind: 'importedWithNotes', dropped: r.keysDropped, safetyKept: r.safetyKept } : { kind: 'imported' }
       return true
     } catch (e) {
       error.value = message(e)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { activeLlm, DEFAULT_SETTINGS, maskKey, safeParseSettings } from '../../src/core/settings'
+import fc from 'fast-check'
+import { activeLlm, DEFAULT_SETTINGS, maskKey, mergeSafety, safeParseSettings } from '../../src/core/settings'
+import { RISK_CATEGORIES } from '../../src/core/exec'
 
 const local = DEFAULT_SETTINGS.profiles[0]
 
@@ -25,5 +27,49 @@ describe('settings', () => {
     expect(maskKey('')).toBe('')
     expect(maskKey('short')).toBe('•••••')
     expect(maskKey('sk-ant-1234567890abcd')).toBe('••••••••abcd')
+  })
+})
+
+describe('mergeSafety: an imported file may tighten safety, never loosen it', () => {
+  const all = [...RISK_CATEGORIES]
+  const base = { confirm: all, allowDomains: [] as string[], denyDomains: ['evil.example'] }
+
+  it('keeps every confirmation and block a file would drop, and reports them', () => {
+    const r = mergeSafety(base, { confirm: ['credentials'], allowDomains: [], denyDomains: [] })
+    expect(r.safety).toEqual({ confirm: ['credentials', ...all.filter((c) => c !== 'credentials')], allowDomains: [], denyDomains: ['evil.example'] })
+    expect(r.kept).toEqual({ confirm: all.filter((c) => c !== 'credentials'), allow: [], deny: ['evil.example'] })
+  })
+
+  it('takes what a file tightens: a new block, an allow list where every site was allowed', () => {
+    const r = mergeSafety({ ...base, confirm: ['payment'] }, { confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example'] })
+    expect(r.safety).toEqual({ confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example', 'evil.example'] })
+    expect(r.kept).toEqual({ confirm: [], allow: [], deny: ['evil.example'] })
+  })
+
+  it('never widens a stored allow list: new sites and an empty list (every site) are kept out', () => {
+    const stored = { ...base, allowDomains: ['a.example', 'b.example'] }
+    expect(mergeSafety(stored, { ...base, allowDomains: ['a.example', 'c.example'] })).toMatchObject({ safety: { allowDomains: ['a.example'] }, kept: { allow: ['c.example'] } })
+    expect(mergeSafety(stored, { ...base, allowDomains: [] })).toMatchObject({ safety: { allowDomains: ['a.example', 'b.example'] }, kept: { allow: ['*'] } })
+    // Nothing in common: the stored list stays (an empty one would allow every site).
+    expect(mergeSafety(stored, { ...base, allowDomains: ['c.example'] })).toMatchObject({ safety: { allowDomains: ['a.example', 'b.example'] }, kept: { allow: ['c.example'] } })
+  })
+
+  it('for any stored and file safety, the result asks about and blocks at least what was stored', () => {
+    const cats = fc.subarray([...RISK_CATEGORIES])
+    const hosts = fc.subarray(['a.example', 'b.example', 'c.example', 'd.example'])
+    const safety = fc.record({ confirm: cats, allowDomains: hosts, denyDomains: hosts })
+    fc.assert(
+      fc.property(safety, safety, (stored, file) => {
+        const { safety: out } = mergeSafety(stored, file)
+        for (const c of stored.confirm) expect(out.confirm).toContain(c)
+        for (const d of stored.denyDomains) expect(out.denyDomains).toContain(d)
+        // Every site the result allows, the stored settings allowed.
+        if (stored.allowDomains.length) {
+          expect(out.allowDomains.length).toBeGreaterThan(0)
+          for (const d of out.allowDomains) expect(stored.allowDomains).toContain(d)
+        }
+      }),
+      { numRuns: 200 },
+    )
   })
 })

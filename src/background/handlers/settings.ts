@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
-import { activeLlm, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, maskKey, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type Settings, type UiPrefs } from '../../core/settings'
+import { activeLlm, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, maskKey, mergeSafety, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type Settings, type UiPrefs } from '../../core/settings'
 import { handle, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
 import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
 import { kVersionsKey, pruneHistories } from '../../storage/migrations'
@@ -202,11 +202,14 @@ export function registerSettingsHandlers(): void {
     if (ui && !ui.success) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
     const vault = isFile && file.vault !== undefined ? VaultSchema.safeParse(file.vault) : null
     if (vault && !vault.success) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
-    await settingsStore.set(r.value)
+    const { safety, kept } = mergeSafety(stored.safety, r.value.safety)
+    const next = { ...r.value, safety }
+    await settingsStore.set(next)
     const nextUi = ui?.success ? ui.data : (r.ui ?? (await uiPrefsStore.get()))
     await uiPrefsStore.set(nextUi)
     if (vault?.success) await vaultStore.set({ ...(await vaultStore.get()), ...vault.data })
-    return { settings: toPublic(r.value, nextUi), keysDropped }
+    const safetyKept = kept.confirm.length || kept.allow.length || kept.deny.length ? kept : undefined
+    return { settings: toPublic(next, nextUi), keysDropped, ...(safetyKept ? { safetyKept } : {}) }
   })
 
   handle('options→bg:vault.list', ['options'], async () => ({ entries: await vaultEntries() }))
