@@ -101,6 +101,9 @@ describe('native inputs', () => {
     okOf(await run(page, { action: 'fill', target: { semantic: 'Note' }, value: 'first draft' }))
     okOf(await run(page, { action: 'fill', target: { semantic: 'Note' }, value: 'Meet at 下午2点' }))
     expect((await state(page)).note).toBe('Meet at 下午2点')
+    // Key by key too: synthetic key events insert nothing in contenteditable by themselves.
+    okOf(await run(page, { action: 'type', target: { semantic: 'Note' }, value: 'typed, key by key' }))
+    expect((await state(page)).note).toBe('typed, key by key')
   })
 
   test('Element Plus el-date-picker and Ant Design a-date-picker take "Sept 27 2018"', async () => {
@@ -131,6 +134,8 @@ window.__state = { get text() { return q.getText() } }
     okOf(await run(page, { action: 'fill', target: { selectors: ['css:#editor .ql-editor'] }, value: 'Hello from Ava' }))
     // Quill's model, not only its DOM: getText() ends with the newline Quill always keeps.
     expect((await state(page)).text).toBe('Hello from Ava\n')
+    okOf(await run(page, { action: 'type', target: { selectors: ['css:#editor .ql-editor'] }, value: 'Typed in Quill' }))
+    expect((await state(page)).text).toBe('Typed in Quill\n')
   })
 
   test('ProseMirror: the document in its state holds the text afterwards', async () => {

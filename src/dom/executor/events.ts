@@ -273,8 +273,11 @@ export function dispatchKey(target: Element, info: KeyInfo, mods: Mods = {}): vo
   const notPrevented = keyboard(target, 'keydown', info, mods)
   const V = viewOf(target)
   const field = target instanceof V.HTMLInputElement || target instanceof V.HTMLTextAreaElement ? (target as TextControl) : null
+  const editable = !field && target instanceof V.HTMLElement && target.isContentEditable ? target : null
   if (notPrevented && info.text && !commands) {
-    if (keyboard(target, 'keypress', info, mods) && field) {
+    const pressed = keyboard(target, 'keypress', info, mods)
+    if (pressed && editable) editableKey(editable, info.key === 'Enter' ? 'insertParagraph' : 'insertText', info.text)
+    else if (pressed && field) {
       if (info.key === 'Enter') {
         if (field instanceof V.HTMLTextAreaElement && inputEvent(field, 'beforeinput', 'insertLineBreak', null)) {
           insertAtCaret(field, '\n')
@@ -285,6 +288,8 @@ export function dispatchKey(target: Element, info: KeyInfo, mods: Mods = {}): vo
         inputEvent(field, 'input', 'insertText', info.text)
       }
     }
+  } else if (notPrevented && editable && (info.key === 'Backspace' || info.key === 'Delete') && !commands) {
+    editableKey(editable, info.key === 'Backspace' ? 'delete' : 'forwardDelete')
   } else if (notPrevented && field && (info.key === 'Backspace' || info.key === 'Delete') && !commands) {
     if (inputEvent(field, 'beforeinput', 'deleteContentBackward', null)) {
       deleteBackward(field)
@@ -295,6 +300,31 @@ export function dispatchKey(target: Element, info: KeyInfo, mods: Mods = {}): vo
   }
   keyboard(target, 'keyup', info, mods)
   if (notPrevented && info.key === 'Enter' && field instanceof V.HTMLInputElement && field.form && !commands) implicitSubmit(field.form)
+}
+
+/**
+ * What a key press does in a contenteditable host: synthetic key events insert nothing there, so
+ * the editing command the browser would run for that key runs at the caret (it fires
+ * beforeinput/input itself, which rich editors like Quill and ProseMirror read). A caret outside
+ * the host goes to its end first.
+ */
+function editableKey(el: HTMLElement, command: 'insertText' | 'insertParagraph' | 'delete' | 'forwardDelete', text?: string): void {
+  const doc = el.ownerDocument
+  const sel = doc.getSelection()
+  // A caret on the host itself, between its blocks, would also start a line of its own.
+  // A selection inside the host (everything, before the first key) is replaced, as by a person.
+  if (sel && (!sel.anchorNode || !el.contains(sel.anchorNode) || (sel.isCollapsed && sel.anchorNode === el && el.firstElementChild))) {
+    // The end of the last line, inside its block (an editor's empty line is `<p><br></p>`): a
+    // caret after the block would start a new line.
+    let box: Node = el
+    while (box.lastChild && box.lastChild.nodeType === 1 && box.lastChild.nodeName !== 'BR') box = box.lastChild
+    const last = box.lastChild
+    if (last?.nodeType === 3) sel.collapse(last, (last as Text).length)
+    else sel.collapse(box, last?.nodeName === 'BR' ? box.childNodes.length - 1 : box.childNodes.length)
+  }
+  if (doc.execCommand(command, false, text) || command !== 'insertText' || text === undefined) return
+  el.append(text)
+  inputEvent(el, 'input', 'insertText', text)
 }
 
 function implicitSubmit(form: HTMLFormElement): void {
@@ -310,8 +340,12 @@ function implicitSubmit(form: HTMLFormElement): void {
 /** type: one key press per character, so keystroke listeners (autocomplete, masks) see each one. */
 export async function typeText(target: Element, text: string, delayMs = 0, wait: (ms: number) => Promise<void> = () => Promise.resolve()): Promise<void> {
   // No change event: a browser sends it when the field loses focus, not after the last key.
+  // A rich editor takes in each key from its own observers and selection events, between key
+  // presses as it would between a person's: it gets a task's turn after each one.
+  const editor = (target as HTMLElement).isContentEditable && !(target instanceof viewOf(target).HTMLInputElement)
   for (const ch of text) {
     dispatchKey(target, keyInfo(ch === '\n' ? 'Enter' : ch))
     if (delayMs > 0) await wait(delayMs)
+    else if (editor) await new Promise((r) => setTimeout(r, 0))
   }
 }

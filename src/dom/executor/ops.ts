@@ -135,9 +135,12 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
       })
     }
   } else if (el instanceof V.HTMLElement && el.isContentEditable) {
-    if (mode === 'fill') fillEditable(el, value)
+    if (mode === 'fill' || value === '') fillEditable(el, value)
     else {
-      fillEditable(el, '')
+      // Select everything and type over it, as a person does: clearing first leaves a rich
+      // editor an empty line of its own that the first key would start after.
+      el.focus({ preventScroll: true })
+      el.ownerDocument.getSelection()?.selectAllChildren(el)
       await typeText(el, value, delayMs, (ms) => sleep(ms, ctx.signal).catch(() => undefined))
     }
     await settle()
