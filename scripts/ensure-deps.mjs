@@ -13,5 +13,21 @@ if (!existsSync(resolve(root, 'node_modules/.package-lock.json'))) {
 }
 const chromium = process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
 if (!existsSync(chromium)) {
-  console.warn(`Chromium was not found at ${chromium}: install Debian's chromium package (sudo apt-get install chromium) or set AVA_CHROMIUM.`)
+  // `npm run demo` cannot do anything without a browser: stop before the build, with the fix.
+  // `npm test` only warns, since its unit tier runs without one.
+  const demo = process.env.npm_lifecycle_event === 'demo'
+  const lines = [
+    `Chromium was not found at ${chromium}${process.env.AVA_CHROMIUM ? ' (AVA_CHROMIUM)' : ''}.`,
+    'Install it, then run this again:',
+    '  Debian/Ubuntu:  sudo apt-get install chromium',
+    '  Fedora:         sudo dnf install chromium',
+    '  macOS:          brew install --cask chromium',
+    'or point at a Chromium you have: AVA_CHROMIUM=/path/to/chromium npm run demo',
+    '(Google Chrome will not do: it no longer loads an unpacked extension from the command line.)',
+  ]
+  if (demo) {
+    console.error(lines.join('\n'))
+    process.exit(1)
+  }
+  console.warn(`${lines[0]} The end-to-end tests need it: ${lines[2].trim()}, or set AVA_CHROMIUM.`)
 }

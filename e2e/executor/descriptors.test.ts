@@ -14,6 +14,7 @@ beforeAll(async () => {
   h.server.page('/descriptors-ep.html', kEpPage)
   h.server.page('/descriptors-antd.html', kAntdPage)
   h.server.page('/descriptors-plain.html', kPlainPage)
+  h.server.page('/descriptors-docs.html', kDocsPage)
 })
 afterAll(() => h?.close())
 
@@ -128,6 +129,18 @@ describe('plain pages', () => {
     expect((await locate(page, '链接"augue"', 2_000, true)).mark).toBe('augue')
     okOf(await run(page, { action: 'click', target: { semantic: 'link "augue"' } }))
     expect((await state(page)).clicked).toBe('augue')
+  })
+
+  test('a documentation page: a script-made « toggle, the first search result, and candidates past hidden links', async () => {
+    const page = await h.open('/descriptors-docs.html')
+    for (const say of ['the « button', 'the collapse sidebar button', '折叠侧边栏']) expect((await locate(page, say)).mark, say).toBe('toggle')
+    // The page shows "Search Results" too: the first link of the page is not the first result.
+    for (const say of ['the first search result', '第一个搜索结果']) expect((await locate(page, say)).mark, say).toBe('r1')
+    expect((await locate(page, '搜索结果 getcwdb')).mark).toBe('r2')
+    const miss = await locate(page, 'purple elephant', 300)
+    expect(miss.ok).toBe(false)
+    expect(miss.candidates.length).toBeGreaterThan(0)
+    expect(miss.candidates.every((c) => c.weak)).toBe(true)
   })
 
   test('a settled page fails fast, into a fallback with weak candidates', async () => {
@@ -266,5 +279,26 @@ const kPlainPage = `<!doctype html>
 window.__state = { clicked: '' }
 // A click handler added by script: no href, no role, no onclick attribute.
 document.querySelector('.link').addEventListener('click', () => { window.__state.clicked = 'augue'; document.getElementById('ticker').textContent = 'clicked' })
+</script>
+</body></html>`
+
+const kDocsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Descriptors: docs</title></head>
+<body>
+<div class="related"><a href="/" data-m="home">Python</a> <a href="/search">Search</a></div>
+<div class="sphinxsidebar">
+  <ul style="display: none">${Array.from({ length: 300 }, (_, i) => `<li><a href="#s${i}">Section ${i}</a></li>`).join('')}</ul>
+  <div id="sidebarbutton" title="Collapse sidebar" style="cursor: pointer" data-m="toggle"><span>«</span></div>
+</div>
+<div class="body" role="main">
+  <h2>Search Results</h2>
+  <div id="search-results"><ul class="search">
+    <li><a href="/os.html#getcwd" data-m="r1">os.getcwd</a></li>
+    <li><a href="/os.html#getcwdb" data-m="r2">os.getcwdb</a></li>
+  </ul></div>
+</div>
+<script>
+window.__state = {}
+document.getElementById('sidebarbutton').addEventListener('click', () => document.querySelector('.sphinxsidebar').classList.toggle('collapsed'))
 </script>
 </body></html>`

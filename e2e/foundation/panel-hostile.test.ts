@@ -197,3 +197,67 @@ it('a page that pre-creates <ava-root> and claims the name does not turn Ava off
   expect(await page.evaluate(() => document.querySelector('ava-root')!.shadowRoot?.textContent)).toBe('not Ava')
   await page.close()
 })
+
+it('a page that moves the keyboard to itself gets nothing the person types; Send waits for a click in the panel', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(hostile())
+  const panel = await ava.openPanel(page)
+  await panel.waitForSelector('[data-test=send]:not([disabled])')
+  await panel.click('[data-test=input]')
+  const secret = 'my bank password is hunter2'
+  // The page takes the keyboard while the person is typing.
+  await page.evaluate(() => (window as unknown as { __stealIn(ms: number): void }).__stealIn(300))
+  await page.keyboard.type(secret, { delay: 60 })
+  expect(await page.evaluate(() => (window as unknown as { __keys: string }).__keys)).toBe('')
+  expect(await panel.inputValue('[data-test=input]')).toBe(secret)
+  // The panel says so, and holds Send until the person clicks into it again.
+  await expect.poll(() => panel.isVisible('[data-test=keyboard-taken]')).toBe(true)
+  expect(await panel.isDisabled('[data-test=send]')).toBe(true)
+  await panel.click('[data-test=input]')
+  await expect.poll(() => panel.isDisabled('[data-test=send]')).toBe(false)
+  await page.close()
+})
+
+it('a decoy drawn over the panel as the person clicks Send is caught: the message is not sent', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(hostile())
+  const panel = await ava.openPanel(page)
+  await panel.waitForSelector('[data-test=send]:not([disabled])')
+  await panel.fill('[data-test=input]', 'transfer all my money')
+  const box = (await panel.locator('[data-test=send]').boundingBox())!
+  const requests = llm.requests.length
+  const messages = await panel.locator('[data-test=message]').count()
+  // The page draws its decoy and the click lands at once, before any visibility report.
+  await page.evaluate(() => (window as unknown as Hostile).__cover())
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+  await expect.poll(() => panel.isVisible('[data-test=obscured]')).toBe(true)
+  expect(await panel.locator('[data-test=message]').count()).toBe(messages)
+  expect(llm.requests.length).toBe(requests)
+  // Lifted again: once the panel has been in plain view a while, Send works.
+  await page.evaluate(() => (window as unknown as Hostile).__restore())
+  await expect.poll(() => obscured(panel)).toBe('false')
+  await sendAndWait(panel, 'hello')
+  expect(llm.requests.length).toBeGreaterThan(requests)
+  await page.close()
+})
+
+it('a page that keeps removing the panel cannot keep the person from Stop: the popup stops the run', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(hostile())
+  const panel = await ava.openPanel(page)
+  llm.script({ text: 'x'.repeat(3_000), chunkDelayMs: 100 })
+  await panel.fill('[data-test=input]', 'tell me a long story')
+  await panel.click('[data-test=send]')
+  await panel.waitForSelector('[data-test=stop]', { timeout: 10_000 })
+  await page.evaluate(() => (window as unknown as { __thrash(ms: number): void }).__thrash(150))
+  // Ava gives up on the page rather than rebuild its panel forever, and stays out of it.
+  await expect.poll(() => page.evaluate(() => !!document.querySelector('[data-ava-ui]')), { timeout: 10_000 }).toBe(false)
+  const popup = await ava.context.newPage()
+  await popup.goto(`chrome-extension://${ava.extensionId}/src/popup/index.html`)
+  await popup.waitForSelector('[data-test=run-blocked]', { timeout: 10_000 })
+  await popup.click('[data-test=run-stop]')
+  await popup.waitForSelector('[data-test=run-stopped]', { timeout: 10_000 })
+  expect(await popup.isVisible('[data-test=run-stop]')).toBe(false)
+  await popup.close()
+  await page.close()
+})

@@ -1,9 +1,10 @@
 import browser from 'webextension-polyfill'
 import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
-import { createChannelPort, type StepGuard } from '../core/page/channel'
+import { createChannelPort, type BoundSecret, type StepGuard } from '../core/page/channel'
+import { envReferencesDeep } from '../core/registry/secrets'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
-import { vaultStore } from '../storage/vault'
+import { vaultSitesStore, vaultStore } from '../storage/vault'
 import { navigate, tabSender } from './page'
 import { currentDoc } from './tabs'
 
@@ -49,10 +50,11 @@ export async function packVersions(): Promise<Record<string, string>> {
  * The registry's BrowserPort for a tab: every step one command on the page channel
  * (src/background/page.ts); with the agent's `guard`, counted and risk-checked (issue 15).
  */
-export function createRemotePort(tabId: number, guard?: StepGuard): BrowserPort {
+export function createRemotePort(tabId: number, guard?: StepGuard, secrets?: readonly BoundSecret[]): BrowserPort {
   const send = tabSender(tabId)
   return createChannelPort(send, {
     guard,
+    secrets,
     async navigate(url, signal) {
       const out = await navigate(send.tabId(), url, signal)
       if (!out.ok) throw new PortError('STEP_FAILED', out.message)
@@ -101,7 +103,29 @@ const selectorCaches = new Map<number, SelectorCache>()
 export async function engineFor(tabId: number, guard?: StepGuard): Promise<ActionEngine> {
   const cache = selectorCaches.get(tabId) ?? new SelectorCache()
   selectorCaches.set(tabId, cache)
-  return createEngine({ registry: await getRegistry(), port: createRemotePort(tabId, guard), env: await vaultStore.get(), selectorCache: cache })
+  const env = await vaultStore.get()
+  return createEngine({ registry: await getRegistry(), port: createRemotePort(tabId, guard, await boundSecrets(env)), env, selectorCache: cache })
+}
+
+/**
+ * Every vault value with the origins it is bound to (issue 16 §2). The engine keeps the whole vault
+ * as `env` (it must know every value to refuse one in a URL), so the binding is enforced where a
+ * value meets the page: the port sends `secretSites` with any step that carries one.
+ */
+export async function boundSecrets(vault?: Record<string, string>): Promise<BoundSecret[]> {
+  const [values, sites] = await Promise.all([vault ?? vaultStore.get(), vaultSitesStore.get()])
+  return Object.entries(values).map(([name, value]) => ({ value, sites: sites[name] ?? [] }))
+}
+
+/** The env names a registry action reads, its nested runs included, for the agent's question (issue 16 §2). */
+export async function actionEnvNames(name: string): Promise<{ names: string[]; dynamic: boolean }> {
+  const r = await getRegistry()
+  const found = r.lookup(name)
+  if (!found.ok) return { names: [], dynamic: false }
+  return envReferencesDeep(found.action, (target) => {
+    const next = r.lookup(target)
+    return next.ok ? next.action : undefined
+  })
 }
 
 /** Selector caches are per page: a navigation or reload clears the tab's (seed 000 §6.6.4). */

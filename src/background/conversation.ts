@@ -35,8 +35,13 @@ const queues = new Map<string, Promise<unknown>>()
  * 16). Dropped when another context changes the stored value (the options page clearing history).
  */
 const cached = new Map<string, History>()
-/** The sequence number of our own last write per site, so its storage.onChanged echo is not taken for someone else's. */
-const written = new Map<string, number>()
+/**
+ * The sequence numbers of our own writes per site whose storage.onChanged echo has not come yet,
+ * so no echo is taken for someone else's change. Every one is kept, not just the last: an echo
+ * that arrived after a newer write dropped the cache while it held text not yet stored, and the
+ * history's numbering went back, so the panel took the run's last events for old ones (issue 16).
+ */
+const written = new Map<string, Set<number>>()
 /** Sites whose cached history is ahead of storage, with the timer that will write it. */
 const dirty = new Map<string, ReturnType<typeof setTimeout>>()
 
@@ -53,7 +58,8 @@ export function watchHistories(): void {
     for (const [key, change] of Object.entries(changes)) {
       if (!key.startsWith('history:')) continue
       const origin = key.slice('history:'.length)
-      if ((change.newValue as History | undefined)?.seq === written.get(origin)) continue
+      const seq = (change.newValue as History | undefined)?.seq
+      if (seq !== undefined && written.get(origin)?.delete(seq)) continue
       cached.delete(origin)
       clearTimeout(dirty.get(origin))
       dirty.delete(origin)
@@ -74,10 +80,12 @@ async function store(origin: string): Promise<void> {
   dirty.delete(origin)
   const h = cached.get(origin)
   if (!h) return
-  written.set(origin, h.seq)
+  if (!written.has(origin)) written.set(origin, new Set())
+  written.get(origin)!.add(h.seq)
   await historyStore(origin)
     .set(h)
     .catch((e) => {
+      written.get(origin)?.delete(h.seq)
       cached.delete(origin)
       throw e
     })

@@ -1,6 +1,6 @@
 import { pickRepair } from '../core/agent/flow-repair'
 import type { RepairFn } from '../core/flows/replay'
-import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
+import { buildFlowRepairPrompt, kUntrustedClose, kUntrustedOpen } from '../core/agent/prompt'
 import { activeLlm } from '../core/settings'
 import { settingsStore } from '../storage/settings'
 import { streamCompletion } from './llm'
@@ -25,17 +25,7 @@ const repair: RepairFn = async (req, signal) => {
   const settings = await settingsStore.get()
   const llm = activeLlm(settings)
   if (!llm.model) return null
-  const snap = req.step.element_snapshot
-  const candidates = req.failure.candidates.map((c, i) => `[${i}] ${neutraliseDelimiters(c.label ?? '')} — ${c.selector} (matches ${c.count}${c.similarity !== undefined ? `, similarity ${c.similarity.toFixed(2)}` : ''})`)
-  const prompt = [
-    `Step: ${req.step.action}${req.step.description ? ` — ${req.step.description}` : ''}`,
-    `Recorded selectors: ${JSON.stringify(req.step.selectors ?? null)}`,
-    snap ? `Recorded element: ${JSON.stringify(snap)}` : '',
-    `Failure: ${req.failure.code} — ${neutraliseDelimiters(req.failure.message)}`,
-    `Candidates:\n${kUntrustedOpen}\n${candidates.join('\n') || '(none)'}\n${kUntrustedClose}`,
-  ]
-    .filter(Boolean)
-    .join('\n')
+  const prompt = buildFlowRepairPrompt(req)
   let text = ''
   try {
     await streamCompletion({ llm, system: kSystem, messages: [{ role: 'user', content: prompt }], signal, onText: (d) => void (text += d) })

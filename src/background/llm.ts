@@ -59,9 +59,16 @@ export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome>
     // add, are not used here.
     const { stream } = await createModel(o.llm).doStream({ prompt: toPrompt(o.system, o.messages), abortSignal: signal, temperature: 0 })
     const reader = stream.getReader()
+    // Stop and Ava's own cuts end the reading at once, whatever the aborted fetch does with the
+    // parts it already holds.
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason)
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+    })
+    aborted.catch(() => undefined)
     try {
       for (;;) {
-        const { done, value: part } = await reader.read()
+        const { done, value: part } = await Promise.race([reader.read(), aborted])
         if (done) break
         if (part.type === 'text-delta') {
           clearTimeout(timer)

@@ -114,8 +114,31 @@ function refuse(port: Runtime.Port): void {
   port.disconnect()
 }
 
+/** Tabs whose page kept removing Ava's host, until their next document (issue 16). */
+const blocked = new Set<number>()
+export const isPanelBlocked = (tabId: number): boolean => blocked.has(tabId)
+export function clearPanelBlocked(tabId: number): void {
+  if (!blocked.delete(tabId)) return
+  void browser.action?.setBadgeText({ tabId, text: '' }).catch(() => undefined)
+}
+
 export function watchPanels(): void {
   authorize('panel', isAuthorisedPanel)
+  handle('content→bg:panel.focusTaken', ['tab'], async ({ token }, ctx) => {
+    if (ctx.tabId === undefined || ctx.frameId !== 0) return { ok: false }
+    const b = await getBinding(ctx.tabId)
+    const port = [...(ports.get(ctx.tabId) ?? [])].find((p) => p.sender?.documentId === b?.documentId)
+    if (!port || b?.token !== token) return { ok: false }
+    port.postMessage({ type: 'focusTaken' } satisfies PanelPortOut)
+    return { ok: true }
+  })
+  handle('content→bg:panel.blocked', ['tab'], async (_req, ctx) => {
+    if (ctx.tabId === undefined || ctx.frameId !== 0) return { ok: false }
+    blocked.add(ctx.tabId)
+    // The badge draws the person to the popup, whose Stop and note the page cannot touch.
+    await browser.action?.setBadgeText({ tabId: ctx.tabId, text: '!' }).catch(() => undefined)
+    return { ok: true }
+  })
   handle('content→bg:panel.show', ['tab'], async ({ token, focus }, ctx) => {
     if (ctx.tabId === undefined || ctx.frameId !== 0) return { live: false }
     const b = await getBinding(ctx.tabId)
@@ -126,6 +149,7 @@ export function watchPanels(): void {
   })
   browser.tabs.onRemoved.addListener((tabId) => {
     bindings.delete(tabId)
+    blocked.delete(tabId)
     void bindingStore(tabId)
       .remove()
       .catch(() => undefined)

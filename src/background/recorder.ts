@@ -17,7 +17,7 @@ import {
   type RecordedTarget,
   type RepairFn,
 } from '../core/flows'
-import { createChannelFlowPort, type StepGuard } from '../core/page/channel'
+import { createChannelFlowPort, type BoundSecret, type StepGuard } from '../core/page/channel'
 import { targetOf } from '../core/page/command'
 import { AvaError } from '../core/errors'
 import { sleep } from '../core/sleep'
@@ -26,7 +26,7 @@ import { runStore } from '../storage/conversation'
 import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow } from '../storage/flows'
 import { userPacksStore } from '../storage/packs'
 import { vaultFor } from '../storage/vault'
-import { getRegistry, reloadRegistry } from './actions'
+import { boundSecrets, getRegistry, reloadRegistry } from './actions'
 import { chatWriter, conversationOf, newId } from './conversation'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabSender, tabUrl } from './page'
@@ -196,10 +196,12 @@ export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): P
 // Replay in a tab
 
 /** The FlowPort of a tab: every step one command on the page channel (src/background/page.ts). */
-export function tabFlowPort(tabId: number, guard?: StepGuard): FlowPort {
+export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly BoundSecret[]): FlowPort {
   const send = tabSender(tabId)
   return createChannelFlowPort(send, {
     guard,
+    // A replay that moves to another site types no saved secret there (issue 16 §2).
+    secrets,
     async navigate(url, signal) {
       const out = await navigate(send.tabId(), url, signal)
       if (!out.ok) throw new Error(out.message)
@@ -264,7 +266,7 @@ export async function replaySaved(tabId: number, id: string, params: Record<stri
   const entry = all[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
   // The panel replays on the page in front of the person; only another site sends it to the start page.
-  const port = tabFlowPort(tabId, await replayGuard(tabId, entry.flow.metadata.name, signal))
+  const port = tabFlowPort(tabId, await replayGuard(tabId, entry.flow.metadata.name, signal), await boundSecrets())
   const here = await port.url!(signal ?? new AbortController().signal)
   const start = entry.flow.metadata.start_url
   const result = await replayFlow(entry.flow, {

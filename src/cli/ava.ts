@@ -10,59 +10,21 @@ import {
   formatSearch,
   loadPacks,
   type ActionRegistry,
+  type PackIssue,
   type PackSource,
 } from '../core/registry'
-import { cliSources, displayPath, packFiles, readPack } from './sources'
+import { formatCommandHelp, kExit, kExitCodesHelp, kParamOption, parseCommand, parseParams, plainMessage, type CommandSpec, type Io, type Parsed } from './args'
+import { kRunSpec } from './run-spec'
+import { actionEnv, cliSources, displayPath, packFiles, readPack } from './sources'
 
-interface Io {
-  out: (line: string) => void
-  err: (line: string) => void
+type Handler = (parsed: Parsed, io: Io) => number | Promise<number>
+
+interface Command extends CommandSpec {
+  handler: Handler
 }
 
-type Command = (args: string[], io: Io) => number | Promise<number>
-
-const kUsage = `Usage: ava action <command> [arguments]
-
-  list [namespace]                     list actions, grouped by namespace
-  describe <action> [--json]           show an action's params, steps and returns
-  search <keyword...>                  find actions by name, description or param names
-  validate <file|dir>...               check pack files; one line per problem, exit 1 if any is invalid
-  dry-run <action> [--<param> <value>...] [--lib-version <v>] [--json]
-                                       resolve params, conditions and selectors; run nothing
-  reload                               (nothing to do here: every command loads packs afresh)
-
-Packs load from the built-in actions/, then ~/.ava/actions/, then ./.ava/actions/, then the
+const kPacksNote = `Packs load from the built-in actions/, then ~/.ava/actions/, then ./.ava/actions/, then the
 paths in AVA_ACTIONS_PATH (separated by the platform's path delimiter); later ones override.`
-
-/** Options the CLI itself reads; every other --name is an action parameter. */
-const kReservedFlags = new Set(['json', 'lib-version'])
-
-interface ParsedArgs {
-  positional: string[]
-  flags: Record<string, string>
-}
-
-/** `--name value`, `--name=value`, and a bare `--name` meaning true. */
-function parseArgs(args: string[]): ParsedArgs {
-  const positional: string[] = []
-  const flags: Record<string, string> = {}
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]
-    if (!arg.startsWith('--') || arg === '--') {
-      positional.push(arg)
-      continue
-    }
-    const eq = arg.indexOf('=')
-    if (eq > 0) {
-      flags[arg.slice(2, eq)] = arg.slice(eq + 1)
-    } else if (arg.slice(2) === 'json' || i + 1 >= args.length || args[i + 1].startsWith('--')) {
-      flags[arg.slice(2)] = 'true'
-    } else {
-      flags[arg.slice(2)] = args[++i]
-    }
-  }
-  return { positional, flags }
-}
 
 function loadRegistry(io: Io): ActionRegistry {
   const { sources } = cliSources()
@@ -75,63 +37,61 @@ function loadRegistry(io: Io): ActionRegistry {
   return registry
 }
 
-const list: Command = (args, io) => {
+const list: Handler = ({ positionals, values }, io) => {
   const registry = loadRegistry(io)
-  const namespaces = registry.list(args[0])
+  const namespaces = registry.list(positionals[0])
   if (namespaces.length === 0) {
-    io.err(args[0] ? `ava: no namespace "${args[0]}"; loaded: ${registry.list().map((n) => n.namespace).join(', ') || '(none)'}` : 'ava: no actions loaded')
-    return 1
+    io.err(positionals[0] ? `ava: no namespace "${positionals[0]}"; loaded: ${registry.list().map((n) => n.namespace).join(', ') || '(none)'}` : 'ava: no actions loaded')
+    if (values.json) io.out('[]')
+    return kExit.failed
   }
-  io.out(formatList(namespaces))
-  return 0
+  io.out(values.json ? JSON.stringify(namespaces, null, 2) : formatList(namespaces))
+  return kExit.ok
 }
 
-const describe: Command = (args, io) => {
-  const { positional, flags } = parseArgs(args)
-  const name = positional[0]
+const describe: Handler = ({ positionals, values }, io) => {
+  const name = positionals[0]
   if (!name) {
     io.err('ava: describe needs an action name, e.g. `ava action describe elementplus:dialog:open`')
-    return 2
+    return kExit.usage
   }
   const registry = loadRegistry(io)
   const description = registry.describe(name)
   if (!description) {
     const lookup = registry.lookup(name)
     io.err(`ava: ${lookup.ok ? `no action "${name}"` : lookup.message}`)
-    return 1
+    return kExit.failed
   }
-  io.out(flags.json ? JSON.stringify(description, null, 2) : formatDescription(description))
-  return 0
+  io.out(values.json ? JSON.stringify(description, null, 2) : formatDescription(description))
+  return kExit.ok
 }
 
-const search: Command = (args, io) => {
-  const query = args.join(' ').trim()
+const search: Handler = ({ positionals, values }, io) => {
+  const query = positionals.join(' ').trim()
   if (!query) {
     io.err('ava: search needs a keyword')
-    return 2
+    return kExit.usage
   }
   const results = loadRegistry(io).search(query)
+  if (values.json) io.out(JSON.stringify(results, null, 2))
   if (results.length === 0) {
     io.err(`ava: nothing matches "${query}"`)
-    return 1
+    return kExit.failed
   }
-  io.out(formatSearch(results))
-  return 0
+  if (!values.json) io.out(formatSearch(results))
+  return kExit.ok
 }
 
-const validate: Command = (args, io) => {
-  if (args.length === 0) {
+const validate: Handler = ({ positionals, values }, io) => {
+  if (positionals.length === 0) {
     io.err('ava: validate needs files or folders, e.g. `ava action validate actions/`')
-    return 2
+    return kExit.usage
   }
   const given = new Map<string, string>() // absolute → display path
-  let missing = 0
-  for (const arg of args) {
+  const missing: string[] = []
+  for (const arg of positionals) {
     const files = packFiles(resolve(arg))
-    if (files.length === 0) {
-      io.out(`${arg}:1:1: READ_FAILED no .yaml or .yml file at this path`)
-      missing++
-    }
+    if (files.length === 0) missing.push(arg)
     for (const f of files) given.set(f, displayPath(f))
   }
   // Load the given files on top of the other sources, so `extends` and cross-pack `run` targets
@@ -141,64 +101,148 @@ const validate: Command = (args, io) => {
   const mine: PackSource = { source: 'env-path', files: [...given.keys()].map(readPack) }
   const result = loadPacks([...others, mine])
   const shown = new Set(given.values())
-  let invalid = missing
-  for (const file of result.files) {
-    if (!shown.has(file.path)) continue
-    for (const issue of file.issues) io.out(formatIssue(issue))
-    if (file.issues.some((i) => i.severity === 'error')) invalid++
-  }
-  io.err(invalid ? `${invalid} of ${given.size + missing} file(s) invalid` : `${given.size} file(s) valid`)
-  return invalid ? 1 : 0
+  const notFound = (path: string): PackIssue => ({ file: path, line: 1, col: 1, path: [], code: 'READ_FAILED', severity: 'error', message: 'no .yaml or .yml file at this path' })
+  const reports = [
+    ...missing.map((path) => ({ path, valid: false, issues: [notFound(path)] })),
+    ...result.files.filter((f) => shown.has(f.path)).map((f) => ({ path: f.path, valid: !f.issues.some((i) => i.severity === 'error'), issues: f.issues })),
+  ]
+  const invalid = reports.filter((r) => !r.valid).length
+  if (values.json) io.out(JSON.stringify({ valid: invalid === 0, files: reports }, null, 2))
+  else for (const r of reports) for (const issue of r.issues) io.out(formatIssue(issue))
+  io.err(invalid ? `${invalid} of ${reports.length} file(s) invalid` : `${reports.length} file(s) valid`)
+  return invalid ? kExit.failed : kExit.ok
 }
 
-const dryRunCommand: Command = (args, io) => {
-  const { positional, flags } = parseArgs(args)
-  const name = positional[0]
+const dryRunCommand: Handler = ({ positionals, values }, io) => {
+  const name = positionals[0]
   if (!name) {
-    io.err('ava: dry-run needs an action name')
-    return 2
+    io.err('ava: dry-run needs an action name, e.g. `ava action dry-run common:auth:login --param username=alice`')
+    return kExit.usage
   }
-  const params = Object.fromEntries(Object.entries(flags).filter(([k]) => !kReservedFlags.has(k)))
+  const params = parseParams(values.param as string[] | undefined)
+  if (typeof params === 'string') {
+    io.err(`ava action dry-run: ${params}`)
+    return kExit.usage
+  }
   const registry = loadRegistry(io)
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
-  const result = dryRun(registry, name, params, { env, version: flags['lib-version'] })
-  io.out(flags.json ? JSON.stringify(result, null, 2) : result.text)
-  return result.success ? 0 : 1
+  const result = dryRun(registry, name, params, { env: actionEnv(registry), version: values['lib-version'] as string | undefined })
+  io.out(values.json ? JSON.stringify(result, null, 2) : result.text)
+  return result.success ? kExit.ok : kExit.failed
 }
 
-const reload: Command = (_args, io) => {
-  io.out('Nothing to reload: the CLI reads every pack afresh on each command. In the extension, reload re-reads built-in and installed packs.')
-  return 0
+const kReloadText = 'Nothing to reload: the CLI reads every pack afresh on each command. In the extension, reload re-reads built-in and installed packs.'
+const reload: Handler = ({ values }, io) => {
+  io.out(values.json ? JSON.stringify({ reloaded: false, message: kReloadText }) : kReloadText)
+  return kExit.ok
 }
 
-// The command table. `ava run <action-or-flow> --url ...` (headless runner, another issue) will
-// sit beside `action` as its own group.
-const kGroups: Record<string, Record<string, Command>> = {
-  action: { list, describe, search, validate, 'dry-run': dryRunCommand, reload },
+const kActionCommands: Record<string, Command> = {
+  list: { name: 'action list', args: '[namespace]', summary: 'List actions, grouped by namespace.', options: {}, notes: kPacksNote, handler: list },
+  describe: { name: 'action describe', args: '<action>', summary: "Show an action's parameters, steps, returns and checks.", options: {}, handler: describe },
+  search: { name: 'action search', args: '<keyword...>', summary: 'Find actions by name, description or parameter names.', options: {}, handler: search },
+  validate: {
+    name: 'action validate',
+    args: '<file|dir...>',
+    summary: 'Check pack files, one line per problem (path:line:col: CODE message).',
+    options: {},
+    notes: 'Exit 1 when any file is invalid.',
+    handler: validate,
+  },
+  'dry-run': {
+    name: 'action dry-run',
+    args: '<action>',
+    summary: 'Resolve parameters, conditions and selectors and print the plan; runs nothing.',
+    options: { param: kParamOption, 'lib-version': { type: 'string', value: '<version>', help: 'plan for this version of the component library' } },
+    notes: 'Exit 1 when the plan fails (unknown action, missing or invalid parameter).',
+    handler: dryRunCommand,
+  },
+  reload: { name: 'action reload', args: '', summary: 'Nothing to do here: every command reads the packs afresh.', options: {}, handler: reload },
+}
+
+const commandLine = (spec: CommandSpec): string => `${spec.name}${spec.args ? ` ${spec.args}` : ''}`
+
+function table(specs: CommandSpec[], strip = ''): string {
+  const rows = specs.map((s) => [commandLine(s).slice(strip.length), s.summary.replace(/\.$/, '')] as const)
+  const width = Math.max(...rows.map(([c]) => c.length)) + 3
+  return rows.map(([c, summary]) => `  ${c.padEnd(width)}${summary}`).join('\n')
+}
+
+export const kActionUsage = `Usage: ava action <command> [arguments] [options]
+
+Commands:
+${table(Object.values(kActionCommands), 'action ')}
+
+Every command takes --json and --help: \`ava action <command> --help\` shows its options.
+
+${kPacksNote}
+
+${kExitCodesHelp}`
+
+export const kUsage = `Usage: ava <command> [arguments] [options]
+
+Commands:
+${table([kRunSpec, ...Object.values(kActionCommands), { name: 'help', args: '[command]', summary: 'Show help for a command', options: {} }])}
+
+Parameters are given one way everywhere: --param name=value (repeat it for more).
+Every command takes --json (the result as JSON on stdout) and --help (\`ava run --help\`).
+
+${kExitCodesHelp}`
+
+const isHelp = (arg: string | undefined): boolean => arg === '--help' || arg === '-h' || arg === 'help'
+
+/** Parses a command's arguments, answers --help, and calls its handler. */
+async function dispatch(spec: CommandSpec, handler: Handler, args: string[], io: Io): Promise<number> {
+  const parsed = parseCommand(spec, args)
+  if (typeof parsed === 'string') {
+    io.err(`ava ${spec.name}: ${parsed}\nRun \`ava ${spec.name} --help\` for its options.`)
+    return kExit.usage
+  }
+  if (parsed.values.help) {
+    io.out(formatCommandHelp(spec))
+    return kExit.ok
+  }
+  return handler(parsed, io)
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [group, command, ...rest] = argv
-  if (!group || group === '--help' || group === '-h' || group === 'help') {
+  if (group === undefined || isHelp(group)) {
+    // `ava help run`, `ava help action dry-run`: the same text as `--help` on the command.
+    if (group === 'help' && command !== undefined) return main([command, ...rest, '--help'], io)
     io.out(kUsage)
-    return group ? 0 : 2
+    return kExit.ok
   }
-  if (group === 'run') return (await import('./run')).runCli(argv.slice(1), io)
-  const handler = kGroups[group]?.[command ?? '']
-  if (!handler) {
-    io.err(`ava: unknown command "${[group, command].filter(Boolean).join(' ')}"\n\n${kUsage}`)
-    return 2
+  if (group === 'run') return dispatch(kRunSpec, async (parsed, io) => (await import('./run')).runCli(parsed, io), argv.slice(1), io)
+  if (group === 'action') {
+    // A bare group lists its commands, as git and docker do.
+    if (command === undefined || isHelp(command)) {
+      if (command === 'help' && rest[0] !== undefined) return main(['action', rest[0], '--help'], io)
+      io.out(kActionUsage)
+      return kExit.ok
+    }
+    const found = kActionCommands[command]
+    if (!found) {
+      io.err(`ava: unknown command "action ${command}"\n\n${kActionUsage}`)
+      return kExit.usage
+    }
+    return dispatch(found, found.handler, rest, io)
   }
-  return handler(rest, io)
+  io.err(`ava: unknown command "${group}"\n\n${kUsage}`)
+  return kExit.usage
 }
 
-const io: Io = { out: (line) => console.log(line), err: (line) => console.error(line) }
-main(process.argv.slice(2), io).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    console.error(`ava: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    process.exitCode = 70 // EX_SOFTWARE: a bug in ava, not in the input
-  },
-)
+// Run only as the program, not when a test imports main().
+const entry = process.argv[1] ?? ''
+if (/(?:^|[\\/])(?:ava\.(?:ts|js)|ava)$/.test(entry)) {
+  const io: Io = { out: (line) => console.log(line), err: (line) => console.error(line) }
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      console.error(`ava: ${plainMessage(error)}`)
+      if (process.env.AVA_DEBUG && error instanceof Error) console.error(error.stack)
+      process.exitCode = kExit.internal
+    },
+  )
+}

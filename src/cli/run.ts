@@ -9,26 +9,10 @@ import { basename, dirname, extname, resolve } from 'node:path'
 import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort } from '../core/flows'
 import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
 import { navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
-import { createEngine, createRegistry, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
-import { cliSources, displayPath, readPack } from './sources'
-
-interface Io {
-  out: (line: string) => void
-  err: (line: string) => void
-}
-
-export const kRunUsage = `Usage: ava run <flow.json | pack.yaml | namespace:component:action> [options]
-
-  --url <url>            page to start on (default: the flow's start_url)
-  --param <name=value>   a flow variable or action parameter; repeat for more
-  --action <name>        which action of a pack file to run (when it has several)
-  --browser <path>       Chromium to use (default: $AVA_CHROMIUM or /usr/bin/chromium)
-  --headed               show the browser window
-  --timeout <ms>         time each step may take to find its element (flows; default per step)
-  --screenshot <path>    where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)
-  --json                 print the result as JSON
-
-Exit 0 when every step passed, 1 when a step failed, 2 for a usage error.`
+import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
+import { formatCommandHelp, kExit, parseParams, plainMessage, type Io, type Parsed } from './args'
+import { kRunSpec } from './run-spec'
+import { actionEnv, cliSources, displayPath, readPack } from './sources'
 
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
 const kBrowserArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -51,46 +35,18 @@ interface RunArgs {
   json: boolean
 }
 
-function parseRunArgs(args: string[]): RunArgs | string {
-  const out: RunArgs = { params: {}, positional: [], headed: false, json: false }
-  const value = (i: number, name: string): string => {
-    const v = args[i + 1]
-    if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`)
-    return v
+/** The parsed command line (kRunSpec) as the runner needs it, or a usage message. */
+export function runArgs({ values, positionals }: Parsed): RunArgs | string {
+  const params = parseParams(values.param as string[] | undefined)
+  if (typeof params === 'string') return params
+  const str = (name: string): string | undefined => values[name] as string | undefined
+  let timeoutMs: number | undefined
+  if (str('timeout') !== undefined) {
+    timeoutMs = Number(str('timeout'))
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return '--timeout needs a whole number of ms'
   }
-  try {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]
-      const [flag, inline] = a.startsWith('--') && a.includes('=') && !a.startsWith('--param=') ? [a.slice(2, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a.startsWith('--') ? a.slice(2) : '', undefined]
-      const take = () => inline ?? value(i++, flag)
-      if (a.startsWith('--param=')) {
-        const kv = a.slice('--param='.length)
-        const eq = kv.indexOf('=')
-        if (eq <= 0) return `--param needs name=value, got "${kv}"`
-        out.params[kv.slice(0, eq)] = kv.slice(eq + 1)
-      } else if (flag === 'param') {
-        const kv = take()
-        const eq = kv.indexOf('=')
-        if (eq <= 0) return `--param needs name=value, got "${kv}"`
-        out.params[kv.slice(0, eq)] = kv.slice(eq + 1)
-      } else if (flag === 'url') out.url = take()
-      else if (flag === 'action') out.action = take()
-      else if (flag === 'browser') out.browser = take()
-      else if (flag === 'screenshot') out.screenshot = take()
-      else if (flag === 'timeout') {
-        const n = Number(take())
-        if (!Number.isInteger(n) || n <= 0) return '--timeout needs a whole number of ms'
-        out.timeoutMs = n
-      } else if (flag === 'headed') out.headed = true
-      else if (flag === 'json') out.json = true
-      else if (flag) return `unknown option --${flag}`
-      else if (!out.target) out.target = a
-      else out.positional.push(a)
-    }
-  } catch (e) {
-    return (e as Error).message
-  }
-  return out
+  const [target, ...rest] = positionals
+  return { target, positional: rest, params, url: str('url'), action: str('action'), browser: str('browser'), screenshot: str('screenshot'), timeoutMs, headed: !!values.headed, json: !!values.json }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -121,14 +77,14 @@ export function pageSender(page: PwPage): SendCommand {
       try {
         return (await page.evaluate(([c, g]) => (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c), [command, kGlobal] as const)) as PageOutcome<K>
       } catch (e) {
-        const message = String((e as Error)?.message ?? e).replace(/^page\.evaluate: (Error: )?/, '').split('\n')[0]
+        const message = String((e as Error)?.message ?? e).replace(/^page\.evaluate: (?:[A-Z]\w*Error: )*/, '').split('\n')[0]
         if (!isContextLoss(e)) return { ok: false, code: 'NOT_ACTIONABLE', message }
         // The document went away under the command: a click that navigates did its job; any other
         // command goes to the next document once it has loaded, as the extension's sender does.
         await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
         const navigated = navigatedOutcome(command)
         if (navigated) return navigated
-        if (attempt >= kContextRetries) return { ok: false, code: 'ELEMENT_STALE', message: `The page went away during ${command.kind}: ${message}` }
+        if (attempt >= kContextRetries) return { ok: false, code: 'ELEMENT_STALE', message: `The page navigated ${attempt + 1} times while this step ran; it did not settle long enough to finish.` }
       }
     }
   }
@@ -169,10 +125,21 @@ export function pageBrowserPort(page: PwPage): BrowserPort {
 // ---------------------------------------------------------------------------------------------
 // The command
 
-type Target = { kind: 'flow'; flow: Flow; label: string } | { kind: 'action'; name: string; sources: PackSource[]; label: string }
+type Target = { kind: 'flow'; flow: Flow; label: string } | { kind: 'action'; name: string; registry: ActionRegistry; label: string }
 
-function loadTarget(a: RunArgs): Target | string {
-  const target = a.target!
+function actionTarget(name: string, sources: PackSource[], params: Record<string, string>): Target | string {
+  const registry = createRegistry(() => sources)
+  registry.load(sources)
+  // Checked here, before Chromium starts: a typo in the name or a missing parameter costs nothing.
+  const found = registry.lookup(name)
+  if (!found.ok) return `${found.message}${found.suggestion && !found.message.includes(found.suggestion) ? ` ${found.suggestion}` : ''}`
+  const checked = validateParams(params, found.action.params)
+  if (!checked.ok) return `${found.action.fullName}: ${checked.message}`
+  return { kind: 'action', name, registry, label: found.action.fullName }
+}
+
+function loadTarget(a: RunArgs & { target: string }): Target | string {
+  const target = a.target
   const path = resolve(target)
   if (existsSync(path)) {
     if (/\.json$/i.test(path)) {
@@ -192,59 +159,84 @@ function loadTarget(a: RunArgs): Target | string {
       const names = [...new Set(mine)]
       const name = a.action ? (a.action.split(':').length === 3 ? a.action : names.find((n) => n.endsWith(`:${a.action}`))) : names.length === 1 ? names[0] : undefined
       if (!name) return names.length ? `${displayPath(path)} has ${names.length} actions; pick one with --action: ${names.join(', ')}` : `${displayPath(path)} has no valid action; run \`ava action validate ${displayPath(path)}\``
-      return { kind: 'action', name, sources: all, label: name }
+      return actionTarget(name, all, a.params)
     }
     return `${displayPath(path)}: expected a .json flow or a .yaml pack`
   }
-  if (/^[a-z][a-z0-9_-]*:[a-z][a-zA-Z0-9_-]*:[a-z][a-zA-Z0-9_-]*$/.test(target)) return { kind: 'action', name: target, sources: cliSources().sources, label: target }
+  if (/^[a-z][a-z0-9_-]*:[a-z][a-zA-Z0-9_-]*:[a-z][a-zA-Z0-9_-]*$/.test(target)) return actionTarget(target, cliSources().sources, a.params)
   return `no file "${target}", and it is not an action name (namespace:component:action)`
 }
 
-function formatActionTrace(r: ActionResult): string[] {
+/** One line per step; a step the pack lets fail (onError: continue) is not a failure of the run. */
+export function formatActionTrace(r: ActionResult): string[] {
   const lines = r.trace.map((t) => {
-    const mark = t.status === 'ok' || t.status === 'recovered' ? '✓' : t.status === 'skipped' ? '-' : '✗'
+    const mark = t.status === 'ok' || t.status === 'recovered' ? '✓' : t.status === 'skipped' ? '-' : t.status === 'continued' ? '~' : '✗'
     const sel = t.selectors ? ` [${Object.values(t.selectors).join(', ')}]` : ''
-    return `${mark} ${t.id.padStart(2)} ${t.action.padEnd(8)}${sel} ${t.status}${t.error ? `: ${t.error.code} ${t.error.message}` : ''} — ${Math.round(t.durationMs)} ms`
+    // A tolerated failure is part of the plan (a check that nothing is left): its code is enough
+    // here; --json has the whole message.
+    const why = !t.error ? '' : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code} ${t.error.message}`
+    return `${mark} ${t.id.padStart(2)} ${t.action.padEnd(12)}${sel} ${t.status}${why} — ${Math.round(t.durationMs)} ms`
   })
   lines.push(r.success ? `passed: ${r.action} in ${Math.round(r.durationMs)} ms` : `FAILED: ${r.action}: ${r.error?.code} ${r.error?.message}`)
   return lines
 }
 
-export async function runCli(args: string[], io: Io): Promise<number> {
-  const a = parseRunArgs(args)
+/** The browser to start, or why there is none (before playwright's own, longer message). */
+function chromiumPath(a: RunArgs): { path: string } | string {
+  const path = a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
+  if (existsSync(path)) return { path }
+  const from = a.browser ? '--browser' : process.env.AVA_CHROMIUM ? 'AVA_CHROMIUM' : 'the default path'
+  return `no Chromium at ${path} (from ${from}). Install it (Debian/Ubuntu: sudo apt-get install chromium) or point at one with --browser <path> or AVA_CHROMIUM.`
+}
+
+export async function runCli(parsed: Parsed, io: Io): Promise<number> {
+  const a = runArgs(parsed)
   if (typeof a === 'string') {
-    io.err(`ava run: ${a}\n\n${kRunUsage}`)
-    return 2
+    io.err(`ava run: ${a}\nRun \`ava run --help\` for its options.`)
+    return kExit.usage
   }
   if (!a.target) {
-    io.err(kRunUsage)
-    return 2
+    io.err(`ava run: give a flow file, a pack file or an action name.\n\n${formatCommandHelp(kRunSpec)}`)
+    return kExit.usage
   }
   let target: Target | string
   try {
-    target = loadTarget(a)
+    target = loadTarget({ ...a, target: a.target })
   } catch (e) {
-    io.err(`ava run: ${(e as Error).message}`)
-    return 1
+    io.err(`ava run: ${plainMessage(e)}`)
+    return kExit.failed
   }
   if (typeof target === 'string') {
     io.err(`ava run: ${target}`)
-    return 2
+    return kExit.failed
   }
   const startUrl = a.url ?? (target.kind === 'flow' ? target.flow.metadata.start_url : undefined)
   if (!startUrl) {
     io.err('ava run: give the page to start on with --url')
-    return 2
+    return kExit.usage
   }
 
   // Only the built CLI has the page script (from source, `ava action` works and `ava run` does not).
   if (typeof __AVA_PAGE_SCRIPT__ !== 'string') {
     io.err('ava run: the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js run …`')
-    return 1
+    return kExit.failed
   }
+  const executable = chromiumPath(a)
+  if (typeof executable === 'string') {
+    io.err(`ava run: ${executable}`)
+    return kExit.failed
+  }
+  // With --json, stdout holds the one JSON document; progress lines go nowhere.
+  const say = a.json ? () => undefined : io.out
   const script = __AVA_PAGE_SCRIPT__
   const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({ executablePath: a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', headless: !a.headed, args: kBrowserArgs })
+  let browser: import('playwright-core').Browser
+  try {
+    browser = await chromium.launch({ executablePath: executable.path, headless: !a.headed, args: kBrowserArgs })
+  } catch (e) {
+    io.err(`ava run: Chromium at ${executable.path} did not start: ${plainMessage(e).split('\n')[0]}`)
+    return kExit.failed
+  }
   let page: PwPage | undefined
   let failed: boolean
   try {
@@ -253,10 +245,10 @@ export async function runCli(args: string[], io: Io): Promise<number> {
     await context.addInitScript({ content: script })
     page = await context.newPage()
     await page.goto(startUrl, { timeout: kNavigationTimeoutMs })
-    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
     const t0 = performance.now()
     if (target.kind === 'flow') {
-      io.out(`ava run: ${target.label} (${target.flow.steps.length} steps) on ${startUrl}`)
+      const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
+      say(`ava run: ${target.label} (${target.flow.steps.length} steps) on ${startUrl}`)
       const result = await replayFlow(target.flow, {
         port: pageFlowPort(page),
         // In CI the vault is the environment: ${secret:KEY} reads $KEY.
@@ -269,28 +261,26 @@ export async function runCli(args: string[], io: Io): Promise<number> {
       if (a.json) io.out(JSON.stringify(result, null, 2))
       else for (const line of formatReport(result, { steps: false })) io.out(line)
     } else {
-      io.out(`ava run: ${target.label} on ${startUrl}`)
-      const registry = createRegistry(() => target.sources)
-      registry.load(target.sources)
-      const engine = createEngine({ registry, port: pageBrowserPort(page), env })
+      say(`ava run: ${target.label} on ${startUrl}`)
+      const engine = createEngine({ registry: target.registry, port: pageBrowserPort(page), env: actionEnv(target.registry) })
       const result = await engine.run(target.name, a.params)
       failed = !result.success
       io.out(a.json ? JSON.stringify(result, null, 2) : formatActionTrace(result).join('\n'))
     }
-    io.out(`${failed ? 'FAILED' : 'passed'} in ${Math.round(performance.now() - t0)} ms (browser start excluded)`)
+    say(`${failed ? 'FAILED' : 'passed'} in ${Math.round(performance.now() - t0)} ms (browser start excluded)`)
     if (failed) {
       const file = resolve(a.screenshot ?? `.ava-out/run-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`)
       mkdirSync(dirname(file), { recursive: true })
       await page.screenshot({ path: file, fullPage: true }).then(
         () => io.err(`screenshot: ${displayPath(file)}`),
-        (e: Error) => io.err(`no screenshot: ${e.message}`),
+        (e: Error) => io.err(`no screenshot: ${plainMessage(e)}`),
       )
     }
   } catch (e) {
-    io.err(`ava run: ${(e as Error).message}`)
+    io.err(`ava run: ${plainMessage(e).replace(/^page\.\w+: /, '')}`)
     failed = true
   } finally {
     await browser.close().catch(() => undefined)
   }
-  return failed ? 1 : 0
+  return failed ? kExit.failed : kExit.ok
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { PackFileInput, PackSource } from '../core/registry'
+import { envReferences, type ActionRegistry, type PackFileInput, type PackSource } from '../core/registry'
 
 // Where the CLI finds packs (§4.4.1, issue 3): built-in `actions/` of this package, then
 // ~/.ava/actions/, then ./.ava/actions/, then every path in AVA_ACTIONS_PATH. Later wins.
@@ -77,4 +77,20 @@ export function cliSources(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     { source: 'env-path', files: collect(envPaths) },
   ]
   return { sources, absolute }
+}
+
+/**
+ * The environment an action may read: only the variables some loaded action names (`${env.X}`).
+ * The engine treats every env value it is given as a secret to mask, so passing all of
+ * process.env would mask any "1" or "true" (SHLVL=1) wherever it appears in a trace.
+ */
+export function actionEnv(registry: ActionRegistry, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const names = new Set<string>()
+  for (const ns of registry.list()) {
+    for (const info of ns.actions) {
+      const found = registry.lookup(info.name)
+      if (found.ok) for (const name of envReferences(found.action)) names.add(name)
+    }
+  }
+  return Object.fromEntries([...names].flatMap((n) => (env[n] === undefined ? [] : [[n, env[n]]])))
 }

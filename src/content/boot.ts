@@ -25,6 +25,8 @@ function boot(): void {
   const launcher = createLauncher({
     panelUrl: browser.runtime.getURL('src/panel/index.html'),
     getToken: async () => (await send('content→bg:panel.token', {})).token,
+    onFocusTaken: (token) => void send('content→bg:panel.focusTaken', { token }).catch(() => undefined),
+    onBlocked: () => void send('content→bg:panel.blocked', {}).catch(() => undefined),
     confirmLive: async (token, focus) => (await send('content→bg:panel.show', { token, focus }).catch(() => ({ live: false }))).live,
     onToggle: (open) => {
       // Someone who opens the panel is about to ask for something: load the page agent now.

@@ -66,18 +66,42 @@ function makeHost(): { host: HTMLElement; root: ShadowRoot } {
   throw new Error('No element accepts a shadow root')
 }
 
+// A page that removes the host again and again would have us rebuild the panel forever, and the
+// person could never reach Stop in it: after this many removals this soon, Ava stays out of the
+// page and the toolbar button (whose popup has Stop) says why.
+const kMaxRemovals = 5
+const kRemovalWindowMs = 10_000
+
 /** Keeps the host ours: its style and attributes as we set them, and in the document. */
-function guardHost(host: HTMLElement): void {
+function guardHost(host: HTMLElement, onBlocked: () => void): void {
+  const removals: number[] = []
   const restore = () => {
     for (const name of host.getAttributeNames()) if (!kHostAttributes.has(name)) host.removeAttribute(name)
     if (host.getAttribute('style') !== kHostStyle) host.setAttribute('style', kHostStyle)
-    if (host.parentNode !== document.documentElement) document.documentElement.append(host)
+    if (host.parentNode === document.documentElement) return
+    const now = performance.now()
+    removals.push(now)
+    while (removals[0]! < now - kRemovalWindowMs) removals.shift()
+    // The first append is not a removal.
+    if (removals.length > kMaxRemovals) {
+      observer.disconnect()
+      host.remove()
+      onBlocked()
+      return
+    }
+    document.documentElement.append(host)
   }
-  restore()
   const observer = new MutationObserver(restore)
+  document.documentElement.append(host)
+  restore()
   observer.observe(host, { attributes: true })
   observer.observe(document.documentElement, { childList: true })
 }
+
+// A focus move the person made comes in the same task as their click or Tab (the browser moves
+// focus on pointerdown and on Tab's keydown); one with neither just before is the page's script
+// taking the keyboard from the panel.
+const kGestureMs = 250
 
 export function createLauncher(opts: {
   panelUrl: string
@@ -88,6 +112,10 @@ export function createLauncher(opts: {
    * the frame (and to focus its input): the page may have navigated the frame since.
    */
   confirmLive: (token: string, focus: boolean) => Promise<boolean>
+  /** The page moved focus out of the panel by script; the panel is told (by token). */
+  onFocusTaken: (token: string) => void
+  /** The page kept removing Ava's host: it is not put back. */
+  onBlocked: () => void
 }): Launcher {
   const { host, root } = makeHost()
   host.setAttribute('data-ava-ui', '')
@@ -100,7 +128,7 @@ export function createLauncher(opts: {
   button.setAttribute('aria-label', 'Open Ava assistant')
   button.setAttribute('aria-expanded', 'false')
   root.append(style, button)
-  guardHost(host)
+  guardHost(host, opts.onBlocked)
 
   let pos = clampPosition(innerWidth - kButtonSize - kMargin, innerHeight - kButtonSize - kMargin, kButtonSize, { width: innerWidth, height: innerHeight })
   let frame: HTMLIFrameElement | null = null
@@ -214,6 +242,36 @@ export function createLauncher(opts: {
   addEventListener('pageshow', (e) => {
     if (e.persisted && frame) rebuild()
   })
+
+  // The keyboard stays with the panel: focus that leaves it for a page element with no click or
+  // Tab from the person (trusted events, capture phase, before any page listener can stop them)
+  // is given back at once, in the same task, so no key the person types reaches the page.
+  let gestureAt = -Infinity
+  addEventListener('pointerdown', (e) => e.isTrusted && (gestureAt = performance.now()), true)
+  addEventListener('keydown', (e) => e.isTrusted && e.key === 'Tab' && (gestureAt = performance.now()), true)
+  let panelHadFocus = false
+  // The top document sees focus enter our frame as a blur with our host active.
+  addEventListener(
+    'blur',
+    () => {
+      panelHadFocus = document.activeElement === host
+      // Only a gesture made while the panel has the keyboard lets the keyboard leave it.
+      if (panelHadFocus) gestureAt = -Infinity
+    },
+    true,
+  )
+  addEventListener(
+    'focusin',
+    (e) => {
+      const had = panelHadFocus
+      panelHadFocus = false
+      if (!had || e.target === host || !frame || frame.hidden || !token || performance.now() - gestureAt < kGestureMs) return
+      frame.focus()
+      panelHadFocus = document.activeElement === host
+      opts.onFocusTaken(token)
+    },
+    true,
+  )
 
   let start: { x: number; y: number; t: number; ox: number; oy: number } | null = null
   let moved = 0

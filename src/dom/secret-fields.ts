@@ -21,8 +21,12 @@ export function markSecretField(el: Element): void {
 
 /** HTML autofill tokens that name a secret: passwords, one-time codes, every card field. */
 const kSecretAutocomplete = /(?:^|\s)(?:current-password|new-password|one-time-code|cc-[a-z-]+)(?:\s|$)/i
-/** Words in a name or id that say the field holds a secret; camelCase is split before matching. */
-const kSecretWord = /(?:^|[^a-z0-9])(?:otp|totp|hotp|mfa|2fa|pin|cvv|cvc|csc|cvv2|passcode|passwd|password|pwd|code)(?:[^a-z0-9]|$)/i
+/**
+ * Words in a name or id that say the field holds a secret; camelCase is split before matching.
+ * Whole words only, a trailing number allowed ("password2"): "passenger", "spinner", "tangent" and
+ * "tokenize" are not secrets. A "password_hint" is kept out too: a hint often gives the password away.
+ */
+const kSecretWord = /(?:^|[^a-z0-9])(?:otp|totp|hotp|mfa|2fa|pin|cvv|cvc|csc|cvv2|passcode|passwd|password|passphrase|pass|pwd|pw|secret|token|tan|ssn|code)\d*(?:[^a-z0-9]|$)/i
 /** Codes that are not secrets: an address's, a country's, a discount's. */
 const kPublicCode = /(?:zip|postal|post|country|area|dial|phone|promo|coupon|discount|voucher|gift|referral|invite|lang|language|currency|region|state|city|product|item|sku)[\s_-]*code/i
 
@@ -54,4 +58,15 @@ export function holdsSecret(el: Element, value = true): boolean {
   // Chrome's masking of a text field ("disc", "circle", "square"); `none` is unmasked.
   const masked = style?.getPropertyValue('-webkit-text-security')
   return !!masked && masked !== 'none'
+}
+
+/**
+ * Whether sending the form `el` submits (or belongs to) would carry a field a saved secret went
+ * into. For a GET form that puts the secret in the address, where history, logs and the Referer
+ * of the next page keep it (issue 16 §2: a secret never goes into a URL).
+ */
+export function formCarriesSecret(el: Element): boolean {
+  const form = el.localName === 'form' ? (el as HTMLFormElement) : ((el as HTMLInputElement).form ?? el.closest('form'))
+  if (!form) return false
+  return [...form.elements].some((f) => received.has(f) && !!(f as HTMLInputElement).value)
 }

@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
-import { kDefaultBaseUrls, kDefaultModels, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
+import { kDefaultBaseUrls, kDefaultModels, type SafetyKept, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
 import type { RiskCategory } from '../core/exec'
-import { send, type ConnectionReport, type KeyDropped, type SafetyKept, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
+import { send, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
 import { settingsStore, uiPrefsStore } from '../storage/settings'
 import { vaultStore } from '../storage/vault'
 

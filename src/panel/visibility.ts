@@ -13,15 +13,62 @@ interface VisibilityEntry extends IntersectionObserverEntry {
   readonly isVisible?: boolean
 }
 
-export function watchVisibility(el: Element, onChange: (visible: boolean) => void): () => void {
+/**
+ * As browsers gate permission prompts: a click counts only once the frame has been visible without
+ * a break for this long, so a panel revealed (or a decoy lifted) just before the click is refused.
+ */
+export const kSteadyMs = 500
+/**
+ * A click is acted on only after this long, and dropped if a not-visible report about any time from
+ * kSteadyMs before it until then arrives: reports lag by up to one delay, so a decoy drawn in the
+ * same task as the click shows up in a report within two.
+ */
+export const kSettleMs = 2 * kVisibilityDelayMs + 50
+
+export interface Visibility {
+  /** Stops watching. */
+  stop(): void
+  /** Whether the frame was visible without a break from kSteadyMs before `at` until now. */
+  steadyAt(at: number): boolean
+}
+
+/**
+ * Watches `el`; `onChange(true)` only once it has been visible for kSteadyMs without a break,
+ * `onChange(false)` as soon as it is not. Times are the frame's `performance.now()` clock, which
+ * events' `timeStamp` and observer entries' `time` share.
+ */
+export function watchVisibility(el: Element, onChange: (steady: boolean) => void): Visibility {
+  let visibleSince: number | null = null
+  let lastHidden = -Infinity
+  let timer: ReturnType<typeof setTimeout> | undefined
   const observer = new IntersectionObserver(
     (entries) => {
-      const e = entries.at(-1) as VisibilityEntry | undefined
-      // A browser without v2 leaves isVisible undefined: then nothing is known, and nothing is refused.
-      if (e) onChange(e.isIntersecting && e.intersectionRatio >= kFullyInView && e.isVisible !== false)
+      for (const entry of entries) {
+        const e = entry as VisibilityEntry
+        // A browser without v2 leaves isVisible undefined: then nothing is known, and nothing is refused.
+        const visible = e.isIntersecting && e.intersectionRatio >= kFullyInView && e.isVisible !== false
+        if (!visible) {
+          lastHidden = Math.max(lastHidden, e.time)
+          visibleSince = null
+        } else visibleSince ??= e.time
+      }
+      clearTimeout(timer)
+      if (visibleSince === null) return onChange(false)
+      const wait = visibleSince + kSteadyMs - performance.now()
+      if (wait <= 0) onChange(true)
+      else {
+        onChange(false)
+        timer = setTimeout(() => onChange(true), wait)
+      }
     },
     { threshold: [0, kFullyInView, 1], trackVisibility: true, delay: kVisibilityDelayMs } as IntersectionObserverInit,
   )
   observer.observe(el)
-  return () => observer.disconnect()
+  return {
+    stop: () => {
+      clearTimeout(timer)
+      observer.disconnect()
+    },
+    steadyAt: (at) => visibleSince !== null && visibleSince <= at - kSteadyMs && lastHidden < at - kSteadyMs,
+  }
 }

@@ -21,13 +21,22 @@ describe('fields listed without their value', () => {
     ['<input id="card_cvv" value="VAL-1">'],
     ['<input name="pin" value="VAL-1">'],
     ['<input name="passcode" value="VAL-1">'],
+    // Red-team finding 8: short and other common names for a secret.
+    ['<input name="pass" value="VAL-1">'],
+    ['<input name="user_pw" value="VAL-1">'],
+    ['<input name="password2" value="VAL-1">'],
+    ['<input name="password_hint" value="VAL-1">'],
+    ['<input id="clientSecret" value="VAL-1">'],
+    ['<input name="api-token" value="VAL-1">'],
+    ['<input name="tan" value="VAL-1">'],
+    ['<input name="ssn" value="VAL-1">'],
   ])('%s', (html) => {
     const doc = page(`<label>Field ${html}</label>`)
     expect(holdsSecret(doc.querySelector('input')!)).toBe(true)
     expect(listing(doc)).not.toContain('VAL-1')
   })
 
-  it.each([['<input name="zip_code" value="VAL-2">'], ['<input name="promoCode" value="VAL-2">'], ['<input name="shipping" value="VAL-2">'], ['<input name="spinner" value="VAL-2">']])(
+  it.each([['<input name="zip_code" value="VAL-2">'], ['<input name="promoCode" value="VAL-2">'], ['<input name="shipping" value="VAL-2">'], ['<input name="spinner" value="VAL-2">'], ['<input name="passenger" value="VAL-2">'], ['<input name="passport_country" value="VAL-2">'], ['<input name="tangent" value="VAL-2">'], ['<input name="secretary" value="VAL-2">'], ['<input name="tokenizer" value="VAL-2">']])(
     'keeps the value of a field that only looks like one: %s',
     (html) => {
       const doc = page(`<label>Field ${html}</label>`)

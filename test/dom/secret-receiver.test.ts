@@ -46,3 +46,67 @@ describe('receiver: secrets only on their sites', () => {
     expect(serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text).toContain(kValue)
   })
 })
+
+// Red-team finding 5: a flow replay that moved to another site typed its secrets there.
+describe('receiver: a flow step carrying a secret', () => {
+  beforeEach(() => clearAgentIds())
+
+  const flowFill = (secretSites?: string[]): PageCommand<'flow.step'> => ({
+    kind: 'flow.step',
+    step: { step_id: 1, action: 'fill', params: { value: kValue }, selectors: { primary: { type: 'css', value: 'css:#box' }, fallback: [] } },
+    timeoutMs: 1_000,
+    trusted: true,
+    ...(secretSites ? { secretSites } : {}),
+  })
+
+  it('is refused on an origin the secret is not bound to, typing nothing', async () => {
+    const input = field()
+    const out = await createReceiver()(flowFill(['https://bank.example']))
+    expect(out).toMatchObject({ ok: true, outcome: { ok: false } })
+    expect(JSON.stringify(out)).toContain('saved secret is not typed')
+    expect(input.value).toBe('')
+  })
+
+  it('is typed on its own origin, and the field is listed without its value', async () => {
+    const input = field()
+    const out = await createReceiver()(flowFill([location.origin]))
+    expect(out).toMatchObject({ ok: true, outcome: { ok: true } })
+    expect(input.value).toBe(kValue)
+    expect(serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text).not.toContain(kValue)
+  })
+})
+
+// Red-team finding 8: a GET form sends its fields in the address.
+describe('receiver: a form holding a typed secret', () => {
+  beforeEach(() => clearAgentIds())
+
+  function form(method: string): { input: HTMLInputElement; sent: string[] } {
+    document.body.innerHTML = `<form method="${method}" action="/next"><label>Verification <input id="box" name="v"></label><button id="go">Send</button></form>`
+    const sent: string[] = []
+    document.querySelector('form')!.addEventListener('submit', (e) => (sent.push(method), e.preventDefault()))
+    const input = document.getElementById('box') as HTMLInputElement
+    input.focus()
+    return { input, sent }
+  }
+  const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: 'css:#go' }] } }, timeoutMs: 500 }
+
+  it('is not sent by GET, even confirmed', async () => {
+    const { input, sent } = form('get')
+    expect(await createReceiver()(fill([location.origin]))).toMatchObject({ ok: true })
+    expect(input.value).toBe(kValue)
+    const out = await createReceiver()({ ...click, confirmed: true })
+    expect(out).toMatchObject({ ok: false, code: 'BLOCKED' })
+    expect(sent).toEqual([])
+  })
+
+  it('is sent by POST; a GET form with no secret in it is sent too (the controls)', async () => {
+    const post = form('post')
+    await createReceiver()(fill([location.origin]))
+    expect(await createReceiver()(click)).toMatchObject({ ok: true })
+    expect(post.sent).toEqual(['post'])
+    const get = form('get')
+    await createReceiver()(fill())
+    expect(await createReceiver()(click)).toMatchObject({ ok: true })
+    expect(get.sent).toEqual(['get'])
+  })
+})

@@ -2,7 +2,7 @@ import { handle } from '../../messaging'
 import { tabStore } from '../../storage/conversation'
 import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf, readHistory } from '../conversation'
-import { issuePanelToken } from '../panels'
+import { clearPanelBlocked, isPanelBlocked, issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
 import { sendCommand } from '../page'
 import { answerFlowQuestion } from '../recorder'
@@ -15,7 +15,10 @@ function tabOf(ctx: { tabId?: number }): number {
 export function registerChatHandlers(): void {
   handle('content→bg:ready', ['tab'], async ({ url }, ctx) => {
     // Only the top frame's document takes steps.
-    if (ctx.frameId === 0) markReady(tabOf(ctx), { documentId: ctx.documentId, url })
+    if (ctx.frameId === 0) {
+      markReady(tabOf(ctx), { documentId: ctx.documentId, url })
+      clearPanelBlocked(tabOf(ctx))
+    }
     return { panelOpen: (await tabStore(tabOf(ctx)).get()).panelOpen, runActive: isRunning(tabOf(ctx)) }
   })
 
@@ -34,6 +37,10 @@ export function registerChatHandlers(): void {
   })
 
   handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) }))
+  // The popup is the extension's own page, out of every page's reach: its Stop works when a page
+  // keeps the panel from coming up. Which tab is the popup's to say (its active tab).
+  handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId), blocked: isPanelBlocked(tabId) }))
+  handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: stopRun(tabId) }))
 
   handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({ ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) }))
 

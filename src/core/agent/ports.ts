@@ -57,7 +57,8 @@ export interface PagePort {
   url(tabId: number): Promise<string>
 }
 
-export type ActionLookup = { ok: true; risk?: string } | { ok: false; message: string; suggestion?: string }
+/** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */
+export type ActionLookup = { ok: true; risk?: string; env?: string[] } | { ok: false; message: string; suggestion?: string }
 
 export interface ActionsPort {
   /** The registry actions most relevant to a request, for the planner. */

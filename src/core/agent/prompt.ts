@@ -1,4 +1,5 @@
 import { PAGE_ACTION_TYPES } from '../instruction/schema'
+import type { RepairRequest } from '../flows/replay'
 import { formatSize, type AttachmentInfo } from './attachments'
 
 /**
@@ -70,8 +71,8 @@ function clipped(text: string, max: number): string {
   return line.length > max ? `${line.slice(0, max)}…` : line
 }
 
-/** Page-controlled lines, framed: the one way page bytes enter a prompt. */
-function untrusted(lines: string[]): string {
+/** Page-controlled lines, framed: the one way page bytes enter a prompt (the flow-repair prompt's too). */
+export function untrusted(lines: string[]): string {
   return [kUntrustedOpen, ...lines.map((l) => neutraliseDelimiters(l)), kUntrustedClose].join('\n')
 }
 
@@ -100,11 +101,21 @@ export interface ActionSummary {
   params: { name: string; type: string; required: boolean; description?: string }[]
 }
 
+/**
+ * Installed packs' text is the person's choice, not the page's, so it stays outside the page block,
+ * where the model may take it as guidance on which action fits. A pack may still come from anyone:
+ * each entry is kept to one line and cannot write our delimiters, so it cannot open, close or fake
+ * a block, nor start a "Request:" line of its own.
+ */
+function packText(text: string): string {
+  return neutraliseDelimiters(text.replace(/[\r\n\u2028\u2029]+/g, ' '))
+}
+
 export function describeActions(actions: ActionSummary[]): string {
   if (!actions.length) return ''
   const lines = actions.map((a) => {
     const params = a.params.map((p) => `${p.name}${p.required ? '' : '?'}: ${p.type}${p.description ? ` (${p.description})` : ''}`).join(', ')
-    return `- ${a.name}(${params}) — ${a.description}`
+    return packText(`- ${a.name}(${params}) — ${a.description}`)
   })
   return ['Available actions for run_action (deterministic, prefer them when they fit):', ...lines].join('\n')
 }
@@ -161,10 +172,31 @@ export function buildFollowUp(results: StepReport[], page: PageContext, note?: s
 export function buildRepairPrompt(failed: { instruction: unknown; error: string; candidates: { id: string; label: string; score: number }[] }, page: PageContext): string {
   const cands = failed.candidates.map((c) => `- [${c.id}] ${c.label} (score ${c.score})`)
   return [
-    `This step failed: ${JSON.stringify(failed.instruction)}`,
-    'The error and the candidate elements (both quote the page):',
-    untrusted([`Error: ${failed.error}`, ...(cands.length ? ['Candidate elements:', ...cands] : ['No candidate elements were found.'])]),
+    'This step failed. The step, the error and the candidate elements (all may quote the page):',
+    // The step is the model's own, but its locator and description may repeat what the page said.
+    untrusted([`Step: ${JSON.stringify(failed.instruction)}`, `Error: ${failed.error}`, ...(cands.length ? ['Candidate elements:', ...cands] : ['No candidate elements were found.'])]),
     describePage(page),
     'Reply with a JSON array holding the one corrected instruction for this step (use a target_id from the candidates or the listing), or [] if it cannot be done.',
+  ].join('\n')
+}
+
+/**
+ * The flow-repair question (issue 8): only the step's action (one of a fixed set) and the failure
+ * code are ours. Its description, recorded selectors and element snapshot were read off a page, and
+ * the failure message echoes the page: all of it inside the block (red-team finding 6).
+ */
+export function buildFlowRepairPrompt(req: RepairRequest): string {
+  const snap = req.step.element_snapshot
+  const candidates = req.failure.candidates.map((c, i) => `[${i}] ${c.label ?? ''} — ${c.selector} (matches ${c.count}${c.similarity !== undefined ? `, similarity ${c.similarity.toFixed(2)}` : ''})`)
+  return [
+    `Step: ${req.step.action}; failure: ${req.failure.code}. What was recorded, the failure and the candidates (all from the page):`,
+    untrusted([
+      ...(req.step.description ? [`Step description: ${req.step.description}`] : []),
+      `Recorded selectors: ${JSON.stringify(req.step.selectors ?? null)}`,
+      ...(snap ? [`Recorded element: ${JSON.stringify(snap)}`] : []),
+      `Failure: ${req.failure.message}`,
+      'Candidates:',
+      ...(candidates.length ? candidates : ['(none)']),
+    ]),
   ].join('\n')
 }

@@ -523,7 +523,11 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     // An action fed a saved secret types it into this page: the person says yes to the site first,
     // as they would for a password form the model fills in step by step. That yes covers the
     // submit of those credentials; the page still asks about anything else the action touches.
-    const named = [...new Set(Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])))]
+    const vault = await ports.secrets.vault()
+    // A pack's own `${env.X}` types a saved secret as surely as a `${secret:X}` arg does: the same
+    // binding and question (red-team finding 4: an installed pack's env reached any site unasked).
+    const envNames = (found.env ?? []).filter((n) => vault[n] !== undefined)
+    const named = [...new Set([...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])), ...envNames])]
     if (named.length) {
       // Bound to their sites as a typed step's secrets are (issue 16 §2); the question names them and the site.
       const origin = originOf(await ports.page.url(state.tabId))
@@ -535,7 +539,6 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
         asks = asks.filter((c) => c !== 'credentials')
       }
     }
-    const vault = await ports.secrets.vault()
     const params: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(ins.params.args ?? {})) params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
     const secrets = named.map((n) => vault[n]).filter((v): v is string => !!v)

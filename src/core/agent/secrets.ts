@@ -41,10 +41,16 @@ export function redactInstruction(ins: Instruction, opts: { sensitive: boolean; 
   return { ...ins, params }
 }
 
-/** Removes any occurrence of the given secret values from a text. */
+/**
+ * Shorter values are left alone: one or two characters are inside too many words. Three is a card's
+ * CVV; `secrets` are only values this run typed as secrets, so a common word is not cut out.
+ */
+const kMinRedacted = 3
+
+/** Removes any occurrence of the given secret values from a text, longest first. */
 export function redactText(text: string, secrets: string[]): string {
   let out = text
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join(kRedacted)
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (s.length >= kMinRedacted) out = out.split(s).join(kRedacted)
   return out
 }
 

@@ -63,6 +63,32 @@ export interface PortExtras {
   timeoutMs?: number
   /** Reads a file an upload step names by path (`ava run`); without it such a step fails. */
   readFile?(path: string, signal: AbortSignal): Promise<UploadFile>
+  /**
+   * The vault's values and the origins each is bound to (issue 16 §2). Any step whose value holds
+   * one goes out with `secretSites`, so the page refuses it on another origin whatever wrote it:
+   * a pack's `${env.*}`, a param the model filled, a flow that moved to another site.
+   */
+  secrets?: readonly BoundSecret[]
+}
+
+export interface BoundSecret {
+  value: string
+  sites: readonly string[]
+}
+
+/** Shorter values are bound only where they are the whole value: "ab" is inside too many words. */
+const kMinBoundSubstring = 3
+
+/**
+ * The origins a value may be typed on when it holds saved secrets: those every secret in it is
+ * bound to (none when they share none). Undefined when it holds none.
+ */
+export function secretSitesOf(value: unknown, secrets: readonly BoundSecret[] | undefined): string[] | undefined {
+  if (!secrets?.length || value === undefined || value === null) return undefined
+  const texts = Array.isArray(value) ? value.map(String) : typeof value === 'object' ? [] : [String(value)]
+  const held = secrets.filter((s) => s.value !== '' && texts.some((t) => t === s.value || (s.value.length >= kMinBoundSubstring && t.includes(s.value))))
+  if (!held.length) return undefined
+  return held[0].sites.filter((o) => held.every((s) => s.sites.includes(o)))
 }
 
 function selectorTarget(selector: ParsedSelector | null): PageTarget {
@@ -93,7 +119,8 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     if (signal.aborted) throw signal.reason
     if (closed) throw closed
     if (!kUncounted.has(step.action)) count()
-    const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}) }
+    const secretSites = secretSitesOf(step.value, extras.secrets)
+    const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
     let out = await send(command, signal)
     if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && guard) {
       if (!(await guard.ask(out.message))) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${out.message}); the action stopped before that step.`))
@@ -201,7 +228,7 @@ function stepFailure(f: ExecFailure): StepOutcome {
 /** Flow steps that change nothing on the page: not counted against the step limit. */
 const kUncountedFlowSteps = new Set(['wait', 'scroll', 'hover'])
 
-export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate' | 'guard'>): FlowPort {
+export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate' | 'guard' | 'secrets'>): FlowPort {
   const { guard } = extras
   return {
     async runStep(step, opts, signal) {
@@ -212,7 +239,8 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
           return { ok: false, code: 'CANCELLED', message: (e as Error).message ?? String(e), candidates: [], resolveMs: 0, acted: false }
         }
       }
-      const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}) }
+      const secretSites = secretSitesOf(step.params.value, extras.secrets)
+      const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
       let out = await send(command, signal)
       // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only with a yes.
       if (out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard) {

@@ -18,7 +18,7 @@ export type ControlKind =
   | 'tab' | 'menuitem' | 'switch' | 'slider' | 'treeitem' | 'date' | 'time' | 'textarea' | 'collapsible' | 'close'
 
 /** Containers a scope phrase can name; `named` is any container identified by its text only (a post, a card). */
-export type ScopeKind = 'dialog' | 'alert' | 'tag' | 'row' | 'form' | 'table' | 'menu' | 'list' | 'nav' | 'header' | 'footer' | 'sidebar' | 'toolbar' | 'named'
+export type ScopeKind = 'main' | 'dialog' | 'alert' | 'tag' | 'row' | 'form' | 'table' | 'menu' | 'list' | 'nav' | 'header' | 'footer' | 'sidebar' | 'toolbar' | 'named'
 
 export interface DescriptorState {
   checked?: boolean
@@ -64,7 +64,8 @@ const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]
   [['input field', 'input box', 'input', 'field', 'entry', 'box', '输入框', '输入栏'], ['textbox', 'searchbox', 'spinbutton', 'combobox', 'date', 'time']],
   [['radio button', 'radio', 'option button', '单选按钮', '单选框', '单选'], ['radio']],
   [['check box', 'checkbox', 'tick box', 'tickbox', '复选框', '勾选框', '多选框'], ['checkbox']],
-  [['section header', 'section heading', 'collapsible', 'accordion header', 'accordion', 'expander', 'collapse panel', '折叠面板', '折叠项', '折叠标题', '手风琴'], ['collapsible']],
+  // "the Efficiency section": a section a person clicks is its collapsible header.
+  [['section header', 'section heading', 'section', 'collapsible', 'accordion header', 'accordion', 'expander', 'collapse panel', '折叠面板', '折叠项', '折叠标题', '手风琴'], ['collapsible']],
   [['options list', 'option list', 'list box', 'listbox', 'combo box', 'combobox', 'select box', 'select', 'drop down', 'drop-down', 'dropdown', 'picker', '下拉列表', '下拉框', '下拉选择', '选择框', '选择器', '下拉'], ['combobox', 'listbox']],
   [['menu item', 'menuitem', 'menu entry', '菜单项'], ['menuitem']],
   [['tree item', 'treeitem', 'tree node', '树节点'], ['treeitem']],
@@ -96,6 +97,8 @@ const kZhDigits: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四:
 /** Container words of a scope phrase. */
 const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
   [['dialog', 'modal', 'popup', 'pop-up', 'drawer', 'dialogue', 'lightbox', '对话框', '弹窗', '弹框', '弹出框', '模态框', '抽屉'], 'dialog'],
+  // "in the text", "正文里的": the page's main content, not its navigation.
+  [['main content', 'main text', 'text', 'body text', 'article', '正文', '主要内容'], 'main'],
   [['alert', 'notification', 'toast', 'banner', 'notice', '提示', '通知', '警告'], 'alert'],
   [['tag', 'chip', '标签'], 'tag'],
   [['row', 'line', '所在行', '那一行', '这一行', '一行'], 'row'],
@@ -118,7 +121,9 @@ const kStopWords = new Set([
   'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form',
 ])
 /** Chinese verbs and particles; removed before Chinese is cut into pairs. */
-const kCjkStopWords = ['点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标']
+const kCjkStopWords = ['点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标',
+  // Where it sits on the page ("顶部搜索框"): the kind and the words say which; a position word is no label.
+  '顶部', '底部', '页面上方', '页面下方']
 
 const kHan = /\p{Script=Han}/u
 const kHanSpace = /(\p{Script=Han})\s+(?=\p{Script=Han})/gu
@@ -183,6 +188,9 @@ function parseScope(phrase: string): { kind: ScopeKind; name?: string; ordinal?:
   const possessive = /(@?[\p{L}\p{N}_.-]+)['’]s\b/u.exec(phrase)
   const handle = /@[\p{L}\p{N}_.-]+/u.exec(phrase)
   const quoted = /["“「'‘]([^"”」'’]+)["”」'’]/.exec(phrase)
+  // "of order 1003", "for ticket T-1026": a thing named by its number is the container showing it.
+  const numbered = /^(?:[\p{L}]+\s+)?([\p{L}\p{N}_-]*\d[\p{L}\p{N}_-]*)$/u.exec(phrase.trim())
+  if (!m && !possessive && !handle && !quoted && numbered) return { kind: 'named', name: numbered[1] }
   if (!m && !possessive && !handle && !quoted) return null
   const kind = m ? kScopeByWord.get(m[0].toLowerCase().replace(/[\s-]+/g, ' ')) ?? 'named' : 'named'
   let name = quoted?.[1] ?? possessive?.[1] ?? handle?.[0]
@@ -234,6 +242,20 @@ export function parseDescriptor(raw: string): Descriptor {
     quoted ??= (a ?? b ?? '').trim() || undefined
     return ' '
   })
+  // "the first search result", "搜索结果 os.getcwd": a link in the list of search results.
+  if (!split.scope) {
+    text = text.replace(/(?<![\p{L}])search\s+results?(?![\p{L}])|搜索结果/iu, () => {
+      split.scope = { kind: 'named', name: 'search result' }
+      return ' link '
+    })
+  }
+  // "the range() function": the brackets already say it is a function; the word is no label.
+  text = text.replace(/([\p{L}\p{N}_.]+\(\))\s*(?:function|method|函数|方法)(?![\p{L}])/giu, '$1')
+  // "letter A", "字母 Q": a one-letter label (never the article "a").
+  text = text.replace(/(?<![\p{L}])(?:letter|字母)\s*([A-Za-z])(?![\p{L}\p{N}])/iu, (_all, letter: string) => {
+    quoted ??= letter.toUpperCase()
+    return ' '
+  })
   // "第9页", "page 9": the page numbered 9 of a pager, not the ninth of anything.
   text = text.replace(/第\s*(\d+)\s*页|(?<![\p{L}])page\s+(\d+)(?![\p{N}])/giu, (_all, a?: string, b?: string) => {
     quoted ??= a ?? b
@@ -269,8 +291,21 @@ export function parseDescriptor(raw: string): Descriptor {
     split.scope = verbScope
     text = 'close'
   }
+  // "统计标签": a trailing 标签 with no particle after it names a tab (标签页), not a tag scope.
+  text = text.replace(/(?<=\p{Script=Han})标签\s*$/u, () => {
+    kindGroups.push(['tab'])
+    return ' '
+  })
+  // "选中邮箱容量已满": tick the box of the row or item showing those words.
+  const tick = !split.scope && /^\s*选中(?!的)(.+)$/u.exec(text)
+  if (tick && !kKindRe.test(tick[1]) && !/^\s*第/u.test(tick[1])) {
+    split.scope = { kind: 'named', name: tick[1].trim() }
+    kindGroups.push(['checkbox', 'radio', 'switch'])
+    text = ' '
+  }
+  kKindRe.lastIndex = 0
   // "展开关联工单", "expand Advanced": the header of a collapsible section.
-  text = text.replace(/^\s*(?:展开|收起|折叠|expand|collapse)\s*/iu, () => {
+  text = text.replace(/^\s*(?:展开|收起|折叠(?!面板|项|标题)|expand|collapse)\s*/iu, () => {
     kindGroups.push(['collapsible'])
     return ' '
   })
@@ -308,6 +343,11 @@ export function parseDescriptor(raw: string): Descriptor {
     delete state.selected
   }
   const words = tokenize(text, true)
+  // A capital letter after the first word ("the A link", "click Q") is a label, not the article.
+  if (!words.length && !quoted) {
+    const letter = /(?<=\S\s+)(?<![\p{L}\p{N}])([A-Z])(?![\p{L}\p{N}])/u.exec(text)
+    if (letter) quoted = letter[1]
+  }
   // A symbol for a label ("the « button", "the _ link"): nothing to tokenize, so it is the label.
   if (!words.length && !quoted) {
     const symbol = text.replace(/\b(?:the|a|an)\b/gi, '').trim()

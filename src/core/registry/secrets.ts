@@ -1,7 +1,7 @@
 import { collectReferences } from './expr/references'
 import { parseCached } from './expr/evaluator'
 import { placeholdersIn } from './interpolate'
-import type { ActionDefinition, ActionStep } from './model'
+import { qualify, type ActionDefinition, type ActionStep } from './model'
 
 // §4.4.7: `secret: true` params and every `env.*` value are shown as *** in logs, traces, plans
 // and results. Two layers: what is displayed is interpolated from a masked scope, and any value
@@ -46,6 +46,38 @@ export function envReferences(action: ActionDefinition): string[] {
   const list = [...out]
   envRefsCache.set(action, list)
   return list
+}
+
+/**
+ * The env names an action reads, with those of every action it runs (issue 16 §2: the agent asks
+ * about and binds each before a pack types one). `dynamic` says a `run` names its target with a
+ * placeholder, so what it reads is known only when it runs; the page still refuses an unbound one.
+ */
+export function envReferencesDeep(action: ActionDefinition, get: (fullName: string) => ActionDefinition | undefined): { names: string[]; dynamic: boolean } {
+  const names = new Set<string>()
+  const seen = new Set<ActionDefinition>()
+  let dynamic = false
+  const visit = (a: ActionDefinition): void => {
+    if (seen.has(a)) return
+    seen.add(a)
+    for (const n of envReferences(a)) names.add(n)
+    const walk = (steps: readonly ActionStep[]): void => {
+      for (const step of steps) {
+        const target = step.args.action
+        if (step.action === 'run' && typeof target === 'string') {
+          if (target.includes('${')) dynamic = true
+          else {
+            const next = get(qualify(target, a.namespace))
+            if (next) visit(next)
+          }
+        }
+        if (step.fallback) walk(step.fallback)
+      }
+    }
+    walk(a.steps)
+  }
+  visit(action)
+  return { names: [...names], dynamic }
 }
 
 /** Collects secret values and scrubs them out of anything about to be shown. */

@@ -78,6 +78,18 @@ function selectorWords(loc: ParsedSelector): string | null {
   return words.length ? words.join(' ') : null
 }
 
+/**
+ * The nearest visible controls to what a miss looked for, each marked weak: by the description,
+ * else by the words of the selectors. Shared with recorded-flow replay (src/dom/recorder/resolve.ts)
+ * so no locate path hands the AI fallback or a repair an empty list (issue 20 §3).
+ */
+export function weakCandidates(description: string | undefined, locators: ParsedSelector[]): { candidates: Candidate[]; elements: Element[] } {
+  const words = description?.trim() || locators.map(selectorWords).filter(Boolean).join(' ')
+  // No words at all: semanticMatch of "" still lists the page's visible controls.
+  const m = semanticMatch(words)
+  return { candidates: m.candidates.map((c) => ({ ...c, weak: true })), elements: m.elements }
+}
+
 /** The one visible element showing the descriptor's text (in its scope), when no control fits. */
 function textMatch(description: string): Element | Element[] | null {
   return textTarget(description, (text) => {
@@ -209,10 +221,7 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
   if (revealed) return revealed
   if (ambiguity) return ambiguity
   // A selector-only miss: the words of the selectors find the nearest controls for the fallback.
-  if (!lastCandidates.length) {
-    const words = locators.map(selectorWords).filter(Boolean).join(' ')
-    if (words) lastCandidates = semanticMatch(words).candidates.map((c) => ({ ...c, weak: true }))
-  }
+  if (!lastCandidates.length) lastCandidates = weakCandidates(undefined, locators).candidates
   const settled = !opts.expectAppear && waited < opts.timeoutMs - 50
   const tried = [spec.targetId && `id ${spec.targetId}`, ...(spec.selectors ?? []), spec.semantic && `"${spec.semantic}"`].filter(Boolean).join(', ')
   const busy = expectingChange()

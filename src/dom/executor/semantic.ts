@@ -29,11 +29,20 @@ export const kInteractive = [
   '[role=menuitemcheckbox]', '[role=menuitemradio]', '[role=option]', '[role=combobox]', '[role=textbox]', '[role=slider]', '[role=treeitem]',
   '[role=searchbox]', '[role=spinbutton]', '[aria-expanded]',
   '[contenteditable=""]', '[contenteditable=true]', '[tabindex]:not([tabindex="-1"])', '[onclick]',
+  // A script-made control styled clickable inline (Sphinx's sidebar «): the cursor is its only sign.
+  '[style*=cursor][style*=pointer]',
   // Observe tags what it found clickable by listeners or cursor (issue 20 §1): those are targets too.
   '[data-agent-id]',
   // Close glyphs and collapsible headers are often plain elements (issue 20 §2).
   '[class*=close]', '.el-collapse-item__header', '.ant-collapse-header',
+  // Naive UI draws tabs, dropdown options and select boxes as plain divs with Vue handlers.
+  '.n-tabs-tab', '.n-dropdown-option', '.n-base-selection',
 ].join(',')
+
+/** Field widgets drawn without a native field or a role: named by their form label, as a field is. */
+const kFieldWidget = '.n-base-selection'
+/** Number inputs of component libraries: a text input inside a stepper. */
+const kNumberWidget = '.n-input-number,.el-input-number,.ant-input-number'
 
 const kHan = /\p{Script=Han}/u
 const kHanSpace = /(\p{Script=Han})\s+(?=\p{Script=Han})/gu
@@ -126,11 +135,13 @@ function textAround(el: Element, rowCache: Map<Element, string>): string {
     parts.push(t)
   }
   // The text just before it, or before its wrapper (a sidebar's "Previous topic" heading).
+  // Bare text counts too: Naive UI's pager writes "Goto" as a text node before its input.
   let n: Element | null = el
-  for (let i = 0; n && i < 3; i++, n = n.parentElement) {
-    const prev = n.previousElementSibling
+  for (let i = 0; n && i < 4; i++, n = n.parentElement) {
+    let prev = n.previousSibling
+    while (prev && (prev.nodeType === 8 || (prev.nodeType === 3 && !prev.textContent?.trim()))) prev = prev.previousSibling
     if (!prev) continue
-    if (!prev.matches(kInteractive)) {
+    if (prev.nodeType === 3 || !(prev as Element).matches(kInteractive)) {
       const t = normalize(prev.textContent)
       if (t.length <= 40) parts.push(t)
     }
@@ -174,11 +185,13 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
   const bits = [field && !aria ? '' : accessibleName(el, role), el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title')]
-  if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role)) bits.push(labels.textFor(el), formLabel(el))
+  if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role) || el.matches(kFieldWidget)) bits.push(labels.textFor(el), formLabel(el))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
   if (el.localName === 'label' || role === 'button' || role === 'link' || role === 'tab' || role === 'menuitem' || role === 'option') bits.push(el.textContent)
+  // A plain clickable element (a div with a handler) shows its name as text, as a button does.
+  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60) bits.push(el.textContent)
   const unique: string[] = []
   for (const b of bits) {
     const t = normalize(b)
@@ -236,6 +249,8 @@ const kCollapsible = 'summary,.el-collapse-item__header,.ant-collapse-header,.ac
 const kCloseClass = /(^|[\s_-])(close|closer|dismiss)([\s_-]|$)|headerbtn|btn-close/i
 const kCloseName = /^(?:close|dismiss|x|×|✕|✖|✗|╳)(?:\s+(?:this\s+)?(?:dialog|modal|window|panel|popup|drawer|message|notification|alert|tab))?$|^关闭(?:此)?(?:对话框|弹窗|窗口|提示)?$/i
 const kGlyph = /^(?:x|×|✕|✖|✗|╳)$/i
+/** A control named for showing or hiding something ("Collapse sidebar", "展开全部"): it is what "the collapse button" means. */
+const kToggleName = /^(?:collapse|expand|toggle|fold|unfold|收起|展开|折叠)(?![\p{L}])/iu
 /** Kinds that any clickable thing may be, even one without a role (a span with a click handler). */
 const kClickKinds = new Set<ControlKind>(['button', 'link', 'menuitem', 'tab', 'close'])
 
@@ -256,6 +271,25 @@ function isCloseControl(el: Element, role: string): boolean {
   if (kCloseName.test(name)) return true
   // An icon-only button whose icon is a close icon.
   return !short && !!el.querySelector('[class*=close],[data-icon=close],[aria-label=close i]')
+}
+
+const kSectionNumber = /^(?:\d+\.)+\d*\s+/
+const kContainerRoles = new Set(['tabpanel', 'region', 'dialog', 'alertdialog', 'group', 'list', 'grid', 'table', 'tree', 'tablist', 'menu', 'menubar', 'toolbar', 'navigation', 'main', 'article', 'document', 'form', 'complementary', 'banner', 'contentinfo', 'feed', 'log'])
+
+/**
+ * A word with its common English ending cut ("invitation" and "invite" → "invit", "emails" →
+ * "email"), for a partial match between forms of one word; Chinese and short words unchanged.
+ */
+function stem(w: string): string {
+  if (w.length < 5 || kHan.test(w)) return w
+  const cut = w.replace(/(?:ations?|ings?|ed|es|s|e)$/, '')
+  return cut.length >= 4 ? cut : w
+}
+
+/** A clickable thing whose own name says it collapses or expands something (a sidebar's « button). */
+function togglesSomething(el: Element, role: string): boolean {
+  if (role !== 'button' && role !== 'link' && role !== '' && role !== 'generic') return false
+  return kToggleName.test(normalize(el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent).slice(0, 40))
 }
 
 /** The role of the control a label toggles (a switch's form label is not a checkbox). */
@@ -280,9 +314,13 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
       return role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
     case 'combobox':
     case 'listbox':
-      return role === 'combobox' || role === 'listbox'
+      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget)
     case 'menuitem':
-      return role.startsWith('menuitem')
+      return role.startsWith('menuitem') || el.matches('.n-dropdown-option')
+    case 'tab':
+      return role === 'tab' || el.matches('.n-tabs-tab')
+    case 'spinbutton':
+      return role === 'spinbutton' || (el.localName === 'input' && !!el.closest(kNumberWidget))
     case 'switch':
       return role === 'switch' || el.matches('.el-switch,.ant-switch')
     case 'date': {
@@ -300,7 +338,7 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     }
     case 'collapsible':
       // A menu or dropdown trigger also says aria-expanded; it opens a popup, not a section.
-      return el.matches(kCollapsible) || (el.hasAttribute('aria-expanded') && (role === 'button' || role === 'heading' || role === 'treeitem') && !el.hasAttribute('aria-haspopup') && !el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]'))
+      return el.matches(kCollapsible) || togglesSomething(el, role) || (el.hasAttribute('aria-expanded') && (role === 'button' || role === 'heading' || role === 'treeitem') && !el.hasAttribute('aria-haspopup') && !el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]'))
     case 'close':
       return isCloseControl(el, role)
     default:
@@ -320,7 +358,8 @@ function kindFit(q: Descriptor, el: Element, role: string, labels: LabelIndex): 
   for (const g of groups) {
     if (g.some((k) => fitsKind(k, el, role, labels))) continue
     // A close control is whatever clickable thing it is drawn as ("关闭按钮" on a span.close).
-    if (g.every((k) => kClickKinds.has(k)) && (close ??= fitsKind('close', el, role, labels))) continue
+    // So is a control that collapses something ("the collapse button" on a titled div).
+    if (g.every((k) => kClickKinds.has(k)) && (close ??= fitsKind('close', el, role, labels) || togglesSomething(el, role))) continue
     if ((role === '' || role === 'generic') && g.some((k) => kClickKinds.has(k))) fit = Math.min(fit, kGenericFit)
     else return 0
   }
@@ -334,6 +373,8 @@ function roleOnly(q: Descriptor): boolean {
 
 /** The state the descriptor asks for, read on the element or the control it wraps; false when it differs. */
 function stateFits(q: Descriptor, el: Element): boolean {
+  // A label's state is its control's ("the unchecked checkbox" on a Bootstrap label).
+  if (el.localName === 'label' && (el as HTMLLabelElement).control) el = (el as HTMLLabelElement).control!
   for (const [name, want] of Object.entries(q.state) as Array<[keyof Descriptor['state'], boolean]>) {
     let has: boolean | 'mixed' | undefined | null
     if (name === 'checked') has = checkedState(el)
@@ -351,6 +392,8 @@ function stateFits(q: Descriptor, el: Element): boolean {
 export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCache = new Map<Element, string>(), labels = new LabelIndex()): Scored | null {
   if (tokenCache.size > kTokenCacheMax) tokenCache.clear()
   const role = roleOf(el)
+  // A focusable container (a tab panel named by its tab, a scrolling region) is not a control.
+  if (kContainerRoles.has(role)) return null
   const fit = kindFit(q, el, role, labels)
   if (!stateFits(q, el)) return null
   const bits = ownBits(el, role, labels)
@@ -388,7 +431,7 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
       if (near.has(t)) {
         w = kWeightNear
         where = 'near'
-      } else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t))) {
+      } else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t) || [...ownTokens].some((o) => stem(o) === stem(t)))) {
         w = kWeightPartial
         where = 'part'
       }
@@ -406,7 +449,8 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   const stripped = quoted ?? q.tokens.filter((t) => !(fit === 1 && q.kindWords.includes(t))).join(' ')
   const wanted = normalize(stripped).toLowerCase().replace(kHanSpace, '$1')
   // Exact against any one of its names: a link's text "modules" with a title "Python Module Index".
-  const exact = glyphFits || (wanted && (wanted === ownLower || bits.some((b) => b.toLowerCase().replace(kHanSpace, '$1') === wanted))) ? kExactBonus : 0
+  // A section number is not part of the name a person says ("4.7. Defining Functions").
+  const exact = glyphFits || (wanted && (wanted === ownLower || bits.some((b) => b.toLowerCase().replace(kHanSpace, '$1').replace(kSectionNumber, '') === wanted))) ? kExactBonus : 0
   const quotedMiss = quoted && !quotedIn ? 0.2 : 0
   // Named as another kind ("the email field" on a checkbox): the words alone must not carry it.
   const wrongKind = q.kinds.length && fit === 0 ? kWrongKindPenalty : 0
@@ -434,13 +478,14 @@ export function candidateId(el: Element): string {
 }
 
 const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
+  main: 'main,[role=main],article,.body,#content,.content,.main',
   alert: '[role=alert],[role=status],.alert,.el-alert,.ant-alert,.el-notification,.el-message,.ant-notification-notice,.ant-message-notice,.toast,.n-alert,.n-notification',
   tag: '.el-tag,.ant-tag,.n-tag,.badge,.chip,.v-chip,.tag',
   dialog: 'dialog,[role=dialog],[role=alertdialog],[aria-modal=true],.el-dialog,.el-message-box,.el-drawer,.ant-modal,.ant-drawer-content,.modal-dialog,.ui-dialog,.n-dialog,.n-modal,.v-dialog',
   row: 'tr,[role=row],li,.el-table__row,.ant-table-row,.list-group-item',
   form: 'form,[role=form],.el-form,.ant-form',
   table: 'table,[role=table],[role=grid],[role=treegrid],.el-table,.ant-table',
-  menu: '[role=menu],[role=menubar],.el-menu,.ant-menu,.dropdown-menu,.ui-menu,.el-dropdown-menu,.ant-dropdown-menu',
+  menu: '[role=menu],[role=menubar],.el-menu,.ant-menu,.dropdown-menu,.ui-menu,.el-dropdown-menu,.ant-dropdown-menu,.n-dropdown-menu',
   list: 'ul,ol,[role=list],[role=listbox]',
   nav: 'nav,[role=navigation],.navbar,.el-menu,.ant-menu',
   header: 'header,[role=banner],.header,.el-header,.ant-layout-header',
@@ -466,6 +511,8 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
     }
     return v
   }
+  // "In the text" is the running text: a heading's link is the title's, not the text's.
+  if (scope.kind === 'main' && el.closest('h1,h2,h3,h4,h5,h6,[role=heading]')) return null
   const sel = scope.kind === 'named' ? null : kScopeSelectors[scope.kind]
   let n: Element | null = el.parentElement
   let sawKind = false
@@ -478,13 +525,17 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
     if (sel) return null
   }
   // A kind the page does not mark up ("the row of 张三" in a grid of divs): the text decides.
-  if (sel && name && !sawKind) return scopeOf(el, { kind: 'named', name: scope.name }, texts)
+  // Where the page has such containers, one outside them all is not in "the order form".
+  if (sel && name && !sawKind && !el.ownerDocument.querySelector(sel)) return scopeOf(el, { kind: 'named', name: scope.name }, texts)
   return null
 }
 
 /** Whether a container is the nth of its kind among its siblings (rows of a table body), hidden ones not counted. */
 function nthOfKind(n: Element, sel: string, ordinal: number): boolean {
-  const siblings = [...(n.parentElement?.children ?? [])].filter((c) => c.matches(sel) && c.getAttribute('aria-hidden') !== 'true' && (c as HTMLElement).offsetHeight > 1)
+  // A table's header row is not "the first row": people count the rows of data.
+  const header = (c: Element) => c.parentElement?.localName === 'thead' || (c.localName === 'tr' && !c.querySelector('td'))
+  if (header(n)) return false
+  const siblings = [...(n.parentElement?.children ?? [])].filter((c) => c.matches(sel) && !header(c) && c.getAttribute('aria-hidden') !== 'true' && (c as HTMLElement).offsetHeight > 1)
   const at = ordinal > 0 ? ordinal - 1 : siblings.length + ordinal
   return siblings[at] === n
 }
@@ -513,6 +564,10 @@ function coveredBy(el: Element, modal: Element): boolean {
  */
 function sameAction(a: Element, b: Element): boolean {
   if (a.localName !== b.localName || roleOf(a) !== roleOf(b)) return false
+  // Two links to one page do the same whatever they say ("previous" and the page's title in a
+  // documentation page's navigation bar); a link that is only a script hook ("#") does not count.
+  const hrefA = a.getAttribute('href')
+  if (a.localName === 'a' && hrefA && !/^(#$|javascript:)/i.test(hrefA)) return (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href
   if (normalize(a.textContent) !== normalize(b.textContent) || a.getAttribute('aria-label') !== b.getAttribute('aria-label') || (a as HTMLInputElement).value !== (b as HTMLInputElement).value) return false
   const href = a.getAttribute('href')
   if (a.localName === 'a') return !!href && !/^(#$|javascript:)/i.test(href) && (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href
@@ -594,7 +649,7 @@ class PageIndex {
         seen.add(el)
         // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
         if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
-        const field = /^(input|select|textarea)$/.test(el.localName) || el.matches('[role=combobox],[role=switch],[role=checkbox],[role=radio]')
+        const field = /^(input|select|textarea)$/.test(el.localName) || el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
         const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} `.toLowerCase()
         const after = ` ${el.textContent ?? ''}`.toLowerCase()
         const value = valueOf(el)
@@ -692,7 +747,9 @@ function matchOne(description: string, scope: Document): SemanticResult {
   const roleUb = q.kinds.length === 0 ? 0.5 * kShareRole : kShareRole
   const whole = (quoted ?? q.tokens.join(' ')).toLowerCase()
   const glyph = !!quoted && kGlyph.test(quoted)
-  for (const e of entries) {
+  // Nothing to match on (a step with no words): no scores, only the visible controls below.
+  const nothingSaid = !needles.length && !q.kinds.length
+  for (const e of nothingSaid ? [] : entries) {
     const el = e.el
     if (onlyRole) {
       if (fitOf(e) === 1 && inScope(el)) bounded.push({ el, ub: kRoleOnlyScore })
@@ -752,13 +809,18 @@ function matchOne(description: string, scope: Document): SemanticResult {
     const outside = scored.find((s) => !inside.includes(s))
     if (inside.length && outside && coveredBy(outside.el, modal!)) scored = inside
   }
-  // A container named only by its text ("@nibh's post"): an element whose container also holds
-  // an equal match elsewhere is not in that container, only near it (the feed holds every post).
+  // A container named only by its text ("@nibh's post"): an element whose container strictly
+  // holds another equal match's container is not in the named one, only near it (the feed, or
+  // the page, shows the name too). Several matches in the same smallest container all stay.
   if (q.scope?.name && scored.length > 1) {
     const all = scored
     const kept = all.filter((s) => {
       const c = containerOf(s.el)
-      return !all.some((o) => o !== s && o.score >= s.score - kAmbiguityMargin && c?.contains(o.el) && !s.el.contains(o.el) && !o.el.contains(s.el))
+      return !all.some((o) => {
+        if (o === s || o.score < s.score - kAmbiguityMargin || s.el.contains(o.el) || o.el.contains(s.el)) return false
+        const oc = containerOf(o.el)
+        return !!c && !!oc && c !== oc && c.contains(oc)
+      })
     })
     if (kept.length) scored = kept
   }
@@ -801,9 +863,10 @@ function matchOne(description: string, scope: Document): SemanticResult {
   const taken = new Set<Element>()
   const weak = distinctVisible(weakScored, kMaxCandidates, taken)
   let looked = 0
-  const more = (test: (e: Entry) => boolean, why: string, anywhere = false) => {
+  const more = (test: (e: Entry) => boolean, why: string, anywhere = false, bound = kMaxWeakLooks) => {
+    looked = 0
     for (const e of entries) {
-      if (weak.length >= kMaxCandidates || looked > kMaxWeakLooks) return
+      if (weak.length >= kMaxCandidates || looked > bound) return
       if (taken.has(e.el) || !test(e) || !(anywhere || inScope(e.el))) continue
       looked++
       distinctVisible([{ el: e.el, score: 0, label: normalize(e.el.textContent).slice(0, 50) || (e.el.getAttribute('aria-label') ?? ''), why }], kMaxCandidates, taken, weak)
@@ -811,9 +874,11 @@ function matchOne(description: string, scope: Document): SemanticResult {
   }
   if (q.kinds.length) more((e) => fitOf(e) === 1, `kind ${q.kinds.join('/')} only`)
   if (needles.length) more((e) => needles.some((t) => e.hay.includes(t)), 'shares a word')
-  if (!weak.length) more(() => true, 'visible control')
+  // Never nothing: a page may hide hundreds of controls first (a collapsed table of contents),
+  // so the last passes look as far as it takes to find a visible one.
+  if (!weak.length) more(() => true, 'visible control', false, Infinity)
   // The scope itself is not on the page (a closed menu): the page's controls, still never nothing.
-  if (!weak.length && q.scope) more(() => true, 'visible control outside the scope', true)
+  if (!weak.length && q.scope) more(() => true, 'visible control outside the scope', true, Infinity)
   return { ambiguous: false, candidates: weak.map((s) => toCandidate(s, true)), elements: weak.map((s) => s.el), why: weak[0]?.why ?? 'no visible control' }
 }
 

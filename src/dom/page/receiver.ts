@@ -17,7 +17,7 @@ import { serialize } from '../../core/page/serialize'
 import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSource } from '../observe'
 import { describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
-import { holdsSecret, markSecretField } from '../secret-fields'
+import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-fields'
 import { navigationRefusal } from '../../core/offsite'
 import { navigationOf, type StepNavigation } from '../offsite'
 
@@ -69,6 +69,9 @@ function gateOf({ confirm: asked, confirmed, sites }: StepGate, key?: string): G
   return (el, action, nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null) => {
     const refused = nav && navigationRefusal(nav.url, location.href, sites ?? { allow: [], deny: [] }, confirm, !!nav.form)
     if (refused) return refused
+    // A GET form sends its fields in the address: one a saved secret went into is never sent so, yes or no.
+    const sent = nav ?? navigationOf(el, action, key)
+    if (sent?.form?.method === 'get' && formCarriesSecret(el)) return fail('BLOCKED', 'This form would put a saved secret into the page address (it sends by GET), so Ava does not send it. Send it yourself if you trust the site.')
     const as = kRiskyActions[action]
     const risk = as && confirm.length ? riskOf(el, as, confirm) : null
     return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason) : null
@@ -162,7 +165,17 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       return { ok: true, found: { ...first, candidates } }
     },
     url: () => ({ ok: true, url: location.href }),
-    'flow.step': async ({ step, timeoutMs, trusted, ...gate }) => ({ ok: true, outcome: await runFlowStep(step, { timeoutMs, trusted, beforeAct: gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key)) }) }),
+    'flow.step': async ({ step, timeoutMs, trusted, secretSites, ...gate }) => {
+      const risky = gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key))
+      // A replay that moved to another site types no secret there (issue 16 §2), as `act` refuses.
+      const beforeAct: Gate = (el, action) => {
+        if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
+        const refused = risky(el, action)
+        if (!refused && secretSites) markSecretField(el)
+        return refused
+      }
+      return { ok: true, outcome: await runFlowStep(step, { timeoutMs, trusted, beforeAct }) }
+    },
     'flow.describe': async ({ targets }) => {
       const out = []
       for (const t of targets) out.push(await describeInstructionTarget(t).catch(() => null))

@@ -15,6 +15,10 @@ import { sleep } from '../../core/sleep'
 import { isDisabled, queryAll, roleOf } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from '../executor/dom'
 import { contextText, generateSelectors, snapshotOf } from './selectors'
+import { safeParseSelector } from '../../core/page/selectors'
+import { weakCandidates } from '../executor/ladder'
+
+const nonEmpty = <T>(list: T[], otherwise: () => T[]): T[] => (list.length ? list : otherwise())
 
 /** Between two looks: quick enough for a 10-step flow under 500 ms, light enough to idle. */
 const kPollMs = 30
@@ -35,6 +39,8 @@ export interface ResolveOptions {
   /** The action needs an enabled element (clicks and fills do; hover and waits do not). */
   needsEnabled?: boolean
   threshold?: number
+  /** What a person would call the element (the step's description), for candidates when nothing matches. */
+  description?: string
 }
 
 interface Look {
@@ -76,6 +82,23 @@ function candidate(l: Look, el?: Element, score?: number): StepCandidate {
   const s = score ?? l.best?.score
   if (s !== undefined) c.similarity = Math.round(s * 100) / 100
   return c
+}
+
+/**
+ * Nothing of the recorded kind is on the page either: the ladder's weak candidates, from the
+ * step's description or its selectors' words, so a repair never gets an empty list (issue 20 §3).
+ */
+function weakAround(selectors: FlowSelectors, snapshot: ElementSnapshot | undefined, description: string | undefined): StepCandidate[] {
+  const parsed = alternativesOf(selectors).flatMap((s) => {
+    const p = safeParseSelector(s.value)
+    return p.success ? [p.data] : []
+  })
+  const said = description || (snapshot?.text ? `${snapshot.role ?? ''} "${snapshot.text}"`.trim() : '')
+  const { candidates, elements } = weakCandidates(said || undefined, parsed)
+  return elements.flatMap((el, i) => {
+    const sel = generateSelectors(el)
+    return sel ? [{ selector: sel.primary.value, level: sel.primary.type, count: 1, label: candidates[i].label || labelOf(el), similarity: candidates[i].score }] : []
+  })
 }
 
 /** Elements of the recorded kind on the page, most similar first: what a repair can choose from. */
@@ -139,13 +162,13 @@ export async function resolveTarget(selectors: FlowSelectors, snapshot: ElementS
     await sleep(kPollMs, opts.signal).catch(() => undefined) // the loop's first check reports CANCELLED
   }
   // Something else sits where the element was: the look-alikes elsewhere are what a repair needs.
-  if (last?.code === 'NOT_SIMILAR') return { ok: false, ...last, candidates: [...last.candidates, ...lookAround(snapshot)], ms: elapsed() }
+  if (last?.code === 'NOT_SIMILAR') return { ok: false, ...last, candidates: [...last.candidates, ...nonEmpty(lookAround(snapshot), () => weakAround(selectors, snapshot, opts.description))], ms: elapsed() }
   if (last) return { ok: false, ...last, ms: elapsed() }
   return {
     ok: false,
     code: 'NOT_FOUND',
     message: `No element matches any of ${alternatives.length} selector(s) after ${Math.round(opts.timeoutMs)} ms (${alternatives.map((s) => s.type).join(', ')}). Nothing was done.`,
-    candidates: lookAround(snapshot),
+    candidates: nonEmpty(lookAround(snapshot), () => weakAround(selectors, snapshot, opts.description)),
     ms: elapsed(),
   }
 }

@@ -62,7 +62,7 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
   let found: Extract<Awaited<ReturnType<typeof resolveTarget>>, { ok: true }> | undefined
   if (step.selectors) {
     const needsEnabled = step.action !== 'hover' && step.action !== 'wait' && step.action !== 'scroll'
-    const r = await resolveTarget(step.selectors, step.element_snapshot, { timeoutMs: opts.timeoutMs, signal: opts.signal, trusted: opts.trusted, needsEnabled })
+    const r = await resolveTarget(step.selectors, step.element_snapshot, { timeoutMs: opts.timeoutMs, signal: opts.signal, trusted: opts.trusted, needsEnabled, description: step.description })
     if (!r.ok) return { ok: false, code: r.code, message: r.message, candidates: r.candidates, resolveMs: r.ms, acted: false }
     el = r.el
     found = r

@@ -977,4 +977,44 @@ describe('secrets bound to their sites (issue 16 §2)', () => {
     expect(w.questions).toEqual([])
     expect(w.steps()[0]).toMatchObject({ status: 'failed', detail: 'Refused: the saved secret bank is not kept for https://shop.example, so shop:auth:login does not get it here.' })
   })
+
+  // Red-team finding 4: a pack's own `${env.X}` typed a secret bound elsewhere, unasked, and the
+  // value reached the next prompt.
+  const tidy = { step_id: 1, action_type: 'run_action', params: { action: 'shop:page:tidy', args: {} } }
+
+  it('refuses a pack action whose own ${env.*} reads a secret bound to another site, running nothing', async () => {
+    const w = world({ vault: bank, sites: { bank: ['https://bank.example'] }, replies: [reply(tidy)] })
+    w.ports.actions.lookup = async () => ({ ok: true, env: ['bank', 'not_in_vault'] })
+    const ran: string[] = []
+    w.ports.actions.run = async (_t, name) => (ran.push(name), { ok: true, text: 'ran' })
+    await w.run('tidy this page')
+    expect(ran).toEqual([])
+    expect(w.questions).toEqual([])
+    expect(w.steps()[0]).toMatchObject({ status: 'failed', detail: 'Refused: the saved secret bank is not kept for https://shop.example, so shop:page:tidy does not get it here.' })
+  })
+
+  it('asks before a pack types its ${env.*} secret on the secret’s own site, and redacts it from what follows', async () => {
+    const no = world({ vault: bank, answer: async () => false, replies: [reply(tidy)] })
+    no.ports.actions.lookup = async () => ({ ok: true, env: ['bank'] })
+    await no.run('tidy this page')
+    expect(no.questions.map((q) => q.reason)).toEqual([expect.stringMatching(/shop:page:tidy types the saved secret bank into a field on https:\/\/shop\.example/)])
+
+    const yes = world({ vault: bank, listing: (n) => `[p] Your code 493817 (read ${n})`, replies: [reply(tidy), reply(done('Done.'))] })
+    yes.ports.actions.lookup = async () => ({ ok: true, env: ['bank'] })
+    yes.ports.actions.run = async () => ({ ok: true, text: 'filled #q with 493817' })
+    await yes.run('tidy this page')
+    expect(yes.questions).toHaveLength(1)
+    expect(JSON.stringify(yes.llmCalls.slice(1))).not.toContain('493817')
+    expect(yes.steps()[0].detail).toBe('filled #q with [redacted]')
+  })
+
+  it('cuts a typed three-digit CVV out of what the page echoes back', async () => {
+    const w = world({
+      vault: { cvv: '731' },
+      listing: (n) => (n === 1 ? '[input_cvc] Security code' : '[p] Card checked with 731'),
+      replies: [reply(input(1, '#cvc', '${secret:cvv}')), reply(done('Done.'))],
+    })
+    await w.run('pay with CVV ${secret:cvv}')
+    expect(w.turn(1)).toContain('Card checked with [redacted]')
+  })
 })

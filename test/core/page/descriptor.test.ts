@@ -201,3 +201,45 @@ describe('translation for a page in the other language', () => {
     expect(translateDescriptor('zzz')).toEqual([])
   })
 })
+
+describe('descriptors of pages nobody wrote for Ava (issue 20 §2, locate bench misses)', () => {
+  test('a one-letter label after "letter" or 字母 is the label, never the article "a"', () => {
+    expect(parseDescriptor('letter A')).toMatchObject({ quoted: 'A', tokens: [] })
+    expect(parseDescriptor('字母 Q').quoted).toBe('Q')
+    expect(parseDescriptor('a checkbox').quoted).toBeUndefined()
+    expect(parseDescriptor('A checkbox').quoted).toBeUndefined()
+    expect(parseDescriptor('the A link')).toMatchObject({ quoted: 'A', kinds: ['link'] })
+    expect(parseDescriptor('click A').quoted).toBe('A')
+  })
+
+  test('a trailing 标签 names a tab; 标签 with a particle is still a tag scope', () => {
+    expect(parseDescriptor('统计标签')).toMatchObject({ kindGroups: [['tab']], tokens: ['统计'] })
+    expect(parseDescriptor('前端标签的关闭按钮').scope).toMatchObject({ kind: 'tag', name: '前端' })
+  })
+
+  test('"section" and 折叠面板 name a collapsible header; 折叠 as a verb does too', () => {
+    expect(parseDescriptor('the Efficiency section')).toMatchObject({ kinds: ['collapsible'], tokens: ['efficiency'] })
+    expect(parseDescriptor('折叠面板 Consistency')).toMatchObject({ kindGroups: [['collapsible']], tokens: ['consistency'] })
+    expect(parseDescriptor('折叠侧边栏').kindGroups).toEqual([['collapsible']])
+  })
+
+  test('选中 X ticks the box of the item showing X', () => {
+    expect(parseDescriptor('选中邮箱容量已满')).toMatchObject({ kindGroups: [['checkbox', 'radio', 'switch']], scope: { kind: 'named', name: '邮箱容量已满' } })
+    // 选中的 is the state word, not the verb.
+    expect(parseDescriptor('选中的复选框').state).toEqual({ checked: true })
+  })
+
+  test('search results, a numbered thing, the running text and position words', () => {
+    expect(parseDescriptor('the first search result')).toMatchObject({ kinds: ['link'], ordinal: 1, scope: { kind: 'named', name: 'search result' } })
+    expect(parseDescriptor('搜索结果 os.getcwd')).toMatchObject({ kinds: ['link'], tokens: ['os', 'getcwd'] })
+    expect(parseDescriptor('the checkbox of order 1003')).toMatchObject({ kinds: ['checkbox'], tokens: [], scope: { kind: 'named', name: '1003' } })
+    expect(parseDescriptor('the range() function in the text')).toMatchObject({ tokens: ['range'], scope: { kind: 'main' } })
+    expect(parseDescriptor('顶部搜索框')).toMatchObject({ kinds: ['searchbox'], tokens: ['搜索'] })
+  })
+
+  test('a Chinese word with two English words yields both translations, the first listed first', () => {
+    expect(translateDescriptor('下一页')).toEqual(['next page', 'next'])
+    expect(translateDescriptor('批量操作按钮')).toEqual(['batch operation 按钮', 'bulk actions 按钮'])
+    expect(translateDescriptor('保存')).toEqual(['save'])
+  })
+})

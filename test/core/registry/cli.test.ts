@@ -71,12 +71,12 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
   })
 
   it('dry-run resolves params and prints the plan without running anything', () => {
-    const r = ava(['action', 'dry-run', 'common:auth:login', '--username', 'bob', '--password', 'hunter22', '--submit=false'])
+    const r = ava(['action', 'dry-run', 'common:auth:login', '--param', 'username=bob', '--param', 'password=hunter22', '--param=submit=false'])
     expect(r.code).toBe(0)
     expect(r.out).toContain('params: {"username":"bob","password":"***","submit":false}')
     expect(r.out).toContain('3. [skip] click')
     expect(r.out).not.toContain('hunter22')
-    const old = ava(['action', 'dry-run', 'elementplus:select:choose', '--label', 'A', '--option', 'B', '--lib-version', '2.3.0', '--json'])
+    const old = ava(['action', 'dry-run', 'elementplus:select:choose', '--param', 'label=A', '--param', 'option=B', '--lib-version', '2.3.0', '--json'])
     expect(JSON.parse(old.out).plan.overridesApplied).toEqual(['<2.5.0'])
     const bad = ava(['action', 'dry-run', 'common:auth:login'])
     expect(bad.code).toBe(1)

@@ -67,3 +67,41 @@ describe('text', () => {
     expect(score('the project name field', 'desc')!.score).toBeLessThan(kMinScore)
   })
 })
+
+describe('controls without semantics (issue 20 §1–2)', () => {
+  beforeEach(() => {
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      `<div title="Collapse sidebar" style="cursor: pointer" data-m="toggle"><span>«</span></div>
+       <div role="tabpanel" tabindex="0" aria-label="Overview" data-m="panel">Overview</div>
+       <div role="tab" data-m="tab">Overview</div>
+       <input type="checkbox" id="g"><label for="g" data-m="giftlabel">Gift wrap</label>
+       <label><input type="checkbox">Send an invitation email</label>
+       <a href="/toc" data-m="numbered">4.7. Defining Functions</a>`,
+    )
+  })
+
+  test('a plain titled element that collapses something is "the collapse button" and shows its glyph', () => {
+    expect(score('the collapse sidebar button', 'toggle')!.score).toBeGreaterThanOrEqual(kMinScore)
+    expect(score('the « button', 'toggle')!.why).toMatch(/"«" exact/)
+    expect(score('收起按钮', 'toggle')!.why).toMatch(/role only/)
+    expect(score('收起按钮', 'save')).toBeNull()
+  })
+
+  test('a focusable container is not a control: the tab, not its panel', () => {
+    expect(score('Overview', 'panel')).toBeNull()
+    expect(score('Overview', 'tab')!.score).toBeGreaterThanOrEqual(kMinScore)
+  })
+
+  test("a label carries its control's checked state", () => {
+    expect(score('the unchecked checkbox', 'giftlabel')).not.toBeNull()
+    ;(document.getElementById('g') as HTMLInputElement).checked = true
+    expect(score('the unchecked checkbox', 'giftlabel')).toBeNull()
+  })
+
+  test('forms of one English word meet ("invite" and "invitation"); section numbers are not said', () => {
+    const label = document.querySelector('label:not([for])')!
+    expect(scoreElement(parseQuery('send invite mail checkbox'), label)!.why).toMatch(/invite→part/)
+    expect(score('Defining Functions', 'numbered')!.score).toBeGreaterThan(score('Functions', 'numbered')!.score)
+  })
+})

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { chromiumPath } from '../support/browser'
+import { startSiteServer, type SiteServer } from '../support/site-server'
+
+// The built `ava` (bin/ava.js, rebuilt here) as a person runs it: help on every command, exit codes
+// that tell the truth about a login, --json that parses, and no browser for a name that is wrong.
+
+const exec = promisify(execFile)
+const root = resolve(import.meta.dirname, '../..')
+const bin = resolve(root, 'bin/ava.js')
+
+let site: SiteServer
+let dir: string
+
+async function ava(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await exec(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: '', HOME: dir, ...env }, timeout: 60_000 })
+    return { code: 0, stdout: r.stdout, stderr: r.stderr }
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string }
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr }
+  }
+}
+
+const login = (password: string, ...more: string[]) => ['run', 'common:auth:login', '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${password}`, '--screenshot', join(dir, 'failure.png'), ...more]
+
+beforeAll(async () => {
+  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root })
+  site = await startSiteServer()
+  dir = mkdtempSync(join(tmpdir(), 'ava-cli-run-'))
+})
+afterAll(async () => {
+  await site?.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('ava (built)', () => {
+  test('help on every command and subcommand; the top level lists ava run', async () => {
+    const top = await ava(['--help'])
+    expect(top.code).toBe(0)
+    expect(top.stdout).toMatch(/^ {2}run </m)
+    for (const argv of [['run', '--help'], ['action'], ['action', 'list', '--help'], ['action', 'describe', '--help'], ['action', 'search', '--help'], ['action', 'validate', '--help'], ['action', 'dry-run', '--help'], ['action', 'reload', '--help']]) {
+      const r = await ava(argv)
+      expect(r.code, argv.join(' ') + r.stderr).toBe(0)
+      expect(r.stdout, argv.join(' ')).toMatch(new RegExp(`^Usage: ava ${argv.filter((a) => a !== '--help').join(' ')} `))
+      expect(r.stdout).toContain('Exit codes:')
+    }
+  })
+
+  test('a wrong password exits 1, says FAILED and why, and never "passed"', async () => {
+    const r = await ava(login('not-the-password'))
+    expect(r.code, r.stdout + r.stderr).toBe(1)
+    expect(r.stdout).not.toContain('passed')
+    expect(r.stdout).toMatch(/FAILED: common:auth:login: VERIFY_FAILED Still on the login form/)
+    expect(r.stdout + r.stderr).not.toContain('not-the-password')
+    expect(site.hits.map((h) => `${h.method} ${h.path}`)).toContain('POST /login')
+  })
+
+  test('the right password passes with no failed step: the navigation was expected', async () => {
+    const r = await ava(login('wonderland'))
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    expect(r.stdout).toContain('passed: common:auth:login')
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('✗'))).toEqual([])
+    expect(r.stdout + r.stderr).not.toMatch(/Execution context was destroyed|PortError/)
+  })
+
+  test('--json prints one JSON document, for a pass and for a failure', async () => {
+    const ok = await ava(login('wonderland', '--json'))
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(JSON.parse(ok.stdout)).toMatchObject({ success: true, action: 'common:auth:login', data: { url: `${site.url}/dashboard` } })
+    const bad = await ava(login('not-the-password', '--json'))
+    expect(bad.code).toBe(1)
+    expect(JSON.parse(bad.stdout)).toMatchObject({ success: false, error: { code: 'VERIFY_FAILED' } })
+    const described = await ava(['action', 'describe', 'common:auth:login', '--json'])
+    expect(JSON.parse(described.stdout)).toMatchObject({ name: 'common:auth:login' })
+  })
+
+  test('an unknown action fails fast, about the action, without starting Chromium', async () => {
+    const r = await ava(['run', 'common:auth:logn', '--url', `${site.url}/login`], { AVA_CHROMIUM: join(dir, 'no-such-chromium') })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('No action "common:auth:logn"')
+    expect(r.stderr).toContain('Did you mean "common:auth:login"?')
+    // Had it tried to start a browser, the message would be about the missing Chromium.
+    expect(r.stderr).not.toMatch(/chromium/i)
+  })
+
+  test('a missing Chromium is named with how to get one, not a stack trace', async () => {
+    const r = await ava(login('wonderland'), { AVA_CHROMIUM: join(dir, 'no-such-chromium') })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/no Chromium at .*no-such-chromium \(from AVA_CHROMIUM\)\. Install it/)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+})

@@ -1,0 +1,23 @@
+// The options of `ava run`, apart from run.ts so that `ava --help` and `ava action …` list it
+// without loading the runner.
+import { kParamOption, type CommandSpec } from './args'
+
+export const kRunSpec: CommandSpec = {
+  name: 'run',
+  args: '<flow.json | pack.yaml | action>',
+  summary: 'Run a recorded flow or a pack action in Chromium, one trace line per step.',
+  options: {
+    url: { type: 'string', value: '<url>', help: "page to start on (default: the flow's start_url)" },
+    param: kParamOption,
+    action: { type: 'string', value: '<name>', help: 'which action of a pack file to run (when it has several)' },
+    browser: { type: 'string', value: '<path>', help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)' },
+    headed: { type: 'boolean', help: 'show the browser window' },
+    timeout: { type: 'string', value: '<ms>', help: 'time each step may take to find its element (flows; default per step)' },
+    screenshot: { type: 'string', value: '<path>', help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)' },
+  },
+  notes: `<action> is a name such as common:auth:login (see \`ava action list\`).
+A run fails (exit 1) when a step fails or the action's verify finds the result wrong, e.g. a
+login that stays on the login form. The action name and its parameters are checked before
+Chromium starts. Example:
+  ava run common:auth:login --url https://example.test/login --param username=alice --param password=$PW`,
+}
