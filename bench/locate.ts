@@ -10,14 +10,15 @@
  *   missed     nothing; split by whether candidates came back for the AI fallback.
  * Prints the counts overall, per source and per language, the median locate time, and every wrong
  * and missed case with its candidates. A case whose expectation does not match exactly one element
- * is a corpus error: printed, and the suite stops.
+ * is a corpus error: printed, and the suite stops. The fresh set (bench/locate/fresh, a reviewer's
+ * cases on pages the matcher was never tuned on) is reported apart as `locate fresh …`.
  *
  *   npm run bench -- locate [--timeout <ms>] [--only <case-file substring>] [--json]
  */
 import { launchBrowser } from '../e2e/support/browser'
 import { inject } from '../e2e/executor/bundle'
 import { startFixtureServer } from '../e2e/executor/server'
-import { countExpectations, corpusErrors, langOf, loadCorpus, openCorpusPage, prepareCorpusTab, servePages, type LocateCase } from './lib/locate-corpus'
+import { countExpectations, corpusErrors, langOf, loadCorpus, openCorpusPage, prepareCorpusTab, servePages, type CorpusSet, type LocateCase } from './lib/locate-corpus'
 import { median, report } from './lib/report'
 
 const suite = 'locate'
@@ -40,13 +41,14 @@ interface Ran {
   candidates: { label: string; score: number }[]
 }
 interface Row extends Ran {
+  set: CorpusSet
   file: string
   source: string
   lang: 'zh' | 'en'
   c: LocateCase
 }
 
-const corpus = loadCorpus().filter((p) => !only || p.file.includes(only))
+const corpus = (['corpus', 'fresh'] as const).flatMap((set) => loadCorpus(set).map((p) => ({ ...p, set }))).filter((p) => !only || p.file.includes(only))
 const [browser, server] = await Promise.all([launchBrowser(), startFixtureServer()])
 const rows: Row[] = []
 try {
@@ -93,7 +95,7 @@ try {
           let outcome: string
           let got: string | undefined
           if (r.ok === false) {
-            outcome = r.code === 'AMBIGUOUS' ? (c.ambiguous ? 'found' : 'ambiguous') : 'missed'
+            outcome = c.absent || (r.code === 'AMBIGUOUS' && c.ambiguous) ? 'found' : r.code === 'AMBIGUOUS' ? 'ambiguous' : 'missed'
           } else {
             got = describe(r.el)
             const right = c.at ? [c.at] : (c.either ?? [])
@@ -105,16 +107,20 @@ try {
       },
       { cases: p.cases, timeoutMs },
     )
-    ran.forEach((r, i) => rows.push({ ...(r as Ran), file: p.file, source: p.source, lang: langOf(p.cases[i]), c: p.cases[i] }))
+    ran.forEach((r, i) => rows.push({ ...(r as Ran), set: p.set, file: p.file, source: p.source, lang: langOf(p.cases[i]), c: p.cases[i] }))
   }
 } finally {
   await Promise.all([browser.close(), server.close()])
 }
 
 if (process.exitCode !== 1) {
-  const groups: [string, Row[]][] = [['all', rows]]
-  for (const s of [...new Set(rows.map((r) => r.source))]) groups.push([`source:${s}`, rows.filter((r) => r.source === s)])
-  for (const l of ['en', 'zh']) groups.push([`lang:${l}`, rows.filter((r) => r.lang === l)])
+  const mine = rows.filter((r) => r.set === 'corpus')
+  const groups: [string, Row[]][] = [['all', mine]]
+  for (const s of [...new Set(mine.map((r) => r.source))]) groups.push([`source:${s}`, mine.filter((r) => r.source === s)])
+  for (const l of ['en', 'zh']) groups.push([`lang:${l}`, mine.filter((r) => r.lang === l)])
+  const fresh = rows.filter((r) => r.set === 'fresh')
+  groups.push(['fresh', fresh])
+  for (const l of ['en', 'zh']) groups.push([`fresh:lang:${l}`, fresh.filter((r) => r.lang === l)])
   for (const [name, rs] of groups) {
     const n = (o: Outcome) => rs.filter((r) => r.outcome === o).length
     report({ suite, case: name, metric: 'cases', value: rs.length, unit: 'cases' })
@@ -122,8 +128,9 @@ if (process.exitCode !== 1) {
     report({ suite, case: name, metric: 'missed_without_candidates', value: rs.filter((r) => r.outcome === 'missed' && !r.candidates.length).length, unit: 'cases' })
     report({ suite, case: name, metric: 'found_pct', value: rs.length ? (100 * n('found')) / rs.length : 0, unit: '%' })
   }
-  report({ suite, case: 'all', metric: 'locate_median_ms', value: median(rows.map((r) => r.ms)), unit: 'ms' })
-  report({ suite, case: 'all', metric: 'locate_median_found_ms', value: median(rows.filter((r) => r.outcome === 'found').map((r) => r.ms)) || 0, unit: 'ms' })
+  report({ suite, case: 'all', metric: 'locate_median_ms', value: median(mine.map((r) => r.ms)), unit: 'ms' })
+  report({ suite, case: 'all', metric: 'locate_median_found_ms', value: median(mine.filter((r) => r.outcome === 'found').map((r) => r.ms)) || 0, unit: 'ms' })
+  report({ suite, case: 'fresh', metric: 'locate_median_ms', value: median(fresh.map((r) => r.ms)), unit: 'ms' })
   if (!json) {
     const cands = (r: Row) => (r.candidates.length ? r.candidates.map((k) => `"${k.label}" ${k.score.toFixed(2)}`).join('; ') : 'none')
     for (const o of ['wrong', 'ambiguous', 'missed'] as const) {
@@ -131,8 +138,8 @@ if (process.exitCode !== 1) {
       if (!rs.length) continue
       console.log(`\n${o.toUpperCase()} (${rs.length})`)
       for (const r of rs) {
-        const expected = r.c.at ?? (r.c.ambiguous ? `ambiguous: ${r.c.ambiguous.join(' | ')}` : `either: ${r.c.either!.join(' | ')}`)
-        console.log(`  ${r.file} "${r.c.say}" expected ${expected}${r.got ? `, got ${r.got}` : ''}${r.code ? ` [${r.code}]` : ''}\n      candidates: ${cands(r)}`)
+        const expected = r.c.at ?? (r.c.ambiguous ? `ambiguous: ${r.c.ambiguous.join(' | ')}` : r.c.either ? `either: ${r.c.either.join(' | ')}` : 'no element')
+        console.log(`  ${r.set === 'fresh' ? 'fresh/' : ''}${r.file} "${r.c.say}" expected ${expected}${r.got ? `, got ${r.got}` : ''}${r.code ? ` [${r.code}]` : ''}\n      candidates: ${cands(r)}`)
       }
     }
   }

@@ -1,6 +1,6 @@
 /**
  * The locate corpus (issue 20): (page, descriptor, expected element) cases on pages this project
- * did not design, read from bench/locate/cases/*.yaml. Shared by the `locate` bench suite and the
+ * did not design, read from bench/locate/cases/*.yaml (and the fresh set, bench/locate/fresh/cases). Shared by the `locate` bench suite and the
  * e2e test that checks the corpus is well formed.
  *
  * A case file names one page and its cases:
@@ -18,6 +18,8 @@
  *     - say: the next link
  *       either: ['css', 'css']       equivalent elements (the same link at the top and the bottom):
  *                                    any of them is found; AMBIGUOUS between them is ambiguous
+ *     - say: Built-in Functions
+ *       absent: true                 the page has no such element: any failure is found, any element wrong
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -34,6 +36,7 @@ export interface LocateCase {
   at?: string
   ambiguous?: string[]
   either?: string[]
+  absent?: boolean
   field?: boolean
   /** The descriptor's language when it is not what its characters say (`the 查询 button` is English). */
   lang?: 'zh' | 'en'
@@ -56,8 +59,15 @@ export function langOf(c: LocateCase): 'zh' | 'en' {
   return /[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]/.test(say) ? 'zh' : 'en'
 }
 
-export function loadCorpus(): CorpusPage[] {
-  const dir = resolve(locateDir, 'cases')
+/**
+ * `corpus`: bench/locate/cases, the set the matcher was tuned on. `fresh`: bench/locate/fresh, a
+ * reviewer's cases on pages the tuning never saw, reported apart so overfitting shows.
+ */
+export type CorpusSet = 'corpus' | 'fresh'
+const setDir = (set: CorpusSet) => (set === 'fresh' ? resolve(locateDir, 'fresh') : locateDir)
+
+export function loadCorpus(set: CorpusSet = 'corpus'): CorpusPage[] {
+  const dir = resolve(setDir(set), 'cases')
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
@@ -71,7 +81,7 @@ export function loadCorpus(): CorpusPage[] {
       if (!doc?.source || !(doc.page || doc.python) || !Array.isArray(doc.cases)) throw new Error(`${f}: needs source, page or python, and cases`)
       for (const c of doc.cases) {
         if (typeof c.say !== 'string' || !c.say.trim()) throw new Error(`${f}: a case without a descriptor: ${JSON.stringify(c)}`)
-        if ([c.at, c.ambiguous, c.either].filter(Boolean).length !== 1) throw new Error(`${f}: "${c.say}" needs exactly one of at / ambiguous / either`)
+        if ([c.at, c.ambiguous, c.either, c.absent].filter(Boolean).length !== 1) throw new Error(`${f}: "${c.say}" needs exactly one of at / ambiguous / either / absent`)
         const list = c.ambiguous ?? c.either
         if (list && (!Array.isArray(list) || list.length < 2)) throw new Error(`${f}: "${c.say}" ambiguous / either needs two or more elements`)
       }
@@ -79,10 +89,12 @@ export function loadCorpus(): CorpusPage[] {
     })
 }
 
-/** Serves every page of bench/locate/pages under /locate/. */
+/** Serves every page of both sets (bench/locate/pages, bench/locate/fresh/pages) under /locate/. */
 export function servePages(server: FixtureServer): void {
-  const dir = resolve(locateDir, 'pages')
-  for (const f of readdirSync(dir)) if (f.endsWith('.html')) server.page(`/locate/${f}`, readFileSync(resolve(dir, f), 'utf8'))
+  for (const set of ['corpus', 'fresh'] as const) {
+    const dir = resolve(setDir(set), 'pages')
+    for (const f of readdirSync(dir)) if (f.endsWith('.html')) server.page(`/locate/${f}`, readFileSync(resolve(dir, f), 'utf8'))
+  }
 }
 
 export function pageUrl(server: FixtureServer, p: CorpusPage): string {
@@ -123,7 +135,7 @@ export interface Expectation {
 
 /** The selectors of a case's expected element(s). */
 export function expected(c: LocateCase): string[] {
-  return c.at ? [c.at] : (c.ambiguous ?? c.either)!
+  return c.at ? [c.at] : (c.ambiguous ?? c.either ?? [])
 }
 
 /** Counts what each expectation selector matches in the page (evaluated in the page). */

@@ -91,8 +91,13 @@ export async function launchAva(opts: { headless?: boolean } = {}): Promise<Ava>
     panel,
     async ask(page, text) {
       const f = await ava.openPanel(page)
+      // The site's chat may hold earlier runs: return once this request's answer has begun, so
+      // `.last()` in a test is this run's message, not the one before (a click is acted on a
+      // moment after it lands: the panel's click guard, src/panel/visibility.ts).
+      const before = await f.locator('[data-role=assistant]').count()
       await f.fill('[data-test=input]', text)
       await f.click('[data-test=send]')
+      await f.locator('[data-role=assistant]').nth(before).waitFor({ state: 'attached' })
       return f
     },
   }

@@ -35,7 +35,7 @@ function boot(): void {
     },
   })
 
-  handle('bg→content:command', ['background'], async (command) => (await agent()).onCommand(command))
+  handle('bg→content:command', ['background'], (command) => launcher.acting(async () => (await agent()).onCommand(command)))
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)
     return { ok: true as const }

@@ -23,6 +23,8 @@ export interface Launcher {
   panelLive(token: string): void
   /** That panel document went away: its frame is never shown again. */
   panelGone(token: string): void
+  /** Runs a step of Ava's on the page: the focus moves it makes are its own, not the page taking the keyboard. */
+  acting<T>(step: () => Promise<T>): Promise<T>
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
@@ -237,6 +239,14 @@ export function createLauncher(opts: {
     panelGone(t) {
       if (frame && t === token) rebuild()
     },
+    async acting(step) {
+      stepsRunning++
+      try {
+        return await step()
+      } finally {
+        stepsRunning--
+      }
+    },
   }
   // Back from the back/forward cache the panel's port is gone for good: start over.
   addEventListener('pageshow', (e) => {
@@ -247,6 +257,7 @@ export function createLauncher(opts: {
   // Tab from the person (trusted events, capture phase, before any page listener can stop them)
   // is given back at once, in the same task, so no key the person types reaches the page.
   let gestureAt = -Infinity
+  let stepsRunning = 0 // Ava's own steps move focus on the page
   addEventListener('pointerdown', (e) => e.isTrusted && (gestureAt = performance.now()), true)
   addEventListener('keydown', (e) => e.isTrusted && e.key === 'Tab' && (gestureAt = performance.now()), true)
   let panelHadFocus = false
@@ -265,7 +276,7 @@ export function createLauncher(opts: {
     (e) => {
       const had = panelHadFocus
       panelHadFocus = false
-      if (!had || e.target === host || !frame || frame.hidden || !token || performance.now() - gestureAt < kGestureMs) return
+      if (!had || stepsRunning || e.target === host || !frame || frame.hidden || !token || performance.now() - gestureAt < kGestureMs) return
       frame.focus()
       panelHadFocus = document.activeElement === host
       opts.onFocusTaken(token)

@@ -23,7 +23,7 @@ export const kSteadyMs = 500
  * kSteadyMs before it until then arrives: reports lag by up to one delay, so a decoy drawn in the
  * same task as the click shows up in a report within two.
  */
-export const kSettleMs = 2 * kVisibilityDelayMs + 50
+export const kSettleMs = 2 * kVisibilityDelayMs
 
 export interface Visibility {
   /** Stops watching. */

@@ -127,7 +127,7 @@ const kCjkStopWords = ['点击', '单击', '双击', '输入', '选择', '打开
 
 const kHan = /\p{Script=Han}/u
 const kHanSpace = /(\p{Script=Han})\s+(?=\p{Script=Han})/gu
-const kTokenRe = /[\p{Script=Han}]+|[\p{L}\p{N}]+|[×✕✖✗╳]/gu
+const kTokenRe = /[\p{Script=Han}]+|[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*|[×✕✖✗╳]/gu
 const kQuoteRe = /["“”「」『』]([^"“”「」『』]+)["“”「」『』]|(?:^|(?<=[\s(]))['‘]([^'‘’]+)['’](?=$|[\s,.)])/g
 
 /** Latin words lower-cased; Chinese runs cut into overlapping pairs (no word breaks in Chinese). */
@@ -143,6 +143,11 @@ export function tokenize(text: string, forQuery = false): string[] {
         if (run.length === 1) out.push(run)
         for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2))
       }
+    } else if (w.includes('-')) {
+      // A hyphenated word is one word said ("check-in" is not "check-out"); an element's text
+      // also gives its parts, so "check in" and "built" still find it.
+      out.push(w)
+      if (!forQuery) out.push(...w.split('-'))
     } else if (!forQuery || !kStopWords.has(w)) out.push(w)
   }
   return out
@@ -151,10 +156,15 @@ export function tokenize(text: string, forQuery = false): string[] {
 const kGenericField = new Set<ControlKind>(['textbox', 'searchbox', 'spinbutton', 'combobox', 'listbox', 'date', 'time'])
 const kGlyphRe = /^(?:x|×|✕|✖|✗|╳)$/i
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** A word list as one regex: English as whole words, Chinese and glyphs anywhere. */
-function wordsRe(words: string[], flags = 'giu'): RegExp {
+/**
+ * A word list as one regex: English as whole words, Chinese and glyphs anywhere. The words are
+ * ASCII, so ASCII boundaries and no `u` flag: V8 runs a big `\p{L}`-bounded `iu` regex slowly on
+ * its first calls (6–13 ms each, paid by every page's first locate). A Han character next to an
+ * English word is then a boundary, which is right for "点击Save按钮".
+ */
+function wordsRe(words: string[], flags = 'gi'): RegExp {
   const sorted = [...words].sort((a, b) => b.length - a.length)
-  const alts = sorted.map((w) => (/^[a-z]/i.test(w) ? `(?<![\\p{L}\\p{N}])${escapeRe(w).replace(/ /g, '[\\s-]+')}(?![\\p{L}\\p{N}])` : escapeRe(w)))
+  const alts = sorted.map((w) => (/^[a-z]/i.test(w) ? `(?<![A-Za-z0-9])${escapeRe(w).replace(/ /g, '[\\s-]+')}(?![A-Za-z0-9])` : escapeRe(w)))
   return new RegExp(alts.join('|'), flags)
 }
 
@@ -163,8 +173,8 @@ const kKindRe = wordsRe(kKindWords.flatMap(([w]) => w))
 const kStateByWord = new Map(kStateWords.flatMap(([ws, state, value]) => ws.map((w) => [w, { state, value }] as const)))
 const kStateRe = wordsRe(kStateWords.flatMap(([w]) => w))
 const kScopeByWord = new Map(kScopeWords.flatMap(([ws, kind]) => ws.map((w) => [w, kind] as const)))
-const kScopeWordRe = wordsRe(kScopeWords.flatMap(([w]) => w), 'iu')
-const kOrdinalRe = /(?<![\p{L}\p{N}])(?:(second|third)[\s-]+(?:to[\s-]+)?last|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|penultimate)|(\d+)(?:st|nd|rd|th)|last)(?![\p{L}\p{N}])|(?:#|no\.\s*|number\s+)(\d+)(?![\p{N}])|倒数第([一二两三四五六七八九十]|\d+)[个项条位行]?|第([一二两三四五六七八九十]|\d+)[个项条位行]?|最后(?:一[个项条位行])?的?/giu
+const kScopeWordRe = wordsRe(kScopeWords.flatMap(([w]) => w), 'i')
+const kOrdinalRe = /(?<![A-Za-z0-9])(?:(second|third)[\s-]+(?:to[\s-]+)?last|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|penultimate)|(\d+)(?:st|nd|rd|th)|last)(?![A-Za-z0-9])|(?:#|no\.\s*|number\s+)(\d+)(?![0-9])|倒数第([一二两三四五六七八九十]|\d+)[个项条位行]?|第([一二两三四五六七八九十]|\d+)[个项条位行]?|最后(?:一[个项条位行])?的?/gi
 const kScopeOrdinalRe = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+)(?:st|nd|rd|th)?\s+(row|line|card|item|entry|post|section)\b/i
 /** "第一行的复选框", "最后一行的删除": a row counted in Chinese. */
 const kZhRowRe = /^(?:在)?(?:第([一二两三四五六七八九十]|\d+)|(最后))一?行(?:里面的|里的|中的|上的|的|里|中)(.+)$/u

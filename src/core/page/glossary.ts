@@ -44,8 +44,10 @@ const kEnToZh = new Map(kPairs.map(([en, zh]) => [en, zh]))
 /** Every English word for a Chinese one, in the order listed (下一页: "next page", then "next"). */
 const kZhToEn = new Map<string, string[]>()
 for (const [en, zh] of kPairs) kZhToEn.set(zh, [...(kZhToEn.get(zh) ?? []), en])
-const kEnRe = new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...kEnToZh.keys()].sort(byLength).map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'giu')
-const kZhRe = new RegExp([...kZhToEn.keys()].sort(byLength).map(escape).join('|'), 'gu')
+// ASCII boundaries, no `u`: the English words are ASCII, and V8's first runs of a big `\p{L}`
+// `iu` alternation cost milliseconds each, on every page's first locate (descriptor.ts wordsRe).
+const kEnRe = new RegExp(`(?<![A-Za-z0-9])(?:${[...kEnToZh.keys()].sort(byLength).map(escape).join('|')})(?![A-Za-z0-9])`, 'gi')
+const kZhRe = new RegExp([...kZhToEn.keys()].sort(byLength).map(escape).join('|'), 'g')
 
 /**
  * The descriptor with its interface words put in the other language: Chinese words in English,

@@ -184,7 +184,12 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const field = (el.localName === 'input' && !/^(submit|button|reset|image)$/i.test(el.getAttribute('type') ?? '')) || el.localName === 'select' || el.localName === 'textarea'
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
-  const bits = [field && !aria ? '' : accessibleName(el, role), el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title')]
+  const row = role === 'treeitem' ? treeRow(el) : null
+  const name = row ? spacedText(row) : field && !aria ? '' : accessibleName(el, role)
+  // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
+  // titled with the next page's title must not become "next Built-in Constants" (issue 20).
+  const title = name || aria || el.getAttribute('placeholder') || (field && labels.textFor(el)) ? null : el.getAttribute('title')
+  const bits = [name, el.getAttribute('placeholder'), el.getAttribute('aria-label'), title]
   if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role) || el.matches(kFieldWidget)) bits.push(labels.textFor(el), formLabel(el))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
@@ -198,6 +203,22 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
     if (t && !unique.includes(t)) unique.push(t)
   }
   return unique
+}
+
+const kFieldKinds = new Set<ControlKind>(['textbox', 'searchbox', 'spinbutton', 'combobox', 'listbox', 'date', 'time', 'textarea', 'slider'])
+/** Typed into or set, rather than clicked. */
+function isFieldEl(el: Element, role: string): boolean {
+  if (el.localName === 'input') return !/^(submit|button|reset|image|checkbox|radio|file)$/i.test(el.getAttribute('type') ?? '')
+  return el.localName === 'select' || el.localName === 'textarea' || /^(combobox|textbox|searchbox|spinbutton|slider|listbox)$/.test(role)
+}
+
+/**
+ * A tree item's own row (Element Plus `.el-tree-node__content`, the row before its `role=group`
+ * of children): what names it and what a person clicks, never the text of its children.
+ */
+function treeRow(el: Element): Element | null {
+  const row = el.firstElementChild
+  return row && row.getAttribute('role') !== 'group' && !row.querySelector('[role=treeitem]') ? row : null
 }
 
 function attrText(el: Element): string {
@@ -406,7 +427,9 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   }
   const ownLower = own.toLowerCase()
   const ownTokens = new Set(tokenize(own))
-  const attrs = attrText(el)
+  const title = el.getAttribute('title')
+  // A tooltip beside a name counts as an attribute does, not as the name (ownBits).
+  const attrs = title && !bits.includes(normalize(title)) ? `${attrText(el)} ${title.toLowerCase()}` : attrText(el)
   const attrTokens = new Set(tokenize(attrs))
   let near: Set<string> | undefined
   let sum = 0
@@ -457,6 +480,15 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   let score = Math.max(0, kShareRecall * recall + kSharePrecision * precision + kShareRole * fit + exact - quotedMiss - wrongKind)
   // Half of what was said is missing ("the project name field" on "Describe the project"): a guess, not a match.
   if (q.tokens.length >= 2 && recall <= 0.5) score = Math.min(score, kMinScore - 0.01)
+  // A role word said is a hard filter between fields and what is clicked: "搜索按钮" is no text
+  // box, "the email field" no button, however well the words fit.
+  if (q.kinds.length && fit === 0 && q.kinds.every((k) => kFieldKinds.has(k)) !== isFieldEl(el, role)) score = Math.min(score, kMinScore - 0.01)
+  // A word said is nowhere on the element, and the element shows words not said either
+  // ("Built-in Functions" on "Other Built-in Types"): neither names the other, so it is a guess.
+  // Words only near it do not help when its own name is another name in part ("functions" under
+  // the heading beside "Other Built-in Types").
+  const present = hitsOwn ? hits.filter((h) => !h.endsWith('→near')).length : hits.length
+  if (!quoted && !exact && present < q.tokens.length && tokenize(own, true).some((t) => !/^\d+$/.test(t) && !q.tokens.includes(t))) score = Math.min(score, kMinScore - 0.01)
   const why = [kindNote, hits.join(' '), quoted ? `"${q.quoted}" ${quotedIn ? (exact ? 'exact' : 'in name') : 'missing'}` : ''].filter(Boolean).join('; ')
   return { el, score, label, why }
 }
@@ -567,14 +599,34 @@ function sameAction(a: Element, b: Element): boolean {
   // Two links to one page do the same whatever they say ("previous" and the page's title in a
   // documentation page's navigation bar); a link that is only a script hook ("#") does not count.
   const hrefA = a.getAttribute('href')
-  if (a.localName === 'a' && hrefA && !/^(#$|javascript:)/i.test(hrefA)) return (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href
+  if (a.localName === 'a' && hrefA && !/^(#$|javascript:)/i.test(hrefA)) return (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href || sameSpot(a as HTMLAnchorElement, b as HTMLAnchorElement)
   if (normalize(a.textContent) !== normalize(b.textContent) || a.getAttribute('aria-label') !== b.getAttribute('aria-label') || (a as HTMLInputElement).value !== (b as HTMLInputElement).value) return false
   const href = a.getAttribute('href')
   if (a.localName === 'a') return !!href && !/^(#$|javascript:)/i.test(href) && (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href
   const fa = (a as HTMLInputElement).form
   const fb = (b as HTMLInputElement).form
-  if (fa && fb) return fa.action === fb.action && fa.method === fb.method && a.getAttribute('name') === b.getAttribute('name') && a.getAttribute('type') === b.getAttribute('type')
+  // Two fields of one form without names (Check-in and Check-out dates) are two fields, not copies;
+  // two unnamed submit buttons of one form (Sphinx's "Go") are.
+  const filled = a.localName !== 'button' && !/^(submit|button|reset|image)$/i.test(a.getAttribute('type') ?? '')
+  if (fa && fb) return (!filled || !!a.getAttribute('name')) && fa.action === fb.action && fa.method === fb.method && a.getAttribute('name') === b.getAttribute('name') && a.getAttribute('type') === b.getAttribute('type')
   return !!a.id && a.id === b.id
+}
+
+/**
+ * Two links into this page that land on one place: Sphinx's in-text `#truth` is an empty anchor
+ * at the start of the `#truth-value-testing` section the sidebar links to.
+ */
+function sameSpot(a: HTMLAnchorElement, b: HTMLAnchorElement): boolean {
+  const here = (l: HTMLAnchorElement) => l.hash && l.href.split('#')[0] === l.ownerDocument.URL.split('#')[0]
+  if (!here(a) || !here(b) || !normalize(a.textContent) || normalize(a.textContent) !== normalize(b.textContent)) return false
+  const spot = (l: HTMLAnchorElement) => {
+    let t = l.ownerDocument.getElementById(decodeURIComponent(l.hash.slice(1)))
+    // An empty anchor that opens its parent marks the parent.
+    while (t && !normalize(t.textContent) && t.parentElement?.firstElementChild === t) t = t.parentElement
+    return t
+  }
+  const sa = spot(a)
+  return !!sa && sa === spot(b)
 }
 
 /** Reading order: top to bottom, then left to right among boxes on the same line. */
@@ -677,11 +729,14 @@ function viewOf(root: SearchRoot): Window & typeof globalThis {
 const indexes = new WeakMap<Document, PageIndex>()
 
 /** Keeps the first of elements that are one target: a label and its control, a wrapper and what it wraps. */
-function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = []): Scored[] {
+function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = [], expander = false): Scored[] {
   for (const s of list) {
     if (out.length >= cap) break
     if (s.el.closest(`[${kAvaUiAttr}]`)) continue
-    const proxy = visibleProxy(s.el)
+    let proxy = visibleProxy(s.el)
+    // A tree item is acted on by its row; "collapse X" by the row's expand arrow, if it has one.
+    const row = proxy && roleOf(proxy) === 'treeitem' ? treeRow(proxy) : null
+    if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || row
     if (!proxy) continue
     const key = proxy.localName === 'label' ? ((proxy as HTMLLabelElement).control ?? proxy) : proxy
     if (taken.has(key) || taken.has(proxy)) continue
@@ -825,7 +880,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
     if (kept.length) scored = kept
   }
   // Layout is read only now, best first, until enough visible candidates are known.
-  const visible = distinctVisible(scored, q.ordinal ? kMaxOrdinal : kMaxCandidates)
+  const visible = distinctVisible(scored, q.ordinal ? kMaxOrdinal : kMaxCandidates, undefined, undefined, q.kinds.includes('collapsible'))
   if (visible.length) {
     const ties = visible.filter((s) => s.score >= visible[0].score - kAmbiguityMargin)
     if (q.ordinal) {
@@ -851,6 +906,12 @@ function matchOne(description: string, scope: Document): SemanticResult {
       return { best: first, ambiguous: false, candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))].slice(0, kMaxCandidates), elements: [first, ...rest.map((s) => s.el)].slice(0, kMaxCandidates), why }
     }
     if (ties.length > 1) return { ambiguous: true, candidates, elements, why: `${ties.length} elements score within ${kAmbiguityMargin}` }
+    // A word said is not on the best (or only near it), and it is on another match: each has part
+    // of what was said ("What's New in Python 3.10 previous link"), so which is meant is unclear.
+    const onTop = new Set([...top[0].why.matchAll(/(\S+)→(?:name|kind|attr|part)/g)].map((m) => m[1]))
+    const lacking = q.tokens.filter((t) => !onTop.has(t))
+    const rival = lacking.length ? scored.find((s) => s.el !== top[0].el && !sameAction(s.el, top[0].el) && lacking.some((t) => new RegExp(`(?:^|\\s)${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}→(?:name|attr)`).test(s.why)) && visibleProxy(s.el)) : undefined
+    if (rival) return { ambiguous: true, candidates, elements, why: `${top[0].label} lacks "${lacking.join(' ')}", which ${rival.label} has` }
     return { best: top[0].el, ambiguous: false, candidates, elements, why: top[0].why }
   }
   // Nothing passed the bar: the nearest by score, then by kind, then by text, marked weak, so the

@@ -172,6 +172,17 @@ describe('scope', () => {
     expect(parseDescriptor('the Sign in with Google button').scope).toBeUndefined()
   })
 
+  test('a hyphenated word is one word: "check-in" is not "check-out" (issue 20 fresh set)', () => {
+    expect(parseDescriptor('check-in date').tokens).toEqual(['check-in', 'date'])
+    expect(parseDescriptor('the Built-in Functions link').tokens).toEqual(['built-in', 'functions'])
+  })
+
+  test('English words next to Chinese are still words ("点击Save按钮")', () => {
+    const d = parseDescriptor('点击Save按钮')
+    expect(d.kinds).toEqual(['button'])
+    expect(d.tokens).toEqual(['save'])
+  })
+
   test('the target keeps its words when a scope is split off', () => {
     expect(parseDescriptor("Reply on @nibh's post").tokens).toEqual(['reply'])
     expect(parseDescriptor('删除 in the row of 张三').tokens).toEqual(['删除'])
@@ -183,7 +194,8 @@ describe('the parser on any text', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 60 }), (s) => {
         const d = parseDescriptor(s)
-        for (const t of d.tokens) expect(t).toMatch(/^([\p{L}\p{N}]+|[×✕✖✗╳])$/u)
+        // Hyphenated words stay whole ("check-in").
+        for (const t of d.tokens) expect(t).toMatch(/^([\p{L}\p{N}]+(-[\p{L}\p{N}]+)*|[×✕✖✗╳])$/u)
         if (d.ordinal !== undefined) expect(Number.isInteger(d.ordinal) && d.ordinal !== 0).toBe(true)
         for (const g of d.kindGroups) expect(g.length).toBeGreaterThan(0)
       }),

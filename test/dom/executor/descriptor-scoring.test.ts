@@ -66,6 +66,24 @@ describe('text', () => {
   test('half of what was said missing is below the bar', () => {
     expect(score('the project name field', 'desc')!.score).toBeLessThan(kMinScore)
   })
+
+  // The reviewer's fresh set (bench/locate/fresh): wrong picks that must stay below the bar.
+  test('a title beside a name is no part of the name: "next" is not the link "next()" titled "next"', () => {
+    document.body.insertAdjacentHTML('beforeend', '<a href="#next" title="next" data-m="fn">next()</a><a href="n.html" title="Built-in Constants" data-m="nav">next</a>')
+    expect(score('next', 'nav')!.score).toBeGreaterThan(score('next', 'fn')!.score)
+    expect(score('Built-in Constants', 'nav')!.why).toMatch(/→attr/)
+  })
+
+  test('a role word separates fields from buttons: "搜索按钮" is no text box', () => {
+    document.body.insertAdjacentHTML('beforeend', '<input aria-label="Quick search" data-m="q">')
+    expect(score('搜索按钮', 'q')?.score ?? 0).toBeLessThan(kMinScore)
+  })
+
+  test('a name that shares one word with what was said, and adds its own, is a guess', () => {
+    document.body.insertAdjacentHTML('beforeend', '<a href="#t" data-m="other">Other Built-in Types</a>')
+    expect(score('Built-in Functions', 'other')?.score ?? 0).toBeLessThan(kMinScore)
+    expect(score('Built-in Types', 'other')!.score).toBeGreaterThanOrEqual(kMinScore)
+  })
 })
 
 describe('controls without semantics (issue 20 §1–2)', () => {
