@@ -12,7 +12,11 @@ it('keeps the history of a site across closing the panel and reloading, and clea
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/about-us-page-that-is-not-there`)
   let panel = await ava.openPanel(page)
-  if (await panel.locator('[data-test=clear]').count()) await panel.click('[data-test=clear]')
+  if (await panel.locator('[data-test=clear]').count()) {
+    // Acted on a moment after it lands (the panel's click guard): wait for the empty chat.
+    await panel.click('[data-test=clear]')
+    await panel.locator('[data-test=clear]').waitFor({ state: 'detached' })
+  }
   llm.script({ text: 'The page says **not found**.' })
   await sendAndWait(panel, 'what does this page say?')
   await page.reload()

@@ -24,7 +24,12 @@ async function storedAnswer(): Promise<{ text: string; hint?: string }> {
 async function freshPanel(page: Page): Promise<Frame> {
   await page.goto(`${site.url}/about`)
   const panel = await ava.openPanel(page)
-  if (await panel.locator('[data-test=clear]').count()) await panel.click('[data-test=clear]')
+  if (await panel.locator('[data-test=clear]').count()) {
+    // The panel's click guard acts on a click a moment after it lands (src/panel/visibility.ts):
+    // wait until the chat is empty, or the old answer is taken for the new one.
+    await panel.click('[data-test=clear]')
+    await panel.locator('[data-test=clear]').waitFor({ state: 'detached' })
+  }
   return panel
 }
 
