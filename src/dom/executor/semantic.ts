@@ -481,8 +481,10 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   // Half of what was said is missing ("the project name field" on "Describe the project"): a guess, not a match.
   if (q.tokens.length >= 2 && recall <= 0.5) score = Math.min(score, kMinScore - 0.01)
   // A role word said is a hard filter between fields and what is clicked: "搜索按钮" is no text
-  // box, "the email field" no button, however well the words fit.
-  if (q.kinds.length && fit === 0 && q.kinds.every((k) => kFieldKinds.has(k)) !== isFieldEl(el, role)) score = Math.min(score, kMinScore - 0.01)
+  // box, "the email field" no button, however well the words fit. A file input is both: people
+  // call it "the CV file field" as often as "the Choose file button".
+  const fileInput = el.localName === 'input' && /^file$/i.test(el.getAttribute('type') ?? '')
+  if (q.kinds.length && fit === 0 && !fileInput && q.kinds.every((k) => kFieldKinds.has(k)) !== isFieldEl(el, role)) score = Math.min(score, kMinScore - 0.01)
   // A word said is nowhere on the element, and the element shows words not said either
   // ("Built-in Functions" on "Other Built-in Types"): neither names the other, so it is a guess.
   // Words only near it do not help when its own name is another name in part ("functions" under
