@@ -165,6 +165,7 @@ export function createLauncher(opts: {
   }
 
   const buildFrame = (): HTMLIFrameElement => {
+    guardKeyboard()
     const f = document.createElement('iframe')
     f.className = 'frame'
     f.title = 'Ava assistant'
@@ -256,33 +257,40 @@ export function createLauncher(opts: {
   // The keyboard stays with the panel: focus that leaves it for a page element with no click or
   // Tab from the person (trusted events, capture phase, before any page listener can stop them)
   // is given back at once, in the same task, so no key the person types reaches the page.
+  // Installed with the first panel frame, not at start-up: a page where Ava was never opened has
+  // no keyboard to guard, and every page runs this script.
   let gestureAt = -Infinity
   let stepsRunning = 0 // Ava's own steps move focus on the page
-  addEventListener('pointerdown', (e) => e.isTrusted && (gestureAt = performance.now()), true)
-  addEventListener('keydown', (e) => e.isTrusted && e.key === 'Tab' && (gestureAt = performance.now()), true)
   let panelHadFocus = false
-  // The top document sees focus enter our frame as a blur with our host active.
-  addEventListener(
-    'blur',
-    () => {
-      panelHadFocus = document.activeElement === host
-      // Only a gesture made while the panel has the keyboard lets the keyboard leave it.
-      if (panelHadFocus) gestureAt = -Infinity
-    },
-    true,
-  )
-  addEventListener(
-    'focusin',
-    (e) => {
-      const had = panelHadFocus
-      panelHadFocus = false
-      if (!had || stepsRunning || e.target === host || !frame || frame.hidden || !token || performance.now() - gestureAt < kGestureMs) return
-      frame.focus()
-      panelHadFocus = document.activeElement === host
-      opts.onFocusTaken(token)
-    },
-    true,
-  )
+  let keyboardGuarded = false
+  function guardKeyboard(): void {
+    if (keyboardGuarded) return
+    keyboardGuarded = true
+    addEventListener('pointerdown', (e) => e.isTrusted && (gestureAt = performance.now()), true)
+    addEventListener('keydown', (e) => e.isTrusted && e.key === 'Tab' && (gestureAt = performance.now()), true)
+    // The top document sees focus enter our frame as a blur with our host active.
+    addEventListener(
+      'blur',
+      () => {
+        panelHadFocus = document.activeElement === host
+        // Only a gesture made while the panel has the keyboard lets the keyboard leave it.
+        if (panelHadFocus) gestureAt = -Infinity
+      },
+      true,
+    )
+    addEventListener(
+      'focusin',
+      (e) => {
+        const had = panelHadFocus
+        panelHadFocus = false
+        if (!had || stepsRunning || e.target === host || !frame || frame.hidden || !token || performance.now() - gestureAt < kGestureMs) return
+        frame.focus()
+        panelHadFocus = document.activeElement === host
+        opts.onFocusTaken(token)
+      },
+      true,
+    )
+  }
 
   let start: { x: number; y: number; t: number; ox: number; oy: number } | null = null
   let moved = 0
