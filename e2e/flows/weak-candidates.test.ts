@@ -30,7 +30,9 @@ const flow = (description?: string): Flow => ({
 describe('a replayed step that finds nothing of its kind', () => {
   test('fails NOT_FOUND with weak candidates from its description, or from its selectors without one', async () => {
     const page = await h.open('/plain.html')
-    // No button at all is left, so no look-alike of the recorded button exists.
+    // No button at all is left, so no look-alike of the recorded button exists: the page adds one
+    // 600 ms after load, so wait for it before removing them all.
+    await page.waitForSelector('#late-btn')
     await page.evaluate(() => document.querySelectorAll('button').forEach((b) => b.remove()))
     for (const description of ['the email field', undefined]) {
       const r = await replayFlow(flow(description), { navigateToStart: false, port: pagePort(page), stepTimeoutMs: 300 })
