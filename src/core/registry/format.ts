@@ -40,7 +40,7 @@ export function formatDescription(d: ActionDescription): string {
     const bits = [p.type === 'enum' ? `enum(${(p.values ?? []).join('|')})` : p.type, p.required ? 'required' : 'optional']
     if (p.default !== undefined) bits.push(`default ${stringify(p.default)}`)
     if (p.secret) bits.push('secret')
-    lines.push(`    --${name}  ${bits.join(', ')}${p.description ? ` — ${p.description}` : ''}`)
+    lines.push(`    ${name}  ${bits.join(', ')}${p.description ? ` — ${p.description}` : ''}`)
   }
   lines.push(`  steps: ${d.steps.map((s) => s.action).join(' → ')}`)
   for (const v of d.verify) lines.push(`  verify: ${String(v.condition)}`)

@@ -41,7 +41,7 @@ describe('ActionApi (§3.1)', () => {
     ]
     const [list, describe, search, plan, run, debug, validate] = await Promise.all(commands.map((c) => a.handle(c)))
     expect(list).toMatchObject([{ namespace: 'demo' }])
-    expect(describe).toMatchObject({ ok: true, text: expect.stringContaining('--label  string, required') })
+    expect(describe).toMatchObject({ ok: true, text: expect.stringContaining('\n    label  string, required') })
     expect(search).toMatchObject([{ name: 'demo:button:press' }])
     expect(plan).toMatchObject({ success: true })
     expect(run).toMatchObject({ success: true })

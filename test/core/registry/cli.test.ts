@@ -35,7 +35,7 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
   it('describe prints text, or JSON with --json', () => {
     const text = ava(['action', 'describe', 'common:auth:login'])
     expect(text.code).toBe(0)
-    expect(text.out).toContain('--password  string, required, secret')
+    expect(text.out).toContain('\n    password  string, required, secret')
     const json = ava(['action', 'describe', 'common:auth:login', '--json'])
     expect(JSON.parse(json.out)).toMatchObject({ name: 'common:auth:login', paramDetails: { password: { secret: true } } })
     const missing = ava(['action', 'describe', 'common:auth:logn'])
