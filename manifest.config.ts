@@ -7,9 +7,12 @@ import pkg from './package.json' with { type: 'json' }
 // count a tab's in-flight requests (readiness) and reach any LLM endpoint the person configures.
 export default defineManifest({
   manifest_version: 3,
-  name: 'Ava',
-  short_name: 'Ava',
-  description: pkg.description,
+  // Name and description come from public/_locales (chrome.i18n), so the toolbar, the extensions
+  // page and the Web Store listing follow the browser's language.
+  default_locale: 'en',
+  name: '__MSG_extName__',
+  short_name: '__MSG_extName__',
+  description: '__MSG_extDescription__',
   version: pkg.version,
   icons: { 16: 'icons/16.png', 32: 'icons/32.png', 48: 'icons/48.png', 128: 'icons/128.png' },
   action: {
@@ -57,7 +60,7 @@ export default defineManifest({
   // that tab stop top-level loads of blocked sites and of other sites nobody said yes to (issue 15
   // §2). The host-access form acts only where host permissions reach (all sites already) and adds
   // no install warning, so an update does not disable Ava until the person accepts a new one.
-  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest', 'declarativeNetRequestWithHostAccess'],
+  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest', 'declarativeNetRequestWithHostAccess', 'alarms'],
   optional_permissions: ['userScripts'],
   host_permissions: ['<all_urls>'],
   commands: {

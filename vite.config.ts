@@ -5,6 +5,14 @@ import manifest from './manifest.config.ts'
 
 export default defineConfig({
   plugins: [vue(), crx({ manifest })],
+  // vue-i18n's bundler flags (src/ui/i18n.ts): composition API only, no global <i18n-t> etc., no
+  // devtools; the message compiler stays (it builds an AST, no eval: safe under our CSP).
+  define: {
+    __VUE_I18N_FULL_INSTALL__: false,
+    __VUE_I18N_LEGACY_API__: false,
+    __INTLIFY_DROP_MESSAGE_COMPILER__: false,
+    __INTLIFY_PROD_DEVTOOLS__: false,
+  },
   build: {
     target: 'chrome120',
     outDir: 'dist',
@@ -16,6 +24,8 @@ export default defineConfig({
     rollupOptions: {
       input: {
         panel: 'src/panel/index.html',
+        // The first-run page (issue 17 §3): opened by the background on install, named in no manifest field.
+        welcome: 'src/welcome/index.html',
       },
     },
   },

@@ -5,7 +5,11 @@
  *                              (median; aim ≤ 500 ms);
  *   runner_replay_10_steps_ms  with `ava run` (bin/ava.js), as it prints it: browser start excluded;
  *   resolve_step_ms            selector resolution per step (median over every step of every run);
- *   replay_in_page_10_steps_ms the core loop with the page code in a plain page, no messaging.
+ *   replay_in_page_10_steps_ms the core loop with the page code in a plain page, no messaging;
+ *   flow_10_steps_3_checks_ms  issue 18: a flow recorded on the Element Plus form (name, a select and
+ *                              its option, a checkbox, a switch, a radio, submit) with three checks
+ *                              picked with Alt+click (the select's text, the switch's state, the
+ *                              success message), replayed in the extension from the panel (aim ≤ 500 ms).
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,6 +23,7 @@ import { chromiumPath } from '../e2e/support/browser'
 import { centre, pagePort, startFlowHarness, startRecorder, stopRecorder } from '../e2e/flows/harness'
 import { ensureBuilt } from './lib/extension'
 import { median, report } from './lib/report'
+import { benchPlaywrightTest } from './lib/pwtest'
 
 const kRuns = 7
 const root = resolve(import.meta.dirname, '..')
@@ -44,6 +49,31 @@ async function tenSteps(page: Page): Promise<void> {
   await click('#save')
 }
 
+/** Seven actions and three "check this" picks on the Element Plus form, as a person records them. */
+async function formWithChecks(page: Page): Promise<void> {
+  const click = async (sel: string) => page.mouse.click(...(await centre(page, sel)))
+  const check = async (sel: string) => {
+    await page.keyboard.down('Alt')
+    await click(sel)
+    await page.keyboard.up('Alt')
+  }
+  const status = '.el-form-item:nth-of-type(2) .el-select'
+  await click('input[placeholder="请输入姓名"]')
+  await page.keyboard.type('张三')
+  await click(status)
+  const option = page.locator('.el-select-dropdown__item', { hasText: '启用' }).first()
+  await option.waitFor()
+  await option.click()
+  await check(status)
+  await click('.el-checkbox:has-text("读书")')
+  await click('.el-switch')
+  await click('.el-radio:has-text("女")')
+  await check('.el-switch')
+  await click('button.el-button--primary')
+  await page.locator('.result').waitFor()
+  await check('.result')
+}
+
 ensureBuilt()
 await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root })
 const h = await startFlowHarness()
@@ -56,6 +86,13 @@ try {
   flow = (await stopRecorder(page, 'Bench ten steps')).flow
   await page.close()
   if (flow.steps.length !== 10) throw new Error(`expected 10 recorded steps, got ${flow.steps.map((s) => s.action).join(', ')}`)
+  const formPage = await h.open('/ep-form.html')
+  await startRecorder(formPage)
+  await formWithChecks(formPage)
+  const checked = (await stopRecorder(formPage, 'Element Plus form with checks')).flow
+  await formPage.close()
+  const shape = checked.steps.map((s) => s.action).join(', ')
+  if (checked.steps.length !== 10 || checked.steps.filter((s) => s.action === 'verify').length !== 3) throw new Error(`expected 10 recorded steps with 3 checks, got ${shape}`)
 
   const inPage: number[] = []
   for (let i = 0; i < kRuns; i++) {
@@ -89,7 +126,9 @@ try {
   try {
     const worker = await ava.worker()
     const id = 'recorded:flow:bench-ten-steps'
-    await worker.evaluate(([k, v]) => chrome.storage.local.set({ 'flows.saved': { [k]: v } }), [id, { id, namespace: 'recorded', action: id, flow, savedAt: Date.now(), pending: [] }] as const)
+    const checksId = 'recorded:flow:bench-form-checks'
+    const saved = { [id]: { id, namespace: 'recorded', action: id, flow, savedAt: Date.now(), pending: [] }, [checksId]: { id: checksId, namespace: 'recorded', action: checksId, flow: checked, savedAt: Date.now() - 1, pending: [] } }
+    await worker.evaluate((v) => chrome.storage.local.set({ 'flows.saved': v }), saved)
     const ext: number[] = []
     for (let i = 0; i < kRuns; i++) {
       const p = await ava.context.newPage()
@@ -105,9 +144,30 @@ try {
       await p.close()
     }
     report({ suite: 'flows', case: 'extension panel, 10 steps', metric: 'replay_10_steps_ms', value: median(ext), unit: 'ms' })
+
+    const withChecks: number[] = []
+    for (let i = 0; i < kRuns; i++) {
+      const p = await ava.context.newPage()
+      await p.goto(h.server.url('/ep-form.html'))
+      await p.waitForFunction(() => (window as any).__state !== undefined)
+      const panel = await ava.openPanel(p)
+      await panel.waitForSelector('[data-test=flow-replay]')
+      await panel.selectOption('[data-test=flow-select]', checksId)
+      const t0 = performance.now()
+      await panel.click('[data-test=flow-replay]')
+      const result = panel.locator('[data-test=flow-result]')
+      await result.waitFor({ timeout: 30_000 })
+      withChecks.push(performance.now() - t0)
+      if ((await result.getAttribute('data-success')) !== 'true') throw new Error(`extension replay of the checked flow failed: ${await result.textContent()}`)
+      await p.close()
+    }
+    report({ suite: 'flows', case: 'Element Plus form, 10 steps, 3 checks', metric: 'flow_10_steps_3_checks_ms', value: median(withChecks), unit: 'ms' })
   } finally {
     await ava.close()
   }
 } finally {
   await h.close()
 }
+
+// Issue 18: 20 flows on Playwright Test with 2 workers, through Ava's fixture (bench/lib/pwtest.ts).
+await benchPlaywrightTest()

@@ -6,30 +6,13 @@
 import { build } from 'esbuild'
 import { chmodSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { buildPageScript } from './page-script.mjs'
 
 const root = resolve(import.meta.dirname, '..')
-const outfile = resolve(root, 'bin/ava.js')
-/** What `ava run` injects into every document: the step runner and the registry's page port. */
-const kPageEntry = resolve(root, 'src/dom/recorder/page-api.ts')
-/** The page global the script publishes; src/cli/run.ts reads it as kGlobal. */
-const kPageGlobal = '__avaRun'
-
-const page = await build({
-  entryPoints: [kPageEntry],
-  bundle: true,
-  format: 'iife',
-  globalName: kPageGlobal,
-  target: 'chrome120',
-  write: false,
-  // Parsed in every document a run opens; minified as the extension's content script is.
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  // semver reads process.env.NODE_DEBUG when `process` exists; the page has none.
-  define: { 'process.env.NODE_DEBUG': 'undefined' },
-})
-// Init scripts may run inside a function: publish the global explicitly.
-const pageScript = `${page.outputFiles[0].text}\nglobalThis.${kPageGlobal} = ${kPageGlobal};`
+// AVA_CLI_OUTFILE: a test's own copy, so parallel test runs never rebuild the file another is running.
+const outfile = resolve(root, process.env.AVA_CLI_OUTFILE ?? 'bin/ava.js')
+// What `ava run` injects into every document (shared with the Playwright Test fixture).
+const pageScript = await buildPageScript()
 
 await build({
   entryPoints: [resolve(root, 'src/cli/ava.ts')],

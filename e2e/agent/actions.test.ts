@@ -33,7 +33,7 @@ it('/actions, /describe and /dry-run answer in the chat; a secret param is maske
   await sendAndWait(panel, '/actions common')
   expect(await lastAnswer(panel)).toContain('common:auth:login')
   await sendAndWait(panel, '/describe common:auth:login')
-  expect(await lastAnswer(panel)).toMatch(/--password\s+string, required, secret/)
+  expect(await lastAnswer(panel)).toMatch(/\bpassword\s+string, required, secret/)
   await sendAndWait(panel, '/dry-run common:auth:login --username alice --password hunter2-secret')
   const plan = await lastAnswer(panel)
   expect(plan).toContain('alice')

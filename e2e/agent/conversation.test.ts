@@ -29,6 +29,8 @@ it('keeps the history of a site across closing the panel and reloading, and clea
   await expect.poll(() => panel.locator('[data-role=user]').count()).toBeGreaterThan(0)
   await panel.click('[data-test=clear]')
   await expect.poll(() => panel.locator('[data-test=message]').count()).toBe(0)
+  // Clearing offers Undo for a few seconds before it is final (issue 17 §2): let the offer pass.
+  await panel.locator('[data-test=undo]').waitFor({ state: 'detached', timeout: 15_000 })
   await page.reload()
   panel = await ava.openPanel(page)
   expect(await panel.locator('[data-test=message]').count()).toBe(0)
@@ -38,15 +40,17 @@ it('keeps the history of a site across closing the panel and reloading, and clea
 it('opens a page named in the request while the model is still planning', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/`)
-  llm.script({ firstByteDelayMs: 1_500, chunks: instructionChunks([{ step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` } }, { step_id: 2, action_type: 'done', params: { answer: 'Opened.' } }]) })
-  const t0 = Date.now()
+  // The model says nothing until the page has opened: the page can only have been opened from the
+  // request's own words, while the model was still planning.
+  let answer!: () => void
+  const held = new Promise<void>((resolve) => (answer = resolve))
+  llm.script({ holdUntil: held, chunks: instructionChunks([{ step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` } }, { step_id: 2, action_type: 'done', params: { answer: 'Opened.' } }]) })
   await ava.ask(page, `open ${site.url}/login please`)
   await page.waitForURL(`${site.url}/login`, { timeout: 10_000 })
+  expect(llm.requests.at(-1)?.endedAt, 'the model had not answered when the page opened').toBeUndefined()
+  answer()
   await ava.panel(page).then((f) => f.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor())
-  const opened = site.hits.find((h) => h.path === '/login')?.at
-  expect(opened, JSON.stringify(site.hits)).toBeDefined()
-  // The page was open before the model could have answered (it waits 1.5 s for its first byte).
-  expect(opened! - t0).toBeLessThan(1_500)
+  expect(site.hits.some((h) => h.path === '/login'), JSON.stringify(site.hits)).toBe(true)
   expect(llm.requests).toHaveLength(1)
   expect(site.hits.filter((h) => h.path === '/login')).toHaveLength(1) // the plan's navigate found the page already open
   await page.close()

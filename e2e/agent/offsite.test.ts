@@ -107,8 +107,10 @@ it('refuses a link to a denied site: nothing loads there and the run stops befor
   const asked = await panel.locator('[data-test=confirm]').count() // the site's earlier runs' questions
   await sendAndWait(panel, 'finish my account setup')
   expect(await panel.locator('[data-test=confirm]').count()).toBe(asked) // a denied site is not a question
-  expect(await panel.locator('article.error').last().textContent()).toMatch(/Blocked: localhost:\d+ is not allowed/)
+  // Said once (issue 17 §4): the message in the person's language, the page's reason on the step's row.
+  expect(await panel.locator('article.error').last().textContent()).toMatch(/Step 1 was refused to keep you safe/)
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(['failed', 'skipped'])
+  expect((await readSteps(panel))[0].detail).toMatch(/Blocked: localhost:\d+ is not allowed/)
   expect(sent()).toEqual([])
   expect(page.url()).toBe(fixture())
   expect(chatRequests()).toHaveLength(1)

@@ -12,7 +12,8 @@ import { startSiteServer, type SiteServer } from '../support/site-server'
 
 const exec = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
-const bin = resolve(root, 'bin/ava.js')
+// Its own build, so that parallel e2e files never rebuild the file another is running.
+const bin = resolve(root, '.ava-out/e2e-run/ava.js')
 
 let site: SiteServer
 let dir: string
@@ -30,7 +31,7 @@ async function ava(args: string[], env: Record<string, string> = {}): Promise<{ 
 const login = (password: string, ...more: string[]) => ['run', 'common:auth:login', '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${password}`, '--screenshot', join(dir, 'failure.png'), ...more]
 
 beforeAll(async () => {
-  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root })
+  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })
   site = await startSiteServer()
   dir = mkdtempSync(join(tmpdir(), 'ava-cli-run-'))
 })
@@ -44,7 +45,7 @@ describe('ava (built)', () => {
     const top = await ava(['--help'])
     expect(top.code).toBe(0)
     expect(top.stdout).toMatch(/^ {2}run </m)
-    for (const argv of [['run', '--help'], ['action'], ['action', 'list', '--help'], ['action', 'describe', '--help'], ['action', 'search', '--help'], ['action', 'validate', '--help'], ['action', 'dry-run', '--help'], ['action', 'reload', '--help']]) {
+    for (const argv of [['run', '--help'], ['action'], ['action', 'list', '--help'], ['action', 'describe', '--help'], ['action', 'search', '--help'], ['action', 'validate', '--help'], ['action', 'dry-run', '--help'], ['action', 'reload', '--help'], ['action', 'run', '--help'], ['action', 'debug', '--help']]) {
       const r = await ava(argv)
       expect(r.code, argv.join(' ') + r.stderr).toBe(0)
       expect(r.stdout, argv.join(' ')).toMatch(new RegExp(`^Usage: ava ${argv.filter((a) => a !== '--help').join(' ')} `))

@@ -19,6 +19,8 @@ export interface ScriptedReply {
   chunkDelayMs?: number
   /** Pause before the response headers (a slow first byte). */
   firstByteDelayMs?: number
+  /** Nothing is sent until this settles: a model that has not answered yet, for as long as a test needs. */
+  holdUntil?: Promise<unknown>
   fault?: Fault
   /** With `cut`: how many characters of the text to send before dropping the connection. */
   cutAfter?: number
@@ -108,6 +110,7 @@ export async function startLlmServer(): Promise<LlmServer> {
     const reply = queue.shift() ?? { text: '[]' }
 
     if (reply.firstByteDelayMs) await sleep(reply.firstByteDelayMs)
+    if (reply.holdUntil) await reply.holdUntil
     const presented = (req.headers['x-api-key'] as string | undefined) ?? (req.headers.authorization as string | undefined)?.replace(/^Bearer\s+/i, '')
     const fault = requiredKey !== null && presented !== requiredKey ? 'http401' : reply.fault
     const statusFor: Partial<Record<Fault, number>> = { http401: 401, http429: 429, http500: 500 }

@@ -1,6 +1,7 @@
 import browser from 'webextension-polyfill'
 import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
 import { createChannelPort, type BoundSecret, type StepGuard } from '../core/page/channel'
+import { discoverActions } from '../core/registry/discover'
 import { envReferencesDeep } from '../core/registry/secrets'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
@@ -147,21 +148,10 @@ export function currentTabUrl(tabId: number): string | undefined {
   return currentDoc(tabId)?.url
 }
 
-/**
- * The registry actions most relevant to a request, described for the planner (issue 6): every
- * word of the request (latin words of three letters or more, and CJK pairs) is searched, and
- * the actions found most often come first.
- */
-// Words too common in requests to say which action is meant.
-const kStopWords = new Set(['the', 'and', 'for', 'with', 'this', 'that', 'then', 'please', 'from', 'into', 'open', 'click', 'page', 'show', 'tell', 'what', 'does', 'say', 'can', 'you', 'all', 'our', 'my'])
-
+/** The registry actions most relevant to a request, described for the planner (issue 6). */
 export async function relevantActions(request: string, limit = 5): Promise<import('../core/agent/prompt').ActionSummary[]> {
   const r = await getRegistry()
-  const words = [...request.toLowerCase().matchAll(/[a-z0-9]{3,}|\p{Script=Han}{2}/gu)].map((m) => m[0]).filter((w) => !kStopWords.has(w))
-  const score = new Map<string, number>()
-  for (const w of new Set(words)) for (const a of r.search(w)) if (!a.deprecated) score.set(a.name, (score.get(a.name) ?? 0) + 1)
-  const top = [...score.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit)
-  return top.flatMap(([name]) => {
+  return discoverActions(r, request, limit).flatMap((name) => {
     const d = r.describe(name)
     if (!d) return []
     const params = Object.entries(d.paramDetails).map(([pname, p]) => ({ name: pname, type: p.type, required: !!p.required, description: p.description }))

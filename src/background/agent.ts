@@ -4,6 +4,7 @@ import type { AgentPorts } from '../core/agent/ports'
 import { beginRun, checkRequest, resumeRun, runAgent } from '../core/agent/run'
 import { isActive, type RunState } from '../core/agent/state'
 import { AvaError } from '../core/errors'
+import { avaError, msg } from '../core/agent/outcome'
 import type { ExecFailure } from '../core/exec'
 import { activeLlm, type Settings } from '../core/settings'
 import { historyStore, runStore, tabStore } from '../storage/conversation'
@@ -37,7 +38,7 @@ const live = new Map<number, Live>()
 
 // A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
 // with the reason (issue 15 §2). Registered at the top level, with the worker's other listeners.
-watchOffsite((tabId, message) => live.get(tabId)?.controller.abort(new AvaError('STEP_FAILED', message)))
+watchOffsite((tabId, message) => live.get(tabId)?.controller.abort(new AvaError('STEP_FAILED', message, { msg: msg('outcome.offsite'), details: message })))
 
 function sitesOf(settings: Settings): SitePolicy {
   return { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains }
@@ -79,7 +80,7 @@ export async function startRun(tabId: number, text: string, opts: { noCache?: bo
 export function stopRun(tabId: number): boolean {
   const run = live.get(tabId)
   if (!run) return false
-  run.controller.abort(new AvaError('UNKNOWN', 'Stopped by you.'))
+  run.controller.abort(avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped')))
   return true
 }
 
@@ -165,7 +166,8 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       key: async (request, url) => cache.cacheKey(request, url, await packVersions()),
       lookup: (key) => cache.lookup(key),
       save: (entry) => cache.save(entry),
-      recordHit: (key, repaired) => cache.recordHit(key, repaired),
+      // A repaired plan is asked about in the run's chat, not written back (issue 18 §5).
+      recordHit: (key, repaired) => cache.recordHit(key, repaired, chat),
       remove: (key) => cache.remove(key),
     },
     store: {

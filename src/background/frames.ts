@@ -5,7 +5,7 @@ import { sendToTab, type PageInfo } from '../messaging'
 import { typedKey } from '../storage/area'
 // Merging here, not in the top frame, lets one place fill frames nested at any depth.
 import { matchFrames, mergeFrameSnapshot, routeOf, type TabFrame } from '../core/page/frames'
-import { serialize } from '../core/page/serialize'
+import { listedIntents, serialize } from '../core/page/serialize'
 import type { PageSnapshot } from '../core/page/snapshot'
 
 /**
@@ -44,14 +44,17 @@ const routesStore = (tabId: number) => typedKey<FrameRoutes>('session', `frames:
  * content scripts answered. Frames that do not answer (no content script can run there, or it
  * stays silent) keep their `cross_origin_restricted` line.
  */
-export async function withFrames(tabId: number, info: PageInfo, request: string, signal?: AbortSignal): Promise<Pick<PageInfo, 'url' | 'title' | 'listing'>> {
-  const { url, title, listing, snapshot, note = '' } = info
+export async function withFrames(tabId: number, info: PageInfo, request: string, signal?: AbortSignal): Promise<Pick<PageInfo, 'url' | 'title' | 'listing' | 'intents'>> {
+  const { url, title, listing, intents, snapshot, note = '' } = info
   let routes: FrameRoute[] = []
-  let page = { url, title, listing }
+  let page = { url, title, listing, intents }
   if (snapshot) {
     const filled = await fill(tabId, snapshot, 0, await tabFrames(tabId), request, { depth: 0, deadline: Date.now() + kFramesBudgetMs, signal })
     routes = filled.routes
-    if (routes.length) page = { url, title, listing: note + serialize(filled.snapshot, { request }).text }
+    if (routes.length) {
+      const merged = serialize(filled.snapshot, { request })
+      page = { url, title, listing: note + merged.text, intents: listedIntents(filled.snapshot.intents, merged.ids) }
+    }
   }
   await routesStore(tabId).set({ routes })
   return page

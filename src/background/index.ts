@@ -5,11 +5,13 @@ import { registerSettingsHandlers } from './handlers/settings'
 import { registerFlowHandlers } from './handlers/flows'
 import { registerPackHandlers } from './handlers/packs'
 import { resumeRuns } from './agent'
+import { watchRunsForWake } from './wake'
 import { watchNavigations } from './tabs'
 import { watchPanels } from './panels'
 import { watchHistories } from './conversation'
 import { watchSelectorCaches } from './actions'
 import { installFlowRepair } from './flow-repair'
+import { watchFirstRun } from './first-run'
 import { sendToTab } from '../messaging'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
@@ -24,6 +26,9 @@ watchPanels()
 watchHistories()
 watchSelectorCaches()
 installFlowRepair()
+// A stopped worker is woken by an alarm while a run is in flight, and resumes it (src/background/wake.ts).
+watchRunsForWake(resumeRuns)
+watchFirstRun()
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return

@@ -3,6 +3,7 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { AvaError } from '../core/errors'
 import type { LlmSettings } from '../core/settings'
+import { markAnswered } from '../storage/setup'
 
 /** The providers' own model interface (specification v3), which `streamCompletion` calls directly. */
 type Model = Extract<LanguageModel, { specificationVersion: 'v3' }>
@@ -85,11 +86,13 @@ export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome>
       void reader.cancel().catch(() => undefined)
     }
     if (signal.aborted) throw signal.reason
+    // First run (issue 17 §3): the panel stops asking for set-up once any model has answered.
+    if (text) void markAnswered()
     return { text, usage }
   } catch (e) {
     if (firstByte.signal.aborted && !o.signal.aborted) throw firstByte.signal.reason
     // Whatever the aborted fetch threw, the reason says why (Stop, or a guard that ended the run).
-    throw classifyLlmError(o.signal.aborted ? o.signal.reason : e)
+    throw classifyLlmError(o.signal.aborted ? o.signal.reason : e, o.llm.baseUrl)
   } finally {
     clearTimeout(timer)
   }
@@ -116,9 +119,10 @@ export async function testConnection(llm: LlmSettings, signal: AbortSignal): Pro
       maxRetries: 0,
       abortSignal: AbortSignal.any([signal, AbortSignal.timeout(llm.requestTimeoutMs)]),
     })
+    void markAnswered()
     return { reply: r.text, model: r.response.modelId || llm.model }
   } catch (e) {
-    throw classifyLlmError(e)
+    throw classifyLlmError(e, llm.baseUrl)
   }
 }
 
@@ -126,8 +130,12 @@ function timeoutMessage(ms: number): string {
   return `The model did not start answering within ${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s.`
 }
 
-/** Maps whatever the SDK or fetch threw to an error a person can act on. */
-export function classifyLlmError(e: unknown): AvaError {
+/**
+ * Maps whatever the SDK or fetch threw to an error a person can act on. An unreachable model names
+ * the URL tried (issue 17 §3): the SDK's own request URL when it has one, else `baseUrl`; it is
+ * also in the error's details (`url`) for a localised message.
+ */
+export function classifyLlmError(e: unknown, baseUrl?: string): AvaError {
   if (e instanceof AvaError) return e
   const err = e as Error & { cause?: unknown }
   if (APICallError.isInstance(e)) {
@@ -139,7 +147,8 @@ export function classifyLlmError(e: unknown): AvaError {
     if (status >= 500) return new AvaError('PROVIDER_ERROR', `The provider failed (HTTP ${status}): ${detail}`, { status })
     if (status >= 200 && status < 300) return new AvaError('NETWORK', `The connection to the provider dropped: ${detail}`, { status })
     if (status) return new AvaError('PROVIDER_ERROR', `The provider rejected the request (HTTP ${status}): ${detail}`, { status })
-    return new AvaError('NETWORK', `Could not reach the provider: ${detail}`)
+    const url = e.url || baseUrl
+    return new AvaError('NETWORK', url ? `Could not reach the provider at ${url}: ${detail}` : `Could not reach the provider: ${detail}`, url ? { url } : undefined)
   }
   const name = err?.name ?? ''
   if (name === 'AbortError') return new AvaError('UNKNOWN', 'Stopped.')
@@ -147,7 +156,7 @@ export function classifyLlmError(e: unknown): AvaError {
     return new AvaError('PROVIDER_ERROR', `The provider sent a response Ava could not read: ${err.message.slice(0, 200)}`)
   }
   if (err instanceof TypeError || /fetch|network|Failed to fetch/i.test(err?.message ?? '')) {
-    return new AvaError('NETWORK', `Could not reach the provider: ${err.message}`)
+    return new AvaError('NETWORK', baseUrl ? `Could not reach the provider at ${baseUrl}: ${err.message}` : `Could not reach the provider: ${err.message}`, baseUrl ? { url: baseUrl } : undefined)
   }
   return new AvaError('UNKNOWN', err?.message ?? String(e))
 }

@@ -4,7 +4,7 @@ import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import type { SitePolicy } from '../core/offsite'
 import { actionOf, mayNavigate, navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
-import { ProtocolError, sendToTab } from '../messaging'
+import { sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
 import { pendingRequests, watchRequests } from './requests'
@@ -47,31 +47,44 @@ export async function sendCommand<K extends PageCommandKind>(tabId: number, comm
   const deadline = since + timeoutOf(command) + kGoneGraceMs
   for (;;) {
     const doc = await waitForDoc(tabId, { signal: opts.signal })
+    let out: PageOutcome<K>
     try {
-      const out = (await sendToTab(tabId, 'bg→content:command', command, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })) as PageOutcome<K>
-      if (out.ok && 'navigating' in out && out.navigating) {
-        markNavigating(tabId)
-        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
-      }
-      return followNewTab(tabId, command, out, since, opts)
+      out = (await sendToTab(tabId, 'bg→content:command', command, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })) as PageOutcome<K>
     } catch (e) {
+      // The transport typed the failure (src/messaging/transport.ts): nothing here reads Chrome's words.
+      if (!isGone(e)) return { ok: false, code: 'TIMEOUT', message: (e as Error).message, tabId }
       // The document went away while it held the command. A click or key press that navigates can
-      // do that before its answer leaves: the step did its job. Anything else goes to the next page.
-      const navigated = isGone(e) ? navigatedOutcome(command) : null
+      // do that before its answer leaves: the step did its job. A command nobody took (the document
+      // had already gone, say under the previous step's navigation) was never done, so it is no
+      // success: it goes to the next page like anything else.
+      const navigated = isGoneMidMessage(e) ? navigatedOutcome(command) : null
       if (navigated) {
-        markNavigating(tabId)
-        await waitForDoc(tabId, { notDocumentId: doc.documentId, signal: opts.signal })
+        await nextDocument(tabId, doc.documentId, opts.signal)
         return { ...navigated, tabId, wentAway: 'page' }
       }
-      if (isGone(e) && Date.now() < deadline && !opts.signal?.aborted) {
+      if (Date.now() < deadline && !opts.signal?.aborted) {
         if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
         continue
       }
-      if (isGone(e)) return { ok: false, code: 'ELEMENT_STALE', message: 'The page went away before the step could run; read the page again.', tabId }
-      if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
-      throw e
+      return { ok: false, code: 'ELEMENT_STALE', message: 'The page went away before the step could run; read the page again.', tabId }
     }
+    if (out.ok && 'navigating' in out && out.navigating) await nextDocument(tabId, doc.documentId, opts.signal)
+    return followNewTab(tabId, command, out, since, opts)
   }
+}
+
+/**
+ * After a step took its document away: waits for the next one. The new document may have said it
+ * is ready before word of the old one's end arrived (a busy machine reorders them), so the tab is
+ * marked as between documents only while the one that left is still the current one. A next page
+ * slower than the wait is no failure of the step: the next command waits for it again.
+ */
+async function nextDocument(tabId: number, left: string | undefined, signal?: AbortSignal): Promise<void> {
+  const now = currentDoc(tabId)
+  if (!now || now.documentId === left) markNavigating(tabId)
+  await waitForDoc(tabId, { notDocumentId: left, signal }).catch((e: unknown) => {
+    if (signal?.aborted) throw e
+  })
 }
 
 /**
@@ -89,10 +102,7 @@ async function sendToFrame(tabId: number, command: PageCommand<'act'>, { route, 
     // Gone before the step arrived: the frame is not the one that was read, and nothing is done.
     const midStep = isGoneMidMessage(e)
     if (midStep && mayNavigate(command)) return { ok: true, detail: 'The frame navigated', tabId, wentAway: 'frame' }
-    if (!midStep && !isGone(e)) {
-      if (e instanceof ProtocolError) return { ok: false, code: 'TIMEOUT', message: e.message, tabId }
-      throw e
-    }
+    if (!midStep && !isGone(e)) return { ok: false, code: 'TIMEOUT', message: (e as Error).message, tabId }
     return {
       ok: false,
       code: 'ELEMENT_STALE',
@@ -187,7 +197,8 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
   const step = actionOf(instruction)
   if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
   if (step.action === 'upload' && opts.files) step.files = opts.files
-  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: opts.sites, secretSites: opts.secretSites }, opts)
+  // `describe`: each agent step keeps what it acted on, for "Save last run as flow" (issue 18 §3).
+  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: opts.sites, secretSites: opts.secretSites, describe: true }, opts)
   // A step that took its document with it is named for the person: "Log in — the page navigated".
   const { wentAway, ...outcome } = out
   return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated` } : outcome

@@ -17,6 +17,7 @@ import {
   type RecordedTarget,
   type RepairFn,
 } from '../core/flows'
+import { toPlaywrightSpec } from '../core/flows/playwright'
 import { createChannelFlowPort, type BoundSecret, type StepGuard } from '../core/page/channel'
 import { targetOf } from '../core/page/command'
 import { AvaError } from '../core/errors'
@@ -26,7 +27,7 @@ import { runStore } from '../storage/conversation'
 import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow } from '../storage/flows'
 import { userPacksStore } from '../storage/packs'
 import { vaultFor } from '../storage/vault'
-import { boundSecrets, getRegistry, reloadRegistry } from './actions'
+import { boundSecrets, describeResult, engineFor, getRegistry, reloadRegistry } from './actions'
 import { chatWriter, conversationOf, newId } from './conversation'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabSender, tabUrl } from './page'
@@ -142,12 +143,17 @@ export function watchRecordedTabs(): void {
 export async function draftFromRun(tabId: number): Promise<Flow | null> {
   const run = await runStore(tabId).get()
   if (!run || !run.executed?.length) return null
-  let targets: (RecordedTarget | null)[] = run.executed.map(() => null)
-  try {
-    const reply = await sendCommand(tabId, { kind: 'flow.describe', targets: run.executed.map((ins) => targetOf(ins.params) ?? null) })
-    if (reply.ok) targets = reply.targets
-  } catch {
-    // The page is gone or elsewhere: the instructions' own locators are kept.
+  // What each step acted on, as the page described it just before the step (issue 18 §3).
+  const targets: (RecordedTarget | null)[] = run.executed.map((_, i) => run.targets?.[i] ?? null)
+  // A step whose answer did not come back (its page navigated first) is looked for on the page now.
+  const missing = run.executed.flatMap((ins, i) => (!targets[i] && targetOf(ins.params) ? [i] : []))
+  if (missing.length) {
+    try {
+      const reply = await sendCommand(tabId, { kind: 'flow.describe', targets: missing.map((i) => targetOf(run.executed[i].params) ?? null) })
+      if (reply.ok) missing.forEach((i, k) => (targets[i] = reply.targets[k]))
+    } catch {
+      // The page is gone or elsewhere: the instructions' own locators are kept.
+    }
   }
   const flow = flowFromRun(run.executed, targets, { name: run.request.slice(0, 80) || 'Agent run', request: run.request, startUrl: run.startUrl })
   if (!flow.steps.length) return null
@@ -198,7 +204,7 @@ export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): P
 /** The FlowPort of a tab: every step one command on the page channel (src/background/page.ts). */
 export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly BoundSecret[]): FlowPort {
   const send = tabSender(tabId)
-  return createChannelFlowPort(send, {
+  const port = createChannelFlowPort(send, {
     guard,
     // A replay that moves to another site types no saved secret there (issue 16 §2).
     secrets,
@@ -207,6 +213,15 @@ export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly
       if (!out.ok) throw new Error(out.message)
     },
   })
+  return {
+    ...port,
+    // A `run` step (a pack action the agent called, issue 18 §3): through the registry, its page
+    // steps through the same gate as the flow's own.
+    async runAction(name, params, signal) {
+      const r = await (await engineFor(send.tabId(), guard)).run(name, params, { signal })
+      return { ok: r.success, detail: describeResult(r).replace(/\*\*/g, '') }
+    },
+  }
 }
 
 /** The agent's step repair, when the lead wires one in (see setFlowRepair). */
@@ -307,11 +322,12 @@ export async function reviewHeal(id: string, stepId: number, accept: boolean): P
   return { ok: true, flow: entry.flow }
 }
 
-export async function exportFlow(id: string, format: 'flow' | 'devtools' | 'pack'): Promise<{ filename: string; text: string }> {
+export async function exportFlow(id: string, format: 'flow' | 'devtools' | 'playwright' | 'pack'): Promise<{ filename: string; text: string }> {
   const entry = (await savedFlowsStore.get())[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
   const base = entry.action.replace(/[^a-z0-9-]+/gi, '_')
   if (format === 'devtools') return { filename: `${base}.recording.json`, text: JSON.stringify(toDevTools(entry.flow), null, 2) }
+  if (format === 'playwright') return { filename: `${base}.spec.ts`, text: toPlaywrightSpec(entry.flow) }
   if (format === 'pack') return { filename: `${entry.namespace}.yaml`, text: (await userPacksStore.get())[entry.namespace]?.text ?? '' }
   return { filename: `${base}.flow.json`, text: JSON.stringify(entry.flow, null, 2) }
 }

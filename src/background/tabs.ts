@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill'
 import { sleep } from '../core/sleep'
-import { ProtocolError } from '../messaging'
+import { isGoneMidMessage, isReceiverGone } from '../messaging'
 import { forgetFrameRoutes } from './frames'
 
 /**
@@ -167,18 +167,14 @@ export async function takeNewTab(openerTabId: number, since: number): Promise<nu
 /**
  * True when a message failed because its document went away (a navigation committed under it),
  * as opposed to the page answering with an error: the step is then followed into the next page.
+ * The transport has already turned Chrome's wording into a code (src/messaging/transport.ts).
  */
 export function isDocumentGone(e: unknown): boolean {
-  if (e instanceof ProtocolError && e.code === 'NO_RECEIVER') return true
-  // Chrome words the same event several ways; "the message channel closed before a response was
-  // received" is a document that took the message and went away (navigation, bfcache) mid-answer.
-  return isGoneMidMessage(e) || /Receiving end does not exist|No frame with id|No document with id|Could not establish connection/i.test(String((e as Error)?.message ?? e))
+  return isReceiverGone(e)
 }
 
 /** True when the document took the message and went away before it answered (a step may have run). */
-export function isGoneMidMessage(e: unknown): boolean {
-  return /message (?:port|channel) closed|back\/forward cache/i.test(String((e as Error)?.message ?? e))
-}
+export { isGoneMidMessage }
 
 export function watchNavigations(): void {
   browser.webNavigation.onBeforeNavigate.addListener((d) => {
@@ -186,7 +182,11 @@ export function watchNavigations(): void {
     if (d.frameId === 0 && (d as { documentLifecycle?: string }).documentLifecycle !== 'prerender') markPending(d.tabId)
   })
   browser.webNavigation.onCommitted.addListener((d) => {
-    if (d.frameId === 0) markNavigating(d.tabId)
+    if (d.frameId !== 0) return
+    // On a busy machine the new document's `ready` can arrive before this event: it stays ready.
+    const committed = (d as { documentId?: string }).documentId
+    if (committed && ready.get(d.tabId)?.documentId === committed) settlePending(d.tabId)
+    else markNavigating(d.tabId)
   })
   browser.webNavigation.onErrorOccurred.addListener((d) => {
     if (d.frameId === 0) settlePending(d.tabId)

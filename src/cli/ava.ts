@@ -13,9 +13,10 @@ import {
   type PackIssue,
   type PackSource,
 } from '../core/registry'
+import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
 import { formatCommandHelp, kExit, kExitCodesHelp, kParamOption, parseCommand, parseParams, plainMessage, type CommandSpec, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
-import { actionEnv, cliSources, displayPath, packFiles, readPack } from './sources'
+import { actionEnv, cliSources, displayPath, packFiles, readGlobalConfig, readPack } from './sources'
 
 type Handler = (parsed: Parsed, io: Io) => number | Promise<number>
 
@@ -23,11 +24,13 @@ interface Command extends CommandSpec {
   handler: Handler
 }
 
-const kPacksNote = `Packs load from the built-in actions/, then ~/.ava/actions/, then ./.ava/actions/, then the
-paths in AVA_ACTIONS_PATH (separated by the platform's path delimiter); later ones override.`
+const kPacksNote = `Packs load from the built-in actions/, then the npm packages in ~/.ava/config.yaml
+(actions.packages), ~/.ava/actions/, the config's actions.paths, ./.ava/actions/, then the paths in
+AVA_ACTIONS_PATH (separated by the platform's path delimiter); later ones override.`
 
 function loadRegistry(io: Io): ActionRegistry {
-  const { sources } = cliSources()
+  const { sources, problems } = cliSources()
+  for (const problem of problems) io.err(`ava: ${problem}`)
   const registry = createRegistry(() => cliSources().sources)
   const result = registry.load(sources)
   for (const file of result.files) {
@@ -157,6 +160,8 @@ const kActionCommands: Record<string, Command> = {
     handler: dryRunCommand,
   },
   reload: { name: 'action reload', args: '', summary: 'Nothing to do here: every command reads the packs afresh.', options: {}, handler: reload },
+  run: { ...kActionRunSpec, handler: async (parsed, io) => (await import('./action-run')).actionRunCli(parsed, io, 'run') },
+  debug: { ...kActionDebugSpec, handler: async (parsed, io) => (await import('./action-run')).actionRunCli(parsed, io, 'debug') },
 }
 
 const commandLine = (spec: CommandSpec): string => `${spec.name}${spec.args ? ` ${spec.args}` : ''}`
@@ -200,6 +205,13 @@ async function dispatch(spec: CommandSpec, handler: Handler, args: string[], io:
   if (parsed.values.help) {
     io.out(formatCommandHelp(spec))
     return kExit.ok
+  }
+  // A config file that is wrong stops every command that reads packs, rather than being half used.
+  const config = readGlobalConfig()
+  if (config.issues.length) {
+    for (const issue of config.issues) io.err(formatIssue(issue))
+    io.err(`ava: ${displayPath(config.path)} is invalid; fix it or set AVA_CONFIG to another file`)
+    return kExit.failed
   }
   return handler(parsed, io)
 }

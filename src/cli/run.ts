@@ -6,21 +6,21 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
-import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort } from '../core/flows'
+import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
 import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
 import { navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
-import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
+import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
 import { formatCommandHelp, kExit, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
-import { actionEnv, cliSources, displayPath, readPack } from './sources'
+import { actionEnv, cliSources, displayPath, readGlobalConfig, readPack } from './sources'
 
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
-const kBrowserArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-const kViewport = { width: 1280, height: 800 }
-/** The page global the page script defines (kPageGlobal in scripts/build-cli.mjs). */
+export const kBrowserArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+export const kViewport = { width: 1280, height: 800 }
+/** The page global the page script defines (kPageGlobal in scripts/page-script.mjs). */
 const kGlobal = '__avaRun'
 /** A page slower than this to load fails the run instead of hanging CI. */
-const kNavigationTimeoutMs = 30_000
+export const kNavigationTimeoutMs = 30_000
 
 interface RunArgs {
   target?: string
@@ -103,7 +103,7 @@ const kMimeTypes: Record<string, string> = { pdf: 'application/pdf', png: 'image
 
 /** The registry's BrowserPort on a Playwright page. */
 export function pageBrowserPort(page: PwPage): BrowserPort {
-  return createChannelPort(pageSender(page), {
+  const port = createChannelPort(pageSender(page), {
     navigate: (url) => goto(page, url),
     // An upload step's `path` is read here, relative to where `ava run` was started.
     async readFile(path) {
@@ -120,12 +120,17 @@ export function pageBrowserPort(page: PwPage): BrowserPort {
       }, path)
     },
   })
+  // Seed 001 wait fallback: Playwright knows the document's load state.
+  port.waitForLoad = async (state, timeoutMs) => {
+    await page.waitForLoadState(state, { timeout: timeoutMs })
+  }
+  return port
 }
 
 // ---------------------------------------------------------------------------------------------
 // The command
 
-type Target = { kind: 'flow'; flow: Flow; label: string } | { kind: 'action'; name: string; registry: ActionRegistry; label: string }
+export type Target = { kind: 'flow'; flow: Flow; label: string } | { kind: 'action'; name: string; registry: ActionRegistry; label: string }
 
 function actionTarget(name: string, sources: PackSource[], params: Record<string, string>): Target | string {
   const registry = createRegistry(() => sources)
@@ -138,7 +143,8 @@ function actionTarget(name: string, sources: PackSource[], params: Record<string
   return { kind: 'action', name, registry, label: found.action.fullName }
 }
 
-function loadTarget(a: RunArgs & { target: string }): Target | string {
+/** A flow file, a pack file or an action name, checked before any browser starts; or why not. */
+export function loadTarget(a: Pick<RunArgs, 'action' | 'params'> & { target: string }): Target | string {
   const target = a.target
   const path = resolve(target)
   if (existsSync(path)) {
@@ -174,15 +180,50 @@ export function formatActionTrace(r: ActionResult): string[] {
     const sel = t.selectors ? ` [${Object.values(t.selectors).join(', ')}]` : ''
     // A tolerated failure is part of the plan (a check that nothing is left): its code is enough
     // here; --json has the whole message.
-    const why = !t.error ? '' : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code} ${t.error.message}`
+    // A wait that fell back (seed 001) passed without seeing its condition: say so on its line.
+    const fell = t.fellBack ? ` (did not hold: ${t.fellBack.code}; went on once the page had loaded + 500 ms)` : ''
+    const why = !t.error ? fell : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code} ${t.error.message}`
     return `${mark} ${t.id.padStart(2)} ${t.action.padEnd(12)}${sel} ${t.status}${why} — ${Math.round(t.durationMs)} ms`
   })
   lines.push(r.success ? `passed: ${r.action} in ${Math.round(r.durationMs)} ms` : `FAILED: ${r.action}: ${r.error?.code} ${r.error?.message}`)
   return lines
 }
 
+export type RunOutcome = { kind: 'flow'; result: FlowRunResult } | { kind: 'action'; result: ActionResult }
+
+/**
+ * Runs a loaded target on a page whose context already injects the page script (kGlobal) into
+ * every document; `ava run` and the Playwright Test fixture (e2e/playwright-test/fixture.ts) both
+ * go through here, so a flow passes or fails the same way in either.
+ */
+export async function runOnPage(
+  page: PwPage,
+  target: Target,
+  opts: { params: Record<string, string>; positional?: string[]; timeoutMs?: number; onStep?: (r: StepReport) => void; engine?: Partial<EngineOptions>; run?: RunOptions },
+): Promise<RunOutcome> {
+  if (target.kind === 'flow') {
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
+    const result = await replayFlow(target.flow, {
+      port: pageFlowPort(page),
+      // In CI the vault is the environment: ${secret:KEY} reads $KEY.
+      variables: { params: opts.params, env, secrets: env, args: opts.positional ?? [] },
+      navigateToStart: false,
+      stepTimeoutMs: opts.timeoutMs,
+      onStep: opts.onStep,
+    })
+    return { kind: 'flow', result }
+  }
+  const engine = createEngine({ ...opts.engine, registry: target.registry, port: pageBrowserPort(page), env: actionEnv(target.registry) })
+  return { kind: 'action', result: await engine.run(target.name, opts.params, opts.run) }
+}
+
+/** The engine options the global config (§5.1.1) sets for every action run from the CLI. */
+export function configEngineOptions(config: GlobalConfig): Partial<EngineOptions> {
+  return { stepTimeoutMs: config.actions.default_timeout, detectVersion: config.actions.detect_version }
+}
+
 /** The browser to start, or why there is none (before playwright's own, longer message). */
-function chromiumPath(a: RunArgs): { path: string } | string {
+export function chromiumPath(a: Pick<RunArgs, 'browser'>): { path: string } | string {
   const path = a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
   if (existsSync(path)) return { path }
   const from = a.browser ? '--browser' : process.env.AVA_CHROMIUM ? 'AVA_CHROMIUM' : 'the default path'
@@ -246,27 +287,21 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     page = await context.newPage()
     await page.goto(startUrl, { timeout: kNavigationTimeoutMs })
     const t0 = performance.now()
-    if (target.kind === 'flow') {
-      const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
-      say(`ava run: ${target.label} (${target.flow.steps.length} steps) on ${startUrl}`)
-      const result = await replayFlow(target.flow, {
-        port: pageFlowPort(page),
-        // In CI the vault is the environment: ${secret:KEY} reads $KEY.
-        variables: { params: a.params, env, secrets: env, args: a.positional },
-        navigateToStart: false,
-        stepTimeoutMs: a.timeoutMs,
-        onStep: a.json ? undefined : (r) => io.out(formatStepReport(r)),
-      })
-      failed = !result.success
-      if (a.json) io.out(JSON.stringify(result, null, 2))
-      else for (const line of formatReport(result, { steps: false })) io.out(line)
-    } else {
-      say(`ava run: ${target.label} on ${startUrl}`)
-      const engine = createEngine({ registry: target.registry, port: pageBrowserPort(page), env: actionEnv(target.registry) })
-      const result = await engine.run(target.name, a.params)
-      failed = !result.success
-      io.out(a.json ? JSON.stringify(result, null, 2) : formatActionTrace(result).join('\n'))
-    }
+    say(target.kind === 'flow' ? `ava run: ${target.label} (${target.flow.steps.length} steps) on ${startUrl}` : `ava run: ${target.label} on ${startUrl}`)
+    const { config } = readGlobalConfig()
+    const run = await runOnPage(page, target, {
+      params: a.params,
+      positional: a.positional,
+      timeoutMs: a.timeoutMs,
+      onStep: a.json ? undefined : (r) => io.out(formatStepReport(r)),
+      // The global config (§5.1.1) holds for actions run here as for `ava action run`.
+      engine: { ...configEngineOptions(config), logger: config.actions.debug && !a.json ? io.out : undefined },
+      run: { debug: config.actions.debug },
+    })
+    failed = !run.result.success
+    if (a.json) io.out(JSON.stringify(run.result, null, 2))
+    else if (run.kind === 'flow') for (const line of formatReport(run.result, { steps: false })) io.out(line)
+    else io.out(formatActionTrace(run.result).join('\n'))
     say(`${failed ? 'FAILED' : 'passed'} in ${Math.round(performance.now() - t0)} ms (browser start excluded)`)
     if (failed) {
       const file = resolve(a.screenshot ?? `.ava-out/run-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`)

@@ -2,10 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { envReferences, type ActionRegistry, type PackFileInput, type PackSource } from '../core/registry'
+import { envReferences, kDefaultGlobalConfig, parseGlobalConfig, type ActionRegistry, type GlobalConfig, type PackFileInput, type PackIssue, type PackSource } from '../core/registry'
 
-// Where the CLI finds packs (§4.4.1, issue 3): built-in `actions/` of this package, then
-// ~/.ava/actions/, then ./.ava/actions/, then every path in AVA_ACTIONS_PATH. Later wins.
+// Where the CLI finds packs (§4.4.1, §6.4.2, issue 3), lowest priority first: the built-in
+// `actions/` of this package, the npm packages the global config names, ~/.ava/actions/, the
+// config's `actions.paths`, ./.ava/actions/, then every path in AVA_ACTIONS_PATH. Later wins.
 
 /** Pack folders are shallow; this bounds a walk that was pointed at a huge tree by mistake. */
 const kMaxDirDepth = 5
@@ -56,10 +57,78 @@ export interface CliSources {
   sources: PackSource[]
   /** Absolute paths of every file read, to avoid loading a file twice in `validate`. */
   absolute: Set<string>
+  /** The global config (§5.1.1), its defaults when there is no file. */
+  config: GlobalConfig
+  /** Where the config was looked for. */
+  configPath: string
+  /** A config file that does not parse or validate: the command stops (exit 1) with these. */
+  configIssues: PackIssue[]
+  /** Packages the config names that were not found or hold no packs: said on stderr, the rest loads. */
+  problems: string[]
+}
+
+/** Seed 000 §5.1.1 `~/.agent-browser/config.yaml`, here `~/.ava/config.yaml`; AVA_CONFIG names another file. */
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.AVA_CONFIG) return resolve(env.AVA_CONFIG)
+  const dir = join(env.HOME ?? homedir(), '.ava')
+  const yml = join(dir, 'config.yml')
+  return !existsSync(join(dir, 'config.yaml')) && existsSync(yml) ? yml : join(dir, 'config.yaml')
+}
+
+export function readGlobalConfig(env: NodeJS.ProcessEnv = process.env): { path: string; config: GlobalConfig; issues: PackIssue[] } {
+  const path = configPath(env)
+  if (!existsSync(path)) return { path, config: kDefaultGlobalConfig, issues: [] }
+  const parsed = parseGlobalConfig(readFileSync(path, 'utf8'), displayPath(path))
+  return parsed.ok ? { path, config: parsed.config, issues: [] } : { path, config: kDefaultGlobalConfig, issues: parsed.issues }
+}
+
+/** `~/x` → the home folder's x; other relative paths start at the working directory. */
+function expandHome(path: string, env: NodeJS.ProcessEnv, cwd: string): string {
+  if (path === '~' || path.startsWith('~/')) return join(env.HOME ?? homedir(), path.slice(1))
+  return resolve(cwd, path)
+}
+
+/**
+ * The folder of an installed package, found as Node finds one: node_modules of the working
+ * directory, then of each folder above it. Read from disk rather than through require.resolve, so
+ * a package whose `exports` hides its package.json (or that has no main) still counts.
+ */
+export function findPackage(name: string, cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', ...name.split('/'))
+    if (existsSync(join(candidate, 'package.json'))) return candidate
+    if (dirname(dir) === dir) return undefined
+  }
+}
+
+/**
+ * Pack folders or files a package ships (§4.4.6 "npm 分发"): those its package.json lists under
+ * `ava.actions` (a path or a list, inside the package), else its `actions/` folder.
+ */
+export function packageDirs(root: string): { dirs: string[] } | { error: string } {
+  let manifest: { ava?: { actions?: unknown } }
+  try {
+    manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof manifest
+  } catch (e) {
+    return { error: `its package.json does not parse (${(e as Error).message})` }
+  }
+  const declared = manifest.ava?.actions
+  if (declared !== undefined) {
+    const list = typeof declared === 'string' ? [declared] : Array.isArray(declared) && declared.every((d) => typeof d === 'string') ? (declared as string[]) : undefined
+    if (!list) return { error: 'its package.json "ava.actions" must be a path or a list of paths' }
+    const dirs = list.map((d) => resolve(root, d))
+    const outside = list.find((d, i) => relative(root, dirs[i]).startsWith('..'))
+    if (outside !== undefined) return { error: `its package.json "ava.actions" names "${outside}", outside the package` }
+    return { dirs }
+  }
+  if (existsSync(join(root, 'actions'))) return { dirs: [join(root, 'actions')] }
+  return { error: 'it has no actions/ folder and its package.json declares no packs ("ava": { "actions": … })' }
 }
 
 export function cliSources(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): CliSources {
   const root = packageRoot()
+  const { path: cfgPath, config, issues: configIssues } = readGlobalConfig(env)
+  const problems: string[] = []
   const absolute = new Set<string>()
   const collect = (dirs: string[]): PackFileInput[] =>
     dirs.flatMap((dir) =>
@@ -70,13 +139,30 @@ export function cliSources(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       }),
     )
   const envPaths = (env.AVA_ACTIONS_PATH ?? '').split(delimiter).filter(Boolean)
+  const packageFiles = config.actions.packages.flatMap((name) => {
+    const dir = findPackage(name, cwd)
+    if (!dir) {
+      problems.push(`package "${name}" (actions.packages in ${displayPath(cfgPath)}) is not installed in node_modules of ${cwd} or above; run \`npm install ${name}\``)
+      return []
+    }
+    const found = packageDirs(dir)
+    if ('error' in found) {
+      problems.push(`package "${name}" has no packs: ${found.error}`)
+      return []
+    }
+    const files = collect(found.dirs)
+    if (files.length === 0) problems.push(`package "${name}" has no .yaml or .yml pack in ${found.dirs.map(displayPath).join(', ')}`)
+    return files
+  })
   const sources: PackSource[] = [
     { source: 'builtin', files: root ? collect([join(root, 'actions')]) : [] },
+    { source: 'cli-package', files: packageFiles },
     { source: 'cli-home', files: collect([join(env.HOME ?? homedir(), '.ava', 'actions')]) },
+    { source: 'cli-config', files: collect(config.actions.paths.map((p) => expandHome(p, env, cwd))) },
     { source: 'cli-project', files: collect([join(cwd, '.ava', 'actions')]) },
     { source: 'env-path', files: collect(envPaths) },
   ]
-  return { sources, absolute }
+  return { sources, absolute, config, configPath: cfgPath, configIssues, problems }
 }
 
 /**

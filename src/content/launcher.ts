@@ -127,7 +127,9 @@ export function createLauncher(opts: {
   button.className = 'btn'
   button.type = 'button'
   button.textContent = 'Ava'
-  button.setAttribute('aria-label', 'Open Ava assistant')
+  // chrome.i18n (public/_locales), not the UI's locale files: those would cost the boot script
+  // every page pays for. It follows the browser's language; the fallback is for tests without it.
+  button.setAttribute('aria-label', globalThis.chrome?.i18n?.getMessage('launcherLabel') || 'Open Ava assistant')
   button.setAttribute('aria-expanded', 'false')
   root.append(style, button)
   guardHost(host, opts.onBlocked)

@@ -5,6 +5,18 @@ import { InstructionSchema } from './instruction/schema'
  * What the panel shows and the background keeps per site (storage/conversation.ts). The schemas
  * are what a stored history is checked against on every read, so the types come from them.
  */
+/**
+ * A sentence for a person as a locale key and its parameters (issue 17 §4): core says what
+ * happened, the panel says it in the UI language (src/ui/locales). The English beside it (a
+ * message's `text`, a step's `detail`) stays for the CLI, logs and the planner.
+ */
+export const MsgSchema = z.object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })
+export type Msg = z.infer<typeof MsgSchema>
+
+/** What the panel offers on a failed outcome (seed 003 错误处理, getRecoveryAction). */
+export const RecoverySchema = z.enum(['retry', 'regenerate', 'options'])
+export type Recovery = z.infer<typeof RecoverySchema>
+
 export const StepStatusSchema = z.enum(['pending', 'running', 'ok', 'failed', 'skipped'])
 export type StepStatus = z.infer<typeof StepStatusSchema>
 
@@ -12,8 +24,10 @@ export const StepViewSchema = z.object({
   index: z.number(),
   instruction: InstructionSchema,
   status: StepStatusSchema,
-  /** One line for the person: what happened, or what went wrong and what to do. */
+  /** What happened, as the page reported it (English): shown behind the step's "details" toggle. */
   detail: z.string().optional(),
+  /** What went wrong, in the person's language; when absent the step's row says nothing more. */
+  msg: MsgSchema.optional(),
   durationMs: z.number().optional(),
   /** Which locator rung found the element (target_id, selector, semantic, ...). */
   rung: z.string().optional(),
@@ -33,13 +47,32 @@ export const ChatMessageSchema = z.object({
   /** `error` messages are shown in the error style with a hint. */
   kind: z.enum(['info', 'error', 'confirm']).optional(),
   hint: z.string().optional(),
+  /** The text in the person's language; `text` is then the English fallback (CLI, logs, the planner's memory). */
+  msg: MsgSchema.optional(),
+  /** Raw text behind a "details" toggle: the model's reply, zod issues, the provider's or page's own words. */
+  details: z.string().optional(),
+  /** Buttons under a failed outcome. */
+  recovery: z.array(RecoverySchema).optional(),
   /** Assistant answers are markdown, rendered sanitised. */
   markdown: z.boolean().optional(),
   /** Tokens the run used; a replay from the cache shows `replayed` and none. */
   usage: z.object({ input: z.number(), output: z.number(), costUsd: z.number().optional() }).optional(),
   replayed: z.boolean().optional(),
   /** A risky step waiting for the person's OK. */
-  confirm: z.object({ runId: z.string(), step: z.number(), reason: z.string(), state: z.enum(['pending', 'allowed', 'denied']) }).optional(),
+  confirm: z
+    .object({
+      runId: z.string(),
+      step: z.number(),
+      reason: z.string(),
+      state: z.enum(['pending', 'allowed', 'denied']),
+      /** The reason in the person's language (`reason` is its English). */
+      msg: MsgSchema.optional(),
+      /** The run's message: the card is drawn under its step there, where it was asked, not after the answer. */
+      messageId: z.string().optional(),
+      /** A proposal to review (a repaired cached plan, issue 18 §5): Accept / Reject, not Allow / Cancel. */
+      review: z.boolean().optional(),
+    })
+    .optional(),
 })
 export type ChatMessage = z.infer<typeof ChatMessageSchema>
 

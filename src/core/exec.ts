@@ -1,4 +1,5 @@
 import type { Instruction } from './instruction/schema'
+import type { RecordedTarget } from './flows/record'
 
 /**
  * Kinds of risky step the person may ask to confirm first (issue 6 safety; `permission` and
@@ -81,6 +82,12 @@ export type ExecSuccess = {
    * links into new tabs).
    */
   openTab?: string
+  /**
+   * The element as it was just before the action (selectors and snapshot, as the recorder makes
+   * them), when the command asked for it: "Save last run as flow" keeps what each step acted on,
+   * not what the last page still has (issue 18 §3).
+   */
+  target?: RecordedTarget
 }
 
 export type ExecFailure = {
@@ -93,6 +100,11 @@ export type ExecFailure = {
   reason?: NotActionableReason
   /** NEEDS_CONFIRMATION for another site: its host, for the background gate to let through on a yes. */
   offsite?: string
+  /** NEEDS_CONFIRMATION: the risk found and the element's own name, so the question can be put in the person's language (issue 17 §4). */
+  category?: RiskCategory
+  label?: string
+  /** NEEDS_CONFIRMATION for another site: the step sends a form's fields there. */
+  carriesData?: boolean
 }
 
 export type ExecOutcome = ExecSuccess | ExecFailure

@@ -65,7 +65,7 @@ export function offsiteReason(o: Offsite, carriesData = false): string {
 export function navigationRefusal(target: string, here: string, policy: SitePolicy, confirm: readonly RiskCategory[], carriesData = false): ExecFailure | null {
   const off = offsiteOf(target, here || target, policy)
   if (off?.verdict === 'denied') return { ok: false, code: 'BLOCKED', message: offsiteReason(off) }
-  if (off && here && confirm.includes('cross_site')) return { ok: false, code: 'NEEDS_CONFIRMATION', message: offsiteReason(off, carriesData), offsite: off.host }
+  if (off && here && confirm.includes('cross_site')) return { ok: false, code: 'NEEDS_CONFIRMATION', message: offsiteReason(off, carriesData), offsite: off.host, ...(carriesData ? { carriesData } : {}) }
   return null
 }
 

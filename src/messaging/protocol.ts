@@ -9,6 +9,8 @@ import type { ActionCommand } from '../core/registry/api'
 import type { Flow, FlowRunResult, RawEvent } from '../core/flows'
 import type { ActionResult, PackDiff, PackIssue } from '../core/registry'
 import type { CacheEntry } from '../core/instruction/cache-entry'
+import type { SetupStatus } from '../core/setup'
+export type { SetupStatus }
 export type { CacheEntry }
 
 /**
@@ -42,6 +44,8 @@ export interface Protocol {
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
   'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string } }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }
+  /** First run (issue 17 §3): what is missing before a request can be answered; the panel says so and links to set-up. */
+  'panel→bg:setup.status': { req: Record<string, never>; res: SetupStatus }
 
   // Extension pages.
   'options→bg:settings.get': { req: Record<string, never>; res: { settings: PublicSettings } }
@@ -91,7 +95,7 @@ export interface Protocol {
   /** Values for the flow's secret and `${prompt:…}` variables come in `params`; they are never stored. */
   'panel→bg:flow.replay': { req: { id: string; params?: Record<string, string> }; res: FlowRunResult & { flagged: number[] } }
   'panel→bg:flow.heal': { req: { id: string; stepId: number; accept: boolean }; res: { ok: boolean } }
-  'panel→bg:flow.export': { req: { id: string; format: 'flow' | 'devtools' | 'pack' }; res: { filename: string; text: string } }
+  'panel→bg:flow.export': { req: { id: string; format: 'flow' | 'devtools' | 'playwright' | 'pack' }; res: { filename: string; text: string } }
   /** One recorded event from the page's recorder (src/dom/recorder/record.ts). */
   'content→bg:flow.event': { req: { event: RawEvent }; res: { ok: boolean } }
 
@@ -170,6 +174,7 @@ export interface ManagedPack {
   namespace: string
   version: string
   description: string
+  descriptionZh?: string
   actions: number
   /** `builtin`, `user`, or both when a user pack extends or overrides a built-in namespace. */
   source: string
@@ -178,7 +183,8 @@ export interface ManagedPack {
   enabled: boolean
   origin?: string
   installedAt?: number
-  deprecated: { action: string; message?: string }[]
+  /** `use`: the action an alias stands for, so the notice can be said in the UI's language. */
+  deprecated: { action: string; message?: string; use?: string }[]
   /** Problems the registry reported when it loaded this pack. */
   issues: PackIssue[]
 }

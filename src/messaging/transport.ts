@@ -24,6 +24,8 @@ export function classifySender(sender: MessageSenderLike, extensionId: string): 
   if (url.startsWith(origin)) {
     const path = url.slice(origin.length)
     if (path.startsWith('src/options/')) return 'options'
+    // The first-run page (issue 17 §3) is the options page's provider form on a page of its own.
+    if (path.startsWith('src/welcome/')) return 'options'
     if (path.startsWith('src/popup/')) return 'popup'
     // The chat panel is an extension page framed inside a tab; it must also hold a token (see authorize).
     if (path.startsWith('src/panel/') && sender.tab) return 'panel'
@@ -58,6 +60,66 @@ export class ProtocolError extends Error {
   }
 }
 
+/**
+ * What can happen to a message on its way, as codes: Chrome reports each as an English sentence in
+ * `runtime.lastError` (a rejected `sendMessage`), which must never reach a person.
+ * - `NO_RECEIVER`: nobody took it (no content script yet, the document or frame is gone, the tab closed).
+ * - `GONE_MID_MESSAGE`: the receiver took it and went away before it answered (a navigation, the
+ *   back/forward cache, a frame removed): whatever it was asked may have been done.
+ * - `CONTEXT_GONE`: this context itself was cut off from the extension (Ava was updated or reloaded).
+ * - `CHANNEL`: anything else the browser said; the sentence is kept in `detail`, for logs only.
+ */
+export type ChannelCode = 'NO_RECEIVER' | 'GONE_MID_MESSAGE' | 'CONTEXT_GONE' | 'CHANNEL'
+
+export class ChannelError extends ProtocolError {
+  override name = 'ChannelError'
+  constructor(
+    override readonly code: ChannelCode,
+    message: string,
+    /** The browser's own words, for a console; never shown. */
+    readonly detail?: string,
+  ) {
+    super(code, message)
+  }
+}
+
+const kChannelMessages: Record<ChannelCode, string> = {
+  NO_RECEIVER: 'The page was not there to answer (it was loading, had closed or had moved on).',
+  GONE_MID_MESSAGE: 'The page went away (it navigated or was closed) before it answered.',
+  CONTEXT_GONE: 'Ava was updated or restarted; reload the page to go on.',
+  CHANNEL: 'The message between Ava and the page was lost.',
+}
+
+/**
+ * The browser's wording of each failure (Chromium's messaging code; the polyfill passes it on as
+ * the rejection's message). Checked in this order: "the message port closed before a response"
+ * is a message no listener kept (the polyfill turns it into `undefined`): nobody took it.
+ */
+const kChannelTexts: [ChannelCode, RegExp][] = [
+  ['CONTEXT_GONE', /Extension context invalidated/i],
+  ['NO_RECEIVER', /message port closed before a response/i],
+  ['GONE_MID_MESSAGE', /message (?:port|channel) (?:is )?closed|back\/forward cache|listener indicated an asynchronous response/i],
+  ['NO_RECEIVER', /Receiving end does not exist|Could not establish connection|No frame with id|No document with id|No tab with id|Frame with ID \d+ was removed|Nobody answered/i],
+]
+
+/** A rejected send, as a typed error with a sentence of ours; an error that already has a code passes. */
+export function channelError(e: unknown): ProtocolError {
+  if (e instanceof ProtocolError) return e
+  const text = String((e as Error)?.message ?? e)
+  const code = kChannelTexts.find(([, re]) => re.test(text))?.[0] ?? 'CHANNEL'
+  return new ChannelError(code, kChannelMessages[code], text)
+}
+
+/** The receiver went away, before or after it took the message: the request may be sent to its successor. */
+export function isReceiverGone(e: unknown): boolean {
+  return e instanceof ProtocolError && (e.code === 'NO_RECEIVER' || e.code === 'GONE_MID_MESSAGE')
+}
+
+/** The receiver took the message and went away before answering: a step it was asked may have run. */
+export function isGoneMidMessage(e: unknown): boolean {
+  return e instanceof ProtocolError && e.code === 'GONE_MID_MESSAGE'
+}
+
 /** The parts of the extension API the transport needs; `webextension-polyfill`'s `browser` fits. */
 export interface RuntimeLike {
   id: string
@@ -78,11 +140,14 @@ function toErrorData(e: unknown): ErrorData {
   if (e && typeof e === 'object' && 'code' in e && typeof (e as { code: unknown }).code === 'string') {
     return { code: (e as { code: string }).code, message: String((e as unknown as Error).message) }
   }
-  return { code: 'UNKNOWN', message: e instanceof Error ? e.message : String(e) }
+  const message = e instanceof Error ? e.message : String(e)
+  // A handler that let a browser messaging error through answers with our sentence, not Chrome's.
+  const channel = kChannelTexts.some(([, re]) => re.test(message)) ? channelError(e) : null
+  return channel ? { code: channel.code, message: channel.message } : { code: 'UNKNOWN', message }
 }
 
 function unwrap<N extends MessageName>(name: N, reply: unknown): Res<N> {
-  if (reply === undefined) throw new ProtocolError('NO_RECEIVER', `Nobody answered ${name}`)
+  if (reply === undefined) throw new ChannelError('NO_RECEIVER', kChannelMessages.NO_RECEIVER, `Nobody answered ${name}`)
   const r = reply as Reply<N>
   if (r.ok) return r.res
   throw new ProtocolError(r.error.code, r.error.message)
@@ -140,13 +205,20 @@ export function createMessenger(runtime: RuntimeLike, tabs?: TabsLike) {
     },
     /** Sends to the background (or to the extension pages that handle `name`). */
     async send<N extends MessageName>(name: N, req: Req<N>): Promise<Res<N>> {
-      const reply = await runtime.sendMessage({ ava: 1, name, req } satisfies Envelope<N>)
+      const reply = await Promise.resolve()
+        // A context cut off from the extension throws at the call itself, not in the promise.
+        .then(() => runtime.sendMessage({ ava: 1, name, req } satisfies Envelope<N>))
+        .catch((e: unknown) => Promise.reject(channelError(e)))
       return unwrap(name, reply)
     },
     /** Sends to the content script of one tab (the top frame unless told otherwise). */
     async sendToTab<N extends MessageName>(tabId: number, name: N, req: Req<N>, target: { frameId?: number; documentId?: string } = { frameId: 0 }): Promise<Res<N>> {
       if (!tabs) throw new Error('sendToTab is only available in the background')
-      const reply = await tabs.sendMessage(tabId, { ava: 1, name, req } satisfies Envelope<N>, target)
+      // Every way a document can vanish under a message (navigation, bfcache, a closed frame or
+      // tab) arrives here as a typed ChannelError: callers decide by code, never by Chrome's text.
+      const reply = await Promise.resolve()
+        .then(() => tabs.sendMessage(tabId, { ava: 1, name, req } satisfies Envelope<N>, target))
+        .catch((e: unknown) => Promise.reject(channelError(e)))
       return unwrap(name, reply)
     },
   }

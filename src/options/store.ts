@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, watch } from 'vue'
 import browser from 'webextension-polyfill'
 import { kDefaultBaseUrls, kDefaultModels, type SafetyKept, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
 import type { RiskCategory } from '../core/exec'
@@ -87,6 +87,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const loading = ref(false)
   const saving = ref(false)
   const error = ref<string | null>(null)
+  /** Saving's own outcome is shown beside Save; every other one where the page shows notices. */
+  const errorFromSave = ref(false)
   const notice = ref<Notice | null>(null)
   const test = ref<ConnectionReport | null>(null)
   const testing = ref(false)
@@ -95,6 +97,9 @@ export const useSettingsStore = defineStore('settings', () => {
   const vault = ref<VaultEntry[]>([])
   const storage = ref<StorageStatus | null>(null)
   const userScripts = ref<UserScriptsStatus | null>(null)
+
+  // An error belongs to the action that set it: Save's own is shown beside Save.
+  watch(error, (e) => void (e !== null && (errorFromSave.value = saving.value)), { flush: 'sync' })
 
   const dirty = computed(() => !!draft.value && JSON.stringify(draft.value) !== baseline.value)
 
@@ -180,10 +185,12 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  async function testConnection(p: ProfileDraft) {
+  /** `save`: the welcome page saves what was typed first, so a passing test is the setting in use. */
+  async function testConnection(p: ProfileDraft, opts: { save?: boolean } = {}) {
     testing.value = true
     test.value = null
     try {
+      if (opts.save && !(await save())) return
       test.value = await send('options→bg:settings.test', { llm: llmInput(p) })
     } catch (e) {
       test.value = { ok: false, endpoint: p.baseUrl, error: { code: 'UNKNOWN', message: message(e) } }
@@ -309,7 +316,7 @@ export const useSettingsStore = defineStore('settings', () => {
   }
 
   return {
-    settings, draft, loading, saving, error, notice, test, testing, models, fetchingModels, vault, storage, userScripts, dirty,
+    settings, draft, loading, saving, error, errorFromSave, notice, test, testing, models, fetchingModels, vault, storage, userScripts, dirty,
     load, watchChanges, save, testConnection, fetchModels, revealKey, exportJson, importJson, reset, setSecret, bindSecret, removeSecret, discardInvalid, checkUserScripts, requestUserScripts, openExtensionDetails,
   }
 })

@@ -1,9 +1,22 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import { isSendable, type ChatMessage, type RunEvent, type RunView } from '../core/chat'
+import { isSendable, kMaxRequestChars, type ChatMessage, type RunEvent, type RunView } from '../core/chat'
 import { isSlash } from '../core/slash'
 import { send } from '../messaging'
 import type { Attachment } from '../core/agent/attachments'
+import { t } from '../ui/i18n'
+
+/**
+ * What the panel says when the background refuses or cannot be reached, in the person's language:
+ * a refusal the chat already explains (a blocked site) says nothing more, and a runtime's own
+ * words ("message channel closed…") are never shown (issue 17 §4).
+ */
+function refusal(e: unknown): string | null {
+  const code = (e as { code?: unknown })?.code
+  if (code === 'FORBIDDEN') return null
+  if (code === 'BUSY') return t('outcome.busy')
+  return t('outcome.sendFailed')
+}
 
 /** The chat as this panel shows it. The background's stored chat is the truth; events keep us current. */
 export const useChatStore = defineStore('chat', () => {
@@ -35,7 +48,7 @@ export const useChatStore = defineStore('chat', () => {
       connected.value = true
     } catch (e) {
       seq = before
-      error.value = (e as Error).message
+      error.value = refusal(e)
     } finally {
       const later = pending.filter((p) => p.seq > seq)
       pending = []
@@ -49,30 +62,51 @@ export const useChatStore = defineStore('chat', () => {
   async function sendText(text: string, opts: { noCache?: boolean; files?: Attachment[] } = {}): Promise<boolean> {
     if (!isSendable(text) || busy.value) return false
     error.value = null
+    if (text.trim().length > kMaxRequestChars) {
+      error.value = t('outcome.tooLong', { max: kMaxRequestChars })
+      return false
+    }
     try {
       if (isSlash(text)) await send('panel→bg:slash', { text: text.trim() })
       else await send('panel→bg:run.start', { text: text.trim(), ...(opts.noCache ? { noCache: true } : {}), ...(opts.files?.length ? { files: opts.files.map((f) => ({ ...f })) } : {}) })
       return true
     } catch (e) {
-      error.value = (e as Error).message
+      error.value = refusal(e)
       return false
     }
   }
 
+  /**
+   * The recovery buttons of a failed outcome (seed 003): Retry sends the request before it again;
+   * Regenerate asks the model afresh, past the instruction cache, for the same request.
+   */
+  async function retry(messageId: string, opts: { regenerate?: boolean } = {}): Promise<boolean> {
+    const i = messages.value.findIndex((m) => m.id === messageId)
+    const request = messages.value.slice(0, Math.max(0, i)).findLast((m) => m.role === 'user')
+    if (!request) return false
+    return sendText(request.text, opts.regenerate ? { noCache: true } : {})
+  }
+
+  async function openOptions() {
+    // Loaded on the click: the polyfill refuses to load outside an extension page (the store's Node tests).
+    const { default: browser } = await import('webextension-polyfill')
+    await browser.runtime.openOptionsPage().catch(() => (error.value = t('outcome.sendFailed')))
+  }
+
   async function stop() {
-    await send('panel→bg:run.stop', {}).catch((e) => (error.value = (e as Error).message))
+    await send('panel→bg:run.stop', {}).catch((e) => (error.value = refusal(e)))
   }
 
   async function toggleOverlay() {
     try {
       overlay.value = (await send('panel→bg:overlay', { on: !overlay.value })).on
     } catch (e) {
-      error.value = (e as Error).message
+      error.value = refusal(e)
     }
   }
 
   async function confirm(runId: string, allow: boolean) {
-    await send('panel→bg:run.confirm', { runId, allow }).catch((e) => (error.value = (e as Error).message))
+    await send('panel→bg:run.confirm', { runId, allow }).catch((e) => (error.value = refusal(e)))
   }
 
   async function clear() {
@@ -108,5 +142,5 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  return { messages, run, loading, error, connected, overlay, busy, load, sendText, stop, clear, confirm, toggleOverlay, apply }
+  return { messages, run, loading, error, connected, overlay, busy, load, sendText, retry, openOptions, stop, clear, confirm, toggleOverlay, apply }
 })

@@ -161,14 +161,14 @@ export const useImportStore = defineStore('import', () => {
     try {
       parsed = new URL(url.trim())
     } catch {
-      error.value = `"${url}" is not a URL.`
+      error.value = t('import.notUrl', { url })
       return
     }
     fetching.value = true
     try {
       const pattern = `${parsed.origin}/*`
       const granted = (await browser.permissions.contains({ origins: [pattern] })) || (await browser.permissions.request({ origins: [pattern] }).catch(() => false))
-      if (!granted) throw new Error(`Ava needs permission to read ${parsed.origin} to import from it.`)
+      if (!granted) throw new Error(t('import.needsPermission', { origin: parsed.origin }))
       const r = await send('popup→bg:packs.fetch', { url: parsed.href })
       await setText(r.text, r.url)
     } catch (e) {

@@ -5,14 +5,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PageCommand } from '../../src/core/page/command'
 
-class ProtocolError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-  }
-}
+// The fake tab fails in Chrome's words; the real transport's classifier types them, as in the extension.
+const { ProtocolError, channelError, isGoneMidMessage, isReceiverGone } = await import('../../src/messaging/transport')
 
 type Doc = (command: PageCommand) => Promise<unknown>
 /** The documents of the fake tab, by documentId, and what each received. */
@@ -33,12 +27,14 @@ vi.mock('webextension-polyfill', () => ({
 }))
 vi.mock('../../src/messaging', () => ({
   ProtocolError,
+  isGoneMidMessage,
+  isReceiverGone,
   async sendToTab(_tabId: number, name: string, command: PageCommand, target: { documentId?: string }) {
     if (name !== 'bg→content:command') throw new Error(`unexpected message ${name}`)
     received.push({ documentId: target.documentId, command })
     const doc = target.documentId ? docs[target.documentId] : undefined
-    if (!doc) throw new Error('Could not establish connection. Receiving end does not exist.')
-    return doc(command)
+    if (!doc) throw channelError(new Error('Could not establish connection. Receiving end does not exist.'))
+    return doc(command).catch((e: unknown) => Promise.reject(channelError(e)))
   },
 }))
 vi.mock('../../src/background/frames', () => ({
@@ -72,6 +68,18 @@ describe('sendCommand', () => {
     docs.dash = async () => ({ ok: true, url: 'https://shop.test/dashboard' })
     expect(await sendCommand(1, { kind: 'url' })).toMatchObject({ ok: true, url: 'https://shop.test/dashboard' })
     expect(received.map((r) => r.documentId)).toEqual(['login', 'dash'])
+  })
+
+  it('never counts a click nobody took as done: it goes to the next document', async () => {
+    // The previous step's navigation took 'leaving' away before this click reached it.
+    markReady(7, { documentId: 'leaving', url: 'https://shop.test/login' })
+    const sent = sendCommand(7, click)
+    setTimeout(() => {
+      docs.next = async () => ({ ok: true, detail: 'Clicked "Details"' })
+      markReady(7, { documentId: 'next', url: 'https://shop.test/dashboard' })
+    }, 20)
+    expect(await sent).toMatchObject({ ok: true, detail: 'Clicked "Details"', tabId: 7 })
+    expect(received.map((r) => r.documentId)).toEqual(['leaving', 'next'])
   })
 
   it('sends a step that cannot navigate again to the next document when its own went away', async () => {
@@ -124,7 +132,7 @@ describe('execInPage and pageContext', () => {
     const ran = execInPage(6, { step_id: 1, action_type: 'click', params: { target_id: 'btn_login' }, description: 'Log in' }, { signal: new AbortController().signal, confirm: [], confirmed: false })
     setTimeout(() => markReady(6, { documentId: 'home', url: 'https://shop.test/' }), 20)
     expect(await ran).toMatchObject({ ok: true, detail: 'Log in — the page navigated', tabId: 6 })
-    expect(received[0].command).toEqual({ kind: 'act', step: { action: 'click', target: { targetId: 'btn_login', selectors: undefined, semantic: undefined } }, timeoutMs: 10_000, confirm: [], confirmed: false })
+    expect(received[0].command).toEqual({ kind: 'act', step: { action: 'click', target: { targetId: 'btn_login', selectors: undefined, semantic: undefined } }, timeoutMs: 10_000, confirm: [], confirmed: false, describe: true })
   })
 
   it('reads the page, telling a settling page the tab’s requests instead of being polled', async () => {

@@ -35,6 +35,7 @@ it('applies events held during a load that failed, on the chat it had', async ()
   chat.apply({ type: 'text', messageId: 'm1', delta: ' there' }, 2)
   answer(Promise.reject(new Error('worker gone')))
   await loading
-  expect(chat.error).toBe('worker gone')
+  // Said in the person's language (issue 17 §4), never the runtime's own words.
+  expect(chat.error).toBe('Ava’s background did not answer. Retry.')
   expect(chat.messages[0].text).toBe('Hi there')
 })

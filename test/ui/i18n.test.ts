@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { detectLocale, messages } from '../../src/ui/i18n'
+import { deprecationNote, described, detectLocale, i18n, setLocale, t, type MessageKey } from '../../src/ui/i18n'
+import en from '../../src/ui/locales/en'
+import zhCN from '../../src/ui/locales/zh-CN'
+
+const messages = { en, 'zh-CN': zhCN }
 
 const src = resolve(import.meta.dirname, '../../src')
 function* uiFiles(dir: string): Generator<string> {
@@ -20,7 +24,8 @@ describe('UI strings', () => {
   })
 
   it('use the same {placeholders} in both languages', () => {
-    const ph = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+    // As a set: a plural repeats its placeholders in each form, and Chinese usually has one form.
+    const ph = (s: string) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort()
     for (const key of Object.keys(messages.en) as (keyof typeof messages.en)[]) {
       expect(ph(messages['zh-CN'][key]), key).toEqual(ph(messages.en[key]))
     }
@@ -43,10 +48,89 @@ describe('UI strings', () => {
     expect(missing).toEqual([])
   })
 
+  it('are valid vue-i18n messages in both languages (a stray @, | or { breaks a whole screen)', async () => {
+    const broken: string[] = []
+    for (const [l, table] of Object.entries(messages)) {
+      await setLocale(l as keyof typeof messages)
+      for (const key of Object.keys(table) as MessageKey[]) {
+        const params = Object.fromEntries([...table[key].matchAll(/\{(\w+)\}/g)].map((m) => [m[1], m[1] === 'n' || m[1] === 'count' ? 2 : `<${m[1]}>`]))
+        try {
+          const out = t(key, params)
+          // Every placeholder was filled: none is left as written, none came out empty.
+          for (const p of Object.keys(params)) if (p !== 'n' && p !== 'count' && !out.includes(`<${p}>`)) broken.push(`${l} ${key}: {${p}} not filled`)
+        } catch (e) {
+          broken.push(`${l} ${key}: ${(e as Error).message.split('\n')[0]}`)
+        }
+      }
+    }
+    await setLocale('en')
+    expect(broken).toEqual([])
+  })
+
   it('follows the browser language', () => {
     expect(detectLocale('zh-CN')).toBe('zh-CN')
     expect(detectLocale('zh-TW')).toBe('zh-CN')
     expect(detectLocale('en-GB')).toBe('en')
     expect(detectLocale('fr')).toBe('en')
+  })
+})
+
+describe('t', () => {
+  it('picks the plural form from n, in each language', async () => {
+    await setLocale('en')
+    expect(t('popup.actions', { n: 1 })).toBe('1 action')
+    expect(t('popup.actions', { n: 0 })).toBe('0 actions')
+    expect(t('popup.actions', { n: 12 })).toBe('12 actions')
+    await setLocale('zh-CN')
+    expect(t('popup.actions', { n: 1 })).toBe('1 个操作')
+    expect(t('popup.actions', { n: 12 })).toBe('12 个操作')
+    await setLocale('en')
+  })
+
+  it('loads Chinese on first use and switches back', async () => {
+    await setLocale('en')
+    expect(t('popup.title')).toBe(en['popup.title'])
+    await setLocale('zh-CN')
+    expect(i18n.global.locale.value).toBe('zh-CN')
+    expect(t('popup.title')).toBe(zhCN['popup.title'])
+    await setLocale('en')
+    expect(t('popup.title')).toBe(en['popup.title'])
+  })
+
+  it('keeps the last language asked for when an earlier load finishes later', async () => {
+    const zh = setLocale('zh-CN')
+    const back = setLocale('en')
+    await Promise.all([zh, back])
+    expect(i18n.global.locale.value).toBe('en')
+  })
+
+  it('reads dotted keys whole, so a key may be the prefix of another', async () => {
+    await setLocale('en')
+    i18n.global.mergeLocaleMessage('en', { 'probe.step': 'Step', 'probe.step.ok': 'Step done', 'probe.stepped': 'Stepped' } as never)
+    const tt = t as (key: string, params?: Record<string, string | number>) => string
+    expect([tt('probe.step'), tt('probe.step.ok'), tt('probe.stepped')]).toEqual(['Step', 'Step done', 'Stepped'])
+    // And the real table: every key that prefixes another still reads as itself.
+    const keys = Object.keys(en) as MessageKey[]
+    for (const k of keys.filter((k) => keys.some((o) => o.startsWith(`${k}.`)))) expect(t(k)).toBe(en[k])
+  })
+})
+
+describe('pack text in the UI language', () => {
+  const action = { description: 'Log in.', descriptionZh: '登录。' }
+  const alias = { action: 'demo:signup:old', message: 'Use signup:fill.', use: 'demo:signup:fill' }
+
+  it('shows description_zh and a Chinese deprecation notice in Chinese', async () => {
+    await setLocale('zh-CN')
+    expect(described(action)).toBe('登录。')
+    expect(described({ description: 'Log in.' })).toBe('Log in.')
+    expect(deprecationNote(alias)).toBe('demo:signup:old 已弃用，请改用 demo:signup:fill。')
+    await setLocale('en')
+  })
+
+  it('keeps the author’s English in English', async () => {
+    await setLocale('en')
+    expect(described(action)).toBe('Log in.')
+    expect(deprecationNote(alias)).toBe('demo:signup:old is deprecated. Use signup:fill.')
+    expect(deprecationNote({ action: 'a:b:c', use: 'a:b:d' })).toBe('a:b:c is deprecated: use a:b:d instead.')
   })
 })

@@ -6,6 +6,7 @@ import { clearPanelBlocked, isPanelBlocked, issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
 import { sendCommand } from '../page'
 import { answerFlowQuestion } from '../recorder'
+import { answerRepairReview } from '../agent-cache'
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
@@ -42,7 +43,9 @@ export function registerChatHandlers(): void {
   handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId), blocked: isPanelBlocked(tabId) }))
   handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: stopRun(tabId) }))
 
-  handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({ ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) }))
+  handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({
+    ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) || (await answerRepairReview(tabOf(ctx), runId, allow)),
+  }))
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)

@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
 import { CacheEntrySchema, type CacheEntry } from '../../core/instruction/cache-entry'
-import { diffPacks, kMaxPackBytes, validatePack } from '../../core/registry'
+import { diffPacks, kMaxPackBytes, qualify, validatePack } from '../../core/registry'
 import { handle, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
@@ -31,13 +31,14 @@ async function managedPacks(): Promise<ManagedPack[]> {
       namespace: n.namespace,
       version: n.version,
       description: n.description,
+      descriptionZh: n.descriptionZh,
       actions: n.actions.length,
       source: sources.join(', '),
       user: !!own,
       enabled: own?.enabled ?? true,
       origin: own?.origin,
       installedAt: own?.installedAt,
-      deprecated: n.actions.filter((a) => a.deprecated).map((a) => ({ action: a.name, message: a.deprecatedMessage })),
+      deprecated: n.actions.filter((a) => a.deprecated).map((a) => ({ action: a.name, message: a.deprecatedMessage, use: a.aliasOf })),
       issues: issues.filter((i) => i.file === userFile(n.namespace)),
     }
   })
@@ -49,6 +50,7 @@ async function managedPacks(): Promise<ManagedPack[]> {
       namespace: p.namespace,
       version: p.version,
       description: parsed.pack?.description ?? '',
+      descriptionZh: parsed.pack?.description_zh,
       actions: Object.keys(parsed.pack?.actions ?? {}).length,
       source: 'user',
       user: true,
@@ -57,7 +59,7 @@ async function managedPacks(): Promise<ManagedPack[]> {
       installedAt: p.installedAt,
       deprecated: Object.entries(parsed.pack?.actions ?? {})
         .filter(([, a]) => a.deprecated)
-        .map(([name, a]) => ({ action: `${p.namespace}:${name}`, message: a.deprecated_message })),
+        .map(([name, a]) => ({ action: `${p.namespace}:${name}`, message: a.deprecated_message, use: a.alias_of === undefined ? undefined : qualify(a.alias_of, p.namespace) })),
       issues: p.enabled ? issues.filter((i) => i.file === userFile(p.namespace)) : [],
     })
   }

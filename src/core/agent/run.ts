@@ -12,6 +12,8 @@ import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
 import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, forgetPage, type PageContext, type StepReport } from './prompt'
 import { kRiskReasons } from './risk'
+import { avaError, errorMsg, msg, recoveryOf, riskAsk, stepFailureMsg } from './outcome'
+import type { Msg } from '../chat'
 import { navigationRefusal } from '../offsite'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
 import type { PlannerMessage, RunState } from './state'
@@ -42,8 +44,8 @@ export interface RunOptions {
 
 /** Refuses a request before anything is written (seed 003 property 4). */
 export function checkRequest(text: string): void {
-  if (!isSendable(text)) throw new AvaError('UNKNOWN', 'Type a request first.')
-  if (text.length > kMaxRequestChars) throw new AvaError('UNKNOWN', `The request is longer than ${kMaxRequestChars} characters; shorten it.`)
+  if (!isSendable(text)) throw avaError('UNKNOWN', 'Type a request first.', msg('outcome.emptyRequest'))
+  if (text.length > kMaxRequestChars) throw avaError('UNKNOWN', `The request is longer than ${kMaxRequestChars} characters; shorten it.`, msg('outcome.tooLong', { max: kMaxRequestChars }))
 }
 
 /** Writes the request and an empty answer into the conversation and saves the new run's state. */
@@ -51,7 +53,8 @@ export async function beginRun(ports: AgentPorts, settings: Settings, r: { id: s
   checkRequest(r.request)
   await ports.chat.add({ role: 'user', text: r.request })
   if (!domainAllowed(r.url, settings.safety)) {
-    await ports.chat.add({ role: 'system', kind: 'error', text: `Ava is not allowed to act on ${new URL(r.url).hostname}. Change the allowed and blocked sites in Ava's options.`, hint: 'UNKNOWN' })
+    const host = new URL(r.url).hostname
+    await ports.chat.add({ role: 'system', kind: 'error', text: `Ava is not allowed to act on ${host}. Change the allowed and blocked sites in Ava's options.`, msg: msg('outcome.siteBlocked', { host }), recovery: ['options'] })
     throw Object.assign(new Error('This site is blocked in Ava’s options.'), { code: 'FORBIDDEN' })
   }
   const assistant = await ports.chat.add({ role: 'assistant', text: '', steps: [], markdown: true })
@@ -92,8 +95,8 @@ export async function runAgent(state: RunState, ports: AgentPorts, opts: RunOpti
 export async function resumeRun(state: RunState, ports: AgentPorts, opts: RunOptions): Promise<RunState> {
   // The message goes out first: a panel reconnecting to the new worker is told at once.
   const waiting = state.status === 'waiting'
-  if (waiting) await ports.chat.add({ role: 'system', kind: 'error', text: "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue.", hint: 'UNKNOWN' })
-  else await ports.chat.add({ role: 'system', kind: 'info', text: "Ava's background was restarted; continuing from the page as it is now." })
+  if (waiting) await ports.chat.add({ role: 'system', kind: 'error', text: "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue.", msg: msg('outcome.restartedWaiting'), recovery: ['retry'] })
+  else await ports.chat.add({ role: 'system', kind: 'info', text: "Ava's background was restarted; continuing from the page as it is now.", msg: msg('outcome.restarted') })
   const run = await open(state, ports, opts)
   if (waiting) await finish(run, 'stopped')
   else await drive(run, true)
@@ -181,7 +184,8 @@ function atLimit(run: Run): boolean {
 }
 
 function limitError(run: Run): StepLimitReached {
-  return new StepLimitReached('STEP_FAILED', `Ava reached the step limit (${run.settings.agent.stepLimit}) before finishing. Ask again to go on, or raise the limit in options.`)
+  const n = run.settings.agent.stepLimit
+  return new StepLimitReached('STEP_FAILED', `Ava reached the step limit (${n}) before finishing. Ask again to go on, or raise the limit in options.`, { msg: msg('outcome.stepLimit', { n }), recovery: ['retry', 'options'] })
 }
 
 /** What one streamed reply did. */
@@ -265,7 +269,7 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
     }
   } catch (e) {
     // An abort says why when it can (the off-site gate stopped the run, issue 15 §2); Stop is the rest.
-    const stopped = signal.reason instanceof AvaError ? signal.reason : new AvaError('UNKNOWN', 'Stopped by you.')
+    const stopped = signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
     await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
   }
 }
@@ -273,7 +277,7 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
 /** One LLM reply, streamed; each instruction runs as soon as it is complete, the rest wait. */
 async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> {
   const { state, signal } = run
-  const queue = createAsyncQueue<{ index: number; instruction?: Instruction; error?: string }>()
+  const queue = createAsyncQueue<{ index: number; instruction?: Instruction; error?: string; raw?: string }>()
   const batch: Batch = { reply: '', steps: 0, results: [] }
   // What the model said, as it may be remembered: prose, then each instruction as recorded
   // (values typed into password fields replaced), never the raw text.
@@ -296,8 +300,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         continue
       }
       if (item.error) {
-        await show(run, { ...view, status: 'failed', detail: item.error })
-        batch.failure = { error: new AvaError('SCHEMA', `Step ${view.index + 1} was not a valid instruction, so Ava stopped before it.`) }
+        // The model's own words and zod's issues are for the details toggle, never the message itself.
+        const details = `${item.error}\n\n${item.raw ?? ''}`.trim()
+        await show(run, { ...view, status: 'failed', detail: details })
+        const n = view.index + 1
+        batch.failure = { error: new AvaError('SCHEMA', `Step ${n} was not a valid instruction, so Ava stopped before it.`, { msg: msg('outcome.invalidStep', { n }), details }) }
         stream.abort()
         continue
       }
@@ -320,10 +327,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: out.ok, detail: out.ok ? out.detail : out.message })
       if (!out.ok) {
         const code = out.code === 'ELEMENT_NOT_FOUND' || out.code === 'ELEMENT_STALE' ? 'ELEMENT_MISSING' : 'STEP_FAILED'
-        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`), step: { index: view.index, instruction: ins, outcome: out } }
+        // The step's row holds the page's own words (details); the message says it once, in the person's language.
+        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true, ...(out.code === 'BLOCKED' ? { recovery: ['options'] } : {}) }), step: { index: view.index, instruction: ins, outcome: out } }
         stream.abort()
       } else if (isLooping(state.executed)) {
-        batch.failure = { error: new AvaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.'), stop: true }
+        batch.failure = { error: avaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.', msg('outcome.loop')), stop: true }
         stream.abort()
       }
     }
@@ -341,7 +349,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       const parsed = safeParseInstructionText(raw)
       if (!parsed.success) {
         // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
-        queue.push({ index, error: parsed.error.message })
+        queue.push({ index, error: parsed.error.message, raw })
         return cut()
       }
       said[index] = redactInstruction(parsed.data, { sensitive: false })
@@ -380,7 +388,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
 }
 
 function cutError(index: number): AvaError {
-  return new AvaError('STREAM_CUT', `The reply stopped in the middle of step ${index + 1}; the steps before it ran. Try again.`)
+  return avaError('STREAM_CUT', `The reply stopped in the middle of step ${index + 1}; the steps before it ran. Try again.`, msg('outcome.streamCut', { n: index + 1 }))
 }
 
 function placeholder(index: number): Instruction {
@@ -409,6 +417,8 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
   if (out.ok) state.executed.push(recorded)
+  // What the step acted on, for "Save last run as flow" (issue 18 §3).
+  if (out.ok && out.target) (state.targets ??= {})[state.executed.length - 1] = out.target
   void save(run)
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
   void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs })
@@ -418,7 +428,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
 /** A page instruction, with its secrets resolved for the page only; their values come back for redaction. */
 async function runPageStep(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
   const prepared = await prepare(run, view, ins)
-  if ('error' in prepared) return { out: prepared.error === kCancelled ? cancelled() : { ok: false, code: 'INVALID', message: prepared.error }, secrets: prepared.secrets }
+  if ('error' in prepared) return { out: prepared.error === kCancelled ? cancelled() : ({ ok: false, code: 'INVALID', message: prepared.error, msg: prepared.msg } as ExecFailure), secrets: prepared.secrets }
   return { out: await guardedExec(run, view, prepared.instruction, prepared.secretSites, prepared.files), secrets: prepared.secrets }
 }
 
@@ -430,29 +440,33 @@ const kCancelled = 'cancelled'
  * secret in their own request — only after they said yes to a question naming the secret and the
  * site. The field's own document is checked again in the page (`secretSites`).
  */
-async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[]; secretSites?: string[]; files?: UploadFile[] } | { error: string; secrets: string[] }> {
+async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[]; secretSites?: string[]; files?: UploadFile[] } | { error: string; msg?: Msg; secrets: string[] }> {
   if (ins.action_type === 'upload') {
     // The value names a file the person attached (issue 20 §5); its bytes join the step here, never the model's context.
     const r = resolveUpload(ins.params.value ?? '', run.state.attachments ?? [], (await run.ports.attachments?.held()) ?? [])
-    return 'error' in r ? { error: r.error, secrets: [] } : { instruction: ins, secrets: [], files: r.files }
+    return 'error' in r ? { error: r.error, msg: msg('outcome.step.noFile'), secrets: [] } : { instruction: ins, secrets: [], files: r.files }
   }
   // Secrets are typed into pages, never sent in an address (issue 15): refused before any lookup.
-  if (ins.params.url && secretNames(ins.params.url).length) return { error: `Refused: ${secretNames(ins.params.url).join(', ')} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, secrets: [] }
+  if (ins.params.url && secretNames(ins.params.url).length) {
+    const names = secretNames(ins.params.url).join(', ')
+    return { error: `Refused: ${names} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, msg: msg('outcome.step.secretInUrl', { names }), secrets: [] }
+  }
   const value = ins.params.value
   const names = value ? [...new Set(secretNames(value))] : []
   if (!value || !names.length) return { instruction: ins, secrets: [] }
   const [vault, bound] = await Promise.all([run.ports.secrets.vault(), run.ports.secrets.sites()])
   const r = resolveSecrets(value, (n) => vault[n])
   const secrets = names.map((n) => vault[n]).filter((v): v is string => !!v)
-  if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, secrets }
+  if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, msg: msg('outcome.step.noSecret', { names: r.missing.join(', ') }), secrets }
   const origin = originOf(await run.ports.page.url(run.state.tabId))
   const unbound = unboundOn(names, bound, origin)
   if (unbound.length) {
-    return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here. If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, secrets }
+    return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here. If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, msg: msg('outcome.step.secretUnbound', { names: unbound.join(', '), site: origin ?? '' }), secrets }
   }
   const requested = new Set(secretNames(run.state.request))
   const asked = names.filter((n) => !requested.has(n))
-  if (asked.length && !(await confirm(run, view, secretQuestion(asked, origin!)))) return { error: kCancelled, secrets }
+  const ask = riskAsk('secret', { step: stepName(view), names: [...new Set(asked)].join(', '), site: origin! })
+  if (asked.length && !(await confirm(run, view, secretQuestion(asked, origin!), ask))) return { error: kCancelled, secrets }
   // The field may be in a frame: it must be on an origin every one of the step's secrets is bound to.
   const secretSites = (bound[names[0]] ?? []).filter((o) => names.every((n) => bound[n]?.includes(o)))
   return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites }
@@ -461,7 +475,8 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
 /** The page as read, with any secret this run typed cut out of it: a page may echo what was typed into it. */
 function unechoed(run: Run, page: PageContext): PageContext {
   if (!run.typed.length) return page
-  return { url: redactText(page.url, run.typed), title: redactText(page.title, run.typed), listing: redactText(page.listing, run.typed) }
+  const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, run.typed)) }))
+  return { url: redactText(page.url, run.typed), title: redactText(page.title, run.typed), listing: redactText(page.listing, run.typed), ...(intents ? { intents } : {}) }
 }
 
 /** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
@@ -471,7 +486,7 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     const sites = { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains }
     const refused = navigationRefusal(ins.params.url!, await ports.page.url(state.tabId), sites, settings.safety.confirm)
     if (refused?.code === 'BLOCKED') return refused
-    if (refused && !(await confirm(run, view, refused.message))) return cancelled()
+    if (refused && !(await confirm(run, view, refused.message, riskAsk('cross_site', { step: stepName(view), host: refused.offsite ?? '' })))) return cancelled()
   }
   let confirmed = false
   for (;;) {
@@ -486,7 +501,7 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     })
     moveTab(run, tabId)
     if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && !confirmed) {
-      if (!(await confirm(run, view, out.message))) return cancelled()
+      if (!(await confirm(run, view, out.message, pageAsk(view, out)))) return cancelled()
       confirmed = true
       continue
     }
@@ -515,10 +530,10 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
   let steps = 0
   try {
     const found = await ports.actions.lookup(name)
-    if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim() }, secrets: [] }
+    if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim(), msg: msg('outcome.step.actionUnknown', { action: name }) } as ExecFailure, secrets: [] }
     let asks = settings.safety.confirm
     if (found.risk === 'high' && asks.includes('high_risk_action')) {
-      if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`))) return { out: cancelled(), secrets: [] }
+      if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`, riskAsk('high_risk_action', { step: stepName(view), action: name })))) return { out: cancelled(), secrets: [] }
     }
     // An action fed a saved secret types it into this page: the person says yes to the site first,
     // as they would for a password form the model fills in step by step. That yes covers the
@@ -532,10 +547,11 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
       // Bound to their sites as a typed step's secrets are (issue 16 §2); the question names them and the site.
       const origin = originOf(await ports.page.url(state.tabId))
       const unbound = unboundOn(named, await ports.secrets.sites(), origin)
-      if (unbound.length) return { out: { ok: false, code: 'INVALID', message: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so ${name} does not get it here.` }, secrets: [] }
+      if (unbound.length) return { out: { ok: false, code: 'INVALID', message: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so ${name} does not get it here.`, msg: msg('outcome.step.secretUnbound', { names: unbound.join(', '), site: origin ?? '' }) } as ExecFailure, secrets: [] }
       const requested = new Set(secretNames(state.request))
       if (asks.includes('credentials') || named.some((n) => !requested.has(n))) {
-        if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}`))) return { out: cancelled(), secrets: [] }
+        const ask = riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin ?? '' })
+        if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}`, ask))) return { out: cancelled(), secrets: [] }
         asks = asks.filter((c) => c !== 'credentials')
       }
     }
@@ -549,8 +565,8 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     const guard: StepGuard = {
       confirm: asks,
       here: () => run.ports.page.url(run.state.tabId),
-      async ask(reason) {
-        const allow = await confirm(run, view, reason)
+      async ask(reason, refusal) {
+        const allow = await confirm(run, view, reason, refusal ? pageAsk(view, refusal) : riskAsk('step', { step: stepName(view) }))
         if (!allow) halt.abort((halted = cancelled('Cancelled by you; the action stopped before that step.')))
         return allow
       },
@@ -573,13 +589,32 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
 }
 
 function cancelled(message = 'Cancelled by you; nothing was done.'): ExecFailure {
-  return { ok: false, code: 'NOT_ACTIONABLE', message }
+  return { ok: false, code: 'NOT_ACTIONABLE', message, msg: msg('outcome.step.notActionable.cancelled') } as ExecFailure
 }
 
-/** Shows the question in the panel and waits for the answer; Stop counts as no. */
-async function confirm(run: Run, view: StepView, reason: string): Promise<boolean> {
+/** What the step does, as the card names it: the model's description, else its action. */
+function stepName(view: StepView): string {
+  return view.instruction.description ?? view.instruction.action_type
+}
+
+/**
+ * The page's question about a step: its category when the page said it, else a general one. It
+ * names the element as well as the model's description of the step, which may not match it (a
+ * model obeying a hostile page calls a click on "Delete account" "Open the settings").
+ */
+function pageAsk(view: StepView, out: ExecFailure): Msg {
+  if (out.offsite) return riskAsk(out.carriesData ? 'cross_site_form' : 'cross_site', { step: stepName(view), host: out.offsite })
+  if (out.category && out.category !== 'cross_site' && out.category !== 'high_risk_action') return riskAsk(out.category, { step: stepName(view), target: out.label || stepName(view) })
+  return riskAsk('step', { step: stepName(view) })
+}
+
+/**
+ * Shows the question in the panel and waits for the answer; Stop counts as no. The card is drawn
+ * under the step that asked (`messageId`), so it sits where it was asked, before any answer.
+ */
+async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Promise<boolean> {
   const { state, ports, signal } = run
-  const question = await ports.chat.add({ role: 'system', kind: 'confirm', text: `${view.instruction.description ?? view.instruction.action_type}: ${reason}`, confirm: { runId: state.id, step: view.index, reason, state: 'pending' } })
+  const question = await ports.chat.add({ role: 'system', kind: 'confirm', text: `${stepName(view)}: ${reason}`, confirm: { runId: state.id, step: view.index, reason, state: 'pending', msg: ask, messageId: state.messageId } })
   await setStatus(run, 'waiting')
   const stopped = new Promise<boolean>((resolve) => {
     if (signal.aborted) resolve(false)
@@ -611,7 +646,7 @@ async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: 
   let recorded = view.instruction
   const out = await runOneStep(run, view, (r) => (recorded = r))
   if (!out.ok) return { ok: false }
-  await show(run, { ...view, instruction: recorded, status: 'ok', detail: `${out.detail} (repaired)`, rung: 'ai' })
+  await show(run, { ...view, instruction: recorded, status: 'ok', detail: `${out.detail} (repaired)`, msg: msg('step.repaired'), rung: 'ai' })
   return { ok: true, instruction: view.instruction, report: { index: view.index, action: first.action_type, description: first.description, ok: true, detail: out.detail } }
 }
 
@@ -646,7 +681,7 @@ async function replay(run: Run, entry: { key: string; steps: Instruction[] }): P
     const fixed = kRepairable.has(out.code) ? await repairStep(run, { index, instruction: ins, outcome: out }, page) : { ok: false as const }
     if (!fixed.ok) {
       await ports.cache.remove(entry.key) // the page has moved on; next time plan afresh
-      return finish(run, 'failed', new AvaError('STEP_FAILED', `Replaying the saved steps failed at step ${index + 1}: ${out.message} The saved steps were dropped; ask again to plan afresh.`))
+      return finish(run, 'failed', new AvaError('STEP_FAILED', `Replaying the saved steps failed at step ${index + 1}: ${out.message} The saved steps were dropped; ask again to plan afresh.`, { msg: msg('outcome.replayFailed', { n: index + 1 }), step: true }))
     }
     repaired.push({ index, instruction: redactInstruction(fixed.instruction, { sensitive: false }) })
   }
@@ -661,7 +696,7 @@ function addUsage(state: RunState, u: { inputTokens?: number; outputTokens?: num
 /** The end of every run: the reason shown, unfinished steps marked skipped, the usage, the cache, the status. */
 async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<void> {
   const { state, ports } = run
-  if (error) await ports.chat.add({ role: 'system', kind: 'error', text: error.message, hint: error.code })
+  if (error) await ports.chat.add(errorMessage(error))
   for (const step of run.steps) if (step && (step.status === 'pending' || step.status === 'running')) await show(run, { ...step, status: 'skipped' })
   const usage = { ...state.usage, costUsd: costUsd(activeLlm(run.settings).model, state.usage) }
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
@@ -675,5 +710,18 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
 function toAvaError(e: unknown): AvaError {
   if (e instanceof AvaError) return e
   const code = (e as { code?: string })?.code
-  return new AvaError(code === 'NO_PAGE' ? 'NO_PAGE' : 'UNKNOWN', String((e as Error)?.message ?? e))
+  // A runtime's own words ("message channel closed…") are kept for the details, never said as the message.
+  const raw = String((e as Error)?.message ?? e)
+  return new AvaError(code === 'NO_PAGE' ? 'NO_PAGE' : 'UNKNOWN', raw, { details: raw })
+}
+
+/**
+ * The one message of a failed outcome (issue 17 §4): the sentence in the person's language, the
+ * recovery buttons, and the raw words behind "details". A failed step's own words are on its row
+ * already, so its message adds none.
+ */
+export function errorMessage(error: AvaError): Omit<ChatMessage, 'id' | 'ts'> {
+  const d = error.details ?? {}
+  const details = d.step ? undefined : typeof d.details === 'string' ? d.details : d.msg ? undefined : error.message
+  return { role: 'system', kind: 'error', text: error.message, hint: error.code, msg: errorMsg(error), recovery: recoveryOf(error), ...(details ? { details } : {}) }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RunStatusSchema, type RunStatus } from '../chat'
 import { InstructionSchema } from '../instruction/schema'
+import { RecordedTargetSchema } from '../flows/record'
 import { AttachmentInfoSchema } from './attachments'
 
 /** A planner message as kept between iterations (secrets already redacted). */
@@ -24,6 +25,11 @@ export const RunStateSchema = z.object({
   iteration: z.number(),
   /** Instructions executed so far, redacted: the loop guard and the cache read them. */
   executed: z.array(InstructionSchema),
+  /**
+   * By index into `executed`: the element each step acted on, as the page described it just
+   * before acting (selectors and snapshot), for "Save last run as flow" (issue 18 §3).
+   */
+  targets: z.record(z.string(), RecordedTargetSchema).optional(),
   /**
    * Steps counted against the step limit: every executed one, a pack action's page steps included
    * (issue 15), so a run resumed after a worker restart goes on counting from here.

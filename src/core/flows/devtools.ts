@@ -54,6 +54,34 @@ function keys(chord: string): string[] {
   return chord.split('+').map((k) => (k.length === 1 ? k : k.trim()))
 }
 
+/** A glob over the whole address (`*` anything) or a substring, as `verify {url}` reads it. */
+function urlExpression(pattern: string): string {
+  if (!pattern.includes('*')) return `location.href.includes(${JSON.stringify(pattern)})`
+  const source = `^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`
+  return `new RegExp(${JSON.stringify(source)}).test(location.href)`
+}
+
+/** A verify step as a Recorder assertion: waitForExpression for the address, waitForElement for the rest. */
+function devToolsCheck(step: FlowStep, target: { selectors: string[][] } | null, value: (v: unknown) => string): DevToolsStep | null {
+  const p = step.params
+  if (typeof p.url === 'string') return { type: 'waitForExpression', expression: urlExpression(value(p.url)) }
+  // Puppeteer's text selector finds an element whose text contains it: the page shows it.
+  if (typeof p.text === 'string' && !step.selectors) return { type: 'waitForElement', selectors: [[`text/${value(p.text)}`]] }
+  if (!target) return null
+  if (typeof p.count === 'number') return { type: 'waitForElement', ...target, operator: '==', count: p.count }
+  if (typeof p.value === 'string') return { type: 'waitForElement', ...target, properties: { value: value(p.value) } }
+  if (typeof p.text === 'string') return { type: 'waitForElement', ...target, properties: { innerText: value(p.text) } }
+  const states: Record<string, DevToolsStep> = {
+    visible: { type: 'waitForElement', ...target },
+    hidden: { type: 'waitForElement', ...target, visible: false },
+    checked: { type: 'waitForElement', ...target, properties: { checked: true } },
+    unchecked: { type: 'waitForElement', ...target, properties: { checked: false } },
+    enabled: { type: 'waitForElement', ...target, properties: { disabled: false } },
+    disabled: { type: 'waitForElement', ...target, properties: { disabled: true } },
+  }
+  return states[String(p.state)] ?? null
+}
+
 /** The flow as a Recorder recording; variables take their defaults, secrets stay empty. */
 export function toDevTools(flow: Flow): DevToolsRecording {
   const value = (text: unknown) =>
@@ -100,6 +128,13 @@ export function toDevTools(flow: Flow): DevToolsRecording {
       case 'wait':
         if (target) steps.push({ type: 'waitForElement', ...target })
         break
+      case 'verify':
+      case 'expect': {
+        // The Recorder's assertions: they wait, and fail the replay at its timeout.
+        const check = devToolsCheck(step, target, value)
+        if (check) steps.push(check)
+        break
+      }
     }
   }
   return { title: flow.metadata.name, steps }

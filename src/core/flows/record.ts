@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ElementSnapshotSchema, FlowSelectorsSchema, kFlowVersion, type Flow, type FlowStep, type FlowVariable } from './schema'
+import { ElementSnapshotSchema, FlowSelectorsSchema, kCheckStates, kFlowVersion, type Flow, type FlowStep, type FlowVariable } from './schema'
 import { looksSecret, variableName } from './variables'
 
 /**
@@ -30,6 +30,8 @@ export const RawEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('key'), t: z.number(), url: z.string(), key: z.string(), target: RecordedTargetSchema.optional(), inField: z.boolean().optional() }),
   z.object({ kind: z.literal('scroll'), t: z.number(), url: z.string(), direction: z.enum(['up', 'down']), grew: z.boolean() }),
   z.object({ kind: z.literal('load'), t: z.number(), url: z.string() }),
+  // "Check this" (issue 18 §2): the element's text, value or state as it is now, to assert at replay.
+  z.object({ kind: z.literal('check'), t: z.number(), url: z.string(), target: RecordedTargetSchema, check: z.union([z.strictObject({ text: z.string().min(1).max(200) }), z.strictObject({ value: z.string().max(4_096) }), z.strictObject({ state: z.enum(kCheckStates) })]) }),
   z.object({ kind: z.literal('navigate'), t: z.number(), url: z.string(), cause: z.enum(['typed', 'link', 'reload', 'back_forward', 'other']) }),
 ])
 export type RawEvent = z.infer<typeof RawEventSchema>
@@ -51,6 +53,10 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
   const target = (t: RecordedTarget) => ({ selectors: t.selectors, element_snapshot: t.snapshot, description: t.description })
   for (const e of events) {
     if (e.kind === 'load') continue
+    if (e.kind === 'check') {
+      out.push({ step: { action: 'verify', params: { ...e.check }, ...target(e.target) }, key: e.target.key })
+      continue
+    }
     if (e.kind === 'navigate') {
       // A link followed or a form submitted: replaying the click does the navigation again.
       if (e.cause === 'link' || e.t - lastActionAt < kCausedNavigationMs) continue

@@ -14,7 +14,8 @@ import { sleep as coreSleep } from '../sleep'
 
 // NEEDS_CONFIRMATION and BLOCKED: the gate every step passes refused the step before it acted
 // (issue 15); they are neither retried nor repaired.
-export const kFailureCodes = ['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR', 'NOT_ACTIONABLE', 'INVALID', 'TIMEOUT', 'STEP_FAILED', 'VARIABLE_MISSING', 'CANCELLED', 'NEEDS_CONFIRMATION', 'BLOCKED'] as const
+// ASSERTION_FAILED: a verify step's check did not hold once the page had settled (issue 18 §2).
+export const kFailureCodes = ['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR', 'NOT_ACTIONABLE', 'INVALID', 'TIMEOUT', 'STEP_FAILED', 'VARIABLE_MISSING', 'CANCELLED', 'NEEDS_CONFIRMATION', 'BLOCKED', 'ASSERTION_FAILED'] as const
 export type StepFailureCode = (typeof kFailureCodes)[number]
 /** Failures where the element was not identified with certainty: the ones a repair may address. */
 export const kRepairable: ReadonlySet<StepFailureCode> = new Set(['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR'])
@@ -44,6 +45,10 @@ export type StepOutcome =
       /** Fresh selectors for the matched element, generated when anything but the primary matched. */
       fresh?: FlowSelectors
       snapshot?: ElementSnapshot
+      /** What an extract step read. */
+      value?: string
+      /** The action started a navigation: the next step must wait for the next document. */
+      navigating?: boolean
     }
   /** `offsite`: the host a refused step would have gone to, for a yes to let through. */
   | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string }
@@ -59,6 +64,14 @@ export interface FlowPort {
   runStep(step: FlowStep, opts: RunStepOptions, signal: AbortSignal): Promise<StepOutcome>
   navigate(url: string, signal: AbortSignal): Promise<void>
   url?(signal: AbortSignal): Promise<string>
+  /**
+   * A `tab` step: make another tab the one the next steps act on — the tab the previous step
+   * opened (no index or url), the n-th tab of the window, or the first whose address matches `url`
+   * (`*` matches anything). Absent where the runner drives one tab only.
+   */
+  switchTab?(to: { index?: number; url?: string }, signal: AbortSignal): Promise<{ url: string }>
+  /** A `run` step: a pack action by name, through the registry (absent where no registry is at hand). */
+  runAction?(name: string, params: Record<string, string | number | boolean>, signal: AbortSignal): Promise<{ ok: boolean; detail: string }>
 }
 
 export interface RepairRequest {
@@ -97,6 +110,10 @@ export interface FlowRunResult {
   heals: HealProposal[]
   durationMs: number
   error?: { step_id: number; code: StepFailureCode; message: string; candidates: StepCandidate[] }
+  /** What the flow's extract steps read, by name (as a pack action's `returns`). */
+  returns: Record<string, string>
+  /** A done step's text: the flow's own summary of what it did. */
+  done?: string
   /** The flow's statistics after this run (heal counts, the flags of issue 8). */
   stats: NonNullable<Flow['stats']>
 }
@@ -140,12 +157,16 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
   const sleep = opts.sleep ?? coreSleep
   const reports: StepReport[] = []
   const heals: HealProposal[] = []
+  const returns: Record<string, string> = {}
+  let done: string | undefined
   const finish = (error?: FlowRunResult['error'], secrets: string[] = []): FlowRunResult => {
     const result: FlowRunResult = {
       success: !error,
       flow: flow.metadata.name,
       steps: reports,
       heals,
+      returns,
+      ...(done !== undefined ? { done } : {}),
       durationMs: Date.now() - started,
       stats: recordRun(flow.stats, reports, { counted: !error || reports.length > 0 }),
     }
@@ -185,6 +206,29 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
         attempts = 1
         await opts.port.navigate(String(step.params.url), signal)
         outcome = { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: `Opened ${step.params.url}` }
+      } else if (step.action === 'run') {
+        attempts = 1
+        // A pack action has its own retries and fallbacks: the flow runs it once.
+        const { action: name, ...params } = step.params
+        const r = opts.port.runAction ? await opts.port.runAction(String(name), params, signal) : { ok: false, detail: `This runner cannot run the pack action ${String(name)}.` }
+        outcome = r.ok ? { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: r.detail } : { ok: false, code: 'STEP_FAILED', message: r.detail, candidates: [], resolveMs: 0, acted: true }
+      } else if (step.action === 'done') {
+        attempts = 1
+        done = String(step.params.text ?? '')
+        // `success: false` is the flow saying that reaching this point is a failure.
+        outcome =
+          step.params.success === false
+            ? { ok: false, code: 'ASSERTION_FAILED', message: done || 'The flow reached a done step that says it failed.', candidates: [], resolveMs: 0, acted: false }
+            : { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: done || 'Done' }
+      } else if (step.action === 'tab') {
+        attempts = 1
+        const to = { ...(typeof step.params.index === 'number' ? { index: step.params.index } : {}), ...(typeof step.params.url === 'string' ? { url: step.params.url } : {}) }
+        const where = to.url !== undefined ? `the tab at ${to.url}` : to.index !== undefined ? `tab ${to.index}` : 'the tab the previous step opened'
+        if (!opts.port.switchTab) outcome = { ok: false, code: 'STEP_FAILED', message: `This runner drives one tab and cannot switch to ${where}.`, candidates: [], resolveMs: 0, acted: false }
+        else {
+          const r = await opts.port.switchTab(to, signal)
+          outcome = { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: `Switched to ${where} (${r.url})` }
+        }
       } else if (step.action === 'wait' && !step.selectors) {
         attempts = 1
         await sleep(Number(step.params.ms ?? 0), signal)
@@ -232,6 +276,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
     if (out.ok) {
       if (out.selector) report.selector = out.selector
       report.detail = out.detail
+      if (step.action === 'extract' && out.value !== undefined) returns[String(step.params.name)] = out.value
     } else {
       Object.assign(report, { code: out.code, message: out.message, candidates: out.candidates })
     }
@@ -243,6 +288,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
       heals.push({ step_id: step.step_id, kind: healed, before: raw.selectors, after, diff: healDiff(raw.selectors, after), ...(out.snapshot ? { snapshot: out.snapshot } : {}) })
     }
     if (step.wait_after) await sleep(step.wait_after, signal).catch(() => undefined)
+    if (step.action === 'done') break
   }
   return finish(undefined, secrets)
 }

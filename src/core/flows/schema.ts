@@ -22,10 +22,22 @@ export type SelectorLevel = (typeof kSelectorLevels)[number]
 /** Levels that name the element by what it means; the others by where it is. */
 export const kSemanticLevels: ReadonlySet<SelectorLevel> = new Set(['testid', 'role', 'label', 'placeholder', 'text', 'id'])
 
-export const kFlowActions = ['navigate', 'click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'press', 'hover', 'scroll', 'wait'] as const
+export const kFlowActions = ['navigate', 'click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'press', 'hover', 'scroll', 'wait', 'run', 'verify', 'expect', 'extract', 'go_back', 'tab', 'done'] as const
 export type FlowAction = (typeof kFlowActions)[number]
 /** Actions that act on an element, and so need `selectors`. */
 export const kTargetActions: ReadonlySet<FlowAction> = new Set(['click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'hover'])
+/**
+ * Steps that check the page instead of acting on it (issue 18 §2): `expect` is another name for
+ * `verify`, for people who write Playwright tests. A replay that cannot check its outcome passes on a
+ * wrong page, so `validateFlow` warns about a flow without one.
+ */
+export const kAssertActions: ReadonlySet<FlowAction> = new Set(['verify', 'expect'])
+/** What a check looks at: one of these params per verify step. */
+export const kCheckKinds = ['text', 'url', 'state', 'value', 'count'] as const
+export type CheckKind = (typeof kCheckKinds)[number]
+/** The element states a `verify {state}` can require. */
+export const kCheckStates = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked'] as const
+export type CheckState = (typeof kCheckStates)[number]
 
 /** §4.4.8.2.2 of seed 000: nothing waits longer than the registry's action ceiling. */
 export const kMaxFlowTimeoutMs = 300_000
@@ -84,7 +96,10 @@ export const FlowStepSchema = z
     action: z.enum(kFlowActions),
     /**
      * url (navigate), value (fill, select — `${name}` reads a variable), key (press), button and
-     * count (click), direction and amount (scroll), ms (wait).
+     * count (click), direction and amount (scroll), ms (wait), action and that action's own params (run);
+     * verify/expect: exactly one of text, url, state, value, count (see kCheckKinds); extract: name
+     * and optional attribute; tab: index or url, or neither for the tab the previous step opened;
+     * done: text and success.
      */
     params: z.record(z.string(), z.union([z.string().max(4_096), z.number(), z.boolean()])).default({}),
     selectors: FlowSelectorsSchema.optional(),
@@ -102,8 +117,39 @@ export const FlowStepSchema = z
     if (kTargetActions.has(step.action) && !step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step needs selectors` })
     if (step.action === 'navigate' && typeof step.params.url !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'a navigate step needs params.url' })
     if (step.action === 'press' && typeof step.params.key !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'key'], message: 'a press step needs params.key' })
+    // run: a pack action by its full name (seed 000 §4.4.6 composition); its other params are the action's params.
+    if (step.action === 'run' && (typeof step.params.action !== 'string' || !/^[a-z][\w-]*:[\w-]+:[\w-]+$/i.test(step.params.action))) ctx.addIssue({ code: 'custom', path: ['params', 'action'], message: 'a run step needs params.action, a pack action\'s full name (namespace:component:action)' })
     if ((step.action === 'fill' || step.action === 'select') && typeof step.params.value !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'value'], message: `a ${step.action} step needs params.value` })
+    if (kAssertActions.has(step.action)) checkIssues(step, ctx)
+    if (step.action === 'extract') {
+      if (!step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: 'an extract step needs selectors: the element to read' })
+      if (typeof step.params.name !== 'string' || !kVariableNamePattern.test(step.params.name)) ctx.addIssue({ code: 'custom', path: ['params', 'name'], message: 'an extract step needs params.name, the identifier its value is returned under' })
+    }
+    if (step.action === 'tab') {
+      if (step.params.index !== undefined && !(Number.isInteger(step.params.index) && Number(step.params.index) >= 0)) ctx.addIssue({ code: 'custom', path: ['params', 'index'], message: 'params.index is the tab\'s position, a whole number from 0' })
+      if (step.params.url !== undefined && typeof step.params.url !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'params.url is an address pattern (* matches anything)' })
+      if (step.params.index !== undefined && step.params.url !== undefined) ctx.addIssue({ code: 'custom', path: ['params'], message: 'a tab step takes index or url, not both' })
+    }
+    if (step.action === 'done' && step.params.success !== undefined && typeof step.params.success !== 'boolean') ctx.addIssue({ code: 'custom', path: ['params', 'success'], message: 'params.success is true or false' })
   })
+
+/** A verify step names exactly one thing to check, with what that check needs. */
+function checkIssues(step: { action: string; params: Record<string, string | number | boolean>; selectors?: unknown }, ctx: z.RefinementCtx): void {
+  const kinds = kCheckKinds.filter((k) => step.params[k] !== undefined)
+  if (kinds.length !== 1) {
+    ctx.addIssue({ code: 'custom', path: ['params'], message: `a ${step.action} step checks exactly one of ${kCheckKinds.join(', ')}${kinds.length ? `; it has ${kinds.join(', ')}` : ''}` })
+    return
+  }
+  const kind = kinds[0]
+  const v = step.params[kind]
+  if ((kind === 'text' || kind === 'url' || kind === 'value') && typeof v !== 'string') ctx.addIssue({ code: 'custom', path: ['params', kind], message: `params.${kind} is text` })
+  if (kind === 'text' && v === '') ctx.addIssue({ code: 'custom', path: ['params', 'text'], message: 'params.text is the text the page must show; it is empty' })
+  if (kind === 'state' && !(kCheckStates as readonly unknown[]).includes(v)) ctx.addIssue({ code: 'custom', path: ['params', 'state'], message: `params.state is one of ${kCheckStates.join(', ')}` })
+  if (kind === 'count' && !(Number.isInteger(v) && Number(v) >= 0)) ctx.addIssue({ code: 'custom', path: ['params', 'count'], message: 'params.count is a whole number from 0' })
+  // The page's text and its address need no element; a state, a value or a count is of one.
+  if ((kind === 'state' || kind === 'value' || kind === 'count') && !step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step that checks ${kind} needs selectors` })
+  if (kind === 'url' && step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step that checks the url takes no selectors` })
+}
 export type FlowStep = z.infer<typeof FlowStepSchema>
 
 /** Per-step healing record (issue 8 "per-step heal counts"): the last outcomes, newest last. */
@@ -146,9 +192,14 @@ export const FlowSchema = z
   })
   .superRefine((flow, ctx) => {
     const ids = new Set<number>()
+    const returned = new Set<string>()
     flow.steps.forEach((s, i) => {
       if (ids.has(s.step_id)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'step_id'], message: `step_id ${s.step_id} is used twice` })
       ids.add(s.step_id)
+      if (s.action === 'extract' && typeof s.params.name === 'string') {
+        if (returned.has(s.params.name)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'params', 'name'], message: `"${s.params.name}" is returned by an earlier extract step too` })
+        returned.add(s.params.name)
+      }
       for (const [key, v] of Object.entries(s.params)) {
         if (typeof v !== 'string') continue
         for (const m of v.matchAll(/\$\{([^}]*)\}/g)) {
@@ -202,6 +253,33 @@ export function safeParseFlow(input: string | unknown): SafeParseResult<Flow, Fl
     if (e instanceof FlowError) return { success: false, error: e }
     throw e
   }
+}
+
+export interface FlowValidation {
+  valid: boolean
+  flow?: Flow
+  /** What makes the flow unusable: the replay refuses it. */
+  errors: { path: string; message: string }[]
+  /** What makes a green replay prove less than it seems; the flow still runs. */
+  warnings: { path: string; message: string }[]
+}
+
+/** What `validateFlow` warns about, so a test can name it. */
+export const kNoAssertionWarning = 'The flow checks nothing: its replay passes even on a wrong page. Add a verify step (text, url, state, value or count), or pick "Check this" while recording.'
+
+/**
+ * The validator behind `ava validate` and the panel's save (issue 18 §2): the errors of parseFlow,
+ * and warnings about a flow that cannot fail where a QA engineer expects it to.
+ */
+export function validateFlow(input: string | unknown): FlowValidation {
+  const parsed = safeParseFlow(input)
+  if (!parsed.success) return { valid: false, errors: parsed.error.issues.length ? parsed.error.issues : [{ path: '(root)', message: parsed.error.message }], warnings: [] }
+  const flow = parsed.data
+  const warnings: FlowValidation['warnings'] = []
+  if (!flow.steps.some((s) => kAssertActions.has(s.action))) warnings.push({ path: 'steps', message: kNoAssertionWarning })
+  const done = flow.steps.findIndex((s) => s.action === 'done')
+  if (done >= 0 && done < flow.steps.length - 1) warnings.push({ path: `steps[${done + 1}]`, message: `Steps after the done step (step_id ${flow.steps[done].step_id}) never run.` })
+  return { valid: true, flow, errors: [], warnings }
 }
 
 /** The JSON Schema of the flow format (draft 2020-12), for editors and other tools. */

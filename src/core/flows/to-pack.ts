@@ -95,7 +95,7 @@ function stepArgs(step: FlowStep, alias: string | null, flow: Flow): RawStep[] {
   const sel = alias ? { selector: `\${selectors.${alias}}` } : {}
   const text = (v: unknown) => valueTemplate(String(v ?? ''), flow)
   const p = step.params
-  const main: RawStep = ((): RawStep => {
+  const main: RawStep | null = ((): RawStep | null => {
     switch (step.action) {
       case 'navigate':
         return { action: 'navigate', args: { url: text(p.url) } }
@@ -119,8 +119,28 @@ function stepArgs(step: FlowStep, alias: string | null, flow: Flow): RawStep[] {
         return { action: 'scroll', args: { direction: p.direction === 'up' ? 'up' : 'down', ...(typeof p.amount === 'number' ? { amount: p.amount } : {}) } }
       case 'wait':
         return { action: 'wait', args: alias ? { ...sel } : { ms: Number(p.ms ?? 0) } }
+      case 'run': {
+        // Seed 000 §4.4.6 composition: the flow's run step is the pack's own `run`.
+        const { action, ...rest } = p
+        return { action: 'run', args: { action: String(action), params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])) } }
+      }
+      case 'verify':
+      case 'expect':
+        // What the registry's `wait` can express; the other checks stay in the flow, which the
+        // panel's Replay and `ava run file.flow.json` replay (docs/flows.md "Flows as pack actions").
+        if (typeof p.url === 'string') return { action: 'wait', args: { url: text(p.url) } }
+        if (typeof p.text === 'string' && !alias) return { action: 'wait', args: { text: text(p.text) } }
+        if ((p.state === 'visible' || p.state === 'hidden') && alias) return { action: 'wait', args: { ...sel, state: p.state } }
+        return null
+      case 'extract':
+        return alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null
+      case 'go_back':
+      case 'tab':
+      case 'done':
+        return null
     }
   })()
+  if (!main) return []
   if (step.retry) main.retry = step.retry
   if (step.timeout) main.timeout = step.timeout
   const out = [main]
@@ -159,6 +179,9 @@ export function flowToAction(flow: Flow, opts: FlowActionOptions = {}): { name: 
   }
   const params = paramsOf(flow, used)
   if (Object.keys(params).length) action.params = params
+  // extract steps return their values, as a pack action's `returns` do.
+  const returns = Object.fromEntries(flow.steps.filter((s) => s.action === 'extract' && s.selectors).map((s) => [String(s.params.name), `\${steps.${String(s.params.name)}}`]))
+  if (Object.keys(returns).length) action.returns = returns
   if (flow.metadata.start_url) steps.unshift({ action: 'navigate', args: { url: literal(flow.metadata.start_url) }, when: '${params.from_start} == true' })
   if (flow.metadata.start_url) action.params = { from_start: { type: 'boolean', default: false, description: `Open ${flow.metadata.start_url} first.` }, ...(action.params ?? {}) }
   return { name: `${kFlowComponent}:${slug}`, action, selectors }

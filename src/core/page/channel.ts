@@ -37,8 +37,8 @@ export function portErrorOf(f: ExecFailure): PortError {
 export interface StepGuard {
   /** Risk categories the person wants to confirm: every `act` command carries them. */
   confirm: RiskCategory[]
-  /** Asks the person about the step the page refused; false cancels it. */
-  ask(reason: string): Promise<boolean>
+  /** Asks the person about the step the page refused (`refusal`: its category or host, to ask in the person's language); false cancels it. */
+  ask(reason: string, refusal?: ExecFailure): Promise<boolean>
   /** Counts one executed step; throws when the run's step limit is reached. */
   step(): void
   /** The allowed and blocked sites: a pack's link or submit is checked as the agent's own is. */
@@ -123,7 +123,7 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
     let out = await send(command, signal)
     if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && guard) {
-      if (!(await guard.ask(out.message))) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${out.message}); the action stopped before that step.`))
+      if (!(await guard.ask(out.message, out))) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${out.message}); the action stopped before that step.`))
       await guard.allowed?.(out)
       out = await send({ ...command, confirmed: true }, signal)
     }
@@ -226,7 +226,7 @@ function stepFailure(f: ExecFailure): StepOutcome {
 }
 
 /** Flow steps that change nothing on the page: not counted against the step limit. */
-const kUncountedFlowSteps = new Set(['wait', 'scroll', 'hover'])
+const kUncountedFlowSteps = new Set(['wait', 'scroll', 'hover', 'verify', 'expect', 'extract'])
 
 export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate' | 'guard' | 'secrets'>): FlowPort {
   const { guard } = extras
@@ -245,7 +245,7 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only with a yes.
       if (out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard) {
         const refusal = out.outcome
-        if (!(await guard.ask(refusal.message))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
+        if (!(await guard.ask(refusal.message, { ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite }))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
         await guard.allowed?.({ ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite })
         out = await send({ ...command, confirmed: true }, signal)
       }
@@ -274,7 +274,7 @@ async function gateNavigation(guard: StepGuard | undefined, url: string): Promis
   const refusal = navigationRefusal(url, (await guard.here?.()) ?? '', guard.sites ?? { allow: [], deny: [] }, guard.confirm)
   if (!refusal) return null
   if (refusal.code === 'BLOCKED') return refusal.message
-  if (!(await guard.ask(refusal.message))) return `Cancelled by you (${refusal.message}); nothing was opened.`
+  if (!(await guard.ask(refusal.message, refusal))) return `Cancelled by you (${refusal.message}); nothing was opened.`
   await guard.allowed?.(refusal)
   return null
 }

@@ -11,7 +11,7 @@ import type { StepOutcome } from '../flows/replay'
 import type { Candidate, ExecFailure, ExecSuccess, RiskCategory } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import type { SitePolicy } from '../offsite'
-import type { PageSnapshot } from './snapshot'
+import type { Intent, PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
 
 export const kDomActionNames = [
@@ -83,6 +83,8 @@ export interface PageInfo {
   title: string
   /** The Observe listing of the page, budgeted for the request. */
   listing: string
+  /** What the page lets a person do (seed 002 §2), each with the listed ids that carry it out. */
+  intents?: Intent[]
   /**
    * Only when the page has cross-origin frames: the snapshot the listing was made from, which the
    * background fills in from those frames' own content scripts and lists again, and the
@@ -127,14 +129,18 @@ export interface PageCommands {
    * refused with NEEDS_CONFIRMATION until it comes again with `confirmed` (issue 6). With `sites`,
    * a step that would load a denied site fails with BLOCKED, confirmed or not (issue 15 §2).
    */
-  act: { req: { step: PageAction; timeoutMs: number } & StepGate; res: ExecSuccess }
+  act: {
+    /** `describe`: the success carries the element's selectors and snapshot, made just before it acts (issue 18 §3). */
+    req: { step: PageAction; timeoutMs: number; describe?: boolean } & StepGate
+    res: ExecSuccess
+  }
   /** How many elements a selector matches right now (never waits). */
   count: { req: { selector: ParsedSelector }; res: { count: number } }
   /** Semantic lookup ("the 新建 button"); AMBIGUOUS when several fit equally well. */
   find: { req: { query: string }; res: { found: Found | null } }
   url: { req: Record<never, never>; res: { url: string } }
   /** One recorded flow step, its element resolved with the flow's guarantees (seed 004). */
-  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean } & StepGate; res: { outcome: StepOutcome } }
+  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean } & StepGate; res: { outcome: StepOutcome; navigating?: boolean } }
   /** The elements of instructions (targetOf), described as a flow records them (null where gone). */
   'flow.describe': { req: { targets: (PageTarget | null)[] }; res: { targets: (RecordedTarget | null)[] } }
   /** Starts or stops recording the person's own actions (events go to the background as they happen). */
@@ -162,7 +168,7 @@ const kNavigatingActions = new Set<DomActionName>(['click', 'dblclick', 'press',
  */
 export function mayNavigate(command: PageCommand): boolean {
   if (command.kind === 'act') return kNavigatingActions.has(command.step.action)
-  if (command.kind === 'flow.step') return command.step.action === 'click' || command.step.action === 'dblclick' || command.step.action === 'press'
+  if (command.kind === 'flow.step') return command.step.action === 'click' || command.step.action === 'dblclick' || command.step.action === 'press' || command.step.action === 'go_back'
   return false
 }
 

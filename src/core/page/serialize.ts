@@ -3,7 +3,7 @@
  * budget filled by attention, viewport and relevance to the person's request.
  */
 import { relevance } from './relevance'
-import { kDefaultRole, kIdPrefix, type ElementRecord, type PageSnapshot, type RegionKind } from './snapshot'
+import { kDefaultRole, kIdPrefix, type ElementRecord, type Intent, type PageSnapshot, type RegionKind } from './snapshot'
 import { clip, slug } from './text'
 import { estimateTokens } from './tokens-estimate'
 
@@ -56,6 +56,16 @@ export interface SerializedPage {
   omitted: number
   /** Ids of the listed elements. */
   ids: string[]
+}
+
+/**
+ * The page's intents (seed 002 §2) as the planner may use them: only the ids the listing shows,
+ * since an id the model cannot see in the listing is one it cannot check; an intent left with
+ * none is dropped.
+ */
+export function listedIntents(intents: readonly Intent[], listed: readonly string[]): Intent[] {
+  const shown = new Set(listed)
+  return intents.map((i) => ({ name: i.name, targets: i.targets.filter((t) => shown.has(t)) })).filter((i) => i.targets.length > 0)
 }
 
 export function serialize(snapshot: PageSnapshot, options: SerializeOptions = {}): SerializedPage {

@@ -11,7 +11,7 @@ import { kOnError, kParamTypes, kRisks } from './schema'
 // trusted: it is checked against the model's shape, and anything odd means a full parse.
 
 /** Bumped when the stored shape changes, so an older form fails its schema instead of misleading. */
-export const kRegistryCacheFormat = 1
+export const kRegistryCacheFormat = 2
 
 /** What is stored: the hash of the sources it was made from, and the load result as JSON text. */
 export const CachedRegistrySchema = z.object({
@@ -63,6 +63,7 @@ const ActionSchema = z.object({
   namespace: z.string(),
   fullName: z.string(),
   description: z.string(),
+  descriptionZh: z.string().optional(),
   since: z.string().optional(),
   deprecated: z.boolean(),
   deprecatedMessage: z.string().optional(),
@@ -88,6 +89,7 @@ const NamespaceSchema = z.object({
   namespace: z.string(),
   version: z.string(),
   description: z.string(),
+  descriptionZh: z.string().optional(),
   compatibility: CompatibilitySchema.optional(),
   selectors: z.record(z.string(), SelectorSchema),
   actions: z.record(z.string(), ActionSchema),

@@ -9,7 +9,7 @@ import type { ActionRegistry } from './registry'
 import { maskEnv, maskParams, Redactor, secretInUrl } from './secrets'
 import { parseSelector, type ParsedSelector } from '../page/selectors'
 import { resolveCandidates, SelectorCache } from './selectors'
-import { getStepAction } from './step-actions'
+import { getStepAction, selectorArgsOf } from './step-actions'
 import { applyOverrides, checkCompatibility, detectVersion } from './version'
 
 // The step engine of §6.3: looks the action up, checks params, detects the library version and
@@ -29,6 +29,14 @@ const kMaxSelectorCandidates = 16
 const kSelectorDeadlineMarginMs = 20
 /** Trace outputs are summaries: a snapshot can be megabytes. */
 const kTraceValueChars = 300
+/**
+ * Seed 001 §2.3, wait: "locator.first().waitFor() → 超时回退 domcontentloaded + 500ms". A wait that
+ * runs out of time does not fail the step: once the document has loaded, and 500 ms later, the
+ * run goes on, and the next step finds out whether the page is ready.
+ */
+export const kWaitFallbackSettleMs = 500
+/** How long the fallback waits for the document to load before the step fails after all. */
+export const kWaitFallbackLoadMs = 5_000
 
 export interface ActionError {
   code: ActionErrorCode
@@ -58,6 +66,8 @@ export interface StepTrace {
   attempts: number
   durationMs: number
   error?: { code: ActionErrorCode; message: string }
+  /** A wait that ran out of time and went on after the page had loaded (seed 001): why it fell back. */
+  fellBack?: { code: ActionErrorCode; message: string }
 }
 
 export interface ContextDump {
@@ -101,6 +111,17 @@ export interface EngineOptions {
   /** Debug lines go here (and into `ActionResult.log`). */
   logger?: (line: string) => void
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+  /** false: never read the page for the library version (global config `detect_version`); no overrides apply. */
+  detectVersion?: boolean
+}
+
+/** What a run tells its `beforeStep` hook: the step about to run, its arguments resolved, secrets masked. */
+export interface StepStart {
+  id: string
+  owner: string
+  depth: number
+  action: string
+  input: Record<string, unknown>
 }
 
 export interface RunOptions {
@@ -108,6 +129,17 @@ export interface RunOptions {
   debug?: boolean
   /** A library version to assume instead of detecting it. */
   version?: string
+  /**
+   * Seed 001 §2.4 runWorkflow option (default true). false: a step that fails (after its retries,
+   * fallback and onError) is recorded and the run goes on with the next step; the result still
+   * fails, with the first error. Failures nothing may absorb (the action's time limit, run depth, a
+   * secret in a URL, cancellation) stop the run either way.
+   */
+  stopOnError?: boolean
+  /** Seed 001 §2.4 runWorkflow option: ms to pause between steps (default 0), for slow pages and for watching a run. */
+  stepDelay?: number
+  /** Called before each step that runs (not skipped), after stepDelay; a debugger may pause here. */
+  beforeStep?: (step: StepStart) => void | Promise<void>
 }
 
 interface Scope {
@@ -139,6 +171,13 @@ interface Run {
   forcedVersion?: string
   /** The innermost frame when a failure happened, for the context dump. */
   failedFrame?: Frame
+  stopOnError: boolean
+  stepDelay: number
+  beforeStep?: RunOptions['beforeStep']
+  /** Steps started so far: stepDelay goes between steps, not before the first. */
+  started: number
+  /** stopOnError false: the first failure the run went past, reported at the end. */
+  deferred?: { error: ActionError; frame: Frame }
 }
 
 /** A failure that no retry, fallback or `continue` may absorb: depth, action timeout, cancellation. */
@@ -222,6 +261,10 @@ export class ActionEngine {
       redactor: new Redactor(),
       versions: new Map(),
       forcedVersion: options.version,
+      stopOnError: options.stopOnError ?? true,
+      stepDelay: Math.max(0, options.stepDelay ?? 0),
+      beforeStep: options.beforeStep,
+      started: 0,
     }
     // Every vault value is a secret (§4.4.3), referenced or not: the agent hands the engine a
     // saved secret as a plain param value, and a URL or a result must not carry it either way.
@@ -230,11 +273,19 @@ export class ActionEngine {
     try {
       const { data, frame } = await this.execute(run, name, params, 0, undefined)
       topVersion = frame.version
+      if (run.deferred) {
+        const { error, frame: failed } = run.deferred
+        this.debugLine(run, `Failed: ${error.code} ${error.message} (the run went on: stopOnError is false)`)
+        return this.finish(run, started, { success: false, action: frame.action.fullName, data, error, version: topVersion, context: this.dump(run, failed) })
+      }
       return this.finish(run, started, { success: true, action: frame.action.fullName, data, version: topVersion })
     } catch (error) {
-      const failure = this.toActionError(error, run, name)
-      this.debugLine(run, `Failed: ${failure.code} ${failure.message}`)
-      const frame = run.failedFrame
+      const later = this.toActionError(error, run, name)
+      this.debugLine(run, `Failed: ${later.code} ${later.message}`)
+      // With stopOnError false the first failure is the one to report: what failed after it (a
+      // verify that found no output, say) is its consequence, and stays in the trace.
+      const failure = run.deferred?.error ?? later
+      const frame = run.deferred?.frame ?? run.failedFrame
       return this.finish(run, started, {
         success: false,
         action: frame?.action.fullName ?? name,
@@ -391,7 +442,7 @@ export class ActionEngine {
     if (run.versions.has(namespace.namespace)) return run.versions.get(namespace.namespace) ?? null
     let version: string | null = null
     const port = this.options.port
-    if (port && namespace.compatibility) {
+    if (port && namespace.compatibility && this.options.detectVersion !== false) {
       const signal = AbortSignal.any([run.signal, AbortSignal.timeout(kVersionDetectTimeoutMs)])
       try {
         version = (await detectVersion(namespace.compatibility, port, signal)).version
@@ -428,6 +479,13 @@ export class ActionEngine {
       run.trace.push(trace)
       this.debugLine(run, `Step ${id}: ${step.action} skipped (when ${String(step.when)} is false)`)
       return undefined
+    }
+    if (run.stepDelay > 0 && run.started > 0) await this.sleep(run.stepDelay, run.signal).catch((e) => Promise.reject(this.toFailure(e, run)))
+    run.started++
+    if (run.beforeStep) {
+      await run.beforeStep({ id, owner: frame.action.fullName, depth: frame.depth, action: step.action, input: run.redactor.scrub(trace.input) })
+      // Stopped at the pause (a debugger's "q"): the step must not act.
+      if (run.signal.aborted) throw this.toFailure(run.signal.reason, run)
     }
     this.debugLine(run, `Step ${id}: ${step.action} ${stringify(trace.input)}`)
     if (run.debug) this.debugLine(run, `  Context: ${stringify({ params: display.params, env: display.env, steps: Object.keys(frame.scope.steps) })}`)
@@ -475,10 +533,17 @@ export class ActionEngine {
       }
       run.failedFrame ??= frame
       const details = { ...failure.details, stepIndex: topIndex, step: id }
-      if (failure instanceof ActionFailure) {
-        throw this.record(run, trace, started, new StepFailure(failure.code, `Step ${id} (run ${failure.error.action}) failed: ${failure.message}`, details))
+      const message = failure instanceof ActionFailure ? `Step ${id} (run ${failure.error.action}) failed: ${failure.message}` : `Step ${id} (${step.action}) failed: ${failure.message}`
+      const stepFailure = this.record(run, trace, started, new StepFailure(failure.code, message, details))
+      // A fallback step's failure belongs to the step it stands in for, which decides on its own.
+      if (run.stopOnError || id.includes('.fallback.')) throw stepFailure
+      run.deferred ??= {
+        frame: run.failedFrame ?? frame,
+        error: { code: failure.code, message, action: frame.action.fullName, step: topIndex, stepAction: frame.action.steps[topIndex - 1]?.action, details, suggestion: kSuggestions[failure.code] },
       }
-      throw this.record(run, trace, started, new StepFailure(failure.code, `Step ${id} (${step.action}) failed: ${failure.message}`, details))
+      run.failedFrame = undefined
+      run.warnings.push(`${message} The run went on (stopOnError: false).`)
+      return undefined
     }
 
     if (step.output) frame.scope.steps[step.output] = value
@@ -497,7 +562,9 @@ export class ActionEngine {
   private finishTrace(run: Run, trace: StepTrace, started: number): void {
     trace.durationMs = Date.now() - started
     run.trace.push(trace)
+    if (trace.selectors) this.debugLine(run, `  Matched: ${Object.entries(trace.selectors).map(([k, v]) => `${k}=${v}`).join(', ')}`)
     this.debugLine(run, `  Duration: ${trace.durationMs}ms`)
+    if (trace.error) this.debugLine(run, `  Error: ${trace.error.code} ${trace.error.message}`)
     if (trace.status !== 'failed') this.debugLine(run, `  Result: ${trace.status}${trace.output === undefined ? '' : ` ${stringify(trace.output)}`}`)
   }
 
@@ -511,7 +578,7 @@ export class ActionEngine {
       throw new StepFailure('STEP_FAILED', `Arguments of ${step.action} are invalid after interpolation: ${problems}.`)
     }
     const args = parsed.data as Record<string, unknown>
-    for (const key of descriptor.urlArgs ?? []) {
+    for (const key of [...(descriptor.urlArgs ?? []), ...(descriptor.urlArgsOf?.(args) ?? [])]) {
       const why = typeof args[key] === 'string' ? secretInUrl(step.args[key], args[key], frame.action, run.redactor) : undefined
       // Fatal: no retry, fallback or `continue` may try another way to send it.
       if (why) throw new FatalFailure('STEP_FAILED', `Refused to ${step.action} with a secret in its ${key} (${why}): secrets are typed into pages, never sent in an address.`, { arg: key })
@@ -519,8 +586,12 @@ export class ActionEngine {
     const port = this.options.port
     // Not capped by the action's remaining time: the action signal is part of stepSignal and
     // aborts first when it is due, so the failure names the right limit.
-    const timeoutMs = step.timeout ?? this.stepTimeoutMs
-    const stepSignal = AbortSignal.any([run.signal, AbortSignal.timeout(timeoutMs)])
+    const argTimeout = descriptor.timeoutArg ? (args[descriptor.timeoutArg] as number | undefined) : undefined
+    const timeoutMs = argTimeout === undefined ? (step.timeout ?? this.stepTimeoutMs) : Math.min(argTimeout, step.timeout ?? argTimeout)
+    // A wait that may fall back gets the fallback's time on top of its own (seed 001 wait).
+    const fallsBack = descriptor.waitFallback?.(args) ?? false
+    const budgetMs = fallsBack ? timeoutMs + kWaitFallbackLoadMs + kWaitFallbackSettleMs : timeoutMs
+    const stepSignal = AbortSignal.any([run.signal, AbortSignal.timeout(budgetMs)])
     const needsPort = step.action !== 'run' && step.action !== 'fail' && !(step.action === 'wait' && args.ms !== undefined)
     if (!port && needsPort) throw new StepFailure('STEP_FAILED', 'No browser is attached to run this step.')
     const realPort = port as BrowserPort
@@ -528,7 +599,7 @@ export class ActionEngine {
     try {
       const targets: Record<string, ParsedSelector> = {}
       const mustMatch = descriptor.mustMatch ? descriptor.mustMatch(args) : true
-      for (const key of descriptor.selectorArgs) {
+      for (const key of selectorArgsOf(descriptor, args)) {
         const template = step.args[key]
         if (typeof template !== 'string') continue
         const candidates = this.candidates(template, frame)
@@ -574,8 +645,34 @@ export class ActionEngine {
       return value
     } catch (error) {
       if (error instanceof ActionFailure) throw error
-      throw this.toFailure(error, run, stepSignal)
+      const failure = this.toFailure(error, run, stepSignal)
+      if (fallsBack && !(failure instanceof FatalFailure) && (failure.code === 'TIMEOUT' || failure.code === 'ELEMENT_NOT_FOUND')) {
+        return this.waitFallback(run, frame, step, id, trace, realPort, failure, timeoutMs, stepSignal)
+      }
+      throw failure
     }
+  }
+
+  /**
+   * Seed 001 §2.3: a wait that timed out goes on once the document has loaded (domcontentloaded),
+   * 500 ms later. A port without waitForLoad is asked for the URL instead: the extension's page
+   * side answers from a content script that runs at document_idle, after DOMContentLoaded.
+   * Its value is false (a wait that held is true), so `output:` plus `verify` can insist on it.
+   */
+  private async waitFallback(run: Run, frame: Frame, step: ActionStep, id: string, trace: StepTrace, port: BrowserPort, failure: StepFailure, timeoutMs: number, signal: AbortSignal): Promise<false> {
+    this.debugLine(run, `  ${failure.code} after ${timeoutMs} ms; falling back to domcontentloaded + ${kWaitFallbackSettleMs} ms (seed 001)`)
+    try {
+      if (port.waitForLoad) await port.waitForLoad('domcontentloaded', kWaitFallbackLoadMs, signal)
+      else await port.getUrl(signal)
+      await this.sleep(kWaitFallbackSettleMs, signal)
+    } catch (error) {
+      throw this.toFailure(error, run, signal)
+    }
+    trace.status = 'recovered'
+    trace.fellBack = { code: failure.code, message: failure.message }
+    run.fallbacksUsed.push(frame.depth === 0 ? id : `${frame.action.fullName}#${id}`)
+    run.warnings.push(`Step ${id} (${step.action}) of ${frame.action.fullName} did not hold within ${timeoutMs} ms (${failure.message}); the run went on once the page had loaded, ${kWaitFallbackSettleMs} ms later.`)
+    return false
   }
 
   /**

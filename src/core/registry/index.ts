@@ -28,7 +28,7 @@ export {
 } from './cache'
 export { normalizeVersion, matchVersion, checkCompatibility, applyOverrides, detectVersion, type DetectedVersion, type DetectionMethod } from './version'
 export { PortError, type BrowserPort, type WaitCondition, type ElementState, type MouseButton, type ScrollDirection } from './port'
-export { kStepActions, kStepActionNames, getStepAction, kUserScriptsHint, type StepActionDescriptor, type StepContext } from './step-actions'
+export { kStepActions, kStepActionNames, getStepAction, kUserScriptsHint, selectorArgsOf, waitConditionKind, type StepActionDescriptor, type StepContext, type WaitConditionKind } from './step-actions'
 export {
   ActionEngine,
   createEngine,
@@ -36,6 +36,9 @@ export {
   kDefaultActionTimeoutMs,
   kMaxRunDepth,
   kMaxStepsPerAction,
+  kWaitFallbackSettleMs,
+  kWaitFallbackLoadMs,
+  type StepStart,
   type ActionError,
   type ActionResult,
   type StepTrace,
@@ -57,4 +60,5 @@ export {
   type ActionResponse,
   type ValidationResponse,
 } from './api'
+export { parseGlobalConfig, GlobalConfigSchema, kDefaultGlobalConfig, type GlobalConfig, type ConfigResult } from './config'
 export { diffPacks, type PackDiff, type UpdateKind } from './diff'

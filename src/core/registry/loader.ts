@@ -72,6 +72,7 @@ export function mergeNamespaces(parent: NamespaceDefinition, child: NamespaceDef
     namespace: child.namespace,
     version: child.version,
     description: child.description || parent.description,
+    descriptionZh: child.description ? child.descriptionZh : (child.descriptionZh ?? parent.descriptionZh),
     compatibility: mergeCompatibility(parent.compatibility, child.compatibility),
     selectors: { ...parent.selectors, ...child.selectors },
     actions,

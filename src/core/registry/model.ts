@@ -4,7 +4,7 @@ import type { OnError, PackFile, ParamType, RawAction, RawSelectorDefinition, Ra
 // validation. Field names are camelCase here; the YAML keeps the snake_case of §5.1.2.
 
 /** Where definitions come from, lowest priority first (§4.4.1 加载优先级). */
-export const kSourceKinds = ['builtin', 'user', 'cli-home', 'cli-project', 'env-path'] as const
+export const kSourceKinds = ['builtin', 'user', 'cli-package', 'cli-home', 'cli-config', 'cli-project', 'env-path'] as const
 export type SourceKind = (typeof kSourceKinds)[number]
 
 /** §4.4.10 来源追踪: every action knows the file it was defined in. */
@@ -70,6 +70,8 @@ export interface ActionDefinition {
   /** `namespace:component:action`, the key of the index. */
   fullName: string
   description: string
+  /** `description_zh`: shown in the Chinese UI and matched by discovery as well as `description`. */
+  descriptionZh?: string
   since?: string
   deprecated: boolean
   deprecatedMessage?: string
@@ -90,6 +92,7 @@ export interface NamespaceDefinition {
   namespace: string
   version: string
   description: string
+  descriptionZh?: string
   compatibility?: ActionCompatibility
   selectors: Record<string, SelectorDefinition>
   actions: Record<string, ActionDefinition>
@@ -135,6 +138,7 @@ export function toAction(namespace: string, name: string, raw: RawAction, source
     namespace,
     fullName: `${namespace}:${name}`,
     description: raw.description ?? '',
+    descriptionZh: raw.description_zh,
     since: raw.since,
     deprecated: raw.deprecated ?? false,
     deprecatedMessage: raw.deprecated_message,
@@ -165,5 +169,5 @@ export function toNamespace(pack: PackFile, source: ActionSource): NamespaceDefi
     })),
   }
   const parents = pack.extends === undefined ? [] : Array.isArray(pack.extends) ? pack.extends : [pack.extends]
-  return { namespace: pack.namespace, version: pack.version, description: pack.description ?? '', compatibility, selectors, actions, sources: [source], extends: parents }
+  return { namespace: pack.namespace, version: pack.version, description: pack.description ?? '', descriptionZh: pack.description_zh, compatibility, selectors, actions, sources: [source], extends: parents }
 }

@@ -10,7 +10,7 @@ import { getByPath } from './paths'
 import type { ActionRegistry } from './registry'
 import { maskEnv, maskParams, Redactor } from './secrets'
 import { safeParseSelector } from '../page/selectors'
-import { getStepAction } from './step-actions'
+import { getStepAction, selectorArgsOf } from './step-actions'
 import { applyOverrides, checkCompatibility } from './version'
 
 // §4.4.4 Dry-Run: resolve params, conditions and selectors, execute nothing, print the plan.
@@ -179,7 +179,7 @@ class Planner {
     }
     // A skipped step will not look for anything: its selectors may be built from absent params.
     const descriptor = decision === 'skip' ? undefined : getStepAction(step.action)
-    for (const key of descriptor?.selectorArgs ?? []) {
+    for (const key of descriptor ? selectorArgsOf(descriptor, planValue(step.args, real) as Record<string, unknown>) : []) {
       const template = step.args[key]
       if (typeof template !== 'string') continue
       const candidates = selectorCandidates(template, shown, defs)

@@ -43,6 +43,12 @@ export interface BrowserPort {
   getAttribute(target: ParsedSelector, name: string, signal: AbortSignal): Promise<string | null>
   getUrl(signal: AbortSignal): Promise<string>
   /**
+   * Resolves once the tab's document has reached `domcontentloaded` (the wait fallback of seed 001
+   * §2.3). Optional: without it the engine asks for the URL, which the page side answers only from
+   * a loaded document.
+   */
+  waitForLoad?(state: 'domcontentloaded', timeoutMs: number, signal: AbortSignal): Promise<void>
+  /**
    * Puts files into the file input behind `target` (seed 002 §5 UPLOAD). A file given by `path`
    * is read by the carrier (`ava run` reads the disk; the extension cannot). Optional: a port
    * without it fails the step.

@@ -11,6 +11,7 @@ export interface ActionInfo {
   name: string
   namespace: string
   description: string
+  descriptionZh?: string
   deprecated: boolean
   deprecatedMessage?: string
   aliasOf?: string
@@ -24,6 +25,7 @@ export interface NamespaceInfo {
   namespace: string
   version: string
   description: string
+  descriptionZh?: string
   sources: ActionSource[]
   actions: ActionInfo[]
 }
@@ -50,6 +52,7 @@ function info(action: ActionDefinition): ActionInfo {
     name: action.fullName,
     namespace: action.namespace,
     description: action.description,
+    descriptionZh: action.descriptionZh,
     deprecated: action.deprecated,
     deprecatedMessage: action.deprecatedMessage,
     aliasOf: action.aliasOf === undefined ? undefined : qualify(action.aliasOf, action.namespace),
@@ -167,6 +170,7 @@ export class ActionRegistry {
         namespace: ns.namespace,
         version: ns.version,
         description: ns.description,
+        descriptionZh: ns.descriptionZh,
         sources: ns.sources,
         actions: Object.values(ns.actions)
           .map(info)
@@ -196,7 +200,8 @@ export class ActionRegistry {
     for (const action of this.index.values()) {
       const name = action.fullName.toLowerCase()
       const params = Object.keys(action.params).join(' ').toLowerCase()
-      const description = action.description.toLowerCase()
+      // Either language: a Chinese request finds an action by its `description_zh`.
+      const description = `${action.description}\n${action.descriptionZh ?? ''}`.toLowerCase()
       let score = 0
       let all = true
       for (const word of words) {

@@ -83,6 +83,8 @@ export const VerifySchema = z.strictObject({
 
 export const ActionSchema = z.strictObject({
   description: z.string().min(1).optional(),
+  /** The description in Chinese, for the Chinese UI and for discovery from Chinese requests. */
+  description_zh: z.string().min(1).optional(),
   since: SemverString.optional(),
   deprecated: z.boolean().optional(),
   deprecated_message: z.string().optional(),
@@ -119,6 +121,7 @@ export const PackSchema = z.strictObject({
   namespace: z.string().regex(kNamespacePattern),
   version: SemverString,
   description: z.string().optional(),
+  description_zh: z.string().optional(),
   extends: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
   compatibility: CompatibilitySchema.optional(),
   selectors: z.record(z.string().regex(kIdentifierPattern), SelectorDefinitionSchema).optional(),

@@ -29,8 +29,16 @@ export interface StepActionDescriptor<A extends Record<string, unknown> = Record
    * is the one case where the engine only parses the selector and lets the port do the rest.
    */
   mustMatch?: (args: A) => boolean
+  /** Argument names that hold selectors for these arguments only (a wait `condition` that is one). */
+  selectorArgsOf?: (args: A) => readonly string[]
   /** Argument names that hold a URL: the engine refuses a secret in them (issue 15, secrets never go into a URL). */
   urlArgs?: readonly string[]
+  /** URL arguments that depend on the args (a wait `condition` that is a URL pattern). */
+  urlArgsOf?: (args: A) => readonly string[]
+  /** An argument that bounds the step's time (ms), as the step's own `timeout` does; the smaller wins. */
+  timeoutArg?: string
+  /** Whether running out of time falls back to "page loaded + 500 ms" instead of failing (seed 001 §2.3 wait). */
+  waitFallback?: (args: A) => boolean
   run: (ctx: StepContext, args: A, targets: Record<string, ParsedSelector>) => Promise<unknown>
 }
 
@@ -70,6 +78,56 @@ const openStep = (name: string) =>
     urlArgs: ['url'],
     run: async (ctx, args) => ctx.port.navigate(args.url, ctx.signal),
   })
+
+/**
+ * What a wait's `condition` (seed 000 §6.3.5) waits for, told apart by its form so a reader of the
+ * pack can tell too (docs/action-packs.md "wait"): a number (or digits) is ms; `url:` starts a URL
+ * pattern, as does `http://` or `https://`; `js:` starts a JavaScript expression polled in the page
+ * until it is truthy; anything else is a selector in the pack's selector syntax, so a text is
+ * `text:保存成功` (an element showing that text) and bare words are CSS, as everywhere else.
+ */
+export type WaitConditionKind =
+  | { kind: 'ms'; ms: number }
+  | { kind: 'url'; pattern: string }
+  | { kind: 'script'; script: string }
+  | { kind: 'selector'; selector: string }
+
+export function waitConditionKind(condition: string | number): WaitConditionKind {
+  if (typeof condition === 'number') return { kind: 'ms', ms: condition }
+  const text = condition.trim()
+  if (/^\d+$/.test(text)) return { kind: 'ms', ms: Number(text) }
+  if (/^url:/i.test(text)) return { kind: 'url', pattern: text.slice(4).trim() }
+  if (/^https?:\/\//i.test(text)) return { kind: 'url', pattern: text }
+  if (/^js:/i.test(text)) return { kind: 'script', script: text.slice(3).trim() }
+  return { kind: 'selector', selector: condition }
+}
+
+/** How often a `js:` wait condition is re-evaluated in the page. */
+const kScriptPollMs = 100
+
+/**
+ * A `js:` condition runs like an `eval` step (user scripts; MV3 has no eval), in one call that
+ * polls in the page, so a long wait is one step and not one per probe. False at the deadline is a
+ * TIMEOUT, which the engine's wait fallback handles like any other.
+ */
+async function waitForScript(ctx: StepContext, expression: string): Promise<void> {
+  if (!ctx.port.runUserScript) throw new StepFailure('STEP_FAILED', kUserScriptsHint)
+  const body = `const until = Date.now() + args.timeoutMs
+for (;;) {
+  if (await (async () => (
+${expression}
+))()) return true
+  if (Date.now() >= until) return false
+  await new Promise((r) => setTimeout(r, args.pollMs))
+}`
+  const held = await ctx.port.runUserScript(body, { timeoutMs: ctx.timeoutMs, pollMs: kScriptPollMs }, ctx.signal)
+  if (held !== true) throw new StepFailure('TIMEOUT', `The expression ${expression} was still false after ${ctx.timeoutMs} ms.`)
+}
+
+/** Every argument of these args that names an element: the fixed ones and those that depend on the args. */
+export function selectorArgsOf(descriptor: StepActionDescriptor, args: Record<string, unknown>): string[] {
+  return [...descriptor.selectorArgs, ...(descriptor.selectorArgsOf?.(args) ?? [])]
+}
 
 const kDescriptors: StepActionDescriptor[] = [
   define({
@@ -152,26 +210,46 @@ const kDescriptors: StepActionDescriptor[] = [
   }),
   define({
     name: 'wait',
-    summary: 'Waits a number of ms, or for an element state, a text or a URL (bounded by the step timeout).',
+    summary: 'Waits for a condition (an element, a text, a URL, a page expression) or a number of ms; a wait that times out falls back to the loaded page + 500 ms (seed 001).',
     args: z
       .strictObject({
+        // Seed 000 §6.3.5: `wait: { condition, timeout }`; the kind is told by waitConditionKind.
+        condition: z.union([z.string().min(1), z.number().int().min(0).max(300_000)]).optional(),
+        timeout: z.number().int().min(1).max(300_000).optional(),
+        // The forms before the seed's, kept as aliases: one of ms, selector, text, url.
         ms: z.number().int().min(0).max(300_000).optional(),
         selector: Selector.optional(),
         state: z.enum(kStates).optional(),
         text: z.string().min(1).optional(),
         url: z.string().min(1).optional(),
       })
-      .refine((a) => [a.ms, a.selector, a.text, a.url].filter((v) => v !== undefined).length === 1, {
-        message: 'wait takes exactly one of ms, selector, text, url',
+      .refine((a) => [a.condition, a.ms, a.selector, a.text, a.url].filter((v) => v !== undefined).length === 1, {
+        message: 'wait takes exactly one of condition, ms, selector, text, url',
+      })
+      .refine((a) => a.state === undefined || a.selector !== undefined || (a.condition !== undefined && waitConditionKind(a.condition).kind === 'selector'), {
+        message: 'state applies only to a wait for an element (a selector condition)',
       }),
     selectorArgs: ['selector'],
+    selectorArgsOf: (args) => (args.condition !== undefined && waitConditionKind(args.condition).kind === 'selector' ? ['condition'] : []),
     urlArgs: ['url'],
+    urlArgsOf: (args) => (args.condition !== undefined && waitConditionKind(args.condition).kind === 'url' ? ['condition'] : []),
+    timeoutArg: 'timeout',
+    waitFallback: (args) => args.ms === undefined && !(args.condition !== undefined && waitConditionKind(args.condition).kind === 'ms'),
     mustMatch: (args) => args.state === undefined || args.state === 'visible' || args.state === 'attached',
+    // True once the condition held; the seed's fallback makes it false (engine.ts waitFallback),
+    // so `output:` and a `verify` can insist that it held.
     run: async (ctx, args, t) => {
-      if (args.ms !== undefined) return ctx.sleep(args.ms, ctx.signal)
-      if (t.selector) return ctx.port.waitFor({ kind: 'selector', selector: t.selector, state: args.state ?? 'visible' }, ctx.timeoutMs, ctx.signal)
-      if (args.text !== undefined) return ctx.port.waitFor({ kind: 'text', text: args.text }, ctx.timeoutMs, ctx.signal)
-      return ctx.port.waitFor({ kind: 'url', pattern: args.url ?? '' }, ctx.timeoutMs, ctx.signal)
+      const state = args.state ?? 'visible'
+      const c = args.condition !== undefined ? waitConditionKind(args.condition) : undefined
+      if (c?.kind === 'ms') await ctx.sleep(c.ms, ctx.signal)
+      else if (c?.kind === 'selector') await ctx.port.waitFor({ kind: 'selector', selector: t.condition, state }, ctx.timeoutMs, ctx.signal)
+      else if (c?.kind === 'url') await ctx.port.waitFor({ kind: 'url', pattern: c.pattern }, ctx.timeoutMs, ctx.signal)
+      else if (c) await waitForScript(ctx, c.script)
+      else if (args.ms !== undefined) await ctx.sleep(args.ms, ctx.signal)
+      else if (t.selector) await ctx.port.waitFor({ kind: 'selector', selector: t.selector, state }, ctx.timeoutMs, ctx.signal)
+      else if (args.text !== undefined) await ctx.port.waitFor({ kind: 'text', text: args.text }, ctx.timeoutMs, ctx.signal)
+      else await ctx.port.waitFor({ kind: 'url', pattern: args.url ?? '' }, ctx.timeoutMs, ctx.signal)
+      return true
     },
   }),
   define({

@@ -10,7 +10,7 @@ import { qualify } from './model'
 import { kScopes } from './paths'
 import { ActionSchema, CompatibilitySchema, PackSchema, ParamSchema, StepSchema, VerifySchema, VersionOverrideSchema, type PackFile, type RawAction, type RawStep } from './schema'
 import { parseSelector, SelectorSyntaxError } from '../page/selectors'
-import { getStepAction, kStepActionNames } from './step-actions'
+import { getStepAction, kStepActionNames, selectorArgsOf } from './step-actions'
 import { readYaml, type Locate } from './yaml-source'
 
 /** §4.4.8.2.2 "max_steps: 100": the most steps one action may hold, fallbacks included. */
@@ -326,7 +326,7 @@ class SemanticChecker {
       if (!descriptor) {
         this.sink.add('UNKNOWN_STEP_ACTION', `Unknown step action "${step.action}"; allowed: ${kStepActionNames.join(', ')}.${didYouMean(step.action, kStepActionNames)}`, [...path, 'action'])
       } else {
-        this.checkArgs(step, path, descriptor.args, descriptor.selectorArgs)
+        this.checkArgs(step, path, descriptor.args, selectorArgsOf(descriptor, step.args ?? {}))
       }
       if (typeof step.when === 'string') this.checkCondition(step.when, [...path, 'when'], scope)
       this.checkTemplates(step.args ?? {}, [...path, 'args'], scope)

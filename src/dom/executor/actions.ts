@@ -18,7 +18,7 @@ import { fail, type Located, type TargetSpec } from './ladder'
 import { fileInputOf, uploadFiles } from './native'
 import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
 import { chooseNative, widgetFor } from './widgets'
-import { waitFor } from './wait'
+import { kSettledMissMs, waitFor } from './wait'
 
 export { kDomActionNames, type DomActionName, type ScrollDirection, type WaitState } from '../../core/page/command'
 
@@ -344,7 +344,9 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const keywords = extractKeywords(run.cmd.assertion ?? '')
       if (!keywords.length) return fail('INVALID', 'verify needs an assertion with the words to find, in quotes.')
-      const held = await waitFor(() => missingKeywords(keywords, visibleText()).length === 0 || null, Math.min(kVerifyWaitMs, run.timeoutMs), run.ctx.signal)
+      // Holds: returns on the first look. Misses: looks again as the page changes, and gives up
+      // once it has settled (issue 18 §2) rather than always spending the whole wait.
+      const held = await waitFor(() => missingKeywords(keywords, visibleText()).length === 0 || null, Math.min(kVerifyWaitMs, run.timeoutMs), run.ctx.signal, document, { settledMs: kSettledMissMs })
       if (held) return ok(`Found ${keywords.map((k) => `"${k}"`).join(', ')} on the page`, run)
       const missing = missingKeywords(keywords, visibleText())
       const modals = openModals(document)

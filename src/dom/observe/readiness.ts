@@ -89,7 +89,13 @@ export function waitForReady(options: ReadyOptions = {}): Promise<ReadyReport> {
     const onRejection = (e: PromiseRejectionEvent) => {
       if (errors.length < kMaxErrors) errors.push(clip(`Unhandled rejection: ${e.reason instanceof Error ? e.reason.message : String(e.reason)}`, 200))
     }
-    const unsubscribe = requests?.subscribe?.(() => schedule(0))
+    // A request that ends is the page about to change: it renders what came back a task or more
+    // later. The quiet window starts again from each change of the count, so the page is read
+    // after that render, not in the gap between the response and it (issue 17 §1).
+    const unsubscribe = requests?.subscribe?.(() => {
+      lastMutation = Date.now()
+      schedule(0)
+    })
     const cleanup = () => {
       observer.disconnect()
       view.removeEventListener('error', onError)

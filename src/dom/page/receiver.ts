@@ -5,7 +5,7 @@
  */
 import type { ExecFailure, ExecOutcome, RiskCategory } from '../../core/exec'
 import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate } from '../../core/page/command'
-import type { RawEvent } from '../../core/flows/record'
+import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import { locate, runCommand, type TargetSpec } from '../executor'
 import { candidateId } from '../executor/semantic'
 import { labelOf } from '../executor/dom'
@@ -13,13 +13,14 @@ import { fail } from '../executor/ladder'
 import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
 import { queryAll } from '../locators'
-import { serialize } from '../../core/page/serialize'
+import { listedIntents, serialize } from '../../core/page/serialize'
 import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSource } from '../observe'
-import { describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
+import { describe as describeTarget, describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
 import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-fields'
 import { navigationRefusal } from '../../core/offsite'
 import { navigationOf, type StepNavigation } from '../offsite'
+import { watchLeaving } from './leaving'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -74,7 +75,7 @@ function gateOf({ confirm: asked, confirmed, sites }: StepGate, key?: string): G
     if (sent?.form?.method === 'get' && formCarriesSecret(el)) return fail('BLOCKED', 'This form would put a saved secret into the page address (it sends by GET), so Ava does not send it. Send it yourself if you trust the site.')
     const as = kRiskyActions[action]
     const risk = as && confirm.length ? riskOf(el, as, confirm) : null
-    return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason) : null
+    return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: labelOf(el) }) : null
   }
 }
 
@@ -82,7 +83,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   const requests = createRequestCount()
   let recording: AbortController | null = null
 
-  async function act({ step, timeoutMs, secretSites, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
+  async function act({ step, timeoutMs, secretSites, describe: describing, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
     const risky = gateOf(gate, step.key)
     let secretField = false
     // A saved secret goes only into a field whose own document is on a site it is bound to
@@ -109,21 +110,25 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       }
     } else target = step.target
     let newTab: string | undefined
+    let captured: RecordedTarget | undefined
     const out = await runCommand({ ...step, target }, {
       timeoutMs,
       beforeAct: (el, action) => {
         const nav = navigationOf(el, action, step.key)
         const refused = refuse(el, action, nav)
         if (refused) return refused
+        // Before the action changes the page: what a flow made from this run must find (issue 18 §3).
+        if (describing) captured = describeTarget(el) ?? undefined
         // A link that opens a new tab or window: a script's click would meet the popup blocker.
         if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
         newTab = nav.url
         return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
       },
     })
-    if (newTab) return { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab }
+    if (newTab) return { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab, ...(captured ? { target: captured } : {}) }
+    const described = out.ok && captured ? { ...out, target: captured } : out
     // What went into such a field is recorded redacted wherever the step is kept (run.ts).
-    return out.ok && secretField ? { ...out, sensitive: true } : out
+    return described.ok && secretField ? { ...described, sensitive: true } : described
   }
 
   async function read({ request, settle, pending }: PageCommand<'read'>): Promise<PageInfo> {
@@ -135,8 +140,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       if (ready.errors.length) note += `(The page reported errors: ${ready.errors.slice(0, 3).join(' | ')})\n`
     }
     const snapshot = observe({ request })
-    const { text } = serialize(snapshot, { request })
-    const info: PageInfo = { url: location.href, title: document.title, listing: note + text }
+    const { text, ids } = serialize(snapshot, { request })
+    const info: PageInfo = { url: location.href, title: document.title, listing: note + text, intents: listedIntents(snapshot.intents, ids) }
     // Cross-origin frames are read by our content script inside each of them; the background merges
     // their snapshots into this one and lists the whole again (seed 002 §6, background/frames.ts).
     if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })
@@ -174,7 +179,15 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         if (!refused && secretSites) markSecretField(el)
         return refused
       }
-      return { ok: true, outcome: await runFlowStep(step, { timeoutMs, trusted, beforeAct }) }
+      const leaving = watchLeaving()
+      try {
+        const outcome = await runFlowStep(step, { timeoutMs, trusted, beforeAct })
+        // Lifted for the sender, which then waits for the next document before the next step (as for `act`).
+        const navigating = outcome.ok && (outcome.navigating || (await leaving.settle()))
+        return { ok: true, outcome, ...(navigating ? { navigating: true } : {}) }
+      } finally {
+        leaving.stop()
+      }
     },
     'flow.describe': async ({ targets }) => {
       const out = []

@@ -7,8 +7,9 @@
  */
 import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import { looksSecret } from '../../core/flows/variables'
-import { labelText, normalize, roleOf } from '../locators'
-import { isTextField, kAvaUiAttr, labelOf } from '../executor/dom'
+import { checkedState, isDisabled, labelText, normalize, roleOf } from '../locators'
+import { isTextField, kAvaUiAttr, labelOf, visibleTextOf } from '../executor/dom'
+import { holdsSecret } from '../secret-fields'
 import { generateSelectors, snapshotOf } from './selectors'
 
 /** Ancestors climbed from what was clicked to the control a person meant (an icon inside a button). */
@@ -104,12 +105,86 @@ function eventElement(e: Event): Element | null {
   return first instanceof Element ? first : e.target instanceof Element ? e.target : null
 }
 
+/** Text longer than this is content, not something a check should pin word for word. */
+const kMaxCheckText = 100
+
+/**
+ * "Check this": what an element shows now, as the assertion a replay repeats (issue 18 §2). A
+ * field's value (a secret one only as being there), a box's checked state, a disabled control,
+ * the element's own short text, or else that it is visible.
+ */
+export function checkOf(el: Element): Extract<RawEvent, { kind: 'check' }>['check'] {
+  const V = el.ownerDocument.defaultView ?? window
+  if (isDisabled(el)) return { state: 'disabled' }
+  const c = checkedState(el)
+  if (c === true || c === false) return { state: c ? 'checked' : 'unchecked' }
+  if (el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement || el instanceof V.HTMLSelectElement) {
+    const field = el.localName === 'select' ? undefined : fieldInfo(el)
+    if (holdsSecret(el) || looksSecret(el.value, field)) return { state: 'visible' }
+    return { value: el.value }
+  }
+  const text = visibleTextOf(el)
+  return text && text.length <= kMaxCheckText ? { text } : { state: 'visible' }
+}
+
+/**
+ * The element a check picks: the one under the pointer, not the control around it — a person
+ * Alt+clicking a message means the message (the climb of actionTarget is for what a click meant).
+ */
+function checkTarget(raw: Element): Element {
+  // A switch or box is drawn with spans around a hidden input: the input holds the state.
+  const box = raw.closest(kToggleWrappers)
+  const toggle = box && (box.matches(kToggles) ? box : box.querySelector(kToggles))
+  if (toggle) return toggle
+  const control = actionTarget(raw)
+  return /^(input|select|textarea)$/.test(control.localName) ? control : raw
+}
+const kToggles = 'input[type=checkbox],input[type=radio],[role=switch],[role=checkbox],[role=radio]'
+/** What a person clicks on to mean a toggle: its label, or a component library's wrapper. */
+const kToggleWrappers = `${kToggles},label,.el-switch,.el-checkbox,.el-radio,.ant-switch,.ant-checkbox-wrapper,.ant-radio-wrapper`
+
+/**
+ * A text check finds its element by anything but that text: the check is there to notice when
+ * the text changes, and a selector made of it would then find nothing to compare.
+ */
+function withoutText(target: RecordedTarget): RecordedTarget {
+  const rest = [target.selectors.primary, ...target.selectors.fallback].filter((s) => s.type !== 'text')
+  if (!rest.length) return target
+  return { ...target, selectors: { primary: rest[0], fallback: rest.slice(1) } }
+}
+
 /** Starts listening; everything stops when `signal` aborts. */
 export function startRecording({ emit, signal }: RecorderOptions): void {
   const url = () => location.href
   const opts = { capture: true, passive: true, signal } as const
   const early = new WeakMap<Element, RecordedTarget>()
   emit({ kind: 'load', t: Date.now(), url: url() })
+
+  // Alt+click picks "check this": the page never sees that click (window capture runs first), so
+  // checking a button does not press it.
+  const picking = { capture: true, signal } as const
+  // Read when the button goes down: by the click, a checkbox has already flipped (and flips back
+  // because the click is cancelled).
+  let picked: { el: Element; check: ReturnType<typeof checkOf> } | null = null
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'contextmenu'] as const) {
+    window.addEventListener(
+      type,
+      (e) => {
+        const raw = eventElement(e)
+        if (!(e as MouseEvent).altKey || !e.isTrusted || !raw || isOurs(raw)) return
+        e.preventDefault()
+        e.stopImmediatePropagation()
+        const el = checkTarget(raw)
+        if (type === 'pointerdown') picked = { el, check: checkOf(el) }
+        if (type !== 'click') return
+        const check = picked?.el === el ? picked.check : checkOf(el)
+        picked = null
+        const target = describe(el)
+        if (target) emit({ kind: 'check', t: Date.now(), url: url(), target: 'text' in check ? withoutText(target) : target, check })
+      },
+      picking,
+    )
+  }
 
   document.addEventListener(
     'pointerdown',

@@ -41,6 +41,11 @@ export interface ResolveOptions {
   threshold?: number
   /** What a person would call the element (the step's description), for candidates when nothing matches. */
   description?: string
+  /**
+   * One look and no candidates from around the page: a check (verify) polls its own condition and
+   * asks many times a second, so a miss must cost no more than the look itself.
+   */
+  quick?: boolean
 }
 
 interface Look {
@@ -161,6 +166,7 @@ export async function resolveTarget(selectors: FlowSelectors, snapshot: ElementS
     if (performance.now() + kPollMs > deadline) break
     await sleep(kPollMs, opts.signal).catch(() => undefined) // the loop's first check reports CANCELLED
   }
+  if (opts.quick) return last ? { ok: false, ...last, ms: elapsed() } : { ok: false, code: 'NOT_FOUND', message: 'No element matches the selectors.', candidates: [], ms: elapsed() }
   // Something else sits where the element was: the look-alikes elsewhere are what a repair needs.
   if (last?.code === 'NOT_SIMILAR') return { ok: false, ...last, candidates: [...last.candidates, ...nonEmpty(lookAround(snapshot), () => weakAround(selectors, snapshot, opts.description))], ms: elapsed() }
   if (last) return { ok: false, ...last, ms: elapsed() }

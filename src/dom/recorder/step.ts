@@ -9,6 +9,8 @@ import type { ExecFailure } from '../../core/exec'
 import { runCommand, type DomCommand } from '../executor'
 import { resolveTarget } from './resolve'
 import { generateSelectors, snapshotOf } from './selectors'
+import { runCheck, runExtract, runGoBack } from './check'
+import { kAssertActions } from '../../core/flows/schema'
 
 /** Time the action itself gets after the element was found (the executor's actionability waits). */
 const kMinActMs = 2_000
@@ -57,6 +59,10 @@ function command(step: FlowStep, el: Element | undefined): DomCommand {
 type BeforeAct = (el: Element, action: DomCommand['action']) => ExecFailure | null
 
 export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal; beforeAct?: BeforeAct }): Promise<StepOutcome> {
+  // Checks and reads act on nothing: no gate, no executor (check.ts).
+  if (kAssertActions.has(step.action)) return runCheck(step, opts)
+  if (step.action === 'extract') return runExtract(step, opts)
+  if (step.action === 'go_back') return runGoBack(opts.signal)
   const t0 = performance.now()
   let el: Element | undefined
   let found: Extract<Awaited<ReturnType<typeof resolveTarget>>, { ok: true }> | undefined
@@ -83,5 +89,6 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
     const offsite = out.offsite ? { offsite: out.offsite } : {}
     return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...offsite }
   }
-  return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}) }
+  // `navigating`: the next step belongs to the next document (the sender waits for it).
+  return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}), ...(out.navigating ? { navigating: true } : {}) }
 }

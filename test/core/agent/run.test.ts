@@ -510,6 +510,12 @@ describe('repair (AI fallback)', () => {
     expect(w.llmCalls).toHaveLength(2)
     expect(w.errors()).toEqual(['Step 1 failed: Nothing fits "Save".'])
     expect(state.status).toBe('failed')
+    // Said once (issue 17 §4): the message is a key, with Retry; the page's words stay on the step's row only.
+    const error = w.messages.filter((m) => m.kind === 'error')
+    expect(error).toHaveLength(1)
+    expect(error[0]).toMatchObject({ msg: { key: 'outcome.step.ELEMENT_NOT_FOUND', params: { n: 1 } }, recovery: ['retry'] })
+    expect(error[0].details).toBeUndefined()
+    expect(w.assistant().steps![0]).toMatchObject({ status: 'failed', detail: 'Nothing fits "Save".' })
   })
 
   it('does not repair a failure the locator did not cause', async () => {
@@ -542,6 +548,11 @@ describe('regenerate', () => {
     expect(w.execCalls).toEqual([])
     expect(w.errors()).toEqual(['Step 2 was not a valid instruction, so Ava stopped before it.'])
     expect(state.status).toBe('failed')
+    // A plain message with Regenerate; the model's own words and zod's issues behind "details".
+    const error = w.messages.find((m) => m.kind === 'error')!
+    expect(error).toMatchObject({ msg: { key: 'outcome.invalidStep', params: { n: 2 } }, recovery: ['regenerate'] })
+    expect(error.details).toContain('teleport')
+    expect(error.details).toMatch(/invalid/i)
   })
 })
 

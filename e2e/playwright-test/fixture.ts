@@ -1,0 +1,273 @@
+/**
+ * Ava on Playwright Test (issue 18 part 4): a fixture that starts Chromium with Ava's built
+ * extension and gives each test `ava.run(flow or action, params)` and `ava.ask(request)`.
+ *
+ *   import { test, expect } from 'ava-assistant/playwright'   // or './e2e/playwright-test/fixture'
+ *   test('sign in', async ({ ava }) => {
+ *     const { returns } = await ava.run('common:auth:login', { username: 'alice' }, { url: '/login' })
+ *   })
+ *
+ * `ava.run` is `ava run` (src/cli/run.ts: loadTarget + runOnPage) on the test's page, so a flow
+ * passes or fails here exactly as it does on the command line. See docs/flows.md, "Playwright Test".
+ */
+import { test as base, chromium, expect, type BrowserContext, type Frame, type Page, type TestInfo, type Worker } from '@playwright/test'
+import { existsSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import { configEngineOptions, formatActionTrace, loadTarget, runOnPage, type RunOutcome, type Target } from '../../src/cli/run'
+import { readGlobalConfig } from '../../src/cli/sources'
+import { formatReport, parseFlow, type Flow, type StepReport } from '../../src/core/flows'
+import { describeStep } from '../../src/core/flows/playwright'
+import type { StepTrace } from '../../src/core/registry'
+import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../../src/core/settings'
+import { buildPageScript } from '../../scripts/page-script.mjs'
+import { baseArgs } from '../support/browser'
+
+export { expect }
+export type { Flow }
+/** Parameters by name; an undefined value counts as not given (a spec's `process.env.X`). */
+export type AvaParams = Record<string, string | undefined>
+
+const root = resolve(import.meta.dirname, '../..')
+const kViewport = { width: 1280, height: 800 }
+/** Where the panel's launcher is drawn (src/content/launcher.ts): a person clicks it there. */
+const kLauncher = { size: 52, margin: 20 }
+
+export interface AvaOptions {
+  /** The built extension (`npm run build`): `AVA_DIST`, else dist/ of this repo. */
+  avaDist: string
+  /** Chromium to start: `AVA_CHROMIUM`, else Debian's /usr/bin/chromium. */
+  avaChromium: string
+  /** The model `ava.ask` talks to; without one, `ava.ask` fails and says so. */
+  avaProvider: Partial<LlmSettings> | undefined
+  /** Per-step timeout for flows (ms), as `ava run --timeout`. */
+  avaStepTimeout: number | undefined
+  /** Record a trace of each test and attach it when the test fails. */
+  avaTrace: 'retain-on-failure' | 'off'
+}
+
+export interface AvaRunReport {
+  success: boolean
+  kind: RunOutcome['kind']
+  /** One entry per step: a flow's step reports, or an action's trace. */
+  steps: (StepReport | StepTrace)[]
+  /** What the flow or action returned (`returns` / the action's data). */
+  returns: Record<string, unknown>
+  /** The trace lines `ava run` prints. */
+  lines: string[]
+  /** The whole result, as `ava run --json` prints it. */
+  result: RunOutcome['result']
+}
+
+export interface AvaAskReport {
+  /** The steps of the run as the panel shows them. */
+  steps: { status: string; detail: string }[]
+  /** The assistant's answer text. */
+  text: string
+}
+
+export interface AvaRunOptions {
+  /** Page to start on (relative to `baseURL`); default: the page as it is, else the flow's start_url. */
+  url?: string
+  /** Positional values for `${arg:N}`. */
+  args?: string[]
+  /** Return a failed run's report instead of failing the test. */
+  allowFailure?: boolean
+}
+
+export interface AvaFixture {
+  /** A flow file, a pack file or an action name (`namespace:component:action`), or a flow object. */
+  run(target: string | Flow | object, params?: AvaParams, opts?: AvaRunOptions): Promise<AvaRunReport>
+  /** Runs one step of a flow (the exported specs' readable lines), as a Playwright test step. */
+  step(flow: Flow | object, stepId: number, params?: AvaParams): Promise<StepReport>
+  ask(request: string, opts?: { timeout?: number }): Promise<AvaAskReport>
+  extensionId: string
+}
+
+interface AvaWorker {
+  context: BrowserContext
+  extensionId: string
+  worker(): Promise<Worker>
+}
+
+/** Thrown when a run fails: the message is `ava run`'s trace, so the report reads like the CLI. */
+export class AvaRunError extends Error {
+  constructor(
+    readonly report: AvaRunReport,
+    label: string,
+  ) {
+    super(`ava run ${label} failed:\n${report.lines.join('\n')}`)
+    this.name = 'AvaRunError'
+  }
+}
+
+function flowTarget(data: Flow | object): Extract<Target, { kind: 'flow' }> {
+  const flow = parseFlow(data)
+  return { kind: 'flow', flow, label: flow.metadata.name }
+}
+
+function reportOf(outcome: RunOutcome): AvaRunReport {
+  const r = outcome.result as RunOutcome['result'] & { returns?: Record<string, unknown> }
+  if (outcome.kind === 'flow') return { success: outcome.result.success, kind: 'flow', steps: outcome.result.steps, returns: r.returns ?? {}, lines: formatReport(outcome.result), result: outcome.result }
+  return { success: outcome.result.success, kind: 'action', steps: outcome.result.trace, returns: r.returns ?? outcome.result.data ?? {}, lines: formatActionTrace(outcome.result), result: outcome.result }
+}
+
+async function attachScreenshot(page: Page, info: TestInfo, name: string): Promise<void> {
+  const body = await page.screenshot({ fullPage: true }).catch(() => null)
+  if (body) await info.attach(name, { body, contentType: 'image/png' })
+}
+
+let pageScript: Promise<string> | undefined
+
+export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvider' | 'avaStepTimeout' | 'avaTrace'>, { avaWorker: AvaWorker } & Pick<AvaOptions, 'avaDist' | 'avaChromium'>>({
+  avaDist: [process.env.AVA_DIST ?? resolve(root, 'dist'), { option: true, scope: 'worker' }],
+  avaChromium: [process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
+  avaProvider: [undefined, { option: true }],
+  avaStepTimeout: [undefined, { option: true }],
+  avaTrace: ['retain-on-failure', { option: true }],
+
+  // One Chromium per worker (starting it with the extension is the slow part); each test gets
+  // fresh pages and no cookies, so tests do not see each other's sessions.
+  avaWorker: [
+    async ({ avaDist, avaChromium, headless }, use) => {
+      const dist = isAbsolute(avaDist) ? avaDist : resolve(avaDist)
+      if (!existsSync(resolve(dist, 'manifest.json'))) throw new Error(`No built extension in ${dist}: run \`npm run build\`, or point AVA_DIST at one.`)
+      if (!existsSync(avaChromium)) throw new Error(`No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM.`)
+      const context = await chromium.launchPersistentContext('', {
+        executablePath: avaChromium,
+        headless,
+        args: [...baseArgs, `--disable-extensions-except=${dist}`, `--load-extension=${dist}`],
+        viewport: kViewport,
+      })
+      // The page code `ava run` injects into every document (the extension's own content script
+      // lives in an isolated world the test cannot call).
+      pageScript ??= buildPageScript()
+      await context.addInitScript({ content: await pageScript })
+      const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }))
+      const extensionId = new URL(first.url()).host
+      const worker = async (): Promise<Worker> => {
+        const live = context.serviceWorkers().filter((w) => w.url().startsWith(`chrome-extension://${extensionId}/`))
+        if (live.length) return live.at(-1)!
+        // A stopped worker wakes for an extension page.
+        const woken = context.waitForEvent('serviceworker', { timeout: 10_000 })
+        const p = await context.newPage()
+        await p.goto(`chrome-extension://${extensionId}/src/popup/index.html`)
+        const w = await woken
+        await p.close()
+        return w
+      }
+      await use({ context, extensionId, worker })
+      await context.close()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+
+  context: async ({ avaWorker }, use) => {
+    await avaWorker.context.clearCookies()
+    const before = new Set(avaWorker.context.pages())
+    await use(avaWorker.context)
+    await Promise.all(avaWorker.context.pages().filter((p) => !before.has(p)).map((p) => p.close().catch(() => undefined)))
+  },
+
+  ava: async ({ avaWorker, page, baseURL, avaProvider, avaStepTimeout, avaTrace }, use, info) => {
+    const { context, extensionId, worker } = avaWorker
+    let tracing = false
+    if (avaTrace !== 'off') {
+      // When the config's own `trace` option already records this context, that trace is the one.
+      tracing = await context.tracing.start({ screenshots: true, snapshots: true, title: info.title }).then(
+        () => true,
+        () => false,
+      )
+    }
+    let shot = false
+    const url = (u: string) => (baseURL ? new URL(u, baseURL).href : u)
+
+    const given = (params: AvaParams): Record<string, string> => Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))
+
+    async function runLoaded(loaded: Target, params: AvaParams, opts: AvaRunOptions, title: string): Promise<AvaRunReport> {
+      const start = opts.url ?? (page.url() === 'about:blank' && loaded.kind === 'flow' ? loaded.flow.metadata.start_url : undefined)
+      if (start) await page.goto(url(start))
+      else if (page.url() === 'about:blank') throw new Error(`ava run ${loaded.label}: give the page to start on ({ url }) or go there first`)
+      const report = await base.step(title, async () => reportOf(await runOnPage(page, loaded, { params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })))
+      if (!report.success && !opts.allowFailure) {
+        await attachScreenshot(page, info, 'ava-failure.png')
+        shot = true
+        throw new AvaRunError(report, loaded.label)
+      }
+      return report
+    }
+
+    async function run(target: string | Flow | object, params: AvaParams = {}, opts: AvaRunOptions = {}): Promise<AvaRunReport> {
+      const loaded = typeof target === 'string' ? loadTarget({ target, params: given(params) }) : flowTarget(target)
+      if (typeof loaded === 'string') throw new Error(`ava run ${String(target)}: ${loaded}`)
+      return runLoaded(loaded, params, opts, `ava.run ${loaded.label}`)
+    }
+
+    async function step(data: Flow | object, stepId: number, params: AvaParams = {}): Promise<StepReport> {
+      const { flow } = flowTarget(data)
+      const one = flow.steps.find((s) => s.step_id === stepId)
+      if (!one) throw new Error(`"${flow.metadata.name}" has no step ${stepId}`)
+      // The step alone, with the flow's variables: it acts on the page as the previous steps left it.
+      const single: Target = { kind: 'flow', flow: { ...flow, steps: [one], metadata: { ...flow.metadata, start_url: undefined, total_steps: 1 } }, label: `${flow.metadata.name}, step ${stepId}` }
+      const r = await runLoaded(single, params, {}, `${stepId} ${describeStep(flow, one)}`)
+      return r.steps[0] as StepReport
+    }
+
+    async function panel(timeout: number): Promise<Frame> {
+      const prefix = `chrome-extension://${extensionId}/src/panel/`
+      const deadline = Date.now() + timeout
+      for (;;) {
+        for (const f of page.frames()) {
+          if (f.url().startsWith(prefix) && (await (await f.frameElement()).isVisible().catch(() => false))) return f
+        }
+        if (Date.now() > deadline) throw new Error('The Ava panel did not open')
+        await page.waitForSelector('ava-root[data-ava-ready]', { state: 'attached', timeout: Math.max(1, deadline - Date.now()) })
+        await page.mouse.click(kViewport.width - kLauncher.margin - kLauncher.size / 2, kViewport.height - kLauncher.margin - kLauncher.size / 2)
+        await page.waitForTimeout(150)
+      }
+    }
+
+    async function ask(request: string, opts: { timeout?: number } = {}): Promise<AvaAskReport> {
+      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use().')
+      const timeout = opts.timeout ?? 60_000
+      return base.step(`ava.ask ${request}`, async () => {
+        const defaults = structuredClone(DEFAULT_SETTINGS)
+        const settings: Settings = { ...defaults, profiles: [{ ...defaults.profiles[0], ...avaProvider }], activeProfile: defaults.profiles[0].id }
+        await (await worker()).evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
+        const deadline = Date.now() + timeout
+        let f = await panel(timeout)
+        await f.waitForSelector('[data-test=send]:not([disabled])')
+        const before = await f.locator('[data-role=assistant]').count()
+        await f.fill('[data-test=input]', request)
+        await f.click('[data-test=send]')
+        // A run always ends by writing its token usage on its message; a run that navigates takes
+        // the panel's document with it, and the panel comes back on the next page with the chat.
+        for (;;) {
+          const done = await f
+            .locator('[data-role=assistant]')
+            .evaluateAll((els, n) => els.length > n && !!els.at(-1)!.querySelector('[data-test=usage]'), before)
+            .catch(() => false)
+          if (done) break
+          if (Date.now() > deadline) throw new Error(`ava.ask "${request}": no answer within ${timeout} ms`)
+          await page.waitForTimeout(100)
+          if (f.isDetached()) f = await panel(Math.max(1, deadline - Date.now()))
+        }
+        const last = f.locator('[data-role=assistant]').last()
+        const steps = await last.locator('[data-test=step]').evaluateAll((els) => els.map((e) => ({ status: e.getAttribute('data-status') ?? '', detail: e.querySelector('[data-test=step-detail]')?.textContent ?? '' })))
+        const text = (await last.locator('[data-test=text]').allTextContents()).join('\n')
+        return { steps, text }
+      })
+    }
+
+    await use({ run, step, ask, extensionId })
+
+    const failed = info.status !== info.expectedStatus
+    if (failed && !shot) await attachScreenshot(page, info, 'ava-failure.png')
+    if (tracing) {
+      if (failed) {
+        const path = info.outputPath('ava-trace.zip')
+        await context.tracing.stop({ path })
+        await info.attach('trace', { path, contentType: 'application/zip' })
+      } else await context.tracing.stop()
+    }
+  },
+})

@@ -1,0 +1,2 @@
+export declare const kPageGlobal: '__avaRun'
+export declare function buildPageScript(): Promise<string>

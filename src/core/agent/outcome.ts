@@ -1,0 +1,104 @@
+import type { Msg, Recovery } from '../chat'
+import { AvaError, type ErrorCode } from '../errors'
+import type { ExecFailure, NotActionableReason, RiskCategory } from '../exec'
+
+/**
+ * What a run tells the person, as locale keys (issue 17 §4: one message per outcome, in the UI
+ * language). Core decides what happened and which recovery fits (seed 003 错误处理:
+ * getUserMessage / getRecoveryAction); the panel words it from src/ui/locales. Every key made
+ * here is listed in `kOutcomeKeys`, which a unit test checks against both locales.
+ */
+
+export function msg(key: string, params?: Msg['params']): Msg {
+  return params ? { key, params } : { key }
+}
+
+/** An error that carries its sentence for the panel; `english` is for the CLI, logs and the planner. */
+export function avaError(code: ErrorCode, english: string, m: Msg): AvaError {
+  return new AvaError(code, english, { msg: m })
+}
+
+const kErrorCodes = ['NETWORK', 'TOKEN_INVALID', 'RATE_LIMITED', 'PROVIDER_ERROR', 'TIMEOUT', 'JSON_PARSE', 'SCHEMA', 'STREAM_CUT', 'ELEMENT_MISSING', 'STEP_FAILED', 'NO_PAGE', 'UNKNOWN'] as const satisfies readonly ErrorCode[]
+
+/**
+ * The sentence of an error: its own when it was made with one, else the one for its code. An
+ * unreachable provider names the URL it tried when the error knows it (issue 17 §3).
+ */
+export function errorMsg(e: AvaError): Msg {
+  const own = e.details?.msg as Msg | undefined
+  if (own && typeof own.key === 'string') return own
+  const url = e.details?.url
+  if (e.code === 'NETWORK' && typeof url === 'string') return msg('outcome.error.NETWORK_AT', { url })
+  return msg(`outcome.error.${(kErrorCodes as readonly string[]).includes(e.code) ? e.code : 'UNKNOWN'}`)
+}
+
+/**
+ * The buttons a failed outcome offers (seed 003: NETWORK → RETRY, JSON_PARSE → REGENERATE; a key or
+ * provider problem is fixed in the options). Retry runs the request again as it was (a saved plan
+ * may replay); Regenerate asks the model afresh, past the instruction cache.
+ */
+export function recoveryOf(e: AvaError): Recovery[] {
+  const own = e.details?.recovery as Recovery[] | undefined
+  if (own) return own
+  switch (e.code) {
+    case 'TOKEN_INVALID':
+      return ['options']
+    case 'NETWORK':
+    case 'PROVIDER_ERROR':
+      return ['retry', 'options']
+    case 'JSON_PARSE':
+    case 'SCHEMA':
+    case 'STREAM_CUT':
+      return ['regenerate']
+    default:
+      return ['retry']
+  }
+}
+
+/** Why a step could not be done, for a failure whose own words are the page's (English). */
+const kNotActionable: readonly (NotActionableReason | 'cancelled')[] = ['not-visible', 'disabled', 'read-only', 'not-stable', 'obscured', 'no-effect', 'value-rejected', 'wrong-kind', 'cancelled']
+const kStepCodes = ['ELEMENT_NOT_FOUND', 'ELEMENT_STALE', 'AMBIGUOUS', 'NOT_ACTIONABLE', 'TIMEOUT', 'VERIFY_FAILED', 'INVALID', 'BLOCKED'] as const
+
+/**
+ * The sentence for step `n` (1-based) that failed. "The page may have changed" is said only of
+ * ELEMENT_STALE, an element that was there and left; one never found is not said to have changed.
+ */
+export function stepFailureMsg(n: number, out: Pick<ExecFailure, 'code' | 'reason'> & { msg?: Msg }): Msg {
+  if (out.msg) return msg(out.msg.key, { ...out.msg.params, n })
+  if (out.code === 'NOT_ACTIONABLE' && out.reason && kNotActionable.includes(out.reason)) return msg(`outcome.step.notActionable.${out.reason}`, { n })
+  return msg(`outcome.step.${(kStepCodes as readonly string[]).includes(out.code) ? out.code : 'NOT_ACTIONABLE'}`, { n })
+}
+
+/** The question before a risky step: `step` is what the step does, in the model's words. */
+export function riskAsk(category: RiskCategory | 'cross_site_form' | 'secret' | 'actionSecret' | 'step', params: Record<string, string>): Msg {
+  return msg(`risk.ask.${category}`, params)
+}
+
+const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'step'] as const
+
+/** Every key this module and the run produce; both locales must have each (test/ui/outcome-messages.test.ts). */
+export const kOutcomeKeys: readonly string[] = [
+  ...kErrorCodes.map((c) => `outcome.error.${c}`),
+  'outcome.error.NETWORK_AT',
+  ...kStepCodes.map((c) => `outcome.step.${c}`),
+  ...kNotActionable.map((r) => `outcome.step.notActionable.${r}`),
+  'outcome.step.noSecret',
+  'outcome.step.secretUnbound',
+  'outcome.step.secretInUrl',
+  'outcome.step.actionUnknown',
+  'outcome.step.noFile',
+  ...kRiskAsks.map((c) => `risk.ask.${c}`),
+  'outcome.siteBlocked',
+  'outcome.restarted',
+  'outcome.restartedWaiting',
+  'outcome.stepLimit',
+  'outcome.loop',
+  'outcome.stopped',
+  'outcome.invalidStep',
+  'outcome.streamCut',
+  'outcome.replayFailed',
+  'outcome.offsite',
+  'outcome.tooLong',
+  'outcome.emptyRequest',
+  'step.repaired',
+]

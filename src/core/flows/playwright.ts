@@ -1,0 +1,106 @@
+import type { Flow, FlowStep } from './schema'
+import { parseSource } from './variables'
+
+/**
+ * Export to a Playwright Test spec (issue 18 part 4) that runs on Ava's fixture
+ * (e2e/playwright-test/fixture.ts, the package entry `ava-assistant/playwright`). Each step is one
+ * readable line, `await ava.step(flow, 3, params) // click "Save"`, and it replays with Ava's own
+ * checks (unique, like the recorded element, actionable) rather than a bare locator, so the spec
+ * passes and fails as `ava run` does. The flow itself, selectors and snapshots, follows the test.
+ * Secret values are never written: a secret comes from the environment at run time.
+ */
+
+export interface PlaywrightSpecOptions {
+  /** Where the spec imports the fixture from (a package entry, or a relative path). */
+  fixture?: string
+}
+
+export const kDefaultFixtureImport = 'ava-assistant/playwright'
+
+const q = (s: string) => JSON.stringify(s)
+/** A comment's text: one line, and never the end of the comment. */
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').replace(/\*\//g, '* /').trim()
+
+function cut(s: string, max = 60): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s
+}
+
+function targetName(step: FlowStep): string {
+  const text = step.element_snapshot?.text || step.description
+  if (text) return q(cut(oneLine(text)))
+  return step.selectors ? step.selectors.primary.value : 'the page'
+}
+
+/** What a step does, as a person would say it; secret values are named, never shown. */
+export function describeStep(flow: Flow, step: FlowStep): string {
+  const value = (v: unknown): string => {
+    const s = String(v ?? '')
+    const only = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(s)
+    if (only && flow.variables[only[1]]?.secret) return `the secret ${only[1]}`
+    return q(cut(oneLine(s)))
+  }
+  const p = step.params
+  switch (step.action) {
+    case 'navigate':
+      return `go to ${String(p.url)}`
+    case 'fill':
+      return `fill ${targetName(step)} with ${value(p.value)}`
+    case 'select':
+      return `select ${value(p.value)} in ${targetName(step)}`
+    case 'press':
+      return `press ${String(p.key)}${step.selectors ? ` on ${targetName(step)}` : ''}`
+    case 'scroll':
+      return `scroll ${String(p.direction ?? 'down')}${p.amount !== undefined ? ` ${String(p.amount)}` : ''}`
+    case 'wait':
+      return step.selectors ? `wait for ${targetName(step)}` : `wait ${String(p.ms ?? 0)} ms`
+    default:
+      return `${step.action}${step.selectors || step.element_snapshot ? ` ${targetName(step)}` : ''}`
+  }
+}
+
+/** The flow as it is embedded: without statistics, and without any secret's literal value. */
+function embedded(flow: Flow): Omit<Flow, 'stats'> {
+  const { stats: _stats, ...rest } = flow
+  const variables = Object.fromEntries(
+    Object.entries(flow.variables).map(([name, v]) => {
+      if (!v.secret || parseSource(v.value)?.kind !== 'literal') return [name, v]
+      const { value: _value, ...noValue } = v
+      return [name, noValue]
+    }),
+  )
+  return { ...rest, variables }
+}
+
+/** An environment variable name for a flow variable: `user_name` → `USER_NAME`. */
+function envName(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()
+}
+
+/** The flow as a `.spec.ts` for Playwright Test on Ava's fixture. */
+export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): string {
+  const data = embedded(flow)
+  // Variables the flow cannot find by itself at replay: asked for in the panel (${prompt:…}),
+  // positional (${arg:N}), or secrets with no source. In a spec they come from the environment.
+  const asked = Object.entries(data.variables).filter(([, v]) => {
+    const src = parseSource(v.value)
+    return !src || src.kind === 'prompt' || src.kind === 'arg'
+  })
+  const lines = [
+    `// ${oneLine(flow.metadata.name)}: exported by Ava from a flow (${flow.steps.length} steps). Run with \`npx playwright test\`.`,
+    '// Each ava.step replays one step with Ava\'s checks: it acts only on a unique element that looks',
+    '// like the recorded one, and fails with the candidates it saw otherwise (docs/flows.md).',
+    `import { test } from ${q(opts.fixture ?? kDefaultFixtureImport)}`,
+    '',
+    `test(${q(flow.metadata.name)}, async ({ page, ava }) => {`,
+  ]
+  if (asked.length) {
+    lines.push(`  // Asked for at replay: set these in the environment (a missing one fails the run and says which).`)
+    lines.push(`  const params = { ${asked.map(([name]) => `${name}: process.env.${envName(name)}`).join(', ')} }`)
+  }
+  const args = asked.length ? ', params' : ''
+  if (flow.metadata.start_url) lines.push(`  await page.goto(${q(flow.metadata.start_url)})`)
+  for (const step of flow.steps) lines.push(`  await ava.step(flow, ${step.step_id}${args}) // ${oneLine(describeStep(flow, step))}`)
+  lines.push('})', '', `// The flow: selectors, element snapshots and variables (secrets come from the environment).`)
+  lines.push(`const flow = ${JSON.stringify(data, null, 2)}`, '')
+  return lines.join('\n')
+}
