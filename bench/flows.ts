@@ -2,21 +2,23 @@
  * Suite `flows` (issue 8): a 10-step flow recorded on the component fixture app's plain page
  * (by driving it with mouse and keyboard under the page recorder), then replayed with no LLM:
  *   replay_10_steps_ms         in the extension, from the panel's Replay click to the result shown
- *                              (median; aim ≤ 500 ms);
+ *                              (median; aim ≤ 500 ms; timed in the panel, see timedReplay);
  *   runner_replay_10_steps_ms  with `ava run` (bin/ava.js), as it prints it: browser start excluded;
  *   resolve_step_ms            selector resolution per step (median over every step of every run);
  *   replay_in_page_10_steps_ms the core loop with the page code in a plain page, no messaging;
  *   flow_10_steps_3_checks_ms  issue 18: a flow recorded on the Element Plus form (name, a select and
  *                              its option, a checkbox, a switch, a radio, submit) with three checks
  *                              picked with Alt+click (the select's text, the switch's state, the
- *                              success message), replayed in the extension from the panel (aim ≤ 500 ms).
+ *                              success message), replayed in the extension from the panel (aim ≤ 500 ms);
+ *                              `…_harness_ms` is the same replay timed from outside by Playwright.
+ * `--case checks` runs that last case alone.
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import type { Page } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 import { replayFlow, type Flow } from '../src/core/flows'
 import { launchAva } from '../e2e/support/ava'
 import { chromiumPath } from '../e2e/support/browser'
@@ -26,6 +28,7 @@ import { median, report } from './lib/report'
 import { benchPlaywrightTest } from './lib/pwtest'
 
 const kRuns = 7
+const only = process.argv.includes('--case') ? process.argv[process.argv.indexOf('--case') + 1] : undefined
 const root = resolve(import.meta.dirname, '..')
 const run = promisify(execFile)
 
@@ -74,8 +77,39 @@ async function formWithChecks(page: Page): Promise<void> {
   await check('.result')
 }
 
+/**
+ * One Replay click in the panel, timed as the person sees it, on the panel's own clock: from the
+ * click event's timestamp (when the browser took the input) to the first paint after the result
+ * appeared. Playwright's work around the click (its scroll, stability and hit-target checks, the
+ * input's routing into the panel's frame) and its polling for the result are not Ava's: under
+ * load they add 300–700 ms, reported apart as `harnessMs` (Playwright's click call to Playwright
+ * seeing the result), the figure this suite printed before.
+ */
+async function timedReplay(panel: Frame): Promise<{ feltMs: number; harnessMs: number; success: boolean; text: string }> {
+  // A string, not a function: tsx names arrow functions with a helper the panel does not have.
+  await panel.evaluate(`(() => {
+    const w = window
+    w.__replay = {}
+    document.querySelector('[data-test=flow-replay]').addEventListener('click', (e) => { w.__replay.clickAt = e.timeStamp }, { capture: true, once: true })
+    const seen = new MutationObserver(() => {
+      if (w.__replay.clickAt === undefined || !document.querySelector('[data-test=flow-result]')) return
+      seen.disconnect()
+      requestAnimationFrame(() => setTimeout(() => { w.__replay.paintAt = performance.now() }))
+    })
+    seen.observe(document.body, { subtree: true, childList: true })
+  })()`)
+  const t0 = performance.now()
+  await panel.click('[data-test=flow-replay]')
+  const result = panel.locator('[data-test=flow-result]')
+  await result.waitFor({ timeout: 30_000 })
+  const harnessMs = performance.now() - t0
+  await panel.waitForFunction('window.__replay.paintAt !== undefined')
+  const { clickAt, paintAt } = (await panel.evaluate('window.__replay')) as { clickAt: number; paintAt: number }
+  return { feltMs: Math.round(paintAt - clickAt), harnessMs: Math.round(harnessMs), success: (await result.getAttribute('data-success')) === 'true', text: (await result.textContent()) ?? '' }
+}
+
 ensureBuilt()
-await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root })
+if (!only) await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root })
 const h = await startFlowHarness()
 let flow: Flow
 const resolveMs: number[] = []
@@ -95,7 +129,7 @@ try {
   if (checked.steps.length !== 10 || checked.steps.filter((s) => s.action === 'verify').length !== 3) throw new Error(`expected 10 recorded steps with 3 checks, got ${shape}`)
 
   const inPage: number[] = []
-  for (let i = 0; i < kRuns; i++) {
+  for (let i = 0; i < (only ? 0 : kRuns); i++) {
     const p = await h.open('/plain.html')
     const r = await replayFlow(flow, { port: pagePort(p), navigateToStart: false })
     if (!r.success) throw new Error(`in-page replay failed: ${r.error?.message}`)
@@ -103,23 +137,23 @@ try {
     resolveMs.push(...r.steps.map((s) => s.resolveMs))
     await p.close()
   }
-  report({ suite: 'flows', case: 'plain page, 10 recorded steps', metric: 'replay_in_page_10_steps_ms', value: median(inPage), unit: 'ms' })
-  report({ suite: 'flows', case: 'plain page, per step', metric: 'resolve_step_ms', value: median(resolveMs), unit: 'ms' })
-  report({ suite: 'flows', case: 'plain page, per step (max)', metric: 'resolve_step_max_ms', value: Math.max(...resolveMs), unit: 'ms' })
+  if (!only) report({ suite: 'flows', case: 'plain page, 10 recorded steps', metric: 'replay_in_page_10_steps_ms', value: median(inPage), unit: 'ms' })
+  if (!only) report({ suite: 'flows', case: 'plain page, per step', metric: 'resolve_step_ms', value: median(resolveMs), unit: 'ms' })
+  if (!only) report({ suite: 'flows', case: 'plain page, per step (max)', metric: 'resolve_step_max_ms', value: Math.max(...resolveMs), unit: 'ms' })
 
   // ava run
   const dir = mkdtempSync(join(tmpdir(), 'ava-bench-flows-'))
   const file = join(dir, 'ten.flow.json')
   writeFileSync(file, JSON.stringify(flow))
   const runner: number[] = []
-  for (let i = 0; i < kRuns; i++) {
+  for (let i = 0; i < (only ? 0 : kRuns); i++) {
     const out = await run(process.execPath, [resolve(root, 'bin/ava.js'), 'run', file, '--url', h.server.url('/plain.html')], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath } })
     const m = /passed in (\d+) ms/.exec(out.stdout)
     if (!m) throw new Error(`ava run did not pass:\n${out.stdout}`)
     runner.push(Number(m[1]))
   }
   rmSync(dir, { recursive: true, force: true })
-  report({ suite: 'flows', case: 'ava run, 10 steps', metric: 'runner_replay_10_steps_ms', value: median(runner), unit: 'ms' })
+  if (!only) report({ suite: 'flows', case: 'ava run, 10 steps', metric: 'runner_replay_10_steps_ms', value: median(runner), unit: 'ms' })
 
   // The extension: the flow saved as the panel saves it, replayed from the panel.
   const ava = await launchAva()
@@ -130,22 +164,20 @@ try {
     const saved = { [id]: { id, namespace: 'recorded', action: id, flow, savedAt: Date.now(), pending: [] }, [checksId]: { id: checksId, namespace: 'recorded', action: checksId, flow: checked, savedAt: Date.now() - 1, pending: [] } }
     await worker.evaluate((v) => chrome.storage.local.set({ 'flows.saved': v }), saved)
     const ext: number[] = []
-    for (let i = 0; i < kRuns; i++) {
+    for (let i = 0; i < (only ? 0 : kRuns); i++) {
       const p = await ava.context.newPage()
       await p.goto(h.server.url('/plain.html'))
       const panel = await ava.openPanel(p)
       await panel.waitForSelector('[data-test=flow-replay]')
-      const t0 = performance.now()
-      await panel.click('[data-test=flow-replay]')
-      const result = panel.locator('[data-test=flow-result]')
-      await result.waitFor({ timeout: 30_000 })
-      ext.push(performance.now() - t0)
-      if ((await result.getAttribute('data-success')) !== 'true') throw new Error('extension replay failed')
+      const r = await timedReplay(panel)
+      ext.push(r.feltMs)
+      if (!r.success) throw new Error(`extension replay failed: ${r.text}`)
       await p.close()
     }
-    report({ suite: 'flows', case: 'extension panel, 10 steps', metric: 'replay_10_steps_ms', value: median(ext), unit: 'ms' })
+    if (!only) report({ suite: 'flows', case: 'extension panel, 10 steps', metric: 'replay_10_steps_ms', value: median(ext), unit: 'ms' })
 
     const withChecks: number[] = []
+    const withChecksHarness: number[] = []
     for (let i = 0; i < kRuns; i++) {
       const p = await ava.context.newPage()
       await p.goto(h.server.url('/ep-form.html'))
@@ -153,15 +185,14 @@ try {
       const panel = await ava.openPanel(p)
       await panel.waitForSelector('[data-test=flow-replay]')
       await panel.selectOption('[data-test=flow-select]', checksId)
-      const t0 = performance.now()
-      await panel.click('[data-test=flow-replay]')
-      const result = panel.locator('[data-test=flow-result]')
-      await result.waitFor({ timeout: 30_000 })
-      withChecks.push(performance.now() - t0)
-      if ((await result.getAttribute('data-success')) !== 'true') throw new Error(`extension replay of the checked flow failed: ${await result.textContent()}`)
+      const r = await timedReplay(panel)
+      withChecks.push(r.feltMs)
+      withChecksHarness.push(r.harnessMs)
+      if (!r.success) throw new Error(`extension replay of the checked flow failed: ${r.text}`)
       await p.close()
     }
     report({ suite: 'flows', case: 'Element Plus form, 10 steps, 3 checks', metric: 'flow_10_steps_3_checks_ms', value: median(withChecks), unit: 'ms' })
+    report({ suite: 'flows', case: 'Element Plus form, 10 steps, 3 checks', metric: 'flow_10_steps_3_checks_harness_ms', value: median(withChecksHarness), unit: 'ms' })
   } finally {
     await ava.close()
   }
@@ -170,4 +201,4 @@ try {
 }
 
 // Issue 18: 20 flows on Playwright Test with 2 workers, through Ava's fixture (bench/lib/pwtest.ts).
-await benchPlaywrightTest()
+if (!only) await benchPlaywrightTest()

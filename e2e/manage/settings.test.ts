@@ -63,7 +63,7 @@ it('keeps two provider profiles, one active, with keys masked and revealed only 
 
   // The model list comes from the endpoint's own /models.
   await options.click('[data-test=fetch-models]')
-  await expect.poll(() => options.textContent('[data-test=models]')).toContain('1 models')
+  await expect.poll(() => options.textContent('[data-test=models]')).toContain('offers 1 model.')
   expect(await options.$$eval('[data-test=model-list] option', (els) => els.map((e) => e.textContent))).toContain('test-model')
   expect(llm.requests.at(-1)).toMatchObject({ api: 'models' })
   expect(llm.requests.at(-1)!.headers.authorization).toBe(`Bearer ${kKey}`)

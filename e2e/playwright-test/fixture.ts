@@ -78,7 +78,7 @@ export interface AvaFixture {
   /** A flow file, a pack file or an action name (`namespace:component:action`), or a flow object. */
   run(target: string | Flow | object, params?: AvaParams, opts?: AvaRunOptions): Promise<AvaRunReport>
   /** Runs one step of a flow (the exported specs' readable lines), as a Playwright test step. */
-  step(flow: Flow | object, stepId: number, params?: AvaParams): Promise<StepReport>
+  step(flow: Flow | object, stepId: number, params?: AvaParams): Promise<StepReport & { value?: string }>
   ask(request: string, opts?: { timeout?: number }): Promise<AvaAskReport>
   extensionId: string
 }
@@ -183,13 +183,21 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
 
     const given = (params: AvaParams): Record<string, string> => Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))
 
+    // The page the flow is on: the test's, until a flow's `tab` step moves it (an exported spec's
+    // ava.step lines run one step each, so the move must outlast the step).
+    let current = page
     async function runLoaded(loaded: Target, params: AvaParams, opts: AvaRunOptions, title: string): Promise<AvaRunReport> {
-      const start = opts.url ?? (page.url() === 'about:blank' && loaded.kind === 'flow' ? loaded.flow.metadata.start_url : undefined)
-      if (start) await page.goto(url(start))
-      else if (page.url() === 'about:blank') throw new Error(`ava run ${loaded.label}: give the page to start on ({ url }) or go there first`)
-      const report = await base.step(title, async () => reportOf(await runOnPage(page, loaded, { params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })))
+      if (current.isClosed()) current = page
+      const start = opts.url ?? (current.url() === 'about:blank' && loaded.kind === 'flow' ? loaded.flow.metadata.start_url : undefined)
+      if (start) await current.goto(url(start))
+      else if (current.url() === 'about:blank') throw new Error(`ava run ${loaded.label}: give the page to start on ({ url }) or go there first`)
+      const report = await base.step(title, async () => {
+        const outcome = await runOnPage(current, loaded, { params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })
+        if (outcome.kind === 'flow' && outcome.page) current = outcome.page
+        return reportOf(outcome)
+      })
       if (!report.success && !opts.allowFailure) {
-        await attachScreenshot(page, info, 'ava-failure.png')
+        await attachScreenshot(current, info, 'ava-failure.png')
         shot = true
         throw new AvaRunError(report, loaded.label)
       }
@@ -202,14 +210,16 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
       return runLoaded(loaded, params, opts, `ava.run ${loaded.label}`)
     }
 
-    async function step(data: Flow | object, stepId: number, params: AvaParams = {}): Promise<StepReport> {
+    async function step(data: Flow | object, stepId: number, params: AvaParams = {}): Promise<StepReport & { value?: string }> {
       const { flow } = flowTarget(data)
       const one = flow.steps.find((s) => s.step_id === stepId)
       if (!one) throw new Error(`"${flow.metadata.name}" has no step ${stepId}`)
       // The step alone, with the flow's variables: it acts on the page as the previous steps left it.
       const single: Target = { kind: 'flow', flow: { ...flow, steps: [one], metadata: { ...flow.metadata, start_url: undefined, total_steps: 1 } }, label: `${flow.metadata.name}, step ${stepId}` }
       const r = await runLoaded(single, params, {}, `${stepId} ${describeStep(flow, one)}`)
-      return r.steps[0] as StepReport
+      // An extract step's value, for the spec's `returns[name] = (await ava.step(…)).value`.
+      const value = one.action === 'extract' ? r.returns[String(one.params.name)] : undefined
+      return { ...(r.steps[0] as StepReport), ...(typeof value === 'string' ? { value } : {}) }
     }
 
     async function panel(timeout: number): Promise<Frame> {
@@ -261,7 +271,7 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
     await use({ run, step, ask, extensionId })
 
     const failed = info.status !== info.expectedStatus
-    if (failed && !shot) await attachScreenshot(page, info, 'ava-failure.png')
+    if (failed && !shot) await attachScreenshot(current.isClosed() ? page : current, info, 'ava-failure.png')
     if (tracing) {
       if (failed) {
         const path = info.outputPath('ava-trace.zip')

@@ -91,6 +91,9 @@ export function answerConfirmation(tabId: number, runId: string, allow: boolean)
   return true
 }
 
+/** The ids of the runs this worker has started or resumed, for as long as it lives. */
+const launched = new Set<string>()
+
 /** Runs that were in flight when the worker stopped: core decides whether each goes on or ends. */
 export async function resumeRuns(): Promise<void> {
   const all = await browser.storage.session.get(null)
@@ -98,7 +101,9 @@ export async function resumeRuns(): Promise<void> {
   for (const [key, value] of Object.entries(all)) {
     if (!key.startsWith('run:')) continue
     const state = value as RunState
-    if (!state || !isActive(state.status) || live.has(state.tabId)) continue
+    // A run this worker started is no run to resume: only a restarted worker finds runs it does
+    // not know (the wake alarm calls this every 30 s while a stored run looks active).
+    if (!state || !isActive(state.status) || live.has(state.tabId) || launched.has(state.id)) continue
     const me: Live = { id: state.id, controller: new AbortController() }
     const ports = portsFor(me, state.origin, state.tabId, settings)
     launch(me, state, () => resumeRun(state, ports, { settings, signal: me.controller.signal }))
@@ -107,6 +112,7 @@ export async function resumeRuns(): Promise<void> {
 
 /** Holds the run in this worker's table while it runs, under whichever tab it is in. */
 function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
+  launched.add(state.id)
   const untrack = trackRequests()
   live.set(state.tabId, me)
   void run().finally(() => {

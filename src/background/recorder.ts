@@ -19,8 +19,10 @@ import {
 } from '../core/flows'
 import { toPlaywrightSpec } from '../core/flows/playwright'
 import { createChannelFlowPort, type BoundSecret, type StepGuard } from '../core/page/channel'
-import { targetOf } from '../core/page/command'
+import { targetOf, type PageCommand, type PageCommandKind, type PageOutcome } from '../core/page/command'
+import { urlMatches } from '../core/glob'
 import { AvaError } from '../core/errors'
+import { refusalAsk, riskAsk } from '../core/agent/outcome'
 import { sleep } from '../core/sleep'
 import { ProtocolError, sendToTab } from '../messaging'
 import { runStore } from '../storage/conversation'
@@ -30,9 +32,9 @@ import { vaultFor } from '../storage/vault'
 import { boundSecrets, describeResult, engineFor, getRegistry, reloadRegistry } from './actions'
 import { chatWriter, conversationOf, newId } from './conversation'
 import { allowDomain } from './offsite'
-import { navigate, sendCommand, tabSender, tabUrl } from './page'
+import { navigate, sendCommand, tabUrl } from './page'
 import { settingsStore } from '../storage/settings'
-import { isDocumentGone } from './tabs'
+import { isDocumentGone, takeNewTab, waitForDoc } from './tabs'
 
 /**
  * Record and replay in the background (issue 8). A recording's events are kept in
@@ -202,8 +204,22 @@ export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): P
 // Replay in a tab
 
 /** The FlowPort of a tab: every step one command on the page channel (src/background/page.ts). */
-export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly BoundSecret[]): FlowPort {
-  const send = tabSender(tabId)
+export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly BoundSecret[]): FlowPort & { currentTab(): number } {
+  // The tab the steps act on: the replay's own until a `tab` step moves it.
+  let current = tabId
+  /** Tabs the steps opened (a target=_blank link the background opened), newest last, not yet taken. */
+  const opened: number[] = []
+  let lastSent = Date.now()
+  const send = Object.assign(
+    async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
+      lastSent = Date.now()
+      const { tabId: after, ...out } = await sendCommand(current, command, { signal })
+      // A flow stays in its tab: the new one waits for a `tab` step.
+      if (after !== current) opened.push(after)
+      return out as PageOutcome<K>
+    },
+    { tabId: () => current },
+  )
   const port = createChannelFlowPort(send, {
     guard,
     // A replay that moves to another site types no saved secret there (issue 16 §2).
@@ -215,12 +231,49 @@ export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly
   })
   return {
     ...port,
+    currentTab: () => current,
+    async switchTab(to, signal) {
+      const next = await pickTab(current, to, opened, lastSent, signal)
+      opened.splice(0, opened.indexOf(next.id) + 1)
+      current = next.id
+      await browser.tabs.update(current, { active: true })
+      return { url: next.url }
+    },
     // A `run` step (a pack action the agent called, issue 18 §3): through the registry, its page
     // steps through the same gate as the flow's own.
     async runAction(name, params, signal) {
       const r = await (await engineFor(send.tabId(), guard)).run(name, params, { signal })
       return { ok: r.success, detail: describeResult(r).replace(/\*\*/g, '') }
     },
+  }
+}
+
+/** How long a `tab` step waits for its tab (Chrome reports a script's new tab a moment late). */
+const kTabWaitMs = 5_000
+
+/**
+ * The tab a `tab` step names: the newest one the steps opened (a link the background opened, or one
+ * a page script opened, which Chrome tells tabs.ts about), the n-th of the window, or the first of
+ * the window whose address matches (`*` matches anything). Throws saying what it looked for.
+ */
+async function pickTab(current: number, to: { index?: number; url?: string }, opened: number[], since: number, signal: AbortSignal): Promise<{ id: number; url: string }> {
+  const deadline = Date.now() + kTabWaitMs
+  const { windowId } = await browser.tabs.get(current)
+  for (;;) {
+    const tabs = (await browser.tabs.query({ windowId })).sort((a, b) => a.index - b.index)
+    let id: number | undefined
+    if (to.index !== undefined) id = tabs[to.index]?.id
+    else if (to.url !== undefined) id = tabs.find((t) => urlMatches(t.url ?? t.pendingUrl ?? '', to.url!))?.id
+    else id = opened.filter((t) => tabs.some((x) => x.id === t)).at(-1) ?? (await takeNewTab(current, since))
+    if (id !== undefined) {
+      const doc = await waitForDoc(id, { signal })
+      return { id, url: doc.url }
+    }
+    if (Date.now() > deadline || signal.aborted) {
+      const what = to.index !== undefined ? `no tab ${to.index} in this window (there are ${tabs.length})` : to.url !== undefined ? `no tab at ${to.url}` : 'the previous step opened no tab'
+      throw new Error(`${what} after ${kTabWaitMs / 1000} s.`)
+    }
+    await sleep(200, signal)
   }
 }
 
@@ -250,20 +303,24 @@ export function answerFlowQuestion(tabId: number, id: string, allow: boolean): b
  * A replay passes the gate every step passes (issue 15): the person's confirm categories and site
  * lists, risky steps asked in the chat as the agent asks, and the step limit.
  */
-async function replayGuard(tabId: number, name: string, signal?: AbortSignal): Promise<StepGuard> {
+/** The replay's gates; `tabNow` is the tab its steps act on now (a `tab` step moves them). */
+async function replayGuard(tabId: number, tabNow: () => number, name: string, signal?: AbortSignal): Promise<StepGuard> {
   const { safety, agent } = await settingsStore.get()
   const chat = chatWriter(await conversationOf(tabId), () => tabId)
   let used = 0
   return {
     confirm: safety.confirm,
     sites: { allow: safety.allowDomains, deny: safety.denyDomains },
-    here: () => tabUrl(tabId),
+    // The site of the page the steps act on now, not of the tab the replay began in.
+    here: () => tabUrl(tabNow()),
     step() {
       if (++used > agent.stepLimit) throw new Error(`The replay reached the step limit (${agent.stepLimit}) and stopped; raise it in options.`)
     },
-    async ask(reason) {
+    async ask(reason, refusal) {
       const id = newId('replay')
-      const card = await chat.add({ role: 'system', kind: 'confirm', text: `${name}: ${reason}`, confirm: { runId: id, step: used, reason, state: 'pending' } })
+      // The question in the person's language, asked as the agent asks it.
+      const ask = refusal ? refusalAsk(name, refusal) : riskAsk('step', { step: name })
+      const card = await chat.add({ role: 'system', kind: 'confirm', text: `${name}: ${reason}`, confirm: { runId: id, step: used, reason, state: 'pending', msg: ask } })
       const allow = await new Promise<boolean>((resolve) => {
         questions.set(id, { tabId, answer: resolve })
         signal?.addEventListener('abort', () => resolve(false), { once: true })
@@ -272,7 +329,7 @@ async function replayGuard(tabId: number, name: string, signal?: AbortSignal): P
       await chat.patch(card.id, { confirm: { ...card.confirm!, state: allow ? 'allowed' : 'denied' } })
       return allow
     },
-    allowed: async (refusal) => void (refusal.offsite && (await allowDomain(tabId, refusal.offsite))),
+    allowed: async (refusal) => void (refusal.offsite && (await allowDomain(tabNow(), refusal.offsite))),
   }
 }
 
@@ -281,7 +338,9 @@ export async function replaySaved(tabId: number, id: string, params: Record<stri
   const entry = all[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
   // The panel replays on the page in front of the person; only another site sends it to the start page.
-  const port = tabFlowPort(tabId, await replayGuard(tabId, entry.flow.metadata.name, signal), await boundSecrets())
+  const ref: { port?: ReturnType<typeof tabFlowPort> } = {}
+  const guard = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, signal)
+  const port = (ref.port = tabFlowPort(tabId, guard, await boundSecrets()))
   const here = await port.url!(signal ?? new AbortController().signal)
   const start = entry.flow.metadata.start_url
   const result = await replayFlow(entry.flow, {

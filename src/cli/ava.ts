@@ -1,6 +1,8 @@
 // `ava`: the command line of the action registry (design 000 §3.2). Runs on plain Node 20 once
 // bundled to bin/ava.js (scripts/build-cli.mjs), or from source with `node --import tsx`.
-import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { validateFlow } from '../core/flows/schema'
 import {
   createRegistry,
   dryRun,
@@ -85,14 +87,51 @@ const search: Handler = ({ positionals, values }, io) => {
   return kExit.ok
 }
 
-const validate: Handler = ({ positionals, values }, io) => {
+/** A flow file's report: validateFlow's errors, and its warnings (a flow that checks nothing, a file that is not there). */
+interface FlowReport {
+  path: string
+  kind: 'flow'
+  valid: boolean
+  errors: { path: string; message: string }[]
+  warnings: { path: string; message: string }[]
+}
+
+async function validateFlowFile(file: string): Promise<FlowReport> {
+  const path = displayPath(file)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    return { path, kind: 'flow', valid: false, errors: [{ path: '(root)', message: plainMessage(e) }], warnings: [] }
+  }
+  const v = validateFlow(text)
+  const warnings = [...v.warnings]
+  if (v.flow) {
+    // What `ava run` would refuse before starting a browser, said here without one.
+    const { missingFlowFiles } = await import('./run')
+    for (const m of missingFlowFiles(v.flow, dirname(file), {})) warnings.push({ path: `variables.${m.variable}`, message: `the file is not at ${displayPath(m.path)}; \`ava run\` fails unless it is there or given with --param ${m.variable}=<path>` })
+  }
+  return { path, kind: 'flow', valid: v.valid, errors: v.errors, warnings }
+}
+
+const validate: Handler = async ({ positionals, values }, io) => {
   if (positionals.length === 0) {
-    io.err('ava: validate needs files or folders, e.g. `ava action validate actions/`')
+    io.err('ava: validate needs files or folders, e.g. `ava action validate actions/` or `ava action validate signup.flow.json`')
     return kExit.usage
+  }
+  // Flow files (.json) are checked by the flow format; everything else is a pack file or folder.
+  const flows = await Promise.all(positionals.filter((a) => /\.json$/i.test(a)).map((a) => validateFlowFile(resolve(a))))
+  const packArgs = positionals.filter((a) => !/\.json$/i.test(a))
+  if (packArgs.length === 0) {
+    if (values.json) io.out(JSON.stringify({ valid: flows.every((f) => f.valid), files: flows }, null, 2))
+    reportFlows(flows, io, !!values.json)
+    const bad = flows.filter((f) => !f.valid).length
+    io.err(bad ? `${bad} of ${flows.length} file(s) invalid` : `${flows.length} file(s) valid`)
+    return bad ? kExit.failed : kExit.ok
   }
   const given = new Map<string, string>() // absolute → display path
   const missing: string[] = []
-  for (const arg of positionals) {
+  for (const arg of packArgs) {
     const files = packFiles(resolve(arg))
     if (files.length === 0) missing.push(arg)
     for (const f of files) given.set(f, displayPath(f))
@@ -109,11 +148,21 @@ const validate: Handler = ({ positionals, values }, io) => {
     ...missing.map((path) => ({ path, valid: false, issues: [notFound(path)] })),
     ...result.files.filter((f) => shown.has(f.path)).map((f) => ({ path: f.path, valid: !f.issues.some((i) => i.severity === 'error'), issues: f.issues })),
   ]
-  const invalid = reports.filter((r) => !r.valid).length
-  if (values.json) io.out(JSON.stringify({ valid: invalid === 0, files: reports }, null, 2))
+  const invalid = reports.filter((r) => !r.valid).length + flows.filter((f) => !f.valid).length
+  const count = reports.length + flows.length
+  if (values.json) io.out(JSON.stringify({ valid: invalid === 0, files: [...reports, ...flows] }, null, 2))
   else for (const r of reports) for (const issue of r.issues) io.out(formatIssue(issue))
-  io.err(invalid ? `${invalid} of ${reports.length} file(s) invalid` : `${reports.length} file(s) valid`)
+  reportFlows(flows, io, !!values.json)
+  io.err(invalid ? `${invalid} of ${count} file(s) invalid` : `${count} file(s) valid`)
   return invalid ? kExit.failed : kExit.ok
+}
+
+/** A flow's errors on stdout, as a pack's problems are; its warnings on stderr, since the flow still runs. */
+function reportFlows(flows: FlowReport[], io: Io, json: boolean): void {
+  for (const f of flows) {
+    if (!json) for (const e of f.errors) io.out(`${f.path}: ${e.path}: ${e.message}`)
+    for (const w of f.warnings) io.err(`${f.path}: warning: ${w.path}: ${w.message}`)
+  }
 }
 
 const dryRunCommand: Handler = ({ positionals, values }, io) => {
@@ -146,9 +195,9 @@ const kActionCommands: Record<string, Command> = {
   validate: {
     name: 'action validate',
     args: '<file|dir...>',
-    summary: 'Check pack files, one line per problem (path:line:col: CODE message).',
+    summary: 'Check pack files and flow files (.json), one line per problem (path:line:col: CODE message).',
     options: {},
-    notes: 'Exit 1 when any file is invalid.',
+    notes: "Exit 1 when any file is invalid. A flow's warnings (it checks nothing, a file it uploads is missing) go to stderr and do not fail it.",
     handler: validate,
   },
   'dry-run': {

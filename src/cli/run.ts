@@ -6,12 +6,14 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
-import { formatReport, formatStepReport, parseFlow, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
+import { fileVariables, formatReport, formatStepReport, parseFlow, parseSource, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
 import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
-import { navigatedOutcome, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
+import { navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
 import { formatCommandHelp, kExit, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
+import { urlMatches } from '../core/glob'
+import { sleep } from '../core/sleep'
 import { actionEnv, cliSources, displayPath, readGlobalConfig, readPack } from './sources'
 
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
@@ -67,15 +69,52 @@ function isContextLoss(e: unknown): boolean {
 /** A command that lost its document is sent to the next one this many more times. */
 const kContextRetries = 2
 
+/** How long the next command waits for the document a step's navigation is loading. */
+const kNextDocumentMs = 10_000
+
+/**
+ * Pages whose last command started a navigation, and the wait for the document it loads. Kept per
+ * page, not per sender: the flows' port makes a sender for each command.
+ */
+const leaving = new WeakMap<PwPage, Promise<void>>()
+
+/**
+ * A step that starts a navigation (a link to a slow page) answers while its document is still
+ * there. The next command must go to the next document: sent at once it would run in the leaving
+ * one, lose its context there, and a click would be taken for one that navigated — a pass for a
+ * click that never happened. As the extension's sender does (nextDocument), wait for the commit
+ * and the load first. Listening starts now, before the navigation can commit.
+ */
+function expectNextDocument(page: PwPage): void {
+  const main = page.mainFrame()
+  const next = page
+    .waitForEvent('framenavigated', { predicate: (f) => f === main, timeout: kNextDocumentMs })
+    .then(() => page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }))
+    // A navigation the page cancelled (a download, a 204) leaves the document as it is.
+    .catch(() => undefined)
+  leaving.set(page, next)
+}
+
 /**
  * The page channel on a Playwright page (src/core/page/command.ts): each command is answered by
  * the same receiver the extension's content script runs, injected as the page global.
  */
 export function pageSender(page: PwPage): SendCommand {
   return async <K extends PageCommandKind>(command: PageCommand<K>): Promise<PageOutcome<K>> => {
+    const pending = leaving.get(page)
+    if (pending) {
+      leaving.delete(page)
+      await pending
+    }
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await page.evaluate(([c, g]) => (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c), [command, kGlobal] as const)) as PageOutcome<K>
+        const out = (await page.evaluate(([c, g]) => (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c), [command, kGlobal] as const)) as PageOutcome<K>
+        // A link to a new tab was not clicked (a script's click meets the popup blocker): the
+        // carrier opens it, as the extension's background does, and the run stays on this page.
+        const openTab = out.ok && 'openTab' in out ? out.openTab : undefined
+        if (typeof openTab === 'string') await page.context().newPage().then((p) => p.goto(openTab, { timeout: kNavigationTimeoutMs }))
+        if (out.ok && 'navigating' in out && out.navigating) expectNextDocument(page)
+        return out
       } catch (e) {
         const message = String((e as Error)?.message ?? e).replace(/^page\.evaluate: (?:[A-Z]\w*Error: )*/, '').split('\n')[0]
         if (!isContextLoss(e)) return { ok: false, code: 'NOT_ACTIONABLE', message }
@@ -94,8 +133,56 @@ async function goto(page: PwPage, url: string): Promise<void> {
   await page.goto(new URL(url, page.url()).href, { timeout: kNavigationTimeoutMs })
 }
 
-export function pageFlowPort(page: PwPage): FlowPort {
-  return createChannelFlowPort(pageSender(page), { navigate: (url) => goto(page, url) })
+/** How long a `tab` step waits for its tab to appear (a click's new tab comes a moment later). */
+const kTabWaitMs = 5_000
+
+/**
+ * The flows' port on a Playwright page, and on the other pages of its context: a `tab` step moves
+ * the run to the page the previous steps opened (`context.on('page')`), the n-th page of the
+ * context, or the first whose address matches. `page()` is the one the run is on now.
+ */
+export function pageFlowPort(first: PwPage): FlowPort & { page(): PwPage; close(): void } {
+  let page = first
+  let moved = false
+  const context = first.context()
+  const opened: PwPage[] = []
+  const onPage = (p: PwPage) => void opened.push(p)
+  context.on('page', onPage)
+  const send = (<K extends PageCommandKind>(command: PageCommand<K>) => pageSender(page)(command)) as SendCommand
+  const port = createChannelFlowPort(send, { navigate: (url) => goto(page, url) })
+  async function find(to: { index?: number; url?: string }, signal: AbortSignal): Promise<PwPage | undefined> {
+    const deadline = Date.now() + kTabWaitMs
+    for (;;) {
+      const live = context.pages()
+      // A port made after the tab opened (the fixture's ava.step runs one step per port) saw no
+      // page event: there the newest other page of the context is the one the previous step opened.
+      const newest = !moved && live.length > 1 && live.at(-1) !== page ? live.at(-1) : undefined
+      const hit =
+        to.index !== undefined ? live[to.index] : to.url !== undefined ? live.find((p) => urlMatches(p.url(), to.url!)) : (opened.filter((p) => !p.isClosed() && p !== page).at(-1) ?? newest)
+      if (hit || Date.now() > deadline || signal.aborted) return hit
+      // Not there yet: the next page of the context, or a navigation that changes an address.
+      await Promise.race([context.waitForEvent('page', { timeout: 250 }).catch(() => undefined), sleep(250, signal).catch(() => undefined)])
+    }
+  }
+  return {
+    ...port,
+    page: () => page,
+    close: () => void context.off('page', onPage),
+    async switchTab(to, signal) {
+      const next = await find(to, signal)
+      if (!next) {
+        const what = to.index !== undefined ? `no tab ${to.index} (there are ${context.pages().length})` : to.url !== undefined ? `no tab at ${to.url} (tabs: ${context.pages().map((p) => p.url()).join(', ')})` : 'the previous step opened no tab'
+        throw new Error(`${what} after ${kTabWaitMs / 1000} s.`)
+      }
+      // Taken: a later `tab` without index or url means a tab opened after this one.
+      opened.splice(0, opened.indexOf(next) + 1)
+      page = next
+      moved = true
+      await page.bringToFront()
+      await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs })
+      return { url: page.url() }
+    },
+  }
 }
 
 /** Types of the files people upload most; others go without one, as a file chooser may send them. */
@@ -106,11 +193,7 @@ export function pageBrowserPort(page: PwPage): BrowserPort {
   const port = createChannelPort(pageSender(page), {
     navigate: (url) => goto(page, url),
     // An upload step's `path` is read here, relative to where `ava run` was started.
-    async readFile(path) {
-      const full = resolve(path)
-      const ext = extname(full).slice(1).toLowerCase()
-      return { name: basename(full), mimeType: kMimeTypes[ext], base64: (await readFileAsync(full)).toString('base64') }
-    },
+    readFile: (path) => readUpload(resolve(path)),
     // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
     async readGlobal(path) {
       return page.evaluate((keys) => {
@@ -130,7 +213,8 @@ export function pageBrowserPort(page: PwPage): BrowserPort {
 // ---------------------------------------------------------------------------------------------
 // The command
 
-export type Target = { kind: 'flow'; flow: Flow; label: string } | { kind: 'action'; name: string; registry: ActionRegistry; label: string }
+/** `dir`: the flow file's folder, which its `${file:…}` paths are relative to (default: the working directory). */
+export type Target = { kind: 'flow'; flow: Flow; label: string; dir?: string } | { kind: 'action'; name: string; registry: ActionRegistry; label: string }
 
 function actionTarget(name: string, sources: PackSource[], params: Record<string, string>): Target | string {
   const registry = createRegistry(() => sources)
@@ -152,7 +236,11 @@ export function loadTarget(a: Pick<RunArgs, 'action' | 'params'> & { target: str
       const text = readFileSync(path, 'utf8')
       const data = JSON.parse(text) as Record<string, unknown>
       if (Array.isArray(data.steps) && typeof data.title === 'string' && !('version' in data)) return `${displayPath(path)} is a Chrome DevTools recording; run flows saved by Ava (the .flow.json export).`
-      return { kind: 'flow', flow: parseFlow(data), label: displayPath(path) }
+      const flow = parseFlow(data)
+      // A missing upload file is found here, before Chromium starts, as a missing parameter is.
+      const missing = missingFlowFiles(flow, dirname(path), a.params)
+      if (missing.length) return missing.map((m) => `${displayPath(path)}: the file "${m.variable}" is not at ${displayPath(m.path)}.`).join('\n')
+      return { kind: 'flow', flow, label: displayPath(path), dir: dirname(path) }
     }
     if (/\.ya?ml$/i.test(path)) {
       const file = readPack(path)
@@ -173,6 +261,29 @@ export function loadTarget(a: Pick<RunArgs, 'action' | 'params'> & { target: str
   return `no file "${target}", and it is not an action name (namespace:component:action)`
 }
 
+/**
+ * Where a `${file:path}` variable's file is: a path given with `--param name=…` is the person's,
+ * relative to the working directory; the flow's own is relative to the flow file's folder (so a
+ * flow and its files move together); an absolute path is used as it is.
+ */
+export function flowFilePath(flow: Flow, variable: string, dir: string | undefined, params: Record<string, string>): string {
+  if (variable in params) return resolve(params[variable])
+  const source = parseSource(flow.variables[variable]?.value)
+  return resolve(dir ?? process.cwd(), source && source.kind === 'file' ? source.key : '')
+}
+
+/** The flow's file variables whose file is not there. */
+export function missingFlowFiles(flow: Flow, dir: string | undefined, params: Record<string, string>): { variable: string; path: string }[] {
+  return fileVariables(flow)
+    .map((variable) => ({ variable, path: flowFilePath(flow, variable, dir, params) }))
+    .filter((f) => !existsSync(f.path))
+}
+
+async function readUpload(path: string): Promise<UploadFile> {
+  const ext = extname(path).slice(1).toLowerCase()
+  return { name: basename(path), mimeType: kMimeTypes[ext], base64: (await readFileAsync(path)).toString('base64') }
+}
+
 /** One line per step; a step the pack lets fail (onError: continue) is not a failure of the run. */
 export function formatActionTrace(r: ActionResult): string[] {
   const lines = r.trace.map((t) => {
@@ -189,7 +300,7 @@ export function formatActionTrace(r: ActionResult): string[] {
   return lines
 }
 
-export type RunOutcome = { kind: 'flow'; result: FlowRunResult } | { kind: 'action'; result: ActionResult }
+export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
 
 /**
  * Runs a loaded target on a page whose context already injects the page script (kGlobal) into
@@ -202,16 +313,19 @@ export async function runOnPage(
   opts: { params: Record<string, string>; positional?: string[]; timeoutMs?: number; onStep?: (r: StepReport) => void; engine?: Partial<EngineOptions>; run?: RunOptions },
 ): Promise<RunOutcome> {
   if (target.kind === 'flow') {
+    const flow = target.flow
     const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
+    const port = pageFlowPort(page)
     const result = await replayFlow(target.flow, {
-      port: pageFlowPort(page),
+      port,
       // In CI the vault is the environment: ${secret:KEY} reads $KEY.
-      variables: { params: opts.params, env, secrets: env, args: opts.positional ?? [] },
+      variables: { params: opts.params, env, secrets: env, args: opts.positional ?? [], file: (_path, variable) => readUpload(flowFilePath(flow, variable, target.dir, opts.params)) },
       navigateToStart: false,
       stepTimeoutMs: opts.timeoutMs,
       onStep: opts.onStep,
-    })
-    return { kind: 'flow', result }
+    }).finally(() => port.close())
+    // The page the flow ended on (a `tab` step moves it): the one a failure's screenshot shows.
+    return { kind: 'flow', result, page: port.page() }
   }
   const engine = createEngine({ ...opts.engine, registry: target.registry, port: pageBrowserPort(page), env: actionEnv(target.registry) })
   return { kind: 'action', result: await engine.run(target.name, opts.params, opts.run) }
@@ -299,6 +413,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
       run: { debug: config.actions.debug },
     })
     failed = !run.result.success
+    if (run.kind === 'flow' && run.page) page = run.page
     if (a.json) io.out(JSON.stringify(run.result, null, 2))
     else if (run.kind === 'flow') for (const line of formatReport(run.result, { steps: false })) io.out(line)
     else io.out(formatActionTrace(run.result).join('\n'))

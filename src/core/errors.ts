@@ -20,6 +20,8 @@ export type ErrorCode =
 export interface ErrorData {
   code: string
   message: string
+  /** What a UI needs to say `code` in its own language (the locale's `failure.<code>`); `message` is the English. */
+  params?: Record<string, string | number>
 }
 
 export class AvaError extends Error {

@@ -127,7 +127,7 @@ export interface Protocol {
   'popup→bg:packs.undoDelete': { req: { namespace: string }; res: { ok: boolean } }
   'popup→bg:cache.list': { req: Record<string, never>; res: { entries: CacheEntry[] } }
   /** Replaces one entry with edited JSON; the reply says what is wrong with it, if anything. */
-  'popup→bg:cache.replace': { req: { key: string; json: string }; res: { ok: true } | { ok: false; message: string } }
+  'popup→bg:cache.replace': { req: { key: string; json: string }; res: { ok: true } | ({ ok: false } & ErrorData) }
   'popup→bg:cache.remove': { req: { key: string }; res: { ok: true } }
   /** Web tabs an action can run in, and the one to offer first (see docs/packs-ui.md). */
   'popup→bg:tabs.targets': { req: Record<string, never>; res: TabTargets }
@@ -184,7 +184,7 @@ export interface ManagedPack {
   origin?: string
   installedAt?: number
   /** `use`: the action an alias stands for, so the notice can be said in the UI's language. */
-  deprecated: { action: string; message?: string; use?: string }[]
+  deprecated: { action: string; message?: string; messageZh?: string; use?: string }[]
   /** Problems the registry reported when it loaded this pack. */
   issues: PackIssue[]
 }

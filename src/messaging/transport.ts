@@ -55,6 +55,8 @@ export class ProtocolError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Filled into the UI's `failure.<code>` message; `message` is the English for logs and the CLI. */
+    readonly params?: Record<string, string | number>,
   ) {
     super(message)
   }
@@ -83,6 +85,7 @@ export class ChannelError extends ProtocolError {
   }
 }
 
+/** The English, for logs and the CLI; a UI says each code in its language (locale key `failure.<code>`). */
 const kChannelMessages: Record<ChannelCode, string> = {
   NO_RECEIVER: 'The page was not there to answer (it was loading, had closed or had moved on).',
   GONE_MID_MESSAGE: 'The page went away (it navigated or was closed) before it answered.',
@@ -138,7 +141,10 @@ function isEnvelope(m: unknown): m is Envelope {
 
 function toErrorData(e: unknown): ErrorData {
   if (e && typeof e === 'object' && 'code' in e && typeof (e as { code: unknown }).code === 'string') {
-    return { code: (e as { code: string }).code, message: String((e as unknown as Error).message) }
+    const params = (e as { params?: unknown }).params
+    const data: ErrorData = { code: (e as { code: string }).code, message: String((e as unknown as Error).message) }
+    if (params && typeof params === 'object') data.params = params as Record<string, string | number>
+    return data
   }
   const message = e instanceof Error ? e.message : String(e)
   // A handler that let a browser messaging error through answers with our sentence, not Chrome's.
@@ -150,7 +156,7 @@ function unwrap<N extends MessageName>(name: N, reply: unknown): Res<N> {
   if (reply === undefined) throw new ChannelError('NO_RECEIVER', kChannelMessages.NO_RECEIVER, `Nobody answered ${name}`)
   const r = reply as Reply<N>
   if (r.ok) return r.res
-  throw new ProtocolError(r.error.code, r.error.message)
+  throw new ProtocolError(r.error.code, r.error.message, r.error.params)
 }
 
 /**

@@ -6,6 +6,7 @@ import type { RiskCategory } from '../core/exec'
 import { send, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
 import { settingsStore, uiPrefsStore } from '../storage/settings'
 import { vaultStore } from '../storage/vault'
+import { failureText } from '../ui/failure'
 
 /** A profile as the form edits it: `apiKey` empty means "keep the stored key". */
 export type ProfileDraft = ProfileInput & { apiKey: string; apiKeyMask: string }
@@ -23,7 +24,7 @@ export interface Draft {
 }
 
 const lines = (text: string) => text.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean)
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
+const message = failureText
 
 function toDraft(s: PublicSettings): Draft {
   return {

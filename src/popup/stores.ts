@@ -4,9 +4,11 @@ import browser from 'webextension-polyfill'
 import { diffPacks, kMaxPackBytes, validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackDiff, type PackFile, type PackIssue } from '../core/registry'
 import { send, type CacheEntry, type ManagedPack, type PackUpdate, type TabTargets } from '../messaging'
 import { userPacksStore } from '../storage/packs'
+import { failureText } from '../ui/failure'
+import { failureLine } from './run-text'
 import { t } from '../ui/i18n'
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
+const message = failureText
 
 /** Installed packs, search, and the pack-level actions of the manager. */
 export const usePacksStore = defineStore('packs', () => {
@@ -225,9 +227,9 @@ export const useActionStore = defineStore('action', () => {
     error.value = null
     try {
       const [d, t] = await Promise.all([send('ui→bg:action', { type: 'action.describe', action }), send('popup→bg:tabs.targets', {})])
-      const r = d as { ok: true; action: ActionDescription } | { ok: false; error: { message: string } }
+      const r = d as { ok: true; action: ActionDescription } | { ok: false; error: { code: string; action: string; message: string } }
       if (r.ok) description.value = r.action
-      else error.value = r.error.message
+      else error.value = failureLine(r.error)
       targets.value = t
     } catch (e) {
       error.value = message(e)
@@ -293,7 +295,7 @@ export const useCacheStore = defineStore('cache', () => {
   async function replace(key: string, json: string): Promise<string | null> {
     try {
       const r = await send('popup→bg:cache.replace', { key, json })
-      if (!r.ok) return r.message
+      if (!r.ok) return failureText(r)
       await load()
       return null
     } catch (e) {

@@ -80,10 +80,13 @@ export function described(x: { description: string; descriptionZh?: string }): s
 }
 
 /**
- * A pack's deprecation notice. The author's `deprecated_message` is English; in another language,
- * when the action is an alias, Ava says what replaces it in that language instead.
+ * A pack's deprecation notice. The author's `deprecated_message` is English and
+ * `deprecated_message_zh` Chinese; without one in the UI language Ava says what replaces the
+ * action (an alias), or only that it is deprecated, never the other language's sentence.
  */
-export function deprecationNote(d: { action: string; message?: string; use?: string }): string {
-  if (d.use && (i18n.global.locale.value !== 'en' || !d.message)) return t('popup.deprecatedUse', { action: d.action, target: d.use })
-  return t('popup.deprecatedNote', { action: d.action, message: d.message ?? '' })
+export function deprecationNote(d: { action: string; message?: string; messageZh?: string; use?: string }): string {
+  const message = i18n.global.locale.value === 'zh-CN' ? d.messageZh : d.message
+  if (message) return t('popup.deprecatedNote', { action: d.action, message })
+  if (d.use) return t('popup.deprecatedUse', { action: d.action, target: d.use })
+  return t('popup.deprecatedOnly', { action: d.action })
 }

@@ -110,9 +110,9 @@ describe('rendering', () => {
 
   it('counts tokens with the right plural', async () => {
     await setLocale('en')
-    expect(t('panel.tokens', { n: 1 })).toBe('1 token')
-    expect(t('panel.tokens', { n: 101 })).toBe('101 tokens')
+    expect(t('panel.tokens', { n: 1, total: '1' })).toBe('1 token')
+    expect(t('panel.tokens', { n: 6244, total: '6,244' })).toBe('6,244 tokens')
     await setLocale('zh-CN')
-    expect(t('panel.tokens', { n: 101 })).toBe('101 个 token')
+    expect(t('panel.tokens', { n: 101, total: '101' })).toBe('101 个 token')
   })
 })

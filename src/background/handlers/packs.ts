@@ -1,8 +1,7 @@
 import browser from 'webextension-polyfill'
-import { AvaError } from '../../core/errors'
 import { CacheEntrySchema, type CacheEntry } from '../../core/instruction/cache-entry'
 import { diffPacks, kMaxPackBytes, qualify, validatePack } from '../../core/registry'
-import { handle, type ManagedPack, type TabTargets } from '../../messaging'
+import { handle, ProtocolError, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
 import * as cache from '../agent-cache'
@@ -38,7 +37,7 @@ async function managedPacks(): Promise<ManagedPack[]> {
       enabled: own?.enabled ?? true,
       origin: own?.origin,
       installedAt: own?.installedAt,
-      deprecated: n.actions.filter((a) => a.deprecated).map((a) => ({ action: a.name, message: a.deprecatedMessage, use: a.aliasOf })),
+      deprecated: n.actions.filter((a) => a.deprecated).map((a) => ({ action: a.name, message: a.deprecatedMessage, messageZh: a.deprecatedMessageZh, use: a.aliasOf })),
       issues: issues.filter((i) => i.file === userFile(n.namespace)),
     }
   })
@@ -59,7 +58,7 @@ async function managedPacks(): Promise<ManagedPack[]> {
       installedAt: p.installedAt,
       deprecated: Object.entries(parsed.pack?.actions ?? {})
         .filter(([, a]) => a.deprecated)
-        .map(([name, a]) => ({ action: `${p.namespace}:${name}`, message: a.deprecated_message, use: a.alias_of === undefined ? undefined : qualify(a.alias_of, p.namespace) })),
+        .map(([name, a]) => ({ action: `${p.namespace}:${name}`, message: a.deprecated_message, messageZh: a.deprecated_message_zh, use: a.alias_of === undefined ? undefined : qualify(a.alias_of, p.namespace) })),
       issues: p.enabled ? issues.filter((i) => i.file === userFile(p.namespace)) : [],
     })
   }
@@ -81,17 +80,21 @@ function changePacks<T>(fn: (packs: Record<string, UserPack>) => Promise<T> | T)
 }
 
 /** The schema a hand-edited cache entry must still meet: the same key, and steps the agent can replay. */
-function checkCacheEntry(key: string, json: string): { ok: true; entry: CacheEntry } | { ok: false; message: string } {
-  const fail = (message: string) => ({ ok: false as const, message })
+function checkCacheEntry(key: string, json: string): { ok: true; entry: CacheEntry } | { ok: false; code: string; message: string; params: Record<string, string> } {
+  const fail = (code: string, params: Record<string, string>, message: string) => ({ ok: false as const, code, message, params })
   let value: unknown
   try {
     value = JSON.parse(json)
   } catch (e) {
-    return fail(`Not JSON: ${(e as Error).message}`)
+    const reason = (e as Error).message
+    return fail('CACHE_NOT_JSON', { reason }, `Not JSON: ${reason}`)
   }
   const r = CacheEntrySchema.safeParse(value)
-  if (!r.success) return fail(r.error.issues.map((x) => `${x.path.join('.') || '(entry)'}: ${x.message}`).join('; '))
-  if (r.data.key !== key) return fail(`"key" must stay "${key}": it is derived from the request and the page.`)
+  if (!r.success) {
+    const issues = r.error.issues.map((x) => `${x.path.join('.') || '(entry)'}: ${x.message}`).join('; ')
+    return fail('CACHE_INVALID', { issues }, issues)
+  }
+  if (r.data.key !== key) return fail('CACHE_KEY_CHANGED', { key }, `"key" must stay "${key}": it is derived from the request and the page.`)
   return { ok: true as const, entry: r.data }
 }
 
@@ -113,12 +116,15 @@ async function installedPack(namespace: string): Promise<{ source: 'user' | 'bui
 
 const isWeb = (url: string | undefined) => !!url && /^https?:/.test(url)
 
+/** A refusal the popup says in its language from `code` and `params` (locale `failure.<code>`); `english` is for logs. */
+const refuse = (code: string, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
+
 export function registerPackHandlers(): void {
   handle('popup→bg:packs.manage', kSenders, async () => ({ packs: await managedPacks() }))
 
   handle('popup→bg:packs.get', kSenders, async ({ namespace }) => {
     const installed = await installedPack(namespace)
-    if (!installed) throw new AvaError('UNKNOWN', `No pack "${namespace}".`)
+    if (!installed) throw refuse('PACK_MISSING', { namespace }, `No pack "${namespace}".`)
     return { namespace, text: installed.text, source: installed.source }
   })
 
@@ -127,16 +133,16 @@ export function registerPackHandlers(): void {
     try {
       parsed = new URL(url)
     } catch {
-      throw new AvaError('UNKNOWN', `"${url}" is not a URL.`)
+      throw refuse('PACK_URL_INVALID', { url }, `"${url}" is not a URL.`)
     }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new AvaError('UNKNOWN', `Only http(s) URLs can be imported, not ${parsed.protocol}`)
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse('PACK_URL_PROTOCOL', { protocol: parsed.protocol }, `Only http(s) URLs can be imported, not ${parsed.protocol}`)
     let res: Response
     try {
       res = await fetch(parsed, { signal: AbortSignal.timeout(kFetchTimeoutMs), credentials: 'omit' })
     } catch (e) {
-      throw new AvaError('NETWORK', `Could not fetch ${parsed.href}: ${(e as Error).message}. If you declined the permission for ${parsed.origin}, allow it and try again.`)
+      throw refuse('PACK_FETCH_FAILED', { url: parsed.href, origin: parsed.origin }, `Could not fetch ${parsed.href}: ${(e as Error).message}. If you declined the permission for ${parsed.origin}, allow it and try again.`)
     }
-    if (!res.ok) throw new AvaError('NETWORK', `${parsed.href} answered HTTP ${res.status}.`)
+    if (!res.ok) throw refuse('PACK_HTTP', { url: parsed.href, status: res.status }, `${parsed.href} answered HTTP ${res.status}.`)
     const text = await readTextLimited(res, kMaxPackBytes, parsed.href)
     return { text, url: res.url || parsed.href }
   })
@@ -157,7 +163,7 @@ export function registerPackHandlers(): void {
     }
     return changePacks((packs) => {
       // Another install of this namespace landed between the prompt and the yes: ask again.
-      if (installed && packs[namespace] && packs[namespace].version !== installed.version) throw new AvaError('UNKNOWN', `"${namespace}" changed while you were deciding; import it again to see the new difference.`)
+      if (installed && packs[namespace] && packs[namespace].version !== installed.version) throw refuse('PACK_CHANGED', { namespace }, `"${namespace}" changed while you were deciding; import it again to see the new difference.`)
       const previous = packs[namespace]?.version ?? installed?.version
       packs[namespace] = { namespace, version, text, enabled: packs[namespace]?.enabled ?? true, origin, installedAt: Date.now() }
       return { ok: true as const, namespace, version, previous }
@@ -166,7 +172,7 @@ export function registerPackHandlers(): void {
 
   handle('popup→bg:packs.setEnabled', kSenders, async ({ namespace, enabled }) =>
     changePacks((packs) => {
-      if (!packs[namespace]) throw new AvaError('UNKNOWN', `"${namespace}" is not a user pack; built-in packs are always on.`)
+      if (!packs[namespace]) throw refuse('PACK_BUILTIN_ALWAYS_ON', { namespace }, `"${namespace}" is not a user pack; built-in packs are always on.`)
       packs[namespace].enabled = enabled
       return { ok: true as const }
     }),
@@ -175,7 +181,7 @@ export function registerPackHandlers(): void {
   handle('popup→bg:packs.delete', kSenders, async ({ namespace }) =>
     changePacks(async (packs) => {
       const gone = packs[namespace]
-      if (!gone) throw new AvaError('UNKNOWN', `"${namespace}" is not a user pack; built-in packs cannot be deleted.`)
+      if (!gone) throw refuse('PACK_BUILTIN_UNDELETABLE', { namespace }, `"${namespace}" is not a user pack; built-in packs cannot be deleted.`)
       delete packs[namespace]
       await packTrashStore.set(trimTrash({ ...(await packTrashStore.get()), [namespace]: { ...gone, deletedAt: Date.now() } }))
       return { ok: true as const }
@@ -201,7 +207,7 @@ export function registerPackHandlers(): void {
   handle('popup→bg:cache.replace', kSenders, async ({ key, json }) => {
     const checked = checkCacheEntry(key, json)
     if (!checked.ok) return checked
-    if (!(await cache.lookup(key))) return { ok: false as const, message: `No cache entry "${key}" (it may have been deleted).` }
+    if (!(await cache.lookup(key))) return { ok: false as const, code: 'CACHE_MISSING', params: { key }, message: `No cache entry "${key}" (it may have been deleted).` }
     await cache.replace(checked.entry)
     return { ok: true as const }
   })
@@ -225,7 +231,7 @@ export function registerPackHandlers(): void {
 
   handle('popup→bg:action.runIn', kSenders, async ({ tabId, action, params }) => {
     const tab = await browser.tabs.get(tabId).catch(() => undefined)
-    if (!tab || !isWeb(tab.url)) throw new AvaError('NO_PAGE', 'That tab is closed or is not a web page. Pick another tab.')
+    if (!tab || !isWeb(tab.url)) throw refuse('TAB_NOT_WEB', {}, 'That tab is closed or is not a web page. Pick another tab.')
     return (await actionApi(tabId)).run({ action, params })
   })
 }

@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
 import { activeLlm, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, maskKey, mergeSafety, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type Settings, type UiPrefs } from '../../core/settings'
-import { handle, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
+import { handle, ProtocolError, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
 import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
 import { kVersionsKey, pruneHistories } from '../../storage/migrations'
 import { settingsStore, uiPrefsStore } from '../../storage/settings'
@@ -33,6 +33,9 @@ function sameEndpoint(a: Endpointish | undefined, b: Endpointish | undefined): b
   return a?.provider === b?.provider && endpointOf(a) === endpointOf(b)
 }
 
+/** A refusal the options page says in its language from `code` and `params` (locale `failure.<code>`); `english` is for logs. */
+const refuse = (code: string, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
+
 function keyFor(stored: Settings, id: string | undefined, typed: string | undefined): string {
   if (typed !== undefined) return typed
   return stored.profiles.find((p) => p.id === id)?.apiKey ?? ''
@@ -42,7 +45,10 @@ function merge(input: SettingsInput, stored: Settings): Settings {
   const candidate = { ...input, ui: undefined, version: SETTINGS_VERSION, profiles: input.profiles.map((p) => ({ ...p, apiKey: keyFor(stored, p.id, p.apiKey) })) }
   delete candidate.ui
   const r = safeParseSettings(candidate)
-  if (!r.success) throw new AvaError('UNKNOWN', `Settings not saved: ${describeIssues(r.error.issues)}`)
+  if (!r.success) {
+    const issues = describeIssues(r.error.issues)
+    throw refuse('SETTINGS_INVALID', { issues }, `Settings not saved: ${issues}`)
+  }
   return r.data
 }
 
@@ -148,7 +154,7 @@ export function registerSettingsHandlers(): void {
 
   handle('options→bg:settings.revealKey', ['options'], async ({ profileId }) => {
     const p = (await settingsStore.get()).profiles.find((x) => x.id === profileId)
-    if (!p) throw new AvaError('UNKNOWN', `No profile "${profileId}".`)
+    if (!p) throw refuse('PROFILE_MISSING', { id: profileId }, `No profile "${profileId}".`)
     return { apiKey: p.apiKey }
   })
 
@@ -176,7 +182,8 @@ export function registerSettingsHandlers(): void {
     try {
       value = JSON.parse(json)
     } catch (e) {
-      throw new AvaError('UNKNOWN', `That file is not JSON: ${(e as Error).message}. Nothing was changed.`)
+      const reason = (e as Error).message
+      throw refuse('SETTINGS_NOT_JSON', { reason }, `That file is not JSON: ${reason}. Nothing was changed.`)
     }
     // Either an export file, or a bare settings object of any version (older files migrate).
     const file = value as Partial<SettingsFile> | null
@@ -197,11 +204,12 @@ export function registerSettingsHandlers(): void {
     if (withKeys?.profiles) for (const p of withKeys.profiles) p.apiKey ??= keep(p.id, p, stored.profiles.find((x) => x.id === p.id))
     if (withKeys?.llm) withKeys.llm.apiKey ??= keep(stored.activeProfile, withKeys.llm, activeLlm(stored))
     const r = migrateSettings(withKeys)
-    if (!r.ok) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: ${describeIssues(r.issues)}`)
+    const rejected = (issues: string) => refuse('SETTINGS_FILE_REJECTED', { issues }, `Settings file rejected, nothing was changed: ${issues}`)
+    if (!r.ok) throw rejected(describeIssues(r.issues))
     const ui = isFile && file.ui ? UiPrefsSchema.safeParse(file.ui) : null
-    if (ui && !ui.success) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
+    if (ui && !ui.success) throw rejected(`ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
     const vault = isFile && file.vault !== undefined ? VaultSchema.safeParse(file.vault) : null
-    if (vault && !vault.success) throw new AvaError('UNKNOWN', `Settings file rejected, nothing was changed: vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    if (vault && !vault.success) throw rejected(`vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
     const { safety, kept } = mergeSafety(stored.safety, r.value.safety)
     const next = { ...r.value, safety }
     await settingsStore.set(next)
@@ -215,8 +223,8 @@ export function registerSettingsHandlers(): void {
   handle('options→bg:vault.list', ['options'], async () => ({ entries: await vaultEntries() }))
 
   handle('options→bg:vault.set', ['options'], async ({ name, value }) => {
-    if (!kVaultNamePattern.test(name)) throw new AvaError('UNKNOWN', `"${name}" is not a valid name: use letters, digits, ".", "-" or "_".`)
-    if (value.length > kMaxVaultValue) throw new AvaError('UNKNOWN', `The value of ${name} is longer than ${kMaxVaultValue} characters.`)
+    if (!kVaultNamePattern.test(name)) throw refuse('VAULT_NAME_INVALID', { name }, `"${name}" is not a valid name: use letters, digits, ".", "-" or "_".`)
+    if (value.length > kMaxVaultValue) throw refuse('VAULT_VALUE_TOO_LONG', { name, max: kMaxVaultValue }, `The value of ${name} is longer than ${kMaxVaultValue} characters.`)
     await vaultStore.set({ ...(await vaultStore.get()), [name]: value })
     return { entries: await vaultEntries() }
   })
@@ -232,10 +240,10 @@ export function registerSettingsHandlers(): void {
   })
 
   handle('options→bg:vault.bind', ['options'], async ({ name, sites }) => {
-    if (!(name in (await vaultStore.get()))) throw new AvaError('UNKNOWN', `There is no saved secret named ${name}.`)
+    if (!(name in (await vaultStore.get()))) throw refuse('VAULT_MISSING', { name }, `There is no saved secret named ${name}.`)
     const origins = sites.map((s) => ({ s, origin: siteOrigin(s) }))
     const bad = origins.find((o) => !o.origin)
-    if (bad) throw new AvaError('UNKNOWN', `"${bad.s}" is not a web site: write it as bank.com or https://bank.com.`)
+    if (bad) throw refuse('VAULT_SITE_INVALID', { site: bad.s }, `"${bad.s}" is not a web site: write it as bank.com or https://bank.com.`)
     await vaultSitesStore.set({ ...(await vaultSitesStore.get()), [name]: [...new Set(origins.map((o) => o.origin!))] })
     return { entries: await vaultEntries() }
   })

@@ -74,6 +74,18 @@ export function riskAsk(category: RiskCategory | 'cross_site_form' | 'secret' | 
   return msg(`risk.ask.${category}`, params)
 }
 
+/**
+ * The page's question about a step it refused to do unasked: its category when the page said it,
+ * else a general one. It names the element as well as `step` (the model's description, or a flow's
+ * name), which may not match it (a model obeying a hostile page calls a click on "Delete account"
+ * "Open the settings"). The agent and a flow replayed from the panel ask the same way.
+ */
+export function refusalAsk(step: string, out: Pick<ExecFailure, 'offsite' | 'carriesData' | 'category' | 'label'>): Msg {
+  if (out.offsite) return riskAsk(out.carriesData ? 'cross_site_form' : 'cross_site', { step, host: out.offsite })
+  if (out.category && out.category !== 'cross_site' && out.category !== 'high_risk_action') return riskAsk(out.category, { step, target: out.label || step })
+  return riskAsk('step', { step })
+}
+
 const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'step'] as const
 
 /** Every key this module and the run produce; both locales must have each (test/ui/outcome-messages.test.ts). */

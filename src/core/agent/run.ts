@@ -12,7 +12,7 @@ import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
 import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, forgetPage, type PageContext, type StepReport } from './prompt'
 import { kRiskReasons } from './risk'
-import { avaError, errorMsg, msg, recoveryOf, riskAsk, stepFailureMsg } from './outcome'
+import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
 import type { Msg } from '../chat'
 import { navigationRefusal } from '../offsite'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
@@ -597,15 +597,9 @@ function stepName(view: StepView): string {
   return view.instruction.description ?? view.instruction.action_type
 }
 
-/**
- * The page's question about a step: its category when the page said it, else a general one. It
- * names the element as well as the model's description of the step, which may not match it (a
- * model obeying a hostile page calls a click on "Delete account" "Open the settings").
- */
+/** The page's question about a step (`refusalAsk`), naming the step as the model described it. */
 function pageAsk(view: StepView, out: ExecFailure): Msg {
-  if (out.offsite) return riskAsk(out.carriesData ? 'cross_site_form' : 'cross_site', { step: stepName(view), host: out.offsite })
-  if (out.category && out.category !== 'cross_site' && out.category !== 'high_risk_action') return riskAsk(out.category, { step: stepName(view), target: out.label || stepName(view) })
-  return riskAsk('step', { step: stepName(view) })
+  return refusalAsk(stepName(view), out)
 }
 
 /**

@@ -18,8 +18,9 @@ export interface PlaywrightSpecOptions {
 export const kDefaultFixtureImport = 'ava-assistant/playwright'
 
 const q = (s: string) => JSON.stringify(s)
-/** A comment's text: one line, and never the end of the comment. */
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').replace(/\*\//g, '* /').trim()
+// A comment's text: one line. The spec's comments are all line comments, so only a line break
+// ends them, and a URL glob such as "*" + "/orders" stays as written.
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim()
 
 function cut(s: string, max = 60): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s
@@ -53,6 +54,25 @@ export function describeStep(flow: Flow, step: FlowStep): string {
       return `scroll ${String(p.direction ?? 'down')}${p.amount !== undefined ? ` ${String(p.amount)}` : ''}`
     case 'wait':
       return step.selectors ? `wait for ${targetName(step)}` : `wait ${String(p.ms ?? 0)} ms`
+    case 'verify':
+    case 'expect': {
+      const what = step.selectors ? targetName(step) : 'the page'
+      if (p.url !== undefined) return `check the address matches ${value(p.url)}`
+      if (p.text !== undefined) return `check ${what} shows ${value(p.text)}`
+      if (p.state !== undefined) return `check ${what} is ${String(p.state)}`
+      if (p.value !== undefined) return `check ${what} has the value ${value(p.value)}`
+      return `check ${String(p.count)} element(s) match ${step.selectors?.primary.value ?? 'the selector'}`
+    }
+    case 'extract':
+      return `read ${p.attribute !== undefined ? `the ${String(p.attribute)} of ` : ''}${targetName(step)} into returns.${String(p.name)}`
+    case 'go_back':
+      return 'go back'
+    case 'tab':
+      return p.index !== undefined ? `switch to tab ${String(p.index)}` : p.url !== undefined ? `switch to the tab at ${value(p.url)}` : 'switch to the tab the previous step opened'
+    case 'done':
+      return `done${p.success === false ? ', failing' : ''}${p.text ? `: ${value(p.text)}` : ''}`
+    case 'upload':
+      return `upload ${value(p.file)} into ${targetName(step)}`
     default:
       return `${step.action}${step.selectors || step.element_snapshot ? ` ${targetName(step)}` : ''}`
   }
@@ -98,8 +118,18 @@ export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): 
     lines.push(`  const params = { ${asked.map(([name]) => `${name}: process.env.${envName(name)}`).join(', ')} }`)
   }
   const args = asked.length ? ', params' : ''
+  // A replay ends at its done step: the spec does too.
+  const end = flow.steps.findIndex((st) => st.action === 'done')
+  const steps = end >= 0 ? flow.steps.slice(0, end + 1) : flow.steps
+  // What extract steps read, by name, as a flow's `returns` (a bracket key: a name may be a keyword).
+  if (steps.some((st) => st.action === 'extract')) lines.push('  const returns: Record<string, string | undefined> = {}')
   if (flow.metadata.start_url) lines.push(`  await page.goto(${q(flow.metadata.start_url)})`)
-  for (const step of flow.steps) lines.push(`  await ava.step(flow, ${step.step_id}${args}) // ${oneLine(describeStep(flow, step))}`)
+  for (const step of steps) {
+    const call = `await ava.step(flow, ${step.step_id}${args})`
+    const line = step.action === 'extract' ? `returns[${q(String(step.params.name))}] = (${call}).value` : call
+    lines.push(`  ${line} // ${oneLine(describeStep(flow, step))}`)
+  }
+  if (end >= 0 && end < flow.steps.length - 1) lines.push(`  // Steps after the done step (${flow.steps.length - end - 1}) never run.`)
   lines.push('})', '', `// The flow: selectors, element snapshots and variables (secrets come from the environment).`)
   lines.push(`const flow = ${JSON.stringify(data, null, 2)}`, '')
   return lines.join('\n')

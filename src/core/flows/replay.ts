@@ -1,5 +1,5 @@
 import { alternativesOf, kDefaultStepTimeoutMs, kTargetActions, type ElementSnapshot, type Flow, type FlowSelector, type FlowSelectors, type FlowStep, type SelectorLevel } from './schema'
-import { bindStep, maskSecrets, resolveVariables, secretValues, VariableError, type VariableProviders } from './variables'
+import { bindStep, maskSecrets, resolveFiles, resolveVariables, secretValues, stepFiles, VariableError, type FlowFile, type VariableProviders } from './variables'
 import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
 
@@ -57,6 +57,8 @@ export interface RunStepOptions {
   timeoutMs: number
   /** A repaired selector: uniqueness and actionability still hold, the snapshot comparison does not. */
   trusted?: boolean
+  /** The files an upload step (or a fill on a file input) puts into the input: `${file:…}` variables. */
+  files?: FlowFile[]
 }
 
 /** Where a flow runs: the page executor behind a transport. */
@@ -175,8 +177,12 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
   }
 
   let values: Record<string, string>
+  let files: Record<string, FlowFile>
   try {
     values = await resolveVariables(flow, opts.variables ?? {})
+    files = await resolveFiles(flow, values, opts.variables ?? {})
+    // A step's text names the file, not where it was on disk.
+    for (const [name, f] of Object.entries(files)) values[name] = f.name
   } catch (e) {
     if (!(e instanceof VariableError)) throw e
     return finish({ step_id: 0, code: 'VARIABLE_MISSING', message: e.message, candidates: [] })
@@ -197,6 +203,8 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
     const step = bindStep(raw, values)
     const t0 = Date.now()
     const timeoutMs = opts.stepTimeoutMs ?? step.timeout ?? kDefaultStepTimeoutMs
+    const withFiles = stepFiles(raw, files)
+    const fileOpts = withFiles.length ? { files: withFiles } : {}
     let outcome: StepOutcome | null = null
     let attempts = 0
     let healed: StepReport['healed'] = null
@@ -236,7 +244,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
       } else {
         for (let attempt = 0; attempt <= (step.retry ?? 0); attempt++) {
           attempts++
-          outcome = await opts.port.runStep(step, { timeoutMs }, signal)
+          outcome = await opts.port.runStep(step, { timeoutMs, ...fileOpts }, signal)
           // A failure after acting (the page refused the value…) is not retried: acting twice is worse.
           if (outcome.ok || outcome.acted || outcome.code === 'AMBIGUOUS' || outcome.code === 'NEEDS_CONFIRMATION' || outcome.code === 'BLOCKED' || outcome.code === 'CANCELLED') break
           if (attempt < (step.retry ?? 0)) await sleep(kRetryDelayMs, signal)
@@ -247,7 +255,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
           if (repaired) {
             const trial: FlowStep = { ...step, selectors: { primary: repaired, fallback: [] } }
             attempts++
-            const again = await opts.port.runStep(trial, { timeoutMs, trusted: true }, signal)
+            const again = await opts.port.runStep(trial, { timeoutMs, trusted: true, ...fileOpts }, signal)
             if (again.ok) {
               outcome = { ...again, alternative: -1 }
               healed = 'repair'

@@ -22,10 +22,10 @@ export type SelectorLevel = (typeof kSelectorLevels)[number]
 /** Levels that name the element by what it means; the others by where it is. */
 export const kSemanticLevels: ReadonlySet<SelectorLevel> = new Set(['testid', 'role', 'label', 'placeholder', 'text', 'id'])
 
-export const kFlowActions = ['navigate', 'click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'press', 'hover', 'scroll', 'wait', 'run', 'verify', 'expect', 'extract', 'go_back', 'tab', 'done'] as const
+export const kFlowActions = ['navigate', 'click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'press', 'hover', 'scroll', 'wait', 'run', 'verify', 'expect', 'extract', 'go_back', 'tab', 'done', 'upload'] as const
 export type FlowAction = (typeof kFlowActions)[number]
 /** Actions that act on an element, and so need `selectors`. */
-export const kTargetActions: ReadonlySet<FlowAction> = new Set(['click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'hover'])
+export const kTargetActions: ReadonlySet<FlowAction> = new Set(['click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'hover', 'upload'])
 /**
  * Steps that check the page instead of acting on it (issue 18 §2): `expect` is another name for
  * `verify`, for people who write Playwright tests. A replay that cannot check its outcome passes on a
@@ -99,7 +99,7 @@ export const FlowStepSchema = z
      * count (click), direction and amount (scroll), ms (wait), action and that action's own params (run);
      * verify/expect: exactly one of text, url, state, value, count (see kCheckKinds); extract: name
      * and optional attribute; tab: index or url, or neither for the tab the previous step opened;
-     * done: text and success.
+     * done: text and success; upload: file, naming `${file:…}` variables (`${doc}`).
      */
     params: z.record(z.string(), z.union([z.string().max(4_096), z.number(), z.boolean()])).default({}),
     selectors: FlowSelectorsSchema.optional(),
@@ -130,6 +130,7 @@ export const FlowStepSchema = z
       if (step.params.url !== undefined && typeof step.params.url !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'params.url is an address pattern (* matches anything)' })
       if (step.params.index !== undefined && step.params.url !== undefined) ctx.addIssue({ code: 'custom', path: ['params'], message: 'a tab step takes index or url, not both' })
     }
+    if (step.action === 'upload' && (typeof step.params.file !== 'string' || !/\$\{[A-Za-z_]/.test(step.params.file))) ctx.addIssue({ code: 'custom', path: ['params', 'file'], message: 'an upload step needs params.file naming a file variable: "${doc}" with variables.doc.value "${file:./doc.pdf}"' })
     if (step.action === 'done' && step.params.success !== undefined && typeof step.params.success !== 'boolean') ctx.addIssue({ code: 'custom', path: ['params', 'success'], message: 'params.success is true or false' })
   })
 
@@ -199,6 +200,12 @@ export const FlowSchema = z
       if (s.action === 'extract' && typeof s.params.name === 'string') {
         if (returned.has(s.params.name)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'params', 'name'], message: `"${s.params.name}" is returned by an earlier extract step too` })
         returned.add(s.params.name)
+      }
+      if (s.action === 'upload' && typeof s.params.file === 'string') {
+        for (const m of s.params.file.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+          const v = flow.variables[m[1]]
+          if (v && !/^\$\{file:[^}]+\}$/.test(v.value ?? '')) ctx.addIssue({ code: 'custom', path: ['steps', i, 'params', 'file'], message: `"\${${m[1]}}" is not a file variable: give it the value "\${file:path}"` })
+        }
       }
       for (const [key, v] of Object.entries(s.params)) {
         if (typeof v !== 'string') continue

@@ -85,6 +85,8 @@ function paramsOf(flow: Flow, used: Set<string>): Record<string, RawParam> {
       p.secret = true
       p.required = true
     } else if (source?.kind === 'literal') p.default = source.value
+    // A file's path: `ava run` reads it relative to where it was started (the flow's own replay: to the flow file).
+    else if (source?.kind === 'file') p.default = source.key
     else p.required = true
     out[name] = p
   }
@@ -134,6 +136,8 @@ function stepArgs(step: FlowStep, alias: string | null, flow: Flow): RawStep[] {
         return null
       case 'extract':
         return alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null
+      case 'upload':
+        return { action: 'upload', args: { ...sel, files: [...String(p.file ?? '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => ({ path: text(m[0]) })) } }
       case 'go_back':
       case 'tab':
       case 'done':

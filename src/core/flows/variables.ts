@@ -7,6 +7,9 @@ import type { Flow, FlowStep } from './schema'
  *   ${secret:KEY}     the options vault (src/storage/vault.ts) in the extension; env in the CLI
  *   ${arg:N}          the N-th positional argument of the run
  *   ${prompt:message} asked at replay (the panel shows a field; the CLI needs --param)
+ *   ${file:path}      a file for an upload step (or a fill on a file input): `ava run` and the
+ *                     Playwright Test fixture read it, relative to the flow file's folder; the
+ *                     extension cannot read the disk, so there the replay fails naming the variable
  * Values given by name at run time (`--param name=value`, the panel's form) win over all of them.
  */
 
@@ -16,8 +19,20 @@ export interface VariableProviders {
   env?: Record<string, string | undefined>
   secrets?: Record<string, string>
   args?: string[]
+  /**
+   * Reads a `${file:path}` variable's file (a param given by name is a path too). Without it the
+   * replay fails before its first step, naming the variable: the runner cannot read files.
+   */
+  file?: (path: string, variable: string) => Promise<FlowFile>
   /** Asks for a value; without it a `${prompt:…}` variable must come through `params`. */
   prompt?: (message: string, variable: string, secret: boolean) => Promise<string | null>
+}
+
+/** A file's bytes for an upload: they travel with the step, since the page cannot read the disk. */
+export interface FlowFile {
+  name: string
+  mimeType?: string
+  base64: string
 }
 
 export class VariableError extends Error {
@@ -31,15 +46,16 @@ export class VariableError extends Error {
   }
 }
 
-const kSourcePattern = /^\$\{(env|secret|arg|prompt):([^}]*)\}$/
+const kSourcePattern = /^\$\{(env|secret|arg|prompt|file):([^}]*)\}$/
 
-export type VariableSource = { kind: 'env' | 'secret' | 'prompt'; key: string } | { kind: 'arg'; key: string; index: number } | { kind: 'literal'; value: string }
+export type VariableSource = { kind: 'env' | 'secret' | 'prompt' | 'file'; key: string } | { kind: 'arg'; key: string; index: number } | { kind: 'literal'; value: string }
 
 export function parseSource(value: string | undefined): VariableSource | null {
   if (value === undefined) return null
   const m = kSourcePattern.exec(value)
   if (!m) return { kind: 'literal', value }
-  const kind = m[1] as 'env' | 'secret' | 'arg' | 'prompt'
+  const kind = m[1] as 'env' | 'secret' | 'arg' | 'prompt' | 'file'
+  if (kind === 'file' && !m[2].trim()) throw new VariableError('VARIABLE_SOURCE', m[2], '${file:path}: the path is empty.')
   if (kind === 'arg') {
     const index = Number(m[2])
     if (!Number.isInteger(index) || index < 0) throw new VariableError('VARIABLE_SOURCE', m[2], `\${arg:${m[2]}}: N must be a whole number ≥ 0.`)
@@ -59,7 +75,7 @@ export async function resolveVariables(flow: Pick<Flow, 'variables'>, p: Variabl
     const source = parseSource(v.value)
     let value: string | null | undefined
     if (!source) value = undefined
-    else if (source.kind === 'literal') value = source.value
+    else if (source.kind === 'literal' || source.kind === 'file') value = source.kind === 'literal' ? source.value : source.key
     else if (source.kind === 'env') value = p.env?.[source.key]
     else if (source.kind === 'secret') value = p.secrets?.[source.key] ?? undefined
     else if (source.kind === 'arg') value = p.args?.[source.index]
@@ -71,6 +87,37 @@ export async function resolveVariables(flow: Pick<Flow, 'variables'>, p: Variabl
     out[name] = value
   }
   return out
+}
+
+/** The variables whose value is a `${file:path}`: their values are paths, read into files. */
+export function fileVariables(flow: Pick<Flow, 'variables'>): string[] {
+  return Object.entries(flow.variables)
+    .filter(([, v]) => kSourcePattern.exec(v.value ?? '')?.[1] === 'file')
+    .map(([name]) => name)
+}
+
+/**
+ * Reads every file variable's file once, before the first step: a missing file fails the replay
+ * naming the variable, not at the upload after half the flow ran. `values` holds their paths.
+ */
+export async function resolveFiles(flow: Pick<Flow, 'variables'>, values: Record<string, string>, p: VariableProviders): Promise<Record<string, FlowFile>> {
+  const out: Record<string, FlowFile> = {}
+  for (const name of fileVariables(flow)) {
+    if (!p.file) throw new VariableError('VARIABLE_SOURCE', name, `The flow uploads the file "${name}" (${values[name]}), and this runner cannot read files on disk. Run the flow with \`ava run\` or the Playwright Test fixture.`)
+    try {
+      out[name] = await p.file(values[name], name)
+    } catch (e) {
+      throw new VariableError('VARIABLE_MISSING', name, `The flow's file "${name}" could not be read: ${(e as Error).message ?? String(e)}`)
+    }
+  }
+  return out
+}
+
+/** The file variables a step's `file` (upload) or `value` (fill) names, in order. */
+export function stepFiles(step: FlowStep, files: Record<string, FlowFile>): FlowFile[] {
+  const text = step.action === 'upload' ? step.params.file : step.action === 'fill' ? step.params.value : undefined
+  if (typeof text !== 'string') return []
+  return [...text.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => files[m[1]]).filter((f): f is FlowFile => !!f)
 }
 
 /** Replaces `${name}` in a step's string params; `$${` stays a literal `${`. */

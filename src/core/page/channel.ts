@@ -240,7 +240,7 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
         }
       }
       const secretSites = secretSitesOf(step.params.value, extras.secrets)
-      const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
+      const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(opts.files?.length ? { files: opts.files } : {}), ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
       let out = await send(command, signal)
       // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only with a yes.
       if (out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard) {

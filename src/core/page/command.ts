@@ -140,7 +140,7 @@ export interface PageCommands {
   find: { req: { query: string }; res: { found: Found | null } }
   url: { req: Record<never, never>; res: { url: string } }
   /** One recorded flow step, its element resolved with the flow's guarantees (seed 004). */
-  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean } & StepGate; res: { outcome: StepOutcome; navigating?: boolean } }
+  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean; files?: UploadFile[] } & StepGate; res: { outcome: StepOutcome; navigating?: boolean; openTab?: string } }
   /** The elements of instructions (targetOf), described as a flow records them (null where gone). */
   'flow.describe': { req: { targets: (PageTarget | null)[] }; res: { targets: (RecordedTarget | null)[] } }
   /** Starts or stops recording the person's own actions (events go to the background as they happen). */

@@ -11,7 +11,7 @@ import { kOnError, kParamTypes, kRisks } from './schema'
 // trusted: it is checked against the model's shape, and anything odd means a full parse.
 
 /** Bumped when the stored shape changes, so an older form fails its schema instead of misleading. */
-export const kRegistryCacheFormat = 2
+export const kRegistryCacheFormat = 3
 
 /** What is stored: the hash of the sources it was made from, and the load result as JSON text. */
 export const CachedRegistrySchema = z.object({
@@ -67,6 +67,7 @@ const ActionSchema = z.object({
   since: z.string().optional(),
   deprecated: z.boolean(),
   deprecatedMessage: z.string().optional(),
+  deprecatedMessageZh: z.string().optional(),
   aliasOf: z.string().optional(),
   risk: z.enum(kRisks),
   timeout: z.number().optional(),

@@ -1,5 +1,5 @@
 import { sleep } from '../sleep'
-import { kSuggestions, RegistryError, StepFailure, type ActionErrorCode } from './errors'
+import { kSuggestions, RegistryError, StepFailure, type ActionErrorCode, type RunNotice } from './errors'
 import { evaluateCondition, stringify } from './expr/evaluator'
 import { parseTemplate, resolveObject, resolveValue } from './interpolate'
 import { qualify, type ActionDefinition, type ActionStep, type NamespaceDefinition, type SelectorDefinition } from './model'
@@ -86,6 +86,8 @@ export interface ActionResult {
   data?: Record<string, unknown>
   error?: ActionError
   warnings: string[]
+  /** The same warnings as codes and parameters, for a UI to say in its language. */
+  notices?: RunNotice[]
   /** Steps that failed and were rescued by their fallback (§8.4 降级成功 "记录降级"). */
   fallbacksUsed: string[]
   version?: string | null
@@ -164,6 +166,7 @@ interface Run {
   debug: boolean
   trace: StepTrace[]
   warnings: string[]
+  notices: RunNotice[]
   fallbacksUsed: string[]
   log: string[]
   redactor: Redactor
@@ -256,6 +259,7 @@ export class ActionEngine {
       debug: options.debug ?? false,
       trace: [],
       warnings: [],
+      notices: [],
       fallbacksUsed: [],
       log: [],
       redactor: new Redactor(),
@@ -299,6 +303,12 @@ export class ActionEngine {
     }
   }
 
+  /** A warning, in English for the CLI and as data for a UI. */
+  private warn(run: Run, notice: RunNotice): void {
+    run.warnings.push(notice.text)
+    run.notices.push(notice)
+  }
+
   /** Debug mode (§3.1 action.debug): the same run, with per-step lines in `log`. */
   debug(name: string, params: Record<string, unknown> = {}, options: Omit<RunOptions, 'debug'> = {}): Promise<ActionResult> {
     return this.run(name, params, { ...options, debug: true })
@@ -311,6 +321,7 @@ export class ActionEngine {
       data: partial.data === undefined ? undefined : r.scrub(partial.data),
       error: partial.error === undefined ? undefined : r.scrub(partial.error),
       warnings: r.scrub(run.warnings),
+      notices: r.scrub(run.notices),
       fallbacksUsed: run.fallbacksUsed,
       durationMs: Date.now() - started,
       trace: r.scrub(run.trace),
@@ -381,7 +392,7 @@ export class ActionEngine {
       return fail('ACTION_NOT_FOUND', lookup.message, false, undefined, lookup.suggestion)
     }
     const { action, namespace } = lookup
-    run.warnings.push(...lookup.warnings)
+    for (const n of lookup.notices) this.warn(run, n)
     this.debugLine(run, `Loading action: ${action.fullName}${action.fullName !== name ? ` (requested ${name})` : ''}`)
 
     const checked = validateParams(params, action.params)
@@ -527,7 +538,11 @@ export class ActionEngine {
         run.failedFrame = undefined
         trace.status = 'continued'
         trace.error = { code: failure.code, message: failure.message }
-        run.warnings.push(`Step ${id} (${step.action}) of ${frame.action.fullName} failed and was skipped (onError: continue): ${failure.message}`)
+        this.warn(run, {
+          code: 'STEP_SKIPPED',
+          params: { step: id, action: step.action, parent: frame.action.fullName, reason: failure.code },
+          text: `Step ${id} (${step.action}) of ${frame.action.fullName} failed and was skipped (onError: continue): ${failure.message}`,
+        })
         this.finishTrace(run, trace, started)
         return undefined
       }
@@ -542,7 +557,7 @@ export class ActionEngine {
         error: { code: failure.code, message, action: frame.action.fullName, step: topIndex, stepAction: frame.action.steps[topIndex - 1]?.action, details, suggestion: kSuggestions[failure.code] },
       }
       run.failedFrame = undefined
-      run.warnings.push(`${message} The run went on (stopOnError: false).`)
+      this.warn(run, { code: 'STEP_FAILED_CONTINUED', params: { step: id, action: step.action, reason: failure.code }, text: `${message} The run went on (stopOnError: false).` })
       return undefined
     }
 
@@ -671,7 +686,11 @@ export class ActionEngine {
     trace.status = 'recovered'
     trace.fellBack = { code: failure.code, message: failure.message }
     run.fallbacksUsed.push(frame.depth === 0 ? id : `${frame.action.fullName}#${id}`)
-    run.warnings.push(`Step ${id} (${step.action}) of ${frame.action.fullName} did not hold within ${timeoutMs} ms (${failure.message}); the run went on once the page had loaded, ${kWaitFallbackSettleMs} ms later.`)
+    this.warn(run, {
+      code: 'WAIT_FELL_BACK',
+      params: { step: id, action: step.action, parent: frame.action.fullName, ms: timeoutMs, settleMs: kWaitFallbackSettleMs, reason: failure.code },
+      text: `Step ${id} (${step.action}) of ${frame.action.fullName} did not hold within ${timeoutMs} ms (${failure.message}); the run went on once the page had loaded, ${kWaitFallbackSettleMs} ms later.`,
+    })
     return false
   }
 

@@ -156,6 +156,21 @@ export const kActionErrorCodes = [
 
 export type ActionErrorCode = (typeof kActionErrorCodes)[number]
 
+/**
+ * A run's warning as data, beside the English sentence in `warnings`: a UI says it in its own
+ * language from `code` and `params` (the CLI prints `text`).
+ * - `DEPRECATED` {action, message?, messageZh?} · `ALIAS` {action, target}
+ * - `STEP_SKIPPED` {step, action, parent, reason}: a step with `onError: continue` failed.
+ * - `STEP_FAILED_CONTINUED` {step, action, reason}: a step failed and `stopOnError: false` went on.
+ * - `WAIT_FELL_BACK` {step, action, parent, ms, settleMs, reason}: a wait did not hold; the run went on after the page loaded.
+ * `reason` is the failure's `ActionErrorCode`.
+ */
+export interface RunNotice {
+  code: 'DEPRECATED' | 'ALIAS' | 'STEP_SKIPPED' | 'STEP_FAILED_CONTINUED' | 'WAIT_FELL_BACK'
+  params: Record<string, string | number>
+  text: string
+}
+
 /** What a person can do about each failure; the engine adds specifics (names, candidates) to it. */
 export const kSuggestions: Record<ActionErrorCode, string> = {
   ACTION_NOT_FOUND: 'Run `ava action list` or `ava action search <keyword>` to see the names that exist.',

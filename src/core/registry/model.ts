@@ -75,6 +75,8 @@ export interface ActionDefinition {
   since?: string
   deprecated: boolean
   deprecatedMessage?: string
+  /** `deprecated_message_zh`: the same in Chinese, for the Chinese UI. */
+  deprecatedMessageZh?: string
   /** The action this one is an old name of, as written; two-part names are read in `namespace`. */
   aliasOf?: string
   risk: Risk
@@ -142,6 +144,7 @@ export function toAction(namespace: string, name: string, raw: RawAction, source
     since: raw.since,
     deprecated: raw.deprecated ?? false,
     deprecatedMessage: raw.deprecated_message,
+    deprecatedMessageZh: raw.deprecated_message_zh,
     aliasOf: raw.alias_of,
     risk: raw.risk ?? 'low',
     timeout: raw.timeout,

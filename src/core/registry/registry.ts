@@ -1,4 +1,4 @@
-import type { PackIssue } from './errors'
+import type { PackIssue, RunNotice } from './errors'
 import { loadPacks, type FileReport, type LoadResult, type PackSource } from './loader'
 import { qualify, type ActionDefinition, type ActionParam, type ActionSource, type NamespaceDefinition } from './model'
 import type { Risk } from './schema'
@@ -14,6 +14,7 @@ export interface ActionInfo {
   descriptionZh?: string
   deprecated: boolean
   deprecatedMessage?: string
+  deprecatedMessageZh?: string
   aliasOf?: string
   risk: Risk
   params: string[]
@@ -41,7 +42,7 @@ export interface ActionDescription extends ActionInfo {
 }
 
 export type Lookup =
-  | { ok: true; action: ActionDefinition; namespace: NamespaceDefinition; requested: string; warnings: string[] }
+  | { ok: true; action: ActionDefinition; namespace: NamespaceDefinition; requested: string; warnings: string[]; notices: RunNotice[] }
   | { ok: false; message: string; suggestion: string }
 
 /** Alias chains longer than this are treated as loops; the validator already refuses real loops. */
@@ -55,6 +56,7 @@ function info(action: ActionDefinition): ActionInfo {
     descriptionZh: action.descriptionZh,
     deprecated: action.deprecated,
     deprecatedMessage: action.deprecatedMessage,
+    deprecatedMessageZh: action.deprecatedMessageZh,
     aliasOf: action.aliasOf === undefined ? undefined : qualify(action.aliasOf, action.namespace),
     risk: action.risk,
     params: Object.keys(action.params),
@@ -145,20 +147,25 @@ export class ActionRegistry {
         suggestion: 'Run `ava action list` or `ava action search <keyword>` to see the names that exist.',
       }
     }
-    const warnings: string[] = []
+    const notices: RunNotice[] = []
     for (let hops = 0; ; hops++) {
-      if (action.deprecated) warnings.push(`${action.fullName} is deprecated${action.deprecatedMessage ? `: ${action.deprecatedMessage}` : '.'}`)
+      if (action.deprecated) {
+        const params: RunNotice['params'] = { action: action.fullName }
+        if (action.deprecatedMessage) params.message = action.deprecatedMessage
+        if (action.deprecatedMessageZh) params.messageZh = action.deprecatedMessageZh
+        notices.push({ code: 'DEPRECATED', params, text: `${action.fullName} is deprecated${action.deprecatedMessage ? `: ${action.deprecatedMessage}` : '.'}` })
+      }
       if (action.aliasOf === undefined) break
       const target = qualify(action.aliasOf, action.namespace)
       const next = this.index.get(target)
       if (!next || hops >= kMaxAliasHops) {
         return { ok: false, message: `${action.fullName} is an alias of "${target}", which is not loaded.`, suggestion: 'Load the pack that defines it, or call the new name directly.' }
       }
-      if (!action.deprecated) warnings.push(`${action.fullName} is an alias of ${target}.`)
+      if (!action.deprecated) notices.push({ code: 'ALIAS', params: { action: action.fullName, target }, text: `${action.fullName} is an alias of ${target}.` })
       action = next
     }
     const namespace = this.namespaces.get(action.namespace) as NamespaceDefinition
-    return { ok: true, action, namespace, requested, warnings }
+    return { ok: true, action, namespace, requested, warnings: notices.map((n) => n.text), notices }
   }
 
   /** §3.1 action.list: namespaces with their actions, optionally one namespace only. */

@@ -88,6 +88,8 @@ export const ActionSchema = z.strictObject({
   since: SemverString.optional(),
   deprecated: z.boolean().optional(),
   deprecated_message: z.string().optional(),
+  /** The deprecation message in Chinese, shown in the Chinese UI. */
+  deprecated_message_zh: z.string().min(1).optional(),
   alias_of: z.string().optional(),
   /** Used by the safety feature: high-risk actions ask the person before they run. */
   risk: z.enum(kRisks).optional(),

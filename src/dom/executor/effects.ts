@@ -22,8 +22,11 @@ const kSettleQuietMs = 30
 const kSettleMaxMs = 300
 
 export interface EffectWatch {
-  /** Resolves true at the first change, false when `ms` pass with none. */
-  waitForEffect(ms: number, extra?: () => boolean): Promise<boolean>
+  /**
+   * Resolves true at the first change, false when `ms` pass with none. With `settle`, after a
+   * change it also waits for the DOM to go quiet, so the counts describe the whole answer.
+   */
+  waitForEffect(ms: number, extra?: () => boolean, settle?: boolean): Promise<boolean>
   /** Stops watching and reports what changed. */
   finish(): ExecChanges & { navigating: boolean }
   readonly navigating: boolean
@@ -75,7 +78,7 @@ export function watchEffects(doc: Document = document): EffectWatch {
     get navigating() {
       return navigating
     },
-    async waitForEffect(ms, extra) {
+    async waitForEffect(ms, extra, settle = true) {
       if (changed(extra)) return true
       const hit = await new Promise<boolean>((resolve) => {
         const poll = setInterval(() => changed(extra) && finish(true), 50)
@@ -90,7 +93,7 @@ export function watchEffects(doc: Document = document): EffectWatch {
       })
       // Let the page finish what started (an async validation, a transition), so the counts
       // describe the whole answer: until the DOM is quiet for a moment, within a cap.
-      if (hit && !navigating) {
+      if (hit && settle && !navigating) {
         await nextPaint(view)
         const started = Date.now()
         for (let seen = -1; seen !== mutations && !navigating && Date.now() - started < kSettleMaxMs; ) {

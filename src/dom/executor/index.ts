@@ -35,6 +35,12 @@ export interface RunOptions {
    * the action (the safety check of issue 6 that asks the person first).
    */
   beforeAct?: (el: Element, action: DomActionName) => ExecFailure | null | Promise<ExecFailure | null>
+  /**
+   * After a click's first effect, wait for the page to finish answering (default) so the changes
+   * reported describe all of it, for the agent's next look. A flow's replay reads no changes, and
+   * its next step waits for exactly what it needs (its element actionable, its check holding).
+   */
+  settle?: boolean
 }
 
 export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promise<ExecOutcome> {
@@ -53,7 +59,7 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       const refused = await opts.beforeAct?.(found.el, cmd.action)
       if (refused) return refused
     }
-    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal }, timeoutMs: Math.max(0, deadline - Date.now()) })
+    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle }, timeoutMs: Math.max(0, deadline - Date.now()) })
     // What the page did in answer may bring the next step's target: its miss waits (issue 20 §4).
     if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length)) noteAction()
     // The explanation of the match travels with the outcome into the run's trace.

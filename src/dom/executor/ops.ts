@@ -19,6 +19,8 @@ export interface OpContext {
   deadline: number
   signal?: AbortSignal
   relocate?: () => Element | null
+  /** Wait for the page's whole answer after a click (RunOptions.settle). */
+  settle?: boolean
 }
 
 export type OpResult = { ok: true; el: Element; forced: boolean; changes: ExecChanges; navigating: boolean }
@@ -52,7 +54,7 @@ async function clickShown(target: Element, ctx: OpContext, options: ClickOptions
   const before = stateSignature(el)
   if (ready.forced) forceClick(el)
   else click(el, options)
-  const changed = await watch.waitForEffect(options.expectEffect === false || ready.forced ? 0 : kEffectWindowMs, () => el.isConnected && stateSignature(el) !== before)
+  const changed = await watch.waitForEffect(options.expectEffect === false || ready.forced ? 0 : kEffectWindowMs, () => el.isConnected && stateSignature(el) !== before, ctx.settle)
   const changes = watch.finish()
   const { navigating, ...rest } = changes
   // A forced click reaches an element nobody can see; its effect may be invisible too (seed 001 §2.3).

@@ -16,7 +16,8 @@ import { isVisible, kAvaUiAttr, labelOf, viewOf } from './dom'
 import { click, hover } from './events'
 import type { Located, TargetSpec } from './ladder'
 import { candidateId, kInteractive, kMinScore, parseQuery, scoreElement, semanticMatch } from './semantic'
-import { nextPaint, waitFor } from './wait'
+import { nextFrame, nextPaint, waitFor } from './wait'
+import { sameBox } from './actionability'
 
 /** The attribute that stands in for `:hover` in the rewritten hover rules. */
 const kHoverAttr = 'data-ava-hover'
@@ -202,7 +203,7 @@ async function hoverUntilShown(el: Element, container: Element, sheet: CSSStyleS
     drop()
   }
   await nextPaint(viewOf(el))
-  if (isVisible(el) || (await waitFor(() => isVisible(el), waitMs, signal, doc))) {
+  if (await shownWithin(el, waitMs, signal)) {
     await settled(el)
     return { container, release }
   }
@@ -210,17 +211,30 @@ async function hoverUntilShown(el: Element, container: Element, sheet: CSSStyleS
   return null
 }
 
+/**
+ * Looks once a frame: a menu shows through a transition's first frames, which no mutation
+ * reports, so a poll on a timer would see it up to a poll late.
+ */
+async function shownWithin(el: Element, ms: number, signal?: AbortSignal): Promise<boolean> {
+  const until = Date.now() + ms
+  for (;;) {
+    if (isVisible(el)) return true
+    if (Date.now() >= until || signal?.aborted) return false
+    await nextFrame(viewOf(el))
+  }
+}
+
 /** Waits (briefly) for an opening menu's slide or zoom to end, as a person waits to aim. */
 async function settled(el: Element): Promise<void> {
   const view = viewOf(el)
   const until = Date.now() + kSettleMs
-  let last = ''
+  // A frame apart, as the click's own stability check looks; still to the eye is still enough.
+  let last: DOMRect | null = null
   for (;;) {
-    const r = el.getBoundingClientRect()
-    const now = `${r.x},${r.y},${r.width},${r.height}`
-    if (now === last || Date.now() > until) return
+    const now = el.getBoundingClientRect()
+    if ((last && sameBox(last, now)) || Date.now() > until) return
     last = now
-    await nextPaint(view)
+    await nextFrame(view)
   }
 }
 

@@ -6,6 +6,7 @@
 import type { ExecFailure, ExecOutcome, RiskCategory } from '../../core/exec'
 import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate } from '../../core/page/command'
 import type { RawEvent, RecordedTarget } from '../../core/flows/record'
+import type { StepOutcome } from '../../core/flows/replay'
 import { locate, runCommand, type TargetSpec } from '../executor'
 import { candidateId } from '../executor/semantic'
 import { labelOf } from '../executor/dom'
@@ -170,18 +171,31 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       return { ok: true, found: { ...first, candidates } }
     },
     url: () => ({ ok: true, url: location.href }),
-    'flow.step': async ({ step, timeoutMs, trusted, secretSites, ...gate }) => {
+    'flow.step': async ({ step, timeoutMs, trusted, files, secretSites, ...gate }) => {
       const risky = gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key))
       // A replay that moved to another site types no secret there (issue 16 §2), as `act` refuses.
+      let newTab: string | undefined
       const beforeAct: Gate = (el, action) => {
         if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
-        const refused = risky(el, action)
+        const nav = action === 'click' ? navigationOf(el, action) : null
+        const refused = nav ? risky(el, action, nav) : risky(el, action)
         if (!refused && secretSites) markSecretField(el)
+        // A link to a new tab, as for `act`: a script's click would meet the popup blocker, so the
+        // carrier opens it; the flow stays in this tab until a `tab` step moves it there.
+        if (!refused && nav?.newTab && !nav.form && /^https?:/i.test(nav.url)) {
+          newTab = nav.url
+          return fail('INVALID', 'opens a new tab')
+        }
         return refused
       }
       const leaving = watchLeaving()
       try {
-        const outcome = await runFlowStep(step, { timeoutMs, trusted, beforeAct })
+        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct })
+        if (newTab) {
+          const outcome: StepOutcome = { ok: true, level: null, alternative: 0, resolveMs: ran.resolveMs, actMs: 0, detail: `Opened ${newTab} in a new tab` }
+          return { ok: true, outcome, openTab: newTab }
+        }
+        const outcome = ran
         // Lifted for the sender, which then waits for the next document before the next step (as for `act`).
         const navigating = outcome.ok && (outcome.navigating || (await leaving.settle()))
         return { ok: true, outcome, ...(navigating ? { navigating: true } : {}) }

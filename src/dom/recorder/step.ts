@@ -28,9 +28,11 @@ const kExecCodes: Partial<Record<ExecFailure['code'], StepFailureCode>> = {
 /** Executor failures that happen after the page was touched: not retried, since acting twice is worse. */
 const kAfterActing = new Set(['no-effect', 'value-rejected'])
 
-function command(step: FlowStep, el: Element | undefined): DomCommand {
+function command(step: FlowStep, el: Element | undefined, files: RunStepOptions['files']): DomCommand {
   const p = step.params
   const target = el ? { element: el } : undefined
+  // A `${file:…}` variable goes into a file input whichever step names it: upload, or fill.
+  if (files?.length && (step.action === 'upload' || step.action === 'fill')) return { action: 'upload', target, files, value: files.map((f) => f.name).join(', ') }
   switch (step.action) {
     case 'click':
       return { action: 'click', target, button: p.button === 'right' || p.button === 'middle' ? p.button : 'left', count: 1 }
@@ -50,6 +52,9 @@ function command(step: FlowStep, el: Element | undefined): DomCommand {
       return { action: 'press', key: String(p.key), target }
     case 'scroll':
       return { action: 'scroll', target, direction: p.direction === 'up' ? 'up' : 'down', ...(typeof p.amount === 'number' ? { amount: p.amount } : {}) }
+    case 'upload':
+      // No file reached the page: the executor says so (INVALID) instead of doing nothing.
+      return { action: 'upload', target, files: [], value: String(p.file ?? '') }
     default:
       return { action: 'wait', target, state: 'visible' }
   }
@@ -83,7 +88,7 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
     return { ok: true, ...base, resolveMs, actMs: 0, detail: 'The element is there', ...(fresh ? { fresh, snapshot } : {}) }
   }
   const t1 = performance.now()
-  const out = await runCommand(command(step, el), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct })
+  const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, settle: false })
   const actMs = Math.round(performance.now() - t1)
   if (!out.ok) {
     const offsite = out.offsite ? { offsite: out.offsite } : {}
