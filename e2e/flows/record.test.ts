@@ -81,6 +81,43 @@ describe('record from the panel, replay from the panel', () => {
     await page.close()
   })
 
+  test('a menu that opens on hover is recorded as a hover before the click, and replays', async () => {
+    const { page, panel } = await open('/plain.html')
+    await record(
+      page,
+      panel,
+      async () => {
+        await page.hover('#menu')
+        await page.click('#submenu a')
+      },
+      'Open laptops',
+    )
+    const entry = Object.values(await savedFlows()).find((e) => e.flow.metadata.name === 'Open laptops')!
+    expect(entry.flow.steps.map((s) => s.action)).toEqual(['hover', 'click'])
+    expect(entry.flow.steps[0].element_snapshot?.text ?? '').toMatch(/^Products/)
+    await page.close()
+
+    // On a fresh page the pointer is nowhere near the menu: the replay hovers it, then clicks.
+    const fresh = await open('/plain.html')
+    const r = await replay(fresh.panel, 'Open laptops')
+    expect(r.success).toBe(true)
+    expect(await fresh.page.evaluate(() => location.hash)).toBe('#laptops')
+    expect(await fresh.page.evaluate(() => (window as any).__state.hovered)).toBeGreaterThanOrEqual(1)
+    await fresh.page.close()
+  })
+
+  test('a button that only restyles on hover is recorded as a click alone', async () => {
+    const { page, panel } = await open('/plain.html')
+    await page.evaluate(() => {
+      const save = document.getElementById('save')!
+      save.addEventListener('mouseenter', () => save.classList.add('is-hovered'))
+    })
+    await record(page, panel, () => page.click('#save'), 'Just save')
+    const entry = Object.values(await savedFlows()).find((e) => e.flow.metadata.name === 'Just save')!
+    expect(entry.flow.steps.map((s) => s.action)).toEqual(['click'])
+    await page.close()
+  })
+
   test('after a redesign the replay passes and each step reports the selector level that matched', async () => {
     const { page, panel } = await open('/plain-redesigned.html')
     const r = await replay(panel, 'Sign up')

@@ -40,4 +40,18 @@ describe('noise reduction', () => {
     ]
     expect(reduceEvents(events).map((d) => `${d.step.action}${d.step.params.url ? ` ${d.step.params.url}` : ''}`)).toEqual(['navigate https://x.test/a', 'dblclick', 'scroll', 'press'])
   })
+
+  test('a hover before clicks in its menu is one hover step, before the first of them', () => {
+    const menu = target('menu', 'generic', 'Products')
+    const item = target('a', 'link', 'Laptops')
+    const other = target('b', 'link', 'Phones')
+    const events: RawEvent[] = [
+      { kind: 'hover', t: 1_000, url: 'u', target: menu },
+      { kind: 'click', t: 1_100, url: 'u', target: item, count: 1 },
+      { kind: 'hover', t: 2_000, url: 'u', target: menu },
+      { kind: 'click', t: 2_100, url: 'u', target: other, count: 1 },
+    ]
+    expect(reduceEvents(events).map((d) => `${d.step.action} ${d.step.description}`)).toEqual(['hover Products', 'click Laptops', 'hover Products', 'click Phones'])
+    expect(reduceEvents(events.slice(0, 1).concat(events.slice(0, 1), events.slice(1, 2))).map((d) => d.step.action)).toEqual(['hover', 'click'])
+  })
 })

@@ -30,6 +30,8 @@ export const RawEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('key'), t: z.number(), url: z.string(), key: z.string(), target: RecordedTargetSchema.optional(), inField: z.boolean().optional() }),
   z.object({ kind: z.literal('scroll'), t: z.number(), url: z.string(), direction: z.enum(['up', 'down']), grew: z.boolean() }),
   z.object({ kind: z.literal('load'), t: z.number(), url: z.string() }),
+  // The pointer rested on an element whose hover showed what the next click lands on (a menu).
+  z.object({ kind: z.literal('hover'), t: z.number(), url: z.string(), target: RecordedTargetSchema }),
   // "Check this" (issue 18 §2): the element's text, value or state as it is now, to assert at replay.
   z.object({ kind: z.literal('check'), t: z.number(), url: z.string(), target: RecordedTargetSchema, check: z.union([z.strictObject({ text: z.string().min(1).max(200) }), z.strictObject({ value: z.string().max(4_096) }), z.strictObject({ state: z.enum(kCheckStates) })]) }),
   z.object({ kind: z.literal('navigate'), t: z.number(), url: z.string(), cause: z.enum(['typed', 'link', 'reload', 'back_forward', 'other']) }),
@@ -53,6 +55,12 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
   const target = (t: RecordedTarget) => ({ selectors: t.selectors, element_snapshot: t.snapshot, description: t.description })
   for (const e of events) {
     if (e.kind === 'load') continue
+    if (e.kind === 'hover') {
+      // A hover the next click needs: kept once, however long the pointer stays in the menu.
+      const prev = last()
+      if (!(prev?.key === e.target.key && prev.step.action === 'hover')) out.push({ step: { action: 'hover', params: {}, ...target(e.target) }, key: e.target.key })
+      continue
+    }
     if (e.kind === 'check') {
       out.push({ step: { action: 'verify', params: { ...e.check }, ...target(e.target) }, key: e.target.key })
       continue

@@ -197,6 +197,7 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
     },
     opts,
   )
+  const hovers = watchHoverReveals(signal)
   document.addEventListener(
     'click',
     (e) => {
@@ -205,6 +206,9 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
       const el = actionTarget(raw)
       const target = early.get(el) ?? describe(el)
       if (!target) return
+      const trigger = hovers.triggerOf(el)
+      const hovered = trigger && describe(trigger)
+      if (hovered) emit({ kind: 'hover', t: Date.now(), url: url(), target: hovered })
       const button = e.button === 2 ? 'right' : e.button === 1 ? 'middle' : 'left'
       emit({ kind: 'click', t: Date.now(), url: url(), target, button, count: e.detail >= 2 ? 2 : 1, role: clickRole(el) })
     },
@@ -270,4 +274,55 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
     opts,
   )
   signal.addEventListener('abort', () => clearTimeout(quiet), { once: true })
+}
+
+/** How soon after the pointer arrives a change of the page counts as its hover's doing. */
+const kHoverRevealMs = 600
+/** Hover reveals remembered at once (menus a person opened on the way). */
+const kHoverReveals = 20
+
+/**
+ * Menus that open on hover (issue 18): the pointer arriving on an element, then within a moment
+ * the page adding elements or changing classes or styles, means that element's hover showed them.
+ * A click later inside what was shown needs that hover first at replay; a click on the hovered
+ * element itself (a button that only restyles on hover) does not.
+ */
+function watchHoverReveals(signal: AbortSignal): { triggerOf(clicked: Element): Element | null } {
+  let over: { el: Element; t: number } | null = null
+  const reveals: { root: Element; by: Element }[] = []
+  document.addEventListener(
+    'pointerover',
+    (e) => {
+      const raw = eventElement(e)
+      if (raw && e.isTrusted && !isOurs(raw)) over = { el: raw, t: Date.now() }
+    },
+    { capture: true, passive: true, signal },
+  )
+  const observer = new MutationObserver((records) => {
+    if (!over || Date.now() - over.t > kHoverRevealMs) return
+    for (const r of records) {
+      const roots = r.type === 'childList' ? [...r.addedNodes].filter((n): n is Element => n instanceof Element) : r.target instanceof Element ? [r.target] : []
+      for (const root of roots) {
+        // Changes inside content the pointer is already in (a menu item's own hover style) show
+        // nothing new; the hovered element itself changing (a menu gaining "open") may.
+        if (isOurs(root) || (root !== over.el && root.contains(over.el))) continue
+        reveals.push({ root, by: over.el })
+      }
+    }
+    reveals.splice(0, Math.max(0, reveals.length - kHoverReveals))
+  })
+  observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style', 'hidden', 'open', 'aria-expanded'] })
+  signal.addEventListener('abort', () => observer.disconnect(), { once: true })
+  return {
+    triggerOf(clicked) {
+      for (let i = reveals.length - 1; i >= 0; i--) {
+        const { root, by } = reveals[i]
+        if (!root.isConnected || !by.isConnected || !root.contains(clicked)) continue
+        // The clicked element was the one hovered (or holds it): its hover only restyled it.
+        if (clicked.contains(by)) continue
+        return actionTarget(by)
+      }
+      return null
+    },
+  }
 }
