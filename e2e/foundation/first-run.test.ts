@@ -109,8 +109,9 @@ it('a loopback provider set up on the welcome page passes Test connection, and t
   await welcome.locator('[data-test=welcome-ready]').waitFor()
   await welcome.screenshot({ path: '/tmp/look-shots/welcome-ready.png', fullPage: true })
   // Test connection saved what was typed: the panel's requests go there now.
-  const stored = (await ava.storage('local')).settings as { profiles: { provider: string; baseUrl: string; apiKey: string }[] }
-  expect(stored.profiles[0]).toMatchObject({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: kKey })
+  const stored = (await ava.storage('local')).settings as { profiles: { name: string; provider: string; baseUrl: string; apiKey: string }[] }
+  // The profile the install called "Local" is named after the provider chosen.
+  expect(stored.profiles[0]).toMatchObject({ name: 'OpenAI', provider: 'openai', baseUrl: llm.baseUrl, apiKey: kKey })
 
   const panel = await ava.openPanel(page)
   llm.script({ text: 'Logged in.' })

@@ -167,7 +167,8 @@ export type SettingsV1 = z.infer<typeof SettingsV1Schema>
 export const SettingsV2Schema = z.object({ version: z.literal(2), ...kSettingsFields }).superRefine(checkProfiles)
 export type SettingsV2 = z.infer<typeof SettingsV2Schema>
 
-const kProviderNames: Record<ProviderKind, string> = { anthropic: 'Anthropic', openai: 'OpenAI', local: 'Local' }
+/** The name a profile gets from its provider until the person names it. */
+export const kProviderNames: Record<ProviderKind, string> = { anthropic: 'Anthropic', openai: 'OpenAI', local: 'Local' }
 
 export function settingsV1toV2(v1: SettingsV1): { settings: SettingsV2; ui: UiPrefs } {
   return {
