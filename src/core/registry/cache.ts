@@ -11,7 +11,7 @@ import { kOnError, kParamTypes, kRisks } from './schema'
 // trusted: it is checked against the model's shape, and anything odd means a full parse.
 
 /** Bumped when the stored shape changes, so an older form fails its schema instead of misleading. */
-export const kRegistryCacheFormat = 3
+export const kRegistryCacheFormat = 4
 
 /** What is stored: the hash of the sources it was made from, and the load result as JSON text. */
 export const CachedRegistrySchema = z.object({
@@ -38,6 +38,7 @@ const SelectorSchema = z.object({ primary: z.string(), fallback: z.array(z.strin
 const ParamSchema = z.object({
   type: z.enum(kParamTypes),
   description: z.string(),
+  descriptionZh: z.string().optional(),
   required: z.boolean(),
   default: z.unknown().optional(),
   values: z.array(z.string()).optional(),

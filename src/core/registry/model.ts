@@ -40,6 +40,7 @@ export interface ActionCompatibility {
 export interface ActionParam {
   type: ParamType
   description: string
+  descriptionZh?: string
   required: boolean
   default?: unknown
   values?: string[]
@@ -133,7 +134,7 @@ export function qualify(name: string, namespace: string): string {
 export function toAction(namespace: string, name: string, raw: RawAction, source: ActionSource): ActionDefinition {
   const params: Record<string, ActionParam> = {}
   for (const [key, p] of Object.entries(raw.params ?? {})) {
-    params[key] = { type: p.type, description: p.description ?? '', required: p.required ?? false, default: p.default, values: p.values, secret: p.secret ?? false }
+    params[key] = { type: p.type, description: p.description ?? '', ...(p.description_zh ? { descriptionZh: p.description_zh } : {}), required: p.required ?? false, default: p.default, values: p.values, secret: p.secret ?? false }
   }
   return {
     name,

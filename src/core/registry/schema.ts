@@ -39,6 +39,8 @@ export type RawSelectorDefinition = z.infer<typeof SelectorDefinitionSchema>
 export const ParamSchema = z.strictObject({
   type: z.enum(kParamTypes),
   description: z.string().optional(),
+  /** Shown instead of `description` in the Chinese UI. */
+  description_zh: z.string().optional(),
   required: z.boolean().optional(),
   default: z.unknown().optional(),
   values: z.array(z.string()).min(1).optional(),

@@ -67,3 +67,16 @@ describe('discovery', () => {
     expect(requestTerms('Log in, 然后搜索')).toEqual(['log', '后搜', '搜索'])
   })
 })
+
+describe('parameters described in both languages', () => {
+  it('every parameter of a built-in action has a Chinese description next to its English one', () => {
+    for (const name of ['common:auth:login', 'common:page:search', 'elementplus:select:choose', 'elementplus:form:fill']) {
+      const d = builtin.describe(name)
+      expect(d, name).toBeDefined()
+      for (const [param, p] of Object.entries(d!.paramDetails)) {
+        expect(p.description, `${name} ${param}`).not.toBe('')
+        expect(p.descriptionZh ?? '', `${name} ${param}`).toMatch(/[\u4e00-\u9fff]/)
+      }
+    }
+  })
+})
