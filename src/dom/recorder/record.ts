@@ -298,6 +298,9 @@ function watchHoverReveals(signal: AbortSignal): { triggerOf(clicked: Element): 
     },
     { capture: true, passive: true, signal },
   )
+  // What changes after a press or a key is that action's doing (a select opening on its click),
+  // not the hover's: the hover window closes with them.
+  for (const type of ['pointerdown', 'keydown'] as const) document.addEventListener(type, () => (over = null), { capture: true, passive: true, signal })
   const observer = new MutationObserver((records) => {
     if (!over || Date.now() - over.t > kHoverRevealMs) return
     for (const r of records) {
