@@ -2,14 +2,12 @@
 // action.debug): one registry action in Chromium, as `ava run` runs it, with seed 001's run
 // options (stopOnError, stepDelay). `debug` prints every step's resolved arguments and result as
 // it happens (§4.4.4) and, only when a person is at a terminal, pauses before each step.
-import { mkdirSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline/promises'
 import type { RunOptions, StepStart } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
 import { kExit, plainMessage, type Io, type Parsed } from './args'
-import { chromiumPath, configEngineOptions, formatActionTrace, kBrowserArgs, kNavigationTimeoutMs, kViewport, loadTarget, runArgs, runOnPage } from './run'
-import { displayPath, readGlobalConfig } from './sources'
+import { chromiumPath, configEngineOptions, failureScreenshot, formatActionTrace, kBrowserArgs, kNavigationTimeoutMs, kViewport, loadTarget, runArgs, runOnPage } from './run'
+import { readGlobalConfig } from './sources'
 
 /** src/dom/recorder/page-api.ts as one IIFE, inlined by scripts/build-cli.mjs (as in run.ts). */
 declare const __AVA_PAGE_SCRIPT__: string | undefined
@@ -105,12 +103,7 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     if (a.json) io.out(JSON.stringify(run.result, null, 2))
     else if (run.kind === 'action') io.out(formatActionTrace(run.result).join('\n'))
     if (failed) {
-      const file = resolve(a.screenshot ?? `.ava-out/run-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`)
-      mkdirSync(dirname(file), { recursive: true })
-      await page.screenshot({ path: file, fullPage: true }).then(
-        () => io.err(`screenshot: ${displayPath(file)}`),
-        (e: Error) => io.err(`no screenshot: ${plainMessage(e)}`),
-      )
+      await failureScreenshot(page, a.screenshot, io)
     }
   } catch (e) {
     io.err(`ava ${spec.name}: ${plainMessage(e).replace(/^page\.\w+: /, '')}`)

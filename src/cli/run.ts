@@ -419,12 +419,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     else io.out(formatActionTrace(run.result).join('\n'))
     say(`${failed ? 'FAILED' : 'passed'} in ${Math.round(performance.now() - t0)} ms (browser start excluded)`)
     if (failed) {
-      const file = resolve(a.screenshot ?? `.ava-out/run-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`)
-      mkdirSync(dirname(file), { recursive: true })
-      await page.screenshot({ path: file, fullPage: true }).then(
-        () => io.err(`screenshot: ${displayPath(file)}`),
-        (e: Error) => io.err(`no screenshot: ${plainMessage(e)}`),
-      )
+      await failureScreenshot(page, a.screenshot, io)
     }
   } catch (e) {
     io.err(`ava run: ${plainMessage(e).replace(/^page\.\w+: /, '')}`)
@@ -433,4 +428,14 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     await browser.close().catch(() => undefined)
   }
   return failed ? kExit.failed : kExit.ok
+}
+
+/** After a failed run: a full-page screenshot, at `path` or under .ava-out/, named on stderr. */
+export async function failureScreenshot(page: PwPage, path: string | undefined, io: { err(line: string): void }): Promise<void> {
+  const file = resolve(path ?? `.ava-out/run-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`)
+  mkdirSync(dirname(file), { recursive: true })
+  await page.screenshot({ path: file, fullPage: true }).then(
+    () => io.err(`screenshot: ${displayPath(file)}`),
+    (e: Error) => io.err(`no screenshot: ${plainMessage(e)}`),
+  )
 }
