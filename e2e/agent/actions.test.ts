@@ -19,11 +19,32 @@ it('/run runs a built-in pack action in the page, with no LLM, across the login 
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
   expect(await page.textContent('#greeting')).toBe('Welcome, alice')
   const after = await ava.panel(page)
-  await expect.poll(() => lastAnswer(after), { timeout: 15_000 }).toMatch(/✓ common:auth:login finished in \d+ ms/)
+  await expect.poll(() => lastAnswer(after), { timeout: 15_000 }).toMatch(/^✓ common:auth:login finished in \d+\.\d s\.$/)
   expect(await after.textContent('[data-test=messages]')).not.toContain('wonderland')
   expect(await after.locator('[data-role=user]').last().textContent()).toBe('/run common:auth:login --username "alice" --password ***')
   expect(llm.requests).toHaveLength(0)
   await page.close()
+})
+
+it('/run with a wrong password fails on the pack’s verify, said in the UI language with the engine’s words behind Details', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'zh-CN' } }))
+  try {
+    const panel = await ava.openPanel(page)
+    await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password not-her-password')
+    await panel.click('[data-test=send]')
+    // The form posts and comes back with an error: the panel returns on the new document.
+    await page.waitForURL(/error/, { timeout: 20_000 })
+    const after = await ava.panel(page)
+    const answer = after.locator('[data-role=assistant]').last()
+    await expect.poll(() => answer.locator('[data-test=text]').textContent(), { timeout: 15_000 }).toMatch(/^✗ common:auth:login：提交后仍停留在登录表单/)
+    expect(await answer.getAttribute('data-kind')).toBe('error')
+    expect(await answer.locator('[data-test=details]').textContent()).toMatch(/VERIFY_FAILED — Still on the login form/)
+  } finally {
+    await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'en' } }))
+    await page.close()
+  }
 })
 
 it('/actions, /describe and /dry-run answer in the chat; a secret param is masked in the plan', async () => {

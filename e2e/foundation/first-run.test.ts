@@ -19,7 +19,7 @@ let page: Page
 const kKey = 'sk-first-run-4242'
 
 beforeAll(async () => {
-  ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
+  ;[ava, llm, site] = await Promise.all([launchAva({ keepWelcome: true }), startLlmServer(), startSiteServer()])
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), site?.close()])

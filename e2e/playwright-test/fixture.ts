@@ -20,7 +20,7 @@ import { describeStep } from '../../src/core/flows/playwright'
 import type { StepTrace } from '../../src/core/registry'
 import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../../src/core/settings'
 import { buildPageScript } from '../../scripts/page-script.mjs'
-import { baseArgs } from '../support/browser'
+import { baseArgs, closeWelcomePage } from '../support/browser'
 
 export { expect }
 export type { Flow }
@@ -144,6 +144,8 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
       await context.addInitScript({ content: await pageScript })
       const first = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }))
       const extensionId = new URL(first.url()).host
+      // Tests start past the first run: its welcome tab would sit in front of their pages.
+      await closeWelcomePage(context, extensionId)
       const worker = async (): Promise<Worker> => {
         const live = context.serviceWorkers().filter((w) => w.url().startsWith(`chrome-extension://${extensionId}/`))
         if (live.length) return live.at(-1)!

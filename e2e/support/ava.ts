@@ -21,7 +21,7 @@ export interface Ava extends Omit<ExtensionSession, 'worker'> {
 
 const kButton = { size: 52, margin: 20 } // mirrors src/content/launcher.ts
 
-export async function launchAva(opts: { headless?: boolean } = {}): Promise<Ava> {
+export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolean } = {}): Promise<Ava> {
   const s = await launchWithExtension(opts)
   const panelPrefix = `chrome-extension://${s.extensionId}/src/panel/`
 
@@ -103,6 +103,19 @@ export async function launchAva(opts: { headless?: boolean } = {}): Promise<Ava>
     },
   }
   return ava
+}
+
+/**
+ * Types a request and presses Send, and returns once the panel has taken it (the person's message
+ * is in the chat). Send acts a moment after the click lands (the panel's click guard,
+ * src/panel/visibility.ts): a test that reads the chat before then reads the run before, and its
+ * next request's text would be the one this click sends.
+ */
+export async function sendRequest(panel: Frame, text: string): Promise<void> {
+  const before = await panel.locator('[data-role=user]').count()
+  await panel.fill('[data-test=input]', text)
+  await panel.click('[data-test=send]')
+  await panel.locator('[data-role=user]').nth(before).waitFor({ state: 'attached', timeout: 10_000 })
 }
 
 /**

@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill'
 import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
 import { createChannelPort, type BoundSecret, type StepGuard } from '../core/page/channel'
 import { discoverActions } from '../core/registry/discover'
+import type { Msg } from '../core/chat'
 import { envReferencesDeep } from '../core/registry/secrets'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
@@ -157,6 +158,25 @@ export async function relevantActions(request: string, limit = 5): Promise<impor
     const params = Object.entries(d.paramDetails).map(([pname, p]) => ({ name: pname, type: p.type, required: !!p.required, description: p.description }))
     return [{ name: d.name, description: d.description, params }]
   })
+}
+
+/**
+ * The same outcome as a message the panel says in the person's language (`describeResult` stays
+ * the text for logs and the model); `reasonKey` names the locale's clause for the failure code,
+ * `messageZh` is `message` in the Chinese UI.
+ */
+export function resultMsg(r: ActionResult): Msg {
+  if (r.success) return { key: 'outcome.packRun.ok', params: { action: r.action, s: (Math.max(r.durationMs, 100) / 1000).toFixed(1) } }
+  const e = r.error
+  if (e?.code === 'VERIFY_FAILED') {
+    const zh = e.details?.messageZh
+    // Without a Chinese message the Chinese UI would say English: the clause for the code is said
+    // instead, in either language, and the pack's message is in the details.
+    if (typeof zh === 'string' && zh) return { key: 'outcome.packRun.verifyFailed', params: { action: r.action, message: e.message, messageZh: zh } }
+  }
+  const reasonKey = `action.reason.${e?.code ?? 'STEP_FAILED'}`
+  if (e?.step !== undefined && e.stepAction) return { key: 'outcome.packRun.failedAt', params: { action: e.action, step: e.step, stepAction: e.stepAction, reasonKey } }
+  return { key: 'outcome.packRun.failed', params: { action: r.action, reasonKey } }
 }
 
 /** One line (and the returned data) for the person, in markdown. */

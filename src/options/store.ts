@@ -6,7 +6,7 @@ import type { RiskCategory } from '../core/exec'
 import { send, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
 import { settingsStore, uiPrefsStore } from '../storage/settings'
 import { vaultStore } from '../storage/vault'
-import { failureText } from '../ui/failure'
+import { failure, failureText, type Failure } from '../ui/failure'
 
 /** A profile as the form edits it: `apiKey` empty means "keep the stored key". */
 export type ProfileDraft = ProfileInput & { apiKey: string; apiKeyMask: string }
@@ -24,7 +24,7 @@ export interface Draft {
 }
 
 const lines = (text: string) => text.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean)
-const message = failureText
+const message = failure
 
 function toDraft(s: PublicSettings): Draft {
   return {
@@ -87,7 +87,7 @@ export const useSettingsStore = defineStore('settings', () => {
   const baseline = ref('')
   const loading = ref(false)
   const saving = ref(false)
-  const error = ref<string | null>(null)
+  const error = ref<string | Failure | null>(null)
   /** Saving's own outcome is shown beside Save; every other one where the page shows notices. */
   const errorFromSave = ref(false)
   const notice = ref<Notice | null>(null)
@@ -194,7 +194,7 @@ export const useSettingsStore = defineStore('settings', () => {
       if (opts.save && !(await save())) return
       test.value = await send('options→bg:settings.test', { llm: llmInput(p) })
     } catch (e) {
-      test.value = { ok: false, endpoint: p.baseUrl, error: { code: 'UNKNOWN', message: message(e) } }
+      test.value = { ok: false, endpoint: p.baseUrl, error: { code: 'UNKNOWN', message: failureText(e) } }
     } finally {
       testing.value = false
     }
@@ -205,7 +205,7 @@ export const useSettingsStore = defineStore('settings', () => {
     try {
       models.value = { ...models.value, [p.id]: await send('options→bg:settings.models', { llm: llmInput(p) }) }
     } catch (e) {
-      models.value = { ...models.value, [p.id]: { ok: false, error: { code: 'UNKNOWN', message: message(e) } } }
+      models.value = { ...models.value, [p.id]: { ok: false, error: { code: 'UNKNOWN', message: failureText(e) } } }
     } finally {
       fetchingModels.value = false
     }

@@ -4,17 +4,17 @@ import browser from 'webextension-polyfill'
 import { diffPacks, kMaxPackBytes, validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackDiff, type PackFile, type PackIssue } from '../core/registry'
 import { send, type CacheEntry, type ManagedPack, type PackUpdate, type TabTargets } from '../messaging'
 import { userPacksStore } from '../storage/packs'
-import { failureText } from '../ui/failure'
+import { failure, type Failure } from '../ui/failure'
 import { failureLine } from './run-text'
 import { t } from '../ui/i18n'
 
-const message = failureText
+const message = failure
 
 /** Installed packs, search, and the pack-level actions of the manager. */
 export const usePacksStore = defineStore('packs', () => {
   const packs = ref<ManagedPack[]>([])
   const loading = ref(false)
-  const error = ref<string | null>(null)
+  const error = ref<string | Failure | null>(null)
   /** The last deleted pack, while its "Undo" is offered. */
   const deleted = ref<string | null>(null)
   const query = ref('')
@@ -102,7 +102,7 @@ export const useImportStore = defineStore('import', () => {
   const diff = ref<PackDiff | null>(null)
   const fetching = ref(false)
   const installing = ref(false)
-  const error = ref<string | null>(null)
+  const error = ref<string | Failure | null>(null)
   const installed = ref<{ namespace: string; version: string; previous?: string } | null>(null)
   /** The background's answer when the pack takes an installed namespace: installs only after a yes. */
   const update = ref<PackUpdate | null>(null)
@@ -216,7 +216,7 @@ export const useActionStore = defineStore('action', () => {
   const description = ref<ActionDescription | null>(null)
   const loading = ref(false)
   const running = ref(false)
-  const error = ref<string | null>(null)
+  const error = ref<string | Failure | null>(null)
   const outcome = ref<RunOutcome | null>(null)
   const targets = ref<TabTargets | null>(null)
 
@@ -277,7 +277,7 @@ export const useActionStore = defineStore('action', () => {
 export const useCacheStore = defineStore('cache', () => {
   const entries = ref<CacheEntry[]>([])
   const loading = ref(false)
-  const error = ref<string | null>(null)
+  const error = ref<string | Failure | null>(null)
 
   async function load() {
     loading.value = true
@@ -292,10 +292,10 @@ export const useCacheStore = defineStore('cache', () => {
   }
 
   /** Saves an edited entry; returns the reason it was refused, or null. */
-  async function replace(key: string, json: string): Promise<string | null> {
+  async function replace(key: string, json: string): Promise<Failure | null> {
     try {
       const r = await send('popup→bg:cache.replace', { key, json })
-      if (!r.ok) return failureText(r)
+      if (!r.ok) return failure(r)
       await load()
       return null
     } catch (e) {

@@ -3,7 +3,7 @@ import { refusalAsk } from '../../src/core/agent/outcome'
 import { createEngine, createRegistry, kActionErrorCodes, type RunNotice } from '../../src/core/registry'
 import { channelError, ProtocolError } from '../../src/messaging/transport'
 import { failureLine, issueTitle, kIssueCodes, noticeText, reasonText } from '../../src/popup/run-text'
-import { connectionFailure, failureText } from '../../src/ui/failure'
+import { connectionFailure, failure, failureText } from '../../src/ui/failure'
 import { deprecationNote, setLocale, t } from '../../src/ui/i18n'
 import en from '../../src/ui/locales/en'
 import zhCN from '../../src/ui/locales/zh-CN'
@@ -34,8 +34,11 @@ const kBackgroundFailures: [string, Record<string, string | number>][] = [
   ['CACHE_KEY_CHANGED', { key: 'k1' }],
   ['TAB_NOT_WEB', {}],
   ['PROFILE_MISSING', {}], // its id is internal, and not shown
-  ['SETTINGS_NOT_JSON', { reason: 'Unexpected token' }],
-  ['SETTINGS_FILE_REJECTED', { issues: 'profiles.0.baseUrl: Invalid url' }],
+  ['SETTINGS_NOT_JSON', {}],
+  ['SETTINGS_NOT_JSON_AT', { line: 3, column: 6 }],
+  ['CACHE_NOT_JSON', {}],
+  ['CACHE_NOT_JSON_AT', { line: 12, column: 1 }],
+  ['CACHE_INVALID', {}],
   ['VAULT_NAME_INVALID', { name: 'a b' }],
   ['VAULT_VALUE_TOO_LONG', { name: 'pw', max: 4096 }],
   ['VAULT_MISSING', { name: 'pw' }],
@@ -51,6 +54,34 @@ describe('failures the background and the channel send, by code', () => {
       expect(englishIn(text, params), `${code}: ${text}`).toBe(false)
       for (const v of Object.values(params)) expect(text, code).toContain(String(v))
     }
+  })
+
+  it('name the settings fields in the UI language and keep zod’s and JSON.parse’s own words behind Details', async () => {
+    const issues = 'profiles.0.baseUrl: Invalid url; agent.stepLimit: Too big: expected number to be <=200'
+    const params = { fields: 'profiles.0.baseUrl, agent.stepLimit', issues }
+    await setLocale('zh-CN')
+    const zh = failure(new ProtocolError('SETTINGS_FILE_REJECTED', `Settings file rejected: ${issues}`, params))
+    expect(zh.text).toBe('设置文件无效，未做任何更改：请检查“接口地址”和“步骤上限”。')
+    expect(zh.details).toBe(issues)
+    expect(failure(new ProtocolError('SETTINGS_INVALID', 'x', { fields: 'profiles.0.model', issues: 'profiles.0.model: Required' })).text).toBe('设置未保存：请检查“模型”。')
+    const notJson = failure(new ProtocolError('SETTINGS_NOT_JSON_AT', 'x', { reason: 'Unexpected token } in JSON at position 40', line: 3, column: 6 }))
+    expect(notJson.text).toBe('该文件不是 JSON（问题在第 3 行第 6 列），未做任何更改。')
+    expect(notJson.details).toMatch(/position 40/)
+    // A path with no label of ours is named as it is.
+    expect(failure(new ProtocolError('SETTINGS_FILE_REJECTED', 'x', { fields: 'ui', issues: 'ui: bad' })).text).toBe('设置文件无效，未做任何更改：请检查“ui”。')
+    await setLocale('en')
+    const en = failure(new ProtocolError('SETTINGS_FILE_REJECTED', 'x', params))
+    expect(en.text).toBe('Settings file rejected, nothing was changed: check “Base URL” and “Step limit”.')
+    expect(en.details).toBe(issues)
+  })
+
+  it('say a failed verify with the pack’s own message, in Chinese when the pack has one', async () => {
+    const e = { code: 'VERIFY_FAILED', action: 'common:auth:login', message: 'Still on the login form.', details: { messageZh: '仍停留在登录表单。' } }
+    await setLocale('zh-CN')
+    expect(failureLine(e)).toBe('仍停留在登录表单。')
+    expect(failureLine({ ...e, details: {} })).toBe(t('action.failed', { reason: t('action.reason.VERIFY_FAILED') }))
+    await setLocale('en')
+    expect(failureLine(e)).toBe('Still on the login form.')
   })
 
   it('are said in English from the locale, not from the sender’s sentence', async () => {

@@ -1,8 +1,9 @@
 import browser from 'webextension-polyfill'
 import { parseSlash, kSlashUsage, type SlashCommand } from '../../core/slash'
 import { formatDescription, formatList } from '../../core/registry'
+import type { Msg } from '../../core/chat'
 import { handle, type PackSummary } from '../../messaging'
-import { actionApi, describeResult, getRegistry } from '../actions'
+import { actionApi, describeResult, getRegistry, resultMsg } from '../actions'
 import { chatWriter, conversationOf } from '../conversation'
 
 /** The tab an extension page means: the sender's own tab, else the active tab of the last window. */
@@ -13,7 +14,7 @@ async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number 
 }
 
 
-async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: string; ok: boolean }> {
+async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: string; ok: boolean; msg?: Msg }> {
   const api = await actionApi(tabId)
   if (command.kind === 'actions') return { ok: true, text: `\`\`\`\n${formatList(await api.list({ namespace: command.namespace }))}\n\`\`\`` }
   if (command.kind === 'describe') {
@@ -25,7 +26,7 @@ async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: s
     return { ok: r.success, text: `\`\`\`\n${r.text}\n\`\`\`` }
   }
   const r = await api.run({ action: command.action, params: command.params })
-  return { ok: r.success, text: describeResult(r) }
+  return { ok: r.success, text: describeResult(r), msg: resultMsg(r) }
 }
 
 async function maskedEcho(command: SlashCommand, text: string): Promise<string> {
@@ -48,8 +49,11 @@ export function registerActionHandlers(): void {
     const parsed = parseSlash(text)
     // What the person typed is kept, but never a secret param's value (seed 000 §4.4.7).
     await chat.add({ role: 'user', text: parsed.ok ? await maskedEcho(parsed.command, text) : text })
-    const out = parsed.ok ? await runSlash(parsed.command, tabId).catch((e: Error) => ({ ok: false, text: e.message })) : { ok: false, text: parsed.error || kSlashUsage }
-    await chat.add({ role: 'assistant', text: out.text, markdown: true, kind: out.ok ? undefined : 'error', usage: { input: 0, output: 0 }, replayed: true })
+    const out: { ok: boolean; text: string; msg?: Msg } = parsed.ok ? await runSlash(parsed.command, tabId).catch((e: Error) => ({ ok: false, text: e.message })) : { ok: false, text: parsed.error || kSlashUsage }
+    // A pack run is said in the person's language; the engine's English, with any data the action
+    // returned, goes behind Details.
+    const said = out.msg ? { msg: out.msg, details: out.text.replace(/\*\*/g, '') } : {}
+    await chat.add({ role: 'assistant', text: out.text, markdown: !out.msg, kind: out.ok ? undefined : 'error', usage: { input: 0, output: 0 }, replayed: true, ...said })
     return { ok: out.ok }
   })
 

@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill'
 import { CacheEntrySchema, type CacheEntry } from '../../core/instruction/cache-entry'
+import { jsonErrorAt } from '../../core/json-error'
 import { diffPacks, kMaxPackBytes, qualify, validatePack } from '../../core/registry'
 import { handle, ProtocolError, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
@@ -87,7 +88,8 @@ function checkCacheEntry(key: string, json: string): { ok: true; entry: CacheEnt
     value = JSON.parse(json)
   } catch (e) {
     const reason = (e as Error).message
-    return fail('CACHE_NOT_JSON', { reason }, `Not JSON: ${reason}`)
+    const at = jsonErrorAt(json, reason)
+    return fail(at ? 'CACHE_NOT_JSON_AT' : 'CACHE_NOT_JSON', { reason, ...(at ? { line: String(at.line), column: String(at.column) } : {}) }, `Not JSON: ${reason}`)
   }
   const r = CacheEntrySchema.safeParse(value)
   if (!r.success) {

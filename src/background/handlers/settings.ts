@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
+import { jsonErrorAt } from '../../core/json-error'
 import { activeLlm, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, maskKey, mergeSafety, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type Settings, type UiPrefs } from '../../core/settings'
 import { handle, ProtocolError, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
 import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
@@ -18,6 +19,8 @@ export function toPublic(s: Settings, ui: UiPrefs): PublicSettings {
 const publicNow = async () => toPublic(await settingsStore.get(), await uiPrefsStore.get())
 
 const describeIssues = (issues: { path: string; message: string }[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+/** The fields the issues are about, for the sentence the UI says in its language (zod's own words go behind Details). */
+const fieldsOf = (issues: { path: string }[]) => [...new Set(issues.map((i) => i.path))].join(', ')
 
 /** A profile's key: the one typed now, else the one stored for that id (never another profile's). */
 /** Where a profile's requests go, as a file may spell it (any field may be missing or wrong). */
@@ -47,7 +50,7 @@ function merge(input: SettingsInput, stored: Settings): Settings {
   const r = safeParseSettings(candidate)
   if (!r.success) {
     const issues = describeIssues(r.error.issues)
-    throw refuse('SETTINGS_INVALID', { issues }, `Settings not saved: ${issues}`)
+    throw refuse('SETTINGS_INVALID', { fields: fieldsOf(r.error.issues), issues }, `Settings not saved: ${issues}`)
   }
   return r.data
 }
@@ -183,7 +186,8 @@ export function registerSettingsHandlers(): void {
       value = JSON.parse(json)
     } catch (e) {
       const reason = (e as Error).message
-      throw refuse('SETTINGS_NOT_JSON', { reason }, `That file is not JSON: ${reason}. Nothing was changed.`)
+      const at = jsonErrorAt(json, reason)
+      throw refuse(at ? 'SETTINGS_NOT_JSON_AT' : 'SETTINGS_NOT_JSON', { reason, ...at }, `That file is not JSON: ${reason}. Nothing was changed.`)
     }
     // Either an export file, or a bare settings object of any version (older files migrate).
     const file = value as Partial<SettingsFile> | null
@@ -204,12 +208,12 @@ export function registerSettingsHandlers(): void {
     if (withKeys?.profiles) for (const p of withKeys.profiles) p.apiKey ??= keep(p.id, p, stored.profiles.find((x) => x.id === p.id))
     if (withKeys?.llm) withKeys.llm.apiKey ??= keep(stored.activeProfile, withKeys.llm, activeLlm(stored))
     const r = migrateSettings(withKeys)
-    const rejected = (issues: string) => refuse('SETTINGS_FILE_REJECTED', { issues }, `Settings file rejected, nothing was changed: ${issues}`)
-    if (!r.ok) throw rejected(describeIssues(r.issues))
+    const rejected = (fields: string, issues: string) => refuse('SETTINGS_FILE_REJECTED', { fields, issues }, `Settings file rejected, nothing was changed: ${issues}`)
+    if (!r.ok) throw rejected(fieldsOf(r.issues), describeIssues(r.issues))
     const ui = isFile && file.ui ? UiPrefsSchema.safeParse(file.ui) : null
-    if (ui && !ui.success) throw rejected(`ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
+    if (ui && !ui.success) throw rejected('ui', `ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
     const vault = isFile && file.vault !== undefined ? VaultSchema.safeParse(file.vault) : null
-    if (vault && !vault.success) throw rejected(`vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    if (vault && !vault.success) throw rejected('vault', `vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
     const { safety, kept } = mergeSafety(stored.safety, r.value.safety)
     const next = { ...r.value, safety }
     await settingsStore.set(next)

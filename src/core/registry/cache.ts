@@ -11,7 +11,7 @@ import { kOnError, kParamTypes, kRisks } from './schema'
 // trusted: it is checked against the model's shape, and anything odd means a full parse.
 
 /** Bumped when the stored shape changes, so an older form fails its schema instead of misleading. */
-export const kRegistryCacheFormat = 4
+export const kRegistryCacheFormat = 5
 
 /** What is stored: the hash of the sources it was made from, and the load result as JSON text. */
 export const CachedRegistrySchema = z.object({
@@ -75,7 +75,7 @@ const ActionSchema = z.object({
   params: z.record(z.string(), ParamSchema),
   steps: z.array(StepSchema),
   returns: z.record(z.string(), z.string()),
-  verify: z.array(z.object({ condition: z.union([z.string(), z.boolean()]), message: z.string() })),
+  verify: z.array(z.object({ condition: z.union([z.string(), z.boolean()]), message: z.string(), message_zh: z.string().optional() })),
   source: SourceSchema,
   inheritedFrom: z.string().optional(),
 } satisfies Record<keyof ActionDefinition, z.ZodType>)

@@ -421,7 +421,9 @@ export class ActionEngine {
       for (let i = 0; i < action.steps.length; i++) await this.executeStep(run, frame, action.steps[i], String(i + 1), i + 1)
       for (const v of action.verify) {
         if (!evaluateCondition(v.condition, frame.scope)) {
-          throw new StepFailure('VERIFY_FAILED', resolveValue(v.message, this.displayScope(frame)) as string, { condition: v.condition })
+          const shown = this.displayScope(frame)
+          const messageZh = v.message_zh === undefined ? {} : { messageZh: String(resolveValue(v.message_zh, shown)) }
+          throw new StepFailure('VERIFY_FAILED', resolveValue(v.message, shown) as string, { condition: v.condition, ...messageZh })
         }
       }
     } catch (error) {

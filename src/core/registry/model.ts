@@ -62,6 +62,8 @@ export interface ActionStep {
 export interface VerifyCondition {
   condition: string | boolean
   message: string
+  /** `message_zh`: the same in Chinese, for the Chinese UI. */
+  message_zh?: string
 }
 
 export interface ActionDefinition {

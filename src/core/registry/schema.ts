@@ -81,6 +81,8 @@ export const StepSchema: z.ZodType<RawStep> = z.strictObject({
 export const VerifySchema = z.strictObject({
   condition: z.union([z.string(), z.boolean()]),
   message: z.string(),
+  /** The message in Chinese, for the Chinese UI. */
+  message_zh: z.string().min(1).optional(),
 })
 
 export const ActionSchema = z.strictObject({

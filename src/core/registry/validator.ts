@@ -299,6 +299,7 @@ class SemanticChecker {
     action.verify?.forEach((v, i) => {
       if (typeof v.condition === 'string') this.checkCondition(v.condition, [...base, 'verify', i, 'condition'], finalScope)
       this.checkTemplates(v.message, [...base, 'verify', i, 'message'], finalScope)
+      if (v.message_zh !== undefined) this.checkTemplates(v.message_zh, [...base, 'verify', i, 'message_zh'], finalScope)
     })
     for (const [key, template] of Object.entries(action.returns ?? {})) this.checkTemplates(template, [...base, 'returns', key], finalScope)
   }

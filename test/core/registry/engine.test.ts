@@ -54,6 +54,7 @@ actions:
     verify:
       - condition: "\${steps.found} != null"
         message: "No dialog for \${params.trigger}"
+        message_zh: "\${params.trigger} 没有打开对话框"
   flaky:click:
     description: A click that may need retries.
     steps:
@@ -300,7 +301,7 @@ describe('errors of §5.2.1 come back as results', () => {
     const registry = registryOf(kPack.replace('condition: "${steps.found} != null"', 'condition: "${steps.found.ref} == \'other\'"'))
     const port = new FakePort(['text:x', 'css:.e-dialog', 'find:dialog x'])
     const verify = await createEngine({ registry, port }).run('eresh:dialog:open', { trigger: 'x' })
-    expect(verify.error).toMatchObject({ code: 'VERIFY_FAILED', message: 'No dialog for x' })
+    expect(verify.error).toMatchObject({ code: 'VERIFY_FAILED', message: 'No dialog for x', details: { messageZh: 'x 没有打开对话框' } })
   })
   it('VERSION_INCOMPATIBLE below min_version', async () => {
     const { engine, port } = setup(['text:x'])
