@@ -45,6 +45,11 @@ it('streams a 64 KB answer to the end, draws all of it, and stores it whole', as
   // Every part's table and its last words reach the screen (drawn a frame at a time).
   await expect.poll(() => last.locator('table').count(), { timeout: 20_000 }).toBe(answer.split('| Item |').length - 1)
   await expect.poll(() => last.locator('h2').last().textContent()).toBe(`Part ${answer.split('## Part').length - 1}: what the page offers`)
+  // Markdown without gaps (issue 17 §2): every inline link keeps its text, every ```json fence its block.
+  const links = last.locator('a[href^="https://example.com/help/returns"]')
+  expect(await links.count()).toBe(answer.match(/\]\(https:\/\/example\.com\/help\/returns\?order=\d+\)/g)!.length)
+  expect(new Set(await links.allTextContents())).toEqual(new Set(['the returns guide']))
+  expect(await last.locator('pre code.language-json').count()).toBe(answer.split('```json\n').length - 1)
   await page.close()
 })
 

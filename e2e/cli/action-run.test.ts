@@ -152,6 +152,8 @@ describe('ava action run / debug (built), a pack from an npm package', () => {
     expect(went.code, went.stdout + went.stderr).toBe(1)
     expect(went.stdout).toMatch(/✗ +1 click/)
     expect(went.stdout).toMatch(/✓ +2 getUrl/)
-    expect(went.stdout).toMatch(/FAILED: acmesite:page:two-tries: ELEMENT_NOT_FOUND/)
+    expect(went.stdout).toMatch(/✗ +1 click +failed: ELEMENT_NOT_FOUND/)
+    // Said on step 1's line; the verdict names the step and does not repeat why.
+    expect(went.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: acmesite:page:two-tries at step 1 in \d+ ms$/)
   })
 })

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -66,6 +68,8 @@ describe('ava (built)', () => {
     const r = await ava(login('wonderland'))
     expect(r.code, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toContain('passed: common:auth:login')
+    // The verdict is said once.
+    expect(r.stdout.split('\n').filter((l) => /passed|FAILED/.test(l))).toEqual([expect.stringMatching(/^passed: common:auth:login in \d+ ms$/)])
     expect(r.stdout.split('\n').filter((l) => l.startsWith('✗'))).toEqual([])
     expect(r.stdout + r.stderr).not.toMatch(/Execution context was destroyed|PortError/)
   })
@@ -88,6 +92,39 @@ describe('ava (built)', () => {
     expect(r.stderr).toContain('Did you mean "common:auth:login"?')
     // Had it tried to start a browser, the message would be about the missing Chromium.
     expect(r.stderr).not.toMatch(/chromium/i)
+  })
+
+  test('a page that does not open is one plain line, and one JSON object with --json', async () => {
+    // A port nothing listens on: a server's, closed.
+    const server = createServer()
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+    await new Promise((done) => server.close(done))
+    for (const argv of [['run', 'common:auth:login'], ['action', 'run', 'common:auth:login']]) {
+      const args = [...argv, '--url', url, '--param', 'username=a', '--param', 'password=b']
+      const r = await ava(args)
+      expect(r.code, r.stderr).toBe(1)
+      expect(r.stderr.trim()).toBe(`ava ${argv[0] === 'run' ? 'run' : 'action run'}: Could not open ${url}: connection refused`)
+      const j = await ava([...args, '--json'])
+      expect(j.code).toBe(1)
+      expect(JSON.parse(j.stdout)).toEqual({ success: false, error: { code: 'PAGE_NOT_OPENED', message: `Could not open ${url}: connection refused`, exitCode: 1 } })
+      expect(j.stdout + j.stderr).not.toContain('Call log')
+      // No terminal colour codes.
+      expect(j.stdout + j.stderr).not.toContain('\u001b')
+      // AVA_DEBUG keeps Playwright's own text for a bug report.
+      expect((await ava(args, { AVA_DEBUG: '1' })).stderr).toContain('Call log')
+    }
+  })
+
+  test('a failed step names the selector, and the failure is said once', async () => {
+    const config = join(dir, 'fast.yaml')
+    writeFileSync(config, 'actions:\n  default_timeout: 1500\n')
+    const r = await ava(['action', 'run', 'common:page:search', '--url', `${site.url}/login`, '--param', 'query=x', '--screenshot', join(dir, 'search.png')], { AVA_CONFIG: config })
+    expect(r.code, r.stderr).toBe(1)
+    expect(r.stdout).not.toContain('${')
+    expect(r.stdout).toMatch(/^✗ {2}1 fill +failed: ELEMENT_NOT_FOUND No element matches selector "search_input"; tried "css:input\[type='search'\]"/m)
+    expect(r.stdout.split('\n').filter((l) => l.includes('ELEMENT_NOT_FOUND'))).toHaveLength(1)
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: common:page:search at step 1 in \d+ ms$/)
   })
 
   test('a missing Chromium is named with how to get one, not a stack trace', async () => {

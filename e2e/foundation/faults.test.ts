@@ -112,7 +112,12 @@ it('an invalid instruction is reported and not executed; Ava asks once more with
   // The reply is cut at its first invalid instruction (issue 15): what came after it is never
   // parsed, shown or run, so each reply shows one failed step and nothing else.
   expect(steps.slice(-2).map((s) => s.status)).toEqual(['failed', 'failed'])
-  expect(steps.at(-2)!.detail).toMatch(/action_type/)
+  // The model's words are said once, behind the error's Details, not again on the step's row,
+  // which is named in the UI language; the usage line does not claim 0 tokens for a cut reply.
+  expect(steps.slice(-2).map((s) => s.detail)).toEqual(['', ''])
+  expect(await panel.locator('[data-role=assistant]').last().locator('[data-test=step] .what').allTextContents()).toEqual(['An instruction from the model that Ava could not use', 'An instruction from the model that Ava could not use'])
+  expect(err.details.match(/teleport/g)).toHaveLength(1)
+  expect(await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').textContent()).toBe('token use not reported')
   expect(await page.inputValue('#username')).not.toContain('mallory')
   // The second request carried the first reply's error back to the model, and there was no third.
   const mine = llm.requests.filter((r) => r.api === 'openai')

@@ -30,11 +30,14 @@ it('saves settings, keeps the key masked, and reports a successful connection', 
   await options.fill('[data-test=baseUrl]', llm.baseUrl)
   await options.fill('[data-test=apiKey]', kKey)
   await options.fill('[data-test=model]', 'test-model')
+  // The timeout reads in seconds, as a person thinks of it; the settings keep milliseconds.
+  expect(await options.inputValue('[data-test=timeout]')).toBe('60')
+  await options.fill('[data-test=timeout]', '45')
   await options.click('[data-test=save]')
   await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
 
-  const stored = (await ava.storage('local')).settings as { profiles: { apiKey: string; provider: string; baseUrl: string }[] }
-  expect(stored.profiles[0]).toMatchObject({ apiKey: kKey, provider: 'openai', baseUrl: llm.baseUrl })
+  const stored = (await ava.storage('local')).settings as { profiles: { apiKey: string; provider: string; baseUrl: string; requestTimeoutMs: number }[] }
+  expect(stored.profiles[0]).toMatchObject({ apiKey: kKey, provider: 'openai', baseUrl: llm.baseUrl, requestTimeoutMs: 45_000 })
   // After saving, the page shows only a mask with the last four characters.
   expect(await options.inputValue('[data-test=apiKey]')).toBe('')
   expect(await options.getAttribute('[data-test=apiKey]', 'placeholder')).toContain('5b4a')

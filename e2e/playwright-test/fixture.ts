@@ -59,7 +59,7 @@ export interface AvaRunReport {
 }
 
 export interface AvaAskReport {
-  /** The steps of the run as the panel shows them. */
+  /** The steps of the run as the panel shows them: `detail` is behind a step's Details, else the line under it (a success's result). */
   steps: { status: string; detail: string }[]
   /** The assistant's answer text. */
   text: string
@@ -264,7 +264,7 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
           if (f.isDetached()) f = await panel(Math.max(1, deadline - Date.now()))
         }
         const last = f.locator('[data-role=assistant]').last()
-        const steps = await last.locator('[data-test=step]').evaluateAll((els) => els.map((e) => ({ status: e.getAttribute('data-status') ?? '', detail: e.querySelector('[data-test=step-detail]')?.textContent ?? '' })))
+        const steps = await last.locator('[data-test=step]').evaluateAll((els) => els.map((e) => ({ status: e.getAttribute('data-status') ?? '', detail: (e.querySelector('[data-test=step-detail]') ?? e.querySelector('[data-test=step-note]'))?.textContent ?? '' })))
         const text = (await last.locator('[data-test=text]').allTextContents()).join('\n')
         return { steps, text }
       })

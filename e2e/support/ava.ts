@@ -146,11 +146,20 @@ export async function allowAll(page: Page, until: Promise<unknown>, getPanel: (p
   }
 }
 
-/** The steps of the newest run as the panel shows them (the chat also holds the site's earlier runs). */
-export async function readSteps(f: Frame): Promise<{ status: string; detail: string }[]> {
+/**
+ * The steps of the newest run as the panel shows them (the chat also holds the site's earlier
+ * runs): `note` is the line under a step (a success's result, in the UI language), `detail` what
+ * is behind its Details toggle, else that line; `toggles` counts its Details.
+ */
+export async function readSteps(f: Frame): Promise<{ status: string; detail: string; note: string; toggles: number }[]> {
   const last = f.locator('[data-role=assistant]').last()
   if (!(await last.count())) return []
-  return last.locator('[data-test=step]').evaluateAll((els) => els.map((e) => ({ status: e.getAttribute('data-status') ?? '', detail: e.querySelector('[data-test=step-detail]')?.textContent ?? '' })))
+  return last.locator('[data-test=step]').evaluateAll((els) =>
+    els.map((e) => {
+      const note = e.querySelector('[data-test=step-note]')?.textContent ?? ''
+      return { status: e.getAttribute('data-status') ?? '', detail: e.querySelector('[data-test=step-detail]')?.textContent ?? note, note, toggles: e.querySelectorAll('details').length }
+    }),
+  )
 }
 
 /** Instructions as the LLM would stream them: one array, one element per chunk. */

@@ -1,5 +1,5 @@
 import browser from 'webextension-polyfill'
-import type { ExecOutcome, RiskCategory } from '../core/exec'
+import { stepResult, type ExecOutcome, type RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import type { SitePolicy } from '../core/offsite'
@@ -201,19 +201,19 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
   const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: opts.sites, secretSites: opts.secretSites, describe: true }, opts)
   // A step that took its document with it is named for the person: "Log in — the page navigated".
   const { wentAway, ...outcome } = out
-  return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated` } : outcome
+  return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated`, msg: stepResult('navigated') } : outcome
 }
 
 export async function navigate(tabId: number, url: string, signal: AbortSignal): Promise<ExecOutcome> {
   const here = await tabUrl(tabId)
   const target = new URL(url, here || undefined).href
   if (!/^https?:/i.test(target)) return { ok: false, code: 'INVALID', message: `Ava only opens http(s) pages, not ${target.slice(0, 40)}` }
-  if (stripHash(target) === stripHash(here) && currentDoc(tabId)) return { ok: true, detail: `Already on ${target}` }
+  if (stripHash(target) === stripHash(here) && currentDoc(tabId)) return { ok: true, detail: `Already on ${target}`, msg: stepResult('alreadyOn', { url: target }) }
   const before = currentDoc(tabId)?.documentId
   markNavigating(tabId)
   await browser.tabs.update(tabId, { url: target })
   await waitForDoc(tabId, { notDocumentId: before, signal })
-  return { ok: true, detail: `Opened ${target}` }
+  return { ok: true, detail: `Opened ${target}`, msg: stepResult('opened', { url: target }) }
 }
 
 function stripHash(u: string): string {

@@ -5,8 +5,8 @@
 import { createInterface } from 'node:readline/promises'
 import type { RunOptions, StepStart } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
-import { kExit, plainMessage, type Io, type Parsed } from './args'
-import { chromiumPath, configEngineOptions, failureScreenshot, formatActionTrace, kBrowserArgs, kNavigationTimeoutMs, kViewport, loadTarget, runArgs, runOnPage } from './run'
+import { kExit, oneLine, type Io, type Parsed } from './args'
+import { chromiumPath, configEngineOptions, failUnexpected, failureScreenshot, formatActionTrace, kBrowserArgs, kViewport, loadTarget, openStart, runArgs, runOnPage } from './run'
 import { readGlobalConfig } from './sources'
 
 /** src/dom/recorder/page-api.ts as one IIFE, inlined by scripts/build-cli.mjs (as in run.ts). */
@@ -87,7 +87,7 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     browser = await chromium.launch({ executablePath: executable.path, headless: !a.headed, args: kBrowserArgs })
   } catch (e) {
     pause?.close()
-    io.err(`ava ${spec.name}: Chromium at ${executable.path} did not start: ${plainMessage(e).split('\n')[0]}`)
+    io.err(`ava ${spec.name}: Chromium at ${executable.path} did not start: ${oneLine(e)}`)
     return kExit.failed
   }
   let failed: boolean
@@ -95,7 +95,11 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     const context = await browser.newContext({ viewport: kViewport })
     await context.addInitScript({ content: __AVA_PAGE_SCRIPT__ })
     const page = await context.newPage()
-    await page.goto(a.url, { timeout: kNavigationTimeoutMs })
+    const notOpen = await openStart(page, a.url, io)
+    if (notOpen) {
+      io.err(`ava ${spec.name}: ${notOpen}`)
+      return kExit.failed
+    }
     if (!a.json) io.out(`ava ${spec.name}: ${target.label} on ${a.url}`)
     // Debug lines go out as each step happens, so a hang shows where it hangs.
     const run = await runOnPage(page, target, { params: a.params, engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined }, run: runOptions })
@@ -106,7 +110,7 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
       await failureScreenshot(page, a.screenshot, io)
     }
   } catch (e) {
-    io.err(`ava ${spec.name}: ${plainMessage(e).replace(/^page\.\w+: /, '')}`)
+    failUnexpected(`ava ${spec.name}`, e, io)
     failed = true
   } finally {
     pause?.close()

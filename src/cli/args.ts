@@ -1,7 +1,7 @@
 // Argument handling shared by every `ava` command: node's own util.parseArgs (strict, so a typo is
 // a usage error rather than a silently ignored flag), one parameter syntax (`--param name=value`),
 // and help text generated from the same option table the parser reads, so the two cannot drift.
-import { parseArgs } from 'node:util'
+import { parseArgs, stripVTControlCharacters } from 'node:util'
 
 export interface Io {
   out: (line: string) => void
@@ -110,4 +110,67 @@ export function parseParams(list: readonly string[] | undefined): Record<string,
 export function plainMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
   return text.replace(/^(?:\w+: )?(?:[A-Z]\w*Error: )+/, '')
+}
+
+/** The JSON error code for an exit code: what a script reading --json output branches on. */
+const kJsonErrorCodes: Record<number, string> = { [kExit.failed]: 'FAILED', [kExit.usage]: 'USAGE_ERROR', [kExit.internal]: 'INTERNAL_ERROR' }
+
+/**
+ * With --json, every outcome is one JSON object on stdout. A command that ended without writing
+ * one (a usage error, an unknown action, a page that would not open) said why on stderr: that
+ * first line, without the `ava <command>: ` prefix, becomes `{ success: false, error }`.
+ */
+export function jsonFailure(exit: number, errLines: readonly string[]): string {
+  const first = errLines.join('\n').split('\n').find((l) => l.trim()) ?? 'failed'
+  const message = first.replace(/^ava(?: [a-z-]+)*: /, '')
+  // The two failures scripts most often tell apart get their own codes (the registry's name for the first).
+  const code = /^No action "/.test(message) ? 'ACTION_NOT_FOUND' : /^Could not open /.test(message) ? 'PAGE_NOT_OPENED' : (kJsonErrorCodes[exit] ?? 'FAILED')
+  return JSON.stringify({ success: false, error: { code, message, exitCode: exit } }, null, 2)
+}
+
+/** net::ERR_… codes of a page that did not open, in words. */
+const kNetErrors: Record<string, string> = {
+  ERR_CONNECTION_REFUSED: 'connection refused',
+  ERR_CONNECTION_RESET: 'the connection was reset',
+  ERR_CONNECTION_CLOSED: 'the connection was closed',
+  ERR_CONNECTION_TIMED_OUT: 'the connection timed out',
+  ERR_TIMED_OUT: 'the connection timed out',
+  ERR_NAME_NOT_RESOLVED: 'no such host',
+  ERR_ADDRESS_UNREACHABLE: 'the address is unreachable',
+  ERR_INTERNET_DISCONNECTED: 'no network',
+  ERR_UNSAFE_PORT: 'Chromium does not open this port (it is on its list of unsafe ports)',
+  ERR_INVALID_URL: 'not a valid address',
+  ERR_FILE_NOT_FOUND: 'no such file',
+  ERR_ABORTED: 'the page stopped loading',
+  ERR_EMPTY_RESPONSE: 'the server sent nothing',
+}
+
+/**
+ * Why a page did not open, as one plain line: Playwright's own text carries a "Call log:" and
+ * terminal colour codes, kept for AVA_DEBUG only.
+ */
+export function openFailure(url: string, error: unknown): string {
+  const raw = stripVTControlCharacters(error instanceof Error ? error.message : String(error))
+  const net = /net::(ERR_[A-Z_]+)/.exec(raw)?.[1]
+  const timeout = /Timeout (\d+)ms exceeded/.exec(raw)?.[1]
+  const why = net
+    ? (kNetErrors[net] ?? net.slice(4).toLowerCase().replace(/_/g, ' '))
+    : timeout
+      ? `it did not load within ${Math.round(Number(timeout) / 1000)} s`
+      : /invalid url|Cannot navigate to invalid URL/i.test(raw)
+        ? 'not a valid address'
+        : plainMessage(raw.split('\n')[0]).replace(/^page\.\w+: /, '')
+  return `Could not open ${url}: ${why}`
+}
+
+/** A Playwright error as one plain line (no call log, no colour codes, no `page.goto:` prefix). */
+export function oneLine(error: unknown): string {
+  const text = stripVTControlCharacters(error instanceof Error ? error.message : String(error))
+  return plainMessage(text.split('\n')[0].replace(/^\w+\.\w+: /, ''))
+}
+
+/** Playwright's whole text (call log included), for AVA_DEBUG: what a bug report needs. */
+export function debugDetail(error: unknown): string | undefined {
+  if (!process.env.AVA_DEBUG) return undefined
+  return stripVTControlCharacters(error instanceof Error ? (error.stack ?? error.message) : String(error))
 }

@@ -16,9 +16,12 @@ import {
   type PackSource,
 } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
-import { formatCommandHelp, kExit, kExitCodesHelp, kParamOption, parseCommand, parseParams, plainMessage, type CommandSpec, type Io, type Parsed } from './args'
+import { formatCommandHelp, jsonFailure, kExit, kExitCodesHelp, kParamOption, parseCommand, parseParams, plainMessage, type CommandSpec, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
-import { actionEnv, cliSources, displayPath, packFiles, readGlobalConfig, readPack } from './sources'
+import { actionEnv, cliSources, displayPath, lookupFailure, packFiles, readGlobalConfig, readPack } from './sources'
+
+/** "1 file", "3 files". */
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
 type Handler = (parsed: Parsed, io: Io) => number | Promise<number>
 
@@ -37,7 +40,7 @@ function loadRegistry(io: Io): ActionRegistry {
   const result = registry.load(sources)
   for (const file of result.files) {
     const errors = file.issues.filter((i) => i.severity === 'error')
-    if (!file.ok) io.err(`ava: skipped ${file.path}: ${errors.length} problem(s); run \`ava action validate ${file.path}\``)
+    if (!file.ok) io.err(`ava: skipped ${file.path}: ${plural(errors.length, 'problem')}; run \`ava action validate ${file.path}\``)
   }
   return registry
 }
@@ -64,7 +67,7 @@ const describe: Handler = ({ positionals, values }, io) => {
   const description = registry.describe(name)
   if (!description) {
     const lookup = registry.lookup(name)
-    io.err(`ava: ${lookup.ok ? `no action "${name}"` : lookup.message}`)
+    io.err(`ava action describe: ${lookup.ok ? `no action "${name}"` : lookupFailure(lookup)}`)
     return kExit.failed
   }
   io.out(values.json ? JSON.stringify(description, null, 2) : formatDescription(description))
@@ -239,6 +242,8 @@ ${table([kRunSpec, ...Object.values(kActionCommands), { name: 'help', args: '[co
 
 Parameters are given one way everywhere: --param name=value (repeat it for more).
 Every command takes --json (the result as JSON on stdout) and --help (\`ava run --help\`).
+With --json a failure is JSON too: {"success": false, "error": {"code", "message", "exitCode"}}.
+AVA_DEBUG=1 adds Playwright's own messages and stack traces to stderr.
 
 ${kExitCodesHelp}`
 
@@ -265,11 +270,43 @@ async function dispatch(spec: CommandSpec, handler: Handler, args: string[], io:
   return handler(parsed, io)
 }
 
+/**
+ * Runs one command line. With --json, stdout holds one JSON document whatever happens: a command
+ * that failed before writing its result (a usage error, an unknown action, a page that would not
+ * open, a bug) gets `{ success: false, error }` there, with the same exit code; stderr is unchanged.
+ */
 export async function main(argv: string[], io: Io): Promise<number> {
+  const end = argv.indexOf('--')
+  const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json')
+  if (!json) return route(argv, io)
+  let wrote = false
+  const errLines: string[] = []
+  const watched: Io = {
+    out: (line) => {
+      wrote = true
+      io.out(line)
+    },
+    err: (line) => {
+      errLines.push(line)
+      io.err(line)
+    },
+  }
+  let code: number
+  try {
+    code = await route(argv, watched)
+  } catch (error) {
+    watched.err(`ava: ${plainMessage(error)}`)
+    code = kExit.internal
+  }
+  if (!wrote) io.out(code === kExit.ok ? JSON.stringify({ success: true }) : jsonFailure(code, errLines))
+  return code
+}
+
+async function route(argv: string[], io: Io): Promise<number> {
   const [group, command, ...rest] = argv
   if (group === undefined || isHelp(group)) {
     // `ava help run`, `ava help action dry-run`: the same text as `--help` on the command.
-    if (group === 'help' && command !== undefined) return main([command, ...rest, '--help'], io)
+    if (group === 'help' && command !== undefined) return route([command, ...rest, '--help'], io)
     io.out(kUsage)
     return kExit.ok
   }
@@ -277,7 +314,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (group === 'action') {
     // A bare group lists its commands, as git and docker do.
     if (command === undefined || isHelp(command)) {
-      if (command === 'help' && rest[0] !== undefined) return main(['action', rest[0], '--help'], io)
+      if (command === 'help' && rest[0] !== undefined) return route(['action', rest[0], '--help'], io)
       io.out(kActionUsage)
       return kExit.ok
     }

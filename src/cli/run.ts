@@ -7,14 +7,15 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { fileVariables, formatReport, formatStepReport, parseFlow, parseSource, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
+import { stepCount } from '../core/flows/format'
 import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
 import { navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
-import { formatCommandHelp, kExit, parseParams, plainMessage, type Io, type Parsed } from './args'
+import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
 import { urlMatches } from '../core/glob'
 import { sleep } from '../core/sleep'
-import { actionEnv, cliSources, displayPath, readGlobalConfig, readPack } from './sources'
+import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
 
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
 export const kBrowserArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -221,7 +222,7 @@ function actionTarget(name: string, sources: PackSource[], params: Record<string
   registry.load(sources)
   // Checked here, before Chromium starts: a typo in the name or a missing parameter costs nothing.
   const found = registry.lookup(name)
-  if (!found.ok) return `${found.message}${found.suggestion && !found.message.includes(found.suggestion) ? ` ${found.suggestion}` : ''}`
+  if (!found.ok) return lookupFailure(found)
   const checked = validateParams(params, found.action.params)
   if (!checked.ok) return `${found.action.fullName}: ${checked.message}`
   return { kind: 'action', name, registry, label: found.action.fullName }
@@ -293,11 +294,20 @@ export function formatActionTrace(r: ActionResult): string[] {
     // here; --json has the whole message.
     // A wait that fell back (seed 001) passed without seeing its condition: say so on its line.
     const fell = t.fellBack ? ` (did not hold: ${t.fellBack.code}; went on once the page had loaded + 500 ms)` : ''
-    const why = !t.error ? fell : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code} ${t.error.message}`
+    const why = !t.error ? fell : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code} ${stepMessage(t.error.message)}`
     return `${mark} ${t.id.padStart(2)} ${t.action.padEnd(12)}${sel} ${t.status}${why} — ${Math.round(t.durationMs)} ms`
   })
-  lines.push(r.success ? `passed: ${r.action} in ${Math.round(r.durationMs)} ms` : `FAILED: ${r.action}: ${r.error?.code} ${r.error?.message}`)
+  // A failure a step's line already gave is not said again: the last line is the verdict. One
+  // that no step shows (verify, a missing return) is said there.
+  const shown = r.error && r.trace.find((t) => t.status === 'failed' && t.error?.code === r.error!.code)
+  const ms = `in ${Math.round(r.durationMs)} ms`
+  lines.push(r.success ? `passed: ${r.action} ${ms}` : shown ? `FAILED: ${r.action} at step ${shown.id} ${ms}` : `FAILED: ${r.action}: ${r.error?.code} ${stepMessage(r.error?.message ?? '')}`)
   return lines
+}
+
+/** A step's error as its own line says it: without "Step 2 (fill) failed:", which the line shows. */
+export function stepMessage(message: string): string {
+  return message.replace(/^Step [\w.]+ \([^)]*\) failed: /, '')
 }
 
 export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
@@ -389,7 +399,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
   try {
     browser = await chromium.launch({ executablePath: executable.path, headless: !a.headed, args: kBrowserArgs })
   } catch (e) {
-    io.err(`ava run: Chromium at ${executable.path} did not start: ${plainMessage(e).split('\n')[0]}`)
+    io.err(`ava run: Chromium at ${executable.path} did not start: ${oneLine(e)}`)
     return kExit.failed
   }
   let page: PwPage | undefined
@@ -399,9 +409,12 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     // Every document the run opens gets the page code, as the extension's content script does.
     await context.addInitScript({ content: script })
     page = await context.newPage()
-    await page.goto(startUrl, { timeout: kNavigationTimeoutMs })
-    const t0 = performance.now()
-    say(target.kind === 'flow' ? `ava run: ${target.label} (${target.flow.steps.length} steps) on ${startUrl}` : `ava run: ${target.label} on ${startUrl}`)
+    const notOpen = await openStart(page, startUrl, io)
+    if (notOpen) {
+      io.err(`ava run: ${notOpen}`)
+      return kExit.failed
+    }
+    say(target.kind === 'flow' ? `ava run: ${target.label} (${stepCount(target.flow.steps.length)}) on ${startUrl}` : `ava run: ${target.label} on ${startUrl}`)
     const { config } = readGlobalConfig()
     const run = await runOnPage(page, target, {
       params: a.params,
@@ -417,17 +430,38 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     if (a.json) io.out(JSON.stringify(run.result, null, 2))
     else if (run.kind === 'flow') for (const line of formatReport(run.result, { steps: false })) io.out(line)
     else io.out(formatActionTrace(run.result).join('\n'))
-    say(`${failed ? 'FAILED' : 'passed'} in ${Math.round(performance.now() - t0)} ms (browser start excluded)`)
     if (failed) {
       await failureScreenshot(page, a.screenshot, io)
     }
   } catch (e) {
-    io.err(`ava run: ${plainMessage(e).replace(/^page\.\w+: /, '')}`)
+    failUnexpected('ava run', e, io)
     failed = true
   } finally {
     await browser.close().catch(() => undefined)
   }
   return failed ? kExit.failed : kExit.ok
+}
+
+/**
+ * Opens the page a run starts on; on failure, why in one line (the raw Playwright text, call log
+ * and all, only with AVA_DEBUG set).
+ */
+export async function openStart(page: PwPage, url: string, io: Io): Promise<string | undefined> {
+  try {
+    await page.goto(url, { timeout: kNavigationTimeoutMs })
+    return undefined
+  } catch (e) {
+    const detail = debugDetail(e)
+    if (detail) io.err(detail)
+    return openFailure(url, e)
+  }
+}
+
+/** Something the run did not expect (the browser went away, a bug): one line, the rest with AVA_DEBUG. */
+export function failUnexpected(command: string, e: unknown, io: Io): void {
+  io.err(`${command}: ${oneLine(e)}`)
+  const detail = debugDetail(e)
+  if (detail) io.err(detail)
 }
 
 /** After a failed run: a full-page screenshot, at `path` or under .ava-out/, named on stderr. */

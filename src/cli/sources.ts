@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { envReferences, kDefaultGlobalConfig, parseGlobalConfig, type ActionRegistry, type GlobalConfig, type PackFileInput, type PackIssue, type PackSource } from '../core/registry'
+import { envReferences, kDefaultGlobalConfig, parseGlobalConfig, type ActionRegistry, type GlobalConfig, type Lookup, type PackFileInput, type PackIssue, type PackSource } from '../core/registry'
 
 // Where the CLI finds packs (§4.4.1, §6.4.2, issue 3), lowest priority first: the built-in
 // `actions/` of this package, the npm packages the global config names, ~/.ava/actions/, the
@@ -28,6 +28,11 @@ export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url
 }
 
 /** Paths as people typed them are kept relative to the working directory, so messages stay short. */
+/** A name the registry does not have, said the same way by every command: the closest name, else where to look. */
+export function lookupFailure(found: Extract<Lookup, { ok: false }>): string {
+  return `${found.message}${found.suggestion && !found.message.includes(found.suggestion) ? ` ${found.suggestion}` : ''}`
+}
+
 export function displayPath(path: string): string {
   const rel = relative(process.cwd(), path)
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel

@@ -28,6 +28,23 @@ export interface Launcher {
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
+/** The button's name in the languages Ava speaks (the same words as public/_locales). */
+const kLabels = { en: 'Open Ava assistant', 'zh-CN': '打开 Ava 助手' } as const
+
+/**
+ * Calls `set` with the language the person picked in Ava's options, now and when it changes; the
+ * browser's language ("auto", or no setting) leaves chrome.i18n's label in place.
+ */
+function followLanguage(set: (l: keyof typeof kLabels) => void): void {
+  const apply = (ui: unknown) => {
+    const l = (ui as { language?: unknown } | undefined)?.language
+    if (l === 'en' || l === 'zh-CN') set(l)
+  }
+  const storage = globalThis.chrome?.storage
+  if (!storage?.local) return
+  storage.local.get('ui').then((r) => apply(r.ui), () => undefined)
+  storage.onChanged.addListener((changes, area) => void (area === 'local' && changes.ui && apply(changes.ui.newValue)))
+}
 const kMargin = 20 // px from the viewport edge at first show
 const kPanelWidth = 400
 const kPanelHeight = 600
@@ -128,8 +145,10 @@ export function createLauncher(opts: {
   button.type = 'button'
   button.textContent = 'Ava'
   // chrome.i18n (public/_locales), not the UI's locale files: those would cost the boot script
-  // every page pays for. It follows the browser's language; the fallback is for tests without it.
-  button.setAttribute('aria-label', globalThis.chrome?.i18n?.getMessage('launcherLabel') || 'Open Ava assistant')
+  // every page pays for. It follows the browser's language until Ava's own language setting is
+  // read; the fallback is for tests without it.
+  button.setAttribute('aria-label', globalThis.chrome?.i18n?.getMessage('launcherLabel') || kLabels.en)
+  followLanguage((l) => button.setAttribute('aria-label', kLabels[l]))
   button.setAttribute('aria-expanded', 'false')
   root.append(style, button)
   guardHost(host, opts.onBlocked)

@@ -31,6 +31,8 @@ export const StepViewSchema = z.object({
   durationMs: z.number().optional(),
   /** Which locator rung found the element (target_id, selector, semantic, ...). */
   rung: z.string().optional(),
+  /** The row's name in the person's language, when the model gave none Ava can show (an invalid instruction). */
+  title: MsgSchema.optional(),
 })
 export type StepView = z.infer<typeof StepViewSchema>
 

@@ -1,5 +1,6 @@
 import type { Instruction } from './instruction/schema'
 import type { RecordedTarget } from './flows/record'
+import type { Msg } from './chat'
 
 /**
  * Kinds of risky step the person may ask to confirm first (issue 6 safety; `permission` and
@@ -59,8 +60,15 @@ export type NotActionableReason = 'not-visible' | 'disabled' | 'read-only' | 'no
 
 export type ExecSuccess = {
   ok: true
-  /** One line for the person, e.g. `Typed "alice" into "Username"`. */
+  /** One line, e.g. `Typed "alice" into "Username"` (English: the CLI, logs and the planner's memory). */
   detail: string
+  /**
+   * The same line as a locale key (`step.result.*`, `stepResult`) and its parameters, said under the
+   * step in the UI language (issue 17 §4). The page's own words in it (labels, texts) are quoted as
+   * in `detail` and a secret is masked as there. Absent when `detail` says more than a key can (a
+   * forced click, a date typed in another form): the panel then shows `detail` behind Details.
+   */
+  msg?: Msg
   /** The ladder rung that found the target: target_id, selector or semantic. */
   rung?: string
   /** On the semantic rung, why that element: which words matched which field, kind, ordinal (issue 20). */
@@ -88,6 +96,24 @@ export type ExecSuccess = {
    * not what the last page still has (issue 18 §3).
    */
   target?: RecordedTarget
+}
+
+/** What a successful step says (`step.result.<name>` in src/ui/locales), for `ExecSuccess.msg`. */
+export const kStepResults = [
+  'opened', 'openedTab', 'alreadyOn', 'navigated',
+  'clicked', 'doubleClicked', 'rightClicked', 'middleClicked',
+  'typed', 'checked', 'unchecked', 'wasChecked', 'wasUnchecked', 'selected', 'chose', 'set', 'uploaded',
+  'hovered', 'focused', 'pressed', 'pressedIn', 'submitted',
+  'scrolledTo', 'scrolled', 'scrolledTop', 'scrolledBottom', 'atTop', 'atEnd',
+  'found', 'appeared', 'addressIs', 'quiet', 'read', 'readAttribute',
+] as const
+export type StepResult = (typeof kStepResults)[number]
+/** `scrolled`'s direction, said by its own key (the panel's `<name>Key` parameter convention). */
+export const kScrollWords = ['up', 'down', 'left', 'right'] as const
+
+/** A step's result as a key and its parameters (the page's words already quoted, secrets masked). */
+export function stepResult(name: StepResult, params: Record<string, string | number> = {}): Msg {
+  return { key: `step.result.${name}`, params }
 }
 
 export type ExecFailure = {

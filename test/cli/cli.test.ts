@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { kExit, parseCommand, parseParams, plainMessage, type CommandSpec } from '../../src/cli/args'
+import { jsonFailure, kExit, oneLine, openFailure, parseCommand, parseParams, plainMessage, type CommandSpec } from '../../src/cli/args'
 import { kUsage, main } from '../../src/cli/ava'
-import { formatActionTrace } from '../../src/cli/run'
+import { formatActionTrace, stepMessage } from '../../src/cli/run'
+import { formatReport, stepCount } from '../../src/core/flows/format'
+import type { FlowRunResult } from '../../src/core/flows'
 import { kRunSpec } from '../../src/cli/run-spec'
 import { actionEnv } from '../../src/cli/sources'
 import { createRegistry, type ActionResult } from '../../src/core/registry'
@@ -187,5 +189,117 @@ describe('messages and traces', () => {
       { source: 'env-path', files: [{ path: 'p.yaml', text: 'namespace: p\nversion: 1.0.0\nactions:\n  a:b:\n    description: Reads a token.\n    steps:\n      - action: wait\n        args: { ms: 1 }\n    returns:\n      t: "${env.P_TOKEN}"\n' }] },
     ])
     expect(actionEnv(registry, { P_TOKEN: 's3cret', SHLVL: '1', HOME: '/root' })).toEqual({ P_TOKEN: 's3cret' })
+  })
+})
+
+describe('--json: every outcome is one JSON object on stdout', () => {
+  it('failures before a run starts keep their exit code and say why in { success: false, error }', async () => {
+    const runs: Array<[string[], number, string, RegExp]> = [
+      [['action', 'run', 'nope:a:b', '--json'], kExit.failed, 'ACTION_NOT_FOUND', /^No action "nope:a:b"\. Run `ava action list`/],
+      [['run', 'common:auth:logn', '--url', 'http://127.0.0.1:9/', '--json'], kExit.failed, 'ACTION_NOT_FOUND', /Did you mean "common:auth:login"\?/],
+      [['action', 'run', 'common:auth:login', '--json'], kExit.failed, 'FAILED', /^common:auth:login: .*"username" is required/],
+      [['action', 'debug', 'common:auth:login', '--param', 'username=a', '--param', 'password=b', '--json'], kExit.usage, 'USAGE_ERROR', /^give the page to start on with --url$/],
+      [['run', 'common:auth:login', '--bogus', '--json'], kExit.usage, 'USAGE_ERROR', /^unknown option --bogus; give action parameters as --param bogus=<value>$/],
+      [['run', '--json'], kExit.usage, 'USAGE_ERROR', /^give a flow file, a pack file or an action name\.$/],
+      [['action', 'dry-run', '--json'], kExit.usage, 'USAGE_ERROR', /^dry-run needs an action name/],
+      [['action', 'describe', 'nope:a:b', '--json'], kExit.failed, 'ACTION_NOT_FOUND', /^No action "nope:a:b"/],
+      [['action', 'frobnicate', '--json'], kExit.usage, 'USAGE_ERROR', /^unknown command "action frobnicate"$/],
+      [['frobnicate', '--json'], kExit.usage, 'USAGE_ERROR', /^unknown command "frobnicate"$/],
+      [['action', 'run', 'common:auth:login', '--param', 'username=a', '--param', 'password=b', '--url', 'http://127.0.0.1:9/', '--json'], kExit.failed, 'FAILED', /^the page script is built into bin\/ava\.js/],
+    ]
+    for (const [argv, code, errorCode, message] of runs) {
+      const r = await ava(...argv)
+      const what = argv.join(' ')
+      expect(r.code, what).toBe(code)
+      const doc = JSON.parse(r.out) as { success: boolean; error: { code: string; message: string; exitCode: number } }
+      expect(doc, what).toMatchObject({ success: false, error: { code: errorCode, exitCode: code } })
+      expect(doc.error.message, what).toMatch(message)
+      // stderr still says it, for a person watching the job.
+      expect(r.err, what).toContain(doc.error.message)
+    }
+  })
+
+  it('without --json nothing extra reaches stdout, and a "--json" after "--" is not the flag', async () => {
+    const r = await ava('action', 'run', 'nope:a:b')
+    expect(r.out).toBe('')
+    expect((await ava('action', 'search', '--', '--json')).out).not.toMatch(/"success": false/)
+  })
+
+  it('jsonFailure takes the first line and drops the command prefix', () => {
+    expect(JSON.parse(jsonFailure(kExit.usage, ['ava action run: unknown option --x\nRun `ava action run --help` for its options.']))).toEqual({
+      success: false,
+      error: { code: 'USAGE_ERROR', message: 'unknown option --x', exitCode: 2 },
+    })
+    expect(JSON.parse(jsonFailure(kExit.internal, []))).toMatchObject({ error: { code: 'INTERNAL_ERROR', message: 'failed' } })
+  })
+})
+
+describe('a page that does not open', () => {
+  // What Playwright's page.goto throws: a call log with terminal colour codes.
+  const raw = (first: string) => new Error(`page.goto: ${first}\nCall log:\n\u001b[2m  - navigating to "http://127.0.0.1:9/", waiting until "load"\u001b[22m\n`)
+  it('is one plain line naming the address and why', () => {
+    expect(openFailure('http://127.0.0.1:8/', raw('net::ERR_CONNECTION_REFUSED at http://127.0.0.1:8/'))).toBe('Could not open http://127.0.0.1:8/: connection refused')
+    expect(openFailure('http://x.invalid/', raw('net::ERR_NAME_NOT_RESOLVED at http://x.invalid/'))).toBe('Could not open http://x.invalid/: no such host')
+    expect(openFailure('http://slow/', raw('Timeout 30000ms exceeded.'))).toBe('Could not open http://slow/: it did not load within 30 s')
+    expect(openFailure('http://a/', raw('net::ERR_SSL_PROTOCOL_ERROR at http://a/'))).toBe('Could not open http://a/: ssl protocol error')
+    for (const e of [raw('net::ERR_CONNECTION_REFUSED at x'), raw('Timeout 30000ms exceeded.'), raw('something else')]) {
+      const line = openFailure('http://a/', e)
+      expect(line).not.toMatch(/Call log|\n|page\.goto/)
+      expect(line).not.toContain('\u001b')
+    }
+    expect(oneLine(raw('Target page, context or browser has been closed'))).toBe('Target page, context or browser has been closed')
+  })
+})
+
+describe('a run is said once', () => {
+  const step = { owner: 'common:page:search', depth: 0, input: {}, attempts: 1, durationMs: 1490 }
+  const failed = {
+    success: false,
+    action: 'common:page:search',
+    durationMs: 1515,
+    trace: [
+      {
+        ...step,
+        id: '1',
+        action: 'fill',
+        status: 'failed',
+        error: { code: 'ELEMENT_NOT_FOUND', message: 'Step 1 (fill) failed: No element matches selector "search_input"; tried "css:input[type=\'search\']", "role:searchbox".' },
+      },
+    ],
+    error: { code: 'ELEMENT_NOT_FOUND', message: 'Step 1 (fill) failed: No element matches selector "search_input"; tried "css:input[type=\'search\']", "role:searchbox".' },
+  } as unknown as ActionResult
+
+  it("a failed step: the why on the step's line only", () => {
+    const lines = formatActionTrace(failed)
+    expect(lines).toEqual([
+      `✗  1 fill         failed: ELEMENT_NOT_FOUND No element matches selector "search_input"; tried "css:input[type='search']", "role:searchbox". — 1490 ms`,
+      'FAILED: common:page:search at step 1 in 1515 ms',
+    ])
+    expect(lines.join('\n')).not.toContain('${')
+    expect(lines.filter((l) => l.includes('No element matches'))).toHaveLength(1)
+    expect(stepMessage('Step 2.fallback.1 (run a:b:c) failed: x')).toBe('x')
+  })
+
+  it('a pass is one verdict line; a flow says "1 step" and "3 steps", also when its step lines were printed live', () => {
+    const ok = { ...failed, success: true, error: undefined, trace: [{ ...step, id: '1', action: 'fill', status: 'ok' }] } as unknown as ActionResult
+    expect(formatActionTrace(ok).filter((l) => /passed|FAILED/.test(l))).toEqual(['passed: common:page:search in 1515 ms'])
+    expect([0, 1, 2, 3].map(stepCount)).toEqual(['0 steps', '1 step', '2 steps', '3 steps'])
+    const flow = (n: number, success: boolean): FlowRunResult =>
+      ({ success, flow: 'Sign up', durationMs: 417.4, heals: [], steps: Array.from({ length: n }, (_, i) => ({ step_id: i + 1, action: 'click', status: 'ok', durationMs: 1, resolveMs: 0, level: 'role', alternative: 0 })) }) as unknown as FlowRunResult
+    expect(formatReport(flow(1, true), { steps: false })).toEqual(['passed: Sign up, 1 step in 417 ms'])
+    expect(formatReport(flow(3, false)).at(-1)).toBe('FAILED: Sign up, 3 steps in 417 ms')
+    expect(formatReport(flow(3, true)).filter((l) => /passed/.test(l))).toHaveLength(1)
+  })
+})
+
+describe('action describe of a name that does not exist', () => {
+  it('says what `ava action run` says: the closest name, else where to look', async () => {
+    const close = await ava('action', 'describe', 'common:auth:logn')
+    expect(close.code).toBe(kExit.failed)
+    expect(close.err).toContain('Did you mean "common:auth:login"?')
+    const far = await ava('action', 'describe', 'nope:a:b')
+    const run = await ava('action', 'run', 'nope:a:b', '--url', 'http://127.0.0.1:9/')
+    expect(far.err).toBe(run.err.replace(/^ava action run: /, 'ava action describe: '))
+    expect(far.err).toContain('Run `ava action list` or `ava action search <keyword>`')
   })
 })

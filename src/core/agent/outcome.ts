@@ -1,6 +1,6 @@
 import type { Msg, Recovery } from '../chat'
 import { AvaError, type ErrorCode } from '../errors'
-import type { ExecFailure, NotActionableReason, RiskCategory } from '../exec'
+import { kScrollWords, kStepResults, type ExecFailure, type NotActionableReason, type RiskCategory } from '../exec'
 
 /**
  * What a run tells the person, as locale keys (issue 17 §4: one message per outcome, in the UI
@@ -113,4 +113,8 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.tooLong',
   'outcome.emptyRequest',
   'step.repaired',
+  'step.invalid',
+  // What a successful step did, as the page or the background says it (ExecSuccess.msg).
+  ...kStepResults.map((r) => `step.result.${r}`),
+  ...kScrollWords.map((w) => `step.scroll.${w}`),
 ]

@@ -124,6 +124,8 @@ interface Run {
   used: number
   /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
   typed: string[]
+  /** Time spent waiting for the person's answers, so a step's duration is the page's, not their pause. */
+  askedMs?: number
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -300,9 +302,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         continue
       }
       if (item.error) {
-        // The model's own words and zod's issues are for the details toggle, never the message itself.
-        const details = `${item.error}\n\n${item.raw ?? ''}`.trim()
-        await show(run, { ...view, status: 'failed', detail: details })
+        // The model's own words and zod's issues are for the details toggle, never the message itself,
+        // and are said once: on the error message, not again on the step's row.
+        const raw = item.raw?.trim() ?? ''
+        const details = raw && !item.error.includes(raw) ? `${item.error}\n\n${raw}` : item.error
+        await show(run, { ...view, status: 'failed', title: msg('step.invalid') })
         const n = view.index + 1
         batch.failure = { error: new AvaError('SCHEMA', `Step ${n} was not a valid instruction, so Ava stopped before it.`, { msg: msg('outcome.invalidStep', { n }), details }) }
         stream.abort()
@@ -410,9 +414,10 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   void show(run, { ...view, status: 'running' })
   if (state.status !== 'running') void setStatus(run, 'running')
   const t0 = ports.clock.now()
+  const asked0 = run.askedMs ?? 0
   const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : await runPageStep(run, view, ins)
   if (out.ok) run.typed.push(...secrets)
-  const durationMs = Math.round(ports.clock.now() - t0)
+  const durationMs = Math.round(ports.clock.now() - t0 - ((run.askedMs ?? 0) - asked0))
   const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
@@ -421,8 +426,16 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   if (out.ok && out.target) (state.targets ??= {})[state.executed.length - 1] = out.target
   void save(run)
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
-  void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs })
-  return out.ok ? { ...out, detail } : { ...out, message: detail }
+  // A success says its result in the UI language under the step (issue 17 §4), redacted as its detail is.
+  const said = out.ok && out.msg ? { msg: redactMsg(out.msg, secrets) } : {}
+  void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs, ...said })
+  return out.ok ? { ...out, detail, ...said } : { ...out, message: detail }
+}
+
+/** A message whose parameters may hold what was typed: a secret in them goes as in the detail. */
+function redactMsg(m: Msg, secrets: string[]): Msg {
+  if (!m.params) return m
+  return { ...m, params: Object.fromEntries(Object.entries(m.params).map(([k, v]) => [k, typeof v === 'string' ? redactText(v, secrets) : v])) }
 }
 
 /** A page instruction, with its secrets resolved for the page only; their values come back for redaction. */
@@ -614,7 +627,9 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
     if (signal.aborted) resolve(false)
     signal.addEventListener('abort', () => resolve(false), { once: true })
   })
+  const askedAt = ports.clock.now()
   const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, step: view.index, reason }, signal).catch(() => false)])
+  run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
   await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow ? 'allowed' : 'denied' } })
   await setStatus(run, 'running')
   return allow

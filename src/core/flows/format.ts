@@ -10,7 +10,10 @@ export function formatStepReport(r: StepReport): string {
   return `${mark} ${String(r.step_id).padStart(2)} ${r.action.padEnd(8)}${where} ${what}${healed} — ${r.durationMs} ms (find ${r.resolveMs} ms)`
 }
 
-/** The whole result; `steps: false` leaves out the step lines (printed live already) and the summary. */
+/** "1 step", "3 steps". */
+export const stepCount = (n: number): string => `${n} step${n === 1 ? '' : 's'}`
+
+/** The whole result, ending with the verdict; `steps: false` leaves out the step lines (printed live already). */
 export function formatReport(result: FlowRunResult, opts: { steps?: boolean } = {}): string[] {
   const withSteps = opts.steps !== false
   const lines = withSteps ? result.steps.map(formatStepReport) : []
@@ -19,6 +22,6 @@ export function formatReport(result: FlowRunResult, opts: { steps?: boolean } = 
   if (candidates.length) lines.push('  candidates:', ...candidates.map((c) => `    ${c.selector}${c.count !== 1 ? ` (${c.count} matches)` : ''}${c.label ? ` — ${c.label}` : ''}${c.similarity !== undefined ? ` similarity ${c.similarity}` : ''}`))
   for (const h of result.heals) lines.push(`  step ${h.step_id} healed by ${h.kind}; proposed selectors:`, ...h.diff.map((d) => `    ${d}`))
   if (result.stats && flaggedSteps(result.stats).length) lines.push(`  steps ${flaggedSteps(result.stats).join(', ')} needed healing on each of their last runs: update their selectors`)
-  if (withSteps) lines.push(`${result.success ? 'passed' : 'FAILED'}: ${result.flow}, ${result.steps.length} step(s) in ${result.durationMs} ms`)
+  lines.push(`${result.success ? 'passed' : 'FAILED'}: ${result.flow}, ${stepCount(result.steps.length)} in ${Math.round(result.durationMs)} ms`)
   return lines
 }

@@ -638,7 +638,10 @@ export class ActionEngine {
           throw error
         })
         if (!found) {
-          throw new StepFailure('ELEMENT_NOT_FOUND', `No element matches ${key} ${template}; tried ${candidates.map((c) => `"${c}"`).join(', ')}.`, { candidates })
+          // A pack's named selector is said by its name, not as the template that names it.
+          const named = /^\$\{selectors\.([\w-]+)\}$/.exec(template.trim())?.[1]
+          const what = `"${named ?? candidates[0] ?? template}"`
+          throw new StepFailure('ELEMENT_NOT_FOUND', `No element matches ${key} ${what}; tried ${candidates.map((c) => `"${c}"`).join(', ')}.`, { candidates })
         }
         targets[key] = found.selector
         ;(trace.selectors ??= {})[key] = found.selector.raw

@@ -4,7 +4,7 @@
  * ActionType need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute, upload.
  * A descriptor says whether it needs a target; `run` gets the located element.
  */
-import type { ExecChanges, ExecOutcome, ExecSuccess } from '../../core/exec'
+import { stepResult, type ExecChanges, type ExecOutcome, type ExecSuccess, type StepResult } from '../../core/exec'
 import type { DomActionName, PageAction, ScrollDirection, WaitState } from '../../core/page/command'
 import { extractKeywords, missingKeywords } from '../../core/verify'
 import { urlMatches } from '../../core/glob'
@@ -67,6 +67,9 @@ function forcedNote(forced: boolean): string {
 }
 
 const kClickName: Record<string, string> = { left: 'Clicked', right: 'Right-clicked', middle: 'Middle-clicked' }
+const kClickResult: Record<string, StepResult> = { left: 'clicked', right: 'rightClicked', middle: 'middleClicked' }
+/** Quoted as the English detail quotes them: the page's words are data, never translated. */
+const quoted = (texts: string[]) => texts.map((t) => `"${t}"`).join(', ')
 
 function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
   return {
@@ -77,7 +80,9 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
       const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count })
       if (!r.ok) return r
       const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
-      return ok(`${verb} ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, { navigating: r.navigating, forced: r.forced, changes: r.changes })
+      // "Forced through the DOM" is for the CLI, logs and the planner: the person reads what was done.
+      const msg = stepResult(count === 2 ? 'doubleClicked' : kClickResult[run.cmd.button ?? 'left'], { label: quoteLabel(r.el) })
+      return ok(`${verb} ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, { navigating: r.navigating, forced: r.forced, changes: r.changes, msg })
     },
   }
 }
@@ -91,7 +96,10 @@ function textAction(name: 'fill' | 'type'): DomActionDescriptor {
       const r = await enterTextOp(run.target!.el, value, { ...run.ctx, relocate: run.target!.relocate }, name, run.cmd.delayMs)
       if (!r.ok) return r
       const note = r.note ? ` (${r.note})` : ''
-      return ok(`Typed "${shownValue(r.el, value)}" into ${quoteLabel(r.el)}${note}${forcedNote(r.forced)}`, run, { forced: r.forced, changes: r.changes, sensitive: r.sensitive || undefined })
+      const shown = shownValue(r.el, value)
+      // The value masked exactly as in the detail; a note (a date typed in another form) keeps the detail.
+      const said = r.note ? {} : { msg: stepResult('typed', { value: `"${shown}"`, label: quoteLabel(r.el) }) }
+      return ok(`Typed "${shown}" into ${quoteLabel(r.el)}${note}${forcedNote(r.forced)}`, run, { forced: r.forced, changes: r.changes, sensitive: r.sensitive || undefined, ...said })
     },
   }
 }
@@ -104,7 +112,8 @@ function checkAction(name: 'check' | 'uncheck'): DomActionDescriptor {
       const want = name === 'check'
       const r = await checkOp(run.target!.el, want, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
-      return ok(r.already ? `${quoteLabel(r.el)} was already ${want ? 'checked' : 'unchecked'}` : `${want ? 'Checked' : 'Unchecked'} ${quoteLabel(r.el)}`, run, { changes: r.changes })
+      const said: StepResult = r.already ? (want ? 'wasChecked' : 'wasUnchecked') : want ? 'checked' : 'unchecked'
+      return ok(r.already ? `${quoteLabel(r.el)} was already ${want ? 'checked' : 'unchecked'}` : `${want ? 'Checked' : 'Unchecked'} ${quoteLabel(r.el)}`, run, { changes: r.changes, msg: stepResult(said, { label: quoteLabel(r.el) }) })
     },
   }
 }
@@ -195,7 +204,7 @@ const kActions: DomActionDescriptor[] = [
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('INVALID', `Ava only opens http(s) pages, not ${url.protocol}`)
       const sameDocument = url.href.split('#')[0] === location.href.split('#')[0] && url.hash !== ''
       location.assign(url.href)
-      return ok(`Opening ${url.href}`, run, { navigating: !sameDocument, changes: { ...noChanges(), urlChanged: url.href !== location.href || sameDocument, newUrl: url.href } })
+      return ok(`Opening ${url.href}`, run, { navigating: !sameDocument, changes: { ...noChanges(), urlChanged: url.href !== location.href || sameDocument, newUrl: url.href }, msg: stepResult('opened', { url: url.href }) })
     },
   },
   clickAction('click'),
@@ -227,7 +236,7 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const r = await hoverOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
-      return ok(`Hovered ${quoteLabel(r.el)}`, run, { changes: r.changes })
+      return ok(`Hovered ${quoteLabel(r.el)}`, run, { changes: r.changes, msg: stepResult('hovered', { label: quoteLabel(r.el) }) })
     },
   },
   {
@@ -241,7 +250,7 @@ const kActions: DomActionDescriptor[] = [
       if (el.ownerDocument.activeElement !== el && !el.contains(el.ownerDocument.activeElement)) {
         return fail('NOT_ACTIONABLE', `${quoteLabel(el)} cannot take the focus.`, { reason: 'wrong-kind' })
       }
-      return ok(`Focused ${quoteLabel(el)}`, run, { changes: { ...noChanges(), focusChanged: true } })
+      return ok(`Focused ${quoteLabel(el)}`, run, { changes: { ...noChanges(), focusChanged: true }, msg: stepResult('focused', { label: quoteLabel(el) }) })
     },
   },
   {
@@ -263,7 +272,8 @@ const kActions: DomActionDescriptor[] = [
       pressKey(target, key)
       await watch.waitForEffect(kKeyWatchMs)
       const { navigating, ...changes } = watch.finish()
-      return ok(`Pressed ${key}${run.target ? ` in ${quoteLabel(target)}` : ''}`, run, { navigating, changes })
+      const msg = run.target ? stepResult('pressedIn', { key, label: quoteLabel(target) }) : stepResult('pressed', { key })
+      return ok(`Pressed ${key}${run.target ? ` in ${quoteLabel(target)}` : ''}`, run, { navigating, changes, msg })
     },
   },
   {
@@ -278,13 +288,18 @@ const kActions: DomActionDescriptor[] = [
         const view = viewOf(el)
         const inView = r.bottom > 0 && r.top < view.innerHeight
         if (!inView) return fail('NOT_ACTIONABLE', `Could not scroll ${quoteLabel(el)} into view.`, { reason: 'not-visible' })
-        return ok(`Scrolled ${quoteLabel(el)} into view`, run)
+        return ok(`Scrolled ${quoteLabel(el)} into view`, run, { msg: stepResult('scrolledTo', { label: quoteLabel(el) }) })
       }
       if (!dir) return fail('INVALID', 'scroll needs a direction (up, down, top, bottom) or an element.')
       const box = run.target ? scrollContainer(run.target.el) : null
       const { before, after } = scrollBox(box, dir, run.cmd.amount)
       const where = box ? ` in ${quoteLabel(box)}` : ''
-      return ok(after === before ? `Already at the ${dir === 'up' || dir === 'top' ? 'top' : 'end'}${where}; nothing to scroll` : `Scrolled ${dir}${where} (${Math.round(Math.abs(after - before))} px)`, run)
+      const px = Math.round(Math.abs(after - before))
+      const atStart = dir === 'up' || dir === 'top'
+      // The page's own scroll is said in the UI language; a box's keeps its detail (it names the box).
+      const result: StepResult = after === before ? (atStart ? 'atTop' : 'atEnd') : dir === 'top' ? 'scrolledTop' : dir === 'bottom' ? 'scrolledBottom' : 'scrolled'
+      const said = box ? {} : { msg: stepResult(result, result === 'scrolled' ? { directionKey: `step.scroll.${dir}`, px } : { px }) }
+      return ok(after === before ? `Already at the ${atStart ? 'top' : 'end'}${where}; nothing to scroll` : `Scrolled ${dir}${where} (${px} px)`, run, said)
     },
   },
   {
@@ -300,7 +315,7 @@ const kActions: DomActionDescriptor[] = [
       form.requestSubmit()
       await watch.waitForEffect(kSubmitWatchMs)
       const { navigating, ...changes } = watch.finish()
-      return ok(`Submitted the form of ${quoteLabel(el)}`, run, { navigating, changes })
+      return ok(`Submitted the form of ${quoteLabel(el)}`, run, { navigating, changes, msg: stepResult('submitted', { label: quoteLabel(el) }) })
     },
   },
   {
@@ -327,15 +342,15 @@ const kActions: DomActionDescriptor[] = [
       if (cmd.text !== undefined) {
         const want = cmd.text
         const held = await waitFor(() => missingKeywords([want], visibleText()).length === 0 || null, timeoutMs, ctx.signal)
-        return held ? ok(`"${want}" is on the page`, run) : fail('TIMEOUT', `"${want}" did not appear within ${timeoutMs / 1000} s.`)
+        return held ? ok(`"${want}" is on the page`, run, { msg: stepResult('appeared', { texts: quoted([want]) }) }) : fail('TIMEOUT', `"${want}" did not appear within ${timeoutMs / 1000} s.`)
       }
       if (cmd.url !== undefined) {
         const pattern = cmd.url
         const held = await waitFor(() => urlMatches(location.href, pattern) || null, timeoutMs, ctx.signal)
-        return held ? ok(`The address is ${location.href}`, run) : fail('TIMEOUT', `The address did not match ${pattern} within ${timeoutMs / 1000} s (it is ${location.href}).`)
+        return held ? ok(`The address is ${location.href}`, run, { msg: stepResult('addressIs', { url: location.href }) }) : fail('TIMEOUT', `The address did not match ${pattern} within ${timeoutMs / 1000} s (it is ${location.href}).`)
       }
       const quiet = await quietPage(kQuietWindowMs, timeoutMs, ctx.signal)
-      return quiet ? ok('The page is quiet', run) : fail('TIMEOUT', `The page kept changing for ${timeoutMs / 1000} s.`)
+      return quiet ? ok('The page is quiet', run, { msg: stepResult('quiet') }) : fail('TIMEOUT', `The page kept changing for ${timeoutMs / 1000} s.`)
     },
   },
   {
@@ -347,7 +362,7 @@ const kActions: DomActionDescriptor[] = [
       // Holds: returns on the first look. Misses: looks again as the page changes, and gives up
       // once it has settled (issue 18 §2) rather than always spending the whole wait.
       const held = await waitFor(() => missingKeywords(keywords, visibleText()).length === 0 || null, Math.min(kVerifyWaitMs, run.timeoutMs), run.ctx.signal, document, { settledMs: kSettledMissMs })
-      if (held) return ok(`Found ${keywords.map((k) => `"${k}"`).join(', ')} on the page`, run)
+      if (held) return ok(`Found ${quoted(keywords)} on the page`, run, { msg: stepResult('found', { texts: quoted(keywords) }) })
       const missing = missingKeywords(keywords, visibleText())
       const modals = openModals(document)
       return fail('VERIFY_FAILED', `Not on the page: ${missing.map((k) => `"${k}"`).join(', ')}${missing.length < keywords.length ? ` (found ${keywords.filter((k) => !missing.includes(k)).map((k) => `"${k}"`).join(', ')})` : ''}.`, {
@@ -362,7 +377,7 @@ const kActions: DomActionDescriptor[] = [
       const el = run.target!.el
       const V = viewOf(el)
       const text = el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement || el instanceof V.HTMLSelectElement ? displayedValue(el) : normalize((el as HTMLElement).innerText ?? el.textContent)
-      return ok(`Read ${quoteLabel(el)}`, run, { data: text })
+      return ok(`Read ${quoteLabel(el)}`, run, { data: text, msg: stepResult('read', { label: quoteLabel(el) }) })
     },
   },
   {
@@ -380,7 +395,7 @@ const kActions: DomActionDescriptor[] = [
       await watch.waitForEffect(0)
       const { navigating, ...changes } = watch.finish()
       if (!r.ok) return r
-      return ok(`Uploaded ${r.names.map((n) => `"${n}"`).join(', ')} to ${quoteLabel(input)}`, run, { navigating, changes: { ...changes, value: r.names.join(', ') } })
+      return ok(`Uploaded ${quoted(r.names)} to ${quoteLabel(input)}`, run, { navigating, changes: { ...changes, value: r.names.join(', ') }, msg: stepResult('uploaded', { files: quoted(r.names), label: quoteLabel(input) }) })
     },
   },
   {
@@ -389,7 +404,7 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const el = run.target!.el
       const name = run.cmd.name ?? ''
-      return ok(`Read ${name} of ${quoteLabel(el)}`, run, { data: el.getAttribute(name) })
+      return ok(`Read ${name} of ${quoteLabel(el)}`, run, { data: el.getAttribute(name), msg: stepResult('readAttribute', { name, label: quoteLabel(el) }) })
     },
   },
 ]

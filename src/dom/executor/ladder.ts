@@ -11,7 +11,7 @@
 import type { PageTarget } from '../../core/page/command'
 import type { Candidate, ExecErrorCode, ExecFailure } from '../../core/exec'
 import { kAgentIdAttr, safeResolveHandle } from '../observe'
-import type { ParsedSelector } from '../../core/page/selectors'
+import { formatSelector, type ParsedSelector } from '../../core/page/selectors'
 import { deepQuerySelectorAll, queryAll } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from './dom'
 import { candidateId, kMaxCandidates, semanticMatch, textTarget } from './semantic'
@@ -223,7 +223,7 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
   // A selector-only miss: the words of the selectors find the nearest controls for the fallback.
   if (!lastCandidates.length) lastCandidates = weakCandidates(undefined, locators).candidates
   const settled = !opts.expectAppear && waited < opts.timeoutMs - 50
-  const tried = [spec.targetId && `id ${spec.targetId}`, ...(spec.selectors ?? []), spec.semantic && `"${spec.semantic}"`].filter(Boolean).join(', ')
+  const tried = [spec.targetId && `id ${spec.targetId}`, ...(spec.selectors ?? []).map((s) => `"${formatSelector(s)}"`), spec.semantic && `"${spec.semantic}"`].filter(Boolean).join(', ')
   const busy = expectingChange()
   const after = settled ? `on a settled page (looked for ${Math.round(waited / 100) / 10} s)` : `after ${Math.round(opts.timeoutMs / 100) / 10} s${busy ? ` (${busy})` : ''}`
   const closest = lastCandidates.length ? ` Closest: ${lastCandidates.map((c) => `"${c.label}"`).join(', ')}.` : ''

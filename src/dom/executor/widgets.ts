@@ -4,7 +4,7 @@
  * and Ant Design teleport it to <body>), click it, and check the widget now displays the value.
  * One descriptor per widget kind, tried in order (STYLE.md: descriptors in one registry).
  */
-import type { Candidate, ExecFailure, ExecSuccess } from '../../core/exec'
+import { stepResult, type Candidate, type ExecFailure, type ExecSuccess } from '../../core/exec'
 import { sleep } from '../../core/sleep'
 import { normalize, searchRoots } from '../locators'
 import { ensureActionable } from './actionability'
@@ -106,8 +106,8 @@ async function waitDisplayed(root: Element, values: string[], ctx: OpContext): P
   return waitFor(shows, remaining(ctx, kDisplayWaitMs), ctx.signal, root.ownerDocument)
 }
 
-function success(root: Element, detail: string, value: string, changes?: ExecSuccess['changes']): ExecSuccess {
-  return { ok: true, detail, changes: { urlChanged: false, domMutations: 0, newModals: [], focusChanged: false, ...changes, value } }
+function success(root: Element, detail: string, value: string, changes?: ExecSuccess['changes'], msg?: ExecSuccess['msg']): ExecSuccess {
+  return { ok: true, detail, changes: { urlChanged: false, domMutations: 0, newModals: [], focusChanged: false, ...changes, value }, ...(msg ? { msg } : {}) }
 }
 
 /** Opens the dropdown (when closed) and waits for its options. */
@@ -164,7 +164,8 @@ const dropdown: WidgetDescriptor = {
       const target = combo ?? root
       pressKey(target, 'Escape')
     }
-    return success(root, `Selected ${picked.map((p) => `"${p}"`).join(', ')} in ${what}`, shown, changes)
+    const chosen = picked.map((p) => `"${p}"`).join(', ')
+    return success(root, `Selected ${chosen} in ${what}`, shown, changes, stepResult('selected', { values: chosen, label: what }))
   },
 }
 
@@ -194,7 +195,7 @@ const cascader: WidgetDescriptor = {
     const last = path[path.length - 1]
     const shown = await waitDisplayed(root, [last], ctx)
     if (shown === null) return fail('NOT_ACTIONABLE', `Picked "${path.join(' / ')}" in ${what} but it shows "${displayedValue(root)}".`, { reason: 'no-effect' })
-    return success(root, `Selected "${path.join(' / ')}" in ${what}`, shown)
+    return success(root, `Selected "${path.join(' / ')}" in ${what}`, shown, undefined, stepResult('selected', { values: `"${path.join(' / ')}"`, label: what }))
   },
 }
 
@@ -220,7 +221,7 @@ const datePicker: WidgetDescriptor = {
     // Close the panel when Enter left it open, so it does not cover the next field.
     await sleep(50, ctx.signal).catch(() => undefined)
     if (visibleIn(root.ownerDocument, '.el-picker-panel,.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').length) pressKey(input, 'Escape')
-    return success(root, `Set ${quoteLabel(input)} to "${value}"`, shown, typed.changes)
+    return success(root, `Set ${quoteLabel(input)} to "${value}"`, shown, typed.changes, stepResult('set', { label: quoteLabel(input), value: `"${value}"` }))
   },
 }
 
@@ -250,7 +251,7 @@ const menu: WidgetDescriptor = {
     const label = labelOf(pick.el)
     const done = await clickOp(pick.el, ctx)
     if (!done.ok) return done
-    return { ok: true, detail: `Chose "${label}" from the menu of ${quoteLabel(trigger)}`, changes: done.changes }
+    return { ok: true, detail: `Chose "${label}" from the menu of ${quoteLabel(trigger)}`, changes: done.changes, msg: stepResult('chose', { value: `"${label}"`, label: quoteLabel(trigger) }) }
   },
 }
 
@@ -292,5 +293,6 @@ export async function chooseNative(el: HTMLSelectElement, values: string[], ctx:
   const labels = chosen.map((o) => normalize(o.text))
   const shown = [...el.selectedOptions].map((o) => normalize(o.text))
   if (labels.some((l) => !shown.includes(l))) return fail('NOT_ACTIONABLE', `Chose ${labels.join(', ')} in ${what} but the page changed it to ${shown.join(', ') || 'nothing'}.`, { reason: 'value-rejected' })
-  return success(el, `Selected ${labels.map((l) => `"${l}"`).join(', ')} in ${what}`, shown.join(', '))
+  const picked = labels.map((l) => `"${l}"`).join(', ')
+  return success(el, `Selected ${picked} in ${what}`, shown.join(', '), undefined, stepResult('selected', { values: picked, label: what }))
 }

@@ -3,7 +3,7 @@
  * from the extension's background or from `ava run`, is answered here, one handler per kind, and
  * every answer is a PageOutcome: failures are data, nothing is thrown back across the channel.
  */
-import type { ExecFailure, ExecOutcome, RiskCategory } from '../../core/exec'
+import { stepResult, type ExecFailure, type ExecOutcome, type RiskCategory } from '../../core/exec'
 import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate } from '../../core/page/command'
 import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import type { StepOutcome } from '../../core/flows/replay'
@@ -126,7 +126,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
       },
     })
-    if (newTab) return { ok: true, detail: `Opened ${newTab} in a new tab`, openTab: newTab, ...(captured ? { target: captured } : {}) }
+    if (newTab) return { ok: true, detail: `Opened ${newTab} in a new tab`, msg: stepResult('openedTab', { url: newTab }), openTab: newTab, ...(captured ? { target: captured } : {}) }
     const described = out.ok && captured ? { ...out, target: captured } : out
     // What went into such a field is recorded redacted wherever the step is kept (run.ts).
     return described.ok && secretField ? { ...described, sensitive: true } : described

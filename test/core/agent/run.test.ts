@@ -208,6 +208,10 @@ function world(o: WorldOptions = {}) {
     cache,
     cacheCalls,
     hits,
+    /** Moves the world's clock on, as a person taking their time does. */
+    advance(ms: number) {
+      now += ms
+    },
     /** Starts a run in tab 1 the way the background does. */
     async start(request = 'log in as alice', opts: { noCache?: boolean } = {}) {
       const state = await beginRun(ports, settings, { id: 'run_1', tabId: 1, request, url: kUrl, origin: kOrigin, noCache: opts.noCache })
@@ -392,6 +396,18 @@ describe('act', () => {
     expect(w.cache.get('key:log in as alice@/login')!.steps[0].params.value).toBe('${secret:PW}') // replayable: it names the secret
   })
 
+  it('a step’s result in the UI language is shown under it, its secret redacted as in the detail (issue 17 §4)', async () => {
+    // A field the page did not see as secret: the page's result holds what was typed.
+    const w = world({
+      vault: { PW: 'hunter2-secret' },
+      exec: (ins) => ({ ok: true, detail: `Typed "${ins.params.value}" into "Code"`, msg: { key: 'step.result.typed', params: { value: `"${ins.params.value}"`, label: '"Code"' } } }),
+      replies: [reply(input(1, '#code', '${secret:PW}')), reply(done('Done.'))],
+    })
+    await w.run()
+    expect(w.assistant().steps![0]).toMatchObject({ status: 'ok', msg: { key: 'step.result.typed', params: { value: '"[redacted]"', label: '"Code"' } } })
+    expect(JSON.stringify(w.messages)).not.toContain('hunter2-secret')
+  })
+
   it('does not cache a run that typed a password written out in full, and redacts it', async () => {
     const w = world({
       exec: (ins) => ({ ok: true, detail: 'Typed into "Password"', sensitive: ins.params.fallback_selector === '#password' }),
@@ -450,6 +466,22 @@ describe('confirm', () => {
     expect(q.confirm).toMatchObject({ runId: 'run_1', state: 'allowed' })
     expect(w.statuses()).toEqual(['planning', 'running', 'waiting', 'running', 'done'])
     expect(state.status).toBe('done')
+  })
+
+  it('times the step without the person’s pause before their answer', async () => {
+    const w: ReturnType<typeof world> = world({
+      exec: risky,
+      answer: async () => {
+        w.advance(3_000)
+        return true
+      },
+      replies: [reply(click(1, 'Delete order')), reply(done('Deleted.'))],
+    })
+    await w.run('delete the order')
+    const step = w.assistant().steps![0]
+    expect(step.status).toBe('ok')
+    // The fake clock moves 5 ms a reading: the step took a few readings, not the 3 s spent deciding.
+    expect(step.durationMs).toBeLessThan(100)
   })
 
   it('does nothing when the person says no, and ends with that reason', async () => {

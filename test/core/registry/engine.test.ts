@@ -274,6 +274,12 @@ describe('errors of §5.2.1 come back as results', () => {
     expect(result.error).toMatchObject({ code: 'ELEMENT_NOT_FOUND', step: 1, stepAction: 'click' })
     expect(result.error?.message).toContain('tried "css:.missing"')
   })
+  it('ELEMENT_NOT_FOUND names a pack selector by its name, not by the template that names it', async () => {
+    const { engine } = setup()
+    const result = await engine.run('eresh:flaky:click')
+    expect(result.error?.message).toContain('No element matches selector "trigger"; tried "css:.trigger"')
+    expect(result.error?.message).not.toContain('${')
+  })
   it('TIMEOUT when a step outlives its timeout', async () => {
     const { engine, port } = setup()
     port.delays.set('snapshot', 500)
