@@ -48,7 +48,7 @@ describe('ava action validate <flow.json>', () => {
   test('a flow with a check is valid, with nothing to say but the count', async () => {
     const file = write('good.flow.json', flowOf([{ action: 'navigate', params: { url: 'https://a.test/' } }, { action: 'verify', params: { text: 'Welcome' } }]))
     const r = await ava('action', 'validate', file)
-    expect(r).toEqual({ code: 0, out: '', err: '1 file(s) valid' })
+    expect(r).toEqual({ code: 0, out: '', err: '1 file valid' })
   })
 
   test('a flow that checks nothing passes with the warning on stderr; --json includes it', async () => {
@@ -56,7 +56,7 @@ describe('ava action validate <flow.json>', () => {
     const r = await ava('action', 'validate', file)
     expect(r.code).toBe(0)
     expect(r.out).toBe('')
-    expect(r.err.split('\n')).toEqual([`${file}: warning: steps: ${kNoAssertionWarning}`, '1 file(s) valid'])
+    expect(r.err.split('\n')).toEqual([`${file}: warning: steps: ${kNoAssertionWarning}`, '1 file valid'])
     const j = await ava('action', 'validate', file, '--json')
     expect(j.code).toBe(0)
     expect(JSON.parse(j.out)).toEqual({ valid: true, files: [{ path: file, kind: 'flow', valid: true, errors: [], warnings: [{ path: 'steps', message: kNoAssertionWarning }] }] })
@@ -69,7 +69,7 @@ describe('ava action validate <flow.json>', () => {
     expect(r.code).toBe(1)
     expect(r.out).toBe(`${bad}: steps[0].params.value: a fill step needs params.value`)
     // An invalid flow has errors only: its warnings would be about a flow that does not exist.
-    expect(r.err.split('\n')).toEqual([`${upload}: warning: variables.cv: the file is not at ${join(dir, 'files/cv.pdf')}; \`ava run\` fails unless it is there or given with --param cv=<path>`, '1 of 2 file(s) invalid'])
+    expect(r.err.split('\n')).toEqual([`${upload}: warning: variables.cv: the file is not at ${join(dir, 'files/cv.pdf')}; \`ava run\` fails unless it is there or given with --param cv=<path>`, '1 of 2 files invalid'])
     expect((await ava('action', 'validate', write('broken.json', '{'))).out).toMatch(/broken\.json: \(root\): The flow is not valid JSON/)
   })
 
@@ -79,6 +79,6 @@ describe('ava action validate <flow.json>', () => {
     const r = await ava('action', 'validate', flow, pack)
     expect(r.code).toBe(1)
     expect(r.out).toMatch(/p\.yaml:\d+:\d+: /)
-    expect(r.err).toBe('1 of 2 file(s) invalid')
+    expect(r.err).toBe('1 of 2 files invalid')
   })
 })

@@ -64,7 +64,7 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
       'test/fixtures/packs/broken/unknown-scope.yaml:9:26: UNKNOWN_SCOPE Unknown variable scope "foo" in "foo.bar"; allowed: params, env, selectors, steps.',
       'test/fixtures/packs/broken/duplicate-keys.yaml:9:3: YAML_DUPLICATE_KEY Map keys must be unique (DUPLICATE_KEY)',
     ])
-    expect(r.err).toContain('2 of 4 file(s) invalid')
+    expect(r.err).toContain('2 of 4 files invalid')
     const missing = ava(['action', 'validate', 'no/such/dir'])
     expect(missing.code).toBe(1)
     expect(missing.out).toContain('no/such/dir:1:1: READ_FAILED')
