@@ -46,7 +46,11 @@ describe('Element Plus form widgets', () => {
     okOf(await run(page, { action: 'select', target: { semantic: '标签' }, value: ['前端', '测试'] }))
     const region = okOf(await run(page, { action: 'select', target: { semantic: '地区' }, value: '浙江 / 杭州 / 西湖区' }))
     expect(region.changes!.value).toContain('西湖区')
-    okOf(await run(page, { action: 'select', target: { semantic: '日期' }, value: '2024-05-01' }))
+    const date = okOf(await run(page, { action: 'select', target: { semantic: '日期' }, value: '2024-05-01' }))
+    // What the panel says of each, in the UI language (issue 17 §4): the component's words quoted as data.
+    expect([status.msg?.key, status.msg?.params?.values]).toEqual(['step.result.selected', '"禁用"'])
+    expect([region.msg?.key, region.msg?.params?.values]).toEqual(['step.result.selected', '"浙江 / 杭州 / 西湖区"'])
+    expect([date.msg?.key, date.msg?.params?.value]).toEqual(['step.result.set', '"2024-05-01"'])
     okOf(await run(page, { action: 'check', target: { semantic: '旅行' } }))
     okOf(await run(page, { action: 'check', target: { semantic: '启用通知 开关' } }))
     okOf(await run(page, { action: 'check', target: { semantic: '女' } }))
@@ -121,7 +125,8 @@ describe('Element Plus dialogs, tabs, menus', () => {
   test('tabs, dropdown menu, autocomplete', async () => {
     const page = await h.open('/ep-widgets.html')
     okOf(await run(page, { action: 'click', target: { selectors: ['role:tab[name="配置管理"]'] } }))
-    okOf(await run(page, { action: 'select', target: { semantic: '更多操作' }, value: '打印' }))
+    const menu = okOf(await run(page, { action: 'select', target: { semantic: '更多操作' }, value: '打印' }))
+    expect([menu.msg?.key, menu.msg?.params?.value]).toEqual(['step.result.chose', '"打印"'])
     okOf(await run(page, { action: 'select', target: { semantic: '城市' }, value: '南京' }))
     const s = await state(page)
     expect([s.tab, s.command, s.city]).toEqual(['config', 'print', '南京'])

@@ -21,9 +21,6 @@ import { kRunSpec } from './run-spec'
 import { actionEnv, cliSources, displayPath, lookupFailure, packFiles, readGlobalConfig, readPack } from './sources'
 
 /** "1 file", "3 files". */
-const fileCount = (n: number): string => `${n} ${n === 1 ? 'file' : 'files'}`
-
-/** "1 file", "3 files". */
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
 type Handler = (parsed: Parsed, io: Io) => number | Promise<number>
@@ -132,7 +129,7 @@ const validate: Handler = async ({ positionals, values }, io) => {
     if (values.json) io.out(JSON.stringify({ valid: flows.every((f) => f.valid), files: flows }, null, 2))
     reportFlows(flows, io, !!values.json)
     const bad = flows.filter((f) => !f.valid).length
-    io.err(bad ? `${bad} of ${fileCount(flows.length)} invalid` : `${fileCount(flows.length)} valid`)
+    io.err(bad ? `${bad} of ${plural(flows.length, 'file')} invalid` : `${plural(flows.length, 'file')} valid`)
     return bad ? kExit.failed : kExit.ok
   }
   const given = new Map<string, string>() // absolute → display path
@@ -159,7 +156,7 @@ const validate: Handler = async ({ positionals, values }, io) => {
   if (values.json) io.out(JSON.stringify({ valid: invalid === 0, files: [...reports, ...flows] }, null, 2))
   else for (const r of reports) for (const issue of r.issues) io.out(formatIssue(issue))
   reportFlows(flows, io, !!values.json)
-  io.err(invalid ? `${invalid} of ${fileCount(count)} invalid` : `${fileCount(count)} valid`)
+  io.err(invalid ? `${invalid} of ${plural(count, 'file')} invalid` : `${plural(count, 'file')} valid`)
   return invalid ? kExit.failed : kExit.ok
 }
 

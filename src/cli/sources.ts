@@ -27,12 +27,12 @@ export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url
   }
 }
 
-/** Paths as people typed them are kept relative to the working directory, so messages stay short. */
 /** A name the registry does not have, said the same way by every command: the closest name, else where to look. */
 export function lookupFailure(found: Extract<Lookup, { ok: false }>): string {
   return `${found.message}${found.suggestion && !found.message.includes(found.suggestion) ? ` ${found.suggestion}` : ''}`
 }
 
+/** Paths as people typed them are kept relative to the working directory, so messages stay short. */
 export function displayPath(path: string): string {
   const rel = relative(process.cwd(), path)
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel

@@ -52,9 +52,14 @@ function boot(): void {
     launcher.panelGone(token)
     return { ok: true }
   })
+  handle('bg→content:language', ['background'], ({ language }) => {
+    launcher.setLanguage(language)
+    return { ok: true as const }
+  })
 
   send('content→bg:ready', { url: location.href })
-    .then(({ panelOpen, runActive }) => {
+    .then(({ panelOpen, runActive, language }) => {
+      launcher.setLanguage(language)
       // A run that navigated here will send its next step at once: have the page agent ready.
       if (runActive) void agent()
       // The conversation goes on after a navigation: reopen the panel where it was open.

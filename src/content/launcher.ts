@@ -19,6 +19,8 @@ export interface Launcher {
   readonly isOpen: boolean
   /** Marks the host once the conversation state is known (tests wait for it; it reveals nothing). */
   markReady(): void
+  /** Names the button in the language picked in Ava ('auto': the browser's, from chrome.i18n). */
+  setLanguage(language: 'auto' | keyof typeof kLabels): void
   /** The background paired the panel document that presented `token`: the frame may be shown. */
   panelLive(token: string): void
   /** That panel document went away: its frame is never shown again. */
@@ -28,26 +30,11 @@ export interface Launcher {
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
-/** The button's name in the languages Ava speaks (the same words as public/_locales). */
-const kLabels = { en: 'Open Ava assistant', 'zh-CN': '打开 Ava 助手' } as const
-
-/**
- * Calls `set` with the language the person picked in Ava's options, now and when it changes; the
- * browser's language ("auto", or no setting) leaves chrome.i18n's label in place.
- */
-function followLanguage(set: (l: keyof typeof kLabels) => void): void {
-  const apply = (ui: unknown) => {
-    const l = (ui as { language?: unknown } | undefined)?.language
-    if (l === 'en' || l === 'zh-CN') set(l)
-  }
-  const storage = globalThis.chrome?.storage
-  if (!storage?.local) return
-  storage.local.get('ui').then((r) => apply(r.ui), () => undefined)
-  storage.onChanged.addListener((changes, area) => void (area === 'local' && changes.ui && apply(changes.ui.newValue)))
-}
 const kMargin = 20 // px from the viewport edge at first show
 const kPanelWidth = 400
 const kPanelHeight = 600
+/** The button's name in the languages Ava speaks (the same words as public/_locales). */
+const kLabels = { en: 'Open Ava assistant', 'zh-CN': '打开 Ava 助手' } as const
 
 const css = `
 :host { all: initial; }
@@ -145,10 +132,10 @@ export function createLauncher(opts: {
   button.type = 'button'
   button.textContent = 'Ava'
   // chrome.i18n (public/_locales), not the UI's locale files: those would cost the boot script
-  // every page pays for. It follows the browser's language until Ava's own language setting is
-  // read; the fallback is for tests without it.
-  button.setAttribute('aria-label', globalThis.chrome?.i18n?.getMessage('launcherLabel') || kLabels.en)
-  followLanguage((l) => button.setAttribute('aria-label', kLabels[l]))
+  // every page pays for. It follows the browser's language until the background says which one
+  // the person picked in Ava (setLanguage); the fallback is for tests without it.
+  const browserLabel = globalThis.chrome?.i18n?.getMessage('launcherLabel') || kLabels.en
+  button.setAttribute('aria-label', browserLabel)
   button.setAttribute('aria-expanded', 'false')
   root.append(style, button)
   guardHost(host, opts.onBlocked)
@@ -252,6 +239,9 @@ export function createLauncher(opts: {
     },
     markReady() {
       host.setAttribute('data-ava-ready', '')
+    },
+    setLanguage(language) {
+      button.setAttribute('aria-label', language === 'auto' ? browserLabel : kLabels[language])
     },
     panelLive(t) {
       if (!frame || t !== token) return

@@ -4,7 +4,7 @@ import type { ErrorData } from '../core/errors'
 import type { PageCommand, PageOutcome } from '../core/page/command'
 import type { Attachment } from '../core/agent/attachments'
 export type { PageInfo } from '../core/page/command'
-import type { LlmSettings, Profile, SafetyKept, Settings, UiPrefs } from '../core/settings'
+import type { LanguagePref, LlmSettings, Profile, SafetyKept, Settings, UiPrefs } from '../core/settings'
 import type { ActionCommand } from '../core/registry/api'
 import type { Flow, FlowRunResult, RawEvent } from '../core/flows'
 import type { ActionResult, PackDiff, PackIssue } from '../core/registry'
@@ -20,7 +20,8 @@ export type { CacheEntry }
  */
 export interface Protocol {
   // The boot script, in a tab's content script.
-  'content→bg:ready': { req: { url: string }; res: { panelOpen: boolean; runActive: boolean } }
+  /** `language`: the one picked in Ava's options, which names the launcher ('auto': the browser's). */
+  'content→bg:ready': { req: { url: string }; res: { panelOpen: boolean; runActive: boolean; language: LanguagePref } }
   /**
    * A token for the panel frame the boot script is about to create: it travels in the frame URL's
    * fragment (the page cannot read the src of a frame in a closed shadow root) and the panel shows
@@ -80,6 +81,8 @@ export interface Protocol {
   'bg→content:panel.live': { req: { token: string }; res: { ok: boolean } }
   /** The paired panel document went away (navigated, removed): the frame must not be shown again. */
   'bg→content:panel.gone': { req: { token: string }; res: { ok: boolean } }
+  /** The person picked another language in Ava's options: the launcher's name follows. */
+  'bg→content:language': { req: { language: LanguagePref }; res: { ok: true } }
   /** The panel asked to be hidden (its ✕ or Escape). */
   'bg→content:panel.close': { req: Record<string, never>; res: { ok: true } }
 

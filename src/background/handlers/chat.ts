@@ -1,5 +1,7 @@
-import { handle } from '../../messaging'
+import browser from 'webextension-polyfill'
+import { handle, sendToTab } from '../../messaging'
 import { tabStore } from '../../storage/conversation'
+import { uiPrefsStore } from '../../storage/settings'
 import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf, readHistory } from '../conversation'
 import { clearPanelBlocked, isPanelBlocked, issuePanelToken } from '../panels'
@@ -20,7 +22,15 @@ export function registerChatHandlers(): void {
       markReady(tabOf(ctx), { documentId: ctx.documentId, url })
       clearPanelBlocked(tabOf(ctx))
     }
-    return { panelOpen: (await tabStore(tabOf(ctx)).get()).panelOpen, runActive: isRunning(tabOf(ctx)) }
+    const [tab, ui] = await Promise.all([tabStore(tabOf(ctx)).get(), uiPrefsStore.get()])
+    return { panelOpen: tab.panelOpen, runActive: isRunning(tabOf(ctx)), language: ui.language }
+  })
+  // The launcher's name follows a language picked in the options at once, in every open tab: told
+  // here on the rare change, rather than every page listening to every storage write.
+  uiPrefsStore.watch(({ language }) => {
+    void browser.tabs.query({}).then((tabs) => {
+      for (const t of tabs) if (t.id !== undefined) void sendToTab(t.id, 'bg→content:language', { language }).catch(() => undefined)
+    })
   })
 
   handle('content→bg:panel.token', ['tab'], async (_req, ctx) => ({ token: issuePanelToken(tabOf(ctx)) }))

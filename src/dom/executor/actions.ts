@@ -11,7 +11,7 @@ import { urlMatches } from '../../core/glob'
 import { openModals } from '../observe'
 import { normalize, queryAll, searchRoots, frameDocument } from '../locators'
 import { ensureActionable } from './actionability'
-import { displayedValue, isVisible, kAvaUiAttr, quoteLabel, shownValue, viewOf } from './dom'
+import { displayedValue, isVisible, kAvaUiAttr, quoteLabel, quoteTexts, shownValue, viewOf } from './dom'
 import { watchEffects } from './effects'
 import { pressKey } from './events'
 import { fail, type Located, type TargetSpec } from './ladder'
@@ -68,8 +68,6 @@ function forcedNote(forced: boolean): string {
 
 const kClickName: Record<string, string> = { left: 'Clicked', right: 'Right-clicked', middle: 'Middle-clicked' }
 const kClickResult: Record<string, StepResult> = { left: 'clicked', right: 'rightClicked', middle: 'middleClicked' }
-/** Quoted as the English detail quotes them: the page's words are data, never translated. */
-const quoted = (texts: string[]) => texts.map((t) => `"${t}"`).join(', ')
 
 function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
   return {
@@ -342,7 +340,7 @@ const kActions: DomActionDescriptor[] = [
       if (cmd.text !== undefined) {
         const want = cmd.text
         const held = await waitFor(() => missingKeywords([want], visibleText()).length === 0 || null, timeoutMs, ctx.signal)
-        return held ? ok(`"${want}" is on the page`, run, { msg: stepResult('appeared', { texts: quoted([want]) }) }) : fail('TIMEOUT', `"${want}" did not appear within ${timeoutMs / 1000} s.`)
+        return held ? ok(`"${want}" is on the page`, run, { msg: stepResult('appeared', { texts: quoteTexts([want]) }) }) : fail('TIMEOUT', `"${want}" did not appear within ${timeoutMs / 1000} s.`)
       }
       if (cmd.url !== undefined) {
         const pattern = cmd.url
@@ -362,10 +360,10 @@ const kActions: DomActionDescriptor[] = [
       // Holds: returns on the first look. Misses: looks again as the page changes, and gives up
       // once it has settled (issue 18 §2) rather than always spending the whole wait.
       const held = await waitFor(() => missingKeywords(keywords, visibleText()).length === 0 || null, Math.min(kVerifyWaitMs, run.timeoutMs), run.ctx.signal, document, { settledMs: kSettledMissMs })
-      if (held) return ok(`Found ${quoted(keywords)} on the page`, run, { msg: stepResult('found', { texts: quoted(keywords) }) })
+      if (held) return ok(`Found ${quoteTexts(keywords)} on the page`, run, { msg: stepResult('found', { texts: quoteTexts(keywords) }) })
       const missing = missingKeywords(keywords, visibleText())
       const modals = openModals(document)
-      return fail('VERIFY_FAILED', `Not on the page: ${missing.map((k) => `"${k}"`).join(', ')}${missing.length < keywords.length ? ` (found ${keywords.filter((k) => !missing.includes(k)).map((k) => `"${k}"`).join(', ')})` : ''}.`, {
+      return fail('VERIFY_FAILED', `Not on the page: ${quoteTexts(missing)}${missing.length < keywords.length ? ` (found ${quoteTexts(keywords.filter((k) => !missing.includes(k)))})` : ''}.`, {
         suggestion: modals.length ? `A dialog "${modals[0].label}" is open; it may hold the answer.` : 'The action may not have worked, or the page words it differently.',
       })
     },
@@ -395,7 +393,7 @@ const kActions: DomActionDescriptor[] = [
       await watch.waitForEffect(0)
       const { navigating, ...changes } = watch.finish()
       if (!r.ok) return r
-      return ok(`Uploaded ${quoted(r.names)} to ${quoteLabel(input)}`, run, { navigating, changes: { ...changes, value: r.names.join(', ') }, msg: stepResult('uploaded', { files: quoted(r.names), label: quoteLabel(input) }) })
+      return ok(`Uploaded ${quoteTexts(r.names)} to ${quoteLabel(input)}`, run, { navigating, changes: { ...changes, value: r.names.join(', ') }, msg: stepResult('uploaded', { files: quoteTexts(r.names), label: quoteLabel(input) }) })
     },
   },
   {

@@ -59,6 +59,11 @@ export function quoteLabel(el: Element): string {
   return `"${labelOf(el)}"`
 }
 
+/** Page texts as results quote them, `"a", "b"`: the page's words are data, never translated. */
+export function quoteTexts(texts: string[]): string {
+  return texts.map((t) => `"${t}"`).join(', ')
+}
+
 const kClickable = 'button,a[href],[role=button],[role=link],[role=menuitem],[role=option],[role=tab],[role=checkbox],[role=radio],[role=switch],summary,label'
 
 /**

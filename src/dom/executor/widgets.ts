@@ -8,7 +8,7 @@ import { stepResult, type Candidate, type ExecFailure, type ExecSuccess } from '
 import { sleep } from '../../core/sleep'
 import { normalize, searchRoots } from '../locators'
 import { ensureActionable } from './actionability'
-import { displayedValue, isVisible, labelOf, quoteLabel, viewOf, visibleTextOf } from './dom'
+import { displayedValue, isVisible, labelOf, quoteLabel, quoteTexts, viewOf, visibleTextOf } from './dom'
 import { dispatchKey, keyInfo, pressKey } from './events'
 import { fail } from './ladder'
 import { clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
@@ -157,14 +157,14 @@ const dropdown: WidgetDescriptor = {
     }
     const shown = await waitDisplayed(root, picked, ctx)
     if (shown === null) {
-      return fail('NOT_ACTIONABLE', `Picked ${picked.map((p) => `"${p}"`).join(', ')} in ${what} but it does not show ${picked.length > 1 ? 'them' : 'it'}: it shows "${displayedValue(root)}".`, { reason: 'no-effect' })
+      return fail('NOT_ACTIONABLE', `Picked ${quoteTexts(picked)} in ${what} but it does not show ${picked.length > 1 ? 'them' : 'it'}: it shows "${displayedValue(root)}".`, { reason: 'no-effect' })
     }
     // A multiple select stays open; close it so it does not cover the next field.
     if (values.length > 1 || root.matches('.is-multiple,.ant-select-multiple') || root.querySelector('.el-select__tags,.el-select__selection.is-near')) {
       const target = combo ?? root
       pressKey(target, 'Escape')
     }
-    const chosen = picked.map((p) => `"${p}"`).join(', ')
+    const chosen = quoteTexts(picked)
     return success(root, `Selected ${chosen} in ${what}`, shown, changes, stepResult('selected', { values: chosen, label: what }))
   },
 }
@@ -293,6 +293,6 @@ export async function chooseNative(el: HTMLSelectElement, values: string[], ctx:
   const labels = chosen.map((o) => normalize(o.text))
   const shown = [...el.selectedOptions].map((o) => normalize(o.text))
   if (labels.some((l) => !shown.includes(l))) return fail('NOT_ACTIONABLE', `Chose ${labels.join(', ')} in ${what} but the page changed it to ${shown.join(', ') || 'nothing'}.`, { reason: 'value-rejected' })
-  const picked = labels.map((l) => `"${l}"`).join(', ')
+  const picked = quoteTexts(labels)
   return success(el, `Selected ${picked} in ${what}`, shown.join(', '), undefined, stepResult('selected', { values: picked, label: what }))
 }
