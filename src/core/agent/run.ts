@@ -2,7 +2,8 @@ import { createAsyncQueue } from '../async-queue'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import type { Candidate, ExecFailure, ExecOutcome } from '../exec'
-import { safeParseInstructionText, type Instruction } from '../instruction/schema'
+import type { Instruction } from '../instruction/schema'
+import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
 import { costUsd } from '../pricing'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
@@ -350,7 +351,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     },
     element: (raw, index) => {
       elements = index + 1
-      const parsed = safeParseInstructionText(raw)
+      const parsed = readInstructionText(raw, index)
       if (!parsed.success) {
         // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
         queue.push({ index, error: parsed.error.message, raw })
@@ -663,9 +664,9 @@ function extractFirstInstruction(text: string): Instruction | null {
   let found: Instruction | null = null
   const s = createInstructionSplitter({
     prose: () => undefined,
-    element: (raw) => {
+    element: (raw, index) => {
       if (found) return
-      const r = safeParseInstructionText(raw)
+      const r = readInstructionText(raw, index)
       if (r.success && r.data.action_type !== 'done') found = r.data
     },
   })

@@ -1,18 +1,30 @@
 /**
- * Splits a streamed LLM reply into the complete elements of its first top-level JSON array, as
- * soon as each element's closing brace has arrived, so the page can run step 1 while step 2 is
- * still being generated (issue 2: "executed as soon as it has fully arrived").
+ * Splits a streamed LLM reply into the JSON texts of its instructions, as soon as each one's
+ * closing brace has arrived, so the page can run step 1 while step 2 is still being generated
+ * ("executed as soon as it has fully arrived"), whatever shape the model wrote the plan in
+ * (docs/instruction-schema.md, "What Ava reads"):
  *
- * The reply may wrap the array in a ```json fence or put a sentence before it (models do, whatever
- * the prompt says); text outside the array is handed back as `prose`, character for character, so
- * the panel shows Markdown whole: links, brackets and code fences included (issue 17 §2). The
- * splitter only tracks nesting and string state; it never parses values, the schema does that.
+ * - the array of seed 001, bare, in a ```json fence, or on a line after a sentence;
+ * - an object wrapping it (`{"steps": [...]}`, `{"instructions"|"plan"|"actions"|"action": …}`,
+ *   what providers' JSON modes force), nested wrappers and commentary keys included;
+ * - one instruction object, or one per line (NDJSON);
+ * - a JSON string holding any of these;
+ * - JSON with comments, trailing commas or single quotes (the text is handed on as written: the
+ *   reader in read.ts repairs and maps it).
+ *
+ * A reasoning block at the start (`<think>…</think>`, `<thinking>…</thinking>`) goes to `thinking`,
+ * never to the answer. Text outside the instructions is handed back as `prose`, character for
+ * character, so the panel shows Markdown whole: links, brackets and code fences included; an object
+ * that turns out to hold no instruction (a ```json example in an answer) is prose too. The splitter
+ * only tracks nesting, strings, comments and keys; it never parses values.
  */
 export interface StreamEvents {
-  /** Text outside the instruction array, in arrival order. */
+  /** Text outside the instructions, in arrival order. */
   prose(text: string): void
-  /** The complete JSON text of one array element. */
+  /** The complete JSON text of one instruction (or of what stands where one should). */
   element(raw: string, index: number): void
+  /** The model's reasoning, written before its answer. */
+  thinking?(text: string): void
 }
 
 export interface InstructionSplitter {
@@ -23,15 +35,24 @@ export interface InstructionSplitter {
   end(): { truncated: string | null; sawArray: boolean }
 }
 
+/** Keys whose container value holds the steps (compared after dropping case, `_` and `-`). */
+const kWrapperKeys = new Set(['steps', 'instructions', 'instruction', 'plan', 'actions', 'action', 'commands', 'tasks', 'step'])
+/** Keys that make an object one instruction (the reader knows the words they may hold). */
+const kTypeKeys = new Set(['actiontype', 'type', 'action', 'kind', 'command', 'op', 'operation', 'name'])
+const bareKey = (k: string) => k.replace(/[-_\s]/g, '').toLowerCase()
+
+type Opening = { at: number; kind: '[' | '{' | '"' }
+
 /**
- * Where the instruction array opened at `s[i]` starts (the index of its `[`), 'no' if the text there
- * opens none, or 'wait' if only more text can tell. Evidence that holds, never a `[` inside prose:
- * at the start of the reply, `[` then `{` or `]` (instructions, or none), bare or in a ``` or
- * ```json fence; after prose (models write "Here is the plan:" first), a line outside any code
- * block that opens with `[` then `{`, or with a ```json fence opening such an array. A Markdown
- * link is `[` then text, so it never qualifies.
+ * Where the instructions opened at `s[i]` start, 'no' if the text there opens none, or 'wait' if
+ * only more text can tell. Evidence that holds, never a bracket inside prose: at the start of the
+ * reply, `[` then `{` or `]` (instructions, or none), `{` then a quoted key, or `"` then `[` or `{`
+ * (a JSON string holding them), bare or in a ``` or ```json fence; after prose (models write "Here
+ * is the plan:" first), a line outside any code block that opens with `[` then `{` or with `{` then
+ * a quoted key, or a ```json fence opening either. A Markdown link is `[` then text, so it never
+ * qualifies; an object that holds no instruction is handed back as prose when it closes.
  */
-function opensArray(s: string, i: number, atStart: boolean): number | 'no' | 'wait' {
+function opens(s: string, i: number, atStart: boolean): Opening | 'no' | 'wait' {
   const space = atStart ? /\s/ : /[ \t]/
   let fenced = false
   while (i < s.length && space.test(s[i])) i++
@@ -53,56 +74,184 @@ function opensArray(s: string, i: number, atStart: boolean): number | 'no' | 'wa
     if (i === s.length) return 'wait'
     fenced = true
   }
-  if (s[i] !== '[') return 'no'
+  const c = s[i]
+  if (c !== '[' && c !== '{' && !(c === '"' && atStart && !fenced)) return 'no'
   let k = i + 1
-  while (k < s.length && /\s/.test(s[k])) k++
+  for (;;) {
+    while (k < s.length && /\s/.test(s[k])) k++
+    // JSON with comments (`[ // the plan`): look past them.
+    if (s[k] !== '/' || c === '"') break
+    if (k + 1 === s.length) return 'wait'
+    const close = s[k + 1] === '/' ? '\n' : s[k + 1] === '*' ? '*/' : null
+    if (close === null) return 'no'
+    const e = s.indexOf(close, k + 2)
+    if (e < 0) return 'wait'
+    k = e + close.length
+  }
   if (k === s.length) return 'wait'
-  return s[k] === '{' || (s[k] === ']' && (atStart || fenced)) ? i : 'no'
+  const n = s[k]
+  if (c === '[') return n === '{' || (n === ']' && (atStart || fenced)) ? { at: i, kind: '[' } : 'no'
+  if (c === '{') return n === '"' || n === "'" ? { at: i, kind: '{' } : 'no'
+  return n === '[' || n === '{' ? { at: i, kind: '"' } : 'no'
 }
 
 /** A Markdown code fence line: its marker (``` or ~~~, any longer run) and the rest of the line. */
 const kFenceLine = /^ {0,3}(`{3,}|~{3,})(.*)$/
 
+/** One open container in the instructions' JSON; `start` is its offset in the value's text. */
+interface Frame {
+  open: '{' | '['
+  start: number
+  /** list: its elements are instructions; maybe: an instruction, or a wrapper of them; plain: inside one. */
+  role: 'list' | 'maybe' | 'plain'
+  emitted: number
+  /** Objects: the key whose value comes next, and whether a type key was seen. */
+  key: string
+  typed: boolean
+  expectKey: boolean
+  parentList: boolean
+}
+
 export function createInstructionSplitter(events: StreamEvents): InstructionSplitter {
-  // prose → array → (close: the array's fence, if it had one) → after: prose again, to the end.
-  let state: 'prose' | 'array' | 'close' | 'after' = 'prose'
-  let atStart = true // nothing but white space so far: the reply may still open with an array
-  let held = '' // prose not handed on yet: a line that may open an array, or the array's closing fence
+  // think → prose → json → (close: the fence, if it had one) → between (NDJSON) → after: prose to the end.
+  let state: 'think' | 'prose' | 'json' | 'quoted' | 'close' | 'between' | 'after' = 'think'
+  let atStart = true // nothing but white space so far: the reply may still open with instructions
+  let held = '' // text not handed on yet
   let partial = '' // the start of the current line, handed on already ('' when held begins a line)
   let code: string | null = null // the fence of the prose's open code block: no instructions in there
   let fenced = false
-  let depth = 0 // nesting inside the current element; 0 = between elements
-  let inString = false
+  let opener = '' // what came before the value on its line (a fence), said if the value is prose after all
+  let buf = '' // the current top-level value's text
+  let stack: Frame[] = []
+  let inString: '"' | "'" | null = null
   let escaped = false
-  let current = ''
+  let comment: 'line' | 'block' | null = null
+  let token = '' // the string or bare word being read where a key may stand
   let index = 0
   let sawArray = false
+  let sawBefore = false // sawArray before this value, again if the value is prose after all
+  let valueEmitted = 0
   let stopped = false
+  // A JSON string holding the plan: its decoded text feeds an inner splitter.
+  let inner: InstructionSplitter | null = null
+  let innerProse = ''
+  let innerEmitted = 0
+  let quotedRaw = ''
+  let escape = ''
 
   const say = (t: string) => {
     if (t && !stopped) events.prose(t)
   }
+  const emit = (raw: string) => {
+    if (stopped) return
+    valueEmitted++
+    for (const f of stack) f.emitted++
+    events.element(raw, index++)
+  }
 
   function feed(text: string): void {
     if (stopped || !text) return
-    if (state === 'after') return say(text)
-    if (state === 'array') {
-      const rest = scanArray(text)
-      if (rest === null) return
-      state = fenced ? 'close' : 'after'
-      return feed(rest)
+    switch (state) {
+      case 'think':
+        held += text
+        return scanThink()
+      case 'after':
+        return say(text)
+      case 'json': {
+        if (held) {
+          text = held + text // a `/` that may open a comment
+          held = ''
+        }
+        const rest = scanValue(text)
+        if (rest === null) return
+        return feed(rest)
+      }
+      case 'quoted': {
+        const rest = scanQuoted(text)
+        if (rest === null) return
+        state = 'after'
+        return feed(rest)
+      }
+      case 'between':
+        held += text
+        return between(false)
+      case 'close':
+        held += text
+        return closeFence(false)
+      default:
+        held += text
+        scanProse()
     }
-    held += text
-    if (state === 'close') return closeFence(false)
-    scanProse()
   }
 
-  function openArray(at: number): void {
-    const rest = held.slice(at + 1)
+  /** A reasoning block the reply opens with goes to `thinking`; the answer starts after it. */
+  let closeTag = ''
+  function scanThink(): void {
+    if (!closeTag) {
+      const t = held.trimStart()
+      const m = /^<(think|thinking)>/i.exec(t)
+      if (!m) {
+        if (t === '' || ['<think>', '<thinking>'].some((tag) => tag.startsWith(t.toLowerCase()))) return
+        state = 'prose'
+        const all = held
+        held = ''
+        return feed(all)
+      }
+      closeTag = `</${m[1].toLowerCase()}>`
+      held = t.slice(m[0].length)
+    }
+    const end = held.toLowerCase().indexOf(closeTag)
+    if (end < 0) {
+      // Hold back what may be the start of the closing tag.
+      let keep = 0
+      for (let n = Math.min(closeTag.length - 1, held.length); n > 0; n--) {
+        if (closeTag.startsWith(held.slice(-n).toLowerCase())) {
+          keep = n
+          break
+        }
+      }
+      const out = held.slice(0, held.length - keep)
+      held = held.slice(held.length - keep)
+      if (out && !stopped) events.thinking?.(out)
+      return
+    }
+    if (end > 0 && !stopped) events.thinking?.(held.slice(0, end))
+    const rest = held.slice(end + closeTag.length).replace(/^\s+/, '')
     held = ''
-    state = 'array'
-    sawArray = true
+    state = 'prose'
     feed(rest)
+  }
+
+  function openValue(o: Opening, from: number): void {
+    opener = held.slice(from, o.at)
+    fenced = opener.includes('`')
+    const rest = held.slice(o.at + 1)
+    held = ''
+    sawBefore = sawArray
+    sawArray = true
+    startValue(o.kind)
+    feed(rest)
+  }
+
+  function startValue(kind: Opening['kind']): void {
+    valueEmitted = 0
+    if (kind === '"') {
+      state = 'quoted'
+      quotedRaw = '"'
+      innerProse = ''
+      innerEmitted = 0
+      inner = createInstructionSplitter({
+        prose: (t) => (innerProse += t),
+        element: (raw) => {
+          innerEmitted++
+          events.element(raw, index++)
+        },
+      })
+      return
+    }
+    state = 'json'
+    buf = kind
+    stack = [{ open: kind, start: 0, role: kind === '[' ? 'list' : 'maybe', emitted: 0, key: '', typed: false, expectKey: kind === '{', parentList: false }]
   }
 
   /** Follows the prose's code blocks, one complete line at a time (CommonMark fences, simplified). */
@@ -114,16 +263,13 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
     } else if (m[1][0] === code[0] && m[1].length >= code.length && m[2].trim() === '') code = null
   }
 
-  /** Hands on held prose up to the first line that may still open an array. */
+  /** Hands on held prose up to the first line that may still open instructions. */
   function scanProse(): void {
     if (atStart) {
-      const r = opensArray(held, 0, true)
+      const r = opens(held, 0, true)
       if (r === 'wait') return
       atStart = false
-      if (r !== 'no') {
-        fenced = held.slice(0, r).includes('`')
-        return openArray(r) // white space before the array is no prose
-      }
+      if (r !== 'no') return openValue(r, 0) // white space before the value is no prose
     }
     let i = 0
     if (partial) {
@@ -139,7 +285,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
       i = nl + 1
     }
     for (;;) {
-      const r = code === null ? opensArray(held, i, false) : 'no'
+      const r = code === null ? opens(held, i, false) : 'no'
       if (r === 'wait') {
         say(held.slice(0, i))
         held = held.slice(i)
@@ -147,8 +293,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
       }
       if (r !== 'no') {
         say(held.slice(0, i))
-        fenced = held.slice(i, r).includes('`')
-        return openArray(r)
+        return openValue(r, i)
       }
       const nl = held.indexOf('\n', i)
       if (nl < 0) {
@@ -162,7 +307,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
     }
   }
 
-  /** Drops the line that closes the array's fence; what follows it is prose. */
+  /** Drops the line that closes the value's fence; what follows it is prose. */
   function closeFence(final: boolean): void {
     const t = held.trimStart()
     if (t.startsWith('```')) {
@@ -179,56 +324,206 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
     say(final && !t ? '' : all)
   }
 
-  /** Scans inside the array; returns the text after its closing `]`, or null while it is open. */
-  function scanArray(chunk: string): string | null {
+  /** After an instruction object: another one may follow (NDJSON), else the rest is prose. */
+  function between(final: boolean): void {
+    const t = held.replace(/^[\s,]+/, '')
+    if (!t) {
+      if (final) held = ''
+      return
+    }
+    if (t[0] === '{') {
+      held = ''
+      startValue('{')
+      return feed(t.slice(1))
+    }
+    state = fenced ? 'close' : 'after'
+    if (fenced) return closeFence(final)
+    const all = held
+    held = ''
+    say(all)
+  }
+
+  /** The value was no instruction after all (an object in an answer): it is prose. */
+  function asProse(rest: string): void {
+    const text = opener + buf
+    buf = ''
+    stack = []
+    state = 'prose'
+    sawArray = sawBefore
+    say(text)
+    if (fenced) code = /`{3,}/.exec(opener)?.[0] ?? '```'
+    const nl = text.lastIndexOf('\n')
+    partial = text.slice(nl + 1) // never empty: the value's last character is its brace
+    feed(rest)
+  }
+
+  function keyDone(f: Frame): void {
+    if (!f.expectKey || !token) return
+    f.key = bareKey(token)
+    if (kTypeKeys.has(f.key)) f.typed = true
+    f.expectKey = false
+    token = ''
+  }
+
+  /** Closes the innermost container; returns false when the whole value turned out to be prose. */
+  function close(): boolean {
+    const f = stack.pop()!
+    const text = buf.slice(f.start)
+    if (f.role === 'maybe' && f.emitted === 0) {
+      if (f.parentList || f.typed || stack.length > 0) emit(text)
+      else return false
+    } else if (f.role === 'plain' && f.parentList) emit(text)
+    return true
+  }
+
+  function openChild(c: '{' | '['): void {
+    const p = stack[stack.length - 1]
+    let role: Frame['role'] = 'plain'
+    if (p.role === 'list') role = c === '{' ? 'maybe' : 'plain'
+    else if (p.role === 'maybe' && p.open === '{' && kWrapperKeys.has(p.key)) role = c === '[' ? 'list' : 'maybe'
+    stack.push({ open: c, start: buf.length - 1, role, emitted: 0, key: '', typed: false, expectKey: c === '{', parentList: p.role === 'list' })
+  }
+
+  /** Scans inside the value; returns the text after it, or null while it is open. */
+  function scanValue(chunk: string): string | null {
     for (let i = 0; i < chunk.length && !stopped; i++) {
       const c = chunk[i]
-      if (depth === 0) {
-        if (c === ']') return chunk.slice(i + 1)
-        if (c === '{' || c === '[') {
-          depth = 1
-          current = c
-        } else if (c === '"') {
-          // A bare string element: keep it so the schema can reject it with its text.
-          depth = 1
-          current = c
-          inString = true
-        }
-        continue // commas, whitespace, stray tokens between elements
+      buf += c
+      const f = stack[stack.length - 1]
+      if (comment === 'line') {
+        if (c === '\n') comment = null
+        continue
       }
-      current += c
+      if (comment === 'block') {
+        if (c === '/' && buf[buf.length - 2] === '*') comment = null
+        continue
+      }
       if (inString) {
         if (escaped) escaped = false
         else if (c === '\\') escaped = true
-        else if (c === '"') {
-          inString = false
-          if (depth === 1 && current[0] === '"') {
-            depth = 0
-            events.element(current, index++)
-            current = ''
+        else if (c === inString) {
+          inString = null
+          if (f.expectKey) keyDone(f)
+          else if (f.role === 'list' && stack.length > 0) {
+            // A bare string element: handed on so the reader can read it (a JSON string holding one) or reject it.
+            const start = buf.lastIndexOf(c, buf.length - 2)
+            emit(buf.slice(start))
           }
+        } else if (f.expectKey && token.length < 40) token += c
+        continue
+      }
+      if (c === '/' && (chunk[i + 1] === '/' || chunk[i + 1] === '*' || i + 1 === chunk.length)) {
+        // A comment opens (the next character decides; at a chunk's end, wait for it).
+        if (i + 1 === chunk.length) {
+          buf = buf.slice(0, -1)
+          held = '/'
+          return null
+        }
+        comment = chunk[i + 1] === '/' ? 'line' : 'block'
+        buf += chunk[++i]
+        continue
+      }
+      if (c === '"' || c === "'") {
+        inString = c
+        token = ''
+        // A string element's start, for a list of strings.
+        continue
+      }
+      if (c === '{' || c === '[') {
+        openChild(c)
+        continue
+      }
+      if (c === '}' || c === ']') {
+        if (!close()) return (asProse(chunk.slice(i + 1)), null)
+        if (stack.length === 0) {
+          buf = ''
+          state = valueEmitted > 0 ? 'between' : fenced ? 'close' : 'after'
+          return chunk.slice(i + 1)
         }
         continue
       }
-      if (c === '"') inString = true
-      else if (c === '{' || c === '[') depth++
-      else if (c === '}' || c === ']') {
-        depth--
-        if (depth === 0) {
-          events.element(current, index++)
-          current = ''
-        }
+      if (f.open === '{') {
+        if (c === ',') {
+          f.expectKey = true
+          token = ''
+        } else if (c === ':') keyDone(f)
+        else if (f.expectKey && /[\w$-]/.test(c)) token += c // a bare key
       }
     }
     return null
   }
 
+  /** Reads a JSON string holding the plan, decoding escapes into the inner splitter. */
+  function scanQuoted(chunk: string): string | null {
+    let out = ''
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]
+      quotedRaw += c
+      if (escape) {
+        escape += c
+        if (escape[1] === 'u' && escape.length < 6) continue
+        const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' }
+        out += escape[1] === 'u' ? String.fromCharCode(parseInt(escape.slice(2), 16) || 0x3f) : (map[escape[1]] ?? escape[1])
+        escape = ''
+        continue
+      }
+      if (c === '\\') {
+        escape = c
+        continue
+      }
+      if (c === '"') {
+        inner!.push(out)
+        finishQuoted()
+        return chunk.slice(i + 1)
+      }
+      out += c
+    }
+    inner!.push(out)
+    return null
+  }
+
+  function finishQuoted(): void {
+    inner!.end()
+    // The string held instructions: its words around them are prose. It held none: it is prose itself.
+    say(innerEmitted > 0 ? innerProse : quotedRaw)
+    if (innerEmitted === 0) sawArray = sawBefore
+    inner = null
+  }
+
   function end() {
     if (stopped) return { truncated: null, sawArray }
-    if (state === 'close') closeFence(true)
-    else if (state === 'prose') say(held) // a line that never opened an array is prose after all
+    let truncated: string | null = null
+    if (held === '/' && state === 'json') {
+      buf += held
+      held = ''
+    }
+    if (state === 'think') {
+      if (closeTag) {
+        if (held) events.thinking?.(held)
+      } else say(held)
+    } else if (state === 'close') closeFence(true)
+    else if (state === 'between') between(true)
+    else if (state === 'prose') say(held) // a line that never opened instructions is prose after all
+    else if (state === 'quoted') {
+      const r = inner!.end()
+      truncated = r.truncated
+      if (truncated === null) {
+        say(innerEmitted > 0 ? innerProse : quotedRaw)
+        if (innerEmitted === 0) sawArray = sawBefore
+      }
+    } else if (state === 'json') {
+      const top = stack[0]
+      // An unfinished object that never looked like an instruction is prose; anything else was cut.
+      if (top.role === 'maybe' && valueEmitted === 0 && !stack.some((f) => f.typed || kWrapperKeys.has(f.key))) {
+        say(opener + buf)
+        sawArray = sawBefore
+      }
+      else {
+        const cut = stack.find((f, k) => f.parentList || (k > 0 && f.role === 'maybe')) ?? (top.role === 'maybe' && valueEmitted === 0 ? top : undefined)
+        truncated = cut ? buf.slice(cut.start) : null
+      }
+    }
     held = ''
-    const truncated = state === 'array' && depth > 0 ? current : null
     return { truncated, sawArray }
   }
 
