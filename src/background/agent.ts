@@ -139,7 +139,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
   }
   return {
     llm: {
-      stream: ({ system, messages, signal, onText }) => streamCompletion({ llm: activeLlm(settings), system, messages, signal, onText }),
+      stream: ({ system, messages, signal, onText, onThinking, onSlowStart }) => streamCompletion({ llm: activeLlm(settings), system, messages, signal, onText, onThinking, onSlowStart, structured: { profileId: settings.activeProfile } }),
     },
     page: {
       read: (tab, request, { signal, settle }) => pageContext(tab, request, signal, settle),

@@ -2,8 +2,11 @@ import { APICallError, generateText, type LanguageModel, type ModelMessage } fro
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { AvaError } from '../core/errors'
+import { instructionJsonSchema } from '../core/instruction/schema'
+import { kProviders } from '../core/providers'
 import type { LlmSettings } from '../core/settings'
 import { markAnswered } from '../storage/setup'
+import { structuredRefused } from '../storage/structured'
 
 /** The providers' own model interface (specification v3), which `streamCompletion` calls directly. */
 type Model = Extract<LanguageModel, { specificationVersion: 'v3' }>
@@ -16,8 +19,7 @@ export function createModel(llm: LlmSettings): Model {
     const provider = createAnthropic({
       baseURL,
       ...(llm.authStyle === 'bearer' ? { authToken: llm.apiKey || undefined } : { apiKey: llm.apiKey || 'none' }),
-      // Anthropic refuses browser-origin requests without this; an extension worker counts as one.
-      headers: { 'anthropic-dangerous-direct-browser-access': 'true' },
+      headers: kProviders.anthropic.headers,
     })
     return provider(llm.model)
   }
@@ -25,7 +27,9 @@ export function createModel(llm: LlmSettings): Model {
     name: llm.provider === 'local' ? 'local' : 'openai-compatible',
     baseURL,
     apiKey: llm.apiKey || undefined,
+    headers: kProviders[llm.provider].headers,
     includeUsage: true,
+    supportsStructuredOutputs: true,
   })
   return provider.chatModel(llm.model)
 }
@@ -36,6 +40,12 @@ export interface StreamOptions {
   messages: ModelMessage[]
   signal: AbortSignal
   onText(delta: string): void | Promise<void>
+  /** The model's reasoning (`reasoning_content` deltas, Anthropic thinking blocks): never the answer. */
+  onThinking?(delta: string): void
+  /** Nothing came for `kSlowStartMs`: a local model is likely still loading. */
+  onSlowStart?(): void
+  /** Ask for the plan as structured output (the profile's id, to remember a server that rejects it). */
+  structured?: { profileId: string }
 }
 
 export interface StreamOutcome {
@@ -43,13 +53,48 @@ export interface StreamOutcome {
   usage: { inputTokens?: number; outputTokens?: number }
 }
 
+const kSlowStartMs = 5_000 // a hosted model answers within a few seconds; Ollama loading a model takes 10–60 s
+
+/** What the planner is asked to fill when the provider takes a schema: `{"steps": [instruction…]}`. */
+export function planJsonSchema(): Record<string, unknown> {
+  const { $schema: _s, ...instruction } = instructionJsonSchema()
+  return { type: 'object', properties: { steps: { type: 'array', items: instruction } }, required: ['steps'], additionalProperties: false }
+}
+
 /**
  * Streams one completion. Errors come back as AvaError with a code the panel can explain;
  * a first byte later than `requestTimeoutMs` is a TIMEOUT, not an endless spinner.
+ *
+ * With `structured`, the plan is asked for as structured output where the profile's provider has
+ * it (docs/agent.md, "Structured output"); its JSON still streams as text, so the splitter runs
+ * each step as it arrives. A server that rejects the request is asked again once without it, and
+ * the profile remembers that (storage/structured.ts).
  */
 export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome> {
+  const structured = o.structured && (await structuredRefused.wanted(o.structured.profileId, o.llm))
+  try {
+    return await streamOnce(o, !!structured)
+  } catch (e) {
+    if (!structured || !(e instanceof AvaError) || !rejectsStructured(e)) throw e
+    await structuredRefused.remember(o.structured!.profileId, o.llm)
+    return streamOnce(o, false)
+  }
+}
+
+/** A 400-class answer that names the structured-output request. */
+function rejectsStructured(e: AvaError): boolean {
+  const status = Number(e.details?.status)
+  return [400, 415, 422, 501].includes(status) && /response_format|json_schema|schema|format|tool/i.test(e.message)
+}
+
+async function streamOnce(o: StreamOptions, structured: boolean): Promise<StreamOutcome> {
   const firstByte = new AbortController()
   const timer = setTimeout(() => firstByte.abort(new AvaError('TIMEOUT', timeoutMessage(o.llm.requestTimeoutMs))), o.llm.requestTimeoutMs)
+  const slow = setTimeout(() => o.onSlowStart?.(), kSlowStartMs)
+  const started = () => {
+    clearTimeout(timer)
+    clearTimeout(slow)
+  }
   const signal = AbortSignal.any([o.signal, firstByte.signal])
   let text = ''
   let usage: StreamOutcome['usage'] = {}
@@ -58,7 +103,18 @@ export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome>
     // part than everything else the worker does with it, and a 64 KB answer comes in ~5,500 parts
     // (issue 16 §6, "done within 2 s of its last byte"). Retries, tools and steps, which those layers
     // add, are not used here.
-    const { stream } = await createModel(o.llm).doStream({ prompt: toPrompt(o.system, o.messages), abortSignal: signal, temperature: 0 })
+    const { stream } = await createModel(o.llm).doStream({
+      prompt: toPrompt(o.system, o.messages),
+      abortSignal: signal,
+      temperature: 0,
+      ...(structured
+        ? {
+            responseFormat: { type: 'json' as const, schema: planJsonSchema() as never, name: 'plan', description: 'The steps to take, in order' },
+            // Anthropic: a forced tool whose input is the plan; its input deltas stream as text.
+            ...(kProviders[o.llm.provider].structuredOutput === 'tool' ? { providerOptions: { anthropic: { structuredOutputMode: 'jsonTool' } } } : {}),
+          }
+        : {}),
+    })
     const reader = stream.getReader()
     // Stop and Ava's own cuts end the reading at once, whatever the aborted fetch does with the
     // parts it already holds.
@@ -72,9 +128,12 @@ export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome>
         const { done, value: part } = await Promise.race([reader.read(), aborted])
         if (done) break
         if (part.type === 'text-delta') {
-          clearTimeout(timer)
+          started()
           text += part.delta
           await o.onText(part.delta)
+        } else if (part.type === 'reasoning-delta') {
+          started()
+          o.onThinking?.(part.delta)
         } else if (part.type === 'error') {
           throw part.error
         } else if (part.type === 'finish') {
@@ -92,9 +151,9 @@ export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome>
   } catch (e) {
     if (firstByte.signal.aborted && !o.signal.aborted) throw firstByte.signal.reason
     // Whatever the aborted fetch threw, the reason says why (Stop, or a guard that ended the run).
-    throw classifyLlmError(o.signal.aborted ? o.signal.reason : e, o.llm.baseUrl)
+    throw classifyLlmError(o.signal.aborted ? o.signal.reason : e, o.llm.baseUrl, o.llm)
   } finally {
-    clearTimeout(timer)
+    started()
   }
 }
 
@@ -122,7 +181,7 @@ export async function testConnection(llm: LlmSettings, signal: AbortSignal): Pro
     void markAnswered()
     return { reply: r.text, model: r.response.modelId || llm.model }
   } catch (e) {
-    throw classifyLlmError(e, llm.baseUrl)
+    throw classifyLlmError(e, llm.baseUrl, llm)
   }
 }
 
@@ -135,12 +194,17 @@ function timeoutMessage(ms: number): string {
  * the URL tried (issue 17 §3): the SDK's own request URL when it has one, else `baseUrl`; it is
  * also in the error's details (`url`) for a localised message.
  */
-export function classifyLlmError(e: unknown, baseUrl?: string): AvaError {
+export function classifyLlmError(e: unknown, baseUrl?: string, llm?: Pick<LlmSettings, 'provider' | 'model'>): AvaError {
   if (e instanceof AvaError) return e
   const err = e as Error & { cause?: unknown }
+  const local = llm?.provider === 'local'
   if (APICallError.isInstance(e)) {
     const status = e.statusCode ?? 0
     const detail = providerMessage(e.responseBody) ?? e.message
+    // Ollama refuses origins it was not told about (OLLAMA_ORIGINS) with a bare 403, and names a
+    // model it does not have with a 404 (docs/settings.md, "Local models").
+    if (local && status === 403) return new AvaError('PROVIDER_ERROR', `The local model server refused Ava's origin (HTTP 403). Start Ollama with ${kOllamaOrigins} and try again.`, { status, msg: { key: 'outcome.error.LOCAL_ORIGIN', params: { server: 'Ollama', setting: kOllamaOrigins } }, recovery: ['retry', 'options'] })
+    if (local && status === 404 && /model|not found/i.test(detail)) return new AvaError('PROVIDER_ERROR', `The model "${llm!.model}" is not on the local server (HTTP 404): run \`ollama pull ${llm!.model}\`, then try again.`, { status, msg: { key: 'outcome.error.LOCAL_NOT_PULLED', params: { model: llm!.model, command: `ollama pull ${llm!.model}` } }, recovery: ['retry', 'options'] })
     if (status === 401 || status === 403) return new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${status}): ${detail}`, { status })
     if (status === 429) return new AvaError('RATE_LIMITED', `The provider is rate-limiting requests (HTTP 429): ${detail}`, { status })
     if (status === 404) return new AvaError('PROVIDER_ERROR', `The endpoint or model was not found (HTTP 404): ${detail}`, { status })
@@ -148,6 +212,7 @@ export function classifyLlmError(e: unknown, baseUrl?: string): AvaError {
     if (status >= 200 && status < 300) return new AvaError('NETWORK', `The connection to the provider dropped: ${detail}`, { status })
     if (status) return new AvaError('PROVIDER_ERROR', `The provider rejected the request (HTTP ${status}): ${detail}`, { status })
     const url = e.url || baseUrl
+    if (local && url) return localDown(url, detail)
     return new AvaError('NETWORK', url ? `Could not reach the provider at ${url}: ${detail}` : `Could not reach the provider: ${detail}`, url ? { url } : undefined)
   }
   const name = err?.name ?? ''
@@ -156,9 +221,17 @@ export function classifyLlmError(e: unknown, baseUrl?: string): AvaError {
     return new AvaError('PROVIDER_ERROR', `The provider sent a response Ava could not read: ${err.message.slice(0, 200)}`)
   }
   if (err instanceof TypeError || /fetch|network|Failed to fetch/i.test(err?.message ?? '')) {
+    if (local && baseUrl) return localDown(baseUrl, err.message)
     return new AvaError('NETWORK', baseUrl ? `Could not reach the provider at ${baseUrl}: ${err.message}` : `Could not reach the provider: ${err.message}`, baseUrl ? { url: baseUrl } : undefined)
   }
   return new AvaError('UNKNOWN', err?.message ?? String(e))
+}
+
+const kOllamaOrigins = 'OLLAMA_ORIGINS=chrome-extension://*' // Ollama answers only origins listed there (its FAQ, "allow additional web origins")
+
+/** Nothing listens at a local model's address: Ollama (or LM Studio) is not running. */
+function localDown(url: string, detail: string): AvaError {
+  return new AvaError('NETWORK', `Nothing answered at ${url}: the local model server is not running. Start Ollama (\`ollama serve\`) and try again. (${detail})`, { url, msg: { key: 'outcome.error.LOCAL_DOWN', params: { url, server: 'Ollama', command: 'ollama serve' } } })
 }
 
 function providerMessage(body: string | undefined): string | undefined {

@@ -55,6 +55,10 @@ export const ChatMessageSchema = z.object({
   details: z.string().optional(),
   /** Buttons under a failed outcome. */
   recovery: z.array(RecoverySchema).optional(),
+  /** The model's reasoning before its answer, shown collapsed as "thinking", never as the answer. */
+  thinking: z.string().optional(),
+  /** A passing note while the model has not answered yet (a local model loading). */
+  notice: MsgSchema.optional(),
   /** Assistant answers are markdown, rendered sanitised. */
   markdown: z.boolean().optional(),
   /** Tokens the run used; a replay from the cache shows `replayed` and none. */

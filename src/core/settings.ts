@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RISK_CATEGORIES, type RiskCategory } from './exec'
 import type { SafeParseResult } from './result'
+import { kProviders, PROVIDERS, type ProviderKind } from './providers'
 
 /**
  * Ava's settings: one versioned, validated object (docs/settings.md). API keys live here, so this
@@ -15,20 +16,11 @@ import type { SafeParseResult } from './result'
  */
 export const SETTINGS_VERSION = 3
 
-export const PROVIDERS = ['anthropic', 'openai', 'local'] as const
-export type ProviderKind = (typeof PROVIDERS)[number]
+export { PROVIDERS, type ProviderKind } from './providers'
 
-export const kDefaultLocalBaseUrl = 'http://localhost:11434/v1' // Ollama's OpenAI-compatible API
-export const kDefaultBaseUrls: Record<ProviderKind, string> = {
-  anthropic: 'https://api.anthropic.com/v1',
-  openai: 'https://api.openai.com/v1',
-  local: kDefaultLocalBaseUrl,
-}
-export const kDefaultModels: Record<ProviderKind, string> = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'gpt-4.1-mini',
-  local: 'qwen2.5:7b',
-}
+export const kDefaultLocalBaseUrl = kProviders.local.baseUrl
+export const kDefaultBaseUrls = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].baseUrl])) as Record<ProviderKind, string>
+export const kDefaultModels = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].model])) as Record<ProviderKind, string>
 
 export const LlmSettingsSchema = z.object({
   provider: z.enum(PROVIDERS),
@@ -39,6 +31,12 @@ export const LlmSettingsSchema = z.object({
   model: z.string().min(1, 'Choose a model').max(200),
   /** Give up when the model has not started answering within this time. */
   requestTimeoutMs: z.number().int().min(1_000).max(600_000),
+  /**
+   * Ask for the plan as the provider's structured output (docs/agent.md, "Structured output"):
+   * `auto` where it is known to work (the provider's own endpoint, providers.ts), `on` for any
+   * server, `off` never. A server that rejects it is remembered and asked no more.
+   */
+  structuredOutput: z.enum(['auto', 'on', 'off']).optional(),
 })
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>
 
@@ -168,7 +166,7 @@ export const SettingsV2Schema = z.object({ version: z.literal(2), ...kSettingsFi
 export type SettingsV2 = z.infer<typeof SettingsV2Schema>
 
 /** The name a profile gets from its provider until the person names it. */
-export const kProviderNames: Record<ProviderKind, string> = { anthropic: 'Anthropic', openai: 'OpenAI', local: 'Local' }
+export const kProviderNames = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].name])) as Record<ProviderKind, string>
 
 export function settingsV1toV2(v1: SettingsV1): { settings: SettingsV2; ui: UiPrefs } {
   return {

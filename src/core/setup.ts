@@ -1,4 +1,5 @@
-import { activeProfile, DEFAULT_SETTINGS, kDefaultBaseUrls, type ProviderKind, type Settings } from './settings'
+import { activeProfile, DEFAULT_SETTINGS, type ProviderKind, type Settings } from './settings'
+import { isProviderEndpoint, kProviders } from './providers'
 
 /**
  * What stands between a person and a first answer (issue 17 §3), as the panel shows it:
@@ -25,7 +26,7 @@ const kInstallProfile = DEFAULT_SETTINGS.profiles[0]
 export function setupStatus(settings: Settings, answered: boolean): SetupStatus {
   const p = activeProfile(settings)
   const untouched = p.provider === kInstallProfile.provider && p.baseUrl === kInstallProfile.baseUrl && p.model === kInstallProfile.model
-  const hosted = p.provider !== 'local' && p.baseUrl.replace(/\/+$/, '') === kDefaultBaseUrls[p.provider]
+  const hosted = kProviders[p.provider].needsKey && isProviderEndpoint(p)
   const missing: SetupMissing = hosted && !p.apiKey.trim() ? 'key' : !answered && untouched ? 'model' : null
   return { missing, answered, provider: p.provider, endpoint: p.baseUrl }
 }

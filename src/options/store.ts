@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import browser from 'webextension-polyfill'
+import { kProviders } from '../core/providers'
 import { kDefaultBaseUrls, kDefaultModels, type SafetyKept, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
 import type { RiskCategory } from '../core/exec'
 import { send, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
@@ -67,10 +68,10 @@ export function newProfile(provider: ProviderKind, taken: string[]): ProfileDraf
   while (taken.includes(`${provider}-${n}`)) n++
   return {
     id: `${provider}-${n}`,
-    name: `${provider === 'anthropic' ? 'Anthropic' : provider === 'openai' ? 'OpenAI' : 'Local'} ${n}`,
+    name: `${kProviders[provider].name} ${n}`,
     provider,
     baseUrl: kDefaultBaseUrls[provider],
-    authStyle: provider === 'anthropic' ? 'x-api-key' : 'bearer',
+    authStyle: kProviders[provider].authStyle,
     apiKey: '',
     apiKeyMask: '',
     model: kDefaultModels[provider],

@@ -63,7 +63,9 @@ export const failureText = (e: unknown): string => failure(e).text
  * Why Test connection or the model list failed, in the UI language; null for a code without a
  * sentence of ours (the provider's message is then all there is, and is shown as it came).
  */
-export function connectionFailure(error: { code: string }): string | null {
+export function connectionFailure(error: { code: string; params?: Record<string, string | number> }): string | null {
+  const own = error.params?.msg
+  if (typeof own === 'string' && own in en) return t(own as MessageKey, error.params)
   const key = `options.testError.${error.code}`
   return key in en ? t(key as MessageKey) : null
 }

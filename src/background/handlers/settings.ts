@@ -8,6 +8,7 @@ import { kVersionsKey, pruneHistories } from '../../storage/migrations'
 import { settingsStore, uiPrefsStore } from '../../storage/settings'
 import { kMaxVaultValue, kVaultNamePattern, vaultSitesStore, vaultStore, VaultSchema } from '../../storage/vault'
 import { siteOrigin } from '../../core/agent/secrets'
+import { kProviders } from '../../core/providers'
 import { testConnection } from '../llm'
 import { watchMigrations } from '../migrations'
 
@@ -67,10 +68,7 @@ async function listModels(llm: LlmSettings, signal: AbortSignal): Promise<string
     if (llm.provider === 'anthropic' && llm.authStyle === 'x-api-key') headers['x-api-key'] = llm.apiKey
     else headers.authorization = `Bearer ${llm.apiKey}`
   }
-  if (llm.provider === 'anthropic') {
-    headers['anthropic-version'] = '2023-06-01'
-    headers['anthropic-dangerous-direct-browser-access'] = 'true'
-  }
+  Object.assign(headers, kProviders[llm.provider].headers)
   const url = `${llm.baseUrl.replace(/\/+$/, '')}/models`
   let res: Response
   try {
@@ -141,7 +139,9 @@ export function registerSettingsHandlers(): void {
       return { ok: true, endpoint: full.baseUrl, model: r.model, reply: r.reply.slice(0, 100), latencyMs: Math.round(performance.now() - t0) }
     } catch (e) {
       const err = e as AvaError
-      return { ok: false, endpoint: full.baseUrl, error: { code: err.code ?? 'UNKNOWN', message: err.message } }
+      // A failure with its own sentence (a local server's 403, a model not pulled) says it on the options page too.
+      const own = err.details?.msg as { key: string; params?: Record<string, string | number> } | undefined
+      return { ok: false, endpoint: full.baseUrl, error: { code: err.code ?? 'UNKNOWN', message: err.message, ...(own ? { params: { msg: own.key, ...own.params } } : {}) } }
     }
   })
 

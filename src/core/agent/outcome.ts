@@ -92,6 +92,11 @@ const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross
 export const kOutcomeKeys: readonly string[] = [
   ...kErrorCodes.map((c) => `outcome.error.${c}`),
   'outcome.error.NETWORK_AT',
+  'outcome.error.LOCAL_DOWN',
+  'outcome.error.LOCAL_ORIGIN',
+  'outcome.error.LOCAL_NOT_PULLED',
+  'outcome.emptyReply',
+  'panel.loadingModel',
   ...kStepCodes.map((c) => `outcome.step.${c}`),
   ...kNotActionable.map((r) => `outcome.step.notActionable.${r}`),
   'outcome.step.noSecret',

@@ -29,7 +29,16 @@ export interface AgentPorts {
 
 export interface LlmPort {
   /** Streams one completion; `onText` gets each delta as it arrives. Errors are AvaErrors. */
-  stream(request: { system: string; messages: PlannerMessage[]; signal: AbortSignal; onText(delta: string): void }): Promise<{ usage: { inputTokens?: number; outputTokens?: number } }>
+  stream(request: {
+    system: string
+    messages: PlannerMessage[]
+    signal: AbortSignal
+    onText(delta: string): void
+    /** The model's reasoning, sent apart from its answer (docs/agent.md, "Thinking"). */
+    onThinking?(delta: string): void
+    /** Nothing has come for a while: a local model is probably loading. */
+    onSlowStart?(): void
+  }): Promise<{ usage: { inputTokens?: number; outputTokens?: number } }>
 }
 
 export interface ExecOptions {

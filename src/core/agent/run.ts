@@ -5,7 +5,7 @@ import type { Candidate, ExecFailure, ExecOutcome } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { costUsd } from '../pricing'
+import { costUsd } from '../providers'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
@@ -113,6 +113,8 @@ interface Run {
   steps: StepView[]
   /** The run's message text as shown so far. */
   text: string
+  /** The model's reasoning shown so far, across the run's replies. */
+  thinking: string
   /** The site's earlier requests and answers, so "do the same for bob" makes sense. */
   earlier: PlannerMessage[]
   /** The last state write: saves go out in the order they were made. */
@@ -142,6 +144,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     signal: opts.signal,
     steps: [...(mine?.steps ?? [])],
     text: mine?.text ?? '',
+    thinking: mine?.thinking ?? '',
     earlier: before.slice(-kHistoryContext).map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text.slice(0, 2_000) })),
     saving: Promise.resolve(),
     used: state.stepsUsed ?? state.executed.length,
@@ -293,6 +296,9 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   // the rest of the reply can never run, and is neither parsed nor waited for.
   let queued = 0
   let started = 0
+  // Everything the model sent, for the message that says a reply held nothing Ava could use.
+  let rawReply = ''
+  const thinking = thinkingWriter(run)
 
   const consumer = (async () => {
     for await (const item of queue) {
@@ -343,6 +349,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   })()
 
   const splitter = createInstructionSplitter({
+    thinking: thinking.add,
     prose: (t) => {
       prose += t
       void say(run, t)
@@ -373,10 +380,25 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     stream.abort()
   }
   try {
-    const res = await run.ports.llm.stream({ system: buildSystemPrompt(), messages, signal: AbortSignal.any([signal, stream.signal]), onText: (delta) => splitter.push(delta) })
+    const res = await run.ports.llm.stream({
+      system: buildSystemPrompt(),
+      messages,
+      signal: AbortSignal.any([signal, stream.signal]),
+      onText: (delta) => {
+        thinking.answering()
+        rawReply += delta
+        splitter.push(delta)
+      },
+      onThinking: thinking.add,
+      onSlowStart: thinking.slow,
+    })
     addUsage(state, res.usage)
     const end = splitter.end()
     if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
+    // A reply with no step and no words (only reasoning, or nothing): the person is told what came back.
+    if (!batch.failure && !stream.signal.aborted && elements === 0 && !prose.trim()) {
+      batch.failure = { error: new AvaError('JSON_PARSE', 'The model replied, but with no steps and no answer.', { msg: msg('outcome.emptyReply'), details: rawReply.trim() || thinking.text() || '(nothing)', recovery: ['regenerate'] }) }
+    }
   } catch (e) {
     // A stream we cut ourselves (a step failed, an invalid or unrunnable instruction came) is no
     // error: the queue says why; a stream cut inside an instruction is.
@@ -386,10 +408,60 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     }
   }
   queue.close()
-  await consumer
+  await Promise.all([consumer, thinking.flush()])
   batch.reply = [prose.trim(), said.length ? JSON.stringify(said.filter(Boolean)) : ''].filter(Boolean).join('\n')
   if (signal.aborted) throw signal.reason
   return batch
+}
+
+/**
+ * The model's reasoning, shown collapsed under the run's message (docs/agent.md, "Thinking"):
+ * written as it comes, one write at a time (a write in flight gathers what comes meanwhile), and
+ * the "loading the model" note while nothing has come yet.
+ */
+function thinkingWriter(run: Run) {
+  const id = run.state.messageId
+  let text = run.thinking
+  let writing: Promise<void> | null = null
+  let dirty = false
+  let noted = false
+  let fresh = true // a later reply's reasoning starts a paragraph of its own
+  const write = (): Promise<void> => {
+    if (writing) {
+      dirty = true
+      return writing
+    }
+    writing = run.ports.chat
+      .patch(id, { thinking: text, ...(noted ? { notice: undefined } : {}) })
+      .catch(() => undefined)
+      .then(() => {
+        writing = null
+        noted = false
+        if (dirty) {
+          dirty = false
+          return write()
+        }
+      })
+    return writing
+  }
+  return {
+    add: (t: string) => {
+      if (fresh && text) t = `\n\n${t.trimStart()}`
+      fresh = false
+      text += t
+      run.thinking = text
+      void write()
+    },
+    answering: () => {
+      if (noted) void write()
+    },
+    slow: () => {
+      noted = true
+      void run.ports.chat.patch(id, { notice: msg('panel.loadingModel') }).catch(() => undefined)
+    },
+    text: () => text.trim(),
+    flush: () => (writing ?? Promise.resolve()).then(() => (noted ? write() : undefined)),
+  }
 }
 
 function cutError(index: number): AvaError {

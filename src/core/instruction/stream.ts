@@ -357,6 +357,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
     feed(rest)
   }
 
+  /** The key is the one before `:` (a quoted one, or a bare word). */
   function keyDone(f: Frame): void {
     if (!f.expectKey || !token) return
     f.key = bareKey(token)
@@ -403,7 +404,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
         else if (c === '\\') escaped = true
         else if (c === inString) {
           inString = null
-          if (f.expectKey) keyDone(f)
+          if (f.expectKey) continue // the key, once its `:` comes
           else if (f.role === 'list' && stack.length > 0) {
             // A bare string element: handed on so the reader can read it (a JSON string holding one) or reject it.
             const start = buf.lastIndexOf(c, buf.length - 2)
@@ -425,7 +426,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
       }
       if (c === '"' || c === "'") {
         inString = c
-        token = ''
+        if (f.expectKey) token = ''
         // A string element's start, for a list of strings.
         continue
       }

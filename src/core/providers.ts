@@ -1,0 +1,110 @@
+/**
+ * What Ava knows about each kind of model provider, in one table (docs/settings.md, "Providers"):
+ * where it listens, how it wants the key, the headers it needs, whether its structured output and
+ * image input are known to work, and the published prices of its common models. Settings, the
+ * options and welcome pages, set-up status, the background's model calls and the cost shown under
+ * a run all read it here.
+ */
+export const PROVIDERS = ['anthropic', 'openai', 'local'] as const
+export type ProviderKind = (typeof PROVIDERS)[number]
+
+export type AuthStyle = 'x-api-key' | 'bearer'
+/**
+ * How a provider is asked for the plan as JSON (docs/agent.md, "Structured output"):
+ * `json_schema` is OpenAI's `response_format` (Ollama's OpenAI-compatible API turns it into its own
+ * `format` schema); `tool` is Anthropic's forced tool use, whose input streams as the plan.
+ */
+export type StructuredOutput = 'json_schema' | 'tool'
+
+export interface ProviderInfo {
+  /** The name a profile gets until the person names it. */
+  name: string
+  baseUrl: string
+  model: string
+  authStyle: AuthStyle
+  /** Headers every request carries, besides the key. */
+  headers: Record<string, string>
+  /** Needs a key at its own base URL (a local server does not). */
+  needsKey: boolean
+  structuredOutput: StructuredOutput
+  /** Asked for by default only at the provider's own base URL: a proxy or another server may reject it (then Ava falls back once and remembers). */
+  structuredByDefault: boolean
+  /** Whether the usual models of this provider read images. */
+  vision: boolean
+  /** USD per million tokens, input and output, by model name; checked 2026-11, a hint only. */
+  prices: [RegExp, number, number][]
+}
+
+export const kProviders: Record<ProviderKind, ProviderInfo> = {
+  anthropic: {
+    name: 'Anthropic',
+    baseUrl: 'https://api.anthropic.com/v1',
+    model: 'claude-sonnet-4-5',
+    authStyle: 'x-api-key',
+    // Anthropic refuses browser-origin requests without the second; an extension worker counts as one.
+    headers: { 'anthropic-version': '2023-06-01', 'anthropic-dangerous-direct-browser-access': 'true' },
+    needsKey: true,
+    structuredOutput: 'tool',
+    structuredByDefault: true,
+    vision: true,
+    prices: [
+      [/claude-(?:3-5-)?haiku/i, 0.8, 4],
+      [/claude-.*sonnet/i, 3, 15],
+      [/claude-.*opus/i, 15, 75],
+    ],
+  },
+  openai: {
+    name: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4.1-mini',
+    authStyle: 'bearer',
+    headers: {},
+    needsKey: true,
+    structuredOutput: 'json_schema',
+    structuredByDefault: true,
+    vision: true,
+    prices: [
+      [/gpt-4\.1-mini/i, 0.4, 1.6],
+      [/gpt-4\.1-nano/i, 0.1, 0.4],
+      [/gpt-4\.1(?!-)/i, 2, 8],
+      [/gpt-4o-mini/i, 0.15, 0.6],
+      [/gpt-4o(?!-)/i, 2.5, 10],
+    ],
+  },
+  local: {
+    name: 'Local',
+    // Ollama's OpenAI-compatible API; LM Studio and llama.cpp's server speak the same at their own port.
+    baseUrl: 'http://localhost:11434/v1',
+    model: 'qwen2.5:7b',
+    authStyle: 'bearer',
+    headers: {},
+    needsKey: false,
+    structuredOutput: 'json_schema',
+    // Ollama 0.5+ honours `response_format` with a schema; older ones reject it, and Ava falls back.
+    structuredByDefault: true,
+    vision: false,
+    prices: [],
+  },
+}
+
+const trimmed = (url: string) => url.trim().replace(/\/+$/, '')
+
+/** Whether a profile asks for structured output when nothing was learnt about its server yet. */
+export function structuredByDefault(p: { provider: ProviderKind; baseUrl: string }): boolean {
+  const info = kProviders[p.provider]
+  return info.structuredByDefault && trimmed(p.baseUrl) === trimmed(info.baseUrl)
+}
+
+/** Whether the profile talks to its provider's own endpoint (where a key is needed). */
+export function isProviderEndpoint(p: { provider: ProviderKind; baseUrl: string }): boolean {
+  return trimmed(p.baseUrl) === trimmed(kProviders[p.provider].baseUrl)
+}
+
+/** What a run cost, from the table's prices; unknown models show tokens only. */
+export function costUsd(model: string, usage: { input: number; output: number }): number | undefined {
+  for (const info of Object.values(kProviders)) {
+    const hit = info.prices.find(([re]) => re.test(model))
+    if (hit) return (usage.input * hit[1] + usage.output * hit[2]) / 1_000_000
+  }
+  return undefined
+}
