@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net'
  * Tests queue replies with `script()`; each request takes the next one, and once the queue is
  * empty the server answers `[]` (nothing more to do), which ends an agent run.
  */
-export type Fault = 'http401' | 'http429' | 'http500' | 'malformed-json' | 'cut'
+/** `http400-schema`: the 400 an OpenAI-compatible server gives when it does not take `response_format` json_schema. */
+export type Fault = 'http401' | 'http429' | 'http500' | 'http400-schema' | 'malformed-json' | 'cut'
 
 export interface ScriptedReply {
   /** The assistant text; streamed in `chunks` pieces when given, else in pieces of ~12 characters. */
@@ -25,6 +26,11 @@ export interface ScriptedReply {
   /** With `cut`: how many characters of the text to send before dropping the connection. */
   cutAfter?: number
   usage?: { input: number; output: number }
+  /**
+   * Reasoning sent apart from the answer, before it: OpenAI-compatible servers (DeepSeek, Qwen via
+   * Ollama) as `reasoning_content` deltas, Anthropic as a thinking block.
+   */
+  reasoning?: string
 }
 
 export interface RecordedRequest {
@@ -113,10 +119,10 @@ export async function startLlmServer(): Promise<LlmServer> {
     if (reply.holdUntil) await reply.holdUntil
     const presented = (req.headers['x-api-key'] as string | undefined) ?? (req.headers.authorization as string | undefined)?.replace(/^Bearer\s+/i, '')
     const fault = requiredKey !== null && presented !== requiredKey ? 'http401' : reply.fault
-    const statusFor: Partial<Record<Fault, number>> = { http401: 401, http429: 429, http500: 500 }
+    const statusFor: Partial<Record<Fault, number>> = { http401: 401, http429: 429, http500: 500, 'http400-schema': 400 }
     if (fault && statusFor[fault]) {
       const status = statusFor[fault]!
-      const msg = status === 401 ? 'Invalid API key provided.' : status === 429 ? 'Rate limit reached, slow down.' : 'The server had an internal error.'
+      const msg = status === 401 ? 'Invalid API key provided.' : status === 429 ? 'Rate limit reached, slow down.' : status === 400 ? "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." : 'The server had an internal error.'
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(api, status, msg)))
       record.endedAt = Date.now()
       return
@@ -142,11 +148,25 @@ export async function startLlmServer(): Promise<LlmServer> {
     const created = Math.floor(Date.now() / 1000)
     const openaiChunk = (delta: object, finish: string | null = null, extra: object = {}) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })
 
-    if (api === 'openai') sse(openaiChunk({ role: 'assistant', content: '' }))
-    else {
+    // A request that forces a tool (Anthropic's structured output) is answered the way Claude
+    // does: the tool's input, streamed as JSON deltas, is the text.
+    const forced = api === 'anthropic' && ['tool', 'any'].includes(body.tool_choice?.type) && body.tools?.length
+    const tool = forced ? ((body.tool_choice.name ?? body.tools[0].name) as string) : null
+    const block = reply.reasoning && api === 'anthropic' ? 1 : 0
+    if (api === 'openai') {
+      sse(openaiChunk({ role: 'assistant', content: '' }))
+      for (const r of split(reply.reasoning ?? '')) sse(openaiChunk({ reasoning_content: r }))
+    } else {
       sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } } }, 'message_start')
-      sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start')
+      if (reply.reasoning) {
+        sse({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }, 'content_block_start')
+        for (const r of split(reply.reasoning)) sse({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: r } }, 'content_block_delta')
+        sse({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig' } }, 'content_block_delta')
+        sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop')
+      }
+      sse({ type: 'content_block_start', index: block, content_block: tool ? { type: 'tool_use', id: 'toolu_1', name: tool, input: {} } : { type: 'text', text: '' } }, 'content_block_start')
     }
+    const anthropicDelta = (t: string) => sse({ type: 'content_block_delta', index: block, delta: tool ? { type: 'input_json_delta', partial_json: t } : { type: 'text_delta', text: t } }, 'content_block_delta')
 
     let sent = 0
     for (const piece of pieces) {
@@ -154,7 +174,7 @@ export async function startLlmServer(): Promise<LlmServer> {
       if (fault === 'cut' && sent + piece.length > (reply.cutAfter ?? text.length / 2)) {
         const part = piece.slice(0, Math.max(0, (reply.cutAfter ?? text.length / 2) - sent))
         if (part && api === 'openai') sse(openaiChunk({ content: part }))
-        else if (part) sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: part } }, 'content_block_delta')
+        else if (part) anthropicDelta(part)
         await sleep(20)
         record.endedAt = Date.now()
         res.destroy()
@@ -168,7 +188,7 @@ export async function startLlmServer(): Promise<LlmServer> {
         return
       }
       if (api === 'openai') sse(openaiChunk({ content: piece }))
-      else sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }, 'content_block_delta')
+      else anthropicDelta(piece)
       sent += piece.length
     }
     if (api === 'openai') {
@@ -176,8 +196,8 @@ export async function startLlmServer(): Promise<LlmServer> {
       sse(openaiChunk({}, null, { choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }))
       sse('[DONE]')
     } else {
-      sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop')
-      sse({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } }, 'message_delta')
+      sse({ type: 'content_block_stop', index: block }, 'content_block_stop')
+      sse({ type: 'message_delta', delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } }, 'message_delta')
       sse({ type: 'message_stop' }, 'message_stop')
     }
     record.endedAt = Date.now()

@@ -396,7 +396,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     const end = splitter.end()
     if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
     // A reply with no step and no words (only reasoning, or nothing): the person is told what came back.
-    if (!batch.failure && !stream.signal.aborted && elements === 0 && !prose.trim()) {
+    if (!batch.failure && !stream.signal.aborted && !end.sawArray && !prose.trim()) {
       batch.failure = { error: new AvaError('JSON_PARSE', 'The model replied, but with no steps and no answer.', { msg: msg('outcome.emptyReply'), details: rawReply.trim() || thinking.text() || '(nothing)', recovery: ['regenerate'] }) }
     }
   } catch (e) {
