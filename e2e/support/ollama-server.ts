@@ -73,6 +73,9 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
     }
     const pieces = text.match(/[\s\S]{1,12}/g) ?? []
     const created = Math.floor(Date.now() / 1000)
+    if (native && body.stream === false) {
+      return json(200, { model, created_at: new Date().toISOString(), message: { role: 'assistant', content: text }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: pieces.length })
+    }
     if (native) {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' })
       for (const p of pieces) {
@@ -81,6 +84,9 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
       }
       res.end(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: pieces.length })}\n`)
       return
+    }
+    if (!body.stream) {
+      return json(200, { id: 'chatcmpl-1', object: 'chat.completion', created, model, system_fingerprint: 'fp_ollama', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: pieces.length, total_tokens: 100 + pieces.length } })
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_ollama', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
