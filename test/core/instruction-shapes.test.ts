@@ -170,6 +170,12 @@ describe('every shape of the same plan', () => {
     expect(readInstructionText('{"type": "click" "id"', 0).success).toBe(false)
   })
 
+  it('keeps an unfinished object with no value yet as prose, and reports one cut inside an instruction', () => {
+    for (const text of ["{'op'", '{"type"', '{"a": 1']) expect(feed([text])).toMatchObject({ prose: text, got: [], end: { truncated: null } })
+    expect(feed(['{"action_type": "click", "params": {"target_id": "4']).end.truncated).toBe('{"action_type": "click", "params": {"target_id": "4')
+    expect(feed(['{"steps": [{"type": "click", "id": 3}, {"type": "inp']).end.truncated).toBe('{"type": "inp')
+  })
+
   it('names keys in snake_case from any case style', () => {
     expect(['actionType', 'ActionType', 'action-type', 'ACTION_TYPE', 'action_type'].map(snakeKey)).toEqual(Array(5).fill('action_type'))
   })
