@@ -93,7 +93,10 @@ async function nextDocument(tabId: number, left: string | undefined, signal?: Ab
  * was read and nowhere else: if the frame has navigated since, the step fails (seed 002 §6).
  */
 async function sendToFrame(tabId: number, command: PageCommand<'act'>, { route, local }: { route: FrameRoute; local: string }, since: number, opts: SendOptions): Promise<Delivered<'act'>> {
-  const inFrame: PageCommand<'act'> = { ...command, step: { ...command.step, target: { ...command.step.target, targetId: local } } }
+  // HOOK (src/core/step-place.ts): the frame's content script cannot read the top page, so the
+  // run's site travels with the step and the frame's own site is judged against it.
+  const runSite = command.runSite ?? currentDoc(tabId)?.url
+  const inFrame: PageCommand<'act'> = { ...command, ...(runSite ? { runSite } : {}), step: { ...command.step, target: { ...command.step.target, targetId: local } } }
   let out: ExecOutcome
   try {
     out = (await sendToTab(tabId, 'bg→content:command', inFrame, route.documentId ? { documentId: route.documentId } : { frameId: route.frameId })) as ExecOutcome
