@@ -69,11 +69,8 @@ export interface PlaceGate {
 export function placeRefusal(el: Element, action: string, gate: PlaceGate): ExecFailure | null {
   const place = placeOf(el, gate.runSite)
   const framed = frameSiteRefusal(place, action, gate.sites ?? { allow: [], deny: [] }, gate.confirm)
-  if (framed) return framed
-  if (gate.confirmed) return null
-  if (action === 'upload' && gate.files?.length) {
-    const refused = uploadRefusal(gate.files, place.frame)
-    if (refused) return refused
-  }
-  return kClicks.has(action) ? downloadRefusal(downloadOf(el)) : null
+  if (framed?.code === 'BLOCKED' || gate.confirmed) return framed
+  // An attached file going to another site is the sharper question: it names the file as well.
+  const uploading = action === 'upload' && gate.files?.length ? uploadRefusal(gate.files, place.frame) : null
+  return uploading ?? framed ?? (kClicks.has(action) ? downloadRefusal(downloadOf(el)) : null)
 }
