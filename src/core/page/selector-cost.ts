@@ -13,7 +13,8 @@ import type { ParsedSelector } from './selectors'
  * path's start, `/…`, `following::`, `preceding::`) costs the element count N for each node it is
  * evaluated from; a step that scans a subtree or the ancestors (`.//x`, `descendant::`,
  * `ancestor::`) costs at most the tree's depth D on average over all context nodes (the subtrees
- * of all nodes sum to N × depth); a predicate is evaluated once per node of the step it filters.
+ * of all nodes sum to N × depth); a predicate is evaluated once per node of the step it filters,
+ * at most N of them (a node-set holds each node once).
  * So `//a[.//b]` is about N·D, `//*[count(//*)]` N², the example above N³.
  */
 
@@ -90,7 +91,9 @@ function costOf(s: string, from: number, to: number, size: PageSize): number {
       i = end
     } else segment += c
   }
-  return widthOf(segment, size) * (1 + inner)
+  // A predicate runs once per node its step selects, and node-sets hold each node once: at most N.
+  const width = widthOf(segment, size)
+  return width + Math.min(width, size.elements) * inner
 }
 
 /** The estimated node visits of an XPath on a page of this size. */
