@@ -52,7 +52,7 @@ it('Stop ends the run at once while the page’s script is stuck in a step', asy
   const ended = () => ava.storage('session').then((all) => Object.values(all).some((r) => (r as { request?: string; status?: string })?.request === 'refresh my orders' && (r as { status?: string }).status === 'stopped'))
   const t0 = Date.now()
   await popup.click('[data-test=run-stop]')
-  await expect.poll(ended, { timeout: 12_000, intervals: [50] }).toBe(true)
+  await expect.poll(ended, { timeout: 12_000, interval: 50 }).toBe(true)
   // The page stays frozen for 10 s from the click; a run that waited for it would end only then.
   expect(Date.now() - t0).toBeLessThan(3_000)
   console.log(`stop_while_page_stuck_ms ${Date.now() - t0}`)

@@ -18,6 +18,7 @@ export default {
   'panel.emptyInput': 'Type a request first.',
   'panel.connecting': 'Connecting…',
   'panel.obscured': 'Ava is hidden, faded or covered by the page, so this click was not acted on. Move what covers Ava, or reload the page, and try again.',
+  'panel.scaled': 'The page is drawing Ava larger or smaller than your zoom, so this click was not acted on. Reload the page and try again.',
   'panel.keyboardTaken': 'The page tried to take the keyboard from Ava; Ava took it back. Check what you typed.',
   'panel.cleared': 'History cleared.',
   'panel.undo': 'Undo',

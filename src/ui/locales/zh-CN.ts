@@ -13,6 +13,7 @@ export default {
   'panel.emptyInput': '请先输入需求。',
   'panel.connecting': '连接中…',
   'panel.obscured': 'Ava 被页面隐藏、变淡或遮挡，这次点击没有执行。请移开遮挡 Ava 的内容或重新加载页面后再试。',
+  'panel.scaled': '页面把 Ava 画得比你的缩放更大或更小，这次点击没有执行。请重新加载页面后再试。',
   'panel.keyboardTaken': '页面试图从 Ava 夺走键盘，Ava 已将其收回。请检查您输入的内容。',
   'panel.cleared': '已清除历史。',
   'panel.undo': '撤销',
