@@ -21,9 +21,9 @@ import { longMarkdownAnswer } from '../e2e/support/long-answer'
 import { startLlmServer, type LlmServer } from '../e2e/support/llm-server'
 import { startSiteServer, type SiteServer } from '../e2e/support/site-server'
 import { ensureBuilt } from './lib/extension'
-import { median, report } from './lib/report'
+import { median, report, runsOf } from './lib/report'
 
-const kRuns = 5
+const kRuns = runsOf(5)
 const only = process.argv.includes('--case') ? process.argv[process.argv.indexOf('--case') + 1] : undefined
 /** How long the long answer may take before the bench gives up and reports the wait as a floor. */
 const kLongAnswerGiveUpMs = 120_000

@@ -8,9 +8,9 @@ import { launchAva } from '../e2e/support/ava'
 import { startLlmServer } from '../e2e/support/llm-server'
 import { startSiteServer } from '../e2e/support/site-server'
 import { dist, eagerContentFiles, ensureBuilt, root, sizes } from './lib/extension'
-import { median, report } from './lib/report'
+import { median, report, runsOf } from './lib/report'
 
-const kRuns = 10
+const kRuns = runsOf(10)
 
 ensureBuilt()
 const files = eagerContentFiles()

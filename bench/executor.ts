@@ -14,11 +14,11 @@ import { resolve } from 'node:path'
 import { launchBrowser } from '../e2e/support/browser'
 import { inject } from '../e2e/executor/bundle'
 import { startFixtureServer } from '../e2e/executor/server'
-import { median, report } from './lib/report'
+import { median, report, runsOf } from './lib/report'
 
 const kRows = 1_000 // × 5 controls per row = 5,000 interactive elements
-const kLocateRuns = 30
-const kLoginRuns = 10
+const kLocateRuns = runsOf(30)
+const kLoginRuns = runsOf(10)
 const root = resolve(import.meta.dirname, '..')
 
 function bigPage(): string {

@@ -16,7 +16,7 @@ import { observeBundle } from '../e2e/observe/bundle'
 import { startServer } from '../e2e/observe/server'
 import { countTokens } from './lib/tokens'
 import { elementPlusPage, syntheticPage, tablePage } from './lib/observe-pages'
-import { median, report } from './lib/report'
+import { median, report, runsOf } from './lib/report'
 
 /** Runs per page after the warm-up (issue 4: "median of at least 5 runs"). */
 const kDefaultRuns = 9
@@ -48,7 +48,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { pages: [], runs: kDefaultRuns, warmup: kDefaultWarmup, loads: kDefaultLoads }
+  const args: Args = { pages: [], runs: runsOf(kDefaultRuns), warmup: runsOf(kDefaultWarmup), loads: runsOf(kDefaultLoads) }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--page' && argv[i + 1]) args.pages.push(argv[++i])
     else if (argv[i] === '--runs' && argv[i + 1]) args.runs = Math.max(5, Number(argv[++i]) || kDefaultRuns)

@@ -6,11 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRegistry, encodeRegistry, evaluateCondition, hashSources, loadPacks, loadPacksCached, type CachedRegistry, type PackSource } from '../src/core/registry'
-import { median, report } from './lib/report'
+import { median, report, runsOf } from './lib/report'
 
 const kPacks = 20
 const kActionsPerPack = 25
-const kRuns = 15
+const kRuns = runsOf(15)
 
 /**
  * A pack shaped like the built-in ones: selector aliases with fallbacks, documented params, a

@@ -1,4 +1,5 @@
-// npm run bench [-- <suite> ...] [--json] [suite options]
+// npm run bench [-- <suite> ...] [--json] [--smoke] [suite options]
+// --smoke: every case once, figures not judged (CI runs it so a suite cannot break silently).
 // Every suite is bench/<suite>.ts; it prints its results through bench/lib/report.ts.
 import { readdirSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
@@ -12,11 +13,12 @@ const known = readdirSync(resolve(root, 'bench'))
 
 const args = process.argv.slice(2)
 const json = args.includes('--json')
+const smoke = args.includes('--smoke')
 const suites = []
 const rest = []
 for (let i = 0; i < args.length; i++) {
   const a = args[i]
-  if (a === '--json') continue
+  if (a === '--json' || a === '--smoke') continue
   if (!a.startsWith('-') && known.includes(a) && rest.length === 0) suites.push(a)
   else rest.push(a)
 }
@@ -32,7 +34,7 @@ for (const suite of suites.length ? suites : known) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', resolve(root, 'bench', `${suite}.ts`), ...rest], {
     stdio: 'inherit',
     cwd: root,
-    env: { ...process.env, AVA_BENCH_JSON: json ? '1' : '' },
+    env: { ...process.env, AVA_BENCH_JSON: json ? '1' : '', ...(smoke ? { AVA_BENCH_SMOKE: '1' } : {}) },
   })
   if (r.status !== 0) {
     failed = true

@@ -9,6 +9,17 @@ export interface BenchResult {
 
 const json = process.env.AVA_BENCH_JSON === '1'
 
+/**
+ * Smoke mode (`npm run bench -- --smoke`, CI): every case runs once, so a suite that no longer
+ * works fails loudly; its figures are printed but mean nothing and nothing judges them.
+ */
+export const kSmoke = process.env.AVA_BENCH_SMOKE === '1'
+
+/** How many measured runs a suite makes: its own count, or one in smoke mode. */
+export function runsOf(n: number): number {
+  return kSmoke ? 1 : n
+}
+
 export function report(r: BenchResult): void {
   const value = Number.isInteger(r.value) ? r.value : Number(r.value.toFixed(2))
   if (json) console.log(JSON.stringify({ ...r, value }))

@@ -19,7 +19,7 @@ import { execInPage, navigate, pageContext, tabUrl } from './page'
 import { trackRequests } from './requests'
 import { pageUrl, type SitePolicy, type TabGate } from '../core/offsite'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
-import { checkAttachments, infoOf, type Attachment } from '../core/agent/attachments'
+import { checkAttachments, infoOf, placeAttachments, type Attachment } from '../core/agent/attachments'
 import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
 
 /**
@@ -72,7 +72,8 @@ export async function startRun(tabId: number, text: string, opts: { noCache?: bo
     await releaseTab(tabId)
     throw e
   })
-  await keepAttachments(state.id, files)
+  // Each file belongs to the site it was attached on: an upload elsewhere asks (src/core/step-place.ts).
+  await keepAttachments(state.id, placeAttachments(files, origin))
   launch(me, state, () => runAgent(state, ports, { settings, signal: me.controller.signal }))
   return state.id
 }

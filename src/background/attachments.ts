@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AttachmentSchema, type Attachment } from '../core/agent/attachments'
+import { HeldAttachmentSchema, type Attachment } from '../core/agent/attachments'
 import { typedKey } from '../storage/area'
 
 /**
@@ -13,7 +13,7 @@ import { typedKey } from '../storage/area'
 /** Base64 characters of attachments a run may keep in session storage (of its 10 MB, shared with run and tab state). */
 const kSessionBudgetChars = 6_000_000
 
-const attachStore = (runId: string) => typedKey<Attachment[]>('session', `attach:${runId}`, z.array(AttachmentSchema), () => [])
+const attachStore = (runId: string) => typedKey<Attachment[]>('session', `attach:${runId}`, z.array(HeldAttachmentSchema), () => [])
 
 const held = new Map<string, Attachment[]>()
 

@@ -37,6 +37,21 @@ function timeoutOf(command: PageCommand): number {
   return 'timeoutMs' in command && typeof command.timeoutMs === 'number' ? command.timeoutMs : kElementWaitMs
 }
 
+/**
+ * The page's answer, or the run's end, whichever comes first: Stop must end a run at once even
+ * while the page's script is busy (a command cannot interrupt it), so the run does not wait for
+ * the answer; one that comes later is dropped (docs/executor.md, "Bounded evaluation").
+ */
+function untilAborted<T>(answer: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return answer
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason)
+    signal.addEventListener('abort', stop, { once: true })
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
+}
+
 /** One command to the tab's current document, following navigations, frames and new tabs. */
 export async function sendCommand<K extends PageCommandKind>(tabId: number, command: PageCommand<K>, opts: SendOptions = {}): Promise<Delivered<K>> {
   const since = Date.now()
@@ -49,8 +64,9 @@ export async function sendCommand<K extends PageCommandKind>(tabId: number, comm
     const doc = await waitForDoc(tabId, { signal: opts.signal })
     let out: PageOutcome<K>
     try {
-      out = (await sendToTab(tabId, 'bg→content:command', command, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 })) as PageOutcome<K>
+      out = (await untilAborted(sendToTab(tabId, 'bg→content:command', command, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 }), opts.signal)) as PageOutcome<K>
     } catch (e) {
+      if (opts.signal?.aborted) throw opts.signal.reason
       // The transport typed the failure (src/messaging/transport.ts): nothing here reads Chrome's words.
       if (!isGone(e)) return { ok: false, code: 'TIMEOUT', message: (e as Error).message, tabId }
       // The document went away while it held the command. A click or key press that navigates can
@@ -93,11 +109,15 @@ async function nextDocument(tabId: number, left: string | undefined, signal?: Ab
  * was read and nowhere else: if the frame has navigated since, the step fails (seed 002 §6).
  */
 async function sendToFrame(tabId: number, command: PageCommand<'act'>, { route, local }: { route: FrameRoute; local: string }, since: number, opts: SendOptions): Promise<Delivered<'act'>> {
-  const inFrame: PageCommand<'act'> = { ...command, step: { ...command.step, target: { ...command.step.target, targetId: local } } }
+  // HOOK (src/core/step-place.ts): the frame's content script cannot read the top page, so the
+  // run's site travels with the step and the frame's own site is judged against it.
+  const runSite = command.runSite ?? currentDoc(tabId)?.url
+  const inFrame: PageCommand<'act'> = { ...command, ...(runSite ? { runSite } : {}), step: { ...command.step, target: { ...command.step.target, targetId: local } } }
   let out: ExecOutcome
   try {
-    out = (await sendToTab(tabId, 'bg→content:command', inFrame, route.documentId ? { documentId: route.documentId } : { frameId: route.frameId })) as ExecOutcome
+    out = (await untilAborted(sendToTab(tabId, 'bg→content:command', inFrame, route.documentId ? { documentId: route.documentId } : { frameId: route.frameId }), opts.signal)) as ExecOutcome
   } catch (e) {
+    if (opts.signal?.aborted) throw opts.signal.reason
     // Gone while it held the step: a click that navigated the frame (or closed it) did its job.
     // Gone before the step arrived: the frame is not the one that was read, and nothing is done.
     const midStep = isGoneMidMessage(e)

@@ -122,6 +122,9 @@ export function clearPanelBlocked(tabId: number): void {
   void browser.action?.setBadgeText({ tabId, text: '' }).catch(() => undefined)
 }
 
+/** Each tab's page devicePixelRatio, as its boot script last said (src/panel/scale.ts). */
+const pageDpr = new Map<number, number>()
+
 export function watchPanels(): void {
   authorize('panel', isAuthorisedPanel)
   handle('content→bg:panel.focusTaken', ['tab'], async ({ token }, ctx) => {
@@ -130,6 +133,16 @@ export function watchPanels(): void {
     const port = [...(ports.get(ctx.tabId) ?? [])].find((p) => p.sender?.documentId === b?.documentId)
     if (!port || b?.token !== token) return { ok: false }
     port.postMessage({ type: 'focusTaken' } satisfies PanelPortOut)
+    return { ok: true }
+  })
+  // The page's devicePixelRatio as the boot script reads it: kept for a panel that connects later.
+  handle('content→bg:panel.dpr', ['tab'], async ({ token, dpr }, ctx) => {
+    if (ctx.tabId === undefined || ctx.frameId !== 0 || !(dpr > 0)) return { ok: false }
+    const b = await getBinding(ctx.tabId)
+    if (b?.token !== token) return { ok: false }
+    pageDpr.set(ctx.tabId, dpr)
+    const port = [...(ports.get(ctx.tabId) ?? [])].find((p) => p.sender?.documentId === b?.documentId)
+    port?.postMessage({ type: 'pageDpr', dpr } satisfies PanelPortOut)
     return { ok: true }
   })
   handle('content→bg:panel.blocked', ['tab'], async (_req, ctx) => {
@@ -176,6 +189,8 @@ export function watchPanels(): void {
         ;(authorised.get(tabId) ?? authorised.set(tabId, new Set()).get(tabId)!).add(key)
         ;(ports.get(tabId) ?? ports.set(tabId, new Set()).get(tabId)!).add(port)
         port.postMessage({ type: 'welcome' } satisfies PanelPortOut)
+        const dpr = pageDpr.get(tabId)
+        if (dpr) port.postMessage({ type: 'pageDpr', dpr } satisfies PanelPortOut)
         await sendToTab(tabId, 'bg→content:panel.live', { token }).catch(() => undefined)
       } else if (msg?.type === 'close' && accepted) {
         await sendToTab(tabId, 'bg→content:panel.close', {}).catch(() => undefined)

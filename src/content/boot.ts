@@ -26,6 +26,7 @@ function boot(): void {
     panelUrl: browser.runtime.getURL('src/panel/index.html'),
     getToken: async () => (await send('content→bg:panel.token', {})).token,
     onFocusTaken: (token) => void send('content→bg:panel.focusTaken', { token }).catch(() => undefined),
+    onPageDpr: (token, dpr) => void send('content→bg:panel.dpr', { token, dpr }).catch(() => undefined),
     onBlocked: () => void send('content→bg:panel.blocked', {}).catch(() => undefined),
     confirmLive: async (token, focus) => (await send('content→bg:panel.show', { token, focus }).catch(() => ({ live: false }))).live,
     onToggle: (open) => {

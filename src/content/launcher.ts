@@ -122,6 +122,12 @@ export function createLauncher(opts: {
   onFocusTaken: (token: string) => void
   /** The page kept removing Ava's host: it is not put back. */
   onBlocked: () => void
+  /**
+   * The page's own devicePixelRatio, said when the panel frame gets its token and whenever it
+   * changes (the person zooms, the window moves to another screen): the panel compares its own to
+   * it, so a CSS zoom the page puts on the frame is seen (src/panel/scale.ts).
+   */
+  onPageDpr?: (token: string, dpr: number) => void
 }): Launcher {
   const { host, root } = makeHost()
   host.setAttribute('data-ava-ui', '')
@@ -191,10 +197,21 @@ export function createLauncher(opts: {
         f.src = `${opts.panelUrl}#${t}`
         root.append(f)
         place()
+        tellDpr()
       },
       () => frame === f && dropFrame(),
     )
     return f
+  }
+
+  // The page's devicePixelRatio changes only with the browser's zoom or screen; a media query on
+  // the current value fires once when it does, then is set up again for the new value.
+  let dprQuery: MediaQueryList | null = null
+  function tellDpr() {
+    if (token) opts.onPageDpr?.(token, devicePixelRatio)
+    dprQuery?.removeEventListener('change', tellDpr)
+    dprQuery = matchMedia(`(resolution: ${devicePixelRatio}dppx)`)
+    dprQuery.addEventListener('change', tellDpr)
   }
 
   const rebuild = () => {

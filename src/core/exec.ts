@@ -131,6 +131,10 @@ export type ExecFailure = {
   label?: string
   /** NEEDS_CONFIRMATION for another site: the step sends a form's fields there. */
   carriesData?: boolean
+  /** The failure in the person's language (a locale key and its parameters), when the code alone says too little. */
+  msg?: Msg
+  /** NEEDS_CONFIRMATION: the question itself as a locale key, naming what the code cannot (a frame's site, a file); `step` is added by the asker. */
+  ask?: Msg
 }
 
 export type ExecOutcome = ExecSuccess | ExecFailure

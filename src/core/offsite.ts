@@ -1,6 +1,7 @@
 import { kRiskReasons, sameSite } from './agent/risk'
 import type { ExecFailure, RiskCategory } from './exec'
 import { domainAllowed, hostPattern } from './settings'
+import { urlHost } from './host'
 
 /**
  * Every way a step can leave the site or reach a denied one (issue 15 §2), decided once here:
@@ -114,7 +115,9 @@ export function gateRuleKind(id: number): GateRuleKind {
  */
 export function ruleDomain(pattern: string, { site = false } = {}): string | null {
   const host = hostPattern(pattern)?.replace(/^\*\./, '')
-  if (!host) return null
+  // A bracketed IPv6 literal is no declarativeNetRequest domain (a rule holding one is refused
+  // whole); such an entry is kept by the page's check (domainAllowed) alone.
+  if (!host || host.startsWith('[')) return null
   return site ? host.replace(/^www\./, '') : host
 }
 
@@ -152,7 +155,7 @@ function domainMatches(host: string, domain: string): boolean {
 export function blockedBy(rules: GateRule[], tabId: number, url: string): { kind: GateRuleKind; host: string } | null {
   const u = pageUrl(url, '')
   if (!u) return null
-  const host = u.hostname.replace(/\.$/, '')
+  const host = urlHost(u) ?? u.hostname
   for (const r of rules) {
     const c = r.condition
     if (!c.tabIds.includes(tabId)) continue

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { RISK_CATEGORIES, type RiskCategory } from './exec'
 import type { SafeParseResult } from './result'
 import { kProviders, PROVIDERS, type ProviderKind } from './providers'
+import { canonicalHost, urlHost } from './host'
 
 /**
  * Ava's settings: one versioned, validated object (docs/settings.md). API keys live here, so this
@@ -247,12 +248,11 @@ export function hostPattern(pattern: string): string | null {
   const p = pattern.trim().toLowerCase()
   const wild = p.startsWith('*.') ? '*.' : ''
   const rest = p.slice(wild.length)
-  if (!rest || /[/:@?#\\\s]/.test(rest)) return null
-  try {
-    return wild + new URL(`http://${rest}/`).hostname.replace(/\.$/, '')
-  } catch {
-    return null
-  }
+  // A port, path or user is no host; a colon only in an IPv6 address (`[::1]`, `::ffff:7f00:1`).
+  if (!rest || /[/@?#\\\s]/.test(rest) || (rest.includes(':') && rest.split(':').length < 3)) return null
+  // One spelling per host (src/core/host.ts): `2130706433`, `[::ffff:7f00:1]` and `127.1.` are 127.0.0.1.
+  const host = canonicalHost(rest)
+  return host ? wild + host : null
 }
 
 /** Whether Ava may act on `url` under the allow and deny lists. */
@@ -290,8 +290,10 @@ export function mergeSafety(stored: Settings['safety'], file: Settings['safety']
 export function domainAllowed(url: string, safety: Pick<Settings['safety'], 'allowDomains' | 'denyDomains'>): boolean {
   let host: string
   try {
-    // "evil.com." is evil.com to DNS: a trailing dot must not slip past the deny list.
-    host = new URL(url).hostname.replace(/\.$/, '')
+    // "evil.com." is evil.com to DNS, and `[::ffff:7f00:1]` is 127.0.0.1: no spelling slips past a list.
+    const canonical = urlHost(url)
+    if (!canonical) return false
+    host = canonical
   } catch {
     return false
   }

@@ -35,6 +35,8 @@ export interface Protocol {
   'content→bg:panel.show': { req: { token: string; focus: boolean }; res: { live: boolean } }
   /** Focus left the panel for a page element with no click or Tab from the person: the panel is told. */
   'content→bg:panel.focusTaken': { req: { token: string }; res: { ok: boolean } }
+  /** The page's own devicePixelRatio, for the panel to tell a zoom the page put on its frame from the person's (src/panel/scale.ts). */
+  'content→bg:panel.dpr': { req: { token: string; dpr: number }; res: { ok: boolean } }
   /** The page keeps removing Ava's host: the boot script stopped rebuilding it; the toolbar says so. */
   'content→bg:panel.blocked': { req: Record<string, never>; res: { ok: boolean } }
 
@@ -247,7 +249,7 @@ export type Reply<N extends MessageName = MessageName> = { ok: true; res: Res<N>
  */
 export const kPanelPortName = 'ava-panel'
 export type PanelPortIn = { type: 'hello'; token: string; childOfTop: boolean } | { type: 'close' }
-export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'focusTaken' } | { type: 'event'; event: RunEvent; seq: number }
+export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'focusTaken' } | { type: 'pageDpr'; dpr: number } | { type: 'event'; event: RunEvent; seq: number }
 
 /** A saved flow as the panel lists it (src/background/recorder.ts listFlows). */
 export interface FlowSummary {

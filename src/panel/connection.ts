@@ -19,7 +19,7 @@ const kReconnectMs = 200 // the worker restarts within this; sooner would only s
 
 let port: Runtime.Port | null = null
 
-export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onFocus(): void; onFocusTaken?(): void; onReconnect(): void }): Connection {
+export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onFocus(): void; onFocusTaken?(): void; onPageDpr?(dpr: number): void; onReconnect(): void }): Connection {
   let closed = false
   let refused = false
   let resolveReady!: () => void
@@ -41,6 +41,7 @@ export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onF
       } else if (msg.type === 'refused') refused = true
       else if (msg.type === 'focus') handlers.onFocus()
       else if (msg.type === 'focusTaken') handlers.onFocusTaken?.()
+      else if (msg.type === 'pageDpr') handlers.onPageDpr?.(msg.dpr)
       else if (msg.type === 'event') handlers.onEvent(msg.event, msg.seq)
     })
     p.onDisconnect.addListener(() => {

@@ -15,6 +15,17 @@ export type Attachment = UploadFile & { size: number }
 export const AttachmentInfoSchema = z.object({ name: z.string(), size: z.number().int().nonnegative(), mimeType: z.string().optional() })
 export type AttachmentInfo = z.infer<typeof AttachmentInfoSchema>
 export const AttachmentSchema = AttachmentInfoSchema.extend({ base64: z.string() })
+/**
+ * A file as the background holds it: with the origin of the page the person attached it on, set
+ * by the background (never by the panel's message), so an upload on another site asks
+ * (src/core/step-place.ts, `uploadRefusal`).
+ */
+export const HeldAttachmentSchema = AttachmentSchema.extend({ site: z.string().optional() })
+
+/** The files of a request, each bound to the site it was attached on. */
+export function placeAttachments(files: Attachment[], site: string | null): Attachment[] {
+  return site ? files.map((f) => ({ ...f, site })) : files
+}
 
 /** 10 MB a file: a CV, a scan, a spreadsheet; what most upload forms accept (docs/agent.md). */
 export const kMaxAttachmentBytes = 10 * 1024 * 1024
@@ -105,7 +116,7 @@ export function resolveUpload(value: string, attached: AttachmentInfo[], held: A
   for (const p of picked) {
     const f = held.find((h) => h.name === p.name)
     if (!f) return { error: `"${p.name}" is no longer at hand: Ava's background restarted, and the file was too large to keep across that. Attach it again and ask again.` }
-    files.push({ name: f.name, base64: f.base64, ...(f.mimeType ? { mimeType: f.mimeType } : {}) })
+    files.push({ name: f.name, base64: f.base64, ...(f.mimeType ? { mimeType: f.mimeType } : {}), ...(f.site ? { site: f.site } : {}) })
   }
   return { files }
 }

@@ -80,13 +80,15 @@ export function riskAsk(category: RiskCategory | 'cross_site_form' | 'secret' | 
  * name), which may not match it (a model obeying a hostile page calls a click on "Delete account"
  * "Open the settings"). The agent and a flow replayed from the panel ask the same way.
  */
-export function refusalAsk(step: string, out: Pick<ExecFailure, 'offsite' | 'carriesData' | 'category' | 'label'>): Msg {
+export function refusalAsk(step: string, out: Pick<ExecFailure, 'offsite' | 'carriesData' | 'category' | 'label' | 'ask'>): Msg {
+  // Where the step acts (src/core/step-place.ts): the page wrote the question, naming the site or file.
+  if (out.ask) return msg(out.ask.key, { ...out.ask.params, step })
   if (out.offsite) return riskAsk(out.carriesData ? 'cross_site_form' : 'cross_site', { step, host: out.offsite })
   if (out.category && out.category !== 'cross_site' && out.category !== 'high_risk_action') return riskAsk(out.category, { step, target: out.label || step })
   return riskAsk('step', { step })
 }
 
-const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'step'] as const
+const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'step', 'frameSite', 'uploadSite', 'download'] as const
 
 /** Every key this module and the run produce; both locales must have each (test/ui/outcome-messages.test.ts). */
 export const kOutcomeKeys: readonly string[] = [
@@ -104,6 +106,7 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.step.secretInUrl',
   'outcome.step.actionUnknown',
   'outcome.step.noFile',
+  'outcome.step.frameBlocked',
   ...kRiskAsks.map((c) => `risk.ask.${c}`),
   'outcome.siteBlocked',
   'outcome.restarted',

@@ -30,6 +30,8 @@ export interface UploadFile {
   name: string
   mimeType?: string
   base64: string
+  /** The origin of the page the person attached it on (src/core/agent/attachments.ts); an upload elsewhere asks. */
+  site?: string
 }
 
 /** How a step names its element, in the order the page's locator ladder tries them. */
@@ -113,6 +115,12 @@ export interface StepGate {
    * of a bound site gets nothing — and that field is never listed with its value again.
    */
   secretSites?: string[]
+  /**
+   * The run's site: the top page's URL, stamped by the sender on a command to a cross-origin
+   * frame (whose content script cannot read the top page), so the frame's own site is judged
+   * against the run's (src/core/step-place.ts).
+   */
+  runSite?: string
 }
 
 /** Each command kind: what it asks, and what a success carries. */

@@ -6,8 +6,10 @@
 import { parseSelector, type ParsedSelector, type SelectorKind } from '../../core/page/selectors'
 import { createCssEngine, createRoleEngine, createTestIdEngine, createTextEngine, createXPathEngine, type LocatorEngine } from './engines'
 import { searchRoots, type SearchRoot } from './roots'
+import { withinBudget } from './budget'
 
 export { kTestIdAttributes, type LocatorEngine } from './engines'
+export { SelectorCostError } from './budget'
 export { accessibleName, roleOf, checkedState, isDisabled, stateOf, normalize, labelText, kStateNames, type StateName } from './aria'
 export { searchRoots, deepQuerySelectorAll, deepElementFromPoint, deepContains, frameDocument, type SearchRoot } from './roots'
 
@@ -40,7 +42,8 @@ export function queryAll(selector: string | ParsedSelector, scope: Document | Sh
       out.push(el)
     }
   }
-  for (const root of all) push(engine.queryAll(root, parsed))
+  // Under a budget (./budget.ts): a selector that would freeze the page is refused before it runs.
+  for (const root of all) push(withinBudget(parsed, root.nodeType === 9 ? (root as Document) : root.ownerDocument!, () => engine.queryAll(root, parsed)))
   return out
 }
 

@@ -4,7 +4,7 @@
  * every answer is a PageOutcome: failures are data, nothing is thrown back across the channel.
  */
 import { stepResult, type ExecFailure, type ExecOutcome, type RiskCategory } from '../../core/exec'
-import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate } from '../../core/page/command'
+import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate, UploadFile } from '../../core/page/command'
 import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import type { StepOutcome } from '../../core/flows/replay'
 import { locate, runCommand, type TargetSpec } from '../executor'
@@ -22,6 +22,7 @@ import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-field
 import { navigationRefusal } from '../../core/offsite'
 import { navigationOf, type StepNavigation } from '../offsite'
 import { watchLeaving } from './leaving'
+import { placeRefusal } from '../step-place'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -65,10 +66,14 @@ function focusedElement(): Element | null {
  */
 type Gate = (el: Element, action: PageAction['action'], nav?: StepNavigation | null) => ExecFailure | null
 
-function gateOf({ confirm: asked, confirmed, sites }: StepGate, key?: string): Gate {
+function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, key?: string, files?: UploadFile[]): Gate {
   const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
   // `nav`, when the caller has already worked out where the step would go.
   return (el, action, nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null) => {
+    // HOOK (src/dom/step-place.ts): where the step acts — the element's frame against the lists
+    // and the run's site, an attached file going to another site, a program's download.
+    const placed = placeRefusal(el, action, { sites, confirm, confirmed, runSite, files })
+    if (placed) return placed
     const refused = nav && navigationRefusal(nav.url, location.href, sites ?? { allow: [], deny: [] }, confirm, !!nav.form)
     if (refused) return refused
     // A GET form sends its fields in the address: one a saved secret went into is never sent so, yes or no.
@@ -85,7 +90,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   let recording: AbortController | null = null
 
   async function act({ step, timeoutMs, secretSites, describe: describing, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
-    const risky = gateOf(gate, step.key)
+    const risky = gateOf(gate, step.key, step.files)
     let secretField = false
     // A saved secret goes only into a field whose own document is on a site it is bound to
     // (issue 16 §2); the field is remembered so its value is never listed again.
@@ -172,7 +177,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     },
     url: () => ({ ok: true, url: location.href }),
     'flow.step': async ({ step, timeoutMs, trusted, files, secretSites, ...gate }) => {
-      const risky = gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key))
+      const risky = gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key), files)
       // A replay that moved to another site types no secret there (issue 16 §2), as `act` refuses.
       let newTab: string | undefined
       const beforeAct: Gate = (el, action) => {
