@@ -2,6 +2,7 @@ import { alternativesOf, kDefaultStepTimeoutMs, kTargetActions, type ElementSnap
 import { bindStep, maskSecrets, resolveFiles, resolveVariables, secretValues, stepFiles, VariableError, type FlowFile, type VariableProviders } from './variables'
 import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
+import type { Msg } from '../chat'
 
 /**
  * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
@@ -51,7 +52,7 @@ export type StepOutcome =
       navigating?: boolean
     }
   /** `offsite`: the host a refused step would have gone to, for a yes to let through. */
-  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string }
+  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; ask?: Msg }
 
 export interface RunStepOptions {
   timeoutMs: number

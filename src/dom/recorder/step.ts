@@ -91,7 +91,8 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
   const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, settle: false })
   const actMs = Math.round(performance.now() - t1)
   if (!out.ok) {
-    const offsite = out.offsite ? { offsite: out.offsite } : {}
+    // `ask`: where the step acts named a site or a file (src/core/step-place.ts); the question keeps it.
+    const offsite = { ...(out.offsite ? { offsite: out.offsite } : {}), ...(out.ask ? { ask: out.ask } : {}) }
     return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...offsite }
   }
   // `navigating`: the next step belongs to the next document (the sender waits for it).
