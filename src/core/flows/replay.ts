@@ -2,6 +2,7 @@ import { alternativesOf, kDefaultStepTimeoutMs, kTargetActions, type ElementSnap
 import { bindStep, maskSecrets, resolveFiles, resolveVariables, secretValues, stepFiles, VariableError, type FlowFile, type VariableProviders } from './variables'
 import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
+import type { RiskCategory } from '../exec'
 
 /**
  * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
@@ -50,8 +51,8 @@ export type StepOutcome =
       /** The action started a navigation: the next step must wait for the next document. */
       navigating?: boolean
     }
-  /** `offsite`: the host a refused step would have gone to, for a yes to let through. */
-  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string }
+  /** `offsite`: the host a refused step would have gone to, for a yes to let through; `category`: the risk a NEEDS_CONFIRMATION found. */
+  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; category?: RiskCategory }
 
 export interface RunStepOptions {
   timeoutMs: number

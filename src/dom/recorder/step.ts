@@ -91,8 +91,9 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
   const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, settle: false })
   const actMs = Math.round(performance.now() - t1)
   if (!out.ok) {
-    const offsite = out.offsite ? { offsite: out.offsite } : {}
-    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...offsite }
+    // The refusal keeps its risk category, so whoever asks can say which risk it is (and a client's --allow can match it).
+    const gate = { ...(out.offsite ? { offsite: out.offsite } : {}), ...(out.category ? { category: out.category } : {}) }
+    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...gate }
   }
   // `navigating`: the next step belongs to the next document (the sender waits for it).
   return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}), ...(out.navigating ? { navigating: true } : {}) }

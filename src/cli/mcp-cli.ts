@@ -1,0 +1,123 @@
+// `ava mcp [--http <port>]`: the server of mcp.ts on stdio (what desktop and coding agents start)
+// or streamable HTTP on loopback only, with the SDK's DNS-rebinding check so a web page cannot
+// reach it through a name that resolves to 127.0.0.1.
+import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { siteOrigin } from '../core/agent/secrets'
+import { kExit, type Io, type Parsed } from './args'
+import { allowListAsker, parseAllow, type McpSecret } from './mcp-gate'
+import { modelFromEnv } from './mcp-agent'
+import { chromiumPlace } from './mcp-place'
+import { createAvaMcpServer, type McpOptions } from './mcp'
+import { kMcpSpec } from './mcp-spec'
+import { chromiumPath } from './run'
+
+const kDefaultStepLimit = 20
+
+/** `--secret NAME=https://a.example,https://b.example` → the secret with its value from $NAME, or why not. */
+export function parseSecret(raw: string, env: NodeJS.ProcessEnv): McpSecret | string {
+  const eq = raw.indexOf('=')
+  const name = eq < 0 ? raw : raw.slice(0, eq)
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return `--secret ${raw}: the name may hold letters, digits, _ . and -`
+  const sites = eq < 0 ? [] : raw.slice(eq + 1).split(',').map((s) => siteOrigin(s))
+  if (!sites.length || sites.some((s) => !s)) return `--secret ${raw}: give the sites it may be typed on, e.g. --secret ${name}=https://shop.example`
+  const value = env[name]
+  if (value === undefined || value === '') return `--secret ${name}: the environment variable ${name} is not set`
+  return { name, value, sites: sites as string[] }
+}
+
+function options(parsed: Parsed, io: Io): Omit<McpOptions, 'place'> & { http?: number; browser: string; headed: boolean } | string {
+  const v = parsed.values
+  const list = (k: string) => (v[k] as string[] | undefined) ?? []
+  const allow = parseAllow(list('allow'))
+  if (typeof allow === 'string') return allow
+  const secrets: McpSecret[] = []
+  for (const raw of list('secret')) {
+    const s = parseSecret(raw, process.env)
+    if (typeof s === 'string') return s
+    secrets.push(s)
+  }
+  const limit = v['step-limit'] === undefined ? kDefaultStepLimit : Number(v['step-limit'])
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) return '--step-limit needs a whole number from 1 to 200'
+  let http: number | undefined
+  if (v.http !== undefined) {
+    http = Number(v.http)
+    if (!Number.isInteger(http) || http < 0 || http > 65535) return '--http needs a port number (0 for any free port)'
+  }
+  const executable = chromiumPath({ browser: v.browser as string | undefined })
+  if (typeof executable === 'string') return executable
+  const llm = modelFromEnv()
+  if (typeof llm === 'string') io.err(`ava mcp: ${llm}; ava_ask is unavailable`)
+  return {
+    asker: allowListAsker(allow),
+    stepLimit: limit,
+    sites: { allow: list('allow-site'), deny: list('deny-site') },
+    secrets,
+    flowDirs: (list('flows').length ? list('flows') : ['.ava/flows']).map((d) => resolve(d)),
+    llm,
+    http,
+    browser: executable.path,
+    headed: !!v.headed,
+  }
+}
+
+export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
+  if (parsed.positionals[0] === 'install') {
+    io.err("ava mcp install: connecting to the person's own Chrome (a native-messaging host) is not built yet; `ava mcp` drives a Chromium of its own. See docs/mcp.md.")
+    return kExit.failed
+  }
+  if (parsed.positionals.length) {
+    io.err(`ava mcp: unexpected argument "${parsed.positionals[0]}"\nRun \`ava mcp --help\` for its options.`)
+    return kExit.usage
+  }
+  const o = options(parsed, io)
+  if (typeof o === 'string') {
+    io.err(`ava mcp: ${o}\nRun \`ava ${kMcpSpec.name} --help\` for its options.`)
+    return kExit.usage
+  }
+  const place = chromiumPlace({ executablePath: o.browser, headed: o.headed })
+  const make = () => createAvaMcpServer({ ...o, place })
+  const closed = new Promise<void>((done) => {
+    const stop = () => done()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    if (o.http === undefined) process.stdin.once('close', stop)
+  })
+  if (o.http === undefined) {
+    // stdout is the protocol's: every message of ours goes to stderr.
+    await make().connect(new StdioServerTransport())
+    io.err('ava mcp: serving on stdio')
+  } else {
+    const sessions = new Map<string, StreamableHTTPServerTransport>()
+    const http = createServer((req, res) => {
+      const id = req.headers['mcp-session-id']
+      const known = typeof id === 'string' ? sessions.get(id) : undefined
+      const serve = async () => {
+        if (known) return known.handleRequest(req, res)
+        const port = (http.address() as AddressInfo).port
+        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (sid) => void sessions.set(sid, transport),
+          enableDnsRebindingProtection: true,
+          allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
+        })
+        transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId))
+        await make().connect(transport)
+        await transport.handleRequest(req, res)
+      }
+      serve().catch((e: unknown) => {
+        if (!res.headersSent) res.writeHead(500).end(String((e as Error)?.message ?? e))
+      })
+    })
+    await new Promise<void>((done) => http.listen(o.http, '127.0.0.1', done))
+    io.err(`ava mcp: serving streamable HTTP on http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`)
+    void closed.then(() => http.close())
+  }
+  await closed
+  await place.close()
+  return kExit.ok
+}
