@@ -154,7 +154,60 @@ test('a risky step with nobody to ask is refused with DENIED, and the page saw n
   expect(site.hits.some((h) => h.path === '/api/delete-account')).toBe(false)
 })
 
+test('a page that shows back a typed secret is read with the placeholder, and cannot close the frame early', async () => {
+  await call('ava_navigate', { url: `${site.url}/hostile/echo.html` })
+  const typed = await call('ava_page_act', { instructions: [{ action_type: 'input', fallback_selector: '#name', semantic_locator: 'Display name', value: '${secret:ACME_PASSWORD}' }] })
+  expect(typed.isError, typed.text).toBe(false)
+  const page = await call('ava_page_read')
+  expect(page.text).toContain('Preview: ${secret:ACME_PASSWORD}')
+  // A page writing our closing tag gets it neutralised: the block the client reads ends only once.
+  await call('ava_navigate', { url: `${site.url}/hostile/secrets.html` })
+  const hostile = await call('ava_page_read')
+  expect(hostile.text.match(/<\/untrusted_page_content>/g)).toHaveLength(1)
+  expect(hostile.text.trimEnd().endsWith('</untrusted_page_content>')).toBe(true)
+  expect(hostile.text).toContain('zq-label-override')
+})
+
 test('no tool result holds the saved secret', () => {
   expect(seen.length).toBeGreaterThan(15)
   for (const text of seen) expect(text).not.toContain(kPassword)
+})
+
+test('--http serves the same tools on loopback only, refusing a request for another host name', async () => {
+  const { spawn } = await import('node:child_process')
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  const child = spawn(process.execPath, [bin, 'mcp', '--http', '0'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), AVA_CHROMIUM: chromiumPath }, stdio: ['ignore', 'ignore', 'pipe'] })
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      let err = ''
+      child.stderr.on('data', (d: Buffer) => {
+        err += String(d)
+        const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(err)
+        if (m) done(m[0])
+      })
+      child.once('exit', () => fail(new Error(`ava mcp --http exited: ${err}`)))
+    })
+    const http = new Client({ name: 'http-agent', version: '1.0.0' })
+    await http.connect(new StreamableHTTPClientTransport(new URL(url)))
+    expect((await http.listTools()).tools.map((t) => t.name)).toContain('ava_page_act')
+    await http.close()
+    // A web page that rebinds its own name to 127.0.0.1 sends its own Host; one that posts from its
+    // origin sends that Origin: both are refused before any MCP message is read.
+    const { request } = await import('node:http')
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((done, fail) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } })
+        const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+          res.resume()
+          done(res.statusCode ?? 0)
+        })
+        req.once('error', fail)
+        req.end(body)
+      })
+    expect(await post({ host: 'evil.example' })).toBe(403)
+    expect(await post({ origin: 'https://evil.example' })).toBe(403)
+    expect(await post({})).toBe(200)
+  } finally {
+    child.kill()
+  }
 })

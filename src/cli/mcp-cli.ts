@@ -1,6 +1,8 @@
 // `ava mcp [--http <port>]`: the server of mcp.ts on stdio (what desktop and coding agents start)
-// or streamable HTTP on loopback only, with the SDK's DNS-rebinding check so a web page cannot
-// reach it through a name that resolves to 127.0.0.1.
+// or streamable HTTP on loopback only. A web page cannot reach it through a name of its own that
+// resolves to 127.0.0.1 (DNS rebinding), nor post to it from its origin: a request whose Host is not
+// our loopback address, or whose Origin is a web page's, is refused before the SDK sees it (the
+// SDK's own check is deprecated in favour of such a middleware).
 import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -94,16 +96,19 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
   } else {
     const sessions = new Map<string, StreamableHTTPServerTransport>()
     const http = createServer((req, res) => {
+      const port = (http.address() as AddressInfo).port
+      const origin = req.headers.origin
+      if (![`127.0.0.1:${port}`, `localhost:${port}`].includes(req.headers.host ?? '') || (origin !== undefined && !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(origin))) {
+        res.writeHead(403, { 'content-type': 'text/plain' }).end('ava mcp answers only local clients on its loopback address.')
+        return
+      }
       const id = req.headers['mcp-session-id']
       const known = typeof id === 'string' ? sessions.get(id) : undefined
       const serve = async () => {
         if (known) return known.handleRequest(req, res)
-        const port = (http.address() as AddressInfo).port
         const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (sid) => void sessions.set(sid, transport),
-          enableDnsRebindingProtection: true,
-          allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`],
         })
         transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId))
         await make().connect(transport)
