@@ -125,7 +125,7 @@ test('alice signs in with a built-in action', async ({ page, ava }) => {
       out = await exec('npx', ['--no-install', 'playwright', 'test'], { cwd: project, env: { ...env, SITE_URL: site.url, ACME_PASSWORD: 'wonderland', AVA_CHROMIUM: chromiumPath, CI: '' }, timeout: 120_000 })
     } catch (e) {
       const x = e as { stdout: string; stderr: string }
-      throw new Error(`npx playwright test failed:\n${x.stdout}\n${x.stderr}`)
+      throw new Error(`npx playwright test failed:\n${x.stdout}\n${x.stderr}`, { cause: e })
     }
     expect(out.stdout).toMatch(/1 passed/)
   }, 150_000)
