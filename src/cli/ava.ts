@@ -312,6 +312,8 @@ async function route(argv: string[], io: Io): Promise<number> {
     return kExit.ok
   }
   if (group === 'run') return dispatch(kRunSpec, async (parsed, io) => (await import('./run')).runCli(parsed, io), argv.slice(1), io)
+  // Chrome starts the native host with the extension's origin as its argument: no dispatch, no --help.
+  if (group === 'native-host') return (await import('./mcp-cli')).nativeHostCli()
   if (group === 'mcp') return dispatch(kMcpSpec, async (parsed, io) => (await import('./mcp-cli')).mcpCli(parsed, io), argv.slice(1), io)
   if (group === 'action') {
     // A bare group lists its commands, as git and docker do.

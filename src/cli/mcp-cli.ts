@@ -11,14 +11,46 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { siteOrigin } from '../core/agent/secrets'
 import { kExit, type Io, type Parsed } from './args'
-import { allowListAsker, parseAllow, type McpSecret } from './mcp-gate'
+import { allowListAsker, parseAllow, type Asker, type McpSecret } from './mcp-gate'
 import { modelFromEnv } from './mcp-agent'
-import { chromiumPlace } from './mcp-place'
+import { chromiumPlace, type McpPlace } from './mcp-place'
+import { chromePlace } from './mcp-chrome'
+import { installNativeHost, runNativeHost } from './mcp-native'
 import { createAvaMcpServer, type McpOptions } from './mcp'
 import { kMcpSpec } from './mcp-spec'
 import { chromiumPath } from './run'
 
 const kDefaultStepLimit = 20
+
+/**
+ * In the person's browser the extension asks the person before a risky step and answers the
+ * command with its refusal when they say no: nothing is left for the server to allow.
+ */
+const kNobody: Asker = { ask: async () => false }
+
+/** `ava mcp install --extension-id <id> [--profile <dir>]`: registers the native host (place (b)). */
+function install(parsed: Parsed, io: Io): number {
+  const id = parsed.values['extension-id'] as string | undefined
+  if (!id) {
+    io.err("ava mcp install: give Ava's extension id with --extension-id (chrome://extensions shows it with Developer mode on)")
+    return kExit.usage
+  }
+  try {
+    const bin = process.argv[1] ? resolve(process.argv[1]) : ''
+    for (const file of installNativeHost({ extensionId: id, bin, profile: parsed.values.profile as string | undefined })) io.out(`wrote ${file}`)
+  } catch (e) {
+    io.err(`ava mcp install: ${(e as Error).message}`)
+    return kExit.failed
+  }
+  io.err('ava mcp install: done. Start `ava mcp --chrome` from your MCP client; Ava asks in the panel before a client drives a tab.')
+  return kExit.ok
+}
+
+/** `ava native-host`: what Chrome starts for Ava's extension (see mcp-native.ts). Not for people. */
+export async function nativeHostCli(): Promise<number> {
+  await runNativeHost({ input: process.stdin, output: process.stdout })
+  return kExit.ok
+}
 
 /** `--secret NAME=https://a.example,https://b.example` → the secret with its value from $NAME, or why not. */
 export function parseSecret(raw: string, env: NodeJS.ProcessEnv): McpSecret | string {
@@ -50,7 +82,8 @@ function options(parsed: Parsed, io: Io): Omit<McpOptions, 'place'> & { http?: n
     http = Number(v.http)
     if (!Number.isInteger(http) || http < 0 || http > 65535) return '--http needs a port number (0 for any free port)'
   }
-  const executable = chromiumPath({ browser: v.browser as string | undefined })
+  // The person's Chrome needs no Chromium of ours.
+  const executable = v.chrome ? { path: '' } : chromiumPath({ browser: v.browser as string | undefined })
   if (typeof executable === 'string') return executable
   const llm = modelFromEnv()
   if (typeof llm === 'string') io.err(`ava mcp: ${llm}; ava_ask is unavailable`)
@@ -68,10 +101,7 @@ function options(parsed: Parsed, io: Io): Omit<McpOptions, 'place'> & { http?: n
 }
 
 export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
-  if (parsed.positionals[0] === 'install') {
-    io.err("ava mcp install: connecting to the person's own Chrome (a native-messaging host) is not built yet; `ava mcp` drives a Chromium of its own. See docs/mcp.md.")
-    return kExit.failed
-  }
+  if (parsed.positionals[0] === 'install') return install(parsed, io)
   if (parsed.positionals.length) {
     io.err(`ava mcp: unexpected argument "${parsed.positionals[0]}"\nRun \`ava mcp --help\` for its options.`)
     return kExit.usage
@@ -81,17 +111,32 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
     io.err(`ava mcp: ${o}\nRun \`ava ${kMcpSpec.name} --help\` for its options.`)
     return kExit.usage
   }
-  const place = chromiumPlace({ executablePath: o.browser, headed: o.headed })
-  const make = () => createAvaMcpServer({ ...o, place })
+  // The client's name, as it introduced itself: the person sees it in the panel (place (b)).
+  let client = 'An MCP client'
+  let place: McpPlace
+  if (parsed.values.chrome) {
+    const chrome = await chromePlace({ client: () => client })
+    io.err(`ava mcp: waiting for Ava in Chrome on ${chrome.path}`)
+    place = chrome
+  } else place = chromiumPlace({ executablePath: o.browser, headed: o.headed })
+  const make = () => {
+    const server = createAvaMcpServer({ ...o, place, ...(parsed.values.chrome ? { asker: kNobody, secrets: [] } : {}) })
+    server.server.oninitialized = () => void (client = server.server.getClientVersion()?.name || client)
+    return server
+  }
+  let stop = () => undefined as void
   const closed = new Promise<void>((done) => {
-    const stop = () => done()
+    stop = done
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    if (o.http === undefined) process.stdin.once('close', stop)
   })
   if (o.http === undefined) {
     // stdout is the protocol's: every message of ours goes to stderr.
-    await make().connect(new StdioServerTransport())
+    // The client closing our stdin ends the server (the SDK reports it; a raw stdin listener also
+    // fires for the process's other pipes closing, such as the browser's).
+    const server = make()
+    server.server.onclose = () => stop()
+    await server.connect(new StdioServerTransport())
     io.err('ava mcp: serving on stdio')
   } else {
     const sessions = new Map<string, StreamableHTTPServerTransport>()

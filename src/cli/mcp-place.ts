@@ -25,6 +25,8 @@ export interface McpPlace {
   /** Opens (or reuses) the client's tab on `url`. */
   open(url: string, signal: AbortSignal): Promise<McpTab>
   close(): Promise<void>
+  /** Ask Ava where the place has an Ava of its own (place (b): the extension's agent and model). */
+  ask?(request: string, signal: AbortSignal): Promise<import('./mcp-agent').AskReport>
 }
 
 type PwPage = import('playwright-core').Page

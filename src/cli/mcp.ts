@@ -19,7 +19,7 @@ import { actionOf } from '../core/page/command'
 import { createEngine, createRegistry, dryRun, type ActionRegistry } from '../core/registry'
 import { domainAllowed } from '../core/settings'
 import { plainMessage } from './args'
-import { askAva } from './mcp-agent'
+import { askAva, type AskReport } from './mcp-agent'
 import { boundSecrets, callGuard, framed, gatedAct, McpToolError, redactSecrets, resolveClientSecrets, type Asker, type McpSecret } from './mcp-gate'
 import type { McpPlace, McpTab } from './mcp-place'
 import { configEngineOptions } from './run'
@@ -303,8 +303,13 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     tool(async ({ request }: { request: string }, signal) => {
-      if (typeof o.llm !== 'object') throw new McpToolError('NO_MODEL', o.llm ?? 'ava_ask needs a model: start ava mcp with AVA_MODEL_PROVIDER (openai, anthropic or local), AVA_MODEL_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment.')
-      const r = await askAva(request, { tab: tab(), llm: o.llm, registry: loadRegistry(), asker: o.asker, secrets: o.secrets, stepLimit: o.stepLimit, signal })
+      let r: AskReport
+      // In the person's browser, Ava's own agent runs the request with the person's model, in their panel.
+      if (o.place.ask) r = await o.place.ask(request, signal)
+      else {
+        if (typeof o.llm !== 'object') throw new McpToolError('NO_MODEL', o.llm ?? 'ava_ask needs a model: start ava mcp with AVA_MODEL_PROVIDER (openai, anthropic or local), AVA_MODEL_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment.')
+        r = await askAva(request, { tab: tab(), llm: o.llm, registry: loadRegistry(), asker: o.asker, secrets: o.secrets, stepLimit: o.stepLimit, signal })
+      }
       const steps = r.steps.map((s) => `${s.status} step ${s.index} ${s.action}${s.description ? ` (${s.description})` : ''}${s.detail ? `: ${s.detail}` : ''}`)
       const body = [`Ava's run ended: ${r.status}.`, `Ava's answer (written by Ava's model after reading the page):`, framed([r.answer || '(no answer)']), 'Steps (what they report quotes the page):', framed(steps.length ? steps : ['(no steps)']), ...(r.notes.length ? ['Notes:', framed(r.notes)] : [])].join('\n')
       if (r.status !== 'done') {
