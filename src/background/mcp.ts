@@ -2,7 +2,7 @@ import browser from 'webextension-polyfill'
 import { kBridgeCommands, kBridgeHost, type BridgeRequest } from '../core/bridge'
 import type { StepView } from '../core/chat'
 import { refusalAsk, msg } from '../core/agent/outcome'
-import { originOf as secretOrigin, resolveSecrets, secretNames, secretQuestion, unboundOn } from '../core/agent/secrets'
+import { kRedacted, originOf as secretOrigin, resolveSecrets, secretNames, secretQuestion, unboundOn } from '../core/agent/secrets'
 import { isActive } from '../core/agent/state'
 import type { ExecFailure } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
@@ -195,8 +195,14 @@ function instructionOf(step: PageAction): Instruction | null {
   const type = kinds[step.action]
   if (!type) return null
   const t = step.target
-  const what = t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : step.key ?? '')
-  return { step_id: 0, action_type: type, params: { ...(t?.targetId ? { target_id: t.targetId } : {}), ...(t?.semantic ? { semantic_locator: t.semantic } : {}) }, description: `${step.action} ${what}`.trim().slice(0, 200) }
+  const what = (t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : (step.key ?? step.action))).slice(0, 200)
+  // A row the history keeps, so a valid instruction (InstructionSchema): the element as described,
+  // and never a typed value — it may be a secret the vault filled in.
+  const params: Instruction['params'] = { semantic_locator: what, ...(t?.targetId ? { target_id: t.targetId } : {}) }
+  if (type === 'input' || type === 'select' || type === 'upload') params.value = kRedacted
+  if (type === 'press') params.key = step.key ?? 'Enter'
+  if (type === 'scroll' && step.direction && step.direction !== 'left' && step.direction !== 'right') params.direction = step.direction
+  return { step_id: 0, action_type: type, params, description: `${step.action} ${what}`.slice(0, 200) }
 }
 
 async function show(s: Session, ins: Instruction, ok: boolean, detail: string): Promise<void> {
@@ -236,7 +242,8 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     const allow = await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal)
     if (!allow) {
       const denied = `The person said no: ${refusal.message}`
-      if (cmd.kind === 'act') await show(s, instructionOf(cmd.step) ?? { step_id: 0, action_type: 'click', params: {} }, false, denied)
+      const ins = cmd.kind === 'act' ? instructionOf(cmd.step) : null
+      if (ins) await show(s, ins, false, denied)
       return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: 'NEEDS_CONFIRMATION', message: denied, candidates: [], resolveMs: 0, acted: false } } : { ...refusal, message: denied }
     }
     if (refusal.offsite) await allowDomain(s.tabId, refusal.offsite)
@@ -248,7 +255,8 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
   }
   if (cmd.kind === 'flow.step' && out.ok) {
     const o = (out as PageOutcome<'flow.step'> & { ok: true }).outcome
-    await show(s, { step_id: 0, action_type: 'click', params: {}, description: (cmd.step.description ?? cmd.step.action).slice(0, 200) }, o.ok, o.ok ? (o.detail ?? '') : o.message)
+    const name = (cmd.step.description ?? cmd.step.action).slice(0, 200)
+    await show(s, { step_id: 0, action_type: 'click', params: { semantic_locator: name }, description: name }, o.ok, o.ok ? (o.detail ?? '') : o.message)
   }
   return out
 }

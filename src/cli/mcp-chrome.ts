@@ -117,6 +117,7 @@ export async function chromePlace(o: { client: () => string; path?: string }): P
   }
   return {
     path,
+    secretsInPlace: true,
     tab: () => attached?.tab,
     async open(url, signal) {
       if (!attached) {

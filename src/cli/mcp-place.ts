@@ -25,6 +25,11 @@ export interface McpPlace {
   /** Opens (or reuses) the client's tab on `url`. */
   open(url: string, signal: AbortSignal): Promise<McpTab>
   close(): Promise<void>
+  /**
+   * The place fills `${secret:…}` itself from the person's vault (place (b)): the server passes the
+   * placeholders through untouched and never holds a value.
+   */
+  secretsInPlace?: boolean
   /** Ask Ava where the place has an Ava of its own (place (b): the extension's agent and model). */
   ask?(request: string, signal: AbortSignal): Promise<import('./mcp-agent').AskReport>
 }

@@ -212,7 +212,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
           }
           const step = actionOf(ins)!
           let secretSites: string[] | undefined
-          if (typeof step.value === 'string') {
+          if (typeof step.value === 'string' && !o.place.secretsInPlace) {
             const r = resolveClientSecrets(step.value, o.secrets, await t.url())
             step.value = r.value
             secretSites = r.secretSites
@@ -243,7 +243,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       if (!found.ok) throw new McpToolError('NOT_FOUND', `${found.message}${found.suggestion ? ` ${found.suggestion}` : ''}`)
       const here = await t.url()
       const resolved: Record<string, unknown> = {}
-      for (const [k, v] of Object.entries(params)) resolved[k] = typeof v === 'string' ? resolveClientSecrets(v, o.secrets, here).value : v
+      for (const [k, v] of Object.entries(params)) resolved[k] = typeof v === 'string' && !o.place.secretsInPlace ? resolveClientSecrets(v, o.secrets, here).value : v
       const guard = callGuard(gate, () => t.url(), signal)
       const engine = createEngine({ ...configEngineOptions(readGlobalConfig().config), registry, port: t.browserPort({ guard, secrets: boundSecrets(o.secrets) }), env: actionEnv(registry) })
       const r = await engine.run(name, resolved, { signal })
