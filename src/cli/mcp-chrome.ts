@@ -34,7 +34,7 @@ export async function chromePlace(o: { client: () => string; path?: string }): P
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   rmSync(path, { force: true })
   let bridge: Socket | undefined
-  let waiters: (() => void)[] = []
+  const waiters: (() => void)[] = []
   const pending = new Map<number, (r: Reply) => void>()
   let next = 1
   let attached: { tab: McpTab } | undefined
