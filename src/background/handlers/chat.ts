@@ -51,7 +51,7 @@ export function registerChatHandlers(): void {
   handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) || stopMcp(tabOf(ctx)) }))
   // The popup is the extension's own page, out of every page's reach: its Stop works when a page
   // keeps the panel from coming up. Which tab is the popup's to say (its active tab).
-  handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId), blocked: isPanelBlocked(tabId) }))
+  handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId) || !!mcpRunView(tabId), blocked: isPanelBlocked(tabId) }))
   handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: stopRun(tabId) || stopMcp(tabId) }))
 
   handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({
