@@ -18,7 +18,7 @@ const domBans = {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', '.ava-out/**', 'bin/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', '.ava-out/**', 'bin/**', 'lib/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],

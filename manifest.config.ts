@@ -60,7 +60,9 @@ export default defineManifest({
   // that tab stop top-level loads of blocked sites and of other sites nobody said yes to (issue 15
   // §2). The host-access form acts only where host permissions reach (all sites already) and adds
   // no install warning, so an update does not disable Ava until the person accepts a new one.
-  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest', 'declarativeNetRequestWithHostAccess', 'alarms'],
+  // nativeMessaging: `ava mcp --chrome` reaches Ava through a host the person installs with
+  // `ava mcp install` (docs/mcp.md); without one nothing connects.
+  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest', 'declarativeNetRequestWithHostAccess', 'alarms', 'nativeMessaging'],
   optional_permissions: ['userScripts'],
   host_permissions: ['<all_urls>'],
   commands: {

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { chromiumPath } from '../support/browser'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -35,7 +38,8 @@ async function npx(args: string[]): Promise<{ code: number; stdout: string; stde
 beforeAll(async () => {
   packDir = mkdtempSync(join(tmpdir(), 'ava-pack-'))
   workDir = mkdtempSync(join(tmpdir(), 'ava-npx-'))
-  await exec('npm', ['pack', '--pack-destination', packDir], { cwd: root, timeout: 45_000 })
+  // prepack builds the extension, bin/ava.js and lib/ (`npm run build`).
+  await exec('npm', ['pack', '--pack-destination', packDir], { cwd: root, timeout: 120_000 })
   tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!)
   site = await startSiteServer()
 })
@@ -47,12 +51,17 @@ afterAll(async () => {
 })
 
 describe('ava from a packed tarball', () => {
-  test('ships the built CLI and the built-in packs, not the sources', async () => {
+  test('ships the built CLI, fixture, MCP server, extension and packs, not the sources', async () => {
     const { stdout } = await exec('tar', ['-tzf', tarball])
     const files = stdout.trim().split('\n').sort()
-    expect(files).toContain('package/bin/ava.js')
-    expect(files).toContain('package/actions/common.yaml')
-    expect(new Set(files.map((f) => f.split('/').slice(0, 2).join('/')))).toEqual(new Set(['package/README.md', 'package/package.json', 'package/bin', 'package/actions']))
+    for (const f of ['bin/ava.js', 'lib/playwright.js', 'lib/mcp.js', 'lib/types/e2e/playwright-test/fixture.d.ts', 'lib/types/src/cli/mcp-api.d.ts', 'dist/manifest.json', 'actions/common.yaml', 'docs/mcp.md']) expect(files).toContain(`package/${f}`)
+    expect(new Set(files.map((f) => f.split('/').slice(0, 2).join('/')))).toEqual(new Set(['package/README.md', 'package/package.json', 'package/bin', 'package/lib', 'package/dist', 'package/actions', 'package/docs']))
+    // TypeScript only as declarations: nothing in the package needs a TypeScript loader.
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([])
+    const manifest = JSON.parse((await exec('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as Record<string, any>
+    expect(manifest.private).toBeUndefined()
+    expect(manifest.peerDependencies).toHaveProperty('@playwright/test')
+    expect(manifest.peerDependenciesMeta['@playwright/test'].optional).toBe(true)
   })
 
   test('installs with playwright-core as its only dependency and prints its usage', async () => {
@@ -73,4 +82,67 @@ describe('ava from a packed tarball', () => {
     // The site saw the form post and the redirect to the signed-in page.
     expect(site.hits.map((h) => `${h.method} ${h.path}`)).toEqual(expect.arrayContaining(['POST /login', 'GET /dashboard']))
   })
+})
+
+/**
+ * A team's own project: it installs the tarball beside @playwright/test (this repo's copy, linked
+ * into its node_modules as npm would put it, so nothing is downloaded), writes one spec that imports `ava-assistant/playwright`, and
+ * `npx playwright test` passes with the extension the package ships. The same install serves
+ * `ava mcp` to the SDK's client and the server as a library.
+ */
+describe('a project that installs the tarball', () => {
+  let project: string
+  beforeAll(async () => {
+    project = mkdtempSync(join(tmpdir(), 'ava-project-'))
+    const pkg = { name: 'checks', private: true, type: 'module', devDependencies: { 'ava-assistant': `file:${tarball}` } }
+    writeFileSync(join(project, 'package.json'), JSON.stringify(pkg, null, 2))
+    await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, timeout: 120_000 })
+    mkdirSync(join(project, 'node_modules/@playwright'), { recursive: true })
+    symlinkSync(join(root, 'node_modules/@playwright/test'), join(project, 'node_modules/@playwright/test'))
+    symlinkSync('../@playwright/test/cli.js', join(project, 'node_modules/.bin/playwright'))
+    writeFileSync(join(project, 'playwright.config.ts'), `import { defineConfig } from '@playwright/test'
+import type { AvaOptions } from 'ava-assistant/playwright'
+export default defineConfig<AvaOptions>({ testDir: '.', workers: 1, retries: 0, reporter: 'line', use: { baseURL: process.env.SITE_URL, headless: true } })
+`)
+    writeFileSync(join(project, 'login.spec.ts'), `import { test, expect } from 'ava-assistant/playwright'
+test('alice signs in with a built-in action', async ({ page, ava }) => {
+  const r = await ava.run('common:auth:login', { username: 'alice', password: process.env.ACME_PASSWORD }, { url: '/login' })
+  expect(r.success).toBe(true)
+  await expect(page).toHaveURL(/\\/dashboard$/)
+  await expect(page.locator('#greeting')).toHaveText('Welcome, alice')
+})
+`)
+  }, 150_000)
+  afterAll(() => {
+    if (project) rmSync(project, { recursive: true, force: true })
+  })
+
+  test('npx playwright test passes a spec that imports ava-assistant/playwright', async () => {
+    let out: { stdout: string; stderr: string }
+    try {
+      // No AVA_DIST: the fixture finds the extension the package ships.
+      const { AVA_DIST: _dist, ...env } = process.env
+      out = await exec('npx', ['--no-install', 'playwright', 'test'], { cwd: project, env: { ...env, SITE_URL: site.url, ACME_PASSWORD: 'wonderland', AVA_CHROMIUM: chromiumPath, CI: '' }, timeout: 120_000 })
+    } catch (e) {
+      const x = e as { stdout: string; stderr: string }
+      throw new Error(`npx playwright test failed:\n${x.stdout}\n${x.stderr}`, { cause: e })
+    }
+    expect(out.stdout).toMatch(/1 passed/)
+  }, 150_000)
+
+  test('ava mcp from the installed package serves the SDK client, and the server imports as a library', async () => {
+    const client = new Client({ name: 'tarball-check', version: '1.0.0' })
+    await client.connect(new StdioClientTransport({ command: join(project, 'node_modules/.bin/ava'), args: ['mcp'], cwd: project, env: { PATH: process.env.PATH ?? '', HOME: project, AVA_CHROMIUM: chromiumPath } }))
+    try {
+      const { tools } = await client.listTools()
+      expect(tools.map((t) => t.name)).toContain('ava_action_run')
+      const r = (await client.callTool({ name: 'ava_action_search', arguments: { query: 'login' } })) as CallToolResult
+      expect(r.isError).toBeFalsy()
+      expect(r.content[0].type === 'text' && r.content[0].text).toContain('common:auth:login')
+    } finally {
+      await client.close()
+    }
+    const lib = await exec(process.execPath, ['--input-type=module', '-e', "const m = await import('ava-assistant/mcp'); console.log(Object.keys(m).sort().join(' '))"], { cwd: project })
+    expect(lib.stdout).toMatch(/chromiumPlace .*createAvaMcpServer/)
+  }, 60_000)
 })

@@ -11,8 +11,8 @@
  * passes or fails here exactly as it does on the command line. See docs/flows.md, "Playwright Test".
  */
 import { test as base, chromium, expect, type BrowserContext, type Frame, type Page, type TestInfo, type Worker } from '@playwright/test'
-import { existsSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, isAbsolute, resolve } from 'node:path'
 import { configEngineOptions, formatActionTrace, loadTarget, runOnPage, type RunOutcome, type Target } from '../../src/cli/run'
 import { readGlobalConfig } from '../../src/cli/sources'
 import { formatReport, parseFlow, type Flow, type StepReport } from '../../src/core/flows'
@@ -27,7 +27,18 @@ export type { Flow }
 /** Parameters by name; an undefined value counts as not given (a spec's `process.env.X`). */
 export type AvaParams = Record<string, string | undefined>
 
-const root = resolve(import.meta.dirname, '../..')
+/**
+ * The package's folder: this repository when the fixture runs from source, node_modules/ava-assistant
+ * when it runs built (lib/playwright.js of the installed tarball). Its dist/ is the extension.
+ */
+function packageRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = resolve(dir, 'package.json')
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'ava-assistant') return dir
+  }
+  return resolve(from, '../..')
+}
+const root = packageRoot(import.meta.dirname)
 const kViewport = { width: 1280, height: 800 }
 /** Where the panel's launcher is drawn (src/content/launcher.ts): a person clicks it there. */
 const kLauncher = { size: 52, margin: 20 }
@@ -130,7 +141,7 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
   avaWorker: [
     async ({ avaDist, avaChromium, headless }, use) => {
       const dist = isAbsolute(avaDist) ? avaDist : resolve(avaDist)
-      if (!existsSync(resolve(dist, 'manifest.json'))) throw new Error(`No built extension in ${dist}: run \`npm run build\`, or point AVA_DIST at one.`)
+      if (!existsSync(resolve(dist, 'manifest.json'))) throw new Error(`No built extension in ${dist}: run \`npm run build\` in Ava's repository, or point AVA_DIST at an unpacked Ava (the ava-assistant package ships one in its dist/).`)
       if (!existsSync(avaChromium)) throw new Error(`No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM.`)
       const context = await chromium.launchPersistentContext('', {
         executablePath: avaChromium,

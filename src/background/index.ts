@@ -13,6 +13,7 @@ import { watchSelectorCaches } from './actions'
 import { installFlowRepair } from './flow-repair'
 import { watchFirstRun } from './first-run'
 import { sendToTab } from '../messaging'
+import { registerMcpHandlers, startMcpBridge } from './mcp'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
 // worker finds them in place (MV3 service worker lifecycle).
@@ -21,6 +22,7 @@ registerChatHandlers()
 registerActionHandlers()
 registerFlowHandlers()
 registerPackHandlers()
+registerMcpHandlers()
 watchNavigations()
 watchPanels()
 watchHistories()
@@ -36,3 +38,5 @@ browser.commands.onCommand.addListener(async (command, tab) => {
 })
 
 void resumeRuns()
+// MCP clients in this browser, when `ava mcp install` registered the native host (docs/mcp.md).
+startMcpBridge()

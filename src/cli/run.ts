@@ -8,7 +8,7 @@ import { readFile as readFileAsync } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { fileVariables, formatReport, formatStepReport, parseFlow, parseSource, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
 import { stepCount } from '../core/flows/format'
-import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
+import { createChannelFlowPort, createChannelPort, type PortExtras } from '../core/page/channel'
 import { navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
@@ -142,7 +142,7 @@ const kTabWaitMs = 5_000
  * the run to the page the previous steps opened (`context.on('page')`), the n-th page of the
  * context, or the first whose address matches. `page()` is the one the run is on now.
  */
-export function pageFlowPort(first: PwPage): FlowPort & { page(): PwPage; close(): void } {
+export function pageFlowPort(first: PwPage, gate: Pick<PortExtras, 'guard' | 'secrets'> = {}): FlowPort & { page(): PwPage; close(): void } {
   let page = first
   let moved = false
   const context = first.context()
@@ -150,7 +150,7 @@ export function pageFlowPort(first: PwPage): FlowPort & { page(): PwPage; close(
   const onPage = (p: PwPage) => void opened.push(p)
   context.on('page', onPage)
   const send = (<K extends PageCommandKind>(command: PageCommand<K>) => pageSender(page)(command)) as SendCommand
-  const port = createChannelFlowPort(send, { navigate: (url) => goto(page, url) })
+  const port = createChannelFlowPort(send, { ...gate, navigate: (url) => goto(page, url) })
   async function find(to: { index?: number; url?: string }, signal: AbortSignal): Promise<PwPage | undefined> {
     const deadline = Date.now() + kTabWaitMs
     for (;;) {
@@ -189,9 +189,10 @@ export function pageFlowPort(first: PwPage): FlowPort & { page(): PwPage; close(
 /** Types of the files people upload most; others go without one, as a file chooser may send them. */
 const kMimeTypes: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', txt: 'text/plain', csv: 'text/csv', json: 'application/json', zip: 'application/zip' }
 
-/** The registry's BrowserPort on a Playwright page. */
-export function pageBrowserPort(page: PwPage): BrowserPort {
+/** The registry's BrowserPort on a Playwright page; `gate`: the guard and bound secrets of `ava mcp` (none for `ava run`). */
+export function pageBrowserPort(page: PwPage, gate: Pick<PortExtras, 'guard' | 'secrets'> = {}): BrowserPort {
   const port = createChannelPort(pageSender(page), {
+    ...gate,
     navigate: (url) => goto(page, url),
     // An upload step's `path` is read here, relative to where `ava run` was started.
     readFile: (path) => readUpload(resolve(path)),

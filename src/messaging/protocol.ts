@@ -118,6 +118,9 @@ export interface Protocol {
   'options→bg:storage.status': { req: Record<string, never>; res: StorageStatus }
   'options→bg:storage.discard': { req: { key: string }; res: StorageStatus }
   'options→bg:userScripts.status': { req: Record<string, never>; res: UserScriptsStatus }
+  /** MCP clients the person allowed to drive a tab (docs/mcp.md); revoking one ends its session at once. */
+  'options→bg:mcp.clients': { req: Record<string, never>; res: { clients: { name: string; since: number; active: boolean }[] } }
+  'options→bg:mcp.revoke': { req: { name: string }; res: { clients: { name: string; since: number; active: boolean }[] } }
 
   /** Built-in and user packs, disabled ones included, with what the manager shows. */
   'popup→bg:packs.manage': { req: Record<string, never>; res: { packs: ManagedPack[] } }

@@ -9,6 +9,7 @@ import { markReady } from '../tabs'
 import { sendCommand } from '../page'
 import { answerFlowQuestion } from '../recorder'
 import { answerRepairReview } from '../agent-cache'
+import { answerMcpQuestion, mcpRunView, stopMcp } from '../mcp'
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
@@ -47,14 +48,14 @@ export function registerChatHandlers(): void {
     return out.ok ? { on: out.on, elements: out.elements } : { on: false, elements: 0 }
   })
 
-  handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) }))
+  handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) || stopMcp(tabOf(ctx)) }))
   // The popup is the extension's own page, out of every page's reach: its Stop works when a page
   // keeps the panel from coming up. Which tab is the popup's to say (its active tab).
-  handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId), blocked: isPanelBlocked(tabId) }))
-  handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: stopRun(tabId) }))
+  handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId) || !!mcpRunView(tabId), blocked: isPanelBlocked(tabId) }))
+  handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: stopRun(tabId) || stopMcp(tabId) }))
 
   handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({
-    ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) || (await answerRepairReview(tabOf(ctx), runId, allow)),
+    ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) || answerMcpQuestion(tabOf(ctx), runId, allow) || (await answerRepairReview(tabOf(ctx), runId, allow)),
   }))
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
@@ -62,7 +63,8 @@ export function registerChatHandlers(): void {
     const origin = await conversationOf(tabId)
     // This worker's copy: streamed text reaches storage only once a second (issue 16).
     const h = await readHistory(origin)
-    return { messages: h.messages, run: await runView(tabId), seq: h.seq, origin }
+    // A client driving the tab (docs/mcp.md) shows as a run, so the panel offers Stop.
+    return { messages: h.messages, run: (await runView(tabId)) ?? mcpRunView(tabId), seq: h.seq, origin }
   })
 
   handle('panel→bg:chat.clear', ['panel'], async (_req, ctx) => {

@@ -3,6 +3,7 @@ import { bindStep, maskSecrets, resolveFiles, resolveVariables, secretValues, st
 import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
 import type { Msg } from '../chat'
+import type { RiskCategory } from '../exec'
 
 /**
  * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
@@ -51,8 +52,8 @@ export type StepOutcome =
       /** The action started a navigation: the next step must wait for the next document. */
       navigating?: boolean
     }
-  /** `offsite`: the host a refused step would have gone to, for a yes to let through. */
-  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; ask?: Msg }
+  /** `offsite`: the host a refused step would have gone to, for a yes to let through; `category`: the risk a NEEDS_CONFIRMATION found; `ask`: the question naming a site or file. */
+  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; category?: RiskCategory; ask?: Msg }
 
 export interface RunStepOptions {
   timeoutMs: number

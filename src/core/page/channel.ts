@@ -245,8 +245,9 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only with a yes.
       if (out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard) {
         const refusal = out.outcome
-        if (!(await guard.ask(refusal.message, { ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite, ask: refusal.ask }))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
-        await guard.allowed?.({ ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite, ask: refusal.ask })
+        const asked: ExecFailure = { ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite, category: refusal.category, ask: refusal.ask }
+        if (!(await guard.ask(refusal.message, asked))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
+        await guard.allowed?.(asked)
         out = await send({ ...command, confirmed: true }, signal)
       }
       return out.ok ? out.outcome : stepFailure(out)

@@ -91,9 +91,10 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
   const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, settle: false })
   const actMs = Math.round(performance.now() - t1)
   if (!out.ok) {
-    // `ask`: where the step acts named a site or a file (src/core/step-place.ts); the question keeps it.
-    const offsite = { ...(out.offsite ? { offsite: out.offsite } : {}), ...(out.ask ? { ask: out.ask } : {}) }
-    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...offsite }
+    // The refusal keeps its risk category, so whoever asks can say which risk it is (and a client's
+    // --allow can match it), and `ask`: where the step acts named a site or a file (src/core/step-place.ts).
+    const gate = { ...(out.offsite ? { offsite: out.offsite } : {}), ...(out.category ? { category: out.category } : {}), ...(out.ask ? { ask: out.ask } : {}) }
+    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...gate }
   }
   // `navigating`: the next step belongs to the next document (the sender waits for it).
   return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}), ...(out.navigating ? { navigating: true } : {}) }

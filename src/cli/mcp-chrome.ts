@@ -1,0 +1,144 @@
+// Place (b) on the server's side: the person's Chrome, through Ava's extension and the native host
+// (mcp-native.ts). The server sends page commands; the extension runs each through its own gate —
+// the person's confirm categories, site lists, vault and panel (src/background/mcp.ts) — whatever
+// the command carried, so a client cannot loosen the gate from here. Messages are JSON lines:
+//   server → extension  { id, kind: 'attach', client } | { id, kind: 'command', command } |
+//                       { id, kind: 'navigate', url } | { id, kind: 'url' } | { id, kind: 'ask', request }
+//   extension → server  { id, ok: true, … } | { id, ok: false, code, message } | { kind: 'stopped', message }
+import { chmodSync, mkdirSync, rmSync } from 'node:fs'
+import { createServer, type Socket } from 'node:net'
+import { dirname } from 'node:path'
+import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
+import type { PageCommand, PageCommandKind, PageOutcome, SendCommand } from '../core/page/command'
+import type { AskReport } from './mcp-agent'
+import { McpToolError } from './mcp-gate'
+import type { McpPlace, McpTab } from './mcp-place'
+import { lineReader, socketPath } from './mcp-native'
+
+/** How long a tool waits for Ava's extension to connect (Chrome open, the host installed). */
+const kBridgeWaitMs = 15_000
+/** How long the person has to answer "<client> asks to drive this tab". */
+const kAttachWaitMs = 120_000
+
+type Reply = { ok: true; [k: string]: unknown } | { ok: false; code: string; message: string }
+
+export interface ChromePlace extends McpPlace {
+  /** Ask Ava in the person's browser: the extension's own agent with the person's model, in the given tab. */
+  ask(request: string, signal: AbortSignal): Promise<AskReport>
+  /** Where the extension connects. */
+  path: string
+}
+
+export async function chromePlace(o: { client: () => string; path?: string }): Promise<ChromePlace> {
+  const path = o.path ?? socketPath()
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  rmSync(path, { force: true })
+  let bridge: Socket | undefined
+  const waiters: (() => void)[] = []
+  const pending = new Map<number, (r: Reply) => void>()
+  let next = 1
+  let attached: { tab: McpTab } | undefined
+  let stopped: string | undefined
+  const server = createServer((socket) => {
+    // One browser at a time: a second connection replaces the first (the person restarted Chrome).
+    bridge?.destroy()
+    bridge = socket
+    socket.on(
+      'data',
+      lineReader((m) => {
+        const msg = m as { id?: number; kind?: string; message?: string } & Reply
+        if (msg.kind === 'stopped') {
+          attached = undefined
+          stopped = msg.message ?? 'The person stopped this client in the browser.'
+          return
+        }
+        if (typeof msg.id === 'number') pending.get(msg.id)?.(msg)
+      }),
+    )
+    socket.once('close', () => {
+      if (bridge !== socket) return
+      bridge = undefined
+      attached = undefined
+      for (const [, done] of pending) done({ ok: false, code: 'BROWSER_GONE', message: 'The browser went away (closed, or Ava was reloaded).' })
+      pending.clear()
+    })
+    socket.once('error', () => undefined)
+    for (const w of waiters.splice(0)) w()
+  })
+  await new Promise<void>((done) => server.listen(path, done))
+  chmodSync(path, 0o600)
+
+  async function connected(signal: AbortSignal): Promise<Socket> {
+    if (bridge) return bridge
+    await new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new McpToolError('NO_BROWSER', "Ava's extension has not connected: open Chrome with Ava installed, and run `ava mcp install` once so Chrome can reach this server.")), kBridgeWaitMs)
+      waiters.push(() => (clearTimeout(timer), done()))
+      signal.addEventListener('abort', () => fail(signal.reason), { once: true })
+    })
+    return bridge!
+  }
+  async function request(body: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs?: number): Promise<Reply> {
+    const socket = await connected(signal ?? new AbortController().signal)
+    const id = next++
+    return new Promise<Reply>((done) => {
+      const timer = timeoutMs ? setTimeout(() => finish({ ok: false, code: 'TIMEOUT', message: 'No answer came from the browser in time.' }), timeoutMs) : undefined
+      const finish = (r: Reply) => {
+        clearTimeout(timer)
+        pending.delete(id)
+        done(r)
+      }
+      pending.set(id, finish)
+      signal?.addEventListener('abort', () => finish({ ok: false, code: 'CANCELLED', message: 'The client cancelled the call.' }), { once: true })
+      socket.write(`${JSON.stringify({ id, ...body })}\n`)
+    })
+  }
+  const fail = (r: Reply): never => {
+    if (r.ok) throw new Error('unreachable')
+    throw new McpToolError(r.code, r.message)
+  }
+  const send = (async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
+    const r = await request({ kind: 'command', command }, signal)
+    // The browser's own failures come back as the page's: the engine and the flows read them as such.
+    return (r.ok ? r.outcome : { ok: false, code: r.code, message: r.message }) as PageOutcome<K>
+  }) as SendCommand
+  const navigate = async (url: string, signal: AbortSignal) => {
+    const r = await request({ kind: 'navigate', url }, signal)
+    if (!r.ok) fail(r)
+  }
+  const tab: McpTab = {
+    send,
+    navigate,
+    async url() {
+      const r = await request({ kind: 'url' }, undefined, 10_000)
+      return r.ok ? String(r.url) : fail(r)
+    },
+    browserPort: (gate) => createChannelPort(send, { ...gate, navigate }),
+    flowPort: (gate) => ({ ...createChannelFlowPort(send, { ...gate, navigate }), close: () => undefined }),
+  }
+  return {
+    path,
+    secretsInPlace: true,
+    tab: () => attached?.tab,
+    async open(url, signal) {
+      if (!attached) {
+        // The person gives the client the tab in front of them, in that tab's panel.
+        const r = await request({ kind: 'attach', client: o.client() }, signal, kAttachWaitMs)
+        if (!r.ok) fail(r)
+        attached = { tab }
+        stopped = undefined
+      }
+      await navigate(url, signal)
+      return tab
+    },
+    async ask(text, signal) {
+      if (!attached) throw new McpToolError('NO_TAB', stopped ?? 'No tab is given to this client yet: open one with ava_navigate first.')
+      const r = await request({ kind: 'ask', request: text }, signal)
+      return r.ok ? (r.report as AskReport) : fail(r)
+    },
+    async close() {
+      bridge?.destroy()
+      await new Promise<void>((done) => server.close(() => done()))
+      rmSync(path, { force: true })
+    },
+  }
+}
