@@ -62,6 +62,23 @@ it('runs a task on the install default, waiting for a model that takes 20 s to l
   expect(ollama.requests.some((r) => r.path === '/v1/chat/completions' && r.body.stream === true)).toBe(true)
 }, 60_000)
 
+it('asks Ollama for the plan as a schema (response_format, which Ollama turns into its format) and runs what comes back', async () => {
+  await local({ structuredOutput: 'on' })
+  ollama.set({ loadMs: 0, refuseExtensions: false })
+  ollama.requests.length = 0
+  ollama.script(JSON.stringify({ steps: JSON.parse(plan('local-schema')) }))
+  await page.reload()
+  const panel = await ava.openPanel(page)
+  const before = await panel.locator('[data-role=assistant]').count()
+  await ask(panel, 'type local-schema as the username')
+  const msg = panel.locator('[data-role=assistant]').nth(before)
+  await msg.locator('[data-test=usage]').waitFor({ timeout: 20_000 })
+  expect(await msg.textContent()).toContain('Typed local-schema.')
+  const chat = ollama.requests.find((r) => r.path === '/v1/chat/completions')!
+  expect(chat.body.response_format?.type).toBe('json_schema')
+  expect(chat.body.response_format.json_schema.schema.properties.steps.items.properties.action_type).toBeTruthy()
+})
+
 it('Test connection on the options page answers from the loopback Ollama, and says a missing model plainly', async () => {
   await local()
   ollama.set({ loadMs: 0 })
