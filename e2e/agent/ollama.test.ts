@@ -93,6 +93,12 @@ it('Test connection on the options page answers from the loopback Ollama, and sa
   await options.waitForSelector('[data-test=settings-form]')
   await options.click('[data-test=test]')
   await expect.poll(async () => (await options.locator('[data-test=test-result]').textContent()) ?? '', { timeout: 15_000 }).toContain('ollama pull llama3.2:3b')
+  // The profile's structured-output choice is kept from the options page.
+  await options.selectOption('[data-test=structuredOutput]', 'off')
+  await options.click('[data-test=save]')
+  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
+  const stored = (await ava.storage('local')).settings as { profiles: { structuredOutput?: string }[] }
+  expect(stored.profiles[0].structuredOutput).toBe('off')
   await options.close()
 })
 
