@@ -16,6 +16,8 @@ export interface OllamaOptions {
   models?: string[]
   /** How long the first chat waits before its first token (loading the model into memory). */
   loadMs?: number
+  /** Answer /api/chat with a 404, as an OpenAI-compatible server that is not Ollama (LM Studio) does. */
+  noNative?: boolean
 }
 
 export interface OllamaServer {
@@ -60,6 +62,7 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
     if (req.method === 'GET' && path === '/api/tags') return json(200, { models: models.map((name) => ({ name, model: name, size: 4_700_000_000 })) })
     if (req.method === 'GET' && path === '/v1/models') return json(200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'library' })) })
     const native = path === '/api/chat'
+    if (native && options.noNative) return res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found') && undefined
     if (req.method !== 'POST' || (!native && path !== '/v1/chat/completions')) return json(404, native ? { error: 'not found' } : { error: { message: '404 page not found' } })
     const model = String(body?.model ?? '')
     if (!models.includes(model)) {

@@ -75,15 +75,17 @@ export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome>
   try {
     return await streamOnce(o, !!structured)
   } catch (e) {
-    if (!structured || !(e instanceof AvaError) || !rejectsStructured(e)) throw e
+    if (!structured || !(e instanceof AvaError) || !rejectsStructured(e, o.llm)) throw e
     await structuredRefused.remember(o.structured!.profileId, o.llm)
     return streamOnce(o, false)
   }
 }
 
 /** A 400-class answer that names the structured-output request. */
-function rejectsStructured(e: AvaError): boolean {
+function rejectsStructured(e: AvaError, llm: LlmSettings): boolean {
   const status = Number(e.details?.status)
+  // A server at a Local address that is not Ollama (LM Studio, llama.cpp) has no /api/chat.
+  if (status === 404) return kProviders[llm.provider].structuredOutput === 'format' && !e.details?.msg
   return [400, 415, 422, 501].includes(status) && /response_format|json_schema|schema|format|tool/i.test(e.message)
 }
 
@@ -103,18 +105,24 @@ async function streamOnce(o: StreamOptions, structured: boolean): Promise<Stream
     // part than everything else the worker does with it, and a 64 KB answer comes in ~5,500 parts
     // (issue 16 §6, "done within 2 s of its last byte"). Retries, tools and steps, which those layers
     // add, are not used here.
-    const { stream } = await createModel(o.llm).doStream({
-      prompt: toPrompt(o.system, o.messages),
-      abortSignal: signal,
-      temperature: 0,
-      ...(structured
-        ? {
-            responseFormat: { type: 'json' as const, schema: planJsonSchema() as never, name: 'plan', description: 'The steps to take, in order' },
-            // Anthropic: a forced tool whose input is the plan; its input deltas stream as text.
-            ...(kProviders[o.llm.provider].structuredOutput === 'tool' ? { providerOptions: { anthropic: { structuredOutputMode: 'jsonTool' } } } : {}),
-          }
-        : {}),
-    })
+    const how = structured ? kProviders[o.llm.provider].structuredOutput : null
+    const stream: ReadableStream<StreamPart> =
+      how === 'format'
+        ? await ollamaChat(o, signal)
+        : (
+            await createModel(o.llm).doStream({
+              prompt: toPrompt(o.system, o.messages),
+              abortSignal: signal,
+              temperature: 0,
+              ...(how
+                ? {
+                    responseFormat: { type: 'json' as const, schema: planJsonSchema() as never, name: 'plan', description: 'The steps to take, in order' },
+                    // Anthropic: a forced tool whose input is the plan; its input deltas stream as text.
+                    ...(how === 'tool' ? { providerOptions: { anthropic: { structuredOutputMode: 'jsonTool' } } } : {}),
+                  }
+                : {}),
+            })
+          ).stream
     const reader = stream.getReader()
     // Stop and Ava's own cuts end the reading at once, whatever the aborted fetch does with the
     // parts it already holds.
@@ -155,6 +163,48 @@ async function streamOnce(o: StreamOptions, structured: boolean): Promise<Stream
   } finally {
     started()
   }
+}
+
+type StreamPart = Awaited<ReturnType<Model['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never
+
+/**
+ * Ollama's native chat (`POST /api/chat`, NDJSON), the one place its `format` schema is taken as
+ * such (docs/agent.md, "Structured output"); its lines become the same parts the SDK's providers
+ * stream: `message.content` is text, `message.thinking` reasoning, the last line's counts usage.
+ */
+async function ollamaChat(o: StreamOptions, signal: AbortSignal): Promise<ReadableStream<StreamPart>> {
+  const url = `${o.llm.baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '')}/api/chat`
+  const messages = toPrompt(o.system, o.messages).map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : m.content.map((c) => ('text' in c ? c.text : '')).join('') }))
+  const body = { model: o.llm.model, stream: true, format: planJsonSchema(), options: { temperature: 0 }, messages }
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(o.llm.apiKey ? { authorization: `Bearer ${o.llm.apiKey}` } : {}) }, body: JSON.stringify(body), signal })
+  if (!res.ok || !res.body) {
+    const text = await res.text().catch(() => '')
+    throw new APICallError({ message: providerMessage(text) ?? `HTTP ${res.status}`, url, requestBodyValues: body, statusCode: res.status, responseBody: text })
+  }
+  let rest = ''
+  const line = (l: string, out: TransformStreamDefaultController<StreamPart>) => {
+    if (!l.trim()) return
+    const j = JSON.parse(l) as { message?: { content?: string; thinking?: string }; done?: boolean; error?: string; prompt_eval_count?: number; eval_count?: number }
+    if (j.error) return out.enqueue({ type: 'error', error: new APICallError({ message: j.error, url, requestBodyValues: body, statusCode: 500, responseBody: l }) })
+    if (j.message?.thinking) out.enqueue({ type: 'reasoning-delta', id: 'r', delta: j.message.thinking })
+    if (j.message?.content) out.enqueue({ type: 'text-delta', id: 't', delta: j.message.content })
+    if (j.done) {
+      const usage = { inputTokens: { total: j.prompt_eval_count, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: j.eval_count, text: undefined, reasoning: undefined } }
+      out.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage } as StreamPart)
+    }
+  }
+  return res.body.pipeThrough(new TextDecoderStream()).pipeThrough(
+    new TransformStream<string, StreamPart>({
+      transform(chunk, out) {
+        const lines = (rest + chunk).split('\n')
+        rest = lines.pop() ?? ''
+        for (const l of lines) line(l, out)
+      },
+      flush(out) {
+        line(rest, out)
+      },
+    }),
+  )
 }
 
 /** The conversation in the providers' form; every message Ava sends is text. */
@@ -204,7 +254,7 @@ export function classifyLlmError(e: unknown, baseUrl?: string, llm?: Pick<LlmSet
     // Ollama refuses origins it was not told about (OLLAMA_ORIGINS) with a bare 403, and names a
     // model it does not have with a 404 (docs/settings.md, "Local models").
     if (local && status === 403) return new AvaError('PROVIDER_ERROR', `The local model server refused Ava's origin (HTTP 403). Start Ollama with ${kOllamaOrigins} and try again.`, { status, msg: { key: 'outcome.error.LOCAL_ORIGIN', params: { server: 'Ollama', setting: kOllamaOrigins } }, recovery: ['retry', 'options'] })
-    if (local && status === 404 && /model|not found/i.test(detail)) return new AvaError('PROVIDER_ERROR', `The model "${llm!.model}" is not on the local server (HTTP 404): run \`ollama pull ${llm!.model}\`, then try again.`, { status, msg: { key: 'outcome.error.LOCAL_NOT_PULLED', params: { model: llm!.model, command: `ollama pull ${llm!.model}` } }, recovery: ['retry', 'options'] })
+    if (local && status === 404 && /model/i.test(detail)) return new AvaError('PROVIDER_ERROR', `The model "${llm!.model}" is not on the local server (HTTP 404): run \`ollama pull ${llm!.model}\`, then try again.`, { status, msg: { key: 'outcome.error.LOCAL_NOT_PULLED', params: { model: llm!.model, command: `ollama pull ${llm!.model}` } }, recovery: ['retry', 'options'] })
     if (status === 401 || status === 403) return new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${status}): ${detail}`, { status })
     if (status === 429) return new AvaError('RATE_LIMITED', `The provider is rate-limiting requests (HTTP 429): ${detail}`, { status })
     if (status === 404) return new AvaError('PROVIDER_ERROR', `The endpoint or model was not found (HTTP 404): ${detail}`, { status })

@@ -11,10 +11,10 @@ export type ProviderKind = (typeof PROVIDERS)[number]
 export type AuthStyle = 'x-api-key' | 'bearer'
 /**
  * How a provider is asked for the plan as JSON (docs/agent.md, "Structured output"):
- * `json_schema` is OpenAI's `response_format` (Ollama's OpenAI-compatible API turns it into its own
- * `format` schema); `tool` is Anthropic's forced tool use, whose input streams as the plan.
+ * `json_schema` is OpenAI's `response_format`; `tool` is Anthropic's forced tool use, whose input
+ * streams as the plan; `format` is Ollama's native `/api/chat` with its `format` schema.
  */
-export type StructuredOutput = 'json_schema' | 'tool'
+export type StructuredOutput = 'json_schema' | 'tool' | 'format'
 
 export interface ProviderInfo {
   /** The name a profile gets until the person names it. */
@@ -79,8 +79,8 @@ export const kProviders: Record<ProviderKind, ProviderInfo> = {
     authStyle: 'bearer',
     headers: {},
     needsKey: false,
-    structuredOutput: 'json_schema',
-    // Ollama 0.5+ honours `response_format` with a schema; older ones reject it, and Ava falls back.
+    structuredOutput: 'format',
+    // Ollama 0.5+ takes a JSON schema as `format`; a server without /api/chat (LM Studio) is asked again in plain text.
     structuredByDefault: true,
     vision: false,
     prices: [],
