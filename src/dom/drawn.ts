@@ -59,7 +59,8 @@ function drawText(el: Element, budget: { nodes: number }): string {
   if (el.localName === 'use') {
     const ref = el.getAttribute('href') ?? el.getAttribute('xlink:href') ?? ''
     const used = ref.startsWith('#') ? el.ownerDocument.getElementById(ref.slice(1)) : null
-    if (used && !deepContains(used, el)) parts.push(drawText(used, budget))
+    // A symbol is drawn where it is used, whatever hides its definition.
+    if (used && !deepContains(used, el)) parts.push([...used.querySelectorAll('text, title')].slice(0, 20).map((n) => n.textContent ?? '').join(' '))
   }
   const root = (el as HTMLElement).shadowRoot ?? el
   for (let n = root.firstChild; n; n = n.nextSibling) {
