@@ -47,7 +47,8 @@ it.each([
       return JSON.stringify([{ step_id: 1, action_type: 'click', params, description: 'Delete the draft' }, done('Done.')])
     },
   })
-  const panel = await ava.ask(page, 'delete my draft')
+  // A request of its own per case: no cached plan of another case replays here.
+  const panel = await ava.ask(page, `delete my draft, ${kind} by ${by}`)
   await panel.waitForSelector(pending, { timeout: 15_000 })
   if (by === 'target_id') expect(sentId).not.toBe('')
   expect(await panel.locator('article.confirm').last().textContent()).toMatch(/Delete draft/)
@@ -78,7 +79,7 @@ it.each([['target_id'], ['selector']])('an allowed element the page left alone i
       return JSON.stringify([{ step_id: 1, action_type: 'click', params, description: 'Delete the draft' }, done('Done.')])
     },
   })
-  const panel = await ava.ask(page, 'delete my draft')
+  const panel = await ava.ask(page, `delete my draft, untouched, by ${by}`)
   await panel.waitForSelector(pending, { timeout: 15_000 })
   const questions = await panel.locator('article.confirm').count()
   await panel.locator('[data-test=confirm-allow]').last().click()
@@ -94,7 +95,7 @@ it.each([['pointerover'], ['pointerdown']])('a page that turns "Save settings" i
   await page.goto(`${site.url}/hostile/pointer-swap.html?on=${on}`)
   const hitsBefore = site.hits.length
   llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#save' }, description: 'Save the settings' }, done('Saved.')]) })
-  const panel = await ava.ask(page, 'save my settings')
+  const panel = await ava.ask(page, `save my settings (${on})`)
   await finished(panel)
   expect(await clicked(page)).not.toContain('delete')
   expect(apiHits(hitsBefore)).not.toContain('/api/delete-account')
@@ -110,12 +111,12 @@ it.each([
   ['#svg', 'an SVG symbol'],
   ['#svg-img', 'an SVG image'],
   ['#overlay', 'an overlay'],
-])('a "Save" button drawn as "Delete everything" by %s (%s) asks first; denied, nothing is clicked', async (selector) => {
+])('a "Save" button drawn as "Delete everything" (%s, %s) asks first; denied, nothing is clicked', async (selector) => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/drawn.html`)
   const hitsBefore = site.hits.length
   llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Save the document' }, done('Saved.')]) })
-  const panel = await ava.ask(page, 'save the document')
+  const panel = await ava.ask(page, `save the document with ${selector}`)
   await panel.waitForSelector(pending, { timeout: 15_000 })
   // The question names what the person sees.
   expect(await panel.locator('article.confirm').last().textContent()).toMatch(/Delete everything.*may delete something/)
