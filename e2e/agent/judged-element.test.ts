@@ -69,6 +69,28 @@ it.each([
   await page.close()
 })
 
+it.each([['relabelled']])('a pack step (run_action): the page %s the allowed element while the question was open; nothing else is clicked', async (kind) => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/hostile/swap.html`)
+  const hitsBefore = site.hits.length
+  // A second answer for the model's look after a failed step.
+  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'run_action', params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete draft' } }, description: 'Open the draft' }, done('Done.')]) }, { chunks: instructionChunks([{ ...done('Stopped.'), step_id: 1 }]) })
+  const panel = await ava.ask(page, `open my draft, ${kind} by a pack`)
+  await panel.waitForSelector(pending, { timeout: 15_000 })
+  expect(await panel.locator('article.confirm').last().textContent()).toMatch(/Delete draft/)
+  await page.evaluate((k) => (window as unknown as { swap: Record<string, () => void> }).swap[k](), kind)
+  const questions = await panel.locator('article.confirm').count()
+  await panel.locator('[data-test=confirm-allow]').last().click()
+  const asked = panel.waitForFunction((n) => document.querySelectorAll('article.confirm').length > n && !!document.querySelector('[data-test=confirm][data-state=pending]'), questions, { timeout: 30_000 })
+  if ((await Promise.race([asked.then(() => 'asked'), finished(panel).then(() => 'ended')])) === 'asked') {
+    await panel.locator('[data-test=confirm-deny]').last().click()
+    await finished(panel)
+  }
+  expect(await clicked(page)).toEqual([])
+  expect(apiHits(hitsBefore)).toEqual([])
+  await page.close()
+})
+
 it.each([['target_id'], ['selector']])('an allowed element the page left alone is clicked on the yes, once (%s)', async (by) => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/swap.html`)

@@ -131,6 +131,9 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
       await guard.allowed?.(out)
       out = await send({ ...command, confirmed: true, ...(out.handle ? { bound: out.handle } : {}) }, signal)
     }
+    // The element the person allowed is gone, or the pointer would land elsewhere: no retry or
+    // fallback of the engine may look for another element to act on in its place.
+    if (!out.ok && (out.reason === 'unbound' || out.reason === 'swapped')) throw (closed = portErrorOf(out))
     if (!out.ok) throw portErrorOf(out)
     return out.data
   }
