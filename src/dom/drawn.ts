@@ -95,12 +95,14 @@ export function coverOf(el: Element): Element | null {
   const V = viewOf(el)
   const at = centerOf(el)
   let stack: Element[] = []
+  // A document without layout (a test DOM) has nothing drawn over anything.
+  if (typeof doc.elementsFromPoint !== 'function' || typeof V.CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in doc)) return null
   const sheet = new V.CSSStyleSheet()
   sheet.replaceSync('* { pointer-events: auto !important; }')
   const before = doc.adoptedStyleSheets
   try {
     doc.adoptedStyleSheets = [...before, sheet]
-    stack = doc.elementsFromPoint(at.x, at.y)
+    stack = doc.elementsFromPoint(at.x, at.y) ?? []
   } finally {
     doc.adoptedStyleSheets = before
   }
