@@ -131,6 +131,7 @@ function gateOf({ confirm: asked, sites }: StepGate, bindings: Bindings, key?: s
 function stepGateOf(gate: StepGate, bindings: Bindings, key?: string): { bound: Element | null; unbound: ExecFailure | null; check: Gate; recheck: (el: Element) => string | null } {
   const fresh = gateOf(gate, bindings, key)
   const judged = new WeakMap<Element, DrawnTarget>()
+  let judgedAction: PageAction['action'] | null = null
   const changed = (el: Element, action: PageAction['action'], now: DrawnTarget): ExecFailure => {
     const again = fresh(el, action)
     if (again && again.code !== 'NEEDS_CONFIRMATION') return again
@@ -162,15 +163,20 @@ function stepGateOf(gate: StepGate, bindings: Bindings, key?: string): { bound: 
     unbound: null,
     check(el, action, nav) {
       const out = nav === undefined ? fresh(el, action) : fresh(el, action, nav)
-      if (!out && kRiskyActions[action] && gate.confirm?.length) judged.set(el, drawnOf(el))
+      if (!out && kRiskyActions[action] && gate.confirm?.length) {
+        judged.set(el, drawnOf(el))
+        judgedAction = action
+      }
       return out
     },
     recheck(el) {
+      // Only a step the risk check read is read again (a checkbox's click is no risky action).
+      if (!judgedAction) return null
       const before = judged.get(el)
       if (before && sameDrawn(before, drawnOf(el))) return null
       // Another element, or the same one drawn otherwise, under the pointer: judged again, and a
       // step that would now need a yes is stopped (asked afresh on the next try).
-      const again = fresh(el, 'click', null)
+      const again = fresh(el, judgedAction, null)
       return again ? `At the moment of the click the element had become “${drawnLabel(again.drawn ?? drawnOf(el))}”, which needs your yes; nothing was clicked.` : null
     },
   }
