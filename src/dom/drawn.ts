@@ -94,12 +94,12 @@ export function coverOf(el: Element): Element | null {
   const doc = el.ownerDocument
   const V = viewOf(el)
   const at = centerOf(el)
-  let stack: Element[] = []
   // A document without layout (a test DOM) has nothing drawn over anything.
   if (typeof doc.elementsFromPoint !== 'function' || typeof V.CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in doc)) return null
   const sheet = new V.CSSStyleSheet()
   sheet.replaceSync('* { pointer-events: auto !important; }')
   const before = doc.adoptedStyleSheets
+  let stack: Element[]
   try {
     doc.adoptedStyleSheets = [...before, sheet]
     stack = doc.elementsFromPoint(at.x, at.y) ?? []

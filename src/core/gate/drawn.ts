@@ -51,26 +51,47 @@ export function drawnLabel(d: DrawnTarget, max = 80): string {
 const kBidiControls = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/
 
 /**
- * `text` in the order it is drawn, for the explicit overrides a page can use to disguise Latin
- * words (RLO … PDF, and RLO inside isolates): the run under a right-to-left override is drawn
- * reversed. Other controls are dropped. Pure, so Node tests reach it.
+ * `text` in the order it is drawn, for the explicit controls a page can use to disguise Latin
+ * words (UAX #9 X1–X8 and L2, for text without right-to-left letters of its own): under a
+ * right-to-left override characters take its odd level; elsewhere a Latin character sits at the
+ * even level of its embedding; then every run at a level or above is reversed, highest first.
+ * The controls themselves are dropped. Pure, so Node tests reach it.
  */
 export function visualOrder(text: string): string {
   if (!kBidiControls.test(text)) return text
-  type Frame = { rtl: boolean; chars: string[] }
-  const stack: Frame[] = [{ rtl: false, chars: [] }]
-  const close = () => {
-    if (stack.length < 2) return
-    const f = stack.pop()!
-    const run = f.rtl ? f.chars.reverse() : f.chars
-    stack[stack.length - 1].chars.push(...run)
+  type Frame = { level: number; override: 'rtl' | 'ltr' | null }
+  const stack: Frame[] = [{ level: 0, override: null }]
+  const chars: { ch: string; level: number }[] = []
+  const push = (odd: boolean, override: Frame['override']) => {
+    const top = stack[stack.length - 1].level
+    const level = odd ? (top % 2 ? top + 2 : top + 1) : top % 2 ? top + 1 : top + 2
+    if (level <= 125 && stack.length < 64) stack.push({ level, override })
   }
   for (const ch of text) {
-    if (ch === '\u202e') stack.push({ rtl: true, chars: [] })
-    else if (ch === '\u202d' || ch === '\u202a' || ch === '\u202b' || ch === '\u2066' || ch === '\u2067' || ch === '\u2068') stack.push({ rtl: false, chars: [] })
-    else if (ch === '\u202c' || ch === '\u2069') close()
-    else if (!kBidiControls.test(ch)) stack[stack.length - 1].chars.push(ch)
+    if (ch === '\u202e') push(true, 'rtl')
+    else if (ch === '\u202d') push(false, 'ltr')
+    else if (ch === '\u202b' || ch === '\u2067') push(true, null)
+    else if (ch === '\u202a' || ch === '\u2066' || ch === '\u2068') push(false, null)
+    else if (ch === '\u202c' || ch === '\u2069') {
+      if (stack.length > 1) stack.pop()
+    } else if (!kBidiControls.test(ch)) {
+      const { level, override } = stack[stack.length - 1]
+      // A Latin letter under an override takes its direction; otherwise it is drawn left to right.
+      chars.push({ ch, level: override === 'rtl' ? level : level % 2 ? level + 1 : level })
+    }
   }
-  while (stack.length > 1) close()
-  return stack[0].chars.join('')
+  const max = Math.max(0, ...chars.map((c) => c.level))
+  for (let level = max; level >= 1; level--) {
+    for (let i = 0; i < chars.length; ) {
+      if (chars[i].level < level) {
+        i++
+        continue
+      }
+      let j = i
+      while (j < chars.length && chars[j].level >= level) j++
+      chars.splice(i, j - i, ...chars.slice(i, j).reverse())
+      i = j
+    }
+  }
+  return chars.map((c) => c.ch).join('')
 }
