@@ -5,7 +5,6 @@ import { diffPacks, kMaxPackBytes, qualify, validatePack } from '../../core/regi
 import { handle, ProtocolError, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
-import { replayGuard } from '../recorder'
 import * as cache from '../agent-cache'
 import { readTextLimited } from '../read-limited'
 
@@ -235,7 +234,6 @@ export function registerPackHandlers(): void {
   handle('popup→bg:action.runIn', kSenders, async ({ tabId, action, params }) => {
     const tab = await browser.tabs.get(tabId).catch(() => undefined)
     if (!tab || !isWeb(tab.url)) throw refuse('TAB_NOT_WEB', {}, 'That tab is closed or is not a web page. Pick another tab.')
-    // The popup's Run passes the gate too (issue 25 §2): a risky step asks in that tab's panel.
-    return (await actionApi(tabId, await replayGuard(tabId, () => tabId, action))).run({ action, params })
+    return (await actionApi(tabId)).run({ action, params })
   })
 }
