@@ -16,6 +16,9 @@ it('/run runs a built-in pack action in the page, with no LLM, across the login 
   const panel = await ava.openPanel(page)
   await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password wonderland')
   await panel.click('[data-test=send]')
+  // The person's own /run passes the gate every step passes (issue 25 §2): sending credentials asks.
+  await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
+  await panel.locator('[data-test=confirm-allow]').last().click()
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
   expect(await page.textContent('#greeting')).toBe('Welcome, alice')
   const after = await ava.panel(page)
@@ -34,6 +37,8 @@ it('/run with a wrong password fails on the pack’s verify, said in the UI lang
     const panel = await ava.openPanel(page)
     await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password not-her-password')
     await panel.click('[data-test=send]')
+    await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
+    await panel.locator('[data-test=confirm-allow]').last().click()
     // The form posts and comes back with an error: the panel returns on the new document.
     await page.waitForURL(/error/, { timeout: 20_000 })
     const after = await ava.panel(page)
@@ -45,6 +50,22 @@ it('/run with a wrong password fails on the pack’s verify, said in the UI lang
     await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'en' } }))
     await page.close()
   }
+})
+
+it('/run of a pack action aimed at "Delete account" asks first; denied, the delete never runs', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/hostile/pack-risk.html`)
+  const hitsBefore = site.hits.length
+  const panel = await ava.openPanel(page)
+  await panel.fill('[data-test=input]', '/run elementplus:dialog:open --trigger "Delete account"')
+  await panel.click('[data-test=send]')
+  await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
+  expect(await panel.locator('article.confirm').last().textContent()).toMatch(/Delete account/)
+  await panel.locator('[data-test=confirm-deny]').last().click()
+  await expect.poll(() => lastAnswer(panel), { timeout: 15_000 }).toMatch(/^✗/)
+  expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
+  expect(site.hits.slice(hitsBefore).filter((h) => h.path.startsWith('/api/'))).toEqual([])
+  await page.close()
 })
 
 it('/actions, /describe and /dry-run answer in the chat; a secret param is masked in the plan', async () => {

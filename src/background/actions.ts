@@ -141,8 +141,12 @@ export function watchSelectorCaches(): void {
   browser.tabs.onRemoved.addListener((tabId) => selectorCaches.delete(tabId))
 }
 
-export async function actionApi(tabId: number | undefined): Promise<ActionApi> {
-  return createActionApi({ registry: await getRegistry(), getEngine: tabId === undefined ? undefined : () => engineFor(tabId), env: await vaultStore.get() })
+/**
+ * The pack API on a tab. `guard`: the gate the person's own commands pass too (`/run`, the popup's
+ * Run; issue 25 §2): their steps are counted and risk-checked, and a risky one asks in the panel.
+ */
+export async function actionApi(tabId: number | undefined, guard?: StepGuard): Promise<ActionApi> {
+  return createActionApi({ registry: await getRegistry(), getEngine: tabId === undefined ? undefined : () => engineFor(tabId, guard), env: await vaultStore.get() })
 }
 
 export function currentTabUrl(tabId: number): string | undefined {

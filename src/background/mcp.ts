@@ -247,7 +247,8 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
       return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: 'NEEDS_CONFIRMATION', message: denied, candidates: [], resolveMs: 0, acted: false } } : { ...refusal, message: denied }
     }
     if (refusal.offsite) await allowDomain(s.tabId, refusal.offsite)
-    out = await once({ ...cmd, confirmed: true } as PageCommand)
+    // The yes binds to the element the question showed (issue 25 §3): the page acts on that one only.
+    out = await once({ ...cmd, confirmed: true, ...(refusal.handle ? { bound: refusal.handle } : {}) } as PageCommand)
   }
   if (cmd.kind === 'act') {
     const ins = instructionOf(cmd.step)
@@ -263,7 +264,7 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
 
 function refusalOf(out: PageOutcome): ExecFailure | null {
   if (!out.ok && out.code === 'NEEDS_CONFIRMATION') return out
-  if (out.ok && 'outcome' in out && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION') return { ok: false, code: 'NEEDS_CONFIRMATION', message: out.outcome.message, offsite: out.outcome.offsite, category: out.outcome.category }
+  if (out.ok && 'outcome' in out && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION') return { ok: false, code: 'NEEDS_CONFIRMATION', message: out.outcome.message, offsite: out.outcome.offsite, category: out.outcome.category, ask: out.outcome.ask, ...out.outcome.question }
   return null
 }
 

@@ -199,6 +199,8 @@ export interface StepOptions {
   signal: AbortSignal
   confirm: RiskCategory[]
   confirmed: boolean
+  /** With `confirmed`: the handle of the question the yes answered (StepGate.bound, issue 25 §3). */
+  bound?: string
   /** Called when a click opened a new tab and the run moved into it. */
   onTabChange?: (tabId: number) => void
   /** How long the element may take to appear; a replay, whose page is known, waits less. */
@@ -218,7 +220,7 @@ export async function execInPage(tabId: number, instruction: Instruction, opts: 
   if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
   if (step.action === 'upload' && opts.files) step.files = opts.files
   // `describe`: each agent step keeps what it acted on, for "Save last run as flow" (issue 18 §3).
-  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: opts.sites, secretSites: opts.secretSites, describe: true }, opts)
+  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, ...(opts.bound ? { bound: opts.bound } : {}), sites: opts.sites, secretSites: opts.secretSites, describe: true }, opts)
   // A step that took its document with it is named for the person: "Log in — the page navigated".
   const { wentAway, ...outcome } = out
   return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated`, msg: stepResult('navigated') } : outcome

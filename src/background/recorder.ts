@@ -304,7 +304,11 @@ export function answerFlowQuestion(tabId: number, id: string, allow: boolean): b
  * lists, risky steps asked in the chat as the agent asks, and the step limit.
  */
 /** The replay's gates; `tabNow` is the tab its steps act on now (a `tab` step moves them). */
-async function replayGuard(tabId: number, tabNow: () => number, name: string, signal?: AbortSignal): Promise<StepGuard> {
+/**
+ * The gate of steps the person started without the agent (a flow replay, `/run`, the popup's
+ * Run): the step limit, the site lists, and risky steps asked about in the tab's panel.
+ */
+export async function replayGuard(tabId: number, tabNow: () => number, name: string, signal?: AbortSignal): Promise<StepGuard> {
   const { safety, agent } = await settingsStore.get()
   const chat = chatWriter(await conversationOf(tabId), () => tabId)
   let used = 0

@@ -104,7 +104,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
         }
         const step = actionOf(ins)
         if (!step) return { ok: false, code: 'INVALID', message: `${ins.action_type} is not a page action`, tabId }
-        const out = await tab.send({ kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, sites: { allow: [], deny: [] }, secretSites: opts.secretSites }, opts.signal)
+        const out = await tab.send({ kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, ...(opts.bound ? { bound: opts.bound } : {}), sites: { allow: [], deny: [] }, secretSites: opts.secretSites }, opts.signal)
         refusal = !out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : undefined
         return { ...out, tabId }
       },

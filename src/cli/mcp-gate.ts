@@ -129,7 +129,8 @@ export async function gatedAct(send: SendCommand, step: PageAction, guard: StepG
   if (!out.ok && out.code === 'NEEDS_CONFIRMATION') {
     if (!(await guard.ask(out.message, out))) throw denied(out)
     await guard.allowed?.(out)
-    out = await send({ ...command, confirmed: true }, opts.signal)
+    // The yes binds to the element the question showed (issue 25 §3): the page acts on that one only.
+    out = await send({ ...command, confirmed: true, ...(out.handle ? { bound: out.handle } : {}) }, opts.signal)
   }
   if (!out.ok) throw new McpToolError(out.code, out.message + (out.candidates?.length ? ` Candidates: ${out.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''))
   return out

@@ -1,3 +1,4 @@
+import type { DrawnTarget } from './gate/drawn'
 import type { Instruction } from './instruction/schema'
 import type { RecordedTarget } from './flows/record'
 import type { Msg } from './chat'
@@ -57,6 +58,10 @@ export interface ExecChanges {
 
 /** Why an element could not be acted on, when the code is NOT_ACTIONABLE. */
 export type NotActionableReason = 'not-visible' | 'disabled' | 'read-only' | 'not-stable' | 'obscured' | 'no-effect' | 'value-rejected' | 'wrong-kind'
+  /** The pointer would land on something other than the element judged (a swap during the pointer events). */
+  | 'swapped'
+  /** The element the person allowed has left the page or changed; nothing else is acted on in its place. */
+  | 'unbound'
 
 export type ExecSuccess = {
   ok: true
@@ -135,6 +140,14 @@ export type ExecFailure = {
   msg?: Msg
   /** NEEDS_CONFIRMATION: the question itself as a locale key, naming what the code cannot (a frame's site, a file); `step` is added by the asker. */
   ask?: Msg
+  /**
+   * NEEDS_CONFIRMATION: the element as drawn, and the handle a yes binds to (issue 25 §3). The
+   * confirmed dispatch sends `bound: handle` back; the page acts on that element only.
+   */
+  drawn?: DrawnTarget
+  handle?: string
+  /** NEEDS_CONFIRMATION asked again: the element changed since the person allowed it. */
+  changed?: boolean
 }
 
 export type ExecOutcome = ExecSuccess | ExecFailure

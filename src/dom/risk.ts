@@ -3,6 +3,7 @@ import type { Instruction } from '../core/instruction/schema'
 import { decideRisk, type FormFacts, type RiskFacts, type RiskFinding } from '../core/risk/decide'
 import { kWords } from '../core/risk/lexicon'
 import { foldText } from '../core/risk/text'
+import { drawnWords, type DrawnTarget } from '../core/gate/drawn'
 
 /**
  * Whether acting on `el` is risky (issue 6 safety, issue 15 §1): this file reads the facts off the
@@ -119,9 +120,11 @@ function loosePassword(el: Element): boolean {
 }
 
 /** The facts the decision reads, gathered from the page around `el`. */
-export function riskFactsOf(el: Element, action: 'click' | 'press'): RiskFacts {
-  const name = action === 'click' ? labelOf(el) : ''
-  const form = submits(el, action, labelOf(el)) ? formOf(el) : null
+export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: DrawnTarget): RiskFacts {
+  // The DOM's words and the drawn ones (issue 25 §3): a page can say "Save" and draw "Delete everything".
+  const label = drawn ? [labelOf(el), drawnWords(drawn)].filter(Boolean).join(' ') : labelOf(el)
+  const name = action === 'click' ? label : ''
+  const form = submits(el, action, label) ? formOf(el) : null
   const facts: RiskFacts = { name, form: form ? formFacts(el, form) : null }
   if (!form && action === 'click' && kWords.submit.test(foldText(name)) && loosePassword(el)) facts.form = { password: true }
   if (action !== 'click') return facts
@@ -139,7 +142,7 @@ export function riskFactsOf(el: Element, action: 'click' | 'press'): RiskFacts {
  * The risk of clicking or pressing a key on `el`: the first finding among the categories in
  * `among` (the person's `confirm` list), so turning one category off does not hide another.
  */
-export function riskOf(el: Element, action: Instruction['action_type'], among?: readonly RiskCategory[]): RiskFinding | null {
+export function riskOf(el: Element, action: Instruction['action_type'], among?: readonly RiskCategory[], drawn?: DrawnTarget): RiskFinding | null {
   if (action !== 'click' && action !== 'press') return null
-  return decideRisk(riskFactsOf(el, action), among)
+  return decideRisk(riskFactsOf(el, action, drawn), among)
 }

@@ -109,7 +109,8 @@ describe('the receiver asks before a step leaves the site and refuses a denied o
     expect(asked).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION', offsite: 'evil.example' })
     expect(!asked.ok && asked.message).toMatch(/another site: evil\.example .*fields/)
 
-    const denied = await receive(press({ confirm: ['cross_site'], confirmed: true, sites: { allow: [], deny: ['evil.example'] } }))
+    // The yes binds to the element asked about (issue 25 §3); a denied site is refused even then.
+    const denied = await receive(press({ confirm: ['cross_site'], confirmed: true, bound: !asked.ok ? asked.handle : undefined, sites: { allow: [], deny: ['evil.example'] } }))
     expect(denied).toMatchObject({ ok: false, code: 'BLOCKED' })
     expect(!denied.ok && denied.message).toContain('evil.example')
     expect(sent).toBe(0)

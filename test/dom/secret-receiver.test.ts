@@ -94,8 +94,10 @@ describe('receiver: a form holding a typed secret', () => {
     const { input, sent } = form('get')
     expect(await createReceiver()(fill([location.origin]))).toMatchObject({ ok: true })
     expect(input.value).toBe(kValue)
-    const out = await createReceiver()({ ...click, confirmed: true })
-    expect(out).toMatchObject({ ok: false, code: 'BLOCKED' })
+    const receive = createReceiver()
+    expect(await receive(click)).toMatchObject({ ok: false, code: 'BLOCKED' })
+    // A yes not bound to a question this page asked acts on nothing (issue 25 §3).
+    expect(await receive({ ...click, confirmed: true })).toMatchObject({ ok: false, code: 'NOT_ACTIONABLE', reason: 'unbound' })
     expect(sent).toEqual([])
   })
 

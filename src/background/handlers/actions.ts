@@ -5,6 +5,7 @@ import type { Msg } from '../../core/chat'
 import { handle, type PackSummary } from '../../messaging'
 import { actionApi, describeResult, getRegistry, resultMsg } from '../actions'
 import { chatWriter, conversationOf } from '../conversation'
+import { replayGuard } from '../recorder'
 
 /** The tab an extension page means: the sender's own tab, else the active tab of the last window. */
 async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number | undefined> {
@@ -15,7 +16,8 @@ async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number 
 
 
 async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: string; ok: boolean; msg?: Msg }> {
-  const api = await actionApi(tabId)
+  // The person's own /run passes the gate every step passes (issue 25 §2): a risky step asks here.
+  const api = await actionApi(tabId, command.kind === 'run' ? await replayGuard(tabId, () => tabId, `/run ${command.action}`) : undefined)
   if (command.kind === 'actions') return { ok: true, text: `\`\`\`\n${formatList(await api.list({ namespace: command.namespace }))}\n\`\`\`` }
   if (command.kind === 'describe') {
     const d = await api.describe({ action: command.action })

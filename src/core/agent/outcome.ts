@@ -56,7 +56,7 @@ export function recoveryOf(e: AvaError): Recovery[] {
 }
 
 /** Why a step could not be done, for a failure whose own words are the page's (English). */
-const kNotActionable: readonly (NotActionableReason | 'cancelled')[] = ['not-visible', 'disabled', 'read-only', 'not-stable', 'obscured', 'no-effect', 'value-rejected', 'wrong-kind', 'cancelled']
+const kNotActionable: readonly (NotActionableReason | 'cancelled')[] = ['not-visible', 'disabled', 'read-only', 'not-stable', 'obscured', 'no-effect', 'value-rejected', 'wrong-kind', 'swapped', 'unbound', 'cancelled']
 const kStepCodes = ['ELEMENT_NOT_FOUND', 'ELEMENT_STALE', 'AMBIGUOUS', 'NOT_ACTIONABLE', 'TIMEOUT', 'VERIFY_FAILED', 'INVALID', 'BLOCKED'] as const
 
 /**

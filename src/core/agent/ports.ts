@@ -47,6 +47,8 @@ export interface ExecOptions {
   confirm: RiskCategory[]
   /** The person already said yes to this step. */
   confirmed: boolean
+  /** With `confirmed`: the handle of the question the yes answered (StepGate.bound, issue 25 §3). */
+  bound?: string
   /** The step types a saved secret: only into a field whose document is on one of these origins (issue 16 §2). */
   secretSites?: string[]
   /** How long the element may take to appear; undefined is the page layer's default. */

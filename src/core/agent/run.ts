@@ -565,6 +565,9 @@ function unechoed(run: Run, page: PageContext): PageContext {
   return { url: redactText(page.url, run.typed), title: redactText(page.title, run.typed), listing: redactText(page.listing, run.typed), ...(intents ? { intents } : {}) }
 }
 
+/** Questions about one step: the first, then one each time its element changed after a yes. */
+const kMaxStepQuestions = 3
+
 /** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
 async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSites?: string[], files?: UploadFile[]): Promise<ExecOutcome> {
   const { state, settings, signal, ports } = run
@@ -574,21 +577,26 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     if (refused?.code === 'BLOCKED') return refused
     if (refused && !(await confirm(run, view, refused.message, riskAsk('cross_site', { step: stepName(view), host: refused.offsite ?? '' })))) return cancelled()
   }
-  let confirmed = false
+  // A yes binds to the element the question showed (its handle); the page acts on it or refuses,
+  // and a changed element asks again, a few times at most (issue 25 §3).
+  let bound: string | undefined
+  let asked = 0
   for (;;) {
     const { tabId, ...out } = await ports.page.exec(state.tabId, ins, {
       signal,
       confirm: settings.safety.confirm,
-      confirmed,
+      confirmed: asked > 0,
+      ...(bound ? { bound } : {}),
       ...(secretSites ? { secretSites } : {}),
       ...(files ? { files } : {}),
       elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
       onTabChange: (to) => moveTab(run, to),
     })
     moveTab(run, tabId)
-    if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && !confirmed) {
+    if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && asked < kMaxStepQuestions) {
       if (!(await confirm(run, view, out.message, pageAsk(view, out)))) return cancelled()
-      confirmed = true
+      asked++
+      bound = out.handle
       continue
     }
     return out as ExecOutcome

@@ -1,3 +1,4 @@
+import type { ExecFailure } from '../exec'
 import { alternativesOf, kDefaultStepTimeoutMs, kTargetActions, type ElementSnapshot, type Flow, type FlowSelector, type FlowSelectors, type FlowStep, type SelectorLevel } from './schema'
 import { bindStep, maskSecrets, resolveFiles, resolveVariables, secretValues, stepFiles, VariableError, type FlowFile, type VariableProviders } from './variables'
 import { healDiff, recordRun, type HealProposal } from './heal'
@@ -52,8 +53,12 @@ export type StepOutcome =
       /** The action started a navigation: the next step must wait for the next document. */
       navigating?: boolean
     }
-  /** `offsite`: the host a refused step would have gone to, for a yes to let through; `category`: the risk a NEEDS_CONFIRMATION found; `ask`: the question naming a site or file. */
-  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; category?: RiskCategory; ask?: Msg }
+  /**
+   * `offsite`: the host a refused step would have gone to, for a yes to let through; `category`: the
+   * risk a NEEDS_CONFIRMATION found; `ask`: the question naming a site or file. `question`: a
+   * NEEDS_CONFIRMATION's element as drawn and the handle the yes binds to (issue 25 §3).
+   */
+  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; category?: RiskCategory; ask?: Msg; question?: Pick<ExecFailure, 'category' | 'label' | 'drawn' | 'handle' | 'changed' | 'carriesData'> }
 
 export interface RunStepOptions {
   timeoutMs: number

@@ -101,6 +101,9 @@ function waitAction(c: WaitCondition): PageAction {
   return { action: 'wait', url: c.pattern }
 }
 
+/** Questions about one step: the first, then one for each time its element changed after a yes. */
+const kMaxQuestions = 3
+
 export function createChannelPort(send: SendCommand, extras: PortExtras): BrowserPort {
   const timeoutMs = extras.timeoutMs ?? kPortStepTimeoutMs
   const { guard } = extras
@@ -122,11 +125,15 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     const secretSites = secretSitesOf(step.value, extras.secrets)
     const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
     let out = await send(command, signal)
-    if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && guard) {
+    // A yes binds to the element the question showed; a changed element asks again (issue 25 §3).
+    for (let asked = 0; !out.ok && out.code === 'NEEDS_CONFIRMATION' && guard && asked < kMaxQuestions; asked++) {
       if (!(await guard.ask(out.message, out))) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${out.message}); the action stopped before that step.`))
       await guard.allowed?.(out)
-      out = await send({ ...command, confirmed: true }, signal)
+      out = await send({ ...command, confirmed: true, ...(out.handle ? { bound: out.handle } : {}) }, signal)
     }
+    // The element the person allowed is gone, or the pointer would land elsewhere: no retry or
+    // fallback of the engine may look for another element to act on in its place.
+    if (!out.ok && (out.reason === 'unbound' || out.reason === 'swapped')) throw (closed = portErrorOf(out))
     if (!out.ok) throw portErrorOf(out)
     return out.data
   }
@@ -242,13 +249,14 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       const secretSites = secretSitesOf(step.params.value, extras.secrets)
       const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(opts.files?.length ? { files: opts.files } : {}), ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
       let out = await send(command, signal)
-      // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only with a yes.
-      if (out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard) {
+      // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only
+      // with a yes bound to the element the question showed (issue 25 §3).
+      for (let asked = 0; out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard && asked < kMaxQuestions; asked++) {
         const refusal = out.outcome
-        const asked: ExecFailure = { ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite, category: refusal.category, ask: refusal.ask }
-        if (!(await guard.ask(refusal.message, asked))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
-        await guard.allowed?.(asked)
-        out = await send({ ...command, confirmed: true }, signal)
+        const question: ExecFailure = { ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite, category: refusal.category, ask: refusal.ask, ...refusal.question }
+        if (!(await guard.ask(refusal.message, question))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
+        await guard.allowed?.(question)
+        out = await send({ ...command, confirmed: true, ...(question.handle ? { bound: question.handle } : {}) }, signal)
       }
       return out.ok ? out.outcome : stepFailure(out)
     },

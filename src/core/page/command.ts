@@ -108,6 +108,12 @@ export type Found = Candidate & { candidates: Candidate[] }
 export interface StepGate {
   confirm?: RiskCategory[]
   confirmed?: boolean
+  /**
+   * With `confirmed`: the handle of the NEEDS_CONFIRMATION the person said yes to. The page acts
+   * on that element only, drawn as the question showed it, or refuses (issue 25 §3); `confirmed`
+   * without a handle it still holds acts on nothing.
+   */
+  bound?: string
   sites?: SitePolicy
   /**
    * The step's value carries a saved secret (issue 16 §2): it is typed only into a field whose

@@ -84,20 +84,48 @@ export interface ClickOptions {
 
 const kButtons = { left: 0, middle: 1, right: 2 } as const
 
+/** Whether a hit at the click point lands on `el`: the element, inside it, or its label or labelled control. */
+export function landsOn(el: Element, hit: Element | null): boolean {
+  if (!hit) return false
+  if (deepContains(el, hit)) return true
+  const labels = (el as HTMLInputElement).labels
+  if (labels && [...labels].some((l) => deepContains(l, hit))) return true
+  return el.localName === 'label' && !!(el as HTMLLabelElement).control && (el as HTMLLabelElement).control === hit
+}
+
+/** A click stopped before it landed: what the hit test or the caller's re-check found. */
+export interface ClickStopped {
+  stopped: string
+}
+
 /**
  * The full click: move, then for each click pointerdown, mousedown, focus, pointerup, mouseup,
  * click (detail = click number); a second click adds dblclick; a right click ends in contextmenu.
+ * After the move and after each press the point is hit-tested again (issue 25 §3, Playwright's
+ * expectHitTarget): when what lies there is no longer `el` — the page swapped, moved or covered it
+ * while its handlers ran — the click stops before its release, and `check` (the gate drawing the
+ * element again) may stop it the same way.
  */
-export function click(el: Element, options: ClickOptions = {}, at = centerOf(el)): void {
+export function click(el: Element, options: ClickOptions = {}, at = centerOf(el), check?: () => string | null): ClickStopped | null {
   hover(el, at)
   const button = kButtons[options.button ?? 'left']
   const count = options.count ?? 1
+  const stopped = (): ClickStopped | null => {
+    const hit = deepElementFromPoint(el.ownerDocument, at.x, at.y)
+    if (!el.isConnected || !landsOn(el, hit)) return { stopped: 'hit' }
+    const why = check?.()
+    return why ? { stopped: why } : null
+  }
   for (let i = 1; i <= count; i++) {
+    const moved = stopped()
+    if (moved) return moved
     // The page may re-render between clicks (a list row replaced on the first click): look again.
     const target = hitTarget(el, at)
     const base = mouseInit(target, at, { button, detail: i, ...options.modifiers })
     pointer(target, 'pointerdown', { ...base, buttons: 1 << (button === 2 ? 1 : button === 1 ? 2 : 0) }, true)
     if (mouse(target, 'mousedown', { ...base, buttons: 1 })) focusOnMouseDown(target)
+    const pressed = stopped()
+    if (pressed) return pressed
     pointer(target, 'pointerup', { ...base, buttons: 0 }, false)
     mouse(target, 'mouseup', { ...base, buttons: 0 })
     if (button === 0) mouse(target, 'click', base)
@@ -105,6 +133,7 @@ export function click(el: Element, options: ClickOptions = {}, at = centerOf(el)
     else mouse(target, 'auxclick', base)
     if (i === 2 && button === 0) mouse(target, 'dblclick', base)
   }
+  return null
 }
 
 /** The forced DOM operation of seed 001 §2.3: for elements attached but not visible. */

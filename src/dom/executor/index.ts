@@ -41,6 +41,11 @@ export interface RunOptions {
    * its next step waits for exactly what it needs (its element actionable, its check holding).
    */
   settle?: boolean
+  /**
+   * Called during a click after the pointer events, with the element: a message stops the click
+   * before its release (the gate's second look, issue 25 §3).
+   */
+  recheck?: (el: Element) => string | null
 }
 
 export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promise<ExecOutcome> {
@@ -59,7 +64,7 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       const refused = await opts.beforeAct?.(found.el, cmd.action)
       if (refused) return refused
     }
-    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle }, timeoutMs: Math.max(0, deadline - Date.now()) })
+    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck }, timeoutMs: Math.max(0, deadline - Date.now()) })
     // What the page did in answer may bring the next step's target: its miss waits (issue 20 §4).
     if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length)) noteAction()
     // The explanation of the match travels with the outcome into the run's trace.

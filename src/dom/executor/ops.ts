@@ -21,6 +21,8 @@ export interface OpContext {
   relocate?: () => Element | null
   /** Wait for the page's whole answer after a click (RunOptions.settle). */
   settle?: boolean
+  /** Re-checks the element during a click, after the pointer events (RunOptions.recheck). */
+  recheck?: (el: Element) => string | null
 }
 
 export type OpResult = { ok: true; el: Element; forced: boolean; changes: ExecChanges; navigating: boolean }
@@ -53,7 +55,14 @@ async function clickShown(target: Element, ctx: OpContext, options: ClickOptions
   const watch = watchEffects(el.ownerDocument)
   const before = stateSignature(el)
   if (ready.forced) forceClick(el)
-  else click(el, options)
+  else {
+    const stopped = click(el, options, undefined, ctx.recheck && (() => ctx.recheck!(el)))
+    if (stopped) {
+      watch.finish()
+      const why = stopped.stopped === 'hit' ? `At the moment of the click, ${quoteLabel(el)} was no longer what lay under the pointer (the page swapped, moved or covered it); nothing was clicked.` : stopped.stopped
+      return fail('NOT_ACTIONABLE', why, { reason: 'swapped', suggestion: 'Read the page again before acting on it.' })
+    }
+  }
   const changed = await watch.waitForEffect(options.expectEffect === false || ready.forced ? 0 : kEffectWindowMs, () => el.isConnected && stateSignature(el) !== before, ctx.settle)
   const changes = watch.finish()
   const { navigating, ...rest } = changes

@@ -23,6 +23,8 @@ import { navigationRefusal } from '../../core/offsite'
 import { navigationOf, type StepNavigation } from '../offsite'
 import { watchLeaving } from './leaving'
 import { placeRefusal } from '../step-place'
+import { drawnOf } from '../drawn'
+import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -60,28 +62,130 @@ function focusedElement(): Element | null {
 }
 
 /**
- * The page's half of the gate every step passes, whatever wrote the step (issues 6, 15): risky
- * steps are refused until the person has said yes, and nothing is done meanwhile; a step that
- * would load a denied site is refused even then, and another site asks.
+ * The page's half of the gate every step passes, whatever wrote the step (issues 6, 15, 25): risky
+ * steps are refused until the person has said yes to that very element, and nothing is done
+ * meanwhile; a step that would load a denied site is refused even then, and another site asks.
  */
 type Gate = (el: Element, action: PageAction['action'], nav?: StepNavigation | null) => ExecFailure | null
 
-function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, key?: string, files?: UploadFile[]): Gate {
-  const confirm: RiskCategory[] = confirmed ? [] : (asked ?? [])
+/** The elements the person was asked about, by handle: a yes binds to one of them (issue 25 §3). */
+interface Binding {
+  el: WeakRef<Element>
+  drawn: DrawnTarget
+}
+const kMaxBindings = 32
+
+interface Bindings {
+  bind(el: Element, drawn: DrawnTarget): string
+  take(handle: string | undefined): { el: Element; drawn: DrawnTarget } | null
+}
+
+function createBindings(): Bindings {
+  const held = new Map<string, Binding>()
+  return {
+    bind(el, drawn) {
+      const handle = crypto.randomUUID()
+      held.set(handle, { el: new WeakRef(el), drawn })
+      if (held.size > kMaxBindings) held.delete(held.keys().next().value!)
+      return handle
+    },
+    take(handle) {
+      const b = handle ? held.get(handle) : undefined
+      const el = b?.el.deref()
+      return b && el?.isConnected ? { el, drawn: b.drawn } : null
+    },
+  }
+}
+
+/** Scrolled to where a person would see it, so what is drawn over it is what the click meets. */
+function drawnInView(el: Element): DrawnTarget {
+  const r = el.getBoundingClientRect()
+  const view = el.ownerDocument.defaultView
+  if (view && (r.bottom < 0 || r.right < 0 || r.top > view.innerHeight || r.left > view.innerWidth)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
+  return drawnOf(el)
+}
+
+function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, bindings: Bindings, key?: string, files?: UploadFile[]): Gate {
+  const confirm: RiskCategory[] = asked ?? []
   // `nav`, when the caller has already worked out where the step would go.
   return (el, action, nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null) => {
-    // HOOK (src/dom/step-place.ts): where the step acts — the element's frame against the lists
-    // and the run's site, an attached file going to another site, a program's download.
+    const ask = (out: ExecFailure, drawn = drawnInView(el)): ExecFailure => ({ ...out, drawn, handle: bindings.bind(el, drawn) })
+    // Where the step acts (src/dom/step-place.ts): the element's frame against the lists and the
+    // run's site, an attached file going to another site, a program's download. A question binds
+    // the yes to this element like every other.
     const placed = placeRefusal(el, action, { sites, confirm, confirmed, runSite, files })
-    if (placed) return placed
+    if (placed) return placed.code === 'NEEDS_CONFIRMATION' ? ask(placed) : placed
     const refused = nav && navigationRefusal(nav.url, location.href, sites ?? { allow: [], deny: [] }, confirm, !!nav.form)
-    if (refused) return refused
+    if (refused) return refused.code === 'NEEDS_CONFIRMATION' ? ask(refused) : refused
     // A GET form sends its fields in the address: one a saved secret went into is never sent so, yes or no.
     const sent = nav ?? navigationOf(el, action, key)
     if (sent?.form?.method === 'get' && formCarriesSecret(el)) return fail('BLOCKED', 'This form would put a saved secret into the page address (it sends by GET), so Ava does not send it. Send it yourself if you trust the site.')
     const as = kRiskyActions[action]
-    const risk = as && confirm.length ? riskOf(el, as, confirm) : null
-    return risk && confirm.includes(risk.category) ? fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: labelOf(el) }) : null
+    if (!as || !confirm.length) return null
+    // Judged as drawn: generated content, bidi order, SVG text, what covers it (issue 25 §3).
+    const drawn = drawnInView(el)
+    const risk = riskOf(el, as, confirm, drawn)
+    return risk && confirm.includes(risk.category) ? ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn) : null
+  }
+}
+
+/**
+ * The gate for one step, with the person's answer: unconfirmed, `gateOf`; confirmed, only the
+ * element the yes was bound to, drawn the same way (a change asks again), the site lists still
+ * applied. `recheck` is the second look during the click, after the pointer events.
+ */
+function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: UploadFile[]): { bound: Element | null; unbound: ExecFailure | null; check: Gate; recheck: (el: Element) => string | null } {
+  // A fresh judgement asks whatever the person said before (a changed element is a new question).
+  const fresh = gateOf({ ...gate, confirmed: false }, bindings, key, files)
+  const judged = new WeakMap<Element, DrawnTarget>()
+  let judgedAction: PageAction['action'] | null = null
+  const changed = (el: Element, action: PageAction['action'], now: DrawnTarget): ExecFailure => {
+    const again = fresh(el, action)
+    if (again && again.code !== 'NEEDS_CONFIRMATION') return again
+    const base = again ?? fail('NEEDS_CONFIRMATION', `It changed since you allowed it; it now reads “${drawnLabel(now)}”.`, { category: 'destructive', label: drawnLabel(now) })
+    return { ...base, changed: true, label: drawnLabel(again?.drawn ?? now), ...(again ? {} : { drawn: now, handle: bindings.bind(el, now) }) }
+  }
+  if (gate.confirmed) {
+    const held = bindings.take(gate.bound)
+    if (!held) return { bound: null, unbound: fail('NOT_ACTIONABLE', 'The element you allowed has left the page or was never bound to your answer; Ava did not act on anything in its place.', { reason: 'unbound' }), check: () => null, recheck: () => null }
+    const sitesOnly = gateOf({ ...gate, confirm: [], confirmed: true }, bindings, key, files)
+    return {
+      bound: held.el,
+      unbound: null,
+      check(el, action, nav) {
+        if (el !== held.el) return fail('NOT_ACTIONABLE', 'The step reached another element than the one you allowed; Ava did not act on it.', { reason: 'unbound' })
+        const now = drawnInView(el)
+        if (!sameDrawn(now, held.drawn)) return changed(el, action, now)
+        return nav === undefined ? sitesOnly(el, action) : sitesOnly(el, action, nav)
+      },
+      recheck(el) {
+        if (el !== held.el) return 'The element you allowed was replaced at the moment of the click; nothing was clicked.'
+        const now = drawnOf(el)
+        return sameDrawn(now, held.drawn) ? null : `The element you allowed changed at the moment of the click (it now reads “${drawnLabel(now)}”); nothing was clicked.`
+      },
+    }
+  }
+  return {
+    bound: null,
+    unbound: null,
+    check(el, action, nav) {
+      const out = nav === undefined ? fresh(el, action) : fresh(el, action, nav)
+      if (!out && kRiskyActions[action] && gate.confirm?.length) {
+        judged.set(el, drawnOf(el))
+        judgedAction = action
+      }
+      return out
+    },
+    recheck(el) {
+      // Only a step the risk check read is read again (a checkbox's click is no risky action).
+      if (!judgedAction) return null
+      const before = judged.get(el)
+      if (before && sameDrawn(before, drawnOf(el))) return null
+      // Another element, or the same one drawn otherwise, under the pointer: judged again, and a
+      // step that would now need a yes is stopped (asked afresh on the next try).
+      const again = fresh(el, judgedAction, null)
+      return again ? `At the moment of the click the element had become “${drawnLabel(again.drawn ?? drawnOf(el))}”, which needs your yes; nothing was clicked.` : null
+    },
   }
 }
 
@@ -89,13 +193,16 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   const requests = createRequestCount()
   let recording: AbortController | null = null
 
+  const bindings = createBindings()
+
   async function act({ step, timeoutMs, secretSites, describe: describing, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
-    const risky = gateOf(gate, step.key, step.files)
+    const judge = stepGateOf(gate, bindings, step.key, step.files)
+    if (judge.unbound) return judge.unbound
     let secretField = false
     // A saved secret goes only into a field whose own document is on a site it is bound to
     // (issue 16 §2); the field is remembered so its value is never listed again.
     const refuse: Gate = (el, action, nav) => {
-      const refused = nav === undefined ? risky(el, action) : risky(el, action, nav)
+      const refused = nav === undefined ? judge.check(el, action) : judge.check(el, action, nav)
       if (refused) return refused
       if (secretSites) {
         if (!secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
@@ -105,7 +212,10 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       return null
     }
     let target: TargetSpec | undefined
-    if (step.target?.focused) {
+    if (judge.bound) {
+      // The yes binds to the element the question showed: it is acted on, or nothing is (never located again).
+      target = { element: judge.bound }
+    } else if (step.target?.focused) {
       const el = focusedElement()
       // A key goes to the page when nothing has the focus; text needs somewhere to go.
       if (!el && step.action !== 'press') return fail('ELEMENT_NOT_FOUND', 'Nothing has the focus to type into; give the step a selector.')
@@ -119,6 +229,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     let captured: RecordedTarget | undefined
     const out = await runCommand({ ...step, target }, {
       timeoutMs,
+      recheck: judge.recheck,
       beforeAct: (el, action) => {
         const nav = navigationOf(el, action, step.key)
         const refused = refuse(el, action, nav)
@@ -177,13 +288,14 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     },
     url: () => ({ ok: true, url: location.href }),
     'flow.step': async ({ step, timeoutMs, trusted, files, secretSites, ...gate }) => {
-      const risky = gateOf(gate, step.params.key === undefined ? undefined : String(step.params.key), files)
+      const judge = stepGateOf(gate, bindings, step.params.key === undefined ? undefined : String(step.params.key), files)
+      if (judge.unbound) return { ok: true, outcome: { ok: false, code: 'NOT_ACTIONABLE', message: judge.unbound.message, candidates: [], resolveMs: 0, acted: false } }
       // A replay that moved to another site types no secret there (issue 16 §2), as `act` refuses.
       let newTab: string | undefined
       const beforeAct: Gate = (el, action) => {
         if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
         const nav = action === 'click' ? navigationOf(el, action) : null
-        const refused = nav ? risky(el, action, nav) : risky(el, action)
+        const refused = nav ? judge.check(el, action, nav) : judge.check(el, action)
         if (!refused && secretSites) markSecretField(el)
         // A link to a new tab, as for `act`: a script's click would meet the popup blocker, so the
         // carrier opens it; the flow stays in this tab until a `tab` step moves it there.
@@ -195,7 +307,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       }
       const leaving = watchLeaving()
       try {
-        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct })
+        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct, recheck: judge.recheck, ...(judge.bound ? { element: judge.bound } : {}) })
         if (newTab) {
           const outcome: StepOutcome = { ok: true, level: null, alternative: 0, resolveMs: ran.resolveMs, actMs: 0, detail: `Opened ${newTab} in a new tab` }
           return { ok: true, outcome, openTab: newTab }

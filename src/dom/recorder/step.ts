@@ -26,7 +26,8 @@ const kExecCodes: Partial<Record<ExecFailure['code'], StepFailureCode>> = {
   BLOCKED: 'BLOCKED',
 }
 /** Executor failures that happen after the page was touched: not retried, since acting twice is worse. */
-const kAfterActing = new Set(['no-effect', 'value-rejected'])
+// A click stopped by the hit test, or a yes whose element is gone: never tried again on another element.
+const kAfterActing = new Set(['no-effect', 'value-rejected', 'swapped', 'unbound'])
 
 function command(step: FlowStep, el: Element | undefined, files: RunStepOptions['files']): DomCommand {
   const p = step.params
@@ -63,7 +64,11 @@ function command(step: FlowStep, el: Element | undefined, files: RunStepOptions[
 /** The gate's page half (src/dom/page/receiver.ts): a refusal stops the step before it acts. */
 type BeforeAct = (el: Element, action: DomCommand['action']) => ExecFailure | null
 
-export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal; beforeAct?: BeforeAct }): Promise<StepOutcome> {
+/**
+ * `element`: the element the person's yes was bound to; it is acted on without being located
+ * again (issue 25 §3). `recheck`: the gate's second look during a click (RunOptions.recheck).
+ */
+export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal; beforeAct?: BeforeAct; recheck?: (el: Element) => string | null; element?: Element }): Promise<StepOutcome> {
   // Checks and reads act on nothing: no gate, no executor (check.ts).
   if (kAssertActions.has(step.action)) return runCheck(step, opts)
   if (step.action === 'extract') return runExtract(step, opts)
@@ -71,7 +76,8 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
   const t0 = performance.now()
   let el: Element | undefined
   let found: Extract<Awaited<ReturnType<typeof resolveTarget>>, { ok: true }> | undefined
-  if (step.selectors) {
+  if (opts.element) el = opts.element
+  else if (step.selectors) {
     const needsEnabled = step.action !== 'hover' && step.action !== 'wait' && step.action !== 'scroll'
     const r = await resolveTarget(step.selectors, step.element_snapshot, { timeoutMs: opts.timeoutMs, signal: opts.signal, trusted: opts.trusted, needsEnabled, description: step.description })
     if (!r.ok) return { ok: false, code: r.code, message: r.message, candidates: r.candidates, resolveMs: r.ms, acted: false }
@@ -88,13 +94,15 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
     return { ok: true, ...base, resolveMs, actMs: 0, detail: 'The element is there', ...(fresh ? { fresh, snapshot } : {}) }
   }
   const t1 = performance.now()
-  const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, settle: false })
+  const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, recheck: opts.recheck, settle: false })
   const actMs = Math.round(performance.now() - t1)
   if (!out.ok) {
     // The refusal keeps its risk category, so whoever asks can say which risk it is (and a client's
-    // --allow can match it), and `ask`: where the step acts named a site or a file (src/core/step-place.ts).
+    // --allow can match it), `ask`: where the step acts named a site or a file (src/core/step-place.ts),
+    // and `question`: the element as drawn and the handle a yes binds to (issue 25 §3).
     const gate = { ...(out.offsite ? { offsite: out.offsite } : {}), ...(out.category ? { category: out.category } : {}), ...(out.ask ? { ask: out.ask } : {}) }
-    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...gate }
+    const question = out.handle ? { question: { category: out.category, label: out.label, drawn: out.drawn, handle: out.handle, changed: out.changed, carriesData: out.carriesData } } : {}
+    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...gate, ...question }
   }
   // `navigating`: the next step belongs to the next document (the sender waits for it).
   return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}), ...(out.navigating ? { navigating: true } : {}) }

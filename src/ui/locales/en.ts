@@ -136,6 +136,8 @@ export default {
   "outcome.step.notActionable.read-only": "Step {n} failed: its element is read-only.",
   "outcome.step.notActionable.not-stable": "Step {n} failed: its element kept moving.",
   "outcome.step.notActionable.obscured": "Step {n} failed: something covers its element.",
+  "outcome.step.notActionable.swapped": "Step {n} stopped: at the moment of the click, something else than the element Ava checked was under the pointer (the page swapped it). Nothing was clicked.",
+  "outcome.step.notActionable.unbound": "Step {n} stopped: the element you allowed has left the page or changed, so Ava did not act on anything in its place.",
   "outcome.step.notActionable.no-effect": "Step {n} failed: it had no effect on the page.",
   "outcome.step.notActionable.value-rejected": "Step {n} failed: the field did not take the value.",
   "outcome.step.notActionable.wrong-kind": "Step {n} failed: its element is not the kind of control it needs.",

@@ -130,6 +130,8 @@ export default {
   "outcome.step.notActionable.read-only": "第 {n} 步失败：元素是只读的。",
   "outcome.step.notActionable.not-stable": "第 {n} 步失败：元素一直在移动。",
   "outcome.step.notActionable.obscured": "第 {n} 步失败：元素被其他内容挡住了。",
+  "outcome.step.notActionable.swapped": "第 {n} 步已停止：点击的那一刻，指针下面已经不是 Ava 检查过的元素（页面把它换掉了）。没有点击任何东西。",
+  "outcome.step.notActionable.unbound": "第 {n} 步已停止：你允许的那个元素已经离开页面或发生了变化，Ava 没有替它操作别的东西。",
   "outcome.step.notActionable.no-effect": "第 {n} 步失败：操作后页面没有任何变化。",
   "outcome.step.notActionable.value-rejected": "第 {n} 步失败：输入框没有接受这个值。",
   "outcome.step.notActionable.wrong-kind": "第 {n} 步失败：元素不是这一步需要的控件类型。",

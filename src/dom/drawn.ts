@@ -1,0 +1,150 @@
+/**
+ * Draws the element a step will act on as a person sees it (src/core/gate/drawn.ts, issue 25 §3):
+ * the rendered text with generated content, alt texts and SVG text, in visual order; the layer
+ * over its click point; its frame, link, form and download. The risk check and the question read
+ * this, not the DOM text alone: a page can put "Save" in the DOM and draw "Delete everything".
+ */
+import { visualOrder, type DrawnTarget } from '../core/gate/drawn'
+import { deepContains, roleOf } from './locators'
+import { kAvaUiAttr, viewOf } from './executor/dom'
+import { centerOf } from './executor/events'
+
+const kMaxNodes = 400 // elements visited per drawing: a button is a few; a hostile one stays bounded
+const kMaxChars = 400
+const kMaxSvgChars = 20_000 // an SVG image's source read for its text
+
+/** The strings of a computed `content` value: "…" and '…' with CSS escapes, and attr(x). */
+function generated(content: string, el: Element): string {
+  if (!content || content === 'none' || content === 'normal') return ''
+  let out = ''
+  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g
+  for (let m = re.exec(content); m; m = re.exec(content)) {
+    if (m[3]) out += el.getAttribute(m[3]) ?? ''
+    else out += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1')
+  }
+  return out
+}
+
+/** The text an SVG image (a data: URL) draws: its <title> and <text>. */
+function svgImageText(url: string): string {
+  const m = /^data:image\/svg\+xml(;[^,]*)?,(.*)$/is.exec(url)
+  if (!m) return ''
+  try {
+    const src = (m[1] ?? '').includes('base64') ? atob(m[2]) : decodeURIComponent(m[2])
+    const doc = new DOMParser().parseFromString(src.slice(0, kMaxSvgChars), 'image/svg+xml')
+    return [...doc.querySelectorAll('title, text')].map((n) => n.textContent ?? '').join(' ')
+  } catch {
+    return ''
+  }
+}
+
+function backgroundText(style: CSSStyleDeclaration): string {
+  const m = /url\(\s*["']?(data:image\/svg\+xml[^"')]*)/i.exec(style.backgroundImage || '')
+  return m ? svgImageText(m[1]) : ''
+}
+
+/** Rendered text of `el` and what is drawn into it, in drawing order, right-to-left overrides reversed. */
+function drawText(el: Element, budget: { nodes: number }): string {
+  if (budget.nodes-- <= 0) return ''
+  const V = viewOf(el)
+  const style = V.getComputedStyle(el)
+  if (style.display === 'none') return ''
+  const hidden = style.visibility === 'hidden' || style.visibility === 'collapse'
+  const parts: string[] = []
+  if (!hidden) parts.push(generated(V.getComputedStyle(el, '::before').content, el), backgroundText(style))
+  if (el.localName === 'img' && !hidden) parts.push(el.getAttribute('alt') ?? '', svgImageText(el.getAttribute('src') ?? ''))
+  if (el.localName === 'input' && /^(submit|button|reset)$/i.test((el as HTMLInputElement).type) && !hidden) parts.push((el as HTMLInputElement).value)
+  if (el.localName === 'input' && (el as HTMLInputElement).type === 'image' && !hidden) parts.push(el.getAttribute('alt') ?? '', svgImageText(el.getAttribute('src') ?? ''))
+  if (el.localName === 'title' && el.parentElement && el.parentElement.namespaceURI === 'http://www.w3.org/2000/svg') parts.push(el.textContent ?? '')
+  if (el.localName === 'use') {
+    const ref = el.getAttribute('href') ?? el.getAttribute('xlink:href') ?? ''
+    const used = ref.startsWith('#') ? el.ownerDocument.getElementById(ref.slice(1)) : null
+    // A symbol is drawn where it is used, whatever hides its definition.
+    if (used && !deepContains(used, el)) parts.push([...used.querySelectorAll('text, title')].slice(0, 20).map((n) => n.textContent ?? '').join(' '))
+  }
+  const root = (el as HTMLElement).shadowRoot ?? el
+  for (let n = root.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 3) {
+      if (!hidden) parts.push(n.nodeValue ?? '')
+    } else if (n.nodeType === 1 && (n as Element).localName !== 'title' && (n as Element).localName !== 'script' && (n as Element).localName !== 'style') {
+      parts.push(drawText(n as Element, budget))
+    } else if (n.nodeType === 1 && (n as Element).localName === 'title') parts.push(drawText(n as Element, budget))
+  }
+  if (!hidden) parts.push(generated(V.getComputedStyle(el, '::after').content, el))
+  let text = parts.join(' ')
+  // `unicode-bidi: bidi-override; direction: rtl` draws its text reversed, as U+202E does.
+  if (/override/.test(style.unicodeBidi) && style.direction === 'rtl') text = [...text].reverse().join('')
+  return text
+}
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, kMaxChars)
+
+/** The name a person reads on `el`. */
+export function drawnName(el: Element): string {
+  return squash(visualOrder(drawText(el, { nodes: kMaxNodes })))
+}
+
+/**
+ * What is drawn over `el`'s click point: the topmost element there that is neither `el`, inside
+ * it, one of its ancestors nor its label, counting layers a click passes through
+ * (pointer-events: none), which the person still sees. The check runs synchronously, so the
+ * page's scripts never see the style it adds for the look.
+ */
+export function coverOf(el: Element): Element | null {
+  const doc = el.ownerDocument
+  const V = viewOf(el)
+  const at = centerOf(el)
+  // A document without layout (a test DOM) has nothing drawn over anything.
+  if (typeof doc.elementsFromPoint !== 'function' || typeof V.CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in doc)) return null
+  const sheet = new V.CSSStyleSheet()
+  sheet.replaceSync('* { pointer-events: auto !important; }')
+  const before = doc.adoptedStyleSheets
+  let stack: Element[]
+  try {
+    doc.adoptedStyleSheets = [...before, sheet]
+    stack = doc.elementsFromPoint(at.x, at.y) ?? []
+  } finally {
+    doc.adoptedStyleSheets = before
+  }
+  const labels = (el as HTMLInputElement).labels ? [...((el as HTMLInputElement).labels ?? [])] : []
+  for (const hit of stack) {
+    if (hit === el || deepContains(el, hit) || deepContains(hit, el)) return null
+    if (labels.some((l) => l === hit || deepContains(l, hit))) return null
+    if (hit.closest(`[${kAvaUiAttr}]`)) continue
+    const style = V.getComputedStyle(hit)
+    if (style.visibility === 'hidden' || Number(style.opacity) === 0) continue
+    return hit
+  }
+  return null
+}
+
+function roleOfDrawn(el: Element): string {
+  return roleOf(el) || el.localName
+}
+
+/** `el` as it is drawn now. */
+export function drawnOf(el: Element): DrawnTarget {
+  const doc = el.ownerDocument
+  const d: DrawnTarget = { role: roleOfDrawn(el), name: drawnName(el), frame: doc.location?.origin ?? '' }
+  const cover = coverOf(el)
+  if (cover) {
+    const text = drawnName(cover)
+    d.covered = text || `(${cover.localName})`
+  }
+  const link = el.closest('a[href], area[href]') as HTMLAnchorElement | null
+  if (link) {
+    d.href = link.href
+    if (link.hasAttribute('download')) {
+      const path = link.href.replace(/[?#].*$/, '').replace(/^.*\//, '')
+      d.download = { name: link.getAttribute('download') || path || link.href.slice(0, 60), url: link.href.slice(0, 200) }
+    }
+  }
+  const form = (el as HTMLButtonElement).form ?? el.closest('form')
+  if (form) {
+    const own = (el instanceof V(el).HTMLButtonElement || el instanceof V(el).HTMLInputElement) && el.hasAttribute('formaction')
+    d.form = { action: own ? (el as HTMLButtonElement).formAction : form.action, method: ((el as HTMLButtonElement).formMethod || form.method || 'get').toLowerCase() }
+  }
+  return d
+}
+
+const V = (el: Element) => viewOf(el)
