@@ -235,6 +235,17 @@ test('the gate is the person\'s: a server that sends a pre-confirmed step with n
     expect(r.outcome).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' })
     expect(site.hits.some((h) => h.path === '/api/delete-account')).toBe(false)
     expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
+    // The person's step limit holds in the extension, whatever the program counts: with a limit of
+    // 2, the second scroll after the refused click is asked about, and a no refuses it.
+    await (await worker()).evaluate(async () => {
+      const { settings } = (await chrome.storage.local.get('settings')) as { settings: { agent: { stepLimit: number } } }
+      await chrome.storage.local.set({ settings: { ...settings, agent: { ...settings.agent, stepLimit: 2 } } })
+    })
+    const scroll = { action: 'scroll', direction: 'down' }
+    expect((await ask(3, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })).outcome).toMatchObject({ ok: true })
+    const over = ask(4, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })
+    expect(await answer(page, false)).toMatch(/hostile.*step limit/)
+    expect((await over).outcome).toMatchObject({ ok: false, message: expect.stringMatching(/step limit \(2\)/) })
   } finally {
     socket?.destroy()
     await new Promise((r) => server.close(r))

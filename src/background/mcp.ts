@@ -36,6 +36,8 @@ interface Session {
   chat: ChatWriter
   controller: AbortController
   steps: number
+  /** Acting steps since the person last let the client go on: the step limit holds here, whatever the server counted. */
+  acted: number
 }
 
 const sessions = new Map<number, Session>()
@@ -133,7 +135,7 @@ async function attach(client: string): Promise<Reply> {
   const allow = await question(tabId, chat, `${name} asks to drive this tab: to read it and act in it through Ava.`, msg('mcp.attach.ask', { client: name }))
   if (!allow) return failure('DENIED', `The person did not give ${name} this tab.`)
   const message = await chat.add({ role: 'assistant', text: `${name} is driving this tab.`, msg: msg('mcp.driving', { client: name }), steps: [] })
-  const s: Session = { id, client: name, tabId, messageId: message.id, chat, controller: new AbortController(), steps: 0 }
+  const s: Session = { id, client: name, tabId, messageId: message.id, chat, controller: new AbortController(), steps: 0, acted: 0 }
   sessions.set(tabId, s)
   const clients = (await mcpClientsStore.get()).filter((c) => c.name !== name)
   await mcpClientsStore.set([...clients, { name, since: Date.now() }])
@@ -156,6 +158,12 @@ async function question(tabId: number, chat: ChatWriter, text: string, ask: Retu
   questions.delete(id)
   await chat.patch(card.id, { confirm: { ...card.confirm!, state: allow ? 'allowed' : 'denied' } })
   return allow
+}
+
+/** Commands that change the page count against the step limit; reads and waits do not (as for the agent's steps). */
+function acts(cmd: PageCommand): boolean {
+  if (cmd.kind === 'flow.step') return !['wait', 'verify', 'expect', 'extract'].includes(cmd.step.action)
+  return cmd.kind === 'act' && !['wait', 'verify', 'getText', 'getAttribute'].includes(cmd.step.action)
 }
 
 /** The person's Allow or Deny on a client's question; false when it is not one. */
@@ -217,8 +225,18 @@ async function show(s: Session, ins: Instruction, ok: boolean, detail: string): 
  */
 async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
   if (!(kBridgeCommands as readonly string[]).includes(raw.kind)) return { ok: false, code: 'INVALID', message: `${raw.kind} is not a command a client may send.` }
-  const { safety } = await settingsStore.get()
+  const { safety, agent } = await settingsStore.get()
   let cmd = raw
+  if (acts(cmd) && ++s.acted > agent.stepLimit) {
+    // The person's step limit holds in the extension too (a program in the host's place counts
+    // nothing): past it, the person decides whether the client may go on for as many again.
+    const text = `${s.client} has taken ${agent.stepLimit} steps in this tab, your step limit. Let it go on?`
+    if (!(await question(s.tabId, s.chat, text, msg('mcp.stepLimit', { client: s.client, n: agent.stepLimit }), s.controller.signal))) {
+      s.acted--
+      return { ok: false, code: 'INVALID', message: `The person's step limit (${agent.stepLimit}) was reached and they did not let ${s.client} go on.` }
+    }
+    s.acted = 1
+  }
   if (cmd.kind === 'act' || cmd.kind === 'flow.step') {
     // The gate is the person's: what the client sent for it is dropped and replaced.
     const { confirmed: _c, secretSites: _s, confirm: _f, sites: _l, ...rest } = cmd as PageCommand<'act'> & StepGate

@@ -508,6 +508,7 @@ export default {
   'flow.rejected': '保留原来的选择器。',
   'flow.flagged': '第 {steps} 步在最近每次运行中都需要自愈：请检查它们的选择器。',
   'mcp.attach.ask': "{client} 请求接管这个标签页：通过 Ava 读取并操作它。允许吗？",
+  'mcp.stepLimit': "{client} 已在这个标签页执行了 {n} 步，达到你设的步数上限。允许它再执行最多 {n} 步吗？",
   'mcp.driving': "{client} 正在操作这个标签页。它的每一步都显示在这里；点“停止”即可收回。",
   'mcp.stopped': "{client} 已不再操作这个标签页。",
   'mcp.secret.ask': "{client} 请求 Ava 把已保存的密钥 {names} 填入 {site} 上的输入框。",
