@@ -131,6 +131,8 @@ export type ExecFailure = {
   label?: string
   /** NEEDS_CONFIRMATION for another site: the step sends a form's fields there. */
   carriesData?: boolean
+  /** …and one of them holds a saved secret: the run's question names it (src/dom/secret-trust.ts). */
+  carriesSecret?: boolean
 }
 
 export type ExecOutcome = ExecSuccess | ExecFailure

@@ -10,12 +10,13 @@ import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, forgetPage, type PageContext, type StepReport } from './prompt'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, type PageContext, type StepReport } from './prompt'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
 import type { Msg } from '../chat'
 import { navigationRefusal } from '../offsite'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
+import { plainSecrets, vaultNamesIn } from './redact'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
@@ -124,6 +125,8 @@ interface Run {
   used: number
   /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
   typed: string[]
+  /** …and their names, for a question about a form that would carry them to another site. */
+  typedNames: string[]
   /** Time spent waiting for the person's answers, so a step's duration is the page's, not their pause. */
   askedMs?: number
 }
@@ -141,10 +144,12 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     signal: opts.signal,
     steps: [...(mine?.steps ?? [])],
     text: mine?.text ?? '',
-    earlier: before.slice(-kHistoryContext).map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text.slice(0, 2_000) })),
+    // [trust] An earlier answer may quote a page: it comes back framed as page content (prompt.ts earlierAnswer).
+    earlier: before.slice(-kHistoryContext).map((m) => (m.role === 'user' ? { role: 'user', content: m.text.slice(0, 2_000) } : { role: 'assistant', content: earlierAnswer(m.text.slice(0, 2_000)) })),
     saving: Promise.resolve(),
     used: state.stepsUsed ?? state.executed.length,
     typed: [],
+    typedNames: [],
   }
 }
 
@@ -232,7 +237,7 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
       pendingNav = null
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
-      const page = unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
+      const page = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
       const userTurn =
         state.iteration === 0 && !resumed
           ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
@@ -416,7 +421,10 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const t0 = ports.clock.now()
   const asked0 = run.askedMs ?? 0
   const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : await runPageStep(run, view, ins)
-  if (out.ok) run.typed.push(...secrets)
+  if (out.ok && secrets.length) {
+    run.typed.push(...secrets)
+    run.typedNames.push(...vaultNamesIn(secrets.join('\n'), await ports.secrets.vault().catch(() => ({}))))
+  }
   const durationMs = Math.round(ports.clock.now() - t0 - ((run.askedMs ?? 0) - asked0))
   const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
   onRecorded?.(recorded)
@@ -465,9 +473,13 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
     return { error: `Refused: ${names} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, msg: msg('outcome.step.secretInUrl', { names }), secrets: [] }
   }
   const value = ins.params.value
-  const names = value ? [...new Set(secretNames(value))] : []
+  // [trust] A vault value the model wrote out, in any shape, is that secret: bound and asked about (redact.ts).
+  const vault = await run.ports.secrets.vault()
+  const plain = plainSecrets(ins, vault)
+  if (plain.url.length) return { error: `Refused: ${plain.url.join(', ')} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, msg: msg('outcome.step.secretInUrl', { names: plain.url.join(', ') }), secrets: plain.url.map((n) => vault[n]) }
+  const names = value ? [...new Set([...secretNames(value), ...plain.value])] : []
   if (!value || !names.length) return { instruction: ins, secrets: [] }
-  const [vault, bound] = await Promise.all([run.ports.secrets.vault(), run.ports.secrets.sites()])
+  const bound = await run.ports.secrets.sites()
   const r = resolveSecrets(value, (n) => vault[n])
   const secrets = names.map((n) => vault[n]).filter((v): v is string => !!v)
   if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, msg: msg('outcome.step.noSecret', { names: r.missing.join(', ') }), secrets }
@@ -476,7 +488,7 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
   if (unbound.length) {
     return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here. If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, msg: msg('outcome.step.secretUnbound', { names: unbound.join(', '), site: origin ?? '' }), secrets }
   }
-  const requested = new Set(secretNames(run.state.request))
+  const requested = new Set([...secretNames(run.state.request), ...vaultNamesIn(run.state.request, vault)])
   const asked = names.filter((n) => !requested.has(n))
   const ask = riskAsk('secret', { step: stepName(view), names: [...new Set(asked)].join(', '), site: origin! })
   if (asked.length && !(await confirm(run, view, secretQuestion(asked, origin!), ask))) return { error: kCancelled, secrets }
@@ -485,11 +497,15 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
   return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites }
 }
 
-/** The page as read, with any secret this run typed cut out of it: a page may echo what was typed into it. */
-function unechoed(run: Run, page: PageContext): PageContext {
-  if (!run.typed.length) return page
-  const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, run.typed)) }))
-  return { url: redactText(page.url, run.typed), title: redactText(page.title, run.typed), listing: redactText(page.listing, run.typed), ...(intents ? { intents } : {}) }
+/**
+ * The page as read, with every saved secret cut out of it in any shape (redact.ts): a page may
+ * echo what was typed into it, spaced out or reversed, or show a vault value it holds.
+ */
+async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
+  const hidden = [...run.typed, ...Object.values(await run.ports.secrets.vault().catch(() => ({})))]
+  if (!hidden.length) return page
+  const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, hidden)) }))
+  return { url: redactText(page.url, hidden), title: redactText(page.title, hidden), listing: redactText(page.listing, hidden), ...(intents ? { intents } : {}) }
 }
 
 /** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
@@ -514,7 +530,7 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     })
     moveTab(run, tabId)
     if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && !confirmed) {
-      if (!(await confirm(run, view, out.message, pageAsk(view, out)))) return cancelled()
+      if (!(await confirm(run, view, secretReason(run, out), pageAsk(view, out, run)))) return cancelled()
       confirmed = true
       continue
     }
@@ -555,7 +571,9 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     // A pack's own `${env.X}` types a saved secret as surely as a `${secret:X}` arg does: the same
     // binding and question (red-team finding 4: an installed pack's env reached any site unasked).
     const envNames = (found.env ?? []).filter((n) => vault[n] !== undefined)
-    const named = [...new Set([...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])), ...envNames])]
+    // [trust] An arg that writes a vault value out in any shape is that secret too (redact.ts).
+    const plainArgs = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? plainSecrets({ params: { value: v } }, vault).value : []))
+    const named = [...new Set([...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])), ...envNames, ...plainArgs])]
     if (named.length) {
       // Bound to their sites as a typed step's secrets are (issue 16 §2); the question names them and the site.
       const origin = originOf(await ports.page.url(state.tabId))
@@ -579,7 +597,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
       confirm: asks,
       here: () => run.ports.page.url(run.state.tabId),
       async ask(reason, refusal) {
-        const allow = await confirm(run, view, reason, refusal ? pageAsk(view, refusal) : riskAsk('step', { step: stepName(view) }))
+        const allow = await confirm(run, view, refusal ? secretReason(run, refusal, reason) : reason, refusal ? pageAsk(view, refusal, run) : riskAsk('step', { step: stepName(view) }))
         if (!allow) halt.abort((halted = cancelled('Cancelled by you; the action stopped before that step.')))
         return allow
       },
@@ -611,8 +629,20 @@ function stepName(view: StepView): string {
 }
 
 /** The page's question about a step (`refusalAsk`), naming the step as the model described it. */
-function pageAsk(view: StepView, out: ExecFailure): Msg {
+function pageAsk(view: StepView, out: ExecFailure, run: Run): Msg {
+  // [trust] A form that takes a saved secret to another site says which secret (src/dom/secret-trust.ts).
+  if (out.carriesSecret && out.offsite) return riskAsk('cross_site_secret', { step: stepName(view), host: out.offsite, names: secretsTyped(run) })
   return refusalAsk(stepName(view), out)
+}
+
+/** The secrets this run typed, by name, for a question about a form that carries them. */
+function secretsTyped(run: Run): string {
+  return [...new Set(run.typedNames)].join(', ') || 'a saved secret'
+}
+
+/** The page's reason for a question, with the secret named when the step carries one off its site. */
+function secretReason(run: Run, out: ExecFailure, reason = out.message): string {
+  return out.carriesSecret && out.offsite ? `Sends the form with the saved secret ${secretsTyped(run)} to another site: ${out.offsite}` : reason
 }
 
 /**
@@ -639,7 +669,7 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
 async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: PageContext): Promise<{ ok: true; report: StepReport; instruction: Instruction } | { ok: false }> {
   const { state, ports, signal } = run
   const candidates: Candidate[] = failed.outcome.candidates ?? []
-  const fresh = unechoed(run, await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page))
+  const fresh = await unechoed(run, await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page))
   const prompt = buildRepairPrompt({ instruction: failed.instruction, error: failed.outcome.message, candidates }, fresh)
   let text = ''
   try {

@@ -19,6 +19,7 @@ import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSou
 import { describe as describeTarget, describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
 import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-fields'
+import { secretStepCheck } from '../secret-trust'
 import { navigationRefusal } from '../../core/offsite'
 import { navigationOf, type StepNavigation } from '../offsite'
 import { watchLeaving } from './leaving'
@@ -90,7 +91,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     // A saved secret goes only into a field whose own document is on a site it is bound to
     // (issue 16 §2); the field is remembered so its value is never listed again.
     const refuse: Gate = (el, action, nav) => {
-      const refused = nav === undefined ? risky(el, action) : risky(el, action, nav)
+      // [trust] secret-trust.ts: a secret's form leaving its origin asks so; a secret only into a field a person can see.
+      const refused = secretStepCheck(el, nav ?? navigationOf(el, action, step.key), { typesSecret: !!secretSites, confirmed: !!gate.confirmed }, nav === undefined ? risky(el, action) : risky(el, action, nav))
       if (refused) return refused
       if (secretSites) {
         if (!secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
@@ -178,7 +180,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       const beforeAct: Gate = (el, action) => {
         if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
         const nav = action === 'click' ? navigationOf(el, action) : null
-        const refused = nav ? risky(el, action, nav) : risky(el, action)
+        // [trust] secret-trust.ts, as for `act`.
+        const refused = secretStepCheck(el, nav ?? navigationOf(el, action), { typesSecret: !!secretSites, confirmed: !!gate.confirmed }, nav ? risky(el, action, nav) : risky(el, action))
         if (!refused && secretSites) markSecretField(el)
         // A link to a new tab, as for `act`: a script's click would meet the popup blocker, so the
         // carrier opens it; the flow stays in this tab until a `tab` step moves it there.

@@ -204,6 +204,7 @@ export default {
   "risk.ask.destructive": "{step}: “{target}” may delete something.",
   "risk.ask.cross_site": "{step}: goes to another site: {host}.",
   "risk.ask.cross_site_form": "{step}: goes to another site: {host}, and takes the form’s fields with it.",
+  "risk.ask.cross_site_secret": "{step}: sends the form with your saved secret {names} in it to another site: {host}.",
   "risk.ask.high_risk_action": "{step}: runs {action}, an action marked high-risk.",
   "risk.ask.permission": "{step}: “{target}” may grant access.",
   "risk.ask.data_send": "{step}: “{target}” may send data.",

@@ -198,6 +198,7 @@ export default {
   "risk.ask.destructive": "{step}：“{target}”可能会删除内容。",
   "risk.ask.cross_site": "{step}：会前往另一个网站：{host}。",
   "risk.ask.cross_site_form": "{step}：会前往另一个网站：{host}，并带上表单里填写的内容。",
+  "risk.ask.cross_site_secret": "{step}：会把填有你已保存的密钥 {names} 的表单发送到另一个网站：{host}。",
   "risk.ask.high_risk_action": "{step}：会运行标记为高风险的操作 {action}。",
   "risk.ask.permission": "{step}：“{target}”可能会授予访问权限。",
   "risk.ask.data_send": "{step}：“{target}”可能会发送数据。",
