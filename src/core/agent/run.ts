@@ -17,6 +17,7 @@ import type { Msg } from '../chat'
 import { navigationRefusal } from '../offsite'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
 import { plainSecrets, vaultNamesIn } from './redact'
+import { packQuestion } from '../registry/capabilities'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
@@ -560,6 +561,9 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
   try {
     const found = await ports.actions.lookup(name)
     if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim(), msg: msg('outcome.step.actionUnknown', { action: name }) } as ExecFailure, secrets: [] }
+    // [trust] A pack that reads fields or sends page data asks off its own sites (registry/capabilities.ts).
+    const packAsk = found.capabilities && packQuestion(name, found.capabilities, originOf(await ports.page.url(state.tabId)))
+    if (packAsk && !(await confirm(run, view, packAsk.reason, riskAsk('packData', { step: stepName(view), ...packAsk.params })))) return { out: cancelled(), secrets: [] }
     let asks = settings.safety.confirm
     if (found.risk === 'high' && asks.includes('high_risk_action')) {
       if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`, riskAsk('high_risk_action', { step: stepName(view), action: name })))) return { out: cancelled(), secrets: [] }

@@ -214,3 +214,16 @@ export function packShownOn(sites: readonly string[] | undefined, origin: string
   if (!sites?.length) return true
   return !!origin && sites.some((s) => siteOrigin(s) === origin)
 }
+
+/**
+ * The question before a registry action runs on `origin` when it reads the page's fields or sends
+ * its data and its pack is not made for that site; null when it may run unasked. The same words
+ * refuse it where nobody can be asked (`/run`, the popup's Run: src/background/handlers/actions.ts).
+ */
+export function packQuestion(action: string, c: PackCapabilities, origin: string | null): { reason: string; params: { action: string; site: string } } | null {
+  if (!packNeedsAsk(c, origin)) return null
+  const what = [c.readsFields && 'reads what you typed into fields', (c.sendsPageData || c.runsScripts) && 'can send the page’s data elsewhere'].filter(Boolean).join(' and ') || 'reads the page and opens other sites'
+  const site = origin ?? 'this page'
+  const made = c.sites.length ? `its pack is made for ${c.sites.join(', ')}, not ${site}` : 'its pack names no site it is made for'
+  return { reason: `The action ${action} ${what}; ${made}`, params: { action, site } }
+}

@@ -283,7 +283,7 @@ describe('plan', () => {
     const second = w.llmCalls[1]
     expect(w.turn(1)).toContain('OK step 1 input (Type into #username): Did Type into #username')
     expect(w.turn(1)).toContain('[btn_2] Sign in (read 2)')
-    const listings = second.filter((m) => m.content.includes('<untrusted_page_content>'))
+    const listings = second.filter((m) => m.content.includes('<untrusted_page_content>\nTitle: '))
     expect(listings).toEqual([second.at(-1)])
     expect(second[0].content).toContain('(page listing of that moment omitted)')
     expect(JSON.parse(second[1].content)).toEqual([input(1, '#username', 'alice'), done('Done.')].slice(0, 1))
