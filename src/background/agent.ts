@@ -175,6 +175,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       // A repaired plan is asked about in the run's chat, not written back (issue 18 §5).
       recordHit: (key, repaired) => cache.recordHit(key, repaired, chat),
       remove: (key) => cache.remove(key),
+      reviewed: (key) => cache.markReviewed(key),
     },
     store: {
       async save(state) {

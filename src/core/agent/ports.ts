@@ -81,6 +81,8 @@ export interface CachePort {
   save(entry: Omit<CacheEntry, 'createdAt' | 'updatedAt' | 'hits' | 'repairs'>): Promise<void>
   recordHit(key: string, repaired: { index: number; instruction: Instruction }[]): Promise<void>
   remove(key: string): Promise<void>
+  /** The person reviewed a plan that page content could have shaped (provenance.ts): it replays from now on. */
+  reviewed?(key: string): Promise<void>
 }
 
 export interface StorePort {

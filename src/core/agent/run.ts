@@ -18,6 +18,8 @@ import { navigationRefusal } from '../offsite'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
 import { plainSecrets, vaultNamesIn } from './redact'
 import { packQuestion } from '../registry/capabilities'
+import { needsReview, provenanceOf, reviewQuestion } from './provenance'
+import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
@@ -130,6 +132,8 @@ interface Run {
   typedNames: string[]
   /** Time spent waiting for the person's answers, so a step's duration is the page's, not their pause. */
   askedMs?: number
+  /** Questions put to the person so far in this run. */
+  asks: number
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -151,6 +155,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     used: state.stepsUsed ?? state.executed.length,
     typed: [],
     typedNames: [],
+    asks: 0,
   }
 }
 
@@ -221,7 +226,8 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
         const files = state.attachments?.length ? `\n(files: ${state.attachments.map((f) => f.name).join(', ')})` : ''
         state.cacheKey = await ports.cache.key(state.request + files, state.startUrl)
         const hit = await ports.cache.lookup(state.cacheKey)
-        if (hit) {
+        // [trust] A plan page content could have shaped replays only after one review (provenance.ts).
+        if (hit && (!needsReview(hit) || (await reviewPlan(run, hit)))) {
           await pendingNav
           return await replay(run, hit)
         }
@@ -421,6 +427,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   if (state.status !== 'running') void setStatus(run, 'running')
   const t0 = ports.clock.now()
   const asked0 = run.askedMs ?? 0
+  const asks0 = run.asks
   const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
@@ -431,6 +438,8 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
   if (out.ok) state.executed.push(recorded)
+  // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
+  if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
   // What the step acted on, for "Save last run as flow" (issue 18 §3).
   if (out.ok && out.target) (state.targets ??= {})[state.executed.length - 1] = out.target
   void save(run)
@@ -662,6 +671,7 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
     signal.addEventListener('abort', () => resolve(false), { once: true })
   })
   const askedAt = ports.clock.now()
+  run.asks++
   const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, step: view.index, reason }, signal).catch(() => false)])
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
   await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow ? 'allowed' : 'denied' } })
@@ -708,6 +718,19 @@ function extractFirstInstruction(text: string): Instruction | null {
   return found
 }
 
+/**
+ * The person's one review of a remembered plan that page content could have shaped: its risky
+ * steps listed in the chat; a yes marks it reviewed and replays it, a no plans afresh.
+ */
+async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
+  const p = hit.provenance!
+  const view: StepView = { index: 0, instruction: { step_id: 1, action_type: 'verify', params: { assertion: '' }, description: hit.request }, status: 'pending' }
+  const steps = p.risky.map((r) => `${r.index + 1}. ${r.text}`).join('; ')
+  const yes = await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))
+  if (yes) await run.ports.cache.reviewed?.(hit.key)
+  return yes
+}
+
 /** A cached plan, replayed with no LLM call; a step that fails is repaired for that step only. */
 async function replay(run: Run, entry: { key: string; steps: Instruction[] }): Promise<void> {
   const { state, ports, signal } = run
@@ -745,7 +768,8 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   if (status === 'done' && !state.replay && state.cacheKey && !state.typedSecretLiteral && state.executed.length) {
-    await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed })
+    // [trust] Every planned step had the page in front of the model: where it came from is kept (provenance.ts).
+    await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed, provenance: provenanceOf(state.executed, { pageShaped: true, asked: state.askedSteps }) })
   }
   await setStatus(run, status)
 }

@@ -211,6 +211,7 @@ export default {
   "risk.ask.secret": "{step}: types the saved secret {names} into a field on {site}. You did not name it in your request; the model or the page asked for it.",
   "risk.ask.actionSecret": "{step}: the action {action} types the saved secret {names} into a field on {site}.",
   "risk.ask.packData": "{step}: the action {action} reads what you typed into fields or can send the page’s data elsewhere, and its pack is not made for {site}.",
+  "risk.ask.cachedPlan": "Saved steps for “{step}”: they were planned while a web page was in front of the model, and these act on what a page could have asked for: {steps}. Replay them? (No plans afresh.)",
   "risk.ask.step": "{step}: this step may be risky.",
   'options.title': 'Ava settings',
   'options.provider': 'Provider',

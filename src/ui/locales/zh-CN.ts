@@ -205,6 +205,7 @@ export default {
   "risk.ask.secret": "{step}：会把已保存的密钥 {names} 填入 {site} 上的输入框。你的请求里没有提到它，是模型或页面要求的。",
   "risk.ask.actionSecret": "{step}：操作 {action} 会把已保存的密钥 {names} 填入 {site} 上的输入框。",
   "risk.ask.packData": "{step}：操作 {action} 会读取你在输入框里填写的内容，或可能把页面数据发往别处，而它所在的操作包并不是为 {site} 制作的。",
+  "risk.ask.cachedPlan": "“{step}”的已保存步骤：它们是在模型看着网页时规划的，其中这些步骤执行的可能是网页要求的操作：{steps}。要重放吗？（选否则重新规划。）",
   "risk.ask.step": "{step}：这一步可能有风险。",
   'options.title': 'Ava 设置',
   'options.provider': '服务商',
