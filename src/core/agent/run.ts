@@ -344,7 +344,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       if (!out.ok) {
         const code = out.code === 'ELEMENT_NOT_FOUND' || out.code === 'ELEMENT_STALE' ? 'ELEMENT_MISSING' : 'STEP_FAILED'
         // The step's row holds the page's own words (details); the message says it once, in the person's language.
-        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true, ...(out.code === 'BLOCKED' ? { recovery: ['options'] } : {}) }), step: { index: view.index, instruction: ins, outcome: out } }
+        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true, ...(out.code === 'BLOCKED' ? { recovery: ['options'] } : {}) }), step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out } }
         stream.abort()
       } else if (isLooping(state.executed)) {
         batch.failure = { error: avaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.', msg('outcome.loop')), stop: true }
@@ -684,7 +684,9 @@ async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: 
   const { state, ports, signal } = run
   const candidates: Candidate[] = failed.outcome.candidates ?? []
   const fresh = await unechoed(run, await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page))
-  const prompt = buildRepairPrompt({ instruction: failed.instruction, error: failed.outcome.message, candidates }, fresh)
+  // [trust] The failed step as recorded: a vault value it wrote out, in any shape, stays out (redact.ts).
+  const hidden = Object.values(await ports.secrets.vault().catch(() => ({})))
+  const prompt = buildRepairPrompt({ instruction: redactInstruction(failed.instruction, { sensitive: false, secrets: hidden }), error: redactText(failed.outcome.message, hidden), candidates }, fresh)
   let text = ''
   try {
     const res = await ports.llm.stream({ system: buildSystemPrompt(), messages: [{ role: 'user', content: prompt }], signal, onText: (d) => void (text += d) })
