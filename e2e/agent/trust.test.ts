@@ -224,3 +224,20 @@ it('an earlier answer that quoted a page comes back inside the untrusted block',
   expect(earlier.content).toMatch(/<untrusted_page_content>\n[^]*standing order[^]*\n<\/untrusted_page_content>/)
   await page.close()
 })
+
+it('the page cannot time a read: reading it sends it no event', async () => {
+  const page = await open('/trust/timing.html')
+  const panel = await ava.openPanel(page)
+  // The page has settled (its own change pushed hints once); from here on it only listens.
+  await page.waitForTimeout(500)
+  await page.evaluate(() => ((window as unknown as { heard: string[] }).heard.length = 0))
+  llm.script(say([done('Read.')]))
+  await sendAndWait(panel, 'what is on this page?')
+  llm.script(say([done('Read again.')]))
+  await sendAndWait(panel, 'and now?')
+  expect(chatRequests()).toHaveLength(2)
+  // The script-clickable span is still listed: the hints came from the page world's own pushes.
+  expect(JSON.stringify(chatRequests()[0].body)).toContain('btn_more')
+  expect(await page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual([])
+  await page.close()
+})
