@@ -21,8 +21,10 @@ export interface PackCapabilities {
   navigates: { hosts: string[]; anySite: boolean } | null
   /** Sends forms (Enter, a submit button, `submit`). */
   submits: boolean
-  /** Types saved secrets (`secret` params, `${env.*}`). */
+  /** Reads saved secrets from the vault itself (`${env.*}`) and types them. */
   typesSecrets: boolean
+  /** Takes a password or code the caller gives it (a `secret` param): the caller is asked where it goes. */
+  takesSecrets: boolean
   /** Puts what it read from the page into an address or a field: data can leave with it. */
   sendsPageData: boolean
   /** Runs its own script in the page (`eval`): can do anything the page can. */
@@ -33,7 +35,7 @@ export interface PackCapabilities {
 
 /** One line a person reads, by key into the locale tables (`pack.cap.<key>`), with its values. */
 export interface CapabilityLine {
-  key: 'sites' | 'anySite' | 'acts' | 'readsText' | 'readsFields' | 'navigates' | 'navigatesAny' | 'submits' | 'typesSecrets' | 'sendsPageData' | 'runsScripts' | 'uploads'
+  key: 'sites' | 'anySite' | 'acts' | 'readsText' | 'readsFields' | 'navigates' | 'navigatesAny' | 'submits' | 'takesSecrets' | 'typesSecrets' | 'sendsPageData' | 'runsScripts' | 'uploads'
   params?: Record<string, string>
   /** Whether this line is past "clicks and types on its own sites": the person must say yes to it. */
   sensitive: boolean
@@ -91,14 +93,14 @@ function literalHost(url: string): string | null {
 }
 
 export function packCapabilities(pack: PackLike): PackCapabilities {
-  const caps: PackCapabilities = { sites: [], acts: false, readsText: false, readsFields: false, navigates: null, submits: false, typesSecrets: false, sendsPageData: false, runsScripts: false, uploads: false }
+  const caps: PackCapabilities = { sites: [], acts: false, readsText: false, readsFields: false, navigates: null, submits: false, typesSecrets: false, takesSecrets: false, sendsPageData: false, runsScripts: false, uploads: false }
   caps.sites = [...new Set((pack.sites ?? []).map((s) => siteOrigin(s)).filter((o): o is string => !!o))]
   const selectors = pack.selectors ?? {}
   const selectorText = (v: unknown) => texts(v).map((t) => t.replace(/\$\{\s*selectors\.([\w-]+)\s*\}/g, (_, k: string) => texts(selectors[k]).join(' ')))
   const hosts = new Set<string>()
   let anySite = false
   for (const action of Object.values(pack.actions)) {
-    if (Object.values(action.params ?? {}).some((p) => p.secret)) caps.typesSecrets = true
+    if (Object.values(action.params ?? {}).some((p) => p.secret)) caps.takesSecrets = true
     walk(action.steps, (s) => {
       const args = s.args ?? {}
       const all = texts(args)
@@ -172,6 +174,7 @@ export function capabilityLines(c: PackCapabilities): CapabilityLine[] {
     if (c.navigates.hosts.length) out.push({ key: 'navigates', params: { hosts: c.navigates.hosts.join(', ') }, sensitive: away.length > 0 })
   }
   if (c.sendsPageData) out.push({ key: 'sendsPageData', sensitive: true })
+  if (c.takesSecrets) out.push({ key: 'takesSecrets', sensitive: false })
   if (c.typesSecrets) out.push({ key: 'typesSecrets', sensitive: true })
   if (c.uploads) out.push({ key: 'uploads', sensitive: true })
   if (c.runsScripts) out.push({ key: 'runsScripts', sensitive: true })

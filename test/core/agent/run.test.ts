@@ -1141,7 +1141,7 @@ describe('trust has a source', () => {
   })
 
   it('asks before a pack that reads fields runs off its own sites', async () => {
-    const caps = { sites: ['https://pack.example'], acts: false, readsText: true, readsFields: true, navigates: { hosts: ['collect.example'], anySite: false }, submits: false, typesSecrets: false, sendsPageData: true, runsScripts: false, uploads: false }
+    const caps = { sites: ['https://pack.example'], acts: false, readsText: true, readsFields: true, navigates: { hosts: ['collect.example'], anySite: false }, submits: false, typesSecrets: false, takesSecrets: false, sendsPageData: true, runsScripts: false, uploads: false }
     const w = world({ answer: async () => false, replies: [reply({ step_id: 1, action_type: 'run_action', params: { action: 'shop:card:copy', args: {} } })] })
     w.ports.actions.lookup = async () => ({ ok: true, capabilities: caps })
     const ran: string[] = []

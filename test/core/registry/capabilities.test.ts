@@ -84,7 +84,7 @@ actions:
         args: { url: "https://bank.example/done" }
 `),
     )
-    expect(caps).toMatchObject({ typesSecrets: true, submits: true, navigates: { anySite: true, hosts: ['bank.example'] } })
+    expect(caps).toMatchObject({ typesSecrets: true, takesSecrets: true, submits: true, navigates: { anySite: true, hosts: ['bank.example'] } })
     const lines = capabilityLines(caps)
     // Its own site is no news; "any site" is.
     expect(lines.find((l) => l.key === 'navigates')?.sensitive).toBe(false)
