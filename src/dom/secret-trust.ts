@@ -46,7 +46,7 @@ export function secretFieldRefusal(el: Element): ExecFailure | null {
   if (input.disabled || input.readOnly) return refused('disabled or read-only')
   if (el.localName === 'input' && input.type === 'hidden') return refused('hidden')
   const style = getComputedStyle(el)
-  if (style.visibility !== 'visible' || style.display === 'none' || style.contentVisibility === 'hidden') return refused('hidden')
+  if (style.visibility === 'hidden' || style.visibility === 'collapse' || style.display === 'none' || style.contentVisibility === 'hidden') return refused('hidden')
   if (opacityOf(el) < kMinOpacity) return refused('transparent')
   // Scrolled into view first: a field below the fold is fine, the hit test needs it on screen.
   ;(el as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center', behavior: 'instant' })
