@@ -16,8 +16,9 @@ const kValue = 'SECRET-58213'
  */
 let box = { x: 10, y: 10, width: 120, height: 24 }
 let measured: Element | null = null
+const measure = (el: Element) => void (measured = el)
 HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
-  measured = this
+  measure(this)
   return { ...box, left: box.x, top: box.y, right: box.x + box.width, bottom: box.y + box.height, toJSON: () => ({}) } as DOMRect
 }
 document.elementFromPoint = () => measured
