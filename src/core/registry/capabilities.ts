@@ -43,8 +43,12 @@ export interface CapabilityLine {
 
 const kReadText = new Set(['getText', 'getAttribute', 'snapshot', 'find', 'getUrl'])
 const kFieldAttrs = /^(?:value|checked|selected|defaultValue)$/i
-/** Selectors that point at a field: reading their text reads what was typed. */
-const kFieldSelector = /\b(?:input|textarea|select)\b|contenteditable|\[name=|type=["']?(?:text|password|email|tel|number)/i
+/**
+ * Selectors that point at a field: reading their text reads what was typed. The tag names count
+ * only as tags (`input#card`, `//textarea`), not inside a class name (`el-select__wrapper` is a
+ * component showing the option chosen, page text like any other).
+ */
+const kFieldSelector = /(?:^|[\s>+~,(/:])(?:input|textarea|select)(?![\w-])|contenteditable|\[name=|type=["']?(?:text|password|email|tel|number)/i
 const kSubmitKey = /^(?:enter|numpadenter)$/i
 const kSubmitSelector = /submit|type=["']?submit|\bbtn[-_]?(?:send|pay|save|ok|confirm)|button/i
 /** A template reading what an earlier step got from the page. */

@@ -106,3 +106,18 @@ actions:
     expect(packShownOn(undefined, 'https://evil.example')).toBe(true)
   })
 })
+
+describe('what counts as reading a field', () => {
+  const reads = (selector: string) =>
+    packCapabilities({ actions: { 'a:b': { steps: [{ action: 'getText', args: { selector } }] } } }).readsFields
+  it.each([
+    ['css:input#card', true],
+    ['xpath://form//textarea', true],
+    ['css:[name=cvc]', true],
+    ['css:.el-select__selected-item', false],
+    ['xpath://div[contains(@class, "el-select-dropdown")]', false],
+    ['css:#greeting', false],
+  ])('getText of %s: %s', (selector, expected) => {
+    expect(reads(selector)).toBe(expected)
+  })
+})
