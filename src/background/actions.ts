@@ -174,6 +174,7 @@ export function currentTabUrl(tabId: number): string | undefined {
 /**
  * What a registry action can do (capabilities.ts), with the actions it `run`s, and the sites of its
  * pack: for the question a pack step that reads fields or sends page data asks off those sites.
+ * Undefined for Ava's built-in packs (Element Plus's select reads its own input to say what it chose).
  */
 export async function actionCapabilities(name: string): Promise<PackCapabilities | undefined> {
   const r = await getRegistry()
@@ -195,6 +196,8 @@ export async function actionCapabilities(name: string): Promise<PackCapabilities
     runs(a.steps)
   }
   visit(found.action)
+  // Ava's own packs ship with it (reviewed in this repository): a person's or a URL's are someone else's.
+  if (Object.values(actions).every((a) => a.source.source === 'builtin')) return undefined
   const ns = r.getNamespace(found.action.namespace)
   return packCapabilities({ sites: ns?.sites, selectors: ns?.selectors, actions })
 }
