@@ -70,6 +70,8 @@ interface Measured {
 
 async function measure(page: Page, runs: number, warmup: number): Promise<Measured> {
   await page.addScriptTag({ content: await observeBundle() })
+  // The boot script's one request for listener hints at load, as on every page (dom/observe/listeners.ts).
+  await page.evaluate(() => (window as any).__avaObserve.watchListenerHints?.(document, true))
   // The agent reads a page only once it is ready (content/agent.ts pageInfo); so does the bench.
   await page.evaluate(() => (window as any).__avaObserve.waitForReady())
   return page.evaluate(({ n, warmup }) => {

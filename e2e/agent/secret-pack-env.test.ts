@@ -33,8 +33,13 @@ const received = () => w.site.hits.map((h) => decodeURIComponent(h.path)).join('
 
 async function setUp(sites: string[]): Promise<{ page: Page; popup: Page }> {
   const popup = await openPopup(w.ava)
-  const installed = await sendFrom<{ ok: boolean }>(popup, 'popup→bg:packs.install', { text: kPack, origin: 'pasted' })
-  expect(installed.ok).toBe(true)
+  // It reads the vault itself (`${env.bank}`): installing takes a yes to exactly what it can do.
+  type Consent = { consent: string; lines: { key: string }[] }
+  const asked = await sendFrom<{ ok: boolean; res?: { ok: boolean; consent?: Consent } }>(popup, 'popup→bg:packs.install', { text: kPack, origin: 'pasted' })
+  expect(asked.res?.ok).toBe(false)
+  expect(asked.res?.consent?.lines.map((l) => l.key)).toContain('typesSecrets')
+  const installed = await sendFrom<{ ok: boolean; res?: { ok: boolean } }>(popup, 'popup→bg:packs.install', { text: kPack, origin: 'pasted', consent: asked.res?.consent?.consent })
+  expect(installed.res?.ok).toBe(true)
   await (await w.ava.worker()).evaluate(([v, s]) => chrome.storage.local.set({ vault: { bank: v }, vaultSites: { bank: s } }), [kBank, sites] as const)
   const page = await w.ava.context.newPage()
   await page.goto(`${w.site.url}/hostile/secrets.html`)

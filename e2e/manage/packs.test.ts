@@ -43,8 +43,12 @@ it('installs a pasted pack after showing what it adds, and lists it as the perso
   await paste(popup, demo)
   await popup.waitForSelector('[data-test=diff][data-kind=install]')
   expect(await popup.$$eval('[data-test=diff-added]', (els) => els.map((e) => e.textContent!.trim()))).toEqual(['+ signup:fill', '+ signup:old', '+ signup:read'])
+  // What it can do is listed, as a browser lists an extension's permissions; nothing past clicking,
+  // typing and reading on the page, so the one Install click installs it, as before.
+  expect(await popup.$$eval('[data-test=capability]', (els) => els.map((e) => e.getAttribute('data-key')))).toEqual(['anySite', 'acts', 'submits', 'readsText', 'takesSecrets'])
   await popup.click('[data-test=install]')
   await expect.poll(() => popup.textContent('[data-test=installed]')).toBe('Installed demo v1.0.0.')
+  expect(await popup.locator('[data-test=consent-prompt]').count()).toBe(0)
   expect(await userPacks()).toMatchObject({ demo: { version: '1.0.0', enabled: true, origin: 'pasted' } })
 
   await popup.click('[data-test=tab-packs]')

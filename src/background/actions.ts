@@ -4,6 +4,11 @@ import { createChannelPort, type BoundSecret, type StepGuard } from '../core/pag
 import { discoverActions } from '../core/registry/discover'
 import type { Msg } from '../core/chat'
 import { envReferencesDeep } from '../core/registry/secrets'
+import { packCapabilities, packQuestion, packShownOn, type PackCapabilities } from '../core/registry/capabilities'
+import { kSuggestions } from '../core/registry/errors'
+import type { ActionDefinition } from '../core/registry/model'
+import { originOf } from '../core/agent/secrets'
+import { riskAsk } from '../core/agent/outcome'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
@@ -142,26 +147,83 @@ export function watchSelectorCaches(): void {
 }
 
 /**
- * The pack API on a tab. `guard`: the gate the person's own commands pass too (`/run`, the popup's
- * Run; issue 25 §2): their steps are counted and risk-checked, and a risky one asks in the panel.
+ * The pack API on a tab. `guard`: the gate the person's own commands pass too (`/run`; issue 25
+ * §2): their steps are counted and risk-checked, and a risky one asks in the panel.
  */
 export async function actionApi(tabId: number | undefined, guard?: StepGuard): Promise<ActionApi> {
-  return createActionApi({ registry: await getRegistry(), getEngine: tabId === undefined ? undefined : () => engineFor(tabId, guard), env: await vaultStore.get() })
+  return createActionApi({ registry: await getRegistry(), getEngine: tabId === undefined ? undefined : () => siteCheckedEngine(tabId, guard), env: await vaultStore.get() })
+}
+
+/**
+ * The engine for `/run` and the popup's Run: an action that reads the page's fields or sends its
+ * data off its pack's sites asks first where the person can be asked (`/run`, in the panel, as the
+ * chat's run_action does: capabilities.ts `packQuestion`), and is refused where nobody can be
+ * (the popup's Run), with the way to run it where Ava can ask.
+ */
+async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<ActionEngine> {
+  const engine = await engineFor(tabId, guard)
+  const refusal = async (action: string): Promise<ActionResult | null> => {
+    const caps = await actionCapabilities(action)
+    const q = caps && packQuestion(action, caps, originOf(currentTabUrl(tabId) ?? ''))
+    if (!q) return null
+    if (guard && (await guard.ask(q.reason, { ok: false, code: 'NEEDS_CONFIRMATION', message: q.reason, ask: riskAsk('packData', { step: action, ...q.params }) }))) return null
+    return { success: false, action, error: { code: 'NOT_FOR_SITE', message: `${q.reason}. Ava does not run it here unasked.`, action, suggestion: kSuggestions.NOT_FOR_SITE }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
+  }
+  const checked = Object.create(engine) as ActionEngine
+  checked.run = async (name, params, options) => (await refusal(name)) ?? engine.run(name, params, options)
+  checked.debug = async (name, params, options) => (await refusal(name)) ?? engine.debug(name, params, options)
+  return checked
 }
 
 export function currentTabUrl(tabId: number): string | undefined {
   return currentDoc(tabId)?.url
 }
 
-/** The registry actions most relevant to a request, described for the planner (issue 6). */
-export async function relevantActions(request: string, limit = 5): Promise<import('../core/agent/prompt').ActionSummary[]> {
+/**
+ * What a registry action can do (capabilities.ts), with the actions it `run`s, and the sites of its
+ * pack: for the question a pack step that reads fields or sends page data asks off those sites.
+ * Undefined for Ava's built-in packs (Element Plus's select reads its own input to say what it chose).
+ */
+export async function actionCapabilities(name: string): Promise<PackCapabilities | undefined> {
   const r = await getRegistry()
-  return discoverActions(r, request, limit).flatMap((name) => {
+  const found = r.lookup(name)
+  if (!found.ok) return undefined
+  const actions: Record<string, ActionDefinition> = {}
+  const visit = (a: ActionDefinition) => {
+    if (actions[a.fullName]) return
+    actions[a.fullName] = a
+    const runs = (steps: typeof a.steps): void => {
+      for (const s of steps) {
+        if (s.action === 'run' && typeof s.args.action === 'string') {
+          const next = r.lookup(s.args.action)
+          if (next.ok) visit(next.action)
+        }
+        runs(s.fallback ?? [])
+      }
+    }
+    runs(a.steps)
+  }
+  visit(found.action)
+  // Ava's own packs ship with it (reviewed in this repository): a person's or a URL's are someone else's.
+  if (Object.values(actions).every((a) => a.source.source === 'builtin')) return undefined
+  const ns = r.getNamespace(found.action.namespace)
+  return packCapabilities({ sites: ns?.sites, selectors: ns?.selectors, actions })
+}
+
+/**
+ * The registry actions most relevant to a request, described for the planner (issue 6): only
+ * those of packs made for the page's site (or for any site), as their text is their author's.
+ */
+export async function relevantActions(request: string, limit = 5, url?: string): Promise<import('../core/agent/prompt').ActionSummary[]> {
+  const r = await getRegistry()
+  const origin = url ? originOf(url) : null
+  return discoverActions(r, request, limit * 2).flatMap((name) => {
     const d = r.describe(name)
     if (!d) return []
+    if (url !== undefined && !packShownOn(r.getNamespace(d.namespace)?.sites, origin)) return []
     const params = Object.entries(d.paramDetails).map(([pname, p]) => ({ name: pname, type: p.type, required: !!p.required, description: p.description }))
     return [{ name: d.name, description: d.description, params }]
-  })
+  }).slice(0, limit)
 }
 
 /**

@@ -53,6 +53,13 @@ export function save(entry: Omit<CacheEntry, 'createdAt' | 'updatedAt' | 'hits' 
   })
 }
 
+/** The person reviewed a plan page content could have shaped (core/agent/provenance.ts): it replays unasked from now on. */
+export function markReviewed(key: string): Promise<void> {
+  return update((all) => {
+    if (all[key]) all[key] = { ...all[key], reviewedAt: Date.now() }
+  })
+}
+
 /**
  * A cached plan that needed a repair (issue 18 §5): the repaired steps wait here, keyed by the
  * entry, until the person accepts them, as a flow's heal does; the entry keeps its old steps

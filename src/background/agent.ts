@@ -11,7 +11,7 @@ import { historyStore, runStore, tabStore } from '../storage/conversation'
 import { settingsStore } from '../storage/settings'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
 import * as cache from './agent-cache'
-import { actionEnvNames, describeResult, engineFor, getRegistry, packVersions, relevantActions } from './actions'
+import { actionCapabilities, actionEnvNames, describeResult, engineFor, getRegistry, packVersions, relevantActions } from './actions'
 import { chatWriter, newId, originOf } from './conversation'
 import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
@@ -157,10 +157,10 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       url: (tab) => tabUrl(tab),
     },
     actions: {
-      relevant: (request) => relevantActions(request),
+      relevant: async (request) => relevantActions(request, undefined, await tabUrl(tabId)),
       async lookup(name) {
         const found = (await getRegistry()).lookup(name)
-        return found.ok ? { ok: true, risk: found.action.risk, env: (await actionEnvNames(name)).names } : { ok: false, message: found.message, suggestion: found.suggestion }
+        return found.ok ? { ok: true, risk: found.action.risk, env: (await actionEnvNames(name)).names, capabilities: await actionCapabilities(name) } : { ok: false, message: found.message, suggestion: found.suggestion }
       },
       async run(tab, name, params, signal, guard) {
         // A pack's links and submits meet the lists and the off-site question as the model's own do.
@@ -176,6 +176,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       // A repaired plan is asked about in the run's chat, not written back (issue 18 §5).
       recordHit: (key, repaired) => cache.recordHit(key, repaired, chat),
       remove: (key) => cache.remove(key),
+      reviewed: (key) => cache.markReviewed(key),
     },
     store: {
       async save(state) {

@@ -1,6 +1,7 @@
 import browser from 'webextension-polyfill'
 import { handle, send } from '../messaging'
 import { createLauncher } from './launcher'
+import { watchListenerHints } from '../dom/observe/listeners'
 
 /**
  * The content script's eager part, in every frame of every page: in the top frame the Ava button
@@ -21,6 +22,9 @@ function boot(): void {
   const world = globalThis as { [kBooted]?: true }
   if (world[kBooted]) return
   world[kBooted] = true
+  // Listener hints are kept as the page's main world pushes them, asked for once now, on every
+  // page: a read never asks, so the page cannot time one (dom/observe/listeners.ts).
+  watchListenerHints(document, true)
 
   const launcher = createLauncher({
     panelUrl: browser.runtime.getURL('src/panel/index.html'),

@@ -10,13 +10,15 @@
  * proxy what it answers for its target. Every step of ours is inside a try: a failure only means
  * fewer hints. Targets are held weakly (WeakRef), so removed nodes are collected.
  *
- * Only DOM nodes and events cross between worlds. When the isolated-world scanner dispatches
- * `kAsk` on a document, this answers synchronously with one `kHint` event on the document whose
- * target ranges start at the hinted elements (dom/observe/listeners.ts): StaticRanges are not
- * tracked by the document, so nothing in the DOM changes, and one event costs one call into the
- * other world however many elements it names (an event per element cost ~10 µs each). The page
- * can forge hints just as it can add an onclick attribute: a hint only lists an element, it is
- * never trusted for anything else.
+ * Only DOM nodes and events cross between worlds. This script *pushes* the hints, on its own
+ * schedule: one `kHint` event on the document, whose target ranges start at the hinted elements
+ * (dom/observe/listeners.ts), `kPushDelayMs` after the page added a listener or changed its DOM,
+ * and once when the boot script (on every page, at load, Ava used or not) asks. Ava's reads send
+ * nothing: the page cannot tell a read from any other moment (docs/page-representation.md,
+ * "Listener hints"); when a push comes depends only on what the page itself did. StaticRanges are
+ * not tracked by the document, so nothing in the DOM changes, and one event costs one call into
+ * the other world however many elements it names. The page can forge hints just as it can add an
+ * onclick attribute: a hint only lists an element, it is never trusted for anything else.
  *
  * No imports and no exports: the build emits this file as it is, with no loader.
  */
@@ -36,12 +38,27 @@
   let live = 0
   const Range = StaticRange
   const Input = InputEvent
+  const later = setTimeout
+  const Observer = MutationObserver
+  // After the page's own change, this long before the hints are pushed: a burst of changes (a
+  // framework rendering a list) is one push, and a push costs a walk of the hinted nodes.
+  const kPushDelayMs = 150
+  let pending = false
+  const schedule = () => {
+    if (pending) return
+    pending = true
+    later(() => {
+      pending = false
+      answer()
+    }, kPushDelayMs)
+  }
 
   const note = (t: unknown) => {
     try {
       const n = apply(nodeType, t, [])
       if ((n === 1 || n === 9) && !seen.has(t as Node)) {
         seen.add(t as Node)
+        schedule()
         // Compacted whenever it doubles: the list stays about twice the nodes still alive.
         if (refs.push(new WeakRef(t as Node)) > live * 2 + 64) live = (refs = refs.filter((r) => r.deref())).length
       }
@@ -114,5 +131,12 @@
     }
     document.dispatchEvent(new Input(kHint, { targetRanges: out }))
   }
+  // The boot script's one question at load (every page, every load) is answered at once.
   proto.addEventListener.call(document, kAsk, answer)
+  // React and jQuery delegation hint elements no listener call announces: a DOM change schedules a push too.
+  try {
+    new Observer(schedule).observe(document, { childList: true, subtree: true })
+  } catch {
+    // a failure only means fewer hints
+  }
 })()

@@ -148,6 +148,8 @@ export type ExecFailure = {
   handle?: string
   /** NEEDS_CONFIRMATION asked again: the element changed since the person allowed it. */
   changed?: boolean
+  /** …and one of them holds a saved secret: the run's question names it (src/dom/secret-trust.ts). */
+  carriesSecret?: boolean
 }
 
 export type ExecOutcome = ExecSuccess | ExecFailure

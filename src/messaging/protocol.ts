@@ -1,3 +1,4 @@
+import type { CapabilityLine } from '../core/registry/capabilities'
 import type { ChatMessage, RunEvent, RunView } from '../core/chat'
 export type { RunEvent }
 import type { ErrorData } from '../core/errors'
@@ -129,7 +130,8 @@ export interface Protocol {
   /** Fetches a pack from a URL (the popup has asked for the origin's host permission first). */
   'popup→bg:packs.fetch': { req: { url: string }; res: { text: string; url: string } }
   /** Validates again and saves; nothing is saved while the text has an error. */
-  'popup→bg:packs.install': { req: { text: string; origin: string; confirmed?: { namespace: string; source: 'user' | 'builtin'; from: string } }; res: InstallOutcome }
+  /** `consent`: the capabilities the person said yes to (capabilities.ts `capabilityConsent`). */
+  'popup→bg:packs.install': { req: { text: string; origin: string; confirmed?: { namespace: string; source: 'user' | 'builtin'; from: string }; consent?: string }; res: InstallOutcome }
   'popup→bg:packs.setEnabled': { req: { namespace: string; enabled: boolean }; res: { ok: true } }
   'popup→bg:packs.delete': { req: { namespace: string }; res: { ok: true } }
   'popup→bg:packs.undoDelete': { req: { namespace: string }; res: { ok: boolean } }
@@ -210,7 +212,17 @@ export interface PackUpdate {
   overridesBuiltin: boolean
   diff: PackDiff
 }
-export type InstallOutcome = { ok: true; namespace: string; version: string; previous?: string } | { ok: false; issues: PackIssue[] } | { ok: false; update: PackUpdate }
+export type InstallOutcome = { ok: true; namespace: string; version: string; previous?: string } | { ok: false; issues: PackIssue[] } | { ok: false; update: PackUpdate } | { ok: false; consent: PackConsent }
+/**
+ * What a pack can do, asked before it is installed when it does more than click and type on its
+ * own sites (docs/packs-ui.md, "What a pack can do"); `added`: what an update adds.
+ */
+export interface PackConsent {
+  namespace: string
+  lines: CapabilityLine[]
+  added: CapabilityLine[]
+  consent: string
+}
 export interface TabTargets {
   tabs: { id: number; title: string; url: string }[]
   /** The active tab when it is a web page, else the web tab used most recently. */

@@ -2,7 +2,8 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
 import { diffPacks, kMaxPackBytes, validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackDiff, type PackFile, type PackIssue } from '../core/registry'
-import { send, type CacheEntry, type ManagedPack, type PackUpdate, type TabTargets } from '../messaging'
+import { send, type CacheEntry, type ManagedPack, type PackConsent, type PackUpdate, type TabTargets } from '../messaging'
+import { addedCapabilities, capabilityConsent, capabilityLines, packCapabilities, type CapabilityLine } from '../core/registry/capabilities'
 import { userPacksStore } from '../storage/packs'
 import { failure, type Failure } from '../ui/failure'
 import { failureLine } from './run-text'
@@ -106,6 +107,17 @@ export const useImportStore = defineStore('import', () => {
   const installed = ref<{ namespace: string; version: string; previous?: string } | null>(null)
   /** The background's answer when the pack takes an installed namespace: installs only after a yes. */
   const update = ref<PackUpdate | null>(null)
+  /** The background's answer when the pack does more than click and type on its own sites: installs only after a yes. */
+  const consent = ref<PackConsent | null>(null)
+  /** The installed version of the pack being previewed, to say what an update adds. */
+  const before = ref<PackFile | undefined>(undefined)
+  /** What the previewed pack can do, as a browser lists an extension's permissions; `added` marks what an update adds. */
+  const capabilities = computed(() => {
+    if (!pack.value) return []
+    const lines = capabilityLines(packCapabilities(pack.value))
+    const added = before.value ? new Set(addedCapabilities(capabilityLines(packCapabilities(before.value)), lines)) : new Set<CapabilityLine>()
+    return lines.map((line) => ({ line, added: added.has(line) }))
+  })
   let checkSeq = 0
 
   const errors = computed(() => issues.value.filter((i) => i.severity === 'error'))
@@ -121,6 +133,8 @@ export const useImportStore = defineStore('import', () => {
     error.value = null
     installed.value = null
     update.value = null
+    consent.value = null
+    before.value = undefined
   }
 
   /** The registry's own validator, run here for live feedback; the background checks again on install. */
@@ -128,6 +142,7 @@ export const useImportStore = defineStore('import', () => {
     const seq = ++checkSeq
     installed.value = null
     update.value = null
+    consent.value = null
     if (!text.value.trim()) {
       issues.value = []
       pack.value = null
@@ -140,14 +155,15 @@ export const useImportStore = defineStore('import', () => {
     diff.value = null
     if (!pack.value) return
     const next = pack.value
-    let before: PackFile | undefined
+    let old: PackFile | undefined
     try {
-      const old = await send('popup→bg:packs.get', { namespace: next.namespace })
-      before = validatePack(old.text).pack
+      old = validatePack((await send('popup→bg:packs.get', { namespace: next.namespace })).text).pack
     } catch {
-      before = undefined // not installed yet
+      old = undefined // not installed yet
     }
-    if (seq === checkSeq) diff.value = diffPacks(before, next)
+    if (seq !== checkSeq) return
+    diff.value = diffPacks(old, next)
+    before.value = old
   }
 
   function setText(value: string, from = 'pasted') {
@@ -181,18 +197,26 @@ export const useImportStore = defineStore('import', () => {
     }
   }
 
-  /** Installs; `confirm` is the person's yes to the update the background described last. */
+  /**
+   * Installs; `confirm` is the person's yes to the question the background asked last: the update
+   * it described (whose card lists the capabilities, new ones marked), or the capabilities.
+   */
   async function install(confirm = false): Promise<boolean> {
     if (!canInstall.value) return false
     const asked = update.value
+    const agreed = consent.value
     installing.value = true
     error.value = null
     update.value = null
+    consent.value = null
     try {
       const confirmed = confirm && asked ? { namespace: asked.namespace, source: asked.source, from: asked.diff.from ?? '' } : undefined
-      const r = await send('popup→bg:packs.install', { text: text.value, origin: origin.value, confirmed })
+      // The update card showed what the pack can do: its yes covers those capabilities too.
+      const yes = confirm ? (agreed?.consent ?? (asked && pack.value ? capabilityConsent(capabilities.value.map((c) => c.line)) : undefined)) : undefined
+      const r = await send('popup→bg:packs.install', { text: text.value, origin: origin.value, confirmed, ...(yes !== undefined ? { consent: yes } : {}) })
       if (!r.ok) {
         if ('update' in r) update.value = r.update
+        else if ('consent' in r) consent.value = r.consent
         else issues.value = r.issues
         return false
       }
@@ -206,7 +230,7 @@ export const useImportStore = defineStore('import', () => {
     }
   }
 
-  return { text, origin, issues, pack, diff, fetching, installing, error, installed, update, errors, warnings, canInstall, reset, check, setText, fetchUrl, install }
+  return { text, origin, issues, pack, diff, fetching, installing, error, installed, update, consent, capabilities, errors, warnings, canInstall, reset, check, setText, fetchUrl, install }
 })
 
 export type RunOutcome = { kind: 'run'; result: ActionResult } | { kind: 'dry'; result: DryRunResult }

@@ -60,7 +60,12 @@ describe('popup→bg:packs.install', () => {
   })
 
   it('installs once confirmed for exactly what is installed, and says what it replaced', async () => {
-    const r = await install({ text: kTakeover, origin: 'pasted', confirmed: { namespace: 'common', source: 'builtin', from: '1.0.0' } })
+    const confirmed = { namespace: 'common', source: 'builtin', from: '1.0.0' } as const
+    // It opens another site, which the built-in did not: the yes to the update must cover that too.
+    const asked = await install({ text: kTakeover, origin: 'pasted', confirmed })
+    expect(asked.consent).toMatchObject({ namespace: 'common', added: [{ key: 'navigates', params: { hosts: 'evil.test' }, sensitive: true }] })
+    expect((await stored()).common).toBeUndefined()
+    const r = await install({ text: kTakeover, origin: 'pasted', confirmed, consent: asked.consent.consent })
     expect(r).toEqual({ ok: true, namespace: 'common', version: '9.0.0', previous: '1.0.0' })
     expect((await stored()).common.version).toBe('9.0.0')
   })

@@ -3,7 +3,7 @@
 // functions look and behave as before. The real browser's side (toString, identity, events) is
 // checked against a plain Chromium in e2e/observe/listeners.test.ts.
 import { beforeAll, expect, test } from 'vitest'
-import { listenerHints } from '../../src/dom/observe/listeners'
+import { kAskHintsEvent, listenerHints, watchListenerHints } from '../../src/dom/observe/listeners'
 
 // vitest's happy-dom environment keeps Node's own EventTarget global; the page's is the one its nodes inherit from.
 globalThis.EventTarget = Object.getPrototypeOf(Node.prototype).constructor
@@ -50,7 +50,12 @@ const make = (html: string): HTMLElement => {
   document.body.append(div)
   return div
 }
-const hintedText = () => [...listenerHints(document)].map((e) => e.textContent)
+/** The hints after the boot script's request (answered at once); a read alone asks nothing. */
+const hintedText = () => {
+  watchListenerHints(document)
+  document.dispatchEvent(new Event(kAskHintsEvent))
+  return [...listenerHints(document)].map((e) => e.textContent)
+}
 
 test('patched functions keep name, length and native source text', () => {
   const add = EventTarget.prototype.addEventListener

@@ -9,6 +9,20 @@ import { createReceiver } from '../../src/dom/page/receiver'
 
 const kValue = 'SECRET-58213'
 
+/**
+ * happy-dom lays nothing out: every element is given a 120×24 box on screen, and the hit test at a
+ * point answers the element last measured, so a field passes the "a person can see it" check
+ * (src/dom/secret-trust.ts) unless a test gives it another box. The real layout is e2e/agent/trust.test.ts.
+ */
+let box = { x: 10, y: 10, width: 120, height: 24 }
+let measured: Element | null = null
+const measure = (el: Element) => void (measured = el)
+HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
+  measure(this)
+  return { ...box, left: box.x, top: box.y, right: box.x + box.width, bottom: box.y + box.height, toJSON: () => ({}) } as DOMRect
+}
+document.elementFromPoint = () => measured
+
 const fill = (secretSites?: string[]): PageCommand<'act'> => ({ kind: 'act', step: { action: 'fill', value: kValue, target: { focused: true } }, timeoutMs: 500, ...(secretSites ? { secretSites } : {}) })
 
 /** A field nothing marks as secret (no password type, autocomplete, name or id that says so). */
@@ -20,7 +34,21 @@ function field(): HTMLInputElement {
 }
 
 describe('receiver: secrets only on their sites', () => {
-  beforeEach(() => clearAgentIds())
+  beforeEach(() => {
+    clearAgentIds()
+    box = { x: 10, y: 10, width: 120, height: 24 }
+  })
+
+  it.each([
+    ['1×1', { x: 10, y: 10, width: 1, height: 1 }],
+    ['off screen', { x: -9999, y: 0, width: 200, height: 24 }],
+  ])('refuses a field a person cannot see (%s), typing nothing', async (_, at) => {
+    box = at
+    const input = field()
+    const out = await createReceiver()(fill([location.origin]))
+    expect(out).toMatchObject({ ok: false, code: 'BLOCKED', message: expect.stringMatching(/field you can see/) })
+    expect(input.value).toBe('')
+  })
 
   it('refuses a secret bound to another site, typing nothing', async () => {
     const input = field()

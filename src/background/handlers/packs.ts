@@ -1,7 +1,8 @@
 import browser from 'webextension-polyfill'
 import { CacheEntrySchema, type CacheEntry } from '../../core/instruction/cache-entry'
 import { jsonErrorAt } from '../../core/json-error'
-import { diffPacks, kMaxPackBytes, qualify, validatePack } from '../../core/registry'
+import { diffPacks, kMaxPackBytes, qualify, validatePack, type PackFile } from '../../core/registry'
+import { addedCapabilities, capabilityConsent, capabilityLines, packCapabilities } from '../../core/registry/capabilities'
 import { handle, ProtocolError, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
@@ -17,6 +18,17 @@ import { readTextLimited } from '../read-limited'
 
 const kSenders = ['popup', 'options'] as const
 const userFile = (namespace: string) => `user:${namespace}`
+/**
+ * The question an install must pass, or null when the pack only clicks and types on its own sites
+ * (or an update adds nothing past that): it installs on the one Install click, as before.
+ */
+function consentFor(next: PackFile, before: PackFile | undefined) {
+  const lines = capabilityLines(packCapabilities(next))
+  const added = before ? addedCapabilities(capabilityLines(packCapabilities(before)), lines) : lines
+  if (!added.some((l) => l.sensitive)) return null
+  return { lines, added: before ? added : [], consent: capabilityConsent(lines) }
+}
+
 /** A URL import gives up after this long; a pack is a small text file. */
 const kFetchTimeoutMs = 15_000
 
@@ -149,7 +161,7 @@ export function registerPackHandlers(): void {
     return { text, url: res.url || parsed.href }
   })
 
-  handle('popup→bg:packs.install', kSenders, async ({ text, origin, confirmed }) => {
+  handle('popup→bg:packs.install', kSenders, async ({ text, origin, confirmed, consent }) => {
     const result = validatePack(text, { file: origin })
     if (!result.ok || !result.pack) return { ok: false as const, issues: result.issues.filter((i) => i.severity === 'error') }
     const next = result.pack
@@ -163,6 +175,10 @@ export function registerPackHandlers(): void {
       const overridesBuiltin = installed.source === 'builtin' || (await builtinText(namespace)) !== undefined
       return { ok: false as const, update: { namespace, source: installed.source, overridesBuiltin, diff: diffPacks(before, next) } }
     }
+    // What the pack can do is said before it is installed; past clicking and typing on its own
+    // sites, only a yes to exactly these capabilities installs it (an update: to what it adds).
+    const asked = consentFor(next, installed ? validatePack(installed.text, { file: installed.source }).pack : undefined)
+    if (asked && consent !== asked.consent) return { ok: false as const, consent: { namespace, ...asked } }
     return changePacks((packs) => {
       // Another install of this namespace landed between the prompt and the yes: ask again.
       if (installed && packs[namespace] && packs[namespace].version !== installed.version) throw refuse('PACK_CHANGED', { namespace }, `"${namespace}" changed while you were deciding; import it again to see the new difference.`)

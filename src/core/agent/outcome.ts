@@ -70,7 +70,7 @@ export function stepFailureMsg(n: number, out: Pick<ExecFailure, 'code' | 'reaso
 }
 
 /** The question before a risky step: `step` is what the step does, in the model's words. */
-export function riskAsk(category: RiskCategory | 'cross_site_form' | 'secret' | 'actionSecret' | 'step', params: Record<string, string>): Msg {
+export function riskAsk(category: RiskCategory | 'cross_site_form' | 'cross_site_secret' | 'packData' | 'cachedPlan' | 'secret' | 'actionSecret' | 'step', params: Record<string, string>): Msg {
   return msg(`risk.ask.${category}`, params)
 }
 
@@ -88,7 +88,7 @@ export function refusalAsk(step: string, out: Pick<ExecFailure, 'offsite' | 'car
   return riskAsk('step', { step })
 }
 
-const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'step', 'frameSite', 'uploadSite', 'download'] as const
+const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'cross_site_secret', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'packData', 'cachedPlan', 'step', 'frameSite', 'uploadSite', 'download'] as const
 
 /** Every key this module and the run produce; both locales must have each (test/ui/outcome-messages.test.ts). */
 export const kOutcomeKeys: readonly string[] = [

@@ -1,3 +1,4 @@
+import type { PackCapabilities } from '../registry/capabilities'
 import type { ChatMessage, StepView } from '../chat'
 import type { ExecOutcome, RiskCategory } from '../exec'
 import type { CacheEntry } from '../instruction/cache-entry'
@@ -69,7 +70,8 @@ export interface PagePort {
 }
 
 /** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */
-export type ActionLookup = { ok: true; risk?: string; env?: string[] } | { ok: false; message: string; suggestion?: string }
+/** `capabilities`: what the action (and what it runs) can do, and its pack's sites (registry/capabilities.ts). */
+export type ActionLookup = { ok: true; risk?: string; env?: string[]; capabilities?: PackCapabilities } | { ok: false; message: string; suggestion?: string }
 
 export interface ActionsPort {
   /** The registry actions most relevant to a request, for the planner. */
@@ -90,6 +92,8 @@ export interface CachePort {
   save(entry: Omit<CacheEntry, 'createdAt' | 'updatedAt' | 'hits' | 'repairs'>): Promise<void>
   recordHit(key: string, repaired: { index: number; instruction: Instruction }[]): Promise<void>
   remove(key: string): Promise<void>
+  /** The person reviewed a plan that page content could have shaped (provenance.ts): it replays from now on. */
+  reviewed?(key: string): Promise<void>
 }
 
 export interface StorePort {

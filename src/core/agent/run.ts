@@ -11,12 +11,16 @@ import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, forgetPage, type PageContext, type StepReport } from './prompt'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, type PageContext, type StepReport } from './prompt'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
 import type { Msg } from '../chat'
 import { navigationRefusal } from '../offsite'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
+import { plainSecrets, vaultNamesIn } from './redact'
+import { packQuestion } from '../registry/capabilities'
+import { needsReview, provenanceOf, reviewQuestion } from './provenance'
+import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
@@ -127,8 +131,12 @@ interface Run {
   used: number
   /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
   typed: string[]
+  /** …and their names, for a question about a form that would carry them to another site. */
+  typedNames: string[]
   /** Time spent waiting for the person's answers, so a step's duration is the page's, not their pause. */
   askedMs?: number
+  /** Questions put to the person so far in this run. */
+  asks: number
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -145,10 +153,13 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     steps: [...(mine?.steps ?? [])],
     text: mine?.text ?? '',
     thinking: mine?.thinking ?? '',
-    earlier: before.slice(-kHistoryContext).map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text.slice(0, 2_000) })),
+    // [trust] An earlier answer may quote a page: it comes back framed as page content (prompt.ts earlierAnswer).
+    earlier: before.slice(-kHistoryContext).map((m) => (m.role === 'user' ? { role: 'user', content: m.text.slice(0, 2_000) } : { role: 'assistant', content: earlierAnswer(m.text.slice(0, 2_000)) })),
     saving: Promise.resolve(),
     used: state.stepsUsed ?? state.executed.length,
     typed: [],
+    typedNames: [],
+    asks: 0,
   }
 }
 
@@ -219,7 +230,8 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
         const files = state.attachments?.length ? `\n(files: ${state.attachments.map((f) => f.name).join(', ')})` : ''
         state.cacheKey = await ports.cache.key(state.request + files, state.startUrl)
         const hit = await ports.cache.lookup(state.cacheKey)
-        if (hit) {
+        // [trust] A plan page content could have shaped replays only after one review (provenance.ts).
+        if (hit && (!needsReview(hit) || (await reviewPlan(run, hit)))) {
           await pendingNav
           return await replay(run, hit)
         }
@@ -236,7 +248,7 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
       pendingNav = null
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
-      const page = unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
+      const page = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
       const userTurn =
         state.iteration === 0 && !resumed
           ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
@@ -339,7 +351,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       if (!out.ok) {
         const code = out.code === 'ELEMENT_NOT_FOUND' || out.code === 'ELEMENT_STALE' ? 'ELEMENT_MISSING' : 'STEP_FAILED'
         // The step's row holds the page's own words (details); the message says it once, in the person's language.
-        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true, ...(out.code === 'BLOCKED' ? { recovery: ['options'] } : {}) }), step: { index: view.index, instruction: ins, outcome: out } }
+        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true, ...(out.code === 'BLOCKED' ? { recovery: ['options'] } : {}) }), step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out } }
         stream.abort()
       } else if (isLooping(state.executed)) {
         batch.failure = { error: avaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.', msg('outcome.loop')), stop: true }
@@ -488,13 +500,19 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   if (state.status !== 'running') void setStatus(run, 'running')
   const t0 = ports.clock.now()
   const asked0 = run.askedMs ?? 0
+  const asks0 = run.asks
   const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : await runPageStep(run, view, ins)
-  if (out.ok) run.typed.push(...secrets)
+  if (out.ok && secrets.length) {
+    run.typed.push(...secrets)
+    run.typedNames.push(...vaultNamesIn(secrets.join('\n'), await ports.secrets.vault().catch(() => ({}))))
+  }
   const durationMs = Math.round(ports.clock.now() - t0 - ((run.askedMs ?? 0) - asked0))
   const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
   if (out.ok) state.executed.push(recorded)
+  // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
+  if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
   // What the step acted on, for "Save last run as flow" (issue 18 §3).
   if (out.ok && out.target) (state.targets ??= {})[state.executed.length - 1] = out.target
   void save(run)
@@ -538,9 +556,13 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
     return { error: `Refused: ${names} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, msg: msg('outcome.step.secretInUrl', { names }), secrets: [] }
   }
   const value = ins.params.value
-  const names = value ? [...new Set(secretNames(value))] : []
+  // [trust] A vault value the model wrote out, in any shape, is that secret: bound and asked about (redact.ts).
+  const vault = await run.ports.secrets.vault()
+  const plain = plainSecrets(ins, vault)
+  if (plain.url.length) return { error: `Refused: ${plain.url.join(', ')} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, msg: msg('outcome.step.secretInUrl', { names: plain.url.join(', ') }), secrets: plain.url.map((n) => vault[n]) }
+  const names = value ? [...new Set([...secretNames(value), ...plain.value])] : []
   if (!value || !names.length) return { instruction: ins, secrets: [] }
-  const [vault, bound] = await Promise.all([run.ports.secrets.vault(), run.ports.secrets.sites()])
+  const bound = await run.ports.secrets.sites()
   const r = resolveSecrets(value, (n) => vault[n])
   const secrets = names.map((n) => vault[n]).filter((v): v is string => !!v)
   if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, msg: msg('outcome.step.noSecret', { names: r.missing.join(', ') }), secrets }
@@ -549,7 +571,7 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
   if (unbound.length) {
     return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here. If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, msg: msg('outcome.step.secretUnbound', { names: unbound.join(', '), site: origin ?? '' }), secrets }
   }
-  const requested = new Set(secretNames(run.state.request))
+  const requested = new Set([...secretNames(run.state.request), ...vaultNamesIn(run.state.request, vault)])
   const asked = names.filter((n) => !requested.has(n))
   const ask = riskAsk('secret', { step: stepName(view), names: [...new Set(asked)].join(', '), site: origin! })
   if (asked.length && !(await confirm(run, view, secretQuestion(asked, origin!), ask))) return { error: kCancelled, secrets }
@@ -558,11 +580,15 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
   return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites }
 }
 
-/** The page as read, with any secret this run typed cut out of it: a page may echo what was typed into it. */
-function unechoed(run: Run, page: PageContext): PageContext {
-  if (!run.typed.length) return page
-  const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, run.typed)) }))
-  return { url: redactText(page.url, run.typed), title: redactText(page.title, run.typed), listing: redactText(page.listing, run.typed), ...(intents ? { intents } : {}) }
+/**
+ * The page as read, with every saved secret cut out of it in any shape (redact.ts): a page may
+ * echo what was typed into it, spaced out or reversed, or show a vault value it holds.
+ */
+async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
+  const hidden = [...run.typed, ...Object.values(await run.ports.secrets.vault().catch(() => ({})))]
+  if (!hidden.length) return page
+  const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, hidden)) }))
+  return { url: redactText(page.url, hidden), title: redactText(page.title, hidden), listing: redactText(page.listing, hidden), ...(intents ? { intents } : {}) }
 }
 
 /** Questions about one step: the first, then one each time its element changed after a yes. */
@@ -594,7 +620,7 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     })
     moveTab(run, tabId)
     if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && asked < kMaxStepQuestions) {
-      if (!(await confirm(run, view, out.message, pageAsk(view, out)))) return cancelled()
+      if (!(await confirm(run, view, secretReason(run, out), pageAsk(view, out, run)))) return cancelled()
       asked++
       bound = out.handle
       continue
@@ -625,6 +651,9 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
   try {
     const found = await ports.actions.lookup(name)
     if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim(), msg: msg('outcome.step.actionUnknown', { action: name }) } as ExecFailure, secrets: [] }
+    // [trust] A pack that reads fields or sends page data asks off its own sites (registry/capabilities.ts).
+    const packAsk = found.capabilities && packQuestion(name, found.capabilities, originOf(await ports.page.url(state.tabId)))
+    if (packAsk && !(await confirm(run, view, packAsk.reason, riskAsk('packData', { step: stepName(view), ...packAsk.params })))) return { out: cancelled(), secrets: [] }
     let asks = settings.safety.confirm
     if (found.risk === 'high' && asks.includes('high_risk_action')) {
       if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`, riskAsk('high_risk_action', { step: stepName(view), action: name })))) return { out: cancelled(), secrets: [] }
@@ -636,7 +665,9 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     // A pack's own `${env.X}` types a saved secret as surely as a `${secret:X}` arg does: the same
     // binding and question (red-team finding 4: an installed pack's env reached any site unasked).
     const envNames = (found.env ?? []).filter((n) => vault[n] !== undefined)
-    const named = [...new Set([...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])), ...envNames])]
+    // [trust] An arg that writes a vault value out in any shape is that secret too (redact.ts).
+    const plainArgs = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? plainSecrets({ params: { value: v } }, vault).value : []))
+    const named = [...new Set([...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])), ...envNames, ...plainArgs])]
     if (named.length) {
       // Bound to their sites as a typed step's secrets are (issue 16 §2); the question names them and the site.
       const origin = originOf(await ports.page.url(state.tabId))
@@ -660,7 +691,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
       confirm: asks,
       here: () => run.ports.page.url(run.state.tabId),
       async ask(reason, refusal) {
-        const allow = await confirm(run, view, reason, refusal ? pageAsk(view, refusal) : riskAsk('step', { step: stepName(view) }))
+        const allow = await confirm(run, view, refusal ? secretReason(run, refusal, reason) : reason, refusal ? pageAsk(view, refusal, run) : riskAsk('step', { step: stepName(view) }))
         if (!allow) halt.abort((halted = cancelled('Cancelled by you; the action stopped before that step.')))
         return allow
       },
@@ -692,8 +723,20 @@ function stepName(view: StepView): string {
 }
 
 /** The page's question about a step (`refusalAsk`), naming the step as the model described it. */
-function pageAsk(view: StepView, out: ExecFailure): Msg {
+function pageAsk(view: StepView, out: ExecFailure, run: Run): Msg {
+  // [trust] A form that takes a saved secret to another site says which secret (src/dom/secret-trust.ts).
+  if (out.carriesSecret && out.offsite) return riskAsk('cross_site_secret', { step: stepName(view), host: out.offsite, names: secretsTyped(run) })
   return refusalAsk(stepName(view), out)
+}
+
+/** The secrets this run typed, by name, for a question about a form that carries them. */
+function secretsTyped(run: Run): string {
+  return [...new Set(run.typedNames)].join(', ') || 'a saved secret'
+}
+
+/** The page's reason for a question, with the secret named when the step carries one off its site. */
+function secretReason(run: Run, out: ExecFailure, reason = out.message): string {
+  return out.carriesSecret && out.offsite ? `Sends the form with the saved secret ${secretsTyped(run)} to another site: ${out.offsite}` : reason
 }
 
 /**
@@ -709,6 +752,7 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
     signal.addEventListener('abort', () => resolve(false), { once: true })
   })
   const askedAt = ports.clock.now()
+  run.asks++
   const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, step: view.index, reason }, signal).catch(() => false)])
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
   await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow ? 'allowed' : 'denied' } })
@@ -720,8 +764,10 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
 async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: PageContext): Promise<{ ok: true; report: StepReport; instruction: Instruction } | { ok: false }> {
   const { state, ports, signal } = run
   const candidates: Candidate[] = failed.outcome.candidates ?? []
-  const fresh = unechoed(run, await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page))
-  const prompt = buildRepairPrompt({ instruction: failed.instruction, error: failed.outcome.message, candidates }, fresh)
+  const fresh = await unechoed(run, await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page))
+  // [trust] The failed step as recorded: a vault value it wrote out, in any shape, stays out (redact.ts).
+  const hidden = Object.values(await ports.secrets.vault().catch(() => ({})))
+  const prompt = buildRepairPrompt({ instruction: redactInstruction(failed.instruction, { sensitive: false, secrets: hidden }), error: redactText(failed.outcome.message, hidden), candidates }, fresh)
   let text = ''
   try {
     const res = await ports.llm.stream({ system: buildSystemPrompt(), messages: [{ role: 'user', content: prompt }], signal, onText: (d) => void (text += d) })
@@ -753,6 +799,19 @@ function extractFirstInstruction(text: string): Instruction | null {
   s.push(text)
   s.end()
   return found
+}
+
+/**
+ * The person's one review of a remembered plan that page content could have shaped: its risky
+ * steps listed in the chat; a yes marks it reviewed and replays it, a no plans afresh.
+ */
+async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
+  const p = hit.provenance!
+  const view: StepView = { index: 0, instruction: { step_id: 1, action_type: 'verify', params: { assertion: '' }, description: hit.request }, status: 'pending' }
+  const steps = p.risky.map((r) => `${r.index + 1}. ${r.text}`).join('; ')
+  const yes = await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))
+  if (yes) await run.ports.cache.reviewed?.(hit.key)
+  return yes
 }
 
 /** A cached plan, replayed with no LLM call; a step that fails is repaired for that step only. */
@@ -792,7 +851,8 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   if (status === 'done' && !state.replay && state.cacheKey && !state.typedSecretLiteral && state.executed.length) {
-    await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed })
+    // [trust] Every planned step had the page in front of the model: where it came from is kept (provenance.ts).
+    await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed, provenance: provenanceOf(state.executed, { pageShaped: true, asked: state.askedSteps }) })
   }
   await setStatus(run, status)
 }

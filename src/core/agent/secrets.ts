@@ -1,4 +1,5 @@
 import type { Instruction } from '../instruction/schema'
+import { kRedacted, redactShapes } from './redact'
 
 /**
  * Secrets never reach the LLM, the cache, the history or a log (issue 6 safety). The planner
@@ -6,7 +7,7 @@ import type { Instruction } from '../instruction/schema'
  * typed into password fields are replaced by a placeholder wherever a step is recorded.
  */
 export const kSecretRef = /\$\{secret:([A-Za-z0-9_.-]+)\}/g
-export const kRedacted = '[redacted]'
+export { kRedacted }
 
 export function secretNames(value: string): string[] {
   return [...value.matchAll(kSecretRef)].map((m) => m[1])
@@ -42,16 +43,11 @@ export function redactInstruction(ins: Instruction, opts: { sensitive: boolean; 
 }
 
 /**
- * Shorter values are left alone: one or two characters are inside too many words. Three is a card's
- * CVV; `secrets` are only values this run typed as secrets, so a common word is not cut out.
+ * Removes every occurrence of the given secret values from a text, in any shape a page or a model
+ * may give one: spaced out, punctuated, case changed, reversed, or a long enough part (redact.ts).
  */
-const kMinRedacted = 3
-
-/** Removes any occurrence of the given secret values from a text, longest first. */
 export function redactText(text: string, secrets: string[]): string {
-  let out = text
-  for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (s.length >= kMinRedacted) out = out.split(s).join(kRedacted)
-  return out
+  return redactShapes(text, secrets)
 }
 
 /**

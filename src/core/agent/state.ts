@@ -35,6 +35,8 @@ export const RunStateSchema = z.object({
    * (issue 15), so a run resumed after a worker restart goes on counting from here.
    */
   stepsUsed: z.number().int().nonnegative().optional(),
+  /** Indices into `executed` of steps the person was asked about first: risky by their own account (provenance.ts). */
+  askedSteps: z.array(z.number().int().nonnegative()).optional(),
   /** Whether any step typed a literal value into a password field: such a run is not cached. */
   typedSecretLiteral: z.boolean(),
   planner: z.array(PlannerMessageSchema),

@@ -1,3 +1,4 @@
+import { provenanceOf } from '../agent/provenance'
 import type { Instruction } from '../instruction/schema'
 import { buildFlow, type RecordedTarget } from './record'
 import type { Flow, FlowSelector, FlowSelectors, FlowStep, FlowVariable, SelectorLevel } from './schema'
@@ -115,6 +116,9 @@ export function flowFromRun(executed: readonly Instruction[], resolved: readonly
     drafts.push({ step })
   })
   const flow = buildFlow(drafts, { name: opts.name, source: 'agent', sourceTask: opts.request, startUrl: opts.startUrl, now: opts.now })
+  // Where it came from: the model planned it with the page in front of it (core/agent/provenance.ts).
+  const shaped = provenanceOf(executed, { pageShaped: true }).risky
+  if (shaped.length) flow.metadata.page_shaped = shaped.map((r) => ({ step: r.index, why: r.why, text: r.text.slice(0, 500) }))
   const taken = new Set(Object.keys(flow.variables))
   const declare = (hint: string, variable: FlowVariable): string => {
     const name = variableName(hint, taken)

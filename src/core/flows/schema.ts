@@ -179,6 +179,11 @@ export const FlowMetadataSchema = z.strictObject({
   source_task: z.string().max(2_000).optional(),
   start_url: z.string().max(4_096).optional(),
   total_steps: z.number().int().min(0).optional(),
+  /**
+   * An agent run's steps that act on what a page could have asked for (core/agent/provenance.ts):
+   * the model wrote them with the page in front of it. Empty or absent for a person's recording.
+   */
+  page_shaped: z.array(z.strictObject({ step: z.number().int().min(0), why: z.string().max(40), text: z.string().max(500) })).max(1_000).optional(),
 })
 export type FlowMetadata = z.infer<typeof FlowMetadataSchema>
 

@@ -18,5 +18,17 @@ export const CacheEntrySchema = z.object({
   updatedAt: z.number(),
   hits: z.number(),
   repairs: z.number(),
+  /**
+   * Where the plan came from (core/agent/provenance.ts): written with page text in front of the
+   * model, and which of its steps act on what a page could have asked for. Such a plan replays only
+   * after the person has reviewed it once (`reviewedAt`).
+   */
+  provenance: z
+    .object({
+      pageShaped: z.boolean(),
+      risky: z.array(z.object({ index: z.number().int().min(0), why: z.string(), text: z.string() })),
+    })
+    .optional(),
+  reviewedAt: z.number().optional(),
 })
 export type CacheEntry = z.infer<typeof CacheEntrySchema>

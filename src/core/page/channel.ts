@@ -12,6 +12,7 @@ import type { ParsedSelector } from './selectors'
 import type { ExecFailure, RiskCategory } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { navigationRefusal, type SitePolicy } from '../offsite'
+import { holdsShape } from '../agent/redact'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -86,7 +87,8 @@ const kMinBoundSubstring = 3
 export function secretSitesOf(value: unknown, secrets: readonly BoundSecret[] | undefined): string[] | undefined {
   if (!secrets?.length || value === undefined || value === null) return undefined
   const texts = Array.isArray(value) ? value.map(String) : typeof value === 'object' ? [] : [String(value)]
-  const held = secrets.filter((s) => s.value !== '' && texts.some((t) => t === s.value || (s.value.length >= kMinBoundSubstring && t.includes(s.value))))
+  // [trust] In any shape a page or a model may give it: spaced, reversed, case changed, a long part (redact.ts).
+  const held = secrets.filter((s) => s.value !== '' && texts.some((t) => t === s.value || (s.value.length >= kMinBoundSubstring && holdsShape(t, s.value))))
   if (!held.length) return undefined
   return held[0].sites.filter((o) => held.every((s) => s.sites.includes(o)))
 }

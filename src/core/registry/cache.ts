@@ -92,6 +92,7 @@ const NamespaceSchema = z.object({
   version: z.string(),
   description: z.string(),
   descriptionZh: z.string().optional(),
+  sites: z.array(z.string()).optional(),
   compatibility: CompatibilitySchema.optional(),
   selectors: z.record(z.string(), SelectorSchema),
   actions: z.record(z.string(), ActionSchema),

@@ -152,6 +152,7 @@ export const kActionErrorCodes = [
   'VERSION_INCOMPATIBLE',
   'VERIFY_FAILED',
   'MAX_DEPTH_EXCEEDED',
+  'NOT_FOR_SITE',
 ] as const
 
 export type ActionErrorCode = (typeof kActionErrorCodes)[number]
@@ -183,6 +184,7 @@ export const kSuggestions: Record<ActionErrorCode, string> = {
   VERSION_INCOMPATIBLE: "The page's library version is outside the pack's compatibility range; use a pack for that version.",
   VERIFY_FAILED: 'The steps ran but the result was not what the pack expects; look at the page and the verify condition.',
   MAX_DEPTH_EXCEEDED: 'Actions call each other too deeply (or in a circle); flatten the `run` chain.',
+  NOT_FOR_SITE: 'Ask Ava in the chat to run it: Ava asks you first there. Or run it on a site its pack is made for.',
 }
 
 /** A failure inside the step engine; converted to an `ActionError` at the action boundary. */

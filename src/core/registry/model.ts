@@ -98,6 +98,8 @@ export interface NamespaceDefinition {
   version: string
   description: string
   descriptionZh?: string
+  /** `sites`: the origins the pack says it is for; none means any site (capabilities.ts). */
+  sites?: string[]
   compatibility?: ActionCompatibility
   selectors: Record<string, SelectorDefinition>
   actions: Record<string, ActionDefinition>
@@ -175,5 +177,5 @@ export function toNamespace(pack: PackFile, source: ActionSource): NamespaceDefi
     })),
   }
   const parents = pack.extends === undefined ? [] : Array.isArray(pack.extends) ? pack.extends : [pack.extends]
-  return { namespace: pack.namespace, version: pack.version, description: pack.description ?? '', descriptionZh: pack.description_zh, compatibility, selectors, actions, sources: [source], extends: parents }
+  return { namespace: pack.namespace, version: pack.version, description: pack.description ?? '', descriptionZh: pack.description_zh, ...(pack.sites?.length ? { sites: pack.sites } : {}), compatibility, selectors, actions, sources: [source], extends: parents }
 }

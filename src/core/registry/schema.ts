@@ -129,6 +129,8 @@ export const PackSchema = z.strictObject({
   description: z.string().optional(),
   description_zh: z.string().optional(),
   extends: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+  /** The sites the pack is for ("bank.com", "https://shop.example"): its text reaches the model only there (capabilities.ts). */
+  sites: z.array(z.string().min(1)).optional(),
   compatibility: CompatibilitySchema.optional(),
   selectors: z.record(z.string().regex(kIdentifierPattern), SelectorDefinitionSchema).optional(),
   actions: z.record(z.string().regex(kActionNamePattern), ActionSchema),

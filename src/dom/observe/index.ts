@@ -8,6 +8,7 @@ export { resolveHandle, safeResolveHandle, splitFrameId, kAgentIdAttr } from './
 export { waitForReady, openModals, type PendingRequestSource, type ReadyOptions, type ReadyReport, type ModalInfo } from './readiness'
 export { scrollAndCollect, type ScrollCollectOptions, type ScrollCollectResult } from './dynamic'
 export { showOverlay, hideOverlay } from './overlay'
+export { watchListenerHints } from './listeners'
 export { ObserveError, type ObserveErrorCode, type Result } from './errors'
 
 import { clearAgentIds as clearIds } from './ids'

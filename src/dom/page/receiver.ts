@@ -19,6 +19,7 @@ import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSou
 import { describe as describeTarget, describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
 import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-fields'
+import { secretStepCheck } from '../secret-trust'
 import { navigationRefusal } from '../../core/offsite'
 import { navigationOf, type StepNavigation } from '../offsite'
 import { watchLeaving } from './leaving'
@@ -194,6 +195,12 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   let recording: AbortController | null = null
 
   const bindings = createBindings()
+  /** A question asked outside the gate (a secret's form leaving its site) binds the yes to its element too. */
+  const bindQuestion = (el: Element, out: ExecFailure | null): ExecFailure | null => {
+    if (out?.code !== 'NEEDS_CONFIRMATION' || out.handle) return out
+    const drawn = drawnInView(el)
+    return { ...out, drawn, handle: bindings.bind(el, drawn) }
+  }
 
   async function act({ step, timeoutMs, secretSites, describe: describing, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
     const judge = stepGateOf(gate, bindings, step.key, step.files)
@@ -202,7 +209,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     // A saved secret goes only into a field whose own document is on a site it is bound to
     // (issue 16 §2); the field is remembered so its value is never listed again.
     const refuse: Gate = (el, action, nav) => {
-      const refused = nav === undefined ? judge.check(el, action) : judge.check(el, action, nav)
+      // [trust] secret-trust.ts: a secret's form leaving its origin asks so; a secret only into a field a person can see.
+      const refused = bindQuestion(el, secretStepCheck(el, nav ?? navigationOf(el, action, step.key), { typesSecret: !!secretSites, confirmed: !!gate.confirmed }, nav === undefined ? judge.check(el, action) : judge.check(el, action, nav)))
       if (refused) return refused
       if (secretSites) {
         if (!secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
@@ -295,7 +303,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       const beforeAct: Gate = (el, action) => {
         if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
         const nav = action === 'click' ? navigationOf(el, action) : null
-        const refused = nav ? judge.check(el, action, nav) : judge.check(el, action)
+        // [trust] secret-trust.ts, as for `act`.
+        const refused = bindQuestion(el, secretStepCheck(el, nav ?? navigationOf(el, action), { typesSecret: !!secretSites, confirmed: !!gate.confirmed }, nav ? judge.check(el, action, nav) : judge.check(el, action)))
         if (!refused && secretSites) markSecretField(el)
         // A link to a new tab, as for `act`: a script's click would meet the popup blocker, so the
         // carrier opens it; the flow stays in this tab until a `tab` step moves it there.

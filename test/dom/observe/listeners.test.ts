@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-// Listener hints in the scan (issue 20 §1): the main world's answer is simulated by a listener for
-// the request that sends one hint event per marked element, as content/listeners-main.ts does.
+// Listener hints in the scan (issue 20 §1): the main world's push is simulated by a listener for
+// the boot script's one request that sends one hint event naming the marked elements, as
+// content/listeners-main.ts does; later pushes are dispatched by the test.
 import { beforeEach, describe, expect, test } from 'vitest'
 import { clearAgentIds, observe } from '../../../src/dom/observe'
-import { kAskHintsEvent, kHintEvent, listenerHints } from '../../../src/dom/observe/listeners'
+import { kAskHintsEvent, kHintEvent, listenerHints, watchListenerHints } from '../../../src/dom/observe/listeners'
 import { page } from './helpers'
 
 beforeEach(() => clearAgentIds())
@@ -13,14 +14,18 @@ beforeEach(() => clearAgentIds())
  * event whose target ranges start at them (happy-dom's InputEvent keeps no target ranges, so the
  * event carries them as the browser's would report them).
  */
+function push(doc: Document): void {
+  const answer = new (doc.defaultView as any).Event(kHintEvent)
+  const ranges = [...doc.querySelectorAll('[data-l]')].map((el) => ({ startContainer: el }))
+  answer.getTargetRanges = () => ranges
+  doc.dispatchEvent(answer)
+}
+
+/** The page after the boot script's one request at load, answered by the (simulated) main world. */
 function hinted(body: string): Document {
   const doc = page(body)
-  doc.addEventListener(kAskHintsEvent, () => {
-    const answer = new (doc.defaultView as any).Event(kHintEvent)
-    const ranges = [...doc.querySelectorAll('[data-l]')].map((el) => ({ startContainer: el }))
-    answer.getTargetRanges = () => ranges
-    doc.dispatchEvent(answer)
-  })
+  doc.addEventListener(kAskHintsEvent, () => push(doc))
+  watchListenerHints(doc, true)
   return doc
 }
 
@@ -42,15 +47,24 @@ describe('listenerHints', () => {
     doc.addEventListener(kAskHintsEvent, () => {
       throw new Error('page bug')
     })
+    watchListenerHints(doc, true)
     expect(listenerHints(doc).size).toBe(0)
   })
 
-  test('the answer stops at the document: the page’s own listeners there never see it', () => {
-    const doc = hinted('<span data-l>a</span>')
-    let seen = 0
-    doc.addEventListener(kHintEvent, () => seen++)
+  test('a read sends the page nothing: it cannot time Ava reading it', () => {
+    const doc = hinted('<span data-l>a</span><span>b</span>')
+    const heard: string[] = []
+    for (const type of [kAskHintsEvent, kHintEvent]) doc.defaultView!.addEventListener(type, () => heard.push(type), true)
     expect(listenerHints(doc).size).toBe(1)
-    expect(seen).toBe(0)
+    expect(listed(doc)).toEqual(['button:a'])
+    expect(heard).toEqual([])
+  })
+
+  test('a later push replaces what was kept: the page changed, the hints follow', () => {
+    const doc = hinted('<span data-l>a</span><span id="b">b</span>')
+    doc.getElementById('b')!.setAttribute('data-l', '')
+    push(doc)
+    expect([...listenerHints(doc)].map((e) => e.textContent)).toEqual(['a', 'b'])
   })
 
   test('target ranges on text nodes are ignored', () => {
@@ -60,6 +74,7 @@ describe('listenerHints', () => {
       answer.getTargetRanges = () => [{ startContainer: doc.querySelector('p')!.firstChild }]
       doc.dispatchEvent(answer)
     })
+    watchListenerHints(doc, true)
     expect(listenerHints(doc).size).toBe(0)
   })
 })
