@@ -538,7 +538,7 @@ export default {
   'flow.rejected': 'Kept the recorded selectors.',
   'flow.flagged': 'Steps {steps} needed healing on every recent run: review their selectors.',
   'mcp.attach.ask': "{client} asks to drive this tab: to read it and act in it through Ava. Allow it?",
-  'mcp.stepLimit': "{client} has taken {n} steps in this tab, your step limit. Let it go on for up to {n} more?",
+  'mcp.stepLimit': "{client} has taken {n} step in this tab, your step limit. Let it go on for one more? | {client} has taken {n} steps in this tab, your step limit. Let it go on for up to {n} more?",
   'mcp.driving': "{client} is driving this tab. Its steps show here; Stop takes the tab back.",
   'mcp.stopped': "{client} no longer drives this tab.",
   'mcp.secret.ask': "{client} asks Ava to type the saved secret {names} into a field on {site}.",
