@@ -145,7 +145,7 @@ actions:
   )
 }
 
-it('a pack that reads a field and posts it away shows that before install, takes a yes, and then asks (model) or is refused (/run) off its sites', async () => {
+it('a pack that reads a field and posts it away shows that before install, takes a yes, and then asks off its sites, run by the model or by /run', async () => {
   const packs = await startPackServer(other.url)
   try {
     const popup = await ava.context.newPage()
@@ -175,8 +175,13 @@ it('a pack that reads a field and posts it away shows that before install, takes
     expect(question).toContain(origin())
     await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-deny]').last().click()
     await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
-    // Run by /run: refused here, with the way to run it where Ava can ask.
-    await sendAndWait(panel, '/run quickpay:card:copy')
+    // Run by /run: the same question in the panel; no, and it is refused with the way to run it where Ava can ask.
+    const before = await panel.locator('[data-role=assistant]').count()
+    await panel.fill('[data-test=input]', '/run quickpay:card:copy')
+    await panel.click('[data-test=send]')
+    expect(await pending(panel)).toContain('quickpay:card:copy')
+    await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-deny]').last().click()
+    await panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]').waitFor({ timeout: 20_000 })
     expect(await panel.locator('[data-role=assistant]').last().textContent()).toMatch(/not made for this site|ask Ava/)
     expect(page.url()).toContain('/trust/checkout.html')
     expect(otherGot()).not.toContain('4111')

@@ -98,7 +98,8 @@ export function coverOf(el: Element): Element | null {
   if (typeof doc.elementsFromPoint !== 'function' || typeof V.CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in doc)) return null
   const sheet = new V.CSSStyleSheet()
   sheet.replaceSync('* { pointer-events: auto !important; }')
-  const before = doc.adoptedStyleSheets
+  // A copy: `adoptedStyleSheets` is a live array, which would hold our sheet once it is set.
+  const before = [...doc.adoptedStyleSheets]
   let stack: Element[]
   try {
     doc.adoptedStyleSheets = [...before, sheet]

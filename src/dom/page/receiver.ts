@@ -209,13 +209,12 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     // A saved secret goes only into a field whose own document is on a site it is bound to
     // (issue 16 §2); the field is remembered so its value is never listed again.
     const refuse: Gate = (el, action, nav) => {
+      // A secret kept for other sites is refused before anything is asked: no yes could let it through.
+      if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
       // [trust] secret-trust.ts: a secret's form leaving its origin asks so; a secret only into a field a person can see.
       const refused = bindQuestion(el, secretStepCheck(el, nav ?? navigationOf(el, action, step.key), { typesSecret: !!secretSites, confirmed: !!gate.confirmed }, nav === undefined ? judge.check(el, action) : judge.check(el, action, nav)))
       if (refused) return refused
-      if (secretSites) {
-        if (!secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
-        markSecretField(el)
-      }
+      if (secretSites) markSecretField(el)
       secretField = holdsSecret(el)
       return null
     }
