@@ -15,6 +15,7 @@ import { settingsStore } from '../storage/settings'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
 import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
+import { askInPanel } from './recorder'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { emitToPanels } from './panels'
@@ -41,8 +42,6 @@ interface Session {
 }
 
 const sessions = new Map<number, Session>()
-/** Questions waiting in a panel, by the id their card carries. */
-const questions = new Map<string, { tabId: number; answer: (allow: boolean) => void }>()
 let port: browser.Runtime.Port | undefined
 
 /** How long the worker waits before opening the host again after it exited. */
@@ -149,29 +148,13 @@ function status(s: Session, state: 'running' | 'stopped' | 'done'): void {
 
 /** Asks in the tab's panel with Allow and Deny; false when the session ends first. */
 async function question(tabId: number, chat: ChatWriter, text: string, ask: ReturnType<typeof msg>, signal?: AbortSignal): Promise<boolean> {
-  const id = newId('mcpq')
-  const card = await chat.add({ role: 'system', kind: 'confirm', text, confirm: { runId: id, step: 0, reason: text, state: 'pending', msg: ask } })
-  const allow = await new Promise<boolean>((resolve) => {
-    questions.set(id, { tabId, answer: resolve })
-    signal?.addEventListener('abort', () => resolve(false), { once: true })
-  })
-  questions.delete(id)
-  await chat.patch(card.id, { confirm: { ...card.confirm!, state: allow ? 'allowed' : 'denied' } })
-  return allow
+  return askInPanel(tabId, chat, { id: newId('mcpq'), text, reason: text, step: 0, msg: ask }, signal)
 }
 
 /** Commands that change the page count against the step limit; reads and waits do not (as for the agent's steps). */
 function acts(cmd: PageCommand): boolean {
   if (cmd.kind === 'flow.step') return !['wait', 'verify', 'expect', 'extract'].includes(cmd.step.action)
   return cmd.kind === 'act' && !['wait', 'verify', 'getText', 'getAttribute'].includes(cmd.step.action)
-}
-
-/** The person's Allow or Deny on a client's question; false when it is not one. */
-export function answerMcpQuestion(tabId: number, id: string, allow: boolean): boolean {
-  const q = questions.get(id)
-  if (!q || q.tabId !== tabId) return false
-  q.answer(allow)
-  return true
 }
 
 /** Stop in the panel or the popup: the client loses the tab; false when no client drives it. */

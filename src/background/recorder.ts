@@ -30,7 +30,8 @@ import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow
 import { userPacksStore } from '../storage/packs'
 import { vaultFor } from '../storage/vault'
 import { boundSecrets, describeResult, engineFor, getRegistry, reloadRegistry } from './actions'
-import { chatWriter, conversationOf, newId } from './conversation'
+import { chatWriter, conversationOf, newId, type ChatWriter } from './conversation'
+import type { Msg } from '../core/chat'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { settingsStore } from '../storage/settings'
@@ -291,6 +292,22 @@ export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): vo
 /** Questions a replay is waiting on, by the id its confirm card carries. */
 const questions = new Map<string, { tabId: number; answer: (allow: boolean) => void }>()
 
+/**
+ * A question in the tab's panel, answered by Allow or Deny there: one card, one waiting entry in
+ * the registry above; a run that stops meanwhile (`signal`) is a no. Replays and MCP clients ask
+ * through it.
+ */
+export async function askInPanel(tabId: number, chat: ChatWriter, card: { id: string; text: string; reason: string; step: number; msg: Msg }, signal?: AbortSignal): Promise<boolean> {
+  const added = await chat.add({ role: 'system', kind: 'confirm', text: card.text, confirm: { runId: card.id, step: card.step, reason: card.reason, state: 'pending', msg: card.msg } })
+  const allow = await new Promise<boolean>((resolve) => {
+    questions.set(card.id, { tabId, answer: resolve })
+    signal?.addEventListener('abort', () => resolve(false), { once: true })
+  })
+  questions.delete(card.id)
+  await chat.patch(added.id, { confirm: { ...added.confirm!, state: allow ? 'allowed' : 'denied' } })
+  return allow
+}
+
 /** The person's answer to a replay's question (the chat's Allow / Deny); false when it is not one. */
 export function answerFlowQuestion(tabId: number, id: string, allow: boolean): boolean {
   const q = questions.get(id)
@@ -324,14 +341,7 @@ export async function replayGuard(tabId: number, tabNow: () => number, name: str
       const id = newId('replay')
       // The question in the person's language, asked as the agent asks it.
       const ask = refusal ? refusalAsk(name, refusal) : riskAsk('step', { step: name })
-      const card = await chat.add({ role: 'system', kind: 'confirm', text: `${name}: ${reason}`, confirm: { runId: id, step: used, reason, state: 'pending', msg: ask } })
-      const allow = await new Promise<boolean>((resolve) => {
-        questions.set(id, { tabId, answer: resolve })
-        signal?.addEventListener('abort', () => resolve(false), { once: true })
-      })
-      questions.delete(id)
-      await chat.patch(card.id, { confirm: { ...card.confirm!, state: allow ? 'allowed' : 'denied' } })
-      return allow
+      return askInPanel(tabId, chat, { id, text: `${name}: ${reason}`, reason, step: used, msg: ask }, signal)
     },
     allowed: async (refusal) => void (refusal.offsite && (await allowDomain(tabNow(), refusal.offsite))),
   }

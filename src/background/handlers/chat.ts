@@ -9,7 +9,7 @@ import { markReady } from '../tabs'
 import { sendCommand } from '../page'
 import { answerFlowQuestion } from '../recorder'
 import { answerRepairReview } from '../agent-cache'
-import { answerMcpQuestion, mcpRunView, stopMcp } from '../mcp'
+import { mcpRunView, stopMcp } from '../mcp'
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
@@ -55,7 +55,7 @@ export function registerChatHandlers(): void {
   handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: stopRun(tabId) || stopMcp(tabId) }))
 
   handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({
-    ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) || answerMcpQuestion(tabOf(ctx), runId, allow) || (await answerRepairReview(tabOf(ctx), runId, allow)),
+    ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) || (await answerRepairReview(tabOf(ctx), runId, allow)),
   }))
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
