@@ -16,6 +16,7 @@ import { vaultSitesStore, vaultStore } from '../storage/vault'
 import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel } from './recorder'
+import { countsAsStep } from '../core/page/channel'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { emitToPanels } from './panels'
@@ -154,7 +155,7 @@ async function question(tabId: number, chat: ChatWriter, text: string, ask: Retu
 /** Commands that change the page count against the step limit; reads and waits do not (as for the agent's steps). */
 function acts(cmd: PageCommand): boolean {
   if (cmd.kind === 'flow.step') return !['wait', 'verify', 'expect', 'extract'].includes(cmd.step.action)
-  return cmd.kind === 'act' && !['wait', 'verify', 'getText', 'getAttribute'].includes(cmd.step.action)
+  return cmd.kind === 'act' && countsAsStep(cmd.step.action)
 }
 
 /** Stop in the panel or the popup: the client loses the tab; false when no client drives it. */

@@ -5,7 +5,7 @@
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
 import { originOf, resolveSecrets, secretNames, unboundOn } from '../core/agent/secrets'
-import type { BoundSecret, StepGuard } from '../core/page/channel'
+import { countsAsStep, type BoundSecret, type StepGuard } from '../core/page/channel'
 import type { PageAction, PageOutcome, SendCommand } from '../core/page/command'
 import type { SitePolicy } from '../core/offsite'
 
@@ -123,7 +123,7 @@ export function framed(lines: string[]): string {
  * only on a yes. A no is a tool error the calling agent reads.
  */
 export async function gatedAct(send: SendCommand, step: PageAction, guard: StepGuard, opts: { timeoutMs: number; secretSites?: string[]; signal: AbortSignal }): Promise<Extract<PageOutcome<'act'>, { ok: true }>> {
-  if (!(['wait', 'verify', 'getText', 'getAttribute'] as string[]).includes(step.action)) guard.step()
+  if (countsAsStep(step.action)) guard.step()
   const command = { kind: 'act' as const, step, timeoutMs: opts.timeoutMs, confirm: guard.confirm, sites: guard.sites, ...(opts.secretSites ? { secretSites: opts.secretSites } : {}) }
   let out = await send(command, opts.signal)
   if (!out.ok && out.code === 'NEEDS_CONFIRMATION') {

@@ -53,6 +53,11 @@ export interface StepGuard {
 /** Reads and waits change nothing on the page: they are not steps the limit counts. */
 const kUncounted = new Set<PageAction['action']>(['wait', 'verify', 'getText', 'getAttribute'])
 
+/** Whether a DOM action counts against the step limit (every path that sends `act` asks this). */
+export function countsAsStep(action: PageAction['action']): boolean {
+  return !kUncounted.has(action)
+}
+
 /** What only the carrier can do: leave the page, read the main world, run the person's own script. */
 export interface PortExtras {
   navigate(url: string, signal: AbortSignal): Promise<void>
@@ -123,7 +128,7 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
   const act = async (step: PageAction, signal: AbortSignal, stepTimeoutMs = timeoutMs): Promise<unknown> => {
     if (signal.aborted) throw signal.reason
     if (closed) throw closed
-    if (!kUncounted.has(step.action)) count()
+    if (countsAsStep(step.action)) count()
     const secretSites = secretSitesOf(step.value, extras.secrets)
     const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
     let out = await send(command, signal)
