@@ -105,6 +105,17 @@ async function saveSecret(ava: Ava, name: string, value: string, site: string): 
   await options.close()
 }
 
+/** The stored record of the run for `request`, once it has ended (polled: a worker has no waitForFunction). */
+async function runRecord(ava: Ava, request: string): Promise<{ startedAt: number; endedAt: number }> {
+  const worker = await ava.worker()
+  for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    const runs = (await worker.evaluate(() => chrome.storage.session.get(null).then((all) => Object.entries(all).filter(([k]) => k.startsWith('run:')).map(([, v]) => v)))) as { startedAt: number; endedAt?: number; request: string }[]
+    const mine = runs.find((r) => r.request === request && r.endedAt)
+    if (mine) return mine as { startedAt: number; endedAt: number }
+  }
+  throw new Error(`the run for "${request}" has no end in storage after 15 s`)
+}
+
 ensureBuilt()
 const [ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
 try {
@@ -155,8 +166,8 @@ try {
       await after.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor()
       // The run's own clock: from the background taking the request to the run's end, without the
       // panel of the new page loading (which a person sees, but which is not the replay).
-      const run = (await (await ava.worker()).evaluate(() => chrome.storage.session.get(null).then((all) => Object.entries(all).filter(([k]) => k.startsWith('run:')).map(([, v]) => v)))) as { startedAt: number; endedAt?: number; request: string }[]
-      const mine = run.find((r) => r.request === request && r.endedAt)!
+      // The record's end is written after the panel shows the usage line: wait for it.
+      const mine = await runRecord(ava, request)
       if (i === 0) continue // warms the worker, the lazy chunks and the connection
       if (mode === 'plan') {
         firstAction.push(typedAt - t0)
