@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { instructionChunks, sendAndWait, withAgentWorld, type Ava } from '../support/ava'
+import { instructionChunks, listedOnPage, sendAndWait, withAgentWorld, type Ava } from '../support/ava'
 import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
@@ -80,12 +80,18 @@ it('outlines the elements Ava indexed, with their ids, from the panel’s overla
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
   const panel = await ava.openPanel(page)
+  // On, read, off (listedOnPage turns it on and off as a person would).
+  const { listed, idOf } = await listedOnPage(panel, page, ['#username', '#login-btn'])
+  expect(listed.length).toBeGreaterThanOrEqual(3)
+  // Every outline is drawn on an element of the page, each with its own id.
+  expect(new Set(listed.map((e) => e.id)).size).toBe(listed.length)
+  for (const e of listed) expect(e.at || e.text, `the outline of ${e.id} is on no element`).not.toBe('')
+  expect(idOf['#username']).toBe('input_username')
+  expect(idOf['#login-btn']).toBe('btn_log_in')
+  await expect.poll(() => page.locator('[data-ava-ui="observe-overlay"]').count()).toBe(0)
+  expect(await panel.getAttribute('[data-test=overlay]', 'aria-pressed')).toBe('false')
   await panel.click('[data-test=overlay]')
-  await expect.poll(() => page.locator('[data-ava-ui="observe-overlay"] span').count()).toBeGreaterThanOrEqual(3)
-  const ids = await page.locator('[data-ava-ui="observe-overlay"] span').allTextContents()
-  // Every outlined id is the one the element carries in the page.
-  for (const id of ids) expect(await page.locator(`[data-agent-id="${id}"]`).count()).toBe(1)
-  expect(await panel.getAttribute('[data-test=overlay]', 'aria-pressed')).toBe('true')
+  await expect.poll(() => panel.getAttribute('[data-test=overlay]', 'aria-pressed')).toBe('true')
   await panel.click('[data-test=overlay]')
   await expect.poll(() => page.locator('[data-ava-ui="observe-overlay"]').count()).toBe(0)
   await page.close()

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve, sep } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
-import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { allowAll, instructionChunks, launchAva, listedOnPage, readSteps, sendAndWait, type Ava } from '../support/ava'
 import { launchBrowser } from '../support/browser'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 
@@ -56,8 +56,6 @@ async function readFeed(page: Page): Promise<void> {
   await sendAndWait(await ava.openPanel(page), 'what is on this page?')
 }
 
-/** The listed id of the element at `selector` (data-agent-id, written by the scan). */
-const idOf = (page: Page, selector: string) => page.getAttribute(selector, 'data-agent-id')
 
 it('lists script-clickable spans with ids, keeps delegating wrappers out, and a click on a listed id reaches the handler', async () => {
   const page = await ava.context.newPage()
@@ -66,21 +64,22 @@ it('lists script-clickable spans with ids, keeps delegating wrappers out, and a 
 
   // Every action span, whichever way its handler was attached, is listed; the feed, the posts and
   // the action rows, which only hold or delegate to them, are not; the closed menu is not either.
-  const listed = await page.$$eval('[data-agent-id]', (els) => els.map((e) => (e.className || e.id) + ':' + e.textContent))
-  expect(listed.sort()).toEqual(
+  const panel = await ava.panel(page)
+  const { listed, idOf } = await listedOnPage(panel, page, ['[data-post=p2] .reply', '[data-post=p3] .retweet', '[data-post=p1] .like', '[data-post=p2] .more'])
+  expect(listed.map((e) => `${e.at}:${e.text}`).sort()).toEqual(
     ['reply:Reply', 'retweet:Retweet', 'like:Like', 'more:more'].flatMap((x) => [x, x, x]).sort(),
   )
-  for (const sel of ['#feed', '.post', '.actions', '#menu', '.menu-item']) expect(await page.locator(`${sel}[data-agent-id]`).count()).toBe(0)
   // The model was told about the twelve controls, by row of their post (`sed: btn_reply_ …`).
   expect(prompt).toContain('12 controls')
   expect(prompt).toMatch(/sed: btn_reply_ btn_retweet_ btn_like_ btn_more_/)
 
   // Clicks by id: jQuery delegated (Reply), on* property (Retweet), addEventListener (Like), and a
   // mousedown menu whose items appear afterwards and are listed on the next read.
-  const reply = await idOf(page, '[data-post=p2] .reply')
-  const retweet = await idOf(page, '[data-post=p3] .retweet')
-  const like = await idOf(page, '[data-post=p1] .like')
-  const more = await idOf(page, '[data-post=p2] .more')
+  const reply = idOf['[data-post=p2] .reply']
+  const retweet = idOf['[data-post=p3] .retweet']
+  const like = idOf['[data-post=p1] .like']
+  const more = idOf['[data-post=p2] .more']
+  expect([reply, retweet, like, more].every(Boolean)).toBe(true)
   llm.requests.length = 0
   llm.script(
     {
@@ -99,7 +98,6 @@ it('lists script-clickable spans with ids, keeps delegating wrappers out, and a 
       },
     },
   )
-  const panel = await ava.panel(page)
   const run = sendAndWait(panel, 'reply, retweet, like, then mute')
   await allowAll(page, run, (p) => ava.panel(p))
   await run

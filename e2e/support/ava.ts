@@ -195,3 +195,33 @@ export function withAgentWorld(use: (world: AgentWorld) => void): void {
     world!.site.hits.length = 0
   })
 }
+
+/**
+ * What Ava listed on `page`, read as a person reads it: from the panel's overlay toggle, which
+ * outlines each listed element with its id (Ava writes nothing into the page for its ids). Each
+ * outline is matched to the innermost element drawn in exactly that box: `at` is its
+ * `className || id`, `text` its text. `idOf` gives the id outlined on the element at each of
+ * `selectors`. The overlay is turned off again before this returns.
+ */
+export async function listedOnPage(panel: Frame, page: Page, selectors: string[] = []): Promise<{ listed: { id: string; at: string; text: string }[]; idOf: Record<string, string | undefined> }> {
+  await panel.click('[data-test=overlay]')
+  await page.waitForSelector('[data-ava-ui="observe-overlay"]', { state: 'attached' })
+  const read = await page.evaluate((selectors) => {
+    const boxes = [...document.querySelectorAll('[data-ava-ui="observe-overlay"] > div')] as HTMLElement[]
+    const all = [...document.querySelectorAll('body *')].filter((el) => !el.closest('[data-ava-ui]'))
+    const near = (a: number, b: number) => Math.abs(a - b) < 1
+    const outlined = boxes.map((box) => {
+      const [x, y, w, h] = ['left', 'top', 'width', 'height'].map((k) => parseFloat(box.style.getPropertyValue(k)))
+      const el = all.filter((e) => {
+        const r = e.getBoundingClientRect()
+        return near(r.left + scrollX, x) && near(r.top + scrollY, y) && near(r.width, w) && near(r.height, h)
+      }).at(-1)
+      return { id: box.querySelector('span')?.textContent ?? '', el }
+    })
+    const listed = outlined.map(({ id, el }) => ({ id, at: el ? (typeof el.className === 'string' && el.className) || el.id : '', text: el?.textContent ?? '' }))
+    const idOf = Object.fromEntries(selectors.map((s) => [s, outlined.find((o) => o.el && o.el === document.querySelector(s))?.id]))
+    return { listed, idOf }
+  }, selectors)
+  await panel.click('[data-test=overlay]')
+  return read
+}

@@ -26,7 +26,7 @@ export type ExecErrorCode =
 
 /** One element the executor considered, for the AI fallback to choose from (seed 002 §5.1). */
 export interface Candidate {
-  /** `data-agent-id` when the element has one, else `css:<path>` usable as a selector. */
+  /** The element's listed id when it has one, else `css:<path>` usable as a selector. */
   id: string
   label: string
   /** 0–1, how well it fits the description. */

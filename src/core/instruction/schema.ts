@@ -5,7 +5,7 @@ import type { SafeParseResult } from '../result'
  * The Unified Instruction Schema (seed 001 §2.2): the contract between the planner's LLM and the
  * page-side executor. One instruction is one step; the LLM streams an array of them.
  *
- * `target_id` is our extension of the design: the `data-agent-id` of an element from the Observe
+ * `target_id` is our extension of the design: the id of an element from the Observe
  * listing. When it is given the executor uses it first (and fails loudly if it went stale).
  */
 export const PAGE_ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll', 'upload'] as const

@@ -36,7 +36,7 @@ export interface UploadFile {
 
 /** How a step names its element, in the order the page's locator ladder tries them. */
 export interface PageTarget {
-  /** `data-agent-id` from an Observe snapshot. */
+  /** An element's id from an Observe snapshot. */
   targetId?: string
   /**
    * Explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:` or plain CSS), primary

@@ -135,7 +135,7 @@ export interface ElementRelation {
 
 /** One indexed, interactable element (seed 002 §3 SemanticElement, seed 003 InteractableElement). */
 export interface ElementRecord {
-  /** Readable, stable semantic id; also the element's `data-agent-id`. */
+  /** Readable, stable semantic id (kept by the content script, never written into the page). */
   id: string
   type: ElementType
   /** Computed ARIA role (explicit or implicit per HTML-AAM); '' for generic clickables. */

@@ -10,9 +10,9 @@
  */
 import type { PageTarget } from '../../core/page/command'
 import type { Candidate, ExecErrorCode, ExecFailure } from '../../core/exec'
-import { kAgentIdAttr, safeResolveHandle } from '../observe'
+import { safeResolveHandle } from '../observe'
 import { formatSelector, type ParsedSelector } from '../../core/page/selectors'
-import { deepQuerySelectorAll, queryAll } from '../locators'
+import { queryAll } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from './dom'
 import { candidateId, kMaxCandidates, semanticMatch, textTarget } from './semantic'
 import { expectingChange, kSettledMissMs, waitFor } from './wait'
@@ -104,10 +104,7 @@ function textMatch(description: string): Element | Element[] | null {
 function byTargetId(id: string): Element | 'stale' | 'unknown' {
   const handle = safeResolveHandle(id)
   if (handle.ok) return handle.value
-  if (handle.error.code === 'ELEMENT_STALE') return 'stale'
-  // Not issued by this page's Observe instance: the attribute in the page is the other record.
-  const marked = deepQuerySelectorAll(`[${kAgentIdAttr}="${CSS.escape(id)}"]`)
-  return marked.length === 1 ? marked[0] : 'unknown'
+  return handle.error.code === 'ELEMENT_STALE' ? 'stale' : 'unknown'
 }
 
 export interface LocateOptions {

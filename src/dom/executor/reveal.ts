@@ -15,7 +15,7 @@ import { observe, scrollAndCollect } from '../observe'
 import { isVisible, kAvaUiAttr, labelOf, viewOf } from './dom'
 import { click, hover } from './events'
 import type { Located, TargetSpec } from './ladder'
-import { candidateId, kInteractive, kMinScore, parseQuery, scoreElement, semanticMatch } from './semantic'
+import { candidateId, interactiveIn, kMinScore, parseQuery, scoreElement, semanticMatch } from './semantic'
 import { nextFrame, nextPaint, waitFor } from './wait'
 import { sameBox } from './actionability'
 
@@ -322,7 +322,7 @@ function findTrigger(name: string, kind: boolean): Element | null {
   if (!kind) return null
   const name_ = name.toLowerCase()
   const doc = document
-  const all = [...doc.querySelectorAll(kInteractive)].filter((el) => isVisible(el) && labelOf(el).toLowerCase().includes(name_))
+  const all = interactiveIn(doc).filter((el) => isVisible(el) && labelOf(el).toLowerCase().includes(name_))
   return all.length === 1 ? pick(all[0]) : null
 }
 
@@ -362,7 +362,7 @@ function matchOpened(target: string, before: Set<Element>): Located | null {
   if (fresh.length === 1) return located(fresh[0], m.candidates, target)
   // Role-only or short descriptions ("开关", "the switch"): score what the opening showed.
   const q = parseQuery(target)
-  const scored = [...document.querySelectorAll(kInteractive)]
+  const scored = interactiveIn(document)
     .filter((el) => !before.has(el) && isVisible(el) && !el.closest(`[${kAvaUiAttr}]`))
     .map((el) => ({ el, s: scoreElement(q, el)?.score ?? 0 }))
     .filter((x) => x.s >= kMinScore * 0.8)
@@ -375,7 +375,7 @@ function matchOpened(target: string, before: Set<Element>): Located | null {
 
 /** Visible elements the target part matches now: what opening must add to. */
 function visibleNow(): Set<Element> {
-  return new Set([...document.querySelectorAll(kInteractive)].filter(isVisible))
+  return new Set(interactiveIn(document).filter(isVisible))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,7 +406,7 @@ function hiddenMatches(description: string): Element[] {
   const needles = [...(words.length ? words : q.tokens), ...(q.quoted ? [q.quoted.toLowerCase()] : [])]
   if (!needles.length) return []
   const out: Array<{ el: Element; score: number }> = []
-  for (const el of document.querySelectorAll(kInteractive)) {
+  for (const el of interactiveIn(document)) {
     if (out.length >= kMaxHidden) break
     // Words first: layout is read only for the few elements that carry one of the words.
     const hay = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''} ${el.textContent ?? ''}`.toLowerCase()

@@ -18,6 +18,7 @@ import { parseDescriptor, tokenize, type ControlKind, type Descriptor, type Scop
 import { translateDescriptor } from '../../core/page/glossary'
 import { accessibleName, checkedState, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
+import { idOfElement, listedElements } from '../observe'
 
 export { tokenize }
 
@@ -31,8 +32,6 @@ export const kInteractive = [
   '[contenteditable=""]', '[contenteditable=true]', '[tabindex]:not([tabindex="-1"])', '[onclick]',
   // A script-made control styled clickable inline (Sphinx's sidebar «): the cursor is its only sign.
   '[style*=cursor][style*=pointer]',
-  // Observe tags what it found clickable by listeners or cursor (issue 20 §1): those are targets too.
-  '[data-agent-id]',
   // Close glyphs and collapsible headers are often plain elements (issue 20 §2).
   '[class*=close]', '.el-collapse-item__header', '.ant-collapse-header',
   // Naive UI draws tabs, dropdown options and select boxes as plain divs with Vue handlers.
@@ -141,7 +140,7 @@ function textAround(el: Element, rowCache: Map<Element, string>): string {
     let prev = n.previousSibling
     while (prev && (prev.nodeType === 8 || (prev.nodeType === 3 && !prev.textContent?.trim()))) prev = prev.previousSibling
     if (!prev) continue
-    if (prev.nodeType === 3 || !(prev as Element).matches(kInteractive)) {
+    if (prev.nodeType === 3 || !((prev as Element).matches(kInteractive) || idOfElement(prev as Element) !== undefined)) {
       const t = normalize(prev.textContent)
       if (t.length <= 40) parts.push(t)
     }
@@ -508,7 +507,20 @@ export interface SemanticResult {
 }
 
 export function candidateId(el: Element): string {
-  return el.getAttribute('data-agent-id') ?? `css:${cssPath(el)}`
+  return idOfElement(el) ?? `css:${cssPath(el)}`
+}
+
+/**
+ * The interactive elements under `root`, in document order: those `kInteractive` matches and those
+ * Observe listed for their listeners or cursor (issue 20 §1), which no selector can find because
+ * Ava writes nothing into the page.
+ */
+export function interactiveIn(root: Document | Element | ShadowRoot): Element[] {
+  const found = [...root.querySelectorAll(kInteractive)]
+  const known = new Set(found)
+  const extra = listedElements().filter((el) => !known.has(el) && el.isConnected && root.contains(el))
+  if (!extra.length) return found
+  return [...found, ...extra].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
 }
 
 const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
@@ -698,7 +710,7 @@ class PageIndex {
     this.labels = new LabelIndex()
     const seen = new Set<Element>()
     for (const root of roots) {
-      for (const el of root.querySelectorAll(kInteractive)) {
+      for (const el of interactiveIn(root)) {
         if (seen.has(el)) continue
         seen.add(el)
         // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.

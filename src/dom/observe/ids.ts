@@ -11,15 +11,17 @@ import { ObserveError, type Result } from './errors'
 import { kIdPrefix, type ElementType } from '../../core/page/snapshot'
 import { slug } from '../../core/page/text'
 
-/** The attribute that carries an element's id in the page (seed 003 §3, `data-agent-id`). */
-export const kAgentIdAttr = 'data-agent-id'
 /** Longest disambiguating word taken from a row's text for `_near_<text>`. */
 const kNearTextMax = 16
 
 const idOf = new WeakMap<Element, string>()
 const byId = new Map<string, WeakRef<Element>>()
-/** Elements that carry our attribute since the last scan, to clear it when they leave the index. */
-let marked = new Set<Element>()
+/**
+ * The elements the latest scan listed. Seed 003 writes ids into the page as `data-agent-id`; Ava
+ * keeps them here instead, in the content script's own world, so that a page cannot watch its
+ * attributes change to learn when Ava reads it (issue 26 §4).
+ */
+let listed = new Set<Element>()
 let revision = 0
 
 export interface IdRequest {
@@ -146,14 +148,20 @@ function distinctWords(r: IdRequest): string[] {
   return out
 }
 
-/** Writes ids onto the indexed elements and clears them from elements that left the index. */
-export function markElements(elements: Element[], ids: string[]): void {
-  const next = new Set(elements)
-  for (const el of marked) if (!next.has(el) && el.getAttribute(kAgentIdAttr) !== null) el.removeAttribute(kAgentIdAttr)
-  for (let i = 0; i < elements.length; i++) {
-    if (elements[i].getAttribute(kAgentIdAttr) !== ids[i]) elements[i].setAttribute(kAgentIdAttr, ids[i])
-  }
-  marked = next
+/** Records the elements a scan listed (nothing is written into the page). */
+export function rememberListed(elements: Element[]): void {
+  listed = new Set(elements)
+}
+
+/** The elements the latest scan listed, in its order. */
+export function listedElements(): readonly Element[] {
+  return [...listed]
+}
+
+/** The id the latest scans gave `el`, if it still holds one. */
+export function idOfElement(el: Element): string | undefined {
+  const id = idOf.get(el)
+  return id !== undefined && byId.get(id)?.deref() === el ? id : undefined
 }
 
 /** The live element behind an id, or a typed error: never another element (§3.4). */
@@ -179,12 +187,10 @@ export function resolveHandle(id: string): Element {
   return r.value
 }
 
-/** Removes every `data-agent-id` the engine wrote and forgets all ids (seed 003 clearOldIdentifiers). */
-export function clearAgentIds(root?: Document): void {
-  for (const el of marked) el.removeAttribute(kAgentIdAttr)
-  marked = new Set()
+/** Forgets all ids (seed 003 clearOldIdentifiers; there is nothing in the page to clear). */
+export function clearAgentIds(): void {
+  listed = new Set()
   byId.clear()
-  if (root) for (const el of Array.from(root.querySelectorAll(`[${kAgentIdAttr}]`))) el.removeAttribute(kAgentIdAttr)
 }
 
 const frameIds = new WeakMap<Element, string>()

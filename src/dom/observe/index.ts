@@ -4,7 +4,7 @@
  * serializer and the frame merge are pure and live in core/page.
  */
 export { observe, type ObserveOptions } from './observe'
-export { resolveHandle, safeResolveHandle, splitFrameId, kAgentIdAttr } from './ids'
+export { resolveHandle, safeResolveHandle, splitFrameId, idOfElement, listedElements } from './ids'
 export { waitForReady, openModals, type PendingRequestSource, type ReadyOptions, type ReadyReport, type ModalInfo } from './readiness'
 export { scrollAndCollect, type ScrollCollectOptions, type ScrollCollectResult } from './dynamic'
 export { showOverlay, hideOverlay } from './overlay'
@@ -14,8 +14,8 @@ export { ObserveError, type ObserveErrorCode, type Result } from './errors'
 import { clearAgentIds as clearIds } from './ids'
 import { forgetCardContexts } from './observe'
 
-/** Removes every `data-agent-id` from the document and forgets all ids. */
-export function clearAgentIds(doc: Document = document): void {
-  clearIds(doc)
+/** Forgets all ids. */
+export function clearAgentIds(): void {
+  clearIds()
   forgetCardContexts()
 }

@@ -3,7 +3,7 @@
  * Order matters for speed: every DOM read happens before the one batch of attribute writes.
  */
 import { extractContent } from './content'
-import { assignIds, markElements, nextRevision, twinsByBase, type IdRequest } from './ids'
+import { assignIds, rememberListed, nextRevision, twinsByBase, type IdRequest } from './ids'
 import { computeName, LabelIndex, ownText, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { cardTexts, itemText, scan, type Candidate, type RawScan } from './scan'
@@ -81,11 +81,7 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   const groups: ItemGroup[] = raw.groups.map((g) => ({ id: g.id, kind: g.kind, region: g.region.id, items: g.items, label: groupLabel(g.container) }))
   const { sections: content, textChars } = options.includeContent === false ? { sections: [], textChars: 0 } : extractContent(raw)
 
-  // Writes last: one batch, after every read of this scan.
-  markElements(
-    candidates.map((c) => c.el),
-    ids,
-  )
+  rememberListed(candidates.map((c) => c.el))
 
   const doc = raw.top.doc
   const loc = { url: doc.URL, title: normalizeText(doc.title ?? '') }

@@ -5,7 +5,6 @@
  * can never hang an agent run.
  */
 import { abortError } from './errors'
-import { kAgentIdAttr } from './ids'
 import { kAvaUiAttr } from './scan'
 import { clip } from '../../core/page/text'
 
@@ -75,8 +74,7 @@ export function waitForReady(options: ReadyOptions = {}): Promise<ReadyReport> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const observer = new view.MutationObserver((records) => {
       for (const r of records) {
-        // Our own id attributes and overlay are not the page changing.
-        if (r.type === 'attributes' && r.attributeName === kAgentIdAttr) continue
+        // Our own overlay is not the page changing.
         const target = r.target.nodeType === 1 ? (r.target as Element) : r.target.parentElement
         if (target?.closest?.(`[${kAvaUiAttr}]`)) continue
         mutations++

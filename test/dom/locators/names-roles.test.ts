@@ -3,7 +3,7 @@
 // the locators' entry points and the Observe listing, on real markup.
 import { beforeEach, describe, expect, test } from 'vitest'
 import { accessibleName, labelText, queryAll, roleOf } from '../../../src/dom/locators'
-import { clearAgentIds, kAgentIdAttr, observe } from '../../../src/dom/observe'
+import { clearAgentIds, observe, resolveHandle } from '../../../src/dom/observe'
 
 function set(html: string): void {
   clearAgentIds()
@@ -80,7 +80,7 @@ describe('the listing and the locators give the same names', () => {
         '<table><tr><td><a href="/o/1">Order 1</a></td><td><button title="Remove order">🗑</button></td></tr></table>',
     )
     const records = observe({ root: document }).elements
-    const pairs = records.map((r) => [r.label, accessibleName(document.querySelector(`[${kAgentIdAttr}="${r.id}"]`)!)])
+    const pairs = records.map((r) => [r.label, accessibleName(resolveHandle(r.id))])
     expect(pairs.map(([label]) => label)).toEqual([
       'Home', 'Help centre', 'User name', 'Password', 'Remember', 'Coupon', 'Plan', 'Submit', 'Settings', 'Go', 'Order 1', '🗑',
     ])

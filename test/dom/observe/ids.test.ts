@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // Semantic ids (seed 002 §3.2, §3.3) and stable handles (§3.4).
 import { beforeEach, describe, expect, test } from 'vitest'
-import { clearAgentIds, kAgentIdAttr, observe, ObserveError, resolveHandle, safeResolveHandle } from '../../../src/dom/observe'
+import { clearAgentIds, idOfElement, observe, ObserveError, resolveHandle, safeResolveHandle } from '../../../src/dom/observe'
 import { page } from './helpers'
 
 beforeEach(() => clearAgentIds())
@@ -104,24 +104,35 @@ describe('stable handles (§3.4)', () => {
     expect(r.ok ? null : r.error.toJSON()).toEqual({ code: 'ELEMENT_NOT_FOUND', message: expect.stringContaining('btn_nothing'), path: 'btn_nothing' })
   })
 
-  test('ids leave elements that leave the index and come back with them', () => {
+  test('an element keeps its id while it is out of the index and has it again when it comes back', () => {
     const doc = page('<button id="a">Menu</button><button id="b">Other</button>')
     ids(doc)
     const a = doc.getElementById('a')!
-    expect(a.getAttribute(kAgentIdAttr)).toBe('btn_menu')
+    expect(idOfElement(a)).toBe('btn_menu')
     a.style.display = 'none'
-    ids(doc)
-    expect(a.hasAttribute(kAgentIdAttr)).toBe(false)
+    expect(ids(doc)).not.toContain('btn_menu')
     a.style.display = ''
     ids(doc)
-    expect(a.getAttribute(kAgentIdAttr)).toBe('btn_menu')
+    expect(idOfElement(a)).toBe('btn_menu')
   })
 
-  test('clearAgentIds removes every id from the document', () => {
+  test('a scan writes nothing into the page: no attribute a page could watch for (issue 26 §4)', () => {
+    const doc = page('<button>One</button><a href="#">Two</a><div onclick="">Three</div>')
+    const before = doc.body.innerHTML
+    const changes: MutationRecord[] = []
+    const watch = new MutationObserver((r) => changes.push(...r))
+    watch.observe(doc, { attributes: true, childList: true, subtree: true, characterData: true })
+    expect(ids(doc).length).toBeGreaterThanOrEqual(2)
+    changes.push(...watch.takeRecords())
+    watch.disconnect()
+    expect(changes).toEqual([])
+    expect(doc.body.innerHTML).toBe(before)
+  })
+
+  test('clearAgentIds forgets every id', () => {
     const doc = page('<button>One</button><a href="#">Two</a>')
-    ids(doc)
-    expect(doc.querySelectorAll(`[${kAgentIdAttr}]`)).toHaveLength(2)
-    clearAgentIds(doc)
-    expect(doc.querySelectorAll(`[${kAgentIdAttr}]`)).toHaveLength(0)
+    const [one] = ids(doc)
+    clearAgentIds()
+    expect(safeResolveHandle(one).ok).toBe(false)
   })
 })
