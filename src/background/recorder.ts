@@ -347,12 +347,31 @@ export async function replayGuard(tabId: number, tabNow: () => number, name: str
   }
 }
 
+/**
+ * A flow made from a run whose model had a page in front of it (`metadata.page_shaped`, issue 26
+ * §3) replays only after the person has looked once at the steps a page could have asked for,
+ * as a cached plan does (core/agent/provenance.ts); a no leaves it unplayed.
+ */
+async function reviewShaped(tabId: number, entry: SavedFlow, signal?: AbortSignal): Promise<void> {
+  const shaped = entry.flow.metadata.page_shaped ?? []
+  if (!shaped.length || entry.reviewedAt) return
+  const name = entry.flow.metadata.name
+  const steps = shaped.map((s) => `${s.step + 1}. ${s.text}`).join('; ')
+  const chat = chatWriter(await conversationOf(tabId), () => tabId)
+  const reason = `made from a run a web page could have steered: ${steps}`
+  const yes = await askInPanel(tabId, chat, { id: newId('review'), text: `${name}: ${reason}`, reason, step: 0, msg: riskAsk('shapedFlow', { step: name, steps }) }, signal)
+  if (!yes) throw new ProtocolError('REVIEW_DECLINED', `Flow "${name}" was not replayed: its page-shaped steps were not approved.`, { name })
+  const all = await savedFlowsStore.get()
+  if (all[entry.id]) await savedFlowsStore.set({ ...all, [entry.id]: { ...all[entry.id], reviewedAt: Date.now() } })
+}
+
 export async function replaySaved(tabId: number, id: string, params: Record<string, string> = {}, signal?: AbortSignal): Promise<FlowRunResult & { flagged: number[] }> {
   const all = await savedFlowsStore.get()
   const entry = all[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
   // The panel replays on the page in front of the person; only another site sends it to the start page.
   const ref: { port?: ReturnType<typeof tabFlowPort> } = {}
+  await reviewShaped(tabId, entry, signal)
   const guard = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, signal)
   const port = (ref.port = tabFlowPort(tabId, guard, await boundSecrets()))
   const here = await port.url!(signal ?? new AbortController().signal)

@@ -28,6 +28,8 @@ const SavedFlowSchema = z.object({
   savedAt: z.number(),
   /** Heals of the last replay the person has not accepted or rejected yet. */
   pending: z.array(HealProposalSchema),
+  /** When the person approved the steps a page could have shaped (`metadata.page_shaped`). */
+  reviewedAt: z.number().optional(),
 })
 export type SavedFlow = z.infer<typeof SavedFlowSchema>
 export const savedFlowsStore = typedKey<Record<string, SavedFlow>>('local', 'flows.saved', z.record(z.string(), SavedFlowSchema), () => ({}))

@@ -70,7 +70,7 @@ export function stepFailureMsg(n: number, out: Pick<ExecFailure, 'code' | 'reaso
 }
 
 /** The question before a risky step: `step` is what the step does, in the model's words. */
-export function riskAsk(category: RiskCategory | 'cross_site_form' | 'cross_site_secret' | 'packData' | 'cachedPlan' | 'secret' | 'actionSecret' | 'step', params: Record<string, string>): Msg {
+export function riskAsk(category: RiskCategory | 'cross_site_form' | 'cross_site_secret' | 'packData' | 'cachedPlan' | 'shapedFlow' | 'secret' | 'actionSecret' | 'step', params: Record<string, string>): Msg {
   return msg(`risk.ask.${category}`, params)
 }
 

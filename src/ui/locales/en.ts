@@ -70,6 +70,7 @@ export default {
   'error.UNKNOWN': '',
   // What the background or the channel refused, said from its code (src/ui/failure.ts).
   'failure.PACK_MISSING': 'There is no pack “{namespace}”.',
+  'failure.REVIEW_DECLINED': 'Flow “{name}” was not replayed: you did not approve the steps a page could have asked for.',
   'failure.PACK_URL_INVALID': '“{url}” is not a web address.',
   'failure.PACK_URL_PROTOCOL': 'Only http and https addresses can be imported, not {protocol}.',
   'failure.PACK_FETCH_FAILED': 'Could not download {url}. If you declined access to {origin}, allow it and try again.',
@@ -222,6 +223,7 @@ export default {
   "risk.ask.actionSecret": "{step}: the action {action} types the saved secret {names} into a field on {site}.",
   "risk.ask.packData": "{step}: the action {action} reads what you typed into fields or can send the page’s data elsewhere, and its pack is not made for {site}.",
   "risk.ask.cachedPlan": "Saved steps for “{step}”: they were planned while a web page was in front of the model, and these act on what a page could have asked for: {steps}. Replay them? (No plans afresh.)",
+  "risk.ask.shapedFlow": "Flow “{step}” was made from a run the model planned while a web page was in front of it, and these steps act on what a page could have asked for: {steps}. Replay it?",
   "risk.ask.step": "{step}: this step may be risky.",
   "risk.ask.frameSite": "{step}: acts inside a frame of another site: {host}. What you type or send there goes to {host}.",
   "risk.ask.uploadSite": "{step}: uploads {names}, which you attached on {from}, to {host}.",
