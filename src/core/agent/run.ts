@@ -11,7 +11,7 @@ import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, type PageContext, type StepReport } from './prompt'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, replyProse, type PageContext, type StepReport } from './prompt'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
 import type { Msg } from '../chat'
@@ -421,7 +421,9 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   }
   queue.close()
   await Promise.all([consumer, thinking.flush()])
-  batch.reply = [prose.trim(), said.length ? JSON.stringify(said.filter(Boolean)) : ''].filter(Boolean).join('\n')
+  // The words around the steps may quote the page the model was reading: they come back framed, as
+  // an earlier answer does; the steps come back as the instructions Ava read.
+  batch.reply = [prose.trim() ? replyProse(prose.trim()) : '', said.length ? JSON.stringify(said.filter(Boolean)) : ''].filter(Boolean).join('\n')
   if (signal.aborted) throw signal.reason
   return batch
 }
