@@ -139,6 +139,8 @@ export interface Protocol {
   /** Replaces one entry with edited JSON; the reply says what is wrong with it, if anything. */
   'popup→bg:cache.replace': { req: { key: string; json: string }; res: { ok: true } | ({ ok: false } & ErrorData) }
   'popup→bg:cache.remove': { req: { key: string }; res: { ok: true } }
+  /** The person approved a plan a page could have shaped (core/agent/provenance.ts): it replays unasked from now on. */
+  'popup→bg:cache.approve': { req: { key: string }; res: { ok: true } }
   /** Web tabs an action can run in, and the one to offer first (see docs/packs-ui.md). */
   'popup→bg:tabs.targets': { req: Record<string, never>; res: TabTargets }
   /** `action.run` in a tab the person chose, for when the popup is itself the active tab. */

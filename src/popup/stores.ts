@@ -336,5 +336,15 @@ export const useCacheStore = defineStore('cache', () => {
     }
   }
 
-  return { entries, loading, error, load, replace, remove }
+  /** The person's one review of a plan a page could have shaped, given here instead of in the chat. */
+  async function approve(key: string) {
+    try {
+      await send('popup→bg:cache.approve', { key })
+      await load()
+    } catch (e) {
+      error.value = message(e)
+    }
+  }
+
+  return { entries, loading, error, load, replace, remove, approve }
 })

@@ -230,6 +230,11 @@ export function registerPackHandlers(): void {
     return { ok: true as const }
   })
 
+  handle('popup→bg:cache.approve', kSenders, async ({ key }) => {
+    await cache.markReviewed(key)
+    return { ok: true as const }
+  })
+
   handle('popup→bg:cache.remove', kSenders, async ({ key }) => {
     await cache.remove(key)
     return { ok: true as const }

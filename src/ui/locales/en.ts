@@ -455,6 +455,8 @@ export default {
   'cache.hitCount': "not used yet | used once | used {n} times",
   'cache.inspect': "Inspect",
   'cache.edit': "Edit JSON",
+  'cache.needsReview': "Planned while a web page was in front of the model; these steps act on what a page could have asked for: {steps}. They replay only after you approve them, here or when Ava asks.",
+  'cache.approve': "Approve",
   'options.profiles': "Model providers",
   'options.profile.active': "Active",
   'options.profile.useThis': "Use this profile",

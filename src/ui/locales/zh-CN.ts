@@ -447,6 +447,8 @@ export default {
   'cache.hitCount': "尚未使用 | 已使用 {n} 次 | 已使用 {n} 次",
   'cache.inspect': "查看",
   'cache.edit': "编辑 JSON",
+  'cache.needsReview': "这些步骤是在模型看着网页时规划的，其中这些执行的可能是网页要求的操作：{steps}。需要你批准（在这里，或在 Ava 询问时）后才会重放。",
+  'cache.approve': "批准",
   'options.profiles': "模型服务商",
   'options.profile.active': "当前使用",
   'options.profile.useThis': "使用此配置",
