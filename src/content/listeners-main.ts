@@ -41,16 +41,25 @@
   const later = setTimeout
   const Observer = MutationObserver
   // After the page's own change, this long before the hints are pushed: a burst of changes (a
-  // framework rendering a list) is one push, and a push costs a walk of the hinted nodes.
+  // framework rendering a list) is one push, and a push costs a walk of the hinted nodes. A page
+  // that never stops changing (a ticker, an animation in the DOM) pushes less and less often, down
+  // to one push every kMaxPushDelayMs, so a page Ava never reads pays almost nothing for it.
   const kPushDelayMs = 150
+  const kMaxPushDelayMs = 2_000
+  const now = Date.now
+  const min = Math.min
+  let delay = kPushDelayMs
+  let lastPush = 0
   let pending = false
   const schedule = () => {
     if (pending) return
     pending = true
+    delay = now() - lastPush < 1_000 ? min(delay * 2, kMaxPushDelayMs) : kPushDelayMs
     later(() => {
       pending = false
+      lastPush = now()
       answer()
-    }, kPushDelayMs)
+    }, delay)
   }
 
   const note = (t: unknown) => {
