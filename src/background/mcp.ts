@@ -17,6 +17,7 @@ import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel } from './recorder'
 import { countsAsStep } from '../core/page/channel'
+import { domAction, flowStepCounts } from '../core/vocabulary'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { emitToPanels } from './panels'
@@ -154,7 +155,7 @@ async function question(tabId: number, chat: ChatWriter, text: string, ask: Retu
 
 /** Commands that change the page count against the step limit; reads and waits do not (as for the agent's steps). */
 function acts(cmd: PageCommand): boolean {
-  if (cmd.kind === 'flow.step') return !['wait', 'verify', 'expect', 'extract'].includes(cmd.step.action)
+  if (cmd.kind === 'flow.step') return flowStepCounts(cmd.step.action)
   return cmd.kind === 'act' && countsAsStep(cmd.step.action)
 }
 
@@ -183,8 +184,7 @@ async function end(s: Session, why: string): Promise<void> {
 
 /** The row a step gets in the panel: the model's vocabulary, as the agent's steps show. */
 function instructionOf(step: PageAction): Instruction | null {
-  const kinds: Partial<Record<PageAction['action'], Instruction['action_type']>> = { click: 'click', dblclick: 'click', check: 'click', uncheck: 'click', submit: 'click', fill: 'input', type: 'input', select: 'select', hover: 'hover', press: 'press', scroll: 'scroll', upload: 'upload' }
-  const type = kinds[step.action]
+  const type = domAction(step.action).shownAs as Instruction['action_type'] | undefined
   if (!type) return null
   const t = step.target
   const what = (t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : (step.key ?? step.action))).slice(0, 200)

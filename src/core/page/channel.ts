@@ -13,6 +13,7 @@ import type { ExecFailure, RiskCategory } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { navigationRefusal, type SitePolicy } from '../offsite'
 import { holdsShape } from '../agent/redact'
+import { countsAsStep, flowStepCounts } from '../vocabulary'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -50,13 +51,8 @@ export interface StepGuard {
   allowed?(refusal: ExecFailure): Promise<void>
 }
 
-/** Reads and waits change nothing on the page: they are not steps the limit counts. */
-const kUncounted = new Set<PageAction['action']>(['wait', 'verify', 'getText', 'getAttribute'])
-
-/** Whether a DOM action counts against the step limit (every path that sends `act` asks this). */
-export function countsAsStep(action: PageAction['action']): boolean {
-  return !kUncounted.has(action)
-}
+/** Whether a DOM action counts against the step limit: the vocabulary's one rule (src/core/vocabulary.ts). */
+export { countsAsStep } from '../vocabulary'
 
 /** What only the carrier can do: leave the page, read the main world, run the person's own script. */
 export interface PortExtras {
@@ -239,14 +235,12 @@ function stepFailure(f: ExecFailure): StepOutcome {
   return { ok: false, code: f.code === 'TIMEOUT' ? 'TIMEOUT' : 'STEP_FAILED', message: f.message, candidates: [], resolveMs: 0, acted: false }
 }
 
-/** Flow steps that change nothing on the page: not counted against the step limit. */
-const kUncountedFlowSteps = new Set(['wait', 'scroll', 'hover', 'verify', 'expect', 'extract'])
 
 export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate' | 'guard' | 'secrets'>): FlowPort {
   const { guard } = extras
   return {
     async runStep(step, opts, signal) {
-      if (guard && !kUncountedFlowSteps.has(step.action)) {
+      if (guard && flowStepCounts(step.action)) {
         try {
           guard.step()
         } catch (e) {
