@@ -318,7 +318,11 @@ export function openPopupRun(runId: string): { end(): void } {
       const r = popupRuns.get(runId)
       popupRuns.delete(runId)
       r?.waiter?.(null)
-      for (const [id, q] of questions) if (q.runId === runId) (questions.delete(id), q.answer(false))
+      for (const [id, q] of questions) {
+        if (q.runId !== runId) continue
+        questions.delete(id)
+        q.answer(false)
+      }
     },
   }
 }
