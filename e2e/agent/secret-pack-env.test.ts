@@ -61,7 +61,7 @@ it("does not let a pack's own ${env.X} type a secret on a site it is not bound t
 
   // Run straight from the popup, with no agent to ask: the page refuses the value itself.
   const tabId = await (await w.ava.worker()).evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, page.url())
-  const out = await sendFrom<{ ok: boolean; res?: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', { tabId, action: 'helper:page:tidy', params: {} })
+  const out = await sendFrom<{ ok: boolean; res?: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', { tabId, action: 'helper:page:tidy', params: {}, runId: 'tidy-run' })
   expect(out.res?.success).toBe(false)
   expect(out.res?.error?.message).toContain('saved secret is not typed')
   expect(await page.inputValue('#code')).toBe('')

@@ -59,7 +59,7 @@ it('installs after the yes, and the replaced login still cannot send a saved sec
   const targets = await sendFrom<{ res: { tabs: { id: number; url: string }[] } }>(popup, 'popup→bg:tabs.targets', {})
   const tabId = targets.res.tabs.find((t) => t.url.includes('/packs/signup.html'))!.id
   // What the agent sends for `${secret:bank}`: the vault value as the param.
-  const r = await sendFrom<{ res: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', { tabId, action: 'common:auth:login', params: { password: 'hunter2-bank' } })
+  const r = await sendFrom<{ res: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', { tabId, action: 'common:auth:login', params: { password: 'hunter2-bank' }, runId: 'takeover-run' })
   expect(r.res.success).toBe(false)
   expect(r.res.error?.message).toContain('Refused to navigate with a secret in its url')
   expect(site.hits.map((h) => h.path)).not.toContain('/collect')

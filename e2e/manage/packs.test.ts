@@ -91,6 +91,11 @@ it('runs an action from its page on the fixture tab, with a form built from its 
   expect(await page.inputValue('#name')).toBe('') // a dry run touches nothing
 
   await popup.click('[data-test=run]')
+  // The person's own Run passes the gate every step passes: submitting a password asks first, here
+  // in the popup (the confirm categories in settings decide; all are on by default).
+  await popup.locator('[data-test=popup-question]').waitFor({ timeout: 20_000 })
+  expect(await popup.textContent('[data-test=popup-question-text]')).toContain('submits a form with a password')
+  await popup.click('[data-test=question-allow]')
   await expect.poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 }).toBe('true')
   expect(await page.textContent('#done')).toBe('Welcome, Ada (pro, newsletter)')
   expect(await page.inputValue('#password')).toBe('hunter2-secret')

@@ -17,6 +17,8 @@ import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel } from './recorder'
 import { countsAsStep } from '../core/page/channel'
+import { domAction, flowStepCounts, PageActionSchema } from '../core/vocabulary'
+import { askUntilDecided, questionOf } from '../core/gate/step'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { emitToPanels } from './panels'
@@ -154,7 +156,7 @@ async function question(tabId: number, chat: ChatWriter, text: string, ask: Retu
 
 /** Commands that change the page count against the step limit; reads and waits do not (as for the agent's steps). */
 function acts(cmd: PageCommand): boolean {
-  if (cmd.kind === 'flow.step') return !['wait', 'verify', 'expect', 'extract'].includes(cmd.step.action)
+  if (cmd.kind === 'flow.step') return flowStepCounts(cmd.step.action)
   return cmd.kind === 'act' && countsAsStep(cmd.step.action)
 }
 
@@ -183,8 +185,7 @@ async function end(s: Session, why: string): Promise<void> {
 
 /** The row a step gets in the panel: the model's vocabulary, as the agent's steps show. */
 function instructionOf(step: PageAction): Instruction | null {
-  const kinds: Partial<Record<PageAction['action'], Instruction['action_type']>> = { click: 'click', dblclick: 'click', check: 'click', uncheck: 'click', submit: 'click', fill: 'input', type: 'input', select: 'select', hover: 'hover', press: 'press', scroll: 'scroll', upload: 'upload' }
-  const type = kinds[step.action]
+  const type = domAction(step.action).shownAs as Instruction['action_type'] | undefined
   if (!type) return null
   const t = step.target
   const what = (t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : (step.key ?? step.action))).slice(0, 200)
@@ -209,6 +210,12 @@ async function show(s: Session, ins: Instruction, ok: boolean, detail: string): 
  */
 async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
   if (!(kBridgeCommands as readonly string[]).includes(raw.kind)) return { ok: false, code: 'INVALID', message: `${raw.kind} is not a command a client may send.` }
+  // A client's step is data from outside: each action takes its own fields only (the vocabulary's
+  // strict schema), so nothing the gate does not judge rides along (files on a click, an element handle).
+  if (raw.kind === 'act') {
+    const checked = PageActionSchema.safeParse(raw.step)
+    if (!checked.success) return { ok: false, code: 'INVALID', message: `Not a step Ava runs: ${checked.error.issues.map((i) => `${i.path.join('.') || 'step'}: ${i.message}`).join('; ').slice(0, 500)}` }
+  }
   const { safety, agent } = await settingsStore.get()
   let cmd = raw
   if (acts(cmd) && ++s.acted > agent.stepLimit) {
@@ -237,20 +244,25 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     const { tabId: _t, wentAway: _w, ...out } = await sendCommand(s.tabId, c, { signal })
     return out as PageOutcome
   }
-  let out = await once(cmd)
-  const refusal = refusalOf(out)
-  if (refusal) {
-    const name = cmd.kind === 'act' ? (instructionOf(cmd.step)?.description ?? cmd.step.action) : cmd.kind === 'flow.step' ? (cmd.step.description ?? cmd.step.action) : cmd.kind
-    const allow = await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal)
-    if (!allow) {
-      const denied = `The person said no: ${refusal.message}`
-      const ins = cmd.kind === 'act' ? instructionOf(cmd.step) : null
-      if (ins) await show(s, ins, false, denied)
-      return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: 'NEEDS_CONFIRMATION', message: denied, candidates: [], resolveMs: 0, acted: false } } : { ...refusal, message: denied }
-    }
-    if (refusal.offsite) await allowDomain(s.tabId, refusal.offsite)
-    // The yes binds to the element the question showed (issue 25 §3): the page acts on that one only.
-    out = await once({ ...cmd, confirmed: true, ...(refusal.handle ? { bound: refusal.handle } : {}) } as PageCommand)
+  const name = cmd.kind === 'act' ? (instructionOf(cmd.step)?.description ?? cmd.step.action) : cmd.kind === 'flow.step' ? (cmd.step.description ?? cmd.step.action) : cmd.kind
+  // The one gate loop (src/core/gate/step.ts): asked in the panel, the yes bound to the element
+  // the question showed, a changed element asked about again.
+  const gated = cmd.kind === 'act' || cmd.kind === 'flow.step'
+  const sent = cmd
+  const { out, declined } = await askUntilDecided(
+    (yes) => once(yes ? ({ ...sent, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } as PageCommand) : sent),
+    (o) => (gated ? questionOf(o as PageOutcome<'act'>) : null),
+    async (refusal) => {
+      if (!(await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal))) return false
+      if (refusal.offsite) await allowDomain(s.tabId, refusal.offsite)
+      return true
+    },
+  )
+  if (declined) {
+    const denied = `The person said no: ${declined.message}`
+    const ins = cmd.kind === 'act' ? instructionOf(cmd.step) : null
+    if (ins) await show(s, ins, false, denied)
+    return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: 'NEEDS_CONFIRMATION', message: denied, candidates: [], resolveMs: 0, acted: false } } : { ...declined, message: denied }
   }
   if (cmd.kind === 'act') {
     const ins = instructionOf(cmd.step)
@@ -264,11 +276,6 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
   return out
 }
 
-function refusalOf(out: PageOutcome): ExecFailure | null {
-  if (!out.ok && out.code === 'NEEDS_CONFIRMATION') return out
-  if (out.ok && 'outcome' in out && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION') return { ok: false, code: 'NEEDS_CONFIRMATION', message: out.outcome.message, offsite: out.outcome.offsite, category: out.outcome.category, ask: out.outcome.ask, ...out.outcome.question }
-  return null
-}
 
 /**
  * `${secret:NAME}` in a client's value: filled from the vault only on a site the secret is bound

@@ -2,6 +2,7 @@
 // StepGuard the agent gives a pack (src/core/page/channel.ts), the `act` command's StepGate
 // (confirm categories, site lists, secretSites), `${secret:…}` resolved only in the message to the
 // page and bound to its sites, and every result redacted and page text framed as untrusted.
+import { askUntilDecided, questionOf } from '../core/gate/step'
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
 import { originOf, resolveSecrets, secretNames, unboundOn } from '../core/agent/secrets'
@@ -125,13 +126,14 @@ export function framed(lines: string[]): string {
 export async function gatedAct(send: SendCommand, step: PageAction, guard: StepGuard, opts: { timeoutMs: number; secretSites?: string[]; signal: AbortSignal }): Promise<Extract<PageOutcome<'act'>, { ok: true }>> {
   if (countsAsStep(step.action)) guard.step()
   const command = { kind: 'act' as const, step, timeoutMs: opts.timeoutMs, confirm: guard.confirm, sites: guard.sites, ...(opts.secretSites ? { secretSites: opts.secretSites } : {}) }
-  let out = await send(command, opts.signal)
-  if (!out.ok && out.code === 'NEEDS_CONFIRMATION') {
-    if (!(await guard.ask(out.message, out))) throw denied(out)
-    await guard.allowed?.(out)
-    // The yes binds to the element the question showed (issue 25 §3): the page acts on that one only.
-    out = await send({ ...command, confirmed: true, ...(out.handle ? { bound: out.handle } : {}) }, opts.signal)
-  }
+  // The one gate loop (src/core/gate/step.ts): the yes binds to the element the question showed,
+  // and a changed element asks again, as for the agent's own steps.
+  const { out, declined } = await askUntilDecided((yes) => send(yes ? { ...command, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } : command, opts.signal), questionOf, async (q) => {
+    if (!(await guard.ask(q.message, q))) return false
+    await guard.allowed?.(q)
+    return true
+  })
+  if (declined) throw denied(declined)
   if (!out.ok) throw new McpToolError(out.code, out.message + (out.candidates?.length ? ` Candidates: ${out.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''))
   return out
 }

@@ -14,10 +14,13 @@ export const kRunSpec: CommandSpec = {
     headed: { type: 'boolean', help: 'show the browser window' },
     timeout: { type: 'string', value: '<ms>', help: 'time each step may take to find its element (flows; default per step)' },
     screenshot: { type: 'string', value: '<path>', help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)' },
+    yes: { type: 'boolean', help: 'take risky steps (delete, pay, grant access) without stopping; without it such a step fails the run' },
   },
   notes: `<action> is a name such as common:auth:login (see \`ava action list\`).
 A run fails (exit 1) when a step fails or the action's verify finds the result wrong, e.g. a
 login that stays on the login form. The action name and its parameters are checked before
-Chromium starts. Example:
+Chromium starts. Nobody is there to answer a question: a step the page judges destructive, a
+payment, a grant of access or another high-risk action stops the run (exit 1) before it acts,
+naming the step, unless --yes is given. Example:
   ava run common:auth:login --url https://example.test/login --param username=alice --param password=$PW`,
 }

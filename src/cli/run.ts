@@ -8,7 +8,8 @@ import { readFile as readFileAsync } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
 import { fileVariables, formatReport, formatStepReport, parseFlow, parseSource, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
 import { stepCount } from '../core/flows/format'
-import { createChannelFlowPort, createChannelPort, type PortExtras } from '../core/page/channel'
+import { createChannelFlowPort, createChannelPort, type PortExtras, type StepGuard } from '../core/page/channel'
+import type { ExecFailure, RiskCategory } from '../core/exec'
 import { navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
@@ -36,6 +37,8 @@ interface RunArgs {
   timeoutMs?: number
   screenshot?: string
   json: boolean
+  /** Take risky steps unasked (see kUnattendedConfirm). */
+  yes: boolean
 }
 
 /** The parsed command line (kRunSpec) as the runner needs it, or a usage message. */
@@ -49,7 +52,7 @@ export function runArgs({ values, positionals }: Parsed): RunArgs | string {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return '--timeout needs a whole number of ms'
   }
   const [target, ...rest] = positionals
-  return { target, positional: rest, params, url: str('url'), action: str('action'), browser: str('browser'), screenshot: str('screenshot'), timeoutMs, headed: !!values.headed, json: !!values.json }
+  return { target, positional: rest, params, url: str('url'), action: str('action'), browser: str('browser'), screenshot: str('screenshot'), timeoutMs, headed: !!values.headed, json: !!values.json, yes: !!values.yes }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,6 +314,37 @@ export function stepMessage(message: string): string {
   return message.replace(/^Step [\w.]+ \([^)]*\) failed: /, '')
 }
 
+/**
+ * What a headless run stops before, with nobody to ask (docs/flows.md, "Risky steps in ava run"):
+ * deleting, paying, granting access and other high-risk actions, which a wrong selector turns into
+ * harm. Signing in and sending a form are what a regression run exists to do, so credentials and
+ * data_send are not stopped; the site lists are the person's in the extension and not read here.
+ */
+export const kUnattendedConfirm: readonly RiskCategory[] = ['destructive', 'payment', 'permission', 'high_risk_action']
+
+/** The gate of a run nobody watches: a risky step is refused, and the refusal kept to be said; `yes` lets it go. */
+export function unattendedGuard(yes: boolean, here: () => string): StepGuard & { refused: ExecFailure[] } {
+  const refused: ExecFailure[] = []
+  return {
+    confirm: [...kUnattendedConfirm],
+    refused,
+    async ask(_reason, refusal) {
+      if (yes) return true
+      if (refusal) refused.push(refusal)
+      return false
+    },
+    // No step limit: a run is as long as its flow or pack, which the person wrote.
+    step: () => undefined,
+    here: async () => here(),
+  }
+}
+
+/** What `ava run` says when it stopped before a risky step. */
+export function refusedLine(refusal: ExecFailure): string {
+  const what = refusal.category ? ` (${refusal.category.replace(/_/g, ' ')})` : ''
+  return `ava run: stopped before a risky step${what}: ${refusal.message}. Nothing was done to it. Nobody is there to say yes in a headless run: check the step, then run again with --yes to let it go.`
+}
+
 export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
 
 /**
@@ -321,12 +355,12 @@ export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } 
 export async function runOnPage(
   page: PwPage,
   target: Target,
-  opts: { params: Record<string, string>; positional?: string[]; timeoutMs?: number; onStep?: (r: StepReport) => void; engine?: Partial<EngineOptions>; run?: RunOptions },
+  opts: { params: Record<string, string>; positional?: string[]; timeoutMs?: number; onStep?: (r: StepReport) => void; engine?: Partial<EngineOptions>; run?: RunOptions; guard?: StepGuard },
 ): Promise<RunOutcome> {
   if (target.kind === 'flow') {
     const flow = target.flow
     const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
-    const port = pageFlowPort(page)
+    const port = pageFlowPort(page, { guard: opts.guard })
     const result = await replayFlow(target.flow, {
       port,
       // In CI the vault is the environment: ${secret:KEY} reads $KEY.
@@ -338,7 +372,7 @@ export async function runOnPage(
     // The page the flow ended on (a `tab` step moves it): the one a failure's screenshot shows.
     return { kind: 'flow', result, page: port.page() }
   }
-  const engine = createEngine({ ...opts.engine, registry: target.registry, port: pageBrowserPort(page), env: actionEnv(target.registry) })
+  const engine = createEngine({ ...opts.engine, registry: target.registry, port: pageBrowserPort(page, { guard: opts.guard }), env: actionEnv(target.registry) })
   return { kind: 'action', result: await engine.run(target.name, opts.params, opts.run) }
 }
 
@@ -417,7 +451,10 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     }
     say(target.kind === 'flow' ? `ava run: ${target.label} (${stepCount(target.flow.steps.length)}) on ${startUrl}` : `ava run: ${target.label} on ${startUrl}`)
     const { config } = readGlobalConfig()
+    const runPage = page
+    const guard = unattendedGuard(a.yes, () => runPage.url())
     const run = await runOnPage(page, target, {
+      guard,
       params: a.params,
       positional: a.positional,
       timeoutMs: a.timeoutMs,
@@ -431,6 +468,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     if (a.json) io.out(JSON.stringify(run.result, null, 2))
     else if (run.kind === 'flow') for (const line of formatReport(run.result, { steps: false })) io.out(line)
     else io.out(formatActionTrace(run.result).join('\n'))
+    if (guard.refused.length) io.err(refusedLine(guard.refused[0]))
     if (failed) {
       await failureScreenshot(page, a.screenshot, io)
     }

@@ -4,6 +4,7 @@ import { sameSite } from './agent/risk'
 import { domainAllowed } from './settings'
 import { urlHost } from './host'
 import type { SitePolicy } from './offsite'
+import { domAction } from './vocabulary'
 
 const msg = (key: string, params: Record<string, string>): Msg => ({ key, params })
 
@@ -17,8 +18,6 @@ const msg = (key: string, params: Record<string, string>): Msg => ({ key, params
  * the person's language naming the site or the file), or null.
  */
 
-/** DOM actions that change a frame's state or send from it; reading, hovering or scrolling do not. */
-const kChanging = new Set(['click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'press', 'submit', 'upload'])
 
 /** Where the element is and whose run it is: the frame's own origin and the run's top page. */
 export interface StepPlace {
@@ -53,7 +52,7 @@ export function frameSiteRefusal(place: StepPlace, action: string, policy: SiteP
     const host = hostOf(place.frame)
     return blocked(`Blocked: the element is in a frame of ${host}, which is not allowed in Ava's options (allowed and blocked sites), so Ava did not act there.`, msg('outcome.step.frameBlocked', { host }))
   }
-  if (place.top || !kChanging.has(action) || !confirm.includes('cross_site')) return null
+  if (place.top || !domAction(action).gate.changes || !confirm.includes('cross_site')) return null
   if (!opaque && place.run && sameSite(place.frame, place.run)) return null
   const host = opaque ? '(sandboxed frame)' : hostOf(place.frame)
   return ask('risk.ask.frameSite', { host }, `Acts in a frame of another site: ${host}`, 'cross_site')

@@ -1,5 +1,5 @@
 import type { CapabilityLine } from '../core/registry/capabilities'
-import type { ChatMessage, RunEvent, RunView } from '../core/chat'
+import type { ChatMessage, Msg, RunEvent, RunView } from '../core/chat'
 export type { RunEvent }
 import type { ErrorData } from '../core/errors'
 import type { PageCommand, PageOutcome } from '../core/page/command'
@@ -143,8 +143,14 @@ export interface Protocol {
   'popup→bg:cache.approve': { req: { key: string }; res: { ok: true } }
   /** Web tabs an action can run in, and the one to offer first (see docs/packs-ui.md). */
   'popup→bg:tabs.targets': { req: Record<string, never>; res: TabTargets }
-  /** `action.run` in a tab the person chose, for when the popup is itself the active tab. */
-  'popup→bg:action.runIn': { req: { tabId: number; action: string; params: Record<string, unknown> }; res: ActionResult }
+  /**
+   * The popup's Run: in the tab the person chose (null: the active tab). It passes the gate every
+   * step passes; its questions wait under `runId` for the popup to fetch (`question.next`) and answer.
+   */
+  'popup→bg:action.runIn': { req: { tabId: number | null; action: string; params: Record<string, unknown>; runId: string }; res: ActionResult }
+  /** The next question of a popup run, once there is one; null when the run has ended. */
+  'popup→bg:question.next': { req: { runId: string }; res: { question: { id: string; reason: string; msg: Msg } | null } }
+  'popup→bg:question.answer': { req: { runId: string; id: string; allow: boolean }; res: { ok: boolean } }
 }
 
 export type MessageName = keyof Protocol

@@ -8,6 +8,7 @@ import { userPacksStore } from '../storage/packs'
 import { failure, type Failure } from '../ui/failure'
 import { failureLine } from './run-text'
 import { t } from '../ui/i18n'
+import type { Msg } from '../core/chat'
 
 const message = failure
 
@@ -236,12 +237,23 @@ export const useImportStore = defineStore('import', () => {
 export type RunOutcome = { kind: 'run'; result: ActionResult } | { kind: 'dry'; result: DryRunResult }
 
 /** One action's page: its description, the tabs it can run in, and the last outcome. */
+/** A question of a running action, as the popup shows it. */
+export interface PopupQuestion {
+  id: string
+  reason: string
+  msg: Msg
+}
+
 export const useActionStore = defineStore('action', () => {
   const description = ref<ActionDescription | null>(null)
   const loading = ref(false)
   const running = ref(false)
   const error = ref<string | Failure | null>(null)
   const outcome = ref<RunOutcome | null>(null)
+  /** The question the running action waits on (a risky step, a pack reading this site's fields), answered here. */
+  const question = ref<PopupQuestion | null>(null)
+  let runId: string | null = null
+  let answered: (() => void) | null = null
   const targets = ref<TabTargets | null>(null)
 
   async function open(action: string) {
@@ -269,14 +281,38 @@ export const useActionStore = defineStore('action', () => {
     running.value = true
     error.value = null
     outcome.value = null
+    const id = (runId = crypto.randomUUID())
+    const result = send('popup→bg:action.runIn', { tabId, action, params, runId: id })
+    void waitForQuestions(id)
     try {
-      const result = tabId === null ? ((await send('ui→bg:action', { type: 'action.run', action, params })) as ActionResult) : await send('popup→bg:action.runIn', { tabId, action, params })
-      outcome.value = { kind: 'run', result }
+      outcome.value = { kind: 'run', result: await result }
     } catch (e) {
       error.value = message(e)
     } finally {
       running.value = false
+      runId = null
+      question.value = null
+      answered?.()
     }
+  }
+
+  /** Shows each question of run `id` as it comes, until the run ends (the background answers null). */
+  async function waitForQuestions(id: string) {
+    while (runId === id) {
+      const next = await send('popup→bg:question.next', { runId: id }).catch(() => ({ question: null }))
+      if (!next.question || runId !== id) return
+      question.value = next.question
+      await new Promise<void>((resolve) => (answered = resolve))
+    }
+  }
+
+  async function answer(allow: boolean) {
+    const q = question.value
+    const id = runId
+    if (!q || !id) return
+    question.value = null
+    await send('popup→bg:question.answer', { runId: id, id: q.id, allow }).catch(() => undefined)
+    answered?.()
   }
 
   async function dryRun(params: Record<string, unknown>) {
@@ -294,7 +330,7 @@ export const useActionStore = defineStore('action', () => {
     }
   }
 
-  return { description, loading, running, error, outcome, targets, open, run, dryRun }
+  return { description, loading, running, error, outcome, question, targets, open, run, dryRun, answer }
 })
 
 /** The instruction cache: list, inspect, edit as JSON, delete. */

@@ -1,4 +1,5 @@
 import { createAsyncQueue } from '../async-queue'
+import { askUntilDecided } from '../gate/step'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import type { Candidate, ExecFailure, ExecOutcome } from '../exec'
@@ -593,9 +594,6 @@ async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
   return { url: redactText(page.url, hidden), title: redactText(page.title, hidden), listing: redactText(page.listing, hidden), ...(intents ? { intents } : {}) }
 }
 
-/** Questions about one step: the first, then one each time its element changed after a yes. */
-const kMaxStepQuestions = 3
-
 /** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
 async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSites?: string[], files?: UploadFile[]): Promise<ExecOutcome> {
   const { state, settings, signal, ports } = run
@@ -605,30 +603,27 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     if (refused?.code === 'BLOCKED') return refused
     if (refused && !(await confirm(run, view, refused.message, riskAsk('cross_site', { step: stepName(view), host: refused.offsite ?? '' })))) return cancelled()
   }
-  // A yes binds to the element the question showed (its handle); the page acts on it or refuses,
-  // and a changed element asks again, a few times at most (issue 25 §3).
-  let bound: string | undefined
-  let asked = 0
-  for (;;) {
-    const { tabId, ...out } = await ports.page.exec(state.tabId, ins, {
-      signal,
-      confirm: settings.safety.confirm,
-      confirmed: asked > 0,
-      ...(bound ? { bound } : {}),
-      ...(secretSites ? { secretSites } : {}),
-      ...(files ? { files } : {}),
-      elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
-      onTabChange: (to) => moveTab(run, to),
-    })
-    moveTab(run, tabId)
-    if (!out.ok && out.code === 'NEEDS_CONFIRMATION' && asked < kMaxStepQuestions) {
-      if (!(await confirm(run, view, secretReason(run, out), pageAsk(view, out, run)))) return cancelled()
-      asked++
-      bound = out.handle
-      continue
-    }
-    return out as ExecOutcome
-  }
+  // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed (its
+  // handle); the page acts on it or refuses, and a changed element asks again, a few times at most.
+  const { out, declined } = await askUntilDecided(
+    async (yes) => {
+      const { tabId, ...out } = await ports.page.exec(state.tabId, ins, {
+        signal,
+        confirm: settings.safety.confirm,
+        confirmed: !!yes,
+        ...(yes?.bound ? { bound: yes.bound } : {}),
+        ...(secretSites ? { secretSites } : {}),
+        ...(files ? { files } : {}),
+        elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
+        onTabChange: (to) => moveTab(run, to),
+      })
+      moveTab(run, tabId)
+      return out as ExecOutcome
+    },
+    (out) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : null),
+    (question) => confirm(run, view, secretReason(run, question), pageAsk(view, question, run)),
+  )
+  return declined ? cancelled() : out
 }
 
 /** The run follows a link into a new tab: the new tab's panel opens on the same conversation. */

@@ -4,6 +4,7 @@ import { buildFlow, type RecordedTarget } from './record'
 import type { Flow, FlowSelector, FlowSelectors, FlowStep, FlowVariable, SelectorLevel } from './schema'
 import { looksSecret, variableName } from './variables'
 import { extractKeywords } from '../verify'
+import { instructionKind } from '../vocabulary'
 
 /**
  * "Save as flow" on a finished agent run (issues 8, 18 §3): the run's executed instructions
@@ -33,15 +34,8 @@ function locatorSelectors(ins: Instruction): FlowSelectors | undefined {
   return { primary: list[0], fallback: list.slice(1) }
 }
 
-const kActions: Partial<Record<Instruction['action_type'], FlowStep['action']>> = {
-  navigate: 'navigate',
-  click: 'click',
-  input: 'fill',
-  select: 'select',
-  hover: 'hover',
-  press: 'press',
-  scroll: 'scroll',
-}
+/** The flow step an instruction is saved as: its descriptor's `flow` (src/core/vocabulary.ts). */
+const flowActionOf = (type: Instruction['action_type']): FlowStep['action'] | undefined => instructionKind(type)?.flow as FlowStep['action'] | undefined
 
 /**
  * A keyword verify (seed 001 §4.1) as the flow's assertions: one `verify {text}` per quoted word,
@@ -85,7 +79,7 @@ export function flowFromRun(executed: readonly Instruction[], resolved: readonly
       for (const step of verifySteps(ins)) drafts.push({ step })
       return
     }
-    const action = kActions[ins.action_type]
+    const action = flowActionOf(ins.action_type)
     if (!action) return
     const found = resolved[i] ?? null
     const selectors = found?.selectors ?? locatorSelectors(ins)

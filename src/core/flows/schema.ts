@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
+import { kFlowActionNames, kFlowSteps, type FlowActionName } from '../vocabulary'
 
 /**
  * The flow format: seed 004 §3 (version, metadata, variables, steps with action, params,
@@ -22,16 +23,17 @@ export type SelectorLevel = (typeof kSelectorLevels)[number]
 /** Levels that name the element by what it means; the others by where it is. */
 export const kSemanticLevels: ReadonlySet<SelectorLevel> = new Set(['testid', 'role', 'label', 'placeholder', 'text', 'id'])
 
-export const kFlowActions = ['navigate', 'click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'press', 'hover', 'scroll', 'wait', 'run', 'verify', 'expect', 'extract', 'go_back', 'tab', 'done', 'upload'] as const
-export type FlowAction = (typeof kFlowActions)[number]
+/** The step actions, each a descriptor in src/core/vocabulary.ts (`kFlowSteps`). */
+export const kFlowActions = kFlowActionNames
+export type FlowAction = FlowActionName
 /** Actions that act on an element, and so need `selectors`. */
-export const kTargetActions: ReadonlySet<FlowAction> = new Set(['click', 'dblclick', 'fill', 'select', 'check', 'uncheck', 'hover', 'upload'])
+export const kTargetActions: ReadonlySet<FlowAction> = new Set(kFlowSteps.filter((d) => d.element).map((d) => d.name))
 /**
  * Steps that check the page instead of acting on it (issue 18 §2): `expect` is another name for
  * `verify`, for people who write Playwright tests. A replay that cannot check its outcome passes on a
  * wrong page, so `validateFlow` warns about a flow without one.
  */
-export const kAssertActions: ReadonlySet<FlowAction> = new Set(['verify', 'expect'])
+export const kAssertActions: ReadonlySet<FlowAction> = new Set(kFlowSteps.filter((d) => d.check).map((d) => d.name))
 /** What a check looks at: one of these params per verify step. */
 export const kCheckKinds = ['text', 'url', 'state', 'value', 'count'] as const
 export type CheckKind = (typeof kCheckKinds)[number]

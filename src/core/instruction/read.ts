@@ -1,6 +1,7 @@
 import { jsonrepair } from 'jsonrepair'
 import type { SafeParseResult } from '../result'
 import { InstructionError, InstructionSchema, safeParseInstruction, type Instruction } from './schema'
+import { instructionKind } from '../vocabulary'
 
 /**
  * Reads one instruction as models really write it (docs/instruction-schema.md, "What Ava reads"):
@@ -120,7 +121,6 @@ const kTypeKeys = ['action_type', 'type', 'action', 'kind', 'command', 'op', 'op
 const kStepKeys = ['step_id', 'step', 'step_number', 'step_no', 'number']
 const kDescriptionKeys = ['description', 'reason', 'desc', 'why', 'rationale', 'explanation', 'thought', 'comment', 'note']
 const kParamsKeys = ['params', 'parameters', 'arguments', 'args', 'input', 'fields']
-const kKnown = new Set(['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll', 'upload', 'run_action', 'done'])
 
 function record(v: unknown): Record<string, unknown> | null {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
@@ -138,7 +138,7 @@ function snakeRecord(v: Record<string, unknown>): Record<string, unknown> {
 function actionWord(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined
   const w = snakeKey(v.trim())
-  if (kKnown.has(w)) return w
+  if (instructionKind(w)) return w
   return kActionAliases[w]
 }
 

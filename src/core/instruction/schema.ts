@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
+import { instructionKind, kInstructionNames, kPageInstructionNames, type InstructionName } from '../vocabulary'
 
 /**
  * The Unified Instruction Schema (seed 001 §2.2): the contract between the planner's LLM and the
@@ -8,14 +9,15 @@ import type { SafeParseResult } from '../result'
  * `target_id` is our extension of the design: the id of an element from the Observe
  * listing. When it is given the executor uses it first (and fails loudly if it went stale).
  */
-export const PAGE_ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll', 'upload'] as const
 /**
  * The nine page actions of seed 001 and seed 002 §5's `upload` (value: the name of a file the
- * person attached), plus two for the agent loop (issue 6): `run_action` calls a
- * registry action by name with arguments, `done` ends the task with an answer for the person.
+ * person attached), plus two for the agent loop (issue 6): `run_action` calls a registry action by
+ * name with arguments, `done` ends the task with an answer for the person. Defined once, with what
+ * each needs and the DOM action it becomes, in src/core/vocabulary.ts (`kInstructions`).
  */
-export const ACTION_TYPES = [...PAGE_ACTION_TYPES, 'run_action', 'done'] as const
-export type ActionType = (typeof ACTION_TYPES)[number]
+export const PAGE_ACTION_TYPES = kPageInstructionNames
+export const ACTION_TYPES = kInstructionNames
+export type ActionType = InstructionName
 export type PageActionType = (typeof PAGE_ACTION_TYPES)[number]
 
 export const SCROLL_DIRECTIONS = ['up', 'down', 'top', 'bottom'] as const
@@ -46,22 +48,6 @@ export const InstructionParamsSchema = z
   })
   .strict()
 
-/** What each action needs, beyond the common fields (seed 001 §2.2 table). */
-const needs: Record<ActionType, { all?: (keyof z.infer<typeof InstructionParamsSchema>)[]; oneOf?: (keyof z.infer<typeof InstructionParamsSchema>)[] }> = {
-  navigate: { all: ['url'] },
-  click: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
-  input: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
-  select: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
-  upload: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
-  hover: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
-  verify: { all: ['assertion'] },
-  wait: { all: ['selector'] },
-  press: { all: ['key'] },
-  scroll: { oneOf: ['direction', 'target_id', 'semantic_locator', 'fallback_selector'] },
-  run_action: { all: ['action'] },
-  done: {},
-}
-
 export const InstructionSchema = z
   .object({
     step_id: z.number().int().nonnegative(),
@@ -71,7 +57,8 @@ export const InstructionSchema = z
   })
   .strict()
   .superRefine((ins, ctx) => {
-    const rule = needs[ins.action_type]
+    // What each action needs beyond the common fields (seed 001 §2.2 table), from its descriptor.
+    const rule: { all?: readonly (keyof InstructionParams)[]; oneOf?: readonly (keyof InstructionParams)[] } = instructionKind(ins.action_type) ?? {}
     for (const key of rule.all ?? []) {
       // An empty value is a real input (clearing a field); an empty url or assertion is not.
       if (ins.params[key] === undefined || (ins.params[key] === '' && key !== 'value')) {

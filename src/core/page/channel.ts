@@ -13,6 +13,8 @@ import type { ExecFailure, RiskCategory } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { navigationRefusal, type SitePolicy } from '../offsite'
 import { holdsShape } from '../agent/redact'
+import { countsAsStep, flowStepCounts } from '../vocabulary'
+import { askUntilDecided, questionOf, type Decide } from '../gate/step'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -50,13 +52,8 @@ export interface StepGuard {
   allowed?(refusal: ExecFailure): Promise<void>
 }
 
-/** Reads and waits change nothing on the page: they are not steps the limit counts. */
-const kUncounted = new Set<PageAction['action']>(['wait', 'verify', 'getText', 'getAttribute'])
-
-/** Whether a DOM action counts against the step limit (every path that sends `act` asks this). */
-export function countsAsStep(action: PageAction['action']): boolean {
-  return !kUncounted.has(action)
-}
+/** Whether a DOM action counts against the step limit: the vocabulary's one rule (src/core/vocabulary.ts). */
+export { countsAsStep } from '../vocabulary'
 
 /** What only the carrier can do: leave the page, read the main world, run the person's own script. */
 export interface PortExtras {
@@ -108,8 +105,18 @@ function waitAction(c: WaitCondition): PageAction {
   return { action: 'wait', url: c.pattern }
 }
 
-/** Questions about one step: the first, then one for each time its element changed after a yes. */
-const kMaxQuestions = 3
+/** Without a guard nothing is asked: the page's refusal is the step's failure. */
+const noQuestion = (): null => null
+
+/** The guard's answer to a question, the refusal it allowed told back (a yes to another site opens the gate for it); without a guard nothing is asked and nothing goes. */
+function guardDecide(guard: StepGuard | undefined): Decide {
+  return async (question) => {
+    if (!guard) return false
+    if (!(await guard.ask(question.message, question))) return false
+    await guard.allowed?.(question)
+    return true
+  }
+}
 
 export function createChannelPort(send: SendCommand, extras: PortExtras): BrowserPort {
   const timeoutMs = extras.timeoutMs ?? kPortStepTimeoutMs
@@ -131,13 +138,9 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     if (countsAsStep(step.action)) count()
     const secretSites = secretSitesOf(step.value, extras.secrets)
     const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
-    let out = await send(command, signal)
-    // A yes binds to the element the question showed; a changed element asks again (issue 25 §3).
-    for (let asked = 0; !out.ok && out.code === 'NEEDS_CONFIRMATION' && guard && asked < kMaxQuestions; asked++) {
-      if (!(await guard.ask(out.message, out))) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${out.message}); the action stopped before that step.`))
-      await guard.allowed?.(out)
-      out = await send({ ...command, confirmed: true, ...(out.handle ? { bound: out.handle } : {}) }, signal)
-    }
+    // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed.
+    const { out, declined } = await askUntilDecided((yes) => send(yes ? { ...command, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } : command, signal), guard ? questionOf : noQuestion, guardDecide(guard))
+    if (declined) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${declined.message}); the action stopped before that step.`))
     // The element the person allowed is gone, or the pointer would land elsewhere: no retry or
     // fallback of the engine may look for another element to act on in its place.
     if (!out.ok && (out.reason === 'unbound' || out.reason === 'swapped')) throw (closed = portErrorOf(out))
@@ -239,14 +242,12 @@ function stepFailure(f: ExecFailure): StepOutcome {
   return { ok: false, code: f.code === 'TIMEOUT' ? 'TIMEOUT' : 'STEP_FAILED', message: f.message, candidates: [], resolveMs: 0, acted: false }
 }
 
-/** Flow steps that change nothing on the page: not counted against the step limit. */
-const kUncountedFlowSteps = new Set(['wait', 'scroll', 'hover', 'verify', 'expect', 'extract'])
 
 export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate' | 'guard' | 'secrets'>): FlowPort {
   const { guard } = extras
   return {
     async runStep(step, opts, signal) {
-      if (guard && !kUncountedFlowSteps.has(step.action)) {
+      if (guard && flowStepCounts(step.action)) {
         try {
           guard.step()
         } catch (e) {
@@ -255,16 +256,9 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       }
       const secretSites = secretSitesOf(step.params.value, extras.secrets)
       const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(opts.files?.length ? { files: opts.files } : {}), ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
-      let out = await send(command, signal)
-      // The same gate as the agent's and a pack's steps: a risky step asks, and goes again only
-      // with a yes bound to the element the question showed (issue 25 §3).
-      for (let asked = 0; out.ok && !out.outcome.ok && out.outcome.code === 'NEEDS_CONFIRMATION' && guard && asked < kMaxQuestions; asked++) {
-        const refusal = out.outcome
-        const question: ExecFailure = { ok: false, code: 'NEEDS_CONFIRMATION', message: refusal.message, offsite: refusal.offsite, category: refusal.category, ask: refusal.ask, ...refusal.question }
-        if (!(await guard.ask(refusal.message, question))) return { ...refusal, code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); the replay stopped before step ${step.step_id}.` }
-        await guard.allowed?.(question)
-        out = await send({ ...command, confirmed: true, ...(question.handle ? { bound: question.handle } : {}) }, signal)
-      }
+      // The same gate as the agent's and a pack's steps (core/gate/step.ts).
+      const { out, declined } = await askUntilDecided((yes) => send(yes ? { ...command, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } : command, signal), guard ? questionOf : noQuestion, guardDecide(guard))
+      if (declined && out.ok && !out.outcome.ok) return { ...out.outcome, code: 'CANCELLED', message: `Cancelled by you (${declined.message}); the replay stopped before step ${step.step_id}.` }
       return out.ok ? out.outcome : stepFailure(out)
     },
     async navigate(url, signal) {

@@ -13,11 +13,9 @@ import type { Instruction } from '../instruction/schema'
 import type { SitePolicy } from '../offsite'
 import type { Intent, PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
+import { domAction, flowStepNavigates, instructionKind, isDomAction, type DomActionName } from '../vocabulary'
 
-export const kDomActionNames = [
-  'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute', 'upload',
-] as const
-export type DomActionName = (typeof kDomActionNames)[number]
+export { kDomActionNames, type DomActionName } from '../vocabulary'
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom'
 export type WaitState = 'attached' | 'visible' | 'hidden' | 'detached'
 
@@ -173,16 +171,13 @@ export type PageOutcome<K extends PageCommandKind = PageCommandKind> = ({ ok: tr
 /** The sending half as core sees it: one function, whatever carries the command. */
 export type SendCommand = <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal) => Promise<PageOutcome<K>>
 
-/** DOM actions that may navigate the document that runs them (a link, a submit button, Enter). */
-const kNavigatingActions = new Set<DomActionName>(['click', 'dblclick', 'press', 'submit'])
-
 /**
  * Whether the document may legitimately go away while it holds this command: then its going
  * away means the step did its job, and the next command goes to the next document.
  */
 export function mayNavigate(command: PageCommand): boolean {
-  if (command.kind === 'act') return kNavigatingActions.has(command.step.action)
-  if (command.kind === 'flow.step') return command.step.action === 'click' || command.step.action === 'dblclick' || command.step.action === 'press' || command.step.action === 'go_back'
+  if (command.kind === 'act') return domAction(command.step.action).navigates
+  if (command.kind === 'flow.step') return flowStepNavigates(command.step.action)
   return false
 }
 
@@ -212,36 +207,38 @@ export function targetOf(p: Instruction['params']): PageTarget | undefined {
   return parsedTarget({ targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator })
 }
 
-/** The instruction's page types mapped onto DOM actions (seed 001 §2.3 table); null for the agent's own. */
+/**
+ * The instruction's page types mapped onto DOM actions (seed 001 §2.3 table): the one place the
+ * model's words become the page's (which action each becomes is its descriptor's `runs`, in
+ * src/core/vocabulary.ts); null for the agent's own (run_action, done).
+ */
 export function actionOf(ins: Instruction): PageAction | null {
+  const runs = instructionKind(ins.action_type)?.runs
+  if (!runs || !isDomAction(runs)) return null
+  const action = runs
   const p = ins.params
   const target = targetOf(p)
-  switch (ins.action_type) {
+  switch (action) {
     case 'navigate':
-      return { action: 'navigate', value: p.url }
-    case 'click':
-      return { action: 'click', target: target ?? {} }
-    case 'input':
-      return { action: 'fill', target: target ?? {}, value: p.value ?? '' }
-    case 'select':
-      return { action: 'select', target: target ?? {}, value: p.value ?? '' }
-    case 'upload':
-      // value names the file; its bytes are added by whoever holds them (the panel's picked files).
-      return { action: 'upload', target: target ?? {}, value: p.value ?? '' }
-    case 'hover':
-      return { action: 'hover', target: target ?? {} }
+      return { action, value: p.url }
     case 'press':
       // A key pressed with no target goes to the focused element.
-      return { action: 'press', key: p.key, target: target ?? { focused: true } }
+      return { action, key: p.key, target: target ?? { focused: true } }
     case 'scroll':
-      return { action: 'scroll', direction: p.direction, target }
+      return { action, direction: p.direction, target }
     case 'wait':
-      return { action: 'wait', target: parsedTarget({ selectors: p.selector ? [p.selector] : [] }), state: 'visible' }
+      return { action, target: parsedTarget({ selectors: p.selector ? [p.selector] : [] }), state: 'visible' }
     case 'verify':
-      return { action: 'verify', assertion: p.assertion }
+      return { action, assertion: p.assertion }
     default:
-      return null
+      // The element actions: fill, select and upload carry the value (upload: the attached file's
+      // name; its bytes are added by whoever holds them, the panel's picked files).
+      return { action, target: target ?? {}, ...valueOf(action, p.value) }
   }
+}
+
+function valueOf(action: DomActionName, value: string | undefined): Pick<PageAction, 'value'> {
+  return domAction(action).fields.value ? { value: value ?? '' } : {}
 }
 
 /** A success or a failure of one kind, for a caller that wants only its data. */

@@ -2,7 +2,8 @@
  * The DOM actions, one descriptor each in one registry (STYLE.md): the nine instruction types of
  * seed 001 §2.2 plus what the registry's step actions (seed 000 §6.3.5) and seed 002 §5
  * ActionType need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute, upload.
- * A descriptor says whether it needs a target; `run` gets the located element.
+ * What each action is (its fields, whether it needs an element, its gate) is its descriptor in
+ * src/core/vocabulary.ts; here is only how the page runs it: `run` gets the located element.
  */
 import { stepResult, type ExecChanges, type ExecOutcome, type ExecSuccess, type StepResult } from '../../core/exec'
 import type { DomActionName, PageAction, ScrollDirection, WaitState } from '../../core/page/command'
@@ -35,8 +36,6 @@ export interface ActionRun {
 
 export interface DomActionDescriptor {
   name: DomActionName
-  /** required: locate first; optional: locate when a target is given; none: page-wide. */
-  target: 'required' | 'optional' | 'none'
   run(run: ActionRun): Promise<ExecOutcome>
 }
 
@@ -72,7 +71,6 @@ const kClickResult: Record<string, StepResult> = { left: 'clicked', right: 'righ
 function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
   return {
     name,
-    target: 'required',
     async run(run) {
       const count = name === 'dblclick' ? 2 : (run.cmd.count ?? 1)
       const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count })
@@ -88,7 +86,6 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
 function textAction(name: 'fill' | 'type'): DomActionDescriptor {
   return {
     name,
-    target: 'required',
     async run(run) {
       const value = String(run.cmd.value ?? '')
       const r = await enterTextOp(run.target!.el, value, { ...run.ctx, relocate: run.target!.relocate }, name, run.cmd.delayMs)
@@ -105,7 +102,6 @@ function textAction(name: 'fill' | 'type'): DomActionDescriptor {
 function checkAction(name: 'check' | 'uncheck'): DomActionDescriptor {
   return {
     name,
-    target: 'required',
     async run(run) {
       const want = name === 'check'
       const r = await checkOp(run.target!.el, want, { ...run.ctx, relocate: run.target!.relocate })
@@ -190,7 +186,6 @@ function quietPage(quietMs: number, timeoutMs: number, signal?: AbortSignal): Pr
 const kActions: DomActionDescriptor[] = [
   {
     name: 'navigate',
-    target: 'none',
     async run(run) {
       const raw = String(run.cmd.value ?? run.cmd.url ?? '')
       let url: URL
@@ -211,7 +206,6 @@ const kActions: DomActionDescriptor[] = [
   textAction('type'),
   {
     name: 'select',
-    target: 'required',
     async run(run) {
       const values = (Array.isArray(run.cmd.value) ? run.cmd.value : [run.cmd.value ?? '']).map(String)
       const el = run.target!.el
@@ -230,7 +224,6 @@ const kActions: DomActionDescriptor[] = [
   checkAction('uncheck'),
   {
     name: 'hover',
-    target: 'required',
     async run(run) {
       const r = await hoverOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
@@ -239,7 +232,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'focus',
-    target: 'required',
     async run(run) {
       const ready = await ensureActionable(run.target!.el, { visible: true, enabled: true, allowForce: true }, run.ctx)
       if (!ready.ok) return ready
@@ -253,7 +245,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'press',
-    target: 'optional',
     async run(run) {
       const key = run.cmd.key ?? ''
       if (!key) return fail('INVALID', 'press needs a key, such as Enter or ${modifier}+A.')
@@ -276,7 +267,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'scroll',
-    target: 'optional',
     async run(run) {
       const dir = run.cmd.direction
       if (run.target && !dir) {
@@ -302,7 +292,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'submit',
-    target: 'required',
     async run(run) {
       const el = run.target!.el
       const V = viewOf(el)
@@ -318,7 +307,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'wait',
-    target: 'none',
     async run(run) {
       const { cmd, ctx, timeoutMs } = run
       const selectors = cmd.target?.selectors ?? []
@@ -353,7 +341,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'verify',
-    target: 'none',
     async run(run) {
       const keywords = extractKeywords(run.cmd.assertion ?? '')
       if (!keywords.length) return fail('INVALID', 'verify needs an assertion with the words to find, in quotes.')
@@ -370,7 +357,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'getText',
-    target: 'required',
     async run(run) {
       const el = run.target!.el
       const V = viewOf(el)
@@ -381,7 +367,6 @@ const kActions: DomActionDescriptor[] = [
   {
     // Seed 002 §5 UPLOAD: hidden inputs behind a styled button (el-upload, a-upload) included.
     name: 'upload',
-    target: 'required',
     async run(run) {
       const files = run.cmd.files ?? []
       const named = String(run.cmd.value ?? '')
@@ -398,7 +383,6 @@ const kActions: DomActionDescriptor[] = [
   },
   {
     name: 'getAttribute',
-    target: 'required',
     async run(run) {
       const el = run.target!.el
       const name = run.cmd.name ?? ''

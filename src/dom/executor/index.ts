@@ -9,6 +9,7 @@
 import type { ExecFailure, ExecOutcome } from '../../core/exec'
 import type { Instruction } from '../../core/instruction/schema'
 import { actionOf } from '../../core/page/command'
+import { domAction } from '../../core/vocabulary'
 import { actionRegistry, type DomActionName, type DomCommand } from './actions'
 import { fail, locate, type Located } from './ladder'
 import { noteAction } from './wait'
@@ -21,8 +22,6 @@ export { watchEffects, kEffectWindowMs } from './effects'
 export { parseChord, keyInfo } from './events'
 export { kWidgets, widgetFor, pickOption } from './widgets'
 
-/** Actions whose target may be plain text (a hover menu, a clickable label), not only a control. */
-const kTextTargets = new Set<DomActionName>(['click', 'dblclick', 'hover', 'scroll', 'getText', 'getAttribute'])
 
 /** Seed 001 §2.3: SPA components get this long to mount before a step gives up. */
 export const kDefaultTimeoutMs = 10_000
@@ -55,10 +54,11 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
   const deadline = Date.now() + timeoutMs
   try {
     let target: Located | undefined
-    const wantsTarget = action.target === 'required' || (action.target === 'optional' && cmd.target && (cmd.target.element || cmd.target.targetId || cmd.target.selectors?.length || cmd.target.semantic))
+    const { target: needs, onText } = domAction(cmd.action)
+    const wantsTarget = needs === 'required' || (needs === 'optional' && cmd.target && (cmd.target.element || cmd.target.targetId || cmd.target.selectors?.length || cmd.target.semantic))
     if (wantsTarget) {
       if (!cmd.target) return fail('INVALID', `${cmd.action} needs a target.`)
-      const found = await locate(cmd.target, { timeoutMs, signal: opts.signal, allowText: kTextTargets.has(cmd.action) })
+      const found = await locate(cmd.target, { timeoutMs, signal: opts.signal, allowText: !!onText })
       if (found.ok === false) return found
       target = found
       const refused = await opts.beforeAct?.(found.el, cmd.action)

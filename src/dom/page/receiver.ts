@@ -26,6 +26,7 @@ import { watchLeaving } from './leaving'
 import { placeRefusal } from '../step-place'
 import { drawnOf } from '../drawn'
 import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
+import { domAction } from '../../core/vocabulary'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -36,8 +37,8 @@ export type Receive = <K extends PageCommandKind>(command: PageCommand<K>) => Pr
 
 type Handlers = { [K in PageCommandKind]: (command: PageCommand<K>) => Promise<PageOutcome<K>> | PageOutcome<K> }
 
-/** DOM actions that can submit, delete or pay, and how the risk check reads them (issue 6). */
-const kRiskyActions: Partial<Record<PageAction['action'], 'click' | 'press'>> = { click: 'click', dblclick: 'click', press: 'press', submit: 'click' }
+/** DOM actions that can submit, delete or pay, and how the risk check reads them (issue 6): the vocabulary's `gate.risk`. */
+const riskReadAs = (action: PageAction['action']): 'click' | 'press' | undefined => domAction(action).gate.risk
 
 /** The in-flight request count of this tab, as the background last told it (no polling). */
 function createRequestCount(): PendingRequestSource & { set(n: number): void } {
@@ -121,7 +122,7 @@ function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, binding
     // A GET form sends its fields in the address: one a saved secret went into is never sent so, yes or no.
     const sent = nav ?? navigationOf(el, action, key)
     if (sent?.form?.method === 'get' && formCarriesSecret(el)) return fail('BLOCKED', 'This form would put a saved secret into the page address (it sends by GET), so Ava does not send it. Send it yourself if you trust the site.')
-    const as = kRiskyActions[action]
+    const as = riskReadAs(action)
     if (!as || !confirm.length) return null
     // Judged as drawn: generated content, bidi order, SVG text, what covers it (issue 25 §3).
     const drawn = drawnInView(el)
@@ -171,7 +172,7 @@ function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: Up
     unbound: null,
     check(el, action, nav) {
       const out = nav === undefined ? fresh(el, action) : fresh(el, action, nav)
-      if (!out && kRiskyActions[action] && gate.confirm?.length) {
+      if (!out && riskReadAs(action) && gate.confirm?.length) {
         judged.set(el, drawnOf(el))
         judgedAction = action
       }

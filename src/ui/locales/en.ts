@@ -4,6 +4,8 @@
  * picked from `n` (Chinese usually needs one form); `@`, `|`, `{` and `}` are syntax, so a literal
  * one is written `{'@'}`, `{'|'}`, `{'{'}`, `{'}'}` (a unit test compiles every message).
  */
+import { vocabularyMessages } from '../../core/vocabulary'
+
 export default {
   'panel.title': 'Ava',
   'panel.placeholder': 'Tell Ava what to do…',
@@ -552,4 +554,6 @@ export default {
   'options.mcp.revoke': "Revoke",
   'options.mcp.since': "allowed {date}",
   'options.mcp.active': "driving a tab now",
+  // Each step kind's words come with its descriptor (src/core/vocabulary.ts).
+  ...vocabularyMessages('en'),
 } as const

@@ -1,4 +1,6 @@
 /** Simplified Chinese UI strings, key for key with en.ts. */
+import { vocabularyMessages } from '../../core/vocabulary'
+
 export default {
   'panel.title': 'Ava',
   'panel.placeholder': '告诉 Ava 要做什么…',
@@ -544,4 +546,6 @@ export default {
   'options.mcp.revoke': "撤销",
   'options.mcp.since': "{date} 允许",
   'options.mcp.active': "正在操作一个标签页",
+  // Each step kind's words come with its descriptor (src/core/vocabulary.ts).
+  ...vocabularyMessages('zh'),
 } as const

@@ -1,0 +1,279 @@
+/**
+ * The one step vocabulary (STYLE.md, "One vocabulary per idea"): every kind of step Ava knows —
+ * the model's instructions, the DOM actions the page runs, the steps of a recorded flow — is
+ * defined here once, as a descriptor, and every other file asks this one instead of keeping its own
+ * list of names. The recipe for a new action is in docs/architecture.md ("A new action");
+ * `test/core/vocabulary.test.ts` fails when a descriptor lacks a part or another file under src/
+ * spells out its own list of action names.
+ *
+ * Three tables, one per layer of words, and the one place that maps between them:
+ * - `kDomActions`: what the page does (`PageAction`, src/core/page/command.ts). Each says its
+ *   fields (zod; `PageActionSchema` is their discriminated union), whether it counts against the
+ *   step limit, whether it may take its document with it, what the page's gate judges, how the
+ *   person is told of it (English and Chinese, pulled into the locale tables as `vocab.dom.*`),
+ *   and which instruction it is shown as.
+ * - `kInstructions`: the model's words (src/core/instruction/schema.ts): which params each needs
+ *   and the DOM action it becomes (`toAction`).
+ * - `kFlowSteps`: a recorded flow's step actions (src/core/flows/schema.ts): the DOM action a
+ *   replay runs, whether it needs an element, whether it counts.
+ */
+import { z } from 'zod'
+import type { ParsedSelector } from './page/selectors'
+
+/** How the page's gate judges an action before it runs (src/dom/page/receiver.ts, src/core/step-place.ts). */
+export interface GateNeeds {
+  /** Reads the element's risk words (buttons that delete, pay, grant) as this kind of action (src/dom/risk.ts). */
+  risk?: 'click' | 'press'
+  /**
+   * Changes a frame's state or sends from it: where it acts is judged (the frame's site, a secret
+   * typed there, an upload's files). Reading, hovering, scrolling and waiting do not.
+   */
+  changes: boolean
+}
+
+/** A sentence for the person in both languages; `{what}` is the element as the person reads it. */
+export interface Says {
+  en: string
+  zh: string
+}
+
+export interface DomActionDescriptor<N extends string = string> {
+  name: N
+  /** Its fields besides `action` (each optional unless the action cannot run without it). */
+  fields: z.ZodRawShape
+  /** required: the page locates an element first; optional: when one is named; none: page-wide. */
+  target: 'required' | 'optional' | 'none'
+  /** Its element may be plain text (a hover menu, a clickable label), not only a control. */
+  onText?: boolean
+  /** Counts against the run's step limit: it may change the page (every gate asks `countsAsStep`). */
+  counts: boolean
+  /** May take its document with it (a link, a submit, Enter): its going away means it did its job. */
+  navigates: boolean
+  gate: GateNeeds
+  says: Says
+  /**
+   * The model's instruction a person sees it as (a row in the panel for an MCP client's step);
+   * none: not shown. A name of `kInstructions` (the meta-test checks; typed as text so the two
+   * tables may refer to each other).
+   */
+  shownAs?: string
+}
+
+// ── the DOM actions ─────────────────────────────────────────────────────────────────────────
+
+const kMaxText = 20_000 // a typed value may be a long message; the instruction schema bounds the model's at 2,000
+const Selector = z.custom<ParsedSelector>((v) => !!v && typeof v === 'object' && typeof (v as { kind?: unknown }).kind === 'string', 'a parsed selector')
+export const PageTargetSchema = z.strictObject({
+  targetId: z.string().max(200).optional(),
+  selectors: z.array(Selector).max(16).optional(),
+  invalid: z.array(z.string().max(2_000)).max(16).optional(),
+  semantic: z.string().max(2_000).optional(),
+  focused: z.boolean().optional(),
+})
+export const UploadFileSchema = z.strictObject({ name: z.string().min(1).max(500), mimeType: z.string().max(200).optional(), base64: z.string(), site: z.string().max(4_096).optional() })
+const Value = z.union([z.string().max(kMaxText), z.array(z.string().max(kMaxText)).max(500)])
+const Target = PageTargetSchema
+const Direction = z.enum(['up', 'down', 'left', 'right', 'top', 'bottom'])
+
+/** Pointer and key actions the risk words are read for, and that send or change state. */
+const clicking: GateNeeds = { risk: 'click', changes: true }
+const changing: GateNeeds = { changes: true }
+const looking: GateNeeds = { changes: false }
+
+function dom<const N extends string>(d: DomActionDescriptor<N>): DomActionDescriptor<N> {
+  return d
+}
+
+/** Seed 001 §2.3's nine page actions and what packs (seed 000 §6.3.5) and seed 002 §5 add. */
+export const kDomActions = [
+  dom({ name: 'navigate', fields: { value: z.string().max(4_096) }, target: 'none', counts: true, navigates: true, gate: looking, says: { en: 'Open {what}', zh: '打开 {what}' } }),
+  dom({ name: 'click', fields: { target: Target, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().int().min(1).max(3).optional() }, target: 'required', onText: true, counts: true, navigates: true, gate: clicking, says: { en: 'Click {what}', zh: '点击 {what}' }, shownAs: 'click' }),
+  dom({ name: 'dblclick', fields: { target: Target }, target: 'required', onText: true, counts: true, navigates: true, gate: clicking, says: { en: 'Double-click {what}', zh: '双击 {what}' }, shownAs: 'click' }),
+  dom({ name: 'fill', fields: { target: Target, value: Value }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Fill in {what}', zh: '填写 {what}' }, shownAs: 'input' }),
+  dom({ name: 'type', fields: { target: Target, value: Value, delayMs: z.number().min(0).max(1_000).optional() }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Type into {what}', zh: '在 {what} 中输入' }, shownAs: 'input' }),
+  dom({ name: 'select', fields: { target: Target, value: Value }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Choose in {what}', zh: '在 {what} 中选择' }, shownAs: 'select' }),
+  dom({ name: 'check', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Tick {what}', zh: '勾选 {what}' }, shownAs: 'click' }),
+  dom({ name: 'uncheck', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Untick {what}', zh: '取消勾选 {what}' }, shownAs: 'click' }),
+  dom({ name: 'hover', fields: { target: Target }, target: 'required', onText: true, counts: true, navigates: false, gate: looking, says: { en: 'Point at {what}', zh: '指向 {what}' }, shownAs: 'hover' }),
+  dom({ name: 'focus', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: looking, says: { en: 'Focus {what}', zh: '聚焦 {what}' } }),
+  dom({ name: 'press', fields: { key: z.string().min(1).max(100), target: Target.optional() }, target: 'optional', counts: true, navigates: true, gate: { risk: 'press', changes: true }, says: { en: 'Press a key in {what}', zh: '在 {what} 中按键' }, shownAs: 'press' }),
+  dom({ name: 'scroll', fields: { target: Target.optional(), direction: Direction.optional(), amount: z.number().min(0).max(1_000_000).optional() }, target: 'optional', onText: true, counts: true, navigates: false, gate: looking, says: { en: 'Scroll {what}', zh: '滚动 {what}' }, shownAs: 'scroll' }),
+  dom({ name: 'submit', fields: { target: Target }, target: 'required', counts: true, navigates: true, gate: clicking, says: { en: 'Submit {what}', zh: '提交 {what}' }, shownAs: 'click' }),
+  // wait looks for its element itself, for as long as it waits (not located first).
+  dom({ name: 'wait', fields: { target: Target.optional(), state: z.enum(['attached', 'visible', 'hidden', 'detached']).optional(), text: z.string().max(kMaxText).optional(), url: z.string().max(4_096).optional() }, target: 'none', counts: false, navigates: false, gate: looking, says: { en: 'Wait for {what}', zh: '等待 {what}' } }),
+  dom({ name: 'verify', fields: { assertion: z.string().max(kMaxText).optional() }, target: 'none', counts: false, navigates: false, gate: looking, says: { en: 'Check that {what}', zh: '检查 {what}' } }),
+  dom({ name: 'getText', fields: { target: Target }, target: 'required', onText: true, counts: false, navigates: false, gate: looking, says: { en: 'Read {what}', zh: '读取 {what}' } }),
+  dom({ name: 'getAttribute', fields: { target: Target, name: z.string().min(1).max(200) }, target: 'required', onText: true, counts: false, navigates: false, gate: looking, says: { en: 'Read an attribute of {what}', zh: '读取 {what} 的属性' } }),
+  dom({ name: 'upload', fields: { target: Target, files: z.array(UploadFileSchema).max(50).optional(), value: Value.optional() }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Upload a file into {what}', zh: '向 {what} 上传文件' }, shownAs: 'upload' }),
+] as const
+
+export type DomActionName = (typeof kDomActions)[number]['name']
+export const kDomActionNames = kDomActions.map((d) => d.name) as readonly DomActionName[] as readonly [DomActionName, ...DomActionName[]]
+
+const kDomByName = new Map<string, DomActionDescriptor>(kDomActions.map((d) => [d.name, d]))
+
+/** The descriptor of a DOM action; throws on a name the vocabulary does not have (a bug, not input). */
+export function domAction(name: string): DomActionDescriptor {
+  const d = kDomByName.get(name)
+  if (!d) throw new Error(`"${name}" is not a DOM action of the vocabulary (src/core/vocabulary.ts)`)
+  return d
+}
+
+export function isDomAction(name: string): name is DomActionName {
+  return kDomByName.has(name)
+}
+
+/**
+ * One DOM action as data, checked strictly: each action takes its own fields only (a click that
+ * carries an assertion or a file is refused). Used where a step comes from outside the extension
+ * (an MCP client's command) before it reaches any gate.
+ */
+export const PageActionSchema = z.discriminatedUnion(
+  'action',
+  kDomActions.map((d) => z.strictObject({ action: z.literal(d.name), ...d.fields })) as unknown as [z.ZodObject<{ action: z.ZodLiteral<DomActionName> }>, ...z.ZodObject<{ action: z.ZodLiteral<DomActionName> }>[]],
+)
+
+/** Whether a DOM action counts against the step limit: every gate that counts asks this, whatever wrote the step. */
+export function countsAsStep(action: string): boolean {
+  return kDomByName.get(action)?.counts ?? true
+}
+
+// ── the model's instructions ────────────────────────────────────────────────────────────────
+
+/** The params an instruction may carry (src/core/instruction/schema.ts InstructionParamsSchema). */
+export type InstructionParam = 'url' | 'semantic_locator' | 'fallback_selector' | 'target_id' | 'value' | 'assertion' | 'selector' | 'key' | 'direction' | 'action' | 'args' | 'answer'
+
+export interface InstructionDescriptor<N extends string = string> {
+  name: N
+  /** Params it cannot run without; an empty string counts as missing except for `value` (clearing a field). */
+  all?: readonly InstructionParam[]
+  /** At least one of these (how it names its element). */
+  oneOf?: readonly InstructionParam[]
+  /** The DOM action it becomes (command.ts `actionOf` builds it); none: the agent's own (run_action, done). A name of `kDomActions`. */
+  runs?: string
+  /**
+   * The flow step a run's instruction is saved as (src/core/flows/from-run.ts), a name of
+   * `kFlowSteps`; none: not saved as one step (a verify becomes one check per quoted word there).
+   */
+  flow?: string
+  says: Says
+}
+
+const kElement = ['target_id', 'semantic_locator', 'fallback_selector'] as const
+
+function instruction<const N extends string>(d: InstructionDescriptor<N>): InstructionDescriptor<N> {
+  return d
+}
+
+/** The nine page actions of seed 001 §2.2, seed 002 §5's `upload`, and the agent loop's two. */
+export const kInstructions = [
+  instruction({ name: 'navigate', all: ['url'], runs: 'navigate', flow: 'navigate', says: { en: 'Open a page', zh: '打开页面' } }),
+  instruction({ name: 'click', oneOf: kElement, runs: 'click', flow: 'click', says: { en: 'Click', zh: '点击' } }),
+  instruction({ name: 'input', all: ['value'], oneOf: kElement, runs: 'fill', flow: 'fill', says: { en: 'Type', zh: '输入' } }),
+  instruction({ name: 'verify', all: ['assertion'], runs: 'verify', says: { en: 'Check', zh: '检查' } }),
+  instruction({ name: 'wait', all: ['selector'], runs: 'wait', says: { en: 'Wait', zh: '等待' } }),
+  instruction({ name: 'select', all: ['value'], oneOf: kElement, runs: 'select', flow: 'select', says: { en: 'Choose', zh: '选择' } }),
+  instruction({ name: 'hover', oneOf: kElement, runs: 'hover', flow: 'hover', says: { en: 'Point at', zh: '指向' } }),
+  instruction({ name: 'press', all: ['key'], runs: 'press', flow: 'press', says: { en: 'Press a key', zh: '按键' } }),
+  instruction({ name: 'scroll', oneOf: ['direction', ...kElement], runs: 'scroll', flow: 'scroll', says: { en: 'Scroll', zh: '滚动' } }),
+  instruction({ name: 'upload', all: ['value'], oneOf: kElement, runs: 'upload', says: { en: 'Upload a file', zh: '上传文件' } }),
+  instruction({ name: 'run_action', all: ['action'], says: { en: 'Run a pack action', zh: '运行动作包中的动作' } }),
+  instruction({ name: 'done', says: { en: 'Answer', zh: '回答' } }),
+] as const
+
+export type InstructionName = (typeof kInstructions)[number]['name']
+export const kInstructionNames = kInstructions.map((d) => d.name) as readonly InstructionName[] as readonly [InstructionName, ...InstructionName[]]
+/** The instructions that act on the page (all but the agent loop's own). */
+export const kPageInstructionNames = kInstructions.filter((d) => d.runs).map((d) => d.name) as readonly InstructionName[] as readonly [InstructionName, ...InstructionName[]]
+
+const kInstructionByName = new Map<string, InstructionDescriptor>(kInstructions.map((d) => [d.name, d]))
+
+export function instructionKind(name: string): InstructionDescriptor | undefined {
+  return kInstructionByName.get(name)
+}
+
+// ── a recorded flow's steps ─────────────────────────────────────────────────────────────────
+
+export interface FlowStepDescriptor<N extends string = string> {
+  name: N
+  /** The DOM action a replay runs for it (a name of `kDomActions`); none: the replayer's own (run, tab, done) or a read in the page (check.ts). */
+  runs?: string
+  /** Needs `selectors` naming its element (and may be repaired when they miss). */
+  element: boolean
+  /** Checks the page instead of acting on it (a replay without one passes on a wrong page). */
+  check?: boolean
+  /**
+   * Counts against the step limit; default: as the DOM action it runs does (one rule for every
+   * source: a replayed hover counts as the model's does), else no (`run` counts its pack's own steps).
+   */
+  counts?: boolean
+  /** May take its document with it; default: as the DOM action it runs does. */
+  navigates?: boolean
+}
+
+function flow<const N extends string>(d: FlowStepDescriptor<N>): FlowStepDescriptor<N> {
+  return d
+}
+
+/** Seed 004 §3's step actions, and `upload`, `expect`, `extract`, `go_back`, `tab` added since (docs/flows.md). */
+export const kFlowSteps = [
+  flow({ name: 'navigate', runs: 'navigate', element: false }),
+  flow({ name: 'click', runs: 'click', element: true }),
+  flow({ name: 'dblclick', runs: 'dblclick', element: true }),
+  flow({ name: 'fill', runs: 'fill', element: true }),
+  flow({ name: 'select', runs: 'select', element: true }),
+  flow({ name: 'check', runs: 'check', element: true }),
+  flow({ name: 'uncheck', runs: 'uncheck', element: true }),
+  flow({ name: 'press', runs: 'press', element: false }),
+  flow({ name: 'hover', runs: 'hover', element: true }),
+  flow({ name: 'scroll', runs: 'scroll', element: false }),
+  flow({ name: 'wait', runs: 'wait', element: false }),
+  flow({ name: 'run', element: false }),
+  flow({ name: 'verify', element: false, check: true }),
+  flow({ name: 'expect', element: false, check: true }),
+  flow({ name: 'extract', element: false }),
+  flow({ name: 'go_back', element: false, counts: true, navigates: true }),
+  flow({ name: 'tab', element: false }),
+  flow({ name: 'done', element: false }),
+  flow({ name: 'upload', runs: 'upload', element: true }),
+] as const
+
+export type FlowActionName = (typeof kFlowSteps)[number]['name']
+export const kFlowActionNames = kFlowSteps.map((d) => d.name) as readonly FlowActionName[] as readonly [FlowActionName, ...FlowActionName[]]
+
+const kFlowByName = new Map<string, FlowStepDescriptor>(kFlowSteps.map((d) => [d.name, d]))
+
+export function flowStep(name: string): FlowStepDescriptor | undefined {
+  return kFlowByName.get(name)
+}
+
+/** Whether a flow step counts against the step limit (the same rule as `countsAsStep` for the action it runs). */
+export function flowStepCounts(name: string): boolean {
+  const d = kFlowByName.get(name)
+  if (!d) return true
+  return d.counts ?? (d.runs ? countsAsStep(d.runs) : false)
+}
+
+/** Whether a flow step may take its document with it. */
+export function flowStepNavigates(name: string): boolean {
+  const d = kFlowByName.get(name)
+  if (!d) return false
+  // A flow's navigate goes through the carrier (FlowPort.navigate), never as a flow.step command.
+  if (d.runs === 'navigate') return false
+  return d.navigates ?? (d.runs ? domAction(d.runs).navigates : false)
+}
+
+// ── what the person reads ───────────────────────────────────────────────────────────────────
+
+/**
+ * The vocabulary's sentences for one language, as locale-table entries (`vocab.dom.click`,
+ * `vocab.ins.input`): src/ui/locales/en.ts and zh-CN.ts spread these, so a new action brings its
+ * words with it and the tables cannot miss one.
+ */
+export type VocabularyKey = `vocab.dom.${DomActionName}` | `vocab.ins.${InstructionName}`
+export function vocabularyMessages(lang: keyof Says): Record<VocabularyKey, string> {
+  const out = {} as Record<VocabularyKey, string>
+  for (const d of kDomActions) out[`vocab.dom.${d.name}` as VocabularyKey] = d.says[lang]
+  for (const d of kInstructions) out[`vocab.ins.${d.name}` as VocabularyKey] = d.says[lang]
+  return out
+}
