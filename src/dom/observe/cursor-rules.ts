@@ -63,6 +63,12 @@ export interface RuleSelectors {
   hide: string | null
   /** Rules setting `clip`, `clip-path` or `all` (the UA sets neither); null also while anything animates. */
   clip: string | null
+  /**
+   * Elements whose `::before` or `::after` a rule gives readable `content` (names.ts reads it for
+   * accessible names): the rules' selectors without the pseudo-element. Icon-font glyphs
+   * (private-use characters) and empty strings (clearfix) are not readable and not listed.
+   */
+  generated: string | null
 }
 
 /**
@@ -121,12 +127,40 @@ interface List {
   props: string[]
   sels: string[]
   over: boolean
+  /** Selectors kept before the list counts as unknown (kMaxCursorRules unless said). */
+  max?: number
 }
 
 function add(list: List, sel: string): void {
   if (list.over) return
   list.sels.push(sel)
-  if (list.sels.length > kMaxCursorRules) list.over = true
+  if (list.sels.length > (list.max ?? kMaxCursorRules)) list.over = true
+}
+
+/** More generated-content rules than this and every element's pseudo-elements are read. */
+const kMaxGeneratedRules = 200
+const kPseudo = /::?(?:before|after)\b/i
+const kPseudoAll = /::?(?:before|after)\b/gi
+
+/**
+ * Whether a `content` value draws something a person reads: a string with a character outside
+ * the private-use areas icon fonts draw from, `attr()` or a counter. `none`, `normal`, `""`.
+ */
+export function readableContent(value: string): boolean {
+  if (!value || value === 'none' || value === 'normal') return false
+  if (/attr\(|counters?\(/i.test(value)) return true
+  const strings = value.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g)
+  if (!strings) return false
+  // A CSS escape of a private-use code point (\f004) is an icon glyph too.
+  return strings.some((s) => /[^\s\ue000-\uf8ff]/u.test(s.slice(1, -1).replace(/\\(?:e|f)[0-9a-f]{3}\s?/gi, '')))
+}
+
+function addGenerated(list: List, selectorText: string): void {
+  for (const part of selectorText.split(',')) {
+    if (!kPseudo.test(part)) continue
+    const sel = part.replace(kPseudoAll, '').trim()
+    add(list, !sel || /[>+~]$/.test(sel) ? `${sel} *`.trim() : sel)
+  }
 }
 
 function collect(rules: CSSRuleList, lists: List[], depth: number): void {
@@ -140,9 +174,11 @@ function collect(rules: CSSRuleList, lists: List[], depth: number): void {
     if (type === 'CSSStyleRule') {
       // Nested rules carry relative selectors (`&:hover`) that matches() can't take alone.
       if (rule.cssRules && rule.cssRules.length > 0) throw new Unknown()
+      const sel = rule.selectorText ?? ''
+      const generated = lists[4]
+      if (generated && kPseudo.test(sel) && rule.style && readableContent(rule.style.getPropertyValue('content'))) addGenerated(generated, sel)
       const mask = listsSetBy(rule.style, lists)
       if (mask === 0) continue
-      const sel = rule.selectorText ?? ''
       // Shadow-crossing selectors match elements this document's matches() can't test.
       const unmatchable = !sel || /::part|:host|::slotted/i.test(sel)
       for (let l = 0; l < lists.length; l++) {
@@ -196,14 +232,16 @@ export function ruleSelectors(doc: Document): RuleSelectors {
   const overflow: List = { props: kOverflowProps, sels: [], over: false }
   const hide: List = { props: kHideProps, sels: [], over: false }
   const clip: List = { props: kClipProps, sels: [], over: false }
+  // Matched by one querySelectorAll per scan, not a matches() per element: a longer list is cheap.
+  const generated: List = { props: [], sels: [], over: false, max: kMaxGeneratedRules }
   try {
     const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
     // cssRules throws on a cross-origin sheet; that is the fallback too.
-    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide, clip], 0)
+    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide, clip, generated], 0)
   } catch {
-    return { cursor: null, overflow: null, hide: null, clip: null }
+    return { cursor: null, overflow: null, hide: null, clip: null, generated: null }
   }
   // Transitions and script animations (Element.animate) fade or clip elements without any rule saying so.
   if (typeof doc.getAnimations !== 'function' || doc.getAnimations().length > 0) hide.over = clip.over = true
-  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc) }
+  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc), generated: joined(generated, doc) }
 }
