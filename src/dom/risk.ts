@@ -4,7 +4,7 @@ import { decideRisk, type FormFacts, type RiskFacts, type RiskFinding } from '..
 import { kWords } from '../core/risk/lexicon'
 import { foldText } from '../core/risk/text'
 import { drawnWords, type DrawnTarget } from '../core/gate/drawn'
-import { nameForPeople, roleOf } from './locators'
+import { accessibleName, roleOf } from './locators'
 
 /**
  * Whether acting on `el` is risky (issue 6 safety, issue 15 §1): this file reads the facts off the
@@ -41,7 +41,9 @@ const cap = (s: string | null | undefined, max = kPartChars) => (s ?? '').replac
  * hidden, the alt texts and labels of the images and icons inside.
  */
 export function labelOf(el: Element): string {
-  const parts = [nameForPeople(el, roleOf(el) || 'button').name, el.getAttribute('aria-label'), el.getAttribute('title')]
+  // Not the name guessed from an icon: the icons are read as icons (iconsOf), and a button with no
+  // name of its own is judged by the row it is in.
+  const parts = [accessibleName(el, roleOf(el) || 'button'), el.getAttribute('aria-label'), el.getAttribute('title')]
   const text = cap(el.textContent, kTextChars)
   for (const img of [...el.querySelectorAll('img[alt], [aria-label]')].slice(0, 4)) parts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label'))
   return [...new Set([...parts.map((p) => cap(p)), text].filter(Boolean))].join(' ')

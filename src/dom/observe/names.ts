@@ -515,10 +515,11 @@ function hostLabel(el: Element, tag: string, walk: Walk, step: Step): string {
     }
   }
   if (tag === 'input' || tag === 'textarea') {
-    // HTML-AAM: a text field's title, then its placeholder.
-    const title = el.getAttribute('title')
-    if (title && title.trim()) return title
-    return el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || ''
+    // A text field's placeholder, then its title: Chromium's order (its name-calc-inputs test),
+    // which Ava's pages are read in; HTML-AAM now lists title first.
+    const placeholder = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder')
+    if (placeholder && placeholder.trim()) return placeholder
+    return el.getAttribute('title') ?? ''
   }
   return ''
 }
@@ -530,13 +531,15 @@ function contentText(el: Element, walk: Walk, step: Step, invisible: boolean): s
   let out = before
   const childStep: Step = { inLabelledBy: step.inLabelledBy, includeHidden: step.includeHidden, embedded: true, invisible: invisible || step.invisible }
   const shadow = (el as HTMLElement).shadowRoot
-  const first: Node | null = el.localName === 'slot' ? null : (shadow ?? el).firstChild
+  // A closed <details> shows its summary only.
+  const closed = el.localName === 'details' && !el.hasAttribute('open')
+  const first: Node | null = el.localName === 'slot' ? null : closed ? el.querySelector(':scope > summary') : (shadow ?? el).firstChild
   if (el.localName === 'slot') {
     const assigned = (el as HTMLSlotElement).assignedNodes?.() ?? []
     const nodes = assigned.length ? assigned : Array.from(el.childNodes)
     for (const n of nodes) out += childText(n, walk, childStep, invisible)
   }
-  for (let n = first; n; n = n.nextSibling) {
+  for (let n = first; n; n = closed ? null : n.nextSibling) {
     out += childText(n, walk, childStep, invisible)
     if (walk.nodes < 0 || walk.chars > kMaxChars) break
   }
@@ -612,11 +615,11 @@ function nameOf(el: Element, tag: string, role: string, attrs: AttrReader, label
     const content = plainText(el, cache) ? normalizeText(el.textContent ?? '') : normalizeText(contentText(el, walk, kRootStep, false))
     if (content) return { name: content, source: 'text' }
   }
-  // HTML-AAM for text fields: title, then placeholder; elsewhere title is the tooltip (2I).
-  const title = attrs.get('title')
-  if (title && title.trim()) return { name: normalizeText(title), source: 'title' }
+  // A field's placeholder, then its title (hostLabel); elsewhere the title is the tooltip (2I).
   const placeholder = attrs.get('placeholder') ?? attrs.get('aria-placeholder')
   if (placeholder && placeholder.trim()) return { name: normalizeText(placeholder), source: 'placeholder' }
+  const title = attrs.get('title')
+  if (title && title.trim()) return { name: normalizeText(title), source: 'title' }
   return { name: '', source: 'none' }
 }
 
@@ -753,9 +756,9 @@ const kActionWords = new Set([
   'delete', 'trash', 'remove', 'archive', 'spam', 'report', 'flag', 'edit', 'pencil', 'copy', 'paste', 'cut', 'save', 'download', 'upload', 'send',
   'search', 'settings', 'gear', 'cog', 'menu', 'more', 'ellipsis', 'kebab', 'close', 'plus', 'add', 'minus', 'refresh', 'reload', 'undo', 'redo',
   'play', 'pause', 'stop', 'mute', 'unmute', 'volume', 'next', 'prev', 'previous', 'back', 'forward', 'expand', 'collapse', 'print', 'attach',
-  'paperclip', 'lock', 'unlock', 'pin', 'bell', 'notification', 'notifications', 'user', 'profile', 'home', 'cart', 'filter', 'sort', 'info', 'help',
-  'thumbs', 'thumb', 'up', 'down', 'zoom', 'fullscreen', 'calendar', 'emoji', 'smile', 'image', 'photo', 'camera', 'video', 'mic', 'location', 'link',
-  'envelope', 'inbox', 'mark', 'read', 'unread', 'check', 'checkmark', 'done', 'cancel', 'block', 'hide', 'show', 'view', 'eye', 'sync', 'logout', 'login',
+  'paperclip', 'lock', 'unlock', 'pin', 'bell', 'notification', 'notifications', 'home', 'cart', 'filter', 'sort', 'info', 'help',
+  'thumbs', 'thumb', 'up', 'down', 'zoom', 'fullscreen', 'calendar', 'emoji', 'smile', 'camera', 'mic', 'location',
+  'envelope', 'inbox', 'unread', 'check', 'checkmark', 'done', 'cancel', 'block', 'eye', 'sync', 'logout', 'login',
 ])
 
 /** The words a class token says, noise left out: `icon-trash` → trash, `fa-thumbs-up` → thumbs up. */
@@ -826,7 +829,11 @@ export function guessedName(el: Element): string {
   let first = ''
   for (const n of [...parts.slice(1), el]) {
     const words = classWords(n.getAttribute('class') ?? '')
-    for (const w of words) if (w.split(' ').some((x) => kActionWords.has(x))) return w
+    for (const w of words) {
+      const parts = w.split(' ')
+      const at = parts.findIndex((x) => kActionWords.has(x))
+      if (at >= 0) return parts.slice(at).join(' ')
+    }
     first ||= words[words.length - 1] ?? ''
   }
   return first
