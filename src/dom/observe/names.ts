@@ -776,8 +776,23 @@ function classWords(cls: string): string[] {
   return out
 }
 
-const kIconSelector = 'i, svg, img, use, [class*=icon], [class*=fa-], [class*=bi-], [class*=mdi-], [data-icon], [title], [aria-label]'
+const kIconSelector = 'i, svg, img, use, [class*="icon" i], [class*=fa-], [class*=bi-], [class*=mdi-], [data-icon], [title], [aria-label]'
 const kMaxIconParts = 12
+
+/**
+ * What people call the action an icon stands for, where the icon's own name is a picture: a heart
+ * is "like", a trash can "delete". The guess says both ("like heart"), so either word finds it.
+ */
+const kIconMeaning: Record<string, string> = {
+  heart: 'like', thumbs: 'like', thumb: 'like', trash: 'delete', bin: 'delete', pencil: 'edit', gear: 'settings', cog: 'settings',
+  ellipsis: 'more', kebab: 'more', dots: 'more', magnifier: 'search', paperclip: 'attach', envelope: 'mail', bell: 'notifications',
+}
+
+function withMeaning(guess: string): string {
+  const first = guess.split(' ')[0]
+  const meaning = kIconMeaning[first]
+  return meaning && !guess.includes(meaning) ? `${meaning} ${guess}` : guess
+}
 
 /** The words of an image file name: `/img/reply-icon@2x.png` → reply. */
 function fileWords(src: string): string {
@@ -793,6 +808,11 @@ function fileWords(src: string): string {
  * It is a guess: callers mark it as one.
  */
 export function guessedName(el: Element): string {
+  const guess = iconWords(el)
+  return guess ? withMeaning(guess) : ''
+}
+
+function iconWords(el: Element): string {
   const parts = [el, ...Array.from(el.querySelectorAll(kIconSelector)).slice(0, kMaxIconParts)]
   // What the page itself wrote for people first, then what its code names the icon.
   for (const n of parts) {

@@ -35,9 +35,10 @@ describe('accname cases', () => {
 
 describe('guessed names', () => {
   test.each([
-    ['a font icon class', '<span data-m="x" class="act"><i class="fa-regular fa-heart"></i></span>', 'heart'],
+    ['a font icon class', '<span data-m="x" class="act"><i class="fa-regular fa-heart"></i></span>', 'like heart'],
     ['the control class beside noise', '<div data-m="x" class="ProfileTweet-action ProfileTweet-action--favorite js-toggleState"><span class="Icon"></span></div>', 'favorite'],
-    ['an icon-prefixed class', '<span data-m="x"><span class="icon icon-trash"></span></span>', 'trash'],
+    ['an icon-prefixed class, with what people call it', '<span data-m="x"><span class="icon icon-trash"></span></span>', 'delete trash'],
+    ['a sprite span named in capitals', '<div data-m="x" class="ProfileTweet-action js-actionFavorite"><span class="Icon Icon--heart"></span></div>', 'like heart'],
     ['an svg <use> target id', '<span data-m="x"><svg><use href="#icon-retweet"></use></svg></span>', 'retweet'],
     ['an svg <use> target with a title', '<svg style="display:none"><symbol id="s1"><title>Reply</title></symbol></svg><span data-m="x"><svg><use href="#s1"></use></svg></span>', 'Reply'],
     ['an image file name', '<span data-m="x"><img src="/static/img/star-outline@2x.png"></span>', 'star'],
