@@ -247,6 +247,25 @@ export class NameCache {
     return v
   }
 
+  /**
+   * Whether `el` lays its children out as blocks whatever their tags (flex, grid, table rows):
+   * a webmail row of <span>s in a flex box reads "Darryl Pham · Quarterly report", not one word.
+   */
+  blockChildren(el: Element): boolean {
+    let v = this.blocky.get(el)
+    if (v !== undefined) return v
+    v = false
+    const rules = this.rulesOf(el.ownerDocument)
+    if (rules.display === null || rules.display.has(el) || el.hasAttribute('style')) {
+      const display = el.ownerDocument.defaultView?.getComputedStyle(el).display ?? ''
+      v = /flex|grid|table/.test(display)
+    }
+    this.blocky.set(el, v)
+    return v
+  }
+
+  private blocky = new Map<Element, boolean>()
+
   /** The readable text of `el`'s ::before and ::after (2F), '' where no rule can give one. */
   generated(el: Element): [string, string] {
     let p = this.pseudo.get(el)
@@ -530,6 +549,7 @@ function contentText(el: Element, walk: Walk, step: Step, invisible: boolean): s
   const [before, after] = invisible ? kNoPseudo : cache.generated(el)
   let out = before
   const childStep: Step = { inLabelledBy: step.inLabelledBy, includeHidden: step.includeHidden, embedded: true, invisible: invisible || step.invisible }
+  const blocks = el.firstElementChild !== null && el.firstElementChild !== el.lastElementChild && cache.blockChildren(el)
   const shadow = (el as HTMLElement).shadowRoot
   // A closed <details> shows its summary only.
   const closed = el.localName === 'details' && !el.hasAttribute('open')
@@ -537,10 +557,10 @@ function contentText(el: Element, walk: Walk, step: Step, invisible: boolean): s
   if (el.localName === 'slot') {
     const assigned = (el as HTMLSlotElement).assignedNodes?.() ?? []
     const nodes = assigned.length ? assigned : Array.from(el.childNodes)
-    for (const n of nodes) out += childText(n, walk, childStep, invisible)
+    for (const n of nodes) out += childText(n, walk, childStep, invisible, false)
   }
   for (let n = first; n; n = closed ? null : n.nextSibling) {
-    out += childText(n, walk, childStep, invisible)
+    out += childText(n, walk, childStep, invisible, blocks)
     if (walk.nodes < 0 || walk.chars > kMaxChars) break
   }
   const owns = el.getAttribute('aria-owns')
@@ -548,13 +568,13 @@ function contentText(el: Element, walk: Walk, step: Step, invisible: boolean): s
     const root = el.getRootNode() as Document | ShadowRoot
     for (const id of owns.split(/\s+/)) {
       const owned = id ? root.getElementById?.(id) : null
-      if (owned && !el.contains(owned)) out += childText(owned, walk, childStep, invisible)
+      if (owned && !el.contains(owned)) out += childText(owned, walk, childStep, invisible, true)
     }
   }
   return out + after
 }
 
-function childText(n: Node, walk: Walk, step: Step, invisible: boolean): string {
+function childText(n: Node, walk: Walk, step: Step, invisible: boolean, block: boolean): string {
   if (n.nodeType === 3) {
     if (invisible) return ''
     const t = (n as Text).data
@@ -566,7 +586,7 @@ function childText(n: Node, walk: Walk, step: Step, invisible: boolean): string 
   if (child === walk.root) return ''
   const text = alternative(child, walk, step, false)
   if (!text) return ''
-  return kInline.has(child.localName) ? text : ` ${text} `
+  return kInline.has(child.localName) && !block ? text : ` ${text} `
 }
 
 function newWalk(root: Element, cache: NameCache, labels: LabelLookup): Walk {

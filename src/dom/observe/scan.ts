@@ -189,6 +189,11 @@ export interface Candidate {
    * e-mail list's rows): a row a person clicks, kept when a control inside it is listed too.
    */
   keep?: boolean
+  /**
+   * A control only because it is a tab stop (tabindex, no native control or widget role): a
+   * focusable container such as jQuery UI's menu, dropped when something inside it is listed.
+   */
+  tabStop?: boolean
   drop: boolean
   ds: DocScan
   bounds: Rect
@@ -464,6 +469,10 @@ class Walker {
 
     const strong = isStrongInteractive(el, tag, role, bits)
     let c = strong ? this.candidate(el, tag, role, false, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds)) : null
+    // Focusable only (tabindex on a plain element): its items are the controls when it has any
+    // (a suggestion menu whose <li>s a delegated handler serves); it is listed when it has none.
+    const tabStop = c !== null && !kWidgetRoles.has(role) && !kNativeControlTags.has(tag) && !(bits & kAttrEditable && isEditableHost(el))
+    if (tabStop) c!.tabStop = true
     // The cursor matters only where something may still become a clickable root: not inside a
     // control or a clickable element, nor below one found here.
     let pointer = parentPointer
@@ -490,14 +499,14 @@ class Walker {
       // stays: the row and the star inside it are two things to click.
       if (strong && ctx.weakOwner && !ctx.weakOwner.keep) ctx.weakOwner.drop = true
       if (ctx.hintOwner && !ctx.hintOwner.keep) ctx.hintOwner.drop = true
-      if (strong) (next = forkOf(next, ctx)).inInteractive = true
-      else if (hinted) (next = forkOf(next, ctx)).hintOwner = c
+      if (strong && !tabStop) (next = forkOf(next, ctx)).inInteractive = true
+      else if (hinted || tabStop) (next = forkOf(next, ctx)).hintOwner = c
       else (next = forkOf(next, ctx)).weakOwner = c
     } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
 
     // A part listed only by a hint is a control, not a container of text blocks (a table row
     // every row of which a component library listens on, a post's whole card).
-    if (tagBits & kTagContent && ctx.hintOwner) ctx.hintOwner.drop = true
+    if (tagBits & kTagContent && ctx.hintOwner && !ctx.hintOwner.tabStop) ctx.hintOwner.drop = true
     if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent) {
       out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds), clip })
       ;(next = forkOf(next, ctx)).inContent = true
@@ -728,6 +737,9 @@ class Walker {
     this.out.lazy.push({ kind, bounds, region: region.id })
   }
 }
+
+/** Tags that are controls by themselves, whatever their tabindex. */
+const kNativeControlTags = new Set(['a', 'area', 'button', 'select', 'textarea', 'input', 'summary', 'video', 'audio'])
 
 /**
  * Native controls, widget roles, tab stops and editing hosts: interactable by themselves.
