@@ -197,7 +197,8 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
   if (el.localName === 'label' || role === 'button' || role === 'link' || role === 'tab' || role === 'menuitem' || role === 'option') bits.push(el.textContent)
   // A plain clickable element (a div with a handler) shows its name as text, as a button does.
-  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60) bits.push(el.textContent)
+  // Its text as the name module reads it (observe/names.ts: hidden parts out, a flex row's cells apart).
+  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60) bits.push(nameOrGuess(el, 'button'))
   const unique: string[] = []
   for (const b of bits) {
     const t = normalize(b)
