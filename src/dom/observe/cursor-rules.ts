@@ -174,11 +174,9 @@ function collect(rules: CSSRuleList, lists: List[], depth: number): void {
     if (type === 'CSSStyleRule') {
       // Nested rules carry relative selectors (`&:hover`) that matches() can't take alone.
       if (rule.cssRules && rule.cssRules.length > 0) throw new Unknown()
-      const sel = rule.selectorText ?? ''
-      const generated = lists[4]
-      if (generated && kPseudo.test(sel) && rule.style && readableContent(rule.style.getPropertyValue('content'))) addGenerated(generated, sel)
       const mask = listsSetBy(rule.style, lists)
       if (mask === 0) continue
+      const sel = rule.selectorText ?? ''
       // Shadow-crossing selectors match elements this document's matches() can't test.
       const unmatchable = !sel || /::part|:host|::slotted/i.test(sel)
       for (let l = 0; l < lists.length; l++) {
@@ -232,16 +230,62 @@ export function ruleSelectors(doc: Document): RuleSelectors {
   const overflow: List = { props: kOverflowProps, sels: [], over: false }
   const hide: List = { props: kHideProps, sels: [], over: false }
   const clip: List = { props: kClipProps, sels: [], over: false }
-  // Matched by one querySelectorAll per scan, not a matches() per element: a longer list is cheap.
-  const generated: List = { props: [], sels: [], over: false, max: kMaxGeneratedRules }
   try {
     const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
     // cssRules throws on a cross-origin sheet; that is the fallback too.
-    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide, clip, generated], 0)
+    for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide, clip], 0)
   } catch {
-    return { cursor: null, overflow: null, hide: null, clip: null, generated: null }
+    return { cursor: null, overflow: null, hide: null, clip: null, generated: generatedSelectors(doc) }
   }
   // Transitions and script animations (Element.animate) fade or clip elements without any rule saying so.
   if (typeof doc.getAnimations !== 'function' || doc.getAnimations().length > 0) hide.over = clip.over = true
-  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc), generated: joined(generated, doc) }
+  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc), generated: generatedSelectors(doc) }
+}
+
+/** The generated-content list of a document, kept while its sheets are the same sheets of the same lengths. */
+const generatedBySheets = new WeakMap<Document, { sheets: CSSStyleSheet[]; lengths: number[]; sel: string | null }>()
+
+function collectGenerated(rules: CSSRuleList, list: List, depth: number): void {
+  if (depth > 8) throw new Unknown()
+  for (let i = 0; i < rules.length; i++) {
+    if (list.over) return
+    const rule = rules[i] as CSSRule & { cssRules?: CSSRuleList; styleSheet?: CSSStyleSheet | null; selectorText?: string; style?: CSSStyleDeclaration }
+    const sel = rule.selectorText
+    if (sel !== undefined) {
+      if (rule.cssRules && rule.cssRules.length > 0) throw new Unknown()
+      if (kPseudo.test(sel) && rule.style && readableContent(rule.style.getPropertyValue('content'))) addGenerated(list, sel)
+    } else if (rule.styleSheet !== undefined) {
+      if (!rule.styleSheet) throw new Unknown()
+      collectGenerated(rule.styleSheet.cssRules, list, depth + 1)
+    } else if (rule.cssRules) collectGenerated(rule.cssRules, list, depth + 1)
+  }
+}
+
+/**
+ * Selectors of the elements whose ::before/::after a rule gives readable content (names.ts), or
+ * null when the sheets can't be read through. A sheet as large as a component library's is
+ * walked once, not on every scan: the list is kept while the document has the same sheets with
+ * the same numbers of rules (a changed `<style>` text is a new sheet; insertRule changes a count).
+ */
+export function generatedSelectors(doc: Document): string | null {
+  let sheets: CSSStyleSheet[]
+  let lengths: number[]
+  try {
+    sheets = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
+    lengths = sheets.map((s) => s.cssRules.length)
+  } catch {
+    return null
+  }
+  const kept = generatedBySheets.get(doc)
+  if (kept && kept.sheets.length === sheets.length && kept.sheets.every((s, i) => s === sheets[i] && kept.lengths[i] === lengths[i])) return kept.sel
+  const list: List = { props: [], sels: [], over: false, max: kMaxGeneratedRules }
+  let sel: string | null
+  try {
+    for (const sheet of sheets) collectGenerated(sheet.cssRules, list, 0)
+    sel = joined(list, doc)
+  } catch {
+    sel = null
+  }
+  generatedBySheets.set(doc, { sheets, lengths, sel })
+  return sel
 }

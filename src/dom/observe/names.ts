@@ -54,6 +54,8 @@ export interface ComputedName {
   /** Whitespace-collapsed, not yet truncated. */
   name: string
   source: NameSource
+  /** The name is the element's content (2F): its visible text, as the record shows it. */
+  content?: boolean
 }
 
 /** Roles whose name may come from their content (WAI-ARIA 1.2 "name from: contents"). */
@@ -99,9 +101,9 @@ const kUaMayHide = new Set(['option', 'optgroup', 'datalist', 'dialog', 'details
 const kNone: readonly Element[] = []
 
 /** Nodes visited per name: a clickable card of thousands of nodes is named by its first words. */
-const kMaxNodes = 400
+const kMaxNodes = 150
 /** Characters gathered per name: far more than a label shows (50) or a descriptor needs. */
-const kMaxChars = 600
+const kMaxChars = 300
 
 /** The attribute reads the name computation makes: the scanner's `Attrs`, or the element itself. */
 interface AttrReader {
@@ -174,6 +176,12 @@ export interface DocRules {
   hide: RuleTest | null
   /** A rule gives its `::before`/`::after` readable content. */
   generated: RuleTest | null
+  /**
+   * In a scan: the elements the scanner found `display: none` (it reads display wherever a rule
+   * may set it, and does not enter them). Any other element it walked is displayed, so its
+   * display is not read again; `visibility` is read only where a rule or inline style may set it.
+   */
+  gone?: ReadonlySet<Element>
 }
 
 /** Not hidden, hidden with its subtree (display:none), or only its own text (visibility:hidden). */
@@ -196,15 +204,23 @@ export class NameCache {
   /** Uses the scanner's tests for a document rather than reading its sheets again. */
   setRules(doc: Document, rules: DocRules): void {
     this.rules.set(doc, rules)
+    if (doc === this.lastDoc) this.lastRules = rules
   }
 
+  private lastDoc: Document | null = null
+  private lastRules: DocRules | null = null
+
   rulesOf(doc: Document): DocRules {
+    // Nearly every question is about one document: no map lookup for it.
+    if (doc === this.lastDoc) return this.lastRules!
     let r = this.rules.get(doc)
     if (!r) {
       const sels = ruleSelectors(doc)
       r = { display: ruleTest(sels.cursor, doc), hide: ruleTest(sels.hide, doc), generated: ruleTest(sels.generated, doc) }
       this.rules.set(doc, r)
     }
+    this.lastDoc = doc
+    this.lastRules = r
     return r
   }
 
@@ -213,11 +229,13 @@ export class NameCache {
    * inherited, so under a visibility:hidden element every child's own style decides.
    */
   visibility(el: Element, parentInvisible: boolean): number {
+    if (el.hasAttribute('hidden') && el.getAttribute('hidden') !== 'until-found') return kGone
+    // In a scan the answer costs no more than a lookup: nothing to remember.
+    if (this.rulesOf(el.ownerDocument).gone) return this.scannedVisibility(el, parentInvisible)
     let v = this.shown.get(el)
     if (v !== undefined) return v
     v = kShown
-    if (el.hasAttribute('hidden') && el.getAttribute('hidden') !== 'until-found') v = kGone
-    else {
+    {
       const doc = el.ownerDocument
       const rules = this.rulesOf(doc)
       const tag = el.localName
@@ -266,13 +284,28 @@ export class NameCache {
 
   private blocky = new Map<Element, boolean>()
 
+  /** `visibility` for an element of a scan (DocRules.gone). */
+  private scannedVisibility(el: Element, parentInvisible: boolean): number {
+    const rules = this.rulesOf(el.ownerDocument)
+    if (rules.gone!.has(el)) return kGone
+    const parent = el.parentElement
+    if (parent && parent.localName === 'details' && !parent.hasAttribute('open') && el.localName !== 'summary') return kGone
+    if (parentInvisible || el.hasAttribute('style') || (rules.hide !== null && rules.hide.has(el))) {
+      const visibility = el.ownerDocument.defaultView?.getComputedStyle(el).visibility
+      if (visibility === 'hidden' || visibility === 'collapse') return kInvisible
+    }
+    return kShown
+  }
+
   /** The readable text of `el`'s ::before and ::after (2F), '' where no rule can give one. */
   generated(el: Element): [string, string] {
+    const rules = this.rulesOf(el.ownerDocument)
+    // The common case, no rule for this element: nothing to read or remember.
+    if (rules.generated !== null && !rules.generated.has(el)) return kNoPseudo
     let p = this.pseudo.get(el)
     if (p) return p
-    const rules = this.rulesOf(el.ownerDocument)
     p = kNoPseudo
-    if (rules.generated === null || rules.generated.has(el)) {
+    {
       const view = el.ownerDocument.defaultView
       if (view) p = [generatedText(view.getComputedStyle(el, '::before').content, el), generatedText(view.getComputedStyle(el, '::after').content, el)]
     }
@@ -317,7 +350,8 @@ interface Walk {
   labels: LabelLookup
   /** The element whose name is computed: a label around it does not name it with itself. */
   root: Element
-  visited: Set<Element>
+  /** Made on the first step into a child: most names are read without one. */
+  visited: Set<Element> | null
 }
 
 interface Step {
@@ -468,8 +502,9 @@ function alternative(el: Element, walk: Walk, step: Step, direct: boolean): stri
     visibility = walk.cache.visibility(el, step.invisible)
     if (visibility === kGone) return ''
   }
-  if (walk.visited.has(el)) return ''
-  walk.visited.add(el)
+  const visited = (walk.visited ??= new Set())
+  if (visited.has(el)) return ''
+  visited.add(el)
   try {
     const role = implicitRoleOf(el, tag)
     // 2B
@@ -501,7 +536,7 @@ function alternative(el: Element, walk: Walk, step: Step, direct: boolean): stri
     if (title && title.trim()) return title
     return ''
   } finally {
-    walk.visited.delete(el)
+    visited.delete(el)
   }
 }
 
@@ -590,7 +625,7 @@ function childText(n: Node, walk: Walk, step: Step, invisible: boolean, block: b
 }
 
 function newWalk(root: Element, cache: NameCache, labels: LabelLookup): Walk {
-  return { cache, nodes: kMaxNodes, chars: 0, labels, root, visited: new Set() }
+  return { cache, nodes: kMaxNodes, chars: 0, labels, root, visited: null }
 }
 
 /** Whether `el`'s subtree is text only (no element children, no generated content), for the fast path. */
@@ -633,7 +668,7 @@ function nameOf(el: Element, tag: string, role: string, attrs: AttrReader, label
   if (kNameFromContent.has(role) && !kFields.has(tag)) {
     // Most controls hold their text and nothing else: read it at once.
     const content = plainText(el, cache) ? normalizeText(el.textContent ?? '') : normalizeText(contentText(el, walk, kRootStep, false))
-    if (content) return { name: content, source: 'text' }
+    if (content) return { name: content, source: 'text', content: true }
   }
   // A field's placeholder, then its title (hostLabel); elsewhere the title is the tooltip (2I).
   const placeholder = attrs.get('placeholder') ?? attrs.get('aria-placeholder')
@@ -730,8 +765,8 @@ export function visibleText(el: Element, tag: string, attrs: Attrs, name: Comput
   }
   if (tag === 'textarea') return ''
   // Named from its content: that is its text, without what is hidden or never shown.
-  if (name.source === 'text' && el.firstElementChild !== null) return name.name
-  return el.firstElementChild === null ? normalizeText(el.textContent ?? '') : normalizeText(el.textContent ?? '').slice(0, 200)
+  if (name.content) return name.name
+  return normalizeText(el.textContent ?? '')
 }
 
 // ---------------------------------------------------------------------------------------------

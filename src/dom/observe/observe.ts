@@ -33,7 +33,7 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   const labels = new LabelIndex()
   // One cache of style answers for every name of this scan, with the scan's own stylesheet tests.
   const nameCache = new NameCache()
-  for (const ds of raw.docs) nameCache.setRules(ds.doc, { display: ds.cursorRule, hide: ds.hideRule, generated: ds.generatedRule })
+  for (const ds of raw.docs) nameCache.setRules(ds.doc, { display: ds.cursorRule, hide: ds.hideRule, generated: ds.generatedRule, gone: ds.gone })
   const contexts = new Map<Element, string>()
   const names: ComputedName[] = []
   const attrsOf: Attrs[] = []

@@ -171,6 +171,8 @@ export interface DocScan {
   generatedRule: RuleTest | null
   /** Elements the page's scripts listen on for a click or key (listeners.ts): hints only. */
   hints: ReadonlySet<Element>
+  /** Elements found `display: none` (their subtrees are not walked): names.ts leaves them out. */
+  gone: Set<Element>
 }
 
 export interface Candidate {
@@ -388,6 +390,7 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
     clipRule: ruleTest(rules.clip, scope),
     generatedRule: ruleTest(rules.generated, scope),
     hints: listenerHints(doc),
+    gone: new Set(),
   }
 }
 
@@ -454,6 +457,7 @@ class Walker {
     // '' when nothing can set it (the tag's default), null when it may be set but was not read.
     const display = !style ? '' : plainLeaf ? null : style.display
     if (display === 'none') {
+      ds.gone.add(el)
       this.hiddenControl(el, tag, ctx, clip, ds)
       return
     }
