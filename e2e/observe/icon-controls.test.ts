@@ -170,8 +170,11 @@ it('webmail rows that are divs with handlers are listed beside their star and tr
   expect(await run(page, "open doralyn's mail, star darryl's, delete kim's")).toEqual(['ok', 'ok', 'ok'])
   expect(await page.textContent('#reader')).toBe('Opened: m2; starred: m1; deleted: m4')
 
-  // By words, on the page as it loads (every star still empty).
-  await page.reload()
+  await page.close()
+
+  // By words, on the page as it loads (every star still empty), in a tab of its own.
+  const fresh = await ava.context.newPage()
+  await readPage(fresh, '/mail.html')
   llm.script({
     chunks: instructionChunks([
       { step_id: 1, action_type: 'click', params: { semantic_locator: 'Newsletter Your weekly digest' }, description: 'Open the newsletter' },
@@ -179,7 +182,7 @@ it('webmail rows that are divs with handlers are listed beside their star and tr
       done,
     ]),
   })
-  expect(await run(page, 'open the newsletter and star kim')).toEqual(['ok', 'ok'])
-  expect(await page.textContent('#reader')).toBe('Opened: m3; starred: m4; deleted: none')
-  await page.close()
+  expect(await run(fresh, 'open the newsletter and star kim')).toEqual(['ok', 'ok'])
+  expect(await fresh.textContent('#reader')).toBe('Opened: m3; starred: m4; deleted: none')
+  await fresh.close()
 })
