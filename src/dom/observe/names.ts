@@ -745,11 +745,6 @@ export function labelText(el: Element): string {
   return labels.length === 0 ? '' : labelsText(labels, newWalk(el, sharedCache(), kLiveLabels), kRootStep)
 }
 
-/** An element's whitespace-collapsed text content; '' for form fields, whose text is their value. */
-export function ownText(el: Element, tag: string): string {
-  return tag === 'input' || tag === 'select' || tag === 'textarea' ? '' : normalizeText(el.textContent ?? '')
-}
-
 /**
  * Visible text of an element for the record's `text` field: a select's chosen option, an input
  * button's value, else its name from content when that is what names it, else its text content.
