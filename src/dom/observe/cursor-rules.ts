@@ -143,16 +143,18 @@ const kPseudo = /::?(?:before|after)\b/i
 const kPseudoAll = /::?(?:before|after)\b/gi
 
 /**
- * Whether a `content` value draws something a person reads: a string with a character outside
- * the private-use areas icon fonts draw from, `attr()` or a counter. `none`, `normal`, `""`.
+ * Whether a `content` value draws something a person reads: a string with a letter or digit
+ * outside the private-use areas icon fonts draw from, `attr()` or a counter; not `none`,
+ * `normal`, `""` or a lone "*".
  */
 export function readableContent(value: string): boolean {
   if (!value || value === 'none' || value === 'normal') return false
   if (/attr\(|counters?\(/i.test(value)) return true
   const strings = value.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g)
   if (!strings) return false
-  // A CSS escape of a private-use code point (\f004) is an icon glyph too.
-  return strings.some((s) => /[^\s\ue000-\uf8ff]/u.test(s.slice(1, -1).replace(/\\(?:e|f)[0-9a-f]{3}\s?/gi, '')))
+  // A CSS escape of a private-use code point (\f004) is an icon glyph too; a string of
+  // punctuation or symbols only ("*", "›") is decoration (names.ts generatedText).
+  return strings.some((s) => /[\p{L}\p{N}]/u.test(s.slice(1, -1).replace(/\\(?:e|f)[0-9a-f]{3}\s?/gi, '')))
 }
 
 function addGenerated(list: List, selectorText: string): void {

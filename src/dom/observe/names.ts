@@ -318,7 +318,8 @@ const kNoPseudo: [string, string] = ['', '']
 
 /**
  * The text of a computed `content` value: its strings (CSS escapes decoded) and `attr()` values.
- * Icon-font glyphs (private-use characters) are left out: they name nothing a person can say.
+ * Icon-font glyphs (private-use characters) and content of punctuation or symbols only are left
+ * out: they name nothing a person would say.
  */
 export function generatedText(content: string, el: Element): string {
   if (!content || content === 'none' || content === 'normal') return ''
@@ -328,8 +329,13 @@ export function generatedText(content: string, el: Element): string {
     if (m[3]) out += el.getAttribute(m[3]) ?? ''
     else out += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1')
   }
-  return out.replace(/[\ue000-\uf8ff]/g, '')
+  out = out.replace(/[\ue000-\uf8ff]/g, '')
+  // Only punctuation or symbols (a required field's "*", a breadcrumb's "›"): decoration, which
+  // the listing says otherwise (the `required` flag), not words of the name. Chromium keeps them.
+  return kWordChar.test(out) ? out : ''
 }
+
+const kWordChar = /[\p{L}\p{N}]/u
 
 let shared: NameCache | null = null
 

@@ -77,7 +77,9 @@ export const kNameCases: NameCase[] = [
   { step: '2F', what: '::before and ::after', html: '<style>.b::before{content:"before "}.a::after{content:" after"}</style><button class="b a" data-m="x">label</button>', name: 'before label after', css: true },
   { step: '2F', what: 'attr() in ::after', html: '<style>.n::after{content:attr(data-n)}</style><a href="#" class="n" data-n=" (3)" data-m="x">Inbox</a>', name: 'Inbox (3)', css: true },
   { step: '2F', what: "an icon font's glyph is no text", html: '<style>.fa-heart::before{content:"\\f004"}</style><button data-m="x"><i class="fa-heart"></i> Like</button>', name: 'Like', css: true },
-  { step: '2F', what: 'generated content of a part', html: '<style>.req::after{content:" *"}</style><button data-m="x"><span class="req">Apply</span></button>', name: 'Apply *', css: true },
+  { step: '2F', what: 'generated content of a part', html: '<style>.opt::after{content:" (optional)"}</style><button data-m="x"><span class="opt">Apply</span></button>', name: 'Apply (optional)', css: true },
+  // Not Chromium's: a required mark drawn by CSS is decoration, flagged `required` in the listing.
+  { step: '2F', what: 'a required mark drawn by CSS is left out', html: '<style>.is-required label::before{content:"*"}</style><div class="is-required"><label for="pw">Password</label><input id="pw" data-m="x"></div>', name: 'Password', css: true },
   { step: '2F', what: 'an image and text, in order', html: '<button data-m="x"><img src="t.png" alt="Trash"> Remove</button>', name: 'Trash Remove' },
   { step: '2F', what: 'a heading named by its content', html: '<h3 data-m="x">Recent <em>orders</em></h3>', name: 'Recent orders' },
 
