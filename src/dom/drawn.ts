@@ -6,24 +6,13 @@
  */
 import { visualOrder, type DrawnTarget } from '../core/gate/drawn'
 import { deepContains, roleOf } from './locators'
+import { generatedText } from './observe/names'
 import { kAvaUiAttr, viewOf } from './executor/dom'
 import { centerOf } from './executor/events'
 
 const kMaxNodes = 400 // elements visited per drawing: a button is a few; a hostile one stays bounded
 const kMaxChars = 400
 const kMaxSvgChars = 20_000 // an SVG image's source read for its text
-
-/** The strings of a computed `content` value: "…" and '…' with CSS escapes, and attr(x). */
-function generated(content: string, el: Element): string {
-  if (!content || content === 'none' || content === 'normal') return ''
-  let out = ''
-  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g
-  for (let m = re.exec(content); m; m = re.exec(content)) {
-    if (m[3]) out += el.getAttribute(m[3]) ?? ''
-    else out += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1')
-  }
-  return out
-}
 
 /** The text an SVG image (a data: URL) draws: its <title> and <text>. */
 function svgImageText(url: string): string {
@@ -51,7 +40,7 @@ function drawText(el: Element, budget: { nodes: number }): string {
   if (style.display === 'none') return ''
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse'
   const parts: string[] = []
-  if (!hidden) parts.push(generated(V.getComputedStyle(el, '::before').content, el), backgroundText(style))
+  if (!hidden) parts.push(generatedText(V.getComputedStyle(el, '::before').content, el), backgroundText(style))
   if (el.localName === 'img' && !hidden) parts.push(el.getAttribute('alt') ?? '', svgImageText(el.getAttribute('src') ?? ''))
   if (el.localName === 'input' && /^(submit|button|reset)$/i.test((el as HTMLInputElement).type) && !hidden) parts.push((el as HTMLInputElement).value)
   if (el.localName === 'input' && (el as HTMLInputElement).type === 'image' && !hidden) parts.push(el.getAttribute('alt') ?? '', svgImageText(el.getAttribute('src') ?? ''))
@@ -70,7 +59,7 @@ function drawText(el: Element, budget: { nodes: number }): string {
       parts.push(drawText(n as Element, budget))
     } else if (n.nodeType === 1 && (n as Element).localName === 'title') parts.push(drawText(n as Element, budget))
   }
-  if (!hidden) parts.push(generated(V.getComputedStyle(el, '::after').content, el))
+  if (!hidden) parts.push(generatedText(V.getComputedStyle(el, '::after').content, el))
   let text = parts.join(' ')
   // `unicode-bidi: bidi-override; direction: rtl` draws its text reversed, as U+202E does.
   if (/override/.test(style.unicodeBidi) && style.direction === 'rtl') text = [...text].reverse().join('')

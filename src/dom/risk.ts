@@ -4,6 +4,7 @@ import { decideRisk, type FormFacts, type RiskFacts, type RiskFinding } from '..
 import { kWords } from '../core/risk/lexicon'
 import { foldText } from '../core/risk/text'
 import { drawnWords, type DrawnTarget } from '../core/gate/drawn'
+import { accessibleName, roleOf } from './locators'
 
 /**
  * Whether acting on `el` is risky (issue 6 safety, issue 15 §1): this file reads the facts off the
@@ -34,11 +35,15 @@ function submits(el: Element, action: Instruction['action_type'], name: string):
 
 const cap = (s: string | null | undefined, max = kPartChars) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, max)
 
-/** The accessible name and visible text, every part of it: a page can hide meaning in any one. */
+/**
+ * The accessible name (observe/names.ts, the one computation) and every other part a page can hide
+ * meaning in: the aria-label and title beside a name from elsewhere, the text content with what is
+ * hidden, the alt texts and labels of the images and icons inside.
+ */
 export function labelOf(el: Element): string {
-  const parts = [el.getAttribute('aria-label'), el.getAttribute('title')]
-  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 4)) parts.push(el.ownerDocument.getElementById(id)?.textContent ?? '')
-  if (el instanceof HTMLInputElement && /^(submit|button|reset|image)$/i.test(el.type)) parts.push(el.value, el.alt)
+  // Not the name guessed from an icon: the icons are read as icons (iconsOf), and a button with no
+  // name of its own is judged by the row it is in.
+  const parts = [accessibleName(el, roleOf(el) || 'button'), el.getAttribute('aria-label'), el.getAttribute('title')]
   const text = cap(el.textContent, kTextChars)
   for (const img of [...el.querySelectorAll('img[alt], [aria-label]')].slice(0, 4)) parts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label'))
   return [...new Set([...parts.map((p) => cap(p)), text].filter(Boolean))].join(' ')

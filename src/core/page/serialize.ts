@@ -160,6 +160,8 @@ export function elementToken(e: ElementRecord, written = e.id): string {
   if (st.required) flags.push('required')
   if (st.invalid) flags.push('invalid')
   if (st.focused) flags.push('focused')
+  // Named from its icon only: the model should know the name is Ava's guess, not the page's.
+  if (e.guessed) flags.push('guessed')
   if (flags.length) out += `[${flags.join(',')}]`
   if (st.value) out += `=${kBareValue.test(st.value) ? st.value : JSON.stringify(st.value)}`
   if (e.label && !labelImplied(e)) out += ` ${JSON.stringify(e.label)}`

@@ -163,6 +163,11 @@ export interface ElementRecord {
   item?: number
   /** Frame prefix id when the element lives in an iframe (`frame_<id>`). */
   frame?: string
+  /**
+   * The label was guessed from the control's icon (a class such as `fa-heart`, an SVG symbol's
+   * id, an image's file name): the page gave it no name (src/dom/observe/names.ts, guessedName).
+   */
+  guessed?: boolean
 }
 
 export interface ElementAttrs {

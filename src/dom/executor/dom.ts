@@ -2,7 +2,7 @@
  * Small DOM facts the executor needs everywhere: visibility, a printable name for an element,
  * the element a person's click would really land on, and the editable field behind a widget.
  */
-import { accessibleName, normalize, roleOf } from '../locators'
+import { accessibleName, nameForPeople, normalize, roleOf } from '../locators'
 import { holdsSecret } from '../secret-fields'
 
 /** Attribute on Ava's own UI (launcher, panel host): never a target. */
@@ -49,9 +49,11 @@ export function labelOf(el: Element, max = 50): string {
   }
   // Select widgets show their placeholder beside the input, not on it.
   const placeholder = () => normalize(el.closest('.ant-select,.el-select')?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent)
-  // Long text is a container's content, not its name.
-  const text = normalize(el.textContent)
-  const name = accessibleName(el) || (text.length <= 60 ? text : '') || inner() || placeholder() || el.getAttribute('name') || shortName(el)
+  // The one name computation (observe/names.ts); an element without a role is named as the button
+  // it acts as, from its content, or from its icon. Long text is a container's content, not its name.
+  const role = roleOf(el)
+  const own = nameForPeople(el, role || 'button').name
+  const name = (role || own.length <= 60 ? own : '') || inner() || placeholder() || el.getAttribute('name') || shortName(el)
   return name.length > max ? `${name.slice(0, max - 1)}…` : name
 }
 

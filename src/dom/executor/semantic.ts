@@ -16,7 +16,7 @@
 import type { Candidate } from '../../core/exec'
 import { parseDescriptor, tokenize, type ControlKind, type Descriptor, type ScopeKind } from '../../core/page/descriptor'
 import { translateDescriptor } from '../../core/page/glossary'
-import { accessibleName, checkedState, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
+import { checkedState, nameOrGuess, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 import { idOfElement, listedElements } from '../observe'
 
@@ -184,7 +184,8 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
   const row = role === 'treeitem' ? treeRow(el) : null
-  const name = row ? spacedText(row) : field && !aria ? '' : accessibleName(el, role)
+  // The one name computation (observe/names.ts); an icon-only control is named by its icon.
+  const name = row ? spacedText(row) : field && !aria ? '' : nameOrGuess(el, role)
   // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
   // titled with the next page's title must not become "next Built-in Constants" (issue 20).
   const title = name || aria || el.getAttribute('placeholder') || (field && labels.textFor(el)) ? null : el.getAttribute('title')
@@ -195,7 +196,8 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
   if (el.localName === 'label' || role === 'button' || role === 'link' || role === 'tab' || role === 'menuitem' || role === 'option') bits.push(el.textContent)
   // A plain clickable element (a div with a handler) shows its name as text, as a button does.
-  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60) bits.push(el.textContent)
+  // Its text as the name module reads it (observe/names.ts: hidden parts out, a flex row's cells apart).
+  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60) bits.push(nameOrGuess(el, 'button'))
   const unique: string[] = []
   for (const b of bits) {
     const t = normalize(b)
@@ -717,7 +719,9 @@ class PageIndex {
         if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
         const field = /^(input|select|textarea)$/.test(el.localName) || el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
         const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} `.toLowerCase()
-        const after = ` ${el.textContent ?? ''}`.toLowerCase()
+        const text = el.textContent ?? ''
+        // An icon-only control shows no text: its guessed name stands in (observe/names.ts).
+        const after = ` ${text.trim() || field ? text : nameOrGuess(el, roleOf(el))}`.toLowerCase()
         const value = valueOf(el)
         this.entries.push({ el, field, before, after, value, hay: before + value.toLowerCase() + after })
       }

@@ -4,7 +4,7 @@
  * so the locators read a page as the listing the agent saw describes it.
  */
 import { normalizeText } from '../../core/page/text'
-import { accessibleName as nameWithRole } from '../observe/names'
+import { accessibleName as nameWithRole, nameForPeople as namedForPeople, nameOrGuess as namedOrGuessed } from '../observe/names'
 import { explicitRole, kImplicitRoleCarriers, roleOf as implicitRoleOf } from '../observe/roles'
 
 /**
@@ -33,6 +33,16 @@ export { labelText } from '../observe/names'
 
 export function accessibleName(el: Element, role = roleOf(el)): string {
   return nameWithRole(el, role)
+}
+
+/** The accessible name, or the name guessed from an icon, and whether it is a guess (names.ts). */
+export function nameForPeople(el: Element, role = roleOf(el)): { name: string; guessed: boolean } {
+  return namedForPeople(el, role)
+}
+
+/** The accessible name, or for an element showing no text the name guessed from its icon (names.ts). */
+export function nameOrGuess(el: Element, role = roleOf(el)): string {
+  return namedOrGuessed(el, role)
 }
 
 /** The ARIA states the `role:` engine filters on (`[checked]`, `[expanded=false]`, ...). */

@@ -10,7 +10,7 @@ import { withinBudget } from './budget'
 
 export { kTestIdAttributes, type LocatorEngine } from './engines'
 export { SelectorCostError } from './budget'
-export { accessibleName, roleOf, checkedState, isDisabled, stateOf, normalize, labelText, kStateNames, type StateName } from './aria'
+export { accessibleName, nameForPeople, nameOrGuess, roleOf, checkedState, isDisabled, stateOf, normalize, labelText, kStateNames, type StateName } from './aria'
 export { searchRoots, deepQuerySelectorAll, deepElementFromPoint, deepContains, frameDocument, type SearchRoot } from './roots'
 
 const kEngines: { readonly [K in SelectorKind]: LocatorEngine<K> } = {

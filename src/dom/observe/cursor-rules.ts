@@ -63,6 +63,12 @@ export interface RuleSelectors {
   hide: string | null
   /** Rules setting `clip`, `clip-path` or `all` (the UA sets neither); null also while anything animates. */
   clip: string | null
+  /**
+   * Elements whose `::before` or `::after` a rule gives readable `content` (names.ts reads it for
+   * accessible names): the rules' selectors without the pseudo-element. Icon-font glyphs
+   * (private-use characters) and empty strings (clearfix) are not readable and not listed.
+   */
+  generated: string | null
 }
 
 /**
@@ -121,12 +127,42 @@ interface List {
   props: string[]
   sels: string[]
   over: boolean
+  /** Selectors kept before the list counts as unknown (kMaxCursorRules unless said). */
+  max?: number
 }
 
 function add(list: List, sel: string): void {
   if (list.over) return
   list.sels.push(sel)
-  if (list.sels.length > kMaxCursorRules) list.over = true
+  if (list.sels.length > (list.max ?? kMaxCursorRules)) list.over = true
+}
+
+/** More generated-content rules than this and every element's pseudo-elements are read. */
+const kMaxGeneratedRules = 200
+const kPseudo = /::?(?:before|after)\b/i
+const kPseudoAll = /::?(?:before|after)\b/gi
+
+/**
+ * Whether a `content` value draws something a person reads: a string with a letter or digit
+ * outside the private-use areas icon fonts draw from, `attr()` or a counter; not `none`,
+ * `normal`, `""` or a lone "*".
+ */
+export function readableContent(value: string): boolean {
+  if (!value || value === 'none' || value === 'normal') return false
+  if (/attr\(|counters?\(/i.test(value)) return true
+  const strings = value.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g)
+  if (!strings) return false
+  // A CSS escape of a private-use code point (\f004) is an icon glyph too; a string of
+  // punctuation or symbols only ("*", "›") is decoration (names.ts generatedText).
+  return strings.some((s) => /[\p{L}\p{N}]/u.test(s.slice(1, -1).replace(/\\(?:e|f)[0-9a-f]{3}\s?/gi, '')))
+}
+
+function addGenerated(list: List, selectorText: string): void {
+  for (const part of selectorText.split(',')) {
+    if (!kPseudo.test(part)) continue
+    const sel = part.replace(kPseudoAll, '').trim()
+    add(list, !sel || /[>+~]$/.test(sel) ? `${sel} *`.trim() : sel)
+  }
 }
 
 function collect(rules: CSSRuleList, lists: List[], depth: number): void {
@@ -201,9 +237,57 @@ export function ruleSelectors(doc: Document): RuleSelectors {
     // cssRules throws on a cross-origin sheet; that is the fallback too.
     for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide, clip], 0)
   } catch {
-    return { cursor: null, overflow: null, hide: null, clip: null }
+    return { cursor: null, overflow: null, hide: null, clip: null, generated: generatedSelectors(doc) }
   }
   // Transitions and script animations (Element.animate) fade or clip elements without any rule saying so.
   if (typeof doc.getAnimations !== 'function' || doc.getAnimations().length > 0) hide.over = clip.over = true
-  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc) }
+  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc), generated: generatedSelectors(doc) }
+}
+
+/** The generated-content list of a document, kept while its sheets are the same sheets of the same lengths. */
+const generatedBySheets = new WeakMap<Document, { sheets: CSSStyleSheet[]; lengths: number[]; sel: string | null }>()
+
+function collectGenerated(rules: CSSRuleList, list: List, depth: number): void {
+  if (depth > 8) throw new Unknown()
+  for (let i = 0; i < rules.length; i++) {
+    if (list.over) return
+    const rule = rules[i] as CSSRule & { cssRules?: CSSRuleList; styleSheet?: CSSStyleSheet | null; selectorText?: string; style?: CSSStyleDeclaration }
+    const sel = rule.selectorText
+    if (sel !== undefined) {
+      if (rule.cssRules && rule.cssRules.length > 0) throw new Unknown()
+      if (kPseudo.test(sel) && rule.style && readableContent(rule.style.getPropertyValue('content'))) addGenerated(list, sel)
+    } else if (rule.styleSheet !== undefined) {
+      if (!rule.styleSheet) throw new Unknown()
+      collectGenerated(rule.styleSheet.cssRules, list, depth + 1)
+    } else if (rule.cssRules) collectGenerated(rule.cssRules, list, depth + 1)
+  }
+}
+
+/**
+ * Selectors of the elements whose ::before/::after a rule gives readable content (names.ts), or
+ * null when the sheets can't be read through. A sheet as large as a component library's is
+ * walked once, not on every scan: the list is kept while the document has the same sheets with
+ * the same numbers of rules (a changed `<style>` text is a new sheet; insertRule changes a count).
+ */
+export function generatedSelectors(doc: Document): string | null {
+  let sheets: CSSStyleSheet[]
+  let lengths: number[]
+  try {
+    sheets = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
+    lengths = sheets.map((s) => s.cssRules.length)
+  } catch {
+    return null
+  }
+  const kept = generatedBySheets.get(doc)
+  if (kept && kept.sheets.length === sheets.length && kept.sheets.every((s, i) => s === sheets[i] && kept.lengths[i] === lengths[i])) return kept.sel
+  const list: List = { props: [], sels: [], over: false, max: kMaxGeneratedRules }
+  let sel: string | null
+  try {
+    for (const sheet of sheets) collectGenerated(sheet.cssRules, list, 0)
+    sel = joined(list, doc)
+  } catch {
+    sel = null
+  }
+  generatedBySheets.set(doc, { sheets, lengths, sel })
+  return sel
 }

@@ -1,10 +1,10 @@
 /**
  * `observe()`: one scan of the page turned into a PageSnapshot (seed 002 §1–§3, seed 003 Observe).
- * Order matters for speed: every DOM read happens before the one batch of attribute writes.
+ * Order matters for speed: every DOM read happens in one pass, and nothing is written into the page.
  */
 import { extractContent } from './content'
 import { assignIds, rememberListed, nextRevision, twinsByBase, type IdRequest } from './ids'
-import { computeName, LabelIndex, ownText, visibleText, type ComputedName } from './names'
+import { computeName, LabelIndex, NameCache, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { cardTexts, itemText, scan, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'
@@ -31,18 +31,18 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   const raw = scan(root, { includeContent: options.includeContent !== false })
   const candidates = raw.candidates.filter((c) => !c.drop)
   const labels = new LabelIndex()
+  // One cache of style answers for every name of this scan, with the scan's own stylesheet tests.
+  const nameCache = new NameCache()
+  for (const ds of raw.docs) nameCache.setRules(ds.doc, { display: ds.cursorRule, hide: ds.hideRule, generated: ds.generatedRule, gone: ds.gone })
   const contexts = new Map<Element, string>()
   const names: ComputedName[] = []
   const attrsOf: Attrs[] = []
-  const texts: string[] = []
   const reqs: IdRequest[] = []
   for (const c of candidates) {
     const attrs = new Attrs(c.el)
-    const text = ownText(c.el, c.tag)
-    const name = computeName(c.el, c.tag, c.role, labels, c.label, attrs, text)
+    const name = computeName(c.el, c.tag, c.role, labels, c.label, attrs, nameCache)
     names.push(name)
     attrsOf.push(attrs)
-    texts.push(text)
     let context = ''
     if (c.item) {
       context = contexts.get(c.item) ?? ''
@@ -67,7 +67,7 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   const idByEl = new Map<Element, string>()
   candidates.forEach((c, i) => idByEl.set(c.el, ids[i]))
 
-  const elements: ElementRecord[] = candidates.map((c, i) => toRecord(c, ids[i], names[i], attrsOf[i], texts[i], reqs[i].context, idByEl, labels))
+  const elements: ElementRecord[] = candidates.map((c, i) => toRecord(c, ids[i], names[i], attrsOf[i], reqs[i].context, idByEl, labels))
   const regionCounts = new Map<string, number>()
   for (const e of elements) regionCounts.set(e.region, (regionCounts.get(e.region) ?? 0) + 1)
   const regions: Region[] = raw.regions.map((r) => ({
@@ -139,7 +139,7 @@ export function forgetCardContexts(): void {
   cardContextOf = new WeakMap()
 }
 
-function toRecord(c: Candidate, id: string, name: ComputedName, attrs: Attrs, text: string, context: string, idByEl: Map<Element, string>, labels: LabelIndex): ElementRecord {
+function toRecord(c: Candidate, id: string, name: ComputedName, attrs: Attrs, context: string, idByEl: Map<Element, string>, labels: LabelIndex): ElementRecord {
   const el = c.el
   const record: ElementRecord = {
     id,
@@ -148,7 +148,7 @@ function toRecord(c: Candidate, id: string, name: ComputedName, attrs: Attrs, te
     tagName: c.tag,
     className: clip(attrs.get('class') ?? '', kClassMax),
     // Both texts are already whitespace-collapsed: only the cut is left.
-    text: truncate(visibleText(el, c.tag, attrs, text)),
+    text: truncate(visibleText(el, c.tag, attrs, name)),
     label: name.source === 'name' ? '' : truncate(name.name),
     actions: kActions[c.type],
     state: readState(el, c.tag, c.type, c.ds.active, attrs),
@@ -158,6 +158,8 @@ function toRecord(c: Candidate, id: string, name: ComputedName, attrs: Attrs, te
     relations: relationsOf(c, attrs, idByEl, labels),
     attrs: readAttrs(c.tag, attrs),
   }
+  // A name read off an icon is a guess: the listing says so (docs/page-representation.md).
+  if (name.source === 'icon') record.guessed = true
   if (context) record.context = clip(context)
   if (c.item && c.group) {
     record.group = c.group.id

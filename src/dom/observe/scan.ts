@@ -167,8 +167,12 @@ export interface DocScan {
   hideRule: RuleTest | null
   /** Whether a rule may `clip` an element away (cursor-rules.ts), as `cursorRule`. */
   clipRule: RuleTest | null
+  /** Whether a rule may give an element's ::before/::after readable content (names.ts), as `cursorRule`. */
+  generatedRule: RuleTest | null
   /** Elements the page's scripts listen on for a click or key (listeners.ts): hints only. */
   hints: ReadonlySet<Element>
+  /** Elements found `display: none` (their subtrees are not walked): names.ts leaves them out. */
+  gone: Set<Element>
 }
 
 export interface Candidate {
@@ -182,6 +186,16 @@ export interface Candidate {
   label: Element | null
   /** Clickable only by `cursor: pointer`, `onclick` or a listener hint: dropped if it contains a real control. */
   weak: boolean
+  /**
+   * A weak candidate the page's script listens on that is one of a run of alike siblings (an
+   * e-mail list's rows): a row a person clicks, kept when a control inside it is listed too.
+   */
+  keep?: boolean
+  /**
+   * A control only because it is a tab stop (tabindex, no native control or widget role): a
+   * focusable container such as jQuery UI's menu, dropped when something inside it is listed.
+   */
+  tabStop?: boolean
   drop: boolean
   ds: DocScan
   bounds: Rect
@@ -211,6 +225,8 @@ export interface RawScan {
   lazy: LazyRegion[]
   visited: number
   top: DocScan
+  /** Every document scanned: the top one and its same-origin frames. */
+  docs: DocScan[]
   viewport: { width: number; height: number }
   paragraphs: number
   charts: number
@@ -339,6 +355,7 @@ export function scan(root: Document | Element, opts: ScanOptions): RawScan {
     lazy: [],
     visited: 0,
     top,
+    docs: [top],
     viewport: { width: view.innerWidth, height: view.innerHeight },
     paragraphs: 0,
     charts: 0,
@@ -371,7 +388,9 @@ function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy
     overflowRule: ruleTest(rules.overflow, scope),
     hideRule: layout && nativeVisibility ? ruleTest(rules.hide, scope) : null,
     clipRule: ruleTest(rules.clip, scope),
+    generatedRule: ruleTest(rules.generated, scope),
     hints: listenerHints(doc),
+    gone: new Set(),
   }
 }
 
@@ -438,6 +457,7 @@ class Walker {
     // '' when nothing can set it (the tag's default), null when it may be set but was not read.
     const display = !style ? '' : plainLeaf ? null : style.display
     if (display === 'none') {
+      ds.gone.add(el)
       this.hiddenControl(el, tag, ctx, clip, ds)
       return
     }
@@ -453,6 +473,10 @@ class Walker {
 
     const strong = isStrongInteractive(el, tag, role, bits)
     let c = strong ? this.candidate(el, tag, role, false, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds)) : null
+    // Focusable only (tabindex on a plain element): its items are the controls when it has any
+    // (a suggestion menu whose <li>s a delegated handler serves); it is listed when it has none.
+    const tabStop = c !== null && !kWidgetRoles.has(role) && !kNativeControlTags.has(tag) && !(bits & kAttrEditable && isEditableHost(el))
+    if (tabStop) c!.tabStop = true
     // The cursor matters only where something may still become a clickable root: not inside a
     // control or a clickable element, nor below one found here.
     let pointer = parentPointer
@@ -469,20 +493,24 @@ class Walker {
     // a cell that does not even look clickable (no pointer cursor, or it would be listed above)
     // is data to a person, not a control; the row's real controls are listed.
     const hinted = !strong && !weak && !ctx.inInteractive && !ctx.label && ds.hints.size > 0 && ds.hints.has(el) && tag !== 'html' && tag !== 'body' && !el.closest('td,th,[role=cell],[role=gridcell]')
-    if (weak || hinted) c = this.candidate(el, tag, role, true, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds))
+    if (weak || hinted) {
+      c = this.candidate(el, tag, role, true, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds))
+      if (c && (hinted || ds.hints.has(el)) && repeatedRow(el, ds.hints)) c.keep = true
+    }
     if (c) {
       // A clickable wrapper around a real control is noise: the control is what to click. (Around
-      // a listened-on part too, once the part is known to stay: settleHint.)
-      if (strong && ctx.weakOwner) ctx.weakOwner.drop = true
-      if (ctx.hintOwner) ctx.hintOwner.drop = true
-      if (strong) (next = forkOf(next, ctx)).inInteractive = true
-      else if (hinted) (next = forkOf(next, ctx)).hintOwner = c
+      // a listened-on part too, once the part is known to stay: settleHint.) A listened-on row
+      // stays: the row and the star inside it are two things to click.
+      if (strong && ctx.weakOwner && !ctx.weakOwner.keep) ctx.weakOwner.drop = true
+      if (ctx.hintOwner && !ctx.hintOwner.keep) ctx.hintOwner.drop = true
+      if (strong && !tabStop) (next = forkOf(next, ctx)).inInteractive = true
+      else if (hinted || tabStop) (next = forkOf(next, ctx)).hintOwner = c
       else (next = forkOf(next, ctx)).weakOwner = c
     } else if (strong && bits & kAttrEditable && isEditableHost(el)) (next = forkOf(next, ctx)).inInteractive = true
 
     // A part listed only by a hint is a control, not a container of text blocks (a table row
     // every row of which a component library listens on, a post's whole card).
-    if (tagBits & kTagContent && ctx.hintOwner) ctx.hintOwner.drop = true
+    if (tagBits & kTagContent && ctx.hintOwner && !ctx.hintOwner.tabStop) ctx.hintOwner.drop = true
     if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent) {
       out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds), clip })
       ;(next = forkOf(next, ctx)).inContent = true
@@ -508,7 +536,7 @@ class Walker {
 
   /** A listened-on part that stays listed after its subtree replaces the cursor or onclick wrapper around it. */
   private settleHint(c: Candidate | null, ctx: Ctx): void {
-    if (c && !c.drop && ctx.weakOwner) ctx.weakOwner.drop = true
+    if (c && !c.drop && ctx.weakOwner && !ctx.weakOwner.keep) ctx.weakOwner.drop = true
   }
 
   /**
@@ -680,6 +708,7 @@ class Walker {
     const ox = ds.ox + (r ? r.left + el.clientLeft : 0)
     const oy = ds.oy + (r ? r.top + el.clientTop : 0)
     const child = makeDocScan(inner, inner.defaultView, fid + '_', ox, oy)
+    this.out.docs.push(child)
     const page = this.openRegion('page', '', null, ctx.region, child)
     const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, hintOwner: null, label: null, inContent: false, exactCursor: false }
     this.visit(inner.documentElement, frameCtx, null, false, child)
@@ -713,6 +742,9 @@ class Walker {
   }
 }
 
+/** Tags that are controls by themselves, whatever their tabindex. */
+const kNativeControlTags = new Set(['a', 'area', 'button', 'select', 'textarea', 'input', 'summary', 'video', 'audio'])
+
 /**
  * Native controls, widget roles, tab stops and editing hosts: interactable by themselves.
  * `bits` says which of the attributes the walk tracks the element has (attrBits).
@@ -737,6 +769,16 @@ function isStrongInteractive(el: Element, tag: string, role: string, bits: numbe
   if (kWidgetRoles.has(role)) return true
   if (bits & kAttrTabindex && Number(el.getAttribute('tabindex')) >= 0 && tag !== 'html' && tag !== 'body') return true
   return (bits & kAttrEditable) !== 0 && isEditableHost(el) && el.parentElement?.isContentEditable !== true
+}
+
+/**
+ * One of a run of alike siblings the page listens on (same tag and class, each hinted): the rows of
+ * a list a person clicks (an e-mail list of `div`s), not a wrapper that delegates for its parts.
+ */
+function repeatedRow(el: Element, hints: ReadonlySet<Element>): boolean {
+  const cls = el.getAttribute('class')
+  const alike = (s: Element | null) => !!s && s.localName === el.localName && s.getAttribute('class') === cls && hints.has(s)
+  return alike(el.previousElementSibling) || alike(el.nextElementSibling)
 }
 
 /** The "visually hidden" pattern: `clip: rect(0 0 0 0)` or `clip-path: inset(50%)` on the element. */

@@ -7,7 +7,7 @@
  */
 import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import { looksSecret } from '../../core/flows/variables'
-import { checkedState, isDisabled, labelText, normalize, roleOf } from '../locators'
+import { accessibleName, checkedState, isDisabled, normalize, roleOf } from '../locators'
 import { isTextField, kAvaUiAttr, labelOf, visibleTextOf } from '../executor/dom'
 import { holdsSecret } from '../secret-fields'
 import { generateSelectors, snapshotOf } from './selectors'
@@ -49,7 +49,8 @@ function fieldInfo(el: Element): RecordedTarget['field'] {
     type: el.localName === 'input' ? (input.type || 'text') : el.localName,
     ...(el.getAttribute('name') ? { name: el.getAttribute('name')! } : {}),
     ...(el.getAttribute('autocomplete') ? { autocomplete: el.getAttribute('autocomplete')! } : {}),
-    label: labelText(el) || normalize(el.getAttribute('aria-label')) || el.getAttribute('placeholder') || labelOf(el),
+    // The field's accessible name (observe/names.ts: labels, aria, title, placeholder), as the listing shows it.
+    label: accessibleName(el, roleOf(el) || 'textbox') || labelOf(el),
   }
 }
 

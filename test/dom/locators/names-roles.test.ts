@@ -42,7 +42,8 @@ describe('accessible names', () => {
     ['icon button: svg title', '<button data-m="x"><svg><title>Settings</title></svg></button>', 'Settings'],
     ['icon button: titled icon', '<button data-m="x"><i class="icon-edit" title="Edit"></i></button>', 'Edit'],
     ['icon button: labelled icon', '<button data-m="x"><span aria-label="Share"></span></button>', 'Share'],
-    ['text before the icon', '<button data-m="x"><img src="t.png" alt="Trash"> Remove </button>', 'Remove'],
+    // accname 2F: every child in order, an image by its alt (as Chromium names it).
+    ['text and the icon, in order', '<button data-m="x"><img src="t.png" alt="Trash"> Remove </button>', 'Trash Remove'],
     ['link content, whitespace collapsed', '<a href="/more" data-m="x">  Read\n   more </a>', 'Read more'],
     ['fieldset legend', '<fieldset data-m="x"><legend>Billing</legend><input aria-label="Card number"></fieldset>', 'Billing'],
     ['table caption', '<table data-m="x"><caption>Orders</caption><tr><td>1</td></tr></table>', 'Orders'],
