@@ -28,7 +28,7 @@ test.each(kNameCases.map((c) => [`${c.step} ${c.what}`, c] as const))('%s', asyn
     const el = document.querySelector('[data-m="x"]')!
     const name = api.accessibleName(el) as string
     const snap = api.observe()
-    const listed = snap.elements.find((e: any) => e.id === el.getAttribute('data-agent-id'))
+    const listed = snap.elements.find((e: any) => e.id === api.idOfElement(el))
     document.body.innerHTML = ''
     return { name, listed: listed ? (listed.label as string) : null }
   }, c.html)

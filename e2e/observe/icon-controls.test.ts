@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve, sep } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
-import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { allowAll, instructionChunks, launchAva, listedOnPage, readSteps, sendAndWait, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 
 const kPages = resolve(import.meta.dirname, '../fixtures/pages-nobody-wrote')
@@ -80,15 +80,17 @@ async function run(page: Page, request: string): Promise<string[]> {
   return steps.map((s) => s.status)
 }
 
-const idOf = (page: Page, selector: string) => page.getAttribute(selector, 'data-agent-id')
+/** The ids Ava listed for the elements at `selectors`, read from the panel's overlay as a person would. */
+const idsOf = async (page: Page, selectors: string[]) => (await listedOnPage(await ava.panel(page), page, selectors)).idOf
 
 it('icon-only feed actions are listed by guessed names and clicked by id and by words', async () => {
   const page = await ava.context.newPage()
   const shown = await readPage(page, '/icon-feed.html')
   // Each post's four icon-only actions are listed, named from their icons and marked as guesses.
+  const feedIds = await idsOf(page, ['101', '102', '103'].flatMap((tweet) => ['Reply', 'Retweet', 'Favorite', 'Share'].map((action) => `[data-tweet-id="${tweet}"] .js-action${action}`)))
   for (const tweet of ['101', '102', '103']) {
     for (const action of ['Reply', 'Retweet', 'Favorite', 'Share']) {
-      const id = await idOf(page, `[data-tweet-id="${tweet}"] .js-action${action}`)
+      const id = feedIds[`[data-tweet-id="${tweet}"] .js-action${action}`]
       expect(id, `${action} of ${tweet}`).toMatch(/^btn_/)
       expect(shown).toContain(id!.replace(/_near_\w+$/, ''))
     }
@@ -98,9 +100,9 @@ it('icon-only feed actions are listed by guessed names and clicked by id and by 
   expect(shown).toMatch(/btn_like_heart\w*\[guessed\]/)
 
   // By id: the ids the page carries are the ids the model was shown.
-  const reply = await idOf(page, '[data-tweet-id="102"] .js-actionReply')
-  const retweet = await idOf(page, '[data-tweet-id="103"] .js-actionRetweet')
-  const like = await idOf(page, '[data-tweet-id="101"] .js-actionFavorite')
+  const reply = feedIds['[data-tweet-id="102"] .js-actionReply']
+  const retweet = feedIds['[data-tweet-id="103"] .js-actionRetweet']
+  const like = feedIds['[data-tweet-id="101"] .js-actionFavorite']
   llm.script({
     chunks: instructionChunks([
       { step_id: 1, action_type: 'click', params: { target_id: reply }, description: 'Reply to Bob' },
@@ -152,9 +154,10 @@ it("jQuery UI autocomplete: the suggestions that appear after typing are listed 
 it('webmail rows that are divs with handlers are listed beside their star and trash icons', async () => {
   const page = await ava.context.newPage()
   const shown = await readPage(page, '/mail.html')
-  const row = await idOf(page, '[data-mail=m2]')
-  const star = await idOf(page, '[data-mail=m1] .star')
-  const trash = await idOf(page, '[data-mail=m4] .trash')
+  const mailIds = await idsOf(page, ['[data-mail=m2]', '[data-mail=m1] .star', '[data-mail=m4] .trash'])
+  const row = mailIds['[data-mail=m2]']
+  const star = mailIds['[data-mail=m1] .star']
+  const trash = mailIds['[data-mail=m4] .trash']
   expect(row, 'the row itself').toMatch(/^btn_/)
   expect(star).toMatch(/^btn_star/)
   expect(trash).toMatch(/^btn_delete_trash/)

@@ -210,16 +210,22 @@ export async function listedOnPage(panel: Frame, page: Page, selectors: string[]
     const boxes = [...document.querySelectorAll('[data-ava-ui="observe-overlay"] > div')] as HTMLElement[]
     const all = [...document.querySelectorAll('body *')].filter((el) => !el.closest('[data-ava-ui]'))
     const near = (a: number, b: number) => Math.abs(a - b) < 1
+    const drawnIn = (e: Element, [x, y, w, h]: number[]) => {
+      const r = e.getBoundingClientRect()
+      return near(r.left + scrollX, x) && near(r.top + scrollY, y) && near(r.width, w) && near(r.height, h)
+    }
     const outlined = boxes.map((box) => {
-      const [x, y, w, h] = ['left', 'top', 'width', 'height'].map((k) => parseFloat(box.style.getPropertyValue(k)))
-      const el = all.filter((e) => {
-        const r = e.getBoundingClientRect()
-        return near(r.left + scrollX, x) && near(r.top + scrollY, y) && near(r.width, w) && near(r.height, h)
-      }).at(-1)
-      return { id: box.querySelector('span')?.textContent ?? '', el }
+      const at = ['left', 'top', 'width', 'height'].map((k) => parseFloat(box.style.getPropertyValue(k)))
+      return { id: box.querySelector('span')?.textContent ?? '', at, el: all.filter((e) => drawnIn(e, at)).at(-1) }
     })
     const listed = outlined.map(({ id, el }) => ({ id, at: el ? (typeof el.className === 'string' && el.className) || el.id : '', text: el?.textContent ?? '' }))
-    const idOf = Object.fromEntries(selectors.map((s) => [s, outlined.find((o) => o.el && o.el === document.querySelector(s))?.id]))
+    // The outline drawn exactly on the element (its innermost child may share the box).
+    const idOf = Object.fromEntries(
+      selectors.map((s) => {
+        const el = document.querySelector(s)
+        return [s, el ? outlined.find((o) => drawnIn(el, o.at))?.id : undefined]
+      }),
+    )
     return { listed, idOf }
   }, selectors)
   await panel.click('[data-test=overlay]')

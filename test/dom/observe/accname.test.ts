@@ -5,7 +5,7 @@
 // for controls that have none.
 import { beforeEach, describe, expect, test } from 'vitest'
 import { accessibleName } from '../../../src/dom/locators'
-import { clearAgentIds, observe } from '../../../src/dom/observe'
+import { clearAgentIds, idOfElement, observe } from '../../../src/dom/observe'
 import { guessedName } from '../../../src/dom/observe/names'
 import { serialize } from '../../../src/core/page/serialize'
 import { kNameCases } from './accname-cases'
@@ -28,7 +28,7 @@ describe('accname cases', () => {
     expect(accessibleName(el)).toBe(c.name)
     // The listing reads the same name for the elements it lists.
     await Promise.resolve()
-    const listed = observe({ root: document }).elements.find((e) => e.id === el.getAttribute('data-agent-id'))
+    const listed = observe({ root: document }).elements.find((e) => e.id === idOfElement(el))
     if (listed) expect(listed.label).toBe(c.name.slice(0, 50))
   })
 })
@@ -51,7 +51,7 @@ describe('guessed names', () => {
   test('an icon-only control with a handler is listed by its guessed name, marked guessed', () => {
     const el = set('<div class="post"><p>Alice: hello</p><span data-m="x" class="reply" onclick="void 0"><svg viewBox="0 0 4 4"><path d="M0 0h4"></path></svg></span></div>')
     const snap = observe({ root: document })
-    const rec = snap.elements.find((e) => e.id === el.getAttribute('data-agent-id'))!
+    const rec = snap.elements.find((e) => e.id === idOfElement(el))!
     expect(rec).toMatchObject({ label: 'reply', guessed: true })
     expect(rec.id).toBe('btn_reply')
     expect(serialize(snap, { budgetTokens: Infinity }).text).toContain('btn_reply[guessed]')
@@ -59,7 +59,7 @@ describe('guessed names', () => {
 
   test('a Material Icons ligature is a guessed name in words', () => {
     const el = set('<button data-m="x"><span class="material-icons">thumb_up</span></button>')
-    const rec = observe({ root: document }).elements.find((e) => e.id === el.getAttribute('data-agent-id'))!
+    const rec = observe({ root: document }).elements.find((e) => e.id === idOfElement(el))!
     expect(rec).toMatchObject({ label: 'thumb up', guessed: true })
   })
 })
