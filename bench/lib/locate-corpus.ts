@@ -9,6 +9,8 @@
  *   source: bootstrap                the library (or `python-docs`) the page is built from
  *   ready: .card                     selector to wait for before anything (client-rendered pages)
  *   setup: ['#open-menu']            selectors clicked, in order, before the cases (open a menu)
+ *   observe: true                    read the page as the agent does before its steps (Observe tags
+ *                                    what it finds clickable by cursor rules and listeners)
  *   cases:
  *     - say: the Save button         the descriptor, as a person says it
  *       at: '#save'                  the expected element: CSS, or XPath when it starts with / or (
@@ -49,6 +51,7 @@ export interface CorpusPage {
   source: string
   ready?: string
   setup?: string[]
+  observe?: boolean
   cases: LocateCase[]
 }
 
