@@ -67,7 +67,11 @@ try {
     const ran = await page.evaluate(
       async ({ cases, timeoutMs, observe }) => {
         const x = (window as any).__avaExec
-        if (observe) x.observe()
+        // Read the page as the agent does before a step: the boot script's request for listener hints, then Observe.
+        if (observe) {
+          x.watchListenerHints(document, true)
+          x.observe()
+        }
         const one = (sel: string): Element => {
           if (sel.startsWith('/') || sel.startsWith('(')) return document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element
           return document.querySelector(sel)!

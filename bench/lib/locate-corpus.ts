@@ -29,6 +29,7 @@ import { pathToFileURL } from 'node:url'
 import { parse } from 'yaml'
 import type { Page } from 'playwright-core'
 import type { FixtureServer } from '../../e2e/executor/server'
+import { listenersMainScript } from './listeners-main'
 
 export const locateDir = resolve(import.meta.dirname, '../locate')
 export const pythonDocsDir = '/usr/share/doc/python3.11/html'
@@ -116,6 +117,8 @@ export function pageUrl(server: FixtureServer, p: CorpusPage): string {
  */
 export async function prepareCorpusTab(page: Page): Promise<void> {
   await page.addInitScript({ content: 'window.__name = (f) => f' })
+  // Listener hints as the extension gathers them from document_start (read by pages with `observe: true`).
+  await page.addInitScript({ content: await listenersMainScript() })
 }
 
 /** Opens the page, waits for it, runs its setup clicks and lets transitions end. */

@@ -131,7 +131,7 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
   [['form', '表单'], 'form'],
   [['table', 'grid', '表格'], 'table'],
   [['menu', '菜单'], 'menu'],
-  [['list', '列表'], 'list'],
+  [['list', 'tree', 'tree view', '列表', '树形', '树'], 'list'],
   [['navigation', 'navbar', 'nav bar', 'nav', 'breadcrumb', 'breadcrumbs', 'table of contents', 'toc', '导航栏', '导航', '面包屑', '目录'], 'nav'],
   [['header', 'page header', 'top bar', '页头', '顶栏'], 'header'],
   [['footer', '页脚'], 'footer'],
@@ -262,6 +262,8 @@ function parseScope(phrase: string): { kind: ScopeKind; name?: string; ordinal?:
     name = rest.replace(/\s+/g, ' ').trim() || undefined
   }
   if (name) name = name.replace(/^@/, '').trim()
+  // "in the calendar", "邮件里的": a container named by its own word, shown as text or class.
+  if (!name && kind === 'named' && m) name = m[0]
   return { kind, name: name || undefined }
 }
 
@@ -468,9 +470,10 @@ export function parseDescriptor(raw: string): Descriptor {
     delete state.selected
   }
   const words = tokenize(text, true)
-  // A capital letter after the first word ("the A link", "click Q") is a label, not the article.
+  // A capital letter after the first word ("the A link", "click Q") is a label, not the article;
+  // so is a capitalised filler word when nothing else is left ("the To field", "the On switch").
   if (!words.length && !quoted) {
-    const letter = /(?<=\S\s+)(?<![\p{L}\p{N}])([A-Z])(?![\p{L}\p{N}])/u.exec(text)
+    const letter = /(?<=\S\s+)(?<![\p{L}\p{N}])([A-Z]|\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])/u.exec(text)
     if (letter) quoted = letter[1]
   }
   // A symbol for a label ("the « button", "the _ link"): nothing to tokenize, so it is the label.

@@ -182,7 +182,8 @@ function textBefore(el: Element): string {
       prev = prev.previousSibling
     }
     if (!prev) continue
-    if (prev.nodeType === 3 || !(prev as Element).matches(kInteractive)) {
+    // A `<label>` tied to nothing is text beside the field, as a person reads it.
+    if (prev.nodeType === 3 || !(prev as Element).matches(kInteractive) || ((prev as Element).localName === 'label' && !(prev as HTMLLabelElement).control)) {
       const t = normalize(prev.textContent)
       if (t.length <= 40) return t
     }
@@ -434,7 +435,7 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'searchbox':
       return role === 'searchbox' || ((role === 'textbox' || role === 'combobox') && /search|搜索|查询|(^|\s)q(\s|$)/.test(fieldWords(el, labels)))
     case 'checkbox':
-      return (role === 'checkbox' && !el.closest(kSwitchWrap)) || el.matches('.el-checkbox,.ant-checkbox-wrapper') || labelledRole(el) === 'checkbox'
+      return (role === 'checkbox' && !el.closest(kSwitchWrap)) || el.matches('.el-checkbox,.ant-checkbox-wrapper') || (labelledRole(el) === 'checkbox' && !(el as HTMLLabelElement).control?.closest(kSwitchWrap))
     case 'radio':
       return role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
     case 'combobox':
@@ -639,7 +640,7 @@ const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
   form: 'form,[role=form],.el-form,.ant-form',
   table: 'table,[role=table],[role=grid],[role=treegrid],.el-table,.ant-table',
   menu: '[role=menu],[role=menubar],.el-menu,.ant-menu,.dropdown-menu,.ui-menu,.el-dropdown-menu,.ant-dropdown-menu,.n-dropdown-menu',
-  list: 'ul,ol,[role=list],[role=listbox]',
+  list: 'ul,ol,[role=list],[role=listbox],[role=tree],.el-tree,.ant-tree',
   nav: 'nav,[role=navigation],.navbar,.el-menu,.ant-menu',
   header: 'header,[role=banner],.header,.el-header,.ant-layout-header',
   footer: 'footer,[role=contentinfo],.footer,.el-footer,.ant-layout-footer',
@@ -951,7 +952,8 @@ function matchOne(description: string, scope: Document): SemanticResult {
         else if ((e.near ??= nearTokens(el, rowCache)).has(t)) sum += kWeightNear
       }
     }
-    const quotedIn = !!quoted && (hay.includes(quoted) || (glyph && (fit ??= fitOf(e)) === 1))
+    // A quoted field label ("the 'E-mail' field") is the field's own text, as its label tokens are.
+    const quotedIn = !!quoted && (hay.includes(quoted) || (glyph && (fit ??= fitOf(e)) === 1) || (e.field && `${labels.textFor(el)} ${formLabel(el)}`.toLowerCase().includes(quoted)))
     if (needles.length && sum === 0 && !quotedIn) continue
     if (!inScope(el)) continue
     const recallUb = q.tokens.length ? sum / q.tokens.length : 1
@@ -1104,7 +1106,7 @@ const kAnchorKinds: Array<[RegExp, string]> = [
   [/^(?:the\s+)?(?:form|表单)$/iu, 'form,[role=form]'],
   [/^(?:the\s+)?(?:list|列表)$/iu, 'ul,ol,[role=list],[role=listbox]'],
   [/^(?:the\s+)?(?:image|picture|photo|logo|图片|图像)$/iu, 'img,picture,[role=img]'],
-  [/^(?:the\s+)?(?:heading|title|标题)$/iu, 'h1,h2,h3,h4,h5,h6,[role=heading]'],
+  [/^(?:the\s+)?(?:heading|section heading)$/iu, 'h1,h2,h3,h4,h5,h6,[role=heading]'],
   [/^(?:the\s+)?(?:calendar|日历)$/iu, '[class*=calendar],[class*=datepicker]'],
 ]
 
