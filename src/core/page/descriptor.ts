@@ -275,7 +275,8 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   if (zh && zh[4].trim()) {
     const name = zh[1].replace(/[的里中内]$/u, '').replace(/^(?:在|点击|单击)/u, '').replace(/(?:那|这)[封个条张篇]?$/u, '').replace(/["“”「」]/g, '').trim()
     const kind = kScopeByWord.get(zh[2]) ?? 'named'
-    return { target: zh[4], scope: { kind, name: name ? name.replace(/^@/, '') : undefined } }
+    // "日历里的 27 号": a container named by its own word.
+    return { target: zh[4], scope: { kind, name: name ? name.replace(/^@/, '') : kind === 'named' ? zh[2] : undefined } }
   }
   for (const m of text.matchAll(kScopeSplitRe)) {
     const target = text.slice(0, m.index)
@@ -442,9 +443,6 @@ export function parseDescriptor(raw: string): Descriptor {
       text = beforeKinds.replace(kKindRe, (w) => (closeWords.has(w.toLowerCase()) ? w : ' '))
     }
   }
-  // A specific field kind with a generic word ("日期选择框", "date input"): the specific one.
-  const specific = kindGroups.filter((g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'))
-  if (specific.length) kindGroups = kindGroups.filter((g) => specific.includes(g) || !g.every((k) => kGenericField.has(k)))
   // A part word beside a field kind: which of the controls under one label.
   let part: PartWord | undefined
   if (kindGroups.some((g) => g.some((k) => kPartKinds.has(k)))) {
@@ -463,6 +461,9 @@ export function parseDescriptor(raw: string): Descriptor {
       }
     }
   }
+  // A specific field kind with a generic word ("日期选择框", "date input"): the specific one.
+  const specific = kindGroups.filter((g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'))
+  if (specific.length) kindGroups = kindGroups.filter((g) => specific.includes(g) || !g.every((k) => kGenericField.has(k)))
   const kinds = new Set(kindGroups.flat())
   // "selected" on a checkbox, radio or switch is its checked state.
   if (state.selected !== undefined && [...kinds].some((k) => k === 'checkbox' || k === 'radio' || k === 'switch')) {

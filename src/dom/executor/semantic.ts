@@ -302,9 +302,9 @@ const kIconSynonyms: Record<string, string> = {
   like: 'heart 点赞 喜欢', reply: '回复', retweet: 'repost 转发', share: '分享', bold: '粗体 加粗', italic: '斜体', underline: '下划线',
   link: '链接', attach: 'attachment 附件', archive: '归档', refresh: 'reload 刷新', search: '搜索', edit: 'pencil 编辑', pencil: 'edit 编辑',
   close: '关闭', settings: 'gear 设置', gear: 'settings 设置', cog: 'settings 设置', menu: 'hamburger 菜单', bell: 'notifications 通知',
-  print: '打印', download: '下载', upload: '上传', copy: '复制', plus: 'add 添加', add: 'plus 添加', user: '用户', home: '首页',
+  mail: 'e-mail email 邮件', message: 'e-mail mail 邮件', print: '打印', download: '下载', upload: '上传', copy: '复制', plus: 'add 添加', add: 'plus 添加', user: '用户', home: '首页',
 }
-function iconWords(el: Element): string {
+function iconWords(el: Element, deep = true): string {
   const words: string[] = []
   const add = (raw: string) => {
     for (let c of raw.toLowerCase().split(/\s+/)) {
@@ -314,7 +314,7 @@ function iconWords(el: Element): string {
       words.push(c)
     }
   }
-  const parts = [el, ...el.querySelectorAll(':scope > *, :scope > * > *')].slice(0, 6)
+  const parts = deep ? [el, ...el.querySelectorAll(':scope > *, :scope > * > *')].slice(0, 6) : [el]
   for (const p of parts) {
     add(classOf(p))
     if (p.localName === 'use') add((p.getAttribute('href') ?? p.getAttribute('xlink:href') ?? '').replace(/^.*#/, ''))
@@ -327,7 +327,9 @@ function iconWords(el: Element): string {
 
 /** Icon words for an element that shows no text of its own (kept with the page index's entry). */
 function iconWordsIfBare(el: Element): string {
-  if (el.getAttribute('aria-label') || (el.textContent ?? '').length > 40 || normalize(el.textContent).length > 3 || /^(input|select|textarea)$/.test(el.localName)) return ''
+  if (/^(input|select|textarea)$/.test(el.localName)) return ''
+  // A plain clickable container (an e-mail row drawn as a div) says what it is by its class.
+  if (el.getAttribute('aria-label') || (el.textContent ?? '').length > 40 || normalize(el.textContent).length > 3) return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') ? iconWords(el, false) : ''
   return iconWords(el)
 }
 
@@ -647,6 +649,8 @@ const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
   sidebar: 'aside,[role=complementary],.sidebar,.el-aside,.ant-layout-sider,.sphinxsidebar',
   toolbar: '[role=toolbar],.toolbar,.btn-toolbar,.ql-toolbar,.tox-toolbar,.ck-toolbar',
 }
+/** Containers a person counts when no kind names them ("the first post", "the second card"). */
+const kCountable = 'article,[role=article],[role=listitem],li,tr,[class*=post],[class*=card],[class*=item],[class*=tweet]'
 /** Ancestors climbed looking for the container a scope names. */
 const kScopeDepth = 16
 
@@ -673,7 +677,11 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
   for (let i = 0; n && i < kScopeDepth; i++, n = n.parentElement) {
     if (sel && !n.matches(sel)) continue
     sawKind = true
-    if (scope.ordinal) return nthOfKind(n, sel!, scope.ordinal) ? n : null
+    if (scope.ordinal) {
+      // "the first post": a container counted among its siblings of the same kind.
+      if (!sel && !n.matches(kCountable)) continue
+      return nthOfKind(n, sel ?? kCountable, scope.ordinal) ? n : null
+    }
     if (!name || shows(n)) return n
     // The nearest row (tag, dialog…) is the one it is in: a table holding every row is not "the row of 张三".
     if (sel) return null
@@ -852,14 +860,15 @@ function viewOf(root: SearchRoot): Window & typeof globalThis {
 const indexes = new WeakMap<Document, PageIndex>()
 
 /** Keeps the first of elements that are one target: a label and its control, a wrapper and what it wraps. */
-function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = [], expander = false): Scored[] {
+function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = [], expander = false, checkbox = false): Scored[] {
   for (const s of list) {
     if (out.length >= cap) break
     if (s.el.closest(`[${kAvaUiAttr}]`)) continue
     let proxy = visibleProxy(s.el)
     // A tree item is acted on by its row; "collapse X" by the row's expand arrow, if it has one.
     const row = proxy && roleOf(proxy) === 'treeitem' ? treeRow(proxy) : null
-    if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || row
+    // "the Python checkbox in the tree": the checkbox of the item's row.
+    if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || (checkbox && row.querySelector('.el-checkbox,.ant-tree-checkbox,[role=checkbox],input[type=checkbox]')) || row
     if (!proxy) continue
     const key = proxy.localName === 'label' ? ((proxy as HTMLLabelElement).control ?? proxy) : proxy
     if (taken.has(key) || taken.has(proxy)) continue
@@ -1009,7 +1018,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
     if (withPart.length) scored = withPart.map((s) => ({ ...s, why: `${s.why}; part ${q.part}` }))
   }
   // Layout is read only now, best first, until enough visible candidates are known.
-  const visible = distinctVisible(scored, q.ordinal || q.place ? kMaxOrdinal : kMaxCandidates, undefined, undefined, q.kinds.includes('collapsible'))
+  const visible = distinctVisible(scored, q.ordinal || q.place ? kMaxOrdinal : kMaxCandidates, undefined, undefined, q.kinds.includes('collapsible'), q.kinds.includes('checkbox'))
   if (q.place) return placeMatch(q, visible, scope)
   if (visible.length) {
     const ties = visible.filter((s) => s.score >= visible[0].score - kAmbiguityMargin)
