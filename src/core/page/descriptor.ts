@@ -205,7 +205,7 @@ const kScopeOrdinalRe = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seve
 /** "第一行的复选框", "最后一行的删除": a row counted in Chinese. */
 const kZhRowRe = /^(?:在)?(?:第([一二两三四五六七八九十]|\d+)|(最后))一?行(?:里面的|里的|中的|上的|的|里|中)(.+)$/u
 /** Where a scope phrase starts in English: a preposition before a container. */
-const kScopeSplitRe = /\s+(?:in|inside|within|on|of|under|from|at)\s+(?:the\s+|a\s+|an\s+)?/gi
+const kScopeSplitRe = /\s+(?:in|inside|within|on|of|under|from|at|for)\s+(?:the\s+|a\s+|an\s+)?/gi
 const kZhScopeRe = new RegExp(`^(.*?)(${kScopeWords.flatMap(([w]) => w).filter((w) => kHan.test(w)).sort((a, b) => b.length - a.length).join('|')})(里面的|里面|里的|中的|内的|上的|下的|里|中|内|上|的)(.+)$`, 'u')
 
 /**
@@ -294,7 +294,7 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
     kKindRe.lastIndex = 0
   }
   // "Contact Preference 里的 Phone 单选按钮", "性别里的 Female": a group named before 里的.
-  const group = /^(.+?)\s*(?:里面的|里的|中的|下的)\s*(.+)$/u.exec(text)
+  const group = /^(.+?)\s*(?:里面的|里的|(?<!选)中的|下的)\s*(.+)$/u.exec(text)
   if (group && group[1].trim() && group[2].trim()) return { target: group[2], scope: { kind: 'named', name: group[1].replace(/\uE000/g, ' ').replace(/["“”「」]/g, '').trim() } }
   // "the dialog's close button", "@nibh's Reply"
   const pos = /^\s*(?:the\s+)?(@?[^\s']+(?:\s[^\s']+)?)['’]s\s+(.+)$/u.exec(text)
@@ -384,8 +384,9 @@ export function parseDescriptor(raw: string): Descriptor {
   let kindWords: string[] = []
   // "select" first in a descriptor is the verb ("select the country dropdown").
   text = text.replace(/^\s*select\s+/i, ' ')
-  // "the Mobile number field": "number" is the label's word when another word comes before it.
-  text = text.replace(/([\p{L}]+)\s+number(?=[\s-]+(?:field|input|box))/giu, (all, w: string) => (kStopWords.has(w.toLowerCase()) ? all : `${w} number\uE002`))
+  // "the Mobile number field": "number" is a word of the label, not the number-field kind.
+  // Only for numbers that are names of things ("the budget number input" is a number input).
+  text = text.replace(/(?<![\p{L}])(phone|mobile|cell|telephone|tel|card|account|order|tracking|reference|serial|house|street|passport|id|invoice|contact|fax|vat|tax|policy|member|membership|customer|ticket|seat|room|flight|unit|apartment|routing|registration|license|licence|security)\s+number(?=[\s-]+(?:field|input|box))/giu, (_all, w: string) => `${w} number\uE002`)
   text = text.replace(kStateRe, (w) => {
     const s = kStateByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' '))
     if (s) state[s.state] = s.value
