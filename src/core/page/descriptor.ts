@@ -205,7 +205,7 @@ const kScopeOrdinalRe = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seve
 /** "第一行的复选框", "最后一行的删除": a row counted in Chinese. */
 const kZhRowRe = /^(?:在)?(?:第([一二两三四五六七八九十]|\d+)|(最后))一?行(?:里面的|里的|中的|上的|的|里|中)(.+)$/u
 /** Where a scope phrase starts in English: a preposition before a container. */
-const kScopeSplitRe = /\s+(?:in|inside|within|on|of|under|from|at|for)\s+(?:the\s+|a\s+|an\s+)?/gi
+const kScopeSplitRe = /\s+(?:in|inside|within|on|of|under|from|at)\s+(?:the\s+|a\s+|an\s+)?/gi
 const kZhScopeRe = new RegExp(`^(.*?)(${kScopeWords.flatMap(([w]) => w).filter((w) => kHan.test(w)).sort((a, b) => b.length - a.length).join('|')})(里面的|里面|里的|中的|内的|上的|下的|里|中|内|上|的)(.+)$`, 'u')
 
 /**
@@ -287,12 +287,20 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
     // named by its legend, heading or label; said after a kind word, or after "under".
     const prep = m[0].trim().split(/\s+/)[0].toLowerCase()
     kKindRe.lastIndex = 0
-    if (target.trim() && after.trim() && (prep === 'under' || ((prep === 'in' || prep === 'for') && kKindRe.test(target)))) {
+    if (target.trim() && after.trim() && (prep === 'under' || (prep === 'in' && kKindRe.test(target)))) {
       kKindRe.lastIndex = 0
       return { target, scope: { kind: 'named', name: after.replace(/\uE000/g, ' ').replace(/["“”「」'‘’]/g, '').trim() } }
     }
     kKindRe.lastIndex = 0
   }
+  // "the Yes radio button for Developer": the question a group of options answers.
+  const forGroup = /^(.+?)\s+for\s+(?:the\s+)?(.+)$/i.exec(text)
+  kKindRe.lastIndex = 0
+  if (forGroup && kKindRe.test(forGroup[1])) {
+    kKindRe.lastIndex = 0
+    return { target: forGroup[1], scope: { kind: 'named', name: forGroup[2].replace(/\uE000/g, ' ').replace(/["“”「」'‘’]/g, '').trim() } }
+  }
+  kKindRe.lastIndex = 0
   // "Contact Preference 里的 Phone 单选按钮", "性别里的 Female": a group named before 里的.
   const group = /^(.+?)\s*(?:里面的|里的|(?<!选)中的|下的)\s*(.+)$/u.exec(text)
   if (group && group[1].trim() && group[2].trim()) return { target: group[2], scope: { kind: 'named', name: group[1].replace(/\uE000/g, ' ').replace(/["“”「」]/g, '').trim() } }
