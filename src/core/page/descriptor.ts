@@ -452,6 +452,13 @@ export function parseDescriptor(raw: string): Descriptor {
       text = beforeKinds.replace(kKindRe, (w) => (closeWords.has(w.toLowerCase()) ? w : ' '))
     }
   }
+  // "the collapsed panel", "已折叠的面板": a panel said with its open state is its collapsible header.
+  if (state.expanded !== undefined && !kindGroups.length) {
+    text = text.replace(/(?<![A-Za-z])panel(?![A-Za-z])|面板/i, () => {
+      kindGroups.push(['collapsible'])
+      return ' '
+    })
+  }
   // A part word beside a field kind: which of the controls under one label.
   let part: PartWord | undefined
   if (kindGroups.some((g) => g.some((k) => kPartKinds.has(k)))) {

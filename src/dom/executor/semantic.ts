@@ -682,7 +682,8 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
       if (!sel && !n.matches(kCountable)) continue
       return nthOfKind(n, sel ?? kCountable, scope.ordinal) ? n : null
     }
-    if (!name || shows(n)) return n
+    // A toolbar titled by the text just before it ("the Signature toolbar": the label over an editor's toolbar).
+    if (!name || shows(n) || (scope.kind === 'toolbar' && textBefore(n).toLowerCase().replace(kHanSpace, '$1').includes(name))) return n
     // The nearest row (tag, dialog…) is the one it is in: a table holding every row is not "the row of 张三".
     if (sel) return null
   }

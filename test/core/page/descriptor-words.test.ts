@@ -130,6 +130,7 @@ describe('state words filter, in both languages', () => {
     ['空的输入框', { empty: true }],
     ['the collapsed section header', { expanded: false }],
     ['已折叠的面板', { expanded: false }],
+    ['the collapsed panel', { expanded: false }],
     ['the expanded accordion', { expanded: true }],
     ['已展开的折叠项', { expanded: true }],
     ['the unchecked checkbox', { checked: false }],
@@ -152,6 +153,12 @@ describe('an indefinite article takes any one of equals', () => {
   test.each(['the checkbox', 'the A link', '第一个复选框', '一行'])('%s is not an article', (say) => {
     expect(p(say).article).toBeUndefined()
   })
+})
+
+test('a panel said with its open state is a collapsible header (面板 alone stays a word)', () => {
+  expect(p('已折叠的面板').kinds).toEqual(['collapsible'])
+  expect(p('the collapsed panel').kinds).toEqual(['collapsible'])
+  expect(p('设置面板').kinds).toEqual([])
 })
 
 describe('editors are a kind of their own', () => {
