@@ -170,7 +170,7 @@ const kFieldTags = /^(input|select|textarea)$/
  */
 function textBefore(el: Element): string {
   let n: Element | null = el
-  const field = kFieldTags.test(el.localName) || (el as HTMLElement).isContentEditable
+  const field = kFieldTags.test(el.localName) || (el.hasAttribute('contenteditable') && (el as HTMLElement).isContentEditable)
   for (let i = 0; n && i < 4; i++, n = n.parentElement) {
     let prev = n.previousSibling
     for (;;) {
@@ -326,10 +326,10 @@ function iconWords(el: Element, deep = true): string {
 }
 
 /** Icon words for an element that shows no text of its own (kept with the page index's entry). */
-function iconWordsIfBare(el: Element): string {
+function iconWordsIfBare(el: Element, text = el.textContent ?? ''): string {
   if (/^(input|select|textarea)$/.test(el.localName)) return ''
   // A plain clickable container (an e-mail row drawn as a div) says what it is by its class.
-  if (el.getAttribute('aria-label') || (el.textContent ?? '').length > 40 || normalize(el.textContent).length > 3) return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') ? iconWords(el, false) : ''
+  if (el.hasAttribute('aria-label') || text.length > 40 || text.trim().length > 3) return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') && el.hasAttribute('class') ? iconWords(el, false) : ''
   return iconWords(el)
 }
 
@@ -833,9 +833,10 @@ class PageIndex {
         // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
         if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
         const field = /^(input|select|textarea)$/.test(el.localName) || el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
-        const extra = `${iconWordsIfBare(el)} ${(el as HTMLElement).isContentEditable ? editablePlaceholder(el) : ''}`
+        const text = el.textContent ?? ''
+        const extra = `${iconWordsIfBare(el, text)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
         const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
-        const after = ` ${el.textContent ?? ''}`.toLowerCase()
+        const after = ` ${text}`.toLowerCase()
         const value = valueOf(el)
         this.entries.push({ el, field, before, after, value, hay: before + value.toLowerCase() + after })
       }
