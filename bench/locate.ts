@@ -65,8 +65,13 @@ try {
     }
     await inject(page)
     const ran = await page.evaluate(
-      async ({ cases, timeoutMs }) => {
+      async ({ cases, timeoutMs, observe }) => {
         const x = (window as any).__avaExec
+        // Read the page as the agent does before a step: the boot script's request for listener hints, then Observe.
+        if (observe) {
+          x.watchListenerHints(document, true)
+          x.observe()
+        }
         const one = (sel: string): Element => {
           if (sel.startsWith('/') || sel.startsWith('(')) return document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element
           return document.querySelector(sel)!
@@ -105,7 +110,7 @@ try {
         }
         return out
       },
-      { cases: p.cases, timeoutMs },
+      { cases: p.cases, timeoutMs, observe: !!p.observe },
     )
     ran.forEach((r, i) => rows.push({ ...(r as Ran), set: p.set, file: p.file, source: p.source, lang: langOf(p.cases[i]), c: p.cases[i] }))
   }

@@ -7,7 +7,6 @@
 // loads' cold first scans), tokens_full and tokens_budgeted (exact o200k counts in Node) and
 // tokens_per_interactive. Built-in pages are generated.
 import { existsSync } from 'node:fs'
-import { build } from 'esbuild'
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Page } from 'playwright-core'
@@ -15,6 +14,7 @@ import { launchBrowser } from '../e2e/support/browser'
 import { observeBundle } from '../e2e/observe/bundle'
 import { startServer } from '../e2e/observe/server'
 import { countTokens } from './lib/tokens'
+import { listenersMainScript } from './lib/listeners-main'
 import { elementPlusPage, syntheticPage, tablePage } from './lib/observe-pages'
 import { median, report, runsOf } from './lib/report'
 
@@ -94,24 +94,11 @@ async function measure(page: Page, runs: number, warmup: number): Promise<Measur
   }, { n: runs, warmup })
 }
 
-/**
- * The main-world listener script as the extension runs it at document_start: its cost on every
+/*
+ * The main-world listener script runs at document_start as in the extension: its cost on every
  * `addEventListener` of the page's load, and its answer to each scan's request for hints, are
  * part of what a scan costs (issue 20 §1).
  */
-let listenersMain: Promise<string> | undefined
-function listenersMainScript(): Promise<string> {
-  listenersMain ??= build({
-    entryPoints: [resolve(import.meta.dirname, '../src/content/listeners-main.ts')],
-    bundle: true,
-    target: 'chrome120',
-    write: false,
-    minify: true,
-    logLevel: 'silent',
-  }).then((r) => r.outputFiles[0].text)
-  return listenersMain
-}
-
 /** One load of the page in a browser of its own: the previous load's teardown and garbage stay out of it. */
 async function measureLoad(spec: PageSpec, runs: number, warmup: number): Promise<Measured> {
   const browser = await launchBrowser()

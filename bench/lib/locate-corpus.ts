@@ -9,6 +9,8 @@
  *   source: bootstrap                the library (or `python-docs`) the page is built from
  *   ready: .card                     selector to wait for before anything (client-rendered pages)
  *   setup: ['#open-menu']            selectors clicked, in order, before the cases (open a menu)
+ *   observe: true                    read the page as the agent does before its steps (Observe tags
+ *                                    what it finds clickable by cursor rules and listeners)
  *   cases:
  *     - say: the Save button         the descriptor, as a person says it
  *       at: '#save'                  the expected element: CSS, or XPath when it starts with / or (
@@ -27,6 +29,7 @@ import { pathToFileURL } from 'node:url'
 import { parse } from 'yaml'
 import type { Page } from 'playwright-core'
 import type { FixtureServer } from '../../e2e/executor/server'
+import { listenersMainScript } from './listeners-main'
 
 export const locateDir = resolve(import.meta.dirname, '../locate')
 export const pythonDocsDir = '/usr/share/doc/python3.11/html'
@@ -49,6 +52,7 @@ export interface CorpusPage {
   source: string
   ready?: string
   setup?: string[]
+  observe?: boolean
   cases: LocateCase[]
 }
 
@@ -113,6 +117,8 @@ export function pageUrl(server: FixtureServer, p: CorpusPage): string {
  */
 export async function prepareCorpusTab(page: Page): Promise<void> {
   await page.addInitScript({ content: 'window.__name = (f) => f' })
+  // Listener hints as the extension gathers them from document_start (read by pages with `observe: true`).
+  await page.addInitScript({ content: await listenersMainScript() })
 }
 
 /** Opens the page, waits for it, runs its setup clicks and lets transitions end. */

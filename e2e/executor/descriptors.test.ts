@@ -70,9 +70,18 @@ describe('Element Plus', () => {
 
 
   test('three checkboxes and no ordinal is ambiguous, with all three as candidates', async () => {
-    const r = await locate(page, 'a checkbox')
+    const r = await locate(page, 'the checkbox')
     expect(r.code).toBe('AMBIGUOUS')
     expect(r.candidates.map((c) => c.label).sort()).toEqual(['旅行', '阅读', '音乐'])
+  })
+
+  test('"a checkbox" (一个复选框) takes the first of the three in reading order', async () => {
+    for (const say of ['a checkbox', '一个复选框']) {
+      const r = await locate(page, say)
+      expect(r.ok, say).toBe(true)
+      expect(r.why, say).toMatch(/"a": the first of 3 in reading order/)
+      expect(r.candidates[0].label, say).toBe('阅读')
+    }
   })
 
   test('the x of the dialog is the el-dialog close button', async () => {

@@ -5,5 +5,5 @@
 export { executeInstruction, runCommand, semanticMatch, parseQuery, tokenize, scoreElement, locate, kDomActionNames, actionRegistry } from '../../src/dom/executor'
 export * as locators from '../../src/dom/locators'
 export { createPagePort } from '../../src/dom/page/local'
-export { observe } from '../../src/dom/observe'
+export { observe, watchListenerHints } from '../../src/dom/observe'
 export { createRegistry, createEngine, SelectorCache } from '../../src/core/registry'

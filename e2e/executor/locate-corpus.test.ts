@@ -30,9 +30,11 @@ afterAll(async () => {
 })
 
 describe('locate corpus', () => {
-  test('has at least 400 cases from five sources, half (±10 %) in Chinese', () => {
+  test('has at least 400 cases from the component libraries, the form libraries and the docs, half (±10 %) in Chinese', () => {
     expect(cases.length).toBeGreaterThanOrEqual(400)
-    expect(new Set(corpus.map((p) => p.source))).toEqual(new Set(['element-plus', 'ant-design-vue', 'bootstrap', 'naive-ui', 'python-docs']))
+    expect(new Set(corpus.map((p) => p.source))).toEqual(
+      new Set(['element-plus', 'ant-design-vue', 'bootstrap', 'naive-ui', 'python-docs', 'select2', 'mui', 'react-hook-form', 'quill', 'rtl', 'icons']),
+    )
     const zh = cases.filter((c) => langOf(c) === 'zh').length / cases.length
     expect(zh).toBeGreaterThanOrEqual(0.4)
     expect(zh).toBeLessThanOrEqual(0.6)

@@ -23,6 +23,16 @@ const kVendor: Record<string, string> = {
   'bootstrap.css': 'bootstrap/dist/css/bootstrap.min.css',
   'bootstrap.js': 'bootstrap/dist/js/bootstrap.bundle.min.js',
   'naive-ui.js': 'naive-ui/dist/index.prod.js',
+  // Form libraries and editors as their docs load them in a page (issue: descriptors in words).
+  'jquery.js': 'jquery/dist/jquery.min.js',
+  'select2.js': 'select2/dist/js/select2.min.js',
+  'select2.css': 'select2/dist/css/select2.min.css',
+  'react.js': 'react/umd/react.production.min.js',
+  'react-dom.js': 'react-dom/umd/react-dom.production.min.js',
+  'mui.js': '@mui/material/umd/material-ui.production.min.js',
+  'react-hook-form.js': 'react-hook-form/dist/index.umd.js',
+  'quill.js': 'quill/dist/quill.js',
+  'quill.snow.css': 'quill/dist/quill.snow.css',
   // Ant Design Vue's UMD build reads these dayjs plugins from globals (dayjs_plugin_*).
   ...Object.fromEntries(['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map((p) => [`dayjs-${p}.js`, `dayjs/plugin/${p}.js`])),
 }

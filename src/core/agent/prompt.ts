@@ -207,13 +207,33 @@ export function buildFollowUp(results: StepReport[], page: PageContext, note?: s
     .join('\n')
 }
 
+/**
+ * A near miss: the best candidate of a failed locate scored under the matcher's bar (0.5,
+ * dom/executor/semantic.ts kMinScore) but at least this high, and ahead of the next by at least
+ * kNearMissLead. Most descriptor misses on form-library pages were such a candidate (the right
+ * element, just under the bar), so the repair prompt says so instead of listing it as one of many.
+ */
+export const kNearMissFloor = 0.35
+export const kNearMissLead = 0.15
+
+/** The sentence for a near miss, or '' when the candidates do not show one. Scores only: no page text. */
+export function nearMissNote(candidates: ReadonlyArray<{ score: number; weak?: boolean }>): string {
+  const [top, next] = candidates
+  if (!top || top.weak === false || top.score < kNearMissFloor || top.score >= 0.5) return ''
+  const lead = top.score - (next?.score ?? 0)
+  if (lead < kNearMissLead) return ''
+  return `The first candidate scored ${top.score}, just under the bar for a match, and leads the next one by ${Math.round(lead * 100) / 100}: it is probably the element meant, if its label fits the step.`
+}
+
 /** One step whose element was not found or was ambiguous: ask for that step only, with the candidates. */
-export function buildRepairPrompt(failed: { instruction: unknown; error: string; candidates: { id: string; label: string; score: number }[] }, page: PageContext): string {
+export function buildRepairPrompt(failed: { instruction: unknown; error: string; candidates: { id: string; label: string; score: number; weak?: boolean }[] }, page: PageContext): string {
   const cands = failed.candidates.map((c) => `- [${c.id}] ${c.label} (score ${c.score})`)
+  const near = /ELEMENT_NOT_FOUND|not found/i.test(failed.error) || failed.candidates.every((c) => c.weak) ? nearMissNote(failed.candidates) : ''
   return [
     'This step failed. The step, the error and the candidate elements (all may quote the page):',
     // The step is the model's own, but its locator and description may repeat what the page said.
     untrusted([`Step: ${JSON.stringify(failed.instruction)}`, `Error: ${failed.error}`, ...(cands.length ? ['Candidate elements:', ...cands] : ['No candidate elements were found.'])]),
+    ...(near ? [near] : []),
     describePage(page),
     'Reply with a JSON array holding the one corrected instruction for this step (use a target_id from the candidates or the listing), or [] if it cannot be done.',
   ].join('\n')

@@ -16,6 +16,7 @@
 export type ControlKind =
   | 'button' | 'link' | 'textbox' | 'searchbox' | 'spinbutton' | 'checkbox' | 'radio' | 'combobox' | 'listbox' | 'option'
   | 'tab' | 'menuitem' | 'switch' | 'slider' | 'treeitem' | 'date' | 'time' | 'textarea' | 'collapsible' | 'close'
+  | 'editor'
 
 /** Containers a scope phrase can name; `named` is any container identified by its text only (a post, a card). */
 export type ScopeKind = 'main' | 'dialog' | 'alert' | 'tag' | 'row' | 'form' | 'table' | 'menu' | 'list' | 'nav' | 'header' | 'footer' | 'sidebar' | 'toolbar' | 'named'
@@ -25,7 +26,25 @@ export interface DescriptorState {
   disabled?: boolean
   expanded?: boolean
   selected?: boolean
+  /** No value typed or chosen yet (`the empty text box`, `空的输入框`). */
+  empty?: boolean
 }
+
+/**
+ * Where the target sits relative to another element the person names (`the text box below the
+ * table`, `表格下面的输入框`, `the button left of Save`): `anchor` is that element's descriptor.
+ */
+export type PlaceRelation = 'below' | 'above' | 'left' | 'right' | 'near'
+export interface DescriptorPlace {
+  rel: PlaceRelation
+  anchor: string
+}
+
+/**
+ * Words that pick one of several controls under one label (a date of birth in three selects, a
+ * phone number in an area code and a number, a name in two boxes): canonical English.
+ */
+export type PartWord = 'month' | 'day' | 'year' | 'area code' | 'first' | 'last'
 
 export interface Descriptor {
   raw: string
@@ -51,6 +70,10 @@ export interface Descriptor {
   ordinal?: number
   state: DescriptorState
   scope?: { kind: ScopeKind; name?: string; ordinal?: number }
+  place?: DescriptorPlace
+  part?: PartWord
+  /** Said with an indefinite article (`a checkbox`, `一个复选框`): any of equals will do, the first in reading order. */
+  article?: boolean
 }
 
 /** Role words, longest first where one is a prefix of another. English is matched as whole words. */
@@ -72,6 +95,8 @@ const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]
   [['button', 'btn', '按钮'], ['button']],
   [['hyperlink', 'link', 'anchor', '超链接', '链接'], ['link']],
   [['tab', '标签页', '选项卡'], ['tab']],
+  // A rich text editor or a contenteditable area: typed into, named by its label or placeholder.
+  [['rich text editor', 'rich-text editor', 'text editor', 'rich text box', 'rich text field', 'rich text area', 'rich text', 'editor', 'editable area', 'editable region', '富文本编辑器', '富文本框', '富文本', '编辑器', '可编辑区域', '编辑区域', '编辑区'], ['editor']],
   [['switch', 'toggle', '开关'], ['switch']],
   [['slider', '滑块', '滑动条'], ['slider']],
   [['option', '选项'], ['option']],
@@ -86,6 +111,7 @@ const kStateWords: Array<[words: string[], state: keyof DescriptorState, value: 
   [['collapsed', 'folded', '已折叠的', '已折叠', '折叠的', '收起的', '已收起'], 'expanded', false],
   [['expanded', 'unfolded', '已展开的', '已展开', '展开的'], 'expanded', true],
   [['selected', '选中的'], 'selected', true],
+  [['empty', 'blank', 'unfilled', '空的', '空白的', '空白', '未填写的', '未填的'], 'empty', true],
 ]
 
 const kOrdinalWords: Record<string, number> = {
@@ -105,13 +131,13 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
   [['form', '表单'], 'form'],
   [['table', 'grid', '表格'], 'table'],
   [['menu', '菜单'], 'menu'],
-  [['list', '列表'], 'list'],
+  [['list', 'tree', 'tree view', '列表', '树形', '树'], 'list'],
   [['navigation', 'navbar', 'nav bar', 'nav', 'breadcrumb', 'breadcrumbs', 'table of contents', 'toc', '导航栏', '导航', '面包屑', '目录'], 'nav'],
   [['header', 'page header', 'top bar', '页头', '顶栏'], 'header'],
   [['footer', '页脚'], 'footer'],
   [['sidebar', 'side bar', 'side panel', '侧边栏'], 'sidebar'],
   [['toolbar', '工具栏'], 'toolbar'],
-  [['post', 'tweet', 'comment', 'card', 'message', 'item', 'entry', 'section', 'panel', 'region', 'group', 'box', 'block', 'tile', '帖子', '评论', '卡片', '消息', '区域', '面板', '分组', '模块'], 'named'],
+  [['post', 'tweet', 'comment', 'card', 'message', 'item', 'entry', 'section', 'panel', 'region', 'group', 'box', 'block', 'tile', 'e-mail', 'mail', 'calendar', '帖子', '评论', '卡片', '消息', '区域', '面板', '分组', '模块', '邮件', '日历'], 'named'],
 ]
 
 /** Words that say nothing about which element is meant. */
@@ -182,6 +208,33 @@ const kZhRowRe = /^(?:在)?(?:第([一二两三四五六七八九十]|\d+)|(最�
 const kScopeSplitRe = /\s+(?:in|inside|within|on|of|under|from|at)\s+(?:the\s+|a\s+|an\s+)?/gi
 const kZhScopeRe = new RegExp(`^(.*?)(${kScopeWords.flatMap(([w]) => w).filter((w) => kHan.test(w)).sort((a, b) => b.length - a.length).join('|')})(里面的|里面|里的|中的|内的|上的|下的|里|中|内|上|的)(.+)$`, 'u')
 
+/**
+ * "X below/above/next to/left of/right of Y": a place relative to another element. "under" is left
+ * to the scope split ("the Email radio under Contact Preference" names a group, not a place).
+ */
+const kPlaceRe = /^(.+?)\s+(?:(?:directly|right|just|immediately)\s+)?(?:(below|beneath|underneath|above)|(next\s+to|beside|alongside|near)|(?:to\s+the\s+|on\s+the\s+)?(left|right)(?:\s+side)?\s+of)\s+(.+)$/i
+/** "Y下面的X", "Y旁边的X", "Y左边的X": the Chinese order puts the anchor first. */
+const kZhPlaceRe = /^(.+?)(下面|下方|下边|上面|上方|上边|旁边|隔壁|附近|左边|左侧|右边|右侧)(?:的|那个|那一个)?(.+)$/u
+const kZhPlaceRel: Record<string, PlaceRelation> = { 下面: 'below', 下方: 'below', 下边: 'below', 上面: 'above', 上方: 'above', 上边: 'above', 旁边: 'near', 隔壁: 'near', 附近: 'near', 左边: 'left', 左侧: 'left', 右边: 'right', 右侧: 'right' }
+
+function splitPlace(text: string): { target: string; place: DescriptorPlace } | null {
+  const en = kPlaceRe.exec(text)
+  if (en && en[1].trim() && en[5].trim()) {
+    const rel: PlaceRelation = en[2] ? (/above/i.test(en[2]) ? 'above' : 'below') : en[3] ? 'near' : (en[4].toLowerCase() as 'left' | 'right')
+    return { target: en[1], place: { rel, anchor: en[5].trim() } }
+  }
+  const zh = kZhPlaceRe.exec(text.trim())
+  // 页面下方: a place on the page, not beside an element (kCjkStopWords).
+  if (zh && zh[1].trim() && zh[3].trim() && !/页面$/u.test(zh[1])) return { target: zh[3], place: { rel: kZhPlaceRel[zh[2]], anchor: zh[1].replace(/^(?:在|点击|单击)/u, '').trim() } }
+  return null
+}
+
+/** Part words said beside a field kind ("the Date of Birth month dropdown", "出生日期的年份下拉框"). */
+const kPartRe = /(?<![A-Za-z])(month|day|year|area[\s-]+code)(?![A-Za-z])|(月份|年份|区号|日子)/i
+const kZhPart: Record<string, PartWord> = { 月份: 'month', 年份: 'year', 区号: 'area code', 日子: 'day' }
+/** Field kinds a part word goes with: a part of a field, never of a button. */
+const kPartKinds = new Set<ControlKind>(['textbox', 'searchbox', 'spinbutton', 'combobox', 'listbox', 'date'])
+
 function zhNumber(s: string): number {
   return /^\d+$/.test(s) ? Number(s) : (kZhDigits[s] ?? 1)
 }
@@ -205,10 +258,12 @@ function parseScope(phrase: string): { kind: ScopeKind; name?: string; ordinal?:
   const kind = m ? kScopeByWord.get(m[0].toLowerCase().replace(/[\s-]+/g, ' ')) ?? 'named' : 'named'
   let name = quoted?.[1] ?? possessive?.[1] ?? handle?.[0]
   if (!name) {
-    const rest = (m ? phrase.replace(m[0], ' ') : phrase).replace(/\b(?:of|the|a|an|for|named|called|titled|labelled|labeled|with)\b/gi, ' ').replace(/[的里中内上]+$/u, '')
+    const rest = (m ? phrase.replace(m[0], ' ') : phrase).replace(/\b(?:of|the|a|an|for|from|named|called|titled|labelled|labeled|with)\b/gi, ' ').replace(/[的里中内上]+$/u, '')
     name = rest.replace(/\s+/g, ' ').trim() || undefined
   }
   if (name) name = name.replace(/^@/, '').trim()
+  // "in the calendar", "邮件里的": a container named by its own word, shown as text or class.
+  if (!name && kind === 'named' && m) name = m[0]
   return { kind, name: name || undefined }
 }
 
@@ -218,15 +273,37 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   if (row) return { target: row[3], scope: { kind: 'row', ordinal: row[2] ? -1 : zhNumber(row[1]) } }
   const zh = kZhScopeRe.exec(text)
   if (zh && zh[4].trim()) {
-    const name = zh[1].replace(/[的里中内]$/u, '').replace(/^(?:在|点击|单击)/u, '').replace(/["“”「」]/g, '').trim()
+    const name = zh[1].replace(/[的里中内]$/u, '').replace(/^(?:在|点击|单击)/u, '').replace(/(?:那|这)[封个条张篇]?$/u, '').replace(/["“”「」]/g, '').trim()
     const kind = kScopeByWord.get(zh[2]) ?? 'named'
-    return { target: zh[4], scope: { kind, name: name ? name.replace(/^@/, '') : undefined } }
+    // "日历里的 27 号": a container named by its own word.
+    return { target: zh[4], scope: { kind, name: name ? name.replace(/^@/, '') : kind === 'named' ? zh[2] : undefined } }
   }
   for (const m of text.matchAll(kScopeSplitRe)) {
     const target = text.slice(0, m.index)
-    const scope = parseScope(text.slice(m.index + m[0].length))
+    const after = text.slice(m.index + m[0].length)
+    const scope = parseScope(after)
     if (target.trim() && scope) return { target, scope }
+    // "the Email radio button under Contact Preference", "the Yes radio for Developer": a group
+    // named by its legend, heading or label; said after a kind word, or after "under".
+    const prep = m[0].trim().split(/\s+/)[0].toLowerCase()
+    kKindRe.lastIndex = 0
+    if (target.trim() && after.trim() && (prep === 'under' || (prep === 'in' && kKindRe.test(target)))) {
+      kKindRe.lastIndex = 0
+      return { target, scope: { kind: 'named', name: after.replace(/\uE000/g, ' ').replace(/["“”「」'‘’]/g, '').trim() } }
+    }
+    kKindRe.lastIndex = 0
   }
+  // "the Yes radio button for Developer": the question a group of options answers.
+  const forGroup = /^(.+?)\s+for\s+(?:the\s+)?(.+)$/i.exec(text)
+  kKindRe.lastIndex = 0
+  if (forGroup && kKindRe.test(forGroup[1])) {
+    kKindRe.lastIndex = 0
+    return { target: forGroup[1], scope: { kind: 'named', name: forGroup[2].replace(/\uE000/g, ' ').replace(/["“”「」'‘’]/g, '').trim() } }
+  }
+  kKindRe.lastIndex = 0
+  // "Contact Preference 里的 Phone 单选按钮", "性别里的 Female": a group named before 里的.
+  const group = /^(.+?)\s*(?:里面的|里的|(?<!选)中的|下的)\s*(.+)$/u.exec(text)
+  if (group && group[1].trim() && group[2].trim()) return { target: group[2], scope: { kind: 'named', name: group[1].replace(/\uE000/g, ' ').replace(/["“”「」]/g, '').trim() } }
   // "the dialog's close button", "@nibh's Reply"
   const pos = /^\s*(?:the\s+)?(@?[^\s']+(?:\s[^\s']+)?)['’]s\s+(.+)$/u.exec(text)
   if (pos) {
@@ -245,7 +322,20 @@ export function parseDescriptor(raw: string): Descriptor {
   // Quoted labels first: nothing inside quotes is a role, state or scope word (their spaces are
   // held as U+E000, a private-use character, while the scope is split off).
   let quoted: string | undefined
-  const split = splitScope(text.replace(kQuoteRe, (all) => all.replace(/\s/g, '\uE000')))
+  const held = text.replace(kQuoteRe, (all) => all.replace(/\s/g, '\uE000'))
+  // "the text box below the table": the place is split off first; the rest is the target.
+  const placed = splitPlace(held)
+  const place = placed ? { rel: placed.place.rel, anchor: placed.place.anchor.replace(/\uE000/g, ' ') } : undefined
+  // "a checkbox", "一个复选框": any one of equals will do.
+  let article = false
+  const target = (placed?.target ?? held).replace(/^\s*(?:(?:click|tick|check|choose|pick|select|press|tap)\s+)?(?:a|an|any)\s+(?=\S)/i, (all) => {
+    article = true
+    return all.replace(/(?:a|an|any)\s+$/i, ' ')
+  }).replace(/^\s*(?:点击|勾选|选择|选中)?\s*(?:任意)?一[个项]\s*(?!\p{Script=Han}*[行页])/u, (all) => {
+    article = true
+    return all.replace(/(?:任意)?一[个项]\s*$/u, ' ')
+  })
+  const split = splitScope(target)
   text = split.target.replace(/\uE000/g, ' ')
   if (split.scope?.name) split.scope.name = split.scope.name.replace(/\uE000/g, ' ')
   text = text.replace(kQuoteRe, (_all, a: string | undefined, b: string | undefined) => {
@@ -266,13 +356,29 @@ export function parseDescriptor(raw: string): Descriptor {
     quoted ??= letter.toUpperCase()
     return ' '
   })
+  // "day 27", "27 号": the day shown as 27 in a calendar, not the 27th of anything.
+  text = text.replace(/(?<![\p{L}])day\s+(\d{1,2})(?![\p{N}])|(?<![\p{N}])(\d{1,2})\s*[号日](?![\p{Script=Han}])/iu, (_all, a?: string, b?: string) => {
+    quoted ??= a ?? b
+    return ' '
+  })
+  // "button ONE": a word in capitals is a label, never a number or a filler word.
+  if (!quoted) {
+    const caps = /(?<![\p{L}\p{N}])(\p{Lu}{2,})(?![\p{L}\p{N}])/u.exec(text)
+    if (caps && (kStopWords.has(caps[1].toLowerCase()) || kOrdinalWords[caps[1].toLowerCase()] !== undefined || /^(?:ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN)$/.test(caps[1]))) {
+      quoted = caps[1]
+      text = text.replace(caps[0], ' ')
+    }
+  }
   // "第9页", "page 9": the page numbered 9 of a pager, not the ninth of anything.
   text = text.replace(/第\s*(\d+)\s*页|(?<![\p{L}])page\s+(\d+)(?![\p{N}])/giu, (_all, a?: string, b?: string) => {
     quoted ??= a ?? b
     return ' '
   })
   let ordinal: number | undefined
-  text = text.replace(kOrdinalRe, (all, nthLast?: string, word?: string, num?: string, hash?: string, zhLast?: string, zhNth?: string) => {
+  text = text.replace(kOrdinalRe, (all, nthLast?: string, word?: string, num?: string, hash?: string, zhLast?: string, zhNth?: string, offset?: number, whole?: string) => {
+    // "first name", "last name": the words of a label, not a position.
+    if (word && typeof offset === 'number' && /^\s+name\b/i.test((whole ?? '').slice(offset + all.length))) return all
+    if (/^last$/i.test(all) && typeof offset === 'number' && /^\s+name\b/i.test((whole ?? '').slice(offset + all.length))) return all
     if (word) ordinal = kOrdinalWords[word.toLowerCase()]
     else if (num) ordinal = Number(num)
     else if (nthLast) ordinal = -kOrdinalWords[nthLast.toLowerCase()]
@@ -286,6 +392,9 @@ export function parseDescriptor(raw: string): Descriptor {
   let kindWords: string[] = []
   // "select" first in a descriptor is the verb ("select the country dropdown").
   text = text.replace(/^\s*select\s+/i, ' ')
+  // "the Mobile number field": "number" is a word of the label, not the number-field kind.
+  // Only for numbers that are names of things ("the budget number input" is a number input).
+  text = text.replace(/(?<![\p{L}])(phone|mobile|cell|telephone|tel|card|account|order|tracking|reference|serial|house|street|passport|id|invoice|contact|fax|vat|tax|policy|member|membership|customer|ticket|seat|room|flight|unit|apartment|routing|registration|license|licence|security)\s+number(?=[\s-]+(?:field|input|box))/giu, (_all, w: string) => `${w} number\uE002`)
   text = text.replace(kStateRe, (w) => {
     const s = kStateByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' '))
     if (s) state[s.state] = s.value
@@ -343,6 +452,31 @@ export function parseDescriptor(raw: string): Descriptor {
       text = beforeKinds.replace(kKindRe, (w) => (closeWords.has(w.toLowerCase()) ? w : ' '))
     }
   }
+  // "the collapsed panel", "已折叠的面板": a panel said with its open state is its collapsible header.
+  if (state.expanded !== undefined && !kindGroups.length) {
+    text = text.replace(/(?<![A-Za-z])panel(?![A-Za-z])|面板/i, () => {
+      kindGroups.push(['collapsible'])
+      return ' '
+    })
+  }
+  // A part word beside a field kind: which of the controls under one label.
+  let part: PartWord | undefined
+  if (kindGroups.some((g) => g.some((k) => kPartKinds.has(k)))) {
+    const pm = kPartRe.exec(text)
+    if (pm) {
+      part = pm[1] ? (pm[1].toLowerCase().replace(/[\s-]+/g, ' ') as PartWord) : kZhPart[pm[2]]
+      text = text.replace(pm[0], ' ')
+      // "出生日期的年份下拉框": the date is the label; the control is the year's select.
+      if (part !== 'area code') {
+        const dateGroups = kindGroups.filter((g) => g.length === 1 && g[0] === 'date')
+        if (dateGroups.length && dateGroups.length < kindGroups.length) {
+          kindGroups = kindGroups.filter((g) => !dateGroups.includes(g))
+          kindWords = kindWords.filter((w) => w !== 'date' && w !== '日期')
+          text = `${text} ${/\p{Script=Han}/u.test(raw) ? '日期' : 'date'}`
+        }
+      }
+    }
+  }
   // A specific field kind with a generic word ("日期选择框", "date input"): the specific one.
   const specific = kindGroups.filter((g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'))
   if (specific.length) kindGroups = kindGroups.filter((g) => specific.includes(g) || !g.every((k) => kGenericField.has(k)))
@@ -353,9 +487,10 @@ export function parseDescriptor(raw: string): Descriptor {
     delete state.selected
   }
   const words = tokenize(text, true)
-  // A capital letter after the first word ("the A link", "click Q") is a label, not the article.
+  // A capital letter after the first word ("the A link", "click Q") is a label, not the article;
+  // so is a capitalised filler word when nothing else is left ("the To field", "the On switch").
   if (!words.length && !quoted) {
-    const letter = /(?<=\S\s+)(?<![\p{L}\p{N}])([A-Z])(?![\p{L}\p{N}])/u.exec(text)
+    const letter = /(?<=\S\s+)(?<![\p{L}\p{N}])([A-Z]|\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])/u.exec(text)
     if (letter) quoted = letter[1]
   }
   // A symbol for a label ("the « button", "the _ link"): nothing to tokenize, so it is the label.
@@ -371,6 +506,7 @@ export function parseDescriptor(raw: string): Descriptor {
     .join(' ')
     .replace(new RegExp(`^(?:${kCjkStopWords.slice(0, 7).join('|')})`, 'u'), '')
     .replace(/[的里中]+$/u, '')
+    .replace(/\uE002/g, '')
     .trim()
   const tokens = [...new Set([...words, ...kindWords])]
   return {
@@ -384,5 +520,8 @@ export function parseDescriptor(raw: string): Descriptor {
     ...(ordinal ? { ordinal } : {}),
     state,
     ...(split.scope ? { scope: split.scope } : {}),
+    ...(place ? { place } : {}),
+    ...(part ? { part } : {}),
+    ...(article ? { article } : {}),
   }
 }

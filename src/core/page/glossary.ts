@@ -36,6 +36,7 @@ const kPairs: Array<[en: string, zh: string]> = [
   ['merge', '合并'], ['ticket', '工单'], ['tickets', '工单'], ['related', '关联'], ['gift wrap', '礼品包装'], ['express', '加急'], ['terms', '条款'],
   ['agree', '同意'], ['remember me', '记住我'], ['forgot password', '忘记密码'], ['birthday', '生日'], ['gender', '性别'], ['age', '年龄'],
   ['bio', '个人简介'], ['due date', '截止日期'], ['deadline', '截止日期'], ['about', '关于'], ['company', '公司'], ['consignee', '收货人'], ['recipient', '收件人'], ['zip code', '邮编'],
+  ['signature', '签名'], ['calendar', '日历'], ['date of birth', '出生日期'], ['birth', '出生'], ['editor', '编辑器'], ['attachment', '附件'], ['subject', '主题'], ['year', '年份'], ['month', '月份'],
 ]
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

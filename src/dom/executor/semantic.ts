@@ -14,7 +14,7 @@
  * layout (visibility) is read only for the best-scored elements, never for all of them.
  */
 import type { Candidate } from '../../core/exec'
-import { parseDescriptor, tokenize, type ControlKind, type Descriptor, type ScopeKind } from '../../core/page/descriptor'
+import { parseDescriptor, tokenize, type ControlKind, type Descriptor, type PartWord, type PlaceRelation, type ScopeKind } from '../../core/page/descriptor'
 import { translateDescriptor } from '../../core/page/glossary'
 import { checkedState, nameOrGuess, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
@@ -97,11 +97,30 @@ interface Scored {
 
 /** The element a person would click for a hidden native control (Element Plus checkbox input). */
 export function visibleProxy(el: Element): Element | null {
+  const box = el.localName === 'select' ? customSelectBox(el) : null
+  if (box) return box
   if (isVisible(el)) return el
   const proxy = el.closest('label,.el-switch,.ant-switch,.el-checkbox,.el-radio,.ant-checkbox-wrapper,.ant-radio-wrapper,.el-select,.ant-select')
   if (proxy && isVisible(proxy)) return proxy
   const label = (el as HTMLInputElement).labels?.[0]
   return label && isVisible(label) ? label : null
+}
+
+/**
+ * The visible box a select library draws over a hidden native select, in the markup each
+ * library's docs show: Select2 and Chosen put their container right after the select,
+ * Tom Select and Selectize likewise, Bootstrap-select wraps the select and adds a toggle button.
+ * That box is what a person calls "the Country dropdown".
+ */
+function customSelectBox(select: Element): Element | null {
+  const next = select.nextElementSibling
+  const box =
+    (next?.matches('.select2-container,.select2') && next.querySelector('.select2-selection')) ||
+    (next?.matches('.chosen-container') && next.querySelector('.chosen-single,.chosen-choices')) ||
+    (next?.matches('.ts-wrapper,.selectize-control') && next.querySelector('.ts-control,.selectize-input')) ||
+    select.closest('.bootstrap-select')?.querySelector('.dropdown-toggle') ||
+    null
+  return box && isVisible(box) ? box : null
 }
 
 const kFormItem = '.el-form-item,.ant-form-item,.n-form-item,.form-group,.form-item,.field,fieldset'
@@ -135,18 +154,55 @@ function textAround(el: Element, rowCache: Map<Element, string>): string {
   }
   // The text just before it, or before its wrapper (a sidebar's "Previous topic" heading).
   // Bare text counts too: Naive UI's pager writes "Goto" as a text node before its input.
+  parts.push(textBefore(el))
+  return parts.join(' ').toLowerCase()
+}
+
+const kFieldTags = /^(input|select|textarea)$/
+
+/**
+ * The short text just before an element or before its wrapper, as a person reads a label beside
+ * a field (a sidebar's "Previous topic" heading, a loose `<span>Email Address</span>`). Bare text
+ * counts too: Naive UI's pager writes "Goto" as a text node before its input. Elements with no
+ * text (an editor's toolbar of icons) are looked past, and so are the other fields of a group
+ * ("Name" before a first and a last name box).
+ */
+function textBefore(el: Element): string {
   let n: Element | null = el
+  const field = kFieldTags.test(el.localName) || (el.hasAttribute('contenteditable') && (el as HTMLElement).isContentEditable)
   for (let i = 0; n && i < 4; i++, n = n.parentElement) {
     let prev = n.previousSibling
-    while (prev && (prev.nodeType === 8 || (prev.nodeType === 3 && !prev.textContent?.trim()))) prev = prev.previousSibling
+    for (;;) {
+      while (prev && (prev.nodeType === 8 || (prev.nodeType === 3 && !prev.textContent?.trim()))) prev = prev.previousSibling
+      if (!prev || prev.nodeType !== 1) break
+      const p = prev as Element
+      const skip = field && (kFieldTags.test(p.localName) || ((!normalize(p.textContent) || p.matches('.ql-toolbar,[role=toolbar]')) && !p.matches('input,select,textarea,img')))
+      if (!skip) break
+      prev = prev.previousSibling
+    }
     if (!prev) continue
-    if (prev.nodeType === 3 || !((prev as Element).matches(kInteractive) || idOfElement(prev as Element) !== undefined)) {
+    // A `<label>` tied to nothing is text beside the field, as a person reads it.
+    const e = prev as Element
+    if (prev.nodeType === 3 || !(e.matches(kInteractive) || idOfElement(e) !== undefined) || (e.localName === 'label' && !(e as HTMLLabelElement).control)) {
       const t = normalize(prev.textContent)
-      if (t.length <= 40) parts.push(t)
+      if (t.length <= 40) return t
     }
     break
   }
-  return parts.join(' ').toLowerCase()
+  return ''
+}
+
+/** What a contenteditable area shows when empty: `data-placeholder` (Quill), `aria-placeholder`, or CSS `::before` content. */
+function editablePlaceholder(el: Element): string {
+  if (!(el as HTMLElement).isContentEditable && el.getAttribute('role') !== 'textbox') return ''
+  const own = el.getAttribute('data-placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('placeholder')
+  if (own) return own
+  if (normalize(el.textContent)) return ''
+  const view = el.ownerDocument.defaultView
+  const content = view?.getComputedStyle(el, '::before').content ?? 'none'
+  // `content: attr(x)` and strings compute to a quoted string; `none` and `normal` mean nothing.
+  const m = /^"(.*)"$/s.exec(content)
+  return m ? m[1].replace(/\\"/g, '"') : ''
 }
 
 /**
@@ -191,6 +247,10 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const title = name || aria || el.getAttribute('placeholder') || (field && labels.textFor(el)) ? null : el.getAttribute('title')
   const bits = [name, el.getAttribute('placeholder'), el.getAttribute('aria-label'), title]
   if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role) || el.matches(kFieldWidget)) bits.push(labels.textFor(el), formLabel(el))
+  const editable = role === 'textbox' && !field ? editablePlaceholder(el) : ''
+  if (editable) bits.push(editable)
+  // A loose label beside a field names it when nothing else does (a `<span>` or `<div>` before it).
+  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push(textBefore(el))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
@@ -231,6 +291,50 @@ function attrText(el: Element): string {
     .toLowerCase()
 }
 
+/**
+ * Words an icon says, for a control that shows only an icon (a `<i class="fa fa-trash">`, a
+ * `.material-icons` ligature, an SVG `<use href="#i-archive">` or `<title>`, an image's file
+ * name): its class tokens without the icon set's prefix, with the words people use for the same
+ * picture in English and Chinese. Read from the element and its first descendants.
+ */
+const kIconNoise = new Set(['fa', 'fas', 'far', 'fab', 'fal', 'fad', 'fa-solid', 'fa-regular', 'icon', 'icons', 'material', 'material-icons', 'material-symbols', 'bi', 'glyphicon', 'mdi', 'ti', 'ri', 'btn', 'button', 'svg', 'sm', 'lg', 'xs', 'md', 'left', 'right', 'active'])
+const kIconPrefix = /^(?:fa|fas|far|bi|glyphicon|mdi|ti|ri|icon|icons|ico|btn|ql|el-icon|anticon|i|ic)[-_]/
+const kIconSynonyms: Record<string, string> = {
+  trash: 'delete bin 垃圾桶 删除', delete: 'trash 删除', bin: 'trash delete 垃圾桶', star: 'favorite 星标 收藏', heart: 'like favorite 喜欢 点赞',
+  like: 'heart 点赞 喜欢', reply: '回复', retweet: 'repost 转发', share: '分享', bold: '粗体 加粗', italic: '斜体', underline: '下划线',
+  link: '链接', attach: 'attachment 附件', archive: '归档', refresh: 'reload 刷新', search: '搜索', edit: 'pencil 编辑', pencil: 'edit 编辑',
+  close: '关闭', settings: 'gear 设置', gear: 'settings 设置', cog: 'settings 设置', menu: 'hamburger 菜单', bell: 'notifications 通知',
+  mail: 'e-mail email 邮件', message: 'e-mail mail 邮件', print: '打印', download: '下载', upload: '上传', copy: '复制', plus: 'add 添加', add: 'plus 添加', user: '用户', home: '首页',
+}
+function iconWords(el: Element, deep = true): string {
+  const words: string[] = []
+  const add = (raw: string) => {
+    for (let c of raw.toLowerCase().split(/\s+/)) {
+      if (!c || kIconNoise.has(c)) continue
+      c = c.replace(kIconPrefix, '').replace(/[-_]+/g, ' ').trim()
+      if (c.length < 3 || /^\d|^(?:css|sc|jsx|svelte|ng|v)\b/.test(c)) continue
+      words.push(c)
+    }
+  }
+  const parts = deep ? [el, ...el.querySelectorAll(':scope > *, :scope > * > *')].slice(0, 6) : [el]
+  for (const p of parts) {
+    add(classOf(p))
+    if (p.localName === 'use') add((p.getAttribute('href') ?? p.getAttribute('xlink:href') ?? '').replace(/^.*#/, ''))
+    if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p))) words.push(normalize(p.textContent).replace(/_/g, ' ').toLowerCase())
+    if (p.localName === 'img') add((p.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''))
+  }
+  const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconSynonyms[w] ?? '')
+  return [...words, ...syn].join(' ').trim()
+}
+
+/** Icon words for an element that shows no text of its own (kept with the page index's entry). */
+function iconWordsIfBare(el: Element, text = el.textContent ?? ''): string {
+  if (/^(input|select|textarea)$/.test(el.localName)) return ''
+  // A plain clickable container (an e-mail row drawn as a div) says what it is by its class.
+  if (el.hasAttribute('aria-label') || text.length > 40 || text.trim().length > 3) return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') && el.hasAttribute('class') ? iconWords(el, false) : ''
+  return iconWords(el)
+}
+
 const kNoTokens: ReadonlySet<string> = new Set()
 
 function tokensOf(text: string): Set<string> {
@@ -266,6 +370,10 @@ const kDateTypes = /^(date|datetime-local|month|week)$/
 const kTimeTypes = /^(time|datetime-local)$/
 const kDateWidget = '.el-date-editor,.ant-picker,.n-date-picker,.v-date-picker,[class*=datepicker],[class*=date-picker]'
 const kTimeWidget = '.el-date-editor--time,.el-date-editor--time-select,.ant-picker-time,.n-time-picker,[class*=timepicker],[class*=time-picker]'
+/** Editors' editable roots: Quill, ProseMirror (Tiptap), TinyMCE's inline body, CKEditor 5. */
+const kEditor = '.ql-editor,.ProseMirror,.mce-content-body,.ck-editor__editable'
+/** A checkbox drawn as a switch (MUI's Switch, Bootstrap 4's custom switch): a switch to a person. */
+const kSwitchWrap = '.MuiSwitch-root,.form-switch,.custom-switch'
 const kCollapsible = 'summary,.el-collapse-item__header,.ant-collapse-header,.accordion-button,.ui-accordion-header,.n-collapse-item__header,.v-expansion-panel-title'
 /** Class names of close controls across libraries (`.close`, `btn-close`, `el-dialog__headerbtn`, `ant-modal-close`). */
 const kCloseClass = /(^|[\s_-])(close|closer|dismiss)([\s_-]|$)|headerbtn|btn-close/i
@@ -331,7 +439,7 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'searchbox':
       return role === 'searchbox' || ((role === 'textbox' || role === 'combobox') && /search|搜索|查询|(^|\s)q(\s|$)/.test(fieldWords(el, labels)))
     case 'checkbox':
-      return role === 'checkbox' || el.matches('.el-checkbox,.ant-checkbox-wrapper') || labelledRole(el) === 'checkbox'
+      return (role === 'checkbox' && !el.closest(kSwitchWrap)) || el.matches('.el-checkbox,.ant-checkbox-wrapper') || (labelledRole(el) === 'checkbox' && !(el as HTMLLabelElement).control?.closest(kSwitchWrap))
     case 'radio':
       return role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
     case 'combobox':
@@ -344,7 +452,7 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'spinbutton':
       return role === 'spinbutton' || (el.localName === 'input' && !!el.closest(kNumberWidget))
     case 'switch':
-      return role === 'switch' || el.matches('.el-switch,.ant-switch')
+      return role === 'switch' || el.matches('.el-switch,.ant-switch') || (role === 'checkbox' && !!el.closest(kSwitchWrap))
     case 'date': {
       if (el.localName !== 'input') return false
       const type = el.getAttribute('type') ?? ''
@@ -363,6 +471,11 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
       return el.matches(kCollapsible) || togglesSomething(el, role) || (el.hasAttribute('aria-expanded') && (role === 'button' || role === 'heading' || role === 'treeitem') && !el.hasAttribute('aria-haspopup') && !el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]'))
     case 'close':
       return isCloseControl(el, role)
+    case 'option':
+      // People call radios options ("the Male option").
+      return role === 'option' || role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
+    case 'editor':
+      return ((el as HTMLElement).isContentEditable && el.hasAttribute('contenteditable')) || el.matches(kEditor)
     default:
       return role === kind
   }
@@ -399,7 +512,8 @@ function stateFits(q: Descriptor, el: Element): boolean {
   if (el.localName === 'label' && (el as HTMLLabelElement).control) el = (el as HTMLLabelElement).control!
   for (const [name, want] of Object.entries(q.state) as Array<[keyof Descriptor['state'], boolean]>) {
     let has: boolean | 'mixed' | undefined | null
-    if (name === 'checked') has = checkedState(el)
+    if (name === 'empty') has = isEmpty(el)
+    else if (name === 'checked') has = checkedState(el)
     else if (name === 'expanded' && el.localName === 'summary') has = (el.parentElement as HTMLDetailsElement | null)?.open
     else has = stateOf(el, name)
     // Element Plus marks an open collapse header by class only.
@@ -409,6 +523,14 @@ function stateFits(q: Descriptor, el: Element): boolean {
     if ((has === true) !== want) return false
   }
   return true
+}
+
+/** No value yet: a field's value, a contenteditable's text, a select with no option chosen; undefined for other elements. */
+function isEmpty(el: Element): boolean | undefined {
+  if (el.localName === 'input' || el.localName === 'textarea') return (el as HTMLInputElement).value === ''
+  if (el.localName === 'select') return (el as HTMLSelectElement).value === ''
+  if ((el as HTMLElement).isContentEditable) return !normalize(el.textContent)
+  return undefined
 }
 
 export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCache = new Map<Element, string>(), labels = new LabelIndex()): Scored | null {
@@ -430,7 +552,8 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   const ownTokens = new Set(tokenize(own))
   const title = el.getAttribute('title')
   // A tooltip beside a name counts as an attribute does, not as the name (ownBits).
-  const attrs = title && !bits.includes(normalize(title)) ? `${attrText(el)} ${title.toLowerCase()}` : attrText(el)
+  const icon = iconWordsIfBare(el)
+  const attrs = `${title && !bits.includes(normalize(title)) ? `${attrText(el)} ${title.toLowerCase()}` : attrText(el)}${icon ? ` ${icon}` : ''}`
   const attrTokens = new Set(tokenize(attrs))
   let near: Set<string> | undefined
   let sum = 0
@@ -534,13 +657,15 @@ const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
   form: 'form,[role=form],.el-form,.ant-form',
   table: 'table,[role=table],[role=grid],[role=treegrid],.el-table,.ant-table',
   menu: '[role=menu],[role=menubar],.el-menu,.ant-menu,.dropdown-menu,.ui-menu,.el-dropdown-menu,.ant-dropdown-menu,.n-dropdown-menu',
-  list: 'ul,ol,[role=list],[role=listbox]',
+  list: 'ul,ol,[role=list],[role=listbox],[role=tree],.el-tree,.ant-tree',
   nav: 'nav,[role=navigation],.navbar,.el-menu,.ant-menu',
   header: 'header,[role=banner],.header,.el-header,.ant-layout-header',
   footer: 'footer,[role=contentinfo],.footer,.el-footer,.ant-layout-footer',
   sidebar: 'aside,[role=complementary],.sidebar,.el-aside,.ant-layout-sider,.sphinxsidebar',
-  toolbar: '[role=toolbar],.toolbar,.btn-toolbar',
+  toolbar: '[role=toolbar],.toolbar,.btn-toolbar,.ql-toolbar,.tox-toolbar,.ck-toolbar',
 }
+/** Containers a person counts when no kind names them ("the first post", "the second card"). */
+const kCountable = 'article,[role=article],[role=listitem],li,tr,[class*=post],[class*=card],[class*=item],[class*=tweet]'
 /** Ancestors climbed looking for the container a scope names. */
 const kScopeDepth = 16
 
@@ -567,8 +692,13 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
   for (let i = 0; n && i < kScopeDepth; i++, n = n.parentElement) {
     if (sel && !n.matches(sel)) continue
     sawKind = true
-    if (scope.ordinal) return nthOfKind(n, sel!, scope.ordinal) ? n : null
-    if (!name || shows(n)) return n
+    if (scope.ordinal) {
+      // "the first post": a container counted among its siblings of the same kind.
+      if (!sel && !n.matches(kCountable)) continue
+      return nthOfKind(n, sel ?? kCountable, scope.ordinal) ? n : null
+    }
+    // A toolbar titled by the text just before it ("the Signature toolbar": the label over an editor's toolbar).
+    if (!name || shows(n) || (scope.kind === 'toolbar' && textBefore(n).toLowerCase().replace(kHanSpace, '$1').includes(name))) return n
     // The nearest row (tag, dialog…) is the one it is in: a table holding every row is not "the row of 张三".
     if (sel) return null
   }
@@ -718,8 +848,9 @@ class PageIndex {
         // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
         if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
         const field = /^(input|select|textarea)$/.test(el.localName) || el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
-        const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} `.toLowerCase()
         const text = el.textContent ?? ''
+        const extra = `${iconWordsIfBare(el, text)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
+        const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
         // An icon-only control shows no text: its guessed name stands in (observe/names.ts).
         const after = ` ${text.trim() || field ? text : nameOrGuess(el, roleOf(el))}`.toLowerCase()
         const value = valueOf(el)
@@ -747,14 +878,15 @@ function viewOf(root: SearchRoot): Window & typeof globalThis {
 const indexes = new WeakMap<Document, PageIndex>()
 
 /** Keeps the first of elements that are one target: a label and its control, a wrapper and what it wraps. */
-function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = [], expander = false): Scored[] {
+function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = [], expander = false, checkbox = false): Scored[] {
   for (const s of list) {
     if (out.length >= cap) break
     if (s.el.closest(`[${kAvaUiAttr}]`)) continue
     let proxy = visibleProxy(s.el)
     // A tree item is acted on by its row; "collapse X" by the row's expand arrow, if it has one.
     const row = proxy && roleOf(proxy) === 'treeitem' ? treeRow(proxy) : null
-    if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || row
+    // "the Python checkbox in the tree": the checkbox of the item's row.
+    if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || (checkbox && row.querySelector('.el-checkbox,.ant-tree-checkbox,[role=checkbox],input[type=checkbox]')) || row
     if (!proxy) continue
     const key = proxy.localName === 'label' ? ((proxy as HTMLLabelElement).control ?? proxy) : proxy
     if (taken.has(key) || taken.has(proxy)) continue
@@ -847,7 +979,8 @@ function matchOne(description: string, scope: Document): SemanticResult {
         else if ((e.near ??= nearTokens(el, rowCache)).has(t)) sum += kWeightNear
       }
     }
-    const quotedIn = !!quoted && (hay.includes(quoted) || (glyph && (fit ??= fitOf(e)) === 1))
+    // A quoted field label ("the 'E-mail' field") is the field's own text, as its label tokens are.
+    const quotedIn = !!quoted && (hay.includes(quoted) || (glyph && (fit ??= fitOf(e)) === 1) || (e.field && `${labels.textFor(el)} ${formLabel(el)}`.toLowerCase().includes(quoted)))
     if (needles.length && sum === 0 && !quotedIn) continue
     if (!inScope(el)) continue
     const recallUb = q.tokens.length ? sum / q.tokens.length : 1
@@ -862,7 +995,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
   let i = 0
   for (; i < bounded.length; i++) {
     const { el, ub } = bounded[i]
-    if (ub < kMinScore || (full >= kMaxCandidates && ub < best - kAmbiguityMargin && !q.ordinal && q.scope?.kind !== 'named')) break
+    if (ub < kMinScore || (full >= kMaxCandidates && ub < best - kAmbiguityMargin && !q.ordinal && !q.place && q.scope?.kind !== 'named')) break
     const s = scoreElement(q, el, rowCache, labels)
     full++
     if (!s) continue
@@ -897,10 +1030,24 @@ function matchOne(description: string, scope: Document): SemanticResult {
     })
     if (kept.length) scored = kept
   }
+  // "the Date of Birth month dropdown": of the controls under one label, the one showing the part.
+  if (q.part && scored.length > 1) {
+    const withPart = scored.filter((s) => partFits(s.el, q.part!))
+    if (withPart.length) scored = withPart.map((s) => ({ ...s, why: `${s.why}; part ${q.part}` }))
+  }
   // Layout is read only now, best first, until enough visible candidates are known.
-  const visible = distinctVisible(scored, q.ordinal ? kMaxOrdinal : kMaxCandidates, undefined, undefined, q.kinds.includes('collapsible'))
+  const visible = distinctVisible(scored, q.ordinal || q.place ? kMaxOrdinal : kMaxCandidates, undefined, undefined, q.kinds.includes('collapsible'), q.kinds.includes('checkbox'))
+  if (q.place) return placeMatch(q, visible, scope)
   if (visible.length) {
     const ties = visible.filter((s) => s.score >= visible[0].score - kAmbiguityMargin)
+    // "a checkbox": any one of equals will do; the first in reading order, as a person would take.
+    if (q.article && ties.length > 1 && !q.ordinal) {
+      const first = ties.map((t) => t.el).sort(readingOrder)[0]
+      const pick = ties.find((t) => t.el === first)!
+      const why = `${pick.why}; "a": the first of ${ties.length} in reading order`
+      const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
+      return { best: first, ambiguous: false, candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))], elements: [first, ...rest.map((s) => s.el)], why }
+    }
     if (q.ordinal) {
       const pool = ties.map((s) => s.el).sort(readingOrder)
       const at = q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal
@@ -959,6 +1106,105 @@ function matchOne(description: string, scope: Document): SemanticResult {
   // The scope itself is not on the page (a closed menu): the page's controls, still never nothing.
   if (!weak.length && q.scope) more(() => true, 'visible control outside the scope', true, Infinity)
   return { ambiguous: false, candidates: weak.map((s) => toCandidate(s, true)), elements: weak.map((s) => s.el), why: weak[0]?.why ?? 'no visible control' }
+}
+
+const kPartWords: Record<PartWord, RegExp> = {
+  month: /month|(?:^|[^a-z])(?:mm|mon)(?:[^a-z]|$)|月/,
+  day: /(?:^|[^a-z])(?:day|dd)(?:[^a-z]|$)|日/,
+  year: /year|yyyy|(?:^|[^a-z])yy(?:[^a-z]|$)|年/,
+  'area code': /area|区号|\(\d{3}\)/,
+  first: /first|given|fname|(?:^|[^a-z])名/,
+  last: /last|family|surname|lname|姓/,
+}
+
+/** Whether a control shows the part word: its placeholder, name, id, label, or a select's first or chosen option. */
+function partFits(el: Element, part: PartWord): boolean {
+  const sel = el.localName === 'select' ? (el as HTMLSelectElement) : null
+  const text = [
+    el.getAttribute('placeholder'), el.getAttribute('name'), el.id, el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('autocomplete'),
+    sel?.options[0]?.text, sel?.selectedOptions[0]?.text, (el as HTMLInputElement).labels?.[0]?.textContent,
+  ].join(' ').toLowerCase()
+  return kPartWords[part].test(text) || (part === 'area code' && el.getAttribute('maxlength') === '3')
+}
+
+/** Anchors named by a container word ("below the table"): any visible element of the kind. */
+const kAnchorKinds: Array<[RegExp, string]> = [
+  [/^(?:the\s+)?(?:table|grid|表格)$/iu, 'table,[role=table],[role=grid],.el-table,.ant-table'],
+  [/^(?:the\s+)?(?:form|表单)$/iu, 'form,[role=form]'],
+  [/^(?:the\s+)?(?:list|列表)$/iu, 'ul,ol,[role=list],[role=listbox]'],
+  [/^(?:the\s+)?(?:image|picture|photo|logo|图片|图像)$/iu, 'img,picture,[role=img]'],
+  [/^(?:the\s+)?(?:heading|section heading)$/iu, 'h1,h2,h3,h4,h5,h6,[role=heading]'],
+  [/^(?:the\s+)?(?:calendar|日历)$/iu, '[class*=calendar],[class*=datepicker]'],
+]
+
+/** The elements a place phrase is relative to: a kind of container, a control, or a visible text. */
+function placeAnchors(anchor: string, doc: Document): Element[] {
+  for (const [re, sel] of kAnchorKinds) if (re.test(anchor.trim())) return [...doc.querySelectorAll(sel)].filter(isVisible)
+  const found = matchOne(anchor, doc)
+  if (found.best) return [found.best]
+  // A label or heading a person reads, not a control: the deepest visible element showing exactly that text.
+  const d = parseQuery(anchor)
+  const want = normalize(d.quoted ?? d.rest ?? anchor).toLowerCase()
+  if (!want) return found.ambiguous ? found.elements.slice(0, 2) : []
+  const out: Element[] = []
+  for (const el of doc.body?.querySelectorAll('*') ?? []) {
+    if (el.closest(`[${kAvaUiAttr}]`) || /^(script|style|template)$/.test(el.localName)) continue
+    if (normalize(el.textContent).toLowerCase() !== want) continue
+    if ([...el.children].some((c) => normalize(c.textContent).toLowerCase() === want)) continue
+    if (isVisible(el)) out.push(el)
+  }
+  return out.length ? out : found.ambiguous ? found.elements.slice(0, 2) : []
+}
+
+/** Distance from the anchor in the direction said, or Infinity when the box is not on that side. */
+function placeDistance(rel: PlaceRelation, r: DOMRect, a: DOMRect): number {
+  const hGap = Math.max(0, a.left - r.right, r.left - a.right)
+  const vGap = Math.max(0, a.top - r.bottom, r.top - a.bottom)
+  const sameLine = r.top < a.bottom - 2 && r.bottom > a.top + 2
+  // A few pixels of overlap still count as beside (borders, focus rings).
+  const slack = 4
+  switch (rel) {
+    case 'below':
+      return r.top >= a.bottom - slack ? r.top - a.bottom + hGap / 4 : Infinity
+    case 'above':
+      return r.bottom <= a.top + slack ? a.top - r.bottom + hGap / 4 : Infinity
+    case 'left':
+      return sameLine && r.right <= a.left + slack ? a.left - r.right : Infinity
+    case 'right':
+      return sameLine && r.left >= a.right - slack ? r.left - a.right : Infinity
+    case 'near':
+      return Math.hypot(hGap, vGap)
+  }
+}
+
+/** Two candidates this close to the anchor (px) are equally near: AMBIGUOUS. */
+const kPlaceTie = 3
+
+/**
+ * The candidate on the side of the anchor the descriptor says, nearest first ("the text box below
+ * the table"): among the best-scored ones, distance decides; equal distances are AMBIGUOUS.
+ */
+function placeMatch(q: SemanticQuery, visible: Scored[], doc: Document): SemanticResult {
+  const place = q.place!
+  const anchors = placeAnchors(place.anchor, doc)
+  const weakOf = (list: Scored[], why: string): SemanticResult => ({ ambiguous: false, candidates: list.slice(0, kMaxCandidates).map((s) => toCandidate({ ...s, why: `${s.why}; ${why}` }, true)), elements: list.slice(0, kMaxCandidates).map((s) => s.el), why })
+  if (!anchors.length) return weakOf(visible, `nothing on the page is "${place.anchor}"`)
+  const placed = visible
+    .filter((s) => !anchors.some((a) => a === s.el || a.contains(s.el) || s.el.contains(a)))
+    .map((s) => {
+      const r = s.el.getBoundingClientRect()
+      return { s, d: Math.min(...anchors.map((a) => placeDistance(place.rel, r, a.getBoundingClientRect()))) }
+    })
+    .filter((x) => Number.isFinite(x.d))
+  if (!placed.length) return weakOf(visible, `none ${place.rel} "${place.anchor}"`)
+  const top = Math.max(...placed.map((x) => x.s.score))
+  const pool = placed.filter((x) => x.s.score >= top - kAmbiguityMargin).sort((a, b) => a.d - b.d)
+  const rest = placed.filter((x) => x !== pool[0]).slice(0, kMaxCandidates - 1).map((x) => x.s)
+  const why = `${pool[0].s.why}; ${place.rel} "${place.anchor}", ${Math.round(pool[0].d)} px`
+  const candidates = [toCandidate({ ...pool[0].s, why }), ...rest.map((s) => toCandidate(s))]
+  const elements = [pool[0].s.el, ...rest.map((s) => s.el)]
+  if (pool.length > 1 && pool[1].d - pool[0].d < kPlaceTie && !sameAction(pool[0].s.el, pool[1].s.el)) return { ambiguous: true, candidates, elements, why: `${pool.length} elements equally ${place.rel} "${place.anchor}"` }
+  return { best: pool[0].s.el, ambiguous: false, candidates, elements, why }
 }
 
 /** Elements checked for visibility while filling weak candidates: a bound on a page of thousands. */
