@@ -57,6 +57,11 @@ export interface PageAction {
   target?: PageTarget
   /** fill/type text, select values, navigate URL. */
   value?: string | string[]
+  /**
+   * select: the values are the whole choice of a list that takes several ("only Bob"); without it
+   * such a list keeps what was chosen before and adds them.
+   */
+  replace?: boolean
   /** press: a key or chord, `${modifier}` allowed. */
   key?: string
   /** click: button and count. */
@@ -213,6 +218,9 @@ export function targetOf(p: Instruction['params']): PageTarget | undefined {
 }
 
 /** The instruction's page types mapped onto DOM actions (seed 001 §2.3 table); null for the agent's own. */
+/** Words by which a step says its values are the whole choice of a multi-select, not additions. */
+const kOnlyWords = /\b(only|instead|just)\b|只|仅|改为|换成/i
+
 export function actionOf(ins: Instruction): PageAction | null {
   const p = ins.params
   const target = targetOf(p)
@@ -224,7 +232,7 @@ export function actionOf(ins: Instruction): PageAction | null {
     case 'input':
       return { action: 'fill', target: target ?? {}, value: p.value ?? '' }
     case 'select':
-      return { action: 'select', target: target ?? {}, value: p.value ?? '' }
+      return { action: 'select', target: target ?? {}, value: p.value ?? '', ...(kOnlyWords.test(ins.description ?? '') ? { replace: true } : {}) }
     case 'upload':
       // value names the file; its bytes are added by whoever holds them (the panel's picked files).
       return { action: 'upload', target: target ?? {}, value: p.value ?? '' }

@@ -17,7 +17,7 @@ import { pressKey } from './events'
 import { fail, type Located, type TargetSpec } from './ladder'
 import { fileInputOf, uploadFiles } from './native'
 import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
-import { chooseNative, widgetFor } from './widgets'
+import { chooseNative, clickNativeOption, selectOfOption, widgetFor } from './widgets'
 import { kSettledMissMs, waitFor } from './wait'
 
 export { kDomActionNames, type DomActionName, type ScrollDirection, type WaitState } from '../../core/page/command'
@@ -75,7 +75,16 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
     target: 'required',
     async run(run) {
       const count = name === 'dblclick' ? 2 : (run.cmd.count ?? 1)
-      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count })
+      // An option of a native list: the person's click in the open list chooses it (issue 28 §5).
+      const native = name === 'click' && (run.cmd.button ?? 'left') === 'left' ? selectOfOption(run.target!.el) : null
+      if (native) {
+        const chose = await clickNativeOption(native.option, native.select, { ...run.ctx, relocate: run.target!.relocate })
+        return chose.ok ? { ...chose, ...ok(chose.detail, run, chose) } : chose
+      }
+      // An option of a list that takes several values: a person adds it with Ctrl (⌘ on macOS)
+      // held, so the options chosen before stay chosen (WAI-ARIA APG, listbox).
+      const adds = name === 'click' && run.target!.el.closest('[aria-multiselectable=true]') && run.target!.el.closest('[role=option]') ? (/Mac/.test(navigator.platform) ? { metaKey: true } : { ctrlKey: true }) : undefined
+      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count, ...(adds ? { modifiers: adds } : {}) })
       if (!r.ok) return r
       const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
       // "Forced through the DOM" is for the CLI, logs and the planner: the person reads what was done.
@@ -218,7 +227,7 @@ const kActions: DomActionDescriptor[] = [
       const ctx = { ...run.ctx, relocate: run.target!.relocate }
       const V = viewOf(el)
       const native = el instanceof V.HTMLSelectElement ? el : el instanceof V.HTMLLabelElement && el.control instanceof V.HTMLSelectElement ? el.control : null
-      const r = native ? await chooseNative(native, values, ctx) : await (async () => {
+      const r = native ? await chooseNative(native, values, ctx, { replace: run.cmd.replace }) : await (async () => {
         const found = widgetFor(el)
         if (!found) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a select, dropdown, cascader, date picker or menu.`, { reason: 'wrong-kind', suggestion: 'Click it and then click the option.' })
         return found.widget.choose(found.root, { values, ctx })

@@ -12,6 +12,7 @@ import { actionOf } from '../../core/page/command'
 import { actionRegistry, type DomActionName, type DomCommand } from './actions'
 import { fail, locate, type Located } from './ladder'
 import { noteAction } from './wait'
+import { pageDigest } from './digest'
 
 export { actionRegistry, kDomActionNames, visibleText, urlMatches, kQuietWindowMs, type DomCommand, type DomActionName, type DomActionDescriptor, type ScrollDirection, type WaitState } from './actions'
 export { locate, type TargetSpec, type Located, type Rung } from './ladder'
@@ -23,6 +24,9 @@ export { kWidgets, widgetFor, pickOption } from './widgets'
 
 /** Actions whose target may be plain text (a hover menu, a clickable label), not only a control. */
 const kTextTargets = new Set<DomActionName>(['click', 'dblclick', 'hover', 'scroll', 'getText', 'getAttribute'])
+
+/** Steps the loop guard may call a loop when repeated: their result carries the page's fingerprint. */
+const kRepeatable = new Set<DomActionName>(['click', 'dblclick', 'press'])
 
 /** Seed 001 §2.3: SPA components get this long to mount before a step gives up. */
 export const kDefaultTimeoutMs = 10_000
@@ -69,6 +73,11 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
     if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length)) noteAction()
     // The explanation of the match travels with the outcome into the run's trace.
     if (out.ok && target?.why) out.why = target.why
+    if (out.ok && target?.replaced) {
+      out.replaced = target.replaced
+      out.detail += ` (the page had re-rendered ${target.replaced}; acted on the control now in its place, same kind, name and place)`
+    }
+    if (out.ok && kRepeatable.has(cmd.action) && !out.navigating) out.after = pageDigest()
     return out
   } catch (e) {
     // The executor reports; it never throws into its caller (errors are data, STYLE.md).
