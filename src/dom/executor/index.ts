@@ -50,6 +50,11 @@ export interface RunOptions {
    * before its release (the gate's second look, issue 25 §3).
    */
   recheck?: (el: Element) => string | null
+  /**
+   * Ava's own button or panel lies over the element: moves them off this box (in the window's
+   * coordinates) and resolves once they have gone (the content script's launcher, issue 28 §4).
+   */
+  makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
 }
 
 export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promise<ExecOutcome> {
@@ -68,7 +73,7 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       const refused = await opts.beforeAct?.(found.el, cmd.action)
       if (refused) return refused
     }
-    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck }, timeoutMs: Math.max(0, deadline - Date.now()) })
+    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck, makeRoom: opts.makeRoom }, timeoutMs: Math.max(0, deadline - Date.now()) })
     // What the page did in answer may bring the next step's target: its miss waits (issue 20 §4).
     if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length)) noteAction()
     // The explanation of the match travels with the outcome into the run's trace.

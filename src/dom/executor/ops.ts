@@ -23,6 +23,8 @@ export interface OpContext {
   settle?: boolean
   /** Re-checks the element during a click, after the pointer events (RunOptions.recheck). */
   recheck?: (el: Element) => string | null
+  /** Moves Ava's own UI off a box before acting there (RunOptions.makeRoom). */
+  makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
 }
 
 export type OpResult = { ok: true; el: Element; forced: boolean; changes: ExecChanges; navigating: boolean }
@@ -56,7 +58,7 @@ async function clickShown(target: Element, ctx: OpContext, options: ClickOptions
   const before = stateSignature(el)
   if (ready.forced) forceClick(el)
   else {
-    const stopped = click(el, options, undefined, ctx.recheck && (() => ctx.recheck!(el)))
+    const stopped = click(el, options, ready.at, ctx.recheck && (() => ctx.recheck!(el)))
     if (stopped) {
       watch.finish()
       const why = stopped.stopped === 'hit' ? `At the moment of the click, ${quoteLabel(el)} was no longer what lay under the pointer (the page swapped, moved or covered it); nothing was clicked.` : stopped.stopped
@@ -80,7 +82,7 @@ export async function hoverOp(target: Element, ctx: OpContext): Promise<OpResult
   const ready = await ensureActionable(retarget(target), { visible: true, stable: true, hitTest: true }, ctx)
   if (!ready.ok) return ready
   const watch = watchEffects(ready.el.ownerDocument)
-  hover(ready.el)
+  hover(ready.el, ready.at)
   await watch.waitForEffect(0)
   await settle()
   const { navigating, ...changes } = watch.finish()

@@ -30,6 +30,8 @@ import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
   emitRecorded?: (event: RawEvent) => void
+  /** Moves Ava's own button and panel off a box a step is about to act on (RunOptions.makeRoom). */
+  makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
 }
 
 export type Receive = <K extends PageCommandKind>(command: PageCommand<K>) => Promise<PageOutcome<K>>
@@ -237,6 +239,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     const out = await runCommand({ ...step, target }, {
       timeoutMs,
       recheck: judge.recheck,
+      makeRoom: options.makeRoom,
       beforeAct: (el, action) => {
         const nav = navigationOf(el, action, step.key)
         const refused = refuse(el, action, nav)
