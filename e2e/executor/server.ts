@@ -23,6 +23,10 @@ const kVendor: Record<string, string> = {
   'bootstrap.css': 'bootstrap/dist/css/bootstrap.min.css',
   'bootstrap.js': 'bootstrap/dist/js/bootstrap.bundle.min.js',
   'naive-ui.js': 'naive-ui/dist/index.prod.js',
+  // Steps that check their effect (e2e/agent/steps.test.ts): a jQuery plugin that rewrites its field on blur.
+  'jquery.js': 'jquery/dist/jquery.min.js',
+  'bootstrap-datepicker.js': 'bootstrap-datepicker/dist/js/bootstrap-datepicker.min.js',
+  'bootstrap-datepicker.css': 'bootstrap-datepicker/dist/css/bootstrap-datepicker3.min.css',
   // Ant Design Vue's UMD build reads these dayjs plugins from globals (dayjs_plugin_*).
   ...Object.fromEntries(['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map((p) => [`dayjs-${p}.js`, `dayjs/plugin/${p}.js`])),
 }

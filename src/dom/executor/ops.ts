@@ -14,6 +14,7 @@ import { fail } from './ladder'
 import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } from './native'
 import { nextFrame, settle, waitFor } from './wait'
 import { revealByHover } from './reveal'
+import { settlePicker } from './picker'
 
 export interface OpContext {
   deadline: number
@@ -146,6 +147,16 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
         reason: 'value-rejected',
         suggestion: 'The field may accept only some characters or a fixed format.',
       })
+    }
+    // A script date picker reads the field again when it is left, and may keep another date: read
+    // back after it settles, choose in its calendar when it did, fail when neither holds (picker.ts).
+    if (el instanceof V.HTMLInputElement && !picker) {
+      const settled = await settlePicker(el, value)
+      if (settled && 'ok' in settled) {
+        watch.finish()
+        return settled
+      }
+      if (settled?.note) note = note ? `${note}; ${settled.note}` : settled.note
     }
   } else if (el instanceof V.HTMLElement && el.isContentEditable) {
     if (mode === 'fill' || value === '') fillEditable(el, value)
