@@ -32,9 +32,21 @@ export type OpResult = { ok: true; el: Element; forced: boolean; changes: ExecCh
 
 const kClickChecks: Checks = { visible: true, enabled: true, stable: true, hitTest: true, allowForce: true }
 
-/** The state of the target a click may change without touching the DOM (checkbox, value, expanded). */
+/** Ancestors up to which a click's effect on nearby fields is looked for (a spinner's arrow and its number). */
+const kNearbyDepth = 3
+
+/**
+ * The state a click may change without touching the DOM: the target's (checkbox, value,
+ * expanded) and the values of the fields beside it, which scripts set as properties (a spinner's
+ * arrow writes its number into the input next to it).
+ */
 function stateSignature(el: Element): string {
-  return `${checkedState(el)}|${(el as HTMLInputElement).value ?? ''}|${el.getAttribute('aria-expanded')}|${el.getAttribute('aria-pressed')}|${el.getAttribute('aria-selected')}`
+  let scope: Element = el
+  for (let i = 0; i < kNearbyDepth && scope.parentElement && scope.parentElement !== el.ownerDocument.body; i++) scope = scope.parentElement
+  scope = el.closest('form') ?? scope
+  let nearby = ''
+  for (const f of scope.querySelectorAll('input, select, textarea')) nearby += `|${(f as HTMLInputElement).value}`
+  return `${checkedState(el)}|${(el as HTMLInputElement).value ?? ''}|${el.getAttribute('aria-expanded')}|${el.getAttribute('aria-pressed')}|${el.getAttribute('aria-selected')}${nearby}`
 }
 
 /**
