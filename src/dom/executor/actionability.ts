@@ -74,17 +74,15 @@ function reaches(el: Element, hit: Element | null): boolean {
   return landsOn(el, hit) || (hit?.localName === 'label' && (hit as HTMLLabelElement).control === el)
 }
 
-/** The part of `el`'s box a person can see: inside the window and every ancestor that clips it. */
+/**
+ * The part of `el`'s box inside the window. Ancestors that clip it are left to the hit test: a
+ * fixed or absolutely placed element escapes an `overflow` box that is not its containing block,
+ * and the sampled points that a clip hides simply hit something else.
+ */
 function visibleBox(el: Element): { left: number; top: number; right: number; bottom: number } | null {
   const r = el.getBoundingClientRect()
   const view = viewOf(el)
-  let box = { left: Math.max(r.left, 0), top: Math.max(r.top, 0), right: Math.min(r.right, view.innerWidth), bottom: Math.min(r.bottom, view.innerHeight) }
-  for (let n = el.parentElement; n && n !== el.ownerDocument.documentElement; n = n.parentElement) {
-    const style = view.getComputedStyle(n)
-    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue
-    const c = n.getBoundingClientRect()
-    box = { left: Math.max(box.left, c.left), top: Math.max(box.top, c.top), right: Math.min(box.right, c.right), bottom: Math.min(box.bottom, c.bottom) }
-  }
+  const box = { left: Math.max(r.left, 0), top: Math.max(r.top, 0), right: Math.min(r.right, view.innerWidth), bottom: Math.min(r.bottom, view.innerHeight) }
   return box.right - box.left >= 1 && box.bottom - box.top >= 1 ? box : null
 }
 

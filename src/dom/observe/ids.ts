@@ -12,7 +12,8 @@
  * place. Each scan remembers where every id stood: its kind and name (the id's base), its container
  * (the region) and its place (its rank among the twins of that base in that region). An id whose
  * element left the page resolves to the one element that now stands exactly there
- * (`replacementOf`), never to anything that differs in kind, name, place or container.
+ * (`replacementOf`), never to anything that differs in kind, name, place or container; twins
+ * (a Delete in every row) only within a row or card with the same text.
  */
 import { ObserveError, type Result } from './errors'
 import { kIdPrefix, type ElementType } from '../../core/page/snapshot'
@@ -108,10 +109,20 @@ function rememberPlaces(reqs: IdRequest[], ids: string[], byBase: Map<string, nu
   const next = new Map<string, WeakRef<Element>>()
   for (const [base, members] of byBase) {
     const rank = new Map<string, number>()
+    const perRegion = new Map<string, number>()
+    for (const i of members) perRegion.set(reqs[i].region, (perRegion.get(reqs[i].region) ?? 0) + 1)
     for (const i of members) {
       const n = rank.get(reqs[i].region) ?? 0
       rank.set(reqs[i].region, n + 1)
-      const key = `${base}|${reqs[i].prefix}${reqs[i].region}|${n}|${reqs[i].el.localName}`
+      // Twins (a Delete in every row) are equivalent only within the same row or card: a table
+      // that re-rendered with other rows has no equivalent of the old row's button. Twins with no
+      // row text to tell them apart have no place at all.
+      const twins = (perRegion.get(reqs[i].region) ?? 0) > 1
+      if (twins && !reqs[i].context) {
+        placeOf.delete(ids[i])
+        continue
+      }
+      const key = `${base}|${reqs[i].prefix}${reqs[i].region}|${n}|${reqs[i].el.localName}${twins ? `|${reqs[i].context}` : ''}`
       placeOf.set(ids[i], key)
       next.set(key, new WeakRef(reqs[i].el))
     }
