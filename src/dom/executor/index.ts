@@ -81,6 +81,8 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
     if (out.ok && target?.replaced) {
       out.replaced = target.replaced
       out.detail += ` (the page had re-rendered ${target.replaced}; acted on the control now in its place, same kind, name and place)`
+      // The detail says more than the short result can: it is what the step shows (ExecSuccess.msg).
+      delete out.msg
     }
     if (out.ok && kRepeatable.has(cmd.action) && !out.navigating) out.after = pageDigest()
     return out
