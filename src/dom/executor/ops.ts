@@ -110,6 +110,28 @@ function sameValue(actual: string, wanted: string, el: Element): boolean {
   return actual.replace(/\s+/g, ' ').trim() === wanted.replace(/\s+/g, ' ').trim()
 }
 
+/** Letters and digits only: what an input mask keeps of a value it formats ("(555) 123-4567"). */
+const masked = (v: string) => v.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase()
+
+/**
+ * A field whose script formatted the value as it went in (an input mask) may clear or change it
+ * again when the field is left (an incomplete phone number): leave it as a person moving on
+ * does, and read it back once the page has settled.
+ */
+async function settleMask(el: HTMLInputElement | HTMLTextAreaElement, value: string): Promise<ExecFailure | { note: string }> {
+  const V = viewOf(el)
+  el.dispatchEvent(new V.Event('change', { bubbles: true }))
+  el.blur()
+  await settle()
+  await nextFrame(V)
+  if (el.value && masked(el.value) === masked(value)) return { note: `the field shows it as "${el.value}"` }
+  return fail('NOT_ACTIONABLE', `${quoteLabel(el)} formats what is typed, and when the field was left it ${el.value ? `changed "${value}" to "${el.value}"` : `cleared "${value}"`}; the value is not set.`, {
+    reason: 'value-rejected',
+    msg: { key: 'outcome.step.maskRejected', params: { value, shown: el.value || '—' } },
+    suggestion: 'Give the whole value the field expects (every digit of a phone number, a card, a date), in its own format.',
+  })
+}
+
 
 /** Text entry, `fill` (one edit) or `type` (key by key), then checks the value stuck. */
 export async function enterTextOp(target: Element, value: string, ctx: OpContext, mode: 'fill' | 'type' = 'fill', delayMs = 0): Promise<(OpResult & { sensitive: boolean; note?: string }) | ExecFailure> {
@@ -153,7 +175,15 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
     // in its next tick (Vue): after the tick and one animation frame, the value has stuck or not.
     await settle()
     await nextFrame(V)
-    if (!sameValue(el.value, value, el)) {
+    const formatted = !sameValue(el.value, value, el) && !!el.value && masked(el.value) === masked(value)
+    if (formatted) {
+      const kept = await settleMask(el, value)
+      if ('ok' in kept) {
+        watch.finish()
+        return kept
+      }
+      note = note ? `${note}; ${kept.note}` : kept.note
+    } else if (!sameValue(el.value, value, el)) {
       watch.finish()
       return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the page changed the value to "${el.type === 'password' ? '•••' : el.value}".`, {
         reason: 'value-rejected',
