@@ -293,8 +293,7 @@ export async function chooseNative(el: HTMLSelectElement, values: string[], ctx:
   if (!ready.ok) return ready
   el.focus({ preventScroll: true })
   const keep = el.multiple && !how.replace
-  const before = new Set([...el.selectedOptions])
-  if (how.toggle && el.multiple && before.has(how.toggle)) {
+  if (how.toggle && el.multiple && how.toggle.selected) {
     how.toggle.selected = false
     chosen.length = 0
   } else for (const o of options) o.selected = chosen.includes(o) || (keep && o.selected)
