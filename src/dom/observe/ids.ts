@@ -124,7 +124,8 @@ function rememberPlaces(reqs: IdRequest[], ids: string[], byBase: Map<string, nu
       }
       const key = `${base}|${reqs[i].prefix}${reqs[i].region}|${n}|${reqs[i].el.localName}${twins ? `|${reqs[i].context}` : ''}`
       placeOf.set(ids[i], key)
-      next.set(key, new WeakRef(reqs[i].el))
+      // The handle's own WeakRef: nothing new is made per element per scan.
+      next.set(key, byId.get(ids[i])!)
     }
   }
   for (const id of placeOf.keys()) if (!byId.has(id)) placeOf.delete(id)
