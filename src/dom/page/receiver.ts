@@ -318,7 +318,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       }
       const leaving = watchLeaving()
       try {
-        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct, recheck: judge.recheck, ...(judge.bound ? { element: judge.bound } : {}) })
+        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct, recheck: judge.recheck, makeRoom: options.makeRoom, ...(judge.bound ? { element: judge.bound } : {}) })
         if (newTab) {
           const outcome: StepOutcome = { ok: true, level: null, alternative: 0, resolveMs: ran.resolveMs, actMs: 0, detail: `Opened ${newTab} in a new tab` }
           return { ok: true, outcome, openTab: newTab }
