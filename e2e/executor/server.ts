@@ -33,6 +33,9 @@ const kVendor: Record<string, string> = {
   'react-hook-form.js': 'react-hook-form/dist/index.umd.js',
   'quill.js': 'quill/dist/quill.js',
   'quill.snow.css': 'quill/dist/quill.snow.css',
+  // Steps that check their effect (e2e/agent/steps.test.ts): a jQuery plugin that rewrites its field on blur.
+  'bootstrap-datepicker.js': 'bootstrap-datepicker/dist/js/bootstrap-datepicker.min.js',
+  'bootstrap-datepicker.css': 'bootstrap-datepicker/dist/css/bootstrap-datepicker3.min.css',
   // Ant Design Vue's UMD build reads these dayjs plugins from globals (dayjs_plugin_*).
   ...Object.fromEntries(['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map((p) => [`dayjs-${p}.js`, `dayjs/plugin/${p}.js`])),
 }

@@ -7,10 +7,15 @@ import { send } from '../messaging'
  * (src/dom/page/receiver.ts), whose recorder sends each event to the background at once, since
  * the page may unload right after the click that caused it.
  */
+let keepOut: ((box: { x: number; y: number; width: number; height: number }) => Promise<void>) | undefined
+
 const receive = createReceiver({
   emitRecorded: (event) => void send('content→bg:flow.event', { event }).catch(() => undefined),
+  makeRoom: (box) => keepOut?.(box) ?? Promise.resolve(),
 })
 
-export function onCommand(command: PageCommand): Promise<PageOutcome> {
+/** `makeRoom`: the top frame's launcher moves Ava's button and panel out of a step's way (keep-out.ts). */
+export function onCommand(command: PageCommand, makeRoom?: typeof keepOut): Promise<PageOutcome> {
+  keepOut = makeRoom
   return receive(command)
 }

@@ -40,7 +40,7 @@ function boot(): void {
     },
   })
 
-  handle('bg→content:command', ['background'], (command) => launcher.acting(async () => (await agent()).onCommand(command)))
+  handle('bg→content:command', ['background'], (command) => launcher.acting(async () => (await agent()).onCommand(command, launcher.keepOut)))
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)
     return { ok: true as const }

@@ -1,4 +1,5 @@
 import { clampPosition, isDrag } from './gesture'
+import { keepOutSpot, panelBox, type Box, type Point } from './keep-out'
 
 /**
  * The floating Ava button and the panel frame, inside a closed shadow root created from the
@@ -27,12 +28,22 @@ export interface Launcher {
   panelGone(token: string): void
   /** Runs a step of Ava's on the page: the focus moves it makes are its own, not the page taking the keyboard. */
   acting<T>(step: () => Promise<T>): Promise<T>
+  /**
+   * A step is about to act on `target` (a box in the window): when Ava's button or panel covers
+   * any of it, they move to another corner (or the panel folds to its button), visibly, and come
+   * back once the steps are over. Resolves when the target is clear.
+   */
+  keepOut(target: Box): Promise<void>
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
 const kMargin = 20 // px from the viewport edge at first show
 const kPanelWidth = 400
 const kPanelHeight = 600
+/** How long a move out of a step's way takes; over two of the panel's visibility reports (100 ms each). */
+const kMoveMs = 300
+/** After the last step, Ava goes back home this much later, so a run of steps does not make it bounce. */
+const kComeBackMs = 800
 /** The button's name in the languages Ava speaks (the same words as public/_locales). */
 const kLabels = { en: 'Open Ava assistant', 'zh-CN': '打开 Ava 助手' } as const
 
@@ -47,6 +58,10 @@ const css = `
   border: none; border-radius: 14px; box-shadow: 0 12px 40px rgba(0,0,0,.3); z-index: 2147483647; background: transparent; color-scheme: normal; }
 .frame[hidden] { display: none; }
 .frame.checking { visibility: hidden; }
+/* Moving out of a step's way: the person sees it travel. Faded while it moves, so the panel's own
+   click protection (src/panel/visibility.ts) sees it as not fully visible and takes no click until
+   it has stood still in plain view again. */
+.moving { transition: left ${kMoveMs}ms ease, top ${kMoveMs}ms ease; opacity: .5; }
 `
 
 /** The attributes our host carries; the page may add none, and the style is ours alone. */
@@ -158,10 +173,9 @@ export function createLauncher(opts: {
     button.style.top = `${pos.y}px`
     if (frame) {
       // The panel opens above the button, or below it when the button sits near the top.
-      const left = Math.min(Math.max(12, pos.x + kButtonSize - kPanelWidth), innerWidth - kPanelWidth - 12)
-      const above = pos.y - kPanelHeight - 12
-      frame.style.left = `${Math.max(12, left)}px`
-      frame.style.top = `${above >= 12 ? above : Math.min(pos.y + kButtonSize + 12, Math.max(12, innerHeight - kPanelHeight - 12))}px`
+      const box = panelBox(pos, kButtonSize, { width: kPanelWidth, height: kPanelHeight }, { width: innerWidth, height: innerHeight })
+      frame.style.left = `${box.x}px`
+      frame.style.top = `${box.y}px`
     }
   }
   place()
@@ -219,9 +233,38 @@ export function createLauncher(opts: {
     if (isOpen) buildFrame()
   }
 
+  // Out of a step's way (keepOut): where the person had it, and whether the panel is folded.
+  let home: Point | null = null
+  let folded = false
+  let comeBack: ReturnType<typeof setTimeout> | undefined
+  // The person's pointer, from trusted events only: Ava never moves onto it.
+  let pointer: Point | null = null
+  addEventListener('pointermove', (e) => e.isTrusted && (pointer = { x: e.clientX, y: e.clientY }), { capture: true, passive: true })
+  addEventListener('pointerdown', (e) => e.isTrusted && (pointer = { x: e.clientX, y: e.clientY }), { capture: true, passive: true })
+
+  const travel = async (to: Point, fold: boolean): Promise<void> => {
+    const parts = frame ? [button, frame] : [button]
+    for (const p of parts) p.classList.add('moving')
+    pos = to
+    if (frame && fold !== folded) frame.hidden = fold || !isOpen
+    folded = fold
+    place()
+    await new Promise((ok) => setTimeout(ok, kMoveMs))
+    for (const p of parts) p.classList.remove('moving')
+  }
+
+  const goHome = () => {
+    comeBack = undefined
+    if (!home || stepsRunning) return
+    const back = home
+    home = null
+    void travel(back, false)
+  }
+
   const api: Launcher = {
     open(focus = true) {
       isOpen = true
+      folded = false
       button.setAttribute('aria-expanded', 'true')
       focusWhenReady = focus
       // A new frame is shown as it loads: the page holds no reference to it, so nothing else can
@@ -270,11 +313,19 @@ export function createLauncher(opts: {
     },
     async acting(step) {
       stepsRunning++
+      clearTimeout(comeBack)
       try {
         return await step()
       } finally {
         stepsRunning--
+        if (home && !stepsRunning) comeBack = setTimeout(goHome, kComeBackMs)
       }
+    },
+    async keepOut(target) {
+      const spot = keepOutSpot(target, { button: pos, buttonSize: kButtonSize, panel: frame && isOpen && !folded ? { width: kPanelWidth, height: kPanelHeight } : null }, { width: innerWidth, height: innerHeight }, pointer)
+      if (!spot) return
+      home ??= pos
+      await travel(spot.button, spot.fold)
     },
   }
   // Back from the back/forward cache the panel's port is gone for good: start over.
@@ -327,6 +378,8 @@ export function createLauncher(opts: {
     button.setPointerCapture(e.pointerId)
     start = { x: e.clientX, y: e.clientY, t: performance.now(), ox: pos.x, oy: pos.y }
     moved = 0
+    // The person takes Ava somewhere: that is its place now.
+    home = null
   })
   button.addEventListener('pointermove', (e) => {
     if (!start) return

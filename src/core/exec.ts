@@ -80,6 +80,16 @@ export type ExecSuccess = {
   why?: string
   /** The action started a navigation: the next step must wait for the next document. */
   navigating?: boolean
+  /**
+   * The listed id's element had been re-rendered and the step acted on its equivalent (same kind,
+   * name, container and place; src/dom/observe/ids.ts): the id, said in `detail` too.
+   */
+  replaced?: string
+  /**
+   * After a click or a key: a fingerprint of what the page shows (text, control values, address),
+   * so the loop guard tells a spinner clicked five times (five pages) from a loop (the same page).
+   */
+  after?: string
   /** The element was attached but not visible and was operated through the DOM (seed 001 §2.3). */
   forced?: boolean
   changes?: ExecChanges

@@ -354,7 +354,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         // The step's row holds the page's own words (details); the message says it once, in the person's language.
         batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true, ...(out.code === 'BLOCKED' ? { recovery: ['options'] } : {}) }), step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out } }
         stream.abort()
-      } else if (isLooping(state.executed)) {
+      } else if (isLooping(state.executed, state.after)) {
         batch.failure = { error: avaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.', msg('outcome.loop')), stop: true }
         stream.abort()
       }
@@ -518,6 +518,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
   // What the step acted on, for "Save last run as flow" (issue 18 §3).
   if (out.ok && out.target) (state.targets ??= {})[state.executed.length - 1] = out.target
+  if (out.ok && out.after) (state.after ??= {})[state.executed.length - 1] = out.after
   void save(run)
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
   // A success says its result in the UI language under the step (issue 17 §4), redacted as its detail is.

@@ -31,6 +31,11 @@ export const RunStateSchema = z.object({
    */
   targets: z.record(z.string(), RecordedTargetSchema).optional(),
   /**
+   * By index into `executed`: the page's fingerprint after a click or key (ExecSuccess.after), so
+   * the loop guard calls a repeat a loop only when the page did not change between the repeats.
+   */
+  after: z.record(z.string(), z.string()).optional(),
+  /**
    * Steps counted against the step limit: every executed one, a pack action's page steps included
    * (issue 15), so a run resumed after a worker restart goes on counting from here.
    */

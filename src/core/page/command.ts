@@ -55,6 +55,11 @@ export interface PageAction {
   target?: PageTarget
   /** fill/type text, select values, navigate URL. */
   value?: string | string[]
+  /**
+   * select: the values are the whole choice of a list that takes several ("only Bob"); without it
+   * such a list keeps what was chosen before and adds them.
+   */
+  replace?: boolean
   /** press: a key or chord, `${modifier}` allowed. */
   key?: string
   /** click: button and count. */
@@ -212,6 +217,9 @@ export function targetOf(p: Instruction['params']): PageTarget | undefined {
  * model's words become the page's (which action each becomes is its descriptor's `runs`, in
  * src/core/vocabulary.ts); null for the agent's own (run_action, done).
  */
+/** Words by which a step says its values are the whole choice of a multi-select, not additions. */
+const kOnlyWords = /\b(only|instead|just)\b|只|仅|改为|换成/i
+
 export function actionOf(ins: Instruction): PageAction | null {
   const runs = instructionKind(ins.action_type)?.runs
   if (!runs || !isDomAction(runs)) return null
@@ -233,7 +241,7 @@ export function actionOf(ins: Instruction): PageAction | null {
     default:
       // The element actions: fill, select and upload carry the value (upload: the attached file's
       // name; its bytes are added by whoever holds them, the panel's picked files).
-      return { action, target: target ?? {}, ...valueOf(action, p.value) }
+      return { action, target: target ?? {}, ...valueOf(action, p.value), ...(action === 'select' && kOnlyWords.test(ins.description ?? '') ? { replace: true } : {}) }
   }
 }
 

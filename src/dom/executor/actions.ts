@@ -18,8 +18,8 @@ import { pressKey } from './events'
 import { fail, type Located, type TargetSpec } from './ladder'
 import { fileInputOf, uploadFiles } from './native'
 import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
-import { chooseNative, widgetFor } from './widgets'
-import { kSettledMissMs, waitFor } from './wait'
+import { chooseNative, clickNativeOption, selectOfOption, widgetFor } from './widgets'
+import { kSettledMissMs, nextFrame, settle, waitFor } from './wait'
 
 export { kDomActionNames, type DomActionName, type ScrollDirection, type WaitState } from '../../core/page/command'
 
@@ -73,7 +73,16 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
     name,
     async run(run) {
       const count = name === 'dblclick' ? 2 : (run.cmd.count ?? 1)
-      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count })
+      // An option of a native list: the person's click in the open list chooses it (issue 28 §5).
+      const native = name === 'click' && (run.cmd.button ?? 'left') === 'left' ? selectOfOption(run.target!.el) : null
+      if (native) {
+        const chose = await clickNativeOption(native.option, native.select, { ...run.ctx, relocate: run.target!.relocate })
+        return chose.ok ? { ...chose, ...ok(chose.detail, run, chose) } : chose
+      }
+      // An option of a list that takes several values: a person adds it with Ctrl (⌘ on macOS)
+      // held, so the options chosen before stay chosen (WAI-ARIA APG, listbox).
+      const adds = name === 'click' && run.target!.el.closest('[aria-multiselectable=true]') && run.target!.el.closest('[role=option]') ? (/Mac/.test(navigator.platform) ? { metaKey: true } : { ctrlKey: true }) : undefined
+      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count, ...(adds ? { modifiers: adds } : {}) })
       if (!r.ok) return r
       const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
       // "Forced through the DOM" is for the CLI, logs and the planner: the person reads what was done.
@@ -112,16 +121,62 @@ function checkAction(name: 'check' | 'uncheck'): DomActionDescriptor {
   }
 }
 
-/** Where a scroll goes: the element when it scrolls itself, else its nearest scrolling ancestor. */
+function scrolls(n: Element): boolean {
+  const style = viewOf(n).getComputedStyle(n)
+  return /(auto|scroll|overlay)/.test(style.overflowY + style.overflowX) && (n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1)
+}
+
+/** Ancestors looked through for the scroll box a named element stands for ("the terms" → the box beside its heading). */
+const kBoxSearchDepth = 4
+
+/**
+ * Where a scroll with a target goes: the element when it scrolls itself, else its nearest scrolling
+ * ancestor, else the one scroll box next to it (a heading's or a checkbox's box: "scroll to the
+ * bottom of the terms"): the only scrolling element in the nearest ancestor that holds one.
+ */
 function scrollContainer(el: Element): Element | null {
-  for (let n: Element | null = el; n; n = n.parentElement) {
-    const style = viewOf(n).getComputedStyle(n)
-    if (/(auto|scroll|overlay)/.test(style.overflowY + style.overflowX) && (n.scrollHeight > n.clientHeight || n.scrollWidth > n.clientWidth)) return n
+  for (let n: Element | null = el; n; n = n.parentElement) if (n !== n.ownerDocument.documentElement && n !== n.ownerDocument.body && scrolls(n)) return n
+  let n: Element | null = el.parentElement
+  for (let depth = 0; n && depth < kBoxSearchDepth && n !== n.ownerDocument.body; depth++, n = n.parentElement) {
+    const scrolling = [...n.querySelectorAll('*')].filter((c) => scrolls(c) && isVisible(c))
+    // Outermost ones only: a box inside the terms box is part of the terms.
+    const boxes = scrolling.filter((c) => !scrolling.some((o) => o !== c && o.contains(c)))
+    if (boxes.length === 1) return boxes[0]
+    if (boxes.length > 1) return null
   }
   return null
 }
 
-function scrollBox(box: Element | null, dir: ScrollDirection, amount?: number): { before: number; after: number } {
+/** The page's own scroller, or, in an app whose document does not scroll, its largest scroll box. */
+function pageScroller(doc: Document): Element | null {
+  const root = doc.scrollingElement ?? doc.documentElement
+  if (root.scrollHeight > root.clientHeight + 1) return null
+  let best: Element | null = null
+  let area = 0
+  for (const el of doc.body?.querySelectorAll('*') ?? []) {
+    if (!scrolls(el) || !isVisible(el)) continue
+    const r = el.getBoundingClientRect()
+    if (r.width * r.height > area) {
+      area = r.width * r.height
+      best = el
+    }
+  }
+  return best
+}
+
+/** How far down (or along) a scroller is: "at the top", "at the end", "420 of 1480 px". */
+function whereScrolled(scroller: Element, vertical: boolean): { text: string; atEnd: boolean; atTop: boolean } {
+  const pos = vertical ? scroller.scrollTop : scroller.scrollLeft
+  const max = vertical ? scroller.scrollHeight - scroller.clientHeight : scroller.scrollWidth - scroller.clientWidth
+  const atEnd = pos >= max - 1
+  const atTop = pos <= 0
+  return { text: atEnd ? `at its end (${Math.round(pos)} of ${Math.round(max)} px)` : atTop ? 'at its top' : `${Math.round(pos)} of ${Math.round(max)} px`, atEnd, atTop }
+}
+
+/** Pages that load more as they reach the end get this many looks when "the bottom" is asked for. */
+const kBottomTries = 4
+
+async function scrollBox(box: Element | null, dir: ScrollDirection, amount?: number): Promise<{ before: number; after: number; scroller: Element }> {
   const doc = box?.ownerDocument ?? document
   const scroller = box ?? doc.scrollingElement ?? doc.documentElement
   const view = viewOf(scroller)
@@ -129,16 +184,22 @@ function scrollBox(box: Element | null, dir: ScrollDirection, amount?: number): 
   const before = vertical ? scroller.scrollTop : scroller.scrollLeft
   const page = (vertical ? (box ? box.clientHeight : view.innerHeight) : box ? box.clientWidth : view.innerWidth) * kPageScrollRatio
   const step = amount ?? page
-  const to: Record<ScrollDirection, ScrollToOptions> = {
-    top: { top: 0 },
-    bottom: { top: scroller.scrollHeight },
-    up: { top: before - step },
-    down: { top: before + step },
-    left: { left: before - step },
-    right: { left: before + step },
+  const to: Record<ScrollDirection, () => ScrollToOptions> = {
+    top: () => ({ top: 0 }),
+    bottom: () => ({ top: scroller.scrollHeight }),
+    up: () => ({ top: before - step }),
+    down: () => ({ top: before + step }),
+    left: () => ({ left: before - step }),
+    right: () => ({ left: before + step }),
   }
-  scroller.scrollTo({ ...to[dir], behavior: 'instant' })
-  return { before, after: vertical ? scroller.scrollTop : scroller.scrollLeft }
+  for (let i = 0; i < (dir === 'bottom' ? kBottomTries : 1); i++) {
+    scroller.scrollTo({ ...to[dir](), behavior: 'instant' })
+    // The page's scroll listeners run (a terms box enabling "I accept", a list loading more).
+    await nextFrame(view)
+    await settle()
+    if (dir !== 'bottom' || whereScrolled(scroller, true).atEnd) break
+  }
+  return { before, after: vertical ? scroller.scrollTop : scroller.scrollLeft, scroller }
 }
 
 /** Visible text of the page, its open shadow roots and same-origin frames (seed 001 §4.1). */
@@ -212,7 +273,7 @@ const kActions: DomActionDescriptor[] = [
       const ctx = { ...run.ctx, relocate: run.target!.relocate }
       const V = viewOf(el)
       const native = el instanceof V.HTMLSelectElement ? el : el instanceof V.HTMLLabelElement && el.control instanceof V.HTMLSelectElement ? el.control : null
-      const r = native ? await chooseNative(native, values, ctx) : await (async () => {
+      const r = native ? await chooseNative(native, values, ctx, { replace: run.cmd.replace }) : await (async () => {
         const found = widgetFor(el)
         if (!found) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a select, dropdown, cascader, date picker or menu.`, { reason: 'wrong-kind', suggestion: 'Click it and then click the option.' })
         return found.widget.choose(found.root, { values, ctx })
@@ -279,15 +340,19 @@ const kActions: DomActionDescriptor[] = [
         return ok(`Scrolled ${quoteLabel(el)} into view`, run, { msg: stepResult('scrolledTo', { label: quoteLabel(el) }) })
       }
       if (!dir) return fail('INVALID', 'scroll needs a direction (up, down, top, bottom) or an element.')
-      const box = run.target ? scrollContainer(run.target.el) : null
-      const { before, after } = scrollBox(box, dir, run.cmd.amount)
+      const box = run.target ? scrollContainer(run.target.el) : pageScroller(document)
+      const { before, after, scroller } = await scrollBox(box, dir, run.cmd.amount)
+      const vertical = dir !== 'left' && dir !== 'right'
       const where = box ? ` in ${quoteLabel(box)}` : ''
       const px = Math.round(Math.abs(after - before))
       const atStart = dir === 'up' || dir === 'top'
+      const now = whereScrolled(scroller, vertical)
+      // "The bottom" that is not the end (the box keeps growing, or refuses): said as it is, never as success.
+      if (dir === 'bottom' && !now.atEnd) return fail('NOT_ACTIONABLE', `Scrolled${where} but did not reach the end: ${now.text}.`, { reason: 'no-effect', suggestion: 'The list may keep loading more; scroll again or read what has loaded.' })
       // The page's own scroll is said in the UI language; a box's keeps its detail (it names the box).
       const result: StepResult = after === before ? (atStart ? 'atTop' : 'atEnd') : dir === 'top' ? 'scrolledTop' : dir === 'bottom' ? 'scrolledBottom' : 'scrolled'
       const said = box ? {} : { msg: stepResult(result, result === 'scrolled' ? { directionKey: `step.scroll.${dir}`, px } : { px }) }
-      return ok(after === before ? `Already at the ${atStart ? 'top' : 'end'}${where}; nothing to scroll` : `Scrolled ${dir}${where} (${px} px)`, run, said)
+      return ok(after === before ? `Already at the ${atStart ? 'top' : 'end'}${where}; nothing to scroll` : `Scrolled ${dir}${where} (${px} px); now ${now.text}`, run, said)
     },
   },
   {

@@ -13,6 +13,7 @@ import { domAction } from '../../core/vocabulary'
 import { actionRegistry, type DomActionName, type DomCommand } from './actions'
 import { fail, locate, type Located } from './ladder'
 import { noteAction } from './wait'
+import { pageDigest } from './digest'
 
 export { actionRegistry, kDomActionNames, visibleText, urlMatches, kQuietWindowMs, type DomCommand, type DomActionName, type DomActionDescriptor, type ScrollDirection, type WaitState } from './actions'
 export { locate, type TargetSpec, type Located, type Rung } from './ladder'
@@ -22,6 +23,9 @@ export { watchEffects, kEffectWindowMs } from './effects'
 export { parseChord, keyInfo } from './events'
 export { kWidgets, widgetFor, pickOption } from './widgets'
 
+
+/** Steps the loop guard may call a loop when repeated: their result carries the page's fingerprint. */
+const kRepeatable = new Set<DomActionName>(['click', 'dblclick', 'press'])
 
 /** Seed 001 §2.3: SPA components get this long to mount before a step gives up. */
 export const kDefaultTimeoutMs = 10_000
@@ -45,6 +49,11 @@ export interface RunOptions {
    * before its release (the gate's second look, issue 25 §3).
    */
   recheck?: (el: Element) => string | null
+  /**
+   * Ava's own button or panel lies over the element: moves them off this box (in the window's
+   * coordinates) and resolves once they have gone (the content script's launcher, issue 28 §4).
+   */
+  makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
 }
 
 export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promise<ExecOutcome> {
@@ -64,11 +73,18 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       const refused = await opts.beforeAct?.(found.el, cmd.action)
       if (refused) return refused
     }
-    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck }, timeoutMs: Math.max(0, deadline - Date.now()) })
+    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck, makeRoom: opts.makeRoom }, timeoutMs: Math.max(0, deadline - Date.now()) })
     // What the page did in answer may bring the next step's target: its miss waits (issue 20 §4).
     if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length)) noteAction()
     // The explanation of the match travels with the outcome into the run's trace.
     if (out.ok && target?.why) out.why = target.why
+    if (out.ok && target?.replaced) {
+      out.replaced = target.replaced
+      out.detail += ` (the page had re-rendered ${target.replaced}; acted on the control now in its place, same kind, name and place)`
+      // The detail says more than the short result can: it is what the step shows (ExecSuccess.msg).
+      delete out.msg
+    }
+    if (out.ok && kRepeatable.has(cmd.action) && !out.navigating) out.after = pageDigest()
     return out
   } catch (e) {
     // The executor reports; it never throws into its caller (errors are data, STYLE.md).

@@ -10,7 +10,7 @@
  */
 import type { PageTarget } from '../../core/page/command'
 import type { Candidate, ExecErrorCode, ExecFailure } from '../../core/exec'
-import { safeResolveHandle } from '../observe'
+import { observe, replacementOf, safeResolveHandle } from '../observe'
 import { formatSelector, type ParsedSelector } from '../../core/page/selectors'
 import { queryAll } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from './dom'
@@ -35,6 +35,11 @@ export interface Located {
   why?: string
   /** Looks the element up again the same way (after a re-render); null when it cannot. */
   relocate: () => Element | null
+  /**
+   * The id's element had left the page and this one stands in its place (same kind, name,
+   * container and rank, src/dom/observe/ids.ts): the step result says so.
+   */
+  replaced?: string
 }
 
 export function fail(code: ExecErrorCode, message: string, extra: Partial<ExecFailure> = {}): ExecFailure {
@@ -101,10 +106,17 @@ function textMatch(description: string): Element | Element[] | null {
   })
 }
 
-function byTargetId(id: string): Element | 'stale' | 'unknown' {
+function byTargetId(id: string): Element | { replaced: Element } | 'stale' | 'unknown' {
   const handle = safeResolveHandle(id)
   if (handle.ok) return handle.value
-  return handle.error.code === 'ELEMENT_STALE' ? 'stale' : 'unknown'
+  if (handle.error.code === 'ELEMENT_STALE') {
+    // Re-rendered controls (a calendar's arrows, a pager's Next): a fresh scan says what stands
+    // where the element stood; only an exact equivalent is taken.
+    observe({ includeContent: false })
+    const el = replacementOf(id)
+    return el ? { replaced: el } : 'stale'
+  }
+  return 'unknown'
 }
 
 export interface LocateOptions {
@@ -133,8 +145,9 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
       return fail('ELEMENT_STALE', `The element ${spec.targetId} has left the page since it was scanned (the page re-rendered).`, { rung: 'target_id', suggestion: kSuggestRescan })
     }
     if (found !== 'unknown') {
-      const el = found
-      return { el, rung: 'target_id', relocate: () => (el.isConnected ? el : null) }
+      const el = 'replaced' in found ? found.replaced : found
+      const replaced = 'replaced' in found ? spec.targetId : undefined
+      return { el, rung: 'target_id', relocate: () => (el.isConnected ? el : null), ...(replaced ? { replaced } : {}) }
     }
     if (!spec.selectors?.length && !spec.semantic) {
       return fail('ELEMENT_STALE', `No element has the id ${spec.targetId} on this page any more.`, { rung: 'target_id', suggestion: kSuggestRescan })

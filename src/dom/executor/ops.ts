@@ -14,6 +14,7 @@ import { fail } from './ladder'
 import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } from './native'
 import { nextFrame, settle, waitFor } from './wait'
 import { revealByHover } from './reveal'
+import { settlePicker } from './picker'
 
 export interface OpContext {
   deadline: number
@@ -23,15 +24,29 @@ export interface OpContext {
   settle?: boolean
   /** Re-checks the element during a click, after the pointer events (RunOptions.recheck). */
   recheck?: (el: Element) => string | null
+  /** Moves Ava's own UI off a box before acting there (RunOptions.makeRoom). */
+  makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
 }
 
 export type OpResult = { ok: true; el: Element; forced: boolean; changes: ExecChanges; navigating: boolean }
 
 const kClickChecks: Checks = { visible: true, enabled: true, stable: true, hitTest: true, allowForce: true }
 
-/** The state of the target a click may change without touching the DOM (checkbox, value, expanded). */
+/** Ancestors up to which a click's effect on nearby fields is looked for (a spinner's arrow and its number). */
+const kNearbyDepth = 3
+
+/**
+ * The state a click may change without touching the DOM: the target's (checkbox, value,
+ * expanded) and the values of the fields beside it, which scripts set as properties (a spinner's
+ * arrow writes its number into the input next to it).
+ */
 function stateSignature(el: Element): string {
-  return `${checkedState(el)}|${(el as HTMLInputElement).value ?? ''}|${el.getAttribute('aria-expanded')}|${el.getAttribute('aria-pressed')}|${el.getAttribute('aria-selected')}`
+  let scope: Element = el
+  for (let i = 0; i < kNearbyDepth && scope.parentElement && scope.parentElement !== el.ownerDocument.body; i++) scope = scope.parentElement
+  scope = el.closest('form') ?? scope
+  let nearby = ''
+  for (const f of scope.querySelectorAll('input, select, textarea')) nearby += `|${(f as HTMLInputElement).value}`
+  return `${checkedState(el)}|${(el as HTMLInputElement).value ?? ''}|${el.getAttribute('aria-expanded')}|${el.getAttribute('aria-pressed')}|${el.getAttribute('aria-selected')}${nearby}`
 }
 
 /**
@@ -56,7 +71,7 @@ async function clickShown(target: Element, ctx: OpContext, options: ClickOptions
   const before = stateSignature(el)
   if (ready.forced) forceClick(el)
   else {
-    const stopped = click(el, options, undefined, ctx.recheck && (() => ctx.recheck!(el)))
+    const stopped = click(el, options, ready.at, ctx.recheck && (() => ctx.recheck!(el)))
     if (stopped) {
       watch.finish()
       const why = stopped.stopped === 'hit' ? `At the moment of the click, ${quoteLabel(el)} was no longer what lay under the pointer (the page swapped, moved or covered it); nothing was clicked.` : stopped.stopped
@@ -80,7 +95,7 @@ export async function hoverOp(target: Element, ctx: OpContext): Promise<OpResult
   const ready = await ensureActionable(retarget(target), { visible: true, stable: true, hitTest: true }, ctx)
   if (!ready.ok) return ready
   const watch = watchEffects(ready.el.ownerDocument)
-  hover(ready.el)
+  hover(ready.el, ready.at)
   await watch.waitForEffect(0)
   await settle()
   const { navigating, ...changes } = watch.finish()
@@ -93,6 +108,28 @@ function sameValue(actual: string, wanted: string, el: Element): boolean {
   const type = (el as HTMLInputElement).type
   if (type === 'number') return Number(actual) === Number(wanted)
   return actual.replace(/\s+/g, ' ').trim() === wanted.replace(/\s+/g, ' ').trim()
+}
+
+/** Letters and digits only: what an input mask keeps of a value it formats ("(555) 123-4567"). */
+const masked = (v: string) => v.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase()
+
+/**
+ * A field whose script formatted the value as it went in (an input mask) may clear or change it
+ * again when the field is left (an incomplete phone number): leave it as a person moving on
+ * does, and read it back once the page has settled.
+ */
+async function settleMask(el: HTMLInputElement | HTMLTextAreaElement, value: string): Promise<ExecFailure | { note: string }> {
+  const V = viewOf(el)
+  el.dispatchEvent(new V.Event('change', { bubbles: true }))
+  el.blur()
+  await settle()
+  await nextFrame(V)
+  if (el.value && masked(el.value) === masked(value)) return { note: `the field shows it as "${el.value}"` }
+  return fail('NOT_ACTIONABLE', `${quoteLabel(el)} formats what is typed, and when the field was left it ${el.value ? `changed "${value}" to "${el.value}"` : `cleared "${value}"`}; the value is not set.`, {
+    reason: 'value-rejected',
+    msg: { key: 'outcome.step.maskRejected', params: { value, shown: el.value || '—' } },
+    suggestion: 'Give the whole value the field expects (every digit of a phone number, a card, a date), in its own format.',
+  })
 }
 
 
@@ -138,12 +175,30 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
     // in its next tick (Vue): after the tick and one animation frame, the value has stuck or not.
     await settle()
     await nextFrame(V)
-    if (!sameValue(el.value, value, el)) {
+    const formatted = !sameValue(el.value, value, el) && !!el.value && masked(el.value) === masked(value)
+    if (formatted) {
+      const kept = await settleMask(el, value)
+      if ('ok' in kept) {
+        watch.finish()
+        return kept
+      }
+      note = note ? `${note}; ${kept.note}` : kept.note
+    } else if (!sameValue(el.value, value, el)) {
       watch.finish()
       return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the page changed the value to "${el.type === 'password' ? '•••' : el.value}".`, {
         reason: 'value-rejected',
         suggestion: 'The field may accept only some characters or a fixed format.',
       })
+    }
+    // A script date picker reads the field again when it is left, and may keep another date: read
+    // back after it settles, choose in its calendar when it did, fail when neither holds (picker.ts).
+    if (el instanceof V.HTMLInputElement && !picker) {
+      const settled = await settlePicker(el, value)
+      if (settled && 'ok' in settled) {
+        watch.finish()
+        return settled
+      }
+      if (settled?.note) note = note ? `${note}; ${settled.note}` : settled.note
     }
   } else if (el instanceof V.HTMLElement && el.isContentEditable) {
     if (mode === 'fill' || value === '') fillEditable(el, value)

@@ -267,11 +267,17 @@ export function widgetFor(el: Element): { widget: WidgetDescriptor; root: Elemen
 }
 
 /** A native <select>: options by value or label, every value for a multiple select. */
-export async function chooseNative(el: HTMLSelectElement, values: string[], ctx: OpContext): Promise<ExecSuccess | ExecFailure> {
+/**
+ * A native <select>. One that takes several values keeps what is already chosen and adds these
+ * (a person choosing two names in a list does it in two goes), unless `replace` says the step
+ * names the whole choice ("only Bob"). `toggle` is a click on an option of such a list: as a
+ * Ctrl+click, it chooses an option that was not chosen and un-chooses one that was.
+ */
+export async function chooseNative(el: HTMLSelectElement, values: string[], ctx: OpContext, how: { replace?: boolean; toggle?: HTMLOptionElement } = {}): Promise<ExecSuccess | ExecFailure> {
   const what = quoteLabel(el)
   const options = [...el.options]
-  const chosen: HTMLOptionElement[] = []
-  for (const v of values) {
+  const chosen: HTMLOptionElement[] = how.toggle ? [how.toggle] : []
+  for (const v of how.toggle ? [] : values) {
     const want = normalize(v)
     const match = options.find((o) => o.value === v) ?? options.find((o) => normalize(o.text) === want) ?? options.find((o) => normalize(o.text).toLowerCase().includes(want.toLowerCase()))
     if (!match) {
@@ -286,13 +292,44 @@ export async function chooseNative(el: HTMLSelectElement, values: string[], ctx:
   const ready = await ensureActionable(el, { visible: true, enabled: true, allowForce: true }, ctx)
   if (!ready.ok) return ready
   el.focus({ preventScroll: true })
-  for (const o of options) o.selected = chosen.includes(o)
+  const keep = el.multiple && !how.replace
+  if (how.toggle && el.multiple && how.toggle.selected) {
+    how.toggle.selected = false
+    chosen.length = 0
+  } else for (const o of options) o.selected = chosen.includes(o) || (keep && o.selected)
   const V = viewOf(el)
   el.dispatchEvent(new V.Event('input', { bubbles: true, composed: true }))
   el.dispatchEvent(new V.Event('change', { bubbles: true }))
   const labels = chosen.map((o) => normalize(o.text))
   const shown = [...el.selectedOptions].map((o) => normalize(o.text))
   if (labels.some((l) => !shown.includes(l))) return fail('NOT_ACTIONABLE', `Chose ${labels.join(', ')} in ${what} but the page changed it to ${shown.join(', ') || 'nothing'}.`, { reason: 'value-rejected' })
+  if (how.toggle && !chosen.length) {
+    const off = quoteTexts([normalize(how.toggle.text)])
+    return success(el, `Un-chose ${off} in ${what} (still chosen: ${quoteTexts(shown) || 'nothing'})`, shown.join(', '))
+  }
   const picked = quoteTexts(labels)
-  return success(el, `Selected ${picked} in ${what}`, shown.join(', '), undefined, stepResult('selected', { values: picked, label: what }))
+  const kept = keep ? shown.filter((l) => !labels.includes(l)) : []
+  // A list that keeps earlier choices says them, so the model knows what the list holds now.
+  const also = kept.length ? ` (also chosen: ${quoteTexts(kept)})` : ''
+  return success(el, `Selected ${picked} in ${what}${also}`, shown.join(', '), undefined, stepResult('selected', { values: picked, label: what }))
+}
+
+/** The <select> an <option> (or its <optgroup>) belongs to. */
+export function selectOfOption(el: Element): { select: HTMLSelectElement; option: HTMLOptionElement } | null {
+  const V = viewOf(el)
+  const option = el instanceof V.HTMLOptionElement ? el : null
+  const select = option?.closest('select')
+  return option && select instanceof V.HTMLSelectElement ? { select, option } : null
+}
+
+/**
+ * A click on a native option selects it, as a person's click in the open list does (the closed
+ * list draws no option anywhere a pointer could reach). In a list that takes several values it
+ * acts as Ctrl+click: the others stay chosen.
+ */
+export function clickNativeOption(option: HTMLOptionElement, select: HTMLSelectElement, ctx: OpContext): Promise<ExecSuccess | ExecFailure> {
+  if (option.disabled || (option.parentElement instanceof viewOf(option).HTMLOptGroupElement && option.parentElement.disabled)) {
+    return Promise.resolve(fail('NOT_ACTIONABLE', `Option "${normalize(option.text)}" of ${quoteLabel(select)} is disabled.`, { reason: 'disabled' }))
+  }
+  return chooseNative(select, [], ctx, { toggle: option })
 }

@@ -6,6 +6,14 @@
  * lives, whatever re-renders do around it, and a map from id to a WeakRef lets an id be resolved
  * back. An id is never handed to a second element while the first one is still alive, so an old
  * id either finds its own element or fails as stale; it is never silently re-pointed.
+ *
+ * One exception, said out loud in the step result: a control a page re-renders on every click (a
+ * date picker's "Prev" arrow, a pagination "Next") leaves the page and an equivalent one takes its
+ * place. Each scan remembers where every id stood: its kind and name (the id's base), its container
+ * (the region) and its place (its rank among the twins of that base in that region). An id whose
+ * element left the page resolves to the one element that now stands exactly there
+ * (`replacementOf`), never to anything that differs in kind, name, place or container; twins
+ * (a Delete in every row) only within a row or card with the same text.
  */
 import { ObserveError, type Result } from './errors'
 import { kIdPrefix, type ElementType } from '../../core/page/snapshot'
@@ -23,6 +31,11 @@ const byId = new Map<string, WeakRef<Element>>()
  */
 let listed = new Set<Element>()
 let revision = 0
+
+/** Where an id's element stood at the last scan that saw it: kind + name, container, rank, tag. */
+const placeOf = new Map<string, string>()
+/** The last scan's elements by place, for `replacementOf`. */
+let atPlace = new Map<string, WeakRef<Element>>()
 
 export interface IdRequest {
   el: Element
@@ -89,7 +102,61 @@ export function assignIds(reqs: IdRequest[], byBase = twinsByBase(reqs)): string
       byId.set(ids[i], new WeakRef(el))
     }
   }
+  rememberPlaces(reqs, ids, byBase)
   return ids
+}
+
+/** The place key of request `i`: its id base, region and rank among its twins there, and its tag. */
+function rememberPlaces(reqs: IdRequest[], ids: string[], byBase: Map<string, number[]>): void {
+  const next = new Map<string, WeakRef<Element>>()
+  for (const [base, members] of byBase) {
+    const rank = new Map<string, number>()
+    const perRegion = new Map<string, number>()
+    for (const i of members) perRegion.set(reqs[i].region, (perRegion.get(reqs[i].region) ?? 0) + 1)
+    for (const i of members) {
+      const n = rank.get(reqs[i].region) ?? 0
+      rank.set(reqs[i].region, n + 1)
+      // Twins (a Delete in every row) are equivalent only within the same row or card: a table
+      // that re-rendered with other rows has no equivalent of the old row's button. Twins with no
+      // row text to tell them apart have no place at all.
+      const twins = (perRegion.get(reqs[i].region) ?? 0) > 1
+      if (twins && !reqs[i].context) {
+        placeOf.delete(ids[i])
+        continue
+      }
+      const key = `${base}|${reqs[i].prefix}${reqs[i].region}|${n}|${reqs[i].el.localName}${twins ? `|${reqs[i].context}` : ''}`
+      placeOf.set(ids[i], key)
+      // The handle's own WeakRef: nothing new is made per element per scan.
+      next.set(key, byId.get(ids[i])!)
+    }
+  }
+  for (const id of placeOf.keys()) if (!byId.has(id)) placeOf.delete(id)
+  atPlace = next
+}
+
+/**
+ * The element that took the place of `id`'s element after a re-render, as the latest scan saw it:
+ * same kind and name, same container, same rank, same tag, and in the page. The id is moved to it
+ * (the departed element keeps none), so the next step and the next listing say the same id.
+ * Null when the id's element is still here, was never placed, or nothing stands in its place.
+ */
+export function replacementOf(id: string): Element | null {
+  const key = placeOf.get(id)
+  const old = byId.get(id)?.deref()
+  if (!key || (old && old.isConnected)) return null
+  const el = atPlace.get(key)?.deref()
+  if (!el || el === old || !el.isConnected) return null
+  const had = idOf.get(el)
+  if (had !== undefined && had !== id && byId.get(had)?.deref() === el) {
+    byId.delete(had)
+    placeOf.delete(had)
+  }
+  if (old) idOf.delete(old)
+  idOf.set(el, id)
+  byId.set(id, new WeakRef(el))
+  if (old) listed.delete(old)
+  listed.add(el)
+  return el
 }
 
 /** Conflict rules of §3.3, in order: region, nearby text, number. */
@@ -191,6 +258,8 @@ export function resolveHandle(id: string): Element {
 export function clearAgentIds(): void {
   listed = new Set()
   byId.clear()
+  placeOf.clear()
+  atPlace = new Map()
 }
 
 const frameIds = new WeakMap<Element, string>()

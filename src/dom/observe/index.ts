@@ -4,7 +4,7 @@
  * serializer and the frame merge are pure and live in core/page.
  */
 export { observe, type ObserveOptions } from './observe'
-export { resolveHandle, safeResolveHandle, splitFrameId, idOfElement, listedElements } from './ids'
+export { resolveHandle, safeResolveHandle, replacementOf, splitFrameId, idOfElement, listedElements } from './ids'
 export { waitForReady, openModals, type PendingRequestSource, type ReadyOptions, type ReadyReport, type ModalInfo } from './readiness'
 export { scrollAndCollect, type ScrollCollectOptions, type ScrollCollectResult } from './dynamic'
 export { showOverlay, hideOverlay } from './overlay'

@@ -31,6 +31,8 @@ import { domAction } from '../../core/vocabulary'
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
   emitRecorded?: (event: RawEvent) => void
+  /** Moves Ava's own button and panel off a box a step is about to act on (RunOptions.makeRoom). */
+  makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
 }
 
 export type Receive = <K extends PageCommandKind>(command: PageCommand<K>) => Promise<PageOutcome<K>>
@@ -238,6 +240,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     const out = await runCommand({ ...step, target }, {
       timeoutMs,
       recheck: judge.recheck,
+      makeRoom: options.makeRoom,
       beforeAct: (el, action) => {
         const nav = navigationOf(el, action, step.key)
         const refused = refuse(el, action, nav)
@@ -316,7 +319,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       }
       const leaving = watchLeaving()
       try {
-        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct, recheck: judge.recheck, ...(judge.bound ? { element: judge.bound } : {}) })
+        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct, recheck: judge.recheck, makeRoom: options.makeRoom, ...(judge.bound ? { element: judge.bound } : {}) })
         if (newTab) {
           const outcome: StepOutcome = { ok: true, level: null, alternative: 0, resolveMs: ran.resolveMs, actMs: 0, detail: `Opened ${newTab} in a new tab` }
           return { ok: true, outcome, openTab: newTab }

@@ -6,7 +6,7 @@
 import type { FlowStep } from '../../core/flows/schema'
 import type { RunStepOptions, StepFailureCode, StepOutcome } from '../../core/flows/replay'
 import type { ExecFailure } from '../../core/exec'
-import { runCommand, type DomCommand } from '../executor'
+import { runCommand, type DomCommand, type RunOptions } from '../executor'
 import { resolveTarget } from './resolve'
 import { generateSelectors, snapshotOf } from './selectors'
 import { runCheck, runExtract, runGoBack } from './check'
@@ -68,7 +68,7 @@ type BeforeAct = (el: Element, action: DomCommand['action']) => ExecFailure | nu
  * `element`: the element the person's yes was bound to; it is acted on without being located
  * again (issue 25 §3). `recheck`: the gate's second look during a click (RunOptions.recheck).
  */
-export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal; beforeAct?: BeforeAct; recheck?: (el: Element) => string | null; element?: Element }): Promise<StepOutcome> {
+export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal; beforeAct?: BeforeAct; recheck?: (el: Element) => string | null; element?: Element } & Pick<RunOptions, 'makeRoom'>): Promise<StepOutcome> {
   // Checks and reads act on nothing: no gate, no executor (check.ts).
   if (kAssertActions.has(step.action)) return runCheck(step, opts)
   if (step.action === 'extract') return runExtract(step, opts)
@@ -94,7 +94,7 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
     return { ok: true, ...base, resolveMs, actMs: 0, detail: 'The element is there', ...(fresh ? { fresh, snapshot } : {}) }
   }
   const t1 = performance.now()
-  const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, recheck: opts.recheck, settle: false })
+  const out = await runCommand(command(step, el, opts.files), { timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs), signal: opts.signal, beforeAct: opts.beforeAct, recheck: opts.recheck, makeRoom: opts.makeRoom, settle: false })
   const actMs = Math.round(performance.now() - t1)
   if (!out.ok) {
     // The refusal keeps its risk category, so whoever asks can say which risk it is (and a client's

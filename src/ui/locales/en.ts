@@ -142,6 +142,8 @@ export default {
   "outcome.step.notActionable.swapped": "Step {n} stopped: at the moment of the click, something else than the element Ava checked was under the pointer (the page swapped it). Nothing was clicked.",
   "outcome.step.notActionable.unbound": "Step {n} stopped: the element you allowed has left the page or changed, so Ava did not act on anything in its place.",
   "outcome.step.notActionable.no-effect": "Step {n} failed: it had no effect on the page.",
+  "outcome.step.maskRejected": "Step {n} failed: the field formats what is typed, and when it was left it did not keep “{value}” (it shows “{shown}”). The value is not set.",
+  "outcome.step.pickerRejected": "Step {n} failed: the date picker changed the date to “{shown}”, and choosing {date} in its calendar did not work either. The date is not set.",
   "outcome.step.notActionable.value-rejected": "Step {n} failed: the field did not take the value.",
   "outcome.step.notActionable.wrong-kind": "Step {n} failed: its element is not the kind of control it needs.",
   "outcome.step.notActionable.cancelled": "You cancelled step {n}; nothing was done.",

@@ -136,6 +136,8 @@ export default {
   "outcome.step.notActionable.swapped": "第 {n} 步已停止：点击的那一刻，指针下面已经不是 Ava 检查过的元素（页面把它换掉了）。没有点击任何东西。",
   "outcome.step.notActionable.unbound": "第 {n} 步已停止：你允许的那个元素已经离开页面或发生了变化，Ava 没有替它操作别的东西。",
   "outcome.step.notActionable.no-effect": "第 {n} 步失败：操作后页面没有任何变化。",
+  "outcome.step.maskRejected": "第 {n} 步失败：这个输入框会给输入的内容套格式，离开输入框后它没有保留“{value}”（现在显示“{shown}”）。这个值没有填好。",
+  "outcome.step.pickerRejected": "第 {n} 步失败：日期选择器把日期改成了“{shown}”，在它的日历里选 {date} 也没有成功。日期没有填好。",
   "outcome.step.notActionable.value-rejected": "第 {n} 步失败：输入框没有接受这个值。",
   "outcome.step.notActionable.wrong-kind": "第 {n} 步失败：元素不是这一步需要的控件类型。",
   "outcome.step.notActionable.cancelled": "你取消了第 {n} 步，没有执行任何操作。",

@@ -22,6 +22,25 @@ describe('the loop guard', () => {
     expect(isLooping([type('a'), type('b'), type('c')])).toBe(false)
     expect(isLooping([type('a'), type('a'), type('a')])).toBe(true)
   })
+
+  it('calls a repeated click or key a loop only when the page did not change between the repeats', () => {
+    const up = [click('Up'), click('Up'), click('Up'), click('Up'), click('Up')]
+    // A spinner's arrow: every click shows a new page.
+    const counting = { 0: 'a1', 1: 'a2', 2: 'a3', 3: 'a4', 4: 'a5' }
+    for (let n = 3; n <= 5; n++) expect(isLooping(up.slice(0, n), counting)).toBe(false)
+    // A toggle clicked back and forth: the third click shows the page the first one showed.
+    expect(isLooping(up.slice(0, 3), { 0: 'open', 1: 'shut', 2: 'open' })).toBe(true)
+    // A click whose page is the same each time.
+    expect(isLooping(up.slice(0, 3), { 0: 'x', 1: 'x', 2: 'x' })).toBe(true)
+    // A repeat with no fingerprint (an older run resumed) is judged as before.
+    expect(isLooping(up.slice(0, 3), { 0: 'a1', 2: 'a3' })).toBe(true)
+    const left: Instruction = { step_id: 1, action_type: 'press', params: { key: 'ArrowLeft', semantic_locator: 'Volume slider' } }
+    expect(isLooping([left, left, left, left], { 1: 's40', 2: 's30', 3: 's20' })).toBe(false)
+    expect(isLooping([left, left, left], { 0: 's0', 1: 's0', 2: 's0' })).toBe(true)
+    // Other actions keep the old rule whatever the page shows.
+    const type: Instruction = { step_id: 1, action_type: 'input', params: { fallback_selector: '#q', value: 'a' } }
+    expect(isLooping([type, type, type], { 0: '1', 1: '2', 2: '3' })).toBe(true)
+  })
 })
 
 describe('the instruction cache key', () => {

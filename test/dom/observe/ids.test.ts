@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // Semantic ids (seed 002 §3.2, §3.3) and stable handles (§3.4).
 import { beforeEach, describe, expect, test } from 'vitest'
-import { clearAgentIds, idOfElement, observe, ObserveError, resolveHandle, safeResolveHandle } from '../../../src/dom/observe'
+import { clearAgentIds, idOfElement, observe, ObserveError, replacementOf, resolveHandle, safeResolveHandle } from '../../../src/dom/observe'
 import { page } from './helpers'
 
 beforeEach(() => clearAgentIds())
@@ -134,5 +134,49 @@ describe('stable handles (§3.4)', () => {
     const [one] = ids(doc)
     clearAgentIds()
     expect(safeResolveHandle(one).ok).toBe(false)
+  })
+})
+
+describe('a control re-rendered in place (issue 28 §5)', () => {
+  test('an id whose element was replaced by an equivalent resolves to the replacement, and keeps its id', () => {
+    const doc = page('<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>')
+    const [id] = ids(doc)
+    const old = resolveHandle(id)
+    doc.querySelector('.cal')!.innerHTML = '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>February 2024</th></tr></thead></table>'
+    expect(safeResolveHandle(id).ok).toBe(false)
+    observe({ root: doc })
+    const now = replacementOf(id)
+    expect(now).not.toBeNull()
+    expect(now).not.toBe(old)
+    expect(now!.getAttribute('aria-label')).toBe('Prev')
+    expect(resolveHandle(id)).toBe(now)
+    expect(ids(doc)).toContain(id)
+  })
+
+  test.each([
+    ['another name', '<button>Next</button>'],
+    ['another kind', '<a href="#">Prev</a>'],
+    ['another container', '<main><button>Prev</button></main>'],
+  ])('nothing stands in for it when the new element has %s', (_, html) => {
+    const doc = page('<header><button>Prev</button></header><div id="slot"></div>')
+    const [id] = ids(doc)
+    doc.querySelector('header')!.remove()
+    doc.getElementById('slot')!.innerHTML = html
+    observe({ root: doc })
+    expect(replacementOf(id)).toBeNull()
+    expect(safeResolveHandle(id).ok).toBe(false)
+  })
+
+  test('a row’s button is equivalent only in a row of the same text: another page of the table stays stale', () => {
+    const rows = (names: string[]) => `<table><tbody>${names.map((n) => `<tr><td>${n}</td><td><button>Delete</button></td></tr>`).join('')}</tbody></table>`
+    const doc = page(`<div id="t">${rows(['Alice', 'Bob'])}</div>`)
+    observe({ root: doc })
+    const alice = observe({ root: doc }).elements.find((e) => e.id.includes('alice'))!.id
+    doc.getElementById('t')!.innerHTML = rows(['Carol', 'Dave'])
+    observe({ root: doc })
+    expect(replacementOf(alice)).toBeNull()
+    doc.getElementById('t')!.innerHTML = rows(['Alice', 'Bob'])
+    observe({ root: doc })
+    expect(replacementOf(alice)?.closest('tr')?.textContent).toContain('Alice')
   })
 })
