@@ -109,6 +109,16 @@ export const useChatStore = defineStore('chat', () => {
     await send('panel→bg:run.confirm', { runId, allow }).catch((e) => (error.value = refusal(e)))
   }
 
+  /** The person's answer to the model's question: their words, or Continue (`null`). */
+  async function answer(runId: string, text: string | null) {
+    try {
+      const r = await send('panel→bg:run.answer', text === null ? { runId, continued: true } : { runId, text })
+      if (!r.ok) error.value = t(r.reason === 'empty' ? 'ask.refused.empty' : 'ask.refused.closed')
+    } catch (e) {
+      error.value = refusal(e)
+    }
+  }
+
   async function clear() {
     const r = await send('panel→bg:chat.clear', {})
     if (r.cleared) messages.value = []
@@ -142,5 +152,5 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  return { messages, run, loading, error, connected, overlay, busy, load, sendText, retry, openOptions, stop, clear, confirm, toggleOverlay, apply }
+  return { messages, run, loading, error, connected, overlay, busy, load, sendText, retry, openOptions, stop, clear, confirm, answer, toggleOverlay, apply }
 })

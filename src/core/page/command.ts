@@ -13,6 +13,7 @@ import type { Instruction } from '../instruction/schema'
 import type { SitePolicy } from '../offsite'
 import type { Intent, PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
+import type { CollectRound } from './collect'
 
 export const kDomActionNames = [
   'navigate', 'click', 'dblclick', 'fill', 'type', 'select', 'check', 'uncheck', 'hover', 'focus', 'press', 'scroll', 'submit', 'wait', 'verify', 'getText', 'getAttribute', 'upload',
@@ -163,6 +164,11 @@ export interface PageCommands {
   overlay: { req: { on: boolean }; res: { on: boolean; elements: number } }
   /** The tab's in-flight request count, pushed while a settling read waits (no polling). */
   requests: { req: { pending: number }; res: Record<never, never> }
+  /**
+   * One round of reading a feed or table (core/page/collect.ts): the items drawn now, after one
+   * scroll unless `first`. `target` names the list or its scroll box; `session` keeps it across rounds.
+   */
+  collect: { req: { session: string; first: boolean; target?: PageTarget; timeoutMs: number }; res: { round: CollectRound } }
 }
 
 export type PageCommandKind = keyof PageCommands
