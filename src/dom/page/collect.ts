@@ -108,7 +108,7 @@ function keyOf(el: Element, text: string): string {
   return `text=${text}`
 }
 
-/** The children of `group` that are its items: those of its most common kind (tag and role). */
+/** The children of `group` that are its items: those of its most common kind (tag, role, first class). */
 function likeChildren(group: Element): Element[] {
   if (group.matches('table')) return [...group.querySelectorAll(':scope > tbody > tr, :scope > tr')]
   const kinds = new Map<string, Element[]>()
@@ -127,7 +127,8 @@ function likeChildren(group: Element): Element[] {
 function kindOf(el: Element): string | null {
   const tag = el.localName
   if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'link' || tag === 'meta') return null
-  return `${tag}|${el.getAttribute('role') ?? ''}`
+  // The first class too: a list's loading line or "show more" row is no item, though a `div` like them.
+  return `${tag}|${el.getAttribute('role') ?? ''}|${el.classList[0] ?? ''}`
 }
 
 /**
