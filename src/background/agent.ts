@@ -110,6 +110,8 @@ export function answerConfirmation(tabId: number, runId: string, allow: boolean)
 export async function answerAsk(tabId: number, runId: string, answer: PersonAnswer): Promise<{ ok: true } | { ok: false; reason: 'closed' | 'empty' }> {
   if ('text' in answer && !answer.text.trim()) return { ok: false, reason: 'empty' }
   const run = live.get(tabId)
+  // Stopped: the run is ending, whatever its stored state says for the moment.
+  if (run?.id === runId && run.controller.signal.aborted) return { ok: false, reason: 'closed' }
   if (run?.id === runId && run.reply) {
     run.reply(answer)
     return { ok: true }

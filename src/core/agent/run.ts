@@ -837,6 +837,9 @@ async function awaitAnswer(run: Run, pending: NonNullable<RunState['pendingAsk']
   try {
     answer = await ports.ask.answer!({ runId: state.id, cardId: pending.cardId }, signal)
   } catch (e) {
+    // Stored before the card says so: an answer that comes now finds no open question.
+    state.pendingAsk = undefined
+    await save(run).catch(() => undefined)
     await ports.chat.patch(pending.cardId, { ask: { runId: state.id, step: pending.step, question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), state: 'closed', messageId: state.messageId } }).catch(() => undefined)
     throw signal.aborted ? signal.reason : e
   }
