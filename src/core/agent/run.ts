@@ -360,7 +360,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         const askless = !!item.askless
         await show(run, { ...view, status: 'failed', title: msg(askless ? 'step.askNoQuestion' : 'step.invalid') })
         const n = view.index + 1
-        batch.failure = { error: new AvaError('SCHEMA', askless ? `Step ${n} was to ask you something, but it had no question, so Ava stopped before it.` : `Step ${n} was not a valid instruction, so Ava stopped before it.`, { msg: msg(askless ? 'outcome.askNoQuestion' : 'outcome.invalidStep', { n }), details }) }
+        batch.failure = { error: new AvaError('SCHEMA', askless ? `Step ${n} was to ask you something, but it had no question (ask needs params.question), so Ava stopped before it.` : `Step ${n} was not a valid instruction, so Ava stopped before it.`, { msg: msg(askless ? 'outcome.askNoQuestion' : 'outcome.invalidStep', { n }), details }) }
         stream.abort()
         continue
       }
