@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill'
 import type { RunView } from '../core/chat'
-import type { AgentPorts } from '../core/agent/ports'
+import type { AgentPorts, PersonAnswer } from '../core/agent/ports'
 import { beginRun, checkRequest, resumeRun, runAgent } from '../core/agent/run'
 import { isActive, type RunState } from '../core/agent/state'
 import { AvaError } from '../core/errors'
@@ -15,7 +15,7 @@ import { actionCapabilities, actionEnvNames, describeResult, engineFor, getRegis
 import { chatWriter, newId, originOf } from './conversation'
 import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
-import { execInPage, navigate, pageContext, tabUrl } from './page'
+import { execInPage, navigate, pageContext, sendCommand, tabUrl } from './page'
 import { trackRequests } from './requests'
 import { pageUrl, type SitePolicy, type TabGate } from '../core/offsite'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
@@ -33,12 +33,22 @@ interface Live {
   controller: AbortController
   /** Resolves the pending risky-step question. */
   answer?: (allow: boolean) => void
+  /** Resolves the pending `ask` (the person's own words, or Continue). */
+  reply?: (answer: PersonAnswer) => void
 }
 const live = new Map<number, Live>()
+/**
+ * Answers that came while no run was there to take them: the worker had been stopped and the run
+ * is being resumed (resumeRuns); the resumed run takes its answer from here. By run id.
+ */
+const mailbox = new Map<string, PersonAnswer>()
 
 // A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
 // with the reason (issue 15 §2). Registered at the top level, with the worker's other listeners.
 watchOffsite((tabId, message) => live.get(tabId)?.controller.abort(new AvaError('STEP_FAILED', message, { msg: msg('outcome.offsite'), details: message })))
+
+/** How long a collect step's named list may take to appear on the page. */
+const kCollectLocateMs = 5_000
 
 function sitesOf(settings: Settings): SitePolicy {
   return { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains }
@@ -90,6 +100,27 @@ export function answerConfirmation(tabId: number, runId: string, allow: boolean)
   if (!run || run.id !== runId || !run.answer) return false
   run.answer(allow)
   return true
+}
+
+/**
+ * The person's answer to a run's `ask`: to the run waiting on it, or — after a worker restart, before
+ * the run is resumed — kept for it. Refused when no question of that run is open (it was stopped or
+ * ended) or when the answer is blank: the panel says which, in the person's language.
+ */
+export async function answerAsk(tabId: number, runId: string, answer: PersonAnswer): Promise<{ ok: true } | { ok: false; reason: 'closed' | 'empty' }> {
+  if ('text' in answer && !answer.text.trim()) return { ok: false, reason: 'empty' }
+  const run = live.get(tabId)
+  // Stopped: the run is ending, whatever its stored state says for the moment.
+  if (run?.id === runId && run.controller.signal.aborted) return { ok: false, reason: 'closed' }
+  if (run?.id === runId && run.reply) {
+    run.reply(answer)
+    return { ok: true }
+  }
+  const state = await runStore(tabId).get()
+  if (!state || state.id !== runId || state.status !== 'waiting' || !state.pendingAsk) return { ok: false, reason: 'closed' }
+  mailbox.set(runId, answer)
+  if (!launched.has(runId)) await resumeRuns()
+  return { ok: true }
 }
 
 /** The ids of the runs this worker has started or resumed, for as long as it lives. */
@@ -154,6 +185,10 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       },
       // A page named in the person's own request, already checked against the lists.
       navigate: async (tab, url, signal) => (await allowUrl(tab, url), navigate(tab, url, signal)),
+      async collectRound(tab, { session, first, target }, signal) {
+        const out = await sendCommand(tab, { kind: 'collect', session, first, ...(target ? { target } : {}), timeoutMs: kCollectLocateMs }, { signal })
+        return out.ok ? out.round : out
+      },
       url: (tab) => tabUrl(tab),
     },
     actions: {
@@ -205,6 +240,19 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       },
     },
     ask: {
+      answer: ({ runId }, signal) =>
+        new Promise<PersonAnswer>((resolve, reject) => {
+          const kept = mailbox.get(runId)
+          if (kept) {
+            mailbox.delete(runId)
+            return resolve(kept)
+          }
+          me.reply = (answer) => {
+            me.reply = undefined
+            resolve(answer)
+          }
+          signal.addEventListener('abort', () => ((me.reply = undefined), reject(signal.reason)), { once: true })
+        }),
       confirm: (_question, signal) =>
         new Promise<boolean>((resolve) => {
           const done = (allow: boolean) => {

@@ -33,6 +33,8 @@ export const StepViewSchema = z.object({
   rung: z.string().optional(),
   /** The row's name in the person's language, when the model gave none Ava can show (an invalid instruction). */
   title: MsgSchema.optional(),
+  /** What a `collect` step gathered, as a table the person can save (CSV, JSON). */
+  table: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.string())) }).optional(),
 })
 export type StepView = z.infer<typeof StepViewSchema>
 
@@ -47,7 +49,7 @@ export const ChatMessageSchema = z.object({
   /** Steps of the run this assistant message belongs to. */
   steps: z.array(StepViewSchema).optional(),
   /** `error` messages are shown in the error style with a hint. */
-  kind: z.enum(['info', 'error', 'confirm']).optional(),
+  kind: z.enum(['info', 'error', 'confirm', 'ask']).optional(),
   hint: z.string().optional(),
   /** The text in the person's language; `text` is then the English fallback (CLI, logs, the planner's memory). */
   msg: MsgSchema.optional(),
@@ -77,6 +79,23 @@ export const ChatMessageSchema = z.object({
       messageId: z.string().optional(),
       /** A proposal to review (a repaired cached plan, issue 18 §5): Accept / Reject, not Allow / Cancel. */
       review: z.boolean().optional(),
+    })
+    .optional(),
+  /**
+   * The model's question to the person (an `ask` step): open until they answer in their own words,
+   * pick a choice or press Continue; closed when the run ended first.
+   */
+  ask: z
+    .object({
+      runId: z.string(),
+      step: z.number(),
+      question: z.string(),
+      choices: z.array(z.string()).optional(),
+      state: z.enum(['pending', 'answered', 'closed']),
+      /** What the person answered; absent for Continue. */
+      answer: z.string().optional(),
+      /** The run's message: the card is drawn under its step there. */
+      messageId: z.string().optional(),
     })
     .optional(),
 })

@@ -121,6 +121,7 @@ export const kStepResults = [
   'hovered', 'focused', 'pressed', 'pressedIn', 'submitted',
   'scrolledTo', 'scrolled', 'scrolledTop', 'scrolledBottom', 'atTop', 'atEnd',
   'found', 'appeared', 'addressIs', 'quiet', 'read', 'readAttribute',
+  'answered', 'continued', 'collecting', 'collected', 'collectedEnd', 'collectedTime',
 ] as const
 export type StepResult = (typeof kStepResults)[number]
 /** `scrolled`'s direction, said by its own key (the panel's `<name>Key` parameter convention). */

@@ -141,7 +141,7 @@ export function countsAsStep(action: string): boolean {
 // ── the model's instructions ────────────────────────────────────────────────────────────────
 
 /** The params an instruction may carry (src/core/instruction/schema.ts InstructionParamsSchema). */
-export type InstructionParam = 'url' | 'semantic_locator' | 'fallback_selector' | 'target_id' | 'value' | 'assertion' | 'selector' | 'key' | 'direction' | 'action' | 'args' | 'answer'
+export type InstructionParam = 'url' | 'semantic_locator' | 'fallback_selector' | 'target_id' | 'value' | 'assertion' | 'selector' | 'key' | 'direction' | 'action' | 'args' | 'answer' | 'question' | 'choices' | 'limit'
 
 export interface InstructionDescriptor<N extends string = string> {
   name: N
@@ -156,6 +156,8 @@ export interface InstructionDescriptor<N extends string = string> {
    * `kFlowSteps`; none: not saved as one step (a verify becomes one check per quoted word there).
    */
   flow?: string
+  /** Params no other instruction takes: a reader of loose shapes files a field of that name under this one only. */
+  own?: readonly InstructionParam[]
   says: Says
 }
 
@@ -165,7 +167,7 @@ function instruction<const N extends string>(d: InstructionDescriptor<N>): Instr
   return d
 }
 
-/** The nine page actions of seed 001 §2.2, seed 002 §5's `upload`, and the agent loop's two. */
+/** The nine page actions of seed 001 §2.2, seed 002 §5's `upload`, the agent loop's two, and `ask` and `collect`. */
 export const kInstructions = [
   instruction({ name: 'navigate', all: ['url'], runs: 'navigate', flow: 'navigate', says: { en: 'Open a page', zh: '打开页面' } }),
   instruction({ name: 'click', oneOf: kElement, runs: 'click', flow: 'click', says: { en: 'Click', zh: '点击' } }),
@@ -177,8 +179,11 @@ export const kInstructions = [
   instruction({ name: 'press', all: ['key'], runs: 'press', flow: 'press', says: { en: 'Press a key', zh: '按键' } }),
   instruction({ name: 'scroll', oneOf: ['direction', ...kElement], runs: 'scroll', flow: 'scroll', says: { en: 'Scroll', zh: '滚动' } }),
   instruction({ name: 'upload', all: ['value'], oneOf: kElement, runs: 'upload', says: { en: 'Upload a file', zh: '上传文件' } }),
-  instruction({ name: 'run_action', all: ['action'], says: { en: 'Run a pack action', zh: '运行动作包中的动作' } }),
-  instruction({ name: 'done', says: { en: 'Answer', zh: '回答' } }),
+  instruction({ name: 'run_action', all: ['action'], own: ['action', 'args'], says: { en: 'Run a pack action', zh: '运行动作包中的动作' } }),
+  instruction({ name: 'done', own: ['answer'], says: { en: 'Answer', zh: '回答' } }),
+  // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
+  instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
+  instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),
 ] as const
 
 export type InstructionName = (typeof kInstructions)[number]['name']

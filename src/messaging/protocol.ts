@@ -45,6 +45,8 @@ export interface Protocol {
   /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
   'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
   'panel→bg:run.confirm': { req: { runId: string; allow: boolean }; res: { ok: boolean } }
+  /** The person's answer to the model's question (an `ask` step): their words, or Continue with none. */
+  'panel→bg:run.answer': { req: { runId: string; text?: string; continued?: boolean }; res: { ok: boolean; reason?: 'closed' | 'empty' } }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
   'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string } }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }

@@ -18,6 +18,10 @@ function refusal(e: unknown): string | null {
   return t('outcome.sendFailed')
 }
 
+/** An answer sent while the worker restarts is sent again this often, this many times (some 5 s in all). */
+const kAnswerRetries = 20
+const kAnswerRetryMs = 250
+
 /** The chat as this panel shows it. The background's stored chat is the truth; events keep us current. */
 export const useChatStore = defineStore('chat', () => {
   const messages = ref<ChatMessage[]>([])
@@ -109,6 +113,27 @@ export const useChatStore = defineStore('chat', () => {
     await send('panel→bg:run.confirm', { runId, allow }).catch((e) => (error.value = refusal(e)))
   }
 
+  /** The person's answer to the model's question: their words, or Continue (`null`). */
+  async function answer(runId: string, text: string | null) {
+    const req = text === null ? { runId, continued: true } : { runId, text }
+    for (let tries = 0; ; tries++) {
+      try {
+        const r = await send('panel→bg:run.answer', req)
+        if (!r.ok) error.value = t(r.reason === 'empty' ? 'ask.refused.empty' : 'ask.refused.closed')
+        return
+      } catch (e) {
+        // A question waits across a worker restart; until this frame's port has shown its token to
+        // the new worker, the worker does not take our messages (FORBIDDEN). Said again once it has.
+        if ((e as { code?: unknown })?.code === 'FORBIDDEN' && tries < kAnswerRetries) {
+          await new Promise((r) => setTimeout(r, kAnswerRetryMs))
+          continue
+        }
+        error.value = refusal(e)
+        return
+      }
+    }
+  }
+
   async function clear() {
     const r = await send('panel→bg:chat.clear', {})
     if (r.cleared) messages.value = []
@@ -142,5 +167,5 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  return { messages, run, loading, error, connected, overlay, busy, load, sendText, retry, openOptions, stop, clear, confirm, toggleOverlay, apply }
+  return { messages, run, loading, error, connected, overlay, busy, load, sendText, retry, openOptions, stop, clear, confirm, answer, toggleOverlay, apply }
 })

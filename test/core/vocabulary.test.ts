@@ -104,6 +104,7 @@ describe('the tables map onto each other in one place', () => {
       wait: { selector: '#x' },
       press: { key: 'Enter' },
       scroll: { direction: 'down' },
+      ask: { question: 'Which one?' },
     }
     for (const d of kInstructions) {
       const params = samples[d.name] ?? { semantic_locator: 'the Save button', value: 'v', action: 'a:b:c' }

@@ -2,7 +2,7 @@ import browser from 'webextension-polyfill'
 import { handle, sendToTab } from '../../messaging'
 import { tabStore } from '../../storage/conversation'
 import { uiPrefsStore } from '../../storage/settings'
-import { answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
+import { answerAsk, answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf, readHistory } from '../conversation'
 import { clearPanelBlocked, isPanelBlocked, issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
@@ -57,6 +57,8 @@ export function registerChatHandlers(): void {
   handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({
     ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) || (await answerRepairReview(tabOf(ctx), runId, allow)),
   }))
+
+  handle('panel→bg:run.answer', ['panel'], async ({ runId, text, continued }, ctx) => answerAsk(tabOf(ctx), runId, continued && !text ? { continued: true } : { text: text ?? '' }))
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)

@@ -4,7 +4,9 @@ import type { ExecOutcome, RiskCategory } from '../exec'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { Instruction } from '../instruction/schema'
 import type { StepGuard } from '../page/channel'
-import type { UploadFile } from '../page/command'
+import type { PageTarget, UploadFile } from '../page/command'
+import type { CollectRound } from '../page/collect'
+import type { ExecFailure } from '../exec'
 import type { Attachment } from './attachments'
 import type { ActionSummary, PageContext } from './prompt'
 import type { PlannerMessage, RunState } from './state'
@@ -66,6 +68,11 @@ export interface PagePort {
   /** Runs one page instruction (navigate included); `tabId` is the tab the work is in afterwards. */
   exec(tabId: number, instruction: Instruction, opts: ExecOptions): Promise<ExecOutcome & { tabId: number }>
   navigate(tabId: number, url: string, signal: AbortSignal): Promise<unknown>
+  /**
+   * One round of a `collect` step (core/page/collect.ts): the items drawn now, after one scroll
+   * unless `first`. Absent where the page cannot be scrolled for the run.
+   */
+  collectRound?(tabId: number, r: { session: string; first: boolean; target?: PageTarget }, signal: AbortSignal): Promise<CollectRound | ExecFailure>
   url(tabId: number): Promise<string>
 }
 
@@ -117,7 +124,16 @@ export interface ChatPort {
 export interface AskPort {
   /** Waits for the person's answer to a risky step's question; the run stops waiting when `signal` aborts. */
   confirm(question: { runId: string; step: number; reason: string }, signal: AbortSignal): Promise<boolean>
+  /**
+   * Waits for the person's answer to an `ask` step (the card `cardId` in the chat), however long
+   * it takes, across navigations; rejects when `signal` aborts. Absent where nobody can answer
+   * (the CLI): an `ask` step then fails.
+   */
+  answer?(question: { runId: string; cardId: string }, signal: AbortSignal): Promise<PersonAnswer>
 }
+
+/** What the person said to an `ask`: their own words (or the choice they picked), or Continue with none. */
+export type PersonAnswer = { text: string } | { continued: true }
 
 export interface SecretsPort {
   /** The vault: secret name → value. Read only when a step is about to run. */

@@ -2,7 +2,7 @@ import { createAsyncQueue } from '../async-queue'
 import { askUntilDecided } from '../gate/step'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
-import type { Candidate, ExecFailure, ExecOutcome } from '../exec'
+import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
@@ -12,7 +12,10 @@ import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, replyProse, type PageContext, type StepReport } from './prompt'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, replyProse, type AnswerReport, type PageContext, type StepReport } from './prompt'
+import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
+import { targetOf } from '../page/command'
+import type { PersonAnswer } from './ports'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
 import type { Msg } from '../chat'
@@ -99,6 +102,18 @@ export async function runAgent(state: RunState, ports: AgentPorts, opts: RunOpti
  * it is now.
  */
 export async function resumeRun(state: RunState, ports: AgentPorts, opts: RunOptions): Promise<RunState> {
+  // A question to the person (an `ask`) is in the chat and in the state: it is waited on again,
+  // and the run goes on with the answer (docs/agent.md, "Asking the person").
+  if (state.status === 'waiting' && state.pendingAsk && ports.ask.answer) {
+    const run = await open(state, ports, opts)
+    try {
+      const answer = await awaitAnswer(run, state.pendingAsk)
+      await drive(run, true, { results: [], answer })
+    } catch (e) {
+      await endOnAbort(run, e)
+    }
+    return run.state
+  }
   // The message goes out first: a panel reconnecting to the new worker is told at once.
   const waiting = state.status === 'waiting'
   if (waiting) await ports.chat.add({ role: 'system', kind: 'error', text: "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue.", msg: msg('outcome.restartedWaiting'), recovery: ['retry'] })
@@ -138,6 +153,10 @@ interface Run {
   askedMs?: number
   /** Questions put to the person so far in this run. */
   asks: number
+  /** What each `collect` step of the current reply gathered, by step index, for the next prompt. */
+  collected: Map<number, string[]>
+  /** …and as the table the person may save, shown under the step. */
+  tables: Map<number, CollectedTable>
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -161,6 +180,8 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     typed: [],
     typedNames: [],
     asks: 0,
+    collected: new Map(),
+    tables: new Map(),
   }
 }
 
@@ -213,10 +234,12 @@ interface Batch {
   steps: number
   results: StepReport[]
   answer?: string
+  /** The person's answer to an `ask` in this reply: the rest of the reply waits for the next one. */
+  asked?: AnswerReport
   failure?: Failure
 }
 
-async function drive(run: Run, resumed: boolean): Promise<void> {
+async function drive(run: Run, resumed: boolean, carried?: { results: StepReport[]; answer: AnswerReport }): Promise<void> {
   const { state, settings, signal, ports } = run
   try {
     let pendingNav: Promise<unknown> | null = null
@@ -239,7 +262,8 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
       }
     }
 
-    let results: StepReport[] = []
+    let results: StepReport[] = carried?.results ?? []
+    let answer = carried?.answer
     let note: string | undefined
     let regenerated = false
     for (;;) {
@@ -253,15 +277,17 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
       const userTurn =
         state.iteration === 0 && !resumed
           ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
-          : buildFollowUp(results, page, note ?? (resumed ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined))
+          : buildFollowUp(results, page, note ?? (resumed && !answer ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined), answer)
       resumed = false
       note = undefined
+      answer = undefined
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, { role: 'user', content: userTurn }])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
       state.planner.push({ role: 'user', content: forgetPage(userTurn) })
       state.planner.push({ role: 'assistant', content: batch.reply })
       state.iteration++
       results = batch.results
+      answer = batch.asked
 
       if (batch.answer !== undefined) {
         if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
@@ -287,16 +313,21 @@ async function drive(run: Run, resumed: boolean): Promise<void> {
       if (batch.steps === 0) return await finish(run, 'done') // prose only, or nothing left to do
     }
   } catch (e) {
-    // An abort says why when it can (the off-site gate stopped the run, issue 15 §2); Stop is the rest.
-    const stopped = signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
-    await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
+    await endOnAbort(run, e)
   }
+}
+
+/** The end of a run that threw: an abort says why when it can (the off-site gate stopped the run, issue 15 §2); Stop is the rest. */
+async function endOnAbort(run: Run, e: unknown): Promise<void> {
+  const { signal } = run
+  const stopped = signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
+  await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
 }
 
 /** One LLM reply, streamed; each instruction runs as soon as it is complete, the rest wait. */
 async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> {
   const { state, signal } = run
-  const queue = createAsyncQueue<{ index: number; instruction?: Instruction; error?: string; raw?: string }>()
+  const queue = createAsyncQueue<{ index: number; instruction?: Instruction; error?: string; raw?: string; askless?: boolean }>()
   const batch: Batch = { reply: '', steps: 0, results: [] }
   // What the model said, as it may be remembered: prose, then each instruction as recorded
   // (values typed into password fields replaced), never the raw text.
@@ -317,7 +348,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     for await (const item of queue) {
       const view: StepView = { index: base + item.index, instruction: item.instruction ?? placeholder(item.index), status: 'pending' }
       if (signal.aborted) return
-      if (batch.failure || batch.answer !== undefined) {
+      if (batch.failure || batch.answer !== undefined || batch.asked) {
         await show(run, { ...view, status: 'skipped' })
         continue
       }
@@ -326,15 +357,30 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         // and are said once: on the error message, not again on the step's row.
         const raw = item.raw?.trim() ?? ''
         const details = raw && !item.error.includes(raw) ? `${item.error}\n\n${raw}` : item.error
-        await show(run, { ...view, status: 'failed', title: msg('step.invalid') })
+        // An ask with no question is said as such: the person is the one it was for.
+        const askless = !!item.askless
+        await show(run, { ...view, status: 'failed', title: msg(askless ? 'step.askNoQuestion' : 'step.invalid') })
         const n = view.index + 1
-        batch.failure = { error: new AvaError('SCHEMA', `Step ${n} was not a valid instruction, so Ava stopped before it.`, { msg: msg('outcome.invalidStep', { n }), details }) }
+        batch.failure = { error: new AvaError('SCHEMA', askless ? `Step ${n} was to ask you something, but it had no question (ask needs params.question), so Ava stopped before it.` : `Step ${n} was not a valid instruction, so Ava stopped before it.`, { msg: msg(askless ? 'outcome.askNoQuestion' : 'outcome.invalidStep', { n }), details }) }
         stream.abort()
         continue
       }
       const ins = item.instruction!
       if (ins.action_type === 'done') {
         batch.answer = ins.params.answer ?? ''
+        continue
+      }
+      if (ins.action_type === 'ask') {
+        started++
+        const asked = await askPerson(run, view, ins).catch((e: unknown) => ({ error: e }))
+        if ('error' in asked) {
+          batch.failure = { error: toAvaError(asked.error) }
+          stream.abort()
+          continue
+        }
+        batch.steps++
+        batch.asked = asked
+        batch.results.push({ index: view.index, action: 'ask', description: ins.description, ok: true, detail: 'asked the person' })
         continue
       }
       started++
@@ -348,7 +394,9 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         continue
       }
       batch.steps++
-      batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: out.ok, detail: out.ok ? out.detail : out.message })
+      const items = run.collected.get(view.index)
+      run.collected.delete(view.index)
+      batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: out.ok, detail: out.ok ? out.detail : out.message, ...(items ? { items } : {}) })
       if (!out.ok) {
         const code = out.code === 'ELEMENT_NOT_FOUND' || out.code === 'ELEMENT_STALE' ? 'ELEMENT_MISSING' : 'STEP_FAILED'
         // The step's row holds the page's own words (details); the message says it once, in the person's language.
@@ -374,12 +422,12 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       const parsed = readInstructionText(raw, index)
       if (!parsed.success) {
         // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
-        queue.push({ index, error: parsed.error.message, raw })
+        queue.push({ index, error: parsed.error.message, raw, askless: parsed.error.issues.some((i) => i.path === 'params.question') })
         return cut()
       }
       said[index] = redactInstruction(parsed.data, { sensitive: false })
-      const step = parsed.data.action_type !== 'done'
-      if (step) void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
+      const step = parsed.data.action_type !== 'done' && parsed.data.action_type !== 'ask'
+      if (step || parsed.data.action_type === 'ask') void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
       queue.push({ index, instruction: parsed.data })
       if (!step) return
       // Every step costs at least one of the limit: with the steps queued ahead of it, this one
@@ -504,7 +552,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const t0 = ports.clock.now()
   const asked0 = run.askedMs ?? 0
   const asks0 = run.asks
-  const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : await runPageStep(run, view, ins)
+  const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : ins.action_type === 'collect' ? await runCollect(run, view, ins) : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
     run.typedNames.push(...vaultNamesIn(secrets.join('\n'), await ports.secrets.vault().catch(() => ({}))))
@@ -513,7 +561,8 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
-  if (out.ok) state.executed.push(recorded)
+  // A collect step reads and changes nothing a replay could redo: it is not kept among the executed.
+  if (out.ok && ins.action_type !== 'collect') state.executed.push(recorded)
   // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
   if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
   // What the step acted on, for "Save last run as flow" (issue 18 §3).
@@ -523,7 +572,8 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
   // A success says its result in the UI language under the step (issue 17 §4), redacted as its detail is.
   const said = out.ok && out.msg ? { msg: redactMsg(out.msg, secrets) } : {}
-  void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs, ...said })
+  const table = out.ok ? run.tables.get(view.index) : undefined
+  void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs, ...said, ...(table ? { table } : {}) })
   return out.ok ? { ...out, detail, ...said } : { ...out, message: detail }
 }
 
@@ -758,6 +808,101 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
   return allow
 }
 
+/**
+ * An `ask` step: the model's question in the panel (with its choices), the run waiting until the
+ * person answers in their own words, picks a choice or presses Continue — across navigations, and
+ * across a worker restart (the question is in the run's state: resumeRun waits on it again).
+ */
+async function askPerson(run: Run, view: StepView, ins: Instruction): Promise<AnswerReport> {
+  const { state, ports } = run
+  if (!ports.ask.answer) throw avaError('STEP_FAILED', 'The model asked you a question, but nobody can answer here; run the request in the panel.', msg('outcome.askNobody'))
+  const question = ins.params.question!.trim()
+  const choices = ins.params.choices?.map((c) => c.trim()).filter(Boolean)
+  void show(run, { ...view, status: 'running' })
+  const card = await ports.chat.add({ role: 'system', kind: 'ask', text: question, ask: { runId: state.id, step: view.index, question, ...(choices?.length ? { choices } : {}), state: 'pending', messageId: state.messageId } })
+  state.pendingAsk = { cardId: card.id, step: view.index, question, ...(choices?.length ? { choices } : {}) }
+  state.noCache = true // an answer only the person could give is no plan to replay
+  run.asks++
+  return awaitAnswer(run, state.pendingAsk, view)
+}
+
+/** Waits (status `waiting`) for the answer to the pending question; Stop closes the card and ends the run. */
+async function awaitAnswer(run: Run, pending: NonNullable<RunState['pendingAsk']>, view?: StepView): Promise<AnswerReport> {
+  const { state, ports, signal } = run
+  await setStatus(run, 'waiting')
+  const askedAt = ports.clock.now()
+  let answer: PersonAnswer
+  try {
+    answer = await ports.ask.answer!({ runId: state.id, cardId: pending.cardId }, signal)
+  } catch (e) {
+    // Stored before the card says so: an answer that comes now finds no open question.
+    state.pendingAsk = undefined
+    await save(run).catch(() => undefined)
+    await ports.chat.patch(pending.cardId, { ask: { runId: state.id, step: pending.step, question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), state: 'closed', messageId: state.messageId } }).catch(() => undefined)
+    throw signal.aborted ? signal.reason : e
+  }
+  run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
+  const text = 'text' in answer ? answer.text.trim() : undefined
+  await ports.chat.patch(pending.cardId, { ask: { runId: state.id, step: pending.step, question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), state: 'answered', ...(text ? { answer: text } : {}), messageId: state.messageId } })
+  state.pendingAsk = undefined
+  await setStatus(run, 'running')
+  const shown = view ?? run.steps[pending.step]
+  if (shown) await show(run, { ...shown, status: 'ok', msg: text ? stepResult('answered', { answer: text }) : stepResult('continued') })
+  return { question: pending.question, ...(text ? { answer: text } : {}) }
+}
+
+/**
+ * A `collect` step (seed 002 §7): rounds of scroll-and-read in the page until the limit, the
+ * list's end or the time budget, with the count shown under the step as it grows; Stop ends it
+ * between two rounds. The items go to the next prompt (inside the page block) and, as a table,
+ * under the step for the person to save.
+ */
+async function runCollect(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
+  const { state, ports, signal } = run
+  const round = ports.page.collectRound
+  if (!round) return { out: { ok: false, code: 'INVALID', message: 'Collecting a feed is not available here.' } as ExecFailure, secrets: [] }
+  state.noCache = true // what a feed holds changes: the answer is not a plan to replay
+  const limit = ins.params.limit ?? kDefaultCollectLimit
+  const target = targetOf(ins.params)
+  const session = `${state.id}:${view.index}:${ports.clock.now()}`
+  let failure: ExecFailure | undefined
+  const result = await collectItems({
+    limit,
+    signal,
+    now: () => ports.clock.now(),
+    round: async (first) => {
+      const r = await round(state.tabId, { session, first, ...(target ? { target } : {}) }, signal)
+      if ('ok' in r && r.ok === false) {
+        failure = r
+        return { items: [], moved: false, container: '' }
+      }
+      return r as Exclude<typeof r, ExecFailure>
+    },
+    onProgress: (n) => void show(run, { ...view, status: 'running', msg: stepResult('collecting', { n, limit }) }),
+  })
+  if (failure) return { out: failure, secrets: [] }
+  if (!result.items.length) return { out: { ok: false, code: 'ELEMENT_NOT_FOUND', message: 'No list or feed with items was found on the page to collect.', msg: msg('outcome.step.nothingToCollect') } as ExecFailure, secrets: [] }
+  run.collected.set(view.index, result.items.map((i) => (i.cells ? i.cells.join(' | ') : i.text)))
+  run.tables.set(view.index, clipTable(tableOf(result.items, result.columns)))
+  const n = result.items.length
+  const why = { limit: 'the limit', end: 'the end of the list', time: 'the time budget', rounds: 'the scroll limit' }[result.end]
+  return { out: { ok: true, detail: `Collected ${n} items from ${result.container} (stopped at ${why}, ${result.rounds} rounds)`, msg: stepResult(result.end === 'limit' ? 'collected' : result.end === 'end' ? 'collectedEnd' : 'collectedTime', { n }) }, secrets: [] }
+}
+
+/** A collected table kept in the chat stays under this many characters; rows past it are dropped. */
+const kMaxTableChars = 300_000
+
+function clipTable(t: CollectedTable): CollectedTable {
+  let used = t.columns.join('').length
+  const rows: string[][] = []
+  for (const r of t.rows) {
+    used += r.reduce((a, c) => a + c.length, 0)
+    if (used > kMaxTableChars) break
+    rows.push(r)
+  }
+  return { columns: t.columns, rows }
+}
+
 /** AI fallback for one step: the candidates go to the model, its one instruction runs. */
 async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: PageContext): Promise<{ ok: true; report: StepReport; instruction: Instruction } | { ok: false }> {
   const { state, ports, signal } = run
@@ -848,7 +993,7 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
   const usage = { ...state.usage, costUsd: costUsd(activeLlm(run.settings).model, state.usage) }
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
-  if (status === 'done' && !state.replay && state.cacheKey && !state.typedSecretLiteral && state.executed.length) {
+  if (status === 'done' && !state.replay && !state.noCache && state.cacheKey && !state.typedSecretLiteral && state.executed.length) {
     // [trust] Every planned step had the page in front of the model: where it came from is kept (provenance.ts).
     await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed, provenance: provenanceOf(state.executed, { pageShaped: true, asked: state.askedSteps }) })
   }

@@ -51,6 +51,11 @@ export const RunStateSchema = z.object({
   replay: z.boolean(),
   noCache: z.boolean(),
   cacheKey: z.string().optional(),
+  /**
+   * The question the run waits on (an `ask` step, docs/agent.md "Asking the person"): kept so that
+   * a worker restarted meanwhile waits on it again instead of ending the run.
+   */
+  pendingAsk: z.object({ cardId: z.string(), step: z.number().int().nonnegative(), question: z.string(), choices: z.array(z.string()).optional() }).optional(),
   /** Files the person attached to the request (issue 20 §5): names, sizes, types; the bytes are the attachments port's. */
   attachments: z.array(AttachmentInfoSchema).optional(),
 })

@@ -1,7 +1,7 @@
 import { jsonrepair } from 'jsonrepair'
 import type { SafeParseResult } from '../result'
 import { InstructionError, InstructionSchema, safeParseInstruction, type Instruction } from './schema'
-import { instructionKind } from '../vocabulary'
+import { instructionKind, kInstructions } from '../vocabulary'
 
 /**
  * Reads one instruction as models really write it (docs/instruction-schema.md, "What Ava reads"):
@@ -98,6 +98,8 @@ const kActionAliases: Record<string, string> = {
   scroll_to: 'scroll', scroll_down: 'scroll', scroll_up: 'scroll',
   upload_file: 'upload',
   run: 'run_action', call_action: 'run_action',
+  ask_user: 'ask', ask_human: 'ask', ask_person: 'ask', question: 'ask', request_input: 'ask', ask_for_input: 'ask', human_input: 'ask', handoff: 'ask', hand_off: 'ask',
+  scroll_and_collect: 'collect', collect_items: 'collect', gather: 'collect', read_all: 'collect', read_feed: 'collect', scrape: 'collect', extract_all: 'collect',
   finish: 'done', answer: 'done', complete: 'done', final_answer: 'done', respond: 'done', reply: 'done',
 }
 
@@ -115,7 +117,13 @@ const kParamAliases: Record<string, string[]> = {
   action: ['action', 'action_name', 'name'],
   args: ['args', 'arguments'],
   answer: ['answer', 'result', 'message', 'final_answer', 'response', 'text', 'content'],
+  question: ['question', 'prompt', 'message', 'text', 'content'],
+  choices: ['choices', 'options', 'answers'],
+  limit: ['limit', 'max_items', 'max', 'count', 'items'],
 }
+
+/** Fields only one action has: elsewhere their words mean something else (`text` is typed, `options` chosen). */
+const kOwnFields: Record<string, string> = Object.fromEntries(kInstructions.flatMap((d) => (d.own ?? []).map((field) => [field, d.name])))
 
 const kTypeKeys = ['action_type', 'type', 'action', 'kind', 'command', 'op', 'operation', 'name']
 const kStepKeys = ['step_id', 'step', 'step_number', 'step_no', 'number']
@@ -171,10 +179,8 @@ function mapShape(value: unknown, index: number): unknown {
   const used = new Set<string>([typeKey!, ...(own ? [own.key] : [])])
   const params: Record<string, unknown> = {}
   for (const [field, names] of Object.entries(kParamAliases)) {
-    if (field === 'answer' && type !== 'done') continue
-    if (field === 'action' && type !== 'run_action') continue
-    if (field === 'args' && type !== 'run_action') continue
-    if (field === 'value' && type === 'done') continue
+    if (kOwnFields[field] && kOwnFields[field] !== type) continue
+    if (field === 'value' && (type === 'done' || type === 'ask')) continue
     if (field === 'selector' && type !== 'wait') {
       // Anywhere else a bare `selector` is the CSS fallback.
       if (from.selector !== undefined && from.fallback_selector === undefined) params.fallback_selector = scalar(from.selector)
@@ -182,7 +188,7 @@ function mapShape(value: unknown, index: number): unknown {
     }
     for (const n of names) {
       if (used.has(n) || from[n] === undefined || from[n] === null) continue
-      params[field] = field === 'args' ? from[n] : scalar(from[n])
+      params[field] = field === 'args' || field === 'choices' ? from[n] : field === 'limit' ? Number(from[n]) : scalar(from[n])
       used.add(n)
       break
     }

@@ -12,8 +12,10 @@ import { instructionKind, kInstructionNames, kPageInstructionNames, type Instruc
 /**
  * The nine page actions of seed 001 and seed 002 §5's `upload` (value: the name of a file the
  * person attached), plus two for the agent loop (issue 6): `run_action` calls a registry action by
- * name with arguments, `done` ends the task with an answer for the person. Defined once, with what
- * each needs and the DOM action it becomes, in src/core/vocabulary.ts (`kInstructions`).
+ * name with arguments, `done` ends the task with an answer for the person; `ask` pauses the run on
+ * a question to the person, `collect` scrolls a feed or table and gathers its items (docs/agent.md,
+ * "Asking the person", "Reading a whole feed"). Defined once, with what each needs and the DOM
+ * action it becomes, in src/core/vocabulary.ts (`kInstructions`).
  */
 export const PAGE_ACTION_TYPES = kPageInstructionNames
 export const ACTION_TYPES = kInstructionNames
@@ -25,6 +27,11 @@ export const SCROLL_DIRECTIONS = ['up', 'down', 'top', 'bottom'] as const
 // Text fields the LLM fills are bounded: a runaway generation must not become a megabyte value.
 const kMaxText = 2_000 // characters; longer than any real label, assertion or typed value we saw
 const kMaxUrl = 4_096 // browsers accept more, but no link a person asks for is that long
+
+/** ask: choices beyond this are a form, not a question. */
+const kMaxChoices = 10
+/** collect: the most items one step gathers (a long feed is read in parts, each asked for). */
+export const kMaxCollectLimit = 500
 
 const text = (what: string) => z.string().max(kMaxText, `${what} is longer than ${kMaxText} characters`)
 
@@ -45,6 +52,12 @@ export const InstructionParamsSchema = z
     args: z.record(z.string(), z.union([z.string().max(kMaxText), z.number(), z.boolean(), z.null()])).optional(),
     /** done: the final answer shown to the person. */
     answer: z.string().max(20_000).optional(),
+    /** ask: the question for the person, in the language of the request. */
+    question: text('question').optional(),
+    /** ask: the answers the person may pick from (they may still write their own). */
+    choices: z.array(z.string().max(200, 'a choice is longer than 200 characters')).max(kMaxChoices, `ask takes at most ${kMaxChoices} choices`).optional(),
+    /** collect: how many items to gather at most (default and ceiling: collect.ts). */
+    limit: z.number().int().positive().max(kMaxCollectLimit, `collect takes at most ${kMaxCollectLimit} items`).optional(),
   })
   .strict()
 
@@ -71,6 +84,10 @@ export const InstructionSchema = z
         path: ['params'],
         message: `${ins.action_type} needs one of ${rule.oneOf.map((k) => `params.${k}`).join(', ')}`,
       })
+    }
+    // A question of blanks would pause the run on nothing the person could answer.
+    if (ins.action_type === 'ask' && ins.params.question !== undefined && ins.params.question !== '' && !ins.params.question.trim()) {
+      ctx.addIssue({ code: 'custom', path: ['params', 'question'], message: 'ask needs params.question' })
     }
     if (ins.action_type === 'navigate' && ins.params.url && !isNavigableUrl(ins.params.url)) {
       ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: `navigate accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"` })

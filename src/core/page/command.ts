@@ -14,6 +14,7 @@ import type { SitePolicy } from '../offsite'
 import type { Intent, PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
 import { domAction, flowStepNavigates, instructionKind, isDomAction, type DomActionName } from '../vocabulary'
+import type { CollectRound } from './collect'
 
 export { kDomActionNames, type DomActionName } from '../vocabulary'
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom'
@@ -166,6 +167,11 @@ export interface PageCommands {
   overlay: { req: { on: boolean }; res: { on: boolean; elements: number } }
   /** The tab's in-flight request count, pushed while a settling read waits (no polling). */
   requests: { req: { pending: number }; res: Record<never, never> }
+  /**
+   * One round of reading a feed or table (core/page/collect.ts): the items drawn now, after one
+   * scroll unless `first`. `target` names the list or its scroll box; `session` keeps it across rounds.
+   */
+  collect: { req: { session: string; first: boolean; target?: PageTarget; timeoutMs: number }; res: { round: CollectRound } }
 }
 
 export type PageCommandKind = keyof PageCommands

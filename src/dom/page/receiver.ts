@@ -27,6 +27,7 @@ import { placeRefusal } from '../step-place'
 import { drawnOf } from '../drawn'
 import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
 import { domAction } from '../../core/vocabulary'
+import { collectRound } from './collect'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -358,6 +359,16 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     requests({ pending }) {
       requests.set(pending)
       return { ok: true }
+    },
+    // Reading only: no gate (nothing is clicked or typed), and Ava's own UI is never an item.
+    async collect({ session, first, target, timeoutMs }) {
+      let named: Element | null = null
+      if (target && first) {
+        const found = await locate(target, { timeoutMs })
+        if (found.ok === false) return found
+        named = found.el
+      }
+      return { ok: true, round: await collectRound(session, first, named, (el) => !!el.closest(`[${kAvaUiAttr}]`) || el.localName === 'ava-root') }
     },
   }
 
