@@ -108,3 +108,8 @@ export function costUsd(model: string, usage: { input: number; output: number })
   }
   return undefined
 }
+
+/** Whether a profile's model is sent images (docs/agent.md, "Screenshots"): its own setting, else the table's. */
+export function seesImages(p: { provider: ProviderKind; vision?: 'auto' | 'on' | 'off' }): boolean {
+  return p.vision === 'on' || ((p.vision ?? 'auto') === 'auto' && kProviders[p.provider].vision)
+}

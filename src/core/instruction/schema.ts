@@ -8,13 +8,16 @@ import type { SafeParseResult } from '../result'
  * `target_id` is our extension of the design: the `data-agent-id` of an element from the Observe
  * listing. When it is given the executor uses it first (and fails loudly if it went stale).
  */
-export const PAGE_ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll', 'upload'] as const
+export const PAGE_ACTION_TYPES = ['navigate', 'click', 'input', 'verify', 'wait', 'select', 'hover', 'press', 'scroll', 'upload', 'drag'] as const
 /**
  * The nine page actions of seed 001 and seed 002 §5's `upload` (value: the name of a file the
  * person attached), plus two for the agent loop (issue 6): `run_action` calls a
  * registry action by name with arguments, `done` ends the task with an answer for the person.
+ * For models that see (docs/agent.md, "Screenshots"): `screenshot` asks for a marked screenshot
+ * with the next page read, `x`/`y` name a point in the last screenshot instead of an element, and
+ * `drag` moves the pointer along `path` (a signature, a slider).
  */
-export const ACTION_TYPES = [...PAGE_ACTION_TYPES, 'run_action', 'done'] as const
+export const ACTION_TYPES = [...PAGE_ACTION_TYPES, 'run_action', 'done', 'screenshot'] as const
 export type ActionType = (typeof ACTION_TYPES)[number]
 export type PageActionType = (typeof PAGE_ACTION_TYPES)[number]
 
@@ -23,6 +26,10 @@ export const SCROLL_DIRECTIONS = ['up', 'down', 'top', 'bottom'] as const
 // Text fields the LLM fills are bounded: a runaway generation must not become a megabyte value.
 const kMaxText = 2_000 // characters; longer than any real label, assertion or typed value we saw
 const kMaxUrl = 4_096 // browsers accept more, but no link a person asks for is that long
+
+const kMaxCoord = 100_000 // pixels of a screenshot; no screen is that large
+const kMaxPathPoints = 500 // a signature's stroke, sampled; more is a runaway generation
+const coord = z.number().finite().min(0).max(kMaxCoord)
 
 const text = (what: string) => z.string().max(kMaxText, `${what} is longer than ${kMaxText} characters`)
 
@@ -37,6 +44,11 @@ export const InstructionParamsSchema = z
     selector: text('selector').optional(),
     key: z.string().max(100).optional(),
     direction: z.enum(SCROLL_DIRECTIONS).optional(),
+    /** A point in the last screenshot's pixels: the element drawn there is the target. */
+    x: coord.optional(),
+    y: coord.optional(),
+    /** drag: the pointer's way, as [x, y] points in the last screenshot's pixels. */
+    path: z.array(z.tuple([coord, coord])).min(2).max(kMaxPathPoints).optional(),
     /** run_action: the registry action's full name, `namespace:component:action`. */
     action: z.string().max(200).optional(),
     /** run_action: its parameters. */
@@ -49,17 +61,19 @@ export const InstructionParamsSchema = z
 /** What each action needs, beyond the common fields (seed 001 §2.2 table). */
 const needs: Record<ActionType, { all?: (keyof z.infer<typeof InstructionParamsSchema>)[]; oneOf?: (keyof z.infer<typeof InstructionParamsSchema>)[] }> = {
   navigate: { all: ['url'] },
-  click: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
+  click: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector', 'x'] },
   input: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
   select: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
   upload: { all: ['value'], oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
-  hover: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector'] },
+  hover: { oneOf: ['target_id', 'semantic_locator', 'fallback_selector', 'x'] },
+  drag: { all: ['path'] },
   verify: { all: ['assertion'] },
   wait: { all: ['selector'] },
   press: { all: ['key'] },
   scroll: { oneOf: ['direction', 'target_id', 'semantic_locator', 'fallback_selector'] },
   run_action: { all: ['action'] },
   done: {},
+  screenshot: {},
 }
 
 export const InstructionSchema = z
@@ -78,12 +92,16 @@ export const InstructionSchema = z
         ctx.addIssue({ code: 'custom', path: ['params', key], message: `${ins.action_type} needs params.${key}` })
       }
     }
-    if (rule.oneOf && !rule.oneOf.some((k) => ins.params[k])) {
+    if (rule.oneOf && !rule.oneOf.some((k) => ins.params[k] !== undefined && ins.params[k] !== '')) {
       ctx.addIssue({
         code: 'custom',
         path: ['params'],
         message: `${ins.action_type} needs one of ${rule.oneOf.map((k) => `params.${k}`).join(', ')}`,
       })
+    }
+    // A point is both coordinates; either alone names nothing.
+    if ((ins.params.x === undefined) !== (ins.params.y === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['params', ins.params.x === undefined ? 'x' : 'y'], message: 'a point needs both params.x and params.y' })
     }
     if (ins.action_type === 'navigate' && ins.params.url && !isNavigableUrl(ins.params.url)) {
       ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: `navigate accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"` })

@@ -16,7 +16,7 @@ import { watchEffects } from './effects'
 import { pressKey } from './events'
 import { fail, type Located, type TargetSpec } from './ladder'
 import { fileInputOf, uploadFiles } from './native'
-import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
+import { checkOp, clickOp, dragOp, enterTextOp, hoverOp, type OpContext } from './ops'
 import { chooseNative, widgetFor } from './widgets'
 import { kSettledMissMs, waitFor } from './wait'
 
@@ -75,7 +75,9 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
     target: 'required',
     async run(run) {
       const count = name === 'dblclick' ? 2 : (run.cmd.count ?? 1)
-      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count })
+      // A canvas answers a click with pixels, not DOM: no effect to wait for.
+      const pixels = !!run.cmd.at && run.target!.el.localName === 'canvas'
+      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count, atPage: run.cmd.at, ...(pixels ? { expectEffect: false } : {}) })
       if (!r.ok) return r
       const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
       // "Forced through the DOM" is for the CLI, logs and the planner: the person reads what was done.
@@ -235,6 +237,17 @@ const kActions: DomActionDescriptor[] = [
       const r = await hoverOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
       return ok(`Hovered ${quoteLabel(r.el)}`, run, { changes: r.changes, msg: stepResult('hovered', { label: quoteLabel(r.el) }) })
+    },
+  },
+  {
+    name: 'drag',
+    target: 'required',
+    async run(run) {
+      if (!run.cmd.path || run.cmd.path.length < 2) return fail('INVALID', 'drag needs a path of at least two points.')
+      const r = await dragOp(run.target!.el, run.cmd.path, { ...run.ctx, relocate: run.target!.relocate })
+      if (!r.ok) return r
+      const n = run.cmd.path.length
+      return ok(`Dragged over ${quoteLabel(r.el)} along ${n} points`, run, { navigating: r.navigating, changes: r.changes, msg: stepResult('dragged', { label: quoteLabel(r.el), n }) })
     },
   },
   {
