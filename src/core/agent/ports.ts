@@ -4,7 +4,8 @@ import type { ExecOutcome, RiskCategory } from '../exec'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { Instruction } from '../instruction/schema'
 import type { StepGuard } from '../page/channel'
-import type { UploadFile } from '../page/command'
+import type { ShotFrame, UploadFile } from '../page/command'
+import type { Screenshot, ShotSkipped } from './vision'
 import type { Attachment } from './attachments'
 import type { ActionSummary, PageContext } from './prompt'
 import type { PlannerMessage, RunState } from './state'
@@ -56,6 +57,8 @@ export interface ExecOptions {
   elementWaitMs?: number
   /** upload: the attached files the step's value named, bytes and all, for the page command. */
   files?: UploadFile[]
+  /** The last screenshot's geometry, for a step that names a point in it. */
+  shot?: ShotFrame
   /** Told as soon as a step opened a new tab and the work moved there (before that tab has loaded). */
   onTabChange(tabId: number): void
 }
@@ -67,6 +70,11 @@ export interface PagePort {
   exec(tabId: number, instruction: Instruction, opts: ExecOptions): Promise<ExecOutcome & { tabId: number }>
   navigate(tabId: number, url: string, signal: AbortSignal): Promise<unknown>
   url(tabId: number): Promise<string>
+  /**
+   * A marked screenshot of the tab (docs/agent.md, "Screenshots"), or why none was taken; absent
+   * where nothing can capture (`ava run`). Only asked for a profile whose model sees images.
+   */
+  screenshot?(tabId: number, signal: AbortSignal): Promise<Screenshot | ShotSkipped>
 }
 
 /** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */
