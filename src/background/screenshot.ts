@@ -34,11 +34,13 @@ function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 /** The tab's frames other than its top one and Ava's own panel, with the prefix the listing gave each (if any). */
-async function subframes(tabId: number): Promise<{ frameId: number; prefix?: string }[]> {
+async function subframes(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>): Promise<{ frameId: number; prefix?: string; blackout: boolean }[]> {
   const ours = browser.runtime.getURL('')
   const all = (await browser.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []
   const routes = await frameRoutes(tabId).catch(() => [])
-  return all.filter((f) => f.frameId !== 0 && !f.url.startsWith(ours)).map((f) => ({ frameId: f.frameId, prefix: routes.find((r) => r.frameId === f.frameId)?.prefix }))
+  // [privacy] A frame from a site never captured (blocked, or screenshots off there) blacks itself out.
+  const never = (url: string) => /^https?:/i.test(url) && !screenshotAllowed(url, settings)
+  return all.filter((f) => f.frameId !== 0 && !f.url.startsWith(ours)).map((f) => ({ frameId: f.frameId, prefix: routes.find((r) => r.frameId === f.frameId)?.prefix, blackout: never(f.url) }))
 }
 
 function toBase64(buf: ArrayBuffer): string {
@@ -54,13 +56,13 @@ export async function captureMarked(tabId: number, settings: Pick<Settings, 'saf
   if (!tab.url || !screenshotAllowed(tab.url, settings)) return { skipped: 'off' }
   // captureVisibleTab takes whatever tab its window shows: only the run's own tab, shown.
   if (!tab.active || tab.windowId === undefined) return { skipped: 'hidden' }
-  const frames = await subframes(tabId)
+  const frames = await subframes(tabId, settings)
   const on = <T extends PageCommand<'marks'>>(cmd: T) => cmd
   let top: MarksOut | undefined
   try {
     const [first, ...rest] = await Promise.all([
       sendCommand(tabId, on({ kind: 'marks', on: true }), { signal }),
-      ...frames.map((f) => withTimeout<MarksOut | null>(sendToTab(tabId, 'bg→content:command', on({ kind: 'marks', on: true, ...(f.prefix ? { prefix: f.prefix } : {}) }), { frameId: f.frameId }) as Promise<MarksOut>, kFrameMarksMs, null)),
+      ...frames.map((f) => withTimeout<MarksOut | null>(sendToTab(tabId, 'bg→content:command', on({ kind: 'marks', on: true, ...(f.prefix ? { prefix: f.prefix } : {}), ...(f.blackout ? { blackout: true } : {}) }), { frameId: f.frameId }) as Promise<MarksOut>, kFrameMarksMs, null)),
     ])
     top = first
     if (!top.ok) return { skipped: 'failed', detail: top.message }

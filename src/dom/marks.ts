@@ -70,13 +70,20 @@ function poorness(listed: number): string[] {
 /**
  * Draws the marks of `ids` (the ids the listing showed; `prefix` added where a background merged
  * this frame under one) and black boxes over secret fields, then waits for them to be painted.
+ * `ids` null: this document is on a site never captured, and is drawn all black.
  */
-export async function showMarks(ids: readonly string[], prefix = ''): Promise<MarksResult> {
+export async function showMarks(ids: readonly string[] | null, prefix = ''): Promise<MarksResult> {
   hideMarks()
   const host = document.createElement('div')
   host.setAttribute(kAvaUiAttr, kMarksValue)
-  host.style.cssText = `all:initial;position:fixed;left:0;top:0;width:100vw;height:100vh;pointer-events:none;z-index:${kTopZ};`
+  host.style.cssText = `all:initial;position:fixed;left:0;top:0;width:100vw;height:100vh;pointer-events:none;z-index:${kTopZ};${ids ? '' : 'background:#000;'}`
   const root = host.attachShadow({ mode: 'closed' })
+  if (!ids) {
+    document.documentElement.appendChild(host)
+    shown = { host, hidden: [] }
+    await painted()
+    return { marks: [], blacked: 1, poor: [], view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio } }
+  }
   const marks: Mark[] = []
   const taken: DOMRect[] = []
   for (const id of ids) {

@@ -210,10 +210,11 @@ export interface PageCommands {
    * Ava's marks for a screenshot (docs/agent.md, "Screenshots"): `on` draws each listed element's
    * box and id (ids get `prefix` in a frame the background merged under one) and blacks out every
    * field holding a secret, in a closed shadow root, and answers once they are painted; `off`
-   * removes them. `poor`: why the listing alone may not be enough (a canvas, unnamed images, few
+   * removes them. `blackout`: this frame's document is on a site never captured, and is drawn
+   * black whole. `poor`: why the listing alone may not be enough (a canvas, unnamed images, few
    * elements).
    */
-  marks: { req: { on: boolean; prefix?: string }; res: { marks: Mark[]; blacked: number; poor: string[]; view: Omit<ShotFrame, 'width' | 'height'> & { dpr: number } } }
+  marks: { req: { on: boolean; prefix?: string; blackout?: boolean }; res: { marks: Mark[]; blacked: number; poor: string[]; view: Omit<ShotFrame, 'width' | 'height'> & { dpr: number } } }
   /** The tab's in-flight request count, pushed while a settling read waits (no polling). */
   requests: { req: { pending: number }; res: Record<never, never> }
 }
