@@ -5,6 +5,7 @@
 // a canvas is clicked at the point and signed along a path.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import { writeFileSync } from 'node:fs'
 import { PNG } from 'pngjs'
 import { launchAva, sendAndWait, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
@@ -101,6 +102,8 @@ for (const provider of ['openai', 'anthropic'] as const) {
     const images = imagesOf(request.body, provider)
     expect(images).toHaveLength(1)
     const { png, mediaType } = images[0]
+    // VISION_DUMP=<dir>: keep the picture, to look at the marks by eye.
+    if (process.env.VISION_DUMP) writeFileSync(`${process.env.VISION_DUMP}/${provider}.png`, PNG.sync.write(png))
     expect(mediaType).toBe('image/png')
     const scale = png.width / (await viewWidth())
     const text = textOf(request.body)

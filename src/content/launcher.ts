@@ -27,6 +27,8 @@ export interface Launcher {
   panelGone(token: string): void
   /** Runs a step of Ava's on the page: the focus moves it makes are its own, not the page taking the keyboard. */
   acting<T>(step: () => Promise<T>): Promise<T>
+  /** Hides the button and the panel while a screenshot is taken (docs/agent.md, "Screenshots"): the model sees the page, not Ava. */
+  capturing(on: boolean): void
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
@@ -133,6 +135,8 @@ export function createLauncher(opts: {
   host.setAttribute('data-ava-ui', '')
   const style = document.createElement('style')
   style.textContent = css
+  const hide = document.createElement('style')
+  hide.textContent = '.btn, .frame { visibility: hidden !important; }'
   const button = document.createElement('button')
   button.className = 'btn'
   button.type = 'button'
@@ -267,6 +271,11 @@ export function createLauncher(opts: {
     },
     panelGone(t) {
       if (frame && t === token) rebuild()
+    },
+    capturing(on) {
+      // Inside our closed root, where the page's guard on the host's style neither sees nor undoes it.
+      if (on) root.append(hide)
+      else hide.remove()
     },
     async acting(step) {
       stepsRunning++

@@ -18,7 +18,7 @@ const kTopZ = '2147483647'
  * content; the label is white on the colour. Never black: black is what a hidden field looks like.
  */
 const kPalette = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#f032e6', '#9a6324', '#800000', '#000075']
-const kLabelPx = 12 // label height in CSS px: legible after scaling to the screenshot's width
+const kLabelPx = 14 // label height in CSS px: legible after scaling to the screenshot's width, underscores inside it
 /** Too few elements listed for what a person sees: the picture may say more (docs/agent.md). */
 const kFewElements = 3
 /** An image or canvas smaller than this (CSS px, each side) is an icon, not content. */
@@ -28,7 +28,7 @@ type MarksResult = PageCommands['marks']['res']
 
 interface Shown {
   host: HTMLElement
-  /** Ava's other UI (the panel, the launcher), hidden while the capture is taken. */
+  /** Ava's debug outline, hidden while the capture is taken. */
   hidden: { el: HTMLElement; visibility: string }[]
 }
 let shown: Shown | null = null
@@ -122,8 +122,9 @@ export async function showMarks(ids: readonly string[] | null, prefix = ''): Pro
     blacked++
   }
   const hidden: Shown['hidden'] = []
-  for (const el of document.querySelectorAll<HTMLElement>(`[${kAvaUiAttr}]`)) {
-    if (el === host) continue
+  // The debug outline (observe/overlay.ts) would read as marks; the panel and its button are
+  // hidden by the launcher (content/launcher.ts `capturing`), which owns them.
+  for (const el of document.querySelectorAll<HTMLElement>(`[${kAvaUiAttr}="observe-overlay"]`)) {
     hidden.push({ el, visibility: el.style.visibility })
     el.style.visibility = 'hidden'
   }
