@@ -11,6 +11,7 @@ import { launchAva, sendAndWait, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startOllamaServer, type OllamaServer } from '../support/ollama-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
+import { openOptions } from '../manage/helpers'
 
 let ava: Ava
 let llm: LlmServer
@@ -252,4 +253,32 @@ it('a point binds the element drawn there through the same gate: a point on "Del
   await card.locator('[data-test=confirm-deny]').click()
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
   expect(await page.evaluate(() => document.body.dataset.deleted ?? 'no')).toBe('no')
+}, 60_000)
+
+it('the options page turns screenshots off globally and per site, and the profile\'s vision setting, in English and Chinese; the next run honours it', async () => {
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  const options = await openOptions(ava)
+  expect(await options.locator('label[for=screenshots]').textContent()).toBe('Screenshots for models that see')
+  await options.fill('[data-test=screenshotsOff]', '127.0.0.1\nmail.example.com')
+  await options.selectOption('[data-test=vision]', 'on')
+  await options.click('[data-test=save]')
+  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
+  const stored = (await ava.storage('local')).settings as { screenshots: unknown; profiles: { vision?: string }[] }
+  expect(stored.screenshots).toEqual({ enabled: true, offSites: ['127.0.0.1', 'mail.example.com'] })
+  expect(stored.profiles[0].vision).toBe('on')
+  // The run on 127.0.0.1 sends no picture.
+  await open()
+  llm.script({ text: done() })
+  await sendAndWait(await ava.openPanel(page), 'look')
+  expect(imagesOf(llm.requests.find((r) => r.api === 'openai')!.body, 'openai')).toHaveLength(0)
+  // Off for every site, said in Chinese.
+  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'zh-CN' } }))
+  await options.reload()
+  await options.waitForSelector('[data-test=settings-form]')
+  expect(await options.locator('label[for=screenshots]').textContent()).toBe('为能看图的模型截图')
+  await options.uncheck('[data-test=screenshots]')
+  await options.click('[data-test=save]')
+  await expect.poll(async () => ((await ava.storage('local')).settings as { screenshots: { enabled: boolean } }).screenshots.enabled).toBe(false)
+  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'en' } }))
+  await options.close()
 }, 60_000)
