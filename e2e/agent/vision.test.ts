@@ -282,3 +282,34 @@ it('the options page turns screenshots off globally and per site, and the profil
   await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'en' } }))
   await options.close()
 }, 60_000)
+
+it('marks a shadow root\'s control and a cross-origin frame\'s control with the ids the listing gives them', async () => {
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  const port = new URL(site.url).port
+  await open(`?frame=${encodeURIComponent(`http://localhost:${port}/vision/framed.html`)}`)
+  await page.frameLocator('iframe').locator('#partner').waitFor()
+  llm.script({ text: done() })
+  await sendAndWait(await ava.openPanel(page), 'what can I do here?')
+  const body = llm.requests.find((r) => r.api === 'openai')!.body
+  const [shot] = imagesOf(body, 'openai')
+  const scale = shot.png.width / (await viewWidth())
+  const text = textOf(body)
+  // The frame's button is listed under the frame's prefix, and boxed where it is drawn.
+  const frameId = /\b(frame_\w+?)_btn_partner_offer\b/.exec(text)?.[1]
+  expect(frameId, text.slice(0, 2000)).toBeTruthy()
+  const f = await boxOf('iframe')
+  const partner = await page.frameLocator('iframe').locator('#partner').evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    return { x: r.left, y: r.top, width: r.width, height: r.height }
+  })
+  expect(isMarkColour(pixel(shot.png, (f.x + partner.x + 1) * scale, (f.y + partner.y + partner.height / 2) * scale))).toBe(true)
+  // The shadow root's button: listed, and boxed on its left edge.
+  const archive = await page.evaluate(() => {
+    const b = document.getElementById('shadow-host')!.shadowRoot!.querySelector('button')!
+    const r = b.getBoundingClientRect()
+    return { id: b.getAttribute('data-agent-id'), x: r.left, y: r.top, height: r.height }
+  })
+  expect(archive.id).toBeTruthy()
+  expect(text).toContain(archive.id!)
+  expect(isMarkColour(pixel(shot.png, (archive.x + 1) * scale, (archive.y + archive.height / 2) * scale))).toBe(true)
+}, 60_000)
