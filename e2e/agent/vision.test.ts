@@ -94,7 +94,7 @@ const done = (answer = 'Looked.') => JSON.stringify([{ step_id: 1, action_type: 
 
 for (const provider of ['openai', 'anthropic'] as const) {
   it(`a ${provider} profile's first request carries one screenshot whose marks are the listing's ids, where the elements are, and secret fields black`, async () => {
-    await ava.configure({ provider, baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+    await ava.configure({ provider, baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
     await open()
     llm.script({ text: done() })
     const panel = await ava.openPanel(page)
@@ -131,7 +131,14 @@ for (const provider of ['openai', 'anthropic'] as const) {
   }, 60_000)
 }
 
-it('a text-only profile (Local, whose usual models do not see) sends no image; the same profile set to see sends it as Ollama images', async () => {
+it('a text-only profile (Local, whose usual models do not see; OpenAI-compatible at another address) sends no image; set to see, Ollama images', async () => {
+  // An OpenAI-compatible profile at an address that is not OpenAI's: `auto` sends no picture.
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  await open()
+  llm.script({ text: done() })
+  await sendAndWait(await ava.openPanel(page), 'what is on this page?')
+  expect(imagesOf(llm.requests.find((r) => r.api === 'openai')!.body, 'openai')).toHaveLength(0)
+
   await ava.configure({ baseUrl: ollama.baseUrl, structuredOutput: 'on' })
   ollama.set({ loadMs: 0, refuseExtensions: false })
   await open()
@@ -154,7 +161,7 @@ it('a text-only profile (Local, whose usual models do not see) sends no image; t
 }, 60_000)
 
 it('a site switched off for screenshots, and screenshots switched off, send none; a frame from a site switched off is black', async () => {
-  const base = { provider: 'openai' as const, baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' as const }
+  const base = { provider: 'openai' as const, baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' as const, vision: 'on' as const }
   const run = async () => {
     llm.requests.length = 0
     llm.script({ text: done() })
@@ -182,7 +189,7 @@ it('a site switched off for screenshots, and screenshots switched off, send none
 }, 90_000)
 
 it('a denied site is never captured: the run is refused before any model call', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { safety: { confirm: [], allowDomains: [], denyDomains: ['127.0.0.1'] } })
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', vision: 'on' }, { safety: { confirm: [], allowDomains: [], denyDomains: ['127.0.0.1'] } })
   await open()
   llm.script({ text: done() })
   const panel = await ava.openPanel(page)
@@ -205,7 +212,7 @@ function pointing(plan: (at: (box: Box, fx: number, fy: number) => [number, numb
 let vw = 0
 
 it('clicks a canvas at a point of the screenshot and draws a signature along a path; the canvas pixels show both', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
   await open()
   vw = await viewWidth()
   const map = await boxOf('#map')
@@ -238,7 +245,7 @@ it('clicks a canvas at a point of the screenshot and draws a signature along a p
 }, 60_000)
 
 it('a point binds the element drawn there through the same gate: a point on "Delete account" asks first, and nothing happens on a no', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
   await open()
   vw = await viewWidth()
   const del = await boxOf('#delete')
@@ -284,7 +291,7 @@ it('the options page turns screenshots off globally and per site, and the profil
 }, 60_000)
 
 it('marks a shadow root\'s control and a cross-origin frame\'s control with the ids the listing gives them', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
   const port = new URL(site.url).port
   await open(`?frame=${encodeURIComponent(`http://localhost:${port}/vision/framed.html`)}`)
   await page.frameLocator('iframe').locator('#partner').waitFor()

@@ -67,11 +67,12 @@ describe('the policy', () => {
     expect(imageTokens(1280, 800)).toBe(1366)
     expect(imageTokens(512, 512)).toBe(350)
   })
-  it('a profile sees images by its own setting, else by its provider', () => {
-    expect(seesImages({ provider: 'anthropic' })).toBe(true)
-    expect(seesImages({ provider: 'local' })).toBe(false)
-    expect(seesImages({ provider: 'local', vision: 'on' })).toBe(true)
-    expect(seesImages({ provider: 'openai', vision: 'off' })).toBe(false)
+  it('a profile sees images by its own setting, else by its provider at the provider\'s own endpoint', () => {
+    expect(seesImages({ provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1/' })).toBe(true)
+    expect(seesImages({ provider: 'openai', baseUrl: 'https://api.deepseek.com/v1' })).toBe(false)
+    expect(seesImages({ provider: 'local', baseUrl: 'http://localhost:11434/v1' })).toBe(false)
+    expect(seesImages({ provider: 'local', baseUrl: 'http://localhost:11434/v1', vision: 'on' })).toBe(true)
+    expect(seesImages({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', vision: 'off' })).toBe(false)
   })
   it('never on a blocked site, a site switched off, or with screenshots off', () => {
     const s = (o: object) => ({ ...structuredClone(DEFAULT_SETTINGS), ...o })

@@ -236,7 +236,7 @@ export default {
   'options.baseUrl': 'Base URL',
   'options.authStyle': 'Authentication',
   'options.vision': 'Send the model screenshots of the page',
-  'options.vision.auto': 'If its provider’s usual models see images',
+  'options.vision.auto': 'At the provider’s own address, if its usual models see images',
   'options.vision.on': 'Yes, this model sees images',
   'options.vision.off': 'Never',
   'options.screenshots': 'Screenshots for models that see',

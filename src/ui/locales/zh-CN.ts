@@ -230,7 +230,7 @@ export default {
   'options.baseUrl': '接口地址',
   'options.authStyle': '认证方式',
   'options.vision': '向模型发送页面截图',
-  'options.vision.auto': '若该服务商的常用模型能看图',
+  'options.vision.auto': '在服务商自己的地址上、且其常用模型能看图时',
   'options.vision.on': '是，这个模型能看图',
   'options.vision.off': '从不',
   'options.screenshots': '为能看图的模型截图',
