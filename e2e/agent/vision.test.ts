@@ -244,7 +244,7 @@ it('clicks a canvas at a point of the screenshot and draws a signature along a p
   expect(dark).toEqual({ mid: true, peak: true, corner: false, strokes: '1' })
 }, 60_000)
 
-it('a point binds the element drawn there through the same gate: a point on "Delete account" asks first, and nothing happens on a no', async () => {
+it('a point binds the element drawn there through the same gate: a point on "Delete account" asks first; no does nothing, yes acts on that element', async () => {
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
   await open()
   vw = await viewWidth()
@@ -260,7 +260,17 @@ it('a point binds the element drawn there through the same gate: a point on "Del
   await card.locator('[data-test=confirm-deny]').click()
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
   expect(await page.evaluate(() => document.body.dataset.deleted ?? 'no')).toBe('no')
-}, 60_000)
+  // A yes acts on the element the question showed, bound to it, as for a step named by id.
+  llm.script(pointing((at) => [{ step_id: 1, action_type: 'click', params: { x: at(del, 0.5, 0.5)[0], y: at(del, 0.5, 0.5)[1] }, description: 'Click there' }, { step_id: 2, action_type: 'done', params: { answer: 'Deleted.' } }]))
+  const asked = await panel.locator('[data-test=confirm]').count()
+  await panel.fill('[data-test=input]', 'click the third button again')
+  await panel.click('[data-test=send]')
+  const again = panel.locator('[data-test=confirm]').nth(asked)
+  await again.waitFor({ timeout: 30_000 })
+  expect(await again.textContent()).toContain('Delete account')
+  await again.locator('[data-test=confirm-allow]').click()
+  await expect.poll(() => page.evaluate(() => document.body.dataset.deleted ?? 'no'), { timeout: 20_000 }).toBe('yes')
+}, 90_000)
 
 it('the options page turns screenshots off globally and per site, and the profile\'s vision setting, in English and Chinese; the next run honours it', async () => {
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
