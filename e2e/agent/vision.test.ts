@@ -211,9 +211,13 @@ function pointing(plan: (at: (box: Box, fx: number, fy: number) => [number, numb
 }
 let vw = 0
 
-it('clicks a canvas at a point of the screenshot and draws a signature along a path; the canvas pixels show both', async () => {
+// A viewport wider than the screenshot's 1280 px, scrolled: points map back through the scale and the scroll.
+for (const [w, h, scrolled] of [[1280, 800, 0], [1600, 1000, 60]] as const)
+it(`clicks a canvas at a point of the screenshot and draws a signature along a path (${w}×${h}, scrolled ${scrolled} px); the canvas pixels show both`, async () => {
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
+  await page.setViewportSize({ width: w, height: h })
   await open()
+  await page.evaluate((y) => scrollTo(0, y), scrolled)
   vw = await viewWidth()
   const map = await boxOf('#map')
   const pad = await boxOf('#pad')
@@ -242,6 +246,11 @@ it('clicks a canvas at a point of the screenshot and draws a signature along a p
     return { mid: at(150, 96), peak: at(90, 24), corner: at(5, 5), strokes: (c as HTMLCanvasElement).dataset.strokes }
   })
   expect(dark).toEqual({ mid: true, peak: true, corner: false, strokes: '1' })
+  if (w !== 1280) {
+    const [shot] = imagesOf(llm.requests.find((r) => r.api === 'openai')!.body, 'openai')
+    expect([shot.png.width, shot.png.height]).toEqual([1280, 800])
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
 }, 60_000)
 
 it('a point binds the element drawn there through the same gate: a point on "Delete account" asks first; no does nothing, yes acts on that element', async () => {
