@@ -12,9 +12,19 @@
  * Risky-step confirmation is switched off for the bench: a person's click is not Ava's speed. The
  * password is saved in Options bound to the bench site, and the request names `${secret:alice}`, so
  * Ava types it without asking, as it would for that person.
- * `--case long_answer` runs that case alone.
+ *   screenshot_step (docs/agent.md, "Screenshots"): one step on a page with a canvas, planned by a
+ *   profile that is sent no image (`text`) and one that is sent the marked screenshot (`vision`):
+ *     prompt_tokens_per_step   o200k tokens of the request's words, plus the image's tokens as
+ *                              Anthropic and OpenAI count them (core/agent/vision.ts imageTokens)
+ *     send_to_first_action_ms  pressing send → the step acting in the page (the capture, the
+ *                              marks and the scaling are all in it)
+ *     image_kb                 the PNG as sent
+ * The login case runs with images off, so its figures compare with the runs before screenshots.
+ * `--case long_answer` or `--case screenshot_step` runs that case alone.
  */
 import { DEFAULT_SETTINGS } from '../src/core/settings'
+import { imageTokens } from '../src/core/agent/vision'
+import { PNG } from 'pngjs'
 import { countTokens } from './lib/tokens'
 import { instructionChunks, launchAva, type Ava } from '../e2e/support/ava'
 import { longMarkdownAnswer } from '../e2e/support/long-answer'
@@ -116,76 +126,148 @@ async function runRecord(ava: Ava, request: string): Promise<{ startedAt: number
   throw new Error(`the run for "${request}" has no end in storage after 15 s`)
 }
 
+/** The image parts of an OpenAI chat-completions body, decoded for their size. */
+function imagesIn(body: { messages: { content: unknown }[] }): { width: number; height: number; bytes: number }[] {
+  const out: { width: number; height: number; bytes: number }[] = []
+  for (const m of body.messages) {
+    if (!Array.isArray(m.content)) continue
+    for (const part of m.content as { type: string; image_url?: { url: string } }[]) {
+      if (part.type !== 'image_url') continue
+      const buf = Buffer.from(part.image_url!.url.replace(/^data:[^,]*,/, ''), 'base64')
+      const png = PNG.sync.read(buf)
+      out.push({ width: png.width, height: png.height, bytes: buf.length })
+    }
+  }
+  return out
+}
+
+/** Words only: an image part counts by its pixels (imageTokens), never by its base64. */
+function textTokens(body: { messages: { content: unknown }[] }): number {
+  const text = body.messages.map((m) => (typeof m.content === 'string' ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? '').join(''))).join('\n')
+  return countTokens(text)
+}
+
+/** One click on a page with a canvas, planned without and with the marked screenshot. */
+async function screenshotStep(ava: Ava, llm: LlmServer, site: SiteServer): Promise<void> {
+  const page = await ava.context.newPage()
+  let clickedAt: number | undefined
+  await page.exposeFunction('benchClicked', (at: number) => void (clickedAt ??= at))
+  await page.addInitScript(`document.addEventListener('click', (e) => { if (e.target.id === 'approve') window.benchClicked(Date.now()) }, true)`)
+  const plan = [
+    { step_id: 1, action_type: 'click', params: { target_id: 'btn_approve', semantic_locator: 'Approve button' } },
+    { step_id: 2, action_type: 'done', params: { answer: 'Approved.' } },
+  ]
+  for (const vision of ['off', 'on'] as const) {
+    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision }, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] }, agent: { ...DEFAULT_SETTINGS.agent, useCache: false } })
+    const times: number[] = []
+    let tokens = 0
+    let bytes = 0
+    let shots = 0
+    for (let i = 0; i <= kRuns; i++) {
+      await page.goto(`${site.url}/vision/pad.html`)
+      await page.bringToFront()
+      clickedAt = undefined
+      const panel = await ava.openPanel(page)
+      llm.script({ chunks: instructionChunks(plan) })
+      const before = llm.requests.length
+      const answers = await panel.locator('[data-role=assistant]').count()
+      await panel.fill('[data-test=input]', `approve it (round ${i})`)
+      const t0 = Date.now()
+      await panel.press('[data-test=input]', 'Enter')
+      await panel.locator('[data-role=assistant]').nth(answers).locator('[data-test=usage]').waitFor({ timeout: 30_000 })
+      if (clickedAt === undefined) throw new Error(`screenshot_step (${vision}) round ${i}: Approve was not clicked; the panel says: ${(await panel.textContent('[data-test=messages]'))?.slice(-400)}`)
+      if (i === 0) continue
+      times.push((clickedAt as number) - t0)
+      for (const r of llm.requests.slice(before)) {
+        const images = imagesIn(r.body)
+        tokens += textTokens(r.body) + images.reduce((n, im) => n + imageTokens(im.width, im.height), 0)
+        bytes += images.reduce((n, im) => n + im.bytes, 0)
+        shots += images.length
+      }
+    }
+    const label = vision === 'on' ? 'screenshot_step_vision' : 'screenshot_step_text'
+    report({ suite: 'agent', case: label, metric: 'prompt_tokens_per_step', value: tokens / kRuns, unit: 'tokens' })
+    report({ suite: 'agent', case: label, metric: 'send_to_first_action_ms', value: median(times), unit: 'ms' })
+    if (shots) report({ suite: 'agent', case: label, metric: 'image_kb', value: Math.round(bytes / shots / 1024), unit: 'KB' })
+  }
+  await page.close()
+}
+
 ensureBuilt()
 const [ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
 try {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench' }, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] } })
-  await saveSecret(ava, 'alice', 'wonderland', site.url)
-  const plan = [
-    { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username field', value: 'alice' } },
-    { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password field', value: '${secret:alice}' } },
-    { step_id: 3, action_type: 'click', params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' } },
-    { step_id: 4, action_type: 'verify', params: { assertion: 'Shows "Welcome, alice"' } },
-    { step_id: 5, action_type: 'done', params: { answer: 'Logged in.' } },
-  ]
-  const page = await ava.context.newPage()
-  // The first keystroke's time, told to the bench through a binding: a replay types, clicks and
-  // leaves the login page within a few hundred ms, before a poll of that page would see a flag.
-  let firstAt: number | undefined
-  await page.exposeFunction('benchFirstAction', (at: number) => void (firstAt ??= at))
-  await page.addInitScript(`document.addEventListener('input', (e) => { if (e.target.id === 'username') window.benchFirstAction(Date.now()) }, true)`)
-  const firstAction: number[] = []
-  const replays: number[] = []
-  let planned = 0
-  let plannedSteps = 0
-  let promptTokens = 0
-  let replayCalls = 0
+  if (only === 'screenshot_step') await screenshotStep(ava, llm, site)
+  else {
+    // Images off: the login figures stay comparable with the runs before screenshots (measured apart below).
+    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' }, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] } })
+    await saveSecret(ava, 'alice', 'wonderland', site.url)
+    const plan = [
+      { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username field', value: 'alice' } },
+      { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password field', value: '${secret:alice}' } },
+      { step_id: 3, action_type: 'click', params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' } },
+      { step_id: 4, action_type: 'verify', params: { assertion: 'Shows "Welcome, alice"' } },
+      { step_id: 5, action_type: 'done', params: { answer: 'Logged in.' } },
+    ]
+    const page = await ava.context.newPage()
+    // The first keystroke's time, told to the bench through a binding: a replay types, clicks and
+    // leaves the login page within a few hundred ms, before a poll of that page would see a flag.
+    let firstAt: number | undefined
+    await page.exposeFunction('benchFirstAction', (at: number) => void (firstAt ??= at))
+    await page.addInitScript(`document.addEventListener('input', (e) => { if (e.target.id === 'username') window.benchFirstAction(Date.now()) }, true)`)
+    const firstAction: number[] = []
+    const replays: number[] = []
+    let planned = 0
+    let plannedSteps = 0
+    let promptTokens = 0
+    let replayCalls = 0
 
-  for (let i = 0; i <= (only === 'long_answer' ? -1 : kRuns); i++) {
-    // A fresh request wording each round: the first run of it plans, the second replays.
-    // The person names the secret, as they would to have it typed without a question each time.
-    const request = `log in as alice with \${secret:alice} and check the dashboard (round ${i})`
-    for (const mode of ['plan', 'replay'] as const) {
-      await page.goto(`${site.url}/logout`)
-      await page.goto(`${site.url}/login`)
-      firstAt = undefined
-      const panel = await ava.openPanel(page)
-      if (mode === 'plan') llm.script({ chunks: instructionChunks(plan) })
-      else llm.script()
-      const before = llm.requests.length
-      await panel.fill('[data-test=input]', request)
-      const t0 = Date.now()
-      await panel.press('[data-test=input]', 'Enter')
-      await page.waitForURL(`${site.url}/dashboard`, { timeout: 15_000 }).catch(async (e) => {
-        throw new Error(`no login in round ${i} (${mode}); the panel says: ${(await ava.panel(page).then((f) => f.textContent('[data-test=messages]')).catch(() => '?'))?.slice(-600)}`, { cause: e })
-      })
-      // Read through a cast: the binding sets it while this function awaits, which narrowing cannot see.
-      const typedAt = firstAt as number | undefined
-      if (typedAt === undefined) throw new Error(`round ${i} (${mode}) logged in without typing the user name`)
-      const after = await ava.panel(page)
-      await after.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor()
-      // The run's own clock: from the background taking the request to the run's end, without the
-      // panel of the new page loading (which a person sees, but which is not the replay).
-      // The record's end is written after the panel shows the usage line: wait for it.
-      const mine = await runRecord(ava, request)
-      if (i === 0) continue // warms the worker, the lazy chunks and the connection
-      if (mode === 'plan') {
-        firstAction.push(typedAt - t0)
-        for (const r of llm.requests.slice(before)) promptTokens += countTokens(JSON.stringify(r.body.messages))
-        planned += llm.requests.length - before
-        plannedSteps += 4
-      } else {
-        replays.push(mine.endedAt! - mine.startedAt)
-        replayCalls += llm.requests.length - before
+    for (let i = 0; i <= (only === 'long_answer' ? -1 : kRuns); i++) {
+      // A fresh request wording each round: the first run of it plans, the second replays.
+      // The person names the secret, as they would to have it typed without a question each time.
+      const request = `log in as alice with \${secret:alice} and check the dashboard (round ${i})`
+      for (const mode of ['plan', 'replay'] as const) {
+        await page.goto(`${site.url}/logout`)
+        await page.goto(`${site.url}/login`)
+        firstAt = undefined
+        const panel = await ava.openPanel(page)
+        if (mode === 'plan') llm.script({ chunks: instructionChunks(plan) })
+        else llm.script()
+        const before = llm.requests.length
+        await panel.fill('[data-test=input]', request)
+        const t0 = Date.now()
+        await panel.press('[data-test=input]', 'Enter')
+        await page.waitForURL(`${site.url}/dashboard`, { timeout: 15_000 }).catch(async (e) => {
+          throw new Error(`no login in round ${i} (${mode}); the panel says: ${(await ava.panel(page).then((f) => f.textContent('[data-test=messages]')).catch(() => '?'))?.slice(-600)}`, { cause: e })
+        })
+        // Read through a cast: the binding sets it while this function awaits, which narrowing cannot see.
+        const typedAt = firstAt as number | undefined
+        if (typedAt === undefined) throw new Error(`round ${i} (${mode}) logged in without typing the user name`)
+        const after = await ava.panel(page)
+        await after.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor()
+        // The run's own clock: from the background taking the request to the run's end, without the
+        // panel of the new page loading (which a person sees, but which is not the replay).
+        // The record's end is written after the panel shows the usage line: wait for it.
+        const mine = await runRecord(ava, request)
+        if (i === 0) continue // warms the worker, the lazy chunks and the connection
+        if (mode === 'plan') {
+          firstAction.push(typedAt - t0)
+          for (const r of llm.requests.slice(before)) promptTokens += countTokens(JSON.stringify(r.body.messages))
+          planned += llm.requests.length - before
+          plannedSteps += 4
+        } else {
+          replays.push(mine.endedAt! - mine.startedAt)
+          replayCalls += llm.requests.length - before
+        }
       }
     }
+    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'send_to_first_action_ms', value: median(firstAction), unit: 'ms' })
+    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'cached_replay_ms', value: median(replays), unit: 'ms' })
+    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'cached_replay_llm_calls', value: replayCalls, unit: 'calls' })
+    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'prompt_tokens_per_step', value: promptTokens / plannedSteps, unit: 'tokens' })
+    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'llm_calls_per_planned_run', value: planned / kRuns, unit: 'calls' })
+    await longAnswer(ava, llm, site)
+    if (only !== 'long_answer') await screenshotStep(ava, llm, site)
   }
-  if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'send_to_first_action_ms', value: median(firstAction), unit: 'ms' })
-  if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'cached_replay_ms', value: median(replays), unit: 'ms' })
-  if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'cached_replay_llm_calls', value: replayCalls, unit: 'calls' })
-  if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'prompt_tokens_per_step', value: promptTokens / plannedSteps, unit: 'tokens' })
-  if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'llm_calls_per_planned_run', value: planned / kRuns, unit: 'calls' })
-  await longAnswer(ava, llm, site)
 } finally {
   await Promise.all([ava.close(), llm.close(), site.close()])
 }

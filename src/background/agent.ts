@@ -2,7 +2,9 @@ import browser from 'webextension-polyfill'
 import type { RunView } from '../core/chat'
 import type { AgentPorts, PersonAnswer } from '../core/agent/ports'
 import { beginRun, checkRequest, resumeRun, runAgent } from '../core/agent/run'
-import { isActive, type RunState } from '../core/agent/state'
+import { isActive, type PlannerMessage, type RunState } from '../core/agent/state'
+import type { ModelMessage } from 'ai'
+import { captureMarked } from './screenshot'
 import { AvaError } from '../core/errors'
 import { avaError, msg } from '../core/agent/outcome'
 import type { ExecFailure } from '../core/exec'
@@ -158,6 +160,12 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
   })
 }
 
+/** A planner turn as the AI SDK takes it: the screenshot, if any, as an image part before the words. */
+function withImage(m: PlannerMessage): ModelMessage {
+  if (!m.image || m.role !== 'user') return { role: m.role, content: m.content }
+  return { role: 'user', content: [{ type: 'image', image: m.image.data, mediaType: m.image.mediaType }, { type: 'text', text: m.content }] }
+}
+
 /** The run's ports, built from the worker's own functions. */
 function portsFor(me: Live, origin: string, startTab: number, settings: Settings): AgentPorts {
   let tabId = startTab
@@ -171,7 +179,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
   }
   return {
     llm: {
-      stream: ({ system, messages, signal, onText, onThinking, onSlowStart }) => streamCompletion({ llm: activeLlm(settings), system, messages, signal, onText, onThinking, onSlowStart, structured: { profileId: settings.activeProfile } }),
+      stream: ({ system, messages, signal, onText, onThinking, onSlowStart }) => streamCompletion({ llm: activeLlm(settings), system, messages: messages.map(withImage), signal, onText, onThinking, onSlowStart, structured: { profileId: settings.activeProfile } }),
     },
     page: {
       read: (tab, request, { signal, settle }) => pageContext(tab, request, signal, settle),
@@ -190,6 +198,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         return out.ok ? out.round : out
       },
       url: (tab) => tabUrl(tab),
+      screenshot: (tab, signal) => captureMarked(tab, settings, signal),
     },
     actions: {
       relevant: async (request) => relevantActions(request, undefined, await tabUrl(tabId)),

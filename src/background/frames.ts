@@ -150,6 +150,11 @@ export function outcomeFromFrame(out: ExecOutcome, prefix: string): ExecOutcome 
   return { ...out, candidates }
 }
 
+/** The routes of the tab's last page read: which frame the listing merged under which prefix. */
+export async function frameRoutes(tabId: number): Promise<FrameRoute[]> {
+  return (await routesStore(tabId).get()).routes
+}
+
 export async function forgetFrameRoutes(tabId: number): Promise<void> {
   await routesStore(tabId).remove()
 }

@@ -174,7 +174,12 @@ type StreamPart = Awaited<ReturnType<Model['doStream']>>['stream'] extends Reada
  */
 async function ollamaChat(o: StreamOptions, signal: AbortSignal): Promise<ReadableStream<StreamPart>> {
   const url = `${o.llm.baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '')}/api/chat`
-  const messages = toPrompt(o.system, o.messages).map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : m.content.map((c) => ('text' in c ? c.text : '')).join('') }))
+  // A screenshot goes as Ollama's `images` (base64) beside the words, as its vision models take it.
+  const messages = toPrompt(o.system, o.messages).map((m) => {
+    if (typeof m.content === 'string') return { role: m.role, content: m.content }
+    const images = m.content.flatMap((c) => (c.type === 'file' && typeof c.data === 'string' ? [c.data] : []))
+    return { role: m.role, content: m.content.map((c) => ('text' in c ? c.text : '')).join(''), ...(images.length ? { images } : {}) }
+  })
   const body = { model: o.llm.model, stream: true, format: planJsonSchema(), options: { temperature: 0 }, messages }
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(o.llm.apiKey ? { authorization: `Bearer ${o.llm.apiKey}` } : {}) }, body: JSON.stringify(body), signal })
   if (!res.ok || !res.body) {
@@ -207,13 +212,26 @@ async function ollamaChat(o: StreamOptions, signal: AbortSignal): Promise<Readab
   )
 }
 
-/** The conversation in the providers' form; every message Ava sends is text. */
+type UserPart = Extract<Prompt[number], { role: 'user' }>['content'][number]
+
+/**
+ * The conversation in the providers' form: text, and a user turn's screenshot as a file part with
+ * an image media type, which the Anthropic provider sends as an `image` block and the
+ * OpenAI-compatible one as an `image_url` data URL (docs/agent.md, "Screenshots").
+ */
 function toPrompt(system: string, messages: ModelMessage[]): Prompt {
   const prompt: Prompt = [{ role: 'system', content: system }]
   for (const m of messages) {
-    if (typeof m.content !== 'string') throw new AvaError('UNKNOWN', 'Only text messages can be sent to the model.')
-    if (m.role === 'user' || m.role === 'assistant') prompt.push({ role: m.role, content: [{ type: 'text', text: m.content }] })
-    else if (m.role === 'system') prompt.push({ role: 'system', content: m.content })
+    if (m.role === 'system') prompt.push({ role: 'system', content: m.content })
+    else if (typeof m.content === 'string' && (m.role === 'user' || m.role === 'assistant')) prompt.push({ role: m.role, content: [{ type: 'text', text: m.content }] })
+    else if (m.role === 'user' && typeof m.content !== 'string') {
+      const content: UserPart[] = m.content.map((c): UserPart => {
+        if (c.type === 'text') return { type: 'text', text: c.text }
+        if (c.type === 'image' && typeof c.image === 'string') return { type: 'file', data: c.image, mediaType: c.mediaType ?? 'image/png' }
+        throw new AvaError('UNKNOWN', 'Only text and images can be sent to the model.')
+      })
+      prompt.push({ role: 'user', content })
+    } else throw new AvaError('UNKNOWN', 'Only text and images can be sent to the model.')
   }
   return prompt
 }

@@ -3,7 +3,7 @@ import { stepResult, type ExecOutcome, type RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import type { SitePolicy } from '../core/offsite'
-import { actionOf, mayNavigate, navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
+import { actionOf, mayNavigate, navigatedOutcome, type UploadFile, type ShotFrame, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
@@ -211,12 +211,14 @@ export interface StepOptions {
   secretSites?: string[]
   /** upload: the attached files the step names, which the run resolved (issue 20 §5). */
   files?: UploadFile[]
+  /** The last screenshot's geometry, for a step that names a point in it. */
+  shot?: ShotFrame
 }
 
 /** Runs one of the agent's page instructions: navigation in the background, everything else in the page. */
 export async function execInPage(tabId: number, instruction: Instruction, opts: StepOptions): Promise<ExecOutcome & { tabId: number }> {
   if (instruction.action_type === 'navigate') return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
-  const step = actionOf(instruction)
+  const step = actionOf(instruction, opts.shot)
   if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
   if (step.action === 'upload' && opts.files) step.files = opts.files
   // `describe`: each agent step keeps what it acted on, for "Save last run as flow" (issue 18 §3).

@@ -13,7 +13,7 @@ import { describePage } from '../core/agent/prompt'
 import { redactText } from '../core/agent/secrets'
 import { RISK_CATEGORIES, type RiskCategory } from '../core/exec'
 import { parseFlow, replayFlow, formatReport } from '../core/flows'
-import { InstructionSchema, PAGE_ACTION_TYPES, SCROLL_DIRECTIONS } from '../core/instruction/schema'
+import { InstructionSchema, PAGE_ACTION_TYPES, SCROLL_DIRECTIONS, type PageActionType } from '../core/instruction/schema'
 import type { SitePolicy } from '../core/offsite'
 import { actionOf } from '../core/page/command'
 import { createEngine, createRegistry, dryRun, type ActionRegistry } from '../core/registry'
@@ -66,7 +66,8 @@ const kParams = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(
 
 /** One instruction in Ava's vocabulary (docs/instruction-schema.md); the page types only. */
 const kInstruction = z.object({
-  action_type: z.enum(PAGE_ACTION_TYPES).describe('What to do: navigate, click, input, select, hover, press, scroll, wait, verify (upload is not available over MCP).'),
+  // drag names points of a screenshot, which an MCP client is never sent (docs/agent.md, "Screenshots").
+  action_type: z.enum(PAGE_ACTION_TYPES.filter((t) => t !== 'drag') as [PageActionType, ...PageActionType[]]).describe('What to do: navigate, click, input, select, hover, press, scroll, wait, verify (upload is not available over MCP).'),
   target_id: z.string().optional().describe('The [id] of an element in ava_page_read\'s listing: exact, use it when you have it.'),
   semantic_locator: z.string().optional().describe('The element described in words, e.g. "the Log in button"; used when there is no target_id or it went stale.'),
   fallback_selector: z.string().optional().describe('A selector (css:, role:, text:, testid: or plain CSS), tried after target_id.'),

@@ -40,7 +40,11 @@ function boot(): void {
     },
   })
 
-  handle('bg→content:command', ['background'], (command) => launcher.acting(async () => (await agent()).onCommand(command, launcher.keepOut)))
+  handle('bg→content:command', ['background'], (command) => {
+    // A screenshot's marks are up only while Ava's own UI is out of the picture.
+    if (command.kind === 'marks') launcher.capturing(command.on)
+    return launcher.acting(async () => (await agent()).onCommand(command, launcher.keepOut))
+  })
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)
     return { ok: true as const }

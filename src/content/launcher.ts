@@ -34,6 +34,8 @@ export interface Launcher {
    * back once the steps are over. Resolves when the target is clear.
    */
   keepOut(target: Box): Promise<void>
+  /** Hides the button and the panel while a screenshot is taken (docs/agent.md, "Screenshots"): the model sees the page, not Ava. */
+  capturing(on: boolean): void
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
@@ -148,6 +150,8 @@ export function createLauncher(opts: {
   host.setAttribute('data-ava-ui', '')
   const style = document.createElement('style')
   style.textContent = css
+  const hide = document.createElement('style')
+  hide.textContent = '.btn, .frame { visibility: hidden !important; }'
   const button = document.createElement('button')
   button.className = 'btn'
   button.type = 'button'
@@ -310,6 +314,11 @@ export function createLauncher(opts: {
     },
     panelGone(t) {
       if (frame && t === token) rebuild()
+    },
+    capturing(on) {
+      // Inside our closed root, where the page's guard on the host's style neither sees nor undoes it.
+      if (on) root.append(hide)
+      else hide.remove()
     },
     async acting(step) {
       stepsRunning++

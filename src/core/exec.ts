@@ -118,7 +118,7 @@ export const kStepResults = [
   'opened', 'openedTab', 'alreadyOn', 'navigated',
   'clicked', 'doubleClicked', 'rightClicked', 'middleClicked',
   'typed', 'checked', 'unchecked', 'wasChecked', 'wasUnchecked', 'selected', 'chose', 'set', 'uploaded',
-  'hovered', 'focused', 'pressed', 'pressedIn', 'submitted',
+  'hovered', 'focused', 'pressed', 'pressedIn', 'submitted', 'dragged',
   'scrolledTo', 'scrolled', 'scrolledTop', 'scrolledBottom', 'atTop', 'atEnd',
   'found', 'appeared', 'addressIs', 'quiet', 'read', 'readAttribute',
   'answered', 'continued', 'collecting', 'collected', 'collectedEnd', 'collectedTime',

@@ -108,3 +108,12 @@ export function costUsd(model: string, usage: { input: number; output: number })
   }
   return undefined
 }
+
+/**
+ * Whether a profile's model is sent images (docs/agent.md, "Screenshots"): its own setting, else
+ * the table's, and that only at the provider's own endpoint: an OpenAI-compatible server elsewhere
+ * (DeepSeek, a proxy, LM Studio) may serve a model that refuses images, as it may refuse a schema.
+ */
+export function seesImages(p: { provider: ProviderKind; baseUrl: string; vision?: 'auto' | 'on' | 'off' }): boolean {
+  return p.vision === 'on' || ((p.vision ?? 'auto') === 'auto' && kProviders[p.provider].vision && isProviderEndpoint(p))
+}

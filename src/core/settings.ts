@@ -38,6 +38,12 @@ export const LlmSettingsSchema = z.object({
    * server, `off` never. A server that rejects it is remembered and asked no more.
    */
   structuredOutput: z.enum(['auto', 'on', 'off']).optional(),
+  /**
+   * Whether the model reads images (docs/agent.md, "Screenshots"): `auto` as the provider table
+   * says of its usual models (providers.ts `vision`), `on` for a vision model behind any
+   * provider (a local llava or qwen2.5-vl), `off` never.
+   */
+  vision: z.enum(['auto', 'on', 'off']).optional(),
 })
 export type LlmSettings = z.infer<typeof LlmSettingsSchema>
 
@@ -81,12 +87,23 @@ export const HistorySchema = z.object({
 })
 export type HistoryRetention = z.infer<typeof HistorySchema>
 
+/** Marked screenshots for models that see (docs/agent.md, "Screenshots"); absent is the default. */
+const ScreenshotsSchema = z.object({
+  /** Off: no screenshot ever leaves the browser, whatever the model. */
+  enabled: z.boolean(),
+  /** Hosts never captured (a leading `*.` matches subdomains); the blocked sites never are either. */
+  offSites: z.array(z.string().max(253)).max(500),
+})
+export type ScreenshotSettings = z.infer<typeof ScreenshotsSchema>
+export const DEFAULT_SCREENSHOTS: ScreenshotSettings = { enabled: true, offSites: [] }
+
 const kSettingsFields = {
   profiles: z.array(ProfileSchema).min(1, 'Keep at least one provider profile').max(kMaxProfiles),
   activeProfile: z.string(),
   agent: AgentSchema,
   safety: SafetySchema,
   history: HistorySchema,
+  screenshots: ScreenshotsSchema.optional(),
 }
 
 function checkProfiles(s: { profiles: Profile[]; activeProfile: string }, ctx: z.RefinementCtx): void {
@@ -313,4 +330,14 @@ export function retainHistory<M extends { ts?: number }>(messages: M[], keep: Hi
   const cutoff = now - keep.days * 86_400_000
   const i = messages.findIndex((m) => (m.ts ?? now) >= cutoff)
   return i === -1 ? [] : i === 0 ? messages : messages.slice(i)
+}
+
+/**
+ * Whether a screenshot of `url` may leave the browser: screenshots on, the site not switched off
+ * for them, and Ava allowed on it at all (a blocked site is never captured).
+ */
+export function screenshotAllowed(url: string, settings: Pick<Settings, 'safety' | 'screenshots'>): boolean {
+  const shots = settings.screenshots ?? DEFAULT_SCREENSHOTS
+  if (!shots.enabled || !domainAllowed(url, settings.safety)) return false
+  return domainAllowed(url, { allowDomains: [], denyDomains: shots.offSites })
 }

@@ -63,12 +63,15 @@ export interface DomActionDescriptor<N extends string = string> {
 
 const kMaxText = 20_000 // a typed value may be a long message; the instruction schema bounds the model's at 2,000
 const Selector = z.custom<ParsedSelector>((v) => !!v && typeof v === 'object' && typeof (v as { kind?: unknown }).kind === 'string', 'a parsed selector')
+/** A point in the top document, CSS pixels from its top-left (a point the model named in a screenshot). */
+const Point = z.strictObject({ x: z.number().finite(), y: z.number().finite() })
 export const PageTargetSchema = z.strictObject({
   targetId: z.string().max(200).optional(),
   selectors: z.array(Selector).max(16).optional(),
   invalid: z.array(z.string().max(2_000)).max(16).optional(),
   semantic: z.string().max(2_000).optional(),
   focused: z.boolean().optional(),
+  point: Point.optional(),
 })
 export const UploadFileSchema = z.strictObject({ name: z.string().min(1).max(500), mimeType: z.string().max(200).optional(), base64: z.string(), site: z.string().max(4_096).optional() })
 const Value = z.union([z.string().max(kMaxText), z.array(z.string().max(kMaxText)).max(500)])
@@ -87,14 +90,14 @@ function dom<const N extends string>(d: DomActionDescriptor<N>): DomActionDescri
 /** Seed 001 §2.3's nine page actions and what packs (seed 000 §6.3.5) and seed 002 §5 add. */
 export const kDomActions = [
   dom({ name: 'navigate', fields: { value: z.string().max(4_096) }, target: 'none', counts: true, navigates: true, gate: looking, says: { en: 'Open {what}', zh: '打开 {what}' } }),
-  dom({ name: 'click', fields: { target: Target, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().int().min(1).max(3).optional() }, target: 'required', onText: true, counts: true, navigates: true, gate: clicking, says: { en: 'Click {what}', zh: '点击 {what}' }, shownAs: 'click' }),
+  dom({ name: 'click', fields: { target: Target, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().int().min(1).max(3).optional(), at: Point.optional() }, target: 'required', onText: true, counts: true, navigates: true, gate: clicking, says: { en: 'Click {what}', zh: '点击 {what}' }, shownAs: 'click' }),
   dom({ name: 'dblclick', fields: { target: Target }, target: 'required', onText: true, counts: true, navigates: true, gate: clicking, says: { en: 'Double-click {what}', zh: '双击 {what}' }, shownAs: 'click' }),
   dom({ name: 'fill', fields: { target: Target, value: Value }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Fill in {what}', zh: '填写 {what}' }, shownAs: 'input' }),
   dom({ name: 'type', fields: { target: Target, value: Value, delayMs: z.number().min(0).max(1_000).optional() }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Type into {what}', zh: '在 {what} 中输入' }, shownAs: 'input' }),
   dom({ name: 'select', fields: { target: Target, value: Value }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Choose in {what}', zh: '在 {what} 中选择' }, shownAs: 'select' }),
   dom({ name: 'check', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Tick {what}', zh: '勾选 {what}' }, shownAs: 'click' }),
   dom({ name: 'uncheck', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Untick {what}', zh: '取消勾选 {what}' }, shownAs: 'click' }),
-  dom({ name: 'hover', fields: { target: Target }, target: 'required', onText: true, counts: true, navigates: false, gate: looking, says: { en: 'Point at {what}', zh: '指向 {what}' }, shownAs: 'hover' }),
+  dom({ name: 'hover', fields: { target: Target, at: Point.optional() }, target: 'required', onText: true, counts: true, navigates: false, gate: looking, says: { en: 'Point at {what}', zh: '指向 {what}' }, shownAs: 'hover' }),
   dom({ name: 'focus', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: looking, says: { en: 'Focus {what}', zh: '聚焦 {what}' } }),
   dom({ name: 'press', fields: { key: z.string().min(1).max(100), target: Target.optional() }, target: 'optional', counts: true, navigates: true, gate: { risk: 'press', changes: true }, says: { en: 'Press a key in {what}', zh: '在 {what} 中按键' }, shownAs: 'press' }),
   dom({ name: 'scroll', fields: { target: Target.optional(), direction: Direction.optional(), amount: z.number().min(0).max(1_000_000).optional() }, target: 'optional', onText: true, counts: true, navigates: false, gate: looking, says: { en: 'Scroll {what}', zh: '滚动 {what}' }, shownAs: 'scroll' }),
@@ -104,6 +107,8 @@ export const kDomActions = [
   dom({ name: 'verify', fields: { assertion: z.string().max(kMaxText).optional() }, target: 'none', counts: false, navigates: false, gate: looking, says: { en: 'Check that {what}', zh: '检查 {what}' } }),
   dom({ name: 'getText', fields: { target: Target }, target: 'required', onText: true, counts: false, navigates: false, gate: looking, says: { en: 'Read {what}', zh: '读取 {what}' } }),
   dom({ name: 'getAttribute', fields: { target: Target, name: z.string().min(1).max(200) }, target: 'required', onText: true, counts: false, navigates: false, gate: looking, says: { en: 'Read an attribute of {what}', zh: '读取 {what} 的属性' } }),
+  // A pointer pressed, moved along a path and let go over one element: a signature pad, a slider (issue 30).
+  dom({ name: 'drag', fields: { target: Target, path: z.array(Point).min(1).max(500) }, target: 'required', counts: true, navigates: true, gate: clicking, says: { en: 'Drag over {what}', zh: '在 {what} 上拖动' }, shownAs: 'drag' }),
   dom({ name: 'upload', fields: { target: Target, files: z.array(UploadFileSchema).max(50).optional(), value: Value.optional() }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Upload a file into {what}', zh: '向 {what} 上传文件' }, shownAs: 'upload' }),
 ] as const
 
@@ -141,7 +146,7 @@ export function countsAsStep(action: string): boolean {
 // ── the model's instructions ────────────────────────────────────────────────────────────────
 
 /** The params an instruction may carry (src/core/instruction/schema.ts InstructionParamsSchema). */
-export type InstructionParam = 'url' | 'semantic_locator' | 'fallback_selector' | 'target_id' | 'value' | 'assertion' | 'selector' | 'key' | 'direction' | 'action' | 'args' | 'answer' | 'question' | 'choices' | 'limit'
+export type InstructionParam = 'url' | 'semantic_locator' | 'fallback_selector' | 'target_id' | 'value' | 'assertion' | 'selector' | 'key' | 'direction' | 'action' | 'args' | 'answer' | 'question' | 'choices' | 'limit' | 'x' | 'y' | 'path'
 
 export interface InstructionDescriptor<N extends string = string> {
   name: N
@@ -167,23 +172,27 @@ function instruction<const N extends string>(d: InstructionDescriptor<N>): Instr
   return d
 }
 
-/** The nine page actions of seed 001 §2.2, seed 002 §5's `upload`, the agent loop's two, and `ask` and `collect`. */
+/** The nine page actions of seed 001 §2.2, seed 002 §5's `upload`, the agent loop's two, `ask` and `collect`, and `drag` and `screenshot` for models that see. */
 export const kInstructions = [
   instruction({ name: 'navigate', all: ['url'], runs: 'navigate', flow: 'navigate', says: { en: 'Open a page', zh: '打开页面' } }),
-  instruction({ name: 'click', oneOf: kElement, runs: 'click', flow: 'click', says: { en: 'Click', zh: '点击' } }),
+  instruction({ name: 'click', oneOf: [...kElement, 'x'], runs: 'click', flow: 'click', says: { en: 'Click', zh: '点击' } }),
   instruction({ name: 'input', all: ['value'], oneOf: kElement, runs: 'fill', flow: 'fill', says: { en: 'Type', zh: '输入' } }),
   instruction({ name: 'verify', all: ['assertion'], runs: 'verify', says: { en: 'Check', zh: '检查' } }),
   instruction({ name: 'wait', all: ['selector'], runs: 'wait', says: { en: 'Wait', zh: '等待' } }),
   instruction({ name: 'select', all: ['value'], oneOf: kElement, runs: 'select', flow: 'select', says: { en: 'Choose', zh: '选择' } }),
-  instruction({ name: 'hover', oneOf: kElement, runs: 'hover', flow: 'hover', says: { en: 'Point at', zh: '指向' } }),
+  instruction({ name: 'hover', oneOf: [...kElement, 'x'], runs: 'hover', flow: 'hover', says: { en: 'Point at', zh: '指向' } }),
   instruction({ name: 'press', all: ['key'], runs: 'press', flow: 'press', says: { en: 'Press a key', zh: '按键' } }),
   instruction({ name: 'scroll', oneOf: ['direction', ...kElement], runs: 'scroll', flow: 'scroll', says: { en: 'Scroll', zh: '滚动' } }),
   instruction({ name: 'upload', all: ['value'], oneOf: kElement, runs: 'upload', says: { en: 'Upload a file', zh: '上传文件' } }),
+  // A path of points in the last screenshot (issue 30); not saved in a flow: a path is one page's pixels.
+  instruction({ name: 'drag', all: ['path'], runs: 'drag', own: ['path'], says: { en: 'Drag', zh: '拖动' } }),
   instruction({ name: 'run_action', all: ['action'], own: ['action', 'args'], says: { en: 'Run a pack action', zh: '运行动作包中的动作' } }),
   instruction({ name: 'done', own: ['answer'], says: { en: 'Answer', zh: '回答' } }),
   // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
   instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
   instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),
+  // A marked screenshot with the next page read, for a model that sees (docs/agent.md, "Screenshots").
+  instruction({ name: 'screenshot', says: { en: 'Take a screenshot', zh: '截图' } }),
 ] as const
 
 export type InstructionName = (typeof kInstructions)[number]['name']

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import browser from 'webextension-polyfill'
 import { kProviders } from '../core/providers'
-import { kDefaultBaseUrls, kDefaultModels, type SafetyKept, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
+import { DEFAULT_SCREENSHOTS, kDefaultBaseUrls, kDefaultModels, type SafetyKept, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
 import type { RiskCategory } from '../core/exec'
 import { send, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
 import { settingsStore, uiPrefsStore } from '../storage/settings'
@@ -22,6 +22,9 @@ export interface Draft {
   denyDomains: string
   history: HistoryRetention
   language: LanguagePref
+  /** Screenshots for models that see (docs/agent.md, "Screenshots"): on or off, and the sites never captured, one per line. */
+  screenshots: boolean
+  screenshotsOff: string
 }
 
 const lines = (text: string) => text.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean)
@@ -37,6 +40,8 @@ function toDraft(s: PublicSettings): Draft {
     denyDomains: s.safety.denyDomains.join('\n'),
     history: { ...s.history },
     language: s.ui.language,
+    screenshots: (s.screenshots ?? DEFAULT_SCREENSHOTS).enabled,
+    screenshotsOff: (s.screenshots ?? DEFAULT_SCREENSHOTS).offSites.join('\n'),
   }
 }
 
@@ -54,6 +59,7 @@ export function toInput(d: Draft): SettingsInput {
     safety: { confirm: [...d.confirm], allowDomains: lines(d.allowDomains), denyDomains: lines(d.denyDomains) },
     history: { keep: d.history.keep, messages: Number(d.history.messages), days: Number(d.history.days) },
     ui: { language: d.language },
+    screenshots: { enabled: d.screenshots, offSites: lines(d.screenshotsOff) },
   }
 }
 

@@ -98,13 +98,14 @@ describe('every action is documented', () => {
 
 describe('the tables map onto each other in one place', () => {
   it('each page instruction becomes the DOM action its descriptor names', () => {
-    const samples: Record<string, Record<string, string>> = {
+    const samples: Record<string, Record<string, unknown>> = {
       navigate: { url: 'https://a.example/' },
       verify: { assertion: 'shows "x"' },
       wait: { selector: '#x' },
       press: { key: 'Enter' },
       scroll: { direction: 'down' },
       ask: { question: 'Which one?' },
+      drag: { path: [[1, 1], [5, 5]] },
     }
     for (const d of kInstructions) {
       const params = samples[d.name] ?? { semantic_locator: 'the Save button', value: 'v', action: 'a:b:c' }

@@ -99,6 +99,7 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.error.LOCAL_NOT_PULLED',
   'outcome.emptyReply',
   'panel.loadingModel',
+  'outcome.screenshotSent',
   ...kStepCodes.map((c) => `outcome.step.${c}`),
   ...kNotActionable.map((r) => `outcome.step.notActionable.${r}`),
   'outcome.step.noSecret',

@@ -4,9 +4,10 @@ import type { ExecOutcome, RiskCategory } from '../exec'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { Instruction } from '../instruction/schema'
 import type { StepGuard } from '../page/channel'
-import type { PageTarget, UploadFile } from '../page/command'
+import type { PageTarget, ShotFrame, UploadFile } from '../page/command'
 import type { CollectRound } from '../page/collect'
 import type { ExecFailure } from '../exec'
+import type { Screenshot, ShotSkipped } from './vision'
 import type { Attachment } from './attachments'
 import type { ActionSummary, PageContext } from './prompt'
 import type { PlannerMessage, RunState } from './state'
@@ -58,6 +59,8 @@ export interface ExecOptions {
   elementWaitMs?: number
   /** upload: the attached files the step's value named, bytes and all, for the page command. */
   files?: UploadFile[]
+  /** The last screenshot's geometry, for a step that names a point in it. */
+  shot?: ShotFrame
   /** Told as soon as a step opened a new tab and the work moved there (before that tab has loaded). */
   onTabChange(tabId: number): void
 }
@@ -74,6 +77,11 @@ export interface PagePort {
    */
   collectRound?(tabId: number, r: { session: string; first: boolean; target?: PageTarget }, signal: AbortSignal): Promise<CollectRound | ExecFailure>
   url(tabId: number): Promise<string>
+  /**
+   * A marked screenshot of the tab (docs/agent.md, "Screenshots"), or why none was taken; absent
+   * where nothing can capture (`ava run`). Only asked for a profile whose model sees images.
+   */
+  screenshot?(tabId: number, signal: AbortSignal): Promise<Screenshot | ShotSkipped>
 }
 
 /** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */

@@ -2,6 +2,7 @@ import { PAGE_ACTION_TYPES } from '../instruction/schema'
 import type { RepairRequest } from '../flows/replay'
 import type { Intent } from '../page/snapshot'
 import { formatSize, type AttachmentInfo } from './attachments'
+import { kVisionRules } from './vision'
 
 /**
  * The planner's prompt. The rules are seed 001 §2.1; the loop contract (results of the last
@@ -11,7 +12,9 @@ import { formatSize, type AttachmentInfo } from './attachments'
 export const kUntrustedOpen = '<untrusted_page_content>'
 export const kUntrustedClose = '</untrusted_page_content>'
 
-export function buildSystemPrompt(): string {
+/** `vision`: the model is sent screenshots, and may point into them (docs/agent.md, "Screenshots"). */
+export function buildSystemPrompt(opts: { vision?: boolean } = {}): string {
+  const types = opts.vision ? [...PAGE_ACTION_TYPES, 'screenshot'] : PAGE_ACTION_TYPES.filter((t) => t !== 'drag')
   return [
     'You are Ava, an assistant that operates the web page the person is looking at, in their browser.',
     'Answer with a JSON array of instructions and nothing else: no markdown fences, no commentary.',
@@ -19,7 +22,7 @@ export function buildSystemPrompt(): string {
     '',
     'Each instruction is an object:',
     '{"step_id": 1, "action_type": "<type>", "params": {...}, "description": "<short description in the language of the request>"}',
-    `action_type is one of: ${PAGE_ACTION_TYPES.join(', ')}, collect, run_action, ask, done.`,
+    `action_type is one of: ${types.join(', ')}, collect, run_action, ask, done.`,
     'params by action:',
     '- navigate: url',
     '- click, hover: target_id (the [id] of an element in the listing) and semantic_locator (an English description of the element), and fallback_selector (CSS) if you can',
@@ -33,6 +36,7 @@ export function buildSystemPrompt(): string {
     '- collect: to read a whole feed, list or table that loads as it is scrolled, before answering about it ("summarise the last 50 posts", "list every order over 500"): limit (how many items, a number; default 100) and, if the page has several lists, the locators of the list or of the box that scrolls it. The items come back with the results; answer from them with done.',
     '- ask: question (for the person, in the language of the request) and, when they should pick one, choices (an array of short strings). Use it when only the person can decide or act: a choice only they can make, a missing detail, a login, a CAPTCHA or a two-factor code (then ask them to do it on the page and press Continue). Make ask the last instruction of your reply; their answer comes back with the page.',
     '- done: answer (what you did or found, for the person, in markdown). Use it when the request is fulfilled or cannot be. A list or table in the answer is best written as a markdown table: the person can save it as CSV or JSON.',
+    ...(opts.vision ? kVisionRules : []),
     'Rules:',
     '1. Prefer target_id from the listing; it is exact. Write it whole: in a table row or line "742: btn_edit_" it is btn_edit_near_742. Always add semantic_locator as well.',
     '2. Use the fewest steps that do the job. After your steps run you will see their results and the page again; plan the next steps then.',

@@ -6,7 +6,8 @@ import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { costUsd } from '../providers'
+import { costUsd, seesImages } from '../providers'
+import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
@@ -274,6 +275,7 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
       const page = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
+      const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       const userTurn =
         state.iteration === 0 && !resumed
           ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
@@ -281,7 +283,9 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
       resumed = false
       note = undefined
       answer = undefined
-      const batch = await planAndAct(run, [...run.earlier, ...state.planner, { role: 'user', content: userTurn }])
+      // The image goes with this turn only: the planner's memory keeps the words (forgetPage below).
+      const turn: PlannerMessage = 'data' in shot ? { role: 'user', content: `${userTurn}\n\n${screenshotNote(shot)}`, image: { data: shot.data, mediaType: shot.mediaType } } : { role: 'user', content: shot.note ? `${userTurn}\n\n${shot.note}` : userTurn }
+      const batch = await planAndAct(run, [...run.earlier, ...state.planner, turn])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
       state.planner.push({ role: 'user', content: forgetPage(userTurn) })
       state.planner.push({ role: 'assistant', content: batch.reply })
@@ -322,6 +326,34 @@ async function endOnAbort(run: Run, e: unknown): Promise<void> {
   const { signal } = run
   const stopped = signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
   await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
+}
+
+/** Whether the run's model is sent screenshots: its profile sees images and something can capture. */
+function sees(run: Run): boolean {
+  return !!run.ports.page.screenshot && seesImages(activeLlm(run.settings))
+}
+
+/**
+ * The marked screenshot for this planning request, when the policy wants one (vision.ts
+ * `wantsScreenshot`); else a note for the model when it asked and none could be taken.
+ */
+async function screenshotFor(run: Run, first: boolean): Promise<Screenshot | { note?: string }> {
+  const { ports, state, signal } = run
+  if (!sees(run) || !wantsScreenshot({ first, asked: !!state.shotAsked, poor: !!state.shotPoor })) return {}
+  const asked = !!state.shotAsked
+  state.shotAsked = false
+  const shot = await ports.page.screenshot!(state.tabId, signal).catch((e): ShotSkipped => ({ skipped: 'failed', detail: String((e as Error)?.message ?? e) }))
+  if ('skipped' in shot) {
+    state.shotPoor = false
+    const why = shot.skipped === 'off' ? 'screenshots are off for this site' : shot.skipped === 'hidden' ? 'the tab is not the one shown in its window' : 'the capture failed'
+    return asked ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` } : {}
+  }
+  state.shot = shot.frame
+  state.shotPoor = shot.poor.length > 0
+  state.shots = (state.shots ?? 0) + 1
+  // The person sees each picture that left the browser (issue: privacy), said in their language.
+  await ports.chat.add({ role: 'system', kind: 'info', text: 'Sent the model a screenshot of the page, secret fields blacked out.', msg: msg('outcome.screenshotSent') })
+  return shot
 }
 
 /** One LLM reply, streamed; each instruction runs as soon as it is complete, the rest wait. */
@@ -383,6 +415,16 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         batch.results.push({ index: view.index, action: 'ask', description: ins.description, ok: true, detail: 'asked the person' })
         continue
       }
+      if (ins.action_type === 'screenshot') {
+        // Not a page step (nothing is counted): the next read of the page comes with a picture.
+        const can = sees(run)
+        state.shotAsked = can
+        const detail = can ? 'A marked screenshot comes with the next look at the page.' : 'This model is not sent images; work from the listing.'
+        await show(run, { ...view, status: can ? 'ok' : 'failed', detail })
+        batch.steps++
+        batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: can, detail })
+        continue
+      }
       started++
       let out: ExecOutcome
       try {
@@ -442,7 +484,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   }
   try {
     const res = await run.ports.llm.stream({
-      system: buildSystemPrompt(),
+      system: buildSystemPrompt({ vision: sees(run) }),
       messages,
       signal: AbortSignal.any([signal, stream.signal]),
       onText: (delta) => {
@@ -666,6 +708,7 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
         ...(secretSites ? { secretSites } : {}),
         ...(files ? { files } : {}),
         elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
+        ...(state.shot ? { shot: state.shot } : {}),
         onTabChange: (to) => moveTab(run, to),
       })
       moveTab(run, tabId)
@@ -993,7 +1036,9 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
   const usage = { ...state.usage, costUsd: costUsd(activeLlm(run.settings).model, state.usage) }
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
-  if (status === 'done' && !state.replay && !state.noCache && state.cacheKey && !state.typedSecretLiteral && state.executed.length) {
+  // A step that named a point of a screenshot means nothing on the next visit's page: not kept.
+  const pointed = state.executed.some((i) => i.params.x !== undefined || i.action_type === 'drag')
+  if (status === 'done' && !state.replay && !state.noCache && state.cacheKey && !state.typedSecretLiteral && state.executed.length && !pointed) {
     // [trust] Every planned step had the page in front of the model: where it came from is kept (provenance.ts).
     await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed, provenance: provenanceOf(state.executed, { pageShaped: true, asked: state.askedSteps }) })
   }

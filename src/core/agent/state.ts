@@ -6,7 +6,8 @@ import { AttachmentInfoSchema } from './attachments'
 
 /** A planner message as kept between iterations (secrets already redacted). */
 export const PlannerMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() })
-export type PlannerMessage = z.infer<typeof PlannerMessageSchema>
+/** `image`: the marked screenshot that goes with this turn only; it is never kept in the run's memory. */
+export type PlannerMessage = z.infer<typeof PlannerMessageSchema> & { image?: { data: string; mediaType: string } }
 
 /**
  * Everything a run needs to go on after a navigation or a worker restart. The background keeps
@@ -56,6 +57,13 @@ export const RunStateSchema = z.object({
    * a worker restarted meanwhile waits on it again instead of ending the run.
    */
   pendingAsk: z.object({ cardId: z.string(), step: z.number().int().nonnegative(), question: z.string(), choices: z.array(z.string()).optional() }).optional(),
+  /** How the last screenshot's pixels map onto the page, for steps that name a point in it (docs/agent.md, "Screenshots"). */
+  shot: z.object({ width: z.number(), height: z.number(), viewWidth: z.number(), viewHeight: z.number(), scrollX: z.number(), scrollY: z.number() }).optional(),
+  /** The model asked for a screenshot with the next read; the last one found the listing poor. */
+  shotAsked: z.boolean().optional(),
+  shotPoor: z.boolean().optional(),
+  /** Screenshots sent in this run. */
+  shots: z.number().int().nonnegative().optional(),
   /** Files the person attached to the request (issue 20 §5): names, sizes, types; the bytes are the attachments port's. */
   attachments: z.array(AttachmentInfoSchema).optional(),
 })

@@ -14,7 +14,10 @@ import { instructionKind, kInstructionNames, kPageInstructionNames, type Instruc
  * person attached), plus two for the agent loop (issue 6): `run_action` calls a registry action by
  * name with arguments, `done` ends the task with an answer for the person; `ask` pauses the run on
  * a question to the person, `collect` scrolls a feed or table and gathers its items (docs/agent.md,
- * "Asking the person", "Reading a whole feed"). Defined once, with what each needs and the DOM
+ * "Asking the person", "Reading a whole feed"). For models that see (docs/agent.md, "Screenshots"):
+ * `screenshot` asks for a marked screenshot with the next page read, `x`/`y` name a point in the
+ * last screenshot instead of an element, and `drag` moves the pointer along `path` (a signature, a
+ * slider). Defined once, with what each needs and the DOM
  * action it becomes, in src/core/vocabulary.ts (`kInstructions`).
  */
 export const PAGE_ACTION_TYPES = kPageInstructionNames
@@ -32,6 +35,9 @@ const kMaxUrl = 4_096 // browsers accept more, but no link a person asks for is 
 const kMaxChoices = 10
 /** collect: the most items one step gathers (a long feed is read in parts, each asked for). */
 export const kMaxCollectLimit = 500
+const kMaxCoord = 100_000 // pixels of a screenshot; no screen is that large
+const kMaxPathPoints = 500 // a signature's stroke, sampled; more is a runaway generation
+const coord = z.number().finite().min(0).max(kMaxCoord)
 
 const text = (what: string) => z.string().max(kMaxText, `${what} is longer than ${kMaxText} characters`)
 
@@ -46,6 +52,11 @@ export const InstructionParamsSchema = z
     selector: text('selector').optional(),
     key: z.string().max(100).optional(),
     direction: z.enum(SCROLL_DIRECTIONS).optional(),
+    /** A point in the last screenshot's pixels: the element drawn there is the target. */
+    x: coord.optional(),
+    y: coord.optional(),
+    /** drag: the pointer's way, as [x, y] points in the last screenshot's pixels. */
+    path: z.array(z.tuple([coord, coord])).min(2).max(kMaxPathPoints).optional(),
     /** run_action: the registry action's full name, `namespace:component:action`. */
     action: z.string().max(200).optional(),
     /** run_action: its parameters. */
@@ -78,7 +89,7 @@ export const InstructionSchema = z
         ctx.addIssue({ code: 'custom', path: ['params', key], message: `${ins.action_type} needs params.${key}` })
       }
     }
-    if (rule.oneOf && !rule.oneOf.some((k) => ins.params[k])) {
+    if (rule.oneOf && !rule.oneOf.some((k) => ins.params[k] !== undefined && ins.params[k] !== '')) {
       ctx.addIssue({
         code: 'custom',
         path: ['params'],
@@ -88,6 +99,10 @@ export const InstructionSchema = z
     // A question of blanks would pause the run on nothing the person could answer.
     if (ins.action_type === 'ask' && ins.params.question !== undefined && ins.params.question !== '' && !ins.params.question.trim()) {
       ctx.addIssue({ code: 'custom', path: ['params', 'question'], message: 'ask needs params.question' })
+    }
+    // A point is both coordinates; either alone names nothing.
+    if ((ins.params.x === undefined) !== (ins.params.y === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['params', ins.params.x === undefined ? 'x' : 'y'], message: 'a point needs both params.x and params.y' })
     }
     if (ins.action_type === 'navigate' && ins.params.url && !isNavigableUrl(ins.params.url)) {
       ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: `navigate accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"` })

@@ -48,6 +48,47 @@ export interface PageTarget {
   semantic?: string
   /** The element that has the focus (keys typed without a target). */
   focused?: boolean
+  /**
+   * The element drawn at this point of the top document (CSS pixels from its top-left, scroll
+   * included): a point the model named in a screenshot, mapped back by `pointOnPage`.
+   */
+  point?: PagePoint
+}
+
+/** A point in the top document: CSS pixels from the document's top-left corner. */
+export interface PagePoint {
+  x: number
+  y: number
+}
+
+/**
+ * How a screenshot's pixels map onto the page it was taken of (docs/agent.md, "Screenshots"):
+ * the image is the viewport, scaled to `width` × `height`; the viewport was `viewWidth` ×
+ * `viewHeight` CSS pixels, scrolled to `scrollX`, `scrollY`. The device pixel ratio is gone by
+ * then: the capture is scaled from device pixels to this size in one step.
+ */
+export interface ShotFrame {
+  width: number
+  height: number
+  viewWidth: number
+  viewHeight: number
+  scrollX: number
+  scrollY: number
+}
+
+/** A point of the screenshot, in the document it shows (null outside the image). */
+export function pointOnPage(shot: ShotFrame, x: number, y: number): PagePoint | null {
+  if (x < 0 || y < 0 || x > shot.width || y > shot.height) return null
+  return { x: shot.scrollX + (x * shot.viewWidth) / shot.width, y: shot.scrollY + (y * shot.viewHeight) / shot.height }
+}
+
+/** One listed element as drawn on a screenshot: its id and its box in viewport CSS pixels. */
+export interface Mark {
+  id: string
+  x: number
+  y: number
+  width: number
+  height: number
 }
 
 /** One DOM action: what an instruction, a pack step and a flow step all become. */
@@ -81,6 +122,10 @@ export interface PageAction {
   delayMs?: number
   /** upload: the files to put into the file input. */
   files?: UploadFile[]
+  /** click, hover: where on the element, when the step named a point (a canvas is one element). */
+  at?: PagePoint
+  /** drag: the pointer's way over the element, in the top document's CSS pixels. */
+  path?: PagePoint[]
 }
 
 /** The page as the planner reads it. */
@@ -165,6 +210,15 @@ export interface PageCommands {
   record: { req: { on: boolean }; res: Record<never, never> }
   /** The debug overlay of indexed elements. */
   overlay: { req: { on: boolean }; res: { on: boolean; elements: number } }
+  /**
+   * Ava's marks for a screenshot (docs/agent.md, "Screenshots"): `on` draws each listed element's
+   * box and id (ids get `prefix` in a frame the background merged under one) and blacks out every
+   * field holding a secret, in a closed shadow root, and answers once they are painted; `off`
+   * removes them. `blackout`: this frame's document is on a site never captured, and is drawn
+   * black whole. `poor`: why the listing alone may not be enough (a canvas, unnamed images, few
+   * elements).
+   */
+  marks: { req: { on: boolean; prefix?: string; blackout?: boolean }; res: { marks: Mark[]; blacked: number; poor: string[]; view: Omit<ShotFrame, 'width' | 'height'> & { dpr: number } } }
   /** The tab's in-flight request count, pushed while a settling read waits (no polling). */
   requests: { req: { pending: number }; res: Record<never, never> }
   /**
@@ -212,8 +266,12 @@ export function parsedTarget(t: { targetId?: string; selectors?: string[]; seman
   return out
 }
 
-/** The target an instruction names, as the ladder tries it: id, then selector, then description. */
-export function targetOf(p: Instruction['params']): PageTarget | undefined {
+/**
+ * The target an instruction names, as the ladder tries it: id, then selector, then description;
+ * or a point of the last screenshot (`shot`), which names the element drawn there and nothing else.
+ */
+export function targetOf(p: Instruction['params'], shot?: ShotFrame): PageTarget | undefined {
+  if (p.x !== undefined && p.y !== undefined) return { point: (shot && pointOnPage(shot, p.x, p.y)) || { x: -1, y: -1 } }
   if (!p.target_id && !p.fallback_selector && !p.semantic_locator) return undefined
   return parsedTarget({ targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator })
 }
@@ -221,17 +279,19 @@ export function targetOf(p: Instruction['params']): PageTarget | undefined {
 /**
  * The instruction's page types mapped onto DOM actions (seed 001 §2.3 table): the one place the
  * model's words become the page's (which action each becomes is its descriptor's `runs`, in
- * src/core/vocabulary.ts); null for the agent's own (run_action, done).
+ * src/core/vocabulary.ts); null for the agent's own (run_action, done). `shot`: the screenshot the
+ * model saw, for steps that name points in it.
  */
 /** Words by which a step says its values are the whole choice of a multi-select, not additions. */
 const kOnlyWords = /\b(only|instead|just)\b|只|仅|改为|换成/i
 
-export function actionOf(ins: Instruction): PageAction | null {
+export function actionOf(ins: Instruction, shot?: ShotFrame): PageAction | null {
   const runs = instructionKind(ins.action_type)?.runs
   if (!runs || !isDomAction(runs)) return null
   const action = runs
   const p = ins.params
-  const target = targetOf(p)
+  const target = targetOf(p, shot)
+  const at = target?.point
   switch (action) {
     case 'navigate':
       return { action, value: p.url }
@@ -244,6 +304,14 @@ export function actionOf(ins: Instruction): PageAction | null {
       return { action, target: parsedTarget({ selectors: p.selector ? [p.selector] : [] }), state: 'visible' }
     case 'verify':
       return { action, assertion: p.assertion }
+    case 'click':
+    case 'hover':
+      return { action, target: target ?? {}, ...(at ? { at } : {}) }
+    case 'drag': {
+      // A point outside the screenshot maps to nowhere: the page then finds no element there.
+      const path = (p.path ?? []).map(([x, y]) => (shot && pointOnPage(shot, x, y)) || { x: -1, y: -1 })
+      return { action, target: target ?? { point: path[0] }, path }
+    }
     default:
       // The element actions: fill, select and upload carry the value (upload: the attached file's
       // name; its bytes are added by whoever holds them, the panel's picked files).

@@ -17,7 +17,7 @@ import { watchEffects } from './effects'
 import { pressKey } from './events'
 import { fail, type Located, type TargetSpec } from './ladder'
 import { fileInputOf, uploadFiles } from './native'
-import { checkOp, clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
+import { checkOp, clickOp, dragOp, enterTextOp, hoverOp, type OpContext } from './ops'
 import { chooseNative, clickNativeOption, selectOfOption, widgetFor } from './widgets'
 import { kSettledMissMs, nextFrame, settle, waitFor } from './wait'
 
@@ -82,7 +82,9 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
       // An option of a list that takes several values: a person adds it with Ctrl (⌘ on macOS)
       // held, so the options chosen before stay chosen (WAI-ARIA APG, listbox).
       const adds = name === 'click' && run.target!.el.closest('[aria-multiselectable=true]') && run.target!.el.closest('[role=option]') ? (/Mac/.test(navigator.platform) ? { metaKey: true } : { ctrlKey: true }) : undefined
-      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count, ...(adds ? { modifiers: adds } : {}) })
+      // A canvas answers a click with pixels, not DOM: no effect to wait for.
+      const pixels = !!run.cmd.at && run.target!.el.localName === 'canvas'
+      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count, atPage: run.cmd.at, ...(adds ? { modifiers: adds } : {}), ...(pixels ? { expectEffect: false } : {}) })
       if (!r.ok) return r
       const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
       // "Forced through the DOM" is for the CLI, logs and the planner: the person reads what was done.
@@ -289,6 +291,16 @@ const kActions: DomActionDescriptor[] = [
       const r = await hoverOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
       return ok(`Hovered ${quoteLabel(r.el)}`, run, { changes: r.changes, msg: stepResult('hovered', { label: quoteLabel(r.el) }) })
+    },
+  },
+  {
+    name: 'drag',
+    async run(run) {
+      if (!run.cmd.path || run.cmd.path.length < 2) return fail('INVALID', 'drag needs a path of at least two points.')
+      const r = await dragOp(run.target!.el, run.cmd.path, { ...run.ctx, relocate: run.target!.relocate })
+      if (!r.ok) return r
+      const n = run.cmd.path.length
+      return ok(`Dragged over ${quoteLabel(r.el)} along ${n} points`, run, { navigating: r.navigating, changes: r.changes, msg: stepResult('dragged', { label: quoteLabel(r.el), n }) })
     },
   },
   {

@@ -80,6 +80,14 @@ export interface ClickOptions {
   button?: 'left' | 'right' | 'middle'
   count?: number
   modifiers?: Mods
+  /** Where on the element, in the top document's CSS pixels (a point named in a screenshot); else its centre. */
+  atPage?: Point
+}
+
+/** A top-document point in the viewport of `el`'s window now (its scroll may have moved since). */
+export function pageToView(el: Element, p: Point): Point {
+  const view = viewOf(el)
+  return { x: p.x - view.scrollX, y: p.y - view.scrollY }
 }
 
 const kButtons = { left: 0, middle: 1, right: 2 } as const
@@ -133,6 +141,32 @@ export function click(el: Element, options: ClickOptions = {}, at = centerOf(el)
     else mouse(target, 'auxclick', base)
     if (i === 2 && button === 0) mouse(target, 'dblclick', base)
   }
+  return null
+}
+
+/**
+ * A drag along `path` (viewport points) as a mouse draws it: the move onto the first point, a
+ * press there, a move to each next point with the button held, the release on the last one
+ * (Pointer Events; a signature pad or a canvas slider listens to these). The first point is
+ * hit-tested like a click's, and `check` (the gate's second look) may stop it before the press.
+ */
+export function drag(el: Element, path: Point[], check?: () => string | null): ClickStopped | null {
+  const first = path[0]
+  hover(el, first)
+  const hit = deepElementFromPoint(el.ownerDocument, first.x, first.y)
+  if (!el.isConnected || !landsOn(el, hit)) return { stopped: 'hit' }
+  const why = check?.()
+  if (why) return { stopped: why }
+  const target = hitTarget(el, first)
+  pointer(target, 'pointerdown', mouseInit(target, first, { button: 0, buttons: 1, detail: 1 }), true)
+  if (mouse(target, 'mousedown', mouseInit(target, first, { button: 0, buttons: 1, detail: 1 }))) focusOnMouseDown(target)
+  for (const p of path.slice(1)) {
+    pointer(target, 'pointermove', mouseInit(target, p, { button: -1, buttons: 1 }), true)
+    mouse(target, 'mousemove', mouseInit(target, p, { button: 0, buttons: 1 }))
+  }
+  const last = path[path.length - 1]
+  pointer(target, 'pointerup', mouseInit(target, last, { button: 0, buttons: 0 }), false)
+  mouse(target, 'mouseup', mouseInit(target, last, { button: 0, buttons: 0, detail: 1 }))
   return null
 }
 

@@ -9,7 +9,7 @@ import { checkedState } from '../locators'
 import { ensureActionable, type Checks } from './actionability'
 import { displayedValue, editableOf, isTextField, quoteLabel, retarget, viewOf } from './dom'
 import { watchEffects, kEffectWindowMs } from './effects'
-import { click, fill, fillEditable, forceClick, hover, typeText, type ClickOptions } from './events'
+import { click, drag, fill, fillEditable, forceClick, hover, pageToView, typeText, type ClickOptions, type Point } from './events'
 import { fail } from './ladder'
 import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } from './native'
 import { nextFrame, settle, waitFor } from './wait'
@@ -71,7 +71,10 @@ async function clickShown(target: Element, ctx: OpContext, options: ClickOptions
   const before = stateSignature(el)
   if (ready.forced) forceClick(el)
   else {
-    const stopped = click(el, options, ready.at, ctx.recheck && (() => ctx.recheck!(el)))
+    // A point named in a screenshot is where the click goes (a canvas is one element); a point
+    // in a frame's document has no meaning there, so the frame's element is clicked where it is open.
+    const at = options.atPage && el.ownerDocument === document ? pageToView(el, options.atPage) : ready.at
+    const stopped = click(el, options, at, ctx.recheck && (() => ctx.recheck!(el)))
     if (stopped) {
       watch.finish()
       const why = stopped.stopped === 'hit' ? `At the moment of the click, ${quoteLabel(el)} was no longer what lay under the pointer (the page swapped, moved or covered it); nothing was clicked.` : stopped.stopped
@@ -100,6 +103,26 @@ export async function hoverOp(target: Element, ctx: OpContext): Promise<OpResult
   await settle()
   const { navigating, ...changes } = watch.finish()
   return { ok: true, el: ready.el, forced: false, changes, navigating }
+}
+
+/**
+ * Drag along a path of top-document points (a signature, a slider): the element must be shown and
+ * still, the first point must land on it, and the gate's second look runs before the press.
+ */
+export async function dragOp(target: Element, path: Point[], ctx: OpContext): Promise<OpResult | ExecFailure> {
+  const ready = await ensureActionable(retarget(target), { visible: true, stable: true }, ctx)
+  if (!ready.ok) return ready
+  const el = ready.el
+  const watch = watchEffects(el.ownerDocument)
+  const stopped = drag(el, path.map((p) => pageToView(el, p)), ctx.recheck && (() => ctx.recheck!(el)))
+  if (stopped) {
+    watch.finish()
+    const why = stopped.stopped === 'hit' ? `At the start of the drag, ${quoteLabel(el)} was not what lay under the pointer; nothing was dragged.` : stopped.stopped
+    return fail('NOT_ACTIONABLE', why, { reason: 'swapped', suggestion: 'Take a new screenshot before acting on it.' })
+  }
+  await watch.waitForEffect(0)
+  const { navigating, ...changes } = watch.finish()
+  return { ok: true, el, forced: false, changes, navigating }
 }
 
 /** Values the page may legitimately reformat: compare them as a person reads them. */

@@ -28,6 +28,8 @@ import { drawnOf } from '../drawn'
 import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
 import { domAction } from '../../core/vocabulary'
 import { collectRound } from './collect'
+import { deepElementFromPoint } from '../locators'
+import { hideMarks, showMarks } from '../marks'
 
 export interface ReceiverOptions {
   /** Where the recorder's events go (the extension sends each to the background at once). */
@@ -59,6 +61,21 @@ function createRequestCount(): PendingRequestSource & { set(n: number): void } {
       for (const l of listeners) l()
     },
   }
+}
+
+/**
+ * The element drawn at a point of the top document (a point named in a screenshot), as a person's
+ * pointer would meet it: through open shadow roots, never Ava's own UI, never into a frame of
+ * another site (its element is named by its id; the frame itself is refused).
+ */
+function elementAtPoint(point: { x: number; y: number }): Element | ExecFailure {
+  const x = point.x - scrollX
+  const y = point.y - scrollY
+  if (point.x < 0 || point.y < 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return fail('ELEMENT_NOT_FOUND', 'That point is not on the page as it is shown now; take a new screenshot.')
+  const hit = deepElementFromPoint(document, x, y)
+  if (!hit || hit.closest(`[${kAvaUiAttr}]`)) return fail('ELEMENT_NOT_FOUND', 'Nothing of the page is drawn at that point.')
+  if (hit.localName === 'iframe' || hit.localName === 'frame') return fail('ELEMENT_NOT_FOUND', 'That point is inside a frame; name the element by its id from the listing.')
+  return hit
 }
 
 function focusedElement(): Element | null {
@@ -199,6 +216,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   let recording: AbortController | null = null
 
   const bindings = createBindings()
+  /** The ids the last read listed (a frame: every id it gave), for the marks of a screenshot. */
+  let listed: string[] = []
   /** A question asked outside the gate (a secret's form leaving its site) binds the yes to its element too. */
   const bindQuestion = (el: Element, out: ExecFailure | null): ExecFailure | null => {
     if (out?.code !== 'NEEDS_CONFIRMATION' || out.handle) return out
@@ -223,7 +242,12 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       return null
     }
     let target: TargetSpec | undefined
-    if (judge.bound) {
+    if (!judge.bound && step.target?.point) {
+      // A point binds the element drawn there, judged and acted on like one named by its id.
+      const at = elementAtPoint(step.target.point)
+      if (!(at instanceof Element)) return at
+      target = { element: at }
+    } else if (judge.bound) {
       // The yes binds to the element the question showed: it is acted on, or nothing is (never located again).
       target = { element: judge.bound }
     } else if (step.target?.focused) {
@@ -270,6 +294,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     }
     const snapshot = observe({ request })
     const { text, ids } = serialize(snapshot, { request })
+    listed = ids
     const info: PageInfo = { url: location.href, title: document.title, listing: note + text, intents: listedIntents(snapshot.intents, ids) }
     // Cross-origin frames are read by our content script inside each of them; the background merges
     // their snapshots into this one and lists the whole again (seed 002 §6, background/frames.ts).
@@ -280,7 +305,20 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   const handlers: Handlers = {
     act: (c) => act(c),
     read: async (c) => ({ ok: true, info: await read(c) }),
-    'frame.read': ({ request }) => ({ ok: true, snapshot: observe({ request }) }),
+    'frame.read': ({ request }) => {
+      const snapshot = observe({ request })
+      listed = snapshot.elements.map((e) => e.id)
+      return { ok: true, snapshot }
+    },
+    async marks({ on, prefix, blackout }) {
+      if (!on) {
+        hideMarks()
+        return { ok: true, marks: [], blacked: 0, poor: [], view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio } }
+      }
+      // A page never read in this document (a reload since) is read now, as the listing would be.
+      if (!listed.length && !prefix) listed = serialize(observe(), {}).ids
+      return { ok: true, ...(await showMarks(blackout ? null : listed, prefix ? `${prefix}_` : '')) }
+    },
     count({ selector }) {
       try {
         return { ok: true, count: queryAll(selector).filter((el) => !el.closest(`[${kAvaUiAttr}]`)).length }

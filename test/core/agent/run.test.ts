@@ -1311,3 +1311,70 @@ describe('reading a whole feed (collect)', () => {
     expect(w.llmCalls).toHaveLength(1)
   })
 })
+
+// ---------------------------------------------------------------------------------------------
+
+describe('screenshots (docs/agent.md, "Screenshots")', () => {
+  const frame = { width: 1000, height: 500, viewWidth: 1250, viewHeight: 625, scrollX: 0, scrollY: 300 }
+  /** A world whose profile sees images, and a page port that takes screenshots, logging each. */
+  function seeing(o: WorldOptions & { poor?: string[]; skipped?: 'off' | 'hidden' } = {}, vision: 'auto' | 'on' | 'off' = 'on') {
+    const w = world({ ...o, settings: (s) => (s.profiles[0].vision = vision) })
+    const shots: number[] = []
+    w.ports.page.screenshot = async (tabId) => {
+      shots.push(tabId)
+      w.log.push('screenshot')
+      return o.skipped ? { skipped: o.skipped } : { data: 'iVBORw0KGgo=', mediaType: 'image/png', frame, marks: ['btn_1'], blacked: 0, poor: o.poor ?? [] }
+    }
+    return { w, shots }
+  }
+  const images = (calls: PlannerMessage[][]) => calls.map((c) => c.filter((m) => m.image).length)
+
+  it('sends one with the first planning request only, after the page read, and says so in the chat; the memory keeps no image', async () => {
+    const { w } = seeing({ replies: [reply(click(1, 'Sign in')), reply(done('ok'))] })
+    const state = await w.run()
+    expect(images(w.llmCalls)).toEqual([1, 0])
+    expect(w.log.slice(0, 3)).toEqual(['read', 'screenshot', 'llm'])
+    expect(w.turn(0)).toContain('1000×500 px')
+    expect(w.messages.filter((m) => m.msg?.key === 'outcome.screenshotSent')).toHaveLength(1)
+    expect(state.planner.some((m) => 'image' in m)).toBe(false)
+    expect(state.shots).toBe(1)
+  })
+
+  it('a follow-up carries one when the model asked for it (not counted as a step) or the listing was poor', async () => {
+    const asked = seeing({ replies: [reply({ step_id: 1, action_type: 'screenshot', params: {} }), reply(done('ok'))] })
+    const state = await asked.w.run()
+    expect(images(asked.w.llmCalls)).toEqual([1, 1])
+    expect(state.stepsUsed).toBe(0)
+    const poor = seeing({ poor: ['canvas'], replies: [reply(click(1, 'Sign in')), reply(done('ok'))] })
+    await poor.w.run()
+    expect(images(poor.w.llmCalls)).toEqual([1, 1])
+  })
+
+  it('a profile that does not see sends none and is not offered screenshot nor drag; one asked for anyway fails its row', async () => {
+    const { w, shots } = seeing({ replies: [reply({ step_id: 1, action_type: 'screenshot', params: {} }), reply(done('ok'))] }, 'off')
+    await w.run()
+    expect(shots).toEqual([])
+    expect(images(w.llmCalls)).toEqual([0, 0])
+    expect(w.steps()[0]).toMatchObject({ action: 'screenshot', status: 'failed' })
+    // The default Local profile's usual models do not see either (providers.ts).
+    const local = seeing({ replies: [reply(done('ok'))] }, 'auto')
+    await local.w.run()
+    expect(local.shots).toEqual([])
+  })
+
+  it('a capture refused (site switched off, tab hidden) sends nothing and says nothing; when asked for, the model is told why', async () => {
+    const { w } = seeing({ skipped: 'off', replies: [reply({ step_id: 1, action_type: 'screenshot', params: {} }), reply(done('ok'))] })
+    await w.run()
+    expect(images(w.llmCalls)).toEqual([0, 0])
+    expect(w.messages.some((m) => m.msg?.key === 'outcome.screenshotSent')).toBe(false)
+    expect(w.turn(1)).toContain('screenshots are off for this site')
+  })
+
+  it('a point step goes to the page with the screenshot it was named in; a run that pointed is not cached', async () => {
+    const opts: ExecOptions[] = []
+    const { w } = seeing({ replies: [reply(click(1, 'the red one', { x: 10, y: 20 }), done('ok'))], exec: (_i, o) => (opts.push(o), { ok: true, detail: 'Clicked' }) })
+    await w.run()
+    expect(opts[0].shot).toEqual(frame)
+    expect(w.cacheCalls.some((c) => c.startsWith('save'))).toBe(false)
+  })
+})

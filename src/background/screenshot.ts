@@ -1,0 +1,107 @@
+import browser from 'webextension-polyfill'
+import type { Screenshot, ShotSkipped } from '../core/agent/vision'
+import type { PageCommand, PageOutcome } from '../core/page/command'
+import { screenshotAllowed, type Settings } from '../core/settings'
+import { sendToTab } from '../messaging'
+import { frameRoutes } from './frames'
+import { sendCommand } from './page'
+
+/**
+ * Marked screenshots without the `debugger` permission (docs/agent.md, "Screenshots"): every
+ * frame of the tab draws Ava's marks and blacks out its secret fields (src/dom/marks.ts), the
+ * visible tab is captured (`tabs.captureVisibleTab`, which the `<all_urls>` host permission
+ * allows), the marks are removed at once, and the picture is scaled to the page's CSS size, at
+ * most `kMaxEdgePx` on its long side.
+ */
+
+/**
+ * The long side of a screenshot, in pixels. Anthropic scales anything past 1568 down and OpenAI
+ * past 2048, then to 768 on the short side: 1280 keeps a laptop viewport at one pixel per CSS
+ * pixel, its 12-px labels legible, for about 1,100–1,400 tokens (vision.ts `imageTokens`).
+ */
+export const kMaxEdgePx = 1280
+/** Above this many bytes of PNG the picture goes as JPEG (Anthropic takes 5 MB of base64; a photo-heavy page's PNG can pass that). */
+const kMaxPngBytes = 1_500_000
+const kJpegQuality = 0.8
+/** A frame that has not drawn its marks by then is captured as it is (its marks missing). */
+const kFrameMarksMs = 1_500
+
+type MarksOut = PageOutcome<'marks'>
+
+function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([p.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer))
+}
+
+/** The tab's frames other than its top one and Ava's own panel, with the prefix the listing gave each (if any). */
+async function subframes(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>): Promise<{ frameId: number; prefix?: string; blackout: boolean }[]> {
+  const ours = browser.runtime.getURL('')
+  const all = (await browser.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []
+  const routes = await frameRoutes(tabId).catch(() => [])
+  // [privacy] A frame from a site never captured (blocked, or screenshots off there) blacks itself out.
+  const never = (url: string) => /^https?:/i.test(url) && !screenshotAllowed(url, settings)
+  return all.filter((f) => f.frameId !== 0 && !f.url.startsWith(ours)).map((f) => ({ frameId: f.frameId, prefix: routes.find((r) => r.frameId === f.frameId)?.prefix, blackout: never(f.url) }))
+}
+
+function toBase64(buf: ArrayBuffer): string {
+  const bytes = new Uint8Array(buf)
+  let s = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(s)
+}
+
+export async function captureMarked(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>, signal?: AbortSignal): Promise<Screenshot | ShotSkipped> {
+  const tab = await browser.tabs.get(tabId)
+  // [privacy] A blocked site, a site switched off, or screenshots off: nothing is captured at all.
+  if (!tab.url || !screenshotAllowed(tab.url, settings)) return { skipped: 'off' }
+  // captureVisibleTab takes whatever tab its window shows: only the run's own tab, shown.
+  if (!tab.active || tab.windowId === undefined) return { skipped: 'hidden' }
+  const frames = await subframes(tabId, settings)
+  const on = <T extends PageCommand<'marks'>>(cmd: T) => cmd
+  let top: MarksOut | undefined
+  try {
+    const [first, ...rest] = await Promise.all([
+      sendCommand(tabId, on({ kind: 'marks', on: true }), { signal }),
+      ...frames.map((f) => withTimeout<MarksOut | null>(sendToTab(tabId, 'bg→content:command', on({ kind: 'marks', on: true, ...(f.prefix ? { prefix: f.prefix } : {}), ...(f.blackout ? { blackout: true } : {}) }), { frameId: f.frameId }) as Promise<MarksOut>, kFrameMarksMs, null)),
+    ])
+    top = first
+    if (!top.ok) return { skipped: 'failed', detail: top.message }
+    if (signal?.aborted) throw signal.reason
+    // Checked again at the moment of capture: the person may have switched tabs meanwhile.
+    const now = await browser.tabs.get(tabId)
+    if (!now.active) return { skipped: 'hidden' }
+    const url = await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' })
+    const marks = [...top.marks, ...rest.flatMap((r) => (r?.ok ? r.marks : []))].map((m) => m.id)
+    const blacked = top.blacked + rest.reduce((n, r) => n + (r?.ok ? r.blacked : 0), 0)
+    const { dpr: _dpr, ...view } = top.view
+    const image = await scaled(url, view.viewWidth, view.viewHeight)
+    return { data: image.data, mediaType: image.mediaType, frame: { ...view, width: image.width, height: image.height }, marks, blacked, poor: top.poor }
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason
+    return { skipped: 'failed', detail: String((e as Error)?.message ?? e) }
+  } finally {
+    // The marks come off at once, in every frame, whatever happened.
+    void sendCommand(tabId, { kind: 'marks', on: false }).catch(() => undefined)
+    for (const f of frames) void sendToTab(tabId, 'bg→content:command', { kind: 'marks', on: false }, { frameId: f.frameId }).catch(() => undefined)
+  }
+}
+
+/** The capture (device pixels) scaled to the viewport's CSS size, the long side at most kMaxEdgePx. */
+async function scaled(dataUrl: string, viewWidth: number, viewHeight: number): Promise<{ data: string; mediaType: Screenshot['mediaType']; width: number; height: number }> {
+  const bitmap = await createImageBitmap(await (await fetch(dataUrl)).blob())
+  const s = Math.min(1, kMaxEdgePx / Math.max(viewWidth, viewHeight))
+  const width = Math.max(1, Math.round(viewWidth * s))
+  const height = Math.max(1, Math.round(viewHeight * s))
+  const canvas = new OffscreenCanvas(width, height)
+  const ctx = canvas.getContext('2d')!
+  ctx.imageSmoothingQuality = 'high'
+  ctx.drawImage(bitmap, 0, 0, width, height)
+  bitmap.close()
+  let blob = await canvas.convertToBlob({ type: 'image/png' })
+  let mediaType: Screenshot['mediaType'] = 'image/png'
+  if (blob.size > kMaxPngBytes) {
+    blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: kJpegQuality })
+    mediaType = 'image/jpeg'
+  }
+  return { data: toBase64(await blob.arrayBuffer()), mediaType, width, height }
+}
