@@ -65,6 +65,31 @@ describe("the popup's Run asks before a destructive step", () => {
     await expect.poll(() => account.textContent('#out')).toBe('Account deleted')
   })
 
+  it('a button replaced while its question is open is not clicked, and the run ends (refused or asked again)', async () => {
+    await account.reload()
+    const before = deletes()
+    await runClose()
+    await popup.locator('[data-test=popup-question]').waitFor({ timeout: 20_000 })
+    // The page swaps the node under the open question: same look, another element and handler.
+    await account.evaluate(() => {
+      const old = document.querySelector('#delete')!
+      const fresh = old.cloneNode(true) as HTMLButtonElement
+      fresh.addEventListener('click', () => void fetch('/api/delete-account', { method: 'POST' }))
+      old.replaceWith(fresh)
+    })
+    await popup.click('[data-test=question-allow]')
+    // Either the page refuses the yes (its element is gone) or it asks again about the new one;
+    // a second question is answered no. Then the run is over: never left running.
+    const settled = await Promise.race([
+      popup.locator('[data-test=popup-question]').waitFor({ timeout: 20_000 }).then(() => 'asked' as const),
+      popup.waitForSelector('[data-test=outcome]', { timeout: 20_000 }).then(() => 'ended' as const),
+    ])
+    if (settled === 'asked') await popup.click('[data-test=question-deny]')
+    await expect.poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 }).toBe('false')
+    expect(await popup.locator('[data-test=run]').isDisabled()).toBe(false)
+    expect(deletes()).toBe(before)
+  })
+
   it('asks in Chinese when Ava speaks Chinese', async () => {
     const options = await openOptions(ava)
     await options.selectOption('[data-test=language]', 'zh-CN')
