@@ -167,7 +167,7 @@ const kFieldTags = /^(input|select|textarea)$/
  * text (an editor's toolbar of icons) are looked past, and so are the other fields of a group
  * ("Name" before a first and a last name box).
  */
-function textBefore(el: Element): string {
+function textBefore(el: Element, asLabel = false): string {
   let n: Element | null = el
   const field = kFieldTags.test(el.localName) || (el.hasAttribute('contenteditable') && (el as HTMLElement).isContentEditable)
   for (let i = 0; n && i < 4; i++, n = n.parentElement) {
@@ -181,6 +181,8 @@ function textBefore(el: Element): string {
       prev = prev.previousSibling
     }
     if (!prev) continue
+    // As a field's own name, only a label-like thing: not a widget holding controls (a dropdown's button).
+    if (asLabel && prev.nodeType === 1 && (prev as Element).querySelector(kInteractive)) break
     // A `<label>` tied to nothing is text beside the field, as a person reads it.
     const e = prev as Element
     if (prev.nodeType === 3 || !(e.matches(kInteractive) || idOfElement(e) !== undefined) || (e.localName === 'label' && !(e as HTMLLabelElement).control)) {
@@ -250,7 +252,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const editable = role === 'textbox' && !field ? editablePlaceholder(el) : ''
   if (editable) bits.push(editable)
   // A loose label beside a field names it when nothing else does (a `<span>` or `<div>` before it).
-  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push(textBefore(el))
+  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push(textBefore(el, true))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
