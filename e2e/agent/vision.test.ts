@@ -4,10 +4,10 @@
 // and a site switched off send none; a point names the element drawn there, through the same gate;
 // a canvas is clicked at the point and signed along a path.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 import { writeFileSync } from 'node:fs'
 import { PNG } from 'pngjs'
-import { launchAva, sendAndWait, type Ava } from '../support/ava'
+import { launchAva, sendAndWait, toggleOverlay, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startOllamaServer, type OllamaServer } from '../support/ollama-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
@@ -70,13 +70,20 @@ const isMarkColour = ([r, g, b]: number[]) => Math.max(r, g, b) - Math.min(r, g,
 
 type Box = { id: string; x: number; y: number; width: number; height: number }
 /** The elements the page agent gave ids to, with their boxes in the viewport. */
-async function listedBoxes(): Promise<Box[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('[data-agent-id]')].map((el) => {
-      const r = el.getBoundingClientRect()
-      return { id: el.getAttribute('data-agent-id')!, x: r.left, y: r.top, width: r.width, height: r.height }
+/**
+ * Each listed element's id and box in the viewport, read from the panel's debug overlay as a
+ * person would (Ava writes no ids into the page); the overlay is turned off again.
+ */
+async function listedBoxes(panel: Frame): Promise<Box[]> {
+  await toggleOverlay(panel, page, true)
+  const boxes = await page.evaluate(() =>
+    ([...document.querySelectorAll('[data-ava-ui="observe-overlay"] > div')] as HTMLElement[]).map((box) => {
+      const [x, y, width, height] = ['left', 'top', 'width', 'height'].map((k) => parseFloat(box.style.getPropertyValue(k)))
+      return { id: box.querySelector('span')?.textContent ?? '', x: x - scrollX, y: y - scrollY, width, height }
     }),
   )
+  await toggleOverlay(panel, page, false)
+  return boxes
 }
 async function boxOf(selector: string): Promise<Box> {
   return page.$eval(selector, (el) => {
@@ -110,7 +117,8 @@ for (const provider of ['openai', 'anthropic'] as const) {
     const text = textOf(request.body)
     // The buttons are listed and visible: each is boxed in a mark colour, on its left edge, and its
     // id is in the listing the same request carried.
-    const boxes = (await listedBoxes()).filter((b) => /^btn_/.test(b.id))
+    // (The shadow root's Archive button is listed too; it is checked in its own test below.)
+    const boxes = (await listedBoxes(panel)).filter((b) => /^btn_/.test(b.id) && b.id !== 'btn_archive')
     expect(boxes.map((b) => b.id).sort()).toEqual(['btn_approve', 'btn_delete_account', 'btn_reject'])
     for (const b of boxes) {
       expect(text).toMatch(new RegExp(`\\b${b.id}\\b`))
@@ -330,11 +338,13 @@ it('marks a shadow root\'s control and a cross-origin frame\'s control with the 
   })
   expect(isMarkColour(pixel(shot.png, (f.x + partner.x + 1) * scale, (f.y + partner.y + partner.height / 2) * scale))).toBe(true)
   // The shadow root's button: listed, and boxed on its left edge.
-  const archive = await page.evaluate(() => {
-    const b = document.getElementById('shadow-host')!.shadowRoot!.querySelector('button')!
-    const r = b.getBoundingClientRect()
-    return { id: b.getAttribute('data-agent-id'), x: r.left, y: r.top, height: r.height }
+  const drawn = await page.evaluate(() => {
+    const r = document.getElementById('shadow-host')!.shadowRoot!.querySelector('button')!.getBoundingClientRect()
+    return { x: r.left, y: r.top, width: r.width, height: r.height }
   })
+  const near = (a: number, b: number) => Math.abs(a - b) < 1
+  const outlined = (await listedBoxes(await ava.panel(page))).find((b) => near(b.x, drawn.x) && near(b.y, drawn.y) && near(b.width, drawn.width) && near(b.height, drawn.height))
+  const archive = { ...drawn, id: outlined?.id }
   expect(archive.id).toBeTruthy()
   expect(text).toContain(archive.id!)
   expect(isMarkColour(pixel(shot.png, (archive.x + 1) * scale, (archive.y + archive.height / 2) * scale))).toBe(true)

@@ -203,9 +203,26 @@ export function withAgentWorld(use: (world: AgentWorld) => void): void {
  * `className || id`, `text` its text. `idOf` gives the id outlined on the element at each of
  * `selectors`. The overlay is turned off again before this returns.
  */
+/**
+ * Turns the panel's debug overlay on or off, as a person would: a click the panel refused (it takes
+ * clicks only after it has been fully visible for 500 ms, e.g. just after a screenshot hid it) is
+ * made again.
+ */
+export async function toggleOverlay(panel: Frame, page: Page, on: boolean): Promise<void> {
+  for (let i = 0; ; i++) {
+    await panel.click('[data-test=overlay]')
+    try {
+      await page.waitForSelector('[data-ava-ui="observe-overlay"]', { state: on ? 'attached' : 'detached', timeout: 1_500 })
+      return
+    } catch (e) {
+      if (i >= 5) throw e
+      if ((await page.locator('[data-ava-ui="observe-overlay"]').count() > 0) === on) return
+    }
+  }
+}
+
 export async function listedOnPage(panel: Frame, page: Page, selectors: string[] = []): Promise<{ listed: { id: string; at: string; text: string }[]; idOf: Record<string, string | undefined> }> {
-  await panel.click('[data-test=overlay]')
-  await page.waitForSelector('[data-ava-ui="observe-overlay"]', { state: 'attached' })
+  await toggleOverlay(panel, page, true)
   const read = await page.evaluate((selectors) => {
     const boxes = [...document.querySelectorAll('[data-ava-ui="observe-overlay"] > div')] as HTMLElement[]
     const all = [...document.querySelectorAll('body *')].filter((el) => !el.closest('[data-ava-ui]'))
@@ -228,6 +245,6 @@ export async function listedOnPage(panel: Frame, page: Page, selectors: string[]
     )
     return { listed, idOf }
   }, selectors)
-  await panel.click('[data-test=overlay]')
+  await toggleOverlay(panel, page, false)
   return read
 }

@@ -25,7 +25,10 @@ export function showOverlay(snapshot: PageSnapshot, doc: Document = document): H
     box.appendChild(tag)
     host.appendChild(box)
   }
-  doc.documentElement.appendChild(host)
+  // Under Ava's own panel (the launcher's host, also at the top z-index): an outline over the panel
+  // would make the panel refuse clicks as covered, and the person could not turn the outlines off.
+  const ava = doc.querySelector(':root > [data-ava-ui=""]')
+  doc.documentElement.insertBefore(host, ava)
   return host
 }
 
