@@ -420,7 +420,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         const can = sees(run)
         state.shotAsked = can
         const detail = can ? 'A marked screenshot comes with the next look at the page.' : 'This model is not sent images; work from the listing.'
-        await show(run, { ...view, status: can ? 'ok' : 'failed', detail })
+        await show(run, { ...view, status: can ? 'ok' : 'failed', detail, msg: msg(can ? 'step.screenshotNext' : 'step.screenshotNone') })
         batch.steps++
         batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: can, detail })
         continue

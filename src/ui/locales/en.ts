@@ -173,6 +173,8 @@ export default {
   "outcome.step.nothingToCollect": "Step {n} failed: Ava found no list, feed or table with items on the page to collect.",
   "step.askNoQuestion": "A question from the model with no question in it",
   "step.repaired": "repaired by the model",
+  "step.screenshotNext": "a marked screenshot goes with the next look at the page",
+  "step.screenshotNone": "this model is not sent images",
   "step.invalid": "An instruction from the model that Ava could not use",
   "step.result.opened": "Opened {url}",
   "step.result.openedTab": "Opened {url} in a new tab",

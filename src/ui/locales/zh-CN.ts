@@ -167,6 +167,8 @@ export default {
   "outcome.step.nothingToCollect": "第 {n} 步失败：Ava 在页面上没有找到可以收集的列表、信息流或表格。",
   "step.askNoQuestion": "模型的提问里没有问题",
   "step.repaired": "由模型修复",
+  "step.screenshotNext": "下一次查看页面时会附上带标记的截图",
+  "step.screenshotNone": "这个模型不接收图片",
   "step.invalid": "模型给出的指令无法使用",
   "step.result.opened": "已打开 {url}",
   "step.result.openedTab": "已在新标签页中打开 {url}",
