@@ -5,45 +5,17 @@
 // webmail list whose rows are divs with handlers, listed with the star and trash icons inside
 // them. A loopback model acts on each, by listed id and by words, in the built extension.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { createServer, type Server } from 'node:http'
-import { readFile } from 'node:fs/promises'
-import { resolve, sep } from 'node:path'
-import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { allowAll, instructionChunks, launchAva, listedOnPage, readSteps, sendAndWait, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
-
-const kPages = resolve(import.meta.dirname, '../fixtures/pages-nobody-wrote')
-const kModules = resolve(import.meta.dirname, '../../node_modules')
-/** The libraries' own browser builds, as the pages load them. */
-const kVendor: Record<string, string> = {
-  '/vendor/jquery.js': resolve(kModules, 'jquery/dist/jquery.min.js'),
-  '/vendor/jquery-ui.js': resolve(kModules, 'jquery-ui/dist/jquery-ui.min.js'),
-  '/vendor/jquery-ui.css': resolve(kModules, 'jquery-ui/dist/themes/base/jquery-ui.min.css'),
-}
-
-async function startPages(): Promise<{ url(path: string): string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-    const file = kVendor[path] ?? resolve(kPages, '.' + path)
-    if (!kVendor[path] && !file.startsWith(kPages + sep)) return void res.writeHead(404).end()
-    const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8'
-    readFile(file).then(
-      (body) => res.writeHead(200, { 'content-type': type }).end(body),
-      () => res.writeHead(404).end(),
-    )
-  })
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { url: (p) => origin + p, close: () => new Promise<void>((ok) => server.close(() => ok())) }
-}
+import { startNobodyPages } from '../support/nobody-pages'
 
 let ava: Ava
 let llm: LlmServer
-let pages: Awaited<ReturnType<typeof startPages>>
+let pages: Awaited<ReturnType<typeof startNobodyPages>>
 
 beforeAll(async () => {
-  ;[ava, llm, pages] = await Promise.all([launchAva(), startLlmServer(), startPages()])
+  ;[ava, llm, pages] = await Promise.all([launchAva(), startLlmServer(), startNobodyPages()])
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
 })
 afterAll(async () => {

@@ -3,40 +3,18 @@
 // by them; wrappers that only delegate stay out; and the page cannot tell the main-world script
 // is there.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { createServer, type Server } from 'node:http'
-import { readFile } from 'node:fs/promises'
-import { resolve, sep } from 'node:path'
-import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { allowAll, instructionChunks, launchAva, listedOnPage, readSteps, sendAndWait, type Ava } from '../support/ava'
 import { launchBrowser } from '../support/browser'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
-
-const kPages = resolve(import.meta.dirname, '../fixtures/pages-nobody-wrote')
-const kJquery = resolve(import.meta.dirname, '../../node_modules/jquery/dist/jquery.min.js')
-
-/** The fixture pages, and jQuery's browser build from node_modules at /vendor/jquery.js. */
-async function startPages(): Promise<{ url(path: string): string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-    const file = path === '/vendor/jquery.js' ? kJquery : resolve(kPages, '.' + path)
-    if (file !== kJquery && !file.startsWith(kPages + sep)) return void res.writeHead(404).end()
-    readFile(file).then(
-      (body) => res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8' }).end(body),
-      () => res.writeHead(404).end(),
-    )
-  })
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { url: (p) => origin + p, close: () => new Promise<void>((ok) => server.close(() => ok())) }
-}
+import { startNobodyPages } from '../support/nobody-pages'
 
 let ava: Ava
 let llm: LlmServer
-let pages: Awaited<ReturnType<typeof startPages>>
+let pages: Awaited<ReturnType<typeof startNobodyPages>>
 
 beforeAll(async () => {
-  ;[ava, llm, pages] = await Promise.all([launchAva(), startLlmServer(), startPages()])
+  ;[ava, llm, pages] = await Promise.all([launchAva(), startLlmServer(), startNobodyPages()])
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
 })
 afterAll(async () => {
