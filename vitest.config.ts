@@ -25,7 +25,14 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          // What a test waits for in a browser (an observer's report, a streamed step) can take
+          // several seconds on a loaded 2-core CI machine; vitest's default of 1 s made polls flaky.
+          expect: { poll: { timeout: 10_000 } },
+          // Two files at a time, one Chromium each: on a 2-core CI machine the tier took 21 min one
+          // file at a time and 15 min two at a time (most of a test is waiting on a page or a
+          // streamed answer). Every file has its own browser profile, servers and temp dirs.
+          fileParallelism: true,
+          maxWorkers: 2,
           pool: 'forks',
         },
       },

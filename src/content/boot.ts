@@ -66,7 +66,7 @@ function boot(): void {
     return { ok: true as const }
   })
 
-  send('content→bg:ready', { url: location.href })
+  sayReady()
     .then(({ panelOpen, runActive, language }) => {
       launcher.setLanguage(language)
       // A run that navigated here will send its next step at once: have the page agent ready.
@@ -76,6 +76,18 @@ function boot(): void {
     })
     .catch(() => undefined)
     .finally(() => launcher.markReady())
+}
+
+/**
+ * Tells the background this document is here. A message that reaches a service worker as it is
+ * being stopped can go unanswered for good (seen under load in CI): it is sent again at 5 s and
+ * 15 s, the first answer wins. The handler only records the document, so a repeat is harmless.
+ */
+function sayReady(): ReturnType<typeof send<'content→bg:ready'>> {
+  let settled = false
+  const once = () => send('content→bg:ready', { url: location.href }).finally(() => (settled = true))
+  const later = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)).then(() => (settled ? new Promise<never>(() => undefined) : once()))
+  return Promise.race([once(), later(5_000), later(15_000)])
 }
 
 /**
