@@ -135,6 +135,34 @@ it('shows reasoning collapsed as thinking, never as the answer, in both wire for
   }
 })
 
+it('reads a reply whose <think> the chat template wrote: the reasoning before </think> is thinking, and a plan drafted there never runs', async () => {
+  const cases = [
+    // DeepSeek-R1 served without a reasoning parser: its draft plan is in the reasoning.
+    { model: 'deepseek-r1-distill-qwen-7b', draft: true },
+    // Any other model that writes a lone </think>: its prose is taken back as thinking.
+    { model: 'test-model', draft: false },
+  ]
+  for (const { model, draft } of cases) {
+    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model, structuredOutput: 'off' })
+    await page.reload()
+    const panel = await ava.openPanel(page)
+    const name = `lone-${draft ? 'r1' : 'other'}`
+    const drafted = draft ? `Maybe this:\n${JSON.stringify([{ ...typeStep('WRONG'), params: { fallback_selector: '#password', value: 'WRONG' } }])}\nNo: the person said ${name}.\n` : `The field is #username, so I type ${name}.\n`
+    llm.script({ text: `${drafted}</think>\n\n${JSON.stringify([typeStep(name), doneStep(name)])}`, chunkDelayMs: 5 })
+    const before = await panel.locator('[data-role=assistant]').count()
+    await ask(panel, `type ${name} as the username`)
+    const msg = panel.locator('[data-role=assistant]').nth(before)
+    expect(await page.inputValue('#username')).toBe(name)
+    expect(await page.inputValue('#password')).toBe('')
+    const thinking = (await msg.locator('[data-test=thinking] pre').textContent()) ?? ''
+    expect(thinking).toContain(draft ? 'No: the person said' : 'The field is #username')
+    const all = (await msg.textContent()) ?? ''
+    const shown = all.replace((await msg.locator('[data-test=thinking]').textContent()) ?? '', '')
+    expect(shown).toContain(`Typed ${name}.`)
+    expect(shown).not.toMatch(/think>|The field is|No: the person/)
+  }
+})
+
 it('tells the person when a reply holds no step and no answer, with the raw text behind Details and Regenerate', async () => {
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
   await page.reload()

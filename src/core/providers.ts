@@ -117,3 +117,14 @@ export function costUsd(model: string, usage: { input: number; output: number })
 export function seesImages(p: { provider: ProviderKind; baseUrl: string; vision?: 'auto' | 'on' | 'off' }): boolean {
   return p.vision === 'on' || ((p.vision ?? 'auto') === 'auto' && kProviders[p.provider].vision && isProviderEndpoint(p))
 }
+
+/**
+ * Models whose chat template writes `<think>` into the prompt, so that the reply holds only the
+ * closing tag (DeepSeek-R1 and its distills, QwQ, Qwen3's *-Thinking-2507 models, as their model
+ * cards say). Served without a reasoning parser (vLLM, SGLang, llama.cpp, some LM Studio builds),
+ * their reasoning arrives as plain text before `</think>`: the reader treats all of it as reasoning
+ * (src/core/instruction/stream.ts `thinksFirst`), so a plan drafted there never runs.
+ */
+export function thinksFirst(model: string): boolean {
+  return /deepseek[-_.]?r1|r1[-_]distill|deepseek-reasoner|\bqwq\b|thinking-2507/i.test(model)
+}

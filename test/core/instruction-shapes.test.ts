@@ -68,6 +68,7 @@ const shapes: Record<string, (p: Instruction[]) => Written> = {
   'bare array': (p) => ({ before: '[', items: items(p), join: ',', after: ']' }),
   'pretty array': (p) => ({ before: '[\n  ', items: p.map((i) => JSON.stringify(i, null, 2)), join: ',\n  ', after: '\n]' }),
   'after <think>': (p) => ({ before: '<think>The page lists [{"a": 1}] orders.\nI click.</think>\n\n[', items: items(p), join: ', ', after: ']' }),
+  'after a lone </think> (the template wrote the opening tag)': (p) => ({ before: 'The page lists orders.\nI will click the first one.\n</think>\n\n[', items: items(p), join: ', ', after: ']' }),
   'after <thinking>': (p) => ({ before: '<thinking>Plan it.</thinking>[', items: items(p), join: ',', after: ']' }),
   'fence with prose': (p) => ({ before: 'Sure! Here is the plan:\n\n```json\n[\n', items: items(p), join: ',\n', after: '\n]\n```\nThen I check.' }),
   '{"steps"}': (p) => ({ before: '{"steps": [', items: items(p), join: ', ', after: ']}' }),
@@ -100,12 +101,17 @@ function render(w: Written): { reply: string; ends: number[] } {
   return { reply, ends }
 }
 
-function feed(chunks: string[]) {
+function feed(chunks: string[], opts: { thinksFirst?: boolean } = {}) {
   const got: { raw: string; index: number; at: number }[] = []
   let prose = ''
   let thinking = ''
   let pushed = 0
-  const s = createInstructionSplitter({ prose: (t) => (prose += t), thinking: (t) => (thinking += t), element: (raw, index) => got.push({ raw, index, at: pushed }) })
+  const wasThinking = (t: string) => {
+    expect(prose.length).toBeLessThanOrEqual(t.length + 11) // all of it, but a tag still arriving
+    prose = ''
+    thinking += t
+  }
+  const s = createInstructionSplitter({ prose: (t) => (prose += t), thinking: (t) => (thinking += t), wasThinking, element: (raw, index) => got.push({ raw, index, at: pushed }) }, opts)
   for (const c of chunks) {
     pushed += c.length
     s.push(c)
@@ -158,6 +164,38 @@ describe('every shape of the same plan', () => {
     expect(r.thinking).toBe('I will click [{"x": 1}] ')
     expect(r.prose).toBe('Done: the total is 42.')
     expect(r.got).toEqual([])
+  })
+
+  it('takes back as reasoning what came before a lone </think>, but not a </think> inside an instruction', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 12 }), (cuts) => {
+        const r = feed(splitAt('Let me think. The total is in the table.\n</think>\n\nThe total is 42.', cuts))
+        expect(r.thinking).toBe('Let me think. The total is in the table.\n')
+        expect(r.prose).toBe('The total is 42.')
+        const inside = feed(splitAt('[{"action_type": "input", "params": {"target_id": "3", "value": "</think>"}}]', cuts))
+        expect(inside.got).toHaveLength(1)
+        expect(inside.thinking).toBe('')
+      }),
+      kRuns,
+    )
+  })
+
+  it('runs no plan drafted in the reasoning of a model that thinks first, and reads a reply that never closed it as the answer', () => {
+    const draft = '[{"action_type": "click", "params": {"target_id": "666"}}]'
+    const real = '[{"action_type": "click", "params": {"target_id": "7"}}]'
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (cuts, ownTag) => {
+        const reply = `${ownTag ? '<think>' : ''}Maybe:\n${draft}\nNo, the other one.</think>\n${real}`
+        const r = feed(splitAt(reply, cuts), { thinksFirst: true })
+        expect(r.got.map((g) => g.raw)).toEqual([JSON.stringify(JSON.parse(real)[0], null, 0).replace(/,/g, ', ').replace(/:/g, ': ')])
+        expect(r.thinking).toBe(`Maybe:\n${draft}\nNo, the other one.`)
+        expect(r.prose).toBe('')
+        const plain = feed(splitAt(`Sure.\n${real}`, cuts), { thinksFirst: true })
+        expect(plain.got).toHaveLength(1)
+        expect(plain.prose).toBe('Sure.\n')
+      }),
+      kRuns,
+    )
   })
 
   it('keeps an object that holds no instruction as prose, and an unreadable step as an error', () => {

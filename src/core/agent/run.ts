@@ -6,7 +6,7 @@ import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { costUsd, seesImages } from '../providers'
+import { costUsd, seesImages, thinksFirst } from '../providers'
 import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
@@ -451,8 +451,16 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     }
   })()
 
+  const textBefore = run.text.length
   const splitter = createInstructionSplitter({
     thinking: thinking.add,
+    // A `</think>` with no opening tag: what was shown as the answer was reasoning.
+    wasThinking: (t) => {
+      prose = ''
+      run.text = run.text.slice(0, textBefore)
+      void run.ports.chat.patch(state.messageId, { text: run.text }).catch(() => undefined)
+      thinking.add(t)
+    },
     prose: (t) => {
       prose += t
       void say(run, t)
@@ -477,7 +485,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       const ahead = queued++ - started
       if (run.used + ahead >= run.settings.agent.stepLimit) cut()
     },
-  })
+  }, { thinksFirst: thinksFirst(activeLlm(run.settings).model) })
   function cut(): void {
     splitter.stop()
     stream.abort()

@@ -25,6 +25,21 @@ export interface StreamEvents {
   element(raw: string, index: number): void
   /** The model's reasoning, written before its answer. */
   thinking?(text: string): void
+  /**
+   * The prose handed on so far was reasoning after all: a `</think>` arrived with no opening tag
+   * (DeepSeek-R1 and Qwen3's thinking models, whose chat template writes `<think>` into the prompt).
+   * `text` is that reasoning; prose from here on is the answer.
+   */
+  wasThinking?(text: string): void
+}
+
+export interface SplitterOptions {
+  /**
+   * The model is known to answer after a `</think>` whose opening tag its template wrote
+   * (`thinksFirst` in src/core/providers.ts): everything up to that tag is reasoning, and no
+   * instruction in it runs. A reply that never closes it is read whole as the answer at the end.
+   */
+  thinksFirst?: boolean
 }
 
 export interface InstructionSplitter {
@@ -98,6 +113,94 @@ function opens(s: string, i: number, atStart: boolean): Opening | 'no' | 'wait' 
 /** A Markdown code fence line: its marker (``` or ~~~, any longer run) and the rest of the line. */
 const kFenceLine = /^ {0,3}(`{3,}|~{3,})(.*)$/
 
+const kLoneClose = /<\/think(?:ing)?>/i
+const kLongestClose = '</thinking>'.length
+const kOpenTag = /^\s*<think(?:ing)?>/i
+
+/**
+ * The splitter, with a watch for a reasoning block that lost its opening tag: while the reply has
+ * opened no instructions yet, a `</think>` (or `</thinking>`) outside any JSON turns everything
+ * before it into reasoning — the prose already handed on is taken back through `wasThinking`, and
+ * the answer is split afresh from after the tag. With `thinksFirst` nothing is handed on as prose or
+ * instructions before the tag at all, so a plan drafted in the reasoning never runs.
+ */
+export function createInstructionSplitter(events: StreamEvents, opts: SplitterOptions = {}): InstructionSplitter {
+  let current = splitAnswer(events)
+  let watching = true
+  let seen = '' // the reply so far, while watching
+  let passed = 0 // how much of `seen` the splitter has been given
+  let held = !!opts.thinksFirst
+  let trimming = false
+  let shown = -1 // with thinksFirst: how much of `seen` went to `thinking` (-1: not known yet whether it opens with a tag)
+
+  function closed(at: number, tagLength: number): void {
+    const reasoning = shown >= 0 ? seen.slice(shown, at) : seen.slice(0, at).replace(kOpenTag, '')
+    watching = false
+    current.stop()
+    if (held) events.thinking?.(reasoning)
+    else events.wasThinking?.(reasoning)
+    held = false
+    current = splitAnswer(events)
+    trimming = true
+    answer(seen.slice(at + tagLength))
+  }
+
+  /** The answer after the reasoning, without the blank lines that open it. */
+  function answer(text: string): void {
+    if (trimming) {
+      text = text.replace(/^\s+/, '')
+      if (!text) return
+      trimming = false
+    }
+    current.push(text)
+  }
+
+  /** thinksFirst: shows the reasoning as it comes, holding back what may be the start of the tag. */
+  function showHeld(): void {
+    if (shown < 0) {
+      // The block may still open with its own tag (some servers write it in the answer).
+      const t = seen.trimStart()
+      const tag = kOpenTag.exec(seen)
+      if (!tag && (t === '' || ['<think>', '<thinking>'].some((x) => x.startsWith(t.toLowerCase())))) return
+      shown = tag ? tag[0].length : 0
+    }
+    const safe = seen.length - (kLongestClose - 1)
+    if (safe > shown) {
+      events.thinking?.(seen.slice(shown, safe))
+      shown = safe
+    }
+  }
+
+  return {
+    push(chunk) {
+      if (!watching) return answer(chunk)
+      const from = Math.max(0, seen.length - kLongestClose)
+      seen += chunk
+      const m = kLoneClose.exec(seen.slice(from))
+      if (held) return m ? closed(from + m.index, m[0].length) : showHeld()
+      if (m) {
+        const at = from + m.index
+        // Hand on the text before the tag: if it opened instructions, the tag is inside them.
+        if (at > passed) current.push(seen.slice(passed, at))
+        passed = Math.max(passed, at)
+        if (current.pristine()) return closed(at, m[0].length)
+      }
+      current.push(seen.slice(passed))
+      passed = seen.length
+      if (!current.pristine()) watching = false
+    },
+    stop: () => current.stop(),
+    end() {
+      if (held) {
+        // No closing tag came: the model did not think after all, and all of it is the answer.
+        held = false
+        current.push(seen)
+      }
+      return current.end()
+    },
+  }
+}
+
 /** One open container in the instructions' JSON; `start` is its offset in the value's text. */
 interface Frame {
   open: '{' | '['
@@ -112,7 +215,8 @@ interface Frame {
   parentList: boolean
 }
 
-export function createInstructionSplitter(events: StreamEvents): InstructionSplitter {
+/** The splitter proper; `pristine`: nothing read so far opened instructions or a reasoning block. */
+function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): boolean } {
   // think → prose → json → (close: the fence, if it had one) → between (NDJSON) → after: prose to the end.
   let state: 'think' | 'prose' | 'json' | 'quoted' | 'close' | 'between' | 'after' = 'think'
   let atStart = true // nothing but white space so far: the reply may still open with instructions
@@ -132,6 +236,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
   let sawBefore = false // sawArray before this value, again if the value is prose after all
   let valueEmitted = 0
   let stopped = false
+  let opened = false // a value has been opened (instructions, or what may be)
   // A JSON string holding the plan: its decoded text feeds an inner splitter.
   let inner: InstructionSplitter | null = null
   let innerProse = ''
@@ -223,6 +328,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
   }
 
   function openValue(o: Opening, from: number): void {
+    opened = true
     opener = held.slice(from, o.at)
     fenced = opener.includes('`')
     const rest = held.slice(o.at + 1)
@@ -240,7 +346,7 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
       quotedRaw = '"'
       innerProse = ''
       innerEmitted = 0
-      inner = createInstructionSplitter({
+      inner = splitAnswer({
         prose: (t) => (innerProse += t),
         element: (raw) => {
           innerEmitted++
@@ -532,5 +638,6 @@ export function createInstructionSplitter(events: StreamEvents): InstructionSpli
     push: feed,
     end,
     stop: () => void (stopped = true),
+    pristine: () => !opened && !closeTag,
   }
 }
