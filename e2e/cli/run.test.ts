@@ -114,7 +114,8 @@ describe('ava (built)', () => {
       // AVA_DEBUG keeps Playwright's own text for a bug report.
       expect((await ava(args, { AVA_DEBUG: '1' })).stderr).toContain('Call log')
     }
-  })
+    // Six Chromium launches: 19 s alone, past a minute on a loaded 2-core machine.
+  }, 180_000)
 
   test('a failed step names the selector, and the failure is said once', async () => {
     const config = join(dir, 'fast.yaml')
