@@ -7,7 +7,7 @@ import { InstructionSchema } from './instruction/schema'
  */
 /**
  * A sentence for a person as a locale key and its parameters (issue 17 §4): core says what
- * happened, the panel says it in the UI language (src/ui/locales). The English beside it (a
+ * happened, the panel says it in the UI language (src/core/locales). The English beside it (a
  * message's `text`, a step's `detail`) stays for the CLI, logs and the planner.
  */
 export const MsgSchema = z.object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })

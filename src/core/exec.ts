@@ -113,7 +113,7 @@ export type ExecSuccess = {
   target?: RecordedTarget
 }
 
-/** What a successful step says (`step.result.<name>` in src/ui/locales), for `ExecSuccess.msg`. */
+/** What a successful step says (`step.result.<name>` in src/core/locales), for `ExecSuccess.msg`. */
 export const kStepResults = [
   'opened', 'openedTab', 'alreadyOn', 'navigated',
   'clicked', 'doubleClicked', 'rightClicked', 'middleClicked',

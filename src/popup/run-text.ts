@@ -1,6 +1,6 @@
 import type { PackIssue, PackIssueCode, RunNotice } from '../core/registry'
 import { deprecationNote, i18n, locale, t, type MessageKey } from '../ui/i18n'
-import en from '../ui/locales/en'
+import en from '../core/locales/en'
 
 /**
  * What a pack run reports, in the UI language. The engine writes English for the CLI and, beside

@@ -1,5 +1,5 @@
 import { i18n, t, type MessageKey } from './i18n'
-import en from './locales/en'
+import en from '../core/locales/en'
 
 /** What a person reads about a failure: one sentence in the UI language, the technical part behind Details. */
 export interface Failure {

@@ -8,8 +8,8 @@ import type { Msg } from '../../src/core/chat'
 import { AvaError } from '../../src/core/errors'
 import { errorMsg, kOutcomeKeys, recoveryOf, riskAsk, stepFailureMsg } from '../../src/core/agent/outcome'
 import { errorMessage } from '../../src/core/agent/run'
-import en from '../../src/ui/locales/en'
-import zhCN from '../../src/ui/locales/zh-CN'
+import en from '../../src/core/locales/en'
+import zhCN from '../../src/core/locales/zh-CN'
 import { setLocale, t, type MessageKey } from '../../src/ui/i18n'
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})

@@ -5,8 +5,8 @@ import { channelError, ProtocolError } from '../../src/messaging/transport'
 import { failureLine, issueTitle, kIssueCodes, noticeText, reasonText } from '../../src/popup/run-text'
 import { connectionFailure, failure, failureText } from '../../src/ui/failure'
 import { deprecationNote, setLocale, t } from '../../src/ui/i18n'
-import en from '../../src/ui/locales/en'
-import zhCN from '../../src/ui/locales/zh-CN'
+import en from '../../src/core/locales/en'
+import zhCN from '../../src/core/locales/zh-CN'
 import { FakePort } from '../core/registry/fake-port'
 
 // What the background, the channel and the step engine report as codes is said in the UI

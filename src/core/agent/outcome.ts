@@ -5,7 +5,7 @@ import { kScrollWords, kStepResults, type ExecFailure, type NotActionableReason,
 /**
  * What a run tells the person, as locale keys (issue 17 §4: one message per outcome, in the UI
  * language). Core decides what happened and which recovery fits (seed 003 错误处理:
- * getUserMessage / getRecoveryAction); the panel words it from src/ui/locales. Every key made
+ * getUserMessage / getRecoveryAction); the panel words it from src/core/locales. Every key made
  * here is listed in `kOutcomeKeys`, which a unit test checks against both locales.
  */
 

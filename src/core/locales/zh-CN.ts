@@ -1,5 +1,5 @@
 /** Simplified Chinese UI strings, key for key with en.ts. */
-import { vocabularyMessages } from '../../core/vocabulary'
+import { vocabularyMessages } from '../vocabulary'
 
 export default {
   'panel.title': 'Ava',

@@ -4,7 +4,7 @@
  * picked from `n` (Chinese usually needs one form); `@`, `|`, `{` and `}` are syntax, so a literal
  * one is written `{'@'}`, `{'|'}`, `{'{'}`, `{'}'}` (a unit test compiles every message).
  */
-import { vocabularyMessages } from '../../core/vocabulary'
+import { vocabularyMessages } from '../vocabulary'
 
 export default {
   'panel.title': 'Ava',
