@@ -1,5 +1,6 @@
 import { i18n, t, type MessageKey } from './i18n'
 import en from '../core/locales/en'
+import { isFailureCode, kFailures, type FailureSpec } from '../core/failure'
 
 /** What a person reads about a failure: one sentence in the UI language, the technical part behind Details. */
 export interface Failure {
@@ -47,8 +48,9 @@ function fieldNames(paths: string): string {
  */
 export function failure(e: unknown): Failure {
   const x = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; message?: unknown; params?: unknown }
-  const key = `failure.${String(x.code)}`
-  if (typeof x.code === 'string' && key in en) {
+  // A refusal said on its own: the code's `plain` sentence in the failure list (src/core/failure.ts).
+  const key = isFailureCode(x.code) ? (kFailures[x.code].say as FailureSpec['say']).plain : undefined
+  if (key && key in en) {
     const params = { ...(typeof x.params === 'object' && x.params !== null ? (x.params as Record<string, string | number>) : {}) }
     const details = kTechnical.map((k) => params[k]).filter((v) => v !== undefined && v !== '').join('\n')
     if (typeof params.fields === 'string') params.fields = fieldNames(params.fields)
@@ -66,6 +68,6 @@ export const failureText = (e: unknown): string => failure(e).text
 export function connectionFailure(error: { code: string; params?: Record<string, string | number> }): string | null {
   const own = error.params?.msg
   if (typeof own === 'string' && own in en) return t(own as MessageKey, error.params)
-  const key = `options.testError.${error.code}`
-  return key in en ? t(key as MessageKey) : null
+  const key = isFailureCode(error.code) ? (kFailures[error.code].say as FailureSpec['say']).test : undefined
+  return key && key in en ? t(key as MessageKey) : null
 }
