@@ -80,7 +80,7 @@ describe('check this, from the panel', () => {
     })
     const bad = await replay(broken.panel)
     expect(bad.success).toBe(false)
-    expect(bad.failed).toContain('ASSERTION_FAILED: Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".')
+    expect(bad.failed).toContain('VERIFY_FAILED: Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".')
     await broken.page.close()
   })
 

@@ -48,11 +48,15 @@ function fieldNames(paths: string): string {
  */
 export function failure(e: unknown): Failure {
   const x = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; message?: unknown; params?: unknown }
-  // A refusal said on its own: the code's `plain` sentence in the failure list (src/core/failure.ts).
-  const key = isFailureCode(x.code) ? (kFailures[x.code].say as FailureSpec['say']).plain : undefined
+  // A code of the failure list (src/core/failure.ts) is said by its sentence: a refusal's own
+  // (`plain`), else the run's; the English stays for a code from elsewhere.
+  const say = isFailureCode(x.code) ? (kFailures[x.code].say as FailureSpec['say']) : undefined
+  const key = say?.plain ?? say?.run
   if (key && key in en) {
     const params = { ...(typeof x.params === 'object' && x.params !== null ? (x.params as Record<string, string | number>) : {}) }
-    const details = kTechnical.map((k) => params[k]).filter((v) => v !== undefined && v !== '').join('\n')
+    // A run's or a step's failure said by its code: the English behind it (the page's words) is the detail.
+    const own = !say?.plain && typeof x.message === 'string' ? [x.message] : []
+    const details = [...own, ...kTechnical.map((k) => params[k])].filter((v) => v !== undefined && v !== '').join('\n')
     if (typeof params.fields === 'string') params.fields = fieldNames(params.fields)
     return { text: t(key as MessageKey, params), ...(details ? { details } : {}) }
   }
