@@ -33,6 +33,8 @@ export interface FailureSpec {
   reader?: 'model' | 'script'
   /** `ava`'s exit status class when a run ends on it (src/cli/args.ts kExit). */
   exit: 'failed' | 'usage' | 'internal'
+  /** A refusal whose English message carries what is wrong in particular (a parser's words): shown behind Details. */
+  details?: true
   /** Before a model has ever answered, this failure means its set-up is wrong: the panel points at the welcome page. */
   setup?: true
   /** The element was not singled out with certainty: the AI repair may find it (a flow's one-step repair, the agent's fallback). */
@@ -115,6 +117,14 @@ export const kFailures = {
   VAULT_VALUE_TOO_LONG: { means: "A secret's value is too long.", say: { plain: plain('VAULT_VALUE_TOO_LONG') }, exit: 'failed' },
   VAULT_MISSING: { means: 'No secret has that name.', say: { plain: plain('VAULT_MISSING') }, exit: 'failed' },
   VAULT_SITE_INVALID: { means: "A secret's site is not a web site.", say: { plain: plain('VAULT_SITE_INVALID') }, exit: 'failed' },
+  FLOW_JSON: { means: 'A flow file is not JSON.', say: { plain: plain('FLOW_JSON') }, exit: 'failed', details: true },
+  FLOW_INVALID: { means: 'A flow does not pass its schema; `issues` lists where.', say: { plain: plain('FLOW_INVALID') }, exit: 'failed', details: true },
+  VARIABLE_SOURCE: { means: "A flow variable's source is malformed (`${file:}` without a path, `${arg:x}`).", say: { plain: plain('VARIABLE_SOURCE') }, exit: 'failed', details: true },
+  NAMESPACE_INVALID: { means: 'A namespace to save a flow into is not a valid pack namespace.', say: { plain: plain('NAMESPACE_INVALID') }, exit: 'failed' },
+  PACK_TEXT: { means: "The pack a flow is saved into could not be read.", say: { plain: plain('PACK_TEXT') }, exit: 'failed', details: true },
+  PACK_INVALID: { means: 'A flow did not make a valid pack action.', say: { plain: plain('PACK_INVALID') }, exit: 'failed', details: true },
+  PACK_TOO_LARGE: { means: 'A pack to import is larger than Ava reads.', say: { plain: plain('PACK_TOO_LARGE') }, exit: 'failed' },
+  QUOTA_EXCEEDED: { means: "chrome.storage is full: what was to be saved was not.", say: { plain: plain('QUOTA_EXCEEDED') }, exit: 'failed' },
   BUSY: { means: 'Ava is already working on a request in this tab.', say: { plain: 'outcome.busy' }, exit: 'failed' },
   FLOW_MISSING: { means: 'No saved (or recorded) flow has that id.', say: { plain: plain('FLOW_MISSING') }, exit: 'failed' },
 

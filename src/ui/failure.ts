@@ -1,6 +1,6 @@
 import { i18n, t, type MessageKey } from './i18n'
 import en from '../core/locales/en'
-import { isFailureCode, kFailures, type FailureSpec } from '../core/failure'
+import { isFailureCode, kFailures, type FailureCode, type FailureSpec } from '../core/failure'
 
 /** What a person reads about a failure: one sentence in the UI language, the technical part behind Details. */
 export interface Failure {
@@ -55,7 +55,7 @@ export function failure(e: unknown): Failure {
   if (key && key in en) {
     const params = { ...(typeof x.params === 'object' && x.params !== null ? (x.params as Record<string, string | number>) : {}) }
     // A run's or a step's failure said by its code: the English behind it (the page's words) is the detail.
-    const own = !say?.plain && typeof x.message === 'string' ? [x.message] : []
+    const own = (!say?.plain || (kFailures[x.code as FailureCode] as FailureSpec).details) && typeof x.message === 'string' ? [x.message] : []
     const details = [...own, ...kTechnical.map((k) => params[k])].filter((v) => v !== undefined && v !== '').join('\n')
     if (typeof params.fields === 'string') params.fields = fieldNames(params.fields)
     return { text: t(key as MessageKey, params), ...(details ? { details } : {}) }

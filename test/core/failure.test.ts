@@ -1,11 +1,12 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { failureHint, failureKeys, failureMsg, failureOf, isRepairable, kFailureCodes, kFailures, kLegacyKeys, type FailureSpec } from '../../src/core/failure'
+import { failureHint, failureKeys, failureMsg, failureOf, isFailureCode, isRepairable, kFailureCodes, kFailures, kLegacyKeys, type FailureSpec } from '../../src/core/failure'
 import { createRenderer, failureLinesEn, renderEn } from '../../src/core/locales/render'
 import { MsgSchema } from '../../src/core/chat'
 import en from '../../src/core/locales/en'
 import zhCN from '../../src/core/locales/zh-CN'
+import { kIssueCodes } from '../../src/popup/run-text'
 
 // The one failure-code list (src/core/failure.ts): every code has its sentences in both locale
 // tables, no other list of failure codes grows beside it, and what the CLI prints is the table's.
@@ -103,6 +104,18 @@ describe('no second list of failure codes under src/', () => {
     const list = new RegExp(`\\[\\s*'(?:${codes})'(?:\\s*,\\s*'(?:${codes})'){2,}`, 'g')
     const found = files.flatMap((f) => [...text(f).matchAll(mapping), ...text(f).matchAll(list)].map((m) => `${relative(root, f)}: ${m[0]}`))
     expect(found).toEqual([])
+  })
+
+  it('every code a file under src/ sends or throws is a code of the list', () => {
+    // `code: 'X'`, `code = 'X'`, `code === 'X'`, `new SomethingError('X', …)`, `fail('X', …)`, `failure('X', …)`.
+    const said = /\bcode(?:\s*:\s*|\s*={1,3}\s*)'([A-Z][A-Z_]+)'|(?:Error|Failure|fail|failure|refuse)\(\s*'([A-Z][A-Z_]{2,})'/g
+    // Not failures: Node's and Chrome's own codes (ERR_…, read, never sent), a pack file's validation issues (zod's issue list for packs, titled pack.issue.<code>)
+    // and a pack run's warnings (RunNotice).
+    const notFailures = new Set([...Object.keys(kIssueCodes), 'INVALID_PACK', 'DEPRECATED', 'ALIAS', 'STEP_SKIPPED', 'STEP_FAILED_CONTINUED', 'WAIT_FELL_BACK'])
+    const found = files.flatMap((f) =>
+      [...text(f).matchAll(said)].map((m) => m[1] ?? m[2]).filter((c) => !isFailureCode(c) && !notFailures.has(c) && !c.startsWith('ERR_')).map((c) => `${relative(root, f)}: ${c}`),
+    )
+    expect([...new Set(found)]).toEqual([])
   })
 
   it('the synonyms the list collapsed are gone', () => {
