@@ -21,6 +21,9 @@ export const MsgSchema = z.preprocess(
 )
 export type Msg = z.infer<typeof MsgSchema>
 
+/** A message's hint under an answer cut at kMaxAnswerChars (said by `error.ANSWER_CUT`); any other hint is a failure code. */
+export const kAnswerCutHint = 'ANSWER_CUT'
+
 /** What the panel offers on a failed outcome (seed 003 错误处理, getRecoveryAction). */
 export const RecoverySchema = z.enum(['retry', 'regenerate', 'options'])
 export type Recovery = z.infer<typeof RecoverySchema>

@@ -123,7 +123,7 @@ export const kFailures = {
   NAMESPACE_INVALID: { means: 'A namespace to save a flow into is not a valid pack namespace.', say: { plain: plain('NAMESPACE_INVALID') }, exit: 'failed' },
   PACK_TEXT: { means: "The pack a flow is saved into could not be read.", say: { plain: plain('PACK_TEXT') }, exit: 'failed', details: true },
   PACK_INVALID: { means: 'A flow did not make a valid pack action.', say: { plain: plain('PACK_INVALID') }, exit: 'failed', details: true },
-  PACK_TOO_LARGE: { means: 'A pack to import is larger than Ava reads.', say: { plain: plain('PACK_TOO_LARGE') }, exit: 'failed' },
+  PACK_TOO_LARGE: { means: 'A pack to import is larger than Ava reads.', say: { plain: 'error.PACK_TOO_LARGE' }, exit: 'failed' },
   QUOTA_EXCEEDED: { means: "chrome.storage is full: what was to be saved was not.", say: { plain: plain('QUOTA_EXCEEDED') }, exit: 'failed' },
   BUSY: { means: 'Ava is already working on a request in this tab.', say: { plain: 'outcome.busy' }, exit: 'failed' },
   FLOW_MISSING: { means: 'No saved (or recorded) flow has that id.', say: { plain: plain('FLOW_MISSING') }, exit: 'failed' },
@@ -201,6 +201,16 @@ export function failureKeys(kinds?: readonly (keyof FailureSpec['say'] | 'hint')
  * hold locale keys named by code): read once through here, in the schema's preprocess.
  */
 export const kLegacyKeys: Readonly<Record<string, string>> = {
+  // (a message's `hint` names its code; one from before messages carried their sentence is read through kLegacyCodes)
   'outcome.error.ELEMENT_MISSING': 'outcome.error.ELEMENT_NOT_FOUND',
   'outcome.error.TIMEOUT': 'outcome.error.MODEL_TIMEOUT',
+}
+
+/**
+ * Codes a chat message written before messages carried their sentence (`msg`) names in its `hint`:
+ * the panel says such a message by the code it has now.
+ */
+export const kLegacyCodes: Readonly<Record<string, FailureCode>> = {
+  ELEMENT_MISSING: 'ELEMENT_NOT_FOUND',
+  TIMEOUT: 'MODEL_TIMEOUT',
 }

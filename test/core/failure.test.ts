@@ -41,10 +41,11 @@ describe('the failure list', () => {
   })
 
   it('a sentence keyed by a code names a code of the list (no sentence for a code that is not in it)', () => {
-    const byCode = /^(?:outcome\.step|outcome\.error|failure|failure\.hint|options\.testError|action\.reason)\.([A-Z][A-Z_]+)$/
+    const byCode = /^(?:outcome\.step|outcome\.error|error|failure|failure\.hint|options\.testError|action\.reason)\.([A-Z][A-Z_]+)$/
     const named = new Set(failureKeys())
-    // Sentences a code's own sentence stands beside (a provider's URL, a local server's state), said by the agent itself.
-    const beside = new Set(['outcome.error.NETWORK_AT', 'outcome.error.LOCAL_DOWN', 'outcome.error.LOCAL_ORIGIN', 'outcome.error.LOCAL_NOT_PULLED', 'failure.CACHE_NOT_JSON_AT', 'failure.SETTINGS_NOT_JSON_AT'])
+    // Sentences a code's own sentence stands beside (a provider's URL, a local server's state), said by
+    // the agent itself, and the notice under an answer cut short (not a failure).
+    const beside = new Set(['error.ANSWER_CUT', 'outcome.error.NETWORK_AT', 'outcome.error.LOCAL_DOWN', 'outcome.error.LOCAL_ORIGIN', 'outcome.error.LOCAL_NOT_PULLED', 'failure.CACHE_NOT_JSON_AT', 'failure.SETTINGS_NOT_JSON_AT'])
     const orphans = Object.keys(en).filter((k) => byCode.test(k) && !named.has(k) && !beside.has(k))
     expect(orphans).toEqual([])
   })
