@@ -27,6 +27,8 @@ describe('the failure list', () => {
     for (const code of kFailureCodes) {
       const spec: FailureSpec = kFailures[code]
       expect(spec.means.length, code).toBeGreaterThan(10)
+      // A code has sentences for a person, or says who reads it instead (a model, a script).
+      expect(Object.keys(spec.say).length > 0 !== !!spec.reader, code).toBe(true)
       for (const key of [...Object.values(spec.say), spec.hint].filter((k): k is string => !!k)) {
         expect(en, `${code}: ${key}`).toHaveProperty([key])
         expect(zhCN, `${code}: ${key}`).toHaveProperty([key])
