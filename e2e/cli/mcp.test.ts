@@ -79,7 +79,7 @@ test('the client lists the tools, each with a description and an input schema, a
   expect(described.text).toMatch(/"password"/)
   const unknown = await call('ava_action_describe', { name: 'common:auth:logn' })
   expect(unknown.isError).toBe(true)
-  expect(unknown.text).toMatch(/^NOT_FOUND: /)
+  expect(unknown.text).toMatch(/^ACTION_NOT_FOUND: No action "common:auth:logn"\. Did you mean/)
 })
 
 test('nothing runs before the client has a tab of its own', async () => {

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { chromiumPath } from '../support/browser'
 import { startSiteServer, type SiteServer } from '../support/site-server'
+import { failureHint, failureMsg } from '../../src/core/failure'
+import { renderEn } from '../../src/core/locales/render'
 
 // The built `ava` (bin/ava.js, rebuilt here) as a person runs it: help on every command, exit codes
 // that tell the truth about a login, --json that parses, and no browser for a name that is wrong.
@@ -59,7 +61,8 @@ describe('ava (built)', () => {
     const r = await ava(login('not-the-password'))
     expect(r.code, r.stdout + r.stderr).toBe(1)
     expect(r.stdout).not.toContain('passed')
-    expect(r.stdout).toMatch(/FAILED: common:auth:login: VERIFY_FAILED Still on the login form/)
+    expect(r.stdout).toMatch(/^FAILED: common:auth:login: VERIFY_FAILED$/m)
+    expect(r.stdout).toMatch(/^ {3}detail: Still on the login form/m)
     expect(r.stdout + r.stderr).not.toContain('not-the-password')
     expect(site.hits.map((h) => `${h.method} ${h.path}`)).toContain('POST /login')
   })
@@ -123,7 +126,15 @@ describe('ava (built)', () => {
     const r = await ava(['action', 'run', 'common:page:search', '--url', `${site.url}/login`, '--param', 'query=x', '--screenshot', join(dir, 'search.png')], { AVA_CONFIG: config })
     expect(r.code, r.stderr).toBe(1)
     expect(r.stdout).not.toContain('${')
-    expect(r.stdout).toMatch(/^✗ {2}1 fill +failed: ELEMENT_NOT_FOUND No element matches selector "search_input"; tried "css:input\[type='search'\]"/m)
+    expect(r.stdout).toMatch(/^✗ {2}1 fill +failed: ELEMENT_NOT_FOUND — \d+ ms$/m)
+    // The person's sentence is the en locale table's for the code (src/core/failure.ts); the engine's
+    // words, naming the selector, are the detail; then the code's hint.
+    const lines = r.stdout.split('\n')
+    const at = lines.findIndex((l) => l.startsWith('✗  1 fill'))
+    expect(lines[at + 1]).toBe(`   ${renderEn(failureMsg('ELEMENT_NOT_FOUND', { n: '1' }))}`)
+    expect(lines[at + 1]).toBe('   Step 1 failed: nothing on the page matches what it looks for.')
+    expect(lines[at + 2]).toMatch(/^ {3}detail: No element matches selector "search_input"; tried "css:input\[type='search'\]"/)
+    expect(lines[at + 3]).toBe(`   hint: ${renderEn(failureHint('ELEMENT_NOT_FOUND')!)}`)
     expect(r.stdout.split('\n').filter((l) => l.includes('ELEMENT_NOT_FOUND'))).toHaveLength(1)
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: common:page:search at step 1 in \d+ ms$/)
   })

@@ -80,7 +80,10 @@ describe('check this, from the panel', () => {
     })
     const bad = await replay(broken.panel)
     expect(bad.success).toBe(false)
-    expect(bad.failed).toContain('ASSERTION_FAILED: Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".')
+    // The person reads the code's sentence from the locale table; the page's English is behind Details.
+    const sentence = await broken.panel.locator('[data-test=flow-step].failed [data-test=flow-step-failure]').evaluate((el) => el.firstChild?.textContent?.trim())
+    expect(sentence).toBe('Step 3 failed: the page does not show what was expected.')
+    expect(bad.failed).toContain('VERIFY_FAILED: Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".')
     await broken.page.close()
   })
 

@@ -95,7 +95,7 @@ describe('checks that hold', () => {
 })
 
 describe('checks that fail', () => {
-  test('the replay fails with ASSERTION_FAILED, naming what was expected and what is there', async () => {
+  test('the replay fails with VERIFY_FAILED, naming what was expected and what is there', async () => {
     const page = await h.open('/plain.html')
     const cases: [Omit<FlowStep, 'step_id'>, string][] = [
       [{ action: 'verify', params: { value: 'bob' }, selectors: css('#user') }, 'Check failed: expected "User name" to have the value "bob", but it is "alice".'],
@@ -108,7 +108,7 @@ describe('checks that fail', () => {
     for (const [check, message] of cases) {
       const r = await replayFlow(flow([{ action: 'fill', params: { value: 'alice' }, selectors: css('#user') }, check, { action: 'click', params: {}, selectors: css('#save') }]), { port: contextPort(page), navigateToStart: false })
       expect(r.success).toBe(false)
-      expect(r.error).toMatchObject({ step_id: 2, code: 'ASSERTION_FAILED', message })
+      expect(r.error).toMatchObject({ step_id: 2, code: 'VERIFY_FAILED', message })
       // The step after a failed check never ran.
       expect(r.steps.map((s) => s.status)).toEqual(['ok', 'failed'])
     }
@@ -197,6 +197,6 @@ describe('"check this" while recording (Alt+click)', () => {
       document.getElementById('save')!.onclick = () => void (document.getElementById('status')!.textContent = 'Error: not saved')
     })
     const bad = await replayFlow(recorded, { port: contextPort(broken), navigateToStart: false })
-    expect(bad.error).toMatchObject({ step_id: 3, code: 'ASSERTION_FAILED', message: 'Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".' })
+    expect(bad.error).toMatchObject({ step_id: 3, code: 'VERIFY_FAILED', message: 'Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".' })
   })
 })

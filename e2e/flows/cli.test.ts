@@ -7,6 +7,8 @@ import { promisify } from 'node:util'
 import { addFlowToPack, type Flow } from '../../src/core/flows'
 import { chromiumPath } from '../support/browser'
 import { fillAndSave, startFlowHarness, startRecorder, stopRecorder, type FlowHarness } from './harness'
+import { failureMsg } from '../../src/core/failure'
+import { renderEn } from '../../src/core/locales/render'
 
 // `ava run` (bin/ava.js, rebuilt here) on a flow recorded by driving the plain fixture page.
 
@@ -62,7 +64,9 @@ describe('ava run', () => {
     const shot = join(dir, 'failure.png')
     const r = await avaRun([flowFile, '--url', h.server.url('/plain-without-save.html'), '--timeout', '500', '--screenshot', shot])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/✗ {2}5 click .*NOT_SIMILAR/)
+    expect(r.stdout).toMatch(/✗ {2}5 click .*failed: NOT_SIMILAR/)
+    // Under the step's line, the sentence the en locale table has for the code, as the panel says it.
+    expect(r.stdout.split('\n')).toContain(`   ${renderEn(failureMsg('NOT_SIMILAR', { n: 5 }))}`)
     expect(r.stdout).toContain('FAILED')
     expect(r.stderr).toContain('screenshot:')
     expect(existsSync(shot)).toBe(true)

@@ -100,7 +100,8 @@ describe('ava run with ${file:…} variables', () => {
     // The same flow with its own file: the check sees cv.txt, not other.txt, and fails.
     const failed = await avaRun([file, '--url', server.url('/apply.html'), '--timeout', '1500', '--screenshot', join(dir, 'fail.png')])
     expect(failed.code).toBe(1)
-    expect(failed.stdout).toMatch(/✗ {2}2 verify +ASSERTION_FAILED: .*"other\.txt \(5 bytes\)".*"cv\.txt \(12 bytes\)"/)
+    expect(failed.stdout).toMatch(/✗ {2}2 verify +failed: VERIFY_FAILED/)
+    expect(failed.stdout).toMatch(/^ {3}detail: .*"other\.txt \(5 bytes\)".*"cv\.txt \(12 bytes\)"/m)
   })
 
   test('a missing file fails with exit 1 naming the variable, before a browser starts', async () => {

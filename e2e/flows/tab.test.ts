@@ -79,7 +79,7 @@ describe('ava run with tab steps', () => {
     ])
     const r = await avaRun([file, '--url', server.url('/tab-orders.html'), '--screenshot', join(dir, 'no-switch.png')])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/✗ {2}2 verify +ASSERTION_FAILED/)
+    expect(r.stdout).toMatch(/✗ {2}2 verify +failed: VERIFY_FAILED/)
   })
 
   test('a tab step with no tab to go to fails, naming what it looked for', async () => {
@@ -89,6 +89,7 @@ describe('ava run with tab steps', () => {
     ])
     const r = await avaRun([file, '--url', server.url('/tab-orders.html'), '--screenshot', join(dir, 'no-tab.png')])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/✗ {2}2 tab +STEP_FAILED: the previous step opened no tab after 5 s\./)
+    expect(r.stdout).toMatch(/✗ {2}2 tab +failed: STEP_FAILED/)
+    expect(r.stdout).toMatch(/^ {3}detail: .*the previous step opened no tab after 5 s\./m)
   })
 })

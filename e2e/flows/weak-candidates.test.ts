@@ -28,7 +28,7 @@ const flow = (description?: string): Flow => ({
 })
 
 describe('a replayed step that finds nothing of its kind', () => {
-  test('fails NOT_FOUND with weak candidates from its description, or from its selectors without one', async () => {
+  test('fails ELEMENT_NOT_FOUND with weak candidates from its description, or from its selectors without one', async () => {
     const page = await h.open('/plain.html')
     // No button at all is left, so no look-alike of the recorded button exists: the page adds one
     // 600 ms after load, so wait for it before removing them all.
@@ -36,7 +36,7 @@ describe('a replayed step that finds nothing of its kind', () => {
     await page.evaluate(() => document.querySelectorAll('button').forEach((b) => b.remove()))
     for (const description of ['the email field', undefined]) {
       const r = await replayFlow(flow(description), { navigateToStart: false, port: pagePort(page), stepTimeoutMs: 300 })
-      expect(r.error?.code, String(description)).toBe('NOT_FOUND')
+      expect(r.error?.code, String(description)).toBe('ELEMENT_NOT_FOUND')
       const candidates = r.error!.candidates
       expect(candidates.length, String(description)).toBeGreaterThan(0)
       // Each is a selector a repair can use on the page as it is.

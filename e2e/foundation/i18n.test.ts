@@ -5,8 +5,8 @@ import { chromium, type BrowserContext, type ConsoleMessage, type Page, type Wor
 import { parse } from 'yaml'
 import { baseArgs, chromiumPath, distDir } from '../support/browser'
 import { startSiteServer, type SiteServer } from '../support/site-server'
-import en from '../../src/ui/locales/en'
-import zhCN from '../../src/ui/locales/zh-CN'
+import en from '../../src/core/locales/en'
+import zhCN from '../../src/core/locales/zh-CN'
 
 // Issue 17 §4: the built extension in a browser whose language is English, then Chinese. The
 // manifest's name and description come from _locales, the extension pages from vue-i18n (Chinese

@@ -105,7 +105,7 @@ test('on a broken page it fails at the Log in step, with a screenshot and a trac
   const r = result('c-broken.spec.ts')
   expect(r.status).toBe('failed')
   expect(r.error?.message).toMatch(/ava run Broken sign-in, step 3 failed/)
-  expect(r.error?.message).toMatch(/✗\s+3 click\s+(NOT_SIMILAR|NOT_FOUND)/)
+  expect(r.error?.message).toMatch(/✗\s+3 click\s+.*failed: (NOT_SIMILAR|ELEMENT_NOT_FOUND)/)
   const shot = r.attachments.find((a) => a.name === 'ava-failure.png')
   const trace = r.attachments.find((a) => a.name === 'trace')
   expect(shot?.contentType).toBe('image/png')

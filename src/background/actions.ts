@@ -5,10 +5,10 @@ import { discoverActions } from '../core/registry/discover'
 import type { Msg } from '../core/chat'
 import { envReferencesDeep } from '../core/registry/secrets'
 import { packCapabilities, packQuestion, packShownOn, type PackCapabilities } from '../core/registry/capabilities'
-import { kSuggestions } from '../core/registry/errors'
 import type { ActionDefinition } from '../core/registry/model'
 import { originOf } from '../core/agent/secrets'
 import { riskAsk } from '../core/agent/outcome'
+import { failureOf } from '../core/failure'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
@@ -167,7 +167,7 @@ async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<Acti
     const q = caps && packQuestion(action, caps, originOf(currentTabUrl(tabId) ?? ''))
     if (!q) return null
     if (guard && (await guard.ask(q.reason, { ok: false, code: 'NEEDS_CONFIRMATION', message: q.reason, ask: riskAsk('packData', { step: action, ...q.params }) }))) return null
-    return { success: false, action, error: { code: 'NOT_FOR_SITE', message: `${q.reason}. Ava does not run it here unasked.`, action, suggestion: kSuggestions.NOT_FOR_SITE }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
+    return { success: false, action, error: { code: 'NOT_FOR_SITE', message: `${q.reason}. Ava does not run it here unasked.`, action }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
   }
   const checked = Object.create(engine) as ActionEngine
   checked.run = async (name, params, options) => (await refusal(name)) ?? engine.run(name, params, options)
@@ -240,7 +240,7 @@ export function resultMsg(r: ActionResult): Msg {
     // instead, in either language, and the pack's message is in the details.
     if (typeof zh === 'string' && zh) return { key: 'outcome.packRun.verifyFailed', params: { action: r.action, message: e.message, messageZh: zh } }
   }
-  const reasonKey = `action.reason.${e?.code ?? 'STEP_FAILED'}`
+  const reasonKey = failureOf(e?.code).say.reason ?? failureOf('STEP_FAILED').say.reason!
   if (e?.step !== undefined && e.stepAction) return { key: 'outcome.packRun.failedAt', params: { action: e.action, step: e.step, stepAction: e.stepAction, reasonKey } }
   return { key: 'outcome.packRun.failed', params: { action: r.action, reasonKey } }
 }

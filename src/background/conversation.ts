@@ -4,6 +4,7 @@ import { kMaxAnswerChars, type ChatMessage, type RunEvent, type StepView } from 
 import { DEFAULT_HISTORY, historyStore, kMaxHistoryMessages, runStore, type History } from '../storage/conversation'
 import { emitToPanels } from './panels'
 import { currentDoc } from './tabs'
+import { kAnswerCutHint } from '../core/chat'
 
 /**
  * The conversation a tab's panel shows: the site of the run in progress, else the site of the
@@ -136,8 +137,7 @@ export function newId(prefix: string): string {
  */
 const kTextBatchMs = 100
 
-/** Shown, in the person's language, under an answer cut at kMaxAnswerChars. */
-export const kAnswerCutHint = 'ANSWER_CUT'
+export { kAnswerCutHint } from '../core/chat'
 
 /** Appends what fits under kMaxAnswerChars; marks the message cut when some did not fit. */
 export function appendCapped(m: ChatMessage, delta: string): { added: string; cut: boolean } {

@@ -63,7 +63,7 @@ export function planJsonSchema(): Record<string, unknown> {
 
 /**
  * Streams one completion. Errors come back as AvaError with a code the panel can explain;
- * a first byte later than `requestTimeoutMs` is a TIMEOUT, not an endless spinner.
+ * a first byte later than `requestTimeoutMs` is a MODEL_TIMEOUT, not an endless spinner.
  *
  * With `structured`, the plan is asked for as structured output where the profile's provider has
  * it (docs/agent.md, "Structured output"); its JSON still streams as text, so the splitter runs
@@ -91,7 +91,7 @@ function rejectsStructured(e: AvaError, llm: LlmSettings): boolean {
 
 async function streamOnce(o: StreamOptions, structured: boolean): Promise<StreamOutcome> {
   const firstByte = new AbortController()
-  const timer = setTimeout(() => firstByte.abort(new AvaError('TIMEOUT', timeoutMessage(o.llm.requestTimeoutMs))), o.llm.requestTimeoutMs)
+  const timer = setTimeout(() => firstByte.abort(new AvaError('MODEL_TIMEOUT', timeoutMessage(o.llm.requestTimeoutMs))), o.llm.requestTimeoutMs)
   const slow = setTimeout(() => o.onSlowStart?.(), kSlowStartMs)
   const started = () => {
     clearTimeout(timer)

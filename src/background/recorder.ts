@@ -176,7 +176,7 @@ export async function discardDraft(tabId: number): Promise<void> {
 /** Saves the draft: into the flows store, and as an action of the namespace's user pack. */
 export async function saveDraft(tabId: number, name: string, namespace = kDefaultFlowNamespace): Promise<SavedFlow> {
   const draft = await draftStore(tabId).get()
-  if (!draft) throw Object.assign(new Error('There is no recorded flow to save.'), { code: 'NOT_FOUND' })
+  if (!draft) throw Object.assign(new Error('There is no recorded flow to save.'), { code: 'FLOW_MISSING' })
   const flow = parseFlow({ ...draft, metadata: { ...draft.metadata, name: name.trim() || draft.metadata.name } })
   const saved = await saveFlow(flow, namespace)
   await draftStore(tabId).set(null)
@@ -444,7 +444,7 @@ async function reviewShaped(tabId: number, entry: SavedFlow, signal?: AbortSigna
 export async function replaySaved(tabId: number, id: string, params: Record<string, string> = {}, signal?: AbortSignal): Promise<FlowRunResult & { flagged: number[] }> {
   const all = await savedFlowsStore.get()
   const entry = all[id]
-  if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
+  if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'FLOW_MISSING' })
   // The panel replays on the page in front of the person; only another site sends it to the start page.
   const ref: { port?: ReturnType<typeof tabFlowPort> } = {}
   await reviewShaped(tabId, entry, signal)
@@ -492,7 +492,7 @@ export async function reviewHeal(id: string, stepId: number, accept: boolean): P
 
 export async function exportFlow(id: string, format: 'flow' | 'devtools' | 'playwright' | 'pack'): Promise<{ filename: string; text: string }> {
   const entry = (await savedFlowsStore.get())[id]
-  if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'NOT_FOUND' })
+  if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'FLOW_MISSING' })
   const base = entry.action.replace(/[^a-z0-9-]+/gi, '_')
   if (format === 'devtools') return { filename: `${base}.recording.json`, text: JSON.stringify(toDevTools(entry.flow), null, 2) }
   if (format === 'playwright') return { filename: `${base}.spec.ts`, text: toPlaywrightSpec(entry.flow) }

@@ -8,6 +8,7 @@ import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
 import { kExit, oneLine, type Io, type Parsed } from './args'
 import { chromiumPath, configEngineOptions, failUnexpected, failureScreenshot, formatActionTrace, kBrowserArgs, kViewport, loadTarget, openStart, runArgs, runOnPage } from './run'
 import { readGlobalConfig } from './sources'
+import { failureOf } from '../core/failure'
 
 /** src/dom/recorder/page-api.ts as one IIFE, inlined by scripts/build-cli.mjs (as in run.ts). */
 declare const __AVA_PAGE_SCRIPT__: string | undefined
@@ -91,6 +92,8 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     return kExit.failed
   }
   let failed: boolean
+  // The exit status class of the code the run ended on (src/core/failure.ts; kExit).
+  let exit: number = kExit.failed
   try {
     const context = await browser.newContext({ viewport: kViewport })
     await context.addInitScript({ content: __AVA_PAGE_SCRIPT__ })
@@ -104,6 +107,7 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     // Debug lines go out as each step happens, so a hang shows where it hangs.
     const run = await runOnPage(page, target, { params: a.params, engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined }, run: runOptions })
     failed = !run.result.success
+    if (failed) exit = kExit[failureOf(run.result.error?.code ?? 'STEP_FAILED').exit]
     if (a.json) io.out(JSON.stringify(run.result, null, 2))
     else if (run.kind === 'action') io.out(formatActionTrace(run.result).join('\n'))
     if (failed) {
@@ -116,5 +120,5 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     pause?.close()
     await browser.close().catch(() => undefined)
   }
-  return failed ? kExit.failed : kExit.ok
+  return failed ? exit : kExit.ok
 }

@@ -2,6 +2,7 @@
 // a usage error rather than a silently ignored flag), one parameter syntax (`--param name=value`),
 // and help text generated from the same option table the parser reads, so the two cannot drift.
 import { parseArgs, stripVTControlCharacters } from 'node:util'
+import type { FailureCode } from '../core/failure'
 
 export interface Io {
   out: (line: string) => void
@@ -113,7 +114,7 @@ export function plainMessage(error: unknown): string {
 }
 
 /** The JSON error code for an exit code: what a script reading --json output branches on. */
-const kJsonErrorCodes: Record<number, string> = { [kExit.failed]: 'FAILED', [kExit.usage]: 'USAGE_ERROR', [kExit.internal]: 'INTERNAL_ERROR' }
+const kJsonErrorCodes: Record<number, FailureCode> = { [kExit.failed]: 'FAILED', [kExit.usage]: 'USAGE_ERROR', [kExit.internal]: 'INTERNAL_ERROR' }
 
 /**
  * With --json, every outcome is one JSON object on stdout. A command that ended without writing
@@ -124,7 +125,7 @@ export function jsonFailure(exit: number, errLines: readonly string[]): string {
   const first = errLines.join('\n').split('\n').find((l) => l.trim()) ?? 'failed'
   const message = first.replace(/^ava(?: [a-z-]+)*: /, '')
   // The two failures scripts most often tell apart get their own codes (the registry's name for the first).
-  const code = /^No action "/.test(message) ? 'ACTION_NOT_FOUND' : /^Could not open /.test(message) ? 'PAGE_NOT_OPENED' : (kJsonErrorCodes[exit] ?? 'FAILED')
+  const code: FailureCode = /^No action "/.test(message) ? 'ACTION_NOT_FOUND' : /^Could not open /.test(message) ? 'PAGE_NOT_OPENED' : (kJsonErrorCodes[exit] ?? 'FAILED')
   return JSON.stringify({ success: false, error: { code, message, exitCode: exit } }, null, 2)
 }
 

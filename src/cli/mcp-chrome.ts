@@ -14,6 +14,7 @@ import type { AskReport } from './mcp-agent'
 import { McpToolError } from './mcp-gate'
 import type { McpPlace, McpTab } from './mcp-place'
 import { lineReader, socketPath } from './mcp-native'
+import { isFailureCode } from '../core/failure'
 
 /** How long a tool waits for Ava's extension to connect (Chrome open, the host installed). */
 const kBridgeWaitMs = 15_000
@@ -94,7 +95,7 @@ export async function chromePlace(o: { client: () => string; path?: string }): P
   }
   const fail = (r: Reply): never => {
     if (r.ok) throw new Error('unreachable')
-    throw new McpToolError(r.code, r.message)
+    throw new McpToolError(isFailureCode(r.code) ? r.code : 'UNKNOWN', r.message)
   }
   const send = (async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
     const r = await request({ kind: 'command', command }, signal)

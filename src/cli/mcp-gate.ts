@@ -4,6 +4,7 @@
 // page and bound to its sites, and every result redacted and page text framed as untrusted.
 import { askUntilDecided, questionOf } from '../core/gate/step'
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
+import type { FailureCode } from '../core/failure'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
 import { originOf, resolveSecrets, secretNames, unboundOn } from '../core/agent/secrets'
 import { countsAsStep, type BoundSecret, type StepGuard } from '../core/page/channel'
@@ -44,9 +45,10 @@ export function parseAllow(raw: readonly string[]): RiskCategory[] | string {
 }
 
 /** A tool call refused or failed, with Ava's code; the server turns it into an MCP tool error. */
+/** A tool's failure: its code (src/core/failure.ts) starts the text the model reads. */
 export class McpToolError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: FailureCode,
     message: string,
   ) {
     super(message)

@@ -23,7 +23,7 @@ import { askAva, type AskReport } from './mcp-agent'
 import { boundSecrets, callGuard, framed, gatedAct, McpToolError, redactSecrets, resolveClientSecrets, type Asker, type McpSecret } from './mcp-gate'
 import type { McpPlace, McpTab } from './mcp-place'
 import { configEngineOptions } from './run'
-import { actionEnv, cliSources, readGlobalConfig } from './sources'
+import { actionEnv, cliSources, lookupFailure, readGlobalConfig } from './sources'
 import type { LlmSettings } from '../core/settings'
 
 /** The server's name and version, as MCP clients show them. */
@@ -121,7 +121,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     { title: 'List actions', description: 'Lists the deterministic actions of the installed packs, grouped by namespace (e.g. common, elementplus), with their descriptions.', inputSchema: { namespace: z.string().optional().describe('Only this namespace.') }, annotations: { readOnlyHint: true, openWorldHint: false } },
     tool(async ({ namespace }: { namespace?: string }) => {
       const list = loadRegistry().list(namespace)
-      if (!list.length) throw new McpToolError('NOT_FOUND', namespace ? `No namespace "${namespace}".` : 'No actions are loaded.')
+      if (!list.length) throw new McpToolError('PACK_MISSING', namespace ? `No namespace "${namespace}".` : 'No actions are loaded.')
       return text(JSON.stringify(list.map((n) => ({ namespace: n.namespace, version: n.version, description: n.description, actions: n.actions.map((a) => ({ name: a.name, description: a.description, risk: a.risk })) })), null, 2))
     }),
   )
@@ -133,7 +133,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       const d = registry.describe(name)
       if (!d) {
         const found = registry.lookup(name)
-        throw new McpToolError('NOT_FOUND', found.ok ? `No action "${name}".` : `${found.message}${found.suggestion ? ` ${found.suggestion}` : ''}`)
+        throw new McpToolError('ACTION_NOT_FOUND', found.ok ? `No action "${name}".` : lookupFailure(found))
       }
       return text(JSON.stringify(d, null, 2))
     }),
@@ -143,7 +143,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     { title: 'Search actions', description: 'Finds actions by words in their name, description or parameters (English or Chinese).', inputSchema: { query: z.string().min(1).describe('Keywords, e.g. "login" or "date picker".') }, annotations: { readOnlyHint: true, openWorldHint: false } },
     tool(async ({ query }: { query: string }) => {
       const results = loadRegistry().search(query)
-      if (!results.length) throw new McpToolError('NOT_FOUND', `Nothing matches "${query}".`)
+      if (!results.length) throw new McpToolError('NO_MATCH', `Nothing matches "${query}".`)
       return text(JSON.stringify(results, null, 2))
     }),
   )
@@ -241,7 +241,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       const t = tab()
       const registry = loadRegistry()
       const found = registry.lookup(name)
-      if (!found.ok) throw new McpToolError('NOT_FOUND', `${found.message}${found.suggestion ? ` ${found.suggestion}` : ''}`)
+      if (!found.ok) throw new McpToolError('ACTION_NOT_FOUND', lookupFailure(found))
       const here = await t.url()
       const resolved: Record<string, unknown> = {}
       for (const [k, v] of Object.entries(params)) resolved[k] = typeof v === 'string' && !o.place.secretsInPlace ? resolveClientSecrets(v, o.secrets, here).value : v
@@ -252,7 +252,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       const hidden = secretParams(registry, name, resolved)
       if (!r.success) {
         const refused = r.error?.message.startsWith('Cancelled by you')
-        throw new McpToolError(refused ? 'DENIED' : (r.error?.code ?? 'FAILED'), `${name} did not finish${refused ? ": a step needed the person's OK and did not get it" : ''}. Its report (quotes the page):\n${framed([redactParams(body, hidden)])}`)
+        throw new McpToolError(refused ? 'DENIED' : (r.error?.code ?? 'STEP_FAILED'), `${name} did not finish${refused ? ": a step needed the person's OK and did not get it" : ''}. Its report (quotes the page):\n${framed([redactParams(body, hidden)])}`)
       }
       return text(`${name} finished. Its report (quotes the page):\n${framed([body])}`, hidden)
     }),
@@ -280,7 +280,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     tool(async ({ name, params }: { name: string; params: Record<string, unknown> }, signal) => {
       const t = tab()
       const file = flowFiles(o.flowDirs).find((f) => f.name === name)
-      if (!file) throw new McpToolError('NOT_FOUND', `No flow "${name}"; see ava_flow_list.`)
+      if (!file) throw new McpToolError('FLOW_MISSING', `No flow "${name}"; see ava_flow_list.`)
       const flow = parseFlow(readFileSync(file.path, 'utf8'))
       const guard = callGuard(gate, () => t.url(), signal)
       const port = t.flowPort({ guard, secrets: boundSecrets(o.secrets) })
@@ -289,7 +289,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       const given = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))
       const r = await replayFlow(flow, { port, signal, navigateToStart: false, variables: { params: given, env: vault, secrets: vault, args: [] } }).finally(() => port.close())
       const report = formatReport(r)
-      if (!r.success) throw new McpToolError(r.error?.code === 'CANCELLED' ? 'DENIED' : (r.error?.code ?? 'FAILED'), `${name} failed. Its report (quotes the page):\n${framed(report)}`)
+      if (!r.success) throw new McpToolError(r.error?.code === 'CANCELLED' ? 'DENIED' : (r.error?.code ?? 'STEP_FAILED'), `${name} failed. Its report (quotes the page):\n${framed(report)}`)
       return text(`${name} passed. Its report (quotes the page):\n${framed([...report, ...(Object.keys(r.returns).length ? [`returns: ${JSON.stringify(r.returns)}`] : [])])}`)
     }),
   )
@@ -331,7 +331,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     async (uri, { namespace }) => {
       const ns = loadRegistry().list(String(namespace))[0]
       const files = [...new Set(ns?.actions.map((a) => a.source.file) ?? [])].filter((f) => extname(f) && existsSync(f))
-      if (!files.length) throw new McpToolError('NOT_FOUND', `No pack "${String(namespace)}".`)
+      if (!files.length) throw new McpToolError('PACK_MISSING', `No pack "${String(namespace)}".`)
       return { contents: files.map((f) => ({ uri: uri.href, mimeType: 'text/yaml', text: readFileSync(f, 'utf8') })) }
     },
   )

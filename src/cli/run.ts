@@ -15,6 +15,8 @@ import { createEngine, createRegistry, validateParams, type ActionRegistry, type
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
 import { urlMatches } from '../core/glob'
+import { failureHint, failureOf } from '../core/failure'
+import { failureLinesEn, renderEn } from '../core/locales/render'
 import { sleep } from '../core/sleep'
 import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
 
@@ -298,14 +300,23 @@ export function formatActionTrace(r: ActionResult): string[] {
     // here; --json has the whole message.
     // A wait that fell back (seed 001) passed without seeing its condition: say so on its line.
     const fell = t.fellBack ? ` (did not hold: ${t.fellBack.code}; went on once the page had loaded + 500 ms)` : ''
-    const why = !t.error ? fell : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code} ${stepMessage(t.error.message)}`
-    return `${mark} ${t.id.padStart(2)} ${t.action.padEnd(12)}${sel} ${t.status}${why} — ${Math.round(t.durationMs)} ms`
+    const why = !t.error ? fell : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code}`
+    const line = `${mark} ${t.id.padStart(2)} ${t.action.padEnd(12)}${sel} ${t.status}${why} — ${Math.round(t.durationMs)} ms`
+    // Under a failed step: its code's sentence from the en table, the engine's words, the hint.
+    return t.status === 'failed' && t.error ? [line, ...failureLinesEn(t.error.code, { n: t.id, detail: stepMessage(t.error.message) })].join('\n') : line
   })
   // A failure a step's line already gave is not said again: the last line is the verdict. One
   // that no step shows (verify, a missing return) is said there.
   const shown = r.error && r.trace.find((t) => t.status === 'failed' && t.error?.code === r.error!.code)
   const ms = `in ${Math.round(r.durationMs)} ms`
-  lines.push(r.success ? `passed: ${r.action} ${ms}` : shown ? `FAILED: ${r.action} at step ${shown.id} ${ms}` : `FAILED: ${r.action}: ${r.error?.code} ${stepMessage(r.error?.message ?? '')}`)
+  if (r.success) lines.push(`passed: ${r.action} ${ms}`)
+  else if (shown || !r.error) lines.push(`FAILED: ${r.action}${shown ? ` at step ${shown.id}` : ''} ${ms}`)
+  else {
+    // The popup's line for the same failure ("Failed: <the code's clause>."), in English.
+    const reason = failureOf(r.error.code).say.reason
+    const sentence = reason ? { key: 'action.failed', params: { reason: renderEn({ key: reason }) } } : undefined
+    lines.push(`FAILED: ${r.action}: ${r.error.code}`, ...failureLinesEn(r.error.code, { detail: stepMessage(r.error.message), ...(sentence ? { sentence } : {}) }))
+  }
   return lines
 }
 
@@ -339,10 +350,11 @@ export function unattendedGuard(yes: boolean, here: () => string): StepGuard & {
   }
 }
 
-/** What `ava run` says when it stopped before a risky step. */
+/** What `ava run` says when it stopped before a risky step: the refusal's words, then the hint for NEEDS_CONFIRMATION from the en table. */
 export function refusedLine(refusal: ExecFailure): string {
   const what = refusal.category ? ` (${refusal.category.replace(/_/g, ' ')})` : ''
-  return `ava run: stopped before a risky step${what}: ${refusal.message}. Nothing was done to it. Nobody is there to say yes in a headless run: check the step, then run again with --yes to let it go.`
+  const hint = failureHint('NEEDS_CONFIRMATION')
+  return `ava run: stopped before a risky step${what}: ${refusal.message}. Nothing was done to it.${hint ? ` ${renderEn(hint)}` : ''}`
 }
 
 export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
@@ -439,6 +451,8 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
   }
   let page: PwPage | undefined
   let failed: boolean
+  // The exit status class of the code the run ended on (src/core/failure.ts; kExit).
+  let exit: number = kExit.failed
   try {
     const context = await browser.newContext({ viewport: kViewport })
     // Every document the run opens gets the page code, as the extension's content script does.
@@ -464,6 +478,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
       run: { debug: config.actions.debug },
     })
     failed = !run.result.success
+    if (failed) exit = kExit[failureOf(run.result.error?.code ?? 'STEP_FAILED').exit]
     if (run.kind === 'flow' && run.page) page = run.page
     if (a.json) io.out(JSON.stringify(run.result, null, 2))
     else if (run.kind === 'flow') for (const line of formatReport(run.result, { steps: false })) io.out(line)
@@ -478,7 +493,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
   } finally {
     await browser.close().catch(() => undefined)
   }
-  return failed ? kExit.failed : kExit.ok
+  return failed ? exit : kExit.ok
 }
 
 /**

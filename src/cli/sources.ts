@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { failureHint } from '../core/failure'
+import { renderEn } from '../core/locales/render'
 import { envReferences, kDefaultGlobalConfig, parseGlobalConfig, type ActionRegistry, type GlobalConfig, type Lookup, type PackFileInput, type PackIssue, type PackSource } from '../core/registry'
 
 // Where the CLI finds packs (§4.4.1, §6.4.2, issue 3), lowest priority first: the built-in
@@ -29,7 +31,9 @@ export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url
 
 /** A name the registry does not have, said the same way by every command: the closest name, else where to look. */
 export function lookupFailure(found: Extract<Lookup, { ok: false }>): string {
-  return `${found.message}${found.suggestion && !found.message.includes(found.suggestion) ? ` ${found.suggestion}` : ''}`
+  // What this lookup adds, else ACTION_NOT_FOUND's hint from the en table (src/core/failure.ts).
+  const more = found.suggestion ?? renderEn(failureHint('ACTION_NOT_FOUND')!)
+  return `${found.message}${!found.message.includes(more) ? ` ${more}` : ''}`
 }
 
 /** Paths as people typed them are kept relative to the working directory, so messages stay short. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { InstructionSchema } from './instruction/schema'
+import { kLegacyKeys } from './failure'
 
 /**
  * What the panel shows and the background keeps per site (storage/conversation.ts). The schemas
@@ -7,11 +8,21 @@ import { InstructionSchema } from './instruction/schema'
  */
 /**
  * A sentence for a person as a locale key and its parameters (issue 17 §4): core says what
- * happened, the panel says it in the UI language (src/ui/locales). The English beside it (a
- * message's `text`, a step's `detail`) stays for the CLI, logs and the planner.
+ * happened, the panel says it in the UI language (src/core/locales). The English beside it (a
+ * message's `text`, a step's `detail`) stays for logs, Details and the planner (a model).
  */
-export const MsgSchema = z.object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })
+export const MsgSchema = z.preprocess(
+  // A history written before a failure code was renamed names the old key (src/core/failure.ts).
+  (v) => {
+    const key = (v as { key?: unknown } | null)?.key
+    return typeof key === 'string' && Object.hasOwn(kLegacyKeys, key) ? { ...(v as object), key: kLegacyKeys[key] } : v
+  },
+  z.object({ key: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }),
+)
 export type Msg = z.infer<typeof MsgSchema>
+
+/** A message's hint under an answer cut at kMaxAnswerChars (said by `error.ANSWER_CUT`); any other hint is a failure code. */
+export const kAnswerCutHint = 'ANSWER_CUT'
 
 /** What the panel offers on a failed outcome (seed 003 错误处理, getRecoveryAction). */
 export const RecoverySchema = z.enum(['retry', 'regenerate', 'options'])

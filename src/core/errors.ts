@@ -1,26 +1,19 @@
+import type { FailureCode } from './failure'
+
 /**
- * The error classes a run can end in (seed 003, "错误处理"). Messages for people, with the
- * recovery to offer, live in the UI's i18n table under `error.<code>`.
+ * A run ends in one of the failure codes (src/core/failure.ts; seed 003, "错误处理"): the model's
+ * and the run's own below, or the code of the step it stopped at, as the page said it. Its
+ * sentence and the recovery to offer are the list's.
  */
-export type ErrorCode =
-  | 'NETWORK'
-  | 'TOKEN_INVALID'
-  | 'RATE_LIMITED'
-  | 'PROVIDER_ERROR'
-  | 'TIMEOUT'
-  | 'JSON_PARSE'
-  | 'SCHEMA'
-  | 'STREAM_CUT'
-  | 'ELEMENT_MISSING'
-  | 'STEP_FAILED'
-  | 'NO_PAGE'
-  | 'UNKNOWN'
+export type ErrorCode = FailureCode
 
 /** An error that crosses a message boundary: plain data, never an Error instance. */
 export interface ErrorData {
+  /** A FailureCode (src/core/failure.ts) when Ava made the error; a string from elsewhere reads as UNKNOWN. */
   code: string
+  /** English, for logs, the CLI's details and a model; a person reads the code's sentence. */
   message: string
-  /** What a UI needs to say `code` in its own language (the locale's `failure.<code>`); `message` is the English. */
+  /** What a UI needs to say `code` in its own language (the list's locale key); `message` is the English. */
   params?: Record<string, string | number>
 }
 

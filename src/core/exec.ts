@@ -2,6 +2,7 @@ import type { DrawnTarget } from './gate/drawn'
 import type { Instruction } from './instruction/schema'
 import type { RecordedTarget } from './flows/record'
 import type { Msg } from './chat'
+import type { FailureCode } from './failure'
 
 /**
  * Kinds of risky step the person may ask to confirm first (issue 6 safety; `permission` and
@@ -10,19 +11,8 @@ import type { Msg } from './chat'
 export const RISK_CATEGORIES = ['credentials', 'payment', 'destructive', 'cross_site', 'high_risk_action', 'permission', 'data_send'] as const
 export type RiskCategory = (typeof RISK_CATEGORIES)[number]
 
-/** Failure codes of the page-side executor (seed 002 §5.2, issue 5). */
-export type ExecErrorCode =
-  | 'ELEMENT_NOT_FOUND'
-  | 'ELEMENT_STALE'
-  | 'AMBIGUOUS'
-  | 'NOT_ACTIONABLE'
-  | 'TIMEOUT'
-  | 'VERIFY_FAILED'
-  | 'INVALID'
-  /** A risky step waits for the person's yes (issue 6); nothing was done. */
-  | 'NEEDS_CONFIRMATION'
-  /** The step would load a site the allow/deny lists forbid (issue 15 §2); nothing was done. */
-  | 'BLOCKED'
+/** The failure codes the page-side executor answers with (seed 002 §5.2), described in src/core/failure.ts. */
+export type ExecErrorCode = Extract<FailureCode, 'ELEMENT_NOT_FOUND' | 'ELEMENT_STALE' | 'AMBIGUOUS' | 'NOT_ACTIONABLE' | 'TIMEOUT' | 'VERIFY_FAILED' | 'INVALID' | 'NEEDS_CONFIRMATION' | 'BLOCKED'>
 
 /** One element the executor considered, for the AI fallback to choose from (seed 002 §5.1). */
 export interface Candidate {
@@ -113,7 +103,7 @@ export type ExecSuccess = {
   target?: RecordedTarget
 }
 
-/** What a successful step says (`step.result.<name>` in src/ui/locales), for `ExecSuccess.msg`. */
+/** What a successful step says (`step.result.<name>` in src/core/locales), for `ExecSuccess.msg`. */
 export const kStepResults = [
   'opened', 'openedTab', 'alreadyOn', 'navigated',
   'clicked', 'doubleClicked', 'rightClicked', 'middleClicked',
@@ -134,7 +124,8 @@ export function stepResult(name: StepResult, params: Record<string, string | num
 
 export type ExecFailure = {
   ok: false
-  code: ExecErrorCode
+  /** The executor answers with an ExecErrorCode; a pack action run as one of the agent's steps passes its own code. */
+  code: FailureCode
   message: string
   candidates?: Candidate[]
   suggestion?: string

@@ -281,7 +281,7 @@ export function flowStepNavigates(name: string): boolean {
 
 /**
  * The vocabulary's sentences for one language, as locale-table entries (`vocab.dom.click`,
- * `vocab.ins.input`): src/ui/locales/en.ts and zh-CN.ts spread these, so a new action brings its
+ * `vocab.ins.input`): src/core/locales/en.ts and zh-CN.ts spread these, so a new action brings its
  * words with it and the tables cannot miss one.
  */
 export type VocabularyKey = `vocab.dom.${DomActionName}` | `vocab.ins.${InstructionName}`

@@ -1,4 +1,5 @@
 import type { ErrorData } from '../core/errors'
+import { kFailures, type FailureCode } from '../core/failure'
 import type { Envelope, MessageName, Protocol, Reply, Req, Res } from './protocol'
 
 /** Who sent a message, decided from Chrome's own sender record — never from the message body. */
@@ -71,7 +72,7 @@ export class ProtocolError extends Error {
  * - `CONTEXT_GONE`: this context itself was cut off from the extension (Ava was updated or reloaded).
  * - `CHANNEL`: anything else the browser said; the sentence is kept in `detail`, for logs only.
  */
-export type ChannelCode = 'NO_RECEIVER' | 'GONE_MID_MESSAGE' | 'CONTEXT_GONE' | 'CHANNEL'
+export type ChannelCode = Extract<FailureCode, 'NO_RECEIVER' | 'GONE_MID_MESSAGE' | 'CONTEXT_GONE' | 'CHANNEL'>
 
 export class ChannelError extends ProtocolError {
   override name = 'ChannelError'
@@ -85,13 +86,8 @@ export class ChannelError extends ProtocolError {
   }
 }
 
-/** The English, for logs and the CLI; a UI says each code in its language (locale key `failure.<code>`). */
-const kChannelMessages: Record<ChannelCode, string> = {
-  NO_RECEIVER: 'The page was not there to answer (it was loading, had closed or had moved on).',
-  GONE_MID_MESSAGE: 'The page went away (it navigated or was closed) before it answered.',
-  CONTEXT_GONE: 'Ava was updated or restarted; reload the page to go on.',
-  CHANNEL: 'The message between Ava and the page was lost.',
-}
+/** English for a console and a model (ava mcp): what the failure list says the code means; a person reads its locale sentence. */
+const channelMessage = (code: ChannelCode): string => kFailures[code].means
 
 /**
  * The browser's wording of each failure (Chromium's messaging code; the polyfill passes it on as
@@ -110,7 +106,7 @@ export function channelError(e: unknown): ProtocolError {
   if (e instanceof ProtocolError) return e
   const text = String((e as Error)?.message ?? e)
   const code = kChannelTexts.find(([, re]) => re.test(text))?.[0] ?? 'CHANNEL'
-  return new ChannelError(code, kChannelMessages[code], text)
+  return new ChannelError(code, channelMessage(code), text)
 }
 
 /** The receiver went away, before or after it took the message: the request may be sent to its successor. */
@@ -153,7 +149,7 @@ function toErrorData(e: unknown): ErrorData {
 }
 
 function unwrap<N extends MessageName>(name: N, reply: unknown): Res<N> {
-  if (reply === undefined) throw new ChannelError('NO_RECEIVER', kChannelMessages.NO_RECEIVER, `Nobody answered ${name}`)
+  if (reply === undefined) throw new ChannelError('NO_RECEIVER', channelMessage('NO_RECEIVER'), `Nobody answered ${name}`)
   const r = reply as Reply<N>
   if (r.ok) return r.res
   throw new ProtocolError(r.error.code, r.error.message, r.error.params)

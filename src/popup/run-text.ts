@@ -1,6 +1,7 @@
 import type { PackIssue, PackIssueCode, RunNotice } from '../core/registry'
 import { deprecationNote, i18n, locale, t, type MessageKey } from '../ui/i18n'
-import en from '../ui/locales/en'
+import en from '../core/locales/en'
+import { isFailureCode, kFailures, type FailureSpec } from '../core/failure'
 
 /**
  * What a pack run reports, in the UI language. The engine writes English for the CLI and, beside
@@ -13,10 +14,10 @@ export function seconds(ms: number): string {
   return (Math.max(ms, 100) / 1000).toLocaleString(locale.value, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 }
 
-/** A failure code as a short clause; an unknown code (a newer engine) as itself. */
+/** A failure code as a short clause (its `reason` in src/core/failure.ts); an unknown code (a newer engine) as itself. */
 export function reasonText(code: string): string {
-  const key = `action.reason.${code}`
-  return key in en ? t(key as MessageKey) : code
+  const key = isFailureCode(code) ? (kFailures[code].say as FailureSpec['say']).reason : undefined
+  return key && key in en ? t(key as MessageKey) : code
 }
 
 /** The one line a failed run shows: a failed `verify` says the pack's own message, in Chinese when the pack has it. */

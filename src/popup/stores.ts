@@ -7,7 +7,8 @@ import { addedCapabilities, capabilityConsent, capabilityLines, packCapabilities
 import { userPacksStore } from '../storage/packs'
 import { failure, type Failure } from '../ui/failure'
 import { failureLine } from './run-text'
-import { t } from '../ui/i18n'
+import { t, type MessageKey } from '../ui/i18n'
+import { failureOf } from '../core/failure'
 import type { Msg } from '../core/chat'
 
 const message = failure
@@ -192,7 +193,7 @@ export const useImportStore = defineStore('import', () => {
       await setText(r.text, r.url)
     } catch (e) {
       // The background stopped reading past the pack size limit (issue 16): said in the person's language.
-      error.value = (e as { code?: string }).code === 'PACK_TOO_LARGE' ? t('error.PACK_TOO_LARGE', { url: parsed.href, max: kMaxPackBytes.toLocaleString() }) : message(e)
+      error.value = (e as { code?: string }).code === 'PACK_TOO_LARGE' ? t(failureOf('PACK_TOO_LARGE').say.plain as MessageKey, { url: parsed.href, max: kMaxPackBytes.toLocaleString() }) : message(e)
     } finally {
       fetching.value = false
     }

@@ -1,5 +1,6 @@
 import { i18n, t, type MessageKey } from './i18n'
-import en from './locales/en'
+import en from '../core/locales/en'
+import { isFailureCode, kFailures, type FailureCode, type FailureSpec } from '../core/failure'
 
 /** What a person reads about a failure: one sentence in the UI language, the technical part behind Details. */
 export interface Failure {
@@ -47,10 +48,15 @@ function fieldNames(paths: string): string {
  */
 export function failure(e: unknown): Failure {
   const x = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; message?: unknown; params?: unknown }
-  const key = `failure.${String(x.code)}`
-  if (typeof x.code === 'string' && key in en) {
+  // A code of the failure list (src/core/failure.ts) is said by its sentence: a refusal's own
+  // (`plain`), else the run's; the English stays for a code from elsewhere.
+  const say = isFailureCode(x.code) ? (kFailures[x.code].say as FailureSpec['say']) : undefined
+  const key = say?.plain ?? say?.run
+  if (key && key in en) {
     const params = { ...(typeof x.params === 'object' && x.params !== null ? (x.params as Record<string, string | number>) : {}) }
-    const details = kTechnical.map((k) => params[k]).filter((v) => v !== undefined && v !== '').join('\n')
+    // A run's or a step's failure said by its code: the English behind it (the page's words) is the detail.
+    const own = (!say?.plain || (kFailures[x.code as FailureCode] as FailureSpec).details) && typeof x.message === 'string' ? [x.message] : []
+    const details = [...own, ...kTechnical.map((k) => params[k])].filter((v) => v !== undefined && v !== '').join('\n')
     if (typeof params.fields === 'string') params.fields = fieldNames(params.fields)
     return { text: t(key as MessageKey, params), ...(details ? { details } : {}) }
   }
@@ -66,6 +72,6 @@ export const failureText = (e: unknown): string => failure(e).text
 export function connectionFailure(error: { code: string; params?: Record<string, string | number> }): string | null {
   const own = error.params?.msg
   if (typeof own === 'string' && own in en) return t(own as MessageKey, error.params)
-  const key = `options.testError.${error.code}`
-  return key in en ? t(key as MessageKey) : null
+  const key = isFailureCode(error.code) ? (kFailures[error.code].say as FailureSpec['say']).test : undefined
+  return key && key in en ? t(key as MessageKey) : null
 }

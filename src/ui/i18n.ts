@@ -1,8 +1,8 @@
 import { ref } from 'vue'
 import { createI18n } from 'vue-i18n'
-import en from './locales/en'
+import en from '../core/locales/en'
 
-// Every UI string lives in src/ui/locales/<locale>.ts, one flat object of dotted keys per locale
+// Every UI string lives in src/core/locales/<locale>.ts, one flat object of dotted keys per locale
 // (a meta-test checks every locale has every key). vue-i18n formats them: `{name}` placeholders,
 // plurals as `'{n} step | {n} steps'`, picked from `n` (or `count`) by vue-i18n itself.
 // English is bundled; every other locale is its own chunk, loaded the first time it is asked for.
@@ -13,7 +13,7 @@ export type MessageKey = keyof typeof en
 export type Messages = Record<MessageKey, string>
 
 const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }>> = {
-  'zh-CN': () => import('./locales/zh-CN'),
+  'zh-CN': () => import('../core/locales/zh-CN'),
 }
 
 export function detectLocale(lang = globalThis.navigator?.language ?? 'en'): Locale {

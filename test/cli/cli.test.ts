@@ -6,6 +6,9 @@ import { jsonFailure, kExit, oneLine, openFailure, parseCommand, parseParams, pl
 import { kUsage, main } from '../../src/cli/ava'
 import { formatActionTrace, stepMessage } from '../../src/cli/run'
 import { formatReport, stepCount } from '../../src/core/flows/format'
+import { failureMsg } from '../../src/core/failure'
+import { renderEn } from '../../src/core/locales/render'
+import en from '../../src/core/locales/en'
 import type { FlowRunResult } from '../../src/core/flows'
 import { kRunSpec } from '../../src/cli/run-spec'
 import { actionEnv } from '../../src/cli/sources'
@@ -179,7 +182,13 @@ describe('messages and traces', () => {
     expect(lines.filter((l) => l.startsWith('✗'))).toEqual([])
     expect(lines.at(-1)).toMatch(/^passed: common:auth:login/)
     const failed = { ...ok, success: false, error: { code: 'VERIFY_FAILED', message: 'Still on the login form' } } as unknown as ActionResult
-    expect(formatActionTrace(failed).at(-1)).toBe('FAILED: common:auth:login: VERIFY_FAILED Still on the login form')
+    // The verdict names the code; under it the popup's sentence for it and the pack's own words.
+    expect(formatActionTrace(failed).slice(-4)).toEqual([
+      'FAILED: common:auth:login: VERIFY_FAILED',
+      `   ${renderEn({ key: 'action.failed', params: { reason: en['action.reason.VERIFY_FAILED'] } })}`,
+      '   detail: Still on the login form',
+      `   hint: ${en['failure.hint.VERIFY_FAILED']}`,
+    ])
     expect(formatActionTrace(failed).join('\n')).not.toContain('passed')
   })
 
@@ -272,7 +281,12 @@ describe('a run is said once', () => {
   it("a failed step: the why on the step's line only", () => {
     const lines = formatActionTrace(failed)
     expect(lines).toEqual([
-      `✗  1 fill         failed: ELEMENT_NOT_FOUND No element matches selector "search_input"; tried "css:input[type='search']", "role:searchbox". — 1490 ms`,
+      [
+        '✗  1 fill         failed: ELEMENT_NOT_FOUND — 1490 ms',
+        `   ${renderEn(failureMsg('ELEMENT_NOT_FOUND', { n: '1' }))}`,
+        `   detail: No element matches selector "search_input"; tried "css:input[type='search']", "role:searchbox".`,
+        `   hint: ${en['failure.hint.ELEMENT_NOT_FOUND']}`,
+      ].join('\n'),
       'FAILED: common:page:search at step 1 in 1515 ms',
     ])
     expect(lines.join('\n')).not.toContain('${')

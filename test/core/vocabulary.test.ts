@@ -19,8 +19,8 @@ import {
 import { actionOf, mayNavigate, type PageCommand } from '../../src/core/page/command'
 import { InstructionSchema } from '../../src/core/instruction/schema'
 import { FlowStepSchema } from '../../src/core/flows/schema'
-import en from '../../src/ui/locales/en'
-import zhCN from '../../src/ui/locales/zh-CN'
+import en from '../../src/core/locales/en'
+import zhCN from '../../src/core/locales/zh-CN'
 
 const root = resolve(import.meta.dirname, '../..')
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()

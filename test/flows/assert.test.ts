@@ -121,10 +121,10 @@ describe('replaying the new steps', () => {
   test('a failing check fails the replay with its message; later steps do not run', async () => {
     const flow = parseFlow(flowOf([{ action: 'verify', params: { text: 'Welcome, bob' } }, { action: 'go_back' }]))
     const message = 'Check failed: expected the page to show "Welcome, bob", but it shows "Welcome, alice".'
-    const port = fakePort(() => ({ ok: false, code: 'ASSERTION_FAILED', message, candidates: [], resolveMs: 800, acted: false }))
+    const port = fakePort(() => ({ ok: false, code: 'VERIFY_FAILED', message, candidates: [], resolveMs: 800, acted: false }))
     const r = await replayFlow(flow, { port, navigateToStart: false })
     expect(r.success).toBe(false)
-    expect(r.error).toEqual({ step_id: 1, code: 'ASSERTION_FAILED', message, candidates: [] })
+    expect(r.error).toEqual({ step_id: 1, code: 'VERIFY_FAILED', message, candidates: [] })
     expect(port.seen.map((s) => s.action)).toEqual(['verify'])
   })
 
@@ -134,7 +134,7 @@ describe('replaying the new steps', () => {
     expect(ok).toMatchObject({ success: true, done: 'Order placed' })
     expect(ok.steps.map((s) => s.action)).toEqual(['verify', 'done'])
     const no = await replayFlow(parseFlow(flowOf([{ action: 'done', params: { text: 'Out of stock', success: false } }])), { port, navigateToStart: false })
-    expect(no.error).toMatchObject({ code: 'ASSERTION_FAILED', message: 'Out of stock' })
+    expect(no.error).toMatchObject({ code: 'VERIFY_FAILED', message: 'Out of stock' })
   })
 
   test('tab goes through the port; a port without tabs fails the step saying so', async () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { deprecationNote, described, detectLocale, i18n, setLocale, t, type MessageKey } from '../../src/ui/i18n'
-import en from '../../src/ui/locales/en'
-import zhCN from '../../src/ui/locales/zh-CN'
+import en from '../../src/core/locales/en'
+import zhCN from '../../src/core/locales/zh-CN'
 
 const messages = { en, 'zh-CN': zhCN }
 

@@ -8,8 +8,8 @@ import type { Msg } from '../../src/core/chat'
 import { AvaError } from '../../src/core/errors'
 import { errorMsg, kOutcomeKeys, recoveryOf, riskAsk, stepFailureMsg } from '../../src/core/agent/outcome'
 import { errorMessage } from '../../src/core/agent/run'
-import en from '../../src/ui/locales/en'
-import zhCN from '../../src/ui/locales/zh-CN'
+import en from '../../src/core/locales/en'
+import zhCN from '../../src/core/locales/zh-CN'
 import { setLocale, t, type MessageKey } from '../../src/ui/i18n'
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
@@ -68,7 +68,7 @@ describe('rendering', () => {
   })
 
   it('a failed step is said once: the message names the step, the page’s words stay on the step’s row', async () => {
-    const e = new AvaError('ELEMENT_MISSING', 'Step 2 failed: Nothing on the page matches "#login".', { msg: stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }), step: true })
+    const e = new AvaError('ELEMENT_NOT_FOUND', 'Step 2 failed: Nothing on the page matches "#login".', { msg: stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }), step: true })
     const m = errorMessage(e)
     expect(m.details).toBeUndefined()
     expect(m.recovery).toEqual(['retry'])
@@ -97,7 +97,7 @@ describe('rendering', () => {
     expect(of('TOKEN_INVALID')).toEqual(['options'])
     expect(of('JSON_PARSE')).toEqual(['regenerate'])
     expect(of('SCHEMA')).toEqual(['regenerate'])
-    expect(of('TIMEOUT')).toEqual(['retry'])
+    expect(of('MODEL_TIMEOUT')).toEqual(['retry'])
     expect(of('STEP_FAILED')).toEqual(['retry'])
   })
 

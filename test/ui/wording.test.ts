@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { refusalAsk } from '../../src/core/agent/outcome'
-import { createEngine, createRegistry, kActionErrorCodes, type RunNotice } from '../../src/core/registry'
+import { createEngine, createRegistry, type RunNotice } from '../../src/core/registry'
+import { kFailureCodes, kFailures, type FailureSpec } from '../../src/core/failure'
 import { channelError, ProtocolError } from '../../src/messaging/transport'
 import { failureLine, issueTitle, kIssueCodes, noticeText, reasonText } from '../../src/popup/run-text'
 import { connectionFailure, failure, failureText } from '../../src/ui/failure'
 import { deprecationNote, setLocale, t } from '../../src/ui/i18n'
-import en from '../../src/ui/locales/en'
-import zhCN from '../../src/ui/locales/zh-CN'
+import en from '../../src/core/locales/en'
+import zhCN from '../../src/core/locales/zh-CN'
 import { FakePort } from '../core/registry/fake-port'
 
 // What the background, the channel and the step engine report as codes is said in the UI
@@ -184,7 +185,10 @@ describe('a failed run, by code', () => {
   it('has a clause for every action error code in both languages', async () => {
     for (const lang of ['en', 'zh-CN'] as const) {
       await setLocale(lang)
-      for (const code of kActionErrorCodes) {
+      // Every code a pack run can end in has a clause (the list's `reason`).
+      const actionCodes = kFailureCodes.filter((c) => (kFailures[c].say as FailureSpec['say']).reason)
+      expect(actionCodes).toEqual(expect.arrayContaining(['ACTION_NOT_FOUND', 'PARAM_REQUIRED', 'ELEMENT_NOT_FOUND', 'ELEMENT_STALE', 'NOT_FOR_SITE', 'VERIFY_FAILED']))
+      for (const code of actionCodes) {
         expect(reasonText(code), `${lang} ${code}`).not.toBe(code)
         if (lang === 'zh-CN') expect(englishIn(reasonText(code)), code).toBe(false)
       }
@@ -248,7 +252,7 @@ describe('a replayed flow’s question about a risky step', () => {
 describe('a failed Test connection', () => {
   it('says why by its code in the UI language, and leaves an unknown code to the provider’s words', async () => {
     await setLocale('zh-CN')
-    for (const code of ['NETWORK', 'TOKEN_INVALID', 'RATE_LIMITED', 'PROVIDER_ERROR', 'TIMEOUT']) {
+    for (const code of ['NETWORK', 'TOKEN_INVALID', 'RATE_LIMITED', 'PROVIDER_ERROR', 'MODEL_TIMEOUT']) {
       const text = connectionFailure({ code })
       expect(text, code).toBeTruthy()
       expect(englishIn(text!), `${code}: ${text}`).toBe(false)

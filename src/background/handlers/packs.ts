@@ -9,6 +9,7 @@ import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
 import { answerPopupQuestion, nextPopupQuestion, openPopupRun, replayGuard } from '../recorder'
 import * as cache from '../agent-cache'
 import { readTextLimited } from '../read-limited'
+import type { FailureCode } from '../../core/failure'
 
 /**
  * The popup's pack manager (issue 7): install, update, enable, delete with undo, export; the
@@ -132,7 +133,7 @@ async function installedPack(namespace: string): Promise<{ source: 'user' | 'bui
 const isWeb = (url: string | undefined) => !!url && /^https?:/.test(url)
 
 /** A refusal the popup says in its language from `code` and `params` (locale `failure.<code>`); `english` is for logs. */
-const refuse = (code: string, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
+const refuse = (code: FailureCode, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
 
 export function registerPackHandlers(): void {
   handle('popup→bg:packs.manage', kSenders, async () => ({ packs: await managedPacks() }))

@@ -11,6 +11,7 @@ import { siteOrigin } from '../../core/agent/secrets'
 import { kProviders } from '../../core/providers'
 import { testConnection } from '../llm'
 import { watchMigrations } from '../migrations'
+import type { FailureCode } from '../../core/failure'
 
 /** The options page sees keys only as masks; a save without a key keeps the stored one. */
 export function toPublic(s: Settings, ui: UiPrefs): PublicSettings {
@@ -38,7 +39,7 @@ function sameEndpoint(a: Endpointish | undefined, b: Endpointish | undefined): b
 }
 
 /** A refusal the options page says in its language from `code` and `params` (locale `failure.<code>`); `english` is for logs. */
-const refuse = (code: string, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
+const refuse = (code: FailureCode, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
 
 function keyFor(stored: Settings, id: string | undefined, typed: string | undefined): string {
   if (typed !== undefined) return typed

@@ -1,24 +1,24 @@
 import type { Msg, Recovery } from '../chat'
 import { AvaError, type ErrorCode } from '../errors'
 import { kScrollWords, kStepResults, type ExecFailure, type NotActionableReason, type RiskCategory } from '../exec'
+import { failureKeys, failureMsg, failureOf } from '../failure'
 
 /**
  * What a run tells the person, as locale keys (issue 17 §4: one message per outcome, in the UI
  * language). Core decides what happened and which recovery fits (seed 003 错误处理:
- * getUserMessage / getRecoveryAction); the panel words it from src/ui/locales. Every key made
- * here is listed in `kOutcomeKeys`, which a unit test checks against both locales.
+ * getUserMessage / getRecoveryAction, by the failure list's entry for the code, src/core/failure.ts);
+ * the panel words it from src/core/locales. Every key made here is listed in `kOutcomeKeys`,
+ * which a unit test checks against both locales.
  */
 
 export function msg(key: string, params?: Msg['params']): Msg {
   return params ? { key, params } : { key }
 }
 
-/** An error that carries its sentence for the panel; `english` is for the CLI, logs and the planner. */
+/** An error that carries its sentence for the panel; `english` is for logs and the planner (a model). */
 export function avaError(code: ErrorCode, english: string, m: Msg): AvaError {
   return new AvaError(code, english, { msg: m })
 }
-
-const kErrorCodes = ['NETWORK', 'TOKEN_INVALID', 'RATE_LIMITED', 'PROVIDER_ERROR', 'TIMEOUT', 'JSON_PARSE', 'SCHEMA', 'STREAM_CUT', 'ELEMENT_MISSING', 'STEP_FAILED', 'NO_PAGE', 'UNKNOWN'] as const satisfies readonly ErrorCode[]
 
 /**
  * The sentence of an error: its own when it was made with one, else the one for its code. An
@@ -29,7 +29,7 @@ export function errorMsg(e: AvaError): Msg {
   if (own && typeof own.key === 'string') return own
   const url = e.details?.url
   if (e.code === 'NETWORK' && typeof url === 'string') return msg('outcome.error.NETWORK_AT', { url })
-  return msg(`outcome.error.${(kErrorCodes as readonly string[]).includes(e.code) ? e.code : 'UNKNOWN'}`)
+  return failureMsg(e.code)
 }
 
 /**
@@ -39,25 +39,11 @@ export function errorMsg(e: AvaError): Msg {
  */
 export function recoveryOf(e: AvaError): Recovery[] {
   const own = e.details?.recovery as Recovery[] | undefined
-  if (own) return own
-  switch (e.code) {
-    case 'TOKEN_INVALID':
-      return ['options']
-    case 'NETWORK':
-    case 'PROVIDER_ERROR':
-      return ['retry', 'options']
-    case 'JSON_PARSE':
-    case 'SCHEMA':
-    case 'STREAM_CUT':
-      return ['regenerate']
-    default:
-      return ['retry']
-  }
+  return own ?? [...(failureOf(e.code).recovery ?? ['retry'])]
 }
 
 /** Why a step could not be done, for a failure whose own words are the page's (English). */
 const kNotActionable: readonly (NotActionableReason | 'cancelled')[] = ['not-visible', 'disabled', 'read-only', 'not-stable', 'obscured', 'no-effect', 'value-rejected', 'wrong-kind', 'swapped', 'unbound', 'cancelled']
-const kStepCodes = ['ELEMENT_NOT_FOUND', 'ELEMENT_STALE', 'AMBIGUOUS', 'NOT_ACTIONABLE', 'TIMEOUT', 'VERIFY_FAILED', 'INVALID', 'BLOCKED'] as const
 
 /**
  * The sentence for step `n` (1-based) that failed. "The page may have changed" is said only of
@@ -66,7 +52,7 @@ const kStepCodes = ['ELEMENT_NOT_FOUND', 'ELEMENT_STALE', 'AMBIGUOUS', 'NOT_ACTI
 export function stepFailureMsg(n: number, out: Pick<ExecFailure, 'code' | 'reason'> & { msg?: Msg }): Msg {
   if (out.msg) return msg(out.msg.key, { ...out.msg.params, n })
   if (out.code === 'NOT_ACTIONABLE' && out.reason && kNotActionable.includes(out.reason)) return msg(`outcome.step.notActionable.${out.reason}`, { n })
-  return msg(`outcome.step.${(kStepCodes as readonly string[]).includes(out.code) ? out.code : 'NOT_ACTIONABLE'}`, { n })
+  return failureMsg(out.code, { n })
 }
 
 /** The question before a risky step: `step` is what the step does, in the model's words. */
@@ -92,7 +78,7 @@ const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross
 
 /** Every key this module and the run produce; both locales must have each (test/ui/outcome-messages.test.ts). */
 export const kOutcomeKeys: readonly string[] = [
-  ...kErrorCodes.map((c) => `outcome.error.${c}`),
+  ...failureKeys(['run', 'step']),
   'outcome.error.NETWORK_AT',
   'outcome.error.LOCAL_DOWN',
   'outcome.error.LOCAL_ORIGIN',
@@ -100,7 +86,6 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.emptyReply',
   'panel.loadingModel',
   'outcome.screenshotSent',
-  ...kStepCodes.map((c) => `outcome.step.${c}`),
   ...kNotActionable.map((r) => `outcome.step.notActionable.${r}`),
   'outcome.step.noSecret',
   'outcome.step.secretUnbound',

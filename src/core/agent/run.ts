@@ -2,6 +2,7 @@ import { createAsyncQueue } from '../async-queue'
 import { askUntilDecided } from '../gate/step'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
+import { isFailureCode, isRepairable } from '../failure'
 import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
@@ -43,8 +44,6 @@ import type { UploadFile } from '../page/command'
 
 const kHistoryContext = 6 // earlier requests and answers of the site the planner sees
 const kReplayElementWaitMs = 3_000 // a replayed step's page is the one it was recorded on: a missing element is a change, not a slow mount
-/** Failures the AI fallback can fix: the element is there, the locator did not single it out (issue 6). */
-const kRepairable = new Set<string>(['ELEMENT_NOT_FOUND', 'AMBIGUOUS', 'ELEMENT_STALE'])
 
 export interface RunOptions {
   settings: Settings
@@ -300,7 +299,7 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
       if (batch.failure) {
         const f = batch.failure
         if (f.stop) return await finish(run, 'stopped', f.error)
-        if (f.step && kRepairable.has(f.step.outcome.code)) {
+        if (f.step && isRepairable(f.step.outcome.code)) {
           // AI fallback (issue 6): ask for that one step with the candidates, then go on.
           const fixed = await repairStep(run, f.step, page)
           if (!fixed.ok) return await finish(run, 'failed', f.error)
@@ -440,9 +439,9 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       run.collected.delete(view.index)
       batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: out.ok, detail: out.ok ? out.detail : out.message, ...(items ? { items } : {}) })
       if (!out.ok) {
-        const code = out.code === 'ELEMENT_NOT_FOUND' || out.code === 'ELEMENT_STALE' ? 'ELEMENT_MISSING' : 'STEP_FAILED'
-        // The step's row holds the page's own words (details); the message says it once, in the person's language.
-        batch.failure = { error: new AvaError(code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true, ...(out.code === 'BLOCKED' ? { recovery: ['options'] } : {}) }), step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out } }
+        // The run ends on the page's own code; the step's row holds the page's own words (details),
+        // the message says it once, in the person's language, and the list says which recovery fits.
+        batch.failure = { error: new AvaError(out.code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true }), step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out } }
         stream.abort()
       } else if (isLooping(state.executed, state.after)) {
         batch.failure = { error: avaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.', msg('outcome.loop')), stop: true }
@@ -804,7 +803,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     const r = await ports.actions.run(state.tabId, name, params, AbortSignal.any([run.signal, halt.signal]), guard)
     if (halted instanceof AvaError) throw halted
     if (halted) return { out: halted, secrets }
-    const out: ExecOutcome = r.ok ? { ok: true, detail: r.text, rung: 'action' } : { ok: false, code: r.code === 'ELEMENT_NOT_FOUND' ? 'ELEMENT_NOT_FOUND' : 'NOT_ACTIONABLE', message: r.text }
+    const out: ExecOutcome = r.ok ? { ok: true, detail: r.text, rung: 'action' } : { ok: false, code: isFailureCode(r.code) ? r.code : 'STEP_FAILED', message: r.text }
     return { out, secrets }
   } finally {
     // An action that reached no page step still counts as one.
@@ -1021,7 +1020,7 @@ async function replay(run: Run, entry: { key: string; steps: Instruction[] }): P
     const out = await runOneStep(run, view)
     if (out.ok) continue
     const page = await ports.page.read(state.tabId, state.request, { signal })
-    const fixed = kRepairable.has(out.code) ? await repairStep(run, { index, instruction: ins, outcome: out }, page) : { ok: false as const }
+    const fixed = isRepairable(out.code) ? await repairStep(run, { index, instruction: ins, outcome: out }, page) : { ok: false as const }
     if (!fixed.ok) {
       await ports.cache.remove(entry.key) // the page has moved on; next time plan afresh
       return finish(run, 'failed', new AvaError('STEP_FAILED', `Replaying the saved steps failed at step ${index + 1}: ${out.message} The saved steps were dropped; ask again to plan afresh.`, { msg: msg('outcome.replayFailed', { n: index + 1 }), step: true }))

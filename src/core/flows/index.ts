@@ -9,8 +9,6 @@ export { flowFromRun, levelOfLocator, type RunToFlowOptions } from './from-run'
 export { similarity, textSimilarity, normalizeText, contextHash, kMinSimilarity, kKeyAttributes, type Similarity } from './similarity'
 export {
   replayFlow,
-  kFailureCodes,
-  kRepairable,
   type FlowPort,
   type FlowRunResult,
   type RepairFn,

@@ -5,6 +5,7 @@ import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
 import type { Msg } from '../chat'
 import type { RiskCategory } from '../exec'
+import { isFinal, isRepairable, type FailureCode } from '../failure'
 
 /**
  * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
@@ -15,13 +16,16 @@ import type { RiskCategory } from '../exec'
  * FlowPort exists — the extension (background → page messages) and `ava run` (Playwright).
  */
 
-// NEEDS_CONFIRMATION and BLOCKED: the gate every step passes refused the step before it acted
-// (issue 15); they are neither retried nor repaired.
-// ASSERTION_FAILED: a verify step's check did not hold once the page had settled (issue 18 §2).
-export const kFailureCodes = ['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR', 'NOT_ACTIONABLE', 'INVALID', 'TIMEOUT', 'STEP_FAILED', 'VARIABLE_MISSING', 'CANCELLED', 'NEEDS_CONFIRMATION', 'BLOCKED', 'ASSERTION_FAILED'] as const
-export type StepFailureCode = (typeof kFailureCodes)[number]
-/** Failures where the element was not identified with certainty: the ones a repair may address. */
-export const kRepairable: ReadonlySet<StepFailureCode> = new Set(['NOT_FOUND', 'AMBIGUOUS', 'NOT_SIMILAR'])
+/**
+ * The failure codes a flow step ends in (src/core/failure.ts describes each, with whether a repair
+ * may address it and whether trying again can change the answer): the page's, as it said them,
+ * and the replay's own (a variable without a value, a navigation that failed, Stop). A verify
+ * step whose check did not hold is VERIFY_FAILED, as a pack's verify is.
+ */
+export type StepFailureCode = Extract<
+  FailureCode,
+  'ELEMENT_NOT_FOUND' | 'ELEMENT_STALE' | 'AMBIGUOUS' | 'NOT_SIMILAR' | 'NOT_ACTIONABLE' | 'INVALID' | 'TIMEOUT' | 'STEP_FAILED' | 'VARIABLE_MISSING' | 'CANCELLED' | 'NEEDS_CONFIRMATION' | 'BLOCKED' | 'VERIFY_FAILED'
+>
 
 export interface StepCandidate {
   /** The selector that found it, or a short description for elements found by looking around. */
@@ -58,7 +62,7 @@ export type StepOutcome =
    * risk a NEEDS_CONFIRMATION found; `ask`: the question naming a site or file. `question`: a
    * NEEDS_CONFIRMATION's element as drawn and the handle the yes binds to (issue 25 §3).
    */
-  | { ok: false; code: StepFailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; category?: RiskCategory; ask?: Msg; question?: Pick<ExecFailure, 'category' | 'label' | 'drawn' | 'handle' | 'changed' | 'carriesData'> }
+  | { ok: false; code: FailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; category?: RiskCategory; ask?: Msg; question?: Pick<ExecFailure, 'category' | 'label' | 'drawn' | 'handle' | 'changed' | 'carriesData'> }
 
 export interface RunStepOptions {
   timeoutMs: number
@@ -107,7 +111,7 @@ export interface StepReport {
   resolveMs: number
   durationMs: number
   detail?: string
-  code?: StepFailureCode
+  code?: FailureCode
   message?: string
   candidates?: StepCandidate[]
 }
@@ -118,7 +122,7 @@ export interface FlowRunResult {
   steps: StepReport[]
   heals: HealProposal[]
   durationMs: number
-  error?: { step_id: number; code: StepFailureCode; message: string; candidates: StepCandidate[] }
+  error?: { step_id: number; code: FailureCode; message: string; candidates: StepCandidate[] }
   /** What the flow's extract steps read, by name (as a pack action's `returns`). */
   returns: Record<string, string>
   /** A done step's text: the flow's own summary of what it did. */
@@ -233,7 +237,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
         // `success: false` is the flow saying that reaching this point is a failure.
         outcome =
           step.params.success === false
-            ? { ok: false, code: 'ASSERTION_FAILED', message: done || 'The flow reached a done step that says it failed.', candidates: [], resolveMs: 0, acted: false }
+            ? { ok: false, code: 'VERIFY_FAILED', message: done || 'The flow reached a done step that says it failed.', candidates: [], resolveMs: 0, acted: false }
             : { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: done || 'Done' }
       } else if (step.action === 'tab') {
         attempts = 1
@@ -252,11 +256,12 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
         for (let attempt = 0; attempt <= (step.retry ?? 0); attempt++) {
           attempts++
           outcome = await opts.port.runStep(step, { timeoutMs, ...fileOpts }, signal)
-          // A failure after acting (the page refused the value…) is not retried: acting twice is worse.
-          if (outcome.ok || outcome.acted || outcome.code === 'AMBIGUOUS' || outcome.code === 'NEEDS_CONFIRMATION' || outcome.code === 'BLOCKED' || outcome.code === 'CANCELLED') break
+          // A failure after acting (the page refused the value…) is not retried: acting twice is worse;
+          // nor is one another try cannot change (a refusal, a tie between elements, Stop).
+          if (outcome.ok || outcome.acted || isFinal(outcome.code)) break
           if (attempt < (step.retry ?? 0)) await sleep(kRetryDelayMs, signal)
         }
-        if (outcome && !outcome.ok && opts.repair && kRepairable.has(outcome.code) && step.selectors && kTargetActions.has(step.action)) {
+        if (outcome && !outcome.ok && opts.repair && isRepairable(outcome.code) && step.selectors && kTargetActions.has(step.action)) {
           const failure = outcome
           const repaired = await opts.repair({ flow, step: mask(raw, secrets), failure }, signal).catch(() => null)
           if (repaired) {

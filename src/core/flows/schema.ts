@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
 import { kFlowActionNames, kFlowSteps, type FlowActionName } from '../vocabulary'
+import type { FailureCode } from '../failure'
 
 /**
  * The flow format: seed 004 §3 (version, metadata, variables, steps with action, params,
@@ -232,7 +233,7 @@ export type FlowInput = z.input<typeof FlowSchema>
 export class FlowError extends Error {
   override name = 'FlowError'
   constructor(
-    readonly code: 'FLOW_JSON' | 'FLOW_INVALID',
+    readonly code: Extract<FailureCode, 'FLOW_JSON' | 'FLOW_INVALID'>,
     message: string,
     readonly issues: { path: string; message: string }[] = [],
   ) {

@@ -5,6 +5,7 @@ import { kNamespacePattern } from '../registry/schema'
 import { validatePack, type ValidationResult } from '../registry/validator'
 import { alternativesOf, type Flow, type FlowSelector, type FlowStep } from './schema'
 import { parseSource } from './variables'
+import type { FailureCode } from '../failure'
 
 /**
  * Flows are actions (issue 8): a flow becomes one action of a user pack (seed 000), so the LLM,
@@ -23,7 +24,7 @@ export const kFlowComponent = 'flow'
 export class FlowPackError extends Error {
   override name = 'FlowPackError'
   constructor(
-    readonly code: 'NAMESPACE_INVALID' | 'PACK_INVALID' | 'PACK_TEXT',
+    readonly code: Extract<FailureCode, 'NAMESPACE_INVALID' | 'PACK_INVALID' | 'PACK_TEXT'>,
     message: string,
     readonly issues: ValidationResult['issues'] = [],
   ) {

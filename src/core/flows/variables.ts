@@ -1,4 +1,5 @@
 import type { Flow, FlowStep } from './schema'
+import type { FailureCode } from '../failure'
 
 /**
  * Variables of a flow (seed 004 §3.3). A step's params read them as `${name}`; a variable's value
@@ -38,7 +39,7 @@ export interface FlowFile {
 export class VariableError extends Error {
   override name = 'VariableError'
   constructor(
-    readonly code: 'VARIABLE_MISSING' | 'VARIABLE_SOURCE',
+    readonly code: Extract<FailureCode, 'VARIABLE_MISSING' | 'VARIABLE_SOURCE'>,
     readonly variable: string,
     message: string,
   ) {

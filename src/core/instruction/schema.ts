@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
 import { instructionKind, kInstructionNames, kPageInstructionNames, type InstructionName } from '../vocabulary'
+import type { FailureCode } from '../failure'
 
 /**
  * The Unified Instruction Schema (seed 001 §2.2): the contract between the planner's LLM and the
@@ -122,7 +123,7 @@ export function isNavigableUrl(url: string): boolean {
 export class InstructionError extends Error {
   override name = 'InstructionError'
   constructor(
-    readonly code: 'JSON_PARSE' | 'SCHEMA',
+    readonly code: Extract<FailureCode, 'JSON_PARSE' | 'SCHEMA'>,
     message: string,
     /** The raw text of the instruction as the LLM sent it, for the error shown to the person. */
     readonly raw: string,

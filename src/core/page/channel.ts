@@ -5,7 +5,6 @@
  * as data and become the caller's error type once, here.
  */
 import type { FlowPort, StepOutcome } from '../flows/replay'
-import type { ActionErrorCode } from '../registry/errors'
 import { kForbiddenKeys } from '../registry/paths'
 import { PortError, type BrowserPort, type UploadSource, type WaitCondition } from '../registry/port'
 import type { ParsedSelector } from './selectors'
@@ -19,17 +18,10 @@ import { askUntilDecided, questionOf, type Decide } from '../gate/step'
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
 
-const kPortCodes: Partial<Record<ExecFailure['code'], ActionErrorCode>> = {
-  ELEMENT_NOT_FOUND: 'ELEMENT_NOT_FOUND',
-  ELEMENT_STALE: 'ELEMENT_NOT_FOUND',
-  TIMEOUT: 'TIMEOUT',
-  VERIFY_FAILED: 'VERIFY_FAILED',
-}
-
-/** A page failure as the step engine reports it, candidates named so the person can pick one. */
+/** A page failure as the step engine reports it: the page's own code, candidates named so the person can pick one. */
 export function portErrorOf(f: ExecFailure): PortError {
   const candidates = f.candidates?.length ? ` Candidates: ${f.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''
-  return new PortError(kPortCodes[f.code] ?? 'STEP_FAILED', `${f.code}: ${f.message}${candidates}`)
+  return new PortError(f.code, `${f.message}${candidates}`)
 }
 
 /**
@@ -140,7 +132,7 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
     // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed.
     const { out, declined } = await askUntilDecided((yes) => send(yes ? { ...command, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } : command, signal), guard ? questionOf : noQuestion, guardDecide(guard))
-    if (declined) throw (closed = new PortError('STEP_FAILED', `Cancelled by you (${declined.message}); the action stopped before that step.`))
+    if (declined) throw (closed = new PortError('CANCELLED', `Cancelled by you (${declined.message}); the action stopped before that step.`))
     // The element the person allowed is gone, or the pointer would land elsewhere: no retry or
     // fallback of the engine may look for another element to act on in its place.
     if (!out.ok && (out.reason === 'unbound' || out.reason === 'swapped')) throw (closed = portErrorOf(out))
@@ -188,13 +180,13 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     },
     async find(query, signal) {
       const out = await send({ kind: 'find', query }, signal)
-      if (!out.ok) throw out.code === 'AMBIGUOUS' ? new PortError('STEP_FAILED', `AMBIGUOUS: ${out.message}`) : portErrorOf(out)
+      if (!out.ok) throw portErrorOf(out)
       return out.found
     },
     async navigate(url, signal) {
       if (closed) throw closed
       const refused = await gateNavigation(guard, url)
-      if (refused) throw (closed = new PortError('STEP_FAILED', refused))
+      if (refused) throw (closed = new PortError(refused.code, refused.message))
       count()
       await extras.navigate(url, signal)
     },
@@ -237,9 +229,9 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
   return port
 }
 
-/** A flow step that never reached a page that could run it. */
+/** A flow step that never reached a page that could run it: the page's code as it said it. */
 function stepFailure(f: ExecFailure): StepOutcome {
-  return { ok: false, code: f.code === 'TIMEOUT' ? 'TIMEOUT' : 'STEP_FAILED', message: f.message, candidates: [], resolveMs: 0, acted: false }
+  return { ok: false, code: f.code, message: f.message, candidates: [], resolveMs: 0, acted: false }
 }
 
 
@@ -263,7 +255,7 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
     },
     async navigate(url, signal) {
       const refused = await gateNavigation(guard, url)
-      if (refused) throw new Error(refused)
+      if (refused) throw new Error(refused.message)
       guard?.step()
       await extras.navigate(url, signal)
     },
@@ -279,12 +271,12 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
  * A `navigate` step of a pack or a flow passes the gate the model's own does (issue 15 §2): a
  * blocked site is refused, another site asks first. Returns why it may not go, or null.
  */
-async function gateNavigation(guard: StepGuard | undefined, url: string): Promise<string | null> {
+async function gateNavigation(guard: StepGuard | undefined, url: string): Promise<{ code: 'BLOCKED' | 'CANCELLED'; message: string } | null> {
   if (!guard) return null
   const refusal = navigationRefusal(url, (await guard.here?.()) ?? '', guard.sites ?? { allow: [], deny: [] }, guard.confirm)
   if (!refusal) return null
-  if (refusal.code === 'BLOCKED') return refusal.message
-  if (!(await guard.ask(refusal.message, refusal))) return `Cancelled by you (${refusal.message}); nothing was opened.`
+  if (refusal.code === 'BLOCKED') return { code: 'BLOCKED', message: refusal.message }
+  if (!(await guard.ask(refusal.message, refusal))) return { code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); nothing was opened.` }
   await guard.allowed?.(refusal)
   return null
 }

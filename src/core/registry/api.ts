@@ -1,5 +1,4 @@
 import type { PackIssue } from './errors'
-import { kSuggestions } from './errors'
 import type { ActionEngine, ActionError, ActionResult } from './engine'
 import { formatDescription } from './format'
 import type { LoadResult } from './loader'
@@ -58,7 +57,7 @@ function noBrowser(action: string): ActionResult {
   return {
     success: false,
     action,
-    error: { code: 'STEP_FAILED', message: 'No page is attached to run actions in.', action, suggestion: `Open the page first. ${kSuggestions.STEP_FAILED}` },
+    error: { code: 'STEP_FAILED', message: 'No page is attached to run actions in.', action, suggestion: 'Open the page first.' },
     warnings: [],
     fallbacksUsed: [],
     durationMs: 0,
@@ -76,7 +75,7 @@ export function createActionApi(deps: ActionApiDeps): ActionApi {
       if (!description) {
         const lookup = registry.lookup(action)
         const message = lookup.ok ? `No action "${action}".` : lookup.message
-        return { ok: false, error: { code: 'ACTION_NOT_FOUND', message, action, suggestion: kSuggestions.ACTION_NOT_FOUND } }
+        return { ok: false, error: { code: 'ACTION_NOT_FOUND', message, action } }
       }
       return format === 'text' ? { ok: true, action: description, text: formatDescription(description) } : { ok: true, action: description }
     },

@@ -1,5 +1,6 @@
 import { sleep } from '../sleep'
-import { kSuggestions, RegistryError, StepFailure, type ActionErrorCode, type RunNotice } from './errors'
+import { RegistryError, StepFailure, type ActionErrorCode, type RunNotice } from './errors'
+import type { FailureCode } from '../failure'
 import { evaluateCondition, stringify } from './expr/evaluator'
 import { parseTemplate, resolveObject, resolveValue } from './interpolate'
 import { qualify, type ActionDefinition, type ActionStep, type NamespaceDefinition, type SelectorDefinition } from './model'
@@ -39,7 +40,7 @@ export const kWaitFallbackSettleMs = 500
 export const kWaitFallbackLoadMs = 5_000
 
 export interface ActionError {
-  code: ActionErrorCode
+  code: FailureCode
   message: string
   /** The action that failed, fully qualified (the innermost one for nested runs). */
   action: string
@@ -47,7 +48,12 @@ export interface ActionError {
   step?: number
   stepAction?: string
   details?: Record<string, unknown>
-  suggestion: string
+  /**
+   * What to do about this failure in particular (the names a lookup found), English for a log and a
+   * model; what to do about the code in general is the list's hint (src/core/failure.ts), which a
+   * person reads from the locale tables.
+   */
+  suggestion?: string
 }
 
 export interface StepTrace {
@@ -65,9 +71,9 @@ export interface StepTrace {
   output?: unknown
   attempts: number
   durationMs: number
-  error?: { code: ActionErrorCode; message: string }
+  error?: { code: FailureCode; message: string }
   /** A wait that ran out of time and went on after the page had loaded (seed 001): why it fell back. */
-  fellBack?: { code: ActionErrorCode; message: string }
+  fellBack?: { code: FailureCode; message: string }
 }
 
 export interface ContextDump {
@@ -354,7 +360,7 @@ export class ActionEngine {
   private toActionError(error: unknown, run: Run, name: string): ActionError {
     if (error instanceof ActionFailure) return error.error
     const failure = this.toFailure(error, run)
-    return { code: failure.code, message: failure.message, action: run.failedFrame?.action.fullName ?? name, details: failure.details, suggestion: kSuggestions[failure.code] }
+    return { code: failure.code, message: failure.message, action: run.failedFrame?.action.fullName ?? name, details: failure.details }
   }
 
   /** Any thrown thing → a StepFailure with one of the §5.2.1 codes. */
@@ -379,7 +385,7 @@ export class ActionEngine {
   private async execute(run: Run, requested: string, params: Record<string, unknown>, depth: number, parent: Frame | undefined): Promise<{ data: Record<string, unknown>; frame: Frame }> {
     const name = parent ? qualify(requested, parent.action.namespace) : requested
     const fail = (code: ActionErrorCode, message: string, fatal = false, details?: Record<string, unknown>, suggestion?: string): never => {
-      throw new ActionFailure({ code, message, action: name, details, suggestion: suggestion ?? kSuggestions[code] }, fatal)
+      throw new ActionFailure({ code, message, action: name, details, ...(suggestion ? { suggestion } : {}) }, fatal)
     }
     // §6.3.8: depth counts the actions on the call chain; the eleventh nested run is refused.
     if (depth >= this.maxDepth) {
@@ -439,7 +445,6 @@ export class ActionEngine {
           step: failedStep,
           stepAction: failedStep === undefined ? undefined : action.steps[failedStep - 1]?.action,
           details: failure.details,
-          suggestion: kSuggestions[failure.code],
         },
         failure instanceof FatalFailure,
       )
@@ -556,7 +561,7 @@ export class ActionEngine {
       if (run.stopOnError || id.includes('.fallback.')) throw stepFailure
       run.deferred ??= {
         frame: run.failedFrame ?? frame,
-        error: { code: failure.code, message, action: frame.action.fullName, step: topIndex, stepAction: frame.action.steps[topIndex - 1]?.action, details, suggestion: kSuggestions[failure.code] },
+        error: { code: failure.code, message, action: frame.action.fullName, step: topIndex, stepAction: frame.action.steps[topIndex - 1]?.action, details },
       }
       run.failedFrame = undefined
       this.warn(run, { code: 'STEP_FAILED_CONTINUED', params: { step: id, action: step.action, reason: failure.code }, text: `${message} The run went on (stopOnError: false).` })
@@ -666,7 +671,7 @@ export class ActionEngine {
     } catch (error) {
       if (error instanceof ActionFailure) throw error
       const failure = this.toFailure(error, run, stepSignal)
-      if (fallsBack && !(failure instanceof FatalFailure) && (failure.code === 'TIMEOUT' || failure.code === 'ELEMENT_NOT_FOUND')) {
+      if (fallsBack && !(failure instanceof FatalFailure) && (failure.code === 'TIMEOUT' || failure.code === 'ELEMENT_NOT_FOUND' || failure.code === 'ELEMENT_STALE')) {
         return this.waitFallback(run, frame, step, id, trace, realPort, failure, timeoutMs, stepSignal)
       }
       throw failure

@@ -1,3 +1,5 @@
+import type { FailureCode } from '../failure'
+
 // Errors are data (STYLE.md): every failure carries a stable `code`, the `path` of the offending
 // value and, for text inputs, where it is. Messages quote the input and say what was allowed.
 
@@ -142,24 +144,20 @@ export function formatIssues(issues: readonly PackIssue[]): string {
 // ---------------------------------------------------------------------------------------------
 // Running actions (§5.2.1): these codes reach callers inside results, never as exceptions.
 
-export const kActionErrorCodes = [
-  'ACTION_NOT_FOUND',
-  'PARAM_REQUIRED',
-  'PARAM_INVALID',
-  'ELEMENT_NOT_FOUND',
-  'TIMEOUT',
-  'STEP_FAILED',
-  'VERSION_INCOMPATIBLE',
-  'VERIFY_FAILED',
-  'MAX_DEPTH_EXCEEDED',
-  'NOT_FOR_SITE',
-] as const
-
-export type ActionErrorCode = (typeof kActionErrorCodes)[number]
+/**
+ * The failure codes an action run ends in (src/core/failure.ts describes each): the engine's own,
+ * and the page's, passed through as the page said them.
+ */
+export type ActionErrorCode = Extract<
+  FailureCode,
+  | 'ACTION_NOT_FOUND' | 'PARAM_REQUIRED' | 'PARAM_INVALID' | 'VERSION_INCOMPATIBLE' | 'MAX_DEPTH_EXCEEDED' | 'NOT_FOR_SITE'
+  | 'ELEMENT_NOT_FOUND' | 'ELEMENT_STALE' | 'AMBIGUOUS' | 'NOT_ACTIONABLE' | 'INVALID' | 'NEEDS_CONFIRMATION' | 'BLOCKED' | 'CANCELLED'
+  | 'TIMEOUT' | 'STEP_FAILED' | 'VERIFY_FAILED'
+>
 
 /**
  * A run's warning as data, beside the English sentence in `warnings`: a UI says it in its own
- * language from `code` and `params` (the CLI prints `text`).
+ * language from `code` and `params`; `text` is for a log and a model (ava mcp).
  * - `DEPRECATED` {action, message?, messageZh?} · `ALIAS` {action, target}
  * - `STEP_SKIPPED` {step, action, parent, reason}: a step with `onError: continue` failed.
  * - `STEP_FAILED_CONTINUED` {step, action, reason}: a step failed and `stopOnError: false` went on.
@@ -172,26 +170,11 @@ export interface RunNotice {
   text: string
 }
 
-/** What a person can do about each failure; the engine adds specifics (names, candidates) to it. */
-export const kSuggestions: Record<ActionErrorCode, string> = {
-  ACTION_NOT_FOUND: 'Run `ava action list` or `ava action search <keyword>` to see the names that exist.',
-  PARAM_REQUIRED: 'Pass every required parameter; `ava action describe <action>` lists them.',
-  PARAM_INVALID: 'Check the parameter types and allowed values with `ava action describe <action>`.',
-  ELEMENT_NOT_FOUND:
-    'The page may not show the element yet, or its markup changed: add fallback selectors, a wait step, or a version override.',
-  TIMEOUT: 'Raise the step `timeout`, or wait for a state the page really reaches.',
-  STEP_FAILED: 'Run the action with debug on to see each step, its input and the error.',
-  VERSION_INCOMPATIBLE: "The page's library version is outside the pack's compatibility range; use a pack for that version.",
-  VERIFY_FAILED: 'The steps ran but the result was not what the pack expects; look at the page and the verify condition.',
-  MAX_DEPTH_EXCEEDED: 'Actions call each other too deeply (or in a circle); flatten the `run` chain.',
-  NOT_FOR_SITE: 'Ask Ava in the chat to run it: Ava asks you first there. Or run it on a site its pack is made for.',
-}
-
 /** A failure inside the step engine; converted to an `ActionError` at the action boundary. */
 export class StepFailure extends RegistryError {
-  declare readonly code: ActionErrorCode
+  declare readonly code: FailureCode
   readonly details?: Record<string, unknown>
-  constructor(code: ActionErrorCode, message: string, details?: Record<string, unknown>) {
+  constructor(code: FailureCode, message: string, details?: Record<string, unknown>) {
     super(code, message)
     this.details = details
   }

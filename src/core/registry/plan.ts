@@ -1,4 +1,5 @@
-import { kSuggestions } from './errors'
+import { failureHint } from '../failure'
+import { renderEn } from '../locales/render'
 import type { ActionError } from './engine'
 import { kMaxRunDepth } from './engine'
 import { collectReferences } from './expr/references'
@@ -129,7 +130,7 @@ class Planner {
     const name = parentNamespace ? qualify(requested, parentNamespace) : requested
     const maxDepth = this.options.maxDepth ?? kMaxRunDepth
     const fail = (code: ActionError['code'], message: string, suggestion?: string): never => {
-      throw new PlanError({ code, message, action: name, suggestion: suggestion ?? kSuggestions[code] })
+      throw new PlanError({ code, message, action: name, ...(suggestion ? { suggestion } : {}) })
     }
     if (depth >= maxDepth) fail('MAX_DEPTH_EXCEEDED', `Running ${name} would nest ${depth + 1} actions deep; at most ${maxDepth} are allowed.`)
     const lookup = this.registry.lookup(name)
@@ -263,7 +264,10 @@ export function formatDryRun(result: Omit<DryRunResult, 'text'>): string {
   for (const w of result.warnings) lines.push(`warning: ${w}`)
   if (result.error) {
     lines.push(`error: ${result.error.code} ${result.error.message}`)
-    lines.push(`hint: ${result.error.suggestion}`)
+    // The code's hint is the locale table's English (src/core/failure.ts), after what this failure adds.
+    const hint = failureHint(result.error.code)
+    const said = [result.error.suggestion, hint && renderEn(hint)].filter((x): x is string => !!x)
+    if (said.length) lines.push(`hint: ${said.join(' ')}`)
   }
   return lines.join('\n')
 }

@@ -1,4 +1,4 @@
-import type { ActionErrorCode } from './errors'
+import type { FailureCode } from '../failure'
 import type { ParsedSelector } from '../page/selectors'
 import type { UploadFile } from '../page/command'
 
@@ -69,8 +69,8 @@ export interface BrowserPort {
 
 /** What a port throws when it knows why it failed; any other error counts as STEP_FAILED. */
 export class PortError extends Error {
-  readonly code: ActionErrorCode
-  constructor(code: ActionErrorCode, message: string) {
+  readonly code: FailureCode
+  constructor(code: FailureCode, message: string) {
     super(message)
     this.name = 'PortError'
     this.code = code

@@ -43,7 +43,7 @@ export interface ActionDescription extends ActionInfo {
 
 export type Lookup =
   | { ok: true; action: ActionDefinition; namespace: NamespaceDefinition; requested: string; warnings: string[]; notices: RunNotice[] }
-  | { ok: false; message: string; suggestion: string }
+  | { ok: false; message: string; suggestion?: string }
 
 /** Alias chains longer than this are treated as loops; the validator already refuses real loops. */
 const kMaxAliasHops = 10
@@ -143,8 +143,8 @@ export class ActionRegistry {
       const hint = short.length > 1 ? ` Several namespaces have it: ${short.join(', ')}.` : didYouMean(requested, all)
       return {
         ok: false,
+        // What to do about ACTION_NOT_FOUND in general is the code's hint (src/core/failure.ts).
         message: `No action "${requested}".${hint}`,
-        suggestion: 'Run `ava action list` or `ava action search <keyword>` to see the names that exist.',
       }
     }
     const notices: RunNotice[] = []

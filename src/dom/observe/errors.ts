@@ -2,13 +2,14 @@
  * Errors are data (STYLE.md): a code the caller can branch on, the offending input in `path`,
  * and a message that says what happened and what to do.
  */
-export type ObserveErrorCode =
-  /** The element behind an id has left the document; re-scan instead of guessing (§3.4). */
-  | 'ELEMENT_STALE'
-  /** No element was ever given this id in this page. */
-  | 'ELEMENT_NOT_FOUND'
-  /** The caller's AbortSignal fired. */
-  | 'ABORTED'
+import type { FailureCode } from '../../core/failure'
+
+/**
+ * ELEMENT_STALE: the element behind an id has left the document; re-scan instead of guessing
+ * (§3.4). ELEMENT_NOT_FOUND: no element was ever given this id in this page. CANCELLED: the
+ * caller's AbortSignal fired. (src/core/failure.ts describes each.)
+ */
+export type ObserveErrorCode = Extract<FailureCode, 'ELEMENT_STALE' | 'ELEMENT_NOT_FOUND' | 'CANCELLED'>
 
 export class ObserveError extends Error {
   override name = 'ObserveError'
@@ -30,5 +31,5 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ObserveErro
 
 export function abortError(signal: AbortSignal): ObserveError {
   const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted')
-  return new ObserveError('ABORTED', `Observe work was aborted: ${why}`)
+  return new ObserveError('CANCELLED', `Observe work was aborted: ${why}`)
 }

@@ -110,7 +110,7 @@ async function look(step: FlowStep): Promise<Look> {
     return { held: all.length === want, expected: `${want} visible element(s) matching ${sel.value}`, actual: () => `there are ${all.length}` }
   }
   const r = await element(step)
-  if (p.state === 'hidden' && !r.ok && r.code === 'NOT_FOUND') return { held: true, expected: `${named(step, r)} to be hidden`, actual: () => '' }
+  if (p.state === 'hidden' && !r.ok && r.code === 'ELEMENT_NOT_FOUND') return { held: true, expected: `${named(step, r)} to be hidden`, actual: () => '' }
   if (!r.ok) {
     const what = typeof p.state === 'string' ? `to be ${p.state}` : typeof p.value === 'string' ? `to have the value ${quote(p.value)}` : `to show ${quote(String(p.text))}`
     return { held: false, expected: `${named(step, r)} ${what}`, actual: () => missing(r) }
@@ -158,7 +158,7 @@ export async function runCheck(step: FlowStep, opts: RunStepOptions & { signal?:
       const settled = now - lastChange >= kSettledMissMs && !expectingChange()
       if (now >= deadline || settled) {
         const after = settled ? '' : ` (after ${Math.round(opts.timeoutMs)} ms)`
-        return { ok: false, code: 'ASSERTION_FAILED', message: `Check failed: expected ${l.expected}, but ${l.actual()}${after}.`, candidates: [], resolveMs: ms, acted: false }
+        return { ok: false, code: 'VERIFY_FAILED', message: `Check failed: expected ${l.expected}, but ${l.actual()}${after}.`, candidates: [], resolveMs: ms, acted: false }
       }
       await sleep(kCheckPollMs, opts.signal).catch(() => undefined)
     }

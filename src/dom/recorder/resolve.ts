@@ -29,7 +29,7 @@ const kMaxLookAround = 5
 
 export type Resolution =
   | { ok: true; el: Element; level: SelectorLevel; alternative: number; selector: string; similarity?: number; ms: number }
-  | { ok: false; code: Extract<StepFailureCode, 'NOT_FOUND' | 'AMBIGUOUS' | 'NOT_SIMILAR' | 'NOT_ACTIONABLE' | 'INVALID' | 'CANCELLED'>; message: string; candidates: StepCandidate[]; ms: number }
+  | { ok: false; code: Extract<StepFailureCode, 'ELEMENT_NOT_FOUND' | 'AMBIGUOUS' | 'NOT_SIMILAR' | 'NOT_ACTIONABLE' | 'INVALID' | 'CANCELLED'>; message: string; candidates: StepCandidate[]; ms: number }
 
 export interface ResolveOptions {
   timeoutMs: number
@@ -125,7 +125,7 @@ export async function resolveTarget(selectors: FlowSelectors, snapshot: ElementS
   const deadline = started + opts.timeoutMs
   const alternatives = alternativesOf(selectors)
   let ambiguousSince = -1
-  let last: { code: 'AMBIGUOUS' | 'NOT_SIMILAR' | 'NOT_ACTIONABLE' | 'NOT_FOUND'; message: string; candidates: StepCandidate[] } | null
+  let last: { code: 'AMBIGUOUS' | 'NOT_SIMILAR' | 'NOT_ACTIONABLE' | 'ELEMENT_NOT_FOUND'; message: string; candidates: StepCandidate[] } | null
   const elapsed = () => Math.round(performance.now() - started)
 
   for (;;) {
@@ -166,13 +166,13 @@ export async function resolveTarget(selectors: FlowSelectors, snapshot: ElementS
     if (performance.now() + kPollMs > deadline) break
     await sleep(kPollMs, opts.signal).catch(() => undefined) // the loop's first check reports CANCELLED
   }
-  if (opts.quick) return last ? { ok: false, ...last, ms: elapsed() } : { ok: false, code: 'NOT_FOUND', message: 'No element matches the selectors.', candidates: [], ms: elapsed() }
+  if (opts.quick) return last ? { ok: false, ...last, ms: elapsed() } : { ok: false, code: 'ELEMENT_NOT_FOUND', message: 'No element matches the selectors.', candidates: [], ms: elapsed() }
   // Something else sits where the element was: the look-alikes elsewhere are what a repair needs.
   if (last?.code === 'NOT_SIMILAR') return { ok: false, ...last, candidates: [...last.candidates, ...nonEmpty(lookAround(snapshot), () => weakAround(selectors, snapshot, opts.description))], ms: elapsed() }
   if (last) return { ok: false, ...last, ms: elapsed() }
   return {
     ok: false,
-    code: 'NOT_FOUND',
+    code: 'ELEMENT_NOT_FOUND',
     message: `No element matches any of ${alternatives.length} selector(s) after ${Math.round(opts.timeoutMs)} ms (${alternatives.map((s) => s.type).join(', ')}). Nothing was done.`,
     candidates: nonEmpty(lookAround(snapshot), () => weakAround(selectors, snapshot, opts.description)),
     ms: elapsed(),

@@ -4,7 +4,7 @@
  * content script and `ava run`'s injected bundle both call this.
  */
 import type { FlowStep } from '../../core/flows/schema'
-import type { RunStepOptions, StepFailureCode, StepOutcome } from '../../core/flows/replay'
+import type { RunStepOptions, StepOutcome } from '../../core/flows/replay'
 import type { ExecFailure } from '../../core/exec'
 import { runCommand, type DomCommand, type RunOptions } from '../executor'
 import { resolveTarget } from './resolve'
@@ -15,16 +15,6 @@ import { kAssertActions } from '../../core/flows/schema'
 /** Time the action itself gets after the element was found (the executor's actionability waits). */
 const kMinActMs = 2_000
 
-const kExecCodes: Partial<Record<ExecFailure['code'], StepFailureCode>> = {
-  ELEMENT_NOT_FOUND: 'NOT_FOUND',
-  ELEMENT_STALE: 'NOT_FOUND',
-  AMBIGUOUS: 'AMBIGUOUS',
-  NOT_ACTIONABLE: 'NOT_ACTIONABLE',
-  TIMEOUT: 'TIMEOUT',
-  INVALID: 'INVALID',
-  NEEDS_CONFIRMATION: 'NEEDS_CONFIRMATION',
-  BLOCKED: 'BLOCKED',
-}
 /** Executor failures that happen after the page was touched: not retried, since acting twice is worse. */
 // A click stopped by the hit test, or a yes whose element is gone: never tried again on another element.
 const kAfterActing = new Set(['no-effect', 'value-rejected', 'swapped', 'unbound'])
@@ -102,7 +92,7 @@ export async function runFlowStep(step: FlowStep, opts: RunStepOptions & { signa
     // and `question`: the element as drawn and the handle a yes binds to (issue 25 §3).
     const gate = { ...(out.offsite ? { offsite: out.offsite } : {}), ...(out.category ? { category: out.category } : {}), ...(out.ask ? { ask: out.ask } : {}) }
     const question = out.handle ? { question: { category: out.category, label: out.label, drawn: out.drawn, handle: out.handle, changed: out.changed, carriesData: out.carriesData } } : {}
-    return { ok: false, code: kExecCodes[out.code] ?? 'STEP_FAILED', message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...gate, ...question }
+    return { ok: false, code: out.code, message: out.message, candidates: [], resolveMs, acted: kAfterActing.has(out.reason ?? ''), ...gate, ...question }
   }
   // `navigating`: the next step belongs to the next document (the sender waits for it).
   return { ok: true, ...base, resolveMs, actMs, detail: out.detail ?? '', ...(fresh ? { fresh, snapshot } : {}), ...(out.navigating ? { navigating: true } : {}) }

@@ -63,16 +63,16 @@ describe('createChannelPort', () => {
     expect(await port.getAttribute(sel('#total'), 'data-x', signal)).toBeNull()
   })
 
-  it('throws the engine’s error code for a page failure, naming the candidates', async () => {
+  it('throws the page’s own failure code, naming the candidates', async () => {
     const { send } = recorder(() => ({ ok: false, code: 'ELEMENT_STALE', message: 'btn_3 is gone', candidates: [{ id: 'btn_4', label: 'Save', score: 0.8 }] }))
     const port = createChannelPort(send, { navigate })
     const e = await port.click(sel('#save'), { button: 'left', count: 1 }, signal).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(PortError)
-    expect(e).toMatchObject({ code: 'ELEMENT_NOT_FOUND', message: 'ELEMENT_STALE: btn_3 is gone Candidates: Save (btn_4).' })
+    expect(e).toMatchObject({ code: 'ELEMENT_STALE', message: 'btn_3 is gone Candidates: Save (btn_4).' })
     const { send: timeout } = recorder(() => ({ ok: false, code: 'TIMEOUT', message: 'slow' }))
     await expect(createChannelPort(timeout, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({ code: 'TIMEOUT' })
     const { send: other } = recorder(() => ({ ok: false, code: 'NOT_ACTIONABLE', message: 'disabled', reason: 'disabled' }))
-    await expect(createChannelPort(other, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({ code: 'STEP_FAILED' })
+    await expect(createChannelPort(other, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({ code: 'NOT_ACTIONABLE', message: 'disabled' })
   })
 
   it('sends nothing once the step is cancelled', async () => {
@@ -156,7 +156,7 @@ describe('createChannelPort with the agent’s guard (issue 15)', () => {
     const { guard, asked } = guardOf(false)
     const port = createChannelPort(send, { navigate, guard })
     const e = await port.click(sel('text:Delete account'), { button: 'left', count: 1 }, signal).catch((x: unknown) => x)
-    expect(e).toMatchObject({ code: 'STEP_FAILED', message: 'Cancelled by you ("Delete account" may delete something); the action stopped before that step.' })
+    expect(e).toMatchObject({ code: 'CANCELLED', message: 'Cancelled by you ("Delete account" may delete something); the action stopped before that step.' })
     await expect(port.click(sel('#other'), { button: 'left', count: 1 }, signal)).rejects.toBe(e)
     await expect(port.navigate('https://shop.test/', signal)).rejects.toBe(e)
     expect(sent.filter((c) => c.kind === 'act')).toHaveLength(1)
@@ -336,6 +336,9 @@ describe('a pack’s or a flow’s navigate step passes the off-site gate', () =
       const { sent, send } = recorder()
       const open = (g: StepGuard) => (make === 'port' ? createChannelPort(send, { navigate: nav, guard: g }) : createChannelFlowPort(send, { navigate: nav, guard: g }))
       await expect(open(gate(true).guard).navigate('https://bank.test/?q=1', signal)).rejects.toThrow(/bank\.test is not allowed/)
+      // A pack's step ends on the gate's own code: BLOCKED for a listed site, CANCELLED for a no.
+      if (make === 'port') await expect(open(gate(true).guard).navigate('https://bank.test/', signal)).rejects.toMatchObject({ code: 'BLOCKED' })
+      if (make === 'port') await expect(open(gate(false).guard).navigate('https://other.test/', signal)).rejects.toMatchObject({ code: 'CANCELLED' })
       const no = gate(false)
       await expect(open(no.guard).navigate('https://other.test/', signal)).rejects.toThrow(/Cancelled by you/)
       expect(no.asked).toEqual([expect.stringContaining('other.test')])

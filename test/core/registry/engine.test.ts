@@ -1,4 +1,6 @@
 import { describe, it, expect } from 'vitest'
+import { failureHint } from '../../../src/core/failure'
+import { renderEn } from '../../../src/core/locales/render'
 import { createEngine, createRegistry, dryRun, kUserScriptsHint, type ActionRegistry, type EngineOptions } from '../../../src/core/registry'
 import { FakePort, withUserScripts } from './fake-port'
 
@@ -246,16 +248,17 @@ describe('design §8.4: the step engine', () => {
     const eleven = await createEngine({ registry: registryOf(chain(11)) }).run('deep:level:l0')
     expect(eleven.success).toBe(false)
     expect(eleven.error).toMatchObject({ code: 'MAX_DEPTH_EXCEEDED', action: 'deep:level:l10' })
-    expect(eleven.error?.suggestion).toMatch(/flatten/)
+    // What to do about it is the code's hint, said from the locale table (src/core/failure.ts).
+    expect(renderEn(failureHint(eleven.error!.code)!)).toMatch(/flatten/)
   })
 })
 
 describe('errors of §5.2.1 come back as results', () => {
-  it('ACTION_NOT_FOUND with a suggestion', async () => {
+  it('ACTION_NOT_FOUND with the closest name, and the code\'s hint', async () => {
     const { engine } = setup()
     const result = await engine.run('eresh:dialog:opn')
     expect(result.error).toMatchObject({ code: 'ACTION_NOT_FOUND', message: 'No action "eresh:dialog:opn". Did you mean "eresh:dialog:open"?' })
-    expect(result.error?.suggestion).toContain('ava action list')
+    expect(renderEn(failureHint(result.error!.code)!)).toContain('ava action list')
   })
   it('PARAM_REQUIRED and PARAM_INVALID', async () => {
     const { engine } = setup()

@@ -51,12 +51,12 @@ describe('waitForReady', () => {
     expect(r.modals).toEqual([{ kind: 'dialog', label: 'Cookies', modal: true }])
   })
 
-  test('an abort rejects with ABORTED', async () => {
+  test('an abort rejects with CANCELLED', async () => {
     const doc = page('<p>x</p>')
     const ctl = new AbortController()
     const wait = waitForReady({ document: doc, quietWindowMs: 1000, maxWaitMs: 5000, signal: ctl.signal })
     ctl.abort(new Error('run cancelled'))
-    await expect(wait).rejects.toMatchObject({ code: 'ABORTED' })
+    await expect(wait).rejects.toMatchObject({ code: 'CANCELLED' })
   })
 })
 
