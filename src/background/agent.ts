@@ -20,6 +20,7 @@ import { emitToPanels } from './panels'
 import { execInPage, navigate, pageContext, sendCommand, tabUrl } from './page'
 import { trackRequests } from './requests'
 import { pageUrl, type SitePolicy, type TabGate } from '../core/offsite'
+import { siteOf } from '../core/host'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
 import { checkAttachments, infoOf, placeAttachments, type Attachment } from '../core/agent/attachments'
 import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
@@ -58,7 +59,9 @@ function sitesOf(settings: Settings): SitePolicy {
 
 /** The gate of a run that starts on `url`: its own site, the lists, and whether other sites ask first. */
 function gateOf(url: string, settings: Settings): TabGate {
-  return { site: pageUrl(url, '')?.hostname ?? '', allowed: [], policy: sitesOf(settings), crossSite: settings.safety.confirm.includes('cross_site') }
+  // By site, as the page's own check (core/offsite.ts `offsiteOf`): the rules let through the
+  // run's registrable domain and its subdomains, not other sites under a shared suffix.
+  return { site: (pageUrl(url, '') && siteOf(url)) ?? '', allowed: [], policy: sitesOf(settings), crossSite: settings.safety.confirm.includes('cross_site') }
 }
 
 export function isRunning(tabId: number): boolean {
