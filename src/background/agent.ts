@@ -24,6 +24,7 @@ import { siteOf } from '../core/host'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
 import { checkAttachments, infoOf, placeAttachments, type Attachment } from '../core/agent/attachments'
 import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
+import { questions, waitInTab } from './questions'
 
 /**
  * The agent's wiring (issue 19): the run itself is src/core/agent/run.ts; this file builds its
@@ -34,8 +35,6 @@ import { dropAttachments, heldAttachments, keepAttachments } from './attachments
 interface Live {
   id: string
   controller: AbortController
-  /** Resolves the pending risky-step question. */
-  answer?: (allow: boolean) => void
   /** Resolves the pending `ask` (the person's own words, or Continue). */
   reply?: (answer: PersonAnswer) => void
 }
@@ -100,13 +99,6 @@ export function stopRun(tabId: number): boolean {
   return true
 }
 
-export function answerConfirmation(tabId: number, runId: string, allow: boolean): boolean {
-  const run = live.get(tabId)
-  if (!run || run.id !== runId || !run.answer) return false
-  run.answer(allow)
-  return true
-}
-
 /**
  * The person's answer to a run's `ask`: to the run waiting on it, or — after a worker restart, before
  * the run is resumed — kept for it. Refused when no question of that run is open (it was stopped or
@@ -154,6 +146,8 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
   live.set(state.tabId, me)
   void run().finally(() => {
     untrack()
+    // A run that ended has no question open; one left (a race with Stop) is closed as a no.
+    questions.end(state.id)
     void dropAttachments(state.id).catch(() => undefined)
     for (const [tabId, r] of live) {
       if (r !== me) continue
@@ -265,15 +259,9 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
           }
           signal.addEventListener('abort', () => ((me.reply = undefined), reject(signal.reason)), { once: true })
         }),
-      confirm: (_question, signal) =>
-        new Promise<boolean>((resolve) => {
-          const done = (allow: boolean) => {
-            me.answer = undefined
-            resolve(allow)
-          }
-          me.answer = done
-          signal.addEventListener('abort', () => done(false), { once: true })
-        }),
+      // The card run.ts wrote waits in the one registry, as every other question does
+      // (src/background/questions.ts): answered from the panel of the tab the run is in now.
+      confirm: ({ cardId }, signal) => waitInTab(tabId, cardId, me.id, signal),
     },
     secrets: { vault: () => vaultStore.get(), sites: () => vaultSitesStore.get() },
     attachments: { held: () => heldAttachments(me.id) },

@@ -309,6 +309,8 @@ export default {
   'confirm.deny': 'Cancel',
   'confirm.allowed': 'Allowed',
   'confirm.denied': 'Cancelled',
+  'confirm.closed': 'No longer asked; nothing was done',
+  'confirm.refused.closed': 'This question is no longer open (what asked it ended, or Ava restarted); nothing was done.',
   'panel.tokens': '{total} token | {total} tokens',
   'panel.replayed': 'replayed, 0 tokens',
   'panel.tokensUnknown': 'token use not reported',
