@@ -35,6 +35,7 @@ import { askInPanel, askInPopup } from './questions'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { settingsStore } from '../storage/settings'
+import { confirmFor } from '../core/settings'
 import { isDocumentGone, takeNewTab, waitForDoc } from './tabs'
 
 /**
@@ -295,14 +296,16 @@ export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): vo
  * steps asked in the tab's panel (or the popup that started the run) as the agent asks, and the
  * step limit. `tabNow` is the tab its steps act on now (a `tab` step moves them).
  */
-export async function replayGuard(tabId: number, tabNow: () => number, name: string, signal?: AbortSignal, popupRun?: string): Promise<StepGuard> {
+export async function replayGuard(tabId: number, tabNow: () => number, name: string, opts: { signal?: AbortSignal; popupRun?: string; own?: boolean } = {}): Promise<StepGuard> {
+  const { signal, popupRun } = opts
   const { safety, agent } = await settingsStore.get()
   const chat = popupRun ? null : chatWriter(await conversationOf(tabId), () => tabId)
   let used = 0
   // The replay's questions wait in the one registry under this id (src/background/questions.ts).
   const owner = popupRun ?? newId('replay')
   return {
-    confirm: safety.confirm,
+    // `own`: `/run` or the popup's Run, which may skip the risk questions where the person said so.
+    confirm: confirmFor(safety, !!opts.own),
     sites: { allow: safety.allowDomains, deny: safety.denyDomains },
     // The site of the page the steps act on now, not of the tab the replay began in.
     here: () => tabUrl(tabNow()),
@@ -345,7 +348,7 @@ export async function replaySaved(tabId: number, id: string, params: Record<stri
   // The panel replays on the page in front of the person; only another site sends it to the start page.
   const ref: { port?: ReturnType<typeof tabFlowPort> } = {}
   await reviewShaped(tabId, entry, signal)
-  const guard = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, signal)
+  const guard = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, { signal })
   const port = (ref.port = tabFlowPort(tabId, guard, await boundSecrets()))
   const here = await port.url!(signal ?? new AbortController().signal)
   const start = entry.flow.metadata.start_url

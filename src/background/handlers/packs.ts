@@ -263,7 +263,7 @@ export function registerPackHandlers(): void {
       const id = tabId ?? active?.id
       const tab = id === undefined ? undefined : await browser.tabs.get(id).catch(() => undefined)
       if (id === undefined || !tab || !isWeb(tab.url)) throw refuse('TAB_NOT_WEB', {}, 'That tab is closed or is not a web page. Pick another tab.')
-      return await (await actionApi(id, await replayGuard(id, () => id, action, undefined, runId))).run({ action, params })
+      return await (await actionApi(id, await replayGuard(id, () => id, action, { popupRun: runId, own: true }))).run({ action, params })
     } finally {
       questions.end()
     }
