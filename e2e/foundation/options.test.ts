@@ -97,7 +97,7 @@ it('keeps the stored key on an import that keeps the endpoint, and drops it on o
   try {
     file.settings.profiles[0].baseUrl = attacker.baseUrl
     // …and, while at it, never ask before anything.
-    file.settings.safety = { confirm: [], allowDomains: [], denyDomains: [] }
+    file.settings.safety = { confirm: [], allowDomains: [], denyDomains: [], skipOwnCommands: true }
     await options.setInputFiles('[data-test=import]', { name: 'ava-config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) })
     await expect.poll(() => options.textContent('[data-test=notice]')).toContain(`from ${llm.baseUrl} to ${attacker.baseUrl}`)
     expect(await options.textContent('[data-test=notice]')).toContain('would stop Ava asking before steps that submit a form with a password')
@@ -105,6 +105,9 @@ it('keeps the stored key on an import that keeps the endpoint, and drops it on o
     const safety = ((await ava.storage('local')).settings as { safety: { confirm: string[] } }).safety
     expect(safety.confirm).toContain('credentials')
     expect(safety.confirm).toContain('payment')
+    // Nor may a file let the person's own commands go unasked.
+    expect(await options.textContent('[data-test=notice]')).toContain('risky steps of actions you start yourself: kept as it was')
+    expect((safety as { skipOwnCommands?: boolean }).skipOwnCommands).toBe(false)
 
     // Test connection says where it went, and the attacker's server never sees the key.
     attacker.script({ text: 'OK' })

@@ -86,9 +86,10 @@ const SafetySchema = SafetyV3Schema.extend({
    * questions (`confirm`); what a step would do elsewhere still asks or is refused: another
    * site's frame or page, an upload to another site, a program download, a blocked site, a saved
    * secret leaving its site, a flow a page could have shaped (docs/settings.md, "Safety"). The
-   * model's steps and MCP clients' always ask. Off unless the person turns it on.
+   * model's steps and MCP clients' always ask. Off unless the person turns it on; a file or an
+   * object that leaves it out means off.
    */
-  skipOwnCommands: z.boolean(),
+  skipOwnCommands: z.boolean().default(false),
 })
 
 export const HistorySchema = z.object({

@@ -86,6 +86,12 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
 
 describe('confirmFor: the person’s own commands skip risk questions only where they said so', () => {
   const safety = { confirm: [...RISK_CATEGORIES], allowDomains: [], denyDomains: [], skipOwnCommands: false }
+  it('reads a version-4 object without the switch as off', () => {
+    const { skipOwnCommands: _s, ...rest } = DEFAULT_SETTINGS.safety
+    const r = safeParseSettings({ ...DEFAULT_SETTINGS, safety: rest })
+    expect(r.success && r.data.safety.skipOwnCommands).toBe(false)
+  })
+
   it('asks the whole list for every source while the switch is off', () => {
     expect(confirmFor(safety, true)).toEqual([...RISK_CATEGORIES])
     expect(confirmFor(safety, false)).toEqual([...RISK_CATEGORIES])
