@@ -166,3 +166,20 @@ it('never lets the API key reach the page: not its DOM, not its main world, not 
   expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage)).toBe('undefined')
   await page.close()
 })
+
+it('offers the switch that lets the person’s own commands skip risk questions, off; saved on, the settings say so', async () => {
+  await options.reload()
+  await options.waitForSelector('[data-test=settings-form]')
+  const safety = async () => ((await ava.storage('local')).settings as { safety: { skipOwnCommands: boolean } }).safety
+  const label = options.locator('label[for=skipOwnCommands]')
+  expect(await label.textContent()).toBe('Don’t ask before risky steps of actions I start myself (/run, the popup’s Run)')
+  expect(await options.isChecked('[data-test=skipOwnCommands]')).toBe(false)
+  expect(await options.textContent('#skipOwnCommands-hint')).toMatch(/still asks when such a step acts on another site/)
+  await options.check('[data-test=skipOwnCommands]')
+  await options.click('[data-test=save]')
+  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
+  expect((await safety()).skipOwnCommands).toBe(true)
+  await options.uncheck('[data-test=skipOwnCommands]')
+  await options.click('[data-test=save]')
+  await expect.poll(async () => (await safety()).skipOwnCommands).toBe(false)
+})
