@@ -108,6 +108,25 @@ it('Stop closes a /run question as a no (the card says so, its buttons gone): no
   await page.close()
 })
 
+it('a question is answered only in the tab that asked it: Allow in another tab of the same site is refused, saying where', async () => {
+  const { page, panel } = await start('/run')
+  await card(panel)
+  // The same site's conversation, in a second tab: its panel shows the card too.
+  const second = await ava.context.newPage()
+  await second.goto(`${site.url}/hostile/pack-risk.html`)
+  const elsewhere = await ava.openPanel(second)
+  await elsewhere.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last().click()
+  await expect.poll(() => elsewhere.locator('[data-test=error]').textContent(), { timeout: 10_000 }).toMatch(/asked in another tab of this site; answer it there/)
+  await page.waitForTimeout(300)
+  expect(await deleted(page)).toEqual([])
+  expect(await deleted(second)).toEqual([])
+  // Still open where it was asked.
+  await answer(panel, false)
+  expect(await deleted(page)).toEqual([])
+  await second.close()
+  await page.close()
+})
+
 it('with "don’t ask for my own commands" on, /run of the destructive step runs unasked; the model’s same step still asks', async () => {
   await configure(true)
   const page = await ava.context.newPage()

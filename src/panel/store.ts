@@ -114,7 +114,7 @@ export const useChatStore = defineStore('chat', () => {
     try {
       const r = await send('ui→bg:question.answer', { id, allow })
       // A second click on a card already answered says nothing: the card shows the first answer.
-      if (!r.ok && r.reason !== 'answered') error.value = t('confirm.refused.closed')
+      if (!r.ok && r.reason !== 'answered') error.value = t(r.reason === 'elsewhere' ? 'confirm.refused.elsewhere' : 'confirm.refused.closed')
     } catch (e) {
       error.value = refusal(e)
     }

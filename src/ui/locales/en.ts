@@ -314,6 +314,7 @@ export default {
   'confirm.denied': 'Cancelled',
   'confirm.closed': 'No longer asked; nothing was done',
   'confirm.refused.closed': 'This question is no longer open (what asked it ended, or Ava restarted); nothing was done.',
+  'confirm.refused.elsewhere': 'This question was asked in another tab of this site; answer it there.',
   'panel.tokens': '{total} token | {total} tokens',
   'panel.replayed': 'replayed, 0 tokens',
   'panel.tokensUnknown': 'token use not reported',

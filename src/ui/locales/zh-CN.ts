@@ -307,6 +307,7 @@ export default {
   'confirm.denied': '已取消',
   'confirm.closed': '已不再询问，未执行任何操作',
   'confirm.refused.closed': '此问题已关闭（提问的任务已结束，或 Ava 已重启），未执行任何操作。',
+  'confirm.refused.elsewhere': '此问题是在该网站的另一个标签页中提出的，请在那里回答。',
   'panel.tokens': '{total} 个 token',
   'panel.replayed': '已重放，0 个 token',
   'panel.tokensUnknown': '未报告 token 用量',
