@@ -6,7 +6,7 @@
  * the person's own commands skip risk questions (docs/settings.md, "Safety"): it skips `/run`'s
  * question, never the model's, and never one about another site's frame.
  */
-import type { Frame, Page } from 'playwright-core'
+import type { Frame, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { instructionChunks, launchAva, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
@@ -64,11 +64,28 @@ async function card(panel: Frame): Promise<{ title: string; question: string; bu
   }
 }
 
-/** Answers the last card and waits until it shows the answer. */
+/**
+ * Clicks `button` until `done` says it took. A panel that has just appeared refuses clicks until it
+ * has been in plain view a moment (its click guard, docs/security.md): a person clicks again.
+ */
+async function clickUntil(button: Locator, done: () => Promise<boolean>): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (await done()) return true
+        await button.click({ timeout: 1_000 }).catch(() => undefined)
+        return done()
+      },
+      { timeout: 15_000, interval: 600 },
+    )
+    .toBe(true)
+}
+
+/** Answers the last pending card and waits until it shows the answer. */
 async function answer(panel: Frame, allow: boolean): Promise<void> {
-  const before = await panel.locator(`[data-test=confirm][data-state=${allow ? 'allowed' : 'denied'}]`).count()
-  await panel.locator(`[data-test=confirm-${allow ? 'allow' : 'deny'}]`).last().click()
-  await expect.poll(() => panel.locator(`[data-test=confirm][data-state=${allow ? 'allowed' : 'denied'}]`).count(), { timeout: 15_000 }).toBe(before + 1)
+  const shown = panel.locator(`[data-test=confirm][data-state=${allow ? 'allowed' : 'denied'}]`)
+  const before = await shown.count()
+  await clickUntil(panel.locator(`[data-test=confirm][data-state=pending] [data-test=confirm-${allow ? 'allow' : 'deny'}]`).last(), async () => (await shown.count()) === before + 1)
 }
 
 /** The question without the name of the step it is about (the model's description, or `/run …`). */
@@ -108,6 +125,24 @@ it('Stop closes a /run question as a no (the card says so, its buttons gone): no
   await page.close()
 })
 
+it('a question whose page was reloaded meanwhile: Allow acts on nothing in the new page, from the model and from /run alike', async () => {
+  for (const source of ['agent', '/run'] as const) {
+    const { page, panel } = await start(source)
+    const c = await card(panel)
+    // The page goes away under the open question (a reload: the same address, a new document).
+    await page.reload()
+    const after = await ava.panel(page, { timeout: 15_000 })
+    const pending = after.locator('[data-test=confirm][data-state=pending]').last()
+    await pending.waitFor({ timeout: 15_000 })
+    expect(await pending.locator('[data-test=confirm-question]').textContent()).toBe(c.question)
+    await answer(after, true)
+    // The yes was bound to the element its card showed, which left with the old document.
+    await page.waitForTimeout(1_000)
+    expect(await deleted(page)).toEqual([])
+    await page.close()
+  }
+})
+
 it('a question is answered only in the tab that asked it: Allow in another tab of the same site is refused, saying where', async () => {
   const { page, panel } = await start('/run')
   await card(panel)
@@ -115,8 +150,8 @@ it('a question is answered only in the tab that asked it: Allow in another tab o
   const second = await ava.context.newPage()
   await second.goto(`${site.url}/hostile/pack-risk.html`)
   const elsewhere = await ava.openPanel(second)
-  await elsewhere.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last().click()
-  await expect.poll(() => elsewhere.locator('[data-test=error]').textContent(), { timeout: 10_000 }).toMatch(/asked in another tab of this site; answer it there/)
+  const refused = elsewhere.locator('[data-test=error]')
+  await clickUntil(elsewhere.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last(), async () => /asked in another tab of this site; answer it there/.test((await refused.textContent({ timeout: 200 }).catch(() => '')) ?? ''))
   await page.waitForTimeout(300)
   expect(await deleted(page)).toEqual([])
   expect(await deleted(second)).toEqual([])
