@@ -33,10 +33,11 @@ const configure = (deny: string[]) =>
 
 const posted = () => other.hits.filter((h) => h.path === '/exfil')
 
-async function openFramed(): Promise<{ page: Page; frame: Frame }> {
+/** `top` and `framed`: the page's and the frame's origins (default: 127.0.0.1 and localhost). */
+async function openFramed(top = site.url, framed = other.url): Promise<{ page: Page; frame: Frame }> {
   const page = await ava.context.newPage()
-  await page.goto(`${site.url}/hostile/frame-top.html?other=${encodeURIComponent(other.url)}`)
-  await expect.poll(() => page.frames().find((f) => f.url().includes('frame-form.html'))?.url() ?? '', { timeout: 10_000 }).toContain('localhost')
+  await page.goto(`${top}/hostile/frame-top.html?other=${encodeURIComponent(framed)}`)
+  await expect.poll(() => page.frames().find((f) => f.url().includes('frame-form.html'))?.url() ?? '', { timeout: 10_000 }).toContain(new URL(framed).hostname)
   const frame = page.frames().find((f) => f.url().includes('frame-form.html'))!
   await frame.waitForSelector('#save')
   return { page, frame }
@@ -96,6 +97,32 @@ it('asks before typing into another site’s frame, naming that site; on a no no
   expect(await frame.inputValue('#note')).toBe('')
   expect(posted()).toEqual([])
   await page.close()
+})
+
+// Named hosts on the loopback server (`*.test` resolves to 127.0.0.1, e2e/support/browser.ts).
+const named = (host: string) => `http://${host}:${new URL(site.url).port}`
+
+it('types into a frame of the same site (a subdomain of the page’s registrable domain) unasked; a frame of another site still asks, naming it', async () => {
+  const steps = (id: (p: RegExp) => string) => [{ step_id: 1, action_type: 'input', params: { target_id: id(/note/), value: 'my address' }, description: 'Type the profile note' }]
+  // accounts.bank.test inside mail.bank.test: one site, as a sign-in frame of the same company is.
+  const same = await openFramed(named('mail.bank.test'), named('accounts.bank.test'))
+  frameModel(steps)
+  const panel = await ava.openPanel(same.page)
+  await sendAndWait(panel, 'save my profile')
+  expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok'])
+  expect(await panel.locator('[data-test=confirm]').count()).toBe(0)
+  expect(await same.frame.inputValue('#note')).toBe('my address')
+  await same.page.close()
+  // pay.evil.test inside mail.bank.test: another site, asked about by name.
+  const cross = await openFramed(named('mail.bank.test'), named('pay.evil.test'))
+  frameModel(steps)
+  // Another request: the first one's steps are in the cache, and a replay is not what this is about.
+  // The page is on plain http under a name, as an intranet site is: no secure context.
+  const asked = await ava.ask(cross.page, 'save my profile note')
+  expect(await question(asked)).toMatch(/acts inside a frame of another site: pay\.evil\.test/)
+  await deny(asked)
+  expect(await cross.frame.inputValue('#note')).toBe('')
+  await cross.page.close()
 })
 
 it('asks before pressing Enter in another site’s frame even after typing there was allowed', async () => {

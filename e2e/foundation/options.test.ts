@@ -97,7 +97,7 @@ it('keeps the stored key on an import that keeps the endpoint, and drops it on o
   try {
     file.settings.profiles[0].baseUrl = attacker.baseUrl
     // …and, while at it, never ask before anything.
-    file.settings.safety = { confirm: [], allowDomains: [], denyDomains: [] }
+    file.settings.safety = { confirm: [], allowDomains: [], denyDomains: [], skipOwnCommands: true }
     await options.setInputFiles('[data-test=import]', { name: 'ava-config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) })
     await expect.poll(() => options.textContent('[data-test=notice]')).toContain(`from ${llm.baseUrl} to ${attacker.baseUrl}`)
     expect(await options.textContent('[data-test=notice]')).toContain('would stop Ava asking before steps that submit a form with a password')
@@ -105,6 +105,9 @@ it('keeps the stored key on an import that keeps the endpoint, and drops it on o
     const safety = ((await ava.storage('local')).settings as { safety: { confirm: string[] } }).safety
     expect(safety.confirm).toContain('credentials')
     expect(safety.confirm).toContain('payment')
+    // Nor may a file let the person's own commands go unasked.
+    expect(await options.textContent('[data-test=notice]')).toContain('risky steps of actions you start yourself: kept as it was')
+    expect((safety as { skipOwnCommands?: boolean }).skipOwnCommands).toBe(false)
 
     // Test connection says where it went, and the attacker's server never sees the key.
     attacker.script({ text: 'OK' })
@@ -162,4 +165,21 @@ it('never lets the API key reach the page: not its DOM, not its main world, not 
   // The page's main world has no extension messaging to ask with, either.
   expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage)).toBe('undefined')
   await page.close()
+})
+
+it('offers the switch that lets the person’s own commands skip risk questions, off; saved on, the settings say so', async () => {
+  await options.reload()
+  await options.waitForSelector('[data-test=settings-form]')
+  const safety = async () => ((await ava.storage('local')).settings as { safety: { skipOwnCommands: boolean } }).safety
+  const label = options.locator('label[for=skipOwnCommands]')
+  expect(await label.textContent()).toBe('Don’t ask before risky steps of actions I start myself (/run, the popup’s Run)')
+  expect(await options.isChecked('[data-test=skipOwnCommands]')).toBe(false)
+  expect(await options.textContent('#skipOwnCommands-hint')).toMatch(/still asks when such a step acts on another site/)
+  await options.check('[data-test=skipOwnCommands]')
+  await options.click('[data-test=save]')
+  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
+  expect((await safety()).skipOwnCommands).toBe(true)
+  await options.uncheck('[data-test=skipOwnCommands]')
+  await options.click('[data-test=save]')
+  await expect.poll(async () => (await safety()).skipOwnCommands).toBe(false)
 })

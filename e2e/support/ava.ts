@@ -12,7 +12,8 @@ export interface Ava extends Omit<ExtensionSession, 'worker'> {
   /** Stops the service worker the way Chrome does when it is idle, through the DevTools protocol. */
   stopWorker(): Promise<void>
   /** Writes settings (current version) with one active profile made of `llm`. */
-  configure(llm: Partial<LlmSettings>, rest?: Partial<Omit<Settings, 'profiles' | 'activeProfile' | 'version'>>): Promise<void>
+  /** `rest.safety`: the fields given, the rest as a fresh install has them. */
+  configure(llm: Partial<LlmSettings>, rest?: Partial<Omit<Settings, 'profiles' | 'activeProfile' | 'version' | 'safety'>> & { safety?: Partial<Settings['safety']> }): Promise<void>
   storage(area: 'local' | 'session'): Promise<Record<string, unknown>>
   openPanel(page: Page): Promise<Frame>
   panel(page: Page, opts?: { timeout?: number }): Promise<Frame>
@@ -63,7 +64,7 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
     },
     async configure(llm, rest = {}) {
       const base = structuredClone(DEFAULT_SETTINGS)
-      const settings: Settings = { ...base, ...rest, profiles: [{ ...base.profiles[0], ...llm }], activeProfile: base.profiles[0].id }
+      const settings: Settings = { ...base, ...rest, safety: { ...base.safety, ...rest.safety }, profiles: [{ ...base.profiles[0], ...llm }], activeProfile: base.profiles[0].id }
       await (await worker()).evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
     },
     storage: async (area) => (await worker()).evaluate((a) => chrome.storage[a].get(null), area),

@@ -5,8 +5,14 @@ import { resolve } from 'node:path'
 export const chromiumPath = process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
 export const distDir = process.env.AVA_DIST ?? resolve(import.meta.dirname, '../../dist')
 
-/** Flags every Chromium we start needs on these machines (no network beyond loopback, root). */
+/**
+ * Flags every Chromium we start needs on these machines (no network beyond loopback, root).
+ * Every `*.test` host (RFC 6761: never a real one) resolves to the loopback servers, so a test can
+ * put pages on named sites and their subdomains (`mail.bank.test`, `accounts.bank.test`,
+ * `pay.evil.test`); nothing else is resolved differently.
+ */
 export const baseArgs = [
+  '--host-resolver-rules=MAP *.test 127.0.0.1',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -20,9 +20,11 @@ import { emitToPanels } from './panels'
 import { execInPage, navigate, pageContext, sendCommand, tabUrl } from './page'
 import { trackRequests } from './requests'
 import { pageUrl, type SitePolicy, type TabGate } from '../core/offsite'
+import { siteOf } from '../core/host'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
 import { checkAttachments, infoOf, placeAttachments, type Attachment } from '../core/agent/attachments'
 import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
+import { questions, waitInTab } from './questions'
 
 /**
  * The agent's wiring (issue 19): the run itself is src/core/agent/run.ts; this file builds its
@@ -33,8 +35,6 @@ import { dropAttachments, heldAttachments, keepAttachments } from './attachments
 interface Live {
   id: string
   controller: AbortController
-  /** Resolves the pending risky-step question. */
-  answer?: (allow: boolean) => void
   /** Resolves the pending `ask` (the person's own words, or Continue). */
   reply?: (answer: PersonAnswer) => void
 }
@@ -58,7 +58,9 @@ function sitesOf(settings: Settings): SitePolicy {
 
 /** The gate of a run that starts on `url`: its own site, the lists, and whether other sites ask first. */
 function gateOf(url: string, settings: Settings): TabGate {
-  return { site: pageUrl(url, '')?.hostname ?? '', allowed: [], policy: sitesOf(settings), crossSite: settings.safety.confirm.includes('cross_site') }
+  // By site, as the page's own check (core/offsite.ts `offsiteOf`): the rules let through the
+  // run's registrable domain and its subdomains, not other sites under a shared suffix.
+  return { site: (pageUrl(url, '') && siteOf(url)) ?? '', allowed: [], policy: sitesOf(settings), crossSite: settings.safety.confirm.includes('cross_site') }
 }
 
 export function isRunning(tabId: number): boolean {
@@ -94,13 +96,6 @@ export function stopRun(tabId: number): boolean {
   const run = live.get(tabId)
   if (!run) return false
   run.controller.abort(avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped')))
-  return true
-}
-
-export function answerConfirmation(tabId: number, runId: string, allow: boolean): boolean {
-  const run = live.get(tabId)
-  if (!run || run.id !== runId || !run.answer) return false
-  run.answer(allow)
   return true
 }
 
@@ -151,6 +146,8 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
   live.set(state.tabId, me)
   void run().finally(() => {
     untrack()
+    // A run that ended has no question open; one left (a race with Stop) is closed as a no.
+    questions.end(state.id)
     void dropAttachments(state.id).catch(() => undefined)
     for (const [tabId, r] of live) {
       if (r !== me) continue
@@ -262,15 +259,9 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
           }
           signal.addEventListener('abort', () => ((me.reply = undefined), reject(signal.reason)), { once: true })
         }),
-      confirm: (_question, signal) =>
-        new Promise<boolean>((resolve) => {
-          const done = (allow: boolean) => {
-            me.answer = undefined
-            resolve(allow)
-          }
-          me.answer = done
-          signal.addEventListener('abort', () => done(false), { once: true })
-        }),
+      // The card run.ts wrote waits in the one registry, as every other question does
+      // (src/background/questions.ts): answered from the panel of the tab the run is in now.
+      confirm: ({ cardId }, signal) => waitInTab(tabId, cardId, me.id, signal),
     },
     secrets: { vault: () => vaultStore.get(), sites: () => vaultSitesStore.get() },
     attachments: { held: () => heldAttachments(me.id) },

@@ -15,7 +15,7 @@ import { settingsStore } from '../storage/settings'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
 import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
-import { askInPanel } from './recorder'
+import { askInPanel, questions } from './questions'
 import { countsAsStep } from '../core/page/channel'
 import { domAction, flowStepCounts, PageActionSchema } from '../core/vocabulary'
 import { askUntilDecided, questionOf } from '../core/gate/step'
@@ -150,8 +150,8 @@ function status(s: Session, state: 'running' | 'stopped' | 'done'): void {
 }
 
 /** Asks in the tab's panel with Allow and Deny; false when the session ends first. */
-async function question(tabId: number, chat: ChatWriter, text: string, ask: ReturnType<typeof msg>, signal?: AbortSignal): Promise<boolean> {
-  return askInPanel(tabId, chat, { id: newId('mcpq'), text, reason: text, step: 0, msg: ask }, signal)
+async function question(tabId: number, chat: ChatWriter, text: string, ask: ReturnType<typeof msg>, signal?: AbortSignal, owner = newId('mcp-attach')): Promise<boolean> {
+  return askInPanel(tabId, chat, { owner, text, reason: text, step: 0, msg: ask }, signal)
 }
 
 /** Commands that change the page count against the step limit; reads and waits do not (as for the agent's steps). */
@@ -178,6 +178,7 @@ async function end(s: Session, why: string): Promise<void> {
   if (sessions.get(s.tabId) !== s) return
   sessions.delete(s.tabId)
   s.controller.abort(new Error(why))
+  questions.end(s.id)
   port?.postMessage({ kind: 'stopped', message: why })
   await s.chat.add({ role: 'system', kind: 'info', text: why, msg: msg('mcp.stopped', { client: s.client }) }).catch(() => undefined)
   status(s, 'stopped')
@@ -222,7 +223,7 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     // The person's step limit holds in the extension too (a program in the host's place counts
     // nothing): past it, the person decides whether the client may go on for as many again.
     const text = `${s.client} has taken ${agent.stepLimit} steps in this tab, your step limit. Let it go on?`
-    if (!(await question(s.tabId, s.chat, text, msg('mcp.stepLimit', { client: s.client, n: agent.stepLimit }), s.controller.signal))) {
+    if (!(await question(s.tabId, s.chat, text, msg('mcp.stepLimit', { client: s.client, n: agent.stepLimit }), s.controller.signal, s.id))) {
       s.acted--
       return { ok: false, code: 'INVALID', message: `The person's step limit (${agent.stepLimit}) was reached and they did not let ${s.client} go on.` }
     }
@@ -253,7 +254,7 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     (yes) => once(yes ? ({ ...sent, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } as PageCommand) : sent),
     (o) => (gated ? questionOf(o as PageOutcome<'act'>) : null),
     async (refusal) => {
-      if (!(await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal))) return false
+      if (!(await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal, s.id))) return false
       if (refusal.offsite) await allowDomain(s.tabId, refusal.offsite)
       return true
     },
@@ -292,7 +293,7 @@ async function fillSecrets(s: Session, step: PageAction): Promise<{ step: PageAc
   const unbound = unboundOn(names, bound, origin)
   if (unbound.length) return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}.` }
   const text = `${s.client}: ${secretQuestion(names, origin!)}`
-  if (!(await question(s.tabId, s.chat, text, msg('mcp.secret.ask', { client: s.client, names: names.join(', '), site: origin! }), s.controller.signal))) return { error: `The person did not let ${s.client} type ${names.join(', ')}.` }
+  if (!(await question(s.tabId, s.chat, text, msg('mcp.secret.ask', { client: s.client, names: names.join(', '), site: origin! }), s.controller.signal, s.id))) return { error: `The person did not let ${s.client} type ${names.join(', ')}.` }
   return { step: { ...step, value: r.value }, secretSites: (bound[names[0]] ?? []).filter((o) => names.every((n) => bound[n]?.includes(o))) }
 }
 

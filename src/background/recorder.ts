@@ -30,11 +30,12 @@ import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow
 import { userPacksStore } from '../storage/packs'
 import { vaultFor } from '../storage/vault'
 import { boundSecrets, describeResult, engineFor, getRegistry, reloadRegistry } from './actions'
-import { chatWriter, conversationOf, newId, type ChatWriter } from './conversation'
-import type { Msg } from '../core/chat'
+import { chatWriter, conversationOf, newId } from './conversation'
+import { askInPanel, askInPopup } from './questions'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { settingsStore } from '../storage/settings'
+import { confirmFor } from '../core/settings'
 import { isDocumentGone, takeNewTab, waitForDoc } from './tabs'
 
 /**
@@ -290,121 +291,21 @@ export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): vo
 }
 
 /**
- * The one registry of questions waiting on the person, by id, whoever asked (a replay, `/run`, an
- * MCP client, the popup's Run) and wherever it is shown: `tabId` for a card in that tab's panel,
- * `runId` for the popup run that asked (only that run's popup may answer it).
- */
-const questions = new Map<string, { tabId?: number; runId?: string; answer: (allow: boolean) => void }>()
-
-/** A question for the popup, as it shows it. */
-export interface PopupQuestion {
-  id: string
-  reason: string
-  msg: Msg
-}
-
-/** How long a popup question waits: long enough to read and decide, short enough that a closed popup does not hold the run. */
-const kPopupAnswerMs = 120_000
-
-/** Per popup run: the question waiting for its popup, and the popup's wait for the next one. */
-const popupRuns = new Map<string, { pending?: PopupQuestion; waiter?: (q: PopupQuestion | null) => void }>()
-
-/** Starts a popup run's questions; `end` answers a waiting popup with "no more". */
-export function openPopupRun(runId: string): { end(): void } {
-  // The popup's first wait may arrive before its Run (two messages at once): it made the entry.
-  if (!popupRuns.has(runId)) popupRuns.set(runId, {})
-  return {
-    end() {
-      const r = popupRuns.get(runId)
-      popupRuns.delete(runId)
-      r?.waiter?.(null)
-      for (const [id, q] of questions) {
-        if (q.runId !== runId) continue
-        questions.delete(id)
-        q.answer(false)
-      }
-    },
-  }
-}
-
-/** The popup's wait for its run's next question; null when the run has ended. */
-export function nextPopupQuestion(runId: string): Promise<PopupQuestion | null> {
-  let r = popupRuns.get(runId)
-  if (!r) popupRuns.set(runId, (r = {}))
-  if (r.pending) return Promise.resolve(r.pending)
-  return new Promise((resolve) => {
-    r.waiter = (q) => {
-      r.waiter = undefined
-      resolve(q)
-    }
-  })
-}
-
-/** A question shown in the popup that started the run, answered there; a run that ended is a no. */
-export async function askInPopup(runId: string, card: PopupQuestion, signal?: AbortSignal): Promise<boolean> {
-  const r = popupRuns.get(runId)
-  if (!r) return false
-  const allow = new Promise<boolean>((resolve) => {
-    questions.set(card.id, { runId, answer: resolve })
-    signal?.addEventListener('abort', () => resolve(false), { once: true })
-    // A popup closed under its question cannot say so: an unanswered question ends as a no.
-    setTimeout(() => resolve(false), kPopupAnswerMs)
-  })
-  r.pending = card
-  r.waiter?.(card)
-  const answer = await allow
-  questions.delete(card.id)
-  r.pending = undefined
-  return answer
-}
-
-/** The popup's answer to its run's question; false when it is not one of that run's. */
-export function answerPopupQuestion(runId: string, id: string, allow: boolean): boolean {
-  const q = questions.get(id)
-  if (!q || q.runId !== runId) return false
-  q.answer(allow)
-  return true
-}
-
-/**
- * A question in the tab's panel, answered by Allow or Deny there: one card, one waiting entry in
- * the registry above; a run that stops meanwhile (`signal`) is a no. Replays and MCP clients ask
- * through it.
- */
-export async function askInPanel(tabId: number, chat: ChatWriter, card: { id: string; text: string; reason: string; step: number; msg: Msg }, signal?: AbortSignal): Promise<boolean> {
-  const added = await chat.add({ role: 'system', kind: 'confirm', text: card.text, confirm: { runId: card.id, step: card.step, reason: card.reason, state: 'pending', msg: card.msg } })
-  const allow = await new Promise<boolean>((resolve) => {
-    questions.set(card.id, { tabId, answer: resolve })
-    signal?.addEventListener('abort', () => resolve(false), { once: true })
-  })
-  questions.delete(card.id)
-  await chat.patch(added.id, { confirm: { ...added.confirm!, state: allow ? 'allowed' : 'denied' } })
-  return allow
-}
-
-/** The person's answer to a replay's question (the chat's Allow / Deny); false when it is not one. */
-export function answerFlowQuestion(tabId: number, id: string, allow: boolean): boolean {
-  const q = questions.get(id)
-  if (!q || q.tabId === undefined || q.tabId !== tabId) return false
-  q.answer(allow)
-  return true
-}
-
-/**
- * A replay passes the gate every step passes (issue 15): the person's confirm categories and site
- * lists, risky steps asked in the chat as the agent asks, and the step limit.
- */
-/** The replay's gates; `tabNow` is the tab its steps act on now (a `tab` step moves them). */
-/**
  * The gate of steps the person started without the agent (a flow replay, `/run`, the popup's
- * Run): the step limit, the site lists, and risky steps asked about in the tab's panel.
+ * Run), as every step passes it (issue 15): the person's confirm categories and site lists, risky
+ * steps asked in the tab's panel (or the popup that started the run) as the agent asks, and the
+ * step limit. `tabNow` is the tab its steps act on now (a `tab` step moves them).
  */
-export async function replayGuard(tabId: number, tabNow: () => number, name: string, signal?: AbortSignal, popupRun?: string): Promise<StepGuard> {
+export async function replayGuard(tabId: number, tabNow: () => number, name: string, opts: { signal?: AbortSignal; popupRun?: string; own?: boolean } = {}): Promise<StepGuard> {
+  const { signal, popupRun } = opts
   const { safety, agent } = await settingsStore.get()
   const chat = popupRun ? null : chatWriter(await conversationOf(tabId), () => tabId)
   let used = 0
+  // The replay's questions wait in the one registry under this id (src/background/questions.ts).
+  const owner = popupRun ?? newId('replay')
   return {
-    confirm: safety.confirm,
+    // `own`: `/run` or the popup's Run, which may skip the risk questions where the person said so.
+    confirm: confirmFor(safety, !!opts.own),
     sites: { allow: safety.allowDomains, deny: safety.denyDomains },
     // The site of the page the steps act on now, not of the tab the replay began in.
     here: () => tabUrl(tabNow()),
@@ -412,12 +313,11 @@ export async function replayGuard(tabId: number, tabNow: () => number, name: str
       if (++used > agent.stepLimit) throw new Error(`The replay reached the step limit (${agent.stepLimit}) and stopped; raise it in options.`)
     },
     async ask(reason, refusal) {
-      const id = newId('replay')
       // The question in the person's language, asked as the agent asks it.
       const ask = refusal ? refusalAsk(name, refusal) : riskAsk('step', { step: name })
       // `popupRun`: the popup's Run asks in the popup that started it, where the person is looking.
-      if (popupRun) return askInPopup(popupRun, { id, reason: `${name}: ${reason}`, msg: ask }, signal)
-      return askInPanel(tabId, chat!, { id, text: `${name}: ${reason}`, reason, step: used, msg: ask }, signal)
+      if (popupRun) return askInPopup(popupRun, { id: newId('popupq'), reason: `${name}: ${reason}`, msg: ask }, signal)
+      return askInPanel(tabId, chat!, { owner, text: `${name}: ${reason}`, reason, step: used, msg: ask }, signal)
     },
     allowed: async (refusal) => void (refusal.offsite && (await allowDomain(tabNow(), refusal.offsite))),
   }
@@ -435,7 +335,7 @@ async function reviewShaped(tabId: number, entry: SavedFlow, signal?: AbortSigna
   const steps = shaped.map((s) => `${s.step + 1}. ${s.text}`).join('; ')
   const chat = chatWriter(await conversationOf(tabId), () => tabId)
   const reason = `made from a run a web page could have steered: ${steps}`
-  const yes = await askInPanel(tabId, chat, { id: newId('review'), text: `${name}: ${reason}`, reason, step: 0, msg: riskAsk('shapedFlow', { step: name, steps }) }, signal)
+  const yes = await askInPanel(tabId, chat, { owner: newId('review'), text: `${name}: ${reason}`, reason, step: 0, msg: riskAsk('shapedFlow', { step: name, steps }) }, signal)
   if (!yes) throw new ProtocolError('REVIEW_DECLINED', `Flow "${name}" was not replayed: its page-shaped steps were not approved.`, { name })
   const all = await savedFlowsStore.get()
   if (all[entry.id]) await savedFlowsStore.set({ ...all, [entry.id]: { ...all[entry.id], reviewedAt: Date.now() } })
@@ -448,7 +348,7 @@ export async function replaySaved(tabId: number, id: string, params: Record<stri
   // The panel replays on the page in front of the person; only another site sends it to the start page.
   const ref: { port?: ReturnType<typeof tabFlowPort> } = {}
   await reviewShaped(tabId, entry, signal)
-  const guard = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, signal)
+  const guard = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, { signal })
   const port = (ref.port = tabFlowPort(tabId, guard, await boundSecrets()))
   const here = await port.url!(signal ?? new AbortController().signal)
   const start = entry.flow.metadata.start_url

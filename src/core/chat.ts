@@ -83,7 +83,8 @@ export const ChatMessageSchema = z.object({
       runId: z.string(),
       step: z.number(),
       reason: z.string(),
-      state: z.enum(['pending', 'allowed', 'denied']),
+      /** `closed`: it no longer waited when answered (its worker had restarted); nothing was done. */
+      state: z.enum(['pending', 'allowed', 'denied', 'closed']),
       /** The reason in the person's language (`reason` is its English). */
       msg: MsgSchema.optional(),
       /** The run's message: the card is drawn under its step there, where it was asked, not after the answer. */

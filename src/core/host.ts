@@ -1,3 +1,5 @@
+import { getDomain } from 'tldts'
+
 /**
  * One spelling per host, so that a listed host cannot be reached under another name the browser
  * loads just the same (docs/security.md, "Leaving the site, and blocked sites").
@@ -62,4 +64,30 @@ export function urlHost(url: string | URL): string | null {
   } catch {
     return null
   }
+}
+
+/**
+ * The site of a URL, as browsers draw the line between one party and another (the HTML
+ * standard's "site", the cookie rules' "same-site"): its registrable domain (eTLD+1) by the
+ * public suffix list, private section included, so `mail.example.com` and `accounts.example.com`
+ * are one site while `alice.github.io` and `bob.github.io` are two, as are `a.co.uk` and
+ * `b.co.uk`. An IP address, `localhost` or a host that is itself a public suffix has no
+ * registrable domain: it is its own site, by its whole canonical host. Scheme and port are left
+ * out (as they were when sites were compared by hostname). Null when the URL has no host.
+ */
+export function siteOf(url: string | URL): string | null {
+  const host = urlHost(url)
+  if (!host) return null
+  if (host.startsWith('[') || /^\d+(\.\d+){3}$/.test(host)) return host
+  return getDomain(host, { allowPrivateDomains: true }) ?? host
+}
+
+/**
+ * Two URLs are on the same site (`siteOf`). For the site checks of where a step acts and where
+ * it goes (core/offsite.ts, core/step-place.ts); never for secrets, which stay bound to their
+ * exact origin (core/agent/secrets.ts `originOf`, dom/secret-trust.ts).
+ */
+export function sameSite(a: string, b: string): boolean {
+  const x = siteOf(a)
+  return !!x && x === siteOf(b)
 }

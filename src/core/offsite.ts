@@ -1,7 +1,7 @@
-import { kRiskReasons, sameSite } from './agent/risk'
+import { kRiskReasons } from './agent/risk'
 import type { ExecFailure, RiskCategory } from './exec'
 import { domainAllowed, hostPattern } from './settings'
-import { urlHost } from './host'
+import { sameSite, urlHost } from './host'
 
 /**
  * Every way a step can leave the site or reach a denied one (issue 15 §2), decided once here:
@@ -48,6 +48,8 @@ export function offsiteOf(target: string, here: string, policy: SitePolicy): Off
   if (!url) return null
   const out = { url: url.href, host: url.host }
   if (!domainAllowed(url.href, { allowDomains: policy.allow, denyDomains: policy.deny })) return { verdict: 'denied', ...out }
+  // By site, not origin: a link from mail.example.com to accounts.example.com stays with the same
+  // party, as the background gate's rules (`gateRules`, the run's `site`) let it through too.
   return sameSite(url.href, here) ? null : { verdict: 'cross_site', ...out }
 }
 
@@ -75,7 +77,7 @@ export function navigationRefusal(target: string, here: string, policy: SitePoli
 
 /** What the gate of one tab lets through: its site, the sites the person said yes to, the lists. */
 export interface TabGate {
-  /** The host the run started on. */
+  /** The site the run started on (host.ts `siteOf`: its registrable domain, or an IP's or localhost's whole host). */
   site: string
   /** Hosts the person confirmed during the run (a cross-site step or a `navigate`). */
   allowed: string[]

@@ -14,8 +14,9 @@ import { canonicalHost, urlHost } from './host'
  *   1  one `llm` block; `ui.language` inside settings.
  *   2  provider profiles (`profiles`, `activeProfile`); history retention; `ui` moved to `UiPrefs`.
  *   3  risk categories `permission` and `data_send` (issue 15), asked about unless switched off.
+ *   4  `safety.skipOwnCommands`: the person's own `/run` and popup Run may skip the risk questions (off).
  */
-export const SETTINGS_VERSION = 3
+export const SETTINGS_VERSION = 4
 
 export { PROVIDERS, type ProviderKind } from './providers'
 
@@ -70,13 +71,25 @@ const AgentSchema = z.object({
   /** Replay a request seen before on the same site with no LLM call (seed 001 §2.4). */
   useCache: z.boolean(),
 })
-const SafetySchema = z.object({
+/** The safety section up to version 3. */
+const SafetyV3Schema = z.object({
   /** Steps of these kinds wait for the person's OK. */
   confirm: z.array(z.enum(RISK_CATEGORIES)),
   /** When not empty, Ava acts only on these hosts (a leading `*.` matches subdomains). */
   allowDomains: z.array(z.string().max(253)),
   /** Ava never acts on these hosts. */
   denyDomains: z.array(z.string().max(253)),
+})
+const SafetySchema = SafetyV3Schema.extend({
+  /**
+   * Steps of an action the person starts themselves (`/run`, the popup's Run) go without the risk
+   * questions (`confirm`); what a step would do elsewhere still asks or is refused: another
+   * site's frame or page, an upload to another site, a program download, a blocked site, a saved
+   * secret leaving its site, a flow a page could have shaped (docs/settings.md, "Safety"). The
+   * model's steps and MCP clients' always ask. Off unless the person turns it on; a file or an
+   * object that leaves it out means off.
+   */
+  skipOwnCommands: z.boolean().default(false),
 })
 
 export const HistorySchema = z.object({
@@ -114,6 +127,8 @@ function checkProfiles(s: { profiles: Profile[]; activeProfile: string }, ctx: z
 }
 
 export const SettingsSchema = z.object({ version: z.literal(SETTINGS_VERSION), ...kSettingsFields }).superRefine(checkProfiles)
+/** Versions 2 and 3 had the same fields but the safety section's switch. */
+const kSettingsFieldsV3 = { ...kSettingsFields, safety: SafetyV3Schema }
 export type Settings = z.infer<typeof SettingsSchema>
 
 export const kDefaultProfileId = 'default'
@@ -134,7 +149,7 @@ export const DEFAULT_SETTINGS: Settings = {
   ],
   activeProfile: kDefaultProfileId,
   agent: { stepLimit: 20, useCache: true },
-  safety: { confirm: [...RISK_CATEGORIES], allowDomains: [], denyDomains: [] },
+  safety: { confirm: [...RISK_CATEGORIES], allowDomains: [], denyDomains: [], skipOwnCommands: false },
   history: { keep: 'messages', messages: kDefaultHistoryMessages, days: kDefaultHistoryDays },
 }
 
@@ -174,13 +189,13 @@ export const SettingsV1Schema = z.object({
   version: z.literal(1),
   llm: LlmSettingsSchema,
   agent: z.object({ stepLimit: AgentSchema.shape.stepLimit, useCache: z.boolean().optional() }),
-  safety: SafetySchema.optional(),
+  safety: SafetyV3Schema.optional(),
   ui: z.object({ language: z.enum(LANGUAGES) }).optional(),
 })
 export type SettingsV1 = z.infer<typeof SettingsV1Schema>
 
 /** Version 2: the shape of version 3, before the `permission` and `data_send` categories. */
-export const SettingsV2Schema = z.object({ version: z.literal(2), ...kSettingsFields }).superRefine(checkProfiles)
+export const SettingsV2Schema = z.object({ version: z.literal(2), ...kSettingsFieldsV3 }).superRefine(checkProfiles)
 export type SettingsV2 = z.infer<typeof SettingsV2Schema>
 
 /** The name a profile gets from its provider until the person names it. */
@@ -193,7 +208,7 @@ export function settingsV1toV2(v1: SettingsV1): { settings: SettingsV2; ui: UiPr
       profiles: [{ id: kDefaultProfileId, name: kProviderNames[v1.llm.provider], ...v1.llm }],
       activeProfile: kDefaultProfileId,
       agent: { stepLimit: v1.agent.stepLimit, useCache: v1.agent.useCache ?? DEFAULT_SETTINGS.agent.useCache },
-      safety: v1.safety ?? structuredClone(DEFAULT_SETTINGS.safety),
+      safety: v1.safety ?? { confirm: [...DEFAULT_SETTINGS.safety.confirm], allowDomains: [], denyDomains: [] },
       history: structuredClone(DEFAULT_SETTINGS.history),
     },
     ui: { version: UI_PREFS_VERSION, language: v1.ui?.language ?? 'auto' },
@@ -206,9 +221,18 @@ export function settingsV1toV2(v1: SettingsV1): { settings: SettingsV2; ui: UiPr
  */
 const kAddedInV3: readonly RiskCategory[] = ['permission', 'data_send']
 
-export function settingsV2toV3(v2: SettingsV2): Settings {
+/** Version 3: the shape of version 4, before `safety.skipOwnCommands`. */
+export const SettingsV3Schema = z.object({ version: z.literal(3), ...kSettingsFieldsV3 }).superRefine(checkProfiles)
+export type SettingsV3 = z.infer<typeof SettingsV3Schema>
+
+export function settingsV2toV3(v2: SettingsV2): SettingsV3 {
   const confirm = [...v2.safety.confirm, ...kAddedInV3.filter((c) => !v2.safety.confirm.includes(c))]
   return { ...v2, version: 3, safety: { ...v2.safety, confirm } }
+}
+
+/** The person's own commands ask as every step does until they say otherwise. */
+export function settingsV3toV4(v3: SettingsV3): Settings {
+  return { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false } }
 }
 
 export type Issue = { path: string; message: string }
@@ -225,7 +249,7 @@ export function migrateSettings(value: unknown): MigrationResult {
     const r = SettingsSchema.safeParse(value)
     return r.success ? { ok: true, value: r.data, from: SETTINGS_VERSION } : { ok: false, from: SETTINGS_VERSION, issues: toIssues(r.error) }
   }
-  if (version === 1 || version === 2) {
+  if (version === 1 || version === 2 || version === 3) {
     let v2: unknown = value
     let ui: UiPrefs | undefined
     if (version === 1) {
@@ -233,9 +257,15 @@ export function migrateSettings(value: unknown): MigrationResult {
       if (!r.success) return { ok: false, from: 1, issues: toIssues(r.error) }
       ;({ settings: v2, ui } = settingsV1toV2(r.data))
     }
-    const r2 = SettingsV2Schema.safeParse(v2)
-    if (!r2.success) return { ok: false, from: version, issues: toIssues(r2.error) }
-    const checked = SettingsSchema.safeParse(settingsV2toV3(r2.data))
+    let v3: unknown = value
+    if (version !== 3) {
+      const r2 = SettingsV2Schema.safeParse(v2)
+      if (!r2.success) return { ok: false, from: version, issues: toIssues(r2.error) }
+      v3 = settingsV2toV3(r2.data)
+    }
+    const r3 = SettingsV3Schema.safeParse(v3)
+    if (!r3.success) return { ok: false, from: version, issues: toIssues(r3.error) }
+    const checked = SettingsSchema.safeParse(settingsV3toV4(r3.data))
     if (!checked.success) return { ok: false, from: version, issues: toIssues(checked.error) }
     return ui ? { ok: true, value: checked.data, from: version, ui } : { ok: true, value: checked.data, from: version }
   }
@@ -281,6 +311,8 @@ export interface SafetyKept {
   allow: string[]
   /** Blocked sites the file would unblock. */
   deny: string[]
+  /** The file would let the person's own commands skip the risk questions. */
+  ownCommands?: boolean
 }
 
 /**
@@ -301,7 +333,22 @@ export function mergeSafety(stored: Settings['safety'], file: Settings['safety']
     kept.allow = file.allowDomains.length ? file.allowDomains.filter((d) => !stored.allowDomains.includes(d)) : ['*']
     allowDomains = both.length ? both : stored.allowDomains
   }
-  return { safety: { confirm, allowDomains, denyDomains }, kept }
+  // Skipping questions is the person's choice in Options, never a file's.
+  const skipOwnCommands = stored.skipOwnCommands && file.skipOwnCommands
+  if (file.skipOwnCommands && !stored.skipOwnCommands) kept.ownCommands = true
+  return { safety: { confirm, allowDomains, denyDomains, skipOwnCommands }, kept }
+}
+
+/**
+ * The risk categories whose questions a step asks, by who started it: the model, an MCP client,
+ * a saved flow — the person's list; the person's own command (`/run`, the popup's Run) with
+ * `skipOwnCommands` on — only `cross_site`, a question about WHERE the step acts. The other checks
+ * on where a step acts (a blocked site, an upload to another site, a program download, a saved
+ * secret leaving its origin, a pack sending page data off its sites, a page-shaped flow) do not
+ * read this list: they ask or refuse whoever started the step.
+ */
+export function confirmFor(safety: Settings['safety'], own: boolean): RiskCategory[] {
+  return own && safety.skipOwnCommands ? safety.confirm.filter((c) => c === 'cross_site') : [...safety.confirm]
 }
 
 export function domainAllowed(url: string, safety: Pick<Settings['safety'], 'allowDomains' | 'denyDomains'>): boolean {

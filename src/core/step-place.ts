@@ -1,8 +1,7 @@
 import type { Msg } from './chat'
 import type { ExecFailure, RiskCategory } from './exec'
-import { sameSite } from './agent/risk'
 import { domainAllowed } from './settings'
-import { urlHost } from './host'
+import { sameSite, urlHost } from './host'
 import type { SitePolicy } from './offsite'
 import { domAction } from './vocabulary'
 
@@ -53,6 +52,8 @@ export function frameSiteRefusal(place: StepPlace, action: string, policy: SiteP
     return blocked(`Blocked: the element is in a frame of ${host}, which is not allowed in Ava's options (allowed and blocked sites), so Ava did not act there.`, msg('outcome.step.frameBlocked', { host }))
   }
   if (place.top || !domAction(action).gate.changes || !confirm.includes('cross_site')) return null
+  // By site (host.ts `siteOf`): a sign-in frame of accounts.example.com inside mail.example.com is
+  // the same party; a frame of bob.github.io inside alice.github.io is not.
   if (!opaque && place.run && sameSite(place.frame, place.run)) return null
   const host = opaque ? '(sandboxed frame)' : hostOf(place.frame)
   return ask('risk.ask.frameSite', { host }, `Acts in a frame of another site: ${host}`, 'cross_site')
@@ -71,6 +72,7 @@ export interface PlacedFile {
  * confirm list says — the file is theirs, handed to Ava for the site they were on.
  */
 export function uploadRefusal(files: readonly PlacedFile[], frame: string): ExecFailure | null {
+  // By site, as the frame check: the party the person handed the file to, not one origin of it.
   const elsewhere = files.filter((f) => f.site && !(/^https?:/i.test(frame) && sameSite(frame, f.site)))
   if (!elsewhere.length) return null
   const names = elsewhere.map((f) => `“${f.name}”`).join(', ')

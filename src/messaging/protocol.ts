@@ -44,7 +44,6 @@ export interface Protocol {
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
   /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
   'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
-  'panel→bg:run.confirm': { req: { runId: string; allow: boolean }; res: { ok: boolean } }
   /** The person's answer to the model's question (an `ask` step): their words, or Continue with none. */
   'panel→bg:run.answer': { req: { runId: string; text?: string; continued?: boolean }; res: { ok: boolean; reason?: 'closed' | 'empty' } }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
@@ -152,7 +151,13 @@ export interface Protocol {
   'popup→bg:action.runIn': { req: { tabId: number | null; action: string; params: Record<string, unknown>; runId: string }; res: ActionResult }
   /** The next question of a popup run, once there is one; null when the run has ended. */
   'popup→bg:question.next': { req: { runId: string }; res: { question: { id: string; reason: string; msg: Msg } | null } }
-  'popup→bg:question.answer': { req: { runId: string; id: string; allow: boolean }; res: { ok: boolean } }
+  /**
+   * The person's Allow or Deny to a question waiting on them (src/background/questions.ts): from a
+   * tab's panel, `id` is the card's message id; from the popup, `runId` is its Run and `id` the
+   * question it showed. Refused (`reason`) when it was answered already, has closed, or is not
+   * that place's to answer.
+   */
+  'ui→bg:question.answer': { req: { id: string; allow: boolean; runId?: string }; res: { ok: boolean; reason?: 'answered' | 'closed' | 'elsewhere' | 'unknown' } }
 }
 
 export type MessageName = keyof Protocol

@@ -20,6 +20,8 @@ export interface Draft {
   /** One host per line (commas and spaces also separate). */
   allowDomains: string
   denyDomains: string
+  /** Safety: the person's own commands (`/run`, the popup's Run) skip the risk questions. */
+  skipOwnCommands: boolean
   history: HistoryRetention
   language: LanguagePref
   /** Screenshots for models that see (docs/agent.md, "Screenshots"): on or off, and the sites never captured, one per line. */
@@ -38,6 +40,7 @@ function toDraft(s: PublicSettings): Draft {
     confirm: [...s.safety.confirm],
     allowDomains: s.safety.allowDomains.join('\n'),
     denyDomains: s.safety.denyDomains.join('\n'),
+    skipOwnCommands: s.safety.skipOwnCommands,
     history: { ...s.history },
     language: s.ui.language,
     screenshots: (s.screenshots ?? DEFAULT_SCREENSHOTS).enabled,
@@ -56,7 +59,7 @@ export function toInput(d: Draft): SettingsInput {
     })),
     activeProfile: d.activeProfile,
     agent: { stepLimit: Number(d.agent.stepLimit), useCache: d.agent.useCache },
-    safety: { confirm: [...d.confirm], allowDomains: lines(d.allowDomains), denyDomains: lines(d.denyDomains) },
+    safety: { confirm: [...d.confirm], allowDomains: lines(d.allowDomains), denyDomains: lines(d.denyDomains), skipOwnCommands: d.skipOwnCommands },
     history: { keep: d.history.keep, messages: Number(d.history.messages), days: Number(d.history.days) },
     ui: { language: d.language },
     screenshots: { enabled: d.screenshots, offSites: lines(d.screenshotsOff) },

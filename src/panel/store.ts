@@ -109,8 +109,15 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  async function confirm(runId: string, allow: boolean) {
-    await send('panel→bg:run.confirm', { runId, allow }).catch((e) => (error.value = refusal(e)))
+  /** Allow or Deny on a question's card (`id`: the card's message id). */
+  async function confirm(id: string, allow: boolean) {
+    try {
+      const r = await send('ui→bg:question.answer', { id, allow })
+      // A second click on a card already answered says nothing: the card shows the first answer.
+      if (!r.ok && r.reason !== 'answered') error.value = t(r.reason === 'elsewhere' ? 'confirm.refused.elsewhere' : 'confirm.refused.closed')
+    } catch (e) {
+      error.value = refusal(e)
+    }
   }
 
   /** The person's answer to the model's question: their words, or Continue (`null`). */

@@ -312,7 +312,7 @@ export const useActionStore = defineStore('action', () => {
     const id = runId
     if (!q || !id) return
     question.value = null
-    await send('popup→bg:question.answer', { runId: id, id: q.id, allow }).catch(() => undefined)
+    await send('ui→bg:question.answer', { runId: id, id: q.id, allow }).catch(() => undefined)
     answered?.()
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { canonicalHost } from '../../src/core/host'
+import { canonicalHost, sameSite, siteOf } from '../../src/core/host'
 import { blockedBy, gateRules, offsiteOf } from '../../src/core/offsite'
 import { domainAllowed, hostPattern } from '../../src/core/settings'
 
@@ -92,5 +92,66 @@ describe('canonicalHost: one spelling per host', () => {
 
   it('is no host for a path, a user, a port in a list entry, or a space', () => {
     for (const p of ['evil.com/x', 'a@evil.com', 'evil.com:8080', 'a b.com', '']) expect(hostPattern(p), p).toBeNull()
+  })
+})
+
+describe('siteOf / sameSite: one party, by the public suffix list', () => {
+  it('puts a registrable domain and its subdomains on one site', () => {
+    expect(siteOf('https://mail.example.com/inbox')).toBe('example.com')
+    expect(sameSite('https://mail.example.com/', 'https://accounts.example.com/signin')).toBe(true)
+    expect(sameSite('https://www.example.com/a', 'https://example.com/b')).toBe(true)
+    // Scheme and port are not part of a site here, as before.
+    expect(sameSite('http://example.com:8080/', 'https://a.example.com/')).toBe(true)
+  })
+
+  it('keeps sites under a shared public suffix apart (ICANN and private sections)', () => {
+    expect(siteOf('https://shop.bbc.co.uk/')).toBe('bbc.co.uk')
+    expect(sameSite('https://a.co.uk/', 'https://b.co.uk/')).toBe(false)
+    expect(sameSite('https://news.bbc.co.uk/', 'https://shop.bbc.co.uk/')).toBe(true)
+    expect(siteOf('https://alice.github.io/x')).toBe('alice.github.io')
+    expect(sameSite('https://alice.github.io/', 'https://bob.github.io/')).toBe(false)
+    expect(sameSite('https://alice.github.io/', 'https://docs.alice.github.io/')).toBe(true)
+    expect(sameSite('https://x.blogspot.com/', 'https://y.blogspot.com/')).toBe(false)
+    // A host that is itself a public suffix is only itself.
+    expect(siteOf('https://co.uk/')).toBe('co.uk')
+    expect(sameSite('https://co.uk/', 'https://a.co.uk/')).toBe(false)
+  })
+
+  it('compares IP addresses and localhost by their whole host, in one spelling', () => {
+    expect(sameSite('http://127.0.0.1:3000/', 'http://127.0.0.1:4000/')).toBe(true)
+    expect(sameSite('http://127.0.0.1/', 'http://127.0.0.2/')).toBe(false)
+    // The URL parser already reads numeric spellings as the dotted address; host.ts maps IPv4-mapped IPv6.
+    expect(siteOf('http://2130706433/')).toBe('127.0.0.1')
+    expect(sameSite('http://0x7f.1/', 'http://127.0.0.1/')).toBe(true)
+    expect(sameSite('http://[::ffff:7f00:1]/', 'http://127.0.0.1/')).toBe(true)
+    // Never a "registrable domain" of an address: 10.0.0.1 and 20.0.0.1 share no suffix.
+    expect(sameSite('http://10.0.0.1/', 'http://20.0.0.1/')).toBe(false)
+    expect(siteOf('http://[2001:db8::1]:8443/')).toBe('[2001:db8::1]')
+    expect(sameSite('http://[2001:db8::1]/', 'http://[2001:db8::2]/')).toBe(false)
+    expect(sameSite('http://[::1]/', 'http://[::1]:9000/')).toBe(true)
+    expect(sameSite('http://localhost:3000/', 'http://localhost:5173/')).toBe(true)
+    expect(sameSite('http://localhost/', 'http://127.0.0.1/')).toBe(false)
+    expect(sameSite('http://app.localhost/', 'http://api.localhost/')).toBe(false)
+  })
+
+  it('reads IDN and trailing dots in one spelling, and no site without a host', () => {
+    expect(sameSite('https://bücher.de/', 'https://shop.xn--bcher-kva.de/')).toBe(true)
+    expect(sameSite('https://evil.com./', 'https://www.evil.com/')).toBe(true)
+    expect(siteOf('about:blank')).toBeNull()
+    expect(siteOf('not a url')).toBeNull()
+    expect(sameSite('about:blank', 'about:blank')).toBe(false)
+  })
+
+  it('lets a same-site link go unasked and asks for another site, naming it', () => {
+    expect(offsiteOf('https://accounts.example.com/login', 'https://mail.example.com/', { allow: [], deny: [] })).toBeNull()
+    expect(offsiteOf('https://bob.github.io/', 'https://alice.github.io/', { allow: [], deny: [] })).toMatchObject({ verdict: 'cross_site', host: 'bob.github.io' })
+  })
+
+  it('lets the background gate through what the page lets through: the run’s registrable domain', () => {
+    const rules = gateRules(7, { site: siteOf('https://mail.example.com/')!, allowed: [], policy: { allow: [], deny: [] }, crossSite: true }, 0)
+    expect(blockedBy(rules, 7, 'https://accounts.example.com/')).toBeNull()
+    expect(blockedBy(rules, 7, 'https://example.net/')?.kind).toBe('cross_site')
+    const pages = gateRules(7, { site: siteOf('https://alice.github.io/')!, allowed: [], policy: { allow: [], deny: [] }, crossSite: true }, 0)
+    expect(blockedBy(pages, 7, 'https://bob.github.io/')?.kind).toBe('cross_site')
   })
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { blockedBy, gateRuleIds, gateRules, offsiteOf, offsiteReason, ruleDomain, type SitePolicy, type TabGate } from '../../src/core/offsite'
 import { domainAllowed } from '../../src/core/settings'
+import { siteOf } from '../../src/core/host'
 
 const kRuns = { numRuns: 200, interruptAfterTimeLimit: 20_000 }
 const none: SitePolicy = { allow: [], deny: [] }
@@ -25,23 +26,26 @@ describe('offsiteOf: where a step would go, decided from the URL the browser wou
     )
   })
 
-  it('calls any other host another site, subdomains included, and names it', () => {
+  it('calls any host of another site (registrable domain) another site, and names it', () => {
     fc.assert(
       fc.property(host, host, path, (here, there, p) => {
-        fc.pre(here !== there)
+        fc.pre(siteOf(url(here)) !== siteOf(url(there)))
         const o = offsiteOf(url(there, p), url(here), none)
         expect(o).toMatchObject({ verdict: 'cross_site', host: there })
         expect(offsiteReason(o!)).toContain(there)
       }),
       kRuns,
     )
-    expect(offsiteOf('https://pay.shop.com/', 'https://shop.com/', none)?.verdict).toBe('cross_site')
+    // A subdomain of the same registrable domain is the same site (host.ts siteOf); a sibling under a public suffix is not.
+    expect(offsiteOf('https://pay.shop.com/', 'https://shop.com/', none)).toBeNull()
+    expect(offsiteOf('https://pay.shop.co.uk/', 'https://shop.co.uk/', none)).toBeNull()
+    expect(offsiteOf('https://evil.co.uk/', 'https://shop.co.uk/', none)?.verdict).toBe('cross_site')
   })
 
   it('reads the host the browser reads: userinfo, protocol-relative, backslashes, case and IDNs', () => {
     fc.assert(
       fc.property(host, host, fc.constantFrom('', 'user:pw', 'a%40b'), (good, evil, extra) => {
-        fc.pre(good !== evil)
+        fc.pre(siteOf(url(good)) !== siteOf(url(evil)))
         const here = url(good, '/account')
         // "https://good.com@evil.com" goes to evil.com: what stands before the @ is a user name.
         expect(offsiteOf(`https://${good}${extra ? `:${extra}` : ''}@${evil}/x`, here, none)?.host).toBe(evil)
@@ -83,7 +87,8 @@ describe('offsiteOf: where a step would go, decided from the URL the browser wou
         fc.pre(ok !== other && !other.endsWith(`.${ok}`))
         const policy = { allow: [`*.${ok}`], deny: [] }
         expect(offsiteOf(url(other), url(ok), policy)?.verdict).toBe('denied')
-        expect(offsiteOf(url(`a.${ok}`), url(ok), policy)?.verdict).toBe('cross_site')
+        // Allowed, and the same site: no question.
+        expect(offsiteOf(url(`a.${ok}`), url(ok), policy)).toBeNull()
       }),
       kRuns,
     )

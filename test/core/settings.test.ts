@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { activeLlm, DEFAULT_SETTINGS, maskKey, mergeSafety, safeParseSettings } from '../../src/core/settings'
+import { activeLlm, confirmFor, DEFAULT_SETTINGS, maskKey, mergeSafety, safeParseSettings } from '../../src/core/settings'
 import { RISK_CATEGORIES } from '../../src/core/exec'
 
 const local = DEFAULT_SETTINGS.profiles[0]
@@ -32,17 +32,25 @@ describe('settings', () => {
 
 describe('mergeSafety: an imported file may tighten safety, never loosen it', () => {
   const all = [...RISK_CATEGORIES]
-  const base = { confirm: all, allowDomains: [] as string[], denyDomains: ['evil.example'] }
+  const base = { confirm: all, allowDomains: [] as string[], denyDomains: ['evil.example'], skipOwnCommands: false }
 
   it('keeps every confirmation and block a file would drop, and reports them', () => {
-    const r = mergeSafety(base, { confirm: ['credentials'], allowDomains: [], denyDomains: [] })
-    expect(r.safety).toEqual({ confirm: ['credentials', ...all.filter((c) => c !== 'credentials')], allowDomains: [], denyDomains: ['evil.example'] })
+    const r = mergeSafety(base, { confirm: ['credentials'], allowDomains: [], denyDomains: [], skipOwnCommands: false })
+    expect(r.safety).toEqual({ confirm: ['credentials', ...all.filter((c) => c !== 'credentials')], allowDomains: [], denyDomains: ['evil.example'], skipOwnCommands: false })
     expect(r.kept).toEqual({ confirm: all.filter((c) => c !== 'credentials'), allow: [], deny: ['evil.example'] })
   })
 
+  it('never lets a file turn on skipping the questions of the person’s own commands; says so', () => {
+    const r = mergeSafety(base, { ...base, skipOwnCommands: true })
+    expect(r.safety.skipOwnCommands).toBe(false)
+    expect(r.kept.ownCommands).toBe(true)
+    // Turning it off is tightening: taken.
+    expect(mergeSafety({ ...base, skipOwnCommands: true }, base).safety.skipOwnCommands).toBe(false)
+  })
+
   it('takes what a file tightens: a new block, an allow list where every site was allowed', () => {
-    const r = mergeSafety({ ...base, confirm: ['payment'] }, { confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example'] })
-    expect(r.safety).toEqual({ confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example', 'evil.example'] })
+    const r = mergeSafety({ ...base, confirm: ['payment'] }, { confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example'], skipOwnCommands: false })
+    expect(r.safety).toEqual({ confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example', 'evil.example'], skipOwnCommands: false })
     expect(r.kept).toEqual({ confirm: [], allow: [], deny: ['evil.example'] })
   })
 
@@ -57,11 +65,13 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
   it('for any stored and file safety, the result asks about and blocks at least what was stored', () => {
     const cats = fc.subarray([...RISK_CATEGORIES])
     const hosts = fc.subarray(['a.example', 'b.example', 'c.example', 'd.example'])
-    const safety = fc.record({ confirm: cats, allowDomains: hosts, denyDomains: hosts })
+    const safety = fc.record({ confirm: cats, allowDomains: hosts, denyDomains: hosts, skipOwnCommands: fc.boolean() })
     fc.assert(
       fc.property(safety, safety, (stored, file) => {
         const { safety: out } = mergeSafety(stored, file)
         for (const c of stored.confirm) expect(out.confirm).toContain(c)
+        // The person's own commands skip questions only when the stored settings already let them.
+        if (!stored.skipOwnCommands) expect(out.skipOwnCommands).toBe(false)
         for (const d of stored.denyDomains) expect(out.denyDomains).toContain(d)
         // Every site the result allows, the stored settings allowed.
         if (stored.allowDomains.length) {
@@ -71,5 +81,27 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
       }),
       { numRuns: 200 },
     )
+  })
+})
+
+describe('confirmFor: the person’s own commands skip risk questions only where they said so', () => {
+  const safety = { confirm: [...RISK_CATEGORIES], allowDomains: [], denyDomains: [], skipOwnCommands: false }
+  it('reads a version-4 object without the switch as off', () => {
+    const { skipOwnCommands: _s, ...rest } = DEFAULT_SETTINGS.safety
+    const r = safeParseSettings({ ...DEFAULT_SETTINGS, safety: rest })
+    expect(r.success && r.data.safety.skipOwnCommands).toBe(false)
+  })
+
+  it('asks the whole list for every source while the switch is off', () => {
+    expect(confirmFor(safety, true)).toEqual([...RISK_CATEGORIES])
+    expect(confirmFor(safety, false)).toEqual([...RISK_CATEGORIES])
+  })
+  it('with the switch on, keeps only the question about where a step acts for the person’s own commands', () => {
+    const on = { ...safety, skipOwnCommands: true }
+    expect(confirmFor(on, true)).toEqual(['cross_site'])
+    // The model's steps, MCP clients and replays never skip.
+    expect(confirmFor(on, false)).toEqual([...RISK_CATEGORIES])
+    // A category the person switched off stays off.
+    expect(confirmFor({ ...on, confirm: ['payment'] }, true)).toEqual([])
   })
 })

@@ -63,6 +63,9 @@ describe('frameSiteRefusal', () => {
     expect(frameSiteRefusal({ frame: 'https://pay.evil.test', run: 'https://bank.test/a' }, 'click', none, [...all])?.ask).toEqual({ key: 'risk.ask.frameSite', params: { host: 'pay.evil.test' } })
     expect(frameSiteRefusal({ frame: 'https://pay.evil.test', run: 'https://bank.test/a' }, 'getText', none, [...all])).toBeNull()
     expect(frameSiteRefusal({ frame: 'https://bank.test', run: 'https://www.bank.test/a' }, 'type', none, [...all])).toBeNull()
+    // A subdomain of the run's registrable domain is the same site; a sibling under a private suffix is not.
+    expect(frameSiteRefusal({ frame: 'https://accounts.example.com', run: 'https://mail.example.com/' }, 'type', none, [...all])).toBeNull()
+    expect(frameSiteRefusal({ frame: 'https://bob.github.io', run: 'https://alice.github.io/' }, 'type', none, [...all])?.ask).toEqual({ key: 'risk.ask.frameSite', params: { host: 'bob.github.io' } })
     expect(frameSiteRefusal({ frame: 'null', run: 'https://bank.test/' }, 'type', none, [...all])?.code).toBe('NEEDS_CONFIRMATION')
     expect(frameSiteRefusal({ frame: 'https://pay.evil.test', run: null }, 'press', none, [...all])?.code).toBe('NEEDS_CONFIRMATION')
     expect(frameSiteRefusal({ frame: 'https://pay.evil.test', run: 'https://bank.test/' }, 'type', none, [])).toBeNull()
@@ -75,5 +78,7 @@ describe('uploadRefusal', () => {
     expect(out?.ask).toEqual({ key: 'risk.ask.uploadSite', params: { names: '“passport.pdf”', host: 'evil.test', from: 'bank.test' } })
     expect(uploadRefusal([{ name: 'passport.pdf', site: 'https://bank.test' }], 'https://www.bank.test')).toBeNull()
     expect(uploadRefusal([{ name: 'fixture.txt' }], 'https://evil.test')).toBeNull()
+    expect(uploadRefusal([{ name: 'a.pdf', site: 'https://mail.example.com' }], 'https://upload.example.com')).toBeNull()
+    expect(uploadRefusal([{ name: 'a.pdf', site: 'https://alice.github.io' }], 'https://bob.github.io')?.ask?.params).toMatchObject({ host: 'bob.github.io', from: 'alice.github.io' })
   })
 })

@@ -29,17 +29,17 @@ const v1Early = {
 beforeEach(() => fake.reset())
 
 describe('settings migrations (pure)', () => {
-  it('lifts version 1 to version 3: the llm block becomes the one active profile, everything else kept', () => {
+  it('lifts version 1 to version 4: the llm block becomes the one active profile, everything else kept', () => {
     const r = migrateSettings(v1)
     expect(r.ok).toBe(true)
     if (!r.ok) return
     expect(r.from).toBe(1)
     expect(r.value).toEqual({
-      version: 3,
+      version: 4,
       profiles: [{ id: 'default', name: 'OpenAI', ...v1.llm }],
       activeProfile: 'default',
       agent: { stepLimit: 33, useCache: false },
-      safety: { ...v1.safety, confirm: ['payment', 'permission', 'data_send'] },
+      safety: { ...v1.safety, confirm: ['payment', 'permission', 'data_send'], skipOwnCommands: false },
       history: DEFAULT_SETTINGS.history,
     })
     expect(r.ui).toEqual({ version: 1, language: 'zh-CN' })
@@ -54,12 +54,20 @@ describe('settings migrations (pure)', () => {
     expect(r.value.safety).toEqual(DEFAULT_SETTINGS.safety)
   })
 
-  it('lifts version 2 to version 3: the new risk categories are asked about, the person’s choices kept', () => {
+  it('lifts version 2 to version 4: the new risk categories are asked about, the person’s choices kept', () => {
     const v2 = { ...DEFAULT_SETTINGS, version: 2, safety: { confirm: ['payment', 'cross_site'], allowDomains: ['a.example'], denyDomains: [] } }
     const r = migrateSettings(v2)
-    expect(r).toEqual({ ok: true, from: 2, value: { ...v2, version: 3, safety: { ...v2.safety, confirm: ['payment', 'cross_site', 'permission', 'data_send'] } } })
+    expect(r).toEqual({ ok: true, from: 2, value: { ...v2, version: 4, safety: { ...v2.safety, confirm: ['payment', 'cross_site', 'permission', 'data_send'], skipOwnCommands: false } } })
     const none = migrateSettings({ ...v2, safety: { ...v2.safety, confirm: [] } })
     expect(none.ok && none.value.safety.confirm).toEqual(['permission', 'data_send'])
+  })
+
+  it('lifts version 3 to version 4: the person’s own commands still ask, every other choice kept', () => {
+    const v3 = { ...DEFAULT_SETTINGS, version: 3, safety: { confirm: ['payment'], allowDomains: [], denyDomains: ['evil.example'] } }
+    expect(migrateSettings(v3)).toEqual({ ok: true, from: 3, value: { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false } } })
+    // A version 3 object that already carries the switch is read as version 3: the switch is not taken from it.
+    const smuggled = migrateSettings({ ...v3, safety: { ...v3.safety, skipOwnCommands: true } })
+    expect(smuggled.ok && smuggled.value.safety.skipOwnCommands).toBe(false)
   })
 
   it('keeps the current version as it is and refuses what no migration can read, naming the field', () => {

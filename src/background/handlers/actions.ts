@@ -17,7 +17,7 @@ async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number 
 
 async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: string; ok: boolean; msg?: Msg }> {
   // The person's own /run passes the gate every step passes (issue 25 §2): a risky step asks here.
-  const api = await actionApi(tabId, command.kind === 'run' ? await replayGuard(tabId, () => tabId, `/run ${command.action}`) : undefined)
+  const api = await actionApi(tabId, command.kind === 'run' ? await replayGuard(tabId, () => tabId, `/run ${command.action}`, { own: true }) : undefined)
   if (command.kind === 'actions') return { ok: true, text: `\`\`\`\n${formatList(await api.list({ namespace: command.namespace }))}\n\`\`\`` }
   if (command.kind === 'describe') {
     const d = await api.describe({ action: command.action })

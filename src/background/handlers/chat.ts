@@ -2,13 +2,12 @@ import browser from 'webextension-polyfill'
 import { handle, sendToTab } from '../../messaging'
 import { tabStore } from '../../storage/conversation'
 import { uiPrefsStore } from '../../storage/settings'
-import { answerAsk, answerConfirmation, isRunning, runView, startRun, stopRun } from '../agent'
+import { answerAsk, isRunning, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf, readHistory } from '../conversation'
 import { clearPanelBlocked, isPanelBlocked, issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
 import { sendCommand } from '../page'
-import { answerFlowQuestion } from '../recorder'
-import { answerRepairReview } from '../agent-cache'
+import { answerQuestion, stopQuestions } from '../questions'
 import { mcpRunView, stopMcp } from '../mcp'
 
 function tabOf(ctx: { tabId?: number }): number {
@@ -48,15 +47,19 @@ export function registerChatHandlers(): void {
     return out.ok ? { on: out.on, elements: out.elements } : { on: false, elements: 0 }
   })
 
-  handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: stopRun(tabOf(ctx)) || stopMcp(tabOf(ctx)) }))
+  // Stop also closes whatever question is open in the tab (a `/run` step's), as a no.
+  handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: [stopRun(tabOf(ctx)), stopMcp(tabOf(ctx)), stopQuestions(tabOf(ctx))].some(Boolean) }))
   // The popup is the extension's own page, out of every page's reach: its Stop works when a page
   // keeps the panel from coming up. Which tab is the popup's to say (its active tab).
   handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId) || !!mcpRunView(tabId), blocked: isPanelBlocked(tabId) }))
-  handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: stopRun(tabId) || stopMcp(tabId) }))
+  handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: [stopRun(tabId), stopMcp(tabId), stopQuestions(tabId)].some(Boolean) }))
 
-  handle('panel→bg:run.confirm', ['panel'], async ({ runId, allow }, ctx) => ({
-    ok: answerConfirmation(tabOf(ctx), runId, allow) || answerFlowQuestion(tabOf(ctx), runId, allow) || (await answerRepairReview(tabOf(ctx), runId, allow)),
-  }))
+  // Every Allow / Deny, whoever asked (the agent, a pack, a flow, `/run`, the popup's Run, an MCP
+  // client, a cached plan's review): one registry, one answer (src/background/questions.ts).
+  handle('ui→bg:question.answer', ['panel', 'popup'], async ({ id, allow, runId }, ctx) => {
+    if (ctx.kind === 'popup' && runId === undefined) return { ok: false, reason: 'elsewhere' as const }
+    return answerQuestion(ctx.kind === 'popup' ? { popup: runId! } : { tab: tabOf(ctx) }, id, allow)
+  })
 
   handle('panel→bg:run.answer', ['panel'], async ({ runId, text, continued }, ctx) => answerAsk(tabOf(ctx), runId, continued && !text ? { continued: true } : { text: text ?? '' }))
 

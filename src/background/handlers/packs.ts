@@ -6,7 +6,8 @@ import { addedCapabilities, capabilityConsent, capabilityLines, packCapabilities
 import { handle, ProtocolError, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
-import { answerPopupQuestion, nextPopupQuestion, openPopupRun, replayGuard } from '../recorder'
+import { replayGuard } from '../recorder'
+import { nextPopupQuestion, openPopupRun } from '../questions'
 import * as cache from '../agent-cache'
 import { readTextLimited } from '../read-limited'
 import type { FailureCode } from '../../core/failure'
@@ -256,19 +257,18 @@ export function registerPackHandlers(): void {
 
   handle('popup→bg:action.runIn', kSenders, async ({ tabId, action, params, runId }) => {
     // The person's own Run passes the gate every step passes: a risky step, or a pack that reads
-    // this site's fields off its own sites, asks in the popup (one registry of questions, recorder.ts).
+    // this site's fields off its own sites, asks in the popup (the one registry of questions, questions.ts).
     const questions = openPopupRun(runId)
     try {
       const [active] = tabId === null ? await browser.tabs.query({ active: true, lastFocusedWindow: true }) : []
       const id = tabId ?? active?.id
       const tab = id === undefined ? undefined : await browser.tabs.get(id).catch(() => undefined)
       if (id === undefined || !tab || !isWeb(tab.url)) throw refuse('TAB_NOT_WEB', {}, 'That tab is closed or is not a web page. Pick another tab.')
-      return await (await actionApi(id, await replayGuard(id, () => id, action, undefined, runId))).run({ action, params })
+      return await (await actionApi(id, await replayGuard(id, () => id, action, { popupRun: runId, own: true }))).run({ action, params })
     } finally {
       questions.end()
     }
   })
 
   handle('popup→bg:question.next', kSenders, async ({ runId }) => ({ question: await nextPopupQuestion(runId) }))
-  handle('popup→bg:question.answer', kSenders, async ({ runId, id, allow }) => ({ ok: answerPopupQuestion(runId, id, allow) }))
 }

@@ -130,8 +130,12 @@ export interface ChatPort {
 }
 
 export interface AskPort {
-  /** Waits for the person's answer to a risky step's question; the run stops waiting when `signal` aborts. */
-  confirm(question: { runId: string; step: number; reason: string }, signal: AbortSignal): Promise<boolean>
+  /**
+   * Waits for the person's answer to a risky step's question, shown on the card `cardId` (the
+   * chat message the run wrote): a no when `signal` aborts. In the extension it waits in the one
+   * registry of questions every step's question waits in (src/background/questions.ts).
+   */
+  confirm(question: { runId: string; cardId: string; step: number; reason: string }, signal: AbortSignal): Promise<boolean>
   /**
    * Waits for the person's answer to an `ask` step (the card `cardId` in the chat), however long
    * it takes, across navigations; rejects when `signal` aborts. Absent where nobody can answer

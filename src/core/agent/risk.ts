@@ -7,16 +7,6 @@ import { riskOfText } from '../risk/decide'
  */
 export const riskOfLabel = riskOfText
 
-/** Two URLs are the same site when their hosts match, ignoring a leading `www.`. */
-export function sameSite(a: string, b: string): boolean {
-  try {
-    const host = (u: string) => new URL(u).hostname.replace(/^www\./, '')
-    return host(a) === host(b)
-  } catch {
-    return false
-  }
-}
-
 export const kRiskReasons: Record<RiskCategory, string> = {
   credentials: 'submits a form with a password',
   payment: 'may move money',

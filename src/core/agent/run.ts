@@ -119,7 +119,13 @@ export async function resumeRun(state: RunState, ports: AgentPorts, opts: RunOpt
   if (waiting) await ports.chat.add({ role: 'system', kind: 'error', text: "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue.", msg: msg('outcome.restartedWaiting'), recovery: ['retry'] })
   else await ports.chat.add({ role: 'system', kind: 'info', text: "Ava's background was restarted; continuing from the page as it is now.", msg: msg('outcome.restarted') })
   const run = await open(state, ports, opts)
-  if (waiting) await finish(run, 'stopped')
+  if (waiting) {
+    // The question died with the worker (background/questions.ts): its card says so, not Allow / Cancel.
+    for (const m of await ports.chat.messages().catch(() => [])) {
+      if (m.confirm?.runId === state.id && m.confirm.state === 'pending') await ports.chat.patch(m.id, { confirm: { ...m.confirm, state: 'closed' } })
+    }
+    await finish(run, 'stopped')
+  }
   else await drive(run, true)
   return run.state
 }
@@ -851,7 +857,7 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
   })
   const askedAt = ports.clock.now()
   run.asks++
-  const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, step: view.index, reason }, signal).catch(() => false)])
+  const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, cardId: question.id, step: view.index, reason }, signal).catch(() => false)])
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
   await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow ? 'allowed' : 'denied' } })
   await setStatus(run, 'running')

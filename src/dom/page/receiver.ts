@@ -106,7 +106,9 @@ function createBindings(): Bindings {
   const held = new Map<string, Binding>()
   return {
     bind(el, drawn) {
-      const handle = crypto.randomUUID()
+      // Not crypto.randomUUID: a page served over plain http (an intranet site) is no secure
+      // context, and there it is undefined; getRandomValues is everywhere.
+      const handle = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
       held.set(handle, { el: new WeakRef(el), drawn })
       if (held.size > kMaxBindings) held.delete(held.keys().next().value!)
       return handle

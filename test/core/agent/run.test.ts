@@ -693,8 +693,16 @@ describe('resume after a worker restart', () => {
 
   it('ends a run that was waiting for the person’s answer, with the message, and does nothing', async () => {
     const w = world()
-    const state = await resumeRun(await interrupted(w, 'waiting'), w.ports, { settings: w.settings, signal: new AbortController().signal })
+    const before = await interrupted(w, 'waiting')
+    // The question it waited on, as its card was left: pending, with Allow and Cancel.
+    const card = await w.ports.chat.add({ role: 'system', kind: 'confirm', text: 'Delete: may delete something', confirm: { runId: 'run_1', step: 1, reason: 'may delete something', state: 'pending' } })
+    const other = await w.ports.chat.add({ role: 'system', kind: 'confirm', text: 'another run', confirm: { runId: 'run_0', step: 0, reason: 'x', state: 'pending' } })
+    const state = await resumeRun(before, w.ports, { settings: w.settings, signal: new AbortController().signal })
     expect(w.errors()).toEqual(["Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue."])
+    // Its card says the question is gone (no buttons that answer nothing); another run's card is not touched.
+    const cards = await w.ports.chat.messages()
+    expect(cards.find((m) => m.id === card.id)?.confirm?.state).toBe('closed')
+    expect(cards.find((m) => m.id === other.id)?.confirm?.state).toBe('pending')
     expect(w.llmCalls).toEqual([])
     expect(w.execCalls).toEqual([])
     expect(state.status).toBe('stopped')
