@@ -49,7 +49,7 @@ it('keeps two provider profiles, one active, with keys masked and revealed only 
   await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
 
   const stored = (await local()).settings as { version: number; activeProfile: string; profiles: { id: string; name: string; apiKey: string }[] }
-  expect(stored.version).toBe(3)
+  expect(stored.version).toBe(4)
   expect(stored.profiles.map((p) => p.name)).toEqual(['Local', 'Loopback'])
   expect(stored.activeProfile).toBe('openai-1')
   expect(stored.profiles[1].apiKey).toBe(kKey)
@@ -136,15 +136,15 @@ it('migrates version 1 settings on update, and shows a value it could not read',
   await options.close()
   // Reloading an unpacked extension fires runtime.onInstalled with reason "update".
   await reloadExtension()
-  await expect.poll(async () => (await local())['storage.versions'], { timeout: 10_000 }).toMatchObject({ settings: 3, ui: 1 })
+  await expect.poll(async () => (await local())['storage.versions'], { timeout: 10_000 }).toMatchObject({ settings: 4, ui: 1 })
   const s = (await local()).settings as Record<string, unknown>
   expect(s).toMatchObject({
-    version: 3,
+    version: 4,
     activeProfile: 'default',
     profiles: [{ id: 'default', name: 'Anthropic', ...v1.llm }],
     agent: { stepLimit: 12, useCache: false },
     // Categories added in version 3 are asked about; the person's own choice is kept.
-    safety: { ...v1.safety, confirm: ['payment', 'permission', 'data_send'] },
+    safety: { ...v1.safety, confirm: ['payment', 'permission', 'data_send'], skipOwnCommands: false },
   })
   expect((await local()).ui).toEqual({ version: 1, language: 'zh-CN' })
 

@@ -117,9 +117,20 @@ export async function answerQuestion(from: QuestionPlace, id: string, allow: boo
   const card = (await readHistory(origin)).messages.find((m) => m.id === id)
   if (!card?.confirm || card.confirm.state !== 'pending') return { ok: false, reason: card?.confirm ? 'answered' : 'unknown' }
   if (card.confirm.review) return (await answerRepairReview(tabId, card.confirm.runId, allow)) ? { ok: true } : { ok: false, reason: 'closed' }
+  // A card reaches the panel a moment before its asker waits on it (the asker writes the card, then
+  // its run state, then waits): an answer in that moment waits for the question, up to 3 s, before
+  // the card is taken for one whose worker restarted. Seen under load in CI (channel-stress).
+  for (const until = Date.now() + kRegisterGraceMs; Date.now() < until; ) {
+    await new Promise((r) => setTimeout(r, 50))
+    const again = questions.answer(from, id, allow)
+    if (again.ok || again.reason !== 'unknown') return again
+  }
   await closeCard(tabId, origin, card)
   return { ok: false, reason: 'closed' }
 }
+
+/** How long an answer to a pending card waits for its question to be registered. */
+const kRegisterGraceMs = 3_000
 
 async function closeCard(tabId: number, origin: string, card: ChatMessage): Promise<void> {
   await chatWriter(origin, () => tabId).patch(card.id, { confirm: { ...card.confirm!, state: 'closed' } })

@@ -70,6 +70,17 @@ describe('answerQuestion: one answer for every card', () => {
     expect(reviews).toEqual([])
   })
 
+  it('an answer to a card shown a moment before its asker waits on it is kept for that wait', async () => {
+    // The agent writes its card, then its run state, then waits: the person may be quicker.
+    cards.push({ id: 'early', role: 'system', kind: 'confirm', text: 'x', ts: 0, confirm: { runId: 'run_1', step: 0, reason: 'x', state: 'pending' } })
+    const answer = q.answerQuestion({ tab: 5 }, 'early', true)
+    await new Promise((r) => setTimeout(r, 200))
+    const waited = q.waitInTab(5, 'early', 'run_1')
+    expect(await answer).toEqual({ ok: true })
+    expect(await waited).toBe(true)
+    expect(cards[0].confirm?.state).toBe('pending') // the asker writes the outcome on its card
+  })
+
   it('routes a cached plan’s review card to its proposal in storage', async () => {
     cards.push({ id: 'rv', role: 'system', kind: 'confirm', text: 'keep?', ts: 0, confirm: { runId: 'cache-repair:k1', step: 0, reason: 'keep?', state: 'pending', review: true } })
     expect(await q.answerQuestion({ tab: 5 }, 'rv', true)).toEqual({ ok: true })
