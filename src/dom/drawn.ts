@@ -6,7 +6,7 @@
  */
 import { visualOrder, type DrawnTarget } from '../core/gate/drawn'
 import { deepContains, roleOf } from './locators'
-import { generatedText } from './observe/names'
+import { accessibleName, generatedText, NameCache } from './observe/names'
 import { kAvaUiAttr, viewOf } from './executor/dom'
 import { centerOf } from './executor/events'
 
@@ -51,8 +51,10 @@ function drawText(el: Element, budget: { nodes: number }): string {
     // A symbol is drawn where it is used, whatever hides its definition.
     if (used && !deepContains(used, el)) parts.push([...used.querySelectorAll('text, title')].slice(0, 20).map((n) => n.textContent ?? '').join(' '))
   }
+  // A slot draws the nodes assigned to it (its own children only when none are).
+  const assigned = el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : []
   const root = (el as HTMLElement).shadowRoot ?? el
-  for (let n = root.firstChild; n; n = n.nextSibling) {
+  for (let n = assigned.length ? assigned[0] : root.firstChild, i = 0; n; n = assigned.length ? assigned[++i] : n.nextSibling) {
     if (n.nodeType === 3) {
       if (!hidden) parts.push(n.nodeValue ?? '')
     } else if (n.nodeType === 1 && (n as Element).localName !== 'title' && (n as Element).localName !== 'script' && (n as Element).localName !== 'style') {
@@ -115,7 +117,11 @@ function roleOfDrawn(el: Element): string {
 /** `el` as it is drawn now. */
 export function drawnOf(el: Element): DrawnTarget {
   const doc = el.ownerDocument
-  const d: DrawnTarget = { role: roleOfDrawn(el), name: drawnName(el), frame: doc.location?.origin ?? '' }
+  const role = roleOfDrawn(el)
+  const d: DrawnTarget = { role, name: drawnName(el), frame: doc.location?.origin ?? '' }
+  // A fresh cache: the shared one lives for the task, and the page's handlers run inside it during a click.
+  const said = squash(accessibleName(el, role, new NameCache()))
+  if (said && said !== d.name) d.said = said
   const cover = coverOf(el)
   if (cover) {
     const text = drawnName(cover)
