@@ -6,7 +6,7 @@
  */
 import { visualOrder, type DrawnTarget } from '../core/gate/drawn'
 import { deepContains, roleOf } from './locators'
-import { accessibleName, generatedText, NameCache } from './observe/names'
+import { generatedText } from './observe/names'
 import { kAvaUiAttr, viewOf } from './executor/dom'
 import { centerOf } from './executor/events'
 
@@ -207,6 +207,19 @@ export function coverOf(el: Element): Element | null {
   return null
 }
 
+/**
+ * What assistive technology is told the element is called, apart from its drawing: aria-label and
+ * the text aria-labelledby points at, read afresh (a page's handlers run between two reads in one
+ * task, which the shared name cache would not see). Not `title`: tooltip libraries take it away
+ * on hover and put it back, which is no relabelling.
+ */
+function saidOf(el: Element): string {
+  const doc = el.ownerDocument
+  const parts = [el.getAttribute('aria-label') ?? '']
+  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 8)) parts.push(doc.getElementById(id)?.textContent ?? '')
+  return squash(parts.join(' '))
+}
+
 function roleOfDrawn(el: Element): string {
   return roleOf(el) || el.localName
 }
@@ -217,8 +230,7 @@ export function drawnOf(el: Element): DrawnTarget {
   const role = roleOfDrawn(el)
   const drawn = drawing(el)
   const d: DrawnTarget = { role, name: drawn.name, frame: doc.location?.origin ?? '' }
-  // A fresh cache: the shared one lives for the task, and the page's handlers run inside it during a click.
-  const said = squash(accessibleName(el, role, new NameCache()))
+  const said = saidOf(el)
   if (said && said !== d.name) d.said = said
   const cover = coverOf(el)
   let painted = drawn.painted && !!(said || d.name)

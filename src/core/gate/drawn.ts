@@ -15,8 +15,9 @@ export interface DrawnTarget {
    */
   name: string
   /**
-   * The name assistive technology reads (aria-label, aria-labelledby, title): a page can change
-   * only this and leave the drawing alone. Part of "the same element", never shown on its own.
+   * The name assistive technology is given apart from the drawing (aria-label, aria-labelledby):
+   * a page can change only this and leave the drawing alone. Part of "the same element", never
+   * shown on its own.
    */
   said?: string
   /** The text of a layer drawn over the element's click point (an overlay shows this, not `name`). */
