@@ -176,8 +176,9 @@ export function executableDownload(d: DownloadFacts): { file: string } | null {
   const file = named || pathName(d.url)
   const ending = fileExtension(file)
   if (!file || !kExecutableExtensions.has(ending)) return null
-  // Without a `download` attribute, a link to `page.html` or `index.php` is a page to visit.
-  return named || !kWebPageEndings.has(ending) ? { file } : null
+  // Without a `download` attribute, a link to `page.html` or `index.php` is a page to visit; with
+  // one, even an empty one, it is saved to disk, where an HTML or SVG file runs its script.
+  return d.download !== null || !kWebPageEndings.has(ending) ? { file } : null
 }
 
 /** A click that would download a program or script asks first, naming the file (any confirm list). */

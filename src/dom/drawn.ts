@@ -32,18 +32,108 @@ function backgroundText(style: CSSStyleDeclaration): string {
   return m ? svgImageText(m[1]) : ''
 }
 
+/** One drawing's walk: the elements it may still visit, and whether it met words it cannot read. */
+interface Walk {
+  nodes: number
+  /** A picture large enough to hold words (a canvas, a raster or remote image, a custom counter's symbols) was drawn. */
+  painted: boolean
+}
+
+/** Smaller pictures are icons: they hold no sentence a person would read instead of the label. */
+const kWordsPicture = { width: 48, height: 10 }
+
+function wordsFit(el: Element): boolean {
+  const r = el.getBoundingClientRect()
+  return r.width >= kWordsPicture.width && r.height >= kWordsPicture.height
+}
+
+/** Counter styles a page cannot fill with words of its own. */
+const kPlainCounters = /^(decimal|decimal-leading-zero|(lower|upper)-(roman|alpha|latin|greek)|disc|circle|square|none|disclosure-(open|closed)|[a-z-]*(numeric|digits|-formal|-informal|armenian|georgian|hebrew|cjk[a-z-]*|hiragana|katakana[a-z-]*|korean[a-z-]*|ethiopic[a-z-]*|arabic-indic|persian|devanagari|bengali|thai|lao|tamil|gujarati|gurmukhi|kannada|khmer|malayalam|myanmar|oriya|telugu|tibetan|mongolian))$/
+
+/** The symbols of the page's own `@counter-style name` in its readable sheets; null when none is found. */
+function counterSymbols(doc: Document, name: string): string | null {
+  const V = doc.defaultView
+  if (!V || typeof V.CSSCounterStyleRule !== 'function') return null
+  const scan = (rules: CSSRuleList | undefined, depth: number): string | null => {
+    for (const rule of rules ?? []) {
+      if (rule instanceof V.CSSCounterStyleRule && rule.name === name) return `${rule.symbols} ${rule.additiveSymbols} ${rule.prefix} ${rule.suffix}`.replace(/["']/g, '')
+      const inner = depth < 4 && 'cssRules' in rule ? scan((rule as CSSGroupingRule).cssRules, depth + 1) : null
+      if (inner !== null) return inner
+    }
+    return null
+  }
+  for (const sheet of doc.styleSheets) {
+    let rules: CSSRuleList | undefined
+    try {
+      rules = sheet.cssRules
+    } catch {
+      continue // another origin's sheet: unreadable
+    }
+    const found = scan(rules, 0)
+    if (found !== null) return found
+  }
+  return null
+}
+
+/**
+ * Generated content as drawn: quoted strings and attr() (generatedText), the symbols of a custom
+ * counter style, and a note that an image (`url()`) or a counter style Ava cannot read was drawn.
+ */
+function generated(content: string, el: Element, walk: Walk): string {
+  if (!content || content === 'none' || content === 'normal') return ''
+  let extra = ''
+  for (const m of content.matchAll(/counters?\(\s*[\w-]+\s*(?:,\s*"[^"]*"\s*)?(?:,\s*([\w-]+))?\s*\)/g)) {
+    const style = m[1]
+    if (!style || kPlainCounters.test(style)) continue
+    const symbols = counterSymbols(el.ownerDocument, style)
+    if (symbols === null) walk.painted = true
+    else extra += ` ${symbols}`
+  }
+  if (/url\(|image-set\(/.test(content) && wordsFit(el)) walk.painted = true
+  return `${generatedText(content, el)}${extra}`
+}
+
+/** A text node's words are drawn: not at size 0, not in a transparent colour. */
+function inkOf(style: CSSStyleDeclaration): boolean {
+  if (parseFloat(style.fontSize) === 0) return false
+  const color = style.color.replace(/\s+/g, '')
+  return !/^rgba\(\d+,\d+,\d+,0(\.0*)?\)$|^transparent$/.test(color)
+}
+
+/** A picture inside an element whose words Ava cannot read: a canvas, or an image that is not a readable SVG. */
+function unreadablePicture(el: Element, style: CSSStyleDeclaration, svgText: string): boolean {
+  if (!wordsFit(el)) return false
+  if (el.localName === 'canvas' || el.localName === 'video' || el.localName === 'object' || el.localName === 'embed') return true
+  const isImage = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image')
+  if (isImage && !svgText) return true
+  return /url\(/.test(style.backgroundImage || '') && !backgroundText(style)
+}
+
 /** Rendered text of `el` and what is drawn into it, in drawing order, right-to-left overrides reversed. */
-function drawText(el: Element, budget: { nodes: number }): string {
-  if (budget.nodes-- <= 0) return ''
+function drawText(el: Element, walk: Walk): string {
+  if (walk.nodes-- <= 0) return ''
   const V = viewOf(el)
   const style = V.getComputedStyle(el)
   if (style.display === 'none') return ''
   const hidden = style.visibility === 'hidden' || style.visibility === 'collapse'
+  const inked = inkOf(style)
   const parts: string[] = []
-  if (!hidden) parts.push(generatedText(V.getComputedStyle(el, '::before').content, el), backgroundText(style))
-  if (el.localName === 'img' && !hidden) parts.push(el.getAttribute('alt') ?? '', svgImageText(el.getAttribute('src') ?? ''))
-  if (el.localName === 'input' && /^(submit|button|reset)$/i.test((el as HTMLInputElement).type) && !hidden) parts.push((el as HTMLInputElement).value)
-  if (el.localName === 'input' && (el as HTMLInputElement).type === 'image' && !hidden) parts.push(el.getAttribute('alt') ?? '', svgImageText(el.getAttribute('src') ?? ''))
+  if (!hidden) {
+    // A list item's marker is drawn before its text, and a page can write words into it.
+    if (style.display.includes('list-item')) parts.push(generated(V.getComputedStyle(el, '::marker').content, el, walk))
+    parts.push(generated(V.getComputedStyle(el, '::before').content, el, walk), backgroundText(style))
+  }
+  let svgText = ''
+  if (el.localName === 'img' && !hidden) {
+    svgText = svgImageText(el.getAttribute('src') ?? '')
+    parts.push(el.getAttribute('alt') ?? '', svgText)
+  }
+  if (el.localName === 'input' && /^(submit|button|reset)$/i.test((el as HTMLInputElement).type) && !hidden && inked) parts.push((el as HTMLInputElement).value)
+  if (el.localName === 'input' && (el as HTMLInputElement).type === 'image' && !hidden) {
+    svgText = svgImageText(el.getAttribute('src') ?? '')
+    parts.push(el.getAttribute('alt') ?? '', svgText)
+  }
+  if (!hidden && unreadablePicture(el, style, svgText)) walk.painted = true
   if (el.localName === 'title' && el.parentElement && el.parentElement.namespaceURI === 'http://www.w3.org/2000/svg') parts.push(el.textContent ?? '')
   if (el.localName === 'use') {
     const ref = el.getAttribute('href') ?? el.getAttribute('xlink:href') ?? ''
@@ -51,15 +141,18 @@ function drawText(el: Element, budget: { nodes: number }): string {
     // A symbol is drawn where it is used, whatever hides its definition.
     if (used && !deepContains(used, el)) parts.push([...used.querySelectorAll('text, title')].slice(0, 20).map((n) => n.textContent ?? '').join(' '))
   }
+  // A slot draws the nodes assigned to it (its own children only when none are).
+  const assigned = el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : []
   const root = (el as HTMLElement).shadowRoot ?? el
-  for (let n = root.firstChild; n; n = n.nextSibling) {
+  for (let n = assigned.length ? assigned[0] : root.firstChild, i = 0; n; n = assigned.length ? assigned[++i] : n.nextSibling) {
     if (n.nodeType === 3) {
-      if (!hidden) parts.push(n.nodeValue ?? '')
+      // Text at size 0 or in a transparent colour is in the DOM, not on the screen.
+      if (!hidden && inked) parts.push(n.nodeValue ?? '')
     } else if (n.nodeType === 1 && (n as Element).localName !== 'title' && (n as Element).localName !== 'script' && (n as Element).localName !== 'style') {
-      parts.push(drawText(n as Element, budget))
-    } else if (n.nodeType === 1 && (n as Element).localName === 'title') parts.push(drawText(n as Element, budget))
+      parts.push(drawText(n as Element, walk))
+    } else if (n.nodeType === 1 && (n as Element).localName === 'title') parts.push(drawText(n as Element, walk))
   }
-  if (!hidden) parts.push(generatedText(V.getComputedStyle(el, '::after').content, el))
+  if (!hidden) parts.push(generated(V.getComputedStyle(el, '::after').content, el, walk))
   let text = parts.join(' ')
   // `unicode-bidi: bidi-override; direction: rtl` draws its text reversed, as U+202E does.
   if (/override/.test(style.unicodeBidi) && style.direction === 'rtl') text = [...text].reverse().join('')
@@ -68,9 +161,15 @@ function drawText(el: Element, budget: { nodes: number }): string {
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, kMaxChars)
 
+/** The name a person reads on `el`, and whether a picture drawn there may say more than Ava can read. */
+function drawing(el: Element): { name: string; painted: boolean } {
+  const walk: Walk = { nodes: kMaxNodes, painted: false }
+  return { name: squash(visualOrder(drawText(el, walk))), painted: walk.painted }
+}
+
 /** The name a person reads on `el`. */
 export function drawnName(el: Element): string {
-  return squash(visualOrder(drawText(el, { nodes: kMaxNodes })))
+  return drawing(el).name
 }
 
 /**
@@ -108,6 +207,19 @@ export function coverOf(el: Element): Element | null {
   return null
 }
 
+/**
+ * What assistive technology is told the element is called, apart from its drawing: aria-label and
+ * the text aria-labelledby points at, read afresh (a page's handlers run between two reads in one
+ * task, which the shared name cache would not see). Not `title`: tooltip libraries take it away
+ * on hover and put it back, which is no relabelling.
+ */
+function saidOf(el: Element): string {
+  const doc = el.ownerDocument
+  const parts = [el.getAttribute('aria-label') ?? '']
+  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 8)) parts.push(doc.getElementById(id)?.textContent ?? '')
+  return squash(parts.join(' '))
+}
+
 function roleOfDrawn(el: Element): string {
   return roleOf(el) || el.localName
 }
@@ -115,12 +227,20 @@ function roleOfDrawn(el: Element): string {
 /** `el` as it is drawn now. */
 export function drawnOf(el: Element): DrawnTarget {
   const doc = el.ownerDocument
-  const d: DrawnTarget = { role: roleOfDrawn(el), name: drawnName(el), frame: doc.location?.origin ?? '' }
+  const role = roleOfDrawn(el)
+  const drawn = drawing(el)
+  const d: DrawnTarget = { role, name: drawn.name, frame: doc.location?.origin ?? '' }
+  const said = saidOf(el)
+  if (said && said !== d.name) d.said = said
   const cover = coverOf(el)
+  let painted = drawn.painted && !!(said || d.name)
   if (cover) {
-    const text = drawnName(cover)
-    d.covered = text || `(${cover.localName})`
+    const over = drawing(cover)
+    d.covered = over.name || `(${cover.localName})`
+    painted ||= over.painted
   }
+  // Words Ava cannot read are drawn on (or over) an element that names itself: the name may not be what the screen says.
+  if (painted) d.painted = true
   const link = el.closest('a[href], area[href]') as HTMLAnchorElement | null
   if (link) {
     d.href = link.href

@@ -16,6 +16,8 @@ describe('executableDownload', () => {
       ['https://shop.test/get/app.apk?v=2', null, 'app.apk'],
       ['https://shop.test/x', 'run.ps1', 'run.ps1'],
       ['https://shop.test/x', 'page.html', 'page.html'],
+      // An empty download attribute saves the page to disk, where its script runs when opened.
+      ['https://shop.test/pages/index.html', '', 'index.html'],
       ['blob:https://shop.test/1234', null, 'blob: (type unknown)'],
       ['blob:https://shop.test/1234', 'tool.bat', 'tool.bat'],
       ['data:application/x-msdownload;base64,TVqQ', '', 'data: (application/x-msdownload)'],

@@ -74,7 +74,7 @@ export function refusalAsk(step: string, out: Pick<ExecFailure, 'offsite' | 'car
   return riskAsk('step', { step })
 }
 
-const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'cross_site_secret', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'packData', 'cachedPlan', 'step', 'frameSite', 'uploadSite', 'download'] as const
+const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'cross_site_secret', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'packData', 'cachedPlan', 'step', 'frameSite', 'uploadSite', 'download', 'painted'] as const
 
 /** Every key this module and the run produce; both locales must have each (test/ui/outcome-messages.test.ts). */
 export const kOutcomeKeys: readonly string[] = [

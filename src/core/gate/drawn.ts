@@ -14,8 +14,20 @@ export interface DrawnTarget {
    * SVG titles and text (also of <use> and SVG images), in visual order (bidi overrides resolved).
    */
   name: string
+  /**
+   * The name assistive technology is given apart from the drawing (aria-label, aria-labelledby):
+   * a page can change only this and leave the drawing alone. Part of "the same element", never
+   * shown on its own.
+   */
+  said?: string
   /** The text of a layer drawn over the element's click point (an overlay shows this, not `name`). */
   covered?: string
+  /**
+   * A picture Ava cannot read (a canvas, a raster or remote image, a counter style of the page's
+   * own it cannot see) is drawn on or over an element that names itself in words: the screen may
+   * say something else than `name`.
+   */
+  painted?: boolean
   /** The origin of the element's own document (a frame's, not the top page's). */
   frame: string
   /** Where a link goes (absolute). */
@@ -32,7 +44,7 @@ export function sameDrawn(a: DrawnTarget, b: DrawnTarget): boolean {
 }
 
 function drawnKey(d: DrawnTarget): string {
-  return JSON.stringify([d.role, d.name, d.covered ?? '', d.frame, d.href ?? '', d.form?.action ?? '', d.form?.method ?? '', d.download?.name ?? '', d.download?.url ?? ''])
+  return JSON.stringify([d.role, d.name, d.said ?? '', d.covered ?? '', d.painted ?? false, d.frame, d.href ?? '', d.form?.action ?? '', d.form?.method ?? '', d.download?.name ?? '', d.download?.url ?? ''])
 }
 
 /** The words a risk check reads off a drawn element: what it says, and what is drawn over it. */

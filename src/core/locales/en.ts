@@ -266,6 +266,7 @@ export default {
   "risk.ask.step": "{step}: this step may be risky.",
   "risk.ask.frameSite": "{step}: acts inside a frame of another site: {host}. What you type or send there goes to {host}.",
   "risk.ask.uploadSite": "{step}: uploads {names}, which you attached on {from}, to {host}.",
+  "risk.ask.painted": "{step}: “{target}” is drawn with a picture Ava cannot read (a canvas or an image over or inside it), so what you see there may say something else. Look at it before you allow.",
   "risk.ask.download": "{step}: downloads “{file}”, a program or script that can run on your computer.",
   'options.title': 'Ava settings',
   'options.provider': 'Provider',

@@ -260,6 +260,7 @@ export default {
   "risk.ask.step": "{step}：这一步可能有风险。",
   "risk.ask.frameSite": "{step}：在另一个网站 {host} 的框架里操作。你在那里输入或发送的内容会交给 {host}。",
   "risk.ask.uploadSite": "{step}：把你在 {from} 上附加的 {names} 上传到 {host}。",
+  "risk.ask.painted": "{step}：“{target}”上画着 Ava 读不出的图片（画布，或盖在上面、放在里面的图片），您在屏幕上看到的文字可能与此不同。请先看清再允许。",
   "risk.ask.download": "{step}：下载“{file}”，这是能在你的电脑上运行的程序或脚本。",
   'options.title': 'Ava 设置',
   'options.provider': '服务商',

@@ -26,7 +26,22 @@ export interface PageSize {
   elements: number
   /** Depth of the deepest element. */
   depth: number
+  /**
+   * The following (or preceding) siblings of an element, on average over all elements: the sum
+   * of each element's child count squared, over twice the element count. A flat list of 500 rows
+   * has 250; a page of small groups a few. Unmeasured: the depth stands in for it.
+   */
+  siblings?: number
 }
+
+/**
+ * Node visits of reading the string value of each node a scan returns, when a comparison or a
+ * string function reads them (`. = //*`): its subtree and its text, a few nodes on average.
+ */
+const kStringValueVisits = 8
+
+/** A segment that reads string values: a comparison or a string function over its paths. */
+const kValued = /!=|<=|>=|=|<|>|\b(?:contains|starts-with|ends-with|string|normalize-space|string-length|translate|substring|substring-before|substring-after|concat|sum|number|lang|matches)\s*\(/
 
 /** Skips a string literal starting at `i` (XPath: '…' or "…", no escapes); returns the index after it. */
 function skipString(s: string, i: number): number {
@@ -60,6 +75,9 @@ const kPathBreak = /\||,|\(|\)|!=|<=|>=|=|<|>|\+|\s-\s|\s(?:and|or|div|mod)\s/
  */
 function widthOf(segment: string, size: PageSize): number {
   let width = 1
+  const siblings = Math.max(size.depth, size.siblings ?? 0)
+  // Compared or read as strings, each node a scan returns costs its string value, not one visit.
+  const valued = kValued.test(segment) ? kStringValueVisits : 1
   for (const path of segment.replace(/\s+/g, ' ').split(kPathBreak)) {
     const p = path.trim()
     if (!p) continue
@@ -67,8 +85,9 @@ function widthOf(segment: string, size: PageSize): number {
     const rest = p.startsWith('//') ? p.slice(2) : p
     w *= Math.pow(size.depth, (rest.match(/\/\//g) ?? []).length)
     w *= Math.pow(size.elements, (p.match(/\b(following|preceding)::/g) ?? []).length)
-    w *= Math.pow(size.depth, (p.match(/\b(descendant|descendant-or-self|ancestor|ancestor-or-self|following-sibling|preceding-sibling)::/g) ?? []).length)
-    width = Math.max(width, w)
+    w *= Math.pow(size.depth, (p.match(/\b(descendant|descendant-or-self|ancestor|ancestor-or-self)::/g) ?? []).length)
+    w *= Math.pow(siblings, (p.match(/\b(following-sibling|preceding-sibling)::/g) ?? []).length)
+    width = Math.max(width, w > 1 ? w * valued : w)
   }
   return width
 }
@@ -114,7 +133,7 @@ export function cssCost(selector: string, size: PageSize): number {
     const end = closing(selector, i + 4, '(', ')')
     const arg = selector.slice(i + 5, end).trim()
     // `:has(~ x)` walks the siblings after each candidate; `:has(x)` and `:has(> x)` its subtree.
-    cost *= arg.startsWith('~') || /\s~\s/.test(arg) ? Math.max(size.depth, Math.sqrt(size.elements)) : size.depth
+    cost *= arg.startsWith('~') || /\s~\s/.test(arg) ? Math.max(size.depth, Math.sqrt(size.elements), size.siblings ?? 0) : size.depth
     i += 5
   }
   return cost

@@ -136,6 +136,9 @@ export function click(el: Element, options: ClickOptions = {}, at = centerOf(el)
     if (pressed) return pressed
     pointer(target, 'pointerup', { ...base, buttons: 0 }, false)
     mouse(target, 'mouseup', { ...base, buttons: 0 })
+    // The release's handlers ran too: the click goes to what the person allowed, drawn as they saw it.
+    const released = el.isConnected ? check?.() : 'hit'
+    if (released) return { stopped: released }
     if (button === 0) mouse(target, 'click', base)
     else if (button === 2) mouse(target, 'contextmenu', base)
     else mouse(target, 'auxclick', base)

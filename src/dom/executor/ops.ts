@@ -69,8 +69,15 @@ async function clickShown(target: Element, ctx: OpContext, options: ClickOptions
   const el = ready.el
   const watch = watchEffects(el.ownerDocument)
   const before = stateSignature(el)
-  if (ready.forced) forceClick(el)
-  else {
+  if (ready.forced) {
+    // Through the DOM, with no pointer to hit-test: the gate's second look still comes first.
+    const why = ctx.recheck?.(el)
+    if (why) {
+      watch.finish()
+      return fail('NOT_ACTIONABLE', why, { reason: 'swapped', suggestion: 'Read the page again before acting on it.' })
+    }
+    forceClick(el)
+  } else {
     // A point named in a screenshot is where the click goes (a canvas is one element); a point
     // in a frame's document has no meaning there, so the frame's element is clicked where it is open.
     const at = options.atPage && el.ownerDocument === document ? pageToView(el, options.atPage) : ready.at

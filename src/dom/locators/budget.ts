@@ -22,13 +22,14 @@ export class SelectorCostError extends SelectorSyntaxError {}
 const sizes = new WeakMap<Document, { at: number; size: PageSize }>()
 const slow = new WeakMap<Document, Set<string>>()
 
-/** The document's element count and depth (one walk, cached briefly). */
+/** The document's element count, depth and siblings per element (one walk, cached briefly). */
 export function pageSize(doc: Document): PageSize {
   const now = performance.now()
   const cached = sizes.get(doc)
   if (cached && now - cached.at < kSizeTtlMs) return cached.size
   const elements = doc.getElementsByTagName('*').length
   let depth = 0
+  let squares = 0
   const root = doc.documentElement
   if (root) {
     // Iterative walk: the deepest element, without recursion a hostile page could overflow.
@@ -36,6 +37,8 @@ export function pageSize(doc: Document): PageSize {
     let d = 0
     for (let more = true; more; ) {
       depth = Math.max(depth, d)
+      const children = (walker.currentNode as Element).childElementCount
+      squares += children * children
       if (walker.firstChild()) {
         d++
         continue
@@ -49,7 +52,7 @@ export function pageSize(doc: Document): PageSize {
       }
     }
   }
-  const size = { elements, depth: Math.max(1, depth) }
+  const size = { elements, depth: Math.max(1, depth), siblings: squares / (2 * Math.max(1, elements)) }
   sizes.set(doc, { at: now, size })
   return size
 }

@@ -149,7 +149,9 @@ function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, binding
     // Judged as drawn: generated content, bidi order, SVG text, what covers it (issue 25 §3).
     const drawn = drawnInView(el)
     const risk = riskOf(el, as, confirm, drawn)
-    return risk && confirm.includes(risk.category) ? ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn) : null
+    if (risk && confirm.includes(risk.category)) return ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn)
+    // A picture Ava cannot read is drawn on or over it: what the person sees may not be its name.
+    return drawn.painted && as === 'click' ? ask({ ...fail('NEEDS_CONFIRMATION', `“${drawnLabel(drawn)}” is drawn with a picture Ava cannot read; it may say something else on screen.`, { label: drawnLabel(drawn) }), ask: { key: 'risk.ask.painted', params: { target: drawnLabel(drawn) } } }, drawn) : null
   }
 }
 

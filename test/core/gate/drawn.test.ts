@@ -32,6 +32,9 @@ describe('sameDrawn', () => {
     expect(sameDrawn(save, { ...save, form: { action: 'https://app.example/transfer', method: 'post' } })).toBe(false)
     expect(sameDrawn(save, { ...save, href: 'https://app.example/x' })).toBe(false)
     expect(sameDrawn(save, { ...save, download: { name: 'a.pdf.exe', url: 'https://app.example/a' } })).toBe(false)
+    // Only what assistive technology reads changed, or a picture Ava cannot read appeared on it.
+    expect(sameDrawn(save, { ...save, said: 'Wire $5,000 to Mallory' })).toBe(false)
+    expect(sameDrawn(save, { ...save, painted: true })).toBe(false)
   })
 })
 
