@@ -39,3 +39,16 @@ it.each(['attr', 'counter', 'marker', 'quiet', 'canvas-btn', 'under', 'isolate',
   expect(site.hits.slice(from).filter((h) => h.path === '/api/erase')).toEqual([])
   await page.close()
 })
+
+it.each(['card', 'hero'])('an ordinary control with a photo in it and its words in ink (#%s) is clicked without a question', async (id) => {
+  // A product card (a photo and its name in one link) and a button on a photo background: the words
+  // a person reads are drawn as text, so the photo does not make the step ask.
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/redteam/pictured.html`)
+  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: `#${id}` }, description: 'Open it' }, { step_id: 2, action_type: 'done', params: { text: 'Opened.' } }]) })
+  const panel = await ava.ask(page, `open ${id}`)
+  await finished(panel)
+  expect(await panel.locator(pending).count()).toBe(0)
+  expect(await page.evaluate(() => (window as unknown as { __clicked: string[] }).__clicked)).toEqual([id])
+  await page.close()
+})

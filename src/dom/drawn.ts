@@ -6,7 +6,7 @@
  */
 import { visualOrder, type DrawnTarget } from '../core/gate/drawn'
 import { deepContains, roleOf } from './locators'
-import { generatedText } from './observe/names'
+import { accessibleName, generatedText } from './observe/names'
 import { kAvaUiAttr, viewOf } from './executor/dom'
 import { centerOf } from './executor/events'
 
@@ -35,8 +35,12 @@ function backgroundText(style: CSSStyleDeclaration): string {
 /** One drawing's walk: the elements it may still visit, and whether it met words it cannot read. */
 interface Walk {
   nodes: number
-  /** A picture large enough to hold words (a canvas, a raster or remote image, a custom counter's symbols) was drawn. */
+  /** Something that draws words Ava cannot read (a canvas, a video or plugin, a page's own counter symbols it cannot see) was drawn. */
   painted: boolean
+  /** A raster or remote image large enough to hold words was drawn: it may say more than the label only when no text is drawn beside it. */
+  pictured: boolean
+  /** Text was drawn in ink (a person reads words of the element's own). */
+  ink: boolean
 }
 
 /** Smaller pictures are icons: they hold no sentence a person would read instead of the label. */
@@ -89,7 +93,7 @@ function generated(content: string, el: Element, walk: Walk): string {
     if (symbols === null) walk.painted = true
     else extra += ` ${symbols}`
   }
-  if (/url\(|image-set\(/.test(content) && wordsFit(el)) walk.painted = true
+  if (/url\(|image-set\(/.test(content) && wordsFit(el)) walk.pictured = true
   return `${generatedText(content, el)}${extra}`
 }
 
@@ -100,13 +104,18 @@ function inkOf(style: CSSStyleDeclaration): boolean {
   return !/^rgba\(\d+,\d+,\d+,0(\.0*)?\)$|^transparent$/.test(color)
 }
 
-/** A picture inside an element whose words Ava cannot read: a canvas, or an image that is not a readable SVG. */
-function unreadablePicture(el: Element, style: CSSStyleDeclaration, svgText: string): boolean {
-  if (!wordsFit(el)) return false
-  if (el.localName === 'canvas' || el.localName === 'video' || el.localName === 'object' || el.localName === 'embed') return true
+/**
+ * A picture inside an element whose words Ava cannot read: `painted` for a canvas, a video or a
+ * plugin (rare inside a control, and able to draw over any label), `pictured` for an image that is
+ * not a readable SVG (a product photo in a card, a logo: it matters only where the control draws no
+ * words of its own, see `drawing`).
+ */
+function unreadablePicture(el: Element, style: CSSStyleDeclaration, svgText: string): 'painted' | 'pictured' | null {
+  if (!wordsFit(el)) return null
+  if (el.localName === 'canvas' || el.localName === 'video' || el.localName === 'object' || el.localName === 'embed') return 'painted'
   const isImage = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image')
-  if (isImage && !svgText) return true
-  return /url\(/.test(style.backgroundImage || '') && !backgroundText(style)
+  if (isImage && !svgText) return 'pictured'
+  return /url\(/.test(style.backgroundImage || '') && !backgroundText(style) ? 'pictured' : null
 }
 
 /** Rendered text of `el` and what is drawn into it, in drawing order, right-to-left overrides reversed. */
@@ -128,12 +137,17 @@ function drawText(el: Element, walk: Walk): string {
     svgText = svgImageText(el.getAttribute('src') ?? '')
     parts.push(el.getAttribute('alt') ?? '', svgText)
   }
-  if (el.localName === 'input' && /^(submit|button|reset)$/i.test((el as HTMLInputElement).type) && !hidden && inked) parts.push((el as HTMLInputElement).value)
+  if (el.localName === 'input' && /^(submit|button|reset)$/i.test((el as HTMLInputElement).type) && !hidden && inked) {
+    const value = (el as HTMLInputElement).value
+    parts.push(value)
+    if (value.trim()) walk.ink = true
+  }
   if (el.localName === 'input' && (el as HTMLInputElement).type === 'image' && !hidden) {
     svgText = svgImageText(el.getAttribute('src') ?? '')
     parts.push(el.getAttribute('alt') ?? '', svgText)
   }
-  if (!hidden && unreadablePicture(el, style, svgText)) walk.painted = true
+  const picture = hidden ? null : unreadablePicture(el, style, svgText)
+  if (picture) walk[picture] = true
   if (el.localName === 'title' && el.parentElement && el.parentElement.namespaceURI === 'http://www.w3.org/2000/svg') parts.push(el.textContent ?? '')
   if (el.localName === 'use') {
     const ref = el.getAttribute('href') ?? el.getAttribute('xlink:href') ?? ''
@@ -147,7 +161,10 @@ function drawText(el: Element, walk: Walk): string {
   for (let n = assigned.length ? assigned[0] : root.firstChild, i = 0; n; n = assigned.length ? assigned[++i] : n.nextSibling) {
     if (n.nodeType === 3) {
       // Text at size 0 or in a transparent colour is in the DOM, not on the screen.
-      if (!hidden && inked) parts.push(n.nodeValue ?? '')
+      if (!hidden && inked) {
+        parts.push(n.nodeValue ?? '')
+        if (n.nodeValue?.trim()) walk.ink = true
+      }
     } else if (n.nodeType === 1 && (n as Element).localName !== 'title' && (n as Element).localName !== 'script' && (n as Element).localName !== 'style') {
       parts.push(drawText(n as Element, walk))
     } else if (n.nodeType === 1 && (n as Element).localName === 'title') parts.push(drawText(n as Element, walk))
@@ -163,8 +180,10 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, kMaxChars)
 
 /** The name a person reads on `el`, and whether a picture drawn there may say more than Ava can read. */
 function drawing(el: Element): { name: string; painted: boolean } {
-  const walk: Walk = { nodes: kMaxNodes, painted: false }
-  return { name: squash(visualOrder(drawText(el, walk))), painted: walk.painted }
+  const walk: Walk = { nodes: kMaxNodes, painted: false, pictured: false, ink: false }
+  const name = squash(visualOrder(drawText(el, walk)))
+  // A control that draws its own words beside a photo (a product card, an avatar with a name) reads as those words.
+  return { name, painted: walk.painted || (walk.pictured && !walk.ink) }
 }
 
 /** The name a person reads on `el`. */
@@ -233,7 +252,8 @@ export function drawnOf(el: Element): DrawnTarget {
   const said = saidOf(el)
   if (said && said !== d.name) d.said = said
   const cover = coverOf(el)
-  let painted = drawn.painted && !!(said || d.name)
+  // It names itself in words (its text at size 0 counts: that is the name a step is judged by).
+  let painted = drawn.painted && !!(said || d.name || accessibleName(el, role))
   if (cover) {
     const over = drawing(cover)
     d.covered = over.name || `(${cover.localName})`
