@@ -136,8 +136,12 @@ export function click(el: Element, options: ClickOptions = {}, at = centerOf(el)
     if (pressed) return pressed
     pointer(target, 'pointerup', { ...base, buttons: 0 }, false)
     mouse(target, 'mouseup', { ...base, buttons: 0 })
-    // The release's handlers ran too: the click goes to what the person allowed, drawn as they saw it.
-    const released = el.isConnected ? check?.() : 'hit'
+    // The release's handlers ran too. A page that acted on the release took the element away or
+    // hid it (Select2 picks an option on mouseup and closes its list): that was the click, and no
+    // click event goes to whatever is left there. One still drawn gets the click only as the person
+    // allowed it, drawn as they saw it.
+    if (!el.isConnected || el.getClientRects().length === 0) return null
+    const released = check?.()
     if (released) return { stopped: released }
     if (button === 0) mouse(target, 'click', base)
     else if (button === 2) mouse(target, 'contextmenu', base)
