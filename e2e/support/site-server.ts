@@ -34,6 +34,14 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
     const cookie = /(?:^|;\s*)session=([a-z]+)/.exec(req.headers.cookie ?? '')?.[1]
     const html = (status: number, body: string, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': types['.html'], ...headers }).end(body)
 
+    // A file as a server sends it: /files/<anything>?name=<file name>&type=<media type>&as=attachment
+    // (e2e/agent/served-programs.test.ts): the address need not say what the file is.
+    if (url.pathname.startsWith('/files/')) {
+      const name = url.searchParams.get('name') ?? 'file'
+      const as = url.searchParams.get('as')
+      res.writeHead(200, { 'content-type': url.searchParams.get('type') ?? 'application/octet-stream', ...(as ? { 'content-disposition': `${as}; filename="${name}"` } : {}) }).end('MZ file body')
+      return
+    }
     if (url.pathname === '/' ) {
       html(200, page('Acme Portal', `<header><h1>Acme Portal</h1><nav><a href="/login">Sign in</a> <a href="/about">About</a></nav></header>
 <main><p>Welcome to the Acme customer portal. Sign in to see your orders.</p></main>`))

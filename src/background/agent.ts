@@ -47,7 +47,7 @@ const mailbox = new Map<string, PersonAnswer>()
 
 // A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
 // with the reason (issue 15 §2). Registered at the top level, with the worker's other listeners.
-watchOffsite((tabId, message) => live.get(tabId)?.controller.abort(new AvaError('STEP_FAILED', message, { msg: msg('outcome.offsite'), details: message })))
+watchOffsite((tabId, message, kind) => live.get(tabId)?.controller.abort(new AvaError('STEP_FAILED', message, { msg: msg(kind === 'program' ? 'outcome.blockedResponse' : 'outcome.offsite'), details: message })))
 
 /** How long a collect step's named list may take to appear on the page. */
 const kCollectLocateMs = 5_000

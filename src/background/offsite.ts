@@ -1,5 +1,5 @@
 import browser, { type DeclarativeNetRequest } from 'webextension-polyfill'
-import { blockedBy, gateMessage, gateRuleIds, gateRules, ruleDomain, type GateRule, type TabGate } from '../core/offsite'
+import { blockedBy, gateMessage, gateRuleIds, gateRules, ruleDomain, type GateRule, type GateRuleKind, type TabGate } from '../core/offsite'
 
 /**
  * The background half of the off-site gate (issue 15 §2): while a run is active in a tab,
@@ -80,32 +80,34 @@ let watching = false
  * a new tab is outside its opener's rules until it is guarded). Registered once, at the top
  * level of the worker, so an event that wakes it finds the listeners.
  */
-export function watchOffsite(onBlocked: (tabId: number, message: string) => void): void {
+export function watchOffsite(onBlocked: (tabId: number, message: string, kind: GateRuleKind) => void): void {
   if (watching) return
   watching = true
-  const check = async (tabId: number, url: string, rulesTab = tabId) => {
-    const hit = blockedBy(await rulesOf(rulesTab), rulesTab, url)
-    return hit ? gateMessage(hit) : null
-  }
+  const check = async (tabId: number, url: string, rulesTab = tabId) => blockedBy(await rulesOf(rulesTab), rulesTab, url)
   browser.webNavigation.onBeforeNavigate.addListener((d) => {
     if (d.frameId !== 0) return
-    void check(d.tabId, d.url).then((m) => m && onBlocked(d.tabId, m), () => undefined)
+    void check(d.tabId, d.url).then((hit) => hit && onBlocked(d.tabId, gateMessage(hit), hit.kind), () => undefined)
   })
   browser.webNavigation.onErrorOccurred.addListener((d) => {
     // A redirect to a forbidden site: the first URL passed, the one it led to was blocked.
     // `error` is in Chrome's event though not in the polyfill's type.
+    // A frame's blocked load is no reason to stop (an ad blocker blocks frames all the time); a
+    // program it was sent is simply not saved.
     if (d.frameId !== 0 || !/ERR_BLOCKED_BY_CLIENT/.test((d as { error?: string }).error ?? '')) return
     void rulesOf(d.tabId).then((rules) => {
       if (!rules.length) return
       const hit = blockedBy(rules, d.tabId, d.url)
-      onBlocked(d.tabId, hit ? gateMessage(hit) : `Ava stopped: ${new URL(d.url).host} sent this tab on to a site Ava's rules do not allow. Nothing was loaded there.`)
+      // Nothing the address says is blocked: the response was (a program to download), or it
+      // redirected to a site the rules block. Chrome does not say which.
+      const blocked = hit ?? { kind: 'program' as const, host: new URL(d.url).host }
+      onBlocked(d.tabId, gateMessage(blocked), blocked.kind)
     }, () => undefined)
   })
   browser.webNavigation.onCreatedNavigationTarget.addListener((d) => {
-    void check(d.tabId, d.url, d.sourceTabId).then(async (m) => {
-      if (!m) return
+    void check(d.tabId, d.url, d.sourceTabId).then(async (hit) => {
+      if (!hit) return
       await browser.tabs.remove(d.tabId).catch(() => undefined)
-      onBlocked(d.sourceTabId, m)
+      onBlocked(d.sourceTabId, gateMessage(hit), hit.kind)
     }, () => undefined)
   })
   // A closed tab's rules match nothing any more; drop them so the ids are free for a new tab.

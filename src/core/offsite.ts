@@ -2,6 +2,7 @@ import { kRiskReasons } from './agent/risk'
 import type { ExecFailure, RiskCategory } from './exec'
 import { domainAllowed, hostPattern } from './settings'
 import { sameSite, urlHost } from './host'
+import { programResponseHeaders, type HeaderCondition } from './step-place'
 
 /**
  * Every way a step can leave the site or reach a denied one (issue 15 §2), decided once here:
@@ -86,15 +87,15 @@ export interface TabGate {
   crossSite: boolean
 }
 
-export type GateRuleKind = 'deny' | 'allow_list' | 'cross_site'
-const kKinds: GateRuleKind[] = ['deny', 'allow_list', 'cross_site']
+export type GateRuleKind = 'deny' | 'allow_list' | 'cross_site' | 'program'
+const kKinds: GateRuleKind[] = ['deny', 'allow_list', 'cross_site', 'program']
 
 /** The subset of chrome.declarativeNetRequest.Rule the gate writes. */
 export interface GateRule {
   id: number
   priority: number
   action: { type: 'block' }
-  condition: { tabIds: number[]; resourceTypes: ['main_frame']; requestDomains?: string[]; excludedRequestDomains?: string[] }
+  condition: { tabIds: number[]; resourceTypes: ('main_frame' | 'sub_frame')[]; requestDomains?: string[]; excludedRequestDomains?: string[]; responseHeaders?: HeaderCondition[] }
 }
 
 /**
@@ -129,10 +130,11 @@ const domains = (list: string[], opts?: { site?: boolean }) => [...new Set(list.
  * The tab's rules: denied hosts (and their subdomains: the gate errs on the blocked side), hosts
  * outside a non-empty allow list, and, when cross-site steps ask first, every other site than
  * the run's own and those the person said yes to. Top-level documents only (`main_frame`): an
- * embedded frame is not the run leaving the site.
+ * embedded frame is not the run leaving the site. And, always, a response that is a program to
+ * download, in the top document or a frame (step-place.ts `programResponseHeaders`).
  */
 export function gateRules(tabId: number, gate: TabGate, slot: number): GateRule[] {
-  const [denyId, allowId, crossId] = gateRuleIds(slot)
+  const [denyId, allowId, crossId, programId] = gateRuleIds(slot)
   const base = (id: number, extra: Partial<GateRule['condition']>): GateRule => ({ id, priority: 1, action: { type: 'block' }, condition: { tabIds: [tabId], resourceTypes: ['main_frame'], ...extra } })
   const rules: GateRule[] = []
   const deny = domains(gate.policy.deny)
@@ -142,6 +144,8 @@ export function gateRules(tabId: number, gate: TabGate, slot: number): GateRule[
   if (gate.policy.allow.length) rules.push(base(allowId, allow.length ? { excludedRequestDomains: allow } : {}))
   const own = domains([gate.site, ...gate.allowed], { site: true })
   if (gate.crossSite && own.length) rules.push(base(crossId, { excludedRequestDomains: own }))
+  // A program the server sends, in the top document or a frame (a hidden frame downloads too).
+  rules.push(base(programId, { resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programResponseHeaders() }))
   return rules
 }
 
@@ -160,7 +164,8 @@ export function blockedBy(rules: GateRule[], tabId: number, url: string): { kind
   const host = urlHost(u) ?? u.hostname
   for (const r of rules) {
     const c = r.condition
-    if (!c.tabIds.includes(tabId)) continue
+    // A program's response is known by its headers, never by its address.
+    if (!c.tabIds.includes(tabId) || c.responseHeaders) continue
     if (c.requestDomains && !c.requestDomains.some((d) => domainMatches(host, d))) continue
     if (c.excludedRequestDomains?.some((d) => domainMatches(host, d))) continue
     return { kind: gateRuleKind(r.id), host: u.host }
@@ -170,6 +175,7 @@ export function blockedBy(rules: GateRule[], tabId: number, url: string): { kind
 
 /** The person's message when the gate stopped a navigation the page did not ask about. */
 export function gateMessage(b: { kind: GateRuleKind; host: string }): string {
+  if (b.kind === 'program') return `Ava stopped: ${b.host} answered with a program to download, or sent this tab on to a site Ava's rules do not allow. Ava saves no program during a run, and nothing was loaded or downloaded; do it yourself if you trust it.`
   if (b.kind === 'cross_site') return `Ava stopped: the page tried to take this run to ${b.host}, another site nobody said yes to. Nothing was loaded there.`
   return `Ava stopped: the page tried to go to ${b.host}, which is not allowed in Ava's options (allowed and blocked sites). Nothing was loaded there.`
 }

@@ -106,8 +106,13 @@ export const kExecutableExtensions: ReadonlySet<string> = new Set([
 /** Endings of pages a server renders or serves to read: a plain link to one is a visit, not a download. */
 const kWebPageEndings = new Set(['htm', 'html', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml', 'svg', 'svgz', 'php', 'pl', 'py', 'rb', 'js', 'mjs', 'asp', 'aspx', 'jsp', 'cgi', 'url'])
 
-/** Media types of programs and scripts; a download's type from a `data:` URL or a blob. */
-const kExecutableTypes = /^(application\/(x-)?(msdownload|msdos-program|ms-installer|msi|dosexec|executable|sharedlib|sh|shellscript|csh|bat|powershell|javascript|ecmascript|vbscript|hta|apple-diskimage|java-archive|java-jnlp-file|python|perl|ruby|php|elf|mach-binary|ms-shortcut|chrome-extension|xpinstall|iso9660-image|xhtml\+xml|vnd\.microsoft\.portable-executable|vnd\.android\.package-archive|vnd\.apple\.installer\+xml|vnd\.ms-cab-compressed)|text\/(javascript|ecmascript|vbscript|x-sh|x-shellscript|x-python|x-perl|html)|image\/svg\+xml)$/
+/** Media types of programs, `application/<type>` with or without `x-`: a server sending one sends a program. */
+const kProgramTypes = ['msdownload', 'msdos-program', 'ms-installer', 'msi', 'dosexec', 'executable', 'sharedlib', 'sh', 'shellscript', 'csh', 'bat', 'powershell', 'vbscript', 'hta', 'apple-diskimage', 'java-archive', 'java-jnlp-file', 'elf', 'mach-binary', 'ms-shortcut', 'chrome-extension', 'xpinstall', 'iso9660-image', 'vnd.microsoft.portable-executable', 'vnd.android.package-archive', 'vnd.apple.installer+xml', 'vnd.ms-cab-compressed']
+const kProgramTypeRe = new RegExp(`^application\\/(x-)?(${kProgramTypes.map((t) => t.replace(/[.+]/g, '\\$&')).join('|')})$`)
+/** Media types of scripts, and of pages that run script when opened from disk. */
+const kScriptTypes = /^(application\/(x-)?(javascript|ecmascript|python|perl|ruby|php|xhtml\+xml)|text\/(javascript|ecmascript|vbscript|x-sh|x-shellscript|x-python|x-perl|html)|image\/svg\+xml)$/
+/** A download's type (from a `data:` URL or a blob) that is a program or a script. */
+const isExecutableType = (type: string) => kProgramTypeRe.test(type) || kScriptTypes.test(type)
 /** A type that says nothing of what the bytes are: the file's name decides, and without one we cannot know. */
 const kUnknownTypes = /^(application\/(octet-stream|binary|unknown|x-download|force-download|download)|\*\/\*)?$/
 
@@ -163,7 +168,7 @@ export function executableDownload(d: DownloadFacts): { file: string } | null {
     const type = scheme === 'data' ? dataType(d.url) : '' // a blob's type is in the page's memory, not its URL
     const shown = named || (scheme === 'data' ? `data: (${type})` : 'blob: (type unknown)')
     if (named && kExecutableExtensions.has(fileExtension(named))) return { file: shown }
-    if (kExecutableTypes.test(type)) return { file: shown }
+    if (isExecutableType(type)) return { file: shown }
     // Chrome names a nameless blob or data download after its type; an unknown type leaves the
     // name — and so what opening it does — to the bytes.
     if (!named && (scheme === 'blob' || kUnknownTypes.test(type))) return { file: shown }
@@ -187,3 +192,29 @@ export function downloadRefusal(d: DownloadFacts | null): ExecFailure | null {
   if (!exe) return null
   return ask('risk.ask.download', { file: exe.file }, `Downloads “${exe.file}”, a program or script`)
 }
+
+/** A response header condition of declarativeNetRequest. */
+export interface HeaderCondition {
+  header: string
+  values: string[]
+}
+
+/**
+ * What a server says of a program it sends, as declarativeNetRequest response-header conditions:
+ * a Content-Disposition naming a program's ending (page and script endings left out: a saved
+ * receipt or an export is often HTML), or a program's media type. A download the page starts by
+ * itself — `location.assign`, a form POST answered with an attachment, a plain link whose server
+ * names the file — shows no name before the click to ask about; the background's gate blocks such
+ * a response in a run's tab (src/core/offsite.ts `gateRules`). Patterns match case-insensitively;
+ * `*` is any run of characters.
+ */
+export function programResponseHeaders(): HeaderCondition[] {
+  const endings = [...kExecutableExtensions].filter((e) => !kWebPageEndings.has(e) && !kScriptOnly.has(e))
+  return [
+    { header: 'content-disposition', values: endings.flatMap((e) => [`*.${e}`, `*.${e}"*`, `*.${e};*`, `*.${e} *`]) },
+    { header: 'content-type', values: kProgramTypes.flatMap((t) => [`application/${t}`, `application/${t};*`, `application/x-${t}`, `application/x-${t};*`]) },
+  ]
+}
+
+/** Endings a server also sends to be read as text (source files): asked about on a click, not blocked by type of response. */
+const kScriptOnly = new Set(['bash', 'csh', 'ksh', 'zsh', 'lua', 'tcl', 'out', 'bin', 'img', 'run'])

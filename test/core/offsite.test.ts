@@ -3,6 +3,8 @@ import fc from 'fast-check'
 import { blockedBy, gateRuleIds, gateRules, offsiteOf, offsiteReason, ruleDomain, type SitePolicy, type TabGate } from '../../src/core/offsite'
 import { domainAllowed } from '../../src/core/settings'
 import { siteOf } from '../../src/core/host'
+import { programResponseHeaders } from '../../src/core/step-place'
+import { getDomain } from 'tldts'
 
 const kRuns = { numRuns: 200, interruptAfterTimeLimit: 20_000 }
 const none: SitePolicy = { allow: [], deny: [] }
@@ -11,7 +13,12 @@ const none: SitePolicy = { allow: [], deny: [] }
 // browser loads them (new URL throws), so they are left to the IDN test below.
 const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/).filter((l) => !l.startsWith('xn--'))
 const tld = fc.constantFrom('com', 'org', 'de', 'io', 'co.uk')
-const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([ls, t]) => `${ls.join('.')}.${t}`)
+// Not itself a public suffix: "de.com" or "us.com" (CentralNic's, in the list's private section)
+// is where others register, so www.de.com is another site than de.com.
+const host = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld)
+  .map(([ls, t]) => `${ls.join('.')}.${t}`)
+  .filter((h) => getDomain(h, { allowPrivateDomains: true }) !== null)
 const path = fc.stringMatching(/^(\/[a-z0-9._~-]{0,8}){0,3}(\?[a-z]=[a-z0-9]{0,5})?$/)
 const port = fc.option(fc.integer({ min: 1, max: 65_535 }), { nil: undefined })
 const url = (h: string, p = '/', pt?: number) => `https://${h}${pt ? `:${pt}` : ''}${p || '/'}`
@@ -105,6 +112,7 @@ describe('gateRules: the background gate of a run’s tab', () => {
       { tabIds: [7], resourceTypes: ['main_frame'], requestDomains: ['evil.com'] },
       { tabIds: [7], resourceTypes: ['main_frame'], excludedRequestDomains: ['shop.com', 'pay.com'] },
       { tabIds: [7], resourceTypes: ['main_frame'], excludedRequestDomains: ['shop.com'] },
+      { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programResponseHeaders() },
     ])
     expect(rules.map((r) => r.id)).toEqual(gateRuleIds(0))
     fc.assert(
@@ -151,6 +159,7 @@ describe('gateRules: the background gate of a run’s tab', () => {
     expect(ruleDomain('*.Bücher.DE')).toBe('xn--bcher-kva.de')
     expect(ruleDomain('www.shop.com', { site: true })).toBe('shop.com')
     for (const bad of ['', '  ', 'a/b', 'evil.com:80', 'user@evil.com']) expect(ruleDomain(bad)).toBeNull()
-    expect(gateRules(tab, gate({ policy: { allow: [], deny: ['a/b'] }, crossSite: false }), 0)).toEqual([])
+    // Only the rule that holds for every run is left: a program in the response.
+    expect(gateRules(tab, gate({ policy: { allow: [], deny: ['a/b'] }, crossSite: false }), 0).map((r) => r.condition.responseHeaders ? 'program' : 'address')).toEqual(['program'])
   })
 })

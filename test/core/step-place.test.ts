@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { executableDownload, fileExtension, frameSiteRefusal, uploadRefusal } from '../../src/core/step-place'
+import { executableDownload, fileExtension, frameSiteRefusal, programResponseHeaders, uploadRefusal } from '../../src/core/step-place'
 
 const none = { allow: [], deny: [] }
 const all = ['cross_site', 'destructive', 'credentials', 'payment', 'high_risk_action'] as const
@@ -82,5 +82,27 @@ describe('uploadRefusal', () => {
     expect(uploadRefusal([{ name: 'fixture.txt' }], 'https://evil.test')).toBeNull()
     expect(uploadRefusal([{ name: 'a.pdf', site: 'https://mail.example.com' }], 'https://upload.example.com')).toBeNull()
     expect(uploadRefusal([{ name: 'a.pdf', site: 'https://alice.github.io' }], 'https://bob.github.io')?.ask?.params).toMatchObject({ host: 'bob.github.io', from: 'alice.github.io' })
+  })
+})
+
+describe('programResponseHeaders: a program a server sends, as the run’s gate matches it', () => {
+  // declarativeNetRequest's header value patterns: case-insensitive, `*` any run, `?` zero or one character.
+  const matches = (pattern: string, value: string) =>
+    new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.?')}$`, 'i').test(value)
+  const blocked = (headers: Record<string, string>) =>
+    programResponseHeaders().some((h) => headers[h.header] !== undefined && h.values.some((v) => matches(v, headers[h.header])))
+
+  it('blocks a program named by Content-Disposition in any spelling, or sent as a program’s type', () => {
+    for (const cd of ['attachment; filename="setup.exe"', 'attachment; filename=Setup.EXE', "attachment; filename*=UTF-8''Invoice.PDF.EXE", 'attachment; filename="a.msi"; size=3', 'attachment; filename=tool.apk', 'inline; filename="run.ps1"', 'attachment; filename="x.dmg" ; creation-date=x'])
+      expect(blocked({ 'content-disposition': cd }), cd).toBe(true)
+    for (const ct of ['application/x-msdownload', 'application/vnd.microsoft.portable-executable', 'application/java-archive; charset=binary', 'application/x-apple-diskimage', 'application/vnd.android.package-archive'])
+      expect(blocked({ 'content-type': ct }), ct).toBe(true)
+  })
+
+  it('lets documents, pages, exports and data through', () => {
+    for (const cd of ['attachment; filename="invoice.pdf"', 'attachment; filename=report.xlsx', 'attachment; filename="receipt.html"', 'attachment; filename="firmware.bin"', 'attachment; filename="mail.example.com.pdf"', 'attachment; filename="notes.txt"', 'attachment; filename="photo.jpg"'])
+      expect(blocked({ 'content-disposition': cd }), cd).toBe(false)
+    for (const ct of ['application/pdf', 'text/html; charset=utf-8', 'application/octet-stream', 'application/json', 'text/plain'])
+      expect(blocked({ 'content-type': ct }), ct).toBe(false)
   })
 })

@@ -108,6 +108,7 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.streamCut',
   'outcome.replayFailed',
   'outcome.offsite',
+  'outcome.blockedResponse',
   'outcome.tooLong',
   'outcome.emptyRequest',
   'step.repaired',

@@ -185,6 +185,7 @@ export default {
   "outcome.streamCut": "The answer broke off in the middle of step {n}; the steps before it ran.",
   "outcome.replayFailed": "Replaying the saved steps failed at step {n}, so they were dropped. Retry to plan afresh.",
   "outcome.offsite": "The page tried to go to a site Ava may not visit, so the run stopped.",
+  "outcome.blockedResponse": "The page answered with a program to download, or sent the run on to a site Ava may not visit, so the run stopped. Nothing was downloaded.",
   "outcome.tooLong": "The request is longer than {max} characters; shorten it.",
   "outcome.emptyRequest": "Type a request first.",
   "outcome.busy": "Ava is already working in this tab. Stop that first.",

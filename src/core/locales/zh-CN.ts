@@ -179,6 +179,7 @@ export default {
   "outcome.streamCut": "回答在第 {n} 步中途断开了，之前的步骤已经执行。",
   "outcome.replayFailed": "重放已保存的步骤时在第 {n} 步失败，这些步骤已删除。请重试以重新规划。",
   "outcome.offsite": "页面试图前往 Ava 不能访问的网站，运行已停止。",
+  "outcome.blockedResponse": "页面返回了一个要下载的程序，或把运行带到了 Ava 不能访问的网站，运行已停止。没有下载任何文件。",
   "outcome.tooLong": "请求超过了 {max} 个字符，请缩短。",
   "outcome.emptyRequest": "请先输入请求。",
   "outcome.busy": "Ava 正在这个标签页中工作，请先停止。",

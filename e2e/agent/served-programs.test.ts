@@ -1,0 +1,75 @@
+import { expect, it } from 'vitest'
+import type { Frame, Page } from 'playwright-core'
+import { instructionChunks, readSteps, withAgentWorld, type Ava } from '../support/ava'
+import type { LlmServer } from '../support/llm-server'
+import type { SiteServer } from '../support/site-server'
+
+/**
+ * Issue 25 §4, downloads nothing on the page names (e2e/fixtures/redteam/served.html): the server
+ * says the file is a program (its Content-Disposition names one, or its media type is one), or
+ * the page starts the download in script after an ordinary click (`location.assign`, a form POST
+ * answered with an attachment, a hidden frame). No question can name the file before the click,
+ * so during a run the tab's gate blocks such a response: nothing is saved, and a top-level one
+ * ends the run saying why. A document still downloads.
+ */
+let ava: Ava
+let llm: LlmServer
+let site: SiteServer
+withAgentWorld((w) => ({ ava, llm, site } = w))
+
+async function openServed(): Promise<{ page: Page; downloads: string[] }> {
+  const page = await ava.context.newPage()
+  const downloads: string[] = []
+  page.on('download', (d) => downloads.push(d.suggestedFilename()))
+  await page.goto(`${site.url}/redteam/served.html`)
+  return { page, downloads }
+}
+
+const clickThenDone = (selector: string) => ({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Get my document' }, { step_id: 2, action_type: 'done', params: { text: 'Done.' } }]) })
+
+async function ended(panel: Frame): Promise<void> {
+  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
+}
+
+it.each([
+  ['#plain', 'a plain link the server names setup.exe'],
+  ['#typed', 'a link the server sends as application/x-msdownload'],
+  ['#assign', 'a button whose handler calls location.assign'],
+  ['#send', 'a form POST answered with receipt.scr'],
+])('%s (%s): nothing is downloaded, and the run stops saying why', async (selector) => {
+  const { page, downloads } = await openServed()
+  llm.script(clickThenDone(selector))
+  await ava.ask(page, `get my document ${selector}`)
+  // The tab is left on Chrome's "blocked" page, without Ava's panel: the run's end is read from
+  // storage, then from the panel once the person is back on the site.
+  await expect.poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 }).toMatch(/answered with a program to download/)
+  expect(downloads).toEqual([])
+  // Chrome may still be settling the blocked load: a goto that lands in it is aborted, and tried again.
+  await expect.poll(async () => (await page.goto(`${site.url}/redteam/served.html`).then(() => 'ok', (e: Error) => e.message)) === 'ok').toBe(true)
+  const panel = await ava.openPanel(page)
+  expect(await panel.locator('article.error').last().textContent()).toMatch(/program to download/)
+  expect(downloads).toEqual([])
+  await page.close()
+})
+
+it('a hidden frame pointed at a program saves nothing; the run goes on', async () => {
+  const { page, downloads } = await openServed()
+  llm.script(clickThenDone('#frame'))
+  const panel = await ava.ask(page, 'show the preview')
+  await ended(panel)
+  expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok'])
+  await expect.poll(() => page.evaluate(() => document.querySelectorAll('iframe').length)).toBe(1)
+  await page.waitForTimeout(500)
+  expect(downloads).toEqual([])
+  await page.close()
+})
+
+it('a document the server sends as an attachment downloads as before', async () => {
+  const { page, downloads } = await openServed()
+  llm.script(clickThenDone('#pdf'))
+  const panel = await ava.ask(page, 'get the invoice')
+  await ended(panel)
+  await expect.poll(() => downloads).toEqual(['invoice.pdf'])
+  expect(await panel.locator('[data-test=confirm]').count()).toBe(0)
+  await page.close()
+})
