@@ -1,4 +1,5 @@
 import type { Msg, Recovery } from './chat'
+import { kChannelFailures } from './failure-channel'
 
 /**
  * Every failure code Ava's layers send each other or show a person, described once (zod keeps one
@@ -85,11 +86,8 @@ export const kFailures = {
   MAX_DEPTH_EXCEEDED: { means: 'Actions called each other too deeply (or in a circle).', say: { step: step('MAX_DEPTH_EXCEEDED'), run: run('STEP_FAILED'), reason: reason('MAX_DEPTH_EXCEEDED') }, hint: hint('MAX_DEPTH_EXCEEDED'), exit: 'failed' },
   NOT_FOR_SITE: { means: "The action's pack is not made for this site, and it was asked for unasked-for (the popup's Run).", say: { step: step('NOT_FOR_SITE'), run: run('STEP_FAILED'), reason: reason('NOT_FOR_SITE') }, hint: hint('NOT_FOR_SITE'), exit: 'failed', final: true },
 
-  // ----- the message channel (src/messaging/transport.ts)
-  NO_RECEIVER: { means: 'Nobody took the message (no content script yet, the document or frame is gone, the tab closed).', say: { plain: plain('NO_RECEIVER'), run: run('NO_PAGE') }, exit: 'failed' },
-  GONE_MID_MESSAGE: { means: 'The receiver took the message and went away before it answered: what it was asked may have been done.', say: { plain: plain('GONE_MID_MESSAGE'), run: run('NO_PAGE') }, exit: 'failed' },
-  CONTEXT_GONE: { means: 'This context was cut off from the extension (Ava was updated or reloaded).', say: { plain: plain('CONTEXT_GONE'), run: run('NO_PAGE') }, exit: 'failed' },
-  CHANNEL: { means: 'Anything else the browser said about a message; its words are kept for logs only.', say: { plain: plain('CHANNEL'), run: run('NO_PAGE') }, exit: 'failed' },
+  // ----- the message channel (src/messaging/transport.ts): in their own file, which every page's boot script reads
+  ...kChannelFailures,
   FORBIDDEN: { means: 'A message came from a sender its handler does not accept, or one not authorised.', say: { plain: plain('FORBIDDEN') }, exit: 'failed' },
 
   // ----- the background's refusals to the popup, options and panel (src/background/handlers)

@@ -1,5 +1,6 @@
 import type { ErrorData } from '../core/errors'
-import { kFailures, type FailureCode } from '../core/failure'
+import type { FailureCode } from '../core/failure'
+import { kChannelFailures } from '../core/failure-channel'
 import type { Envelope, MessageName, Protocol, Reply, Req, Res } from './protocol'
 
 /** Who sent a message, decided from Chrome's own sender record — never from the message body. */
@@ -87,7 +88,7 @@ export class ChannelError extends ProtocolError {
 }
 
 /** English for a console and a model (ava mcp): what the failure list says the code means; a person reads its locale sentence. */
-const channelMessage = (code: ChannelCode): string => kFailures[code].means
+const channelMessage = (code: ChannelCode): string => kChannelFailures[code].means
 
 /**
  * The browser's wording of each failure (Chromium's messaging code; the polyfill passes it on as
