@@ -22,6 +22,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // Drives two busy browsers on purpose: it runs alone afterwards (project e2e-stress).
+          exclude: ['e2e/foundation/channel-stress.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -33,6 +35,19 @@ export default defineConfig({
           // streamed answer). Every file has its own browser profile, servers and temp dirs.
           fileParallelism: true,
           maxWorkers: 2,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e-stress',
+          include: ['e2e/foundation/channel-stress.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          expect: { poll: { timeout: 10_000 } },
+          fileParallelism: false,
           pool: 'forks',
         },
       },
