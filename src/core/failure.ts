@@ -122,7 +122,7 @@ export const kFailures = {
   PACK_TEXT: { means: "The pack a flow is saved into could not be read.", say: { plain: plain('PACK_TEXT') }, exit: 'failed', details: true },
   PACK_INVALID: { means: 'A flow did not make a valid pack action.', say: { plain: plain('PACK_INVALID') }, exit: 'failed', details: true },
   PACK_TOO_LARGE: { means: 'A pack to import is larger than Ava reads.', say: { plain: 'error.PACK_TOO_LARGE' }, exit: 'failed' },
-  QUOTA_EXCEEDED: { means: "chrome.storage is full: what was to be saved was not.", say: { plain: plain('QUOTA_EXCEEDED') }, exit: 'failed' },
+  QUOTA_EXCEEDED: { means: "The extension's storage is full: what was to be saved was not.", say: { plain: plain('QUOTA_EXCEEDED') }, exit: 'failed' },
   BUSY: { means: 'Ava is already working on a request in this tab.', say: { plain: 'outcome.busy' }, exit: 'failed' },
   FLOW_MISSING: { means: 'No saved (or recorded) flow has that id.', say: { plain: plain('FLOW_MISSING') }, exit: 'failed' },
 
@@ -195,7 +195,7 @@ export function failureKeys(kinds?: readonly (keyof FailureSpec['say'] | 'hint')
 }
 
 /**
- * Codes earlier versions wrote where they are kept (a conversation's messages in chrome.storage
+ * Codes earlier versions wrote where they are kept (a conversation's messages in the extension's storage
  * hold locale keys named by code): read once through here, in the schema's preprocess.
  */
 export const kLegacyKeys: Readonly<Record<string, string>> = {
