@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { PNG } from 'pngjs'
 import type { Frame, Page } from 'playwright-core'
 import { allowAll, instructionChunks, sendAndWait, withAgentWorld, type AgentWorld } from '../support/ava'
 
@@ -8,7 +9,7 @@ import { allowAll, instructionChunks, sendAndWait, withAgentWorld, type AgentWor
  * (Chromium's extension stylesheet sets body { font-size: 75% }), Chinese text is drawn with a
  * Chinese face from our stack, header controls are labelled icons, planning shows a spinner, and
  * clearing the chat can be undone. Screenshots of the panel land in /tmp/look-shots/ for a person
- * to look at (they assert nothing by themselves).
+ * to look at; each is also checked to follow the colour scheme and to draw readable content.
  */
 let w: AgentWorld
 withAgentWorld((world) => (w = world))
@@ -166,7 +167,24 @@ it('says "Saved." beside Save, in view, however far down the form the person is'
   await options.close()
 })
 
-it('screenshots the panel in English and Chinese, light and dark, for a person to look at', async () => {
+/** Mean luminance (0 dark … 1 light) and the share of pixels that differ clearly from that mean. */
+function toneOf(png: Buffer): { mean: number; inked: number } {
+  const { data, width, height } = PNG.sync.read(png)
+  const lum: number[] = []
+  for (let i = 0; i < width * height * 4; i += 4) lum.push((0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255)
+  const mean = lum.reduce((a, b) => a + b, 0) / lum.length
+  return { mean, inked: lum.filter((l) => Math.abs(l - mean) > 0.25).length / lum.length }
+}
+
+/** A screenshot follows the scheme (a dark page is mostly dark) and draws something (text, controls). */
+function expectScheme(png: Buffer, scheme: 'light' | 'dark', name: string) {
+  const { mean, inked } = toneOf(png)
+  if (scheme === 'dark') expect(mean, `${name} should be dark`).toBeLessThan(0.5)
+  else expect(mean, `${name} should be light`).toBeGreaterThan(0.5)
+  expect(inked, `${name} should draw text and controls`).toBeGreaterThan(0.002)
+}
+
+it('follows the colour scheme on the panel and every extension page, in English and Chinese (screenshots kept for a person)', async () => {
   mkdirSync(kShots, { recursive: true })
   for (const language of ['en', 'zh-CN'] as const) {
     await setLanguage(language)
@@ -182,7 +200,9 @@ it('screenshots the panel in English and Chinese, light and dark, for a person t
       await panel.click('[data-test=send]')
       await panel.locator('[data-test=spinner]').waitFor()
       const frame = await panel.frameElement()
-      await frame.screenshot({ path: `${kShots}/panel-${language}-${scheme}.png` })
+      const shot = await frame.screenshot()
+      writeFileSync(`${kShots}/panel-${language}-${scheme}.png`, shot)
+      expectScheme(shot, scheme, `panel ${language} ${scheme}`)
       await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor()
       await page.close()
       // The other pages, at the size a person sees them.
@@ -197,7 +217,9 @@ it('screenshots the panel in English and Chinese, light and dark, for a person t
         await p.goto(`chrome-extension://${w.ava.extensionId}/src/${path}`)
         await p.waitForSelector('h1')
         await p.waitForLoadState('networkidle')
-        await p.screenshot({ path: `${kShots}/${name}-${language}-${scheme}.png` })
+        const pageShot = await p.screenshot()
+        writeFileSync(`${kShots}/${name}-${language}-${scheme}.png`, pageShot)
+        expectScheme(pageShot, scheme, `${name} ${language} ${scheme}`)
         await p.close()
       }
     }
