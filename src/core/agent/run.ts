@@ -1,5 +1,5 @@
 import { createAsyncQueue } from '../async-queue'
-import { actionQuestions, askUntilDecided, bindSecrets, counts, judgeNavigation, refusalOf, type Answer, type Refusal, type Refused } from '../gate/guard'
+import { actionQuestions, askUntilDecided, bindSecrets, counts, judgeNavigation, refusalOf, type Answer, type Refusal } from '../gate/guard'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isFailureCode, isRepairable } from '../failure'
