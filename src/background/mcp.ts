@@ -16,7 +16,7 @@ import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel, questions } from './questions'
 import { domAction, PageActionSchema } from '../core/vocabulary'
-import { askUntilDecided, bindSecrets, counts, createStepCount, guardDecide, judgeNavigation, questionOf, refusalOf, type StepGuard } from '../core/gate/guard'
+import { askThroughGuard, bindSecrets, counts, createStepCount, judgeNavigation, type StepGuard } from '../core/gate/guard'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { emitToPanels } from './panels'
@@ -266,9 +266,8 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
   // The one gate loop (src/core/gate/step.ts): asked in the panel, the yes bound to the element
   // the question showed, a changed element asked about again.
   const gated = cmd.kind === 'act' || cmd.kind === 'flow.step'
-  const { out, declined, answer } = await askUntilDecided(cmd, once, (o) => (gated ? questionOf(o as PageOutcome<'act'>) : null), guardDecide(guard))
-  if (declined) {
-    const r = refusalOf(declined, answer!)
+  const { out, refusal: r } = await askThroughGuard(cmd, once, gated ? guard : undefined)
+  if (r) {
     const ins = cmd.kind === 'act' ? instructionOf(cmd.step) : null
     if (ins) await show(s, ins, false, r.message)
     return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: r.code, message: r.message, candidates: [], resolveMs: 0, acted: false } } : { ok: false, code: r.code, message: r.message }

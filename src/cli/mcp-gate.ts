@@ -2,7 +2,7 @@
 // StepGuard the agent gives a pack (src/core/page/channel.ts), the `act` command's StepGate
 // (confirm categories, site lists, secretSites), `${secret:…}` resolved only in the message to the
 // page and bound to its sites, and every result redacted and page text framed as untrusted.
-import { bindSecrets, guardedAct, unattendedAnswer, type Answer, type StepGuard } from '../core/gate/guard'
+import { bindSecrets, createStepCount, guardedAct, unattendedAnswer, type Answer, type StepGuard } from '../core/gate/guard'
 import { RISK_CATEGORIES, type RiskCategory } from '../core/exec'
 import type { FailureCode } from '../core/failure'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
@@ -69,17 +69,15 @@ export interface GateOptions {
 
 /** The guard of one tool call: counts its steps, asks through the place's asker, remembers the refusal it was asked about. */
 export function callGuard(o: GateOptions, here: () => Promise<string>, signal: AbortSignal): StepGuard & { steps(): number } {
-  let used = 0
+  // The guard's one count (core/gate/guard.ts); past the limit the call ends, nothing more done.
+  const count = createStepCount(o.stepLimit, (n) => new McpToolError('STEP_LIMIT', `This call reached its limit of ${n} steps; nothing more was done. Call again to go on.`))
   return {
     confirm: [...o.confirm],
     sites: o.sites,
     here,
-    steps: () => used,
+    steps: () => count.used,
     ask: (reason, refusal) => o.asker.ask({ reason, category: refusal?.category, offsite: refusal?.offsite }, signal),
-    step() {
-      if (used >= o.stepLimit) throw new McpToolError('STEP_LIMIT', `This call reached its limit of ${o.stepLimit} steps; nothing more was done. Call again to go on.`)
-      used++
-    },
+    step: () => count.one(),
   }
 }
 

@@ -261,7 +261,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       // nothing is half done. In the person's Chrome the extension asks each step in the panel.
       if (!o.place.secretsInPlace) {
         const before = await askBeforeAction(guard, actionQuestions({ name, risk: found.action.risk, params: found.action.params }, { secrets: Object.keys(resolved).some((k) => found.action.params[k]?.secret), url: here }, guard.confirm))
-        if (!before.ok) throw new McpToolError(before.code, `${name} was not started. ${before.message}`)
+        if (!before.ok) throw new McpToolError(before.code, `${name}: ${before.message}`)
         guard.confirm = before.confirm
       }
       const engine = createEngine({ ...configEngineOptions(readGlobalConfig().config), registry, port: t.browserPort({ guard, secrets: boundSecrets(o.secrets) }), env: actionEnv(registry) })

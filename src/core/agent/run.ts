@@ -1,5 +1,5 @@
 import { createAsyncQueue } from '../async-queue'
-import { actionQuestions, askUntilDecided, bindSecrets, counts, judgeNavigation, refusalOf, type Answer, type Refusal } from '../gate/guard'
+import { actionQuestions, askThroughGuard, bindSecrets, counts, createStepCount, judgeNavigation, refusalOf, type Answer, type Refusal, type StepCount } from '../gate/guard'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isFailureCode, isRepairable } from '../failure'
@@ -146,9 +146,9 @@ interface Run {
   /**
    * Steps executed so far from every source — the model's, each page step of a pack, a cached
    * replay's (issue 15) — against the step limit. Kept in memory: a run resumed after a worker
-   * restart counts from the steps it recorded.
+   * restart counts from the steps it recorded. The guard's one count (core/gate/guard.ts).
    */
-  used: number
+  count: StepCount
   /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
   typed: string[]
   /** …and their names, for a question about a form that would carry them to another site. */
@@ -180,7 +180,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     // [trust] An earlier answer may quote a page: it comes back framed as page content (prompt.ts earlierAnswer).
     earlier: before.slice(-kHistoryContext).map((m) => (m.role === 'user' ? { role: 'user', content: m.text.slice(0, 2_000) } : { role: 'assistant', content: earlierAnswer(m.text.slice(0, 2_000)) })),
     saving: Promise.resolve(),
-    used: state.stepsUsed ?? state.executed.length,
+    count: createStepCount(opts.settings.agent.stepLimit, (n) => limitErrorOf(n), state.stepsUsed ?? state.executed.length),
     typed: [],
     typedNames: [],
     asks: 0,
@@ -191,7 +191,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
 
 /** Writes the state as it is now, after the writes before it. */
 function save(run: Run): Promise<void> {
-  run.state.stepsUsed = run.used
+  run.state.stepsUsed = run.count.used
   const snapshot = structuredClone(run.state)
   const next = run.saving.then(() => run.ports.store.save(snapshot))
   run.saving = next.catch(() => undefined)
@@ -223,11 +223,14 @@ type Failure = { error: AvaError; step?: { index: number; instruction: Instructi
 class StepLimitReached extends AvaError {}
 
 function atLimit(run: Run): boolean {
-  return run.used >= run.settings.agent.stepLimit
+  return run.count.atLimit()
 }
 
 function limitError(run: Run): StepLimitReached {
-  const n = run.settings.agent.stepLimit
+  return limitErrorOf(run.settings.agent.stepLimit)
+}
+
+function limitErrorOf(n: number): StepLimitReached {
   return new StepLimitReached('STEP_FAILED', `Ava reached the step limit (${n}) before finishing. Ask again to go on, or raise the limit in options.`, { msg: msg('outcome.stepLimit', { n }), recovery: ['retry', 'options'] })
 }
 
@@ -486,7 +489,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       // Every step costs at least one of the limit: with the steps queued ahead of it, this one
       // will be refused when its turn comes.
       const ahead = queued++ - started
-      if (run.used + ahead >= run.settings.agent.stepLimit) cut()
+      if (run.count.atLimit(ahead)) cut()
     },
   }, { thinksFirst: thinksFirst(activeLlm(run.settings).model) })
   function cut(): void {
@@ -599,7 +602,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   // count; a pack's steps are counted one by one as they reach the page (runRegistryAction).
   if (ins.action_type === 'run_action' || counts({ instruction: ins.action_type })) {
     if (atLimit(run)) throw limitError(run)
-    if (ins.action_type !== 'run_action') run.used++
+    if (ins.action_type !== 'run_action') run.count.one()
   }
   // Not awaited: the step need not wait for the panel to hear it is running.
   void show(run, { ...view, status: 'running' })
@@ -732,17 +735,20 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     ...(state.shot ? { shot: state.shot } : {}),
     onTabChange: (to: number) => moveTab(run, to),
   }
-  const { out, declined, answer } = await askUntilDecided(
+  // The person answers in the panel, the question naming the step as the model described it.
+  const guard: StepGuard = { confirm: settings.safety.confirm, ask: (reason, q) => (q ? confirm(run, view, secretReason(run, q), pageAsk(view, q, run)) : confirm(run, view, reason, riskAsk('step', { step: stepName(view) }))), step: () => undefined }
+  const { out, refusal } = await askThroughGuard(
     command,
     async (c) => {
       const { tabId, ...out } = await ports.page.exec(state.tabId, ins, c)
       moveTab(run, tabId)
       return out as ExecOutcome
     },
+    guard,
+    'step',
     (out) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : null),
-    (question) => confirm(run, view, secretReason(run, question), pageAsk(view, question, run)),
   )
-  return declined ? refused(refusalOf(declined, answer!)) : out
+  return refusal ? refused(refusal) : out
 }
 
 /** The run follows a link into a new tab: the new tab's panel opens on the same conversation. */
@@ -779,7 +785,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     if (named.length) {
       // Bound to their sites as a typed step's secrets are (core/gate/guard.ts `bindSecrets`).
       const binding = bindSecrets(named, await ports.secrets.sites(), here)
-      if (!binding.ok) return { out: { ok: false, code: 'SECRET_UNBOUND', message: `${binding.message} (${name})`, msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }) } as ExecFailure, secrets: [] }
+      if (!binding.ok) return { out: { ok: false, code: 'SECRET_UNBOUND', message: `${name}: ${binding.message}`, msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }) } as ExecFailure, secrets: [] }
       origin = binding.origin
     }
     // The action's own questions, before its first step (core/gate/guard.ts `actionQuestions`): a
@@ -795,7 +801,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
       const reason = q.category === 'credentials' ? `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}` : q.reason
       const ask = q.category === 'packData' ? riskAsk('packData', { step: stepName(view), ...q.params }) : q.category === 'credentials' ? riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin }) : riskAsk('high_risk_action', { step: stepName(view), action: name })
       const answer = await confirm(run, view, reason, ask)
-      if (answer !== true) return { out: refused(refusalOf({ message: reason, category: q.category === 'packData' ? undefined : q.category }, answer, 'action')), secrets: [] }
+      if (answer !== true) return { out: refused(refusalOf({ message: reason, category: q.category === 'packData' ? undefined : q.category }, answer, 'start')), secrets: [] }
       if (q.category === 'credentials') asks = asks.filter((c) => c !== 'credentials')
     }
     const params: Record<string, unknown> = {}
@@ -816,7 +822,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
       step() {
         if (atLimit(run)) halt.abort((halted = limitError(run)))
         if (halted) throw halted instanceof AvaError ? halted : new Error(halted.message)
-        run.used++
+        run.count.one()
         steps++
       },
     }
@@ -827,7 +833,7 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     return { out, secrets }
   } finally {
     // An action that reached no page step still counts as one.
-    if (!steps) run.used++
+    if (!steps) run.count.note()
   }
 }
 

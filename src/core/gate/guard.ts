@@ -32,9 +32,9 @@ import { packQuestion, type PackCapabilities } from '../registry/capabilities'
 import type { Risk } from '../registry/schema'
 import type { ActionEngine, ActionResult, RunOptions } from '../registry/engine'
 import type { ActionRegistry } from '../registry/registry'
-import { originOf, unboundOn } from '../agent/secrets'
+import { originOf } from '../agent/secrets'
 import { kRiskReasons } from '../agent/risk'
-import type { Answer, Decide } from './step'
+import type { Answer, Confirmation, Decide } from './step'
 
 export { askUntilDecided, confirmedCommand, questionOf, kMaxStepQuestions, type Answer, type Decide, type Confirmation } from './step'
 export { countsAsStep, flowStepCounts, instructionCounts }
@@ -80,11 +80,12 @@ export interface Refusal {
 }
 
 /** What the refused thing was, for the sentence: a step, a whole action, a page to open. */
-export type Refused = 'step' | 'action' | 'navigation'
+export type Refused = 'step' | 'action' | 'start' | 'navigation'
 
 const kNothingDone: Record<Refused, string> = {
   step: 'nothing was done to it',
   action: 'the action stopped before that step',
+  start: 'the action was not started',
   navigation: 'nothing was opened',
 }
 
@@ -121,6 +122,22 @@ export function unattendedAnswer(allowed: readonly RiskCategory[], flag: (catego
 }
 
 /**
+ * The question loop through a guard: sends the command, asks the guard's answerer while the page
+ * asks, resends bound to the element on a yes. `refusal`: a no or nobody (nothing was done);
+ * without a guard nothing is asked and the page's refusal is the outcome.
+ */
+export async function askThroughGuard<C extends object, T>(
+  command: C,
+  send: (command: C | (C & Confirmation)) => Promise<T>,
+  guard: StepGuard | undefined,
+  what: Refused = 'step',
+  question: (out: T) => ExecFailure | null = questionOf as unknown as (out: T) => ExecFailure | null,
+): Promise<{ out: T; refusal?: Refusal }> {
+  const { out, declined, answer } = await askUntilDecided(command, send, guard ? question : () => null, guardDecide(guard))
+  return declined ? { out, refusal: refusalOf(declined, answer!, what) } : { out }
+}
+
+/**
  * One DOM action of an outside caller through the guard: counted by the one rule, sent with the
  * guard's confirm categories and site lists, asked about while the page asks, the yes bound to
  * the element. `refusal`: a no, nobody, or a list (nothing was done).
@@ -128,9 +145,8 @@ export function unattendedAnswer(allowed: readonly RiskCategory[], flag: (catego
 export async function guardedAct(send: SendCommand, command: Omit<PageCommand<'act'>, 'confirm' | 'sites' | 'confirmed' | 'bound'>, guard: StepGuard, signal: AbortSignal): Promise<{ out: PageOutcome<'act'> } | { refusal: Refusal }> {
   if (counts({ dom: command.step.action })) guard.step()
   const sent: PageCommand<'act'> = { ...command, confirm: guard.confirm, ...(guard.sites ? { sites: guard.sites } : {}) }
-  const { out, declined, answer } = await askUntilDecided(sent, (c) => send(c, signal), questionOf, guardDecide(guard))
-  if (declined) return { refusal: refusalOf(declined, answer!, 'step') }
-  return { out }
+  const { out, refusal } = await askThroughGuard(sent, (c) => send(c, signal), guard)
+  return refusal ? { refusal } : { out }
 }
 
 // ── navigation ───────────────────────────────────────────────────────────────────────────────
@@ -168,7 +184,8 @@ export function siteRefusal(url: string, sites: SitePolicy): Refusal | null {
  */
 export function bindSecrets(names: readonly string[], bound: Readonly<Record<string, readonly string[]>>, url: string): { ok: true; origin: string; sites: string[] } | { ok: false; code: 'SECRET_UNBOUND'; unbound: string[]; origin: string | null; message: string } {
   const origin = originOf(url)
-  const unbound = unboundOn([...names], bound as Record<string, string[]>, origin)
+  // An unbound secret is typed nowhere.
+  const unbound = [...new Set(names)].filter((n) => !origin || !(bound[n] ?? []).includes(origin))
   if (unbound.length || !origin) {
     const which = unbound.length ? unbound : [...names]
     return { ok: false, code: 'SECRET_UNBOUND', unbound: which, origin, message: `Refused: the saved secret ${which.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here.` }
@@ -195,9 +212,12 @@ export interface StepCount {
   readonly used: number
   /** Counts `step` if it counts; throws the limit's error when the limit is reached. */
   take(step: Counted): void
-  /** Counts one step that counts whatever it is (a pack action that reached no page step). */
+  /** Counts one step; throws the limit's error when the limit is reached. */
   one(): void
-  atLimit(): boolean
+  /** Counts one step whose limit was checked before it started (a pack action that reached no page step). */
+  note(): void
+  /** Whether the limit is reached, with `ahead` more steps queued. */
+  atLimit(ahead?: number): boolean
 }
 
 export function createStepCount(limit: number, limitError: (limit: number) => Error, start = 0): StepCount {
@@ -214,7 +234,10 @@ export function createStepCount(limit: number, limitError: (limit: number) => Er
       if (used >= limit) throw limitError(limit)
       used++
     },
-    atLimit: () => used >= limit,
+    note() {
+      used++
+    },
+    atLimit: (ahead = 0) => used + ahead >= limit,
   }
   return c
 }
@@ -265,7 +288,7 @@ export async function askBeforeAction(guard: StepGuard, questions: readonly Acti
   for (const q of questions) {
     const category = q.category === 'packData' ? undefined : q.category
     const answer = await guard.ask(q.reason, { ok: false, code: 'NEEDS_CONFIRMATION', message: q.reason, ...(category ? { category } : {}), ...(q.category === 'packData' ? { ask: { key: 'risk.ask.packData', params: { ...q.params } } } : {}) })
-    if (answer !== true) return { ok: false, ...refusalOf({ message: q.reason, category }, answer, 'action') }
+    if (answer !== true) return { ok: false, ...refusalOf({ message: q.reason, category }, answer, 'start') }
     if (category === 'credentials') confirm = confirm.filter((c) => c !== 'credentials')
   }
   return { ok: true, confirm }
@@ -301,7 +324,7 @@ export async function guardedRun(
   if (found.ok) {
     const secrets = Object.keys(params).some((k) => found.action.params[k]?.secret)
     const before = await askBeforeAction(o.guard, actionQuestions({ name, risk: found.action.risk, params: found.action.params, capabilities: o.capabilities }, { secrets, url: o.url }, o.guard.confirm))
-    if (!before.ok) return { success: false, action: name, error: { code: before.code, message: `${name} was not started. ${before.message}`, action: name }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
+    if (!before.ok) return { success: false, action: name, error: { code: before.code, message: before.message, action: name }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
     return engineFor({ ...o.guard, confirm: before.confirm }).run(name, params, options)
   }
   return engineFor(o.guard).run(name, params, options)

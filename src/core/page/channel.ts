@@ -11,7 +11,7 @@ import type { ParsedSelector } from './selectors'
 import type { ExecFailure } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { holdsShape } from '../agent/redact'
-import { askUntilDecided, counts, guardDecide, judgeNavigation, questionOf, refusalOf, type StepGuard } from '../gate/guard'
+import { askThroughGuard, counts, judgeNavigation, type StepGuard } from '../gate/guard'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -75,9 +75,6 @@ function waitAction(c: WaitCondition): PageAction {
   return { action: 'wait', url: c.pattern }
 }
 
-/** Without a guard nothing is asked: the page's refusal is the step's failure. */
-const noQuestion = (): null => null
-
 export function createChannelPort(send: SendCommand, extras: PortExtras): BrowserPort {
   const timeoutMs = extras.timeoutMs ?? kPortStepTimeoutMs
   const { guard } = extras
@@ -99,11 +96,8 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     const secretSites = secretSitesOf(step.value, extras.secrets)
     const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
     // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed.
-    const { out, declined, answer } = await askUntilDecided(command, (c) => send(c, signal), guard ? questionOf : noQuestion, guardDecide(guard))
-    if (declined) {
-      const r = refusalOf(declined, answer!, 'action')
-      throw (closed = new PortError(r.code, r.message))
-    }
+    const { out, refusal } = await askThroughGuard(command, (c) => send(c, signal), guard, 'action')
+    if (refusal) throw (closed = new PortError(refusal.code, refusal.message))
     // The element the person allowed is gone, or the pointer would land elsewhere: no retry or
     // fallback of the engine may look for another element to act on in its place.
     if (!out.ok && (out.reason === 'unbound' || out.reason === 'swapped')) throw (closed = portErrorOf(out))
@@ -224,11 +218,8 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       const secretSites = secretSitesOf(step.params.value, extras.secrets)
       const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(opts.files?.length ? { files: opts.files } : {}), ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
       // The same gate as the agent's and a pack's steps (core/gate/step.ts).
-      const { out, declined, answer } = await askUntilDecided(command, (c) => send(c, signal), guard ? questionOf : noQuestion, guardDecide(guard))
-      if (declined && out.ok && !out.outcome.ok) {
-        const r = refusalOf(declined, answer!, 'step')
-        return { ...out.outcome, code: r.code, message: `${r.message} The replay stopped before step ${step.step_id}.` }
-      }
+      const { out, refusal } = await askThroughGuard(command, (c) => send(c, signal), guard)
+      if (refusal && out.ok && !out.outcome.ok) return { ...out.outcome, code: refusal.code, message: `${refusal.message} The replay stopped before step ${step.step_id}.` }
       return out.ok ? out.outcome : stepFailure(out)
     },
     async navigate(url, signal) {
