@@ -624,6 +624,15 @@ describe('guards', () => {
     expect(state.status).toBe('failed')
   })
 
+  it('counts by the vocabulary\'s one rule: a verify or a wait does not use up the limit', async () => {
+    const verify = (id: number) => ({ step_id: id, action_type: 'verify', params: { assertion: `Shows "${id}"` } })
+    const w = world({ settings: (s) => void (s.agent.stepLimit = 2), replies: [reply(input(1, '#a', '1'), verify(2), verify(3), input(4, '#b', '2'), done('Both filled.'))] })
+    const state = await w.run()
+    expect(w.errors()).toEqual([])
+    expect(state.status).toBe('done')
+    expect(state.stepsUsed).toBe(2)
+  })
+
   it('stops when the same step repeats three times in a row, and waits for the person', async () => {
     const w = world({ replies: [reply(click(1, 'Next')), reply(click(2, 'Next')), reply(click(3, 'Next'))] })
     const state = await w.run()
