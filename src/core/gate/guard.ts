@@ -22,7 +22,7 @@
  * it to the channel (core/page/channel.ts) or calls these functions. A meta-test
  * (test/core/gate/guard-meta.test.ts) fails when a file outside the guard judges or counts a step.
  */
-import type { ExecFailure, RiskCategory } from '../exec'
+import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../exec'
 import type { PageCommand, PageOutcome, SendCommand } from '../page/command'
 import { askUntilDecided, questionOf } from './step'
 import type { FailureCode } from '../failure'
@@ -116,7 +116,7 @@ export function isRefusal(code: unknown): code is Refusal['code'] {
 export function unattendedAnswer(allowed: readonly RiskCategory[], flag: (category: RiskCategory | undefined) => string): (refusal?: Pick<ExecFailure, 'category' | 'offsite'>) => Answer {
   return (refusal) => {
     const category: RiskCategory | undefined = refusal?.offsite ? 'cross_site' : refusal?.category
-    if (category && allowed.includes(category)) return true
+    if (category ? allowed.includes(category) : RISK_CATEGORIES.every((c) => allowed.includes(c))) return true
     return { unattended: flag(category) }
   }
 }
