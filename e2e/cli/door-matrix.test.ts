@@ -190,6 +190,8 @@ describe('ava mcp with its own Chromium', () => {
   test('a cross-site navigation, by ava_navigate, by ava_page_act and by a pack: UNATTENDED naming --allow cross_site, the tab stays', async () => {
     await call('nobody', 'ava_navigate', { url: account() })
     const to = `${other.url}/doors/offers.html`
+    const offers = () => other.hits.filter((h) => h.path === '/doors/offers.html').length
+    const before = offers()
     for (const r of [
       await call('nobody', 'ava_navigate', { url: to }),
       await call('nobody', 'ava_page_act', { instructions: [{ action_type: 'navigate', url: to, description: 'Open the offers' }] }),
@@ -198,20 +200,20 @@ describe('ava mcp with its own Chromium', () => {
       expect(r.code, r.text).toBe('UNATTENDED')
       expect(r.text).toContain('--allow cross_site')
     }
-    expect(other.hits.filter((h) => h.path === '/doors/offers.html')).toEqual([])
+    expect(offers()).toBe(before)
     await call('yes', 'ava_navigate', { url: account() })
     expect((await call('yes', 'ava_navigate', { url: to })).code).toBe('OK')
   })
 
-  test('a secret into another site\'s frame: refused whoever allowed what, nothing reaches that site', async () => {
+  test('a secret into another site\'s frame: that frame is not read nor acted on, whoever allowed what; nothing reaches that site', async () => {
     for (const who of ['nobody', 'yes'] as const) {
       await call(who, 'ava_navigate', { url: account() })
       const read = await call(who, 'ava_page_read')
-      const note = read.text.match(/frame_pay_\w*note\w*/)?.[0]
-      expect(note, read.text).toBeTruthy()
-      const r = await call(who, 'ava_page_act', { instructions: [{ action_type: 'input', target_id: note, value: '${secret:ACME_PASSWORD}', description: 'Type the note' }] })
-      // The secret is kept for the top page's origin, not the frame's: BLOCKED where the field is.
-      expect(r.code, r.text).toBe('BLOCKED')
+      // With its own Chromium, a frame of another origin is listed as one, its fields never.
+      expect(read.text).toMatch(/frame_pay cross_origin_restricted/)
+      expect(read.text).not.toMatch(/frame_pay_\w/)
+      const r = await call(who, 'ava_page_act', { instructions: [{ action_type: 'input', semantic_locator: 'Profile note', value: '${secret:ACME_PASSWORD}', description: 'Type the note' }] })
+      expect(r.code, r.text).toBe('ELEMENT_NOT_FOUND')
       expect(r.text).not.toContain(kPassword)
     }
     expect(other.hits.filter((h) => h.path === '/exfil')).toEqual([])
