@@ -114,13 +114,19 @@ it('a cross-site navigation by the model asks naming the site; Deny is DENIED an
     const before = other.hits.filter((h) => h.path === '/doors/offers.html').length
     llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'navigate', params: { url: `${other.url}/doors/offers.html` }, description: 'Open the offers' }]) })
     const panel = await ava.ask(page, 'show me the partner offers')
-    expect(await answer(panel, allow)).toContain('localhost')
+    const pending = panel.locator('[data-test=confirm][data-state=pending]').last()
+    await pending.waitFor({ timeout: 20_000 })
+    expect(await pending.locator('[data-test=confirm-question]').textContent()).toContain('localhost')
+    const went = () => other.hits.filter((h) => h.path === '/doors/offers.html').length > before
+    // Allow takes the tab (and its panel) to the other site: the yes shows there, in the hits.
+    if (allow) await clickUntil(pending.locator('[data-test=confirm-allow]'), async () => went())
+    else await answer(panel, false)
     if (!allow) {
       const said = await ending(panel, 'agent')
       expect(said).toMatch(/said no/i)
       expect(other.hits.filter((h) => h.path === '/doors/offers.html').length).toBe(before)
       expect(page.url()).toContain('/hostile/pack-risk.html')
-    } else await expect.poll(() => other.hits.filter((h) => h.path === '/doors/offers.html').length, { timeout: 15_000 }).toBe(before + 1)
+    } else expect(went()).toBe(true)
     await page.close()
   }
 })
