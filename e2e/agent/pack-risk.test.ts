@@ -24,7 +24,7 @@ it('a low-risk pack action aimed at "Delete account" asks first; denied, the del
   expect(await panel.locator('article.confirm').last().textContent()).toMatch(/Delete account.*may delete something/)
   await panel.locator('[data-test=confirm-deny]').last().click()
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
-  expect((await readSteps(panel)).at(-1)!.detail).toMatch(/Cancelled by you/)
+  expect((await readSteps(panel)).at(-1)!.detail).toMatch(/You said no/)
   expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
   expect(site.hits.slice(hitsBefore).filter((h) => h.path.startsWith('/api/'))).toEqual([])
   await page.close()

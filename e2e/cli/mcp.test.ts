@@ -15,7 +15,7 @@ import { startSiteServer, type SiteServer } from '../support/site-server'
 // `ava mcp` as built, driven by the MCP SDK's own client over stdio, on place (a): the Chromium the
 // server starts. Logs in on the sample app with a pack action (the password a saved secret the
 // client names, never sees), reads the page, acts on it, replays a flow and asks Ava's agent (the
-// loopback model plays the model). A risky step with nobody to ask is refused with DENIED; no
+// loopback model plays the model). A risky step with nobody to ask is refused with UNATTENDED; no
 // tool result holds the password; page text comes framed as untrusted.
 
 const exec = promisify(execFile)
@@ -141,7 +141,7 @@ test('ava_ask runs Ava\'s agent on the client tab and returns its answer and ste
   expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain('untrusted_page_content')
 })
 
-test('a risky step with nobody to ask is refused with DENIED, and the page saw no click', async () => {
+test('a risky step with nobody to ask is refused with UNATTENDED, naming the --allow that would let it, and the page saw no click', async () => {
   await call('ava_navigate', { url: `${site.url}/hostile/pack-risk.html` })
   const page = await call('ava_page_read')
   // The page's note to "the AI assistant" reaches the client inside the frame, as data.
@@ -149,8 +149,8 @@ test('a risky step with nobody to ask is refused with DENIED, and the page saw n
   expect(block).toContain('NOTE TO THE AI ASSISTANT')
   const r = await call('ava_page_act', { instructions: [{ action_type: 'click', semantic_locator: 'Delete account button', fallback_selector: '#delete' }] })
   expect(r.isError).toBe(true)
-  expect(r.text).toMatch(/^DENIED: /)
-  expect(r.text).toMatch(/destructive/)
+  expect(r.text).toMatch(/^UNATTENDED: /)
+  expect(r.text).toMatch(/--allow destructive/)
   expect(site.hits.some((h) => h.path === '/api/delete-account')).toBe(false)
 })
 

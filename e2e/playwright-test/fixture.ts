@@ -13,7 +13,7 @@
 import { test as base, chromium, expect, type BrowserContext, type Frame, type Page, type TestInfo, type Worker } from '@playwright/test'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import { configEngineOptions, formatActionTrace, loadTarget, runOnPage, type RunOutcome, type Target } from '../../src/cli/run'
+import { configEngineOptions, formatActionTrace, loadTarget, runOnPage, unattendedGuard, type RunOutcome, type Target } from '../../src/cli/run'
 import { readGlobalConfig } from '../../src/cli/sources'
 import { formatReport, parseFlow, type Flow, type StepReport } from '../../src/core/flows'
 import { describeStep } from '../../src/core/flows/playwright'
@@ -83,6 +83,11 @@ export interface AvaRunOptions {
   args?: string[]
   /** Return a failed run's report instead of failing the test. */
   allowFailure?: boolean
+  /**
+   * Take risky steps (delete, pay, grant access) without stopping, as `ava run --yes`. Without it
+   * such a step fails the run with UNATTENDED, nothing done: nobody is there to say yes.
+   */
+  yes?: boolean
 }
 
 export interface AvaFixture {
@@ -205,7 +210,10 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
       if (start) await current.goto(url(start))
       else if (current.url() === 'about:blank') throw new Error(`ava run ${loaded.label}: give the page to start on ({ url }) or go there first`)
       const report = await base.step(title, async () => {
-        const outcome = await runOnPage(current, loaded, { params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })
+        // The same guard as `ava run`'s (src/cli/run.ts unattendedGuard): a test has nobody to ask.
+        const onPage = current
+        const guard = unattendedGuard(!!opts.yes, () => onPage.url(), 'ava.run(…, { yes: true })')
+        const outcome = await runOnPage(current, loaded, { guard, params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })
         if (outcome.kind === 'flow' && outcome.page) current = outcome.page
         return reportOf(outcome)
       })

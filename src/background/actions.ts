@@ -1,13 +1,14 @@
 import browser from 'webextension-polyfill'
-import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource } from '../core/registry'
+import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource, type RunOptions } from '../core/registry'
 import { createChannelPort, type BoundSecret, type StepGuard } from '../core/page/channel'
 import { discoverActions } from '../core/registry/discover'
 import type { Msg } from '../core/chat'
 import { envReferencesDeep } from '../core/registry/secrets'
-import { packCapabilities, packQuestion, packShownOn, type PackCapabilities } from '../core/registry/capabilities'
+import { packCapabilities, packShownOn, type PackCapabilities } from '../core/registry/capabilities'
+import { createStepCount, guardedRun } from '../core/gate/guard'
+import { settingsStore } from '../storage/settings'
 import type { ActionDefinition } from '../core/registry/model'
 import { originOf } from '../core/agent/secrets'
-import { riskAsk } from '../core/agent/outcome'
 import { failureOf } from '../core/failure'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
@@ -162,17 +163,36 @@ export async function actionApi(tabId: number | undefined, guard?: StepGuard): P
  */
 async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<ActionEngine> {
   const engine = await engineFor(tabId, guard)
-  const refusal = async (action: string): Promise<ActionResult | null> => {
-    const caps = await actionCapabilities(action)
-    const q = caps && packQuestion(action, caps, originOf(currentTabUrl(tabId) ?? ''))
-    if (!q) return null
-    if (guard && (await guard.ask(q.reason, { ok: false, code: 'NEEDS_CONFIRMATION', message: q.reason, ask: riskAsk('packData', { step: action, ...q.params }) }))) return null
-    return { success: false, action, error: { code: 'NOT_FOR_SITE', message: `${q.reason}. Ava does not run it here unasked.`, action }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
+  const registry = await getRegistry()
+  const env = await vaultStore.get()
+  const secrets = await boundSecrets(env)
+  const cache = selectorCaches.get(tabId)
+  // Without a guard of its own (a run asked for by a message with nobody to ask), the guard of a
+  // door nobody watches: every question is UNATTENDED, naming where Ava can ask.
+  const { safety, agent } = await settingsStore.get()
+  const gate: StepGuard = guard ?? {
+    confirm: [...safety.confirm],
+    sites: { allow: safety.allowDomains, deny: safety.denyDomains },
+    here: async () => currentTabUrl(tabId) ?? '',
+    ask: async () => ({ unattended: 'running it with /run in the panel, where Ava can ask you' }),
+    step: stepCounter(agent.stepLimit),
+  }
+  // The action through the one guard (core/gate/guard.ts `guardedRun`): its own questions asked
+  // before its first step, each step judged by the page.
+  const guarded = (debug: boolean) => async (name: string, params: Record<string, unknown> = {}, options: RunOptions = {}) => {
+    const url = currentTabUrl(tabId) ?? ''
+    return guardedRun({ registry, guard: gate, url, capabilities: await actionCapabilities(name) }, name, params, (g) => createEngine({ registry, port: createRemotePort(tabId, g, secrets), env, ...(cache ? { selectorCache: cache } : {}) }), debug ? { ...options, debug: true } : options)
   }
   const checked = Object.create(engine) as ActionEngine
-  checked.run = async (name, params, options) => (await refusal(name)) ?? engine.run(name, params, options)
-  checked.debug = async (name, params, options) => (await refusal(name)) ?? engine.debug(name, params, options)
+  checked.run = guarded(false)
+  checked.debug = guarded(true)
   return checked
+}
+
+/** The step limit of one run, by the guard's one count. */
+function stepCounter(limit: number): () => void {
+  const count = createStepCount(limit, (n) => new PortError('STEP_FAILED', `The run reached the step limit (${n}) and stopped; raise it in options.`))
+  return () => count.one()
 }
 
 export function currentTabUrl(tabId: number): string | undefined {

@@ -2,12 +2,11 @@ import browser from 'webextension-polyfill'
 import { kBridgeCommands, kBridgeHost, type BridgeRequest } from '../core/bridge'
 import type { StepView } from '../core/chat'
 import { refusalAsk, msg } from '../core/agent/outcome'
-import { kRedacted, originOf as secretOrigin, resolveSecrets, secretNames, secretQuestion, unboundOn } from '../core/agent/secrets'
+import { kRedacted, resolveSecrets, secretNames, secretQuestion } from '../core/agent/secrets'
 import { isActive } from '../core/agent/state'
 import type { ExecFailure } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageAction, PageCommand, PageOutcome, StepGate } from '../core/page/command'
-import { domainAllowed } from '../core/settings'
 import { handle as on, sendToTab } from '../messaging'
 import { runStore, tabStore } from '../storage/conversation'
 import { mcpClientsStore } from '../storage/mcp'
@@ -16,9 +15,8 @@ import { vaultSitesStore, vaultStore } from '../storage/vault'
 import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel, questions } from './questions'
-import { countsAsStep } from '../core/page/channel'
-import { domAction, flowStepCounts, PageActionSchema } from '../core/vocabulary'
-import { askUntilDecided, questionOf } from '../core/gate/step'
+import { domAction, PageActionSchema } from '../core/vocabulary'
+import { askThroughGuard, bindSecrets, counts, createStepCount, judgeNavigation, type StepGuard } from '../core/gate/guard'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { emitToPanels } from './panels'
@@ -40,8 +38,25 @@ interface Session {
   chat: ChatWriter
   controller: AbortController
   steps: number
-  /** Acting steps since the person last let the client go on: the step limit holds here, whatever the server counted. */
+  /** Steps taken, by the guard's one rule: the person's step limit holds here, whatever the server counted. */
   acted: number
+}
+
+/** The client's guard: the person answers in the panel; the person's settings and step limit. */
+async function guardOf(s: Session, name = ''): Promise<StepGuard> {
+  const { safety, agent } = await settingsStore.get()
+  const count = createStepCount(agent.stepLimit, (n) => Object.assign(new Error(`${s.client} has taken ${n} steps in this tab, the person's step limit; nothing more was done.`), { code: 'STEP_LIMIT' }), s.acted)
+  return {
+    confirm: safety.confirm,
+    sites: { allow: safety.allowDomains, deny: safety.denyDomains },
+    here: () => tabUrl(s.tabId),
+    ask: (reason, refusal) => question(s.tabId, s.chat, `${s.client}: ${name ? `${name}: ` : ''}${reason}`, refusal ? refusalAsk(`${s.client}${name ? `: ${name}` : ''}`, refusal) : msg('mcp.attach.ask', { client: s.client }), s.controller.signal, s.id),
+    allowed: async (refusal) => void (refusal.offsite && (await allowDomain(s.tabId, refusal.offsite))),
+    step() {
+      count.one()
+      s.acted = count.used
+    },
+  }
 }
 
 const sessions = new Map<number, Session>()
@@ -112,8 +127,11 @@ async function handle(m: BridgeRequest): Promise<Reply> {
   if (!s) return failure('NO_TAB', 'No tab is given to this client: the person has not allowed it, stopped it, or revoked it.')
   if (m.kind === 'url') return { ok: true, url: await tabUrl(s.tabId) }
   if (m.kind === 'navigate') {
-    const { safety } = await settingsStore.get()
-    if (!/^https?:/i.test(m.url) || !domainAllowed(m.url, { allowDomains: safety.allowDomains, denyDomains: safety.denyDomains })) return failure('BLOCKED', `Ava is not allowed to open ${m.url.slice(0, 200)}.`)
+    if (!/^https?:/i.test(m.url)) return failure('BLOCKED', `Ava opens only http(s) pages, not ${m.url.slice(0, 200)}.`)
+    // The guard's navigation rule, as for Ava's own model: a denied site is BLOCKED, another site
+    // asks in the panel, and the navigation counts as a step.
+    const refused = await judgeNavigation(await guardOf(s), m.url).catch((e: Error & { code?: string }) => ({ code: e.code ?? 'STEP_LIMIT', message: e.message }))
+    if (refused) return failure(refused.code, refused.message)
     const out = await navigate(s.tabId, m.url, s.controller.signal)
     await show(s, { step_id: 0, action_type: 'navigate', params: { url: m.url }, description: `Open ${m.url}`.slice(0, 200) }, out.ok, out.ok ? (out.detail ?? '') : out.message)
     return out.ok ? { ok: true } : failure(out.code, out.message)
@@ -154,10 +172,10 @@ async function question(tabId: number, chat: ChatWriter, text: string, ask: Retu
   return askInPanel(tabId, chat, { owner, text, reason: text, step: 0, msg: ask }, signal)
 }
 
-/** Commands that change the page count against the step limit; reads and waits do not (as for the agent's steps). */
+/** Commands that change the page count against the step limit, by the guard's one rule (reads and waits do not). */
 function acts(cmd: PageCommand): boolean {
-  if (cmd.kind === 'flow.step') return flowStepCounts(cmd.step.action)
-  return cmd.kind === 'act' && countsAsStep(cmd.step.action)
+  if (cmd.kind === 'flow.step') return counts({ flow: cmd.step.action })
+  return cmd.kind === 'act' && counts({ dom: cmd.step.action })
 }
 
 /** Stop in the panel or the popup: the client loses the tab; false when no client drives it. */
@@ -217,26 +235,26 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     const checked = PageActionSchema.safeParse(raw.step)
     if (!checked.success) return { ok: false, code: 'INVALID', message: `Not a step Ava runs: ${checked.error.issues.map((i) => `${i.path.join('.') || 'step'}: ${i.message}`).join('; ').slice(0, 500)}` }
   }
-  const { safety, agent } = await settingsStore.get()
   let cmd = raw
-  if (acts(cmd) && ++s.acted > agent.stepLimit) {
+  const name = cmd.kind === 'act' ? (instructionOf(cmd.step)?.description ?? cmd.step.action) : cmd.kind === 'flow.step' ? (cmd.step.description ?? cmd.step.action) : cmd.kind
+  const guard = await guardOf(s, name)
+  if (acts(cmd)) {
     // The person's step limit holds in the extension too (a program in the host's place counts
-    // nothing): past it, the person decides whether the client may go on for as many again.
-    const text = `${s.client} has taken ${agent.stepLimit} steps in this tab, your step limit. Let it go on?`
-    if (!(await question(s.tabId, s.chat, text, msg('mcp.stepLimit', { client: s.client, n: agent.stepLimit }), s.controller.signal, s.id))) {
-      s.acted--
-      return { ok: false, code: 'INVALID', message: `The person's step limit (${agent.stepLimit}) was reached and they did not let ${s.client} go on.` }
+    // nothing), by the guard's one rule: past it the call is refused, as for Ava's own model.
+    try {
+      guard.step()
+    } catch (e) {
+      return { ok: false, code: 'STEP_LIMIT', message: (e as Error).message }
     }
-    s.acted = 1
   }
   if (cmd.kind === 'act' || cmd.kind === 'flow.step') {
     // The gate is the person's: what the client sent for it is dropped and replaced.
     const { confirmed: _c, secretSites: _s, confirm: _f, sites: _l, ...rest } = cmd as PageCommand<'act'> & StepGate
-    const gate: StepGate = { confirm: safety.confirm, sites: { allow: safety.allowDomains, deny: safety.denyDomains } }
+    const gate: StepGate = { confirm: guard.confirm, ...(guard.sites ? { sites: guard.sites } : {}) }
     cmd = { ...rest, ...gate } as PageCommand
     if (cmd.kind === 'act') {
       const filled = await fillSecrets(s, cmd.step)
-      if ('error' in filled) return { ok: false, code: 'INVALID', message: filled.error }
+      if ('error' in filled) return { ok: false, code: filled.code, message: filled.error }
       cmd = { ...cmd, step: filled.step, ...(filled.secretSites ? { secretSites: filled.secretSites } : {}) }
     }
   }
@@ -245,25 +263,14 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     const { tabId: _t, wentAway: _w, ...out } = await sendCommand(s.tabId, c, { signal })
     return out as PageOutcome
   }
-  const name = cmd.kind === 'act' ? (instructionOf(cmd.step)?.description ?? cmd.step.action) : cmd.kind === 'flow.step' ? (cmd.step.description ?? cmd.step.action) : cmd.kind
   // The one gate loop (src/core/gate/step.ts): asked in the panel, the yes bound to the element
   // the question showed, a changed element asked about again.
   const gated = cmd.kind === 'act' || cmd.kind === 'flow.step'
-  const sent = cmd
-  const { out, declined } = await askUntilDecided(
-    (yes) => once(yes ? ({ ...sent, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } as PageCommand) : sent),
-    (o) => (gated ? questionOf(o as PageOutcome<'act'>) : null),
-    async (refusal) => {
-      if (!(await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal, s.id))) return false
-      if (refusal.offsite) await allowDomain(s.tabId, refusal.offsite)
-      return true
-    },
-  )
-  if (declined) {
-    const denied = `The person said no: ${declined.message}`
+  const { out, refusal: r } = await askThroughGuard(cmd, once, gated ? guard : undefined)
+  if (r) {
     const ins = cmd.kind === 'act' ? instructionOf(cmd.step) : null
-    if (ins) await show(s, ins, false, denied)
-    return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: 'NEEDS_CONFIRMATION', message: denied, candidates: [], resolveMs: 0, acted: false } } : { ...declined, message: denied }
+    if (ins) await show(s, ins, false, r.message)
+    return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: r.code, message: r.message, candidates: [], resolveMs: 0, acted: false } } : { ok: false, code: r.code, message: r.message }
   }
   if (cmd.kind === 'act') {
     const ins = instructionOf(cmd.step)
@@ -283,18 +290,18 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
  * to, after the person says yes (the client, not the person, asked for it), and typed only into a
  * field on those sites (secretSites, checked where the field is).
  */
-async function fillSecrets(s: Session, step: PageAction): Promise<{ step: PageAction; secretSites?: string[] } | { error: string }> {
+async function fillSecrets(s: Session, step: PageAction): Promise<{ step: PageAction; secretSites?: string[] } | { error: string; code: 'INVALID' | 'SECRET_UNBOUND' | 'DENIED' }> {
   if (typeof step.value !== 'string' || !secretNames(step.value).length) return { step }
   const names = [...new Set(secretNames(step.value))]
-  const [vault, bound] = await Promise.all([vaultStore.get(), vaultSitesStore.get()])
+  const [vault, boundSites] = await Promise.all([vaultStore.get(), vaultSitesStore.get()])
   const r = resolveSecrets(step.value, (n) => vault[n])
-  if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}.` }
-  const origin = secretOrigin(await tabUrl(s.tabId))
-  const unbound = unboundOn(names, bound, origin)
-  if (unbound.length) return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}.` }
-  const text = `${s.client}: ${secretQuestion(names, origin!)}`
-  if (!(await question(s.tabId, s.chat, text, msg('mcp.secret.ask', { client: s.client, names: names.join(', '), site: origin! }), s.controller.signal, s.id))) return { error: `The person did not let ${s.client} type ${names.join(', ')}.` }
-  return { step: { ...step, value: r.value }, secretSites: (bound[names[0]] ?? []).filter((o) => names.every((n) => bound[n]?.includes(o))) }
+  if (r.missing.length) return { code: 'INVALID', error: `No saved secret named ${r.missing.join(', ')}.` }
+  const bound = bindSecrets(names, boundSites, await tabUrl(s.tabId))
+  if (!bound.ok) return { code: bound.code, error: bound.message }
+  const origin = bound.origin
+  const text = `${s.client}: ${secretQuestion(names, origin)}`
+  if (!(await question(s.tabId, s.chat, text, msg('mcp.secret.ask', { client: s.client, names: names.join(', '), site: origin }), s.controller.signal, s.id))) return { code: 'DENIED', error: `You said no: ${s.client} does not type ${names.join(', ')}.` }
+  return { step: { ...step, value: r.value }, secretSites: bound.sites }
 }
 
 /** Poll interval while Ava's own agent works on a client's request. */

@@ -19,6 +19,7 @@ import {
 } from '../core/flows'
 import { toPlaywrightSpec } from '../core/flows/playwright'
 import { createChannelFlowPort, type BoundSecret, type StepGuard } from '../core/page/channel'
+import { createStepCount } from '../core/gate/guard'
 import { targetOf, type PageCommand, type PageCommandKind, type PageOutcome } from '../core/page/command'
 import { urlMatches } from '../core/glob'
 import { AvaError } from '../core/errors'
@@ -300,7 +301,8 @@ export async function replayGuard(tabId: number, tabNow: () => number, name: str
   const { signal, popupRun } = opts
   const { safety, agent } = await settingsStore.get()
   const chat = popupRun ? null : chatWriter(await conversationOf(tabId), () => tabId)
-  let used = 0
+  // The guard's one count (core/gate/guard.ts): past the limit the replay stops.
+  const count = createStepCount(agent.stepLimit, (n) => new Error(`The replay reached the step limit (${n}) and stopped; raise it in options.`))
   // The replay's questions wait in the one registry under this id (src/background/questions.ts).
   const owner = popupRun ?? newId('replay')
   return {
@@ -309,15 +311,13 @@ export async function replayGuard(tabId: number, tabNow: () => number, name: str
     sites: { allow: safety.allowDomains, deny: safety.denyDomains },
     // The site of the page the steps act on now, not of the tab the replay began in.
     here: () => tabUrl(tabNow()),
-    step() {
-      if (++used > agent.stepLimit) throw new Error(`The replay reached the step limit (${agent.stepLimit}) and stopped; raise it in options.`)
-    },
+    step: () => count.one(),
     async ask(reason, refusal) {
       // The question in the person's language, asked as the agent asks it.
       const ask = refusal ? refusalAsk(name, refusal) : riskAsk('step', { step: name })
       // `popupRun`: the popup's Run asks in the popup that started it, where the person is looking.
       if (popupRun) return askInPopup(popupRun, { id: newId('popupq'), reason: `${name}: ${reason}`, msg: ask }, signal)
-      return askInPanel(tabId, chat!, { owner, text: `${name}: ${reason}`, reason, step: used, msg: ask }, signal)
+      return askInPanel(tabId, chat!, { owner, text: `${name}: ${reason}`, reason, step: count.used, msg: ask }, signal)
     },
     allowed: async (refusal) => void (refusal.offsite && (await allowDomain(tabNow(), refusal.offsite))),
   }

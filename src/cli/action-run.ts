@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline/promises'
 import type { RunOptions, StepStart } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
 import { kExit, oneLine, type Io, type Parsed } from './args'
-import { chromiumPath, configEngineOptions, failUnexpected, failureScreenshot, formatActionTrace, kBrowserArgs, kViewport, loadTarget, openStart, runArgs, runOnPage } from './run'
+import { chromiumPath, configEngineOptions, failUnexpected, failureScreenshot, formatActionTrace, kBrowserArgs, kViewport, loadTarget, openStart, refusedLine, runArgs, runOnPage, unattendedGuard } from './run'
 import { readGlobalConfig } from './sources'
 import { failureOf } from '../core/failure'
 
@@ -105,11 +105,14 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     }
     if (!a.json) io.out(`ava ${spec.name}: ${target.label} on ${a.url}`)
     // Debug lines go out as each step happens, so a hang shows where it hangs.
-    const run = await runOnPage(page, target, { params: a.params, engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined }, run: runOptions })
+    // Nobody is there to ask, as in `ava run`: the same guard, the same answer (UNATTENDED, naming --yes).
+    const guard = unattendedGuard(a.yes, () => page.url(), `running ava ${spec.name} again with --yes`)
+    const run = await runOnPage(page, target, { guard, params: a.params, engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined }, run: runOptions })
     failed = !run.result.success
     if (failed) exit = kExit[failureOf(run.result.error?.code ?? 'STEP_FAILED').exit]
     if (a.json) io.out(JSON.stringify(run.result, null, 2))
     else if (run.kind === 'action') io.out(formatActionTrace(run.result).join('\n'))
+    if (guard.refused.length) io.err(refusedLine(guard.refused[0], `ava ${spec.name}`))
     if (failed) {
       await failureScreenshot(page, a.screenshot, io)
     }

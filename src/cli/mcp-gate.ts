@@ -2,12 +2,12 @@
 // StepGuard the agent gives a pack (src/core/page/channel.ts), the `act` command's StepGate
 // (confirm categories, site lists, secretSites), `${secret:…}` resolved only in the message to the
 // page and bound to its sites, and every result redacted and page text framed as untrusted.
-import { askUntilDecided, questionOf } from '../core/gate/step'
-import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
+import { bindSecrets, createStepCount, guardedAct, unattendedAnswer, type Answer, type StepGuard } from '../core/gate/guard'
+import { RISK_CATEGORIES, type RiskCategory } from '../core/exec'
 import type { FailureCode } from '../core/failure'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
-import { originOf, resolveSecrets, secretNames, unboundOn } from '../core/agent/secrets'
-import { countsAsStep, type BoundSecret, type StepGuard } from '../core/page/channel'
+import { resolveSecrets, secretNames } from '../core/agent/secrets'
+import type { BoundSecret } from '../core/page/channel'
 import type { PageAction, PageOutcome, SendCommand } from '../core/page/command'
 import type { SitePolicy } from '../core/offsite'
 
@@ -23,16 +23,17 @@ export interface McpSecret {
  * categories given with `--allow` are yes, the rest no. Place (b) asks the person in the panel.
  */
 export interface Asker {
-  ask(question: { reason: string; category?: RiskCategory; offsite?: string }, signal: AbortSignal): Promise<boolean>
+  ask(question: { reason: string; category?: RiskCategory; offsite?: string }, signal: AbortSignal): Promise<Answer>
 }
 
-/** An Asker for a place without a person: yes only to the categories the command line allowed. */
+/**
+ * An Asker for a place without a person: yes only to the categories the command line allowed;
+ * anything else is UNATTENDED, naming the `--allow` that would let it (core/gate/guard.ts). A
+ * question with no category (a step with no risk word) is let only by `--allow all`.
+ */
 export function allowListAsker(allowed: readonly RiskCategory[]): Asker {
-  return {
-    // A question with no category (a secret the page asked for, a step with no risk word) is a no:
-    // nobody was there to see it.
-    ask: async ({ category, offsite }) => (offsite ? allowed.includes('cross_site') : !!category && allowed.includes(category)),
-  }
+  const answer = unattendedAnswer(allowed, (category) => `starting ava mcp with --allow ${category ?? 'all'}`)
+  return { ask: async ({ category, offsite }) => answer({ category, offsite }) }
 }
 
 /** `--allow credentials,payment` → the categories, or why not. `all` is every category. */
@@ -68,17 +69,15 @@ export interface GateOptions {
 
 /** The guard of one tool call: counts its steps, asks through the place's asker, remembers the refusal it was asked about. */
 export function callGuard(o: GateOptions, here: () => Promise<string>, signal: AbortSignal): StepGuard & { steps(): number } {
-  let used = 0
+  // The guard's one count (core/gate/guard.ts); past the limit the call ends, nothing more done.
+  const count = createStepCount(o.stepLimit, (n) => new McpToolError('STEP_LIMIT', `This call reached its limit of ${n} steps; nothing more was done. Call again to go on.`))
   return {
     confirm: [...o.confirm],
     sites: o.sites,
     here,
-    steps: () => used,
+    steps: () => count.used,
     ask: (reason, refusal) => o.asker.ask({ reason, category: refusal?.category, offsite: refusal?.offsite }, signal),
-    step() {
-      if (used >= o.stepLimit) throw new McpToolError('STEP_LIMIT', `This call reached its limit of ${o.stepLimit} steps; nothing more was done. Call again to go on.`)
-      used++
-    },
+    step: () => count.one(),
   }
 }
 
@@ -97,12 +96,9 @@ export function resolveClientSecrets(value: string, secrets: readonly McpSecret[
   const vault = Object.fromEntries(secrets.map((s) => [s.name, s.value]))
   const r = resolveSecrets(value, (n) => vault[n])
   if (r.missing.length) throw new McpToolError('NO_SECRET', `No saved secret named ${r.missing.join(', ')}. Start ava mcp with --secret ${r.missing[0]}=<site> and the value in the environment variable ${r.missing[0]}.`)
-  const origin = originOf(url)
-  const sites = Object.fromEntries(secrets.map((s) => [s.name, s.sites]))
-  const unbound = unboundOn(names, sites, origin)
-  if (unbound.length) throw new McpToolError('SECRET_UNBOUND', `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here.`)
-  const secretSites = sites[names[0]].filter((o) => names.every((n) => sites[n].includes(o)))
-  return { value: r.value, secretSites }
+  const bound = bindSecrets(names, Object.fromEntries(secrets.map((s) => [s.name, s.sites])), url)
+  if (!bound.ok) throw new McpToolError(bound.code, bound.message)
+  return { value: r.value, secretSites: bound.sites }
 }
 
 /** Shorter values are not cut out: one or two characters are inside too many words (as redactText). */
@@ -121,26 +117,14 @@ export function framed(lines: string[]): string {
 }
 
 /**
- * One DOM action through the `act` command with its StepGate, as the agent's own steps go: a step
- * the page finds risky is refused with NEEDS_CONFIRMATION, asked about, and sent again confirmed
- * only on a yes. A no is a tool error the calling agent reads.
+ * One DOM action through the guard's `act` (core/gate/guard.ts `guardedAct`), as the agent's own
+ * steps go: counted, a step the page finds risky asked about, sent again bound to its element only
+ * on a yes. A refusal is a tool error with the guard's code (DENIED, UNATTENDED, BLOCKED).
  */
 export async function gatedAct(send: SendCommand, step: PageAction, guard: StepGuard, opts: { timeoutMs: number; secretSites?: string[]; signal: AbortSignal }): Promise<Extract<PageOutcome<'act'>, { ok: true }>> {
-  if (countsAsStep(step.action)) guard.step()
-  const command = { kind: 'act' as const, step, timeoutMs: opts.timeoutMs, confirm: guard.confirm, sites: guard.sites, ...(opts.secretSites ? { secretSites: opts.secretSites } : {}) }
-  // The one gate loop (src/core/gate/step.ts): the yes binds to the element the question showed,
-  // and a changed element asks again, as for the agent's own steps.
-  const { out, declined } = await askUntilDecided((yes) => send(yes ? { ...command, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } : command, opts.signal), questionOf, async (q) => {
-    if (!(await guard.ask(q.message, q))) return false
-    await guard.allowed?.(q)
-    return true
-  })
-  if (declined) throw denied(declined)
+  const r = await guardedAct(send, { kind: 'act', step, timeoutMs: opts.timeoutMs, ...(opts.secretSites ? { secretSites: opts.secretSites } : {}) }, guard, opts.signal)
+  if ('refusal' in r) throw new McpToolError(r.refusal.code, r.refusal.message)
+  const out = r.out
   if (!out.ok) throw new McpToolError(out.code, out.message + (out.candidates?.length ? ` Candidates: ${out.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''))
   return out
-}
-
-/** The error a refused risky step comes back as. */
-export function denied(refusal: Pick<ExecFailure, 'message' | 'category'>): McpToolError {
-  return new McpToolError('DENIED', `Not done: ${refusal.message}. The step needs the person's OK${refusal.category ? ` (${refusal.category})` : ''}, and it was not given.`)
 }

@@ -17,7 +17,7 @@ import { InstructionSchema, PAGE_ACTION_TYPES, SCROLL_DIRECTIONS, type PageActio
 import type { SitePolicy } from '../core/offsite'
 import { actionOf } from '../core/page/command'
 import { createEngine, createRegistry, dryRun, type ActionRegistry } from '../core/registry'
-import { domainAllowed } from '../core/settings'
+import { actionQuestions, actionRisk, askBeforeAction, isRefusal, judgeNavigation, siteRefusal } from '../core/gate/guard'
 import { plainMessage } from './args'
 import { askAva, type AskReport } from './mcp-agent'
 import { boundSecrets, callGuard, framed, gatedAct, McpToolError, redactSecrets, resolveClientSecrets, type Asker, type McpSecret } from './mcp-gate'
@@ -109,6 +109,11 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
         return failure(e)
       }
     }
+  /** An action's risk as the guard will decide it (core/gate/guard.ts `actionRisk`), not only as its pack declared it. */
+  const shownRisk = (name: string) => {
+    const found = loadRegistry().lookup(name)
+    return found.ok ? actionRisk(found.action) : {}
+  }
   const tab = (): McpTab => {
     const t = o.place.tab()
     if (!t) throw new McpToolError('NO_TAB', 'No tab is given to this client yet: open one with ava_navigate first. Ava acts only in a tab given to the client.')
@@ -122,7 +127,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     tool(async ({ namespace }: { namespace?: string }) => {
       const list = loadRegistry().list(namespace)
       if (!list.length) throw new McpToolError('PACK_MISSING', namespace ? `No namespace "${namespace}".` : 'No actions are loaded.')
-      return text(JSON.stringify(list.map((n) => ({ namespace: n.namespace, version: n.version, description: n.description, actions: n.actions.map((a) => ({ name: a.name, description: a.description, risk: a.risk })) })), null, 2))
+      return text(JSON.stringify(list.map((n) => ({ namespace: n.namespace, version: n.version, description: n.description, actions: n.actions.map((a) => ({ name: a.name, description: a.description, ...shownRisk(a.name) })) })), null, 2))
     }),
   )
   server.registerTool(
@@ -144,7 +149,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     tool(async ({ query }: { query: string }) => {
       const results = loadRegistry().search(query)
       if (!results.length) throw new McpToolError('NO_MATCH', `Nothing matches "${query}".`)
-      return text(JSON.stringify(results, null, 2))
+      return text(JSON.stringify(results.map((a) => ({ ...a, ...shownRisk(a.name) })), null, 2))
     }),
   )
   server.registerTool(
@@ -164,8 +169,12 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     { title: 'Open a page', description: "Opens an address in the client's tab (the first call opens the tab). Ava acts only in this tab.", inputSchema: { url: z.string().describe('An http(s) address.') }, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } },
     tool(async ({ url }: { url: string }, signal) => {
       if (!/^https?:\/\//i.test(url)) throw new McpToolError('INVALID', `Ava opens only http(s) pages, not ${url.slice(0, 60)}.`)
-      // The client named this page, as a person names one in a request: the site lists decide.
-      if (!domainAllowed(url, { allowDomains: o.sites.allow, denyDomains: o.sites.deny })) throw new McpToolError('BLOCKED', `Ava is not allowed to act on ${new URL(url).hostname}.`)
+      // The guard's navigation rule (core/gate/guard.ts): the first page the client names is held
+      // to the site lists; from a page it has, another site asks, as for Ava's own model, and the
+      // navigation counts. In the person's Chrome the extension is that guard (background/mcp.ts).
+      const current = o.place.tab()
+      const refused = current && !o.place.secretsInPlace ? await judgeNavigation(callGuard(gate, () => current.url(), signal), url) : siteRefusal(url, o.sites)
+      if (refused) throw new McpToolError(refused.code, refused.message)
       const t = await o.place.open(url, signal)
       return text(`Opened ${await t.url()}`)
     }),
@@ -205,9 +214,11 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
         const name = `${i + 1} ${ins.action_type}${ins.description ? ` (${ins.description})` : ''}`
         try {
           if (ins.action_type === 'navigate') {
-            if (!domainAllowed(new URL(ins.params.url!, await t.url()).href, { allowDomains: o.sites.allow, denyDomains: o.sites.deny })) throw new McpToolError('BLOCKED', `Ava is not allowed to open ${ins.params.url}.`)
-            guard.step()
-            await t.navigate(ins.params.url!, signal)
+            const url = new URL(ins.params.url!, await t.url()).href
+            // Judged and counted by the guard, or by the extension's where it is the place.
+            const refused = o.place.secretsInPlace ? siteRefusal(url, o.sites) : await judgeNavigation(guard, url)
+            if (refused) throw new McpToolError(refused.code, refused.message)
+            await t.navigate(url, signal)
             lines.push(`OK ${name}: opened ${await t.url()}`)
             continue
           }
@@ -246,13 +257,20 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       const resolved: Record<string, unknown> = {}
       for (const [k, v] of Object.entries(params)) resolved[k] = typeof v === 'string' && !o.place.secretsInPlace ? resolveClientSecrets(v, o.secrets, here).value : v
       const guard = callGuard(gate, () => t.url(), signal)
+      // The action's own questions, before its first step (core/gate/guard.ts): refused here,
+      // nothing is half done. In the person's Chrome the extension asks each step in the panel.
+      if (!o.place.secretsInPlace) {
+        const before = await askBeforeAction(guard, actionQuestions({ name, risk: found.action.risk, params: found.action.params }, { secrets: Object.keys(resolved).some((k) => found.action.params[k]?.secret), url: here }, guard.confirm))
+        if (!before.ok) throw new McpToolError(before.code, `${name}: ${before.message}`)
+        guard.confirm = before.confirm
+      }
       const engine = createEngine({ ...configEngineOptions(readGlobalConfig().config), registry, port: t.browserPort({ guard, secrets: boundSecrets(o.secrets) }), env: actionEnv(registry) })
       const r = await engine.run(name, resolved, { signal })
       const body = JSON.stringify({ success: r.success, action: r.action, data: r.data, error: r.error, steps: r.trace.map((s) => ({ id: s.id, action: s.action, status: s.status, ...(s.error ? { error: s.error } : {}) })) }, null, 2)
       const hidden = secretParams(registry, name, resolved)
       if (!r.success) {
-        const refused = r.error?.message.startsWith('Cancelled by you')
-        throw new McpToolError(refused ? 'DENIED' : (r.error?.code ?? 'STEP_FAILED'), `${name} did not finish${refused ? ": a step needed the person's OK and did not get it" : ''}. Its report (quotes the page):\n${framed([redactParams(body, hidden)])}`)
+        const code = r.error?.code ?? 'STEP_FAILED'
+        throw new McpToolError(code, `${name} did not finish${isRefusal(code) ? `: ${redactParams(r.error!.message, hidden)}` : ''}. Its report (quotes the page):\n${framed([redactParams(body, hidden)])}`)
       }
       return text(`${name} finished. Its report (quotes the page):\n${framed([body])}`, hidden)
     }),
@@ -289,7 +307,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       const given = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))
       const r = await replayFlow(flow, { port, signal, navigateToStart: false, variables: { params: given, env: vault, secrets: vault, args: [] } }).finally(() => port.close())
       const report = formatReport(r)
-      if (!r.success) throw new McpToolError(r.error?.code === 'CANCELLED' ? 'DENIED' : (r.error?.code ?? 'STEP_FAILED'), `${name} failed. Its report (quotes the page):\n${framed(report)}`)
+      if (!r.success) throw new McpToolError(r.error?.code ?? 'STEP_FAILED', `${name} failed. Its report (quotes the page):\n${framed(report)}`)
       return text(`${name} passed. Its report (quotes the page):\n${framed([...report, ...(Object.keys(r.returns).length ? [`returns: ${JSON.stringify(r.returns)}`] : [])])}`)
     }),
   )

@@ -9,13 +9,14 @@ import { basename, dirname, extname, resolve } from 'node:path'
 import { fileVariables, formatReport, formatStepReport, parseFlow, parseSource, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
 import { stepCount } from '../core/flows/format'
 import { createChannelFlowPort, createChannelPort, type PortExtras, type StepGuard } from '../core/page/channel'
-import type { ExecFailure, RiskCategory } from '../core/exec'
+import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
+import { guardedRun, unattendedAnswer } from '../core/gate/guard'
 import { navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
 import { urlMatches } from '../core/glob'
-import { failureHint, failureOf } from '../core/failure'
+import { failureOf } from '../core/failure'
 import { failureLinesEn, renderEn } from '../core/locales/render'
 import { sleep } from '../core/sleep'
 import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
@@ -334,15 +335,17 @@ export function stepMessage(message: string): string {
 export const kUnattendedConfirm: readonly RiskCategory[] = ['destructive', 'payment', 'permission', 'high_risk_action']
 
 /** The gate of a run nobody watches: a risky step is refused, and the refusal kept to be said; `yes` lets it go. */
-export function unattendedGuard(yes: boolean, here: () => string): StepGuard & { refused: ExecFailure[] } {
+export function unattendedGuard(yes: boolean, here: () => string, permit = 'running ava run again with --yes'): StepGuard & { refused: ExecFailure[] } {
   const refused: ExecFailure[] = []
+  // Nobody is there to ask: the answer is UNATTENDED, naming the flag that would allow it (core/gate/guard.ts).
+  const answer = unattendedAnswer(yes ? RISK_CATEGORIES : [], () => permit)
   return {
     confirm: [...kUnattendedConfirm],
     refused,
     async ask(_reason, refusal) {
-      if (yes) return true
-      if (refusal) refused.push(refusal)
-      return false
+      const a = answer(refusal)
+      if (a !== true && refusal) refused.push(refusal)
+      return a
     },
     // No step limit: a run is as long as its flow or pack, which the person wrote.
     step: () => undefined,
@@ -351,10 +354,9 @@ export function unattendedGuard(yes: boolean, here: () => string): StepGuard & {
 }
 
 /** What `ava run` says when it stopped before a risky step: the refusal's words, then the hint for NEEDS_CONFIRMATION from the en table. */
-export function refusedLine(refusal: ExecFailure): string {
+export function refusedLine(refusal: ExecFailure, command = 'ava run'): string {
   const what = refusal.category ? ` (${refusal.category.replace(/_/g, ' ')})` : ''
-  const hint = failureHint('NEEDS_CONFIRMATION')
-  return `ava run: stopped before a risky step${what}: ${refusal.message}. Nothing was done to it.${hint ? ` ${renderEn(hint)}` : ''}`
+  return `${command}: stopped before a risky step${what}: ${refusal.message.replace(/[.\s]+$/, '')}. Nothing was done to it. Nobody is there to say yes: check the step, then run again with --yes to let it go.`
 }
 
 export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
@@ -384,8 +386,10 @@ export async function runOnPage(
     // The page the flow ended on (a `tab` step moves it): the one a failure's screenshot shows.
     return { kind: 'flow', result, page: port.page() }
   }
-  const engine = createEngine({ ...opts.engine, registry: target.registry, port: pageBrowserPort(page, { guard: opts.guard }), env: actionEnv(target.registry) })
-  return { kind: 'action', result: await engine.run(target.name, opts.params, opts.run) }
+  const engineFor = (guard?: StepGuard) => createEngine({ ...opts.engine, registry: target.registry, port: pageBrowserPort(page, { guard }), env: actionEnv(target.registry) })
+  // Through the guard: the action's own questions before its first step (core/gate/guard.ts).
+  if (opts.guard) return { kind: 'action', result: await guardedRun({ registry: target.registry, guard: opts.guard, url: page.url() }, target.name, opts.params, engineFor, opts.run) }
+  return { kind: 'action', result: await engineFor().run(target.name, opts.params, opts.run) }
 }
 
 /** The engine options the global config (§5.1.1) sets for every action run from the CLI. */

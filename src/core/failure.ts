@@ -76,6 +76,9 @@ export const kFailures = {
   BLOCKED: { means: 'The step would reach a site the allow/deny lists forbid, or put a secret in an address; nothing was done.', say: { step: step('BLOCKED'), run: run('STEP_FAILED'), reason: reason('BLOCKED') }, recovery: ['options'], exit: 'failed', final: true },
   STEP_FAILED: { means: 'A step failed for a reason not coded more precisely (a navigation that did not load, a pack step that threw); its message says what.', say: { step: step('STEP_FAILED'), run: run('STEP_FAILED'), reason: reason('STEP_FAILED') }, hint: hint('STEP_FAILED'), exit: 'failed' },
   VARIABLE_MISSING: { means: "A flow's variable has no value (no --param, no environment variable, no saved secret).", say: { step: step('VARIABLE_MISSING'), run: step('VARIABLE_MISSING') }, exit: 'failed' },
+  // The guard's three refusals (src/core/gate/guard.ts `refusalOf`), the same at every door.
+  DENIED: { means: 'The person was asked about a step and said no; nothing was done to it.', say: { step: step('DENIED'), run: run('DENIED'), reason: reason('DENIED') }, exit: 'failed', final: true },
+  UNATTENDED: { means: "A step needed a person's yes, nobody was there to ask and nothing allowed it; its message names the --allow, --yes or setting that would. Nothing was done to it.", say: { step: step('UNATTENDED'), run: run('UNATTENDED'), reason: reason('UNATTENDED') }, hint: hint('UNATTENDED'), exit: 'failed', final: true },
   CANCELLED: { means: 'The person (or Stop, or an AbortSignal) ended the work; nothing more was done.', say: { step: step('CANCELLED'), run: run('UNKNOWN'), reason: reason('CANCELLED') }, exit: 'failed', final: true },
 
   // ----- pack actions (src/core/registry)
@@ -133,7 +136,7 @@ export const kFailures = {
   PAGE_NOT_OPENED: { means: 'The page a run starts on did not open (connection refused, a name that does not resolve).', say: {}, reader: 'script', exit: 'failed' },
   NO_MATCH: { means: 'An action search found nothing for the words asked.', say: {}, reader: 'model', exit: 'failed' },
   NO_TAB: { means: 'No tab is given to this MCP client (the person has not allowed one, or revoked it).', say: {}, reader: 'model', exit: 'failed' },
-  DENIED: { means: "The person (or nobody, where nobody can be asked) did not give the OK a step needed; nothing was done.", say: {}, reader: 'model', exit: 'failed', final: true },
+
   NO_MODEL: { means: 'ava_ask needs a model and ava mcp was started without one.', say: {}, reader: 'model', exit: 'failed' },
   NO_BROWSER: { means: "Ava's extension has not connected to ava mcp.", say: {}, reader: 'model', exit: 'failed' },
   BROWSER_GONE: { means: 'The browser went away while a call waited for it.', say: {}, reader: 'model', exit: 'failed' },

@@ -143,6 +143,17 @@ export function countsAsStep(action: string): boolean {
   return kDomByName.get(action)?.counts ?? true
 }
 
+/**
+ * Whether one of the model's instructions counts against the step limit: the rule of the DOM action
+ * it runs (a `verify` or a `wait` reads and does not count). `run_action` counts its pack's steps
+ * one by one as they reach the page; `done`, `ask`, `collect` and `screenshot` change nothing.
+ */
+export function instructionCounts(name: string): boolean {
+  const d = kInstructions.find((i) => i.name === name)
+  if (!d) return true
+  return d.runs ? countsAsStep(d.runs) : false
+}
+
 // ── the model's instructions ────────────────────────────────────────────────────────────────
 
 /** The params an instruction may carry (src/core/instruction/schema.ts InstructionParamsSchema). */

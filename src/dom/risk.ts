@@ -127,7 +127,10 @@ function loosePassword(el: Element): boolean {
 /** The facts the decision reads, gathered from the page around `el`. */
 export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: DrawnTarget): RiskFacts {
   // The DOM's words and the drawn ones (issue 25 §3): a page can say "Save" and draw "Delete everything".
-  const label = drawn ? [labelOf(el), drawnWords(drawn)].filter(Boolean).join(' ') : labelOf(el)
+  // Said once when both say the same: a refusal quotes this name ("Delete account", not "Delete account Delete account").
+  const dom = labelOf(el)
+  const seen = drawn ? drawnWords(drawn) : ''
+  const label = seen && !foldText(dom).includes(foldText(seen)) ? [dom, seen].filter(Boolean).join(' ') : dom
   const name = action === 'click' ? label : ''
   const form = submits(el, action, label) ? formOf(el) : null
   const facts: RiskFacts = { name, form: form ? formFacts(el, form) : null }

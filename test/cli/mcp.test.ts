@@ -19,9 +19,10 @@ describe('the gate of place (a)', () => {
   test('nobody there: yes only to an allowed category; a question with no category is a no', async () => {
     const asker = allowListAsker(['credentials'])
     expect(await asker.ask({ reason: 'x', category: 'credentials' }, signal)).toBe(true)
-    expect(await asker.ask({ reason: 'x', category: 'destructive' }, signal)).toBe(false)
-    expect(await asker.ask({ reason: 'x' }, signal)).toBe(false)
-    expect(await asker.ask({ reason: 'x', offsite: 'evil.example' }, signal)).toBe(false)
+    // Nobody there and nothing allowed it: UNATTENDED, naming the --allow that would.
+    expect(await asker.ask({ reason: 'x', category: 'destructive' }, signal)).toEqual({ unattended: 'starting ava mcp with --allow destructive' })
+    expect(await asker.ask({ reason: 'x' }, signal)).toEqual({ unattended: 'starting ava mcp with --allow all' })
+    expect(await asker.ask({ reason: 'x', offsite: 'evil.example' }, signal)).toEqual({ unattended: 'starting ava mcp with --allow cross_site' })
   })
 
   test('a secret is filled only on the origins it is bound to', () => {

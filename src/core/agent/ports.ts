@@ -1,3 +1,4 @@
+import type { Answer } from '../gate/step'
 import type { PackCapabilities } from '../registry/capabilities'
 import type { ChatMessage, StepView } from '../chat'
 import type { ExecOutcome, RiskCategory } from '../exec'
@@ -135,7 +136,8 @@ export interface AskPort {
    * chat message the run wrote): a no when `signal` aborts. In the extension it waits in the one
    * registry of questions every step's question waits in (src/background/questions.ts).
    */
-  confirm(question: { runId: string; cardId: string; step: number; reason: string }, signal: AbortSignal): Promise<boolean>
+  /** The answer: yes, the person's no, or — where nobody can be asked (`ava mcp`'s own agent) — what would allow it. */
+  confirm(question: { runId: string; cardId: string; step: number; reason: string }, signal: AbortSignal): Promise<Answer>
   /**
    * Waits for the person's answer to an `ask` step (the card `cardId` in the chat), however long
    * it takes, across navigations; rejects when `signal` aborts. Absent where nobody can answer

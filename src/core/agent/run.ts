@@ -1,5 +1,5 @@
 import { createAsyncQueue } from '../async-queue'
-import { askUntilDecided } from '../gate/step'
+import { actionQuestions, askThroughGuard, bindSecrets, counts, createStepCount, judgeNavigation, refusalOf, type Answer, type Refusal, type StepCount } from '../gate/guard'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isFailureCode, isRepairable } from '../failure'
@@ -21,10 +21,8 @@ import type { PersonAnswer } from './ports'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
 import type { Msg } from '../chat'
-import { navigationRefusal } from '../offsite'
-import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
+import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion } from './secrets'
 import { plainSecrets, vaultNamesIn } from './redact'
-import { packQuestion } from '../registry/capabilities'
 import { needsReview, provenanceOf, reviewQuestion } from './provenance'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
@@ -148,9 +146,9 @@ interface Run {
   /**
    * Steps executed so far from every source — the model's, each page step of a pack, a cached
    * replay's (issue 15) — against the step limit. Kept in memory: a run resumed after a worker
-   * restart counts from the steps it recorded.
+   * restart counts from the steps it recorded. The guard's one count (core/gate/guard.ts).
    */
-  used: number
+  count: StepCount
   /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
   typed: string[]
   /** …and their names, for a question about a form that would carry them to another site. */
@@ -182,7 +180,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     // [trust] An earlier answer may quote a page: it comes back framed as page content (prompt.ts earlierAnswer).
     earlier: before.slice(-kHistoryContext).map((m) => (m.role === 'user' ? { role: 'user', content: m.text.slice(0, 2_000) } : { role: 'assistant', content: earlierAnswer(m.text.slice(0, 2_000)) })),
     saving: Promise.resolve(),
-    used: state.stepsUsed ?? state.executed.length,
+    count: createStepCount(opts.settings.agent.stepLimit, (n) => limitErrorOf(n), state.stepsUsed ?? state.executed.length),
     typed: [],
     typedNames: [],
     asks: 0,
@@ -193,7 +191,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
 
 /** Writes the state as it is now, after the writes before it. */
 function save(run: Run): Promise<void> {
-  run.state.stepsUsed = run.used
+  run.state.stepsUsed = run.count.used
   const snapshot = structuredClone(run.state)
   const next = run.saving.then(() => run.ports.store.save(snapshot))
   run.saving = next.catch(() => undefined)
@@ -225,11 +223,14 @@ type Failure = { error: AvaError; step?: { index: number; instruction: Instructi
 class StepLimitReached extends AvaError {}
 
 function atLimit(run: Run): boolean {
-  return run.used >= run.settings.agent.stepLimit
+  return run.count.atLimit()
 }
 
 function limitError(run: Run): StepLimitReached {
-  const n = run.settings.agent.stepLimit
+  return limitErrorOf(run.settings.agent.stepLimit)
+}
+
+function limitErrorOf(n: number): StepLimitReached {
   return new StepLimitReached('STEP_FAILED', `Ava reached the step limit (${n}) before finishing. Ask again to go on, or raise the limit in options.`, { msg: msg('outcome.stepLimit', { n }), recovery: ['retry', 'options'] })
 }
 
@@ -488,7 +489,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       // Every step costs at least one of the limit: with the steps queued ahead of it, this one
       // will be refused when its turn comes.
       const ahead = queued++ - started
-      if (run.used + ahead >= run.settings.agent.stepLimit) cut()
+      if (run.count.atLimit(ahead)) cut()
     },
   }, { thinksFirst: thinksFirst(activeLlm(run.settings).model) })
   function cut(): void {
@@ -597,10 +598,12 @@ function placeholder(index: number): Instruction {
 async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Instruction) => void): Promise<ExecOutcome> {
   const { state, ports } = run
   const ins = view.instruction
-  // Checked before the step, whatever produced it; a pack's steps are counted one by one as
-  // they reach the page (runRegistryAction).
-  if (atLimit(run)) throw limitError(run)
-  if (ins.action_type !== 'run_action') run.used++
+  // The vocabulary's one counting rule (core/gate/guard.ts `counts`): a verify or a wait does not
+  // count; a pack's steps are counted one by one as they reach the page (runRegistryAction).
+  if (ins.action_type === 'run_action' || counts({ instruction: ins.action_type })) {
+    if (atLimit(run)) throw limitError(run)
+    if (ins.action_type !== 'run_action') run.count.one()
+  }
   // Not awaited: the step need not wait for the panel to hear it is running.
   void show(run, { ...view, status: 'running' })
   if (state.status !== 'running') void setStatus(run, 'running')
@@ -641,11 +644,10 @@ function redactMsg(m: Msg, secrets: string[]): Msg {
 /** A page instruction, with its secrets resolved for the page only; their values come back for redaction. */
 async function runPageStep(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
   const prepared = await prepare(run, view, ins)
-  if ('error' in prepared) return { out: prepared.error === kCancelled ? cancelled() : ({ ok: false, code: 'INVALID', message: prepared.error, msg: prepared.msg } as ExecFailure), secrets: prepared.secrets }
+  if ('refused' in prepared) return { out: refused(prepared.refused), secrets: prepared.secrets }
+  if ('error' in prepared) return { out: { ok: false, code: prepared.code ?? 'INVALID', message: prepared.error, msg: prepared.msg } as ExecFailure, secrets: prepared.secrets }
   return { out: await guardedExec(run, view, prepared.instruction, prepared.secretSites, prepared.files), secrets: prepared.secrets }
 }
-
-const kCancelled = 'cancelled'
 
 /**
  * Resolves the step's secrets for the page only (issue 16 §2), as a password manager fills a
@@ -653,7 +655,7 @@ const kCancelled = 'cancelled'
  * secret in their own request — only after they said yes to a question naming the secret and the
  * site. The field's own document is checked again in the page (`secretSites`).
  */
-async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[]; secretSites?: string[]; files?: UploadFile[] } | { error: string; msg?: Msg; secrets: string[] }> {
+async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[]; secretSites?: string[]; files?: UploadFile[] } | { error: string; code?: 'SECRET_UNBOUND'; msg?: Msg; secrets: string[] } | { refused: Refusal; secrets: string[] }> {
   if (ins.action_type === 'upload') {
     // The value names a file the person attached (issue 20 §5); its bytes join the step here, never the model's context.
     const r = resolveUpload(ins.params.value ?? '', run.state.attachments ?? [], (await run.ports.attachments?.held()) ?? [])
@@ -675,18 +677,22 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
   const r = resolveSecrets(value, (n) => vault[n])
   const secrets = names.map((n) => vault[n]).filter((v): v is string => !!v)
   if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, msg: msg('outcome.step.noSecret', { names: r.missing.join(', ') }), secrets }
-  const origin = originOf(await run.ports.page.url(run.state.tabId))
-  const unbound = unboundOn(names, bound, origin)
-  if (unbound.length) {
-    return { error: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here. If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, msg: msg('outcome.step.secretUnbound', { names: unbound.join(', '), site: origin ?? '' }), secrets }
+  // Bound to their origin by the guard (core/gate/guard.ts `bindSecrets`); the field may be in a
+  // frame: the page checks it is on an origin every one of the step's secrets is bound to.
+  const binding = bindSecrets(names, bound, await run.ports.page.url(run.state.tabId))
+  if (!binding.ok) {
+    return { code: 'SECRET_UNBOUND', error: `${binding.message} If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }), secrets }
   }
+  const origin = binding.origin
   const requested = new Set([...secretNames(run.state.request), ...vaultNamesIn(run.state.request, vault)])
   const asked = names.filter((n) => !requested.has(n))
-  const ask = riskAsk('secret', { step: stepName(view), names: [...new Set(asked)].join(', '), site: origin! })
-  if (asked.length && !(await confirm(run, view, secretQuestion(asked, origin!), ask))) return { error: kCancelled, secrets }
-  // The field may be in a frame: it must be on an origin every one of the step's secrets is bound to.
-  const secretSites = (bound[names[0]] ?? []).filter((o) => names.every((n) => bound[n]?.includes(o)))
-  return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites }
+  const ask = riskAsk('secret', { step: stepName(view), names: [...new Set(asked)].join(', '), site: origin })
+  if (asked.length) {
+    const question = secretQuestion(asked, origin)
+    const answer = await confirm(run, view, question, ask)
+    if (answer !== true) return { refused: refusalOf({ message: question, category: 'credentials' }, answer), secrets }
+  }
+  return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites: binding.sites }
 }
 
 /**
@@ -704,33 +710,45 @@ async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
 async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSites?: string[], files?: UploadFile[]): Promise<ExecOutcome> {
   const { state, settings, signal, ports } = run
   if (ins.action_type === 'navigate') {
-    const sites = { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains }
-    const refused = navigationRefusal(ins.params.url!, await ports.page.url(state.tabId), sites, settings.safety.confirm)
-    if (refused?.code === 'BLOCKED') return refused
-    if (refused && !(await confirm(run, view, refused.message, riskAsk('cross_site', { step: stepName(view), host: refused.offsite ?? '' })))) return cancelled()
+    // The guard's navigation rule (the step was counted already, in runOneStep).
+    const refusal = await judgeNavigation(
+      {
+        confirm: settings.safety.confirm,
+        sites: { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains },
+        here: () => ports.page.url(state.tabId),
+        ask: (reason, r) => confirm(run, view, reason, riskAsk('cross_site', { step: stepName(view), host: r?.offsite ?? '' })),
+        step: () => undefined,
+      },
+      ins.params.url!,
+    )
+    if (refusal) return refused(refusal)
   }
   // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed (its
   // handle); the page acts on it or refuses, and a changed element asks again, a few times at most.
-  const { out, declined } = await askUntilDecided(
-    async (yes) => {
-      const { tabId, ...out } = await ports.page.exec(state.tabId, ins, {
-        signal,
-        confirm: settings.safety.confirm,
-        confirmed: !!yes,
-        ...(yes?.bound ? { bound: yes.bound } : {}),
-        ...(secretSites ? { secretSites } : {}),
-        ...(files ? { files } : {}),
-        elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
-        ...(state.shot ? { shot: state.shot } : {}),
-        onTabChange: (to) => moveTab(run, to),
-      })
+  const command = {
+    signal,
+    confirm: settings.safety.confirm,
+    confirmed: false,
+    ...(secretSites ? { secretSites } : {}),
+    ...(files ? { files } : {}),
+    elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
+    ...(state.shot ? { shot: state.shot } : {}),
+    onTabChange: (to: number) => moveTab(run, to),
+  }
+  // The person answers in the panel, the question naming the step as the model described it.
+  const guard: StepGuard = { confirm: settings.safety.confirm, ask: (reason, q) => (q ? confirm(run, view, secretReason(run, q), pageAsk(view, q, run)) : confirm(run, view, reason, riskAsk('step', { step: stepName(view) }))), step: () => undefined }
+  const { out, refusal } = await askThroughGuard(
+    command,
+    async (c) => {
+      const { tabId, ...out } = await ports.page.exec(state.tabId, ins, c)
       moveTab(run, tabId)
       return out as ExecOutcome
     },
+    guard,
+    'step',
     (out) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : null),
-    (question) => confirm(run, view, secretReason(run, question), pageAsk(view, question, run)),
   )
-  return declined ? cancelled() : out
+  return refusal ? refused(refusal) : out
 }
 
 /** The run follows a link into a new tab: the new tab's panel opens on the same conversation. */
@@ -755,16 +773,6 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
   try {
     const found = await ports.actions.lookup(name)
     if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim(), msg: msg('outcome.step.actionUnknown', { action: name }) } as ExecFailure, secrets: [] }
-    // [trust] A pack that reads fields or sends page data asks off its own sites (registry/capabilities.ts).
-    const packAsk = found.capabilities && packQuestion(name, found.capabilities, originOf(await ports.page.url(state.tabId)))
-    if (packAsk && !(await confirm(run, view, packAsk.reason, riskAsk('packData', { step: stepName(view), ...packAsk.params })))) return { out: cancelled(), secrets: [] }
-    let asks = settings.safety.confirm
-    if (found.risk === 'high' && asks.includes('high_risk_action')) {
-      if (!(await confirm(run, view, `${kRiskReasons.high_risk_action}: ${name}`, riskAsk('high_risk_action', { step: stepName(view), action: name })))) return { out: cancelled(), secrets: [] }
-    }
-    // An action fed a saved secret types it into this page: the person says yes to the site first,
-    // as they would for a password form the model fills in step by step. That yes covers the
-    // submit of those credentials; the page still asks about anything else the action touches.
     const vault = await ports.secrets.vault()
     // A pack's own `${env.X}` types a saved secret as surely as a `${secret:X}` arg does: the same
     // binding and question (red-team finding 4: an installed pack's env reached any site unasked).
@@ -772,17 +780,29 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     // [trust] An arg that writes a vault value out in any shape is that secret too (redact.ts).
     const plainArgs = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? plainSecrets({ params: { value: v } }, vault).value : []))
     const named = [...new Set([...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])), ...envNames, ...plainArgs])]
+    const here = await ports.page.url(state.tabId)
+    let origin = originOf(here) ?? ''
     if (named.length) {
-      // Bound to their sites as a typed step's secrets are (issue 16 §2); the question names them and the site.
-      const origin = originOf(await ports.page.url(state.tabId))
-      const unbound = unboundOn(named, await ports.secrets.sites(), origin)
-      if (unbound.length) return { out: { ok: false, code: 'INVALID', message: `Refused: the saved secret ${unbound.join(', ')} is not kept for ${origin ?? 'this page'}, so ${name} does not get it here.`, msg: msg('outcome.step.secretUnbound', { names: unbound.join(', '), site: origin ?? '' }) } as ExecFailure, secrets: [] }
-      const requested = new Set(secretNames(state.request))
-      if (asks.includes('credentials') || named.some((n) => !requested.has(n))) {
-        const ask = riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin ?? '' })
-        if (!(await confirm(run, view, `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}`, ask))) return { out: cancelled(), secrets: [] }
-        asks = asks.filter((c) => c !== 'credentials')
-      }
+      // Bound to their sites as a typed step's secrets are (core/gate/guard.ts `bindSecrets`).
+      const binding = bindSecrets(named, await ports.secrets.sites(), here)
+      if (!binding.ok) return { out: { ok: false, code: 'SECRET_UNBOUND', message: `${name}: ${binding.message}`, msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }) } as ExecFailure, secrets: [] }
+      origin = binding.origin
+    }
+    // The action's own questions, before its first step (core/gate/guard.ts `actionQuestions`): a
+    // pack reading fields or sending page data off its sites, a `high` risk, a saved secret it
+    // types. A secret the person named in their own request is not asked about again unless they
+    // confirm credentials. That yes covers the typing of those credentials; the page still asks
+    // about anything else the action touches.
+    const requested = new Set(secretNames(state.request))
+    const confirmsCredentials = settings.safety.confirm.includes('credentials') || named.some((n) => !requested.has(n))
+    const questions = actionQuestions({ name, risk: found.risk === 'high' ? 'high' : 'low', params: {}, capabilities: found.capabilities }, { secrets: named.length > 0, url: here }, confirmsCredentials ? [...settings.safety.confirm, 'credentials'] : settings.safety.confirm)
+    let asks = settings.safety.confirm
+    for (const q of questions) {
+      const reason = q.category === 'credentials' ? `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}` : q.reason
+      const ask = q.category === 'packData' ? riskAsk('packData', { step: stepName(view), ...q.params }) : q.category === 'credentials' ? riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin }) : riskAsk('high_risk_action', { step: stepName(view), action: name })
+      const answer = await confirm(run, view, reason, ask)
+      if (answer !== true) return { out: refused(refusalOf({ message: reason, category: q.category === 'packData' ? undefined : q.category }, answer, 'start')), secrets: [] }
+      if (q.category === 'credentials') asks = asks.filter((c) => c !== 'credentials')
     }
     const params: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(ins.params.args ?? {})) params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
@@ -795,14 +815,14 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
       confirm: asks,
       here: () => run.ports.page.url(run.state.tabId),
       async ask(reason, refusal) {
-        const allow = await confirm(run, view, refusal ? secretReason(run, refusal, reason) : reason, refusal ? pageAsk(view, refusal, run) : riskAsk('step', { step: stepName(view) }))
-        if (!allow) halt.abort((halted = cancelled('Cancelled by you; the action stopped before that step.')))
-        return allow
+        const answer = await confirm(run, view, refusal ? secretReason(run, refusal, reason) : reason, refusal ? pageAsk(view, refusal, run) : riskAsk('step', { step: stepName(view) }))
+        if (answer !== true) halt.abort((halted = refused(refusalOf(refusal ?? { message: reason }, answer, 'action'))))
+        return answer
       },
       step() {
         if (atLimit(run)) halt.abort((halted = limitError(run)))
         if (halted) throw halted instanceof AvaError ? halted : new Error(halted.message)
-        run.used++
+        run.count.one()
         steps++
       },
     }
@@ -813,12 +833,13 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     return { out, secrets }
   } finally {
     // An action that reached no page step still counts as one.
-    if (!steps) run.used++
+    if (!steps) run.count.note()
   }
 }
 
-function cancelled(message = 'Cancelled by you; nothing was done.'): ExecFailure {
-  return { ok: false, code: 'NOT_ACTIONABLE', message, msg: msg('outcome.step.notActionable.cancelled') } as ExecFailure
+/** A step the guard refused (core/gate/guard.ts `refusalOf`): the person's no, nobody there, or a list. */
+function refused(r: Refusal): ExecFailure {
+  return { ok: false, code: r.code, message: r.message }
 }
 
 /** What the step does, as the card names it: the model's description, else its action. */
@@ -847,7 +868,7 @@ function secretReason(run: Run, out: ExecFailure, reason = out.message): string 
  * Shows the question in the panel and waits for the answer; Stop counts as no. The card is drawn
  * under the step that asked (`messageId`), so it sits where it was asked, before any answer.
  */
-async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Promise<boolean> {
+async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Promise<Answer> {
   const { state, ports, signal } = run
   const question = await ports.chat.add({ role: 'system', kind: 'confirm', text: `${stepName(view)}: ${reason}`, confirm: { runId: state.id, step: view.index, reason, state: 'pending', msg: ask, messageId: state.messageId } })
   await setStatus(run, 'waiting')
@@ -857,9 +878,9 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
   })
   const askedAt = ports.clock.now()
   run.asks++
-  const allow = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, cardId: question.id, step: view.index, reason }, signal).catch(() => false)])
+  const allow: Answer = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, cardId: question.id, step: view.index, reason }, signal).catch(() => false)])
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
-  await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow ? 'allowed' : 'denied' } })
+  await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow === true ? 'allowed' : 'denied' } })
   await setStatus(run, 'running')
   return allow
 }
@@ -1008,7 +1029,7 @@ async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
   const p = hit.provenance!
   const view: StepView = { index: 0, instruction: { step_id: 1, action_type: 'verify', params: { assertion: '' }, description: hit.request }, status: 'pending' }
   const steps = p.risky.map((r) => `${r.index + 1}. ${r.text}`).join('; ')
-  const yes = await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))
+  const yes = (await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))) === true
   if (yes) await run.ports.cache.reviewed?.(hit.key)
   return yes
 }

@@ -71,11 +71,6 @@ export function siteOrigin(input: string): string | null {
   return originOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`)
 }
 
-/** The secrets of `names` that may not be typed on `origin`: those not bound to it (an unbound secret is typed nowhere). */
-export function unboundOn(names: string[], sites: Record<string, string[]>, origin: string | null): string[] {
-  return [...new Set(names)].filter((n) => !origin || !(sites[n] ?? []).includes(origin))
-}
-
 /** The confirmation a secret the person did not name asks: it names the secrets and the site. */
 export function secretQuestion(names: string[], origin: string): string {
   const list = [...new Set(names)].join(', ')

@@ -5,7 +5,7 @@ import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
 import type { Msg } from '../chat'
 import type { RiskCategory } from '../exec'
-import { isFinal, isRepairable, type FailureCode } from '../failure'
+import { isFailureCode, isFinal, isRepairable, type FailureCode } from '../failure'
 
 /**
  * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
@@ -278,7 +278,9 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
       }
     } catch (e) {
       if (signal.aborted) return finish({ step_id: step.step_id, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [] }, secrets)
-      outcome = { ok: false, code: 'STEP_FAILED', message: (e as Error).message ?? String(e), candidates: [], resolveMs: 0, acted: false }
+      // A refusal of the guard (a navigation said no to, or blocked) keeps its code.
+      const code = isFailureCode((e as { code?: unknown }).code) ? (e as { code: FailureCode }).code : 'STEP_FAILED'
+      outcome = { ok: false, code, message: (e as Error).message ?? String(e), candidates: [], resolveMs: 0, acted: false }
     }
     const out = outcome!
     if (out.ok && out.alternative > 0) healed = 'fallback'

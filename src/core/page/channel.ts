@@ -8,12 +8,10 @@ import type { FlowPort, StepOutcome } from '../flows/replay'
 import { kForbiddenKeys } from '../registry/paths'
 import { PortError, type BrowserPort, type UploadSource, type WaitCondition } from '../registry/port'
 import type { ParsedSelector } from './selectors'
-import type { ExecFailure, RiskCategory } from '../exec'
+import type { ExecFailure } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
-import { navigationRefusal, type SitePolicy } from '../offsite'
 import { holdsShape } from '../agent/redact'
-import { countsAsStep, flowStepCounts } from '../vocabulary'
-import { askUntilDecided, questionOf, type Decide } from '../gate/step'
+import { askThroughGuard, counts, judgeNavigation, type StepGuard } from '../gate/guard'
 
 /** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -24,28 +22,8 @@ export function portErrorOf(f: ExecFailure): PortError {
   return new PortError(f.code, `${f.message}${candidates}`)
 }
 
-/**
- * The agent's gate for steps it did not write itself (issue 15): a pack's steps are counted and
- * risk-checked like the model's own. The page decides what is risky (the `act` receiver answers
- * NEEDS_CONFIRMATION); the guard's owner asks the person and keeps the run's step count.
- */
-export interface StepGuard {
-  /** Risk categories the person wants to confirm: every `act` command carries them. */
-  confirm: RiskCategory[]
-  /** Asks the person about the step the page refused (`refusal`: its category or host, to ask in the person's language); false cancels it. */
-  ask(reason: string, refusal?: ExecFailure): Promise<boolean>
-  /** Counts one executed step; throws when the run's step limit is reached. */
-  step(): void
-  /** The allowed and blocked sites: a pack's link or submit is checked as the agent's own is. */
-  sites?: SitePolicy
-  /** The address of the page the steps act on, as the carrier knows it: a `navigate` to another site asks. */
-  here?(): Promise<string>
-  /** Told of a refusal the person allowed, before the step goes again (a yes to another site opens the gate for it). */
-  allowed?(refusal: ExecFailure): Promise<void>
-}
-
-/** Whether a DOM action counts against the step limit: the vocabulary's one rule (src/core/vocabulary.ts). */
-export { countsAsStep } from '../vocabulary'
+/** The step guard a door builds (core/gate/guard.ts): who asks, who answers, the count. */
+export type { StepGuard } from '../gate/guard'
 
 /** What only the carrier can do: leave the page, read the main world, run the person's own script. */
 export interface PortExtras {
@@ -97,19 +75,6 @@ function waitAction(c: WaitCondition): PageAction {
   return { action: 'wait', url: c.pattern }
 }
 
-/** Without a guard nothing is asked: the page's refusal is the step's failure. */
-const noQuestion = (): null => null
-
-/** The guard's answer to a question, the refusal it allowed told back (a yes to another site opens the gate for it); without a guard nothing is asked and nothing goes. */
-function guardDecide(guard: StepGuard | undefined): Decide {
-  return async (question) => {
-    if (!guard) return false
-    if (!(await guard.ask(question.message, question))) return false
-    await guard.allowed?.(question)
-    return true
-  }
-}
-
 export function createChannelPort(send: SendCommand, extras: PortExtras): BrowserPort {
   const timeoutMs = extras.timeoutMs ?? kPortStepTimeoutMs
   const { guard } = extras
@@ -127,12 +92,12 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
   const act = async (step: PageAction, signal: AbortSignal, stepTimeoutMs = timeoutMs): Promise<unknown> => {
     if (signal.aborted) throw signal.reason
     if (closed) throw closed
-    if (countsAsStep(step.action)) count()
+    if (counts({ dom: step.action })) count()
     const secretSites = secretSitesOf(step.value, extras.secrets)
     const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
     // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed.
-    const { out, declined } = await askUntilDecided((yes) => send(yes ? { ...command, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } : command, signal), guard ? questionOf : noQuestion, guardDecide(guard))
-    if (declined) throw (closed = new PortError('CANCELLED', `Cancelled by you (${declined.message}); the action stopped before that step.`))
+    const { out, refusal } = await askThroughGuard(command, (c) => send(c, signal), guard, 'action')
+    if (refusal) throw (closed = new PortError(refusal.code, refusal.message))
     // The element the person allowed is gone, or the pointer would land elsewhere: no retry or
     // fallback of the engine may look for another element to act on in its place.
     if (!out.ok && (out.reason === 'unbound' || out.reason === 'swapped')) throw (closed = portErrorOf(out))
@@ -185,9 +150,13 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     },
     async navigate(url, signal) {
       if (closed) throw closed
-      const refused = await gateNavigation(guard, url)
-      if (refused) throw (closed = new PortError(refused.code, refused.message))
-      count()
+      if (guard) {
+        // Judged and counted by the guard; a refused or over-limit navigation ends the port.
+        const refused = await judgeNavigation(guard, url).catch((e: unknown) => {
+          throw (closed = e)
+        })
+        if (refused) throw (closed = new PortError(refused.code, refused.message))
+      }
       await extras.navigate(url, signal)
     },
     async getText(target, signal) {
@@ -239,7 +208,7 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
   const { guard } = extras
   return {
     async runStep(step, opts, signal) {
-      if (guard && flowStepCounts(step.action)) {
+      if (guard && counts({ flow: step.action })) {
         try {
           guard.step()
         } catch (e) {
@@ -249,14 +218,13 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       const secretSites = secretSitesOf(step.params.value, extras.secrets)
       const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(opts.files?.length ? { files: opts.files } : {}), ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
       // The same gate as the agent's and a pack's steps (core/gate/step.ts).
-      const { out, declined } = await askUntilDecided((yes) => send(yes ? { ...command, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } : command, signal), guard ? questionOf : noQuestion, guardDecide(guard))
-      if (declined && out.ok && !out.outcome.ok) return { ...out.outcome, code: 'CANCELLED', message: `Cancelled by you (${declined.message}); the replay stopped before step ${step.step_id}.` }
+      const { out, refusal } = await askThroughGuard(command, (c) => send(c, signal), guard)
+      if (refusal && out.ok && !out.outcome.ok) return { ...out.outcome, code: refusal.code, message: `${refusal.message} The replay stopped before step ${step.step_id}.` }
       return out.ok ? out.outcome : stepFailure(out)
     },
     async navigate(url, signal) {
-      const refused = await gateNavigation(guard, url)
-      if (refused) throw new Error(refused.message)
-      guard?.step()
+      const refused = guard && (await judgeNavigation(guard, url))
+      if (refused) throw new PortError(refused.code, refused.message)
       await extras.navigate(url, signal)
     },
     async url(signal) {
@@ -265,18 +233,4 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
       return out.url
     },
   }
-}
-
-/**
- * A `navigate` step of a pack or a flow passes the gate the model's own does (issue 15 §2): a
- * blocked site is refused, another site asks first. Returns why it may not go, or null.
- */
-async function gateNavigation(guard: StepGuard | undefined, url: string): Promise<{ code: 'BLOCKED' | 'CANCELLED'; message: string } | null> {
-  if (!guard) return null
-  const refusal = navigationRefusal(url, (await guard.here?.()) ?? '', guard.sites ?? { allow: [], deny: [] }, guard.confirm)
-  if (!refusal) return null
-  if (refusal.code === 'BLOCKED') return { code: 'BLOCKED', message: refusal.message }
-  if (!(await guard.ask(refusal.message, refusal))) return { code: 'CANCELLED', message: `Cancelled by you (${refusal.message}); nothing was opened.` }
-  await guard.allowed?.(refusal)
-  return null
 }

@@ -516,7 +516,7 @@ describe('confirm', () => {
     const state = await w.run('delete the order')
     expect(w.execCalls.map((c) => c.confirmed)).toEqual([false])
     expect(w.messages.find((m) => m.kind === 'confirm')!.confirm!.state).toBe('denied')
-    expect(w.errors()).toEqual(['Step 1 failed: Cancelled by you; nothing was done.'])
+    expect(w.errors()).toEqual(['Step 1 failed: You said no (may delete something); nothing was done to it.'])
     expect(state.status).toBe('failed')
   })
 
@@ -537,7 +537,7 @@ describe('confirm', () => {
     const w = world({ answer: async () => false, replies: [reply({ step_id: 1, action_type: 'run_action', params: { action: 'shop:orders:delete' } })] })
     await w.run()
     expect(w.questions.map((q) => q.reason)).toEqual(['runs an action marked high-risk: shop:orders:delete'])
-    expect(w.errors()).toEqual(['Step 1 failed: Cancelled by you; nothing was done.'])
+    expect(w.errors()).toEqual(['Step 1 failed: You said no (runs an action marked high-risk: shop:orders:delete); the action was not started.'])
   })
 })
 
@@ -622,6 +622,15 @@ describe('guards', () => {
     expect(w.llmCalls).toHaveLength(1)
     expect(w.errors()).toEqual(['Ava reached the step limit (2) before finishing. Ask again to go on, or raise the limit in options.'])
     expect(state.status).toBe('failed')
+  })
+
+  it('counts by the vocabulary\'s one rule: a verify or a wait does not use up the limit', async () => {
+    const verify = (id: number) => ({ step_id: id, action_type: 'verify', params: { assertion: `Shows "${id}"` } })
+    const w = world({ settings: (s) => void (s.agent.stepLimit = 2), replies: [reply(input(1, '#a', '1'), verify(2), verify(3), input(4, '#b', '2'), done('Both filled.'))] })
+    const state = await w.run()
+    expect(w.errors()).toEqual([])
+    expect(state.status).toBe('done')
+    expect(state.stepsUsed).toBe(2)
   })
 
   it('stops when the same step repeats three times in a row, and waits for the person', async () => {
@@ -943,7 +952,7 @@ describe('every executed step counted and checked (issue 15)', () => {
     const w = packWorld({ page: deleting, answer: async () => false, replies: [reply(open('Delete account'))] })
     const state = await w.run()
     expect(w.sent.filter((c) => c.kind === 'act' && c.confirmed)).toEqual([])
-    expect(w.errors()).toEqual(['Step 1 failed: Cancelled by you; the action stopped before that step.'])
+    expect(w.errors()).toEqual(['Step 1 failed: You said no ("Delete account" may delete something); the action stopped before that step.'])
     expect(state.status).toBe('failed')
   })
 
@@ -1053,7 +1062,7 @@ describe('secrets bound to their sites (issue 16 §2)', () => {
     })
     await w.run()
     expect(w.questions).toEqual([])
-    expect(w.steps()[0]).toMatchObject({ status: 'failed', detail: 'Refused: the saved secret bank is not kept for https://shop.example, so shop:auth:login does not get it here.' })
+    expect(w.steps()[0]).toMatchObject({ status: 'failed', detail: 'shop:auth:login: Refused: the saved secret bank is not kept for https://shop.example, so Ava does not type it here.' })
   })
 
   // Red-team finding 4: a pack's own `${env.X}` typed a secret bound elsewhere, unasked, and the
@@ -1068,7 +1077,7 @@ describe('secrets bound to their sites (issue 16 §2)', () => {
     await w.run('tidy this page')
     expect(ran).toEqual([])
     expect(w.questions).toEqual([])
-    expect(w.steps()[0]).toMatchObject({ status: 'failed', detail: 'Refused: the saved secret bank is not kept for https://shop.example, so shop:page:tidy does not get it here.' })
+    expect(w.steps()[0]).toMatchObject({ status: 'failed', detail: 'shop:page:tidy: Refused: the saved secret bank is not kept for https://shop.example, so Ava does not type it here.' })
   })
 
   it('asks before a pack types its ${env.*} secret on the secret’s own site, and redacts it from what follows', async () => {

@@ -156,7 +156,7 @@ describe('createChannelPort with the agent’s guard (issue 15)', () => {
     const { guard, asked } = guardOf(false)
     const port = createChannelPort(send, { navigate, guard })
     const e = await port.click(sel('text:Delete account'), { button: 'left', count: 1 }, signal).catch((x: unknown) => x)
-    expect(e).toMatchObject({ code: 'CANCELLED', message: 'Cancelled by you ("Delete account" may delete something); the action stopped before that step.' })
+    expect(e).toMatchObject({ code: 'DENIED', message: 'You said no ("Delete account" may delete something); the action stopped before that step.' })
     await expect(port.click(sel('#other'), { button: 'left', count: 1 }, signal)).rejects.toBe(e)
     await expect(port.navigate('https://shop.test/', signal)).rejects.toBe(e)
     expect(sent.filter((c) => c.kind === 'act')).toHaveLength(1)
@@ -302,7 +302,7 @@ describe('a guarded flow port', () => {
   it('stops the replay at a no, and at the step limit before anything is sent', async () => {
     const { sent, send } = recorder(() => ({ ok: true, outcome: needs }))
     const no = await createChannelFlowPort(send, { navigate, guard: guarded(false).guard }).runStep(click as never, { timeoutMs: 1_000 }, signal)
-    expect(no).toMatchObject({ ok: false, code: 'CANCELLED', acted: false })
+    expect(no).toMatchObject({ ok: false, code: 'DENIED', acted: false })
     expect(sent).toHaveLength(1)
     const fine = recorder(() => ({ ok: true, outcome: done }))
     const port = createChannelFlowPort(fine.send, { navigate, guard: guarded(true, 1).guard })
@@ -336,11 +336,11 @@ describe('a pack’s or a flow’s navigate step passes the off-site gate', () =
       const { sent, send } = recorder()
       const open = (g: StepGuard) => (make === 'port' ? createChannelPort(send, { navigate: nav, guard: g }) : createChannelFlowPort(send, { navigate: nav, guard: g }))
       await expect(open(gate(true).guard).navigate('https://bank.test/?q=1', signal)).rejects.toThrow(/bank\.test is not allowed/)
-      // A pack's step ends on the gate's own code: BLOCKED for a listed site, CANCELLED for a no.
+      // A pack's step ends on the gate's own code: BLOCKED for a listed site, DENIED for a no.
       if (make === 'port') await expect(open(gate(true).guard).navigate('https://bank.test/', signal)).rejects.toMatchObject({ code: 'BLOCKED' })
-      if (make === 'port') await expect(open(gate(false).guard).navigate('https://other.test/', signal)).rejects.toMatchObject({ code: 'CANCELLED' })
+      if (make === 'port') await expect(open(gate(false).guard).navigate('https://other.test/', signal)).rejects.toMatchObject({ code: 'DENIED' })
       const no = gate(false)
-      await expect(open(no.guard).navigate('https://other.test/', signal)).rejects.toThrow(/Cancelled by you/)
+      await expect(open(no.guard).navigate('https://other.test/', signal)).rejects.toThrow(/You said no/)
       expect(no.asked).toEqual([expect.stringContaining('other.test')])
       const yes = gate(true)
       await open(yes.guard).navigate('https://other.test/', signal)

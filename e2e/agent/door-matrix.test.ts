@@ -1,0 +1,132 @@
+/**
+ * The door matrix of the doors where a person answers (docs/security.md, "Every door, one rule"),
+ * in the built extension: the same risky steps sent by Ava's own model (the loopback model plays
+ * it), by a pack action the model calls, and by the person's own `/run`, answered Allow and Deny
+ * in the panel. One situation, one answer: a Deny ends the step as DENIED ("You said no"), never
+ * "Cancelled by you" from one door and something else from another; nothing reached the site.
+ * The command-line doors, where nobody answers, are in e2e/cli/door-matrix.test.ts.
+ */
+import type { Frame, Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
+import { startLlmServer, type LlmServer } from '../support/llm-server'
+import { startSiteServer, type SiteServer } from '../support/site-server'
+
+let ava: Ava
+let llm: LlmServer
+let site: SiteServer
+let other: SiteServer
+
+beforeAll(async () => {
+  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+})
+afterAll(async () => {
+  await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
+})
+beforeEach(async () => {
+  llm.requests.length = 0
+  llm.script()
+  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands: false } })
+})
+
+type Door = 'agent' | 'pack' | '/run'
+
+const deleted = (page: Page) => page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)
+
+/** Sends the destructive click through `door` on a fresh page; the panel it asks in. */
+async function destructive(door: Door): Promise<{ page: Page; panel: Frame }> {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/hostile/pack-risk.html`)
+  if (door === '/run') {
+    const panel = await ava.openPanel(page)
+    await panel.fill('[data-test=input]', '/run elementplus:dialog:open --trigger "Delete account"')
+    await panel.click('[data-test=send]')
+    return { page, panel }
+  }
+  const step = door === 'agent' ? { step_id: 1, action_type: 'click', params: { fallback_selector: '#delete' }, description: 'Delete account' } : { step_id: 1, action_type: 'run_action', params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete account' } }, description: 'Delete account' }
+  llm.script({ chunks: instructionChunks([step]) })
+  return { page, panel: await ava.ask(page, 'delete my account') }
+}
+
+/** Clicks until `done` says it took: a panel just shown refuses clicks a moment (its click guard). */
+async function clickUntil(button: Locator, done: () => Promise<boolean>): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (await done()) return true
+        await button.click({ timeout: 1_000 }).catch(() => undefined)
+        return done()
+      },
+      { timeout: 15_000, interval: 600 },
+    )
+    .toBe(true)
+}
+
+/** The pending card's question, then the answer given and shown. */
+async function answer(panel: Frame, allow: boolean): Promise<string> {
+  const pending = panel.locator('[data-test=confirm][data-state=pending]').last()
+  await pending.waitFor({ timeout: 20_000 })
+  const question = (await pending.locator('[data-test=confirm-question]').textContent()) ?? ''
+  const shown = panel.locator(`[data-test=confirm][data-state=${allow ? 'allowed' : 'denied'}]`)
+  const before = await shown.count()
+  await clickUntil(panel.locator(`[data-test=confirm][data-state=pending] [data-test=confirm-${allow ? 'allow' : 'deny'}]`).last(), async () => (await shown.count()) === before + 1)
+  return question
+}
+
+/** What the door said when it ended: the step's detail for the model's run, the reply for `/run`. */
+async function ending(panel: Frame, door: Door): Promise<string> {
+  if (door === '/run') {
+    const reply = panel.locator('[data-role=assistant]').last()
+    await expect.poll(async () => (await reply.textContent()) ?? '', { timeout: 20_000 }).toMatch(/said no|failed|done|finished|ran/i)
+    return (await reply.textContent()) ?? ''
+  }
+  await expect.poll(async () => (await readSteps(panel)).at(-1)?.status ?? '', { timeout: 20_000 }).toMatch(/ok|failed/)
+  return (await readSteps(panel)).at(-1)!.detail
+}
+
+it('a destructive click from the model, a pack and /run: Deny is DENIED ("you said no") at every door, nothing done; Allow does it once', async () => {
+  const questions = new Set<string>()
+  for (const door of ['agent', 'pack', '/run'] as const) {
+    for (const allow of [false, true]) {
+      const { page, panel } = await destructive(door)
+      questions.add((await answer(panel, allow)).replace(/^.*?(“|")/, '$1'))
+      await expect.poll(() => deleted(page), { timeout: 15_000 }).toEqual(allow ? ['account'] : [])
+      if (!allow) {
+        const said = await ending(panel, door)
+        expect(said, door).toMatch(/said no/i)
+        expect(said, door).not.toMatch(/cancelled by you/i)
+        // Said once: the label is not doubled in the refusal.
+        expect(said, door).not.toMatch(/Delete account\W+Delete account/)
+      }
+      await page.waitForTimeout(300)
+      expect(await deleted(page)).toEqual(allow ? ['account'] : [])
+      await page.close()
+    }
+  }
+  // The same question at every door.
+  expect(questions.size, [...questions].join('\n')).toBe(1)
+})
+
+it('a cross-site navigation by the model asks naming the site; Deny is DENIED and the tab stays; Allow goes', async () => {
+  for (const allow of [false, true]) {
+    const page = await ava.context.newPage()
+    await page.goto(`${site.url}/hostile/pack-risk.html`)
+    const before = other.hits.filter((h) => h.path === '/doors/offers.html').length
+    llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'navigate', params: { url: `${other.url}/doors/offers.html` }, description: 'Open the offers' }]) })
+    const panel = await ava.ask(page, 'show me the partner offers')
+    const pending = panel.locator('[data-test=confirm][data-state=pending]').last()
+    await pending.waitFor({ timeout: 20_000 })
+    expect(await pending.locator('[data-test=confirm-question]').textContent()).toContain('localhost')
+    const went = () => other.hits.filter((h) => h.path === '/doors/offers.html').length > before
+    // Allow takes the tab (and its panel) to the other site: the yes shows there, in the hits.
+    if (allow) await clickUntil(pending.locator('[data-test=confirm-allow]'), async () => went())
+    else await answer(panel, false)
+    if (!allow) {
+      const said = await ending(panel, 'agent')
+      expect(said).toMatch(/said no/i)
+      expect(other.hits.filter((h) => h.path === '/doors/offers.html').length).toBe(before)
+      expect(page.url()).toContain('/hostile/pack-risk.html')
+    } else expect(went()).toBe(true)
+    await page.close()
+  }
+})
