@@ -14,6 +14,7 @@ import { installFlowRepair } from './flow-repair'
 import { watchFirstRun } from './first-run'
 import { sendToTab } from '../messaging'
 import { registerMcpHandlers, startMcpBridge } from './mcp'
+import { watchQuestionTabs } from './questions'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
 // worker finds them in place (MV3 service worker lifecycle).
@@ -31,6 +32,8 @@ installFlowRepair()
 // A stopped worker is woken by an alarm while a run is in flight, and resumes it (src/background/wake.ts).
 watchRunsForWake(resumeRuns)
 watchFirstRun()
+// A closed tab's questions can never be answered: each closes as a no (docs/architecture.md, "Questions").
+watchQuestionTabs()
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return

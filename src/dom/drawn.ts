@@ -5,6 +5,7 @@
  * this, not the DOM text alone: a page can put "Save" in the DOM and draw "Delete everything".
  */
 import { visualOrder, type DrawnTarget } from '../core/gate/drawn'
+import { readGlyphs, readShapes } from '../core/risk/glyphs'
 import { deepContains, roleOf } from './locators'
 import { accessibleName, generatedText } from './observe/names'
 import { kAvaUiAttr, viewOf } from './executor/dom'
@@ -13,18 +14,40 @@ import { centerOf } from './executor/events'
 const kMaxNodes = 400 // elements visited per drawing: a button is a few; a hostile one stays bounded
 const kMaxChars = 400
 const kMaxSvgChars = 20_000 // an SVG image's source read for its text
+const kMaxPaths = 40 // paths of one SVG read for their shape: an icon has a few
 
-/** The text an SVG image (a data: URL) draws: its <title> and <text>. */
+/** The icon an SVG's paths draw (a trash can from a common set), as its emoji: '' when none is known. */
+function shapesOf(svg: Element): string {
+  return readShapes([...svg.querySelectorAll('path[d]')].slice(0, kMaxPaths).map((p) => p.getAttribute('d') ?? ''))
+}
+
+/** The text an SVG image (a data: URL) draws: its <title> and <text>, and the icon its paths draw. */
 function svgImageText(url: string): string {
   const m = /^data:image\/svg\+xml(;[^,]*)?,(.*)$/is.exec(url)
   if (!m) return ''
   try {
     const src = (m[1] ?? '').includes('base64') ? atob(m[2]) : decodeURIComponent(m[2])
     const doc = new DOMParser().parseFromString(src.slice(0, kMaxSvgChars), 'image/svg+xml')
-    return [...doc.querySelectorAll('title, text')].map((n) => n.textContent ?? '').join(' ')
+    return [...[...doc.querySelectorAll('title, text')].map((n) => n.textContent ?? ''), shapesOf(doc.documentElement)].join(' ')
   } catch {
     return ''
   }
+}
+
+/** Pictographs a person reads as icons (🗑, 💳), apart from the words and the decoration of generated content. */
+const kPictograph = /\p{Extended_Pictographic}/gu
+
+/**
+ * The icons drawn by generated content that holds no words: an emoji, or an icon font's glyph Ava
+ * knows (core/risk/glyphs.ts). A name leaves them out (observe/names.ts `generatedText`: a "›" is
+ * decoration); a drawing keeps them, for a class can say "archive" where a trash can is drawn.
+ */
+function generatedIcons(content: string): string {
+  let raw = ''
+  for (const m of content.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)) {
+    raw += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1')
+  }
+  return [...readGlyphs(raw).matchAll(kPictograph)].map((m) => m[0]).join(' ')
 }
 
 function backgroundText(style: CSSStyleDeclaration): string {
@@ -94,7 +117,8 @@ function generated(content: string, el: Element, walk: Walk): string {
     else extra += ` ${symbols}`
   }
   if (/url\(|image-set\(/.test(content) && wordsFit(el)) walk.pictured = true
-  return `${generatedText(content, el)}${extra}`
+  const words = generatedText(content, el)
+  return `${words || generatedIcons(content)}${extra}`
 }
 
 /** A text node's words are drawn: not at size 0, not in a transparent colour. */
@@ -149,11 +173,13 @@ function drawText(el: Element, walk: Walk): string {
   const picture = hidden ? null : unreadablePicture(el, style, svgText)
   if (picture) walk[picture] = true
   if (el.localName === 'title' && el.parentElement && el.parentElement.namespaceURI === 'http://www.w3.org/2000/svg') parts.push(el.textContent ?? '')
+  // What an inline SVG draws, by its shape: a trash can reads as 🗑 whatever its classes say.
+  if (el.localName === 'svg' && !hidden) parts.push(shapesOf(el))
   if (el.localName === 'use') {
     const ref = el.getAttribute('href') ?? el.getAttribute('xlink:href') ?? ''
     const used = ref.startsWith('#') ? el.ownerDocument.getElementById(ref.slice(1)) : null
     // A symbol is drawn where it is used, whatever hides its definition.
-    if (used && !deepContains(used, el)) parts.push([...used.querySelectorAll('text, title')].slice(0, 20).map((n) => n.textContent ?? '').join(' '))
+    if (used && !deepContains(used, el)) parts.push([...used.querySelectorAll('text, title')].slice(0, 20).map((n) => n.textContent ?? '').join(' '), shapesOf(used))
   }
   // A slot draws the nodes assigned to it (its own children only when none are).
   const assigned = el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : []

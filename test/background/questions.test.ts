@@ -9,7 +9,9 @@ const patches: { id: string; patch: Partial<ChatMessage> }[] = []
 const reviews: { tabId: number; id: string; accept: boolean }[] = []
 /** Card ids are unique for the worker's life, as the chat's are: the registry outlives each test. */
 let seq = 0
-vi.mock('webextension-polyfill', () => ({ default: { tabs: { onRemoved: { addListener: () => undefined } } } }))
+/** What the worker registered on `tabs.onRemoved`: the test closes a tab by calling it. */
+const removedListeners: ((tabId: number) => void)[] = []
+vi.mock('webextension-polyfill', () => ({ default: { tabs: { onRemoved: { addListener: (fn: (tabId: number) => void) => removedListeners.push(fn) } } } }))
 vi.mock('../../src/background/conversation', () => ({
   conversationOf: async () => 'http://shop.test',
   readHistory: async () => ({ messages: cards, seq: 0 }),
@@ -42,7 +44,7 @@ beforeEach(() => {
 })
 
 describe('answerQuestion: one answer for every card', () => {
-  it('answers a panel question from its tab, once; its card shows the answer', async () => {
+  it('answers a panel question from its tab, once; its card shows the answer (rule: second-answer)', async () => {
     const asked = q.askInPanel(5, chat, { ...card, owner: 'replay_1' })
     await vi.waitFor(() => expect(cards).toHaveLength(1))
     expect(await q.answerQuestion({ tab: 6 }, cards[0].id, true)).toEqual({ ok: false, reason: 'elsewhere' })
@@ -63,7 +65,19 @@ describe('answerQuestion: one answer for every card', () => {
     expect(q.stopQuestions(5)).toBe(false)
   })
 
-  it('closes a card left pending by a worker that is gone, doing nothing', async () => {
+  it('a closed tab closes its questions as a no, and only its own (rule: tab-closed)', async () => {
+    q.watchQuestionTabs()
+    const asked = q.askInPanel(5, chat, { ...card, owner: 'slash_2' })
+    const other = q.askInPanel(6, chat, { ...card, owner: 'slash_3' })
+    await vi.waitFor(() => expect(cards).toHaveLength(2))
+    for (const fn of removedListeners) fn(5)
+    expect(await asked).toBe(false)
+    expect(await q.answerQuestion({ tab: 5 }, cards[0].id, true)).toEqual({ ok: false, reason: 'closed' })
+    expect(await q.answerQuestion({ tab: 6 }, cards[1].id, true)).toEqual({ ok: true })
+    expect(await other).toBe(true)
+  })
+
+  it('closes a card left pending by a worker that is gone, doing nothing (rule: worker-restart)', async () => {
     cards.push({ id: 'old', role: 'system', kind: 'confirm', text: 'x', ts: 0, confirm: { runId: 'replay_0', step: 0, reason: 'x', state: 'pending' } })
     expect(await q.answerQuestion({ tab: 5 }, 'old', true)).toEqual({ ok: false, reason: 'closed' })
     expect(cards[0].confirm?.state).toBe('closed')

@@ -25,7 +25,7 @@ describe('receiver: the yes binds to the element asked about', () => {
     expect(!asked.ok && asked.handle).toMatch(/\w{8}/)
   })
 
-  it('a replaced element is not acted on, whatever the selector finds now', async () => {
+  it('a replaced element is not acted on, whatever the selector finds now (rule: navigated)', async () => {
     mount('Delete draft')
     const receive = createReceiver()
     const asked = await receive(click)

@@ -14,6 +14,8 @@ import { actionRegistry, type DomActionName, type DomCommand } from './actions'
 import { fail, locate, type Located } from './ladder'
 import { noteAction } from './wait'
 import { pageDigest } from './digest'
+import { riskFactsOf } from '../risk'
+import { findRisks } from '../../core/risk/decide'
 
 export { actionRegistry, kDomActionNames, visibleText, urlMatches, kQuietWindowMs, type DomCommand, type DomActionName, type DomActionDescriptor, type ScrollDirection, type WaitState } from './actions'
 export { locate, type TargetSpec, type Located, type Rung } from './ladder'
@@ -69,6 +71,12 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       if (!cmd.target) return fail('INVALID', `${cmd.action} needs a target.`)
       const found = await locate(cmd.target, { timeoutMs, signal: opts.signal, allowText: !!onText })
       if (found.ok === false) return found
+      // A stand-in for a re-rendered control is for steps that only move through the page: a step
+      // that types, picks, submits or may delete, pay, grant or send acts on the element it was
+      // listed as, or on nothing (docs/executor.md, "Re-rendered controls").
+      if (found.replaced && changesState(found.el, cmd.action)) {
+        return fail('ELEMENT_STALE', `The element ${found.replaced} was re-rendered; Ava does not act on the control now in its place for a step that changes something.`, { rung: 'target_id', suggestion: 'Observe the page again and use the new ids.' })
+      }
       target = found
       const refused = await opts.beforeAct?.(found.el, cmd.action)
       if (refused) return refused
@@ -90,6 +98,17 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
     // The executor reports; it never throws into its caller (errors are data, STYLE.md).
     return fail('NOT_ACTIONABLE', `${cmd.action} failed: ${(e as Error)?.message ?? String(e)}`)
   }
+}
+
+/** Actions that may take a re-rendered control's stand-in: they act on nothing but the view. */
+const kMayTakeStandIn = new Set<DomActionName>(['click', 'press', 'hover', 'scroll'])
+
+/** Whether a step changes the page's state: anything but a plain click or key, or one that submits or is risky. */
+function changesState(el: Element, action: DomActionName): boolean {
+  if (!kMayTakeStandIn.has(action)) return true
+  if (action !== 'click' && action !== 'press') return false
+  const facts = riskFactsOf(el, action)
+  return !!facts.form || findRisks(facts).length > 0
 }
 
 /** Executes one instruction in this page and reports what happened. */

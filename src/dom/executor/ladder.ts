@@ -106,14 +106,22 @@ function textMatch(description: string): Element | Element[] | null {
   })
 }
 
+/**
+ * Controls that page through a view (a calendar's arrows, a pager's Next): what they show changes
+ * under them with every click, so their stand-in after a re-render is in a record that reads
+ * otherwise (another month) and is still the same control. Any other control's stand-in must be in
+ * the same record (docs/executor.md, "Re-rendered controls").
+ */
+const kPaging = /^\s*(prev(ious)?|next|older|newer|back|forward|earlier|later|上一[页个月年]?|下一[页个月年]?|前一[页个月年]?|后一[页个月年]?|[‹›«»<>←→◀▶◂▸❮❯])(\s+(page|month|year|week|day))?\s*$/iu
+
 function byTargetId(id: string): Element | { replaced: Element } | 'stale' | 'unknown' {
   const handle = safeResolveHandle(id)
   if (handle.ok) return handle.value
   if (handle.error.code === 'ELEMENT_STALE') {
     // Re-rendered controls (a calendar's arrows, a pager's Next): a fresh scan says what stands
-    // where the element stood; only an exact equivalent is taken.
+    // where the element stood; only an exact equivalent in the same record is taken.
     observe({ includeContent: false })
-    const el = replacementOf(id)
+    const el = replacementOf(id, (now) => kPaging.test(labelOf(now)))
     return el ? { replaced: el } : 'stale'
   }
   return 'unknown'

@@ -13,7 +13,10 @@
  * (the region) and its place (its rank among the twins of that base in that region). An id whose
  * element left the page resolves to the one element that now stands exactly there
  * (`replacementOf`), never to anything that differs in kind, name, place or container; twins
- * (a Delete in every row) only within a row or card with the same text.
+ * (a Delete in every row) only within a row or card with the same text. The record around it (its
+ * row, card, pane or section, headings included) must read the same too: a detail pane that
+ * re-rendered from a $12.40 lunch to a $9,800 wire keeps an "Approve" in the same place, and that
+ * Approve is another record's (docs/executor.md, "Re-rendered controls").
  */
 import { ObserveError, type Result } from './errors'
 import { kIdPrefix, type ElementType } from '../../core/page/snapshot'
@@ -36,6 +39,9 @@ let revision = 0
 const placeOf = new Map<string, string>()
 /** The last scan's elements by place, for `replacementOf`. */
 let atPlace = new Map<string, WeakRef<Element>>()
+/** The record text around each id's element when a scan last saw it, and around each place's element now. */
+const recordOfId = new Map<string, string>()
+let recordAtPlace = new Map<string, string>()
 
 export interface IdRequest {
   el: Element
@@ -50,6 +56,8 @@ export interface IdRequest {
   context: string
   /** Words of its own label, which cannot disambiguate it from its twins. */
   label: string
+  /** The text of the record it belongs to (row, card, pane, section): a stand-in must be in the same one. */
+  record?: string
 }
 
 export function nextRevision(): number {
@@ -109,6 +117,7 @@ export function assignIds(reqs: IdRequest[], byBase = twinsByBase(reqs)): string
 /** The place key of request `i`: its id base, region and rank among its twins there, and its tag. */
 function rememberPlaces(reqs: IdRequest[], ids: string[], byBase: Map<string, number[]>): void {
   const next = new Map<string, WeakRef<Element>>()
+  const nextRecords = new Map<string, string>()
   for (const [base, members] of byBase) {
     const rank = new Map<string, number>()
     const perRegion = new Map<string, number>()
@@ -126,26 +135,34 @@ function rememberPlaces(reqs: IdRequest[], ids: string[], byBase: Map<string, nu
       }
       const key = `${base}|${reqs[i].prefix}${reqs[i].region}|${n}|${reqs[i].el.localName}${twins ? `|${reqs[i].context}` : ''}`
       placeOf.set(ids[i], key)
+      recordOfId.set(ids[i], reqs[i].record ?? '')
       // The handle's own WeakRef: nothing new is made per element per scan.
       next.set(key, byId.get(ids[i])!)
+      nextRecords.set(key, reqs[i].record ?? '')
     }
   }
   for (const id of placeOf.keys()) if (!byId.has(id)) placeOf.delete(id)
+  for (const id of recordOfId.keys()) if (!placeOf.has(id)) recordOfId.delete(id)
   atPlace = next
+  recordAtPlace = nextRecords
 }
 
 /**
  * The element that took the place of `id`'s element after a re-render, as the latest scan saw it:
- * same kind and name, same container, same rank, same tag, and in the page. The id is moved to it
- * (the departed element keeps none), so the next step and the next listing say the same id.
- * Null when the id's element is still here, was never placed, or nothing stands in its place.
+ * same kind and name, same container, same rank, same tag, in the page, and in a record that reads
+ * the same — or in another record when `otherRecord(el)` says a control may move between records
+ * (a calendar's arrow: its month changes under it). The id is moved to it (the departed element
+ * keeps none), so the next step and the next listing say the same id. Null when the id's element
+ * is still here, was never placed, nothing stands in its place, or what stands there is another
+ * record's.
  */
-export function replacementOf(id: string): Element | null {
+export function replacementOf(id: string, otherRecord: (el: Element) => boolean = () => false): Element | null {
   const key = placeOf.get(id)
   const old = byId.get(id)?.deref()
   if (!key || (old && old.isConnected)) return null
   const el = atPlace.get(key)?.deref()
   if (!el || el === old || !el.isConnected) return null
+  if (recordAtPlace.get(key) !== recordOfId.get(id) && !otherRecord(el)) return null
   const had = idOf.get(el)
   if (had !== undefined && had !== id && byId.get(had)?.deref() === el) {
     byId.delete(had)
@@ -260,6 +277,8 @@ export function clearAgentIds(): void {
   byId.clear()
   placeOf.clear()
   atPlace = new Map()
+  recordOfId.clear()
+  recordAtPlace = new Map()
 }
 
 const frameIds = new WeakMap<Element, string>()

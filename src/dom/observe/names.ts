@@ -41,6 +41,7 @@
  */
 import type { Attrs } from './state'
 import { normalizeText } from '../../core/page/text'
+import { kMeaningGlyph, readGlyphs, readShapes } from '../../core/risk/glyphs'
 import { ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
 
 /**
@@ -684,6 +685,36 @@ function nameOf(el: Element, tag: string, role: string, attrs: AttrReader, label
   return { name: '', source: 'none' }
 }
 
+/** The words a drawn icon's meaning is listed by (withMeaning adds "delete" to "trash"). */
+const kGlyphWords: Record<string, string> = { [kMeaningGlyph.destructive]: 'trash', [kMeaningGlyph.payment]: 'credit card', [kMeaningGlyph.permission]: 'unlock', [kMeaningGlyph.data_send]: 'send' }
+
+/**
+ * The meaning an icon draws, read off the drawing: an inline SVG's or SVG image's path shape, an
+ * icon font's glyph or an emoji in `::before` / `::after`. '' when nothing drawn is known.
+ */
+function drawnIconWord(parts: Element[]): string {
+  for (const n of parts) {
+    let drawn = ''
+    if (n.localName === 'svg') drawn = readShapes([...n.querySelectorAll('path[d]')].slice(0, 40).map((p) => p.getAttribute('d') ?? ''))
+    else if (n.localName === 'img') {
+      const m = /^data:image\/svg\+xml(;[^,]*)?,(.*)$/is.exec(n.getAttribute('src') ?? '')
+      if (m) {
+        try {
+          const src = (m[1] ?? '').includes('base64') ? atob(m[2]) : decodeURIComponent(m[2])
+          drawn = readShapes([...src.slice(0, 20_000).matchAll(/\bd\s*=\s*["']([^"']+)["']/g)].map((x) => x[1]))
+        } catch {
+          drawn = ''
+        }
+      }
+    } else {
+      const V = n.ownerDocument.defaultView
+      for (const pseudo of ['::before', '::after']) drawn ||= readGlyphs(V?.getComputedStyle(n, pseudo).content ?? '')
+    }
+    for (const [glyph, word] of Object.entries(kGlyphWords)) if (drawn.includes(glyph)) return word
+  }
+  return ''
+}
+
 /**
  * The label of an element the scanner indexed, and where it came from. `wrapLabel` is the <label>
  * ancestor found during the walk, if any. An element with no name that is not a field gets a
@@ -880,6 +911,10 @@ function iconWords(el: Element): string {
       if (title && title.trim()) return normalizeText(title)
     }
   }
+  // What the icon draws comes before what its code calls it: a class may say "archive" where a
+  // trash can is drawn (core/risk/glyphs.ts; docs/page-representation.md, "Icon names").
+  const drawn = drawnIconWord(parts)
+  if (drawn) return drawn
   for (const n of parts) {
     if (n.localName === 'use') {
       const href = n.getAttribute('href') ?? n.getAttribute('xlink:href') ?? ''

@@ -35,6 +35,7 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
   const nameCache = new NameCache()
   for (const ds of raw.docs) nameCache.setRules(ds.doc, { display: ds.cursorRule, hide: ds.hideRule, generated: ds.generatedRule, gone: ds.gone })
   const contexts = new Map<Element, string>()
+  const records = new Map<Element, string>()
   const names: ComputedName[] = []
   const attrsOf: Attrs[] = []
   const reqs: IdRequest[] = []
@@ -59,6 +60,7 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
       region: c.region.id.slice(c.ds.prefix.length),
       context,
       label: name.name,
+      record: recordText(c, records),
     })
   }
   const byBase = twinsByBase(reqs)
@@ -103,6 +105,23 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
     lazyRegions: raw.lazy,
     stats: { elements: raw.visited, interactive: elements.length, scanMs: Math.round((performance.now() - t0) * 100) / 100 },
   }
+}
+
+/** Containers that hold one record: a row, an item, a card, a pane, a section, a dialog, a form. */
+const kRecord = 'tr, li, [role=row], [role=listitem], article, [role=article], section, form, fieldset, dialog, [role=dialog], [role=alertdialog], [role=tabpanel], [role=region], [role=group], [class*=card], [class*=pane], [class*=panel], [class*=detail]'
+
+/**
+ * All the text of the record a control belongs to (its row or item, else the nearest card, pane,
+ * section or dialog, else its region), read once per container per scan: a control re-rendered
+ * in its place stands in for the old one only inside a record that reads the same (ids.ts
+ * `replacementOf`). The whole text, not its first words: two records may differ only in an amount.
+ */
+function recordText(c: Candidate, cache: Map<Element, string>): string {
+  const box = c.item ?? c.el.parentElement?.closest(kRecord) ?? c.region.el ?? c.ds.doc.body
+  if (!box) return ''
+  let text = cache.get(box)
+  if (text === undefined) cache.set(box, (text = normalizeText(box.textContent ?? '')))
+  return text
 }
 
 /**

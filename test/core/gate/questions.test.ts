@@ -23,7 +23,7 @@ const tab = (n: number) => ({ tab: n })
 describe('one registry of questions', () => {
   let r: QuestionRegistry
 
-  it('takes the first answer from the place that shows the question, and refuses a second', async () => {
+  it('takes the first answer from the place that shows the question, and refuses a second (rule: first-answer)', async () => {
     r = createQuestionRegistry()
     const asked = r.ask({ id: 'card1', place: tab(3), owner: 'run_a' })
     expect(r.open()).toEqual([{ id: 'card1', place: tab(3), owner: 'run_a' }])
@@ -34,7 +34,7 @@ describe('one registry of questions', () => {
     expect(r.open()).toEqual([])
   })
 
-  it('refuses an answer from another tab or another popup run; the question stays open', async () => {
+  it('refuses an answer from another tab or another popup run; the question stays open (rule: elsewhere)', async () => {
     r = createQuestionRegistry()
     const asked = r.ask({ id: 'card1', place: tab(3), owner: 'run_a' })
     expect(r.answer(tab(4), 'card1', true)).toEqual({ ok: false, reason: 'elsewhere' })
@@ -49,7 +49,7 @@ describe('one registry of questions', () => {
     expect(await popup).toEqual({ allow: true, by: 'person' })
   })
 
-  it('Stop is a no, and an answer after it is refused as closed, not taken', async () => {
+  it('Stop is a no, and an answer after it is refused as closed, not taken (rule: stop)', async () => {
     r = createQuestionRegistry()
     const stop = new AbortController()
     const asked = r.ask({ id: 'card1', place: tab(3), owner: 'run_a', signal: stop.signal })
@@ -60,7 +60,7 @@ describe('one registry of questions', () => {
     expect(await r.ask({ id: 'card2', place: tab(3), owner: 'run_a', signal: stop.signal })).toEqual({ allow: false, by: 'stopped' })
   })
 
-  it('closes the questions of what ended, and only those', async () => {
+  it('closes the questions of what ended, and only those (rule: owner-ended)', async () => {
     r = createQuestionRegistry()
     const a = r.ask({ id: 'a1', place: tab(3), owner: 'run_a' })
     const b = r.ask({ id: 'b1', place: tab(3), owner: 'replay_b' })
@@ -84,7 +84,7 @@ describe('one registry of questions', () => {
     expect(await c).toEqual({ allow: true, by: 'person' })
   })
 
-  it('a question with a time limit (a popup that may have been closed) ends as a no', async () => {
+  it('a question with a time limit (a popup that may have been closed) ends as a no (rule: popup-timeout)', async () => {
     const timers = manualTimers()
     r = createQuestionRegistry(timers)
     const asked = r.ask({ id: 'pq', place: { popup: 'p1' }, owner: 'p1', timeoutMs: 120_000 })

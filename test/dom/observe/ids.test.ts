@@ -142,7 +142,7 @@ describe('a control re-rendered in place (issue 28 §5)', () => {
     const doc = page('<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>')
     const [id] = ids(doc)
     const old = resolveHandle(id)
-    doc.querySelector('.cal')!.innerHTML = '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>February 2024</th></tr></thead></table>'
+    doc.querySelector('.cal')!.innerHTML = '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table>'
     expect(safeResolveHandle(id).ok).toBe(false)
     observe({ root: doc })
     const now = replacementOf(id)
@@ -151,6 +151,29 @@ describe('a control re-rendered in place (issue 28 §5)', () => {
     expect(now!.getAttribute('aria-label')).toBe('Prev')
     expect(resolveHandle(id)).toBe(now)
     expect(ids(doc)).toContain(id)
+  })
+
+  test('in a record that reads otherwise, it stands in only where the caller allows a control to move between records (a calendar arrow)', () => {
+    const doc = page('<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>')
+    const [id] = ids(doc)
+    doc.querySelector('.cal')!.innerHTML = '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>February 2024</th></tr></thead></table>'
+    observe({ root: doc })
+    expect(replacementOf(id)).toBeNull()
+    expect(replacementOf(id, (el) => el.getAttribute('aria-label') === 'Prev')?.getAttribute('aria-label')).toBe('Prev')
+  })
+
+  test('a lone Approve in a pane that re-rendered to another record has no stand-in: the $9,800 wire is not the $12.40 lunch', () => {
+    const pane = (what: string, amount: string) => `<h2>${what}</h2><p>Amount: ${amount}</p><p>Submitted by Sam</p><button>Approve</button><button>Reject</button>`
+    const doc = page(`<nav><a href="#">Inbox</a></nav><section class="detail-pane" id="pane">${pane('Lunch with client', '$12.40')}</section>`)
+    const approve = observe({ root: doc }).elements.find((e) => e.label === 'Approve')!.id
+    doc.getElementById('pane')!.innerHTML = pane('Wire to Acme Holdings', '$9,800.00')
+    observe({ root: doc })
+    expect(replacementOf(approve)).toBeNull()
+    expect(safeResolveHandle(approve).ok).toBe(false)
+    // The same record drawn again: the Approve in its place is the same control.
+    doc.getElementById('pane')!.innerHTML = pane('Lunch with client', '$12.40')
+    observe({ root: doc })
+    expect(replacementOf(approve)?.closest('section')?.textContent).toContain('$12.40')
   })
 
   test.each([
