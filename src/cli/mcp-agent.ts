@@ -88,7 +88,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
           else if (part.type === 'error') throw new AvaError('PROVIDER_ERROR', `The model failed: ${String((part.error as Error)?.message ?? part.error)}`)
         }
         const usage = await r.usage
-        return { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } }
+        return { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, ...((await r.finishReason) === 'length' ? { cutAtLimit: true } : {}) }
       },
     },
     page: {

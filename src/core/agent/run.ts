@@ -243,7 +243,14 @@ interface Batch {
   /** The person's answer to an `ask` in this reply: the rest of the reply waits for the next one. */
   asked?: AnswerReport
   failure?: Failure
+  /** The provider cut the reply at its token limit: the complete steps ran, this many of them. */
+  cutAtLimit?: { complete: number }
+  /** What the model is told when it is asked again for an invalid reply (the reader's own words). */
+  modelNote?: string
 }
+
+/** Replies in a row cut at the token limit before any step: after this many the run ends (a limit too small for one step). */
+const kMaxCutTurns = 3
 
 async function drive(run: Run, resumed: boolean, carried?: { results: StepReport[]; answer: AnswerReport }): Promise<void> {
   const { state, settings, signal, ports } = run
@@ -272,6 +279,7 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
     let answer = carried?.answer
     let note: string | undefined
     let regenerated = false
+    let cutTurns = 0
     for (;;) {
       if (signal.aborted) throw signal.reason
       if (atLimit(run)) return await finish(run, 'failed', limitError(run))
@@ -302,6 +310,17 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
         if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
         return await finish(run, 'done')
       }
+      if (batch.cutAtLimit && !batch.failure) {
+        // The provider's token limit cut the reply: the complete steps ran; the model is asked for the rest.
+        cutTurns = batch.steps > 0 ? 0 : cutTurns + 1
+        const n = batch.cutAtLimit.complete
+        await ports.chat.add({ role: 'system', kind: 'info', text: `The model's answer was cut off by its token limit after ${n} complete step${n === 1 ? '' : 's'}; Ava ran them and asked for the rest.`, msg: msg('outcome.cutAtLimit', { n }) })
+        if (cutTurns < kMaxCutTurns) {
+          note = `Your last reply was cut off by the token limit after ${n} complete step${n === 1 ? '' : 's'}, which ran. Reply with only the remaining steps, shorter.`
+          continue
+        }
+        return await finish(run, 'failed', cutError(run.steps.length))
+      }
       if (batch.failure) {
         const f = batch.failure
         if (f.stop) return await finish(run, 'stopped', f.error)
@@ -314,7 +333,7 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
         }
         if ((f.error.code === 'SCHEMA' || f.error.code === 'JSON_PARSE') && !regenerated) {
           regenerated = true
-          note = `Your last reply had an invalid instruction: ${f.error.message} Reply again with valid instructions.`
+          note = `Your last reply had an invalid instruction: ${batch.modelNote ?? f.error.message} Reply again with valid instructions.`
           continue
         }
         return await finish(run, 'failed', f.error)
@@ -478,6 +497,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       if (!parsed.success) {
         // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
         queue.push({ index, error: parsed.error.message, raw, askless: parsed.error.issues.some((i) => i.path === 'params.question') })
+        batch.modelNote ??= parsed.error.message
         return cut()
       }
       said[index] = redactInstruction(parsed.data, { sensitive: false })
@@ -510,9 +530,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     })
     addUsage(state, res.usage)
     const end = splitter.end()
-    if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
+    // Cut by the provider's token limit: no broken reply, but a plan with more to come.
+    if (res.cutAtLimit && !batch.failure && !stream.signal.aborted && batch.answer === undefined && !batch.asked) batch.cutAtLimit = { complete: elements }
+    else if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
     // A reply with no step and no words (only reasoning, or nothing): the person is told what came back.
-    if (!batch.failure && !stream.signal.aborted && !end.sawArray && !prose.trim()) {
+    if (!batch.failure && !batch.cutAtLimit && !stream.signal.aborted && !end.sawArray && !prose.trim()) {
       batch.failure = { error: new AvaError('JSON_PARSE', 'The model replied, but with no steps and no answer.', { msg: msg('outcome.emptyReply'), details: rawReply.trim() || thinking.text() || '(nothing)', recovery: ['regenerate'] }) }
     }
   } catch (e) {
