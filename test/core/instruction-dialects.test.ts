@@ -139,7 +139,7 @@ const shapes: Record<string, Shape> = {
     item: (i) => `  - action_type: ${i.action_type}\n    params:\n${Object.entries(i.params).map(([k, v]) => `      ${k}: ${j(v)}`).join('\n')}\n`,
     before: 'Here is the plan:\n```yaml\nsteps:\n',
     join: '',
-    after: '```\nDone soon.',
+    after: '```',
     late: true,
   },
   'one fenced block per step, prose between': { kinds: kAll, item: (i) => j(i), before: 'First:\n```json\n', join: '\n```\nThen:\n```json\n', after: '\n```\nThat is all.' },

@@ -823,7 +823,8 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     else if (state === 'between') between(true)
     else if (state === 'prose') say(held) // a line that never opened instructions is prose after all
     else if (state === 'yaml') {
-      yaml.lines.push(yaml.line)
+      // The closing fence may be the reply's last line, with no newline after it.
+      if (!/^ {0,3}(`{3,}|~{3,})\s*$/.test(yaml.line)) yaml.lines.push(yaml.line)
       yaml.line = ''
       yamlItem(true)
     }
