@@ -7,14 +7,14 @@ import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { costUsd, seesImages, thinksFirst } from '../providers'
+import { costUsd, promptProfile, seesImages, thinksFirst } from '../providers'
 import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, replyProse, type AnswerReport, type PageContext, type StepReport } from './prompt'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, compactPage, earlierAnswer, forgetPage, replyProse, type AnswerReport, type PageContext, type StepReport } from './prompt'
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
 import { targetOf } from '../page/command'
 import type { PersonAnswer } from './ports'
@@ -288,11 +288,13 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
       const page = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
+      // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
+      const shown = compact(run) ? compactPage(page) : page
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       const userTurn =
         state.iteration === 0 && !resumed
-          ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
-          : buildFollowUp(results, page, note ?? (resumed && !answer ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined), answer)
+          ? buildUserPrompt(state.request, shown, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
+          : buildFollowUp(results, shown, note ?? (resumed && !answer ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined), answer)
       resumed = false
       note = undefined
       answer = undefined
@@ -350,6 +352,11 @@ async function endOnAbort(run: Run, e: unknown): Promise<void> {
   const { signal } = run
   const stopped = signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
   await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
+}
+
+/** Whether the run's model gets the compact prompt (src/core/providers.ts `promptProfile`); a model that is sent images gets the full one, which says how to point into them. */
+function compact(run: Run): boolean {
+  return promptProfile(activeLlm(run.settings)) === 'compact' && !sees(run)
 }
 
 /** Whether the run's model is sent screenshots: its profile sees images and something can capture. */
@@ -517,7 +524,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   }
   try {
     const res = await run.ports.llm.stream({
-      system: buildSystemPrompt({ vision: sees(run) }),
+      system: buildSystemPrompt({ vision: sees(run), compact: compact(run) }),
       messages,
       signal: AbortSignal.any([signal, stream.signal]),
       onText: (delta) => {
