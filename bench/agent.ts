@@ -19,8 +19,12 @@
  *     send_to_first_action_ms  pressing send → the step acting in the page (the capture, the
  *                              marks and the scaling are all in it)
  *     image_kb                 the PNG as sent
+ *   prompt_profile (docs/settings.md, "Prompt profiles"): the login task planned by a profile that
+ *   gets the full prompt (`prompt_full`) and by a small local model's that gets the compact one
+ *   (`prompt_compact`), on the same page and plan:
+ *     prompt_tokens_per_step   o200k tokens of everything sent (system prompt included), per step
  * The login case runs with images off, so its figures compare with the runs before screenshots.
- * `--case long_answer` or `--case screenshot_step` runs that case alone.
+ * `--case long_answer`, `--case screenshot_step` or `--case prompt_profile` runs that case alone.
  */
 import { DEFAULT_SETTINGS } from '../src/core/settings'
 import { imageTokens } from '../src/core/agent/vision'
@@ -193,11 +197,50 @@ async function screenshotStep(ava: Ava, llm: LlmServer, site: SiteServer): Promi
   await page.close()
 }
 
+/** The login form filled, planned with the full prompt and with the compact one: the tokens each sends per step (the form stays on its page, so the panel does). */
+async function promptProfiles(ava: Ava, llm: LlmServer, site: SiteServer): Promise<void> {
+  const plan = [
+    { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' } },
+    { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', value: '${secret:alice}' } },
+    { step_id: 3, action_type: 'done', params: { answer: 'Filled in.' } },
+  ]
+  const page = await ava.context.newPage()
+  const profiles = [
+    { label: 'prompt_full', llm: { provider: 'openai' as const, baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' as const } },
+    // A small local model as the providers table names one: the compact prompt (core/providers.ts promptProfile).
+    { label: 'prompt_compact', llm: { provider: 'local' as const, baseUrl: llm.baseUrl, apiKey: '', model: 'qwen2.5:3b', structuredOutput: 'off' as const, vision: 'off' as const } },
+  ]
+  for (const { label, llm: profile } of profiles) {
+    await ava.configure(profile, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] }, agent: { ...DEFAULT_SETTINGS.agent, useCache: false } })
+    let tokens = 0
+    let steps = 0
+    for (let i = 0; i <= kRuns; i++) {
+      await page.goto(`${site.url}/logout`)
+      await page.goto(`${site.url}/login`)
+      const panel = await ava.openPanel(page)
+      llm.script({ chunks: instructionChunks(plan) })
+      const before = llm.requests.length
+      const answers = await panel.locator('[data-role=assistant]').count()
+      await panel.fill('[data-test=input]', `log in as alice with \${secret:alice} (${label} ${i})`)
+      await panel.press('[data-test=input]', 'Enter')
+      await panel.locator('[data-role=assistant]').nth(answers).locator('[data-test=usage]').waitFor({ timeout: 30_000 })
+      if (i === 0) continue
+      for (const r of llm.requests.slice(before)) tokens += countTokens(JSON.stringify(r.body.messages))
+      steps += 2
+    }
+    report({ suite: 'agent', case: label, metric: 'prompt_tokens_per_step', value: Math.round(tokens / steps), unit: 'tokens' })
+  }
+  await page.close()
+}
+
 ensureBuilt()
 const [ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
 try {
   if (only === 'screenshot_step') await screenshotStep(ava, llm, site)
-  else {
+  else if (only === 'prompt_profile') {
+    await saveSecret(ava, 'alice', 'wonderland', site.url)
+    await promptProfiles(ava, llm, site)
+  } else {
     // Images off: the login figures stay comparable with the runs before screenshots (measured apart below).
     await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' }, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] } })
     await saveSecret(ava, 'alice', 'wonderland', site.url)
@@ -267,6 +310,7 @@ try {
     if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'llm_calls_per_planned_run', value: planned / kRuns, unit: 'calls' })
     await longAnswer(ava, llm, site)
     if (only !== 'long_answer') await screenshotStep(ava, llm, site)
+    if (only !== 'long_answer') await promptProfiles(ava, llm, site)
   }
 } finally {
   await Promise.all([ava.close(), llm.close(), site.close()])

@@ -31,6 +31,8 @@ export interface ScriptedReply {
    * Ollama) as `reasoning_content` deltas, Anthropic as a thinking block.
    */
   reasoning?: string
+  /** The reply stops at the token limit: OpenAI's `finish_reason: "length"`, Anthropic's `stop_reason: "max_tokens"`. */
+  atLimit?: boolean
 }
 
 export interface RecordedRequest {
@@ -192,12 +194,12 @@ export async function startLlmServer(): Promise<LlmServer> {
       sent += piece.length
     }
     if (api === 'openai') {
-      sse(openaiChunk({}, 'stop'))
+      sse(openaiChunk({}, reply.atLimit ? 'length' : 'stop'))
       sse(openaiChunk({}, null, { choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }))
       sse('[DONE]')
     } else {
       sse({ type: 'content_block_stop', index: block }, 'content_block_stop')
-      sse({ type: 'message_delta', delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } }, 'message_delta')
+      sse({ type: 'message_delta', delta: { stop_reason: reply.atLimit ? 'max_tokens' : tool ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } }, 'message_delta')
       sse({ type: 'message_stop' }, 'message_stop')
     }
     record.endedAt = Date.now()

@@ -51,6 +51,8 @@ export interface StreamOptions {
 export interface StreamOutcome {
   text: string
   usage: { inputTokens?: number; outputTokens?: number }
+  /** The provider stopped at its token limit (OpenAI `finish_reason: length`, Anthropic `stop_reason: max_tokens`, Ollama `done_reason: length`). */
+  cutAtLimit?: boolean
 }
 
 const kSlowStartMs = 5_000 // a hosted model answers within a few seconds; Ollama loading a model takes 10–60 s
@@ -100,6 +102,7 @@ async function streamOnce(o: StreamOptions, structured: boolean): Promise<Stream
   const signal = AbortSignal.any([o.signal, firstByte.signal])
   let text = ''
   let usage: StreamOutcome['usage'] = {}
+  let cutAtLimit = false
   try {
     // The provider's stream itself, not `streamText`: its layers of stream transforms cost more per
     // part than everything else the worker does with it, and a 64 KB answer comes in ~5,500 parts
@@ -146,6 +149,7 @@ async function streamOnce(o: StreamOptions, structured: boolean): Promise<Stream
           throw part.error
         } else if (part.type === 'finish') {
           usage = { inputTokens: part.usage.inputTokens.total, outputTokens: part.usage.outputTokens.total }
+          cutAtLimit = part.finishReason.unified === 'length'
         }
       }
     } finally {
@@ -155,7 +159,7 @@ async function streamOnce(o: StreamOptions, structured: boolean): Promise<Stream
     if (signal.aborted) throw signal.reason
     // First run (issue 17 §3): the panel stops asking for set-up once any model has answered.
     if (text) void markAnswered()
-    return { text, usage }
+    return { text, usage, ...(cutAtLimit ? { cutAtLimit } : {}) }
   } catch (e) {
     if (firstByte.signal.aborted && !o.signal.aborted) throw firstByte.signal.reason
     // Whatever the aborted fetch threw, the reason says why (Stop, or a guard that ended the run).
@@ -189,13 +193,14 @@ async function ollamaChat(o: StreamOptions, signal: AbortSignal): Promise<Readab
   let rest = ''
   const line = (l: string, out: TransformStreamDefaultController<StreamPart>) => {
     if (!l.trim()) return
-    const j = JSON.parse(l) as { message?: { content?: string; thinking?: string }; done?: boolean; error?: string; prompt_eval_count?: number; eval_count?: number }
+    const j = JSON.parse(l) as { message?: { content?: string; thinking?: string }; done?: boolean; done_reason?: string; error?: string; prompt_eval_count?: number; eval_count?: number }
     if (j.error) return out.enqueue({ type: 'error', error: new APICallError({ message: j.error, url, requestBodyValues: body, statusCode: 500, responseBody: l }) })
     if (j.message?.thinking) out.enqueue({ type: 'reasoning-delta', id: 'r', delta: j.message.thinking })
     if (j.message?.content) out.enqueue({ type: 'text-delta', id: 't', delta: j.message.content })
     if (j.done) {
       const usage = { inputTokens: { total: j.prompt_eval_count, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: j.eval_count, text: undefined, reasoning: undefined } }
-      out.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage } as StreamPart)
+      const reason = j.done_reason === 'length' ? 'length' : 'stop'
+      out.enqueue({ type: 'finish', finishReason: { unified: reason, raw: j.done_reason ?? 'stop' }, usage } as StreamPart)
     }
   }
   return res.body.pipeThrough(new TextDecoderStream()).pipeThrough(

@@ -52,6 +52,12 @@ export interface AskReport {
   steps: { index: number; action: string; description?: string; status: string; detail?: string }[]
   /** System lines of the run: questions asked and their answers, errors. */
   notes: string[]
+  /** The code of the error the run ended on (a `kFailures` code), if it ended on one. */
+  code?: string
+  /** Tokens the model reported, requests made to it, and page steps counted against the limit. */
+  usage: { input: number; output: number }
+  modelCalls: number
+  stepsUsed: number
 }
 
 export interface AskOptions {
@@ -78,17 +84,19 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
   let refusal: ExecFailure | undefined
   const { tab } = o
   const vault = Object.fromEntries(o.secrets.map((s) => [s.name, s.value]))
+  let modelCalls = 0
   const sites = Object.fromEntries(o.secrets.map((s) => [s.name, s.sites]))
   const ports: AgentPorts = {
     llm: {
       async stream({ system, messages: m, signal, onText }) {
+        modelCalls++
         const r = streamText({ model: modelOf(o.llm), system, messages: m, abortSignal: signal, temperature: 0, maxRetries: 0 })
         for await (const part of r.fullStream) {
           if (part.type === 'text-delta') onText(part.text)
           else if (part.type === 'error') throw new AvaError('PROVIDER_ERROR', `The model failed: ${String((part.error as Error)?.message ?? part.error)}`)
         }
         const usage = await r.usage
-        return { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } }
+        return { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, ...((await r.finishReason) === 'length' ? { cutAtLimit: true } : {}) }
       },
     },
     page: {
@@ -174,5 +182,12 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
     answer: answer?.text ?? '',
     steps: (answer?.steps ?? []).map((s) => ({ index: s.index + 1, action: s.instruction.action_type, description: s.instruction.description, status: s.status, detail: s.detail })),
     notes: messages.filter((m) => m.role === 'system').map((m) => `${m.kind === 'confirm' ? `asked (${m.confirm?.state ?? 'pending'})` : (m.kind ?? 'info')}: ${m.text}`),
+    ...(() => {
+      const code = messages.findLast((m) => m.kind === 'error')?.hint
+      return code ? { code } : {}
+    })(),
+    usage: end.usage,
+    modelCalls,
+    stepsUsed: end.stepsUsed ?? end.executed.length,
   }
 }

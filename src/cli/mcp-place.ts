@@ -40,7 +40,7 @@ type PwBrowser = import('playwright-core').Browser
 /** The page script, inlined into bin/ava.js by scripts/build-cli.mjs. */
 declare const __AVA_PAGE_SCRIPT__: string | undefined
 
-function tabOf(page: () => PwPage): McpTab {
+export function tabOf(page: () => PwPage): McpTab {
   return {
     send: (<K extends PageCommandKind>(command: PageCommand<K>) => pageSender(page())(command)) as SendCommand,
     url: async () => page().url(),

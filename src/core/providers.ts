@@ -33,6 +33,12 @@ export interface ProviderInfo {
   vision: boolean
   /** USD per million tokens, input and output, by model name; checked 2026-11, a hint only. */
   prices: [RegExp, number, number][]
+  /**
+   * Models of at most this many billion parameters (read from the model's name: `qwen2.5:7b`,
+   * `Llama-3.2-3B-Instruct`, `gemma3:270m`) get the compact prompt (docs/settings.md, "Prompt
+   * profiles"): a small model follows a short prompt better, and its context is often 4–8 K tokens.
+   */
+  compactUpToB?: number
 }
 
 export const kProviders: Record<ProviderKind, ProviderInfo> = {
@@ -84,6 +90,7 @@ export const kProviders: Record<ProviderKind, ProviderInfo> = {
     structuredByDefault: true,
     vision: false,
     prices: [],
+    compactUpToB: 14,
   },
 }
 
@@ -127,4 +134,26 @@ export function seesImages(p: { provider: ProviderKind; baseUrl: string; vision?
  */
 export function thinksFirst(model: string): boolean {
   return /deepseek[-_.]?r1|r1[-_]distill|deepseek-reasoner|\bqwq\b|thinking-2507/i.test(model)
+}
+
+/**
+ * Which prompt a profile's model is given (docs/settings.md, "Prompt profiles"): `compact` (fewer
+ * fields, a shorter listing, no optional prose; src/core/agent/prompt.ts) for a small model of a
+ * provider whose table entry says so, `full` for the rest and for a model whose size its name does
+ * not say.
+ */
+export type PromptProfile = 'full' | 'compact'
+
+export function promptProfile(p: { provider: ProviderKind; model: string }): PromptProfile {
+  const limit = kProviders[p.provider].compactUpToB
+  const size = modelSizeB(p.model)
+  return limit !== undefined && size !== undefined && size <= limit ? 'compact' : 'full'
+}
+
+/** Billions of parameters a model's name states (`7b`, `3B`, `1.5b`, `270m`; `8x7b` counts all experts), else undefined. */
+export function modelSizeB(model: string): number | undefined {
+  const m = /(?:^|[^a-z0-9.])(?:(\d+)x)?(\d+(?:\.\d+)?)([bm])(?![a-z0-9])/i.exec(model)
+  if (!m) return undefined
+  const n = Number(m[2]) * (m[1] ? Number(m[1]) : 1)
+  return m[3].toLowerCase() === 'm' ? n / 1000 : n
 }

@@ -106,6 +106,7 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.stopped',
   'outcome.invalidStep',
   'outcome.streamCut',
+  'outcome.cutAtLimit',
   'outcome.replayFailed',
   'outcome.offsite',
   'outcome.blockedResponse',

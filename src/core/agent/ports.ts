@@ -43,7 +43,11 @@ export interface LlmPort {
     onThinking?(delta: string): void
     /** Nothing has come for a while: a local model is probably loading. */
     onSlowStart?(): void
-  }): Promise<{ usage: { inputTokens?: number; outputTokens?: number } }>
+  }): Promise<{
+    usage: { inputTokens?: number; outputTokens?: number }
+    /** The provider stopped the reply at its token limit (`finish_reason: length`, `stop_reason: max_tokens`). */
+    cutAtLimit?: boolean
+  }>
 }
 
 export interface ExecOptions {

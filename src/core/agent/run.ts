@@ -7,14 +7,14 @@ import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { costUsd, seesImages, thinksFirst } from '../providers'
+import { costUsd, promptProfile, seesImages, thinksFirst } from '../providers'
 import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, earlierAnswer, forgetPage, replyProse, type AnswerReport, type PageContext, type StepReport } from './prompt'
+import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, compactPage, earlierAnswer, forgetPage, replyProse, type AnswerReport, type PageContext, type StepReport } from './prompt'
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
 import { targetOf } from '../page/command'
 import type { PersonAnswer } from './ports'
@@ -244,7 +244,14 @@ interface Batch {
   /** The person's answer to an `ask` in this reply: the rest of the reply waits for the next one. */
   asked?: AnswerReport
   failure?: Failure
+  /** The provider cut the reply at its token limit: the complete steps ran, this many of them. */
+  cutAtLimit?: { complete: number }
+  /** What the model is told when it is asked again for an invalid reply (the reader's own words). */
+  modelNote?: string
 }
+
+/** Replies in a row cut at the token limit before any step: after this many the run ends (a limit too small for one step). */
+const kMaxCutTurns = 3
 
 async function drive(run: Run, resumed: boolean, carried?: { results: StepReport[]; answer: AnswerReport }): Promise<void> {
   const { state, settings, signal, ports } = run
@@ -273,6 +280,7 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
     let answer = carried?.answer
     let note: string | undefined
     let regenerated = false
+    let cutTurns = 0
     for (;;) {
       if (signal.aborted) throw signal.reason
       if (atLimit(run)) return await finish(run, 'failed', limitError(run))
@@ -281,11 +289,13 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
       const page = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
+      // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
+      const shown = compact(run) ? compactPage(page) : page
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       const userTurn =
         state.iteration === 0 && !resumed
-          ? buildUserPrompt(state.request, page, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
-          : buildFollowUp(results, page, note ?? (resumed && !answer ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined), answer)
+          ? buildUserPrompt(state.request, shown, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
+          : buildFollowUp(results, shown, note ?? (resumed && !answer ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined), answer)
       resumed = false
       note = undefined
       answer = undefined
@@ -303,6 +313,17 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
         if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
         return await finish(run, 'done')
       }
+      if (batch.cutAtLimit && !batch.failure) {
+        // The provider's token limit cut the reply: the complete steps ran; the model is asked for the rest.
+        cutTurns = batch.steps > 0 ? 0 : cutTurns + 1
+        const n = batch.cutAtLimit.complete
+        await ports.chat.add({ role: 'system', kind: 'info', text: `The model's answer was cut off by its token limit after ${n} complete step${n === 1 ? '' : 's'}; Ava ran them and asked for the rest.`, msg: msg('outcome.cutAtLimit', { n }) })
+        if (cutTurns < kMaxCutTurns) {
+          note = `Your last reply was cut off by the token limit after ${n} complete step${n === 1 ? '' : 's'}, which ran. Reply with only the remaining steps, shorter.`
+          continue
+        }
+        return await finish(run, 'failed', cutError(run.steps.length))
+      }
       if (batch.failure) {
         const f = batch.failure
         if (f.stop) return await finish(run, 'stopped', f.error)
@@ -315,7 +336,7 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
         }
         if ((f.error.code === 'SCHEMA' || f.error.code === 'JSON_PARSE') && !regenerated) {
           regenerated = true
-          note = `Your last reply had an invalid instruction: ${f.error.message} Reply again with valid instructions.`
+          note = `Your last reply had an invalid instruction: ${batch.modelNote ?? f.error.message} Reply again with valid instructions.`
           continue
         }
         return await finish(run, 'failed', f.error)
@@ -332,6 +353,11 @@ async function endOnAbort(run: Run, e: unknown): Promise<void> {
   const { signal } = run
   const stopped = signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
   await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
+}
+
+/** Whether the run's model gets the compact prompt (src/core/providers.ts `promptProfile`); a model that is sent images gets the full one, which says how to point into them. */
+function compact(run: Run): boolean {
+  return promptProfile(activeLlm(run.settings)) === 'compact' && !sees(run)
 }
 
 /** Whether the run's model is sent screenshots: its profile sees images and something can capture. */
@@ -479,6 +505,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       if (!parsed.success) {
         // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
         queue.push({ index, error: parsed.error.message, raw, askless: parsed.error.issues.some((i) => i.path === 'params.question') })
+        batch.modelNote ??= parsed.error.message
         return cut()
       }
       said[index] = redactInstruction(parsed.data, { sensitive: false })
@@ -498,7 +525,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   }
   try {
     const res = await run.ports.llm.stream({
-      system: buildSystemPrompt({ vision: sees(run) }),
+      system: buildSystemPrompt({ vision: sees(run), compact: compact(run) }),
       messages,
       signal: AbortSignal.any([signal, stream.signal]),
       onText: (delta) => {
@@ -511,9 +538,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     })
     addUsage(state, res.usage)
     const end = splitter.end()
-    if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
+    // Cut by the provider's token limit: no broken reply, but a plan with more to come.
+    if (res.cutAtLimit && !batch.failure && !stream.signal.aborted && batch.answer === undefined && !batch.asked) batch.cutAtLimit = { complete: elements }
+    else if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
     // A reply with no step and no words (only reasoning, or nothing): the person is told what came back.
-    if (!batch.failure && !stream.signal.aborted && !end.sawArray && !prose.trim()) {
+    if (!batch.failure && !batch.cutAtLimit && !stream.signal.aborted && !end.sawArray && !prose.trim()) {
       batch.failure = { error: new AvaError('JSON_PARSE', 'The model replied, but with no steps and no answer.', { msg: msg('outcome.emptyReply'), details: rawReply.trim() || thinking.text() || '(nothing)', recovery: ['regenerate'] }) }
     }
   } catch (e) {

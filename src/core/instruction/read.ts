@@ -1,7 +1,10 @@
 import { jsonrepair } from 'jsonrepair'
 import type { SafeParseResult } from '../result'
 import { InstructionError, InstructionSchema, safeParseInstruction, type Instruction } from './schema'
-import { instructionKind, kInstructions } from '../vocabulary'
+import { instructionKind, kInstructions, type InstructionName } from '../vocabulary'
+import { kActionWords, kCallKeys, kFieldForms, kFieldNames, kTypeKeys, type MappedField } from './dialects'
+import { parse as parseJson5 } from 'json5'
+import { parse as parseYaml } from 'yaml'
 
 /**
  * Reads one instruction as models really write it (docs/instruction-schema.md, "What Ava reads"):
@@ -19,7 +22,9 @@ export function readInstructionText(raw: string, index: number): SafeParseResult
   }
   // The exact vocabulary passes as it is; only another shape is mapped.
   if (InstructionSchema.safeParse(value).success) return safeParseInstruction(value, raw)
-  return safeParseInstruction(mapShape(value, index), raw)
+  const mapped = mapShape(value, index, raw)
+  if (mapped instanceof InstructionError) return { success: false, error: mapped }
+  return safeParseInstruction(mapped, raw)
 }
 
 const kUnreadable = Symbol('unreadable')
@@ -27,10 +32,26 @@ const kUnreadable = Symbol('unreadable')
 /** JSON, else JSON after repair; a JSON string holding JSON is read once more. */
 export function parseLenient(raw: string): unknown {
   let value: unknown = kUnreadable
-  // JSON as it is; else with the common departures undone; else repaired by jsonrepair.
-  for (const attempt of [() => raw, () => plainJson(raw), () => jsonrepair(plainJson(raw)), () => jsonrepair(raw)]) {
+  // JSON as it is; else with the common departures undone; else JSON5 (unquoted keys, hex, `+1`);
+  // else YAML, for text that opens no bracket (jsonrepair would read each of its lines as a
+  // string); else repaired by jsonrepair.
+  const bracketed = /^\s*[[{"']/.test(raw)
+  const readings: (() => unknown)[] = [
+    () => JSON.parse(raw),
+    () => JSON.parse(plainJson(raw)),
+    () => parseJson5(raw),
+    () => {
+      if (bracketed) throw new Error('not YAML')
+      const y: unknown = parseYaml(raw)
+      if (!y || typeof y !== 'object') throw new Error('not a YAML mapping')
+      return y
+    },
+    () => JSON.parse(jsonrepair(plainJson(raw))),
+    () => JSON.parse(jsonrepair(raw)),
+  ]
+  for (const reading of readings) {
     try {
-      value = JSON.parse(attempt())
+      value = reading()
       break
     } catch {
       // the next reading
@@ -86,49 +107,14 @@ export function snakeKey(key: string): string {
     .toLowerCase()
 }
 
-/** The words models use for each action (seed 001's nine, seed 003's, and common neighbours). */
-const kActionAliases: Record<string, string> = {
-  go_to: 'navigate', goto: 'navigate', open: 'navigate', open_url: 'navigate', visit: 'navigate', navigate_to: 'navigate', go: 'navigate',
-  tap: 'click', click_element: 'click', press_button: 'click',
-  type: 'input', fill: 'input', type_text: 'input', enter_text: 'input', input_text: 'input', set_value: 'input',
-  select_option: 'select', choose: 'select',
-  assert: 'verify', check: 'verify', expect: 'verify',
-  wait_for: 'wait', wait_for_selector: 'wait',
-  press_key: 'press', key_press: 'press', keypress: 'press',
-  scroll_to: 'scroll', scroll_down: 'scroll', scroll_up: 'scroll',
-  upload_file: 'upload',
-  run: 'run_action', call_action: 'run_action',
-  ask_user: 'ask', ask_human: 'ask', ask_person: 'ask', question: 'ask', request_input: 'ask', ask_for_input: 'ask', human_input: 'ask', handoff: 'ask', hand_off: 'ask',
-  scroll_and_collect: 'collect', collect_items: 'collect', gather: 'collect', read_all: 'collect', read_feed: 'collect', scrape: 'collect', extract_all: 'collect',
-  finish: 'done', answer: 'done', complete: 'done', final_answer: 'done', respond: 'done', reply: 'done',
-}
-
-/** Where each field of `params` may come from, first match wins (snake_case names). */
-const kParamAliases: Record<string, string[]> = {
-  url: ['url', 'href', 'link', 'address'],
-  target_id: ['target_id', 'id', 'element_id', 'ref', 'element_ref', 'agent_id', 'element_index'],
-  semantic_locator: ['semantic_locator', 'locator', 'element', 'target', 'element_description', 'target_description'],
-  fallback_selector: ['fallback_selector', 'css_selector', 'css'],
-  value: ['value', 'text', 'content', 'input', 'option'],
-  assertion: ['assertion', 'expected', 'expectation', 'condition'],
-  selector: ['selector'],
-  key: ['key', 'keys'],
-  direction: ['direction'],
-  action: ['action', 'action_name', 'name'],
-  args: ['args', 'arguments'],
-  answer: ['answer', 'result', 'message', 'final_answer', 'response', 'text', 'content'],
-  question: ['question', 'prompt', 'message', 'text', 'content'],
-  choices: ['choices', 'options', 'answers'],
-  limit: ['limit', 'max_items', 'max', 'count', 'items'],
-}
-
 /** Fields only one action has: elsewhere their words mean something else (`text` is typed, `options` chosen). */
 const kOwnFields: Record<string, string> = Object.fromEntries(kInstructions.flatMap((d) => (d.own ?? []).map((field) => [field, d.name])))
 
-const kTypeKeys = ['action_type', 'type', 'action', 'kind', 'command', 'op', 'operation', 'name']
 const kStepKeys = ['step_id', 'step', 'step_number', 'step_no', 'number']
-const kDescriptionKeys = ['description', 'reason', 'desc', 'why', 'rationale', 'explanation', 'thought', 'comment', 'note']
+const kDescriptionKeys = ['description', 'reason', 'desc', 'why', 'rationale', 'explanation', 'thought', 'comment', 'note', 'reasoning']
 const kParamsKeys = ['params', 'parameters', 'arguments', 'args', 'input', 'fields']
+/** Keys that are commentary beside a step written as `{word: params}` (browser-use's `current_state` sits beside its list). */
+const kCommentKeys = new Set([...kDescriptionKeys, ...kStepKeys, 'success', 'id', 'current_state', 'evaluation', 'memory', 'next_goal'])
 
 function record(v: unknown): Record<string, unknown> | null {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
@@ -143,52 +129,113 @@ function snakeRecord(v: Record<string, unknown>): Record<string, unknown> {
   return out
 }
 
-function actionWord(v: unknown): string | undefined {
+/** The actions a word may mean: Ava's own name, else every dialect's (kDialects). */
+function actionWord(v: unknown): readonly InstructionName[] | undefined {
   if (typeof v !== 'string') return undefined
   const w = snakeKey(v.trim())
-  if (instructionKind(w)) return w
-  return kActionAliases[w]
+  if (instructionKind(w)) return [w as InstructionName]
+  return kActionWords.get(w)
+}
+
+/** The fields each action takes (its descriptor's, a point's `y` with its `x`, a collect's list). */
+function takes(type: string): Set<string> {
+  const d = instructionKind(type) as { all?: readonly string[]; oneOf?: readonly string[]; own?: readonly string[] } | undefined
+  const out = new Set<string>([...(d?.all ?? []), ...(d?.oneOf ?? []), ...(d?.own ?? [])])
+  if (out.has('x')) out.add('y')
+  if (type === 'collect') for (const f of ['target_id', 'semantic_locator', 'fallback_selector']) out.add(f)
+  return out
+}
+
+/** A params object, or a JSON text holding one (OpenAI's function calls carry `arguments` as text). */
+function paramsRecord(v: unknown): Record<string, unknown> | null {
+  if (typeof v === 'string' && /^\s*\{/.test(v)) return record(parseLenient(v))
+  return record(v)
+}
+
+/** `{"type": "function", "function": {"name": …, "arguments": …}}`: the call itself. */
+function unwrapCall(o: Record<string, unknown>): Record<string, unknown> {
+  for (const k of kCallKeys) {
+    const inner = record(o[k])
+    // The call's own `id` names the call, not an element.
+    if (inner && ('name' in inner || 'arguments' in inner)) return { ...o, id: undefined, ...snakeRecord(inner), [k]: undefined }
+  }
+  return o
+}
+
+/** A word that means two actions: the one whose required fields the step has, else none (ask again). */
+function resolve(words: readonly InstructionName[], from: Record<string, unknown>): InstructionName | undefined {
+  if (words.length === 1) return words[0]
+  const has = (field: string) => (kFieldNames[field as MappedField] ?? [field]).some((n) => from[n] !== undefined && from[n] !== null && from[n] !== '')
+  const shown = words.filter((w) => {
+    const all = (instructionKind(w) as { all?: readonly string[] } | undefined)?.all ?? []
+    return all.length > 0 && all.every(has)
+  })
+  return shown.length === 1 ? shown[0] : undefined
 }
 
 /** Maps any one-step shape onto `{step_id, action_type, params, description}`; the schema judges the result. */
-function mapShape(value: unknown, index: number): unknown {
+function mapShape(value: unknown, index: number, raw: string): unknown {
   const top = record(value)
   if (!top) return value
-  const o = snakeRecord(top)
+  let o = unwrapCall(snakeRecord(top))
   // The action's word: the first type-like key that holds a known word.
   let typeKey: string | undefined
-  let type: string | undefined
+  let words: readonly InstructionName[] | undefined
   for (const k of kTypeKeys) {
     const w = actionWord(o[k])
     if (w) {
       typeKey = k
-      type = w
+      words = w
       break
     }
   }
-  if (!type) return value
+  if (!words) {
+    // `{"click_element_by_index": {"index": 3}}` (browser-use): the word is the one key that is not commentary.
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined && !kCommentKeys.has(k))
+    const typed = kTypeKeys.some((k) => o[k] !== undefined)
+    const w = keys.length === 1 && !typed ? actionWord(keys[0]) : undefined
+    if (!w) return value
+    const inner = o[keys[0]]
+    const own = paramsRecord(inner)
+    o = { ...o, [keys[0]]: undefined, __word: keys[0], ...(own ? { params: own } : inner === null || inner === true ? {} : { __scalar: inner }) }
+    typeKey = '__word'
+    words = w
+  }
   const own = (() => {
     for (const k of kParamsKeys) {
-      const r = record(o[k])
+      const r = paramsRecord(o[k])
       // run_action's `args` are its own arguments, not the step's params.
-      if (r && !(type === 'run_action' && k === 'args' && !('action' in r))) return { key: k, value: snakeRecord(r) }
+      if (r && !(words.includes('run_action') && k === 'args' && !('action' in r))) return { key: k, value: snakeRecord(r) }
     }
     return null
   })()
-  const from = { ...o, ...(own?.value ?? {}) }
+  const from: Record<string, unknown> = { ...o, ...(own?.value ?? {}) }
+  const type = resolve(words, from)
+  if (!type) {
+    const word = String(o[typeKey!])
+    return new InstructionError('SCHEMA', `"${word}" could mean ${words.join(' or ')}; Ava does not guess which. Write one of them as action_type.`, raw, [{ path: 'action_type', message: `"${word}" is ambiguous: ${words.join(' or ')}` }])
+  }
+  if (o.__scalar !== undefined) {
+    // `{"go_to_url": "https://…"}`, `{"done": "the answer"}`: the one value is the action's first field.
+    const first = [...(instructionKind(type) as { all?: readonly string[] }).all ?? [], ...((instructionKind(type) as { own?: readonly string[] }).own ?? [])][0]
+    if (first) from[first] = o.__scalar
+  }
   const used = new Set<string>([typeKey!, ...(own ? [own.key] : [])])
+  const wanted = takes(type)
   const params: Record<string, unknown> = {}
-  for (const [field, names] of Object.entries(kParamAliases)) {
+  for (const [field, names] of Object.entries(kFieldNames) as [MappedField, readonly string[]][]) {
     if (kOwnFields[field] && kOwnFields[field] !== type) continue
-    if (field === 'value' && (type === 'done' || type === 'ask')) continue
     if (field === 'selector' && type !== 'wait') {
       // Anywhere else a bare `selector` is the CSS fallback.
-      if (from.selector !== undefined && from.fallback_selector === undefined) params.fallback_selector = scalar(from.selector)
+      if (from.selector !== undefined && from.fallback_selector === undefined && wanted.has('fallback_selector')) params.fallback_selector = formed('fallback_selector', scalar(from.selector)).fallback_selector
       continue
     }
+    if (!wanted.has(field) && !(field === 'y' && wanted.has('x'))) continue
+    if (params[field] !== undefined) continue
     for (const n of names) {
       if (used.has(n) || from[n] === undefined || from[n] === null) continue
-      params[field] = field === 'args' || field === 'choices' ? from[n] : field === 'limit' ? Number(from[n]) : scalar(from[n])
+      const v = field === 'args' || field === 'choices' ? from[n] : field === 'limit' ? Number(from[n]) : scalar(from[n])
+      Object.assign(params, formed(field, v))
       used.add(n)
       break
     }
@@ -200,8 +247,10 @@ function mapShape(value: unknown, index: number): unknown {
   }
   if (typeof params.direction === 'string') params.direction = params.direction.toLowerCase()
   const word = snakeKey(String(o[typeKey!]))
-  if (type === 'scroll' && params.direction === undefined && (word === 'scroll_down' || word === 'scroll_up')) params.direction = word.slice(7)
-  if (type === 'done' && params.answer === undefined && typeof from.value === 'string') params.answer = from.value
+  if (type === 'scroll' && params.direction === undefined && /_(down|up)$/.test(word)) params.direction = /_(down|up)$/.exec(word)![1]
+  if (type === 'scroll' && params.direction === undefined && word === 'next_chunk') params.direction = 'down'
+  if (type === 'scroll' && params.direction === undefined && word === 'prev_chunk') params.direction = 'up'
+  if (type === 'press' && params.key === undefined && word === 'enter') params.key = 'Enter'
   let step = index + 1
   for (const k of kStepKeys) {
     const n = Number(o[k])
@@ -210,8 +259,13 @@ function mapShape(value: unknown, index: number): unknown {
       break
     }
   }
-  const described = kDescriptionKeys.map((k) => o[k]).find((v) => typeof v === 'string' && v.trim())
+  const described = kDescriptionKeys.map((k) => o[k] ?? own?.value[k]).find((v) => typeof v === 'string' && v.trim())
   return { step_id: step, action_type: type, params, ...(described ? { description: described } : {}) }
+}
+
+/** A value in another dialect's form, as Ava's fields hold it (kFieldForms). */
+function formed(field: MappedField, v: unknown): Record<string, unknown> {
+  return kFieldForms[field]?.(v) ?? { [field]: v }
 }
 
 /** Numbers and booleans as the text fields hold them. */

@@ -18,6 +18,9 @@
  * that turns out to hold no instruction (a ```json example in an answer) is prose too. The splitter
  * only tracks nesting, strings, comments and keys; it never parses values.
  */
+import { kInstructionNames } from '../vocabulary'
+import { kActionWords, kCallKeys, kTemplateMarkers, kTypeKeys as kTypeKeyList, kWrapperKeys as kWrapperKeyList } from './dialects'
+
 export interface StreamEvents {
   /** Text outside the instructions, in arrival order. */
   prose(text: string): void
@@ -50,13 +53,18 @@ export interface InstructionSplitter {
   end(): { truncated: string | null; sawArray: boolean }
 }
 
-/** Keys whose container value holds the steps (compared after dropping case, `_` and `-`). */
-const kWrapperKeys = new Set(['steps', 'instructions', 'instruction', 'plan', 'actions', 'action', 'commands', 'tasks', 'step'])
-/** Keys that make an object one instruction (the reader knows the words they may hold). */
-const kTypeKeys = new Set(['actiontype', 'type', 'action', 'kind', 'command', 'op', 'operation', 'name'])
 const bareKey = (k: string) => k.replace(/[-_\s]/g, '').toLowerCase()
+/** Keys whose container value holds the steps (compared after dropping case, `_` and `-`; dialects.ts). */
+const kWrapperKeys = new Set(kWrapperKeyList.map(bareKey))
+/** Keys that make an object one instruction (the reader knows the words they may hold). */
+const kTypeKeys = new Set([...kTypeKeyList, ...kCallKeys].map(bareKey))
+/** Every word for an action, Ava's and the dialects': an object whose one key is one is a step (`{"go_to_url": {…}}`). */
+const kWords = new Set([...kInstructionNames, ...kActionWords.keys()].map(bareKey))
 
-type Opening = { at: number; kind: '[' | '{' | '"' }
+type Opening = { at: number; kind: '[' | '{' | '"' | 'yaml' }
+/** Fences whose body is read as instructions: JSON and its lenient kin, and YAML (read line by line). */
+const kJsonFences = new Set(['json', 'json5', 'jsonc'])
+const kYamlFences = new Set(['yaml', 'yml'])
 
 /**
  * Where the instructions opened at `s[i]` start, 'no' if the text there opens none, or 'wait' if
@@ -74,17 +82,19 @@ function opens(s: string, i: number, atStart: boolean): Opening | 'no' | 'wait' 
   if (i === s.length) return 'wait'
   if (s[i] === '`') {
     const nl = s.indexOf('\n', i)
-    const fence = /^(`{1,3})([A-Za-z]*)([ \t\r]*)$/.exec(nl < 0 ? s.slice(i) : s.slice(i, nl))
+    const fence = /^(`{1,3})([A-Za-z][A-Za-z0-9]*|)([ \t\r]*)$/.exec(nl < 0 ? s.slice(i) : s.slice(i, nl))
     if (!fence) return 'no'
     const [, ticks, info, trail] = fence
     const lang = info.toLowerCase()
-    const ok = lang === 'json' || (atStart && lang === '')
+    const ok = kJsonFences.has(lang) || kYamlFences.has(lang) || (atStart && lang === '')
     if (nl < 0) {
       // A fence line still arriving: wait while it can still become ```json (or ``` at the start).
       if (ticks.length < 3) return info === '' ? 'wait' : 'no'
-      return ok || (!trail && 'json'.startsWith(lang)) ? 'wait' : 'no'
+      return ok || (!trail && [...kJsonFences, ...kYamlFences].some((f) => f.startsWith(lang))) ? 'wait' : 'no'
     }
     if (ticks.length < 3 || !ok) return 'no'
+    // A YAML block opens at its first line; its items are read line by line.
+    if (kYamlFences.has(lang)) return { at: nl + 1, kind: 'yaml' }
     for (i = nl + 1; i < s.length && /\s/.test(s[i]); i++);
     if (i === s.length) return 'wait'
     fenced = true
@@ -106,7 +116,8 @@ function opens(s: string, i: number, atStart: boolean): Opening | 'no' | 'wait' 
   if (k === s.length) return 'wait'
   const n = s[k]
   if (c === '[') return n === '{' || (n === ']' && (atStart || fenced)) ? { at: i, kind: '[' } : 'no'
-  if (c === '{') return n === '"' || n === "'" ? { at: i, kind: '{' } : 'no'
+  // In a fence, JSON5's bare keys (`{action: 'click'}`) too.
+  if (c === '{') return n === '"' || n === "'" || (fenced && /[A-Za-z_$]/.test(n ?? '')) ? { at: i, kind: '{' } : 'no'
   return n === '[' || n === '{' ? { at: i, kind: '"' } : 'no'
 }
 
@@ -125,6 +136,100 @@ const kOpenTag = /^\s*<think(?:ing)?>/i
  * instructions before the tag at all, so a plan drafted in the reasoning never runs.
  */
 export function createInstructionSplitter(events: StreamEvents, opts: SplitterOptions = {}): InstructionSplitter {
+  const inner = createReasoningSplitter(events, opts)
+  const markers = createMarkerFilter((t) => inner.push(t))
+  return {
+    push: (chunk) => markers.push(chunk),
+    stop: () => inner.stop(),
+    end() {
+      markers.end()
+      return inner.end()
+    },
+  }
+}
+
+/**
+ * Rewrites chat-template markers a server passed through raw (dialects.ts `kTemplateMarkers`) into
+ * what they stand for, however the stream cuts them: a marker's start is held until it is known
+ * to be one or not.
+ */
+export function createMarkerFilter(out: (text: string) => void): { push(chunk: string): void; end(): void } {
+  let pending = ''
+  let open: 'think' | 'call' | null = null
+  let header: { marker: (typeof kTemplateMarkers)[number]; from: number } | null = null
+  const send = (t: string) => void (t && out(t))
+  function scan(final: boolean): void {
+    for (;;) {
+      if (header) {
+        const end = pending.indexOf(header.marker.until!, header.from)
+        if (end < 0) {
+          if (final) {
+            send(pending)
+            pending = ''
+          }
+          return
+        }
+        const m = header.marker
+        const opened = m.call?.(pending.slice(0, end))
+        send(opened ?? m.becomes)
+        if (opened !== undefined && m.opens) open = m.opens
+        pending = pending.slice(end + m.until!.length)
+        header = null
+        continue
+      }
+      let at = -1
+      let hit: (typeof kTemplateMarkers)[number] | undefined
+      for (const m of kTemplateMarkers) {
+        const k = pending.indexOf(m.marker)
+        if (k >= 0 && (at < 0 || k < at)) {
+          at = k
+          hit = m
+        }
+      }
+      if (!hit) {
+        // Hold back what may be the start of a marker.
+        let keep = 0
+        if (!final) {
+          for (let n = Math.min(pending.length, 48); n > 0 && !keep; n--) {
+            const tail = pending.slice(-n)
+            if (kTemplateMarkers.some((m) => m.marker.startsWith(tail))) keep = n
+          }
+        }
+        send(pending.slice(0, pending.length - keep))
+        pending = pending.slice(pending.length - keep)
+        return
+      }
+      send(pending.slice(0, at))
+      pending = pending.slice(at + hit.marker.length)
+      if (hit.until) {
+        header = { marker: hit, from: 0 }
+        continue
+      }
+      const ending = open ? hit.ends?.[open] : undefined
+      if (ending !== undefined) {
+        send(ending)
+        open = null
+      } else {
+        send(hit.becomes)
+        if (hit.opens) open = hit.opens
+      }
+    }
+  }
+  return {
+    push(chunk) {
+      pending += chunk
+      scan(false)
+    },
+    end() {
+      scan(true)
+      if (open === 'call') out('}\n')
+      open = null
+    },
+  }
+}
+
+/** The splitter, after the markers: see `createInstructionSplitter`. */
+function createReasoningSplitter(events: StreamEvents, opts: SplitterOptions): InstructionSplitter {
   let current = splitAnswer(events)
   let watching = true
   let seen = '' // the reply so far, while watching
@@ -213,12 +318,19 @@ interface Frame {
   typed: boolean
   expectKey: boolean
   parentList: boolean
+  /** How many keys it has, and whether one is an action's word (`{"go_to_url": {…}}` is a step if it is the only one). */
+  keys: number
+  keyed: boolean
+  /** A type key's value is a known action word (an object inside a sentence must have one to be a step). */
+  worded: boolean
 }
 
 /** The splitter proper; `pristine`: nothing read so far opened instructions or a reasoning block. */
 function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): boolean } {
   // think → prose → json → (close: the fence, if it had one) → between (NDJSON) → after: prose to the end.
-  let state: 'think' | 'prose' | 'json' | 'quoted' | 'close' | 'between' | 'after' = 'think'
+  let state: 'think' | 'prose' | 'json' | 'quoted' | 'yaml' | 'close' | 'between' | 'after' = 'think'
+  let inline = false // the value opened inside a line of prose: a step only with a known action word
+  let yaml = { lines: [] as string[], indent: -1, line: '' } // a ```yaml block: its lines so far, the items' indent
   let atStart = true // nothing but white space so far: the reply may still open with instructions
   let held = '' // text not handed on yet
   let partial = '' // the start of the current line, handed on already ('' when held begins a line)
@@ -262,6 +374,8 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
         return scanThink()
       case 'after':
         return say(text)
+      case 'yaml':
+        return scanYaml(text)
       case 'json': {
         if (held) {
           text = held + text // a `/` that may open a comment
@@ -274,8 +388,7 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
       case 'quoted': {
         const rest = scanQuoted(text)
         if (rest === null) return
-        state = 'after'
-        return feed(rest)
+        return afterValue(rest, true)
       }
       case 'between':
         held += text
@@ -327,10 +440,19 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     feed(rest)
   }
 
-  function openValue(o: Opening, from: number): void {
+  function openValue(o: Opening, from: number, within = false): void {
     opened = true
+    inline = within
     opener = held.slice(from, o.at)
     fenced = opener.includes('`')
+    if (o.kind === 'yaml') {
+      const rest = held.slice(o.at)
+      held = ''
+      sawBefore = sawArray
+      yaml = { lines: [], indent: -1, line: '' }
+      state = 'yaml'
+      return feed(rest)
+    }
     const rest = held.slice(o.at + 1)
     held = ''
     sawBefore = sawArray
@@ -339,7 +461,55 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     feed(rest)
   }
 
-  function startValue(kind: Opening['kind']): void {
+  /**
+   * What follows a value: prose again, where another block or object may open (several fenced
+   * blocks, one per step, and objects between sentences). `midLine`: the value ended inside a line.
+   */
+  function afterValue(rest: string, midLine: boolean): void {
+    state = 'prose'
+    atStart = false
+    partial = midLine ? '}' : ''
+    held = ''
+    feed(rest)
+  }
+
+  /**
+   * A ```yaml block, one complete line at a time: a list item (`- action: click`) is handed on,
+   * dedented into a mapping, when the next item at its indent begins or the fence closes; a block
+   * with no list is one step. The reader parses each item's YAML (read.ts).
+   */
+  function scanYaml(text: string): void {
+    yaml.line += text
+    for (let nl = yaml.line.indexOf('\n'); nl >= 0 && !stopped; nl = yaml.line.indexOf('\n')) {
+      const line = yaml.line.slice(0, nl).replace(/\r$/, '')
+      yaml.line = yaml.line.slice(nl + 1)
+      if (/^ {0,3}(`{3,}|~{3,})\s*$/.test(line)) {
+        yamlItem(true)
+        const rest = yaml.line
+        yaml.line = ''
+        return afterValue(rest, false)
+      }
+      const item = /^(\s*)- /.exec(line)
+      if (item && (yaml.indent < 0 || item[1].length === yaml.indent)) {
+        if (yaml.indent >= 0) yamlItem(false)
+        else yaml.lines = [] // the wrapper's key (`steps:`) is no step
+        yaml.indent = item[1].length
+        yaml.lines.push(`${item[1]}  ${line.slice(item[0].length)}`)
+      } else yaml.lines.push(line)
+    }
+  }
+
+  function yamlItem(last: boolean): void {
+    const lines = yaml.lines.filter((l) => l.trim() && !l.trim().startsWith('#'))
+    yaml.lines = []
+    if (!lines.length || (last && yaml.indent < 0 && !lines.some((l) => /^\s*[\w-]+\s*:/.test(l)))) return
+    const cut = Math.min(...lines.map((l) => /^\s*/.exec(l)![0].length))
+    sawArray = true
+    valueEmitted++
+    events.element(lines.map((l) => l.slice(cut)).join('\n'), index++)
+  }
+
+  function startValue(kind: '[' | '{' | '"'): void {
     valueEmitted = 0
     if (kind === '"') {
       state = 'quoted'
@@ -357,7 +527,7 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     }
     state = 'json'
     buf = kind
-    stack = [{ open: kind, start: 0, role: kind === '[' ? 'list' : 'maybe', emitted: 0, key: '', typed: false, expectKey: kind === '{', parentList: false }]
+    stack = [{ open: kind, start: 0, role: kind === '[' ? 'list' : 'maybe', emitted: 0, key: '', typed: false, expectKey: kind === '{', parentList: false, keys: 0, keyed: false, worded: false }]
   }
 
   /** Follows the prose's code blocks, one complete line at a time (CommonMark fences, simplified). */
@@ -380,6 +550,7 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     let i = 0
     if (partial) {
       const nl = held.indexOf('\n')
+      if (inlineIn(partial, 0, nl < 0 ? held.length : nl)) return
       if (nl < 0) {
         partial += held
         say(held)
@@ -402,6 +573,7 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
         return openValue(r, i)
       }
       const nl = held.indexOf('\n', i)
+      if (inlineIn('', i, nl < 0 ? held.length : nl)) return
       if (nl < 0) {
         partial = held.slice(i)
         say(held)
@@ -413,6 +585,37 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     }
   }
 
+  /**
+   * An object opening inside a line of prose, outside inline code and code blocks (`I will click
+   * it: {"action": "click", "index": 3}`): opened (true), or the text up to a `{` whose next
+   * character has not come yet is handed on and the rest held (true); false when the line has none.
+   * Such an object is a step only if its type key holds a known action word (close()).
+   */
+  function inlineIn(before: string, from: number, to: number): boolean {
+    if (code !== null || kFenceLine.test(before + held.slice(from, to)) || /^( {4}|\t)/.test(before || held.slice(from, to))) return false
+    let ticks = (before.match(/`/g) ?? []).length
+    for (let k = from; k < to; k++) {
+      const c = held[k]
+      if (c === '`') ticks++
+      if (c !== '{' || ticks % 2) continue
+      let j = k + 1
+      while (j < to && (held[j] === ' ' || held[j] === '\t')) j++
+      if (j === to && to === held.length) {
+        say(held.slice(0, k))
+        partial = before + held.slice(from, k) || ' '
+        held = held.slice(k)
+        return true
+      }
+      if (held[j] === '"' || held[j] === "'") {
+        say(held.slice(0, k))
+        partial = ''
+        openValue({ at: k, kind: '{' }, k, true)
+        return true
+      }
+    }
+    return false
+  }
+
   /** Drops the line that closes the value's fence; what follows it is prose. */
   function closeFence(final: boolean): void {
     const t = held.trimStart()
@@ -420,14 +623,13 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
       const nl = t.indexOf('\n')
       if (nl < 0 && !final) return
       held = ''
-      state = 'after'
-      return say(nl < 0 ? '' : t.slice(nl + 1))
+      return afterValue(nl < 0 ? '' : t.slice(nl + 1), false)
     }
     if (!final && '``'.startsWith(t)) return // white space, or the fence still arriving
-    state = 'after'
     const all = held
     held = ''
-    say(final && !t ? '' : all)
+    if (final) return say(t ? all : '')
+    afterValue(all, false)
   }
 
   /** After an instruction object: another one may follow (NDJSON), else the rest is prose. */
@@ -446,7 +648,8 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     if (fenced) return closeFence(final)
     const all = held
     held = ''
-    say(all)
+    if (final) return say(all)
+    afterValue(all, false)
   }
 
   /** The value was no instruction after all (an object in an answer): it is prose. */
@@ -467,7 +670,9 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
   function keyDone(f: Frame): void {
     if (!f.expectKey || !token) return
     f.key = bareKey(token)
+    f.keys++
     if (kTypeKeys.has(f.key)) f.typed = true
+    else if (kWords.has(f.key)) f.keyed = true
     f.expectKey = false
     token = ''
   }
@@ -477,7 +682,8 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     const f = stack.pop()!
     const text = buf.slice(f.start)
     if (f.role === 'maybe' && f.emitted === 0) {
-      if (f.parentList || f.typed || stack.length > 0) emit(text)
+      const step = f.parentList || stack.length > 0 || (inline ? f.worded || (f.keyed && f.keys === 1) : f.typed || (f.keyed && f.keys === 1))
+      if (step) emit(text)
       else return false
     } else if (f.role === 'plain' && f.parentList) emit(text)
     return true
@@ -488,7 +694,7 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     let role: Frame['role'] = 'plain'
     if (p.role === 'list') role = c === '{' ? 'maybe' : 'plain'
     else if (p.role === 'maybe' && p.open === '{' && kWrapperKeys.has(p.key)) role = c === '[' ? 'list' : 'maybe'
-    stack.push({ open: c, start: buf.length - 1, role, emitted: 0, key: '', typed: false, expectKey: c === '{', parentList: p.role === 'list' })
+    stack.push({ open: c, start: buf.length - 1, role, emitted: 0, key: '', typed: false, expectKey: c === '{', parentList: p.role === 'list', keys: 0, keyed: false, worded: false })
   }
 
   /** Scans inside the value; returns the text after it, or null while it is open. */
@@ -510,13 +716,14 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
         else if (c === '\\') escaped = true
         else if (c === inString) {
           inString = null
+          if (!f.expectKey && kTypeKeys.has(f.key) && kWords.has(bareKey(token))) f.worded = true
           if (f.expectKey) continue // the key, once its `:` comes
           else if (f.role === 'list' && stack.length > 0) {
             // A bare string element: handed on so the reader can read it (a JSON string holding one) or reject it.
             const start = buf.lastIndexOf(c, buf.length - 2)
             emit(buf.slice(start))
           }
-        } else if (f.expectKey && token.length < 40) token += c
+        } else if ((f.expectKey || kTypeKeys.has(f.key)) && token.length < 40) token += c
         continue
       }
       if (c === '/' && (chunk[i + 1] === '/' || chunk[i + 1] === '*' || i + 1 === chunk.length)) {
@@ -532,7 +739,7 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
       }
       if (c === '"' || c === "'") {
         inString = c
-        if (f.expectKey) token = ''
+        if (f.expectKey || kTypeKeys.has(f.key)) token = ''
         // A string element's start, for a list of strings.
         continue
       }
@@ -544,8 +751,12 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
         if (!close()) return (asProse(chunk.slice(i + 1)), null)
         if (stack.length === 0) {
           buf = ''
-          state = valueEmitted > 0 ? 'between' : fenced ? 'close' : 'after'
-          return chunk.slice(i + 1)
+          if (valueEmitted > 0 || fenced) {
+            state = valueEmitted > 0 ? 'between' : 'close'
+            return chunk.slice(i + 1)
+          }
+          afterValue(chunk.slice(i + 1), true)
+          return null
         }
         continue
       }
@@ -611,6 +822,12 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     } else if (state === 'close') closeFence(true)
     else if (state === 'between') between(true)
     else if (state === 'prose') say(held) // a line that never opened instructions is prose after all
+    else if (state === 'yaml') {
+      // The closing fence may be the reply's last line, with no newline after it.
+      if (!/^ {0,3}(`{3,}|~{3,})\s*$/.test(yaml.line)) yaml.lines.push(yaml.line)
+      yaml.line = ''
+      yamlItem(true)
+    }
     else if (state === 'quoted') {
       const r = inner!.end()
       truncated = r.truncated
@@ -621,7 +838,7 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     } else if (state === 'json') {
       const top = stack[0]
       // An unfinished object that never looked like an instruction is prose; anything else was cut.
-      if (top.role === 'maybe' && valueEmitted === 0 && !stack.some((f) => f.typed || kWrapperKeys.has(f.key))) {
+      if (top.role === 'maybe' && valueEmitted === 0 && !stack.some((f) => (inline ? f.worded : f.typed || kWrapperKeys.has(f.key)))) {
         say(opener + buf)
         sawArray = sawBefore
       }

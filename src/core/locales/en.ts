@@ -188,6 +188,7 @@ export default {
   "outcome.stopped": "Stopped.",
   "outcome.invalidStep": "The model’s step {n} was not a valid instruction, so Ava stopped before it.",
   "outcome.streamCut": "The answer broke off in the middle of step {n}; the steps before it ran.",
+  "outcome.cutAtLimit": "The model’s answer was cut off by its token limit after {n} complete steps; Ava ran them and asked the model for the rest.",
   "outcome.replayFailed": "Replaying the saved steps failed at step {n}, so they were dropped. Retry to plan afresh.",
   "outcome.offsite": "The page tried to go to a site Ava may not visit, so the run stopped.",
   "outcome.blockedResponse": "The page answered with a program to download, or sent the run on to a site Ava may not visit, so the run stopped. Nothing was downloaded.",

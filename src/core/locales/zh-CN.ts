@@ -182,6 +182,7 @@ export default {
   "outcome.stopped": "已停止。",
   "outcome.invalidStep": "模型给出的第 {n} 步不是有效指令，Ava 在它之前停下了。",
   "outcome.streamCut": "回答在第 {n} 步中途断开了，之前的步骤已经执行。",
+  "outcome.cutAtLimit": "模型的回答因达到令牌上限被截断，完整的 {n} 个步骤已执行，Ava 已请模型给出其余步骤。",
   "outcome.replayFailed": "重放已保存的步骤时在第 {n} 步失败，这些步骤已删除。请重试以重新规划。",
   "outcome.offsite": "页面试图前往 Ava 不能访问的网站，运行已停止。",
   "outcome.blockedResponse": "页面返回了一个要下载的程序，或把运行带到了 Ava 不能访问的网站，运行已停止。没有下载任何文件。",

@@ -38,7 +38,8 @@ interface StreamCall {
   emit(text: string): void
   signal: AbortSignal
 }
-type Reply = string[] | ((call: StreamCall) => Promise<void>)
+/** `cutAtLimit`: the provider stopped the reply at its token limit (`finish_reason: length`). */
+type Reply = string[] | ((call: StreamCall) => Promise<void>) | { chunks: string[]; cutAtLimit: true }
 
 function deferred<T = void>() {
   let resolve!: (v: T) => void
@@ -104,13 +105,13 @@ function world(o: WorldOptions = {}) {
         if (!r) throw new Error('the model was called more often than the test scripted')
         if (typeof r === 'function') await r({ messages: sent, emit: onText, signal })
         else
-          for (const c of r) {
+          for (const c of Array.isArray(r) ? r : r.chunks) {
             if (signal.aborted) throw signal.reason
             onText(c)
             await Promise.resolve()
           }
         log.push('llm end')
-        return { usage: { inputTokens: 100, outputTokens: 10 } }
+        return { usage: { inputTokens: 100, outputTokens: 10 }, ...(typeof r === 'object' && 'cutAtLimit' in r ? { cutAtLimit: true } : {}) }
       },
     },
     page: {
@@ -395,6 +396,27 @@ describe('stream', () => {
   })
 })
 
+describe('a reply cut at the token limit', () => {
+  it('runs the complete steps, says so, and asks the model for the rest', async () => {
+    const text = JSON.stringify([input(1, '#username', 'alice'), input(2, '#password', 'wonderland')])
+    const w = world({ replies: [{ chunks: chunk(text.slice(0, text.indexOf('wonderland'))), cutAtLimit: true }, reply(input(1, '#password', 'wonderland'), done('Signed in.'))] })
+    const state = await w.run()
+    expect(w.execCalls.map((c) => c.instruction.params.fallback_selector)).toEqual(['#username', '#password'])
+    expect(w.turn(1)).toContain('Your last reply was cut off by the token limit after 1 complete step, which ran. Reply with only the remaining steps')
+    expect(w.messages.filter((m) => m.role === 'system').map((m) => m.msg?.key)).toContain('outcome.cutAtLimit')
+    expect(w.errors()).toEqual([])
+    expect(state.status).toBe('done')
+  })
+
+  it('ends the run when reply after reply is cut before any step', async () => {
+    const cut = { chunks: chunk('[{"step_id": 1, "action_type": "inp'), cutAtLimit: true as const }
+    const w = world({ replies: [cut, cut, cut] })
+    const state = await w.run()
+    expect(w.llmCalls).toHaveLength(3)
+    expect(state.status).toBe('failed')
+  })
+})
+
 describe('act', () => {
   it('stops at a failed step with its reason, and skips the steps after it', async () => {
     const w = world({
@@ -591,7 +613,8 @@ describe('regenerate', () => {
   it('asks once more with the error attached when a reply holds an invalid instruction, which is not executed', async () => {
     const w = world({ replies: [reply(bad, input(2, '#u', 'alice')), reply(input(1, '#u', 'alice'), done('Done.'))] })
     const state = await w.run()
-    expect(w.turn(1)).toContain('Your last reply had an invalid instruction: Step 1 was not a valid instruction, so Ava stopped before it.')
+    // The model is told what was wrong with it, in the reader's words (the word it used, and the ones it may).
+    expect(w.turn(1)).toMatch(/Your last reply had an invalid instruction: Invalid instruction .*teleport.*expected one of "navigate"\|"click"/)
     expect(w.execCalls).toHaveLength(1)
     expect(w.steps().map((s) => [s.index, s.status])).toEqual([
       [0, 'failed'],
