@@ -90,7 +90,7 @@ const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]
   // "the Efficiency section": a section a person clicks is its collapsible header.
   [['section header', 'section heading', 'section', 'collapsible', 'accordion header', 'accordion', 'expander', 'collapse panel', '折叠面板', '折叠项', '折叠标题', '手风琴'], ['collapsible']],
   [['options list', 'option list', 'list box', 'listbox', 'combo box', 'combobox', 'select box', 'select', 'drop down', 'drop-down', 'dropdown', 'picker', '下拉列表', '下拉框', '下拉选择', '选择框', '选择器', '下拉'], ['combobox', 'listbox']],
-  [['menu item', 'menuitem', 'menu entry', '菜单项'], ['menuitem']],
+  [['menu item', 'menuitem', 'menu entry', 'submenu', 'sub-menu', 'sub menu', '菜单项', '子菜单'], ['menuitem']],
   [['tree item', 'treeitem', 'tree node', '树节点'], ['treeitem']],
   [['button', 'btn', '按钮'], ['button']],
   [['hyperlink', 'link', 'anchor', '超链接', '链接'], ['link']],
@@ -147,7 +147,7 @@ const kStopWords = new Set([
   'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form',
 ])
 /** Chinese verbs and particles; removed before Chinese is cut into pairs. */
-const kCjkStopWords = ['点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标',
+const kCjkStopWords = ['颗', '点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标',
   // Where it sits on the page ("顶部搜索框"): the kind and the words say which; a position word is no label.
   '顶部', '底部', '页面上方', '页面下方']
 
@@ -476,6 +476,12 @@ export function parseDescriptor(raw: string): Descriptor {
         }
       }
     }
+  }
+  // "the Comparisons section link", "章节链接": a link to a section of the page, not the
+  // section's collapsible header; "section" stays a word the link's target says (dom/words).
+  if (kindGroups.some((g) => g.includes('link')) && kindGroups.some((g) => g.length === 1 && g[0] === 'collapsible') && /(?<![A-Za-z])section(?![A-Za-z])|章节/i.test(beforeKinds)) {
+    kindGroups = kindGroups.filter((g) => !(g.length === 1 && g[0] === 'collapsible'))
+    text = `${text} section`
   }
   // A specific field kind with a generic word ("日期选择框", "date input"): the specific one.
   const specific = kindGroups.filter((g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'))

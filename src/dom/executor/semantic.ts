@@ -19,6 +19,8 @@ import { translateDescriptor } from '../../core/page/glossary'
 import { checkedState, nameOrGuess, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 import { idOfElement, listedElements } from '../observe'
+import { cellLabel, glyphWords, groupWords, partWords, peopleLabel, recordText } from '../words'
+import { kIconMeaning } from '../../core/page/icon-meaning'
 
 export { tokenize }
 
@@ -36,10 +38,15 @@ export const kInteractive = [
   '[class*=close]', '.el-collapse-item__header', '.ant-collapse-header',
   // Naive UI draws tabs, dropdown options and select boxes as plain divs with Vue handlers.
   '.n-tabs-tab', '.n-dropdown-option', '.n-base-selection',
+  // Widget parts people name on their own: a rating's stars, a colour picker, a spinner's arrows.
+  '.el-rate__item', '.ant-rate-star', '.n-rate__item', '.el-color-picker', '.ant-color-picker-trigger', '.n-color-picker',
+  '.el-input-number__increase', '.el-input-number__decrease', '.ant-input-number-handler-up', '.ant-input-number-handler-down',
 ].join(',')
 
 /** Field widgets drawn without a native field or a role: named by their form label, as a field is. */
 const kFieldWidget = '.n-base-selection'
+/** Colour pickers drawn by libraries (a native `input[type=color]` is its own kind: the colour field). */
+const kColorPicker = '.el-color-picker,.ant-color-picker-trigger,.n-color-picker'
 /** Number inputs of component libraries: a text input inside a stepper. */
 const kNumberWidget = '.n-input-number,.el-input-number,.ant-input-number'
 
@@ -142,7 +149,10 @@ function formLabel(el: Element): string {
 }
 
 function textAround(el: Element, rowCache: Map<Element, string>): string {
-  const parts: string[] = [formLabel(el)]
+  // What a person sees around it (dom/words): the group's name, the card or heading it belongs
+  // to, its row, its label by layout in a table of inputs, and the text just before it.
+  const parts: string[] = [formLabel(el), groupWords(el), recordText(el, rowCache)]
+  if (kFieldTags.test(el.localName)) parts.push(cellLabel(el))
   const row = el.closest(kRowish)
   if (row) {
     let t = rowCache.get(row)
@@ -241,7 +251,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const field = (el.localName === 'input' && !/^(submit|button|reset|image)$/i.test(el.getAttribute('type') ?? '')) || el.localName === 'select' || el.localName === 'textarea'
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
-  const row = role === 'treeitem' ? treeRow(el) : null
+  const row = role === 'treeitem' || role === 'menuitem' ? treeRow(el) : null
   // The one name computation (observe/names.ts); an icon-only control is named by its icon.
   const name = row ? spacedText(row) : field && !aria ? '' : nameOrGuess(el, role)
   // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
@@ -252,7 +262,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const editable = role === 'textbox' && !field ? editablePlaceholder(el) : ''
   if (editable) bits.push(editable)
   // A loose label beside a field names it when nothing else does (a `<span>` or `<div>` before it).
-  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push(textBefore(el, true))
+  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push(textBefore(el, true) || (field ? cellLabel(el) : ''))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
@@ -280,8 +290,11 @@ function isFieldEl(el: Element, role: string): boolean {
  * of children): what names it and what a person clicks, never the text of its children.
  */
 function treeRow(el: Element): Element | null {
+  // A menu item that opens a submenu is named and clicked by its title row (Element Plus
+  // `.el-sub-menu__title`, Ant Design's `.ant-menu-submenu-title`), never by its items' text.
+  if (el.getAttribute('role') === 'menuitem' && !el.hasAttribute('aria-haspopup') && !el.querySelector('[role=menu],ul')) return null
   const row = el.firstElementChild
-  return row && row.getAttribute('role') !== 'group' && !row.querySelector('[role=treeitem]') ? row : null
+  return row && row.getAttribute('role') !== 'group' && row.getAttribute('role') !== 'menu' && !row.querySelector('[role=treeitem],[role=menuitem]') ? row : null
 }
 
 function attrText(el: Element): string {
@@ -301,13 +314,6 @@ function attrText(el: Element): string {
  */
 const kIconNoise = new Set(['fa', 'fas', 'far', 'fab', 'fal', 'fad', 'fa-solid', 'fa-regular', 'icon', 'icons', 'material', 'material-icons', 'material-symbols', 'bi', 'glyphicon', 'mdi', 'ti', 'ri', 'btn', 'button', 'svg', 'sm', 'lg', 'xs', 'md', 'left', 'right', 'active'])
 const kIconPrefix = /^(?:fa|fas|far|bi|glyphicon|mdi|ti|ri|icon|icons|ico|btn|ql|el-icon|anticon|i|ic)[-_]/
-const kIconSynonyms: Record<string, string> = {
-  trash: 'delete bin 垃圾桶 删除', delete: 'trash 删除', bin: 'trash delete 垃圾桶', star: 'favorite 星标 收藏', heart: 'like favorite 喜欢 点赞',
-  like: 'heart 点赞 喜欢', reply: '回复', retweet: 'repost 转发', share: '分享', bold: '粗体 加粗', italic: '斜体', underline: '下划线',
-  link: '链接', attach: 'attachment 附件', archive: '归档', refresh: 'reload 刷新', search: '搜索', edit: 'pencil 编辑', pencil: 'edit 编辑',
-  close: '关闭', settings: 'gear 设置', gear: 'settings 设置', cog: 'settings 设置', menu: 'hamburger 菜单', bell: 'notifications 通知',
-  mail: 'e-mail email 邮件', message: 'e-mail mail 邮件', print: '打印', download: '下载', upload: '上传', copy: '复制', plus: 'add 添加', add: 'plus 添加', user: '用户', home: '首页',
-}
 function iconWords(el: Element, deep = true): string {
   const words: string[] = []
   const add = (raw: string) => {
@@ -325,7 +331,7 @@ function iconWords(el: Element, deep = true): string {
     if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p))) words.push(normalize(p.textContent).replace(/_/g, ' ').toLowerCase())
     if (p.localName === 'img') add((p.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''))
   }
-  const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconSynonyms[w] ?? '')
+  const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconMeaning[w] ?? '')
   return [...words, ...syn].join(' ').trim()
 }
 
@@ -446,9 +452,10 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
       return role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
     case 'combobox':
     case 'listbox':
-      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget)
+      // A colour picker is "the color picker" as a date picker is a picker.
+      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget) || el.matches(kColorPicker)
     case 'menuitem':
-      return role.startsWith('menuitem') || el.matches('.n-dropdown-option')
+      return role.startsWith('menuitem') || el.matches('.n-dropdown-option,.el-sub-menu__title,.ant-menu-submenu-title')
     case 'tab':
       return role === 'tab' || el.matches('.n-tabs-tab')
     case 'spinbutton':
@@ -544,7 +551,7 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   if (!stateFits(q, el)) return null
   const bits = ownBits(el, role, labels)
   const own = bits.join(' ')
-  const label = own.slice(0, 50) || normalize(el.textContent).slice(0, 50)
+  const label = own.slice(0, 50) || normalize(el.textContent).slice(0, 50) || peopleLabel(el)
   const kindNote = q.kinds.length ? `kind ${q.kinds.join('/')} ${fit === 1 ? 'yes' : fit > 0 ? 'maybe' : 'no'}` : ''
   if (roleOnly(q)) {
     if (fit < 1) return null
@@ -554,7 +561,7 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   const ownTokens = new Set(tokenize(own))
   const title = el.getAttribute('title')
   // A tooltip beside a name counts as an attribute does, not as the name (ownBits).
-  const icon = iconWordsIfBare(el)
+  const icon = `${iconWordsIfBare(el)} ${partWords(el, role)} ${glyphWords(el)}`.trim()
   const attrs = `${title && !bits.includes(normalize(title)) ? `${attrText(el)} ${title.toLowerCase()}` : attrText(el)}${icon ? ` ${icon}` : ''}`
   const attrTokens = new Set(tokenize(attrs))
   let near: Set<string> | undefined
@@ -851,7 +858,7 @@ class PageIndex {
         if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
         const field = /^(input|select|textarea)$/.test(el.localName) || el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
         const text = el.textContent ?? ''
-        const extra = `${iconWordsIfBare(el, text)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
+        const extra = `${iconWordsIfBare(el, text)} ${partWords(el, el.getAttribute('role') ?? '')} ${glyphWords(el)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
         const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
         // An icon-only control shows no text: its guessed name stands in (observe/names.ts).
         const after = ` ${text.trim() || field ? text : nameOrGuess(el, roleOf(el))}`.toLowerCase()
@@ -886,7 +893,8 @@ function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>()
     if (s.el.closest(`[${kAvaUiAttr}]`)) continue
     let proxy = visibleProxy(s.el)
     // A tree item is acted on by its row; "collapse X" by the row's expand arrow, if it has one.
-    const row = proxy && roleOf(proxy) === 'treeitem' ? treeRow(proxy) : null
+    const proxyRole = proxy ? roleOf(proxy) : ''
+    const row = proxy && (proxyRole === 'treeitem' || proxyRole === 'menuitem') ? treeRow(proxy) : null
     // "the Python checkbox in the tree": the checkbox of the item's row.
     if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || (checkbox && row.querySelector('.el-checkbox,.ant-tree-checkbox,[role=checkbox],input[type=checkbox]')) || row
     if (!proxy) continue
@@ -1097,7 +1105,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
       if (weak.length >= kMaxCandidates || looked > bound) return
       if (taken.has(e.el) || !test(e) || !(anywhere || inScope(e.el))) continue
       looked++
-      distinctVisible([{ el: e.el, score: 0, label: normalize(e.el.textContent).slice(0, 50) || (e.el.getAttribute('aria-label') ?? ''), why }], kMaxCandidates, taken, weak)
+      distinctVisible([{ el: e.el, score: 0, label: peopleLabel(e.el, nameOrGuess(e.el, (e.role ??= roleOf(e.el)))), why }], kMaxCandidates, taken, weak)
     }
   }
   if (q.kinds.length) more((e) => fitOf(e) === 1, `kind ${q.kinds.join('/')} only`)
