@@ -16,7 +16,7 @@
 export type ControlKind =
   | 'button' | 'link' | 'textbox' | 'searchbox' | 'spinbutton' | 'checkbox' | 'radio' | 'combobox' | 'listbox' | 'option'
   | 'tab' | 'menuitem' | 'switch' | 'slider' | 'treeitem' | 'date' | 'time' | 'textarea' | 'collapsible' | 'close'
-  | 'editor'
+  | 'editor' | 'image'
 
 /** Containers a scope phrase can name; `named` is any container identified by its text only (a post, a card). */
 export type ScopeKind = 'main' | 'dialog' | 'alert' | 'tag' | 'row' | 'form' | 'table' | 'menu' | 'list' | 'nav' | 'header' | 'footer' | 'sidebar' | 'toolbar' | 'named'
@@ -97,6 +97,8 @@ const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]
   [['tab', '标签页', '选项卡'], ['tab']],
   // A rich text editor or a contenteditable area: typed into, named by its label or placeholder.
   [['rich text editor', 'rich-text editor', 'text editor', 'rich text box', 'rich text field', 'rich text area', 'rich text', 'editor', 'editable area', 'editable region', '富文本编辑器', '富文本框', '富文本', '编辑器', '可编辑区域', '编辑区域', '编辑区'], ['editor']],
+  // A picture a person names ("the Python logo", "the avatar"): found by its alt text and file name.
+  [['logo', 'image', 'picture', 'photo', 'avatar', 'img', '图片', '图像', '照片', '标志', '头像'], ['image'], true],
   [['switch', 'toggle', '开关'], ['switch']],
   [['slider', '滑块', '滑动条'], ['slider']],
   [['option', '选项'], ['option']],

@@ -43,6 +43,8 @@ export const kInteractive = [
   '.el-input-number__increase', '.el-input-number__decrease', '.ant-input-number-handler-up', '.ant-input-number-handler-down',
 ].join(',')
 
+/** Pictures named by their alt text, outside any control (a control's picture is part of its name). */
+const kPicture = 'img[alt]:not([alt=""])'
 /** Field widgets drawn without a native field or a role: named by their form label, as a field is. */
 const kFieldWidget = '.n-base-selection'
 /** Colour pickers drawn by libraries (a native `input[type=color]` is its own kind: the colour field). */
@@ -483,6 +485,8 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'option':
       // People call radios options ("the Male option").
       return role === 'option' || role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
+    case 'image':
+      return role === 'img' || el.localName === 'img'
     case 'editor':
       return ((el as HTMLElement).isContentEditable && el.hasAttribute('contenteditable')) || el.matches(kEditor)
     default:
@@ -751,6 +755,8 @@ function coveredBy(el: Element, modal: Element): boolean {
  */
 function sameAction(a: Element, b: Element): boolean {
   if (a.localName !== b.localName || roleOf(a) !== roleOf(b)) return false
+  // Two copies of one picture (a logo in the top and the bottom bar) are one thing to a person.
+  if (a.localName === 'img') return a.getAttribute('src') === b.getAttribute('src') && a.getAttribute('alt') === b.getAttribute('alt')
   // Two links to one page do the same whatever they say ("previous" and the page's title in a
   // documentation page's navigation bar); a link that is only a script hook ("#") does not count.
   const hrefA = a.getAttribute('href')
@@ -851,7 +857,9 @@ class PageIndex {
     this.labels = new LabelIndex()
     const seen = new Set<Element>()
     for (const root of roots) {
-      for (const el of interactiveIn(root)) {
+      // Pictures with words a person reads (alt text) are named things too: "the Python logo".
+      const pictures = [...root.querySelectorAll(kPicture)].filter((p) => !p.closest(kInteractive))
+      for (const el of [...interactiveIn(root), ...pictures]) {
         if (seen.has(el)) continue
         seen.add(el)
         // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.

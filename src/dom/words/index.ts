@@ -113,6 +113,14 @@ const kRecord = 'article,[role=article],.card,[class*=card],.post,[class*=post],
 /** Text longer than this is a page section, not one record. */
 const kRecordMaxChars = 200
 
+/** Text with a space between text nodes: `textContent` glues a card's title to its byline ("DuneFrank"). */
+function spacedText(el: Element): string {
+  const parts: string[] = []
+  const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */)
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '')
+  return normalizeText(parts.join(' '))
+}
+
 /**
  * The text of the record a control sits in (a product card, a post), as a person reads "Details
  * of Dune": '' when it sits in none, or in one as long as a page section. A permalink's record is
@@ -126,7 +134,7 @@ export function recordText(el: Element, cache?: Map<Element, string>): string {
   let t = cache?.get(card)
   if (t === undefined) {
     const raw = card.textContent ?? ''
-    t = raw.length > kRecordMaxChars * 3 ? '' : normalizeText(raw)
+    t = raw.length > kRecordMaxChars * 3 ? '' : spacedText(card)
     if (t.length > kRecordMaxChars) t = ''
     cache?.set(card, t)
   }
