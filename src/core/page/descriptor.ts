@@ -146,7 +146,7 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
 const kStopWords = new Set([
   'the', 'a', 'an', 'on', 'in', 'of', 'to', 'for', 'with', 'and', 'or', 'at', 'by', 'from', 'into', 'this', 'that', 'it', 'its', 'is',
   'click', 'press', 'tap', 'hit', 'type', 'enter', 'fill', 'choose', 'pick', 'open', 'element', 'area', 'named', 'labelled', 'labeled',
-  'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form',
+  'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form', 'your', 'my',
 ])
 /** Chinese verbs and particles; removed before Chinese is cut into pairs. */
 const kCjkStopWords = ['颗', '点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标',
@@ -306,6 +306,12 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   // "Contact Preference 里的 Phone 单选按钮", "性别里的 Female": a group named before 里的.
   const group = /^(.+?)\s*(?:里面的|里的|(?<!选)中的|下的)\s*(.+)$/u.exec(text)
   if (group && group[1].trim() && group[2].trim()) return { target: group[2], scope: { kind: 'named', name: group[1].replace(/\uE000/g, ' ').replace(/["“”「」]/g, '').trim() } }
+  // "like Ana's post": the post is a record named by its author, said after the target.
+  const owned = /^(.+?)\s+(@?[^\s'’]+)['’]s\s+(?:post|tweet|comment|card|message|review|answer|reply|photo|e-?mail|mail)$/iu.exec(text)
+  if (owned && owned[1].trim()) return { target: owned[1], scope: { kind: 'named', name: owned[2].replace(/^@/, '') } }
+  // "点赞 Bo 的帖子": the same in Chinese, the record after its author and 的.
+  const ownedZh = /^(.+?)\s+(@?\S+?)\s*的\s*(?:帖子|评论|卡片|消息|邮件|回复)$/u.exec(text)
+  if (ownedZh && ownedZh[1].trim()) return { target: ownedZh[1], scope: { kind: 'named', name: ownedZh[2].replace(/^@/, '') } }
   // "the dialog's close button", "@nibh's Reply"
   const pos = /^\s*(?:the\s+)?(@?[^\s']+(?:\s[^\s']+)?)['’]s\s+(.+)$/u.exec(text)
   if (pos) {
@@ -431,6 +437,9 @@ export function parseDescriptor(raw: string): Descriptor {
     return ' '
   })
   const beforeKinds = text
+  // "the Price spinner's up arrow", "the slider's handle": the widget owns the part said after
+  // it; the part is the target, and the widget's word stays a word its parts show (dom/words).
+  const owner = /(?<![A-Za-z])(spinner|stepper|slider|dropdown|select|number field)['’]s\s/i.exec(text)?.[1].toLowerCase()
   text = text.replace(kKindRe, (w) => {
     const k = kKindByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' ')) ?? kKindByWord.get(w.toLowerCase())
     if (!k) return w
@@ -439,6 +448,11 @@ export function parseDescriptor(raw: string): Descriptor {
     if (k.keep) kindWords.push(kHan.test(w) ? w.slice(0, 2) : w.toLowerCase().split(/[\s-]+/)[0])
     return ' '
   })
+  if (owner) {
+    const ownerKinds = kKindByWord.get(owner)?.kinds ?? []
+    kindGroups = kindGroups.filter((g) => g.join() !== ownerKinds.join())
+    text = `${text} ${owner.split(' ')[0]}`
+  }
   // A quoted glyph is the close control's ("the \"x\" of the dialog").
   if (quoted && kGlyphRe.test(quoted)) {
     kindGroups.push(['close'])

@@ -38,6 +38,7 @@ const kPairs: Array<[en: string, zh: string]> = [
   ['bio', '个人简介'], ['due date', '截止日期'], ['deadline', '截止日期'], ['about', '关于'], ['company', '公司'], ['consignee', '收货人'], ['recipient', '收件人'], ['zip code', '邮编'],
   // Bookings, bug trackers and editors: phrases before their words (存为草稿 is "save as draft", not "save" and "draft").
   ['check-in', '入住'], ['check-out', '退房'], ['check in', '入住'], ['check out', '退房'], ['report a bug', '报告错误'], ['save as draft', '存为草稿'],
+  ['volume', '音量'], ['event', '活动'], ['cv', '简历'], ['resume', '简历'], ['decrease', '减少'], ['increase', '增加'],
   ['rating', '评分'], ['star', '星'], ['color', '颜色'], ['colour', '颜色'], ['submenu', '子菜单'], ['logo', '标志'], ['slider', '滑块'], ['handle', '手柄'],
   ['signature', '签名'], ['calendar', '日历'], ['date of birth', '出生日期'], ['birth', '出生'], ['editor', '编辑器'], ['attachment', '附件'], ['subject', '主题'], ['year', '年份'], ['month', '月份'],
 ]

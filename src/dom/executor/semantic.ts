@@ -19,7 +19,7 @@ import { translateDescriptor } from '../../core/page/glossary'
 import { checkedState, nameOrGuess, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 import { idOfElement, listedElements } from '../observe'
-import { cellLabel, glyphWords, groupWords, partWords, peopleLabel, recordText } from '../words'
+import { cellLabel, glyphWords, groupWords, isDropdownToggle, isSliderHandle, partWords, peopleLabel, recordText, widgetFieldLabel } from '../words'
 import { kIconMeaning } from '../../core/page/icon-meaning'
 
 export { tokenize }
@@ -102,6 +102,10 @@ interface Scored {
   label: string
   /** Which words matched which field, and the kind: the debug trace's explanation. */
   why: string
+  /** Words said that are nowhere on or around it (Latin words; Chinese pairs cross word bounds). */
+  missing?: number
+  /** A word said is on the element itself (its name, attributes, kind), not only around it. */
+  anchored?: boolean
 }
 
 /** The element a person would click for a hidden native control (Element Plus checkbox input). */
@@ -153,7 +157,7 @@ function formLabel(el: Element): string {
 function textAround(el: Element, rowCache: Map<Element, string>): string {
   // What a person sees around it (dom/words): the group's name, the card or heading it belongs
   // to, its row, its label by layout in a table of inputs, and the text just before it.
-  const parts: string[] = [formLabel(el), groupWords(el), recordText(el, rowCache)]
+  const parts: string[] = [formLabel(el), groupWords(el), recordText(el, rowCache), widgetFieldLabel(el)]
   if (kFieldTags.test(el.localName)) parts.push(cellLabel(el))
   const row = el.closest(kRowish)
   if (row) {
@@ -264,7 +268,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const editable = role === 'textbox' && !field ? editablePlaceholder(el) : ''
   if (editable) bits.push(editable)
   // A loose label beside a field names it when nothing else does (a `<span>` or `<div>` before it).
-  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push(textBefore(el, true) || (field ? cellLabel(el) : ''))
+  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push((field ? cellLabel(el) : '') || textBefore(el, true))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
@@ -350,9 +354,22 @@ const kNoTokens: ReadonlySet<string> = new Set()
 function tokensOf(text: string): Set<string> {
   let set = tokenCache.get(text)
   if (!set) {
-    set = new Set(tokenize(text))
+    set = withAbbreviations(tokenize(text))
     tokenCache.set(text, set)
   }
+  return set
+}
+
+/** Words pages shorten in labels and column headers ("Qty"): the word a person says for each. */
+const kAbbreviations: Record<string, string> = {
+  qty: 'quantity', amt: 'amount', desc: 'description', addr: 'address', tel: 'phone', num: 'number', no: 'number', pwd: 'password',
+  msg: 'message', img: 'image', pic: 'picture', dob: 'birthday', fname: 'first', lname: 'last', dept: 'department', org: 'organization',
+}
+
+/** A text's tokens with the full word of each abbreviation among them. */
+function withAbbreviations(tokens: string[]): Set<string> {
+  const set = new Set(tokens)
+  for (const t of tokens) if (kAbbreviations[t]) set.add(kAbbreviations[t])
   return set
 }
 
@@ -455,7 +472,7 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'combobox':
     case 'listbox':
       // A colour picker is "the color picker" as a date picker is a picker.
-      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget) || el.matches(kColorPicker)
+      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget) || el.matches(kColorPicker) || isDropdownToggle(el)
     case 'menuitem':
       return role.startsWith('menuitem') || el.matches('.n-dropdown-option,.el-sub-menu__title,.ant-menu-submenu-title')
     case 'tab':
@@ -485,6 +502,8 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'option':
       // People call radios options ("the Male option").
       return role === 'option' || role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
+    case 'slider':
+      return role === 'slider' || isSliderHandle(el)
     case 'image':
       return role === 'img' || el.localName === 'img'
     case 'editor':
@@ -562,7 +581,7 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
     return { el, score: kRoleOnlyScore, label, why: `${kindNote} (role only)` }
   }
   const ownLower = own.toLowerCase()
-  const ownTokens = new Set(tokenize(own))
+  const ownTokens = withAbbreviations(tokenize(own))
   const title = el.getAttribute('title')
   // A tooltip beside a name counts as an attribute does, not as the name (ownBits).
   const icon = `${iconWordsIfBare(el)} ${partWords(el, role)} ${glyphWords(el)}`.trim()
@@ -571,6 +590,7 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   let near: Set<string> | undefined
   let sum = 0
   let hitsOwn = 0
+  let missing = 0
   const hits: string[] = []
   for (const t of q.tokens) {
     let w = 0
@@ -597,6 +617,7 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
       }
     }
     if (where) hits.push(`${t}→${where}`)
+    else if (!kHan.test(t)) missing++
     sum += w
   }
   const quoted = q.quoted?.toLowerCase()
@@ -626,10 +647,12 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   // ("Built-in Functions" on "Other Built-in Types"): neither names the other, so it is a guess.
   // Words only near it do not help when its own name is another name in part ("functions" under
   // the heading beside "Other Built-in Types").
-  const present = hitsOwn ? hits.filter((h) => !h.endsWith('→near')).length : hits.length
+  // A widget part's own name is the part's ("decrease number"); the field it belongs to is named
+  // around it ("数量的减少按钮"), so words near it count for it.
+  const present = hitsOwn && !/\b(?:spinner|slider)\b/.test(icon) ? hits.filter((h) => !h.endsWith('→near')).length : hits.length
   if (!quoted && !exact && present < q.tokens.length && tokenize(own, true).some((t) => !/^\d+$/.test(t) && !q.tokens.includes(t))) score = Math.min(score, kMinScore - 0.01)
   const why = [kindNote, hits.join(' '), quoted ? `"${q.quoted}" ${quotedIn ? (exact ? 'exact' : 'in name') : 'missing'}` : ''].filter(Boolean).join('; ')
-  return { el, score, label, why }
+  return { el, score, label, why, missing, anchored: hits.some((h) => !h.endsWith('→near')) }
 }
 
 export interface SemanticResult {
@@ -693,7 +716,8 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
     let v = texts.get(a)
     if (v === undefined) {
       const attrs = `${a.getAttribute('aria-label') ?? ''} ${a.id} ${a.getAttribute('name') ?? ''} ${classOf(a)}`.toLowerCase().replace(/[-_]+/g, ' ')
-      texts.set(a, (v = normalize(a.textContent).toLowerCase().replace(kHanSpace, '$1').includes(name) || attrs.includes(name)))
+      // Attribute words count whole: a name "Bo" is not in the class "card-body".
+      texts.set(a, (v = normalize(a.textContent).toLowerCase().replace(kHanSpace, '$1').includes(name) || showsWord(attrs, name)))
     }
     return v
   }
@@ -719,6 +743,22 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
   // Where the page has such containers, one outside them all is not in "the order form".
   if (sel && name && !sawKind && !el.ownerDocument.querySelector(sel)) return scopeOf(el, { kind: 'named', name: scope.name }, texts)
   return null
+}
+
+/**
+ * Whether attribute words show a name: as a whole word for a Latin name ("Bo" is not in
+ * "card body"), anywhere for Chinese, which has no spaces between words.
+ */
+function showsWord(text: string, name: string): boolean {
+  if (!/^[a-z0-9]/i.test(name) || !/[a-z0-9]$/i.test(name)) return text.includes(name)
+  let at = text.indexOf(name)
+  while (at >= 0) {
+    const before = text[at - 1] ?? ' '
+    const after = text[at + name.length] ?? ' '
+    if (!/[a-z0-9]/i.test(before) && !/[a-z0-9]/i.test(after)) return true
+    at = text.indexOf(name, at + 1)
+  }
+  return false
 }
 
 /** Whether a container is the nth of its kind among its siblings (rows of a table body), hidden ones not counted. */
@@ -1025,6 +1065,14 @@ function matchOne(description: string, scope: Document): SemanticResult {
     best = Math.max(best, s.score)
   }
   scored.sort((a, b) => b.score - a.score)
+  // Every word said found on or around it beats a better score that lacks one of them entirely
+  // ("the up arrow of Quantity": the arrow of the Quantity spinner, not another spinner's "up").
+  if (scored.length > 1 && scored[0].missing) {
+    const whole = scored.filter((s) => !s.missing && s.anchored)
+    // The others stay candidates, below the margin: they are not a tie with what fits every word.
+    const below = whole[0]?.score - kAmbiguityMargin - 0.01
+    if (whole.length) scored = [...whole, ...scored.filter((s) => !whole.includes(s)).map((s) => ({ ...s, score: Math.min(s.score, below), why: `${s.why}; a word said is missing` }))]
+  }
   // A modal dialog is open and covers the page: what is behind it cannot be clicked (unless the
   // scope says where). A dialog that says it is modal but lets clicks through does not count.
   if (!q.scope && scored.length > 1) {

@@ -27,6 +27,20 @@ const kRate = '.el-rate__item,.ant-rate-star,.n-rate__item,[class*=rating] [clas
 const kColor = 'input[type=color],.el-color-picker,.el-color-picker__trigger,.ant-color-picker-trigger,.n-color-picker,[class*=color-picker]'
 const kUpload = '[class*=upload],[class*=file-input],[class*=dropzone]'
 
+/** A slider's handle drawn as a plain element (jQuery UI's `.ui-slider-handle`, a `[class*=thumb]` in a slider). */
+export function isSliderHandle(el: Element): boolean {
+  return kHandle.test(classOf(el)) && !!el.parentElement?.closest(kSliderWidget)
+}
+
+/** A button that opens a list or menu beside it: what people call "the dropdown" (Bootstrap's toggle, a listbox button). */
+export function isDropdownToggle(el: Element): boolean {
+  if (el.getAttribute('aria-haspopup') === 'listbox') return true
+  // A menu button ("More actions ▾") opens commands, not choices: only a toggle whose list holds options is a dropdown to fill.
+  if (!el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]')) return false
+  const list = el.nextElementSibling
+  return !!list && (list.getAttribute('role') === 'listbox' || !!list.querySelector(':scope > [role=option], :scope > li > [role=option]'))
+}
+
 function classOf(el: Element): string {
   return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
 }
@@ -51,13 +65,13 @@ export function partWords(el: Element, role: string): string {
   if (tag === 'input' && type === 'file') out.push('file upload browse choose attach 上传 文件 附件')
   else if (tag === 'label' && (el as HTMLLabelElement).control?.getAttribute('type') === 'file') out.push('file upload browse choose 上传 文件')
   else if (el.matches(kUpload) && (role === 'button' || tag === 'button' || tag === 'label')) out.push('upload file 上传 文件')
-  if (type === 'range' || role === 'slider' || (kHandle.test(cls) && el.closest(kSliderWidget))) out.push('slider handle thumb knob 滑块 手柄')
+  if (type === 'range' || role === 'slider' || isSliderHandle(el)) out.push('slider handle thumb knob 滑块 手柄')
   if (el.matches(kColor)) out.push('color colour picker 颜色 颜色选择器')
   if (el.matches(kRate)) out.push('star rating 星 评分')
   const inNumber = !!el.closest(kNumberWidget) || !!el.parentElement?.querySelector(':scope > input[type=number],:scope > [role=spinbutton]')
   if (inNumber && tag !== 'input') {
-    if (kSpinUp.test(cls) || /^[+＋▲▴⏶]$/.test(normalizeText(el.textContent))) out.push('up arrow increase increment plus 增加 加 向上')
-    else if (kSpinDown.test(cls) || /^[-−–－▼▾⏷]$/.test(normalizeText(el.textContent))) out.push('down arrow decrease decrement minus 减少 减 向下')
+    if (kSpinUp.test(cls) || /^[+＋▲▴⏶]$/.test(normalizeText(el.textContent))) out.push('up arrow increase increment plus spinner stepper 增加 加 向上')
+    else if (kSpinDown.test(cls) || /^[-−–－▼▾⏷]$/.test(normalizeText(el.textContent))) out.push('down arrow decrease decrement minus spinner stepper 减少 减 向下')
   }
   if (tag !== 'input' && (el.getAttribute('aria-haspopup') === 'listbox' || el.getAttribute('aria-haspopup') === 'true' || el.getAttribute('aria-haspopup') === 'menu' || kToggle.test(cls))) out.push('dropdown toggle arrow 下拉')
   // A link to a place in this page is a link to a section of it ("the Comparisons section link").
@@ -68,6 +82,19 @@ export function partWords(el: Element, role: string): string {
     if (isSearchForm((el as HTMLButtonElement).form)) out.push('search 搜索')
   }
   return out.join(' ')
+}
+
+/**
+ * The label of the field a widget part belongs to (a spinner's arrows, the field's `<label>`):
+ * "the Price per night spinner's up arrow" names the arrow by its field. '' for no part.
+ */
+export function widgetFieldLabel(el: Element): string {
+  if (/^(input|select|textarea)$/.test(el.localName)) return ''
+  const widget = el.parentElement?.closest(kNumberWidget) ?? (isSliderHandle(el) ? el.parentElement!.closest(kSliderWidget) : null)
+  const input = widget?.querySelector('input')
+  if (!input) return ''
+  const labels = [...(input.labels ?? [])].map((l) => l.textContent ?? '').join(' ')
+  return normalizeText(labels || input.getAttribute('aria-label') || '').slice(0, 60)
 }
 
 /** The words of a glyph drawn as the element's whole text (▾, ★, ¶, ›), in both languages. */
