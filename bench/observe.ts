@@ -6,7 +6,9 @@
 // --runs back-to-back scans after --warmup scans, over all loads), scan_ms_first (median of the
 // loads' cold first scans), read_ms_cold (median over the loads of the first read in a fresh page
 // in Chromium with the built extension, AVA_DIST or dist/: the page agent's load included, timed in
-// the service worker), read_ms_warm (median of the seven reads after it, the same way), tokens_full and
+// the service worker), read_cpu_ms_cold (the page's main-thread CPU time during that read, which
+// another program's load on the machine does not inflate as it does wall time), read_longest_task_ms
+// (the longest task over 50 ms the page saw during the reads, 0 for none), read_ms_warm (median of the seven reads after it, the same way), tokens_full and
 // tokens_budgeted (exact o200k counts in Node) and tokens_per_interactive. Built-in pages are
 // generated; `python-stdtypes` is Debian's python3.11-doc page of built-in types, a large docs page.
 import { existsSync } from 'node:fs'
@@ -71,7 +73,11 @@ function parseArgs(argv: string[]): Args {
 interface Measured {
   /** The first read in a fresh page, the page agent's load included. */
   cold: number
-  /** The reads after it, through the same receiver (scan and listing). */
+  /** The page's main-thread CPU time during that first read. */
+  coldCpu: number
+  /** The longest task of the page's main thread during the reads (0: none over 50 ms). */
+  longest: number
+  /** The reads after it, the same way (scan and listing). */
   warm: number[]
   first: number
   elements: number
@@ -89,7 +95,7 @@ interface Measured {
  * which scans the page and writes the listing. Timed in the service worker from send to answer,
  * then the next reads of the same page the same way (the warm reads of later turns).
  */
-async function measureColdInExtension(spec: PageSpec): Promise<{ cold: number; warm: number[] }> {
+async function measureColdInExtension(spec: PageSpec): Promise<{ cold: number; coldCpu: number; warm: number[]; longest: number }> {
   const ava = await launchWithExtension({ dist })
   try {
     const page = await ava.context.newPage()
@@ -99,22 +105,47 @@ async function measureColdInExtension(spec: PageSpec): Promise<{ cold: number; w
     await settleFresh(page)
     const url = page.url()
     await ava.worker.evaluate('globalThis.__name = (f) => f')
-    const r = await ava.worker.evaluate(async (url) => {
+    // The page's main-thread CPU time (the content script runs there): what the read cost the
+    // page whatever else the machine was doing, beside the wall time a person waits.
+    const cdp = await ava.context.newCDPSession(page)
+    await cdp.send('Performance.enable')
+    const threadMs = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000
+    const read = (url: string) =>
+      ava.worker.evaluate(async ({ url, n }) => {
+        const [tab] = await chrome.tabs.query({ url })
+        const out: { ms: number; listing: string }[] = []
+        for (let i = 0; i < n; i++) {
+          const t0 = performance.now()
+          const reply = (await chrome.tabs.sendMessage(tab.id!, { ava: 1, name: 'bg→content:command', req: { kind: 'read' } }, { frameId: 0 })) as any
+          const ms = performance.now() - t0
+          out.push({ ms, listing: String(reply?.res?.info?.listing ?? reply?.info?.listing ?? JSON.stringify(reply).slice(0, 300)) })
+        }
+        return out
+      }, { url, n: 1 })
+    // Long tasks while Ava reads (the browser's own measure, > 50 ms), seen from the page's world.
+    await page.evaluate(() => {
+      const w = window as any
+      w.__avaLongTasks = []
+      new PerformanceObserver((list) => w.__avaLongTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' })
+    })
+    const cpu0 = await threadMs()
+    const [first] = await read(url)
+    const coldCpu = (await threadMs()) - cpu0
+    const warm = await ava.worker.evaluate(async (url) => {
       const [tab] = await chrome.tabs.query({ url })
-      const read = async () => {
+      const times: number[] = []
+      for (let i = 0; i < 7; i++) {
         const t0 = performance.now()
-        const reply = (await chrome.tabs.sendMessage(tab.id!, { ava: 1, name: 'bg→content:command', req: { kind: 'read' } }, { frameId: 0 })) as any
-        const ms = performance.now() - t0
-        const listing = reply?.res?.info?.listing ?? reply?.info?.listing ?? JSON.stringify(reply).slice(0, 300)
-        return { ms, listing: String(listing) }
+        await chrome.tabs.sendMessage(tab.id!, { ava: 1, name: 'bg→content:command', req: { kind: 'read' } }, { frameId: 0 })
+        times.push(performance.now() - t0)
       }
-      const first = await read()
-      const warm: number[] = []
-      for (let i = 0; i < 7; i++) warm.push((await read()).ms)
-      return { cold: first.ms, warm, listing: first.listing }
+      return times
     }, url)
+    // Entries are delivered after their task: give the observer a frame.
+    const longest = await page.evaluate(() => new Promise<number>((done) => setTimeout(() => done(Math.max(0, ...(window as any).__avaLongTasks)), 50)))
+    const r = { cold: first.ms, coldCpu, warm, longest, listing: first.listing }
     if (!r.listing.startsWith('# ')) throw new Error(`${spec.name}: the extension's read gave no listing: ${r.listing}`)
-    return { cold: r.cold, warm: r.warm }
+    return { cold: r.cold, coldCpu: r.coldCpu, warm: r.warm, longest: r.longest }
   } finally {
     await ava.close()
   }
@@ -139,7 +170,7 @@ async function settleFresh(page: Page): Promise<void> {
   )
 }
 
-async function measure(page: Page, runs: number, warmup: number): Promise<Omit<Measured, 'cold' | 'warm'>> {
+async function measure(page: Page, runs: number, warmup: number): Promise<Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>> {
   await page.addScriptTag({ content: await observeBundle() })
   // The boot script's one request for listener hints at load, as on every page (dom/observe/listeners.ts).
   await page.evaluate(() => (window as any).__avaObserve.watchListenerHints?.(document, true))
@@ -173,7 +204,7 @@ async function measure(page: Page, runs: number, warmup: number): Promise<Omit<M
 /** One load of the page in a browser of its own: the previous load's teardown and garbage stay out of it. */
 async function measureLoad(spec: PageSpec, runs: number, warmup: number): Promise<Measured> {
   const browser = await launchBrowser()
-  let scans: Omit<Measured, 'cold' | 'warm'>
+  let scans: Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     await page.addInitScript({ content: await listenersMainScript() })
@@ -230,6 +261,8 @@ async function main(): Promise<void> {
       report({ suite, case: spec.name, metric: 'scan_ms', value: median(times), unit: 'ms' })
       report({ suite, case: spec.name, metric: 'scan_ms_first', value: first, unit: 'ms' })
       report({ suite, case: spec.name, metric: 'read_ms_cold', value: median(loaded.map((l) => l.cold)), unit: 'ms' })
+      report({ suite, case: spec.name, metric: 'read_cpu_ms_cold', value: median(loaded.map((l) => l.coldCpu)), unit: 'ms' })
+      report({ suite, case: spec.name, metric: 'read_longest_task_ms', value: Math.max(...loaded.map((l) => l.longest)), unit: 'ms' })
       report({ suite, case: spec.name, metric: 'read_ms_warm', value: median(loaded.flatMap((l) => l.warm)), unit: 'ms' })
       if (process.env.AVA_BENCH_TIMES) console.log(spec.name, 'cold', loaded.map((l) => l.cold.toFixed(1)).join(' '))
       if (process.env.AVA_BENCH_TIMES) for (const l of loaded) console.log(spec.name, l.times.map((t) => t.toFixed(1)).join(' '))
