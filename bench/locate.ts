@@ -38,7 +38,7 @@ interface Ran {
   ms: number
   got?: string
   code?: string
-  candidates: { label: string; score: number }[]
+  candidates: { label: string; score: number; why?: string }[]
 }
 interface Row extends Ran {
   set: CorpusSet
@@ -96,7 +96,7 @@ try {
           const t0 = performance.now()
           const r = await x.locate({ semantic: c.say }, { timeoutMs, allowText: !c.field })
           const ms = performance.now() - t0
-          const candidates = (r.candidates ?? []).map((k: any) => ({ label: String(k.label ?? ''), score: Number(k.score ?? 0) }))
+          const candidates = (r.candidates ?? []).map((k: any) => ({ label: String(k.label ?? ''), score: Number(k.score ?? 0), why: k.why ? String(k.why) : undefined }))
           let outcome: string
           let got: string | undefined
           if (r.ok === false) {
@@ -137,7 +137,9 @@ if (process.exitCode !== 1) {
   report({ suite, case: 'all', metric: 'locate_median_found_ms', value: median(mine.filter((r) => r.outcome === 'found').map((r) => r.ms)) || 0, unit: 'ms' })
   report({ suite, case: 'fresh', metric: 'locate_median_ms', value: median(fresh.map((r) => r.ms)), unit: 'ms' })
   if (!json) {
-    const cands = (r: Row) => (r.candidates.length ? r.candidates.map((k) => `"${k.label}" ${k.score.toFixed(2)}`).join('; ') : 'none')
+    // AVA_BENCH_WHY=1: each candidate's reason too (which words matched where), for tuning.
+    const why = process.env.AVA_BENCH_WHY === '1'
+    const cands = (r: Row) => (r.candidates.length ? r.candidates.map((k) => `"${k.label}" ${k.score.toFixed(2)}${why && k.why ? ` (${k.why})` : ''}`).join('; ') : 'none')
     for (const o of ['wrong', 'ambiguous', 'missed'] as const) {
       const rs = rows.filter((r) => r.outcome === o)
       if (!rs.length) continue

@@ -1,11 +1,16 @@
-// npm run bench -- observe [--page <url-or-file> ...] [--runs <n>] [--warmup <n>] [--loads <n>] [--json]
+// npm run bench -- observe [--page <url-or-file> ...] [--only <name substring>] [--runs <n>] [--warmup <n>] [--loads <n>] [--json]
 // Loads each page --loads times, each in a Chromium of its own, with the main-world listener script
 // (content/listeners-main.ts) at document start as the extension has it, injects the Observe bundle, waits
 // for the page to be ready as the agent does before it reads a page (waitForReady: 500 ms of DOM
 // silence, seed 002 §4.1) and prints, per page: elements, interactive, scan_ms (median of the
 // --runs back-to-back scans after --warmup scans, over all loads), scan_ms_first (median of the
-// loads' cold first scans), tokens_full and tokens_budgeted (exact o200k counts in Node) and
-// tokens_per_interactive. Built-in pages are generated.
+// loads' cold first scans), read_ms_cold (median over the loads of the first read in a fresh page
+// in Chromium with the built extension, AVA_DIST or dist/: the page agent's load included, timed in
+// the service worker), read_cpu_ms_cold (the page's main-thread CPU time during that read, which
+// another program's load on the machine does not inflate as it does wall time), read_longest_task_ms
+// (the longest task over 50 ms the page saw during the reads, 0 for none), read_ms_warm (median of the seven reads after it, the same way), tokens_full and
+// tokens_budgeted (exact o200k counts in Node) and tokens_per_interactive. Built-in pages are
+// generated; `python-stdtypes` is Debian's python3.11-doc page of built-in types, a large docs page.
 import { existsSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -14,6 +19,8 @@ import { launchBrowser } from '../e2e/support/browser'
 import { observeBundle } from '../e2e/observe/bundle'
 import { startServer } from '../e2e/observe/server'
 import { countTokens } from './lib/tokens'
+import { launchWithExtension } from '../e2e/support/browser'
+import { dist, ensureBuilt } from './lib/extension'
 import { listenersMainScript } from './lib/listeners-main'
 import { elementPlusPage, syntheticPage, tablePage } from './lib/observe-pages'
 import { median, report, runsOf } from './lib/report'
@@ -33,6 +40,9 @@ const kDefaultWarmup = 10
  */
 const kDefaultLoads = 3
 
+/** A large documentation page nobody wrote for Ava (Debian's python3.11-doc). */
+const kStdtypes = '/usr/share/doc/python3.11/html/library/stdtypes.html'
+
 interface PageSpec {
   name: string
   url: string
@@ -45,6 +55,7 @@ interface Args {
   runs: number
   warmup: number
   loads: number
+  only?: string
 }
 
 function parseArgs(argv: string[]): Args {
@@ -54,11 +65,20 @@ function parseArgs(argv: string[]): Args {
     else if (argv[i] === '--runs' && argv[i + 1]) args.runs = Math.max(5, Number(argv[++i]) || kDefaultRuns)
     else if (argv[i] === '--warmup' && argv[i + 1]) args.warmup = Math.max(1, Number(argv[++i]) || kDefaultWarmup)
     else if (argv[i] === '--loads' && argv[i + 1]) args.loads = Math.max(1, Number(argv[++i]) || kDefaultLoads)
+    else if (argv[i] === '--only' && argv[i + 1]) args.only = argv[++i]
   }
   return args
 }
 
 interface Measured {
+  /** The first read in a fresh page, the page agent's load included. */
+  cold: number
+  /** The page's main-thread CPU time during that first read. */
+  coldCpu: number
+  /** The longest task of the page's main thread during the reads (0: none over 50 ms). */
+  longest: number
+  /** The reads after it, the same way (scan and listing). */
+  warm: number[]
   first: number
   elements: number
   interactive: number
@@ -68,7 +88,89 @@ interface Measured {
   estimatedBudgeted: number
 }
 
-async function measure(page: Page, runs: number, warmup: number): Promise<Measured> {
+/**
+ * The first read of a fresh page, as a person waits for it, in Chromium with the built extension
+ * (AVA_DIST or dist/): the background sends the page its first command, a read, as a run's first
+ * turn does; the content script imports the page agent on that command (src/content/boot.ts),
+ * which scans the page and writes the listing. Timed in the service worker from send to answer,
+ * then the next reads of the same page the same way (the warm reads of later turns).
+ */
+async function measureColdInExtension(spec: PageSpec): Promise<{ cold: number; coldCpu: number; warm: number[]; longest: number }> {
+  const ava = await launchWithExtension({ dist })
+  try {
+    const page = await ava.context.newPage()
+    await page.addInitScript({ content: 'window.__name = (f) => f' })
+    await page.goto(spec.url, { waitUntil: 'load' })
+    if (spec.ready) await page.waitForSelector(spec.ready, { timeout: 15_000 })
+    await settleFresh(page)
+    const url = page.url()
+    await ava.worker.evaluate('globalThis.__name = (f) => f')
+    // The page's main-thread CPU time (the content script runs there): what the read cost the
+    // page whatever else the machine was doing, beside the wall time a person waits.
+    const cdp = await ava.context.newCDPSession(page)
+    await cdp.send('Performance.enable')
+    const threadMs = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000
+    const read = (url: string) =>
+      ava.worker.evaluate(async ({ url, n }) => {
+        const [tab] = await chrome.tabs.query({ url })
+        const out: { ms: number; listing: string }[] = []
+        for (let i = 0; i < n; i++) {
+          const t0 = performance.now()
+          const reply = (await chrome.tabs.sendMessage(tab.id!, { ava: 1, name: 'bg→content:command', req: { kind: 'read' } }, { frameId: 0 })) as any
+          const ms = performance.now() - t0
+          out.push({ ms, listing: String(reply?.res?.info?.listing ?? reply?.info?.listing ?? JSON.stringify(reply).slice(0, 300)) })
+        }
+        return out
+      }, { url, n: 1 })
+    // Long tasks while Ava reads (the browser's own measure, > 50 ms), seen from the page's world.
+    await page.evaluate(() => {
+      const w = window as any
+      w.__avaLongTasks = []
+      new PerformanceObserver((list) => w.__avaLongTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' })
+    })
+    const cpu0 = await threadMs()
+    const [first] = await read(url)
+    const coldCpu = (await threadMs()) - cpu0
+    const warm = await ava.worker.evaluate(async (url) => {
+      const [tab] = await chrome.tabs.query({ url })
+      const times: number[] = []
+      for (let i = 0; i < 7; i++) {
+        const t0 = performance.now()
+        await chrome.tabs.sendMessage(tab.id!, { ava: 1, name: 'bg→content:command', req: { kind: 'read' } }, { frameId: 0 })
+        times.push(performance.now() - t0)
+      }
+      return times
+    }, url)
+    // Entries are delivered after their task: give the observer a frame.
+    const longest = await page.evaluate(() => new Promise<number>((done) => setTimeout(() => done(Math.max(0, ...(window as any).__avaLongTasks)), 50)))
+    const r = { cold: first.ms, coldCpu, warm, longest, listing: first.listing }
+    if (!r.listing.startsWith('# ')) throw new Error(`${spec.name}: the extension's read gave no listing: ${r.listing}`)
+    return { cold: r.cold, coldCpu: r.coldCpu, warm: r.warm, longest: r.longest }
+  } finally {
+    await ava.close()
+  }
+}
+
+/** Waits until the page's DOM has been quiet for a while, from outside: no Ava code is in the page yet. */
+async function settleFresh(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        let timer = setTimeout(finish, 500)
+        const mo = new MutationObserver(() => {
+          clearTimeout(timer)
+          timer = setTimeout(finish, 500)
+        })
+        function finish() {
+          mo.disconnect()
+          done()
+        }
+        mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+      }),
+  )
+}
+
+async function measure(page: Page, runs: number, warmup: number): Promise<Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>> {
   await page.addScriptTag({ content: await observeBundle() })
   // The boot script's one request for listener hints at load, as on every page (dom/observe/listeners.ts).
   await page.evaluate(() => (window as any).__avaObserve.watchListenerHints?.(document, true))
@@ -102,19 +204,24 @@ async function measure(page: Page, runs: number, warmup: number): Promise<Measur
 /** One load of the page in a browser of its own: the previous load's teardown and garbage stay out of it. */
 async function measureLoad(spec: PageSpec, runs: number, warmup: number): Promise<Measured> {
   const browser = await launchBrowser()
+  let scans: Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     await page.addInitScript({ content: await listenersMainScript() })
+    // tsx compiles with keepNames: the functions passed to page.evaluate call a `__name` helper.
+    await page.addInitScript({ content: 'window.__name = (f) => f' })
     await page.goto(spec.url, { waitUntil: 'load' })
     if (spec.ready) await page.waitForSelector(spec.ready, { timeout: 15_000 })
-    return await measure(page, runs, warmup)
+    scans = await measure(page, runs, warmup)
   } finally {
     await browser.close()
   }
+  return { ...(await measureColdInExtension(spec)), ...scans }
 }
 
 async function main(): Promise<void> {
-  const { pages: extra, runs, warmup, loads } = parseArgs(process.argv.slice(2))
+  ensureBuilt()
+  const { pages: extra, runs, warmup, loads, only } = parseArgs(process.argv.slice(2))
   const server = await startServer()
   const specs: PageSpec[] = []
   if (extra.length === 0) {
@@ -131,6 +238,8 @@ async function main(): Promise<void> {
     }
     server.page('/element-plus.html', elementPlusPage())
     specs.push({ name: 'element-plus-admin', url: server.url('/element-plus.html'), ready: '.el-table__row' })
+    if (existsSync(kStdtypes)) specs.push({ name: 'python-stdtypes', url: pathToFileURL(kStdtypes).href })
+    else console.error(`observe: ${kStdtypes} is missing (apt-get install python3.11-doc); python-stdtypes not measured`)
   }
   for (const p of extra) {
     const file = resolve(p)
@@ -139,6 +248,7 @@ async function main(): Promise<void> {
   }
   try {
     for (const spec of specs) {
+      if (only && !spec.name.includes(only)) continue
       const loaded: Measured[] = []
       for (let i = 0; i < loads; i++) loaded.push(await measureLoad(spec, runs, warmup))
       const m = loaded[0]
@@ -150,6 +260,11 @@ async function main(): Promise<void> {
       report({ suite, case: spec.name, metric: 'interactive', value: m.interactive, unit: 'count' })
       report({ suite, case: spec.name, metric: 'scan_ms', value: median(times), unit: 'ms' })
       report({ suite, case: spec.name, metric: 'scan_ms_first', value: first, unit: 'ms' })
+      report({ suite, case: spec.name, metric: 'read_ms_cold', value: median(loaded.map((l) => l.cold)), unit: 'ms' })
+      report({ suite, case: spec.name, metric: 'read_cpu_ms_cold', value: median(loaded.map((l) => l.coldCpu)), unit: 'ms' })
+      report({ suite, case: spec.name, metric: 'read_longest_task_ms', value: Math.max(...loaded.map((l) => l.longest)), unit: 'ms' })
+      report({ suite, case: spec.name, metric: 'read_ms_warm', value: median(loaded.flatMap((l) => l.warm)), unit: 'ms' })
+      if (process.env.AVA_BENCH_TIMES) console.log(spec.name, 'cold', loaded.map((l) => l.cold.toFixed(1)).join(' '))
       if (process.env.AVA_BENCH_TIMES) for (const l of loaded) console.log(spec.name, l.times.map((t) => t.toFixed(1)).join(' '))
       report({ suite, case: spec.name, metric: 'tokens_full', value: tokensFull, unit: 'tokens' })
       report({ suite, case: spec.name, metric: 'tokens_budgeted', value: tokensBudgeted, unit: 'tokens' })

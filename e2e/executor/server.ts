@@ -32,6 +32,8 @@ const kVendor: Record<string, string> = {
   'mui.js': '@mui/material/umd/material-ui.production.min.js',
   'react-hook-form.js': 'react-hook-form/dist/index.umd.js',
   'quill.js': 'quill/dist/quill.js',
+  'jquery-ui.js': 'jquery-ui/dist/jquery-ui.min.js',
+  'jquery-ui.css': 'jquery-ui/dist/themes/base/jquery-ui.min.css',
   'quill.snow.css': 'quill/dist/quill.snow.css',
   // Steps that check their effect (e2e/agent/steps.test.ts): a jQuery plugin that rewrites its field on blur.
   'bootstrap-datepicker.js': 'bootstrap-datepicker/dist/js/bootstrap-datepicker.min.js',

@@ -16,7 +16,7 @@
 export type ControlKind =
   | 'button' | 'link' | 'textbox' | 'searchbox' | 'spinbutton' | 'checkbox' | 'radio' | 'combobox' | 'listbox' | 'option'
   | 'tab' | 'menuitem' | 'switch' | 'slider' | 'treeitem' | 'date' | 'time' | 'textarea' | 'collapsible' | 'close'
-  | 'editor'
+  | 'editor' | 'image'
 
 /** Containers a scope phrase can name; `named` is any container identified by its text only (a post, a card). */
 export type ScopeKind = 'main' | 'dialog' | 'alert' | 'tag' | 'row' | 'form' | 'table' | 'menu' | 'list' | 'nav' | 'header' | 'footer' | 'sidebar' | 'toolbar' | 'named'
@@ -90,13 +90,15 @@ const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]
   // "the Efficiency section": a section a person clicks is its collapsible header.
   [['section header', 'section heading', 'section', 'collapsible', 'accordion header', 'accordion', 'expander', 'collapse panel', '折叠面板', '折叠项', '折叠标题', '手风琴'], ['collapsible']],
   [['options list', 'option list', 'list box', 'listbox', 'combo box', 'combobox', 'select box', 'select', 'drop down', 'drop-down', 'dropdown', 'picker', '下拉列表', '下拉框', '下拉选择', '选择框', '选择器', '下拉'], ['combobox', 'listbox']],
-  [['menu item', 'menuitem', 'menu entry', '菜单项'], ['menuitem']],
+  [['menu item', 'menuitem', 'menu entry', 'submenu', 'sub-menu', 'sub menu', '菜单项', '子菜单'], ['menuitem']],
   [['tree item', 'treeitem', 'tree node', '树节点'], ['treeitem']],
   [['button', 'btn', '按钮'], ['button']],
   [['hyperlink', 'link', 'anchor', '超链接', '链接'], ['link']],
   [['tab', '标签页', '选项卡'], ['tab']],
   // A rich text editor or a contenteditable area: typed into, named by its label or placeholder.
   [['rich text editor', 'rich-text editor', 'text editor', 'rich text box', 'rich text field', 'rich text area', 'rich text', 'editor', 'editable area', 'editable region', '富文本编辑器', '富文本框', '富文本', '编辑器', '可编辑区域', '编辑区域', '编辑区'], ['editor']],
+  // A picture a person names ("the Python logo", "the avatar"): found by its alt text and file name.
+  [['logo', 'image', 'picture', 'photo', 'avatar', 'img', '图片', '图像', '照片', '标志', '头像'], ['image'], true],
   [['switch', 'toggle', '开关'], ['switch']],
   [['slider', '滑块', '滑动条'], ['slider']],
   [['option', '选项'], ['option']],
@@ -144,10 +146,10 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
 const kStopWords = new Set([
   'the', 'a', 'an', 'on', 'in', 'of', 'to', 'for', 'with', 'and', 'or', 'at', 'by', 'from', 'into', 'this', 'that', 'it', 'its', 'is',
   'click', 'press', 'tap', 'hit', 'type', 'enter', 'fill', 'choose', 'pick', 'open', 'element', 'area', 'named', 'labelled', 'labeled',
-  'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form',
+  'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form', 'your', 'my',
 ])
 /** Chinese verbs and particles; removed before Chinese is cut into pairs. */
-const kCjkStopWords = ['点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标',
+const kCjkStopWords = ['颗', '点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标',
   // Where it sits on the page ("顶部搜索框"): the kind and the words say which; a position word is no label.
   '顶部', '底部', '页面上方', '页面下方']
 
@@ -304,6 +306,12 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   // "Contact Preference 里的 Phone 单选按钮", "性别里的 Female": a group named before 里的.
   const group = /^(.+?)\s*(?:里面的|里的|(?<!选)中的|下的)\s*(.+)$/u.exec(text)
   if (group && group[1].trim() && group[2].trim()) return { target: group[2], scope: { kind: 'named', name: group[1].replace(/\uE000/g, ' ').replace(/["“”「」]/g, '').trim() } }
+  // "like Ana's post": the post is a record named by its author, said after the target.
+  const owned = /^(.+?)\s+(@?[^\s'’]+)['’]s\s+(?:post|tweet|comment|card|message|review|answer|reply|photo|e-?mail|mail)$/iu.exec(text)
+  if (owned && owned[1].trim()) return { target: owned[1], scope: { kind: 'named', name: owned[2].replace(/^@/, '') } }
+  // "点赞 Bo 的帖子": the same in Chinese, the record after its author and 的.
+  const ownedZh = /^(.+?)\s+(@?\S+?)\s*的\s*(?:帖子|评论|卡片|消息|邮件|回复)$/u.exec(text)
+  if (ownedZh && ownedZh[1].trim()) return { target: ownedZh[1], scope: { kind: 'named', name: ownedZh[2].replace(/^@/, '') } }
   // "the dialog's close button", "@nibh's Reply"
   const pos = /^\s*(?:the\s+)?(@?[^\s']+(?:\s[^\s']+)?)['’]s\s+(.+)$/u.exec(text)
   if (pos) {
@@ -429,6 +437,9 @@ export function parseDescriptor(raw: string): Descriptor {
     return ' '
   })
   const beforeKinds = text
+  // "the Price spinner's up arrow", "the slider's handle": the widget owns the part said after
+  // it; the part is the target, and the widget's word stays a word its parts show (dom/words).
+  const owner = /(?<![A-Za-z])(spinner|stepper|slider|dropdown|select|number field)['’]s\s/i.exec(text)?.[1].toLowerCase()
   text = text.replace(kKindRe, (w) => {
     const k = kKindByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' ')) ?? kKindByWord.get(w.toLowerCase())
     if (!k) return w
@@ -437,6 +448,11 @@ export function parseDescriptor(raw: string): Descriptor {
     if (k.keep) kindWords.push(kHan.test(w) ? w.slice(0, 2) : w.toLowerCase().split(/[\s-]+/)[0])
     return ' '
   })
+  if (owner) {
+    const ownerKinds = kKindByWord.get(owner)?.kinds ?? []
+    kindGroups = kindGroups.filter((g) => g.join() !== ownerKinds.join())
+    text = `${text} ${owner.split(' ')[0]}`
+  }
   // A quoted glyph is the close control's ("the \"x\" of the dialog").
   if (quoted && kGlyphRe.test(quoted)) {
     kindGroups.push(['close'])
@@ -476,6 +492,12 @@ export function parseDescriptor(raw: string): Descriptor {
         }
       }
     }
+  }
+  // "the Comparisons section link", "章节链接": a link to a section of the page, not the
+  // section's collapsible header; "section" stays a word the link's target says (dom/words).
+  if (kindGroups.some((g) => g.includes('link')) && kindGroups.some((g) => g.length === 1 && g[0] === 'collapsible') && /(?<![A-Za-z])section(?![A-Za-z])|章节/i.test(beforeKinds)) {
+    kindGroups = kindGroups.filter((g) => !(g.length === 1 && g[0] === 'collapsible'))
+    text = `${text} section`
   }
   // A specific field kind with a generic word ("日期选择框", "date input"): the specific one.
   const specific = kindGroups.filter((g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'))

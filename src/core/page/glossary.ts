@@ -36,6 +36,10 @@ const kPairs: Array<[en: string, zh: string]> = [
   ['merge', '合并'], ['ticket', '工单'], ['tickets', '工单'], ['related', '关联'], ['gift wrap', '礼品包装'], ['express', '加急'], ['terms', '条款'],
   ['agree', '同意'], ['remember me', '记住我'], ['forgot password', '忘记密码'], ['birthday', '生日'], ['gender', '性别'], ['age', '年龄'],
   ['bio', '个人简介'], ['due date', '截止日期'], ['deadline', '截止日期'], ['about', '关于'], ['company', '公司'], ['consignee', '收货人'], ['recipient', '收件人'], ['zip code', '邮编'],
+  // Bookings, bug trackers and editors: phrases before their words (存为草稿 is "save as draft", not "save" and "draft").
+  ['check-in', '入住'], ['check-out', '退房'], ['check in', '入住'], ['check out', '退房'], ['report a bug', '报告错误'], ['save as draft', '存为草稿'],
+  ['volume', '音量'], ['event', '活动'], ['cv', '简历'], ['resume', '简历'], ['decrease', '减少'], ['increase', '增加'],
+  ['rating', '评分'], ['star', '星'], ['color', '颜色'], ['colour', '颜色'], ['submenu', '子菜单'], ['logo', '标志'], ['slider', '滑块'], ['handle', '手柄'],
   ['signature', '签名'], ['calendar', '日历'], ['date of birth', '出生日期'], ['birth', '出生'], ['editor', '编辑器'], ['attachment', '附件'], ['subject', '主题'], ['year', '年份'], ['month', '月份'],
 ]
 

@@ -19,6 +19,8 @@ import { translateDescriptor } from '../../core/page/glossary'
 import { checkedState, nameOrGuess, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 import { idOfElement, listedElements } from '../observe'
+import { cellLabel, glyphWords, groupWords, isDropdownToggle, isSliderHandle, partWords, peopleLabel, recordText, widgetFieldLabel } from '../words'
+import { kIconMeaning } from '../../core/page/icon-meaning'
 
 export { tokenize }
 
@@ -36,10 +38,17 @@ export const kInteractive = [
   '[class*=close]', '.el-collapse-item__header', '.ant-collapse-header',
   // Naive UI draws tabs, dropdown options and select boxes as plain divs with Vue handlers.
   '.n-tabs-tab', '.n-dropdown-option', '.n-base-selection',
+  // Widget parts people name on their own: a rating's stars, a colour picker, a spinner's arrows.
+  '.el-rate__item', '.ant-rate-star', '.n-rate__item', '.el-color-picker', '.ant-color-picker-trigger', '.n-color-picker',
+  '.el-input-number__increase', '.el-input-number__decrease', '.ant-input-number-handler-up', '.ant-input-number-handler-down',
 ].join(',')
 
+/** Pictures named by their alt text, outside any control (a control's picture is part of its name). */
+const kPicture = 'img[alt]:not([alt=""])'
 /** Field widgets drawn without a native field or a role: named by their form label, as a field is. */
 const kFieldWidget = '.n-base-selection'
+/** Colour pickers drawn by libraries (a native `input[type=color]` is its own kind: the colour field). */
+const kColorPicker = '.el-color-picker,.ant-color-picker-trigger,.n-color-picker'
 /** Number inputs of component libraries: a text input inside a stepper. */
 const kNumberWidget = '.n-input-number,.el-input-number,.ant-input-number'
 
@@ -93,6 +102,10 @@ interface Scored {
   label: string
   /** Which words matched which field, and the kind: the debug trace's explanation. */
   why: string
+  /** Words said that are nowhere on or around it (Latin words; Chinese pairs cross word bounds). */
+  missing?: number
+  /** A word said is on the element itself (its name, attributes, kind), not only around it. */
+  anchored?: boolean
 }
 
 /** The element a person would click for a hidden native control (Element Plus checkbox input). */
@@ -142,7 +155,10 @@ function formLabel(el: Element): string {
 }
 
 function textAround(el: Element, rowCache: Map<Element, string>): string {
-  const parts: string[] = [formLabel(el)]
+  // What a person sees around it (dom/words): the group's name, the card or heading it belongs
+  // to, its row, its label by layout in a table of inputs, and the text just before it.
+  const parts: string[] = [formLabel(el), groupWords(el), recordText(el, rowCache), widgetFieldLabel(el)]
+  if (kFieldTags.test(el.localName)) parts.push(cellLabel(el))
   const row = el.closest(kRowish)
   if (row) {
     let t = rowCache.get(row)
@@ -241,7 +257,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const field = (el.localName === 'input' && !/^(submit|button|reset|image)$/i.test(el.getAttribute('type') ?? '')) || el.localName === 'select' || el.localName === 'textarea'
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
-  const row = role === 'treeitem' ? treeRow(el) : null
+  const row = role === 'treeitem' || role === 'menuitem' ? treeRow(el) : null
   // The one name computation (observe/names.ts); an icon-only control is named by its icon.
   const name = row ? spacedText(row) : field && !aria ? '' : nameOrGuess(el, role)
   // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
@@ -252,7 +268,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const editable = role === 'textbox' && !field ? editablePlaceholder(el) : ''
   if (editable) bits.push(editable)
   // A loose label beside a field names it when nothing else does (a `<span>` or `<div>` before it).
-  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push(textBefore(el, true))
+  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push((field ? cellLabel(el) : '') || textBefore(el, true))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
@@ -280,8 +296,11 @@ function isFieldEl(el: Element, role: string): boolean {
  * of children): what names it and what a person clicks, never the text of its children.
  */
 function treeRow(el: Element): Element | null {
+  // A menu item that opens a submenu is named and clicked by its title row (Element Plus
+  // `.el-sub-menu__title`, Ant Design's `.ant-menu-submenu-title`), never by its items' text.
+  if (el.getAttribute('role') === 'menuitem' && !el.hasAttribute('aria-haspopup') && !el.querySelector('[role=menu],ul')) return null
   const row = el.firstElementChild
-  return row && row.getAttribute('role') !== 'group' && !row.querySelector('[role=treeitem]') ? row : null
+  return row && row.getAttribute('role') !== 'group' && row.getAttribute('role') !== 'menu' && !row.querySelector('[role=treeitem],[role=menuitem]') ? row : null
 }
 
 function attrText(el: Element): string {
@@ -301,13 +320,6 @@ function attrText(el: Element): string {
  */
 const kIconNoise = new Set(['fa', 'fas', 'far', 'fab', 'fal', 'fad', 'fa-solid', 'fa-regular', 'icon', 'icons', 'material', 'material-icons', 'material-symbols', 'bi', 'glyphicon', 'mdi', 'ti', 'ri', 'btn', 'button', 'svg', 'sm', 'lg', 'xs', 'md', 'left', 'right', 'active'])
 const kIconPrefix = /^(?:fa|fas|far|bi|glyphicon|mdi|ti|ri|icon|icons|ico|btn|ql|el-icon|anticon|i|ic)[-_]/
-const kIconSynonyms: Record<string, string> = {
-  trash: 'delete bin 垃圾桶 删除', delete: 'trash 删除', bin: 'trash delete 垃圾桶', star: 'favorite 星标 收藏', heart: 'like favorite 喜欢 点赞',
-  like: 'heart 点赞 喜欢', reply: '回复', retweet: 'repost 转发', share: '分享', bold: '粗体 加粗', italic: '斜体', underline: '下划线',
-  link: '链接', attach: 'attachment 附件', archive: '归档', refresh: 'reload 刷新', search: '搜索', edit: 'pencil 编辑', pencil: 'edit 编辑',
-  close: '关闭', settings: 'gear 设置', gear: 'settings 设置', cog: 'settings 设置', menu: 'hamburger 菜单', bell: 'notifications 通知',
-  mail: 'e-mail email 邮件', message: 'e-mail mail 邮件', print: '打印', download: '下载', upload: '上传', copy: '复制', plus: 'add 添加', add: 'plus 添加', user: '用户', home: '首页',
-}
 function iconWords(el: Element, deep = true): string {
   const words: string[] = []
   const add = (raw: string) => {
@@ -325,7 +337,7 @@ function iconWords(el: Element, deep = true): string {
     if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p))) words.push(normalize(p.textContent).replace(/_/g, ' ').toLowerCase())
     if (p.localName === 'img') add((p.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''))
   }
-  const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconSynonyms[w] ?? '')
+  const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconMeaning[w] ?? '')
   return [...words, ...syn].join(' ').trim()
 }
 
@@ -342,9 +354,22 @@ const kNoTokens: ReadonlySet<string> = new Set()
 function tokensOf(text: string): Set<string> {
   let set = tokenCache.get(text)
   if (!set) {
-    set = new Set(tokenize(text))
+    set = withAbbreviations(tokenize(text))
     tokenCache.set(text, set)
   }
+  return set
+}
+
+/** Words pages shorten in labels and column headers ("Qty"): the word a person says for each. */
+const kAbbreviations: Record<string, string> = {
+  qty: 'quantity', amt: 'amount', desc: 'description', addr: 'address', tel: 'phone', num: 'number', no: 'number', pwd: 'password',
+  msg: 'message', img: 'image', pic: 'picture', dob: 'birthday', fname: 'first', lname: 'last', dept: 'department', org: 'organization',
+}
+
+/** A text's tokens with the full word of each abbreviation among them. */
+function withAbbreviations(tokens: string[]): Set<string> {
+  const set = new Set(tokens)
+  for (const t of tokens) if (kAbbreviations[t]) set.add(kAbbreviations[t])
   return set
 }
 
@@ -446,9 +471,10 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
       return role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
     case 'combobox':
     case 'listbox':
-      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget)
+      // A colour picker is "the color picker" as a date picker is a picker.
+      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget) || el.matches(kColorPicker) || isDropdownToggle(el)
     case 'menuitem':
-      return role.startsWith('menuitem') || el.matches('.n-dropdown-option')
+      return role.startsWith('menuitem') || el.matches('.n-dropdown-option,.el-sub-menu__title,.ant-menu-submenu-title')
     case 'tab':
       return role === 'tab' || el.matches('.n-tabs-tab')
     case 'spinbutton':
@@ -476,6 +502,10 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'option':
       // People call radios options ("the Male option").
       return role === 'option' || role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
+    case 'slider':
+      return role === 'slider' || isSliderHandle(el)
+    case 'image':
+      return role === 'img' || el.localName === 'img'
     case 'editor':
       return ((el as HTMLElement).isContentEditable && el.hasAttribute('contenteditable')) || el.matches(kEditor)
     default:
@@ -544,22 +574,23 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   if (!stateFits(q, el)) return null
   const bits = ownBits(el, role, labels)
   const own = bits.join(' ')
-  const label = own.slice(0, 50) || normalize(el.textContent).slice(0, 50)
+  const label = own.slice(0, 50) || normalize(el.textContent).slice(0, 50) || peopleLabel(el)
   const kindNote = q.kinds.length ? `kind ${q.kinds.join('/')} ${fit === 1 ? 'yes' : fit > 0 ? 'maybe' : 'no'}` : ''
   if (roleOnly(q)) {
     if (fit < 1) return null
     return { el, score: kRoleOnlyScore, label, why: `${kindNote} (role only)` }
   }
   const ownLower = own.toLowerCase()
-  const ownTokens = new Set(tokenize(own))
+  const ownTokens = withAbbreviations(tokenize(own))
   const title = el.getAttribute('title')
   // A tooltip beside a name counts as an attribute does, not as the name (ownBits).
-  const icon = iconWordsIfBare(el)
+  const icon = `${iconWordsIfBare(el)} ${partWords(el, role)} ${glyphWords(el)}`.trim()
   const attrs = `${title && !bits.includes(normalize(title)) ? `${attrText(el)} ${title.toLowerCase()}` : attrText(el)}${icon ? ` ${icon}` : ''}`
   const attrTokens = new Set(tokenize(attrs))
   let near: Set<string> | undefined
   let sum = 0
   let hitsOwn = 0
+  let missing = 0
   const hits: string[] = []
   for (const t of q.tokens) {
     let w = 0
@@ -586,6 +617,7 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
       }
     }
     if (where) hits.push(`${t}→${where}`)
+    else if (!kHan.test(t)) missing++
     sum += w
   }
   const quoted = q.quoted?.toLowerCase()
@@ -615,10 +647,12 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   // ("Built-in Functions" on "Other Built-in Types"): neither names the other, so it is a guess.
   // Words only near it do not help when its own name is another name in part ("functions" under
   // the heading beside "Other Built-in Types").
-  const present = hitsOwn ? hits.filter((h) => !h.endsWith('→near')).length : hits.length
+  // A widget part's own name is the part's ("decrease number"); the field it belongs to is named
+  // around it ("数量的减少按钮"), so words near it count for it.
+  const present = hitsOwn && !/\b(?:spinner|slider)\b/.test(icon) ? hits.filter((h) => !h.endsWith('→near')).length : hits.length
   if (!quoted && !exact && present < q.tokens.length && tokenize(own, true).some((t) => !/^\d+$/.test(t) && !q.tokens.includes(t))) score = Math.min(score, kMinScore - 0.01)
   const why = [kindNote, hits.join(' '), quoted ? `"${q.quoted}" ${quotedIn ? (exact ? 'exact' : 'in name') : 'missing'}` : ''].filter(Boolean).join('; ')
-  return { el, score, label, why }
+  return { el, score, label, why, missing, anchored: hits.some((h) => !h.endsWith('→near')) }
 }
 
 export interface SemanticResult {
@@ -682,7 +716,8 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
     let v = texts.get(a)
     if (v === undefined) {
       const attrs = `${a.getAttribute('aria-label') ?? ''} ${a.id} ${a.getAttribute('name') ?? ''} ${classOf(a)}`.toLowerCase().replace(/[-_]+/g, ' ')
-      texts.set(a, (v = normalize(a.textContent).toLowerCase().replace(kHanSpace, '$1').includes(name) || attrs.includes(name)))
+      // Attribute words count whole: a name "Bo" is not in the class "card-body".
+      texts.set(a, (v = normalize(a.textContent).toLowerCase().replace(kHanSpace, '$1').includes(name) || showsWord(attrs, name)))
     }
     return v
   }
@@ -708,6 +743,22 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
   // Where the page has such containers, one outside them all is not in "the order form".
   if (sel && name && !sawKind && !el.ownerDocument.querySelector(sel)) return scopeOf(el, { kind: 'named', name: scope.name }, texts)
   return null
+}
+
+/**
+ * Whether attribute words show a name: as a whole word for a Latin name ("Bo" is not in
+ * "card body"), anywhere for Chinese, which has no spaces between words.
+ */
+function showsWord(text: string, name: string): boolean {
+  if (!/^[a-z0-9]/i.test(name) || !/[a-z0-9]$/i.test(name)) return text.includes(name)
+  let at = text.indexOf(name)
+  while (at >= 0) {
+    const before = text[at - 1] ?? ' '
+    const after = text[at + name.length] ?? ' '
+    if (!/[a-z0-9]/i.test(before) && !/[a-z0-9]/i.test(after)) return true
+    at = text.indexOf(name, at + 1)
+  }
+  return false
 }
 
 /** Whether a container is the nth of its kind among its siblings (rows of a table body), hidden ones not counted. */
@@ -744,6 +795,8 @@ function coveredBy(el: Element, modal: Element): boolean {
  */
 function sameAction(a: Element, b: Element): boolean {
   if (a.localName !== b.localName || roleOf(a) !== roleOf(b)) return false
+  // Two copies of one picture (a logo in the top and the bottom bar) are one thing to a person.
+  if (a.localName === 'img') return a.getAttribute('src') === b.getAttribute('src') && a.getAttribute('alt') === b.getAttribute('alt')
   // Two links to one page do the same whatever they say ("previous" and the page's title in a
   // documentation page's navigation bar); a link that is only a script hook ("#") does not count.
   const hrefA = a.getAttribute('href')
@@ -844,14 +897,16 @@ class PageIndex {
     this.labels = new LabelIndex()
     const seen = new Set<Element>()
     for (const root of roots) {
-      for (const el of interactiveIn(root)) {
+      // Pictures with words a person reads (alt text) are named things too: "the Python logo".
+      const pictures = [...root.querySelectorAll(kPicture)].filter((p) => !p.closest(kInteractive))
+      for (const el of [...interactiveIn(root), ...pictures]) {
         if (seen.has(el)) continue
         seen.add(el)
         // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
         if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
         const field = /^(input|select|textarea)$/.test(el.localName) || el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
         const text = el.textContent ?? ''
-        const extra = `${iconWordsIfBare(el, text)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
+        const extra = `${iconWordsIfBare(el, text)} ${partWords(el, el.getAttribute('role') ?? '')} ${glyphWords(el)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
         const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
         // An icon-only control shows no text: its guessed name stands in (observe/names.ts).
         const after = ` ${text.trim() || field ? text : nameOrGuess(el, roleOf(el))}`.toLowerCase()
@@ -886,7 +941,8 @@ function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>()
     if (s.el.closest(`[${kAvaUiAttr}]`)) continue
     let proxy = visibleProxy(s.el)
     // A tree item is acted on by its row; "collapse X" by the row's expand arrow, if it has one.
-    const row = proxy && roleOf(proxy) === 'treeitem' ? treeRow(proxy) : null
+    const proxyRole = proxy ? roleOf(proxy) : ''
+    const row = proxy && (proxyRole === 'treeitem' || proxyRole === 'menuitem') ? treeRow(proxy) : null
     // "the Python checkbox in the tree": the checkbox of the item's row.
     if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || (checkbox && row.querySelector('.el-checkbox,.ant-tree-checkbox,[role=checkbox],input[type=checkbox]')) || row
     if (!proxy) continue
@@ -1009,6 +1065,14 @@ function matchOne(description: string, scope: Document): SemanticResult {
     best = Math.max(best, s.score)
   }
   scored.sort((a, b) => b.score - a.score)
+  // Every word said found on or around it beats a better score that lacks one of them entirely
+  // ("the up arrow of Quantity": the arrow of the Quantity spinner, not another spinner's "up").
+  if (scored.length > 1 && scored[0].missing) {
+    const whole = scored.filter((s) => !s.missing && s.anchored)
+    // The others stay candidates, below the margin: they are not a tie with what fits every word.
+    const below = whole[0]?.score - kAmbiguityMargin - 0.01
+    if (whole.length) scored = [...whole, ...scored.filter((s) => !whole.includes(s)).map((s) => ({ ...s, score: Math.min(s.score, below), why: `${s.why}; a word said is missing` }))]
+  }
   // A modal dialog is open and covers the page: what is behind it cannot be clicked (unless the
   // scope says where). A dialog that says it is modal but lets clicks through does not count.
   if (!q.scope && scored.length > 1) {
@@ -1097,7 +1161,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
       if (weak.length >= kMaxCandidates || looked > bound) return
       if (taken.has(e.el) || !test(e) || !(anywhere || inScope(e.el))) continue
       looked++
-      distinctVisible([{ el: e.el, score: 0, label: normalize(e.el.textContent).slice(0, 50) || (e.el.getAttribute('aria-label') ?? ''), why }], kMaxCandidates, taken, weak)
+      distinctVisible([{ el: e.el, score: 0, label: peopleLabel(e.el, nameOrGuess(e.el, (e.role ??= roleOf(e.el)))), why }], kMaxCandidates, taken, weak)
     }
   }
   if (q.kinds.length) more((e) => fitOf(e) === 1, `kind ${q.kinds.join('/')} only`)

@@ -3,7 +3,7 @@
  * script lazy-loads this module on first use. What it produces (the snapshot types), the listing
  * serializer and the frame merge are pure and live in core/page.
  */
-export { observe, type ObserveOptions } from './observe'
+export { observe, observeYielding, yieldToPage, kReadSliceMs, type ObserveOptions } from './observe'
 export { resolveHandle, safeResolveHandle, replacementOf, splitFrameId, idOfElement, listedElements } from './ids'
 export { waitForReady, openModals, type PendingRequestSource, type ReadyOptions, type ReadyReport, type ModalInfo } from './readiness'
 export { scrollAndCollect, type ScrollCollectOptions, type ScrollCollectResult } from './dynamic'

@@ -42,6 +42,7 @@
 import type { Attrs } from './state'
 import { normalizeText } from '../../core/page/text'
 import { kMeaningGlyph, readGlyphs, readShapes } from '../../core/risk/glyphs'
+import { pictureAction } from '../../core/page/icon-meaning'
 import { ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
 
 /**
@@ -870,14 +871,9 @@ const kMaxIconParts = 12
  * What people call the action an icon stands for, where the icon's own name is a picture: a heart
  * is "like", a trash can "delete". The guess says both ("like heart"), so either word finds it.
  */
-const kIconMeaning: Record<string, string> = {
-  heart: 'like', thumbs: 'like', thumb: 'like', trash: 'delete', bin: 'delete', pencil: 'edit', gear: 'settings', cog: 'settings',
-  ellipsis: 'more', kebab: 'more', dots: 'more', magnifier: 'search', paperclip: 'attach', envelope: 'mail', bell: 'notifications',
-}
-
 function withMeaning(guess: string): string {
   const first = guess.split(' ')[0]
-  const meaning = kIconMeaning[first]
+  const meaning = pictureAction(first)
   return meaning && !guess.includes(meaning) ? `${meaning} ${guess}` : guess
 }
 

@@ -15,7 +15,7 @@ import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
 import { queryAll } from '../locators'
 import { listedIntents, serialize } from '../../core/page/serialize'
-import { hideOverlay, observe, showOverlay, waitForReady, type PendingRequestSource } from '../observe'
+import { hideOverlay, kReadSliceMs, observe, observeYielding, showOverlay, waitForReady, yieldToPage, type PendingRequestSource } from '../observe'
 import { describe as describeTarget, describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
 import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-fields'
@@ -296,7 +296,10 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       if (!ready.ready) note += `(The page was still changing after ${Math.round(ready.waitedMs / 1000)} s; this is how it looked then.)\n`
       if (ready.errors.length) note += `(The page reported errors: ${ready.errors.slice(0, 3).join(' | ')})\n`
     }
-    const snapshot = observe({ request })
+    // A read gives the page its turn between parts that run long (a large page), never on a quick one.
+    const t0 = performance.now()
+    const snapshot = await observeYielding({ request })
+    if (performance.now() - t0 > kReadSliceMs) await yieldToPage()
     const { text, ids } = serialize(snapshot, { request })
     listed = ids
     const info: PageInfo = { url: location.href, title: document.title, listing: note + text, intents: listedIntents(snapshot.intents, ids) }
@@ -309,8 +312,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   const handlers: Handlers = {
     act: (c) => act(c),
     read: async (c) => ({ ok: true, info: await read(c) }),
-    'frame.read': ({ request }) => {
-      const snapshot = observe({ request })
+    'frame.read': async ({ request }) => {
+      const snapshot = await observeYielding({ request })
       listed = snapshot.elements.map((e) => e.id)
       return { ok: true, snapshot }
     },
