@@ -87,17 +87,20 @@ it('/actions, /describe and /dry-run answer in the chat; a secret param is maske
   await page.close()
 })
 
-it('answers action.* messages from the panel, acting in the panel’s tab', async () => {
+it('answers action.* messages from the panel, in the panel’s tab; a run asked for by a message has nobody to answer its questions', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
   const panel = await ava.openPanel(page)
   const found = (await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.search', query: 'login' } }))) as { ok: boolean; res: { name: string }[] }
   expect(found.ok).toBe(true)
   expect(found.res.map((a) => a.name)).toContain('common:auth:login')
-  const ran = (await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.run', action: 'common:auth:login', params: { username: 'bob', password: 'builder', submit: false } } }))) as { ok: boolean; res: { success: boolean } }
-  expect(ran).toMatchObject({ ok: true, res: { success: true } })
-  expect(await page.inputValue('#username')).toBe('bob')
-  expect(await page.inputValue('#password')).toBe('builder')
+  const ran = (await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.run', action: 'common:auth:login', params: { username: 'bob', password: 'builder', submit: false } } }))) as { ok: boolean; res: { success: boolean; error?: { code: string; message: string } } }
+  // The one guard (docs/security.md, "Every door, one rule"): the login types a password into the
+  // panel's tab, which asks; a bare message has nobody to answer, so it is refused before its
+  // first step, naming where Ava can ask. Nothing was typed.
+  expect(ran).toMatchObject({ ok: true, res: { success: false, error: { code: 'UNATTENDED', message: expect.stringMatching(new RegExp(`${new URL(site.url).host}[\\s\\S]*/run in the panel`)) } } })
+  expect(await page.inputValue('#username')).toBe('')
+  expect(await page.inputValue('#password')).toBe('')
   await page.close()
 })
 

@@ -175,14 +175,14 @@ it('a pack that reads a field and posts it away shows that before install, takes
     expect(question).toContain(origin())
     await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-deny]').last().click()
     await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
-    // Run by /run: the same question in the panel; no, and it is refused with the way to run it where Ava can ask.
+    // Run by /run: the same question in the panel; no, and it ends as the model's did: the person said no (DENIED), nothing started.
     const before = await panel.locator('[data-role=assistant]').count()
     await panel.fill('[data-test=input]', '/run quickpay:card:copy')
     await panel.click('[data-test=send]')
     expect(await pending(panel)).toContain('quickpay:card:copy')
     await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-deny]').last().click()
     await panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]').waitFor({ timeout: 20_000 })
-    expect(await panel.locator('[data-role=assistant]').last().textContent()).toMatch(/not made for this site|ask Ava/)
+    expect(await panel.locator('[data-role=assistant]').last().textContent()).toMatch(/you said no/i)
     expect(page.url()).toContain('/trust/checkout.html')
     expect(otherGot()).not.toContain('4111')
     await page.close()

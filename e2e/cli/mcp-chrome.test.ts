@@ -232,20 +232,27 @@ test('the gate is the person\'s: a server that sends a pre-confirmed step with n
     const question = await answer(page, false)
     expect(question).toMatch(/hostile/)
     const r = await sent
-    expect(r.outcome).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' })
+    expect(r.outcome).toMatchObject({ ok: false, code: 'DENIED' })
     expect(site.hits.some((h) => h.path === '/api/delete-account')).toBe(false)
     expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
-    // The person's step limit holds in the extension, whatever the program counts: with a limit of
-    // 2, the second scroll after the refused click is asked about, and a no refuses it.
+    // The bridge's navigate passes the navigation rule Ava's own model passes: another site asks
+    // in the panel, naming it; a no is DENIED and the tab stays.
+    const away = `${site.url.replace('127.0.0.1', 'localhost')}/hostile/offsite.html`
+    const going = ask(5, { kind: 'navigate', url: away })
+    expect(await answer(page, false)).toMatch(/localhost/)
+    expect(await going).toMatchObject({ ok: false, code: 'DENIED' })
+    expect(page.url()).toContain('/hostile/pack-risk.html')
+    // The person's step limit holds in the extension, whatever the program counts, by the guard's
+    // one count: with a limit of 2 (the click and one scroll), the next scroll is refused, never
+    // asked about to start again at one.
     await (await worker()).evaluate(async () => {
       const { settings } = (await chrome.storage.local.get('settings')) as { settings: { agent: { stepLimit: number } } }
       await chrome.storage.local.set({ settings: { ...settings, agent: { ...settings.agent, stepLimit: 2 } } })
     })
     const scroll = { action: 'scroll', direction: 'down' }
     expect((await ask(3, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })).outcome).toMatchObject({ ok: true })
-    const over = ask(4, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })
-    expect(await answer(page, false)).toMatch(/hostile.*step limit/)
-    expect((await over).outcome).toMatchObject({ ok: false, message: expect.stringMatching(/step limit \(2\)/) })
+    const over = await ask(4, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })
+    expect(over.outcome).toMatchObject({ ok: false, code: 'STEP_LIMIT', message: expect.stringMatching(/step limit \(2\)/) })
   } finally {
     socket?.destroy()
     await new Promise((r) => server.close(r))

@@ -23,3 +23,20 @@ test('pack action common:auth:login', async ({ ava, page }) => {
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByText('Welcome, bob')).toBeVisible()
 })
+
+// The fixture is a door with nobody at it (docs/security.md, "Every door, one rule"): a destructive
+// click is refused before it acts with UNATTENDED, naming `{ yes: true }`; with it the click is done.
+test('a destructive click with nobody there is UNATTENDED, nothing done; with { yes: true } it runs', async ({ ava, page }) => {
+  const flow = {
+    version: '1.0',
+    metadata: { name: 'delete the account', created_at: '2026-01-01T00:00:00Z', start_url: '/hostile/pack-risk.html' },
+    steps: [{ step_id: 1, action: 'click', selectors: { primary: { type: 'css', value: 'css:#delete' } }, description: 'the Delete account button' }],
+  }
+  const refused = await ava.run(flow, {}, { url: '/hostile/pack-risk.html', allowFailure: true })
+  expect(refused.success).toBe(false)
+  expect(refused.result.error).toMatchObject({ code: 'UNATTENDED', message: expect.stringContaining('{ yes: true }') })
+  expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
+  const done = await ava.run(flow, {}, { url: '/hostile/pack-risk.html', yes: true })
+  expect(done.success).toBe(true)
+  expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual(['account'])
+})

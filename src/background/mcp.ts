@@ -45,7 +45,7 @@ interface Session {
 /** The client's guard: the person answers in the panel; the person's settings and step limit. */
 async function guardOf(s: Session, name = ''): Promise<StepGuard> {
   const { safety, agent } = await settingsStore.get()
-  const count = createStepCount(agent.stepLimit, (n) => Object.assign(new Error(`${s.client} has taken ${n} steps in this tab, the person's step limit; nothing more was done.`), { code: 'STEP_LIMIT' }), s.acted)
+  const count = createStepCount(agent.stepLimit, (n) => Object.assign(new Error(`${s.client} reached the person's step limit (${n}) in this tab; nothing more was done.`), { code: 'STEP_LIMIT' }), s.acted)
   return {
     confirm: safety.confirm,
     sites: { allow: safety.allowDomains, deny: safety.denyDomains },

@@ -19,7 +19,7 @@ import {
 } from '../core/flows'
 import { toPlaywrightSpec } from '../core/flows/playwright'
 import { createChannelFlowPort, type BoundSecret, type StepGuard } from '../core/page/channel'
-import { createStepCount } from '../core/gate/guard'
+import { createStepCount, guardedRun } from '../core/gate/guard'
 import { targetOf, type PageCommand, type PageCommandKind, type PageOutcome } from '../core/page/command'
 import { urlMatches } from '../core/glob'
 import { AvaError } from '../core/errors'
@@ -30,7 +30,7 @@ import { runStore } from '../storage/conversation'
 import { draftStore, kMaxEvents, recordingStore, savedFlowsStore, type SavedFlow } from '../storage/flows'
 import { userPacksStore } from '../storage/packs'
 import { vaultFor } from '../storage/vault'
-import { boundSecrets, describeResult, engineFor, getRegistry, reloadRegistry } from './actions'
+import { actionCapabilities, boundSecrets, describeResult, engineFor, getRegistry, reloadRegistry } from './actions'
 import { chatWriter, conversationOf, newId } from './conversation'
 import { askInPanel, askInPopup } from './questions'
 import { allowDomain } from './offsite'
@@ -245,7 +245,8 @@ export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly
     // A `run` step (a pack action the agent called, issue 18 §3): through the registry, its page
     // steps through the same gate as the flow's own.
     async runAction(name, params, signal) {
-      const r = await (await engineFor(send.tabId(), guard)).run(name, params, { signal })
+      // With a guard, the action's own questions come first (core/gate/guard.ts `guardedRun`).
+      const r = guard ? await guardedRun({ registry: await getRegistry(), guard, url: (await tabUrl(send.tabId()).catch(() => '')) ?? '', capabilities: await actionCapabilities(name) }, name, params, (g) => engineFor(send.tabId(), g), { signal }) : await (await engineFor(send.tabId())).run(name, params, { signal })
       return { ok: r.success, detail: describeResult(r).replace(/\*\*/g, '') }
     },
   }

@@ -17,7 +17,7 @@ import { InstructionSchema, PAGE_ACTION_TYPES, SCROLL_DIRECTIONS, type PageActio
 import type { SitePolicy } from '../core/offsite'
 import { actionOf } from '../core/page/command'
 import { createEngine, createRegistry, dryRun, type ActionRegistry } from '../core/registry'
-import { actionQuestions, actionRisk, askBeforeAction, isRefusal, judgeNavigation, siteRefusal } from '../core/gate/guard'
+import { actionQuestions, askBeforeAction, isRefusal, judgeNavigation, siteRefusal } from '../core/gate/guard'
 import { plainMessage } from './args'
 import { askAva, type AskReport } from './mcp-agent'
 import { boundSecrets, callGuard, framed, gatedAct, McpToolError, redactSecrets, resolveClientSecrets, type Asker, type McpSecret } from './mcp-gate'
@@ -109,11 +109,6 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
         return failure(e)
       }
     }
-  /** An action's risk as the guard will decide it (core/gate/guard.ts `actionRisk`), not only as its pack declared it. */
-  const shownRisk = (name: string) => {
-    const found = loadRegistry().lookup(name)
-    return found.ok ? actionRisk(found.action) : {}
-  }
   const tab = (): McpTab => {
     const t = o.place.tab()
     if (!t) throw new McpToolError('NO_TAB', 'No tab is given to this client yet: open one with ava_navigate first. Ava acts only in a tab given to the client.')
@@ -127,7 +122,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     tool(async ({ namespace }: { namespace?: string }) => {
       const list = loadRegistry().list(namespace)
       if (!list.length) throw new McpToolError('PACK_MISSING', namespace ? `No namespace "${namespace}".` : 'No actions are loaded.')
-      return text(JSON.stringify(list.map((n) => ({ namespace: n.namespace, version: n.version, description: n.description, actions: n.actions.map((a) => ({ name: a.name, description: a.description, ...shownRisk(a.name) })) })), null, 2))
+      return text(JSON.stringify(list.map((n) => ({ namespace: n.namespace, version: n.version, description: n.description, actions: n.actions.map((a) => ({ name: a.name, description: a.description, risk: a.risk, asks: a.asks })) })), null, 2))
     }),
   )
   server.registerTool(
@@ -149,7 +144,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     tool(async ({ query }: { query: string }) => {
       const results = loadRegistry().search(query)
       if (!results.length) throw new McpToolError('NO_MATCH', `Nothing matches "${query}".`)
-      return text(JSON.stringify(results.map((a) => ({ ...a, ...shownRisk(a.name) })), null, 2))
+      return text(JSON.stringify(results, null, 2))
     }),
   )
   server.registerTool(

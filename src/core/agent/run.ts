@@ -222,6 +222,11 @@ type Failure = { error: AvaError; step?: { index: number; instruction: Instructi
 /** Thrown by a step the step limit refuses, from wherever the step came (issue 15). */
 class StepLimitReached extends AvaError {}
 
+/** Whether an instruction uses up the step limit: the guard's one rule; a pack action at least one. */
+function usesLimit(ins: Instruction): boolean {
+  return ins.action_type === 'run_action' || counts({ instruction: ins.action_type })
+}
+
 function atLimit(run: Run): boolean {
   return run.count.atLimit()
 }
@@ -435,7 +440,6 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         continue
       }
       if (ins.action_type === 'ask') {
-        started++
         const asked = await askPerson(run, view, ins).catch((e: unknown) => ({ error: e }))
         if ('error' in asked) {
           batch.failure = { error: toAvaError(asked.error) }
@@ -457,7 +461,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: can, detail })
         continue
       }
-      started++
+      if (usesLimit(ins)) started++
       let out: ExecOutcome
       try {
         out = await runOneStep(run, view, (recorded) => (said[item.index] = recorded))
@@ -512,9 +516,9 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       const step = parsed.data.action_type !== 'done' && parsed.data.action_type !== 'ask'
       if (step || parsed.data.action_type === 'ask') void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
       queue.push({ index, instruction: parsed.data })
-      if (!step) return
-      // Every step costs at least one of the limit: with the steps queued ahead of it, this one
-      // will be refused when its turn comes.
+      if (!step || !usesLimit(parsed.data)) return
+      // Every step the limit counts costs at least one of it: with the steps queued ahead of it,
+      // this one will be refused when its turn comes.
       const ahead = queued++ - started
       if (run.count.atLimit(ahead)) cut()
     },
@@ -629,7 +633,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const ins = view.instruction
   // The vocabulary's one counting rule (core/gate/guard.ts `counts`): a verify or a wait does not
   // count; a pack's steps are counted one by one as they reach the page (runRegistryAction).
-  if (ins.action_type === 'run_action' || counts({ instruction: ins.action_type })) {
+  if (usesLimit(ins)) {
     if (atLimit(run)) throw limitError(run)
     if (ins.action_type !== 'run_action') run.count.one()
   }

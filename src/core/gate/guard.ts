@@ -317,7 +317,7 @@ export async function guardedRun(
   o: { registry: ActionRegistry; guard: StepGuard; url: string; capabilities?: PackCapabilities },
   name: string,
   params: Record<string, unknown>,
-  engineFor: (guard: StepGuard) => ActionEngine,
+  engineFor: (guard: StepGuard) => ActionEngine | Promise<ActionEngine>,
   options?: RunOptions,
 ): Promise<ActionResult> {
   const found = o.registry.lookup(name)
@@ -325,7 +325,7 @@ export async function guardedRun(
     const secrets = Object.keys(params).some((k) => found.action.params[k]?.secret)
     const before = await askBeforeAction(o.guard, actionQuestions({ name, risk: found.action.risk, params: found.action.params, capabilities: o.capabilities }, { secrets, url: o.url }, o.guard.confirm))
     if (!before.ok) return { success: false, action: name, error: { code: before.code, message: before.message, action: name }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
-    return engineFor({ ...o.guard, confirm: before.confirm }).run(name, params, options)
+    return (await engineFor({ ...o.guard, confirm: before.confirm })).run(name, params, options)
   }
-  return engineFor(o.guard).run(name, params, options)
+  return (await engineFor(o.guard)).run(name, params, options)
 }

@@ -2,6 +2,8 @@ import type { PackIssue, RunNotice } from './errors'
 import { loadPacks, type FileReport, type LoadResult, type PackSource } from './loader'
 import { qualify, type ActionDefinition, type ActionParam, type ActionSource, type NamespaceDefinition } from './model'
 import type { Risk } from './schema'
+import type { RiskCategory } from '../exec'
+import { actionRisk } from '../gate/guard'
 import { didYouMean } from './validator'
 
 // §4.3 ActionRegistry: the in-memory index of every loaded action, by `namespace:component:action`.
@@ -16,7 +18,10 @@ export interface ActionInfo {
   deprecatedMessage?: string
   deprecatedMessageZh?: string
   aliasOf?: string
+  /** The risk as the step guard will decide it (core/gate/guard.ts `actionRisk`), not only as the pack declared it. */
   risk: Risk
+  /** The categories the guard asks about before the action's first step (a login: credentials). */
+  asks: RiskCategory[]
   params: string[]
   source: ActionSource
   inheritedFrom?: string
@@ -58,7 +63,7 @@ function info(action: ActionDefinition): ActionInfo {
     deprecatedMessage: action.deprecatedMessage,
     deprecatedMessageZh: action.deprecatedMessageZh,
     aliasOf: action.aliasOf === undefined ? undefined : qualify(action.aliasOf, action.namespace),
-    risk: action.risk,
+    ...actionRisk(action),
     params: Object.keys(action.params),
     source: action.source,
     inheritedFrom: action.inheritedFrom,
