@@ -34,4 +34,20 @@ describe('fields the page validates when they are left', () => {
     okOf(await run(page, { action: 'type', target: { semantic: 'City' }, value: 'Lyon' }))
     expect(await page.evaluate(() => (document.getElementById('code') as HTMLInputElement).value)).toBe('ABC')
   })
+
+  test('a submit after the page reset a field a step filled is refused and names the field; after filling again it is sent', async () => {
+    const page = await h.open('/framework-blur.html')
+    okOf(await run(page, { action: 'fill', target: { semantic: 'City' }, value: 'Lyon' }))
+    okOf(await run(page, { action: 'fill', target: { semantic: 'Promo code' }, value: 'ABC' }))
+    // A re-render that resets the form between the steps (a framework remounting it).
+    await page.evaluate(() => (document.getElementById('plain') as HTMLFormElement).reset())
+    const refused = await run(page, { action: 'click', target: { semantic: 'Send' } })
+    expect(refused.ok || [refused.code, refused.reason]).toEqual(['NOT_ACTIONABLE', 'value-rejected'])
+    expect(refused.ok ? '' : refused.message).toMatch(/City.*now empty/)
+    expect(await page.evaluate(() => (window as any).__state.sent)).toBeUndefined()
+    okOf(await run(page, { action: 'fill', target: { semantic: 'City' }, value: 'Lyon' }))
+    okOf(await run(page, { action: 'fill', target: { semantic: 'Promo code' }, value: 'ABC' }))
+    okOf(await run(page, { action: 'click', target: { semantic: 'Send' } }))
+    expect(await page.evaluate(() => (window as any).__state.sent)).toBe(1)
+  })
 })

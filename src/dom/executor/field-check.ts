@@ -37,9 +37,19 @@ export function fieldError(el: Element): string {
   return ''
 }
 
-/** Fields a person does not leave after typing: what was typed opens a list to choose from. */
-function choosesFromList(el: Element): boolean {
-  return el.getAttribute('role') === 'combobox' || el.hasAttribute('aria-autocomplete') || el.hasAttribute('list') || el.getAttribute('aria-haspopup') === 'listbox' || !!el.closest('[role=listbox],[role=combobox],.select2-search,.ant-select,.el-select,.n-base-selection')
+/**
+ * Fields left to their own widget: what was typed opens a list to choose from (a combobox, an
+ * autocomplete), or a picker reads the field when it is left and opens again on focus (date and
+ * time pickers: picker.ts settles those).
+ */
+function leftToWidget(el: Element): boolean {
+  return (
+    el.getAttribute('role') === 'combobox' ||
+    el.hasAttribute('aria-autocomplete') ||
+    el.hasAttribute('list') ||
+    el.getAttribute('aria-haspopup') === 'listbox' ||
+    !!el.closest('[role=listbox],[role=combobox],.select2-search,.ant-select,.el-select,.n-base-selection,.ant-picker,.el-date-editor,.n-date-picker,.n-time-picker,[class*=datepicker],[class*=date-picker],[class*=timepicker],[class*=time-picker],[data-provide=datepicker]')
+  )
 }
 
 /**
@@ -49,7 +59,7 @@ function choosesFromList(el: Element): boolean {
  * so a next step that presses Enter still presses it there.
  */
 export async function leaveAndReadBack(el: HTMLInputElement | HTMLTextAreaElement, value: string, same: (actual: string) => boolean, errorBefore: string): Promise<ExecFailure | null> {
-  if (choosesFromList(el)) return null
+  if (leftToWidget(el)) return null
   const V = viewOf(el)
   const doc = el.ownerDocument
   const focused = doc.activeElement === el
@@ -75,4 +85,50 @@ export async function leaveAndReadBack(el: HTMLInputElement | HTMLTextAreaElemen
   }
   if (focused && el.isConnected && !doc.activeElement?.closest('[role=dialog],[role=alertdialog]')) el.focus({ preventScroll: true })
   return out
+}
+
+/** Fields text went into in this document, with what went in: checked again before a submit. */
+const typed = new WeakMap<Element, string>()
+const typedFields = new Set<WeakRef<HTMLInputElement | HTMLTextAreaElement>>()
+/** Fields remembered at most: a long run on one page forgets the oldest. */
+const kMaxTyped = 200
+
+/** Remembers what a step typed into a field (after the page took it). */
+export function rememberTyped(el: HTMLInputElement | HTMLTextAreaElement): void {
+  if (!typed.has(el)) {
+    typedFields.add(new WeakRef(el))
+    if (typedFields.size > kMaxTyped) typedFields.delete(typedFields.values().next().value!)
+  }
+  typed.set(el, el.value)
+}
+
+/**
+ * Before a form is sent: the fields of that form that a step filled and that no longer hold what
+ * went in, when they are required or now empty (a re-render that reset the form, a script that
+ * cleared it). A submit then would send a form the person did not fill: the step fails and says
+ * which fields to fill again.
+ */
+export function lostBeforeSubmit(trigger: Element): ExecFailure | null {
+  const form = (trigger as HTMLButtonElement).form ?? trigger.closest('form')
+  const lost: string[] = []
+  for (const ref of typedFields) {
+    const el = ref.deref()
+    if (!el || !el.isConnected) continue
+    if ((el.form ?? el.closest('form')) !== form || (!form && el.ownerDocument !== trigger.ownerDocument)) continue
+    const want = typed.get(el) ?? ''
+    if (el.value === want) continue
+    const required = el.required || el.getAttribute('aria-required') === 'true'
+    if (required || !el.value) lost.push(`${quoteLabel(el)} (${el.value ? 'now changed' : 'now empty'})`)
+  }
+  if (!lost.length) return null
+  return fail('NOT_ACTIONABLE', `Not submitted: ${lost.join(', ')} no longer ${lost.length > 1 ? 'hold' : 'holds'} what was typed; the page reset ${lost.length > 1 ? 'them' : 'it'}. Fill ${lost.length > 1 ? 'them' : 'it'} again, then submit.`, {
+    reason: 'value-rejected',
+    suggestion: 'Fill the fields again and submit once they hold their values.',
+  })
+}
+
+/** Whether a click on this element sends its form (a submit button or an image input). */
+export function submitsForm(el: Element): boolean {
+  const type = (el.getAttribute('type') ?? (el.localName === 'button' ? 'submit' : '')).toLowerCase()
+  return (el.localName === 'button' || el.localName === 'input') && (type === 'submit' || type === 'image') && !!(el as HTMLButtonElement).form
 }

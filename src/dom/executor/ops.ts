@@ -15,7 +15,7 @@ import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } f
 import { nextFrame, settle, waitFor } from './wait'
 import { revealByHover } from './reveal'
 import { settlePicker } from './picker'
-import { fieldError, leaveAndReadBack } from './field-check'
+import { fieldError, leaveAndReadBack, rememberTyped } from './field-check'
 
 export interface OpContext {
   deadline: number
@@ -264,6 +264,7 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
     watch.finish()
     return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a text field.`, { reason: 'wrong-kind' })
   }
+  if (el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement) rememberTyped(el)
   const { navigating, ...changes } = watch.finish()
   const sensitive = el instanceof V.HTMLInputElement && (el.type === 'password' || /^cc-/.test(el.autocomplete))
   return { ok: true, el, forced: ready.forced, changes: { ...changes, value: displayedValue(el) }, navigating, sensitive, ...(note ? { note } : {}) }
