@@ -440,6 +440,7 @@ export function parseDescriptor(raw: string): Descriptor {
   // "the Price spinner's up arrow", "the slider's handle": the widget owns the part said after
   // it; the part is the target, and the widget's word stays a word its parts show (dom/words).
   const owner = /(?<![A-Za-z])(spinner|stepper|slider|dropdown|select|number field)['’]s\s/i.exec(text)?.[1].toLowerCase()
+  if (owner) text = text.replace(/(?<![A-Za-z])(spinner|stepper|slider|dropdown|select|number field)['’]s\s/i, '$1 ')
   text = text.replace(kKindRe, (w) => {
     const k = kKindByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' ')) ?? kKindByWord.get(w.toLowerCase())
     if (!k) return w

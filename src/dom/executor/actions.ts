@@ -18,6 +18,7 @@ import { pressKey } from './events'
 import { fail, type Located, type TargetSpec } from './ladder'
 import { fileInputOf, uploadFiles } from './native'
 import { checkOp, clickOp, dragOp, enterTextOp, hoverOp, type OpContext } from './ops'
+import { lostBeforeSubmit, submitsForm } from './field-check'
 import { chooseNative, clickNativeOption, selectOfOption, widgetFor } from './widgets'
 import { kSettledMissMs, nextFrame, settle, waitFor } from './wait'
 
@@ -82,6 +83,11 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
       // An option of a list that takes several values: a person adds it with Ctrl (⌘ on macOS)
       // held, so the options chosen before stay chosen (WAI-ARIA APG, listbox).
       const adds = name === 'click' && run.target!.el.closest('[aria-multiselectable=true]') && run.target!.el.closest('[role=option]') ? (/Mac/.test(navigator.platform) ? { metaKey: true } : { ctrlKey: true }) : undefined
+      // A submit button sends what the form holds now: not when a field a step filled was reset.
+      if (submitsForm(run.target!.el)) {
+        const lost = lostBeforeSubmit(run.target!.el)
+        if (lost) return lost
+      }
       // A canvas answers a click with pixels, not DOM: no effect to wait for.
       const pixels = !!run.cmd.at && run.target!.el.localName === 'canvas'
       const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count, atPage: run.cmd.at, ...(adds ? { modifiers: adds } : {}), ...(pixels ? { expectEffect: false } : {}) })
@@ -374,6 +380,8 @@ const kActions: DomActionDescriptor[] = [
       const V = viewOf(el)
       const form = el instanceof V.HTMLFormElement ? el : ((el as HTMLInputElement).form ?? el.closest('form'))
       if (!form) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not in a form.`, { reason: 'wrong-kind', suggestion: 'Click its submit button instead.' })
+      const lost = lostBeforeSubmit(form)
+      if (lost) return lost
       const watch = watchEffects(el.ownerDocument)
       // requestSubmit runs validation and the submit event, as pressing the submit button does.
       form.requestSubmit()

@@ -15,6 +15,7 @@ import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } f
 import { nextFrame, settle, waitFor } from './wait'
 import { revealByHover } from './reveal'
 import { settlePicker } from './picker'
+import { fieldError, leaveAndReadBack, rememberTyped } from './field-check'
 
 export interface OpContext {
   deadline: number
@@ -174,6 +175,8 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
   const V = viewOf(el)
   const kind = nativeKindOf(el)
   let note: string | undefined
+  // An error the field already showed is not the page's answer to this value.
+  const errorBefore = el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement ? fieldError(el) : ''
   if (kind) {
     // A date or colour has no keys to type: `type` sets it as `fill` does (issue 20 §5).
     const set = setNative(el as HTMLInputElement, kind, value)
@@ -206,7 +209,9 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
     await settle()
     await nextFrame(V)
     const formatted = !sameValue(el.value, value, el) && !!el.value && masked(el.value) === masked(value)
+    let left = false
     if (formatted) {
+      left = true
       const kept = await settleMask(el, value)
       if ('ok' in kept) {
         watch.finish()
@@ -219,6 +224,15 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
         reason: 'value-rejected',
         suggestion: 'The field may accept only some characters or a fixed format.',
       })
+    }
+    // The page took it only if it keeps it once the field is left (a framework validating on blur).
+    if (!left && !picker) {
+      const kept = el.value
+      const rejected = await leaveAndReadBack(el, value, (actual) => actual === kept || sameValue(actual, value, el), errorBefore)
+      if (rejected) {
+        watch.finish()
+        return rejected
+      }
     }
     // A script date picker reads the field again when it is left, and may keep another date: read
     // back after it settles, choose in its calendar when it did, fail when neither holds (picker.ts).
@@ -250,6 +264,7 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
     watch.finish()
     return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a text field.`, { reason: 'wrong-kind' })
   }
+  if (el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement) rememberTyped(el)
   const { navigating, ...changes } = watch.finish()
   const sensitive = el instanceof V.HTMLInputElement && (el.type === 'password' || /^cc-/.test(el.autocomplete))
   return { ok: true, el, forced: ready.forced, changes: { ...changes, value: displayedValue(el) }, navigating, sensitive, ...(note ? { note } : {}) }

@@ -184,13 +184,14 @@ export function cellLabel(el: Element): string {
       break
     }
   }
+  // The column's header: the cell at the same place in the table's first (head) row.
   const row = cell.parentElement
-  const table = cell.closest('table')
-  const index = (cell as HTMLTableCellElement).cellIndex
-  if (table && row && typeof index === 'number' && index >= 0) {
-    const head = table.tHead?.rows[0] ?? (table.rows[0] !== row ? table.rows[0] : undefined)
-    const th = head?.cells[index]
-    if (th && th.localName === 'th') {
+  const table = cell.closest('table,[role=grid],[role=table]')
+  const index = row ? Array.prototype.indexOf.call(row.children, cell) : -1
+  const head = table?.querySelector('thead tr') ?? table?.querySelector('tr,[role=row]')
+  if (head && head !== row && index >= 0) {
+    const th = head.children[index]
+    if (th && (th.localName === 'th' || th.getAttribute('role') === 'columnheader')) {
       const t = normalizeText(th.textContent)
       if (t) parts.push(t.slice(0, 40))
     }
