@@ -58,18 +58,13 @@ await build({
 // neighbour the package does not ship, or a package a project need not have (zod, the MCP SDK).
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 const tmp = mkdtempSync(join(tmpdir(), 'ava-types-'))
-const flags = ['--declaration', '--emitDeclarationOnly', '--outDir', tmp, '--rootDir', '.', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--types', 'node,chrome']
+// --noCheck: emit only (2 s, not 20); `npm run typecheck` checks these files with the rest.
+const flags = ['--declaration', '--emitDeclarationOnly', '--noCheck', '--outDir', tmp, '--rootDir', '.', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--types', 'node,chrome']
 try {
   execFileSync(process.execPath, [tsc, ...flags, ...Object.values(entries)], { cwd: root, stdio: 'pipe' })
 } catch (e) {
-  // Files the entries import for their code may not type-check alone (no vite/client here); their
-  // declarations are not shipped. A missing file, or an error in an entry, stops the build.
-  const text = String(e.stdout ?? '') + String(e.stderr ?? '')
-  const entryErrors = text.split('\n').filter((l) => Object.values(entries).some((f) => l.startsWith(f)))
-  if (/error TS(?!2304|2339|2580)/.test(text) && (entryErrors.length || !/error TS(2304|2339|2580)/.test(text))) {
-    console.error(text)
-    process.exit(1)
-  }
+  console.error(String(e.stdout ?? '') + String(e.stderr ?? ''))
+  process.exit(1)
 }
 const problems = []
 for (const [name, file] of Object.entries(entries)) {
