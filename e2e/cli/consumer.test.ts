@@ -26,7 +26,7 @@ interface Run {
 }
 async function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number }): Promise<Run> {
   try {
-    const r = await exec(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeout ?? 60_000, maxBuffer: 16 << 20 })
+    const r = await exec(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeout ?? 120_000, maxBuffer: 16 << 20 })
     return { code: 0, out: `${r.stdout}\n${r.stderr}` }
   } catch (e) {
     const x = e as { code: number | string; stdout?: string; stderr?: string; message: string }
@@ -52,7 +52,7 @@ afterAll(async () => {
 })
 
 describe('the packed tarball', () => {
-  test('@arethetypeswrong/cli finds every entry typed right under node16 (CommonJS and ESM) and bundler', async () => {
+  test('@arethetypeswrong/cli finds every entry typed right under node16 (CommonJS and ESM) and bundler', { timeout: 150_000 }, async () => {
     // The node16 profile leaves out node10, whose resolution predates `exports`.
     const r = await run(process.execPath, [bin('@arethetypeswrong/cli', 'dist/index.js'), tarball, '--profile', 'node16', '--format', 'json'], { cwd: packDir })
     expect(r.code, r.out).toBe(0)
@@ -172,7 +172,8 @@ describe.each([
     expect(lib.out).toMatch(/chromiumPlace .*createAvaMcpServer/)
     const fixture = await run(process.execPath, ['-e', "const { test, expect } = require('ava-assistant/playwright'); console.log(typeof test.extend, typeof expect)"], { cwd: project })
     expect(fixture.out.trim()).toBe('function function')
-  }, 60_000)
+    // Six Node processes, each loading a 2.6 or 4.7 MB bundle: 40 s seen on a loaded machine.
+  }, 180_000)
 
   test.each(Object.keys(kResolutions))('a file using the types compiles under moduleResolution %s', async (resolution) => {
     const r = await run(process.execPath, [bin('typescript', 'bin/tsc'), '-p', `tsconfig.${resolution}.json`], { cwd: project, timeout: 170_000 })
