@@ -15,6 +15,9 @@ export default defineConfig({
           // Property tests run hundreds of cases: 2.6 s alone is 5–8 s on a loaded 2-core CI machine
           // (seen with two unit runs at once), past vitest's 5 s default.
           testTimeout: 30_000,
+          // A poll waits for what a timer or a promise chain will do; vitest's 1 s default ran out
+          // under load (as in e2e below).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {

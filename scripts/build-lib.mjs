@@ -1,20 +1,27 @@
 // Builds what the published package exports besides the CLI (package.json `exports`):
-//   lib/playwright.js  the Playwright Test fixture (e2e/playwright-test/fixture.ts), `ava-assistant/playwright`
-//   lib/mcp.js         the MCP server as a library (src/cli/mcp-api.ts), `ava-assistant/mcp`
-//   lib/types/…        their declarations, emitted by TypeScript from the same sources
-// Both are one ESM file each for plain Node 20, with the page script `ava run` injects built in,
-// so an installed package needs neither TypeScript, esbuild nor src/. @playwright/test (a peer
-// dependency) and playwright-core (a dependency) stay outside. Run by `npm run build` and before
-// `npm pack` (prepack).
+//   lib/playwright.cjs  the Playwright Test fixture (src/playwright/fixture.ts), `ava-assistant/playwright`
+//   lib/mcp.cjs         the MCP server as a library (src/cli/mcp-api.ts), `ava-assistant/mcp`
+//   lib/*.d.cts         their declarations, one self-contained file each
+// One CommonJS file per entry, which both formats load: require() in a project made by `npm init -y`
+// (and Playwright's loader, which compiles a spec there to CommonJS), import in an ES module project
+// (Node reads the export names esbuild writes at the end of the file). Two copies, one per format,
+// would let a project load two fixtures that do not know each other. The page script `ava run`
+// injects is built in, so an installed package needs neither TypeScript, esbuild nor src/;
+// @playwright/test (a peer dependency) and playwright-core (a dependency) stay outside.
+// Run by `npm run build` and, when the sources changed since, before `npm pack` (prepack).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { buildPageScript } from './page-script.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const out = resolve(root, 'lib')
+const entries = { playwright: 'src/playwright/fixture.ts', mcp: 'src/cli/mcp-api.ts' }
+/** What a shipped declaration may import: the package's dependency and its optional peer. */
+const kTypeImports = new Set(['@playwright/test', 'playwright-core'])
 const pageScript = await buildPageScript()
 
 /** The fixture builds the page script on the fly from source; built, it carries the text instead. */
@@ -28,37 +35,51 @@ const prebuiltPageScript = {
 
 rmSync(out, { recursive: true, force: true })
 await build({
-  entryPoints: { playwright: resolve(root, 'e2e/playwright-test/fixture.ts'), mcp: resolve(root, 'src/cli/mcp-api.ts') },
+  entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, resolve(root, file)])),
   outdir: out,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   packages: 'bundle',
   external: ['playwright-core', '@playwright/test'],
   plugins: [prebuiltPageScript],
-  define: { __AVA_PAGE_SCRIPT__: JSON.stringify(pageScript) },
-  banner: {
-    // semver is CommonJS; in an ESM bundle its require() calls need a real require (as bin/ava.js).
-    js: "import { createRequire as __avaCreateRequire } from 'node:module';\nconst require = __avaCreateRequire(import.meta.url);",
-  },
+  // import.meta is ESM's: the sources that ask where they are (src/cli/sources.ts) get this file's URL.
+  define: { __AVA_PAGE_SCRIPT__: JSON.stringify(pageScript), 'import.meta.url': '__avaFileUrl' },
+  banner: { js: "const __avaFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: 'none',
   logLevel: 'warning',
 })
 
-// Declarations from the sources themselves: the entry files' d.ts import their neighbours' as the
-// sources do, so they keep their relative layout under lib/types/.
+// Declarations: TypeScript emits each entry's from its source; the entry files declare every type
+// their exports mention (or take it from @playwright/test), so that one file is the whole API. It is
+// shipped as .d.cts, the format of the code beside it, and refused if it imports anything else: a
+// neighbour the package does not ship, or a package a project need not have (zod, the MCP SDK).
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
-const entries = ['e2e/playwright-test/fixture.ts', 'src/cli/mcp-api.ts']
-const flags = ['--declaration', '--emitDeclarationOnly', '--outDir', 'lib/types', '--rootDir', '.', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--types', 'node,chrome']
+const tmp = mkdtempSync(join(tmpdir(), 'ava-types-'))
+// --noCheck: emit only (2 s, not 20); `npm run typecheck` checks these files with the rest.
+const flags = ['--declaration', '--emitDeclarationOnly', '--noCheck', '--outDir', tmp, '--rootDir', '.', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--types', 'node,chrome']
 try {
-  execFileSync(process.execPath, [tsc, ...flags, ...entries], { cwd: root, stdio: 'pipe' })
+  execFileSync(process.execPath, [tsc, ...flags, ...Object.values(entries)], { cwd: root, stdio: 'pipe' })
 } catch (e) {
-  // Type errors do not stop the emit; a missing file does.
-  const text = String(e.stdout ?? '') + String(e.stderr ?? '')
-  if (/error TS(?!2304|2339|2580)/.test(text)) {
-    console.error(text)
-    process.exit(1)
-  }
+  console.error(String(e.stdout ?? '') + String(e.stderr ?? ''))
+  process.exit(1)
 }
-console.log(`built ${out}/playwright.js, ${out}/mcp.js and their types`)
+const problems = []
+for (const [name, file] of Object.entries(entries)) {
+  const text = readFileSync(join(tmp, file.replace(/\.ts$/, '.d.ts')), 'utf8')
+  // Doc comments quote imports as examples; only code counts (a /// reference is code).
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/(?!\/).*$/gm, '')
+  for (const m of code.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\/\/\/\s*<reference\s+(?:path|types)=['"]([^'"]+)['"]/g)) {
+    const spec = m[1] ?? m[2] ?? m[3]
+    if (!kTypeImports.has(spec)) problems.push(`${file}: its declarations import '${spec}'; declare the type in ${file} instead`)
+  }
+  writeFileSync(join(out, `${name}.d.cts`), text)
+}
+rmSync(tmp, { recursive: true, force: true })
+if (problems.length) {
+  console.error(`The shipped declarations must stand alone:\n${problems.join('\n')}`)
+  process.exit(1)
+}
+console.log(`built ${Object.keys(entries).map((n) => `${out}/${n}.cjs`).join(', ')} and their declarations`)

@@ -1,6 +1,6 @@
 // The page-side script `ava run` injects into every document (src/dom/recorder/page-api.ts as one
 // IIFE publishing a page global): built into bin/ava.js by scripts/build-cli.mjs, and built on
-// the fly by the Playwright Test fixture (e2e/playwright-test/fixture.ts), so both run the same code.
+// the fly by the Playwright Test fixture (src/playwright/fixture.ts), so both run the same code.
 import { build } from 'esbuild'
 import { resolve } from 'node:path'
 

@@ -122,7 +122,7 @@ it('Stop ends a collection mid-way: no more scrolling or loading, and no further
   await expect.poll(async () => Number(/(\d+) of 500/.exec((await note.textContent().catch(() => '')) ?? '')?.[1] ?? 0), { timeout: 30_000 }).toBeGreaterThanOrEqual(20)
   await panel.click('[data-test=stop]')
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 10_000 })
-  await panel.locator('[data-kind=error]', { hasText: 'Stopped.' }).last().waitFor({ timeout: 5_000 })
+  await panel.locator('[data-kind=error]', { hasText: 'Stopped.' }).last().waitFor({ timeout: 10_000 })
   // A round in flight when Stop came may finish its one scroll; nothing after it.
   await page.waitForTimeout(3_000)
   const at = await page.evaluate(() => ({ loads: (window as any).__loads, top: document.getElementById('timeline')!.scrollTop }))

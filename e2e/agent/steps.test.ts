@@ -146,7 +146,7 @@ it('a right-to-left form’s Next under Ava’s open panel: the panel moves out 
   expect(seen.some((p) => Math.abs(p.x - home.x) > 100)).toBe(true)
   // While it moved it took no click (the panel's own protection saw it as not in plain view).
   expect(obscured).toBe(true)
-  await expect.poll(async () => (await frame.boundingBox())?.x, { timeout: 5_000 }).toBe(home.x)
+  await expect.poll(async () => (await frame.boundingBox())?.x, { timeout: 10_000 }).toBe(home.x)
   await page.close()
 })
 

@@ -114,7 +114,7 @@ describe('Element Plus', () => {
     // The open dialog covers the form (Element Plus's overlay takes the clicks even when not modal).
     okOf(await run(page, { action: 'click', target: { semantic: 'the x of the dialog' } }))
     // Element Plus closes after its leave transition.
-    await page.waitForFunction(() => !(window as any).__state.dialog && !document.querySelector('.desc-dialog')?.checkVisibility(), undefined, { timeout: 5_000 })
+    await page.waitForFunction(() => !(window as any).__state.dialog && !document.querySelector('.desc-dialog')?.checkVisibility(), undefined, { timeout: 10_000 })
     const out = okOf(await run(page, { action: 'check', target: { semantic: '第二个复选框' } }))
     expect((await state(page)).hobbies).toEqual(['travel'])
     expect(out.why).toMatch(/number 2 of 3 in reading order/)

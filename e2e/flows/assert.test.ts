@@ -47,7 +47,7 @@ function contextPort(first: Page): FlowPort & { page(): Page } {
     url: async () => page.url(),
     async switchTab(to) {
       // A tab a click opened may reach the context a moment after the click's answer.
-      if (to.index === undefined && to.url === undefined && page.context().pages().length === 1) await page.context().waitForEvent('page', { timeout: 5_000 })
+      if (to.index === undefined && to.url === undefined && page.context().pages().length === 1) await page.context().waitForEvent('page', { timeout: 10_000 })
       const pages = page.context().pages()
       const next = to.index !== undefined ? pages[to.index] : to.url !== undefined ? pages.find((p) => p.url().includes(to.url!.replaceAll('*', ''))) : pages[pages.length - 1]
       if (!next) throw new Error('no such tab')

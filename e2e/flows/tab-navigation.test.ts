@@ -49,7 +49,7 @@ describe('ava run after a step that navigates to a slow page', () => {
     const steps = [
       { action: 'click', params: {}, selectors: css('#go') },
       { action: 'click', params: {}, selectors: css('#confirm') },
-      { action: 'verify', params: { text: 'Confirmed' }, selectors: css('#s'), timeout: 2_000 },
+      { action: 'verify', params: { text: 'Confirmed' }, selectors: css('#s'), timeout: 10_000 },
     ].map((s, i) => ({ step_id: i + 1, ...s }))
     const file = join(dir, 'slow.flow.json')
     writeFileSync(file, JSON.stringify({ version: '1.0', metadata: { name: 'slow', created_at: '2026-01-01T00:00:00.000Z', source: 'manual' }, steps }))

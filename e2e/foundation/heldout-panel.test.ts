@@ -47,11 +47,11 @@ it.each(Object.keys(kAttacks))('a panel hidden by %s refuses the person’s real
   await panel.fill('[data-test=input]', 'transfer all my money')
   const send = (await panel.locator('[data-test=send]').boundingBox())!
   await page.evaluate(kAttacks[name], kVeil)
-  await expect.poll(() => obscured(panel), { timeout: 5_000 }).toBe('true')
+  await expect.poll(() => obscured(panel), { timeout: 10_000 }).toBe('true')
   const requests = llm.requests.length
   const before = await messages(panel)
   await page.mouse.click(send.x + send.width / 2, send.y + send.height / 2)
-  await expect.poll(() => panel.isVisible('[data-test=obscured]'), { timeout: 5_000 }).toBe(true)
+  await expect.poll(() => panel.isVisible('[data-test=obscured]'), { timeout: 10_000 }).toBe(true)
   expect(await messages(panel)).toBe(before)
   expect(llm.requests.length).toBe(requests)
   await page.close()

@@ -54,7 +54,7 @@ describe.each(['openai', 'anthropic'] as const)('"log in as alice" through the %
     // The first instruction (opening /login) ran before the LLM finished streaming.
     const req = llm.requests.find((r) => r.api === provider)!
     const loginHit = site.hits.find((h) => h.path === '/login' && h.method === 'GET')!
-    await expect.poll(() => req.endedAt, { timeout: 5_000 }).toBeDefined()
+    await expect.poll(() => req.endedAt, { timeout: 10_000 }).toBeDefined()
     expect(loginHit.at).toBeLessThan(req.endedAt!)
     expect(req.body.stream).toBe(true)
     if (provider === 'anthropic') expect(req.headers['x-api-key']).toBe('sk-test-123')

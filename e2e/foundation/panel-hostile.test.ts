@@ -89,7 +89,7 @@ it('a panel frame navigated to a look-alike is never shown as Ava; what the pers
   // Ava noticed that its panel document went away and threw that frame out: every look-alike that
   // came up (none, if it was thrown out before its first script ran) has gone again.
   const count = (path: string) => site.hits.filter((h) => h.path === path).length
-  await expect.poll(() => count('/hostile/lookalike-up') - count('/hostile/lookalike-gone'), { timeout: 5_000 }).toBe(0)
+  await expect.poll(() => count('/hostile/lookalike-up') - count('/hostile/lookalike-gone'), { timeout: 10_000 }).toBe(0)
   const real = await ava.openPanel(page)
   await real.fill('[data-test=input]', 'my bank password is hunter2')
   await real.click('[data-test=send]')

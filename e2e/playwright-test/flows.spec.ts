@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { expect, test } from './fixture'
+import { expect, test } from '../../src/playwright/fixture'
 
 // Every flow in flows/ (or AVA_FLOWS_DIR) is one test; the sample site comes from global-setup.ts.
 const dir = process.env.AVA_FLOWS_DIR ?? resolve(import.meta.dirname, 'flows')

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import type { AvaOptions } from './fixture'
+import type { AvaOptions } from '../../src/playwright/fixture'
 
 /**
  * The bundled flows on Playwright Test (docs/flows.md, "Playwright Test"):

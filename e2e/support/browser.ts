@@ -1,6 +1,7 @@
 import { chromium, type BrowserContext, type Browser, type Worker } from 'playwright-core'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { closeWelcomePage } from '../../src/playwright/welcome'
 
 export const chromiumPath = process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
 export const distDir = process.env.AVA_DIST ?? resolve(import.meta.dirname, '../../dist')
@@ -35,24 +36,8 @@ export interface ExtensionSession {
   close(): Promise<void>
 }
 
-/**
- * Closes the welcome page a fresh install opens (src/background/first-run.ts). It opens as the
- * window's active tab, and in headless Chromium a tab behind it still reports itself visible but
- * gets two animation frames a second, in the page and in the panel frame: every Playwright click
- * there then waits about two seconds for the element to be "stable". A person switches to the tab
- * they use; a test does that by closing the welcome page.
- */
-export async function closeWelcomePage(context: { pages(): { url(): string; close(): Promise<void> }[] }, extensionId: string): Promise<void> {
-  const url = `chrome-extension://${extensionId}/src/welcome/index.html`
-  // The install event opens it a moment after the worker starts; a profile that was installed
-  // before (none here: every test starts a fresh one) never opens it.
-  const deadline = Date.now() + 5_000
-  while (Date.now() < deadline) {
-    const welcome = context.pages().find((p) => p.url() === url)
-    if (welcome) return welcome.close()
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+// The fixture's own: a fresh install's welcome tab, closed as a person would leave it.
+export { closeWelcomePage }
 
 /**
  * Chromium with the built extension in dist/ loaded, as a person would have it, past its welcome

@@ -363,7 +363,7 @@ export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } 
 
 /**
  * Runs a loaded target on a page whose context already injects the page script (kGlobal) into
- * every document; `ava run` and the Playwright Test fixture (e2e/playwright-test/fixture.ts) both
+ * every document; `ava run` and the Playwright Test fixture (src/playwright/fixture.ts) both
  * go through here, so a flow passes or fails the same way in either.
  */
 export async function runOnPage(

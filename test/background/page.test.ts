@@ -47,8 +47,10 @@ vi.mock('../../src/background/frames', () => ({
 const { sendCommand, execInPage, pageContext } = await import('../../src/background/page')
 const { markReady } = await import('../../src/background/tabs')
 
-const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { targetId: 'btn_login' } }, timeoutMs: 1_000 }
-const fill: PageCommand<'act'> = { kind: 'act', step: { action: 'fill', target: { targetId: 'input_user' }, value: 'alice' }, timeoutMs: 200 }
+// Budgets, not waits: a step sent again to the next document succeeds as soon as that document is
+// there; the test that gives up moves the clock past the budget instead of waiting it out.
+const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { targetId: 'btn_login' } }, timeoutMs: 10_000 }
+const fill: PageCommand<'act'> = { kind: 'act', step: { action: 'fill', target: { targetId: 'input_user' }, value: 'alice' }, timeoutMs: 10_000 }
 const goneMidMessage = () => Promise.reject(new Error('A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received'))
 
 beforeEach(() => {

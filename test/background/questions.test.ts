@@ -4,6 +4,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ChatMessage } from '../../src/core/chat'
 
+/** vi.waitFor polls every 50 ms for 1 s by default: too short for a loaded machine. */
+const kPatience = { timeout: 10_000 }
+
 const cards: ChatMessage[] = []
 const patches: { id: string; patch: Partial<ChatMessage> }[] = []
 const reviews: { tabId: number; id: string; accept: boolean }[] = []
@@ -46,7 +49,7 @@ beforeEach(() => {
 describe('answerQuestion: one answer for every card', () => {
   it('answers a panel question from its tab, once; its card shows the answer (rule: second-answer)', async () => {
     const asked = q.askInPanel(5, chat, { ...card, owner: 'replay_1' })
-    await vi.waitFor(() => expect(cards).toHaveLength(1))
+    await vi.waitFor(() => expect(cards).toHaveLength(1), kPatience)
     expect(await q.answerQuestion({ tab: 6 }, cards[0].id, true)).toEqual({ ok: false, reason: 'elsewhere' })
     expect(await q.answerQuestion({ tab: 5 }, cards[0].id, true)).toEqual({ ok: true })
     expect(await asked).toBe(true)
@@ -57,10 +60,10 @@ describe('answerQuestion: one answer for every card', () => {
 
   it('Stop in the tab is a no for every question shown there; the card says denied', async () => {
     const asked = q.askInPanel(5, chat, { ...card, owner: 'slash_1' })
-    await vi.waitFor(() => expect(cards).toHaveLength(1))
+    await vi.waitFor(() => expect(cards).toHaveLength(1), kPatience)
     expect(q.stopQuestions(5)).toBe(true)
     expect(await asked).toBe(false)
-    await vi.waitFor(() => expect(cards[0].confirm?.state).toBe('denied'))
+    await vi.waitFor(() => expect(cards[0].confirm?.state).toBe('denied'), kPatience)
     expect(await q.answerQuestion({ tab: 5 }, cards[0].id, true)).toEqual({ ok: false, reason: 'closed' })
     expect(q.stopQuestions(5)).toBe(false)
   })

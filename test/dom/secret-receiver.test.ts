@@ -23,7 +23,7 @@ HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
 }
 document.elementFromPoint = () => measured
 
-const fill = (secretSites?: string[]): PageCommand<'act'> => ({ kind: 'act', step: { action: 'fill', value: kValue, target: { focused: true } }, timeoutMs: 500, ...(secretSites ? { secretSites } : {}) })
+const fill = (secretSites?: string[]): PageCommand<'act'> => ({ kind: 'act', step: { action: 'fill', value: kValue, target: { focused: true } }, timeoutMs: 10_000, ...(secretSites ? { secretSites } : {}) })
 
 /** A field nothing marks as secret (no password type, autocomplete, name or id that says so). */
 function field(): HTMLInputElement {
@@ -82,7 +82,7 @@ describe('receiver: a flow step carrying a secret', () => {
   const flowFill = (secretSites?: string[]): PageCommand<'flow.step'> => ({
     kind: 'flow.step',
     step: { step_id: 1, action: 'fill', params: { value: kValue }, selectors: { primary: { type: 'css', value: 'css:#box' }, fallback: [] } },
-    timeoutMs: 1_000,
+    timeoutMs: 10_000,
     trusted: true,
     ...(secretSites ? { secretSites } : {}),
   })
@@ -116,7 +116,7 @@ describe('receiver: a form holding a typed secret', () => {
     input.focus()
     return { input, sent }
   }
-  const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: 'css:#go' }] } }, timeoutMs: 500 }
+  const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: 'css:#go' }] } }, timeoutMs: 10_000 }
 
   it('is not sent by GET, even confirmed', async () => {
     const { input, sent } = form('get')

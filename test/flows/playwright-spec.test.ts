@@ -49,11 +49,11 @@ describe('a flow as a Playwright Test spec', () => {
 
   test('a secret literal is never written; it and ${prompt:…} values come from the environment', () => {
     const withSecret: Flow = { ...flow, variables: { ...flow.variables, password: { secret: true, value: 'hunter2-literal' }, code: { value: '${prompt:One-time code}' } } }
-    const code = toPlaywrightSpec(withSecret, { fixture: '../e2e/playwright-test/fixture' })
+    const code = toPlaywrightSpec(withSecret, { fixture: '../src/playwright/fixture' })
     expect(code).not.toContain('hunter2-literal')
     expect(code).toContain('const params = { password: process.env.PASSWORD, code: process.env.CODE }')
     const spec = read(code)
-    expect(spec.imports).toEqual(['../e2e/playwright-test/fixture'])
+    expect(spec.imports).toEqual(['../src/playwright/fixture'])
     expect(spec.steps.every((s) => s.params)).toBe(true)
     expect((spec.flow as Flow).variables.password).toEqual({ secret: true })
   })

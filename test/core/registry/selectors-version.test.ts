@@ -50,7 +50,7 @@ describe('primary then fallback, with a winner cache (§6.6.2, §6.6.4)', () => 
     const port = new FakePort()
     const query = (s: ParsedSelector) => port.query(s)
     setTimeout(() => port.present.add('css:.late'), 150)
-    expect(await resolveCandidates(['css:.late'], { query, signal, timeoutMs: 1000 })).toMatchObject({ index: 0 })
+    expect(await resolveCandidates(['css:.late'], { query, signal, timeoutMs: 10_000 })).toMatchObject({ index: 0 })
     expect(await resolveCandidates(['css:.never'], { query, signal, timeoutMs: 0 })).toBeNull()
   })
   it('is an LRU of bounded size, cleared whole or by scope', () => {

@@ -10,7 +10,9 @@ import { clearAgentIds } from '../../../src/dom/observe'
 import { createReceiver } from '../../../src/dom/page/receiver'
 import { setLocale, t, type MessageKey } from '../../../src/ui/i18n'
 
-const act = (step: PageAction): PageCommand<'act'> => ({ kind: 'act', step, timeoutMs: 500 })
+// A budget, not a wait: the step answers as soon as it can. Under load a short one ran out
+// before the element was found ("on the page but not visible"), so it is 10 s, as the e2e polls are.
+const act = (step: PageAction): PageCommand<'act'> => ({ kind: 'act', step, timeoutMs: 10_000 })
 const byId = (id: string) => parsedTarget({ selectors: [`#${id}`] })
 
 async function run(step: PageAction): Promise<ExecSuccess> {

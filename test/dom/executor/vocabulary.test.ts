@@ -59,7 +59,8 @@ describe('every DOM action of the vocabulary runs in the page', () => {
     expect(parsed.success, `${name}: ${parsed.error?.message}`).toBe(true)
     if (name === 'check') document.querySelector<HTMLInputElement>('#keep')!.checked = false
     if (name === 'uncheck') document.querySelector<HTMLInputElement>('#keep')!.checked = true
-    const out = await createReceiver()({ kind: 'act', step, timeoutMs: 1_000 })
+    // A budget, not a wait, except where happy-dom's missing layout makes the step wait it out.
+    const out = await createReceiver()({ kind: 'act', step, timeoutMs: kNeedsLayout.has(name) ? 1_000 : 10_000 })
     // happy-dom lays nothing out, and a hover (unlike a click) is never forced onto an element
     // with no box: there, reaching the visibility check is the page's answer (e2e/executor hovers).
     if (kNeedsLayout.has(name) && !out.ok) expect(out.code, `${name}: ${out.message}`).toBe('NOT_ACTIONABLE')
@@ -68,9 +69,9 @@ describe('every DOM action of the vocabulary runs in the page', () => {
 
   it('what each returns', async () => {
     const receive = createReceiver()
-    const text = await receive({ kind: 'act', step: kSamples.getText, timeoutMs: 1_000 })
+    const text = await receive({ kind: 'act', step: kSamples.getText, timeoutMs: 10_000 })
     expect(text.ok && text.data).toBe('Dashboard')
-    const attr = await receive({ kind: 'act', step: kSamples.getAttribute, timeoutMs: 1_000 })
+    const attr = await receive({ kind: 'act', step: kSamples.getAttribute, timeoutMs: 10_000 })
     expect(attr.ok && attr.data).toBe('login')
   })
 })

@@ -1,72 +1,170 @@
 /**
- * Ava on Playwright Test (issue 18 part 4): a fixture that starts Chromium with Ava's built
- * extension and gives each test `ava.run(flow or action, params)` and `ava.ask(request)`.
+ * Ava on Playwright Test: a fixture that starts Chromium with Ava's built extension and gives each
+ * test `ava.run(flow or action, params)` and `ava.ask(request)` (docs/flows.md, "Playwright Test").
  *
- *   import { test, expect } from 'ava-assistant/playwright'   // or './e2e/playwright-test/fixture'
+ *   import { test, expect } from 'ava-assistant/playwright'   // or 'src/playwright/fixture' in this repo
  *   test('sign in', async ({ ava }) => {
  *     const { returns } = await ava.run('common:auth:login', { username: 'alice' }, { url: '/login' })
  *   })
  *
  * `ava.run` is `ava run` (src/cli/run.ts: loadTarget + runOnPage) on the test's page, so a flow
- * passes or fails here exactly as it does on the command line. See docs/flows.md, "Playwright Test".
+ * passes or fails here exactly as it does on the command line.
+ *
+ * This file is the package entry `ava-assistant/playwright`: its declarations are shipped as they
+ * are emitted (scripts/build-lib.mjs), so every type an export mentions is declared here or comes
+ * from @playwright/test. The public types below restate the parts of core's types a test reads;
+ * the code that fills them from core's types is what keeps them true (it stops compiling when they
+ * drift), and the build refuses a declaration that reaches into a file or package the package does
+ * not ship.
  */
-import { test as base, chromium, expect, type BrowserContext, type Frame, type Page, type TestInfo, type Worker } from '@playwright/test'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, isAbsolute, resolve } from 'node:path'
-import { configEngineOptions, formatActionTrace, loadTarget, runOnPage, unattendedGuard, type RunOutcome, type Target } from '../../src/cli/run'
-import { readGlobalConfig } from '../../src/cli/sources'
-import { formatReport, parseFlow, type Flow, type StepReport } from '../../src/core/flows'
-import { describeStep } from '../../src/core/flows/playwright'
-import type { StepTrace } from '../../src/core/registry'
-import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../../src/core/settings'
+import { test as base, chromium, expect, type BrowserContext, type Frame, type Page, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestInfo, type TestType, type Worker } from '@playwright/test'
+import { existsSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import { configEngineOptions, formatActionTrace, kBrowserArgs, loadTarget, runOnPage, unattendedGuard, type RunOutcome, type Target } from '../cli/run'
+import { packageRoot, readGlobalConfig } from '../cli/sources'
+import { formatReport, parseFlow, type StepReport } from '../core/flows'
+import { describeStep } from '../core/flows/playwright'
+import { DEFAULT_SETTINGS, type Settings } from '../core/settings'
 import { buildPageScript } from '../../scripts/page-script.mjs'
-import { baseArgs, closeWelcomePage } from '../support/browser'
+import { closeWelcomePage } from './welcome'
 
 export { expect }
-export type { Flow }
+
 /** Parameters by name; an undefined value counts as not given (a spec's `process.env.X`). */
 export type AvaParams = Record<string, string | undefined>
 
-/**
- * The package's folder: this repository when the fixture runs from source, node_modules/ava-assistant
- * when it runs built (lib/playwright.js of the installed tarball). Its dist/ is the extension.
- */
-function packageRoot(from: string): string {
-  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
-    const manifest = resolve(dir, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'ava-assistant') return dir
-  }
-  return resolve(from, '../..')
+/** One step of a flow as a flow file writes it (docs/flows.md, "The flow file"); checked when it runs. */
+export interface FlowStep {
+  step_id: number
+  /** navigate, click, fill, select, press, scroll, wait, verify, expect, extract, tab, upload, run, done… */
+  action: string
+  params?: Record<string, string | number | boolean>
+  selectors?: object
+  element_snapshot?: object
+  wait_after?: number
+  retry?: number
+  timeout?: number
+  description?: string
 }
-const root = packageRoot(import.meta.dirname)
-const kViewport = { width: 1280, height: 800 }
-/** Where the panel's launcher is drawn (src/content/launcher.ts): a person clicks it there. */
-const kLauncher = { size: 52, margin: 20 }
+
+/** A flow document (`*.flow.json`, docs/flows.md): what `ava.run` and `ava.step` take as an object. */
+export interface Flow {
+  $schema?: string
+  version: '1.0'
+  metadata: { name: string; description?: string; created_at: string; source?: 'recording' | 'agent' | 'manual'; source_task?: string; start_url?: string; total_steps?: number }
+  variables?: Record<string, object>
+  steps: FlowStep[]
+  stats?: object
+}
+
+/** The model `ava.ask` talks to, as a settings profile in Ava's options names it (docs/providers.md). */
+export interface AvaProvider {
+  provider: 'anthropic' | 'openai' | 'local'
+  baseUrl: string
+  authStyle: 'x-api-key' | 'bearer'
+  apiKey: string
+  model: string
+  requestTimeoutMs: number
+  structuredOutput?: 'auto' | 'on' | 'off'
+  vision?: 'auto' | 'on' | 'off'
+}
 
 export interface AvaOptions {
-  /** The built extension (`npm run build`): `AVA_DIST`, else dist/ of this repo. */
+  /** The built extension: `AVA_DIST`, else the dist/ the package ships (in Ava's repository, `npm run build`'s). */
   avaDist: string
   /** Chromium to start: `AVA_CHROMIUM`, else Debian's /usr/bin/chromium. */
   avaChromium: string
   /** The model `ava.ask` talks to; without one, `ava.ask` fails and says so. */
-  avaProvider: Partial<LlmSettings> | undefined
+  avaProvider: Partial<AvaProvider> | undefined
   /** Per-step timeout for flows (ms), as `ava run --timeout`. */
   avaStepTimeout: number | undefined
   /** Record a trace of each test and attach it when the test fails. */
   avaTrace: 'retain-on-failure' | 'off'
 }
 
+/** An element a failed flow step considered (`ava run`'s "candidates"). */
+export interface AvaStepCandidate {
+  selector: string
+  level?: string
+  count: number
+  label?: string
+  similarity?: number
+}
+
+/** What one step of a flow did (docs/flows.md, "Replay"). */
+export interface AvaFlowStepReport {
+  step_id: number
+  action: string
+  status: 'ok' | 'failed'
+  /** Which selector level found the element (null: the step needs none). */
+  level: string | null
+  alternative: number
+  selector?: string
+  healed: 'fallback' | 'repair' | null
+  attempts: number
+  resolveMs: number
+  durationMs: number
+  detail?: string
+  /** A failure's code (docs/troubleshooting.md lists them). */
+  code?: string
+  message?: string
+  candidates?: AvaStepCandidate[]
+}
+
+/** What one step of a pack action did (docs/action-packs.md, "Running"). */
+export interface AvaActionStepTrace {
+  /** "2" for the second step, "2.fallback.1" for the first step of its fallback. */
+  id: string
+  owner: string
+  depth: number
+  action: string
+  status: 'ok' | 'skipped' | 'failed' | 'recovered' | 'continued'
+  input: Record<string, unknown>
+  selectors?: Record<string, string>
+  output?: unknown
+  attempts: number
+  durationMs: number
+  error?: { code: string; message: string }
+  fellBack?: { code: string; message: string }
+}
+
+/** A flow's whole result, as `ava run --json` prints it. */
+export interface AvaFlowResult {
+  success: boolean
+  flow: string
+  steps: AvaFlowStepReport[]
+  heals: object[]
+  durationMs: number
+  error?: { step_id: number; code: string; message: string; candidates: AvaStepCandidate[] }
+  returns: Record<string, string>
+  done?: string
+  stats: object
+}
+
+/** A pack action's whole result, as `ava run --json` prints it. */
+export interface AvaActionResult {
+  success: boolean
+  action: string
+  data?: Record<string, unknown>
+  error?: { code: string; message: string; action: string; step?: number; stepAction?: string; details?: Record<string, unknown> }
+  warnings: string[]
+  fallbacksUsed: string[]
+  version?: string | null
+  durationMs: number
+  trace: AvaActionStepTrace[]
+}
+
 export interface AvaRunReport {
   success: boolean
-  kind: RunOutcome['kind']
+  kind: 'flow' | 'action'
   /** One entry per step: a flow's step reports, or an action's trace. */
-  steps: (StepReport | StepTrace)[]
+  steps: (AvaFlowStepReport | AvaActionStepTrace)[]
   /** What the flow or action returned (`returns` / the action's data). */
   returns: Record<string, unknown>
   /** The trace lines `ava run` prints. */
   lines: string[]
   /** The whole result, as `ava run --json` prints it. */
-  result: RunOutcome['result']
+  result: AvaFlowResult | AvaActionResult
 }
 
 export interface AvaAskReport {
@@ -94,12 +192,13 @@ export interface AvaFixture {
   /** A flow file, a pack file or an action name (`namespace:component:action`), or a flow object. */
   run(target: string | Flow | object, params?: AvaParams, opts?: AvaRunOptions): Promise<AvaRunReport>
   /** Runs one step of a flow (the exported specs' readable lines), as a Playwright test step. */
-  step(flow: Flow | object, stepId: number, params?: AvaParams): Promise<StepReport & { value?: string }>
+  step(flow: Flow | object, stepId: number, params?: AvaParams): Promise<AvaFlowStepReport & { value?: string }>
   ask(request: string, opts?: { timeout?: number }): Promise<AvaAskReport>
   extensionId: string
 }
 
-interface AvaWorker {
+/** The Chromium one Playwright worker shares between its tests. */
+export interface AvaWorker {
   context: BrowserContext
   extensionId: string
   worker(): Promise<Worker>
@@ -115,6 +214,12 @@ export class AvaRunError extends Error {
     this.name = 'AvaRunError'
   }
 }
+
+/** The package's folder (node_modules/ava-assistant, or this repository from source): its dist/ is the extension. */
+const root = packageRoot() ?? process.cwd()
+const kViewport = { width: 1280, height: 800 }
+/** Where the panel's launcher is drawn (src/content/launcher.ts): a person clicks it there. */
+const kLauncher = { size: 52, margin: 20 }
 
 function flowTarget(data: Flow | object): Extract<Target, { kind: 'flow' }> {
   const flow = parseFlow(data)
@@ -134,7 +239,14 @@ async function attachScreenshot(page: Page, info: TestInfo, name: string): Promi
 
 let pageScript: Promise<string> | undefined
 
-export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvider' | 'avaStepTimeout' | 'avaTrace'>, { avaWorker: AvaWorker } & Pick<AvaOptions, 'avaDist' | 'avaChromium'>>({
+/** What each test gets: `ava`, and the options a config or `test.use()` sets. */
+export type AvaTestArgs = { ava: AvaFixture } & Pick<AvaOptions, 'avaProvider' | 'avaStepTimeout' | 'avaTrace'>
+/** What each worker shares: its Chromium with the extension, and the options that start it. */
+export type AvaWorkerArgs = { avaWorker: AvaWorker } & Pick<AvaOptions, 'avaDist' | 'avaChromium'>
+
+// Typed by name, so the declaration says `TestType` from @playwright/test rather than from the
+// `playwright` package behind it, which a project need not have at its top level.
+export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTestArgs, PlaywrightWorkerArgs & PlaywrightWorkerOptions & AvaWorkerArgs> = base.extend<AvaTestArgs, AvaWorkerArgs>({
   avaDist: [process.env.AVA_DIST ?? resolve(root, 'dist'), { option: true, scope: 'worker' }],
   avaChromium: [process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
   avaProvider: [undefined, { option: true }],
@@ -151,7 +263,7 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
       const context = await chromium.launchPersistentContext('', {
         executablePath: avaChromium,
         headless,
-        args: [...baseArgs, `--disable-extensions-except=${dist}`, `--load-extension=${dist}`],
+        args: [...kBrowserArgs, `--disable-extensions-except=${dist}`, `--load-extension=${dist}`],
         viewport: kViewport,
       })
       // The page code `ava run` injects into every document (the extension's own content script
