@@ -26,9 +26,13 @@ export interface McpSecret {
   sites: string[]
 }
 
-/** Who answers a risky step's question (allowListAsker: yes only to the categories given). */
+/**
+ * Who answers a risky step's question (allowListAsker: yes only to the categories given): true is
+ * yes, false is the person's no (DENIED), `{ unattended }` is "nobody is there to ask", naming what
+ * would allow the step (UNATTENDED).
+ */
 export interface Asker {
-  ask(question: { reason: string; category?: RiskCategory; offsite?: string }, signal: AbortSignal): Promise<boolean>
+  ask(question: { reason: string; category?: RiskCategory; offsite?: string }, signal: AbortSignal): Promise<boolean | { unattended: string }>
 }
 
 /** The model `ava_ask` talks to (docs/providers.md). */
