@@ -19,6 +19,7 @@ import { formatReport, parseFlow, type Flow, type StepReport } from '../../src/c
 import { describeStep } from '../../src/core/flows/playwright'
 import type { StepTrace } from '../../src/core/registry'
 import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../../src/core/settings'
+import { modelFromEnvironment, readEnvironment } from '../../src/core/environment'
 import { buildPageScript } from '../../scripts/page-script.mjs'
 import { baseArgs, closeWelcomePage } from '../support/browser'
 
@@ -48,7 +49,7 @@ export interface AvaOptions {
   avaDist: string
   /** Chromium to start: `AVA_CHROMIUM`, else Debian's /usr/bin/chromium. */
   avaChromium: string
-  /** The model `ava.ask` talks to; without one, `ava.ask` fails and says so. */
+  /** The model `ava.ask` talks to: AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY, AVA_MODEL; without one, `ava.ask` fails and says so. */
   avaProvider: Partial<LlmSettings> | undefined
   /** Per-step timeout for flows (ms), as `ava run --timeout`. */
   avaStepTimeout: number | undefined
@@ -129,10 +130,15 @@ async function attachScreenshot(page: Page, info: TestInfo, name: string): Promi
 
 let pageScript: Promise<string> | undefined
 
+// The one table of environment variables (docs/environment.md), read as `ava` and the demo read it.
+const kEnv = readEnvironment(process.env)
+for (const warning of kEnv.warnings) console.warn(`ava fixture: warning: ${warning}`)
+const kEnvModel = modelFromEnvironment(kEnv.values)
+
 export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvider' | 'avaStepTimeout' | 'avaTrace'>, { avaWorker: AvaWorker } & Pick<AvaOptions, 'avaDist' | 'avaChromium'>>({
-  avaDist: [process.env.AVA_DIST ?? resolve(root, 'dist'), { option: true, scope: 'worker' }],
-  avaChromium: [process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
-  avaProvider: [undefined, { option: true }],
+  avaDist: [kEnv.values.AVA_DIST ?? resolve(root, 'dist'), { option: true, scope: 'worker' }],
+  avaChromium: [kEnv.values.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
+  avaProvider: [typeof kEnvModel === 'object' ? kEnvModel : undefined, { option: true }],
   avaStepTimeout: [undefined, { option: true }],
   avaTrace: ['retain-on-failure', { option: true }],
 
@@ -250,7 +256,7 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
     }
 
     async function ask(request: string, opts: { timeout?: number } = {}): Promise<AvaAskReport> {
-      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use().')
+      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use(), or AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY and AVA_MODEL in the environment (docs/environment.md)' + (typeof kEnvModel === 'string' ? `: ${kEnvModel}` : '.'))
       const timeout = opts.timeout ?? 60_000
       return base.step(`ava.ask ${request}`, async () => {
         const defaults = structuredClone(DEFAULT_SETTINGS)

@@ -2,6 +2,7 @@
 // bundled to bin/ava.js (scripts/build-cli.mjs), or from source with `node --import tsx`.
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
+import { readEnvironment } from '../core/environment'
 import { validateFlow } from '../core/flows/schema'
 import {
   createRegistry,
@@ -261,6 +262,8 @@ async function dispatch(spec: CommandSpec, handler: Handler, args: string[], io:
     io.out(formatCommandHelp(spec))
     return kExit.ok
   }
+  // A setting under its former name still works, and says its new one (docs/environment.md).
+  for (const warning of readEnvironment(process.env).warnings) io.err(`ava: warning: ${warning}`)
   // A config file that is wrong stops every command that reads packs, rather than being half used.
   const config = readGlobalConfig()
   if (config.issues.length) {

@@ -25,7 +25,7 @@ risky step (a no is the tool error DENIED), and the person revokes clients in Av
 Without it, the server starts its own Chromium (headless) on the client's first ava_navigate; nothing runs
 before that. With no person at this browser, a step Ava finds risky (a login, a payment, a delete,
 another site) is refused with the tool error DENIED unless its category was given with --allow.
-ava_ask needs a model: AVA_MODEL_PROVIDER (openai, anthropic or local), AVA_MODEL_BASE_URL,
-AVA_MODEL and AVA_API_KEY in the environment. See docs/mcp.md. Example (Claude Code):
+ava_ask needs a model: AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and
+AVA_API_KEY in the environment (docs/environment.md). See docs/mcp.md. Example (Claude Code):
   claude mcp add ava -- npx ava mcp --allow credentials --secret SHOP_PASSWORD=https://shop.example`,
 }

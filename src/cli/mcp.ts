@@ -308,7 +308,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       // In the person's browser, Ava's own agent runs the request with the person's model, in their panel.
       if (o.place.ask) r = await o.place.ask(request, signal)
       else {
-        if (typeof o.llm !== 'object') throw new McpToolError('NO_MODEL', o.llm ?? 'ava_ask needs a model: start ava mcp with AVA_MODEL_PROVIDER (openai, anthropic or local), AVA_MODEL_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment.')
+        if (typeof o.llm !== 'object') throw new McpToolError('NO_MODEL', o.llm ?? 'ava_ask needs a model: start ava mcp with AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment (docs/environment.md).')
         r = await askAva(request, { tab: tab(), llm: o.llm, registry: loadRegistry(), asker: o.asker, secrets: o.secrets, stepLimit: o.stepLimit, signal })
       }
       const steps = r.steps.map((s) => `${s.status} step ${s.index} ${s.action}${s.description ? ` (${s.description})` : ''}${s.detail ? `: ${s.detail}` : ''}`)

@@ -18,6 +18,7 @@ import { urlMatches } from '../core/glob'
 import { failureHint, failureOf } from '../core/failure'
 import { failureLinesEn, renderEn } from '../core/locales/render'
 import { sleep } from '../core/sleep'
+import { readEnvironment } from '../core/environment'
 import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
 
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
@@ -388,14 +389,14 @@ export async function runOnPage(
   return { kind: 'action', result: await engine.run(target.name, opts.params, opts.run) }
 }
 
-/** The engine options the global config (§5.1.1) sets for every action run from the CLI. */
+/** The engine options the global config (docs/action-packs.md, "The global config file") sets for every action run from the CLI. */
 export function configEngineOptions(config: GlobalConfig): Partial<EngineOptions> {
   return { stepTimeoutMs: config.actions.default_timeout, detectVersion: config.actions.detect_version }
 }
 
 /** The browser to start, or why there is none (before playwright's own, longer message). */
 export function chromiumPath(a: Pick<RunArgs, 'browser'>): { path: string } | string {
-  const path = a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
+  const path = a.browser ?? readEnvironment(process.env).values.AVA_CHROMIUM ?? '/usr/bin/chromium'
   if (existsSync(path)) return { path }
   const from = a.browser ? '--browser' : process.env.AVA_CHROMIUM ? 'AVA_CHROMIUM' : 'the default path'
   return `no Chromium at ${path} (from ${from}). Install it (Debian/Ubuntu: sudo apt-get install chromium) or point at one with --browser <path> or AVA_CHROMIUM.`

@@ -76,7 +76,7 @@ export interface CliSources {
   problems: string[]
 }
 
-/** Seed 000 §5.1.1 `~/.agent-browser/config.yaml`, here `~/.ava/config.yaml`; AVA_CONFIG names another file. */
+/** The global config, `~/.ava/config.yaml` (docs/action-packs.md, "The global config file"); AVA_CONFIG names another file. */
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.AVA_CONFIG) return resolve(env.AVA_CONFIG)
   const dir = join(env.HOME ?? homedir(), '.ava')
