@@ -42,8 +42,8 @@ export function displayPath(path: string): string {
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel
 }
 
-/** Every .yaml/.yml file under `path` (or `path` itself), sorted so loading order is stable. */
-export function packFiles(path: string, depth = 0): string[] {
+/** Every .yaml/.yml file (or what `kind` matches) under `path`, or `path` itself, sorted so loading order is stable. */
+export function packFiles(path: string, depth = 0, kind: RegExp = kPackFile): string[] {
   if (!existsSync(path)) return []
   const stat = statSync(path)
   if (stat.isFile()) return [path]
@@ -53,8 +53,8 @@ export function packFiles(path: string, depth = 0): string[] {
     .flatMap((name) => {
       const child = join(path, name)
       const s = statSync(child)
-      if (s.isDirectory()) return packFiles(child, depth + 1)
-      return kPackFile.test(name) ? [child] : []
+      if (s.isDirectory()) return packFiles(child, depth + 1, kind)
+      return kind.test(name) ? [child] : []
     })
 }
 
