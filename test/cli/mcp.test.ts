@@ -68,13 +68,16 @@ describe('the native host of place (b)', () => {
     const home = mkdtempSync(join(tmpdir(), 'ava-host-'))
     try {
       const id = 'abcdefghijklmnopabcdefghijklmnop'
-      const files = installNativeHost({ extensionId: id, bin: '/opt/ava/bin/ava.js', home })
-      expect(files.slice(1)).toEqual(hostFolders({ home }).map((d) => join(d, 'com.ava_assistant.bridge.json')))
-      const manifest = JSON.parse(readFileSync(files[1], 'utf8'))
+      const files = installNativeHost({ extensionId: id, host: '// the relay\n', home, env: {} })
+      expect(readFileSync(files[1], 'utf8')).toBe('// the relay\n')
+      expect(files.slice(2)).toEqual(hostFolders({ home }).map((d) => join(d, 'com.ava_assistant.bridge.json')))
+      const manifest = JSON.parse(readFileSync(files[2], 'utf8'))
       expect(manifest).toMatchObject({ name: 'com.ava_assistant.bridge', type: 'stdio', allowed_origins: [`chrome-extension://${id}/`] })
       expect(statSync(manifest.path).mode & 0o777).toBe(0o700)
       expect(readFileSync(manifest.path, 'utf8')).toContain(`AVA_MCP_SOCKET='${join(home, '.ava', 'mcp.sock')}'`)
-      expect(() => installNativeHost({ extensionId: 'not-an-id', bin: '/x', home })).toThrow(/not an extension id/)
+      // The launcher runs the copy beside it, never a file of the package that installed it.
+      expect(readFileSync(manifest.path, 'utf8')).toContain(` '${join(home, '.ava', 'native-host', 'ava-native-host.mjs')}' "$@"`)
+      expect(() => installNativeHost({ extensionId: 'not-an-id', host: '', home })).toThrow(/not an extension id/)
     } finally {
       rmSync(home, { recursive: true, force: true })
     }
