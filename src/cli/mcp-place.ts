@@ -2,7 +2,7 @@
 // as `ava run`), one tab that the client opens with ava_navigate. The tools see a place only
 // through McpPlace, so the person's own Chrome (place (b), docs/mcp.md) can stand behind the same
 // tools later.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FlowPort } from '../core/flows'
 import type { PageCommand, PageCommandKind, SendCommand } from '../core/page/command'
@@ -62,11 +62,11 @@ function tabOf(page: () => PwPage): McpTab {
 /**
  * What a server leaves for the next one of the same client: an MCP client that starts a server per
  * call (the Inspector's CLI, a script) gets each call in a new process, so the page the last call
- * left it on and the profile (cookies, storage) live on disk, in AVA_HOME/mcp/<client>/
- * (docs/mcp.md, "One server per call").
+ * left it on and its cookies and storage (Playwright's storage state) live on disk, only this user
+ * may read them, in AVA_HOME/mcp/<client>/ (docs/mcp.md, "One server per call").
  */
 export interface PlaceSession {
-  /** The folder for this client's profile and last page. */
+  /** The folder for this client's last page and storage state. */
   dir: string
   /** The site lists decide whether the last page may be reopened, as they decided when it opened. */
   mayOpen(url: string): boolean
@@ -106,21 +106,26 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; sess
 
   async function start(): Promise<PwContext> {
     const { chromium } = await import('playwright-core')
-    const launch = { executablePath: o.executablePath, headless: !o.headed, args: kBrowserArgs }
     session = o.session?.()
-    let ctx: PwContext | undefined
-    if (session) {
-      mkdirSync(session.dir, { recursive: true, mode: 0o700 })
-      // Another server of the same client holds the profile (Chromium locks it): this one starts clean.
-      ctx = await chromium.launchPersistentContext(join(session.dir, 'profile'), { ...launch, viewport: kViewport }).catch(() => {
-        session?.note(`the profile in ${session.dir} is in use by another server; this one starts with an empty profile`)
-        return undefined
-      })
-    }
-    ctx ??= await (await chromium.launch(launch)).newContext({ viewport: kViewport })
+    const browser = await chromium.launch({ executablePath: o.executablePath, headless: !o.headed, args: kBrowserArgs })
+    // The cookies and storage the client's last server left: a site's session cookie (which a
+    // browser profile would drop on restart) keeps the client logged in across servers.
+    const state = session && existsSync(join(session.dir, 'state.json')) ? join(session.dir, 'state.json') : undefined
+    const ctx = await browser.newContext({ viewport: kViewport, storageState: state }).catch(() => browser.newContext({ viewport: kViewport }))
     // Every document the tab opens gets the page code, as the extension's content script does.
     await ctx.addInitScript({ content: __AVA_PAGE_SCRIPT__! })
     return ctx
+  }
+  /** Writes the client's last page and the context's cookies and storage for the next server. */
+  async function keep(ctx: PwContext, url: string): Promise<void> {
+    if (!session || !/^https?:/.test(url)) return
+    try {
+      mkdirSync(session.dir, { recursive: true, mode: 0o700 })
+      writeFileSync(join(session.dir, 'last-page.json'), `${JSON.stringify({ url, at: Date.now() } satisfies LastPage)}\n`, { mode: 0o600 })
+      writeFileSync(join(session.dir, 'state.json'), JSON.stringify(await ctx.storageState()), { mode: 0o600 })
+    } catch {
+      // A read-only home, or a context closing under us, only costs the next server its page.
+    }
   }
   async function ensurePage(): Promise<McpTab> {
     if (typeof __AVA_PAGE_SCRIPT__ !== 'string') throw new Error('the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp`')
@@ -131,14 +136,7 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; sess
     page = current
     tab = tabOf(() => current)
     // The page the tab is on, after whatever moved it (a navigate, a click that loads a page).
-    current.on('framenavigated', (frame) => {
-      if (frame !== current.mainFrame() || !session || !/^https?:/.test(frame.url())) return
-      try {
-        writeFileSync(join(session.dir, 'last-page.json'), `${JSON.stringify({ url: frame.url(), at: Date.now() } satisfies LastPage)}\n`, { mode: 0o600 })
-      } catch {
-        // A read-only home only costs the next server its page.
-      }
-    })
+    current.on('load', () => void keep(ctx, current.url()))
     return tab
   }
   return {
@@ -164,7 +162,7 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; sess
       const c = context
       context = undefined
       const ctx = await c?.catch(() => undefined)
-      await ctx?.close().catch(() => undefined)
+      if (ctx && page && !page.isClosed()) await keep(ctx, page.url())
       await ctx?.browser()?.close().catch(() => undefined)
     },
   }
