@@ -148,7 +148,7 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
     async ({ avaDist, avaChromium, headless }, use) => {
       const dist = isAbsolute(avaDist) ? avaDist : resolve(avaDist)
       if (!existsSync(resolve(dist, 'manifest.json'))) throw new Error(`No built extension in ${dist}: run \`npm run build\` in Ava's repository, or point AVA_DIST at an unpacked Ava (the ava-assistant package ships one in its dist/).`)
-      if (!existsSync(avaChromium)) throw new Error(`No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM.`)
+      if (!existsSync(avaChromium)) throw new Error(`No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM. Troubleshooting: docs/troubleshooting.md#no-chromium; \`ava doctor\` checks each part of the set-up.`)
       const context = await chromium.launchPersistentContext('', {
         executablePath: avaChromium,
         headless,
@@ -256,7 +256,7 @@ export const test = base.extend<{ ava: AvaFixture } & Pick<AvaOptions, 'avaProvi
     }
 
     async function ask(request: string, opts: { timeout?: number } = {}): Promise<AvaAskReport> {
-      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use(), or AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY and AVA_MODEL in the environment (docs/environment.md)' + (typeof kEnvModel === 'string' ? `: ${kEnvModel}` : '.'))
+      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use(), or AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY and AVA_MODEL in the environment (docs/environment.md)' + (typeof kEnvModel === 'string' ? `: ${kEnvModel}` : '.') + ' Troubleshooting: docs/troubleshooting.md#no-model.')
       const timeout = opts.timeout ?? 60_000
       return base.step(`ava.ask ${request}`, async () => {
         const defaults = structuredClone(DEFAULT_SETTINGS)

@@ -10,6 +10,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { z } from 'zod'
 import { describePage } from '../core/agent/prompt'
+import { failureDocs } from '../core/failure'
+import { renderEn } from '../core/locales/render'
 import { redactText } from '../core/agent/secrets'
 import { RISK_CATEGORIES, type RiskCategory } from '../core/exec'
 import { parseFlow, replayFlow, formatReport } from '../core/flows'
@@ -97,7 +99,10 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
   const text = (body: string, hidden: string[] = []): CallToolResult => ({ content: [{ type: 'text', text: redactSecrets(redactParams(body, hidden), o.secrets) }] })
   const failure = (e: unknown): CallToolResult => {
     const code = e instanceof McpToolError ? e.code : 'FAILED'
-    return { isError: true, content: [{ type: 'text', text: redactSecrets(`${code}: ${e instanceof Error ? e.message : String(e)}`, o.secrets) }] }
+    // The codes a person setting Ava up meets first say where the troubleshooting page covers them.
+    const docs = failureDocs(code)
+    const message = e instanceof Error ? e.message : String(e)
+    return { isError: true, content: [{ type: 'text', text: redactSecrets(`${code}: ${message}${docs && !message.includes('docs/troubleshooting.md') ? `\n${renderEn(docs)}` : ''}`, o.secrets) }] }
   }
   /** A tool body with its errors as MCP tool errors carrying Ava's code. */
   const tool =

@@ -15,7 +15,7 @@ import { createEngine, createRegistry, validateParams, type ActionRegistry, type
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
 import { urlMatches } from '../core/glob'
-import { failureHint, failureOf } from '../core/failure'
+import { failureDocs, failureHint, failureOf, troubleshootingPage } from '../core/failure'
 import { failureLinesEn, renderEn } from '../core/locales/render'
 import { sleep } from '../core/sleep'
 import { readEnvironment } from '../core/environment'
@@ -355,7 +355,8 @@ export function unattendedGuard(yes: boolean, here: () => string): StepGuard & {
 export function refusedLine(refusal: ExecFailure): string {
   const what = refusal.category ? ` (${refusal.category.replace(/_/g, ' ')})` : ''
   const hint = failureHint('NEEDS_CONFIRMATION')
-  return `ava run: stopped before a risky step${what}: ${refusal.message}. Nothing was done to it.${hint ? ` ${renderEn(hint)}` : ''}`
+  const docs = failureDocs('NEEDS_CONFIRMATION')
+  return `ava run: stopped before a risky step${what}: ${refusal.message}. Nothing was done to it.${hint ? ` ${renderEn(hint)}` : ''}${docs ? ` ${renderEn(docs)}` : ''}`
 }
 
 export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
@@ -399,7 +400,7 @@ export function chromiumPath(a: Pick<RunArgs, 'browser'>): { path: string } | st
   const path = a.browser ?? readEnvironment(process.env).values.AVA_CHROMIUM ?? '/usr/bin/chromium'
   if (existsSync(path)) return { path }
   const from = a.browser ? '--browser' : process.env.AVA_CHROMIUM ? 'AVA_CHROMIUM' : 'the default path'
-  return `no Chromium at ${path} (from ${from}). Install it (Debian/Ubuntu: sudo apt-get install chromium) or point at one with --browser <path> or AVA_CHROMIUM.`
+  return `no Chromium at ${path} (from ${from}). Install it (Debian/Ubuntu: sudo apt-get install chromium) or point at one with --browser <path> or AVA_CHROMIUM. ${renderEn({ key: 'failure.docs', params: { page: troubleshootingPage('no-chromium') } })}`
 }
 
 export async function runCli(parsed: Parsed, io: Io): Promise<number> {

@@ -152,6 +152,7 @@ export default {
   "failure.hint.NOT_FOR_SITE": "Ask Ava in the chat to run it: Ava asks you first there. Or run it on a site its pack is made for.",
   "failure.hint.NOT_SIMILAR": "The page changed since the flow was recorded: record the step again, or let Ava repair it.",
   "failure.hint.NEEDS_CONFIRMATION": "Nobody is there to say yes in a headless run: check the step, then run again with --yes to let it go.",
+  "failure.docs": "Troubleshooting: {page}; `ava doctor` checks each part of the set-up.",
   "failure.FORBIDDEN": "Ava refused a message that did not come from where it may come from.",
   "failure.UNKNOWN": "Something went wrong. Try again.",
   "failure.FLOW_MISSING": "That flow is not saved any more.",

@@ -146,6 +146,7 @@ export default {
   "failure.hint.NOT_FOR_SITE": "请在聊天中让 Ava 运行它：Ava 会先问你。或者在它的操作包适用的网站上运行。",
   "failure.hint.NOT_SIMILAR": "流程录制之后页面变了：请重新录制这一步，或让 Ava 修复它。",
   "failure.hint.NEEDS_CONFIRMATION": "无人值守的运行中没有人能同意：检查这一步后，加上 --yes 再运行一次即可放行。",
+  "failure.docs": "故障排除：{page}；`ava doctor` 会逐项检查设置。",
   "failure.FORBIDDEN": "Ava 拒绝了一条来源不被允许的消息。",
   "failure.UNKNOWN": "出了点问题，请重试。",
   "failure.FLOW_MISSING": "这个流程已经不在保存列表里了。",
