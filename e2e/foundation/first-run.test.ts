@@ -51,6 +51,8 @@ it('opens the welcome page on install', async () => {
   expect(await welcome.textContent('h1')).toBe('Welcome to Ava')
   // The provider choice starts on what Ava installs with: a local server.
   expect(await welcome.locator('[data-test=welcome-provider]:checked').inputValue()).toBe('local')
+  // Whoever also uses Ava from a terminal is told where the set-up is checked and the first errors explained.
+  expect(await welcome.textContent('[data-test=welcome-doctor]')).toMatch(/`npx ava doctor` checks each part .* docs\/troubleshooting\.md/)
 })
 
 it('before any set-up, the panel says a model is missing, links to set-up and sends nothing', async () => {

@@ -20,6 +20,7 @@ import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
 import { formatCommandHelp, jsonFailure, kExit, kExitCodesHelp, kParamOption, parseCommand, parseParams, plainMessage, type CommandSpec, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
 import { kMcpSpec } from './mcp-spec'
+import { kDoctorSpec } from './doctor-spec'
 import { actionEnv, cliSources, displayPath, lookupFailure, packFiles, readGlobalConfig, readPack } from './sources'
 
 /** "1 file", "3 files". */
@@ -248,7 +249,7 @@ ${kExitCodesHelp}`
 export const kUsage = `Usage: ava <command> [arguments] [options]
 
 Commands:
-${table([kRunSpec, kMcpSpec, ...Object.values(kActionCommands), { name: 'help', args: '[command]', summary: 'Show help for a command', options: {} }])}
+${table([kRunSpec, kMcpSpec, kDoctorSpec, ...Object.values(kActionCommands), { name: 'help', args: '[command]', summary: 'Show help for a command', options: {} }])}
 
 Parameters are given one way everywhere: --param name=value (repeat it for more).
 Every command takes --json (the result as JSON on stdout) and --help (\`ava run --help\`).
@@ -325,6 +326,7 @@ async function route(argv: string[], io: Io): Promise<number> {
   if (group === 'run') return dispatch(kRunSpec, async (parsed, io) => (await import('./run')).runCli(parsed, io), argv.slice(1), io)
   // Chrome starts the native host with the extension's origin as its argument: no dispatch, no --help.
   if (group === 'native-host') return (await import('./mcp-cli')).nativeHostCli()
+  if (group === 'doctor') return dispatch(kDoctorSpec, async (parsed, io) => (await import('./doctor')).doctorCli(parsed, io), argv.slice(1), io)
   if (group === 'mcp') return dispatch(kMcpSpec, async (parsed, io) => (await import('./mcp-cli')).mcpCli(parsed, io), argv.slice(1), io)
   if (group === 'action') {
     // A bare group lists its commands, as git and docker do.

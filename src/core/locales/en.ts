@@ -47,6 +47,7 @@ export default {
   'welcome.ready': 'Ava is ready.',
   'welcome.howToOpen': 'Open any web page and click the Ava button in its lower right corner, or press Alt+Shift+A.',
   'welcome.allSettings': 'All settings',
+  'welcome.doctor': 'Something not working? In a terminal, `npx ava doctor` checks each part (Node, Chromium, the model, Ollama, the link to ava mcp) and says what to fix; docs/troubleshooting.md in the ava-assistant package explains the first errors.',
   'popup.run.active': 'Ava is working on this tab.',
   'popup.run.stop': 'Stop',
   'popup.run.stopped': 'Stopped.',

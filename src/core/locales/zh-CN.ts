@@ -42,6 +42,7 @@ export default {
   'welcome.ready': 'Ava 已准备就绪。',
   'welcome.howToOpen': '打开任意网页，点击右下角的 Ava 按钮，或按 Alt+Shift+A。',
   'welcome.allSettings': '全部设置',
+  'welcome.doctor': '遇到问题？在终端运行 `npx ava doctor`，它会逐项检查（Node、Chromium、模型、Ollama、与 ava mcp 的连接）并告诉你如何修复；ava-assistant 包中的 docs/troubleshooting.md 解释了最常见的错误。',
   'popup.run.active': 'Ava 正在此标签页上工作。',
   'popup.run.stop': '停止',
   'popup.run.stopped': '已停止。',
