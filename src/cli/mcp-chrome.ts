@@ -38,7 +38,7 @@ export interface ChromePlace extends McpPlace {
   connectedWithin(ms: number): Promise<boolean>
 }
 
-export async function chromePlace(o: { client: () => string; path?: string; bridgeWaitMs?: number }): Promise<ChromePlace> {
+export async function chromePlace(o: { client: () => string; path?: string; bridgeWaitMs?: number; note?: (line: string) => void }): Promise<ChromePlace> {
   const path = o.path ?? socketPath()
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   rmSync(path, { force: true })
@@ -52,6 +52,7 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
     // One browser at a time: a second connection replaces the first (the person restarted Chrome).
     bridge?.destroy()
     bridge = socket
+    o.note?.('Ava in Chrome is connected')
     socket.on(
       'data',
       lineReader((m) => {
@@ -67,6 +68,7 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
     socket.once('close', () => {
       if (bridge !== socket) return
       bridge = undefined
+      o.note?.('Ava in Chrome went away (the browser closed, or Ava was reloaded)')
       attached = undefined
       for (const [, done] of pending) done({ ok: false, code: 'BROWSER_GONE', message: 'The browser went away (closed, or Ava was reloaded).' })
       pending.clear()

@@ -122,9 +122,9 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
   let client = 'An MCP client'
   let place: McpPlace
   if (parsed.values.chrome) {
-    const chrome = await chromePlace({ client: () => client })
+    const chrome = await chromePlace({ client: () => client, note: (line) => io.err(`ava mcp: ${line}`) })
     io.err(`ava mcp: waiting for Ava in Chrome on ${chrome.path}`)
-    void chrome.connectedWithin(kBridgeWaitMs).then((yes) => io.err(yes ? 'ava mcp: Ava in Chrome is connected' : `ava mcp: ${kNoBrowserMessage}`))
+    void chrome.connectedWithin(kBridgeWaitMs).then((yes) => yes || io.err(`ava mcp: ${kNoBrowserMessage}`))
     place = chrome
   } else {
     const home = avaHome()
