@@ -1,8 +1,9 @@
 // Fails when README.md, SKILL.md or a page of docs/ links to a file or an #anchor that is not there.
 // The package ships README.md, SKILL.md and docs/ whole, so a relative link must resolve to one of
 // those (a reader of the installed package has no src/ to open), and an anchor must name a heading
-// of the page it points into, slugged as GitHub slugs headings. Addresses (https:, mailto:) are not
-// fetched: the check runs offline. marked's lexer finds the links, so code spans and fenced
+// of the page it points into, slugged as GitHub slugs headings. A file of the repository a page
+// names in code (`src/core/failure.ts`) must exist, so a page never cites one that is gone.
+// Addresses (https:, mailto:) are not fetched: the check runs offline. marked's lexer finds the links, so code spans and fenced
 // blocks are skipped as a Markdown reader skips them.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
@@ -54,12 +55,15 @@ function page(path) {
     const slug = slugger()
     const anchors = new Set()
     const links = []
+    const files = []
     for (const t of walk(tokens)) {
+      // A repository path in code: src/…, e2e/…, test/…, scripts/…, bench/…, actions/… (not a pattern).
+      if (t.type === 'codespan' && /^(?:src|e2e|test|scripts|bench|actions)\/[\w./-]+$/.test(t.text)) files.push(t.text)
       if (t.type === 'heading') anchors.add(slug(plainText(t.tokens)))
       if ((t.type === 'link' || t.type === 'image') && t.href) links.push(t.href)
       if (t.type === 'html') for (const m of t.raw.matchAll(/\b(?:id|name)="([^"]+)"/g)) anchors.add(m[1])
     }
-    parsed.set(path, { anchors, links })
+    parsed.set(path, { anchors, links, files })
   }
   return parsed.get(path)
 }
@@ -67,6 +71,7 @@ function page(path) {
 const problems = []
 for (const path of pages) {
   const from = relative(root, path)
+  for (const file of page(path).files) if (!existsSync(join(root, file.replace(/:\d+.*$/, '')))) problems.push(`${from}: \`${file}\`: no such file in the repository`)
   for (const href of page(path).links) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(href)) continue // an address, not a file
     const [file, anchor] = href.split('#')
