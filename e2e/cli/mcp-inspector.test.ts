@@ -26,11 +26,11 @@ let cwd: string
 let home: string
 
 /** One Inspector CLI call: a new `ava mcp` on stdio, one tool call, the server gone after. */
-async function inspect(tool: string, args: Record<string, unknown> = {}, flags: string[] = []): Promise<{ text: string; isError: boolean }> {
+async function inspect(tool: string, args: Record<string, unknown> = {}, flags: string[] = [], as = home): Promise<{ text: string; isError: boolean }> {
   const toolArgs = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`])
   const r = await exec(process.execPath, [inspector, '--cli', process.execPath, bin, 'mcp', '--allow', 'credentials', ...flags, '--method', 'tools/call', '--tool-name', tool, ...toolArgs], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: home, AVA_CHROMIUM: chromiumPath },
+    env: { PATH: process.env.PATH ?? '', HOME: as, AVA_CHROMIUM: chromiumPath },
     timeout: 120_000,
   })
   const json = r.stdout.slice(r.stdout.indexOf('{'))
@@ -90,6 +90,15 @@ test('--isolated keeps nothing: a new server has no tab, and says how to get one
   const r = await inspect('ava_page_read', {}, ['--isolated'])
   expect(r.isError).toBe(true)
   expect(r.text).toMatch(/^NO_TAB: No tab is given to this client yet: open one with ava_navigate first/)
+}, 180_000)
+
+test('a last page that no longer opens is no tab: NO_TAB, not a browser error', async () => {
+  const other = join(dir, 'other-home')
+  mkdirSync(join(other, '.ava/mcp/inspector-cli'), { recursive: true })
+  writeFileSync(join(other, '.ava/mcp/inspector-cli/last-page.json'), JSON.stringify({ url: 'http://127.0.0.1:9/gone', at: Date.now() }))
+  const r = await inspect('ava_page_read', {}, [], other)
+  expect(r.isError).toBe(true)
+  expect(r.text).toMatch(/^NO_TAB: /)
 }, 180_000)
 
 test('--chrome with no extension connected says so, what to do, and where to look', async () => {

@@ -146,10 +146,17 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; sess
       const last = s && readLast(s.dir)
       if (!s || !last || Date.now() - last.at > kResumeWindowMs || !s.mayOpen(last.url) || signal.aborted) return undefined
       const t = await ensurePage()
-      await page!.goto(last.url, { timeout: kNavigationTimeoutMs })
-      // Read it as the last server had: the page issues its ids on a reading, and a listing's ids
-      // are the element's words, so the ids the client was given name the same elements again.
-      await t.send({ kind: 'read', request: '', settle: true }, signal)
+      try {
+        await page!.goto(last.url, { timeout: kNavigationTimeoutMs })
+        // Read it as the last server had: the page issues its ids on a reading, and a listing's ids
+        // are the element's words, so the ids the client was given name the same elements again.
+        await t.send({ kind: 'read', request: '', settle: true }, signal)
+      } catch (e) {
+        // A page that will not open again is no tab: the call says NO_TAB, and ava_navigate starts afresh.
+        s.note(`could not reopen ${last.url} (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the client starts with ava_navigate`)
+        await page?.close().catch(() => undefined)
+        return undefined
+      }
       s.note(`reopened ${last.url}, where this client's last server left its tab`)
       return t
     },
