@@ -49,7 +49,7 @@ function install(parsed: Parsed, io: Io): number {
     io.err(`ava mcp install: ${(e as Error).message}`)
     return kExit.failed
   }
-  io.err('ava mcp install: done. Start `ava mcp --chrome` from your MCP client; Ava asks in the panel before a client drives a tab.')
+  io.err('ava mcp install: done. Start `ava mcp --chrome` from your MCP client; Ava asks in the panel before a client drives a tab. `ava doctor` checks the install.')
   return kExit.ok
 }
 
