@@ -13,6 +13,19 @@ const root = resolve(import.meta.dirname, '..')
 const outfile = resolve(root, process.env.AVA_CLI_OUTFILE ?? 'bin/ava.js')
 // What `ava run` injects into every document (shared with the Playwright Test fixture).
 const pageScript = await buildPageScript()
+// The native host `ava mcp install` copies out of the package (src/cli/native-host-main.ts): a few
+// KB of Node, kept inside bin/ava.js as text.
+const host = await build({
+  entryPoints: [resolve(root, 'src/cli/native-host-main.ts')],
+  write: false,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+})
+const nativeHost = host.outputFiles[0].text
 
 await build({
   entryPoints: [resolve(root, 'src/cli/ava.ts')],
@@ -25,7 +38,7 @@ await build({
   // (it is large, and the one runtime dependency).
   packages: 'bundle',
   external: ['playwright-core'],
-  define: { __AVA_PAGE_SCRIPT__: JSON.stringify(pageScript) },
+  define: { __AVA_PAGE_SCRIPT__: JSON.stringify(pageScript), __AVA_NATIVE_HOST__: JSON.stringify(nativeHost) },
   banner: {
     // semver is CommonJS; in an ESM bundle its require() calls need a real require.
     js: "#!/usr/bin/env node\nimport { createRequire as __avaCreateRequire } from 'node:module';\nconst require = __avaCreateRequire(import.meta.url);",

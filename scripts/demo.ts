@@ -5,21 +5,26 @@
  *
  * The model: by default a local stand-in that speaks the OpenAI wire format and answers this one
  * request with a fixed plan, so the demo needs no account. Point it at a real provider with
- * AVA_PROVIDER (anthropic | openai | local), AVA_BASE_URL, AVA_API_KEY and AVA_MODEL.
+ * AVA_PROVIDER (anthropic | openai | local), AVA_BASE_URL, AVA_API_KEY and AVA_MODEL: the one table
+ * of environment variables (src/core/environment.ts, docs/environment.md), as `ava mcp` reads it.
  */
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { allowAll, launchAva, readSteps } from '../e2e/support/ava'
 import { startLlmServer } from '../e2e/support/llm-server'
 import { startSiteServer } from '../e2e/support/site-server'
-import type { ProviderKind } from '../src/core/settings'
+import { modelFromEnvironment, readEnvironment } from '../src/core/environment'
 
 const out = resolve(import.meta.dirname, '../.ava-out')
 mkdirSync(out, { recursive: true })
-const headed = !!process.env.DISPLAY && process.env.AVA_HEADLESS !== '1'
+const env = readEnvironment(process.env)
+for (const warning of env.warnings) console.error(`demo: warning: ${warning}`)
+const headed = !!process.env.DISPLAY && env.values.AVA_HEADLESS !== '1'
+// A base URL alone means an OpenAI-compatible server, as the demo always took it.
+const real = env.values.AVA_BASE_URL || env.values.AVA_PROVIDER ? modelFromEnvironment({ AVA_PROVIDER: 'openai', ...env.values }) : undefined
+if (typeof real === 'string') throw new Error(real)
 
 const site = await startSiteServer()
-const real = process.env.AVA_BASE_URL
 const llm = real ? null : await startLlmServer()
 const ava = await launchAva({ headless: !headed })
 
@@ -36,7 +41,7 @@ try {
     llm.script({ chunks: ['[', ...[...plan, done].map((p, i) => JSON.stringify(p) + (i < plan.length ? ',' : '')), ']'], chunkDelayMs: 150 })
     await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: '', model: 'demo-model' })
   } else {
-    await ava.configure({ provider: (process.env.AVA_PROVIDER ?? 'openai') as ProviderKind, baseUrl: real!, apiKey: process.env.AVA_API_KEY ?? '', model: process.env.AVA_MODEL ?? 'gpt-4.1-mini', authStyle: process.env.AVA_PROVIDER === 'anthropic' ? 'x-api-key' : 'bearer' })
+    await ava.configure({ provider: real!.provider, baseUrl: real!.baseUrl, apiKey: real!.apiKey, model: real!.model, authStyle: real!.authStyle })
   }
 
   const page = await ava.context.newPage()

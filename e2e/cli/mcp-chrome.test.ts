@@ -109,7 +109,10 @@ beforeAll(async () => {
   // What the person runs once: the host, registered for this profile only.
   await exec(process.execPath, [bin, 'mcp', 'install', '--extension-id', extensionId, '--profile', profile], { env: { ...process.env, HOME: home } })
   client = new Client({ name: kClient, version: '1.0.0' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--chrome'], cwd: dir, stderr: 'pipe', env: { PATH: process.env.PATH ?? '', HOME: home } }))
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--chrome'], cwd: dir, stderr: 'pipe', env: { PATH: process.env.PATH ?? '', HOME: home } })
+  let serverSays = ''
+  transport.stderr?.on('data', (chunk: Buffer) => void (serverSays += chunk.toString('utf8')))
+  await client.connect(transport)
   context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: [...baseArgs, `--disable-extensions-except=${distDir}`, `--load-extension=${distDir}`], viewport: { width: 1280, height: 800 } })
   const w = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }))
   expect(new URL(w.url()).host).toBe(extensionId)
@@ -117,6 +120,11 @@ beforeAll(async () => {
   const base = structuredClone(DEFAULT_SETTINGS)
   const settings: Settings = { ...base, profiles: [{ ...base.profiles[0], provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }] }
   await w.evaluate(([s, origin, password]) => chrome.storage.local.set({ settings: s, vault: { ACME_PASSWORD: password }, vaultSites: { ACME_PASSWORD: [origin] } }), [settings, site.url, kPassword] as const)
+  // A call made while no extension is connected fails at once (NO_BROWSER): wait for the server to say it is.
+  for (let waited = 0; !serverSays.includes('ava mcp: Ava in Chrome is connected'); waited += 100) {
+    if (waited > 30_000) throw new Error(`the extension did not connect to ava mcp --chrome; it said:\n${serverSays}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
   page = context.pages().find((p) => p.url() === 'about:blank') ?? (await context.newPage())
   await page.goto(`${site.url}/`)
   await page.bringToFront()

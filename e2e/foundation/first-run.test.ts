@@ -51,6 +51,8 @@ it('opens the welcome page on install', async () => {
   expect(await welcome.textContent('h1')).toBe('Welcome to Ava')
   // The provider choice starts on what Ava installs with: a local server.
   expect(await welcome.locator('[data-test=welcome-provider]:checked').inputValue()).toBe('local')
+  // Whoever also uses Ava from a terminal is told where the set-up is checked and the first errors explained.
+  expect(await welcome.textContent('[data-test=welcome-doctor]')).toMatch(/`npx ava doctor` checks each part .* docs\/troubleshooting\.md/)
 })
 
 it('before any set-up, the panel says a model is missing, links to set-up and sends nothing', async () => {
@@ -60,11 +62,13 @@ it('before any set-up, the panel says a model is missing, links to set-up and se
   const note = panel.locator('[data-test=setup]')
   await expect.poll(() => note.getAttribute('class')).toContain('held')
   expect(await note.textContent()).toMatch(/not connected to a model yet/)
+  // And where the troubleshooting page covers it, in the panel's language.
+  expect(await panel.textContent('[data-test=setup-docs]')).toBe('Troubleshooting: docs/troubleshooting.md#no-model; `ava doctor` checks each part of the set-up.')
   // The request stays where the person typed it, and no model and no chat bubble saw it.
   expect(await panel.inputValue('[data-test=input]')).toBe('log in as alice')
   expect(await panel.locator('[data-test=message]').count()).toBe(0)
   expect(llm.requests).toEqual([])
-  // For a person to look at (issue 17 asks that the panel's screenshots are looked at).
+  // For a person to look at: the panel's screenshots are looked at.
   mkdirSync('/tmp/look-shots', { recursive: true })
   await (await panel.frameElement()).screenshot({ path: '/tmp/look-shots/panel-first-run.png' })
 
@@ -90,6 +94,7 @@ it('an unreachable model names the URL it tried, and the panel still offers set-
   const error = panel.locator('[data-role=system]').last()
   await expect.poll(() => error.textContent(), { timeout: 20_000 }).toContain(dead)
   await expect.poll(() => panel.textContent('[data-test=setup]')).toContain(dead)
+  expect(await panel.textContent('[data-test=setup-docs]')).toContain('docs/troubleshooting.md#the-model-cannot-be-reached')
 })
 
 it('a loopback provider set up on the welcome page passes Test connection, and the panel then answers', async () => {

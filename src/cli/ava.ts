@@ -2,6 +2,7 @@
 // bundled to bin/ava.js (scripts/build-cli.mjs), or from source with `node --import tsx`.
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
+import { readEnvironment } from '../core/environment'
 import { validateFlow } from '../core/flows/schema'
 import {
   createRegistry,
@@ -20,6 +21,7 @@ import { formatCommandHelp, jsonFailure, kExit, kExitCodesHelp, kParamOption, pa
 import { kRunSpec } from './run-spec'
 import { kMcpSpec } from './mcp-spec'
 import { kEvalSpec } from './eval-spec'
+import { kDoctorSpec } from './doctor-spec'
 import { actionEnv, cliSources, displayPath, lookupFailure, packFiles, readGlobalConfig, readPack } from './sources'
 
 /** "1 file", "3 files". */
@@ -119,36 +121,38 @@ async function validateFlowFile(file: string): Promise<FlowReport> {
   return { path, kind: 'flow', valid: v.valid, errors: v.errors, warnings }
 }
 
+/** A folder's files for `validate`: its packs (.yaml, .yml) and its flows (.flow.json), found the same way. */
+function folderFiles(path: string): { packs: string[]; flows: string[] } {
+  const all = packFiles(path, 0, /\.(ya?ml|flow\.json)$/i)
+  return { packs: all.filter((f) => !/\.json$/i.test(f)), flows: all.filter((f) => /\.json$/i.test(f)) }
+}
+
 const validate: Handler = async ({ positionals, values }, io) => {
   if (positionals.length === 0) {
     io.err('ava: validate needs files or folders, e.g. `ava action validate actions/` or `ava action validate signup.flow.json`')
     return kExit.usage
   }
-  // Flow files (.json) are checked by the flow format; everything else is a pack file or folder.
-  const flows = await Promise.all(positionals.filter((a) => /\.json$/i.test(a)).map((a) => validateFlowFile(resolve(a))))
-  const packArgs = positionals.filter((a) => !/\.json$/i.test(a))
-  if (packArgs.length === 0) {
-    if (values.json) io.out(JSON.stringify({ valid: flows.every((f) => f.valid), files: flows }, null, 2))
-    reportFlows(flows, io, !!values.json)
-    const bad = flows.filter((f) => !f.valid).length
-    io.err(bad ? `${bad} of ${plural(flows.length, 'file')} invalid` : `${plural(flows.length, 'file')} valid`)
-    return bad ? kExit.failed : kExit.ok
-  }
-  const given = new Map<string, string>() // absolute → display path
+  // A .json file given by name is a flow; a folder holds packs and flows (*.flow.json) alike.
+  const given = new Map<string, string>() // pack file, absolute → display path
+  const flowFiles: string[] = []
   const missing: string[] = []
-  for (const arg of packArgs) {
-    const files = packFiles(resolve(arg))
-    if (files.length === 0) missing.push(arg)
-    for (const f of files) given.set(f, displayPath(f))
+  for (const arg of positionals) {
+    const path = resolve(arg)
+    if (/\.json$/i.test(arg)) {
+      flowFiles.push(path)
+      continue
+    }
+    const found = folderFiles(path)
+    if (found.packs.length + found.flows.length === 0) missing.push(arg)
+    for (const f of found.packs) given.set(f, displayPath(f))
+    flowFiles.push(...found.flows)
   }
+  const flows = await Promise.all(flowFiles.map((f) => validateFlowFile(f)))
   // Load the given files on top of the other sources, so `extends` and cross-pack `run` targets
   // resolve as they will at run time; report only the given files.
-  const { sources } = cliSources()
-  const others: PackSource[] = sources.map((s) => ({ ...s, files: s.files.filter((f) => ![...given.values()].includes(f.path)) }))
-  const mine: PackSource = { source: 'env-path', files: [...given.keys()].map(readPack) }
-  const result = loadPacks([...others, mine])
+  const result = given.size === 0 ? { files: [] } : loadPacks([...otherSources(given), { source: 'env-path', files: [...given.keys()].map(readPack) }])
   const shown = new Set(given.values())
-  const notFound = (path: string): PackIssue => ({ file: path, line: 1, col: 1, path: [], code: 'READ_FAILED', severity: 'error', message: 'no .yaml or .yml file at this path' })
+  const notFound = (path: string): PackIssue => ({ file: path, line: 1, col: 1, path: [], code: 'READ_FAILED', severity: 'error', message: 'no pack (.yaml, .yml) or flow (.flow.json) file at this path' })
   const reports = [
     ...missing.map((path) => ({ path, valid: false, issues: [notFound(path)] })),
     ...result.files.filter((f) => shown.has(f.path)).map((f) => ({ path: f.path, valid: !f.issues.some((i) => i.severity === 'error'), issues: f.issues })),
@@ -160,6 +164,12 @@ const validate: Handler = async ({ positionals, values }, io) => {
   reportFlows(flows, io, !!values.json)
   io.err(invalid ? `${invalid} of ${plural(count, 'file')} invalid` : `${plural(count, 'file')} valid`)
   return invalid ? kExit.failed : kExit.ok
+}
+
+/** Every other pack source, without the files `validate` was given (those load last, as given). */
+function otherSources(given: Map<string, string>): PackSource[] {
+  const mine = new Set(given.values())
+  return cliSources().sources.map((s) => ({ ...s, files: s.files.filter((f) => !mine.has(f.path)) }))
 }
 
 /** A flow's errors on stdout, as a pack's problems are; its warnings on stderr, since the flow still runs. */
@@ -240,7 +250,7 @@ ${kExitCodesHelp}`
 export const kUsage = `Usage: ava <command> [arguments] [options]
 
 Commands:
-${table([kRunSpec, kMcpSpec, kEvalSpec, ...Object.values(kActionCommands), { name: 'help', args: '[command]', summary: 'Show help for a command', options: {} }])}
+${table([kRunSpec, kMcpSpec, kEvalSpec, kDoctorSpec, ...Object.values(kActionCommands), { name: 'help', args: '[command]', summary: 'Show help for a command', options: {} }])}
 
 Parameters are given one way everywhere: --param name=value (repeat it for more).
 Every command takes --json (the result as JSON on stdout) and --help (\`ava run --help\`).
@@ -262,6 +272,8 @@ async function dispatch(spec: CommandSpec, handler: Handler, args: string[], io:
     io.out(formatCommandHelp(spec))
     return kExit.ok
   }
+  // A setting under its former name still works, and says its new one (docs/environment.md).
+  for (const warning of readEnvironment(process.env).warnings) io.err(`ava: warning: ${warning}`)
   // A config file that is wrong stops every command that reads packs, rather than being half used.
   const config = readGlobalConfig()
   if (config.issues.length) {
@@ -316,6 +328,7 @@ async function route(argv: string[], io: Io): Promise<number> {
   // Chrome starts the native host with the extension's origin as its argument: no dispatch, no --help.
   if (group === 'native-host') return (await import('./mcp-cli')).nativeHostCli()
   if (group === 'eval') return dispatch(kEvalSpec, async (parsed, io) => (await import('./eval')).evalCli(parsed, io), argv.slice(1), io)
+  if (group === 'doctor') return dispatch(kDoctorSpec, async (parsed, io) => (await import('./doctor')).doctorCli(parsed, io), argv.slice(1), io)
   if (group === 'mcp') return dispatch(kMcpSpec, async (parsed, io) => (await import('./mcp-cli')).mcpCli(parsed, io), argv.slice(1), io)
   if (group === 'action') {
     // A bare group lists its commands, as git and docker do.

@@ -13,7 +13,8 @@ import type { ExecFailure, RiskCategory } from '../core/exec'
 import { actionOf } from '../core/page/command'
 import { discoverActions } from '../core/registry/discover'
 import type { ActionRegistry } from '../core/registry'
-import { DEFAULT_SETTINGS, PROVIDERS, kDefaultBaseUrls, kDefaultModels, type LlmSettings, type ProviderKind, type Settings } from '../core/settings'
+import { modelFromEnvironment, readEnvironment } from '../core/environment'
+import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../core/settings'
 import { boundSecrets, type Asker, type McpSecret } from './mcp-gate'
 import type { McpTab } from './mcp-place'
 
@@ -21,23 +22,13 @@ import type { McpTab } from './mcp-place'
 const kElementWaitMs = 5_000
 
 /**
- * The model `ava_ask` talks to, from the environment (the key stays in this process, as in the
- * extension's background): AVA_MODEL_PROVIDER (openai, anthropic or local), AVA_MODEL_BASE_URL,
- * AVA_MODEL and AVA_API_KEY. Undefined when no provider is named: ava_ask then says how to set one.
+ * The model `ava_ask` talks to, from the environment's one table (src/core/environment.ts,
+ * docs/environment.md; the key stays in this process, as in the extension's background):
+ * AVA_PROVIDER, AVA_BASE_URL, AVA_MODEL and AVA_API_KEY. Undefined when no provider is named:
+ * ava_ask then says how to set one.
  */
 export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings | string | undefined {
-  const provider = env.AVA_MODEL_PROVIDER
-  if (!provider) return undefined
-  if (!(PROVIDERS as readonly string[]).includes(provider)) return `AVA_MODEL_PROVIDER must be one of ${PROVIDERS.join(', ')}, not "${provider}"`
-  const kind = provider as ProviderKind
-  return {
-    provider: kind,
-    baseUrl: env.AVA_MODEL_BASE_URL || kDefaultBaseUrls[kind],
-    authStyle: kind === 'anthropic' ? 'x-api-key' : 'bearer',
-    apiKey: env.AVA_API_KEY ?? '',
-    model: env.AVA_MODEL || kDefaultModels[kind],
-    requestTimeoutMs: 60_000,
-  }
+  return modelFromEnvironment(readEnvironment(env).values)
 }
 
 function modelOf(llm: LlmSettings): LanguageModel {

@@ -16,8 +16,14 @@ import type { McpPlace, McpTab } from './mcp-place'
 import { lineReader, socketPath } from './mcp-native'
 import { isFailureCode } from '../core/failure'
 
-/** How long a tool waits for Ava's extension to connect (Chrome open, the host installed). */
-const kBridgeWaitMs = 15_000
+/**
+ * How long a tool waits for Ava's extension to connect. A Chrome that runs Ava with the host
+ * installed connects within the host's retry interval (1 s, mcp-native.ts) of the server starting;
+ * longer only keeps the client waiting to hear that nothing will.
+ */
+export const kBridgeWaitMs = 1_500
+/** What a call (and the server's stderr) says when no extension has connected. */
+export const kNoBrowserMessage = "Ava's extension has not connected to this server: open Chrome with Ava installed and run `ava mcp install --extension-id <id>` once, so Chrome can start the host that reaches it. `ava doctor` checks each part (docs/troubleshooting.md#the-extension-is-not-connected)."
 /** How long the person has to answer "<client> asks to drive this tab". */
 const kAttachWaitMs = 120_000
 
@@ -28,9 +34,11 @@ export interface ChromePlace extends McpPlace {
   ask(request: string, signal: AbortSignal): Promise<AskReport>
   /** Where the extension connects. */
   path: string
+  /** Whether an extension has connected within `ms` (for the server's first word on stderr). */
+  connectedWithin(ms: number): Promise<boolean>
 }
 
-export async function chromePlace(o: { client: () => string; path?: string }): Promise<ChromePlace> {
+export async function chromePlace(o: { client: () => string; path?: string; bridgeWaitMs?: number; note?: (line: string) => void }): Promise<ChromePlace> {
   const path = o.path ?? socketPath()
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   rmSync(path, { force: true })
@@ -44,6 +52,7 @@ export async function chromePlace(o: { client: () => string; path?: string }): P
     // One browser at a time: a second connection replaces the first (the person restarted Chrome).
     bridge?.destroy()
     bridge = socket
+    o.note?.('Ava in Chrome is connected')
     socket.on(
       'data',
       lineReader((m) => {
@@ -59,6 +68,7 @@ export async function chromePlace(o: { client: () => string; path?: string }): P
     socket.once('close', () => {
       if (bridge !== socket) return
       bridge = undefined
+      o.note?.('Ava in Chrome went away (the browser closed, or Ava was reloaded)')
       attached = undefined
       for (const [, done] of pending) done({ ok: false, code: 'BROWSER_GONE', message: 'The browser went away (closed, or Ava was reloaded).' })
       pending.clear()
@@ -72,7 +82,7 @@ export async function chromePlace(o: { client: () => string; path?: string }): P
   async function connected(signal: AbortSignal): Promise<Socket> {
     if (bridge) return bridge
     await new Promise<void>((done, fail) => {
-      const timer = setTimeout(() => fail(new McpToolError('NO_BROWSER', "Ava's extension has not connected: open Chrome with Ava installed, and run `ava mcp install` once so Chrome can reach this server.")), kBridgeWaitMs)
+      const timer = setTimeout(() => fail(new McpToolError('NO_BROWSER', kNoBrowserMessage)), o.bridgeWaitMs ?? kBridgeWaitMs)
       waiters.push(() => (clearTimeout(timer), done()))
       signal.addEventListener('abort', () => fail(signal.reason), { once: true })
     })
@@ -118,6 +128,14 @@ export async function chromePlace(o: { client: () => string; path?: string }): P
   }
   return {
     path,
+    connectedWithin: (ms) =>
+      bridge
+        ? Promise.resolve(true)
+        : new Promise<boolean>((done) => {
+            const timer = setTimeout(() => done(!!bridge), ms)
+            timer.unref()
+            waiters.push(() => (clearTimeout(timer), done(true)))
+          }),
     secretsInPlace: true,
     tab: () => attached?.tab,
     async open(url, signal) {

@@ -10,17 +10,21 @@ import { resolve } from 'node:path'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { siteOrigin } from '../core/agent/secrets'
+import { domainAllowed } from '../core/settings'
 import { kExit, type Io, type Parsed } from './args'
 import { allowListAsker, parseAllow, type Asker, type McpSecret } from './mcp-gate'
 import { modelFromEnv } from './mcp-agent'
-import { chromiumPlace, type McpPlace } from './mcp-place'
-import { chromePlace } from './mcp-chrome'
-import { installNativeHost, runNativeHost } from './mcp-native'
+import { chromiumPlace, sessionDir, type McpPlace, type PlaceSession } from './mcp-place'
+import { chromePlace, kBridgeWaitMs, kNoBrowserMessage } from './mcp-chrome'
+import { avaHome, installNativeHost, runNativeHost } from './mcp-native'
 import { createAvaMcpServer, type McpOptions } from './mcp'
 import { kMcpSpec } from './mcp-spec'
 import { chromiumPath } from './run'
 
 const kDefaultStepLimit = 20
+
+/** The native host's source (src/cli/native-host-main.ts), inlined into bin/ava.js by scripts/build-cli.mjs. */
+declare const __AVA_NATIVE_HOST__: string | undefined
 
 /**
  * In the person's browser the extension asks the person before a risky step and answers the
@@ -35,14 +39,17 @@ function install(parsed: Parsed, io: Io): number {
     io.err("ava mcp install: give Ava's extension id with --extension-id (chrome://extensions shows it with Developer mode on)")
     return kExit.usage
   }
+  if (typeof __AVA_NATIVE_HOST__ !== 'string') {
+    io.err('ava mcp install: the native host is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp install`')
+    return kExit.failed
+  }
   try {
-    const bin = process.argv[1] ? resolve(process.argv[1]) : ''
-    for (const file of installNativeHost({ extensionId: id, bin, profile: parsed.values.profile as string | undefined })) io.out(`wrote ${file}`)
+    for (const file of installNativeHost({ extensionId: id, host: __AVA_NATIVE_HOST__, profile: parsed.values.profile as string | undefined })) io.out(`wrote ${file}`)
   } catch (e) {
     io.err(`ava mcp install: ${(e as Error).message}`)
     return kExit.failed
   }
-  io.err('ava mcp install: done. Start `ava mcp --chrome` from your MCP client; Ava asks in the panel before a client drives a tab.')
+  io.err('ava mcp install: done. Start `ava mcp --chrome` from your MCP client; Ava asks in the panel before a client drives a tab. `ava doctor` checks the install.')
   return kExit.ok
 }
 
@@ -115,10 +122,16 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
   let client = 'An MCP client'
   let place: McpPlace
   if (parsed.values.chrome) {
-    const chrome = await chromePlace({ client: () => client })
+    const chrome = await chromePlace({ client: () => client, note: (line) => io.err(`ava mcp: ${line}`) })
     io.err(`ava mcp: waiting for Ava in Chrome on ${chrome.path}`)
+    void chrome.connectedWithin(kBridgeWaitMs).then((yes) => yes || io.err(`ava mcp: ${kNoBrowserMessage}`))
     place = chrome
-  } else place = chromiumPlace({ executablePath: o.browser, headed: o.headed })
+  } else {
+    const home = avaHome()
+    const session = (): PlaceSession | undefined =>
+      parsed.values.isolated ? undefined : { dir: sessionDir(home, client), mayOpen: (url) => domainAllowed(url, { allowDomains: o.sites.allow, denyDomains: o.sites.deny }), note: (line) => io.err(`ava mcp: ${line}`) }
+    place = chromiumPlace({ executablePath: o.browser, headed: o.headed, session })
+  }
   const make = () => {
     const server = createAvaMcpServer({ ...o, place, ...(parsed.values.chrome ? { asker: kNobody, secrets: [] } : {}) })
     server.server.oninitialized = () => void (client = server.server.getClientVersion()?.name || client)

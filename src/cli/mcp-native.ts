@@ -3,6 +3,9 @@
 // file's host (a relay, `ava native-host`), which passes each message on to the `ava mcp --chrome`
 // server over a Unix socket in ~/.ava that only this user can open. `ava mcp install` registers the
 // host for Chrome and Chromium (per-user manifests naming Ava's extension id), or for one profile.
+// The host it installs is a copy: one self-contained file in ~/.ava/native-host (built from
+// native-host-main.ts into bin/ava.js), so it keeps working when the project that ran the install
+// moves, is deleted, or the package is installed globally instead.
 // Chrome's framing: each message is a 32-bit length in native byte order, then that much UTF-8 JSON
 // (developer.chrome.com/docs/extensions/develop/concepts/native-messaging).
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
@@ -16,9 +19,23 @@ const kMaxHostMessage = 1024 * 1024
 /** How often the host tries the server's socket again while no `ava mcp --chrome` is running. */
 const kRetryMs = 1_000
 
+/**
+ * Ava's own folder for the CLI: AVA_HOME, else ~/.ava (src/core/environment.ts lists it). Read here
+ * by name, not through that module: the native host is built from this file and stays a few KB.
+ */
+export function avaHome(home = homedir(), env: NodeJS.ProcessEnv = process.env): string {
+  return env.AVA_HOME || join(home, '.ava')
+}
+
 /** Where `ava mcp --chrome` listens and the host connects: one per user. */
-export function socketPath(home = homedir()): string {
-  return join(home, '.ava', 'mcp.sock')
+export function socketPath(home = homedir(), env: NodeJS.ProcessEnv = process.env): string {
+  return join(avaHome(home, env), 'mcp.sock')
+}
+
+/** The installed host's files: the relay itself and the launcher Chrome runs. */
+export function hostFiles(home = homedir(), env: NodeJS.ProcessEnv = process.env): { dir: string; script: string; launcher: string } {
+  const dir = join(avaHome(home, env), 'native-host')
+  return { dir, script: join(dir, 'ava-native-host.mjs'), launcher: join(dir, 'ava-native-host') }
 }
 
 /** The per-user NativeMessagingHosts folders of Chrome and Chromium on this system, or of one profile. */
@@ -30,21 +47,24 @@ export function hostFolders(o: { profile?: string; home?: string; os?: string })
 }
 
 /**
- * Writes the host's launcher (Chrome runs a file, not a command line) and its manifest into each
- * folder, allowing only Ava's extension id. Returns the files written.
+ * Writes the host (`host`: the relay's source, one self-contained ES module), its launcher (Chrome
+ * runs a file, not a command line) and its manifest into each folder, allowing only Ava's extension
+ * id. Nothing written names the project or package that ran the install. Returns the files written.
  */
-export function installNativeHost(o: { extensionId: string; bin: string; node?: string; profile?: string; home?: string }): string[] {
+export function installNativeHost(o: { extensionId: string; host: string; node?: string; profile?: string; home?: string; env?: NodeJS.ProcessEnv }): string[] {
   if (!/^[a-p]{32}$/.test(o.extensionId)) throw new Error(`"${o.extensionId}" is not an extension id (32 letters a to p; chrome://extensions shows Ava's)`)
   if (platform() === 'win32') throw new Error('on Windows the host is registered in the registry; this is not built yet')
   const home = o.home ?? homedir()
-  const dir = join(home, '.ava', 'native-host')
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const launcher = join(dir, 'ava-native-host')
+  const files = hostFiles(home, o.env)
+  mkdirSync(files.dir, { recursive: true, mode: 0o700 })
+  writeFileSync(files.script, o.host, { mode: 0o600 })
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
-  writeFileSync(launcher, `#!/bin/sh\n# Started by Chrome for Ava's extension: relays its messages to \`ava mcp --chrome\`.\nAVA_MCP_SOCKET=${q(socketPath(home))} exec ${q(o.node ?? process.execPath)} ${q(o.bin)} native-host "$@"\n`)
-  chmodSync(launcher, 0o700)
-  const manifest = { name: kHostName, description: "Ava: lets MCP clients the person allows drive Ava in this browser", path: launcher, type: 'stdio', allowed_origins: [`chrome-extension://${o.extensionId}/`] }
-  const written = [launcher]
+  // Node by its path: Chrome starts the host with a bare environment, often without the PATH of a
+  // version manager.
+  writeFileSync(files.launcher, `#!/bin/sh\n# Started by Chrome for Ava's extension: relays its messages to \`ava mcp --chrome\`.\nAVA_MCP_SOCKET=${q(socketPath(home, o.env))} exec ${q(o.node ?? process.execPath)} ${q(files.script)} "$@"\n`)
+  chmodSync(files.launcher, 0o700)
+  const manifest = { name: kHostName, description: "Ava: lets MCP clients the person allows drive Ava in this browser", path: files.launcher, type: 'stdio', allowed_origins: [`chrome-extension://${o.extensionId}/`] }
+  const written = [files.launcher, files.script]
   for (const folder of hostFolders({ profile: o.profile, home })) {
     mkdirSync(folder, { recursive: true })
     const file = join(folder, `${kHostName}.json`)

@@ -18,14 +18,18 @@ export const kMcpSpec: CommandSpec = {
     profile: { type: 'string', value: '<dir>', help: "install: register the host in this browser profile only (a --user-data-dir), not for the user's Chrome and Chromium" },
     browser: { type: 'string', value: '<path>', help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)' },
     headed: { type: 'boolean', help: 'show the browser window' },
+    isolated: { type: 'boolean', help: "keep no cookies or last page for the next server: each server starts with an empty browser (default: kept per client in $AVA_HOME/mcp, so a client that starts a server per call finds its page)" },
   },
   notes: `With --chrome the tools act in the person's own Chrome: Ava asks in the panel before a client
 drives a tab, shows "<client> is driving this tab" with every step and a Stop button, asks before each
 risky step (a no is the tool error DENIED), and the person revokes clients in Ava's options.
 Without it, the server starts its own Chromium (headless) on the client's first ava_navigate; nothing runs
-before that. With no person at this browser, a step Ava finds risky (a login, a payment, a delete,
+before that. Its cookies and storage and the page its tab was last on are kept per client in $AVA_HOME/mcp (~/.ava),
+so a client that starts one server per call (the Inspector's CLI) finds the page the last call left,
+logged in; what was typed but not submitted is not kept: for that, keep one server (--http) or use
+one call (ava_page_act with several instructions, ava_action_run, ava_flow_run). With no person at this browser, a step Ava finds risky (a login, a payment, a delete,
 another site) is refused with the tool error DENIED unless its category was given with --allow.
-ava_ask needs a model: AVA_MODEL_PROVIDER (openai, anthropic or local), AVA_MODEL_BASE_URL,
-AVA_MODEL and AVA_API_KEY in the environment. See docs/mcp.md. Example (Claude Code):
+ava_ask needs a model: AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and
+AVA_API_KEY in the environment (docs/environment.md). See docs/mcp.md. Example (Claude Code):
   claude mcp add ava -- npx ava mcp --allow credentials --secret SHOP_PASSWORD=https://shop.example`,
 }

@@ -10,6 +10,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { z } from 'zod'
 import { describePage } from '../core/agent/prompt'
+import { failureDocs } from '../core/failure'
+import { renderEn } from '../core/locales/render'
 import { redactText } from '../core/agent/secrets'
 import { RISK_CATEGORIES, type RiskCategory } from '../core/exec'
 import { parseFlow, replayFlow, formatReport } from '../core/flows'
@@ -97,7 +99,10 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
   const text = (body: string, hidden: string[] = []): CallToolResult => ({ content: [{ type: 'text', text: redactSecrets(redactParams(body, hidden), o.secrets) }] })
   const failure = (e: unknown): CallToolResult => {
     const code = e instanceof McpToolError ? e.code : 'FAILED'
-    return { isError: true, content: [{ type: 'text', text: redactSecrets(`${code}: ${e instanceof Error ? e.message : String(e)}`, o.secrets) }] }
+    // The codes a person setting Ava up meets first say where the troubleshooting page covers them.
+    const docs = failureDocs(code)
+    const message = e instanceof Error ? e.message : String(e)
+    return { isError: true, content: [{ type: 'text', text: redactSecrets(`${code}: ${message}${docs && !message.includes('docs/troubleshooting.md') ? `\n${renderEn(docs)}` : ''}`, o.secrets) }] }
   }
   /** A tool body with its errors as MCP tool errors carrying Ava's code. */
   const tool =
@@ -109,8 +114,10 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
         return failure(e)
       }
     }
-  const tab = (): McpTab => {
-    const t = o.place.tab()
+  // A server started for this one call (a stdio client that starts one per call) reopens the page
+  // the client's last server left (McpPlace.resume; docs/mcp.md, "One server per call").
+  const tab = async (signal: AbortSignal): Promise<McpTab> => {
+    const t = o.place.tab() ?? (await o.place.resume?.(signal))
     if (!t) throw new McpToolError('NO_TAB', 'No tab is given to this client yet: open one with ava_navigate first. Ava acts only in a tab given to the client.')
     return t
   }
@@ -183,7 +190,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     tool(async ({ request }: { request?: string }, signal) => {
-      const out = await tab().send({ kind: 'read', request: request ?? '', settle: true }, signal)
+      const out = await (await tab(signal)).send({ kind: 'read', request: request ?? '', settle: true }, signal)
       if (!out.ok) throw new McpToolError(out.code, out.message)
       return text(describePage({ url: out.info.url, title: out.info.title, listing: out.info.listing, intents: out.info.intents }))
     }),
@@ -198,7 +205,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     tool(async ({ instructions }: { instructions: z.infer<typeof kInstruction>[] }, signal) => {
-      const t = tab()
+      const t = await tab(signal)
       const guard = callGuard(gate, () => t.url(), signal)
       const lines: string[] = []
       for (const [i, raw] of instructions.entries()) {
@@ -244,7 +251,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     tool(async ({ name, params }: { name: string; params: Record<string, unknown> }, signal) => {
-      const t = tab()
+      const t = await tab(signal)
       const registry = loadRegistry()
       const found = registry.lookup(name)
       if (!found.ok) throw new McpToolError('ACTION_NOT_FOUND', lookupFailure(found))
@@ -291,7 +298,7 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
     'ava_flow_run',
     { title: 'Run a flow', description: "Replays a recorded flow (see ava_flow_list) in the client's tab, from the page it is on. Risky steps wait for the person's OK.", inputSchema: { name: z.string(), params: kParams }, annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true } },
     tool(async ({ name, params }: { name: string; params: Record<string, unknown> }, signal) => {
-      const t = tab()
+      const t = await tab(signal)
       const file = flowFiles(o.flowDirs).find((f) => f.name === name)
       if (!file) throw new McpToolError('FLOW_MISSING', `No flow "${name}"; see ava_flow_list.`)
       const flow = parseFlow(readFileSync(file.path, 'utf8'))
@@ -321,8 +328,8 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       // In the person's browser, Ava's own agent runs the request with the person's model, in their panel.
       if (o.place.ask) r = await o.place.ask(request, signal)
       else {
-        if (typeof o.llm !== 'object') throw new McpToolError('NO_MODEL', o.llm ?? 'ava_ask needs a model: start ava mcp with AVA_MODEL_PROVIDER (openai, anthropic or local), AVA_MODEL_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment.')
-        r = await askAva(request, { tab: tab(), llm: o.llm, registry: loadRegistry(), asker: o.asker, secrets: o.secrets, stepLimit: o.stepLimit, signal })
+        if (typeof o.llm !== 'object') throw new McpToolError('NO_MODEL', o.llm ?? 'ava_ask needs a model: start ava mcp with AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment (docs/environment.md).')
+        r = await askAva(request, { tab: await tab(signal), llm: o.llm, registry: loadRegistry(), asker: o.asker, secrets: o.secrets, stepLimit: o.stepLimit, signal })
       }
       const steps = r.steps.map((s) => `${s.status} step ${s.index} ${s.action}${s.description ? ` (${s.description})` : ''}${s.detail ? `: ${s.detail}` : ''}`)
       const body = [`Ava's run ended: ${r.status}.`, `Ava's answer (written by Ava's model after reading the page):`, framed([r.answer || '(no answer)']), 'Steps (what they report quotes the page):', framed(steps.length ? steps : ['(no steps)']), ...(r.notes.length ? ['Notes:', framed(r.notes)] : [])].join('\n')

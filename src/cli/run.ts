@@ -16,9 +16,10 @@ import { createEngine, createRegistry, validateParams, type ActionRegistry, type
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
 import { urlMatches } from '../core/glob'
-import { failureOf } from '../core/failure'
+import { failureDocs, failureOf } from '../core/failure'
 import { failureLinesEn, renderEn } from '../core/locales/render'
 import { sleep } from '../core/sleep'
+import { readEnvironment } from '../core/environment'
 import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
 
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
@@ -356,7 +357,8 @@ export function unattendedGuard(yes: boolean, here: () => string, permit = 'runn
 /** What `ava run` says when it stopped before a risky step: the refusal's words, then the hint for NEEDS_CONFIRMATION from the en table. */
 export function refusedLine(refusal: ExecFailure, command = 'ava run'): string {
   const what = refusal.category ? ` (${refusal.category.replace(/_/g, ' ')})` : ''
-  return `${command}: stopped before a risky step${what}: ${refusal.message.replace(/[.\s]+$/, '')}. Nothing was done to it. Nobody is there to say yes: check the step, then run again with --yes to let it go.`
+  const docs = failureDocs('UNATTENDED')
+  return `${command}: stopped before a risky step${what}: ${refusal.message.replace(/[.\s]+$/, '')}. Nothing was done to it. Nobody is there to say yes: check the step, then run again with --yes to let it go.${docs ? ` ${renderEn(docs)}` : ''}`
 }
 
 export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
@@ -392,17 +394,17 @@ export async function runOnPage(
   return { kind: 'action', result: await engineFor().run(target.name, opts.params, opts.run) }
 }
 
-/** The engine options the global config (§5.1.1) sets for every action run from the CLI. */
+/** The engine options the global config (docs/action-packs.md, "The global config file") sets for every action run from the CLI. */
 export function configEngineOptions(config: GlobalConfig): Partial<EngineOptions> {
   return { stepTimeoutMs: config.actions.default_timeout, detectVersion: config.actions.detect_version }
 }
 
 /** The browser to start, or why there is none (before playwright's own, longer message). */
 export function chromiumPath(a: Pick<RunArgs, 'browser'>): { path: string } | string {
-  const path = a.browser ?? process.env.AVA_CHROMIUM ?? '/usr/bin/chromium'
+  const path = a.browser ?? readEnvironment(process.env).values.AVA_CHROMIUM ?? '/usr/bin/chromium'
   if (existsSync(path)) return { path }
   const from = a.browser ? '--browser' : process.env.AVA_CHROMIUM ? 'AVA_CHROMIUM' : 'the default path'
-  return `no Chromium at ${path} (from ${from}). Install it (Debian/Ubuntu: sudo apt-get install chromium) or point at one with --browser <path> or AVA_CHROMIUM.`
+  return `no Chromium at ${path} (from ${from}). Install it (Debian/Ubuntu: sudo apt-get install chromium) or point at one with --browser <path> or AVA_CHROMIUM. ${renderEn({ key: 'failure.docs', params: { page: troubleshootingPage('no-chromium') } })}`
 }
 
 export async function runCli(parsed: Parsed, io: Io): Promise<number> {

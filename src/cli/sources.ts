@@ -42,8 +42,8 @@ export function displayPath(path: string): string {
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel
 }
 
-/** Every .yaml/.yml file under `path` (or `path` itself), sorted so loading order is stable. */
-export function packFiles(path: string, depth = 0): string[] {
+/** Every .yaml/.yml file (or what `kind` matches) under `path`, or `path` itself, sorted so loading order is stable. */
+export function packFiles(path: string, depth = 0, kind: RegExp = kPackFile): string[] {
   if (!existsSync(path)) return []
   const stat = statSync(path)
   if (stat.isFile()) return [path]
@@ -53,8 +53,8 @@ export function packFiles(path: string, depth = 0): string[] {
     .flatMap((name) => {
       const child = join(path, name)
       const s = statSync(child)
-      if (s.isDirectory()) return packFiles(child, depth + 1)
-      return kPackFile.test(name) ? [child] : []
+      if (s.isDirectory()) return packFiles(child, depth + 1, kind)
+      return kind.test(name) ? [child] : []
     })
 }
 
@@ -76,7 +76,7 @@ export interface CliSources {
   problems: string[]
 }
 
-/** Seed 000 §5.1.1 `~/.agent-browser/config.yaml`, here `~/.ava/config.yaml`; AVA_CONFIG names another file. */
+/** The global config, `~/.ava/config.yaml` (docs/action-packs.md, "The global config file"); AVA_CONFIG names another file. */
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.AVA_CONFIG) return resolve(env.AVA_CONFIG)
   const dir = join(env.HOME ?? homedir(), '.ava')

@@ -42,7 +42,19 @@ export interface FailureSpec {
   repairable?: true
   /** Trying the same step again cannot change the answer (a refusal, the person's no, a tie): a flow does not retry it. */
   final?: true
+  /**
+   * The section of docs/troubleshooting.md about it (its heading's anchor), for the failures a
+   * person meets first: every message of such a code points there (`failureDocs`).
+   */
+  docs?: TroubleshootingSection
 }
+
+/**
+ * The sections of docs/troubleshooting.md a failure may point to, by their headings' anchors
+ * (test/core/failure.test.ts checks that each is a heading there and that each is named).
+ */
+export const kTroubleshooting = ['no-model', 'the-model-cannot-be-reached', 'ollama-refuses-ava-http-403', 'no-chromium', 'the-extension-is-not-connected', 'a-site-is-blocked', 'a-step-needs-a-yes', 'no-tab'] as const
+export type TroubleshootingSection = (typeof kTroubleshooting)[number]
 
 const step = (code: string) => `outcome.step.${code}`
 const run = (code: string) => `outcome.error.${code}`
@@ -52,11 +64,11 @@ const reason = (code: string) => `action.reason.${code}`
 
 export const kFailures = {
   // ----- the model and the run (the agent, src/core/agent; the background's llm.ts)
-  NETWORK: { means: "The model's endpoint could not be reached.", say: { run: run('NETWORK'), test: 'options.testError.NETWORK' }, recovery: ['retry', 'options'], exit: 'failed', setup: true },
-  TOKEN_INVALID: { means: 'The provider refused the API key.', say: { run: run('TOKEN_INVALID'), test: 'options.testError.TOKEN_INVALID' }, recovery: ['options'], exit: 'failed', setup: true },
+  NETWORK: { means: "The model's endpoint could not be reached.", say: { run: run('NETWORK'), test: 'options.testError.NETWORK' }, recovery: ['retry', 'options'], exit: 'failed', setup: true, docs: 'the-model-cannot-be-reached' },
+  TOKEN_INVALID: { means: 'The provider refused the API key.', say: { run: run('TOKEN_INVALID'), test: 'options.testError.TOKEN_INVALID' }, recovery: ['options'], exit: 'failed', setup: true, docs: 'the-model-cannot-be-reached' },
   RATE_LIMITED: { means: 'The provider is limiting requests (HTTP 429).', say: { run: run('RATE_LIMITED'), test: 'options.testError.RATE_LIMITED' }, exit: 'failed' },
-  PROVIDER_ERROR: { means: 'The provider answered with an error, or no usable answer.', say: { run: run('PROVIDER_ERROR'), test: 'options.testError.PROVIDER_ERROR' }, recovery: ['retry', 'options'], exit: 'failed', setup: true },
-  MODEL_TIMEOUT: { means: 'The model sent no first byte within the request timeout (not a step that waited: that is TIMEOUT).', say: { run: run('MODEL_TIMEOUT'), test: 'options.testError.MODEL_TIMEOUT' }, exit: 'failed', setup: true },
+  PROVIDER_ERROR: { means: 'The provider answered with an error, or no usable answer.', say: { run: run('PROVIDER_ERROR'), test: 'options.testError.PROVIDER_ERROR' }, recovery: ['retry', 'options'], exit: 'failed', setup: true, docs: 'the-model-cannot-be-reached' },
+  MODEL_TIMEOUT: { means: 'The model sent no first byte within the request timeout (not a step that waited: that is TIMEOUT).', say: { run: run('MODEL_TIMEOUT'), test: 'options.testError.MODEL_TIMEOUT' }, exit: 'failed', setup: true, docs: 'the-model-cannot-be-reached' },
   JSON_PARSE: { means: "The model's answer is not the JSON Ava asked for.", say: { run: run('JSON_PARSE') }, recovery: ['regenerate'], exit: 'failed' },
   SCHEMA: { means: 'The model sent a step outside the step vocabulary.', say: { run: run('SCHEMA') }, recovery: ['regenerate'], exit: 'failed' },
   STREAM_CUT: { means: 'The model\'s stream ended mid-answer.', say: { run: run('STREAM_CUT') }, recovery: ['regenerate'], exit: 'failed' },
@@ -72,13 +84,13 @@ export const kFailures = {
   TIMEOUT: { means: 'What a step waited for (an element, a state, the page going quiet, a pack action) did not happen in time.', say: { step: step('TIMEOUT'), run: run('STEP_FAILED'), reason: reason('TIMEOUT') }, hint: hint('TIMEOUT'), exit: 'failed' },
   VERIFY_FAILED: { means: "A check did not hold once the page settled: a pack's verify, a flow's assert step, a done step that says it failed.", say: { step: step('VERIFY_FAILED'), run: run('STEP_FAILED'), reason: reason('VERIFY_FAILED') }, hint: hint('VERIFY_FAILED'), exit: 'failed' },
   INVALID: { means: 'The step cannot be done as written (a value the control cannot take, a file not attached, an unknown action).', say: { step: step('INVALID'), run: run('STEP_FAILED'), reason: reason('INVALID') }, exit: 'failed' },
-  NEEDS_CONFIRMATION: { means: "A risky step waits for the person's yes; nothing was done.", say: { step: step('NEEDS_CONFIRMATION'), run: run('STEP_FAILED'), reason: reason('NEEDS_CONFIRMATION') }, hint: hint('NEEDS_CONFIRMATION'), exit: 'failed', final: true },
-  BLOCKED: { means: 'The step would reach a site the allow/deny lists forbid, or put a secret in an address; nothing was done.', say: { step: step('BLOCKED'), run: run('STEP_FAILED'), reason: reason('BLOCKED') }, recovery: ['options'], exit: 'failed', final: true },
+  NEEDS_CONFIRMATION: { means: "A risky step waits for the person's yes; nothing was done.", say: { step: step('NEEDS_CONFIRMATION'), run: run('STEP_FAILED'), reason: reason('NEEDS_CONFIRMATION') }, hint: hint('NEEDS_CONFIRMATION'), exit: 'failed', final: true, docs: 'a-step-needs-a-yes' },
+  BLOCKED: { means: 'The step would reach a site the allow/deny lists forbid, or put a secret in an address; nothing was done.', say: { step: step('BLOCKED'), run: run('STEP_FAILED'), reason: reason('BLOCKED') }, recovery: ['options'], exit: 'failed', final: true, docs: 'a-site-is-blocked' },
   STEP_FAILED: { means: 'A step failed for a reason not coded more precisely (a navigation that did not load, a pack step that threw); its message says what.', say: { step: step('STEP_FAILED'), run: run('STEP_FAILED'), reason: reason('STEP_FAILED') }, hint: hint('STEP_FAILED'), exit: 'failed' },
   VARIABLE_MISSING: { means: "A flow's variable has no value (no --param, no environment variable, no saved secret).", say: { step: step('VARIABLE_MISSING'), run: step('VARIABLE_MISSING') }, exit: 'failed' },
   // The guard's three refusals (src/core/gate/guard.ts `refusalOf`), the same at every door.
-  DENIED: { means: 'The person was asked about a step and said no; nothing was done to it.', say: { step: step('DENIED'), run: run('DENIED'), reason: reason('DENIED') }, exit: 'failed', final: true },
-  UNATTENDED: { means: "A step needed a person's yes, nobody was there to ask and nothing allowed it; its message names the --allow, --yes or setting that would. Nothing was done to it.", say: { step: step('UNATTENDED'), run: run('UNATTENDED'), reason: reason('UNATTENDED') }, hint: hint('UNATTENDED'), exit: 'failed', final: true },
+  DENIED: { means: 'The person was asked about a step and said no; nothing was done to it.', say: { step: step('DENIED'), run: run('DENIED'), reason: reason('DENIED') }, exit: 'failed', final: true, docs: 'a-step-needs-a-yes' },
+  UNATTENDED: { means: "A step needed a person's yes, nobody was there to ask and nothing allowed it; its message names the --allow, --yes or setting that would. Nothing was done to it.", say: { step: step('UNATTENDED'), run: run('UNATTENDED'), reason: reason('UNATTENDED') }, hint: hint('UNATTENDED'), exit: 'failed', final: true, docs: 'a-step-needs-a-yes' },
   CANCELLED: { means: 'The person (or Stop, or an AbortSignal) ended the work; nothing more was done.', say: { step: step('CANCELLED'), run: run('UNKNOWN'), reason: reason('CANCELLED') }, exit: 'failed', final: true },
 
   // ----- pack actions (src/core/registry)
@@ -135,10 +147,9 @@ export const kFailures = {
   INTERNAL_ERROR: { means: 'A bug in `ava` itself.', say: {}, reader: 'script', exit: 'internal' },
   PAGE_NOT_OPENED: { means: 'The page a run starts on did not open (connection refused, a name that does not resolve).', say: {}, reader: 'script', exit: 'failed' },
   NO_MATCH: { means: 'An action search found nothing for the words asked.', say: {}, reader: 'model', exit: 'failed' },
-  NO_TAB: { means: 'No tab is given to this MCP client (the person has not allowed one, or revoked it).', say: {}, reader: 'model', exit: 'failed' },
-
-  NO_MODEL: { means: 'ava_ask needs a model and ava mcp was started without one.', say: {}, reader: 'model', exit: 'failed' },
-  NO_BROWSER: { means: "Ava's extension has not connected to ava mcp.", say: {}, reader: 'model', exit: 'failed' },
+  NO_TAB: { means: 'No tab is given to this MCP client (the person has not allowed one, or revoked it).', say: {}, reader: 'model', exit: 'failed', docs: 'no-tab' },
+  NO_MODEL: { means: 'ava_ask needs a model and ava mcp was started without one.', say: {}, reader: 'model', exit: 'failed', docs: 'no-model' },
+  NO_BROWSER: { means: "Ava's extension has not connected to ava mcp.", say: {}, reader: 'model', exit: 'failed', docs: 'the-extension-is-not-connected' },
   BROWSER_GONE: { means: 'The browser went away while a call waited for it.', say: {}, reader: 'model', exit: 'failed' },
   STEP_LIMIT: { means: "A call reached its step limit; nothing after the limit was done.", say: {}, reader: 'model', exit: 'failed', final: true },
   NO_SECRET: { means: 'A step names a saved secret that ava mcp was not given.', say: {}, reader: 'model', exit: 'failed' },
@@ -180,6 +191,15 @@ export function failureMsg(code: unknown, where: { n?: number | string; params?:
   return Object.keys(params).length ? { key, params } : { key }
 }
 
+/** Where docs/troubleshooting.md says more about a failure, as a locale key's Msg, for the codes a person meets first. */
+export function failureDocs(code: unknown): Msg | undefined {
+  const section = failureOf(code).docs
+  return section ? { key: 'failure.docs', params: { page: troubleshootingPage(section) } } : undefined
+}
+
+/** A section of the troubleshooting page, as a path inside the package (README.md and docs/ ship in it). */
+export const troubleshootingPage = (section: TroubleshootingSection): string => `docs/troubleshooting.md#${section}`
+
 /** What to do about a failure, as a locale key's Msg, when the list has one. */
 export function failureHint(code: unknown): Msg | undefined {
   const key = failureOf(code).hint
@@ -187,12 +207,13 @@ export function failureHint(code: unknown): Msg | undefined {
 }
 
 /** Every locale key the list names (or those of some kinds); both tables must have each (test/core/failure.test.ts). */
-export function failureKeys(kinds?: readonly (keyof FailureSpec['say'] | 'hint')[]): string[] {
+export function failureKeys(kinds?: readonly (keyof FailureSpec['say'] | 'hint' | 'docs')[]): string[] {
   const keys = new Set<string>()
   const wanted = (kind: string) => !kinds || (kinds as readonly string[]).includes(kind)
   for (const spec of Object.values(kFailures) as FailureSpec[]) {
     for (const [kind, key] of Object.entries(spec.say)) if (key && wanted(kind)) keys.add(key)
     if (spec.hint && wanted('hint')) keys.add(spec.hint)
+    if (spec.docs && wanted('docs')) keys.add('failure.docs')
   }
   return [...keys]
 }

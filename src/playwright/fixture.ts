@@ -25,6 +25,7 @@ import { packageRoot, readGlobalConfig } from '../cli/sources'
 import { formatReport, parseFlow, type StepReport } from '../core/flows'
 import { describeStep } from '../core/flows/playwright'
 import { DEFAULT_SETTINGS, type Settings } from '../core/settings'
+import { modelFromEnvironment, readEnvironment } from '../core/environment'
 import { buildPageScript } from '../../scripts/page-script.mjs'
 import { closeWelcomePage } from './welcome'
 
@@ -74,7 +75,7 @@ export interface AvaOptions {
   avaDist: string
   /** Chromium to start: `AVA_CHROMIUM`, else Debian's /usr/bin/chromium. */
   avaChromium: string
-  /** The model `ava.ask` talks to; without one, `ava.ask` fails and says so. */
+  /** The model `ava.ask` talks to: AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY, AVA_MODEL; without one, `ava.ask` fails and says so. */
   avaProvider: Partial<AvaProvider> | undefined
   /** Per-step timeout for flows (ms), as `ava run --timeout`. */
   avaStepTimeout: number | undefined
@@ -246,10 +247,15 @@ export type AvaWorkerArgs = { avaWorker: AvaWorker } & Pick<AvaOptions, 'avaDist
 
 // Typed by name, so the declaration says `TestType` from @playwright/test rather than from the
 // `playwright` package behind it, which a project need not have at its top level.
+// The one table of environment variables (docs/environment.md), read as `ava` and the demo read it.
+const kEnv = readEnvironment(process.env)
+for (const warning of kEnv.warnings) console.warn(`ava fixture: warning: ${warning}`)
+const kEnvModel = modelFromEnvironment(kEnv.values)
+
 export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTestArgs, PlaywrightWorkerArgs & PlaywrightWorkerOptions & AvaWorkerArgs> = base.extend<AvaTestArgs, AvaWorkerArgs>({
-  avaDist: [process.env.AVA_DIST ?? resolve(root, 'dist'), { option: true, scope: 'worker' }],
-  avaChromium: [process.env.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
-  avaProvider: [undefined, { option: true }],
+  avaDist: [kEnv.values.AVA_DIST ?? resolve(root, 'dist'), { option: true, scope: 'worker' }],
+  avaChromium: [kEnv.values.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
+  avaProvider: [typeof kEnvModel === 'object' ? kEnvModel : undefined, { option: true }],
   avaStepTimeout: [undefined, { option: true }],
   avaTrace: ['retain-on-failure', { option: true }],
 
@@ -259,7 +265,7 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
     async ({ avaDist, avaChromium, headless }, use) => {
       const dist = isAbsolute(avaDist) ? avaDist : resolve(avaDist)
       if (!existsSync(resolve(dist, 'manifest.json'))) throw new Error(`No built extension in ${dist}: run \`npm run build\` in Ava's repository, or point AVA_DIST at an unpacked Ava (the ava-assistant package ships one in its dist/).`)
-      if (!existsSync(avaChromium)) throw new Error(`No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM.`)
+      if (!existsSync(avaChromium)) throw new Error(`No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM. Troubleshooting: docs/troubleshooting.md#no-chromium; \`ava doctor\` checks each part of the set-up.`)
       const context = await chromium.launchPersistentContext('', {
         executablePath: avaChromium,
         headless,
@@ -370,7 +376,7 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
     }
 
     async function ask(request: string, opts: { timeout?: number } = {}): Promise<AvaAskReport> {
-      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use().')
+      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use(), or AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY and AVA_MODEL in the environment (docs/environment.md)' + (typeof kEnvModel === 'string' ? `: ${kEnvModel}` : '.') + ' Troubleshooting: docs/troubleshooting.md#no-model.')
       const timeout = opts.timeout ?? 60_000
       return base.step(`ava.ask ${request}`, async () => {
         const defaults = structuredClone(DEFAULT_SETTINGS)

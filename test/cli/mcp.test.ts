@@ -1,10 +1,11 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { allowListAsker, framed, parseAllow, redactSecrets, resolveClientSecrets } from '../../src/cli/mcp-gate'
 import { parseSecret } from '../../src/cli/mcp-cli'
 import { frame, frameReader, hostFolders, installNativeHost, lineReader } from '../../src/cli/mcp-native'
+import { chromePlace } from '../../src/cli/mcp-chrome'
 
 const signal = new AbortController().signal
 const shop = { name: 'SHOP_PASSWORD', value: 'hunter22', sites: ['https://shop.example'] }
@@ -69,13 +70,16 @@ describe('the native host of place (b)', () => {
     const home = mkdtempSync(join(tmpdir(), 'ava-host-'))
     try {
       const id = 'abcdefghijklmnopabcdefghijklmnop'
-      const files = installNativeHost({ extensionId: id, bin: '/opt/ava/bin/ava.js', home })
-      expect(files.slice(1)).toEqual(hostFolders({ home }).map((d) => join(d, 'com.ava_assistant.bridge.json')))
-      const manifest = JSON.parse(readFileSync(files[1], 'utf8'))
+      const files = installNativeHost({ extensionId: id, host: '// the relay\n', home, env: {} })
+      expect(readFileSync(files[1], 'utf8')).toBe('// the relay\n')
+      expect(files.slice(2)).toEqual(hostFolders({ home }).map((d) => join(d, 'com.ava_assistant.bridge.json')))
+      const manifest = JSON.parse(readFileSync(files[2], 'utf8'))
       expect(manifest).toMatchObject({ name: 'com.ava_assistant.bridge', type: 'stdio', allowed_origins: [`chrome-extension://${id}/`] })
       expect(statSync(manifest.path).mode & 0o777).toBe(0o700)
       expect(readFileSync(manifest.path, 'utf8')).toContain(`AVA_MCP_SOCKET='${join(home, '.ava', 'mcp.sock')}'`)
-      expect(() => installNativeHost({ extensionId: 'not-an-id', bin: '/x', home })).toThrow(/not an extension id/)
+      // The launcher runs the copy beside it, never a file of the package that installed it.
+      expect(readFileSync(manifest.path, 'utf8')).toContain(` '${join(home, '.ava', 'native-host', 'ava-native-host.mjs')}' "$@"`)
+      expect(() => installNativeHost({ extensionId: 'not-an-id', host: '', home })).toThrow(/not an extension id/)
     } finally {
       rmSync(home, { recursive: true, force: true })
     }
@@ -88,3 +92,25 @@ describe('the native host of place (b)', () => {
   })
 })
 
+
+describe("place (b) with no extension connected", () => {
+  test('a call fails with NO_BROWSER within 2 s (Chrome with Ava connects within the host\'s 1 s retry), saying what to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ava-bridge-'))
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const place = await chromePlace({ client: () => 'c', path: join(dir, 'mcp.sock') })
+    try {
+      let error: unknown
+      void place.open('https://a.test/', signal).catch((e: unknown) => (error = e))
+      await vi.advanceTimersByTimeAsync(2_000)
+      expect(error).toMatchObject({ code: 'NO_BROWSER' })
+      expect((error as Error).message).toContain('`ava doctor`')
+      const connected = place.connectedWithin(10)
+      await vi.advanceTimersByTimeAsync(10)
+      expect(await connected).toBe(false)
+    } finally {
+      vi.useRealTimers()
+      await place.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { failureHint, failureKeys, failureMsg, failureOf, isFailureCode, isRepairable, kFailureCodes, kFailures, kLegacyKeys, type FailureSpec } from '../../src/core/failure'
+import { failureDocs, failureHint, failureKeys, failureMsg, failureOf, isFailureCode, isRepairable, kFailureCodes, kFailures, kLegacyKeys, kTroubleshooting, type FailureSpec } from '../../src/core/failure'
 import { createRenderer, failureLinesEn, renderEn } from '../../src/core/locales/render'
 import { MsgSchema } from '../../src/core/chat'
 import en from '../../src/core/locales/en'
@@ -132,5 +132,35 @@ describe('no second list of failure codes under src/', () => {
     const hints = Object.keys(en).filter((k) => k.startsWith('failure.hint.')).map((k) => en[k as keyof typeof en] as string)
     const copies = core.flatMap((f) => hints.filter((h) => text(f).includes(h.slice(0, 40))).map((h) => `${relative(root, f)}: ${h.slice(0, 40)}`))
     expect(copies).toEqual([])
+  })
+})
+
+describe('the troubleshooting page', () => {
+  const page = readFileSync(resolve(root, 'docs/troubleshooting.md'), 'utf8')
+  const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-')
+  const sections = new Map(page.split(/^## /m).slice(1).map((s) => [slug(s.slice(0, s.indexOf('\n'))), s]))
+
+  it('has a section for every place a failure points to, and every such failure points to one', () => {
+    expect([...sections.keys()].sort()).toEqual([...kTroubleshooting].sort())
+    const pointed = new Set(kFailureCodes.map((c) => (kFailures[c] as FailureSpec).docs).filter(Boolean))
+    // Two sections are about words that are not a code's own: a Chromium missing before any run, and
+    // Ollama's 403 (PROVIDER_ERROR said with the local server's own sentence, which names the fix itself).
+    expect([...pointed].sort()).toEqual([...kTroubleshooting].filter((s) => s !== 'no-chromium' && s !== 'ollama-refuses-ava-http-403').sort())
+  })
+
+  it("quotes each pointing failure's own words in its section, and the pointer is said in both languages", () => {
+    for (const code of kFailureCodes) {
+      const section = (kFailures[code] as FailureSpec).docs
+      if (!section) continue
+      const text = sections.get(section)!.replace(/\n(?!\n)/g, ' ')
+      // A person's sentence when the code has one (a step's with its number), else the code as a tool error starts.
+      const words = (kFailures[code] as FailureSpec).reader ? `${code}: ` : renderEn(failureMsg(code, { n: 2 })).replace(/^Step 2/, '')
+      if ((kFailures[code] as FailureSpec).reader) expect(text, code).toContain(words)
+      else expect(text.includes(words) || text.includes(renderEn(failureMsg(code))), `${code}: ${words}`).toBe(true)
+      const docs = failureDocs(code)!
+      expect(renderEn(docs)).toContain(`docs/troubleshooting.md#${section}`)
+      expect(renderZh(docs)).toContain(`docs/troubleshooting.md#${section}`)
+    }
+    expect(failureLinesEn('NEEDS_CONFIRMATION', { n: 3 }).at(-1)).toBe(`   ${renderEn({ key: 'failure.docs', params: { page: 'docs/troubleshooting.md#a-step-needs-a-yes' } })}`)
   })
 })

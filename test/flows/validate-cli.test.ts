@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from '../../src/cli/ava'
 import { kNoAssertionWarning } from '../../src/core/flows'
 
-// `ava action validate` on flow files (issue 18 §2): validateFlow's errors fail the file; its
+// `ava action validate` on flow files: validateFlow's errors fail the file; its
 // warnings (a flow that checks nothing, steps after done, a file to upload that is not there) go
 // to stderr with exit 0, and --json carries them.
 
@@ -80,5 +80,31 @@ describe('ava action validate <flow.json>', () => {
     expect(r.code).toBe(1)
     expect(r.out).toMatch(/p\.yaml:\d+:\d+: /)
     expect(r.err).toBe('1 of 2 files invalid')
+  })
+
+  test('a folder holds packs and flows alike: each is checked by its own format, in one count', async () => {
+    const folder = join(dir, 'mixed')
+    mkdirSync(join(folder, 'flows'), { recursive: true })
+    writeFileSync(join(folder, 'flows', 'signup.flow.json'), JSON.stringify(flowOf([{ action: 'verify', params: { text: 'Welcome' } }])))
+    writeFileSync(join(folder, 'flows', 'broken.flow.json'), JSON.stringify(flowOf([{ action: 'fill', params: {}, selectors: sel }])))
+    writeFileSync(join(folder, 'package.json'), '{}') // not a flow: only *.flow.json are
+    cpSync(join(import.meta.dirname, '../fixtures/packs/valid'), join(folder, 'packs'), { recursive: true })
+    const r = await ava('action', 'validate', folder)
+    expect(r.out).toBe(`${join(folder, 'flows', 'broken.flow.json')}: steps[0].params.value: a fill step needs params.value`)
+    const packs = readdirSync(join(folder, 'packs')).length
+    expect(r.err).toBe(`1 of ${packs + 2} files invalid`)
+    expect(r.code).toBe(1)
+  })
+
+  test('a folder of flows only is not READ_FAILED', async () => {
+    const folder = join(dir, 'flows-only')
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'signup.flow.json'), JSON.stringify(flowOf([{ action: 'verify', params: { text: 'Welcome' } }])))
+    expect(await ava('action', 'validate', folder)).toEqual({ code: 0, out: '', err: '1 file valid' })
+    const empty = join(dir, 'empty')
+    mkdirSync(empty)
+    const none = await ava('action', 'validate', empty)
+    expect(none.code).toBe(1)
+    expect(none.out).toContain('READ_FAILED no pack (.yaml, .yml) or flow (.flow.json) file at this path')
   })
 })

@@ -10,7 +10,7 @@
  */
 import { compile, createCoreContext, registerMessageCompiler, translate, type CoreContext } from '@intlify/core-base'
 import type { Msg } from '../chat'
-import { failureHint, failureMsg } from '../failure'
+import { failureDocs, failureHint, failureMsg } from '../failure'
 import en from './en'
 
 export type LocaleTable = Readonly<Record<string, string>>
@@ -45,12 +45,14 @@ export const renderEn = createRenderer(en)
 /**
  * A failure as a terminal says it, each line indented by `indent`: the code's sentence from the en
  * table (what the panel says in English), then the technical words behind it (`detail`, English
- * from the page or the engine, as the panel's Details), then what to do (the code's hint).
+ * from the page or the engine, as the panel's Details), then what to do (the code's hint), then
+ * where the troubleshooting page says more (for the failures a person meets first).
  * `sentence` overrides the code's own (an action's "Failed: …" clause).
  */
 export function failureLinesEn(code: string, o: { n?: number | string; detail?: string; sentence?: Msg; indent?: string } = {}): string[] {
   const indent = o.indent ?? '   '
   const sentence = renderEn(o.sentence ?? failureMsg(code, o.n === undefined ? {} : { n: o.n }))
   const hint = failureHint(code)
-  return [sentence, ...(o.detail ? [`detail: ${o.detail}`] : []), ...(hint ? [`hint: ${renderEn(hint)}`] : [])].map((l) => indent + l)
+  const docs = failureDocs(code)
+  return [sentence, ...(o.detail ? [`detail: ${o.detail}`] : []), ...(hint ? [`hint: ${renderEn(hint)}`] : []), ...(docs ? [renderEn(docs)] : [])].map((l) => indent + l)
 }
