@@ -16,7 +16,7 @@ import { createEngine, createRegistry, validateParams, type ActionRegistry, type
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
 import { kRunSpec } from './run-spec'
 import { urlMatches } from '../core/glob'
-import { failureDocs, failureOf } from '../core/failure'
+import { failureDocs, failureOf, troubleshootingPage } from '../core/failure'
 import { failureLinesEn, renderEn } from '../core/locales/render'
 import { sleep } from '../core/sleep'
 import { readEnvironment } from '../core/environment'
