@@ -130,3 +130,40 @@ it('a cross-site navigation by the model asks naming the site; Deny is DENIED an
     await page.close()
   }
 })
+
+it('a password form through a pack the model calls: asked before its first step; Deny is DENIED with nothing typed, Allow signs in', async () => {
+  // Bound to the site, as a password manager keeps a login.
+  await (await ava.worker()).evaluate((origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }), new URL(site.url).origin)
+  for (const allow of [false, true]) {
+    const page = await ava.context.newPage()
+    await page.goto(`${site.url}/login`)
+    const before = site.hits.filter((h) => h.path === '/login' && h.method === 'POST').length
+    llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'run_action', params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } }, description: 'Log in' }]) })
+    const panel = await ava.ask(page, 'log me in')
+    const pending = panel.locator('[data-test=confirm][data-state=pending]').last()
+    await pending.waitFor({ timeout: 20_000 })
+    // The question comes before the action's first step: nothing is typed while it waits.
+    expect(await page.inputValue('#username')).toBe('')
+    expect(await pending.locator('[data-test=confirm-question]').textContent()).toContain('alice_pw')
+    const signedIn = () => site.hits.filter((h) => h.path === '/login' && h.method === 'POST').length > before
+    if (allow) {
+      // Allow (each question, as a person would): the login signs in; the panel goes with the page.
+      await expect
+        .poll(async () => {
+          if (signedIn()) return true
+          await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last().click({ timeout: 500 }).catch(() => undefined)
+          return signedIn()
+        }, { timeout: 20_000, interval: 600 })
+        .toBe(true)
+    } else {
+      await answer(panel, false)
+      const said = await ending(panel, 'agent')
+      expect(said).toMatch(/you said no/i)
+      expect(said).toMatch(/not started/)
+      expect(await page.inputValue('#username')).toBe('')
+      expect(await page.inputValue('#password')).toBe('')
+      expect(signedIn()).toBe(false)
+    }
+    await page.close()
+  }
+})
