@@ -3,6 +3,7 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { AvaError } from '../core/errors'
 import { instructionJsonSchema, planTools } from '../core/instruction/schema'
+import { toolCallText } from '../core/instruction/tool-calls'
 import { isProviderEndpoint, kProviders, type PlanPath } from '../core/providers'
 import type { LlmSettings } from '../core/settings'
 import { markAnswered } from '../storage/setup'
@@ -125,47 +126,6 @@ function rejectsStructured(e: AvaError, llm: LlmSettings): boolean {
   // A server at a Local address that is not Ollama (LM Studio, llama.cpp) has no /api/chat.
   if (status === 404) return kProviders[llm.provider].structuredOutput === 'format' && !e.details?.msg
   return [400, 415, 422, 501].includes(status) && /response_format|json_schema|schema|format|tool/i.test(e.message)
-}
-
-/**
- * Native tool calls as text the splitter reads (one NDJSON line per call): a call's name is written
- * when it starts, `{"action_type": "<name>", `, and its arguments follow as they stream without
- * their own opening brace, so the arguments' closing brace closes the step: each step runs as soon
- * as its call's arguments are complete (the reader takes fields at the top level). Providers may
- * end the calls' inputs only when the reply ends (the AI SDK's OpenAI-compatible provider does), so
- * nothing waits for that.
- */
-function toolCallText() {
-  const calls = new Map<string, { skipped: boolean; any: boolean }>()
-  const open = (name: string) => `\n{"action_type": ${JSON.stringify(name)}, `
-  /** The arguments' text with their opening brace dropped (white space before it too). */
-  const body = (call: { skipped: boolean; any: boolean }, delta: string) => {
-    call.any ||= delta.trim() !== ''
-    if (call.skipped) return delta
-    const at = delta.indexOf('{')
-    if (at < 0) return ''
-    call.skipped = true
-    return delta.slice(at + 1)
-  }
-  return (part: StreamPart): string | undefined => {
-    if (part.type === 'tool-input-start') {
-      calls.set(part.id, { skipped: false, any: false })
-      return open(part.toolName)
-    }
-    if (part.type === 'tool-input-delta') {
-      const call = calls.get(part.id)
-      return call ? body(call, part.delta) : ''
-    }
-    // A call with no arguments at all still closes.
-    if (part.type === 'tool-input-end') return calls.get(part.id)?.any ? '' : '}\n'
-    if (part.type === 'tool-call' && !calls.has(part.toolCallId)) {
-      const call = { skipped: false, any: false }
-      calls.set(part.toolCallId, call)
-      const rest = body(call, part.input || '{}')
-      return `${open(part.toolName)}${call.skipped ? rest : '}'}\n`
-    }
-    return undefined
-  }
 }
 
 async function streamOnce(o: StreamOptions, path: PlanPath): Promise<StreamOutcome> {
