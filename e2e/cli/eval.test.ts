@@ -4,7 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { chromium } from 'playwright-core'
 import { chromiumPath } from '../support/browser'
+import { startEvalSite } from '../../src/cli/eval-site'
+import { kEvalTasks } from '../../src/cli/eval-tasks'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -75,6 +78,32 @@ describe('ava eval (built)', () => {
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/no task or family "no-such-task"/)
   })
+
+  test('every page of the whole suite loads in Chromium with no script error, its widgets drawn', async () => {
+    const evalSite = await startEvalSite(kEvalTasks)
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] })
+    const problems: string[] = []
+    try {
+      const page = await browser.newPage()
+      page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`))
+      for (const t of kEvalTasks) {
+        for (const path of Object.keys(t.pages)) {
+          const res = await page.goto(`${evalSite.url}/t/${t.id}/${path}`)
+          if (res?.status() !== 200) problems.push(`${t.id}/${path}: HTTP ${res?.status()}`)
+        }
+        // A widget page mounted its library's components (none left as unknown <el-…>/<a-…> tags).
+        if (t.family === 'widget') {
+          await page.goto(`${evalSite.url}/t/${t.id}/`)
+          const unknown = await page.evaluate(() => document.querySelectorAll('#app el-select, #app el-switch, #app a-select, #app a-checkbox, #app el-button, #app a-button').length + (document.querySelector('#app [class*="el-"], #app [class*="ant-"]') ? 0 : 1))
+          if (unknown) problems.push(`${t.id}: the component library did not draw the page`)
+        }
+      }
+    } finally {
+      await browser.close()
+      await evalSite.close()
+    }
+    expect(problems).toEqual([])
+  }, 120_000)
 
   test('scores the scripted model per task and in total, as JSON and as an HTML report', async () => {
     llm.script(...Array.from({ length: 30 }, () => model))

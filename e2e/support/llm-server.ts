@@ -33,6 +33,12 @@ export interface ScriptedReply {
   reasoning?: string
   /** The reply stops at the token limit: OpenAI's `finish_reason: "length"`, Anthropic's `stop_reason: "max_tokens"`. */
   atLimit?: boolean
+  /**
+   * Native tool calls instead of text, as the APIs stream them: OpenAI `delta.tool_calls` (the
+   * call's id and name, then its `arguments` text in pieces), Anthropic `tool_use` content blocks
+   * with `input_json_delta` pieces.
+   */
+  toolCalls?: { name: string; arguments: object }[]
 }
 
 export interface RecordedRequest {
@@ -167,6 +173,39 @@ export async function startLlmServer(): Promise<LlmServer> {
         sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop')
       }
       sse({ type: 'content_block_start', index: block, content_block: tool ? { type: 'tool_use', id: 'toolu_1', name: tool, input: {} } : { type: 'text', text: '' } }, 'content_block_start')
+    }
+    if (reply.toolCalls) {
+      // Anthropic: the empty text block opened above ends before the calls' blocks, as Claude's do after a preamble.
+      if (api === 'anthropic') sse({ type: 'content_block_stop', index: block }, 'content_block_stop')
+      for (const [i, c] of reply.toolCalls.entries()) {
+        const args = JSON.stringify(c.arguments)
+        if (api === 'openai') {
+          sse(openaiChunk({ tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: c.name, arguments: '' } }] }))
+          for (const piece of split(args, 7)) {
+            if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs)
+            sse(openaiChunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }))
+          }
+        } else {
+          const at = block + 1 + i
+          sse({ type: 'content_block_start', index: at, content_block: { type: 'tool_use', id: `toolu_${i}`, name: c.name, input: {} } }, 'content_block_start')
+          for (const piece of split(args, 7)) {
+            if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs)
+            sse({ type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta')
+          }
+          sse({ type: 'content_block_stop', index: at }, 'content_block_stop')
+        }
+      }
+      if (api === 'openai') {
+        sse(openaiChunk({}, 'tool_calls'))
+        sse(openaiChunk({}, null, { choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }))
+        sse('[DONE]')
+      } else {
+        sse({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: usage.output } }, 'message_delta')
+        sse({ type: 'message_stop' }, 'message_stop')
+      }
+      record.endedAt = Date.now()
+      res.end()
+      return
     }
     const anthropicDelta = (t: string) => sse({ type: 'content_block_delta', index: block, delta: tool ? { type: 'input_json_delta', partial_json: t } : { type: 'text_delta', text: t } }, 'content_block_delta')
 

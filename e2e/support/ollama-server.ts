@@ -18,7 +18,12 @@ export interface OllamaOptions {
   loadMs?: number
   /** Answer /api/chat with a 404, as an OpenAI-compatible server that is not Ollama (LM Studio) does. */
   noNative?: boolean
+  /** Refuse a `format` schema with a 400, as an Ollama older than 0.5 does. */
+  refuseFormat?: boolean
 }
+
+/** A reply: text, or native tool calls (Ollama sends each call whole in `message.tool_calls`; its /v1 streams OpenAI `tool_calls` deltas). */
+export type OllamaReply = string | { toolCalls: { name: string; arguments: object }[] }
 
 export interface OllamaServer {
   url: string
@@ -26,7 +31,7 @@ export interface OllamaServer {
   baseUrl: string
   requests: { path: string; origin?: string; body: any }[]
   /** Replies to chats, in order; once empty, `[]`. */
-  script(...texts: string[]): void
+  script(...replies: OllamaReply[]): void
   set(options: OllamaOptions): void
   close(): Promise<void>
 }
@@ -36,7 +41,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 export async function startOllamaServer(initial: OllamaOptions = {}): Promise<OllamaServer> {
   let options: OllamaOptions = { models: ['qwen2.5:7b'], ...initial }
   let loaded = false
-  let queue: string[] = []
+  let queue: OllamaReply[] = []
   const requests: OllamaServer['requests'] = []
 
   const server = createServer(async (req, res) => {
@@ -69,7 +74,10 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
       const message = `model "${model}" not found, try pulling it first`
       return json(404, native ? { error: message } : { error: { message, type: 'api_error', param: null, code: null } })
     }
-    const text = queue.shift() ?? '[]'
+    if (native && options.refuseFormat && body?.format) return json(400, { error: 'invalid format: expected "json" or a JSON schema' })
+    const reply = queue.shift() ?? '[]'
+    const calls = typeof reply === 'string' ? undefined : reply.toolCalls
+    const text = typeof reply === 'string' ? reply : ''
     if (!loaded) {
       await sleep(options.loadMs ?? 0)
       loaded = true
@@ -78,6 +86,15 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
     const created = Math.floor(Date.now() / 1000)
     if (native && body.stream === false) {
       return json(200, { model, created_at: new Date().toISOString(), message: { role: 'assistant', content: text }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: pieces.length })
+    }
+    if (native && calls) {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' })
+      for (const c of calls) {
+        res.write(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '', tool_calls: [{ function: { name: c.name, arguments: c.arguments } }] }, done: false })}\n`)
+        await sleep(15)
+      }
+      res.end(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: 10 })}\n`)
+      return
     }
     if (native) {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' })
@@ -93,6 +110,15 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_ollama', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+    if (calls) {
+      for (const [i, c] of calls.entries()) {
+        res.write(chunk({ role: 'assistant', tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] }))
+        await sleep(15)
+      }
+      res.write(chunk({}, 'tool_calls'))
+      res.end('data: [DONE]\n\n')
+      return
+    }
     for (const p of pieces) {
       res.write(chunk({ role: 'assistant', content: p }))
       await sleep(15)
@@ -108,7 +134,7 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
     url,
     baseUrl: `${url}/v1`,
     requests,
-    script: (...texts) => void (queue = [...texts]),
+    script: (...replies) => void (queue = [...replies]),
     set(o) {
       options = { ...options, ...o }
       loaded = false

@@ -1,11 +1,12 @@
 import { APICallError, type ModelMessage } from 'ai'
 import { AvaError } from '../core/errors'
-import { instructionJsonSchema } from '../core/instruction/schema'
-import { kProviders } from '../core/providers'
+import { instructionJsonSchema, planTools } from '../core/instruction/schema'
+import { toolCallText } from '../core/instruction/tool-calls'
+import { isProviderEndpoint, kProviders, type PlanPath } from '../core/providers'
 import { classifyLlmError, createModel, providerMessage, requestTest, type Model } from '../model/llm'
 import type { LlmSettings } from '../core/settings'
 import { markAnswered } from '../storage/setup'
-import { structuredRefused } from '../storage/structured'
+import { planPaths, structuredRefused } from '../storage/structured'
 
 type Prompt = Parameters<Model['doStream']>[0]['prompt']
 
@@ -48,14 +49,50 @@ export function planJsonSchema(): Record<string, unknown> {
  * the profile remembers that (storage/structured.ts).
  */
 export async function streamCompletion(o: StreamOptions): Promise<StreamOutcome> {
-  const structured = o.structured && (await structuredRefused.wanted(o.structured.profileId, o.llm))
+  const path = await pathFor(o)
   try {
-    return await streamOnce(o, !!structured)
+    return await streamOnce(o, path)
   } catch (e) {
-    if (!structured || !(e instanceof AvaError) || !rejectsStructured(e, o.llm)) throw e
-    await structuredRefused.remember(o.structured!.profileId, o.llm)
-    return streamOnce(o, false)
+    if (path === 'text' || !(e instanceof AvaError) || !rejectsStructured(e, o.llm)) throw e
+    if (path === 'schema') await structuredRefused.remember(o.structured!.profileId, o.llm)
+    else await planPaths.remember(o.structured!.profileId, o.llm, 'text')
+    return streamOnce(o, 'text')
   }
+}
+
+/**
+ * How this request asks for the plan (docs/settings.md, "How the plan comes back"): what `Test
+ * connection` found the profile's server accepts, else structured output where the provider's own
+ * endpoint has it (or the person switched it on), else text.
+ */
+async function pathFor(o: StreamOptions): Promise<PlanPath> {
+  if (!o.structured || o.llm.structuredOutput === 'off') return 'text'
+  const learned = await planPaths.learned(o.structured.profileId, o.llm)
+  if (learned) return learned
+  return (await structuredRefused.wanted(o.structured.profileId, o.llm)) ? 'schema' : 'text'
+}
+
+/**
+ * Finds which path an unknown server takes, for `Test connection`: structured output, else tool
+ * calls, else text, each tried with a one-line request; the answer is kept for the profile. At the
+ * provider's own endpoint the table's first path is known and nothing is tried.
+ */
+export async function probePlanPath(llm: LlmSettings, profileId: string, signal: AbortSignal): Promise<PlanPath> {
+  const info = kProviders[llm.provider]
+  if (llm.structuredOutput === 'off') return 'text'
+  if (isProviderEndpoint(llm) && llm.structuredOutput !== 'on') return info.paths[0]
+  for (const path of info.paths) {
+    if (path === 'text') break
+    try {
+      await streamOnce({ llm, system: 'Reply with an empty plan.', messages: [{ role: 'user', content: 'Nothing to do.' }], signal, onText: () => undefined }, path)
+      await planPaths.remember(profileId, llm, path)
+      return path
+    } catch (e) {
+      if (signal.aborted || !(e instanceof AvaError) || !rejectsStructured(e, llm)) throw e
+    }
+  }
+  await planPaths.remember(profileId, llm, 'text')
+  return 'text'
 }
 
 /** A 400-class answer that names the structured-output request. */
@@ -66,7 +103,8 @@ function rejectsStructured(e: AvaError, llm: LlmSettings): boolean {
   return [400, 415, 422, 501].includes(status) && /response_format|json_schema|schema|format|tool/i.test(e.message)
 }
 
-async function streamOnce(o: StreamOptions, structured: boolean): Promise<StreamOutcome> {
+async function streamOnce(o: StreamOptions, path: PlanPath): Promise<StreamOutcome> {
+  const structured = path === 'schema'
   const firstByte = new AbortController()
   const timer = setTimeout(() => firstByte.abort(new AvaError('MODEL_TIMEOUT', timeoutMessage(o.llm.requestTimeoutMs))), o.llm.requestTimeoutMs)
   const slow = setTimeout(() => o.onSlowStart?.(), kSlowStartMs)
@@ -84,14 +122,32 @@ async function streamOnce(o: StreamOptions, structured: boolean): Promise<Stream
     // (issue 16 §6, "done within 2 s of its last byte"). Retries, tools and steps, which those layers
     // add, are not used here.
     const how = structured ? kProviders[o.llm.provider].structuredOutput : null
+    const tools = path === 'tools' ? planTools().map((t) => ({ type: 'function' as const, ...t, inputSchema: t.inputSchema as never })) : undefined
+    // Ollama's own /api/chat takes tools too; a local server without it (LM Studio) is asked on /v1.
+    const native = how === 'format' || (tools && kProviders[o.llm.provider].structuredOutput === 'format')
+    const viaV1 = async () =>
+      (
+        await createModel(o.llm).doStream({
+          prompt: toPrompt(o.system, o.messages),
+          abortSignal: signal,
+          temperature: 0,
+          tools,
+          toolChoice: { type: 'auto' as const },
+        })
+      ).stream
     const stream: ReadableStream<StreamPart> =
-      how === 'format'
-        ? await ollamaChat(o, signal)
+      native
+        ? await ollamaChat(o, signal, tools ? 'tools' : 'format').catch((e: unknown) => {
+            // No /api/chat (LM Studio, llama.cpp's server): tools on the OpenAI-compatible /v1.
+            if (tools && APICallError.isInstance(e) && e.statusCode === 404 && !/model/i.test(e.message)) return viaV1()
+            throw e
+          })
         : (
             await createModel(o.llm).doStream({
               prompt: toPrompt(o.system, o.messages),
               abortSignal: signal,
               temperature: 0,
+              ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
               ...(how
                 ? {
                     responseFormat: { type: 'json' as const, schema: planJsonSchema() as never, name: 'plan', description: 'The steps to take, in order' },
@@ -109,11 +165,17 @@ async function streamOnce(o: StreamOptions, structured: boolean): Promise<Stream
       signal.addEventListener('abort', () => reject(signal.reason), { once: true })
     })
     aborted.catch(() => undefined)
+    const calls = toolCallText()
     try {
       for (;;) {
         const { done, value: part } = await Promise.race([reader.read(), aborted])
         if (done) break
-        if (part.type === 'text-delta') {
+        const call = calls(part)
+        if (call !== undefined) {
+          started()
+          text += call
+          await o.onText(call)
+        } else if (part.type === 'text-delta') {
           started()
           text += part.delta
           await o.onText(part.delta)
@@ -151,7 +213,7 @@ type StreamPart = Awaited<ReturnType<Model['doStream']>>['stream'] extends Reada
  * such (docs/agent.md, "Structured output"); its lines become the same parts the SDK's providers
  * stream: `message.content` is text, `message.thinking` reasoning, the last line's counts usage.
  */
-async function ollamaChat(o: StreamOptions, signal: AbortSignal): Promise<ReadableStream<StreamPart>> {
+async function ollamaChat(o: StreamOptions, signal: AbortSignal, ask: 'format' | 'tools'): Promise<ReadableStream<StreamPart>> {
   const url = `${o.llm.baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '')}/api/chat`
   // A screenshot goes as Ollama's `images` (base64) beside the words, as its vision models take it.
   const messages = toPrompt(o.system, o.messages).map((m) => {
@@ -159,19 +221,25 @@ async function ollamaChat(o: StreamOptions, signal: AbortSignal): Promise<Readab
     const images = m.content.flatMap((c) => (c.type === 'file' && typeof c.data === 'string' ? [c.data] : []))
     return { role: m.role, content: m.content.map((c) => ('text' in c ? c.text : '')).join(''), ...(images.length ? { images } : {}) }
   })
-  const body = { model: o.llm.model, stream: true, format: planJsonSchema(), options: { temperature: 0 }, messages }
+  const asked = ask === 'tools' ? { tools: planTools().map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) } : { format: planJsonSchema() }
+  const body = { model: o.llm.model, stream: true, ...asked, options: { temperature: 0 }, messages }
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(o.llm.apiKey ? { authorization: `Bearer ${o.llm.apiKey}` } : {}) }, body: JSON.stringify(body), signal })
   if (!res.ok || !res.body) {
     const text = await res.text().catch(() => '')
     throw new APICallError({ message: providerMessage(text) ?? `HTTP ${res.status}`, url, requestBodyValues: body, statusCode: res.status, responseBody: text })
   }
   let rest = ''
+  let calls = 0
   const line = (l: string, out: TransformStreamDefaultController<StreamPart>) => {
     if (!l.trim()) return
-    const j = JSON.parse(l) as { message?: { content?: string; thinking?: string }; done?: boolean; done_reason?: string; error?: string; prompt_eval_count?: number; eval_count?: number }
+    const j = JSON.parse(l) as { message?: { content?: string; thinking?: string; tool_calls?: { function?: { name?: string; arguments?: unknown } }[] }; done?: boolean; done_reason?: string; error?: string; prompt_eval_count?: number; eval_count?: number }
     if (j.error) return out.enqueue({ type: 'error', error: new APICallError({ message: j.error, url, requestBodyValues: body, statusCode: 500, responseBody: l }) })
     if (j.message?.thinking) out.enqueue({ type: 'reasoning-delta', id: 'r', delta: j.message.thinking })
     if (j.message?.content) out.enqueue({ type: 'text-delta', id: 't', delta: j.message.content })
+    // Ollama sends each tool call whole, in the line that completes it.
+    for (const c of j.message?.tool_calls ?? []) {
+      if (c.function?.name) out.enqueue({ type: 'tool-call', toolCallId: `call_${++calls}`, toolName: c.function.name, input: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}) })
+    }
     if (j.done) {
       const usage = { inputTokens: { total: j.prompt_eval_count, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: j.eval_count, text: undefined, reasoning: undefined } }
       const reason = j.done_reason === 'length' ? 'length' : 'stop'

@@ -174,7 +174,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
     steps: (answer?.steps ?? []).map((s) => ({ index: s.index + 1, action: s.instruction.action_type, description: s.instruction.description, status: s.status, detail: s.detail })),
     notes: messages.filter((m) => m.role === 'system').map((m) => `${m.kind === 'confirm' ? `asked (${m.confirm?.state ?? 'pending'})` : (m.kind ?? 'info')}: ${m.text}`),
     ...(() => {
-      const code = messages.findLast((m) => m.kind === 'error')?.hint
+      const code = [...messages].reverse().find((m) => m.kind === 'error')?.hint
       return code ? { code } : {}
     })(),
     usage: end.usage,

@@ -16,6 +16,14 @@ export type AuthStyle = 'x-api-key' | 'bearer'
  */
 export type StructuredOutput = 'json_schema' | 'tool' | 'format'
 
+/**
+ * The three ways a plan can come back (docs/settings.md, "How the plan comes back"): `schema`, the
+ * provider's structured output above (the plan as one JSON document); `tools`, native tool calls,
+ * one per step (servers that have tools but no JSON-schema output: many OpenAI-compatible servers,
+ * Ollama with a tool-capable model); `text`, plain text the reader reads whatever its shape.
+ */
+export type PlanPath = 'schema' | 'tools' | 'text'
+
 export interface ProviderInfo {
   /** The name a profile gets until the person names it. */
   name: string
@@ -31,6 +39,11 @@ export interface ProviderInfo {
   structuredByDefault: boolean
   /** Whether the usual models of this provider read images. */
   vision: boolean
+  /**
+   * The paths its servers are tried on, best first: at the provider's own address the first is
+   * taken; an unknown server (another address) takes what `Test connection` found it accepts.
+   */
+  paths: readonly PlanPath[]
   /** USD per million tokens, input and output, by model name; checked 2026-11, a hint only. */
   prices: [RegExp, number, number][]
   /**
@@ -53,6 +66,7 @@ export const kProviders: Record<ProviderKind, ProviderInfo> = {
     structuredOutput: 'tool',
     structuredByDefault: true,
     vision: true,
+    paths: ['schema', 'tools', 'text'],
     prices: [
       [/claude-(?:3-5-)?haiku/i, 0.8, 4],
       [/claude-.*sonnet/i, 3, 15],
@@ -69,6 +83,7 @@ export const kProviders: Record<ProviderKind, ProviderInfo> = {
     structuredOutput: 'json_schema',
     structuredByDefault: true,
     vision: true,
+    paths: ['schema', 'tools', 'text'],
     prices: [
       [/gpt-4\.1-mini/i, 0.4, 1.6],
       [/gpt-4\.1-nano/i, 0.1, 0.4],
@@ -89,6 +104,8 @@ export const kProviders: Record<ProviderKind, ProviderInfo> = {
     // Ollama 0.5+ takes a JSON schema as `format`; a server without /api/chat (LM Studio) is asked again in plain text.
     structuredByDefault: true,
     vision: false,
+    // Ollama takes a schema as `format` and tools on /api/chat; LM Studio and llama.cpp's server take tools on /v1.
+    paths: ['schema', 'tools', 'text'],
     prices: [],
     compactUpToB: 14,
   },

@@ -247,7 +247,7 @@ export interface TabTargets {
 }
 
 /** `endpoint`: the base URL that was tried, so the person sees where their key went. */
-export type ConnectionReport = { ok: true; endpoint: string; model: string; latencyMs: number; reply: string } | { ok: false; endpoint: string; error: ErrorData }
+export type ConnectionReport = { ok: true; endpoint: string; model: string; latencyMs: number; reply: string; /** How the plan will come back from this server (docs/settings.md). */ plan?: 'schema' | 'tools' | 'text' } | { ok: false; endpoint: string; error: ErrorData }
 
 /** A profile imported without its stored key: the file moved it from one endpoint to another. */
 export interface KeyDropped {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { structuredByDefault } from '../core/providers'
+import { structuredByDefault, type PlanPath } from '../core/providers'
 import type { LlmSettings } from '../core/settings'
 import { typedKey } from './area'
 
@@ -27,6 +27,28 @@ export const structuredRefused = {
       await refusedStore.set({ ...(await refusedStore.get()), [profileId]: endpoint(llm) })
     } catch {
       // a full storage area: the next run asks once more
+    }
+  },
+}
+
+/**
+ * The plan path `Test connection` found an unknown server accepts (docs/settings.md, "How the plan
+ * comes back"): profile id → its endpoint and the path. Used while the profile points there.
+ */
+const PathsSchema = z.record(z.string(), z.object({ endpoint: z.string(), path: z.enum(['schema', 'tools', 'text']) }))
+const pathsStore = typedKey<Record<string, { endpoint: string; path: PlanPath }>>('local', 'planPaths', PathsSchema, () => ({}))
+
+export const planPaths = {
+  async learned(profileId: string, llm: LlmSettings): Promise<PlanPath | undefined> {
+    const all = await pathsStore.get().catch(() => ({}) as Record<string, { endpoint: string; path: PlanPath }>)
+    const hit = all[profileId]
+    return hit && hit.endpoint === endpoint(llm) ? hit.path : undefined
+  },
+  async remember(profileId: string, llm: LlmSettings, path: PlanPath): Promise<void> {
+    try {
+      await pathsStore.set({ ...(await pathsStore.get()), [profileId]: { endpoint: endpoint(llm), path } })
+    } catch {
+      // a full storage area: the next Test connection finds it again
     }
   },
 }

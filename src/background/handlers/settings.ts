@@ -9,7 +9,7 @@ import { settingsStore, uiPrefsStore } from '../../storage/settings'
 import { kMaxVaultValue, kVaultNamePattern, vaultSitesStore, vaultStore, VaultSchema } from '../../storage/vault'
 import { siteOrigin } from '../../core/agent/secrets'
 import { kProviders } from '../../core/providers'
-import { testConnection } from '../llm'
+import { probePlanPath, testConnection } from '../llm'
 import { watchMigrations } from '../migrations'
 import type { FailureCode } from '../../core/failure'
 
@@ -137,7 +137,10 @@ export function registerSettingsHandlers(): void {
     const t0 = performance.now()
     try {
       const r = await testConnection(full, AbortSignal.timeout(full.requestTimeoutMs))
-      return { ok: true, endpoint: full.baseUrl, model: r.model, reply: r.reply.slice(0, 100), latencyMs: Math.round(performance.now() - t0) }
+      const latencyMs = Math.round(performance.now() - t0)
+      // An unknown server: which of structured output, tool calls or text it takes (docs/settings.md, "How the plan comes back").
+      const plan = await probePlanPath(full, llm.id ?? stored.activeProfile, AbortSignal.timeout(full.requestTimeoutMs)).catch(() => undefined)
+      return { ok: true, endpoint: full.baseUrl, model: r.model, reply: r.reply.slice(0, 100), latencyMs, ...(plan ? { plan } : {}) }
     } catch (e) {
       const err = e as AvaError
       // A failure with its own sentence (a local server's 403, a model not pulled) says it on the options page too.

@@ -167,3 +167,24 @@ function abbreviate(s: string, max = 120): string {
 export function instructionJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(InstructionSchema, { io: 'input' }) as Record<string, unknown>
 }
+
+/**
+ * The plan as native tool calls (docs/agent.md, "Structured output", the third path): one function
+ * per action, named as the action, taking that action's own params and a `description`. A server
+ * that has tools but no JSON-schema output streams one call per step; each call's arguments are
+ * read as that step (background/llm.ts turns a call into `{"action_type": name, "params": args}`).
+ */
+export function planTools(opts: { vision?: boolean } = {}): { name: string; description: string; inputSchema: Record<string, unknown> }[] {
+  const params = (z.toJSONSchema(InstructionParamsSchema, { io: 'input' }) as { properties: Record<string, unknown> }).properties
+  return kInstructionNames
+    .filter((name) => opts.vision || (name !== 'drag' && name !== 'screenshot'))
+    .map((name) => {
+      const d = instructionKind(name) as { all?: readonly string[]; oneOf?: readonly string[]; own?: readonly string[]; says: { en: string } }
+      const fields = new Set([...(d.all ?? []), ...(d.oneOf ?? []), ...(d.own ?? [])])
+      if (fields.has('x')) fields.add('y')
+      if (name === 'collect') for (const f of ['target_id', 'semantic_locator', 'fallback_selector']) fields.add(f)
+      const properties: Record<string, unknown> = Object.fromEntries([...fields].filter((f) => f in params).map((f) => [f, params[f]]))
+      properties.description = { type: 'string', description: 'one line for the person, in the language of the request' }
+      return { name, description: d.says.en, inputSchema: { type: 'object', properties, ...(d.all?.length ? { required: [...d.all] } : {}) } }
+    })
+}

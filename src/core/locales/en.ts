@@ -308,6 +308,9 @@ export default {
   'options.test': 'Test connection',
   'options.testing': 'Testing…',
   'options.testOk': 'Connected to {model} at {endpoint} in {ms} ms.',
+  'options.planPath.schema': 'Plans come back as structured output.',
+  'options.planPath.tools': 'This server takes tool calls but not a JSON schema: plans come back as tool calls, one per step.',
+  'options.planPath.text': 'This server takes neither a JSON schema nor tool calls: plans come back as text.',
   'options.testFailed': 'Tried {endpoint}: {message}',
   // A failed Test connection or model list, by its code (src/ui/failure.ts); the provider's own words are the detail.
   'options.testError.NETWORK': 'nothing answered there. Check the address, and that the server is running.',
