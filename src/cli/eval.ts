@@ -140,9 +140,10 @@ export async function evalCli(parsed: Parsed, io: Io): Promise<number> {
     return kExit.usage
   }
   const llm: LlmSettings = { ...fromEnv, ...(v.model ? { model: String(v.model) } : {}) }
-  const stepLimit = v['step-limit'] === undefined ? kDefaultStepLimit : Number(v['step-limit'])
+  // The option is checked here; the count against it is the guard's (askAva's run).
+  const steps = v['step-limit'] === undefined ? kDefaultStepLimit : Number(v['step-limit'])
   const seconds = v.timeout === undefined ? kDefaultTaskSeconds : Number(v.timeout)
-  if (!Number.isInteger(stepLimit) || stepLimit < 1) return usage(io, '--step-limit needs a whole number of steps, 1 or more')
+  if (!Number.isInteger(steps) || steps < 1) return usage(io, '--step-limit needs a whole number of steps, 1 or more')
   if (!Number.isFinite(seconds) || seconds <= 0) return usage(io, '--timeout needs a number of seconds')
   if (v.flows && v.tasks) return usage(io, 'give --tasks or --flows, not both')
   const browser = chromiumPath({ browser: v.browser as string | undefined })
@@ -171,7 +172,7 @@ export async function evalCli(parsed: Parsed, io: Io): Promise<number> {
   const results: TaskResult[] = []
   try {
     for (const job of jobs) {
-      const result = await runJob(job, { browser: b, site, llm, registry, stepLimit, seconds })
+      const result = await runJob(job, { browser: b, site, llm, registry, stepLimit: steps, seconds })
       results.push(result)
       if (!v.json) io.err(`${result.status === 'passed' ? 'pass' : result.status === 'skipped' ? 'skip' : 'FAIL'} ${job.id}${result.why ? ` — ${result.why}` : ''}`)
     }
