@@ -7,6 +7,8 @@ import { isActive } from '../core/agent/state'
 import type { ExecFailure } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageAction, PageCommand, PageOutcome, StepGate } from '../core/page/command'
+import { grantCovers, grantSite, grantSites, siteOfHost } from '../core/grant'
+import { siteOf } from '../core/host'
 import { domainAllowed } from '../core/settings'
 import { handle as on, sendToTab } from '../messaging'
 import { runStore, tabStore } from '../storage/conversation'
@@ -25,17 +27,25 @@ import { emitToPanels } from './panels'
 
 /**
  * MCP clients in the person's own Chrome (docs/mcp.md, "In your own Chrome"). `ava mcp --chrome`
- * reaches the worker through the native host (src/cli/mcp-native.ts). A client gets one tab, the
- * one in front of the person when they allow it in that tab's panel; its steps show in the panel
- * under "<client> is driving this tab", with Stop; the person revokes clients in the options.
+ * reaches the worker through the native host (src/cli/mcp-native.ts). Each of the server's
+ * sessions gets one tab, the one in front of the person when they allow it in that tab's panel,
+ * and a grant that names its sites (core/grant.ts): the site of that tab, the sites the person
+ * named for the client in the options, and those they said yes to since. Going to any other site
+ * asks in the panel, naming it; a page on a site outside the grant is neither read nor acted on
+ * (NOT_GRANTED). Its steps show in the panel under "<client> is driving this tab", with Stop; the
+ * person revokes clients in the options; a closed tab ends its session.
  * Every command goes through the gate of the person's settings here, whatever the client sent:
  * their confirm categories and site lists replace the command's, a risky step waits for Allow in
  * the panel, and `${secret:…}` is filled from the vault only on the sites each secret is bound to.
  */
 interface Session {
   id: string
+  /** The server's session it serves (BridgeRequest.session). */
+  key: string
   client: string
   tabId: number
+  /** The sites this session was given: its tab's when the person allowed it, and each they said yes to since. */
+  sites: string[]
   messageId: string
   chat: ChatWriter
   controller: AbortController
@@ -52,7 +62,7 @@ const kReconnectMs = 5_000
 
 type Reply = Record<string, unknown> & ({ ok: true } | { ok: false; code: string; message: string })
 
-/** The options' list of allowed clients, and Revoke. */
+/** The options' list of allowed clients, the sites each may go to, and Revoke. Registered at the worker's top level. */
 export function registerMcpHandlers(): void {
   const list = async () => ({ clients: (await mcpClientsStore.get()).map((c) => ({ ...c, active: [...sessions.values()].some((s) => s.client === c.name) })) })
   on('options→bg:mcp.clients', ['options'], list)
@@ -60,6 +70,17 @@ export function registerMcpHandlers(): void {
     await mcpClientsStore.set((await mcpClientsStore.get()).filter((c) => c.name !== name))
     for (const s of [...sessions.values()]) if (s.client === name) await end(s, `The person revoked ${s.client} in Ava's options.`)
     return list()
+  })
+  on('options→bg:mcp.sites', ['options'], async ({ name, sites }) => {
+    // What the person typed, as sites; an entry that names none is said back, nothing else changes.
+    const rejected = (Array.isArray(sites) ? sites : []).filter((e) => typeof e !== 'string' || !grantSite(e)).map(String)
+    if (!rejected.length) await mcpClientsStore.set((await mcpClientsStore.get()).map((c) => (c.name === name ? { ...c, sites: grantSites(sites) } : c)))
+    return { ...(await list()), rejected }
+  })
+  // A closed tab ends the session it served: its questions are a no, and the server is told.
+  browser.tabs.onRemoved.addListener((tabId) => {
+    const s = sessions.get(tabId)
+    if (s) void end(s, `The tab ${s.client} drove was closed.`)
   })
 }
 
@@ -86,6 +107,20 @@ export function startMcpBridge(): void {
   })
 }
 
+/** The sites a session may read and act on now: its own, and those the person named for its client (read afresh: a site removed in the options is out at once). */
+async function grantOf(s: Session): Promise<string[]> {
+  const named = (await mcpClientsStore.get()).find((c) => c.name === s.client)?.sites ?? []
+  return [...new Set([...s.sites, ...named])]
+}
+
+/** Why the session's tab may not be read or acted on now, or null when its page is on a site of the grant. */
+async function outsideGrant(s: Session): Promise<Reply | null> {
+  const url = await tabUrl(s.tabId)
+  if (grantCovers(await grantOf(s), url)) return null
+  const site = siteOf(url) ?? 'a page with no site'
+  return failure('NOT_GRANTED', `The tab is now on ${site}, which the person has not given ${s.client}: nothing there is read or done. ava_navigate to a page on ${site} to ask them, or to one of the sites you were given.`)
+}
+
 function reply(id: number, body: Reply): void {
   port?.postMessage({ id, ...body })
 }
@@ -101,46 +136,78 @@ async function onRequest(m: BridgeRequest | { kind: 'server' }): Promise<void> {
 
 const failure = (code: string, message: string): Reply => ({ ok: false, code, message })
 
-/** The session of the client's tab; with a client per server, the one session there is. */
-function session(): Session | undefined {
-  return [...sessions.values()].at(-1)
+/** The session the server's session `key` was given; each has its own tab. */
+function sessionOf(key: string): Session | undefined {
+  return [...sessions.values()].find((s) => s.key === key)
 }
 
 async function handle(m: BridgeRequest): Promise<Reply> {
-  if (m.kind === 'attach') return attach(m.client)
-  const s = session()
+  const key = typeof m.session === 'string' ? m.session.slice(0, 100) : ''
+  if (m.kind === 'attach') return attach(m.client, key)
+  const s = sessionOf(key)
+  if (m.kind === 'detach') {
+    if (s) await end(s, `${s.client} closed its session.`)
+    return { ok: true }
+  }
   if (!s) return failure('NO_TAB', 'No tab is given to this client: the person has not allowed it, stopped it, or revoked it.')
   if (m.kind === 'url') return { ok: true, url: await tabUrl(s.tabId) }
-  if (m.kind === 'navigate') {
-    const { safety } = await settingsStore.get()
-    if (!/^https?:/i.test(m.url) || !domainAllowed(m.url, { allowDomains: safety.allowDomains, denyDomains: safety.denyDomains })) return failure('BLOCKED', `Ava is not allowed to open ${m.url.slice(0, 200)}.`)
-    const out = await navigate(s.tabId, m.url, s.controller.signal)
-    await show(s, { step_id: 0, action_type: 'navigate', params: { url: m.url }, description: `Open ${m.url}`.slice(0, 200) }, out.ok, out.ok ? (out.detail ?? '') : out.message)
-    return out.ok ? { ok: true } : failure(out.code, out.message)
-  }
+  if (m.kind === 'navigate') return go(s, m.url)
+  // Everything else reads or acts on the page: only on a site of the grant.
+  const outside = await outsideGrant(s)
+  if (outside) return outside
   if (m.kind === 'ask') return ask(s, m.request)
   return { ok: true, outcome: await command(s, m.command) }
 }
 
-/** The person gives the client the tab in front of them, in its panel; the answer comes back as the reply. */
-async function attach(client: string): Promise<Reply> {
+/**
+ * The client opens an address in its tab. The person's lists hold first (BLOCKED); a site outside
+ * the grant is asked about in the panel, naming it, as Ava's own model is asked before it leaves
+ * the site, and a yes adds it to the session's grant; a no is DENIED and the tab stays.
+ */
+async function go(s: Session, url: string): Promise<Reply> {
+  const { safety } = await settingsStore.get()
+  if (!/^https?:/i.test(url) || !domainAllowed(url, { allowDomains: safety.allowDomains, denyDomains: safety.denyDomains })) return failure('BLOCKED', `Ava is not allowed to open ${url.slice(0, 200)}.`)
+  const site = siteOf(url)
+  if (!site) return failure('INVALID', `${url.slice(0, 200)} names no site.`)
+  if (!(await grantOf(s)).includes(site)) {
+    const text = `${s.client} asks to go to ${site} in this tab (${url.slice(0, 200)}), to read it and act there. Allow it?`
+    if (!(await question(s.tabId, s.chat, text, msg('mcp.site.ask', { client: s.client, site }), s.controller.signal, s.id))) return failure('DENIED', `The person did not let ${s.client} go to ${site}; the tab stayed where it was.`)
+    if (!s.sites.includes(site)) s.sites.push(site)
+  }
+  const out = await navigate(s.tabId, url, s.controller.signal)
+  await show(s, { step_id: 0, action_type: 'navigate', params: { url }, description: `Open ${url}`.slice(0, 200) }, out.ok, out.ok ? (out.detail ?? '') : out.message)
+  return out.ok ? { ok: true } : failure(out.code, out.message)
+}
+
+/**
+ * The person gives the client the tab in front of them, in its panel, for that tab's site; the
+ * answer comes back as the reply. One tab serves one session: another session (a second HTTP
+ * connection, another client) is given a tab of its own.
+ */
+async function attach(client: string, key: string): Promise<Reply> {
   const name = client.replace(/[\r\n\u2028\u2029]+/g, ' ').trim().slice(0, 80) || 'An MCP client'
+  const mine = sessionOf(key)
+  if (mine) return { ok: true, tabId: mine.tabId }
   const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true })
-  if (tab?.id === undefined || !/^https?:/i.test(tab.url ?? '')) return failure('NO_TAB', 'The tab in front of the person is not a web page Ava can act on; they can switch to one and the client can try again.')
+  const site = tab?.url && /^https?:/i.test(tab.url) ? siteOf(tab.url) : null
+  if (tab?.id === undefined || !site) return failure('NO_TAB', 'The tab in front of the person is not a web page Ava can act on; they can switch to one and the client can try again.')
   const tabId = tab.id
-  if (sessions.has(tabId)) return { ok: true, tabId }
+  if (sessions.has(tabId)) return failure('BUSY', `${sessions.get(tabId)!.client} already drives the tab in front of the person; each session gets a tab of its own: they can switch to another and the client can try again.`)
   if (isRunning(tabId)) return failure('BUSY', 'Ava is already working on a request in this tab.')
   await tabStore(tabId).set({ panelOpen: true })
   await sendToTab(tabId, 'bg→content:panel.open', {}).catch(() => undefined)
   const chat = chatWriter(await conversationOf(tabId), () => tabId)
   const id = newId('mcp')
-  const allow = await question(tabId, chat, `${name} asks to drive this tab: to read it and act in it through Ava.`, msg('mcp.attach.ask', { client: name }))
+  const named = (await mcpClientsStore.get()).find((c) => c.name === name)?.sites.filter((x) => x !== site) ?? []
+  const also = named.length ? ` and ${named.join(', ')}` : ''
+  const allow = await question(tabId, chat, `${name} asks to drive this tab on ${site}${also}: to read it and act in it through Ava. Another site will be asked about first. Allow it?`, msg(named.length ? 'mcp.attach.askSites' : 'mcp.attach.ask', { client: name, site, sites: named.join(', ') }))
   if (!allow) return failure('DENIED', `The person did not give ${name} this tab.`)
   const message = await chat.add({ role: 'assistant', text: `${name} is driving this tab.`, msg: msg('mcp.driving', { client: name }), steps: [] })
-  const s: Session = { id, client: name, tabId, messageId: message.id, chat, controller: new AbortController(), steps: 0, acted: 0 }
+  const s: Session = { id, key, client: name, tabId, sites: [site], messageId: message.id, chat, controller: new AbortController(), steps: 0, acted: 0 }
   sessions.set(tabId, s)
-  const clients = (await mcpClientsStore.get()).filter((c) => c.name !== name)
-  await mcpClientsStore.set([...clients, { name, since: Date.now() }])
+  const all = await mcpClientsStore.get()
+  const before = all.find((c) => c.name === name)
+  await mcpClientsStore.set([...all.filter((c) => c.name !== name), { name, since: before?.since ?? Date.now(), sites: before?.sites ?? [] }])
   status(s, 'running')
   return { ok: true, tabId }
 }
@@ -179,7 +246,7 @@ async function end(s: Session, why: string): Promise<void> {
   sessions.delete(s.tabId)
   s.controller.abort(new Error(why))
   questions.end(s.id)
-  port?.postMessage({ kind: 'stopped', message: why })
+  port?.postMessage({ kind: 'stopped', session: s.key, message: why })
   await s.chat.add({ role: 'system', kind: 'info', text: why, msg: msg('mcp.stopped', { client: s.client }) }).catch(() => undefined)
   status(s, 'stopped')
 }
@@ -230,9 +297,11 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     s.acted = 1
   }
   if (cmd.kind === 'act' || cmd.kind === 'flow.step') {
-    // The gate is the person's: what the client sent for it is dropped and replaced.
+    // The gate is the person's: what the client sent for it is dropped and replaced. A step that
+    // leaves the site is always asked about, whatever the person confirms for Ava's own model: the
+    // grant names its sites, and the question names the one the step goes to.
     const { confirmed: _c, secretSites: _s, confirm: _f, sites: _l, ...rest } = cmd as PageCommand<'act'> & StepGate
-    const gate: StepGate = { confirm: safety.confirm, sites: { allow: safety.allowDomains, deny: safety.denyDomains } }
+    const gate: StepGate = { confirm: [...new Set([...safety.confirm, 'cross_site' as const])], sites: { allow: safety.allowDomains, deny: safety.denyDomains } }
     cmd = { ...rest, ...gate } as PageCommand
     if (cmd.kind === 'act') {
       const filled = await fillSecrets(s, cmd.step)
@@ -254,8 +323,14 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     (yes) => once(yes ? ({ ...sent, confirmed: true, ...(yes.bound ? { bound: yes.bound } : {}) } as PageCommand) : sent),
     (o) => (gated ? questionOf(o as PageOutcome<'act'>) : null),
     async (refusal) => {
-      if (!(await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal, s.id))) return false
+      const to = refusal.offsite ? siteOfHost(refusal.offsite) : null
+      // A link to a site the grant already covers is asked about only when the person confirms
+      // every cross-site step (as for Ava's own model); a step outside it, or one that carries a
+      // form's fields away, always is.
+      const covered = !!to && !refusal.carriesData && !safety.confirm.includes('cross_site') && (await grantOf(s)).includes(to)
+      if (!covered && !(await question(s.tabId, s.chat, `${s.client}: ${name}: ${refusal.message}`, refusalAsk(`${s.client}: ${name}`, refusal), signal, s.id))) return false
       if (refusal.offsite) await allowDomain(s.tabId, refusal.offsite)
+      if (to && !s.sites.includes(to)) s.sites.push(to)
       return true
     },
   )

@@ -1,11 +1,16 @@
 // Where `ava mcp` acts. Place (a): a Chromium it starts itself through playwright-core (headless,
-// as `ava run`), one tab that the client opens with ava_navigate. The tools see a place only
-// through McpPlace, so the person's own Chrome (place (b), docs/mcp.md) can stand behind the same
-// tools later.
+// as `ava run`); each MCP session gets a browser context of its own (its own cookies and storage)
+// with one tab, which the client opens with ava_navigate. The site lists hold there for every
+// navigation of the session's context, whatever tool or script carries it. The tools see a place
+// only through McpPlace, so the person's own Chrome (place (b), mcp-chrome.ts) stands behind the
+// same tools.
 import type { FlowPort } from '../core/flows'
-import type { PageCommand, PageCommandKind, SendCommand } from '../core/page/command'
+import type { SitePolicy } from '../core/offsite'
+import type { PageCommand, PageCommandKind, PageOutcome, SendCommand } from '../core/page/command'
 import type { BrowserPort } from '../core/registry'
 import type { PortExtras } from '../core/page/channel'
+import { domainAllowed } from '../core/settings'
+import { urlHost } from '../core/host'
 import { kBrowserArgs, kNavigationTimeoutMs, kViewport, pageBrowserPort, pageFlowPort, pageSender } from './run'
 
 /** The tab a client drives, and the ports every tool reaches it through. */
@@ -24,7 +29,18 @@ export interface McpPlace {
   tab(): McpTab | undefined
   /** Opens (or reuses) the client's tab on `url`. */
   open(url: string, signal: AbortSignal): Promise<McpTab>
+  /** Ends what this place holds: a session's tab (and context), or, for the place a server was started with, the browser. */
   close(): Promise<void>
+  /**
+   * A place for one more MCP session (a new `mcp-session-id` over HTTP) sharing this one's
+   * browser: a tab of its own, and in a Chromium of Ava's own a browser context of its own, so
+   * two sessions share neither a page nor cookies. `client` names the session's client.
+   */
+  session?(client?: () => string): McpPlace
+  /** Why the session has no tab any more (the person stopped or revoked it, or closed the tab), for the client's next call. */
+  gone?(): string | undefined
+  /** The last navigation the site lists stopped since it was last asked, and clears it: the call that caused it reports BLOCKED. */
+  takeBlocked?(): string | undefined
   /**
    * The place fills `${secret:…}` itself from the person's vault (place (b)): the server passes the
    * placeholders through untouched and never holds a value.
@@ -36,13 +52,21 @@ export interface McpPlace {
 
 type PwPage = import('playwright-core').Page
 type PwBrowser = import('playwright-core').Browser
+type PwContext = import('playwright-core').BrowserContext
 
 /** The page script, inlined into bin/ava.js by scripts/build-cli.mjs. */
 declare const __AVA_PAGE_SCRIPT__: string | undefined
 
-function tabOf(page: () => PwPage): McpTab {
+function tabOf(page: () => PwPage, outside: (url: string) => string | null): McpTab {
+  const sender = (<K extends PageCommandKind>(command: PageCommand<K>) => {
+    // A page the lists forbid is neither read nor acted on, however the tab got there (a redirect
+    // the route cannot see lands before it is turned back).
+    const why = outside(page().url())
+    if (why) return Promise.resolve({ ok: false, code: 'BLOCKED', message: why } as PageOutcome<K>)
+    return pageSender(page())(command)
+  }) as SendCommand
   return {
-    send: (<K extends PageCommandKind>(command: PageCommand<K>) => pageSender(page())(command)) as SendCommand,
+    send: sender,
     url: async () => page().url(),
     async navigate(url) {
       await page().goto(new URL(url, page().url()).href, { timeout: kNavigationTimeoutMs })
@@ -52,27 +76,91 @@ function tabOf(page: () => PwPage): McpTab {
   }
 }
 
-/** Place (a): a Chromium of our own, started on the first ava_navigate. */
-export function chromiumPlace(o: { executablePath: string; headed: boolean }): McpPlace {
+/**
+ * Place (a): a Chromium of our own, started on the first ava_navigate. `sites` are the server's
+ * `--allow-site`/`--deny-site` lists: a top-level load of any page of the session's context (its
+ * tab, or a window the page opened) that they forbid is stopped before a request leaves, and the
+ * call that caused it fails with BLOCKED.
+ */
+export function chromiumPlace(o: { executablePath: string; headed: boolean; sites?: SitePolicy }): McpPlace {
+  const sites = o.sites ?? { allow: [], deny: [] }
+  const listed = sites.allow.length > 0 || sites.deny.length > 0
+  const outside = (url: string): string | null => {
+    if (!listed || !/^https?:/i.test(url) || domainAllowed(url, { allowDomains: sites.allow, denyDomains: sites.deny })) return null
+    return `Ava is not allowed to open ${urlHost(url) ?? url.slice(0, 100)} (this server's --allow-site/--deny-site lists); nothing there was loaded or read.`
+  }
   let browser: Promise<PwBrowser> | undefined
-  let page: PwPage | undefined
-  let tab: McpTab | undefined
+  const launch = () => (browser ??= import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: o.executablePath, headless: !o.headed, args: kBrowserArgs })))
+
+  function sessionPlace(): McpPlace {
+    let context: PwContext | undefined
+    let page: PwPage | undefined
+    let tab: McpTab | undefined
+    let blocked: string | undefined
+    /** The lists hold for every top-level load in the context, whoever starts it: a tool, a click, a script, the agent. */
+    async function hold(c: PwContext): Promise<void> {
+      if (!listed) return
+      await c.route('**/*', (route, request) => {
+        let top = false
+        try {
+          top = request.isNavigationRequest() && !request.frame().parentFrame()
+        } catch {
+          // A service worker's request has no frame: it loads no page.
+        }
+        const why = top ? outside(request.url()) : null
+        if (!why) return route.fallback()
+        blocked = why
+        return route.abort('blockedbyclient')
+      })
+      // A redirect is not routed again (playwright-core routes a request's first URL only): a page
+      // that lands outside the lists is turned back to a blank page at once, and reported.
+      c.on('page', (p) =>
+        p.on('framenavigated', (f) => {
+          if (f !== p.mainFrame()) return
+          const why = outside(f.url())
+          if (!why) return
+          blocked = why
+          void p.goto('about:blank').catch(() => undefined)
+        }),
+      )
+    }
+    return {
+      tab: () => (page && !page.isClosed() ? tab : undefined),
+      takeBlocked() {
+        const b = blocked
+        blocked = undefined
+        return b
+      },
+      async open(url) {
+        if (typeof __AVA_PAGE_SCRIPT__ !== 'string') throw new Error('the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp`')
+        if (!page || page.isClosed()) {
+          if (!context) {
+            const c = await (await launch()).newContext({ viewport: kViewport })
+            await hold(c)
+            // Every document the tab opens gets the page code, as the extension's content script does.
+            await c.addInitScript({ content: __AVA_PAGE_SCRIPT__ })
+            context = c
+          }
+          page = await context.newPage()
+          const current = page
+          tab = tabOf(() => current, outside)
+        }
+        await page.goto(url, { timeout: kNavigationTimeoutMs })
+        return tab!
+      },
+      async close() {
+        const c = context
+        context = undefined
+        page = undefined
+        await c?.close().catch(() => undefined)
+      },
+    }
+  }
+
+  const first = sessionPlace()
   return {
-    tab: () => (page && !page.isClosed() ? tab : undefined),
-    async open(url) {
-      if (typeof __AVA_PAGE_SCRIPT__ !== 'string') throw new Error('the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp`')
-      if (!page || page.isClosed()) {
-        browser ??= import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: o.executablePath, headless: !o.headed, args: kBrowserArgs }))
-        const context = await (await browser).newContext({ viewport: kViewport })
-        // Every document the tab opens gets the page code, as the extension's content script does.
-        await context.addInitScript({ content: __AVA_PAGE_SCRIPT__ })
-        page = await context.newPage()
-        const current = page
-        tab = tabOf(() => current)
-      }
-      await page.goto(url, { timeout: kNavigationTimeoutMs })
-      return tab!
-    },
+    ...first,
+    session: () => sessionPlace(),
     async close() {
       const b = browser
       browser = undefined
