@@ -87,7 +87,7 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; site
   const listed = sites.allow.length > 0 || sites.deny.length > 0
   const outside = (url: string): string | null => {
     if (!listed || !/^https?:/i.test(url) || domainAllowed(url, { allowDomains: sites.allow, denyDomains: sites.deny })) return null
-    return `Ava is not allowed to open ${urlHost(url) ?? url.slice(0, 100)} (this server's --allow-site/--deny-site lists); nothing there was loaded or read.`
+    return `Ava did not open ${urlHost(url) ?? url.slice(0, 100)}: this server's --allow-site/--deny-site lists forbid it. Nothing there was loaded or read; the tab shows the browser's "blocked" page.`
   }
   let browser: Promise<PwBrowser> | undefined
   const launch = () => (browser ??= import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: o.executablePath, headless: !o.headed, args: kBrowserArgs })))
