@@ -92,6 +92,31 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<{
   return { text, isError: !!r.isError }
 }
 
+/**
+ * A call that must not ask the person anything: it resolves with the call's result, or fails as
+ * soon as a question shows in the panel (rather than waiting on an answer nobody gives).
+ */
+async function unasked(name: string, args: Record<string, unknown> = {}) {
+  const pending = call(name, args)
+  const asked = panelWith(page, '[data-test=confirm][data-state=pending]', 60_000).then(
+    async (f) => `asked: ${await f.locator('[data-test=confirm][data-state=pending]').first().textContent()}`,
+    () => 'not asked',
+  )
+  const first = await Promise.race([pending, asked])
+  if (typeof first === 'string') throw new Error(`${name} asked the person: ${first}`)
+  return first
+}
+
+/** The person changes their settings in the background's storage, as the options page would. */
+async function setSafety(change: (safety: Settings['safety']) => Settings['safety']): Promise<void> {
+  const w = await worker()
+  const { settings } = (await w.evaluate(() => chrome.storage.local.get('settings'))) as { settings: Settings }
+  await w.evaluate((s) => chrome.storage.local.set({ settings: s }), { ...settings, safety: change(settings.safety) })
+}
+
+/** The sample app under another site's name (`*.test` resolves to the loopback server, e2e/support/browser.ts). */
+const elsewhere = (host: string, path: string) => site.url.replace('127.0.0.1', host) + path
+
 /** A call during which the person allows every question the panel asks. */
 async function allowed(name: string, args: Record<string, unknown> = {}) {
   const pending = call(name, args)
@@ -146,6 +171,79 @@ test('the person gives the client the tab in its panel, and sees who drives it, 
   expect(await g.locator('[data-role=assistant]').last().textContent()).toContain(`${kClient} is driving this tab`)
 })
 
+test('a granted tab cannot reach another site without the person\'s yes: the card names the site; no is DENIED, yes goes', async () => {
+  const other = elsewhere('mail.bank.test', '/login')
+  const refused = call('ava_navigate', { url: other })
+  const card = await answer(page, false)
+  expect(card).toContain(kClient)
+  expect(card).toContain('bank.test')
+  const r = await refused
+  expect(r.isError).toBe(true)
+  expect(r.text).toMatch(/^DENIED: .*bank\.test/)
+  expect(new URL(page.url()).hostname).toBe('127.0.0.1')
+  const allowed = call('ava_navigate', { url: other })
+  expect(await answer(page, true)).toContain('bank.test')
+  expect((await allowed).isError).toBe(false)
+  await page.waitForURL(/mail\.bank\.test/)
+  // Both sites are the client's now (the one it was given, the one the person said yes to): no more questions.
+  expect((await unasked('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
+  expect((await unasked('ava_navigate', { url: elsewhere('accounts.bank.test', '/login') })).isError).toBe(false)
+  expect((await unasked('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
+})
+
+test('a click that would take the tab to another site asks, naming it, even for a person who lets Ava\'s own model go', async () => {
+  await setSafety((s) => ({ ...s, confirm: s.confirm.filter((c) => c !== 'cross_site') }))
+  try {
+    await call('ava_navigate', { url: `${site.url}/hostile/offsite.html?other=${encodeURIComponent(elsewhere('pay.evil.test', ''))}` })
+    const pending = call('ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#same-tab', semantic_locator: 'Continue' }] })
+    expect(await answer(page, false)).toContain('pay.evil.test')
+    const r = await pending
+    expect(r.text).toMatch(/^DENIED: /)
+    expect(site.hits.filter((h) => h.path === '/exfil')).toEqual([])
+    expect(page.url()).toMatch(/\/hostile\/offsite\.html/)
+  } finally {
+    await setSafety((s) => ({ ...s, confirm: [...new Set([...s.confirm, 'cross_site' as const])] }))
+  }
+})
+
+test('a page the grant does not cover is not read nor acted on: NOT_GRANTED', async () => {
+  // The person takes the client's tab to another site of theirs themselves.
+  await page.goto(elsewhere('pay.evil.test', '/dashboard'))
+  const read = await call('ava_page_read')
+  expect(read.isError).toBe(true)
+  expect(read.text).toMatch(/^NOT_GRANTED: .*evil\.test/)
+  expect(read.text).not.toMatch(/Sign in|Dashboard/)
+  const act = await call('ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#login-btn', semantic_locator: 'Log in' }] })
+  expect(act.text).toMatch(/^NOT_GRANTED: /)
+  await page.goto(`${site.url}/login`)
+  expect((await call('ava_page_read')).text).toMatch(/<untrusted_page_content>[\s\S]*Sign in/)
+})
+
+test('the person widens the grant to a named site in the options, and narrows it again', async () => {
+  const options = await context.newPage()
+  await options.goto(`chrome-extension://${extensionId}/src/options/index.html`)
+  const row = options.locator(`[data-test=mcp-client][data-name="${kClient}"]`)
+  await row.locator('[data-test=mcp-site-input]').fill('not a site')
+  await row.locator('[data-test=mcp-site-add]').click()
+  await row.locator('[data-test=mcp-site-error]').waitFor()
+  await row.locator('[data-test=mcp-site-input]').fill('https://shop.evil.test/anything')
+  await row.locator('[data-test=mcp-site-add]').click()
+  await row.locator('[data-test=mcp-site][data-site="evil.test"]').waitFor()
+  await options.close()
+  await page.bringToFront()
+  expect((await unasked('ava_navigate', { url: elsewhere('pay.evil.test', '/login') })).isError).toBe(false)
+  expect((await call('ava_page_read')).text).toMatch(/Sign in/)
+  // Removed, it is out at once: the page the client is on is refused.
+  const again = await context.newPage()
+  await again.goto(`chrome-extension://${extensionId}/src/options/index.html`)
+  await again.locator(`[data-test=mcp-client][data-name="${kClient}"] [data-test=mcp-site][data-site="evil.test"] [data-test=mcp-site-remove]`).click()
+  await again.locator('[data-test=mcp-site]').first().waitFor({ state: 'detached' })
+  await again.close()
+  await page.bringToFront()
+  expect((await call('ava_page_read')).text).toMatch(/^NOT_GRANTED: /)
+  expect((await call('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
+})
+
 test('common:auth:login with the secret from the person\'s vault, each risky step allowed in the panel', async () => {
   const r = await allowed('ava_action_run', { name: 'common:auth:login', params: { username: 'alice', password: '${secret:ACME_PASSWORD}' } })
   expect(r.isError, r.text).toBe(false)
@@ -196,6 +294,24 @@ test('Stop in the panel takes the tab back; revoking in the options removes the 
   await options.locator('[data-test=mcp-none]').waitFor()
   expect(await (await worker()).evaluate(() => chrome.storage.local.get('mcpClients'))).toEqual({ mcpClients: [] })
   await options.close()
+})
+
+test('a closed tab ends its session: the question it waited on is a no, and the client is told', async () => {
+  const tab = await context.newPage()
+  await tab.goto(`${site.url}/login`)
+  await tab.bringToFront()
+  const attach = call('ava_navigate', { url: `${site.url}/login` })
+  await answer(tab, true)
+  expect((await attach).isError).toBe(false)
+  // A question waits in the tab when the person closes it.
+  const waiting = call('ava_navigate', { url: elsewhere('mail.bank.test', '/login') })
+  await panelWith(tab, '[data-test=confirm][data-state=pending]')
+  await tab.close()
+  // Nobody said no: the session ended under the question.
+  expect((await waiting).text).toMatch(/^NO_TAB: .*closed/)
+  const after = await call('ava_page_read')
+  expect(after.text).toMatch(/^NO_TAB: .*closed/)
+  await page.bringToFront()
 })
 
 test('the gate is the person\'s: a server that sends a pre-confirmed step with no risk categories is still asked', async () => {

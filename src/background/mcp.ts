@@ -171,7 +171,11 @@ async function go(s: Session, url: string): Promise<Reply> {
   if (!site) return failure('INVALID', `${url.slice(0, 200)} names no site.`)
   if (!(await grantOf(s)).includes(site)) {
     const text = `${s.client} asks to go to ${site} in this tab (${url.slice(0, 200)}), to read it and act there. Allow it?`
-    if (!(await question(s.tabId, s.chat, text, msg('mcp.site.ask', { client: s.client, site }), s.controller.signal, s.id))) return failure('DENIED', `The person did not let ${s.client} go to ${site}; the tab stayed where it was.`)
+    if (!(await question(s.tabId, s.chat, text, msg('mcp.site.ask', { client: s.client, site }), s.controller.signal, s.id))) {
+      // The session ended while it asked (Stop, Revoke, a closed tab): nobody said no.
+      if (s.controller.signal.aborted) return failure('NO_TAB', (s.controller.signal.reason as Error)?.message ?? 'The session ended.')
+      return failure('DENIED', `The person did not let ${s.client} go to ${site}; the tab stayed where it was.`)
+    }
     if (!s.sites.includes(site)) s.sites.push(site)
   }
   const out = await navigate(s.tabId, url, s.controller.signal)

@@ -15,7 +15,10 @@ export function grantSite(entry: string): string | null {
   if (!text) return null
   const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`
   if (!/^https?:/i.test(url)) return null
-  return siteOf(url)
+  const site = siteOf(url)
+  // Chromium's URL parser percent-escapes what WHATWG's refuses in a host (`not a site` becomes
+  // `not%20a%20site`): only a host's own characters name a site.
+  return site && /^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)$/.test(site) ? site : null
 }
 
 /** The sites of a grant, each once, in the order given. */
