@@ -368,6 +368,56 @@ test('the gate is the person\'s: a server that sends a pre-confirmed step with n
   }
 })
 
+test('over HTTP, each session is given a tab of its own by the person, and one that ends gives its tab back', async () => {
+  const { spawn } = await import('node:child_process')
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  const child = spawn(process.execPath, [bin, 'mcp', '--chrome', '--http', '0'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home') }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const tab2 = await context.newPage()
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      let err = ''
+      child.stderr.on('data', (d: Buffer) => {
+        err += String(d)
+        const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(err)
+        if (m) done(m[0])
+      })
+      child.once('exit', () => fail(new Error(`ava mcp --chrome --http exited: ${err}`)))
+    })
+    const connect = async (name: string) => {
+      const c = new Client({ name, version: '1.0.0' })
+      const transport = new StreamableHTTPClientTransport(new URL(url))
+      await c.connect(transport)
+      return { c, transport }
+    }
+    const text = (r: unknown) => (r as CallToolResult).content.map((x) => (x.type === 'text' ? x.text : '')).join('\n')
+    const tool = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }, undefined, { timeout: 90_000 }).then(text)
+    const a = await connect('agent-a')
+    const b = await connect('agent-b')
+    await page.goto(`${site.url}/orders/742`)
+    await page.bringToFront()
+    const givenA = tool(a.c, 'ava_navigate', { url: `${site.url}/orders/742` })
+    expect(await answer(page, true)).toContain('agent-a')
+    expect(await givenA).toMatch(/^Opened /)
+    // B asks while the person is on another tab: that one is B's, given in its own panel.
+    await tab2.goto(`${site.url}/orders/318`)
+    await tab2.bringToFront()
+    const givenB = tool(b.c, 'ava_navigate', { url: `${site.url}/orders/318` })
+    expect(await answer(tab2, true)).toContain('agent-b')
+    expect(await givenB).toMatch(/^Opened /)
+    expect(await tool(a.c, 'ava_page_read')).toMatch(/URL: .*\/orders\/742\n[\s\S]*Order #742/)
+    expect(await tool(b.c, 'ava_page_read')).toMatch(/URL: .*\/orders\/318\n[\s\S]*Order #318/)
+    // A's HTTP session ends: the extension ends it, and B still has its own tab.
+    await a.transport.terminateSession()
+    await a.c.close()
+    await panelWith(page, 'text=agent-a no longer drives this tab')
+    expect(await tool(b.c, 'ava_page_read')).toMatch(/Order #318/)
+    await b.c.close()
+  } finally {
+    child.kill()
+    await tab2.close()
+  }
+})
+
 test('no tool result holds the saved secret', () => {
   expect(seen.length).toBeGreaterThan(6)
   for (const text of seen) expect(text).not.toContain(kPassword)

@@ -93,7 +93,7 @@ export function startMcpBridge(): void {
     return
   }
   const mine = port
-  mine.onMessage.addListener((m: unknown) => void onRequest(m as BridgeRequest | { kind: 'server' }))
+  mine.onMessage.addListener((m: unknown) => void onRequest(m as BridgeRequest | { kind: 'server'; connected?: boolean }))
   mine.onDisconnect.addListener(() => {
     const error = (mine.error as { message?: string } | undefined)?.message ?? ''
     port = undefined
@@ -125,8 +125,15 @@ function reply(id: number, body: Reply): void {
   port?.postMessage({ id, ...body })
 }
 
-async function onRequest(m: BridgeRequest | { kind: 'server' }): Promise<void> {
-  if (!('id' in m)) return
+async function onRequest(m: BridgeRequest | { kind: 'server'; connected?: boolean }): Promise<void> {
+  // The server went away (the host stays, and dials the next one): its sessions end with it, so
+  // a server started later, maybe for another client, is given no tab it did not ask the person for.
+  if (m.kind === 'server') {
+    // Nobody is left to tell: a message now would be queued by the host for the next server.
+    if (m.connected === false) for (const s of [...sessions.values()]) await end(s, 'The MCP server went away.', false)
+    return
+  }
+  if (typeof (m as { id?: unknown }).id !== 'number') return
   try {
     reply(m.id, await handle(m))
   } catch (e) {
@@ -245,12 +252,12 @@ export function mcpRunView(tabId: number): { id: string; status: 'running'; mess
   return s ? { id: s.id, status: 'running', messageId: s.messageId } : null
 }
 
-async function end(s: Session, why: string): Promise<void> {
+async function end(s: Session, why: string, tell = true): Promise<void> {
   if (sessions.get(s.tabId) !== s) return
   sessions.delete(s.tabId)
   s.controller.abort(new Error(why))
   questions.end(s.id)
-  port?.postMessage({ kind: 'stopped', session: s.key, message: why })
+  if (tell) port?.postMessage({ kind: 'stopped', session: s.key, message: why })
   await s.chat.add({ role: 'system', kind: 'info', text: why, msg: msg('mcp.stopped', { client: s.client }) }).catch(() => undefined)
   status(s, 'stopped')
 }
