@@ -157,7 +157,13 @@ async function handle(m: BridgeRequest): Promise<Reply> {
     return { ok: true }
   }
   if (!s) return failure('NO_TAB', 'No tab is given to this client: the person has not allowed it, stopped it, or revoked it.')
-  if (m.kind === 'url') return { ok: true, url: await tabUrl(s.tabId) }
+  if (m.kind === 'url') {
+    // The gate's own checks need where the tab is; on a site outside the grant, its origin is all
+    // they need, and all the client learns (a path may carry a mailbox's search, a document's id).
+    const url = await tabUrl(s.tabId)
+    if (grantCovers(await grantOf(s), url) || !/^https?:/i.test(url)) return { ok: true, url }
+    return { ok: true, url: `${new URL(url).origin}/` }
+  }
   if (m.kind === 'navigate') return go(s, m.url)
   // Everything else reads or acts on the page: only on a site of the grant.
   const outside = await outsideGrant(s)
@@ -187,7 +193,9 @@ async function go(s: Session, url: string): Promise<Reply> {
   }
   const out = await navigate(s.tabId, url, s.controller.signal)
   await show(s, { step_id: 0, action_type: 'navigate', params: { url }, description: `Open ${url}`.slice(0, 200) }, out.ok, out.ok ? (out.detail ?? '') : out.message)
-  return out.ok ? { ok: true } : failure(out.code, out.message)
+  if (!out.ok) return failure(out.code, out.message)
+  // A redirect may land on a site the grant lacks (a sign-in elsewhere): said now, not at the next read.
+  return (await outsideGrant(s)) ?? { ok: true }
 }
 
 /**
