@@ -85,6 +85,19 @@ async function answer(p: Page, allow: boolean): Promise<string> {
   return text
 }
 
+/** Answers the pending card that says `says`, and no other (`answer` takes whichever card is pending). */
+async function answerCard(p: Page, says: RegExp, allow: boolean): Promise<string> {
+  const f = await panelWith(p, '[data-test=confirm][data-state=pending]')
+  const card = f.locator('[data-test=confirm][data-state=pending]').filter({ hasText: says }).first()
+  await card.waitFor({ timeout: 30_000 })
+  const text = (await card.textContent()) ?? ''
+  for (let i = 0; i < 50 && (await card.count().catch(() => 0)); i++) {
+    await card.locator(allow ? '[data-test=confirm-allow]' : '[data-test=confirm-deny]').click({ timeout: 1_000 }).catch(() => undefined)
+    await p.waitForTimeout(200)
+  }
+  return text
+}
+
 async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
   const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 })) as CallToolResult
   const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
@@ -417,6 +430,37 @@ test('over HTTP, each session is given a tab of its own by the person, and one t
     await tab2.close()
   }
 })
+
+test("with the Inspector's CLI as the client: another site is asked about by name; no is DENIED and the tab stays, yes goes", async () => {
+  // Each run of the Inspector's CLI starts `ava mcp --chrome` over stdio as a client of its own.
+  // inspector-cli 1.0.3 reads its package.json by a path relative to the working directory, so it
+  // runs from a folder below a project's.
+  const { writeFileSync } = await import('node:fs')
+  mkdirSync(join(dir, 'project/inspect'), { recursive: true })
+  writeFileSync(join(dir, 'project/package.json'), JSON.stringify({ name: 'inspect', version: '1.0.0' }))
+  const inspect = (url: string) =>
+    exec(resolve(root, 'node_modules/.bin/mcp-inspector-cli'), ['--cli', '-e', `HOME=${join(dir, 'home')}`, process.execPath, bin, 'mcp', '--chrome', '--method', 'tools/call', '--tool-name', 'ava_navigate', '--tool-arg', `url=${url}`], { cwd: join(dir, 'project/inspect'), timeout: 120_000 }).then(({ stdout }) => {
+      const r = JSON.parse(stdout.slice(stdout.indexOf('{'))) as CallToolResult
+      return { text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), isError: !!r.isError }
+    })
+  await page.goto(`${site.url}/login`)
+  await page.bringToFront()
+  const other = elsewhere('mail.bank.test', '/login')
+  const refused = inspect(other)
+  // Two cards in a row: each is answered by what it says, so a click meant for one never lands on the next.
+  expect(await answerCard(page, /asks to drive this tab on 127\.0\.0\.1/, true)).toContain('inspector-cli')
+  expect(await answerCard(page, /bank\.test/, false)).toContain('inspector-cli')
+  const r = await refused
+  expect(r.isError).toBe(true)
+  expect(r.text).toMatch(/^DENIED: .*bank\.test/)
+  expect(new URL(page.url()).hostname).toBe('127.0.0.1')
+  const allowed = inspect(other)
+  await answerCard(page, /asks to drive this tab on 127\.0\.0\.1/, true)
+  await answerCard(page, /bank\.test/, true)
+  expect((await allowed).text).toMatch(/^Opened http:\/\/mail\.bank\.test/)
+  await page.waitForURL(/mail\.bank\.test/)
+  await page.goto(`${site.url}/login`)
+}, 240_000)
 
 test('no tool result holds the saved secret', () => {
   expect(seen.length).toBeGreaterThan(6)
