@@ -221,6 +221,8 @@ async function attach(client: string, key: string): Promise<Reply> {
   const also = named.length ? ` and ${named.join(', ')}` : ''
   const allow = await question(tabId, chat, `${name} asks to drive this tab on ${site}${also}: to read it and act in it through Ava. Another site will be asked about first. Allow it?`, msg(named.length ? 'mcp.attach.askSites' : 'mcp.attach.ask', { client: name, site, sites: named.join(', ') }))
   if (!allow) return failure('DENIED', `The person did not give ${name} this tab.`)
+  // Two sessions asked for the same tab at once, and the other was given it first.
+  if (sessions.has(tabId) || sessionOf(key)) return failure('BUSY', 'This tab (or this session) was given to a client while the person was asked; the client can try again.')
   const message = await chat.add({ role: 'assistant', text: `${name} is driving this tab.`, msg: msg('mcp.driving', { client: name }), steps: [] })
   const s: Session = { id, key, client: name, tabId, sites: [site], messageId: message.id, chat, controller: new AbortController(), steps: 0, acted: 0 }
   sessions.set(tabId, s)
