@@ -85,12 +85,50 @@ async function answer(p: Page, allow: boolean): Promise<string> {
   return text
 }
 
+/** Answers the pending card that says `says`, and no other (`answer` takes whichever card is pending). */
+async function answerCard(p: Page, says: RegExp, allow: boolean): Promise<string> {
+  const f = await panelWith(p, '[data-test=confirm][data-state=pending]')
+  const card = f.locator('[data-test=confirm][data-state=pending]').filter({ hasText: says }).first()
+  await card.waitFor({ timeout: 30_000 })
+  const text = (await card.textContent()) ?? ''
+  for (let i = 0; i < 50 && (await card.count().catch(() => 0)); i++) {
+    await card.locator(allow ? '[data-test=confirm-allow]' : '[data-test=confirm-deny]').click({ timeout: 1_000 }).catch(() => undefined)
+    await p.waitForTimeout(200)
+  }
+  return text
+}
+
 async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
   const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 90_000 })) as CallToolResult
   const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
   seen.push(text)
   return { text, isError: !!r.isError }
 }
+
+/**
+ * A call that must not ask the person anything: it resolves with the call's result, or fails as
+ * soon as a question shows in the panel (rather than waiting on an answer nobody gives).
+ */
+async function unasked(name: string, args: Record<string, unknown> = {}) {
+  const pending = call(name, args)
+  const asked = panelWith(page, '[data-test=confirm][data-state=pending]', 60_000).then(
+    async (f) => `asked: ${await f.locator('[data-test=confirm][data-state=pending]').first().textContent()}`,
+    () => 'not asked',
+  )
+  const first = await Promise.race([pending, asked])
+  if (typeof first === 'string') throw new Error(`${name} asked the person: ${first}`)
+  return first
+}
+
+/** The person changes their settings in the background's storage, as the options page would. */
+async function setSafety(change: (safety: Settings['safety']) => Settings['safety']): Promise<void> {
+  const w = await worker()
+  const { settings } = (await w.evaluate(() => chrome.storage.local.get('settings'))) as { settings: Settings }
+  await w.evaluate((s) => chrome.storage.local.set({ settings: s }), { ...settings, safety: change(settings.safety) })
+}
+
+/** The sample app under another site's name (`*.test` resolves to the loopback server, e2e/support/browser.ts). */
+const elsewhere = (host: string, path: string) => site.url.replace('127.0.0.1', host) + path
 
 /** A call during which the person allows every question the panel asks. */
 async function allowed(name: string, args: Record<string, unknown> = {}) {
@@ -154,6 +192,79 @@ test('the person gives the client the tab in its panel, and sees who drives it, 
   expect(await g.locator('[data-role=assistant]').last().textContent()).toContain(`${kClient} is driving this tab`)
 })
 
+test('a granted tab cannot reach another site without the person\'s yes: the card names the site; no is DENIED, yes goes', async () => {
+  const other = elsewhere('mail.bank.test', '/login')
+  const refused = call('ava_navigate', { url: other })
+  const card = await answer(page, false)
+  expect(card).toContain(kClient)
+  expect(card).toContain('bank.test')
+  const r = await refused
+  expect(r.isError).toBe(true)
+  expect(r.text).toMatch(/^DENIED: .*bank\.test/)
+  expect(new URL(page.url()).hostname).toBe('127.0.0.1')
+  const allowed = call('ava_navigate', { url: other })
+  expect(await answer(page, true)).toContain('bank.test')
+  expect((await allowed).isError).toBe(false)
+  await page.waitForURL(/mail\.bank\.test/)
+  // Both sites are the client's now (the one it was given, the one the person said yes to): no more questions.
+  expect((await unasked('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
+  expect((await unasked('ava_navigate', { url: elsewhere('accounts.bank.test', '/login') })).isError).toBe(false)
+  expect((await unasked('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
+})
+
+test('a click that would take the tab to another site asks, naming it, even for a person who lets Ava\'s own model go', async () => {
+  await setSafety((s) => ({ ...s, confirm: s.confirm.filter((c) => c !== 'cross_site') }))
+  try {
+    await call('ava_navigate', { url: `${site.url}/hostile/offsite.html?other=${encodeURIComponent(elsewhere('pay.evil.test', ''))}` })
+    const pending = call('ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#same-tab', semantic_locator: 'Continue' }] })
+    expect(await answer(page, false)).toContain('pay.evil.test')
+    const r = await pending
+    expect(r.text).toMatch(/^DENIED: /)
+    expect(site.hits.filter((h) => h.path === '/exfil')).toEqual([])
+    expect(page.url()).toMatch(/\/hostile\/offsite\.html/)
+  } finally {
+    await setSafety((s) => ({ ...s, confirm: [...new Set([...s.confirm, 'cross_site' as const])] }))
+  }
+})
+
+test('a page the grant does not cover is not read nor acted on: NOT_GRANTED', async () => {
+  // The person takes the client's tab to another site of theirs themselves.
+  await page.goto(elsewhere('pay.evil.test', '/dashboard'))
+  const read = await call('ava_page_read')
+  expect(read.isError).toBe(true)
+  expect(read.text).toMatch(/^NOT_GRANTED: .*evil\.test/)
+  expect(read.text).not.toMatch(/Sign in|Dashboard/)
+  const act = await call('ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#login-btn', semantic_locator: 'Log in' }] })
+  expect(act.text).toMatch(/^NOT_GRANTED: /)
+  await page.goto(`${site.url}/login`)
+  expect((await call('ava_page_read')).text).toMatch(/<untrusted_page_content>[\s\S]*Sign in/)
+})
+
+test('the person widens the grant to a named site in the options, and narrows it again', async () => {
+  const options = await context.newPage()
+  await options.goto(`chrome-extension://${extensionId}/src/options/index.html`)
+  const row = options.locator(`[data-test=mcp-client][data-name="${kClient}"]`)
+  await row.locator('[data-test=mcp-site-input]').fill('not a site')
+  await row.locator('[data-test=mcp-site-add]').click()
+  await row.locator('[data-test=mcp-site-error]').waitFor()
+  await row.locator('[data-test=mcp-site-input]').fill('https://shop.evil.test/anything')
+  await row.locator('[data-test=mcp-site-add]').click()
+  await row.locator('[data-test=mcp-site][data-site="evil.test"]').waitFor()
+  await options.close()
+  await page.bringToFront()
+  expect((await unasked('ava_navigate', { url: elsewhere('pay.evil.test', '/login') })).isError).toBe(false)
+  expect((await call('ava_page_read')).text).toMatch(/Sign in/)
+  // Removed, it is out at once: the page the client is on is refused.
+  const again = await context.newPage()
+  await again.goto(`chrome-extension://${extensionId}/src/options/index.html`)
+  await again.locator(`[data-test=mcp-client][data-name="${kClient}"] [data-test=mcp-site][data-site="evil.test"] [data-test=mcp-site-remove]`).click()
+  await again.locator('[data-test=mcp-site]').first().waitFor({ state: 'detached' })
+  await again.close()
+  await page.bringToFront()
+  expect((await call('ava_page_read')).text).toMatch(/^NOT_GRANTED: /)
+  expect((await call('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
+})
+
 test('common:auth:login with the secret from the person\'s vault, each risky step allowed in the panel', async () => {
   const r = await allowed('ava_action_run', { name: 'common:auth:login', params: { username: 'alice', password: '${secret:ACME_PASSWORD}' } })
   expect(r.isError, r.text).toBe(false)
@@ -204,6 +315,24 @@ test('Stop in the panel takes the tab back; revoking in the options removes the 
   await options.locator('[data-test=mcp-none]').waitFor()
   expect(await (await worker()).evaluate(() => chrome.storage.local.get('mcpClients'))).toEqual({ mcpClients: [] })
   await options.close()
+})
+
+test('a closed tab ends its session: the question it waited on is a no, and the client is told', async () => {
+  const tab = await context.newPage()
+  await tab.goto(`${site.url}/login`)
+  await tab.bringToFront()
+  const attach = call('ava_navigate', { url: `${site.url}/login` })
+  await answer(tab, true)
+  expect((await attach).isError).toBe(false)
+  // A question waits in the tab when the person closes it.
+  const waiting = call('ava_navigate', { url: elsewhere('mail.bank.test', '/login') })
+  await panelWith(tab, '[data-test=confirm][data-state=pending]')
+  await tab.close()
+  // Nobody said no: the session ended under the question.
+  expect((await waiting).text).toMatch(/^NO_TAB: .*closed/)
+  const after = await call('ava_page_read')
+  expect(after.text).toMatch(/^NO_TAB: .*closed/)
+  await page.bringToFront()
 })
 
 test('the gate is the person\'s: a server that sends a pre-confirmed step with no risk categories is still asked', async () => {
@@ -266,6 +395,87 @@ test('the gate is the person\'s: a server that sends a pre-confirmed step with n
     await new Promise((r) => server.close(r))
   }
 })
+
+test('over HTTP, each session is given a tab of its own by the person, and one that ends gives its tab back', async () => {
+  const { spawn } = await import('node:child_process')
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  const child = spawn(process.execPath, [bin, 'mcp', '--chrome', '--http', '0'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home') }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const tab2 = await context.newPage()
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      let err = ''
+      child.stderr.on('data', (d: Buffer) => {
+        err += String(d)
+        const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(err)
+        if (m) done(m[0])
+      })
+      child.once('exit', () => fail(new Error(`ava mcp --chrome --http exited: ${err}`)))
+    })
+    const connect = async (name: string) => {
+      const c = new Client({ name, version: '1.0.0' })
+      const transport = new StreamableHTTPClientTransport(new URL(url))
+      await c.connect(transport)
+      return { c, transport }
+    }
+    const text = (r: unknown) => (r as CallToolResult).content.map((x) => (x.type === 'text' ? x.text : '')).join('\n')
+    const tool = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }, undefined, { timeout: 90_000 }).then(text)
+    const a = await connect('agent-a')
+    const b = await connect('agent-b')
+    await page.goto(`${site.url}/orders/742`)
+    await page.bringToFront()
+    const givenA = tool(a.c, 'ava_navigate', { url: `${site.url}/orders/742` })
+    expect(await answer(page, true)).toContain('agent-a')
+    expect(await givenA).toMatch(/^Opened /)
+    // B asks while the person is on another tab: that one is B's, given in its own panel.
+    await tab2.goto(`${site.url}/orders/318`)
+    await tab2.bringToFront()
+    const givenB = tool(b.c, 'ava_navigate', { url: `${site.url}/orders/318` })
+    expect(await answer(tab2, true)).toContain('agent-b')
+    expect(await givenB).toMatch(/^Opened /)
+    expect(await tool(a.c, 'ava_page_read')).toMatch(/URL: .*\/orders\/742\n[\s\S]*Order #742/)
+    expect(await tool(b.c, 'ava_page_read')).toMatch(/URL: .*\/orders\/318\n[\s\S]*Order #318/)
+    // A's HTTP session ends: the extension ends it, and B still has its own tab.
+    await a.transport.terminateSession()
+    await a.c.close()
+    await panelWith(page, 'text=agent-a no longer drives this tab')
+    expect(await tool(b.c, 'ava_page_read')).toMatch(/Order #318/)
+    await b.c.close()
+  } finally {
+    child.kill()
+    await tab2.close()
+  }
+})
+
+test("with the Inspector's CLI as the client: another site is asked about by name; no is DENIED and the tab stays, yes goes", async () => {
+  // Each run of the Inspector's CLI starts `ava mcp --chrome` over stdio as a client of its own.
+  // inspector-cli 1.0.3 reads its package.json by a path relative to the working directory, so it
+  // runs from a folder below a project's.
+  const { writeFileSync } = await import('node:fs')
+  mkdirSync(join(dir, 'project/inspect'), { recursive: true })
+  writeFileSync(join(dir, 'project/package.json'), JSON.stringify({ name: 'inspect', version: '1.0.0' }))
+  const inspect = (url: string) =>
+    exec(resolve(root, 'node_modules/.bin/mcp-inspector-cli'), ['--cli', '-e', `HOME=${join(dir, 'home')}`, process.execPath, bin, 'mcp', '--chrome', '--method', 'tools/call', '--tool-name', 'ava_navigate', '--tool-arg', `url=${url}`], { cwd: join(dir, 'project/inspect'), timeout: 120_000 }).then(({ stdout }) => {
+      const r = JSON.parse(stdout.slice(stdout.indexOf('{'))) as CallToolResult
+      return { text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), isError: !!r.isError }
+    })
+  await page.goto(`${site.url}/login`)
+  await page.bringToFront()
+  const other = elsewhere('mail.bank.test', '/login')
+  const refused = inspect(other)
+  // Two cards in a row: each is answered by what it says, so a click meant for one never lands on the next.
+  expect(await answerCard(page, /asks to drive this tab on 127\.0\.0\.1/, true)).toContain('inspector-cli')
+  expect(await answerCard(page, /bank\.test/, false)).toContain('inspector-cli')
+  const r = await refused
+  expect(r.isError).toBe(true)
+  expect(r.text).toMatch(/^DENIED: .*bank\.test/)
+  expect(new URL(page.url()).hostname).toBe('127.0.0.1')
+  const allowed = inspect(other)
+  await answerCard(page, /asks to drive this tab on 127\.0\.0\.1/, true)
+  await answerCard(page, /bank\.test/, true)
+  expect((await allowed).text).toMatch(/^Opened http:\/\/mail\.bank\.test/)
+  await page.waitForURL(/mail\.bank\.test/)
+  await page.goto(`${site.url}/login`)
+}, 240_000)
 
 test('no tool result holds the saved secret', () => {
   expect(seen.length).toBeGreaterThan(6)

@@ -7,6 +7,8 @@ import { isActive } from '../core/agent/state'
 import type { ExecFailure } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageAction, PageCommand, PageOutcome, StepGate } from '../core/page/command'
+import { grantCovers, grantSite, grantSites, siteOfHost } from '../core/grant'
+import { siteOf } from '../core/host'
 import { handle as on, sendToTab } from '../messaging'
 import { runStore, tabStore } from '../storage/conversation'
 import { mcpClientsStore } from '../storage/mcp'
@@ -16,24 +18,32 @@ import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel, questions } from './questions'
 import { domAction, PageActionSchema } from '../core/vocabulary'
-import { askThroughGuard, bindSecrets, counts, createStepCount, judgeNavigation, type StepGuard } from '../core/gate/guard'
+import { askThroughGuard, bindSecrets, counts, createStepCount, siteRefusal, type StepGuard } from '../core/gate/guard'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
 import { emitToPanels } from './panels'
 
 /**
  * MCP clients in the person's own Chrome (docs/mcp.md, "In your own Chrome"). `ava mcp --chrome`
- * reaches the worker through the native host (src/cli/mcp-native.ts). A client gets one tab, the
- * one in front of the person when they allow it in that tab's panel; its steps show in the panel
- * under "<client> is driving this tab", with Stop; the person revokes clients in the options.
+ * reaches the worker through the native host (src/cli/mcp-native.ts). Each of the server's
+ * sessions gets one tab, the one in front of the person when they allow it in that tab's panel,
+ * and a grant that names its sites (core/grant.ts): the site of that tab, the sites the person
+ * named for the client in the options, and those they said yes to since. Going to any other site
+ * asks in the panel, naming it; a page on a site outside the grant is neither read nor acted on
+ * (NOT_GRANTED). Its steps show in the panel under "<client> is driving this tab", with Stop; the
+ * person revokes clients in the options; a closed tab ends its session.
  * Every command goes through the gate of the person's settings here, whatever the client sent:
  * their confirm categories and site lists replace the command's, a risky step waits for Allow in
  * the panel, and `${secret:…}` is filled from the vault only on the sites each secret is bound to.
  */
 interface Session {
   id: string
+  /** The server's session it serves (BridgeRequest.session). */
+  key: string
   client: string
   tabId: number
+  /** The sites this session was given: its tab's when the person allowed it, and each they said yes to since. */
+  sites: string[]
   messageId: string
   chat: ChatWriter
   controller: AbortController
@@ -67,7 +77,7 @@ const kReconnectMs = 5_000
 
 type Reply = Record<string, unknown> & ({ ok: true } | { ok: false; code: string; message: string })
 
-/** The options' list of allowed clients, and Revoke. */
+/** The options' list of allowed clients, the sites each may go to, and Revoke. Registered at the worker's top level. */
 export function registerMcpHandlers(): void {
   const list = async () => ({ clients: (await mcpClientsStore.get()).map((c) => ({ ...c, active: [...sessions.values()].some((s) => s.client === c.name) })) })
   on('options→bg:mcp.clients', ['options'], list)
@@ -75,6 +85,17 @@ export function registerMcpHandlers(): void {
     await mcpClientsStore.set((await mcpClientsStore.get()).filter((c) => c.name !== name))
     for (const s of [...sessions.values()]) if (s.client === name) await end(s, `The person revoked ${s.client} in Ava's options.`)
     return list()
+  })
+  on('options→bg:mcp.sites', ['options'], async ({ name, sites }) => {
+    // What the person typed, as sites; an entry that names none is said back, nothing else changes.
+    const rejected = (Array.isArray(sites) ? sites : []).filter((e) => typeof e !== 'string' || !grantSite(e)).map(String)
+    if (!rejected.length) await mcpClientsStore.set((await mcpClientsStore.get()).map((c) => (c.name === name ? { ...c, sites: grantSites(sites) } : c)))
+    return { ...(await list()), rejected }
+  })
+  // A closed tab ends the session it served: its questions are a no, and the server is told.
+  browser.tabs.onRemoved.addListener((tabId) => {
+    const s = sessions.get(tabId)
+    if (s) void end(s, `The tab ${s.client} drove was closed.`)
   })
 }
 
@@ -87,7 +108,7 @@ export function startMcpBridge(): void {
     return
   }
   const mine = port
-  mine.onMessage.addListener((m: unknown) => void onRequest(m as BridgeRequest | { kind: 'server' }))
+  mine.onMessage.addListener((m: unknown) => void onRequest(m as BridgeRequest | { kind: 'server'; connected?: boolean }))
   mine.onDisconnect.addListener(() => {
     const error = (mine.error as { message?: string } | undefined)?.message ?? ''
     port = undefined
@@ -101,12 +122,33 @@ export function startMcpBridge(): void {
   })
 }
 
+/** The sites a session may read and act on now: its own, and those the person named for its client (read afresh: a site removed in the options is out at once). */
+async function grantOf(s: Session): Promise<string[]> {
+  const named = (await mcpClientsStore.get()).find((c) => c.name === s.client)?.sites ?? []
+  return [...new Set([...s.sites, ...named])]
+}
+
+/** Why the session's tab may not be read or acted on now, or null when its page is on a site of the grant. */
+async function outsideGrant(s: Session): Promise<Reply | null> {
+  const url = await tabUrl(s.tabId)
+  if (grantCovers(await grantOf(s), url)) return null
+  const site = siteOf(url) ?? 'a page with no site'
+  return failure('NOT_GRANTED', `The tab is now on ${site}, which the person has not given ${s.client}: nothing there is read or done. ava_navigate to a page on ${site} to ask them, or to one of the sites you were given.`)
+}
+
 function reply(id: number, body: Reply): void {
   port?.postMessage({ id, ...body })
 }
 
-async function onRequest(m: BridgeRequest | { kind: 'server' }): Promise<void> {
-  if (!('id' in m)) return
+async function onRequest(m: BridgeRequest | { kind: 'server'; connected?: boolean }): Promise<void> {
+  // The server went away (the host stays, and dials the next one): its sessions end with it, so
+  // a server started later, maybe for another client, is given no tab it did not ask the person for.
+  if (m.kind === 'server') {
+    // Nobody is left to tell: a message now would be queued by the host for the next server.
+    if (m.connected === false) for (const s of [...sessions.values()]) await end(s, 'The MCP server went away.', false)
+    return
+  }
+  if (typeof (m as { id?: unknown }).id !== 'number') return
   try {
     reply(m.id, await handle(m))
   } catch (e) {
@@ -116,49 +158,101 @@ async function onRequest(m: BridgeRequest | { kind: 'server' }): Promise<void> {
 
 const failure = (code: string, message: string): Reply => ({ ok: false, code, message })
 
-/** The session of the client's tab; with a client per server, the one session there is. */
-function session(): Session | undefined {
-  return [...sessions.values()].at(-1)
+/** The session the server's session `key` was given; each has its own tab. */
+function sessionOf(key: string): Session | undefined {
+  return [...sessions.values()].find((s) => s.key === key)
 }
 
 async function handle(m: BridgeRequest): Promise<Reply> {
-  if (m.kind === 'attach') return attach(m.client)
-  const s = session()
-  if (!s) return failure('NO_TAB', 'No tab is given to this client: the person has not allowed it, stopped it, or revoked it.')
-  if (m.kind === 'url') return { ok: true, url: await tabUrl(s.tabId) }
-  if (m.kind === 'navigate') {
-    if (!/^https?:/i.test(m.url)) return failure('BLOCKED', `Ava opens only http(s) pages, not ${m.url.slice(0, 200)}.`)
-    // The guard's navigation rule, as for Ava's own model: a denied site is BLOCKED, another site
-    // asks in the panel, and the navigation counts as a step.
-    const refused = await judgeNavigation(await guardOf(s), m.url).catch((e: Error & { code?: string }) => ({ code: e.code ?? 'STEP_LIMIT', message: e.message }))
-    if (refused) return failure(refused.code, refused.message)
-    const out = await navigate(s.tabId, m.url, s.controller.signal)
-    await show(s, { step_id: 0, action_type: 'navigate', params: { url: m.url }, description: `Open ${m.url}`.slice(0, 200) }, out.ok, out.ok ? (out.detail ?? '') : out.message)
-    return out.ok ? { ok: true } : failure(out.code, out.message)
+  const key = typeof m.session === 'string' ? m.session.slice(0, 100) : ''
+  if (m.kind === 'attach') return attach(m.client, key)
+  const s = sessionOf(key)
+  if (m.kind === 'detach') {
+    if (s) await end(s, `${s.client} closed its session.`)
+    return { ok: true }
   }
+  if (!s) return failure('NO_TAB', 'No tab is given to this client: the person has not allowed it, stopped it, or revoked it.')
+  if (m.kind === 'url') {
+    // The gate's own checks need where the tab is; on a site outside the grant, its origin is all
+    // they need, and all the client learns (a path may carry a mailbox's search, a document's id).
+    const url = await tabUrl(s.tabId)
+    if (grantCovers(await grantOf(s), url) || !/^https?:/i.test(url)) return { ok: true, url }
+    return { ok: true, url: `${new URL(url).origin}/` }
+  }
+  if (m.kind === 'navigate') return go(s, m.url)
+  // Everything else reads or acts on the page: only on a site of the grant.
+  const outside = await outsideGrant(s)
+  if (outside) return outside
   if (m.kind === 'ask') return ask(s, m.request)
   return { ok: true, outcome: await command(s, m.command) }
 }
 
-/** The person gives the client the tab in front of them, in its panel; the answer comes back as the reply. */
-async function attach(client: string): Promise<Reply> {
+/**
+ * The client opens an address in its tab. The person's lists hold first (BLOCKED); a site outside
+ * the grant is asked about in the panel, naming it, as Ava's own model is asked before it leaves
+ * the site, and a yes adds it to the session's grant; a no is DENIED and the tab stays.
+ */
+async function go(s: Session, url: string): Promise<Reply> {
+  const guard = await guardOf(s)
+  if (!/^https?:/i.test(url)) return failure('BLOCKED', `Ava opens only http(s) pages, not ${url.slice(0, 200)}.`)
+  // The person's lists first, by the guard's rule (core/gate/guard.ts `siteRefusal`).
+  const listed = siteRefusal(url, guard.sites ?? { allow: [], deny: [] })
+  if (listed) return failure(listed.code, listed.message)
+  const site = siteOf(url)
+  if (!site) return failure('INVALID', `${url.slice(0, 200)} names no site.`)
+  if (!(await grantOf(s)).includes(site)) {
+    const text = `${s.client} asks to go to ${site} in this tab (${url.slice(0, 200)}), to read it and act there. Allow it?`
+    if (!(await question(s.tabId, s.chat, text, msg('mcp.site.ask', { client: s.client, site }), s.controller.signal, s.id))) {
+      // The session ended while it asked (Stop, Revoke, a closed tab): nobody said no.
+      if (s.controller.signal.aborted) return failure('NO_TAB', (s.controller.signal.reason as Error)?.message ?? 'The session ended.')
+      return failure('DENIED', `The person did not let ${s.client} go to ${site}; the tab stayed where it was.`)
+    }
+    if (!s.sites.includes(site)) s.sites.push(site)
+  }
+  // The navigation counts as a step, by the guard's one rule, as the model's does.
+  try {
+    guard.step()
+  } catch (e) {
+    return failure((e as { code?: string }).code ?? 'STEP_LIMIT', (e as Error).message)
+  }
+  const out = await navigate(s.tabId, url, s.controller.signal)
+  await show(s, { step_id: 0, action_type: 'navigate', params: { url }, description: `Open ${url}`.slice(0, 200) }, out.ok, out.ok ? (out.detail ?? '') : out.message)
+  if (!out.ok) return failure(out.code, out.message)
+  // A redirect may land on a site the grant lacks (a sign-in elsewhere): said now, not at the next read.
+  return (await outsideGrant(s)) ?? { ok: true }
+}
+
+/**
+ * The person gives the client the tab in front of them, in its panel, for that tab's site; the
+ * answer comes back as the reply. One tab serves one session: another session (a second HTTP
+ * connection, another client) is given a tab of its own.
+ */
+async function attach(client: string, key: string): Promise<Reply> {
   const name = client.replace(/[\r\n\u2028\u2029]+/g, ' ').trim().slice(0, 80) || 'An MCP client'
+  const mine = sessionOf(key)
+  if (mine) return { ok: true, tabId: mine.tabId }
   const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true })
-  if (tab?.id === undefined || !/^https?:/i.test(tab.url ?? '')) return failure('NO_TAB', 'The tab in front of the person is not a web page Ava can act on; they can switch to one and the client can try again.')
+  const site = tab?.url && /^https?:/i.test(tab.url) ? siteOf(tab.url) : null
+  if (tab?.id === undefined || !site) return failure('NO_TAB', 'The tab in front of the person is not a web page Ava can act on; they can switch to one and the client can try again.')
   const tabId = tab.id
-  if (sessions.has(tabId)) return { ok: true, tabId }
+  if (sessions.has(tabId)) return failure('BUSY', `${sessions.get(tabId)!.client} already drives the tab in front of the person; each session gets a tab of its own: they can switch to another and the client can try again.`)
   if (isRunning(tabId)) return failure('BUSY', 'Ava is already working on a request in this tab.')
   await tabStore(tabId).set({ panelOpen: true })
   await sendToTab(tabId, 'bg→content:panel.open', {}).catch(() => undefined)
   const chat = chatWriter(await conversationOf(tabId), () => tabId)
   const id = newId('mcp')
-  const allow = await question(tabId, chat, `${name} asks to drive this tab: to read it and act in it through Ava.`, msg('mcp.attach.ask', { client: name }))
+  const named = (await mcpClientsStore.get()).find((c) => c.name === name)?.sites.filter((x) => x !== site) ?? []
+  const also = named.length ? ` and ${named.join(', ')}` : ''
+  const allow = await question(tabId, chat, `${name} asks to drive this tab on ${site}${also}: to read it and act in it through Ava. Another site will be asked about first. Allow it?`, msg(named.length ? 'mcp.attach.askSites' : 'mcp.attach.ask', { client: name, site, sites: named.join(', ') }))
   if (!allow) return failure('DENIED', `The person did not give ${name} this tab.`)
+  // Two sessions asked for the same tab at once, and the other was given it first.
+  if (sessions.has(tabId) || sessionOf(key)) return failure('BUSY', 'This tab (or this session) was given to a client while the person was asked; the client can try again.')
   const message = await chat.add({ role: 'assistant', text: `${name} is driving this tab.`, msg: msg('mcp.driving', { client: name }), steps: [] })
-  const s: Session = { id, client: name, tabId, messageId: message.id, chat, controller: new AbortController(), steps: 0, acted: 0 }
+  const s: Session = { id, key, client: name, tabId, sites: [site], messageId: message.id, chat, controller: new AbortController(), steps: 0, acted: 0 }
   sessions.set(tabId, s)
-  const clients = (await mcpClientsStore.get()).filter((c) => c.name !== name)
-  await mcpClientsStore.set([...clients, { name, since: Date.now() }])
+  const all = await mcpClientsStore.get()
+  const before = all.find((c) => c.name === name)
+  await mcpClientsStore.set([...all.filter((c) => c.name !== name), { name, since: before?.since ?? Date.now(), sites: before?.sites ?? [] }])
   status(s, 'running')
   return { ok: true, tabId }
 }
@@ -192,12 +286,12 @@ export function mcpRunView(tabId: number): { id: string; status: 'running'; mess
   return s ? { id: s.id, status: 'running', messageId: s.messageId } : null
 }
 
-async function end(s: Session, why: string): Promise<void> {
+async function end(s: Session, why: string, tell = true): Promise<void> {
   if (sessions.get(s.tabId) !== s) return
   sessions.delete(s.tabId)
   s.controller.abort(new Error(why))
   questions.end(s.id)
-  port?.postMessage({ kind: 'stopped', message: why })
+  if (tell) port?.postMessage({ kind: 'stopped', session: s.key, message: why })
   await s.chat.add({ role: 'system', kind: 'info', text: why, msg: msg('mcp.stopped', { client: s.client }) }).catch(() => undefined)
   status(s, 'stopped')
 }
@@ -248,9 +342,11 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     }
   }
   if (cmd.kind === 'act' || cmd.kind === 'flow.step') {
-    // The gate is the person's: what the client sent for it is dropped and replaced.
+    // The gate is the person's: what the client sent for it is dropped and replaced. A step that
+    // leaves the site is always asked about, whatever the person confirms for Ava's own model: the
+    // grant names its sites, and the question names the one the step goes to.
     const { confirmed: _c, secretSites: _s, confirm: _f, sites: _l, ...rest } = cmd as PageCommand<'act'> & StepGate
-    const gate: StepGate = { confirm: guard.confirm, ...(guard.sites ? { sites: guard.sites } : {}) }
+    const gate: StepGate = { confirm: [...new Set([...guard.confirm, 'cross_site' as const])], ...(guard.sites ? { sites: guard.sites } : {}) }
     cmd = { ...rest, ...gate } as PageCommand
     if (cmd.kind === 'act') {
       const filled = await fillSecrets(s, cmd.step)
@@ -266,8 +362,26 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
   // The one gate loop (src/core/gate/step.ts): asked in the panel, the yes bound to the element
   // the question showed, a changed element asked about again.
   const gated = cmd.kind === 'act' || cmd.kind === 'flow.step'
-  const { out, refusal: r } = await askThroughGuard(cmd, once, gated ? guard : undefined)
+  // A link to a site the grant already covers is asked about only when the person confirms every
+  // cross-site step (as for Ava's own model); a step outside it, or one that carries a form's
+  // fields away, always is. A yes adds the site to the session's grant.
+  const granted: StepGuard = {
+    ...guard,
+    async ask(reason, refusal) {
+      const to = refusal?.offsite ? siteOfHost(refusal.offsite) : null
+      if (to && !refusal!.carriesData && !guard.confirm.includes('cross_site') && (await grantOf(s)).includes(to)) return true
+      return guard.ask(reason, refusal)
+    },
+    async allowed(refusal) {
+      await guard.allowed?.(refusal)
+      const to = refusal.offsite ? siteOfHost(refusal.offsite) : null
+      if (to && !s.sites.includes(to)) s.sites.push(to)
+    },
+  }
+  const { out, refusal: r } = await askThroughGuard(cmd, once, gated ? granted : undefined)
   if (r) {
+    // The session ended while it asked (Stop, Revoke, a closed tab): nobody said no.
+    if (signal.aborted) return { ok: false, code: 'NO_TAB', message: (signal.reason as Error)?.message ?? 'The session ended.' }
     const ins = cmd.kind === 'act' ? instructionOf(cmd.step) : null
     if (ins) await show(s, ins, false, r.message)
     return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: r.code, message: r.message, candidates: [], resolveMs: 0, acted: false } } : { ok: false, code: r.code, message: r.message }

@@ -2,9 +2,13 @@
 // (mcp-native.ts). The server sends page commands; the extension runs each through its own gate —
 // the person's confirm categories, site lists, vault and panel (src/background/mcp.ts) — whatever
 // the command carried, so a client cannot loosen the gate from here. Messages are JSON lines:
-//   server → extension  { id, kind: 'attach', client } | { id, kind: 'command', command } |
-//                       { id, kind: 'navigate', url } | { id, kind: 'url' } | { id, kind: 'ask', request }
-//   extension → server  { id, ok: true, … } | { id, ok: false, code, message } | { kind: 'stopped', message }
+//   server → extension  { id, session, kind: 'attach', client } | { id, session, kind: 'command', command } |
+//                       { id, session, kind: 'navigate', url } | { id, session, kind: 'url' } |
+//                       { id, session, kind: 'ask', request } | { id, session, kind: 'detach' }
+//   extension → server  { id, ok: true, … } | { id, ok: false, code, message } | { kind: 'stopped', session, message }
+// Each MCP session of the server is a `session` of its own in the extension: its own tab, given by
+// the person, and its own grant (src/background/mcp.ts).
+import { randomUUID } from 'node:crypto'
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { dirname } from 'node:path'
@@ -46,8 +50,9 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
   const waiters: (() => void)[] = []
   const pending = new Map<number, (r: Reply) => void>()
   let next = 1
-  let attached: { tab: McpTab } | undefined
-  let stopped: string | undefined
+  /** Each session's tab once the person gave it, and why it lost it. */
+  const states = new Map<string, { attached?: McpTab; stopped?: string }>()
+  const state = (key: string) => states.get(key) ?? (states.set(key, {}), states.get(key)!)
   const server = createServer((socket) => {
     // One browser at a time: a second connection replaces the first (the person restarted Chrome).
     bridge?.destroy()
@@ -56,10 +61,13 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
     socket.on(
       'data',
       lineReader((m) => {
-        const msg = m as { id?: number; kind?: string; message?: string } & Reply
+        const msg = m as { id?: number; kind?: string; session?: string; message?: string } & Reply
         if (msg.kind === 'stopped') {
-          attached = undefined
-          stopped = msg.message ?? 'The person stopped this client in the browser.'
+          const st = states.get(msg.session ?? '')
+          if (st) {
+            st.attached = undefined
+            st.stopped = msg.message ?? 'The person stopped this client in the browser.'
+          }
           return
         }
         if (typeof msg.id === 'number') pending.get(msg.id)?.(msg)
@@ -69,7 +77,11 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
       if (bridge !== socket) return
       bridge = undefined
       o.note?.('Ava in Chrome went away (the browser closed, or Ava was reloaded)')
-      attached = undefined
+      for (const st of states.values()) {
+        if (!st.attached) continue
+        st.attached = undefined
+        st.stopped = 'The browser went away (closed, or Ava was reloaded): the client must be given a tab again.'
+      }
       for (const [, done] of pending) done({ ok: false, code: 'BROWSER_GONE', message: 'The browser went away (closed, or Ava was reloaded).' })
       pending.clear()
     })
@@ -107,26 +119,62 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
     if (r.ok) throw new Error('unreachable')
     throw new McpToolError(isFailureCode(r.code) ? r.code : 'UNKNOWN', r.message)
   }
-  const send = (async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
-    const r = await request({ kind: 'command', command }, signal)
-    // The browser's own failures come back as the page's: the engine and the flows read them as such.
-    return (r.ok ? r.outcome : { ok: false, code: r.code, message: r.message }) as PageOutcome<K>
-  }) as SendCommand
-  const navigate = async (url: string, signal: AbortSignal) => {
-    const r = await request({ kind: 'navigate', url }, signal)
-    if (!r.ok) fail(r)
+  /** The place of one server session: its requests name it, so the extension keeps it to its own tab. */
+  function sessionPlace(key: string, client: () => string): McpPlace & { ask: ChromePlace['ask'] } {
+    const ask = (body: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs?: number) => request({ ...body, session: key }, signal, timeoutMs)
+    const send = (async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
+      const r = await ask({ kind: 'command', command }, signal)
+      // The browser's own failures come back as the page's: the engine and the flows read them as such.
+      return (r.ok ? r.outcome : { ok: false, code: r.code, message: r.message }) as PageOutcome<K>
+    }) as SendCommand
+    const navigate = async (url: string, signal: AbortSignal) => {
+      const r = await ask({ kind: 'navigate', url }, signal)
+      if (!r.ok) fail(r)
+    }
+    const tab: McpTab = {
+      send,
+      navigate,
+      async url() {
+        const r = await ask({ kind: 'url' }, undefined, 10_000)
+        return r.ok ? String(r.url) : fail(r)
+      },
+      browserPort: (gate) => createChannelPort(send, { ...gate, navigate }),
+      flowPort: (gate) => ({ ...createChannelFlowPort(send, { ...gate, navigate }), close: () => undefined }),
+    }
+    return {
+      secretsInPlace: true,
+      tab: () => state(key).attached,
+      gone: () => state(key).stopped,
+      async open(url, signal) {
+        const st = state(key)
+        if (!st.attached) {
+          // The person gives the session the tab in front of them, in that tab's panel.
+          const r = await ask({ kind: 'attach', client: client() }, signal, kAttachWaitMs)
+          if (!r.ok) fail(r)
+          st.attached = tab
+          st.stopped = undefined
+        }
+        await navigate(url, signal)
+        return tab
+      },
+      async ask(text, signal) {
+        const st = state(key)
+        if (!st.attached) throw new McpToolError('NO_TAB', st.stopped ?? 'No tab is given to this client yet: open one with ava_navigate first.')
+        const r = await ask({ kind: 'ask', request: text }, signal)
+        return r.ok ? (r.report as AskReport) : fail(r)
+      },
+      async close() {
+        // The session ended (its HTTP session closed): the person's tab is theirs again.
+        const st = states.get(key)
+        states.delete(key)
+        if (st?.attached && bridge) bridge.write(`${JSON.stringify({ id: next++, session: key, kind: 'detach' })}\n`)
+      },
+    }
   }
-  const tab: McpTab = {
-    send,
-    navigate,
-    async url() {
-      const r = await request({ kind: 'url' }, undefined, 10_000)
-      return r.ok ? String(r.url) : fail(r)
-    },
-    browserPort: (gate) => createChannelPort(send, { ...gate, navigate }),
-    flowPort: (gate) => ({ ...createChannelFlowPort(send, { ...gate, navigate }), close: () => undefined }),
-  }
+
+  const first = sessionPlace('', o.client)
   return {
+    ...first,
     path,
     connectedWithin: (ms) =>
       bridge
@@ -136,24 +184,7 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
             timer.unref()
             waiters.push(() => (clearTimeout(timer), done(true)))
           }),
-    secretsInPlace: true,
-    tab: () => attached?.tab,
-    async open(url, signal) {
-      if (!attached) {
-        // The person gives the client the tab in front of them, in that tab's panel.
-        const r = await request({ kind: 'attach', client: o.client() }, signal, kAttachWaitMs)
-        if (!r.ok) fail(r)
-        attached = { tab }
-        stopped = undefined
-      }
-      await navigate(url, signal)
-      return tab
-    },
-    async ask(text, signal) {
-      if (!attached) throw new McpToolError('NO_TAB', stopped ?? 'No tab is given to this client yet: open one with ava_navigate first.')
-      const r = await request({ kind: 'ask', request: text }, signal)
-      return r.ok ? (r.report as AskReport) : fail(r)
-    },
+    session: (client) => sessionPlace(randomUUID(), client ?? o.client),
     async close() {
       bridge?.destroy()
       await new Promise<void>((done) => server.close(() => done()))

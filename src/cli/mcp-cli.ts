@@ -130,11 +130,15 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
     const home = avaHome()
     const session = (): PlaceSession | undefined =>
       parsed.values.isolated ? undefined : { dir: sessionDir(home, client), mayOpen: (url) => domainAllowed(url, { allowDomains: o.sites.allow, denyDomains: o.sites.deny }), note: (line) => io.err(`ava mcp: ${line}`) }
-    place = chromiumPlace({ executablePath: o.browser, headed: o.headed, session })
+    place = chromiumPlace({ executablePath: o.browser, headed: o.headed, sites: o.sites, session })
   }
-  const make = () => {
-    const server = createAvaMcpServer({ ...o, place, ...(parsed.values.chrome ? { asker: kNobody, secrets: [] } : {}) })
-    server.server.oninitialized = () => void (client = server.server.getClientVersion()?.name || client)
+  /** A server for one MCP session, in `at`; `named` learns the name its client gives. */
+  const make = (at: McpPlace, named: (name: string) => void) => {
+    const server = createAvaMcpServer({ ...o, place: at, ...(parsed.values.chrome ? { asker: kNobody, secrets: [] } : {}) })
+    server.server.oninitialized = () => {
+      const name = server.server.getClientVersion()?.name
+      if (name) named(name)
+    }
     return server
   }
   let stop = () => undefined as void
@@ -147,7 +151,7 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
     // stdout is the protocol's: every message of ours goes to stderr.
     // The client closing our stdin ends the server (the SDK reports it; a raw stdin listener also
     // fires for the process's other pipes closing, such as the browser's).
-    const server = make()
+    const server = make(place, (name) => (client = name))
     server.server.onclose = () => stop()
     await server.connect(new StdioServerTransport())
     io.err('ava mcp: serving on stdio')
@@ -168,8 +172,14 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (sid) => void sessions.set(sid, transport),
         })
-        transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId))
-        await make().connect(transport)
+        // Each session its own tab (and, in a Chromium of our own, its own cookies), closed with it.
+        let name = 'An MCP client'
+        const mine = place.session?.(() => name) ?? place
+        transport.onclose = () => {
+          if (transport.sessionId) sessions.delete(transport.sessionId)
+          if (mine !== place) void mine.close()
+        }
+        await make(mine, (n) => (name = n)).connect(transport)
         await transport.handleRequest(req, res)
       }
       serve().catch((e: unknown) => {

@@ -83,8 +83,9 @@ const kInstruction = z.object({
 })
 
 /**
- * Builds the server. One McpServer serves one client connection; the place (the browser and the
- * client's tab) is shared by every connection of one `ava mcp` process.
+ * Builds the server. One McpServer serves one client connection (one MCP session), in its own
+ * place: `ava mcp` gives each session a place of its own (McpPlace.session), so each has its own
+ * tab, and in a Chromium of Ava's own its own cookies.
  */
 export function createAvaMcpServer(o: McpOptions): McpServer {
   const server = new McpServer(kServerInfo, {
@@ -108,17 +109,25 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
   const tool =
     <A>(body: (args: A, signal: AbortSignal) => Promise<CallToolResult>) =>
     async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+      o.place.takeBlocked?.()
+      // A navigation the site lists stopped during the call (a click, a script, a flow's or the
+      // agent's step) is what the call ran into, whatever error it then saw.
+      const stopped = () => {
+        const why = o.place.takeBlocked?.()
+        return why ? failure(new McpToolError('BLOCKED', why)) : null
+      }
       try {
-        return await body(args, extra.signal)
+        const r = await body(args, extra.signal)
+        return stopped() ?? r
       } catch (e) {
-        return failure(e)
+        return stopped() ?? failure(e)
       }
     }
   // A server started for this one call (a stdio client that starts one per call) reopens the page
   // the client's last server left (McpPlace.resume; docs/mcp.md, "One server per call").
   const tab = async (signal: AbortSignal): Promise<McpTab> => {
     const t = o.place.tab() ?? (await o.place.resume?.(signal))
-    if (!t) throw new McpToolError('NO_TAB', 'No tab is given to this client yet: open one with ava_navigate first. Ava acts only in a tab given to the client.')
+    if (!t) throw new McpToolError('NO_TAB', o.place.gone?.() ?? 'No tab is given to this client yet: open one with ava_navigate first. Ava acts only in a tab given to the client.')
     return t
   }
 

@@ -11,15 +11,24 @@ export const kBridgeHost = 'com.ava_assistant.bridge'
 /** Page commands a client may send: reading and acting; recording, overlays and frame plumbing stay Ava's. */
 export const kBridgeCommands = ['read', 'act', 'count', 'find', 'url', 'flow.step'] as const
 
-export type BridgeRequest =
-  | { id: number; kind: 'attach'; client: string }
-  | { id: number; kind: 'command'; command: PageCommand }
-  | { id: number; kind: 'navigate'; url: string }
-  | { id: number; kind: 'url' }
-  | { id: number; kind: 'ask'; request: string }
+/**
+ * Every request names the server's session it comes from (one per MCP connection: an HTTP
+ * `mcp-session-id`, or the one stdio connection): each session is given a tab of its own, and a
+ * request of one session never reaches another's tab. A server that names none is one session.
+ */
+export type BridgeRequest = { id: number; session?: string } & (
+  | { kind: 'attach'; client: string }
+  | { kind: 'command'; command: PageCommand }
+  | { kind: 'navigate'; url: string }
+  | { kind: 'url' }
+  | { kind: 'ask'; request: string }
+  /** The server's session ended (an HTTP session closed): the extension ends it, and the tab is the person's again. */
+  | { kind: 'detach' }
+)
 
-/** What the extension tells the server unasked: the person stopped or revoked the client. */
+/** What the extension tells the server unasked: the person stopped or revoked the session's client, or closed its tab. */
 export interface BridgeStopped {
   kind: 'stopped'
+  session?: string
   message: string
 }

@@ -148,6 +148,7 @@ export const kFailures = {
   PAGE_NOT_OPENED: { means: 'The page a run starts on did not open (connection refused, a name that does not resolve).', say: {}, reader: 'script', exit: 'failed' },
   NO_MATCH: { means: 'An action search found nothing for the words asked.', say: {}, reader: 'model', exit: 'failed' },
   NO_TAB: { means: 'No tab is given to this MCP client (the person has not allowed one, or revoked it).', say: {}, reader: 'model', exit: 'failed', docs: 'no-tab' },
+  NOT_GRANTED: { means: "The client's tab is on a site the person has not given this MCP client: nothing there was read or done (docs/mcp.md, \"What a grant covers\").", say: {}, reader: 'model', exit: 'failed', final: true },
   NO_MODEL: { means: 'ava_ask needs a model and ava mcp was started without one.', say: {}, reader: 'model', exit: 'failed', docs: 'no-model' },
   NO_BROWSER: { means: "Ava's extension has not connected to ava mcp.", say: {}, reader: 'model', exit: 'failed', docs: 'the-extension-is-not-connected' },
   BROWSER_GONE: { means: 'The browser went away while a call waited for it.', say: {}, reader: 'model', exit: 'failed' },

@@ -14,6 +14,14 @@ import type { SetupStatus } from '../core/setup'
 export type { SetupStatus }
 export type { CacheEntry }
 
+/** An MCP client in the options' list: the sites the person named for it, and whether it drives a tab now. */
+export interface McpClientRow {
+  name: string
+  since: number
+  sites: string[]
+  active: boolean
+}
+
 /**
  * Every message Ava's contexts exchange: name → request and response. The name says who sends it
  * (`panel→bg`, `bg→content`, ...); the handler side declares which senders it accepts and the
@@ -121,8 +129,10 @@ export interface Protocol {
   'options→bg:storage.discard': { req: { key: string }; res: StorageStatus }
   'options→bg:userScripts.status': { req: Record<string, never>; res: UserScriptsStatus }
   /** MCP clients the person allowed to drive a tab (docs/mcp.md); revoking one ends its session at once. */
-  'options→bg:mcp.clients': { req: Record<string, never>; res: { clients: { name: string; since: number; active: boolean }[] } }
-  'options→bg:mcp.revoke': { req: { name: string }; res: { clients: { name: string; since: number; active: boolean }[] } }
+  'options→bg:mcp.clients': { req: Record<string, never>; res: { clients: McpClientRow[] } }
+  'options→bg:mcp.revoke': { req: { name: string }; res: { clients: McpClientRow[] } }
+  /** The sites the person names for a client beyond its tab's (core/grant.ts); entries that name no site come back in `rejected`, and then nothing is saved. */
+  'options→bg:mcp.sites': { req: { name: string; sites: string[] }; res: { clients: McpClientRow[]; rejected: string[] } }
 
   /** Built-in and user packs, disabled ones included, with what the manager shows. */
   'popup→bg:packs.manage': { req: Record<string, never>; res: { packs: ManagedPack[] } }
