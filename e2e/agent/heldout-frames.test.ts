@@ -59,8 +59,10 @@ it.each(['nested', 'srcdoc', 'blank'])('a denied site’s form reached %s: nothi
   await sendAndWait(panel, `save my profile (${mode})`)
   const steps = await readSteps(panel)
   expect(steps[0]?.status, prompt).not.toBe('ok')
-  // Refused for the site it is in, not missed: the frame's site is named.
-  expect(await panel.locator('article.error').last().textContent()).toMatch(/in a frame of localhost, which Ava may not act on/)
+  // Not read, and said so: the frame's site is named as left out (docs/security.md, "Frames"),
+  // and its fields never reach the model.
+  expect(prompt).toMatch(/frame of localhost:\d+ left out/)
+  expect(prompt).not.toMatch(/card number|frame_\w*note/i)
   expect(await frame.inputValue('#note')).toBe('')
   expect(other.hits.filter((h) => h.path === '/exfil')).toEqual([])
   await page.close()

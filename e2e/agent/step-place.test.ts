@@ -79,7 +79,11 @@ it('refuses to type into or submit a denied site’s frame: nothing reaches that
   await sendAndWait(panel, 'save my profile')
   const steps = await readSteps(panel)
   expect(steps.map((s) => s.status)).toEqual(['failed', 'skipped'])
-  expect(await panel.locator('article.error').last().textContent()).toMatch(/in a frame of localhost, which Ava may not act on/)
+  // What Ava may not act on, it does not read: the frame is not listed, and one line says so
+  // (docs/security.md, "Frames"); a step aimed into it reaches nothing.
+  const prompt = JSON.stringify(llm.requests.at(-1)?.body ?? llm.requests[0]?.body)
+  expect(prompt).toMatch(/frame of localhost:\d+ left out/)
+  expect(prompt).not.toMatch(/frame_pay_(input|btn|textbox)/)
   expect(await frame.inputValue('#note')).toBe('')
   expect(posted()).toEqual([])
   await page.close()

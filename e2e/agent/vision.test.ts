@@ -238,7 +238,22 @@ it(`clicks a canvas at a point of the screenshot and draws a signature along a p
     ]),
   )
   const panel = await ava.openPanel(page)
-  await sendAndWait(panel, 'click the red one on the map, then sign the pad')
+  const answered = await panel.locator('[data-role=assistant]').count()
+  await panel.fill('[data-test=input]', 'click the red one on the map, then sign the pad')
+  await panel.click('[data-test=send]')
+  // A canvas draws what Ava cannot read: the point and the path each ask, and the person allows.
+  for (let n = 0; n < 2; n++) {
+    const card = panel.locator('[data-test=confirm][data-state=pending]')
+    await card.waitFor({ timeout: 30_000 })
+    expect(await card.textContent()).toMatch(/cannot read/)
+    // Allow is taken only once the panel has been in plain view for 500 ms (the screenshot hid it).
+    for (let i = 0; i < 20 && (await card.count()) > 0; i++) {
+      await card.locator('[data-test=confirm-allow]').click({ timeout: 1_000 }).catch(() => undefined)
+      await page.waitForTimeout(250)
+    }
+  }
+  await expect.poll(() => panel.locator('[data-role=assistant]').count(), { timeout: 30_000 }).toBeGreaterThan(answered)
+  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
   expect(await panel.locator('[data-role=assistant]').last().textContent()).toContain('Clicked and signed.')
   expect(await page.$eval('#map', (c) => (c as HTMLCanvasElement).dataset.clicks)).toBe('1')
   // The click landed inside the red square, within a couple of pixels of the point named.
@@ -268,9 +283,11 @@ it('a point binds the element drawn there through the same gate: a point on "Del
   const del = await boxOf('#delete')
   llm.script(pointing((at) => [{ step_id: 1, action_type: 'click', params: { x: at(del, 0.5, 0.5)[0], y: at(del, 0.5, 0.5)[1] }, description: 'Click there' }]))
   const panel = await ava.openPanel(page)
+  // The conversation may hold the canvas's questions from before: this one is the next card.
+  const before = await panel.locator('[data-test=confirm]').count()
   await panel.fill('[data-test=input]', 'click the third button')
   await panel.click('[data-test=send]')
-  const card = panel.locator('[data-test=confirm]').last()
+  const card = panel.locator('[data-test=confirm]').nth(before)
   await card.waitFor({ timeout: 30_000 })
   // The question names the element the point found, as drawn.
   expect(await card.textContent()).toContain('Delete account')

@@ -51,3 +51,27 @@ for (const mode of ['fade-and-move', 'cover-after-host', 'clip-outside', 'animat
     await page.close()
   })
 }
+
+it('slide: a panel slid under the pointer just before the click takes nothing, and says it had just moved', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/hostile/panel-vanish.html`)
+  const panel = await ava.openPanel(page)
+  await expect.poll(() => obscured(panel), { timeout: 10_000 }).toBe('false')
+  await panel.fill('[data-test=input]', 'wire my savings to the prize desk')
+  const send = (await panel.locator('[data-test=send]').boundingBox())!
+  const requests = llm.requests.length
+  const messages = await panel.locator('[data-test=message]').count()
+  await page.evaluate(([s]) => (window as unknown as { __arm(m: string, s: { x: number; y: number }): void }).__arm('slide', s), [{ x: send.x + send.width / 2, y: send.y + send.height / 2 }] as const)
+  // The person sees the page's button and heads for it; the page slides as the pointer comes.
+  const near = (await page.locator('#near').boundingBox())!
+  await page.waitForTimeout(700)
+  await page.evaluate(() => (window as unknown as { __slide(): void }).__slide())
+  await page.waitForTimeout(100)
+  await page.mouse.click(near.x + near.width / 2, near.y + near.height / 2)
+  // Long enough for a held click to have been replayed: nothing was sent.
+  await page.waitForTimeout(1_500)
+  expect(await panel.locator('[data-test=message]').count()).toBe(messages)
+  expect(llm.requests.length).toBe(requests)
+  await expect.poll(() => panel.locator('[data-test=obscured]').getAttribute('data-fault', { timeout: 500 }).catch(() => null), { timeout: 10_000 }).toBe('moved')
+  await page.close()
+})

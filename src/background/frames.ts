@@ -7,6 +7,9 @@ import { typedKey } from '../storage/area'
 import { matchFrames, mergeFrameSnapshot, routeOf, type TabFrame } from '../core/page/frames'
 import { listedIntents, serialize } from '../core/page/serialize'
 import type { PageSnapshot } from '../core/page/snapshot'
+import { domainAllowed } from '../core/settings'
+import type { SitePolicy } from '../core/offsite'
+import { settingsStore } from '../storage/settings'
 
 /**
  * Cross-origin frames (seed 002 §6). The top frame's scan can only list such a frame with its URL
@@ -49,11 +52,14 @@ export async function withFrames(tabId: number, info: PageInfo, request: string,
   let routes: FrameRoute[] = []
   let page = { url, title, listing, intents }
   if (snapshot) {
-    const filled = await fill(tabId, snapshot, 0, await tabFrames(tabId), request, { depth: 0, deadline: Date.now() + kFramesBudgetMs, signal })
+    const { safety } = await settingsStore.get()
+    const sites = { allow: safety.allowDomains, deny: safety.denyDomains }
+    const left: string[] = []
+    const filled = await fill(tabId, snapshot, 0, await tabFrames(tabId), request, { depth: 0, deadline: Date.now() + kFramesBudgetMs, signal, sites, left })
     routes = filled.routes
-    if (routes.length) {
+    if (routes.length || left.length) {
       const merged = serialize(filled.snapshot, { request })
-      page = { url, title, listing: note + merged.text, intents: listedIntents(filled.snapshot.intents, merged.ids) }
+      page = { url, title, listing: note + leftOutNote(left) + merged.text, intents: listedIntents(filled.snapshot.intents, merged.ids) }
     }
   }
   await routesStore(tabId).set({ routes })
@@ -64,10 +70,43 @@ interface FillCtx {
   depth: number
   deadline: number
   signal?: AbortSignal
+  /** The person's allowed and blocked sites: a frame of a site Ava may not act on is not read. */
+  sites: SitePolicy
+  /** The hosts of the frames left out so far, for the listing's note. */
+  left: string[]
+}
+
+/**
+ * What Ava may not act on, it does not read (docs/security.md, "Frames"): a frame of a blocked
+ * site, or of one outside a non-empty allow list, is left out of the listing (and so of the
+ * prompt); the screenshot blacks it out the same way (src/background/screenshot.ts).
+ */
+function mayRead(url: string, sites: SitePolicy): boolean {
+  if (!/^https?:/i.test(url)) return true
+  return domainAllowed(url, { allowDomains: sites.allow, denyDomains: sites.deny })
+}
+
+/** One line that says a frame was left out, and of which sites; '' when none was. */
+function leftOutNote(hosts: string[]): string {
+  if (!hosts.length) return ''
+  const unique = [...new Set(hosts)]
+  return `(${hosts.length === 1 ? 'A frame' : `${hosts.length} frames`} of ${unique.join(', ')} left out: Ava may not act on ${unique.length === 1 ? 'that site' : 'those sites'} (allowed and blocked sites).)\n`
+}
+
+const hostOfUrl = (url: string) => {
+  try {
+    return new URL(url).host || url.slice(0, 60)
+  } catch {
+    return url.slice(0, 60)
+  }
 }
 
 /** `snapshot`, read in frame `host`, with the frames it could not see into merged in. */
-async function fill(tabId: number, snapshot: PageSnapshot, host: number, frames: TabFrame[], request: string, ctx: FillCtx): Promise<{ snapshot: PageSnapshot; routes: FrameRoute[] }> {
+async function fill(tabId: number, whole: PageSnapshot, host: number, frames: TabFrame[], request: string, ctx: FillCtx): Promise<{ snapshot: PageSnapshot; routes: FrameRoute[] }> {
+  // Frames of a site Ava may not act on are neither asked nor listed: only the note says they were there.
+  const barred = whole.frames.filter((f) => f.status === 'cross_origin_restricted' && !mayRead(f.url, ctx.sites))
+  for (const f of barred) ctx.left.push(hostOfUrl(f.url))
+  const snapshot = barred.length ? { ...whole, frames: whole.frames.filter((f) => !barred.includes(f)) } : whole
   const restricted = new Set(snapshot.frames.filter((f) => f.status === 'cross_origin_restricted').map((f) => f.id))
   if (!restricted.size || ctx.depth >= kMaxFrameDepth || ctx.signal?.aborted) return { snapshot, routes: [] }
   // Ask the frames paired with the restricted entries by URL and order, and those nothing was

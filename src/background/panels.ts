@@ -194,6 +194,11 @@ export function watchPanels(): void {
         await sendToTab(tabId, 'bg→content:panel.live', { token }).catch(() => undefined)
       } else if (msg?.type === 'close' && accepted) {
         await sendToTab(tabId, 'bg→content:panel.close', {}).catch(() => undefined)
+      } else if (msg?.type === 'drawn' && accepted) {
+        // How the page drew the frame around the person's click, read in the page (src/content/host-drawn.ts).
+        const { at, x, y, id } = msg
+        const fault = Number.isFinite(at) && Number.isFinite(x) && Number.isFinite(y) ? await sendToTab(tabId, 'bg→content:panel.drawn', { token, at, x, y }, { frameId: 0 }).then((r) => r.fault, () => 'unanswered') : 'unanswered'
+        port.postMessage({ type: 'drawn', id, fault } satisfies PanelPortOut)
       }
     })
     port.onDisconnect.addListener(async () => {

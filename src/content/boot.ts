@@ -61,6 +61,7 @@ function boot(): void {
     launcher.panelGone(token)
     return { ok: true }
   })
+  handle('bg→content:panel.drawn', ['background'], ({ token, at, x, y }) => ({ fault: launcher.drawnFault(token, at, { x, y }) }))
   handle('bg→content:language', ['background'], ({ language }) => {
     launcher.setLanguage(language)
     return { ok: true as const }

@@ -1,5 +1,6 @@
 import { clampPosition, isDrag } from './gesture'
 import { keepOutSpot, panelBox, type Box, type Point } from './keep-out'
+import { watchHostDrawn, type DrawnFault, type HostDrawn } from './host-drawn'
 
 /**
  * The floating Ava button and the panel frame, inside a closed shadow root created from the
@@ -36,6 +37,12 @@ export interface Launcher {
   keepOut(target: Box): Promise<void>
   /** Hides the button and the panel while a screenshot is taken (docs/agent.md, "Screenshots"): the model sees the page, not Ava. */
   capturing(on: boolean): void
+  /**
+   * Why a click the panel that presented `token` took at `at` (epoch ms), at `point` in the frame,
+   * should not be acted on: the frame was not drawn plainly from 500 ms before it until now
+   * (src/content/host-drawn.ts); null when it was.
+   */
+  drawnFault(token: string, at: number, point: Point): DrawnFault | null
 }
 
 const kButtonSize = 52 // px, a comfortable touch target
@@ -167,6 +174,7 @@ export function createLauncher(opts: {
 
   let pos = clampPosition(innerWidth - kButtonSize - kMargin, innerHeight - kButtonSize - kMargin, kButtonSize, { width: innerWidth, height: innerHeight })
   let frame: HTMLIFrameElement | null = null
+  let drawnWatch: HostDrawn | null = null
   let token: string | null = null
   let live = false
   let isOpen = false
@@ -190,6 +198,8 @@ export function createLauncher(opts: {
 
   /** Throws the frame away; the next open builds a fresh one with a fresh token. */
   const dropFrame = () => {
+    drawnWatch?.stop()
+    drawnWatch = null
     frame?.remove()
     frame = null
     token = null
@@ -203,6 +213,7 @@ export function createLauncher(opts: {
     f.title = 'Ava assistant'
     f.setAttribute('allow', 'clipboard-write')
     frame = f
+    drawnWatch = watchHostDrawn(host, f)
     let loads = 0
     // Our panel loads once and never navigates itself: a second load is someone else's document.
     f.addEventListener('load', () => {
@@ -314,6 +325,10 @@ export function createLauncher(opts: {
     },
     panelGone(t) {
       if (frame && t === token) rebuild()
+    },
+    drawnFault(t, at, point) {
+      if (!frame || !drawnWatch || t !== token || !isOpen) return 'hidden'
+      return drawnWatch.faultSince(at, point)
     },
     capturing(on) {
       // Inside our closed root, where the page's guard on the host's style neither sees nor undoes it.

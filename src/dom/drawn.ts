@@ -6,6 +6,8 @@
  */
 import { visualOrder, type DrawnTarget } from '../core/gate/drawn'
 import { readGlyphs, readShapes } from '../core/risk/glyphs'
+import { kWords } from '../core/risk/lexicon'
+import { foldText, hasWords } from '../core/risk/text'
 import { deepContains, roleOf } from './locators'
 import { accessibleName, generatedText } from './observe/names'
 import { kAvaUiAttr, viewOf } from './executor/dom'
@@ -269,8 +271,98 @@ function roleOfDrawn(el: Element): string {
   return roleOf(el) || el.localName
 }
 
-/** `el` as it is drawn now. */
-export function drawnOf(el: Element): DrawnTarget {
+/** Text nodes read around a control for the words drawn beside it: a row's worth. */
+const kBesideNodes = 60
+/** How far from a control its label may be drawn: a gap in a row, a line above. */
+const kBesideGap = { x: 160, y: 40 }
+
+/** A control's own words say nothing on their own ("Go", "OK", "→"): what is drawn beside it says what it does. */
+function bare(name: string): boolean {
+  const folded = foldText(name)
+  if (!hasWords(folded)) return true
+  return folded.length <= 16 && (kWords.affirmative.test(folded) || kWords.submit.test(folded) || /^(go|next|ok|run|apply|do it|send|yes)$/.test(folded.trim()))
+}
+
+/**
+ * The words drawn next to `el` where a person sees them: the nearest text on the same line, left
+ * or right, or just above, among the text of its parent and grandparent (not its own). By the
+ * boxes the text is drawn in, not by DOM order, so flex `order`, `row-reverse` and absolute
+ * placement put the label where the person reads it. '' when nothing is drawn near.
+ */
+function besideOf(el: Element): string {
+  const doc = el.ownerDocument
+  const box = el.getBoundingClientRect()
+  const scope = el.parentElement?.parentElement ?? el.parentElement
+  if (!scope || typeof doc.createRange !== 'function' || box.width === 0) return ''
+  const walker = doc.createTreeWalker(scope, NodeFilter.SHOW_TEXT)
+  const range = doc.createRange()
+  let best = ''
+  let bestGap = Infinity
+  for (let n = walker.nextNode(), i = 0; n && i < kBesideNodes; n = walker.nextNode(), i++) {
+    if (!n.nodeValue?.trim() || el.contains(n) || n.parentElement?.closest(`[${kAvaUiAttr}], script, style`)) continue
+    range.selectNodeContents(n)
+    const r = range.getBoundingClientRect()
+    if (r.width === 0 || r.height === 0) continue
+    const sameLine = Math.min(r.bottom, box.bottom) - Math.max(r.top, box.top) >= Math.min(r.height, box.height) / 2
+    const gap = sameLine ? Math.max(r.left - box.right, box.left - r.right) : Math.min(r.right, box.right) > Math.max(r.left, box.left) && r.bottom <= box.top + 2 ? box.top - r.bottom : Infinity
+    const limit = sameLine ? kBesideGap.x : kBesideGap.y
+    if (gap < -2 || gap > limit || gap >= bestGap) continue
+    bestGap = gap
+    best = n.nodeValue
+  }
+  return squash(best)
+}
+
+/** Points of a drag's path read for what is drawn under them: its ends and a few between. */
+const kAlongSamples = 8
+
+/**
+ * What a person reads along a drag's `path` (page coordinates) from `el`, the knob: the slider's
+ * own name, the track (the nearest ancestor whose box holds the whole path) with the words drawn
+ * in it and beside it (its parent's: a label next to the track), and what is drawn under the path
+ * and where it ends. `unknown` when a picture Ava cannot read is all the track or its surroundings
+ * draw (a label only in the track's background image): then the drag is asked about.
+ */
+export function drawnAlong(el: Element, path: readonly { x: number; y: number }[]): { words: string; unknown: boolean } {
+  const V = viewOf(el)
+  const doc = el.ownerDocument
+  const pts = path.map((p) => ({ x: p.x - V.scrollX, y: p.y - V.scrollY }))
+  const parts: string[] = []
+  let unknown = false
+  const read = (n: Element) => {
+    const d = drawing(n)
+    parts.push(d.name)
+    if (d.painted) unknown = true
+  }
+  const slider = el.closest('[role=slider], input[type=range]') ?? el.querySelector('[role=slider], input[type=range]')
+  if (slider) parts.push(accessibleName(slider, 'slider'))
+  const holds = (n: Element) => {
+    const r = n.getBoundingClientRect()
+    return pts.every((p) => p.x >= r.left - 4 && p.x <= r.right + 4 && p.y >= r.top - 4 && p.y <= r.bottom + 4)
+  }
+  let track: Element | null = el.parentElement
+  while (track && track !== doc.body && !holds(track)) track = track.parentElement
+  if (track && track !== doc.body && track !== doc.documentElement) {
+    read(track)
+    if (track.parentElement && track.parentElement !== doc.body) read(track.parentElement)
+  }
+  if (typeof doc.elementFromPoint === 'function' && pts.length) {
+    const seen = new Set<Element>()
+    const sample = (p: { x: number; y: number }) => {
+      const hit = doc.elementFromPoint(p.x, p.y)
+      if (!hit || seen.has(hit) || hit === el || el.contains(hit) || hit.closest(`[${kAvaUiAttr}]`) || (track && hit.contains(track))) return
+      seen.add(hit)
+      read(hit)
+    }
+    const step = Math.max(1, Math.floor(pts.length / kAlongSamples))
+    for (let i = 0; i < pts.length; i += step) sample(pts[i])
+    sample(pts[pts.length - 1])
+  }
+  return { words: squash([...new Set(parts.map((w) => w.trim()).filter(Boolean))].join(' ')), unknown }
+}
+
+/** `el` as it is drawn now; for a drag, with what is drawn along its `path` (page coordinates). */
+export function drawnOf(el: Element, path?: readonly { x: number; y: number }[]): DrawnTarget {
   const doc = el.ownerDocument
   const role = roleOfDrawn(el)
   const drawn = drawing(el)
@@ -278,8 +370,18 @@ export function drawnOf(el: Element): DrawnTarget {
   const said = saidOf(el)
   if (said && said !== d.name) d.said = said
   const cover = coverOf(el)
-  // It names itself in words (its text at size 0 counts: that is the name a step is judged by).
-  let painted = drawn.painted && !!(said || d.name || accessibleName(el, role))
+  // A picture Ava cannot read is unknown, named or not: a canvas with no name is not harmless,
+  // it is a picture whose words nobody told Ava (a point on "Erase all my data" drawn in it).
+  let painted = drawn.painted
+  if (bare(d.name || said)) {
+    const beside = besideOf(el)
+    if (beside) d.beside = beside
+  }
+  if (path?.length) {
+    const along = drawnAlong(el, path)
+    if (along.words) d.along = along.words
+    painted ||= along.unknown
+  }
   if (cover) {
     const over = drawing(cover)
     d.covered = over.name || `(${cover.localName})`

@@ -93,6 +93,8 @@ export interface Protocol {
   'bg→content:panel.live': { req: { token: string }; res: { ok: boolean } }
   /** The paired panel document went away (navigated, removed): the frame must not be shown again. */
   'bg→content:panel.gone': { req: { token: string }; res: { ok: boolean } }
+  /** The panel took a click at `at` (epoch ms), at (x, y) in its frame: how was the frame drawn since 500 ms before? `fault` null: plainly. */
+  'bg→content:panel.drawn': { req: { token: string; at: number; x: number; y: number }; res: { fault: string | null } }
   /** The person picked another language in Ava's options: the launcher's name follows. */
   'bg→content:language': { req: { language: LanguagePref }; res: { ok: true } }
   /** The panel asked to be hidden (its ✕ or Escape). */
@@ -288,8 +290,8 @@ export type Reply<N extends MessageName = MessageName> = { ok: true; res: Res<N>
  * passes through the page.
  */
 export const kPanelPortName = 'ava-panel'
-export type PanelPortIn = { type: 'hello'; token: string; childOfTop: boolean } | { type: 'close' }
-export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'focusTaken' } | { type: 'pageDpr'; dpr: number } | { type: 'event'; event: RunEvent; seq: number }
+export type PanelPortIn = { type: 'hello'; token: string; childOfTop: boolean } | { type: 'close' } | { type: 'drawn'; id: number; at: number; x: number; y: number }
+export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'focusTaken' } | { type: 'pageDpr'; dpr: number } | { type: 'event'; event: RunEvent; seq: number } | { type: 'drawn'; id: number; fault: string | null }
 
 /** A saved flow as the panel lists it (src/background/recorder.ts listFlows). */
 export interface FlowSummary {

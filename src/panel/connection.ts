@@ -18,6 +18,11 @@ export interface Connection {
 const kReconnectMs = 200 // the worker restarts within this; sooner would only spin
 
 let port: Runtime.Port | null = null
+/** Clicks waiting for the page's word on how it drew the frame (`askDrawn`), by id. */
+const drawnAsks = new Map<number, (fault: string | null) => void>()
+let drawnSeq = 0
+/** An answer slower than this is no answer: the page's thread may be kept busy on purpose. */
+const kDrawnAnswerMs = 1_500
 
 export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onFocus(): void; onFocusTaken?(): void; onPageDpr?(dpr: number): void; onReconnect(): void }): Connection {
   let closed = false
@@ -42,6 +47,7 @@ export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onF
       else if (msg.type === 'focus') handlers.onFocus()
       else if (msg.type === 'focusTaken') handlers.onFocusTaken?.()
       else if (msg.type === 'pageDpr') handlers.onPageDpr?.(msg.dpr)
+      else if (msg.type === 'drawn') drawnAsks.get(msg.id)?.(msg.fault)
       else if (msg.type === 'event') handlers.onEvent(msg.event, msg.seq)
     })
     p.onDisconnect.addListener(() => {
@@ -60,6 +66,27 @@ export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onF
       port?.disconnect()
     },
   }
+}
+
+/**
+ * How the page drew this frame from 500 ms before a click until now, read in the page by the boot
+ * script (src/content/host-drawn.ts): null when plainly; else why not. No port, or no answer in
+ * time, is `unanswered`: a click nobody can vouch for is not taken.
+ */
+export function askDrawn(at: number, x: number, y: number): Promise<string | null> {
+  const p = port
+  if (!p) return Promise.resolve('unanswered')
+  const id = ++drawnSeq
+  return new Promise((resolve) => {
+    const done = (fault: string | null) => {
+      clearTimeout(timer)
+      drawnAsks.delete(id)
+      resolve(fault)
+    }
+    const timer = setTimeout(() => done('unanswered'), kDrawnAnswerMs)
+    drawnAsks.set(id, done)
+    p.postMessage({ type: 'drawn', id, at, x, y } satisfies PanelPortIn)
+  })
 }
 
 /** Asks the boot script, through the background, to hide this frame. */

@@ -23,6 +23,17 @@ export interface DrawnTarget {
   /** The text of a layer drawn over the element's click point (an overlay shows this, not `name`). */
   covered?: string
   /**
+   * A drag's: what a person reads along its path and where it ends — the slider's label, its
+   * track's words and those beside it, what is drawn under the path (src/dom/drawn.ts `drawnAlong`).
+   */
+  along?: string
+  /**
+   * For a control that draws no words of its own, or only bare ones ("Go", "OK", "→"): the words a
+   * person sees next to it, found where they are drawn (flex `order`, reversed rows and absolute
+   * placement move them away from their place in the DOM; src/dom/drawn.ts `besideOf`).
+   */
+  beside?: string
+  /**
    * A picture Ava cannot read (a canvas, a raster or remote image, a counter style of the page's
    * own it cannot see) is drawn on or over an element that names itself in words: the screen may
    * say something else than `name`.
@@ -44,19 +55,23 @@ export function sameDrawn(a: DrawnTarget, b: DrawnTarget): boolean {
 }
 
 function drawnKey(d: DrawnTarget): string {
-  return JSON.stringify([d.role, d.name, d.said ?? '', d.covered ?? '', d.painted ?? false, d.frame, d.href ?? '', d.form?.action ?? '', d.form?.method ?? '', d.download?.name ?? '', d.download?.url ?? ''])
+  return JSON.stringify([d.role, d.name, d.said ?? '', d.covered ?? '', d.along ?? '', d.beside ?? '', d.painted ?? false, d.frame, d.href ?? '', d.form?.action ?? '', d.form?.method ?? '', d.download?.name ?? '', d.download?.url ?? ''])
 }
 
-/** The words a risk check reads off a drawn element: what it says, and what is drawn over it. */
+/** The words a risk check reads off a drawn element: what it says, what is drawn over it, and a drag's path. */
 export function drawnWords(d: DrawnTarget): string {
-  return [d.name, d.covered].filter(Boolean).join(' ')
+  return [d.name, d.covered, d.along, d.beside].filter(Boolean).join(' ')
 }
 
 /** How the question names the element: what the person reads, then what covers it. */
 export function drawnLabel(d: DrawnTarget, max = 80): string {
   const name = d.name.length > max ? `${d.name.slice(0, max - 1)}…` : d.name
   const covered = d.covered ? (d.covered.length > max ? `${d.covered.slice(0, max - 1)}…` : d.covered) : ''
-  return covered && covered !== name ? `${name || d.role} (drawn over by “${covered}”)` : name || d.role
+  let shown = covered && covered !== name ? `${name || d.role} (drawn over by “${covered}”)` : name || d.role
+  if (d.beside) shown += ` (beside “${d.beside.length > max ? `${d.beside.slice(0, max - 1)}…` : d.beside}”)`
+  if (!d.along) return shown
+  const along = d.along.length > max ? `${d.along.slice(0, max - 1)}…` : d.along
+  return `${shown} (dragged along “${along}”)`
 }
 
 /** Bidi format characters: embeddings, overrides, isolates and marks. */

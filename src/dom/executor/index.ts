@@ -100,14 +100,16 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
   }
 }
 
-/** Actions that may take a re-rendered control's stand-in: they act on nothing but the view. */
-const kMayTakeStandIn = new Set<DomActionName>(['click', 'press', 'hover', 'scroll'])
-
-/** Whether a step changes the page's state: anything but a plain click or key, or one that submits or is risky. */
+/**
+ * Whether a step changes the page's state, by its descriptor (core/vocabulary.ts): a look never
+ * does; typing, picking or checking always does; a click or key does when it submits a form or
+ * the risk reading finds it risky in any category.
+ */
 function changesState(el: Element, action: DomActionName): boolean {
-  if (!kMayTakeStandIn.has(action)) return true
-  if (action !== 'click' && action !== 'press') return false
-  const facts = riskFactsOf(el, action)
+  const gate = domAction(action).gate
+  if (!gate.changes) return false
+  if (!gate.risk) return true
+  const facts = riskFactsOf(el, gate.risk)
   return !!facts.form || findRisks(facts).length > 0
 }
 

@@ -121,19 +121,23 @@ function createBindings(): Bindings {
   }
 }
 
+/** A drag's path (page coordinates): a drag is judged by what is drawn along it (src/dom/drawn.ts `drawnAlong`). */
+type Path = readonly { x: number; y: number }[] | undefined
+
 /** Scrolled to where a person would see it, so what is drawn over it is what the click meets. */
-function drawnInView(el: Element): DrawnTarget {
+function drawnInView(el: Element, path?: Path): DrawnTarget {
   const r = el.getBoundingClientRect()
   const view = el.ownerDocument.defaultView
-  if (view && (r.bottom < 0 || r.right < 0 || r.top > view.innerHeight || r.left > view.innerWidth)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
-  return drawnOf(el)
+  // A drag's path is in page coordinates, read where the page stands: the knob is not scrolled away from it.
+  if (!path && view && (r.bottom < 0 || r.right < 0 || r.top > view.innerHeight || r.left > view.innerWidth)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
+  return drawnOf(el, path)
 }
 
-function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, bindings: Bindings, key?: string, files?: UploadFile[]): Gate {
+function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, bindings: Bindings, key?: string, files?: UploadFile[], path?: Path): Gate {
   const confirm: RiskCategory[] = asked ?? []
   // `nav`, when the caller has already worked out where the step would go.
   return (el, action, nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null) => {
-    const ask = (out: ExecFailure, drawn = drawnInView(el)): ExecFailure => ({ ...out, drawn, handle: bindings.bind(el, drawn) })
+    const ask = (out: ExecFailure, drawn = drawnInView(el, path)): ExecFailure => ({ ...out, drawn, handle: bindings.bind(el, drawn) })
     // Where the step acts (src/dom/step-place.ts): the element's frame against the lists and the
     // run's site, an attached file going to another site, a program's download. A question binds
     // the yes to this element like every other.
@@ -146,8 +150,8 @@ function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, binding
     if (sent?.form?.method === 'get' && formCarriesSecret(el)) return fail('BLOCKED', 'This form would put a saved secret into the page address (it sends by GET), so Ava does not send it. Send it yourself if you trust the site.')
     const as = riskReadAs(action)
     if (!as || !confirm.length) return null
-    // Judged as drawn: generated content, bidi order, SVG text, what covers it (issue 25 §3).
-    const drawn = drawnInView(el)
+    // Judged as drawn: generated content, bidi order, SVG text, what covers it, a drag's path (issue 25 §3).
+    const drawn = drawnInView(el, action === 'drag' ? path : undefined)
     const risk = riskOf(el, as, confirm, drawn)
     if (risk && confirm.includes(risk.category)) return ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn)
     // A picture Ava cannot read is drawn on or over it: what the person sees may not be its name.
@@ -160,9 +164,9 @@ function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, binding
  * element the yes was bound to, drawn the same way (a change asks again), the site lists still
  * applied. `recheck` is the second look during the click, after the pointer events.
  */
-function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: UploadFile[]): { bound: Element | null; unbound: ExecFailure | null; check: Gate; recheck: (el: Element) => string | null } {
+function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: UploadFile[], path?: Path): { bound: Element | null; unbound: ExecFailure | null; check: Gate; recheck: (el: Element) => string | null } {
   // A fresh judgement asks whatever the person said before (a changed element is a new question).
-  const fresh = gateOf({ ...gate, confirmed: false }, bindings, key, files)
+  const fresh = gateOf({ ...gate, confirmed: false }, bindings, key, files, path)
   const judged = new WeakMap<Element, DrawnTarget>()
   let judgedAction: PageAction['action'] | null = null
   const changed = (el: Element, action: PageAction['action'], now: DrawnTarget): ExecFailure => {
@@ -174,19 +178,19 @@ function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: Up
   if (gate.confirmed) {
     const held = bindings.take(gate.bound)
     if (!held) return { bound: null, unbound: fail('NOT_ACTIONABLE', 'The element you allowed has left the page or was never bound to your answer; Ava did not act on anything in its place.', { reason: 'unbound' }), check: () => null, recheck: () => null }
-    const sitesOnly = gateOf({ ...gate, confirm: [], confirmed: true }, bindings, key, files)
+    const sitesOnly = gateOf({ ...gate, confirm: [], confirmed: true }, bindings, key, files, path)
     return {
       bound: held.el,
       unbound: null,
       check(el, action, nav) {
         if (el !== held.el) return fail('NOT_ACTIONABLE', 'The step reached another element than the one you allowed; Ava did not act on it.', { reason: 'unbound' })
-        const now = drawnInView(el)
+        const now = drawnInView(el, path)
         if (!sameDrawn(now, held.drawn)) return changed(el, action, now)
         return nav === undefined ? sitesOnly(el, action) : sitesOnly(el, action, nav)
       },
       recheck(el) {
         if (el !== held.el) return 'The element you allowed was replaced at the moment of the click; nothing was clicked.'
-        const now = drawnOf(el)
+        const now = drawnOf(el, path)
         return sameDrawn(now, held.drawn) ? null : `The element you allowed changed at the moment of the click (it now reads “${drawnLabel(now)}”); nothing was clicked.`
       },
     }
@@ -230,7 +234,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
   }
 
   async function act({ step, timeoutMs, secretSites, describe: describing, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
-    const judge = stepGateOf(gate, bindings, step.key, step.files)
+    const judge = stepGateOf(gate, bindings, step.key, step.files, step.action === 'drag' ? step.path : undefined)
     if (judge.unbound) return judge.unbound
     let secretField = false
     // A saved secret goes only into a field whose own document is on a site it is bound to
