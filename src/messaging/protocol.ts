@@ -44,8 +44,8 @@ export interface Protocol {
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
   /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
   'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
-  /** The person's answer to the model's question (an `ask` step): their words, or Continue with none. */
-  'panel→bg:run.answer': { req: { runId: string; text?: string; continued?: boolean }; res: { ok: boolean; reason?: 'closed' | 'empty' } }
+  /** The person's answer to the model's question (an `ask` step): their words, a choice picked with its button, or Continue with none. */
+  'panel→bg:run.answer': { req: { runId: string; text?: string; picked?: boolean; continued?: boolean }; res: { ok: boolean; reason?: 'closed' | 'empty' } }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
   'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string } }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }

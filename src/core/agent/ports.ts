@@ -144,8 +144,8 @@ export interface AskPort {
   answer?(question: { runId: string; cardId: string }, signal: AbortSignal): Promise<PersonAnswer>
 }
 
-/** What the person said to an `ask`: their own words (or the choice they picked), or Continue with none. */
-export type PersonAnswer = { text: string } | { continued: true }
+/** What the person said to an `ask`: their own words, a choice they picked with its button (`picked`), or Continue with none. */
+export type PersonAnswer = { text: string; picked?: boolean } | { continued: true }
 
 export interface SecretsPort {
   /** The vault: secret name → value. Read only when a step is about to run. */

@@ -23,7 +23,7 @@ import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMs
 import type { Msg } from '../chat'
 import { navigationRefusal } from '../offsite'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, unboundOn } from './secrets'
-import { plainSecrets, vaultNamesIn } from './redact'
+import { plainSecrets, redactDeep, vaultNamesIn } from './redact'
 import { packQuestion } from '../registry/capabilities'
 import { needsReview, provenanceOf, reviewQuestion } from './provenance'
 import type { CacheEntry } from '../instruction/cache-entry'
@@ -689,12 +689,17 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
   return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites }
 }
 
+/** What no page text may carry out of the run: every vault value, and what this run typed. */
+async function hiddenOf(run: Run): Promise<string[]> {
+  return [...run.typed, ...Object.values(await run.ports.secrets.vault().catch(() => ({})))]
+}
+
 /**
  * The page as read, with every saved secret cut out of it in any shape (redact.ts): a page may
  * echo what was typed into it, spaced out or reversed, or show a vault value it holds.
  */
 async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
-  const hidden = [...run.typed, ...Object.values(await run.ports.secrets.vault().catch(() => ({})))]
+  const hidden = await hiddenOf(run)
   if (!hidden.length) return page
   const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, hidden)) }))
   return { url: redactText(page.url, hidden), title: redactText(page.title, hidden), listing: redactText(page.listing, hidden), ...(intents ? { intents } : {}) }
@@ -904,7 +909,11 @@ async function awaitAnswer(run: Run, pending: NonNullable<RunState['pendingAsk']
   await setStatus(run, 'running')
   const shown = view ?? run.steps[pending.step]
   if (shown) await show(run, { ...shown, status: 'ok', msg: text ? stepResult('answered', { answer: text }) : stepResult('continued') })
-  return { question: pending.question, ...(text ? { answer: text } : {}) }
+  // A pick is a pick only of what was offered; any other text is the person's own.
+  const picked = 'picked' in answer && !!answer.picked && !!text && !!pending.choices?.includes(text)
+  // [trust] Every plan is written with the page in front of the model, so its question and choices
+  // may be the page's words: they come back framed, and only what the person typed is theirs (prompt.ts describeAnswer).
+  return { question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), ...(text ? { answer: text } : {}), ...(picked ? { picked } : {}), pageRead: true }
 }
 
 /**
@@ -922,6 +931,8 @@ async function runCollect(run: Run, view: StepView, ins: Instruction): Promise<{
   const target = targetOf(ins.params)
   const session = `${state.id}:${view.index}:${ports.clock.now()}`
   let failure: ExecFailure | undefined
+  // [trust] What a feed holds is page text like the listing: a page's echo of a secret, in any shape, is cut out of each item (redact.ts).
+  const hidden = await hiddenOf(run)
   const result = await collectItems({
     limit,
     signal,
@@ -932,7 +943,7 @@ async function runCollect(run: Run, view: StepView, ins: Instruction): Promise<{
         failure = r
         return { items: [], moved: false, container: '' }
       }
-      return r as Exclude<typeof r, ExecFailure>
+      return redactDeep(r as Exclude<typeof r, ExecFailure>, hidden)
     },
     onProgress: (n) => void show(run, { ...view, status: 'running', msg: stepResult('collecting', { n, limit }) }),
   })
