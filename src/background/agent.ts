@@ -195,7 +195,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         return out.ok ? out.round : out
       },
       url: (tab) => tabUrl(tab),
-      screenshot: (tab, signal) => captureMarked(tab, settings, signal),
+      screenshot: (tab, signal, typed) => captureMarked(tab, settings, signal, typed),
     },
     actions: {
       relevant: async (request) => relevantActions(request, undefined, await tabUrl(tabId)),

@@ -81,7 +81,7 @@ export interface PagePort {
    * A marked screenshot of the tab (docs/agent.md, "Screenshots"), or why none was taken; absent
    * where nothing can capture (`ava run`). Only asked for a profile whose model sees images.
    */
-  screenshot?(tabId: number, signal: AbortSignal): Promise<Screenshot | ShotSkipped>
+  screenshot?(tabId: number, signal: AbortSignal, typed?: { values: string[]; at?: number }): Promise<Screenshot | ShotSkipped>
 }
 
 /** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */

@@ -153,6 +153,8 @@ interface Run {
   used: number
   /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
   typed: string[]
+  /** When the first of them was typed (the clock's ms): a picture loaded or drawn since may show it. */
+  typedAt?: number
   /** …and their names, for a question about a form that would carry them to another site. */
   typedNames: string[]
   /** Time spent waiting for the person's answers, so a step's duration is the page's, not their pause. */
@@ -347,11 +349,13 @@ async function screenshotFor(run: Run, first: boolean): Promise<Screenshot | { n
   if (!sees(run) || !wantsScreenshot({ first, asked: !!state.shotAsked, poor: !!state.shotPoor })) return {}
   const asked = !!state.shotAsked
   state.shotAsked = false
-  const shot = await ports.page.screenshot!(state.tabId, signal).catch((e): ShotSkipped => ({ skipped: 'failed', detail: String((e as Error)?.message ?? e) }))
+  // [privacy] The secrets typed so far are blacked out wherever the page draws them again (docs/security.md, "Pictures").
+  const typed = { values: run.typed, ...(run.typedAt !== undefined ? { at: run.typedAt } : {}) }
+  const shot = await ports.page.screenshot!(state.tabId, signal, typed).catch((e): ShotSkipped => ({ skipped: 'failed', detail: String((e as Error)?.message ?? e) }))
   if ('skipped' in shot) {
     state.shotPoor = false
-    const why = shot.skipped === 'off' ? 'screenshots are off for this site' : shot.skipped === 'hidden' ? 'the tab is not the one shown in its window' : 'the capture failed'
-    return asked ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` } : {}
+    const why = shot.skipped === 'off' ? 'screenshots are off for this site' : shot.skipped === 'hidden' ? 'the tab is not the one shown in its window' : shot.skipped === 'secret' ? `a secret typed on this page could be drawn where Ava cannot black it out (${shot.detail ?? 'unknown'}), so the picture was not sent` : 'the capture failed'
+    return asked || shot.skipped === 'secret' ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` } : {}
   }
   state.shot = shot.frame
   state.shotPoor = shot.poor.length > 0
@@ -610,6 +614,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : ins.action_type === 'collect' ? await runCollect(run, view, ins) : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
+    run.typedAt ??= t0 // from before the step: a page may draw what it got while it is typed
     run.typedNames.push(...vaultNamesIn(secrets.join('\n'), await ports.secrets.vault().catch(() => ({}))))
   }
   const durationMs = Math.round(ports.clock.now() - t0 - ((run.askedMs ?? 0) - asked0))
