@@ -120,7 +120,7 @@ export function secretDrawings(hide: readonly string[], since?: number): SecretD
     if (deepQuerySelectorAll('video').some(big)) unsure.add('video')
     const late = (el: Element) => {
       const src = (el as HTMLImageElement).currentSrc || el.getAttribute('src') || el.getAttribute('href') || el.getAttribute('xlink:href') || el.getAttribute('data') || ''
-      let url = src
+      let url: string
       try {
         url = new URL(src, el.ownerDocument.baseURI).href
       } catch {
