@@ -152,7 +152,8 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
     for (const [tabId, r] of live) {
       if (r !== me) continue
       live.delete(tabId)
-      void releaseTab(tabId).catch(() => undefined)
+      // A new run in this tab may have started meanwhile: its guard stays (background/offsite.ts).
+      void releaseTab(tabId, () => live.has(tabId)).catch(() => undefined)
     }
   })
 }
