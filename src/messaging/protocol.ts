@@ -60,7 +60,8 @@ export interface Protocol {
   'options→bg:settings.export': { req: { includeSecrets?: boolean }; res: { json: string } }
   /** `keysDropped`: profiles whose stored key was not kept because the file changed their endpoint. */
   /** `safetyKept`: what the file would have loosened in `safety`, kept as stored (core/settings.ts mergeSafety). */
-  'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings; keysDropped: KeyDropped[]; safetyKept?: SafetyKept } }
+  /** `accept`: the person was shown what the same file would loosen (`safetyKept`) and said yes to it. */
+  'options→bg:settings.import': { req: { json: string; accept?: boolean }; res: { settings: PublicSettings; keysDropped: KeyDropped[]; safetyKept?: SafetyKept } }
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
   /**
    * The run in the popup's active tab, and Stop for it: a path no page can block, for when the page
