@@ -3,7 +3,7 @@ import type { RepairRequest } from '../flows/replay'
 import type { Intent } from '../page/snapshot'
 import { formatSize, type AttachmentInfo } from './attachments'
 import { kVisionRules } from './vision'
-import { foldChar } from '../risk/text'
+import { foldChar, foldLetters, foldText } from '../risk/text'
 
 /**
  * The planner's prompt. The rules are seed 001 §2.1; the loop contract (results of the last
@@ -88,17 +88,17 @@ const kAsciiDelimiter = new RegExp([...kDelimiterWord].join('[^a-z0-9]*'), 'i')
  */
 export function neutraliseDelimiters(text: string): string {
   if (!kNotPlainAscii.test(text) && !kAsciiDelimiter.test(text)) return text
+  // The whole text folded at once (native, fast) says whether the name can be there at all; the
+  // character-by-character fold below, which keeps where each letter came from, runs only then.
+  if (!foldText(text).replace(/[^\p{L}\p{N}]/gu, '').includes(kDelimiterWord)) return text
   const chars = [...text]
   let letters = ''
   const at: number[] = []
   for (const [i, ch] of chars.entries()) {
-    for (const c of foldChar(ch)) {
-      if (/[\p{L}\p{N}]/u.test(c)) {
-        letters += c
-        // One entry per UTF-16 unit, as `indexOf` counts (an astral letter is two).
-        for (let u = 0; u < c.length; u++) at.push(i)
-      }
-    }
+    const f = foldLetters(ch)
+    letters += f
+    // One entry per UTF-16 unit, as `indexOf` counts (an astral letter is two).
+    for (let u = 0; u < f.length; u++) at.push(i)
   }
   const tagPart = (ch: string) => kTagPart.test(foldChar(ch) || ' ') && !/[\r\n]/.test(ch)
   // Invisible characters around a tag are kept: they draw nothing, and text beside them may be marked with them.

@@ -11,7 +11,7 @@
  * cache (run.ts `unechoed`, `redactText`), on a step's value to bind a plainly written vault value
  * to its sites (`vaultNamesIn`, run.ts `prepare`), and by the page channel (`secretSitesOf`).
  */
-import { foldChar } from '../risk/text'
+import { foldLetters, foldText } from '../risk/text'
 
 /** Values shorter than this are matched only whole: one or two characters are inside every word. */
 export const kMinWholeChars = 3
@@ -42,14 +42,10 @@ function fold(text: string): Folded {
     // As a reader sees it (core/risk/text.ts): full-width and compatibility forms ("７" → "7"),
     // case, accents, and Cyrillic/Greek look-alikes ("рasswоrd" with a Cyrillic р and о) folded;
     // zero-width and bidi characters are nothing.
-    const f = foldChar(ch)
-    for (const c of f) {
-      if (/[\p{L}\p{N}]/u.test(c)) {
-        chars += c
-        // One entry per UTF-16 unit of `chars`, so an index `indexOf` gives is an index here too.
-        for (let u = 0; u < c.length; u++) at.push(i)
-      }
-    }
+    const f = foldLetters(ch)
+    chars += f
+    // One entry per UTF-16 unit of `chars`, so an index `indexOf` gives is an index here too.
+    for (let u = 0; u < f.length; u++) at.push(i)
     i += ch.length
   }
   return { chars, at }
@@ -78,12 +74,17 @@ function shapesOf(value: string): string[] {
 
 /** Spans of `text` (start, end, which value) where a shape of one of `values` appears. */
 function spansOf(text: string, values: readonly string[]): [number, number, number][] {
+  // The whole text folded at once says whether any shape can be there; only then is it folded
+  // character by character, keeping where each letter came from.
+  const quick = foldText(text).replace(/[^\p{L}\p{N}]/gu, '')
+  const shapes = values.map((v) => shapesOf(v))
+  if (!values.some((v, k) => (v.length >= kMinWholeChars && text.includes(v)) || shapes[k].some((s) => quick.includes(s)))) return []
   const folded = fold(text)
   const spans: [number, number, number][] = []
   for (const [k, v] of values.entries()) {
     // The value as written, too: one of punctuation alone has no letters or digits to fold.
     if (v.length >= kMinWholeChars) for (let i = text.indexOf(v); i >= 0; i = text.indexOf(v, i + 1)) spans.push([i, i + v.length, k])
-    for (const shape of shapesOf(v)) {
+    for (const shape of shapes[k]) {
       for (let i = folded.chars.indexOf(shape); i >= 0; i = folded.chars.indexOf(shape, i + 1)) {
         const last = i + shape.length - 1
         const endAt = folded.at[last]

@@ -49,6 +49,18 @@ export function foldChar(ch: string): string {
 }
 
 const kFolded = new Map<string, string>()
+const kLetters = new Map<string, string>()
+
+/** `foldChar` keeping only letters and digits: what the secret redactor and the delimiter neutraliser compare. */
+export function foldLetters(ch: string): string {
+  const known = kLetters.get(ch)
+  if (known !== undefined) return known
+  let f = ''
+  for (const c of foldChar(ch)) if (/[\p{L}\p{N}]/u.test(c)) f += c
+  if (kLetters.size >= kMaxFolded) kLetters.clear()
+  kLetters.set(ch, f)
+  return f
+}
 const kMaxFolded = 8_192
 
 function foldOne(ch: string): string {
