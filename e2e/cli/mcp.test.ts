@@ -168,6 +168,19 @@ test('a page that shows back a typed secret is read with the placeholder, and ca
   expect(hostile.text).toContain('zq-label-override')
 })
 
+test('a page that echoes a typed secret spaced, in look-alike letters, full-width or reversed is read with the placeholder each time', async () => {
+  // (The listing keeps the spaced, look-alike and wide lines; each holds the placeholder, and no line holds the password reversed.)
+  await call('ava_navigate', { url: `${site.url}/hostile/echo-spelled.html` })
+  const typed = await call('ava_page_act', { instructions: [{ action_type: 'input', fallback_selector: '#name', semantic_locator: 'Display name', value: '${secret:ACME_PASSWORD}' }] })
+  expect(typed.isError, typed.text).toBe(false)
+  const page = await call('ava_page_read')
+  for (const label of ['Spaced:', 'Look-alike:', 'Wide:']) expect(page.text).toMatch(new RegExp(`${label} \\$\\{secret:ACME_PASSWORD\\}`))
+  // What a reader makes of the text: nothing of the password, in any of these spellings.
+  const letters = page.text.normalize('NFKC').toLowerCase().replace(/[\u0430\u0435\u043e]/g, (c) => ({ '\u0430': 'a', '\u0435': 'e', '\u043e': 'o' })[c]!).replace(/[^a-z]/g, '')
+  expect(letters).not.toContain(kPassword)
+  expect(letters).not.toContain([...kPassword].reverse().join(''))
+})
+
 test('no tool result holds the saved secret', () => {
   expect(seen.length).toBeGreaterThan(15)
   for (const text of seen) expect(text).not.toContain(kPassword)

@@ -39,7 +39,19 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
     if (url.pathname.startsWith('/files/')) {
       const name = url.searchParams.get('name') ?? 'file'
       const as = url.searchParams.get('as')
-      res.writeHead(200, { 'content-type': url.searchParams.get('type') ?? 'application/octet-stream', ...(as ? { 'content-disposition': `${as}; filename="${name}"` } : {}) }).end('MZ file body')
+      // `cd=<header>`: the Content-Disposition exactly as given (an encoded name: e2e/agent/served-names.test.ts).
+      const cd = url.searchParams.get('cd')
+      res.writeHead(200, { 'content-type': url.searchParams.get('type') ?? 'application/octet-stream', ...(cd ? { 'content-disposition': cd } : as ? { 'content-disposition': `${as}; filename="${name}"` } : {}) }).end('MZ file body')
+      return
+    }
+    // `/redirect?to=<path>`: a 302 to another address of this server (a download that ends on a program's path).
+    if (url.pathname === '/redirect') {
+      res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end()
+      return
+    }
+    // `/dl/<name>`: a file sent as octet-stream with no name: the browser names it after the address.
+    if (url.pathname.startsWith('/dl/')) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('MZ file body')
       return
     }
     if (url.pathname === '/' ) {

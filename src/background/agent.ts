@@ -152,7 +152,8 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
     for (const [tabId, r] of live) {
       if (r !== me) continue
       live.delete(tabId)
-      void releaseTab(tabId).catch(() => undefined)
+      // A new run in this tab may have started meanwhile: its guard stays (background/offsite.ts).
+      void releaseTab(tabId, () => live.has(tabId)).catch(() => undefined)
     }
   })
 }
@@ -195,7 +196,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         return out.ok ? out.round : out
       },
       url: (tab) => tabUrl(tab),
-      screenshot: (tab, signal) => captureMarked(tab, settings, signal),
+      screenshot: (tab, signal, typed) => captureMarked(tab, settings, signal, typed),
     },
     actions: {
       relevant: async (request) => relevantActions(request, undefined, await tabUrl(tabId)),

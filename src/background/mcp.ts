@@ -14,6 +14,7 @@ import { runStore, tabStore } from '../storage/conversation'
 import { mcpClientsStore } from '../storage/mcp'
 import { settingsStore } from '../storage/settings'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
+import { redactDeep } from '../core/agent/redact'
 import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel, questions } from './questions'
@@ -150,7 +151,9 @@ async function onRequest(m: BridgeRequest | { kind: 'server'; connected?: boolea
   }
   if (typeof (m as { id?: unknown }).id !== 'number') return
   try {
-    reply(m.id, await handle(m))
+    // What goes back to the client is cut as a prompt is: a page's echo of a vault value, in any
+    // shape, stays in the tab (src/core/agent/redact.ts).
+    reply(m.id, redactDeep(await handle(m), Object.values(await vaultStore.get().catch(() => ({})))))
   } catch (e) {
     reply(m.id, { ok: false, code: (e as { code?: string }).code ?? 'FAILED', message: (e as Error).message ?? String(e) })
   }

@@ -11,10 +11,25 @@ import { blockedBy, gateMessage, gateRuleIds, gateRules, ruleDomain, type GateRu
  *
  * The rules are the state: a worker that restarted finds a tab's rules by their `tabIds`, and
  * their kinds by their ids (core/offsite.ts gateRuleIds), without remembering anything.
+ *
+ * Every change is a read of the rules, then a write by slot ids; two at once would each read the
+ * other's slot as free, or remove ids a new run has just been given. So the changes run one after
+ * another (`serial`), each reading the rules as the last one left them: a run's rules are in place
+ * from its first step until it ends, whatever other runs, stale cleanups and closed tabs do
+ * (docs/security.md, "Leaving the site").
  */
 
 const dnr = () => browser.declarativeNetRequest
 const kKinds = gateRuleIds(0).length
+
+let queue: Promise<unknown> = Promise.resolve()
+
+/** Runs `change` after every change asked for before it; a failed change does not stop the next. */
+function serial<T>(change: () => Promise<T>): Promise<T> {
+  const next = queue.then(change, change)
+  queue = next.catch(() => undefined)
+  return next
+}
 
 async function allRules(): Promise<GateRule[]> {
   return (await dnr().getSessionRules()) as unknown as GateRule[]
@@ -36,33 +51,49 @@ async function write(slot: number, rules: GateRule[]): Promise<void> {
 }
 
 /** Guards `tabId` for a run on `gate.site`; replaces whatever guarded it before. */
-export async function guardTab(tabId: number, gate: TabGate): Promise<void> {
-  const { slot } = await slotOf(tabId)
-  await write(slot, gateRules(tabId, gate, slot))
+export function guardTab(tabId: number, gate: TabGate): Promise<void> {
+  return serial(async () => {
+    const { slot } = await slotOf(tabId)
+    await write(slot, gateRules(tabId, gate, slot))
+  })
 }
 
 /** The person said yes to a step that goes to `host` (or the run's own `navigate` does): let it load. */
-export async function allowDomain(tabId: number, host: string): Promise<void> {
-  const domain = ruleDomain(host.replace(/:\d+$/, ''), { site: true })
-  const { slot, rules } = await slotOf(tabId)
-  const cross = rules.find((r) => r.id === gateRuleIds(slot)[2])
-  const excluded = cross?.condition.excludedRequestDomains
-  if (!domain || !cross || !excluded || excluded.includes(domain)) return
-  cross.condition.excludedRequestDomains = [...excluded, domain]
-  await write(slot, rules)
+export function allowDomain(tabId: number, host: string): Promise<void> {
+  return serial(async () => {
+    const domain = ruleDomain(host.replace(/:\d+$/, ''), { site: true })
+    const { slot, rules } = await slotOf(tabId)
+    const cross = rules.find((r) => r.id === gateRuleIds(slot)[2])
+    const excluded = cross?.condition.excludedRequestDomains
+    if (!domain || !cross || !excluded || excluded.includes(domain)) return
+    cross.condition.excludedRequestDomains = [...excluded, domain]
+    await write(slot, rules)
+  })
 }
 
 /** The run moved into another tab (a link that opened one): the gate goes with it. */
-export async function moveGuard(from: number, to: number): Promise<void> {
-  if (from === to) return
-  const { slot, rules } = await slotOf(from)
-  if (!rules.length) return
-  await releaseTab(to)
-  await write(slot, rules.map((r) => ({ ...r, condition: { ...r.condition, tabIds: [to] } })))
+export function moveGuard(from: number, to: number): Promise<void> {
+  return serial(async () => {
+    if (from === to) return
+    const { slot, rules } = await slotOf(from)
+    if (!rules.length) return
+    await release(to)
+    await write(slot, rules.map((r) => ({ ...r, condition: { ...r.condition, tabIds: [to] } })))
+  })
 }
 
-/** The run ended: the tab is the person's again. */
-export async function releaseTab(tabId: number): Promise<void> {
+/**
+ * The run ended: the tab is the person's again. `unless`: asked again when the change's turn
+ * comes, so a cleanup that waited behind a new run's guard in the same tab leaves that guard be.
+ */
+export function releaseTab(tabId: number, unless?: () => boolean): Promise<void> {
+  return serial(async () => {
+    if (unless?.()) return
+    await release(tabId)
+  })
+}
+
+async function release(tabId: number): Promise<void> {
   const ids = (await allRules()).filter((r) => r.condition.tabIds?.includes(tabId)).map((r) => r.id)
   if (ids.length) await dnr().updateSessionRules({ removeRuleIds: ids })
 }

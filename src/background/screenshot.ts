@@ -5,6 +5,9 @@ import { screenshotAllowed, type Settings } from '../core/settings'
 import { sendToTab } from '../messaging'
 import { frameRoutes } from './frames'
 import { sendCommand } from './page'
+import { kMinWholeChars } from '../core/agent/redact'
+import { originOf } from '../core/agent/secrets'
+import { vaultSitesStore, vaultStore } from '../storage/vault'
 
 /**
  * Marked screenshots without the `debugger` permission (docs/agent.md, "Screenshots"): every
@@ -34,13 +37,13 @@ function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 /** The tab's frames other than its top one and Ava's own panel, with the prefix the listing gave each (if any). */
-async function subframes(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>): Promise<{ frameId: number; prefix?: string; blackout: boolean }[]> {
+async function subframes(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>): Promise<{ frameId: number; url: string; prefix?: string; blackout: boolean }[]> {
   const ours = browser.runtime.getURL('')
   const all = (await browser.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []
   const routes = await frameRoutes(tabId).catch(() => [])
   // [privacy] A frame from a site never captured (blocked, or screenshots off there) blacks itself out.
   const never = (url: string) => /^https?:/i.test(url) && !screenshotAllowed(url, settings)
-  return all.filter((f) => f.frameId !== 0 && !f.url.startsWith(ours)).map((f) => ({ frameId: f.frameId, prefix: routes.find((r) => r.frameId === f.frameId)?.prefix, blackout: never(f.url) }))
+  return all.filter((f) => f.frameId !== 0 && !f.url.startsWith(ours)).map((f) => ({ frameId: f.frameId, url: f.url, prefix: routes.find((r) => r.frameId === f.frameId)?.prefix, blackout: never(f.url) }))
 }
 
 function toBase64(buf: ArrayBuffer): string {
@@ -50,23 +53,49 @@ function toBase64(buf: ArrayBuffer): string {
   return btoa(s)
 }
 
-export async function captureMarked(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>, signal?: AbortSignal): Promise<Screenshot | ShotSkipped> {
+/**
+ * The secrets a document's picture must not show: what the run typed, and the vault values bound
+ * to the document's own origin (a page can show only what it was given or what its site holds;
+ * no document is sent the others).
+ */
+async function hiddenFor(typed: readonly string[]): Promise<(url: string) => string[]> {
+  const [vault, sites] = await Promise.all([vaultStore.get().catch(() => ({}) as Record<string, string>), vaultSitesStore.get().catch(() => ({}) as Record<string, string[]>)])
+  return (url) => {
+    const origin = originOf(url)
+    return [...new Set([...typed, ...Object.entries(vault).filter(([n]) => !!origin && (sites[n] ?? []).includes(origin)).map(([, v]) => v)])].filter((v) => v.length >= kMinWholeChars)
+  }
+}
+
+/**
+ * `typed`: the secrets the run typed in this tab and when it first did (epoch ms). Each frame
+ * blacks out every drawing of a secret it can read; where one could be drawn out of Ava's sight
+ * (a canvas, a late picture, a frame with no Ava in it, once a secret was typed) no picture is
+ * taken and the model is told why (`secret`).
+ */
+export async function captureMarked(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>, signal?: AbortSignal, typed: { values: string[]; at?: number } = { values: [] }): Promise<Screenshot | ShotSkipped> {
   const tab = await browser.tabs.get(tabId)
   // [privacy] A blocked site, a site switched off, or screenshots off: nothing is captured at all.
   if (!tab.url || !screenshotAllowed(tab.url, settings)) return { skipped: 'off' }
   // captureVisibleTab takes whatever tab its window shows: only the run's own tab, shown.
   if (!tab.active || tab.windowId === undefined) return { skipped: 'hidden' }
   const frames = await subframes(tabId, settings)
+  const hide = await hiddenFor(typed.values)
+  const since = typed.at !== undefined ? { since: typed.at } : {}
   const on = <T extends PageCommand<'marks'>>(cmd: T) => cmd
   let top: MarksOut | undefined
   try {
     const [first, ...rest] = await Promise.all([
-      sendCommand(tabId, on({ kind: 'marks', on: true }), { signal }),
-      ...frames.map((f) => withTimeout<MarksOut | null>(sendToTab(tabId, 'bg→content:command', on({ kind: 'marks', on: true, ...(f.prefix ? { prefix: f.prefix } : {}), ...(f.blackout ? { blackout: true } : {}) }), { frameId: f.frameId }) as Promise<MarksOut>, kFrameMarksMs, null)),
+      sendCommand(tabId, on({ kind: 'marks', on: true, hide: hide(tab.url), ...since }), { signal }),
+      ...frames.map((f) => withTimeout<MarksOut | null>(sendToTab(tabId, 'bg→content:command', on({ kind: 'marks', on: true, hide: hide(f.url), ...since, ...(f.prefix ? { prefix: f.prefix } : {}), ...(f.blackout ? { blackout: true } : {}) }), { frameId: f.frameId }) as Promise<MarksOut>, kFrameMarksMs, null)),
     ])
     top = first
     if (!top.ok) return { skipped: 'failed', detail: top.message }
     if (signal?.aborted) throw signal.reason
+    // [privacy] A secret drawn where no Ava can read it: no picture at all (docs/security.md, "Pictures").
+    const typedHere = typed.values.length > 0 || typed.at !== undefined || !!top.unsure?.length
+    const unsure = new Set([...(top.unsure ?? []), ...rest.flatMap((r) => (r?.ok ? (r.unsure ?? []) : []))])
+    if (typedHere && rest.some((r, i) => !frames[i].blackout && (!r || !r.ok))) unsure.add('frame')
+    if (unsure.size) return { skipped: 'secret', detail: [...unsure].join(', ') }
     // Checked again at the moment of capture: the person may have switched tabs meanwhile.
     const now = await browser.tabs.get(tabId)
     if (!now.active) return { skipped: 'hidden' }

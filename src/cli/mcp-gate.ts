@@ -8,6 +8,7 @@ import type { FailureCode } from '../core/failure'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
 import { resolveSecrets, secretNames } from '../core/agent/secrets'
 import type { BoundSecret } from '../core/page/channel'
+import { redactShapes } from '../core/agent/redact'
 import type { PageAction, PageOutcome, SendCommand } from '../core/page/command'
 import type { SitePolicy } from '../core/offsite'
 
@@ -101,14 +102,13 @@ export function resolveClientSecrets(value: string, secrets: readonly McpSecret[
   return { value: r.value, secretSites: bound.sites }
 }
 
-/** Shorter values are not cut out: one or two characters are inside too many words (as redactText). */
-const kMinRedacted = 3
-
-/** Every saved secret's value in a text becomes its `${secret:NAME}` placeholder, longest first. */
+/**
+ * Every saved secret's value in a text becomes its `${secret:NAME}` placeholder, in any shape a
+ * page can echo it (spaced, punctuated, case or width changed, look-alike letters, reversed, in
+ * part): the redactor the agent uses (src/core/agent/redact.ts).
+ */
 export function redactSecrets(text: string, secrets: readonly McpSecret[]): string {
-  let out = text
-  for (const s of [...secrets].sort((a, b) => b.value.length - a.value.length)) if (s.value.length >= kMinRedacted) out = out.split(s.value).join(`\${secret:${s.name}}`)
-  return out
+  return redactShapes(text, secrets.map((s) => s.value), (i) => `\${secret:${secrets[i].name}}`)
 }
 
 /** Page text, framed as Ava frames it for its own model (src/core/agent/prompt.ts): data, never instructions. */

@@ -2,7 +2,7 @@ import { kRiskReasons } from './agent/risk'
 import type { ExecFailure, RiskCategory } from './exec'
 import { domainAllowed, hostPattern } from './settings'
 import { sameSite, urlHost } from './host'
-import { programResponseHeaders, type HeaderCondition } from './step-place'
+import { encodedNameHeaders, programByAddress, programNameTricks, programResponseHeaders, type HeaderCondition } from './step-place'
 
 /**
  * Every way a step can leave the site or reach a denied one (issue 15 §2), decided once here:
@@ -88,14 +88,15 @@ export interface TabGate {
 }
 
 export type GateRuleKind = 'deny' | 'allow_list' | 'cross_site' | 'program'
-const kKinds: GateRuleKind[] = ['deny', 'allow_list', 'cross_site', 'program']
+/** One id per rule of a slot; the rules of a served program (by headers, by encoded name, by address) are one kind. */
+const kKinds: GateRuleKind[] = ['deny', 'allow_list', 'cross_site', 'program', 'program', 'program', ...programByAddress().map((): GateRuleKind => 'program')]
 
 /** The subset of chrome.declarativeNetRequest.Rule the gate writes. */
 export interface GateRule {
   id: number
   priority: number
   action: { type: 'block' }
-  condition: { tabIds: number[]; resourceTypes: ('main_frame' | 'sub_frame')[]; requestDomains?: string[]; excludedRequestDomains?: string[]; responseHeaders?: HeaderCondition[] }
+  condition: { tabIds: number[]; resourceTypes: ('main_frame' | 'sub_frame')[]; requestDomains?: string[]; excludedRequestDomains?: string[]; responseHeaders?: HeaderCondition[]; excludedResponseHeaders?: HeaderCondition[]; regexFilter?: string; isUrlFilterCaseSensitive?: boolean }
 }
 
 /**
@@ -134,7 +135,7 @@ const domains = (list: string[], opts?: { site?: boolean }) => [...new Set(list.
  * download, in the top document or a frame (step-place.ts `programResponseHeaders`).
  */
 export function gateRules(tabId: number, gate: TabGate, slot: number): GateRule[] {
-  const [denyId, allowId, crossId, programId] = gateRuleIds(slot)
+  const [denyId, allowId, crossId, programId, encodedId, trickId, ...addressIds] = gateRuleIds(slot)
   const base = (id: number, extra: Partial<GateRule['condition']>): GateRule => ({ id, priority: 1, action: { type: 'block' }, condition: { tabIds: [tabId], resourceTypes: ['main_frame'], ...extra } })
   const rules: GateRule[] = []
   const deny = domains(gate.policy.deny)
@@ -146,6 +147,11 @@ export function gateRules(tabId: number, gate: TabGate, slot: number): GateRule[
   if (gate.crossSite && own.length) rules.push(base(crossId, { excludedRequestDomains: own }))
   // A program the server sends, in the top document or a frame (a hidden frame downloads too).
   rules.push(base(programId, { resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programResponseHeaders() }))
+  // …by what the browser will save: a name it decodes first, or the address a redirect ended on.
+  const encoded = encodedNameHeaders()
+  rules.push(base(encodedId, { resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: encoded.values, excludedResponseHeaders: encoded.excluded }))
+  rules.push(base(trickId, { resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programNameTricks() }))
+  for (const [k, byAddress] of programByAddress().entries()) rules.push(base(addressIds[k], { resourceTypes: ['main_frame', 'sub_frame'], ...byAddress, isUrlFilterCaseSensitive: false }))
   return rules
 }
 

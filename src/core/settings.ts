@@ -313,6 +313,37 @@ export interface SafetyKept {
   deny: string[]
   /** The file would let the person's own commands skip the risk questions. */
   ownCommands?: boolean
+  /** The file would switch screenshots on, which the person had switched off. */
+  screenshotsOn?: boolean
+  /** Sites the file would take off the never-capture list (screenshots.offSites). */
+  offSites?: string[]
+  /** Saved secrets whose value the file would replace: the stored value is kept. */
+  vault?: string[]
+}
+
+/** Whether an import kept anything as stored. */
+export function keptAnything(k: SafetyKept): boolean {
+  return !!(k.confirm.length || k.allow.length || k.deny.length || k.ownCommands || k.screenshotsOn || k.offSites?.length || k.vault?.length)
+}
+
+/**
+ * The screenshot settings an imported file may set: as for safety (mergeSafety), a file may take
+ * fewer pictures, never more. It may switch screenshots off and add sites never captured; it may
+ * not switch them on nor take a site off the list (docs/settings.md, "Import").
+ */
+export function mergeScreenshots(stored: ScreenshotSettings, file: ScreenshotSettings): { screenshots: ScreenshotSettings; kept: Pick<SafetyKept, 'screenshotsOn' | 'offSites'> } {
+  const offSites = [...new Set([...file.offSites, ...stored.offSites])]
+  const dropped = stored.offSites.filter((s) => !file.offSites.includes(s))
+  return {
+    screenshots: { enabled: stored.enabled && file.enabled, offSites },
+    kept: { ...(file.enabled && !stored.enabled ? { screenshotsOn: true } : {}), ...(dropped.length ? { offSites: dropped } : {}) },
+  }
+}
+
+/** Vault entries an imported file may add: new names only; a stored secret's value is never replaced unasked. */
+export function mergeVault(stored: Readonly<Record<string, string>>, file: Readonly<Record<string, string>>): { vault: Record<string, string>; kept: string[] } {
+  const kept = Object.keys(file).filter((n) => n in stored && stored[n] !== file[n])
+  return { vault: { ...file, ...stored }, kept }
 }
 
 /**

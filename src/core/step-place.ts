@@ -101,10 +101,12 @@ export const kExecutableExtensions: ReadonlySet<string> = new Set([
   // Android, Java, browsers, interpreters, disk images
   'apk', 'aab', 'xapk', 'apks', 'jar', 'jnlp', 'class', 'crx', 'xpi', 'py', 'pyc', 'pyw', 'pl', 'rb', 'php', 'lua', 'tcl',
   'iso', 'img', 'vhd', 'vhdx', 'htm', 'html', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml', 'svg', 'svgz',
+  // Shortcuts and links that open a program or a remote share when double-clicked
+  'webloc', 'inetloc', 'fileloc', 'website', 'searchconnector-ms', 'diagcab', 'xbap', 'ins', 'isp', 'ade', 'adp',
 ])
 
 /** Endings of pages a server renders or serves to read: a plain link to one is a visit, not a download. */
-const kWebPageEndings = new Set(['htm', 'html', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml', 'svg', 'svgz', 'php', 'pl', 'py', 'rb', 'js', 'mjs', 'asp', 'aspx', 'jsp', 'cgi', 'url'])
+const kWebPageEndings = new Set(['htm', 'html', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml', 'svg', 'svgz', 'php', 'pl', 'py', 'rb', 'js', 'mjs', 'asp', 'aspx', 'jsp', 'cgi'])
 
 /** Media types of programs, `application/<type>` with or without `x-`: a server sending one sends a program. */
 const kProgramTypes = ['msdownload', 'msdos-program', 'ms-installer', 'msi', 'dosexec', 'executable', 'sharedlib', 'sh', 'shellscript', 'csh', 'bat', 'powershell', 'vbscript', 'hta', 'apple-diskimage', 'java-archive', 'java-jnlp-file', 'elf', 'mach-binary', 'ms-shortcut', 'chrome-extension', 'xpinstall', 'iso9660-image', 'vnd.microsoft.portable-executable', 'vnd.android.package-archive', 'vnd.apple.installer+xml', 'vnd.ms-cab-compressed']
@@ -209,12 +211,68 @@ export interface HeaderCondition {
  * `*` is any run of characters.
  */
 export function programResponseHeaders(): HeaderCondition[] {
-  const endings = [...kExecutableExtensions].filter((e) => !kWebPageEndings.has(e) && !kScriptOnly.has(e))
+  const endings = programEndings()
   return [
     { header: 'content-disposition', values: endings.flatMap((e) => [`*.${e}`, `*.${e}"*`, `*.${e};*`, `*.${e} *`]) },
     { header: 'content-type', values: kProgramTypes.flatMap((t) => [`application/${t}`, `application/${t};*`, `application/x-${t}`, `application/x-${t};*`]) },
   ]
 }
+
+/** The endings a served file is blocked by: programs, shortcuts and installers, not pages a server renders nor source files. */
+function programEndings(): string[] {
+  return [...kExecutableExtensions].filter((e) => !kWebPageEndings.has(e) && !kScriptOnly.has(e))
+}
+
+/**
+ * Endings of documents a run may download under a name the server encodes (RFC 6266 `filename*`,
+ * percent-escapes, RFC 2047): what a person downloads in a task, and nothing that runs when opened.
+ */
+const kDocumentEndings = ['pdf', 'txt', 'csv', 'tsv', 'json', 'xml', 'md', 'rtf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'epub', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'mp3', 'mp4', 'wav', 'zip', 'ics', 'vcf']
+
+/**
+ * A Content-Disposition whose file name the browser decodes before saving — `filename*=UTF-8''…`
+ * (RFC 6266: it wins over `filename`), `%`-escapes (Chrome decodes them in a plain `filename`
+ * too, a dot as `%2E` included), RFC 2047 `=?utf-8?B?…?=` — can spell a program's ending that no
+ * pattern sees. A rule cannot decode, so during a run such a response is blocked, unless its
+ * `filename*` is the last parameter and plainly ends in a document's ending (what Chrome saves is
+ * then that document); `programNameTricks` blocks the rest, a parameter after `filename*` among them.
+ * Patterns are declarativeNetRequest's: `*` any run, `?` one character or none, `\` escapes.
+ */
+export function encodedNameHeaders(): { values: HeaderCondition[]; excluded: HeaderCondition[] } {
+  return {
+    values: [{ header: 'content-disposition', values: ['*filename\\*=*', '*%*', '*=\\?*\\?=*'] }],
+    excluded: [{ header: 'content-disposition', values: kDocumentEndings.map((e) => `*filename\\*=*'*'*.${e}`) }],
+  }
+}
+
+/** What no document exclusion may let through: another parameter after an encoded `filename*`, whose `*` in a pattern could cross into it. */
+export function programNameTricks(): HeaderCondition[] {
+  return [{ header: 'content-disposition', values: ['*filename\\*=*;*', '*filename\\*=*,*'] }]
+}
+
+/** Media types that say nothing of the bytes: the browser names such a download after the address it came from. */
+const kUnnamedTypes = ['application/octet-stream', 'binary/octet-stream', 'application/binary', 'application/unknown', 'application/x-download', 'application/force-download', 'application/download', 'application/x-unknown']
+
+/**
+ * A response sent with a type that says nothing, whose final address (after every redirect: a
+ * rule sees each request of the chain) ends in a program's ending, a dot spelled `%2E` included:
+ * Chrome saves it under that name. As declarativeNetRequest `regexFilter`s (RE2) and the header
+ * condition of the type; Chrome compiles a rule's expression into at most 2 KB, which about fifty
+ * characters of endings fill, so the endings are shared out over several rules.
+ */
+export function programByAddress(): { regexFilter: string; responseHeaders: HeaderCondition[] }[] {
+  const chunks: string[][] = [[]]
+  for (const e of programEndings()) {
+    const last = chunks[chunks.length - 1]
+    if (last.length && [...last, e].join('|').length > kRegexEndingChars) chunks.push([e])
+    else last.push(e)
+  }
+  const responseHeaders = [{ header: 'content-type', values: kUnnamedTypes.flatMap((t) => [t, `${t};*`]) }]
+  return chunks.map((endings) => ({ regexFilter: `^[^?#]*(\\.|%2[eE])(${endings.map((e) => e.replace(/[-.]/g, (c) => `\\${c}`)).join('|')})(\\.|%2[eE])?([?#;]|$)`, responseHeaders }))
+}
+
+/** Characters of endings one address rule holds: measured with `isRegexSupported`, 60 fit in Chrome 2KB and 84 do not. */
+const kRegexEndingChars = 48
 
 /** Endings a server also sends to be read as text (source files): asked about on a click, not blocked by type of response. */
 const kScriptOnly = new Set(['bash', 'csh', 'ksh', 'zsh', 'lua', 'tcl', 'out', 'bin', 'img', 'run'])

@@ -9,6 +9,7 @@ import { kAvaUiAttr } from './executor/dom'
 import { deepQuerySelectorAll } from './locators'
 import { safeResolveHandle } from './observe'
 import { holdsSecret } from './secret-fields'
+import { secretDrawings } from './shot-secrets'
 
 const kMarksValue = 'marks'
 /** Above everything a page can stack (the maximum 32-bit z-index). */
@@ -36,6 +37,12 @@ let shown: Shown | null = null
 /** The element's box in this document's viewport, through the same-origin frames that hold it. */
 function rectInView(el: Element): DOMRect | null {
   let r = el.getBoundingClientRect()
+  if (r.width <= 0 || r.height <= 0) {
+    // A `display: contents` element draws its text in its children's boxes.
+    const range = el.ownerDocument.createRange()
+    range.selectNodeContents(el)
+    r = range.getBoundingClientRect()
+  }
   let x = r.left
   let y = r.top
   for (let win: Window | null = el.ownerDocument.defaultView; win && win !== window; win = win.parent) {
@@ -72,7 +79,7 @@ function poorness(listed: number): string[] {
  * this frame under one) and black boxes over secret fields, then waits for them to be painted.
  * `ids` null: this document is on a site never captured, and is drawn all black.
  */
-export async function showMarks(ids: readonly string[] | null, prefix = ''): Promise<MarksResult> {
+export async function showMarks(ids: readonly string[] | null, prefix = '', hide: readonly string[] = [], since?: number): Promise<MarksResult> {
   hideMarks()
   const host = document.createElement('div')
   host.setAttribute(kAvaUiAttr, kMarksValue)
@@ -111,8 +118,10 @@ export async function showMarks(ids: readonly string[] | null, prefix = ''): Pro
   }
   // [privacy] What the model must never read, it must never see either (src/dom/secret-fields.ts).
   let blacked = 0
-  for (const field of deepQuerySelectorAll('input, textarea, [contenteditable]')) {
-    if (!holdsSecret(field, !!((field as HTMLInputElement).value ?? field.textContent))) continue
+  // …and wherever the page drew a secret again: text, another field, and what Ava cannot read (shot-secrets.ts).
+  const drawn = secretDrawings(hide, since)
+  const secretFields = deepQuerySelectorAll('input, textarea, [contenteditable]').filter((field) => holdsSecret(field, !!((field as HTMLInputElement).value ?? field.textContent)))
+  for (const field of new Set([...secretFields, ...drawn.covers])) {
     const r = rectInView(field)
     if (!r || !inView(r)) continue
     const cover = document.createElement('div')
@@ -134,6 +143,7 @@ export async function showMarks(ids: readonly string[] | null, prefix = ''): Pro
   return {
     marks,
     blacked,
+    ...(drawn.unsure.length ? { unsure: drawn.unsure } : {}),
     poor: prefix ? [] : poorness(marks.length),
     view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio },
   }

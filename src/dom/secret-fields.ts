@@ -13,8 +13,17 @@
  */
 const received = new WeakSet<Element>()
 
+/** When this document first got a secret typed into it (performance.now()), for the screenshot's blackout (marks.ts). */
+let secretTypedAt: number | undefined
+
+/** When a secret was first typed in this document, if ever. */
+export function firstSecretTypedAt(): number | undefined {
+  return secretTypedAt
+}
+
 /** Remembers that `el` (and the fields inside it, for a widget wrapping its input) got a secret. */
 export function markSecretField(el: Element): void {
+  secretTypedAt ??= performance.now()
   received.add(el)
   for (const f of el.querySelectorAll('input, textarea, [contenteditable]')) received.add(f)
 }

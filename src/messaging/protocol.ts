@@ -52,8 +52,8 @@ export interface Protocol {
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
   /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
   'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
-  /** The person's answer to the model's question (an `ask` step): their words, or Continue with none. */
-  'panel→bg:run.answer': { req: { runId: string; text?: string; continued?: boolean }; res: { ok: boolean; reason?: 'closed' | 'empty' } }
+  /** The person's answer to the model's question (an `ask` step): their words, a choice picked with its button, or Continue with none. */
+  'panel→bg:run.answer': { req: { runId: string; text?: string; picked?: boolean; continued?: boolean }; res: { ok: boolean; reason?: 'closed' | 'empty' } }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
   'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string } }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }
@@ -68,7 +68,8 @@ export interface Protocol {
   'options→bg:settings.export': { req: { includeSecrets?: boolean }; res: { json: string } }
   /** `keysDropped`: profiles whose stored key was not kept because the file changed their endpoint. */
   /** `safetyKept`: what the file would have loosened in `safety`, kept as stored (core/settings.ts mergeSafety). */
-  'options→bg:settings.import': { req: { json: string }; res: { settings: PublicSettings; keysDropped: KeyDropped[]; safetyKept?: SafetyKept } }
+  /** `accept`: the person was shown what the same file would loosen (`safetyKept`) and said yes to it. */
+  'options→bg:settings.import': { req: { json: string; accept?: boolean }; res: { settings: PublicSettings; keysDropped: KeyDropped[]; safetyKept?: SafetyKept } }
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
   /**
    * The run in the popup's active tab, and Stop for it: a path no page can block, for when the page

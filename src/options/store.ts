@@ -88,7 +88,7 @@ export function newProfile(provider: ProviderKind, taken: string[]): ProfileDraf
   }
 }
 
-export type Notice = { kind: 'saved' | 'imported' | 'reset' | 'changedElsewhere' } | { kind: 'permission'; origins: string[] } | { kind: 'importedWithNotes'; dropped: KeyDropped[]; safetyKept?: SafetyKept }
+export type Notice = { kind: 'saved' | 'imported' | 'importedAll' | 'reset' | 'changedElsewhere' } | { kind: 'permission'; origins: string[] } | { kind: 'importedWithNotes'; dropped: KeyDropped[]; safetyKept?: SafetyKept }
 
 /** The options page's view of Ava's settings; keys come here only as masks, or on "Show". */
 export const useSettingsStore = defineStore('settings', () => {
@@ -240,14 +240,20 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  async function importJson(json: string): Promise<boolean> {
+  /** The file last imported with something kept as stored: what "Apply these too" sends again. */
+  const keptImport = ref<string | null>(null)
+
+  /** `accept`: the person saw what the file would loosen (the notice's list) and said yes to it. */
+  async function importJson(json: string, accept = false): Promise<boolean> {
     error.value = null
     notice.value = null
+    keptImport.value = null
     try {
-      const r = await send('options→bg:settings.import', { json })
+      const r = await send('options→bg:settings.import', { json, ...(accept ? { accept } : {}) })
       adopt(r.settings)
       vault.value = (await send('options→bg:vault.list', {})).entries
-      notice.value = r.keysDropped.length || r.safetyKept ? { kind: 'importedWithNotes', dropped: r.keysDropped, safetyKept: r.safetyKept } : { kind: 'imported' }
+      notice.value = r.keysDropped.length || r.safetyKept ? { kind: 'importedWithNotes', dropped: r.keysDropped, safetyKept: r.safetyKept } : { kind: accept ? 'importedAll' : 'imported' }
+      if (r.safetyKept) keptImport.value = json
       return true
     } catch (e) {
       error.value = message(e)
@@ -327,7 +333,7 @@ export const useSettingsStore = defineStore('settings', () => {
   }
 
   return {
-    settings, draft, loading, saving, error, errorFromSave, notice, test, testing, models, fetchingModels, vault, storage, userScripts, dirty,
+    settings, draft, loading, saving, error, errorFromSave, notice, keptImport, test, testing, models, fetchingModels, vault, storage, userScripts, dirty,
     load, watchChanges, save, testConnection, fetchModels, revealKey, exportJson, importJson, reset, setSecret, bindSecret, removeSecret, discardInvalid, checkUserScripts, requestUserScripts, openExtensionDetails,
   }
 })

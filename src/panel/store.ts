@@ -121,8 +121,8 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   /** The person's answer to the model's question: their words, or Continue (`null`). */
-  async function answer(runId: string, text: string | null) {
-    const req = text === null ? { runId, continued: true } : { runId, text }
+  async function answer(runId: string, text: string | null, picked = false) {
+    const req = text === null ? { runId, continued: true } : { runId, text, ...(picked ? { picked } : {}) }
     for (let tries = 0; ; tries++) {
       try {
         const r = await send('panel→bg:run.answer', req)

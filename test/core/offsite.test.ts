@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { blockedBy, gateRuleIds, gateRules, offsiteOf, offsiteReason, ruleDomain, type SitePolicy, type TabGate } from '../../src/core/offsite'
 import { domainAllowed } from '../../src/core/settings'
 import { siteOf } from '../../src/core/host'
-import { programResponseHeaders } from '../../src/core/step-place'
+import { encodedNameHeaders, programByAddress, programNameTricks, programResponseHeaders } from '../../src/core/step-place'
 import { getDomain } from 'tldts'
 
 const kRuns = { numRuns: 200, interruptAfterTimeLimit: 20_000 }
@@ -113,6 +113,9 @@ describe('gateRules: the background gate of a run’s tab', () => {
       { tabIds: [7], resourceTypes: ['main_frame'], excludedRequestDomains: ['shop.com', 'pay.com'] },
       { tabIds: [7], resourceTypes: ['main_frame'], excludedRequestDomains: ['shop.com'] },
       { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programResponseHeaders() },
+      { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: encodedNameHeaders().values, excludedResponseHeaders: encodedNameHeaders().excluded },
+      { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programNameTricks() },
+      ...programByAddress().map((byAddress) => ({ tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], ...byAddress, isUrlFilterCaseSensitive: false })),
     ])
     expect(rules.map((r) => r.id)).toEqual(gateRuleIds(0))
     fc.assert(
@@ -160,6 +163,6 @@ describe('gateRules: the background gate of a run’s tab', () => {
     expect(ruleDomain('www.shop.com', { site: true })).toBe('shop.com')
     for (const bad of ['', '  ', 'a/b', 'evil.com:80', 'user@evil.com']) expect(ruleDomain(bad)).toBeNull()
     // Only the rule that holds for every run is left: a program in the response.
-    expect(gateRules(tab, gate({ policy: { allow: [], deny: ['a/b'] }, crossSite: false }), 0).map((r) => r.condition.responseHeaders ? 'program' : 'address')).toEqual(['program'])
+    expect(gateRules(tab, gate({ policy: { allow: [], deny: ['a/b'] }, crossSite: false }), 0).map((r) => r.condition.responseHeaders ? 'program' : 'address')).toEqual(gateRuleIds(0).slice(3).map(() => 'program'))
   })
 })

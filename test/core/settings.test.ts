@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { activeLlm, confirmFor, DEFAULT_SETTINGS, maskKey, mergeSafety, safeParseSettings } from '../../src/core/settings'
+import { activeLlm, confirmFor, DEFAULT_SETTINGS, maskKey, keptAnything, mergeSafety, mergeScreenshots, mergeVault, safeParseSettings } from '../../src/core/settings'
 import { RISK_CATEGORIES } from '../../src/core/exec'
 
 const local = DEFAULT_SETTINGS.profiles[0]
@@ -103,5 +103,22 @@ describe('confirmFor: the person’s own commands skip risk questions only where
     expect(confirmFor(on, false)).toEqual([...RISK_CATEGORIES])
     // A category the person switched off stays off.
     expect(confirmFor({ ...on, confirm: ['payment'] }, true)).toEqual([])
+  })
+})
+
+describe('an import never loosens screenshots or the vault', () => {
+  it('keeps screenshots off and every never-capture site, and says which', () => {
+    const stored = { enabled: false, offSites: ['bank.example', 'mail.example'] }
+    expect(mergeScreenshots(stored, { enabled: true, offSites: [] })).toEqual({ screenshots: { enabled: false, offSites: ['bank.example', 'mail.example'] }, kept: { screenshotsOn: true, offSites: ['bank.example', 'mail.example'] } })
+    // A file may take fewer pictures: off, and more sites never captured; a site it leaves out stays.
+    expect(mergeScreenshots({ enabled: true, offSites: ['a.example'] }, { enabled: false, offSites: ['b.example'] })).toEqual({ screenshots: { enabled: false, offSites: ['b.example', 'a.example'] }, kept: { offSites: ['a.example'] } })
+    expect(mergeScreenshots({ enabled: true, offSites: ['a.example'] }, { enabled: true, offSites: ['a.example', 'b.example'] })).toEqual({ screenshots: { enabled: true, offSites: ['a.example', 'b.example'] }, kept: {} })
+  })
+
+  it('adds new secrets and keeps every stored value, naming the ones the file would replace', () => {
+    expect(mergeVault({ bank: 'mine', pin: '1234' }, { bank: 'theirs', pin: '1234', extra: 'x' })).toEqual({ vault: { bank: 'mine', pin: '1234', extra: 'x' }, kept: ['bank'] })
+    expect(keptAnything({ confirm: [], allow: [], deny: [], vault: ['bank'] })).toBe(true)
+    expect(keptAnything({ confirm: [], allow: [], deny: [], ownCommands: true })).toBe(true)
+    expect(keptAnything({ confirm: [], allow: [], deny: [] })).toBe(false)
   })
 })

@@ -61,7 +61,7 @@ export function registerChatHandlers(): void {
     return answerQuestion(ctx.kind === 'popup' ? { popup: runId! } : { tab: tabOf(ctx) }, id, allow)
   })
 
-  handle('panel→bg:run.answer', ['panel'], async ({ runId, text, continued }, ctx) => answerAsk(tabOf(ctx), runId, continued && !text ? { continued: true } : { text: text ?? '' }))
+  handle('panel→bg:run.answer', ['panel'], async ({ runId, text, picked, continued }, ctx) => answerAsk(tabOf(ctx), runId, continued && !text ? { continued: true } : { text: text ?? '', ...(picked ? { picked: true } : {}) }))
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)

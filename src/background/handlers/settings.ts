@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
 import { jsonErrorAt } from '../../core/json-error'
-import { activeLlm, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, maskKey, mergeSafety, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type Settings, type UiPrefs } from '../../core/settings'
+import { activeLlm, DEFAULT_SCREENSHOTS, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, keptAnything, maskKey, mergeSafety, mergeScreenshots, mergeVault, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type SafetyKept, type Settings, type UiPrefs } from '../../core/settings'
 import { handle, ProtocolError, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
 import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
 import { kVersionsKey, pruneHistories } from '../../storage/migrations'
@@ -184,7 +184,7 @@ export function registerSettingsHandlers(): void {
     return { json: JSON.stringify(file, null, 2) }
   })
 
-  handle('options→bg:settings.import', ['options'], async ({ json }) => {
+  handle('options→bg:settings.import', ['options'], async ({ json, accept }) => {
     let value: unknown
     try {
       value = JSON.parse(json)
@@ -218,13 +218,19 @@ export function registerSettingsHandlers(): void {
     if (ui && !ui.success) throw rejected('ui', `ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
     const vault = isFile && file.vault !== undefined ? VaultSchema.safeParse(file.vault) : null
     if (vault && !vault.success) throw rejected('vault', `vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
-    const { safety, kept } = mergeSafety(stored.safety, r.value.safety)
-    const next = { ...r.value, safety }
+    // [trust] A file never loosens what the person set: what it would loosen stays as stored and is
+    // listed, and is applied only when the person, shown that list, says yes (`accept`).
+    const merged = mergeSafety(stored.safety, r.value.safety)
+    const shots = mergeScreenshots(stored.screenshots ?? DEFAULT_SCREENSHOTS, r.value.screenshots ?? DEFAULT_SCREENSHOTS)
+    const storedVault = await vaultStore.get()
+    const vaults = vault?.success ? mergeVault(storedVault, vault.data) : { vault: storedVault, kept: [] }
+    const kept: SafetyKept = { ...merged.kept, ...shots.kept, ...(vaults.kept.length ? { vault: vaults.kept } : {}) }
+    const next = accept ? r.value : { ...r.value, safety: merged.safety, screenshots: shots.screenshots }
     await settingsStore.set(next)
     const nextUi = ui?.success ? ui.data : (r.ui ?? (await uiPrefsStore.get()))
     await uiPrefsStore.set(nextUi)
-    if (vault?.success) await vaultStore.set({ ...(await vaultStore.get()), ...vault.data })
-    const safetyKept = kept.confirm.length || kept.allow.length || kept.deny.length ? kept : undefined
+    if (vault?.success) await vaultStore.set(accept ? { ...storedVault, ...vault.data } : vaults.vault)
+    const safetyKept = !accept && keptAnything(kept) ? kept : undefined
     return { settings: toPublic(next, nextUi), keysDropped, ...(safetyKept ? { safetyKept } : {}) }
   })
 

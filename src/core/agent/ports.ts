@@ -86,7 +86,7 @@ export interface PagePort {
    * A marked screenshot of the tab (docs/agent.md, "Screenshots"), or why none was taken; absent
    * where nothing can capture (`ava run`). Only asked for a profile whose model sees images.
    */
-  screenshot?(tabId: number, signal: AbortSignal): Promise<Screenshot | ShotSkipped>
+  screenshot?(tabId: number, signal: AbortSignal, typed?: { values: string[]; at?: number }): Promise<Screenshot | ShotSkipped>
 }
 
 /** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */
@@ -150,8 +150,8 @@ export interface AskPort {
   answer?(question: { runId: string; cardId: string }, signal: AbortSignal): Promise<PersonAnswer>
 }
 
-/** What the person said to an `ask`: their own words (or the choice they picked), or Continue with none. */
-export type PersonAnswer = { text: string } | { continued: true }
+/** What the person said to an `ask`: their own words, a choice they picked with its button (`picked`), or Continue with none. */
+export type PersonAnswer = { text: string; picked?: boolean } | { continued: true }
 
 export interface SecretsPort {
   /** The vault: secret name → value. Read only when a step is about to run. */

@@ -22,7 +22,7 @@ import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
 import type { Msg } from '../chat'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion } from './secrets'
-import { plainSecrets, vaultNamesIn } from './redact'
+import { plainSecrets, redactDeep, vaultNamesIn } from './redact'
 import { needsReview, provenanceOf, reviewQuestion } from './provenance'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
@@ -151,6 +151,8 @@ interface Run {
   count: StepCount
   /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
   typed: string[]
+  /** When the first of them was typed (the clock's ms): a picture loaded or drawn since may show it. */
+  typedAt?: number
   /** …and their names, for a question about a form that would carry them to another site. */
   typedNames: string[]
   /** Time spent waiting for the person's answers, so a step's duration is the page's, not their pause. */
@@ -379,11 +381,13 @@ async function screenshotFor(run: Run, first: boolean): Promise<Screenshot | { n
   if (!sees(run) || !wantsScreenshot({ first, asked: !!state.shotAsked, poor: !!state.shotPoor })) return {}
   const asked = !!state.shotAsked
   state.shotAsked = false
-  const shot = await ports.page.screenshot!(state.tabId, signal).catch((e): ShotSkipped => ({ skipped: 'failed', detail: String((e as Error)?.message ?? e) }))
+  // [privacy] The secrets typed so far are blacked out wherever the page draws them again (docs/security.md, "Pictures").
+  const typed = { values: run.typed, ...(run.typedAt !== undefined ? { at: run.typedAt } : {}) }
+  const shot = await ports.page.screenshot!(state.tabId, signal, typed).catch((e): ShotSkipped => ({ skipped: 'failed', detail: String((e as Error)?.message ?? e) }))
   if ('skipped' in shot) {
     state.shotPoor = false
-    const why = shot.skipped === 'off' ? 'screenshots are off for this site' : shot.skipped === 'hidden' ? 'the tab is not the one shown in its window' : 'the capture failed'
-    return asked ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` } : {}
+    const why = shot.skipped === 'off' ? 'screenshots are off for this site' : shot.skipped === 'hidden' ? 'the tab is not the one shown in its window' : shot.skipped === 'secret' ? `a secret typed on this page could be drawn where Ava cannot black it out (${shot.detail ?? 'unknown'}), so the picture was not sent` : 'the capture failed'
+    return asked || shot.skipped === 'secret' ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` } : {}
   }
   state.shot = shot.frame
   state.shotPoor = shot.poor.length > 0
@@ -646,6 +650,7 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : ins.action_type === 'collect' ? await runCollect(run, view, ins) : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
+    run.typedAt ??= t0 // from before the step: a page may draw what it got while it is typed
     run.typedNames.push(...vaultNamesIn(secrets.join('\n'), await ports.secrets.vault().catch(() => ({}))))
   }
   const durationMs = Math.round(ports.clock.now() - t0 - ((run.askedMs ?? 0) - asked0))
@@ -728,12 +733,17 @@ async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ in
   return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites: binding.sites }
 }
 
+/** What no page text may carry out of the run: every vault value, and what this run typed. */
+async function hiddenOf(run: Run): Promise<string[]> {
+  return [...run.typed, ...Object.values(await run.ports.secrets.vault().catch(() => ({})))]
+}
+
 /**
  * The page as read, with every saved secret cut out of it in any shape (redact.ts): a page may
  * echo what was typed into it, spaced out or reversed, or show a vault value it holds.
  */
 async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
-  const hidden = [...run.typed, ...Object.values(await run.ports.secrets.vault().catch(() => ({})))]
+  const hidden = await hiddenOf(run)
   if (!hidden.length) return page
   const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, hidden)) }))
   return { url: redactText(page.url, hidden), title: redactText(page.title, hidden), listing: redactText(page.listing, hidden), ...(intents ? { intents } : {}) }
@@ -958,7 +968,11 @@ async function awaitAnswer(run: Run, pending: NonNullable<RunState['pendingAsk']
   await setStatus(run, 'running')
   const shown = view ?? run.steps[pending.step]
   if (shown) await show(run, { ...shown, status: 'ok', msg: text ? stepResult('answered', { answer: text }) : stepResult('continued') })
-  return { question: pending.question, ...(text ? { answer: text } : {}) }
+  // A pick is a pick only of what was offered; any other text is the person's own.
+  const picked = 'picked' in answer && !!answer.picked && !!text && !!pending.choices?.includes(text)
+  // [trust] Every plan is written with the page in front of the model, so its question and choices
+  // may be the page's words: they come back framed, and only what the person typed is theirs (prompt.ts describeAnswer).
+  return { question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), ...(text ? { answer: text } : {}), ...(picked ? { picked } : {}), pageRead: true }
 }
 
 /**
@@ -976,6 +990,8 @@ async function runCollect(run: Run, view: StepView, ins: Instruction): Promise<{
   const target = targetOf(ins.params)
   const session = `${state.id}:${view.index}:${ports.clock.now()}`
   let failure: ExecFailure | undefined
+  // [trust] What a feed holds is page text like the listing: a page's echo of a secret, in any shape, is cut out of each item (redact.ts).
+  const hidden = await hiddenOf(run)
   const result = await collectItems({
     limit,
     signal,
@@ -986,7 +1002,7 @@ async function runCollect(run: Run, view: StepView, ins: Instruction): Promise<{
         failure = r
         return { items: [], moved: false, container: '' }
       }
-      return r as Exclude<typeof r, ExecFailure>
+      return redactDeep(r as Exclude<typeof r, ExecFailure>, hidden)
     },
     onProgress: (n) => void show(run, { ...view, status: 'running', msg: stepResult('collecting', { n, limit }) }),
   })

@@ -19,8 +19,12 @@ export interface Screenshot {
   poor: string[]
 }
 
-/** Why no screenshot was taken: switched off or a blocked site (`off`), the tab not shown (`hidden`), the capture failed. */
-export type ShotSkipped = { skipped: 'off' | 'hidden' | 'failed'; detail?: string }
+/**
+ * Why no screenshot was taken: switched off or a blocked site (`off`), the tab not shown
+ * (`hidden`), a secret typed in the tab could be drawn where Ava cannot black it out (`secret`:
+ * `detail` says where — canvas, video, image, frame, too_large), the capture failed.
+ */
+export type ShotSkipped = { skipped: 'off' | 'hidden' | 'secret' | 'failed'; detail?: string }
 
 /**
  * When a planning request carries a screenshot (the policy, measured in bench/agent.ts and argued

@@ -6,6 +6,7 @@
  * them again when scrolled back, as new elements: items are told apart by the key the page gives
  * each (an id the site put on it, else its text), never by element.
  */
+import { foldChar } from '../risk/text'
 
 /** One item as the page reads it: a row's cells when it is a table row. */
 export interface CollectedItem {
@@ -117,14 +118,23 @@ export function tableOf(items: readonly CollectedItem[], columns?: readonly stri
 /**
  * RFC 4180 CSV: fields with a comma, quote or line break are quoted, quotes doubled, CRLF between
  * records. A field a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR at its
- * start: OWASP's CSV injection note) gets a leading `'`: the cells are page text.
+ * start: OWASP's CSV injection note) gets a leading `'`: the cells are page text. The sign is
+ * looked for as a spreadsheet may read it: after leading spaces and invisible characters, and in
+ * its full-width or small forms (`＝ ＋ － ＠`, `﹦ ﹢ ﹣ ﹫`, which NFKC folds to the ASCII ones)
+ * or as the minus sign U+2212.
  */
 export function toCsv(table: CollectedTable): string {
   const field = (v: string) => {
-    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v
+    const safe = startsLikeFormula(v) ? `'${v}` : v
     return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
   }
   return [table.columns, ...table.rows].map((r) => r.map(field).join(',')).join('\r\n') + '\r\n'
+}
+
+function startsLikeFormula(v: string): boolean {
+  if (/^[\t\r]/.test(v)) return true
+  const first = [...v].map(foldChar).find((c) => c !== '' && !/\s/.test(c))
+  return first !== undefined && /^[=+\-@\u2212]/.test(first)
 }
 
 /** The table as JSON: one object per row, keyed by its column headings. */

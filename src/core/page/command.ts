@@ -216,9 +216,13 @@ export interface PageCommands {
    * field holding a secret, in a closed shadow root, and answers once they are painted; `off`
    * removes them. `blackout`: this frame's document is on a site never captured, and is drawn
    * black whole. `poor`: why the listing alone may not be enough (a canvas, unnamed images, few
-   * elements).
+   * elements). `hide`: secret values whose every drawing is blacked out too (text, a field's
+   * value, in any shape the redactor knows), `since` when a secret was first typed in the tab
+   * (epoch ms); `unsure`: what this document shows that could draw one
+   * where Ava cannot read it (a canvas, a picture loaded after a secret was typed, a frame without
+   * Ava): then the picture is not sent (docs/security.md, "Pictures").
    */
-  marks: { req: { on: boolean; prefix?: string; blackout?: boolean }; res: { marks: Mark[]; blacked: number; poor: string[]; view: Omit<ShotFrame, 'width' | 'height'> & { dpr: number } } }
+  marks: { req: { on: boolean; prefix?: string; blackout?: boolean; hide?: string[]; since?: number }; res: { marks: Mark[]; blacked: number; poor: string[]; unsure?: string[]; view: Omit<ShotFrame, 'width' | 'height'> & { dpr: number } } }
   /** The tab's in-flight request count, pushed while a settling read waits (no polling). */
   requests: { req: { pending: number }; res: Record<never, never> }
   /**

@@ -26,11 +26,52 @@ const kConfusables: Record<string, string> = {
   // Cyrillic
   а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', ӏ: 'l', ԛ: 'q', ԝ: 'w', һ: 'h', ү: 'y',
   // Greek
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w', ϲ: 'c', ϳ: 'j',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w', ϲ: 'c', ς: 'c', ϳ: 'j', // ϲ is ς after NFKC
   // Latin letters that stand in for others
   ı: 'i', ſ: 's', ℓ: 'l',
 }
 const kConfusableRe = new RegExp(`[${Object.keys(kConfusables).join('')}]`, 'g')
+
+/**
+ * One character as a reader sees it, for code that must keep where each folded letter came from
+ * (the secret redactor, the delimiter neutraliser): '' for an invisible one, else NFKC, lower
+ * case, combining marks dropped and look-alikes folded, as `foldText` does to a whole text.
+ * Punctuation and spacing are left for the caller to weigh.
+ */
+export function foldChar(ch: string): string {
+  const known = kFolded.get(ch)
+  if (known !== undefined) return known
+  const f = ch.replace(kInvisible, '') === '' ? '' : foldOne(ch)
+  // A page's text repeats few characters: remembered, a long listing costs a lookup per character.
+  if (kFolded.size >= kMaxFolded) kFolded.clear()
+  kFolded.set(ch, f)
+  return f
+}
+
+const kFolded = new Map<string, string>()
+const kLetters = new Map<string, string>()
+
+/** `foldChar` keeping only letters and digits: what the secret redactor and the delimiter neutraliser compare. */
+export function foldLetters(ch: string): string {
+  const known = kLetters.get(ch)
+  if (known !== undefined) return known
+  let f = ''
+  for (const c of foldChar(ch)) if (/[\p{L}\p{N}]/u.test(c)) f += c
+  if (kLetters.size >= kMaxFolded) kLetters.clear()
+  kLetters.set(ch, f)
+  return f
+}
+const kMaxFolded = 8_192
+
+function foldOne(ch: string): string {
+  return ch
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(kMarks, '')
+    .normalize('NFC')
+    .replace(kConfusableRe, (c) => kConfusables[c])
+}
 
 /**
  * The canonical form: invisible characters removed, NFKC (full-width and compatibility forms

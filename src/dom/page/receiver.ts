@@ -321,14 +321,14 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       listed = snapshot.elements.map((e) => e.id)
       return { ok: true, snapshot }
     },
-    async marks({ on, prefix, blackout }) {
+    async marks({ on, prefix, blackout, hide, since }) {
       if (!on) {
         hideMarks()
         return { ok: true, marks: [], blacked: 0, poor: [], view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio } }
       }
       // A page never read in this document (a reload since) is read now, as the listing would be.
       if (!listed.length && !prefix) listed = serialize(observe(), {}).ids
-      return { ok: true, ...(await showMarks(blackout ? null : listed, prefix ? `${prefix}_` : '')) }
+      return { ok: true, ...(await showMarks(blackout ? null : listed, prefix ? `${prefix}_` : '', hide ?? [], since)) }
     },
     count({ selector }) {
       try {

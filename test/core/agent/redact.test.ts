@@ -70,3 +70,68 @@ describe('a vault value in another shape', () => {
     )
   })
 })
+
+/** Latin letters and a look-alike a page can draw in their place (Cyrillic, Greek, full-width). */
+const kLookAlikes: Record<string, string[]> = {
+  a: ['а', 'α', 'ａ', 'Ａ'],
+  e: ['е', 'ε', 'ｅ'],
+  o: ['о', 'ο', 'ｏ', 'Ｏ'],
+  p: ['р', 'ρ', 'ｐ'],
+  c: ['с', 'ϲ', 'ｃ'],
+  x: ['х', 'χ', 'ｘ'],
+  i: ['і', 'ι', 'ｉ'],
+  k: ['к', 'κ', 'ｋ'],
+  t: ['т', 'τ', 'ｔ'],
+  u: ['υ', 'ｕ'],
+  '1': ['１'],
+  '7': ['７'],
+}
+const kInvisibles = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad']
+
+/** What a reader rebuilds from a text: the redactor's own fold, written again independently of it. */
+function readerLetters(s: string): string {
+  let out = ''
+  for (const ch of s.normalize('NFKC').toLowerCase()) {
+    const latin = Object.entries(kLookAlikes).find(([, alikes]) => alikes.some((a) => a.normalize('NFKC').toLowerCase() === ch))
+    const c = latin ? latin[0] : ch
+    if (/[a-z0-9]/.test(c)) out += c
+  }
+  return out
+}
+
+describe('one fold for every way a page can draw a value', () => {
+  it.each([
+    ['Cyrillic look-alikes', 'code: VАULТ-7Q3Х-91КD'],
+    ['Greek look-alikes', 'code: vαυlτ-7q3χ-91κd'],
+    ['zero-width characters between letters', 'code: V\u200bA\u200cU\u200dL\u2060T7Q3X91KD'],
+    ['accents a reader ignores', 'code: vàúlt 7q3x 91kd'],
+    ['full-width, spaced, with a soft hyphen', 'code: ＶＡ\u00adＵＬＴ ７Ｑ３Ｘ ９１ＫＤ'],
+  ])('cuts a value drawn with %s', (_, text) => {
+    const out = redactShapes(text, [code])
+    expect(out).toContain('[redacted]')
+    expect(readerLetters(out)).not.toContain('7q3x91')
+  })
+
+  it('cuts any value drawn with any mix of look-alike letters, invisible characters, width and case', () => {
+    const value = fc.stringMatching(/^[a-z0-9]{6,14}$/).filter((v) => /\d/.test(v))
+    fc.assert(
+      fc.property(value, fc.array(fc.nat(), { minLength: 20, maxLength: 20 }), fc.string({ maxLength: 12 }), (v, picks, around) => {
+        const drawn = [...v]
+          .map((c, i) => {
+            const n = picks[i % picks.length]
+            const alikes = kLookAlikes[c] ?? []
+            const shown = n % 3 === 0 && alikes.length ? alikes[n % alikes.length] : n % 3 === 1 ? c.toUpperCase() : c
+            return shown + (n % 4 === 0 ? kInvisibles[n % kInvisibles.length] : '')
+          })
+          .join('')
+        const out = redactShapes(`${around} ${drawn} ${around}`, [v])
+        expect(readerLetters(out)).not.toContain(v)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('gives the MCP placeholder for the value a span came from', () => {
+    expect(redactShapes('a hunter2-x b HUNTER2X c', ['hunter2-x'], () => '${secret:PW}')).toBe('a ${secret:PW} b ${secret:PW} c')
+  })
+})

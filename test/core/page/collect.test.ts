@@ -61,6 +61,15 @@ describe('tables', () => {
     expect(tableOf([item('post')])).toEqual({ columns: ['Text'], rows: [['post']] })
   })
 
+  it('defuses a formula whose sign is full-width, small, a minus sign, or behind spaces and invisible characters', () => {
+    const signs = ['\uFF1DHYPERLINK("http://x")', '\uFF0B1+1', '\uFF0D2+3', '\uFF20SUM(A1)', '\uFE66cmd', '\u2212 5', '  =1+1', '\u200b=1+1']
+    const csv = toCsv({ columns: ['c'], rows: signs.map((s) => [s]) })
+    const cells = csv.trimEnd().split('\r\n').slice(1).map((c) => c.replace(/^"|"$/g, ''))
+    expect(cells.every((c) => c.startsWith("'"))).toBe(true)
+    // Text that only holds such a sign later is left as it is.
+    expect(toCsv({ columns: ['c'], rows: [['a\uFF1Db'], ['5 \uFF0B 5']] })).toBe('c\r\na\uFF1Db\r\n5 \uFF0B 5\r\n')
+  })
+
   it('writes RFC 4180 CSV, with formulas defused', () => {
     const csv = toCsv({ columns: ['商品', 'note'], rows: [['"Pro" 数据线, 2 米', 'line\nbreak'], ['=HYPERLINK("http://x")', '-5']] })
     expect(csv).toBe('商品,note\r\n"""Pro"" 数据线, 2 米","line\nbreak"\r\n"\'=HYPERLINK(""http://x"")",\'-5\r\n')
