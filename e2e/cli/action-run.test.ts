@@ -74,7 +74,7 @@ async function ava(args: string[]): Promise<{ code: number; stdout: string; stde
   }
 }
 
-const login = (...more: string[]) => ['acmesite:session:login', '--url', `${site.url}/login`, '--param', 'user=alice', '--param', 'password=wonderland', '--screenshot', join(dir, 'failure.png'), ...more]
+const login = (...more: string[]) => ['acmesite:session:login', '--url', `${site.url}/login`, '--param', 'user=alice', '--param', 'password=wonderland', '--allow', 'credentials', '--screenshot', join(dir, 'failure.png'), ...more]
 
 beforeAll(async () => {
   await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })

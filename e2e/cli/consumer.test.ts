@@ -79,7 +79,7 @@ export default defineConfig<AvaOptions>({ testDir: '.', workers: 1, retries: 0, 
 `
 const kSpec = `import { test, expect } from 'ava-assistant/playwright'
 test('alice signs in with a built-in action', async ({ page, ava }) => {
-  const r = await ava.run('common:auth:login', { username: 'alice', password: process.env.ACME_PASSWORD }, { url: '/login' })
+  const r = await ava.run('common:auth:login', { username: 'alice', password: process.env.ACME_PASSWORD }, { url: '/login', allow: ['credentials'] })
   expect(r.success).toBe(true)
   expect(r.steps.length).toBeGreaterThan(0)
   await expect(page).toHaveURL(/\\/dashboard$/)
@@ -97,7 +97,7 @@ export const options: Partial<AvaOptions> = { avaChromium: '/usr/bin/chromium', 
 const flow: Flow = { version: '1.0', metadata: { name: 'Sign in', created_at: '2026-01-01T00:00:00Z' }, steps: [{ step_id: 1, action: 'navigate', params: { url: '/login' } }] }
 
 test('typed', async ({ page, ava }) => {
-  const r: AvaRunReport = await ava.run('common:auth:login', { username: 'alice' }, { url: '/login' })
+  const r: AvaRunReport = await ava.run('common:auth:login', { username: 'alice' }, { url: '/login', allow: ['credentials'] })
   notAny(r.steps, false)
   notAny(r.steps[0], false)
   const ms: number = r.steps[0].durationMs

@@ -88,15 +88,15 @@ afterAll(async () => {
 
 /** `ava run <action>` and `ava action run <action>`: the two command-line doors, one rule. */
 const kCommands = [
-  { door: 'ava run', args: (action: string) => ['run', action], permit: 'running ava run again with --yes' },
-  { door: 'ava action run', args: (action: string) => ['action', 'run', action], permit: 'running ava action run again with --yes' },
+  { door: 'ava run', args: (action: string) => ['run', action], permit: 'running ava run again with --allow' },
+  { door: 'ava action run', args: (action: string) => ['action', 'run', action], permit: 'running ava action run again with --allow' },
 ] as const
 
 describe.each(kCommands)('$door', ({ args, permit }) => {
-  test('a destructive click with nobody there: UNATTENDED naming --yes, nothing reached the site; with --yes it is done', async () => {
+  test('a destructive click with nobody there: UNATTENDED naming --allow destructive, nothing reached the site; with --yes it is done', async () => {
     const before = deleted()
     const r = await ava([...args('doors:account:delete'), '--url', account(), '--json'])
-    expect(outcome(r)).toMatchObject({ code: 'UNATTENDED', message: expect.stringContaining(permit) })
+    expect(outcome(r)).toMatchObject({ code: 'UNATTENDED', message: expect.stringContaining(`${permit} destructive`) })
     expect(r.stderr).not.toMatch(/by you/i)
     expect(r.stderr).toMatch(/stopped before a risky step \(destructive\): .*Delete account/)
     expect(r.stderr).not.toMatch(/Delete account Delete account/)
@@ -106,19 +106,31 @@ describe.each(kCommands)('$door', ({ args, permit }) => {
     await expect.poll(deleted).toBe(before + 1)
   })
 
-  test('a program download with nobody there: UNATTENDED naming --yes', async () => {
+  test('a program download with nobody there: UNATTENDED naming --allow', async () => {
     const r = await ava([...args('doors:account:download'), '--url', account(), '--json'])
-    expect(outcome(r)).toMatchObject({ code: 'UNATTENDED', message: expect.stringMatching(/invoice\.pdf\.exe[\s\S]*--yes/) })
+    expect(outcome(r)).toMatchObject({ code: 'UNATTENDED', message: expect.stringMatching(/invoice\.pdf\.exe[\s\S]*--allow/) })
     expect(outcome(await ava([...args('doors:account:download'), '--url', account(), '--json', '--yes'])).code).toBe('OK')
   })
 
-  test('a password form and another site are what a run nobody watches is for: its standing answer lets them (docs/flows.md)', async () => {
+  test('a password form with nobody there: UNATTENDED before the first step, naming --allow credentials, as in ava mcp; nothing typed, nothing sent; --allow credentials lets it', async () => {
     const before = posted(site)
     const login = await ava([...args('common:auth:login'), '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${kPassword}`, '--json'])
-    expect(outcome(login).code).toBe('OK')
+    expect(outcome(login)).toMatchObject({ code: 'UNATTENDED', message: expect.stringContaining(`${permit} credentials`) })
+    expect(login.stderr).not.toMatch(/by you|cancelled/i)
+    expect(posted(site)).toBe(before)
+    const allowed = await ava([...args('common:auth:login'), '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${kPassword}`, '--json', '--allow', 'credentials'])
+    expect(outcome(allowed).code).toBe('OK')
     expect(posted(site)).toBe(before + 1)
+  })
+
+  test('another site with nobody there: UNATTENDED naming --allow cross_site, as in ava mcp; --allow cross_site lets it', async () => {
+    const offers = () => other.hits.filter((h) => h.path === '/doors/offers.html').length
+    const before = offers()
     const away = await ava([...args('doors:account:away'), '--url', account(), '--param', `url=${other.url}/doors/offers.html`, '--json'])
-    expect(outcome(away).code).toBe('OK')
+    expect(outcome(away)).toMatchObject({ code: 'UNATTENDED', message: expect.stringContaining(`${permit} cross_site`) })
+    expect(offers()).toBe(before)
+    const allowed = await ava([...args('doors:account:away'), '--url', account(), '--param', `url=${other.url}/doors/offers.html`, '--json', '--allow', 'cross_site'])
+    expect(outcome(allowed).code).toBe('OK')
   })
 })
 

@@ -81,7 +81,7 @@ describe('ava from a packed tarball', () => {
   })
 
   test('`ava run` logs in on a loopback site with a built-in action', async () => {
-    const r = await npx(['ava', 'run', 'common:auth:login', '--url', `${site.url}/login`, '--param', 'username=alice', '--param', 'password=wonderland'])
+    const r = await npx(['ava', 'run', 'common:auth:login', '--url', `${site.url}/login`, '--param', 'username=alice', '--param', 'password=wonderland', '--allow', 'credentials'])
     expect(r.code, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toContain('passed: common:auth:login')
     expect(r.stdout).not.toContain('wonderland')

@@ -80,7 +80,7 @@ describe('ava run and risky steps', () => {
     const r = await ava(['run', flow('#delete', 'Account deleted'), '--screenshot', join(dir, 'f.png')])
     expect(r.code, r.stdout + r.stderr).toBe(1)
     expect(hits).not.toContain('/api/delete-account')
-    expect(r.stderr).toMatch(/^ava run: stopped before a risky step \(destructive\): .*Delete account.*run again with --yes/m)
+    expect(r.stderr).toMatch(/^ava run: stopped before a risky step \(destructive\): .*Delete account.*run again with --allow destructive \(or --yes\)/m)
     expect(r.stdout).not.toMatch(/^passed/m)
     // Said once, in plain words: no runtime error's text.
     expect(r.stderr.match(/stopped before a risky step/g)).toHaveLength(1)

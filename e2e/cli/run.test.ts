@@ -32,7 +32,7 @@ async function ava(args: string[], env: Record<string, string> = {}): Promise<{ 
   }
 }
 
-const login = (password: string, ...more: string[]) => ['run', 'common:auth:login', '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${password}`, '--screenshot', join(dir, 'failure.png'), ...more]
+const login = (password: string, ...more: string[]) => ['run', 'common:auth:login', '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${password}`, '--allow', 'credentials', '--screenshot', join(dir, 'failure.png'), ...more]
 
 beforeAll(async () => {
   await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })

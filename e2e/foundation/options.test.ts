@@ -47,7 +47,7 @@ it('saves settings, keeps the key masked, and reports a successful connection', 
   llm.script({ text: 'OK' })
   await options.click('[data-test=test]')
   const endpoint = llm.baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(new RegExp(`^Connected to test-model at ${endpoint} in \\d+ ms\\.$`))
+  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(new RegExp(`^Connected to test-model at ${endpoint} in \\d+ ms\\. Plans come back as structured output\\.$`))
   const req = llm.requests.at(-1)!
   expect(req.headers.authorization).toBe(`Bearer ${kKey}`)
 })

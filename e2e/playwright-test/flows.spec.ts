@@ -18,7 +18,7 @@ for (const file of files) {
 }
 
 test('pack action common:auth:login', async ({ ava, page }) => {
-  const report = await ava.run('common:auth:login', { username: 'bob', password: 'builder' }, { url: '/login' })
+  const report = await ava.run('common:auth:login', { username: 'bob', password: 'builder' }, { url: '/login', allow: ['credentials'] })
   expect(report.kind).toBe('action')
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByText('Welcome, bob')).toBeVisible()

@@ -9,7 +9,8 @@ const kShared: CommandSpec['options'] = {
   'step-delay': { type: 'string', value: '<ms>', help: 'pause between steps (seed 001 stepDelay; default 0)' },
   browser: { type: 'string', value: '<path>', help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)' },
   headed: { type: 'boolean', help: 'show the browser window' },
-  yes: { type: 'boolean', help: 'take risky steps (delete, pay, grant access) without stopping; without it such a step fails the run, nothing done' },
+  allow: { type: 'string', value: '<categories>', multiple: true, help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)' },
+  yes: { type: 'boolean', help: 'take every risky step without stopping (--allow all)' },
   screenshot: { type: 'string', value: '<path>', help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)' },
 }
 

@@ -105,8 +105,8 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     }
     if (!a.json) io.out(`ava ${spec.name}: ${target.label} on ${a.url}`)
     // Debug lines go out as each step happens, so a hang shows where it hangs.
-    // Nobody is there to ask, as in `ava run`: the same guard, the same answer (UNATTENDED, naming --yes).
-    const guard = unattendedGuard(a.yes, () => page.url(), `running ava ${spec.name} again with --yes`)
+    // Nobody is there to ask, as in `ava run`: the same guard, the same answer (UNATTENDED, naming --allow).
+    const guard = unattendedGuard(a.allowed, () => page.url(), (c) => `running ava ${spec.name} again with --allow ${c ?? 'all'} (or --yes)`)
     const run = await runOnPage(page, target, { guard, params: a.params, engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined }, run: runOptions })
     failed = !run.result.success
     if (failed) exit = kExit[failureOf(run.result.error?.code ?? 'STEP_FAILED').exit]

@@ -14,7 +14,8 @@ export const kRunSpec: CommandSpec = {
     headed: { type: 'boolean', help: 'show the browser window' },
     timeout: { type: 'string', value: '<ms>', help: 'time each step may take to find its element (flows; default per step)' },
     screenshot: { type: 'string', value: '<path>', help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)' },
-    yes: { type: 'boolean', help: 'take risky steps (delete, pay, grant access) without stopping; without it such a step fails the run' },
+    allow: { type: 'string', value: '<categories>', multiple: true, help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)' },
+    yes: { type: 'boolean', help: 'take every risky step without stopping (--allow all)' },
   },
   notes: `<action> is a name such as common:auth:login (see \`ava action list\`).
 A run fails (exit 1) when a step fails or the action's verify finds the result wrong, e.g. a

@@ -11,6 +11,8 @@ import { stepCount } from '../core/flows/format'
 import { createChannelFlowPort, createChannelPort, type PortExtras, type StepGuard } from '../core/page/channel'
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
 import { guardedRun, unattendedAnswer } from '../core/gate/guard'
+import { DEFAULT_SETTINGS } from '../core/settings'
+import { parseAllow } from './mcp-gate'
 import { navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
 import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
 import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
@@ -41,8 +43,8 @@ interface RunArgs {
   timeoutMs?: number
   screenshot?: string
   json: boolean
-  /** Take risky steps unasked (see kUnattendedConfirm). */
-  yes: boolean
+  /** The risk categories taken unasked (`--allow`, `--yes` for all); anything else is UNATTENDED. */
+  allowed: RiskCategory[]
 }
 
 /** The parsed command line (kRunSpec) as the runner needs it, or a usage message. */
@@ -55,8 +57,10 @@ export function runArgs({ values, positionals }: Parsed): RunArgs | string {
     timeoutMs = Number(str('timeout'))
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return '--timeout needs a whole number of ms'
   }
+  const allowed = allowedOf(values)
+  if (typeof allowed === 'string') return allowed
   const [target, ...rest] = positionals
-  return { target, positional: rest, params, url: str('url'), action: str('action'), browser: str('browser'), screenshot: str('screenshot'), timeoutMs, headed: !!values.headed, json: !!values.json, yes: !!values.yes }
+  return { target, positional: rest, params, url: str('url'), action: str('action'), browser: str('browser'), screenshot: str('screenshot'), timeoutMs, headed: !!values.headed, json: !!values.json, allowed }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -328,20 +332,18 @@ export function stepMessage(message: string): string {
 }
 
 /**
- * What a headless run stops before, with nobody to ask (docs/flows.md, "Risky steps in ava run"):
- * deleting, paying, granting access and other high-risk actions, which a wrong selector turns into
- * harm. Signing in and sending a form are what a regression run exists to do, so credentials and
- * data_send are not stopped; the site lists are the person's in the extension and not read here.
+ * The gate of a run nobody watches (`ava run`, `ava action run`, the fixture): the guard asks about
+ * what it asks about at every door (the extension's default, every risk category: core/settings.ts
+ * `DEFAULT_SETTINGS.safety.confirm`), and the door only says who answers: the categories the
+ * command line allowed (`--allow`, `--yes` for all) are yes, anything else is UNATTENDED, naming
+ * what would allow it. The refusals are kept to be said.
  */
-export const kUnattendedConfirm: readonly RiskCategory[] = ['destructive', 'payment', 'permission', 'high_risk_action']
-
-/** The gate of a run nobody watches: a risky step is refused, and the refusal kept to be said; `yes` lets it go. */
-export function unattendedGuard(yes: boolean, here: () => string, permit = 'running ava run again with --yes'): StepGuard & { refused: ExecFailure[] } {
+export function unattendedGuard(allowed: readonly RiskCategory[], here: () => string, permit: (category: RiskCategory | undefined) => string = (c) => `running ava run again with --allow ${c ?? 'all'} (or --yes)`): StepGuard & { refused: ExecFailure[] } {
   const refused: ExecFailure[] = []
   // Nobody is there to ask: the answer is UNATTENDED, naming the flag that would allow it (core/gate/guard.ts).
-  const answer = unattendedAnswer(yes ? RISK_CATEGORIES : [], () => permit)
+  const answer = unattendedAnswer(allowed, permit)
   return {
-    confirm: [...kUnattendedConfirm],
+    confirm: [...DEFAULT_SETTINGS.safety.confirm],
     refused,
     async ask(_reason, refusal) {
       const a = answer(refusal)
@@ -354,11 +356,18 @@ export function unattendedGuard(yes: boolean, here: () => string, permit = 'runn
   }
 }
 
+/** `--yes` and `--allow` as the categories a run nobody watches may take: --yes is all of them. */
+export function allowedOf(values: Parsed['values']): RiskCategory[] | string {
+  if (values.yes) return [...RISK_CATEGORIES]
+  return parseAllow((values.allow as string[] | undefined) ?? [])
+}
+
 /** What `ava run` says when it stopped before a risky step: the refusal's words, then the hint for NEEDS_CONFIRMATION from the en table. */
 export function refusedLine(refusal: ExecFailure, command = 'ava run'): string {
   const what = refusal.category ? ` (${refusal.category.replace(/_/g, ' ')})` : ''
   const docs = failureDocs('UNATTENDED')
-  return `${command}: stopped before a risky step${what}: ${refusal.message.replace(/[.\s]+$/, '')}. Nothing was done to it. Nobody is there to say yes: check the step, then run again with --yes to let it go.${docs ? ` ${renderEn(docs)}` : ''}`
+  const category = refusal.offsite ? 'cross_site' : (refusal.category ?? 'all')
+  return `${command}: stopped before a risky step${what}: ${refusal.message.replace(/[.\s]+$/, '')}. Nothing was done to it. Nobody is there to say yes: check the step, then run again with --allow ${category} (or --yes) to let it go.${docs ? ` ${renderEn(docs)}` : ''}`
 }
 
 export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
@@ -472,7 +481,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     say(target.kind === 'flow' ? `ava run: ${target.label} (${stepCount(target.flow.steps.length)}) on ${startUrl}` : `ava run: ${target.label} on ${startUrl}`)
     const { config } = readGlobalConfig()
     const runPage = page
-    const guard = unattendedGuard(a.yes, () => runPage.url())
+    const guard = unattendedGuard(a.allowed, () => runPage.url())
     const run = await runOnPage(page, target, {
       guard,
       params: a.params,

@@ -25,6 +25,7 @@ import { packageRoot, readGlobalConfig } from '../cli/sources'
 import { formatReport, parseFlow, type StepReport } from '../core/flows'
 import { describeStep } from '../core/flows/playwright'
 import { DEFAULT_SETTINGS, type Settings } from '../core/settings'
+import { RISK_CATEGORIES } from '../core/exec'
 import { modelFromEnvironment, readEnvironment } from '../core/environment'
 import { buildPageScript } from '../../scripts/page-script.mjs'
 import { closeWelcomePage } from './welcome'
@@ -183,10 +184,13 @@ export interface AvaRunOptions {
   /** Return a failed run's report instead of failing the test. */
   allowFailure?: boolean
   /**
-   * Take risky steps (delete, pay, grant access) without stopping, as `ava run --yes`. Without it
-   * such a step fails the run with UNATTENDED, nothing done: nobody is there to say yes.
+   * Take every risky step (sign in, delete, pay, another site, …) without stopping, as `ava run
+   * --yes`. Without it (or `allow`) such a step fails the run with UNATTENDED, nothing done: nobody
+   * is there to say yes.
    */
   yes?: boolean
+  /** The risk categories taken without stopping, as `ava run --allow` (e.g. `['credentials']` for a login). */
+  allow?: Array<'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'>
 }
 
 export interface AvaFixture {
@@ -330,7 +334,8 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
       const report = await base.step(title, async () => {
         // The same guard as `ava run`'s (src/cli/run.ts unattendedGuard): a test has nobody to ask.
         const onPage = current
-        const guard = unattendedGuard(!!opts.yes, () => onPage.url(), 'ava.run(…, { yes: true })')
+        const allowed = opts.yes ? [...RISK_CATEGORIES] : (opts.allow ?? [])
+        const guard = unattendedGuard(allowed, () => onPage.url(), (c) => (c ? `ava.run(…, { allow: ['${c}'] }) (or { yes: true })` : 'ava.run(…, { yes: true })'))
         const outcome = await runOnPage(current, loaded, { guard, params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })
         if (outcome.kind === 'flow' && outcome.page) current = outcome.page
         return reportOf(outcome)
