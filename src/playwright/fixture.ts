@@ -80,6 +80,11 @@ export interface AvaOptions {
   avaProvider: Partial<AvaProvider> | undefined
   /** Per-step timeout for flows (ms), as `ava run --timeout`. */
   avaStepTimeout: number | undefined
+  /**
+   * The risk categories every `ava.run`/`ava.step` of the test takes without stopping, as `ava run
+   * --allow` (e.g. `['credentials']` for a flow that signs in); default none.
+   */
+  avaAllow: Array<'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'>
   /** Record a trace of each test and attach it when the test fails. */
   avaTrace: 'retain-on-failure' | 'off'
 }
@@ -245,7 +250,7 @@ async function attachScreenshot(page: Page, info: TestInfo, name: string): Promi
 let pageScript: Promise<string> | undefined
 
 /** What each test gets: `ava`, and the options a config or `test.use()` sets. */
-export type AvaTestArgs = { ava: AvaFixture } & Pick<AvaOptions, 'avaProvider' | 'avaStepTimeout' | 'avaTrace'>
+export type AvaTestArgs = { ava: AvaFixture } & Pick<AvaOptions, 'avaProvider' | 'avaStepTimeout' | 'avaTrace' | 'avaAllow'>
 /** What each worker shares: its Chromium with the extension, and the options that start it. */
 export type AvaWorkerArgs = { avaWorker: AvaWorker } & Pick<AvaOptions, 'avaDist' | 'avaChromium'>
 
@@ -261,6 +266,7 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
   avaChromium: [kEnv.values.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
   avaProvider: [typeof kEnvModel === 'object' ? kEnvModel : undefined, { option: true }],
   avaStepTimeout: [undefined, { option: true }],
+  avaAllow: [[], { option: true }],
   avaTrace: ['retain-on-failure', { option: true }],
 
   // One Chromium per worker (starting it with the extension is the slow part); each test gets
@@ -308,7 +314,7 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
     await Promise.all(avaWorker.context.pages().filter((p) => !before.has(p)).map((p) => p.close().catch(() => undefined)))
   },
 
-  ava: async ({ avaWorker, page, baseURL, avaProvider, avaStepTimeout, avaTrace }, use, info) => {
+  ava: async ({ avaWorker, page, baseURL, avaProvider, avaStepTimeout, avaTrace, avaAllow }, use, info) => {
     const { context, extensionId, worker } = avaWorker
     let tracing = false
     if (avaTrace !== 'off') {
@@ -334,7 +340,7 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
       const report = await base.step(title, async () => {
         // The same guard as `ava run`'s (src/cli/run.ts unattendedGuard): a test has nobody to ask.
         const onPage = current
-        const allowed = opts.yes ? [...RISK_CATEGORIES] : (opts.allow ?? [])
+        const allowed = opts.yes ? [...RISK_CATEGORIES] : [...avaAllow, ...(opts.allow ?? [])]
         const guard = unattendedGuard(allowed, () => onPage.url(), (c) => (c ? `ava.run(…, { allow: ['${c}'] }) (or { yes: true })` : 'ava.run(…, { yes: true })'))
         const outcome = await runOnPage(current, loaded, { guard, params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })
         if (outcome.kind === 'flow' && outcome.page) current = outcome.page

@@ -97,6 +97,12 @@ function envName(name: string): string {
 }
 
 /** The flow as a `.spec.ts` for Playwright Test on Ava's fixture. */
+/** Whether a flow types a secret or into a password field: a sign-in, which a run nobody watches takes only where it says so. */
+function signsIn(flow: Flow): boolean {
+  if (Object.values(flow.variables ?? {}).some((v) => (v as { secret?: boolean }).secret)) return true
+  return flow.steps.some((st) => st.element_snapshot?.attributes?.type === 'password')
+}
+
 export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): string {
   const data = embedded(flow)
   // Variables the flow cannot find by itself at replay: asked for in the panel (${prompt:…}),
@@ -111,6 +117,14 @@ export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): 
     '// like the recorded one, and fails with the candidates it saw otherwise (docs/flows.md).',
     `import { test } from ${q(opts.fixture ?? kDefaultFixtureImport)}`,
     '',
+    ...(signsIn(flow)
+      ? [
+          "// This flow signs in: a test has nobody to say yes, so the spec lets that kind of step go, as",
+          "// `ava run --allow credentials` does (docs/flows.md, \"Risky steps in ava run\").",
+          "test.use({ avaAllow: ['credentials'] })",
+          '',
+        ]
+      : []),
     `test(${q(flow.metadata.name)}, async ({ page, ava }) => {`,
   ]
   if (asked.length) {

@@ -146,7 +146,7 @@ export default {
   "outcome.step.UNATTENDED": "Step {n} needs a person's yes and nobody was there to ask; nothing was done to it.",
   "outcome.error.DENIED": "You said no; nothing was done.",
   "outcome.error.UNATTENDED": "A step needs a person's yes and nobody was there to ask; nothing was done.",
-  "failure.hint.UNATTENDED": "The message names what would allow it: --allow <category> for ava mcp, --yes for ava run and ava action run, or run it from the panel, where Ava can ask you.",
+  "failure.hint.UNATTENDED": "The message names what would allow it: --allow <category> (or --yes for every kind) for ava run, ava action run and ava mcp, { allow } in the Playwright fixture, or run it from the panel, where Ava can ask you.",
   "outcome.step.NEEDS_CONFIRMATION": "Step {n} waits for your yes; nobody gave it, so it was not done.",
   "outcome.step.ACTION_NOT_FOUND": "Step {n} failed: there is no action by that name.",
   "outcome.step.PARAM_REQUIRED": "Step {n} failed: a parameter it needs is missing.",

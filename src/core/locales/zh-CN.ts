@@ -140,7 +140,7 @@ export default {
   "outcome.step.UNATTENDED": "第 {n} 步需要有人同意，但没有人可以询问，所以没有执行任何操作。",
   "outcome.error.DENIED": "你拒绝了，没有执行任何操作。",
   "outcome.error.UNATTENDED": "有一步需要有人同意，但没有人可以询问，所以没有执行任何操作。",
-  "failure.hint.UNATTENDED": "消息里写明了怎样放行：ava mcp 用 --allow <类别>，ava run 和 ava action run 用 --yes，或者在面板中运行，Ava 可以在那里问你。",
+  "failure.hint.UNATTENDED": "消息里写明了怎样放行：ava run、ava action run 和 ava mcp 用 --allow <类别>（--yes 放行所有类别），Playwright 夹具用 { allow }，或者在面板中运行，Ava 可以在那里问你。",
   "outcome.step.NEEDS_CONFIRMATION": "第 {n} 步需要你的同意；没有人同意，所以没有执行。",
   "outcome.step.ACTION_NOT_FOUND": "第 {n} 步失败：没有这个名字的操作。",
   "outcome.step.PARAM_REQUIRED": "第 {n} 步失败：缺少它需要的参数。",

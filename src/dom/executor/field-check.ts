@@ -42,12 +42,26 @@ export function fieldError(el: Element): string {
  * autocomplete), or a picker reads the field when it is left and opens again on focus (date and
  * time pickers: picker.ts settles those).
  */
+function suggestionsShown(el: Element): boolean {
+  const doc = el.ownerDocument
+  for (const list of doc.querySelectorAll('[role=listbox],[role=menu],.ui-autocomplete,.dropdown-menu.show')) {
+    if (list.contains(el)) continue
+    const box = list.getBoundingClientRect()
+    if (box.width > 0 && box.height > 0 && doc.defaultView?.getComputedStyle(list).visibility !== 'hidden') return true
+  }
+  return false
+}
+
 function leftToWidget(el: Element): boolean {
   return (
     el.getAttribute('role') === 'combobox' ||
     el.hasAttribute('aria-autocomplete') ||
     el.hasAttribute('list') ||
     el.getAttribute('aria-haspopup') === 'listbox' ||
+    // Autocompletes that mark only the field (jQuery UI, typeahead plugins), and any list the
+    // typing opened: leaving the field would close the suggestions before they are chosen.
+    el.matches('.ui-autocomplete-input,[class*=autocomplete],[class*=typeahead]') ||
+    suggestionsShown(el) ||
     !!el.closest('[role=listbox],[role=combobox],.select2-search,.ant-select,.el-select,.n-base-selection,.ant-picker,.el-date-editor,.n-date-picker,.n-time-picker,[class*=datepicker],[class*=date-picker],[class*=timepicker],[class*=time-picker],[data-provide=datepicker]')
   )
 }
