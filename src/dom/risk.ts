@@ -130,7 +130,9 @@ export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: Draw
   // Said once when both say the same: a refusal quotes this name ("Delete account", not "Delete account Delete account").
   const dom = labelOf(el)
   const seen = drawn ? drawnWords(drawn) : ''
-  const label = seen && !foldText(dom).includes(foldText(seen)) ? [dom, seen].filter(Boolean).join(' ') : dom
+  // Only an exact repeat is dropped: a name that runs words together ("SaveDelete everything",
+  // generated content after the text) keeps the drawn words apart, where the risk words are read.
+  const label = seen && foldText(dom) !== foldText(seen) ? [dom, seen].filter(Boolean).join(' ') : dom
   const name = action === 'click' ? label : ''
   const form = submits(el, action, label) ? formOf(el) : null
   const facts: RiskFacts = { name, form: form ? formFacts(el, form) : null }
