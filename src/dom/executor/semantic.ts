@@ -459,7 +459,9 @@ function labelledRole(el: Element): string {
 function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelIndex): boolean {
   switch (kind) {
     case 'textbox':
-      // A date or time picker's input is a textbox to ARIA, not what "the text field" means.
+      // A date or time picker's input is a textbox to ARIA, not what "the text field" means. A file
+      // input has no ARIA role, yet people call it "the CV file field" or "the file input".
+      if (el.localName === 'input' && el.getAttribute('type') === 'file') return true
       return (role === 'textbox' || role === 'searchbox') && !(el.localName === 'input' && (kDateTypes.test(el.getAttribute('type') ?? '') || el.closest(`${kDateWidget},${kTimeWidget}`)))
     case 'textarea':
       return el.localName === 'textarea' || el.getAttribute('aria-multiline') === 'true'
