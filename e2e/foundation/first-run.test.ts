@@ -110,7 +110,7 @@ it('a loopback provider set up on the welcome page passes Test connection, and t
   llm.requireKey(kKey)
   llm.script({ text: 'OK' })
   await welcome.click('[data-test=test]')
-  await expect.poll(() => welcome.textContent('[data-test=test-result]'), { timeout: 15_000 }).toMatch(/^Connected to test-model at .* in \d+ ms\.$/)
+  await expect.poll(() => welcome.textContent('[data-test=test-result]'), { timeout: 15_000 }).toMatch(/^Connected to test-model at .* in \d+ ms\. Plans come back as structured output\.$/)
   await welcome.locator('[data-test=welcome-ready]').waitFor()
   await welcome.screenshot({ path: '/tmp/look-shots/welcome-ready.png', fullPage: true })
   // Test connection saved what was typed: the panel's requests go there now.
