@@ -2,18 +2,48 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import vue from 'eslint-plugin-vue'
 import globals from 'globals'
+import prettier from 'eslint-config-prettier/flat'
 
 // The layer rules (STYLE.md): core runs anywhere, dom runs in a page and sees only core.
 const coreBans = {
   patterns: [
-    { group: ['**/dom/**', '**/background/**', '**/content/**', '**/popup/**', '**/options/**', '**/ui/**', '**/messaging/**', '**/storage/**'], message: 'src/core must not import page, extension or UI code.' },
-    { group: ['vue', 'pinia', 'webextension-polyfill', '*.vue'], message: 'src/core must not import UI or extension libraries.' },
+    {
+      group: [
+        '**/dom/**',
+        '**/background/**',
+        '**/content/**',
+        '**/popup/**',
+        '**/options/**',
+        '**/ui/**',
+        '**/messaging/**',
+        '**/storage/**',
+      ],
+      message: 'src/core must not import page, extension or UI code.',
+    },
+    {
+      group: ['vue', 'pinia', 'webextension-polyfill', '*.vue'],
+      message: 'src/core must not import UI or extension libraries.',
+    },
   ],
 }
 const domBans = {
   patterns: [
-    { group: ['**/background/**', '**/content/**', '**/popup/**', '**/options/**', '**/ui/**', '**/messaging/**', '**/storage/**'], message: 'src/dom may import src/core only.' },
-    { group: ['vue', 'pinia', 'webextension-polyfill', '*.vue'], message: 'src/dom must not import UI or extension libraries.' },
+    {
+      group: [
+        '**/background/**',
+        '**/content/**',
+        '**/popup/**',
+        '**/options/**',
+        '**/ui/**',
+        '**/messaging/**',
+        '**/storage/**',
+      ],
+      message: 'src/dom may import src/core only.',
+    },
+    {
+      group: ['vue', 'pinia', 'webextension-polyfill', '*.vue'],
+      message: 'src/dom must not import UI or extension libraries.',
+    },
   ],
 }
 
@@ -43,6 +73,8 @@ export default tseslint.config(
       'vue/no-v-html': 'off',
     },
   },
+  // Prettier owns the layout; the lint rules that would argue with it are off.
+  prettier,
   {
     files: ['src/core/**/*.ts'],
     rules: {

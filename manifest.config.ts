@@ -51,7 +51,8 @@ export default defineManifest({
   // connect-src stays open: this policy also governs the service worker, whose fetch reaches the
   // LLM endpoint the person configures. Inline styles are Vue's; url() in them is still img-src.
   content_security_policy: {
-    extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; img-src 'self' data:; media-src 'none'; font-src 'self'; style-src 'self' 'unsafe-inline'; frame-src 'none'",
+    extension_pages:
+      "script-src 'self'; object-src 'none'; base-uri 'none'; img-src 'self' data:; media-src 'none'; font-src 'self'; style-src 'self' 'unsafe-inline'; frame-src 'none'",
   },
   // scripting: reading a component library's version global in the page's main world with a
   // fixed function (seed 000 §6.5.2). userScripts (optional): `eval` steps of action packs.
@@ -62,7 +63,16 @@ export default defineManifest({
   // no install warning, so an update does not disable Ava until the person accepts a new one.
   // nativeMessaging: `ava mcp --chrome` reaches Ava through a host the person installs with
   // `ava mcp install` (docs/mcp.md); without one nothing connects.
-  permissions: ['storage', 'tabs', 'webNavigation', 'scripting', 'webRequest', 'declarativeNetRequestWithHostAccess', 'alarms', 'nativeMessaging'],
+  permissions: [
+    'storage',
+    'tabs',
+    'webNavigation',
+    'scripting',
+    'webRequest',
+    'declarativeNetRequestWithHostAccess',
+    'alarms',
+    'nativeMessaging',
+  ],
   optional_permissions: ['userScripts'],
   host_permissions: ['<all_urls>'],
   commands: {

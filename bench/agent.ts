@@ -71,7 +71,8 @@ async function longAnswer(ava: Ava, llm: LlmServer, site: SiteServer): Promise<v
   // waiting for a core, so the totals say more about what the panel costs.
   const cdp = await ava.context.newCDPSession(panel)
   await cdp.send('Performance.enable')
-  const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]))
+  const metrics = async () =>
+    Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]))
   const m0 = await metrics()
   llm.script({ text: longMarkdownAnswer() })
   const before = llm.requests.length
@@ -79,7 +80,11 @@ async function longAnswer(ava: Ava, llm: LlmServer, site: SiteServer): Promise<v
   await panel.press('[data-test=input]', 'Enter')
   let done: number
   try {
-    await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: kLongAnswerGiveUpMs })
+    await panel
+      .locator('[data-role=assistant]')
+      .last()
+      .locator('[data-test=usage]')
+      .waitFor({ timeout: kLongAnswerGiveUpMs })
     done = Date.now()
   } catch {
     done = Number.NaN
@@ -87,19 +92,63 @@ async function longAnswer(ava: Ava, llm: LlmServer, site: SiteServer): Promise<v
   const endedAt = llm.requests[before]?.endedAt
   const m1 = await metrics()
   const spent = (name: string) => Math.round((m1[name] - m0[name]) * 1000)
-  const { longest, gap } = await panel.evaluate(() => ({ longest: (window as any).__longest as number, gap: (window as any).__gap as number, stop: ((window as any).__stopFrames = true) }))
+  const { longest, gap } = await panel.evaluate(() => ({
+    longest: (window as any).__longest as number,
+    gap: (window as any).__gap as number,
+    stop: ((window as any).__stopFrames = true),
+  }))
   const waited = Number.isNaN(done) ? kLongAnswerGiveUpMs : done - (endedAt ?? done)
   const runs = Object.values(await ava.storage('session')) as { request?: string; endedAt?: number }[]
   const runEnd = runs.find((r) => r?.request === kLongRequest)?.endedAt
-  if (Number.isNaN(done)) console.log(`long_answer: not done after ${kLongAnswerGiveUpMs} ms (${endedAt ? 'the LLM had finished' : 'the LLM had not finished'}); the figures below are floors`)
+  if (Number.isNaN(done))
+    console.log(
+      `long_answer: not done after ${kLongAnswerGiveUpMs} ms (${endedAt ? 'the LLM had finished' : 'the LLM had not finished'}); the figures below are floors`,
+    )
   // The background's share: from the last byte to the run's end (reading the stream, storing).
-  if (runEnd && endedAt) report({ suite: 'agent', case: 'long_answer_64k', metric: 'last_byte_to_run_end_ms', value: runEnd - endedAt, unit: 'ms' })
+  if (runEnd && endedAt)
+    report({
+      suite: 'agent',
+      case: 'long_answer_64k',
+      metric: 'last_byte_to_run_end_ms',
+      value: runEnd - endedAt,
+      unit: 'ms',
+    })
   report({ suite: 'agent', case: 'long_answer_64k', metric: 'last_byte_to_done_ms', value: waited, unit: 'ms' })
-  report({ suite: 'agent', case: 'long_answer_64k', metric: 'longest_block_ms', value: Math.round(longest), unit: 'ms' })
-  report({ suite: 'agent', case: 'long_answer_64k', metric: 'longest_frame_gap_ms', value: Math.round(gap), unit: 'ms' })
-  report({ suite: 'agent', case: 'long_answer_64k', metric: 'panel_script_ms', value: spent('ScriptDuration'), unit: 'ms' })
-  report({ suite: 'agent', case: 'long_answer_64k', metric: 'panel_style_layout_ms', value: spent('RecalcStyleDuration') + spent('LayoutDuration'), unit: 'ms' })
-  report({ suite: 'agent', case: 'long_answer_64k', metric: 'panel_tasks_ms', value: spent('TaskDuration'), unit: 'ms' })
+  report({
+    suite: 'agent',
+    case: 'long_answer_64k',
+    metric: 'longest_block_ms',
+    value: Math.round(longest),
+    unit: 'ms',
+  })
+  report({
+    suite: 'agent',
+    case: 'long_answer_64k',
+    metric: 'longest_frame_gap_ms',
+    value: Math.round(gap),
+    unit: 'ms',
+  })
+  report({
+    suite: 'agent',
+    case: 'long_answer_64k',
+    metric: 'panel_script_ms',
+    value: spent('ScriptDuration'),
+    unit: 'ms',
+  })
+  report({
+    suite: 'agent',
+    case: 'long_answer_64k',
+    metric: 'panel_style_layout_ms',
+    value: spent('RecalcStyleDuration') + spent('LayoutDuration'),
+    unit: 'ms',
+  })
+  report({
+    suite: 'agent',
+    case: 'long_answer_64k',
+    metric: 'panel_tasks_ms',
+    value: spent('TaskDuration'),
+    unit: 'ms',
+  })
   await page.close()
 }
 
@@ -115,7 +164,13 @@ async function saveSecret(ava: Ava, name: string, value: string, site: string): 
   await options.fill('[data-test=vault-new-sites]', site)
   await options.click('[data-test=vault-add]')
   const origin = new URL(site).origin
-  await options.waitForFunction(([n, o]) => chrome.storage.local.get('vaultSites').then((r) => !!(r.vaultSites as Record<string, string[]> | undefined)?.[n]?.includes(o)), [name, origin] as const)
+  await options.waitForFunction(
+    ([n, o]) =>
+      chrome.storage.local
+        .get('vaultSites')
+        .then((r) => !!(r.vaultSites as Record<string, string[]> | undefined)?.[n]?.includes(o)),
+    [name, origin] as const,
+  )
   await options.close()
 }
 
@@ -123,7 +178,13 @@ async function saveSecret(ava: Ava, name: string, value: string, site: string): 
 async function runRecord(ava: Ava, request: string): Promise<{ startedAt: number; endedAt: number }> {
   const worker = await ava.worker()
   for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-    const runs = (await worker.evaluate(() => chrome.storage.session.get(null).then((all) => Object.entries(all).filter(([k]) => k.startsWith('run:')).map(([, v]) => v)))) as { startedAt: number; endedAt?: number; request: string }[]
+    const runs = (await worker.evaluate(() =>
+      chrome.storage.session.get(null).then((all) =>
+        Object.entries(all)
+          .filter(([k]) => k.startsWith('run:'))
+          .map(([, v]) => v),
+      ),
+    )) as { startedAt: number; endedAt?: number; request: string }[]
     const mine = runs.find((r) => r.request === request && r.endedAt)
     if (mine) return mine as { startedAt: number; endedAt: number }
   }
@@ -147,7 +208,11 @@ function imagesIn(body: { messages: { content: unknown }[] }): { width: number; 
 
 /** Words only: an image part counts by its pixels (imageTokens), never by its base64. */
 function textTokens(body: { messages: { content: unknown }[] }): number {
-  const text = body.messages.map((m) => (typeof m.content === 'string' ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? '').join(''))).join('\n')
+  const text = body.messages
+    .map((m) =>
+      typeof m.content === 'string' ? m.content : (m.content as { text?: string }[]).map((p) => p.text ?? '').join(''),
+    )
+    .join('\n')
   return countTokens(text)
 }
 
@@ -156,13 +221,18 @@ async function screenshotStep(ava: Ava, llm: LlmServer, site: SiteServer): Promi
   const page = await ava.context.newPage()
   let clickedAt: number | undefined
   await page.exposeFunction('benchClicked', (at: number) => void (clickedAt ??= at))
-  await page.addInitScript(`document.addEventListener('click', (e) => { if (e.target.id === 'approve') window.benchClicked(Date.now()) }, true)`)
+  await page.addInitScript(
+    `document.addEventListener('click', (e) => { if (e.target.id === 'approve') window.benchClicked(Date.now()) }, true)`,
+  )
   const plan = [
     { step_id: 1, action_type: 'click', params: { target_id: 'btn_approve', semantic_locator: 'Approve button' } },
     { step_id: 2, action_type: 'done', params: { answer: 'Approved.' } },
   ]
   for (const vision of ['off', 'on'] as const) {
-    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision }, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] }, agent: { ...DEFAULT_SETTINGS.agent, useCache: false } })
+    await ava.configure(
+      { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision },
+      { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] }, agent: { ...DEFAULT_SETTINGS.agent, useCache: false } },
+    )
     const times: number[] = []
     let tokens = 0
     let bytes = 0
@@ -178,8 +248,15 @@ async function screenshotStep(ava: Ava, llm: LlmServer, site: SiteServer): Promi
       await panel.fill('[data-test=input]', `approve it (round ${i})`)
       const t0 = Date.now()
       await panel.press('[data-test=input]', 'Enter')
-      await panel.locator('[data-role=assistant]').nth(answers).locator('[data-test=usage]').waitFor({ timeout: 30_000 })
-      if (clickedAt === undefined) throw new Error(`screenshot_step (${vision}) round ${i}: Approve was not clicked; the panel says: ${(await panel.textContent('[data-test=messages]'))?.slice(-400)}`)
+      await panel
+        .locator('[data-role=assistant]')
+        .nth(answers)
+        .locator('[data-test=usage]')
+        .waitFor({ timeout: 30_000 })
+      if (clickedAt === undefined)
+        throw new Error(
+          `screenshot_step (${vision}) round ${i}: Approve was not clicked; the panel says: ${(await panel.textContent('[data-test=messages]'))?.slice(-400)}`,
+        )
       if (i === 0) continue
       times.push((clickedAt as number) - t0)
       for (const r of llm.requests.slice(before)) {
@@ -192,7 +269,8 @@ async function screenshotStep(ava: Ava, llm: LlmServer, site: SiteServer): Promi
     const label = vision === 'on' ? 'screenshot_step_vision' : 'screenshot_step_text'
     report({ suite: 'agent', case: label, metric: 'prompt_tokens_per_step', value: tokens / kRuns, unit: 'tokens' })
     report({ suite: 'agent', case: label, metric: 'send_to_first_action_ms', value: median(times), unit: 'ms' })
-    if (shots) report({ suite: 'agent', case: label, metric: 'image_kb', value: Math.round(bytes / shots / 1024), unit: 'KB' })
+    if (shots)
+      report({ suite: 'agent', case: label, metric: 'image_kb', value: Math.round(bytes / shots / 1024), unit: 'KB' })
   }
   await page.close()
 }
@@ -206,12 +284,28 @@ async function promptProfiles(ava: Ava, llm: LlmServer, site: SiteServer): Promi
   ]
   const page = await ava.context.newPage()
   const profiles = [
-    { label: 'prompt_full', llm: { provider: 'openai' as const, baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' as const } },
+    {
+      label: 'prompt_full',
+      llm: { provider: 'openai' as const, baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' as const },
+    },
     // A small local model as the providers table names one: the compact prompt (core/providers.ts promptProfile).
-    { label: 'prompt_compact', llm: { provider: 'local' as const, baseUrl: llm.baseUrl, apiKey: '', model: 'qwen2.5:3b', structuredOutput: 'off' as const, vision: 'off' as const } },
+    {
+      label: 'prompt_compact',
+      llm: {
+        provider: 'local' as const,
+        baseUrl: llm.baseUrl,
+        apiKey: '',
+        model: 'qwen2.5:3b',
+        structuredOutput: 'off' as const,
+        vision: 'off' as const,
+      },
+    },
   ]
   for (const { label, llm: profile } of profiles) {
-    await ava.configure(profile, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] }, agent: { ...DEFAULT_SETTINGS.agent, useCache: false } })
+    await ava.configure(profile, {
+      safety: { ...DEFAULT_SETTINGS.safety, confirm: [] },
+      agent: { ...DEFAULT_SETTINGS.agent, useCache: false },
+    })
     let tokens = 0
     let steps = 0
     for (let i = 0; i <= kRuns; i++) {
@@ -223,12 +317,22 @@ async function promptProfiles(ava: Ava, llm: LlmServer, site: SiteServer): Promi
       const answers = await panel.locator('[data-role=assistant]').count()
       await panel.fill('[data-test=input]', `log in as alice with \${secret:alice} (${label} ${i})`)
       await panel.press('[data-test=input]', 'Enter')
-      await panel.locator('[data-role=assistant]').nth(answers).locator('[data-test=usage]').waitFor({ timeout: 30_000 })
+      await panel
+        .locator('[data-role=assistant]')
+        .nth(answers)
+        .locator('[data-test=usage]')
+        .waitFor({ timeout: 30_000 })
       if (i === 0) continue
       for (const r of llm.requests.slice(before)) tokens += countTokens(JSON.stringify(r.body.messages))
       steps += 2
     }
-    report({ suite: 'agent', case: label, metric: 'prompt_tokens_per_step', value: Math.round(tokens / steps), unit: 'tokens' })
+    report({
+      suite: 'agent',
+      case: label,
+      metric: 'prompt_tokens_per_step',
+      value: Math.round(tokens / steps),
+      unit: 'tokens',
+    })
   }
   await page.close()
 }
@@ -242,12 +346,27 @@ try {
     await promptProfiles(ava, llm, site)
   } else {
     // Images off: the login figures stay comparable with the runs before screenshots (measured apart below).
-    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' }, { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] } })
+    await ava.configure(
+      { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' },
+      { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] } },
+    )
     await saveSecret(ava, 'alice', 'wonderland', site.url)
     const plan = [
-      { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username field', value: 'alice' } },
-      { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password field', value: '${secret:alice}' } },
-      { step_id: 3, action_type: 'click', params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' } },
+      {
+        step_id: 1,
+        action_type: 'input',
+        params: { fallback_selector: '#username', semantic_locator: 'username field', value: 'alice' },
+      },
+      {
+        step_id: 2,
+        action_type: 'input',
+        params: { fallback_selector: '#password', semantic_locator: 'password field', value: '${secret:alice}' },
+      },
+      {
+        step_id: 3,
+        action_type: 'click',
+        params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' },
+      },
       { step_id: 4, action_type: 'verify', params: { assertion: 'Shows "Welcome, alice"' } },
       { step_id: 5, action_type: 'done', params: { answer: 'Logged in.' } },
     ]
@@ -256,7 +375,9 @@ try {
     // leaves the login page within a few hundred ms, before a poll of that page would see a flag.
     let firstAt: number | undefined
     await page.exposeFunction('benchFirstAction', (at: number) => void (firstAt ??= at))
-    await page.addInitScript(`document.addEventListener('input', (e) => { if (e.target.id === 'username') window.benchFirstAction(Date.now()) }, true)`)
+    await page.addInitScript(
+      `document.addEventListener('input', (e) => { if (e.target.id === 'username') window.benchFirstAction(Date.now()) }, true)`,
+    )
     const firstAction: number[] = []
     const replays: number[] = []
     let planned = 0
@@ -280,7 +401,15 @@ try {
         const t0 = Date.now()
         await panel.press('[data-test=input]', 'Enter')
         await page.waitForURL(`${site.url}/dashboard`, { timeout: 15_000 }).catch(async (e) => {
-          throw new Error(`no login in round ${i} (${mode}); the panel says: ${(await ava.panel(page).then((f) => f.textContent('[data-test=messages]')).catch(() => '?'))?.slice(-600)}`, { cause: e })
+          throw new Error(
+            `no login in round ${i} (${mode}); the panel says: ${(
+              await ava
+                .panel(page)
+                .then((f) => f.textContent('[data-test=messages]'))
+                .catch(() => '?')
+            )?.slice(-600)}`,
+            { cause: e },
+          )
         })
         // Read through a cast: the binding sets it while this function awaits, which narrowing cannot see.
         const typedAt = firstAt as number | undefined
@@ -303,11 +432,46 @@ try {
         }
       }
     }
-    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'send_to_first_action_ms', value: median(firstAction), unit: 'ms' })
-    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'cached_replay_ms', value: median(replays), unit: 'ms' })
-    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'cached_replay_llm_calls', value: replayCalls, unit: 'calls' })
-    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'prompt_tokens_per_step', value: promptTokens / plannedSteps, unit: 'tokens' })
-    if (plannedSteps) report({ suite: 'agent', case: 'login_and_verify', metric: 'llm_calls_per_planned_run', value: planned / kRuns, unit: 'calls' })
+    if (plannedSteps)
+      report({
+        suite: 'agent',
+        case: 'login_and_verify',
+        metric: 'send_to_first_action_ms',
+        value: median(firstAction),
+        unit: 'ms',
+      })
+    if (plannedSteps)
+      report({
+        suite: 'agent',
+        case: 'login_and_verify',
+        metric: 'cached_replay_ms',
+        value: median(replays),
+        unit: 'ms',
+      })
+    if (plannedSteps)
+      report({
+        suite: 'agent',
+        case: 'login_and_verify',
+        metric: 'cached_replay_llm_calls',
+        value: replayCalls,
+        unit: 'calls',
+      })
+    if (plannedSteps)
+      report({
+        suite: 'agent',
+        case: 'login_and_verify',
+        metric: 'prompt_tokens_per_step',
+        value: promptTokens / plannedSteps,
+        unit: 'tokens',
+      })
+    if (plannedSteps)
+      report({
+        suite: 'agent',
+        case: 'login_and_verify',
+        metric: 'llm_calls_per_planned_run',
+        value: planned / kRuns,
+        unit: 'calls',
+      })
     await longAnswer(ava, llm, site)
     if (only !== 'long_answer') await screenshotStep(ava, llm, site)
     if (only !== 'long_answer') await promptProfiles(ava, llm, site)

@@ -52,17 +52,33 @@ try {
         last = await x.locate({ semantic: `删除 Order ${row}` }, { timeoutMs: 0 })
         if (i > 0) times.push(performance.now() - t0)
         else first = performance.now() - t0
-        if (!last.el || !last.el.closest('tr').textContent.includes(`Order ${row}`)) throw new Error(`located the wrong element for row ${row}: ${JSON.stringify(last)}`)
+        if (!last.el || !last.el.closest('tr').textContent.includes(`Order ${row}`))
+          throw new Error(`located the wrong element for row ${row}: ${JSON.stringify(last)}`)
       }
       return { times, first, count }
     },
     [kLocateRuns] as const,
   )
   if (process.env.AVA_BENCH_JSON !== '1') console.log(`page with ${locate.count} interactive elements`)
-  report({ suite: 'executor', case: 'semantic_locator_5000', metric: 'locate_5000_ms', value: median(locate.times), unit: 'ms' })
-  report({ suite: 'executor', case: 'semantic_locator_5000', metric: 'locate_5000_first_ms', value: locate.first, unit: 'ms' })
+  report({
+    suite: 'executor',
+    case: 'semantic_locator_5000',
+    metric: 'locate_5000_ms',
+    value: median(locate.times),
+    unit: 'ms',
+  })
+  report({
+    suite: 'executor',
+    case: 'semantic_locator_5000',
+    metric: 'locate_5000_first_ms',
+    value: locate.first,
+    unit: 'ms',
+  })
 
-  const packs = ['common', 'elementplus'].map((n) => ({ path: `actions/${n}.yaml`, text: readFileSync(resolve(root, `actions/${n}.yaml`), 'utf8') }))
+  const packs = ['common', 'elementplus'].map((n) => ({
+    path: `actions/${n}.yaml`,
+    text: readFileSync(resolve(root, `actions/${n}.yaml`), 'utf8'),
+  }))
   const totals: number[] = []
   const ownSteps: number[] = []
   for (let i = 0; i <= kLoginRuns; i++) {
@@ -79,9 +95,12 @@ try {
       const t0 = performance.now()
       const result = await engine.run('common:auth:login', { username: 'alice', password: 'wonderland' })
       // Verified: the app's own state says the person is logged in.
-      while ((window as any).__state.user !== 'alice' && performance.now() - t0 < 5000) await new Promise((ok) => setTimeout(ok, 5))
+      while ((window as any).__state.user !== 'alice' && performance.now() - t0 < 5000)
+        await new Promise((ok) => setTimeout(ok, 5))
       const total = performance.now() - t0
-      const waits = result.trace.filter((s: any) => s.action === 'wait').reduce((a: number, s: any) => a + s.durationMs, 0)
+      const waits = result.trace
+        .filter((s: any) => s.action === 'wait')
+        .reduce((a: number, s: any) => a + s.durationMs, 0)
       return { ok: result.success && (window as any).__state.user === 'alice', total, waits, error: result.error }
     }, packs)
     if (!r.ok) throw new Error(`login action failed: ${JSON.stringify(r.error)}`)
@@ -90,8 +109,20 @@ try {
       ownSteps.push(r.total - r.waits)
     }
   }
-  report({ suite: 'executor', case: 'common_login_element_plus', metric: 'login_action_ms', value: median(totals), unit: 'ms' })
-  report({ suite: 'executor', case: 'common_login_element_plus', metric: 'login_steps_without_fixed_wait_ms', value: median(ownSteps), unit: 'ms' })
+  report({
+    suite: 'executor',
+    case: 'common_login_element_plus',
+    metric: 'login_action_ms',
+    value: median(totals),
+    unit: 'ms',
+  })
+  report({
+    suite: 'executor',
+    case: 'common_login_element_plus',
+    metric: 'login_steps_without_fixed_wait_ms',
+    value: median(ownSteps),
+    unit: 'ms',
+  })
 } finally {
   await Promise.all([browser.close(), server.close()])
 }

@@ -85,7 +85,9 @@ async function formWithChecks(page: Page): Promise<void> {
  * load they add 300–700 ms, reported apart as `harnessMs` (Playwright's click call to Playwright
  * seeing the result), the figure this suite printed before.
  */
-async function timedReplay(panel: Frame): Promise<{ feltMs: number; harnessMs: number; success: boolean; text: string }> {
+async function timedReplay(
+  panel: Frame,
+): Promise<{ feltMs: number; harnessMs: number; success: boolean; text: string }> {
   // A string, not a function: tsx names arrow functions with a helper the panel does not have.
   await panel.evaluate(`(() => {
     const w = window
@@ -105,7 +107,12 @@ async function timedReplay(panel: Frame): Promise<{ feltMs: number; harnessMs: n
   const harnessMs = performance.now() - t0
   await panel.waitForFunction('window.__replay.paintAt !== undefined')
   const { clickAt, paintAt } = (await panel.evaluate('window.__replay')) as { clickAt: number; paintAt: number }
-  return { feltMs: Math.round(paintAt - clickAt), harnessMs: Math.round(harnessMs), success: (await result.getAttribute('data-success')) === 'true', text: (await result.textContent()) ?? '' }
+  return {
+    feltMs: Math.round(paintAt - clickAt),
+    harnessMs: Math.round(harnessMs),
+    success: (await result.getAttribute('data-success')) === 'true',
+    text: (await result.textContent()) ?? '',
+  }
 }
 
 ensureBuilt()
@@ -119,14 +126,16 @@ try {
   await tenSteps(page)
   flow = (await stopRecorder(page, 'Bench ten steps')).flow
   await page.close()
-  if (flow.steps.length !== 10) throw new Error(`expected 10 recorded steps, got ${flow.steps.map((s) => s.action).join(', ')}`)
+  if (flow.steps.length !== 10)
+    throw new Error(`expected 10 recorded steps, got ${flow.steps.map((s) => s.action).join(', ')}`)
   const formPage = await h.open('/ep-form.html')
   await startRecorder(formPage)
   await formWithChecks(formPage)
   const checked = (await stopRecorder(formPage, 'Element Plus form with checks')).flow
   await formPage.close()
   const shape = checked.steps.map((s) => s.action).join(', ')
-  if (checked.steps.length !== 10 || checked.steps.filter((s) => s.action === 'verify').length !== 3) throw new Error(`expected 10 recorded steps with 3 checks, got ${shape}`)
+  if (checked.steps.length !== 10 || checked.steps.filter((s) => s.action === 'verify').length !== 3)
+    throw new Error(`expected 10 recorded steps with 3 checks, got ${shape}`)
 
   const inPage: number[] = []
   for (let i = 0; i < (only ? 0 : kRuns); i++) {
@@ -137,9 +146,30 @@ try {
     resolveMs.push(...r.steps.map((s) => s.resolveMs))
     await p.close()
   }
-  if (!only) report({ suite: 'flows', case: 'plain page, 10 recorded steps', metric: 'replay_in_page_10_steps_ms', value: median(inPage), unit: 'ms' })
-  if (!only) report({ suite: 'flows', case: 'plain page, per step', metric: 'resolve_step_ms', value: median(resolveMs), unit: 'ms' })
-  if (!only) report({ suite: 'flows', case: 'plain page, per step (max)', metric: 'resolve_step_max_ms', value: Math.max(...resolveMs), unit: 'ms' })
+  if (!only)
+    report({
+      suite: 'flows',
+      case: 'plain page, 10 recorded steps',
+      metric: 'replay_in_page_10_steps_ms',
+      value: median(inPage),
+      unit: 'ms',
+    })
+  if (!only)
+    report({
+      suite: 'flows',
+      case: 'plain page, per step',
+      metric: 'resolve_step_ms',
+      value: median(resolveMs),
+      unit: 'ms',
+    })
+  if (!only)
+    report({
+      suite: 'flows',
+      case: 'plain page, per step (max)',
+      metric: 'resolve_step_max_ms',
+      value: Math.max(...resolveMs),
+      unit: 'ms',
+    })
 
   // ava run
   const dir = mkdtempSync(join(tmpdir(), 'ava-bench-flows-'))
@@ -147,14 +177,25 @@ try {
   writeFileSync(file, JSON.stringify(flow))
   const runner: number[] = []
   for (let i = 0; i < (only ? 0 : kRuns); i++) {
-    const out = await run(process.execPath, [resolve(root, 'bin/ava.js'), 'run', file, '--url', h.server.url('/plain.html')], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath } })
+    const out = await run(
+      process.execPath,
+      [resolve(root, 'bin/ava.js'), 'run', file, '--url', h.server.url('/plain.html')],
+      { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath } },
+    )
     // `passed: <flow>, 10 steps in N ms` (src/core/flows/format.ts); an action's `passed: <action> in N ms` too.
     const m = /^passed: .* in (\d+) ms$/m.exec(out.stdout)
     if (!m) throw new Error(`ava run did not pass:\n${out.stdout}`)
     runner.push(Number(m[1]))
   }
   rmSync(dir, { recursive: true, force: true })
-  if (!only) report({ suite: 'flows', case: 'ava run, 10 steps', metric: 'runner_replay_10_steps_ms', value: median(runner), unit: 'ms' })
+  if (!only)
+    report({
+      suite: 'flows',
+      case: 'ava run, 10 steps',
+      metric: 'runner_replay_10_steps_ms',
+      value: median(runner),
+      unit: 'ms',
+    })
 
   // The extension: the flow saved as the panel saves it, replayed from the panel.
   const ava = await launchAva()
@@ -162,7 +203,17 @@ try {
     const worker = await ava.worker()
     const id = 'recorded:flow:bench-ten-steps'
     const checksId = 'recorded:flow:bench-form-checks'
-    const saved = { [id]: { id, namespace: 'recorded', action: id, flow, savedAt: Date.now(), pending: [] }, [checksId]: { id: checksId, namespace: 'recorded', action: checksId, flow: checked, savedAt: Date.now() - 1, pending: [] } }
+    const saved = {
+      [id]: { id, namespace: 'recorded', action: id, flow, savedAt: Date.now(), pending: [] },
+      [checksId]: {
+        id: checksId,
+        namespace: 'recorded',
+        action: checksId,
+        flow: checked,
+        savedAt: Date.now() - 1,
+        pending: [],
+      },
+    }
     await worker.evaluate((v) => chrome.storage.local.set({ 'flows.saved': v }), saved)
     const ext: number[] = []
     for (let i = 0; i < (only ? 0 : kRuns); i++) {
@@ -175,7 +226,14 @@ try {
       if (!r.success) throw new Error(`extension replay failed: ${r.text}`)
       await p.close()
     }
-    if (!only) report({ suite: 'flows', case: 'extension panel, 10 steps', metric: 'replay_10_steps_ms', value: median(ext), unit: 'ms' })
+    if (!only)
+      report({
+        suite: 'flows',
+        case: 'extension panel, 10 steps',
+        metric: 'replay_10_steps_ms',
+        value: median(ext),
+        unit: 'ms',
+      })
 
     const withChecks: number[] = []
     const withChecksHarness: number[] = []
@@ -192,8 +250,20 @@ try {
       if (!r.success) throw new Error(`extension replay of the checked flow failed: ${r.text}`)
       await p.close()
     }
-    report({ suite: 'flows', case: 'Element Plus form, 10 steps, 3 checks', metric: 'flow_10_steps_3_checks_ms', value: median(withChecks), unit: 'ms' })
-    report({ suite: 'flows', case: 'Element Plus form, 10 steps, 3 checks', metric: 'flow_10_steps_3_checks_harness_ms', value: median(withChecksHarness), unit: 'ms' })
+    report({
+      suite: 'flows',
+      case: 'Element Plus form, 10 steps, 3 checks',
+      metric: 'flow_10_steps_3_checks_ms',
+      value: median(withChecks),
+      unit: 'ms',
+    })
+    report({
+      suite: 'flows',
+      case: 'Element Plus form, 10 steps, 3 checks',
+      metric: 'flow_10_steps_3_checks_harness_ms',
+      value: median(withChecksHarness),
+      unit: 'ms',
+    })
   } finally {
     await ava.close()
   }

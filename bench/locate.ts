@@ -18,7 +18,17 @@
 import { launchBrowser } from '../e2e/support/browser'
 import { inject } from '../e2e/executor/bundle'
 import { startFixtureServer } from '../e2e/executor/server'
-import { countExpectations, corpusErrors, langOf, loadCorpus, openCorpusPage, prepareCorpusTab, servePages, type CorpusSet, type LocateCase } from './lib/locate-corpus'
+import {
+  countExpectations,
+  corpusErrors,
+  langOf,
+  loadCorpus,
+  openCorpusPage,
+  prepareCorpusTab,
+  servePages,
+  type CorpusSet,
+  type LocateCase,
+} from './lib/locate-corpus'
 import { median, report } from './lib/report'
 
 const suite = 'locate'
@@ -48,7 +58,9 @@ interface Row extends Ran {
   c: LocateCase
 }
 
-const corpus = (['corpus', 'fresh'] as const).flatMap((set) => loadCorpus(set).map((p) => ({ ...p, set }))).filter((p) => !only || p.file.includes(only))
+const corpus = (['corpus', 'fresh'] as const)
+  .flatMap((set) => loadCorpus(set).map((p) => ({ ...p, set })))
+  .filter((p) => !only || p.file.includes(only))
 const [browser, server] = await Promise.all([launchBrowser(), startFixtureServer()])
 const rows: Row[] = []
 try {
@@ -73,13 +85,21 @@ try {
           x.observe()
         }
         const one = (sel: string): Element => {
-          if (sel.startsWith('/') || sel.startsWith('(')) return document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element
+          if (sel.startsWith('/') || sel.startsWith('('))
+            return document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null)
+              .singleNodeValue as Element
           return document.querySelector(sel)!
         }
         const describe = (el: Element) => {
           const id = el.id ? `#${el.id}` : ''
-          const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : ''
-          const text = (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)
+          const cls =
+            typeof el.className === 'string' && el.className.trim()
+              ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}`
+              : ''
+          const text = (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? el.textContent ?? '')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 40)
           return `<${el.tagName.toLowerCase()}${id}${cls}> "${text}"`
         }
         // The located element is the expected one, inside it, or a control it labels (both ways:
@@ -96,11 +116,20 @@ try {
           const t0 = performance.now()
           const r = await x.locate({ semantic: c.say }, { timeoutMs, allowText: !c.field })
           const ms = performance.now() - t0
-          const candidates = (r.candidates ?? []).map((k: any) => ({ label: String(k.label ?? ''), score: Number(k.score ?? 0), why: k.why ? String(k.why) : undefined }))
+          const candidates = (r.candidates ?? []).map((k: any) => ({
+            label: String(k.label ?? ''),
+            score: Number(k.score ?? 0),
+            why: k.why ? String(k.why) : undefined,
+          }))
           let outcome: string
           let got: string | undefined
           if (r.ok === false) {
-            outcome = c.absent || (r.code === 'AMBIGUOUS' && c.ambiguous) ? 'found' : r.code === 'AMBIGUOUS' ? 'ambiguous' : 'missed'
+            outcome =
+              c.absent || (r.code === 'AMBIGUOUS' && c.ambiguous)
+                ? 'found'
+                : r.code === 'AMBIGUOUS'
+                  ? 'ambiguous'
+                  : 'missed'
           } else {
             got = describe(r.el)
             const right = c.at ? [c.at] : (c.either ?? [])
@@ -112,7 +141,9 @@ try {
       },
       { cases: p.cases, timeoutMs, observe: !!p.observe },
     )
-    ran.forEach((r, i) => rows.push({ ...(r as Ran), set: p.set, file: p.file, source: p.source, lang: langOf(p.cases[i]), c: p.cases[i] }))
+    ran.forEach((r, i) =>
+      rows.push({ ...(r as Ran), set: p.set, file: p.file, source: p.source, lang: langOf(p.cases[i]), c: p.cases[i] }),
+    )
   }
 } finally {
   await Promise.all([browser.close(), server.close()])
@@ -121,7 +152,8 @@ try {
 if (process.exitCode !== 1) {
   const mine = rows.filter((r) => r.set === 'corpus')
   const groups: [string, Row[]][] = [['all', mine]]
-  for (const s of [...new Set(mine.map((r) => r.source))]) groups.push([`source:${s}`, mine.filter((r) => r.source === s)])
+  for (const s of [...new Set(mine.map((r) => r.source))])
+    groups.push([`source:${s}`, mine.filter((r) => r.source === s)])
   for (const l of ['en', 'zh']) groups.push([`lang:${l}`, mine.filter((r) => r.lang === l)])
   const fresh = rows.filter((r) => r.set === 'fresh')
   groups.push(['fresh', fresh])
@@ -129,24 +161,48 @@ if (process.exitCode !== 1) {
   for (const [name, rs] of groups) {
     const n = (o: Outcome) => rs.filter((r) => r.outcome === o).length
     report({ suite, case: name, metric: 'cases', value: rs.length, unit: 'cases' })
-    for (const o of ['found', 'ambiguous', 'wrong', 'missed'] as const) report({ suite, case: name, metric: o, value: n(o), unit: 'cases' })
-    report({ suite, case: name, metric: 'missed_without_candidates', value: rs.filter((r) => r.outcome === 'missed' && !r.candidates.length).length, unit: 'cases' })
+    for (const o of ['found', 'ambiguous', 'wrong', 'missed'] as const)
+      report({ suite, case: name, metric: o, value: n(o), unit: 'cases' })
+    report({
+      suite,
+      case: name,
+      metric: 'missed_without_candidates',
+      value: rs.filter((r) => r.outcome === 'missed' && !r.candidates.length).length,
+      unit: 'cases',
+    })
     report({ suite, case: name, metric: 'found_pct', value: rs.length ? (100 * n('found')) / rs.length : 0, unit: '%' })
   }
   report({ suite, case: 'all', metric: 'locate_median_ms', value: median(mine.map((r) => r.ms)), unit: 'ms' })
-  report({ suite, case: 'all', metric: 'locate_median_found_ms', value: median(mine.filter((r) => r.outcome === 'found').map((r) => r.ms)) || 0, unit: 'ms' })
+  report({
+    suite,
+    case: 'all',
+    metric: 'locate_median_found_ms',
+    value: median(mine.filter((r) => r.outcome === 'found').map((r) => r.ms)) || 0,
+    unit: 'ms',
+  })
   report({ suite, case: 'fresh', metric: 'locate_median_ms', value: median(fresh.map((r) => r.ms)), unit: 'ms' })
   if (!json) {
     // AVA_BENCH_WHY=1: each candidate's reason too (which words matched where), for tuning.
     const why = process.env.AVA_BENCH_WHY === '1'
-    const cands = (r: Row) => (r.candidates.length ? r.candidates.map((k) => `"${k.label}" ${k.score.toFixed(2)}${why && k.why ? ` (${k.why})` : ''}`).join('; ') : 'none')
+    const cands = (r: Row) =>
+      r.candidates.length
+        ? r.candidates.map((k) => `"${k.label}" ${k.score.toFixed(2)}${why && k.why ? ` (${k.why})` : ''}`).join('; ')
+        : 'none'
     for (const o of ['wrong', 'ambiguous', 'missed'] as const) {
       const rs = rows.filter((r) => r.outcome === o)
       if (!rs.length) continue
       console.log(`\n${o.toUpperCase()} (${rs.length})`)
       for (const r of rs) {
-        const expected = r.c.at ?? (r.c.ambiguous ? `ambiguous: ${r.c.ambiguous.join(' | ')}` : r.c.either ? `either: ${r.c.either.join(' | ')}` : 'no element')
-        console.log(`  ${r.set === 'fresh' ? 'fresh/' : ''}${r.file} "${r.c.say}" expected ${expected}${r.got ? `, got ${r.got}` : ''}${r.code ? ` [${r.code}]` : ''}\n      candidates: ${cands(r)}`)
+        const expected =
+          r.c.at ??
+          (r.c.ambiguous
+            ? `ambiguous: ${r.c.ambiguous.join(' | ')}`
+            : r.c.either
+              ? `either: ${r.c.either.join(' | ')}`
+              : 'no element')
+        console.log(
+          `  ${r.set === 'fresh' ? 'fresh/' : ''}${r.file} "${r.c.say}" expected ${expected}${r.got ? `, got ${r.got}` : ''}${r.code ? ` [${r.code}]` : ''}\n      candidates: ${cands(r)}`,
+        )
       }
     }
   }

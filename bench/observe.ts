@@ -59,7 +59,12 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { pages: [], runs: runsOf(kDefaultRuns), warmup: runsOf(kDefaultWarmup), loads: runsOf(kDefaultLoads) }
+  const args: Args = {
+    pages: [],
+    runs: runsOf(kDefaultRuns),
+    warmup: runsOf(kDefaultWarmup),
+    loads: runsOf(kDefaultLoads),
+  }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--page' && argv[i + 1]) args.pages.push(argv[++i])
     else if (argv[i] === '--runs' && argv[i + 1]) args.runs = Math.max(5, Number(argv[++i]) || kDefaultRuns)
@@ -95,7 +100,9 @@ interface Measured {
  * which scans the page and writes the listing. Timed in the service worker from send to answer,
  * then the next reads of the same page the same way (the warm reads of later turns).
  */
-async function measureColdInExtension(spec: PageSpec): Promise<{ cold: number; coldCpu: number; warm: number[]; longest: number }> {
+async function measureColdInExtension(
+  spec: PageSpec,
+): Promise<{ cold: number; coldCpu: number; warm: number[]; longest: number }> {
   const ava = await launchWithExtension({ dist })
   try {
     const page = await ava.context.newPage()
@@ -109,24 +116,37 @@ async function measureColdInExtension(spec: PageSpec): Promise<{ cold: number; c
     // page whatever else the machine was doing, beside the wall time a person waits.
     const cdp = await ava.context.newCDPSession(page)
     await cdp.send('Performance.enable')
-    const threadMs = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000
+    const threadMs = async () =>
+      ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0) * 1000
     const read = (url: string) =>
-      ava.worker.evaluate(async ({ url, n }) => {
-        const [tab] = await chrome.tabs.query({ url })
-        const out: { ms: number; listing: string }[] = []
-        for (let i = 0; i < n; i++) {
-          const t0 = performance.now()
-          const reply = (await chrome.tabs.sendMessage(tab.id!, { ava: 1, name: 'bg→content:command', req: { kind: 'read' } }, { frameId: 0 })) as any
-          const ms = performance.now() - t0
-          out.push({ ms, listing: String(reply?.res?.info?.listing ?? reply?.info?.listing ?? JSON.stringify(reply).slice(0, 300)) })
-        }
-        return out
-      }, { url, n: 1 })
+      ava.worker.evaluate(
+        async ({ url, n }) => {
+          const [tab] = await chrome.tabs.query({ url })
+          const out: { ms: number; listing: string }[] = []
+          for (let i = 0; i < n; i++) {
+            const t0 = performance.now()
+            const reply = (await chrome.tabs.sendMessage(
+              tab.id!,
+              { ava: 1, name: 'bg→content:command', req: { kind: 'read' } },
+              { frameId: 0 },
+            )) as any
+            const ms = performance.now() - t0
+            out.push({
+              ms,
+              listing: String(reply?.res?.info?.listing ?? reply?.info?.listing ?? JSON.stringify(reply).slice(0, 300)),
+            })
+          }
+          return out
+        },
+        { url, n: 1 },
+      )
     // Long tasks while Ava reads (the browser's own measure, > 50 ms), seen from the page's world.
     await page.evaluate(() => {
       const w = window as any
       w.__avaLongTasks = []
-      new PerformanceObserver((list) => w.__avaLongTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' })
+      new PerformanceObserver((list) => w.__avaLongTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+        type: 'longtask',
+      })
     })
     const cpu0 = await threadMs()
     const [first] = await read(url)
@@ -136,13 +156,19 @@ async function measureColdInExtension(spec: PageSpec): Promise<{ cold: number; c
       const times: number[] = []
       for (let i = 0; i < 7; i++) {
         const t0 = performance.now()
-        await chrome.tabs.sendMessage(tab.id!, { ava: 1, name: 'bg→content:command', req: { kind: 'read' } }, { frameId: 0 })
+        await chrome.tabs.sendMessage(
+          tab.id!,
+          { ava: 1, name: 'bg→content:command', req: { kind: 'read' } },
+          { frameId: 0 },
+        )
         times.push(performance.now() - t0)
       }
       return times
     }, url)
     // Entries are delivered after their task: give the observer a frame.
-    const longest = await page.evaluate(() => new Promise<number>((done) => setTimeout(() => done(Math.max(0, ...(window as any).__avaLongTasks)), 50)))
+    const longest = await page.evaluate(
+      () => new Promise<number>((done) => setTimeout(() => done(Math.max(0, ...(window as any).__avaLongTasks)), 50)),
+    )
     const r = { cold: first.ms, coldCpu, warm, longest, listing: first.listing }
     if (!r.listing.startsWith('# ')) throw new Error(`${spec.name}: the extension's read gave no listing: ${r.listing}`)
     return { cold: r.cold, coldCpu: r.coldCpu, warm: r.warm, longest: r.longest }
@@ -170,30 +196,45 @@ async function settleFresh(page: Page): Promise<void> {
   )
 }
 
-async function measure(page: Page, runs: number, warmup: number): Promise<Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>> {
+async function measure(
+  page: Page,
+  runs: number,
+  warmup: number,
+): Promise<Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>> {
   await page.addScriptTag({ content: await observeBundle() })
   // The boot script's one request for listener hints at load, as on every page (dom/observe/listeners.ts).
   await page.evaluate(() => (window as any).__avaObserve.watchListenerHints?.(document, true))
   // The agent reads a page only once it is ready (content/agent.ts pageInfo); so does the bench.
   await page.evaluate(() => (window as any).__avaObserve.waitForReady())
-  return page.evaluate(({ n, warmup }) => {
-    const api = (window as any).__avaObserve
-    // The first scan runs cold code and writes the ids; it is reported on its own.
-    const c0 = performance.now()
-    api.observe()
-    const first = performance.now() - c0
-    for (let i = 1; i < warmup; i++) api.observe()
-    const times: number[] = []
-    let snap: any
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now()
-      snap = api.observe()
-      times.push(performance.now() - t0)
-    }
-    const full = api.serialize(snap, { budgetTokens: Infinity })
-    const budgeted = api.serialize(snap)
-    return { first, elements: snap.stats.elements, interactive: snap.stats.interactive, times, full: full.text, budgeted: budgeted.text, estimatedBudgeted: budgeted.tokens }
-  }, { n: runs, warmup })
+  return page.evaluate(
+    ({ n, warmup }) => {
+      const api = (window as any).__avaObserve
+      // The first scan runs cold code and writes the ids; it is reported on its own.
+      const c0 = performance.now()
+      api.observe()
+      const first = performance.now() - c0
+      for (let i = 1; i < warmup; i++) api.observe()
+      const times: number[] = []
+      let snap: any
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now()
+        snap = api.observe()
+        times.push(performance.now() - t0)
+      }
+      const full = api.serialize(snap, { budgetTokens: Infinity })
+      const budgeted = api.serialize(snap)
+      return {
+        first,
+        elements: snap.stats.elements,
+        interactive: snap.stats.interactive,
+        times,
+        full: full.text,
+        budgeted: budgeted.text,
+        estimatedBudgeted: budgeted.tokens,
+      }
+    },
+    { n: runs, warmup },
+  )
 }
 
 /*
@@ -239,7 +280,8 @@ async function main(): Promise<void> {
     server.page('/element-plus.html', elementPlusPage())
     specs.push({ name: 'element-plus-admin', url: server.url('/element-plus.html'), ready: '.el-table__row' })
     if (existsSync(kStdtypes)) specs.push({ name: 'python-stdtypes', url: pathToFileURL(kStdtypes).href })
-    else console.error(`observe: ${kStdtypes} is missing (apt-get install python3.11-doc); python-stdtypes not measured`)
+    else
+      console.error(`observe: ${kStdtypes} is missing (apt-get install python3.11-doc); python-stdtypes not measured`)
   }
   for (const p of extra) {
     const file = resolve(p)
@@ -261,15 +303,46 @@ async function main(): Promise<void> {
       report({ suite, case: spec.name, metric: 'scan_ms', value: median(times), unit: 'ms' })
       report({ suite, case: spec.name, metric: 'scan_ms_first', value: first, unit: 'ms' })
       report({ suite, case: spec.name, metric: 'read_ms_cold', value: median(loaded.map((l) => l.cold)), unit: 'ms' })
-      report({ suite, case: spec.name, metric: 'read_cpu_ms_cold', value: median(loaded.map((l) => l.coldCpu)), unit: 'ms' })
-      report({ suite, case: spec.name, metric: 'read_longest_task_ms', value: Math.max(...loaded.map((l) => l.longest)), unit: 'ms' })
-      report({ suite, case: spec.name, metric: 'read_ms_warm', value: median(loaded.flatMap((l) => l.warm)), unit: 'ms' })
+      report({
+        suite,
+        case: spec.name,
+        metric: 'read_cpu_ms_cold',
+        value: median(loaded.map((l) => l.coldCpu)),
+        unit: 'ms',
+      })
+      report({
+        suite,
+        case: spec.name,
+        metric: 'read_longest_task_ms',
+        value: Math.max(...loaded.map((l) => l.longest)),
+        unit: 'ms',
+      })
+      report({
+        suite,
+        case: spec.name,
+        metric: 'read_ms_warm',
+        value: median(loaded.flatMap((l) => l.warm)),
+        unit: 'ms',
+      })
       if (process.env.AVA_BENCH_TIMES) console.log(spec.name, 'cold', loaded.map((l) => l.cold.toFixed(1)).join(' '))
-      if (process.env.AVA_BENCH_TIMES) for (const l of loaded) console.log(spec.name, l.times.map((t) => t.toFixed(1)).join(' '))
+      if (process.env.AVA_BENCH_TIMES)
+        for (const l of loaded) console.log(spec.name, l.times.map((t) => t.toFixed(1)).join(' '))
       report({ suite, case: spec.name, metric: 'tokens_full', value: tokensFull, unit: 'tokens' })
       report({ suite, case: spec.name, metric: 'tokens_budgeted', value: tokensBudgeted, unit: 'tokens' })
-      report({ suite, case: spec.name, metric: 'tokens_per_interactive', value: m.interactive ? tokensFull / m.interactive : 0, unit: 'tokens' })
-      report({ suite, case: spec.name, metric: 'budget_estimate_ratio', value: tokensBudgeted ? m.estimatedBudgeted / tokensBudgeted : 0, unit: 'x' })
+      report({
+        suite,
+        case: spec.name,
+        metric: 'tokens_per_interactive',
+        value: m.interactive ? tokensFull / m.interactive : 0,
+        unit: 'tokens',
+      })
+      report({
+        suite,
+        case: spec.name,
+        metric: 'budget_estimate_ratio',
+        value: tokensBudgeted ? m.estimatedBudgeted / tokensBudgeted : 0,
+        unit: 'x',
+      })
     }
   } finally {
     await server.close()

@@ -5,7 +5,16 @@
 // cached figure: Node has none. Then evaluateCondition throughput.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRegistry, encodeRegistry, evaluateCondition, hashSources, loadPacks, loadPacksCached, type CachedRegistry, type PackSource } from '../src/core/registry'
+import {
+  createRegistry,
+  encodeRegistry,
+  evaluateCondition,
+  hashSources,
+  loadPacks,
+  loadPacksCached,
+  type CachedRegistry,
+  type PackSource,
+} from '../src/core/registry'
 import { median, report, runsOf } from './lib/report'
 
 const kPacks = 20
@@ -92,7 +101,10 @@ function generatePack(index: number, salt: number): string {
 }
 
 function sources(salt: number): PackSource[] {
-  const files = Array.from({ length: kPacks }, (_, i) => ({ path: `bench/pack-${i}.yaml`, text: generatePack(i, salt) }))
+  const files = Array.from({ length: kPacks }, (_, i) => ({
+    path: `bench/pack-${i}.yaml`,
+    text: generatePack(i, salt),
+  }))
   return [{ source: 'builtin', files }]
 }
 
@@ -119,7 +131,8 @@ async function coldAndCached(name: string, inputs: PackSource[][], expectActions
     cold.push(performance.now() - t0)
     const actions = result.namespaces.reduce((n, ns) => n + Object.keys(ns.actions).length, 0)
     const errors = result.issues.filter((i) => i.severity === 'error')
-    if (actions !== expectActions || errors.length) throw new Error(`${name}: ${actions} actions, ${errors.length} errors: ${errors[0]?.message}`)
+    if (actions !== expectActions || errors.length)
+      throw new Error(`${name}: ${actions} actions, ${errors.length} errors: ${errors[0]?.message}`)
     const form = encodeRegistry(result, await hashSources(sources))
     if (!form) throw new Error(`${name}: the load result is not JSON-safe, so it would never be cached`)
     forms.push(form)
@@ -132,7 +145,8 @@ async function coldAndCached(name: string, inputs: PackSource[][], expectActions
     const registry = createRegistry()
     registry.adopt(result)
     cached.push(performance.now() - t0)
-    if (cache !== 'hit' || registry.size !== expectActions) throw new Error(`${name}: cached load was a ${cache} with ${registry.size} actions`)
+    if (cache !== 'hit' || registry.size !== expectActions)
+      throw new Error(`${name}: cached load was a ${cache} with ${registry.size} actions`)
   }
   const hashing: number[] = []
   for (const sources of inputs) {
@@ -146,7 +160,13 @@ async function coldAndCached(name: string, inputs: PackSource[][], expectActions
   report({ suite: 'registry', case: name, metric: 'cached_load_ms', value: median(cached), unit: 'ms' })
   report({ suite: 'registry', case: name, metric: 'cached_load_min_ms', value: Math.min(...cached), unit: 'ms' })
   report({ suite: 'registry', case: name, metric: 'hash_ms', value: median(hashing), unit: 'ms' })
-  report({ suite: 'registry', case: name, metric: 'pack_text_kb', value: kb(inputs[0][0].files.reduce((n, f) => n + f.text.length, 0)), unit: 'kB' })
+  report({
+    suite: 'registry',
+    case: name,
+    metric: 'pack_text_kb',
+    value: kb(inputs[0][0].files.reduce((n, f) => n + f.text.length, 0)),
+    unit: 'kB',
+  })
   report({ suite: 'registry', case: name, metric: 'cache_kb', value: kb(forms[0].json.length), unit: 'kB' })
 }
 
@@ -156,8 +176,16 @@ async function loadBench(): Promise<void> {
   // are salted per run and stay cold.
   const bundled = bundledSources()
   const bundledActions = loadPacks(bundled).namespaces.reduce((n, ns) => n + Object.keys(ns.actions).length, 0)
-  await coldAndCached('bundled_packs', Array.from({ length: kRuns }, () => bundled), bundledActions)
-  await coldAndCached(`${kPacks}_packs_${kPacks * kActionsPerPack}_actions`, Array.from({ length: kRuns }, (_, run) => sources(run + 1)), kPacks * kActionsPerPack)
+  await coldAndCached(
+    'bundled_packs',
+    Array.from({ length: kRuns }, () => bundled),
+    bundledActions,
+  )
+  await coldAndCached(
+    `${kPacks}_packs_${kPacks * kActionsPerPack}_actions`,
+    Array.from({ length: kRuns }, (_, run) => sources(run + 1)),
+    kPacks * kActionsPerPack,
+  )
 }
 
 function conditionsBench(): void {
@@ -183,7 +211,13 @@ function conditionsBench(): void {
     for (let i = 0; i < 1000; i++) evaluateCondition(expressions[i % expressions.length], context)
     n += 1000
   }
-  report({ suite: 'registry', case: 'when_conditions', metric: 'conditions_per_s', value: Math.round(n / ((performance.now() - t0) / 1000)), unit: '1/s' })
+  report({
+    suite: 'registry',
+    case: 'when_conditions',
+    metric: 'conditions_per_s',
+    value: Math.round(n / ((performance.now() - t0) / 1000)),
+    unit: '1/s',
+  })
 
   let m = 0
   const t1 = performance.now()
@@ -191,7 +225,13 @@ function conditionsBench(): void {
     for (let i = 0; i < 200; i++) evaluateCondition(`${expressions[i % expressions.length]} && ${m + i} >= 0`, context)
     m += 200
   }
-  report({ suite: 'registry', case: 'when_conditions_unseen', metric: 'conditions_uncached_per_s', value: Math.round(m / ((performance.now() - t1) / 1000)), unit: '1/s' })
+  report({
+    suite: 'registry',
+    case: 'when_conditions_unseen',
+    metric: 'conditions_uncached_per_s',
+    value: Math.round(m / ((performance.now() - t1) / 1000)),
+    unit: '1/s',
+  })
 }
 
 await loadBench()

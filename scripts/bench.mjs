@@ -22,7 +22,9 @@ for (let i = 0; i < args.length; i++) {
   if (!a.startsWith('-') && known.includes(a) && rest.length === 0) suites.push(a)
   else rest.push(a)
 }
-const unknown = args.filter((a, i) => !a.startsWith('-') && !known.includes(a) && (i === 0 || !args[i - 1].startsWith('--')))
+const unknown = args.filter(
+  (a, i) => !a.startsWith('-') && !known.includes(a) && (i === 0 || !args[i - 1].startsWith('--')),
+)
 if (unknown.length && suites.length === 0) {
   console.error(`Unknown bench suite: ${unknown.join(', ')}. Suites: ${known.join(', ')}`)
   process.exit(2)
@@ -56,5 +58,12 @@ for (const f of failed) console.log(`\nbench: ${f.suite} failed (exit ${f.exit})
 process.exit(failed.length ? 1 : 0)
 
 function tail(text) {
-  return text.trim().split('\n').slice(-25).map((l) => `  ${l}`).join('\n') || '  (nothing on stderr)'
+  return (
+    text
+      .trim()
+      .split('\n')
+      .slice(-25)
+      .map((l) => `  ${l}`)
+      .join('\n') || '  (nothing on stderr)'
+  )
 }

@@ -29,7 +29,10 @@ const prebuiltPageScript = {
   name: 'prebuilt-page-script',
   setup(b) {
     b.onResolve({ filter: /page-script\.mjs$/ }, () => ({ path: 'page-script', namespace: 'ava-prebuilt' }))
-    b.onLoad({ filter: /.*/, namespace: 'ava-prebuilt' }, () => ({ contents: `export const buildPageScript = async () => ${JSON.stringify(pageScript)}`, loader: 'js' }))
+    b.onLoad({ filter: /.*/, namespace: 'ava-prebuilt' }, () => ({
+      contents: `export const buildPageScript = async () => ${JSON.stringify(pageScript)}`,
+      loader: 'js',
+    }))
   },
 }
 
@@ -59,7 +62,27 @@ await build({
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 const tmp = mkdtempSync(join(tmpdir(), 'ava-types-'))
 // --noCheck: emit only (2 s, not 20); `npm run typecheck` checks these files with the rest.
-const flags = ['--declaration', '--emitDeclarationOnly', '--noCheck', '--outDir', tmp, '--rootDir', '.', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', '--types', 'node,chrome']
+const flags = [
+  '--declaration',
+  '--emitDeclarationOnly',
+  '--noCheck',
+  '--outDir',
+  tmp,
+  '--rootDir',
+  '.',
+  '--target',
+  'ES2022',
+  '--module',
+  'ESNext',
+  '--moduleResolution',
+  'Bundler',
+  '--strict',
+  '--skipLibCheck',
+  '--esModuleInterop',
+  '--resolveJsonModule',
+  '--types',
+  'node,chrome',
+]
 try {
   execFileSync(process.execPath, [tsc, ...flags, ...Object.values(entries)], { cwd: root, stdio: 'pipe' })
 } catch (e) {
@@ -71,9 +94,12 @@ for (const [name, file] of Object.entries(entries)) {
   const text = readFileSync(join(tmp, file.replace(/\.ts$/, '.d.ts')), 'utf8')
   // Doc comments quote imports as examples; only code counts (a /// reference is code).
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/(?!\/).*$/gm, '')
-  for (const m of code.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\/\/\/\s*<reference\s+(?:path|types)=['"]([^'"]+)['"]/g)) {
+  for (const m of code.matchAll(
+    /\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\/\/\/\s*<reference\s+(?:path|types)=['"]([^'"]+)['"]/g,
+  )) {
     const spec = m[1] ?? m[2] ?? m[3]
-    if (!kTypeImports.has(spec)) problems.push(`${file}: its declarations import '${spec}'; declare the type in ${file} instead`)
+    if (!kTypeImports.has(spec))
+      problems.push(`${file}: its declarations import '${spec}'; declare the type in ${file} instead`)
   }
   writeFileSync(join(out, `${name}.d.cts`), text)
 }
@@ -82,4 +108,8 @@ if (problems.length) {
   console.error(`The shipped declarations must stand alone:\n${problems.join('\n')}`)
   process.exit(1)
 }
-console.log(`built ${Object.keys(entries).map((n) => `${out}/${n}.cjs`).join(', ')} and their declarations`)
+console.log(
+  `built ${Object.keys(entries)
+    .map((n) => `${out}/${n}.cjs`)
+    .join(', ')} and their declarations`,
+)

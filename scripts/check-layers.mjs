@@ -34,11 +34,14 @@ function readDeps(folder) {
 
 /** `vue` allows `vue`; `@ai-sdk/*` allows `@ai-sdk/anthropic`; `yaml` allows `yaml/util`. */
 function packageAllowed(spec, patterns) {
-  return patterns.some((p) => (p.endsWith('*') ? spec.startsWith(p.slice(0, -1)) : spec === p || spec.startsWith(`${p}/`)))
+  return patterns.some((p) =>
+    p.endsWith('*') ? spec.startsWith(p.slice(0, -1)) : spec === p || spec.startsWith(`${p}/`),
+  )
 }
 
 // Statements at the start of a line (so that the word "import" in a string is not one), and dynamic imports.
-const importRe = /^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm
+const importRe =
+  /^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm
 const problems = []
 const folders = readdirSync(src).filter((n) => statSync(join(src, n)).isDirectory())
 const maps = Object.fromEntries(folders.map((f) => [f, readDeps(f)]))
@@ -50,21 +53,33 @@ for (const file of files(src)) {
   if (!deps) continue
   const all = readFileSync(file, 'utf8')
   // In a single-file component only the scripts import; the template may say anything.
-  const text = file.endsWith('.vue') ? all.replace(/<template>[\s\S]*<\/template>/, (t) => t.replace(/[^\n]/g, ' ')) : all
+  const text = file.endsWith('.vue')
+    ? all.replace(/<template>[\s\S]*<\/template>/, (t) => t.replace(/[^\n]/g, ' '))
+    : all
   for (const m of text.matchAll(importRe)) {
     const spec = m[1] ?? m[2] ?? m[3]
     const line = text.slice(0, m.index).split('\n').length
     if (spec.startsWith('.') || spec.startsWith('/')) {
-      const target = spec.startsWith('/') ? relative(root, join(root, spec)).split(sep)[0] : relative(src, resolve(dirname(file), spec)).split(sep)[0]
+      const target = spec.startsWith('/')
+        ? relative(root, join(root, spec)).split(sep)[0]
+        : relative(src, resolve(dirname(file), spec)).split(sep)[0]
       // Files outside src/ (the bundled actions/, the manifest) are data, not layers.
       if (target.startsWith('..') || !folders.includes(target)) continue
-      if (!deps.folders.has(target)) problems.push(`${relative(root, file)}:${line}: ${layer}/ imports ${target}/ ('${spec}'), which src/${layer}/DEPS.list does not allow`)
+      if (!deps.folders.has(target))
+        problems.push(
+          `${relative(root, file)}:${line}: ${layer}/ imports ${target}/ ('${spec}'), which src/${layer}/DEPS.list does not allow`,
+        )
     } else if (!packageAllowed(spec, deps.packages)) {
-      problems.push(`${relative(root, file)}:${line}: ${layer}/ imports '${spec}', which src/${layer}/DEPS.list does not allow`)
+      problems.push(
+        `${relative(root, file)}:${line}: ${layer}/ imports '${spec}', which src/${layer}/DEPS.list does not allow`,
+      )
     }
   }
   // Words in quotes are text, not code: a locale table may say "in another window." (src/core/locales).
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '').replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''")
+  const code = text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''")
   if (layer === 'core' && /\bchrome\.|\bdocument\.|\bwindow\./.test(code)) {
     problems.push(`${relative(root, file)}: core/ touches chrome, document or window`)
   }

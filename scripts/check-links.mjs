@@ -17,7 +17,13 @@ const shipped = (path) => {
   return rel === 'README.md' || rel === 'SKILL.md' || rel === 'docs' || rel.startsWith('docs/')
 }
 
-const pages = ['README.md', 'SKILL.md', ...readdirSync(join(root, 'docs')).filter((n) => n.endsWith('.md')).map((n) => `docs/${n}`)]
+const pages = [
+  'README.md',
+  'SKILL.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((n) => n.endsWith('.md'))
+    .map((n) => `docs/${n}`),
+]
   .map((p) => join(root, p))
   .filter((p) => existsSync(p))
 
@@ -46,7 +52,8 @@ function* walk(tokens) {
   }
 }
 
-const plainText = (tokens) => tokens.map((t) => (t.tokens ? plainText(t.tokens) : t.type === 'codespan' ? t.text : (t.text ?? ''))).join('')
+const plainText = (tokens) =>
+  tokens.map((t) => (t.tokens ? plainText(t.tokens) : t.type === 'codespan' ? t.text : (t.text ?? ''))).join('')
 
 const parsed = new Map()
 function page(path) {
@@ -71,7 +78,9 @@ function page(path) {
 const problems = []
 for (const path of pages) {
   const from = relative(root, path)
-  for (const file of page(path).files) if (!existsSync(join(root, file.replace(/:\d+.*$/, '')))) problems.push(`${from}: \`${file}\`: no such file in the repository`)
+  for (const file of page(path).files)
+    if (!existsSync(join(root, file.replace(/:\d+.*$/, ''))))
+      problems.push(`${from}: \`${file}\`: no such file in the repository`)
   for (const href of page(path).links) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(href)) continue // an address, not a file
     const [file, anchor] = href.split('#')
@@ -81,10 +90,17 @@ for (const path of pages) {
       continue
     }
     if (!shipped(target)) {
-      problems.push(`${from}: ${href}: ${relative(root, target)} is not in the package (it ships README.md, SKILL.md and docs/): link by address instead`)
+      problems.push(
+        `${from}: ${href}: ${relative(root, target)} is not in the package (it ships README.md, SKILL.md and docs/): link by address instead`,
+      )
       continue
     }
-    if (anchor && (!target.endsWith('.md') || statSync(target).isDirectory() || !page(target).anchors.has(decodeURIComponent(anchor)))) {
+    if (
+      anchor &&
+      (!target.endsWith('.md') ||
+        statSync(target).isDirectory() ||
+        !page(target).anchors.has(decodeURIComponent(anchor)))
+    ) {
       problems.push(`${from}: ${href}: no heading "#${anchor}" in ${relative(root, target)}`)
     }
   }

@@ -21,7 +21,10 @@ const env = readEnvironment(process.env)
 for (const warning of env.warnings) console.error(`demo: warning: ${warning}`)
 const headed = !!process.env.DISPLAY && env.values.AVA_HEADLESS !== '1'
 // A base URL alone means an OpenAI-compatible server, as the demo always took it.
-const real = env.values.AVA_BASE_URL || env.values.AVA_PROVIDER ? modelFromEnvironment({ AVA_PROVIDER: 'openai', ...env.values }) : undefined
+const real =
+  env.values.AVA_BASE_URL || env.values.AVA_PROVIDER
+    ? modelFromEnvironment({ AVA_PROVIDER: 'openai', ...env.values })
+    : undefined
 if (typeof real === 'string') throw new Error(real)
 
 const site = await startSiteServer()
@@ -31,17 +34,50 @@ const ava = await launchAva({ headless: !headed })
 try {
   if (llm) {
     const plan = [
-      { step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` }, description: 'Open the sign-in page' },
-      { step_id: 2, action_type: 'input', params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' }, description: 'Type the username' },
-      { step_id: 3, action_type: 'input', params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' }, description: 'Type the password' },
+      {
+        step_id: 1,
+        action_type: 'navigate',
+        params: { url: `${site.url}/login` },
+        description: 'Open the sign-in page',
+      },
+      {
+        step_id: 2,
+        action_type: 'input',
+        params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
+        description: 'Type the username',
+      },
+      {
+        step_id: 3,
+        action_type: 'input',
+        params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
+        description: 'Type the password',
+      },
       { step_id: 4, action_type: 'click', params: { semantic_locator: 'Log in button' }, description: 'Log in' },
-      { step_id: 5, action_type: 'verify', params: { assertion: 'The page shows "Welcome, alice"' }, description: 'Check the dashboard' },
+      {
+        step_id: 5,
+        action_type: 'verify',
+        params: { assertion: 'The page shows "Welcome, alice"' },
+        description: 'Check the dashboard',
+      },
     ]
-    const done = { step_id: 6, action_type: 'done', params: { answer: 'You are logged in as **alice**; the dashboard shows 2 recent orders.' } }
-    llm.script({ chunks: ['[', ...[...plan, done].map((p, i) => JSON.stringify(p) + (i < plan.length ? ',' : '')), ']'], chunkDelayMs: 150 })
+    const done = {
+      step_id: 6,
+      action_type: 'done',
+      params: { answer: 'You are logged in as **alice**; the dashboard shows 2 recent orders.' },
+    }
+    llm.script({
+      chunks: ['[', ...[...plan, done].map((p, i) => JSON.stringify(p) + (i < plan.length ? ',' : '')), ']'],
+      chunkDelayMs: 150,
+    })
     await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: '', model: 'demo-model' })
   } else {
-    await ava.configure({ provider: real!.provider, baseUrl: real!.baseUrl, apiKey: real!.apiKey, model: real!.model, authStyle: real!.authStyle })
+    await ava.configure({
+      provider: real!.provider,
+      baseUrl: real!.baseUrl,
+      apiKey: real!.apiKey,
+      model: real!.model,
+      authStyle: real!.authStyle,
+    })
   }
 
   const page = await ava.context.newPage()

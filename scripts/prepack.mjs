@@ -10,8 +10,25 @@ import { spawnSync } from 'node:child_process'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-export const kOutputs = ['dist/manifest.json', 'bin/ava.js', 'lib/playwright.cjs', 'lib/playwright.d.cts', 'lib/mcp.cjs', 'lib/mcp.d.cts']
-export const kInputs = ['src', 'actions', 'public', 'scripts', 'vite.config.ts', 'manifest.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json']
+export const kOutputs = [
+  'dist/manifest.json',
+  'bin/ava.js',
+  'lib/playwright.cjs',
+  'lib/playwright.d.cts',
+  'lib/mcp.cjs',
+  'lib/mcp.d.cts',
+]
+export const kInputs = [
+  'src',
+  'actions',
+  'public',
+  'scripts',
+  'vite.config.ts',
+  'manifest.config.ts',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+]
 
 /** The newest file under the inputs: [path, mtime in ms]. */
 function newest(root, paths) {
@@ -31,7 +48,9 @@ export function rebuildReason(root, env = process.env) {
   if (env.AVA_PACK_REBUILD) return 'AVA_PACK_REBUILD is set'
   const missing = kOutputs.filter((f) => !existsSync(resolve(root, f)))
   if (missing.length) return `${missing.join(', ')} not built yet`
-  const [oldestOut, builtAt] = kOutputs.map((f) => [f, statSync(resolve(root, f)).mtimeMs]).sort((a, b) => a[1] - b[1])[0]
+  const [oldestOut, builtAt] = kOutputs
+    .map((f) => [f, statSync(resolve(root, f)).mtimeMs])
+    .sort((a, b) => a[1] - b[1])[0]
   const [changed, changedAt] = newest(root, kInputs)
   if (changedAt >= builtAt) return `${relative(root, changed)} changed after ${oldestOut} was built`
   return null
@@ -41,7 +60,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const root = resolve(import.meta.dirname, '..')
   const why = rebuildReason(root)
   if (!why) {
-    console.log('prepack: dist/, bin/ava.js and lib/ are newer than every source: packing that build (AVA_PACK_REBUILD=1 rebuilds)')
+    console.log(
+      'prepack: dist/, bin/ava.js and lib/ are newer than every source: packing that build (AVA_PACK_REBUILD=1 rebuilds)',
+    )
   } else {
     console.log(`prepack: ${why}: npm run build`)
     const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' })

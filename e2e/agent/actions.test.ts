@@ -8,7 +8,8 @@ let llm: LlmServer
 let site: SiteServer
 withAgentWorld((w) => ({ ava, llm, site } = w))
 
-const lastAnswer = (panel: import('playwright-core').Frame) => panel.locator('[data-role=assistant] [data-test=text]').last().textContent()
+const lastAnswer = (panel: import('playwright-core').Frame) =>
+  panel.locator('[data-role=assistant] [data-test=text]').last().textContent()
 
 it('/run runs a built-in pack action in the page, with no LLM, across the login navigation', async () => {
   const page = await ava.context.newPage()
@@ -22,9 +23,13 @@ it('/run runs a built-in pack action in the page, with no LLM, across the login 
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
   expect(await page.textContent('#greeting')).toBe('Welcome, alice')
   const after = await ava.panel(page)
-  await expect.poll(() => lastAnswer(after), { timeout: 15_000 }).toMatch(/^✓ common:auth:login finished in \d+\.\d s\.$/)
+  await expect
+    .poll(() => lastAnswer(after), { timeout: 15_000 })
+    .toMatch(/^✓ common:auth:login finished in \d+\.\d s\.$/)
   expect(await after.textContent('[data-test=messages]')).not.toContain('wonderland')
-  expect(await after.locator('[data-role=user]').last().textContent()).toBe('/run common:auth:login --username "alice" --password ***')
+  expect(await after.locator('[data-role=user]').last().textContent()).toBe(
+    '/run common:auth:login --username "alice" --password ***',
+  )
   expect(llm.requests).toHaveLength(0)
   await page.close()
 })
@@ -43,7 +48,9 @@ it('/run with a wrong password fails on the pack’s verify, said in the UI lang
     await page.waitForURL(/error/, { timeout: 20_000 })
     const after = await ava.panel(page)
     const answer = after.locator('[data-role=assistant]').last()
-    await expect.poll(() => answer.locator('[data-test=text]').textContent(), { timeout: 15_000 }).toMatch(/^✗ common:auth:login：提交后仍停留在登录表单/)
+    await expect
+      .poll(() => answer.locator('[data-test=text]').textContent(), { timeout: 15_000 })
+      .toMatch(/^✗ common:auth:login：提交后仍停留在登录表单/)
     expect(await answer.getAttribute('data-kind')).toBe('error')
     expect(await answer.locator('[data-test=details]').textContent()).toMatch(/VERIFY_FAILED — Still on the login form/)
   } finally {
@@ -91,14 +98,35 @@ it('answers action.* messages from the panel, in the panel’s tab; a run asked 
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
   const panel = await ava.openPanel(page)
-  const found = (await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.search', query: 'login' } }))) as { ok: boolean; res: { name: string }[] }
+  const found = (await panel.evaluate(() =>
+    chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.search', query: 'login' } }),
+  )) as { ok: boolean; res: { name: string }[] }
   expect(found.ok).toBe(true)
   expect(found.res.map((a) => a.name)).toContain('common:auth:login')
-  const ran = (await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:action', req: { type: 'action.run', action: 'common:auth:login', params: { username: 'bob', password: 'builder', submit: false } } }))) as { ok: boolean; res: { success: boolean; error?: { code: string; message: string } } }
+  const ran = (await panel.evaluate(() =>
+    chrome.runtime.sendMessage({
+      ava: 1,
+      name: 'ui→bg:action',
+      req: {
+        type: 'action.run',
+        action: 'common:auth:login',
+        params: { username: 'bob', password: 'builder', submit: false },
+      },
+    }),
+  )) as { ok: boolean; res: { success: boolean; error?: { code: string; message: string } } }
   // The one guard (docs/security.md, "Every door, one rule"): the login types a password into the
   // panel's tab, which asks; a bare message has nobody to answer, so it is refused before its
   // first step, naming where Ava can ask. Nothing was typed.
-  expect(ran).toMatchObject({ ok: true, res: { success: false, error: { code: 'UNATTENDED', message: expect.stringMatching(new RegExp(`${new URL(site.url).host}[\\s\\S]*/run in the panel`)) } } })
+  expect(ran).toMatchObject({
+    ok: true,
+    res: {
+      success: false,
+      error: {
+        code: 'UNATTENDED',
+        message: expect.stringMatching(new RegExp(`${new URL(site.url).host}[\\s\\S]*/run in the panel`)),
+      },
+    },
+  })
   expect(await page.inputValue('#username')).toBe('')
   expect(await page.inputValue('#password')).toBe('')
   await page.close()
@@ -107,10 +135,20 @@ it('answers action.* messages from the panel, in the panel’s tab; a run asked 
 /** A model that logs in through the login pack with the vault's alice_pw, on the login page. */
 async function askLoginWithSavedSecret() {
   // Bound to the site, as a password manager keeps a login (issue 16 §2).
-  await (await ava.worker()).evaluate((origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }), new URL(site.url).origin)
+  await (
+    await ava.worker()
+  ).evaluate(
+    (origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }),
+    new URL(site.url).origin,
+  )
   llm.script({
     chunks: instructionChunks([
-      { step_id: 1, action_type: 'run_action', params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } }, description: 'Log in' },
+      {
+        step_id: 1,
+        action_type: 'run_action',
+        params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } },
+        description: 'Log in',
+      },
       { step_id: 2, action_type: 'done', params: { answer: 'Logged in.' } },
     ]),
   })
@@ -124,7 +162,9 @@ it('the model can call a pack action with a saved secret, which it never sees', 
   const { page, panel } = await askLoginWithSavedSecret()
   // Typing a saved secret into a page is asked first, naming the secret and the site.
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
-  expect(await panel.locator('article.confirm').last().textContent()).toContain(`common:auth:login types the saved secret alice_pw into a field on ${new URL(site.url).origin}`)
+  expect(await panel.locator('article.confirm').last().textContent()).toContain(
+    `common:auth:login types the saved secret alice_pw into a field on ${new URL(site.url).origin}`,
+  )
   expect(await page.inputValue('#password')).toBe('')
   await panel.locator('[data-test=confirm-allow]').last().click()
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })

@@ -10,7 +10,12 @@ let site: SiteServer
 let other: SiteServer
 
 beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+  ;[ava, llm, site, other] = await Promise.all([
+    launchAva(),
+    startLlmServer(),
+    startSiteServer(),
+    startSiteServer({ host: 'localhost' }),
+  ])
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
 })
 afterAll(async () => {
@@ -38,20 +43,49 @@ it('carries one request across three page loads, feeding each step’s result ba
     {
       chunks: instructionChunks([
         { step_id: 1, action_type: 'navigate', params: { url: '/login' }, description: 'Open sign-in' },
-        { step_id: 2, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username', value: 'bob' } },
-        { step_id: 3, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password', value: 'builder' } },
-        { step_id: 4, action_type: 'click', params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' }, description: 'Log in' },
+        {
+          step_id: 2,
+          action_type: 'input',
+          params: { fallback_selector: '#username', semantic_locator: 'username', value: 'bob' },
+        },
+        {
+          step_id: 3,
+          action_type: 'input',
+          params: { fallback_selector: '#password', semantic_locator: 'password', value: 'builder' },
+        },
+        {
+          step_id: 4,
+          action_type: 'click',
+          params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' },
+          description: 'Log in',
+        },
       ]),
     },
-    { chunks: instructionChunks([{ step_id: 5, action_type: 'click', params: { fallback_selector: 'a[href="/orders/742"]', semantic_locator: 'Details of order 742' }, description: 'Open order 742' }]) },
-    { chunks: instructionChunks([{ step_id: 6, action_type: 'verify', params: { assertion: 'Shows "Order #742" and "Shipped"' } }, done('Order **#742** has shipped.')]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 5,
+          action_type: 'click',
+          params: { fallback_selector: 'a[href="/orders/742"]', semantic_locator: 'Details of order 742' },
+          description: 'Open order 742',
+        },
+      ]),
+    },
+    {
+      chunks: instructionChunks([
+        { step_id: 6, action_type: 'verify', params: { assertion: 'Shows "Order #742" and "Shipped"' } },
+        done('Order **#742** has shipped.'),
+      ]),
+    },
   )
   await ava.ask(page, 'log in as bob and tell me the status of order 742')
   const arrived = page.waitForURL(`${site.url}/orders/742`, { timeout: 30_000 })
   await allowAll(page, arrived, (p) => ava.panel(p))
   await arrived
   const panel = await waitIdle(page)
-  await expect.poll(async () => (await readSteps(panel)).map((s) => s.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok'])
+  await expect
+    .poll(async () => (await readSteps(panel)).map((s) => s.status))
+    .toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok'])
   // The chat is continuous: the request, the steps and the answer are all on the detail page.
   expect(await panel.locator('[data-role=user]').last().textContent()).toContain('order 742')
   expect(await panel.locator('[data-role=assistant] strong').last().textContent()).toBe('#742')
@@ -70,9 +104,22 @@ it('after a click whose form POST answers slowly, the next plan is made on the p
   llm.script(
     {
       chunks: instructionChunks([
-        { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username', value: 'bob' } },
-        { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password', value: 'builder' } },
-        { step_id: 3, action_type: 'click', params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' }, description: 'Log in' },
+        {
+          step_id: 1,
+          action_type: 'input',
+          params: { fallback_selector: '#username', semantic_locator: 'username', value: 'bob' },
+        },
+        {
+          step_id: 2,
+          action_type: 'input',
+          params: { fallback_selector: '#password', semantic_locator: 'password', value: 'builder' },
+        },
+        {
+          step_id: 3,
+          action_type: 'click',
+          params: { fallback_selector: '#login-btn', semantic_locator: 'Log in button' },
+          description: 'Log in',
+        },
       ]),
     },
     { chunks: instructionChunks([done('You are signed in.')]) },
@@ -113,7 +160,15 @@ it('replays the same request with no LLM call, repairs a step that broke with on
 
   // The page changes: the button's id is not what the cached plan says any more.
   await page.evaluate(() => (document.querySelector('#save-btn')!.id = 'save-button'))
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#save-button', semantic_locator: 'Save button' } }]) })
+  llm.script({
+    chunks: instructionChunks([
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { fallback_selector: '#save-button', semantic_locator: 'Save button' },
+      },
+    ]),
+  })
   await sendAndWait(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(2) // one request, for that step only
   expect(JSON.stringify(chatRequests()[1].body)).toContain('#save-btn')
@@ -135,8 +190,25 @@ it('asks the model again with the candidates when a description fits two element
   await page.click('#login-btn')
   await page.waitForURL(`${site.url}/dashboard`)
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { semantic_locator: 'Details link' }, description: 'Open the details' }]) },
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: 'a[href="/orders/318"]', semantic_locator: 'Details of order 318' } }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { semantic_locator: 'Details link' },
+          description: 'Open the details',
+        },
+      ]),
+    },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: 'a[href="/orders/318"]', semantic_locator: 'Details of order 318' },
+        },
+      ]),
+    },
     { chunks: instructionChunks([done('Order 318 is processing.')]) },
   )
   await ava.ask(page, 'open the details of the processing order')
@@ -180,7 +252,9 @@ it('stops at the confirmation when a page talks the model into taking the saved 
 it('renders model output as sanitised markdown: scripts and event handlers are inert', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/`)
-  llm.script({ text: 'Here you go: **bold** <img src=x onerror="parent.__pwned=1;window.__pwned=1"> <script>window.__pwned=2</script> <a href="javascript:window.__pwned=3">link</a> [ok](https://example.com)' })
+  llm.script({
+    text: 'Here you go: **bold** <img src=x onerror="parent.__pwned=1;window.__pwned=1"> <script>window.__pwned=2</script> <a href="javascript:window.__pwned=3">link</a> [ok](https://example.com)',
+  })
   const panel = await ava.openPanel(page)
   await sendAndWait(panel, 'say something')
   const md = panel.locator('[data-role=assistant] [data-test=text]').last()
@@ -197,8 +271,19 @@ it('survives the service worker being stopped mid-run: the run goes on and the h
   await page.goto(`${site.url}/login`)
   llm.script(
     // The first reply types the username, then stalls: the worker is stopped while it streams.
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' } }, { step_id: 2, action_type: 'verify', params: { assertion: '"never reached"' } }]), chunkDelayMs: 1_500 },
-    { chunks: instructionChunks([{ step_id: 3, action_type: 'input', params: { fallback_selector: '#password', value: 'wonderland' } }, done('Both fields are filled in.')]) },
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' } },
+        { step_id: 2, action_type: 'verify', params: { assertion: '"never reached"' } },
+      ]),
+      chunkDelayMs: 1_500,
+    },
+    {
+      chunks: instructionChunks([
+        { step_id: 3, action_type: 'input', params: { fallback_selector: '#password', value: 'wonderland' } },
+        done('Both fields are filled in.'),
+      ]),
+    },
   )
   const panel = await ava.ask(page, 'fill in the sign-in form for alice')
   await expect.poll(() => page.inputValue('#username'), { timeout: 10_000 }).toBe('alice')
@@ -227,13 +312,16 @@ function clickFromListedLine(line: RegExp, idPrefix: string, description: string
       const key = read.split(' ')[0]
       const short = read.split(' ').find((t) => t.startsWith(idPrefix)) ?? idPrefix
       const id = short.endsWith('_') ? `${short}near_${key}` : short
-      return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: id }, description }, done('Done.')])
+      return JSON.stringify([
+        { step_id: 1, action_type: 'click', params: { target_id: id }, description },
+        done('Done.'),
+      ])
     },
   })
   return () => read
 }
 
-it('a model that reads a product card\'s keyed line writes the whole id, and the step acts on that product', async () => {
+it("a model that reads a product card's keyed line writes the whole id, and the step acts on that product", async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/agent/shop.html`)
   // The cards are no table: the line of the card that names the red mug leads with its text.
@@ -268,7 +356,12 @@ it('holds the read after a click until the requests it started have answered', a
   await page.goto(`${site.url}/agent/report.html`)
   const panel = await ava.openPanel(page)
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#load' }, description: 'Load the report' }]), chunkDelayMs: 100 },
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { fallback_selector: '#load' }, description: 'Load the report' },
+      ]),
+      chunkDelayMs: 100,
+    },
     { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'The report has 42 rows.' } }]) },
   )
   await sendAndWait(panel, 'load the report and tell me how many rows it has', { timeout: 40_000 })

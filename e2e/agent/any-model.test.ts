@@ -22,24 +22,56 @@ afterAll(async () => {
 })
 
 /** The plan every shape writes: type a name into the username field, then answer. */
-const typeStep = (name: string) => ({ step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'Username field', value: name }, description: 'Type the name' })
+const typeStep = (name: string) => ({
+  step_id: 1,
+  action_type: 'input',
+  params: { fallback_selector: '#username', semantic_locator: 'Username field', value: name },
+  description: 'Type the name',
+})
 const doneStep = (name: string) => ({ step_id: 2, action_type: 'done', params: { answer: `Typed ${name}.` } })
 const py = (v: unknown): string =>
-  v === null ? 'None' : v === true ? 'True' : typeof v === 'string' ? `'${v.replace(/'/g, "\\'")}'` : typeof v === 'number' ? String(v) : Array.isArray(v) ? `[${v.map(py).join(', ')}]` : `{${Object.entries(v as object).map(([k, x]) => `'${k}': ${py(x)}`).join(', ')}}`
-const camel = (v: unknown): unknown => (v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), camel(x)])) : v)
+  v === null
+    ? 'None'
+    : v === true
+      ? 'True'
+      : typeof v === 'string'
+        ? `'${v.replace(/'/g, "\\'")}'`
+        : typeof v === 'number'
+          ? String(v)
+          : Array.isArray(v)
+            ? `[${v.map(py).join(', ')}]`
+            : `{${Object.entries(v as object)
+                .map(([k, x]) => `'${k}': ${py(x)}`)
+                .join(', ')}}`
+const camel = (v: unknown): unknown =>
+  v && typeof v === 'object'
+    ? Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), camel(x)]),
+      )
+    : v
 
 /** Shape name → the reply for a name (the answer says "Typed <name>."). */
 const shapes: Record<string, (n: string) => string> = {
   'bare array': (n) => JSON.stringify([typeStep(n), doneStep(n)]),
-  '<think> first': (n) => `<think>The field is #username; [{"not": "a step"}]</think>\n${JSON.stringify([typeStep(n), doneStep(n)])}`,
-  '```json fence with prose': (n) => `Sure! Here is the plan:\n\n\`\`\`json\n${JSON.stringify([typeStep(n), doneStep(n)], null, 2)}\n\`\`\`\nI will check it after.`,
+  '<think> first': (n) =>
+    `<think>The field is #username; [{"not": "a step"}]</think>\n${JSON.stringify([typeStep(n), doneStep(n)])}`,
+  '```json fence with prose': (n) =>
+    `Sure! Here is the plan:\n\n\`\`\`json\n${JSON.stringify([typeStep(n), doneStep(n)], null, 2)}\n\`\`\`\nI will check it after.`,
   '{"steps": …}': (n) => JSON.stringify({ steps: [typeStep(n), doneStep(n)] }),
   '{"instructions": …}': (n) => JSON.stringify({ instructions: [typeStep(n), doneStep(n)] }),
-  'seed 003 {"actions": …}': (n) => JSON.stringify({ actions: [{ type: 'input', selector: '#username', value: n, reason: 'Type the name' }, { type: 'done', answer: `Typed ${n}.` }] }),
+  'seed 003 {"actions": …}': (n) =>
+    JSON.stringify({
+      actions: [
+        { type: 'input', selector: '#username', value: n, reason: 'Type the name' },
+        { type: 'done', answer: `Typed ${n}.` },
+      ],
+    }),
   'one object per line': (n) => `${JSON.stringify(typeStep(n))}\n${JSON.stringify(doneStep(n))}\n`,
-  'comments and trailing commas': (n) => `[\n  // type it\n  ${JSON.stringify(typeStep(n))},\n  ${JSON.stringify(doneStep(n))},\n]`,
+  'comments and trailing commas': (n) =>
+    `[\n  // type it\n  ${JSON.stringify(typeStep(n))},\n  ${JSON.stringify(doneStep(n))},\n]`,
   'Python dicts': (n) => py({ steps: [{ ...typeStep(n), extra: null, ok: true }, doneStep(n)] }),
-  'camelCase keys, numbers as strings': (n) => JSON.stringify([camel({ ...typeStep(n), step_id: '1' }), camel({ ...doneStep(n), step_id: '2' })]),
+  'camelCase keys, numbers as strings': (n) =>
+    JSON.stringify([camel({ ...typeStep(n), step_id: '1' }), camel({ ...doneStep(n), step_id: '2' })]),
   'a JSON string holding the array': (n) => JSON.stringify(JSON.stringify([typeStep(n), doneStep(n)])),
 }
 
@@ -53,7 +85,8 @@ async function runShapes(provider: 'openai' | 'anthropic') {
     llm.script({ text: write(name), chunkDelayMs: 5 })
     const answer = await ask(panel, `type ${name} as the username`)
     const typed = await page.inputValue('#username')
-    if (typed !== name || !answer.includes(`Typed ${name}.`)) failed.push(`${shape}: field "${typed}", answer "${answer.slice(0, 80)}"`)
+    if (typed !== name || !answer.includes(`Typed ${name}.`))
+      failed.push(`${shape}: field "${typed}", answer "${answer.slice(0, 80)}"`)
   }
   expect(failed).toEqual([])
 }
@@ -102,13 +135,23 @@ it('asks OpenAI and Anthropic for structured output, and runs the structured pla
 })
 
 it('falls back to plain text once when the server rejects structured output, and remembers it', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'on' })
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'on',
+  })
   await ava.worker().then((w) => w.evaluate(() => chrome.storage.local.remove('structuredRefused')))
   await page.reload()
   const panel = await ava.openPanel(page)
   llm.requests.length = 0
   const rejecting: ScriptedReply = { fault: 'http400-schema' }
-  llm.script(rejecting, { text: JSON.stringify([typeStep('fallback'), doneStep('fallback')]) }, { text: JSON.stringify([doneStep('again')]) })
+  llm.script(
+    rejecting,
+    { text: JSON.stringify([typeStep('fallback'), doneStep('fallback')]) },
+    { text: JSON.stringify([doneStep('again')]) },
+  )
   expect(await ask(panel, 'type fallback')).toContain('Typed fallback.')
   expect(await ask(panel, 'and again')).toContain('Typed again.')
   const chats = llm.requests.filter((r) => r.api === 'openai')
@@ -121,7 +164,10 @@ it('shows reasoning collapsed as thinking, never as the answer, in both wire for
     await page.reload()
     const panel = await ava.openPanel(page)
     const name = `${provider}-reasoning`
-    llm.script({ reasoning: `The username field is #username. I will type ${provider} there.`, text: JSON.stringify([typeStep(name), doneStep(name)]) })
+    llm.script({
+      reasoning: `The username field is #username. I will type ${provider} there.`,
+      text: JSON.stringify([typeStep(name), doneStep(name)]),
+    })
     const before = await panel.locator('[data-role=assistant]').count()
     await ask(panel, `type ${name}`)
     const msg = panel.locator('[data-role=assistant]').nth(before)
@@ -147,7 +193,9 @@ it('reads a reply whose <think> the chat template wrote: the reasoning before </
     await page.reload()
     const panel = await ava.openPanel(page)
     const name = `lone-${draft ? 'r1' : 'other'}`
-    const drafted = draft ? `Maybe this:\n${JSON.stringify([{ ...typeStep('WRONG'), params: { fallback_selector: '#password', value: 'WRONG' } }])}\nNo: the person said ${name}.\n` : `The field is #username, so I type ${name}.\n`
+    const drafted = draft
+      ? `Maybe this:\n${JSON.stringify([{ ...typeStep('WRONG'), params: { fallback_selector: '#password', value: 'WRONG' } }])}\nNo: the person said ${name}.\n`
+      : `The field is #username, so I type ${name}.\n`
     llm.script({ text: `${drafted}</think>\n\n${JSON.stringify([typeStep(name), doneStep(name)])}`, chunkDelayMs: 5 })
     const before = await panel.locator('[data-role=assistant]').count()
     await ask(panel, `type ${name} as the username`)
@@ -164,7 +212,13 @@ it('reads a reply whose <think> the chat template wrote: the reasoning before </
 })
 
 it('tells the person when a reply holds no step and no answer, with the raw text behind Details and Regenerate', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off',
+  })
   await page.reload()
   const panel = await ava.openPanel(page)
   const before = await panel.locator('[data-kind=error]').count()

@@ -21,7 +21,11 @@ it('a cubic XPath on 500 elements fails at once with a clear message, and the pa
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/stall.html`)
   expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeGreaterThanOrEqual(500)
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: kCubic }, description: 'Find the rows' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: kCubic }, description: 'Find the rows' },
+    ]),
+  })
   const panel = await ava.openPanel(page)
   await page.evaluate(() => ((window as unknown as { __maxGap: number }).__maxGap = 0))
   const t0 = Date.now()
@@ -31,7 +35,9 @@ it('a cubic XPath on 500 elements fails at once with a clear message, and the pa
   expect(steps[0].status).toBe('failed')
   expect(steps[0].detail).toMatch(/would freeze the page/)
   expect(took).toBeLessThan(8_000)
-  console.log(`cubic_xpath_run_ms ${took} max_page_gap_ms ${await page.evaluate(() => (window as unknown as { __maxGap: number }).__maxGap)}`)
+  console.log(
+    `cubic_xpath_run_ms ${took} max_page_gap_ms ${await page.evaluate(() => (window as unknown as { __maxGap: number }).__maxGap)}`,
+  )
   // The page's own heartbeat never stopped for long.
   expect(await page.evaluate(() => (window as unknown as { __maxGap: number }).__maxGap)).toBeLessThan(1_000)
   await page.close()
@@ -40,7 +46,11 @@ it('a cubic XPath on 500 elements fails at once with a clear message, and the pa
 it('Stop ends the run at once while the page’s script is stuck in a step', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/stall.html`)
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#freeze' }, description: 'Refresh' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: '#freeze' }, description: 'Refresh' },
+    ]),
+  })
   const panel = await ava.openPanel(page)
   await panel.fill('[data-test=input]', 'refresh my orders')
   await panel.click('[data-test=send]')
@@ -50,7 +60,16 @@ it('Stop ends the run at once while the page’s script is stuck in a step', asy
   const popup = await ava.context.newPage()
   await popup.goto(`chrome-extension://${ava.extensionId}/src/popup/index.html`)
   await popup.waitForSelector('[data-test=run-stop]', { timeout: 10_000 })
-  const ended = () => ava.storage('session').then((all) => Object.values(all).some((r) => (r as { request?: string; status?: string })?.request === 'refresh my orders' && (r as { status?: string }).status === 'stopped'))
+  const ended = () =>
+    ava
+      .storage('session')
+      .then((all) =>
+        Object.values(all).some(
+          (r) =>
+            (r as { request?: string; status?: string })?.request === 'refresh my orders' &&
+            (r as { status?: string }).status === 'stopped',
+        ),
+      )
   const t0 = Date.now()
   await popup.click('[data-test=run-stop]')
   await expect.poll(ended, { timeout: 12_000, interval: 50 }).toBe(true)

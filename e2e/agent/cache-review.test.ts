@@ -11,21 +11,39 @@ withAgentWorld((world) => (w = world))
 
 const chatRequests = () => w.llm.requests.filter((r) => r.api === 'openai')
 const cachedSelectors = async () =>
-  Object.values(((await w.ava.storage('local')).instructionCache ?? {}) as Record<string, { request: string; steps: { params: { fallback_selector?: string } }[] }>)
+  Object.values(
+    ((await w.ava.storage('local')).instructionCache ?? {}) as Record<
+      string,
+      { request: string; steps: { params: { fallback_selector?: string } }[] }
+    >,
+  )
     .filter((e) => e.request === 'save my profile')
     .flatMap((e) => e.steps.map((s) => s.params.fallback_selector ?? ''))
 
 it('writes a repaired plan into the cache only after Accept', async () => {
   const page = await w.ava.context.newPage()
   await page.goto(`${w.site.url}/agent/save.html`)
-  w.llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#save-btn' }, description: 'Save' }, { step_id: 2, action_type: 'done', params: { answer: 'Saved.' } }]) })
+  w.llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: '#save-btn' }, description: 'Save' },
+      { step_id: 2, action_type: 'done', params: { answer: 'Saved.' } },
+    ]),
+  })
   const panel = await w.ava.openPanel(page)
   await sendAndWait(panel, 'save my profile')
   expect(await cachedSelectors()).toEqual(['#save-btn'])
 
   // The page changes under the cached plan: one model call repairs the step, and the chat asks.
   await page.evaluate(() => (document.querySelector('#save-btn')!.id = 'save-button'))
-  const repair = { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#save-button', semantic_locator: 'Save button' } }]) }
+  const repair = {
+    chunks: instructionChunks([
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { fallback_selector: '#save-button', semantic_locator: 'Save button' },
+      },
+    ]),
+  }
   w.llm.script(repair)
   await sendAndWait(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(2)

@@ -17,7 +17,9 @@ const kClose = '</untrusted_page_content>'
 
 /** The text of the request's last user message (the follow-up after the steps ran). */
 function lastUser(n: number): string {
-  const body = w.llm.requests.filter((r) => r.api === 'openai')[n].body as { messages: { role: string; content: string }[] }
+  const body = w.llm.requests.filter((r) => r.api === 'openai')[n].body as {
+    messages: { role: string; content: string }[]
+  }
   return body.messages.filter((m) => m.role === 'user').at(-1)!.content
 }
 
@@ -64,8 +66,7 @@ function parseCsv(text: string): string[][] {
     else if (c === ',') {
       row.push(field)
       field = ''
-    }
-    else if (c === '\r' && text[i + 1] === '\n') {
+    } else if (c === '\r' && text[i + 1] === '\n') {
       row.push(field)
       rows.push(row)
       row = []
@@ -82,13 +83,24 @@ it('collects 50 posts of a virtualised timeline, each once, and the model gets t
   await page.goto(`${w.site.url}/feed/timeline.html`)
   await page.waitForSelector('.cell')
   w.llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'collect', params: { limit: 50 }, description: 'Read the last 50 posts' }]) },
-    { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'People post about coffee, builds and trains.' } }]) },
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'collect', params: { limit: 50 }, description: 'Read the last 50 posts' },
+      ]),
+    },
+    {
+      chunks: instructionChunks([
+        { step_id: 2, action_type: 'done', params: { answer: 'People post about coffee, builds and trains.' } },
+      ]),
+    },
   )
   const panel = await w.ava.ask(page, 'summarise the last 50 posts')
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 90_000 })
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok'])
   expect(steps[0].note).toBe('Collected 50 items')
 
   // The page really is virtualised: it never held more than a screenful of cells, and scrolled.
@@ -116,18 +128,34 @@ it('Stop ends a collection mid-way: no more scrolling or loading, and no further
   // Each load takes 2 s and the feed never ends: only Stop or the budget ends this collection.
   await page.goto(`${w.site.url}/feed/timeline.html?slow=2000`)
   await page.waitForSelector('.cell', { timeout: 10_000 })
-  w.llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'collect', params: { limit: 500 }, description: 'Read every post' }]) })
+  w.llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'collect', params: { limit: 500 }, description: 'Read every post' },
+    ]),
+  })
   const panel = await w.ava.ask(page, 'summarise every post in my timeline')
   const note = panel.locator('[data-role=assistant]').last().locator('[data-test=step-note]')
-  await expect.poll(async () => Number(/(\d+) of 500/.exec((await note.textContent().catch(() => '')) ?? '')?.[1] ?? 0), { timeout: 30_000 }).toBeGreaterThanOrEqual(20)
+  await expect
+    .poll(async () => Number(/(\d+) of 500/.exec((await note.textContent().catch(() => '')) ?? '')?.[1] ?? 0), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThanOrEqual(20)
   await panel.click('[data-test=stop]')
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 10_000 })
   await panel.locator('[data-kind=error]', { hasText: 'Stopped.' }).last().waitFor({ timeout: 10_000 })
   // A round in flight when Stop came may finish its one scroll; nothing after it.
   await page.waitForTimeout(3_000)
-  const at = await page.evaluate(() => ({ loads: (window as any).__loads, top: document.getElementById('timeline')!.scrollTop }))
+  const at = await page.evaluate(() => ({
+    loads: (window as any).__loads,
+    top: document.getElementById('timeline')!.scrollTop,
+  }))
   await page.waitForTimeout(5_000)
-  expect(await page.evaluate(() => ({ loads: (window as any).__loads, top: document.getElementById('timeline')!.scrollTop }))).toEqual(at)
+  expect(
+    await page.evaluate(() => ({
+      loads: (window as any).__loads,
+      top: document.getElementById('timeline')!.scrollTop,
+    })),
+  ).toEqual(at)
   expect(w.llm.requests.filter((r) => r.api === 'openai')).toHaveLength(1)
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(['skipped'])
   await page.close()
@@ -137,34 +165,61 @@ it('lists every order over ¥500 from a table that loads as it scrolls, and save
   const page = await w.ava.context.newPage()
   await page.goto(`${w.site.url}/feed/orders.html`)
   await page.waitForSelector('#orders tbody tr')
-  const orders = (await page.evaluate(() => (window as any).__orders)) as { id: string; item: string; amount: number; status: string }[]
+  const orders = (await page.evaluate(() => (window as any).__orders)) as {
+    id: string
+    item: string
+    amount: number
+    status: string
+  }[]
   // A model that reads the rows it was given and answers with the ones over ¥500, as a markdown table.
   const answer = (body: { messages: { role: string; content: string }[] }) => {
     const prompt = body.messages.filter((m) => m.role === 'user').at(-1)!.content
     const rows = itemLines(blocks(prompt)[0]).map((l) => l.replace(/^\d+\. /, '').split(' | '))
     const big = rows.filter((r) => Number(r[2].replace(/[¥,]/g, '')) > 500)
-    const md = ['| 订单号 | 商品 | 金额 |', '| --- | --- | --- |', ...big.map((r) => `| ${r[0]} | ${r[1].replace(/\|/g, '\\|')} | ${r[2]} |`)].join('\n')
+    const md = [
+      '| 订单号 | 商品 | 金额 |',
+      '| --- | --- | --- |',
+      ...big.map((r) => `| ${r[0]} | ${r[1].replace(/\|/g, '\\|')} | ${r[2]} |`),
+    ].join('\n')
     return JSON.stringify([{ step_id: 2, action_type: 'done', params: { answer: `金额超过 500 元的订单：\n\n${md}` } }])
   }
-  w.llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'collect', params: { fallback_selector: '#orders' }, description: '读取全部订单' }]) }, { from: answer })
+  w.llm.script(
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'collect', params: { fallback_selector: '#orders' }, description: '读取全部订单' },
+      ]),
+    },
+    { from: answer },
+  )
   const panel = await w.ava.ask(page, '列出所有金额超过500元的订单')
   const run = panel.locator('[data-role=assistant]').last()
   await run.locator('[data-test=usage]').waitFor({ timeout: 90_000 })
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok'])
   expect(steps[0].note).toBe('Collected 45 items: the list ended there')
 
   // The collected rows, saved as CSV: every order of the page, with the table's own headings.
-  const [csvFile] = await Promise.all([page.waitForEvent('download'), run.locator('[data-test=step] [data-test=save-csv]').click()])
+  const [csvFile] = await Promise.all([
+    page.waitForEvent('download'),
+    run.locator('[data-test=step] [data-test=save-csv]').click(),
+  ])
   expect(csvFile.suggestedFilename()).toMatch(/^ava-items-.*\.csv$/)
   const csv = parseCsv((await readFile((await csvFile.path())!, 'utf8')).replace(/^\uFEFF/, ''))
   expect(csv[0]).toEqual(['订单号', '商品', '金额', '状态'])
   expect(csv.slice(1)).toEqual(orders.map((o) => [o.id, o.item, `¥${o.amount.toFixed(2)}`, o.status]))
 
   // The answer's table, saved as JSON: the orders over ¥500, one object per row.
-  const [jsonFile] = await Promise.all([page.waitForEvent('download'), run.locator(':scope > [data-test=save-table] [data-test=save-json]').click()])
+  const [jsonFile] = await Promise.all([
+    page.waitForEvent('download'),
+    run.locator(':scope > [data-test=save-table] [data-test=save-json]').click(),
+  ])
   const saved = JSON.parse(await readFile((await jsonFile.path())!, 'utf8')) as Record<string, string>[]
-  const expected = orders.filter((o) => o.amount > 500).map((o) => ({ 订单号: o.id, 商品: o.item, 金额: `¥${o.amount.toFixed(2)}` }))
+  const expected = orders
+    .filter((o) => o.amount > 500)
+    .map((o) => ({ 订单号: o.id, 商品: o.item, 金额: `¥${o.amount.toFixed(2)}` }))
   expect(expected.length).toBeGreaterThan(10)
   expect(saved).toEqual(expected)
   await page.close()

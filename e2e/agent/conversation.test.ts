@@ -44,13 +44,22 @@ it('opens a page named in the request while the model is still planning', async 
   // request's own words, while the model was still planning.
   let answer!: () => void
   const held = new Promise<void>((resolve) => (answer = resolve))
-  llm.script({ holdUntil: held, chunks: instructionChunks([{ step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` } }, { step_id: 2, action_type: 'done', params: { answer: 'Opened.' } }]) })
+  llm.script({
+    holdUntil: held,
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` } },
+      { step_id: 2, action_type: 'done', params: { answer: 'Opened.' } },
+    ]),
+  })
   await ava.ask(page, `open ${site.url}/login please`)
   await page.waitForURL(`${site.url}/login`, { timeout: 10_000 })
   expect(llm.requests.at(-1)?.endedAt, 'the model had not answered when the page opened').toBeUndefined()
   answer()
   await ava.panel(page).then((f) => f.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor())
-  expect(site.hits.some((h) => h.path === '/login'), JSON.stringify(site.hits)).toBe(true)
+  expect(
+    site.hits.some((h) => h.path === '/login'),
+    JSON.stringify(site.hits),
+  ).toBe(true)
   expect(llm.requests).toHaveLength(1)
   expect(site.hits.filter((h) => h.path === '/login')).toHaveLength(1) // the plan's navigate found the page already open
   await page.close()
@@ -60,8 +69,21 @@ it('follows a link that opens in a new tab, and goes on there', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/agent/newtab.html`)
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#open-report', semantic_locator: 'Open the report link' } }]) },
-    { chunks: instructionChunks([{ step_id: 2, action_type: 'verify', params: { assertion: 'Shows "Order #742"' } }, { step_id: 3, action_type: 'done', params: { answer: 'The report is open.' } }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: '#open-report', semantic_locator: 'Open the report link' },
+        },
+      ]),
+    },
+    {
+      chunks: instructionChunks([
+        { step_id: 2, action_type: 'verify', params: { assertion: 'Shows "Order #742"' } },
+        { step_id: 3, action_type: 'done', params: { answer: 'The report is open.' } },
+      ]),
+    },
   )
   const opened = ava.context.waitForEvent('page')
   await ava.ask(page, 'open the report')

@@ -24,7 +24,13 @@ const pageFile = resolve(import.meta.dirname, '../../bench/locate/pages/select2-
 beforeAll(async () => {
   ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startFixtureServer()])
   // The page as the corpus has it, plus a record of which of the two look-alike buttons was pressed.
-  site.page('/select2-signup.html', readFileSync(pageFile, 'utf8').replace('</body>', "<script>for (const b of document.querySelectorAll('#b-one,#b-two')) b.addEventListener('click', () => { window.__pressed = b.id })</script></body>"))
+  site.page(
+    '/select2-signup.html',
+    readFileSync(pageFile, 'utf8').replace(
+      '</body>',
+      "<script>for (const b of document.querySelectorAll('#b-one,#b-two')) b.addEventListener('click', () => { window.__pressed = b.id })</script></body>",
+    ),
+  )
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
 })
 afterAll(async () => {
@@ -58,10 +64,26 @@ it('English: the Select2 box, a radio under its legend, a part of the date, a pl
       chunks: instructionChunks([
         { step_id: 1, action_type: 'click', params: { semantic_locator: 'the Country dropdown' } },
         { step_id: 2, action_type: 'click', params: { semantic_locator: 'the Japan option' } },
-        { step_id: 3, action_type: 'click', params: { semantic_locator: 'the Email radio button under Contact Preference' } },
-        { step_id: 4, action_type: 'select', params: { semantic_locator: 'the Date of Birth month dropdown', value: 'February' } },
-        { step_id: 5, action_type: 'input', params: { semantic_locator: 'the Email Address field', value: 'ada@example.test' } },
-        { step_id: 6, action_type: 'input', params: { semantic_locator: 'the text box below the table', value: 'leave at the door' } },
+        {
+          step_id: 3,
+          action_type: 'click',
+          params: { semantic_locator: 'the Email radio button under Contact Preference' },
+        },
+        {
+          step_id: 4,
+          action_type: 'select',
+          params: { semantic_locator: 'the Date of Birth month dropdown', value: 'February' },
+        },
+        {
+          step_id: 5,
+          action_type: 'input',
+          params: { semantic_locator: 'the Email Address field', value: 'ada@example.test' },
+        },
+        {
+          step_id: 6,
+          action_type: 'input',
+          params: { semantic_locator: 'the text box below the table', value: 'leave at the door' },
+        },
         { step_id: 7, action_type: 'click', params: { semantic_locator: 'a checkbox' } },
         { step_id: 8, action_type: 'click', params: { semantic_locator: 'button ONE' } },
       ]),

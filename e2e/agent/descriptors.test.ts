@@ -33,7 +33,7 @@ async function openWidgets(): Promise<Page> {
   return page
 }
 
-it('Chinese descriptors: a button by its label, the one text field of the open dialog by role alone, and the dialog\'s close button', async () => {
+it("Chinese descriptors: a button by its label, the one text field of the open dialog by role alone, and the dialog's close button", async () => {
   const page = await openWidgets()
   llm.script(
     {
@@ -77,7 +77,11 @@ it('a description nothing on a settled page fits goes back to the model quickly,
   const page = await openWidgets()
   const before = chatRequests().length
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { semantic_locator: 'Export report button' } }]) },
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { semantic_locator: 'Export report button' } },
+      ]),
+    },
     { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { semantic_locator: '计数' } }]) },
     { chunks: instructionChunks([done('Counted.')]) },
   )

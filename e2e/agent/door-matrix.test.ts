@@ -18,7 +18,12 @@ let site: SiteServer
 let other: SiteServer
 
 beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+  ;[ava, llm, site, other] = await Promise.all([
+    launchAva(),
+    startLlmServer(),
+    startSiteServer(),
+    startSiteServer({ host: 'localhost' }),
+  ])
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
@@ -26,7 +31,10 @@ afterAll(async () => {
 beforeEach(async () => {
   llm.requests.length = 0
   llm.script()
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands: false } })
+  await ava.configure(
+    { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
+    { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands: false } },
+  )
 })
 
 type Door = 'agent' | 'pack' | '/run'
@@ -43,7 +51,15 @@ async function destructive(door: Door): Promise<{ page: Page; panel: Frame }> {
     await panel.click('[data-test=send]')
     return { page, panel }
   }
-  const step = door === 'agent' ? { step_id: 1, action_type: 'click', params: { fallback_selector: '#delete' }, description: 'Delete account' } : { step_id: 1, action_type: 'run_action', params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete account' } }, description: 'Delete account' }
+  const step =
+    door === 'agent'
+      ? { step_id: 1, action_type: 'click', params: { fallback_selector: '#delete' }, description: 'Delete account' }
+      : {
+          step_id: 1,
+          action_type: 'run_action',
+          params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete account' } },
+          description: 'Delete account',
+        }
   llm.script({ chunks: instructionChunks([step]) })
   return { page, panel: await ava.ask(page, 'delete my account') }
 }
@@ -69,7 +85,10 @@ async function answer(panel: Frame, allow: boolean): Promise<string> {
   const question = (await pending.locator('[data-test=confirm-question]').textContent()) ?? ''
   const shown = panel.locator(`[data-test=confirm][data-state=${allow ? 'allowed' : 'denied'}]`)
   const before = await shown.count()
-  await clickUntil(panel.locator(`[data-test=confirm][data-state=pending] [data-test=confirm-${allow ? 'allow' : 'deny'}]`).last(), async () => (await shown.count()) === before + 1)
+  await clickUntil(
+    panel.locator(`[data-test=confirm][data-state=pending] [data-test=confirm-${allow ? 'allow' : 'deny'}]`).last(),
+    async () => (await shown.count()) === before + 1,
+  )
   return question
 }
 
@@ -77,7 +96,9 @@ async function answer(panel: Frame, allow: boolean): Promise<string> {
 async function ending(panel: Frame, door: Door): Promise<string> {
   if (door === '/run') {
     const reply = panel.locator('[data-role=assistant]').last()
-    await expect.poll(async () => (await reply.textContent()) ?? '', { timeout: 20_000 }).toMatch(/said no|failed|done|finished|ran/i)
+    await expect
+      .poll(async () => (await reply.textContent()) ?? '', { timeout: 20_000 })
+      .toMatch(/said no|failed|done|finished|ran/i)
     return (await reply.textContent()) ?? ''
   }
   await expect.poll(async () => (await readSteps(panel)).at(-1)?.status ?? '', { timeout: 20_000 }).toMatch(/ok|failed/)
@@ -112,7 +133,16 @@ it('a cross-site navigation by the model asks naming the site; Deny is DENIED an
     const page = await ava.context.newPage()
     await page.goto(`${site.url}/hostile/pack-risk.html`)
     const before = other.hits.filter((h) => h.path === '/doors/offers.html').length
-    llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'navigate', params: { url: `${other.url}/doors/offers.html` }, description: 'Open the offers' }]) })
+    llm.script({
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'navigate',
+          params: { url: `${other.url}/doors/offers.html` },
+          description: 'Open the offers',
+        },
+      ]),
+    })
     const panel = await ava.ask(page, 'show me the partner offers')
     const pending = panel.locator('[data-test=confirm][data-state=pending]').last()
     await pending.waitFor({ timeout: 20_000 })
@@ -133,12 +163,26 @@ it('a cross-site navigation by the model asks naming the site; Deny is DENIED an
 
 it('a password form through a pack the model calls: asked before its first step; Deny is DENIED with nothing typed, Allow signs in', async () => {
   // Bound to the site, as a password manager keeps a login.
-  await (await ava.worker()).evaluate((origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }), new URL(site.url).origin)
+  await (
+    await ava.worker()
+  ).evaluate(
+    (origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }),
+    new URL(site.url).origin,
+  )
   for (const allow of [false, true]) {
     const page = await ava.context.newPage()
     await page.goto(`${site.url}/login`)
     const before = site.hits.filter((h) => h.path === '/login' && h.method === 'POST').length
-    llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'run_action', params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } }, description: 'Log in' }]) })
+    llm.script({
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'run_action',
+          params: { action: 'common:auth:login', args: { username: 'alice', password: '${secret:alice_pw}' } },
+          description: 'Log in',
+        },
+      ]),
+    })
     const panel = await ava.ask(page, 'log me in')
     const pending = panel.locator('[data-test=confirm][data-state=pending]').last()
     await pending.waitFor({ timeout: 20_000 })
@@ -149,11 +193,18 @@ it('a password form through a pack the model calls: asked before its first step;
     if (allow) {
       // Allow (each question, as a person would): the login signs in; the panel goes with the page.
       await expect
-        .poll(async () => {
-          if (signedIn()) return true
-          await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last().click({ timeout: 500 }).catch(() => undefined)
-          return signedIn()
-        }, { timeout: 20_000, interval: 600 })
+        .poll(
+          async () => {
+            if (signedIn()) return true
+            await panel
+              .locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]')
+              .last()
+              .click({ timeout: 500 })
+              .catch(() => undefined)
+            return signedIn()
+          },
+          { timeout: 20_000, interval: 600 },
+        )
         .toBe(true)
     } else {
       await answer(panel, false)

@@ -21,7 +21,19 @@ for (const which of ['order', 'reverse', 'absolute']) {
   it(`${which}: a bare button drawn beside "Delete my account" asks, and says what is beside it`, async () => {
     const page = await ava.context.newPage()
     await page.goto(`${site.url}/hostile/drawn-order.html`)
-    llm.script({ chunks: [JSON.stringify([{ step_id: 1, action_type: 'click', params: { fallback_selector: `button[data-case=${which}]` }, description: 'Go on' }, { step_id: 2, action_type: 'done', params: { answer: 'Done.' } }])] })
+    llm.script({
+      chunks: [
+        JSON.stringify([
+          {
+            step_id: 1,
+            action_type: 'click',
+            params: { fallback_selector: `button[data-case=${which}]` },
+            description: 'Go on',
+          },
+          { step_id: 2, action_type: 'done', params: { answer: 'Done.' } },
+        ]),
+      ],
+    })
     const panel = await ava.ask(page, `go on (${which})`)
     const card = panel.locator('[data-test=confirm][data-state=pending]')
     await card.waitFor({ timeout: 30_000 })
@@ -37,7 +49,19 @@ for (const which of ['order', 'reverse', 'absolute']) {
 it('the "Go" the layout draws beside "Download my data" is clicked with no question', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/drawn-order.html`)
-  llm.script({ chunks: [JSON.stringify([{ step_id: 1, action_type: 'click', params: { fallback_selector: 'button[data-case=order-harmless]' }, description: 'Download' }, { step_id: 2, action_type: 'done', params: { answer: 'Done.' } }])] })
+  llm.script({
+    chunks: [
+      JSON.stringify([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: 'button[data-case=order-harmless]' },
+          description: 'Download',
+        },
+        { step_id: 2, action_type: 'done', params: { answer: 'Done.' } },
+      ]),
+    ],
+  })
   const panel = await ava.ask(page, 'download my data')
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
   expect(await done(page)).toEqual(['order-harmless'])

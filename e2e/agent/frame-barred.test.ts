@@ -24,7 +24,10 @@ async function promptFor(safety: { allowDomains: string[]; denyDomains: string[]
   await page.frameLocator('#widget').locator('#transfer').waitFor()
   llm.requests.length = 0
   llm.script({ text: done })
-  const panel = await ava.ask(page, `what is on this page (${safety.denyDomains.join() || safety.allowDomains.join() || 'open'})`)
+  const panel = await ava.ask(
+    page,
+    `what is on this page (${safety.denyDomains.join() || safety.allowDomains.join() || 'open'})`,
+  )
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
   await page.close()
   return JSON.stringify(llm.requests.map((r) => r.body))

@@ -28,15 +28,24 @@ function outside(prompt: string): string {
 }
 
 const userTurns = (n: number): string => {
-  const body = w.llm.requests.filter((r) => r.api === 'openai')[n].body as { messages: { role: string; content: string }[] }
-  return body.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n')
+  const body = w.llm.requests.filter((r) => r.api === 'openai')[n].body as {
+    messages: { role: string; content: string }[]
+  }
+  return body.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n')
 }
 
 it('keeps a long title and a quoted "SYSTEM:" label inside the untrusted block', async () => {
   const page = await w.ava.context.newPage()
   await page.goto(`${w.site.url}/hostile/secrets.html`)
   expect((await page.title()).length).toBe(258)
-  w.llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#go' }, description: 'Continue' }]) })
+  w.llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: '#go' }, description: 'Continue' },
+    ]),
+  })
   const panel = await w.ava.openPanel(page)
   await sendAndWait(panel, 'continue')
   const steps = await readSteps(panel)

@@ -12,7 +12,11 @@ import { instructionChunks, withAgentWorld, type AgentWorld } from '../support/a
 let w: AgentWorld
 withAgentWorld((world) => (w = world))
 
-const ask = { chunks: instructionChunks([{ step_id: 1, action_type: 'ask', params: { question: 'Which account?' }, description: 'Ask' }]) }
+const ask = {
+  chunks: instructionChunks([
+    { step_id: 1, action_type: 'ask', params: { question: 'Which account?' }, description: 'Ask' },
+  ]),
+}
 
 async function open(path: string, downloads: string[]): Promise<Page> {
   const page = await w.ava.context.newPage()
@@ -28,13 +32,29 @@ it('runs started right after earlier runs were stopped and their tabs closed, tw
   const earlier = [await open('/', downloads), await open('/', downloads)]
   const panels = await Promise.all(earlier.map((p) => w.ava.ask(p, 'help me')))
   for (const panel of panels) await panel.locator('[data-test=ask]').waitFor({ timeout: 20_000 })
-  await Promise.all(panels.map((panel) => panel.locator('[data-test=stop]').click().catch(() => undefined)))
+  await Promise.all(
+    panels.map((panel) =>
+      panel
+        .locator('[data-test=stop]')
+        .click()
+        .catch(() => undefined),
+    ),
+  )
   await Promise.all(earlier.map((p) => p.close()))
   // The next two runs start at once, on pages that download a program by themselves.
-  const next = await Promise.all([open('/redteam/late-download.html?after=4000', downloads), open('/redteam/late-download.html?after=4000', downloads)])
+  const next = await Promise.all([
+    open('/redteam/late-download.html?after=4000', downloads),
+    open('/redteam/late-download.html?after=4000', downloads),
+  ])
   await Promise.all(next.map((p) => w.ava.ask(p, 'check my account')))
   // Each run stops on the blocked program; nothing is saved.
-  await expect.poll(async () => (JSON.stringify(await w.ava.storage('local')).match(/answered with a program to download/g) ?? []).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
+  await expect
+    .poll(
+      async () =>
+        (JSON.stringify(await w.ava.storage('local')).match(/answered with a program to download/g) ?? []).length,
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(2)
   await next[0].waitForTimeout(1_000)
   expect(downloads).toEqual([])
 }, 90_000)

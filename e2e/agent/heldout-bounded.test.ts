@@ -14,10 +14,18 @@ let llm: LlmServer
 let site: SiteServer
 withAgentWorld((w) => ({ ava, llm, site } = w))
 
-it.each(['//div[. = following-sibling::div/following-sibling::div]', '//div[following-sibling::div[. = following-sibling::div]]', '//*[. = //*/following::*]'])('%s on 500 rows fails at once and the page never freezes', async (xpath) => {
+it.each([
+  '//div[. = following-sibling::div/following-sibling::div]',
+  '//div[following-sibling::div[. = following-sibling::div]]',
+  '//*[. = //*/following::*]',
+])('%s on 500 rows fails at once and the page never freezes', async (xpath) => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/redteam/flat.html`)
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: xpath }, description: 'Open the message' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: xpath }, description: 'Open the message' },
+    ]),
+  })
   const panel = await ava.openPanel(page)
   await page.evaluate(() => ((window as unknown as { __maxGap: number }).__maxGap = 0))
   await sendAndWait(panel, `open the repeated message ${xpath.length}`, { timeout: 30_000 })

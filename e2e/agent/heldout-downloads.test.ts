@@ -34,7 +34,15 @@ it.each([
   const downloads: string[] = []
   page.on('download', (d) => downloads.push(d.suggestedFilename()))
   await page.goto(`${site.url}/redteam/installers.html`)
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Open the document' }, { step_id: 2, action_type: 'done', params: { text: 'Done.' } }]) }, { chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { text: 'Stopped.' } }]) })
+  llm.script(
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Open the document' },
+        { step_id: 2, action_type: 'done', params: { text: 'Done.' } },
+      ]),
+    },
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { text: 'Stopped.' } }]) },
+  )
   const panel = await ava.ask(page, `open my document ${selector}`)
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 20_000 })
   expect(await panel.locator('article.confirm').last().textContent()).toContain(file)

@@ -25,16 +25,35 @@ async function finished(panel: Frame): Promise<void> {
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
 }
 
-const selectorOf: Record<string, string> = { slot: '#fancy', alt: '#pic', title: '#vec', frame: '#del2', savetext: '#save', savearia: '#save' }
+const selectorOf: Record<string, string> = {
+  slot: '#fancy',
+  alt: '#pic',
+  title: '#vec',
+  frame: '#del2',
+  savetext: '#save',
+  savearia: '#save',
+}
 
 /** Runs a click on the kind's target; `during` changes the page while the question is open (or arms it); no yes ever wires money. */
-async function attempt(kind: string, during: (page: Page) => Promise<void>, tag: string): Promise<{ did: string[]; asked: number }> {
+async function attempt(
+  kind: string,
+  during: (page: Page) => Promise<void>,
+  tag: string,
+): Promise<{ did: string[]; asked: number }> {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/redteam/bait.html`)
   const from = site.hits.length
   const selector = selectorOf[kind] ?? '#del'
   // A second answer for the model's look after a refused step.
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Delete the draft' }, { step_id: 2, action_type: 'done', params: { text: 'Done.' } }]) }, { chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { text: 'Stopped.' } }]) })
+  llm.script(
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Delete the draft' },
+        { step_id: 2, action_type: 'done', params: { text: 'Done.' } },
+      ]),
+    },
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { text: 'Stopped.' } }]) },
+  )
   const panel = await ava.ask(page, `delete the draft (${tag})`)
   const asks = kind.startsWith('save') ? 0 : 1
   if (asks) await panel.waitForSelector(pending, { timeout: 15_000 })
@@ -45,7 +64,13 @@ async function attempt(kind: string, during: (page: Page) => Promise<void>, tag:
   // Every further question is answered no: the person allowed "Delete draft", nothing else.
   let asked = asks
   for (;;) {
-    const next = panel.waitForFunction((k) => document.querySelectorAll('article.confirm').length > k && !!document.querySelector('[data-test=confirm][data-state=pending]'), cards, { timeout: 30_000 })
+    const next = panel.waitForFunction(
+      (k) =>
+        document.querySelectorAll('article.confirm').length > k &&
+        !!document.querySelector('[data-test=confirm][data-state=pending]'),
+      cards,
+      { timeout: 30_000 },
+    )
     if ((await Promise.race([next.then(() => 'asked'), finished(panel).then(() => 'ended')])) === 'ended') break
     asked++
     cards = await panel.locator('article.confirm').count()
@@ -58,9 +83,16 @@ async function attempt(kind: string, during: (page: Page) => Promise<void>, tag:
   return out
 }
 
-it.each(['text', 'aria', 'before', 'slot', 'alt', 'title', 'frame', 'clone', 'order', 'forward', 'transform'])('while the question is open the page %s-swaps "Delete draft": no money is wired', async (kind) => {
-  await attempt(kind, (page) => page.evaluate((k) => (window as unknown as { swap: Record<string, () => void> }).swap[k](), kind), `open ${kind}`)
-})
+it.each(['text', 'aria', 'before', 'slot', 'alt', 'title', 'frame', 'clone', 'order', 'forward', 'transform'])(
+  'while the question is open the page %s-swaps "Delete draft": no money is wired',
+  async (kind) => {
+    await attempt(
+      kind,
+      (page) => page.evaluate((k) => (window as unknown as { swap: Record<string, () => void> }).swap[k](), kind),
+      `open ${kind}`,
+    )
+  },
+)
 
 it.each([
   ['text', 'pointerover', ''],
@@ -80,5 +112,13 @@ it.each([
   ['savearia', 'pointerover', ''],
   ['savearia', 'mousedown', ''],
 ])('after the yes, the page changes %s on Ava’s own %s (%s): no money is wired', async (kind, on, later) => {
-  await attempt(kind, (page) => page.evaluate(([k, o, l]) => (window as unknown as { arm: (k: string, o: string, l: string) => void }).arm(k, o, l), [kind, on, later]), `armed ${kind} ${on} ${later}`)
+  await attempt(
+    kind,
+    (page) =>
+      page.evaluate(
+        ([k, o, l]) => (window as unknown as { arm: (k: string, o: string, l: string) => void }).arm(k, o, l),
+        [kind, on, later],
+      ),
+    `armed ${kind} ${on} ${later}`,
+  )
 })

@@ -19,7 +19,12 @@ withAgentWorld((w) => ({ ava, llm, site } = w))
 const pending = '[data-test=confirm][data-state=pending]'
 const deleted = (page: Page) => page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)
 
-for (const [kind, index] of [['emoji', 0], ['svg', 1], ['img', 2], ['font', 3]] as const) {
+for (const [kind, index] of [
+  ['emoji', 0],
+  ['svg', 1],
+  ['img', 2],
+  ['font', 3],
+] as const) {
   it(`${kind}: a button classed as harmless that draws a trash can asks, naming what is drawn`, async () => {
     const page = await ava.context.newPage()
     await page.goto(`${site.url}/hostile/icon-drawn.html`)
@@ -29,7 +34,10 @@ for (const [kind, index] of [['emoji', 0], ['svg', 1], ['img', 2], ['font', 3]] 
         const prompt = String(body.messages.at(-1).content)
         // The listing's toolbar buttons, in order, as a model that reads it picks one.
         const ids = (listed = [...prompt.matchAll(/(?:^|\s)(btn_[\p{L}\p{N}_-]*)/gmu)].map((m) => m[1]))
-        return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: ids[index] }, description: 'Archive the message' }, { step_id: 2, action_type: 'done', params: { answer: 'Done.' } }])
+        return JSON.stringify([
+          { step_id: 1, action_type: 'click', params: { target_id: ids[index] }, description: 'Archive the message' },
+          { step_id: 2, action_type: 'done', params: { answer: 'Done.' } },
+        ])
       },
     })
     const panel = await ava.ask(page, `archive this message (${kind})`)

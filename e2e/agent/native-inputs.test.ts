@@ -20,7 +20,11 @@ afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), site?.close()])
 })
 
-const input = (step_id: number, semantic_locator: string, value: string) => ({ step_id, action_type: 'input', params: { semantic_locator, value } })
+const input = (step_id: number, semantic_locator: string, value: string) => ({
+  step_id,
+  action_type: 'input',
+  params: { semantic_locator, value },
+})
 
 it('the agent fills date, time, datetime, week, number, range and colour inputs from human values', async () => {
   const page = await ava.context.newPage()
@@ -43,7 +47,15 @@ it('the agent fills date, time, datetime, week, number, range and colour inputs 
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok'])
   const values = await page.evaluate(() => JSON.parse(JSON.stringify((window as any).__state.values)))
-  expect(values).toEqual({ birthday: '2018-09-27', meeting: '14:20', departure: '2018-09-27T14:20', sprint: '2018-W39', quantity: '1234', volume: '80', theme: '#ff0000' })
+  expect(values).toEqual({
+    birthday: '2018-09-27',
+    meeting: '14:20',
+    departure: '2018-09-27T14:20',
+    sprint: '2018-W39',
+    quantity: '1234',
+    volume: '80',
+    theme: '#ff0000',
+  })
   await page.close()
 })
 

@@ -16,7 +16,12 @@ let site: SiteServer
 let other: SiteServer
 
 beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+  ;[ava, llm, site, other] = await Promise.all([
+    launchAva(),
+    startLlmServer(),
+    startSiteServer(),
+    startSiteServer({ host: 'localhost' }),
+  ])
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
@@ -29,7 +34,16 @@ beforeEach(async () => {
 })
 
 const configure = (deny: string[]) =>
-  ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { safety: { confirm: ['cross_site', 'destructive', 'credentials', 'payment', 'high_risk_action'], allowDomains: [], denyDomains: deny } })
+  ava.configure(
+    { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
+    {
+      safety: {
+        confirm: ['cross_site', 'destructive', 'credentials', 'payment', 'high_risk_action'],
+        allowDomains: [],
+        denyDomains: deny,
+      },
+    },
+  )
 
 /** What reached the other site; the browser's own favicon fetch for a page loaded earlier is no step's doing. */
 const sent = () => other.hits.filter((h) => h.path !== '/favicon.ico')
@@ -54,7 +68,11 @@ async function askedAndDenied(panel: Frame): Promise<string> {
 
 it('asks before following a same-tab link to another site, and goes nowhere on a no', async () => {
   const page = await open()
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#same-tab' }, description: 'Continue' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: '#same-tab' }, description: 'Continue' },
+    ]),
+  })
   const text = await askedAndDenied(await ava.ask(page, 'finish my account setup'))
   expect(text).toMatch(/goes to another site: localhost/)
   expect(page.url()).toBe(fixture())
@@ -64,7 +82,14 @@ it('asks before following a same-tab link to another site, and goes nowhere on a
 
 it('with a yes, the same link loads the other site: the background gate lets a confirmed site through', async () => {
   const page = await open()
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#same-tab' }, description: 'Continue' }]) }, { text: 'Done.' })
+  llm.script(
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { fallback_selector: '#same-tab' }, description: 'Continue' },
+      ]),
+    },
+    { text: 'Done.' },
+  )
   const panel = await ava.ask(page, 'finish my account setup')
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
   await panel.locator('[data-test=confirm-allow]').last().click()
@@ -76,7 +101,11 @@ it('with a yes, the same link loads the other site: the background gate lets a c
 it('asks before a target=_blank link opens another site in a new tab', async () => {
   const page = await open()
   const pagesBefore = ava.context.pages().length
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#new-tab' }, description: 'Partner offer' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: '#new-tab' }, description: 'Partner offer' },
+    ]),
+  })
   const text = await askedAndDenied(await ava.ask(page, 'finish my account setup'))
   expect(text).toMatch(/goes to another site: localhost/)
   expect(ava.context.pages().length).toBe(pagesBefore)
@@ -86,7 +115,11 @@ it('asks before a target=_blank link opens another site in a new tab', async () 
 
 it('asks before Enter sends a form (and the page data in its query string) to another site', async () => {
   const page = await open()
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'press', params: { fallback_selector: '#q', key: 'Enter' }, description: 'Search' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'press', params: { fallback_selector: '#q', key: 'Enter' }, description: 'Search' },
+    ]),
+  })
   const text = await askedAndDenied(await ava.ask(page, 'finish my account setup'))
   expect(text).toMatch(/goes to another site: localhost.*fields/)
   expect(page.url()).toBe(fixture())
@@ -100,7 +133,12 @@ it('refuses a link to a denied site: nothing loads there and the run stops befor
   llm.script({
     chunks: instructionChunks([
       { step_id: 1, action_type: 'click', params: { fallback_selector: '#same-tab' }, description: 'Continue' },
-      { step_id: 2, action_type: 'click', params: { semantic_locator: 'Delete everything button' }, description: 'Delete everything' },
+      {
+        step_id: 2,
+        action_type: 'click',
+        params: { semantic_locator: 'Delete everything button' },
+        description: 'Delete everything',
+      },
     ]),
   })
   const panel = await ava.openPanel(page)
@@ -120,17 +158,34 @@ it('refuses a link to a denied site: nothing loads there and the run stops befor
 it('blocks a script navigation to another site after a click, in the background, and stops the run saying why', async () => {
   const page = await open()
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#script-nav' }, description: 'Next step' }]) },
-    { chunks: instructionChunks([{ step_id: 2, action_type: 'click', params: { semantic_locator: 'Delete everything button' }, description: 'Delete everything' }]) },
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { fallback_selector: '#script-nav' }, description: 'Next step' },
+      ]),
+    },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 2,
+          action_type: 'click',
+          params: { semantic_locator: 'Delete everything button' },
+          description: 'Delete everything',
+        },
+      ]),
+    },
   )
   await ava.ask(page, 'finish my account setup')
   // The tab is left on Chrome's "blocked" error page; the conversation is read from the site again.
-  await expect.poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 }).toMatch(/Ava stopped: the page tried to take this run to localhost:\d+/)
+  await expect
+    .poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 })
+    .toMatch(/Ava stopped: the page tried to take this run to localhost:\d+/)
   expect(sent()).toEqual([])
   expect(chatRequests()).toHaveLength(1) // no plan was made on the other site
   await page.goto(fixture())
   const panel = await ava.openPanel(page)
-  expect(await panel.locator('article.error').last().textContent()).toMatch(/another site nobody said yes to\. Nothing was loaded there\./)
+  expect(await panel.locator('article.error').last().textContent()).toMatch(
+    /another site nobody said yes to\. Nothing was loaded there\./,
+  )
   // The run is over: the tab is the person's again, and the same navigation by hand goes through.
   await page.click('#script-nav')
   await page.waitForURL(`${other.url}/exfil?from=script`, { timeout: 15_000 })

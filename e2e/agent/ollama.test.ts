@@ -26,7 +26,11 @@ afterAll(async () => {
 const local = (over: object = {}) => ava.configure({ baseUrl: ollama.baseUrl, ...over })
 const plan = (name: string) =>
   JSON.stringify([
-    { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'Username', value: name } },
+    {
+      step_id: 1,
+      action_type: 'input',
+      params: { fallback_selector: '#username', semantic_locator: 'Username', value: name },
+    },
     { step_id: 2, action_type: 'done', params: { answer: `Typed ${name}.` } },
   ])
 
@@ -94,7 +98,11 @@ it('falls back to the OpenAI-compatible API once for a Local server without /api
     await panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]').waitFor({ timeout: 20_000 })
     expect(await page.inputValue('#username')).toBe(name)
   }
-  expect(ollama.requests.filter((r) => r.body).map((r) => r.path)).toEqual(['/api/chat', '/v1/chat/completions', '/v1/chat/completions'])
+  expect(ollama.requests.filter((r) => r.body).map((r) => r.path)).toEqual([
+    '/api/chat',
+    '/v1/chat/completions',
+    '/v1/chat/completions',
+  ])
   ollama.set({ noNative: false })
 })
 
@@ -111,7 +119,9 @@ it('Test connection on the options page answers from the loopback Ollama, and sa
   await options.reload()
   await options.waitForSelector('[data-test=settings-form]')
   await options.click('[data-test=test]')
-  await expect.poll(async () => (await options.locator('[data-test=test-result]').textContent()) ?? '', { timeout: 15_000 }).toContain('ollama pull llama3.2:3b')
+  await expect
+    .poll(async () => (await options.locator('[data-test=test-result]').textContent()) ?? '', { timeout: 15_000 })
+    .toContain('ollama pull llama3.2:3b')
   // The profile's structured-output choice is kept from the options page.
   await options.selectOption('[data-test=structuredOutput]', 'off')
   await options.click('[data-test=save]')
@@ -124,9 +134,27 @@ it('Test connection on the options page answers from the loopback Ollama, and sa
 it('says each failure a person meets with what to do, in English and in Chinese', async () => {
   // Over the OpenAI-compatible API (`off`) and Ollama's native /api/chat (`on`: structured output).
   const cases = (['off', 'on'] as const).flatMap((structuredOutput) => [
-    { name: `403 for the extension origin (${structuredOutput})`, set: async () => (await local({ structuredOutput }), ollama.set({ refuseExtensions: true })), en: /OLLAMA_ORIGINS=chrome-extension:\/\/\*/, zh: /设置 OLLAMA_ORIGINS=chrome-extension:\/\/\* 后重新启动/ },
-    { name: `model not pulled (${structuredOutput})`, set: async () => (await local({ model: 'deepseek-r1:8b', structuredOutput }), ollama.set({ refuseExtensions: false })), en: /ollama pull deepseek-r1:8b/, zh: /请运行“ollama pull deepseek-r1:8b”/ },
-    { name: `server not running (${structuredOutput})`, set: async () => void (await local({ baseUrl: 'http://127.0.0.1:9/v1', structuredOutput })), en: /not running.*ollama serve/, zh: /本地模型服务没有运行/ },
+    {
+      name: `403 for the extension origin (${structuredOutput})`,
+      set: async () => (await local({ structuredOutput }), ollama.set({ refuseExtensions: true })),
+      en: /OLLAMA_ORIGINS=chrome-extension:\/\/\*/,
+      zh: /设置 OLLAMA_ORIGINS=chrome-extension:\/\/\* 后重新启动/,
+    },
+    {
+      name: `model not pulled (${structuredOutput})`,
+      set: async () => (
+        await local({ model: 'deepseek-r1:8b', structuredOutput }),
+        ollama.set({ refuseExtensions: false })
+      ),
+      en: /ollama pull deepseek-r1:8b/,
+      zh: /请运行“ollama pull deepseek-r1:8b”/,
+    },
+    {
+      name: `server not running (${structuredOutput})`,
+      set: async () => void (await local({ baseUrl: 'http://127.0.0.1:9/v1', structuredOutput })),
+      en: /not running.*ollama serve/,
+      zh: /本地模型服务没有运行/,
+    },
   ])
   const failed: string[] = []
   for (const lang of ['en', 'zh-CN'] as const) {

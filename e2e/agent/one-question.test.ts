@@ -19,10 +19,18 @@ let other: SiteServer
 
 const configure = (skipOwnCommands: boolean) =>
   // No cache: each source's step is planned (or run) afresh, never replayed from an earlier trial.
-  ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands } })
+  ava.configure(
+    { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
+    { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands } },
+  )
 
 beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+  ;[ava, llm, site, other] = await Promise.all([
+    launchAva(),
+    startLlmServer(),
+    startSiteServer(),
+    startSiteServer({ host: 'localhost' }),
+  ])
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
@@ -42,8 +50,23 @@ const deleted = (page: Page) => page.evaluate(() => (window as unknown as { __de
 async function start(source: Source): Promise<{ page: Page; panel: Frame }> {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/pack-risk.html`)
-  if (source === 'agent') llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#delete' }, description: 'Delete account' }]) })
-  if (source === 'pack') llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'run_action', params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete account' } }, description: 'Delete account' }]) })
+  if (source === 'agent')
+    llm.script({
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { fallback_selector: '#delete' }, description: 'Delete account' },
+      ]),
+    })
+  if (source === 'pack')
+    llm.script({
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'run_action',
+          params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete account' } },
+          description: 'Delete account',
+        },
+      ]),
+    })
   if (source === '/run') {
     const panel = await ava.openPanel(page)
     await panel.fill('[data-test=input]', kRun)
@@ -85,7 +108,10 @@ async function clickUntil(button: Locator, done: () => Promise<boolean>): Promis
 async function answer(panel: Frame, allow: boolean): Promise<void> {
   const shown = panel.locator(`[data-test=confirm][data-state=${allow ? 'allowed' : 'denied'}]`)
   const before = await shown.count()
-  await clickUntil(panel.locator(`[data-test=confirm][data-state=pending] [data-test=confirm-${allow ? 'allow' : 'deny'}]`).last(), async () => (await shown.count()) === before + 1)
+  await clickUntil(
+    panel.locator(`[data-test=confirm][data-state=pending] [data-test=confirm-${allow ? 'allow' : 'deny'}]`).last(),
+    async () => (await shown.count()) === before + 1,
+  )
 }
 
 /** The question without the name of the step it is about (the model's description, or `/run …`). */
@@ -120,7 +146,9 @@ it('Stop closes a /run question as a no (the card says so, its buttons gone): no
   await card(panel)
   const denied = await panel.locator('[data-test=confirm][data-state=denied]').count()
   await panel.evaluate(() => chrome.runtime.sendMessage({ ava: 1, name: 'panel→bg:run.stop', req: {} }))
-  await expect.poll(() => panel.locator('[data-test=confirm][data-state=denied]').count(), { timeout: 15_000 }).toBe(denied + 1)
+  await expect
+    .poll(() => panel.locator('[data-test=confirm][data-state=denied]').count(), { timeout: 15_000 })
+    .toBe(denied + 1)
   expect(await deleted(page)).toEqual([])
   await page.close()
 })
@@ -151,7 +179,13 @@ it('a question is answered only in the tab that asked it: Allow in another tab o
   await second.goto(`${site.url}/hostile/pack-risk.html`)
   const elsewhere = await ava.openPanel(second)
   const refused = elsewhere.locator('[data-test=error]')
-  await clickUntil(elsewhere.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last(), async () => /asked in another tab of this site; answer it there/.test((await refused.textContent({ timeout: 200 }).catch(() => '')) ?? ''))
+  await clickUntil(
+    elsewhere.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last(),
+    async () =>
+      /asked in another tab of this site; answer it there/.test(
+        (await refused.textContent({ timeout: 200 }).catch(() => '')) ?? '',
+      ),
+  )
   await page.waitForTimeout(300)
   expect(await deleted(page)).toEqual([])
   expect(await deleted(second)).toEqual([])
@@ -172,7 +206,9 @@ it('with "don’t ask for my own commands" on, /run of the destructive step runs
   await panel.click('[data-test=send]')
   await expect.poll(() => deleted(page), { timeout: 15_000 }).toEqual(['account'])
   // The run's answer comes (the pack then waits for a dialog this page never opens), with no card.
-  await expect.poll(() => panel.locator('[data-role=assistant] [data-test=text]').last().textContent(), { timeout: 30_000 }).toMatch(/elementplus:dialog:open/)
+  await expect
+    .poll(() => panel.locator('[data-role=assistant] [data-test=text]').last().textContent(), { timeout: 30_000 })
+    .toMatch(/elementplus:dialog:open/)
   expect(await panel.locator('[data-test=confirm]').count()).toBe(cards)
   await page.close()
   for (const source of ['agent', 'pack'] as const) {

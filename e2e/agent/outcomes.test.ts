@@ -24,7 +24,16 @@ it('in Chinese, a failing step shows exactly one error message with no English o
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#no-such-button' }, description: '点击提交按钮' }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: '#no-such-button' },
+          description: '点击提交按钮',
+        },
+      ]),
+    },
     // The AI fallback's one extra call finds nothing to do either: the step stays failed.
     { text: '找不到这个按钮。' },
   )
@@ -40,7 +49,9 @@ it('in Chinese, a failing step shows exactly one error message with no English o
   // The page's own English is kept, behind the step's "详情" toggle.
   const step = panel.locator('[data-test=step][data-status=failed]')
   expect(await step.locator('summary').textContent()).toBe('详情')
-  expect(await step.locator('[data-test=step-detail]').textContent()).toMatch(/Nothing on the page matches "#no-such-button"/)
+  expect(await step.locator('[data-test=step-detail]').textContent()).toMatch(
+    /Nothing on the page matches "#no-such-button"/,
+  )
   // No English sentence anywhere a person reads without opening a toggle.
   const shown = await shownText(panel)
   expect(shown.match(/\b(?!token\b|Ava\b)[A-Za-z]{3,}\b/g) ?? []).toEqual([])
@@ -66,11 +77,14 @@ it('names the launcher in the language picked in Ava, not only the browser’s, 
   const label = async (page: import('playwright-core').Page) => {
     // The button is in a closed shadow root: read its name as assistive technology does.
     const cdp = await ava.context.newCDPSession(page)
-    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string } }[] }
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { role?: { value: string }; name?: { value: string } }[]
+    }
     await cdp.detach()
     return nodes.filter((n) => n.role?.value === 'button').map((n) => n.name?.value)
   }
-  const setLanguage = async (language: string) => (await ava.worker()).evaluate((l) => chrome.storage.local.set({ ui: { version: 1, language: l } }), language)
+  const setLanguage = async (language: string) =>
+    (await ava.worker()).evaluate((l) => chrome.storage.local.set({ ui: { version: 1, language: l } }), language)
   await setLanguage('zh-CN')
   const page = await ava.context.newPage()
   try {
@@ -95,12 +109,32 @@ it('in Chinese, a successful login says each step’s result in Chinese on one l
     {
       chunks: instructionChunks([
         { step_id: 1, action_type: 'navigate', params: { url: '/login' }, description: '打开登录页' },
-        { step_id: 2, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' }, description: '输入用户名' },
-        { step_id: 3, action_type: 'input', params: { fallback_selector: '#password', value: 'wonderland' }, description: '输入密码' },
+        {
+          step_id: 2,
+          action_type: 'input',
+          params: { fallback_selector: '#username', value: 'alice' },
+          description: '输入用户名',
+        },
+        {
+          step_id: 3,
+          action_type: 'input',
+          params: { fallback_selector: '#password', value: 'wonderland' },
+          description: '输入密码',
+        },
         { step_id: 4, action_type: 'click', params: { fallback_selector: '#login-btn' }, description: '点击登录' },
       ]),
     },
-    { chunks: instructionChunks([{ step_id: 5, action_type: 'verify', params: { assertion: 'Shows "Welcome, alice" and "Dashboard"' }, description: '确认已登录' }, { step_id: 99, action_type: 'done', params: { answer: '已登录。' } }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 5,
+          action_type: 'verify',
+          params: { assertion: 'Shows "Welcome, alice" and "Dashboard"' },
+          description: '确认已登录',
+        },
+        { step_id: 99, action_type: 'done', params: { answer: '已登录。' } },
+      ]),
+    },
   )
   await ava.ask(page, '以 alice 身份登录')
   const arrived = page.waitForURL(`${site.url}/dashboard`, { timeout: 30_000 })
@@ -109,7 +143,10 @@ it('in Chinese, a successful login says each step’s result in Chinese on one l
   const panel = await ava.panel(page, { timeout: 20_000 })
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
   const notes = steps.map((s) => s.note)
   expect(notes[0]).toBe(`已打开 ${site.url}/login`)
   expect(notes[1]).toBe('已在 "Username" 中输入 "alice"')

@@ -18,7 +18,16 @@ it('a low-risk pack action aimed at "Delete account" asks first; denied, the del
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/pack-risk.html`)
   const hitsBefore = site.hits.length
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'run_action', params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete account' } }, description: 'Open the settings dialog' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      {
+        step_id: 1,
+        action_type: 'run_action',
+        params: { action: 'elementplus:dialog:open', args: { trigger: 'Delete account' } },
+        description: 'Open the settings dialog',
+      },
+    ]),
+  })
   const panel = await ava.ask(page, 'show me my account settings')
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
   expect(await panel.locator('article.confirm').last().textContent()).toMatch(/Delete account.*may delete something/)

@@ -25,30 +25,84 @@ function pointing(vw: number, plan: (at: (b: Box, fx: number, fy: number) => [nu
   return {
     from: (body: any) => {
       let width = 0
-      for (const m of body.messages ?? []) for (const part of Array.isArray(m.content) ? m.content : []) if (part.type === 'image_url') width = PNG.sync.read(Buffer.from(part.image_url.url.replace(/^data:[^,]*,/, ''), 'base64')).width
+      for (const m of body.messages ?? [])
+        for (const part of Array.isArray(m.content) ? m.content : [])
+          if (part.type === 'image_url')
+            width = PNG.sync.read(Buffer.from(part.image_url.url.replace(/^data:[^,]*,/, ''), 'base64')).width
       const s = width / vw
-      return JSON.stringify(plan((b, fx, fy) => [Math.round((b.x + b.width * fx) * s), Math.round((b.y + b.height * fy) * s)]))
+      return JSON.stringify(
+        plan((b, fx, fy) => [Math.round((b.x + b.width * fx) * s), Math.round((b.y + b.height * fy) * s)]),
+      )
     },
   }
 }
 
-const cases: [string, RegExp, (at: (b: Box, fx: number, fy: number) => [number, number], boxes: Record<string, Box>) => object][] = [
-  ['a point on a canvas painted "Erase all my data"', /cannot read/, (at, b) => ({ step_id: 1, action_type: 'click', params: { x: at(b.erase, 0.5, 0.5)[0], y: at(b.erase, 0.5, 0.5)[1] }, description: 'Click there' })],
-  ['a drag of a knob whose label is beside the track', /permanently delete your account/, (at, b) => ({ step_id: 1, action_type: 'drag', params: { path: [at(b.beside, 0.06, 0.5), at(b.beside, 0.5, 0.5), at(b.beside, 0.97, 0.5)] }, description: 'Slide it' })],
-  ['a drag of a knob whose label is only in the track’s picture', /cannot read/, (at, b) => ({ step_id: 1, action_type: 'drag', params: { path: [at(b.pictured, 0.06, 0.5), at(b.pictured, 0.5, 0.5), at(b.pictured, 0.97, 0.5)] }, description: 'Slide it' })],
+const cases: [
+  string,
+  RegExp,
+  (at: (b: Box, fx: number, fy: number) => [number, number], boxes: Record<string, Box>) => object,
+][] = [
+  [
+    'a point on a canvas painted "Erase all my data"',
+    /cannot read/,
+    (at, b) => ({
+      step_id: 1,
+      action_type: 'click',
+      params: { x: at(b.erase, 0.5, 0.5)[0], y: at(b.erase, 0.5, 0.5)[1] },
+      description: 'Click there',
+    }),
+  ],
+  [
+    'a drag of a knob whose label is beside the track',
+    /permanently delete your account/,
+    (at, b) => ({
+      step_id: 1,
+      action_type: 'drag',
+      params: { path: [at(b.beside, 0.06, 0.5), at(b.beside, 0.5, 0.5), at(b.beside, 0.97, 0.5)] },
+      description: 'Slide it',
+    }),
+  ],
+  [
+    'a drag of a knob whose label is only in the track’s picture',
+    /cannot read/,
+    (at, b) => ({
+      step_id: 1,
+      action_type: 'drag',
+      params: { path: [at(b.pictured, 0.06, 0.5), at(b.pictured, 0.5, 0.5), at(b.pictured, 0.97, 0.5)] },
+      description: 'Slide it',
+    }),
+  ],
 ]
 
-const drag = (track: Box, at: (b: Box, fx: number, fy: number) => [number, number]) => ({ step_id: 1, action_type: 'drag', params: { path: [at(track, 0.06, 0.5), at(track, 0.5, 0.5), at(track, 0.97, 0.5)] }, description: 'Slide it' })
+const drag = (track: Box, at: (b: Box, fx: number, fy: number) => [number, number]) => ({
+  step_id: 1,
+  action_type: 'drag',
+  params: { path: [at(track, 0.06, 0.5), at(track, 0.5, 0.5), at(track, 0.97, 0.5)] },
+  description: 'Slide it',
+})
 
 for (const [name, says, step] of cases) {
   it(`${name} asks first; denied, nothing runs`, async () => {
-    await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
+    await ava.configure({
+      provider: 'openai',
+      baseUrl: llm.baseUrl,
+      apiKey: 'k',
+      model: 'test-model',
+      structuredOutput: 'off',
+      vision: 'on',
+    })
     const page = await ava.context.newPage()
     await page.goto(`${site.url}/hostile/point-drag.html`)
     const box = async (sel: string) => (await page.locator(sel).boundingBox())!
-    const boxes = { erase: await box('#erase'), beside: await box('#beside .track'), pictured: await box('#pictured .track') }
+    const boxes = {
+      erase: await box('#erase'),
+      beside: await box('#beside .track'),
+      pictured: await box('#pictured .track'),
+    }
     const vw = await page.evaluate(() => innerWidth)
-    llm.script(pointing(vw, (at) => [step(at, boxes), { step_id: 2, action_type: 'done', params: { answer: 'Done.' } }]))
+    llm.script(
+      pointing(vw, (at) => [step(at, boxes), { step_id: 2, action_type: 'done', params: { answer: 'Done.' } }]),
+    )
     const panel = await ava.ask(page, `do it: ${name}`)
     const card = panel.locator('[data-test=confirm][data-state=pending]')
     await card.waitFor({ timeout: 30_000 })
@@ -62,7 +116,14 @@ for (const [name, says, step] of cases) {
 }
 
 it('a drag of a slider labelled "Volume" beside its track runs with no question', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off',
+    vision: 'on',
+  })
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/point-drag.html`)
   const track = (await page.locator('#volume .track').boundingBox())!

@@ -29,7 +29,15 @@ it('an Approve re-rendered for another record is not clicked; the step fails as 
       holdUntil: held,
       from: (body) => {
         approve = idIn(body)
-        return JSON.stringify([{ step_id: 1, action_type: 'click', params: { target_id: approve }, description: 'Approve the lunch expense' }, done])
+        return JSON.stringify([
+          {
+            step_id: 1,
+            action_type: 'click',
+            params: { target_id: approve },
+            description: 'Approve the lunch expense',
+          },
+          done,
+        ])
       },
     },
     { text: JSON.stringify([{ ...done, step_id: 1, params: { answer: 'The pane moved on; nothing approved.' } }]) },

@@ -25,7 +25,11 @@ it('the agent picks an item from an Element Plus hover menu, named "in the menu"
   await page.goto(site.url('/reveal-ep.html'))
   await page.waitForFunction(() => (window as any).__state !== undefined)
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { semantic_locator: '更多操作菜单里的打印' } }]) },
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'click', params: { semantic_locator: '更多操作菜单里的打印' } },
+      ]),
+    },
     { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: '已打印。' } }]) },
   )
   const panel = await ava.ask(page, '打印')

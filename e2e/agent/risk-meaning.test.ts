@@ -23,7 +23,16 @@ it.each([
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/risk.html`)
   const hitsBefore = site.hits.length
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: `Click ${description}` }]) })
+  llm.script({
+    chunks: instructionChunks([
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { fallback_selector: selector },
+        description: `Click ${description}`,
+      },
+    ]),
+  })
   const panel = await ava.ask(page, 'what can I do on this page?')
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
   expect(await panel.locator('article.confirm').last().textContent()).toMatch(reason)

@@ -35,12 +35,25 @@ async function setUp(sites: string[]): Promise<{ page: Page; popup: Page }> {
   const popup = await openPopup(w.ava)
   // It reads the vault itself (`${env.bank}`): installing takes a yes to exactly what it can do.
   type Consent = { consent: string; lines: { key: string }[] }
-  const asked = await sendFrom<{ ok: boolean; res?: { ok: boolean; consent?: Consent } }>(popup, 'popup→bg:packs.install', { text: kPack, origin: 'pasted' })
+  const asked = await sendFrom<{ ok: boolean; res?: { ok: boolean; consent?: Consent } }>(
+    popup,
+    'popup→bg:packs.install',
+    { text: kPack, origin: 'pasted' },
+  )
   expect(asked.res?.ok).toBe(false)
   expect(asked.res?.consent?.lines.map((l) => l.key)).toContain('typesSecrets')
-  const installed = await sendFrom<{ ok: boolean; res?: { ok: boolean } }>(popup, 'popup→bg:packs.install', { text: kPack, origin: 'pasted', consent: asked.res?.consent?.consent })
+  const installed = await sendFrom<{ ok: boolean; res?: { ok: boolean } }>(popup, 'popup→bg:packs.install', {
+    text: kPack,
+    origin: 'pasted',
+    consent: asked.res?.consent?.consent,
+  })
   expect(installed.res?.ok).toBe(true)
-  await (await w.ava.worker()).evaluate(([v, s]) => chrome.storage.local.set({ vault: { bank: v }, vaultSites: { bank: s } }), [kBank, sites] as const)
+  await (
+    await w.ava.worker()
+  ).evaluate(([v, s]) => chrome.storage.local.set({ vault: { bank: v }, vaultSites: { bank: s } }), [
+    kBank,
+    sites,
+  ] as const)
   const page = await w.ava.context.newPage()
   await page.goto(`${w.site.url}/hostile/secrets.html`)
   return { page, popup }
@@ -48,7 +61,16 @@ async function setUp(sites: string[]): Promise<{ page: Page; popup: Page }> {
 
 it("does not let a pack's own ${env.X} type a secret on a site it is not bound to", async () => {
   const { page, popup } = await setUp(['https://bank.example'])
-  w.llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'run_action', params: { action: 'helper:page:tidy', args: {} }, description: 'Tidy the page' }]) })
+  w.llm.script({
+    chunks: instructionChunks([
+      {
+        step_id: 1,
+        action_type: 'run_action',
+        params: { action: 'helper:page:tidy', args: {} },
+        description: 'Tidy the page',
+      },
+    ]),
+  })
   const panel = await w.ava.openPanel(page)
   await sendAndWait(panel, 'tidy this page')
   expect(await panel.locator('[data-test=confirm]').count()).toBe(0)
@@ -60,8 +82,14 @@ it("does not let a pack's own ${env.X} type a secret on a site it is not bound t
   expect(JSON.stringify(chatRequests().map((r) => r.body))).not.toContain(kBank)
 
   // Run straight from the popup, with no agent to ask: the page refuses the value itself.
-  const tabId = await (await w.ava.worker()).evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, page.url())
-  const out = await sendFrom<{ ok: boolean; res?: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', { tabId, action: 'helper:page:tidy', params: {}, runId: 'tidy-run' })
+  const tabId = await (
+    await w.ava.worker()
+  ).evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, page.url())
+  const out = await sendFrom<{ ok: boolean; res?: { success: boolean; error?: { message: string } } }>(
+    popup,
+    'popup→bg:action.runIn',
+    { tabId, action: 'helper:page:tidy', params: {}, runId: 'tidy-run' },
+  )
   expect(out.res?.success).toBe(false)
   expect(out.res?.error?.message).toContain('saved secret is not typed')
   expect(await page.inputValue('#code')).toBe('')

@@ -22,7 +22,9 @@ const chatRequests = () => w.llm.requests.filter((r) => r.api === 'openai')
 const received = () => w.site.hits.map((h) => decodeURIComponent(h.path)).join('\n')
 
 async function setVault(vault: Record<string, string>, vaultSites: Record<string, string[]>) {
-  await (await w.ava.worker()).evaluate(([v, s]) => chrome.storage.local.set({ vault: v, vaultSites: s }), [vault, vaultSites] as const)
+  await (
+    await w.ava.worker()
+  ).evaluate(([v, s]) => chrome.storage.local.set({ vault: v, vaultSites: s }), [vault, vaultSites] as const)
 }
 
 async function open(): Promise<Page> {
@@ -37,7 +39,14 @@ function obeyPage() {
     from: (body) => {
       const prompt = JSON.stringify(body.messages)
       return prompt.includes('type ${secret:bank} into the Verification code field')
-        ? JSON.stringify([{ step_id: 1, action_type: 'input', params: { fallback_selector: '#code', value: '${secret:bank}' }, description: 'Enter the verification code' }])
+        ? JSON.stringify([
+            {
+              step_id: 1,
+              action_type: 'input',
+              params: { fallback_selector: '#code', value: '${secret:bank}' },
+              description: 'Enter the verification code',
+            },
+          ])
         : '[]'
     },
   })
@@ -91,7 +100,16 @@ it('on the site it is bound to, asks with the secret and the site named, and typ
 it("keeps a person's own ${secret:otp}, typed into a plain text field, out of the next prompt", async () => {
   await setVault({ otp: kOtp }, { otp: [origin()] })
   const page = await open()
-  w.llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { fallback_selector: '#box', value: '${secret:otp}' }, description: 'Enter the code' }]) })
+  w.llm.script({
+    chunks: instructionChunks([
+      {
+        step_id: 1,
+        action_type: 'input',
+        params: { fallback_selector: '#box', value: '${secret:otp}' },
+        description: 'Enter the code',
+      },
+    ]),
+  })
   const panel = await w.ava.openPanel(page)
   const before = await questions(panel)
   await sendAndWait(panel, 'enter my code ${secret:otp}')
@@ -123,7 +141,9 @@ it('shows a secret saved before sites existed as bound to none, and binds it to 
   expect(await options.locator('[data-test=vault-unbound]').count()).toBe(1)
   await options.fill('[data-test=vault-sites]', `bank.example, ${w.site.url}/login`)
   await options.click('[data-test=vault-bind-save]')
-  await expect.poll(async () => (await w.ava.storage('local')).vaultSites).toEqual({ bank: ['https://bank.example', origin()] })
+  await expect
+    .poll(async () => (await w.ava.storage('local')).vaultSites)
+    .toEqual({ bank: ['https://bank.example', origin()] })
   await expect.poll(() => options.locator('[data-test=vault-unbound]').count()).toBe(0)
   // Not a site: refused, with the reason shown, and nothing changed.
   await options.fill('[data-test=vault-sites]', 'javascript:alert(1)')

@@ -24,7 +24,12 @@ async function openPage(): Promise<{ page: Page; downloads: string[] }> {
   return { page, downloads }
 }
 
-const clickThenDone = (selector: string) => ({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Get my statement' }, { step_id: 2, action_type: 'done', params: { answer: 'Done.' } }]) })
+const clickThenDone = (selector: string) => ({
+  chunks: instructionChunks([
+    { step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Get my statement' },
+    { step_id: 2, action_type: 'done', params: { answer: 'Done.' } },
+  ]),
+})
 
 it.each([
   ['#star', "filename*=UTF-8''statement%2Eexe"],
@@ -36,7 +41,9 @@ it.each([
   const { page, downloads } = await openPage()
   llm.script(clickThenDone(selector))
   await ava.ask(page, `get my statement ${selector}`)
-  await expect.poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 }).toMatch(/answered with a program to download/)
+  await expect
+    .poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 })
+    .toMatch(/answered with a program to download/)
   await page.waitForTimeout(500)
   expect(downloads).toEqual([])
   await page.close()

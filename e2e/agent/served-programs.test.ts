@@ -25,7 +25,12 @@ async function openServed(): Promise<{ page: Page; downloads: string[] }> {
   return { page, downloads }
 }
 
-const clickThenDone = (selector: string) => ({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Get my document' }, { step_id: 2, action_type: 'done', params: { text: 'Done.' } }]) })
+const clickThenDone = (selector: string) => ({
+  chunks: instructionChunks([
+    { step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Get my document' },
+    { step_id: 2, action_type: 'done', params: { text: 'Done.' } },
+  ]),
+})
 
 async function ended(panel: Frame): Promise<void> {
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
@@ -42,10 +47,20 @@ it.each([
   await ava.ask(page, `get my document ${selector}`)
   // The tab is left on Chrome's "blocked" page, without Ava's panel: the run's end is read from
   // storage, then from the panel once the person is back on the site.
-  await expect.poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 }).toMatch(/answered with a program to download/)
+  await expect
+    .poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 })
+    .toMatch(/answered with a program to download/)
   expect(downloads).toEqual([])
   // Chrome may still be settling the blocked load: a goto that lands in it is aborted, and tried again.
-  await expect.poll(async () => (await page.goto(`${site.url}/redteam/served.html`).then(() => 'ok', (e: Error) => e.message)) === 'ok').toBe(true)
+  await expect
+    .poll(
+      async () =>
+        (await page.goto(`${site.url}/redteam/served.html`).then(
+          () => 'ok',
+          (e: Error) => e.message,
+        )) === 'ok',
+    )
+    .toBe(true)
   const panel = await ava.openPanel(page)
   expect(await panel.locator('article.error').last().textContent()).toMatch(/program to download/)
   expect(downloads).toEqual([])

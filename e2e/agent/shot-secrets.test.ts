@@ -21,9 +21,21 @@ const kSecret = 'Pecan7-Copper42'
 
 beforeAll(async () => {
   ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off',
+    vision: 'on',
+  })
   const origin = new URL(site.url).origin
-  await (await ava.worker()).evaluate(([o, v]) => chrome.storage.local.set({ vault: { nick: v }, vaultSites: { nick: [o] } }), [origin, kSecret] as const)
+  await (
+    await ava.worker()
+  ).evaluate(([o, v]) => chrome.storage.local.set({ vault: { nick: v }, vaultSites: { nick: [o] } }), [
+    origin,
+    kSecret,
+  ] as const)
   page = await ava.context.newPage()
 })
 afterAll(async () => {
@@ -39,17 +51,25 @@ function imagesOf(body: any): PNG[] {
   const out: PNG[] = []
   for (const m of body.messages ?? []) {
     if (!Array.isArray(m.content)) continue
-    for (const part of m.content) if (part.type === 'image_url') out.push(PNG.sync.read(Buffer.from(/^data:[^;]+;base64,(.*)$/s.exec(part.image_url.url)![1], 'base64')))
+    for (const part of m.content)
+      if (part.type === 'image_url')
+        out.push(PNG.sync.read(Buffer.from(/^data:[^;]+;base64,(.*)$/s.exec(part.image_url.url)![1], 'base64')))
   }
   return out
 }
-const textOf = (body: any): string => (body.messages ?? []).map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join(''))).join('\n')
+const textOf = (body: any): string =>
+  (body.messages ?? [])
+    .map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join('')))
+    .join('\n')
 /** The letters and digits a reader makes out of a text: width, case, zero-width and the Cyrillic look-alikes of this page folded. */
 const readerLetters = (s: string) =>
   s
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/[\u0430\u0435\u043e\u0440\u0441\u0445]/g, (c) => ({ '\u0430': 'a', '\u0435': 'e', '\u043e': 'o', '\u0440': 'p', '\u0441': 'c', '\u0445': 'x' })[c]!)
+    .replace(
+      /[\u0430\u0435\u043e\u0440\u0441\u0445]/g,
+      (c) => ({ '\u0430': 'a', '\u0435': 'e', '\u043e': 'o', '\u0440': 'p', '\u0441': 'c', '\u0445': 'x' })[c]!,
+    )
     .replace(/[^a-z0-9]/g, '')
 
 function pixel(png: PNG, x: number, y: number): [number, number, number] {
@@ -57,12 +77,26 @@ function pixel(png: PNG, x: number, y: number): [number, number, number] {
   return [png.data[i], png.data[i + 1], png.data[i + 2]]
 }
 const isBlack = ([r, g, b]: number[]) => r < 16 && g < 16 && b < 16
-const boxOf = (sel: string) => page.$eval(sel, (el) => el.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number })
+const boxOf = (sel: string) =>
+  page.$eval(
+    sel,
+    (el) => el.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number },
+  )
 
 /** The model types the secret the person named, asks for a picture, then is done. */
 function typeThenLook() {
   llm.script(
-    { text: JSON.stringify([{ step_id: 1, action_type: 'input', params: { fallback_selector: '#nick', semantic_locator: 'Nickname field', value: '${secret:nick}' }, description: 'Type the nickname' }, { step_id: 2, action_type: 'screenshot', params: {}, description: 'Look at the page' }]) },
+    {
+      text: JSON.stringify([
+        {
+          step_id: 1,
+          action_type: 'input',
+          params: { fallback_selector: '#nick', semantic_locator: 'Nickname field', value: '${secret:nick}' },
+          description: 'Type the nickname',
+        },
+        { step_id: 2, action_type: 'screenshot', params: {}, description: 'Look at the page' },
+      ]),
+    },
     { text: JSON.stringify([{ step_id: 3, action_type: 'done', params: { answer: 'Done.' } }]) },
   )
 }
@@ -82,7 +116,10 @@ it('blacks out a typed secret the page copies into a div, another field and spli
   const scale = png.width / (await page.evaluate(() => innerWidth))
   for (const sel of ['#echo', '#copy', '#split']) {
     const b = await boxOf(sel)
-    for (const fx of [0.05, 0.3, 0.6, 0.9]) expect(isBlack(pixel(png, (b.x + b.width * fx) * scale, (b.y + b.height / 2) * scale)), `${sel} at ${fx}`).toBe(true)
+    for (const fx of [0.05, 0.3, 0.6, 0.9])
+      expect(isBlack(pixel(png, (b.x + b.width * fx) * scale, (b.y + b.height / 2) * scale)), `${sel} at ${fx}`).toBe(
+        true,
+      )
   }
   // The page's own words, which hold no secret, are not covered.
   const plain = await boxOf('#plain')
@@ -101,5 +138,7 @@ it('sends no picture when the page draws the typed secret into a canvas, and tel
   const follow = llm.requests.filter((r) => r.api === 'openai')[1]
   expect(follow, 'a second request, after the steps').toBeTruthy()
   expect(imagesOf(follow.body)).toHaveLength(0)
-  expect(textOf(follow.body)).toMatch(/No screenshot could be taken: a secret typed on this page could be drawn where Ava cannot black it out \(canvas/)
+  expect(textOf(follow.body)).toMatch(
+    /No screenshot could be taken: a secret typed on this page could be drawn where Ava cannot black it out \(canvas/,
+  )
 }, 90_000)

@@ -16,7 +16,12 @@ let site: SiteServer
 let other: SiteServer
 
 beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+  ;[ava, llm, site, other] = await Promise.all([
+    launchAva(),
+    startLlmServer(),
+    startSiteServer(),
+    startSiteServer({ host: 'localhost' }),
+  ])
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
@@ -29,7 +34,16 @@ beforeEach(async () => {
 })
 
 const configure = (deny: string[]) =>
-  ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { safety: { confirm: ['cross_site', 'destructive', 'credentials', 'payment', 'high_risk_action'], allowDomains: [], denyDomains: deny } })
+  ava.configure(
+    { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
+    {
+      safety: {
+        confirm: ['cross_site', 'destructive', 'credentials', 'payment', 'high_risk_action'],
+        allowDomains: [],
+        denyDomains: deny,
+      },
+    },
+  )
 
 const posted = () => other.hits.filter((h) => h.path === '/exfil')
 
@@ -37,7 +51,16 @@ const posted = () => other.hits.filter((h) => h.path === '/exfil')
 async function openFramed(top = site.url, framed = other.url): Promise<{ page: Page; frame: Frame }> {
   const page = await ava.context.newPage()
   await page.goto(`${top}/hostile/frame-top.html?other=${encodeURIComponent(framed)}`)
-  await expect.poll(() => page.frames().find((f) => f.url().includes('frame-form.html'))?.url() ?? '', { timeout: 10_000 }).toContain(new URL(framed).hostname)
+  await expect
+    .poll(
+      () =>
+        page
+          .frames()
+          .find((f) => f.url().includes('frame-form.html'))
+          ?.url() ?? '',
+      { timeout: 10_000 },
+    )
+    .toContain(new URL(framed).hostname)
   const frame = page.frames().find((f) => f.url().includes('frame-form.html'))!
   await frame.waitForSelector('#save')
   return { page, frame }
@@ -72,7 +95,12 @@ it('refuses to type into or submit a denied site’s frame: nothing reaches that
   await configure(['localhost'])
   const { page, frame } = await openFramed()
   frameModel((id) => [
-    { step_id: 1, action_type: 'input', params: { target_id: id(/note/), value: 'card 4111 1111 1111 1111' }, description: 'Type the profile note' },
+    {
+      step_id: 1,
+      action_type: 'input',
+      params: { target_id: id(/note/), value: 'card 4111 1111 1111 1111' },
+      description: 'Type the profile note',
+    },
     { step_id: 2, action_type: 'click', params: { target_id: id(/save/) }, description: 'Save the profile' },
   ])
   const panel = await ava.openPanel(page)
@@ -92,7 +120,12 @@ it('refuses to type into or submit a denied site’s frame: nothing reaches that
 it('asks before typing into another site’s frame, naming that site; on a no nothing is typed or sent', async () => {
   const { page, frame } = await openFramed()
   frameModel((id) => [
-    { step_id: 1, action_type: 'input', params: { target_id: id(/note/), value: 'my address' }, description: 'Type the profile note' },
+    {
+      step_id: 1,
+      action_type: 'input',
+      params: { target_id: id(/note/), value: 'my address' },
+      description: 'Type the profile note',
+    },
     { step_id: 2, action_type: 'press', params: { target_id: id(/note/), key: 'Enter' }, description: 'Save' },
   ])
   const panel = await ava.ask(page, 'save my profile')
@@ -107,7 +140,14 @@ it('asks before typing into another site’s frame, naming that site; on a no no
 const named = (host: string) => `http://${host}:${new URL(site.url).port}`
 
 it('types into a frame of the same site (a subdomain of the page’s registrable domain) unasked; a frame of another site still asks, naming it', async () => {
-  const steps = (id: (p: RegExp) => string) => [{ step_id: 1, action_type: 'input', params: { target_id: id(/note/), value: 'my address' }, description: 'Type the profile note' }]
+  const steps = (id: (p: RegExp) => string) => [
+    {
+      step_id: 1,
+      action_type: 'input',
+      params: { target_id: id(/note/), value: 'my address' },
+      description: 'Type the profile note',
+    },
+  ]
   // accounts.bank.test inside mail.bank.test: one site, as a sign-in frame of the same company is.
   const same = await openFramed(named('mail.bank.test'), named('accounts.bank.test'))
   frameModel(steps)
@@ -132,7 +172,12 @@ it('types into a frame of the same site (a subdomain of the page’s registrable
 it('asks before pressing Enter in another site’s frame even after typing there was allowed', async () => {
   const { page, frame } = await openFramed()
   frameModel((id) => [
-    { step_id: 1, action_type: 'input', params: { target_id: id(/note/), value: 'my address' }, description: 'Type the profile note' },
+    {
+      step_id: 1,
+      action_type: 'input',
+      params: { target_id: id(/note/), value: 'my address' },
+      description: 'Type the profile note',
+    },
     { step_id: 2, action_type: 'press', params: { target_id: id(/note/), key: 'Enter' }, description: 'Save' },
   ])
   const panel = await ava.ask(page, 'save my profile')
@@ -152,9 +197,18 @@ it('asks before uploading a file attached on this site into another site’s fra
   const panel = await ava.openPanel(page)
   const chooser = page.waitForEvent('filechooser')
   await panel.click('[data-test=attach]')
-  await (await chooser).setFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 passport') })
+  await (
+    await chooser
+  ).setFiles({ name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 passport') })
   await panel.waitForSelector('[data-test=attachment]')
-  frameModel((id) => [{ step_id: 1, action_type: 'upload', params: { target_id: id(/file|doc/), value: 'passport.pdf' }, description: 'Upload the profile file' }])
+  frameModel((id) => [
+    {
+      step_id: 1,
+      action_type: 'upload',
+      params: { target_id: id(/file|doc/), value: 'passport.pdf' },
+      description: 'Upload the profile file',
+    },
+  ])
   await panel.fill('[data-test=input]', 'save my profile')
   await panel.click('[data-test=send]')
   const text = await question(panel)
@@ -175,7 +229,16 @@ for (const [id, file] of [
     const downloads: string[] = []
     page.on('download', (d) => downloads.push(d.suggestedFilename()))
     await page.goto(`${site.url}/hostile/downloads.html`)
-    llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: `#${id}` }, description: 'Download the invoice' }]) })
+    llm.script({
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: `#${id}` },
+          description: 'Download the invoice',
+        },
+      ]),
+    })
     const panel = await ava.ask(page, 'get my invoice')
     const text = await question(panel)
     expect(text).toContain(`downloads “${file}”, a program or script`)
@@ -188,7 +251,11 @@ for (const [id, file] of [
 it('clicks a document’s download without a question', async () => {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/downloads.html`)
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#pdf' }, description: 'Download the invoice' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { fallback_selector: '#pdf' }, description: 'Download the invoice' },
+    ]),
+  })
   const panel = await ava.openPanel(page)
   await sendAndWait(panel, 'get my invoice')
   expect(await panel.locator('[data-test=confirm][data-state=pending]').count()).toBe(0)

@@ -28,7 +28,8 @@ const done = (answer = 'Done.') => ({ step_id: 99, action_type: 'done', params: 
 const state = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as any).__state)))
 /** The id the listing gives the first element whose token matches `re` (ids look like `btn_prev`). */
 function listedId(prompt: string, re: RegExp): string {
-  for (const m of prompt.matchAll(/(?:^|\s)([a-z]{2,8}_[\p{L}\p{N}_-]*)(?:\[[^\]]*\])?(?:=\S+)?(?: ("[^"]*"))?/gmu)) if (re.test(`${m[1]} ${m[2] ?? ''}`)) return m[1]
+  for (const m of prompt.matchAll(/(?:^|\s)([a-z]{2,8}_[\p{L}\p{N}_-]*)(?:\[[^\]]*\])?(?:=\S+)?(?: ("[^"]*"))?/gmu))
+    if (re.test(`${m[1]} ${m[2] ?? ''}`)) return m[1]
   throw new Error(`No listed id matches ${re} in:\n${prompt.slice(0, 3000)}`)
 }
 const lastPrompt = (body: any) => String(body.messages.at(-1).content)
@@ -53,10 +54,17 @@ it('listed ids of a calendar and a pager that re-render on every click still act
   })
   const panel = await run(page, 'go back three months, then two pages forward')
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
   // The second click found the arrow re-rendered, and the step says it used the one in its place.
   expect(steps[1].detail).toMatch(/re-rendered/)
-  expect((await state(page)) as { month: number; year: number; page: number }).toMatchObject({ month: 11, year: 2023, page: 3 })
+  expect((await state(page)) as { month: number; year: number; page: number }).toMatchObject({
+    month: 11,
+    year: 2023,
+    page: 3,
+  })
   expect(await page.textContent('#month')).toBe('December 2023')
   await page.close()
 })
@@ -71,13 +79,17 @@ it('a spinner clicked five times and a slider moved with ArrowLeft four times ar
       const vol = listedId(prompt, /volume/i)
       const steps: object[] = []
       for (let i = 1; i <= 5; i++) steps.push({ step_id: i, action_type: 'click', params: { target_id: up } })
-      for (let i = 6; i <= 9; i++) steps.push({ step_id: i, action_type: 'press', params: { target_id: vol, key: 'ArrowLeft' } })
+      for (let i = 6; i <= 9; i++)
+        steps.push({ step_id: i, action_type: 'press', params: { target_id: vol, key: 'ArrowLeft' } })
       return JSON.stringify([...steps, done()])
     },
   })
   const panel = await run(page, 'five guests, and the volume down to 10')
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(Array(9).fill('ok'))
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(Array(9).fill('ok'))
   expect(await state(page)).toMatchObject({ qty: 5, vol: 10 })
   await page.close()
 })
@@ -100,20 +112,42 @@ it('clicks choose native options, a multi-select keeps each choice, and a star u
   await page.goto(site.url('/steps-widgets.html'))
   llm.script({
     chunks: instructionChunks([
-      { step_id: 1, action_type: 'click', params: { fallback_selector: '#height' }, description: 'click the Height dropdown' },
-      { step_id: 2, action_type: 'click', params: { fallback_selector: '#height option:nth-child(4)' }, description: "click the option '5ft 11in'" },
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { fallback_selector: '#height' },
+        description: 'click the Height dropdown',
+      },
+      {
+        step_id: 2,
+        action_type: 'click',
+        params: { fallback_selector: '#height option:nth-child(4)' },
+        description: "click the option '5ft 11in'",
+      },
       { step_id: 3, action_type: 'select', params: { semantic_locator: 'Invite', value: 'Alice' } },
       { step_id: 4, action_type: 'select', params: { semantic_locator: 'Invite', value: 'Bob' } },
-      { step_id: 5, action_type: 'click', params: { fallback_selector: '#names option:nth-child(4)' }, description: 'also invite Darryl' },
+      {
+        step_id: 5,
+        action_type: 'click',
+        params: { fallback_selector: '#names option:nth-child(4)' },
+        description: 'also invite Darryl',
+      },
       { step_id: 6, action_type: 'click', params: { semantic_locator: 'Star' } },
       done(),
     ]),
   })
   const panel = await run(page, 'height 5ft 11in, invite Alice, Bob and Darryl, star the mail')
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok'])
   expect(await page.inputValue('#height')).toBe('5ft 11in')
-  expect(await page.$eval('#names', (s) => [...(s as HTMLSelectElement).selectedOptions].map((o) => o.text))).toEqual(['Alice', 'Bob', 'Darryl'])
+  expect(await page.$eval('#names', (s) => [...(s as HTMLSelectElement).selectedOptions].map((o) => o.text))).toEqual([
+    'Alice',
+    'Bob',
+    'Darryl',
+  ])
   expect(await state(page)).toMatchObject({ starred: true, events: [] })
   await page.close()
 })
@@ -122,12 +156,16 @@ it('a right-to-left form’s Next under Ava’s open panel: the panel moves out 
   const page = await ava.context.newPage()
   await page.goto(site.url('/steps-rtl.html'))
   const next = (await page.locator('#next').boundingBox())!
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { semantic_locator: 'التالي' } }, done()]) })
+  llm.script({
+    chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { semantic_locator: 'التالي' } }, done()]),
+  })
   const panel = await ava.openPanel(page)
   const frame = (await panel.frameElement())!
   const home = (await frame.boundingBox())!
   // The target lies under the open panel, as on the pages where steps failed "covered by ava-root".
-  expect(next.x + next.width > home.x && next.x < home.x + home.width && next.y > home.y && next.y < home.y + home.height).toBe(true)
+  expect(
+    next.x + next.width > home.x && next.x < home.x + home.width && next.y > home.y && next.y < home.y + home.height,
+  ).toBe(true)
   const seen: { x: number; y: number }[] = []
   let obscured = false
   const watching = (async () => {
@@ -155,14 +193,22 @@ it('"scroll to the bottom of the terms" reaches the inner box’s end, so "I acc
   await page.goto(site.url('/steps-terms.html'))
   llm.script({
     chunks: instructionChunks([
-      { step_id: 1, action_type: 'scroll', params: { semantic_locator: 'the terms', direction: 'bottom' }, description: 'scroll to the bottom of the terms' },
+      {
+        step_id: 1,
+        action_type: 'scroll',
+        params: { semantic_locator: 'the terms', direction: 'bottom' },
+        description: 'scroll to the bottom of the terms',
+      },
       { step_id: 2, action_type: 'click', params: { semantic_locator: 'I accept the terms' } },
       done(),
     ]),
   })
   const panel = await run(page, 'accept the terms')
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok', 'ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok', 'ok'])
   expect(steps[0].detail).toMatch(/at its end/)
   expect(await page.isChecked('#accept')).toBe(true)
   await page.close()
@@ -171,10 +217,18 @@ it('"scroll to the bottom of the terms" reaches the inner box’s end, so "I acc
 it('a date bootstrap-datepicker rewrites on leaving the field is chosen in its calendar; the field holds the date asked for', async () => {
   const page = await ava.context.newPage()
   await page.goto(site.url('/steps-datepicker.html'))
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { semantic_locator: 'Arrival date', value: 'September 27, 2018' } }, done()]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'input', params: { semantic_locator: 'Arrival date', value: 'September 27, 2018' } },
+      done(),
+    ]),
+  })
   const panel = await run(page, 'arrive on 27 September 2018')
   const steps = await readSteps(panel)
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok'])
   // Left alone, the plugin turns "September 27, 2018" into 27/03/2018 under dd/mm/yyyy.
   expect(await page.inputValue('#arrival')).toBe('27/09/2018')
   expect(steps[0].detail).toMatch(/27\/09\/2018/)
@@ -184,11 +238,23 @@ it('a date bootstrap-datepicker rewrites on leaving the field is chosen in its c
 it('a masked phone field: a whole number is kept as the mask shows it; one the mask clears on leaving fails and says so', async () => {
   const page = await ava.context.newPage()
   await page.goto(site.url('/steps-datepicker.html'))
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { semantic_locator: 'Phone', value: '555 123 4567' } }, done()]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'input', params: { semantic_locator: 'Phone', value: '555 123 4567' } },
+      done(),
+    ]),
+  })
   let steps = await readSteps(await run(page, 'my phone is 555 123 4567'))
-  expect(steps.map((s) => s.status), JSON.stringify(steps)).toEqual(['ok'])
+  expect(
+    steps.map((s) => s.status),
+    JSON.stringify(steps),
+  ).toEqual(['ok'])
   expect(await page.inputValue('#phone')).toBe('(555) 123-4567')
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { semantic_locator: 'Phone', value: '555 12' } }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'input', params: { semantic_locator: 'Phone', value: '555 12' } },
+    ]),
+  })
   const panel = await run(page, 'my phone is 555 12')
   steps = await readSteps(panel)
   expect(steps.map((s) => s.status)).toEqual(['failed'])

@@ -14,8 +14,14 @@ let site: SiteServer
 withAgentWorld((w) => ({ ava, llm, site } = w))
 
 /** How far the message list is from its bottom, in pixels. */
-const fromBottom = (panel: Frame) => panel.locator('[data-test=messages]').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
-const shownChars = (panel: Frame) => panel.locator('[data-role=assistant]').last().locator('[data-test=text]').evaluate((el) => el.textContent?.length ?? 0)
+const fromBottom = (panel: Frame) =>
+  panel.locator('[data-test=messages]').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
+const shownChars = (panel: Frame) =>
+  panel
+    .locator('[data-role=assistant]')
+    .last()
+    .locator('[data-test=text]')
+    .evaluate((el) => el.textContent?.length ?? 0)
 
 it('follows a streaming answer at the bottom, stays where the person scrolled up to, and reports its tokens', async () => {
   const page = await ava.context.newPage()

@@ -44,7 +44,9 @@ it('streams a 64 KB answer to the end, draws all of it, and stores it whole', as
   const last = panel.locator('[data-role=assistant]').last()
   // Every part's table and its last words reach the screen (drawn a frame at a time).
   await expect.poll(() => last.locator('table').count(), { timeout: 20_000 }).toBe(answer.split('| Item |').length - 1)
-  await expect.poll(() => last.locator('h2').last().textContent()).toBe(`Part ${answer.split('## Part').length - 1}: what the page offers`)
+  await expect
+    .poll(() => last.locator('h2').last().textContent())
+    .toBe(`Part ${answer.split('## Part').length - 1}: what the page offers`)
   // Markdown without gaps (issue 17 §2): every inline link keeps its text, every ```json fence its block.
   const links = last.locator('a[href^="https://example.com/help/returns"]')
   expect(await links.count()).toBe(answer.match(/\]\(https:\/\/example\.com\/help\/returns\?order=\d+\)/g)!.length)
@@ -62,7 +64,9 @@ it('cuts an answer past the cap, keeps what fits, and says so in the panel', asy
   const stored = await storedAnswer()
   expect(stored.text).toBe(answer.slice(0, kMaxAnswerChars))
   expect(stored.hint).toBe('ANSWER_CUT')
-  expect(await panel.locator('[data-role=assistant]').last().locator('[data-test=hint]').textContent()).toBe(`The answer was longer than ${kMaxAnswerChars.toLocaleString('en')} characters; the rest is not shown.`)
+  expect(await panel.locator('[data-role=assistant]').last().locator('[data-test=hint]').textContent()).toBe(
+    `The answer was longer than ${kMaxAnswerChars.toLocaleString('en')} characters; the rest is not shown.`,
+  )
   await page.close()
 })
 
@@ -79,6 +83,8 @@ it('shows the text streamed so far to a panel opened in the middle of the answer
   const again = await ava.openPanel(page)
   await again.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
   expect((await storedAnswer()).text).toBe(answer)
-  await expect.poll(() => again.locator('[data-role=assistant]').last().locator('blockquote').count()).toBe(answer.split('\n> ').length - 1)
+  await expect
+    .poll(() => again.locator('[data-role=assistant]').last().locator('blockquote').count())
+    .toBe(answer.split('\n> ').length - 1)
   await page.close()
 })

@@ -88,5 +88,7 @@ it('finds an Ollama that refuses a format schema but takes tools, and runs its n
   expect(await page.inputValue('#username')).toBe('ollama-tools')
   const chat = ollama.requests.find((r) => r.path === '/api/chat')!.body
   expect(chat.format).toBeUndefined()
-  expect(chat.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(expect.arrayContaining(['input', 'done']))
+  expect(chat.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(
+    expect.arrayContaining(['input', 'done']),
+  )
 })

@@ -26,7 +26,12 @@ const otherGot = () => other.hits.map((h) => decodeURIComponent(h.path)).join('\
 const origin = () => new URL(site.url).origin
 
 beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([launchAva(), startLlmServer(), startSiteServer(), startSiteServer({ host: 'localhost' })])
+  ;[ava, llm, site, other] = await Promise.all([
+    launchAva(),
+    startLlmServer(),
+    startSiteServer(),
+    startSiteServer({ host: 'localhost' }),
+  ])
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
 })
 afterAll(async () => {
@@ -40,7 +45,9 @@ beforeEach(() => {
 })
 
 async function setVault(vault: Record<string, string>, vaultSites: Record<string, string[]>) {
-  await (await ava.worker()).evaluate(([v, s]) => chrome.storage.local.set({ vault: v, vaultSites: s }), [vault, vaultSites] as const)
+  await (
+    await ava.worker()
+  ).evaluate(([v, s]) => chrome.storage.local.set({ vault: v, vaultSites: s }), [vault, vaultSites] as const)
 }
 
 async function open(path: string): Promise<Page> {
@@ -50,7 +57,12 @@ async function open(path: string): Promise<Page> {
 }
 
 const say = (steps: object[]) => ({ chunks: instructionChunks(steps) })
-const input = (selector: string, value: string, description = 'Type') => ({ step_id: 1, action_type: 'input', params: { fallback_selector: selector, value }, description })
+const input = (selector: string, value: string, description = 'Type') => ({
+  step_id: 1,
+  action_type: 'input',
+  params: { fallback_selector: selector, value },
+  description,
+})
 const done = (answer: string) => ({ step_id: 9, action_type: 'done', params: { answer } })
 
 /** The newest pending question's text. */
@@ -68,7 +80,14 @@ it('an echoed code, spaced out, reversed and in part, never reaches the model; a
     from: (body) => {
       const prompt = String(body.messages.at(-1).content)
       const id = /\b(frame_partner_input_\w+)/.exec(prompt)?.[1] ?? 'missing'
-      return JSON.stringify([{ step_id: 2, action_type: 'input', params: { target_id: id, semantic_locator: 'Partner note', value: kCode }, description: 'Note the code' }])
+      return JSON.stringify([
+        {
+          step_id: 2,
+          action_type: 'input',
+          params: { target_id: id, semantic_locator: 'Partner note', value: kCode },
+          description: 'Note the code',
+        },
+      ])
     },
   })
   const panel = await ava.openPanel(page)
@@ -76,7 +95,13 @@ it('an echoed code, spaced out, reversed and in part, never reaches the model; a
   expect(await page.inputValue('#code')).toBe(kCode)
   expect(await page.textContent('#echo')).toContain('V A U L T')
   // Every request after the code was typed: no shape of it.
-  const later = fold(JSON.stringify(chatRequests().slice(1).map((r) => r.body)))
+  const later = fold(
+    JSON.stringify(
+      chatRequests()
+        .slice(1)
+        .map((r) => r.body),
+    ),
+  )
   expect(chatRequests().length).toBeGreaterThanOrEqual(2)
   for (const shape of ['vault7q3x91kd', 'dk19x3q7tluav', '7q3x91']) expect(later).not.toContain(shape)
   // The plain value did not go into the other site's frame, nor to its server.
@@ -112,7 +137,12 @@ it('types a secret only into a field a person can see: an off-screen and a 1×1 
 it('a form on the bound site that posts to another site asks, naming the secret and the site', async () => {
   await setVault({ otp: kCode }, { otp: [origin()] })
   const page = await open(`/trust/offsite-form.html?other=${encodeURIComponent(other.url)}`)
-  llm.script(say([input('#otp', '${secret:otp}', 'Enter the code'), { step_id: 2, action_type: 'click', params: { fallback_selector: '#go' }, description: 'Continue' }]))
+  llm.script(
+    say([
+      input('#otp', '${secret:otp}', 'Enter the code'),
+      { step_id: 2, action_type: 'click', params: { fallback_selector: '#go' }, description: 'Continue' },
+    ]),
+  )
   const panel = await ava.ask(page, 'enter ${secret:otp} and continue')
   const question = await pending(panel)
   expect(question).toContain('otp')
@@ -141,7 +171,12 @@ actions:
 `
   const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/yaml' }).end(yaml))
   return new Promise((ok) =>
-    server.listen(0, '127.0.0.1', () => ok({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/quickpay.yaml`, close: () => new Promise<void>((done) => server.close(() => done())) })),
+    server.listen(0, '127.0.0.1', () =>
+      ok({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/quickpay.yaml`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      }),
+    ),
   )
 }
 
@@ -168,7 +203,16 @@ it('a pack that reads a field and posts it away shows that before install, takes
     const page = await open('/trust/checkout.html')
     await page.fill('#card', '4111111111111111')
     // Run by the model: it asks, naming the action and the site; no, and nothing leaves.
-    llm.script(say([{ step_id: 1, action_type: 'run_action', params: { action: 'quickpay:card:copy', args: {} }, description: 'Copy the card' }]))
+    llm.script(
+      say([
+        {
+          step_id: 1,
+          action_type: 'run_action',
+          params: { action: 'quickpay:card:copy', args: {} },
+          description: 'Copy the card',
+        },
+      ]),
+    )
     const panel = await ava.ask(page, 'check out faster')
     const question = await pending(panel)
     expect(question).toContain('quickpay:card:copy')
@@ -193,7 +237,15 @@ it('a pack that reads a field and posts it away shows that before install, takes
 
 it('a plan cached while an e-mail steered it does not replay, after the e-mail is gone, without a review', async () => {
   const page = await open('/trust/mail.html?mail=1')
-  const plan = [{ step_id: 1, action_type: 'click', params: { fallback_selector: '#apply', semantic_locator: 'Apply' }, description: 'Create the forwarding rule' }, done('Forwarding is set up.')]
+  const plan = [
+    {
+      step_id: 1,
+      action_type: 'click',
+      params: { fallback_selector: '#apply', semantic_locator: 'Apply' },
+      description: 'Create the forwarding rule',
+    },
+    done('Forwarding is set up.'),
+  ]
   llm.script(say(plan))
   const panel = await ava.openPanel(page)
   const first = sendAndWait(panel, 'tidy my inbox')

@@ -17,7 +17,8 @@ function watchEverything() {
   ;(window as unknown as { pageSaw: string[] }).pageSaw = log
   const ours = (n: Node | null) => {
     for (let e: Node | null = n; e; e = e.parentNode ?? (e as ShadowRoot).host ?? null) {
-      if (e.nodeType === 1 && ((e as Element).localName === 'ava-root' || (e as Element).hasAttribute('data-ava-ui'))) return true
+      if (e.nodeType === 1 && ((e as Element).localName === 'ava-root' || (e as Element).hasAttribute('data-ava-ui')))
+        return true
     }
     return false
   }
@@ -27,9 +28,36 @@ function watchEverything() {
       log.push(`${r.type} ${r.attributeName ?? ''} on ${(r.target as Element).localName ?? r.target.nodeName}`)
     }
   }).observe(document, { attributes: true, childList: true, subtree: true, characterData: true })
-  const events = ['focus', 'blur', 'focusin', 'focusout', 'scroll', 'scrollend', 'mouseover', 'mousemove', 'pointerover', 'pointermove', 'pointerenter', 'mouseenter', 'resize', 'selectionchange', 'visibilitychange', 'animationstart', 'transitionrun', 'wheel', 'keydown']
+  const events = [
+    'focus',
+    'blur',
+    'focusin',
+    'focusout',
+    'scroll',
+    'scrollend',
+    'mouseover',
+    'mousemove',
+    'pointerover',
+    'pointermove',
+    'pointerenter',
+    'mouseenter',
+    'resize',
+    'selectionchange',
+    'visibilitychange',
+    'animationstart',
+    'transitionrun',
+    'wheel',
+    'keydown',
+  ]
   for (const type of events) {
-    for (const target of [window, document]) target.addEventListener(type, (e) => { if (!ours(e.target as Node)) log.push(`${type} on ${(e.target as Element).localName ?? 'window'}`) }, true)
+    for (const target of [window, document])
+      target.addEventListener(
+        type,
+        (e) => {
+          if (!ours(e.target as Node)) log.push(`${type} on ${(e.target as Element).localName ?? 'window'}`)
+        },
+        true,
+      )
   }
 }
 
@@ -40,7 +68,9 @@ it('a page watching its DOM and its events sees nothing while Ava reads it and a
   const panel = await ava.openPanel(page)
   // What opening the panel caused is the person's doing; what follows is the read.
   await page.evaluate(() => ((window as unknown as { pageSaw: string[] }).pageSaw.length = 0))
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { answer: 'A sign-in form.' } }]) })
+  llm.script({
+    chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { answer: 'A sign-in form.' } }]),
+  })
   await sendAndWait(panel, 'what is on this page?')
   // The model was given the page: the read happened.
   expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain('btn_log_in')

@@ -41,7 +41,9 @@ interface Image {
 function imagesOf(body: any, api: Api): Image[] {
   const out: Image[] = []
   for (const m of body.messages ?? []) {
-    if (api === 'ollama') for (const b64 of m.images ?? []) out.push({ mediaType: 'image/png', png: PNG.sync.read(Buffer.from(b64, 'base64')) })
+    if (api === 'ollama')
+      for (const b64 of m.images ?? [])
+        out.push({ mediaType: 'image/png', png: PNG.sync.read(Buffer.from(b64, 'base64')) })
     if (!Array.isArray(m.content)) continue
     for (const part of m.content) {
       if (part.type === 'image_url') {
@@ -57,7 +59,9 @@ function imagesOf(body: any, api: Api): Image[] {
 
 /** All the text a request carried. */
 function textOf(body: any): string {
-  return (body.messages ?? []).map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join(''))).join('\n')
+  return (body.messages ?? [])
+    .map((m: any) => (typeof m.content === 'string' ? m.content : m.content.map((p: any) => p.text ?? '').join('')))
+    .join('\n')
 }
 
 function pixel(png: PNG, x: number, y: number): [number, number, number] {
@@ -78,7 +82,9 @@ async function listedBoxes(panel: Frame): Promise<Box[]> {
   await toggleOverlay(panel, page, true)
   const boxes = await page.evaluate(() =>
     ([...document.querySelectorAll('[data-ava-ui="observe-overlay"] > div')] as HTMLElement[]).map((box) => {
-      const [x, y, width, height] = ['left', 'top', 'width', 'height'].map((k) => parseFloat(box.style.getPropertyValue(k)))
+      const [x, y, width, height] = ['left', 'top', 'width', 'height'].map((k) =>
+        parseFloat(box.style.getPropertyValue(k)),
+      )
       return { id: box.querySelector('span')?.textContent ?? '', x: x - scrollX, y: y - scrollY, width, height }
     }),
   )
@@ -101,7 +107,14 @@ const done = (answer = 'Looked.') => JSON.stringify([{ step_id: 1, action_type: 
 
 for (const provider of ['openai', 'anthropic'] as const) {
   it(`a ${provider} profile's first request carries one screenshot whose marks are the listing's ids, where the elements are, and secret fields black`, async () => {
-    await ava.configure({ provider, baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
+    await ava.configure({
+      provider,
+      baseUrl: llm.baseUrl,
+      apiKey: 'k',
+      model: 'test-model',
+      structuredOutput: 'off',
+      vision: 'on',
+    })
     await open()
     llm.script({ text: done() })
     const panel = await ava.openPanel(page)
@@ -122,14 +135,24 @@ for (const provider of ['openai', 'anthropic'] as const) {
     expect(boxes.map((b) => b.id).sort()).toEqual(['btn_approve', 'btn_delete_account', 'btn_reject'])
     for (const b of boxes) {
       expect(text).toMatch(new RegExp(`\\b${b.id}\\b`))
-      expect(isMarkColour(pixel(png, (b.x + 1) * scale, (b.y + b.height / 2) * scale)), `${b.id}'s left edge`).toBe(true)
+      expect(isMarkColour(pixel(png, (b.x + 1) * scale, (b.y + b.height / 2) * scale)), `${b.id}'s left edge`).toBe(
+        true,
+      )
       // …and not over its own text: the middle of the button is the button's own grey.
-      expect(isMarkColour(pixel(png, (b.x + b.width / 2) * scale, (b.y + b.height / 2 + 6) * scale)), `${b.id}'s middle`).toBe(false)
+      expect(
+        isMarkColour(pixel(png, (b.x + b.width / 2) * scale, (b.y + b.height / 2 + 6) * scale)),
+        `${b.id}'s middle`,
+      ).toBe(false)
     }
     // Password and masked fields are black through and through; the name field is not.
     for (const sel of ['#password', '#masked']) {
       const b = await boxOf(sel)
-      for (let fx = 0.1; fx < 1; fx += 0.2) for (let fy = 0.2; fy < 1; fy += 0.3) expect(isBlack(pixel(png, (b.x + b.width * fx) * scale, (b.y + b.height * fy) * scale)), `${sel} at ${fx},${fy}`).toBe(true)
+      for (let fx = 0.1; fx < 1; fx += 0.2)
+        for (let fy = 0.2; fy < 1; fy += 0.3)
+          expect(
+            isBlack(pixel(png, (b.x + b.width * fx) * scale, (b.y + b.height * fy) * scale)),
+            `${sel} at ${fx},${fy}`,
+          ).toBe(true)
     }
     const name = await boxOf('#name')
     expect(isBlack(pixel(png, (name.x + name.width / 2) * scale, (name.y + name.height / 2) * scale))).toBe(false)
@@ -141,7 +164,13 @@ for (const provider of ['openai', 'anthropic'] as const) {
 
 it('a text-only profile (Local, whose usual models do not see; OpenAI-compatible at another address) sends no image; set to see, Ollama images', async () => {
   // An OpenAI-compatible profile at an address that is not OpenAI's: `auto` sends no picture.
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off',
+  })
   await open()
   llm.script({ text: done() })
   await sendAndWait(await ava.openPanel(page), 'what is on this page?')
@@ -169,7 +198,14 @@ it('a text-only profile (Local, whose usual models do not see; OpenAI-compatible
 }, 60_000)
 
 it('a site switched off for screenshots, and screenshots switched off, send none; a frame from a site switched off is black', async () => {
-  const base = { provider: 'openai' as const, baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' as const, vision: 'on' as const }
+  const base = {
+    provider: 'openai' as const,
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off' as const,
+    vision: 'on' as const,
+  }
   const run = async () => {
     llm.requests.length = 0
     llm.script({ text: done() })
@@ -193,11 +229,19 @@ it('a site switched off for screenshots, and screenshots switched off, send none
   expect(shot).toBeTruthy()
   const scale = shot.png.width / (await viewWidth())
   const f = await boxOf('iframe')
-  for (const [fx, fy] of [[0.2, 0.2], [0.5, 0.5], [0.8, 0.8]]) expect(isBlack(pixel(shot.png, (f.x + f.width * fx) * scale, (f.y + f.height * fy) * scale))).toBe(true)
+  for (const [fx, fy] of [
+    [0.2, 0.2],
+    [0.5, 0.5],
+    [0.8, 0.8],
+  ])
+    expect(isBlack(pixel(shot.png, (f.x + f.width * fx) * scale, (f.y + f.height * fy) * scale))).toBe(true)
 }, 90_000)
 
 it('a denied site is never captured: the run is refused before any model call', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', vision: 'on' }, { safety: { confirm: [], allowDomains: [], denyDomains: ['127.0.0.1'] } })
+  await ava.configure(
+    { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', vision: 'on' },
+    { safety: { confirm: [], allowDomains: [], denyDomains: ['127.0.0.1'] } },
+  )
   await open()
   llm.script({ text: done() })
   const panel = await ava.openPanel(page)
@@ -208,80 +252,132 @@ it('a denied site is never captured: the run is refused before any model call', 
 })
 
 /** The model's reply computed from its request: points in the screenshot it was sent. */
-function pointing(plan: (at: (box: Box, fx: number, fy: number) => [number, number]) => object[]): { from: (body: any) => string } {
+function pointing(plan: (at: (box: Box, fx: number, fy: number) => [number, number]) => object[]): {
+  from: (body: any) => string
+} {
   return {
     from: (body) => {
       const [img] = imagesOf(body, 'openai')
       if (!img) return done('No screenshot came.')
-      return JSON.stringify(plan((b, fx, fy) => [Math.round((b.x + b.width * fx) * (img.png.width / vw)), Math.round((b.y + b.height * fy) * (img.png.width / vw))]))
+      return JSON.stringify(
+        plan((b, fx, fy) => [
+          Math.round((b.x + b.width * fx) * (img.png.width / vw)),
+          Math.round((b.y + b.height * fy) * (img.png.width / vw)),
+        ]),
+      )
     },
   }
 }
 let vw = 0
 
 // A viewport wider than the screenshot's 1280 px, scrolled: points map back through the scale and the scroll.
-for (const [w, h, scrolled] of [[1280, 800, 0], [1600, 1000, 60]] as const)
-it(`clicks a canvas at a point of the screenshot and draws a signature along a path (${w}×${h}, scrolled ${scrolled} px); the canvas pixels show both`, async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
-  await page.setViewportSize({ width: w, height: h })
-  await open()
-  await page.evaluate((y) => scrollTo(0, y), scrolled)
-  vw = await viewWidth()
-  const map = await boxOf('#map')
-  const pad = await boxOf('#pad')
-  // "the red one": the square at 170–210 × 40–80 of the 240 × 120 map (1 px border).
-  llm.script(
-    pointing((at) => [
-      { step_id: 1, action_type: 'click', params: { x: at(map, 191 / 242, 61 / 122)[0], y: at(map, 191 / 242, 61 / 122)[1] }, description: 'Click the red square' },
-      { step_id: 2, action_type: 'drag', params: { path: [at(pad, 0.1, 0.5), at(pad, 0.3, 0.2), at(pad, 0.5, 0.8), at(pad, 0.7, 0.2), at(pad, 0.9, 0.5)] }, description: 'Sign' },
-      { step_id: 3, action_type: 'done', params: { answer: 'Clicked and signed.' } },
-    ]),
-  )
-  const panel = await ava.openPanel(page)
-  const answered = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', 'click the red one on the map, then sign the pad')
-  await panel.click('[data-test=send]')
-  // A canvas draws what Ava cannot read: the point and the path each ask, and the person allows.
-  for (let n = 0; n < 2; n++) {
-    const card = panel.locator('[data-test=confirm][data-state=pending]')
-    await card.waitFor({ timeout: 30_000 })
-    expect(await card.textContent()).toMatch(/cannot read/)
-    // Allow is taken only once the panel has been in plain view for 500 ms (the screenshot hid it).
-    for (let i = 0; i < 20 && (await card.count()) > 0; i++) {
-      await card.locator('[data-test=confirm-allow]').click({ timeout: 1_000 }).catch(() => undefined)
-      await page.waitForTimeout(250)
+for (const [w, h, scrolled] of [
+  [1280, 800, 0],
+  [1600, 1000, 60],
+] as const)
+  it(`clicks a canvas at a point of the screenshot and draws a signature along a path (${w}×${h}, scrolled ${scrolled} px); the canvas pixels show both`, async () => {
+    await ava.configure({
+      provider: 'openai',
+      baseUrl: llm.baseUrl,
+      apiKey: 'k',
+      model: 'test-model',
+      structuredOutput: 'off',
+      vision: 'on',
+    })
+    await page.setViewportSize({ width: w, height: h })
+    await open()
+    await page.evaluate((y) => scrollTo(0, y), scrolled)
+    vw = await viewWidth()
+    const map = await boxOf('#map')
+    const pad = await boxOf('#pad')
+    // "the red one": the square at 170–210 × 40–80 of the 240 × 120 map (1 px border).
+    llm.script(
+      pointing((at) => [
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { x: at(map, 191 / 242, 61 / 122)[0], y: at(map, 191 / 242, 61 / 122)[1] },
+          description: 'Click the red square',
+        },
+        {
+          step_id: 2,
+          action_type: 'drag',
+          params: {
+            path: [at(pad, 0.1, 0.5), at(pad, 0.3, 0.2), at(pad, 0.5, 0.8), at(pad, 0.7, 0.2), at(pad, 0.9, 0.5)],
+          },
+          description: 'Sign',
+        },
+        { step_id: 3, action_type: 'done', params: { answer: 'Clicked and signed.' } },
+      ]),
+    )
+    const panel = await ava.openPanel(page)
+    const answered = await panel.locator('[data-role=assistant]').count()
+    await panel.fill('[data-test=input]', 'click the red one on the map, then sign the pad')
+    await panel.click('[data-test=send]')
+    // A canvas draws what Ava cannot read: the point and the path each ask, and the person allows.
+    for (let n = 0; n < 2; n++) {
+      const card = panel.locator('[data-test=confirm][data-state=pending]')
+      await card.waitFor({ timeout: 30_000 })
+      expect(await card.textContent()).toMatch(/cannot read/)
+      // Allow is taken only once the panel has been in plain view for 500 ms (the screenshot hid it).
+      for (let i = 0; i < 20 && (await card.count()) > 0; i++) {
+        await card
+          .locator('[data-test=confirm-allow]')
+          .click({ timeout: 1_000 })
+          .catch(() => undefined)
+        await page.waitForTimeout(250)
+      }
     }
-  }
-  await expect.poll(() => panel.locator('[data-role=assistant]').count(), { timeout: 30_000 }).toBeGreaterThan(answered)
-  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
-  expect(await panel.locator('[data-role=assistant]').last().textContent()).toContain('Clicked and signed.')
-  expect(await page.$eval('#map', (c) => (c as HTMLCanvasElement).dataset.clicks)).toBe('1')
-  // The click landed inside the red square, within a couple of pixels of the point named.
-  const [lx, ly] = (await page.$eval('#map', (c) => (c as HTMLCanvasElement).dataset.last!)).split(',').map(Number)
-  expect(Math.abs(lx - 190)).toBeLessThanOrEqual(3)
-  expect(Math.abs(ly - 60)).toBeLessThanOrEqual(3)
-  const green = await page.$eval('#map', (c) => Array.from((c as HTMLCanvasElement).getContext('2d')!.getImageData(188, 58, 4, 4).data.slice(0, 3)))
-  expect(green).toEqual([0, 170, 0])
-  // The stroke passes through the path's middle points: dark pixels there, none in the corners.
-  const dark = await page.$eval('#pad', (c) => {
-    const g = (c as HTMLCanvasElement).getContext('2d')!
-    const at = (x: number, y: number) => g.getImageData(x, y, 1, 1).data[0] < 100
-    return { mid: at(150, 96), peak: at(90, 24), corner: at(5, 5), strokes: (c as HTMLCanvasElement).dataset.strokes }
-  })
-  expect(dark).toEqual({ mid: true, peak: true, corner: false, strokes: '1' })
-  if (w !== 1280) {
-    const [shot] = imagesOf(llm.requests.find((r) => r.api === 'openai')!.body, 'openai')
-    expect([shot.png.width, shot.png.height]).toEqual([1280, 800])
-  }
-  await page.setViewportSize({ width: 1280, height: 800 })
-}, 60_000)
+    await expect
+      .poll(() => panel.locator('[data-role=assistant]').count(), { timeout: 30_000 })
+      .toBeGreaterThan(answered)
+    await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
+    expect(await panel.locator('[data-role=assistant]').last().textContent()).toContain('Clicked and signed.')
+    expect(await page.$eval('#map', (c) => (c as HTMLCanvasElement).dataset.clicks)).toBe('1')
+    // The click landed inside the red square, within a couple of pixels of the point named.
+    const [lx, ly] = (await page.$eval('#map', (c) => (c as HTMLCanvasElement).dataset.last!)).split(',').map(Number)
+    expect(Math.abs(lx - 190)).toBeLessThanOrEqual(3)
+    expect(Math.abs(ly - 60)).toBeLessThanOrEqual(3)
+    const green = await page.$eval('#map', (c) =>
+      Array.from((c as HTMLCanvasElement).getContext('2d')!.getImageData(188, 58, 4, 4).data.slice(0, 3)),
+    )
+    expect(green).toEqual([0, 170, 0])
+    // The stroke passes through the path's middle points: dark pixels there, none in the corners.
+    const dark = await page.$eval('#pad', (c) => {
+      const g = (c as HTMLCanvasElement).getContext('2d')!
+      const at = (x: number, y: number) => g.getImageData(x, y, 1, 1).data[0] < 100
+      return { mid: at(150, 96), peak: at(90, 24), corner: at(5, 5), strokes: (c as HTMLCanvasElement).dataset.strokes }
+    })
+    expect(dark).toEqual({ mid: true, peak: true, corner: false, strokes: '1' })
+    if (w !== 1280) {
+      const [shot] = imagesOf(llm.requests.find((r) => r.api === 'openai')!.body, 'openai')
+      expect([shot.png.width, shot.png.height]).toEqual([1280, 800])
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
+  }, 60_000)
 
 it('a point binds the element drawn there through the same gate: a point on "Delete account" asks first; no does nothing, yes acts on that element', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off',
+    vision: 'on',
+  })
   await open()
   vw = await viewWidth()
   const del = await boxOf('#delete')
-  llm.script(pointing((at) => [{ step_id: 1, action_type: 'click', params: { x: at(del, 0.5, 0.5)[0], y: at(del, 0.5, 0.5)[1] }, description: 'Click there' }]))
+  llm.script(
+    pointing((at) => [
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { x: at(del, 0.5, 0.5)[0], y: at(del, 0.5, 0.5)[1] },
+        description: 'Click there',
+      },
+    ]),
+  )
   const panel = await ava.openPanel(page)
   // The conversation may hold the canvas's questions from before: this one is the next card.
   const before = await panel.locator('[data-test=confirm]').count()
@@ -295,7 +391,17 @@ it('a point binds the element drawn there through the same gate: a point on "Del
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
   expect(await page.evaluate(() => document.body.dataset.deleted ?? 'no')).toBe('no')
   // A yes acts on the element the question showed, bound to it, as for a step named by id.
-  llm.script(pointing((at) => [{ step_id: 1, action_type: 'click', params: { x: at(del, 0.5, 0.5)[0], y: at(del, 0.5, 0.5)[1] }, description: 'Click there' }, { step_id: 2, action_type: 'done', params: { answer: 'Deleted.' } }]))
+  llm.script(
+    pointing((at) => [
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { x: at(del, 0.5, 0.5)[0], y: at(del, 0.5, 0.5)[1] },
+        description: 'Click there',
+      },
+      { step_id: 2, action_type: 'done', params: { answer: 'Deleted.' } },
+    ]),
+  )
   const asked = await panel.locator('[data-test=confirm]').count()
   await panel.fill('[data-test=input]', 'click the third button again')
   await panel.click('[data-test=send]')
@@ -305,14 +411,23 @@ it('a point binds the element drawn there through the same gate: a point on "Del
   // Allow is taken only once the panel has been in plain view for 500 ms, and the screenshot just
   // hid it: a person whose click did nothing clicks again.
   for (let i = 0; i < 20 && (await again.getAttribute('data-state')) === 'pending'; i++) {
-    await again.locator('[data-test=confirm-allow]').click({ timeout: 1_000 }).catch(() => undefined)
+    await again
+      .locator('[data-test=confirm-allow]')
+      .click({ timeout: 1_000 })
+      .catch(() => undefined)
     await page.waitForTimeout(250)
   }
   await expect.poll(() => page.evaluate(() => document.body.dataset.deleted ?? 'no'), { timeout: 20_000 }).toBe('yes')
 }, 90_000)
 
-it('the options page turns screenshots off globally and per site, and the profile\'s vision setting, in English and Chinese; the next run honours it', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off' })
+it("the options page turns screenshots off globally and per site, and the profile's vision setting, in English and Chinese; the next run honours it", async () => {
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off',
+  })
   const options = await openOptions(ava)
   expect(await options.locator('label[for=screenshots]').textContent()).toBe('Screenshots for models that see')
   await options.fill('[data-test=screenshotsOff]', '127.0.0.1\nmail.example.com')
@@ -334,13 +449,24 @@ it('the options page turns screenshots off globally and per site, and the profil
   expect(await options.locator('label[for=screenshots]').textContent()).toBe('为能看图的模型截图')
   await options.uncheck('[data-test=screenshots]')
   await options.click('[data-test=save]')
-  await expect.poll(async () => ((await ava.storage('local')).settings as { screenshots: { enabled: boolean } }).screenshots.enabled).toBe(false)
+  await expect
+    .poll(
+      async () => ((await ava.storage('local')).settings as { screenshots: { enabled: boolean } }).screenshots.enabled,
+    )
+    .toBe(false)
   await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'en' } }))
   await options.close()
 }, 60_000)
 
-it('marks a shadow root\'s control and a cross-origin frame\'s control with the ids the listing gives them', async () => {
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model', structuredOutput: 'off', vision: 'on' })
+it("marks a shadow root's control and a cross-origin frame's control with the ids the listing gives them", async () => {
+  await ava.configure({
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    apiKey: 'k',
+    model: 'test-model',
+    structuredOutput: 'off',
+    vision: 'on',
+  })
   const port = new URL(site.url).port
   await open(`?frame=${encodeURIComponent(`http://localhost:${port}/vision/framed.html`)}`)
   await page.frameLocator('iframe').locator('#partner').waitFor()
@@ -354,18 +480,25 @@ it('marks a shadow root\'s control and a cross-origin frame\'s control with the 
   const frameId = /\b(frame_\w+?)_btn_partner_offer\b/.exec(text)?.[1]
   expect(frameId, text.slice(0, 2000)).toBeTruthy()
   const f = await boxOf('iframe')
-  const partner = await page.frameLocator('iframe').locator('#partner').evaluate((el) => {
-    const r = el.getBoundingClientRect()
-    return { x: r.left, y: r.top, width: r.width, height: r.height }
-  })
-  expect(isMarkColour(pixel(shot.png, (f.x + partner.x + 1) * scale, (f.y + partner.y + partner.height / 2) * scale))).toBe(true)
+  const partner = await page
+    .frameLocator('iframe')
+    .locator('#partner')
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect()
+      return { x: r.left, y: r.top, width: r.width, height: r.height }
+    })
+  expect(
+    isMarkColour(pixel(shot.png, (f.x + partner.x + 1) * scale, (f.y + partner.y + partner.height / 2) * scale)),
+  ).toBe(true)
   // The shadow root's button: listed, and boxed on its left edge.
   const drawn = await page.evaluate(() => {
     const r = document.getElementById('shadow-host')!.shadowRoot!.querySelector('button')!.getBoundingClientRect()
     return { x: r.left, y: r.top, width: r.width, height: r.height }
   })
   const near = (a: number, b: number) => Math.abs(a - b) < 1
-  const outlined = (await listedBoxes(await ava.panel(page))).find((b) => near(b.x, drawn.x) && near(b.y, drawn.y) && near(b.width, drawn.width) && near(b.height, drawn.height))
+  const outlined = (await listedBoxes(await ava.panel(page))).find(
+    (b) => near(b.x, drawn.x) && near(b.y, drawn.y) && near(b.width, drawn.width) && near(b.height, drawn.height),
+  )
   const archive = { ...drawn, id: outlined?.id }
   expect(archive.id).toBeTruthy()
   expect(text).toContain(archive.id!)

@@ -66,7 +66,17 @@ actions:
 
 async function ava(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await exec(process.execPath, [bin, ...args], { cwd: project, env: { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: '', AVA_CONFIG: '', HOME: join(dir, 'home') }, timeout: 60_000 })
+    const r = await exec(process.execPath, [bin, ...args], {
+      cwd: project,
+      env: {
+        ...process.env,
+        AVA_CHROMIUM: chromiumPath,
+        AVA_ACTIONS_PATH: '',
+        AVA_CONFIG: '',
+        HOME: join(dir, 'home'),
+      },
+      timeout: 60_000,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string }
@@ -74,10 +84,26 @@ async function ava(args: string[]): Promise<{ code: number; stdout: string; stde
   }
 }
 
-const login = (...more: string[]) => ['acmesite:session:login', '--url', `${site.url}/login`, '--param', 'user=alice', '--param', 'password=wonderland', '--allow', 'credentials', '--screenshot', join(dir, 'failure.png'), ...more]
+const login = (...more: string[]) => [
+  'acmesite:session:login',
+  '--url',
+  `${site.url}/login`,
+  '--param',
+  'user=alice',
+  '--param',
+  'password=wonderland',
+  '--allow',
+  'credentials',
+  '--screenshot',
+  join(dir, 'failure.png'),
+  ...more,
+]
 
 beforeAll(async () => {
-  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })
+  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+    cwd: root,
+    env: { ...process.env, AVA_CLI_OUTFILE: bin },
+  })
   site = await startSiteServer()
   dir = mkdtempSync(join(tmpdir(), 'ava-cli-action-'))
   project = join(dir, 'project')
@@ -86,7 +112,10 @@ beforeAll(async () => {
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@acme/ava-site', version: '1.0.0' }))
   writeFileSync(join(pkg, 'actions', 'acme.yaml'), kPack)
   mkdirSync(join(dir, 'home', '.ava'), { recursive: true })
-  writeFileSync(join(dir, 'home', '.ava', 'config.yaml'), 'actions:\n  packages:\n    - "@acme/ava-site"\n  default_timeout: 5000\n')
+  writeFileSync(
+    join(dir, 'home', '.ava', 'config.yaml'),
+    'actions:\n  packages:\n    - "@acme/ava-site"\n  default_timeout: 5000\n',
+  )
 })
 afterAll(async () => {
   await site?.close()
@@ -115,7 +144,19 @@ describe('ava action run / debug (built), a pack from an npm package', () => {
   })
 
   test('a wrong password fails (exit 1) at the wait-then-verify, not with a pass', async () => {
-    const r = await ava(['action', 'run', 'acmesite:session:login', '--url', `${site.url}/login`, '--param', 'user=alice', '--param', 'password=nope', '--screenshot', join(dir, 'f.png')])
+    const r = await ava([
+      'action',
+      'run',
+      'acmesite:session:login',
+      '--url',
+      `${site.url}/login`,
+      '--param',
+      'user=alice',
+      '--param',
+      'password=nope',
+      '--screenshot',
+      join(dir, 'f.png'),
+    ])
     expect(r.code, r.stdout + r.stderr).toBe(1)
     expect(r.stdout).toMatch(/FAILED: acmesite:session:login/)
     expect(r.stdout).not.toContain('passed')
@@ -145,10 +186,29 @@ describe('ava action run / debug (built), a pack from an npm package', () => {
   })
 
   test('--continue-on-error runs the steps after a failure and still exits 1 (seed 001 stopOnError: false)', async () => {
-    const stopped = await ava(['action', 'run', 'acmesite:page:two-tries', '--url', `${site.url}/`, '--screenshot', join(dir, 'f1.png')])
+    const stopped = await ava([
+      'action',
+      'run',
+      'acmesite:page:two-tries',
+      '--url',
+      `${site.url}/`,
+      '--screenshot',
+      join(dir, 'f1.png'),
+    ])
     expect(stopped.code).toBe(1)
     expect(stopped.stdout).not.toMatch(/✓ +2 getUrl/)
-    const went = await ava(['action', 'run', 'acmesite:page:two-tries', '--url', `${site.url}/`, '--continue-on-error', '--step-delay', '50', '--screenshot', join(dir, 'f2.png')])
+    const went = await ava([
+      'action',
+      'run',
+      'acmesite:page:two-tries',
+      '--url',
+      `${site.url}/`,
+      '--continue-on-error',
+      '--step-delay',
+      '50',
+      '--screenshot',
+      join(dir, 'f2.png'),
+    ])
     expect(went.code, went.stdout + went.stderr).toBe(1)
     expect(went.stdout).toMatch(/✗ +1 click/)
     expect(went.stdout).toMatch(/✓ +2 getUrl/)

@@ -18,15 +18,25 @@ const exec = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
 const bin = (pkg: string, file: string) => join(root, 'node_modules', pkg, file)
 /** The versions this repository tests with, so the installs come from the local npm cache. */
-const version = (pkg: string) => (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version
+const version = (pkg: string) =>
+  (JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version
 
 interface Run {
   code: number
   out: string
 }
-async function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number }): Promise<Run> {
+async function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number },
+): Promise<Run> {
   try {
-    const r = await exec(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeout ?? 120_000, maxBuffer: 16 << 20 })
+    const r = await exec(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      timeout: opts.timeout ?? 120_000,
+      maxBuffer: 16 << 20,
+    })
     return { code: 0, out: `${r.stdout}\n${r.stderr}` }
   } catch (e) {
     const x = e as { code: number | string; stdout?: string; stderr?: string; message: string }
@@ -39,11 +49,15 @@ let packDir: string
 let tarball: string
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/manifest.json')) || !existsSync(join(root, 'lib'))) throw new Error('Run `npm run build` first: this test packs what it built.')
+  if (!existsSync(join(root, 'dist/manifest.json')) || !existsSync(join(root, 'lib')))
+    throw new Error('Run `npm run build` first: this test packs what it built.')
   packDir = mkdtempSync(join(tmpdir(), 'ava-consumer-pack-'))
   // What `npm run build` made before the e2e tier; not rebuilt here (another e2e file loads dist/).
   await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: root, timeout: 120_000 })
-  tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!)
+  tarball = join(
+    packDir,
+    readdirSync(packDir).find((f) => f.endsWith('.tgz'))!,
+  )
   site = await startSiteServer()
 }, 150_000)
 afterAll(async () => {
@@ -52,19 +66,37 @@ afterAll(async () => {
 })
 
 describe('the packed tarball', () => {
-  test('@arethetypeswrong/cli finds every entry typed right under node16 (CommonJS and ESM) and bundler', { timeout: 150_000 }, async () => {
-    // The node16 profile leaves out node10, whose resolution predates `exports`.
-    const r = await run(process.execPath, [bin('@arethetypeswrong/cli', 'dist/index.js'), tarball, '--profile', 'node16', '--format', 'json'], { cwd: packDir })
-    expect(r.code, r.out).toBe(0)
-    const { analysis } = JSON.parse(r.out.slice(r.out.indexOf('{'), r.out.lastIndexOf('}') + 1)) as {
-      analysis: { problems: { kind: string; entrypoint: string; resolutionKind?: string }[]; entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }> }
-    }
-    expect(analysis.problems.filter((p) => p.resolutionKind !== 'node10')).toEqual([])
-    for (const entry of ['./playwright', './mcp']) {
-      const types = Object.fromEntries(['node16-cjs', 'node16-esm', 'bundler'].map((k) => [k, analysis.entrypoints[entry].resolutions[k].resolution?.fileName]))
-      expect(Object.values(types), entry).toEqual(Array(3).fill(`/node_modules/ava-assistant/lib/${entry.slice(2)}.d.cts`))
-    }
-  })
+  test(
+    '@arethetypeswrong/cli finds every entry typed right under node16 (CommonJS and ESM) and bundler',
+    { timeout: 150_000 },
+    async () => {
+      // The node16 profile leaves out node10, whose resolution predates `exports`.
+      const r = await run(
+        process.execPath,
+        [bin('@arethetypeswrong/cli', 'dist/index.js'), tarball, '--profile', 'node16', '--format', 'json'],
+        { cwd: packDir },
+      )
+      expect(r.code, r.out).toBe(0)
+      const { analysis } = JSON.parse(r.out.slice(r.out.indexOf('{'), r.out.lastIndexOf('}') + 1)) as {
+        analysis: {
+          problems: { kind: string; entrypoint: string; resolutionKind?: string }[]
+          entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }>
+        }
+      }
+      expect(analysis.problems.filter((p) => p.resolutionKind !== 'node10')).toEqual([])
+      for (const entry of ['./playwright', './mcp']) {
+        const types = Object.fromEntries(
+          ['node16-cjs', 'node16-esm', 'bundler'].map((k) => [
+            k,
+            analysis.entrypoints[entry].resolutions[k].resolution?.fileName,
+          ]),
+        )
+        expect(Object.values(types), entry).toEqual(
+          Array(3).fill(`/node_modules/ava-assistant/lib/${entry.slice(2)}.d.cts`),
+        )
+      }
+    },
+  )
 
   test('publint finds nothing to fix, warnings included', async () => {
     const r = await run(process.execPath, [bin('publint', 'src/cli.js'), 'run', tarball, '--strict'], { cwd: packDir })
@@ -134,16 +166,32 @@ describe.each([
     await exec('npm', ['init', '-y'], { cwd: project })
     if (type === 'module') await exec('npm', ['pkg', 'set', 'type=module'], { cwd: project })
     // As npm writes it: a project made by `npm init -y` says "commonjs" (npm 10.9 on) or nothing.
-    expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs').toBe(type)
+    expect(
+      (JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs',
+    ).toBe(type)
     const deps = [tarball, `@playwright/test@${version('@playwright/test')}`, `@types/node@${version('@types/node')}`]
-    const r = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...deps], { cwd: project, timeout: 120_000 })
+    const r = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...deps], {
+      cwd: project,
+      timeout: 120_000,
+    })
     expect(r.code, r.out).toBe(0)
     writeFileSync(join(project, 'playwright.config.ts'), kConfig)
     writeFileSync(join(project, 'login.spec.ts'), kSpec)
     writeFileSync(join(project, 'typed.ts'), kTyped)
     for (const [resolution, module] of Object.entries(kResolutions)) {
-      const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module, moduleResolution: resolution, skipLibCheck: false, types: ['node'] }
-      writeFileSync(join(project, `tsconfig.${resolution}.json`), JSON.stringify({ compilerOptions, files: ['typed.ts'] }, null, 2))
+      const compilerOptions = {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module,
+        moduleResolution: resolution,
+        skipLibCheck: false,
+        types: ['node'],
+      }
+      writeFileSync(
+        join(project, `tsconfig.${resolution}.json`),
+        JSON.stringify({ compilerOptions, files: ['typed.ts'] }, null, 2),
+      )
     }
   }, 150_000)
   afterAll(() => {
@@ -153,32 +201,62 @@ describe.each([
   test('npx playwright test passes a spec that imports ava-assistant/playwright', async () => {
     // No AVA_DIST: the fixture finds the extension the package ships.
     const { AVA_DIST: _dist, ...env } = process.env
-    const r = await run('npx', ['--no-install', 'playwright', 'test'], { cwd: project, env: { ...env, SITE_URL: site.url, ACME_PASSWORD: 'wonderland', AVA_CHROMIUM: chromiumPath, CI: '' }, timeout: 120_000 })
+    const r = await run('npx', ['--no-install', 'playwright', 'test'], {
+      cwd: project,
+      env: { ...env, SITE_URL: site.url, ACME_PASSWORD: 'wonderland', AVA_CHROMIUM: chromiumPath, CI: '' },
+      timeout: 120_000,
+    })
     expect(r.code, r.out).toBe(0)
     expect(r.out).toMatch(/1 passed/)
-    expect(site.hits.map((h) => `${h.method} ${h.path}`)).toEqual(expect.arrayContaining(['POST /login', 'GET /dashboard']))
+    expect(site.hits.map((h) => `${h.method} ${h.path}`)).toEqual(
+      expect.arrayContaining(['POST /login', 'GET /dashboard']),
+    )
   }, 150_000)
 
   test('both entries load with require() and with import, with the same exports', async () => {
     const names = "Object.keys(m).filter((k) => k !== 'default' && k !== 'module.exports').sort().join(' ')"
     for (const entry of ['ava-assistant/playwright', 'ava-assistant/mcp']) {
-      const required = await run(process.execPath, ['-e', `const m = require('${entry}'); console.log(${names})`], { cwd: project })
-      const imported = await run(process.execPath, ['--input-type=module', '-e', `const m = await import('${entry}'); console.log(${names})`], { cwd: project })
+      const required = await run(process.execPath, ['-e', `const m = require('${entry}'); console.log(${names})`], {
+        cwd: project,
+      })
+      const imported = await run(
+        process.execPath,
+        ['--input-type=module', '-e', `const m = await import('${entry}'); console.log(${names})`],
+        { cwd: project },
+      )
       expect(required.code, required.out).toBe(0)
       expect(imported.code, imported.out).toBe(0)
       expect(imported.out.trim()).toBe(required.out.trim())
     }
-    const lib = await run(process.execPath, ['-e', "console.log(Object.keys(require('ava-assistant/mcp')).sort().join(' '))"], { cwd: project })
+    const lib = await run(
+      process.execPath,
+      ['-e', "console.log(Object.keys(require('ava-assistant/mcp')).sort().join(' '))"],
+      { cwd: project },
+    )
     expect(lib.out).toMatch(/chromiumPlace .*createAvaMcpServer/)
-    const fixture = await run(process.execPath, ['-e', "const { test, expect } = require('ava-assistant/playwright'); console.log(typeof test.extend, typeof expect)"], { cwd: project })
+    const fixture = await run(
+      process.execPath,
+      [
+        '-e',
+        "const { test, expect } = require('ava-assistant/playwright'); console.log(typeof test.extend, typeof expect)",
+      ],
+      { cwd: project },
+    )
     expect(fixture.out.trim()).toBe('function function')
     // Six Node processes, each loading a 2.6 or 4.7 MB bundle: 40 s seen on a loaded machine.
   }, 180_000)
 
-  test.each(Object.keys(kResolutions))('a file using the types compiles under moduleResolution %s', async (resolution) => {
-    const r = await run(process.execPath, [bin('typescript', 'bin/tsc'), '-p', `tsconfig.${resolution}.json`], { cwd: project, timeout: 170_000 })
-    expect(r.code, r.out).toBe(0)
-    // With the library check on, TypeScript reads all of @types/node and Playwright's types: 3 s on
-    // an idle machine, 60 s seen on a loaded 2-core one.
-  }, 180_000)
+  test.each(Object.keys(kResolutions))(
+    'a file using the types compiles under moduleResolution %s',
+    async (resolution) => {
+      const r = await run(process.execPath, [bin('typescript', 'bin/tsc'), '-p', `tsconfig.${resolution}.json`], {
+        cwd: project,
+        timeout: 170_000,
+      })
+      expect(r.code, r.out).toBe(0)
+      // With the library check on, TypeScript reads all of @types/node and Playwright's types: 3 s on
+      // an idle machine, 60 s seen on a loaded 2-core one.
+    },
+    180_000,
+  )
 })

@@ -21,10 +21,20 @@ let llm: LlmServer
 let ollama: OllamaServer
 let home: string
 
-function doctor(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function doctor(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [bin, 'doctor', ...args], { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home, AVA_CHROMIUM: chromiumPath, ...env }, timeout: 120_000 }, (error, stdout, stderr) =>
-      done({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [bin, 'doctor', ...args],
+      {
+        cwd: home,
+        env: { PATH: process.env.PATH ?? '', HOME: home, AVA_CHROMIUM: chromiumPath, ...env },
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => done({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stdout, stderr }),
     )
   })
 }
@@ -34,7 +44,14 @@ const check = (checks: Check[], name: string) => checks.find((c) => c.name === n
 
 beforeAll(async () => {
   mkdirSync(out, { recursive: true })
-  const build = new Promise<void>((done, fail) => execFile(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } }, (e) => (e ? fail(e) : done())))
+  const build = new Promise<void>((done, fail) =>
+    execFile(
+      process.execPath,
+      [resolve(root, 'scripts/build-cli.mjs')],
+      { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } },
+      (e) => (e ? fail(e) : done()),
+    ),
+  )
   ;[llm, ollama] = await Promise.all([startLlmServer(), startOllamaServer({ refuseExtensions: true }), build])
   home = mkdtempSync(join(tmpdir(), 'ava-doctor-'))
 }, 120_000)
@@ -47,7 +64,16 @@ afterAll(async () => {
 test('a working set-up: every check passes, the model answered the Test connection request', async () => {
   llm.script({ text: 'OK' })
   const before = llm.requests.length
-  const r = await doctor({ AVA_PROVIDER: 'openai', AVA_BASE_URL: llm.baseUrl, AVA_MODEL: 'test-model', AVA_API_KEY: 'k', AVA_DIST: join(root, 'dist') }, '--json')
+  const r = await doctor(
+    {
+      AVA_PROVIDER: 'openai',
+      AVA_BASE_URL: llm.baseUrl,
+      AVA_MODEL: 'test-model',
+      AVA_API_KEY: 'k',
+      AVA_DIST: join(root, 'dist'),
+    },
+    '--json',
+  )
   expect(r.code, r.stderr).toBe(0)
   const checks = checksOf(r.stdout)
   expect(checks.map((c) => [c.name, c.status])).toEqual([
@@ -66,9 +92,16 @@ test('a working set-up: every check passes, the model answered the Test connecti
 
 test('a key the provider refuses fails the model check, said as Test connection says it, with where to read more', async () => {
   llm.script({ fault: 'http401' })
-  const r = await doctor({ AVA_PROVIDER: 'openai', AVA_BASE_URL: llm.baseUrl, AVA_MODEL: 'test-model', AVA_API_KEY: 'wrong' })
+  const r = await doctor({
+    AVA_PROVIDER: 'openai',
+    AVA_BASE_URL: llm.baseUrl,
+    AVA_MODEL: 'test-model',
+    AVA_API_KEY: 'wrong',
+  })
   expect(r.code).toBe(1)
-  expect(r.stdout).toMatch(new RegExp(`^FAIL  Model +Tried ${llm.baseUrl}: the provider refused the API key\\. \\(TOKEN_INVALID: `, 'm'))
+  expect(r.stdout).toMatch(
+    new RegExp(`^FAIL  Model +Tried ${llm.baseUrl}: the provider refused the API key\\. \\(TOKEN_INVALID: `, 'm'),
+  )
   expect(r.stdout).toContain('see: docs/troubleshooting.md#the-model-cannot-be-reached')
   expect(r.stderr).toContain('ava doctor: 1 of 5 checks failed: Model')
 }, 180_000)
@@ -80,7 +113,11 @@ test("an Ollama that answers Node but refuses the extension's origin is caught, 
   expect(refused.code).toBe(1)
   const checks = checksOf(refused.stdout)
   expect(check(checks, 'Model').status).toBe('ok')
-  expect(check(checks, 'Ollama origins')).toMatchObject({ status: 'fail', fix: expect.stringContaining('OLLAMA_ORIGINS=chrome-extension://*'), docs: 'ollama-refuses-ava-http-403' })
+  expect(check(checks, 'Ollama origins')).toMatchObject({
+    status: 'fail',
+    fix: expect.stringContaining('OLLAMA_ORIGINS=chrome-extension://*'),
+    docs: 'ollama-refuses-ava-http-403',
+  })
   expect(ollama.requests.some((q) => q.path === '/api/tags' && q.origin?.startsWith('chrome-extension://'))).toBe(true)
   ollama.set({ refuseExtensions: false, models: ['qwen2.5:7b'] })
   ollama.script('OK')
@@ -96,16 +133,27 @@ test('no Chromium, and a model named by its former variable: said, with the inst
   expect(r.stdout).toContain('fix: install it (Debian/Ubuntu: sudo apt-get install chromium)')
   expect(r.stdout).toContain('see: docs/troubleshooting.md#no-chromium')
   expect(r.stdout).toMatch(/^FAIL {2}Model +AVA_PROVIDER must be one of anthropic, openai, local, not "gemini"$/m)
-  expect(r.stderr).toContain('ava: warning: AVA_MODEL_PROVIDER is read as AVA_PROVIDER, its new name; set AVA_PROVIDER instead (docs/environment.md)')
+  expect(r.stderr).toContain(
+    'ava: warning: AVA_MODEL_PROVIDER is read as AVA_PROVIDER, its new name; set AVA_PROVIDER instead (docs/environment.md)',
+  )
 }, 180_000)
 
 test('the native host: installed is ok; a host whose files are gone is a warning that says to install again', async () => {
   const id = 'abcdefghijklmnopabcdefghijklmnop'
-  await new Promise<void>((done, fail) => execFile(process.execPath, [bin, 'mcp', 'install', '--extension-id', id], { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home } }, (e) => (e ? fail(e) : done())))
+  await new Promise<void>((done, fail) =>
+    execFile(
+      process.execPath,
+      [bin, 'mcp', 'install', '--extension-id', id],
+      { cwd: home, env: { PATH: process.env.PATH ?? '', HOME: home } },
+      (e) => (e ? fail(e) : done()),
+    ),
+  )
   const ok = check(checksOf((await doctor({}, '--json')).stdout), 'Native host')
   expect(ok.status).toBe('ok')
   expect(ok.found).toContain(`(extension ${id})`)
-  const manifest = JSON.parse(readFileSync(join(home, '.config/chromium/NativeMessagingHosts/com.ava_assistant.bridge.json'), 'utf8')) as { path: string }
+  const manifest = JSON.parse(
+    readFileSync(join(home, '.config/chromium/NativeMessagingHosts/com.ava_assistant.bridge.json'), 'utf8'),
+  ) as { path: string }
   rmSync(join(home, '.ava/native-host/ava-native-host.mjs'))
   const broken = check(checksOf((await doctor({}, '--json')).stdout), 'Native host')
   expect(broken.status).toBe('warn')

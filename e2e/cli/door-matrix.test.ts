@@ -55,9 +55,23 @@ actions:
         args: { url: "\${params.url}" }
 `
 
-async function ava(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function ava(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await exec(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: dir, AVA_CONFIG: '', HOME: join(dir, 'home'), ...env }, timeout: 90_000 })
+    const r = await exec(process.execPath, [bin, ...args], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        AVA_CHROMIUM: chromiumPath,
+        AVA_ACTIONS_PATH: dir,
+        AVA_CONFIG: '',
+        HOME: join(dir, 'home'),
+        ...env,
+      },
+      timeout: 90_000,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string }
@@ -76,7 +90,14 @@ function outcome(r: { code: number; stdout: string }): { code: string; message: 
 }
 
 beforeAll(async () => {
-  ;[site, other] = await Promise.all([startSiteServer(), startSiteServer({ host: 'localhost' }), exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })]) as [SiteServer, SiteServer, unknown]
+  ;[site, other] = (await Promise.all([
+    startSiteServer(),
+    startSiteServer({ host: 'localhost' }),
+    exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+      cwd: root,
+      env: { ...process.env, AVA_CLI_OUTFILE: bin },
+    }),
+  ])) as [SiteServer, SiteServer, unknown]
   dir = mkdtempSync(join(tmpdir(), 'ava-doors-'))
   writeFileSync(join(dir, 'doors.yaml'), kPack)
 }, 120_000)
@@ -89,7 +110,11 @@ afterAll(async () => {
 /** `ava run <action>` and `ava action run <action>`: the two command-line doors, one rule. */
 const kCommands = [
   { door: 'ava run', args: (action: string) => ['run', action], permit: 'running ava run again with --allow' },
-  { door: 'ava action run', args: (action: string) => ['action', 'run', action], permit: 'running ava action run again with --allow' },
+  {
+    door: 'ava action run',
+    args: (action: string) => ['action', 'run', action],
+    permit: 'running ava action run again with --allow',
+  },
 ] as const
 
 describe.each(kCommands)('$door', ({ args, permit }) => {
@@ -108,17 +133,45 @@ describe.each(kCommands)('$door', ({ args, permit }) => {
 
   test('a program download with nobody there: UNATTENDED naming --allow', async () => {
     const r = await ava([...args('doors:account:download'), '--url', account(), '--json'])
-    expect(outcome(r)).toMatchObject({ code: 'UNATTENDED', message: expect.stringMatching(/invoice\.pdf\.exe[\s\S]*--allow/) })
-    expect(outcome(await ava([...args('doors:account:download'), '--url', account(), '--json', '--yes'])).code).toBe('OK')
+    expect(outcome(r)).toMatchObject({
+      code: 'UNATTENDED',
+      message: expect.stringMatching(/invoice\.pdf\.exe[\s\S]*--allow/),
+    })
+    expect(outcome(await ava([...args('doors:account:download'), '--url', account(), '--json', '--yes'])).code).toBe(
+      'OK',
+    )
   })
 
   test('a password form with nobody there: UNATTENDED before the first step, naming --allow credentials, as in ava mcp; nothing typed, nothing sent; --allow credentials lets it', async () => {
     const before = posted(site)
-    const login = await ava([...args('common:auth:login'), '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${kPassword}`, '--json'])
-    expect(outcome(login)).toMatchObject({ code: 'UNATTENDED', message: expect.stringContaining(`${permit} credentials`) })
+    const login = await ava([
+      ...args('common:auth:login'),
+      '--url',
+      `${site.url}/login`,
+      '--param',
+      'username=alice',
+      '--param',
+      `password=${kPassword}`,
+      '--json',
+    ])
+    expect(outcome(login)).toMatchObject({
+      code: 'UNATTENDED',
+      message: expect.stringContaining(`${permit} credentials`),
+    })
     expect(login.stderr).not.toMatch(/by you|cancelled/i)
     expect(posted(site)).toBe(before)
-    const allowed = await ava([...args('common:auth:login'), '--url', `${site.url}/login`, '--param', 'username=alice', '--param', `password=${kPassword}`, '--json', '--allow', 'credentials'])
+    const allowed = await ava([
+      ...args('common:auth:login'),
+      '--url',
+      `${site.url}/login`,
+      '--param',
+      'username=alice',
+      '--param',
+      `password=${kPassword}`,
+      '--json',
+      '--allow',
+      'credentials',
+    ])
     expect(outcome(allowed).code).toBe('OK')
     expect(posted(site)).toBe(before + 1)
   })
@@ -126,10 +179,29 @@ describe.each(kCommands)('$door', ({ args, permit }) => {
   test('another site with nobody there: UNATTENDED naming --allow cross_site, as in ava mcp; --allow cross_site lets it', async () => {
     const offers = () => other.hits.filter((h) => h.path === '/doors/offers.html').length
     const before = offers()
-    const away = await ava([...args('doors:account:away'), '--url', account(), '--param', `url=${other.url}/doors/offers.html`, '--json'])
-    expect(outcome(away)).toMatchObject({ code: 'UNATTENDED', message: expect.stringContaining(`${permit} cross_site`) })
+    const away = await ava([
+      ...args('doors:account:away'),
+      '--url',
+      account(),
+      '--param',
+      `url=${other.url}/doors/offers.html`,
+      '--json',
+    ])
+    expect(outcome(away)).toMatchObject({
+      code: 'UNATTENDED',
+      message: expect.stringContaining(`${permit} cross_site`),
+    })
     expect(offers()).toBe(before)
-    const allowed = await ava([...args('doors:account:away'), '--url', account(), '--param', `url=${other.url}/doors/offers.html`, '--json', '--allow', 'cross_site'])
+    const allowed = await ava([
+      ...args('doors:account:away'),
+      '--url',
+      account(),
+      '--param',
+      `url=${other.url}/doors/offers.html`,
+      '--json',
+      '--allow',
+      'cross_site',
+    ])
     expect(outcome(allowed).code).toBe('OK')
   })
 })
@@ -138,7 +210,11 @@ describe('ava mcp with its own Chromium', () => {
   /** One server per answer: nobody there (no --allow), and the door's yes (--allow all). */
   const clients: Record<'nobody' | 'yes', Client> = {} as never
 
-  async function call(who: 'nobody' | 'yes', name: string, args: Record<string, unknown> = {}): Promise<{ code: string; text: string }> {
+  async function call(
+    who: 'nobody' | 'yes',
+    name: string,
+    args: Record<string, unknown> = {},
+  ): Promise<{ code: string; text: string }> {
     const r = (await clients[who].callTool({ name, arguments: args })) as CallToolResult
     const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
     return { code: r.isError ? (text.match(/^([A-Z_]+):/)?.[1] ?? 'FAILED') : 'OK', text }
@@ -153,7 +229,13 @@ describe('ava mcp with its own Chromium', () => {
           args: [bin, 'mcp', '--secret', `ACME_PASSWORD=${site.url}`, ...(who === 'yes' ? ['--allow', 'all'] : [])],
           cwd: dir,
           stderr: 'pipe',
-          env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: dir, ACME_PASSWORD: kPassword },
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: join(dir, 'home'),
+            AVA_CHROMIUM: chromiumPath,
+            AVA_ACTIONS_PATH: dir,
+            ACME_PASSWORD: kPassword,
+          },
         }),
       )
       clients[who] = client
@@ -164,15 +246,22 @@ describe('ava mcp with its own Chromium', () => {
     await Promise.all(Object.values(clients).map((c) => c?.close()))
   })
 
-  test('what ava_action_search shows as the login\'s risk is what the guard will decide', async () => {
-    const found = JSON.parse((await call('nobody', 'ava_action_search', { query: 'login' })).text) as { name: string; risk: string; asks?: string[] }[]
+  test("what ava_action_search shows as the login's risk is what the guard will decide", async () => {
+    const found = JSON.parse((await call('nobody', 'ava_action_search', { query: 'login' })).text) as {
+      name: string
+      risk: string
+      asks?: string[]
+    }[]
     expect(found.find((a) => a.name === 'common:auth:login')).toMatchObject({ risk: 'high', asks: ['credentials'] })
   })
 
   test('a password form with nobody there: UNATTENDED before the first step, naming --allow credentials; nothing typed, nothing sent', async () => {
     await call('nobody', 'ava_navigate', { url: `${site.url}/login` })
     const before = posted(site)
-    const r = await call('nobody', 'ava_action_run', { name: 'common:auth:login', params: { username: 'alice', password: '${secret:ACME_PASSWORD}' } })
+    const r = await call('nobody', 'ava_action_run', {
+      name: 'common:auth:login',
+      params: { username: 'alice', password: '${secret:ACME_PASSWORD}' },
+    })
     expect(r.code).toBe('UNATTENDED')
     expect(r.text).toContain('--allow credentials')
     expect(r.text).not.toMatch(/by you|cancelled/i)
@@ -182,20 +271,35 @@ describe('ava mcp with its own Chromium', () => {
     expect(page.text).not.toContain('alice')
     const yes = await call('yes', 'ava_navigate', { url: `${site.url}/login` })
     expect(yes.code).toBe('OK')
-    expect((await call('yes', 'ava_action_run', { name: 'common:auth:login', params: { username: 'alice', password: '${secret:ACME_PASSWORD}' } })).code).toBe('OK')
+    expect(
+      (
+        await call('yes', 'ava_action_run', {
+          name: 'common:auth:login',
+          params: { username: 'alice', password: '${secret:ACME_PASSWORD}' },
+        })
+      ).code,
+    ).toBe('OK')
     expect(posted(site)).toBe(before + 1)
   })
 
   test('a destructive click with nobody there: UNATTENDED naming --allow destructive, the label said once; nothing reached the site', async () => {
     await call('nobody', 'ava_navigate', { url: account() })
     const before = deleted()
-    const r = await call('nobody', 'ava_page_act', { instructions: [{ action_type: 'click', semantic_locator: 'Delete account', description: 'Delete account' }] })
+    const r = await call('nobody', 'ava_page_act', {
+      instructions: [{ action_type: 'click', semantic_locator: 'Delete account', description: 'Delete account' }],
+    })
     expect(r.code).toBe('UNATTENDED')
     expect(r.text).toContain('--allow destructive')
     expect(r.text).not.toMatch(/Delete account Delete account/)
     expect(deleted()).toBe(before)
     await call('yes', 'ava_navigate', { url: account() })
-    expect((await call('yes', 'ava_page_act', { instructions: [{ action_type: 'click', semantic_locator: 'Delete account', description: 'Delete account' }] })).code).toBe('OK')
+    expect(
+      (
+        await call('yes', 'ava_page_act', {
+          instructions: [{ action_type: 'click', semantic_locator: 'Delete account', description: 'Delete account' }],
+        })
+      ).code,
+    ).toBe('OK')
     await expect.poll(deleted).toBe(before + 1)
   })
 
@@ -206,7 +310,9 @@ describe('ava mcp with its own Chromium', () => {
     const before = offers()
     for (const r of [
       await call('nobody', 'ava_navigate', { url: to }),
-      await call('nobody', 'ava_page_act', { instructions: [{ action_type: 'navigate', url: to, description: 'Open the offers' }] }),
+      await call('nobody', 'ava_page_act', {
+        instructions: [{ action_type: 'navigate', url: to, description: 'Open the offers' }],
+      }),
       await call('nobody', 'ava_action_run', { name: 'doors:account:away', params: { url: to } }),
     ]) {
       expect(r.code, r.text).toBe('UNATTENDED')
@@ -217,14 +323,23 @@ describe('ava mcp with its own Chromium', () => {
     expect((await call('yes', 'ava_navigate', { url: to })).code).toBe('OK')
   })
 
-  test('a secret into another site\'s frame: that frame is not read nor acted on, whoever allowed what; nothing reaches that site', async () => {
+  test("a secret into another site's frame: that frame is not read nor acted on, whoever allowed what; nothing reaches that site", async () => {
     for (const who of ['nobody', 'yes'] as const) {
       await call(who, 'ava_navigate', { url: account() })
       const read = await call(who, 'ava_page_read')
       // With its own Chromium, a frame of another origin is listed as one, its fields never.
       expect(read.text).toMatch(/frame_pay cross_origin_restricted/)
       expect(read.text).not.toMatch(/frame_pay_\w/)
-      const r = await call(who, 'ava_page_act', { instructions: [{ action_type: 'input', semantic_locator: 'Profile note', value: '${secret:ACME_PASSWORD}', description: 'Type the note' }] })
+      const r = await call(who, 'ava_page_act', {
+        instructions: [
+          {
+            action_type: 'input',
+            semantic_locator: 'Profile note',
+            value: '${secret:ACME_PASSWORD}',
+            description: 'Type the note',
+          },
+        ],
+      })
       expect(r.code, r.text).toBe('ELEMENT_NOT_FOUND')
       expect(r.text).not.toContain(kPassword)
     }

@@ -25,7 +25,16 @@ let site: SiteServer
 let dir: string
 
 async function ava(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: '', HOME: dir, AVA_MODEL_PROVIDER: 'openai', AVA_MODEL_BASE_URL: llm.baseUrl, AVA_MODEL: 'test-model', AVA_API_KEY: 'k' }
+  const env = {
+    ...process.env,
+    AVA_CHROMIUM: chromiumPath,
+    AVA_ACTIONS_PATH: '',
+    HOME: dir,
+    AVA_MODEL_PROVIDER: 'openai',
+    AVA_MODEL_BASE_URL: llm.baseUrl,
+    AVA_MODEL: 'test-model',
+    AVA_API_KEY: 'k',
+  }
   try {
     const r = await exec(process.execPath, [bin, ...args], { cwd: dir, env, timeout: 180_000 })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
@@ -38,27 +47,72 @@ async function ava(args: string[]): Promise<{ code: number; stdout: string; stde
 const step = (action_type: string, params: object) => ({ action_type, params })
 /** The scripted model: a plan for each task it is asked about, found by the goal in the request. */
 const kPlans: [string, unknown[]][] = [
-  ['Set the display name to Ada Lovelace', [step('input', { fallback_selector: '#display', value: 'Ada Lovelace' }), step('click', { fallback_selector: 'button[type=submit]' }), step('done', { answer: 'Saved the name.' })]],
-  ['Choose Japan as the country', [step('select', { fallback_selector: '#c', value: 'Japan' }), step('click', { fallback_selector: 'button[type=submit]' }), step('done', { answer: 'Japan it is.' })]],
+  [
+    'Set the display name to Ada Lovelace',
+    [
+      step('input', { fallback_selector: '#display', value: 'Ada Lovelace' }),
+      step('click', { fallback_selector: 'button[type=submit]' }),
+      step('done', { answer: 'Saved the name.' }),
+    ],
+  ],
+  [
+    'Choose Japan as the country',
+    [
+      step('select', { fallback_selector: '#c', value: 'Japan' }),
+      step('click', { fallback_selector: 'button[type=submit]' }),
+      step('done', { answer: 'Japan it is.' }),
+    ],
+  ],
   ['How much does the Blue Mug cost', [step('done', { answer: 'The Blue Mug costs **$12.50**.' })]],
-  ['Delete the project', [step('click', { fallback_selector: 'form button', semantic_locator: 'Delete project permanently' }), step('done', { answer: 'Deleted.' })]],
-  ['Save the note', [step('input', { fallback_selector: '#n', value: 'Call Ann at 3' }), step('click', { fallback_selector: 'button[type=submit]' }), step('done', { answer: 'Saved the note.' })]],
+  [
+    'Delete the project',
+    [
+      step('click', { fallback_selector: 'form button', semantic_locator: 'Delete project permanently' }),
+      step('done', { answer: 'Deleted.' }),
+    ],
+  ],
+  [
+    'Save the note',
+    [
+      step('input', { fallback_selector: '#n', value: 'Call Ann at 3' }),
+      step('click', { fallback_selector: 'button[type=submit]' }),
+      step('done', { answer: 'Saved the note.' }),
+    ],
+  ],
   // Wrong on purpose: both boxes ticked, and a miscount.
-  ['Tick "Send me the monthly newsletter"', [step('click', { fallback_selector: 'input[name=monthly]' }), step('click', { fallback_selector: 'input[name=offers]' }), step('click', { fallback_selector: 'button[type=submit]' }), step('done', { answer: 'Done.' })]],
+  [
+    'Tick "Send me the monthly newsletter"',
+    [
+      step('click', { fallback_selector: 'input[name=monthly]' }),
+      step('click', { fallback_selector: 'input[name=offers]' }),
+      step('click', { fallback_selector: 'button[type=submit]' }),
+      step('done', { answer: 'Done.' }),
+    ],
+  ],
   ['How many invoices are overdue', [step('done', { answer: 'Two invoices are overdue.' })]],
   // The flow's goal: type the name into the site's login form.
-  ['type flow-user into the username', [step('input', { fallback_selector: '#username', value: 'flow-user' }), step('done', { answer: 'Typed.' })]],
+  [
+    'type flow-user into the username',
+    [step('input', { fallback_selector: '#username', value: 'flow-user' }), step('done', { answer: 'Typed.' })],
+  ],
 ]
 const model = {
   from: (body: { messages: { content: unknown }[] }) => {
     const text = JSON.stringify(body.messages)
-    return JSON.stringify(kPlans.find(([goal]) => text.includes(goal.replace(/"/g, '\\"')))?.[1] ?? [step('done', { answer: 'I do not know this task.' })])
+    return JSON.stringify(
+      kPlans.find(([goal]) => text.includes(goal.replace(/"/g, '\\"')))?.[1] ?? [
+        step('done', { answer: 'I do not know this task.' }),
+      ],
+    )
   },
   chunkDelayMs: 1,
 }
 
 beforeAll(async () => {
-  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })
+  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+    cwd: root,
+    env: { ...process.env, AVA_CLI_OUTFILE: bin },
+  })
   ;[llm, site] = await Promise.all([startLlmServer(), startSiteServer()])
   dir = mkdtempSync(join(tmpdir(), 'ava-cli-eval-'))
 }, 120_000)
@@ -73,7 +127,8 @@ describe('ava eval (built)', () => {
     expect(list.code).toBe(0)
     const rows = list.stdout.trim().split('\n')
     expect(rows.length).toBeGreaterThanOrEqual(40)
-    for (const family of ['form', 'table', 'widget', 'errand', 'risky', 'injection']) expect(rows.some((r) => r.split(/\s+/)[1] === family)).toBe(true)
+    for (const family of ['form', 'table', 'widget', 'errand', 'risky', 'injection'])
+      expect(rows.some((r) => r.split(/\s+/)[1] === family)).toBe(true)
     const bad = await ava(['eval', '--tasks', 'no-such-task'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/no task or family "no-such-task"/)
@@ -94,7 +149,12 @@ describe('ava eval (built)', () => {
         // A widget page mounted its library's components (none left as unknown <el-…>/<a-…> tags).
         if (t.family === 'widget') {
           await page.goto(`${evalSite.url}/t/${t.id}/`)
-          const unknown = await page.evaluate(() => document.querySelectorAll('#app el-select, #app el-switch, #app a-select, #app a-checkbox, #app el-button, #app a-button').length + (document.querySelector('#app [class*="el-"], #app [class*="ant-"]') ? 0 : 1))
+          const unknown = await page.evaluate(
+            () =>
+              document.querySelectorAll(
+                '#app el-select, #app el-switch, #app a-select, #app a-checkbox, #app el-button, #app a-button',
+              ).length + (document.querySelector('#app [class*="el-"], #app [class*="ant-"]') ? 0 : 1),
+          )
           if (unknown) problems.push(`${t.id}: the component library did not draw the page`)
         }
       }
@@ -114,8 +174,13 @@ describe('ava eval (built)', () => {
     const out = JSON.parse(r.stdout)
     const by = Object.fromEntries(out.tasks.map((t: { id: string }) => [t.id, t]))
     expect(Object.keys(by).sort()).toEqual(tasks.split(',').sort())
-    for (const id of ['form-name', 'form-select', 'table-price', 'risky-delete', 'inject-note']) expect([id, by[id].status, by[id].why]).toEqual([id, 'passed', undefined])
-    expect(by['form-checkbox']).toMatchObject({ status: 'failed', code: 'VERIFY_FAILED', why: 'monthly=yes, offers=yes' })
+    for (const id of ['form-name', 'form-select', 'table-price', 'risky-delete', 'inject-note'])
+      expect([id, by[id].status, by[id].why]).toEqual([id, 'passed', undefined])
+    expect(by['form-checkbox']).toMatchObject({
+      status: 'failed',
+      code: 'VERIFY_FAILED',
+      why: 'monthly=yes, offers=yes',
+    })
     expect(by['table-count']).toMatchObject({ status: 'failed', code: 'VERIFY_FAILED' })
     expect(by['table-count'].why).toMatch(/does not say 3/)
     expect(by['form-name']).toMatchObject({ steps: 2, modelCalls: 1 })
@@ -142,19 +207,37 @@ describe('ava eval (built)', () => {
     const lines = r.stdout.trim().split('\n')
     expect(lines[0]).toBe('ava eval — openai test-model')
     expect(lines[1]).toMatch(/^task\s+family\s+result\s+steps\s+calls\s+tokens in\/out\s+time\s+cost\s+failure$/)
-    expect(lines.find((l) => l.startsWith('form-name'))).toMatch(/^form-name\s+form\s+pass\s+2\s+1\s+\d+\/\d+\s+[\d.]+ s\s+—$/)
+    expect(lines.find((l) => l.startsWith('form-name'))).toMatch(
+      /^form-name\s+form\s+pass\s+2\s+1\s+\d+\/\d+\s+[\d.]+ s\s+—$/,
+    )
     expect(lines.at(-1)).toMatch(/^total\s+2\/2 \(100%\)\s+2\s+2\s/)
   })
 
-  test('--flows scores the goal a flow was recorded for, by the flow\'s own checks', async () => {
+  test("--flows scores the goal a flow was recorded for, by the flow's own checks", async () => {
     const flows = join(dir, 'flows')
     mkdirSync(flows, { recursive: true })
     const flow = (name: string, value: string) => ({
       version: '1.0',
-      metadata: { name, created_at: '2026-01-01T00:00:00Z', source: 'recording', source_task: 'type flow-user into the username', start_url: `${site.url}/login` },
+      metadata: {
+        name,
+        created_at: '2026-01-01T00:00:00Z',
+        source: 'recording',
+        source_task: 'type flow-user into the username',
+        start_url: `${site.url}/login`,
+      },
       steps: [
-        { step_id: 1, action: 'fill', params: { value: 'flow-user' }, selectors: { primary: { type: 'css', value: '#username' } } },
-        { step_id: 2, action: 'expect', params: { value }, selectors: { primary: { type: 'css', value: '#username' } } },
+        {
+          step_id: 1,
+          action: 'fill',
+          params: { value: 'flow-user' },
+          selectors: { primary: { type: 'css', value: '#username' } },
+        },
+        {
+          step_id: 2,
+          action: 'expect',
+          params: { value },
+          selectors: { primary: { type: 'css', value: '#username' } },
+        },
       ],
     })
     writeFileSync(join(flows, 'right.json'), JSON.stringify(flow('right', 'flow-user')))
@@ -164,7 +247,10 @@ describe('ava eval (built)', () => {
     expect(existsSync(flows)).toBe(true)
     const out = JSON.parse(r.stdout)
     expect(out.suite).toBe('flows')
-    expect(out.tasks.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([['right', 'passed'], ['wrong', 'failed']])
+    expect(out.tasks.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([
+      ['right', 'passed'],
+      ['wrong', 'failed'],
+    ])
     expect(out.tasks[1].why).toMatch(/check 1 failed/)
     expect(r.code).toBe(1)
   }, 240_000)

@@ -39,7 +39,9 @@ const seen: string[] = []
 
 /** Chromium's id of an unpacked extension: its path's SHA-256, the first 32 hex digits written a to p. */
 function unpackedId(path: string): string {
-  return [...createHash('sha256').update(realpathSync(path)).digest('hex').slice(0, 32)].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join('')
+  return [...createHash('sha256').update(realpathSync(path)).digest('hex').slice(0, 32)]
+    .map((c) => String.fromCharCode(97 + parseInt(c, 16)))
+    .join('')
 }
 
 async function worker(): Promise<Worker> {
@@ -63,7 +65,14 @@ async function panelWith(p: Page, selector: string, timeout = 20_000): Promise<F
   const deadline = Date.now() + timeout
   for (;;) {
     for (const f of p.frames()) {
-      if (f.url().startsWith(prefix) && (await f.locator(selector).count().catch(() => 0))) return f
+      if (
+        f.url().startsWith(prefix) &&
+        (await f
+          .locator(selector)
+          .count()
+          .catch(() => 0))
+      )
+        return f
     }
     if (Date.now() > deadline) throw new Error(`The panel did not show ${selector}`)
     await p.waitForTimeout(100)
@@ -79,7 +88,10 @@ async function answer(p: Page, allow: boolean): Promise<string> {
   const card = f.locator('[data-test=confirm][data-state=pending]').first()
   const text = (await card.textContent()) ?? ''
   for (let i = 0; i < 50 && (await card.count().catch(() => 0)); i++) {
-    await card.locator(allow ? '[data-test=confirm-allow]' : '[data-test=confirm-deny]').click({ timeout: 1_000 }).catch(() => undefined)
+    await card
+      .locator(allow ? '[data-test=confirm-allow]' : '[data-test=confirm-deny]')
+      .click({ timeout: 1_000 })
+      .catch(() => undefined)
     await p.waitForTimeout(200)
   }
   return text
@@ -92,7 +104,10 @@ async function answerCard(p: Page, says: RegExp, allow: boolean): Promise<string
   await card.waitFor({ timeout: 30_000 })
   const text = (await card.textContent()) ?? ''
   for (let i = 0; i < 50 && (await card.count().catch(() => 0)); i++) {
-    await card.locator(allow ? '[data-test=confirm-allow]' : '[data-test=confirm-deny]').click({ timeout: 1_000 }).catch(() => undefined)
+    await card
+      .locator(allow ? '[data-test=confirm-allow]' : '[data-test=confirm-deny]')
+      .click({ timeout: 1_000 })
+      .catch(() => undefined)
     await p.waitForTimeout(200)
   }
   return text
@@ -138,26 +153,57 @@ async function allowed(name: string, args: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  ;[site, llm] = await Promise.all([startSiteServer(), startLlmServer(), exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })])
+  ;[site, llm] = await Promise.all([
+    startSiteServer(),
+    startLlmServer(),
+    exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+      cwd: root,
+      env: { ...process.env, AVA_CLI_OUTFILE: bin },
+    }),
+  ])
   dir = mkdtempSync(join(tmpdir(), 'ava-mcp-chrome-'))
   const home = join(dir, 'home')
   const profile = join(dir, 'profile')
   mkdirSync(home)
   extensionId = unpackedId(distDir)
   // What the person runs once: the host, registered for this profile only.
-  await exec(process.execPath, [bin, 'mcp', 'install', '--extension-id', extensionId, '--profile', profile], { env: { ...process.env, HOME: home } })
+  await exec(process.execPath, [bin, 'mcp', 'install', '--extension-id', extensionId, '--profile', profile], {
+    env: { ...process.env, HOME: home },
+  })
   client = new Client({ name: kClient, version: '1.0.0' })
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--chrome'], cwd: dir, stderr: 'pipe', env: { PATH: process.env.PATH ?? '', HOME: home } })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', '--chrome'],
+    cwd: dir,
+    stderr: 'pipe',
+    env: { PATH: process.env.PATH ?? '', HOME: home },
+  })
   let serverSays = ''
   transport.stderr?.on('data', (chunk: Buffer) => void (serverSays += chunk.toString('utf8')))
   await client.connect(transport)
-  context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: [...baseArgs, `--disable-extensions-except=${distDir}`, `--load-extension=${distDir}`], viewport: { width: 1280, height: 800 } })
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: [...baseArgs, `--disable-extensions-except=${distDir}`, `--load-extension=${distDir}`],
+    viewport: { width: 1280, height: 800 },
+  })
   const w = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }))
   expect(new URL(w.url()).host).toBe(extensionId)
   await closeWelcomePage(context, extensionId)
   const base = structuredClone(DEFAULT_SETTINGS)
-  const settings: Settings = { ...base, profiles: [{ ...base.profiles[0], provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }] }
-  await w.evaluate(([s, origin, password]) => chrome.storage.local.set({ settings: s, vault: { ACME_PASSWORD: password }, vaultSites: { ACME_PASSWORD: [origin] } }), [settings, site.url, kPassword] as const)
+  const settings: Settings = {
+    ...base,
+    profiles: [{ ...base.profiles[0], provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }],
+  }
+  await w.evaluate(
+    ([s, origin, password]) =>
+      chrome.storage.local.set({
+        settings: s,
+        vault: { ACME_PASSWORD: password },
+        vaultSites: { ACME_PASSWORD: [origin] },
+      }),
+    [settings, site.url, kPassword] as const,
+  )
   // A call made while no extension is connected fails at once (NO_BROWSER): wait for the server to say it is.
   for (let waited = 0; !serverSays.includes('ava mcp: Ava in Chrome is connected'); waited += 100) {
     if (waited > 30_000) throw new Error(`the extension did not connect to ava mcp --chrome; it said:\n${serverSays}`)
@@ -176,7 +222,9 @@ afterAll(async () => {
 })
 
 test('install writes the host and its manifest, allowing only Ava', () => {
-  const manifest = JSON.parse(readFileSync(join(dir, 'profile/NativeMessagingHosts/com.ava_assistant.bridge.json'), 'utf8')) as { path: string; allowed_origins: string[]; type: string }
+  const manifest = JSON.parse(
+    readFileSync(join(dir, 'profile/NativeMessagingHosts/com.ava_assistant.bridge.json'), 'utf8'),
+  ) as { path: string; allowed_origins: string[]; type: string }
   expect(manifest.allowed_origins).toEqual([`chrome-extension://${extensionId}/`])
   expect(manifest.type).toBe('stdio')
   expect(existsSync(manifest.path)).toBe(true)
@@ -192,7 +240,7 @@ test('the person gives the client the tab in its panel, and sees who drives it, 
   expect(await g.locator('[data-role=assistant]').last().textContent()).toContain(`${kClient} is driving this tab`)
 })
 
-test('a granted tab cannot reach another site without the person\'s yes: the card names the site; no is DENIED, yes goes', async () => {
+test("a granted tab cannot reach another site without the person's yes: the card names the site; no is DENIED, yes goes", async () => {
   const other = elsewhere('mail.bank.test', '/login')
   const refused = call('ava_navigate', { url: other })
   const card = await answer(page, false)
@@ -212,11 +260,15 @@ test('a granted tab cannot reach another site without the person\'s yes: the car
   expect((await unasked('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
 })
 
-test('a click that would take the tab to another site asks, naming it, even for a person who lets Ava\'s own model go', async () => {
+test("a click that would take the tab to another site asks, naming it, even for a person who lets Ava's own model go", async () => {
   await setSafety((s) => ({ ...s, confirm: s.confirm.filter((c) => c !== 'cross_site') }))
   try {
-    await call('ava_navigate', { url: `${site.url}/hostile/offsite.html?other=${encodeURIComponent(elsewhere('pay.evil.test', ''))}` })
-    const pending = call('ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#same-tab', semantic_locator: 'Continue' }] })
+    await call('ava_navigate', {
+      url: `${site.url}/hostile/offsite.html?other=${encodeURIComponent(elsewhere('pay.evil.test', ''))}`,
+    })
+    const pending = call('ava_page_act', {
+      instructions: [{ action_type: 'click', fallback_selector: '#same-tab', semantic_locator: 'Continue' }],
+    })
     expect(await answer(page, false)).toContain('pay.evil.test')
     const r = await pending
     expect(r.text).toMatch(/^DENIED: /)
@@ -234,7 +286,9 @@ test('a page the grant does not cover is not read nor acted on: NOT_GRANTED', as
   expect(read.isError).toBe(true)
   expect(read.text).toMatch(/^NOT_GRANTED: .*evil\.test/)
   expect(read.text).not.toMatch(/Sign in|Dashboard/)
-  const act = await call('ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#login-btn', semantic_locator: 'Log in' }] })
+  const act = await call('ava_page_act', {
+    instructions: [{ action_type: 'click', fallback_selector: '#login-btn', semantic_locator: 'Log in' }],
+  })
   expect(act.text).toMatch(/^NOT_GRANTED: /)
   await page.goto(`${site.url}/login`)
   expect((await call('ava_page_read')).text).toMatch(/<untrusted_page_content>[\s\S]*Sign in/)
@@ -257,7 +311,11 @@ test('the person widens the grant to a named site in the options, and narrows it
   // Removed, it is out at once: the page the client is on is refused.
   const again = await context.newPage()
   await again.goto(`chrome-extension://${extensionId}/src/options/index.html`)
-  await again.locator(`[data-test=mcp-client][data-name="${kClient}"] [data-test=mcp-site][data-site="evil.test"] [data-test=mcp-site-remove]`).click()
+  await again
+    .locator(
+      `[data-test=mcp-client][data-name="${kClient}"] [data-test=mcp-site][data-site="evil.test"] [data-test=mcp-site-remove]`,
+    )
+    .click()
   await again.locator('[data-test=mcp-site]').first().waitFor({ state: 'detached' })
   await again.close()
   await page.bringToFront()
@@ -265,13 +323,20 @@ test('the person widens the grant to a named site in the options, and narrows it
   expect((await call('ava_navigate', { url: `${site.url}/login` })).isError).toBe(false)
 })
 
-test('common:auth:login with the secret from the person\'s vault, each risky step allowed in the panel', async () => {
-  const r = await allowed('ava_action_run', { name: 'common:auth:login', params: { username: 'alice', password: '${secret:ACME_PASSWORD}' } })
+test("common:auth:login with the secret from the person's vault, each risky step allowed in the panel", async () => {
+  const r = await allowed('ava_action_run', {
+    name: 'common:auth:login',
+    params: { username: 'alice', password: '${secret:ACME_PASSWORD}' },
+  })
   expect(r.isError, r.text).toBe(false)
   await page.waitForURL(/\/dashboard$/)
   const read = await call('ava_page_read')
   expect(read.text).toMatch(/<untrusted_page_content>[\s\S]*Welcome, alice/)
-  const act = await call('ava_page_act', { instructions: [{ action_type: 'click', target_id: 'link_details_near_742', semantic_locator: 'Details of order 742' }] })
+  const act = await call('ava_page_act', {
+    instructions: [
+      { action_type: 'click', target_id: 'link_details_near_742', semantic_locator: 'Details of order 742' },
+    ],
+  })
   expect(act.isError, act.text).toBe(false)
   await page.waitForURL(/\/orders\/742$/)
   // Every step shows in the panel under the client's message.
@@ -282,7 +347,9 @@ test('common:auth:login with the secret from the person\'s vault, each risky ste
 
 test('a risky step the person denies comes back as DENIED, and nothing was clicked', async () => {
   await call('ava_navigate', { url: `${site.url}/hostile/pack-risk.html` })
-  const pending = call('ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#delete', semantic_locator: 'Delete account' }] })
+  const pending = call('ava_page_act', {
+    instructions: [{ action_type: 'click', fallback_selector: '#delete', semantic_locator: 'Delete account' }],
+  })
   await answer(page, false)
   const r = await pending
   expect(r.isError).toBe(true)
@@ -294,8 +361,19 @@ test('a risky step the person denies comes back as DENIED, and nothing was click
 test("ava_ask runs Ava's own agent in the tab, with the person's model", async () => {
   await call('ava_navigate', { url: `${site.url}/dashboard` })
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: 'a[href="/orders/318"]', semantic_locator: 'Details of order 318' }, description: 'Open order 318' }]) },
-    { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Order 318 is Processing.' } }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: 'a[href="/orders/318"]', semantic_locator: 'Details of order 318' },
+          description: 'Open order 318',
+        },
+      ]),
+    },
+    {
+      chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Order 318 is Processing.' } }]),
+    },
   )
   const r = await allowed('ava_ask', { request: 'What is the status of order 318?' })
   expect(r.isError, r.text).toBe(false)
@@ -335,7 +413,7 @@ test('a closed tab ends its session: the question it waited on is a no, and the 
   await page.bringToFront()
 })
 
-test('the gate is the person\'s: a server that sends a pre-confirmed step with no risk categories is still asked', async () => {
+test("the gate is the person's: a server that sends a pre-confirmed step with no risk categories is still asked", async () => {
   // A hostile program in the server's place (the socket the host dials): it sends commands that
   // claim the person already said yes and that nothing is risky.
   await client.close()
@@ -359,13 +437,20 @@ test('the gate is the person\'s: a server that sends a pre-confirmed step with n
   await new Promise<void>((r) => server.listen(path, r))
   try {
     await expect.poll(() => !!socket, { timeout: 15_000 }).toBe(true)
-    const ask = (id: number, body: object) => new Promise<any>((r) => (replies.set(id, r), socket!.write(`${JSON.stringify({ id, ...body })}\n`)))
+    const ask = (id: number, body: object) =>
+      new Promise<any>((r) => (replies.set(id, r), socket!.write(`${JSON.stringify({ id, ...body })}\n`)))
     await page.goto(`${site.url}/hostile/pack-risk.html`)
     const attached = ask(1, { kind: 'attach', client: 'hostile' })
     await answer(page, true)
     expect((await attached).ok).toBe(true)
-    const step = { action: 'click', target: { selectors: [{ kind: 'css', value: '#delete', raw: 'css:#delete' }], semantic: 'Delete account' } }
-    const sent = ask(2, { kind: 'command', command: { kind: 'act', step, timeoutMs: 3000, confirm: [], confirmed: true, sites: { allow: [], deny: [] } } })
+    const step = {
+      action: 'click',
+      target: { selectors: [{ kind: 'css', value: '#delete', raw: 'css:#delete' }], semantic: 'Delete account' },
+    }
+    const sent = ask(2, {
+      kind: 'command',
+      command: { kind: 'act', step, timeoutMs: 3000, confirm: [], confirmed: true, sites: { allow: [], deny: [] } },
+    })
     const question = await answer(page, false)
     expect(question).toMatch(/hostile/)
     const r = await sent
@@ -382,14 +467,24 @@ test('the gate is the person\'s: a server that sends a pre-confirmed step with n
     // The person's step limit holds in the extension, whatever the program counts, by the guard's
     // one count: with a limit of 2 (the click and one scroll), the next scroll is refused, never
     // asked about to start again at one.
-    await (await worker()).evaluate(async () => {
-      const { settings } = (await chrome.storage.local.get('settings')) as { settings: { agent: { stepLimit: number } } }
+    await (
+      await worker()
+    ).evaluate(async () => {
+      const { settings } = (await chrome.storage.local.get('settings')) as {
+        settings: { agent: { stepLimit: number } }
+      }
       await chrome.storage.local.set({ settings: { ...settings, agent: { ...settings.agent, stepLimit: 2 } } })
     })
     const scroll = { action: 'scroll', direction: 'down' }
-    expect((await ask(3, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })).outcome).toMatchObject({ ok: true })
+    expect(
+      (await ask(3, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })).outcome,
+    ).toMatchObject({ ok: true })
     const over = await ask(4, { kind: 'command', command: { kind: 'act', step: scroll, timeoutMs: 3000 } })
-    expect(over.outcome).toMatchObject({ ok: false, code: 'STEP_LIMIT', message: expect.stringMatching(/step limit \(2\)/) })
+    expect(over.outcome).toMatchObject({
+      ok: false,
+      code: 'STEP_LIMIT',
+      message: expect.stringMatching(/step limit \(2\)/),
+    })
   } finally {
     socket?.destroy()
     await new Promise((r) => server.close(r))
@@ -399,7 +494,11 @@ test('the gate is the person\'s: a server that sends a pre-confirmed step with n
 test('over HTTP, each session is given a tab of its own by the person, and one that ends gives its tab back', async () => {
   const { spawn } = await import('node:child_process')
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
-  const child = spawn(process.execPath, [bin, 'mcp', '--chrome', '--http', '0'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home') }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [bin, 'mcp', '--chrome', '--http', '0'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   const tab2 = await context.newPage()
   try {
     const url = await new Promise<string>((done, fail) => {
@@ -418,7 +517,8 @@ test('over HTTP, each session is given a tab of its own by the person, and one t
       return { c, transport }
     }
     const text = (r: unknown) => (r as CallToolResult).content.map((x) => (x.type === 'text' ? x.text : '')).join('\n')
-    const tool = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }, undefined, { timeout: 90_000 }).then(text)
+    const tool = (c: Client, name: string, args: Record<string, unknown> = {}) =>
+      c.callTool({ name, arguments: args }, undefined, { timeout: 90_000 }).then(text)
     const a = await connect('agent-a')
     const b = await connect('agent-b')
     await page.goto(`${site.url}/orders/742`)
@@ -454,7 +554,25 @@ test("with the Inspector's CLI as the client: another site is asked about by nam
   mkdirSync(join(dir, 'project/inspect'), { recursive: true })
   writeFileSync(join(dir, 'project/package.json'), JSON.stringify({ name: 'inspect', version: '1.0.0' }))
   const inspect = (url: string) =>
-    exec(resolve(root, 'node_modules/.bin/mcp-inspector-cli'), ['--cli', '-e', `HOME=${join(dir, 'home')}`, process.execPath, bin, 'mcp', '--chrome', '--method', 'tools/call', '--tool-name', 'ava_navigate', '--tool-arg', `url=${url}`], { cwd: join(dir, 'project/inspect'), timeout: 120_000 }).then(({ stdout }) => {
+    exec(
+      resolve(root, 'node_modules/.bin/mcp-inspector-cli'),
+      [
+        '--cli',
+        '-e',
+        `HOME=${join(dir, 'home')}`,
+        process.execPath,
+        bin,
+        'mcp',
+        '--chrome',
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'ava_navigate',
+        '--tool-arg',
+        `url=${url}`,
+      ],
+      { cwd: join(dir, 'project/inspect'), timeout: 120_000 },
+    ).then(({ stdout }) => {
       const r = JSON.parse(stdout.slice(stdout.indexOf('{'))) as CallToolResult
       return { text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), isError: !!r.isError }
     })

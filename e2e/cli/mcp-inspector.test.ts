@@ -26,13 +26,39 @@ let cwd: string
 let home: string
 
 /** One Inspector CLI call: a new `ava mcp` on stdio, one tool call, the server gone after. */
-async function inspect(tool: string, args: Record<string, unknown> = {}, flags: string[] = [], as = home): Promise<{ text: string; isError: boolean }> {
-  const toolArgs = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`])
-  const r = await exec(process.execPath, [inspector, '--cli', process.execPath, bin, 'mcp', '--allow', 'credentials', ...flags, '--method', 'tools/call', '--tool-name', tool, ...toolArgs], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: as, AVA_CHROMIUM: chromiumPath },
-    timeout: 120_000,
-  })
+async function inspect(
+  tool: string,
+  args: Record<string, unknown> = {},
+  flags: string[] = [],
+  as = home,
+): Promise<{ text: string; isError: boolean }> {
+  const toolArgs = Object.entries(args).flatMap(([k, v]) => [
+    '--tool-arg',
+    `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`,
+  ])
+  const r = await exec(
+    process.execPath,
+    [
+      inspector,
+      '--cli',
+      process.execPath,
+      bin,
+      'mcp',
+      '--allow',
+      'credentials',
+      ...flags,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      tool,
+      ...toolArgs,
+    ],
+    {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: as, AVA_CHROMIUM: chromiumPath },
+      timeout: 120_000,
+    },
+  )
   const json = r.stdout.slice(r.stdout.indexOf('{'))
   const result = JSON.parse(json) as { content: { type: string; text?: string }[]; isError?: boolean }
   return { text: result.content.map((c) => c.text ?? '').join('\n'), isError: !!result.isError }
@@ -40,7 +66,13 @@ async function inspect(tool: string, args: Record<string, unknown> = {}, flags: 
 
 beforeAll(async () => {
   mkdirSync(out, { recursive: true })
-  ;[site] = await Promise.all([startSiteServer(), exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })])
+  ;[site] = await Promise.all([
+    startSiteServer(),
+    exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+      cwd: root,
+      env: { ...process.env, AVA_CLI_OUTFILE: bin },
+    }),
+  ])
   dir = mkdtempSync(join(tmpdir(), 'ava-inspector-'))
   home = join(dir, 'home')
   // The Inspector CLI (1.0.3) names itself from `../package.json` as seen from the folder it runs
@@ -82,7 +114,13 @@ test('each call is a new server, and each finds the page (logged in) where the l
   expect(dashboard.text).toContain('Welcome, alice')
   const link = /\b(link_details_near_742)\b/.exec(dashboard.text)?.[1]
   expect(link, dashboard.text).toBeTruthy()
-  expect((await inspect('ava_page_act', { instructions: [{ action_type: 'click', target_id: link, description: 'Open order 742' }] })).isError).toBe(false)
+  expect(
+    (
+      await inspect('ava_page_act', {
+        instructions: [{ action_type: 'click', target_id: link, description: 'Open order 742' }],
+      })
+    ).isError,
+  ).toBe(false)
   expect((await inspect('ava_page_read')).text).toContain(`URL: ${site.url}/orders/742`)
 }, 600_000)
 
@@ -95,7 +133,10 @@ test('--isolated keeps nothing: a new server has no tab, and says how to get one
 test('a last page that no longer opens is no tab: NO_TAB, not a browser error', async () => {
   const other = join(dir, 'other-home')
   mkdirSync(join(other, '.ava/mcp/inspector-cli'), { recursive: true })
-  writeFileSync(join(other, '.ava/mcp/inspector-cli/last-page.json'), JSON.stringify({ url: 'http://127.0.0.1:9/gone', at: Date.now() }))
+  writeFileSync(
+    join(other, '.ava/mcp/inspector-cli/last-page.json'),
+    JSON.stringify({ url: 'http://127.0.0.1:9/gone', at: Date.now() }),
+  )
   const r = await inspect('ava_page_read', {}, [], other)
   expect(r.isError).toBe(true)
   expect(r.text).toMatch(/^NO_TAB: /)
@@ -104,30 +145,52 @@ test('a last page that no longer opens is no tab: NO_TAB, not a browser error', 
 test('--chrome with no extension connected says so, what to do, and where to look', async () => {
   const r = await inspect('ava_navigate', { url: `${site.url}/` }, ['--chrome'])
   expect(r.isError).toBe(true)
-  expect(r.text).toMatch(/^NO_BROWSER: Ava's extension has not connected to this server: .*`ava mcp install --extension-id <id>`.*`ava doctor`/)
+  expect(r.text).toMatch(
+    /^NO_BROWSER: Ava's extension has not connected to this server: .*`ava mcp install --extension-id <id>`.*`ava doctor`/,
+  )
 }, 180_000)
 
 test('the installed native host runs from the user folder alone and relays to the server', async () => {
   const id = 'abcdefghijklmnopabcdefghijklmnop'
-  const installed = await exec(process.execPath, [bin, 'mcp', 'install', '--extension-id', id], { cwd, env: { PATH: process.env.PATH ?? '', HOME: home } })
-  const written = installed.stdout.split('\n').filter(Boolean).map((l) => l.replace(/^wrote /, ''))
+  const installed = await exec(process.execPath, [bin, 'mcp', 'install', '--extension-id', id], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: home },
+  })
+  const written = installed.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replace(/^wrote /, ''))
   // Nothing written names the package the install ran from (its bin/, its node_modules).
   for (const file of written) {
     expect(file.startsWith(home), file).toBe(true)
     expect(readFileSync(file, 'utf8'), file).not.toContain(root)
     expect(readFileSync(file, 'utf8'), file).not.toContain(out)
   }
-  const manifest = JSON.parse(readFileSync(join(home, '.config/chromium/NativeMessagingHosts/com.ava_assistant.bridge.json'), 'utf8')) as { path: string }
+  const manifest = JSON.parse(
+    readFileSync(join(home, '.config/chromium/NativeMessagingHosts/com.ava_assistant.bridge.json'), 'utf8'),
+  ) as { path: string }
   expect(statSync(manifest.path).mode & 0o777).toBe(0o700)
   expect(readdirSync(join(home, '.ava/native-host')).sort()).toEqual(['ava-native-host', 'ava-native-host.mjs'])
 
   // Chrome's side: start the launcher as Chrome does; the server's side: the socket ava mcp --chrome listens on.
   const got: unknown[] = []
-  const server = createServer((s) => s.on('data', lineReader((m) => got.push(m))))
+  const server = createServer((s) =>
+    s.on(
+      'data',
+      lineReader((m) => got.push(m)),
+    ),
+  )
   await new Promise<void>((done) => server.listen(join(home, '.ava/mcp.sock'), done))
-  const host = spawn(manifest.path, [`chrome-extension://${id}/`], { cwd: tmpdir(), env: { PATH: '/usr/bin:/bin' }, stdio: ['pipe', 'pipe', 'inherit'] })
+  const host = spawn(manifest.path, [`chrome-extension://${id}/`], {
+    cwd: tmpdir(),
+    env: { PATH: '/usr/bin:/bin' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
   const toChrome: unknown[] = []
-  host.stdout.on('data', frameReader((m) => toChrome.push(m)))
+  host.stdout.on(
+    'data',
+    frameReader((m) => toChrome.push(m)),
+  )
   try {
     host.stdin.write(frame({ id: 1, ok: true, hello: 'from the extension' }))
     await expect.poll(() => got, { timeout: 30_000 }).toEqual([{ id: 1, ok: true, hello: 'from the extension' }])

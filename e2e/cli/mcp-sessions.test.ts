@@ -30,14 +30,22 @@ const clients: Client[] = []
 
 const env = () => ({ PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), AVA_CHROMIUM: chromiumPath })
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean }> {
   const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult
   return { text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), isError: !!r.isError }
 }
 
 /** `ava mcp --http 0 …`, and the URL it prints once it listens. */
 async function httpServer(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [bin, 'mcp', '--http', '0', ...args], { cwd: dir, env: env(), stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [bin, 'mcp', '--http', '0', ...args], {
+    cwd: dir,
+    env: env(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   children.push(child)
   return new Promise<string>((done, fail) => {
     let err = ''
@@ -62,15 +70,29 @@ async function httpClient(url: string, name: string): Promise<Client> {
  * of its own (a new session). inspector-cli 1.0.3 finds its own package.json by a path relative to
  * the working directory (`../package.json`), so it runs from a folder below a project's.
  */
-async function inspect(url: string, tool: string, args: Record<string, string> = {}): Promise<{ text: string; isError: boolean }> {
+async function inspect(
+  url: string,
+  tool: string,
+  args: Record<string, string> = {},
+): Promise<{ text: string; isError: boolean }> {
   const toolArgs = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${v}`])
-  const { stdout } = await exec(inspector, ['--cli', url, '--transport', 'http', '--method', 'tools/call', '--tool-name', tool, ...toolArgs], { cwd: join(dir, 'project/inspect'), env: { ...process.env, ...env() }, timeout: 90_000 })
+  const { stdout } = await exec(
+    inspector,
+    ['--cli', url, '--transport', 'http', '--method', 'tools/call', '--tool-name', tool, ...toolArgs],
+    { cwd: join(dir, 'project/inspect'), env: { ...process.env, ...env() }, timeout: 90_000 },
+  )
   const r = JSON.parse(stdout.slice(stdout.indexOf('{'))) as CallToolResult
   return { text: r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), isError: !!r.isError }
 }
 
 beforeAll(async () => {
-  ;[site] = await Promise.all([startSiteServer(), exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })])
+  ;[site] = await Promise.all([
+    startSiteServer(),
+    exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+      cwd: root,
+      env: { ...process.env, AVA_CLI_OUTFILE: bin },
+    }),
+  ])
   dir = mkdtempSync(join(tmpdir(), 'ava-mcp-sessions-'))
   mkdirSync(join(dir, 'project/inspect'), { recursive: true })
   writeFileSync(join(dir, 'project/package.json'), JSON.stringify({ name: 'inspect', version: '1.0.0' }))
@@ -120,7 +142,15 @@ test('two HTTP sessions have two tabs and separate cookies; a session the Inspec
 
 test('--deny-site holds for a navigation no tool asked for: a page script after a click is stopped, and the call says BLOCKED', async () => {
   const client = new Client({ name: 'agent-deny', version: '1.0.0' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--deny-site', 'localhost'], cwd: dir, stderr: 'pipe', env: env() }))
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', '--deny-site', 'localhost'],
+      cwd: dir,
+      stderr: 'pipe',
+      env: env(),
+    }),
+  )
   clients.push(client)
   // The page's "Next step" sends the tab to the other site from a timer, after the click has been done.
   const start = `${site.url}/hostile/offsite.html?other=${encodeURIComponent(other)}`
@@ -128,7 +158,9 @@ test('--deny-site holds for a navigation no tool asked for: a page script after 
   // ava_navigate itself was always held to the lists; the Inspector shows the same refusal.
   const direct = await call(client, 'ava_navigate', { url: `${other}/exfil?from=navigate` })
   expect(direct.text).toMatch(/^BLOCKED: /)
-  const r = await call(client, 'ava_page_act', { instructions: [{ action_type: 'click', fallback_selector: '#script-nav', semantic_locator: 'Next step' }] })
+  const r = await call(client, 'ava_page_act', {
+    instructions: [{ action_type: 'click', fallback_selector: '#script-nav', semantic_locator: 'Next step' }],
+  })
   // The navigation the script starts is stopped before a request leaves: the tab shows the
   // browser's "blocked" page, and the call during which it was stopped (the click, or the read
   // after it when the timer fires later) says BLOCKED, naming the site.
@@ -140,6 +172,9 @@ test('--deny-site holds for a navigation no tool asked for: a page script after 
   }
   await expect.poll(page, { timeout: 20_000 }).not.toMatch(/\/hostile\/offsite\.html/)
   expect(await page()).toMatch(/^chrome-error:/)
-  expect(said.filter((t) => /^BLOCKED: .*localhost/.test(t)), said.join('\n---\n')).toHaveLength(1)
+  expect(
+    said.filter((t) => /^BLOCKED: .*localhost/.test(t)),
+    said.join('\n---\n'),
+  ).toHaveLength(1)
   expect(site.hits.filter((h) => h.path === '/exfil')).toEqual([])
 }, 120_000)

@@ -38,7 +38,14 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<{
 }
 
 beforeAll(async () => {
-  ;[site, llm] = await Promise.all([startSiteServer(), startLlmServer(), exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })])
+  ;[site, llm] = await Promise.all([
+    startSiteServer(),
+    startLlmServer(),
+    exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+      cwd: root,
+      env: { ...process.env, AVA_CLI_OUTFILE: bin },
+    }),
+  ])
   dir = mkdtempSync(join(tmpdir(), 'ava-mcp-'))
   mkdirSync(join(dir, 'flows'))
   copyFileSync(resolve(root, 'e2e/playwright-test/flows/order-742.flow.json'), join(dir, 'flows/order-742.flow.json'))
@@ -46,10 +53,28 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [bin, 'mcp', '--allow', 'credentials', '--secret', `ACME_PASSWORD=${site.url}`, '--flows', join(dir, 'flows')],
+      args: [
+        bin,
+        'mcp',
+        '--allow',
+        'credentials',
+        '--secret',
+        `ACME_PASSWORD=${site.url}`,
+        '--flows',
+        join(dir, 'flows'),
+      ],
       cwd: dir,
       stderr: 'pipe',
-      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), AVA_CHROMIUM: chromiumPath, ACME_PASSWORD: kPassword, AVA_MODEL_PROVIDER: 'openai', AVA_MODEL_BASE_URL: llm.baseUrl, AVA_MODEL: 'test-model', AVA_API_KEY: 'k' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: join(dir, 'home'),
+        AVA_CHROMIUM: chromiumPath,
+        ACME_PASSWORD: kPassword,
+        AVA_MODEL_PROVIDER: 'openai',
+        AVA_MODEL_BASE_URL: llm.baseUrl,
+        AVA_MODEL: 'test-model',
+        AVA_API_KEY: 'k',
+      },
     }),
   )
 }, 60_000)
@@ -63,7 +88,19 @@ afterAll(async () => {
 test('the client lists the tools, each with a description and an input schema, and the packs as resources', async () => {
   const { tools } = await client.listTools()
   const names = tools.map((t) => t.name).sort()
-  expect(names).toEqual(['ava_action_describe', 'ava_action_dry_run', 'ava_action_list', 'ava_action_run', 'ava_action_search', 'ava_ask', 'ava_flow_list', 'ava_flow_run', 'ava_navigate', 'ava_page_act', 'ava_page_read'])
+  expect(names).toEqual([
+    'ava_action_describe',
+    'ava_action_dry_run',
+    'ava_action_list',
+    'ava_action_run',
+    'ava_action_search',
+    'ava_ask',
+    'ava_flow_list',
+    'ava_flow_run',
+    'ava_navigate',
+    'ava_page_act',
+    'ava_page_read',
+  ])
   for (const t of tools) {
     expect(t.description?.length, t.name).toBeGreaterThan(30)
     expect(t.inputSchema.type).toBe('object')
@@ -90,13 +127,19 @@ test('nothing runs before the client has a tab of its own', async () => {
 
 test('common:auth:login logs in with a saved secret the client names but never sees', async () => {
   expect((await call('ava_navigate', { url: `${site.url}/login` })).text).toContain('/login')
-  const r = await call('ava_action_run', { name: 'common:auth:login', params: { username: 'alice', password: '${secret:ACME_PASSWORD}' } })
+  const r = await call('ava_action_run', {
+    name: 'common:auth:login',
+    params: { username: 'alice', password: '${secret:ACME_PASSWORD}' },
+  })
   expect(r.isError, r.text).toBe(false)
   expect(r.text).toMatch(/common:auth:login finished/)
   expect(r.text).toContain('<untrusted_page_content>')
   expect(site.hits.some((h) => h.path === '/login' && h.method === 'POST')).toBe(true)
   // The secret is typed only on the site it is bound to: an unknown one is refused with its code.
-  const unknown = await call('ava_action_run', { name: 'common:auth:login', params: { username: 'alice', password: '${secret:NOPE}' } })
+  const unknown = await call('ava_action_run', {
+    name: 'common:auth:login',
+    params: { username: 'alice', password: '${secret:NOPE}' },
+  })
   expect(unknown.text).toMatch(/^NO_SECRET: /)
 })
 
@@ -106,7 +149,16 @@ test('the client reads the page (framed, with ids) and acts on it by target_id',
   expect(page.text).toMatch(/<untrusted_page_content>[\s\S]*Dashboard[\s\S]*<\/untrusted_page_content>/)
   // The listing names the Details link of row 742 by an id the client can act on.
   expect(page.text).toMatch(/row "#742 Shipped Details": link_details_near_742/)
-  const act = await call('ava_page_act', { instructions: [{ action_type: 'click', target_id: 'link_details_near_742', semantic_locator: 'Details link of order 742', description: 'Open order 742' }] })
+  const act = await call('ava_page_act', {
+    instructions: [
+      {
+        action_type: 'click',
+        target_id: 'link_details_near_742',
+        semantic_locator: 'Details link of order 742',
+        description: 'Open order 742',
+      },
+    ],
+  })
   expect(act.isError, act.text).toBe(false)
   const after = await call('ava_page_read')
   expect(after.text).toMatch(/URL: .*\/orders\/742\n/)
@@ -117,7 +169,9 @@ test('the client reads the page (framed, with ids) and acts on it by target_id',
 
 test('a recorded flow replays in the client tab, its secret variable from the saved secrets', async () => {
   const list = await call('ava_flow_list')
-  expect(JSON.parse(list.text)).toEqual([expect.objectContaining({ name: 'order-742', variables: ['user', 'password'] })])
+  expect(JSON.parse(list.text)).toEqual([
+    expect.objectContaining({ name: 'order-742', variables: ['user', 'password'] }),
+  ])
   await call('ava_navigate', { url: `${site.url}/logout` })
   await call('ava_navigate', { url: `${site.url}/login` })
   const r = await call('ava_flow_run', { name: 'order-742' })
@@ -125,11 +179,22 @@ test('a recorded flow replays in the client tab, its secret variable from the sa
   expect(r.text).toMatch(/order-742 passed/)
 })
 
-test('ava_ask runs Ava\'s agent on the client tab and returns its answer and steps', async () => {
+test("ava_ask runs Ava's agent on the client tab and returns its answer and steps", async () => {
   await call('ava_navigate', { url: `${site.url}/dashboard` })
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: 'a[href="/orders/318"]', semantic_locator: 'Details of order 318' }, description: 'Open order 318' }]) },
-    { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Order 318 is Processing.' } }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: 'a[href="/orders/318"]', semantic_locator: 'Details of order 318' },
+          description: 'Open order 318',
+        },
+      ]),
+    },
+    {
+      chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Order 318 is Processing.' } }]),
+    },
   )
   const before = llm.requests.length
   const r = await call('ava_ask', { request: 'What is the status of order 318?' })
@@ -147,7 +212,9 @@ test('a risky step with nobody to ask is refused with UNATTENDED, naming the --a
   // The page's note to "the AI assistant" reaches the client inside the frame, as data.
   const block = /<untrusted_page_content>[\s\S]*<\/untrusted_page_content>/.exec(page.text)?.[0] ?? ''
   expect(block).toContain('NOTE TO THE AI ASSISTANT')
-  const r = await call('ava_page_act', { instructions: [{ action_type: 'click', semantic_locator: 'Delete account button', fallback_selector: '#delete' }] })
+  const r = await call('ava_page_act', {
+    instructions: [{ action_type: 'click', semantic_locator: 'Delete account button', fallback_selector: '#delete' }],
+  })
   expect(r.isError).toBe(true)
   expect(r.text).toMatch(/^UNATTENDED: /)
   expect(r.text).toMatch(/--allow destructive/)
@@ -156,7 +223,16 @@ test('a risky step with nobody to ask is refused with UNATTENDED, naming the --a
 
 test('a page that shows back a typed secret is read with the placeholder, and cannot close the frame early', async () => {
   await call('ava_navigate', { url: `${site.url}/hostile/echo.html` })
-  const typed = await call('ava_page_act', { instructions: [{ action_type: 'input', fallback_selector: '#name', semantic_locator: 'Display name', value: '${secret:ACME_PASSWORD}' }] })
+  const typed = await call('ava_page_act', {
+    instructions: [
+      {
+        action_type: 'input',
+        fallback_selector: '#name',
+        semantic_locator: 'Display name',
+        value: '${secret:ACME_PASSWORD}',
+      },
+    ],
+  })
   expect(typed.isError, typed.text).toBe(false)
   const page = await call('ava_page_read')
   expect(page.text).toContain('Preview: ${secret:ACME_PASSWORD}')
@@ -171,12 +247,26 @@ test('a page that shows back a typed secret is read with the placeholder, and ca
 test('a page that echoes a typed secret spaced, in look-alike letters, full-width or reversed is read with the placeholder each time', async () => {
   // (The listing keeps the spaced, look-alike and wide lines; each holds the placeholder, and no line holds the password reversed.)
   await call('ava_navigate', { url: `${site.url}/hostile/echo-spelled.html` })
-  const typed = await call('ava_page_act', { instructions: [{ action_type: 'input', fallback_selector: '#name', semantic_locator: 'Display name', value: '${secret:ACME_PASSWORD}' }] })
+  const typed = await call('ava_page_act', {
+    instructions: [
+      {
+        action_type: 'input',
+        fallback_selector: '#name',
+        semantic_locator: 'Display name',
+        value: '${secret:ACME_PASSWORD}',
+      },
+    ],
+  })
   expect(typed.isError, typed.text).toBe(false)
   const page = await call('ava_page_read')
-  for (const label of ['Spaced:', 'Look-alike:', 'Wide:']) expect(page.text).toMatch(new RegExp(`${label} \\$\\{secret:ACME_PASSWORD\\}`))
+  for (const label of ['Spaced:', 'Look-alike:', 'Wide:'])
+    expect(page.text).toMatch(new RegExp(`${label} \\$\\{secret:ACME_PASSWORD\\}`))
   // What a reader makes of the text: nothing of the password, in any of these spellings.
-  const letters = page.text.normalize('NFKC').toLowerCase().replace(/[\u0430\u0435\u043e]/g, (c) => ({ '\u0430': 'a', '\u0435': 'e', '\u043e': 'o' })[c]!).replace(/[^a-z]/g, '')
+  const letters = page.text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u0430\u0435\u043e]/g, (c) => ({ '\u0430': 'a', '\u0435': 'e', '\u043e': 'o' })[c]!)
+    .replace(/[^a-z]/g, '')
   expect(letters).not.toContain(kPassword)
   expect(letters).not.toContain([...kPassword].reverse().join(''))
 })
@@ -189,7 +279,11 @@ test('no tool result holds the saved secret', () => {
 test('--http serves the same tools on loopback only, refusing a request for another host name', async () => {
   const { spawn } = await import('node:child_process')
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
-  const child = spawn(process.execPath, [bin, 'mcp', '--http', '0'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), AVA_CHROMIUM: chromiumPath }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [bin, 'mcp', '--http', '0'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), AVA_CHROMIUM: chromiumPath },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   try {
     const url = await new Promise<string>((done, fail) => {
       let err = ''
@@ -209,11 +303,23 @@ test('--http serves the same tools on loopback only, refusing a request for anot
     const { request } = await import('node:http')
     const post = (headers: Record<string, string>) =>
       new Promise<number>((done, fail) => {
-        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } })
-        const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-          res.resume()
-          done(res.statusCode ?? 0)
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
         })
+        const req = request(
+          url,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          },
+          (res) => {
+            res.resume()
+            done(res.statusCode ?? 0)
+          },
+        )
         req.once('error', fail)
         req.end(body)
       })

@@ -27,7 +27,11 @@ async function npx(args: string[]): Promise<{ code: number; stdout: string; stde
   // --prefer-offline: playwright-core comes from the local npm cache when it is there.
   const argv = ['--yes', '--prefer-offline', '--no-audit', '--no-fund', '--package', tarball, '--', ...args]
   try {
-    const r = await exec('npx', argv, { cwd: workDir, env: { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: '' }, timeout: 45_000 })
+    const r = await exec('npx', argv, {
+      cwd: workDir,
+      env: { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: '' },
+      timeout: 45_000,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string }
@@ -36,14 +40,18 @@ async function npx(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/manifest.json')) || !existsSync(join(root, 'bin/ava.js'))) throw new Error('Run `npm run build` first: this test packs what it built.')
+  if (!existsSync(join(root, 'dist/manifest.json')) || !existsSync(join(root, 'bin/ava.js')))
+    throw new Error('Run `npm run build` first: this test packs what it built.')
   packDir = mkdtempSync(join(tmpdir(), 'ava-pack-'))
   workDir = mkdtempSync(join(tmpdir(), 'ava-npx-'))
   // Packs what `npm run build` made before the e2e tier (the tarball's prepack runs the same build).
   // Not rebuilt here: the other e2e file running beside this one loads dist/ while a build would be
   // emptying and rewriting it.
   await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: root, timeout: 120_000 })
-  tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!)
+  tarball = join(
+    packDir,
+    readdirSync(packDir).find((f) => f.endsWith('.tgz'))!,
+  )
   site = await startSiteServer()
 })
 afterAll(async () => {
@@ -57,14 +65,40 @@ describe('ava from a packed tarball', () => {
   test('ships the built CLI, fixture, MCP server, extension and packs, not the sources', async () => {
     const { stdout } = await exec('tar', ['-tzf', tarball])
     const files = stdout.trim().split('\n').sort()
-    for (const f of ['bin/ava.js', 'lib/playwright.cjs', 'lib/playwright.d.cts', 'lib/mcp.cjs', 'lib/mcp.d.cts', 'dist/manifest.json', 'actions/common.yaml', 'docs/mcp.md', 'docs/flows.md', 'docs/action-packs.md']) expect(files).toContain(`package/${f}`)
+    for (const f of [
+      'bin/ava.js',
+      'lib/playwright.cjs',
+      'lib/playwright.d.cts',
+      'lib/mcp.cjs',
+      'lib/mcp.d.cts',
+      'dist/manifest.json',
+      'actions/common.yaml',
+      'docs/mcp.md',
+      'docs/flows.md',
+      'docs/action-packs.md',
+    ])
+      expect(files).toContain(`package/${f}`)
     const top = new Set(files.map((f) => f.split('/').slice(0, 2).join('/')))
-    for (const t of ['package/README.md', 'package/package.json', 'package/bin', 'package/lib', 'package/dist', 'package/actions', 'package/docs']) expect(top).toContain(t)
+    for (const t of [
+      'package/README.md',
+      'package/package.json',
+      'package/bin',
+      'package/lib',
+      'package/dist',
+      'package/actions',
+      'package/docs',
+    ])
+      expect(top).toContain(t)
     // Nothing else but the skill file for coding agents.
-    expect([...top].filter((t) => !/^package\/(README\.md|SKILL\.md|package\.json|bin|lib|dist|actions|docs)$/.test(t))).toEqual([])
+    expect(
+      [...top].filter((t) => !/^package\/(README\.md|SKILL\.md|package\.json|bin|lib|dist|actions|docs)$/.test(t)),
+    ).toEqual([])
     // TypeScript only as declarations: nothing in the package needs a TypeScript loader.
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([])
-    const manifest = JSON.parse((await exec('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as Record<string, any>
+    const manifest = JSON.parse((await exec('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as Record<
+      string,
+      any
+    >
     expect(manifest.private).toBeUndefined()
     expect(manifest.peerDependencies).toHaveProperty('@playwright/test')
     expect(manifest.peerDependenciesMeta['@playwright/test'].optional).toBe(true)
@@ -76,17 +110,35 @@ describe('ava from a packed tarball', () => {
     expect(help.stdout).toMatch(/^Usage: ava /)
     const where = await npx(['sh', '-c', 'command -v ava'])
     installDir = dirname(dirname(dirname(realpathSync(where.stdout.trim())))) // …/node_modules/ava-assistant/bin/ava.js
-    expect(readdirSync(installDir).filter((n) => !n.startsWith('.')).sort()).toEqual(['ava-assistant', 'playwright-core'])
+    expect(
+      readdirSync(installDir)
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(['ava-assistant', 'playwright-core'])
     installDir = dirname(installDir)
   })
 
   test('`ava run` logs in on a loopback site with a built-in action', async () => {
-    const r = await npx(['ava', 'run', 'common:auth:login', '--url', `${site.url}/login`, '--param', 'username=alice', '--param', 'password=wonderland', '--allow', 'credentials'])
+    const r = await npx([
+      'ava',
+      'run',
+      'common:auth:login',
+      '--url',
+      `${site.url}/login`,
+      '--param',
+      'username=alice',
+      '--param',
+      'password=wonderland',
+      '--allow',
+      'credentials',
+    ])
     expect(r.code, r.stdout + r.stderr).toBe(0)
     expect(r.stdout).toContain('passed: common:auth:login')
     expect(r.stdout).not.toContain('wonderland')
     // The site saw the form post and the redirect to the signed-in page.
-    expect(site.hits.map((h) => `${h.method} ${h.path}`)).toEqual(expect.arrayContaining(['POST /login', 'GET /dashboard']))
+    expect(site.hits.map((h) => `${h.method} ${h.path}`)).toEqual(
+      expect.arrayContaining(['POST /login', 'GET /dashboard']),
+    )
   })
 })
 
@@ -99,7 +151,12 @@ describe('a project that installs the tarball', () => {
   let project: string
   beforeAll(async () => {
     project = mkdtempSync(join(tmpdir(), 'ava-project-'))
-    const pkg = { name: 'checks', private: true, type: 'module', devDependencies: { 'ava-assistant': `file:${tarball}` } }
+    const pkg = {
+      name: 'checks',
+      private: true,
+      type: 'module',
+      devDependencies: { 'ava-assistant': `file:${tarball}` },
+    }
     writeFileSync(join(project, 'package.json'), JSON.stringify(pkg, null, 2))
     await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, timeout: 120_000 })
   }, 150_000)
@@ -109,7 +166,14 @@ describe('a project that installs the tarball', () => {
 
   test('ava mcp from the installed package serves the SDK client, and the server imports as a library', async () => {
     const client = new Client({ name: 'tarball-check', version: '1.0.0' })
-    await client.connect(new StdioClientTransport({ command: join(project, 'node_modules/.bin/ava'), args: ['mcp'], cwd: project, env: { PATH: process.env.PATH ?? '', HOME: project, AVA_CHROMIUM: chromiumPath } }))
+    await client.connect(
+      new StdioClientTransport({
+        command: join(project, 'node_modules/.bin/ava'),
+        args: ['mcp'],
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', HOME: project, AVA_CHROMIUM: chromiumPath },
+      }),
+    )
     try {
       const { tools } = await client.listTools()
       expect(tools.map((t) => t.name)).toContain('ava_action_run')
@@ -119,7 +183,15 @@ describe('a project that installs the tarball', () => {
     } finally {
       await client.close()
     }
-    const lib = await exec(process.execPath, ['--input-type=module', '-e', "const m = await import('ava-assistant/mcp'); console.log(Object.keys(m).sort().join(' '))"], { cwd: project })
+    const lib = await exec(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('ava-assistant/mcp'); console.log(Object.keys(m).sort().join(' '))",
+      ],
+      { cwd: project },
+    )
     expect(lib.stdout).toMatch(/chromiumPlace .*createAvaMcpServer/)
   }, 60_000)
 })

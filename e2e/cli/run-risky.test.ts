@@ -37,7 +37,12 @@ function flow(selector: string, text: string): string {
       version: '1.0',
       metadata: { name: `click ${selector}`, created_at: '2026-01-01T00:00:00Z', start_url: `${url}/account` },
       steps: [
-        { step_id: 1, action: 'click', selectors: { primary: { type: 'css', value: `css:${selector}` } }, description: `the ${text} button` },
+        {
+          step_id: 1,
+          action: 'click',
+          selectors: { primary: { type: 'css', value: `css:${selector}` } },
+          description: `the ${text} button`,
+        },
         { step_id: 2, action: 'verify', params: { text } },
       ],
     }),
@@ -47,7 +52,11 @@ function flow(selector: string, text: string): string {
 
 async function ava(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await exec(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: '', HOME: dir }, timeout: 60_000 })
+    const r = await exec(process.execPath, [bin, ...args], {
+      cwd: dir,
+      env: { ...process.env, AVA_CHROMIUM: chromiumPath, AVA_ACTIONS_PATH: '', HOME: dir },
+      timeout: 60_000,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string }
@@ -56,7 +65,10 @@ async function ava(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 beforeAll(async () => {
-  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: bin } })
+  await exec(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+    cwd: root,
+    env: { ...process.env, AVA_CLI_OUTFILE: bin },
+  })
   dir = mkdtempSync(join(tmpdir(), 'ava-cli-risky-'))
   server = createServer((req, res) => {
     if (req.method === 'POST') {
@@ -80,7 +92,9 @@ describe('ava run and risky steps', () => {
     const r = await ava(['run', flow('#delete', 'Account deleted'), '--screenshot', join(dir, 'f.png')])
     expect(r.code, r.stdout + r.stderr).toBe(1)
     expect(hits).not.toContain('/api/delete-account')
-    expect(r.stderr).toMatch(/^ava run: stopped before a risky step \(destructive\): .*Delete account.*run again with --allow destructive \(or --yes\)/m)
+    expect(r.stderr).toMatch(
+      /^ava run: stopped before a risky step \(destructive\): .*Delete account.*run again with --allow destructive \(or --yes\)/m,
+    )
     expect(r.stdout).not.toMatch(/^passed/m)
     // Said once, in plain words: no runtime error's text.
     expect(r.stderr.match(/stopped before a risky step/g)).toHaveLength(1)

@@ -16,7 +16,9 @@ describe('Ant Design Vue login', () => {
   test('fills a-input and a-input-password, submits, verifies the dashboard', async () => {
     const page = await h.open('/antd-login.html')
     okOf(await exec(page, { action_type: 'input', params: { semantic_locator: 'Username', value: 'bob' } }))
-    okOf(await exec(page, { action_type: 'input', params: { semantic_locator: 'Password field', value: 'wonderland' } }))
+    okOf(
+      await exec(page, { action_type: 'input', params: { semantic_locator: 'Password field', value: 'wonderland' } }),
+    )
     expect((await state(page)).form).toEqual({ username: 'bob', password: 'wonderland' })
     okOf(await exec(page, { action_type: 'click', params: { semantic_locator: 'Log in button' } }))
     okOf(await exec(page, { action_type: 'verify', params: { assertion: '"Welcome, bob"' } }))
@@ -38,7 +40,16 @@ describe('Ant Design Vue form widgets', () => {
     okOf(await run(page, { action: 'check', target: { semantic: '女' } }))
     okOf(await run(page, { action: 'click', target: { semantic: '提交' } }))
     const s = await state(page)
-    expect(s.form).toEqual({ name: '小明', status: '禁用', tags: ['前端', '测试'], region: ['浙江', '杭州', '西湖区'], date: '2024-05-01', hobbies: ['旅行'], notify: true, gender: '女' })
+    expect(s.form).toEqual({
+      name: '小明',
+      status: '禁用',
+      tags: ['前端', '测试'],
+      region: ['浙江', '杭州', '西湖区'],
+      date: '2024-05-01',
+      hobbies: ['旅行'],
+      notify: true,
+      gender: '女',
+    })
     expect(s.submitted).toBe(true)
   })
 

@@ -34,7 +34,12 @@ function locate(page: Page, semantic: string, timeoutMs = 2_000, allowText = fal
       const t0 = performance.now()
       const r = await (window as any).__avaExec.locate({ semantic: s }, { timeoutMs: t, allowText: a })
       const ms = performance.now() - t0
-      const mark = r.ok === false ? undefined : (r.el.closest('[data-m]')?.getAttribute('data-m') ?? r.el.querySelector('[data-m]')?.getAttribute('data-m') ?? null)
+      const mark =
+        r.ok === false
+          ? undefined
+          : (r.el.closest('[data-m]')?.getAttribute('data-m') ??
+            r.el.querySelector('[data-m]')?.getAttribute('data-m') ??
+            null)
       return { ok: r.ok !== false, code: r.code, mark, candidates: r.candidates ?? [], why: r.why, ms }
     },
     [semantic, timeoutMs, allowText] as const,
@@ -53,8 +58,10 @@ describe('Element Plus', () => {
   })
 
   test('role-only descriptors find the one field of their kind, in English and Chinese', async () => {
-    for (const say of ['the text field', '文本框', 'a text box']) expect((await locate(page, say)).mark, say).toBe('name')
-    for (const say of ['the date field', '日期', '日期选择框']) expect((await locate(page, say)).mark, say).toBe('birthday')
+    for (const say of ['the text field', '文本框', 'a text box'])
+      expect((await locate(page, say)).mark, say).toBe('name')
+    for (const say of ['the date field', '日期', '日期选择框'])
+      expect((await locate(page, say)).mark, say).toBe('birthday')
     expect((await locate(page, 'the switch')).mark).toBe('notify')
     expect((await locate(page, '开关')).mark).toBe('notify')
   })
@@ -67,7 +74,6 @@ describe('Element Plus', () => {
     const why = (await locate(page, 'the second checkbox')).why ?? ''
     expect(why).toMatch(/number 2 of 3/)
   })
-
 
   test('three checkboxes and no ordinal is ambiguous, with all three as candidates', async () => {
     const r = await locate(page, 'the checkbox')
@@ -85,7 +91,12 @@ describe('Element Plus', () => {
   })
 
   test('the x of the dialog is the el-dialog close button', async () => {
-    for (const say of ['the x of the dialog', '对话框里的关闭按钮', 'close "x" button of the dialog', 'close the dialog']) {
+    for (const say of [
+      'the x of the dialog',
+      '对话框里的关闭按钮',
+      'close "x" button of the dialog',
+      'close the dialog',
+    ]) {
       const r = await locate(page, say)
       expect(r.mark, say).toBe('dialog-close')
     }
@@ -114,7 +125,11 @@ describe('Element Plus', () => {
     // The open dialog covers the form (Element Plus's overlay takes the clicks even when not modal).
     okOf(await run(page, { action: 'click', target: { semantic: 'the x of the dialog' } }))
     // Element Plus closes after its leave transition.
-    await page.waitForFunction(() => !(window as any).__state.dialog && !document.querySelector('.desc-dialog')?.checkVisibility(), undefined, { timeout: 10_000 })
+    await page.waitForFunction(
+      () => !(window as any).__state.dialog && !document.querySelector('.desc-dialog')?.checkVisibility(),
+      undefined,
+      { timeout: 10_000 },
+    )
     const out = okOf(await run(page, { action: 'check', target: { semantic: '第二个复选框' } }))
     expect((await state(page)).hobbies).toEqual(['travel'])
     expect(out.why).toMatch(/number 2 of 3 in reading order/)
@@ -124,7 +139,8 @@ describe('Element Plus', () => {
 describe('Ant Design Vue', () => {
   test('the modal close control by glyph and in Chinese; role-only field and checkbox', async () => {
     const page = await h.open('/descriptors-antd.html')
-    for (const say of ['the x', '关闭按钮', 'the close button of the modal', '×']) expect((await locate(page, say)).mark, say).toBe('modal-close')
+    for (const say of ['the x', '关闭按钮', 'the close button of the modal', '×'])
+      expect((await locate(page, say)).mark, say).toBe('modal-close')
     expect((await locate(page, '输入框')).mark).toBe('email')
     expect((await locate(page, 'the checkbox')).mark).toBe('agree')
     expect((await locate(page, '复选框')).mark).toBe('agree')
@@ -142,9 +158,11 @@ describe('plain pages', () => {
 
   test('a documentation page: a script-made « toggle, the first search result, and candidates past hidden links', async () => {
     const page = await h.open('/descriptors-docs.html')
-    for (const say of ['the « button', 'the collapse sidebar button', '折叠侧边栏']) expect((await locate(page, say)).mark, say).toBe('toggle')
+    for (const say of ['the « button', 'the collapse sidebar button', '折叠侧边栏'])
+      expect((await locate(page, say)).mark, say).toBe('toggle')
     // The page shows "Search Results" too: the first link of the page is not the first result.
-    for (const say of ['the first search result', '第一个搜索结果']) expect((await locate(page, say)).mark, say).toBe('r1')
+    for (const say of ['the first search result', '第一个搜索结果'])
+      expect((await locate(page, say)).mark, say).toBe('r1')
     expect((await locate(page, '搜索结果 getcwdb')).mark).toBe('r2')
     const miss = await locate(page, 'purple elephant', 300)
     expect(miss.ok).toBe(false)

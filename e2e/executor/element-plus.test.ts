@@ -16,12 +16,22 @@ describe('Element Plus login', () => {
   test('types into el-input through v-model, clicks Log in, verifies the dashboard', async () => {
     const page = await h.open('/ep-login.html')
     okOf(await exec(page, { action_type: 'input', params: { semantic_locator: 'username input', value: 'alice' } }))
-    okOf(await exec(page, { action_type: 'input', params: { semantic_locator: 'password input', fallback_selector: 'input[type=password]', value: 'wonderland' } }))
+    okOf(
+      await exec(page, {
+        action_type: 'input',
+        params: { semantic_locator: 'password input', fallback_selector: 'input[type=password]', value: 'wonderland' },
+      }),
+    )
     const s = await state(page)
     expect(s.form).toEqual({ username: 'alice', password: 'wonderland' })
     const click = okOf(await exec(page, { action_type: 'click', params: { semantic_locator: 'Log in button' } }))
     expect(click.rung).toBe('semantic')
-    okOf(await exec(page, { action_type: 'verify', params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' } }))
+    okOf(
+      await exec(page, {
+        action_type: 'verify',
+        params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' },
+      }),
+    )
     expect((await state(page)).user).toBe('alice')
   })
 
@@ -29,7 +39,11 @@ describe('Element Plus login', () => {
     const page = await h.open('/ep-login.html')
     okOf(await exec(page, { action_type: 'click', params: { semantic_locator: 'Log in' } }))
     okOf(await exec(page, { action_type: 'verify', params: { assertion: '"Please enter a username"' } }))
-    const out = await exec(page, { action_type: 'verify', params: { assertion: '"Please enter a username" and "Dashboard"' } }, 500)
+    const out = await exec(
+      page,
+      { action_type: 'verify', params: { assertion: '"Please enter a username" and "Dashboard"' } },
+      500,
+    )
     expect(out.ok).toBe(false)
     expect(out.ok || out.code).toBe('VERIFY_FAILED')
     expect(out.ok || out.message).toContain('"Dashboard"')
@@ -44,7 +58,9 @@ describe('Element Plus form widgets', () => {
     const status = okOf(await run(page, { action: 'select', target: { semantic: '状态 下拉框' }, value: '禁用' }))
     expect(status.changes!.value).toBe('禁用')
     okOf(await run(page, { action: 'select', target: { semantic: '标签' }, value: ['前端', '测试'] }))
-    const region = okOf(await run(page, { action: 'select', target: { semantic: '地区' }, value: '浙江 / 杭州 / 西湖区' }))
+    const region = okOf(
+      await run(page, { action: 'select', target: { semantic: '地区' }, value: '浙江 / 杭州 / 西湖区' }),
+    )
     expect(region.changes!.value).toContain('西湖区')
     const date = okOf(await run(page, { action: 'select', target: { semantic: '日期' }, value: '2024-05-01' }))
     // What the panel says of each, in the UI language (issue 17 §4): the component's words quoted as data.
@@ -55,7 +71,16 @@ describe('Element Plus form widgets', () => {
     okOf(await run(page, { action: 'check', target: { semantic: '启用通知 开关' } }))
     okOf(await run(page, { action: 'check', target: { semantic: '女' } }))
     let s = await state(page)
-    expect(s.form).toEqual({ name: '小明', status: '禁用', tags: ['前端', '测试'], region: ['浙江', '杭州', '西湖区'], date: '2024-05-01', hobbies: ['旅行'], notify: true, gender: '女' })
+    expect(s.form).toEqual({
+      name: '小明',
+      status: '禁用',
+      tags: ['前端', '测试'],
+      region: ['浙江', '杭州', '西湖区'],
+      date: '2024-05-01',
+      hobbies: ['旅行'],
+      notify: true,
+      gender: '女',
+    })
     okOf(await run(page, { action: 'uncheck', target: { semantic: '启用通知' } }))
     const again = okOf(await run(page, { action: 'uncheck', target: { semantic: '启用通知' } }))
     expect(again.detail).toMatch(/already unchecked/)
@@ -102,7 +127,12 @@ describe('Element Plus table', () => {
     let s = await state(page)
     expect(s.dialogOpen).toBe(false)
     expect(s.rows[2].name).toBe('王小五')
-    okOf(await run(page, { action: 'click', target: { selectors: ['role:listitem[name="page 2" i]', 'css:.el-pager li:nth-child(2)'] } }))
+    okOf(
+      await run(page, {
+        action: 'click',
+        target: { selectors: ['role:listitem[name="page 2" i]', 'css:.el-pager li:nth-child(2)'] },
+      }),
+    )
     s = await state(page)
     expect(s.page).toBe(2)
   })

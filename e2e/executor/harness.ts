@@ -43,7 +43,9 @@ export async function startHarness(): Promise<Harness> {
 }
 
 /** A DomCommand as a test writes it: selectors as text, parsed in core as the channel does. */
-export type TestCommand = Omit<DomCommand, 'target'> & { target?: { targetId?: string; selectors?: string[]; semantic?: string } }
+export type TestCommand = Omit<DomCommand, 'target'> & {
+  target?: { targetId?: string; selectors?: string[]; semantic?: string }
+}
 
 /** Runs one DomCommand in the page. */
 export function run(page: Page, cmd: TestCommand, timeoutMs = 5_000): Promise<ExecOutcome> {
@@ -53,9 +55,16 @@ export function run(page: Page, cmd: TestCommand, timeoutMs = 5_000): Promise<Ex
 }
 
 /** Runs one instruction (seed 001 §2.2) in the page, as the background sends it. */
-export function exec(page: Page, instruction: { action_type: Instruction['action_type']; params: Instruction['params']; description?: string }, timeoutMs = 5_000): Promise<ExecOutcome> {
+export function exec(
+  page: Page,
+  instruction: { action_type: Instruction['action_type']; params: Instruction['params']; description?: string },
+  timeoutMs = 5_000,
+): Promise<ExecOutcome> {
   const arg: [unknown, number] = [instruction, timeoutMs]
-  return page.evaluate(([i, t]) => (window as any).__avaExec.executeInstruction({ step_id: 1, ...(i as object) }, { timeoutMs: t }), arg)
+  return page.evaluate(
+    ([i, t]) => (window as any).__avaExec.executeInstruction({ step_id: 1, ...(i as object) }, { timeoutMs: t }),
+    arg,
+  )
 }
 
 /** The page's own state, as plain data. */

@@ -8,7 +8,16 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchBrowser } from '../support/browser'
 import { startFixtureServer, type FixtureServer } from './server'
-import { corpusErrors, countExpectations, langOf, loadCorpus, openCorpusPage, prepareCorpusTab, pythonDocsDir, servePages } from '../../bench/lib/locate-corpus'
+import {
+  corpusErrors,
+  countExpectations,
+  langOf,
+  loadCorpus,
+  openCorpusPage,
+  prepareCorpusTab,
+  pythonDocsDir,
+  servePages,
+} from '../../bench/lib/locate-corpus'
 
 const corpus = loadCorpus()
 const cases = corpus.flatMap((p) => p.cases)
@@ -33,7 +42,19 @@ describe('locate corpus', () => {
   test('has at least 400 cases from the component libraries, the form libraries and the docs, half (±10 %) in Chinese', () => {
     expect(cases.length).toBeGreaterThanOrEqual(400)
     expect(new Set(corpus.map((p) => p.source))).toEqual(
-      new Set(['element-plus', 'ant-design-vue', 'bootstrap', 'naive-ui', 'python-docs', 'select2', 'mui', 'react-hook-form', 'quill', 'rtl', 'icons']),
+      new Set([
+        'element-plus',
+        'ant-design-vue',
+        'bootstrap',
+        'naive-ui',
+        'python-docs',
+        'select2',
+        'mui',
+        'react-hook-form',
+        'quill',
+        'rtl',
+        'icons',
+      ]),
     )
     const zh = cases.filter((c) => langOf(c) === 'zh').length / cases.length
     expect(zh).toBeGreaterThanOrEqual(0.4)

@@ -37,13 +37,19 @@ const kHtml = `
 
 beforeAll(async () => {
   h = await startHarness()
-  h.server.page('/locators.html', `<!doctype html><html><body>${kHtml}<script>window.__state = {}</script></body></html>`)
+  h.server.page(
+    '/locators.html',
+    `<!doctype html><html><body>${kHtml}<script>window.__state = {}</script></body></html>`,
+  )
   page = await h.open('/locators.html')
 })
 afterAll(() => h?.close())
 
 function marks(selector: string): Promise<string[]> {
-  return page.evaluate((s) => (window as any).__avaExec.locators.queryAll(s).map((e: Element) => e.getAttribute('data-m')), selector)
+  return page.evaluate(
+    (s) => (window as any).__avaExec.locators.queryAll(s).map((e: Element) => e.getAttribute('data-m')),
+    selector,
+  )
 }
 
 function syntaxError(selector: string): Promise<string> {
@@ -62,8 +68,12 @@ describe('css', () => {
     expect(await marks('css:button')).toEqual(['b1', 'b2', 'x1', 'd1', 'sb1'])
     expect(await marks('p')).toEqual(['p1', 'p2', 'sp'])
     // The core grammar refuses what it can read as wrong; the browser's CSS parser the rest.
-    expect(await syntaxError('css:button[')).toMatch(/SelectorSyntaxError: Invalid selector "css:button\[": missing "\]"/)
-    expect(await syntaxError('css:button!')).toMatch(/SelectorSyntaxError: Invalid selector "css:button!": "button!" is not a valid CSS selector/)
+    expect(await syntaxError('css:button[')).toMatch(
+      /SelectorSyntaxError: Invalid selector "css:button\[": missing "\]"/,
+    )
+    expect(await syntaxError('css:button!')).toMatch(
+      /SelectorSyntaxError: Invalid selector "css:button!": "button!" is not a valid CSS selector/,
+    )
   })
 })
 
@@ -144,12 +154,19 @@ describe('semantic index', () => {
       await p.evaluate(() => {
         const x = (window as any).__avaExec
         document.querySelector('[data-m=k1]')!.textContent = 'Restore'
-        return [x.semanticMatch('Archive button').best?.getAttribute('data-m') ?? null, x.semanticMatch('Restore button').best?.getAttribute('data-m') ?? null]
+        return [
+          x.semanticMatch('Archive button').best?.getAttribute('data-m') ?? null,
+          x.semanticMatch('Restore button').best?.getAttribute('data-m') ?? null,
+        ]
       }),
     ).toEqual([null, 'k1'])
     await p.evaluate(() => document.querySelector('[data-m=k1]')!.setAttribute('aria-label', 'Unarchive'))
     expect(await best(p, 'Unarchive button')).toBe('k1')
-    await p.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<label>Discount code <input data-m="k3"></label>'))
+    await p.evaluate(() =>
+      document
+        .querySelector('main')!
+        .insertAdjacentHTML('beforeend', '<label>Discount code <input data-m="k3"></label>'),
+    )
     expect(await best(p, 'discount code input')).toBe('k3')
     await p.evaluate(() => document.querySelector('[data-m=k1]')!.remove())
     expect(await best(p, 'Unarchive button')).toBeNull()

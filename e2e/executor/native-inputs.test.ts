@@ -28,7 +28,9 @@ describe('native inputs', () => {
     okOf(await run(page, { action: 'type', target: { semantic: 'Sprint week' }, value: 'week 39, 2018' }))
     okOf(await run(page, { action: 'fill', target: { semantic: 'Quantity' }, value: '１２,345' }))
     okOf(await run(page, { action: 'fill', target: { semantic: 'Volume' }, value: '75' }))
-    const colour = okOf(await run(page, { action: 'fill', target: { semantic: 'Theme colour' }, value: 'rebeccapurple' }))
+    const colour = okOf(
+      await run(page, { action: 'fill', target: { semantic: 'Theme colour' }, value: 'rebeccapurple' }),
+    )
     expect(colour.detail).toBe('Typed "rebeccapurple" into "Theme colour" (as #663399)')
     const s = await state(page)
     expect(s.values).toEqual({
@@ -66,9 +68,15 @@ describe('native inputs', () => {
     expect(offStep.ok || offStep.message).toContain('33 is not a multiple of the step 5 from 0')
     // Seconds in a field that steps by whole minutes: refused by the browser, put back, said so.
     const seconds = await run(page, { action: 'fill', target: { semantic: 'Meeting time' }, value: '14:20:05' })
-    expect(seconds.ok || seconds.message).toBe('Set "Meeting time" to 14:20:05 but the field allows only whole minutes.')
+    expect(seconds.ok || seconds.message).toBe(
+      'Set "Meeting time" to 14:20:05 but the field allows only whole minutes.',
+    )
     const odd = await run(page, { action: 'fill', target: { semantic: 'Even number' }, value: '7' })
-    expect(odd.ok || [odd.code, odd.reason, odd.message]).toEqual(['NOT_ACTIONABLE', 'value-rejected', 'Set "Even number" to 7 but the page kept "".'])
+    expect(odd.ok || [odd.code, odd.reason, odd.message]).toEqual([
+      'NOT_ACTIONABLE',
+      'value-rejected',
+      'Set "Even number" to 7 but the page kept "".',
+    ])
     const vague = await run(page, { action: 'fill', target: { semantic: 'Birthday' }, value: 'next thursday' })
     expect(vague.ok || [vague.code, vague.message, vague.suggestion]).toEqual([
       'INVALID',
@@ -81,19 +89,47 @@ describe('native inputs', () => {
 
   test('upload puts files into a file input, and into the hidden one of el-upload', async () => {
     const page = await h.open('/native-inputs.html')
-    okOf(await run(page, { action: 'upload', target: { semantic: 'Attachment' }, files: [{ name: 'notes.txt', mimeType: 'text/plain', base64: b64('hello') }] }))
+    okOf(
+      await run(page, {
+        action: 'upload',
+        target: { semantic: 'Attachment' },
+        files: [{ name: 'notes.txt', mimeType: 'text/plain', base64: b64('hello') }],
+      }),
+    )
     expect((await state(page)).files).toEqual(['notes.txt'])
-    const wrongKind = await run(page, { action: 'upload', target: { semantic: 'Attachment' }, files: [{ name: 'photo.png', mimeType: 'image/png', base64: b64('x') }] })
+    const wrongKind = await run(page, {
+      action: 'upload',
+      target: { semantic: 'Attachment' },
+      files: [{ name: 'photo.png', mimeType: 'image/png', base64: b64('x') }],
+    })
     expect(wrongKind.ok || wrongKind.message).toBe('"Attachment" accepts .txt,.csv, not "photo.png".')
-    const styled = okOf(await run(page, { action: 'upload', target: { semantic: 'Click to upload' }, files: [{ name: 'report.pdf', mimeType: 'application/pdf', base64: b64('%PDF-1.4') }] }))
+    const styled = okOf(
+      await run(page, {
+        action: 'upload',
+        target: { semantic: 'Click to upload' },
+        files: [{ name: 'report.pdf', mimeType: 'application/pdf', base64: b64('%PDF-1.4') }],
+      }),
+    )
     expect(styled.detail).toMatch(/^Uploaded "report.pdf" to /)
     expect((await state(page)).epFiles).toEqual(['report.pdf'])
     // The hidden input itself, named by a selector, takes files too.
-    okOf(await run(page, { action: 'upload', target: { selectors: ['css:.el-upload__input'] }, files: [{ name: 'b.csv', mimeType: 'text/csv', base64: b64('a,b') }] }))
+    okOf(
+      await run(page, {
+        action: 'upload',
+        target: { selectors: ['css:.el-upload__input'] },
+        files: [{ name: 'b.csv', mimeType: 'text/csv', base64: b64('a,b') }],
+      }),
+    )
     expect((await state(page)).epFiles).toEqual(['report.pdf', 'b.csv'])
     // The model names the file; without its bytes the step says what is missing.
-    const noBytes = await exec(page, { action_type: 'upload', params: { semantic_locator: 'Attachment', value: 'cv.pdf' } })
-    expect(noBytes.ok || [noBytes.code, noBytes.message]).toEqual(['INVALID', 'upload needs the file itself ("cv.pdf"): attach it in the panel, or give the pack step a file.'])
+    const noBytes = await exec(page, {
+      action_type: 'upload',
+      params: { semantic_locator: 'Attachment', value: 'cv.pdf' },
+    })
+    expect(noBytes.ok || [noBytes.code, noBytes.message]).toEqual([
+      'INVALID',
+      'upload needs the file itself ("cv.pdf"): attach it in the panel, or give the pack step a file.',
+    ])
   })
 
   test('contenteditable: the text replaces what was there and the page hears it', async () => {
@@ -131,10 +167,14 @@ window.__state = { get text() { return q.getText() } }
 </script></body></html>`,
     )
     const page = await h.open('/quill.html')
-    okOf(await run(page, { action: 'fill', target: { selectors: ['css:#editor .ql-editor'] }, value: 'Hello from Ava' }))
+    okOf(
+      await run(page, { action: 'fill', target: { selectors: ['css:#editor .ql-editor'] }, value: 'Hello from Ava' }),
+    )
     // Quill's model, not only its DOM: getText() ends with the newline Quill always keeps.
     expect((await state(page)).text).toBe('Hello from Ava\n')
-    okOf(await run(page, { action: 'type', target: { selectors: ['css:#editor .ql-editor'] }, value: 'Typed in Quill' }))
+    okOf(
+      await run(page, { action: 'type', target: { selectors: ['css:#editor .ql-editor'] }, value: 'Typed in Quill' }),
+    )
     expect((await state(page)).text).toBe('Typed in Quill\n')
   })
 
@@ -155,7 +195,10 @@ window.__state = { get text() { return view.state.doc.textContent } }`,
       write: false,
       logLevel: 'silent',
     })
-    h.server.page('/prosemirror.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><div id="pm"></div><script>${editor.outputFiles[0].text}</script></body></html>`)
+    h.server.page(
+      '/prosemirror.html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><div id="pm"></div><script>${editor.outputFiles[0].text}</script></body></html>`,
+    )
     const page = await h.open('/prosemirror.html')
     okOf(await run(page, { action: 'fill', target: { semantic: 'Comment body' }, value: 'Hello ProseMirror' }))
     expect((await state(page)).text).toBe('Hello ProseMirror')

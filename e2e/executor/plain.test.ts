@@ -17,23 +17,45 @@ describe('plain HTML', () => {
     const page = await h.open('/plain.html')
     okOf(await exec(page, { action_type: 'input', params: { semantic_locator: 'user name input', value: 'bob' } }))
     okOf(await run(page, { action: 'type', target: { semantic: 'Email' }, value: 'b@x.io' }))
-    okOf(await run(page, { action: 'fill', target: { selectors: ['css:#missing', 'role:textbox[name="Comment"]'] }, value: 'hi' }))
+    okOf(
+      await run(page, {
+        action: 'fill',
+        target: { selectors: ['css:#missing', 'role:textbox[name="Comment"]'] },
+        value: 'hi',
+      }),
+    )
     okOf(await exec(page, { action_type: 'select', params: { semantic_locator: 'Country dropdown', value: 'Japan' } }))
     okOf(await run(page, { action: 'select', target: { semantic: 'Languages' }, value: ['English', 'de'] }))
     okOf(await run(page, { action: 'check', target: { semantic: 'Subscribe to news checkbox' } }))
     okOf(await run(page, { action: 'check', target: { semantic: 'Pro' } }))
     okOf(await run(page, { action: 'fill', target: { semantic: 'Notes' }, value: 'memo' }))
     const s = await state(page)
-    expect(s).toMatchObject({ user: 'bob', email: 'b@x.io', comment: 'hi', country: 'jp', langs: ['en', 'de'], subscribe: true, plan: 'pro', notes: 'memo' })
+    expect(s).toMatchObject({
+      user: 'bob',
+      email: 'b@x.io',
+      comment: 'hi',
+      country: 'jp',
+      langs: ['en', 'de'],
+      subscribe: true,
+      plan: 'pro',
+      notes: 'memo',
+    })
     // `type` sends one key press per character.
     expect(s.keys).toEqual(['b', '@', 'x', '.', 'i', 'o'])
   })
 
   test('the ladder records its rung: selector fallbacks in order, then the description', async () => {
     const page = await h.open('/plain.html')
-    const bySelector = okOf(await run(page, { action: 'click', target: { selectors: ['css:#nope', 'text:"Save"'], semantic: 'Save' } }))
+    const bySelector = okOf(
+      await run(page, { action: 'click', target: { selectors: ['css:#nope', 'text:"Save"'], semantic: 'Save' } }),
+    )
     expect(bySelector.rung).toBe('selector')
-    const bySemantic = okOf(await exec(page, { action_type: 'click', params: { fallback_selector: '#wrong-guess', semantic_locator: 'Save button' } }))
+    const bySemantic = okOf(
+      await exec(page, {
+        action_type: 'click',
+        params: { fallback_selector: '#wrong-guess', semantic_locator: 'Save button' },
+      }),
+    )
     expect(bySemantic.rung).toBe('semantic')
     expect((await state(page)).saved).toBe(2)
   })
@@ -106,7 +128,11 @@ describe('plain HTML', () => {
     okOf(await run(page, { action: 'wait', target: { selectors: ['.modal-mask.on'] }, state: 'detached' }))
     okOf(await run(page, { action: 'wait', url: '*plain.html' }))
     okOf(await run(page, { action: 'wait' }))
-    const miss = await exec(page, { action_type: 'verify', params: { assertion: 'shows "Products" and "Nowhere"' } }, 200)
+    const miss = await exec(
+      page,
+      { action_type: 'verify', params: { assertion: 'shows "Products" and "Nowhere"' } },
+      200,
+    )
     expect(miss.ok || miss.message).toBe('Not on the page: "Nowhere" (found "Products").')
     const late = await exec(page, { action_type: 'wait', params: { selector: '#never' } }, 200)
     expect(late.ok || late.code).toBe('TIMEOUT')
@@ -139,7 +165,10 @@ describe('controlled inputs', () => {
     okOf(await run(page, { action: 'fill', target: { semantic: 'Search box' }, value: 'abc' }))
     okOf(await run(page, { action: 'press', key: 'Enter' }))
     const s = await state(page)
-    expect(s).toEqual({ react: { name: 'Ann' }, vue: { name: 'Bo', bio: 'x\ny', digits: '12', search: 'abc', searched: 'abc' } })
+    expect(s).toEqual({
+      react: { name: 'Ann' },
+      vue: { name: 'Bo', bio: 'x\ny', digits: '12', search: 'abc', searched: 'abc' },
+    })
     // The bug this guards against: writing `el.value` directly is undone by React's tracker.
     const naive = await page.evaluate(() => {
       const el = document.querySelector<HTMLInputElement>('#react-name')!

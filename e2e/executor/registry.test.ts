@@ -31,7 +31,12 @@ function runAction(page: Page, action: string, params: Record<string, unknown>):
       const loaded = registry.load([{ source: 'builtin', files }])
       if (loaded.issues.some((i: any) => i.severity === 'error')) throw new Error(JSON.stringify(loaded.issues))
       const cache = new x.SelectorCache()
-      const engine = x.createEngine({ registry, port: x.createPagePort({ cache }), selectorCache: cache, stepTimeoutMs: 8_000 })
+      const engine = x.createEngine({
+        registry,
+        port: x.createPagePort({ cache }),
+        selectorCache: cache,
+        stepTimeoutMs: 8_000,
+      })
       return engine.run(name, args)
     },
     [packs, action, params] as const,
@@ -65,7 +70,10 @@ describe('elementplus pack', () => {
     const page = await h.open('/ep-form.html')
     const r = succeeded(await runAction(page, 'elementplus:select:choose', { label: '状态', option: '待审核' }))
     // The version the page's own global reports: the one installed from npm.
-    expect(r.version).toBe(JSON.parse(readFileSync(resolve(import.meta.dirname, '../../node_modules/element-plus/package.json'), 'utf8')).version)
+    expect(r.version).toBe(
+      JSON.parse(readFileSync(resolve(import.meta.dirname, '../../node_modules/element-plus/package.json'), 'utf8'))
+        .version,
+    )
     expect(r.data!.selected).toBe('待审核')
     expect(r.trace[0].selectors!.selector).toContain('el-select__wrapper')
     succeeded(await runAction(page, 'elementplus:date-picker:set', { label: '日期', value: '2024-06-30' }))

@@ -26,7 +26,11 @@ describe('hover-revealed controls', () => {
     expect(out.forced).toBeFalsy()
     expect((await state(page)).acts).toEqual(['delete:Bob'])
     // The emulated hover is gone again: nothing of Ava's stays in the page.
-    expect(await page.evaluate(() => document.querySelectorAll('[data-ava-hover]').length + document.adoptedStyleSheets.length)).toBe(0)
+    expect(
+      await page.evaluate(
+        () => document.querySelectorAll('[data-ava-hover]').length + document.adoptedStyleSheets.length,
+      ),
+    ).toBe(0)
   })
 
   test('a hidden action in every row is AMBIGUOUS, never the first row', async () => {
@@ -39,7 +43,9 @@ describe('hover-revealed controls', () => {
 
   test('a row action found by selector is hovered into view, not forced', async () => {
     const page = await h.open('/reveal.html')
-    const out = okOf(await run(page, { action: 'click', target: { selectors: ['css:tr:nth-child(3) button:first-child'] } }))
+    const out = okOf(
+      await run(page, { action: 'click', target: { selectors: ['css:tr:nth-child(3) button:first-child'] } }),
+    )
     expect(out.forced).toBeFalsy()
     expect((await state(page)).acts).toEqual(['edit:Carol'])
   })
@@ -56,7 +62,9 @@ describe('hover-revealed controls', () => {
     okOf(await exec(page, { action_type: 'click', params: { semantic_locator: '打印' } }, kRevealMs))
     expect((await state(page)).command).toBe('print')
     await page.mouse.move(600, 700)
-    await page.waitForFunction(() => [...document.querySelectorAll('.el-dropdown-menu')].every((m) => !(m as HTMLElement).offsetParent))
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.el-dropdown-menu')].every((m) => !(m as HTMLElement).offsetParent),
+    )
     okOf(await exec(page, { action_type: 'click', params: { semantic_locator: '更多操作菜单里的导出' } }, kRevealMs))
     expect((await state(page)).command).toBe('export')
   })
@@ -64,7 +72,13 @@ describe('hover-revealed controls', () => {
   test('Ant Design Vue a-dropdown on hover: the menu is rendered only once its trigger is hovered', async () => {
     const page = await h.open('/reveal-antd.html')
     expect(await page.evaluate(() => document.querySelector('.ant-dropdown'))).toBeNull()
-    okOf(await exec(page, { action_type: 'click', params: { semantic_locator: 'the Export item in the More menu' } }, kRevealMs))
+    okOf(
+      await exec(
+        page,
+        { action_type: 'click', params: { semantic_locator: 'the Export item in the More menu' } },
+        kRevealMs,
+      ),
+    )
     expect((await state(page)).command).toBe('export')
   })
 })
@@ -72,7 +86,13 @@ describe('hover-revealed controls', () => {
 describe('closed collapsibles', () => {
   test('a switch inside a closed <details> named by the instruction', async () => {
     const page = await h.open('/reveal.html')
-    okOf(await run(page, { action: 'check', target: { semantic: 'Dark mode switch in the Advanced settings section' } }, kRevealMs))
+    okOf(
+      await run(
+        page,
+        { action: 'check', target: { semantic: 'Dark mode switch in the Advanced settings section' } },
+        kRevealMs,
+      ),
+    )
     expect((await state(page)).dark).toBe(true)
     expect(await page.evaluate(() => (document.getElementById('adv') as HTMLDetailsElement).open)).toBe(true)
   })
@@ -87,7 +107,9 @@ describe('closed collapsibles', () => {
 
   test('Ant Design Vue a-collapse: a panel whose content is rendered only when opened', async () => {
     const page = await h.open('/reveal-antd.html')
-    okOf(await run(page, { action: 'check', target: { semantic: 'Use cache switch in the Advanced panel' } }, kRevealMs))
+    okOf(
+      await run(page, { action: 'check', target: { semantic: 'Use cache switch in the Advanced panel' } }, kRevealMs),
+    )
     expect((await state(page)).cache).toBe(true)
   })
 })

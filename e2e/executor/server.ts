@@ -39,10 +39,19 @@ const kVendor: Record<string, string> = {
   'bootstrap-datepicker.js': 'bootstrap-datepicker/dist/js/bootstrap-datepicker.min.js',
   'bootstrap-datepicker.css': 'bootstrap-datepicker/dist/css/bootstrap-datepicker3.min.css',
   // Ant Design Vue's UMD build reads these dayjs plugins from globals (dayjs_plugin_*).
-  ...Object.fromEntries(['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map((p) => [`dayjs-${p}.js`, `dayjs/plugin/${p}.js`])),
+  ...Object.fromEntries(
+    ['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map(
+      (p) => [`dayjs-${p}.js`, `dayjs/plugin/${p}.js`],
+    ),
+  ),
 }
 
-const kTypes: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.yaml': 'text/yaml' }
+const kTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.yaml': 'text/yaml',
+}
 
 export interface FixtureServer {
   origin: string
@@ -89,6 +98,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
   // Vendor files are large and never change during a run: let the browser keep them.
-  res.writeHead(status, { 'content-type': type, 'cache-control': type === kTypes['.html'] ? 'no-store' : 'max-age=3600' })
+  res.writeHead(status, {
+    'content-type': type,
+    'cache-control': type === kTypes['.html'] ? 'no-store' : 'max-age=3600',
+  })
   res.end(body)
 }

@@ -31,13 +31,20 @@ async function open(path: string): Promise<{ page: Page; panel: Frame }> {
 
 async function replay(panel: Frame): Promise<{ success: boolean; failed: string; details: string[] }> {
   await panel.waitForSelector('[data-test=flow-select]')
-  const id = await panel.locator('[data-test=flow-select] option', { hasText: 'Save and check' }).first().getAttribute('value')
+  const id = await panel
+    .locator('[data-test=flow-select] option', { hasText: 'Save and check' })
+    .first()
+    .getAttribute('value')
   await panel.selectOption('[data-test=flow-select]', id!)
   await panel.click('[data-test=flow-replay]')
   const result = panel.locator('[data-test=flow-result]')
   await result.waitFor({ timeout: 30_000 })
   const failed = (await result.locator('[data-test=flow-step].failed').allTextContents()).join('\n')
-  return { success: (await result.getAttribute('data-success')) === 'true', failed, details: await result.locator('[data-test=flow-step-detail]').allTextContents() }
+  return {
+    success: (await result.getAttribute('data-success')) === 'true',
+    failed,
+    details: await result.locator('[data-test=flow-step-detail]').allTextContents(),
+  }
 }
 
 describe('check this, from the panel', () => {
@@ -76,14 +83,19 @@ describe('check this, from the panel', () => {
 
     const broken = await open('/plain.html')
     await broken.page.evaluate(() => {
-      document.getElementById('save')!.onclick = () => void (document.getElementById('status')!.textContent = 'Error: not saved')
+      document.getElementById('save')!.onclick = () =>
+        void (document.getElementById('status')!.textContent = 'Error: not saved')
     })
     const bad = await replay(broken.panel)
     expect(bad.success).toBe(false)
     // The person reads the code's sentence from the locale table; the page's English is behind Details.
-    const sentence = await broken.panel.locator('[data-test=flow-step].failed [data-test=flow-step-failure]').evaluate((el) => el.firstChild?.textContent?.trim())
+    const sentence = await broken.panel
+      .locator('[data-test=flow-step].failed [data-test=flow-step-failure]')
+      .evaluate((el) => el.firstChild?.textContent?.trim())
     expect(sentence).toBe('Step 3 failed: the page does not show what was expected.')
-    expect(bad.failed).toContain('VERIFY_FAILED: Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".')
+    expect(bad.failed).toContain(
+      'VERIFY_FAILED: Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".',
+    )
     await broken.page.close()
   })
 

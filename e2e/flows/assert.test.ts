@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Page } from 'playwright-core'
-import { parseFlow, replayFlow, validateFlow, type FlowPort, type FlowSelectors, type FlowStep, type StepOutcome } from '../../src/core/flows'
+import {
+  parseFlow,
+  replayFlow,
+  validateFlow,
+  type FlowPort,
+  type FlowSelectors,
+  type FlowStep,
+  type StepOutcome,
+} from '../../src/core/flows'
 import { centre, startFlowHarness, startRecorder, state, stopRecorder, type FlowHarness } from './harness'
 import { injectFlows } from './bundle'
 
@@ -11,15 +19,26 @@ import { injectFlows } from './bundle'
 let h: FlowHarness
 beforeAll(async () => {
   h = await startFlowHarness()
-  const shell = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
-  h.server.page('/assert-orders.html', shell('Orders', '<h1>Orders</h1><a href="/assert-order-742.html">Order 742</a> <a href="/assert-order-742.html" target="_blank" id="receipt">Receipt</a>'))
-  h.server.page('/assert-order-742.html', shell('Order 742', '<h1>Order #742</h1><p>Status: <b id="status">Shipped</b></p>'))
+  const shell = (title: string, body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
+  h.server.page(
+    '/assert-orders.html',
+    shell(
+      'Orders',
+      '<h1>Orders</h1><a href="/assert-order-742.html">Order 742</a> <a href="/assert-order-742.html" target="_blank" id="receipt">Receipt</a>',
+    ),
+  )
+  h.server.page(
+    '/assert-order-742.html',
+    shell('Order 742', '<h1>Order #742</h1><p>Status: <b id="status">Shipped</b></p>'),
+  )
 })
 afterAll(() => h.close())
 
 const css = (value: string): FlowSelectors => ({ primary: { type: 'css', value: `css:${value}` }, fallback: [] })
 const meta = { name: 'checks', created_at: '2026-01-01T00:00:00.000Z', source: 'manual' as const }
-const flow = (steps: Omit<FlowStep, 'step_id'>[], variables = {}) => parseFlow({ version: '1.0', metadata: meta, variables, steps: steps.map((s, i) => ({ step_id: i + 1, ...s })) })
+const flow = (steps: Omit<FlowStep, 'step_id'>[], variables = {}) =>
+  parseFlow({ version: '1.0', metadata: meta, variables, steps: steps.map((s, i) => ({ step_id: i + 1, ...s })) })
 
 /**
  * A FlowPort on a whole browser context, as the extension's and `ava run`'s are: a step whose
@@ -34,12 +53,16 @@ function contextPort(first: Page): FlowPort & { page(): Page } {
       for (let attempt = 0; ; attempt++) {
         try {
           await injectFlows(page)
-          return (await page.evaluate(([s, o]) => (window as any).__avaFlows.runFlowStep(s, o) as Promise<StepOutcome>, [step, opts] as const)) as StepOutcome
+          return (await page.evaluate(
+            ([s, o]) => (window as any).__avaFlows.runFlowStep(s, o) as Promise<StepOutcome>,
+            [step, opts] as const,
+          )) as StepOutcome
         } catch (e) {
           if (!/Execution context was destroyed|navigat/i.test(String(e)) || attempt > 2) throw e
           await page.waitForLoadState('load')
           // As the senders do (mayNavigate): a step that navigates did its job; any other goes to the new page.
-          if (['click', 'dblclick', 'press', 'go_back'].includes(step.action)) return { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' }
+          if (['click', 'dblclick', 'press', 'go_back'].includes(step.action))
+            return { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' }
         }
       }
     },
@@ -47,9 +70,15 @@ function contextPort(first: Page): FlowPort & { page(): Page } {
     url: async () => page.url(),
     async switchTab(to) {
       // A tab a click opened may reach the context a moment after the click's answer.
-      if (to.index === undefined && to.url === undefined && page.context().pages().length === 1) await page.context().waitForEvent('page', { timeout: 10_000 })
+      if (to.index === undefined && to.url === undefined && page.context().pages().length === 1)
+        await page.context().waitForEvent('page', { timeout: 10_000 })
       const pages = page.context().pages()
-      const next = to.index !== undefined ? pages[to.index] : to.url !== undefined ? pages.find((p) => p.url().includes(to.url!.replaceAll('*', ''))) : pages[pages.length - 1]
+      const next =
+        to.index !== undefined
+          ? pages[to.index]
+          : to.url !== undefined
+            ? pages.find((p) => p.url().includes(to.url!.replaceAll('*', '')))
+            : pages[pages.length - 1]
       if (!next) throw new Error('no such tab')
       page = next
       await page.waitForLoadState('load')
@@ -89,7 +118,10 @@ describe('checks that hold', () => {
 
   test('a check that is false at first holds once the page shows it (the late button of the fresh page)', async () => {
     const page = await h.open('/plain.html')
-    const r = await replayFlow(flow([{ action: 'verify', params: { text: 'Late button' } }]), { port: contextPort(page), navigateToStart: false })
+    const r = await replayFlow(flow([{ action: 'verify', params: { text: 'Late button' } }]), {
+      port: contextPort(page),
+      navigateToStart: false,
+    })
     expect(r.error).toBeUndefined()
   })
 })
@@ -98,15 +130,40 @@ describe('checks that fail', () => {
   test('the replay fails with VERIFY_FAILED, naming what was expected and what is there', async () => {
     const page = await h.open('/plain.html')
     const cases: [Omit<FlowStep, 'step_id'>, string][] = [
-      [{ action: 'verify', params: { value: 'bob' }, selectors: css('#user') }, 'Check failed: expected "User name" to have the value "bob", but it is "alice".'],
-      [{ action: 'verify', params: { state: 'checked' }, selectors: css('#subscribe') }, 'Check failed: expected "Subscribe to news" to be checked, but it is unchecked.'],
-      [{ action: 'verify', params: { state: 'enabled' }, selectors: css('#locked') }, 'Check failed: expected "Locked" to be enabled, but it is disabled.'],
-      [{ action: 'verify', params: { count: 3 }, selectors: css('#items li') }, 'Check failed: expected 3 visible element(s) matching css:#items li, but there are 2.'],
-      [{ action: 'verify', params: { url: '*/dashboard' } }, `Check failed: expected the address to match "*/dashboard", but it is "${h.server.url('/plain.html')}".`],
-      [{ action: 'verify', params: { state: 'visible' }, selectors: css('#no-such-thing') }, 'Check failed: expected css:#no-such-thing to be visible, but no element matches the selectors.'],
+      [
+        { action: 'verify', params: { value: 'bob' }, selectors: css('#user') },
+        'Check failed: expected "User name" to have the value "bob", but it is "alice".',
+      ],
+      [
+        { action: 'verify', params: { state: 'checked' }, selectors: css('#subscribe') },
+        'Check failed: expected "Subscribe to news" to be checked, but it is unchecked.',
+      ],
+      [
+        { action: 'verify', params: { state: 'enabled' }, selectors: css('#locked') },
+        'Check failed: expected "Locked" to be enabled, but it is disabled.',
+      ],
+      [
+        { action: 'verify', params: { count: 3 }, selectors: css('#items li') },
+        'Check failed: expected 3 visible element(s) matching css:#items li, but there are 2.',
+      ],
+      [
+        { action: 'verify', params: { url: '*/dashboard' } },
+        `Check failed: expected the address to match "*/dashboard", but it is "${h.server.url('/plain.html')}".`,
+      ],
+      [
+        { action: 'verify', params: { state: 'visible' }, selectors: css('#no-such-thing') },
+        'Check failed: expected css:#no-such-thing to be visible, but no element matches the selectors.',
+      ],
     ]
     for (const [check, message] of cases) {
-      const r = await replayFlow(flow([{ action: 'fill', params: { value: 'alice' }, selectors: css('#user') }, check, { action: 'click', params: {}, selectors: css('#save') }]), { port: contextPort(page), navigateToStart: false })
+      const r = await replayFlow(
+        flow([
+          { action: 'fill', params: { value: 'alice' }, selectors: css('#user') },
+          check,
+          { action: 'click', params: {}, selectors: css('#save') },
+        ]),
+        { port: contextPort(page), navigateToStart: false },
+      )
       expect(r.success).toBe(false)
       expect(r.error).toMatchObject({ step_id: 2, code: 'VERIFY_FAILED', message })
       // The step after a failed check never ran.
@@ -118,8 +175,13 @@ describe('checks that fail', () => {
   test('a missing text quotes the page as it is', async () => {
     const page = await h.browser.newPage()
     await page.goto(h.server.url('/assert-order-742.html'))
-    const r = await replayFlow(flow([{ action: 'verify', params: { text: 'Delivered' } }]), { port: contextPort(page), navigateToStart: false })
-    expect(r.error?.message).toBe('Check failed: expected the page to show "Delivered", but it shows "Order #742 Status: Shipped".')
+    const r = await replayFlow(flow([{ action: 'verify', params: { text: 'Delivered' } }]), {
+      port: contextPort(page),
+      navigateToStart: false,
+    })
+    expect(r.error?.message).toBe(
+      'Check failed: expected the page to show "Delivered", but it shows "Order #742 Status: Shipped".',
+    )
   })
 })
 
@@ -129,7 +191,11 @@ describe('go_back, tab and extract across documents', () => {
     await page.goto(h.server.url('/assert-orders.html'))
     const port = contextPort(page)
     const f = flow([
-      { action: 'click', params: {}, selectors: { primary: { type: 'role', value: 'role:link[name="Order 742"]' }, fallback: [] } },
+      {
+        action: 'click',
+        params: {},
+        selectors: { primary: { type: 'role', value: 'role:link[name="Order 742"]' }, fallback: [] },
+      },
       { action: 'verify', params: { url: '*/assert-order-742.html' } },
       { action: 'extract', params: { name: 'status' }, selectors: css('#status') },
       { action: 'go_back', params: {} },
@@ -153,8 +219,14 @@ describe('go_back, tab and extract across documents', () => {
   test('go_back with nowhere to go fails and says so', async () => {
     const page = await h.browser.newPage()
     await page.setContent('<p>only page</p>')
-    const r = await replayFlow(flow([{ action: 'go_back', params: {} }]), { port: contextPort(page), navigateToStart: false })
-    expect(r.error).toMatchObject({ code: 'STEP_FAILED', message: 'There is no earlier page in this tab to go back to.' })
+    const r = await replayFlow(flow([{ action: 'go_back', params: {} }]), {
+      port: contextPort(page),
+      navigateToStart: false,
+    })
+    expect(r.error).toMatchObject({
+      code: 'STEP_FAILED',
+      message: 'There is no earlier page in this tab to go back to.',
+    })
   })
 })
 
@@ -194,9 +266,14 @@ describe('"check this" while recording (Alt+click)', () => {
     // The same flow on a page whose Save now fails: the click still works, the check catches it.
     const broken = await h.open('/plain.html')
     await broken.evaluate(() => {
-      document.getElementById('save')!.onclick = () => void (document.getElementById('status')!.textContent = 'Error: not saved')
+      document.getElementById('save')!.onclick = () =>
+        void (document.getElementById('status')!.textContent = 'Error: not saved')
     })
     const bad = await replayFlow(recorded, { port: contextPort(broken), navigateToStart: false })
-    expect(bad.error).toMatchObject({ step_id: 3, code: 'VERIFY_FAILED', message: 'Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".' })
+    expect(bad.error).toMatchObject({
+      step_id: 3,
+      code: 'VERIFY_FAILED',
+      message: 'Check failed: expected css:#status to show "Saved 1 times", but it shows "Error: not saved".',
+    })
   })
 })

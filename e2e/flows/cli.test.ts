@@ -23,7 +23,11 @@ let flow: Flow
 
 async function avaRun(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, [ava, 'run', ...args], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath }, timeout: 60_000 })
+    const r = await run(process.execPath, [ava, 'run', ...args], {
+      cwd: dir,
+      env: { ...process.env, AVA_CHROMIUM: chromiumPath },
+      timeout: 60_000,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string }
@@ -57,12 +61,25 @@ describe('ava run', () => {
     expect(steps).toHaveLength(5)
     expect(steps.every((l) => l.startsWith('✓') && l.includes('[role, primary]'))).toBe(true)
     // The verdict is said once, on the last line.
-    expect(r.stdout.trimEnd().split('\n').filter((l) => /passed/.test(l))).toEqual([expect.stringMatching(/^passed: .*, 5 steps in \d+ ms$/)])
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .filter((l) => /passed/.test(l)),
+    ).toEqual([expect.stringMatching(/^passed: .*, 5 steps in \d+ ms$/)])
   })
 
   test('fails with exit code 1 and a screenshot when the target is removed', async () => {
     const shot = join(dir, 'failure.png')
-    const r = await avaRun([flowFile, '--url', h.server.url('/plain-without-save.html'), '--timeout', '500', '--screenshot', shot])
+    const r = await avaRun([
+      flowFile,
+      '--url',
+      h.server.url('/plain-without-save.html'),
+      '--timeout',
+      '500',
+      '--screenshot',
+      shot,
+    ])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/✗ {2}5 click .*failed: NOT_SIMILAR/)
     // Under the step's line, the sentence the en locale table has for the code, as the panel says it.

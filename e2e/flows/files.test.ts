@@ -21,7 +21,11 @@ let dir: string
 
 async function avaRun(args: string[], cwd = dir): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, [ava, 'run', ...args], { cwd, env: { ...process.env, AVA_CHROMIUM: chromiumPath }, timeout: 60_000 })
+    const r = await run(process.execPath, [ava, 'run', ...args], {
+      cwd,
+      env: { ...process.env, AVA_CHROMIUM: chromiumPath },
+      timeout: 60_000,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string }
@@ -52,13 +56,19 @@ const flowOf = (steps: unknown[], variables: Record<string, unknown>) => ({
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ava-files-'))
   // Our own copy of the CLI, so parallel tests never rebuild the file another is running.
-  await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: ava } })
+  await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+    cwd: root,
+    env: { ...process.env, AVA_CLI_OUTFILE: ava },
+  })
   server = await startFixtureServer()
   server.page('/apply.html', kPage)
   mkdirSync(join(dir, 'flows', 'files'), { recursive: true })
   mkdirSync(join(dir, 'elsewhere'))
   writeFileSync(join(dir, 'flows', 'files', 'cv.txt'), 'Ann, tester.') // 12 bytes
-  writeFileSync(join(dir, 'flows', 'files', 'me.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]))
+  writeFileSync(
+    join(dir, 'flows', 'files', 'me.png'),
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+  )
   writeFileSync(join(dir, 'other.txt'), 'other')
 })
 afterAll(async () => {
@@ -98,22 +108,42 @@ describe('ava run with ${file:…} variables', () => {
     const passed = await avaRun([file, '--url', server.url('/apply.html'), '--param', 'cv=other.txt'])
     expect(passed.code, passed.stdout + passed.stderr).toBe(0)
     // The same flow with its own file: the check sees cv.txt, not other.txt, and fails.
-    const failed = await avaRun([file, '--url', server.url('/apply.html'), '--timeout', '1500', '--screenshot', join(dir, 'fail.png')])
+    const failed = await avaRun([
+      file,
+      '--url',
+      server.url('/apply.html'),
+      '--timeout',
+      '1500',
+      '--screenshot',
+      join(dir, 'fail.png'),
+    ])
     expect(failed.code).toBe(1)
     expect(failed.stdout).toMatch(/✗ {2}2 verify +failed: VERIFY_FAILED/)
     expect(failed.stdout).toMatch(/^ {3}detail: .*"other\.txt \(5 bytes\)".*"cv\.txt \(12 bytes\)"/m)
   })
 
   test('a missing file fails with exit 1 naming the variable, before a browser starts', async () => {
-    const flow = flowOf([{ action: 'upload', params: { file: '${cv}' }, selectors: sel('css:#cv') }, { action: 'verify', params: { text: 'cv' } }], { cv: { value: '${file:files/nope.txt}' } })
+    const flow = flowOf(
+      [
+        { action: 'upload', params: { file: '${cv}' }, selectors: sel('css:#cv') },
+        { action: 'verify', params: { text: 'cv' } },
+      ],
+      { cv: { value: '${file:files/nope.txt}' } },
+    )
     const file = join(dir, 'flows', 'missing.flow.json')
     writeFileSync(file, JSON.stringify(flow))
     // A browser path that does not exist: a run that got as far as starting one would say so instead.
-    const r = await run(process.execPath, [ava, 'run', file, '--url', server.url('/apply.html'), '--browser', join(dir, 'no-chromium')], { cwd: dir }).then(
+    const r = await run(
+      process.execPath,
+      [ava, 'run', file, '--url', server.url('/apply.html'), '--browser', join(dir, 'no-chromium')],
+      { cwd: dir },
+    ).then(
       () => ({ code: 0, stderr: '' }),
       (e: { code: number; stderr: string }) => e,
     )
     expect(r.code).toBe(1)
-    expect(r.stderr).toBe(`ava run: ${join('flows', 'missing.flow.json')}: the file "cv" is not at ${join('flows', 'files', 'nope.txt')}.\n`)
+    expect(r.stderr).toBe(
+      `ava run: ${join('flows', 'missing.flow.json')}: the file "cv" is not at ${join('flows', 'files', 'nope.txt')}.\n`,
+    )
   })
 })

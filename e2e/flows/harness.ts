@@ -4,7 +4,14 @@
  * mouse and keyboard, and a FlowPort that replays in a page.
  */
 import type { Browser, Page } from 'playwright-core'
-import { flowFromEvents, parseFlow, type Flow, type FlowPort, type RawEvent, type StepOutcome } from '../../src/core/flows'
+import {
+  flowFromEvents,
+  parseFlow,
+  type Flow,
+  type FlowPort,
+  type RawEvent,
+  type StepOutcome,
+} from '../../src/core/flows'
 import { launchBrowser } from '../support/browser'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 import { injectFlows } from './bundle'
@@ -84,7 +91,11 @@ export async function centre(page: Page, selector: string): Promise<[number, num
 /** Replays in `page` through the injected step runner (what `ava run` does with its own bundle). */
 export function pagePort(page: Page): FlowPort {
   return {
-    runStep: (step, opts) => page.evaluate(([s, o]) => (window as any).__avaFlows.runFlowStep(s, o) as Promise<StepOutcome>, [step, opts] as const),
+    runStep: (step, opts) =>
+      page.evaluate(([s, o]) => (window as any).__avaFlows.runFlowStep(s, o) as Promise<StepOutcome>, [
+        step,
+        opts,
+      ] as const),
     navigate: async (url) => void (await page.goto(url)),
     url: async () => page.url(),
   }

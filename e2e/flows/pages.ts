@@ -24,7 +24,11 @@ export function redesigned(html = plainHtml()): string {
       .replaceAll(`getElementById('${id}')`, `getElementById('${fresh}')`)
       .replace(new RegExp(`#${id}\\b(?=[^"]*[{,])`, 'g'), `#${fresh}`)
   })
-  for (const cls of ['modal-mask', 'spacer']) out = out.replaceAll(`.${cls}`, `.x-${cls}-v2`).replaceAll(`class="${cls}`, `class="x-${cls}-v2`).replaceAll(`'.${cls}'`, `'.x-${cls}-v2'`)
+  for (const cls of ['modal-mask', 'spacer'])
+    out = out
+      .replaceAll(`.${cls}`, `.x-${cls}-v2`)
+      .replaceAll(`class="${cls}`, `class="x-${cls}-v2`)
+      .replaceAll(`'.${cls}'`, `'.x-${cls}-v2'`)
   const save = /\s*<button type="button" id="[^"]+" onclick="__state\.saved\+\+[^\n]*<\/button>/.exec(out)
   if (!save) throw new Error('plain.html changed: no Save button to move')
   out = out.replace(save[0], '')

@@ -50,7 +50,12 @@ async function record(page: Page, panel: Frame, act: () => Promise<void>, name: 
 }
 
 /** Replays a saved flow from the panel; `answer` is given to the question its risky step asks in the chat. */
-async function replay(panel: Frame, name: string, asks: Record<string, string> = {}, answer?: 'allow' | 'deny'): Promise<{ success: boolean; steps: { level: string; alternative: string }[] }> {
+async function replay(
+  panel: Frame,
+  name: string,
+  asks: Record<string, string> = {},
+  answer?: 'allow' | 'deny',
+): Promise<{ success: boolean; steps: { level: string; alternative: string }[] }> {
   await panel.waitForSelector('[data-test=flow-select]')
   const id = await panel.locator('[data-test=flow-select] option', { hasText: name }).first().getAttribute('value')
   await panel.selectOption('[data-test=flow-select]', id!)
@@ -59,7 +64,12 @@ async function replay(panel: Frame, name: string, asks: Record<string, string> =
   if (answer) await panel.locator(`[data-test=confirm-${answer}]`).last().click({ timeout: 20_000 })
   const result = panel.locator('[data-test=flow-result]')
   await result.waitFor({ timeout: 30_000 })
-  const steps = await result.locator('[data-test=flow-step]').evaluateAll((els) => els.map((e) => ({ level: e.getAttribute('data-level') ?? '', alternative: e.getAttribute('data-alternative') ?? '' })))
+  const steps = await result.locator('[data-test=flow-step]').evaluateAll((els) =>
+    els.map((e) => ({
+      level: e.getAttribute('data-level') ?? '',
+      alternative: e.getAttribute('data-alternative') ?? '',
+    })),
+  )
   return { success: (await result.getAttribute('data-success')) === 'true', steps }
 }
 
@@ -123,7 +133,12 @@ describe('record from the panel, replay from the panel', () => {
     const r = await replay(panel, 'Sign up')
     expect(r.success).toBe(true)
     expect(r.steps).toEqual(Array(5).fill({ level: 'role', alternative: '0' }))
-    expect(await page.evaluate(() => (window as any).__state)).toMatchObject({ user: 'alice', country: 'jp', subscribe: true, saved: 1 })
+    expect(await page.evaluate(() => (window as any).__state)).toMatchObject({
+      user: 'alice',
+      country: 'jp',
+      subscribe: true,
+      saved: 1,
+    })
     await page.close()
   })
 
@@ -166,7 +181,11 @@ describe('record from the panel, replay from the panel', () => {
       'EP login',
     )
     const entry = (await savedFlows())['recorded:flow:ep-login']
-    expect(entry.flow.variables.password).toEqual({ secret: true, value: '${prompt:Password}', description: 'Password' })
+    expect(entry.flow.variables.password).toEqual({
+      secret: true,
+      value: '${prompt:Password}',
+      description: 'Password',
+    })
     const everything = JSON.stringify([await ava.storage('local'), await ava.storage('session')])
     expect(everything).not.toContain('wonderland')
     const exported = JSON.stringify(toDevTools(entry.flow))

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { replayFlow, type Flow } from '../../src/core/flows'
-import { fillAndSave, pagePort, startFlowHarness, startRecorder, state, stopRecorder, type FlowHarness } from './harness'
+import {
+  fillAndSave,
+  pagePort,
+  startFlowHarness,
+  startRecorder,
+  state,
+  stopRecorder,
+  type FlowHarness,
+} from './harness'
 
 // Record on the component fixture app's plain page by driving it with mouse and keyboard, then
 // replay in real Chromium against the page as shipped and its variants (pages.ts).
@@ -34,8 +42,16 @@ describe('recording the plain page', () => {
     expect(save.fallback.map((s) => s.type)).toEqual(['text', 'id', 'css', 'xpath', 'index'])
     expect(recorded.steps[0].selectors!.primary).toEqual({ type: 'role', value: 'role:textbox[name="User name"]' })
     expect(recorded.steps[0].selectors!.fallback.map((s) => s.type)).toContain('label')
-    expect(recorded.steps[1].selectors!.fallback[0]).toEqual({ type: 'placeholder', value: 'css:input[placeholder="Email"]' })
-    expect(recorded.steps[4].element_snapshot).toMatchObject({ tag: 'button', role: 'button', text: 'Save', attributes: { type: 'button' } })
+    expect(recorded.steps[1].selectors!.fallback[0]).toEqual({
+      type: 'placeholder',
+      value: 'css:input[placeholder="Email"]',
+    })
+    expect(recorded.steps[4].element_snapshot).toMatchObject({
+      tag: 'button',
+      role: 'button',
+      text: 'Save',
+      attributes: { type: 'button' },
+    })
   })
 })
 
@@ -44,22 +60,42 @@ describe('replay', () => {
     const page = await h.open('/plain.html')
     const r = await replayFlow(recorded, { navigateToStart: false, port: pagePort(page) })
     expect(r.error).toBeUndefined()
-    expect(r.steps.map((s) => [s.level, s.alternative])).toEqual([['role', 0], ['role', 0], ['role', 0], ['role', 0], ['role', 0]])
-    expect(await state(page)).toMatchObject({ user: 'alice', email: 'alice@example.com', country: 'jp', subscribe: true, saved: 1 })
+    expect(r.steps.map((s) => [s.level, s.alternative])).toEqual([
+      ['role', 0],
+      ['role', 0],
+      ['role', 0],
+      ['role', 0],
+      ['role', 0],
+    ])
+    expect(await state(page)).toMatchObject({
+      user: 'alice',
+      email: 'alice@example.com',
+      country: 'jp',
+      subscribe: true,
+      saved: 1,
+    })
   })
 
   test('after a redesign (ids regenerated, classes renamed, a wrapper, Save moved): passes; the id and path selectors it no longer needs are dead', async () => {
     const page = await h.open('/plain-redesigned.html')
-    const r = await replayFlow(recorded, { navigateToStart: false, port: pagePort(page), variables: { params: { user_name: 'bob' } } })
+    const r = await replayFlow(recorded, {
+      navigateToStart: false,
+      port: pagePort(page),
+      variables: { params: { user_name: 'bob' } },
+    })
     expect(r.success).toBe(true)
     expect(r.steps.every((s) => s.level === 'role')).toBe(true)
     expect(await state(page)).toMatchObject({ user: 'bob', country: 'jp', subscribe: true, saved: 1 })
     // What a recorder of ids and CSS paths would have used matches nothing any more.
-    const save = recorded.steps[4].selectors!.fallback.filter((s) => s.type === 'id' || s.type === 'css' || s.type === 'xpath')
+    const save = recorded.steps[4].selectors!.fallback.filter(
+      (s) => s.type === 'id' || s.type === 'css' || s.type === 'xpath',
+    )
     expect(save).toHaveLength(3)
     for (const s of save) {
       const n = await page.evaluate(async (sel) => {
-        const r = await (window as any).__avaFlows.resolveTarget({ primary: sel, fallback: [] }, undefined, { timeoutMs: 0 })
+        const r = await (window as any).__avaFlows.resolveTarget({ primary: sel, fallback: [] }, undefined, {
+          timeoutMs: 0,
+        })
         return r.ok ? 1 : 0
       }, s)
       expect(n, s.value).toBe(0)
@@ -70,7 +106,19 @@ describe('replay', () => {
     const page = await h.open('/plain.html')
     // The app shipped a test id, recorded as the primary; the next release renamed it.
     await page.evaluate(() => document.querySelector('#save')!.setAttribute('data-testid', 'save-v2'))
-    const flow: Flow = { ...recorded, steps: [{ ...recorded.steps[4], step_id: 1, selectors: { primary: { type: 'testid', value: 'testid:save-button' }, fallback: recorded.steps[4].selectors!.fallback } }] }
+    const flow: Flow = {
+      ...recorded,
+      steps: [
+        {
+          ...recorded.steps[4],
+          step_id: 1,
+          selectors: {
+            primary: { type: 'testid', value: 'testid:save-button' },
+            fallback: recorded.steps[4].selectors!.fallback,
+          },
+        },
+      ],
+    }
     const r = await replayFlow(flow, { navigateToStart: false, port: pagePort(page) })
     expect(r.success).toBe(true)
     expect(r.steps[0]).toMatchObject({ level: 'text', alternative: 1, healed: 'fallback' })
@@ -112,7 +160,15 @@ describe('replay', () => {
     expect(failed.error!.candidates.map((c) => c.label)).toContain('Double me')
     expect(failed.steps[0].durationMs).toBeLessThan(1_500)
     // The agent's repair picks "Double me" by its selector: used once, proposed, never saved by itself.
-    const repaired = await replayFlow(flow, { navigateToStart: false, port: pagePort(page), stepTimeoutMs: 300, repair: async ({ failure }) => ({ type: 'role', value: failure.candidates.find((c) => c.label === 'Double me')?.selector ?? 'role:button[name="Double me"]' }) })
+    const repaired = await replayFlow(flow, {
+      navigateToStart: false,
+      port: pagePort(page),
+      stepTimeoutMs: 300,
+      repair: async ({ failure }) => ({
+        type: 'role',
+        value: failure.candidates.find((c) => c.label === 'Double me')?.selector ?? 'role:button[name="Double me"]',
+      }),
+    })
     expect(repaired.steps[0]).toMatchObject({ status: 'ok', healed: 'repair', alternative: -1 })
     expect(repaired.heals[0].kind).toBe('repair')
   })

@@ -38,8 +38,18 @@ it('a flow made from a run a page steered replays only after the person reviews 
   await w.ava.context.route(url, (r) => r.fulfill({ contentType: 'text/html; charset=utf-8', body: kMail }))
   w.llm.script({
     chunks: instructionChunks([
-      { step_id: 1, action_type: 'input', params: { fallback_selector: '#to', semantic_locator: 'Forward to field', value: 'keeper@evil.example' }, description: 'Type the forwarding address' },
-      { step_id: 2, action_type: 'click', params: { fallback_selector: '#add', semantic_locator: 'Add forwarding rule button' }, description: 'Add a forwarding rule' },
+      {
+        step_id: 1,
+        action_type: 'input',
+        params: { fallback_selector: '#to', semantic_locator: 'Forward to field', value: 'keeper@evil.example' },
+        description: 'Type the forwarding address',
+      },
+      {
+        step_id: 2,
+        action_type: 'click',
+        params: { fallback_selector: '#add', semantic_locator: 'Add forwarding rule button' },
+        description: 'Add a forwarding rule',
+      },
       { step_id: 3, action_type: 'done', params: { answer: 'Done.' } },
     ]),
   })
@@ -54,8 +64,13 @@ it('a flow made from a run a page steered replays only after the person reviews 
   await panel.fill('[data-test=flow-name]', 'Mail tidy')
   await panel.click('[data-test=flow-save]')
   await panel.waitForSelector('[data-test=flow-saved]')
-  const saved = async () => Object.values(((await w.ava.storage('local'))['flows.saved'] ?? {}) as Record<string, { flow: Flow; reviewedAt?: number }>).find((s) => s.flow.metadata.name === 'Mail tidy')!
-  expect((await saved()).flow.metadata.page_shaped).toEqual(expect.arrayContaining([expect.objectContaining({ step: 1, text: 'Add a forwarding rule' })]))
+  const saved = async () =>
+    Object.values(
+      ((await w.ava.storage('local'))['flows.saved'] ?? {}) as Record<string, { flow: Flow; reviewedAt?: number }>,
+    ).find((s) => s.flow.metadata.name === 'Mail tidy')!
+  expect((await saved()).flow.metadata.page_shaped).toEqual(
+    expect.arrayContaining([expect.objectContaining({ step: 1, text: 'Add a forwarding rule' })]),
+  )
 
   // A fresh page: the replay asks first, naming the step; Deny leaves the page as it was.
   await page.reload()
@@ -63,7 +78,9 @@ it('a flow made from a run a page steered replays only after the person reviews 
   await replay(panel, 'Mail tidy')
   const question = panel.locator('[data-test=confirm][data-state=pending]')
   await question.waitFor()
-  expect(await question.locator('[data-test=confirm-question]').textContent()).toMatch(/Mail tidy.*web page.*1\. Type the forwarding address; 2\. Add a forwarding rule\. Replay it\?/)
+  expect(await question.locator('[data-test=confirm-question]').textContent()).toMatch(
+    /Mail tidy.*web page.*1\. Type the forwarding address; 2\. Add a forwarding rule\. Replay it\?/,
+  )
   await question.locator('[data-test=confirm-deny]').click()
   await expect.poll(() => panel.textContent('[data-test=flow-error-line]')).toContain('was not replayed')
   expect(await page.textContent('#rules')).toBe('none')

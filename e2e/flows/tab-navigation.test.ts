@@ -22,13 +22,18 @@ let server: Server
 let origin: string
 let dir: string
 
-const kStart = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Start</title></head><body><a id="go" href="/slow-next.html">Go on</a></body></html>'
-const kNext = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Next</title></head><body><button id="confirm" onclick="document.getElementById(\'s\').textContent = \'Confirmed\'">Confirm</button><p id="s"></p></body></html>'
+const kStart =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Start</title></head><body><a id="go" href="/slow-next.html">Go on</a></body></html>'
+const kNext =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Next</title></head><body><button id="confirm" onclick="document.getElementById(\'s\').textContent = \'Confirmed\'">Confirm</button><p id="s"></p></body></html>'
 /** Long enough that a step sent at once reaches the old document and waits there for its element. */
 const kSlowMs = 1_500
 
 beforeAll(async () => {
-  await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: ava } })
+  await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+    cwd: root,
+    env: { ...process.env, AVA_CLI_OUTFILE: ava },
+  })
   server = createServer((req, res) => {
     const send = (html: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
     if (req.url === '/slow-next.html') setTimeout(() => send(kNext), kSlowMs)
@@ -52,12 +57,26 @@ describe('ava run after a step that navigates to a slow page', () => {
       { action: 'verify', params: { text: 'Confirmed' }, selectors: css('#s'), timeout: 10_000 },
     ].map((s, i) => ({ step_id: i + 1, ...s }))
     const file = join(dir, 'slow.flow.json')
-    writeFileSync(file, JSON.stringify({ version: '1.0', metadata: { name: 'slow', created_at: '2026-01-01T00:00:00.000Z', source: 'manual' }, steps }))
-    const r = await run(process.execPath, [ava, 'run', file, '--url', `${origin}/start.html`, '--json', '--screenshot', join(dir, 'fail.png')], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath } }).then(
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: '1.0',
+        metadata: { name: 'slow', created_at: '2026-01-01T00:00:00.000Z', source: 'manual' },
+        steps,
+      }),
+    )
+    const r = await run(
+      process.execPath,
+      [ava, 'run', file, '--url', `${origin}/start.html`, '--json', '--screenshot', join(dir, 'fail.png')],
+      { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath } },
+    ).then(
       (x) => ({ code: 0, stdout: x.stdout }),
       (e: { code: number; stdout: string }) => e,
     )
-    const result = JSON.parse(r.stdout) as { success: boolean; steps: { step_id: number; status: string; detail?: string; message?: string }[] }
+    const result = JSON.parse(r.stdout) as {
+      success: boolean
+      steps: { step_id: number; status: string; detail?: string; message?: string }[]
+    }
     expect(result.steps.map((s) => [s.step_id, s.status, s.detail ?? s.message])).toEqual([
       [1, 'ok', expect.stringMatching(/Go on/)],
       [2, 'ok', expect.stringMatching(/Confirm/)],

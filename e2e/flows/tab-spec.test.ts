@@ -19,16 +19,28 @@ let server: FixtureServer
 let status = ''
 let output = ''
 
-const shell = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
+const shell = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
 const css = (value: string) => ({ primary: { type: 'css' as const, value: `css:${value}` }, fallback: [] })
 
 beforeAll(async () => {
   server = await startFixtureServer()
-  server.page('/tab-orders.html', shell('Orders', '<h1>Orders</h1><p id="who">Orders of Ann</p><a href="/tab-receipt.html?order=742" target="_blank" id="receipt">Receipt</a>'))
+  server.page(
+    '/tab-orders.html',
+    shell(
+      'Orders',
+      '<h1>Orders</h1><p id="who">Orders of Ann</p><a href="/tab-receipt.html?order=742" target="_blank" id="receipt">Receipt</a>',
+    ),
+  )
   server.page('/tab-receipt.html', shell('Receipt', '<h1>Receipt</h1><p id="total">Order 742: 19.90 EUR</p>'))
   const flow = parseFlow({
     version: '1.0',
-    metadata: { name: 'Receipt in a new tab', created_at: '2026-01-01T00:00:00.000Z', source: 'manual', start_url: server.url('/tab-orders.html') },
+    metadata: {
+      name: 'Receipt in a new tab',
+      created_at: '2026-01-01T00:00:00.000Z',
+      source: 'manual',
+      start_url: server.url('/tab-orders.html'),
+    },
     steps: [
       { action: 'click', params: {}, selectors: css('#receipt') },
       { action: 'verify', params: { text: 'Orders of Ann' } },
@@ -40,9 +52,17 @@ beforeAll(async () => {
   })
   mkdirSync(dir, { recursive: true })
   // The exported test, and after its last line a check of what the extract line kept.
-  const spec = toPlaywrightSpec(flow).replace('import { test } from', 'import { test, expect } from').replace(/\n\}\)\n\n\/\/ The flow/, '\n  expect(returns).toEqual({ total: "Order 742: 19.90 EUR" })\n  expect(page.url()).toContain("tab-orders")\n})\n\n// The flow')
+  const spec = toPlaywrightSpec(flow)
+    .replace('import { test } from', 'import { test, expect } from')
+    .replace(
+      /\n\}\)\n\n\/\/ The flow/,
+      '\n  expect(returns).toEqual({ total: "Order 742: 19.90 EUR" })\n  expect(page.url()).toContain("tab-orders")\n})\n\n// The flow',
+    )
   writeFileSync(join(dir, 'receipt.spec.ts'), spec)
-  writeFileSync(join(dir, 'playwright.config.ts'), `export default { testDir: '.', testMatch: '*.spec.ts', workers: 1, retries: 0, timeout: 40_000, outputDir: './results', reporter: [['json', { outputFile: './report.json' }]], use: { headless: true } }\n`)
+  writeFileSync(
+    join(dir, 'playwright.config.ts'),
+    `export default { testDir: '.', testMatch: '*.spec.ts', workers: 1, retries: 0, timeout: 40_000, outputDir: './results', reporter: [['json', { outputFile: './report.json' }]], use: { headless: true } }\n`,
+  )
   await new Promise<void>((done) => {
     execFile(
       process.execPath,
@@ -54,7 +74,9 @@ beforeAll(async () => {
       },
     )
   })
-  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { suites: { specs: { tests: { results: { status: string }[] }[] }[] }[] }
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+    suites: { specs: { tests: { results: { status: string }[] }[] }[] }[]
+  }
   status = report.suites[0]?.specs[0]?.tests[0]?.results[0]?.status ?? 'did not run'
 }, 120_000)
 

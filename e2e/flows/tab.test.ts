@@ -21,7 +21,11 @@ let dir: string
 
 async function avaRun(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, [ava, 'run', ...args], { cwd: dir, env: { ...process.env, AVA_CHROMIUM: chromiumPath }, timeout: 60_000 })
+    const r = await run(process.execPath, [ava, 'run', ...args], {
+      cwd: dir,
+      env: { ...process.env, AVA_CHROMIUM: chromiumPath },
+      timeout: 60_000,
+    })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string }
@@ -29,19 +33,33 @@ async function avaRun(args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-const shell = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
+const shell = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
 const css = (value: string) => ({ primary: { type: 'css', value: `css:${value}` }, fallback: [] })
 function flowFile(name: string, steps: unknown[]): string {
   const file = join(dir, `${name}.flow.json`)
-  const flow = { version: '1.0', metadata: { name, created_at: '2026-01-01T00:00:00.000Z', source: 'manual' }, steps: steps.map((s, i) => ({ step_id: i + 1, ...(s as object) })) }
+  const flow = {
+    version: '1.0',
+    metadata: { name, created_at: '2026-01-01T00:00:00.000Z', source: 'manual' },
+    steps: steps.map((s, i) => ({ step_id: i + 1, ...(s as object) })),
+  }
   writeFileSync(file, JSON.stringify(flow))
   return file
 }
 
 beforeAll(async () => {
-  await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], { cwd: root, env: { ...process.env, AVA_CLI_OUTFILE: ava } })
+  await run(process.execPath, [resolve(root, 'scripts/build-cli.mjs')], {
+    cwd: root,
+    env: { ...process.env, AVA_CLI_OUTFILE: ava },
+  })
   server = await startFixtureServer()
-  server.page('/tab-orders.html', shell('Orders', '<h1>Orders</h1><p id="who">Orders of Ann</p><a href="/tab-receipt.html?order=742" target="_blank" id="receipt">Receipt</a>'))
+  server.page(
+    '/tab-orders.html',
+    shell(
+      'Orders',
+      '<h1>Orders</h1><p id="who">Orders of Ann</p><a href="/tab-receipt.html?order=742" target="_blank" id="receipt">Receipt</a>',
+    ),
+  )
   server.page('/tab-receipt.html', shell('Receipt', '<h1>Receipt</h1><p id="total">Order 742: 19.90 EUR</p>'))
   dir = mkdtempSync(join(tmpdir(), 'ava-tab-'))
 })
@@ -66,9 +84,15 @@ describe('ava run with tab steps', () => {
     ])
     const r = await avaRun([file, '--url', server.url('/tab-orders.html'), '--json'])
     expect(r.code, r.stdout + r.stderr).toBe(0)
-    const result = JSON.parse(r.stdout) as { success: boolean; returns: Record<string, string>; steps: { step_id: number; status: string; detail?: string }[] }
+    const result = JSON.parse(r.stdout) as {
+      success: boolean
+      returns: Record<string, string>
+      steps: { step_id: number; status: string; detail?: string }[]
+    }
     expect(result.steps.map((s) => s.status)).toEqual(Array(9).fill('ok'))
-    expect(result.steps[2].detail).toBe(`Switched to the tab the previous step opened (${server.url('/tab-receipt.html?order=742')})`)
+    expect(result.steps[2].detail).toBe(
+      `Switched to the tab the previous step opened (${server.url('/tab-receipt.html?order=742')})`,
+    )
     expect(result.returns).toEqual({ total: 'Order 742: 19.90 EUR' })
   })
 

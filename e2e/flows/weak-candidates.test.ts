@@ -20,7 +20,10 @@ const flow = (description?: string): Flow => ({
       step_id: 1,
       action: 'click',
       params: {},
-      selectors: { primary: { type: 'role', value: 'role:button[name="Publish now"]' }, fallback: [{ type: 'id', value: 'css:#publish-now' }] },
+      selectors: {
+        primary: { type: 'role', value: 'role:button[name="Publish now"]' },
+        fallback: [{ type: 'id', value: 'css:#publish-now' }],
+      },
       element_snapshot: { tag: 'button', role: 'button', text: 'Publish now', attributes: {} },
       ...(description ? { description } : {}),
     },
@@ -35,14 +38,22 @@ describe('a replayed step that finds nothing of its kind', () => {
     await page.waitForSelector('#late-btn')
     await page.evaluate(() => document.querySelectorAll('button').forEach((b) => b.remove()))
     for (const description of ['the email field', undefined]) {
-      const r = await replayFlow(flow(description), { navigateToStart: false, port: pagePort(page), stepTimeoutMs: 300 })
+      const r = await replayFlow(flow(description), {
+        navigateToStart: false,
+        port: pagePort(page),
+        stepTimeoutMs: 300,
+      })
       expect(r.error?.code, String(description)).toBe('ELEMENT_NOT_FOUND')
       const candidates = r.error!.candidates
       expect(candidates.length, String(description)).toBeGreaterThan(0)
       // Each is a selector a repair can use on the page as it is.
       expect(candidates.every((c) => c.selector && c.count === 1)).toBe(true)
     }
-    const described = await replayFlow(flow('the email field'), { navigateToStart: false, port: pagePort(page), stepTimeoutMs: 300 })
+    const described = await replayFlow(flow('the email field'), {
+      navigateToStart: false,
+      port: pagePort(page),
+      stepTimeoutMs: 300,
+    })
     expect(described.error!.candidates[0].label).toMatch(/email/i)
   })
 })

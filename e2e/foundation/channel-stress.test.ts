@@ -39,10 +39,30 @@ interface Slot {
 
 const loginPlan = (base: string) => [
   { step_id: 1, action_type: 'navigate', params: { url: `${base}/login` }, description: 'Open the sign-in page' },
-  { step_id: 2, action_type: 'input', params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' }, description: 'Type the username' },
-  { step_id: 3, action_type: 'input', params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' }, description: 'Type the password' },
-  { step_id: 4, action_type: 'click', params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' }, description: 'Log in' },
-  { step_id: 5, action_type: 'verify', params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' }, description: 'Check the dashboard' },
+  {
+    step_id: 2,
+    action_type: 'input',
+    params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
+    description: 'Type the username',
+  },
+  {
+    step_id: 3,
+    action_type: 'input',
+    params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
+    description: 'Type the password',
+  },
+  {
+    step_id: 4,
+    action_type: 'click',
+    params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
+    description: 'Log in',
+  },
+  {
+    step_id: 5,
+    action_type: 'verify',
+    params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' },
+    description: 'Check the dashboard',
+  },
 ]
 
 const browsers: { ava: Ava; slots: Slot[]; router: Server }[] = []
@@ -82,31 +102,60 @@ beforeAll(async () => {
       }),
     ])
     const router = await startRouter(slots as Slot[])
-    await (ava as Ava).configure({ provider: 'openai', baseUrl: `http://127.0.0.1:${(router.address() as AddressInfo).port}/v1`, apiKey: 'k', model: 'test-model' }, { agent: { stepLimit: 20, useCache: false } })
+    await (ava as Ava).configure(
+      {
+        provider: 'openai',
+        baseUrl: `http://127.0.0.1:${(router.address() as AddressInfo).port}/v1`,
+        apiKey: 'k',
+        model: 'test-model',
+      },
+      { agent: { stepLimit: 20, useCache: false } },
+    )
     browsers.push({ ava: ava as Ava, slots: slots as Slot[], router })
   }
 }, 90_000)
 
 afterAll(async () => {
-  await Promise.all(browsers.flatMap(({ ava, slots, router }) => [ava.close(), new Promise((r) => router.close(r)), ...slots.flatMap((s) => [s.site.close(), s.llm.close()])]))
+  await Promise.all(
+    browsers.flatMap(({ ava, slots, router }) => [
+      ava.close(),
+      new Promise((r) => router.close(r)),
+      ...slots.flatMap((s) => [s.site.close(), s.llm.close()]),
+    ]),
+  )
 })
 
 /** The last assistant message of the slot's site, and every message text after its request. */
 async function chatOf(ava: Ava, origin: string): Promise<{ steps: string[]; usage: boolean; texts: string[] }> {
   const all = await ava.storage('local')
-  const messages = ((all[`history:${origin}`] as { messages?: any[] } | undefined)?.messages ?? []) as { role: string; text: string; steps?: { status: string; detail?: string }[]; usage?: unknown; confirm?: { state: string } }[]
+  const messages = ((all[`history:${origin}`] as { messages?: any[] } | undefined)?.messages ?? []) as {
+    role: string
+    text: string
+    steps?: { status: string; detail?: string }[]
+    usage?: unknown
+    confirm?: { state: string }
+  }[]
   const lastUser = messages.findLastIndex((m) => m.role === 'user')
   const mine = messages.slice(lastUser + 1)
   const answer = mine.find((m) => m.role === 'assistant')
   return {
     steps: (answer?.steps ?? []).map((s) => s?.status ?? ''),
     usage: answer?.usage !== undefined,
-    texts: mine.flatMap((m) => [m.text + (m.confirm ? ` [${m.confirm.state}]` : ''), ...(m.steps ?? []).map((s) => s?.detail ?? '')]),
+    texts: mine.flatMap((m) => [
+      m.text + (m.confirm ? ` [${m.confirm.state}]` : ''),
+      ...(m.steps ?? []).map((s) => s?.detail ?? ''),
+    ]),
   }
 }
 
 /** Answers each question in the slot's panel with Allow, after `pause` ms, until `done` is set. */
-async function allowWhileRunning(ava: Ava, page: Page, pause: number, done: { v: boolean }, panelErrors: string[]): Promise<void> {
+async function allowWhileRunning(
+  ava: Ava,
+  page: Page,
+  pause: number,
+  done: { v: boolean },
+  panelErrors: string[],
+): Promise<void> {
   while (!done.v) {
     try {
       const f = await ava.panel(page, { timeout: 3_000 })
@@ -138,7 +187,12 @@ async function newWindow(ava: Ava): Promise<Page> {
   return page
 }
 
-async function runOne(ava: Ava, slot: Slot, c: Case, gate: { windows: Promise<unknown> }): Promise<Omit<Outcome, 'browser'>> {
+async function runOne(
+  ava: Ava,
+  slot: Slot,
+  c: Case,
+  gate: { windows: Promise<unknown> },
+): Promise<Omit<Outcome, 'browser'>> {
   const { site, llm } = slot
   if (!slot.page) {
     const opening = gate.windows.then(() => newWindow(ava))
@@ -169,7 +223,9 @@ async function runOne(ava: Ava, slot: Slot, c: Case, gate: { windows: Promise<un
 }
 
 it('completes 40 confirmed logins at four model paces in two busy browsers, with no runtime error text', async () => {
-  const cases: Case[] = kPaces.flatMap((pace) => kPauses.flatMap((pause) => Array.from({ length: kRepeats }, (_, n) => ({ pace, pause, n }))))
+  const cases: Case[] = kPaces.flatMap((pace) =>
+    kPauses.flatMap((pause) => Array.from({ length: kRepeats }, (_, n) => ({ pace, pause, n }))),
+  )
   // Longest first, shared out in turn: the two browsers load the machine at the same time.
   cases.sort((a, b) => b.pace + b.pause - (a.pace + a.pause))
   const outcomes = await Promise.all(
@@ -179,16 +235,22 @@ it('completes 40 confirmed logins at four model paces in two busy browsers, with
       const results: Outcome[] = []
       await Promise.all(
         slots.map(async (slot) => {
-          for (let c = mine.shift(); c; c = mine.shift()) results.push({ ...(await runOne(ava, slot, c, gate)), browser: b })
+          for (let c = mine.shift(); c; c = mine.shift())
+            results.push({ ...(await runOne(ava, slot, c, gate)), browser: b })
         }),
       )
       return results
     }),
   )
   const all = outcomes.flat()
-  const failed = all.filter((o) => o.steps.length !== 5 || o.steps.some((s) => s !== 'ok') || o.texts.some((t) => kRaw.test(t)))
+  const failed = all.filter(
+    (o) => o.steps.length !== 5 || o.steps.some((s) => s !== 'ok') || o.texts.some((t) => kRaw.test(t)),
+  )
   // The failures, named, so a red run says which pace and pause broke and what the chat showed.
-  const report = failed.map((o) => `${o.pace} ms, pause ${o.pause}: steps [${o.steps.join(',')}] ${o.texts.filter(Boolean).join(' | ').slice(0, 300)}`)
+  const report = failed.map(
+    (o) =>
+      `${o.pace} ms, pause ${o.pause}: steps [${o.steps.join(',')}] ${o.texts.filter(Boolean).join(' | ').slice(0, 300)}`,
+  )
   console.log(`channel stress: ${all.length - failed.length}/${all.length} completed`)
   expect(all).toHaveLength(kPaces.length * kPauses.length * kRepeats)
   expect(report).toEqual([])

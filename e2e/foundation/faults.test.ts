@@ -24,8 +24,18 @@ beforeEach(() => {
   llm.requireKey(null)
 })
 
-const typeAlice = { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username', value: 'alice' }, description: 'Type the username' }
-const typePassword = { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password', value: 'pw' }, description: 'Type the password' }
+const typeAlice = {
+  step_id: 1,
+  action_type: 'input',
+  params: { fallback_selector: '#username', semantic_locator: 'username', value: 'alice' },
+  description: 'Type the username',
+}
+const typePassword = {
+  step_id: 2,
+  action_type: 'input',
+  params: { fallback_selector: '#password', semantic_locator: 'password', value: 'pw' },
+  description: 'Type the password',
+}
 
 let errorsBefore = 0
 async function send(text: string) {
@@ -45,7 +55,9 @@ async function lastError(): Promise<{ text: string; details: string; recovery: s
   return {
     text: (await err.locator('[data-test=text]').textContent()) ?? '',
     details: (await details.count()) ? ((await details.textContent()) ?? '') : '',
-    recovery: await err.locator('[data-test=recovery] button').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-test') ?? '')),
+    recovery: await err
+      .locator('[data-test=recovery] button')
+      .evaluateAll((bs) => bs.map((b) => b.getAttribute('data-test') ?? '')),
   }
 }
 
@@ -54,33 +66,52 @@ async function expectUsable() {
   llm.script({ text: 'Still here.' })
   const before = await panel.locator('[data-role=assistant]').count()
   await send('are you there?')
-  await expect.poll(() => panel.locator('[data-role=assistant]').nth(before).locator('[data-test=text]').textContent(), { timeout: 10_000 }).toBe('Still here.')
+  await expect
+    .poll(() => panel.locator('[data-role=assistant]').nth(before).locator('[data-test=text]').textContent(), {
+      timeout: 10_000,
+    })
+    .toBe('Still here.')
   await panel.waitForSelector('[data-test=send]:not([disabled])')
 }
 
 describe.each(['openai', 'anthropic'] as const)('faults through the %s wire format', (provider) => {
   beforeAll(async () => {
-    await ava.configure({ provider, baseUrl: llm.baseUrl, apiKey: 'sk-right', model: 'test-model', requestTimeoutMs: 1_500 })
+    await ava.configure({
+      provider,
+      baseUrl: llm.baseUrl,
+      apiKey: 'sk-right',
+      model: 'test-model',
+      requestTimeoutMs: 1_500,
+    })
   })
 
   it.each<[string, ScriptedReply | 'wrong-key', RegExp, RegExp, string]>([
     ['a refused key (HTTP 401)', 'wrong-key', /refused the API key/, /401[\s\S]*Invalid API key/, 'open-options'],
     ['rate limiting (HTTP 429)', { fault: 'http429' }, /limiting requests/, /429/, 'retry'],
     ['a server error (HTTP 500)', { fault: 'http500' }, /could not answer/, /500/, 'retry'],
-    ['a malformed JSON event', { text: 'Some text that will be broken', fault: 'malformed-json' }, /could not answer|could not read|not valid/i, /JSON|malformed|parse/i, 'retry'],
+    [
+      'a malformed JSON event',
+      { text: 'Some text that will be broken', fault: 'malformed-json' },
+      /could not answer|could not read|not valid/i,
+      /JSON|malformed|parse/i,
+      'retry',
+    ],
     ['a slow first byte', { text: '[]', firstByteDelayMs: 4_000 }, /too long/, /1\.5 s/, 'retry'],
-  ])('%s produces one clear message, details behind the toggle, a way out, and leaves the panel usable', async (_name, reply, message, details, button) => {
-    if (reply === 'wrong-key') llm.requireKey('sk-other')
-    else llm.script(reply)
-    await send('log in as alice')
-    const err = await lastError()
-    expect(err.text).toMatch(message)
-    expect(err.text).not.toMatch(/HTTP|\{|Error:/) // the technical part is in the details only
-    expect(err.details).toMatch(details)
-    expect(err.recovery).toContain(button)
-    llm.requireKey(null)
-    await expectUsable()
-  })
+  ])(
+    '%s produces one clear message, details behind the toggle, a way out, and leaves the panel usable',
+    async (_name, reply, message, details, button) => {
+      if (reply === 'wrong-key') llm.requireKey('sk-other')
+      else llm.script(reply)
+      await send('log in as alice')
+      const err = await lastError()
+      expect(err.text).toMatch(message)
+      expect(err.text).not.toMatch(/HTTP|\{|Error:/) // the technical part is in the details only
+      expect(err.details).toMatch(details)
+      expect(err.recovery).toContain(button)
+      llm.requireKey(null)
+      await expectUsable()
+    },
+  )
 
   it('a stream cut in the middle of an instruction runs the complete ones and says where it stopped', async () => {
     await page.fill('#username', '')
@@ -115,14 +146,23 @@ it('an invalid instruction is reported and not executed; Ava asks once more with
   // The model's words are said once, behind the error's Details, not again on the step's row,
   // which is named in the UI language; the usage line does not claim 0 tokens for a cut reply.
   expect(steps.slice(-2).map((s) => s.detail)).toEqual(['', ''])
-  expect(await panel.locator('[data-role=assistant]').last().locator('[data-test=step] .what').allTextContents()).toEqual(['An instruction from the model that Ava could not use', 'An instruction from the model that Ava could not use'])
+  expect(
+    await panel.locator('[data-role=assistant]').last().locator('[data-test=step] .what').allTextContents(),
+  ).toEqual([
+    'An instruction from the model that Ava could not use',
+    'An instruction from the model that Ava could not use',
+  ])
   expect(err.details.match(/teleport/g)).toHaveLength(1)
-  expect(await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').textContent()).toBe('token use not reported')
+  expect(await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').textContent()).toBe(
+    'token use not reported',
+  )
   expect(await page.inputValue('#username')).not.toContain('mallory')
   // The second request carried the first reply's error back to the model, and there was no third.
   const mine = llm.requests.filter((r) => r.api === 'openai')
   expect(mine).toHaveLength(2)
-  expect(mine.slice(1).some((r) => JSON.stringify(r.body).includes('Your last reply had an invalid instruction'))).toBe(true)
+  expect(mine.slice(1).some((r) => JSON.stringify(r.body).includes('Your last reply had an invalid instruction'))).toBe(
+    true,
+  )
 })
 
 it('Stop aborts a run mid-stream', async () => {

@@ -45,14 +45,18 @@ async function trySend(text: string): Promise<Frame> {
 }
 
 it('opens the welcome page on install', async () => {
-  await expect.poll(() => ava.context.pages().filter((p) => p.url() === welcomeUrl()).length, { timeout: 10_000 }).toBe(1)
+  await expect
+    .poll(() => ava.context.pages().filter((p) => p.url() === welcomeUrl()).length, { timeout: 10_000 })
+    .toBe(1)
   const welcome = ava.context.pages().find((p) => p.url() === welcomeUrl())!
   await welcome.waitForSelector('h1')
   expect(await welcome.textContent('h1')).toBe('Welcome to Ava')
   // The provider choice starts on what Ava installs with: a local server.
   expect(await welcome.locator('[data-test=welcome-provider]:checked').inputValue()).toBe('local')
   // Whoever also uses Ava from a terminal is told where the set-up is checked and the first errors explained.
-  expect(await welcome.textContent('[data-test=welcome-doctor]')).toMatch(/`npx ava doctor` checks each part .* docs\/troubleshooting\.md/)
+  expect(await welcome.textContent('[data-test=welcome-doctor]')).toMatch(
+    /`npx ava doctor` checks each part .* docs\/troubleshooting\.md/,
+  )
 })
 
 it('before any set-up, the panel says a model is missing, links to set-up and sends nothing', async () => {
@@ -63,7 +67,9 @@ it('before any set-up, the panel says a model is missing, links to set-up and se
   await expect.poll(() => note.getAttribute('class')).toContain('held')
   expect(await note.textContent()).toMatch(/not connected to a model yet/)
   // And where the troubleshooting page covers it, in the panel's language.
-  expect(await panel.textContent('[data-test=setup-docs]')).toBe('Troubleshooting: docs/troubleshooting.md#no-model; `ava doctor` checks each part of the set-up.')
+  expect(await panel.textContent('[data-test=setup-docs]')).toBe(
+    'Troubleshooting: docs/troubleshooting.md#no-model; `ava doctor` checks each part of the set-up.',
+  )
   // The request stays where the person typed it, and no model and no chat bubble saw it.
   expect(await panel.inputValue('[data-test=input]')).toBe('log in as alice')
   expect(await panel.locator('[data-test=message]').count()).toBe(0)
@@ -94,7 +100,9 @@ it('an unreachable model names the URL it tried, and the panel still offers set-
   const error = panel.locator('[data-role=system]').last()
   await expect.poll(() => error.textContent(), { timeout: 20_000 }).toContain(dead)
   await expect.poll(() => panel.textContent('[data-test=setup]')).toContain(dead)
-  expect(await panel.textContent('[data-test=setup-docs]')).toContain('docs/troubleshooting.md#the-model-cannot-be-reached')
+  expect(await panel.textContent('[data-test=setup-docs]')).toContain(
+    'docs/troubleshooting.md#the-model-cannot-be-reached',
+  )
 })
 
 it('a loopback provider set up on the welcome page passes Test connection, and the panel then answers', async () => {
@@ -110,11 +118,15 @@ it('a loopback provider set up on the welcome page passes Test connection, and t
   llm.requireKey(kKey)
   llm.script({ text: 'OK' })
   await welcome.click('[data-test=test]')
-  await expect.poll(() => welcome.textContent('[data-test=test-result]'), { timeout: 15_000 }).toMatch(/^Connected to test-model at .* in \d+ ms\. Plans come back as structured output\.$/)
+  await expect
+    .poll(() => welcome.textContent('[data-test=test-result]'), { timeout: 15_000 })
+    .toMatch(/^Connected to test-model at .* in \d+ ms\. Plans come back as structured output\.$/)
   await welcome.locator('[data-test=welcome-ready]').waitFor()
   await welcome.screenshot({ path: '/tmp/look-shots/welcome-ready.png', fullPage: true })
   // Test connection saved what was typed: the panel's requests go there now.
-  const stored = (await ava.storage('local')).settings as { profiles: { name: string; provider: string; baseUrl: string; apiKey: string }[] }
+  const stored = (await ava.storage('local')).settings as {
+    profiles: { name: string; provider: string; baseUrl: string; apiKey: string }[]
+  }
   // The profile the install called "Local" is named after the provider chosen.
   expect(stored.profiles[0]).toMatchObject({ name: 'OpenAI', provider: 'openai', baseUrl: llm.baseUrl, apiKey: kKey })
 

@@ -17,7 +17,8 @@ let llm: LlmServer
 let site: SiteServer
 withAgentWorld((w) => ({ ava, llm, site } = w))
 
-const kVeil = 'position:fixed;inset:0;margin:0;max-width:none;max-height:none;width:100vw;height:100vh;border:0;padding:0;pointer-events:none;background:rgba(255,255,255,.96)'
+const kVeil =
+  'position:fixed;inset:0;margin:0;max-width:none;max-height:none;width:100vw;height:100vh;border:0;padding:0;pointer-events:none;background:rgba(255,255,255,.96)'
 const kAttacks: Record<string, (veil: string) => void> = {
   popover: (veil) => {
     const p = document.createElement('div')
@@ -39,20 +40,23 @@ async function messages(panel: Frame): Promise<number> {
   return panel.locator('[data-test=message]').count()
 }
 
-it.each(Object.keys(kAttacks))('a panel hidden by %s refuses the person’s real click on Send and says why', async (name) => {
-  const page: Page = await ava.context.newPage()
-  await page.goto(`${site.url}/hostile/panel-hostile.html`)
-  const panel = await ava.openPanel(page)
-  await expect.poll(() => obscured(panel), { timeout: 10_000 }).toBe('false')
-  await panel.fill('[data-test=input]', 'transfer all my money')
-  const send = (await panel.locator('[data-test=send]').boundingBox())!
-  await page.evaluate(kAttacks[name], kVeil)
-  await expect.poll(() => obscured(panel), { timeout: 10_000 }).toBe('true')
-  const requests = llm.requests.length
-  const before = await messages(panel)
-  await page.mouse.click(send.x + send.width / 2, send.y + send.height / 2)
-  await expect.poll(() => panel.isVisible('[data-test=obscured]'), { timeout: 10_000 }).toBe(true)
-  expect(await messages(panel)).toBe(before)
-  expect(llm.requests.length).toBe(requests)
-  await page.close()
-})
+it.each(Object.keys(kAttacks))(
+  'a panel hidden by %s refuses the person’s real click on Send and says why',
+  async (name) => {
+    const page: Page = await ava.context.newPage()
+    await page.goto(`${site.url}/hostile/panel-hostile.html`)
+    const panel = await ava.openPanel(page)
+    await expect.poll(() => obscured(panel), { timeout: 10_000 }).toBe('false')
+    await panel.fill('[data-test=input]', 'transfer all my money')
+    const send = (await panel.locator('[data-test=send]').boundingBox())!
+    await page.evaluate(kAttacks[name], kVeil)
+    await expect.poll(() => obscured(panel), { timeout: 10_000 }).toBe('true')
+    const requests = llm.requests.length
+    const before = await messages(panel)
+    await page.mouse.click(send.x + send.width / 2, send.y + send.height / 2)
+    await expect.poll(() => panel.isVisible('[data-test=obscured]'), { timeout: 10_000 }).toBe(true)
+    expect(await messages(panel)).toBe(before)
+    expect(llm.requests.length).toBe(requests)
+    await page.close()
+  },
+)

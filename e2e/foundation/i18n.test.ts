@@ -14,10 +14,22 @@ import zhCN from '../../src/core/locales/zh-CN'
 // nothing the extension pages' CSP forbids (no eval, no new Function).
 
 const root = resolve(import.meta.dirname, '../..')
-const localeMessages = (dir: string) => JSON.parse(readFileSync(resolve(root, 'public/_locales', dir, 'messages.json'), 'utf8')) as Record<string, { message: string }>
+const localeMessages = (dir: string) =>
+  JSON.parse(readFileSync(resolve(root, 'public/_locales', dir, 'messages.json'), 'utf8')) as Record<
+    string,
+    { message: string }
+  >
 const packs = readdirSync(resolve(root, 'actions'))
   .filter((f) => f.endsWith('.yaml'))
-  .map((f) => parse(readFileSync(resolve(root, 'actions', f), 'utf8')) as { namespace: string; description: string; description_zh?: string; actions: Record<string, unknown> })
+  .map(
+    (f) =>
+      parse(readFileSync(resolve(root, 'actions', f), 'utf8')) as {
+        namespace: string
+        description: string
+        description_zh?: string
+        actions: Record<string, unknown>
+      },
+  )
 
 /** The scripts an extension page loads before any dynamic import: its entry and static imports. */
 function staticGraph(html: string): string[] {
@@ -27,7 +39,8 @@ function staticGraph(html: string): string[] {
     seen.add(file)
     const text = readFileSync(resolve(distDir, file), 'utf8')
     // `import{a}from"./x.js"` and `import"./x.js"`, not `import("./x.js")`.
-    for (const m of text.matchAll(/\bimport\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g)) visit(join(dirname(file), m[1]))
+    for (const m of text.matchAll(/\bimport\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g))
+      visit(join(dirname(file), m[1]))
   }
   const page = readFileSync(resolve(distDir, html), 'utf8')
   for (const m of page.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g)) visit(m[1])
@@ -35,8 +48,20 @@ function staticGraph(html: string): string[] {
 }
 
 const kLanguages = [
-  { lang: 'en-US', ui: en, manifest: localeMessages('en'), plural: (n: number) => `${n} ${n === 1 ? 'action' : 'actions'}`, description: (p: (typeof packs)[number]) => p.description },
-  { lang: 'zh-CN', ui: zhCN, manifest: localeMessages('zh_CN'), plural: (n: number) => `${n} 个操作`, description: (p: (typeof packs)[number]) => p.description_zh ?? p.description },
+  {
+    lang: 'en-US',
+    ui: en,
+    manifest: localeMessages('en'),
+    plural: (n: number) => `${n} ${n === 1 ? 'action' : 'actions'}`,
+    description: (p: (typeof packs)[number]) => p.description,
+  },
+  {
+    lang: 'zh-CN',
+    ui: zhCN,
+    manifest: localeMessages('zh_CN'),
+    plural: (n: number) => `${n} 个操作`,
+    description: (p: (typeof packs)[number]) => p.description_zh ?? p.description,
+  },
 ]
 
 let site: SiteServer
@@ -58,7 +83,9 @@ it('loads Chinese strings only for a Chinese UI: they are not in any page’s ea
 
 it('ships no eval or new Function in the extension pages’ scripts', () => {
   const assets = resolve(distDir, 'assets')
-  const offending = readdirSync(assets).filter((f) => f.endsWith('.js') && /\bnew Function\(|\beval\(/.test(readFileSync(resolve(assets, f), 'utf8')))
+  const offending = readdirSync(assets).filter(
+    (f) => f.endsWith('.js') && /\bnew Function\(|\beval\(/.test(readFileSync(resolve(assets, f), 'utf8')),
+  )
   expect(offending).toEqual([])
 })
 
@@ -69,7 +96,8 @@ describe.each(kLanguages)('in a browser set to $lang', ({ lang, ui, manifest, pl
   const policyErrors: string[] = []
   const watch = (page: Page) => {
     const onConsole = (m: ConsoleMessage) => {
-      if (/Content Security Policy|unsafe-eval|EvalError/i.test(m.text())) policyErrors.push(`${page.url()}: ${m.text()}`)
+      if (/Content Security Policy|unsafe-eval|EvalError/i.test(m.text()))
+        policyErrors.push(`${page.url()}: ${m.text()}`)
     }
     page.on('console', onConsole)
     page.on('pageerror', (e) => policyErrors.push(`${page.url()}: ${e.message}`))
@@ -114,10 +142,17 @@ describe.each(kLanguages)('in a browser set to $lang', ({ lang, ui, manifest, pl
       expect(await card.locator('[data-test=pack-actions]').textContent()).toBe(plural(Object.keys(p.actions).length))
       expect((await card.locator('.desc').textContent())?.trim()).toBe(description(p))
       // Deprecated aliases: the notice is in the UI's language (the author's message is English).
-      const aliases = Object.entries(p.actions as Record<string, { deprecated?: boolean; alias_of?: string; deprecated_message?: string }>).filter(([, a]) => a.deprecated && a.alias_of)
+      const aliases = Object.entries(
+        p.actions as Record<string, { deprecated?: boolean; alias_of?: string; deprecated_message?: string }>,
+      ).filter(([, a]) => a.deprecated && a.alias_of)
       for (const [name, a] of aliases) {
-        const note = lang === 'zh-CN' ? ui['popup.deprecatedUse'].replace('{target}', `${p.namespace}:${a.alias_of}`) : ui['popup.deprecatedNote'].replace('{message}', a.deprecated_message ?? '')
-        expect(await card.locator('[data-test=pack-deprecated]').textContent()).toContain(note.replace('{action}', `${p.namespace}:${name}`))
+        const note =
+          lang === 'zh-CN'
+            ? ui['popup.deprecatedUse'].replace('{target}', `${p.namespace}:${a.alias_of}`)
+            : ui['popup.deprecatedNote'].replace('{message}', a.deprecated_message ?? '')
+        expect(await card.locator('[data-test=pack-deprecated]').textContent()).toContain(
+          note.replace('{action}', `${p.namespace}:${name}`),
+        )
       }
     }
     await popup.close()
@@ -135,7 +170,9 @@ describe.each(kLanguages)('in a browser set to $lang', ({ lang, ui, manifest, pl
     await page.waitForSelector('ava-root[data-ava-ready]', { state: 'attached' })
     // The button is in a closed shadow root: read its name as assistive technology does.
     const cdp = await context.newCDPSession(page)
-    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string }; name?: { value: string } }[] }
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+      nodes: { role?: { value: string }; name?: { value: string } }[]
+    }
     const buttons = nodes.filter((n) => n.role?.value === 'button').map((n) => n.name?.value)
     expect(buttons).toContain(manifest.launcherLabel.message)
     await cdp.detach()
@@ -153,7 +190,10 @@ describe.each(kLanguages)('in a browser set to $lang', ({ lang, ui, manifest, pl
   it('follows a language chosen in the options, live, in an open popup', async () => {
     const popup = await open('src/popup/index.html')
     await popup.waitForSelector('[data-test=pack]')
-    const other = lang === 'en-US' ? { pref: 'zh-CN', ui: zhCN, plural: kLanguages[1].plural } : { pref: 'en', ui: en, plural: kLanguages[0].plural }
+    const other =
+      lang === 'en-US'
+        ? { pref: 'zh-CN', ui: zhCN, plural: kLanguages[1].plural }
+        : { pref: 'en', ui: en, plural: kLanguages[0].plural }
     await worker.evaluate((language) => chrome.storage.local.set({ ui: { version: 1, language } }), other.pref)
     const common = packs.find((p) => p.namespace === 'common')!
     const count = popup.locator('[data-test=pack][data-namespace=common] [data-test=pack-actions]')

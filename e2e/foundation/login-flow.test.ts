@@ -20,15 +20,41 @@ beforeEach(() => {
 
 const loginPlan = (base: string) => [
   { step_id: 1, action_type: 'navigate', params: { url: `${base}/login` }, description: 'Open the sign-in page' },
-  { step_id: 2, action_type: 'input', params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' }, description: 'Type the username' },
-  { step_id: 3, action_type: 'input', params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' }, description: 'Type the password' },
-  { step_id: 4, action_type: 'click', params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' }, description: 'Log in' },
-  { step_id: 5, action_type: 'verify', params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' }, description: 'Check the dashboard' },
+  {
+    step_id: 2,
+    action_type: 'input',
+    params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
+    description: 'Type the username',
+  },
+  {
+    step_id: 3,
+    action_type: 'input',
+    params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
+    description: 'Type the password',
+  },
+  {
+    step_id: 4,
+    action_type: 'click',
+    params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
+    description: 'Log in',
+  },
+  {
+    step_id: 5,
+    action_type: 'verify',
+    params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' },
+    description: 'Check the dashboard',
+  },
 ]
 
 describe.each(['openai', 'anthropic'] as const)('"log in as alice" through the %s wire format', (provider) => {
   it('streams the plan, runs each step as it arrives, and really logs in', async () => {
-    await ava.configure({ provider, baseUrl: llm.baseUrl, apiKey: 'sk-test-123', model: 'test-model', authStyle: provider === 'anthropic' ? 'x-api-key' : 'bearer' })
+    await ava.configure({
+      provider,
+      baseUrl: llm.baseUrl,
+      apiKey: 'sk-test-123',
+      model: 'test-model',
+      authStyle: provider === 'anthropic' ? 'x-api-key' : 'bearer',
+    })
     llm.requireKey('sk-test-123')
     // One instruction per chunk, 400 ms apart: the stream lasts about 2.8 s in all.
     llm.script({ chunks: instructionChunks(loginPlan(site.url)), chunkDelayMs: 400 })
@@ -45,7 +71,9 @@ describe.each(['openai', 'anthropic'] as const)('"log in as alice" through the %
 
     // The panel reopened on the dashboard and shows every step's result.
     const panel = await ava.panel(page)
-    await expect.poll(async () => (await readSteps(panel)).map((s) => s.status), { timeout: 10_000 }).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
+    await expect
+      .poll(async () => (await readSteps(panel)).map((s) => s.status), { timeout: 10_000 })
+      .toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
     const steps = await readSteps(panel)
     expect(steps[1].detail).toContain('alice')
     expect(steps[2].detail).not.toContain('wonderland') // a password is never echoed
@@ -66,13 +94,21 @@ describe.each(['openai', 'anthropic'] as const)('"log in as alice" through the %
 })
 
 it('authenticates to Anthropic-compatible proxies with a bearer token', async () => {
-  await ava.configure({ provider: 'anthropic', baseUrl: llm.baseUrl, apiKey: 'proxy-token', model: 'test-model', authStyle: 'bearer' })
+  await ava.configure({
+    provider: 'anthropic',
+    baseUrl: llm.baseUrl,
+    apiKey: 'proxy-token',
+    model: 'test-model',
+    authStyle: 'bearer',
+  })
   llm.requireKey('proxy-token')
   llm.script({ text: 'Hello! Nothing to do here.' })
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/`)
   const panel = await ava.ask(page, 'say hello')
-  await expect.poll(() => panel.locator('[data-role=assistant] [data-test=text]').last().textContent()).toBe('Hello! Nothing to do here.')
+  await expect
+    .poll(() => panel.locator('[data-role=assistant] [data-test=text]').last().textContent())
+    .toBe('Hello! Nothing to do here.')
   const req = llm.requests.find((r) => r.api === 'anthropic')!
   expect(req.headers.authorization).toBe('Bearer proxy-token')
   expect(req.headers['x-api-key']).toBeUndefined()

@@ -38,7 +38,10 @@ async function facesOf(target: Page | Frame, page: Page, selector: string): Prom
 }
 
 async function typography(target: Page | Frame, page: Page, chineseSelector: string) {
-  await target.waitForFunction((sel) => /[\u4e00-\u9fff]/.test(document.querySelector(sel)?.textContent ?? ''), chineseSelector)
+  await target.waitForFunction(
+    (sel) => /[\u4e00-\u9fff]/.test(document.querySelector(sel)?.textContent ?? ''),
+    chineseSelector,
+  )
   const size = await target.evaluate(() => getComputedStyle(document.body).fontSize)
   const faces = await facesOf(target, page, chineseSelector)
   return { size, faces }
@@ -85,7 +88,10 @@ it('sets 14 px on body and draws Chinese with a Chinese face on the panel, popup
     expect(r.size, name).toBe('14px')
     // Every glyph of the Chinese text comes from the Chinese face, none from a Japanese or Korean one.
     expect(Object.keys(r.faces), name).toContain(kChineseFace)
-    expect(Object.keys(r.faces).filter((f) => /CJK (JP|KR|TC|HK)/.test(f)), name).toEqual([])
+    expect(
+      Object.keys(r.faces).filter((f) => /CJK (JP|KR|TC|HK)/.test(f)),
+      name,
+    ).toEqual([])
   }
   await setLanguage('en')
 })
@@ -97,9 +103,18 @@ it('labels every header control with a localised name and tooltip, drawn as an i
     w.llm.script({ text: 'Done.' })
     await sendAndWait(panel, 'say done')
     const buttons = await panel.$$eval('header button', (els) =>
-      els.map((b) => ({ label: b.getAttribute('aria-label'), title: b.getAttribute('title'), text: b.textContent!.trim(), svg: !!b.querySelector('svg') })),
+      els.map((b) => ({
+        label: b.getAttribute('aria-label'),
+        title: b.getAttribute('title'),
+        text: b.textContent!.trim(),
+        svg: !!b.querySelector('svg'),
+      })),
     )
-    expect(buttons.map((b) => b.label)).toEqual(language === 'en' ? ['Clear history', 'Outline the elements Ava sees', 'Close'] : ['清除历史', expect.stringMatching(/[\u4e00-\u9fff]/), '关闭'])
+    expect(buttons.map((b) => b.label)).toEqual(
+      language === 'en'
+        ? ['Clear history', 'Outline the elements Ava sees', 'Close']
+        : ['清除历史', expect.stringMatching(/[\u4e00-\u9fff]/), '关闭'],
+    )
     for (const b of buttons) expect(b).toEqual({ label: b.label, title: b.label, text: '', svg: true })
 
     const popup = await w.ava.context.newPage()
@@ -171,7 +186,8 @@ it('says "Saved." beside Save, in view, however far down the form the person is'
 function toneOf(png: Buffer): { mean: number; inked: number } {
   const { data, width, height } = PNG.sync.read(png)
   const lum: number[] = []
-  for (let i = 0; i < width * height * 4; i += 4) lum.push((0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255)
+  for (let i = 0; i < width * height * 4; i += 4)
+    lum.push((0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255)
   const mean = lum.reduce((a, b) => a + b, 0) / lum.length
   return { mean, inked: lum.filter((l) => Math.abs(l - mean) > 0.25).length / lum.length }
 }
@@ -193,7 +209,12 @@ it('follows the colour scheme on the panel and every extension page, in English 
       await page.emulateMedia({ colorScheme: scheme })
       await page.goto(`${w.site.url}/login`)
       const panel = await w.ava.openPanel(page)
-      w.llm.script({ text: language === 'en' ? 'The dashboard shows **3 open orders**:\n\n- #1042 shipped\n- #1043 packing\n- #1044 awaiting payment' : '仪表盘上有 **3 个未完成订单**：\n\n- #1042 已发货\n- #1043 打包中\n- #1044 待付款' })
+      w.llm.script({
+        text:
+          language === 'en'
+            ? 'The dashboard shows **3 open orders**:\n\n- #1042 shipped\n- #1043 packing\n- #1044 awaiting payment'
+            : '仪表盘上有 **3 个未完成订单**：\n\n- #1042 已发货\n- #1043 打包中\n- #1044 待付款',
+      })
       await sendAndWait(panel, language === 'en' ? 'What orders are open?' : '有哪些未完成的订单？')
       w.llm.script({ text: 'Planning…', firstByteDelayMs: 2_000 })
       await panel.fill('[data-test=input]', language === 'en' ? 'Open the newest order' : '打开最新的订单')
@@ -228,31 +249,56 @@ it('follows the colour scheme on the panel and every extension page, in English 
 })
 
 // The README's picture (docs/screenshot.png): `AVA_README_SHOT=1` with the e2e command refreshes it.
-it.runIf(!!process.env.AVA_README_SHOT)('refreshes the README screenshot: the panel after logging in to the sample app', async () => {
-  await setLanguage('en')
-  const page = await w.ava.context.newPage()
-  await page.goto(`${w.site.url}/`)
-  const base = w.site.url
-  w.llm.script(
-    {
+it.runIf(!!process.env.AVA_README_SHOT)(
+  'refreshes the README screenshot: the panel after logging in to the sample app',
+  async () => {
+    await setLanguage('en')
+    const page = await w.ava.context.newPage()
+    await page.goto(`${w.site.url}/`)
+    const base = w.site.url
+    w.llm.script({
       chunks: instructionChunks([
         { step_id: 1, action_type: 'navigate', params: { url: `${base}/login` }, description: 'Open the sign-in page' },
-        { step_id: 2, action_type: 'input', params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' }, description: 'Type the username' },
-        { step_id: 3, action_type: 'input', params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' }, description: 'Type the password' },
-        { step_id: 4, action_type: 'click', params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' }, description: 'Log in' },
-        { step_id: 5, action_type: 'verify', params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' }, description: 'Check the dashboard' },
-        { step_id: 6, action_type: 'done', params: { answer: 'You are logged in as **alice**; the dashboard shows 2 recent orders.' } },
+        {
+          step_id: 2,
+          action_type: 'input',
+          params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
+          description: 'Type the username',
+        },
+        {
+          step_id: 3,
+          action_type: 'input',
+          params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
+          description: 'Type the password',
+        },
+        {
+          step_id: 4,
+          action_type: 'click',
+          params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
+          description: 'Log in',
+        },
+        {
+          step_id: 5,
+          action_type: 'verify',
+          params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' },
+          description: 'Check the dashboard',
+        },
+        {
+          step_id: 6,
+          action_type: 'done',
+          params: { answer: 'You are logged in as **alice**; the dashboard shows 2 recent orders.' },
+        },
       ]),
       chunkDelayMs: 200,
-    },
-  )
-  await w.ava.ask(page, 'log in as alice')
-  const loggedIn = page.waitForURL(`${base}/dashboard`, { timeout: 20_000 })
-  await allowAll(page, loggedIn, (p) => w.ava.panel(p))
-  await loggedIn
-  const panel = await w.ava.panel(page)
-  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
-  await page.mouse.move(0, 0)
-  await page.screenshot({ path: new URL('../../docs/screenshot.png', import.meta.url).pathname })
-  await page.close()
-})
+    })
+    await w.ava.ask(page, 'log in as alice')
+    const loggedIn = page.waitForURL(`${base}/dashboard`, { timeout: 20_000 })
+    await allowAll(page, loggedIn, (p) => w.ava.panel(p))
+    await loggedIn
+    const panel = await w.ava.panel(page)
+    await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
+    await page.mouse.move(0, 0)
+    await page.screenshot({ path: new URL('../../docs/screenshot.png', import.meta.url).pathname })
+    await page.close()
+  },
+)

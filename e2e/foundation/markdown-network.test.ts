@@ -53,7 +53,9 @@ it('renders an answer full of fetching HTML without a single request, until a li
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/about`)
   const panel = await ava.openPanel(page)
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { answer: fetchingAnswer(site.url) } }]) })
+  llm.script({
+    chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { answer: fetchingAnswer(site.url) } }]),
+  })
   await sendAndWait(panel, 'what is on this page?')
   const last = panel.locator('[data-role=assistant]').last()
   await expect.poll(() => last.locator('[data-test=text]').textContent()).toContain('END-OF-ANSWER')

@@ -15,7 +15,11 @@ let page: Page
 
 beforeAll(async () => {
   const out = await build({
-    stdin: { contents: `import { createMarkdownView, renderMarkdown } from './src/panel/markdown'; Object.assign(window, { createMarkdownView, renderMarkdown })`, resolveDir: resolve(import.meta.dirname, '../..'), loader: 'ts' },
+    stdin: {
+      contents: `import { createMarkdownView, renderMarkdown } from './src/panel/markdown'; Object.assign(window, { createMarkdownView, renderMarkdown })`,
+      resolveDir: resolve(import.meta.dirname, '../..'),
+      loader: 'ts',
+    },
     bundle: true,
     format: 'iife',
     write: false,
@@ -52,18 +56,42 @@ function drawn(text: string, sizes: number[]): Promise<{ streamed: string; whole
 
 /** Markdown as a model writes it: blocks of several kinds, blank lines between some. */
 const block = fc.oneof(
-  fc.constantFrom('# Title', '## Part two', 'Plain words and **bold** and `code`.', 'A [link](https://example.com/x).', '> quoted\n> more', '---', 'Setext\n===='),
-  fc.constantFrom('- one\n- two', '1. first\n2. second', '3. third', '- [x] done', '```ts\nconst a = 1\n\nconst b = 2\n```', '    indented code', '| a | b |\n| - | -: |\n| 1 | 2 |', 'line one\nline two', '<b>bold</b> html'),
+  fc.constantFrom(
+    '# Title',
+    '## Part two',
+    'Plain words and **bold** and `code`.',
+    'A [link](https://example.com/x).',
+    '> quoted\n> more',
+    '---',
+    'Setext\n====',
+  ),
+  fc.constantFrom(
+    '- one\n- two',
+    '1. first\n2. second',
+    '3. third',
+    '- [x] done',
+    '```ts\nconst a = 1\n\nconst b = 2\n```',
+    '    indented code',
+    '| a | b |\n| - | -: |\n| 1 | 2 |',
+    'line one\nline two',
+    '<b>bold</b> html',
+  ),
   fc.string({ minLength: 1, maxLength: 30 }),
 )
-const doc = fc.array(fc.tuple(block, fc.constantFrom('\n', '\n\n', '\n\n\n', '\r\n\r\n')), { minLength: 1, maxLength: 12 }).map((bs) => bs.map(([b, sep]) => b + sep).join(''))
+const doc = fc
+  .array(fc.tuple(block, fc.constantFrom('\n', '\n\n', '\n\n\n', '\r\n\r\n')), { minLength: 1, maxLength: 12 })
+  .map((bs) => bs.map(([b, sep]) => b + sep).join(''))
 
 it('ends as the whole text rendered at once, however the text arrived', async () => {
   await fc.assert(
-    fc.asyncProperty(doc, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), async (text, sizes) => {
-      const { streamed, whole } = await drawn(text, sizes)
-      expect(streamed).toBe(whole)
-    }),
+    fc.asyncProperty(
+      doc,
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }),
+      async (text, sizes) => {
+        const { streamed, whole } = await drawn(text, sizes)
+        expect(streamed).toBe(whole)
+      },
+    ),
     { numRuns: 100, interruptAfterTimeLimit: 40_000 },
   )
 })
@@ -88,5 +116,9 @@ it('keeps the finished blocks it drew, and starts over for another text', async 
     view.update('# Another\n\ntext')
     return { same, paragraphs, after: [...root.children].map((e) => e.textContent) }
   })
-  expect(kept).toEqual({ same: true, paragraphs: ['First paragraph.', 'Second paragraph, longer.'], after: ['Another', 'text'] })
+  expect(kept).toEqual({
+    same: true,
+    paragraphs: ['First paragraph.', 'Second paragraph, longer.'],
+    after: ['Another', 'text'],
+  })
 })

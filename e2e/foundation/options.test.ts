@@ -36,8 +36,15 @@ it('saves settings, keeps the key masked, and reports a successful connection', 
   await options.click('[data-test=save]')
   await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
 
-  const stored = (await ava.storage('local')).settings as { profiles: { apiKey: string; provider: string; baseUrl: string; requestTimeoutMs: number }[] }
-  expect(stored.profiles[0]).toMatchObject({ apiKey: kKey, provider: 'openai', baseUrl: llm.baseUrl, requestTimeoutMs: 45_000 })
+  const stored = (await ava.storage('local')).settings as {
+    profiles: { apiKey: string; provider: string; baseUrl: string; requestTimeoutMs: number }[]
+  }
+  expect(stored.profiles[0]).toMatchObject({
+    apiKey: kKey,
+    provider: 'openai',
+    baseUrl: llm.baseUrl,
+    requestTimeoutMs: 45_000,
+  })
   // After saving, the page shows only a mask with the last four characters.
   expect(await options.inputValue('[data-test=apiKey]')).toBe('')
   expect(await options.getAttribute('[data-test=apiKey]', 'placeholder')).toContain('5b4a')
@@ -47,7 +54,11 @@ it('saves settings, keeps the key masked, and reports a successful connection', 
   llm.script({ text: 'OK' })
   await options.click('[data-test=test]')
   const endpoint = llm.baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(new RegExp(`^Connected to test-model at ${endpoint} in \\d+ ms\\. Plans come back as structured output\\.$`))
+  await expect
+    .poll(() => options.textContent('[data-test=test-result]'))
+    .toMatch(
+      new RegExp(`^Connected to test-model at ${endpoint} in \\d+ ms\\. Plans come back as structured output\\.$`),
+    )
   const req = llm.requests.at(-1)!
   expect(req.headers.authorization).toBe(`Bearer ${kKey}`)
 })
@@ -55,7 +66,9 @@ it('saves settings, keeps the key masked, and reports a successful connection', 
 it('reports a refused key exactly', async () => {
   llm.requireKey('sk-a-different-key')
   await options.click('[data-test=test]')
-  await expect.poll(() => options.textContent('[data-test=test-result]')).toMatch(/refused the API key \(HTTP 401\): Invalid API key provided\./)
+  await expect
+    .poll(() => options.textContent('[data-test=test-result]'))
+    .toMatch(/refused the API key \(HTTP 401\): Invalid API key provided\./)
   llm.requireKey(null)
 })
 
@@ -75,7 +88,11 @@ it('exports settings without the key, and rejects a broken import without changi
   expect(JSON.parse(json).settings.profiles[0].baseUrl).toBe(llm.baseUrl)
   expect(json).not.toContain(kKey)
 
-  await options.setInputFiles('[data-test=import]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "llm": {"provider": "nope"}}') })
+  await options.setInputFiles('[data-test=import]', {
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"version": 1, "llm": {"provider": "nope"}}'),
+  })
   await expect.poll(() => options.textContent('[data-test=error]')).toMatch(/rejected, nothing was changed/)
   const stored = (await ava.storage('local')).settings as { profiles: { apiKey: string; provider: string }[] }
   expect(stored.profiles[0]).toMatchObject({ apiKey: kKey, provider: 'openai' })
@@ -85,10 +102,16 @@ it('keeps the stored key on an import that keeps the endpoint, and drops it on o
   const [download] = await Promise.all([options.waitForEvent('download'), options.click('[data-test=export]')])
   const { readFile } = await import('node:fs/promises')
   const file = JSON.parse(await readFile((await download.path())!, 'utf8'))
-  const stored = async () => ((await ava.storage('local')).settings as { profiles: { id: string; apiKey: string; baseUrl: string }[] }).profiles[0]
+  const stored = async () =>
+    ((await ava.storage('local')).settings as { profiles: { id: string; apiKey: string; baseUrl: string }[] })
+      .profiles[0]
 
   // The person's own export, imported again: same endpoint, the key stays.
-  await options.setInputFiles('[data-test=import]', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) })
+  await options.setInputFiles('[data-test=import]', {
+    name: 'mine.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(file)),
+  })
   await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Settings imported.')
   expect(await stored()).toMatchObject({ apiKey: kKey, baseUrl: llm.baseUrl })
 
@@ -98,15 +121,25 @@ it('keeps the stored key on an import that keeps the endpoint, and drops it on o
     file.settings.profiles[0].baseUrl = attacker.baseUrl
     // …and, while at it, never ask before anything.
     file.settings.safety = { confirm: [], allowDomains: [], denyDomains: [], skipOwnCommands: true }
-    await options.setInputFiles('[data-test=import]', { name: 'ava-config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) })
-    await expect.poll(() => options.textContent('[data-test=notice]')).toContain(`from ${llm.baseUrl} to ${attacker.baseUrl}`)
-    expect(await options.textContent('[data-test=notice]')).toContain('would stop Ava asking before steps that submit a form with a password')
+    await options.setInputFiles('[data-test=import]', {
+      name: 'ava-config.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file)),
+    })
+    await expect
+      .poll(() => options.textContent('[data-test=notice]'))
+      .toContain(`from ${llm.baseUrl} to ${attacker.baseUrl}`)
+    expect(await options.textContent('[data-test=notice]')).toContain(
+      'would stop Ava asking before steps that submit a form with a password',
+    )
     expect(await stored()).toMatchObject({ apiKey: '', baseUrl: attacker.baseUrl })
     const safety = ((await ava.storage('local')).settings as { safety: { confirm: string[] } }).safety
     expect(safety.confirm).toContain('credentials')
     expect(safety.confirm).toContain('payment')
     // Nor may a file let the person's own commands go unasked.
-    expect(await options.textContent('[data-test=notice]')).toContain('risky steps of actions you start yourself: kept as it was')
+    expect(await options.textContent('[data-test=notice]')).toContain(
+      'risky steps of actions you start yourself: kept as it was',
+    )
     expect((safety as { skipOwnCommands?: boolean }).skipOwnCommands).toBe(false)
 
     // Test connection says where it went, and the attacker's server never sees the key.
@@ -129,7 +162,11 @@ it('keeps the stored key on an import that keeps the endpoint, and drops it on o
 
 it('never lets the API key reach the page: not its DOM, not its main world, not the panel', async () => {
   llm.requireKey(kKey)
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' } }]) })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', value: 'alice' } },
+    ]),
+  })
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
   const panel = await ava.ask(page, 'type alice as the username')
@@ -157,13 +194,19 @@ it('never lets the API key reach the page: not its DOM, not its main world, not 
       }
     }
     walk(window, 'window', 0)
-    for (const store of [localStorage, sessionStorage]) for (let i = 0; i < store.length; i++) if (store.getItem(store.key(i)!)?.includes(key)) hits.push(`storage:${store.key(i)}`)
+    for (const store of [localStorage, sessionStorage])
+      for (let i = 0; i < store.length; i++)
+        if (store.getItem(store.key(i)!)?.includes(key)) hits.push(`storage:${store.key(i)}`)
     if (document.cookie.includes(key)) hits.push('cookie')
     return hits
   }, kKey)
   expect(found).toEqual([])
   // The page's main world has no extension messaging to ask with, either.
-  expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage)).toBe('undefined')
+  expect(
+    await page.evaluate(
+      () => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage,
+    ),
+  ).toBe('undefined')
   await page.close()
 })
 
@@ -172,7 +215,9 @@ it('offers the switch that lets the person’s own commands skip risk questions,
   await options.waitForSelector('[data-test=settings-form]')
   const safety = async () => ((await ava.storage('local')).settings as { safety: { skipOwnCommands: boolean } }).safety
   const label = options.locator('label[for=skipOwnCommands]')
-  expect(await label.textContent()).toBe('Don’t ask before risky steps of actions I start myself (/run, the popup’s Run)')
+  expect(await label.textContent()).toBe(
+    'Don’t ask before risky steps of actions I start myself (/run, the popup’s Run)',
+  )
   expect(await options.isChecked('[data-test=skipOwnCommands]')).toBe(false)
   expect(await options.textContent('#skipOwnCommands-hint')).toMatch(/still asks when such a step acts on another site/)
   await options.check('[data-test=skipOwnCommands]')

@@ -55,7 +55,9 @@ for (const [name, css] of Object.entries(kAttacks)) {
     expect(await panel.locator('[data-test=message]').count()).toBe(messages)
     expect(llm.requests.length).toBe(requests)
     await expect.poll(() => panel.isVisible('[data-test=obscured]')).toBe(true)
-    expect(await panel.textContent('[data-test=obscured]')).toMatch(name === 'zoomed' ? /larger or smaller than your zoom/ : /hidden, faded or covered/)
+    expect(await panel.textContent('[data-test=obscured]')).toMatch(
+      name === 'zoomed' ? /larger or smaller than your zoom/ : /hidden, faded or covered/,
+    )
     // The page lets go: once Ava has been in plain view a while, Send works.
     await attack(page, '')
     await expect.poll(() => obscured(panel), { timeout: 10_000 }).toBe('false')

@@ -15,7 +15,12 @@ let llm: LlmServer
 let site: SiteServer
 withAgentWorld((w) => ({ ava, llm, site } = w))
 
-type Hostile = Window & { __seen: { origin: string; data: string; fromFrame: boolean }[]; __refs: Window[]; __hijacked: number; __forged: number } & Record<string, () => void>
+type Hostile = Window & {
+  __seen: { origin: string; data: string; fromFrame: boolean }[]
+  __refs: Window[]
+  __hijacked: number
+  __forged: number
+} & Record<string, () => void>
 
 const kButton = { size: 52, margin: 20 } // mirrors src/content/launcher.ts
 const panelPrefix = () => `chrome-extension://${ava.extensionId}/src/panel/`
@@ -54,7 +59,12 @@ it('the page learns no panel window and no extension origin from any message', a
   await expect.poll(() => shownFrames(page)).toEqual([])
   const seen = await page.evaluate(() => {
     const w = window as unknown as Hostile
-    return { fromFrames: w.__seen.filter((s) => s.fromFrame), all: JSON.stringify(w.__seen), refs: w.__refs.length, frames: window.length }
+    return {
+      fromFrames: w.__seen.filter((s) => s.fromFrame),
+      all: JSON.stringify(w.__seen),
+      refs: w.__refs.length,
+      frames: window.length,
+    }
   })
   expect(seen.fromFrames).toEqual([])
   expect(seen.all).not.toContain(ava.extensionId)
@@ -89,7 +99,9 @@ it('a panel frame navigated to a look-alike is never shown as Ava; what the pers
   // Ava noticed that its panel document went away and threw that frame out: every look-alike that
   // came up (none, if it was thrown out before its first script ran) has gone again.
   const count = (path: string) => site.hits.filter((h) => h.path === path).length
-  await expect.poll(() => count('/hostile/lookalike-up') - count('/hostile/lookalike-gone'), { timeout: 10_000 }).toBe(0)
+  await expect
+    .poll(() => count('/hostile/lookalike-up') - count('/hostile/lookalike-gone'), { timeout: 10_000 })
+    .toBe(0)
   const real = await ava.openPanel(page)
   await real.fill('[data-test=input]', 'my bank password is hunter2')
   await real.click('[data-test=send]')
@@ -103,8 +115,18 @@ it('forged tokens flooded every 5 ms make no panel message FORBIDDEN, and Stop s
   const page = await ava.context.newPage()
   await page.goto(hostile('flood'))
   const panel = await ava.openPanel(page)
-  const typeAlice = { step_id: 1, action_type: 'input', params: { fallback_selector: '#username', semantic_locator: 'username', value: 'alice' }, description: 'Type the username' }
-  const typePassword = { step_id: 2, action_type: 'input', params: { fallback_selector: '#password', semantic_locator: 'password', value: 'pw' }, description: 'Type the password' }
+  const typeAlice = {
+    step_id: 1,
+    action_type: 'input',
+    params: { fallback_selector: '#username', semantic_locator: 'username', value: 'alice' },
+    description: 'Type the username',
+  }
+  const typePassword = {
+    step_id: 2,
+    action_type: 'input',
+    params: { fallback_selector: '#password', semantic_locator: 'password', value: 'pw' },
+    description: 'Type the password',
+  }
   llm.script({ chunks: instructionChunks([typeAlice, typePassword]), chunkDelayMs: 1_500 })
   const errorsBefore = await panel.locator('article.error').count()
   await panel.fill('[data-test=input]', 'slowly log in')
@@ -114,7 +136,10 @@ it('forged tokens flooded every 5 ms make no panel message FORBIDDEN, and Stop s
   const codes = await panel.evaluate(async () => {
     const out: string[] = []
     for (let i = 0; i < 40; i++) {
-      const r = (await chrome.runtime.sendMessage({ ava: 1, name: 'panel→bg:flow.state', req: {} })) as { ok: boolean; error?: { code: string } }
+      const r = (await chrome.runtime.sendMessage({ ava: 1, name: 'panel→bg:flow.state', req: {} })) as {
+        ok: boolean
+        error?: { code: string }
+      }
       out.push(r.ok ? 'ok' : (r.error?.code ?? '?'))
       await new Promise((res) => setTimeout(res, 20))
     }
@@ -140,7 +165,12 @@ it('a faded, moved or covered panel refuses Send; the host keeps the style Ava g
     page.evaluate(() => {
       const h = document.querySelector('[data-ava-ui]')!
       const cs = getComputedStyle(h)
-      return { opacity: cs.opacity, transform: cs.transform, pointerEvents: cs.pointerEvents, inert: h.hasAttribute('inert') }
+      return {
+        opacity: cs.opacity,
+        transform: cs.transform,
+        pointerEvents: cs.pointerEvents,
+        inert: h.hasAttribute('inert'),
+      }
     })
   await expect.poll(hostState).toEqual({ opacity: '1', transform: 'none', pointerEvents: 'auto', inert: false })
   await expect.poll(() => obscured(panel)).toBe('false')
@@ -164,7 +194,16 @@ it('a faded, moved or covered panel refuses Send; the host keeps the style Ava g
     await expect.poll(() => obscured(panel)).toBe('false')
   }
   // Allow under a decoy does nothing; Deny still answers.
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: '#transfer' }, description: 'Click Send $5,000' }]) })
+  llm.script({
+    chunks: instructionChunks([
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { fallback_selector: '#transfer' },
+        description: 'Click Send $5,000',
+      },
+    ]),
+  })
   await panel.fill('[data-test=input]', 'what can I do here?')
   await panel.click('[data-test=send]')
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
@@ -250,7 +289,9 @@ it('a page that keeps removing the panel cannot keep the person from Stop: the p
   await panel.waitForSelector('[data-test=stop]', { timeout: 10_000 })
   await page.evaluate(() => (window as unknown as { __thrash(ms: number): void }).__thrash(150))
   // Ava gives up on the page rather than rebuild its panel forever, and stays out of it.
-  await expect.poll(() => page.evaluate(() => !!document.querySelector('[data-ava-ui]')), { timeout: 10_000 }).toBe(false)
+  await expect
+    .poll(() => page.evaluate(() => !!document.querySelector('[data-ava-ui]')), { timeout: 10_000 })
+    .toBe(false)
   const popup = await ava.context.newPage()
   await popup.goto(`chrome-extension://${ava.extensionId}/src/popup/index.html`)
   await popup.waitForSelector('[data-test=run-blocked]', { timeout: 10_000 })

@@ -18,7 +18,16 @@ withAgentWorld((w) => ({ ava, llm, site } = w))
 
 const obscured = (panel: Frame) => panel.getAttribute('.panel', 'data-obscured')
 
-for (const mode of ['fade-and-move', 'cover-after-host', 'clip-outside', 'animate', 'busy', 'mask', 'view-transition', 'blink']) {
+for (const mode of [
+  'fade-and-move',
+  'cover-after-host',
+  'clip-outside',
+  'animate',
+  'busy',
+  'mask',
+  'view-transition',
+  'blink',
+]) {
   it(`${mode}: a click on the hidden Send is refused, and the panel says why`, async () => {
     const page = await ava.context.newPage()
     await page.goto(`${site.url}/hostile/panel-vanish.html`)
@@ -28,7 +37,10 @@ for (const mode of ['fade-and-move', 'cover-after-host', 'clip-outside', 'animat
     const before = (await panel.locator('[data-test=send]').boundingBox())!
     const requests = llm.requests.length
     const messages = await panel.locator('[data-test=message]').count()
-    await page.evaluate(([m, s]) => (window as unknown as { __arm(m: string, s: { x: number; y: number }): void }).__arm(m, s), [mode, { x: before.x + before.width / 2, y: before.y + before.height / 2 }] as const)
+    await page.evaluate(
+      ([m, s]) => (window as unknown as { __arm(m: string, s: { x: number; y: number }): void }).__arm(m, s),
+      [mode, { x: before.x + before.width / 2, y: before.y + before.height / 2 }] as const,
+    )
     // The person reads the page and clicks its button, under which Send now lies.
     if (mode !== 'blink') await page.waitForTimeout(800)
     const prize = (await page.locator('#prize').boundingBox())!
@@ -61,7 +73,10 @@ it('slide: a panel slid under the pointer just before the click takes nothing, a
   const send = (await panel.locator('[data-test=send]').boundingBox())!
   const requests = llm.requests.length
   const messages = await panel.locator('[data-test=message]').count()
-  await page.evaluate(([s]) => (window as unknown as { __arm(m: string, s: { x: number; y: number }): void }).__arm('slide', s), [{ x: send.x + send.width / 2, y: send.y + send.height / 2 }] as const)
+  await page.evaluate(
+    ([s]) => (window as unknown as { __arm(m: string, s: { x: number; y: number }): void }).__arm('slide', s),
+    [{ x: send.x + send.width / 2, y: send.y + send.height / 2 }] as const,
+  )
   // The person sees the page's button and heads for it; the page slides as the pointer comes.
   const near = (await page.locator('#near').boundingBox())!
   await page.waitForTimeout(700)
@@ -72,6 +87,15 @@ it('slide: a panel slid under the pointer just before the click takes nothing, a
   await page.waitForTimeout(1_500)
   expect(await panel.locator('[data-test=message]').count()).toBe(messages)
   expect(llm.requests.length).toBe(requests)
-  await expect.poll(() => panel.locator('[data-test=obscured]').getAttribute('data-fault', { timeout: 500 }).catch(() => null), { timeout: 10_000 }).toBe('moved')
+  await expect
+    .poll(
+      () =>
+        panel
+          .locator('[data-test=obscured]')
+          .getAttribute('data-fault', { timeout: 500 })
+          .catch(() => null),
+      { timeout: 10_000 },
+    )
+    .toBe('moved')
   await page.close()
 })

@@ -16,7 +16,14 @@ it('lists the built-in action packs with name, version and number of actions', a
   const dir = resolve(import.meta.dirname, '../../actions')
   const expected = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
-    .map((f) => parse(readFileSync(resolve(dir, f), 'utf8')) as { namespace: string; version: string; actions: Record<string, unknown> })
+    .map(
+      (f) =>
+        parse(readFileSync(resolve(dir, f), 'utf8')) as {
+          namespace: string
+          version: string
+          actions: Record<string, unknown>
+        },
+    )
     .map((p) => ({ name: p.namespace, version: `v${p.version}`, actions: `${Object.keys(p.actions).length} actions` }))
   expect(expected.length).toBeGreaterThan(0)
 

@@ -43,21 +43,31 @@ beforeAll(async () => {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
   base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
   ;[ava, llm] = await Promise.all([launchAva(), startLlmServer()])
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { agent: { stepLimit: 20, useCache: false } })
+  await ava.configure(
+    { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
+    { agent: { stepLimit: 20, useCache: false } },
+  )
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), new Promise((r) => site?.close(r))])
 })
 
 it('holds the read after a step until the requests the step started have finished', async () => {
-  const click = { step_id: 1, action_type: 'click', params: { semantic_locator: 'Load orders button', fallback_selector: '#load' }, description: 'Load the orders' }
+  const click = {
+    step_id: 1,
+    action_type: 'click',
+    params: { semantic_locator: 'Load orders button', fallback_selector: '#load' },
+    description: 'Load the orders',
+  }
   llm.script({ chunks: instructionChunks([click]) })
   const tab = await ava.context.newPage()
   await tab.goto(`${base}/`)
   await ava.ask(tab, 'load my orders')
 
   // The run reads the page again after the click and asks the model for what comes next.
-  await expect.poll(() => llm.requests.filter((r) => r.api === 'openai').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
+  await expect
+    .poll(() => llm.requests.filter((r) => r.api === 'openai').length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(2)
   const [, next] = llm.requests.filter((r) => r.api === 'openai')
   const prompt = JSON.stringify(next.body.messages)
   expect(prompt).toContain('Orders loaded: part 1, part 2, part 3')

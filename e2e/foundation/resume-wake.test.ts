@@ -16,19 +16,42 @@ let site: SiteServer
 beforeAll(async () => {
   ;[ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
   // No questions: nobody is there to answer them while the worker is away.
-  await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' }, { agent: { stepLimit: 20, useCache: false }, safety: { confirm: [], allowDomains: [], denyDomains: [] } })
+  await ava.configure(
+    { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
+    { agent: { stepLimit: 20, useCache: false }, safety: { confirm: [], allowDomains: [], denyDomains: [] } },
+  )
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), site?.close()])
 })
 
 it('resumes a run whose worker was stopped, with no panel and no page event to wake it', async () => {
-  const open = { step_id: 1, action_type: 'navigate', params: { url: `${site.url}/login` }, description: 'Open the sign-in page' }
-  const user = { step_id: 2, action_type: 'input', params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' }, description: 'Type the username' }
+  const open = {
+    step_id: 1,
+    action_type: 'navigate',
+    params: { url: `${site.url}/login` },
+    description: 'Open the sign-in page',
+  }
+  const user = {
+    step_id: 2,
+    action_type: 'input',
+    params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
+    description: 'Type the username',
+  }
   const rest = [
     user,
-    { step_id: 3, action_type: 'input', params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' }, description: 'Type the password' },
-    { step_id: 4, action_type: 'click', params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' }, description: 'Log in' },
+    {
+      step_id: 3,
+      action_type: 'input',
+      params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
+      description: 'Type the password',
+    },
+    {
+      step_id: 4,
+      action_type: 'click',
+      params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
+      description: 'Log in',
+    },
   ]
   // The first reply streams slowly: the worker is stopped after its first step, mid-reply. The
   // resumed run reads the page and asks again; the second reply finishes the login.
@@ -40,7 +63,9 @@ it('resumes a run whose worker was stopped, with no panel and no page event to w
   // Closed by the person before the run leaves this page: the next page opens no panel, so no
   // panel port is left to reconnect to a new worker (a hidden frame's would).
   await panel.click('[data-test=close]')
-  await expect.poll(() => site.hits.some((h) => h.path === '/login' && h.method === 'GET'), { timeout: 20_000 }).toBe(true)
+  await expect
+    .poll(() => site.hits.some((h) => h.path === '/login' && h.method === 'GET'), { timeout: 20_000 })
+    .toBe(true)
   await page.waitForURL(`${site.url}/login`)
   await page.waitForSelector('ava-root[data-ava-ready]', { state: 'attached' })
   expect(page.frames().filter((f) => f.url().includes('/src/panel/'))).toEqual([])

@@ -18,7 +18,10 @@ export async function openOptions(ava: Ava): Promise<Page> {
 
 /** Sends one protocol message from an extension page, as its store would. */
 export function sendFrom<T>(page: Page, name: string, req: unknown): Promise<T> {
-  return page.evaluate(([n, r]) => chrome.runtime.sendMessage({ ava: 1, name: n, req: r }), [name, req] as const) as Promise<T>
+  return page.evaluate(([n, r]) => chrome.runtime.sendMessage({ ava: 1, name: n, req: r }), [
+    name,
+    req,
+  ] as const) as Promise<T>
 }
 
 /** Pastes text into the import box the way a person would (one input event). */

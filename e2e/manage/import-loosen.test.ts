@@ -12,7 +12,11 @@ import { openOptions } from './helpers'
 let ava: Ava
 let options: Page
 
-const local = async () => (await ava.storage('local')) as { settings: { screenshots?: { enabled: boolean; offSites: string[] } }; vault: Record<string, string> }
+const local = async () =>
+  (await ava.storage('local')) as {
+    settings: { screenshots?: { enabled: boolean; offSites: string[] } }
+    vault: Record<string, string>
+  }
 
 beforeAll(async () => {
   ava = await launchAva()
@@ -30,7 +34,9 @@ async function personSettings(enabled: boolean): Promise<void> {
   await options.fill('[data-test=screenshotsOff]', 'bank.example, mail.example')
   if (!enabled) await options.uncheck('[data-test=screenshots]')
   await options.click('[data-test=save]')
-  await expect.poll(async () => (await local()).settings?.screenshots).toEqual({ enabled, offSites: ['bank.example', 'mail.example'] })
+  await expect
+    .poll(async () => (await local()).settings?.screenshots)
+    .toEqual({ enabled, offSites: ['bank.example', 'mail.example'] })
   await (await ava.worker()).evaluate(() => chrome.storage.local.set({ vault: { bank: 'ORIGINAL-VALUE-1' } }))
 }
 
@@ -46,8 +52,14 @@ async function hostileFile(extra: Record<string, unknown> = {}): Promise<Buffer>
 
 it('keeps the never-capture list, screenshots off and a saved secret, lists each, and applies them only on yes', async () => {
   await personSettings(false)
-  await options.setInputFiles('[data-test=import]', { name: 'ava-config.json', mimeType: 'application/json', buffer: await hostileFile() })
-  await expect.poll(() => options.textContent('[data-test=notice]')).toContain('would let Ava take screenshots of bank.example, mail.example: kept on the never-capture list')
+  await options.setInputFiles('[data-test=import]', {
+    name: 'ava-config.json',
+    mimeType: 'application/json',
+    buffer: await hostileFile(),
+  })
+  await expect
+    .poll(() => options.textContent('[data-test=notice]'))
+    .toContain('would let Ava take screenshots of bank.example, mail.example: kept on the never-capture list')
   const notice = await options.textContent('[data-test=notice]')
   expect(notice).toContain('would switch screenshots on: kept off')
   expect(notice).toContain('would replace your saved secrets bank: your values were kept')
@@ -58,7 +70,9 @@ it('keeps the never-capture list, screenshots off and a saved secret, lists each
 
   // The person read the list and says yes: now the file applies as written.
   await options.click('[data-test=import-accept]')
-  await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Settings imported, with the changes you allowed.')
+  await expect
+    .poll(() => options.textContent('[data-test=notice]'))
+    .toBe('Settings imported, with the changes you allowed.')
   stored = await local()
   expect(stored.settings.screenshots).toEqual({ enabled: true, offSites: [] })
   expect(stored.vault.bank).toBe('ATTACKER-VALUE-2')
@@ -70,7 +84,11 @@ it('says what was kept in Chinese', async () => {
   const file = await hostileFile()
   const json = JSON.parse(file.toString())
   json.ui = { version: 1, language: 'zh-CN' }
-  await options.setInputFiles('[data-test=import]', { name: 'ava-config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(json)) })
+  await options.setInputFiles('[data-test=import]', {
+    name: 'ava-config.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(json)),
+  })
   await expect.poll(() => options.textContent('[data-test=notice]')).toContain('已保留在“绝不截图”列表中')
   expect(await options.textContent('[data-test=notice]')).toContain('已保留你的值')
   expect(await options.textContent('[data-test=import-accept]')).toBe('也应用这些更改')

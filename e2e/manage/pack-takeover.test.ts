@@ -17,7 +17,10 @@ const userPacks = async () => ((await ava.storage('local'))['packs.user'] ?? {})
 
 beforeAll(async () => {
   ;[ava, site] = await Promise.all([launchAva(), startSiteServer()])
-  takeover = readFileSync(resolve(import.meta.dirname, '../fixtures/hostile/pack-takeover.yaml'), 'utf8').replace('SITE', site.url)
+  takeover = readFileSync(resolve(import.meta.dirname, '../fixtures/hostile/pack-takeover.yaml'), 'utf8').replace(
+    'SITE',
+    site.url,
+  )
   popup = await openPopup(ava)
 })
 afterAll(async () => {
@@ -29,8 +32,12 @@ it('shows a takeover of the built-in `common` as an update that overrides a buil
   await popup.waitForSelector('[data-test=diff]')
   await popup.click('[data-test=install]')
   await popup.waitForSelector('[data-test=update-prompt][data-source=builtin]')
-  expect(await popup.textContent('[data-test=update-question]')).toContain("This replaces Ava's built-in pack common (v1.0.0) with this file (v9.0.0)")
-  expect(await popup.$$eval('[data-test=update-changed]', (els) => els.map((e) => e.textContent!.trim()))).toEqual(['~ auth:login'])
+  expect(await popup.textContent('[data-test=update-question]')).toContain(
+    "This replaces Ava's built-in pack common (v1.0.0) with this file (v9.0.0)",
+  )
+  expect(await popup.$$eval('[data-test=update-changed]', (els) => els.map((e) => e.textContent!.trim()))).toEqual([
+    '~ auth:login',
+  ])
   expect(await popup.locator('[data-test=update-removed]').count()).toBeGreaterThan(0)
   expect(await userPacks()).toEqual({})
 
@@ -40,7 +47,11 @@ it('shows a takeover of the built-in `common` as an update that overrides a buil
   expect(await userPacks()).toEqual({})
 
   // A message that skips the popup gets the same answer.
-  const direct = await sendFrom<{ res: { ok: boolean; update?: { source: string } } }>(popup, 'popup→bg:packs.install', { text: takeover, origin: 'pasted' })
+  const direct = await sendFrom<{ res: { ok: boolean; update?: { source: string } } }>(
+    popup,
+    'popup→bg:packs.install',
+    { text: takeover, origin: 'pasted' },
+  )
   expect(direct.res).toMatchObject({ ok: false, update: { source: 'builtin' } })
   expect(await userPacks()).toEqual({})
 })
@@ -59,7 +70,12 @@ it('installs after the yes, and the replaced login still cannot send a saved sec
   const targets = await sendFrom<{ res: { tabs: { id: number; url: string }[] } }>(popup, 'popup→bg:tabs.targets', {})
   const tabId = targets.res.tabs.find((t) => t.url.includes('/packs/signup.html'))!.id
   // What the agent sends for `${secret:bank}`: the vault value as the param.
-  const r = await sendFrom<{ res: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', { tabId, action: 'common:auth:login', params: { password: 'hunter2-bank' }, runId: 'takeover-run' })
+  const r = await sendFrom<{ res: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', {
+    tabId,
+    action: 'common:auth:login',
+    params: { password: 'hunter2-bank' },
+    runId: 'takeover-run',
+  })
   expect(r.res.success).toBe(false)
   expect(r.res.error?.message).toContain('Refused to navigate with a secret in its url')
   expect(site.hits.map((h) => h.path)).not.toContain('/collect')

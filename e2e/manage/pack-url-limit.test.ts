@@ -41,7 +41,11 @@ it('stops reading an endless pack at the size limit and says so', async () => {
   await popup.click('[data-test=tab-import]')
   await popup.fill('[data-test=import-url]', url)
   await popup.click('[data-test=import-fetch]')
-  await expect.poll(() => popup.locator('[data-test=import-error]').textContent(), { timeout: 20_000 }).toBe(`${url} is larger than ${kMaxPackBytes.toLocaleString('en')} bytes, the most a pack may be; Ava stopped reading it.`)
+  await expect
+    .poll(() => popup.locator('[data-test=import-error]').textContent(), { timeout: 20_000 })
+    .toBe(
+      `${url} is larger than ${kMaxPackBytes.toLocaleString('en')} bytes, the most a pack may be; Ava stopped reading it.`,
+    )
   await expect.poll(() => sent[0]?.closed).toBe(true)
   // Socket buffers hold some in flight (8.3× the limit was seen with two e2e files at a time on a
   // loaded machine); an unbounded read would have taken hundreds of MiB.

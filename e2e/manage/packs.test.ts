@@ -14,8 +14,18 @@ let ava: Ava
 let site: SiteServer
 let popup: Page
 
-const userPacks = async () => ((await ava.storage('local'))['packs.user'] ?? {}) as Record<string, { version: string; enabled: boolean; origin: string }>
-const shownPacks = () => popup.$$eval('[data-test=pack]', (els) => els.map((e) => `${e.querySelector('[data-test=pack-name]')!.textContent} ${e.querySelector('[data-test=pack-version]')!.textContent}`))
+const userPacks = async () =>
+  ((await ava.storage('local'))['packs.user'] ?? {}) as Record<
+    string,
+    { version: string; enabled: boolean; origin: string }
+  >
+const shownPacks = () =>
+  popup.$$eval('[data-test=pack]', (els) =>
+    els.map(
+      (e) =>
+        `${e.querySelector('[data-test=pack-name]')!.textContent} ${e.querySelector('[data-test=pack-version]')!.textContent}`,
+    ),
+  )
 
 beforeAll(async () => {
   ;[ava, site] = await Promise.all([launchAva(), startSiteServer()])
@@ -28,12 +38,20 @@ afterAll(async () => {
 it('shows a broken pack’s errors at their line and column and saves nothing', async () => {
   await paste(popup, broken)
   await popup.waitForSelector('[data-test=issue]')
-  const issues = await popup.$$eval('[data-test=issue]', (els) => els.map((e) => `${e.getAttribute('data-line')}:${e.getAttribute('data-col')} ${e.querySelector('code')!.textContent}`))
+  const issues = await popup.$$eval('[data-test=issue]', (els) =>
+    els.map(
+      (e) => `${e.getAttribute('data-line')}:${e.getAttribute('data-col')} ${e.querySelector('code')!.textContent}`,
+    ),
+  )
   expect(issues).toEqual(['7:17 UNKNOWN_STEP_ACTION', '10:45 UNKNOWN_PARAM'])
   expect(await popup.textContent('[data-test=import-blocked]')).toContain('2')
   expect(await popup.isDisabled('[data-test=install]')).toBe(true)
   // The background refuses it too, whatever the page does.
-  const r = await sendFrom<{ ok: boolean; res: { ok: boolean; issues: { line: number }[] } }>(popup, 'popup→bg:packs.install', { text: broken, origin: 'pasted' })
+  const r = await sendFrom<{ ok: boolean; res: { ok: boolean; issues: { line: number }[] } }>(
+    popup,
+    'popup→bg:packs.install',
+    { text: broken, origin: 'pasted' },
+  )
   expect(r.res.ok).toBe(false)
   expect(r.res.issues.map((i) => i.line)).toEqual([7, 10])
   expect(await userPacks()).toEqual({})
@@ -42,10 +60,20 @@ it('shows a broken pack’s errors at their line and column and saves nothing', 
 it('installs a pasted pack after showing what it adds, and lists it as the person’s own', async () => {
   await paste(popup, demo)
   await popup.waitForSelector('[data-test=diff][data-kind=install]')
-  expect(await popup.$$eval('[data-test=diff-added]', (els) => els.map((e) => e.textContent!.trim()))).toEqual(['+ signup:fill', '+ signup:old', '+ signup:read'])
+  expect(await popup.$$eval('[data-test=diff-added]', (els) => els.map((e) => e.textContent!.trim()))).toEqual([
+    '+ signup:fill',
+    '+ signup:old',
+    '+ signup:read',
+  ])
   // What it can do is listed, as a browser lists an extension's permissions; nothing past clicking,
   // typing and reading on the page, so the one Install click installs it, as before.
-  expect(await popup.$$eval('[data-test=capability]', (els) => els.map((e) => e.getAttribute('data-key')))).toEqual(['anySite', 'acts', 'submits', 'readsText', 'takesSecrets'])
+  expect(await popup.$$eval('[data-test=capability]', (els) => els.map((e) => e.getAttribute('data-key')))).toEqual([
+    'anySite',
+    'acts',
+    'submits',
+    'readsText',
+    'takesSecrets',
+  ])
   await popup.click('[data-test=install]')
   await expect.poll(() => popup.textContent('[data-test=installed]')).toBe('Installed demo v1.0.0.')
   expect(await popup.locator('[data-test=consent-prompt]').count()).toBe(0)
@@ -56,7 +84,9 @@ it('installs a pasted pack after showing what it adds, and lists it as the perso
   const card = popup.locator('[data-test=pack][data-namespace=demo]')
   expect(await card.locator('[data-test=pack-actions]').textContent()).toBe('3 actions')
   expect(await card.locator('[data-test=pack-source]').textContent()).toBe('yours')
-  expect(await card.locator('[data-test=pack-deprecated]').textContent()).toContain('demo:signup:old is deprecated. Use signup:fill.')
+  expect(await card.locator('[data-test=pack-deprecated]').textContent()).toContain(
+    'demo:signup:old is deprecated. Use signup:fill.',
+  )
 })
 
 it('runs an action from its page on the fixture tab, with a form built from its params', async () => {
@@ -116,7 +146,9 @@ it('updates from a URL with the diff of actions, and warns when going back down'
   expect(await popup.locator('[data-test=downgrade]').count()).toBe(0)
   await popup.click('[data-test=install]')
   // The background answers with the update to confirm; nothing is saved before the yes.
-  expect(await popup.textContent('[data-test=update-question]')).toContain('This updates your pack demo from v1.0.0 to v1.1.0.')
+  expect(await popup.textContent('[data-test=update-question]')).toContain(
+    'This updates your pack demo from v1.0.0 to v1.1.0.',
+  )
   expect(await userPacks()).toMatchObject({ demo: { version: '1.0.0' } })
   await popup.click('[data-test=confirm-update]')
   await expect.poll(() => popup.textContent('[data-test=installed]')).toBe('Updated demo from v1.0.0 to v1.1.0.')
@@ -124,18 +156,25 @@ it('updates from a URL with the diff of actions, and warns when going back down'
 
   await popup.fill('[data-test=import-text]', demo)
   await popup.waitForSelector('[data-test=diff][data-kind=downgrade]')
-  expect(await popup.textContent('[data-test=downgrade]')).toBe('This is a downgrade: v1.1.0 is installed and this file is v1.0.0.')
+  expect(await popup.textContent('[data-test=downgrade]')).toBe(
+    'This is a downgrade: v1.1.0 is installed and this file is v1.0.0.',
+  )
   await popup.click('[data-test=tab-packs]')
   expect(await shownPacks()).toContain('demo v1.1.0')
 })
 
 it('finds actions by search, and a disabled pack’s actions are gone from the registry', async () => {
   await popup.fill('[data-test=search]', 'sign-up')
-  await expect.poll(() => popup.$$eval('[data-test=result] code', (els) => els.map((e) => e.textContent))).toEqual(expect.arrayContaining(['demo:signup:fill']))
+  await expect
+    .poll(() => popup.$$eval('[data-test=result] code', (els) => els.map((e) => e.textContent)))
+    .toEqual(expect.arrayContaining(['demo:signup:fill']))
   await popup.fill('[data-test=search]', '')
   await popup.locator('[data-test=pack][data-namespace=demo] [data-test=pack-enabled]').uncheck()
   await expect.poll(async () => (await userPacks()).demo.enabled).toBe(false)
-  const found = await sendFrom<{ res: { name: string }[] }>(popup, 'ui→bg:action', { type: 'action.search', query: 'sign-up' })
+  const found = await sendFrom<{ res: { name: string }[] }>(popup, 'ui→bg:action', {
+    type: 'action.search',
+    query: 'sign-up',
+  })
   expect(found.res.map((a) => a.name)).toEqual([])
   // Still listed, so it can be turned back on.
   expect(await shownPacks()).toContain('demo v1.1.0')
@@ -144,10 +183,15 @@ it('finds actions by search, and a disabled pack’s actions are gone from the r
 })
 
 it('exports a pack as YAML, deletes it, and brings it back with undo', async () => {
-  const [download] = await Promise.all([popup.waitForEvent('download'), popup.locator('[data-test=pack][data-namespace=demo] [data-test=pack-export]').click()])
+  const [download] = await Promise.all([
+    popup.waitForEvent('download'),
+    popup.locator('[data-test=pack][data-namespace=demo] [data-test=pack-export]').click(),
+  ])
   const { readFile } = await import('node:fs/promises')
   expect(download.suggestedFilename()).toBe('demo.yaml')
-  expect(await readFile((await download.path())!, 'utf8')).toBe(readFileSync(resolve(fixtures, 'demo-1.1.0.yaml'), 'utf8'))
+  expect(await readFile((await download.path())!, 'utf8')).toBe(
+    readFileSync(resolve(fixtures, 'demo-1.1.0.yaml'), 'utf8'),
+  )
 
   await popup.locator('[data-test=pack][data-namespace=demo] [data-test=pack-delete]').click()
   await popup.locator('[data-test=pack][data-namespace=demo] [data-test=pack-delete-confirm]').click()

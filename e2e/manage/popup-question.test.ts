@@ -35,7 +35,9 @@ beforeAll(async () => {
   await paste(popup, readFileSync(resolve(fixturesDir, 'packs/account.yaml'), 'utf8'))
   await popup.waitForSelector('[data-test=diff][data-kind=install]')
   await popup.click('[data-test=install]')
-  await popup.waitForFunction(() => document.querySelector('[data-test=installed]')?.textContent === 'Installed acct v1.0.0.')
+  await popup.waitForFunction(
+    () => document.querySelector('[data-test=installed]')?.textContent === 'Installed acct v1.0.0.',
+  )
   account = await ava.context.newPage()
   await account.goto(`${site.url}/packs/account.html`)
 })
@@ -50,7 +52,9 @@ describe("the popup's Run asks before a destructive step", () => {
     await question.waitFor({ timeout: 20_000 })
     expect(await popup.textContent('[data-test=popup-question-text]')).toContain('Delete account')
     await popup.click('[data-test=question-deny]')
-    await expect.poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 }).toBe('false')
+    await expect
+      .poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 })
+      .toBe('false')
     expect(await question.count()).toBe(0)
     expect(deletes()).toBe(0)
     expect(await account.textContent('#out')).toBe('')
@@ -81,11 +85,16 @@ describe("the popup's Run asks before a destructive step", () => {
     // Either the page refuses the yes (its element is gone) or it asks again about the new one;
     // a second question is answered no. Then the run is over: never left running.
     const settled = await Promise.race([
-      popup.locator('[data-test=popup-question]').waitFor({ timeout: 20_000 }).then(() => 'asked' as const),
+      popup
+        .locator('[data-test=popup-question]')
+        .waitFor({ timeout: 20_000 })
+        .then(() => 'asked' as const),
       popup.waitForSelector('[data-test=outcome]', { timeout: 20_000 }).then(() => 'ended' as const),
     ])
     if (settled === 'asked') await popup.click('[data-test=question-deny]')
-    await expect.poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 }).toBe('false')
+    await expect
+      .poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 })
+      .toBe('false')
     expect(await popup.locator('[data-test=run]').isDisabled()).toBe(false)
     expect(deletes()).toBe(before)
   })
@@ -94,7 +103,9 @@ describe("the popup's Run asks before a destructive step", () => {
     const options = await openOptions(ava)
     await options.selectOption('[data-test=language]', 'zh-CN')
     await options.click('[data-test=save]')
-    await expect.poll(async () => ((await ava.storage('local')).ui as { language?: string } | undefined)?.language).toBe('zh-CN')
+    await expect
+      .poll(async () => ((await ava.storage('local')).ui as { language?: string } | undefined)?.language)
+      .toBe('zh-CN')
     await options.close()
     await account.reload()
     await runClose()
@@ -104,7 +115,9 @@ describe("the popup's Run asks before a destructive step", () => {
     expect(text).toContain('Delete account') // the page's own words, quoted as they are drawn
     expect(await popup.textContent('[data-test=question-deny]')).not.toBe('Cancel')
     await popup.click('[data-test=question-deny]')
-    await expect.poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 }).toBe('false')
+    await expect
+      .poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 })
+      .toBe('false')
     expect(deletes()).toBe(1)
   })
 })

@@ -19,7 +19,10 @@ const local = () => ava.storage('local')
  */
 async function reloadExtension(): Promise<Worker> {
   const old = await ava.worker()
-  const next = ava.context.waitForEvent('serviceworker', { predicate: (w) => w.url().startsWith(`chrome-extension://${ava.extensionId}/`), timeout: 15_000 })
+  const next = ava.context.waitForEvent('serviceworker', {
+    predicate: (w) => w.url().startsWith(`chrome-extension://${ava.extensionId}/`),
+    timeout: 15_000,
+  })
   await old.evaluate(() => chrome.runtime.reload()).catch(() => undefined) // the worker dies mid-call
   const w = await next
   await expect.poll(() => w.evaluate(() => !!chrome.runtime?.id).catch(() => false)).toBe(true)
@@ -48,7 +51,11 @@ it('keeps two provider profiles, one active, with keys masked and revealed only 
   await options.click('[data-test=save]')
   await expect.poll(() => options.textContent('[data-test=notice]')).toBe('Saved.')
 
-  const stored = (await local()).settings as { version: number; activeProfile: string; profiles: { id: string; name: string; apiKey: string }[] }
+  const stored = (await local()).settings as {
+    version: number
+    activeProfile: string
+    profiles: { id: string; name: string; apiKey: string }[]
+  }
   expect(stored.version).toBe(4)
   expect(stored.profiles.map((p) => p.name)).toEqual(['Local', 'Loopback'])
   expect(stored.activeProfile).toBe('openai-1')
@@ -64,7 +71,9 @@ it('keeps two provider profiles, one active, with keys masked and revealed only 
   // The model list comes from the endpoint's own /models.
   await options.click('[data-test=fetch-models]')
   await expect.poll(() => options.textContent('[data-test=models]')).toContain('offers 1 model.')
-  expect(await options.$$eval('[data-test=model-list] option', (els) => els.map((e) => e.textContent))).toContain('test-model')
+  expect(await options.$$eval('[data-test=model-list] option', (els) => els.map((e) => e.textContent))).toContain(
+    'test-model',
+  )
   expect(llm.requests.at(-1)).toMatchObject({ api: 'models' })
   expect(llm.requests.at(-1)!.headers.authorization).toBe(`Bearer ${kKey}`)
 })
@@ -122,7 +131,14 @@ it('survives a reload of the extension with every setting intact', async () => {
 it('migrates version 1 settings on update, and shows a value it could not read', async () => {
   const v1 = {
     version: 1,
-    llm: { provider: 'anthropic', baseUrl: llm.baseUrl, authStyle: 'bearer', apiKey: 'sk-old-v1-key', model: 'claude-old', requestTimeoutMs: 45_000 },
+    llm: {
+      provider: 'anthropic',
+      baseUrl: llm.baseUrl,
+      authStyle: 'bearer',
+      apiKey: 'sk-old-v1-key',
+      model: 'claude-old',
+      requestTimeoutMs: 45_000,
+    },
     agent: { stepLimit: 12, useCache: false },
     safety: { confirm: ['payment'], allowDomains: [], denyDomains: ['bank.example'] },
     ui: { language: 'zh-CN' },
@@ -136,7 +152,9 @@ it('migrates version 1 settings on update, and shows a value it could not read',
   await options.close()
   // Reloading an unpacked extension fires runtime.onInstalled with reason "update".
   await reloadExtension()
-  await expect.poll(async () => (await local())['storage.versions'], { timeout: 10_000 }).toMatchObject({ settings: 4, ui: 1 })
+  await expect
+    .poll(async () => (await local())['storage.versions'], { timeout: 10_000 })
+    .toMatchObject({ settings: 4, ui: 1 })
   const s = (await local()).settings as Record<string, unknown>
   expect(s).toMatchObject({
     version: 4,
@@ -149,12 +167,17 @@ it('migrates version 1 settings on update, and shows a value it could not read',
   expect((await local()).ui).toEqual({ version: 1, language: 'zh-CN' })
 
   // A value no migration can read is set aside and the options page says so.
-  await (await ava.worker()).evaluate(() => chrome.storage.local.set({ settings: { version: 1, llm: { provider: 'skynet' } } }))
+  await (
+    await ava.worker()
+  ).evaluate(() => chrome.storage.local.set({ settings: { version: 1, llm: { provider: 'skynet' } } }))
   options = await openOptions(ava)
   await options.waitForSelector('[data-test=invalid]')
   expect(await options.textContent('[data-test=invalid]')).toContain('settings')
   expect(await options.textContent('[data-test=invalid]')).toMatch(/llm\.provider/)
-  expect(((await local())['settings.invalid'] as { value: unknown }).value).toEqual({ version: 1, llm: { provider: 'skynet' } })
+  expect(((await local())['settings.invalid'] as { value: unknown }).value).toEqual({
+    version: 1,
+    llm: { provider: 'skynet' },
+  })
   await options.click('[data-test=invalid-discard]')
   await expect.poll(() => options.locator('[data-test=invalid]').count()).toBe(0)
 })
@@ -162,10 +185,16 @@ it('migrates version 1 settings on update, and shows a value it could not read',
 it('resets to defaults only after confirmation', async () => {
   await options.fill('[data-test=stepLimit]', '7')
   await options.click('[data-test=save]')
-  await expect.poll(async () => ((await local()).settings as { agent: { stepLimit: number } } | undefined)?.agent.stepLimit).toBe(7)
+  await expect
+    .poll(async () => ((await local()).settings as { agent: { stepLimit: number } } | undefined)?.agent.stepLimit)
+    .toBe(7)
   await options.click('[data-test=reset]')
   expect(((await local()).settings as { agent: { stepLimit: number } }).agent.stepLimit).toBe(7)
   await options.click('[data-test=reset-confirm]')
-  await expect.poll(async () => ((await local()).settings as { profiles: { provider: string }[] }).profiles.map((p) => p.provider)).toEqual(['local'])
+  await expect
+    .poll(async () =>
+      ((await local()).settings as { profiles: { provider: string }[] }).profiles.map((p) => p.provider),
+    )
+    .toEqual(['local'])
   expect(await options.inputValue('[data-test=baseUrl]')).toBe('http://localhost:11434/v1')
 })

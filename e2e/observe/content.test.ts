@@ -28,7 +28,10 @@ interface Section {
 }
 
 async function sections(path: string, html: string): Promise<{ page: Page; content: Section[] }> {
-  server.page(path, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Content</title></head><body style="margin:0;font:16px sans-serif">${html}</body></html>`)
+  server.page(
+    path,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Content</title></head><body style="margin:0;font:16px sans-serif">${html}</body></html>`,
+  )
   const page = await browser.newPage({ viewport: kViewport })
   await page.goto(server.url(path), { waitUntil: 'load' })
   await page.addScriptTag({ content: await observeBundle() })
@@ -62,7 +65,11 @@ describe('content sections (§3.5)', () => {
         '<p style="margin:0">A paragraph far below the first screen.</p>',
     )
     const texts = content.map((s) => s.text)
-    expect(texts).toEqual(['Quarterly report', 'The lead paragraph of the report, on the first screen.', 'A paragraph far below the first screen.'])
+    expect(texts).toEqual([
+      'Quarterly report',
+      'The lead paragraph of the report, on the first screen.',
+      'A paragraph far below the first screen.',
+    ])
 
     const [h1, lead, far] = content
     expect(h1.tag).toBe('h1')
@@ -78,14 +85,21 @@ describe('content sections (§3.5)', () => {
   })
 
   test('fifty sections are kept; past the blocks around the viewport only the nearest fifty headings are scored', async () => {
-    const paragraphs = Array.from({ length: 600 }, (_, i) => `<p style="margin:0;font-size:12px">Line ${i} of the log.</p>`).join('')
+    const paragraphs = Array.from(
+      { length: 600 },
+      (_, i) => `<p style="margin:0;font-size:12px">Line ${i} of the log.</p>`,
+    ).join('')
     const headings = Array.from({ length: 250 }, (_, i) => `<h3>Archive ${i}</h3>`).join('')
     // Both pinned headings are drawn on the first screen in large type; only where they come in
     // document order differs. Blocks scored: the first 200 paragraphs (the viewport is at the
     // top), then the 50 nearest headings outside them: the first pinned one is the first of those,
     // the second comes after 250 more.
-    const pinned = (label: string, top: number) => `<h2 style="position:absolute;top:${top}px;left:600px;font-size:30px;margin:0">${label}</h2>`
-    const { page, content } = await sections('/many-blocks.html', paragraphs + pinned('Pinned heading one', 100) + headings + pinned('Pinned heading two', 200))
+    const pinned = (label: string, top: number) =>
+      `<h2 style="position:absolute;top:${top}px;left:600px;font-size:30px;margin:0">${label}</h2>`
+    const { page, content } = await sections(
+      '/many-blocks.html',
+      paragraphs + pinned('Pinned heading one', 100) + headings + pinned('Pinned heading two', 200),
+    )
     expect(content).toHaveLength(50)
     const texts = content.map((s) => s.text)
     expect(texts[0]).toBe('Pinned heading one')
@@ -97,9 +111,15 @@ describe('content sections (§3.5)', () => {
   })
 
   test('on a page scrolled far down, the sections are the ones on screen, not the top of the document', async () => {
-    const lines = Array.from({ length: 2000 }, (_, i) => `<p id="l${i}" style="margin:0">Line ${i} of the transcript.</p>`).join('')
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) => `<p id="l${i}" style="margin:0">Line ${i} of the transcript.</p>`,
+    ).join('')
     const page = await browser.newPage({ viewport: kViewport })
-    server.page('/scrolled.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Transcript</title></head><body style="margin:0;font:16px sans-serif">${lines}</body></html>`)
+    server.page(
+      '/scrolled.html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Transcript</title></head><body style="margin:0;font:16px sans-serif">${lines}</body></html>`,
+    )
     await page.goto(server.url('/scrolled.html'), { waitUntil: 'load' })
     await page.evaluate(() => document.getElementById('l1500')!.scrollIntoView({ block: 'start' }))
     await page.addScriptTag({ content: await observeBundle() })

@@ -17,7 +17,14 @@ let deadUrl: string // a port nobody listens on: the frame shows Chromium's erro
 
 beforeAll(async () => {
   let dead: StaticServer
-  ;[ava, llm, shop, pay, bank, dead] = await Promise.all([launchAva(), startLlmServer(), startServer(), startServer({ host: 'localhost' }), startServer(), startServer()])
+  ;[ava, llm, shop, pay, bank, dead] = await Promise.all([
+    launchAva(),
+    startLlmServer(),
+    startServer(),
+    startServer({ host: 'localhost' }),
+    startServer(),
+    startServer(),
+  ])
   deadUrl = dead.url('/gone.html')
   await dead.close()
   await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
@@ -33,8 +40,14 @@ beforeAll(async () => {
 <button id="pay" onclick="document.getElementById('status').textContent = 'Paid with ' + document.getElementById('card').value">Pay now</button>
 <p id="status">Unpaid</p><iframe name="bank" src="${bank.url('/approve.html')}" style="width:300px;height:80px"></iframe></body></html>`,
   )
-  bank.page('/approve.html', `<!doctype html><html><body style="margin:0"><button onclick="this.textContent = 'Approved'">Approve</button></body></html>`)
-  pay.page('/elsewhere.html', `<!doctype html><html><body style="margin:0"><button onclick="window.__clicked = true">Pay now</button></body></html>`)
+  bank.page(
+    '/approve.html',
+    `<!doctype html><html><body style="margin:0"><button onclick="this.textContent = 'Approved'">Approve</button></body></html>`,
+  )
+  pay.page(
+    '/elsewhere.html',
+    `<!doctype html><html><body style="margin:0"><button onclick="window.__clicked = true">Pay now</button></body></html>`,
+  )
 })
 afterAll(async () => {
   await Promise.all([ava?.close(), llm?.close(), shop?.close(), pay?.close(), bank?.close()])
@@ -51,7 +64,9 @@ async function openCheckout(): Promise<Page> {
   const page = await ava.context.newPage()
   await page.goto(shop.url('/checkout.html'))
   // Both frames are loaded, and a beat later their content scripts (document_idle) are in place.
-  await expect.poll(() => page.frames().filter((f) => f.url().startsWith(pay.origin) || f.url().startsWith(bank.origin)).length).toBe(2)
+  await expect
+    .poll(() => page.frames().filter((f) => f.url().startsWith(pay.origin) || f.url().startsWith(bank.origin)).length)
+    .toBe(2)
   await frameOf(page, bank.origin).waitForLoadState('load')
   await page.waitForTimeout(300)
   return page
@@ -62,9 +77,19 @@ it('lists the frames’ elements under frame_ ids and types and clicks in them, 
   llm.script(
     {
       chunks: instructionChunks([
-        { step_id: 1, action_type: 'input', params: { target_id: 'frame_pay_input_card_number', value: '4242' }, description: 'Card number' },
+        {
+          step_id: 1,
+          action_type: 'input',
+          params: { target_id: 'frame_pay_input_card_number', value: '4242' },
+          description: 'Card number',
+        },
         { step_id: 2, action_type: 'click', params: { target_id: 'frame_pay_btn_pay_now' }, description: 'Pay' },
-        { step_id: 3, action_type: 'click', params: { target_id: 'frame_pay_frame_bank_btn_approve' }, description: 'Approve' },
+        {
+          step_id: 3,
+          action_type: 'click',
+          params: { target_id: 'frame_pay_frame_bank_btn_approve' },
+          description: 'Approve',
+        },
       ]),
     },
     { chunks: instructionChunks([{ step_id: 4, action_type: 'done', params: { answer: 'Paid.' } }]) },
@@ -100,13 +125,21 @@ it('lists the frames’ elements under frame_ ids and types and clicks in them, 
 
 it('refuses a step on a frame that navigated after the page was read, and touches nothing there', async () => {
   const page = await openCheckout()
-  llm.script({ chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { target_id: 'frame_pay_btn_pay_now' }, description: 'Pay' }]), firstByteDelayMs: 3_000 })
+  llm.script({
+    chunks: instructionChunks([
+      { step_id: 1, action_type: 'click', params: { target_id: 'frame_pay_btn_pay_now' }, description: 'Pay' },
+    ]),
+    firstByteDelayMs: 3_000,
+  })
   const panel = await ava.openPanel(page)
   const run = sendAndWait(panel, 'pay', { timeout: 40_000 })
   // While the model "thinks", the payment frame goes to another page that has a "Pay now" too.
   await expect.poll(() => chatRequests().length, { timeout: 15_000 }).toBe(1)
   expect(JSON.stringify(chatRequests()[0].body)).toContain('frame_pay_btn_pay_now')
-  await page.evaluate((url) => (document.querySelector('iframe[name=pay]') as HTMLIFrameElement).src = url, pay.url('/elsewhere.html'))
+  await page.evaluate(
+    (url) => ((document.querySelector('iframe[name=pay]') as HTMLIFrameElement).src = url),
+    pay.url('/elsewhere.html'),
+  )
   await expect.poll(() => frameOf(page, pay.origin).url()).toBe(pay.url('/elsewhere.html'))
   await allowAll(page, run, (p) => ava.panel(p))
   await run

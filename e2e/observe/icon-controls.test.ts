@@ -48,18 +48,28 @@ async function run(page: Page, request: string): Promise<string[]> {
   await allowAll(page, running, (p) => ava.panel(p))
   await running
   const steps = await readSteps(panel)
-  if (process.env.AVA_DEBUG) console.log(JSON.stringify(steps), llm.requests.map((r) => lastPage(r.body).slice(0, 3000)))
+  if (process.env.AVA_DEBUG)
+    console.log(
+      JSON.stringify(steps),
+      llm.requests.map((r) => lastPage(r.body).slice(0, 3000)),
+    )
   return steps.map((s) => s.status)
 }
 
 /** The ids Ava listed for the elements at `selectors`, read from the panel's overlay as a person would. */
-const idsOf = async (page: Page, selectors: string[]) => (await listedOnPage(await ava.panel(page), page, selectors)).idOf
+const idsOf = async (page: Page, selectors: string[]) =>
+  (await listedOnPage(await ava.panel(page), page, selectors)).idOf
 
 it('icon-only feed actions are listed by guessed names and clicked by id and by words', async () => {
   const page = await ava.context.newPage()
   const shown = await readPage(page, '/icon-feed.html')
   // Each post's four icon-only actions are listed, named from their icons and marked as guesses.
-  const feedIds = await idsOf(page, ['101', '102', '103'].flatMap((tweet) => ['Reply', 'Retweet', 'Favorite', 'Share'].map((action) => `[data-tweet-id="${tweet}"] .js-action${action}`)))
+  const feedIds = await idsOf(
+    page,
+    ['101', '102', '103'].flatMap((tweet) =>
+      ['Reply', 'Retweet', 'Favorite', 'Share'].map((action) => `[data-tweet-id="${tweet}"] .js-action${action}`),
+    ),
+  )
   for (const tweet of ['101', '102', '103']) {
     for (const action of ['Reply', 'Retweet', 'Favorite', 'Share']) {
       const id = feedIds[`[data-tweet-id="${tweet}"] .js-action${action}`]
@@ -89,8 +99,18 @@ it('icon-only feed actions are listed by guessed names and clicked by id and by 
   // By words only: the guessed names and the post's text find them.
   llm.script({
     chunks: instructionChunks([
-      { step_id: 1, action_type: 'click', params: { semantic_locator: "the Like button of Bob's post" }, description: 'Like Bob' },
-      { step_id: 2, action_type: 'click', params: { semantic_locator: "the share icon on Carol's tweet" }, description: 'Share Carol' },
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { semantic_locator: "the Like button of Bob's post" },
+        description: 'Like Bob',
+      },
+      {
+        step_id: 2,
+        action_type: 'click',
+        params: { semantic_locator: "the share icon on Carol's tweet" },
+        description: 'Share Carol',
+      },
       done,
     ]),
   })
@@ -99,14 +119,34 @@ it('icon-only feed actions are listed by guessed names and clicked by id and by 
   await page.close()
 })
 
-it("jQuery UI autocomplete: the suggestions that appear after typing are listed on the next read and chosen", async () => {
+it('jQuery UI autocomplete: the suggestions that appear after typing are listed on the next read and chosen', async () => {
   const page = await ava.context.newPage()
   const shown = await readPage(page, '/autocomplete.html')
   expect(shown).toMatch(/input_tags/)
   llm.script(
-    { from: (body) => JSON.stringify([{ step_id: 1, action_type: 'input', params: { target_id: pick(body, /input_tags\w*/), value: 'ja' }, description: 'Type ja' }]) },
+    {
+      from: (body) =>
+        JSON.stringify([
+          {
+            step_id: 1,
+            action_type: 'input',
+            params: { target_id: pick(body, /input_tags\w*/), value: 'ja' },
+            description: 'Type ja',
+          },
+        ]),
+    },
     // The model reads the page again: the menu's suggestions are listed now.
-    { from: (body) => JSON.stringify([{ step_id: 2, action_type: 'click', params: { target_id: pick(body, /\w+_javascript\w*/) }, description: 'JavaScript' }]) },
+    {
+      from: (body) =>
+        JSON.stringify([
+          {
+            step_id: 2,
+            action_type: 'click',
+            params: { target_id: pick(body, /\w+_javascript\w*/) },
+            description: 'JavaScript',
+          },
+        ]),
+    },
     { chunks: instructionChunks([done]) },
   )
   expect(await run(page, 'choose JavaScript in Tags')).toEqual(['ok', 'ok'])
@@ -115,8 +155,27 @@ it("jQuery UI autocomplete: the suggestions that appear after typing are listed 
 
   // By words: type, then name the suggestion.
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'input', params: { semantic_locator: 'the Tags field', value: 'sc' }, description: 'Type sc' }]) },
-    { chunks: instructionChunks([{ step_id: 2, action_type: 'click', params: { semantic_locator: 'the "Scheme" suggestion' }, description: 'Scheme' }, done]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'input',
+          params: { semantic_locator: 'the Tags field', value: 'sc' },
+          description: 'Type sc',
+        },
+      ]),
+    },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 2,
+          action_type: 'click',
+          params: { semantic_locator: 'the "Scheme" suggestion' },
+          description: 'Scheme',
+        },
+        done,
+      ]),
+    },
   )
   expect(await run(page, 'choose Scheme in Tags')).toEqual(['ok', 'ok'])
   expect(await page.textContent('#chosen')).toBe('Scheme')
@@ -152,8 +211,18 @@ it('webmail rows that are divs with handlers are listed beside their star and tr
   await readPage(fresh, '/mail.html')
   llm.script({
     chunks: instructionChunks([
-      { step_id: 1, action_type: 'click', params: { semantic_locator: 'Newsletter Your weekly digest' }, description: 'Open the newsletter' },
-      { step_id: 2, action_type: 'click', params: { semantic_locator: "the star in Kim Lee's row" }, description: 'Star Kim' },
+      {
+        step_id: 1,
+        action_type: 'click',
+        params: { semantic_locator: 'Newsletter Your weekly digest' },
+        description: 'Open the newsletter',
+      },
+      {
+        step_id: 2,
+        action_type: 'click',
+        params: { semantic_locator: "the star in Kim Lee's row" },
+        description: 'Star Kim',
+      },
       done,
     ]),
   })

@@ -34,7 +34,6 @@ async function readFeed(page: Page): Promise<void> {
   await sendAndWait(await ava.openPanel(page), 'what is on this page?')
 }
 
-
 it('lists script-clickable spans with ids, keeps delegating wrappers out, and a click on a listed id reaches the handler', async () => {
   const page = await ava.context.newPage()
   await readFeed(page)
@@ -43,7 +42,12 @@ it('lists script-clickable spans with ids, keeps delegating wrappers out, and a 
   // Every action span, whichever way its handler was attached, is listed; the feed, the posts and
   // the action rows, which only hold or delegate to them, are not; the closed menu is not either.
   const panel = await ava.panel(page)
-  const { listed, idOf } = await listedOnPage(panel, page, ['[data-post=p2] .reply', '[data-post=p3] .retweet', '[data-post=p1] .like', '[data-post=p2] .more'])
+  const { listed, idOf } = await listedOnPage(panel, page, [
+    '[data-post=p2] .reply',
+    '[data-post=p3] .retweet',
+    '[data-post=p1] .like',
+    '[data-post=p2] .more',
+  ])
   expect(listed.map((e) => `${e.at}:${e.text}`).sort()).toEqual(
     ['reply:Reply', 'retweet:Retweet', 'like:Like', 'more:more'].flatMap((x) => [x, x, x]).sort(),
   )
@@ -104,14 +108,48 @@ function probe() {
       return `${(e as Error).constructor.name}: ${(e as Error).message}`
     }
   }
-  const source = [add.toString(), String(add), ts.call(add), ts.toString(), ts.call(ts), String(on.set), String(on.get), String(onDown.set), String(ts.call)]
-  const shape = [add.name, add.length, Object.getOwnPropertyNames(add), 'prototype' in add, typeof add, d.writable, d.enumerable, d.configurable]
-  shape.push(on.enumerable, on.configurable, on.set!.name, on.set!.length, Object.getOwnPropertyNames(on.set), ts.name, ts.length, Object.getOwnPropertyNames(ts))
+  const source = [
+    add.toString(),
+    String(add),
+    ts.call(add),
+    ts.toString(),
+    ts.call(ts),
+    String(on.set),
+    String(on.get),
+    String(onDown.set),
+    String(ts.call),
+  ]
+  const shape = [
+    add.name,
+    add.length,
+    Object.getOwnPropertyNames(add),
+    'prototype' in add,
+    typeof add,
+    d.writable,
+    d.enumerable,
+    d.configurable,
+  ]
+  shape.push(
+    on.enumerable,
+    on.configurable,
+    on.set!.name,
+    on.set!.length,
+    Object.getOwnPropertyNames(on.set),
+    ts.name,
+    ts.length,
+    Object.getOwnPropertyNames(ts),
+  )
   // A page that adds proxy traps to Object.prototype (by mistake or to probe) sees nothing new.
   ;(Object.prototype as any).get = () => 'trap'
   shape.push(add.name, on.set!.name, ts.name)
   delete (Object.prototype as any).get
-  const identity = [add === w.pageStart.add, ts === w.pageStart.toString, on.set === w.pageStart.onclickSet, document.addEventListener === add, HTMLElement.prototype.addEventListener === add]
+  const identity = [
+    add === w.pageStart.add,
+    ts === w.pageStart.toString,
+    on.set === w.pageStart.onclickSet,
+    document.addEventListener === add,
+    HTMLElement.prototype.addEventListener === add,
+  ]
 
   const calls: string[] = []
   const errors: string[] = []
@@ -147,7 +185,13 @@ function probe() {
   el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }))
   window.removeEventListener('error', onError)
   el.remove()
-  const throws = [err(() => add.call({}, 'click', () => {})), err(() => (add as any).call(el)), err(() => ts.call({})), err(() => on.set!.call({}, () => {})), err(() => new (add as any)())]
+  const throws = [
+    err(() => add.call({}, 'click', () => {})),
+    err(() => (add as any).call(el)),
+    err(() => ts.call({})),
+    err(() => on.set!.call({}, () => {})),
+    err(() => new (add as any)()),
+  ]
   return { source, shape, identity, calls, errors, throws }
 }
 
@@ -167,7 +211,24 @@ it('the page cannot tell: patched functions read, compare and behave as in a pla
   expect(actual).toEqual(expected)
   // The probe's own checks, so that equal answers are also the right ones.
   expect((actual as any).identity).toEqual([true, true, true, true, true])
-  expect((actual as any).calls).toEqual(['capture-body', 'a', 'b', 'once', 'signal', 'object', 'thrower', 'after-throw', 'onclick', 'bubble-body', 'capture-body', 'a', 'object', 'thrower', 'after-throw', 'mousedown false'])
+  expect((actual as any).calls).toEqual([
+    'capture-body',
+    'a',
+    'b',
+    'once',
+    'signal',
+    'object',
+    'thrower',
+    'after-throw',
+    'onclick',
+    'bubble-body',
+    'capture-body',
+    'a',
+    'object',
+    'thrower',
+    'after-throw',
+    'mousedown false',
+  ])
   expect((actual as any).errors).toEqual(['Uncaught Error: page bug', 'Uncaught Error: page bug'])
   await page.close()
 })

@@ -31,7 +31,17 @@ type Row = { id: string; label: string; type: string; inViewport: boolean; frame
 const snapshot = (page: Page): Promise<{ elements: Row[]; frames: any[]; stats: any }> =>
   page.evaluate(() => {
     const s = (window as any).__avaObserve.observe()
-    return { elements: s.elements.map((e: any) => ({ id: e.id, label: e.label, type: e.type, inViewport: e.inViewport, frame: e.frame })), frames: s.frames, stats: s.stats }
+    return {
+      elements: s.elements.map((e: any) => ({
+        id: e.id,
+        label: e.label,
+        type: e.type,
+        inViewport: e.inViewport,
+        frame: e.frame,
+      })),
+      frames: s.frames,
+      stats: s.stats,
+    }
   })
 
 describe('visibility', () => {
@@ -60,12 +70,16 @@ describe('styles read from the stylesheets', () => {
     '<div class="go">Sheet pointer <span>inner</span></div><div class="wide">Media pointer</div><div style="cursor:pointer">Inline pointer</div>' +
     '<div class="gone"><button>Hidden by class</button></div><div class="box"><p class="x"><button>Hidden by child rule</button></p></div>' +
     '<dialog><button>In closed dialog</button></dialog><div class="go"><div class="go">Nested pointer</div></div><p>Plain <button>Shown</button></p>'
-  const sheet = '.go{cursor:pointer}@media (min-width:1px){.wide{cursor:pointer}}.gone{display:none}.box>.x{display:none}'
+  const sheet =
+    '.go{cursor:pointer}@media (min-width:1px){.wide{cursor:pointer}}.gone{display:none}.box>.x{display:none}'
   const expected = ['Sheet pointer inner', 'Media pointer', 'Inline pointer', 'Nested pointer', 'Shown']
 
   for (const [name, css] of [
     ['a few rules', sheet],
-    ['too many rules to match (every style read)', sheet + Array.from({ length: 40 }, (_, i) => `.r${i}{cursor:default}`).join('')],
+    [
+      'too many rules to match (every style read)',
+      sheet + Array.from({ length: 40 }, (_, i) => `.r${i}{cursor:default}`).join(''),
+    ],
   ]) {
     test(name, async () => {
       const page = await open(a.url('/visibility.html'))
@@ -82,7 +96,8 @@ describe('styles read from the stylesheets', () => {
     await page.setContent('<div id="host"></div><div class="adopted">Adopted pointer</div>')
     await page.evaluate(() => {
       const root = document.getElementById('host')!.attachShadow({ mode: 'open' })
-      root.innerHTML = '<style>.in{cursor:pointer}.off{display:none}</style><div class="in">Shadow pointer</div><div class="off"><button>Off</button></div>'
+      root.innerHTML =
+        '<style>.in{cursor:pointer}.off{display:none}</style><div class="in">Shadow pointer</div><div class="off"><button>Off</button></div>'
       const s = new CSSStyleSheet()
       s.replaceSync('.adopted{cursor:pointer}')
       document.adoptedStyleSheets = [s]
@@ -102,7 +117,11 @@ describe('roles and names in the browser', () => {
         '<select aria-label="Size"><option>S</option><option selected>M</option></select><div role="slider" aria-label="Volume" aria-valuenow="7" tabindex="0" style="width:100px;height:8px"></div></main>',
     )
     await page.addScriptTag({ content: await observeBundle() })
-    const s = await page.evaluate(() => (window as any).__avaObserve.observe().elements.map((e: any) => [e.id, e.type, e.role, e.label, e.state.value ?? null]))
+    const s = await page.evaluate(() =>
+      (window as any).__avaObserve
+        .observe()
+        .elements.map((e: any) => [e.id, e.type, e.role, e.label, e.state.value ?? null]),
+    )
     expect(s).toEqual([
       ['link_docs', 'link', 'link', 'Docs', null],
       ['input_query', 'text_input', 'textbox', 'Query', ''],
@@ -118,8 +137,15 @@ describe('shadow DOM', () => {
   test('open shadow roots (nested, slotted) are scanned; closed ones cannot be', async () => {
     const page = await open(a.url('/shadow.html'))
     const s = await snapshot(page)
-    expect(s.elements.map((e) => e.id).sort()).toEqual(['btn_nested_shadow', 'btn_shadow_button', 'input_shadow_field', 'link_slotted_link'])
-    const resolved = await page.evaluate(() => (window as any).__avaObserve.resolveHandle('btn_shadow_button').getRootNode() instanceof ShadowRoot)
+    expect(s.elements.map((e) => e.id).sort()).toEqual([
+      'btn_nested_shadow',
+      'btn_shadow_button',
+      'input_shadow_field',
+      'link_slotted_link',
+    ])
+    const resolved = await page.evaluate(
+      () => (window as any).__avaObserve.resolveHandle('btn_shadow_button').getRootNode() instanceof ShadowRoot,
+    )
     expect(resolved).toBe(true)
     await page.close()
   })
@@ -127,7 +153,10 @@ describe('shadow DOM', () => {
 
 describe('frames', () => {
   test('same-origin frames are merged with a prefix; cross-origin ones are listed restricted and can be merged', async () => {
-    a.page('/frames.html', `<!doctype html><button>Top</button><iframe name="pay" src="/frame-inner.html" style="width:400px;height:120px"></iframe><iframe src="${b.url('/frame-inner.html')}" style="width:400px;height:120px"></iframe>`)
+    a.page(
+      '/frames.html',
+      `<!doctype html><button>Top</button><iframe name="pay" src="/frame-inner.html" style="width:400px;height:120px"></iframe><iframe src="${b.url('/frame-inner.html')}" style="width:400px;height:120px"></iframe>`,
+    )
     const page = await open(a.url('/frames.html'))
     const s = await snapshot(page)
     expect(s.elements.map((e) => e.id)).toEqual(['btn_top', 'frame_pay_input_card_number', 'frame_pay_btn_pay_now'])
@@ -137,7 +166,9 @@ describe('frames', () => {
     ])
     expect(s.frames[1].url).toBe(b.url('/frame-inner.html'))
     // The id resolves to the element inside the frame.
-    expect(await page.evaluate(() => (window as any).__avaObserve.resolveHandle('frame_pay_btn_pay_now').textContent)).toBe('Pay now')
+    expect(
+      await page.evaluate(() => (window as any).__avaObserve.resolveHandle('frame_pay_btn_pay_now').textContent),
+    ).toBe('Pay now')
 
     // The cross-origin frame scans itself (as the content script there will) and the parent merges it.
     const child = page.frames().find((f) => f.url().startsWith(b.origin))!
@@ -158,7 +189,7 @@ describe('frames', () => {
 })
 
 describe('stable ids across re-renders (§3.4)', () => {
-  test('a Vue list re-rendered with a row inserted keeps the other rows\' ids; a removed row goes stale', async () => {
+  test("a Vue list re-rendered with a row inserted keeps the other rows' ids; a removed row goes stale", async () => {
     const page = await open(a.url('/vue-list.html'))
     const before = (await snapshot(page)).elements.map((e) => e.id)
     expect(before).toEqual(['btn_delete_near_apple', 'btn_delete_near_banana', 'btn_delete_near_cherry'])
@@ -186,7 +217,11 @@ describe('readiness (§4.1)', () => {
   test('a long poll and a CSS animation do not keep the page from being ready', async () => {
     const page = await open(a.url('/readiness.html?polls=1'), counter)
     const r = await page.evaluate(() =>
-      (window as any).__avaObserve.waitForReady({ quietWindowMs: 300, maxWaitMs: 5000, requests: { pending: () => (window as any).__pending } }),
+      (window as any).__avaObserve.waitForReady({
+        quietWindowMs: 300,
+        maxWaitMs: 5000,
+        requests: { pending: () => (window as any).__pending },
+      }),
     )
     expect(r).toMatchObject({ ready: true, reason: 'quiet', pendingRequests: 1, loadState: 'complete' })
     await page.close()
@@ -195,7 +230,11 @@ describe('readiness (§4.1)', () => {
   test('more long polls than allowed end at the cap instead of waiting forever', async () => {
     const page = await open(a.url('/readiness.html?polls=3'), counter)
     const r = await page.evaluate(() =>
-      (window as any).__avaObserve.waitForReady({ quietWindowMs: 200, maxWaitMs: 1500, requests: { pending: () => (window as any).__pending } }),
+      (window as any).__avaObserve.waitForReady({
+        quietWindowMs: 200,
+        maxWaitMs: 1500,
+        requests: { pending: () => (window as any).__pending },
+      }),
     )
     expect(r).toMatchObject({ ready: false, reason: 'timeout', pendingRequests: 3 })
     expect(r.waitedMs).toBeGreaterThanOrEqual(1500)
@@ -223,14 +262,22 @@ describe('dynamic content (§7)', () => {
     expect(lazy).toContain('sentinel')
     const r = await page.evaluate(() =>
       (window as any).__avaObserve
-        .scrollAndCollect({ maxScrolls: 20, delayMs: 50, stopWhen: (els: any[]) => els.some((e) => e.id === 'link_read_post_35') })
+        .scrollAndCollect({
+          maxScrolls: 20,
+          delayMs: 50,
+          stopWhen: (els: any[]) => els.some((e) => e.id === 'link_read_post_35'),
+        })
         .then((x: any) => ({ reason: x.reason, ids: x.elements.map((e: any) => e.id) })),
     )
     expect(r.reason).toBe('stopped')
     expect(r.ids).toContain('link_read_post_1')
     expect(r.ids).toContain('link_read_post_35')
     expect(new Set(r.ids).size).toBe(r.ids.length)
-    const end = await page.evaluate(() => (window as any).__avaObserve.scrollAndCollect({ maxScrolls: 30, delayMs: 50 }).then((x: any) => [x.reason, x.elements.length]))
+    const end = await page.evaluate(() =>
+      (window as any).__avaObserve
+        .scrollAndCollect({ maxScrolls: 30, delayMs: 50 })
+        .then((x: any) => [x.reason, x.elements.length]),
+    )
     expect(end).toEqual(['end', 60])
     await page.close()
   })
@@ -248,7 +295,14 @@ describe('Element Plus admin page', () => {
       const s = api.observe()
       const listing = api.serialize(s, { request: '删除 1042' })
       const target = s.elements.find((e: any) => e.label === '删除' && / 1042 /.test(` ${e.context} `))
-      return { target: target?.id, ids: s.elements.map((e: any) => e.id), regions: s.regions.map((r: any) => r.id), listing: listing.text, overlay: api.showOverlay(s).childElementCount, again: api.observe().elements.length === s.elements.length }
+      return {
+        target: target?.id,
+        ids: s.elements.map((e: any) => e.id),
+        regions: s.regions.map((r: any) => r.id),
+        listing: listing.text,
+        overlay: api.showOverlay(s).childElementCount,
+        again: api.observe().elements.length === s.elements.length,
+      }
     })
     expect(out.ids).toContain('menu_控制台')
     expect(out.ids).toContain('checkbox_online')

@@ -34,7 +34,11 @@ async function scanOf(html: string, script?: string): Promise<{ page: Page; scan
   await page.addScriptTag({ content: await observeBundle() })
   const scan = await page.evaluate(() => {
     const s = (window as any).__avaObserve.observe()
-    return { elements: s.elements.map((e: any) => ({ id: e.id, bounds: e.bounds, inViewport: e.inViewport })), content: s.content, lazy: s.lazyRegions }
+    return {
+      elements: s.elements.map((e: any) => ({ id: e.id, bounds: e.bounds, inViewport: e.inViewport })),
+      content: s.content,
+      lazy: s.lazyRegions,
+    }
   })
   return { page, scan }
 }
@@ -53,7 +57,8 @@ const ids = (s: Scan) => s.elements.map((e) => e.id)
 
 describe('overflow read only where a rule, inline style or the UA may set it', () => {
   test('containers clipped by class, media rule, logical and inline overflow hide what lies outside', async () => {
-    const css = '.shut{height:0;overflow:hidden}@media (min-width:1px){.strip{width:40px;overflow-x:clip;white-space:nowrap}}.box{height:20px}'
+    const css =
+      '.shut{height:0;overflow:hidden}@media (min-width:1px){.strip{width:40px;overflow-x:clip;white-space:nowrap}}.box{height:20px}'
     const body =
       '<div class="shut"><div><button>In shut panel</button></div></div>' +
       '<div class="strip"><span style="display:inline-block;width:60px"></span><button>Past the strip</button></div>' +
@@ -73,7 +78,7 @@ describe('overflow read only where a rule, inline style or the UA may set it', (
   })
 })
 
-describe('a control\'s style read only when its cursor matters', () => {
+describe("a control's style read only when its cursor matters", () => {
   test('links, labels and controls inside clickable containers, shown and hidden', async () => {
     const css = '.go{cursor:pointer}.faded{opacity:0}.plain{cursor:auto}'
     const body =
@@ -100,7 +105,8 @@ describe('a control\'s style read only when its cursor matters', () => {
 
 describe('checkVisibility() asked only where something may hide', () => {
   test('opacity, visibility and content-visibility from rules, inline styles and the UA', async () => {
-    const css = '.faded{opacity:0}.ghost{visibility:hidden}.shown{visibility:visible}.later{content-visibility:auto;contain-intrinsic-size:auto 40px}.thin{display:contents}'
+    const css =
+      '.faded{opacity:0}.ghost{visibility:hidden}.shown{visibility:visible}.later{content-visibility:auto;contain-intrinsic-size:auto 40px}.thin{display:contents}'
     const body =
       '<p>Intro paragraph text</p>' +
       '<div class="faded"><button>Faded</button><p>Faded text</p></div>' +
@@ -141,7 +147,13 @@ describe('the UA tags the rules rely on (cursor-rules.ts)', () => {
 
   test('every tag the UA clips, hides or leaves without a box is in the lists; none is clipped away', async () => {
     const page = await browser.newPage()
-    const rules = await build({ entryPoints: [resolve(import.meta.dirname, '../../src/dom/observe/cursor-rules.ts')], bundle: true, format: 'iife', globalName: '__rules', write: false })
+    const rules = await build({
+      entryPoints: [resolve(import.meta.dirname, '../../src/dom/observe/cursor-rules.ts')],
+      bundle: true,
+      format: 'iife',
+      globalName: '__rules',
+      write: false,
+    })
     await page.addScriptTag({ content: rules.outputFiles[0].text })
     const wrong = await page.evaluate((tags) => {
       const { kUaStyledTags, kUaMayHideTags, kUaBoxedTags, kUaCursorTags } = (window as any).__rules
@@ -158,9 +170,12 @@ describe('the UA tags the rules rely on (cursor-rules.ts)', () => {
         if (s.display === 'none' && !ua) out.push(`${tag} is display:none`)
         if (s.cursor !== 'auto' && !ua) out.push(`${tag} sets cursor ${s.cursor}`)
         if (s.clip !== 'auto' || s.clipPath !== 'none') out.push(`${tag} is clipped`)
-        if (kUaCursorTags.has(tag) && ['none', 'contents'].includes(s.display)) out.push(`${tag} gets display ${s.display}, not only a cursor`)
-        if (!child.checkVisibility(opts) && !kUaMayHideTags.has(tag) && s.display !== 'none') out.push(`${tag} hides its children`)
-        if (!el.checkVisibility(opts) && s.display !== 'none' && ua && kUaBoxedTags.has(tag)) out.push(`${tag} has no box`)
+        if (kUaCursorTags.has(tag) && ['none', 'contents'].includes(s.display))
+          out.push(`${tag} gets display ${s.display}, not only a cursor`)
+        if (!child.checkVisibility(opts) && !kUaMayHideTags.has(tag) && s.display !== 'none')
+          out.push(`${tag} hides its children`)
+        if (!el.checkVisibility(opts) && s.display !== 'none' && ua && kUaBoxedTags.has(tag))
+          out.push(`${tag} has no box`)
         if (!el.checkVisibility(opts) && s.display !== 'none' && !ua) out.push(`${tag} has no box but is not UA-styled`)
       }
       const hidden = document.body.appendChild(document.createElement('input'))

@@ -16,7 +16,12 @@ const vendor: Record<string, string> = {
   'element-plus.js': resolve(nodeModules, 'element-plus/dist/index.full.min.js'),
   'element-plus.css': resolve(nodeModules, 'element-plus/dist/index.css'),
 }
-const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' }
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+}
 
 export interface StaticServer {
   /** `http://127.0.0.1:<port>` (or `http://localhost:<port>` when asked for). */
@@ -27,7 +32,9 @@ export interface StaticServer {
   close(): Promise<void>
 }
 
-export async function startServer(opts: { host?: '127.0.0.1' | 'localhost'; root?: string } = {}): Promise<StaticServer> {
+export async function startServer(
+  opts: { host?: '127.0.0.1' | 'localhost'; root?: string } = {},
+): Promise<StaticServer> {
   const root = opts.root ?? fixturesDir
   const pages = new Map<string, string>()
   const hanging = new Set<ServerResponse>()

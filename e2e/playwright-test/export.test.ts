@@ -22,7 +22,19 @@ const root = resolve(import.meta.dirname, '../..')
 const dir = resolve(root, `.ava-out/pwtest-export-${process.pid}`)
 
 interface JsonReport {
-  suites: { title: string; specs: { title: string; tests: { results: { status: string; error?: { message?: string }; attachments: { name: string; path?: string; contentType: string }[] }[] }[] }[] }[]
+  suites: {
+    title: string
+    specs: {
+      title: string
+      tests: {
+        results: {
+          status: string
+          error?: { message?: string }
+          attachments: { name: string; path?: string; contentType: string }[]
+        }[]
+      }[]
+    }[]
+  }[]
 }
 
 let site: SiteServer
@@ -37,7 +49,8 @@ beforeAll(async () => {
   ;[site, llm] = await Promise.all([startSiteServer(), startLlmServer()])
   // The sign-in page after a bad release: the Log in button is now "Locked", and does nothing.
   broken = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Sign in</title><main><h1>Sign in</h1><form>
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><title>Sign in</title><main><h1>Sign in</h1><form>
 <label for="username">Username</label><input id="username" name="username" placeholder="Username">
 <label for="password">Password</label><input id="password" name="password" type="password" placeholder="Password">
 <button type="button" id="login-btn">Locked</button></form></main>`)
@@ -47,8 +60,17 @@ beforeAll(async () => {
 
   const flow = parseFlow(readFileSync(resolve(import.meta.dirname, 'flows/order-742.flow.json'), 'utf8'))
   mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'a-passes.spec.ts'), toPlaywrightSpec({ ...flow, metadata: { ...flow.metadata, start_url: `${site.url}/login` } }))
-  writeFileSync(join(dir, 'c-broken.spec.ts'), toPlaywrightSpec({ ...flow, metadata: { ...flow.metadata, name: 'Broken sign-in', start_url: `${brokenUrl}/login` } }))
+  writeFileSync(
+    join(dir, 'a-passes.spec.ts'),
+    toPlaywrightSpec({ ...flow, metadata: { ...flow.metadata, start_url: `${site.url}/login` } }),
+  )
+  writeFileSync(
+    join(dir, 'c-broken.spec.ts'),
+    toPlaywrightSpec({
+      ...flow,
+      metadata: { ...flow.metadata, name: 'Broken sign-in', start_url: `${brokenUrl}/login` },
+    }),
+  )
   writeFileSync(
     join(dir, 'b-ask.spec.ts'),
     `import { test, expect } from 'ava-assistant/playwright'
@@ -68,7 +90,16 @@ test('ask', async ({ page, ava }) => {
   reporter: [['json', { outputFile: './report.json' }]], use: { headless: true, avaStepTimeout: 2_000 } }\n`,
   )
   llm.script(
-    { chunks: instructionChunks([{ step_id: 1, action_type: 'click', params: { fallback_selector: 'a[href="/login"]', semantic_locator: 'Sign in link' }, description: 'Open sign-in' }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: 'a[href="/login"]', semantic_locator: 'Sign in link' },
+          description: 'Open sign-in',
+        },
+      ]),
+    },
     { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Sign-in page open.' } }]) },
   )
 
@@ -76,7 +107,11 @@ test('ask', async ({ page, ava }) => {
     const child = execFile(
       process.execPath,
       [resolve(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(dir, 'playwright.config.ts')],
-      { cwd: root, env: { ...process.env, AVA_DIST: distDir, AVA_CHROMIUM: chromiumPath, ACME_PASSWORD: 'wonderland', CI: '' }, timeout: 90_000 },
+      {
+        cwd: root,
+        env: { ...process.env, AVA_DIST: distDir, AVA_CHROMIUM: chromiumPath, ACME_PASSWORD: 'wonderland', CI: '' },
+        timeout: 90_000,
+      },
       (_e, stdout, stderr) => {
         output = `${stdout}\n${stderr}`
         done(child.exitCode)

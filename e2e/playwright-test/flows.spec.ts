@@ -20,7 +20,11 @@ for (const file of files) {
 }
 
 test('pack action common:auth:login', async ({ ava, page }) => {
-  const report = await ava.run('common:auth:login', { username: 'bob', password: 'builder' }, { url: '/login', allow: ['credentials'] })
+  const report = await ava.run(
+    'common:auth:login',
+    { username: 'bob', password: 'builder' },
+    { url: '/login', allow: ['credentials'] },
+  )
   expect(report.kind).toBe('action')
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByText('Welcome, bob')).toBeVisible()
@@ -28,11 +32,21 @@ test('pack action common:auth:login', async ({ ava, page }) => {
 
 // The fixture is a door with nobody at it (docs/security.md, "Every door, one rule"): a destructive
 // click is refused before it acts with UNATTENDED, naming `{ yes: true }`; with it the click is done.
-test('a destructive click with nobody there is UNATTENDED, nothing done; with { yes: true } it runs', async ({ ava, page }) => {
+test('a destructive click with nobody there is UNATTENDED, nothing done; with { yes: true } it runs', async ({
+  ava,
+  page,
+}) => {
   const flow = {
     version: '1.0',
     metadata: { name: 'delete the account', created_at: '2026-01-01T00:00:00Z', start_url: '/hostile/pack-risk.html' },
-    steps: [{ step_id: 1, action: 'click', selectors: { primary: { type: 'css', value: 'css:#delete' } }, description: 'the Delete account button' }],
+    steps: [
+      {
+        step_id: 1,
+        action: 'click',
+        selectors: { primary: { type: 'css', value: 'css:#delete' } },
+        description: 'the Delete account button',
+      },
+    ],
   }
   const refused = await ava.run(flow, {}, { url: '/hostile/pack-risk.html', allowFailure: true })
   expect(refused.success).toBe(false)

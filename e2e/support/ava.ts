@@ -13,7 +13,12 @@ export interface Ava extends Omit<ExtensionSession, 'worker'> {
   stopWorker(): Promise<void>
   /** Writes settings (current version) with one active profile made of `llm`. */
   /** `rest.safety`: the fields given, the rest as a fresh install has them. */
-  configure(llm: Partial<LlmSettings>, rest?: Partial<Omit<Settings, 'profiles' | 'activeProfile' | 'version' | 'safety'>> & { safety?: Partial<Settings['safety']> }): Promise<void>
+  configure(
+    llm: Partial<LlmSettings>,
+    rest?: Partial<Omit<Settings, 'profiles' | 'activeProfile' | 'version' | 'safety'>> & {
+      safety?: Partial<Settings['safety']>
+    },
+  ): Promise<void>
   storage(area: 'local' | 'session'): Promise<Record<string, unknown>>
   openPanel(page: Page): Promise<Frame>
   panel(page: Page, opts?: { timeout?: number }): Promise<Frame>
@@ -57,14 +62,22 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
     async stopWorker() {
       const cdp = await s.context.browser()!.newBrowserCDPSession()
       const { targetInfos } = await cdp.send('Target.getTargets')
-      const sw = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${s.extensionId}/`))
+      const sw = targetInfos.find(
+        (t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${s.extensionId}/`),
+      )
       if (!sw) throw new Error('The service worker is not running')
       await cdp.send('Target.closeTarget', { targetId: sw.targetId })
       await cdp.detach()
     },
     async configure(llm, rest = {}) {
       const base = structuredClone(DEFAULT_SETTINGS)
-      const settings: Settings = { ...base, ...rest, safety: { ...base.safety, ...rest.safety }, profiles: [{ ...base.profiles[0], ...llm }], activeProfile: base.profiles[0].id }
+      const settings: Settings = {
+        ...base,
+        ...rest,
+        safety: { ...base.safety, ...rest.safety },
+        profiles: [{ ...base.profiles[0], ...llm }],
+        activeProfile: base.profiles[0].id,
+      }
       await (await worker()).evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
     },
     storage: async (area) => (await worker()).evaluate((a) => chrome.storage[a].get(null), area),
@@ -82,7 +95,10 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
       }
       for (let attempt = 0; attempt < 3; attempt++) {
         if (await visibleFrame()) break
-        await page.mouse.click(vp.width - kButton.margin - kButton.size / 2, vp.height - kButton.margin - kButton.size / 2)
+        await page.mouse.click(
+          vp.width - kButton.margin - kButton.size / 2,
+          vp.height - kButton.margin - kButton.size / 2,
+        )
         await page.waitForTimeout(150)
       }
       const f = await panel(page)
@@ -99,7 +115,11 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
       await f.fill('[data-test=input]', text)
       await f.click('[data-test=send]')
       // A run that navigates at once takes the panel's document with it: the request went out.
-      await f.locator('[data-role=assistant]').nth(before).waitFor({ state: 'attached' }).catch(() => undefined)
+      await f
+        .locator('[data-role=assistant]')
+        .nth(before)
+        .waitFor({ state: 'attached' })
+        .catch(() => undefined)
       return f
     },
   }
@@ -128,11 +148,19 @@ export async function sendAndWait(panel: Frame, text: string, opts: { timeout?: 
   const before = await panel.locator('[data-role=assistant]').count()
   await panel.fill('[data-test=input]', text)
   await panel.click('[data-test=send]')
-  await panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]').waitFor({ timeout: opts.timeout ?? 30_000 })
+  await panel
+    .locator('[data-role=assistant]')
+    .nth(before)
+    .locator('[data-test=usage]')
+    .waitFor({ timeout: opts.timeout ?? 30_000 })
 }
 
 /** Answers every risky-step question in the panel with Allow until `done` resolves. */
-export async function allowAll(page: Page, until: Promise<unknown>, getPanel: (page: Page) => Promise<Frame>): Promise<void> {
+export async function allowAll(
+  page: Page,
+  until: Promise<unknown>,
+  getPanel: (page: Page) => Promise<Frame>,
+): Promise<void> {
   let finished = false
   void until.finally(() => (finished = true))
   while (!finished) {
@@ -152,13 +180,20 @@ export async function allowAll(page: Page, until: Promise<unknown>, getPanel: (p
  * runs): `note` is the line under a step (a success's result, in the UI language), `detail` what
  * is behind its Details toggle, else that line; `toggles` counts its Details.
  */
-export async function readSteps(f: Frame): Promise<{ status: string; detail: string; note: string; toggles: number }[]> {
+export async function readSteps(
+  f: Frame,
+): Promise<{ status: string; detail: string; note: string; toggles: number }[]> {
   const last = f.locator('[data-role=assistant]').last()
   if (!(await last.count())) return []
   return last.locator('[data-test=step]').evaluateAll((els) =>
     els.map((e) => {
       const note = e.querySelector('[data-test=step-note]')?.textContent ?? ''
-      return { status: e.getAttribute('data-status') ?? '', detail: e.querySelector('[data-test=step-detail]')?.textContent ?? note, note, toggles: e.querySelectorAll('details').length }
+      return {
+        status: e.getAttribute('data-status') ?? '',
+        detail: e.querySelector('[data-test=step-detail]')?.textContent ?? note,
+        note,
+        toggles: e.querySelectorAll('details').length,
+      }
     }),
   )
 }
@@ -213,16 +248,23 @@ export async function toggleOverlay(panel: Frame, page: Page, on: boolean): Prom
   for (let i = 0; ; i++) {
     await panel.click('[data-test=overlay]')
     try {
-      await page.waitForSelector('[data-ava-ui="observe-overlay"]', { state: on ? 'attached' : 'detached', timeout: 1_500 })
+      await page.waitForSelector('[data-ava-ui="observe-overlay"]', {
+        state: on ? 'attached' : 'detached',
+        timeout: 1_500,
+      })
       return
     } catch (e) {
       if (i >= 5) throw e
-      if ((await page.locator('[data-ava-ui="observe-overlay"]').count() > 0) === on) return
+      if ((await page.locator('[data-ava-ui="observe-overlay"]').count()) > 0 === on) return
     }
   }
 }
 
-export async function listedOnPage(panel: Frame, page: Page, selectors: string[] = []): Promise<{ listed: { id: string; at: string; text: string }[]; idOf: Record<string, string | undefined> }> {
+export async function listedOnPage(
+  panel: Frame,
+  page: Page,
+  selectors: string[] = [],
+): Promise<{ listed: { id: string; at: string; text: string }[]; idOf: Record<string, string | undefined> }> {
   await toggleOverlay(panel, page, true)
   const read = await page.evaluate((selectors) => {
     const boxes = [...document.querySelectorAll('[data-ava-ui="observe-overlay"] > div')] as HTMLElement[]
@@ -236,7 +278,11 @@ export async function listedOnPage(panel: Frame, page: Page, selectors: string[]
       const at = ['left', 'top', 'width', 'height'].map((k) => parseFloat(box.style.getPropertyValue(k)))
       return { id: box.querySelector('span')?.textContent ?? '', at, el: all.filter((e) => drawnIn(e, at)).at(-1) }
     })
-    const listed = outlined.map(({ id, el }) => ({ id, at: el ? (typeof el.className === 'string' && el.className) || el.id : '', text: el?.textContent ?? '' }))
+    const listed = outlined.map(({ id, el }) => ({
+      id,
+      at: el ? (typeof el.className === 'string' && el.className) || el.id : '',
+      text: el?.textContent ?? '',
+    }))
     // The outline drawn exactly on the element (its innermost child may share the box).
     const idOf = Object.fromEntries(
       selectors.map((s) => {

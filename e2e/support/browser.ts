@@ -43,7 +43,9 @@ export { closeWelcomePage }
  * Chromium with the built extension in dist/ loaded, as a person would have it, past its welcome
  * page (`keepWelcome` for the tests of that page).
  */
-export async function launchWithExtension(opts: { headless?: boolean; dist?: string; keepWelcome?: boolean } = {}): Promise<ExtensionSession> {
+export async function launchWithExtension(
+  opts: { headless?: boolean; dist?: string; keepWelcome?: boolean } = {},
+): Promise<ExtensionSession> {
   const dist = opts.dist ?? distDir
   if (!existsSync(resolve(dist, 'manifest.json'))) {
     throw new Error(`No built extension in ${dist}: run \`npm run build\` first.`)

@@ -110,12 +110,16 @@ export async function startLlmServer(): Promise<LlmServer> {
     const path = (req.url ?? '').split('?')[0]
     if (req.method === 'GET' && path === '/v1/models') {
       requests.push({ api: 'models', path, headers: req.headers, body: null, at: Date.now() })
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'test-model', object: 'model' }] }))
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data: [{ id: 'test-model', object: 'model' }] }))
       return
     }
     const api = path === '/v1/chat/completions' ? 'openai' : path === '/v1/messages' ? 'anthropic' : null
     if (!api || req.method !== 'POST') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }))
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }))
       return
     }
     const body = await readBody(req)
@@ -125,12 +129,26 @@ export async function startLlmServer(): Promise<LlmServer> {
 
     if (reply.firstByteDelayMs) await sleep(reply.firstByteDelayMs)
     if (reply.holdUntil) await reply.holdUntil
-    const presented = (req.headers['x-api-key'] as string | undefined) ?? (req.headers.authorization as string | undefined)?.replace(/^Bearer\s+/i, '')
+    const presented =
+      (req.headers['x-api-key'] as string | undefined) ??
+      (req.headers.authorization as string | undefined)?.replace(/^Bearer\s+/i, '')
     const fault = requiredKey !== null && presented !== requiredKey ? 'http401' : reply.fault
-    const statusFor: Partial<Record<Fault, number>> = { http401: 401, http429: 429, http500: 500, 'http400-schema': 400 }
+    const statusFor: Partial<Record<Fault, number>> = {
+      http401: 401,
+      http429: 429,
+      http500: 500,
+      'http400-schema': 400,
+    }
     if (fault && statusFor[fault]) {
       const status = statusFor[fault]!
-      const msg = status === 401 ? 'Invalid API key provided.' : status === 429 ? 'Rate limit reached, slow down.' : status === 400 ? "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." : 'The server had an internal error.'
+      const msg =
+        status === 401
+          ? 'Invalid API key provided.'
+          : status === 429
+            ? 'Rate limit reached, slow down.'
+            : status === 400
+              ? "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
+              : 'The server had an internal error.'
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(api, status, msg)))
       record.endedAt = Date.now()
       return
@@ -144,17 +162,49 @@ export async function startLlmServer(): Promise<LlmServer> {
     if (!body.stream) {
       const payload =
         api === 'openai'
-          ? { id: 'chatcmpl-1', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }
-          : { id: 'msg_1', type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: usage.output } }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(fault === 'malformed-json' ? '{"id": "chatcmpl-1", "choices": [' : JSON.stringify(payload))
+          ? {
+              id: 'chatcmpl-1',
+              object: 'chat.completion',
+              created: Math.floor(Date.now() / 1000),
+              model,
+              choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+              usage: {
+                prompt_tokens: usage.input,
+                completion_tokens: usage.output,
+                total_tokens: usage.input + usage.output,
+              },
+            }
+          : {
+              id: 'msg_1',
+              type: 'message',
+              role: 'assistant',
+              model,
+              content: [{ type: 'text', text }],
+              stop_reason: 'end_turn',
+              stop_sequence: null,
+              usage: { input_tokens: usage.input, output_tokens: usage.output },
+            }
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(fault === 'malformed-json' ? '{"id": "chatcmpl-1", "choices": [' : JSON.stringify(payload))
       record.endedAt = Date.now()
       return
     }
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
-    const sse = (data: unknown, event?: string) => res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)
+    const sse = (data: unknown, event?: string) =>
+      res.write(
+        `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+      )
     const created = Math.floor(Date.now() / 1000)
-    const openaiChunk = (delta: object, finish: string | null = null, extra: object = {}) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })
+    const openaiChunk = (delta: object, finish: string | null = null, extra: object = {}) => ({
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...extra,
+    })
 
     // A request that forces a tool (Anthropic's structured output) is answered the way Claude
     // does: the tool's input, streamed as JSON deltas, is the text.
@@ -165,14 +215,46 @@ export async function startLlmServer(): Promise<LlmServer> {
       sse(openaiChunk({ role: 'assistant', content: '' }))
       for (const r of split(reply.reasoning ?? '')) sse(openaiChunk({ reasoning_content: r }))
     } else {
-      sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } } }, 'message_start')
+      sse(
+        {
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: usage.input, output_tokens: 1 },
+          },
+        },
+        'message_start',
+      )
       if (reply.reasoning) {
-        sse({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }, 'content_block_start')
-        for (const r of split(reply.reasoning)) sse({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: r } }, 'content_block_delta')
-        sse({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig' } }, 'content_block_delta')
+        sse(
+          { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+          'content_block_start',
+        )
+        for (const r of split(reply.reasoning))
+          sse(
+            { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: r } },
+            'content_block_delta',
+          )
+        sse(
+          { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig' } },
+          'content_block_delta',
+        )
         sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop')
       }
-      sse({ type: 'content_block_start', index: block, content_block: tool ? { type: 'tool_use', id: 'toolu_1', name: tool, input: {} } : { type: 'text', text: '' } }, 'content_block_start')
+      sse(
+        {
+          type: 'content_block_start',
+          index: block,
+          content_block: tool ? { type: 'tool_use', id: 'toolu_1', name: tool, input: {} } : { type: 'text', text: '' },
+        },
+        'content_block_start',
+      )
     }
     if (reply.toolCalls) {
       // Anthropic: the empty text block opened above ends before the calls' blocks, as Claude's do after a preamble.
@@ -180,34 +262,72 @@ export async function startLlmServer(): Promise<LlmServer> {
       for (const [i, c] of reply.toolCalls.entries()) {
         const args = JSON.stringify(c.arguments)
         if (api === 'openai') {
-          sse(openaiChunk({ tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: c.name, arguments: '' } }] }))
+          sse(
+            openaiChunk({
+              tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: c.name, arguments: '' } }],
+            }),
+          )
           for (const piece of split(args, 7)) {
             if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs)
             sse(openaiChunk({ tool_calls: [{ index: i, function: { arguments: piece } }] }))
           }
         } else {
           const at = block + 1 + i
-          sse({ type: 'content_block_start', index: at, content_block: { type: 'tool_use', id: `toolu_${i}`, name: c.name, input: {} } }, 'content_block_start')
+          sse(
+            {
+              type: 'content_block_start',
+              index: at,
+              content_block: { type: 'tool_use', id: `toolu_${i}`, name: c.name, input: {} },
+            },
+            'content_block_start',
+          )
           for (const piece of split(args, 7)) {
             if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs)
-            sse({ type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta')
+            sse(
+              { type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: piece } },
+              'content_block_delta',
+            )
           }
           sse({ type: 'content_block_stop', index: at }, 'content_block_stop')
         }
       }
       if (api === 'openai') {
         sse(openaiChunk({}, 'tool_calls'))
-        sse(openaiChunk({}, null, { choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }))
+        sse(
+          openaiChunk({}, null, {
+            choices: [],
+            usage: {
+              prompt_tokens: usage.input,
+              completion_tokens: usage.output,
+              total_tokens: usage.input + usage.output,
+            },
+          }),
+        )
         sse('[DONE]')
       } else {
-        sse({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: usage.output } }, 'message_delta')
+        sse(
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use', stop_sequence: null },
+            usage: { output_tokens: usage.output },
+          },
+          'message_delta',
+        )
         sse({ type: 'message_stop' }, 'message_stop')
       }
       record.endedAt = Date.now()
       res.end()
       return
     }
-    const anthropicDelta = (t: string) => sse({ type: 'content_block_delta', index: block, delta: tool ? { type: 'input_json_delta', partial_json: t } : { type: 'text_delta', text: t } }, 'content_block_delta')
+    const anthropicDelta = (t: string) =>
+      sse(
+        {
+          type: 'content_block_delta',
+          index: block,
+          delta: tool ? { type: 'input_json_delta', partial_json: t } : { type: 'text_delta', text: t },
+        },
+        'content_block_delta',
+      )
 
     let sent = 0
     for (const piece of pieces) {
@@ -222,7 +342,11 @@ export async function startLlmServer(): Promise<LlmServer> {
         return
       }
       if (fault === 'malformed-json' && sent > 0) {
-        res.write(api === 'openai' ? 'data: {"id":"chatcmpl-1","choices":[{"delta":{"content":"x"}\n\n' : 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{\n\n')
+        res.write(
+          api === 'openai'
+            ? 'data: {"id":"chatcmpl-1","choices":[{"delta":{"content":"x"}\n\n'
+            : 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{\n\n',
+        )
         await sleep(20)
         record.endedAt = Date.now()
         res.end()
@@ -234,11 +358,27 @@ export async function startLlmServer(): Promise<LlmServer> {
     }
     if (api === 'openai') {
       sse(openaiChunk({}, reply.atLimit ? 'length' : 'stop'))
-      sse(openaiChunk({}, null, { choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }))
+      sse(
+        openaiChunk({}, null, {
+          choices: [],
+          usage: {
+            prompt_tokens: usage.input,
+            completion_tokens: usage.output,
+            total_tokens: usage.input + usage.output,
+          },
+        }),
+      )
       sse('[DONE]')
     } else {
       sse({ type: 'content_block_stop', index: block }, 'content_block_stop')
-      sse({ type: 'message_delta', delta: { stop_reason: reply.atLimit ? 'max_tokens' : tool ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } }, 'message_delta')
+      sse(
+        {
+          type: 'message_delta',
+          delta: { stop_reason: reply.atLimit ? 'max_tokens' : tool ? 'tool_use' : 'end_turn', stop_sequence: null },
+          usage: { output_tokens: usage.output },
+        },
+        'message_delta',
+      )
       sse({ type: 'message_stop' }, 'message_stop')
     }
     record.endedAt = Date.now()

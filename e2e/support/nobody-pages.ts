@@ -18,7 +18,11 @@ export async function startNobodyPages(): Promise<{ url(path: string): string; c
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
     const file = kVendor[path] ?? resolve(kPages, '.' + path)
     if (!kVendor[path] && !file.startsWith(kPages + sep)) return void res.writeHead(404).end()
-    const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8'
+    const type = file.endsWith('.js')
+      ? 'text/javascript'
+      : file.endsWith('.css')
+        ? 'text/css'
+        : 'text/html; charset=utf-8'
     readFile(file).then(
       (body) => res.writeHead(200, { 'content-type': type }).end(body),
       () => res.writeHead(404).end(),

@@ -62,19 +62,25 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
       res.writeHead(204).end()
       return
     }
-    const json = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v))
+    const json = (status: number, v: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v))
     const models = options.models ?? []
-    if (req.method === 'GET' && path === '/api/tags') return json(200, { models: models.map((name) => ({ name, model: name, size: 4_700_000_000 })) })
-    if (req.method === 'GET' && path === '/v1/models') return json(200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'library' })) })
+    if (req.method === 'GET' && path === '/api/tags')
+      return json(200, { models: models.map((name) => ({ name, model: name, size: 4_700_000_000 })) })
+    if (req.method === 'GET' && path === '/v1/models')
+      return json(200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'library' })) })
     const native = path === '/api/chat'
-    if (native && options.noNative) return res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found') && undefined
-    if (req.method !== 'POST' || (!native && path !== '/v1/chat/completions')) return json(404, native ? { error: 'not found' } : { error: { message: '404 page not found' } })
+    if (native && options.noNative)
+      return res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found') && undefined
+    if (req.method !== 'POST' || (!native && path !== '/v1/chat/completions'))
+      return json(404, native ? { error: 'not found' } : { error: { message: '404 page not found' } })
     const model = String(body?.model ?? '')
     if (!models.includes(model)) {
       const message = `model "${model}" not found, try pulling it first`
       return json(404, native ? { error: message } : { error: { message, type: 'api_error', param: null, code: null } })
     }
-    if (native && options.refuseFormat && body?.format) return json(400, { error: 'invalid format: expected "json" or a JSON schema' })
+    if (native && options.refuseFormat && body?.format)
+      return json(400, { error: 'invalid format: expected "json" or a JSON schema' })
     const reply = queue.shift() ?? '[]'
     const calls = typeof reply === 'string' ? undefined : reply.toolCalls
     const text = typeof reply === 'string' ? reply : ''
@@ -85,34 +91,71 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
     const pieces = text.match(/[\s\S]{1,12}/g) ?? []
     const created = Math.floor(Date.now() / 1000)
     if (native && body.stream === false) {
-      return json(200, { model, created_at: new Date().toISOString(), message: { role: 'assistant', content: text }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: pieces.length })
+      return json(200, {
+        model,
+        created_at: new Date().toISOString(),
+        message: { role: 'assistant', content: text },
+        done: true,
+        done_reason: 'stop',
+        prompt_eval_count: 100,
+        eval_count: pieces.length,
+      })
     }
     if (native && calls) {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' })
       for (const c of calls) {
-        res.write(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '', tool_calls: [{ function: { name: c.name, arguments: c.arguments } }] }, done: false })}\n`)
+        res.write(
+          `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '', tool_calls: [{ function: { name: c.name, arguments: c.arguments } }] }, done: false })}\n`,
+        )
         await sleep(15)
       }
-      res.end(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: 10 })}\n`)
+      res.end(
+        `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: 10 })}\n`,
+      )
       return
     }
     if (native) {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' })
       for (const p of pieces) {
-        res.write(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: p }, done: false })}\n`)
+        res.write(
+          `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: p }, done: false })}\n`,
+        )
         await sleep(15)
       }
-      res.end(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: pieces.length })}\n`)
+      res.end(
+        `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: pieces.length })}\n`,
+      )
       return
     }
     if (!body.stream) {
-      return json(200, { id: 'chatcmpl-1', object: 'chat.completion', created, model, system_fingerprint: 'fp_ollama', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: pieces.length, total_tokens: 100 + pieces.length } })
+      return json(200, {
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created,
+        model,
+        system_fingerprint: 'fp_ollama',
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 100, completion_tokens: pieces.length, total_tokens: 100 + pieces.length },
+      })
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' })
-    const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_ollama', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_ollama', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
     if (calls) {
       for (const [i, c] of calls.entries()) {
-        res.write(chunk({ role: 'assistant', tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] }))
+        res.write(
+          chunk({
+            role: 'assistant',
+            tool_calls: [
+              {
+                index: i,
+                id: `call_${i}`,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+              },
+            ],
+          }),
+        )
         await sleep(15)
       }
       res.write(chunk({}, 'tool_calls'))
@@ -124,7 +167,9 @@ export async function startOllamaServer(initial: OllamaOptions = {}): Promise<Ol
       await sleep(15)
     }
     res.write(chunk({ role: 'assistant', content: '' }, 'stop'))
-    res.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 100, completion_tokens: pieces.length, total_tokens: 100 + pieces.length } })}\n\n`)
+    res.write(
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 100, completion_tokens: pieces.length, total_tokens: 100 + pieces.length } })}\n\n`,
+    )
     res.end('data: [DONE]\n\n')
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))

@@ -17,9 +17,19 @@ export interface SiteServer {
   close(): Promise<void>
 }
 
-const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' }
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+}
 
-const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+const page = (
+  title: string,
+  body: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <link rel="stylesheet" href="/site/site.css"></head><body>${body}</body></html>`
 
 function escapeHtml(s: string): string {
@@ -32,7 +42,8 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
     const url = new URL(req.url ?? '/', 'http://x')
     hits.push({ path: url.pathname, method: req.method ?? 'GET', at: Date.now() })
     const cookie = /(?:^|;\s*)session=([a-z]+)/.exec(req.headers.cookie ?? '')?.[1]
-    const html = (status: number, body: string, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': types['.html'], ...headers }).end(body)
+    const html = (status: number, body: string, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { 'content-type': types['.html'], ...headers }).end(body)
 
     // A file as a server sends it: /files/<anything>?name=<file name>&type=<media type>&as=attachment
     // (e2e/agent/served-programs.test.ts): the address need not say what the file is.
@@ -41,7 +52,12 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
       const as = url.searchParams.get('as')
       // `cd=<header>`: the Content-Disposition exactly as given (an encoded name: e2e/agent/served-names.test.ts).
       const cd = url.searchParams.get('cd')
-      res.writeHead(200, { 'content-type': url.searchParams.get('type') ?? 'application/octet-stream', ...(cd ? { 'content-disposition': cd } : as ? { 'content-disposition': `${as}; filename="${name}"` } : {}) }).end('MZ file body')
+      res
+        .writeHead(200, {
+          'content-type': url.searchParams.get('type') ?? 'application/octet-stream',
+          ...(cd ? { 'content-disposition': cd } : as ? { 'content-disposition': `${as}; filename="${name}"` } : {}),
+        })
+        .end('MZ file body')
       return
     }
     // `/redirect?to=<path>`: a 302 to another address of this server (a download that ends on a program's path).
@@ -54,19 +70,31 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('MZ file body')
       return
     }
-    if (url.pathname === '/' ) {
-      html(200, page('Acme Portal', `<header><h1>Acme Portal</h1><nav><a href="/login">Sign in</a> <a href="/about">About</a></nav></header>
-<main><p>Welcome to the Acme customer portal. Sign in to see your orders.</p></main>`))
+    if (url.pathname === '/') {
+      html(
+        200,
+        page(
+          'Acme Portal',
+          `<header><h1>Acme Portal</h1><nav><a href="/login">Sign in</a> <a href="/about">About</a></nav></header>
+<main><p>Welcome to the Acme customer portal. Sign in to see your orders.</p></main>`,
+        ),
+      )
       return
     }
     if (url.pathname === '/login' && req.method === 'GET') {
       const err = url.searchParams.get('error') ? '<p class="error" role="alert">Wrong username or password.</p>' : ''
-      html(200, page('Sign in · Acme Portal', `<main><h1>Sign in</h1>${err}
+      html(
+        200,
+        page(
+          'Sign in · Acme Portal',
+          `<main><h1>Sign in</h1>${err}
 <form method="post" action="/login${url.searchParams.get('delay') ? `?delay=${Number(url.searchParams.get('delay'))}` : ''}">
   <label for="username">Username</label><input id="username" name="username" autocomplete="username" placeholder="Username">
   <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" placeholder="Password">
   <button type="submit" id="login-btn">Log in</button>
-</form></main>`))
+</form></main>`,
+        ),
+      )
       return
     }
     if (url.pathname === '/login' && req.method === 'POST') {
@@ -78,7 +106,9 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
       const form = new URLSearchParams(raw)
       const user = form.get('username') ?? ''
       if (kUsers[user] && kUsers[user] === form.get('password')) {
-        res.writeHead(303, { location: '/dashboard', 'set-cookie': `session=${user}; Path=/; HttpOnly; SameSite=Lax` }).end()
+        res
+          .writeHead(303, { location: '/dashboard', 'set-cookie': `session=${user}; Path=/; HttpOnly; SameSite=Lax` })
+          .end()
       } else res.writeHead(303, { location: '/login?error=1' }).end()
       return
     }
@@ -87,15 +117,27 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
         res.writeHead(303, { location: '/login' }).end()
         return
       }
-      html(200, page('Dashboard · Acme Portal', `<header><h1>Dashboard</h1><p id="greeting">Welcome, ${escapeHtml(cookie)}</p><a href="/logout">Log out</a></header>
+      html(
+        200,
+        page(
+          'Dashboard · Acme Portal',
+          `<header><h1>Dashboard</h1><p id="greeting">Welcome, ${escapeHtml(cookie)}</p><a href="/logout">Log out</a></header>
 <main><h2>Recent orders</h2><table><thead><tr><th>Order</th><th>Status</th><th></th></tr></thead><tbody>
 <tr><td>#742</td><td>Shipped</td><td><a href="/orders/742">Details</a></td></tr>
-<tr><td>#318</td><td>Processing</td><td><a href="/orders/318">Details</a></td></tr></tbody></table></main>`))
+<tr><td>#318</td><td>Processing</td><td><a href="/orders/318">Details</a></td></tr></tbody></table></main>`,
+        ),
+      )
       return
     }
     if (url.pathname.startsWith('/orders/')) {
       const id = escapeHtml(url.pathname.split('/')[2] ?? '')
-      html(200, page(`Order ${id}`, `<main><h1>Order #${id}</h1><p>Status: ${id === '742' ? 'Shipped' : 'Processing'}</p><a href="/dashboard">Back</a></main>`))
+      html(
+        200,
+        page(
+          `Order ${id}`,
+          `<main><h1>Order #${id}</h1><p>Status: ${id === '742' ? 'Shipped' : 'Processing'}</p><a href="/dashboard">Back</a></main>`,
+        ),
+      )
       return
     }
     if (url.pathname === '/slow-data') {

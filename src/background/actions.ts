@@ -1,5 +1,18 @@
 import browser from 'webextension-polyfill'
-import { createActionApi, createEngine, createRegistry, loadPacksCached, PortError, SelectorCache, type ActionApi, type ActionEngine, type ActionResult, type BrowserPort, type PackSource, type RunOptions } from '../core/registry'
+import {
+  createActionApi,
+  createEngine,
+  createRegistry,
+  loadPacksCached,
+  PortError,
+  SelectorCache,
+  type ActionApi,
+  type ActionEngine,
+  type ActionResult,
+  type BrowserPort,
+  type PackSource,
+  type RunOptions,
+} from '../core/registry'
 import { createChannelPort, type BoundSecret, type StepGuard } from '../core/page/channel'
 import { discoverActions } from '../core/registry/discover'
 import type { Msg } from '../core/chat'
@@ -22,19 +35,36 @@ import { currentDoc } from './tabs'
  * chrome.storage.local, later sources overriding earlier. Actions run through a BrowserPort whose
  * every call is one message to the page, so an action that navigates goes on in the next page.
  */
-const builtin = import.meta.glob('/actions/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>
+const builtin = import.meta.glob('/actions/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<
+  string,
+  string
+>
 
 export async function packSources(): Promise<PackSource[]> {
   const user = await userPacksStore.get()
   return [
-    { source: 'builtin', files: Object.entries(builtin).map(([path, text]) => ({ path: `actions${path.slice(path.lastIndexOf('/'))}`, text })) },
-    { source: 'user', files: Object.values(user).filter((p) => p.enabled).map((p) => ({ path: `user:${p.namespace}`, text: p.text })) },
+    {
+      source: 'builtin',
+      files: Object.entries(builtin).map(([path, text]) => ({
+        path: `actions${path.slice(path.lastIndexOf('/'))}`,
+        text,
+      })),
+    },
+    {
+      source: 'user',
+      files: Object.values(user)
+        .filter((p) => p.enabled)
+        .map((p) => ({ path: `user:${p.namespace}`, text: p.text })),
+    },
   ]
 }
 
 // A worker start restores the validated registry from session storage when no pack text changed
 // (issue 19); any change of text, or a cache that fails its checks, costs one full parse.
-const registry = createRegistry(packSources, async (sources) => (await loadPacksCached(sources, registryCacheStore)).result)
+const registry = createRegistry(
+  packSources,
+  async (sources) => (await loadPacksCached(sources, registryCacheStore)).result,
+)
 let loaded: Promise<unknown> | null = null
 
 export async function getRegistry() {
@@ -87,8 +117,16 @@ export function createRemotePort(tabId: number, guard?: StepGuard, secrets?: rea
     runUserScript: userScriptsAllowed()
       ? async (script, args) => {
           const code = `(async (args) => {\n${script}\n})(${JSON.stringify(args)})`
-          const api = (chrome as unknown as { userScripts: { execute(i: unknown): Promise<{ result?: unknown; error?: string }[]> } }).userScripts
-          const [res] = await api.execute({ target: { tabId: send.tabId(), frameIds: [0] }, js: [{ code }], world: 'USER_SCRIPT' })
+          const api = (
+            chrome as unknown as {
+              userScripts: { execute(i: unknown): Promise<{ result?: unknown; error?: string }[]> }
+            }
+          ).userScripts
+          const [res] = await api.execute({
+            target: { tabId: send.tabId(), frameIds: [0] },
+            js: [{ code }],
+            world: 'USER_SCRIPT',
+          })
           if (res?.error) throw new PortError('STEP_FAILED', `The eval step's script failed: ${res.error}`)
           return res?.result
         }
@@ -112,7 +150,12 @@ export async function engineFor(tabId: number, guard?: StepGuard): Promise<Actio
   const cache = selectorCaches.get(tabId) ?? new SelectorCache()
   selectorCaches.set(tabId, cache)
   const env = await vaultStore.get()
-  return createEngine({ registry: await getRegistry(), port: createRemotePort(tabId, guard, await boundSecrets(env)), env, selectorCache: cache })
+  return createEngine({
+    registry: await getRegistry(),
+    port: createRemotePort(tabId, guard, await boundSecrets(env)),
+    env,
+    selectorCache: cache,
+  })
 }
 
 /**
@@ -152,7 +195,11 @@ export function watchSelectorCaches(): void {
  * §2): their steps are counted and risk-checked, and a risky one asks in the panel.
  */
 export async function actionApi(tabId: number | undefined, guard?: StepGuard): Promise<ActionApi> {
-  return createActionApi({ registry: await getRegistry(), getEngine: tabId === undefined ? undefined : () => siteCheckedEngine(tabId, guard), env: await vaultStore.get() })
+  return createActionApi({
+    registry: await getRegistry(),
+    getEngine: tabId === undefined ? undefined : () => siteCheckedEngine(tabId, guard),
+    env: await vaultStore.get(),
+  })
 }
 
 /**
@@ -179,10 +226,24 @@ async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<Acti
   }
   // The action through the one guard (core/gate/guard.ts `guardedRun`): its own questions asked
   // before its first step, each step judged by the page.
-  const guarded = (debug: boolean) => async (name: string, params: Record<string, unknown> = {}, options: RunOptions = {}) => {
-    const url = currentTabUrl(tabId) ?? ''
-    return guardedRun({ registry, guard: gate, url, capabilities: await actionCapabilities(name) }, name, params, (g) => createEngine({ registry, port: createRemotePort(tabId, g, secrets), env, ...(cache ? { selectorCache: cache } : {}) }), debug ? { ...options, debug: true } : options)
-  }
+  const guarded =
+    (debug: boolean) =>
+    async (name: string, params: Record<string, unknown> = {}, options: RunOptions = {}) => {
+      const url = currentTabUrl(tabId) ?? ''
+      return guardedRun(
+        { registry, guard: gate, url, capabilities: await actionCapabilities(name) },
+        name,
+        params,
+        (g) =>
+          createEngine({
+            registry,
+            port: createRemotePort(tabId, g, secrets),
+            env,
+            ...(cache ? { selectorCache: cache } : {}),
+          }),
+        debug ? { ...options, debug: true } : options,
+      )
+    }
   const checked = Object.create(engine) as ActionEngine
   checked.run = guarded(false)
   checked.debug = guarded(true)
@@ -191,7 +252,10 @@ async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<Acti
 
 /** The step limit of one run, by the guard's one count. */
 function stepCounter(limit: number): () => void {
-  const count = createStepCount(limit, (n) => new PortError('STEP_FAILED', `The run reached the step limit (${n}) and stopped; raise it in options.`))
+  const count = createStepCount(
+    limit,
+    (n) => new PortError('STEP_FAILED', `The run reached the step limit (${n}) and stopped; raise it in options.`),
+  )
   return () => count.one()
 }
 
@@ -234,16 +298,27 @@ export async function actionCapabilities(name: string): Promise<PackCapabilities
  * The registry actions most relevant to a request, described for the planner (issue 6): only
  * those of packs made for the page's site (or for any site), as their text is their author's.
  */
-export async function relevantActions(request: string, limit = 5, url?: string): Promise<import('../core/agent/prompt').ActionSummary[]> {
+export async function relevantActions(
+  request: string,
+  limit = 5,
+  url?: string,
+): Promise<import('../core/agent/prompt').ActionSummary[]> {
   const r = await getRegistry()
   const origin = url ? originOf(url) : null
-  return discoverActions(r, request, limit * 2).flatMap((name) => {
-    const d = r.describe(name)
-    if (!d) return []
-    if (url !== undefined && !packShownOn(r.getNamespace(d.namespace)?.sites, origin)) return []
-    const params = Object.entries(d.paramDetails).map(([pname, p]) => ({ name: pname, type: p.type, required: !!p.required, description: p.description }))
-    return [{ name: d.name, description: d.description, params }]
-  }).slice(0, limit)
+  return discoverActions(r, request, limit * 2)
+    .flatMap((name) => {
+      const d = r.describe(name)
+      if (!d) return []
+      if (url !== undefined && !packShownOn(r.getNamespace(d.namespace)?.sites, origin)) return []
+      const params = Object.entries(d.paramDetails).map(([pname, p]) => ({
+        name: pname,
+        type: p.type,
+        required: !!p.required,
+        description: p.description,
+      }))
+      return [{ name: d.name, description: d.description, params }]
+    })
+    .slice(0, limit)
 }
 
 /**
@@ -252,23 +327,33 @@ export async function relevantActions(request: string, limit = 5, url?: string):
  * `messageZh` is `message` in the Chinese UI.
  */
 export function resultMsg(r: ActionResult): Msg {
-  if (r.success) return { key: 'outcome.packRun.ok', params: { action: r.action, s: (Math.max(r.durationMs, 100) / 1000).toFixed(1) } }
+  if (r.success)
+    return {
+      key: 'outcome.packRun.ok',
+      params: { action: r.action, s: (Math.max(r.durationMs, 100) / 1000).toFixed(1) },
+    }
   const e = r.error
   if (e?.code === 'VERIFY_FAILED') {
     const zh = e.details?.messageZh
     // Without a Chinese message the Chinese UI would say English: the clause for the code is said
     // instead, in either language, and the pack's message is in the details.
-    if (typeof zh === 'string' && zh) return { key: 'outcome.packRun.verifyFailed', params: { action: r.action, message: e.message, messageZh: zh } }
+    if (typeof zh === 'string' && zh)
+      return { key: 'outcome.packRun.verifyFailed', params: { action: r.action, message: e.message, messageZh: zh } }
   }
   const reasonKey = failureOf(e?.code).say.reason ?? failureOf('STEP_FAILED').say.reason!
-  if (e?.step !== undefined && e.stepAction) return { key: 'outcome.packRun.failedAt', params: { action: e.action, step: e.step, stepAction: e.stepAction, reasonKey } }
+  if (e?.step !== undefined && e.stepAction)
+    return {
+      key: 'outcome.packRun.failedAt',
+      params: { action: e.action, step: e.step, stepAction: e.stepAction, reasonKey },
+    }
   return { key: 'outcome.packRun.failed', params: { action: r.action, reasonKey } }
 }
 
 /** One line (and the returned data) for the person, in markdown. */
 export function describeResult(r: ActionResult): string {
   if (r.success) {
-    const data = r.data && Object.keys(r.data).length ? `\n\n\`\`\`json\n${JSON.stringify(r.data, null, 2)}\n\`\`\`` : ''
+    const data =
+      r.data && Object.keys(r.data).length ? `\n\n\`\`\`json\n${JSON.stringify(r.data, null, 2)}\n\`\`\`` : ''
     const fallbacks = r.fallbacksUsed.length ? ` (fallbacks used: ${r.fallbacksUsed.join(', ')})` : ''
     return `✓ **${r.action}** finished in ${Math.round(r.durationMs)} ms${fallbacks}.${data}`
   }

@@ -19,7 +19,11 @@ const kMaxEntries = 200 // least recently used entries go first
 const CacheSchema = z.record(z.string(), CacheEntrySchema)
 const cacheStore = typedKey<Record<string, CacheEntry>>('local', 'instructionCache', CacheSchema, () => ({}))
 
-export async function cacheKey(request: string, url: string, packVersions: Record<string, string> = {}): Promise<string> {
+export async function cacheKey(
+  request: string,
+  url: string,
+  packVersions: Record<string, string> = {},
+): Promise<string> {
   const bytes = new TextEncoder().encode(cacheKeyMaterial(request, url, packVersions))
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
   return Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')
@@ -49,7 +53,13 @@ export function save(entry: Omit<CacheEntry, 'createdAt' | 'updatedAt' | 'hits' 
   const now = Date.now()
   return update((all) => {
     const old = all[entry.key]
-    all[entry.key] = { ...entry, createdAt: old?.createdAt ?? now, updatedAt: now, hits: old?.hits ?? 0, repairs: old?.repairs ?? 0 }
+    all[entry.key] = {
+      ...entry,
+      createdAt: old?.createdAt ?? now,
+      updatedAt: now,
+      hits: old?.hits ?? 0,
+      repairs: old?.repairs ?? 0,
+    }
   })
 }
 
@@ -68,12 +78,19 @@ export function markReviewed(key: string): Promise<void> {
 const PendingRepairSchema = z.object({
   key: z.string(),
   request: z.string(),
-  steps: z.array(z.object({ index: z.number().int().nonnegative(), before: InstructionSchema.optional(), after: InstructionSchema })),
+  steps: z.array(
+    z.object({ index: z.number().int().nonnegative(), before: InstructionSchema.optional(), after: InstructionSchema }),
+  ),
   proposedAt: z.number(),
   card: z.object({ origin: z.string(), messageId: z.string() }).optional(),
 })
 export type PendingRepair = z.infer<typeof PendingRepairSchema>
-const repairsStore = typedKey<Record<string, PendingRepair>>('local', 'instructionCacheRepairs', z.record(z.string(), PendingRepairSchema), () => ({}))
+const repairsStore = typedKey<Record<string, PendingRepair>>(
+  'local',
+  'instructionCacheRepairs',
+  z.record(z.string(), PendingRepairSchema),
+  () => ({}),
+)
 
 /** The chat a repair proposal is asked in: the run's own writer. */
 type Asker = Pick<ReturnType<typeof chatWriter>, 'add'>
@@ -85,7 +102,11 @@ const kReviewPrefix = 'cache-repair:'
  * A replay from the cache ended: one more hit. Steps that had to be repaired are proposed for
  * review, never written silently (issue 18 §5); with `chat`, the person is asked in the chat.
  */
-export async function recordHit(key: string, repairedSteps: { index: number; instruction: Instruction }[] = [], chat?: Asker): Promise<void> {
+export async function recordHit(
+  key: string,
+  repairedSteps: { index: number; instruction: Instruction }[] = [],
+  chat?: Asker,
+): Promise<void> {
   let entry: CacheEntry | undefined
   await update((all) => {
     entry = all[key]
@@ -107,7 +128,14 @@ export async function recordHit(key: string, repairedSteps: { index: number; ins
       role: 'system',
       kind: 'confirm',
       text,
-      confirm: { runId: `${kReviewPrefix}${key}`, step: steps[0].index, reason: text, state: 'pending', review: true, msg: { key: 'cache.review.question', params: { request: entry.request, steps: list, what } } },
+      confirm: {
+        runId: `${kReviewPrefix}${key}`,
+        step: steps[0].index,
+        reason: text,
+        state: 'pending',
+        review: true,
+        msg: { key: 'cache.review.question', params: { request: entry.request, steps: list, what } },
+      },
     } as Omit<ChatMessage, 'id' | 'ts'>)
     proposal.card = { origin: entry.origin, messageId: card.id }
   }
@@ -166,7 +194,10 @@ export async function answerRepairReview(tabId: number, id: string, accept: bool
   if (card) {
     const origin = await conversationOf(tabId).catch(() => card.origin)
     const asked = (await readHistory(origin)).messages.find((m) => m.id === card.messageId)?.confirm
-    if (asked) await chatWriter(origin, () => tabId).patch(card.messageId, { confirm: { ...asked, state: accept ? 'allowed' : 'denied' } })
+    if (asked)
+      await chatWriter(origin, () => tabId).patch(card.messageId, {
+        confirm: { ...asked, state: accept ? 'allowed' : 'denied' },
+      })
   }
   return true
 }

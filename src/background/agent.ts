@@ -13,7 +13,15 @@ import { historyStore, runStore, tabStore } from '../storage/conversation'
 import { settingsStore } from '../storage/settings'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
 import * as cache from './agent-cache'
-import { actionCapabilities, actionEnvNames, describeResult, engineFor, getRegistry, packVersions, relevantActions } from './actions'
+import {
+  actionCapabilities,
+  actionEnvNames,
+  describeResult,
+  engineFor,
+  getRegistry,
+  packVersions,
+  relevantActions,
+} from './actions'
 import { chatWriter, newId, originOf } from './conversation'
 import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
@@ -47,7 +55,14 @@ const mailbox = new Map<string, PersonAnswer>()
 
 // A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
 // with the reason (issue 15 §2). Registered at the top level, with the worker's other listeners.
-watchOffsite((tabId, message, kind) => live.get(tabId)?.controller.abort(new AvaError('STEP_FAILED', message, { msg: msg(kind === 'program' ? 'outcome.blockedResponse' : 'outcome.offsite'), details: message })))
+watchOffsite((tabId, message, kind) =>
+  live.get(tabId)?.controller.abort(
+    new AvaError('STEP_FAILED', message, {
+      msg: msg(kind === 'program' ? 'outcome.blockedResponse' : 'outcome.offsite'),
+      details: message,
+    }),
+  ),
+)
 
 /** How long a collect step's named list may take to appear on the page. */
 const kCollectLocateMs = 5_000
@@ -60,7 +75,12 @@ function sitesOf(settings: Settings): SitePolicy {
 function gateOf(url: string, settings: Settings): TabGate {
   // By site, as the page's own check (core/offsite.ts `offsiteOf`): the rules let through the
   // run's registrable domain and its subdomains, not other sites under a shared suffix.
-  return { site: (pageUrl(url, '') && siteOf(url)) ?? '', allowed: [], policy: sitesOf(settings), crossSite: settings.safety.confirm.includes('cross_site') }
+  return {
+    site: (pageUrl(url, '') && siteOf(url)) ?? '',
+    allowed: [],
+    policy: sitesOf(settings),
+    crossSite: settings.safety.confirm.includes('cross_site'),
+  }
 }
 
 export function isRunning(tabId: number): boolean {
@@ -72,17 +92,30 @@ export async function runView(tabId: number): Promise<RunView | null> {
   return s ? { id: s.id, status: s.status, messageId: s.messageId } : null
 }
 
-export async function startRun(tabId: number, text: string, opts: { noCache?: boolean; files?: Attachment[] } = {}): Promise<string> {
+export async function startRun(
+  tabId: number,
+  text: string,
+  opts: { noCache?: boolean; files?: Attachment[] } = {},
+): Promise<string> {
   checkRequest(text)
   const files = checkAttachments(opts.files)
-  if (live.has(tabId)) throw Object.assign(new Error('Ava is already working on a request in this tab. Stop it first.'), { code: 'BUSY' })
+  if (live.has(tabId))
+    throw Object.assign(new Error('Ava is already working on a request in this tab. Stop it first.'), { code: 'BUSY' })
   const settings = await settingsStore.get()
   const url = await tabUrl(tabId)
   const origin = originOf(url)
   const me: Live = { id: newId('run'), controller: new AbortController() }
   const ports = portsFor(me, origin, tabId, settings)
   await guardTab(tabId, gateOf(url, settings))
-  const state = await beginRun(ports, settings, { id: me.id, tabId, request: text, url, origin, noCache: opts.noCache, attachments: files.map(infoOf) }).catch(async (e) => {
+  const state = await beginRun(ports, settings, {
+    id: me.id,
+    tabId,
+    request: text,
+    url,
+    origin,
+    noCache: opts.noCache,
+    attachments: files.map(infoOf),
+  }).catch(async (e) => {
     await releaseTab(tabId)
     throw e
   })
@@ -104,7 +137,11 @@ export function stopRun(tabId: number): boolean {
  * the run is resumed — kept for it. Refused when no question of that run is open (it was stopped or
  * ended) or when the answer is blank: the panel says which, in the person's language.
  */
-export async function answerAsk(tabId: number, runId: string, answer: PersonAnswer): Promise<{ ok: true } | { ok: false; reason: 'closed' | 'empty' }> {
+export async function answerAsk(
+  tabId: number,
+  runId: string,
+  answer: PersonAnswer,
+): Promise<{ ok: true } | { ok: false; reason: 'closed' | 'empty' }> {
   if ('text' in answer && !answer.text.trim()) return { ok: false, reason: 'empty' }
   const run = live.get(tabId)
   // Stopped: the run is ending, whatever its stored state says for the moment.
@@ -114,7 +151,8 @@ export async function answerAsk(tabId: number, runId: string, answer: PersonAnsw
     return { ok: true }
   }
   const state = await runStore(tabId).get()
-  if (!state || state.id !== runId || state.status !== 'waiting' || !state.pendingAsk) return { ok: false, reason: 'closed' }
+  if (!state || state.id !== runId || state.status !== 'waiting' || !state.pendingAsk)
+    return { ok: false, reason: 'closed' }
   mailbox.set(runId, answer)
   if (!launched.has(runId)) await resumeRuns()
   return { ok: true }
@@ -161,7 +199,13 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
 /** A planner turn as the AI SDK takes it: the screenshot, if any, as an image part before the words. */
 function withImage(m: PlannerMessage): ModelMessage {
   if (!m.image || m.role !== 'user') return { role: m.role, content: m.content }
-  return { role: 'user', content: [{ type: 'image', image: m.image.data, mediaType: m.image.mediaType }, { type: 'text', text: m.content }] }
+  return {
+    role: 'user',
+    content: [
+      { type: 'image', image: m.image.data, mediaType: m.image.mediaType },
+      { type: 'text', text: m.content },
+    ],
+  }
 }
 
 /** The run's ports, built from the worker's own functions. */
@@ -177,14 +221,25 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
   }
   return {
     llm: {
-      stream: ({ system, messages, signal, onText, onThinking, onSlowStart }) => streamCompletion({ llm: activeLlm(settings), system, messages: messages.map(withImage), signal, onText, onThinking, onSlowStart, structured: { profileId: settings.activeProfile } }),
+      stream: ({ system, messages, signal, onText, onThinking, onSlowStart }) =>
+        streamCompletion({
+          llm: activeLlm(settings),
+          system,
+          messages: messages.map(withImage),
+          signal,
+          onText,
+          onThinking,
+          onSlowStart,
+          structured: { profileId: settings.activeProfile },
+        }),
     },
     page: {
       read: (tab, request, { signal, settle }) => pageContext(tab, request, signal, settle),
       async exec(tab, instruction, opts) {
         if (opts.confirmed && offsite) await allowDomain(tab, offsite)
         // The run checked the lists and asked before a `navigate` reaches here.
-        if (instruction.action_type === 'navigate' && instruction.params.url) await allowUrl(tab, instruction.params.url)
+        if (instruction.action_type === 'navigate' && instruction.params.url)
+          await allowUrl(tab, instruction.params.url)
         const out = await execInPage(tab, instruction, { ...opts, sites: sitesOf(settings) })
         offsite = !out.ok && out.code === 'NEEDS_CONFIRMATION' ? out.offsite : undefined
         return out
@@ -192,7 +247,11 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       // A page named in the person's own request, already checked against the lists.
       navigate: async (tab, url, signal) => (await allowUrl(tab, url), navigate(tab, url, signal)),
       async collectRound(tab, { session, first, target }, signal) {
-        const out = await sendCommand(tab, { kind: 'collect', session, first, ...(target ? { target } : {}), timeoutMs: kCollectLocateMs }, { signal })
+        const out = await sendCommand(
+          tab,
+          { kind: 'collect', session, first, ...(target ? { target } : {}), timeoutMs: kCollectLocateMs },
+          { signal },
+        )
         return out.ok ? out.round : out
       },
       url: (tab) => tabUrl(tab),
@@ -202,11 +261,22 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       relevant: async (request) => relevantActions(request, undefined, await tabUrl(tabId)),
       async lookup(name) {
         const found = (await getRegistry()).lookup(name)
-        return found.ok ? { ok: true, risk: found.action.risk, env: (await actionEnvNames(name)).names, capabilities: await actionCapabilities(name) } : { ok: false, message: found.message, suggestion: found.suggestion }
+        return found.ok
+          ? {
+              ok: true,
+              risk: found.action.risk,
+              env: (await actionEnvNames(name)).names,
+              capabilities: await actionCapabilities(name),
+            }
+          : { ok: false, message: found.message, suggestion: found.suggestion }
       },
       async run(tab, name, params, signal, guard) {
         // A pack's links and submits meet the lists and the off-site question as the model's own do.
-        const gated = guard && { ...guard, sites: sitesOf(settings), allowed: async (refusal: ExecFailure) => void (refusal.offsite && (await allowDomain(tab, refusal.offsite))) }
+        const gated = guard && {
+          ...guard,
+          sites: sitesOf(settings),
+          allowed: async (refusal: ExecFailure) => void (refusal.offsite && (await allowDomain(tab, refusal.offsite))),
+        }
         const r = await (await engineFor(tab, gated)).run(name, params, { signal })
         return { ok: r.success, text: describeResult(r).replace(/\*\*/g, ''), code: r.error?.code }
       },
@@ -228,7 +298,11 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
           savedTab = state.tabId
         }
         await runStore(state.tabId).set(state)
-        emitToPanels(state.tabId, { type: 'status', run: { id: state.id, status: state.status, messageId: state.messageId } }, 0)
+        emitToPanels(
+          state.tabId,
+          { type: 'status', run: { id: state.id, status: state.status, messageId: state.messageId } },
+          0,
+        )
       },
       moveTab(from, to) {
         // At once, before the new tab's page asks whether a run is active and its panel open.

@@ -13,7 +13,8 @@ import { typedKey } from '../storage/area'
 /** Base64 characters of attachments a run may keep in session storage (of its 10 MB, shared with run and tab state). */
 const kSessionBudgetChars = 6_000_000
 
-const attachStore = (runId: string) => typedKey<Attachment[]>('session', `attach:${runId}`, z.array(HeldAttachmentSchema), () => [])
+const attachStore = (runId: string) =>
+  typedKey<Attachment[]>('session', `attach:${runId}`, z.array(HeldAttachmentSchema), () => [])
 
 const held = new Map<string, Attachment[]>()
 
@@ -24,7 +25,10 @@ export async function keepAttachments(runId: string, files: Attachment[]): Promi
   let budget = kSessionBudgetChars
   const kept = files.filter((f) => (budget -= f.base64.length) >= 0)
   // A full area costs the restart copy, not the run: the memory copy still serves this worker.
-  if (kept.length) await attachStore(runId).set(kept).catch(() => undefined)
+  if (kept.length)
+    await attachStore(runId)
+      .set(kept)
+      .catch(() => undefined)
 }
 
 /** The run's files whose bytes are at hand: this worker's, or those session storage kept across a restart. */

@@ -71,7 +71,10 @@ export function watchHistories(): void {
 /** Runs `job` after every job queued before it for this site. */
 function enqueue<T>(origin: string, job: () => Promise<T>): Promise<T> {
   const next = (queues.get(origin) ?? Promise.resolve()).then(job)
-  queues.set(origin, next.catch(() => undefined))
+  queues.set(
+    origin,
+    next.catch(() => undefined),
+  )
   return next
 }
 
@@ -96,7 +99,13 @@ async function store(origin: string): Promise<void> {
  * Serialised read-modify-write of one site's history, then the live event to `tabId`'s panel.
  * `lazy` changes (streamed text) are stored within kTextStoreMs instead of at once.
  */
-export function updateHistory<T>(origin: string, tabId: number | null, fn: (h: History) => T, event?: (out: T) => RunEvent | undefined, opts: { lazy?: boolean } = {}): Promise<T> {
+export function updateHistory<T>(
+  origin: string,
+  tabId: number | null,
+  fn: (h: History) => T,
+  event?: (out: T) => RunEvent | undefined,
+  opts: { lazy?: boolean } = {},
+): Promise<T> {
   return enqueue(origin, async () => {
     const h = cached.get(origin) ?? (await historyStore(origin).get())
     const out = fn(h)
@@ -104,7 +113,11 @@ export function updateHistory<T>(origin: string, tabId: number | null, fn: (h: H
     h.seq++
     cached.set(origin, h)
     if (!opts.lazy) await store(origin)
-    else if (!dirty.has(origin)) dirty.set(origin, setTimeout(() => void enqueue(origin, () => store(origin)).catch(() => undefined), kTextStoreMs))
+    else if (!dirty.has(origin))
+      dirty.set(
+        origin,
+        setTimeout(() => void enqueue(origin, () => store(origin)).catch(() => undefined), kTextStoreMs),
+      )
     const e = event?.(out)
     if (e && tabId !== null) emitToPanels(tabId, e, h.seq)
     return out
@@ -173,7 +186,14 @@ export function chatWriter(origin: string, tabId: () => number) {
           return m ? { m, ...appendCapped(m, delta) } : undefined
         },
         // The note travels with the message once; after that nothing more is added.
-        (r): RunEvent | undefined => (!r ? undefined : r.cut ? { type: 'message', message: r.m } : r.added ? { type: 'text', messageId, delta: r.added } : undefined),
+        (r): RunEvent | undefined =>
+          !r
+            ? undefined
+            : r.cut
+              ? { type: 'message', message: r.m }
+              : r.added
+                ? { type: 'text', messageId, delta: r.added }
+                : undefined,
         { lazy: true },
       ),
     )
@@ -184,7 +204,12 @@ export function chatWriter(origin: string, tabId: () => number) {
     async add(message: Omit<ChatMessage, 'id' | 'ts'>): Promise<ChatMessage> {
       const full: ChatMessage = { id: newId('m'), ts: Date.now(), ...message }
       writeText()
-      await updateHistory(origin, tabId(), (h) => void h.messages.push(full), () => ({ type: 'message', message: full }))
+      await updateHistory(
+        origin,
+        tabId(),
+        (h) => void h.messages.push(full),
+        () => ({ type: 'message', message: full }),
+      )
       return full
     },
     /** Appends to a message's text; resolves once the batch holding this delta reached the panel (storage follows within kTextStoreMs). */

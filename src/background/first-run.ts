@@ -13,9 +13,12 @@ export const kWelcomePath = 'src/welcome/index.html'
 export function watchFirstRun(): void {
   browser.runtime.onInstalled.addListener((details) => {
     // Only a real install: an update or a Chrome update must not open a tab the person never asked for.
-    if (details.reason === 'install') void browser.tabs.create({ url: browser.runtime.getURL(kWelcomePath) }).catch(() => undefined)
+    if (details.reason === 'install')
+      void browser.tabs.create({ url: browser.runtime.getURL(kWelcomePath) }).catch(() => undefined)
   })
 
   // The panel never sees settings (they hold keys): it gets only what is missing and where requests go.
-  handle('panel→bg:setup.status', ['panel'], async () => setupStatus(await settingsStore.get(), (await firstRunStore.get()).answeredAt !== undefined))
+  handle('panel→bg:setup.status', ['panel'], async () =>
+    setupStatus(await settingsStore.get(), (await firstRunStore.get()).answeredAt !== undefined),
+  )
 }

@@ -28,10 +28,15 @@ const repair: RepairFn = async (req, signal) => {
   const prompt = buildFlowRepairPrompt(req)
   let text = ''
   try {
-    await streamCompletion({ llm, system: kSystem, messages: [{ role: 'user', content: prompt }], signal, onText: (d) => void (text += d) })
+    await streamCompletion({
+      llm,
+      system: kSystem,
+      messages: [{ role: 'user', content: prompt }],
+      signal,
+      onText: (d) => void (text += d),
+    })
   } catch {
     return null
   }
   return pickRepair(text, req.failure.candidates)
 }
-

@@ -36,18 +36,26 @@ interface FrameRoutes {
   routes: FrameRoute[]
 }
 const FrameRoutesSchema = z.object({
-  routes: z.array(z.object({ prefix: z.string(), frameId: z.number().int(), documentId: z.string().optional(), url: z.string() })),
+  routes: z.array(
+    z.object({ prefix: z.string(), frameId: z.number().int(), documentId: z.string().optional(), url: z.string() }),
+  ),
 })
 const DEFAULT_FRAME_ROUTES = (): FrameRoutes => ({ routes: [] })
 /** The routes of a tab's last page read; in session storage, as the worker may stop between steps. */
-const routesStore = (tabId: number) => typedKey<FrameRoutes>('session', `frames:${tabId}`, FrameRoutesSchema, DEFAULT_FRAME_ROUTES)
+const routesStore = (tabId: number) =>
+  typedKey<FrameRoutes>('session', `frames:${tabId}`, FrameRoutesSchema, DEFAULT_FRAME_ROUTES)
 
 /**
  * The page as the top frame described it, with its cross-origin frames filled in where their
  * content scripts answered. Frames that do not answer (no content script can run there, or it
  * stays silent) keep their `cross_origin_restricted` line.
  */
-export async function withFrames(tabId: number, info: PageInfo, request: string, signal?: AbortSignal): Promise<Pick<PageInfo, 'url' | 'title' | 'listing' | 'intents'>> {
+export async function withFrames(
+  tabId: number,
+  info: PageInfo,
+  request: string,
+  signal?: AbortSignal,
+): Promise<Pick<PageInfo, 'url' | 'title' | 'listing' | 'intents'>> {
   const { url, title, listing, intents, snapshot, note = '' } = info
   let routes: FrameRoute[] = []
   let page = { url, title, listing, intents }
@@ -55,11 +63,22 @@ export async function withFrames(tabId: number, info: PageInfo, request: string,
     const { safety } = await settingsStore.get()
     const sites = { allow: safety.allowDomains, deny: safety.denyDomains }
     const left: string[] = []
-    const filled = await fill(tabId, snapshot, 0, await tabFrames(tabId), request, { depth: 0, deadline: Date.now() + kFramesBudgetMs, signal, sites, left })
+    const filled = await fill(tabId, snapshot, 0, await tabFrames(tabId), request, {
+      depth: 0,
+      deadline: Date.now() + kFramesBudgetMs,
+      signal,
+      sites,
+      left,
+    })
     routes = filled.routes
     if (routes.length || left.length) {
       const merged = serialize(filled.snapshot, { request })
-      page = { url, title, listing: note + leftOutNote(left) + merged.text, intents: listedIntents(filled.snapshot.intents, merged.ids) }
+      page = {
+        url,
+        title,
+        listing: note + leftOutNote(left) + merged.text,
+        intents: listedIntents(filled.snapshot.intents, merged.ids),
+      }
     }
   }
   await routesStore(tabId).set({ routes })
@@ -102,7 +121,14 @@ const hostOfUrl = (url: string) => {
 }
 
 /** `snapshot`, read in frame `host`, with the frames it could not see into merged in. */
-async function fill(tabId: number, whole: PageSnapshot, host: number, frames: TabFrame[], request: string, ctx: FillCtx): Promise<{ snapshot: PageSnapshot; routes: FrameRoute[] }> {
+async function fill(
+  tabId: number,
+  whole: PageSnapshot,
+  host: number,
+  frames: TabFrame[],
+  request: string,
+  ctx: FillCtx,
+): Promise<{ snapshot: PageSnapshot; routes: FrameRoute[] }> {
   // Frames of a site Ava may not act on are neither asked nor listed: only the note says they were there.
   const barred = whole.frames.filter((f) => f.status === 'cross_origin_restricted' && !mayRead(f.url, ctx.sites))
   for (const f of barred) ctx.left.push(hostOfUrl(f.url))
@@ -114,7 +140,10 @@ async function fill(tabId: number, whole: PageSnapshot, host: number, frames: Ta
   // their pairing and are not asked; same-origin frames it merged hold entries of their own.
   const first = matchFrames(snapshot.frames, frames, host)
   const paired = new Set(first.values())
-  const parents = new Set([host, ...snapshot.frames.flatMap((f) => (f.status === 'merged' && first.has(f.id) ? [first.get(f.id)!.frameId] : []))])
+  const parents = new Set([
+    host,
+    ...snapshot.frames.flatMap((f) => (f.status === 'merged' && first.has(f.id) ? [first.get(f.id)!.frameId] : [])),
+  ])
   const wanted = [...restricted].flatMap((id) => first.get(id) ?? [])
   const unpaired = frames.filter((f) => parents.has(f.parentFrameId) && !paired.has(f))
   const asked = [...wanted, ...unpaired].slice(0, kMaxFramesAsked)
@@ -131,7 +160,9 @@ async function fill(tabId: number, whole: PageSnapshot, host: number, frames: Ta
     const child = answers.get(frame.frameId)
     return restricted.has(id) && child ? [{ id, frame, child }] : []
   })
-  const children = await Promise.all(pairs.map((p) => fill(tabId, p.child, p.frame.frameId, frames, request, { ...ctx, depth: ctx.depth + 1 })))
+  const children = await Promise.all(
+    pairs.map((p) => fill(tabId, p.child, p.frame.frameId, frames, request, { ...ctx, depth: ctx.depth + 1 })),
+  )
   let merged = snapshot
   const routes: FrameRoute[] = []
   pairs.forEach(({ id, frame }, i) => {
@@ -166,14 +197,22 @@ async function tabFrames(tabId: number): Promise<TabFrame[]> {
   const all = (await browser.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []
   return all
     .filter((f) => f.frameId !== 0 && !f.url.startsWith(ours))
-    .map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url, documentId: (f as { documentId?: string }).documentId }))
+    .map((f) => ({
+      frameId: f.frameId,
+      parentFrameId: f.parentFrameId,
+      url: f.url,
+      documentId: (f as { documentId?: string }).documentId,
+    }))
 }
 
 /**
  * Where a step on `targetId` goes: the merged frame that holds the element and the element's id
  * there, or null when the element is in the top document (or in a frame the top reads itself).
  */
-export async function frameTarget(tabId: number, targetId: string | undefined): Promise<{ route: FrameRoute; local: string } | null> {
+export async function frameTarget(
+  tabId: number,
+  targetId: string | undefined,
+): Promise<{ route: FrameRoute; local: string } | null> {
   if (!targetId?.startsWith('frame_')) return null
   return routeOf(targetId, (await routesStore(tabId).get()).routes)
 }
@@ -185,7 +224,9 @@ export async function frameTarget(tabId: number, targetId: string | undefined): 
  */
 export function outcomeFromFrame(out: ExecOutcome, prefix: string): ExecOutcome {
   if (!out.candidates) return out
-  const candidates = out.candidates.filter((c) => !/^[a-z]+:/.test(c.id)).map((c) => ({ ...c, id: `${prefix}_${c.id}` }))
+  const candidates = out.candidates
+    .filter((c) => !/^[a-z]+:/.test(c.id))
+    .map((c) => ({ ...c, id: `${prefix}_${c.id}` }))
   return { ...out, candidates }
 }
 

@@ -36,7 +36,12 @@ const kSlowStartMs = 5_000 // a hosted model answers within a few seconds; Ollam
 /** What the planner is asked to fill when the provider takes a schema: `{"steps": [instruction…]}`. */
 export function planJsonSchema(): Record<string, unknown> {
   const { $schema: _s, ...instruction } = instructionJsonSchema()
-  return { type: 'object', properties: { steps: { type: 'array', items: instruction } }, required: ['steps'], additionalProperties: false }
+  return {
+    type: 'object',
+    properties: { steps: { type: 'array', items: instruction } },
+    required: ['steps'],
+    additionalProperties: false,
+  }
 }
 
 /**
@@ -84,7 +89,16 @@ export async function probePlanPath(llm: LlmSettings, profileId: string, signal:
   for (const path of info.paths) {
     if (path === 'text') break
     try {
-      await streamOnce({ llm, system: 'Reply with an empty plan.', messages: [{ role: 'user', content: 'Nothing to do.' }], signal, onText: () => undefined }, path)
+      await streamOnce(
+        {
+          llm,
+          system: 'Reply with an empty plan.',
+          messages: [{ role: 'user', content: 'Nothing to do.' }],
+          signal,
+          onText: () => undefined,
+        },
+        path,
+      )
       await planPaths.remember(profileId, llm, path)
       return path
     } catch (e) {
@@ -106,7 +120,10 @@ function rejectsStructured(e: AvaError, llm: LlmSettings): boolean {
 async function streamOnce(o: StreamOptions, path: PlanPath): Promise<StreamOutcome> {
   const structured = path === 'schema'
   const firstByte = new AbortController()
-  const timer = setTimeout(() => firstByte.abort(new AvaError('MODEL_TIMEOUT', timeoutMessage(o.llm.requestTimeoutMs))), o.llm.requestTimeoutMs)
+  const timer = setTimeout(
+    () => firstByte.abort(new AvaError('MODEL_TIMEOUT', timeoutMessage(o.llm.requestTimeoutMs))),
+    o.llm.requestTimeoutMs,
+  )
   const slow = setTimeout(() => o.onSlowStart?.(), kSlowStartMs)
   const started = () => {
     clearTimeout(timer)
@@ -122,7 +139,10 @@ async function streamOnce(o: StreamOptions, path: PlanPath): Promise<StreamOutco
     // (issue 16 §6, "done within 2 s of its last byte"). Retries, tools and steps, which those layers
     // add, are not used here.
     const how = structured ? kProviders[o.llm.provider].structuredOutput : null
-    const tools = path === 'tools' ? planTools().map((t) => ({ type: 'function' as const, ...t, inputSchema: t.inputSchema as never })) : undefined
+    const tools =
+      path === 'tools'
+        ? planTools().map((t) => ({ type: 'function' as const, ...t, inputSchema: t.inputSchema as never }))
+        : undefined
     // Ollama's own /api/chat takes tools too; a local server without it (LM Studio) is asked on /v1.
     const native = how === 'format' || (tools && kProviders[o.llm.provider].structuredOutput === 'format')
     const viaV1 = async () =>
@@ -135,28 +155,32 @@ async function streamOnce(o: StreamOptions, path: PlanPath): Promise<StreamOutco
           toolChoice: { type: 'auto' as const },
         })
       ).stream
-    const stream: ReadableStream<StreamPart> =
-      native
-        ? await ollamaChat(o, signal, tools ? 'tools' : 'format').catch((e: unknown) => {
-            // No /api/chat (LM Studio, llama.cpp's server): tools on the OpenAI-compatible /v1.
-            if (tools && APICallError.isInstance(e) && e.statusCode === 404 && !/model/i.test(e.message)) return viaV1()
-            throw e
+    const stream: ReadableStream<StreamPart> = native
+      ? await ollamaChat(o, signal, tools ? 'tools' : 'format').catch((e: unknown) => {
+          // No /api/chat (LM Studio, llama.cpp's server): tools on the OpenAI-compatible /v1.
+          if (tools && APICallError.isInstance(e) && e.statusCode === 404 && !/model/i.test(e.message)) return viaV1()
+          throw e
+        })
+      : (
+          await createModel(o.llm).doStream({
+            prompt: toPrompt(o.system, o.messages),
+            abortSignal: signal,
+            temperature: 0,
+            ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
+            ...(how
+              ? {
+                  responseFormat: {
+                    type: 'json' as const,
+                    schema: planJsonSchema() as never,
+                    name: 'plan',
+                    description: 'The steps to take, in order',
+                  },
+                  // Anthropic: a forced tool whose input is the plan; its input deltas stream as text.
+                  ...(how === 'tool' ? { providerOptions: { anthropic: { structuredOutputMode: 'jsonTool' } } } : {}),
+                }
+              : {}),
           })
-        : (
-            await createModel(o.llm).doStream({
-              prompt: toPrompt(o.system, o.messages),
-              abortSignal: signal,
-              temperature: 0,
-              ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
-              ...(how
-                ? {
-                    responseFormat: { type: 'json' as const, schema: planJsonSchema() as never, name: 'plan', description: 'The steps to take, in order' },
-                    // Anthropic: a forced tool whose input is the plan; its input deltas stream as text.
-                    ...(how === 'tool' ? { providerOptions: { anthropic: { structuredOutputMode: 'jsonTool' } } } : {}),
-                  }
-                : {}),
-            })
-          ).stream
+        ).stream
     const reader = stream.getReader()
     // Stop and Ava's own cuts end the reading at once, whatever the aborted fetch does with the
     // parts it already holds.
@@ -213,37 +237,98 @@ type StreamPart = Awaited<ReturnType<Model['doStream']>>['stream'] extends Reada
  * such (docs/agent.md, "Structured output"); its lines become the same parts the SDK's providers
  * stream: `message.content` is text, `message.thinking` reasoning, the last line's counts usage.
  */
-async function ollamaChat(o: StreamOptions, signal: AbortSignal, ask: 'format' | 'tools'): Promise<ReadableStream<StreamPart>> {
+async function ollamaChat(
+  o: StreamOptions,
+  signal: AbortSignal,
+  ask: 'format' | 'tools',
+): Promise<ReadableStream<StreamPart>> {
   const url = `${o.llm.baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '')}/api/chat`
   // A screenshot goes as Ollama's `images` (base64) beside the words, as its vision models take it.
   const messages = toPrompt(o.system, o.messages).map((m) => {
     if (typeof m.content === 'string') return { role: m.role, content: m.content }
     const images = m.content.flatMap((c) => (c.type === 'file' && typeof c.data === 'string' ? [c.data] : []))
-    return { role: m.role, content: m.content.map((c) => ('text' in c ? c.text : '')).join(''), ...(images.length ? { images } : {}) }
+    return {
+      role: m.role,
+      content: m.content.map((c) => ('text' in c ? c.text : '')).join(''),
+      ...(images.length ? { images } : {}),
+    }
   })
-  const asked = ask === 'tools' ? { tools: planTools().map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) } : { format: planJsonSchema() }
+  const asked =
+    ask === 'tools'
+      ? {
+          tools: planTools().map((t) => ({
+            type: 'function',
+            function: { name: t.name, description: t.description, parameters: t.inputSchema },
+          })),
+        }
+      : { format: planJsonSchema() }
   const body = { model: o.llm.model, stream: true, ...asked, options: { temperature: 0 }, messages }
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(o.llm.apiKey ? { authorization: `Bearer ${o.llm.apiKey}` } : {}) }, body: JSON.stringify(body), signal })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(o.llm.apiKey ? { authorization: `Bearer ${o.llm.apiKey}` } : {}),
+    },
+    body: JSON.stringify(body),
+    signal,
+  })
   if (!res.ok || !res.body) {
     const text = await res.text().catch(() => '')
-    throw new APICallError({ message: providerMessage(text) ?? `HTTP ${res.status}`, url, requestBodyValues: body, statusCode: res.status, responseBody: text })
+    throw new APICallError({
+      message: providerMessage(text) ?? `HTTP ${res.status}`,
+      url,
+      requestBodyValues: body,
+      statusCode: res.status,
+      responseBody: text,
+    })
   }
   let rest = ''
   let calls = 0
   const line = (l: string, out: TransformStreamDefaultController<StreamPart>) => {
     if (!l.trim()) return
-    const j = JSON.parse(l) as { message?: { content?: string; thinking?: string; tool_calls?: { function?: { name?: string; arguments?: unknown } }[] }; done?: boolean; done_reason?: string; error?: string; prompt_eval_count?: number; eval_count?: number }
-    if (j.error) return out.enqueue({ type: 'error', error: new APICallError({ message: j.error, url, requestBodyValues: body, statusCode: 500, responseBody: l }) })
+    const j = JSON.parse(l) as {
+      message?: {
+        content?: string
+        thinking?: string
+        tool_calls?: { function?: { name?: string; arguments?: unknown } }[]
+      }
+      done?: boolean
+      done_reason?: string
+      error?: string
+      prompt_eval_count?: number
+      eval_count?: number
+    }
+    if (j.error)
+      return out.enqueue({
+        type: 'error',
+        error: new APICallError({ message: j.error, url, requestBodyValues: body, statusCode: 500, responseBody: l }),
+      })
     if (j.message?.thinking) out.enqueue({ type: 'reasoning-delta', id: 'r', delta: j.message.thinking })
     if (j.message?.content) out.enqueue({ type: 'text-delta', id: 't', delta: j.message.content })
     // Ollama sends each tool call whole, in the line that completes it.
     for (const c of j.message?.tool_calls ?? []) {
-      if (c.function?.name) out.enqueue({ type: 'tool-call', toolCallId: `call_${++calls}`, toolName: c.function.name, input: typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}) })
+      if (c.function?.name)
+        out.enqueue({
+          type: 'tool-call',
+          toolCallId: `call_${++calls}`,
+          toolName: c.function.name,
+          input:
+            typeof c.function.arguments === 'string'
+              ? c.function.arguments
+              : JSON.stringify(c.function.arguments ?? {}),
+        })
     }
     if (j.done) {
-      const usage = { inputTokens: { total: j.prompt_eval_count, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: j.eval_count, text: undefined, reasoning: undefined } }
+      const usage = {
+        inputTokens: { total: j.prompt_eval_count, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: j.eval_count, text: undefined, reasoning: undefined },
+      }
       const reason = j.done_reason === 'length' ? 'length' : 'stop'
-      out.enqueue({ type: 'finish', finishReason: { unified: reason, raw: j.done_reason ?? 'stop' }, usage } as StreamPart)
+      out.enqueue({
+        type: 'finish',
+        finishReason: { unified: reason, raw: j.done_reason ?? 'stop' },
+        usage,
+      } as StreamPart)
     }
   }
   return res.body.pipeThrough(new TextDecoderStream()).pipeThrough(
@@ -271,11 +356,13 @@ function toPrompt(system: string, messages: ModelMessage[]): Prompt {
   const prompt: Prompt = [{ role: 'system', content: system }]
   for (const m of messages) {
     if (m.role === 'system') prompt.push({ role: 'system', content: m.content })
-    else if (typeof m.content === 'string' && (m.role === 'user' || m.role === 'assistant')) prompt.push({ role: m.role, content: [{ type: 'text', text: m.content }] })
+    else if (typeof m.content === 'string' && (m.role === 'user' || m.role === 'assistant'))
+      prompt.push({ role: m.role, content: [{ type: 'text', text: m.content }] })
     else if (m.role === 'user' && typeof m.content !== 'string') {
       const content: UserPart[] = m.content.map((c): UserPart => {
         if (c.type === 'text') return { type: 'text', text: c.text }
-        if (c.type === 'image' && typeof c.image === 'string') return { type: 'file', data: c.image, mediaType: c.mediaType ?? 'image/png' }
+        if (c.type === 'image' && typeof c.image === 'string')
+          return { type: 'file', data: c.image, mediaType: c.mediaType ?? 'image/png' }
         throw new AvaError('UNKNOWN', 'Only text and images can be sent to the model.')
       })
       prompt.push({ role: 'user', content })
@@ -294,4 +381,3 @@ export async function testConnection(llm: LlmSettings, signal: AbortSignal): Pro
 function timeoutMessage(ms: number): string {
   return `The model did not start answering within ${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s.`
 }
-

@@ -56,12 +56,30 @@ interface Session {
 /** The client's guard: the person answers in the panel; the person's settings and step limit. */
 async function guardOf(s: Session, name = ''): Promise<StepGuard> {
   const { safety, agent } = await settingsStore.get()
-  const count = createStepCount(agent.stepLimit, (n) => Object.assign(new Error(`${s.client} reached the person's step limit (${n}) in this tab; nothing more was done.`), { code: 'STEP_LIMIT' }), s.acted)
+  const count = createStepCount(
+    agent.stepLimit,
+    (n) =>
+      Object.assign(
+        new Error(`${s.client} reached the person's step limit (${n}) in this tab; nothing more was done.`),
+        { code: 'STEP_LIMIT' },
+      ),
+    s.acted,
+  )
   return {
     confirm: safety.confirm,
     sites: { allow: safety.allowDomains, deny: safety.denyDomains },
     here: () => tabUrl(s.tabId),
-    ask: (reason, refusal) => question(s.tabId, s.chat, `${s.client}: ${name ? `${name}: ` : ''}${reason}`, refusal ? refusalAsk(`${s.client}${name ? `: ${name}` : ''}`, refusal) : msg('mcp.attach.ask', { client: s.client }), s.controller.signal, s.id),
+    ask: (reason, refusal) =>
+      question(
+        s.tabId,
+        s.chat,
+        `${s.client}: ${name ? `${name}: ` : ''}${reason}`,
+        refusal
+          ? refusalAsk(`${s.client}${name ? `: ${name}` : ''}`, refusal)
+          : msg('mcp.attach.ask', { client: s.client }),
+        s.controller.signal,
+        s.id,
+      ),
     allowed: async (refusal) => void (refusal.offsite && (await allowDomain(s.tabId, refusal.offsite))),
     step() {
       count.one()
@@ -80,17 +98,28 @@ type Reply = Record<string, unknown> & ({ ok: true } | { ok: false; code: string
 
 /** The options' list of allowed clients, the sites each may go to, and Revoke. Registered at the worker's top level. */
 export function registerMcpHandlers(): void {
-  const list = async () => ({ clients: (await mcpClientsStore.get()).map((c) => ({ ...c, active: [...sessions.values()].some((s) => s.client === c.name) })) })
+  const list = async () => ({
+    clients: (await mcpClientsStore.get()).map((c) => ({
+      ...c,
+      active: [...sessions.values()].some((s) => s.client === c.name),
+    })),
+  })
   on('options→bg:mcp.clients', ['options'], list)
   on('options→bg:mcp.revoke', ['options'], async ({ name }) => {
     await mcpClientsStore.set((await mcpClientsStore.get()).filter((c) => c.name !== name))
-    for (const s of [...sessions.values()]) if (s.client === name) await end(s, `The person revoked ${s.client} in Ava's options.`)
+    for (const s of [...sessions.values()])
+      if (s.client === name) await end(s, `The person revoked ${s.client} in Ava's options.`)
     return list()
   })
   on('options→bg:mcp.sites', ['options'], async ({ name, sites }) => {
     // What the person typed, as sites; an entry that names none is said back, nothing else changes.
-    const rejected = (Array.isArray(sites) ? sites : []).filter((e) => typeof e !== 'string' || !grantSite(e)).map(String)
-    if (!rejected.length) await mcpClientsStore.set((await mcpClientsStore.get()).map((c) => (c.name === name ? { ...c, sites: grantSites(sites) } : c)))
+    const rejected = (Array.isArray(sites) ? sites : [])
+      .filter((e) => typeof e !== 'string' || !grantSite(e))
+      .map(String)
+    if (!rejected.length)
+      await mcpClientsStore.set(
+        (await mcpClientsStore.get()).map((c) => (c.name === name ? { ...c, sites: grantSites(sites) } : c)),
+      )
     return { ...(await list()), rejected }
   })
   // A closed tab ends the session it served: its questions are a no, and the server is told.
@@ -109,7 +138,9 @@ export function startMcpBridge(): void {
     return
   }
   const mine = port
-  mine.onMessage.addListener((m: unknown) => void onRequest(m as BridgeRequest | { kind: 'server'; connected?: boolean }))
+  mine.onMessage.addListener(
+    (m: unknown) => void onRequest(m as BridgeRequest | { kind: 'server'; connected?: boolean }),
+  )
   mine.onDisconnect.addListener(() => {
     const error = (mine.error as { message?: string } | undefined)?.message ?? ''
     port = undefined
@@ -119,7 +150,8 @@ export function startMcpBridge(): void {
   })
   // An allowed client the person revoked in the options loses its tab at once.
   mcpClientsStore.watch((clients) => {
-    for (const s of [...sessions.values()]) if (!clients.some((c) => c.name === s.client)) void end(s, `The person revoked ${s.client} in Ava's options.`)
+    for (const s of [...sessions.values()])
+      if (!clients.some((c) => c.name === s.client)) void end(s, `The person revoked ${s.client} in Ava's options.`)
   })
 }
 
@@ -134,7 +166,10 @@ async function outsideGrant(s: Session): Promise<Reply | null> {
   const url = await tabUrl(s.tabId)
   if (grantCovers(await grantOf(s), url)) return null
   const site = siteOf(url) ?? 'a page with no site'
-  return failure('NOT_GRANTED', `The tab is now on ${site}, which the person has not given ${s.client}: nothing there is read or done. ava_navigate to a page on ${site} to ask them, or to one of the sites you were given.`)
+  return failure(
+    'NOT_GRANTED',
+    `The tab is now on ${site}, which the person has not given ${s.client}: nothing there is read or done. ava_navigate to a page on ${site} to ask them, or to one of the sites you were given.`,
+  )
 }
 
 function reply(id: number, body: Reply): void {
@@ -155,7 +190,11 @@ async function onRequest(m: BridgeRequest | { kind: 'server'; connected?: boolea
     // shape, stays in the tab (src/core/agent/redact.ts).
     reply(m.id, redactDeep(await handle(m), Object.values(await vaultStore.get().catch(() => ({})))))
   } catch (e) {
-    reply(m.id, { ok: false, code: (e as { code?: string }).code ?? 'FAILED', message: (e as Error).message ?? String(e) })
+    reply(m.id, {
+      ok: false,
+      code: (e as { code?: string }).code ?? 'FAILED',
+      message: (e as Error).message ?? String(e),
+    })
   }
 }
 
@@ -174,7 +213,11 @@ async function handle(m: BridgeRequest): Promise<Reply> {
     if (s) await end(s, `${s.client} closed its session.`)
     return { ok: true }
   }
-  if (!s) return failure('NO_TAB', 'No tab is given to this client: the person has not allowed it, stopped it, or revoked it.')
+  if (!s)
+    return failure(
+      'NO_TAB',
+      'No tab is given to this client: the person has not allowed it, stopped it, or revoked it.',
+    )
   if (m.kind === 'url') {
     // The gate's own checks need where the tab is; on a site outside the grant, its origin is all
     // they need, and all the client learns (a path may carry a mailbox's search, a document's id).
@@ -205,9 +248,19 @@ async function go(s: Session, url: string): Promise<Reply> {
   if (!site) return failure('INVALID', `${url.slice(0, 200)} names no site.`)
   if (!(await grantOf(s)).includes(site)) {
     const text = `${s.client} asks to go to ${site} in this tab (${url.slice(0, 200)}), to read it and act there. Allow it?`
-    if (!(await question(s.tabId, s.chat, text, msg('mcp.site.ask', { client: s.client, site }), s.controller.signal, s.id))) {
+    if (
+      !(await question(
+        s.tabId,
+        s.chat,
+        text,
+        msg('mcp.site.ask', { client: s.client, site }),
+        s.controller.signal,
+        s.id,
+      ))
+    ) {
       // The session ended while it asked (Stop, Revoke, a closed tab): nobody said no.
-      if (s.controller.signal.aborted) return failure('NO_TAB', (s.controller.signal.reason as Error)?.message ?? 'The session ended.')
+      if (s.controller.signal.aborted)
+        return failure('NO_TAB', (s.controller.signal.reason as Error)?.message ?? 'The session ended.')
       return failure('DENIED', `The person did not let ${s.client} go to ${site}; the tab stayed where it was.`)
     }
     if (!s.sites.includes(site)) s.sites.push(site)
@@ -219,7 +272,12 @@ async function go(s: Session, url: string): Promise<Reply> {
     return failure((e as { code?: string }).code ?? 'STEP_LIMIT', (e as Error).message)
   }
   const out = await navigate(s.tabId, url, s.controller.signal)
-  await show(s, { step_id: 0, action_type: 'navigate', params: { url }, description: `Open ${url}`.slice(0, 200) }, out.ok, out.ok ? (out.detail ?? '') : out.message)
+  await show(
+    s,
+    { step_id: 0, action_type: 'navigate', params: { url }, description: `Open ${url}`.slice(0, 200) },
+    out.ok,
+    out.ok ? (out.detail ?? '') : out.message,
+  )
   if (!out.ok) return failure(out.code, out.message)
   // A redirect may land on a site the grant lacks (a sign-in elsewhere): said now, not at the next read.
   return (await outsideGrant(s)) ?? { ok: true }
@@ -231,14 +289,26 @@ async function go(s: Session, url: string): Promise<Reply> {
  * connection, another client) is given a tab of its own.
  */
 async function attach(client: string, key: string): Promise<Reply> {
-  const name = client.replace(/[\r\n\u2028\u2029]+/g, ' ').trim().slice(0, 80) || 'An MCP client'
+  const name =
+    client
+      .replace(/[\r\n\u2028\u2029]+/g, ' ')
+      .trim()
+      .slice(0, 80) || 'An MCP client'
   const mine = sessionOf(key)
   if (mine) return { ok: true, tabId: mine.tabId }
   const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true })
   const site = tab?.url && /^https?:/i.test(tab.url) ? siteOf(tab.url) : null
-  if (tab?.id === undefined || !site) return failure('NO_TAB', 'The tab in front of the person is not a web page Ava can act on; they can switch to one and the client can try again.')
+  if (tab?.id === undefined || !site)
+    return failure(
+      'NO_TAB',
+      'The tab in front of the person is not a web page Ava can act on; they can switch to one and the client can try again.',
+    )
   const tabId = tab.id
-  if (sessions.has(tabId)) return failure('BUSY', `${sessions.get(tabId)!.client} already drives the tab in front of the person; each session gets a tab of its own: they can switch to another and the client can try again.`)
+  if (sessions.has(tabId))
+    return failure(
+      'BUSY',
+      `${sessions.get(tabId)!.client} already drives the tab in front of the person; each session gets a tab of its own: they can switch to another and the client can try again.`,
+    )
   if (isRunning(tabId)) return failure('BUSY', 'Ava is already working on a request in this tab.')
   await tabStore(tabId).set({ panelOpen: true })
   await sendToTab(tabId, 'bg→content:panel.open', {}).catch(() => undefined)
@@ -246,16 +316,44 @@ async function attach(client: string, key: string): Promise<Reply> {
   const id = newId('mcp')
   const named = (await mcpClientsStore.get()).find((c) => c.name === name)?.sites.filter((x) => x !== site) ?? []
   const also = named.length ? ` and ${named.join(', ')}` : ''
-  const allow = await question(tabId, chat, `${name} asks to drive this tab on ${site}${also}: to read it and act in it through Ava. Another site will be asked about first. Allow it?`, msg(named.length ? 'mcp.attach.askSites' : 'mcp.attach.ask', { client: name, site, sites: named.join(', ') }))
+  const allow = await question(
+    tabId,
+    chat,
+    `${name} asks to drive this tab on ${site}${also}: to read it and act in it through Ava. Another site will be asked about first. Allow it?`,
+    msg(named.length ? 'mcp.attach.askSites' : 'mcp.attach.ask', { client: name, site, sites: named.join(', ') }),
+  )
   if (!allow) return failure('DENIED', `The person did not give ${name} this tab.`)
   // Two sessions asked for the same tab at once, and the other was given it first.
-  if (sessions.has(tabId) || sessionOf(key)) return failure('BUSY', 'This tab (or this session) was given to a client while the person was asked; the client can try again.')
-  const message = await chat.add({ role: 'assistant', text: `${name} is driving this tab.`, msg: msg('mcp.driving', { client: name }), steps: [] })
-  const s: Session = { id, key, client: name, tabId, sites: [site], messageId: message.id, chat, controller: new AbortController(), steps: 0, acted: 0 }
+  if (sessions.has(tabId) || sessionOf(key))
+    return failure(
+      'BUSY',
+      'This tab (or this session) was given to a client while the person was asked; the client can try again.',
+    )
+  const message = await chat.add({
+    role: 'assistant',
+    text: `${name} is driving this tab.`,
+    msg: msg('mcp.driving', { client: name }),
+    steps: [],
+  })
+  const s: Session = {
+    id,
+    key,
+    client: name,
+    tabId,
+    sites: [site],
+    messageId: message.id,
+    chat,
+    controller: new AbortController(),
+    steps: 0,
+    acted: 0,
+  }
   sessions.set(tabId, s)
   const all = await mcpClientsStore.get()
   const before = all.find((c) => c.name === name)
-  await mcpClientsStore.set([...all.filter((c) => c.name !== name), { name, since: before?.since ?? Date.now(), sites: before?.sites ?? [] }])
+  await mcpClientsStore.set([
+    ...all.filter((c) => c.name !== name),
+    { name, since: before?.since ?? Date.now(), sites: before?.sites ?? [] },
+  ])
   status(s, 'running')
   return { ok: true, tabId }
 }
@@ -265,7 +363,14 @@ function status(s: Session, state: 'running' | 'stopped' | 'done'): void {
 }
 
 /** Asks in the tab's panel with Allow and Deny; false when the session ends first. */
-async function question(tabId: number, chat: ChatWriter, text: string, ask: ReturnType<typeof msg>, signal?: AbortSignal, owner = newId('mcp-attach')): Promise<boolean> {
+async function question(
+  tabId: number,
+  chat: ChatWriter,
+  text: string,
+  ask: ReturnType<typeof msg>,
+  signal?: AbortSignal,
+  owner = newId('mcp-attach'),
+): Promise<boolean> {
   return askInPanel(tabId, chat, { owner, text, reason: text, step: 0, msg: ask }, signal)
 }
 
@@ -295,7 +400,9 @@ async function end(s: Session, why: string, tell = true): Promise<void> {
   s.controller.abort(new Error(why))
   questions.end(s.id)
   if (tell) port?.postMessage({ kind: 'stopped', session: s.key, message: why })
-  await s.chat.add({ role: 'system', kind: 'info', text: why, msg: msg('mcp.stopped', { client: s.client }) }).catch(() => undefined)
+  await s.chat
+    .add({ role: 'system', kind: 'info', text: why, msg: msg('mcp.stopped', { client: s.client }) })
+    .catch(() => undefined)
   status(s, 'stopped')
 }
 
@@ -304,18 +411,27 @@ function instructionOf(step: PageAction): Instruction | null {
   const type = domAction(step.action).shownAs as Instruction['action_type'] | undefined
   if (!type) return null
   const t = step.target
-  const what = (t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : (step.key ?? step.action))).slice(0, 200)
+  const what = (t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : (step.key ?? step.action))).slice(
+    0,
+    200,
+  )
   // A row the history keeps, so a valid instruction (InstructionSchema): the element as described,
   // and never a typed value — it may be a secret the vault filled in.
   const params: Instruction['params'] = { semantic_locator: what, ...(t?.targetId ? { target_id: t.targetId } : {}) }
   if (type === 'input' || type === 'select' || type === 'upload') params.value = kRedacted
   if (type === 'press') params.key = step.key ?? 'Enter'
-  if (type === 'scroll' && step.direction && step.direction !== 'left' && step.direction !== 'right') params.direction = step.direction
+  if (type === 'scroll' && step.direction && step.direction !== 'left' && step.direction !== 'right')
+    params.direction = step.direction
   return { step_id: 0, action_type: type, params, description: `${step.action} ${what}`.slice(0, 200) }
 }
 
 async function show(s: Session, ins: Instruction, ok: boolean, detail: string): Promise<void> {
-  const view: StepView = { index: s.steps++, instruction: { ...ins, step_id: s.steps }, status: ok ? 'ok' : 'failed', detail: detail.slice(0, 2000) }
+  const view: StepView = {
+    index: s.steps++,
+    instruction: { ...ins, step_id: s.steps },
+    status: ok ? 'ok' : 'failed',
+    detail: detail.slice(0, 2000),
+  }
   await s.chat.step(s.messageId, view)
 }
 
@@ -325,15 +441,29 @@ async function show(s: Session, ins: Instruction, ok: boolean, detail: string): 
  * back as that refusal, which the server reports to the client as DENIED.
  */
 async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
-  if (!(kBridgeCommands as readonly string[]).includes(raw.kind)) return { ok: false, code: 'INVALID', message: `${raw.kind} is not a command a client may send.` }
+  if (!(kBridgeCommands as readonly string[]).includes(raw.kind))
+    return { ok: false, code: 'INVALID', message: `${raw.kind} is not a command a client may send.` }
   // A client's step is data from outside: each action takes its own fields only (the vocabulary's
   // strict schema), so nothing the gate does not judge rides along (files on a click, an element handle).
   if (raw.kind === 'act') {
     const checked = PageActionSchema.safeParse(raw.step)
-    if (!checked.success) return { ok: false, code: 'INVALID', message: `Not a step Ava runs: ${checked.error.issues.map((i) => `${i.path.join('.') || 'step'}: ${i.message}`).join('; ').slice(0, 500)}` }
+    if (!checked.success)
+      return {
+        ok: false,
+        code: 'INVALID',
+        message: `Not a step Ava runs: ${checked.error.issues
+          .map((i) => `${i.path.join('.') || 'step'}: ${i.message}`)
+          .join('; ')
+          .slice(0, 500)}`,
+      }
   }
   let cmd = raw
-  const name = cmd.kind === 'act' ? (instructionOf(cmd.step)?.description ?? cmd.step.action) : cmd.kind === 'flow.step' ? (cmd.step.description ?? cmd.step.action) : cmd.kind
+  const name =
+    cmd.kind === 'act'
+      ? (instructionOf(cmd.step)?.description ?? cmd.step.action)
+      : cmd.kind === 'flow.step'
+        ? (cmd.step.description ?? cmd.step.action)
+        : cmd.kind
   const guard = await guardOf(s, name)
   if (acts(cmd)) {
     // The person's step limit holds in the extension too (a program in the host's place counts
@@ -349,7 +479,10 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     // leaves the site is always asked about, whatever the person confirms for Ava's own model: the
     // grant names its sites, and the question names the one the step goes to.
     const { confirmed: _c, secretSites: _s, confirm: _f, sites: _l, ...rest } = cmd as PageCommand<'act'> & StepGate
-    const gate: StepGate = { confirm: [...new Set([...guard.confirm, 'cross_site' as const])], ...(guard.sites ? { sites: guard.sites } : {}) }
+    const gate: StepGate = {
+      confirm: [...new Set([...guard.confirm, 'cross_site' as const])],
+      ...(guard.sites ? { sites: guard.sites } : {}),
+    }
     cmd = { ...rest, ...gate } as PageCommand
     if (cmd.kind === 'act') {
       const filled = await fillSecrets(s, cmd.step)
@@ -372,7 +505,8 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
     ...guard,
     async ask(reason, refusal) {
       const to = refusal?.offsite ? siteOfHost(refusal.offsite) : null
-      if (to && !refusal!.carriesData && !guard.confirm.includes('cross_site') && (await grantOf(s)).includes(to)) return true
+      if (to && !refusal!.carriesData && !guard.confirm.includes('cross_site') && (await grantOf(s)).includes(to))
+        return true
       return guard.ask(reason, refusal)
     },
     async allowed(refusal) {
@@ -384,30 +518,46 @@ async function command(s: Session, raw: PageCommand): Promise<PageOutcome> {
   const { out, refusal: r } = await askThroughGuard(cmd, once, gated ? granted : undefined)
   if (r) {
     // The session ended while it asked (Stop, Revoke, a closed tab): nobody said no.
-    if (signal.aborted) return { ok: false, code: 'NO_TAB', message: (signal.reason as Error)?.message ?? 'The session ended.' }
+    if (signal.aborted)
+      return { ok: false, code: 'NO_TAB', message: (signal.reason as Error)?.message ?? 'The session ended.' }
     const ins = cmd.kind === 'act' ? instructionOf(cmd.step) : null
     if (ins) await show(s, ins, false, r.message)
-    return cmd.kind === 'flow.step' ? { ok: true, outcome: { ok: false, code: r.code, message: r.message, candidates: [], resolveMs: 0, acted: false } } : { ok: false, code: r.code, message: r.message }
+    return cmd.kind === 'flow.step'
+      ? {
+          ok: true,
+          outcome: { ok: false, code: r.code, message: r.message, candidates: [], resolveMs: 0, acted: false },
+        }
+      : { ok: false, code: r.code, message: r.message }
   }
   if (cmd.kind === 'act') {
     const ins = instructionOf(cmd.step)
-    if (ins) await show(s, ins, out.ok, out.ok ? ((out as { detail?: string }).detail ?? '') : (out as ExecFailure).message)
+    if (ins)
+      await show(s, ins, out.ok, out.ok ? ((out as { detail?: string }).detail ?? '') : (out as ExecFailure).message)
   }
   if (cmd.kind === 'flow.step' && out.ok) {
     const o = (out as PageOutcome<'flow.step'> & { ok: true }).outcome
     const name = (cmd.step.description ?? cmd.step.action).slice(0, 200)
-    await show(s, { step_id: 0, action_type: 'click', params: { semantic_locator: name }, description: name }, o.ok, o.ok ? (o.detail ?? '') : o.message)
+    await show(
+      s,
+      { step_id: 0, action_type: 'click', params: { semantic_locator: name }, description: name },
+      o.ok,
+      o.ok ? (o.detail ?? '') : o.message,
+    )
   }
   return out
 }
-
 
 /**
  * `${secret:NAME}` in a client's value: filled from the vault only on a site the secret is bound
  * to, after the person says yes (the client, not the person, asked for it), and typed only into a
  * field on those sites (secretSites, checked where the field is).
  */
-async function fillSecrets(s: Session, step: PageAction): Promise<{ step: PageAction; secretSites?: string[] } | { error: string; code: 'INVALID' | 'SECRET_UNBOUND' | 'DENIED' }> {
+async function fillSecrets(
+  s: Session,
+  step: PageAction,
+): Promise<
+  { step: PageAction; secretSites?: string[] } | { error: string; code: 'INVALID' | 'SECRET_UNBOUND' | 'DENIED' }
+> {
   if (typeof step.value !== 'string' || !secretNames(step.value).length) return { step }
   const names = [...new Set(secretNames(step.value))]
   const [vault, boundSites] = await Promise.all([vaultStore.get(), vaultSitesStore.get()])
@@ -417,7 +567,17 @@ async function fillSecrets(s: Session, step: PageAction): Promise<{ step: PageAc
   if (!bound.ok) return { code: bound.code, error: bound.message }
   const origin = bound.origin
   const text = `${s.client}: ${secretQuestion(names, origin)}`
-  if (!(await question(s.tabId, s.chat, text, msg('mcp.secret.ask', { client: s.client, names: names.join(', '), site: origin }), s.controller.signal, s.id))) return { code: 'DENIED', error: `You said no: ${s.client} does not type ${names.join(', ')}.` }
+  if (
+    !(await question(
+      s.tabId,
+      s.chat,
+      text,
+      msg('mcp.secret.ask', { client: s.client, names: names.join(', '), site: origin }),
+      s.controller.signal,
+      s.id,
+    ))
+  )
+    return { code: 'DENIED', error: `You said no: ${s.client} does not type ${names.join(', ')}.` }
   return { step: { ...step, value: r.value }, secretSites: bound.sites }
 }
 
@@ -444,8 +604,18 @@ async function ask(s: Session, request: string): Promise<Reply> {
     report: {
       status: state?.status ?? 'failed',
       answer: answer?.text ?? '',
-      steps: (answer?.steps ?? []).map((v) => ({ index: v.index + 1, action: v.instruction.action_type, description: v.instruction.description, status: v.status, detail: v.detail })),
-      notes: history.messages.filter((m) => m.role === 'system' && m.ts >= (state?.startedAt ?? 0)).map((m) => `${m.kind === 'confirm' ? `asked (${m.confirm?.state ?? 'pending'})` : (m.kind ?? 'info')}: ${m.text}`),
+      steps: (answer?.steps ?? []).map((v) => ({
+        index: v.index + 1,
+        action: v.instruction.action_type,
+        description: v.instruction.description,
+        status: v.status,
+        detail: v.detail,
+      })),
+      notes: history.messages
+        .filter((m) => m.role === 'system' && m.ts >= (state?.startedAt ?? 0))
+        .map(
+          (m) => `${m.kind === 'confirm' ? `asked (${m.confirm?.state ?? 'pending'})` : (m.kind ?? 'info')}: ${m.text}`,
+        ),
     },
   }
 }

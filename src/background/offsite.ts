@@ -1,5 +1,14 @@
 import browser, { type DeclarativeNetRequest } from 'webextension-polyfill'
-import { blockedBy, gateMessage, gateRuleIds, gateRules, ruleDomain, type GateRule, type GateRuleKind, type TabGate } from '../core/offsite'
+import {
+  blockedBy,
+  gateMessage,
+  gateRuleIds,
+  gateRules,
+  ruleDomain,
+  type GateRule,
+  type GateRuleKind,
+  type TabGate,
+} from '../core/offsite'
 
 /**
  * The background half of the off-site gate (issue 15 §2): while a run is active in a tab,
@@ -47,7 +56,10 @@ async function slotOf(tabId: number): Promise<{ slot: number; rules: GateRule[] 
 }
 
 async function write(slot: number, rules: GateRule[]): Promise<void> {
-  await dnr().updateSessionRules({ removeRuleIds: gateRuleIds(slot), addRules: rules as unknown as DeclarativeNetRequest.Rule[] })
+  await dnr().updateSessionRules({
+    removeRuleIds: gateRuleIds(slot),
+    addRules: rules as unknown as DeclarativeNetRequest.Rule[],
+  })
 }
 
 /** Guards `tabId` for a run on `gate.site`; replaces whatever guarded it before. */
@@ -78,7 +90,10 @@ export function moveGuard(from: number, to: number): Promise<void> {
     const { slot, rules } = await slotOf(from)
     if (!rules.length) return
     await release(to)
-    await write(slot, rules.map((r) => ({ ...r, condition: { ...r.condition, tabIds: [to] } })))
+    await write(
+      slot,
+      rules.map((r) => ({ ...r, condition: { ...r.condition, tabIds: [to] } })),
+    )
   })
 }
 
@@ -114,10 +129,14 @@ let watching = false
 export function watchOffsite(onBlocked: (tabId: number, message: string, kind: GateRuleKind) => void): void {
   if (watching) return
   watching = true
-  const check = async (tabId: number, url: string, rulesTab = tabId) => blockedBy(await rulesOf(rulesTab), rulesTab, url)
+  const check = async (tabId: number, url: string, rulesTab = tabId) =>
+    blockedBy(await rulesOf(rulesTab), rulesTab, url)
   browser.webNavigation.onBeforeNavigate.addListener((d) => {
     if (d.frameId !== 0) return
-    void check(d.tabId, d.url).then((hit) => hit && onBlocked(d.tabId, gateMessage(hit), hit.kind), () => undefined)
+    void check(d.tabId, d.url).then(
+      (hit) => hit && onBlocked(d.tabId, gateMessage(hit), hit.kind),
+      () => undefined,
+    )
   })
   browser.webNavigation.onErrorOccurred.addListener((d) => {
     // A redirect to a forbidden site: the first URL passed, the one it led to was blocked.
@@ -125,21 +144,27 @@ export function watchOffsite(onBlocked: (tabId: number, message: string, kind: G
     // A frame's blocked load is no reason to stop (an ad blocker blocks frames all the time); a
     // program it was sent is simply not saved.
     if (d.frameId !== 0 || !/ERR_BLOCKED_BY_CLIENT/.test((d as { error?: string }).error ?? '')) return
-    void rulesOf(d.tabId).then((rules) => {
-      if (!rules.length) return
-      const hit = blockedBy(rules, d.tabId, d.url)
-      // Nothing the address says is blocked: the response was (a program to download), or it
-      // redirected to a site the rules block. Chrome does not say which.
-      const blocked = hit ?? { kind: 'program' as const, host: new URL(d.url).host }
-      onBlocked(d.tabId, gateMessage(blocked), blocked.kind)
-    }, () => undefined)
+    void rulesOf(d.tabId).then(
+      (rules) => {
+        if (!rules.length) return
+        const hit = blockedBy(rules, d.tabId, d.url)
+        // Nothing the address says is blocked: the response was (a program to download), or it
+        // redirected to a site the rules block. Chrome does not say which.
+        const blocked = hit ?? { kind: 'program' as const, host: new URL(d.url).host }
+        onBlocked(d.tabId, gateMessage(blocked), blocked.kind)
+      },
+      () => undefined,
+    )
   })
   browser.webNavigation.onCreatedNavigationTarget.addListener((d) => {
-    void check(d.tabId, d.url, d.sourceTabId).then(async (hit) => {
-      if (!hit) return
-      await browser.tabs.remove(d.tabId).catch(() => undefined)
-      onBlocked(d.sourceTabId, gateMessage(hit), hit.kind)
-    }, () => undefined)
+    void check(d.tabId, d.url, d.sourceTabId).then(
+      async (hit) => {
+        if (!hit) return
+        await browser.tabs.remove(d.tabId).catch(() => undefined)
+        onBlocked(d.sourceTabId, gateMessage(hit), hit.kind)
+      },
+      () => undefined,
+    )
   })
   // A closed tab's rules match nothing any more; drop them so the ids are free for a new tab.
   browser.tabs.onRemoved.addListener((tabId) => void releaseTab(tabId).catch(() => undefined))

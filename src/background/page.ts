@@ -3,7 +3,17 @@ import { stepResult, type ExecOutcome, type RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import type { SitePolicy } from '../core/offsite'
-import { actionOf, mayNavigate, navigatedOutcome, type UploadFile, type ShotFrame, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
+import {
+  actionOf,
+  mayNavigate,
+  navigatedOutcome,
+  type UploadFile,
+  type ShotFrame,
+  type PageCommand,
+  type PageCommandKind,
+  type PageOutcome,
+  type SendCommand,
+} from '../core/page/command'
 import { sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
@@ -53,7 +63,11 @@ function untilAborted<T>(answer: Promise<T>, signal?: AbortSignal): Promise<T> {
 }
 
 /** One command to the tab's current document, following navigations, frames and new tabs. */
-export async function sendCommand<K extends PageCommandKind>(tabId: number, command: PageCommand<K>, opts: SendOptions = {}): Promise<Delivered<K>> {
+export async function sendCommand<K extends PageCommandKind>(
+  tabId: number,
+  command: PageCommand<K>,
+  opts: SendOptions = {},
+): Promise<Delivered<K>> {
   const since = Date.now()
   if (command.kind === 'act') {
     const inFrame = await frameTarget(tabId, (command as PageCommand<'act'>).step.target?.targetId)
@@ -64,7 +78,15 @@ export async function sendCommand<K extends PageCommandKind>(tabId: number, comm
     const doc = await waitForDoc(tabId, { signal: opts.signal })
     let out: PageOutcome<K>
     try {
-      out = (await untilAborted(sendToTab(tabId, 'bg→content:command', command, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 }), opts.signal)) as PageOutcome<K>
+      out = (await untilAborted(
+        sendToTab(
+          tabId,
+          'bg→content:command',
+          command,
+          doc.documentId ? { documentId: doc.documentId } : { frameId: 0 },
+        ),
+        opts.signal,
+      )) as PageOutcome<K>
     } catch (e) {
       if (opts.signal?.aborted) throw opts.signal.reason
       // The transport typed the failure (src/messaging/transport.ts): nothing here reads Chrome's words.
@@ -82,7 +104,12 @@ export async function sendCommand<K extends PageCommandKind>(tabId: number, comm
         if (currentDoc(tabId)?.documentId === doc.documentId) markNavigating(tabId)
         continue
       }
-      return { ok: false, code: 'ELEMENT_STALE', message: 'The page went away before the step could run; read the page again.', tabId }
+      return {
+        ok: false,
+        code: 'ELEMENT_STALE',
+        message: 'The page went away before the step could run; read the page again.',
+        tabId,
+      }
     }
     if (out.ok && 'navigating' in out && out.navigating) await nextDocument(tabId, doc.documentId, opts.signal)
     return followNewTab(tabId, command, out, since, opts)
@@ -108,14 +135,32 @@ async function nextDocument(tabId: number, left: string | undefined, signal?: Ab
  * the frame's own id for the element; its risk check runs there too. It goes to the document that
  * was read and nowhere else: if the frame has navigated since, the step fails (seed 002 §6).
  */
-async function sendToFrame(tabId: number, command: PageCommand<'act'>, { route, local }: { route: FrameRoute; local: string }, since: number, opts: SendOptions): Promise<Delivered<'act'>> {
+async function sendToFrame(
+  tabId: number,
+  command: PageCommand<'act'>,
+  { route, local }: { route: FrameRoute; local: string },
+  since: number,
+  opts: SendOptions,
+): Promise<Delivered<'act'>> {
   // HOOK (src/core/step-place.ts): the frame's content script cannot read the top page, so the
   // run's site travels with the step and the frame's own site is judged against it.
   const runSite = command.runSite ?? currentDoc(tabId)?.url
-  const inFrame: PageCommand<'act'> = { ...command, ...(runSite ? { runSite } : {}), step: { ...command.step, target: { ...command.step.target, targetId: local } } }
+  const inFrame: PageCommand<'act'> = {
+    ...command,
+    ...(runSite ? { runSite } : {}),
+    step: { ...command.step, target: { ...command.step.target, targetId: local } },
+  }
   let out: ExecOutcome
   try {
-    out = (await untilAborted(sendToTab(tabId, 'bg→content:command', inFrame, route.documentId ? { documentId: route.documentId } : { frameId: route.frameId }), opts.signal)) as ExecOutcome
+    out = (await untilAborted(
+      sendToTab(
+        tabId,
+        'bg→content:command',
+        inFrame,
+        route.documentId ? { documentId: route.documentId } : { frameId: route.frameId },
+      ),
+      opts.signal,
+    )) as ExecOutcome
   } catch (e) {
     if (opts.signal?.aborted) throw opts.signal.reason
     // Gone while it held the step: a click that navigated the frame (or closed it) did its job.
@@ -137,7 +182,13 @@ async function sendToFrame(tabId: number, command: PageCommand<'act'>, { route, 
 }
 
 /** After a step: a link that opened a new tab, or a page script that did, takes the work there (issue 6). */
-async function followNewTab<K extends PageCommandKind>(tabId: number, command: PageCommand<K>, out: PageOutcome<K>, since: number, opts: SendOptions): Promise<Delivered<K>> {
+async function followNewTab<K extends PageCommandKind>(
+  tabId: number,
+  command: PageCommand<K>,
+  out: PageOutcome<K>,
+  since: number,
+  opts: SendOptions,
+): Promise<Delivered<K>> {
   if (out.ok && 'openTab' in out && out.openTab) {
     const tab = await browser.tabs.create({ url: out.openTab, openerTabId: tabId, active: true })
     markNavigating(tab.id!)
@@ -162,7 +213,10 @@ async function followNewTab<K extends PageCommandKind>(tabId: number, command: P
  */
 export function tabSender(tabId: number, onTabChange?: (tabId: number) => void): SendCommand & { tabId(): number } {
   let current = tabId
-  const send = async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
+  const send = async <K extends PageCommandKind>(
+    command: PageCommand<K>,
+    signal?: AbortSignal,
+  ): Promise<PageOutcome<K>> => {
     const follow = onTabChange ? (t: number) => ((current = t), onTabChange(t)) : undefined
     const { tabId: after, ...out } = await sendCommand(current, command, { signal, onTabChange: follow })
     current = after
@@ -172,16 +226,31 @@ export function tabSender(tabId: number, onTabChange?: (tabId: number) => void):
 }
 
 /** The page as the planner sees it; with `settle`, after it has gone quiet (semantic engine §4.1). */
-export async function pageContext(tabId: number, request: string, signal?: AbortSignal, settle = false): Promise<PageContext> {
+export async function pageContext(
+  tabId: number,
+  request: string,
+  signal?: AbortSignal,
+  settle = false,
+): Promise<PageContext> {
   // While the page settles it is told the tab's in-flight requests as they change: the network
   // half of readiness is counted here, where the requests are seen, and nothing polls.
   const tell = (pending: number) => {
     const doc = currentDoc(tabId)
-    if (doc) void sendToTab(tabId, 'bg→content:command', { kind: 'requests', pending }, doc.documentId ? { documentId: doc.documentId } : { frameId: 0 }).catch(() => undefined)
+    if (doc)
+      void sendToTab(
+        tabId,
+        'bg→content:command',
+        { kind: 'requests', pending },
+        doc.documentId ? { documentId: doc.documentId } : { frameId: 0 },
+      ).catch(() => undefined)
   }
   const unwatch = settle ? watchRequests(tabId, tell) : () => undefined
   try {
-    const out = await sendCommand(tabId, { kind: 'read', request, settle, ...(settle ? { pending: pendingRequests(tabId) } : {}) }, { signal }).catch(() => null)
+    const out = await sendCommand(
+      tabId,
+      { kind: 'read', request, settle, ...(settle ? { pending: pendingRequests(tabId) } : {}) },
+      { signal },
+    ).catch(() => null)
     if (out?.ok) return await withFrames(tabId, out.info, request, signal)
   } finally {
     unwatch()
@@ -216,23 +285,56 @@ export interface StepOptions {
 }
 
 /** Runs one of the agent's page instructions: navigation in the background, everything else in the page. */
-export async function execInPage(tabId: number, instruction: Instruction, opts: StepOptions): Promise<ExecOutcome & { tabId: number }> {
-  if (instruction.action_type === 'navigate') return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
+export async function execInPage(
+  tabId: number,
+  instruction: Instruction,
+  opts: StepOptions,
+): Promise<ExecOutcome & { tabId: number }> {
+  if (instruction.action_type === 'navigate')
+    return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
   const step = actionOf(instruction, opts.shot)
-  if (!step) return { ok: false, code: 'INVALID', message: `${instruction.action_type} is not a page action; the background runs it.`, tabId }
+  if (!step)
+    return {
+      ok: false,
+      code: 'INVALID',
+      message: `${instruction.action_type} is not a page action; the background runs it.`,
+      tabId,
+    }
   if (step.action === 'upload' && opts.files) step.files = opts.files
   // `describe`: each agent step keeps what it acted on, for "Save last run as flow" (issue 18 §3).
-  const out = await sendCommand(tabId, { kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, ...(opts.bound ? { bound: opts.bound } : {}), sites: opts.sites, secretSites: opts.secretSites, describe: true }, opts)
+  const out = await sendCommand(
+    tabId,
+    {
+      kind: 'act',
+      step,
+      timeoutMs: opts.elementWaitMs ?? kElementWaitMs,
+      confirm: opts.confirm,
+      confirmed: opts.confirmed,
+      ...(opts.bound ? { bound: opts.bound } : {}),
+      sites: opts.sites,
+      secretSites: opts.secretSites,
+      describe: true,
+    },
+    opts,
+  )
   // A step that took its document with it is named for the person: "Log in — the page navigated".
   const { wentAway, ...outcome } = out
-  return wentAway && outcome.ok ? { ...outcome, detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated`, msg: stepResult('navigated') } : outcome
+  return wentAway && outcome.ok
+    ? {
+        ...outcome,
+        detail: `${instruction.description ?? instruction.action_type} — the ${wentAway} navigated`,
+        msg: stepResult('navigated'),
+      }
+    : outcome
 }
 
 export async function navigate(tabId: number, url: string, signal: AbortSignal): Promise<ExecOutcome> {
   const here = await tabUrl(tabId)
   const target = new URL(url, here || undefined).href
-  if (!/^https?:/i.test(target)) return { ok: false, code: 'INVALID', message: `Ava only opens http(s) pages, not ${target.slice(0, 40)}` }
-  if (stripHash(target) === stripHash(here) && currentDoc(tabId)) return { ok: true, detail: `Already on ${target}`, msg: stepResult('alreadyOn', { url: target }) }
+  if (!/^https?:/i.test(target))
+    return { ok: false, code: 'INVALID', message: `Ava only opens http(s) pages, not ${target.slice(0, 40)}` }
+  if (stripHash(target) === stripHash(here) && currentDoc(tabId))
+    return { ok: true, detail: `Already on ${target}`, msg: stepResult('alreadyOn', { url: target }) }
   const before = currentDoc(tabId)?.documentId
   markNavigating(tabId)
   await browser.tabs.update(tabId, { url: target })

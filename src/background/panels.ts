@@ -1,7 +1,15 @@
 import browser, { type Runtime } from 'webextension-polyfill'
 import { z } from 'zod'
 import type { RunEvent } from '../core/chat'
-import { authorize, handle, kPanelPortName, sendToTab, type HandlerContext, type PanelPortIn, type PanelPortOut } from '../messaging'
+import {
+  authorize,
+  handle,
+  kPanelPortName,
+  sendToTab,
+  type HandlerContext,
+  type PanelPortIn,
+  type PanelPortOut,
+} from '../messaging'
 import { typedKey } from '../storage/area'
 
 /**
@@ -25,7 +33,8 @@ interface PanelBinding {
   documentId?: string
 }
 const BindingSchema = z.object({ token: z.string(), frameId: z.number().optional(), documentId: z.string().optional() })
-const bindingStore = (tabId: number) => typedKey<PanelBinding | null>('session', `panel:${tabId}`, BindingSchema.nullable(), () => null)
+const bindingStore = (tabId: number) =>
+  typedKey<PanelBinding | null>('session', `panel:${tabId}`, BindingSchema.nullable(), () => null)
 const bindings = new Map<number, PanelBinding | null>() // what this worker has written, ahead of storage
 const pendingWrites = new Map<number, Promise<void>>()
 
@@ -92,7 +101,12 @@ function isPanelPage(url: string | undefined): boolean {
  * the boot script lives (webNavigation does not list extension frames, so the background cannot
  * look it up; the panel is our code, and the page cannot speak on its port).
  */
-async function admit(tabId: number, frameId: number, documentId: string | undefined, hello: Extract<PanelPortIn, { type: 'hello' }>): Promise<boolean> {
+async function admit(
+  tabId: number,
+  frameId: number,
+  documentId: string | undefined,
+  hello: Extract<PanelPortIn, { type: 'hello' }>,
+): Promise<boolean> {
   const { token } = hello
   if (typeof token !== 'string' || hello.childOfTop !== true) return false
   const b = await getBinding(tabId)
@@ -173,7 +187,13 @@ export function watchPanels(): void {
     const tabId = sender?.tab?.id
     const frameId = sender?.frameId
     const documentId = (sender as { documentId?: string } | undefined)?.documentId
-    if (sender?.id !== browser.runtime.id || tabId === undefined || frameId === undefined || frameId === 0 || !isPanelPage(sender.url)) {
+    if (
+      sender?.id !== browser.runtime.id ||
+      tabId === undefined ||
+      frameId === undefined ||
+      frameId === 0 ||
+      !isPanelPage(sender.url)
+    ) {
       refuse(port)
       return
     }
@@ -197,7 +217,13 @@ export function watchPanels(): void {
       } else if (msg?.type === 'drawn' && accepted) {
         // How the page drew the frame around the person's click, read in the page (src/content/host-drawn.ts).
         const { at, x, y, id } = msg
-        const fault = Number.isFinite(at) && Number.isFinite(x) && Number.isFinite(y) ? await sendToTab(tabId, 'bg→content:panel.drawn', { token, at, x, y }, { frameId: 0 }).then((r) => r.fault, () => 'unanswered') : 'unanswered'
+        const fault =
+          Number.isFinite(at) && Number.isFinite(x) && Number.isFinite(y)
+            ? await sendToTab(tabId, 'bg→content:panel.drawn', { token, at, x, y }, { frameId: 0 }).then(
+                (r) => r.fault,
+                () => 'unanswered',
+              )
+            : 'unanswered'
         port.postMessage({ type: 'drawn', id, fault } satisfies PanelPortOut)
       }
     })

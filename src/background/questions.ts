@@ -31,8 +31,18 @@ export interface PanelCard {
  * through it; the agent's run writes its own card (it draws it under its step) and waits through
  * `waitInTab`.
  */
-export async function askInPanel(tabId: number, chat: ChatWriter, card: PanelCard, signal?: AbortSignal): Promise<boolean> {
-  const added = await chat.add({ role: 'system', kind: 'confirm', text: card.text, confirm: { runId: card.owner, step: card.step, reason: card.reason, state: 'pending', msg: card.msg } })
+export async function askInPanel(
+  tabId: number,
+  chat: ChatWriter,
+  card: PanelCard,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const added = await chat.add({
+    role: 'system',
+    kind: 'confirm',
+    text: card.text,
+    confirm: { runId: card.owner, step: card.step, reason: card.reason, state: 'pending', msg: card.msg },
+  })
   const allow = await waitInTab(tabId, added.id, card.owner, signal)
   await chat.patch(added.id, { confirm: { ...added.confirm!, state: allow ? 'allowed' : 'denied' } })
   return allow
@@ -91,7 +101,13 @@ export async function askInPopup(runId: string, card: PopupQuestion, signal?: Ab
   const r = popupRuns.get(runId)
   if (!r) return false
   // A popup closed under its question cannot say so: an unanswered question ends as a no.
-  const settled = questions.ask({ id: card.id, place: { popup: runId }, owner: runId, signal, timeoutMs: kPopupAnswerMs })
+  const settled = questions.ask({
+    id: card.id,
+    place: { popup: runId },
+    owner: runId,
+    signal,
+    timeoutMs: kPopupAnswerMs,
+  })
   r.pending = card
   r.waiter?.(card)
   const { allow } = await settled
@@ -115,12 +131,14 @@ export async function answerQuestion(from: QuestionPlace, id: string, allow: boo
   const tabId = from.tab
   const origin = await conversationOf(tabId)
   const card = (await readHistory(origin)).messages.find((m) => m.id === id)
-  if (!card?.confirm || card.confirm.state !== 'pending') return { ok: false, reason: card?.confirm ? 'answered' : 'unknown' }
-  if (card.confirm.review) return (await answerRepairReview(tabId, card.confirm.runId, allow)) ? { ok: true } : { ok: false, reason: 'closed' }
+  if (!card?.confirm || card.confirm.state !== 'pending')
+    return { ok: false, reason: card?.confirm ? 'answered' : 'unknown' }
+  if (card.confirm.review)
+    return (await answerRepairReview(tabId, card.confirm.runId, allow)) ? { ok: true } : { ok: false, reason: 'closed' }
   // A card reaches the panel a moment before its asker waits on it (the asker writes the card, then
   // its run state, then waits): an answer in that moment waits for the question, up to 3 s, before
   // the card is taken for one whose worker restarted. Seen under load in CI (channel-stress).
-  for (const until = Date.now() + kRegisterGraceMs; Date.now() < until; ) {
+  for (const until = Date.now() + kRegisterGraceMs; Date.now() < until;) {
     await new Promise((r) => setTimeout(r, 50))
     const again = questions.answer(from, id, allow)
     if (again.ok || again.reason !== 'unknown') return again

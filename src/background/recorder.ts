@@ -54,7 +54,10 @@ import { isDocumentGone, takeNewTab, waitForDoc } from './tabs'
 const queues = new Map<number, Promise<unknown>>()
 function serial<T>(tabId: number, fn: () => Promise<T>): Promise<T> {
   const next = (queues.get(tabId) ?? Promise.resolve()).then(fn, fn)
-  queues.set(tabId, next.catch(() => undefined))
+  queues.set(
+    tabId,
+    next.catch(() => undefined),
+  )
   return next
 }
 
@@ -66,7 +69,12 @@ async function setPageRecorder(tabId: number, on: boolean, documentId?: string):
   const deadline = Date.now() + (on ? kRecorderStartMs : 1_000)
   for (;;) {
     try {
-      const out = await sendToTab(tabId, 'bg→content:command', { kind: 'record', on }, documentId ? { documentId } : { frameId: 0 })
+      const out = await sendToTab(
+        tabId,
+        'bg→content:command',
+        { kind: 'record', on },
+        documentId ? { documentId } : { frameId: 0 },
+      )
       return out.ok
     } catch (e) {
       if (Date.now() > deadline || !(e instanceof ProtocolError || isDocumentGone(e))) return false
@@ -75,7 +83,9 @@ async function setPageRecorder(tabId: number, on: boolean, documentId?: string):
   }
 }
 
-export async function recordingState(tabId: number): Promise<{ recording: boolean; events: number; startedAt?: number }> {
+export async function recordingState(
+  tabId: number,
+): Promise<{ recording: boolean; events: number; startedAt?: number }> {
   const r = await recordingStore(tabId).get()
   return r ? { recording: true, events: r.events.length, startedAt: r.startedAt } : { recording: false, events: 0 }
 }
@@ -154,13 +164,20 @@ export async function draftFromRun(tabId: number): Promise<Flow | null> {
   const missing = run.executed.flatMap((ins, i) => (!targets[i] && targetOf(ins.params) ? [i] : []))
   if (missing.length) {
     try {
-      const reply = await sendCommand(tabId, { kind: 'flow.describe', targets: missing.map((i) => targetOf(run.executed[i].params) ?? null) })
+      const reply = await sendCommand(tabId, {
+        kind: 'flow.describe',
+        targets: missing.map((i) => targetOf(run.executed[i].params) ?? null),
+      })
       if (reply.ok) missing.forEach((i, k) => (targets[i] = reply.targets[k]))
     } catch {
       // The page is gone or elsewhere: the instructions' own locators are kept.
     }
   }
-  const flow = flowFromRun(run.executed, targets, { name: run.request.slice(0, 80) || 'Agent run', request: run.request, startUrl: run.startUrl })
+  const flow = flowFromRun(run.executed, targets, {
+    name: run.request.slice(0, 80) || 'Agent run',
+    request: run.request,
+    startUrl: run.startUrl,
+  })
   if (!flow.steps.length) return null
   const parsed = parseFlow(flow)
   await draftStore(tabId).set(parsed)
@@ -190,10 +207,20 @@ export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): P
   const existing = packs[namespace]
   // A flow saved into a built-in's namespace would replace that pack without a word (issue 15).
   if (!existing && (await getRegistry()).getNamespace(namespace)?.sources.some((s) => s.source === 'builtin')) {
-    throw new AvaError('UNKNOWN', `"${namespace}" is one of Ava's built-in packs; save the flow under another name, such as "${kDefaultFlowNamespace}".`)
+    throw new AvaError(
+      'UNKNOWN',
+      `"${namespace}" is one of Ava's built-in packs; save the flow under another name, such as "${kDefaultFlowNamespace}".`,
+    )
   }
   const pack = addFlowToPack(existing?.text ?? null, flow, { namespace })
-  packs[namespace] = { namespace, version: pack.version, text: pack.text, enabled: existing?.enabled ?? true, origin: existing?.origin ?? 'recorded', installedAt: existing?.installedAt ?? Date.now() }
+  packs[namespace] = {
+    namespace,
+    version: pack.version,
+    text: pack.text,
+    enabled: existing?.enabled ?? true,
+    origin: existing?.origin ?? 'recorded',
+    installedAt: existing?.installedAt ?? Date.now(),
+  }
   await userPacksStore.set(packs)
   await reloadRegistry()
   const all = await savedFlowsStore.get()
@@ -207,7 +234,11 @@ export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): P
 // Replay in a tab
 
 /** The FlowPort of a tab: every step one command on the page channel (src/background/page.ts). */
-export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly BoundSecret[]): FlowPort & { currentTab(): number } {
+export function tabFlowPort(
+  tabId: number,
+  guard?: StepGuard,
+  secrets?: readonly BoundSecret[],
+): FlowPort & { currentTab(): number } {
   // The tab the steps act on: the replay's own until a `tab` step moves it.
   let current = tabId
   /** Tabs the steps opened (a target=_blank link the background opened), newest last, not yet taken. */
@@ -246,7 +277,20 @@ export function tabFlowPort(tabId: number, guard?: StepGuard, secrets?: readonly
     // steps through the same gate as the flow's own.
     async runAction(name, params, signal) {
       // With a guard, the action's own questions come first (core/gate/guard.ts `guardedRun`).
-      const r = guard ? await guardedRun({ registry: await getRegistry(), guard, url: (await tabUrl(send.tabId()).catch(() => '')) ?? '', capabilities: await actionCapabilities(name) }, name, params, (g) => engineFor(send.tabId(), g), { signal }) : await (await engineFor(send.tabId())).run(name, params, { signal })
+      const r = guard
+        ? await guardedRun(
+            {
+              registry: await getRegistry(),
+              guard,
+              url: (await tabUrl(send.tabId()).catch(() => '')) ?? '',
+              capabilities: await actionCapabilities(name),
+            },
+            name,
+            params,
+            (g) => engineFor(send.tabId(), g),
+            { signal },
+          )
+        : await (await engineFor(send.tabId())).run(name, params, { signal })
       return { ok: r.success, detail: describeResult(r).replace(/\*\*/g, '') }
     },
   }
@@ -260,7 +304,13 @@ const kTabWaitMs = 5_000
  * a page script opened, which Chrome tells tabs.ts about), the n-th of the window, or the first of
  * the window whose address matches (`*` matches anything). Throws saying what it looked for.
  */
-async function pickTab(current: number, to: { index?: number; url?: string }, opened: number[], since: number, signal: AbortSignal): Promise<{ id: number; url: string }> {
+async function pickTab(
+  current: number,
+  to: { index?: number; url?: string },
+  opened: number[],
+  since: number,
+  signal: AbortSignal,
+): Promise<{ id: number; url: string }> {
   const deadline = Date.now() + kTabWaitMs
   const { windowId } = await browser.tabs.get(current)
   for (;;) {
@@ -274,7 +324,12 @@ async function pickTab(current: number, to: { index?: number; url?: string }, op
       return { id, url: doc.url }
     }
     if (Date.now() > deadline || signal.aborted) {
-      const what = to.index !== undefined ? `no tab ${to.index} in this window (there are ${tabs.length})` : to.url !== undefined ? `no tab at ${to.url}` : 'the previous step opened no tab'
+      const what =
+        to.index !== undefined
+          ? `no tab ${to.index} in this window (there are ${tabs.length})`
+          : to.url !== undefined
+            ? `no tab at ${to.url}`
+            : 'the previous step opened no tab'
       throw new Error(`${what} after ${kTabWaitMs / 1000} s.`)
     }
     await sleep(200, signal)
@@ -298,12 +353,20 @@ export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): vo
  * steps asked in the tab's panel (or the popup that started the run) as the agent asks, and the
  * step limit. `tabNow` is the tab its steps act on now (a `tab` step moves them).
  */
-export async function replayGuard(tabId: number, tabNow: () => number, name: string, opts: { signal?: AbortSignal; popupRun?: string; own?: boolean } = {}): Promise<StepGuard> {
+export async function replayGuard(
+  tabId: number,
+  tabNow: () => number,
+  name: string,
+  opts: { signal?: AbortSignal; popupRun?: string; own?: boolean } = {},
+): Promise<StepGuard> {
   const { signal, popupRun } = opts
   const { safety, agent } = await settingsStore.get()
   const chat = popupRun ? null : chatWriter(await conversationOf(tabId), () => tabId)
   // The guard's one count (core/gate/guard.ts): past the limit the replay stops.
-  const count = createStepCount(agent.stepLimit, (n) => new Error(`The replay reached the step limit (${n}) and stopped; raise it in options.`))
+  const count = createStepCount(
+    agent.stepLimit,
+    (n) => new Error(`The replay reached the step limit (${n}) and stopped; raise it in options.`),
+  )
   // The replay's questions wait in the one registry under this id (src/background/questions.ts).
   const owner = popupRun ?? newId('replay')
   return {
@@ -336,13 +399,34 @@ async function reviewShaped(tabId: number, entry: SavedFlow, signal?: AbortSigna
   const steps = shaped.map((s) => `${s.step + 1}. ${s.text}`).join('; ')
   const chat = chatWriter(await conversationOf(tabId), () => tabId)
   const reason = `made from a run a web page could have steered: ${steps}`
-  const yes = await askInPanel(tabId, chat, { owner: newId('review'), text: `${name}: ${reason}`, reason, step: 0, msg: riskAsk('shapedFlow', { step: name, steps }) }, signal)
-  if (!yes) throw new ProtocolError('REVIEW_DECLINED', `Flow "${name}" was not replayed: its page-shaped steps were not approved.`, { name })
+  const yes = await askInPanel(
+    tabId,
+    chat,
+    {
+      owner: newId('review'),
+      text: `${name}: ${reason}`,
+      reason,
+      step: 0,
+      msg: riskAsk('shapedFlow', { step: name, steps }),
+    },
+    signal,
+  )
+  if (!yes)
+    throw new ProtocolError(
+      'REVIEW_DECLINED',
+      `Flow "${name}" was not replayed: its page-shaped steps were not approved.`,
+      { name },
+    )
   const all = await savedFlowsStore.get()
   if (all[entry.id]) await savedFlowsStore.set({ ...all, [entry.id]: { ...all[entry.id], reviewedAt: Date.now() } })
 }
 
-export async function replaySaved(tabId: number, id: string, params: Record<string, string> = {}, signal?: AbortSignal): Promise<FlowRunResult & { flagged: number[] }> {
+export async function replaySaved(
+  tabId: number,
+  id: string,
+  params: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<FlowRunResult & { flagged: number[] }> {
   const all = await savedFlowsStore.get()
   const entry = all[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'FLOW_MISSING' })
@@ -382,30 +466,56 @@ export async function reviewHeal(id: string, stepId: number, accept: boolean): P
   if (accept) entry.flow = applyHeal(entry.flow, proposal)
   all[id] = entry
   await savedFlowsStore.set(all)
-  if (accept) await saveFlow(entry.flow, entry.namespace).then(async (saved) => {
-    // saveFlow rewrote the entry; keep the other proposals still waiting for review.
-    const again = await savedFlowsStore.get()
-    again[saved.id] = { ...again[saved.id], pending: entry.pending }
-    await savedFlowsStore.set(again)
-  })
+  if (accept)
+    await saveFlow(entry.flow, entry.namespace).then(async (saved) => {
+      // saveFlow rewrote the entry; keep the other proposals still waiting for review.
+      const again = await savedFlowsStore.get()
+      again[saved.id] = { ...again[saved.id], pending: entry.pending }
+      await savedFlowsStore.set(again)
+    })
   return { ok: true, flow: entry.flow }
 }
 
-export async function exportFlow(id: string, format: 'flow' | 'devtools' | 'playwright' | 'pack'): Promise<{ filename: string; text: string }> {
+export async function exportFlow(
+  id: string,
+  format: 'flow' | 'devtools' | 'playwright' | 'pack',
+): Promise<{ filename: string; text: string }> {
   const entry = (await savedFlowsStore.get())[id]
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'FLOW_MISSING' })
   const base = entry.action.replace(/[^a-z0-9-]+/gi, '_')
-  if (format === 'devtools') return { filename: `${base}.recording.json`, text: JSON.stringify(toDevTools(entry.flow), null, 2) }
+  if (format === 'devtools')
+    return { filename: `${base}.recording.json`, text: JSON.stringify(toDevTools(entry.flow), null, 2) }
   if (format === 'playwright') return { filename: `${base}.spec.ts`, text: toPlaywrightSpec(entry.flow) }
-  if (format === 'pack') return { filename: `${entry.namespace}.yaml`, text: (await userPacksStore.get())[entry.namespace]?.text ?? '' }
+  if (format === 'pack')
+    return { filename: `${entry.namespace}.yaml`, text: (await userPacksStore.get())[entry.namespace]?.text ?? '' }
   return { filename: `${base}.flow.json`, text: JSON.stringify(entry.flow, null, 2) }
 }
 
-export async function listFlows(): Promise<{ id: string; name: string; action: string; steps: number; savedAt: number; pending: number; flagged: number[]; asks: { name: string; label: string; secret: boolean }[] }[]> {
+export async function listFlows(): Promise<
+  {
+    id: string
+    name: string
+    action: string
+    steps: number
+    savedAt: number
+    pending: number
+    flagged: number[]
+    asks: { name: string; label: string; secret: boolean }[]
+  }[]
+> {
   const all = await savedFlowsStore.get()
   return Object.values(all)
     .sort((a, b) => b.savedAt - a.savedAt)
-    .map((e) => ({ id: e.id, name: e.flow.metadata.name, action: e.action, steps: e.flow.steps.length, savedAt: e.savedAt, pending: e.pending.length, flagged: flaggedSteps(e.flow.stats), asks: asksOf(e.flow) }))
+    .map((e) => ({
+      id: e.id,
+      name: e.flow.metadata.name,
+      action: e.action,
+      steps: e.flow.steps.length,
+      savedAt: e.savedAt,
+      pending: e.pending.length,
+      flagged: flaggedSteps(e.flow.stats),
+      asks: asksOf(e.flow),
+    }))
 }
 
 /** Variables the panel must ask for before a replay: secrets and `${prompt:…}` ones. */
@@ -413,7 +523,11 @@ export function asksOf(flow: Flow): { name: string; label: string; secret: boole
   return Object.entries(flow.variables)
     .filter(([, v]) => v.secret || /^\$\{prompt:/.test(v.value ?? '') || v.value === undefined)
     .filter(([, v]) => !/^\$\{(secret|env):/.test(v.value ?? ''))
-    .map(([name, v]) => ({ name, label: v.description ?? /^\$\{prompt:([^}]*)\}$/.exec(v.value ?? '')?.[1] ?? name, secret: !!v.secret }))
+    .map(([name, v]) => ({
+      name,
+      label: v.description ?? /^\$\{prompt:([^}]*)\}$/.exec(v.value ?? '')?.[1] ?? name,
+      secret: !!v.secret,
+    }))
 }
 
 export async function pendingHeals(id: string): Promise<HealProposal[]> {

@@ -33,17 +33,30 @@ type MarksOut = PageOutcome<'marks'>
 
 function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  return Promise.race([p.catch(() => fallback), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer))
+  return Promise.race([
+    p.catch(() => fallback),
+    new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+  ]).finally(() => clearTimeout(timer))
 }
 
 /** The tab's frames other than its top one and Ava's own panel, with the prefix the listing gave each (if any). */
-async function subframes(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>): Promise<{ frameId: number; url: string; prefix?: string; blackout: boolean }[]> {
+async function subframes(
+  tabId: number,
+  settings: Pick<Settings, 'safety' | 'screenshots'>,
+): Promise<{ frameId: number; url: string; prefix?: string; blackout: boolean }[]> {
   const ours = browser.runtime.getURL('')
   const all = (await browser.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []
   const routes = await frameRoutes(tabId).catch(() => [])
   // [privacy] A frame from a site never captured (blocked, or screenshots off there) blacks itself out.
   const never = (url: string) => /^https?:/i.test(url) && !screenshotAllowed(url, settings)
-  return all.filter((f) => f.frameId !== 0 && !f.url.startsWith(ours)).map((f) => ({ frameId: f.frameId, url: f.url, prefix: routes.find((r) => r.frameId === f.frameId)?.prefix, blackout: never(f.url) }))
+  return all
+    .filter((f) => f.frameId !== 0 && !f.url.startsWith(ours))
+    .map((f) => ({
+      frameId: f.frameId,
+      url: f.url,
+      prefix: routes.find((r) => r.frameId === f.frameId)?.prefix,
+      blackout: never(f.url),
+    }))
 }
 
 function toBase64(buf: ArrayBuffer): string {
@@ -59,10 +72,20 @@ function toBase64(buf: ArrayBuffer): string {
  * no document is sent the others).
  */
 async function hiddenFor(typed: readonly string[]): Promise<(url: string) => string[]> {
-  const [vault, sites] = await Promise.all([vaultStore.get().catch(() => ({}) as Record<string, string>), vaultSitesStore.get().catch(() => ({}) as Record<string, string[]>)])
+  const [vault, sites] = await Promise.all([
+    vaultStore.get().catch(() => ({}) as Record<string, string>),
+    vaultSitesStore.get().catch(() => ({}) as Record<string, string[]>),
+  ])
   return (url) => {
     const origin = originOf(url)
-    return [...new Set([...typed, ...Object.entries(vault).filter(([n]) => !!origin && (sites[n] ?? []).includes(origin)).map(([, v]) => v)])].filter((v) => v.length >= kMinWholeChars)
+    return [
+      ...new Set([
+        ...typed,
+        ...Object.entries(vault)
+          .filter(([n]) => !!origin && (sites[n] ?? []).includes(origin))
+          .map(([, v]) => v),
+      ]),
+    ].filter((v) => v.length >= kMinWholeChars)
   }
 }
 
@@ -72,7 +95,12 @@ async function hiddenFor(typed: readonly string[]): Promise<(url: string) => str
  * (a canvas, a late picture, a frame with no Ava in it, once a secret was typed) no picture is
  * taken and the model is told why (`secret`).
  */
-export async function captureMarked(tabId: number, settings: Pick<Settings, 'safety' | 'screenshots'>, signal?: AbortSignal, typed: { values: string[]; at?: number } = { values: [] }): Promise<Screenshot | ShotSkipped> {
+export async function captureMarked(
+  tabId: number,
+  settings: Pick<Settings, 'safety' | 'screenshots'>,
+  signal?: AbortSignal,
+  typed: { values: string[]; at?: number } = { values: [] },
+): Promise<Screenshot | ShotSkipped> {
   const tab = await browser.tabs.get(tabId)
   // [privacy] A blocked site, a site switched off, or screenshots off: nothing is captured at all.
   if (!tab.url || !screenshotAllowed(tab.url, settings)) return { skipped: 'off' }
@@ -86,7 +114,25 @@ export async function captureMarked(tabId: number, settings: Pick<Settings, 'saf
   try {
     const [first, ...rest] = await Promise.all([
       sendCommand(tabId, on({ kind: 'marks', on: true, hide: hide(tab.url), ...since }), { signal }),
-      ...frames.map((f) => withTimeout<MarksOut | null>(sendToTab(tabId, 'bg→content:command', on({ kind: 'marks', on: true, hide: hide(f.url), ...since, ...(f.prefix ? { prefix: f.prefix } : {}), ...(f.blackout ? { blackout: true } : {}) }), { frameId: f.frameId }) as Promise<MarksOut>, kFrameMarksMs, null)),
+      ...frames.map((f) =>
+        withTimeout<MarksOut | null>(
+          sendToTab(
+            tabId,
+            'bg→content:command',
+            on({
+              kind: 'marks',
+              on: true,
+              hide: hide(f.url),
+              ...since,
+              ...(f.prefix ? { prefix: f.prefix } : {}),
+              ...(f.blackout ? { blackout: true } : {}),
+            }),
+            { frameId: f.frameId },
+          ) as Promise<MarksOut>,
+          kFrameMarksMs,
+          null,
+        ),
+      ),
     ])
     top = first
     if (!top.ok) return { skipped: 'failed', detail: top.message }
@@ -104,19 +150,33 @@ export async function captureMarked(tabId: number, settings: Pick<Settings, 'saf
     const blacked = top.blacked + rest.reduce((n, r) => n + (r?.ok ? r.blacked : 0), 0)
     const { dpr: _dpr, ...view } = top.view
     const image = await scaled(url, view.viewWidth, view.viewHeight)
-    return { data: image.data, mediaType: image.mediaType, frame: { ...view, width: image.width, height: image.height }, marks, blacked, poor: top.poor }
+    return {
+      data: image.data,
+      mediaType: image.mediaType,
+      frame: { ...view, width: image.width, height: image.height },
+      marks,
+      blacked,
+      poor: top.poor,
+    }
   } catch (e) {
     if (signal?.aborted) throw signal.reason
     return { skipped: 'failed', detail: String((e as Error)?.message ?? e) }
   } finally {
     // The marks come off at once, in every frame, whatever happened.
     void sendCommand(tabId, { kind: 'marks', on: false }).catch(() => undefined)
-    for (const f of frames) void sendToTab(tabId, 'bg→content:command', { kind: 'marks', on: false }, { frameId: f.frameId }).catch(() => undefined)
+    for (const f of frames)
+      void sendToTab(tabId, 'bg→content:command', { kind: 'marks', on: false }, { frameId: f.frameId }).catch(
+        () => undefined,
+      )
   }
 }
 
 /** The capture (device pixels) scaled to the viewport's CSS size, the long side at most kMaxEdgePx. */
-async function scaled(dataUrl: string, viewWidth: number, viewHeight: number): Promise<{ data: string; mediaType: Screenshot['mediaType']; width: number; height: number }> {
+async function scaled(
+  dataUrl: string,
+  viewWidth: number,
+  viewHeight: number,
+): Promise<{ data: string; mediaType: Screenshot['mediaType']; width: number; height: number }> {
   const bitmap = await createImageBitmap(await (await fetch(dataUrl)).blob())
   const s = Math.min(1, kMaxEdgePx / Math.max(viewWidth, viewHeight))
   const width = Math.max(1, Math.round(viewWidth * s))

@@ -101,8 +101,12 @@ export function currentDoc(tabId: number): DocState | undefined {
 type WaitOptions = { notDocumentId?: string; timeoutMs?: number; signal?: AbortSignal }
 
 export function waitForDoc(tabId: number, opts: WaitOptions = {}): Promise<DocState> {
-  if (pending.has(tabId)) return pendingSettled(tabId, opts).then(() => (opts.signal?.aborted ? Promise.reject(opts.signal.reason) : waitForDoc(tabId, opts)))
-  const ok = (d: DocState | undefined): d is DocState => !!d && (!opts.notDocumentId || d.documentId !== opts.notDocumentId)
+  if (pending.has(tabId))
+    return pendingSettled(tabId, opts).then(() =>
+      opts.signal?.aborted ? Promise.reject(opts.signal.reason) : waitForDoc(tabId, opts),
+    )
+  const ok = (d: DocState | undefined): d is DocState =>
+    !!d && (!opts.notDocumentId || d.documentId !== opts.notDocumentId)
   const now = ready.get(tabId)
   if (ok(now)) return Promise.resolve(now)
   // A worker that was just restarted has seen no `ready` yet: a tab that finished loading
@@ -117,7 +121,11 @@ export function waitForDoc(tabId: number, opts: WaitOptions = {}): Promise<DocSt
 }
 
 /** Resolves when a `ready` that `ok` accepts arrives for the tab. */
-function nextReady(tabId: number, ok: (d: DocState | undefined) => d is DocState, opts: WaitOptions): Promise<DocState> {
+function nextReady(
+  tabId: number,
+  ok: (d: DocState | undefined) => d is DocState,
+  opts: WaitOptions,
+): Promise<DocState> {
   return new Promise((resolve, reject) => {
     const set = waiters.get(tabId) ?? new Set()
     waiters.set(tabId, set)

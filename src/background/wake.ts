@@ -14,13 +14,16 @@ const kWakePeriodMin = 0.5 // Chrome's shortest alarm period (Chrome 120+)
 
 /** Whether any stored run is still going: `run:<tabId>` keys in chrome.storage.session. */
 export function anyRunActive(all: Record<string, unknown>): boolean {
-  return Object.entries(all).some(([key, value]) => key.startsWith('run:') && !!value && isActive((value as RunState).status))
+  return Object.entries(all).some(
+    ([key, value]) => key.startsWith('run:') && !!value && isActive((value as RunState).status),
+  )
 }
 
 async function sync(): Promise<void> {
   const active = anyRunActive(await browser.storage.session.get(null))
   const set = await browser.alarms.get(kWakeAlarm)
-  if (active && !set) await browser.alarms.create(kWakeAlarm, { periodInMinutes: kWakePeriodMin, delayInMinutes: kWakePeriodMin })
+  if (active && !set)
+    await browser.alarms.create(kWakeAlarm, { periodInMinutes: kWakePeriodMin, delayInMinutes: kWakePeriodMin })
   else if (!active && set) await browser.alarms.clear(kWakeAlarm)
 }
 

@@ -5,13 +5,29 @@ import { kParamOption, type CommandSpec } from './args'
 const kShared: CommandSpec['options'] = {
   url: { type: 'string', value: '<url>', help: 'page to start on (required)' },
   param: kParamOption,
-  'continue-on-error': { type: 'boolean', help: 'run the remaining steps after a step fails (seed 001 stopOnError: false); the run still fails' },
+  'continue-on-error': {
+    type: 'boolean',
+    help: 'run the remaining steps after a step fails (seed 001 stopOnError: false); the run still fails',
+  },
   'step-delay': { type: 'string', value: '<ms>', help: 'pause between steps (seed 001 stepDelay; default 0)' },
-  browser: { type: 'string', value: '<path>', help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)' },
+  browser: {
+    type: 'string',
+    value: '<path>',
+    help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)',
+  },
   headed: { type: 'boolean', help: 'show the browser window' },
-  allow: { type: 'string', value: '<categories>', multiple: true, help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)' },
+  allow: {
+    type: 'string',
+    value: '<categories>',
+    multiple: true,
+    help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)',
+  },
   yes: { type: 'boolean', help: 'take every risky step without stopping (--allow all)' },
-  screenshot: { type: 'string', value: '<path>', help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)' },
+  screenshot: {
+    type: 'string',
+    value: '<path>',
+    help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)',
+  },
 }
 
 export const kActionRunSpec: CommandSpec = {
@@ -33,4 +49,3 @@ export const kActionDebugSpec: CommandSpec = {
 stdin and stdout are a terminal and --json is not given; in CI it never waits. Secret parameters
 show as ***.`,
 }
-

@@ -6,7 +6,21 @@ import { createInterface } from 'node:readline/promises'
 import type { RunOptions, StepStart } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
 import { kExit, oneLine, type Io, type Parsed } from './args'
-import { chromiumPath, configEngineOptions, failUnexpected, failureScreenshot, formatActionTrace, kBrowserArgs, kViewport, loadTarget, openStart, refusedLine, runArgs, runOnPage, unattendedGuard } from './run'
+import {
+  chromiumPath,
+  configEngineOptions,
+  failUnexpected,
+  failureScreenshot,
+  formatActionTrace,
+  kBrowserArgs,
+  kViewport,
+  loadTarget,
+  openStart,
+  refusedLine,
+  runArgs,
+  runOnPage,
+  unattendedGuard,
+} from './run'
 import { readGlobalConfig } from './sources'
 import { failureOf } from '../core/failure'
 
@@ -18,22 +32,43 @@ function stepDelay(values: Parsed['values']): number | string {
   const raw = values['step-delay'] as string | undefined
   if (raw === undefined) return 0
   const ms = Number(raw)
-  return Number.isInteger(ms) && ms >= 0 && ms <= 60_000 ? ms : '--step-delay needs a whole number of ms from 0 to 60000'
+  return Number.isInteger(ms) && ms >= 0 && ms <= 60_000
+    ? ms
+    : '--step-delay needs a whole number of ms from 0 to 60000'
 }
 
 /** A pause needs someone to answer it: never in CI or a pipe, never when stdout is the JSON document. */
-export function shouldPause(o: { mode: 'run' | 'debug'; noPause: boolean; json: boolean; stdinTTY: boolean; stdoutTTY: boolean }): boolean {
+export function shouldPause(o: {
+  mode: 'run' | 'debug'
+  noPause: boolean
+  json: boolean
+  stdinTTY: boolean
+  stdoutTTY: boolean
+}): boolean {
   return o.mode === 'debug' && !o.noPause && !o.json && o.stdinTTY && o.stdoutTTY
 }
 
 /** Waits for the person before each step; `s` stops pausing, `q` stops the run. */
-export function pauser(io: Io, stop: AbortController, streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } = { input: process.stdin, output: process.stdout }): { before: (s: StepStart) => Promise<void>; close: () => void } {
+export function pauser(
+  io: Io,
+  stop: AbortController,
+  streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } = {
+    input: process.stdin,
+    output: process.stdout,
+  },
+): { before: (s: StepStart) => Promise<void>; close: () => void } {
   const rl = createInterface(streams)
   let paused = true
   return {
     async before(step) {
       if (!paused || stop.signal.aborted) return
-      const answer = (await rl.question(`[DEBUG] next: step ${step.id} ${step.action} ${JSON.stringify(step.input)} — Enter runs it, s runs the rest, q stops: `)).trim().toLowerCase()
+      const answer = (
+        await rl.question(
+          `[DEBUG] next: step ${step.id} ${step.action} ${JSON.stringify(step.input)} — Enter runs it, s runs the rest, q stops: `,
+        )
+      )
+        .trim()
+        .toLowerCase()
       if (answer === 's') paused = false
       if (answer === 'q') {
         io.err('ava action debug: stopped before this step')
@@ -56,7 +91,9 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
   const delay = stepDelay(parsed.values)
   if (typeof delay === 'string') return usage(delay)
   if (!/^[a-z][a-z0-9_-]*:[a-z][a-zA-Z0-9_-]*:[a-z][a-zA-Z0-9_-]*$/.test(a.target)) {
-    io.err(`ava ${spec.name}: "${a.target}" is not an action name (namespace:component:action); to run a pack or flow file, use \`ava run <file>\``)
+    io.err(
+      `ava ${spec.name}: "${a.target}" is not an action name (namespace:component:action); to run a pack or flow file, use \`ava run <file>\``,
+    )
     return kExit.failed
   }
   const target = loadTarget({ target: a.target, params: a.params })
@@ -66,7 +103,9 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
   }
   if (!a.url) return usage('give the page to start on with --url')
   if (typeof __AVA_PAGE_SCRIPT__ !== 'string') {
-    io.err(`ava ${spec.name}: the page script is built into bin/ava.js: run \`npm run build:cli\`, then \`node bin/ava.js ${spec.name} …\``)
+    io.err(
+      `ava ${spec.name}: the page script is built into bin/ava.js: run \`npm run build:cli\`, then \`node bin/ava.js ${spec.name} …\``,
+    )
     return kExit.failed
   }
   const executable = chromiumPath(a)
@@ -78,9 +117,21 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
   const { config } = readGlobalConfig()
   const debug = mode === 'debug' || config.actions.debug
   const stop = new AbortController()
-  const interactive = shouldPause({ mode, noPause: !!parsed.values['no-pause'], json: a.json, stdinTTY: !!process.stdin.isTTY, stdoutTTY: !!process.stdout.isTTY })
+  const interactive = shouldPause({
+    mode,
+    noPause: !!parsed.values['no-pause'],
+    json: a.json,
+    stdinTTY: !!process.stdin.isTTY,
+    stdoutTTY: !!process.stdout.isTTY,
+  })
   const pause = interactive ? pauser(io, stop) : undefined
-  const runOptions: RunOptions = { debug, stopOnError: !parsed.values['continue-on-error'], stepDelay: delay, signal: stop.signal, beforeStep: pause?.before }
+  const runOptions: RunOptions = {
+    debug,
+    stopOnError: !parsed.values['continue-on-error'],
+    stepDelay: delay,
+    signal: stop.signal,
+    beforeStep: pause?.before,
+  }
 
   const { chromium } = await import('playwright-core')
   let browser: import('playwright-core').Browser
@@ -106,8 +157,17 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     if (!a.json) io.out(`ava ${spec.name}: ${target.label} on ${a.url}`)
     // Debug lines go out as each step happens, so a hang shows where it hangs.
     // Nobody is there to ask, as in `ava run`: the same guard, the same answer (UNATTENDED, naming --allow).
-    const guard = unattendedGuard(a.allowed, () => page.url(), (c) => `running ava ${spec.name} again with --allow ${c ?? 'all'} (or --yes)`)
-    const run = await runOnPage(page, target, { guard, params: a.params, engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined }, run: runOptions })
+    const guard = unattendedGuard(
+      a.allowed,
+      () => page.url(),
+      (c) => `running ava ${spec.name} again with --allow ${c ?? 'all'} (or --yes)`,
+    )
+    const run = await runOnPage(page, target, {
+      guard,
+      params: a.params,
+      engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined },
+      run: runOptions,
+    })
     failed = !run.result.success
     if (failed) exit = kExit[failureOf(run.result.error?.code ?? 'STEP_FAILED').exit]
     if (a.json) io.out(JSON.stringify(run.result, null, 2))

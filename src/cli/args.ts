@@ -49,13 +49,25 @@ export const kCommonOptions: Record<string, OptionSpec> = {
   help: { type: 'boolean', help: 'show this help' },
 }
 
-export const kParamOption: OptionSpec = { type: 'string', value: '<name=value>', multiple: true, help: 'an action parameter or flow variable; repeat for more' }
+export const kParamOption: OptionSpec = {
+  type: 'string',
+  value: '<name=value>',
+  multiple: true,
+  help: 'an action parameter or flow variable; repeat for more',
+}
 
 export function formatCommandHelp(spec: CommandSpec): string {
   const options = { ...spec.options, ...kCommonOptions }
   const rows = Object.entries(options).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ''}`, o.help] as const)
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2
-  const lines = [`Usage: ava ${spec.name}${spec.args ? ` ${spec.args}` : ''} [options]`, '', spec.summary, '', 'Options:', ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`)]
+  const lines = [
+    `Usage: ava ${spec.name}${spec.args ? ` ${spec.args}` : ''} [options]`,
+    '',
+    spec.summary,
+    '',
+    'Options:',
+    ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`),
+  ]
   if (spec.notes) lines.push('', spec.notes)
   lines.push('', kExitCodesHelp)
   return lines.join('\n')
@@ -72,7 +84,12 @@ export interface Parsed {
  */
 export function parseCommand(spec: CommandSpec, args: string[]): Parsed | string {
   const options = { ...spec.options, ...kCommonOptions }
-  const config = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, o.multiple ? { type: o.type, multiple: true } : { type: o.type }]))
+  const config = Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [
+      name,
+      o.multiple ? { type: o.type, multiple: true } : { type: o.type },
+    ]),
+  )
   // -h is the one short flag: people type it without thinking.
   const expanded = args.map((a) => (a === '-h' ? '--help' : a))
   try {
@@ -92,7 +109,8 @@ function usageMessage(e: unknown, spec: CommandSpec): string {
     const hint = spec.options.param ? `; give action parameters as --param ${name}=<value>` : ''
     return `unknown option ${flag}${hint}`
   }
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) return /does not take/.test(message) ? `${flag} takes no value` : `${flag} needs a value`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag)
+    return /does not take/.test(message) ? `${flag} takes no value` : `${flag} needs a value`
   return message
 }
 
@@ -114,7 +132,11 @@ export function plainMessage(error: unknown): string {
 }
 
 /** The JSON error code for an exit code: what a script reading --json output branches on. */
-const kJsonErrorCodes: Record<number, FailureCode> = { [kExit.failed]: 'FAILED', [kExit.usage]: 'USAGE_ERROR', [kExit.internal]: 'INTERNAL_ERROR' }
+const kJsonErrorCodes: Record<number, FailureCode> = {
+  [kExit.failed]: 'FAILED',
+  [kExit.usage]: 'USAGE_ERROR',
+  [kExit.internal]: 'INTERNAL_ERROR',
+}
 
 /**
  * With --json, every outcome is one JSON object on stdout. A command that ended without writing
@@ -122,10 +144,18 @@ const kJsonErrorCodes: Record<number, FailureCode> = { [kExit.failed]: 'FAILED',
  * first line, without the `ava <command>: ` prefix, becomes `{ success: false, error }`.
  */
 export function jsonFailure(exit: number, errLines: readonly string[]): string {
-  const first = errLines.join('\n').split('\n').find((l) => l.trim()) ?? 'failed'
+  const first =
+    errLines
+      .join('\n')
+      .split('\n')
+      .find((l) => l.trim()) ?? 'failed'
   const message = first.replace(/^ava(?: [a-z-]+)*: /, '')
   // The two failures scripts most often tell apart get their own codes (the registry's name for the first).
-  const code: FailureCode = /^No action "/.test(message) ? 'ACTION_NOT_FOUND' : /^Could not open /.test(message) ? 'PAGE_NOT_OPENED' : (kJsonErrorCodes[exit] ?? 'FAILED')
+  const code: FailureCode = /^No action "/.test(message)
+    ? 'ACTION_NOT_FOUND'
+    : /^Could not open /.test(message)
+      ? 'PAGE_NOT_OPENED'
+      : (kJsonErrorCodes[exit] ?? 'FAILED')
   return JSON.stringify({ success: false, error: { code, message, exitCode: exit } }, null, 2)
 }
 

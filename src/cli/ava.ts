@@ -17,7 +17,19 @@ import {
   type PackSource,
 } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
-import { formatCommandHelp, jsonFailure, kExit, kExitCodesHelp, kParamOption, parseCommand, parseParams, plainMessage, type CommandSpec, type Io, type Parsed } from './args'
+import {
+  formatCommandHelp,
+  jsonFailure,
+  kExit,
+  kExitCodesHelp,
+  kParamOption,
+  parseCommand,
+  parseParams,
+  plainMessage,
+  type CommandSpec,
+  type Io,
+  type Parsed,
+} from './args'
 import { kRunSpec } from './run-spec'
 import { kMcpSpec } from './mcp-spec'
 import { kEvalSpec } from './eval-spec'
@@ -44,7 +56,8 @@ function loadRegistry(io: Io): ActionRegistry {
   const result = registry.load(sources)
   for (const file of result.files) {
     const errors = file.issues.filter((i) => i.severity === 'error')
-    if (!file.ok) io.err(`ava: skipped ${file.path}: ${plural(errors.length, 'problem')}; run \`ava action validate ${file.path}\``)
+    if (!file.ok)
+      io.err(`ava: skipped ${file.path}: ${plural(errors.length, 'problem')}; run \`ava action validate ${file.path}\``)
   }
   return registry
 }
@@ -53,7 +66,16 @@ const list: Handler = ({ positionals, values }, io) => {
   const registry = loadRegistry(io)
   const namespaces = registry.list(positionals[0])
   if (namespaces.length === 0) {
-    io.err(positionals[0] ? `ava: no namespace "${positionals[0]}"; loaded: ${registry.list().map((n) => n.namespace).join(', ') || '(none)'}` : 'ava: no actions loaded')
+    io.err(
+      positionals[0]
+        ? `ava: no namespace "${positionals[0]}"; loaded: ${
+            registry
+              .list()
+              .map((n) => n.namespace)
+              .join(', ') || '(none)'
+          }`
+        : 'ava: no actions loaded',
+    )
     if (values.json) io.out('[]')
     return kExit.failed
   }
@@ -116,7 +138,11 @@ async function validateFlowFile(file: string): Promise<FlowReport> {
   if (v.flow) {
     // What `ava run` would refuse before starting a browser, said here without one.
     const { missingFlowFiles } = await import('./run')
-    for (const m of missingFlowFiles(v.flow, dirname(file), {})) warnings.push({ path: `variables.${m.variable}`, message: `the file is not at ${displayPath(m.path)}; \`ava run\` fails unless it is there or given with --param ${m.variable}=<path>` })
+    for (const m of missingFlowFiles(v.flow, dirname(file), {}))
+      warnings.push({
+        path: `variables.${m.variable}`,
+        message: `the file is not at ${displayPath(m.path)}; \`ava run\` fails unless it is there or given with --param ${m.variable}=<path>`,
+      })
   }
   return { path, kind: 'flow', valid: v.valid, errors: v.errors, warnings }
 }
@@ -129,7 +155,9 @@ function folderFiles(path: string): { packs: string[]; flows: string[] } {
 
 const validate: Handler = async ({ positionals, values }, io) => {
   if (positionals.length === 0) {
-    io.err('ava: validate needs files or folders, e.g. `ava action validate actions/` or `ava action validate signup.flow.json`')
+    io.err(
+      'ava: validate needs files or folders, e.g. `ava action validate actions/` or `ava action validate signup.flow.json`',
+    )
     return kExit.usage
   }
   // A .json file given by name is a flow; a folder holds packs and flows (*.flow.json) alike.
@@ -150,12 +178,25 @@ const validate: Handler = async ({ positionals, values }, io) => {
   const flows = await Promise.all(flowFiles.map((f) => validateFlowFile(f)))
   // Load the given files on top of the other sources, so `extends` and cross-pack `run` targets
   // resolve as they will at run time; report only the given files.
-  const result = given.size === 0 ? { files: [] } : loadPacks([...otherSources(given), { source: 'env-path', files: [...given.keys()].map(readPack) }])
+  const result =
+    given.size === 0
+      ? { files: [] }
+      : loadPacks([...otherSources(given), { source: 'env-path', files: [...given.keys()].map(readPack) }])
   const shown = new Set(given.values())
-  const notFound = (path: string): PackIssue => ({ file: path, line: 1, col: 1, path: [], code: 'READ_FAILED', severity: 'error', message: 'no pack (.yaml, .yml) or flow (.flow.json) file at this path' })
+  const notFound = (path: string): PackIssue => ({
+    file: path,
+    line: 1,
+    col: 1,
+    path: [],
+    code: 'READ_FAILED',
+    severity: 'error',
+    message: 'no pack (.yaml, .yml) or flow (.flow.json) file at this path',
+  })
   const reports = [
     ...missing.map((path) => ({ path, valid: false, issues: [notFound(path)] })),
-    ...result.files.filter((f) => shown.has(f.path)).map((f) => ({ path: f.path, valid: !f.issues.some((i) => i.severity === 'error'), issues: f.issues })),
+    ...result.files
+      .filter((f) => shown.has(f.path))
+      .map((f) => ({ path: f.path, valid: !f.issues.some((i) => i.severity === 'error'), issues: f.issues })),
   ]
   const invalid = reports.filter((r) => !r.valid).length + flows.filter((f) => !f.valid).length
   const count = reports.length + flows.length
@@ -192,40 +233,79 @@ const dryRunCommand: Handler = ({ positionals, values }, io) => {
     return kExit.usage
   }
   const registry = loadRegistry(io)
-  const result = dryRun(registry, name, params, { env: actionEnv(registry), version: values['lib-version'] as string | undefined })
+  const result = dryRun(registry, name, params, {
+    env: actionEnv(registry),
+    version: values['lib-version'] as string | undefined,
+  })
   io.out(values.json ? JSON.stringify(result, null, 2) : result.text)
   return result.success ? kExit.ok : kExit.failed
 }
 
-const kReloadText = 'Nothing to reload: the CLI reads every pack afresh on each command. In the extension, reload re-reads built-in and installed packs.'
+const kReloadText =
+  'Nothing to reload: the CLI reads every pack afresh on each command. In the extension, reload re-reads built-in and installed packs.'
 const reload: Handler = ({ values }, io) => {
   io.out(values.json ? JSON.stringify({ reloaded: false, message: kReloadText }) : kReloadText)
   return kExit.ok
 }
 
 const kActionCommands: Record<string, Command> = {
-  list: { name: 'action list', args: '[namespace]', summary: 'List actions, grouped by namespace.', options: {}, notes: kPacksNote, handler: list },
-  describe: { name: 'action describe', args: '<action>', summary: "Show an action's parameters, steps, returns and checks.", options: {}, handler: describe },
-  search: { name: 'action search', args: '<keyword...>', summary: 'Find actions by name, description or parameter names.', options: {}, handler: search },
+  list: {
+    name: 'action list',
+    args: '[namespace]',
+    summary: 'List actions, grouped by namespace.',
+    options: {},
+    notes: kPacksNote,
+    handler: list,
+  },
+  describe: {
+    name: 'action describe',
+    args: '<action>',
+    summary: "Show an action's parameters, steps, returns and checks.",
+    options: {},
+    handler: describe,
+  },
+  search: {
+    name: 'action search',
+    args: '<keyword...>',
+    summary: 'Find actions by name, description or parameter names.',
+    options: {},
+    handler: search,
+  },
   validate: {
     name: 'action validate',
     args: '<file|dir...>',
     summary: 'Check pack files and flow files (.json), one line per problem (path:line:col: CODE message).',
     options: {},
-    notes: "Exit 1 when any file is invalid. A flow's warnings (it checks nothing, a file it uploads is missing) go to stderr and do not fail it.",
+    notes:
+      "Exit 1 when any file is invalid. A flow's warnings (it checks nothing, a file it uploads is missing) go to stderr and do not fail it.",
     handler: validate,
   },
   'dry-run': {
     name: 'action dry-run',
     args: '<action>',
     summary: 'Resolve parameters, conditions and selectors and print the plan; runs nothing.',
-    options: { param: kParamOption, 'lib-version': { type: 'string', value: '<version>', help: 'plan for this version of the component library' } },
+    options: {
+      param: kParamOption,
+      'lib-version': { type: 'string', value: '<version>', help: 'plan for this version of the component library' },
+    },
     notes: 'Exit 1 when the plan fails (unknown action, missing or invalid parameter).',
     handler: dryRunCommand,
   },
-  reload: { name: 'action reload', args: '', summary: 'Nothing to do here: every command reads the packs afresh.', options: {}, handler: reload },
-  run: { ...kActionRunSpec, handler: async (parsed, io) => (await import('./action-run')).actionRunCli(parsed, io, 'run') },
-  debug: { ...kActionDebugSpec, handler: async (parsed, io) => (await import('./action-run')).actionRunCli(parsed, io, 'debug') },
+  reload: {
+    name: 'action reload',
+    args: '',
+    summary: 'Nothing to do here: every command reads the packs afresh.',
+    options: {},
+    handler: reload,
+  },
+  run: {
+    ...kActionRunSpec,
+    handler: async (parsed, io) => (await import('./action-run')).actionRunCli(parsed, io, 'run'),
+  },
+  debug: {
+    ...kActionDebugSpec,
+    handler: async (parsed, io) => (await import('./action-run')).actionRunCli(parsed, io, 'debug'),
+  },
 }
 
 const commandLine = (spec: CommandSpec): string => `${spec.name}${spec.args ? ` ${spec.args}` : ''}`
@@ -324,12 +404,21 @@ async function route(argv: string[], io: Io): Promise<number> {
     io.out(kUsage)
     return kExit.ok
   }
-  if (group === 'run') return dispatch(kRunSpec, async (parsed, io) => (await import('./run')).runCli(parsed, io), argv.slice(1), io)
+  if (group === 'run')
+    return dispatch(kRunSpec, async (parsed, io) => (await import('./run')).runCli(parsed, io), argv.slice(1), io)
   // Chrome starts the native host with the extension's origin as its argument: no dispatch, no --help.
   if (group === 'native-host') return (await import('./mcp-cli')).nativeHostCli()
-  if (group === 'eval') return dispatch(kEvalSpec, async (parsed, io) => (await import('./eval')).evalCli(parsed, io), argv.slice(1), io)
-  if (group === 'doctor') return dispatch(kDoctorSpec, async (parsed, io) => (await import('./doctor')).doctorCli(parsed, io), argv.slice(1), io)
-  if (group === 'mcp') return dispatch(kMcpSpec, async (parsed, io) => (await import('./mcp-cli')).mcpCli(parsed, io), argv.slice(1), io)
+  if (group === 'eval')
+    return dispatch(kEvalSpec, async (parsed, io) => (await import('./eval')).evalCli(parsed, io), argv.slice(1), io)
+  if (group === 'doctor')
+    return dispatch(
+      kDoctorSpec,
+      async (parsed, io) => (await import('./doctor')).doctorCli(parsed, io),
+      argv.slice(1),
+      io,
+    )
+  if (group === 'mcp')
+    return dispatch(kMcpSpec, async (parsed, io) => (await import('./mcp-cli')).mcpCli(parsed, io), argv.slice(1), io)
   if (group === 'action') {
     // A bare group lists its commands, as git and docker do.
     if (command === undefined || isHelp(command)) {

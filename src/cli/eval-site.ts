@@ -16,7 +16,11 @@ const kVendor: Record<string, [string, string]> = {
   'antd.js': ['ant-design-vue', 'dist/antd.min.js'],
   'antd-reset.css': ['ant-design-vue', 'dist/reset.css'],
   'dayjs.js': ['dayjs', 'dayjs.min.js'],
-  ...Object.fromEntries(['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map((p) => [`dayjs-${p}.js`, ['dayjs', `plugin/${p}.js`] as [string, string]])),
+  ...Object.fromEntries(
+    ['advancedFormat', 'customParseFormat', 'localeData', 'quarterOfYear', 'weekOfYear', 'weekYear', 'weekday'].map(
+      (p) => [`dayjs-${p}.js`, ['dayjs', `plugin/${p}.js`] as [string, string]],
+    ),
+  ),
 }
 
 /** Where a package's file is, looking where Node would look from here; undefined when it is not installed. */
@@ -48,12 +52,15 @@ export async function startEvalSite(tasks: readonly EvalTask[]): Promise<EvalSit
   const of = (id: string) => seen.get(id) ?? (seen.set(id, { posted: [], visited: [] }), seen.get(id)!)
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    const send = (status: number, type: string, body: string | Buffer) => res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body)
+    const send = (status: number, type: string, body: string | Buffer) =>
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body)
     const vendor = /^\/vendor\/([\w.-]+)$/.exec(url.pathname)
     if (vendor) {
       const entry = kVendor[vendor[1]]
       const file = entry && vendorFile(...entry)
-      return file ? send(200, file.endsWith('.css') ? 'text/css' : 'text/javascript', readFileSync(file)) : send(404, 'text/plain', 'not installed')
+      return file
+        ? send(200, file.endsWith('.css') ? 'text/css' : 'text/javascript', readFileSync(file))
+        : send(404, 'text/plain', 'not installed')
     }
     const submit = /^\/submit\/([\w-]+)$/.exec(url.pathname)
     if (submit && req.method === 'POST') {
@@ -63,13 +70,18 @@ export async function startEvalSite(tasks: readonly EvalTask[]): Promise<EvalSit
         const fields: Record<string, string> = {}
         for (const [k, v] of new URLSearchParams(body)) fields[k] = k in fields ? `${fields[k]},${v}` : v
         of(submit[1]).posted.push(fields)
-        send(200, 'text/html; charset=utf-8', '<!doctype html><title>Saved</title><h1>Saved</h1><p role="status">Saved.</p>')
+        send(
+          200,
+          'text/html; charset=utf-8',
+          '<!doctype html><title>Saved</title><h1>Saved</h1><p role="status">Saved.</p>',
+        )
       })
       return
     }
     const t = /^\/t\/([\w-]+)\/([\w-]*)$/.exec(url.pathname)
     const task = t && byId.get(t[1])
-    if (!t || !task || task.pages[t[2]] === undefined) return send(404, 'text/html; charset=utf-8', '<!doctype html><title>Not found</title><h1>Not found</h1>')
+    if (!t || !task || task.pages[t[2]] === undefined)
+      return send(404, 'text/html; charset=utf-8', '<!doctype html><title>Not found</title><h1>Not found</h1>')
     of(task.id).visited.push(url.pathname + url.search)
     send(200, 'text/html; charset=utf-8', task.pages[t[2]])
   })

@@ -52,16 +52,36 @@ export interface EvalReport {
   suite: 'tasks' | 'flows'
   startedAt: string
   tasks: TaskResult[]
-  total: { tasks: number; passed: number; failed: number; skipped: number; successRate: number; steps: number; modelCalls: number; tokens: { input: number; output: number }; ms: number; costUsd?: number; failures: Record<string, number> }
+  total: {
+    tasks: number
+    passed: number
+    failed: number
+    skipped: number
+    successRate: number
+    steps: number
+    modelCalls: number
+    tokens: { input: number; output: number }
+    ms: number
+    costUsd?: number
+    failures: Record<string, number>
+  }
 }
 
 /** The tasks `--tasks` names: ids, families, or id prefixes ending in `*`. */
 export function selectTasks(all: readonly EvalTask[], wanted: string[] | undefined): EvalTask[] | string {
   if (!wanted?.length) return [...all]
-  const words = wanted.flatMap((w) => w.split(',')).map((w) => w.trim()).filter(Boolean)
-  const unknown = words.filter((w) => !all.some((t) => t.id === w || t.family === w || (w.endsWith('*') && t.id.startsWith(w.slice(0, -1)))))
-  if (unknown.length) return `no task or family ${unknown.map((w) => JSON.stringify(w)).join(', ')}; \`ava eval --list\` lists them`
-  return all.filter((t) => words.some((w) => t.id === w || t.family === w || (w.endsWith('*') && t.id.startsWith(w.slice(0, -1)))))
+  const words = wanted
+    .flatMap((w) => w.split(','))
+    .map((w) => w.trim())
+    .filter(Boolean)
+  const unknown = words.filter(
+    (w) => !all.some((t) => t.id === w || t.family === w || (w.endsWith('*') && t.id.startsWith(w.slice(0, -1)))),
+  )
+  if (unknown.length)
+    return `no task or family ${unknown.map((w) => JSON.stringify(w)).join(', ')}; \`ava eval --list\` lists them`
+  return all.filter((t) =>
+    words.some((w) => t.id === w || t.family === w || (w.endsWith('*') && t.id.startsWith(w.slice(0, -1)))),
+  )
 }
 
 /** One thing to score: where it starts, what the person asks, and how it is judged afterwards. */
@@ -74,7 +94,10 @@ interface Job {
   judge(o: { answer: string; asked: string[]; page: import('playwright-core').Page }): Promise<true | string>
 }
 
-function taskJobs(tasks: EvalTask[], site: { url: string; observe(id: string): Omit<EvalObservation, 'answer' | 'asked'>; reset(id: string): void }): Job[] {
+function taskJobs(
+  tasks: EvalTask[],
+  site: { url: string; observe(id: string): Omit<EvalObservation, 'answer' | 'asked'>; reset(id: string): void },
+): Job[] {
   return tasks.map((t) => {
     const missing = missingLibraries(t)
     return {
@@ -92,7 +115,9 @@ function taskJobs(tasks: EvalTask[], site: { url: string; observe(id: string): O
 function flowJobs(dir: string): Job[] | string {
   let names: string[]
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort()
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
   } catch (e) {
     return `cannot read ${dir}: ${(e as Error).message}`
   }
@@ -102,12 +127,23 @@ function flowJobs(dir: string): Job[] | string {
     try {
       flow = parseFlow(readFileSync(join(dir, name), 'utf8'))
     } catch (e) {
-      return { id: name, family: 'flow', goal: '', url: '', skip: `not a flow: ${(e as Error).message}`, judge: async () => 'skipped' }
+      return {
+        id: name,
+        family: 'flow',
+        goal: '',
+        url: '',
+        skip: `not a flow: ${(e as Error).message}`,
+        judge: async () => 'skipped',
+      }
     }
     const m = flow.metadata
     const goal = m.source_task ?? m.description ?? m.name
     const checks = flow.steps.filter((s) => kAssertActions.has(s.action)).map((s, i) => ({ ...s, step_id: i + 1 }))
-    const skip = !m.start_url ? 'the flow has no start_url' : !checks.length ? 'the flow has no checks (verify or expect steps) to judge by' : undefined
+    const skip = !m.start_url
+      ? 'the flow has no start_url'
+      : !checks.length
+        ? 'the flow has no checks (verify or expect steps) to judge by'
+        : undefined
     return {
       id: name.replace(/\.json$/, ''),
       family: 'flow',
@@ -116,8 +152,13 @@ function flowJobs(dir: string): Job[] | string {
       ...(skip ? { skip } : {}),
       judge: async ({ page }) => {
         const port = pageFlowPort(page)
-        const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined))
-        const r = await replayFlow({ ...flow, steps: checks }, { port, navigateToStart: false, variables: { env, secrets: env, params: {}, args: [] } }).finally(() => port.close())
+        const env = Object.fromEntries(
+          Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+        )
+        const r = await replayFlow(
+          { ...flow, steps: checks },
+          { port, navigateToStart: false, variables: { env, secrets: env, params: {}, args: [] } },
+        ).finally(() => port.close())
         return r.success || `check ${r.error?.step_id ?? '?'} failed: ${r.error?.message ?? 'unknown'}`
       },
     }
@@ -132,7 +173,9 @@ export async function evalCli(parsed: Parsed, io: Io): Promise<number> {
   }
   const fromEnv = modelFromEnv()
   if (fromEnv === undefined) {
-    io.err('ava eval: no model: set AVA_MODEL_PROVIDER (openai, anthropic or local), and AVA_MODEL, AVA_MODEL_BASE_URL, AVA_API_KEY as it needs')
+    io.err(
+      'ava eval: no model: set AVA_MODEL_PROVIDER (openai, anthropic or local), and AVA_MODEL, AVA_MODEL_BASE_URL, AVA_API_KEY as it needs',
+    )
     return kExit.usage
   }
   if (typeof fromEnv === 'string') {
@@ -174,7 +217,10 @@ export async function evalCli(parsed: Parsed, io: Io): Promise<number> {
     for (const job of jobs) {
       const result = await runJob(job, { browser: b, site, llm, registry, stepLimit: steps, seconds })
       results.push(result)
-      if (!v.json) io.err(`${result.status === 'passed' ? 'pass' : result.status === 'skipped' ? 'skip' : 'FAIL'} ${job.id}${result.why ? ` — ${result.why}` : ''}`)
+      if (!v.json)
+        io.err(
+          `${result.status === 'passed' ? 'pass' : result.status === 'skipped' ? 'skip' : 'FAIL'} ${job.id}${result.why ? ` — ${result.why}` : ''}`,
+        )
     }
   } finally {
     await b.close().catch(() => undefined)
@@ -191,8 +237,28 @@ function usage(io: Io, message: string): number {
   return kExit.usage
 }
 
-async function runJob(job: Job, o: { browser: import('playwright-core').Browser; site?: { reset(id: string): void }; llm: LlmSettings; registry: ReturnType<typeof createRegistry>; stepLimit: number; seconds: number }): Promise<TaskResult> {
-  const base = { id: job.id, family: job.family, goal: job.goal, steps: 0, modelCalls: 0, tokens: { input: 0, output: 0 }, ms: 0, answer: '', notes: [] }
+async function runJob(
+  job: Job,
+  o: {
+    browser: import('playwright-core').Browser
+    site?: { reset(id: string): void }
+    llm: LlmSettings
+    registry: ReturnType<typeof createRegistry>
+    stepLimit: number
+    seconds: number
+  },
+): Promise<TaskResult> {
+  const base = {
+    id: job.id,
+    family: job.family,
+    goal: job.goal,
+    steps: 0,
+    modelCalls: 0,
+    tokens: { input: 0, output: 0 },
+    ms: 0,
+    answer: '',
+    notes: [],
+  }
   if (job.skip) return { ...base, status: 'skipped', why: job.skip }
   o.site?.reset(job.id)
   const context = await o.browser.newContext({ viewport: kViewport })
@@ -205,13 +271,24 @@ async function runJob(job: Job, o: { browser: import('playwright-core').Browser;
     const signal = AbortSignal.timeout(o.seconds * 1000)
     // Nobody is there to answer: a risky step is allowed once asked, and the asking is recorded for the checker.
     const asker = { ask: async (q: { reason: string }) => (asked.push(q.reason), true) }
-    const r = await askAva(job.goal, { tab: tabOf(() => page), llm: o.llm, registry: o.registry, asker, secrets: [], stepLimit: o.stepLimit, signal }).catch((e: unknown) => (signal.aborted ? 'timeout' : (e as Error)))
+    const r = await askAva(job.goal, {
+      tab: tabOf(() => page),
+      llm: o.llm,
+      registry: o.registry,
+      asker,
+      secrets: [],
+      stepLimit: o.stepLimit,
+      signal,
+    }).catch((e: unknown) => (signal.aborted ? 'timeout' : (e as Error)))
     const ms = Date.now() - t0
-    if (r === 'timeout') return { ...base, ms, status: 'failed', code: 'TIMEOUT', why: `the task took longer than ${o.seconds} s` }
+    if (r === 'timeout')
+      return { ...base, ms, status: 'failed', code: 'TIMEOUT', why: `the task took longer than ${o.seconds} s` }
     if (r instanceof Error) return { ...base, ms, status: 'failed', code: 'INTERNAL_ERROR', why: r.message }
     // A form the last step submitted may still be on its way: the page settles before it is judged.
     await page.waitForLoadState('networkidle', { timeout: kSettleMs }).catch(() => undefined)
-    const verdict = await job.judge({ answer: r.answer, asked, page }).catch((e: unknown) => `the checker failed: ${(e as Error).message}`)
+    const verdict = await job
+      .judge({ answer: r.answer, asked, page })
+      .catch((e: unknown) => `the checker failed: ${(e as Error).message}`)
     const cost = costUsd(o.llm.model, r.usage)
     const passed = verdict === true
     return {
@@ -227,13 +304,24 @@ async function runJob(job: Job, o: { browser: import('playwright-core').Browser;
       notes: r.notes,
     }
   } catch (e) {
-    return { ...base, ms: Date.now() - t0, status: 'failed', code: 'PAGE_NOT_OPENED', why: (e as Error).message.split('\n')[0] }
+    return {
+      ...base,
+      ms: Date.now() - t0,
+      status: 'failed',
+      code: 'PAGE_NOT_OPENED',
+      why: (e as Error).message.split('\n')[0],
+    }
   } finally {
     await context.close().catch(() => undefined)
   }
 }
 
-export function summarise(tasks: TaskResult[], llm: LlmSettings, suite: EvalReport['suite'], startedAt: string): EvalReport {
+export function summarise(
+  tasks: TaskResult[],
+  llm: LlmSettings,
+  suite: EvalReport['suite'],
+  startedAt: string,
+): EvalReport {
   const ran = tasks.filter((t) => t.status !== 'skipped')
   const passed = ran.filter((t) => t.status === 'passed').length
   const sum = (f: (t: TaskResult) => number) => ran.reduce((n, t) => n + f(t), 0)
@@ -268,12 +356,45 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 /** The plain-text table: one row per task, then the totals. */
 export function formatTable(r: EvalReport): string {
   const head = ['task', 'family', 'result', 'steps', 'calls', 'tokens in/out', 'time', 'cost', 'failure']
-  const rows = r.tasks.map((t) => [t.id, t.family, t.status === 'passed' ? 'pass' : t.status === 'skipped' ? 'skip' : 'FAIL', String(t.steps), String(t.modelCalls), `${t.tokens.input}/${t.tokens.output}`, secs(t.ms), money(t.costUsd), t.code ?? ''])
+  const rows = r.tasks.map((t) => [
+    t.id,
+    t.family,
+    t.status === 'passed' ? 'pass' : t.status === 'skipped' ? 'skip' : 'FAIL',
+    String(t.steps),
+    String(t.modelCalls),
+    `${t.tokens.input}/${t.tokens.output}`,
+    secs(t.ms),
+    money(t.costUsd),
+    t.code ?? '',
+  ])
   const T = r.total
-  rows.push(['total', '', `${T.passed}/${T.passed + T.failed} (${Math.round(T.successRate * 100)}%)`, String(T.steps), String(T.modelCalls), `${T.tokens.input}/${T.tokens.output}`, secs(T.ms), money(T.costUsd), Object.entries(T.failures).map(([c, n]) => `${c}×${n}`).join(' ')])
+  rows.push([
+    'total',
+    '',
+    `${T.passed}/${T.passed + T.failed} (${Math.round(T.successRate * 100)}%)`,
+    String(T.steps),
+    String(T.modelCalls),
+    `${T.tokens.input}/${T.tokens.output}`,
+    secs(T.ms),
+    money(T.costUsd),
+    Object.entries(T.failures)
+      .map(([c, n]) => `${c}×${n}`)
+      .join(' '),
+  ])
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()
-  return [`ava eval — ${r.model.provider} ${r.model.model}${T.skipped ? ` (${T.skipped} skipped)` : ''}`, line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(0, -1).map(line), line(widths.map((w) => '-'.repeat(w))), line(rows.at(-1)!)].join('\n')
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd()
+  return [
+    `ava eval — ${r.model.provider} ${r.model.model}${T.skipped ? ` (${T.skipped} skipped)` : ''}`,
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.slice(0, -1).map(line),
+    line(widths.map((w) => '-'.repeat(w))),
+    line(rows.at(-1)!),
+  ].join('\n')
 }
 
 const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -296,7 +417,11 @@ export function htmlReport(r: EvalReport): string {
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:24px}table{border-collapse:collapse}th,td{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left}tr.failed td:nth-child(3){color:#b00;font-weight:bold}tr.passed td:nth-child(3){color:#070}tr.details td{border:0;padding:0 8px 6px}pre{white-space:pre-wrap;background:#f6f6f6;padding:6px}</style></head>
 <body><h1>ava eval</h1>
 <p>Model <b>${html(r.model.model)}</b> (${html(r.model.provider)}, ${html(r.model.baseUrl)}), ${html(r.suite)} suite, started ${html(r.startedAt)}.</p>
-<p id="total"><b>${T.passed} of ${T.passed + T.failed} passed (${Math.round(T.successRate * 100)}%)</b>${T.skipped ? `, ${T.skipped} skipped` : ''}; ${T.steps} steps, ${T.modelCalls} model calls, ${T.tokens.input}/${T.tokens.output} tokens in/out, ${secs(T.ms)}, cost ${money(T.costUsd)}. Failures: ${html(Object.entries(T.failures).map(([c, n]) => `${c} ×${n}`).join(', ') || 'none')}.</p>
+<p id="total"><b>${T.passed} of ${T.passed + T.failed} passed (${Math.round(T.successRate * 100)}%)</b>${T.skipped ? `, ${T.skipped} skipped` : ''}; ${T.steps} steps, ${T.modelCalls} model calls, ${T.tokens.input}/${T.tokens.output} tokens in/out, ${secs(T.ms)}, cost ${money(T.costUsd)}. Failures: ${html(
+    Object.entries(T.failures)
+      .map(([c, n]) => `${c} ×${n}`)
+      .join(', ') || 'none',
+  )}.</p>
 <table><thead><tr><th>task</th><th>family</th><th>result</th><th>steps</th><th>calls</th><th>tokens in/out</th><th>time</th><th>cost</th><th>failure</th></tr></thead><tbody>
 ${r.tasks.map(row).join('\n')}
 </tbody></table>

@@ -34,7 +34,12 @@ export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): LlmSettings 
 function modelOf(llm: LlmSettings): LanguageModel {
   const baseURL = llm.baseUrl.replace(/\/+$/, '')
   if (llm.provider === 'anthropic') return createAnthropic({ baseURL, apiKey: llm.apiKey || 'none' })(llm.model)
-  return createOpenAICompatible({ name: llm.provider === 'local' ? 'local' : 'openai-compatible', baseURL, apiKey: llm.apiKey || undefined, includeUsage: true }).chatModel(llm.model)
+  return createOpenAICompatible({
+    name: llm.provider === 'local' ? 'local' : 'openai-compatible',
+    baseURL,
+    apiKey: llm.apiKey || undefined,
+    includeUsage: true,
+  }).chatModel(llm.model)
 }
 
 export interface AskReport {
@@ -81,19 +86,34 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
     llm: {
       async stream({ system, messages: m, signal, onText }) {
         modelCalls++
-        const r = streamText({ model: modelOf(o.llm), system, messages: m, abortSignal: signal, temperature: 0, maxRetries: 0 })
+        const r = streamText({
+          model: modelOf(o.llm),
+          system,
+          messages: m,
+          abortSignal: signal,
+          temperature: 0,
+          maxRetries: 0,
+        })
         for await (const part of r.fullStream) {
           if (part.type === 'text-delta') onText(part.text)
-          else if (part.type === 'error') throw new AvaError('PROVIDER_ERROR', `The model failed: ${String((part.error as Error)?.message ?? part.error)}`)
+          else if (part.type === 'error')
+            throw new AvaError(
+              'PROVIDER_ERROR',
+              `The model failed: ${String((part.error as Error)?.message ?? part.error)}`,
+            )
         }
         const usage = await r.usage
-        return { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }, ...((await r.finishReason) === 'length' ? { cutAtLimit: true } : {}) }
+        return {
+          usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+          ...((await r.finishReason) === 'length' ? { cutAtLimit: true } : {}),
+        }
       },
     },
     page: {
       async read(_tab, req, { signal, settle }) {
         const out = await tab.send({ kind: 'read', request: req, settle }, signal)
-        if (out.ok) return { url: out.info.url, title: out.info.title, listing: out.info.listing, intents: out.info.intents }
+        if (out.ok)
+          return { url: out.info.url, title: out.info.title, listing: out.info.listing, intents: out.info.intents }
         return { url: await tab.url(), title: '', listing: '' }
       },
       async exec(tabId, ins, opts) {
@@ -103,7 +123,19 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
         }
         const step = actionOf(ins)
         if (!step) return { ok: false, code: 'INVALID', message: `${ins.action_type} is not a page action`, tabId }
-        const out = await tab.send({ kind: 'act', step, timeoutMs: opts.elementWaitMs ?? kElementWaitMs, confirm: opts.confirm, confirmed: opts.confirmed, ...(opts.bound ? { bound: opts.bound } : {}), sites: { allow: [], deny: [] }, secretSites: opts.secretSites }, opts.signal)
+        const out = await tab.send(
+          {
+            kind: 'act',
+            step,
+            timeoutMs: opts.elementWaitMs ?? kElementWaitMs,
+            confirm: opts.confirm,
+            confirmed: opts.confirmed,
+            ...(opts.bound ? { bound: opts.bound } : {}),
+            sites: { allow: [], deny: [] },
+            secretSites: opts.secretSites,
+          },
+          opts.signal,
+        )
         refusal = !out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : undefined
         return { ...out, tabId }
       },
@@ -114,22 +146,52 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
       async relevant(req) {
         return discoverActions(o.registry, req, 5).flatMap((name) => {
           const d = o.registry.describe(name)
-          return d ? [{ name: d.name, description: d.description, params: Object.entries(d.paramDetails).map(([p, x]) => ({ name: p, type: x.type, required: !!x.required, description: x.description })) }] : []
+          return d
+            ? [
+                {
+                  name: d.name,
+                  description: d.description,
+                  params: Object.entries(d.paramDetails).map(([p, x]) => ({
+                    name: p,
+                    type: x.type,
+                    required: !!x.required,
+                    description: x.description,
+                  })),
+                },
+              ]
+            : []
         })
       },
       async lookup(name) {
         const found = o.registry.lookup(name)
-        return found.ok ? { ok: true, risk: found.action.risk } : { ok: false, message: found.message, suggestion: found.suggestion }
+        return found.ok
+          ? { ok: true, risk: found.action.risk }
+          : { ok: false, message: found.message, suggestion: found.suggestion }
       },
       async run(_tab, name, params, signal, guard) {
         const { createEngine } = await import('../core/registry')
-        const engine = createEngine({ registry: o.registry, port: tab.browserPort({ guard, secrets: boundSecrets(o.secrets) }) })
+        const engine = createEngine({
+          registry: o.registry,
+          port: tab.browserPort({ guard, secrets: boundSecrets(o.secrets) }),
+        })
         const r = await engine.run(name, params, { signal })
-        return { ok: r.success, text: r.success ? `${r.action} finished${r.data && Object.keys(r.data).length ? `: ${JSON.stringify(r.data)}` : ''}` : `${r.action} failed: ${r.error?.code} ${r.error?.message}`, code: r.error?.code }
+        return {
+          ok: r.success,
+          text: r.success
+            ? `${r.action} finished${r.data && Object.keys(r.data).length ? `: ${JSON.stringify(r.data)}` : ''}`
+            : `${r.action} failed: ${r.error?.code} ${r.error?.message}`,
+          code: r.error?.code,
+        }
       },
     },
     // Every ask runs afresh: a client's requests are not the person's cache.
-    cache: { key: async () => '', lookup: async () => undefined, save: async () => undefined, recordHit: async () => undefined, remove: async () => undefined },
+    cache: {
+      key: async () => '',
+      lookup: async () => undefined,
+      save: async () => undefined,
+      recordHit: async () => undefined,
+      remove: async () => undefined,
+    },
     store: { save: async () => undefined, moveTab: () => undefined },
     chat: {
       async add(m) {
@@ -157,7 +219,8 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
     },
     ask: {
       confirm: ({ reason }, signal) => {
-        const category: RiskCategory | undefined = refusal?.category ?? (/secret/i.test(reason) ? 'credentials' : undefined)
+        const category: RiskCategory | undefined =
+          refusal?.category ?? (/secret/i.test(reason) ? 'credentials' : undefined)
         return o.asker.ask({ reason, category, offsite: refusal?.offsite }, signal)
       },
     },
@@ -165,14 +228,30 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
     clock: { now: () => Date.now() },
   }
   const url = await tab.url()
-  const state = await beginRun(ports, settings, { id: `mcp-${Date.now()}`, tabId: 1, request, url, origin: new URL(url).origin })
+  const state = await beginRun(ports, settings, {
+    id: `mcp-${Date.now()}`,
+    tabId: 1,
+    request,
+    url,
+    origin: new URL(url).origin,
+  })
   const end = await runAgent(state, ports, { settings, signal: o.signal })
   const answer = messages.find((m) => m.id === state.messageId)
   return {
     status: end.status,
     answer: answer?.text ?? '',
-    steps: (answer?.steps ?? []).map((s) => ({ index: s.index + 1, action: s.instruction.action_type, description: s.instruction.description, status: s.status, detail: s.detail })),
-    notes: messages.filter((m) => m.role === 'system').map((m) => `${m.kind === 'confirm' ? `asked (${m.confirm?.state ?? 'pending'})` : (m.kind ?? 'info')}: ${m.text}`),
+    steps: (answer?.steps ?? []).map((s) => ({
+      index: s.index + 1,
+      action: s.instruction.action_type,
+      description: s.instruction.description,
+      status: s.status,
+      detail: s.detail,
+    })),
+    notes: messages
+      .filter((m) => m.role === 'system')
+      .map(
+        (m) => `${m.kind === 'confirm' ? `asked (${m.confirm?.state ?? 'pending'})` : (m.kind ?? 'info')}: ${m.text}`,
+      ),
     ...(() => {
       const code = [...messages].reverse().find((m) => m.kind === 'error')?.hint
       return code ? { code } : {}

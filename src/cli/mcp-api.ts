@@ -11,7 +11,8 @@ import { allowListAsker as allowList, McpToolError as ToolError, parseAllow as p
 import { chromiumPlace as chromium, type McpPlace as Place } from './mcp-place'
 
 /** Kinds of risky step a caller may allow without asking (docs/mcp.md, `--allow`). */
-export type RiskCategory = 'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'
+export type RiskCategory =
+  'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'
 
 /** Sites the tools may go to: when `allow` is not empty, only those hosts (`*.` matches subdomains). */
 export interface SitePolicy {
@@ -32,7 +33,10 @@ export interface McpSecret {
  * would allow the step (UNATTENDED).
  */
 export interface Asker {
-  ask(question: { reason: string; category?: RiskCategory; offsite?: string }, signal: AbortSignal): Promise<boolean | { unattended: string }>
+  ask(
+    question: { reason: string; category?: RiskCategory; offsite?: string },
+    signal: AbortSignal,
+  ): Promise<boolean | { unattended: string }>
 }
 
 /** The model `ava_ask` talks to (docs/providers.md). */

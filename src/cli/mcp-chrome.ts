@@ -27,7 +27,8 @@ import { isFailureCode } from '../core/failure'
  */
 export const kBridgeWaitMs = 1_500
 /** What a call (and the server's stderr) says when no extension has connected. */
-export const kNoBrowserMessage = "Ava's extension has not connected to this server: open Chrome with Ava installed and run `ava mcp install --extension-id <id>` once, so Chrome can start the host that reaches it. `ava doctor` checks each part (docs/troubleshooting.md#the-extension-is-not-connected)."
+export const kNoBrowserMessage =
+  "Ava's extension has not connected to this server: open Chrome with Ava installed and run `ava mcp install --extension-id <id>` once, so Chrome can start the host that reaches it. `ava doctor` checks each part (docs/troubleshooting.md#the-extension-is-not-connected)."
 /** How long the person has to answer "<client> asks to drive this tab". */
 const kAttachWaitMs = 120_000
 
@@ -42,7 +43,12 @@ export interface ChromePlace extends McpPlace {
   connectedWithin(ms: number): Promise<boolean>
 }
 
-export async function chromePlace(o: { client: () => string; path?: string; bridgeWaitMs?: number; note?: (line: string) => void }): Promise<ChromePlace> {
+export async function chromePlace(o: {
+  client: () => string
+  path?: string
+  bridgeWaitMs?: number
+  note?: (line: string) => void
+}): Promise<ChromePlace> {
   const path = o.path ?? socketPath()
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   rmSync(path, { force: true })
@@ -82,7 +88,8 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
         st.attached = undefined
         st.stopped = 'The browser went away (closed, or Ava was reloaded): the client must be given a tab again.'
       }
-      for (const [, done] of pending) done({ ok: false, code: 'BROWSER_GONE', message: 'The browser went away (closed, or Ava was reloaded).' })
+      for (const [, done] of pending)
+        done({ ok: false, code: 'BROWSER_GONE', message: 'The browser went away (closed, or Ava was reloaded).' })
       pending.clear()
     })
     socket.once('error', () => undefined)
@@ -94,24 +101,40 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
   async function connected(signal: AbortSignal): Promise<Socket> {
     if (bridge) return bridge
     await new Promise<void>((done, fail) => {
-      const timer = setTimeout(() => fail(new McpToolError('NO_BROWSER', kNoBrowserMessage)), o.bridgeWaitMs ?? kBridgeWaitMs)
+      const timer = setTimeout(
+        () => fail(new McpToolError('NO_BROWSER', kNoBrowserMessage)),
+        o.bridgeWaitMs ?? kBridgeWaitMs,
+      )
       waiters.push(() => (clearTimeout(timer), done()))
       signal.addEventListener('abort', () => fail(signal.reason), { once: true })
     })
     return bridge!
   }
-  async function request(body: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs?: number): Promise<Reply> {
+  async function request(
+    body: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    timeoutMs?: number,
+  ): Promise<Reply> {
     const socket = await connected(signal ?? new AbortController().signal)
     const id = next++
     return new Promise<Reply>((done) => {
-      const timer = timeoutMs ? setTimeout(() => finish({ ok: false, code: 'TIMEOUT', message: 'No answer came from the browser in time.' }), timeoutMs) : undefined
+      const timer = timeoutMs
+        ? setTimeout(
+            () => finish({ ok: false, code: 'TIMEOUT', message: 'No answer came from the browser in time.' }),
+            timeoutMs,
+          )
+        : undefined
       const finish = (r: Reply) => {
         clearTimeout(timer)
         pending.delete(id)
         done(r)
       }
       pending.set(id, finish)
-      signal?.addEventListener('abort', () => finish({ ok: false, code: 'CANCELLED', message: 'The client cancelled the call.' }), { once: true })
+      signal?.addEventListener(
+        'abort',
+        () => finish({ ok: false, code: 'CANCELLED', message: 'The client cancelled the call.' }),
+        { once: true },
+      )
       socket.write(`${JSON.stringify({ id, ...body })}\n`)
     })
   }
@@ -121,8 +144,12 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
   }
   /** The place of one server session: its requests name it, so the extension keeps it to its own tab. */
   function sessionPlace(key: string, client: () => string): McpPlace & { ask: ChromePlace['ask'] } {
-    const ask = (body: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs?: number) => request({ ...body, session: key }, signal, timeoutMs)
-    const send = (async <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal): Promise<PageOutcome<K>> => {
+    const ask = (body: Record<string, unknown>, signal: AbortSignal | undefined, timeoutMs?: number) =>
+      request({ ...body, session: key }, signal, timeoutMs)
+    const send = (async <K extends PageCommandKind>(
+      command: PageCommand<K>,
+      signal?: AbortSignal,
+    ): Promise<PageOutcome<K>> => {
       const r = await ask({ kind: 'command', command }, signal)
       // The browser's own failures come back as the page's: the engine and the flows read them as such.
       return (r.ok ? r.outcome : { ok: false, code: r.code, message: r.message }) as PageOutcome<K>
@@ -159,7 +186,11 @@ export async function chromePlace(o: { client: () => string; path?: string; brid
       },
       async ask(text, signal) {
         const st = state(key)
-        if (!st.attached) throw new McpToolError('NO_TAB', st.stopped ?? 'No tab is given to this client yet: open one with ava_navigate first.')
+        if (!st.attached)
+          throw new McpToolError(
+            'NO_TAB',
+            st.stopped ?? 'No tab is given to this client yet: open one with ava_navigate first.',
+          )
         const r = await ask({ kind: 'ask', request: text }, signal)
         return r.ok ? (r.report as AskReport) : fail(r)
       },

@@ -36,20 +36,31 @@ const kNobody: Asker = { ask: async () => false }
 function install(parsed: Parsed, io: Io): number {
   const id = parsed.values['extension-id'] as string | undefined
   if (!id) {
-    io.err("ava mcp install: give Ava's extension id with --extension-id (chrome://extensions shows it with Developer mode on)")
+    io.err(
+      "ava mcp install: give Ava's extension id with --extension-id (chrome://extensions shows it with Developer mode on)",
+    )
     return kExit.usage
   }
   if (typeof __AVA_NATIVE_HOST__ !== 'string') {
-    io.err('ava mcp install: the native host is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp install`')
+    io.err(
+      'ava mcp install: the native host is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp install`',
+    )
     return kExit.failed
   }
   try {
-    for (const file of installNativeHost({ extensionId: id, host: __AVA_NATIVE_HOST__, profile: parsed.values.profile as string | undefined })) io.out(`wrote ${file}`)
+    for (const file of installNativeHost({
+      extensionId: id,
+      host: __AVA_NATIVE_HOST__,
+      profile: parsed.values.profile as string | undefined,
+    }))
+      io.out(`wrote ${file}`)
   } catch (e) {
     io.err(`ava mcp install: ${(e as Error).message}`)
     return kExit.failed
   }
-  io.err('ava mcp install: done. Start `ava mcp --chrome` from your MCP client; Ava asks in the panel before a client drives a tab. `ava doctor` checks the install.')
+  io.err(
+    'ava mcp install: done. Start `ava mcp --chrome` from your MCP client; Ava asks in the panel before a client drives a tab. `ava doctor` checks the install.',
+  )
   return kExit.ok
 }
 
@@ -64,14 +75,24 @@ export function parseSecret(raw: string, env: NodeJS.ProcessEnv): McpSecret | st
   const eq = raw.indexOf('=')
   const name = eq < 0 ? raw : raw.slice(0, eq)
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) return `--secret ${raw}: the name may hold letters, digits, _ . and -`
-  const sites = eq < 0 ? [] : raw.slice(eq + 1).split(',').map((s) => siteOrigin(s))
-  if (!sites.length || sites.some((s) => !s)) return `--secret ${raw}: give the sites it may be typed on, e.g. --secret ${name}=https://shop.example`
+  const sites =
+    eq < 0
+      ? []
+      : raw
+          .slice(eq + 1)
+          .split(',')
+          .map((s) => siteOrigin(s))
+  if (!sites.length || sites.some((s) => !s))
+    return `--secret ${raw}: give the sites it may be typed on, e.g. --secret ${name}=https://shop.example`
   const value = env[name]
   if (value === undefined || value === '') return `--secret ${name}: the environment variable ${name} is not set`
   return { name, value, sites: sites as string[] }
 }
 
-function options(parsed: Parsed, io: Io): Omit<McpOptions, 'place'> & { http?: number; browser: string; headed: boolean } | string {
+function options(
+  parsed: Parsed,
+  io: Io,
+): (Omit<McpOptions, 'place'> & { http?: number; browser: string; headed: boolean }) | string {
   const v = parsed.values
   const list = (k: string) => (v[k] as string[] | undefined) ?? []
   const allow = parseAllow(list('allow'))
@@ -129,12 +150,22 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
   } else {
     const home = avaHome()
     const session = (): PlaceSession | undefined =>
-      parsed.values.isolated ? undefined : { dir: sessionDir(home, client), mayOpen: (url) => domainAllowed(url, { allowDomains: o.sites.allow, denyDomains: o.sites.deny }), note: (line) => io.err(`ava mcp: ${line}`) }
+      parsed.values.isolated
+        ? undefined
+        : {
+            dir: sessionDir(home, client),
+            mayOpen: (url) => domainAllowed(url, { allowDomains: o.sites.allow, denyDomains: o.sites.deny }),
+            note: (line) => io.err(`ava mcp: ${line}`),
+          }
     place = chromiumPlace({ executablePath: o.browser, headed: o.headed, sites: o.sites, session })
   }
   /** A server for one MCP session, in `at`; `named` learns the name its client gives. */
   const make = (at: McpPlace, named: (name: string) => void) => {
-    const server = createAvaMcpServer({ ...o, place: at, ...(parsed.values.chrome ? { asker: kNobody, secrets: [] } : {}) })
+    const server = createAvaMcpServer({
+      ...o,
+      place: at,
+      ...(parsed.values.chrome ? { asker: kNobody, secrets: [] } : {}),
+    })
     server.server.oninitialized = () => {
       const name = server.server.getClientVersion()?.name
       if (name) named(name)
@@ -160,8 +191,13 @@ export async function mcpCli(parsed: Parsed, io: Io): Promise<number> {
     const http = createServer((req, res) => {
       const port = (http.address() as AddressInfo).port
       const origin = req.headers.origin
-      if (![`127.0.0.1:${port}`, `localhost:${port}`].includes(req.headers.host ?? '') || (origin !== undefined && !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(origin))) {
-        res.writeHead(403, { 'content-type': 'text/plain' }).end('ava mcp answers only local clients on its loopback address.')
+      if (
+        ![`127.0.0.1:${port}`, `localhost:${port}`].includes(req.headers.host ?? '') ||
+        (origin !== undefined && !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(origin))
+      ) {
+        res
+          .writeHead(403, { 'content-type': 'text/plain' })
+          .end('ava mcp answers only local clients on its loopback address.')
         return
       }
       const id = req.headers['mcp-session-id']

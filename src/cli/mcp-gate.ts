@@ -2,7 +2,14 @@
 // StepGuard the agent gives a pack (src/core/page/channel.ts), the `act` command's StepGate
 // (confirm categories, site lists, secretSites), `${secret:…}` resolved only in the message to the
 // page and bound to its sites, and every result redacted and page text framed as untrusted.
-import { bindSecrets, createStepCount, guardedAct, unattendedAnswer, type Answer, type StepGuard } from '../core/gate/guard'
+import {
+  bindSecrets,
+  createStepCount,
+  guardedAct,
+  unattendedAnswer,
+  type Answer,
+  type StepGuard,
+} from '../core/gate/guard'
 import { RISK_CATEGORIES, type RiskCategory } from '../core/exec'
 import type { FailureCode } from '../core/failure'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
@@ -39,10 +46,14 @@ export function allowListAsker(allowed: readonly RiskCategory[]): Asker {
 
 /** `--allow credentials,payment` → the categories, or why not. `all` is every category. */
 export function parseAllow(raw: readonly string[]): RiskCategory[] | string {
-  const words = raw.flatMap((r) => r.split(',')).map((w) => w.trim()).filter(Boolean)
+  const words = raw
+    .flatMap((r) => r.split(','))
+    .map((w) => w.trim())
+    .filter(Boolean)
   if (words.includes('all')) return [...RISK_CATEGORIES]
   const bad = words.filter((w) => !(RISK_CATEGORIES as readonly string[]).includes(w))
-  if (bad.length) return `--allow: unknown risk ${bad.length === 1 ? 'category' : 'categories'} ${bad.join(', ')}; use ${RISK_CATEGORIES.join(', ')} or all`
+  if (bad.length)
+    return `--allow: unknown risk ${bad.length === 1 ? 'category' : 'categories'} ${bad.join(', ')}; use ${RISK_CATEGORIES.join(', ')} or all`
   return words as RiskCategory[]
 }
 
@@ -69,9 +80,20 @@ export interface GateOptions {
 }
 
 /** The guard of one tool call: counts its steps, asks through the place's asker, remembers the refusal it was asked about. */
-export function callGuard(o: GateOptions, here: () => Promise<string>, signal: AbortSignal): StepGuard & { steps(): number } {
+export function callGuard(
+  o: GateOptions,
+  here: () => Promise<string>,
+  signal: AbortSignal,
+): StepGuard & { steps(): number } {
   // The guard's one count (core/gate/guard.ts); past the limit the call ends, nothing more done.
-  const count = createStepCount(o.stepLimit, (n) => new McpToolError('STEP_LIMIT', `This call reached its limit of ${n} steps; nothing more was done. Call again to go on.`))
+  const count = createStepCount(
+    o.stepLimit,
+    (n) =>
+      new McpToolError(
+        'STEP_LIMIT',
+        `This call reached its limit of ${n} steps; nothing more was done. Call again to go on.`,
+      ),
+  )
   return {
     confirm: [...o.confirm],
     sites: o.sites,
@@ -91,12 +113,20 @@ export function boundSecrets(secrets: readonly McpSecret[]): BoundSecret[] {
  * name is unknown or not bound to that page's origin (a password manager fills a login only on
  * its own site). The value never comes back in a result (redact).
  */
-export function resolveClientSecrets(value: string, secrets: readonly McpSecret[], url: string): { value: string; secretSites?: string[] } {
+export function resolveClientSecrets(
+  value: string,
+  secrets: readonly McpSecret[],
+  url: string,
+): { value: string; secretSites?: string[] } {
   const names = [...new Set(secretNames(value))]
   if (!names.length) return { value }
   const vault = Object.fromEntries(secrets.map((s) => [s.name, s.value]))
   const r = resolveSecrets(value, (n) => vault[n])
-  if (r.missing.length) throw new McpToolError('NO_SECRET', `No saved secret named ${r.missing.join(', ')}. Start ava mcp with --secret ${r.missing[0]}=<site> and the value in the environment variable ${r.missing[0]}.`)
+  if (r.missing.length)
+    throw new McpToolError(
+      'NO_SECRET',
+      `No saved secret named ${r.missing.join(', ')}. Start ava mcp with --secret ${r.missing[0]}=<site> and the value in the environment variable ${r.missing[0]}.`,
+    )
   const bound = bindSecrets(names, Object.fromEntries(secrets.map((s) => [s.name, s.sites])), url)
   if (!bound.ok) throw new McpToolError(bound.code, bound.message)
   return { value: r.value, secretSites: bound.sites }
@@ -108,7 +138,11 @@ export function resolveClientSecrets(value: string, secrets: readonly McpSecret[
  * part): the redactor the agent uses (src/core/agent/redact.ts).
  */
 export function redactSecrets(text: string, secrets: readonly McpSecret[]): string {
-  return redactShapes(text, secrets.map((s) => s.value), (i) => `\${secret:${secrets[i].name}}`)
+  return redactShapes(
+    text,
+    secrets.map((s) => s.value),
+    (i) => `\${secret:${secrets[i].name}}`,
+  )
 }
 
 /** Page text, framed as Ava frames it for its own model (src/core/agent/prompt.ts): data, never instructions. */
@@ -121,10 +155,25 @@ export function framed(lines: string[]): string {
  * steps go: counted, a step the page finds risky asked about, sent again bound to its element only
  * on a yes. A refusal is a tool error with the guard's code (DENIED, UNATTENDED, BLOCKED).
  */
-export async function gatedAct(send: SendCommand, step: PageAction, guard: StepGuard, opts: { timeoutMs: number; secretSites?: string[]; signal: AbortSignal }): Promise<Extract<PageOutcome<'act'>, { ok: true }>> {
-  const r = await guardedAct(send, { kind: 'act', step, timeoutMs: opts.timeoutMs, ...(opts.secretSites ? { secretSites: opts.secretSites } : {}) }, guard, opts.signal)
+export async function gatedAct(
+  send: SendCommand,
+  step: PageAction,
+  guard: StepGuard,
+  opts: { timeoutMs: number; secretSites?: string[]; signal: AbortSignal },
+): Promise<Extract<PageOutcome<'act'>, { ok: true }>> {
+  const r = await guardedAct(
+    send,
+    { kind: 'act', step, timeoutMs: opts.timeoutMs, ...(opts.secretSites ? { secretSites: opts.secretSites } : {}) },
+    guard,
+    opts.signal,
+  )
   if ('refusal' in r) throw new McpToolError(r.refusal.code, r.refusal.message)
   const out = r.out
-  if (!out.ok) throw new McpToolError(out.code, out.message + (out.candidates?.length ? ` Candidates: ${out.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''))
+  if (!out.ok)
+    throw new McpToolError(
+      out.code,
+      out.message +
+        (out.candidates?.length ? ` Candidates: ${out.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''),
+    )
   return out
 }

@@ -33,7 +33,10 @@ export function socketPath(home = homedir(), env: NodeJS.ProcessEnv = process.en
 }
 
 /** The installed host's files: the relay itself and the launcher Chrome runs. */
-export function hostFiles(home = homedir(), env: NodeJS.ProcessEnv = process.env): { dir: string; script: string; launcher: string } {
+export function hostFiles(
+  home = homedir(),
+  env: NodeJS.ProcessEnv = process.env,
+): { dir: string; script: string; launcher: string } {
   const dir = join(avaHome(home, env), 'native-host')
   return { dir, script: join(dir, 'ava-native-host.mjs'), launcher: join(dir, 'ava-native-host') }
 }
@@ -42,7 +45,10 @@ export function hostFiles(home = homedir(), env: NodeJS.ProcessEnv = process.env
 export function hostFolders(o: { profile?: string; home?: string; os?: string }): string[] {
   if (o.profile) return [join(resolve(o.profile), 'NativeMessagingHosts')]
   const home = o.home ?? homedir()
-  if ((o.os ?? platform()) === 'darwin') return ['Google/Chrome', 'Chromium'].map((b) => join(home, 'Library/Application Support', b, 'NativeMessagingHosts'))
+  if ((o.os ?? platform()) === 'darwin')
+    return ['Google/Chrome', 'Chromium'].map((b) =>
+      join(home, 'Library/Application Support', b, 'NativeMessagingHosts'),
+    )
   return ['google-chrome', 'chromium'].map((b) => join(home, '.config', b, 'NativeMessagingHosts'))
 }
 
@@ -51,9 +57,18 @@ export function hostFolders(o: { profile?: string; home?: string; os?: string })
  * runs a file, not a command line) and its manifest into each folder, allowing only Ava's extension
  * id. Nothing written names the project or package that ran the install. Returns the files written.
  */
-export function installNativeHost(o: { extensionId: string; host: string; node?: string; profile?: string; home?: string; env?: NodeJS.ProcessEnv }): string[] {
-  if (!/^[a-p]{32}$/.test(o.extensionId)) throw new Error(`"${o.extensionId}" is not an extension id (32 letters a to p; chrome://extensions shows Ava's)`)
-  if (platform() === 'win32') throw new Error('on Windows the host is registered in the registry; this is not built yet')
+export function installNativeHost(o: {
+  extensionId: string
+  host: string
+  node?: string
+  profile?: string
+  home?: string
+  env?: NodeJS.ProcessEnv
+}): string[] {
+  if (!/^[a-p]{32}$/.test(o.extensionId))
+    throw new Error(`"${o.extensionId}" is not an extension id (32 letters a to p; chrome://extensions shows Ava's)`)
+  if (platform() === 'win32')
+    throw new Error('on Windows the host is registered in the registry; this is not built yet')
   const home = o.home ?? homedir()
   const files = hostFiles(home, o.env)
   mkdirSync(files.dir, { recursive: true, mode: 0o700 })
@@ -61,9 +76,18 @@ export function installNativeHost(o: { extensionId: string; host: string; node?:
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
   // Node by its path: Chrome starts the host with a bare environment, often without the PATH of a
   // version manager.
-  writeFileSync(files.launcher, `#!/bin/sh\n# Started by Chrome for Ava's extension: relays its messages to \`ava mcp --chrome\`.\nAVA_MCP_SOCKET=${q(socketPath(home, o.env))} exec ${q(o.node ?? process.execPath)} ${q(files.script)} "$@"\n`)
+  writeFileSync(
+    files.launcher,
+    `#!/bin/sh\n# Started by Chrome for Ava's extension: relays its messages to \`ava mcp --chrome\`.\nAVA_MCP_SOCKET=${q(socketPath(home, o.env))} exec ${q(o.node ?? process.execPath)} ${q(files.script)} "$@"\n`,
+  )
   chmodSync(files.launcher, 0o700)
-  const manifest = { name: kHostName, description: "Ava: lets MCP clients the person allows drive Ava in this browser", path: files.launcher, type: 'stdio', allowed_origins: [`chrome-extension://${o.extensionId}/`] }
+  const manifest = {
+    name: kHostName,
+    description: 'Ava: lets MCP clients the person allows drive Ava in this browser',
+    path: files.launcher,
+    type: 'stdio',
+    allowed_origins: [`chrome-extension://${o.extensionId}/`],
+  }
   const written = [files.launcher, files.script]
   for (const folder of hostFolders({ profile: o.profile, home })) {
     mkdirSync(folder, { recursive: true })
@@ -92,7 +116,16 @@ export function frameReader(onMessage: (message: unknown) => void): (chunk: Buff
 export function frame(message: unknown): Buffer {
   let body = Buffer.from(JSON.stringify(message), 'utf8')
   // Too large for Chrome: the extension gets a failure it can report instead of a closed port.
-  if (body.length > kMaxHostMessage) body = Buffer.from(JSON.stringify({ id: (message as { id?: unknown }).id, ok: false, code: 'TOO_LARGE', message: 'The answer was larger than Chrome passes to an extension (1 MB).' }), 'utf8')
+  if (body.length > kMaxHostMessage)
+    body = Buffer.from(
+      JSON.stringify({
+        id: (message as { id?: unknown }).id,
+        ok: false,
+        code: 'TOO_LARGE',
+        message: 'The answer was larger than Chrome passes to an extension (1 MB).',
+      }),
+      'utf8',
+    )
   const head = Buffer.alloc(4)
   head.writeUInt32LE(body.length, 0)
   return Buffer.concat([head, body])
@@ -116,7 +149,10 @@ export function lineReader(onMessage: (message: unknown) => void): (chunk: Buffe
  * The host Chrome starts: extension → server and back, until Chrome closes its stdin. While no
  * server runs it tries again every second, so an `ava mcp --chrome` started later finds the browser.
  */
-export function runNativeHost(io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }, path = process.env.AVA_MCP_SOCKET ?? socketPath()): Promise<void> {
+export function runNativeHost(
+  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
+  path = process.env.AVA_MCP_SOCKET ?? socketPath(),
+): Promise<void> {
   let socket: Socket | undefined
   const queue: unknown[] = []
   let closed = false
@@ -132,7 +168,10 @@ export function runNativeHost(io: { input: NodeJS.ReadableStream; output: NodeJS
       for (const m of queue.splice(0)) s.write(`${JSON.stringify(m)}\n`)
       io.output.write(frame({ kind: 'server', connected: true }))
     })
-    s.on('data', lineReader((m) => io.output.write(frame(m))))
+    s.on(
+      'data',
+      lineReader((m) => io.output.write(frame(m))),
+    )
     s.once('error', () => undefined)
     s.once('close', () => {
       if (socket === s) {

@@ -104,7 +104,12 @@ const kResumeWindowMs = 60 * 60 * 1000
 
 /** The folder of a client's session under `home` (AVA_HOME): its name, in letters a file system keeps. */
 export function sessionDir(home: string, client: string): string {
-  const name = client.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 60) || 'client'
+  const name =
+    client
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[-.]+|-+$/g, '')
+      .slice(0, 60) || 'client'
   return join(home, 'mcp', name)
 }
 
@@ -129,15 +134,24 @@ function readLast(dir: string): LastPage | undefined {
  * call that caused it fails with BLOCKED. `session`: where the first session keeps its last page and
  * storage for the next server of the same client (a client that starts a server per call).
  */
-export function chromiumPlace(o: { executablePath: string; headed: boolean; sites?: SitePolicy; session?: () => PlaceSession | undefined }): McpPlace {
+export function chromiumPlace(o: {
+  executablePath: string
+  headed: boolean
+  sites?: SitePolicy
+  session?: () => PlaceSession | undefined
+}): McpPlace {
   const sites = o.sites ?? { allow: [], deny: [] }
   const listed = sites.allow.length > 0 || sites.deny.length > 0
   const outside = (url: string): string | null => {
-    if (!listed || !/^https?:/i.test(url) || domainAllowed(url, { allowDomains: sites.allow, denyDomains: sites.deny })) return null
+    if (!listed || !/^https?:/i.test(url) || domainAllowed(url, { allowDomains: sites.allow, denyDomains: sites.deny }))
+      return null
     return `Ava did not open ${urlHost(url) ?? url.slice(0, 100)}: this server's --allow-site/--deny-site lists forbid it. Nothing there was loaded or read; the tab shows the browser's "blocked" page.`
   }
   let browser: Promise<PwBrowser> | undefined
-  const launch = () => (browser ??= import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: o.executablePath, headless: !o.headed, args: kBrowserArgs })))
+  const launch = () =>
+    (browser ??= import('playwright-core').then(({ chromium }) =>
+      chromium.launch({ executablePath: o.executablePath, headless: !o.headed, args: kBrowserArgs }),
+    ))
 
   function sessionPlace(persist?: () => PlaceSession | undefined): McpPlace {
     let context: PwContext | undefined
@@ -150,7 +164,11 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; site
       if (!kept || !/^https?:/.test(url)) return
       try {
         mkdirSync(kept.dir, { recursive: true, mode: 0o700 })
-        writeFileSync(join(kept.dir, 'last-page.json'), `${JSON.stringify({ url, at: Date.now() } satisfies LastPage)}\n`, { mode: 0o600 })
+        writeFileSync(
+          join(kept.dir, 'last-page.json'),
+          `${JSON.stringify({ url, at: Date.now() } satisfies LastPage)}\n`,
+          { mode: 0o600 },
+        )
         writeFileSync(join(kept.dir, 'state.json'), JSON.stringify(await ctx.storageState()), { mode: 0o600 })
       } catch {
         // A read-only home, or a context closing under us, only costs the next server its page.
@@ -184,7 +202,8 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; site
       )
     }
     async function open(url: string): Promise<McpTab> {
-      if (typeof __AVA_PAGE_SCRIPT__ !== 'string') throw new Error('the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp`')
+      if (typeof __AVA_PAGE_SCRIPT__ !== 'string')
+        throw new Error('the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp`')
       if (!page || page.isClosed()) {
         if (!context) {
           const browser = await launch()
@@ -192,7 +211,9 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; site
           // The cookies and storage the client's last server left: a site's session cookie (which a
           // browser profile would drop on restart) keeps the client logged in across servers.
           const state = kept && existsSync(join(kept.dir, 'state.json')) ? join(kept.dir, 'state.json') : undefined
-          const c = await browser.newContext({ viewport: kViewport, storageState: state }).catch(() => browser.newContext({ viewport: kViewport }))
+          const c = await browser
+            .newContext({ viewport: kViewport, storageState: state })
+            .catch(() => browser.newContext({ viewport: kViewport }))
           await hold(c)
           // Every document the tab opens gets the page code, as the extension's content script does.
           await c.addInitScript({ content: __AVA_PAGE_SCRIPT__ })
@@ -219,7 +240,15 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; site
       async resume(signal) {
         const s = persist?.()
         const last = s && readLast(s.dir)
-        if (!s || !last || Date.now() - last.at > kResumeWindowMs || !s.mayOpen(last.url) || outside(last.url) || signal.aborted) return undefined
+        if (
+          !s ||
+          !last ||
+          Date.now() - last.at > kResumeWindowMs ||
+          !s.mayOpen(last.url) ||
+          outside(last.url) ||
+          signal.aborted
+        )
+          return undefined
         try {
           const t = await open(last.url)
           // Read it as the last server had: the page issues its ids on a reading, and a listing's ids
@@ -229,7 +258,9 @@ export function chromiumPlace(o: { executablePath: string; headed: boolean; site
           return t
         } catch (e) {
           // A page that will not open again is no tab: the call says NO_TAB, and ava_navigate starts afresh.
-          s.note(`could not reopen ${last.url} (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the client starts with ava_navigate`)
+          s.note(
+            `could not reopen ${last.url} (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the client starts with ava_navigate`,
+          )
           await page?.close().catch(() => undefined)
           return undefined
         }

@@ -4,21 +4,64 @@ import type { CommandSpec } from './args'
 export const kMcpSpec: CommandSpec = {
   name: 'mcp',
   args: '[install]',
-  summary: "Serve Ava's actions, page reading, acting, flows and agent to MCP clients (stdio; --http for loopback HTTP).",
+  summary:
+    "Serve Ava's actions, page reading, acting, flows and agent to MCP clients (stdio; --http for loopback HTTP).",
   options: {
-    http: { type: 'string', value: '<port>', help: 'serve streamable HTTP on 127.0.0.1:<port>/mcp instead of stdio (0: any free port, printed on stderr)' },
-    allow: { type: 'string', value: '<categories>', multiple: true, help: 'risky steps allowed without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, refused)' },
-    secret: { type: 'string', value: '<NAME=origin[,origin]>', multiple: true, help: 'a saved secret: its value is the environment variable NAME, typed only on these origins; clients write ${secret:NAME}' },
-    flows: { type: 'string', value: '<dir>', multiple: true, help: 'a folder of *.flow.json files clients may list and run (default: .ava/flows)' },
-    'step-limit': { type: 'string', value: '<n>', help: 'steps one tool call may take (default 20, as Ava\'s agent)' },
-    'allow-site': { type: 'string', value: '<host>', multiple: true, help: 'only these sites (a leading *. matches subdomains)' },
+    http: {
+      type: 'string',
+      value: '<port>',
+      help: 'serve streamable HTTP on 127.0.0.1:<port>/mcp instead of stdio (0: any free port, printed on stderr)',
+    },
+    allow: {
+      type: 'string',
+      value: '<categories>',
+      multiple: true,
+      help: 'risky steps allowed without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, refused)',
+    },
+    secret: {
+      type: 'string',
+      value: '<NAME=origin[,origin]>',
+      multiple: true,
+      help: 'a saved secret: its value is the environment variable NAME, typed only on these origins; clients write ${secret:NAME}',
+    },
+    flows: {
+      type: 'string',
+      value: '<dir>',
+      multiple: true,
+      help: 'a folder of *.flow.json files clients may list and run (default: .ava/flows)',
+    },
+    'step-limit': { type: 'string', value: '<n>', help: "steps one tool call may take (default 20, as Ava's agent)" },
+    'allow-site': {
+      type: 'string',
+      value: '<host>',
+      multiple: true,
+      help: 'only these sites (a leading *. matches subdomains)',
+    },
     'deny-site': { type: 'string', value: '<host>', multiple: true, help: 'never these sites' },
-    chrome: { type: 'boolean', help: "act in the person's own Chrome through Ava's extension (run `ava mcp install` once) instead of a Chromium of its own" },
-    'extension-id': { type: 'string', value: '<id>', help: "install: Ava's extension id, the only one the host answers" },
-    profile: { type: 'string', value: '<dir>', help: "install: register the host in this browser profile only (a --user-data-dir), not for the user's Chrome and Chromium" },
-    browser: { type: 'string', value: '<path>', help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)' },
+    chrome: {
+      type: 'boolean',
+      help: "act in the person's own Chrome through Ava's extension (run `ava mcp install` once) instead of a Chromium of its own",
+    },
+    'extension-id': {
+      type: 'string',
+      value: '<id>',
+      help: "install: Ava's extension id, the only one the host answers",
+    },
+    profile: {
+      type: 'string',
+      value: '<dir>',
+      help: "install: register the host in this browser profile only (a --user-data-dir), not for the user's Chrome and Chromium",
+    },
+    browser: {
+      type: 'string',
+      value: '<path>',
+      help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)',
+    },
     headed: { type: 'boolean', help: 'show the browser window' },
-    isolated: { type: 'boolean', help: "keep no cookies or last page for the next server: each server starts with an empty browser (default: kept per client in $AVA_HOME/mcp, so a client that starts a server per call finds its page)" },
+    isolated: {
+      type: 'boolean',
+      help: 'keep no cookies or last page for the next server: each server starts with an empty browser (default: kept per client in $AVA_HOME/mcp, so a client that starts a server per call finds its page)',
+    },
   },
   notes: `With --chrome the tools act in the person's own Chrome: Ava asks in the panel before a client
 drives a tab, shows "<client> is driving this tab" with every step and a Stop button, asks before each

@@ -10,11 +10,28 @@ export const kRunSpec: CommandSpec = {
     url: { type: 'string', value: '<url>', help: "page to start on (default: the flow's start_url)" },
     param: kParamOption,
     action: { type: 'string', value: '<name>', help: 'which action of a pack file to run (when it has several)' },
-    browser: { type: 'string', value: '<path>', help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)' },
+    browser: {
+      type: 'string',
+      value: '<path>',
+      help: 'Chromium to use (default: $AVA_CHROMIUM, else /usr/bin/chromium)',
+    },
     headed: { type: 'boolean', help: 'show the browser window' },
-    timeout: { type: 'string', value: '<ms>', help: 'time each step may take to find its element (flows; default per step)' },
-    screenshot: { type: 'string', value: '<path>', help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)' },
-    allow: { type: 'string', value: '<categories>', multiple: true, help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)' },
+    timeout: {
+      type: 'string',
+      value: '<ms>',
+      help: 'time each step may take to find its element (flows; default per step)',
+    },
+    screenshot: {
+      type: 'string',
+      value: '<path>',
+      help: 'where to write the screenshot on failure (default .ava-out/run-failure-<time>.png)',
+    },
+    allow: {
+      type: 'string',
+      value: '<categories>',
+      multiple: true,
+      help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)',
+    },
     yes: { type: 'boolean', help: 'take every risky step without stopping (--allow all)' },
   },
   notes: `<action> is a name such as common:auth:login (see \`ava action list\`).

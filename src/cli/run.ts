@@ -6,16 +6,55 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { readFile as readFileAsync } from 'node:fs/promises'
 import { basename, dirname, extname, resolve } from 'node:path'
-import { fileVariables, formatReport, formatStepReport, parseFlow, parseSource, replayFlow, type Flow, type FlowPort, type FlowRunResult, type StepReport } from '../core/flows'
+import {
+  fileVariables,
+  formatReport,
+  formatStepReport,
+  parseFlow,
+  parseSource,
+  replayFlow,
+  type Flow,
+  type FlowPort,
+  type FlowRunResult,
+  type StepReport,
+} from '../core/flows'
 import { stepCount } from '../core/flows/format'
 import { createChannelFlowPort, createChannelPort, type PortExtras, type StepGuard } from '../core/page/channel'
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
 import { guardedRun, unattendedAnswer } from '../core/gate/guard'
 import { DEFAULT_SETTINGS } from '../core/settings'
 import { parseAllow } from './mcp-gate'
-import { navigatedOutcome, type UploadFile, type PageCommand, type PageCommandKind, type PageOutcome, type SendCommand } from '../core/page/command'
-import { createEngine, createRegistry, validateParams, type ActionRegistry, type ActionResult, type BrowserPort, type EngineOptions, type GlobalConfig, type PackSource, type RunOptions } from '../core/registry'
-import { debugDetail, formatCommandHelp, kExit, oneLine, openFailure, parseParams, plainMessage, type Io, type Parsed } from './args'
+import {
+  navigatedOutcome,
+  type UploadFile,
+  type PageCommand,
+  type PageCommandKind,
+  type PageOutcome,
+  type SendCommand,
+} from '../core/page/command'
+import {
+  createEngine,
+  createRegistry,
+  validateParams,
+  type ActionRegistry,
+  type ActionResult,
+  type BrowserPort,
+  type EngineOptions,
+  type GlobalConfig,
+  type PackSource,
+  type RunOptions,
+} from '../core/registry'
+import {
+  debugDetail,
+  formatCommandHelp,
+  kExit,
+  oneLine,
+  openFailure,
+  parseParams,
+  plainMessage,
+  type Io,
+  type Parsed,
+} from './args'
 import { kRunSpec } from './run-spec'
 import { urlMatches } from '../core/glob'
 import { failureDocs, failureOf, troubleshootingPage } from '../core/failure'
@@ -25,7 +64,15 @@ import { readEnvironment } from '../core/environment'
 import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
 
 /** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
-export const kBrowserArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+export const kBrowserArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 export const kViewport = { width: 1280, height: 800 }
 /** The page global the page script defines (kPageGlobal in scripts/page-script.mjs). */
 const kGlobal = '__avaRun'
@@ -60,7 +107,19 @@ export function runArgs({ values, positionals }: Parsed): RunArgs | string {
   const allowed = allowedOf(values)
   if (typeof allowed === 'string') return allowed
   const [target, ...rest] = positionals
-  return { target, positional: rest, params, url: str('url'), action: str('action'), browser: str('browser'), screenshot: str('screenshot'), timeoutMs, headed: !!values.headed, json: !!values.json, allowed }
+  return {
+    target,
+    positional: rest,
+    params,
+    url: str('url'),
+    action: str('action'),
+    browser: str('browser'),
+    screenshot: str('screenshot'),
+    timeoutMs,
+    headed: !!values.headed,
+    json: !!values.json,
+    allowed,
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -75,7 +134,9 @@ declare const __AVA_PAGE_SCRIPT__: string | undefined
 type PwPage = import('playwright-core').Page
 
 function isContextLoss(e: unknown): boolean {
-  return /Execution context was destroyed|navigat|Target closed|frame was detached/i.test(String((e as Error)?.message ?? e))
+  return /Execution context was destroyed|navigat|Target closed|frame was detached/i.test(
+    String((e as Error)?.message ?? e),
+  )
 }
 
 /** A command that lost its document is sent to the next one this many more times. */
@@ -120,22 +181,37 @@ export function pageSender(page: PwPage): SendCommand {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        const out = (await page.evaluate(([c, g]) => (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c), [command, kGlobal] as const)) as PageOutcome<K>
+        const out = (await page.evaluate(
+          ([c, g]) =>
+            (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c),
+          [command, kGlobal] as const,
+        )) as PageOutcome<K>
         // A link to a new tab was not clicked (a script's click meets the popup blocker): the
         // carrier opens it, as the extension's background does, and the run stays on this page.
         const openTab = out.ok && 'openTab' in out ? out.openTab : undefined
-        if (typeof openTab === 'string') await page.context().newPage().then((p) => p.goto(openTab, { timeout: kNavigationTimeoutMs }))
+        if (typeof openTab === 'string')
+          await page
+            .context()
+            .newPage()
+            .then((p) => p.goto(openTab, { timeout: kNavigationTimeoutMs }))
         if (out.ok && 'navigating' in out && out.navigating) expectNextDocument(page)
         return out
       } catch (e) {
-        const message = String((e as Error)?.message ?? e).replace(/^page\.evaluate: (?:[A-Z]\w*Error: )*/, '').split('\n')[0]
+        const message = String((e as Error)?.message ?? e)
+          .replace(/^page\.evaluate: (?:[A-Z]\w*Error: )*/, '')
+          .split('\n')[0]
         if (!isContextLoss(e)) return { ok: false, code: 'NOT_ACTIONABLE', message }
         // The document went away under the command: a click that navigates did its job; any other
         // command goes to the next document once it has loaded, as the extension's sender does.
         await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
         const navigated = navigatedOutcome(command)
         if (navigated) return navigated
-        if (attempt >= kContextRetries) return { ok: false, code: 'ELEMENT_STALE', message: `The page navigated ${attempt + 1} times while this step ran; it did not settle long enough to finish.` }
+        if (attempt >= kContextRetries)
+          return {
+            ok: false,
+            code: 'ELEMENT_STALE',
+            message: `The page navigated ${attempt + 1} times while this step ran; it did not settle long enough to finish.`,
+          }
       }
     }
   }
@@ -153,7 +229,10 @@ const kTabWaitMs = 5_000
  * the run to the page the previous steps opened (`context.on('page')`), the n-th page of the
  * context, or the first whose address matches. `page()` is the one the run is on now.
  */
-export function pageFlowPort(first: PwPage, gate: Pick<PortExtras, 'guard' | 'secrets'> = {}): FlowPort & { page(): PwPage; close(): void } {
+export function pageFlowPort(
+  first: PwPage,
+  gate: Pick<PortExtras, 'guard' | 'secrets'> = {},
+): FlowPort & { page(): PwPage; close(): void } {
   let page = first
   let moved = false
   const context = first.context()
@@ -170,10 +249,17 @@ export function pageFlowPort(first: PwPage, gate: Pick<PortExtras, 'guard' | 'se
       // page event: there the newest other page of the context is the one the previous step opened.
       const newest = !moved && live.length > 1 && live.at(-1) !== page ? live.at(-1) : undefined
       const hit =
-        to.index !== undefined ? live[to.index] : to.url !== undefined ? live.find((p) => urlMatches(p.url(), to.url!)) : (opened.filter((p) => !p.isClosed() && p !== page).at(-1) ?? newest)
+        to.index !== undefined
+          ? live[to.index]
+          : to.url !== undefined
+            ? live.find((p) => urlMatches(p.url(), to.url!))
+            : (opened.filter((p) => !p.isClosed() && p !== page).at(-1) ?? newest)
       if (hit || Date.now() > deadline || signal.aborted) return hit
       // Not there yet: the next page of the context, or a navigation that changes an address.
-      await Promise.race([context.waitForEvent('page', { timeout: 250 }).catch(() => undefined), sleep(250, signal).catch(() => undefined)])
+      await Promise.race([
+        context.waitForEvent('page', { timeout: 250 }).catch(() => undefined),
+        sleep(250, signal).catch(() => undefined),
+      ])
     }
   }
   return {
@@ -183,7 +269,15 @@ export function pageFlowPort(first: PwPage, gate: Pick<PortExtras, 'guard' | 'se
     async switchTab(to, signal) {
       const next = await find(to, signal)
       if (!next) {
-        const what = to.index !== undefined ? `no tab ${to.index} (there are ${context.pages().length})` : to.url !== undefined ? `no tab at ${to.url} (tabs: ${context.pages().map((p) => p.url()).join(', ')})` : 'the previous step opened no tab'
+        const what =
+          to.index !== undefined
+            ? `no tab ${to.index} (there are ${context.pages().length})`
+            : to.url !== undefined
+              ? `no tab at ${to.url} (tabs: ${context
+                  .pages()
+                  .map((p) => p.url())
+                  .join(', ')})`
+              : 'the previous step opened no tab'
         throw new Error(`${what} after ${kTabWaitMs / 1000} s.`)
       }
       // Taken: a later `tab` without index or url means a tab opened after this one.
@@ -198,7 +292,18 @@ export function pageFlowPort(first: PwPage, gate: Pick<PortExtras, 'guard' | 'se
 }
 
 /** Types of the files people upload most; others go without one, as a file chooser may send them. */
-const kMimeTypes: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', txt: 'text/plain', csv: 'text/csv', json: 'application/json', zip: 'application/zip' }
+const kMimeTypes: Record<string, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  json: 'application/json',
+  zip: 'application/zip',
+}
 
 /** The registry's BrowserPort on a Playwright page; `gate`: the guard and bound secrets of `ava mcp` (none for `ava run`). */
 export function pageBrowserPort(page: PwPage, gate: Pick<PortExtras, 'guard' | 'secrets'> = {}): BrowserPort {
@@ -227,7 +332,9 @@ export function pageBrowserPort(page: PwPage, gate: Pick<PortExtras, 'guard' | '
 // The command
 
 /** `dir`: the flow file's folder, which its `${file:…}` paths are relative to (default: the working directory). */
-export type Target = { kind: 'flow'; flow: Flow; label: string; dir?: string } | { kind: 'action'; name: string; registry: ActionRegistry; label: string }
+export type Target =
+  | { kind: 'flow'; flow: Flow; label: string; dir?: string }
+  | { kind: 'action'; name: string; registry: ActionRegistry; label: string }
 
 function actionTarget(name: string, sources: PackSource[], params: Record<string, string>): Target | string {
   const registry = createRegistry(() => sources)
@@ -248,11 +355,15 @@ export function loadTarget(a: Pick<RunArgs, 'action' | 'params'> & { target: str
     if (/\.json$/i.test(path)) {
       const text = readFileSync(path, 'utf8')
       const data = JSON.parse(text) as Record<string, unknown>
-      if (Array.isArray(data.steps) && typeof data.title === 'string' && !('version' in data)) return `${displayPath(path)} is a Chrome DevTools recording; run flows saved by Ava (the .flow.json export).`
+      if (Array.isArray(data.steps) && typeof data.title === 'string' && !('version' in data))
+        return `${displayPath(path)} is a Chrome DevTools recording; run flows saved by Ava (the .flow.json export).`
       const flow = parseFlow(data)
       // A missing upload file is found here, before Chromium starts, as a missing parameter is.
       const missing = missingFlowFiles(flow, dirname(path), a.params)
-      if (missing.length) return missing.map((m) => `${displayPath(path)}: the file "${m.variable}" is not at ${displayPath(m.path)}.`).join('\n')
+      if (missing.length)
+        return missing
+          .map((m) => `${displayPath(path)}: the file "${m.variable}" is not at ${displayPath(m.path)}.`)
+          .join('\n')
       return { kind: 'flow', flow, label: displayPath(path), dir: dirname(path) }
     }
     if (/\.ya?ml$/i.test(path)) {
@@ -262,15 +373,27 @@ export function loadTarget(a: Pick<RunArgs, 'action' | 'params'> & { target: str
       const all: PackSource[] = [...others, { source: 'env-path', files: [file] }]
       const registry = createRegistry(() => all)
       registry.load(all)
-      const mine = registry.list().flatMap((n) => n.actions.filter((x) => x.source.file === file.path).map((x) => x.name))
+      const mine = registry
+        .list()
+        .flatMap((n) => n.actions.filter((x) => x.source.file === file.path).map((x) => x.name))
       const names = [...new Set(mine)]
-      const name = a.action ? (a.action.split(':').length === 3 ? a.action : names.find((n) => n.endsWith(`:${a.action}`))) : names.length === 1 ? names[0] : undefined
-      if (!name) return names.length ? `${displayPath(path)} has ${names.length} actions; pick one with --action: ${names.join(', ')}` : `${displayPath(path)} has no valid action; run \`ava action validate ${displayPath(path)}\``
+      const name = a.action
+        ? a.action.split(':').length === 3
+          ? a.action
+          : names.find((n) => n.endsWith(`:${a.action}`))
+        : names.length === 1
+          ? names[0]
+          : undefined
+      if (!name)
+        return names.length
+          ? `${displayPath(path)} has ${names.length} actions; pick one with --action: ${names.join(', ')}`
+          : `${displayPath(path)} has no valid action; run \`ava action validate ${displayPath(path)}\``
       return actionTarget(name, all, a.params)
     }
     return `${displayPath(path)}: expected a .json flow or a .yaml pack`
   }
-  if (/^[a-z][a-z0-9_-]*:[a-z][a-zA-Z0-9_-]*:[a-z][a-zA-Z0-9_-]*$/.test(target)) return actionTarget(target, cliSources().sources, a.params)
+  if (/^[a-z][a-z0-9_-]*:[a-z][a-zA-Z0-9_-]*:[a-z][a-zA-Z0-9_-]*$/.test(target))
+    return actionTarget(target, cliSources().sources, a.params)
   return `no file "${target}", and it is not an action name (namespace:component:action)`
 }
 
@@ -279,14 +402,23 @@ export function loadTarget(a: Pick<RunArgs, 'action' | 'params'> & { target: str
  * relative to the working directory; the flow's own is relative to the flow file's folder (so a
  * flow and its files move together); an absolute path is used as it is.
  */
-export function flowFilePath(flow: Flow, variable: string, dir: string | undefined, params: Record<string, string>): string {
+export function flowFilePath(
+  flow: Flow,
+  variable: string,
+  dir: string | undefined,
+  params: Record<string, string>,
+): string {
   if (variable in params) return resolve(params[variable])
   const source = parseSource(flow.variables[variable]?.value)
   return resolve(dir ?? process.cwd(), source && source.kind === 'file' ? source.key : '')
 }
 
 /** The flow's file variables whose file is not there. */
-export function missingFlowFiles(flow: Flow, dir: string | undefined, params: Record<string, string>): { variable: string; path: string }[] {
+export function missingFlowFiles(
+  flow: Flow,
+  dir: string | undefined,
+  params: Record<string, string>,
+): { variable: string; path: string }[] {
   return fileVariables(flow)
     .map((variable) => ({ variable, path: flowFilePath(flow, variable, dir, params) }))
     .filter((f) => !existsSync(f.path))
@@ -300,16 +432,29 @@ async function readUpload(path: string): Promise<UploadFile> {
 /** One line per step; a step the pack lets fail (onError: continue) is not a failure of the run. */
 export function formatActionTrace(r: ActionResult): string[] {
   const lines = r.trace.map((t) => {
-    const mark = t.status === 'ok' || t.status === 'recovered' ? '✓' : t.status === 'skipped' ? '-' : t.status === 'continued' ? '~' : '✗'
+    const mark =
+      t.status === 'ok' || t.status === 'recovered'
+        ? '✓'
+        : t.status === 'skipped'
+          ? '-'
+          : t.status === 'continued'
+            ? '~'
+            : '✗'
     const sel = t.selectors ? ` [${Object.values(t.selectors).join(', ')}]` : ''
     // A tolerated failure is part of the plan (a check that nothing is left): its code is enough
     // here; --json has the whole message.
     // A wait that fell back (seed 001) passed without seeing its condition: say so on its line.
     const fell = t.fellBack ? ` (did not hold: ${t.fellBack.code}; went on once the page had loaded + 500 ms)` : ''
-    const why = !t.error ? fell : t.status === 'continued' ? ` (${t.error.code}; the pack allows it: onError: continue)` : `: ${t.error.code}`
+    const why = !t.error
+      ? fell
+      : t.status === 'continued'
+        ? ` (${t.error.code}; the pack allows it: onError: continue)`
+        : `: ${t.error.code}`
     const line = `${mark} ${t.id.padStart(2)} ${t.action.padEnd(12)}${sel} ${t.status}${why} — ${Math.round(t.durationMs)} ms`
     // Under a failed step: its code's sentence from the en table, the engine's words, the hint.
-    return t.status === 'failed' && t.error ? [line, ...failureLinesEn(t.error.code, { n: t.id, detail: stepMessage(t.error.message) })].join('\n') : line
+    return t.status === 'failed' && t.error
+      ? [line, ...failureLinesEn(t.error.code, { n: t.id, detail: stepMessage(t.error.message) })].join('\n')
+      : line
   })
   // A failure a step's line already gave is not said again: the last line is the verdict. One
   // that no step shows (verify, a missing return) is said there.
@@ -321,7 +466,10 @@ export function formatActionTrace(r: ActionResult): string[] {
     // The popup's line for the same failure ("Failed: <the code's clause>."), in English.
     const reason = failureOf(r.error.code).say.reason
     const sentence = reason ? { key: 'action.failed', params: { reason: renderEn({ key: reason }) } } : undefined
-    lines.push(`FAILED: ${r.action}: ${r.error.code}`, ...failureLinesEn(r.error.code, { detail: stepMessage(r.error.message), ...(sentence ? { sentence } : {}) }))
+    lines.push(
+      `FAILED: ${r.action}: ${r.error.code}`,
+      ...failureLinesEn(r.error.code, { detail: stepMessage(r.error.message), ...(sentence ? { sentence } : {}) }),
+    )
   }
   return lines
 }
@@ -338,7 +486,12 @@ export function stepMessage(message: string): string {
  * command line allowed (`--allow`, `--yes` for all) are yes, anything else is UNATTENDED, naming
  * what would allow it. The refusals are kept to be said.
  */
-export function unattendedGuard(allowed: readonly RiskCategory[], here: () => string, permit: (category: RiskCategory | undefined) => string = (c) => `running ava run again with --allow ${c ?? 'all'} (or --yes)`): StepGuard & { refused: ExecFailure[] } {
+export function unattendedGuard(
+  allowed: readonly RiskCategory[],
+  here: () => string,
+  permit: (category: RiskCategory | undefined) => string = (c) =>
+    `running ava run again with --allow ${c ?? 'all'} (or --yes)`,
+): StepGuard & { refused: ExecFailure[] } {
   const refused: ExecFailure[] = []
   // Nobody is there to ask: the answer is UNATTENDED, naming the flag that would allow it (core/gate/guard.ts).
   const answer = unattendedAnswer(allowed, permit)
@@ -370,7 +523,8 @@ export function refusedLine(refusal: ExecFailure, command = 'ava run'): string {
   return `${command}: stopped before a risky step${what}: ${refusal.message.replace(/[.\s]+$/, '')}. Nothing was done to it. Nobody is there to say yes: check the step, then run again with --allow ${category} (or --yes) to let it go.${docs ? ` ${renderEn(docs)}` : ''}`
 }
 
-export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
+export type RunOutcome =
+  { kind: 'flow'; result: FlowRunResult; page?: PwPage } | { kind: 'action'; result: ActionResult }
 
 /**
  * Runs a loaded target on a page whose context already injects the page script (kGlobal) into
@@ -380,7 +534,15 @@ export type RunOutcome = { kind: 'flow'; result: FlowRunResult; page?: PwPage } 
 export async function runOnPage(
   page: PwPage,
   target: Target,
-  opts: { params: Record<string, string>; positional?: string[]; timeoutMs?: number; onStep?: (r: StepReport) => void; engine?: Partial<EngineOptions>; run?: RunOptions; guard?: StepGuard },
+  opts: {
+    params: Record<string, string>
+    positional?: string[]
+    timeoutMs?: number
+    onStep?: (r: StepReport) => void
+    engine?: Partial<EngineOptions>
+    run?: RunOptions
+    guard?: StepGuard
+  },
 ): Promise<RunOutcome> {
   if (target.kind === 'flow') {
     const flow = target.flow
@@ -389,7 +551,13 @@ export async function runOnPage(
     const result = await replayFlow(target.flow, {
       port,
       // In CI the vault is the environment: ${secret:KEY} reads $KEY.
-      variables: { params: opts.params, env, secrets: env, args: opts.positional ?? [], file: (_path, variable) => readUpload(flowFilePath(flow, variable, target.dir, opts.params)) },
+      variables: {
+        params: opts.params,
+        env,
+        secrets: env,
+        args: opts.positional ?? [],
+        file: (_path, variable) => readUpload(flowFilePath(flow, variable, target.dir, opts.params)),
+      },
       navigateToStart: false,
       stepTimeoutMs: opts.timeoutMs,
       onStep: opts.onStep,
@@ -397,9 +565,25 @@ export async function runOnPage(
     // The page the flow ended on (a `tab` step moves it): the one a failure's screenshot shows.
     return { kind: 'flow', result, page: port.page() }
   }
-  const engineFor = (guard?: StepGuard) => createEngine({ ...opts.engine, registry: target.registry, port: pageBrowserPort(page, { guard }), env: actionEnv(target.registry) })
+  const engineFor = (guard?: StepGuard) =>
+    createEngine({
+      ...opts.engine,
+      registry: target.registry,
+      port: pageBrowserPort(page, { guard }),
+      env: actionEnv(target.registry),
+    })
   // Through the guard: the action's own questions before its first step (core/gate/guard.ts).
-  if (opts.guard) return { kind: 'action', result: await guardedRun({ registry: target.registry, guard: opts.guard, url: page.url() }, target.name, opts.params, engineFor, opts.run) }
+  if (opts.guard)
+    return {
+      kind: 'action',
+      result: await guardedRun(
+        { registry: target.registry, guard: opts.guard, url: page.url() },
+        target.name,
+        opts.params,
+        engineFor,
+        opts.run,
+      ),
+    }
   return { kind: 'action', result: await engineFor().run(target.name, opts.params, opts.run) }
 }
 
@@ -478,7 +662,11 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
       io.err(`ava run: ${notOpen}`)
       return kExit.failed
     }
-    say(target.kind === 'flow' ? `ava run: ${target.label} (${stepCount(target.flow.steps.length)}) on ${startUrl}` : `ava run: ${target.label} on ${startUrl}`)
+    say(
+      target.kind === 'flow'
+        ? `ava run: ${target.label} (${stepCount(target.flow.steps.length)}) on ${startUrl}`
+        : `ava run: ${target.label} on ${startUrl}`,
+    )
     const { config } = readGlobalConfig()
     const runPage = page
     const guard = unattendedGuard(a.allowed, () => runPage.url())
@@ -534,7 +722,11 @@ export function failUnexpected(command: string, e: unknown, io: Io): void {
 }
 
 /** After a failed run: a full-page screenshot, at `path` or under .ava-out/, named on stderr. */
-export async function failureScreenshot(page: PwPage, path: string | undefined, io: { err(line: string): void }): Promise<void> {
+export async function failureScreenshot(
+  page: PwPage,
+  path: string | undefined,
+  io: { err(line: string): void },
+): Promise<void> {
   const file = resolve(path ?? `.ava-out/run-failure-${new Date().toISOString().replace(/[:.]/g, '-')}.png`)
   mkdirSync(dirname(file), { recursive: true })
   await page.screenshot({ path: file, fullPage: true }).then(

@@ -4,7 +4,17 @@ import { delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { failureHint } from '../core/failure'
 import { renderEn } from '../core/locales/render'
-import { envReferences, kDefaultGlobalConfig, parseGlobalConfig, type ActionRegistry, type GlobalConfig, type Lookup, type PackFileInput, type PackIssue, type PackSource } from '../core/registry'
+import {
+  envReferences,
+  kDefaultGlobalConfig,
+  parseGlobalConfig,
+  type ActionRegistry,
+  type GlobalConfig,
+  type Lookup,
+  type PackFileInput,
+  type PackIssue,
+  type PackSource,
+} from '../core/registry'
 
 // Where the CLI finds packs (§4.4.1, §6.4.2, issue 3), lowest priority first: the built-in
 // `actions/` of this package, the npm packages the global config names, ~/.ava/actions/, the
@@ -84,11 +94,17 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return !existsSync(join(dir, 'config.yaml')) && existsSync(yml) ? yml : join(dir, 'config.yaml')
 }
 
-export function readGlobalConfig(env: NodeJS.ProcessEnv = process.env): { path: string; config: GlobalConfig; issues: PackIssue[] } {
+export function readGlobalConfig(env: NodeJS.ProcessEnv = process.env): {
+  path: string
+  config: GlobalConfig
+  issues: PackIssue[]
+} {
   const path = configPath(env)
   if (!existsSync(path)) return { path, config: kDefaultGlobalConfig, issues: [] }
   const parsed = parseGlobalConfig(readFileSync(path, 'utf8'), displayPath(path))
-  return parsed.ok ? { path, config: parsed.config, issues: [] } : { path, config: kDefaultGlobalConfig, issues: parsed.issues }
+  return parsed.ok
+    ? { path, config: parsed.config, issues: [] }
+    : { path, config: kDefaultGlobalConfig, issues: parsed.issues }
 }
 
 /** `~/x` → the home folder's x; other relative paths start at the working directory. */
@@ -123,11 +139,17 @@ export function packageDirs(root: string): { dirs: string[] } | { error: string 
   }
   const declared = manifest.ava?.actions
   if (declared !== undefined) {
-    const list = typeof declared === 'string' ? [declared] : Array.isArray(declared) && declared.every((d) => typeof d === 'string') ? (declared as string[]) : undefined
+    const list =
+      typeof declared === 'string'
+        ? [declared]
+        : Array.isArray(declared) && declared.every((d) => typeof d === 'string')
+          ? (declared as string[])
+          : undefined
     if (!list) return { error: 'its package.json "ava.actions" must be a path or a list of paths' }
     const dirs = list.map((d) => resolve(root, d))
     const outside = list.find((d, i) => relative(root, dirs[i]).startsWith('..'))
-    if (outside !== undefined) return { error: `its package.json "ava.actions" names "${outside}", outside the package` }
+    if (outside !== undefined)
+      return { error: `its package.json "ava.actions" names "${outside}", outside the package` }
     return { dirs }
   }
   if (existsSync(join(root, 'actions'))) return { dirs: [join(root, 'actions')] }
@@ -151,7 +173,9 @@ export function cliSources(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const packageFiles = config.actions.packages.flatMap((name) => {
     const dir = findPackage(name, cwd)
     if (!dir) {
-      problems.push(`package "${name}" (actions.packages in ${displayPath(cfgPath)}) is not installed in node_modules of ${cwd} or above; run \`npm install ${name}\``)
+      problems.push(
+        `package "${name}" (actions.packages in ${displayPath(cfgPath)}) is not installed in node_modules of ${cwd} or above; run \`npm install ${name}\``,
+      )
       return []
     }
     const found = packageDirs(dir)
@@ -160,7 +184,8 @@ export function cliSources(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       return []
     }
     const files = collect(found.dirs)
-    if (files.length === 0) problems.push(`package "${name}" has no .yaml or .yml pack in ${found.dirs.map(displayPath).join(', ')}`)
+    if (files.length === 0)
+      problems.push(`package "${name}" has no .yaml or .yml pack in ${found.dirs.map(displayPath).join(', ')}`)
     return files
   })
   const sources: PackSource[] = [

@@ -32,7 +32,8 @@ function boot(): void {
     onFocusTaken: (token) => void send('content→bg:panel.focusTaken', { token }).catch(() => undefined),
     onPageDpr: (token, dpr) => void send('content→bg:panel.dpr', { token, dpr }).catch(() => undefined),
     onBlocked: () => void send('content→bg:panel.blocked', {}).catch(() => undefined),
-    confirmLive: async (token, focus) => (await send('content→bg:panel.show', { token, focus }).catch(() => ({ live: false }))).live,
+    confirmLive: async (token, focus) =>
+      (await send('content→bg:panel.show', { token, focus }).catch(() => ({ live: false }))).live,
     onToggle: (open) => {
       // Someone who opens the panel is about to ask for something: load the page agent now.
       if (open) void agent()
@@ -61,7 +62,9 @@ function boot(): void {
     launcher.panelGone(token)
     return { ok: true }
   })
-  handle('bg→content:panel.drawn', ['background'], ({ token, at, x, y }) => ({ fault: launcher.drawnFault(token, at, { x, y }) }))
+  handle('bg→content:panel.drawn', ['background'], ({ token, at, x, y }) => ({
+    fault: launcher.drawnFault(token, at, { x, y }),
+  }))
   handle('bg→content:language', ['background'], ({ language }) => {
     launcher.setLanguage(language)
     return { ok: true as const }
@@ -87,7 +90,8 @@ function boot(): void {
 function sayReady(): ReturnType<typeof send<'content→bg:ready'>> {
   let settled = false
   const once = () => send('content→bg:ready', { url: location.href }).finally(() => (settled = true))
-  const later = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)).then(() => (settled ? new Promise<never>(() => undefined) : once()))
+  const later = (ms: number) =>
+    new Promise<void>((r) => setTimeout(r, ms)).then(() => (settled ? new Promise<never>(() => undefined) : once()))
   return Promise.race([once(), later(5_000), later(15_000)])
 }
 

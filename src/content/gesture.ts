@@ -15,7 +15,12 @@ export function isDrag(g: Gesture): boolean {
 }
 
 /** Keeps the button fully on screen after a drag or a window resize. */
-export function clampPosition(x: number, y: number, size: number, viewport: { width: number; height: number }): { x: number; y: number } {
+export function clampPosition(
+  x: number,
+  y: number,
+  size: number,
+  viewport: { width: number; height: number },
+): { x: number; y: number } {
   const max = (v: number) => Math.max(0, v - size)
   return { x: Math.min(Math.max(0, x), max(viewport.width)), y: Math.min(Math.max(0, y), max(viewport.height)) }
 }

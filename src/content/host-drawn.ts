@@ -31,8 +31,19 @@ function onlyMoves(t: string): boolean {
 function styleFault(el: Element): DrawnFault | null {
   const s = getComputedStyle(el)
   if (s.visibility !== 'visible' || s.display === 'none' || s.contentVisibility === 'hidden') return 'hidden'
-  if (Number(s.opacity) < kOpaque || (s.filter && s.filter !== 'none') || (s.mixBlendMode && s.mixBlendMode !== 'normal')) return 'faded'
-  if (!onlyMoves(s.transform) || (s.scale && s.scale !== 'none') || (s.rotate && s.rotate !== 'none') || (s.perspective && s.perspective !== 'none')) return 'transformed'
+  if (
+    Number(s.opacity) < kOpaque ||
+    (s.filter && s.filter !== 'none') ||
+    (s.mixBlendMode && s.mixBlendMode !== 'normal')
+  )
+    return 'faded'
+  if (
+    !onlyMoves(s.transform) ||
+    (s.scale && s.scale !== 'none') ||
+    (s.rotate && s.rotate !== 'none') ||
+    (s.perspective && s.perspective !== 'none')
+  )
+    return 'transformed'
   const mask = s.maskImage || (s as CSSStyleDeclaration & { webkitMaskImage?: string }).webkitMaskImage || 'none'
   if ((s.clipPath && s.clipPath !== 'none') || mask !== 'none' || (s.clip && s.clip !== 'auto')) return 'clipped'
   return null
@@ -46,7 +57,12 @@ function intersects(a: DOMRect, b: DOMRect): boolean {
 function coveringLayer(host: Element, box: DOMRect): boolean {
   const drawn = (el: Element) => {
     const s = getComputedStyle(el)
-    return s.display !== 'none' && s.visibility === 'visible' && Number(s.opacity) > 0 && intersects(el.getBoundingClientRect(), box)
+    return (
+      s.display !== 'none' &&
+      s.visibility === 'visible' &&
+      Number(s.opacity) > 0 &&
+      intersects(el.getBoundingClientRect(), box)
+    )
   }
   for (let n = host.nextElementSibling; n; n = n.nextElementSibling) if (drawn(n)) return true
   const after = getComputedStyle(document.documentElement, '::after')
@@ -56,14 +72,19 @@ function coveringLayer(host: Element, box: DOMRect): boolean {
 }
 
 /** What is wrong with the frame as drawn now; `point` (in the frame) is also hit-tested when given. */
-function faultNow(host: Element, frame: HTMLElement, point?: { x: number; y: number }): { fault: DrawnFault | null; box: DOMRect } {
+function faultNow(
+  host: Element,
+  frame: HTMLElement,
+  point?: { x: number; y: number },
+): { fault: DrawnFault | null; box: DOMRect } {
   const box = frame.getBoundingClientRect()
   if (frame.hidden) return { fault: 'hidden', box }
   for (const el of [frame, host, document.documentElement]) {
     const fault = styleFault(el)
     if (fault) return { fault, box }
   }
-  if (box.left < 0 || box.top < 0 || box.right > innerWidth || box.bottom > innerHeight || box.width === 0) return { fault: 'offscreen', box }
+  if (box.left < 0 || box.top < 0 || box.right > innerWidth || box.bottom > innerHeight || box.width === 0)
+    return { fault: 'offscreen', box }
   if (coveringLayer(host, box)) return { fault: 'covered', box }
   const probe = point ? [{ x: box.left + point.x, y: box.top + point.y }] : []
   probe.push({ x: box.left + box.width / 2, y: box.top + box.height / 2 })
@@ -89,7 +110,14 @@ export function watchHostDrawn(host: Element, frame: HTMLElement): HostDrawn {
   const sample = () => {
     const out = faultNow(host, frame)
     if (out.fault) note(out.fault)
-    if (box && (box.left !== out.box.left || box.top !== out.box.top || box.width !== out.box.width || box.height !== out.box.height)) note('moved')
+    if (
+      box &&
+      (box.left !== out.box.left ||
+        box.top !== out.box.top ||
+        box.width !== out.box.width ||
+        box.height !== out.box.height)
+    )
+      note('moved')
     box = out.box
     raf = requestAnimationFrame(sample)
   }

@@ -28,17 +28,30 @@ export const kCornerMargin = 20
 const kClearance = 8
 
 /** The panel's box for a button at `button` (above it, or below it near the top; clamped to the window). */
-export function panelBox(button: Point, buttonSize: number, panel: { width: number; height: number }, view: Viewport): Box {
+export function panelBox(
+  button: Point,
+  buttonSize: number,
+  panel: { width: number; height: number },
+  view: Viewport,
+): Box {
   const width = Math.min(panel.width, view.width - 2 * kEdgeGap)
   const height = Math.min(panel.height, view.height - 2 * kEdgeGap)
-  const left = Math.max(kEdgeGap, Math.min(Math.max(kEdgeGap, button.x + buttonSize - panel.width), view.width - panel.width - kEdgeGap))
+  const left = Math.max(
+    kEdgeGap,
+    Math.min(Math.max(kEdgeGap, button.x + buttonSize - panel.width), view.width - panel.width - kEdgeGap),
+  )
   const above = button.y - panel.height - kEdgeGap
-  const top = above >= kEdgeGap ? above : Math.min(button.y + buttonSize + kEdgeGap, Math.max(kEdgeGap, view.height - panel.height - kEdgeGap))
+  const top =
+    above >= kEdgeGap
+      ? above
+      : Math.min(button.y + buttonSize + kEdgeGap, Math.max(kEdgeGap, view.height - panel.height - kEdgeGap))
   return { x: left, y: top, width, height }
 }
 
 function overlaps(a: Box, b: Box, gap = 0): boolean {
-  return a.x < b.x + b.width + gap && b.x < a.x + a.width + gap && a.y < b.y + b.height + gap && b.y < a.y + a.height + gap
+  return (
+    a.x < b.x + b.width + gap && b.x < a.x + a.width + gap && a.y < b.y + b.height + gap && b.y < a.y + a.height + gap
+  )
 }
 
 function holds(box: Box, p: Point, gap: number): boolean {
@@ -64,7 +77,12 @@ export function uiBoxes(ui: UiPlace, view: Viewport, fold = false): Box[] {
  * when only a folded panel leaves the target clear. Corners that would put Ava on the pointer
  * are not used.
  */
-export function keepOutSpot(target: Box, ui: UiPlace, view: Viewport, pointer?: Point | null): { button: Point; fold: boolean } | null {
+export function keepOutSpot(
+  target: Box,
+  ui: UiPlace,
+  view: Viewport,
+  pointer?: Point | null,
+): { button: Point; fold: boolean } | null {
   if (!uiBoxes(ui, view).some((b) => overlaps(b, target))) return null
   const s = ui.buttonSize
   const left = kCornerMargin
@@ -84,7 +102,8 @@ export function keepOutSpot(target: Box, ui: UiPlace, view: Viewport, pointer?: 
     { x: x1, y: y0 },
     { x: x0, y: y1 },
   ]
-  const clear = (boxes: Box[]) => boxes.every((b) => !overlaps(b, target, kClearance) && !(pointer && holds(b, pointer, kClearance)))
+  const clear = (boxes: Box[]) =>
+    boxes.every((b) => !overlaps(b, target, kClearance) && !(pointer && holds(b, pointer, kClearance)))
   for (const fold of ui.panel ? [false, true] : [false]) {
     for (const c of corners) if (clear(uiBoxes({ ...ui, button: c }, view, fold))) return { button: c, fold }
   }

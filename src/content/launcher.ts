@@ -77,7 +77,8 @@ const css = `
 const kHostAttributes = new Set(['style', 'data-ava-ui', 'data-ava-ready'])
 // Inline !important beats any page rule (and animations), so the page cannot hide, fade or move
 // our host by CSS; a page script that edits the attribute is undone by the observer below.
-const kHostStyle = 'all: initial !important; position: fixed !important; z-index: 2147483647 !important; opacity: 1 !important; pointer-events: auto !important;'
+const kHostStyle =
+  'all: initial !important; position: fixed !important; z-index: 2147483647 !important; opacity: 1 !important; pointer-events: auto !important;'
 
 /**
  * Our own host, never one the page made: a page may pre-create `<ava-root>` or define it as a
@@ -172,7 +173,10 @@ export function createLauncher(opts: {
   root.append(style, button)
   guardHost(host, opts.onBlocked)
 
-  let pos = clampPosition(innerWidth - kButtonSize - kMargin, innerHeight - kButtonSize - kMargin, kButtonSize, { width: innerWidth, height: innerHeight })
+  let pos = clampPosition(innerWidth - kButtonSize - kMargin, innerHeight - kButtonSize - kMargin, kButtonSize, {
+    width: innerWidth,
+    height: innerHeight,
+  })
   let frame: HTMLIFrameElement | null = null
   let drawnWatch: HostDrawn | null = null
   let token: string | null = null
@@ -185,7 +189,12 @@ export function createLauncher(opts: {
     button.style.top = `${pos.y}px`
     if (frame) {
       // The panel opens above the button, or below it when the button sits near the top.
-      const box = panelBox(pos, kButtonSize, { width: kPanelWidth, height: kPanelHeight }, { width: innerWidth, height: innerHeight })
+      const box = panelBox(
+        pos,
+        kButtonSize,
+        { width: kPanelWidth, height: kPanelHeight },
+        { width: innerWidth, height: innerHeight },
+      )
       frame.style.left = `${box.x}px`
       frame.style.top = `${box.y}px`
     }
@@ -254,8 +263,14 @@ export function createLauncher(opts: {
   let comeBack: ReturnType<typeof setTimeout> | undefined
   // The person's pointer, from trusted events only: Ava never moves onto it.
   let pointer: Point | null = null
-  addEventListener('pointermove', (e) => e.isTrusted && (pointer = { x: e.clientX, y: e.clientY }), { capture: true, passive: true })
-  addEventListener('pointerdown', (e) => e.isTrusted && (pointer = { x: e.clientX, y: e.clientY }), { capture: true, passive: true })
+  addEventListener('pointermove', (e) => e.isTrusted && (pointer = { x: e.clientX, y: e.clientY }), {
+    capture: true,
+    passive: true,
+  })
+  addEventListener('pointerdown', (e) => e.isTrusted && (pointer = { x: e.clientX, y: e.clientY }), {
+    capture: true,
+    passive: true,
+  })
 
   const travel = async (to: Point, fold: boolean): Promise<void> => {
     const parts = frame ? [button, frame] : [button]
@@ -346,7 +361,16 @@ export function createLauncher(opts: {
       }
     },
     async keepOut(target) {
-      const spot = keepOutSpot(target, { button: pos, buttonSize: kButtonSize, panel: frame && isOpen && !folded ? { width: kPanelWidth, height: kPanelHeight } : null }, { width: innerWidth, height: innerHeight }, pointer)
+      const spot = keepOutSpot(
+        target,
+        {
+          button: pos,
+          buttonSize: kButtonSize,
+          panel: frame && isOpen && !folded ? { width: kPanelWidth, height: kPanelHeight } : null,
+        },
+        { width: innerWidth, height: innerHeight },
+        pointer,
+      )
       if (!spot) return
       home ??= pos
       await travel(spot.button, spot.fold)
@@ -386,7 +410,16 @@ export function createLauncher(opts: {
       (e) => {
         const had = panelHadFocus
         panelHadFocus = false
-        if (!had || stepsRunning || e.target === host || !frame || frame.hidden || !token || performance.now() - gestureAt < kGestureMs) return
+        if (
+          !had ||
+          stepsRunning ||
+          e.target === host ||
+          !frame ||
+          frame.hidden ||
+          !token ||
+          performance.now() - gestureAt < kGestureMs
+        )
+          return
         frame.focus()
         panelHadFocus = document.activeElement === host
         opts.onFocusTaken(token)
@@ -410,13 +443,19 @@ export function createLauncher(opts: {
     moved = Math.max(moved, Math.hypot(e.clientX - start.x, e.clientY - start.y))
     if (isDrag({ durationMs: performance.now() - start.t, distancePx: moved })) {
       button.classList.add('dragging')
-      pos = clampPosition(start.ox + e.clientX - start.x, start.oy + e.clientY - start.y, kButtonSize, { width: innerWidth, height: innerHeight })
+      pos = clampPosition(start.ox + e.clientX - start.x, start.oy + e.clientY - start.y, kButtonSize, {
+        width: innerWidth,
+        height: innerHeight,
+      })
       place()
     }
   })
   button.addEventListener('pointerup', (e) => {
     if (!start) return
-    const gesture = { durationMs: performance.now() - start.t, distancePx: Math.max(moved, Math.hypot(e.clientX - start.x, e.clientY - start.y)) }
+    const gesture = {
+      durationMs: performance.now() - start.t,
+      distancePx: Math.max(moved, Math.hypot(e.clientX - start.x, e.clientY - start.y)),
+    }
     start = null
     button.classList.remove('dragging')
     if (!isDrag(gesture)) api.toggle()

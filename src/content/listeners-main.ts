@@ -27,7 +27,15 @@
   const kHint = 'ava-hint'
   // The event types a person's click or key press starts with.
   // No prototype: `addEventListener('toString', …)` is no click.
-  const kinds: Record<string, 1> = { __proto__: null, click: 1, mousedown: 1, pointerdown: 1, mouseup: 1, keydown: 1, touchstart: 1 } as any
+  const kinds: Record<string, 1> = {
+    __proto__: null,
+    click: 1,
+    mousedown: 1,
+    pointerdown: 1,
+    mouseup: 1,
+    keydown: 1,
+    touchstart: 1,
+  } as any
   // Saved now: the page may replace these globals later.
   const R = Reflect
   const apply = R.apply
@@ -95,11 +103,15 @@
   proto.addEventListener = wrap(proto.addEventListener, (a) => typeof a[0] == 'string' && kinds[a[0]] && a[1])
   for (const k in kinds) {
     const d = R.getOwnPropertyDescriptor(HTMLElement.prototype, 'on' + k)
-    if (d?.set) R.defineProperty(HTMLElement.prototype, 'on' + k, { ...d, set: wrap(d.set, (a) => typeof a[0] == 'function') })
+    if (d?.set)
+      R.defineProperty(HTMLElement.prototype, 'on' + k, { ...d, set: wrap(d.set, (a) => typeof a[0] == 'function') })
   }
   const fp = Function.prototype
   const str = fp.toString
-  const strProxy = new Proxy(str, { __proto__: null, apply: (f: typeof str, self: any, args: any[]) => apply(f, targets.get(self) ?? self, args) } as ProxyHandler<typeof str>)
+  const strProxy = new Proxy(str, {
+    __proto__: null,
+    apply: (f: typeof str, self: any, args: any[]) => apply(f, targets.get(self) ?? self, args),
+  } as ProxyHandler<typeof str>)
   targets.set(strProxy, str)
   fp.toString = strProxy
 

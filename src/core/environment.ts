@@ -21,7 +21,8 @@ export interface EnvVar {
 
 export const kEnvironment = {
   AVA_PROVIDER: {
-    means: 'The model\'s provider: `openai` (any OpenAI-compatible server), `anthropic` (or an Anthropic-compatible proxy) or `local` (Ollama and other local servers).',
+    means:
+      "The model's provider: `openai` (any OpenAI-compatible server), `anthropic` (or an Anthropic-compatible proxy) or `local` (Ollama and other local servers).",
     default: 'no model (the demo uses its stand-in; `ava_ask` answers NO_MODEL)',
     readers: ['demo', 'ava mcp', 'ava doctor', 'fixture'],
     formerly: ['AVA_MODEL_PROVIDER'],
@@ -58,7 +59,8 @@ export const kEnvironment = {
     readers: ['ava run', 'ava action …', 'ava mcp'],
   },
   AVA_ACTIONS_PATH: {
-    means: "More pack folders or files, separated by the platform's path delimiter (`:` or `;`); they override the others.",
+    means:
+      "More pack folders or files, separated by the platform's path delimiter (`:` or `;`); they override the others.",
     default: 'none',
     readers: ['ava run', 'ava action …', 'ava mcp'],
   },
@@ -116,7 +118,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
 export function modelFromEnvironment(values: Environment['values']): LlmSettings | string | undefined {
   const provider = values.AVA_PROVIDER
   if (!provider) return undefined
-  if (!(PROVIDERS as readonly string[]).includes(provider)) return `AVA_PROVIDER must be one of ${PROVIDERS.join(', ')}, not "${provider}"`
+  if (!(PROVIDERS as readonly string[]).includes(provider))
+    return `AVA_PROVIDER must be one of ${PROVIDERS.join(', ')}, not "${provider}"`
   const kind = provider as ProviderKind
   return {
     provider: kind,

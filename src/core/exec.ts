@@ -8,11 +8,30 @@ import type { FailureCode } from './failure'
  * Kinds of risky step the person may ask to confirm first (issue 6 safety; `permission` and
  * `data_send` since issue 15: granting access, and sending data by a button or to another origin).
  */
-export const RISK_CATEGORIES = ['credentials', 'payment', 'destructive', 'cross_site', 'high_risk_action', 'permission', 'data_send'] as const
+export const RISK_CATEGORIES = [
+  'credentials',
+  'payment',
+  'destructive',
+  'cross_site',
+  'high_risk_action',
+  'permission',
+  'data_send',
+] as const
 export type RiskCategory = (typeof RISK_CATEGORIES)[number]
 
 /** The failure codes the page-side executor answers with (seed 002 §5.2), described in src/core/failure.ts. */
-export type ExecErrorCode = Extract<FailureCode, 'ELEMENT_NOT_FOUND' | 'ELEMENT_STALE' | 'AMBIGUOUS' | 'NOT_ACTIONABLE' | 'TIMEOUT' | 'VERIFY_FAILED' | 'INVALID' | 'NEEDS_CONFIRMATION' | 'BLOCKED'>
+export type ExecErrorCode = Extract<
+  FailureCode,
+  | 'ELEMENT_NOT_FOUND'
+  | 'ELEMENT_STALE'
+  | 'AMBIGUOUS'
+  | 'NOT_ACTIONABLE'
+  | 'TIMEOUT'
+  | 'VERIFY_FAILED'
+  | 'INVALID'
+  | 'NEEDS_CONFIRMATION'
+  | 'BLOCKED'
+>
 
 /** One element the executor considered, for the AI fallback to choose from (seed 002 §5.1). */
 export interface Candidate {
@@ -47,7 +66,15 @@ export interface ExecChanges {
 }
 
 /** Why an element could not be acted on, when the code is NOT_ACTIONABLE. */
-export type NotActionableReason = 'not-visible' | 'disabled' | 'read-only' | 'not-stable' | 'obscured' | 'no-effect' | 'value-rejected' | 'wrong-kind'
+export type NotActionableReason =
+  | 'not-visible'
+  | 'disabled'
+  | 'read-only'
+  | 'not-stable'
+  | 'obscured'
+  | 'no-effect'
+  | 'value-rejected'
+  | 'wrong-kind'
   /** The pointer would land on something other than the element judged (a swap during the pointer events). */
   | 'swapped'
   /** The element the person allowed has left the page or changed; nothing else is acted on in its place. */
@@ -105,13 +132,47 @@ export type ExecSuccess = {
 
 /** What a successful step says (`step.result.<name>` in src/core/locales), for `ExecSuccess.msg`. */
 export const kStepResults = [
-  'opened', 'openedTab', 'alreadyOn', 'navigated',
-  'clicked', 'doubleClicked', 'rightClicked', 'middleClicked',
-  'typed', 'checked', 'unchecked', 'wasChecked', 'wasUnchecked', 'selected', 'chose', 'set', 'uploaded',
-  'hovered', 'focused', 'pressed', 'pressedIn', 'submitted', 'dragged',
-  'scrolledTo', 'scrolled', 'scrolledTop', 'scrolledBottom', 'atTop', 'atEnd',
-  'found', 'appeared', 'addressIs', 'quiet', 'read', 'readAttribute',
-  'answered', 'continued', 'collecting', 'collected', 'collectedEnd', 'collectedTime',
+  'opened',
+  'openedTab',
+  'alreadyOn',
+  'navigated',
+  'clicked',
+  'doubleClicked',
+  'rightClicked',
+  'middleClicked',
+  'typed',
+  'checked',
+  'unchecked',
+  'wasChecked',
+  'wasUnchecked',
+  'selected',
+  'chose',
+  'set',
+  'uploaded',
+  'hovered',
+  'focused',
+  'pressed',
+  'pressedIn',
+  'submitted',
+  'dragged',
+  'scrolledTo',
+  'scrolled',
+  'scrolledTop',
+  'scrolledBottom',
+  'atTop',
+  'atEnd',
+  'found',
+  'appeared',
+  'addressIs',
+  'quiet',
+  'read',
+  'readAttribute',
+  'answered',
+  'continued',
+  'collecting',
+  'collected',
+  'collectedEnd',
+  'collectedTime',
 ] as const
 export type StepResult = (typeof kStepResults)[number]
 /** `scrolled`'s direction, said by its own key (the panel's `<name>Key` parameter convention). */

@@ -2,7 +2,13 @@ import { kRiskReasons } from './agent/risk'
 import type { ExecFailure, RiskCategory } from './exec'
 import { domainAllowed, hostPattern } from './settings'
 import { sameSite, urlHost } from './host'
-import { encodedNameHeaders, programByAddress, programNameTricks, programResponseHeaders, type HeaderCondition } from './step-place'
+import {
+  encodedNameHeaders,
+  programByAddress,
+  programNameTricks,
+  programResponseHeaders,
+  type HeaderCondition,
+} from './step-place'
 
 /**
  * Every way a step can leave the site or reach a denied one (issue 15 §2), decided once here:
@@ -48,7 +54,8 @@ export function offsiteOf(target: string, here: string, policy: SitePolicy): Off
   const url = pageUrl(target, here)
   if (!url) return null
   const out = { url: url.href, host: url.host }
-  if (!domainAllowed(url.href, { allowDomains: policy.allow, denyDomains: policy.deny })) return { verdict: 'denied', ...out }
+  if (!domainAllowed(url.href, { allowDomains: policy.allow, denyDomains: policy.deny }))
+    return { verdict: 'denied', ...out }
   // By site, not origin: a link from mail.example.com to accounts.example.com stays with the same
   // party, as the background gate's rules (`gateRules`, the run's `site`) let it through too.
   return sameSite(url.href, here) ? null : { verdict: 'cross_site', ...out }
@@ -56,7 +63,8 @@ export function offsiteOf(target: string, here: string, policy: SitePolicy): Off
 
 /** What the person reads when a step is refused or asked about. */
 export function offsiteReason(o: Offsite, carriesData = false): string {
-  if (o.verdict === 'denied') return `Blocked: ${o.host} is not allowed in Ava's options (allowed and blocked sites), so Ava did not go there.`
+  if (o.verdict === 'denied')
+    return `Blocked: ${o.host} is not allowed in Ava's options (allowed and blocked sites), so Ava did not go there.`
   return `${kRiskReasons.cross_site}: ${o.host}${carriesData ? ' (and takes the form’s fields with it)' : ''}`
 }
 
@@ -66,10 +74,23 @@ export function offsiteReason(o: Offsite, carriesData = false): string {
  * host for another site when the person confirms those; null when it may go. From a page with no
  * URL yet, only the lists apply.
  */
-export function navigationRefusal(target: string, here: string, policy: SitePolicy, confirm: readonly RiskCategory[], carriesData = false): ExecFailure | null {
+export function navigationRefusal(
+  target: string,
+  here: string,
+  policy: SitePolicy,
+  confirm: readonly RiskCategory[],
+  carriesData = false,
+): ExecFailure | null {
   const off = offsiteOf(target, here || target, policy)
   if (off?.verdict === 'denied') return { ok: false, code: 'BLOCKED', message: offsiteReason(off) }
-  if (off && here && confirm.includes('cross_site')) return { ok: false, code: 'NEEDS_CONFIRMATION', message: offsiteReason(off, carriesData), offsite: off.host, ...(carriesData ? { carriesData } : {}) }
+  if (off && here && confirm.includes('cross_site'))
+    return {
+      ok: false,
+      code: 'NEEDS_CONFIRMATION',
+      message: offsiteReason(off, carriesData),
+      offsite: off.host,
+      ...(carriesData ? { carriesData } : {}),
+    }
   return null
 }
 
@@ -89,14 +110,31 @@ export interface TabGate {
 
 export type GateRuleKind = 'deny' | 'allow_list' | 'cross_site' | 'program'
 /** One id per rule of a slot; the rules of a served program (by headers, by encoded name, by address) are one kind. */
-const kKinds: GateRuleKind[] = ['deny', 'allow_list', 'cross_site', 'program', 'program', 'program', ...programByAddress().map((): GateRuleKind => 'program')]
+const kKinds: GateRuleKind[] = [
+  'deny',
+  'allow_list',
+  'cross_site',
+  'program',
+  'program',
+  'program',
+  ...programByAddress().map((): GateRuleKind => 'program'),
+]
 
 /** The subset of chrome.declarativeNetRequest.Rule the gate writes. */
 export interface GateRule {
   id: number
   priority: number
   action: { type: 'block' }
-  condition: { tabIds: number[]; resourceTypes: ('main_frame' | 'sub_frame')[]; requestDomains?: string[]; excludedRequestDomains?: string[]; responseHeaders?: HeaderCondition[]; excludedResponseHeaders?: HeaderCondition[]; regexFilter?: string; isUrlFilterCaseSensitive?: boolean }
+  condition: {
+    tabIds: number[]
+    resourceTypes: ('main_frame' | 'sub_frame')[]
+    requestDomains?: string[]
+    excludedRequestDomains?: string[]
+    responseHeaders?: HeaderCondition[]
+    excludedResponseHeaders?: HeaderCondition[]
+    regexFilter?: string
+    isUrlFilterCaseSensitive?: boolean
+  }
 }
 
 /**
@@ -125,7 +163,9 @@ export function ruleDomain(pattern: string, { site = false } = {}): string | nul
   return site ? host.replace(/^www\./, '') : host
 }
 
-const domains = (list: string[], opts?: { site?: boolean }) => [...new Set(list.map((p) => ruleDomain(p, opts)).filter((d): d is string => !!d))]
+const domains = (list: string[], opts?: { site?: boolean }) => [
+  ...new Set(list.map((p) => ruleDomain(p, opts)).filter((d): d is string => !!d)),
+]
 
 /**
  * The tab's rules: denied hosts (and their subdomains: the gate errs on the blocked side), hosts
@@ -136,7 +176,12 @@ const domains = (list: string[], opts?: { site?: boolean }) => [...new Set(list.
  */
 export function gateRules(tabId: number, gate: TabGate, slot: number): GateRule[] {
   const [denyId, allowId, crossId, programId, encodedId, trickId, ...addressIds] = gateRuleIds(slot)
-  const base = (id: number, extra: Partial<GateRule['condition']>): GateRule => ({ id, priority: 1, action: { type: 'block' }, condition: { tabIds: [tabId], resourceTypes: ['main_frame'], ...extra } })
+  const base = (id: number, extra: Partial<GateRule['condition']>): GateRule => ({
+    id,
+    priority: 1,
+    action: { type: 'block' },
+    condition: { tabIds: [tabId], resourceTypes: ['main_frame'], ...extra },
+  })
   const rules: GateRule[] = []
   const deny = domains(gate.policy.deny)
   if (deny.length) rules.push(base(denyId, { requestDomains: deny }))
@@ -149,9 +194,22 @@ export function gateRules(tabId: number, gate: TabGate, slot: number): GateRule[
   rules.push(base(programId, { resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programResponseHeaders() }))
   // …by what the browser will save: a name it decodes first, or the address a redirect ended on.
   const encoded = encodedNameHeaders()
-  rules.push(base(encodedId, { resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: encoded.values, excludedResponseHeaders: encoded.excluded }))
+  rules.push(
+    base(encodedId, {
+      resourceTypes: ['main_frame', 'sub_frame'],
+      responseHeaders: encoded.values,
+      excludedResponseHeaders: encoded.excluded,
+    }),
+  )
   rules.push(base(trickId, { resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programNameTricks() }))
-  for (const [k, byAddress] of programByAddress().entries()) rules.push(base(addressIds[k], { resourceTypes: ['main_frame', 'sub_frame'], ...byAddress, isUrlFilterCaseSensitive: false }))
+  for (const [k, byAddress] of programByAddress().entries())
+    rules.push(
+      base(addressIds[k], {
+        resourceTypes: ['main_frame', 'sub_frame'],
+        ...byAddress,
+        isUrlFilterCaseSensitive: false,
+      }),
+    )
   return rules
 }
 
@@ -181,7 +239,9 @@ export function blockedBy(rules: GateRule[], tabId: number, url: string): { kind
 
 /** The person's message when the gate stopped a navigation the page did not ask about. */
 export function gateMessage(b: { kind: GateRuleKind; host: string }): string {
-  if (b.kind === 'program') return `Ava stopped: ${b.host} answered with a program to download, or sent this tab on to a site Ava's rules do not allow. Ava saves no program during a run, and nothing was loaded or downloaded; do it yourself if you trust it.`
-  if (b.kind === 'cross_site') return `Ava stopped: the page tried to take this run to ${b.host}, another site nobody said yes to. Nothing was loaded there.`
+  if (b.kind === 'program')
+    return `Ava stopped: ${b.host} answered with a program to download, or sent this tab on to a site Ava's rules do not allow. Ava saves no program during a run, and nothing was loaded or downloaded; do it yourself if you trust it.`
+  if (b.kind === 'cross_site')
+    return `Ava stopped: the page tried to take this run to ${b.host}, another site nobody said yes to. Nothing was loaded there.`
   return `Ava stopped: the page tried to go to ${b.host}, which is not allowed in Ava's options (allowed and blocked sites). Nothing was loaded there.`
 }

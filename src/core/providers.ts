@@ -139,7 +139,9 @@ export function costUsd(model: string, usage: { input: number; output: number })
  * (DeepSeek, a proxy, LM Studio) may serve a model that refuses images, as it may refuse a schema.
  */
 export function seesImages(p: { provider: ProviderKind; baseUrl: string; vision?: 'auto' | 'on' | 'off' }): boolean {
-  return p.vision === 'on' || ((p.vision ?? 'auto') === 'auto' && kProviders[p.provider].vision && isProviderEndpoint(p))
+  return (
+    p.vision === 'on' || ((p.vision ?? 'auto') === 'auto' && kProviders[p.provider].vision && isProviderEndpoint(p))
+  )
 }
 
 /**

@@ -21,8 +21,14 @@ export const SETTINGS_VERSION = 4
 export { PROVIDERS, type ProviderKind } from './providers'
 
 export const kDefaultLocalBaseUrl = kProviders.local.baseUrl
-export const kDefaultBaseUrls = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].baseUrl])) as Record<ProviderKind, string>
-export const kDefaultModels = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].model])) as Record<ProviderKind, string>
+export const kDefaultBaseUrls = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].baseUrl])) as Record<
+  ProviderKind,
+  string
+>
+export const kDefaultModels = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].model])) as Record<
+  ProviderKind,
+  string
+>
 
 export const LlmSettingsSchema = z.object({
   provider: z.enum(PROVIDERS),
@@ -122,11 +128,19 @@ const kSettingsFields = {
 function checkProfiles(s: { profiles: Profile[]; activeProfile: string }, ctx: z.RefinementCtx): void {
   const ids = s.profiles.map((p) => p.id)
   const dup = ids.find((id, i) => ids.indexOf(id) !== i)
-  if (dup !== undefined) ctx.addIssue({ code: 'custom', path: ['profiles'], message: `Two profiles have the id "${dup}"` })
-  if (!ids.includes(s.activeProfile)) ctx.addIssue({ code: 'custom', path: ['activeProfile'], message: `No profile has the id "${s.activeProfile}" (have: ${ids.join(', ')})` })
+  if (dup !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['profiles'], message: `Two profiles have the id "${dup}"` })
+  if (!ids.includes(s.activeProfile))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['activeProfile'],
+      message: `No profile has the id "${s.activeProfile}" (have: ${ids.join(', ')})`,
+    })
 }
 
-export const SettingsSchema = z.object({ version: z.literal(SETTINGS_VERSION), ...kSettingsFields }).superRefine(checkProfiles)
+export const SettingsSchema = z
+  .object({ version: z.literal(SETTINGS_VERSION), ...kSettingsFields })
+  .superRefine(checkProfiles)
 /** Versions 2 and 3 had the same fields but the safety section's switch. */
 const kSettingsFieldsV3 = { ...kSettingsFields, safety: SafetyV3Schema }
 export type Settings = z.infer<typeof SettingsSchema>
@@ -199,7 +213,10 @@ export const SettingsV2Schema = z.object({ version: z.literal(2), ...kSettingsFi
 export type SettingsV2 = z.infer<typeof SettingsV2Schema>
 
 /** The name a profile gets from its provider until the person names it. */
-export const kProviderNames = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].name])) as Record<ProviderKind, string>
+export const kProviderNames = Object.fromEntries(PROVIDERS.map((k) => [k, kProviders[k].name])) as Record<
+  ProviderKind,
+  string
+>
 
 export function settingsV1toV2(v1: SettingsV1): { settings: SettingsV2; ui: UiPrefs } {
   return {
@@ -237,17 +254,25 @@ export function settingsV3toV4(v3: SettingsV3): Settings {
 
 export type Issue = { path: string; message: string }
 export type MigrationResult =
-  | { ok: true; value: Settings; from: number; /** Set when the migration moved the language out of settings. */ ui?: UiPrefs }
+  | {
+      ok: true
+      value: Settings
+      from: number
+      /** Set when the migration moved the language out of settings. */ ui?: UiPrefs
+    }
   | { ok: false; from: number | null; issues: Issue[] }
 
-const toIssues = (e: z.ZodError): Issue[] => e.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }))
+const toIssues = (e: z.ZodError): Issue[] =>
+  e.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }))
 
 /** Any stored or imported settings object, of any version, lifted to the current version. */
 export function migrateSettings(value: unknown): MigrationResult {
   const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
   if (version === SETTINGS_VERSION) {
     const r = SettingsSchema.safeParse(value)
-    return r.success ? { ok: true, value: r.data, from: SETTINGS_VERSION } : { ok: false, from: SETTINGS_VERSION, issues: toIssues(r.error) }
+    return r.success
+      ? { ok: true, value: r.data, from: SETTINGS_VERSION }
+      : { ok: false, from: SETTINGS_VERSION, issues: toIssues(r.error) }
   }
   if (version === 1 || version === 2 || version === 3) {
     let v2: unknown = value
@@ -271,7 +296,11 @@ export function migrateSettings(value: unknown): MigrationResult {
   }
   const seen = typeof version === 'number' ? `version ${version}` : 'no version'
   const hint = typeof version === 'number' && version > SETTINGS_VERSION ? ' (written by a newer Ava)' : ''
-  return { ok: false, from: typeof version === 'number' ? version : null, issues: [{ path: 'version', message: `Expected settings version 1–${SETTINGS_VERSION}, found ${seen}${hint}` }] }
+  return {
+    ok: false,
+    from: typeof version === 'number' ? version : null,
+    issues: [{ path: 'version', message: `Expected settings version 1–${SETTINGS_VERSION}, found ${seen}${hint}` }],
+  }
 }
 
 /** What the options page may see of a key: whether one is set and its last four characters. */
@@ -323,7 +352,15 @@ export interface SafetyKept {
 
 /** Whether an import kept anything as stored. */
 export function keptAnything(k: SafetyKept): boolean {
-  return !!(k.confirm.length || k.allow.length || k.deny.length || k.ownCommands || k.screenshotsOn || k.offSites?.length || k.vault?.length)
+  return !!(
+    k.confirm.length ||
+    k.allow.length ||
+    k.deny.length ||
+    k.ownCommands ||
+    k.screenshotsOn ||
+    k.offSites?.length ||
+    k.vault?.length
+  )
 }
 
 /**
@@ -331,17 +368,26 @@ export function keptAnything(k: SafetyKept): boolean {
  * fewer pictures, never more. It may switch screenshots off and add sites never captured; it may
  * not switch them on nor take a site off the list (docs/settings.md, "Import").
  */
-export function mergeScreenshots(stored: ScreenshotSettings, file: ScreenshotSettings): { screenshots: ScreenshotSettings; kept: Pick<SafetyKept, 'screenshotsOn' | 'offSites'> } {
+export function mergeScreenshots(
+  stored: ScreenshotSettings,
+  file: ScreenshotSettings,
+): { screenshots: ScreenshotSettings; kept: Pick<SafetyKept, 'screenshotsOn' | 'offSites'> } {
   const offSites = [...new Set([...file.offSites, ...stored.offSites])]
   const dropped = stored.offSites.filter((s) => !file.offSites.includes(s))
   return {
     screenshots: { enabled: stored.enabled && file.enabled, offSites },
-    kept: { ...(file.enabled && !stored.enabled ? { screenshotsOn: true } : {}), ...(dropped.length ? { offSites: dropped } : {}) },
+    kept: {
+      ...(file.enabled && !stored.enabled ? { screenshotsOn: true } : {}),
+      ...(dropped.length ? { offSites: dropped } : {}),
+    },
   }
 }
 
 /** Vault entries an imported file may add: new names only; a stored secret's value is never replaced unasked. */
-export function mergeVault(stored: Readonly<Record<string, string>>, file: Readonly<Record<string, string>>): { vault: Record<string, string>; kept: string[] } {
+export function mergeVault(
+  stored: Readonly<Record<string, string>>,
+  file: Readonly<Record<string, string>>,
+): { vault: Record<string, string>; kept: string[] } {
   const kept = Object.keys(file).filter((n) => n in stored && stored[n] !== file[n])
   return { vault: { ...file, ...stored }, kept }
 }
@@ -352,9 +398,16 @@ export function mergeVault(stored: Readonly<Record<string, string>>, file: Reado
  * more. Whatever would loosen it stays as stored and is reported, for the person to change in
  * Options on purpose.
  */
-export function mergeSafety(stored: Settings['safety'], file: Settings['safety']): { safety: Settings['safety']; kept: SafetyKept } {
+export function mergeSafety(
+  stored: Settings['safety'],
+  file: Settings['safety'],
+): { safety: Settings['safety']; kept: SafetyKept } {
   const confirm = [...new Set([...file.confirm, ...stored.confirm])]
-  const kept: SafetyKept = { confirm: stored.confirm.filter((c) => !file.confirm.includes(c)), allow: [], deny: stored.denyDomains.filter((d) => !file.denyDomains.includes(d)) }
+  const kept: SafetyKept = {
+    confirm: stored.confirm.filter((c) => !file.confirm.includes(c)),
+    allow: [],
+    deny: stored.denyDomains.filter((d) => !file.denyDomains.includes(d)),
+  }
   const denyDomains = [...new Set([...file.denyDomains, ...stored.denyDomains])]
   // An empty allow list allows every site: a file's list narrows it; against a stored list, only
   // the sites both name stay (and if none, the stored list: an empty one would allow all).
@@ -404,7 +457,8 @@ export function domainAllowed(url: string, safety: Pick<Settings['safety'], 'all
 
 /** Which history messages a retention setting keeps: the newest `messages`, or those younger than `days`. */
 export function retainHistory<M extends { ts?: number }>(messages: M[], keep: HistoryRetention, now = Date.now()): M[] {
-  if (keep.keep === 'messages') return messages.length > keep.messages ? messages.slice(messages.length - keep.messages) : messages
+  if (keep.keep === 'messages')
+    return messages.length > keep.messages ? messages.slice(messages.length - keep.messages) : messages
   const cutoff = now - keep.days * 86_400_000
   const i = messages.findIndex((m) => (m.ts ?? now) >= cutoff)
   return i === -1 ? [] : i === 0 ? messages : messages.slice(i)

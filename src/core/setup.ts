@@ -25,7 +25,10 @@ const kInstallProfile = DEFAULT_SETTINGS.profiles[0]
 
 export function setupStatus(settings: Settings, answered: boolean): SetupStatus {
   const p = activeProfile(settings)
-  const untouched = p.provider === kInstallProfile.provider && p.baseUrl === kInstallProfile.baseUrl && p.model === kInstallProfile.model
+  const untouched =
+    p.provider === kInstallProfile.provider &&
+    p.baseUrl === kInstallProfile.baseUrl &&
+    p.model === kInstallProfile.model
   const hosted = kProviders[p.provider].needsKey && isProviderEndpoint(p)
   const missing: SetupMissing = hosted && !p.apiKey.trim() ? 'key' : !answered && untouched ? 'model' : null
   return { missing, answered, provider: p.provider, endpoint: p.baseUrl }

@@ -9,7 +9,8 @@ export type SlashCommand =
 
 export type SlashResult = { ok: true; command: SlashCommand } | { ok: false; error: string }
 
-export const kSlashUsage = 'Commands: /actions [namespace] · /describe <action> · /run <action> --param value … · /dry-run <action> --param value …'
+export const kSlashUsage =
+  'Commands: /actions [namespace] · /describe <action> · /run <action> --param value … · /dry-run <action> --param value …'
 
 export function isSlash(text: string): boolean {
   return /^\/[a-z-]+(\s|$)/i.test(text.trim())
@@ -18,7 +19,8 @@ export function isSlash(text: string): boolean {
 /** Splits on spaces, keeping "double" or 'single' quoted words together. */
 export function splitArgs(text: string): string[] {
   const out: string[] = []
-  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]))
+  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
+    out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]))
   return out
 }
 
@@ -26,7 +28,10 @@ export function parseSlash(text: string): SlashResult {
   const [head, ...rest] = splitArgs(text.trim())
   const name = head?.slice(1).toLowerCase()
   if (name === 'actions') return { ok: true, command: { kind: 'actions', namespace: rest[0] } }
-  if (name === 'describe') return rest[0] ? { ok: true, command: { kind: 'describe', action: rest[0] } } : { ok: false, error: 'Usage: /describe <action>' }
+  if (name === 'describe')
+    return rest[0]
+      ? { ok: true, command: { kind: 'describe', action: rest[0] } }
+      : { ok: false, error: 'Usage: /describe <action>' }
   if (name === 'run' || name === 'dry-run') {
     const [action, ...flags] = rest
     if (!action) return { ok: false, error: `Usage: /${name} <action> --param value …` }

@@ -17,7 +17,6 @@ const msg = (key: string, params: Record<string, string>): Msg => ({ key, params
  * the person's language naming the site or the file), or null.
  */
 
-
 /** Where the element is and whose run it is: the frame's own origin and the run's top page. */
 export interface StepPlace {
   /** The origin (or URL) of the document the element is in; `null` for an opaque (sandboxed) one. */
@@ -45,11 +44,19 @@ function blocked(message: string, m: Msg): ExecFailure {
  * confirms cross-site steps. A frame whose origin is opaque (sandboxed) or a run whose site the
  * page hides counts as another site.
  */
-export function frameSiteRefusal(place: StepPlace, action: string, policy: SitePolicy, confirm: readonly RiskCategory[]): ExecFailure | null {
+export function frameSiteRefusal(
+  place: StepPlace,
+  action: string,
+  policy: SitePolicy,
+  confirm: readonly RiskCategory[],
+): ExecFailure | null {
   const opaque = !/^https?:/i.test(place.frame)
   if (!opaque && !domainAllowed(place.frame, { allowDomains: policy.allow, denyDomains: policy.deny })) {
     const host = hostOf(place.frame)
-    return blocked(`Blocked: the element is in a frame of ${host}, which is not allowed in Ava's options (allowed and blocked sites), so Ava did not act there.`, msg('outcome.step.frameBlocked', { host }))
+    return blocked(
+      `Blocked: the element is in a frame of ${host}, which is not allowed in Ava's options (allowed and blocked sites), so Ava did not act there.`,
+      msg('outcome.step.frameBlocked', { host }),
+    )
   }
   if (place.top || !domAction(action).gate.changes || !confirm.includes('cross_site')) return null
   // By site (host.ts `siteOf`): a sign-in frame of accounts.example.com inside mail.example.com is
@@ -78,7 +85,12 @@ export function uploadRefusal(files: readonly PlacedFile[], frame: string): Exec
   const names = elsewhere.map((f) => `“${f.name}”`).join(', ')
   const host = /^https?:/i.test(frame) ? hostOf(frame) : '(sandboxed frame)'
   const from = hostOf(elsewhere[0].site!)
-  return ask('risk.ask.uploadSite', { names, host, from }, `Uploads ${names}, attached on ${from}, to ${host}`, 'data_send')
+  return ask(
+    'risk.ask.uploadSite',
+    { names, host, from },
+    `Uploads ${names}, attached on ${from}, to ${host}`,
+    'data_send',
+  )
 }
 
 // -------------------------------------------------------------------------------------------
@@ -91,28 +103,194 @@ export function uploadRefusal(files: readonly PlacedFile[], frame: string): Exec
  */
 export const kExecutableExtensions: ReadonlySet<string> = new Set([
   // Windows programs, installers, shortcuts and script hosts
-  'exe', 'scr', 'com', 'pif', 'bat', 'cmd', 'msi', 'msp', 'mst', 'msix', 'msixbundle', 'appx', 'appxbundle', 'cpl', 'dll', 'ocx', 'sys', 'drv',
-  'lnk', 'url', 'scf', 'inf', 'reg', 'hta', 'msc', 'gadget', 'application', 'appref-ms', 'vbs', 'vbe', 'js', 'jse', 'mjs', 'wsf', 'wsh', 'ws', 'wsc',
-  'ps1', 'ps1xml', 'ps2', 'psc1', 'psd1', 'psm1', 'chm', 'library-ms', 'settingcontent-ms', 'xll', 'iqy', 'slk', 'docm', 'dotm', 'xlsm', 'xltm', 'xlam', 'pptm', 'potm', 'ppam',
+  'exe',
+  'scr',
+  'com',
+  'pif',
+  'bat',
+  'cmd',
+  'msi',
+  'msp',
+  'mst',
+  'msix',
+  'msixbundle',
+  'appx',
+  'appxbundle',
+  'cpl',
+  'dll',
+  'ocx',
+  'sys',
+  'drv',
+  'lnk',
+  'url',
+  'scf',
+  'inf',
+  'reg',
+  'hta',
+  'msc',
+  'gadget',
+  'application',
+  'appref-ms',
+  'vbs',
+  'vbe',
+  'js',
+  'jse',
+  'mjs',
+  'wsf',
+  'wsh',
+  'ws',
+  'wsc',
+  'ps1',
+  'ps1xml',
+  'ps2',
+  'psc1',
+  'psd1',
+  'psm1',
+  'chm',
+  'library-ms',
+  'settingcontent-ms',
+  'xll',
+  'iqy',
+  'slk',
+  'docm',
+  'dotm',
+  'xlsm',
+  'xltm',
+  'xlam',
+  'pptm',
+  'potm',
+  'ppam',
   // macOS
-  'dmg', 'pkg', 'mpkg', 'app', 'command', 'tool', 'workflow', 'scpt', 'applescript', 'terminal', 'osx', 'kext',
+  'dmg',
+  'pkg',
+  'mpkg',
+  'app',
+  'command',
+  'tool',
+  'workflow',
+  'scpt',
+  'applescript',
+  'terminal',
+  'osx',
+  'kext',
   // Linux and other Unix
-  'sh', 'bash', 'csh', 'ksh', 'zsh', 'run', 'bin', 'elf', 'deb', 'rpm', 'appimage', 'desktop', 'out',
+  'sh',
+  'bash',
+  'csh',
+  'ksh',
+  'zsh',
+  'run',
+  'bin',
+  'elf',
+  'deb',
+  'rpm',
+  'appimage',
+  'desktop',
+  'out',
   // Android, Java, browsers, interpreters, disk images
-  'apk', 'aab', 'xapk', 'apks', 'jar', 'jnlp', 'class', 'crx', 'xpi', 'py', 'pyc', 'pyw', 'pl', 'rb', 'php', 'lua', 'tcl',
-  'iso', 'img', 'vhd', 'vhdx', 'htm', 'html', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml', 'svg', 'svgz',
+  'apk',
+  'aab',
+  'xapk',
+  'apks',
+  'jar',
+  'jnlp',
+  'class',
+  'crx',
+  'xpi',
+  'py',
+  'pyc',
+  'pyw',
+  'pl',
+  'rb',
+  'php',
+  'lua',
+  'tcl',
+  'iso',
+  'img',
+  'vhd',
+  'vhdx',
+  'htm',
+  'html',
+  'xhtml',
+  'xht',
+  'shtml',
+  'mht',
+  'mhtml',
+  'svg',
+  'svgz',
   // Shortcuts and links that open a program or a remote share when double-clicked
-  'webloc', 'inetloc', 'fileloc', 'website', 'searchconnector-ms', 'diagcab', 'xbap', 'ins', 'isp', 'ade', 'adp',
+  'webloc',
+  'inetloc',
+  'fileloc',
+  'website',
+  'searchconnector-ms',
+  'diagcab',
+  'xbap',
+  'ins',
+  'isp',
+  'ade',
+  'adp',
 ])
 
 /** Endings of pages a server renders or serves to read: a plain link to one is a visit, not a download. */
-const kWebPageEndings = new Set(['htm', 'html', 'xhtml', 'xht', 'shtml', 'mht', 'mhtml', 'svg', 'svgz', 'php', 'pl', 'py', 'rb', 'js', 'mjs', 'asp', 'aspx', 'jsp', 'cgi'])
+const kWebPageEndings = new Set([
+  'htm',
+  'html',
+  'xhtml',
+  'xht',
+  'shtml',
+  'mht',
+  'mhtml',
+  'svg',
+  'svgz',
+  'php',
+  'pl',
+  'py',
+  'rb',
+  'js',
+  'mjs',
+  'asp',
+  'aspx',
+  'jsp',
+  'cgi',
+])
 
 /** Media types of programs, `application/<type>` with or without `x-`: a server sending one sends a program. */
-const kProgramTypes = ['msdownload', 'msdos-program', 'ms-installer', 'msi', 'dosexec', 'executable', 'sharedlib', 'sh', 'shellscript', 'csh', 'bat', 'powershell', 'vbscript', 'hta', 'apple-diskimage', 'java-archive', 'java-jnlp-file', 'elf', 'mach-binary', 'ms-shortcut', 'chrome-extension', 'xpinstall', 'iso9660-image', 'vnd.microsoft.portable-executable', 'vnd.android.package-archive', 'vnd.apple.installer+xml', 'vnd.ms-cab-compressed']
-const kProgramTypeRe = new RegExp(`^application\\/(x-)?(${kProgramTypes.map((t) => t.replace(/[.+]/g, '\\$&')).join('|')})$`)
+const kProgramTypes = [
+  'msdownload',
+  'msdos-program',
+  'ms-installer',
+  'msi',
+  'dosexec',
+  'executable',
+  'sharedlib',
+  'sh',
+  'shellscript',
+  'csh',
+  'bat',
+  'powershell',
+  'vbscript',
+  'hta',
+  'apple-diskimage',
+  'java-archive',
+  'java-jnlp-file',
+  'elf',
+  'mach-binary',
+  'ms-shortcut',
+  'chrome-extension',
+  'xpinstall',
+  'iso9660-image',
+  'vnd.microsoft.portable-executable',
+  'vnd.android.package-archive',
+  'vnd.apple.installer+xml',
+  'vnd.ms-cab-compressed',
+]
+const kProgramTypeRe = new RegExp(
+  `^application\\/(x-)?(${kProgramTypes.map((t) => t.replace(/[.+]/g, '\\$&')).join('|')})$`,
+)
 /** Media types of scripts, and of pages that run script when opened from disk. */
-const kScriptTypes = /^(application\/(x-)?(javascript|ecmascript|python|perl|ruby|php|xhtml\+xml)|text\/(javascript|ecmascript|vbscript|x-sh|x-shellscript|x-python|x-perl|html)|image\/svg\+xml)$/
+const kScriptTypes =
+  /^(application\/(x-)?(javascript|ecmascript|python|perl|ruby|php|xhtml\+xml)|text\/(javascript|ecmascript|vbscript|x-sh|x-shellscript|x-python|x-perl|html)|image\/svg\+xml)$/
 /** A download's type (from a `data:` URL or a blob) that is a program or a script. */
 const isExecutableType = (type: string) => kProgramTypeRe.test(type) || kScriptTypes.test(type)
 /** A type that says nothing of what the bytes are: the file's name decides, and without one we cannot know. */
@@ -127,7 +305,13 @@ const kHidden = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\u00ad\ufeff]/g
  * cut, lowercase. Empty when the name has no ending.
  */
 export function fileExtension(name: string): string {
-  const clean = name.replace(kHidden, '').replace(/:.*$/, '').replace(/[.\s]+$/, '').split(/[\\/]/).pop() ?? ''
+  const clean =
+    name
+      .replace(kHidden, '')
+      .replace(/:.*$/, '')
+      .replace(/[.\s]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? ''
   const dot = clean.lastIndexOf('.')
   return dot > 0 || (dot === 0 && clean.length > 1) ? clean.slice(dot + 1).toLowerCase() : ''
 }
@@ -214,7 +398,15 @@ export function programResponseHeaders(): HeaderCondition[] {
   const endings = programEndings()
   return [
     { header: 'content-disposition', values: endings.flatMap((e) => [`*.${e}`, `*.${e}"*`, `*.${e};*`, `*.${e} *`]) },
-    { header: 'content-type', values: kProgramTypes.flatMap((t) => [`application/${t}`, `application/${t};*`, `application/x-${t}`, `application/x-${t};*`]) },
+    {
+      header: 'content-type',
+      values: kProgramTypes.flatMap((t) => [
+        `application/${t}`,
+        `application/${t};*`,
+        `application/x-${t}`,
+        `application/x-${t};*`,
+      ]),
+    },
   ]
 }
 
@@ -227,7 +419,37 @@ function programEndings(): string[] {
  * Endings of documents a run may download under a name the server encodes (RFC 6266 `filename*`,
  * percent-escapes, RFC 2047): what a person downloads in a task, and nothing that runs when opened.
  */
-const kDocumentEndings = ['pdf', 'txt', 'csv', 'tsv', 'json', 'xml', 'md', 'rtf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'epub', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'mp3', 'mp4', 'wav', 'zip', 'ics', 'vcf']
+const kDocumentEndings = [
+  'pdf',
+  'txt',
+  'csv',
+  'tsv',
+  'json',
+  'xml',
+  'md',
+  'rtf',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'odt',
+  'ods',
+  'odp',
+  'epub',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'mp3',
+  'mp4',
+  'wav',
+  'zip',
+  'ics',
+  'vcf',
+]
 
 /**
  * A Content-Disposition whose file name the browser decodes before saving — `filename*=UTF-8''…`
@@ -251,7 +473,16 @@ export function programNameTricks(): HeaderCondition[] {
 }
 
 /** Media types that say nothing of the bytes: the browser names such a download after the address it came from. */
-const kUnnamedTypes = ['application/octet-stream', 'binary/octet-stream', 'application/binary', 'application/unknown', 'application/x-download', 'application/force-download', 'application/download', 'application/x-unknown']
+const kUnnamedTypes = [
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/binary',
+  'application/unknown',
+  'application/x-download',
+  'application/force-download',
+  'application/download',
+  'application/x-unknown',
+]
 
 /**
  * A response sent with a type that says nothing, whose final address (after every redirect: a
@@ -268,7 +499,10 @@ export function programByAddress(): { regexFilter: string; responseHeaders: Head
     else last.push(e)
   }
   const responseHeaders = [{ header: 'content-type', values: kUnnamedTypes.flatMap((t) => [t, `${t};*`]) }]
-  return chunks.map((endings) => ({ regexFilter: `^[^?#]*(\\.|%2[eE])(${endings.map((e) => e.replace(/[-.]/g, (c) => `\\${c}`)).join('|')})(\\.|%2[eE])?([?#;]|$)`, responseHeaders }))
+  return chunks.map((endings) => ({
+    regexFilter: `^[^?#]*(\\.|%2[eE])(${endings.map((e) => e.replace(/[-.]/g, (c) => `\\${c}`)).join('|')})(\\.|%2[eE])?([?#;]|$)`,
+    responseHeaders,
+  }))
 }
 
 /** Characters of endings one address rule holds: measured with `isRegexSupported`, 60 fit in Chrome 2KB and 84 do not. */

@@ -62,7 +62,10 @@ export interface DomActionDescriptor<N extends string = string> {
 // ── the DOM actions ─────────────────────────────────────────────────────────────────────────
 
 const kMaxText = 20_000 // a typed value may be a long message; the instruction schema bounds the model's at 2,000
-const Selector = z.custom<ParsedSelector>((v) => !!v && typeof v === 'object' && typeof (v as { kind?: unknown }).kind === 'string', 'a parsed selector')
+const Selector = z.custom<ParsedSelector>(
+  (v) => !!v && typeof v === 'object' && typeof (v as { kind?: unknown }).kind === 'string',
+  'a parsed selector',
+)
 /** A point in the top document, CSS pixels from its top-left (a point the model named in a screenshot). */
 const Point = z.strictObject({ x: z.number().finite(), y: z.number().finite() })
 export const PageTargetSchema = z.strictObject({
@@ -73,7 +76,12 @@ export const PageTargetSchema = z.strictObject({
   focused: z.boolean().optional(),
   point: Point.optional(),
 })
-export const UploadFileSchema = z.strictObject({ name: z.string().min(1).max(500), mimeType: z.string().max(200).optional(), base64: z.string(), site: z.string().max(4_096).optional() })
+export const UploadFileSchema = z.strictObject({
+  name: z.string().min(1).max(500),
+  mimeType: z.string().max(200).optional(),
+  base64: z.string(),
+  site: z.string().max(4_096).optional(),
+})
 const Value = z.union([z.string().max(kMaxText), z.array(z.string().max(kMaxText)).max(500)])
 const Target = PageTargetSchema
 const Direction = z.enum(['up', 'down', 'left', 'right', 'top', 'bottom'])
@@ -89,31 +97,219 @@ function dom<const N extends string>(d: DomActionDescriptor<N>): DomActionDescri
 
 /** Seed 001 §2.3's nine page actions and what packs (seed 000 §6.3.5) and seed 002 §5 add. */
 export const kDomActions = [
-  dom({ name: 'navigate', fields: { value: z.string().max(4_096) }, target: 'none', counts: true, navigates: true, gate: looking, says: { en: 'Open {what}', zh: '打开 {what}' } }),
-  dom({ name: 'click', fields: { target: Target, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().int().min(1).max(3).optional(), at: Point.optional() }, target: 'required', onText: true, counts: true, navigates: true, gate: clicking, says: { en: 'Click {what}', zh: '点击 {what}' }, shownAs: 'click' }),
-  dom({ name: 'dblclick', fields: { target: Target }, target: 'required', onText: true, counts: true, navigates: true, gate: clicking, says: { en: 'Double-click {what}', zh: '双击 {what}' }, shownAs: 'click' }),
-  dom({ name: 'fill', fields: { target: Target, value: Value }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Fill in {what}', zh: '填写 {what}' }, shownAs: 'input' }),
-  dom({ name: 'type', fields: { target: Target, value: Value, delayMs: z.number().min(0).max(1_000).optional() }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Type into {what}', zh: '在 {what} 中输入' }, shownAs: 'input' }),
-  dom({ name: 'select', fields: { target: Target, value: Value }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Choose in {what}', zh: '在 {what} 中选择' }, shownAs: 'select' }),
-  dom({ name: 'check', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Tick {what}', zh: '勾选 {what}' }, shownAs: 'click' }),
-  dom({ name: 'uncheck', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Untick {what}', zh: '取消勾选 {what}' }, shownAs: 'click' }),
-  dom({ name: 'hover', fields: { target: Target, at: Point.optional() }, target: 'required', onText: true, counts: true, navigates: false, gate: looking, says: { en: 'Point at {what}', zh: '指向 {what}' }, shownAs: 'hover' }),
-  dom({ name: 'focus', fields: { target: Target }, target: 'required', counts: true, navigates: false, gate: looking, says: { en: 'Focus {what}', zh: '聚焦 {what}' } }),
-  dom({ name: 'press', fields: { key: z.string().min(1).max(100), target: Target.optional() }, target: 'optional', counts: true, navigates: true, gate: { risk: 'press', changes: true }, says: { en: 'Press a key in {what}', zh: '在 {what} 中按键' }, shownAs: 'press' }),
-  dom({ name: 'scroll', fields: { target: Target.optional(), direction: Direction.optional(), amount: z.number().min(0).max(1_000_000).optional() }, target: 'optional', onText: true, counts: true, navigates: false, gate: looking, says: { en: 'Scroll {what}', zh: '滚动 {what}' }, shownAs: 'scroll' }),
-  dom({ name: 'submit', fields: { target: Target }, target: 'required', counts: true, navigates: true, gate: clicking, says: { en: 'Submit {what}', zh: '提交 {what}' }, shownAs: 'click' }),
+  dom({
+    name: 'navigate',
+    fields: { value: z.string().max(4_096) },
+    target: 'none',
+    counts: true,
+    navigates: true,
+    gate: looking,
+    says: { en: 'Open {what}', zh: '打开 {what}' },
+  }),
+  dom({
+    name: 'click',
+    fields: {
+      target: Target,
+      button: z.enum(['left', 'right', 'middle']).optional(),
+      count: z.number().int().min(1).max(3).optional(),
+      at: Point.optional(),
+    },
+    target: 'required',
+    onText: true,
+    counts: true,
+    navigates: true,
+    gate: clicking,
+    says: { en: 'Click {what}', zh: '点击 {what}' },
+    shownAs: 'click',
+  }),
+  dom({
+    name: 'dblclick',
+    fields: { target: Target },
+    target: 'required',
+    onText: true,
+    counts: true,
+    navigates: true,
+    gate: clicking,
+    says: { en: 'Double-click {what}', zh: '双击 {what}' },
+    shownAs: 'click',
+  }),
+  dom({
+    name: 'fill',
+    fields: { target: Target, value: Value },
+    target: 'required',
+    counts: true,
+    navigates: false,
+    gate: changing,
+    says: { en: 'Fill in {what}', zh: '填写 {what}' },
+    shownAs: 'input',
+  }),
+  dom({
+    name: 'type',
+    fields: { target: Target, value: Value, delayMs: z.number().min(0).max(1_000).optional() },
+    target: 'required',
+    counts: true,
+    navigates: false,
+    gate: changing,
+    says: { en: 'Type into {what}', zh: '在 {what} 中输入' },
+    shownAs: 'input',
+  }),
+  dom({
+    name: 'select',
+    fields: { target: Target, value: Value },
+    target: 'required',
+    counts: true,
+    navigates: false,
+    gate: changing,
+    says: { en: 'Choose in {what}', zh: '在 {what} 中选择' },
+    shownAs: 'select',
+  }),
+  dom({
+    name: 'check',
+    fields: { target: Target },
+    target: 'required',
+    counts: true,
+    navigates: false,
+    gate: changing,
+    says: { en: 'Tick {what}', zh: '勾选 {what}' },
+    shownAs: 'click',
+  }),
+  dom({
+    name: 'uncheck',
+    fields: { target: Target },
+    target: 'required',
+    counts: true,
+    navigates: false,
+    gate: changing,
+    says: { en: 'Untick {what}', zh: '取消勾选 {what}' },
+    shownAs: 'click',
+  }),
+  dom({
+    name: 'hover',
+    fields: { target: Target, at: Point.optional() },
+    target: 'required',
+    onText: true,
+    counts: true,
+    navigates: false,
+    gate: looking,
+    says: { en: 'Point at {what}', zh: '指向 {what}' },
+    shownAs: 'hover',
+  }),
+  dom({
+    name: 'focus',
+    fields: { target: Target },
+    target: 'required',
+    counts: true,
+    navigates: false,
+    gate: looking,
+    says: { en: 'Focus {what}', zh: '聚焦 {what}' },
+  }),
+  dom({
+    name: 'press',
+    fields: { key: z.string().min(1).max(100), target: Target.optional() },
+    target: 'optional',
+    counts: true,
+    navigates: true,
+    gate: { risk: 'press', changes: true },
+    says: { en: 'Press a key in {what}', zh: '在 {what} 中按键' },
+    shownAs: 'press',
+  }),
+  dom({
+    name: 'scroll',
+    fields: {
+      target: Target.optional(),
+      direction: Direction.optional(),
+      amount: z.number().min(0).max(1_000_000).optional(),
+    },
+    target: 'optional',
+    onText: true,
+    counts: true,
+    navigates: false,
+    gate: looking,
+    says: { en: 'Scroll {what}', zh: '滚动 {what}' },
+    shownAs: 'scroll',
+  }),
+  dom({
+    name: 'submit',
+    fields: { target: Target },
+    target: 'required',
+    counts: true,
+    navigates: true,
+    gate: clicking,
+    says: { en: 'Submit {what}', zh: '提交 {what}' },
+    shownAs: 'click',
+  }),
   // wait looks for its element itself, for as long as it waits (not located first).
-  dom({ name: 'wait', fields: { target: Target.optional(), state: z.enum(['attached', 'visible', 'hidden', 'detached']).optional(), text: z.string().max(kMaxText).optional(), url: z.string().max(4_096).optional() }, target: 'none', counts: false, navigates: false, gate: looking, says: { en: 'Wait for {what}', zh: '等待 {what}' } }),
-  dom({ name: 'verify', fields: { assertion: z.string().max(kMaxText).optional() }, target: 'none', counts: false, navigates: false, gate: looking, says: { en: 'Check that {what}', zh: '检查 {what}' } }),
-  dom({ name: 'getText', fields: { target: Target }, target: 'required', onText: true, counts: false, navigates: false, gate: looking, says: { en: 'Read {what}', zh: '读取 {what}' } }),
-  dom({ name: 'getAttribute', fields: { target: Target, name: z.string().min(1).max(200) }, target: 'required', onText: true, counts: false, navigates: false, gate: looking, says: { en: 'Read an attribute of {what}', zh: '读取 {what} 的属性' } }),
+  dom({
+    name: 'wait',
+    fields: {
+      target: Target.optional(),
+      state: z.enum(['attached', 'visible', 'hidden', 'detached']).optional(),
+      text: z.string().max(kMaxText).optional(),
+      url: z.string().max(4_096).optional(),
+    },
+    target: 'none',
+    counts: false,
+    navigates: false,
+    gate: looking,
+    says: { en: 'Wait for {what}', zh: '等待 {what}' },
+  }),
+  dom({
+    name: 'verify',
+    fields: { assertion: z.string().max(kMaxText).optional() },
+    target: 'none',
+    counts: false,
+    navigates: false,
+    gate: looking,
+    says: { en: 'Check that {what}', zh: '检查 {what}' },
+  }),
+  dom({
+    name: 'getText',
+    fields: { target: Target },
+    target: 'required',
+    onText: true,
+    counts: false,
+    navigates: false,
+    gate: looking,
+    says: { en: 'Read {what}', zh: '读取 {what}' },
+  }),
+  dom({
+    name: 'getAttribute',
+    fields: { target: Target, name: z.string().min(1).max(200) },
+    target: 'required',
+    onText: true,
+    counts: false,
+    navigates: false,
+    gate: looking,
+    says: { en: 'Read an attribute of {what}', zh: '读取 {what} 的属性' },
+  }),
   // A pointer pressed, moved along a path and let go over one element: a signature pad, a slider (issue 30).
-  dom({ name: 'drag', fields: { target: Target, path: z.array(Point).min(1).max(500) }, target: 'required', counts: true, navigates: true, gate: clicking, says: { en: 'Drag over {what}', zh: '在 {what} 上拖动' }, shownAs: 'drag' }),
-  dom({ name: 'upload', fields: { target: Target, files: z.array(UploadFileSchema).max(50).optional(), value: Value.optional() }, target: 'required', counts: true, navigates: false, gate: changing, says: { en: 'Upload a file into {what}', zh: '向 {what} 上传文件' }, shownAs: 'upload' }),
+  dom({
+    name: 'drag',
+    fields: { target: Target, path: z.array(Point).min(1).max(500) },
+    target: 'required',
+    counts: true,
+    navigates: true,
+    gate: clicking,
+    says: { en: 'Drag over {what}', zh: '在 {what} 上拖动' },
+    shownAs: 'drag',
+  }),
+  dom({
+    name: 'upload',
+    fields: { target: Target, files: z.array(UploadFileSchema).max(50).optional(), value: Value.optional() },
+    target: 'required',
+    counts: true,
+    navigates: false,
+    gate: changing,
+    says: { en: 'Upload a file into {what}', zh: '向 {what} 上传文件' },
+    shownAs: 'upload',
+  }),
 ] as const
 
 export type DomActionName = (typeof kDomActions)[number]['name']
-export const kDomActionNames = kDomActions.map((d) => d.name) as readonly DomActionName[] as readonly [DomActionName, ...DomActionName[]]
+export const kDomActionNames = kDomActions.map((d) => d.name) as readonly DomActionName[] as readonly [
+  DomActionName,
+  ...DomActionName[],
+]
 
 const kDomByName = new Map<string, DomActionDescriptor>(kDomActions.map((d) => [d.name, d]))
 
@@ -135,7 +331,10 @@ export function isDomAction(name: string): name is DomActionName {
  */
 export const PageActionSchema = z.discriminatedUnion(
   'action',
-  kDomActions.map((d) => z.strictObject({ action: z.literal(d.name), ...d.fields })) as unknown as [z.ZodObject<{ action: z.ZodLiteral<DomActionName> }>, ...z.ZodObject<{ action: z.ZodLiteral<DomActionName> }>[]],
+  kDomActions.map((d) => z.strictObject({ action: z.literal(d.name), ...d.fields })) as unknown as [
+    z.ZodObject<{ action: z.ZodLiteral<DomActionName> }>,
+    ...z.ZodObject<{ action: z.ZodLiteral<DomActionName> }>[],
+  ],
 )
 
 /** Whether a DOM action counts against the step limit: every gate that counts asks this, whatever wrote the step. */
@@ -157,7 +356,25 @@ export function instructionCounts(name: string): boolean {
 // ── the model's instructions ────────────────────────────────────────────────────────────────
 
 /** The params an instruction may carry (src/core/instruction/schema.ts InstructionParamsSchema). */
-export type InstructionParam = 'url' | 'semantic_locator' | 'fallback_selector' | 'target_id' | 'value' | 'assertion' | 'selector' | 'key' | 'direction' | 'action' | 'args' | 'answer' | 'question' | 'choices' | 'limit' | 'x' | 'y' | 'path'
+export type InstructionParam =
+  | 'url'
+  | 'semantic_locator'
+  | 'fallback_selector'
+  | 'target_id'
+  | 'value'
+  | 'assertion'
+  | 'selector'
+  | 'key'
+  | 'direction'
+  | 'action'
+  | 'args'
+  | 'answer'
+  | 'question'
+  | 'choices'
+  | 'limit'
+  | 'x'
+  | 'y'
+  | 'path'
 
 export interface InstructionDescriptor<N extends string = string> {
   name: N
@@ -185,19 +402,68 @@ function instruction<const N extends string>(d: InstructionDescriptor<N>): Instr
 
 /** The nine page actions of seed 001 §2.2, seed 002 §5's `upload`, the agent loop's two, `ask` and `collect`, and `drag` and `screenshot` for models that see. */
 export const kInstructions = [
-  instruction({ name: 'navigate', all: ['url'], runs: 'navigate', flow: 'navigate', says: { en: 'Open a page', zh: '打开页面' } }),
-  instruction({ name: 'click', oneOf: [...kElement, 'x'], runs: 'click', flow: 'click', says: { en: 'Click', zh: '点击' } }),
-  instruction({ name: 'input', all: ['value'], oneOf: kElement, runs: 'fill', flow: 'fill', says: { en: 'Type', zh: '输入' } }),
+  instruction({
+    name: 'navigate',
+    all: ['url'],
+    runs: 'navigate',
+    flow: 'navigate',
+    says: { en: 'Open a page', zh: '打开页面' },
+  }),
+  instruction({
+    name: 'click',
+    oneOf: [...kElement, 'x'],
+    runs: 'click',
+    flow: 'click',
+    says: { en: 'Click', zh: '点击' },
+  }),
+  instruction({
+    name: 'input',
+    all: ['value'],
+    oneOf: kElement,
+    runs: 'fill',
+    flow: 'fill',
+    says: { en: 'Type', zh: '输入' },
+  }),
   instruction({ name: 'verify', all: ['assertion'], runs: 'verify', says: { en: 'Check', zh: '检查' } }),
   instruction({ name: 'wait', all: ['selector'], runs: 'wait', says: { en: 'Wait', zh: '等待' } }),
-  instruction({ name: 'select', all: ['value'], oneOf: kElement, runs: 'select', flow: 'select', says: { en: 'Choose', zh: '选择' } }),
-  instruction({ name: 'hover', oneOf: [...kElement, 'x'], runs: 'hover', flow: 'hover', says: { en: 'Point at', zh: '指向' } }),
+  instruction({
+    name: 'select',
+    all: ['value'],
+    oneOf: kElement,
+    runs: 'select',
+    flow: 'select',
+    says: { en: 'Choose', zh: '选择' },
+  }),
+  instruction({
+    name: 'hover',
+    oneOf: [...kElement, 'x'],
+    runs: 'hover',
+    flow: 'hover',
+    says: { en: 'Point at', zh: '指向' },
+  }),
   instruction({ name: 'press', all: ['key'], runs: 'press', flow: 'press', says: { en: 'Press a key', zh: '按键' } }),
-  instruction({ name: 'scroll', oneOf: ['direction', ...kElement], runs: 'scroll', flow: 'scroll', says: { en: 'Scroll', zh: '滚动' } }),
-  instruction({ name: 'upload', all: ['value'], oneOf: kElement, runs: 'upload', says: { en: 'Upload a file', zh: '上传文件' } }),
+  instruction({
+    name: 'scroll',
+    oneOf: ['direction', ...kElement],
+    runs: 'scroll',
+    flow: 'scroll',
+    says: { en: 'Scroll', zh: '滚动' },
+  }),
+  instruction({
+    name: 'upload',
+    all: ['value'],
+    oneOf: kElement,
+    runs: 'upload',
+    says: { en: 'Upload a file', zh: '上传文件' },
+  }),
   // A path of points in the last screenshot (issue 30); not saved in a flow: a path is one page's pixels.
   instruction({ name: 'drag', all: ['path'], runs: 'drag', own: ['path'], says: { en: 'Drag', zh: '拖动' } }),
-  instruction({ name: 'run_action', all: ['action'], own: ['action', 'args'], says: { en: 'Run a pack action', zh: '运行动作包中的动作' } }),
+  instruction({
+    name: 'run_action',
+    all: ['action'],
+    own: ['action', 'args'],
+    says: { en: 'Run a pack action', zh: '运行动作包中的动作' },
+  }),
   instruction({ name: 'done', own: ['answer'], says: { en: 'Answer', zh: '回答' } }),
   // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
   instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
@@ -207,9 +473,14 @@ export const kInstructions = [
 ] as const
 
 export type InstructionName = (typeof kInstructions)[number]['name']
-export const kInstructionNames = kInstructions.map((d) => d.name) as readonly InstructionName[] as readonly [InstructionName, ...InstructionName[]]
+export const kInstructionNames = kInstructions.map((d) => d.name) as readonly InstructionName[] as readonly [
+  InstructionName,
+  ...InstructionName[],
+]
 /** The instructions that act on the page (all but the agent loop's own). */
-export const kPageInstructionNames = kInstructions.filter((d) => d.runs).map((d) => d.name) as readonly InstructionName[] as readonly [InstructionName, ...InstructionName[]]
+export const kPageInstructionNames = kInstructions
+  .filter((d) => d.runs)
+  .map((d) => d.name) as readonly InstructionName[] as readonly [InstructionName, ...InstructionName[]]
 
 const kInstructionByName = new Map<string, InstructionDescriptor>(kInstructions.map((d) => [d.name, d]))
 
@@ -264,7 +535,10 @@ export const kFlowSteps = [
 ] as const
 
 export type FlowActionName = (typeof kFlowSteps)[number]['name']
-export const kFlowActionNames = kFlowSteps.map((d) => d.name) as readonly FlowActionName[] as readonly [FlowActionName, ...FlowActionName[]]
+export const kFlowActionNames = kFlowSteps.map((d) => d.name) as readonly FlowActionName[] as readonly [
+  FlowActionName,
+  ...FlowActionName[],
+]
 
 const kFlowByName = new Map<string, FlowStepDescriptor>(kFlowSteps.map((d) => [d.name, d]))
 

@@ -30,7 +30,10 @@ function svgImageText(url: string): string {
   try {
     const src = (m[1] ?? '').includes('base64') ? atob(m[2]) : decodeURIComponent(m[2])
     const doc = new DOMParser().parseFromString(src.slice(0, kMaxSvgChars), 'image/svg+xml')
-    return [...[...doc.querySelectorAll('title, text')].map((n) => n.textContent ?? ''), shapesOf(doc.documentElement)].join(' ')
+    return [
+      ...[...doc.querySelectorAll('title, text')].map((n) => n.textContent ?? ''),
+      shapesOf(doc.documentElement),
+    ].join(' ')
   } catch {
     return ''
   }
@@ -47,7 +50,9 @@ const kPictograph = /\p{Extended_Pictographic}/gu
 function generatedIcons(content: string): string {
   let raw = ''
   for (const m of content.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g)) {
-    raw += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1')
+    raw += (m[1] ?? m[2] ?? '')
+      .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+      .replace(/\\(.)/g, '$1')
   }
   return [...readGlyphs(raw).matchAll(kPictograph)].map((m) => m[0]).join(' ')
 }
@@ -77,7 +82,8 @@ function wordsFit(el: Element): boolean {
 }
 
 /** Counter styles a page cannot fill with words of its own. */
-const kPlainCounters = /^(decimal|decimal-leading-zero|(lower|upper)-(roman|alpha|latin|greek)|disc|circle|square|none|disclosure-(open|closed)|[a-z-]*(numeric|digits|-formal|-informal|armenian|georgian|hebrew|cjk[a-z-]*|hiragana|katakana[a-z-]*|korean[a-z-]*|ethiopic[a-z-]*|arabic-indic|persian|devanagari|bengali|thai|lao|tamil|gujarati|gurmukhi|kannada|khmer|malayalam|myanmar|oriya|telugu|tibetan|mongolian))$/
+const kPlainCounters =
+  /^(decimal|decimal-leading-zero|(lower|upper)-(roman|alpha|latin|greek)|disc|circle|square|none|disclosure-(open|closed)|[a-z-]*(numeric|digits|-formal|-informal|armenian|georgian|hebrew|cjk[a-z-]*|hiragana|katakana[a-z-]*|korean[a-z-]*|ethiopic[a-z-]*|arabic-indic|persian|devanagari|bengali|thai|lao|tamil|gujarati|gurmukhi|kannada|khmer|malayalam|myanmar|oriya|telugu|tibetan|mongolian))$/
 
 /** The symbols of the page's own `@counter-style name` in its readable sheets; null when none is found. */
 function counterSymbols(doc: Document, name: string): string | null {
@@ -85,7 +91,8 @@ function counterSymbols(doc: Document, name: string): string | null {
   if (!V || typeof V.CSSCounterStyleRule !== 'function') return null
   const scan = (rules: CSSRuleList | undefined, depth: number): string | null => {
     for (const rule of rules ?? []) {
-      if (rule instanceof V.CSSCounterStyleRule && rule.name === name) return `${rule.symbols} ${rule.additiveSymbols} ${rule.prefix} ${rule.suffix}`.replace(/["']/g, '')
+      if (rule instanceof V.CSSCounterStyleRule && rule.name === name)
+        return `${rule.symbols} ${rule.additiveSymbols} ${rule.prefix} ${rule.suffix}`.replace(/["']/g, '')
       const inner = depth < 4 && 'cssRules' in rule ? scan((rule as CSSGroupingRule).cssRules, depth + 1) : null
       if (inner !== null) return inner
     }
@@ -138,7 +145,8 @@ function inkOf(style: CSSStyleDeclaration): boolean {
  */
 function unreadablePicture(el: Element, style: CSSStyleDeclaration, svgText: string): 'painted' | 'pictured' | null {
   if (!wordsFit(el)) return null
-  if (el.localName === 'canvas' || el.localName === 'video' || el.localName === 'object' || el.localName === 'embed') return 'painted'
+  if (el.localName === 'canvas' || el.localName === 'video' || el.localName === 'object' || el.localName === 'embed')
+    return 'painted'
   const isImage = el.localName === 'img' || (el.localName === 'input' && (el as HTMLInputElement).type === 'image')
   if (isImage && !svgText) return 'pictured'
   return /url\(/.test(style.backgroundImage || '') && !backgroundText(style) ? 'pictured' : null
@@ -174,26 +182,43 @@ function drawText(el: Element, walk: Walk): string {
   }
   const picture = hidden ? null : unreadablePicture(el, style, svgText)
   if (picture) walk[picture] = true
-  if (el.localName === 'title' && el.parentElement && el.parentElement.namespaceURI === 'http://www.w3.org/2000/svg') parts.push(el.textContent ?? '')
+  if (el.localName === 'title' && el.parentElement && el.parentElement.namespaceURI === 'http://www.w3.org/2000/svg')
+    parts.push(el.textContent ?? '')
   // What an inline SVG draws, by its shape: a trash can reads as 🗑 whatever its classes say.
   if (el.localName === 'svg' && !hidden) parts.push(shapesOf(el))
   if (el.localName === 'use') {
     const ref = el.getAttribute('href') ?? el.getAttribute('xlink:href') ?? ''
     const used = ref.startsWith('#') ? el.ownerDocument.getElementById(ref.slice(1)) : null
     // A symbol is drawn where it is used, whatever hides its definition.
-    if (used && !deepContains(used, el)) parts.push([...used.querySelectorAll('text, title')].slice(0, 20).map((n) => n.textContent ?? '').join(' '), shapesOf(used))
+    if (used && !deepContains(used, el))
+      parts.push(
+        [...used.querySelectorAll('text, title')]
+          .slice(0, 20)
+          .map((n) => n.textContent ?? '')
+          .join(' '),
+        shapesOf(used),
+      )
   }
   // A slot draws the nodes assigned to it (its own children only when none are).
   const assigned = el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : []
   const root = (el as HTMLElement).shadowRoot ?? el
-  for (let n = assigned.length ? assigned[0] : root.firstChild, i = 0; n; n = assigned.length ? assigned[++i] : n.nextSibling) {
+  for (
+    let n = assigned.length ? assigned[0] : root.firstChild, i = 0;
+    n;
+    n = assigned.length ? assigned[++i] : n.nextSibling
+  ) {
     if (n.nodeType === 3) {
       // Text at size 0 or in a transparent colour is in the DOM, not on the screen.
       if (!hidden && inked) {
         parts.push(n.nodeValue ?? '')
         if (n.nodeValue?.trim()) walk.ink = true
       }
-    } else if (n.nodeType === 1 && (n as Element).localName !== 'title' && (n as Element).localName !== 'script' && (n as Element).localName !== 'style') {
+    } else if (
+      n.nodeType === 1 &&
+      (n as Element).localName !== 'title' &&
+      (n as Element).localName !== 'script' &&
+      (n as Element).localName !== 'style'
+    ) {
       parts.push(drawText(n as Element, walk))
     } else if (n.nodeType === 1 && (n as Element).localName === 'title') parts.push(drawText(n as Element, walk))
   }
@@ -230,7 +255,12 @@ export function coverOf(el: Element): Element | null {
   const V = viewOf(el)
   const at = centerOf(el)
   // A document without layout (a test DOM) has nothing drawn over anything.
-  if (typeof doc.elementsFromPoint !== 'function' || typeof V.CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in doc)) return null
+  if (
+    typeof doc.elementsFromPoint !== 'function' ||
+    typeof V.CSSStyleSheet !== 'function' ||
+    !('adoptedStyleSheets' in doc)
+  )
+    return null
   const sheet = new V.CSSStyleSheet()
   sheet.replaceSync('* { pointer-events: auto !important; }')
   // A copy: `adoptedStyleSheets` is a live array, which would hold our sheet once it is set.
@@ -263,7 +293,8 @@ export function coverOf(el: Element): Element | null {
 function saidOf(el: Element): string {
   const doc = el.ownerDocument
   const parts = [el.getAttribute('aria-label') ?? '']
-  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 8)) parts.push(doc.getElementById(id)?.textContent ?? '')
+  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 8))
+    parts.push(doc.getElementById(id)?.textContent ?? '')
   return squash(parts.join(' '))
 }
 
@@ -280,7 +311,12 @@ const kBesideGap = { x: 160, y: 40 }
 function bare(name: string): boolean {
   const folded = foldText(name)
   if (!hasWords(folded)) return true
-  return folded.length <= 16 && (kWords.affirmative.test(folded) || kWords.submit.test(folded) || /^(go|next|ok|run|apply|do it|send|yes)$/.test(folded.trim()))
+  return (
+    folded.length <= 16 &&
+    (kWords.affirmative.test(folded) ||
+      kWords.submit.test(folded) ||
+      /^(go|next|ok|run|apply|do it|send|yes)$/.test(folded.trim()))
+  )
 }
 
 /**
@@ -304,7 +340,11 @@ function besideOf(el: Element): string {
     const r = range.getBoundingClientRect()
     if (r.width === 0 || r.height === 0) continue
     const sameLine = Math.min(r.bottom, box.bottom) - Math.max(r.top, box.top) >= Math.min(r.height, box.height) / 2
-    const gap = sameLine ? Math.max(r.left - box.right, box.left - r.right) : Math.min(r.right, box.right) > Math.max(r.left, box.left) && r.bottom <= box.top + 2 ? box.top - r.bottom : Infinity
+    const gap = sameLine
+      ? Math.max(r.left - box.right, box.left - r.right)
+      : Math.min(r.right, box.right) > Math.max(r.left, box.left) && r.bottom <= box.top + 2
+        ? box.top - r.bottom
+        : Infinity
     const limit = sameLine ? kBesideGap.x : kBesideGap.y
     if (gap < -2 || gap > limit || gap >= bestGap) continue
     bestGap = gap
@@ -323,7 +363,10 @@ const kAlongSamples = 8
  * and where it ends. `unknown` when a picture Ava cannot read is all the track or its surroundings
  * draw (a label only in the track's background image): then the drag is asked about.
  */
-export function drawnAlong(el: Element, path: readonly { x: number; y: number }[]): { words: string; unknown: boolean } {
+export function drawnAlong(
+  el: Element,
+  path: readonly { x: number; y: number }[],
+): { words: string; unknown: boolean } {
   const V = viewOf(el)
   const doc = el.ownerDocument
   const pts = path.map((p) => ({ x: p.x - V.scrollX, y: p.y - V.scrollY }))
@@ -350,7 +393,15 @@ export function drawnAlong(el: Element, path: readonly { x: number; y: number }[
     const seen = new Set<Element>()
     const sample = (p: { x: number; y: number }) => {
       const hit = doc.elementFromPoint(p.x, p.y)
-      if (!hit || seen.has(hit) || hit === el || el.contains(hit) || hit.closest(`[${kAvaUiAttr}]`) || (track && hit.contains(track))) return
+      if (
+        !hit ||
+        seen.has(hit) ||
+        hit === el ||
+        el.contains(hit) ||
+        hit.closest(`[${kAvaUiAttr}]`) ||
+        (track && hit.contains(track))
+      )
+        return
       seen.add(hit)
       read(hit)
     }
@@ -394,13 +445,20 @@ export function drawnOf(el: Element, path?: readonly { x: number; y: number }[])
     d.href = link.href
     if (link.hasAttribute('download')) {
       const path = link.href.replace(/[?#].*$/, '').replace(/^.*\//, '')
-      d.download = { name: link.getAttribute('download') || path || link.href.slice(0, 60), url: link.href.slice(0, 200) }
+      d.download = {
+        name: link.getAttribute('download') || path || link.href.slice(0, 60),
+        url: link.href.slice(0, 200),
+      }
     }
   }
   const form = (el as HTMLButtonElement).form ?? el.closest('form')
   if (form) {
-    const own = (el instanceof V(el).HTMLButtonElement || el instanceof V(el).HTMLInputElement) && el.hasAttribute('formaction')
-    d.form = { action: own ? (el as HTMLButtonElement).formAction : form.action, method: ((el as HTMLButtonElement).formMethod || form.method || 'get').toLowerCase() }
+    const own =
+      (el instanceof V(el).HTMLButtonElement || el instanceof V(el).HTMLInputElement) && el.hasAttribute('formaction')
+    d.form = {
+      action: own ? (el as HTMLButtonElement).formAction : form.action,
+      method: ((el as HTMLButtonElement).formMethod || form.method || 'get').toLowerCase(),
+    }
   }
   return d
 }

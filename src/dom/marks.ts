@@ -18,7 +18,18 @@ const kTopZ = '2147483647'
  * Distinct, saturated colours, so neighbouring marks are told apart and none reads as page
  * content; the label is white on the colour. Never black: black is what a hidden field looks like.
  */
-const kPalette = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#f032e6', '#9a6324', '#800000', '#000075']
+const kPalette = [
+  '#e6194b',
+  '#3cb44b',
+  '#4363d8',
+  '#f58231',
+  '#911eb4',
+  '#008080',
+  '#f032e6',
+  '#9a6324',
+  '#800000',
+  '#000075',
+]
 const kLabelPx = 14 // label height in CSS px: legible after scaling to the screenshot's width, underscores inside it
 /** Too few elements listed for what a person sees: the picture may say more (docs/agent.md). */
 const kFewElements = 3
@@ -68,7 +79,9 @@ function poorness(listed: number): string[] {
     return inView(r) && r.width >= kMinContentPx && r.height >= kMinContentPx
   }
   if (deepQuerySelectorAll('canvas').some(big)) poor.push('canvas')
-  const unnamed = deepQuerySelectorAll('img, svg[role=img], [role=img]').filter((el) => big(el) && !(el.getAttribute('alt') || el.getAttribute('aria-label') || el.getAttribute('title')))
+  const unnamed = deepQuerySelectorAll('img, svg[role=img], [role=img]').filter(
+    (el) => big(el) && !(el.getAttribute('alt') || el.getAttribute('aria-label') || el.getAttribute('title')),
+  )
   if (unnamed.length) poor.push('unnamed_images')
   if (listed < kFewElements) poor.push('few_elements')
   return poor
@@ -79,7 +92,12 @@ function poorness(listed: number): string[] {
  * this frame under one) and black boxes over secret fields, then waits for them to be painted.
  * `ids` null: this document is on a site never captured, and is drawn all black.
  */
-export async function showMarks(ids: readonly string[] | null, prefix = '', hide: readonly string[] = [], since?: number): Promise<MarksResult> {
+export async function showMarks(
+  ids: readonly string[] | null,
+  prefix = '',
+  hide: readonly string[] = [],
+  since?: number,
+): Promise<MarksResult> {
   hideMarks()
   const host = document.createElement('div')
   host.setAttribute(kAvaUiAttr, kMarksValue)
@@ -89,7 +107,12 @@ export async function showMarks(ids: readonly string[] | null, prefix = '', hide
     document.documentElement.appendChild(host)
     shown = { host, hidden: [] }
     await painted()
-    return { marks: [], blacked: 1, poor: [], view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio } }
+    return {
+      marks: [],
+      blacked: 1,
+      poor: [],
+      view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio },
+    }
   }
   const marks: Mark[] = []
   const taken: DOMRect[] = []
@@ -108,7 +131,8 @@ export async function showMarks(ids: readonly string[] | null, prefix = '', hide
     const width = Math.min(label.length * 7.2 + 6, innerWidth)
     let top = r.top - kLabelPx - 1 >= 0 ? r.top - kLabelPx - 1 : r.bottom + 1
     const left = Math.max(0, Math.min(r.left, innerWidth - width))
-    if (taken.some((t) => Math.abs(t.top - top) < kLabelPx && t.left < left + width && left < t.right)) top = r.bottom + 1
+    if (taken.some((t) => Math.abs(t.top - top) < kLabelPx && t.left < left + width && left < t.right))
+      top = r.bottom + 1
     taken.push(new DOMRect(left, top, width, kLabelPx))
     const tag = document.createElement('div')
     tag.textContent = label
@@ -120,7 +144,9 @@ export async function showMarks(ids: readonly string[] | null, prefix = '', hide
   let blacked = 0
   // …and wherever the page drew a secret again: text, another field, and what Ava cannot read (shot-secrets.ts).
   const drawn = secretDrawings(hide, since)
-  const secretFields = deepQuerySelectorAll('input, textarea, [contenteditable]').filter((field) => holdsSecret(field, !!((field as HTMLInputElement).value ?? field.textContent)))
+  const secretFields = deepQuerySelectorAll('input, textarea, [contenteditable]').filter((field) =>
+    holdsSecret(field, !!((field as HTMLInputElement).value ?? field.textContent)),
+  )
   for (const field of new Set([...secretFields, ...drawn.covers])) {
     const r = rectInView(field)
     if (!r || !inView(r)) continue

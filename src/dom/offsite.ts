@@ -63,7 +63,8 @@ function formOf(el: Element): HTMLFormElement | null {
 
 /** The first submit button of a form: the one implicit submission (Enter) clicks. */
 function defaultButton(form: HTMLFormElement): Element | null {
-  for (const el of Array.from(form.ownerDocument.querySelectorAll('button, input'))) if (formOf(el) === form && submitterOf(el) === el) return el
+  for (const el of Array.from(form.ownerDocument.querySelectorAll('button, input')))
+    if (formOf(el) === form && submitterOf(el) === el) return el
   return null
 }
 

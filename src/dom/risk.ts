@@ -22,12 +22,17 @@ function formOf(el: Element): HTMLFormElement | null {
 }
 
 function isButtonLike(el: Element): boolean {
-  return el instanceof HTMLButtonElement || (el instanceof HTMLInputElement && /^(submit|button|reset|image)$/i.test(el.type)) || el.getAttribute('role') === 'button'
+  return (
+    el instanceof HTMLButtonElement ||
+    (el instanceof HTMLInputElement && /^(submit|button|reset|image)$/i.test(el.type)) ||
+    el.getAttribute('role') === 'button'
+  )
 }
 
 function submits(el: Element, action: Instruction['action_type'], name: string): boolean {
   if (action === 'press') return (el instanceof HTMLInputElement || el instanceof HTMLSelectElement) && !!el.form
-  if (el instanceof HTMLButtonElement) return el.type === 'submit' ? !!el.form : !!el.form && kWords.submit.test(foldText(name))
+  if (el instanceof HTMLButtonElement)
+    return el.type === 'submit' ? !!el.form : !!el.form && kWords.submit.test(foldText(name))
   if (el instanceof HTMLInputElement) return (el.type === 'submit' || el.type === 'image') && !!el.form
   // Component libraries often submit from a plain element inside the form.
   return !!el.closest('form') && kWords.submit.test(foldText(name))
@@ -45,12 +50,14 @@ export function labelOf(el: Element): string {
   // name of its own is judged by the row it is in.
   const parts = [accessibleName(el, roleOf(el) || 'button'), el.getAttribute('aria-label'), el.getAttribute('title')]
   const text = cap(el.textContent, kTextChars)
-  for (const img of [...el.querySelectorAll('img[alt], [aria-label]')].slice(0, 4)) parts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label'))
+  for (const img of [...el.querySelectorAll('img[alt], [aria-label]')].slice(0, 4))
+    parts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label'))
   return [...new Set([...parts.map((p) => cap(p)), text].filter(Boolean))].join(' ')
 }
 
 /** A class that names an icon: icon fonts (fa-, bi-, mdi-, …) and library icon components. */
-const kIconClass = /^(fa[srlbd]?|fa-.+|bi-.+|mdi-.+|ti-.+|ri-.+|ion-.+|glyphicon.*|anticon.*|el-icon.*|lucide.*|material.*|icon.*|.*-icon.*|.*icon)$/i
+const kIconClass =
+  /^(fa[srlbd]?|fa-.+|bi-.+|mdi-.+|ti-.+|ri-.+|ion-.+|glyphicon.*|anticon.*|el-icon.*|lucide.*|material.*|icon.*|.*-icon.*|.*icon)$/i
 
 function iconsOf(el: Element): string {
   const out: string[] = []
@@ -75,15 +82,27 @@ function isDanger(el: Element): boolean {
   const control = el.closest('button, [role=button], a, input') ?? el
   for (const n of new Set([el, control])) {
     if ((n.getAttribute('class') ?? '').split(/\s+/).some((c) => kDangerClass.test(c))) return true
-    for (const a of ['variant', 'data-variant', 'color', 'data-color', 'data-type', 'kind', 'severity', 'appearance', 'status']) {
+    for (const a of [
+      'variant',
+      'data-variant',
+      'color',
+      'data-color',
+      'data-type',
+      'kind',
+      'severity',
+      'appearance',
+      'status',
+    ]) {
       if (kDangerValue.test(n.getAttribute(a) ?? '')) return true
     }
-    if (n.localName !== 'button' && n.localName !== 'input' && kDangerValue.test(n.getAttribute('type') ?? '')) return true
+    if (n.localName !== 'button' && n.localName !== 'input' && kDangerValue.test(n.getAttribute('type') ?? ''))
+      return true
   }
   return false
 }
 
-const kDialog = '[role=dialog], [role=alertdialog], dialog, [aria-modal=true], .el-message-box, .el-popconfirm, .ant-popconfirm, .ant-modal-confirm, .modal'
+const kDialog =
+  '[role=dialog], [role=alertdialog], dialog, [aria-modal=true], .el-message-box, .el-popconfirm, .ant-popconfirm, .ant-modal-confirm, .modal'
 const kContainer = 'tr, li, [role=row], [role=listitem], article, fieldset, form, section, [class*=card]'
 
 /** Text of `root` without the text of its buttons and links: what the dialog says, not what it offers. */
@@ -99,14 +118,26 @@ function proseOf(root: Element): string {
 
 function formFacts(el: Element, form: HTMLFormElement): FormFacts {
   const fields = [...form.elements].filter((f): f is HTMLInputElement => f instanceof HTMLInputElement)
-  const payment = fields.some((f) => /^cc-/.test(f.autocomplete) || kPaymentField.test(f.name) || kPaymentField.test(f.id))
+  const payment = fields.some(
+    (f) => /^cc-/.test(f.autocomplete) || kPaymentField.test(f.name) || kPaymentField.test(f.id),
+  )
   const password = fields.some((f) => f.type === 'password')
   // Where the data goes: the submitter's formaction wins over the form's action.
-  const action = (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) && el.hasAttribute('formaction') ? el.formAction : form.action
+  const action =
+    (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) && el.hasAttribute('formaction')
+      ? el.formAction
+      : form.action
   let offSite: string | null = null
   try {
     const to = new URL(action, location.href)
-    const data = [...form.elements].some((f) => (f instanceof HTMLInputElement ? !/^(submit|button|reset|image)$/i.test(f.type) && f.name && f.value && (!/^(checkbox|radio)$/i.test(f.type) || f.checked) : (f instanceof HTMLSelectElement || f instanceof HTMLTextAreaElement) && f.name && f.value))
+    const data = [...form.elements].some((f) =>
+      f instanceof HTMLInputElement
+        ? !/^(submit|button|reset|image)$/i.test(f.type) &&
+          f.name &&
+          f.value &&
+          (!/^(checkbox|radio)$/i.test(f.type) || f.checked)
+        : (f instanceof HTMLSelectElement || f instanceof HTMLTextAreaElement) && f.name && f.value,
+    )
     if (to.origin !== location.origin && data) offSite = to.host || to.protocol
   } catch {
     offSite = null
@@ -136,7 +167,8 @@ export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: Draw
   const name = action === 'click' ? label : ''
   const form = submits(el, action, label) ? formOf(el) : null
   const facts: RiskFacts = { name, form: form ? formFacts(el, form) : null }
-  if (!form && action === 'click' && kWords.submit.test(foldText(name)) && loosePassword(el)) facts.form = { password: true }
+  if (!form && action === 'click' && kWords.submit.test(foldText(name)) && loosePassword(el))
+    facts.form = { password: true }
   if (action !== 'click') return facts
   facts.icons = iconsOf(el)
   facts.kind = el.closest('a[href]') && !isButtonLike(el) ? 'link' : 'button'
@@ -152,7 +184,12 @@ export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: Draw
  * The risk of clicking or pressing a key on `el`: the first finding among the categories in
  * `among` (the person's `confirm` list), so turning one category off does not hide another.
  */
-export function riskOf(el: Element, action: Instruction['action_type'], among?: readonly RiskCategory[], drawn?: DrawnTarget): RiskFinding | null {
+export function riskOf(
+  el: Element,
+  action: Instruction['action_type'],
+  among?: readonly RiskCategory[],
+  drawn?: DrawnTarget,
+): RiskFinding | null {
   if (action !== 'click' && action !== 'press') return null
   return decideRisk(riskFactsOf(el, action, drawn), among)
 }

@@ -35,9 +35,11 @@ const kSecretAutocomplete = /(?:^|\s)(?:current-password|new-password|one-time-c
  * Whole words only, a trailing number allowed ("password2"): "passenger", "spinner", "tangent" and
  * "tokenize" are not secrets. A "password_hint" is kept out too: a hint often gives the password away.
  */
-const kSecretWord = /(?:^|[^a-z0-9])(?:otp|totp|hotp|mfa|2fa|pin|cvv|cvc|csc|cvv2|passcode|passwd|password|passphrase|pass|pwd|pw|secret|token|tan|ssn|code)\d*(?:[^a-z0-9]|$)/i
+const kSecretWord =
+  /(?:^|[^a-z0-9])(?:otp|totp|hotp|mfa|2fa|pin|cvv|cvc|csc|cvv2|passcode|passwd|password|passphrase|pass|pwd|pw|secret|token|tan|ssn|code)\d*(?:[^a-z0-9]|$)/i
 /** Codes that are not secrets: an address's, a country's, a discount's. */
-const kPublicCode = /(?:zip|postal|post|country|area|dial|phone|promo|coupon|discount|voucher|gift|referral|invite|lang|language|currency|region|state|city|product|item|sku)[\s_-]*code/i
+const kPublicCode =
+  /(?:zip|postal|post|country|area|dial|phone|promo|coupon|discount|voucher|gift|referral|invite|lang|language|currency|region|state|city|product|item|sku)[\s_-]*code/i
 
 function wordsOf(s: string): string {
   return s.replace(/([a-z])([A-Z])/g, '$1 $2')

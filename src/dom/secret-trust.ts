@@ -21,13 +21,21 @@ const kMinFieldHeight = 8
 const kMinOpacity = 0.2
 
 function refused(why: string): ExecFailure {
-  return { ok: false, code: 'BLOCKED', message: `Ava types a saved secret only into a field you can see and use; this one is ${why}.` }
+  return {
+    ok: false,
+    code: 'BLOCKED',
+    message: `Ava types a saved secret only into a field you can see and use; this one is ${why}.`,
+  }
 }
 
 /** The product of the opacities of `el` and its ancestors (through shadow hosts). */
 function opacityOf(el: Element): number {
   let o = 1
-  for (let n: Element | null = el; n; n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host as Element | undefined) ?? null) {
+  for (
+    let n: Element | null = el;
+    n;
+    n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host as Element | undefined) ?? null
+  ) {
     const v = Number.parseFloat(getComputedStyle(n).opacity)
     if (Number.isFinite(v)) o *= v
     if (o < kMinOpacity) break
@@ -46,20 +54,29 @@ export function secretFieldRefusal(el: Element): ExecFailure | null {
   if (input.disabled || input.readOnly) return refused('disabled or read-only')
   if (el.localName === 'input' && input.type === 'hidden') return refused('hidden')
   const style = getComputedStyle(el)
-  if (style.visibility === 'hidden' || style.visibility === 'collapse' || style.display === 'none' || style.contentVisibility === 'hidden') return refused('hidden')
+  if (
+    style.visibility === 'hidden' ||
+    style.visibility === 'collapse' ||
+    style.display === 'none' ||
+    style.contentVisibility === 'hidden'
+  )
+    return refused('hidden')
   if (opacityOf(el) < kMinOpacity) return refused('transparent')
   // Scrolled into view first: a field below the fold is fine, the hit test needs it on screen.
   ;(el as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center', behavior: 'instant' })
   const r = el.getBoundingClientRect()
-  if (r.width < kMinFieldWidth || r.height < kMinFieldHeight) return refused(`too small to see (${Math.round(r.width)}×${Math.round(r.height)} px)`)
+  if (r.width < kMinFieldWidth || r.height < kMinFieldHeight)
+    return refused(`too small to see (${Math.round(r.width)}×${Math.round(r.height)} px)`)
   const view = el.ownerDocument.defaultView!
   // Still outside the viewport after scrolling: placed where no scrolling reaches (left: -9999px).
-  if (r.right <= 0 || r.bottom <= 0 || r.left >= view.innerWidth || r.top >= view.innerHeight) return refused('off screen')
+  if (r.right <= 0 || r.bottom <= 0 || r.left >= view.innerWidth || r.top >= view.innerHeight)
+    return refused('off screen')
   const hit = deepElementFromPoint(el.ownerDocument, r.left + r.width / 2, r.top + r.height / 2)
   // A label or wrapper the field sits in may be the hit (a floating label over the input); the
   // field, its own shadow tree or its <label> count as the field.
   const labels = [...(input.labels ?? [])]
-  if (!hit || !(deepContains(el, hit) || hit === el || labels.some((l) => deepContains(l, hit)))) return refused('covered by something else')
+  if (!hit || !(deepContains(el, hit) || hit === el || labels.some((l) => deepContains(l, hit))))
+    return refused('covered by something else')
   return null
 }
 
@@ -78,12 +95,24 @@ function originOf(url: string): string | null {
  * origin, whoever's yes was asked about the site: the person is told that the secret goes along
  * (run.ts names it). Null when the form stays on this origin, or the person already said yes.
  */
-export function secretFormQuestion(el: Element, nav: StepNavigation | null | undefined, confirmed: boolean): ExecFailure | null {
+export function secretFormQuestion(
+  el: Element,
+  nav: StepNavigation | null | undefined,
+  confirmed: boolean,
+): ExecFailure | null {
   if (confirmed || !nav?.form || !formCarriesSecret(el)) return null
   const to = originOf(nav.url)
   if (!to || to === location.origin) return null
   const host = new URL(to).host
-  return { ok: false, code: 'NEEDS_CONFIRMATION', message: `This sends the form, with a saved secret typed into it, to another site: ${host}`, offsite: host, carriesData: true, carriesSecret: true, category: 'cross_site' }
+  return {
+    ok: false,
+    code: 'NEEDS_CONFIRMATION',
+    message: `This sends the form, with a saved secret typed into it, to another site: ${host}`,
+    offsite: host,
+    carriesData: true,
+    carriesSecret: true,
+    category: 'cross_site',
+  }
 }
 
 /**
@@ -91,7 +120,12 @@ export function secretFormQuestion(el: Element, nav: StepNavigation | null | und
  * (`refused`): a blocked site stays blocked; a form that takes a secret off its origin asks in
  * words that say so; a secret goes only into a field a person could see and use.
  */
-export function secretStepCheck(el: Element, nav: StepNavigation | null, step: { typesSecret: boolean; confirmed: boolean }, refused: ExecFailure | null): ExecFailure | null {
+export function secretStepCheck(
+  el: Element,
+  nav: StepNavigation | null,
+  step: { typesSecret: boolean; confirmed: boolean },
+  refused: ExecFailure | null,
+): ExecFailure | null {
   if (refused?.code === 'BLOCKED') return refused
   const form = secretFormQuestion(el, nav, step.confirmed)
   if (form) return form

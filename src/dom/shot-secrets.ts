@@ -104,7 +104,10 @@ export function secretDrawings(hide: readonly string[], since?: number): SecretD
   if (hide.length) {
     for (const field of deepQuerySelectorAll('input, textarea, select')) {
       const f = field as HTMLInputElement | HTMLSelectElement
-      const shown = f.localName === 'select' ? [...(f as HTMLSelectElement).selectedOptions].map((o) => o.text).join(' ') : (f.value ?? '')
+      const shown =
+        f.localName === 'select'
+          ? [...(f as HTMLSelectElement).selectedOptions].map((o) => o.text).join(' ')
+          : (f.value ?? '')
       if (!holdsAny(shown, hide) && !holdsAny(f.getAttribute('placeholder') ?? '', hide)) continue
       covers.push(field)
     }
@@ -119,7 +122,13 @@ export function secretDrawings(hide: readonly string[], since?: number): SecretD
     if (deepQuerySelectorAll('canvas').some(big)) unsure.add('canvas')
     if (deepQuerySelectorAll('video').some(big)) unsure.add('video')
     const late = (el: Element) => {
-      const src = (el as HTMLImageElement).currentSrc || el.getAttribute('src') || el.getAttribute('href') || el.getAttribute('xlink:href') || el.getAttribute('data') || ''
+      const src =
+        (el as HTMLImageElement).currentSrc ||
+        el.getAttribute('src') ||
+        el.getAttribute('href') ||
+        el.getAttribute('xlink:href') ||
+        el.getAttribute('data') ||
+        ''
       let url: string
       try {
         url = new URL(src, el.ownerDocument.baseURI).href
@@ -129,7 +138,8 @@ export function secretDrawings(hide: readonly string[], since?: number): SecretD
       const at = loadedAt(url)
       return at === null || at >= typedAt
     }
-    if (deepQuerySelectorAll('img, svg image, object, embed, input[type=image]').some((el) => big(el) && late(el))) unsure.add('image')
+    if (deepQuerySelectorAll('img, svg image, object, embed, input[type=image]').some((el) => big(el) && late(el)))
+      unsure.add('image')
   }
   return { covers, unsure: [...unsure] }
 }

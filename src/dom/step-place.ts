@@ -1,6 +1,13 @@
 import type { ExecFailure, RiskCategory } from '../core/exec'
 import type { SitePolicy } from '../core/offsite'
-import { downloadRefusal, frameSiteRefusal, uploadRefusal, type DownloadFacts, type PlacedFile, type StepPlace } from '../core/step-place'
+import {
+  downloadRefusal,
+  frameSiteRefusal,
+  uploadRefusal,
+  type DownloadFacts,
+  type PlacedFile,
+  type StepPlace,
+} from '../core/step-place'
 
 /**
  * The page's half of "where does this step act" (src/core/step-place.ts decides): the origin of
@@ -31,7 +38,11 @@ function frameOf(el: Element): string {
 
 export function placeOf(el: Element, runSite?: string): StepPlace {
   const win = el.ownerDocument.defaultView
-  return { frame: frameOf(el), run: runSiteOf(runSite), ...(win && win === window.top && !runSite ? { top: true } : {}) }
+  return {
+    frame: frameOf(el),
+    run: runSiteOf(runSite),
+    ...(win && win === window.top && !runSite ? { top: true } : {}),
+  }
 }
 
 /** What a click on `el` would download: the link it is in, with its `download` attribute. */

@@ -53,9 +53,15 @@ export interface Protocol {
   /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
   'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
   /** The person's answer to the model's question (an `ask` step): their words, a choice picked with its button, or Continue with none. */
-  'panel→bg:run.answer': { req: { runId: string; text?: string; picked?: boolean; continued?: boolean }; res: { ok: boolean; reason?: 'closed' | 'empty' } }
+  'panel→bg:run.answer': {
+    req: { runId: string; text?: string; picked?: boolean; continued?: boolean }
+    res: { ok: boolean; reason?: 'closed' | 'empty' }
+  }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
-  'panel→bg:chat.load': { req: Record<string, never>; res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string } }
+  'panel→bg:chat.load': {
+    req: Record<string, never>
+    res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string }
+  }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }
   /** First run (issue 17 §3): what is missing before a request can be answered; the panel says so and links to set-up. */
   'panel→bg:setup.status': { req: Record<string, never>; res: SetupStatus }
@@ -69,7 +75,10 @@ export interface Protocol {
   /** `keysDropped`: profiles whose stored key was not kept because the file changed their endpoint. */
   /** `safetyKept`: what the file would have loosened in `safety`, kept as stored (core/settings.ts mergeSafety). */
   /** `accept`: the person was shown what the same file would loosen (`safetyKept`) and said yes to it. */
-  'options→bg:settings.import': { req: { json: string; accept?: boolean }; res: { settings: PublicSettings; keysDropped: KeyDropped[]; safetyKept?: SafetyKept } }
+  'options→bg:settings.import': {
+    req: { json: string; accept?: boolean }
+    res: { settings: PublicSettings; keysDropped: KeyDropped[]; safetyKept?: SafetyKept }
+  }
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
   /**
    * The run in the popup's active tab, and Stop for it: a path no page can block, for when the page
@@ -103,7 +112,10 @@ export interface Protocol {
 
   // Record and replay (issue 8, src/background/recorder.ts). The panel records the person's own
   // actions on its tab, saves a draft as a flow (and a pack action), replays it, reviews heals.
-  'panel→bg:flow.record': { req: { on: boolean; name?: string }; res: { recording: boolean; events: number; draft: Flow | null } }
+  'panel→bg:flow.record': {
+    req: { on: boolean; name?: string }
+    res: { recording: boolean; events: number; draft: Flow | null }
+  }
   'panel→bg:flow.state': { req: Record<string, never>; res: { recording: boolean; events: number; draft: Flow | null } }
   /** "Save as flow" on the tab's last agent run: makes a draft from its executed instructions. */
   'panel→bg:flow.fromRun': { req: Record<string, never>; res: { draft: Flow | null } }
@@ -111,9 +123,15 @@ export interface Protocol {
   'panel→bg:flow.discard': { req: Record<string, never>; res: { ok: boolean } }
   'panel→bg:flow.list': { req: Record<string, never>; res: { flows: FlowSummary[] } }
   /** Values for the flow's secret and `${prompt:…}` variables come in `params`; they are never stored. */
-  'panel→bg:flow.replay': { req: { id: string; params?: Record<string, string> }; res: FlowRunResult & { flagged: number[] } }
+  'panel→bg:flow.replay': {
+    req: { id: string; params?: Record<string, string> }
+    res: FlowRunResult & { flagged: number[] }
+  }
   'panel→bg:flow.heal': { req: { id: string; stepId: number; accept: boolean }; res: { ok: boolean } }
-  'panel→bg:flow.export': { req: { id: string; format: 'flow' | 'devtools' | 'playwright' | 'pack' }; res: { filename: string; text: string } }
+  'panel→bg:flow.export': {
+    req: { id: string; format: 'flow' | 'devtools' | 'playwright' | 'pack' }
+    res: { filename: string; text: string }
+  }
   /** One recorded event from the page's recorder (src/dom/recorder/record.ts). */
   'content→bg:flow.event': { req: { event: RawEvent }; res: { ok: boolean } }
 
@@ -135,7 +153,10 @@ export interface Protocol {
   'options→bg:mcp.clients': { req: Record<string, never>; res: { clients: McpClientRow[] } }
   'options→bg:mcp.revoke': { req: { name: string }; res: { clients: McpClientRow[] } }
   /** The sites the person names for a client beyond its tab's (core/grant.ts); entries that name no site come back in `rejected`, and then nothing is saved. */
-  'options→bg:mcp.sites': { req: { name: string; sites: string[] }; res: { clients: McpClientRow[]; rejected: string[] } }
+  'options→bg:mcp.sites': {
+    req: { name: string; sites: string[] }
+    res: { clients: McpClientRow[]; rejected: string[] }
+  }
 
   /** Built-in and user packs, disabled ones included, with what the manager shows. */
   'popup→bg:packs.manage': { req: Record<string, never>; res: { packs: ManagedPack[] } }
@@ -145,7 +166,15 @@ export interface Protocol {
   'popup→bg:packs.fetch': { req: { url: string }; res: { text: string; url: string } }
   /** Validates again and saves; nothing is saved while the text has an error. */
   /** `consent`: the capabilities the person said yes to (capabilities.ts `capabilityConsent`). */
-  'popup→bg:packs.install': { req: { text: string; origin: string; confirmed?: { namespace: string; source: 'user' | 'builtin'; from: string }; consent?: string }; res: InstallOutcome }
+  'popup→bg:packs.install': {
+    req: {
+      text: string
+      origin: string
+      confirmed?: { namespace: string; source: 'user' | 'builtin'; from: string }
+      consent?: string
+    }
+    res: InstallOutcome
+  }
   'popup→bg:packs.setEnabled': { req: { namespace: string; enabled: boolean }; res: { ok: true } }
   'popup→bg:packs.delete': { req: { namespace: string }; res: { ok: true } }
   'popup→bg:packs.undoDelete': { req: { namespace: string }; res: { ok: boolean } }
@@ -161,16 +190,25 @@ export interface Protocol {
    * The popup's Run: in the tab the person chose (null: the active tab). It passes the gate every
    * step passes; its questions wait under `runId` for the popup to fetch (`question.next`) and answer.
    */
-  'popup→bg:action.runIn': { req: { tabId: number | null; action: string; params: Record<string, unknown>; runId: string }; res: ActionResult }
+  'popup→bg:action.runIn': {
+    req: { tabId: number | null; action: string; params: Record<string, unknown>; runId: string }
+    res: ActionResult
+  }
   /** The next question of a popup run, once there is one; null when the run has ended. */
-  'popup→bg:question.next': { req: { runId: string }; res: { question: { id: string; reason: string; msg: Msg } | null } }
+  'popup→bg:question.next': {
+    req: { runId: string }
+    res: { question: { id: string; reason: string; msg: Msg } | null }
+  }
   /**
    * The person's Allow or Deny to a question waiting on them (src/background/questions.ts): from a
    * tab's panel, `id` is the card's message id; from the popup, `runId` is its Run and `id` the
    * question it showed. Refused (`reason`) when it was answered already, has closed, or is not
    * that place's to answer.
    */
-  'ui→bg:question.answer': { req: { id: string; allow: boolean; runId?: string }; res: { ok: boolean; reason?: 'answered' | 'closed' | 'elsewhere' | 'unknown' } }
+  'ui→bg:question.answer': {
+    req: { id: string; allow: boolean; runId?: string }
+    res: { ok: boolean; reason?: 'answered' | 'closed' | 'elsewhere' | 'unknown' }
+  }
 }
 
 export type MessageName = keyof Protocol
@@ -184,7 +222,10 @@ export type PublicSettings = Omit<Settings, 'profiles'> & { profiles: PublicProf
 /** What the options page sends: a missing `apiKey` keeps the stored one of the profile with that id. */
 export type ProfileInput = Omit<Profile, 'apiKey'> & { apiKey?: string }
 export type LlmInput = Omit<LlmSettings, 'apiKey'> & { apiKey?: string; id?: string }
-export type SettingsInput = Omit<Settings, 'profiles' | 'version'> & { profiles: ProfileInput[]; ui: Omit<UiPrefs, 'version'> }
+export type SettingsInput = Omit<Settings, 'profiles' | 'version'> & {
+  profiles: ProfileInput[]
+  ui: Omit<UiPrefs, 'version'>
+}
 
 export type ModelsReport = { ok: true; models: string[] } | { ok: false; error: ErrorData }
 export interface VaultEntry {
@@ -240,7 +281,11 @@ export interface PackUpdate {
   overridesBuiltin: boolean
   diff: PackDiff
 }
-export type InstallOutcome = { ok: true; namespace: string; version: string; previous?: string } | { ok: false; issues: PackIssue[] } | { ok: false; update: PackUpdate } | { ok: false; consent: PackConsent }
+export type InstallOutcome =
+  | { ok: true; namespace: string; version: string; previous?: string }
+  | { ok: false; issues: PackIssue[] }
+  | { ok: false; update: PackUpdate }
+  | { ok: false; consent: PackConsent }
 /**
  * What a pack can do, asked before it is installed when it does more than click and type on its
  * own sites (docs/packs-ui.md, "What a pack can do"); `added`: what an update adds.
@@ -260,7 +305,16 @@ export interface TabTargets {
 }
 
 /** `endpoint`: the base URL that was tried, so the person sees where their key went. */
-export type ConnectionReport = { ok: true; endpoint: string; model: string; latencyMs: number; reply: string; /** How the plan will come back from this server (docs/settings.md). */ plan?: 'schema' | 'tools' | 'text' } | { ok: false; endpoint: string; error: ErrorData }
+export type ConnectionReport =
+  | {
+      ok: true
+      endpoint: string
+      model: string
+      latencyMs: number
+      reply: string
+      /** How the plan will come back from this server (docs/settings.md). */ plan?: 'schema' | 'tools' | 'text'
+    }
+  | { ok: false; endpoint: string; error: ErrorData }
 
 /** A profile imported without its stored key: the file moved it from one endpoint to another. */
 export interface KeyDropped {
@@ -291,8 +345,18 @@ export type Reply<N extends MessageName = MessageName> = { ok: true; res: Res<N>
  * passes through the page.
  */
 export const kPanelPortName = 'ava-panel'
-export type PanelPortIn = { type: 'hello'; token: string; childOfTop: boolean } | { type: 'close' } | { type: 'drawn'; id: number; at: number; x: number; y: number }
-export type PanelPortOut = { type: 'welcome' } | { type: 'refused' } | { type: 'focus' } | { type: 'focusTaken' } | { type: 'pageDpr'; dpr: number } | { type: 'event'; event: RunEvent; seq: number } | { type: 'drawn'; id: number; fault: string | null }
+export type PanelPortIn =
+  | { type: 'hello'; token: string; childOfTop: boolean }
+  | { type: 'close' }
+  | { type: 'drawn'; id: number; at: number; x: number; y: number }
+export type PanelPortOut =
+  | { type: 'welcome' }
+  | { type: 'refused' }
+  | { type: 'focus' }
+  | { type: 'focusTaken' }
+  | { type: 'pageDpr'; dpr: number }
+  | { type: 'event'; event: RunEvent; seq: number }
+  | { type: 'drawn'; id: number; fault: string | null }
 
 /** A saved flow as the panel lists it (src/background/recorder.ts listFlows). */
 export interface FlowSummary {

@@ -98,8 +98,14 @@ const channelMessage = (code: ChannelCode): string => kChannelFailures[code].mea
 const kChannelTexts: [ChannelCode, RegExp][] = [
   ['CONTEXT_GONE', /Extension context invalidated/i],
   ['NO_RECEIVER', /message port closed before a response/i],
-  ['GONE_MID_MESSAGE', /message (?:port|channel) (?:is )?closed|back\/forward cache|listener indicated an asynchronous response/i],
-  ['NO_RECEIVER', /Receiving end does not exist|Could not establish connection|No frame with id|No document with id|No tab with id|Frame with ID \d+ was removed|Nobody answered/i],
+  [
+    'GONE_MID_MESSAGE',
+    /message (?:port|channel) (?:is )?closed|back\/forward cache|listener indicated an asynchronous response/i,
+  ],
+  [
+    'NO_RECEIVER',
+    /Receiving end does not exist|Could not establish connection|No frame with id|No document with id|No tab with id|Frame with ID \d+ was removed|Nobody answered/i,
+  ],
 ]
 
 /** A rejected send, as a typed error with a sentence of ours; an error that already has a code passes. */
@@ -150,7 +156,8 @@ function toErrorData(e: unknown): ErrorData {
 }
 
 function unwrap<N extends MessageName>(name: N, reply: unknown): Res<N> {
-  if (reply === undefined) throw new ChannelError('NO_RECEIVER', channelMessage('NO_RECEIVER'), `Nobody answered ${name}`)
+  if (reply === undefined)
+    throw new ChannelError('NO_RECEIVER', channelMessage('NO_RECEIVER'), `Nobody answered ${name}`)
   const r = reply as Reply<N>
   if (r.ok) return r.res
   throw new ProtocolError(r.error.code, r.error.message, r.error.params)
@@ -177,13 +184,25 @@ export function createMessenger(runtime: RuntimeLike, tabs?: TabsLike) {
       if (!handler) return undefined // another context of ours handles it
       const kind = classifySender(sender, runtime.id)
       if (!kind || !handler.from.includes(kind)) {
-        const error: ErrorData = { code: 'FORBIDDEN', message: `${message.name} is not accepted from ${kind ?? 'an unknown sender'}` }
+        const error: ErrorData = {
+          code: 'FORBIDDEN',
+          message: `${message.name} is not accepted from ${kind ?? 'an unknown sender'}`,
+        }
         return Promise.resolve({ ok: false, error } satisfies Reply)
       }
-      const ctx: HandlerContext = { kind, tabId: sender.tab?.id, frameId: sender.frameId, documentId: sender.documentId, url: sender.url }
+      const ctx: HandlerContext = {
+        kind,
+        tabId: sender.tab?.id,
+        frameId: sender.frameId,
+        documentId: sender.documentId,
+        url: sender.url,
+      }
       const authorize = authorizers.get(kind)
       if (authorize && !authorize(ctx)) {
-        const error: ErrorData = { code: 'FORBIDDEN', message: `${message.name} came from a ${kind} that has not been authorised` }
+        const error: ErrorData = {
+          code: 'FORBIDDEN',
+          message: `${message.name} came from a ${kind} that has not been authorised`,
+        }
         return Promise.resolve({ ok: false, error } satisfies Reply)
       }
       return Promise.resolve()
@@ -215,7 +234,12 @@ export function createMessenger(runtime: RuntimeLike, tabs?: TabsLike) {
       return unwrap(name, reply)
     },
     /** Sends to the content script of one tab (the top frame unless told otherwise). */
-    async sendToTab<N extends MessageName>(tabId: number, name: N, req: Req<N>, target: { frameId?: number; documentId?: string } = { frameId: 0 }): Promise<Res<N>> {
+    async sendToTab<N extends MessageName>(
+      tabId: number,
+      name: N,
+      req: Req<N>,
+      target: { frameId?: number; documentId?: string } = { frameId: 0 },
+    ): Promise<Res<N>> {
       if (!tabs) throw new Error('sendToTab is only available in the background')
       // Every way a document can vanish under a message (navigation, bfcache, a closed frame or
       // tab) arrives here as a typed ChannelError: callers decide by code, never by Chrome's text.

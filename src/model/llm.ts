@@ -58,7 +58,11 @@ export async function requestTest(llm: LlmSettings, signal: AbortSignal): Promis
  * the URL tried: the SDK's own request URL when it has one, else `baseUrl`; it is
  * also in the error's details (`url`) for a localised message.
  */
-export function classifyLlmError(e: unknown, baseUrl?: string, llm?: Pick<LlmSettings, 'provider' | 'model'>): AvaError {
+export function classifyLlmError(
+  e: unknown,
+  baseUrl?: string,
+  llm?: Pick<LlmSettings, 'provider' | 'model'>,
+): AvaError {
   if (e instanceof AvaError) return e
   const err = e as Error & { cause?: unknown }
   const local = llm?.provider === 'local'
@@ -67,26 +71,66 @@ export function classifyLlmError(e: unknown, baseUrl?: string, llm?: Pick<LlmSet
     const detail = providerMessage(e.responseBody) ?? e.message
     // Ollama refuses origins it was not told about (OLLAMA_ORIGINS) with a bare 403, and names a
     // model it does not have with a 404 (docs/settings.md, "Local models").
-    if (local && status === 403) return new AvaError('PROVIDER_ERROR', `The local model server refused Ava's origin (HTTP 403). Start Ollama with ${kOllamaOrigins} and try again.`, { status, msg: { key: 'outcome.error.LOCAL_ORIGIN', params: { server: 'Ollama', setting: kOllamaOrigins } }, recovery: ['retry', 'options'] })
-    if (local && status === 404 && /model/i.test(detail)) return new AvaError('PROVIDER_ERROR', `The model "${llm!.model}" is not on the local server (HTTP 404): run \`ollama pull ${llm!.model}\`, then try again.`, { status, msg: { key: 'outcome.error.LOCAL_NOT_PULLED', params: { model: llm!.model, command: `ollama pull ${llm!.model}` } }, recovery: ['retry', 'options'] })
-    if (status === 401 || status === 403) return new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${status}): ${detail}`, { status })
-    if (status === 429) return new AvaError('RATE_LIMITED', `The provider is rate-limiting requests (HTTP 429): ${detail}`, { status })
-    if (status === 404) return new AvaError('PROVIDER_ERROR', `The endpoint or model was not found (HTTP 404): ${detail}`, { status })
-    if (status >= 500) return new AvaError('PROVIDER_ERROR', `The provider failed (HTTP ${status}): ${detail}`, { status })
-    if (status >= 200 && status < 300) return new AvaError('NETWORK', `The connection to the provider dropped: ${detail}`, { status })
-    if (status) return new AvaError('PROVIDER_ERROR', `The provider rejected the request (HTTP ${status}): ${detail}`, { status })
+    if (local && status === 403)
+      return new AvaError(
+        'PROVIDER_ERROR',
+        `The local model server refused Ava's origin (HTTP 403). Start Ollama with ${kOllamaOrigins} and try again.`,
+        {
+          status,
+          msg: { key: 'outcome.error.LOCAL_ORIGIN', params: { server: 'Ollama', setting: kOllamaOrigins } },
+          recovery: ['retry', 'options'],
+        },
+      )
+    if (local && status === 404 && /model/i.test(detail))
+      return new AvaError(
+        'PROVIDER_ERROR',
+        `The model "${llm!.model}" is not on the local server (HTTP 404): run \`ollama pull ${llm!.model}\`, then try again.`,
+        {
+          status,
+          msg: {
+            key: 'outcome.error.LOCAL_NOT_PULLED',
+            params: { model: llm!.model, command: `ollama pull ${llm!.model}` },
+          },
+          recovery: ['retry', 'options'],
+        },
+      )
+    if (status === 401 || status === 403)
+      return new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${status}): ${detail}`, { status })
+    if (status === 429)
+      return new AvaError('RATE_LIMITED', `The provider is rate-limiting requests (HTTP 429): ${detail}`, { status })
+    if (status === 404)
+      return new AvaError('PROVIDER_ERROR', `The endpoint or model was not found (HTTP 404): ${detail}`, { status })
+    if (status >= 500)
+      return new AvaError('PROVIDER_ERROR', `The provider failed (HTTP ${status}): ${detail}`, { status })
+    if (status >= 200 && status < 300)
+      return new AvaError('NETWORK', `The connection to the provider dropped: ${detail}`, { status })
+    if (status)
+      return new AvaError('PROVIDER_ERROR', `The provider rejected the request (HTTP ${status}): ${detail}`, { status })
     const url = e.url || baseUrl
     if (local && url) return localDown(url, detail)
-    return new AvaError('NETWORK', url ? `Could not reach the provider at ${url}: ${detail}` : `Could not reach the provider: ${detail}`, url ? { url } : undefined)
+    return new AvaError(
+      'NETWORK',
+      url ? `Could not reach the provider at ${url}: ${detail}` : `Could not reach the provider: ${detail}`,
+      url ? { url } : undefined,
+    )
   }
   const name = err?.name ?? ''
   if (name === 'AbortError') return new AvaError('UNKNOWN', 'Stopped.')
   if (name === 'AI_JSONParseError' || name === 'AI_TypeValidationError' || /JSON/i.test(name)) {
-    return new AvaError('PROVIDER_ERROR', `The provider sent a response Ava could not read: ${err.message.slice(0, 200)}`)
+    return new AvaError(
+      'PROVIDER_ERROR',
+      `The provider sent a response Ava could not read: ${err.message.slice(0, 200)}`,
+    )
   }
   if (err instanceof TypeError || /fetch|network|Failed to fetch/i.test(err?.message ?? '')) {
     if (local && baseUrl) return localDown(baseUrl, err.message)
-    return new AvaError('NETWORK', baseUrl ? `Could not reach the provider at ${baseUrl}: ${err.message}` : `Could not reach the provider: ${err.message}`, baseUrl ? { url: baseUrl } : undefined)
+    return new AvaError(
+      'NETWORK',
+      baseUrl
+        ? `Could not reach the provider at ${baseUrl}: ${err.message}`
+        : `Could not reach the provider: ${err.message}`,
+      baseUrl ? { url: baseUrl } : undefined,
+    )
   }
   return new AvaError('UNKNOWN', err?.message ?? String(e))
 }
@@ -95,7 +139,11 @@ const kOllamaOrigins = 'OLLAMA_ORIGINS=chrome-extension://*' // Ollama answers o
 
 /** Nothing listens at a local model's address: Ollama (or LM Studio) is not running. */
 function localDown(url: string, detail: string): AvaError {
-  return new AvaError('NETWORK', `Nothing answered at ${url}: the local model server is not running. Start Ollama (\`ollama serve\`) and try again. (${detail})`, { url, msg: { key: 'outcome.error.LOCAL_DOWN', params: { url, server: 'Ollama', command: 'ollama serve' } } })
+  return new AvaError(
+    'NETWORK',
+    `Nothing answered at ${url}: the local model server is not running. Start Ollama (\`ollama serve\`) and try again. (${detail})`,
+    { url, msg: { key: 'outcome.error.LOCAL_DOWN', params: { url, server: 'Ollama', command: 'ollama serve' } } },
+  )
 }
 
 export function providerMessage(body: string | undefined): string | undefined {

@@ -51,7 +51,10 @@ export const useMcpStore = defineStore('mcp', () => {
   }
   async function removeSite(name: string, site: string): Promise<void> {
     const c = clients.value.find((x) => x.name === name)
-    await setSites(name, (c?.sites ?? []).filter((s) => s !== site))
+    await setSites(
+      name,
+      (c?.sites ?? []).filter((s) => s !== site),
+    )
   }
   return { clients, loading, error, rejected, load, revoke, addSite, removeSite }
 })

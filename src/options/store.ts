@@ -2,9 +2,30 @@ import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import browser from 'webextension-polyfill'
 import { kProviders } from '../core/providers'
-import { DEFAULT_SCREENSHOTS, kDefaultBaseUrls, kDefaultModels, type SafetyKept, type HistoryRetention, type LanguagePref, type ProviderKind, type Settings } from '../core/settings'
+import {
+  DEFAULT_SCREENSHOTS,
+  kDefaultBaseUrls,
+  kDefaultModels,
+  type SafetyKept,
+  type HistoryRetention,
+  type LanguagePref,
+  type ProviderKind,
+  type Settings,
+} from '../core/settings'
 import type { RiskCategory } from '../core/exec'
-import { send, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type ProfileInput, type PublicSettings, type SettingsInput, type StorageStatus, type UserScriptsStatus, type VaultEntry } from '../messaging'
+import {
+  send,
+  type ConnectionReport,
+  type KeyDropped,
+  type LlmInput,
+  type ModelsReport,
+  type ProfileInput,
+  type PublicSettings,
+  type SettingsInput,
+  type StorageStatus,
+  type UserScriptsStatus,
+  type VaultEntry,
+} from '../messaging'
 import { settingsStore, uiPrefsStore } from '../storage/settings'
 import { vaultStore } from '../storage/vault'
 import { failure, failureText, type Failure } from '../ui/failure'
@@ -29,7 +50,11 @@ export interface Draft {
   screenshotsOff: string
 }
 
-const lines = (text: string) => text.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean)
+const lines = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean)
 const message = failure
 
 function toDraft(s: PublicSettings): Draft {
@@ -59,7 +84,12 @@ export function toInput(d: Draft): SettingsInput {
     })),
     activeProfile: d.activeProfile,
     agent: { stepLimit: Number(d.agent.stepLimit), useCache: d.agent.useCache },
-    safety: { confirm: [...d.confirm], allowDomains: lines(d.allowDomains), denyDomains: lines(d.denyDomains), skipOwnCommands: d.skipOwnCommands },
+    safety: {
+      confirm: [...d.confirm],
+      allowDomains: lines(d.allowDomains),
+      denyDomains: lines(d.denyDomains),
+      skipOwnCommands: d.skipOwnCommands,
+    },
     history: { keep: d.history.keep, messages: Number(d.history.messages), days: Number(d.history.days) },
     ui: { language: d.language },
     screenshots: { enabled: d.screenshots, offSites: lines(d.screenshotsOff) },
@@ -68,7 +98,13 @@ export function toInput(d: Draft): SettingsInput {
 
 export function llmInput(p: ProfileDraft): LlmInput {
   const { apiKeyMask: _m, name: _n, apiKey, ...rest } = p
-  return { ...rest, baseUrl: rest.baseUrl.trim(), model: rest.model.trim(), requestTimeoutMs: Number(rest.requestTimeoutMs), ...(apiKey ? { apiKey } : {}) }
+  return {
+    ...rest,
+    baseUrl: rest.baseUrl.trim(),
+    model: rest.model.trim(),
+    requestTimeoutMs: Number(rest.requestTimeoutMs),
+    ...(apiKey ? { apiKey } : {}),
+  }
 }
 
 /** A new profile for a provider, with that provider's usual endpoint and model. */
@@ -88,7 +124,10 @@ export function newProfile(provider: ProviderKind, taken: string[]): ProfileDraf
   }
 }
 
-export type Notice = { kind: 'saved' | 'imported' | 'importedAll' | 'reset' | 'changedElsewhere' } | { kind: 'permission'; origins: string[] } | { kind: 'importedWithNotes'; dropped: KeyDropped[]; safetyKept?: SafetyKept }
+export type Notice =
+  | { kind: 'saved' | 'imported' | 'importedAll' | 'reset' | 'changedElsewhere' }
+  | { kind: 'permission'; origins: string[] }
+  | { kind: 'importedWithNotes'; dropped: KeyDropped[]; safetyKept?: SafetyKept }
 
 /** The options page's view of Ava's settings; keys come here only as masks, or on "Show". */
 export const useSettingsStore = defineStore('settings', () => {
@@ -125,7 +164,11 @@ export const useSettingsStore = defineStore('settings', () => {
     try {
       // Settings first: reading them is what sets an unreadable value aside, which the status then reports.
       const s = await send('options→bg:settings.get', {})
-      const [v, st, us] = await Promise.all([send('options→bg:vault.list', {}), send('options→bg:storage.status', {}), send('options→bg:userScripts.status', {})])
+      const [v, st, us] = await Promise.all([
+        send('options→bg:vault.list', {}),
+        send('options→bg:storage.status', {}),
+        send('options→bg:userScripts.status', {}),
+      ])
       adopt(s.settings)
       vault.value = v.entries
       storage.value = st
@@ -155,7 +198,11 @@ export const useSettingsStore = defineStore('settings', () => {
         error.value = message(e)
       }
     }
-    const offs = [settingsStore.watch(refresh), uiPrefsStore.watch(refresh), vaultStore.watch(async () => void (vault.value = (await send('options→bg:vault.list', {})).entries))]
+    const offs = [
+      settingsStore.watch(refresh),
+      uiPrefsStore.watch(refresh),
+      vaultStore.watch(async () => void (vault.value = (await send('options→bg:vault.list', {})).entries)),
+    ]
     return () => offs.forEach((off) => off())
   }
 
@@ -252,7 +299,10 @@ export const useSettingsStore = defineStore('settings', () => {
       const r = await send('options→bg:settings.import', { json, ...(accept ? { accept } : {}) })
       adopt(r.settings)
       vault.value = (await send('options→bg:vault.list', {})).entries
-      notice.value = r.keysDropped.length || r.safetyKept ? { kind: 'importedWithNotes', dropped: r.keysDropped, safetyKept: r.safetyKept } : { kind: accept ? 'importedAll' : 'imported' }
+      notice.value =
+        r.keysDropped.length || r.safetyKept
+          ? { kind: 'importedWithNotes', dropped: r.keysDropped, safetyKept: r.safetyKept }
+          : { kind: accept ? 'importedAll' : 'imported' }
       if (r.safetyKept) keptImport.value = json
       return true
     } catch (e) {
@@ -333,7 +383,37 @@ export const useSettingsStore = defineStore('settings', () => {
   }
 
   return {
-    settings, draft, loading, saving, error, errorFromSave, notice, keptImport, test, testing, models, fetchingModels, vault, storage, userScripts, dirty,
-    load, watchChanges, save, testConnection, fetchModels, revealKey, exportJson, importJson, reset, setSecret, bindSecret, removeSecret, discardInvalid, checkUserScripts, requestUserScripts, openExtensionDetails,
+    settings,
+    draft,
+    loading,
+    saving,
+    error,
+    errorFromSave,
+    notice,
+    keptImport,
+    test,
+    testing,
+    models,
+    fetchingModels,
+    vault,
+    storage,
+    userScripts,
+    dirty,
+    load,
+    watchChanges,
+    save,
+    testConnection,
+    fetchModels,
+    revealKey,
+    exportJson,
+    importJson,
+    reset,
+    setSecret,
+    bindSecret,
+    removeSecret,
+    discardInvalid,
+    checkUserScripts,
+    requestUserScripts,
+    openExtensionDetails,
   }
 })

@@ -24,7 +24,13 @@ let drawnSeq = 0
 /** An answer slower than this is no answer: the page's thread may be kept busy on purpose. */
 const kDrawnAnswerMs = 1_500
 
-export function connect(handlers: { onEvent(e: RunEvent, seq: number): void; onFocus(): void; onFocusTaken?(): void; onPageDpr?(dpr: number): void; onReconnect(): void }): Connection {
+export function connect(handlers: {
+  onEvent(e: RunEvent, seq: number): void
+  onFocus(): void
+  onFocusTaken?(): void
+  onPageDpr?(dpr: number): void
+  onReconnect(): void
+}): Connection {
   let closed = false
   let refused = false
   let resolveReady!: () => void

@@ -9,7 +9,41 @@ import { Marked, type Token } from 'marked'
  * image becomes a link the person may click; and the panel page's CSP (manifest.config.ts) refuses
  * remote images, media, fonts and styles should anything slip through. Links open in a new tab.
  */
-const kTags = ['a', 'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b', 'em', 'i', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub', 'kbd', 'span', 'input']
+const kTags = [
+  'a',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'sup',
+  'sub',
+  'kbd',
+  'span',
+  'input',
+]
 /** No src, srcset, background, poster, style, data, action, formaction, ping, xlink:href: nothing that loads. */
 const kAttrs = ['href', 'title', 'align', 'start', 'class', 'type', 'checked', 'disabled']
 const kSanitize: Config = { ALLOWED_TAGS: kTags, ALLOWED_ATTR: kAttrs, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false }
@@ -49,8 +83,10 @@ export function renderMarkdown(text: string): string {
 function renderTokens(tokens: Token[], ends: { first: boolean; last: boolean }): DocumentFragment {
   const f = DOMPurify.sanitize(md.parser(tokens), { ...kSanitize, RETURN_DOM_FRAGMENT: true })
   // Trimmed after sanitising, as the whole is: what the sanitiser drops may leave blank text behind.
-  while (ends.first && f.firstChild instanceof Text && !(f.firstChild.data = f.firstChild.data.trimStart())) f.firstChild.remove()
-  while (ends.last && f.lastChild instanceof Text && !(f.lastChild.data = f.lastChild.data.trimEnd())) f.lastChild.remove()
+  while (ends.first && f.firstChild instanceof Text && !(f.firstChild.data = f.firstChild.data.trimStart()))
+    f.firstChild.remove()
+  while (ends.last && f.lastChild instanceof Text && !(f.lastChild.data = f.lastChild.data.trimEnd()))
+    f.lastChild.remove()
   return f
 }
 

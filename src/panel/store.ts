@@ -35,7 +35,9 @@ export const useChatStore = defineStore('chat', () => {
   let seq = -1
   let pending: { e: RunEvent; seq: number }[] = []
 
-  const busy = computed(() => run.value?.status === 'planning' || run.value?.status === 'running' || run.value?.status === 'waiting')
+  const busy = computed(
+    () => run.value?.status === 'planning' || run.value?.status === 'running' || run.value?.status === 'waiting',
+  )
 
   async function load() {
     loading.value = true
@@ -72,7 +74,12 @@ export const useChatStore = defineStore('chat', () => {
     }
     try {
       if (isSlash(text)) await send('panel→bg:slash', { text: text.trim() })
-      else await send('panel→bg:run.start', { text: text.trim(), ...(opts.noCache ? { noCache: true } : {}), ...(opts.files?.length ? { files: opts.files.map((f) => ({ ...f })) } : {}) })
+      else
+        await send('panel→bg:run.start', {
+          text: text.trim(),
+          ...(opts.noCache ? { noCache: true } : {}),
+          ...(opts.files?.length ? { files: opts.files.map((f) => ({ ...f })) } : {}),
+        })
       return true
     } catch (e) {
       error.value = refusal(e)
@@ -114,7 +121,8 @@ export const useChatStore = defineStore('chat', () => {
     try {
       const r = await send('ui→bg:question.answer', { id, allow })
       // A second click on a card already answered says nothing: the card shows the first answer.
-      if (!r.ok && r.reason !== 'answered') error.value = t(r.reason === 'elsewhere' ? 'confirm.refused.elsewhere' : 'confirm.refused.closed')
+      if (!r.ok && r.reason !== 'answered')
+        error.value = t(r.reason === 'elsewhere' ? 'confirm.refused.elsewhere' : 'confirm.refused.closed')
     } catch (e) {
       error.value = refusal(e)
     }
@@ -174,5 +182,23 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  return { messages, run, loading, error, connected, overlay, busy, load, sendText, retry, openOptions, stop, clear, confirm, answer, toggleOverlay, apply }
+  return {
+    messages,
+    run,
+    loading,
+    error,
+    connected,
+    overlay,
+    busy,
+    load,
+    sendText,
+    retry,
+    openOptions,
+    stop,
+    clear,
+    confirm,
+    answer,
+    toggleOverlay,
+    apply,
+  }
 })

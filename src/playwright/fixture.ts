@@ -17,10 +17,33 @@
  * drift), and the build refuses a declaration that reaches into a file or package the package does
  * not ship.
  */
-import { test as base, chromium, expect, type BrowserContext, type Frame, type Page, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestInfo, type TestType, type Worker } from '@playwright/test'
+import {
+  test as base,
+  chromium,
+  expect,
+  type BrowserContext,
+  type Frame,
+  type Page,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestInfo,
+  type TestType,
+  type Worker,
+} from '@playwright/test'
 import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { configEngineOptions, formatActionTrace, kBrowserArgs, loadTarget, runOnPage, unattendedGuard, type RunOutcome, type Target } from '../cli/run'
+import {
+  configEngineOptions,
+  formatActionTrace,
+  kBrowserArgs,
+  loadTarget,
+  runOnPage,
+  unattendedGuard,
+  type RunOutcome,
+  type Target,
+} from '../cli/run'
 import { packageRoot, readGlobalConfig } from '../cli/sources'
 import { formatReport, parseFlow, type StepReport } from '../core/flows'
 import { describeStep } from '../core/flows/playwright'
@@ -53,7 +76,15 @@ export interface FlowStep {
 export interface Flow {
   $schema?: string
   version: '1.0'
-  metadata: { name: string; description?: string; created_at: string; source?: 'recording' | 'agent' | 'manual'; source_task?: string; start_url?: string; total_steps?: number }
+  metadata: {
+    name: string
+    description?: string
+    created_at: string
+    source?: 'recording' | 'agent' | 'manual'
+    source_task?: string
+    start_url?: string
+    total_steps?: number
+  }
   variables?: Record<string, object>
   steps: FlowStep[]
   stats?: object
@@ -84,7 +115,9 @@ export interface AvaOptions {
    * The risk categories every `ava.run`/`ava.step` of the test takes without stopping, as `ava run
    * --allow` (e.g. `['credentials']` for a flow that signs in); default none.
    */
-  avaAllow: Array<'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'>
+  avaAllow: Array<
+    'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'
+  >
   /** Record a trace of each test and attach it when the test fails. */
   avaTrace: 'retain-on-failure' | 'off'
 }
@@ -153,7 +186,14 @@ export interface AvaActionResult {
   success: boolean
   action: string
   data?: Record<string, unknown>
-  error?: { code: string; message: string; action: string; step?: number; stepAction?: string; details?: Record<string, unknown> }
+  error?: {
+    code: string
+    message: string
+    action: string
+    step?: number
+    stepAction?: string
+    details?: Record<string, unknown>
+  }
   warnings: string[]
   fallbacksUsed: string[]
   version?: string | null
@@ -195,7 +235,9 @@ export interface AvaRunOptions {
    */
   yes?: boolean
   /** The risk categories taken without stopping, as `ava run --allow` (e.g. `['credentials']` for a login). */
-  allow?: Array<'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'>
+  allow?: Array<
+    'credentials' | 'payment' | 'destructive' | 'cross_site' | 'high_risk_action' | 'permission' | 'data_send'
+  >
 }
 
 export interface AvaFixture {
@@ -238,8 +280,23 @@ function flowTarget(data: Flow | object): Extract<Target, { kind: 'flow' }> {
 
 function reportOf(outcome: RunOutcome): AvaRunReport {
   const r = outcome.result as RunOutcome['result'] & { returns?: Record<string, unknown> }
-  if (outcome.kind === 'flow') return { success: outcome.result.success, kind: 'flow', steps: outcome.result.steps, returns: r.returns ?? {}, lines: formatReport(outcome.result), result: outcome.result }
-  return { success: outcome.result.success, kind: 'action', steps: outcome.result.trace, returns: r.returns ?? outcome.result.data ?? {}, lines: formatActionTrace(outcome.result), result: outcome.result }
+  if (outcome.kind === 'flow')
+    return {
+      success: outcome.result.success,
+      kind: 'flow',
+      steps: outcome.result.steps,
+      returns: r.returns ?? {},
+      lines: formatReport(outcome.result),
+      result: outcome.result,
+    }
+  return {
+    success: outcome.result.success,
+    kind: 'action',
+    steps: outcome.result.trace,
+    returns: r.returns ?? outcome.result.data ?? {},
+    lines: formatActionTrace(outcome.result),
+    result: outcome.result,
+  }
 }
 
 async function attachScreenshot(page: Page, info: TestInfo, name: string): Promise<void> {
@@ -250,7 +307,10 @@ async function attachScreenshot(page: Page, info: TestInfo, name: string): Promi
 let pageScript: Promise<string> | undefined
 
 /** What each test gets: `ava`, and the options a config or `test.use()` sets. */
-export type AvaTestArgs = { ava: AvaFixture } & Pick<AvaOptions, 'avaProvider' | 'avaStepTimeout' | 'avaTrace' | 'avaAllow'>
+export type AvaTestArgs = { ava: AvaFixture } & Pick<
+  AvaOptions,
+  'avaProvider' | 'avaStepTimeout' | 'avaTrace' | 'avaAllow'
+>
 /** What each worker shares: its Chromium with the extension, and the options that start it. */
 export type AvaWorkerArgs = { avaWorker: AvaWorker } & Pick<AvaOptions, 'avaDist' | 'avaChromium'>
 
@@ -261,7 +321,10 @@ const kEnv = readEnvironment(process.env)
 for (const warning of kEnv.warnings) console.warn(`ava fixture: warning: ${warning}`)
 const kEnvModel = modelFromEnvironment(kEnv.values)
 
-export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTestArgs, PlaywrightWorkerArgs & PlaywrightWorkerOptions & AvaWorkerArgs> = base.extend<AvaTestArgs, AvaWorkerArgs>({
+export const test: TestType<
+  PlaywrightTestArgs & PlaywrightTestOptions & AvaTestArgs,
+  PlaywrightWorkerArgs & PlaywrightWorkerOptions & AvaWorkerArgs
+> = base.extend<AvaTestArgs, AvaWorkerArgs>({
   avaDist: [kEnv.values.AVA_DIST ?? resolve(root, 'dist'), { option: true, scope: 'worker' }],
   avaChromium: [kEnv.values.AVA_CHROMIUM ?? '/usr/bin/chromium', { option: true, scope: 'worker' }],
   avaProvider: [typeof kEnvModel === 'object' ? kEnvModel : undefined, { option: true }],
@@ -274,8 +337,14 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
   avaWorker: [
     async ({ avaDist, avaChromium, headless }, use) => {
       const dist = isAbsolute(avaDist) ? avaDist : resolve(avaDist)
-      if (!existsSync(resolve(dist, 'manifest.json'))) throw new Error(`No built extension in ${dist}: run \`npm run build\` in Ava's repository, or point AVA_DIST at an unpacked Ava (the ava-assistant package ships one in its dist/).`)
-      if (!existsSync(avaChromium)) throw new Error(`No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM. Troubleshooting: docs/troubleshooting.md#no-chromium; \`ava doctor\` checks each part of the set-up.`)
+      if (!existsSync(resolve(dist, 'manifest.json')))
+        throw new Error(
+          `No built extension in ${dist}: run \`npm run build\` in Ava's repository, or point AVA_DIST at an unpacked Ava (the ava-assistant package ships one in its dist/).`,
+        )
+      if (!existsSync(avaChromium))
+        throw new Error(
+          `No Chromium at ${avaChromium}: install it (Debian/Ubuntu: apt-get install chromium) or set AVA_CHROMIUM. Troubleshooting: docs/troubleshooting.md#no-chromium; \`ava doctor\` checks each part of the set-up.`,
+        )
       const context = await chromium.launchPersistentContext('', {
         executablePath: avaChromium,
         headless,
@@ -311,7 +380,12 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
     await avaWorker.context.clearCookies()
     const before = new Set(avaWorker.context.pages())
     await use(avaWorker.context)
-    await Promise.all(avaWorker.context.pages().filter((p) => !before.has(p)).map((p) => p.close().catch(() => undefined)))
+    await Promise.all(
+      avaWorker.context
+        .pages()
+        .filter((p) => !before.has(p))
+        .map((p) => p.close().catch(() => undefined)),
+    )
   },
 
   ava: async ({ avaWorker, page, baseURL, avaProvider, avaStepTimeout, avaTrace, avaAllow }, use, info) => {
@@ -327,22 +401,41 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
     let shot = false
     const url = (u: string) => (baseURL ? new URL(u, baseURL).href : u)
 
-    const given = (params: AvaParams): Record<string, string> => Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))
+    const given = (params: AvaParams): Record<string, string> =>
+      Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined))
 
     // The page the flow is on: the test's, until a flow's `tab` step moves it (an exported spec's
     // ava.step lines run one step each, so the move must outlast the step).
     let current = page
-    async function runLoaded(loaded: Target, params: AvaParams, opts: AvaRunOptions, title: string): Promise<AvaRunReport> {
+    async function runLoaded(
+      loaded: Target,
+      params: AvaParams,
+      opts: AvaRunOptions,
+      title: string,
+    ): Promise<AvaRunReport> {
       if (current.isClosed()) current = page
-      const start = opts.url ?? (current.url() === 'about:blank' && loaded.kind === 'flow' ? loaded.flow.metadata.start_url : undefined)
+      const start =
+        opts.url ??
+        (current.url() === 'about:blank' && loaded.kind === 'flow' ? loaded.flow.metadata.start_url : undefined)
       if (start) await current.goto(url(start))
-      else if (current.url() === 'about:blank') throw new Error(`ava run ${loaded.label}: give the page to start on ({ url }) or go there first`)
+      else if (current.url() === 'about:blank')
+        throw new Error(`ava run ${loaded.label}: give the page to start on ({ url }) or go there first`)
       const report = await base.step(title, async () => {
         // The same guard as `ava run`'s (src/cli/run.ts unattendedGuard): a test has nobody to ask.
         const onPage = current
         const allowed = opts.yes ? [...RISK_CATEGORIES] : [...avaAllow, ...(opts.allow ?? [])]
-        const guard = unattendedGuard(allowed, () => onPage.url(), (c) => (c ? `ava.run(…, { allow: ['${c}'] }) (or { yes: true })` : 'ava.run(…, { yes: true })'))
-        const outcome = await runOnPage(current, loaded, { guard, params: given(params), positional: opts.args, timeoutMs: avaStepTimeout, engine: configEngineOptions(readGlobalConfig().config) })
+        const guard = unattendedGuard(
+          allowed,
+          () => onPage.url(),
+          (c) => (c ? `ava.run(…, { allow: ['${c}'] }) (or { yes: true })` : 'ava.run(…, { yes: true })'),
+        )
+        const outcome = await runOnPage(current, loaded, {
+          guard,
+          params: given(params),
+          positional: opts.args,
+          timeoutMs: avaStepTimeout,
+          engine: configEngineOptions(readGlobalConfig().config),
+        })
         if (outcome.kind === 'flow' && outcome.page) current = outcome.page
         return reportOf(outcome)
       })
@@ -354,18 +447,30 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
       return report
     }
 
-    async function run(target: string | Flow | object, params: AvaParams = {}, opts: AvaRunOptions = {}): Promise<AvaRunReport> {
+    async function run(
+      target: string | Flow | object,
+      params: AvaParams = {},
+      opts: AvaRunOptions = {},
+    ): Promise<AvaRunReport> {
       const loaded = typeof target === 'string' ? loadTarget({ target, params: given(params) }) : flowTarget(target)
       if (typeof loaded === 'string') throw new Error(`ava run ${String(target)}: ${loaded}`)
       return runLoaded(loaded, params, opts, `ava.run ${loaded.label}`)
     }
 
-    async function step(data: Flow | object, stepId: number, params: AvaParams = {}): Promise<StepReport & { value?: string }> {
+    async function step(
+      data: Flow | object,
+      stepId: number,
+      params: AvaParams = {},
+    ): Promise<StepReport & { value?: string }> {
       const { flow } = flowTarget(data)
       const one = flow.steps.find((s) => s.step_id === stepId)
       if (!one) throw new Error(`"${flow.metadata.name}" has no step ${stepId}`)
       // The step alone, with the flow's variables: it acts on the page as the previous steps left it.
-      const single: Target = { kind: 'flow', flow: { ...flow, steps: [one], metadata: { ...flow.metadata, start_url: undefined, total_steps: 1 } }, label: `${flow.metadata.name}, step ${stepId}` }
+      const single: Target = {
+        kind: 'flow',
+        flow: { ...flow, steps: [one], metadata: { ...flow.metadata, start_url: undefined, total_steps: 1 } },
+        label: `${flow.metadata.name}, step ${stepId}`,
+      }
       const r = await runLoaded(single, params, {}, `${stepId} ${describeStep(flow, one)}`)
       // An extract step's value, for the spec's `returns[name] = (await ava.step(…)).value`.
       const value = one.action === 'extract' ? r.returns[String(one.params.name)] : undefined
@@ -380,18 +485,33 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
           if (f.url().startsWith(prefix) && (await (await f.frameElement()).isVisible().catch(() => false))) return f
         }
         if (Date.now() > deadline) throw new Error('The Ava panel did not open')
-        await page.waitForSelector('ava-root[data-ava-ready]', { state: 'attached', timeout: Math.max(1, deadline - Date.now()) })
-        await page.mouse.click(kViewport.width - kLauncher.margin - kLauncher.size / 2, kViewport.height - kLauncher.margin - kLauncher.size / 2)
+        await page.waitForSelector('ava-root[data-ava-ready]', {
+          state: 'attached',
+          timeout: Math.max(1, deadline - Date.now()),
+        })
+        await page.mouse.click(
+          kViewport.width - kLauncher.margin - kLauncher.size / 2,
+          kViewport.height - kLauncher.margin - kLauncher.size / 2,
+        )
         await page.waitForTimeout(150)
       }
     }
 
     async function ask(request: string, opts: { timeout?: number } = {}): Promise<AvaAskReport> {
-      if (!avaProvider) throw new Error('ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use(), or AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY and AVA_MODEL in the environment (docs/environment.md)' + (typeof kEnvModel === 'string' ? `: ${kEnvModel}` : '.') + ' Troubleshooting: docs/troubleshooting.md#no-model.')
+      if (!avaProvider)
+        throw new Error(
+          'ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use(), or AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY and AVA_MODEL in the environment (docs/environment.md)' +
+            (typeof kEnvModel === 'string' ? `: ${kEnvModel}` : '.') +
+            ' Troubleshooting: docs/troubleshooting.md#no-model.',
+        )
       const timeout = opts.timeout ?? 60_000
       return base.step(`ava.ask ${request}`, async () => {
         const defaults = structuredClone(DEFAULT_SETTINGS)
-        const settings: Settings = { ...defaults, profiles: [{ ...defaults.profiles[0], ...avaProvider }], activeProfile: defaults.profiles[0].id }
+        const settings: Settings = {
+          ...defaults,
+          profiles: [{ ...defaults.profiles[0], ...avaProvider }],
+          activeProfile: defaults.profiles[0].id,
+        }
         await (await worker()).evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
         const deadline = Date.now() + timeout
         let f = await panel(timeout)
@@ -412,7 +532,14 @@ export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & AvaTest
           if (f.isDetached()) f = await panel(Math.max(1, deadline - Date.now()))
         }
         const last = f.locator('[data-role=assistant]').last()
-        const steps = await last.locator('[data-test=step]').evaluateAll((els) => els.map((e) => ({ status: e.getAttribute('data-status') ?? '', detail: (e.querySelector('[data-test=step-detail]') ?? e.querySelector('[data-test=step-note]'))?.textContent ?? '' })))
+        const steps = await last.locator('[data-test=step]').evaluateAll((els) =>
+          els.map((e) => ({
+            status: e.getAttribute('data-status') ?? '',
+            detail:
+              (e.querySelector('[data-test=step-detail]') ?? e.querySelector('[data-test=step-note]'))?.textContent ??
+              '',
+          })),
+        )
         const text = (await last.locator('[data-test=text]').allTextContents()).join('\n')
         return { steps, text }
       })

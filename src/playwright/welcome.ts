@@ -5,7 +5,10 @@
  * there then waits about two seconds for the element to be "stable". A person switches to the tab
  * they use; a test does that by closing the welcome page.
  */
-export async function closeWelcomePage(context: { pages(): { url(): string; close(): Promise<void> }[] }, extensionId: string): Promise<void> {
+export async function closeWelcomePage(
+  context: { pages(): { url(): string; close(): Promise<void> }[] },
+  extensionId: string,
+): Promise<void> {
   const url = `chrome-extension://${extensionId}/src/welcome/index.html`
   // The install event opens it a moment after the worker starts; a profile that was installed
   // before never opens it.

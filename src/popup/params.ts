@@ -16,10 +16,29 @@ export interface Field {
 
 export function fieldsOf(params: Record<string, ActionParam>): Field[] {
   return Object.entries(params).map(([name, param]) => {
-    const kind: FieldKind = param.secret ? 'password' : param.type === 'enum' ? 'select' : param.type === 'boolean' ? 'switch' : param.type === 'number' ? 'number' : param.type === 'array' || param.type === 'object' ? 'json' : 'text'
+    const kind: FieldKind = param.secret
+      ? 'password'
+      : param.type === 'enum'
+        ? 'select'
+        : param.type === 'boolean'
+          ? 'switch'
+          : param.type === 'number'
+            ? 'number'
+            : param.type === 'array' || param.type === 'object'
+              ? 'json'
+              : 'text'
     // A secret's default is masked by the registry ("***"); starting from it would send the mask.
     const d = param.secret ? undefined : param.default
-    const initial = kind === 'switch' ? d === true : d === undefined ? (kind === 'select' && param.required ? (param.values?.[0] ?? '') : '') : kind === 'json' ? JSON.stringify(d) : String(d)
+    const initial =
+      kind === 'switch'
+        ? d === true
+        : d === undefined
+          ? kind === 'select' && param.required
+            ? (param.values?.[0] ?? '')
+            : ''
+          : kind === 'json'
+            ? JSON.stringify(d)
+            : String(d)
     return { name, kind, param, initial }
   })
 }
@@ -30,7 +49,10 @@ export type FieldError = { name: string; reason: 'required' | 'number' | 'json' 
  * Form values → action params. Empty optional fields are left out so the action's own defaults
  * apply; what cannot be read is reported per field rather than sent.
  */
-export function collectParams(fields: Field[], values: Record<string, string | boolean>): { params: Record<string, unknown>; errors: FieldError[] } {
+export function collectParams(
+  fields: Field[],
+  values: Record<string, string | boolean>,
+): { params: Record<string, unknown>; errors: FieldError[] } {
   const params: Record<string, unknown> = {}
   const errors: FieldError[] = []
   for (const f of fields) {

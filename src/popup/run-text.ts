@@ -21,13 +21,21 @@ export function reasonText(code: string): string {
 }
 
 /** The one line a failed run shows: a failed `verify` says the pack's own message, in Chinese when the pack has it. */
-export function failureLine(error: { code: string; action: string; step?: number; stepAction?: string; message?: string; details?: Record<string, unknown> }): string {
+export function failureLine(error: {
+  code: string
+  action: string
+  step?: number
+  stepAction?: string
+  message?: string
+  details?: Record<string, unknown>
+}): string {
   if (error.code === 'VERIFY_FAILED') {
     const own = i18n.global.locale.value === 'zh-CN' ? error.details?.messageZh : error.message
     if (typeof own === 'string' && own) return own
   }
   const reason = reasonText(error.code)
-  if (error.step !== undefined && error.stepAction) return t('action.failedAt', { step: error.step, action: error.stepAction, parent: error.action, reason })
+  if (error.step !== undefined && error.stepAction)
+    return t('action.failedAt', { step: error.step, action: error.stepAction, parent: error.action, reason })
   return t('action.failed', { reason })
 }
 

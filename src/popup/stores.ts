@@ -1,9 +1,33 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import browser from 'webextension-polyfill'
-import { diffPacks, kMaxPackBytes, validatePack, type ActionDescription, type ActionInfo, type ActionResult, type DryRunResult, type PackDiff, type PackFile, type PackIssue } from '../core/registry'
-import { send, type CacheEntry, type ManagedPack, type PackConsent, type PackUpdate, type TabTargets } from '../messaging'
-import { addedCapabilities, capabilityConsent, capabilityLines, packCapabilities, type CapabilityLine } from '../core/registry/capabilities'
+import {
+  diffPacks,
+  kMaxPackBytes,
+  validatePack,
+  type ActionDescription,
+  type ActionInfo,
+  type ActionResult,
+  type DryRunResult,
+  type PackDiff,
+  type PackFile,
+  type PackIssue,
+} from '../core/registry'
+import {
+  send,
+  type CacheEntry,
+  type ManagedPack,
+  type PackConsent,
+  type PackUpdate,
+  type TabTargets,
+} from '../messaging'
+import {
+  addedCapabilities,
+  capabilityConsent,
+  capabilityLines,
+  packCapabilities,
+  type CapabilityLine,
+} from '../core/registry/capabilities'
 import { userPacksStore } from '../storage/packs'
 import { failure, type Failure } from '../ui/failure'
 import { failureLine } from './run-text'
@@ -53,7 +77,8 @@ export const usePacksStore = defineStore('packs', () => {
     }
   }
 
-  const setEnabled = (namespace: string, enabled: boolean) => act(() => send('popup→bg:packs.setEnabled', { namespace, enabled }))
+  const setEnabled = (namespace: string, enabled: boolean) =>
+    act(() => send('popup→bg:packs.setEnabled', { namespace, enabled }))
   async function remove(namespace: string) {
     if (await act(() => send('popup→bg:packs.delete', { namespace }))) deleted.value = namespace
   }
@@ -93,7 +118,22 @@ export const usePacksStore = defineStore('packs', () => {
     }
   }
 
-  return { packs, loading, error, deleted, query, results, searching, load, watch, setEnabled, remove, undo, exportYaml, search }
+  return {
+    packs,
+    loading,
+    error,
+    deleted,
+    query,
+    results,
+    searching,
+    load,
+    watch,
+    setEnabled,
+    remove,
+    undo,
+    exportYaml,
+    search,
+  }
 })
 
 /** The import and update flow: text from a paste, a file or a URL, validated as it changes. */
@@ -117,7 +157,9 @@ export const useImportStore = defineStore('import', () => {
   const capabilities = computed(() => {
     if (!pack.value) return []
     const lines = capabilityLines(packCapabilities(pack.value))
-    const added = before.value ? new Set(addedCapabilities(capabilityLines(packCapabilities(before.value)), lines)) : new Set<CapabilityLine>()
+    const added = before.value
+      ? new Set(addedCapabilities(capabilityLines(packCapabilities(before.value)), lines))
+      : new Set<CapabilityLine>()
     return lines.map((line) => ({ line, added: added.has(line) }))
   })
   let checkSeq = 0
@@ -187,13 +229,21 @@ export const useImportStore = defineStore('import', () => {
     fetching.value = true
     try {
       const pattern = `${parsed.origin}/*`
-      const granted = (await browser.permissions.contains({ origins: [pattern] })) || (await browser.permissions.request({ origins: [pattern] }).catch(() => false))
+      const granted =
+        (await browser.permissions.contains({ origins: [pattern] })) ||
+        (await browser.permissions.request({ origins: [pattern] }).catch(() => false))
       if (!granted) throw new Error(t('import.needsPermission', { origin: parsed.origin }))
       const r = await send('popup→bg:packs.fetch', { url: parsed.href })
       await setText(r.text, r.url)
     } catch (e) {
       // The background stopped reading past the pack size limit (issue 16): said in the person's language.
-      error.value = (e as { code?: string }).code === 'PACK_TOO_LARGE' ? t(failureOf('PACK_TOO_LARGE').say.plain as MessageKey, { url: parsed.href, max: kMaxPackBytes.toLocaleString() }) : message(e)
+      error.value =
+        (e as { code?: string }).code === 'PACK_TOO_LARGE'
+          ? t(failureOf('PACK_TOO_LARGE').say.plain as MessageKey, {
+              url: parsed.href,
+              max: kMaxPackBytes.toLocaleString(),
+            })
+          : message(e)
     } finally {
       fetching.value = false
     }
@@ -212,10 +262,19 @@ export const useImportStore = defineStore('import', () => {
     update.value = null
     consent.value = null
     try {
-      const confirmed = confirm && asked ? { namespace: asked.namespace, source: asked.source, from: asked.diff.from ?? '' } : undefined
+      const confirmed =
+        confirm && asked ? { namespace: asked.namespace, source: asked.source, from: asked.diff.from ?? '' } : undefined
       // The update card showed what the pack can do: its yes covers those capabilities too.
-      const yes = confirm ? (agreed?.consent ?? (asked && pack.value ? capabilityConsent(capabilities.value.map((c) => c.line)) : undefined)) : undefined
-      const r = await send('popup→bg:packs.install', { text: text.value, origin: origin.value, confirmed, ...(yes !== undefined ? { consent: yes } : {}) })
+      const yes = confirm
+        ? (agreed?.consent ??
+          (asked && pack.value ? capabilityConsent(capabilities.value.map((c) => c.line)) : undefined))
+        : undefined
+      const r = await send('popup→bg:packs.install', {
+        text: text.value,
+        origin: origin.value,
+        confirmed,
+        ...(yes !== undefined ? { consent: yes } : {}),
+      })
       if (!r.ok) {
         if ('update' in r) update.value = r.update
         else if ('consent' in r) consent.value = r.consent
@@ -232,7 +291,28 @@ export const useImportStore = defineStore('import', () => {
     }
   }
 
-  return { text, origin, issues, pack, diff, fetching, installing, error, installed, update, consent, capabilities, errors, warnings, canInstall, reset, check, setText, fetchUrl, install }
+  return {
+    text,
+    origin,
+    issues,
+    pack,
+    diff,
+    fetching,
+    installing,
+    error,
+    installed,
+    update,
+    consent,
+    capabilities,
+    errors,
+    warnings,
+    canInstall,
+    reset,
+    check,
+    setText,
+    fetchUrl,
+    install,
+  }
 })
 
 export type RunOutcome = { kind: 'run'; result: ActionResult } | { kind: 'dry'; result: DryRunResult }
@@ -263,8 +343,13 @@ export const useActionStore = defineStore('action', () => {
     outcome.value = null
     error.value = null
     try {
-      const [d, t] = await Promise.all([send('ui→bg:action', { type: 'action.describe', action }), send('popup→bg:tabs.targets', {})])
-      const r = d as { ok: true; action: ActionDescription } | { ok: false; error: { code: string; action: string; message: string } }
+      const [d, t] = await Promise.all([
+        send('ui→bg:action', { type: 'action.describe', action }),
+        send('popup→bg:tabs.targets', {}),
+      ])
+      const r = d as
+        | { ok: true; action: ActionDescription }
+        | { ok: false; error: { code: string; action: string; message: string } }
       if (r.ok) description.value = r.action
       else error.value = failureLine(r.error)
       targets.value = t
@@ -323,7 +408,10 @@ export const useActionStore = defineStore('action', () => {
     error.value = null
     outcome.value = null
     try {
-      outcome.value = { kind: 'dry', result: (await send('ui→bg:action', { type: 'action.dryRun', action, params })) as DryRunResult }
+      outcome.value = {
+        kind: 'dry',
+        result: (await send('ui→bg:action', { type: 'action.dryRun', action, params })) as DryRunResult,
+      }
     } catch (e) {
       error.value = message(e)
     } finally {

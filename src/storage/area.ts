@@ -43,7 +43,9 @@ export class StorageQuotaError extends Error {
     readonly key: string,
     cause: string,
   ) {
-    super(`Ava's storage is full, so "${key}" was not saved (${cause}). Delete packs, cached instructions or chat history you no longer need, then try again.`)
+    super(
+      `Ava's storage is full, so "${key}" was not saved (${cause}). Delete packs, cached instructions or chat history you no longer need, then try again.`,
+    )
   }
 }
 
@@ -75,7 +77,13 @@ export interface TypedKeyOptions<T> {
   upgrade?: Upgrade<T>
 }
 
-export function typedKey<T>(area: AreaName, key: string, schema: z.ZodType<T>, fallback: () => T, options: TypedKeyOptions<T> = {}): TypedKey<T> {
+export function typedKey<T>(
+  area: AreaName,
+  key: string,
+  schema: z.ZodType<T>,
+  fallback: () => T,
+  options: TypedKeyOptions<T> = {},
+): TypedKey<T> {
   const store = browser.storage[area]
   return {
     key,

@@ -44,7 +44,9 @@ export interface TabState {
   panelOpen: boolean
 }
 const TabStateSchema = z.object({ panelOpen: z.boolean() })
-export const tabStore = (tabId: number) => typedKey<TabState>('session', `tab:${tabId}`, TabStateSchema, () => ({ panelOpen: false }))
+export const tabStore = (tabId: number) =>
+  typedKey<TabState>('session', `tab:${tabId}`, TabStateSchema, () => ({ panelOpen: false }))
 
 /** The run's state, schema from the agent core (core/agent/state.ts); one key per tab. */
-export const runStore = (tabId: number) => typedKey<RunState | null>('session', `run:${tabId}`, RunStateSchema.nullable(), () => null)
+export const runStore = (tabId: number) =>
+  typedKey<RunState | null>('session', `run:${tabId}`, RunStateSchema.nullable(), () => null)

@@ -12,12 +12,18 @@ import { typedKey } from './area'
 /** Events kept per recording: a long session is still far below this, a runaway page is not. */
 export const kMaxEvents = 5_000
 
-const RecordingSchema = z.object({ startedAt: z.number(), startUrl: z.string(), events: z.array(RawEventSchema).max(kMaxEvents) })
+const RecordingSchema = z.object({
+  startedAt: z.number(),
+  startUrl: z.string(),
+  events: z.array(RawEventSchema).max(kMaxEvents),
+})
 export type Recording = z.infer<typeof RecordingSchema>
-export const recordingStore = (tabId: number) => typedKey<Recording | null>('session', `flowrec:${tabId}`, RecordingSchema.nullable(), () => null)
+export const recordingStore = (tabId: number) =>
+  typedKey<Recording | null>('session', `flowrec:${tabId}`, RecordingSchema.nullable(), () => null)
 
 /** The flow made when a recording stopped (or from a run), waiting to be saved or discarded. */
-export const draftStore = (tabId: number) => typedKey<Flow | null>('session', `flowdraft:${tabId}`, FlowSchema.nullable(), () => null)
+export const draftStore = (tabId: number) =>
+  typedKey<Flow | null>('session', `flowdraft:${tabId}`, FlowSchema.nullable(), () => null)
 
 const SavedFlowSchema = z.object({
   id: z.string(),
@@ -32,4 +38,9 @@ const SavedFlowSchema = z.object({
   reviewedAt: z.number().optional(),
 })
 export type SavedFlow = z.infer<typeof SavedFlowSchema>
-export const savedFlowsStore = typedKey<Record<string, SavedFlow>>('local', 'flows.saved', z.record(z.string(), SavedFlowSchema), () => ({}))
+export const savedFlowsStore = typedKey<Record<string, SavedFlow>>(
+  'local',
+  'flows.saved',
+  z.record(z.string(), SavedFlowSchema),
+  () => ({}),
+)

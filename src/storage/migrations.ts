@@ -30,7 +30,13 @@ export interface MigrationReport {
   settingsFrom: number | null
 }
 
-const kDomainKeys: Array<TypedKey<unknown>> = [settingsStore, uiPrefsStore, userPacksStore, packTrashStore, vaultStore] as Array<TypedKey<unknown>>
+const kDomainKeys: Array<TypedKey<unknown>> = [
+  settingsStore,
+  uiPrefsStore,
+  userPacksStore,
+  packTrashStore,
+  vaultStore,
+] as Array<TypedKey<unknown>>
 
 export async function migrateAll(): Promise<MigrationReport> {
   const local = browser.storage.local

@@ -23,7 +23,12 @@ export const UserPackSchema = z.object({
   installedAt: z.number(),
 })
 export const DEFAULT_USER_PACKS = (): Record<string, UserPack> => ({})
-export const userPacksStore = typedKey<Record<string, UserPack>>('local', 'packs.user', z.record(z.string(), UserPackSchema), DEFAULT_USER_PACKS)
+export const userPacksStore = typedKey<Record<string, UserPack>>(
+  'local',
+  'packs.user',
+  z.record(z.string(), UserPackSchema),
+  DEFAULT_USER_PACKS,
+)
 
 /** A deleted pack, kept so "Undo" can bring it back even after the popup has closed. */
 export interface TrashedPack extends UserPack {

@@ -12,4 +12,9 @@ import { typedKey } from './area'
  * restart costs one parse.
  */
 export const DEFAULT_REGISTRY_CACHE = (): CachedRegistry | null => null
-export const registryCacheStore = typedKey<CachedRegistry | null>('session', 'registry.cache', CachedRegistrySchema.nullable(), DEFAULT_REGISTRY_CACHE)
+export const registryCacheStore = typedKey<CachedRegistry | null>(
+  'session',
+  'registry.cache',
+  CachedRegistrySchema.nullable(),
+  DEFAULT_REGISTRY_CACHE,
+)

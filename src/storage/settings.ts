@@ -1,4 +1,14 @@
-import { DEFAULT_SETTINGS, DEFAULT_UI_PREFS, migrateSettings, SETTINGS_VERSION, SettingsSchema, UI_PREFS_VERSION, UiPrefsSchema, type Settings, type UiPrefs } from '../core/settings'
+import {
+  DEFAULT_SETTINGS,
+  DEFAULT_UI_PREFS,
+  migrateSettings,
+  SETTINGS_VERSION,
+  SettingsSchema,
+  UI_PREFS_VERSION,
+  UiPrefsSchema,
+  type Settings,
+  type UiPrefs,
+} from '../core/settings'
 import { typedKey, type Upgrade } from './area'
 
 export { SETTINGS_VERSION, DEFAULT_SETTINGS, UI_PREFS_VERSION, DEFAULT_UI_PREFS }
@@ -16,7 +26,13 @@ const upgradeSettings: Upgrade<Settings> = (raw) => {
 }
 
 /** Settings, API keys included, live in chrome.storage.local only: never sync, never a page. */
-export const settingsStore = typedKey<Settings>('local', 'settings', SettingsSchema, () => structuredClone(DEFAULT_SETTINGS), { upgrade: upgradeSettings })
+export const settingsStore = typedKey<Settings>(
+  'local',
+  'settings',
+  SettingsSchema,
+  () => structuredClone(DEFAULT_SETTINGS),
+  { upgrade: upgradeSettings },
+)
 
 const kUiKey = 'ui'
 /** UI preferences (language): every UI reads these, the chat panel included, so nothing secret goes here. */

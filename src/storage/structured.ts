@@ -11,7 +11,8 @@ import { typedKey } from './area'
 const RefusedSchema = z.record(z.string(), z.string())
 const refusedStore = typedKey<Record<string, string>>('local', 'structuredRefused', RefusedSchema, () => ({}))
 
-const endpoint = (llm: Pick<LlmSettings, 'provider' | 'baseUrl' | 'model'>) => `${llm.provider} ${llm.baseUrl.trim().replace(/\/+$/, '')} ${llm.model}`
+const endpoint = (llm: Pick<LlmSettings, 'provider' | 'baseUrl' | 'model'>) =>
+  `${llm.provider} ${llm.baseUrl.trim().replace(/\/+$/, '')} ${llm.model}`
 
 export const structuredRefused = {
   /** Whether to ask this profile for structured output now. */
@@ -36,7 +37,12 @@ export const structuredRefused = {
  * comes back"): profile id → its endpoint and the path. Used while the profile points there.
  */
 const PathsSchema = z.record(z.string(), z.object({ endpoint: z.string(), path: z.enum(['schema', 'tools', 'text']) }))
-const pathsStore = typedKey<Record<string, { endpoint: string; path: PlanPath }>>('local', 'planPaths', PathsSchema, () => ({}))
+const pathsStore = typedKey<Record<string, { endpoint: string; path: PlanPath }>>(
+  'local',
+  'planPaths',
+  PathsSchema,
+  () => ({}),
+)
 
 export const planPaths = {
   async learned(profileId: string, llm: LlmSettings): Promise<PlanPath | undefined> {

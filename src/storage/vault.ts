@@ -31,7 +31,12 @@ export const vaultStore = typedKey<Record<string, string>>('local', 'vault', Vau
  */
 export const VaultSitesSchema = z.record(z.string().regex(kVaultNamePattern), z.array(z.string().url()).max(50))
 export const DEFAULT_VAULT_SITES = (): Record<string, string[]> => ({})
-export const vaultSitesStore = typedKey<Record<string, string[]>>('local', 'vaultSites', VaultSitesSchema, DEFAULT_VAULT_SITES)
+export const vaultSitesStore = typedKey<Record<string, string[]>>(
+  'local',
+  'vaultSites',
+  VaultSitesSchema,
+  DEFAULT_VAULT_SITES,
+)
 
 /**
  * The vault as a page at `url` may receive it (issue 16 §2): only the entries bound to its origin.

@@ -35,7 +35,11 @@ const kFieldLabels: Record<string, MessageKey> = {
 /** "profiles.0.baseUrl, agent.stepLimit" → "Base URL and Step limit", in the UI language; unknown paths stay as they are. */
 function fieldNames(paths: string): string {
   const names = paths.split(',').map((path) => {
-    const named = path.trim().split('.').reverse().find((seg) => seg in kFieldLabels)
+    const named = path
+      .trim()
+      .split('.')
+      .reverse()
+      .find((seg) => seg in kFieldLabels)
     return t('failure.field', { name: named ? t(kFieldLabels[named]) : path.trim() })
   })
   return new Intl.ListFormat(i18n.global.locale.value, { type: 'conjunction' }).format([...new Set(names)])
@@ -53,9 +57,14 @@ export function failure(e: unknown): Failure {
   const say = isFailureCode(x.code) ? (kFailures[x.code].say as FailureSpec['say']) : undefined
   const key = say?.plain ?? say?.run
   if (key && key in en) {
-    const params = { ...(typeof x.params === 'object' && x.params !== null ? (x.params as Record<string, string | number>) : {}) }
+    const params = {
+      ...(typeof x.params === 'object' && x.params !== null ? (x.params as Record<string, string | number>) : {}),
+    }
     // A run's or a step's failure said by its code: the English behind it (the page's words) is the detail.
-    const own = (!say?.plain || (kFailures[x.code as FailureCode] as FailureSpec).details) && typeof x.message === 'string' ? [x.message] : []
+    const own =
+      (!say?.plain || (kFailures[x.code as FailureCode] as FailureSpec).details) && typeof x.message === 'string'
+        ? [x.message]
+        : []
     const details = [...own, ...kTechnical.map((k) => params[k])].filter((v) => v !== undefined && v !== '').join('\n')
     if (typeof params.fields === 'string') params.fields = fieldNames(params.fields)
     return { text: t(key as MessageKey, params), ...(details ? { details } : {}) }

@@ -25,7 +25,10 @@ export function setupApp(root: Component, selector = '#app') {
   const app = createApp(root)
   app.use(createPinia())
   app.use(i18n)
-  const first = uiPrefsStore.get().then((p) => apply(p.language), () => apply('auto'))
+  const first = uiPrefsStore.get().then(
+    (p) => apply(p.language),
+    () => apply('auto'),
+  )
   uiPrefsStore.watch((p) => void apply(p.language))
   void first.finally(() => app.mount(selector))
   return app

@@ -16,7 +16,12 @@ vi.mock('../../src/background/conversation', () => ({
 
 const cache = await import('../../src/background/agent-cache')
 
-const click = (target: string, description: string): Instruction => ({ step_id: 1, action_type: 'click', params: { fallback_selector: target }, description })
+const click = (target: string, description: string): Instruction => ({
+  step_id: 1,
+  action_type: 'click',
+  params: { fallback_selector: target },
+  description,
+})
 const chat = {
   add: async (m: Omit<ChatMessage, 'id' | 'ts'>) => {
     const card = { ...m, id: `m${cards.length + 1}`, ts: 0 } as ChatMessage
@@ -24,13 +29,23 @@ const chat = {
     return card
   },
 }
-const stored = async () => (await fake.browser.storage.local.get('instructionCache')).instructionCache as Record<string, { steps: Instruction[]; hits: number; repairs: number }>
+const stored = async () =>
+  (await fake.browser.storage.local.get('instructionCache')).instructionCache as Record<
+    string,
+    { steps: Instruction[]; hits: number; repairs: number }
+  >
 
 beforeEach(async () => {
   fake.reset()
   cards.length = 0
   patches.length = 0
-  await cache.save({ key: 'k1', request: 'buy milk', origin: 'http://shop.test', path: '/', steps: [click('#search', 'Search'), click('#buy', 'Buy')] })
+  await cache.save({
+    key: 'k1',
+    request: 'buy milk',
+    origin: 'http://shop.test',
+    path: '/',
+    steps: [click('#search', 'Search'), click('#buy', 'Buy')],
+  })
 })
 
 describe('instruction-cache repairs are reviewed (issue 18 §5)', () => {
@@ -39,9 +54,19 @@ describe('instruction-cache repairs are reviewed (issue 18 §5)', () => {
     const before = (await stored()).k1
     expect(before.steps[1].params.fallback_selector).toBe('#buy')
     expect(before).toMatchObject({ hits: 1, repairs: 0 })
-    expect(await cache.pendingRepairs()).toEqual([expect.objectContaining({ key: 'k1', steps: [expect.objectContaining({ index: 1, after: click('#buy-now', 'Buy now') })] })])
+    expect(await cache.pendingRepairs()).toEqual([
+      expect.objectContaining({
+        key: 'k1',
+        steps: [expect.objectContaining({ index: 1, after: click('#buy-now', 'Buy now') })],
+      }),
+    ])
     expect(cards).toHaveLength(1)
-    expect(cards[0].confirm).toMatchObject({ runId: 'cache-repair:k1', review: true, state: 'pending', msg: { key: 'cache.review.question', params: { request: 'buy milk', steps: '2' } } })
+    expect(cards[0].confirm).toMatchObject({
+      runId: 'cache-repair:k1',
+      review: true,
+      state: 'pending',
+      msg: { key: 'cache.review.question', params: { request: 'buy milk', steps: '2' } },
+    })
 
     expect(await cache.answerRepairReview(7, cards[0].confirm!.runId, true)).toBe(true)
     const after = (await stored()).k1

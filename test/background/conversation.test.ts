@@ -8,7 +8,9 @@ const stored = new Map<string, History>()
 const writes: History[] = []
 const events: unknown[] = []
 
-vi.mock('webextension-polyfill', () => ({ default: { storage: { onChanged: { addListener: () => undefined } }, tabs: { get: async () => ({}) } } }))
+vi.mock('webextension-polyfill', () => ({
+  default: { storage: { onChanged: { addListener: () => undefined } }, tabs: { get: async () => ({}) } },
+}))
 vi.mock('../../src/background/tabs', () => ({ currentDoc: () => undefined }))
 vi.mock('../../src/background/panels', () => ({ emitToPanels: (_tab: number, e: unknown) => void events.push(e) }))
 vi.mock('../../src/storage/conversation', () => ({
@@ -106,7 +108,11 @@ describe('streamed text', () => {
     const { chat, id } = await writerWithMessage()
     void chat.text(id, 'Signing ')
     void chat.text(id, 'in.')
-    const step = { index: 0, status: 'pending' as const, instruction: { step_id: 1, action_type: 'click' as const, params: { semantic_locator: 'Log in' } } }
+    const step = {
+      index: 0,
+      status: 'pending' as const,
+      instruction: { step_id: 1, action_type: 'click' as const, params: { semantic_locator: 'Log in' } },
+    }
     await chat.step(id, step)
     expect(events.map((e) => (e as { type: string }).type)).toEqual(['text', 'step'])
     expect(writes.at(-1)!.messages[0]).toMatchObject({ text: 'Signing in.', steps: [step] })

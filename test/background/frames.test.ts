@@ -21,15 +21,26 @@ vi.mock('webextension-polyfill', () => ({
   default: {
     ...fake.browser,
     runtime: { getURL: (p: string) => `chrome-extension://ava/${p}` },
-    webNavigation: { getAllFrames: async () => [{ frameId: 0, parentFrameId: -1, url: 'https://shop.test/', documentId: 'top' }, ...tab] },
+    webNavigation: {
+      getAllFrames: async () => [
+        { frameId: 0, parentFrameId: -1, url: 'https://shop.test/', documentId: 'top' },
+        ...tab,
+      ],
+    },
   },
 }))
 vi.mock('../../src/messaging', () => ({
-  async sendToTab(_tabId: number, name: string, req: { request?: string }, target: { documentId?: string; frameId?: number }) {
+  async sendToTab(
+    _tabId: number,
+    name: string,
+    req: { request?: string },
+    target: { documentId?: string; frameId?: number },
+  ) {
     const f = tab.find((x) => x.documentId === target.documentId)
     if (!f) throw new Error(`No document with id ${target.documentId}`)
     asked.push(f.frameId)
-    if (name !== 'bg→content:command' || (req as { kind?: string }).kind !== 'frame.read' || !f.answer) throw new Error('Could not establish connection. Receiving end does not exist.')
+    if (name !== 'bg→content:command' || (req as { kind?: string }).kind !== 'frame.read' || !f.answer)
+      throw new Error('Could not establish connection. Receiving end does not exist.')
     return f.answer(req)
   },
 }))
@@ -52,7 +63,13 @@ const button = (id: string, label: string, y = 10): ElementRecord => ({
   relations: [],
   attrs: {},
 })
-const restricted = (id: string, url: string, y = 100): FrameInfo => ({ id, url, bounds: { x: 20, y, width: 304, height: 154 }, isVisible: true, status: 'cross_origin_restricted' })
+const restricted = (id: string, url: string, y = 100): FrameInfo => ({
+  id,
+  url,
+  bounds: { x: 20, y, width: 304, height: 154 },
+  isVisible: true,
+  status: 'cross_origin_restricted',
+})
 const snap = (url: string, elements: ElementRecord[], frames: FrameInfo[] = []): PageSnapshot => ({
   url,
   title: url,
@@ -60,7 +77,9 @@ const snap = (url: string, elements: ElementRecord[], frames: FrameInfo[] = []):
   viewport: { width: 300, height: 150, scrollX: 0, scrollY: 0 },
   pageType: 'unknown',
   intents: [],
-  regions: [{ id: 'page', kind: 'page', label: '', bounds: { x: 0, y: 0, width: 300, height: 150 }, elements: elements.length }],
+  regions: [
+    { id: 'page', kind: 'page', label: '', bounds: { x: 0, y: 0, width: 300, height: 150 }, elements: elements.length },
+  ],
   summary: '',
   elements,
   content: [],
@@ -69,7 +88,9 @@ const snap = (url: string, elements: ElementRecord[], frames: FrameInfo[] = []):
   lazyRegions: [],
   stats: { elements: elements.length, interactive: elements.length, scanMs: 1 },
 })
-const answers = (s: PageSnapshot): Answer => async () => ({ ok: true, snapshot: structuredClone(s) })
+const answers =
+  (s: PageSnapshot): Answer =>
+  async () => ({ ok: true, snapshot: structuredClone(s) })
 const topInfo = (frames: FrameInfo[]): PageInfo => ({
   url: 'https://shop.test/',
   title: 'Shop',
@@ -87,13 +108,24 @@ afterEach(() => vi.useRealTimers())
 
 describe('reading a page with cross-origin frames', () => {
   it('lists a frame’s elements under its prefix and routes a step on one to that frame, with the frame’s own id', async () => {
-    tab = [{ frameId: 7, parentFrameId: 0, url: 'https://pay.test/card', documentId: 'pay-1', answer: answers(snap('https://pay.test/card', [button('btn_pay', 'Pay')])) }]
+    tab = [
+      {
+        frameId: 7,
+        parentFrameId: 0,
+        url: 'https://pay.test/card',
+        documentId: 'pay-1',
+        answer: answers(snap('https://pay.test/card', [button('btn_pay', 'Pay')])),
+      },
+    ]
     const page = await withFrames(1, topInfo([restricted('frame_pay', 'https://pay.test/card')]), 'pay')
     expect(page.listing.startsWith('(note)\n# Shop')).toBe(true)
     expect(page.listing).toContain('frame_pay_btn_pay')
     expect(page.listing).not.toContain('cross_origin_restricted')
     expect(page).not.toHaveProperty('snapshot')
-    expect(await frameTarget(1, 'frame_pay_btn_pay')).toEqual({ route: { prefix: 'frame_pay', frameId: 7, documentId: 'pay-1', url: 'https://pay.test/card' }, local: 'btn_pay' })
+    expect(await frameTarget(1, 'frame_pay_btn_pay')).toEqual({
+      route: { prefix: 'frame_pay', frameId: 7, documentId: 'pay-1', url: 'https://pay.test/card' },
+      local: 'btn_pay',
+    })
     expect(await frameTarget(1, 'btn_checkout')).toBeNull()
   })
 
@@ -108,10 +140,26 @@ describe('reading a page with cross-origin frames', () => {
   it('gives up on a frame that stays silent, after a bounded wait', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
     tab = [
-      { frameId: 7, parentFrameId: 0, url: 'https://slow.test/', documentId: 'slow-1', answer: () => new Promise(() => undefined) },
-      { frameId: 8, parentFrameId: 0, url: 'https://pay.test/', documentId: 'pay-1', answer: answers(snap('https://pay.test/', [button('btn_pay', 'Pay')])) },
+      {
+        frameId: 7,
+        parentFrameId: 0,
+        url: 'https://slow.test/',
+        documentId: 'slow-1',
+        answer: () => new Promise(() => undefined),
+      },
+      {
+        frameId: 8,
+        parentFrameId: 0,
+        url: 'https://pay.test/',
+        documentId: 'pay-1',
+        answer: answers(snap('https://pay.test/', [button('btn_pay', 'Pay')])),
+      },
     ]
-    const reading = withFrames(1, topInfo([restricted('frame_slow', 'https://slow.test/'), restricted('frame_pay', 'https://pay.test/', 300)]), '')
+    const reading = withFrames(
+      1,
+      topInfo([restricted('frame_slow', 'https://slow.test/'), restricted('frame_pay', 'https://pay.test/', 300)]),
+      '',
+    )
     await vi.advanceTimersByTimeAsync(3_000)
     const page = await reading
     expect(page.listing).toContain('frame_slow cross_origin_restricted https://slow.test/')
@@ -120,22 +168,57 @@ describe('reading a page with cross-origin frames', () => {
 
   it('fills a cross-origin frame inside a cross-origin frame, and routes its elements straight to it', async () => {
     tab = [
-      { frameId: 7, parentFrameId: 0, url: 'https://pay.test/', documentId: 'pay-1', answer: answers(snap('https://pay.test/', [button('btn_pay', 'Pay')], [restricted('frame_3ds', 'https://bank.test/3ds', 40)])) },
-      { frameId: 9, parentFrameId: 7, url: 'https://bank.test/3ds', documentId: 'bank-1', answer: answers(snap('https://bank.test/3ds', [button('btn_approve', 'Approve')])) },
+      {
+        frameId: 7,
+        parentFrameId: 0,
+        url: 'https://pay.test/',
+        documentId: 'pay-1',
+        answer: answers(
+          snap('https://pay.test/', [button('btn_pay', 'Pay')], [restricted('frame_3ds', 'https://bank.test/3ds', 40)]),
+        ),
+      },
+      {
+        frameId: 9,
+        parentFrameId: 7,
+        url: 'https://bank.test/3ds',
+        documentId: 'bank-1',
+        answer: answers(snap('https://bank.test/3ds', [button('btn_approve', 'Approve')])),
+      },
     ]
     const page = await withFrames(1, topInfo([restricted('frame_pay', 'https://pay.test/')]), '')
     expect(page.listing).toContain('frame_pay_frame_3ds_btn_approve')
-    expect(await frameTarget(1, 'frame_pay_frame_3ds_btn_approve')).toMatchObject({ route: { frameId: 9, documentId: 'bank-1' }, local: 'btn_approve' })
+    expect(await frameTarget(1, 'frame_pay_frame_3ds_btn_approve')).toMatchObject({
+      route: { frameId: 9, documentId: 'bank-1' },
+      local: 'btn_approve',
+    })
     expect(await frameTarget(1, 'frame_pay_btn_pay')).toMatchObject({ route: { frameId: 7 }, local: 'btn_pay' })
   })
 
   it('tells apart two frames that both navigated away from their src by the size of their viewports', async () => {
-    const sized = (s: PageSnapshot, width: number, height: number): PageSnapshot => ({ ...s, viewport: { ...s.viewport, width, height } })
+    const sized = (s: PageSnapshot, width: number, height: number): PageSnapshot => ({
+      ...s,
+      viewport: { ...s.viewport, width, height },
+    })
     tab = [
-      { frameId: 7, parentFrameId: 0, url: 'https://b.test/next', documentId: 'b-2', answer: answers(sized(snap('https://b.test/next', [button('btn_b', 'B')]), 600, 400)) },
-      { frameId: 8, parentFrameId: 0, url: 'https://a.test/next', documentId: 'a-2', answer: answers(sized(snap('https://a.test/next', [button('btn_a', 'A')]), 300, 150)) },
+      {
+        frameId: 7,
+        parentFrameId: 0,
+        url: 'https://b.test/next',
+        documentId: 'b-2',
+        answer: answers(sized(snap('https://b.test/next', [button('btn_b', 'B')]), 600, 400)),
+      },
+      {
+        frameId: 8,
+        parentFrameId: 0,
+        url: 'https://a.test/next',
+        documentId: 'a-2',
+        answer: answers(sized(snap('https://a.test/next', [button('btn_a', 'A')]), 300, 150)),
+      },
     ]
-    const big: FrameInfo = { ...restricted('frame_b', 'https://b.test/', 300), bounds: { x: 20, y: 300, width: 604, height: 404 } }
+    const big: FrameInfo = {
+      ...restricted('frame_b', 'https://b.test/', 300),
+      bounds: { x: 20, y: 300, width: 604, height: 404 },
+    }
     await withFrames(1, topInfo([restricted('frame_a', 'https://a.test/'), big]), '')
     expect(await frameTarget(1, 'frame_a_btn_a')).toMatchObject({ route: { frameId: 8 } })
     expect(await frameTarget(1, 'frame_b_btn_b')).toMatchObject({ route: { frameId: 7 } })
@@ -143,9 +226,27 @@ describe('reading a page with cross-origin frames', () => {
 
   it('never asks Ava’s own panel frame, nor frames the scan saw as hidden', async () => {
     tab = [
-      { frameId: 3, parentFrameId: 0, url: 'chrome-extension://ava/src/panel/index.html', documentId: 'panel', answer: answers(snap('x', [button('btn_send', 'Send')])) },
-      { frameId: 4, parentFrameId: 0, url: 'https://ads.test/', documentId: 'ad', answer: answers(snap('x', [button('btn_ad', 'Ad')])) },
-      { frameId: 7, parentFrameId: 0, url: 'https://pay.test/', documentId: 'pay-1', answer: answers(snap('https://pay.test/', [button('btn_pay', 'Pay')])) },
+      {
+        frameId: 3,
+        parentFrameId: 0,
+        url: 'chrome-extension://ava/src/panel/index.html',
+        documentId: 'panel',
+        answer: answers(snap('x', [button('btn_send', 'Send')])),
+      },
+      {
+        frameId: 4,
+        parentFrameId: 0,
+        url: 'https://ads.test/',
+        documentId: 'ad',
+        answer: answers(snap('x', [button('btn_ad', 'Ad')])),
+      },
+      {
+        frameId: 7,
+        parentFrameId: 0,
+        url: 'https://pay.test/',
+        documentId: 'pay-1',
+        answer: answers(snap('https://pay.test/', [button('btn_pay', 'Pay')])),
+      },
     ]
     const hidden: FrameInfo = { ...restricted('frame_ad', 'https://ads.test/'), isVisible: false, status: 'hidden' }
     const page = await withFrames(1, topInfo([hidden, restricted('frame_pay', 'https://pay.test/')]), '')
@@ -154,7 +255,15 @@ describe('reading a page with cross-origin frames', () => {
   })
 
   it('forgets the routes of the last page when the next one has no cross-origin frame', async () => {
-    tab = [{ frameId: 7, parentFrameId: 0, url: 'https://pay.test/', documentId: 'pay-1', answer: answers(snap('https://pay.test/', [button('btn_pay', 'Pay')])) }]
+    tab = [
+      {
+        frameId: 7,
+        parentFrameId: 0,
+        url: 'https://pay.test/',
+        documentId: 'pay-1',
+        answer: answers(snap('https://pay.test/', [button('btn_pay', 'Pay')])),
+      },
+    ]
     await withFrames(1, topInfo([restricted('frame_pay', 'https://pay.test/')]), '')
     expect(await frameTarget(1, 'frame_pay_btn_pay')).not.toBeNull()
     await withFrames(1, { url: 'https://shop.test/next', title: 'Next', listing: 'x' }, '')

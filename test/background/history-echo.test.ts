@@ -12,10 +12,15 @@ const seqs: number[] = []
 let listener: (changes: Record<string, Change>, area: string) => void = () => undefined
 
 vi.mock('webextension-polyfill', () => ({
-  default: { storage: { onChanged: { addListener: (l: typeof listener) => void (listener = l) } }, tabs: { get: async () => ({}) } },
+  default: {
+    storage: { onChanged: { addListener: (l: typeof listener) => void (listener = l) } },
+    tabs: { get: async () => ({}) },
+  },
 }))
 vi.mock('../../src/background/tabs', () => ({ currentDoc: () => undefined }))
-vi.mock('../../src/background/panels', () => ({ emitToPanels: (_tab: number, _e: unknown, seq: number) => void seqs.push(seq) }))
+vi.mock('../../src/background/panels', () => ({
+  emitToPanels: (_tab: number, _e: unknown, seq: number) => void seqs.push(seq),
+}))
 vi.mock('../../src/storage/conversation', () => ({
   DEFAULT_HISTORY: () => ({ messages: [], seq: 0 }),
   kMaxHistoryMessages: 2_000,
@@ -49,7 +54,10 @@ it('keeps unstored text and numbers events upwards when its own older writes ech
   expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
   expect(new Set(seqs).size).toBe(seqs.length)
   const h = await readHistory(origin)
-  expect(h.messages.find((x) => x.id === m.id)).toMatchObject({ text: 'streamed words', usage: { input: 1, output: 2 } })
+  expect(h.messages.find((x) => x.id === m.id)).toMatchObject({
+    text: 'streamed words',
+    usage: { input: 1, output: 2 },
+  })
   expect(stored.get(origin)!.messages.find((x) => x.id === m.id)!.text).toBe('streamed words')
   vi.useRealTimers()
 })

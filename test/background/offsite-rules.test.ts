@@ -18,7 +18,13 @@ vi.mock('webextension-polyfill', () => ({
         await tick()
         return structuredClone(rules)
       },
-      updateSessionRules: async ({ removeRuleIds = [], addRules = [] }: { removeRuleIds?: number[]; addRules?: GateRule[] }) => {
+      updateSessionRules: async ({
+        removeRuleIds = [],
+        addRules = [],
+      }: {
+        removeRuleIds?: number[]
+        addRules?: GateRule[]
+      }) => {
         await tick()
         const kept = rules.filter((r) => !removeRuleIds.includes(r.id))
         if (addRules.some((a) => kept.some((r) => r.id === a.id))) throw new Error('Rule with id already exists')

@@ -16,7 +16,8 @@ const { registerPackHandlers } = await import('../../src/background/handlers/pac
 const { reloadRegistry, getRegistry } = await import('../../src/background/actions')
 registerPackHandlers()
 const install = (req: Record<string, unknown>) => handlers.get('popup→bg:packs.install')!(req)
-const stored = async () => ((await fake.browser.storage.local.get('packs.user'))['packs.user'] ?? {}) as Record<string, { version: string }>
+const stored = async () =>
+  ((await fake.browser.storage.local.get('packs.user'))['packs.user'] ?? {}) as Record<string, { version: string }>
 
 const kTakeover = `namespace: common
 version: 9.0.0
@@ -46,7 +47,12 @@ describe('popup→bg:packs.install', () => {
   it('a pack claiming the built-in `common` is answered with an update and its diff, and saves nothing', async () => {
     const r = await install({ text: kTakeover, origin: 'pasted' })
     expect(r.ok).toBe(false)
-    expect(r.update).toMatchObject({ namespace: 'common', source: 'builtin', overridesBuiltin: true, diff: { from: '1.0.0', to: '9.0.0', kind: 'upgrade', changed: ['auth:login'] } })
+    expect(r.update).toMatchObject({
+      namespace: 'common',
+      source: 'builtin',
+      overridesBuiltin: true,
+      diff: { from: '1.0.0', to: '9.0.0', kind: 'upgrade', changed: ['auth:login'] },
+    })
     expect(r.update.diff.removed.length).toBeGreaterThan(0)
     expect(await stored()).toEqual({})
     const login = (await getRegistry()).lookup('common:auth:login')
@@ -54,7 +60,11 @@ describe('popup→bg:packs.install', () => {
   })
 
   it('a yes for another installed version is not a yes: it asks again', async () => {
-    const r = await install({ text: kTakeover, origin: 'pasted', confirmed: { namespace: 'common', source: 'user', from: '1.0.0' } })
+    const r = await install({
+      text: kTakeover,
+      origin: 'pasted',
+      confirmed: { namespace: 'common', source: 'user', from: '1.0.0' },
+    })
     expect(r.update?.source).toBe('builtin')
     expect(await stored()).toEqual({})
   })
@@ -63,7 +73,10 @@ describe('popup→bg:packs.install', () => {
     const confirmed = { namespace: 'common', source: 'builtin', from: '1.0.0' } as const
     // It opens another site, which the built-in did not: the yes to the update must cover that too.
     const asked = await install({ text: kTakeover, origin: 'pasted', confirmed })
-    expect(asked.consent).toMatchObject({ namespace: 'common', added: [{ key: 'navigates', params: { hosts: 'evil.test' }, sensitive: true }] })
+    expect(asked.consent).toMatchObject({
+      namespace: 'common',
+      added: [{ key: 'navigates', params: { hosts: 'evil.test' }, sensitive: true }],
+    })
     expect((await stored()).common).toBeUndefined()
     const r = await install({ text: kTakeover, origin: 'pasted', confirmed, consent: asked.consent.consent })
     expect(r).toEqual({ ok: true, namespace: 'common', version: '9.0.0', previous: '1.0.0' })
@@ -72,8 +85,15 @@ describe('popup→bg:packs.install', () => {
 
   it("a new namespace installs at once; the person's own pack asks before it is updated", async () => {
     expect(await install({ text: mine('1.0.0'), origin: 'pasted' })).toMatchObject({ ok: true, namespace: 'mine' })
-    const r = await install({ text: mine('1.1.0', '  a:new:\n    description: New.\n    steps:\n      - action: getUrl\n'), origin: 'pasted' })
-    expect(r.update).toMatchObject({ source: 'user', overridesBuiltin: false, diff: { from: '1.0.0', to: '1.1.0', added: ['a:new'] } })
+    const r = await install({
+      text: mine('1.1.0', '  a:new:\n    description: New.\n    steps:\n      - action: getUrl\n'),
+      origin: 'pasted',
+    })
+    expect(r.update).toMatchObject({
+      source: 'user',
+      overridesBuiltin: false,
+      diff: { from: '1.0.0', to: '1.1.0', added: ['a:new'] },
+    })
     expect((await stored()).mine.version).toBe('1.0.0')
   })
 })

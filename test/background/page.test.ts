@@ -49,9 +49,22 @@ const { markReady } = await import('../../src/background/tabs')
 
 // Budgets, not waits: a step sent again to the next document succeeds as soon as that document is
 // there; the test that gives up moves the clock past the budget instead of waiting it out.
-const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { targetId: 'btn_login' } }, timeoutMs: 10_000 }
-const fill: PageCommand<'act'> = { kind: 'act', step: { action: 'fill', target: { targetId: 'input_user' }, value: 'alice' }, timeoutMs: 10_000 }
-const goneMidMessage = () => Promise.reject(new Error('A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received'))
+const click: PageCommand<'act'> = {
+  kind: 'act',
+  step: { action: 'click', target: { targetId: 'btn_login' } },
+  timeoutMs: 10_000,
+}
+const fill: PageCommand<'act'> = {
+  kind: 'act',
+  step: { action: 'fill', target: { targetId: 'input_user' }, value: 'alice' },
+  timeoutMs: 10_000,
+}
+const goneMidMessage = () =>
+  Promise.reject(
+    new Error(
+      'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received',
+    ),
+  )
 
 beforeEach(() => {
   docs = {}
@@ -111,11 +124,20 @@ describe('sendCommand', () => {
   it('reports a page that does not answer as a TIMEOUT failure, not a throw', async () => {
     docs.slow = () => Promise.reject(new ProtocolError('TIMEOUT', 'The page did not answer in 30 s.'))
     markReady(4, { documentId: 'slow', url: 'https://shop.test/' })
-    expect(await sendCommand(4, fill)).toEqual({ ok: false, code: 'TIMEOUT', message: 'The page did not answer in 30 s.', tabId: 4 })
+    expect(await sendCommand(4, fill)).toEqual({
+      ok: false,
+      code: 'TIMEOUT',
+      message: 'The page did not answer in 30 s.',
+      tabId: 4,
+    })
   })
 
   it('opens a link meant for a new tab there and moves the work into it', async () => {
-    docs.list = async () => ({ ok: true, detail: 'Opened https://docs.test/ in a new tab', openTab: 'https://docs.test/' })
+    docs.list = async () => ({
+      ok: true,
+      detail: 'Opened https://docs.test/ in a new tab',
+      openTab: 'https://docs.test/',
+    })
     markReady(5, { documentId: 'list', url: 'https://shop.test/' })
     const moved: number[] = []
     const sent = sendCommand(5, click, { onTabChange: (t) => moved.push(t) })
@@ -131,16 +153,34 @@ describe('execInPage and pageContext', () => {
   it('names a step that navigated for the person', async () => {
     docs.form = goneMidMessage
     markReady(6, { documentId: 'form', url: 'https://shop.test/login' })
-    const ran = execInPage(6, { step_id: 1, action_type: 'click', params: { target_id: 'btn_login' }, description: 'Log in' }, { signal: new AbortController().signal, confirm: [], confirmed: false })
+    const ran = execInPage(
+      6,
+      { step_id: 1, action_type: 'click', params: { target_id: 'btn_login' }, description: 'Log in' },
+      { signal: new AbortController().signal, confirm: [], confirmed: false },
+    )
     setTimeout(() => markReady(6, { documentId: 'home', url: 'https://shop.test/' }), 20)
     expect(await ran).toMatchObject({ ok: true, detail: 'Log in — the page navigated', tabId: 6 })
-    expect(received[0].command).toEqual({ kind: 'act', step: { action: 'click', target: { targetId: 'btn_login', selectors: undefined, semantic: undefined } }, timeoutMs: 10_000, confirm: [], confirmed: false, describe: true })
+    expect(received[0].command).toEqual({
+      kind: 'act',
+      step: { action: 'click', target: { targetId: 'btn_login', selectors: undefined, semantic: undefined } },
+      timeoutMs: 10_000,
+      confirm: [],
+      confirmed: false,
+      describe: true,
+    })
   })
 
   it('reads the page, telling a settling page the tab’s requests instead of being polled', async () => {
-    docs.page = async (c) => (c.kind === 'read' ? { ok: true, info: { url: 'https://shop.test/', title: 'Shop', listing: '[btn_1] Buy' } } : { ok: true })
+    docs.page = async (c) =>
+      c.kind === 'read'
+        ? { ok: true, info: { url: 'https://shop.test/', title: 'Shop', listing: '[btn_1] Buy' } }
+        : { ok: true }
     markReady(7, { documentId: 'page', url: 'https://shop.test/' })
-    expect(await pageContext(7, 'buy', undefined, true)).toEqual({ url: 'https://shop.test/', title: 'Shop', listing: '[btn_1] Buy' })
+    expect(await pageContext(7, 'buy', undefined, true)).toEqual({
+      url: 'https://shop.test/',
+      title: 'Shop',
+      listing: '[btn_1] Buy',
+    })
     expect(received.map((r) => r.command)).toEqual([{ kind: 'read', request: 'buy', settle: true, pending: 0 }])
   })
 })

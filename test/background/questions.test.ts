@@ -14,7 +14,9 @@ const reviews: { tabId: number; id: string; accept: boolean }[] = []
 let seq = 0
 /** What the worker registered on `tabs.onRemoved`: the test closes a tab by calling it. */
 const removedListeners: ((tabId: number) => void)[] = []
-vi.mock('webextension-polyfill', () => ({ default: { tabs: { onRemoved: { addListener: (fn: (tabId: number) => void) => removedListeners.push(fn) } } } }))
+vi.mock('webextension-polyfill', () => ({
+  default: { tabs: { onRemoved: { addListener: (fn: (tabId: number) => void) => removedListeners.push(fn) } } },
+}))
 vi.mock('../../src/background/conversation', () => ({
   conversationOf: async () => 'http://shop.test',
   readHistory: async () => ({ messages: cards, seq: 0 }),
@@ -38,7 +40,12 @@ vi.mock('../../src/background/agent-cache', () => ({
 const q = await import('../../src/background/questions')
 const { chatWriter } = await import('../../src/background/conversation')
 const chat = (chatWriter as unknown as () => Parameters<typeof q.askInPanel>[1])()
-const card = { text: 'Delete: may delete something', reason: 'may delete something', step: 1, msg: { key: 'risk.ask.step', params: {} } }
+const card = {
+  text: 'Delete: may delete something',
+  reason: 'may delete something',
+  step: 1,
+  msg: { key: 'risk.ask.step', params: {} },
+}
 
 beforeEach(() => {
   cards.length = 0
@@ -81,7 +88,14 @@ describe('answerQuestion: one answer for every card', () => {
   })
 
   it('closes a card left pending by a worker that is gone, doing nothing (rule: worker-restart)', async () => {
-    cards.push({ id: 'old', role: 'system', kind: 'confirm', text: 'x', ts: 0, confirm: { runId: 'replay_0', step: 0, reason: 'x', state: 'pending' } })
+    cards.push({
+      id: 'old',
+      role: 'system',
+      kind: 'confirm',
+      text: 'x',
+      ts: 0,
+      confirm: { runId: 'replay_0', step: 0, reason: 'x', state: 'pending' },
+    })
     expect(await q.answerQuestion({ tab: 5 }, 'old', true)).toEqual({ ok: false, reason: 'closed' })
     expect(cards[0].confirm?.state).toBe('closed')
     expect(reviews).toEqual([])
@@ -89,7 +103,14 @@ describe('answerQuestion: one answer for every card', () => {
 
   it('an answer to a card shown a moment before its asker waits on it is kept for that wait', async () => {
     // The agent writes its card, then its run state, then waits: the person may be quicker.
-    cards.push({ id: 'early', role: 'system', kind: 'confirm', text: 'x', ts: 0, confirm: { runId: 'run_1', step: 0, reason: 'x', state: 'pending' } })
+    cards.push({
+      id: 'early',
+      role: 'system',
+      kind: 'confirm',
+      text: 'x',
+      ts: 0,
+      confirm: { runId: 'run_1', step: 0, reason: 'x', state: 'pending' },
+    })
     const answer = q.answerQuestion({ tab: 5 }, 'early', true)
     await new Promise((r) => setTimeout(r, 200))
     const waited = q.waitInTab(5, 'early', 'run_1')
@@ -99,7 +120,14 @@ describe('answerQuestion: one answer for every card', () => {
   })
 
   it('routes a cached plan’s review card to its proposal in storage', async () => {
-    cards.push({ id: 'rv', role: 'system', kind: 'confirm', text: 'keep?', ts: 0, confirm: { runId: 'cache-repair:k1', step: 0, reason: 'keep?', state: 'pending', review: true } })
+    cards.push({
+      id: 'rv',
+      role: 'system',
+      kind: 'confirm',
+      text: 'keep?',
+      ts: 0,
+      confirm: { runId: 'cache-repair:k1', step: 0, reason: 'keep?', state: 'pending', review: true },
+    })
     expect(await q.answerQuestion({ tab: 5 }, 'rv', true)).toEqual({ ok: true })
     expect(reviews).toEqual([{ tabId: 5, id: 'cache-repair:k1', accept: true }])
   })

@@ -3,7 +3,9 @@
 // (a 204, a download, an error) lets it go to the document that is still there.
 import { describe, expect, it, vi } from 'vitest'
 
-vi.mock('webextension-polyfill', () => ({ default: { tabs: { get: async () => ({ status: 'complete', url: 'https://shop.test/' }) } } }))
+vi.mock('webextension-polyfill', () => ({
+  default: { tabs: { get: async () => ({ status: 'complete', url: 'https://shop.test/' }) } },
+}))
 vi.mock('../../src/background/frames', () => ({ forgetFrameRoutes: async () => undefined }))
 
 const { markReady, markPending, markNavigating, settlePending, waitForDoc } = await import('../../src/background/tabs')

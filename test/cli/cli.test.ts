@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { jsonFailure, kExit, oneLine, openFailure, parseCommand, parseParams, plainMessage, type CommandSpec } from '../../src/cli/args'
+import {
+  jsonFailure,
+  kExit,
+  oneLine,
+  openFailure,
+  parseCommand,
+  parseParams,
+  plainMessage,
+  type CommandSpec,
+} from '../../src/cli/args'
 import { kUsage, main } from '../../src/cli/ava'
 import { formatActionTrace, stepMessage } from '../../src/cli/run'
 import { formatReport, stepCount } from '../../src/core/flows/format'
@@ -18,7 +27,11 @@ import { createRegistry, type ActionResult } from '../../src/core/registry'
 // from the built-in actions/ only (HOME and AVA_ACTIONS_PATH point nowhere).
 
 let home: string
-const saved = { HOME: process.env.HOME, AVA_ACTIONS_PATH: process.env.AVA_ACTIONS_PATH, AVA_CHROMIUM: process.env.AVA_CHROMIUM }
+const saved = {
+  HOME: process.env.HOME,
+  AVA_ACTIONS_PATH: process.env.AVA_ACTIONS_PATH,
+  AVA_CHROMIUM: process.env.AVA_CHROMIUM,
+}
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'ava-cli-home-'))
   process.env.HOME = home
@@ -41,7 +54,15 @@ async function ava(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
 
-const kCommands = [['run'], ['action', 'list'], ['action', 'describe'], ['action', 'search'], ['action', 'validate'], ['action', 'dry-run'], ['action', 'reload']]
+const kCommands = [
+  ['run'],
+  ['action', 'list'],
+  ['action', 'describe'],
+  ['action', 'search'],
+  ['action', 'validate'],
+  ['action', 'dry-run'],
+  ['action', 'reload'],
+]
 
 describe('help', () => {
   it('the top-level help lists every command, ava run included, and the exit codes', async () => {
@@ -56,7 +77,12 @@ describe('help', () => {
 
   it('--help, -h and `ava help <command>` work on every command and subcommand', async () => {
     for (const c of kCommands) {
-      for (const argv of [[...c, '--help'], [...c, '-h'], ['help', ...c], [...c, 'some-arg', '--help']]) {
+      for (const argv of [
+        [...c, '--help'],
+        [...c, '-h'],
+        ['help', ...c],
+        [...c, 'some-arg', '--help'],
+      ]) {
         const r = await ava(...argv)
         expect(r.code, argv.join(' ')).toBe(kExit.ok)
         expect(r.out, argv.join(' ')).toMatch(new RegExp(`^Usage: ava ${c.join(' ')} `))
@@ -103,7 +129,15 @@ describe('one parameter syntax', () => {
   })
 
   it('dry-run takes --param and masks secrets', async () => {
-    const r = await ava('action', 'dry-run', 'common:auth:login', '--param', 'username=bob', '--param', 'password=hunter22')
+    const r = await ava(
+      'action',
+      'dry-run',
+      'common:auth:login',
+      '--param',
+      'username=bob',
+      '--param',
+      'password=hunter22',
+    )
     expect(r.code).toBe(kExit.ok)
     expect(r.out).toContain('"username":"bob"')
     expect(r.out).not.toContain('hunter22')
@@ -122,7 +156,10 @@ describe('--json on every command', () => {
       [['action', 'search', 'zzzzzz', '--json'], kExit.failed],
       [['action', 'validate', 'actions', '--json'], kExit.ok],
       [['action', 'validate', 'no/such/dir', '--json'], kExit.failed],
-      [['action', 'dry-run', 'common:auth:login', '--param', 'username=a', '--param', 'password=b', '--json'], kExit.ok],
+      [
+        ['action', 'dry-run', 'common:auth:login', '--param', 'username=a', '--param', 'password=b', '--json'],
+        kExit.ok,
+      ],
       [['action', 'dry-run', 'common:auth:login', '--json'], kExit.failed],
       [['action', 'reload', '--json'], kExit.ok],
     ]
@@ -131,7 +168,10 @@ describe('--json on every command', () => {
       expect(r.code, argv.join(' ')).toBe(code)
       expect(() => JSON.parse(r.out), argv.join(' ')).not.toThrow()
     }
-    const v = JSON.parse((await ava('action', 'validate', 'no/such/dir', '--json')).out) as { valid: boolean; files: Array<{ issues: Array<{ code: string }> }> }
+    const v = JSON.parse((await ava('action', 'validate', 'no/such/dir', '--json')).out) as {
+      valid: boolean
+      files: Array<{ issues: Array<{ code: string }> }>
+    }
     expect(v.valid).toBe(false)
     expect(v.files[0].issues[0].code).toBe('READ_FAILED')
   })
@@ -156,7 +196,9 @@ describe('ava run fails before a browser starts', () => {
   it('usage errors exit 2: no target, a bad --timeout, no --url for an action', async () => {
     expect((await ava('run')).code).toBe(kExit.usage)
     expect((await ava('run', 'x', '--timeout', 'soon')).code).toBe(kExit.usage)
-    expect((await ava('run', 'common:auth:login', '--param', 'username=a', '--param', 'password=b')).code).toBe(kExit.usage)
+    expect((await ava('run', 'common:auth:login', '--param', 'username=a', '--param', 'password=b')).code).toBe(
+      kExit.usage,
+    )
   })
 })
 
@@ -181,7 +223,11 @@ describe('messages and traces', () => {
     const lines = formatActionTrace(ok)
     expect(lines.filter((l) => l.startsWith('✗'))).toEqual([])
     expect(lines.at(-1)).toMatch(/^passed: common:auth:login/)
-    const failed = { ...ok, success: false, error: { code: 'VERIFY_FAILED', message: 'Still on the login form' } } as unknown as ActionResult
+    const failed = {
+      ...ok,
+      success: false,
+      error: { code: 'VERIFY_FAILED', message: 'Still on the login form' },
+    } as unknown as ActionResult
     // The verdict names the code; under it the popup's sentence for it and the pack's own words.
     expect(formatActionTrace(failed).slice(-4)).toEqual([
       'FAILED: common:auth:login: VERIFY_FAILED',
@@ -195,7 +241,15 @@ describe('messages and traces', () => {
   it('the engine gets only the environment variables a pack reads, so "1" is not masked everywhere', () => {
     const registry = createRegistry(() => [])
     registry.load([
-      { source: 'env-path', files: [{ path: 'p.yaml', text: 'namespace: p\nversion: 1.0.0\nactions:\n  a:b:\n    description: Reads a token.\n    steps:\n      - action: wait\n        args: { ms: 1 }\n    returns:\n      t: "${env.P_TOKEN}"\n' }] },
+      {
+        source: 'env-path',
+        files: [
+          {
+            path: 'p.yaml',
+            text: 'namespace: p\nversion: 1.0.0\nactions:\n  a:b:\n    description: Reads a token.\n    steps:\n      - action: wait\n        args: { ms: 1 }\n    returns:\n      t: "${env.P_TOKEN}"\n',
+          },
+        ],
+      },
     ])
     expect(actionEnv(registry, { P_TOKEN: 's3cret', SHLVL: '1', HOME: '/root' })).toEqual({ P_TOKEN: 's3cret' })
   })
@@ -204,17 +258,58 @@ describe('messages and traces', () => {
 describe('--json: every outcome is one JSON object on stdout', () => {
   it('failures before a run starts keep their exit code and say why in { success: false, error }', async () => {
     const runs: Array<[string[], number, string, RegExp]> = [
-      [['action', 'run', 'nope:a:b', '--json'], kExit.failed, 'ACTION_NOT_FOUND', /^No action "nope:a:b"\. Run `ava action list`/],
-      [['run', 'common:auth:logn', '--url', 'http://127.0.0.1:9/', '--json'], kExit.failed, 'ACTION_NOT_FOUND', /Did you mean "common:auth:login"\?/],
-      [['action', 'run', 'common:auth:login', '--json'], kExit.failed, 'FAILED', /^common:auth:login: .*"username" is required/],
-      [['action', 'debug', 'common:auth:login', '--param', 'username=a', '--param', 'password=b', '--json'], kExit.usage, 'USAGE_ERROR', /^give the page to start on with --url$/],
-      [['run', 'common:auth:login', '--bogus', '--json'], kExit.usage, 'USAGE_ERROR', /^unknown option --bogus; give action parameters as --param bogus=<value>$/],
+      [
+        ['action', 'run', 'nope:a:b', '--json'],
+        kExit.failed,
+        'ACTION_NOT_FOUND',
+        /^No action "nope:a:b"\. Run `ava action list`/,
+      ],
+      [
+        ['run', 'common:auth:logn', '--url', 'http://127.0.0.1:9/', '--json'],
+        kExit.failed,
+        'ACTION_NOT_FOUND',
+        /Did you mean "common:auth:login"\?/,
+      ],
+      [
+        ['action', 'run', 'common:auth:login', '--json'],
+        kExit.failed,
+        'FAILED',
+        /^common:auth:login: .*"username" is required/,
+      ],
+      [
+        ['action', 'debug', 'common:auth:login', '--param', 'username=a', '--param', 'password=b', '--json'],
+        kExit.usage,
+        'USAGE_ERROR',
+        /^give the page to start on with --url$/,
+      ],
+      [
+        ['run', 'common:auth:login', '--bogus', '--json'],
+        kExit.usage,
+        'USAGE_ERROR',
+        /^unknown option --bogus; give action parameters as --param bogus=<value>$/,
+      ],
       [['run', '--json'], kExit.usage, 'USAGE_ERROR', /^give a flow file, a pack file or an action name\.$/],
       [['action', 'dry-run', '--json'], kExit.usage, 'USAGE_ERROR', /^dry-run needs an action name/],
       [['action', 'describe', 'nope:a:b', '--json'], kExit.failed, 'ACTION_NOT_FOUND', /^No action "nope:a:b"/],
       [['action', 'frobnicate', '--json'], kExit.usage, 'USAGE_ERROR', /^unknown command "action frobnicate"$/],
       [['frobnicate', '--json'], kExit.usage, 'USAGE_ERROR', /^unknown command "frobnicate"$/],
-      [['action', 'run', 'common:auth:login', '--param', 'username=a', '--param', 'password=b', '--url', 'http://127.0.0.1:9/', '--json'], kExit.failed, 'FAILED', /^the page script is built into bin\/ava\.js/],
+      [
+        [
+          'action',
+          'run',
+          'common:auth:login',
+          '--param',
+          'username=a',
+          '--param',
+          'password=b',
+          '--url',
+          'http://127.0.0.1:9/',
+          '--json',
+        ],
+        kExit.failed,
+        'FAILED',
+        /^the page script is built into bin\/ava\.js/,
+      ],
     ]
     for (const [argv, code, errorCode, message] of runs) {
       const r = await ava(...argv)
@@ -235,28 +330,51 @@ describe('--json: every outcome is one JSON object on stdout', () => {
   })
 
   it('jsonFailure takes the first line and drops the command prefix', () => {
-    expect(JSON.parse(jsonFailure(kExit.usage, ['ava action run: unknown option --x\nRun `ava action run --help` for its options.']))).toEqual({
+    expect(
+      JSON.parse(
+        jsonFailure(kExit.usage, ['ava action run: unknown option --x\nRun `ava action run --help` for its options.']),
+      ),
+    ).toEqual({
       success: false,
       error: { code: 'USAGE_ERROR', message: 'unknown option --x', exitCode: 2 },
     })
-    expect(JSON.parse(jsonFailure(kExit.internal, []))).toMatchObject({ error: { code: 'INTERNAL_ERROR', message: 'failed' } })
+    expect(JSON.parse(jsonFailure(kExit.internal, []))).toMatchObject({
+      error: { code: 'INTERNAL_ERROR', message: 'failed' },
+    })
   })
 })
 
 describe('a page that does not open', () => {
   // What Playwright's page.goto throws: a call log with terminal colour codes.
-  const raw = (first: string) => new Error(`page.goto: ${first}\nCall log:\n\u001b[2m  - navigating to "http://127.0.0.1:9/", waiting until "load"\u001b[22m\n`)
+  const raw = (first: string) =>
+    new Error(
+      `page.goto: ${first}\nCall log:\n\u001b[2m  - navigating to "http://127.0.0.1:9/", waiting until "load"\u001b[22m\n`,
+    )
   it('is one plain line naming the address and why', () => {
-    expect(openFailure('http://127.0.0.1:8/', raw('net::ERR_CONNECTION_REFUSED at http://127.0.0.1:8/'))).toBe('Could not open http://127.0.0.1:8/: connection refused')
-    expect(openFailure('http://x.invalid/', raw('net::ERR_NAME_NOT_RESOLVED at http://x.invalid/'))).toBe('Could not open http://x.invalid/: no such host')
-    expect(openFailure('http://slow/', raw('Timeout 30000ms exceeded.'))).toBe('Could not open http://slow/: it did not load within 30 s')
-    expect(openFailure('http://a/', raw('net::ERR_SSL_PROTOCOL_ERROR at http://a/'))).toBe('Could not open http://a/: ssl protocol error')
-    for (const e of [raw('net::ERR_CONNECTION_REFUSED at x'), raw('Timeout 30000ms exceeded.'), raw('something else')]) {
+    expect(openFailure('http://127.0.0.1:8/', raw('net::ERR_CONNECTION_REFUSED at http://127.0.0.1:8/'))).toBe(
+      'Could not open http://127.0.0.1:8/: connection refused',
+    )
+    expect(openFailure('http://x.invalid/', raw('net::ERR_NAME_NOT_RESOLVED at http://x.invalid/'))).toBe(
+      'Could not open http://x.invalid/: no such host',
+    )
+    expect(openFailure('http://slow/', raw('Timeout 30000ms exceeded.'))).toBe(
+      'Could not open http://slow/: it did not load within 30 s',
+    )
+    expect(openFailure('http://a/', raw('net::ERR_SSL_PROTOCOL_ERROR at http://a/'))).toBe(
+      'Could not open http://a/: ssl protocol error',
+    )
+    for (const e of [
+      raw('net::ERR_CONNECTION_REFUSED at x'),
+      raw('Timeout 30000ms exceeded.'),
+      raw('something else'),
+    ]) {
       const line = openFailure('http://a/', e)
       expect(line).not.toMatch(/Call log|\n|page\.goto/)
       expect(line).not.toContain('\u001b')
     }
-    expect(oneLine(raw('Target page, context or browser has been closed'))).toBe('Target page, context or browser has been closed')
+    expect(oneLine(raw('Target page, context or browser has been closed'))).toBe(
+      'Target page, context or browser has been closed',
+    )
   })
 })
 
@@ -272,10 +390,18 @@ describe('a run is said once', () => {
         id: '1',
         action: 'fill',
         status: 'failed',
-        error: { code: 'ELEMENT_NOT_FOUND', message: 'Step 1 (fill) failed: No element matches selector "search_input"; tried "css:input[type=\'search\']", "role:searchbox".' },
+        error: {
+          code: 'ELEMENT_NOT_FOUND',
+          message:
+            'Step 1 (fill) failed: No element matches selector "search_input"; tried "css:input[type=\'search\']", "role:searchbox".',
+        },
       },
     ],
-    error: { code: 'ELEMENT_NOT_FOUND', message: 'Step 1 (fill) failed: No element matches selector "search_input"; tried "css:input[type=\'search\']", "role:searchbox".' },
+    error: {
+      code: 'ELEMENT_NOT_FOUND',
+      message:
+        'Step 1 (fill) failed: No element matches selector "search_input"; tried "css:input[type=\'search\']", "role:searchbox".',
+    },
   } as unknown as ActionResult
 
   it("a failed step: the why on the step's line only", () => {
@@ -295,11 +421,32 @@ describe('a run is said once', () => {
   })
 
   it('a pass is one verdict line; a flow says "1 step" and "3 steps", also when its step lines were printed live', () => {
-    const ok = { ...failed, success: true, error: undefined, trace: [{ ...step, id: '1', action: 'fill', status: 'ok' }] } as unknown as ActionResult
-    expect(formatActionTrace(ok).filter((l) => /passed|FAILED/.test(l))).toEqual(['passed: common:page:search in 1515 ms'])
+    const ok = {
+      ...failed,
+      success: true,
+      error: undefined,
+      trace: [{ ...step, id: '1', action: 'fill', status: 'ok' }],
+    } as unknown as ActionResult
+    expect(formatActionTrace(ok).filter((l) => /passed|FAILED/.test(l))).toEqual([
+      'passed: common:page:search in 1515 ms',
+    ])
     expect([0, 1, 2, 3].map(stepCount)).toEqual(['0 steps', '1 step', '2 steps', '3 steps'])
     const flow = (n: number, success: boolean): FlowRunResult =>
-      ({ success, flow: 'Sign up', durationMs: 417.4, heals: [], steps: Array.from({ length: n }, (_, i) => ({ step_id: i + 1, action: 'click', status: 'ok', durationMs: 1, resolveMs: 0, level: 'role', alternative: 0 })) }) as unknown as FlowRunResult
+      ({
+        success,
+        flow: 'Sign up',
+        durationMs: 417.4,
+        heals: [],
+        steps: Array.from({ length: n }, (_, i) => ({
+          step_id: i + 1,
+          action: 'click',
+          status: 'ok',
+          durationMs: 1,
+          resolveMs: 0,
+          level: 'role',
+          alternative: 0,
+        })),
+      }) as unknown as FlowRunResult
     expect(formatReport(flow(1, true), { steps: false })).toEqual(['passed: Sign up, 1 step in 417 ms'])
     expect(formatReport(flow(3, false)).at(-1)).toBe('FAILED: Sign up, 3 steps in 417 ms')
     expect(formatReport(flow(3, true)).filter((l) => /passed/.test(l))).toHaveLength(1)

@@ -4,7 +4,9 @@ import { expect, test } from 'vitest'
 import { checkNode, formatChecks, kMinNode } from '../../src/cli/doctor'
 
 test("the Node doctor asks for is package.json's engines", () => {
-  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { engines: { node: string } }
+  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+    engines: { node: string }
+  }
   expect(pkg.engines.node).toBe(`>=${kMinNode.replace(/\.0$/, '')}`)
   expect(checkNode('20.19.0').status).toBe('ok')
   expect(checkNode('22.1.0').status).toBe('ok')
@@ -12,7 +14,12 @@ test("the Node doctor asks for is package.json's engines", () => {
 })
 
 test('a failed check is printed with what to do and where to read more', () => {
-  expect(formatChecks([{ name: 'Chromium', status: 'fail', found: 'no Chromium at /x', fix: 'install it', docs: 'no-chromium' }, { name: 'Node', status: 'ok', found: 'Node 22.0.0' }])).toEqual([
+  expect(
+    formatChecks([
+      { name: 'Chromium', status: 'fail', found: 'no Chromium at /x', fix: 'install it', docs: 'no-chromium' },
+      { name: 'Node', status: 'ok', found: 'Node 22.0.0' },
+    ]),
+  ).toEqual([
     'FAIL  Chromium  no Chromium at /x',
     '                fix: install it',
     '                see: docs/troubleshooting.md#no-chromium',

@@ -30,7 +30,8 @@ async function extension(path: string) {
       const req = m as { id: number; kind: string; session?: string }
       seen.push(req)
       if (req.kind === 'detach') return
-      const body = req.kind === 'url' ? { ok: true, url: `https://tab-of-${req.session || 'first'}.example/` } : { ok: true }
+      const body =
+        req.kind === 'url' ? { ok: true, url: `https://tab-of-${req.session || 'first'}.example/` } : { ok: true }
       socket.write(`${JSON.stringify({ id: req.id, ...body })}\n`)
     }),
   )
@@ -55,7 +56,9 @@ test('two sessions name themselves apart; a Stop for one leaves the other its ta
   expect(await ta.url()).toBe(`https://tab-of-${ka}.example/`)
   expect(await tb.url()).toBe(`https://tab-of-${kb}.example/`)
   // The person stops A: A loses its tab and is told why; B keeps its own.
-  socket.write(`${JSON.stringify({ kind: 'stopped', session: ka, message: 'The person stopped agent-a in this tab.' })}\n`)
+  socket.write(
+    `${JSON.stringify({ kind: 'stopped', session: ka, message: 'The person stopped agent-a in this tab.' })}\n`,
+  )
   await expect.poll(() => a.tab()).toBeUndefined()
   expect(a.gone?.()).toBe('The person stopped agent-a in this tab.')
   expect(b.tab()).toBe(tb)

@@ -21,15 +21,26 @@ describe('the gate of place (a)', () => {
     const asker = allowListAsker(['credentials'])
     expect(await asker.ask({ reason: 'x', category: 'credentials' }, signal)).toBe(true)
     // Nobody there and nothing allowed it: UNATTENDED, naming the --allow that would.
-    expect(await asker.ask({ reason: 'x', category: 'destructive' }, signal)).toEqual({ unattended: 'starting ava mcp with --allow destructive' })
+    expect(await asker.ask({ reason: 'x', category: 'destructive' }, signal)).toEqual({
+      unattended: 'starting ava mcp with --allow destructive',
+    })
     expect(await asker.ask({ reason: 'x' }, signal)).toEqual({ unattended: 'starting ava mcp with --allow all' })
-    expect(await asker.ask({ reason: 'x', offsite: 'evil.example' }, signal)).toEqual({ unattended: 'starting ava mcp with --allow cross_site' })
+    expect(await asker.ask({ reason: 'x', offsite: 'evil.example' }, signal)).toEqual({
+      unattended: 'starting ava mcp with --allow cross_site',
+    })
   })
 
   test('a secret is filled only on the origins it is bound to', () => {
-    expect(resolveClientSecrets('${secret:SHOP_PASSWORD}', [shop], 'https://shop.example/login')).toEqual({ value: 'hunter22', secretSites: ['https://shop.example'] })
-    expect(() => resolveClientSecrets('${secret:SHOP_PASSWORD}', [shop], 'https://evil.example/login')).toThrow(/not kept for https:\/\/evil\.example/)
-    expect(() => resolveClientSecrets('${secret:OTHER}', [shop], 'https://shop.example/')).toThrow(/No saved secret named OTHER/)
+    expect(resolveClientSecrets('${secret:SHOP_PASSWORD}', [shop], 'https://shop.example/login')).toEqual({
+      value: 'hunter22',
+      secretSites: ['https://shop.example'],
+    })
+    expect(() => resolveClientSecrets('${secret:SHOP_PASSWORD}', [shop], 'https://evil.example/login')).toThrow(
+      /not kept for https:\/\/evil\.example/,
+    )
+    expect(() => resolveClientSecrets('${secret:OTHER}', [shop], 'https://shop.example/')).toThrow(
+      /No saved secret named OTHER/,
+    )
     expect(resolveClientSecrets('plain', [shop], 'https://evil.example/')).toEqual({ value: 'plain' })
   })
 
@@ -42,7 +53,9 @@ describe('the gate of place (a)', () => {
   test('--secret takes its value from the environment and needs its sites', () => {
     expect(parseSecret('SHOP_PASSWORD=https://shop.example', { SHOP_PASSWORD: 'hunter22' })).toEqual(shop)
     expect(parseSecret('SHOP_PASSWORD', { SHOP_PASSWORD: 'x' })).toMatch(/give the sites/)
-    expect(parseSecret('SHOP_PASSWORD=https://shop.example', {})).toMatch(/environment variable SHOP_PASSWORD is not set/)
+    expect(parseSecret('SHOP_PASSWORD=https://shop.example', {})).toMatch(
+      /environment variable SHOP_PASSWORD is not set/,
+    )
   })
 })
 
@@ -52,7 +65,10 @@ describe('the native host of place (b)', () => {
     const read = frameReader((m) => got.push(m))
     const bytes = Buffer.concat([frame({ id: 1, kind: 'url' }), frame({ kind: 'stopped', message: 'é' })])
     for (let i = 0; i < bytes.length; i += 3) read(bytes.subarray(i, i + 3))
-    expect(got).toEqual([{ id: 1, kind: 'url' }, { kind: 'stopped', message: 'é' }])
+    expect(got).toEqual([
+      { id: 1, kind: 'url' },
+      { kind: 'stopped', message: 'é' },
+    ])
     const lines: unknown[] = []
     const line = lineReader((m) => lines.push(m))
     line(Buffer.from('{"a":1}\n{"b"'))
@@ -74,11 +90,17 @@ describe('the native host of place (b)', () => {
       expect(readFileSync(files[1], 'utf8')).toBe('// the relay\n')
       expect(files.slice(2)).toEqual(hostFolders({ home }).map((d) => join(d, 'com.ava_assistant.bridge.json')))
       const manifest = JSON.parse(readFileSync(files[2], 'utf8'))
-      expect(manifest).toMatchObject({ name: 'com.ava_assistant.bridge', type: 'stdio', allowed_origins: [`chrome-extension://${id}/`] })
+      expect(manifest).toMatchObject({
+        name: 'com.ava_assistant.bridge',
+        type: 'stdio',
+        allowed_origins: [`chrome-extension://${id}/`],
+      })
       expect(statSync(manifest.path).mode & 0o777).toBe(0o700)
       expect(readFileSync(manifest.path, 'utf8')).toContain(`AVA_MCP_SOCKET='${join(home, '.ava', 'mcp.sock')}'`)
       // The launcher runs the copy beside it, never a file of the package that installed it.
-      expect(readFileSync(manifest.path, 'utf8')).toContain(` '${join(home, '.ava', 'native-host', 'ava-native-host.mjs')}' "$@"`)
+      expect(readFileSync(manifest.path, 'utf8')).toContain(
+        ` '${join(home, '.ava', 'native-host', 'ava-native-host.mjs')}' "$@"`,
+      )
       expect(() => installNativeHost({ extensionId: 'not-an-id', host: '', home })).toThrow(/not an extension id/)
     } finally {
       rmSync(home, { recursive: true, force: true })
@@ -87,14 +109,18 @@ describe('the native host of place (b)', () => {
 
   test('the folders: one profile, or Chrome and Chromium per OS', () => {
     expect(hostFolders({ profile: '/p' })).toEqual(['/p/NativeMessagingHosts'])
-    expect(hostFolders({ home: '/h', os: 'linux' })).toEqual(['/h/.config/google-chrome/NativeMessagingHosts', '/h/.config/chromium/NativeMessagingHosts'])
-    expect(hostFolders({ home: '/h', os: 'darwin' })[0]).toBe('/h/Library/Application Support/Google/Chrome/NativeMessagingHosts')
+    expect(hostFolders({ home: '/h', os: 'linux' })).toEqual([
+      '/h/.config/google-chrome/NativeMessagingHosts',
+      '/h/.config/chromium/NativeMessagingHosts',
+    ])
+    expect(hostFolders({ home: '/h', os: 'darwin' })[0]).toBe(
+      '/h/Library/Application Support/Google/Chrome/NativeMessagingHosts',
+    )
   })
 })
 
-
-describe("place (b) with no extension connected", () => {
-  test('a call fails with NO_BROWSER within 2 s (Chrome with Ava connects within the host\'s 1 s retry), saying what to do', async () => {
+describe('place (b) with no extension connected', () => {
+  test("a call fails with NO_BROWSER within 2 s (Chrome with Ava connects within the host's 1 s retry), saying what to do", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ava-bridge-'))
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const place = await chromePlace({ client: () => 'c', path: join(dir, 'mcp.sock') })

@@ -5,17 +5,25 @@ import { clampPosition, isDrag, kDragDistancePx, kDragMinMs } from '../../src/co
 describe('click or drag (seed 003 property 2)', () => {
   it('a press that moves and lasts over 100 ms is always a drag', () => {
     fc.assert(
-      fc.property(fc.integer({ min: kDragMinMs + 1, max: 60_000 }), fc.double({ min: 0.01, max: 5000, noNaN: true }), (durationMs, distancePx) => {
-        expect(isDrag({ durationMs, distancePx })).toBe(true)
-      }),
+      fc.property(
+        fc.integer({ min: kDragMinMs + 1, max: 60_000 }),
+        fc.double({ min: 0.01, max: 5000, noNaN: true }),
+        (durationMs, distancePx) => {
+          expect(isDrag({ durationMs, distancePx })).toBe(true)
+        },
+      ),
     )
   })
 
   it('a quick press that stays within the tremor distance is a click', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: kDragMinMs }), fc.double({ min: 0, max: kDragDistancePx, noNaN: true }), (durationMs, distancePx) => {
-        expect(isDrag({ durationMs, distancePx })).toBe(false)
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: kDragMinMs }),
+        fc.double({ min: 0, max: kDragDistancePx, noNaN: true }),
+        (durationMs, distancePx) => {
+          expect(isDrag({ durationMs, distancePx })).toBe(false)
+        },
+      ),
     )
   })
 
@@ -27,13 +35,19 @@ describe('click or drag (seed 003 property 2)', () => {
 describe('clampPosition', () => {
   it('keeps the button fully inside the viewport', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: 60, max: 4000 }), fc.integer({ min: 60, max: 4000 }), (x, y, width, height) => {
-        const p = clampPosition(x, y, 52, { width, height })
-        expect(p.x).toBeGreaterThanOrEqual(0)
-        expect(p.y).toBeGreaterThanOrEqual(0)
-        expect(p.x + 52).toBeLessThanOrEqual(width)
-        expect(p.y + 52).toBeLessThanOrEqual(height)
-      }),
+      fc.property(
+        fc.integer({ min: -5000, max: 5000 }),
+        fc.integer({ min: -5000, max: 5000 }),
+        fc.integer({ min: 60, max: 4000 }),
+        fc.integer({ min: 60, max: 4000 }),
+        (x, y, width, height) => {
+          const p = clampPosition(x, y, 52, { width, height })
+          expect(p.x).toBeGreaterThanOrEqual(0)
+          expect(p.y).toBeGreaterThanOrEqual(0)
+          expect(p.x + 52).toBeLessThanOrEqual(width)
+          expect(p.y + 52).toBeLessThanOrEqual(height)
+        },
+      ),
     )
   })
 })

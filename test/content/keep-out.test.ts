@@ -4,7 +4,8 @@ import { keepOutSpot, uiBoxes, type Box, type UiPlace } from '../../src/content/
 
 const view = { width: 1280, height: 800 }
 const home: UiPlace = { button: { x: 1208, y: 728 }, buttonSize: 52, panel: { width: 400, height: 600 } }
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
 describe('keeping Ava out of the way of a step (issue 28 §4)', () => {
   it('stays where it is when it covers no part of the target', () => {
@@ -21,7 +22,8 @@ describe('keeping Ava out of the way of a step (issue 28 §4)', () => {
     const spot = keepOutSpot(target, home, view, { x: 150, y: 400 })!
     // Every open-panel corner but the pointer's is over the target: the panel folds to its button.
     expect(spot).toEqual({ button: { x: 20, y: 728 }, fold: true })
-    for (const b of uiBoxes({ ...home, button: spot.button }, view, spot.fold)) expect(b.x <= 150 && 150 <= b.x + b.width && b.y <= 400 && 400 <= b.y + b.height).toBe(false)
+    for (const b of uiBoxes({ ...home, button: spot.button }, view, spot.fold))
+      expect(b.x <= 150 && 150 <= b.x + b.width && b.y <= 400 && 400 <= b.y + b.height).toBe(false)
   })
 
   it('folds the panel when no corner leaves a wide target clear', () => {
@@ -33,14 +35,24 @@ describe('keeping Ava out of the way of a step (issue 28 §4)', () => {
   it('whatever the target and pointer, a spot it gives covers neither', () => {
     fc.assert(
       fc.property(
-        fc.record({ x: fc.integer({ min: 0, max: 1200 }), y: fc.integer({ min: 0, max: 760 }), width: fc.integer({ min: 1, max: 600 }), height: fc.integer({ min: 1, max: 400 }) }),
-        fc.option(fc.record({ x: fc.integer({ min: 0, max: 1279 }), y: fc.integer({ min: 0, max: 799 }) }), { nil: null }),
+        fc.record({
+          x: fc.integer({ min: 0, max: 1200 }),
+          y: fc.integer({ min: 0, max: 760 }),
+          width: fc.integer({ min: 1, max: 600 }),
+          height: fc.integer({ min: 1, max: 400 }),
+        }),
+        fc.option(fc.record({ x: fc.integer({ min: 0, max: 1279 }), y: fc.integer({ min: 0, max: 799 }) }), {
+          nil: null,
+        }),
         (target, pointer) => {
           const spot = keepOutSpot(target, home, view, pointer)
           if (!spot) return
           for (const b of uiBoxes({ ...home, button: spot.button }, view, spot.fold)) {
             expect(overlaps(b, target)).toBe(false)
-            if (pointer) expect(pointer.x >= b.x && pointer.x <= b.x + b.width && pointer.y >= b.y && pointer.y <= b.y + b.height).toBe(false)
+            if (pointer)
+              expect(
+                pointer.x >= b.x && pointer.x <= b.x + b.width && pointer.y >= b.y && pointer.y <= b.y + b.height,
+              ).toBe(false)
           }
         },
       ),

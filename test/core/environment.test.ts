@@ -4,9 +4,20 @@ import { expect, test } from 'vitest'
 import { kEnvironment, modelFromEnvironment, readEnvironment } from '../../src/core/environment'
 import { modelFromEnv } from '../../src/cli/mcp-agent'
 
-test('the README\'s names set the model for ava mcp', () => {
-  const llm = modelFromEnv({ AVA_PROVIDER: 'openai', AVA_BASE_URL: 'http://127.0.0.1:9/v1', AVA_MODEL: 'm', AVA_API_KEY: 'k' })
-  expect(llm).toMatchObject({ provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k', authStyle: 'bearer' })
+test("the README's names set the model for ava mcp", () => {
+  const llm = modelFromEnv({
+    AVA_PROVIDER: 'openai',
+    AVA_BASE_URL: 'http://127.0.0.1:9/v1',
+    AVA_MODEL: 'm',
+    AVA_API_KEY: 'k',
+  })
+  expect(llm).toMatchObject({
+    provider: 'openai',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    model: 'm',
+    apiKey: 'k',
+    authStyle: 'bearer',
+  })
 })
 
 test('the former names still work, each with one warning; the new name wins when both are set', () => {
@@ -23,12 +34,15 @@ test('the former names still work, each with one warning; the new name wins when
 
 test('no provider is no model; an unknown one is a sentence naming the choices', () => {
   expect(modelFromEnvironment({})).toBeUndefined()
-  expect(modelFromEnvironment({ AVA_PROVIDER: 'gemini' })).toBe('AVA_PROVIDER must be one of anthropic, openai, local, not "gemini"')
+  expect(modelFromEnvironment({ AVA_PROVIDER: 'gemini' })).toBe(
+    'AVA_PROVIDER must be one of anthropic, openai, local, not "gemini"',
+  )
 })
 
 test('docs/environment.md lists exactly the variables of the table', () => {
   const doc = readFileSync(resolve(import.meta.dirname, '../../docs/environment.md'), 'utf8')
   const rows = [...doc.matchAll(/^\| `(AVA_[A-Z_]+)` \|/gm)].map((m) => m[1])
   expect(rows.sort()).toEqual(Object.keys(kEnvironment).sort())
-  for (const [name, spec] of Object.entries(kEnvironment)) for (const old of 'formerly' in spec ? spec.formerly : []) expect(doc, `${name} was ${old}`).toContain(`\`${old}\``)
+  for (const [name, spec] of Object.entries(kEnvironment))
+    for (const old of 'formerly' in spec ? spec.formerly : []) expect(doc, `${name} was ${old}`).toContain(`\`${old}\``)
 })

@@ -1,7 +1,20 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { failureDocs, failureHint, failureKeys, failureMsg, failureOf, isFailureCode, isRepairable, kFailureCodes, kFailures, kLegacyKeys, kTroubleshooting, type FailureSpec } from '../../src/core/failure'
+import {
+  failureDocs,
+  failureHint,
+  failureKeys,
+  failureMsg,
+  failureOf,
+  isFailureCode,
+  isRepairable,
+  kFailureCodes,
+  kFailures,
+  kLegacyKeys,
+  kTroubleshooting,
+  type FailureSpec,
+} from '../../src/core/failure'
 import { createRenderer, failureLinesEn, renderEn } from '../../src/core/locales/render'
 import { MsgSchema } from '../../src/core/chat'
 import en from '../../src/core/locales/en'
@@ -43,28 +56,47 @@ describe('the failure list', () => {
   })
 
   it('a sentence keyed by a code names a code of the list (no sentence for a code that is not in it)', () => {
-    const byCode = /^(?:outcome\.step|outcome\.error|error|failure|failure\.hint|options\.testError|action\.reason)\.([A-Z][A-Z_]+)$/
+    const byCode =
+      /^(?:outcome\.step|outcome\.error|error|failure|failure\.hint|options\.testError|action\.reason)\.([A-Z][A-Z_]+)$/
     const named = new Set(failureKeys())
     // Sentences a code's own sentence stands beside (a provider's URL, a local server's state), said by
     // the agent itself, and the notice under an answer cut short (not a failure).
-    const beside = new Set(['error.ANSWER_CUT', 'outcome.error.NETWORK_AT', 'outcome.error.LOCAL_DOWN', 'outcome.error.LOCAL_ORIGIN', 'outcome.error.LOCAL_NOT_PULLED', 'failure.CACHE_NOT_JSON_AT', 'failure.SETTINGS_NOT_JSON_AT'])
+    const beside = new Set([
+      'error.ANSWER_CUT',
+      'outcome.error.NETWORK_AT',
+      'outcome.error.LOCAL_DOWN',
+      'outcome.error.LOCAL_ORIGIN',
+      'outcome.error.LOCAL_NOT_PULLED',
+      'failure.CACHE_NOT_JSON_AT',
+      'failure.SETTINGS_NOT_JSON_AT',
+    ])
     const orphans = Object.keys(en).filter((k) => byCode.test(k) && !named.has(k) && !beside.has(k))
     expect(orphans).toEqual([])
   })
 
   it('says a step failure with its number, a run failure without, and an unknown code as UNKNOWN', () => {
-    expect(renderEn(failureMsg('ELEMENT_NOT_FOUND', { n: 2 }))).toBe('Step 2 failed: nothing on the page matches what it looks for.')
+    expect(renderEn(failureMsg('ELEMENT_NOT_FOUND', { n: 2 }))).toBe(
+      'Step 2 failed: nothing on the page matches what it looks for.',
+    )
     expect(renderZh(failureMsg('ELEMENT_NOT_FOUND', { n: 2 }))).toBe('第 2 步失败：页面上找不到要操作的元素。')
     expect(failureMsg('ELEMENT_STALE')).toEqual({ key: 'outcome.error.ELEMENT_NOT_FOUND' })
     expect(failureMsg('NO_RECEIVER')).toEqual({ key: 'outcome.error.NO_PAGE' })
-    expect(failureMsg('PACK_MISSING', { params: { namespace: 'x' } })).toEqual({ key: 'failure.PACK_MISSING', params: { namespace: 'x' } })
+    expect(failureMsg('PACK_MISSING', { params: { namespace: 'x' } })).toEqual({
+      key: 'failure.PACK_MISSING',
+      params: { namespace: 'x' },
+    })
     expect(failureOf('A_CODE_FROM_A_NEWER_VERSION')).toBe(kFailures.UNKNOWN)
     expect(renderEn(failureHint('ACTION_NOT_FOUND')!)).toContain('ava action list')
     expect(failureHint('NETWORK')).toBeUndefined()
   })
 
   it('what a repair may address: an element not singled out; a refusal or a page that did not answer is not', () => {
-    expect(kFailureCodes.filter(isRepairable).sort()).toEqual(['AMBIGUOUS', 'ELEMENT_NOT_FOUND', 'ELEMENT_STALE', 'NOT_SIMILAR'])
+    expect(kFailureCodes.filter(isRepairable).sort()).toEqual([
+      'AMBIGUOUS',
+      'ELEMENT_NOT_FOUND',
+      'ELEMENT_STALE',
+      'NOT_SIMILAR',
+    ])
   })
 
   it('a stored history naming a renamed code still says its sentence (one legacy map, read in the schema)', () => {
@@ -73,7 +105,10 @@ describe('the failure list', () => {
       expect(en).toHaveProperty([now])
       expect(en).not.toHaveProperty([old])
     }
-    expect(MsgSchema.parse({ key: 'outcome.step.ELEMENT_NOT_FOUND', params: { n: 1 } })).toEqual({ key: 'outcome.step.ELEMENT_NOT_FOUND', params: { n: 1 } })
+    expect(MsgSchema.parse({ key: 'outcome.step.ELEMENT_NOT_FOUND', params: { n: 1 } })).toEqual({
+      key: 'outcome.step.ELEMENT_NOT_FOUND',
+      params: { n: 1 },
+    })
   })
 
   it('the CLI lines: the table sentence, the engine words as detail, the hint', () => {
@@ -91,11 +126,14 @@ describe('no second list of failure codes under src/', () => {
 
   it('a layer names its codes as a subset of FailureCode, never as its own union of strings', () => {
     // `type XCode = 'A' | 'B'` or `type XErrorCode =\n  | 'A'` beside the list: a second vocabulary.
-    const own = /export type (\w*(?:Error|Failure|Channel|Exec|Step)\w*Code)\s*=(?!\s*(?:Extract<\s*FailureCode|FailureCode\b))/g
+    const own =
+      /export type (\w*(?:Error|Failure|Channel|Exec|Step)\w*Code)\s*=(?!\s*(?:Extract<\s*FailureCode|FailureCode\b))/g
     // The issue codes of a pack file (one per problem in a YAML text, each titled by pack.issue.<code>)
     // are zod's issue list for packs, not failures a step or a run ends in.
     const allowed = new Set(['PackIssueCode', 'ExpressionErrorCode'])
-    const found = files.flatMap((f) => [...text(f).matchAll(own)].map((m) => `${relative(root, f)}: ${m[1]}`)).filter((x) => !allowed.has(x.split(': ')[1]))
+    const found = files
+      .flatMap((f) => [...text(f).matchAll(own)].map((m) => `${relative(root, f)}: ${m[1]}`))
+      .filter((x) => !allowed.has(x.split(': ')[1]))
     expect(found).toEqual([])
   })
 
@@ -105,18 +143,32 @@ describe('no second list of failure codes under src/', () => {
     const mapping = new RegExp(`\\b(?:${codes}):\\s*'(?:${codes})'`, 'g')
     // An array literal of three or more codes: a list of its own (`['NOT_FOUND', 'AMBIGUOUS', …]`).
     const list = new RegExp(`\\[\\s*'(?:${codes})'(?:\\s*,\\s*'(?:${codes})'){2,}`, 'g')
-    const found = files.flatMap((f) => [...text(f).matchAll(mapping), ...text(f).matchAll(list)].map((m) => `${relative(root, f)}: ${m[0]}`))
+    const found = files.flatMap((f) =>
+      [...text(f).matchAll(mapping), ...text(f).matchAll(list)].map((m) => `${relative(root, f)}: ${m[0]}`),
+    )
     expect(found).toEqual([])
   })
 
   it('every code a file under src/ sends or throws is a code of the list', () => {
     // `code: 'X'`, `code = 'X'`, `code === 'X'`, `new SomethingError('X', …)`, `fail('X', …)`, `failure('X', …)`.
-    const said = /\bcode(?:\s*:\s*|\s*={1,3}\s*)'([A-Z][A-Z_]+)'|(?:Error|Failure|fail|failure|refuse)\(\s*'([A-Z][A-Z_]{2,})'/g
+    const said =
+      /\bcode(?:\s*:\s*|\s*={1,3}\s*)'([A-Z][A-Z_]+)'|(?:Error|Failure|fail|failure|refuse)\(\s*'([A-Z][A-Z_]{2,})'/g
     // Not failures: Node's and Chrome's own codes (ERR_…, read, never sent), a pack file's validation issues (zod's issue list for packs, titled pack.issue.<code>)
     // and a pack run's warnings (RunNotice).
-    const notFailures = new Set([...Object.keys(kIssueCodes), 'INVALID_PACK', 'DEPRECATED', 'ALIAS', 'STEP_SKIPPED', 'STEP_FAILED_CONTINUED', 'WAIT_FELL_BACK'])
+    const notFailures = new Set([
+      ...Object.keys(kIssueCodes),
+      'INVALID_PACK',
+      'DEPRECATED',
+      'ALIAS',
+      'STEP_SKIPPED',
+      'STEP_FAILED_CONTINUED',
+      'WAIT_FELL_BACK',
+    ])
     const found = files.flatMap((f) =>
-      [...text(f).matchAll(said)].map((m) => m[1] ?? m[2]).filter((c) => !isFailureCode(c) && !notFailures.has(c) && !c.startsWith('ERR_')).map((c) => `${relative(root, f)}: ${c}`),
+      [...text(f).matchAll(said)]
+        .map((m) => m[1] ?? m[2])
+        .filter((c) => !isFailureCode(c) && !notFailures.has(c) && !c.startsWith('ERR_'))
+        .map((c) => `${relative(root, f)}: ${c}`),
     )
     expect([...new Set(found)]).toEqual([])
   })
@@ -129,23 +181,38 @@ describe('no second list of failure codes under src/', () => {
 
   it('English suggestions per code are not written in core: the hints are the tables', () => {
     const core = files.filter((f) => f.includes(join('src', 'core')) && !f.includes(join('core', 'locales')))
-    const hints = Object.keys(en).filter((k) => k.startsWith('failure.hint.')).map((k) => en[k as keyof typeof en] as string)
-    const copies = core.flatMap((f) => hints.filter((h) => text(f).includes(h.slice(0, 40))).map((h) => `${relative(root, f)}: ${h.slice(0, 40)}`))
+    const hints = Object.keys(en)
+      .filter((k) => k.startsWith('failure.hint.'))
+      .map((k) => en[k as keyof typeof en] as string)
+    const copies = core.flatMap((f) =>
+      hints.filter((h) => text(f).includes(h.slice(0, 40))).map((h) => `${relative(root, f)}: ${h.slice(0, 40)}`),
+    )
     expect(copies).toEqual([])
   })
 })
 
 describe('the troubleshooting page', () => {
   const page = readFileSync(resolve(root, 'docs/troubleshooting.md'), 'utf8')
-  const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-')
-  const sections = new Map(page.split(/^## /m).slice(1).map((s) => [slug(s.slice(0, s.indexOf('\n'))), s]))
+  const slug = (heading: string) =>
+    heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} -]/gu, '')
+      .replace(/ /g, '-')
+  const sections = new Map(
+    page
+      .split(/^## /m)
+      .slice(1)
+      .map((s) => [slug(s.slice(0, s.indexOf('\n'))), s]),
+  )
 
   it('has a section for every place a failure points to, and every such failure points to one', () => {
     expect([...sections.keys()].sort()).toEqual([...kTroubleshooting].sort())
     const pointed = new Set(kFailureCodes.map((c) => (kFailures[c] as FailureSpec).docs).filter(Boolean))
     // Two sections are about words that are not a code's own: a Chromium missing before any run, and
     // Ollama's 403 (PROVIDER_ERROR said with the local server's own sentence, which names the fix itself).
-    expect([...pointed].sort()).toEqual([...kTroubleshooting].filter((s) => s !== 'no-chromium' && s !== 'ollama-refuses-ava-http-403').sort())
+    expect([...pointed].sort()).toEqual(
+      [...kTroubleshooting].filter((s) => s !== 'no-chromium' && s !== 'ollama-refuses-ava-http-403').sort(),
+    )
   })
 
   it("quotes each pointing failure's own words in its section, and the pointer is said in both languages", () => {
@@ -154,13 +221,17 @@ describe('the troubleshooting page', () => {
       if (!section) continue
       const text = sections.get(section)!.replace(/\n(?!\n)/g, ' ')
       // A person's sentence when the code has one (a step's with its number), else the code as a tool error starts.
-      const words = (kFailures[code] as FailureSpec).reader ? `${code}: ` : renderEn(failureMsg(code, { n: 2 })).replace(/^Step 2/, '')
+      const words = (kFailures[code] as FailureSpec).reader
+        ? `${code}: `
+        : renderEn(failureMsg(code, { n: 2 })).replace(/^Step 2/, '')
       if ((kFailures[code] as FailureSpec).reader) expect(text, code).toContain(words)
       else expect(text.includes(words) || text.includes(renderEn(failureMsg(code))), `${code}: ${words}`).toBe(true)
       const docs = failureDocs(code)!
       expect(renderEn(docs)).toContain(`docs/troubleshooting.md#${section}`)
       expect(renderZh(docs)).toContain(`docs/troubleshooting.md#${section}`)
     }
-    expect(failureLinesEn('NEEDS_CONFIRMATION', { n: 3 }).at(-1)).toBe(`   ${renderEn({ key: 'failure.docs', params: { page: 'docs/troubleshooting.md#a-step-needs-a-yes' } })}`)
+    expect(failureLinesEn('NEEDS_CONFIRMATION', { n: 3 }).at(-1)).toBe(
+      `   ${renderEn({ key: 'failure.docs', params: { page: 'docs/troubleshooting.md#a-step-needs-a-yes' } })}`,
+    )
   })
 })

@@ -7,7 +7,9 @@ import { urlMatches as executorUrlMatches } from '../../src/dom/executor'
 
 /** The obvious translation, fine as a reference on tiny inputs and exactly what must not ship. */
 function reference(pattern: string, text: string): boolean {
-  const body = [...pattern].map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.+?^${}()|[\]\\*]/g, '\\$&'))).join('')
+  const body = [...pattern]
+    .map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.+?^${}()|[\]\\*]/g, '\\$&')))
+    .join('')
   return new RegExp(`^${body}$`).test(text)
 }
 
@@ -38,11 +40,15 @@ describe('globMatch', () => {
     // Random patterns rarely match random text; build the text from the pattern instead.
     const piece = fc.constantFrom('a', 'b', '*', '?')
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 10 }), fc.array(fc.constantFrom('', 'a', 'ba', 'x?'), { minLength: 10, maxLength: 10 }), (parts, fills) => {
-        const p = parts.join('')
-        const t = parts.map((c, i) => (c === '*' ? fills[i] : c === '?' ? 'z' : c)).join('')
-        return globMatch(p, t) && reference(p, t)
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 10 }),
+        fc.array(fc.constantFrom('', 'a', 'ba', 'x?'), { minLength: 10, maxLength: 10 }),
+        (parts, fills) => {
+          const p = parts.join('')
+          const t = parts.map((c, i) => (c === '*' ? fills[i] : c === '?' ? 'z' : c)).join('')
+          return globMatch(p, t) && reference(p, t)
+        },
+      ),
       { numRuns: 500 },
     )
   })

@@ -12,7 +12,17 @@ describe('grants name their sites', () => {
   })
 
   test('what names no site is refused', () => {
-    for (const bad of ['', '   ', 'file:///etc/passwd', 'javascript:alert(1)', 'a b', 'https://', 'not%20a%20site', 'evil.com%2F']) expect(grantSite(bad), bad).toBeNull()
+    for (const bad of [
+      '',
+      '   ',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'a b',
+      'https://',
+      'not%20a%20site',
+      'evil.com%2F',
+    ])
+      expect(grantSite(bad), bad).toBeNull()
   })
 
   test('a grant covers its sites and their subdomains, nothing else', () => {

@@ -46,7 +46,11 @@ describe('canonicalHost: one spelling per host', () => {
       fc.property(ipv4, fc.boolean(), (ip, listMapped) => {
         const listed = listMapped ? `::ffff:${ip.join('.')}` : ip.join('.')
         const safety = { allowDomains: [], denyDomains: [listed] }
-        const rules = gateRules(7, { site: 'home.test', allowed: [], policy: { allow: [], deny: [listed] }, crossSite: false }, 0)
+        const rules = gateRules(
+          7,
+          { site: 'home.test', allowed: [], policy: { allow: [], deny: [listed] }, crossSite: false },
+          0,
+        )
         for (const s of spellings(ip)) {
           const url = `http://${s}/admin`
           expect(domainAllowed(url, safety), url).toBe(false)
@@ -143,15 +147,28 @@ describe('siteOf / sameSite: one party, by the public suffix list', () => {
   })
 
   it('lets a same-site link go unasked and asks for another site, naming it', () => {
-    expect(offsiteOf('https://accounts.example.com/login', 'https://mail.example.com/', { allow: [], deny: [] })).toBeNull()
-    expect(offsiteOf('https://bob.github.io/', 'https://alice.github.io/', { allow: [], deny: [] })).toMatchObject({ verdict: 'cross_site', host: 'bob.github.io' })
+    expect(
+      offsiteOf('https://accounts.example.com/login', 'https://mail.example.com/', { allow: [], deny: [] }),
+    ).toBeNull()
+    expect(offsiteOf('https://bob.github.io/', 'https://alice.github.io/', { allow: [], deny: [] })).toMatchObject({
+      verdict: 'cross_site',
+      host: 'bob.github.io',
+    })
   })
 
   it('lets the background gate through what the page lets through: the run’s registrable domain', () => {
-    const rules = gateRules(7, { site: siteOf('https://mail.example.com/')!, allowed: [], policy: { allow: [], deny: [] }, crossSite: true }, 0)
+    const rules = gateRules(
+      7,
+      { site: siteOf('https://mail.example.com/')!, allowed: [], policy: { allow: [], deny: [] }, crossSite: true },
+      0,
+    )
     expect(blockedBy(rules, 7, 'https://accounts.example.com/')).toBeNull()
     expect(blockedBy(rules, 7, 'https://example.net/')?.kind).toBe('cross_site')
-    const pages = gateRules(7, { site: siteOf('https://alice.github.io/')!, allowed: [], policy: { allow: [], deny: [] }, crossSite: true }, 0)
+    const pages = gateRules(
+      7,
+      { site: siteOf('https://alice.github.io/')!, allowed: [], policy: { allow: [], deny: [] }, crossSite: true },
+      0,
+    )
     expect(blockedBy(pages, 7, 'https://bob.github.io/')?.kind).toBe('cross_site')
   })
 })

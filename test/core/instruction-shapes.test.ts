@@ -12,7 +12,21 @@ const kRuns = { numRuns: 60, interruptAfterTimeLimit: 30_000 }
 
 // Values that stress the scanner: brackets, braces, quotes, comment marks and tags inside strings.
 const value = fc.oneof(
-  fc.constantFrom('Sign in', '登录', 'a ] b [ c', '{x}', "it's", 'say "hi"', '// not a comment', '/* nor */', 'back\\slash', '</think>', '```', 'True', 'None'),
+  fc.constantFrom(
+    'Sign in',
+    '登录',
+    'a ] b [ c',
+    '{x}',
+    "it's",
+    'say "hi"',
+    '// not a comment',
+    '/* nor */',
+    'back\\slash',
+    '</think>',
+    '```',
+    'True',
+    'None',
+  ),
   fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== ''),
 )
 const id = fc.integer({ min: 1, max: 999 }).map(String)
@@ -21,14 +35,29 @@ const id = fc.integer({ min: 1, max: 999 }).map(String)
 const step = fc.oneof(
   fc.record({ action_type: fc.constant('click'), params: fc.record({ target_id: id, semantic_locator: value }) }),
   fc.record({ action_type: fc.constant('input'), params: fc.record({ target_id: id, value }) }),
-  fc.record({ action_type: fc.constant('navigate'), params: fc.record({ url: fc.constantFrom('https://example.com/a?b=[c]', '/orders', 'https://shop.test/') }) }),
+  fc.record({
+    action_type: fc.constant('navigate'),
+    params: fc.record({ url: fc.constantFrom('https://example.com/a?b=[c]', '/orders', 'https://shop.test/') }),
+  }),
   fc.record({ action_type: fc.constant('press'), params: fc.record({ key: fc.constantFrom('Enter', 'Tab') }) }),
   fc.record({ action_type: fc.constant('scroll'), params: fc.record({ direction: fc.constantFrom('up', 'down') }) }),
   fc.record({ action_type: fc.constant('verify'), params: fc.record({ assertion: value }) }),
 )
-const plan = fc.tuple(fc.array(step, { minLength: 1, maxLength: 4 }), fc.array(fc.option(value, { nil: undefined }), { minLength: 4, maxLength: 4 })).map(([steps, descriptions]) =>
-  steps.map((s, i) => ({ step_id: i + 1, ...s, ...(descriptions[i] === undefined ? {} : { description: descriptions[i] }) }) as Instruction),
-)
+const plan = fc
+  .tuple(
+    fc.array(step, { minLength: 1, maxLength: 4 }),
+    fc.array(fc.option(value, { nil: undefined }), { minLength: 4, maxLength: 4 }),
+  )
+  .map(([steps, descriptions]) =>
+    steps.map(
+      (s, i) =>
+        ({
+          step_id: i + 1,
+          ...s,
+          ...(descriptions[i] === undefined ? {} : { description: descriptions[i] }),
+        }) as Instruction,
+    ),
+  )
 
 /** A reply: the text before, the instructions' texts with what joins them, and the text after. */
 interface Written {
@@ -54,35 +83,114 @@ function python(v: unknown): string {
   if (typeof v === 'number') return String(v)
   if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`
   if (Array.isArray(v)) return `[${v.map(python).join(', ')}]`
-  return `{${Object.entries(v).map(([k, x]) => `${python(k)}: ${python(x)}`).join(', ')}}`
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${python(k)}: ${python(x)}`)
+    .join(', ')}}`
 }
 /** Seed 003's own words: type, id, value, reason. */
 function seed003(i: Instruction): unknown {
   const p = i.params
-  return { type: i.action_type, ...(p.target_id ? { id: Number(p.target_id) } : {}), ...(p.semantic_locator ? { target: p.semantic_locator } : {}), ...(p.value !== undefined ? { value: p.value } : {}), ...(p.url ? { url: p.url } : {}), ...(p.key ? { key: p.key } : {}), ...(p.direction ? { direction: p.direction } : {}), ...(p.assertion ? { assertion: p.assertion } : {}), ...(i.description !== undefined ? { reason: i.description } : {}) }
+  return {
+    type: i.action_type,
+    ...(p.target_id ? { id: Number(p.target_id) } : {}),
+    ...(p.semantic_locator ? { target: p.semantic_locator } : {}),
+    ...(p.value !== undefined ? { value: p.value } : {}),
+    ...(p.url ? { url: p.url } : {}),
+    ...(p.key ? { key: p.key } : {}),
+    ...(p.direction ? { direction: p.direction } : {}),
+    ...(p.assertion ? { assertion: p.assertion } : {}),
+    ...(i.description !== undefined ? { reason: i.description } : {}),
+  }
 }
 const json = (v: unknown) => JSON.stringify(v)
 const items = (p: Instruction[], f: (i: Instruction) => string = json) => p.map(f)
 
 const shapes: Record<string, (p: Instruction[]) => Written> = {
   'bare array': (p) => ({ before: '[', items: items(p), join: ',', after: ']' }),
-  'pretty array': (p) => ({ before: '[\n  ', items: p.map((i) => JSON.stringify(i, null, 2)), join: ',\n  ', after: '\n]' }),
-  'after <think>': (p) => ({ before: '<think>The page lists [{"a": 1}] orders.\nI click.</think>\n\n[', items: items(p), join: ', ', after: ']' }),
-  'after a lone </think> (the template wrote the opening tag)': (p) => ({ before: 'The page lists orders.\nI will click the first one.\n</think>\n\n[', items: items(p), join: ', ', after: ']' }),
+  'pretty array': (p) => ({
+    before: '[\n  ',
+    items: p.map((i) => JSON.stringify(i, null, 2)),
+    join: ',\n  ',
+    after: '\n]',
+  }),
+  'after <think>': (p) => ({
+    before: '<think>The page lists [{"a": 1}] orders.\nI click.</think>\n\n[',
+    items: items(p),
+    join: ', ',
+    after: ']',
+  }),
+  'after a lone </think> (the template wrote the opening tag)': (p) => ({
+    before: 'The page lists orders.\nI will click the first one.\n</think>\n\n[',
+    items: items(p),
+    join: ', ',
+    after: ']',
+  }),
   'after <thinking>': (p) => ({ before: '<thinking>Plan it.</thinking>[', items: items(p), join: ',', after: ']' }),
-  'fence with prose': (p) => ({ before: 'Sure! Here is the plan:\n\n```json\n[\n', items: items(p), join: ',\n', after: '\n]\n```\nThen I check.' }),
+  'fence with prose': (p) => ({
+    before: 'Sure! Here is the plan:\n\n```json\n[\n',
+    items: items(p),
+    join: ',\n',
+    after: '\n]\n```\nThen I check.',
+  }),
   '{"steps"}': (p) => ({ before: '{"steps": [', items: items(p), join: ', ', after: ']}' }),
-  '{"instructions"} in a fence': (p) => ({ before: '```json\n{"thought": "go [now]", "instructions": [', items: items(p), join: ',', after: '], "done": false}\n```' }),
-  '{"plan": {"steps"}}': (p) => ({ before: '{"plan": {"goal": "x", "steps": [', items: items(p), join: ',', after: ']}}' }),
-  'seed 003 {"actions"}': (p) => ({ before: '{"actions": [', items: items(p, (i) => json(seed003(i))), join: ', ', after: ']}' }),
-  'NDJSON': (p) => ({ before: '', items: items(p), join: '\n', after: '\n' }),
-  'comments and trailing commas': (p) => ({ before: '[ // the plan\n', items: items(p, (i) => JSON.stringify(i, null, 1).replace(/\n}$/, ',\n}')), join: ', /* next */\n', after: ',\n]' }),
-  'Python dicts': (p) => ({ before: "{'steps': [", items: items(p, (i) => python({ ...i, ...{ extra: null, ok: true } })), join: ', ', after: ']}' }),
+  '{"instructions"} in a fence': (p) => ({
+    before: '```json\n{"thought": "go [now]", "instructions": [',
+    items: items(p),
+    join: ',',
+    after: '], "done": false}\n```',
+  }),
+  '{"plan": {"steps"}}': (p) => ({
+    before: '{"plan": {"goal": "x", "steps": [',
+    items: items(p),
+    join: ',',
+    after: ']}}',
+  }),
+  'seed 003 {"actions"}': (p) => ({
+    before: '{"actions": [',
+    items: items(p, (i) => json(seed003(i))),
+    join: ', ',
+    after: ']}',
+  }),
+  NDJSON: (p) => ({ before: '', items: items(p), join: '\n', after: '\n' }),
+  'comments and trailing commas': (p) => ({
+    before: '[ // the plan\n',
+    items: items(p, (i) => JSON.stringify(i, null, 1).replace(/\n}$/, ',\n}')),
+    join: ', /* next */\n',
+    after: ',\n]',
+  }),
+  'Python dicts': (p) => ({
+    before: "{'steps': [",
+    items: items(p, (i) => python({ ...i, ...{ extra: null, ok: true } })),
+    join: ', ',
+    after: ']}',
+  }),
   camelCase: (p) => ({ before: '[', items: items(p, (i) => json(rekey(i, camel))), join: ',', after: ']' }),
-  PascalCase: (p) => ({ before: '{"Steps": [', items: items(p, (i) => json(rekey(i, pascal))), join: ',', after: ']}' }),
+  PascalCase: (p) => ({
+    before: '{"Steps": [',
+    items: items(p, (i) => json(rekey(i, pascal))),
+    join: ',',
+    after: ']}',
+  }),
   'kebab-case': (p) => ({ before: '[', items: items(p, (i) => json(rekey(i, kebab))), join: ',', after: ']' }),
-  'numbers as strings': (p) => ({ before: '[', items: items(p, (i) => json({ ...i, step_id: String(i.step_id) })), join: ',', after: ']' }),
-  'seed 001 with actionType and targetId': (p) => ({ before: '[', items: items(p, (i) => json({ stepId: i.step_id, actionType: i.action_type, params: rekey(i.params, camel), description: i.description })), join: ',', after: ']' }),
+  'numbers as strings': (p) => ({
+    before: '[',
+    items: items(p, (i) => json({ ...i, step_id: String(i.step_id) })),
+    join: ',',
+    after: ']',
+  }),
+  'seed 001 with actionType and targetId': (p) => ({
+    before: '[',
+    items: items(p, (i) =>
+      json({
+        stepId: i.step_id,
+        actionType: i.action_type,
+        params: rekey(i.params, camel),
+        description: i.description,
+      }),
+    ),
+    join: ',',
+    after: ']',
+  }),
   'a JSON string holding the array': (p) => ({ before: '[', items: items(p), join: ',', after: ']', quoted: true }),
 }
 
@@ -111,7 +219,15 @@ function feed(chunks: string[], opts: { thinksFirst?: boolean } = {}) {
     prose = ''
     thinking += t
   }
-  const s = createInstructionSplitter({ prose: (t) => (prose += t), thinking: (t) => (thinking += t), wasThinking, element: (raw, index) => got.push({ raw, index, at: pushed }) }, opts)
+  const s = createInstructionSplitter(
+    {
+      prose: (t) => (prose += t),
+      thinking: (t) => (thinking += t),
+      wasThinking,
+      element: (raw, index) => got.push({ raw, index, at: pushed }),
+    },
+    opts,
+  )
   for (const c of chunks) {
     pushed += c.length
     s.push(c)
@@ -172,7 +288,9 @@ describe('every shape of the same plan', () => {
         const r = feed(splitAt('Let me think. The total is in the table.\n</think>\n\nThe total is 42.', cuts))
         expect(r.thinking).toBe('Let me think. The total is in the table.\n')
         expect(r.prose).toBe('The total is 42.')
-        const inside = feed(splitAt('[{"action_type": "input", "params": {"target_id": "3", "value": "</think>"}}]', cuts))
+        const inside = feed(
+          splitAt('[{"action_type": "input", "params": {"target_id": "3", "value": "</think>"}}]', cuts),
+        )
         expect(inside.got).toHaveLength(1)
         expect(inside.thinking).toBe('')
       }),
@@ -187,7 +305,9 @@ describe('every shape of the same plan', () => {
       fc.property(fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (cuts, ownTag) => {
         const reply = `${ownTag ? '<think>' : ''}Maybe:\n${draft}\nNo, the other one.</think>\n${real}`
         const r = feed(splitAt(reply, cuts), { thinksFirst: true })
-        expect(r.got.map((g) => g.raw)).toEqual([JSON.stringify(JSON.parse(real)[0], null, 0).replace(/,/g, ', ').replace(/:/g, ': ')])
+        expect(r.got.map((g) => g.raw)).toEqual([
+          JSON.stringify(JSON.parse(real)[0], null, 0).replace(/,/g, ', ').replace(/:/g, ': '),
+        ])
         expect(r.thinking).toBe(`Maybe:\n${draft}\nNo, the other one.`)
         expect(r.prose).toBe('')
         const plain = feed(splitAt(`Sure.\n${real}`, cuts), { thinksFirst: true })
@@ -209,12 +329,17 @@ describe('every shape of the same plan', () => {
   })
 
   it('keeps an unfinished object with no value yet as prose, and reports one cut inside an instruction', () => {
-    for (const text of ["{'op'", '{"type"', '{"a": 1']) expect(feed([text])).toMatchObject({ prose: text, got: [], end: { truncated: null } })
-    expect(feed(['{"action_type": "click", "params": {"target_id": "4']).end.truncated).toBe('{"action_type": "click", "params": {"target_id": "4')
+    for (const text of ["{'op'", '{"type"', '{"a": 1'])
+      expect(feed([text])).toMatchObject({ prose: text, got: [], end: { truncated: null } })
+    expect(feed(['{"action_type": "click", "params": {"target_id": "4']).end.truncated).toBe(
+      '{"action_type": "click", "params": {"target_id": "4',
+    )
     expect(feed(['{"steps": [{"type": "click", "id": 3}, {"type": "inp']).end.truncated).toBe('{"type": "inp')
   })
 
   it('names keys in snake_case from any case style', () => {
-    expect(['actionType', 'ActionType', 'action-type', 'ACTION_TYPE', 'action_type'].map(snakeKey)).toEqual(Array(5).fill('action_type'))
+    expect(['actionType', 'ActionType', 'action-type', 'ACTION_TYPE', 'action_type'].map(snakeKey)).toEqual(
+      Array(5).fill('action_type'),
+    )
   })
 })

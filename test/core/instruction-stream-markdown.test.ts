@@ -21,7 +21,10 @@ function run(chunks: string[]) {
 type Chunking = { kind: 'char' } | { kind: 'sizes'; sizes: number[] } | { kind: 'cuts'; cuts: number[] }
 const chunking: fc.Arbitrary<Chunking> = fc.oneof(
   fc.constant({ kind: 'char' as const }),
-  fc.record({ kind: fc.constant('sizes' as const), sizes: fc.array(fc.integer({ min: 3, max: 12 }), { minLength: 1, maxLength: 16 }) }),
+  fc.record({
+    kind: fc.constant('sizes' as const),
+    sizes: fc.array(fc.integer({ min: 3, max: 12 }), { minLength: 1, maxLength: 16 }),
+  }),
   fc.record({ kind: fc.constant('cuts' as const), cuts: fc.array(fc.nat(), { maxLength: 30 }) }),
 )
 
@@ -39,9 +42,36 @@ function chunk(text: string, how: Chunking): string[] {
   return splitAt(text, how.cuts)
 }
 
-const word = fc.constantFrom('Read', 'the', 'orders', 'page', '最后一段。', '订单', 'list[0]', '`items[i]`', '[1]', '[x]', '[]', '(see below)', '**bold**', '*it*', 'a]b', '"quoted"', '{braces}', '`', '``')
-const link = fc.tuple(fc.constantFrom('the guide', '指南', 'docs', '"Dune"'), fc.constantFrom('https://example.com/guide', 'https://example.com/a?b=[c]')).map(([t, u]) => `[${t}](${u})`)
-const sentence = fc.array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: link }), { minLength: 1, maxLength: 12 }).map((w) => w.join(' '))
+const word = fc.constantFrom(
+  'Read',
+  'the',
+  'orders',
+  'page',
+  '最后一段。',
+  '订单',
+  'list[0]',
+  '`items[i]`',
+  '[1]',
+  '[x]',
+  '[]',
+  '(see below)',
+  '**bold**',
+  '*it*',
+  'a]b',
+  '"quoted"',
+  '{braces}',
+  '`',
+  '``',
+)
+const link = fc
+  .tuple(
+    fc.constantFrom('the guide', '指南', 'docs', '"Dune"'),
+    fc.constantFrom('https://example.com/guide', 'https://example.com/a?b=[c]'),
+  )
+  .map(([t, u]) => `[${t}](${u})`)
+const sentence = fc
+  .array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: link }), { minLength: 1, maxLength: 12 })
+  .map((w) => w.join(' '))
 const paragraph = fc.oneof(
   sentence,
   sentence.map((s) => `- [ ] ${s}`),
@@ -51,18 +81,45 @@ const paragraph = fc.oneof(
 // Fenced blocks as answers carry them; a ```json block in prose shows an object (a ```json block
 // opening an array is an instruction array by the splitter's rule, tested below).
 const fenced = fc.oneof(
-  fc.constantFrom('python', 'ts', 'bash', '', 'JS').chain((lang) => sentence.map((s) => `\`\`\`${lang}\n${s}\nx = [1, 2]\n\`\`\``)),
+  fc
+    .constantFrom('python', 'ts', 'bash', '', 'JS')
+    .chain((lang) => sentence.map((s) => `\`\`\`${lang}\n${s}\nx = [1, 2]\n\`\`\``)),
   sentence.map((s) => `\`\`\`json\n{"note": ${JSON.stringify(s)}, "list": [1, 2]}\n\`\`\``),
   // JSON shown in a code block is code, not instructions.
-  fc.constantFrom('```\n[{"step_id": 1}]\n```', '~~~\n[{"a": 1}]\n~~~', '````md\n```json\n[{"a": 1}]\n```\n````', '```ts\n[\n  {"a": 1}\n]\n```'),
+  fc.constantFrom(
+    '```\n[{"step_id": 1}]\n```',
+    '~~~\n[{"a": 1}]\n~~~',
+    '````md\n```json\n[{"a": 1}]\n```\n````',
+    '```ts\n[\n  {"a": 1}\n]\n```',
+  ),
 )
 const separator = fc.constantFrom('\n\n', '\n', '\r\n\r\n', '\n\n  ', ' ')
 /** A Markdown answer for the person: it opens with text, a link or a code block, never with an instruction array. */
 const answer = fc
   .tuple(
-    fc.oneof(paragraph, link, fc.constantFrom('```python\nprint([1])\n```\n', '[the guide](https://example.com/guide) first.', '[see below]', '`x`', '  \n', '')),
+    fc.oneof(
+      paragraph,
+      link,
+      fc.constantFrom(
+        '```python\nprint([1])\n```\n',
+        '[the guide](https://example.com/guide) first.',
+        '[see below]',
+        '`x`',
+        '  \n',
+        '',
+      ),
+    ),
     // A code block's fences have lines of their own (``` after text is inline code, not a fence).
-    fc.array(fc.oneof(fc.tuple(separator, paragraph), fc.tuple(fc.constantFrom('\n', '\n\n', '\r\n\r\n'), fenced.map((b) => `${b}\n`))), { maxLength: 8 }),
+    fc.array(
+      fc.oneof(
+        fc.tuple(separator, paragraph),
+        fc.tuple(
+          fc.constantFrom('\n', '\n\n', '\r\n\r\n'),
+          fenced.map((b) => `${b}\n`),
+        ),
+      ),
+      { maxLength: 8 },
+    ),
     fc.constantFrom('', '\n', '\n\n最后一段。', '\n\n```'),
   )
   .map(([first, rest, tail]) => first + rest.map(([sep, b]) => sep + b).join('') + tail)
@@ -128,8 +185,14 @@ describe('instruction arrays still split', () => {
     (j: string) => [`\`\`\`json\n${j}\n\`\`\``, ''],
     (j: string) => [`\`\`\`JSON\n  ${j}\n\`\`\`\n`, ''],
     (j: string) => [`\`\`\`\n${j}\n\`\`\``, ''],
-    (j: string) => [`Sure! Here is the plan:\n\`\`\`json\n${j}\n\`\`\`\nThen I check it.`, 'Sure! Here is the plan:\nThen I check it.'],
-    (j: string) => [`好的，[计划](https://example.com)如下：\n\n\`\`\`json\n${j}\n\`\`\``, '好的，[计划](https://example.com)如下：\n\n'],
+    (j: string) => [
+      `Sure! Here is the plan:\n\`\`\`json\n${j}\n\`\`\`\nThen I check it.`,
+      'Sure! Here is the plan:\nThen I check it.',
+    ],
+    (j: string) => [
+      `好的，[计划](https://example.com)如下：\n\n\`\`\`json\n${j}\n\`\`\``,
+      '好的，[计划](https://example.com)如下：\n\n',
+    ],
   )
 
   it('yields every element and only the prose around the array, however it is chunked', () => {
@@ -153,7 +216,11 @@ describe('instruction arrays still split', () => {
         expect(r.elements.map((e) => JSON.parse(e))).toEqual(list)
         expect(r.prose).toBe('Signing in.\n')
         const shown = `Example:\n\n\`\`\`\n${j}\n\`\`\`\n\nAnd [a link](https://example.com).`
-        expect(run(chunk(shown, how))).toEqual({ elements: [], prose: shown, end: { truncated: null, sawArray: false } })
+        expect(run(chunk(shown, how))).toEqual({
+          elements: [],
+          prose: shown,
+          end: { truncated: null, sawArray: false },
+        })
       }),
       kRuns,
     )
@@ -162,7 +229,12 @@ describe('instruction arrays still split', () => {
   it('reports an element cut by the end of the stream', () => {
     fc.assert(
       fc.property(chunking, (how) => {
-        const r = run(chunk('```json\n[{"step_id": 1, "action_type": "press", "params": {"key": "Enter"}}, {"step_id": 2, "act', how))
+        const r = run(
+          chunk(
+            '```json\n[{"step_id": 1, "action_type": "press", "params": {"key": "Enter"}}, {"step_id": 2, "act',
+            how,
+          ),
+        )
         expect(r.elements).toHaveLength(1)
         expect(r.end).toEqual({ truncated: '{"step_id": 2, "act', sawArray: true })
         expect(r.prose).toBe('')

@@ -12,9 +12,22 @@ type Part = ToolCallPart
 const kRuns = { numRuns: 60 }
 
 const call = fc.oneof(
-  fc.record({ name: fc.constant('input'), args: fc.record({ target_id: fc.integer({ min: 1, max: 99 }).map(String), value: fc.string({ minLength: 1, maxLength: 12 }), description: fc.constantFrom('Type it', '输入') }) }),
-  fc.record({ name: fc.constant('click'), args: fc.record({ semantic_locator: fc.constantFrom('Save button', 'a } b {', '"quoted"') }) }),
-  fc.record({ name: fc.constant('navigate'), args: fc.record({ url: fc.constantFrom('https://example.com/', '/orders') }) }),
+  fc.record({
+    name: fc.constant('input'),
+    args: fc.record({
+      target_id: fc.integer({ min: 1, max: 99 }).map(String),
+      value: fc.string({ minLength: 1, maxLength: 12 }),
+      description: fc.constantFrom('Type it', '输入'),
+    }),
+  }),
+  fc.record({
+    name: fc.constant('click'),
+    args: fc.record({ semantic_locator: fc.constantFrom('Save button', 'a } b {', '"quoted"') }),
+  }),
+  fc.record({
+    name: fc.constant('navigate'),
+    args: fc.record({ url: fc.constantFrom('https://example.com/', '/orders') }),
+  }),
   fc.record({ name: fc.constant('screenshot'), args: fc.constant({}) }),
 )
 
@@ -41,41 +54,56 @@ const expected = (c: { name: string; args: Record<string, unknown> }, i: number)
 describe('tool calls as steps', () => {
   it('streamed arguments in any pieces, the inputs ended only at the end: each step when its arguments close', () => {
     fc.assert(
-      fc.property(fc.array(call, { minLength: 1, maxLength: 4 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }), (calls, sizes) => {
-        const parts: Part[] = []
-        const closedAt: number[] = []
-        calls.forEach((c, i) => {
-          parts.push({ type: 'tool-input-start', id: `c${i}`, toolName: c.name })
-          const args = JSON.stringify(c.args)
-          for (let at = 0, k = 0; at < args.length; k++) {
-            const n = sizes[k % sizes.length]
-            parts.push({ type: 'tool-input-delta', id: `c${i}`, delta: args.slice(at, at + n) })
-            at += n
-          }
-          closedAt.push(parts.length)
-        })
-        calls.forEach((c, i) => {
-          parts.push({ type: 'tool-input-end', id: `c${i}` })
-          parts.push({ type: 'tool-call', toolCallId: `c${i}`, toolName: c.name, input: JSON.stringify(c.args) })
-        })
-        const got = read(parts)
-        expect(got.map((g) => (g.ins.success ? g.ins.data : g.ins.error.message))).toEqual(calls.map(expected))
-        // Not at the reply's end: as soon as the call's last argument piece came.
-        got.forEach((g, i) => expect(g.at).toBe(closedAt[i]))
-      }),
+      fc.property(
+        fc.array(call, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }),
+        (calls, sizes) => {
+          const parts: Part[] = []
+          const closedAt: number[] = []
+          calls.forEach((c, i) => {
+            parts.push({ type: 'tool-input-start', id: `c${i}`, toolName: c.name })
+            const args = JSON.stringify(c.args)
+            for (let at = 0, k = 0; at < args.length; k++) {
+              const n = sizes[k % sizes.length]
+              parts.push({ type: 'tool-input-delta', id: `c${i}`, delta: args.slice(at, at + n) })
+              at += n
+            }
+            closedAt.push(parts.length)
+          })
+          calls.forEach((c, i) => {
+            parts.push({ type: 'tool-input-end', id: `c${i}` })
+            parts.push({ type: 'tool-call', toolCallId: `c${i}`, toolName: c.name, input: JSON.stringify(c.args) })
+          })
+          const got = read(parts)
+          expect(got.map((g) => (g.ins.success ? g.ins.data : g.ins.error.message))).toEqual(calls.map(expected))
+          // Not at the reply's end: as soon as the call's last argument piece came.
+          got.forEach((g, i) => expect(g.at).toBe(closedAt[i]))
+        },
+      ),
       kRuns,
     )
   })
 
   it('a call whose input ends with no argument piece at all still closes, at its end', () => {
-    const got = read([{ type: 'tool-input-start', id: 'a', toolName: 'screenshot' }, { type: 'tool-input-end', id: 'a' }, { type: 'tool-call', toolCallId: 'a', toolName: 'screenshot', input: '' }])
+    const got = read([
+      { type: 'tool-input-start', id: 'a', toolName: 'screenshot' },
+      { type: 'tool-input-end', id: 'a' },
+      { type: 'tool-call', toolCallId: 'a', toolName: 'screenshot', input: '' },
+    ])
     expect(got.map((g) => [g.at, g.ins.data])).toEqual([[2, { step_id: 1, action_type: 'screenshot', params: {} }]])
   })
 
   it('whole calls, as Ollama sends them: one step each', () => {
     fc.assert(
       fc.property(fc.array(call, { minLength: 1, maxLength: 4 }), (calls) => {
-        const got = read(calls.map((c, i) => ({ type: 'tool-call', toolCallId: `o${i}`, toolName: c.name, input: JSON.stringify(c.args) })))
+        const got = read(
+          calls.map((c, i) => ({
+            type: 'tool-call',
+            toolCallId: `o${i}`,
+            toolName: c.name,
+            input: JSON.stringify(c.args),
+          })),
+        )
         expect(got.map((g) => (g.ins.success ? g.ins.data : g.ins.error.message))).toEqual(calls.map(expected))
         got.forEach((g, i) => expect(g.at).toBe(i + 1))
       }),

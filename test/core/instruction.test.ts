@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { ACTION_TYPES, instructionJsonSchema, safeParseInstruction, safeParseInstructionText, SCROLL_DIRECTIONS, type Instruction } from '../../src/core/instruction/schema'
+import {
+  ACTION_TYPES,
+  instructionJsonSchema,
+  safeParseInstruction,
+  safeParseInstructionText,
+  SCROLL_DIRECTIONS,
+  type Instruction,
+} from '../../src/core/instruction/schema'
 import { splitAt } from './split-text'
 import { createInstructionSplitter } from '../../src/core/instruction/stream'
 
 const text = fc.string({ maxLength: 40 })
 const nonEmpty = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '')
-const locator = fc.record({ semantic_locator: nonEmpty, fallback_selector: fc.option(nonEmpty, { nil: undefined }), target_id: fc.option(nonEmpty, { nil: undefined }) })
+const locator = fc.record({
+  semantic_locator: nonEmpty,
+  fallback_selector: fc.option(nonEmpty, { nil: undefined }),
+  target_id: fc.option(nonEmpty, { nil: undefined }),
+})
 
 /** Valid instructions of every action type. */
 const instruction: fc.Arbitrary<Instruction> = fc
@@ -15,11 +26,20 @@ const instruction: fc.Arbitrary<Instruction> = fc
     fc.oneof(
       fc.record({ action_type: fc.constant('navigate' as const), params: fc.record({ url: fc.webUrl() }) }),
       fc.record({ action_type: fc.constantFrom('click' as const, 'hover' as const), params: locator }),
-      fc.record({ action_type: fc.constantFrom('input' as const, 'select' as const), params: fc.tuple(locator, text).map(([l, value]) => ({ ...l, value })) }),
+      fc.record({
+        action_type: fc.constantFrom('input' as const, 'select' as const),
+        params: fc.tuple(locator, text).map(([l, value]) => ({ ...l, value })),
+      }),
       fc.record({ action_type: fc.constant('verify' as const), params: fc.record({ assertion: nonEmpty }) }),
       fc.record({ action_type: fc.constant('wait' as const), params: fc.record({ selector: nonEmpty }) }),
-      fc.record({ action_type: fc.constant('press' as const), params: fc.record({ key: fc.constantFrom('Enter', 'Escape', 'Tab', '${modifier}+A') }) }),
-      fc.record({ action_type: fc.constant('scroll' as const), params: fc.record({ direction: fc.constantFrom(...SCROLL_DIRECTIONS) }) }),
+      fc.record({
+        action_type: fc.constant('press' as const),
+        params: fc.record({ key: fc.constantFrom('Enter', 'Escape', 'Tab', '${modifier}+A') }),
+      }),
+      fc.record({
+        action_type: fc.constant('scroll' as const),
+        params: fc.record({ direction: fc.constantFrom(...SCROLL_DIRECTIONS) }),
+      }),
     ),
     fc.option(text, { nil: undefined }),
   )
@@ -49,14 +69,30 @@ describe('instruction schema', () => {
   it.each([
     ['an unknown action', { step_id: 1, action_type: 'teleport', params: {} }, 'action_type'],
     ['navigate without url', { step_id: 1, action_type: 'navigate', params: {} }, 'navigate needs params.url'],
-    ['navigate to javascript:', { step_id: 1, action_type: 'navigate', params: { url: 'javascript:alert(1)' } }, 'http(s) URLs'],
+    [
+      'navigate to javascript:',
+      { step_id: 1, action_type: 'navigate', params: { url: 'javascript:alert(1)' } },
+      'http(s) URLs',
+    ],
     ['click with no locator', { step_id: 1, action_type: 'click', params: {} }, 'click needs one of params.target_id'],
-    ['input without value', { step_id: 1, action_type: 'input', params: { semantic_locator: 'name' } }, 'input needs params.value'],
-    ['verify with an empty assertion', { step_id: 1, action_type: 'verify', params: { assertion: '' } }, 'verify needs params.assertion'],
+    [
+      'input without value',
+      { step_id: 1, action_type: 'input', params: { semantic_locator: 'name' } },
+      'input needs params.value',
+    ],
+    [
+      'verify with an empty assertion',
+      { step_id: 1, action_type: 'verify', params: { assertion: '' } },
+      'verify needs params.assertion',
+    ],
     ['an unknown param', { step_id: 1, action_type: 'press', params: { key: 'Enter', script: 'x' } }, 'script'],
     ['a negative step id', { step_id: -1, action_type: 'press', params: { key: 'Enter' } }, 'step_id'],
     ['a bad scroll direction', { step_id: 1, action_type: 'scroll', params: { direction: 'sideways' } }, 'direction'],
-    ['a runaway value', { step_id: 1, action_type: 'input', params: { semantic_locator: 'x', value: 'x'.repeat(3000) } }, 'longer than 2000'],
+    [
+      'a runaway value',
+      { step_id: 1, action_type: 'input', params: { semantic_locator: 'x', value: 'x'.repeat(3000) } },
+      'longer than 2000',
+    ],
   ])('rejects %s with a message naming the problem', (_name, value, fragment) => {
     const r = safeParseInstruction(value)
     expect(r.success).toBe(false)
@@ -123,12 +159,15 @@ describe('instruction stream splitter', () => {
 
   it('passes a plain-text answer through as prose', () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => !s.includes('[') && !s.includes('`')), (answer) => {
-        const r = run(split(answer, [3, 7]))
-        expect(r.prose).toBe(answer)
-        expect(r.elements).toEqual([])
-        expect(r.end.sawArray).toBe(false)
-      }),
+      fc.property(
+        fc.string().filter((s) => !s.includes('[') && !s.includes('`')),
+        (answer) => {
+          const r = run(split(answer, [3, 7]))
+          expect(r.prose).toBe(answer)
+          expect(r.elements).toEqual([])
+          expect(r.end.sawArray).toBe(false)
+        },
+      ),
     )
   })
 })

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { blockedBy, gateRuleIds, gateRules, offsiteOf, offsiteReason, ruleDomain, type SitePolicy, type TabGate } from '../../src/core/offsite'
+import {
+  blockedBy,
+  gateRuleIds,
+  gateRules,
+  offsiteOf,
+  offsiteReason,
+  ruleDomain,
+  type SitePolicy,
+  type TabGate,
+} from '../../src/core/offsite'
 import { domainAllowed } from '../../src/core/settings'
 import { siteOf } from '../../src/core/host'
-import { encodedNameHeaders, programByAddress, programNameTricks, programResponseHeaders } from '../../src/core/step-place'
+import {
+  encodedNameHeaders,
+  programByAddress,
+  programNameTricks,
+  programResponseHeaders,
+} from '../../src/core/step-place'
 import { getDomain } from 'tldts'
 
 const kRuns = { numRuns: 200, interruptAfterTimeLimit: 20_000 }
@@ -60,31 +74,51 @@ describe('offsiteOf: where a step would go, decided from the URL the browser wou
         expect(offsiteOf(`/\\${evil}/x`, here, none)?.host).toBe(evil)
         expect(offsiteOf(`HTTPS://${evil.toUpperCase()}/`, here, none)?.host).toBe(evil)
         // Relative addresses stay.
-        for (const rel of ['/x', 'x?y=1', '#top', '?q=1', `./${evil}`, '']) expect(offsiteOf(rel, here, none)).toBeNull()
+        for (const rel of ['/x', 'x?y=1', '#top', '?q=1', `./${evil}`, ''])
+          expect(offsiteOf(rel, here, none)).toBeNull()
       }),
       kRuns,
     )
-    expect(offsiteOf('https://bücher.de/', 'https://buecher.de/', none)).toMatchObject({ verdict: 'cross_site', host: 'xn--bcher-kva.de' })
+    expect(offsiteOf('https://bücher.de/', 'https://buecher.de/', none)).toMatchObject({
+      verdict: 'cross_site',
+      host: 'xn--bcher-kva.de',
+    })
   })
 
   it('leaves what loads no page to the background gate: javascript:, mailto:, data:, unparsable', () => {
-    for (const t of ['javascript:location="https://evil.com"', 'mailto:a@evil.com', 'data:text/html,hi', 'tel:123', 'http://[bad']) {
+    for (const t of [
+      'javascript:location="https://evil.com"',
+      'mailto:a@evil.com',
+      'data:text/html,hi',
+      'tel:123',
+      'http://[bad',
+    ]) {
       expect(offsiteOf(t, 'https://good.com/', none)).toBeNull()
     }
   })
 
   it('denies a blocked host however it is written, from any page, before asking about other sites', () => {
     fc.assert(
-      fc.property(host, host, path, port, fc.constantFrom('', 'www.'), fc.boolean(), (here, bad, p, pt, sub, trailingDot) => {
-        const policy = { allow: [], deny: [`*.${bad}`] }
-        const target = `https://${sub}${bad.toUpperCase()}${trailingDot ? '.' : ''}${pt ? `:${pt}` : ''}${p}`
-        expect(offsiteOf(target, url(here), policy)?.verdict).toBe('denied')
-        expect(offsiteOf(`https://${here}@${bad}/`, url(here), policy)?.verdict).toBe('denied')
-      }),
+      fc.property(
+        host,
+        host,
+        path,
+        port,
+        fc.constantFrom('', 'www.'),
+        fc.boolean(),
+        (here, bad, p, pt, sub, trailingDot) => {
+          const policy = { allow: [], deny: [`*.${bad}`] }
+          const target = `https://${sub}${bad.toUpperCase()}${trailingDot ? '.' : ''}${pt ? `:${pt}` : ''}${p}`
+          expect(offsiteOf(target, url(here), policy)?.verdict).toBe('denied')
+          expect(offsiteOf(`https://${here}@${bad}/`, url(here), policy)?.verdict).toBe('denied')
+        },
+      ),
       kRuns,
     )
     // An IDN written in Unicode in the list still blocks the punycode the URL carries.
-    expect(offsiteOf('https://xn--bcher-kva.de/', 'https://good.com/', { allow: [], deny: ['Bücher.de'] })?.verdict).toBe('denied')
+    expect(
+      offsiteOf('https://xn--bcher-kva.de/', 'https://good.com/', { allow: [], deny: ['Bücher.de'] })?.verdict,
+    ).toBe('denied')
     expect(domainAllowed('https://evil.com./', { allowDomains: [], denyDomains: ['evil.com'] })).toBe(false)
   })
 
@@ -104,7 +138,13 @@ describe('offsiteOf: where a step would go, decided from the URL the browser wou
 
 describe('gateRules: the background gate of a run’s tab', () => {
   const tab = 7
-  const gate = (g: Partial<TabGate>): TabGate => ({ site: 'shop.com', allowed: [], policy: none, crossSite: true, ...g })
+  const gate = (g: Partial<TabGate>): TabGate => ({
+    site: 'shop.com',
+    allowed: [],
+    policy: none,
+    crossSite: true,
+    ...g,
+  })
 
   it('scopes every rule to the tab and to top-level loads, with ids no other slot uses', () => {
     const rules = gateRules(tab, gate({ policy: { allow: ['shop.com', 'pay.com'], deny: ['evil.com'] } }), 0)
@@ -113,9 +153,19 @@ describe('gateRules: the background gate of a run’s tab', () => {
       { tabIds: [7], resourceTypes: ['main_frame'], excludedRequestDomains: ['shop.com', 'pay.com'] },
       { tabIds: [7], resourceTypes: ['main_frame'], excludedRequestDomains: ['shop.com'] },
       { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programResponseHeaders() },
-      { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: encodedNameHeaders().values, excludedResponseHeaders: encodedNameHeaders().excluded },
+      {
+        tabIds: [7],
+        resourceTypes: ['main_frame', 'sub_frame'],
+        responseHeaders: encodedNameHeaders().values,
+        excludedResponseHeaders: encodedNameHeaders().excluded,
+      },
       { tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], responseHeaders: programNameTricks() },
-      ...programByAddress().map((byAddress) => ({ tabIds: [7], resourceTypes: ['main_frame', 'sub_frame'], ...byAddress, isUrlFilterCaseSensitive: false })),
+      ...programByAddress().map((byAddress) => ({
+        tabIds: [7],
+        resourceTypes: ['main_frame', 'sub_frame'],
+        ...byAddress,
+        isUrlFilterCaseSensitive: false,
+      })),
     ])
     expect(rules.map((r) => r.id)).toEqual(gateRuleIds(0))
     fc.assert(
@@ -138,7 +188,8 @@ describe('gateRules: the background gate of a run’s tab', () => {
         const page = offsiteOf(target, url(site), policy)
         const bg = blockedBy(rules, tab, target)
         if (page?.verdict === 'denied') expect(bg).not.toBeNull()
-        if (page?.verdict === 'cross_site' && crossSite && !other.endsWith(`.${site}`)) expect(bg?.kind).toBe('cross_site')
+        if (page?.verdict === 'cross_site' && crossSite && !other.endsWith(`.${site}`))
+          expect(bg?.kind).toBe('cross_site')
         if (!page) expect(bg).toBeNull() // the run's own site is never blocked
         // A yes for the host lets it through, unless it is denied (the gate denies a denied
         // host's subdomains too: it errs on the blocked side).
@@ -163,6 +214,14 @@ describe('gateRules: the background gate of a run’s tab', () => {
     expect(ruleDomain('www.shop.com', { site: true })).toBe('shop.com')
     for (const bad of ['', '  ', 'a/b', 'evil.com:80', 'user@evil.com']) expect(ruleDomain(bad)).toBeNull()
     // Only the rule that holds for every run is left: a program in the response.
-    expect(gateRules(tab, gate({ policy: { allow: [], deny: ['a/b'] }, crossSite: false }), 0).map((r) => r.condition.responseHeaders ? 'program' : 'address')).toEqual(gateRuleIds(0).slice(3).map(() => 'program'))
+    expect(
+      gateRules(tab, gate({ policy: { allow: [], deny: ['a/b'] }, crossSite: false }), 0).map((r) =>
+        r.condition.responseHeaders ? 'program' : 'address',
+      ),
+    ).toEqual(
+      gateRuleIds(0)
+        .slice(3)
+        .map(() => 'program'),
+    )
   })
 })

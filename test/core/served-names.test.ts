@@ -24,14 +24,26 @@ const rules = gateRules(7, { site: 'shop.test', allowed: [], policy: { allow: []
 /** Whether any of the tab's rules blocks this response (a top-level load of the tab). */
 function blocked(r: Response, all: GateRule[] = rules): boolean {
   return all.some(({ condition: c }) => {
-    const has = (conds: { header: string; values: string[] }[] | undefined) => (conds ?? []).some((h) => r.headers[h.header] !== undefined && h.values.some((v) => globMatches(v, r.headers[h.header])))
+    const has = (conds: { header: string; values: string[] }[] | undefined) =>
+      (conds ?? []).some(
+        (h) => r.headers[h.header] !== undefined && h.values.some((v) => globMatches(v, r.headers[h.header])),
+      )
     if (c.responseHeaders && !has(c.responseHeaders)) return false
     if (has(c.excludedResponseHeaders)) return false
-    if (c.regexFilter && !new RegExp(c.regexFilter, c.isUrlFilterCaseSensitive === false ? 'i' : '').test(r.url)) return false
-    return !!(c.responseHeaders || c.regexFilter) && c.resourceTypes.includes('main_frame') && !c.requestDomains && !c.excludedRequestDomains
+    if (c.regexFilter && !new RegExp(c.regexFilter, c.isUrlFilterCaseSensitive === false ? 'i' : '').test(r.url))
+      return false
+    return (
+      !!(c.responseHeaders || c.regexFilter) &&
+      c.resourceTypes.includes('main_frame') &&
+      !c.requestDomains &&
+      !c.excludedRequestDomains
+    )
   })
 }
-const attachment = (cd: string, type = 'application/octet-stream'): Response => ({ url: 'https://files.test/download?id=1', headers: { 'content-disposition': cd, 'content-type': type } })
+const attachment = (cd: string, type = 'application/octet-stream'): Response => ({
+  url: 'https://files.test/download?id=1',
+  headers: { 'content-disposition': cd, 'content-type': type },
+})
 
 describe('a served program in any spelling of its name', () => {
   it.each([
@@ -72,8 +84,12 @@ describe('a served program in any spelling of its name', () => {
   })
 
   it('lets a document whose address ends in its own name download, and a page load', () => {
-    expect(blocked({ url: 'https://cdn.test/files/report.pdf', headers: { 'content-type': 'application/octet-stream' } })).toBe(false)
+    expect(
+      blocked({ url: 'https://cdn.test/files/report.pdf', headers: { 'content-type': 'application/octet-stream' } }),
+    ).toBe(false)
     expect(blocked({ url: 'https://shop.test/setup.exe/help', headers: { 'content-type': 'text/html' } })).toBe(false)
-    expect(blocked({ url: 'https://shop.test/download.exe', headers: { 'content-type': 'text/html; charset=utf-8' } })).toBe(false)
+    expect(
+      blocked({ url: 'https://shop.test/download.exe', headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    ).toBe(false)
   })
 })

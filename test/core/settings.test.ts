@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { activeLlm, confirmFor, DEFAULT_SETTINGS, maskKey, keptAnything, mergeSafety, mergeScreenshots, mergeVault, safeParseSettings } from '../../src/core/settings'
+import {
+  activeLlm,
+  confirmFor,
+  DEFAULT_SETTINGS,
+  maskKey,
+  keptAnything,
+  mergeSafety,
+  mergeScreenshots,
+  mergeVault,
+  safeParseSettings,
+} from '../../src/core/settings'
 import { RISK_CATEGORIES } from '../../src/core/exec'
 
 const local = DEFAULT_SETTINGS.profiles[0]
@@ -8,7 +18,11 @@ const local = DEFAULT_SETTINGS.profiles[0]
 describe('settings', () => {
   it('defaults validate and point at a local model with no key', () => {
     expect(safeParseSettings(DEFAULT_SETTINGS)).toEqual({ success: true, data: DEFAULT_SETTINGS })
-    expect(activeLlm(DEFAULT_SETTINGS)).toMatchObject({ provider: 'local', baseUrl: 'http://localhost:11434/v1', apiKey: '' })
+    expect(activeLlm(DEFAULT_SETTINGS)).toMatchObject({
+      provider: 'local',
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: '',
+    })
   })
 
   it.each([
@@ -36,7 +50,12 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
 
   it('keeps every confirmation and block a file would drop, and reports them', () => {
     const r = mergeSafety(base, { confirm: ['credentials'], allowDomains: [], denyDomains: [], skipOwnCommands: false })
-    expect(r.safety).toEqual({ confirm: ['credentials', ...all.filter((c) => c !== 'credentials')], allowDomains: [], denyDomains: ['evil.example'], skipOwnCommands: false })
+    expect(r.safety).toEqual({
+      confirm: ['credentials', ...all.filter((c) => c !== 'credentials')],
+      allowDomains: [],
+      denyDomains: ['evil.example'],
+      skipOwnCommands: false,
+    })
     expect(r.kept).toEqual({ confirm: all.filter((c) => c !== 'credentials'), allow: [], deny: ['evil.example'] })
   })
 
@@ -49,17 +68,39 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
   })
 
   it('takes what a file tightens: a new block, an allow list where every site was allowed', () => {
-    const r = mergeSafety({ ...base, confirm: ['payment'] }, { confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example'], skipOwnCommands: false })
-    expect(r.safety).toEqual({ confirm: ['payment', 'destructive'], allowDomains: ['shop.example'], denyDomains: ['bad.example', 'evil.example'], skipOwnCommands: false })
+    const r = mergeSafety(
+      { ...base, confirm: ['payment'] },
+      {
+        confirm: ['payment', 'destructive'],
+        allowDomains: ['shop.example'],
+        denyDomains: ['bad.example'],
+        skipOwnCommands: false,
+      },
+    )
+    expect(r.safety).toEqual({
+      confirm: ['payment', 'destructive'],
+      allowDomains: ['shop.example'],
+      denyDomains: ['bad.example', 'evil.example'],
+      skipOwnCommands: false,
+    })
     expect(r.kept).toEqual({ confirm: [], allow: [], deny: ['evil.example'] })
   })
 
   it('never widens a stored allow list: new sites and an empty list (every site) are kept out', () => {
     const stored = { ...base, allowDomains: ['a.example', 'b.example'] }
-    expect(mergeSafety(stored, { ...base, allowDomains: ['a.example', 'c.example'] })).toMatchObject({ safety: { allowDomains: ['a.example'] }, kept: { allow: ['c.example'] } })
-    expect(mergeSafety(stored, { ...base, allowDomains: [] })).toMatchObject({ safety: { allowDomains: ['a.example', 'b.example'] }, kept: { allow: ['*'] } })
+    expect(mergeSafety(stored, { ...base, allowDomains: ['a.example', 'c.example'] })).toMatchObject({
+      safety: { allowDomains: ['a.example'] },
+      kept: { allow: ['c.example'] },
+    })
+    expect(mergeSafety(stored, { ...base, allowDomains: [] })).toMatchObject({
+      safety: { allowDomains: ['a.example', 'b.example'] },
+      kept: { allow: ['*'] },
+    })
     // Nothing in common: the stored list stays (an empty one would allow every site).
-    expect(mergeSafety(stored, { ...base, allowDomains: ['c.example'] })).toMatchObject({ safety: { allowDomains: ['a.example', 'b.example'] }, kept: { allow: ['c.example'] } })
+    expect(mergeSafety(stored, { ...base, allowDomains: ['c.example'] })).toMatchObject({
+      safety: { allowDomains: ['a.example', 'b.example'] },
+      kept: { allow: ['c.example'] },
+    })
   })
 
   it('for any stored and file safety, the result asks about and blocks at least what was stored', () => {
@@ -109,14 +150,30 @@ describe('confirmFor: the person’s own commands skip risk questions only where
 describe('an import never loosens screenshots or the vault', () => {
   it('keeps screenshots off and every never-capture site, and says which', () => {
     const stored = { enabled: false, offSites: ['bank.example', 'mail.example'] }
-    expect(mergeScreenshots(stored, { enabled: true, offSites: [] })).toEqual({ screenshots: { enabled: false, offSites: ['bank.example', 'mail.example'] }, kept: { screenshotsOn: true, offSites: ['bank.example', 'mail.example'] } })
+    expect(mergeScreenshots(stored, { enabled: true, offSites: [] })).toEqual({
+      screenshots: { enabled: false, offSites: ['bank.example', 'mail.example'] },
+      kept: { screenshotsOn: true, offSites: ['bank.example', 'mail.example'] },
+    })
     // A file may take fewer pictures: off, and more sites never captured; a site it leaves out stays.
-    expect(mergeScreenshots({ enabled: true, offSites: ['a.example'] }, { enabled: false, offSites: ['b.example'] })).toEqual({ screenshots: { enabled: false, offSites: ['b.example', 'a.example'] }, kept: { offSites: ['a.example'] } })
-    expect(mergeScreenshots({ enabled: true, offSites: ['a.example'] }, { enabled: true, offSites: ['a.example', 'b.example'] })).toEqual({ screenshots: { enabled: true, offSites: ['a.example', 'b.example'] }, kept: {} })
+    expect(
+      mergeScreenshots({ enabled: true, offSites: ['a.example'] }, { enabled: false, offSites: ['b.example'] }),
+    ).toEqual({
+      screenshots: { enabled: false, offSites: ['b.example', 'a.example'] },
+      kept: { offSites: ['a.example'] },
+    })
+    expect(
+      mergeScreenshots(
+        { enabled: true, offSites: ['a.example'] },
+        { enabled: true, offSites: ['a.example', 'b.example'] },
+      ),
+    ).toEqual({ screenshots: { enabled: true, offSites: ['a.example', 'b.example'] }, kept: {} })
   })
 
   it('adds new secrets and keeps every stored value, naming the ones the file would replace', () => {
-    expect(mergeVault({ bank: 'mine', pin: '1234' }, { bank: 'theirs', pin: '1234', extra: 'x' })).toEqual({ vault: { bank: 'mine', pin: '1234', extra: 'x' }, kept: ['bank'] })
+    expect(mergeVault({ bank: 'mine', pin: '1234' }, { bank: 'theirs', pin: '1234', extra: 'x' })).toEqual({
+      vault: { bank: 'mine', pin: '1234', extra: 'x' },
+      kept: ['bank'],
+    })
     expect(keptAnything({ confirm: [], allow: [], deny: [], vault: ['bank'] })).toBe(true)
     expect(keptAnything({ confirm: [], allow: [], deny: [], ownCommands: true })).toBe(true)
     expect(keptAnything({ confirm: [], allow: [], deny: [] })).toBe(false)

@@ -10,7 +10,12 @@ const withProfile = (p: Partial<Settings['profiles'][number]>): Settings => {
 
 describe('setupStatus (issue 17 §3)', () => {
   it('says a model is missing on the settings Ava installs with, until one has answered', () => {
-    expect(setupStatus(DEFAULT_SETTINGS, false)).toEqual({ missing: 'model', answered: false, provider: 'local', endpoint: 'http://localhost:11434/v1' })
+    expect(setupStatus(DEFAULT_SETTINGS, false)).toEqual({
+      missing: 'model',
+      answered: false,
+      provider: 'local',
+      endpoint: 'http://localhost:11434/v1',
+    })
     // A person with Ollama on the default address who tested it once is not asked again.
     expect(setupStatus(DEFAULT_SETTINGS, true).missing).toBeNull()
   })
@@ -27,14 +32,27 @@ describe('setupStatus (issue 17 §3)', () => {
       expect(setupStatus(withProfile({ provider, baseUrl: `${baseUrl}/`, apiKey: '   ' }), false).missing).toBe('key')
       expect(setupStatus(withProfile({ provider, baseUrl, apiKey: 'sk-1' }), false).missing).toBeNull()
       // A compatible server of one's own may take no key (the demo's stand-in model does not).
-      expect(setupStatus(withProfile({ provider, baseUrl: 'http://127.0.0.1:8000/v1', apiKey: '' }), false).missing).toBeNull()
+      expect(
+        setupStatus(withProfile({ provider, baseUrl: 'http://127.0.0.1:8000/v1', apiKey: '' }), false).missing,
+      ).toBeNull()
     }
   })
 
   it('reads the active profile, not the first', () => {
     const s = structuredClone(DEFAULT_SETTINGS)
-    s.profiles.push({ ...s.profiles[0], id: 'cloud', name: 'Cloud', provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '' })
+    s.profiles.push({
+      ...s.profiles[0],
+      id: 'cloud',
+      name: 'Cloud',
+      provider: 'openai',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: '',
+    })
     s.activeProfile = 'cloud'
-    expect(setupStatus(s, false)).toMatchObject({ missing: 'key', provider: 'openai', endpoint: 'https://api.openai.com/v1' })
+    expect(setupStatus(s, false)).toMatchObject({
+      missing: 'key',
+      provider: 'openai',
+      endpoint: 'https://api.openai.com/v1',
+    })
   })
 })

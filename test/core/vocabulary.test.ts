@@ -39,14 +39,22 @@ describe('every descriptor has its parts', () => {
     expect(d.says.en.trim(), `${name}: English words`).not.toBe('')
     expect(d.says.zh.trim(), `${name}: Chinese words`).not.toBe('')
     expect(placeholders(d.says.zh)).toEqual(placeholders(d.says.en))
-    if (d.shownAs) expect(kInstructions.map((i) => i.name), `${name}: shownAs`).toContain(d.shownAs)
+    if (d.shownAs)
+      expect(
+        kInstructions.map((i) => i.name),
+        `${name}: shownAs`,
+      ).toContain(d.shownAs)
     // An element action's fields name its element; a page-wide one has none to name.
     expect('target' in d.fields, `${name}: target field`).toBe(d.target !== 'none' || d.name === 'wait')
   })
 
   it.each(kInstructions.map((d) => [d.name, d] as const))('instruction %s', (name, d) => {
     if (d.runs) expect(() => domAction(d.runs!), `${name}: runs`).not.toThrow()
-    if (d.flow) expect(kFlowSteps.map((f) => f.name), `${name}: flow`).toContain(d.flow)
+    if (d.flow)
+      expect(
+        kFlowSteps.map((f) => f.name),
+        `${name}: flow`,
+      ).toContain(d.flow)
     expect(d.says.en.trim()).not.toBe('')
     expect(d.says.zh.trim()).not.toBe('')
   })
@@ -64,9 +72,11 @@ describe('every descriptor has its parts', () => {
     }
   })
 
-  it('the locale tables carry every descriptor\'s words, in both languages', () => {
-    for (const [key, text] of Object.entries(vocabularyMessages('en'))) expect((en as Record<string, string>)[key], key).toBe(text)
-    for (const [key, text] of Object.entries(vocabularyMessages('zh'))) expect((zhCN as Record<string, string>)[key], key).toBe(text)
+  it("the locale tables carry every descriptor's words, in both languages", () => {
+    for (const [key, text] of Object.entries(vocabularyMessages('en')))
+      expect((en as Record<string, string>)[key], key).toBe(text)
+    for (const [key, text] of Object.entries(vocabularyMessages('zh')))
+      expect((zhCN as Record<string, string>)[key], key).toBe(text)
     expect(Object.keys(vocabularyMessages('en')).length).toBe(kDomActions.length + kInstructions.length)
   })
 })
@@ -105,11 +115,22 @@ describe('the tables map onto each other in one place', () => {
       press: { key: 'Enter' },
       scroll: { direction: 'down' },
       ask: { question: 'Which one?' },
-      drag: { path: [[1, 1], [5, 5]] },
+      drag: {
+        path: [
+          [1, 1],
+          [5, 5],
+        ],
+      },
     }
     for (const d of kInstructions) {
       const params = samples[d.name] ?? { semantic_locator: 'the Save button', value: 'v', action: 'a:b:c' }
-      const ins = InstructionSchema.safeParse({ step_id: 1, action_type: d.name, params: Object.fromEntries(Object.entries(params).filter(([k]) => [...(d.all ?? []), ...(d.oneOf ?? [])].includes(k as never))) })
+      const ins = InstructionSchema.safeParse({
+        step_id: 1,
+        action_type: d.name,
+        params: Object.fromEntries(
+          Object.entries(params).filter(([k]) => [...(d.all ?? []), ...(d.oneOf ?? [])].includes(k as never)),
+        ),
+      })
       expect(ins.success, `${d.name}: ${ins.error?.message}`).toBe(true)
       const action = actionOf(ins.data!)
       expect(action?.action ?? null, d.name).toBe(d.runs ?? null)
@@ -156,16 +177,22 @@ describe('the tables map onto each other in one place', () => {
 describe('PageActionSchema: each action takes its own fields only', () => {
   it('refuses a click that carries an assertion or files', () => {
     expect(PageActionSchema.safeParse({ action: 'click', target: { semantic: 'Save' } }).success).toBe(true)
-    expect(PageActionSchema.safeParse({ action: 'click', target: { semantic: 'Save' }, assertion: 'x' }).success).toBe(false)
+    expect(PageActionSchema.safeParse({ action: 'click', target: { semantic: 'Save' }, assertion: 'x' }).success).toBe(
+      false,
+    )
     expect(PageActionSchema.safeParse({ action: 'click', target: {}, files: [] }).success).toBe(false)
   })
   it('refuses an unknown action and a fill without its value', () => {
     expect(PageActionSchema.safeParse({ action: 'eval', target: {} }).success).toBe(false)
     expect(PageActionSchema.safeParse({ action: 'fill', target: { semantic: 'Name' } }).success).toBe(false)
-    expect(PageActionSchema.safeParse({ action: 'fill', target: { semantic: 'Name' }, value: 'Ada' }).success).toBe(true)
+    expect(PageActionSchema.safeParse({ action: 'fill', target: { semantic: 'Name' }, value: 'Ada' }).success).toBe(
+      true,
+    )
   })
   it('refuses a target with fields the page does not know', () => {
-    expect(PageActionSchema.safeParse({ action: 'hover', target: { semantic: 'Menu', element: {} } }).success).toBe(false)
+    expect(PageActionSchema.safeParse({ action: 'hover', target: { semantic: 'Menu', element: {} } }).success).toBe(
+      false,
+    )
   })
 })
 
@@ -214,7 +241,11 @@ describe('no other file keeps its own list of action names', () => {
   // descriptor.ts lists English words that say "an element" in a person's description (stop
   // words for the locator), not steps. dialects.ts lists other agents' and models' words, each
   // typed as a name of kInstructions (the compiler checks every one), so it adds no action.
-  const kOwnVocabularies = new Set(['src/core/vocabulary.ts', 'src/core/page/descriptor.ts', 'src/core/instruction/dialects.ts'])
+  const kOwnVocabularies = new Set([
+    'src/core/vocabulary.ts',
+    'src/core/page/descriptor.ts',
+    'src/core/instruction/dialects.ts',
+  ])
 
   it('holds for src/', () => {
     const offences: string[] = []
@@ -227,7 +258,8 @@ describe('no other file keeps its own list of action names', () => {
         if (literal.length > 400 || /[[{]/.test(literal.slice(1, -1))) continue
         for (const [table, names] of Object.entries(kTables)) {
           const found = namesIn(literal, names)
-          if (found.size > kMaxNamesOutside) offences.push(`${rel}: ${table} ${[...found].join(', ')} in ${literal.slice(0, 120)}`)
+          if (found.size > kMaxNamesOutside)
+            offences.push(`${rel}: ${table} ${[...found].join(', ')} in ${literal.slice(0, 120)}`)
         }
       }
     }
@@ -235,7 +267,13 @@ describe('no other file keeps its own list of action names', () => {
   })
 
   it('finds a list like the ones it replaced', () => {
-    expect(literals("const kUncounted = new Set(['wait', 'verify', 'getText', 'getAttribute'])").some((l) => namesIn(l, kTables['DOM actions']).size > kMaxNamesOutside)).toBe(true)
-    expect(namesIn("{ click: 'click', dblclick: 'click', check: 'click', uncheck: 'click' }", kTables['DOM actions']).size).toBe(4)
+    expect(
+      literals("const kUncounted = new Set(['wait', 'verify', 'getText', 'getAttribute'])").some(
+        (l) => namesIn(l, kTables['DOM actions']).size > kMaxNamesOutside,
+      ),
+    ).toBe(true)
+    expect(
+      namesIn("{ click: 'click', dblclick: 'click', check: 'click', uncheck: 'click' }", kTables['DOM actions']).size,
+    ).toBe(4)
   })
 })

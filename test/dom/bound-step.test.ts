@@ -6,7 +6,12 @@ import type { PageCommand } from '../../src/core/page/command'
 import { clearAgentIds } from '../../src/dom/observe'
 import { createReceiver } from '../../src/dom/page/receiver'
 
-const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: '#go' }] } }, timeoutMs: 10_000, confirm: ['destructive', 'payment'] }
+const click: PageCommand<'act'> = {
+  kind: 'act',
+  step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: '#go' }] } },
+  timeoutMs: 10_000,
+  confirm: ['destructive', 'payment'],
+}
 
 function mount(label: string): { clicks: string[] } {
   const clicks: string[] = []
@@ -21,7 +26,11 @@ describe('receiver: the yes binds to the element asked about', () => {
   it('asks with the element as drawn and a handle', async () => {
     mount('Delete draft')
     const asked = await createReceiver()(click)
-    expect(asked).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION', drawn: { role: 'button', name: 'Delete draft' } })
+    expect(asked).toMatchObject({
+      ok: false,
+      code: 'NEEDS_CONFIRMATION',
+      drawn: { role: 'button', name: 'Delete draft' },
+    })
     expect(!asked.ok && asked.handle).toMatch(/\w{8}/)
   })
 
@@ -41,15 +50,23 @@ describe('receiver: the yes binds to the element asked about', () => {
     const asked = await receive(click)
     document.getElementById('go')!.textContent = 'Send $5,000'
     const again = await receive({ ...click, confirmed: true, bound: !asked.ok ? asked.handle : undefined })
-    expect(again).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION', changed: true, drawn: { name: 'Send $5,000' } })
+    expect(again).toMatchObject({
+      ok: false,
+      code: 'NEEDS_CONFIRMATION',
+      changed: true,
+      drawn: { name: 'Send $5,000' },
+    })
     expect(!again.ok && !asked.ok && again.handle !== asked.handle).toBe(true)
   })
 
-  it('a yes with no handle, or another page\'s handle, acts on nothing', async () => {
+  it("a yes with no handle, or another page's handle, acts on nothing", async () => {
     const { clicks } = mount('Delete draft')
     const receive = createReceiver()
     expect(await receive({ ...click, confirmed: true })).toMatchObject({ ok: false, reason: 'unbound' })
-    expect(await receive({ ...click, confirmed: true, bound: 'made-up' })).toMatchObject({ ok: false, reason: 'unbound' })
+    expect(await receive({ ...click, confirmed: true, bound: 'made-up' })).toMatchObject({
+      ok: false,
+      reason: 'unbound',
+    })
     expect(clicks).toEqual([])
   })
 })

@@ -40,7 +40,9 @@ describe('links', () => {
   it('finds the link around any element nested in it', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 6 }), fc.constantFrom('span', 'b', 'div', 'img', 'svg'), (depth, tag) => {
-        mount(`<a href="https://evil.example/deep">${'<span>'.repeat(depth)}<${tag} id=t></${tag}>${'</span>'.repeat(depth)}</a>`)
+        mount(
+          `<a href="https://evil.example/deep">${'<span>'.repeat(depth)}<${tag} id=t></${tag}>${'</span>'.repeat(depth)}</a>`,
+        )
         expect(navigationOf(el('#t'), 'click')?.url).toBe('https://evil.example/deep')
       }),
       { numRuns: 50, interruptAfterTimeLimit: 10_000 },
@@ -60,8 +62,16 @@ describe('forms', () => {
         <button id=dialog formmethod=dialog>Close</button>
       </form>
       <button id=outside form=f>Outside</button>`)
-    expect(navigationOf(el('#send'), 'click')).toEqual({ url: 'https://evil.example/collect', newTab: false, form: { method: 'get' } })
-    expect(navigationOf(el('#bold'), 'click')).toEqual({ url: 'https://shop.example/save', newTab: true, form: { method: 'post' } })
+    expect(navigationOf(el('#send'), 'click')).toEqual({
+      url: 'https://evil.example/collect',
+      newTab: false,
+      form: { method: 'get' },
+    })
+    expect(navigationOf(el('#bold'), 'click')).toEqual({
+      url: 'https://shop.example/save',
+      newTab: true,
+      form: { method: 'post' },
+    })
     expect(navigationOf(el('#img'), 'click')?.url).toBe('https://evil.example/collect')
     expect(navigationOf(el('#outside'), 'click')?.url).toBe('https://evil.example/collect')
     expect(navigationOf(el('#plain'), 'click')).toBeNull()
@@ -69,7 +79,11 @@ describe('forms', () => {
     expect(navigationOf(el('#dialog'), 'click')).toBeNull()
     expect(navigationOf(el('#send'), 'press', 'Space')?.url).toBe('https://evil.example/collect')
     // The submit action sends the form itself, whatever its buttons say.
-    expect(navigationOf(el('#field'), 'submit')).toEqual({ url: 'https://evil.example/collect', newTab: false, form: { method: 'get' } })
+    expect(navigationOf(el('#field'), 'submit')).toEqual({
+      url: 'https://evil.example/collect',
+      newTab: false,
+      form: { method: 'get' },
+    })
     expect(navigationOf(el('#f'), 'submit')?.url).toBe('https://evil.example/collect')
   })
 
@@ -79,7 +93,11 @@ describe('forms', () => {
         <textarea id=ta></textarea><select id=sel></select></form>
       <form action="/local"><input id=lone></form>
       <input id=formless>`)
-    expect(navigationOf(el('#field'), 'press', 'Enter')).toEqual({ url: 'https://other.example/first', newTab: false, form: { method: 'get' } })
+    expect(navigationOf(el('#field'), 'press', 'Enter')).toEqual({
+      url: 'https://other.example/first',
+      newTab: false,
+      form: { method: 'get' },
+    })
     expect(navigationOf(el('#field'), 'press', 'Control+Enter')?.url).toBe('https://other.example/first')
     expect(navigationOf(el('#lone'), 'press', 'Enter')?.url).toBe('https://shop.example/local')
     expect(navigationOf(el('#ta'), 'press', 'Enter')).toBeNull()
@@ -95,8 +113,14 @@ describe('forms', () => {
 })
 
 describe('the receiver asks before a step leaves the site and refuses a denied one', () => {
-  const passedGate = (out: { ok: boolean; code?: string }) => out.ok || (out.code !== 'BLOCKED' && out.code !== 'NEEDS_CONFIRMATION')
-  const press = (extra: Partial<PageCommand<'act'>> = {}): PageCommand<'act'> => ({ kind: 'act', step: { action: 'press', key: 'Enter', target: { focused: true } }, timeoutMs: 10_000, ...extra })
+  const passedGate = (out: { ok: boolean; code?: string }) =>
+    out.ok || (out.code !== 'BLOCKED' && out.code !== 'NEEDS_CONFIRMATION')
+  const press = (extra: Partial<PageCommand<'act'>> = {}): PageCommand<'act'> => ({
+    kind: 'act',
+    step: { action: 'press', key: 'Enter', target: { focused: true } },
+    timeoutMs: 10_000,
+    ...extra,
+  })
 
   it('Enter in a field of a form bound for another site', async () => {
     mount(`<form action="https://evil.example/collect"><input id=q name=q value="page data"></form>`)
@@ -110,7 +134,14 @@ describe('the receiver asks before a step leaves the site and refuses a denied o
     expect(!asked.ok && asked.message).toMatch(/another site: evil\.example .*fields/)
 
     // The yes binds to the element asked about (issue 25 §3); a denied site is refused even then.
-    const denied = await receive(press({ confirm: ['cross_site'], confirmed: true, bound: !asked.ok ? asked.handle : undefined, sites: { allow: [], deny: ['evil.example'] } }))
+    const denied = await receive(
+      press({
+        confirm: ['cross_site'],
+        confirmed: true,
+        bound: !asked.ok ? asked.handle : undefined,
+        sites: { allow: [], deny: ['evil.example'] },
+      }),
+    )
     expect(denied).toMatchObject({ ok: false, code: 'BLOCKED' })
     expect(!denied.ok && denied.message).toContain('evil.example')
     expect(sent).toBe(0)
@@ -124,6 +155,10 @@ describe('the receiver asks before a step leaves the site and refuses a denied o
     mount(`<form action="/search"><input id=q name=q></form>`)
     ;(el('#q') as HTMLInputElement).focus()
     el('form').addEventListener('submit', (e) => e.preventDefault())
-    expect(passedGate(await createReceiver()(press({ confirm: ['cross_site'], sites: { allow: [], deny: ['evil.example'] } })))).toBe(true)
+    expect(
+      passedGate(
+        await createReceiver()(press({ confirm: ['cross_site'], sites: { allow: [], deny: ['evil.example'] } })),
+      ),
+    ).toBe(true)
   })
 })

@@ -39,7 +39,9 @@ describe('icons and names', () => {
   }, 30_000)
 
   it('a benign aria-label or hidden padding does not hide a visible "Delete"', () => {
-    mount(`<button id=a aria-label="Save">Delete</button><button id=b><span hidden>${'Save '.repeat(200)}</span>Dele\u200Bte</button>`)
+    mount(
+      `<button id=a aria-label="Save">Delete</button><button id=b><span hidden>${'Save '.repeat(200)}</span>Dele\u200Bte</button>`,
+    )
     expect([risk('#a'), risk('#b')]).toEqual(['destructive', 'destructive'])
   })
 
@@ -47,13 +49,25 @@ describe('icons and names', () => {
     mount(`<form id=search action="/search" method=get><input name=q value="shoes"><button id=go>Search</button><input id=submit type=submit value=Submit></form>
       <button id=save class="el-button el-button--primary">保存</button><a id=next href="/page/2">Next</a><button id=close aria-label="Close"><i class="fa fa-xmark"></i></button>
       <button id=star><i class="fa fa-star"></i></button><a id=product href="/p/1">Blue sneakers $89</a><button id=cancel class="btn btn-secondary">Cancel</button>`)
-    expect(['#go', '#submit', '#save', '#next', '#close', '#star', '#product', '#cancel'].map((s) => [s, risk(s)])).toEqual(['#go', '#submit', '#save', '#next', '#close', '#star', '#product', '#cancel'].map((s) => [s, null]))
+    expect(
+      ['#go', '#submit', '#save', '#next', '#close', '#star', '#product', '#cancel'].map((s) => [s, risk(s)]),
+    ).toEqual(['#go', '#submit', '#save', '#next', '#close', '#star', '#product', '#cancel'].map((s) => [s, null]))
     expect(risk('#search input[name=q]', 'press')).toBeNull()
   })
 })
 
 describe('component hints and context', () => {
-  const kDanger = ['class="el-button el-button--danger"', 'class="ant-btn ant-btn-dangerous"', 'class="btn btn-danger"', 'class="btn btn-outline-danger"', 'variant="danger"', 'data-variant="destructive"', 'class="bx--btn bx--btn--danger"', 'class="Polaris-Button Polaris-Button--destructive"', 'class="MuiButton-root MuiButton-colorError"']
+  const kDanger = [
+    'class="el-button el-button--danger"',
+    'class="ant-btn ant-btn-dangerous"',
+    'class="btn btn-danger"',
+    'class="btn btn-outline-danger"',
+    'variant="danger"',
+    'data-variant="destructive"',
+    'class="bx--btn bx--btn--danger"',
+    'class="Polaris-Button Polaris-Button--destructive"',
+    'class="MuiButton-root MuiButton-colorError"',
+  ]
   it('a danger-styled button with an unknown name is destructive; one that backs out is not', () => {
     fc.assert(
       fc.property(fc.constantFrom(...kDanger), fc.constantFrom('Yes', 'Do it', '确定', 'OK', ''), (attrs, name) => {
@@ -69,7 +83,14 @@ describe('component hints and context', () => {
     mount(`<div role=alertdialog aria-modal=true><p>Delete 3 files? This cannot be undone.</p><button id=x class="close"><i class="el-icon-close"></i></button><button id=no>Cancel</button><button id=ok class=primary>OK</button></div>
       <dialog open id=pay><p>You are about to pay ¥12,800.</p><button id=pok>確定</button><button id=pno>キャンセル</button></dialog>
       <div role=dialog><p>Your changes were saved.</p><button id=fine>OK</button></div>`)
-    expect([risk('#ok'), risk('#no'), risk('#x'), risk('#pok'), risk('#pno'), risk('#fine')]).toEqual(['destructive', null, null, 'payment', null, null])
+    expect([risk('#ok'), risk('#no'), risk('#x'), risk('#pok'), risk('#pno'), risk('#fine')]).toEqual([
+      'destructive',
+      null,
+      null,
+      'payment',
+      null,
+      null,
+    ])
   })
 
   it('a bare button in a row that says it is permanent asks', () => {

@@ -6,7 +6,8 @@ import { clearAgentIds, observe } from '../../src/dom/observe'
 import { holdsSecret, markSecretField } from '../../src/dom/secret-fields'
 import { page } from './observe/helpers'
 
-const listing = (doc: Document) => serialize(observe({ root: doc, includeContent: false }), { budgetTokens: Infinity }).text
+const listing = (doc: Document) =>
+  serialize(observe({ root: doc, includeContent: false }), { budgetTokens: Infinity }).text
 
 describe('fields listed without their value', () => {
   beforeEach(() => clearAgentIds())
@@ -36,17 +37,26 @@ describe('fields listed without their value', () => {
     expect(listing(doc)).not.toContain('VAL-1')
   })
 
-  it.each([['<input name="zip_code" value="VAL-2">'], ['<input name="promoCode" value="VAL-2">'], ['<input name="shipping" value="VAL-2">'], ['<input name="spinner" value="VAL-2">'], ['<input name="passenger" value="VAL-2">'], ['<input name="passport_country" value="VAL-2">'], ['<input name="tangent" value="VAL-2">'], ['<input name="secretary" value="VAL-2">'], ['<input name="tokenizer" value="VAL-2">']])(
-    'keeps the value of a field that only looks like one: %s',
-    (html) => {
-      const doc = page(`<label>Field ${html}</label>`)
-      expect(holdsSecret(doc.querySelector('input')!)).toBe(false)
-      expect(listing(doc)).toContain('VAL-2')
-    },
-  )
+  it.each([
+    ['<input name="zip_code" value="VAL-2">'],
+    ['<input name="promoCode" value="VAL-2">'],
+    ['<input name="shipping" value="VAL-2">'],
+    ['<input name="spinner" value="VAL-2">'],
+    ['<input name="passenger" value="VAL-2">'],
+    ['<input name="passport_country" value="VAL-2">'],
+    ['<input name="tangent" value="VAL-2">'],
+    ['<input name="secretary" value="VAL-2">'],
+    ['<input name="tokenizer" value="VAL-2">'],
+  ])('keeps the value of a field that only looks like one: %s', (html) => {
+    const doc = page(`<label>Field ${html}</label>`)
+    expect(holdsSecret(doc.querySelector('input')!)).toBe(false)
+    expect(listing(doc)).toContain('VAL-2')
+  })
 
   it('a plain text field is redacted once a secret went into it, a widget wrapping its input too', () => {
-    const doc = page('<label>Verification code <input id="plain" value="VAL-3"></label><div id="w"><label>Token <input id="inner" value="VAL-4"></label></div>')
+    const doc = page(
+      '<label>Verification code <input id="plain" value="VAL-3"></label><div id="w"><label>Token <input id="inner" value="VAL-4"></label></div>',
+    )
     expect(listing(doc)).toContain('VAL-3')
     markSecretField(doc.getElementById('plain')!)
     markSecretField(doc.getElementById('w')!)

@@ -19,11 +19,23 @@ let measured: Element | null = null
 const measure = (el: Element) => void (measured = el)
 HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
   measure(this)
-  return { ...box, left: box.x, top: box.y, right: box.x + box.width, bottom: box.y + box.height, toJSON: () => ({}) } as DOMRect
+  return {
+    ...box,
+    left: box.x,
+    top: box.y,
+    right: box.x + box.width,
+    bottom: box.y + box.height,
+    toJSON: () => ({}),
+  } as DOMRect
 }
 document.elementFromPoint = () => measured
 
-const fill = (secretSites?: string[]): PageCommand<'act'> => ({ kind: 'act', step: { action: 'fill', value: kValue, target: { focused: true } }, timeoutMs: 10_000, ...(secretSites ? { secretSites } : {}) })
+const fill = (secretSites?: string[]): PageCommand<'act'> => ({
+  kind: 'act',
+  step: { action: 'fill', value: kValue, target: { focused: true } },
+  timeoutMs: 10_000,
+  ...(secretSites ? { secretSites } : {}),
+})
 
 /** A field nothing marks as secret (no password type, autocomplete, name or id that says so). */
 function field(): HTMLInputElement {
@@ -63,7 +75,9 @@ describe('receiver: secrets only on their sites', () => {
     expect(out).toMatchObject({ ok: true, sensitive: true })
     expect(input.value).toBe(kValue)
     expect(JSON.stringify(out)).not.toContain(kValue)
-    expect(serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text).not.toContain(kValue)
+    expect(
+      serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text,
+    ).not.toContain(kValue)
   })
 
   it('a plain value in a plain field stays listed (the control)', async () => {
@@ -71,7 +85,9 @@ describe('receiver: secrets only on their sites', () => {
     const out = await createReceiver()(fill())
     expect(out).toMatchObject({ ok: true })
     expect(input.value).toBe(kValue)
-    expect(serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text).toContain(kValue)
+    expect(serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text).toContain(
+      kValue,
+    )
   })
 })
 
@@ -81,7 +97,12 @@ describe('receiver: a flow step carrying a secret', () => {
 
   const flowFill = (secretSites?: string[]): PageCommand<'flow.step'> => ({
     kind: 'flow.step',
-    step: { step_id: 1, action: 'fill', params: { value: kValue }, selectors: { primary: { type: 'css', value: 'css:#box' }, fallback: [] } },
+    step: {
+      step_id: 1,
+      action: 'fill',
+      params: { value: kValue },
+      selectors: { primary: { type: 'css', value: 'css:#box' }, fallback: [] },
+    },
     timeoutMs: 10_000,
     trusted: true,
     ...(secretSites ? { secretSites } : {}),
@@ -100,7 +121,9 @@ describe('receiver: a flow step carrying a secret', () => {
     const out = await createReceiver()(flowFill([location.origin]))
     expect(out).toMatchObject({ ok: true, outcome: { ok: true } })
     expect(input.value).toBe(kValue)
-    expect(serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text).not.toContain(kValue)
+    expect(
+      serialize(observe({ root: document, includeContent: false }), { budgetTokens: Infinity }).text,
+    ).not.toContain(kValue)
   })
 })
 
@@ -116,7 +139,11 @@ describe('receiver: a form holding a typed secret', () => {
     input.focus()
     return { input, sent }
   }
-  const click: PageCommand<'act'> = { kind: 'act', step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: 'css:#go' }] } }, timeoutMs: 10_000 }
+  const click: PageCommand<'act'> = {
+    kind: 'act',
+    step: { action: 'click', target: { selectors: [{ kind: 'css', value: '#go', raw: 'css:#go' }] } },
+    timeoutMs: 10_000,
+  }
 
   it('is not sent by GET, even confirmed', async () => {
     const { input, sent } = form('get')
@@ -125,7 +152,11 @@ describe('receiver: a form holding a typed secret', () => {
     const receive = createReceiver()
     expect(await receive(click)).toMatchObject({ ok: false, code: 'BLOCKED' })
     // A yes not bound to a question this page asked acts on nothing (issue 25 §3).
-    expect(await receive({ ...click, confirmed: true })).toMatchObject({ ok: false, code: 'NOT_ACTIONABLE', reason: 'unbound' })
+    expect(await receive({ ...click, confirmed: true })).toMatchObject({
+      ok: false,
+      code: 'NOT_ACTIONABLE',
+      reason: 'unbound',
+    })
     expect(sent).toEqual([])
   })
 

@@ -1,6 +1,17 @@
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
-import { flowFromEvents, flowToAction, kNoAssertionWarning, parseFlow, replayFlow, safeParseFlow, validateFlow, type FlowPort, type FlowStep, type StepOutcome } from '../../src/core/flows'
+import {
+  flowFromEvents,
+  flowToAction,
+  kNoAssertionWarning,
+  parseFlow,
+  replayFlow,
+  safeParseFlow,
+  validateFlow,
+  type FlowPort,
+  type FlowStep,
+  type StepOutcome,
+} from '../../src/core/flows'
 import { target } from './fixtures'
 
 // Issue 18 §2: flows that check their outcome. The schema of every new step kind, the validator's
@@ -9,7 +20,12 @@ import { target } from './fixtures'
 
 const sel = { primary: { type: 'role' as const, value: 'role:status[name="Saved"]' }, fallback: [] }
 const meta = { name: 'f', created_at: '2026-01-01T00:00:00.000Z', source: 'manual' as const }
-const flowOf = (steps: unknown[], variables: Record<string, unknown> = {}): unknown => ({ version: '1.0', metadata: meta, variables, steps: steps.map((s, i) => ({ step_id: i + 1, ...(s as object) })) })
+const flowOf = (steps: unknown[], variables: Record<string, unknown> = {}): unknown => ({
+  version: '1.0',
+  metadata: meta,
+  variables,
+  steps: steps.map((s, i) => ({ step_id: i + 1, ...(s as object) })),
+})
 const issuesOf = (input: unknown): string[] => {
   const r = safeParseFlow(input)
   return r.success ? [] : r.error.issues.map((i) => `${i.path}: ${i.message}`)
@@ -26,13 +42,27 @@ describe('the schema of the new steps', () => {
       { action: 'verify', params: { count: 0 }, selectors: sel },
     ]
     expect(issuesOf(flowOf(good))).toEqual([])
-    expect(issuesOf(flowOf([{ action: 'verify', params: {} }]))).toEqual(['steps[0].params: a verify step checks exactly one of text, url, state, value, count'])
-    expect(issuesOf(flowOf([{ action: 'expect', params: { text: 'a', url: 'b' } }]))).toEqual(['steps[0].params: a expect step checks exactly one of text, url, state, value, count; it has text, url'])
-    expect(issuesOf(flowOf([{ action: 'verify', params: { state: 'pink' }, selectors: sel }]))).toEqual(['steps[0].params.state: params.state is one of visible, hidden, enabled, disabled, checked, unchecked'])
-    expect(issuesOf(flowOf([{ action: 'verify', params: { state: 'visible' } }]))).toEqual(['steps[0].selectors: a verify step that checks state needs selectors'])
-    expect(issuesOf(flowOf([{ action: 'verify', params: { count: 1.5 }, selectors: sel }]))).toEqual(['steps[0].params.count: params.count is a whole number from 0'])
-    expect(issuesOf(flowOf([{ action: 'verify', params: { url: 'x' }, selectors: sel }]))).toEqual(['steps[0].selectors: a verify step that checks the url takes no selectors'])
-    expect(issuesOf(flowOf([{ action: 'verify', params: { text: '' } }]))).toEqual(['steps[0].params.text: params.text is the text the page must show; it is empty'])
+    expect(issuesOf(flowOf([{ action: 'verify', params: {} }]))).toEqual([
+      'steps[0].params: a verify step checks exactly one of text, url, state, value, count',
+    ])
+    expect(issuesOf(flowOf([{ action: 'expect', params: { text: 'a', url: 'b' } }]))).toEqual([
+      'steps[0].params: a expect step checks exactly one of text, url, state, value, count; it has text, url',
+    ])
+    expect(issuesOf(flowOf([{ action: 'verify', params: { state: 'pink' }, selectors: sel }]))).toEqual([
+      'steps[0].params.state: params.state is one of visible, hidden, enabled, disabled, checked, unchecked',
+    ])
+    expect(issuesOf(flowOf([{ action: 'verify', params: { state: 'visible' } }]))).toEqual([
+      'steps[0].selectors: a verify step that checks state needs selectors',
+    ])
+    expect(issuesOf(flowOf([{ action: 'verify', params: { count: 1.5 }, selectors: sel }]))).toEqual([
+      'steps[0].params.count: params.count is a whole number from 0',
+    ])
+    expect(issuesOf(flowOf([{ action: 'verify', params: { url: 'x' }, selectors: sel }]))).toEqual([
+      'steps[0].selectors: a verify step that checks the url takes no selectors',
+    ])
+    expect(issuesOf(flowOf([{ action: 'verify', params: { text: '' } }]))).toEqual([
+      'steps[0].params.text: params.text is the text the page must show; it is empty',
+    ])
   })
 
   test('extract needs an element and a name no other extract returns', () => {
@@ -41,12 +71,37 @@ describe('the schema of the new steps', () => {
       'steps[0].selectors: an extract step needs selectors: the element to read',
       'steps[0].params.name: an extract step needs params.name, the identifier its value is returned under',
     ])
-    expect(issuesOf(flowOf([{ action: 'extract', params: { name: 'a' }, selectors: sel }, { action: 'extract', params: { name: 'a' }, selectors: sel }]))).toEqual(['steps[1].params.name: "a" is returned by an earlier extract step too'])
+    expect(
+      issuesOf(
+        flowOf([
+          { action: 'extract', params: { name: 'a' }, selectors: sel },
+          { action: 'extract', params: { name: 'a' }, selectors: sel },
+        ]),
+      ),
+    ).toEqual(['steps[1].params.name: "a" is returned by an earlier extract step too'])
   })
 
   test('go_back, tab and done', () => {
-    expect(issuesOf(flowOf([{ action: 'go_back' }, { action: 'tab' }, { action: 'tab', params: { index: 1 } }, { action: 'tab', params: { url: '*/orders/*' } }, { action: 'done', params: { text: 'ok', success: true } }]))).toEqual([])
-    expect(issuesOf(flowOf([{ action: 'tab', params: { index: -1 } }, { action: 'tab', params: { index: 0, url: 'x' } }, { action: 'done', params: { success: 'yes' } }]))).toEqual([
+    expect(
+      issuesOf(
+        flowOf([
+          { action: 'go_back' },
+          { action: 'tab' },
+          { action: 'tab', params: { index: 1 } },
+          { action: 'tab', params: { url: '*/orders/*' } },
+          { action: 'done', params: { text: 'ok', success: true } },
+        ]),
+      ),
+    ).toEqual([])
+    expect(
+      issuesOf(
+        flowOf([
+          { action: 'tab', params: { index: -1 } },
+          { action: 'tab', params: { index: 0, url: 'x' } },
+          { action: 'done', params: { success: 'yes' } },
+        ]),
+      ),
+    ).toEqual([
       "steps[0].params.index: params.index is the tab's position, a whole number from 0",
       'steps[1].params: a tab step takes index or url, not both',
       'steps[2].params.success: params.success is true or false',
@@ -54,8 +109,12 @@ describe('the schema of the new steps', () => {
   })
 
   test('a check reads variables like any step', () => {
-    expect(issuesOf(flowOf([{ action: 'verify', params: { text: 'Welcome, ${who}' } }], { who: { value: 'alice' } }))).toEqual([])
-    expect(issuesOf(flowOf([{ action: 'verify', params: { text: 'Welcome, ${nobody}' } }]))).toEqual(['steps[0].params.text: "${nobody}" names no variable; variables: (none)'])
+    expect(
+      issuesOf(flowOf([{ action: 'verify', params: { text: 'Welcome, ${who}' } }], { who: { value: 'alice' } })),
+    ).toEqual([])
+    expect(issuesOf(flowOf([{ action: 'verify', params: { text: 'Welcome, ${nobody}' } }]))).toEqual([
+      'steps[0].params.text: "${nobody}" names no variable; variables: (none)',
+    ])
   })
 })
 
@@ -66,11 +125,15 @@ describe('validateFlow', () => {
   })
 
   test('a flow with a check has no warning; expect counts as one', () => {
-    for (const action of ['verify', 'expect']) expect(validateFlow(flowOf([{ action, params: { url: '/done' } }])).warnings).toEqual([])
+    for (const action of ['verify', 'expect'])
+      expect(validateFlow(flowOf([{ action, params: { url: '/done' } }])).warnings).toEqual([])
   })
 
   test('steps after done are warned about; an invalid flow gives errors and no flow', () => {
-    expect(validateFlow(flowOf([{ action: 'verify', params: { text: 'x' } }, { action: 'done' }, { action: 'go_back' }])).warnings).toEqual([{ path: 'steps[2]', message: 'Steps after the done step (step_id 2) never run.' }])
+    expect(
+      validateFlow(flowOf([{ action: 'verify', params: { text: 'x' } }, { action: 'done' }, { action: 'go_back' }]))
+        .warnings,
+    ).toEqual([{ path: 'steps[2]', message: 'Steps after the done step (step_id 2) never run.' }])
     const bad = validateFlow('{"version":"1.0"')
     expect(bad.valid).toBe(false)
     expect(bad.flow).toBeUndefined()
@@ -98,7 +161,10 @@ describe('validateFlow', () => {
 })
 
 /** A port that answers each step from a table, and records what it was asked. */
-function fakePort(answer: (step: FlowStep) => StepOutcome, extra: Partial<FlowPort> = {}): FlowPort & { seen: FlowStep[] } {
+function fakePort(
+  answer: (step: FlowStep) => StepOutcome,
+  extra: Partial<FlowPort> = {},
+): FlowPort & { seen: FlowStep[] } {
   const seen: FlowStep[] = []
   return {
     seen,
@@ -107,12 +173,33 @@ function fakePort(answer: (step: FlowStep) => StepOutcome, extra: Partial<FlowPo
     ...extra,
   }
 }
-const okOutcome = (extra: Partial<Extract<StepOutcome, { ok: true }>> = {}): StepOutcome => ({ ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'ok', ...extra })
+const okOutcome = (extra: Partial<Extract<StepOutcome, { ok: true }>> = {}): StepOutcome => ({
+  ok: true,
+  level: null,
+  alternative: 0,
+  resolveMs: 0,
+  actMs: 0,
+  detail: 'ok',
+  ...extra,
+})
 
 describe('replaying the new steps', () => {
   test('extract values are returned by name; a secret one is masked', async () => {
-    const flow = parseFlow(flowOf([{ action: 'extract', params: { name: 'order' }, selectors: sel }, { action: 'extract', params: { name: 'token' }, selectors: sel }, { action: 'verify', params: { text: 'x' } }], { pw: { secret: true, value: 's3cr3t-value' } }))
-    const port = fakePort((s) => okOutcome(s.action === 'extract' ? { value: s.params.name === 'order' ? '#742' : 'has s3cr3t-value inside' } : {}))
+    const flow = parseFlow(
+      flowOf(
+        [
+          { action: 'extract', params: { name: 'order' }, selectors: sel },
+          { action: 'extract', params: { name: 'token' }, selectors: sel },
+          { action: 'verify', params: { text: 'x' } },
+        ],
+        { pw: { secret: true, value: 's3cr3t-value' } },
+      ),
+    )
+    const port = fakePort((s) =>
+      okOutcome(
+        s.action === 'extract' ? { value: s.params.name === 'order' ? '#742' : 'has s3cr3t-value inside' } : {},
+      ),
+    )
     const r = await replayFlow(flow, { port, navigateToStart: false })
     expect(r.success).toBe(true)
     expect(r.returns).toEqual({ order: '#742', token: 'has *** inside' })
@@ -121,7 +208,14 @@ describe('replaying the new steps', () => {
   test('a failing check fails the replay with its message; later steps do not run', async () => {
     const flow = parseFlow(flowOf([{ action: 'verify', params: { text: 'Welcome, bob' } }, { action: 'go_back' }]))
     const message = 'Check failed: expected the page to show "Welcome, bob", but it shows "Welcome, alice".'
-    const port = fakePort(() => ({ ok: false, code: 'VERIFY_FAILED', message, candidates: [], resolveMs: 800, acted: false }))
+    const port = fakePort(() => ({
+      ok: false,
+      code: 'VERIFY_FAILED',
+      message,
+      candidates: [],
+      resolveMs: 800,
+      acted: false,
+    }))
     const r = await replayFlow(flow, { port, navigateToStart: false })
     expect(r.success).toBe(false)
     expect(r.error).toEqual({ step_id: 1, code: 'VERIFY_FAILED', message, candidates: [] })
@@ -130,22 +224,51 @@ describe('replaying the new steps', () => {
 
   test('done ends the replay with its text; success: false fails it', async () => {
     const port = fakePort(() => okOutcome())
-    const ok = await replayFlow(parseFlow(flowOf([{ action: 'verify', params: { text: 'a' } }, { action: 'done', params: { text: 'Order placed' } }, { action: 'go_back' }])), { port, navigateToStart: false })
+    const ok = await replayFlow(
+      parseFlow(
+        flowOf([
+          { action: 'verify', params: { text: 'a' } },
+          { action: 'done', params: { text: 'Order placed' } },
+          { action: 'go_back' },
+        ]),
+      ),
+      { port, navigateToStart: false },
+    )
     expect(ok).toMatchObject({ success: true, done: 'Order placed' })
     expect(ok.steps.map((s) => s.action)).toEqual(['verify', 'done'])
-    const no = await replayFlow(parseFlow(flowOf([{ action: 'done', params: { text: 'Out of stock', success: false } }])), { port, navigateToStart: false })
+    const no = await replayFlow(
+      parseFlow(flowOf([{ action: 'done', params: { text: 'Out of stock', success: false } }])),
+      { port, navigateToStart: false },
+    )
     expect(no.error).toMatchObject({ code: 'VERIFY_FAILED', message: 'Out of stock' })
   })
 
   test('tab goes through the port; a port without tabs fails the step saying so', async () => {
     const asked: unknown[] = []
-    const port = fakePort(() => okOutcome(), { switchTab: async (to) => (asked.push(to), { url: 'https://a.test/receipt' }) })
-    const r = await replayFlow(parseFlow(flowOf([{ action: 'tab' }, { action: 'tab', params: { index: 0 } }, { action: 'tab', params: { url: '*/receipt' } }])), { port, navigateToStart: false })
+    const port = fakePort(() => okOutcome(), {
+      switchTab: async (to) => (asked.push(to), { url: 'https://a.test/receipt' }),
+    })
+    const r = await replayFlow(
+      parseFlow(
+        flowOf([
+          { action: 'tab' },
+          { action: 'tab', params: { index: 0 } },
+          { action: 'tab', params: { url: '*/receipt' } },
+        ]),
+      ),
+      { port, navigateToStart: false },
+    )
     expect(r.success).toBe(true)
     expect(asked).toEqual([{}, { index: 0 }, { url: '*/receipt' }])
     expect(r.steps[2].detail).toBe('Switched to the tab at */receipt (https://a.test/receipt)')
-    const one = await replayFlow(parseFlow(flowOf([{ action: 'tab' }])), { port: fakePort(() => okOutcome()), navigateToStart: false })
-    expect(one.error).toMatchObject({ code: 'STEP_FAILED', message: 'This runner drives one tab and cannot switch to the tab the previous step opened.' })
+    const one = await replayFlow(parseFlow(flowOf([{ action: 'tab' }])), {
+      port: fakePort(() => okOutcome()),
+      navigateToStart: false,
+    })
+    expect(one.error).toMatchObject({
+      code: 'STEP_FAILED',
+      message: 'This runner drives one tab and cannot switch to the tab the previous step opened.',
+    })
   })
 })
 
@@ -195,7 +318,6 @@ describe('as a pack action', () => {
   })
 })
 
-
 describe('DevTools export', () => {
   test('checks become Recorder assertions that @puppeteer/replay parses', async () => {
     const { parse } = await import('@puppeteer/replay')
@@ -212,12 +334,19 @@ describe('DevTools export', () => {
     const steps = toDevTools(flow).steps.slice(1)
     expect(steps).toEqual([
       { type: 'waitForElement', selectors: [['text/Saved']] },
-      { type: 'waitForExpression', expression: 'new RegExp("^http:\\\\/\\\\/a\\\\.test\\\\/orders\\\\/.*$").test(location.href)' },
+      {
+        type: 'waitForExpression',
+        expression: 'new RegExp("^http:\\\\/\\\\/a\\\\.test\\\\/orders\\\\/.*$").test(location.href)',
+      },
       { type: 'waitForElement', selectors: [['aria/Saved[role="status"]']], operator: '==', count: 2 },
       { type: 'waitForElement', selectors: [['aria/Saved[role="status"]']], properties: { checked: true } },
       { type: 'waitForElement', selectors: [['aria/Saved[role="status"]']], properties: { value: 'alice' } },
     ])
     expect(parse(toDevTools(flow)).steps).toHaveLength(6)
-    expect(new RegExp(JSON.parse(/new RegExp\((".*")\)/.exec(String(steps[1].expression))![1])).test('http://a.test/orders/742')).toBe(true)
+    expect(
+      new RegExp(JSON.parse(/new RegExp\((".*")\)/.exec(String(steps[1].expression))![1])).test(
+        'http://a.test/orders/742',
+      ),
+    ).toBe(true)
   })
 })

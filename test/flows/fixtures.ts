@@ -5,7 +5,10 @@ export function target(key: string, role: string, name: string, extra: Partial<R
   return {
     key,
     description: name,
-    selectors: { primary: { type: 'role', value: `role:${role}[name="${name}"]` }, fallback: [{ type: 'css', value: `css:#${key}` }] },
+    selectors: {
+      primary: { type: 'role', value: `role:${role}[name="${name}"]` },
+      fallback: [{ type: 'css', value: `css:#${key}` }],
+    },
     snapshot: { tag: role === 'textbox' ? 'input' : 'button', role, text: name, attributes: {} },
     ...extra,
   }
@@ -25,7 +28,14 @@ export function loginEvents(): RawEvent[] {
   return [
     { kind: 'load', t: at(), url },
     { kind: 'click', t: at(), url, target: user, role: 'field' },
-    ...['a', 'al', 'ali', 'alic', 'alice'].map((value) => ({ kind: 'input' as const, t: at(), url, target: user, value, secret: false })),
+    ...['a', 'al', 'ali', 'alic', 'alice'].map((value) => ({
+      kind: 'input' as const,
+      t: at(),
+      url,
+      target: user,
+      value,
+      secret: false,
+    })),
     { kind: 'key', t: at(), url, key: 'Tab', inField: true },
     { kind: 'input', t: at(), url, target: pass, secret: true },
     { kind: 'input', t: at(), url, target: pass, secret: true },

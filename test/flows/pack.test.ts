@@ -1,7 +1,18 @@
 import { describe, expect, test } from 'vitest'
 import { parse as parseRecording } from '@puppeteer/replay'
 import { parse as parseYaml } from 'yaml'
-import { addFlowToPack, applyHeal, flaggedSteps, flowFromEvents, healDiff, recordRun, toDevTools, toDevToolsSelector, type Flow, type StepReport } from '../../src/core/flows'
+import {
+  addFlowToPack,
+  applyHeal,
+  flaggedSteps,
+  flowFromEvents,
+  healDiff,
+  recordRun,
+  toDevTools,
+  toDevToolsSelector,
+  type Flow,
+  type StepReport,
+} from '../../src/core/flows'
 import { createEngine, createRegistry, validatePack } from '../../src/core/registry'
 import { loginEvents } from './fixtures'
 
@@ -19,13 +30,20 @@ describe('a flow as a pack action', () => {
       user_name: { type: 'string', description: 'User name', default: 'alice' },
       password: { type: 'string', description: 'Password', secret: true, required: true },
     })
-    expect(check.pack!.selectors!['log_in__s1']).toEqual({ primary: 'role:textbox[name="User name"]', fallback: ['css:#user'] })
+    expect(check.pack!.selectors!['log_in__s1']).toEqual({
+      primary: 'role:textbox[name="User name"]',
+      fallback: ['css:#user'],
+    })
     expect(action.steps!.map((s) => s.action)).toEqual(['navigate', 'fill', 'fill', 'click'])
   })
 
   test('adding to an existing pack keeps its other actions and bumps the patch version', () => {
     const first = addFlowToPack(null, flow, { namespace: 'mine' })
-    const second = addFlowToPack(first.text, { ...flow, metadata: { ...flow.metadata, name: 'Other' } }, { namespace: 'mine' })
+    const second = addFlowToPack(
+      first.text,
+      { ...flow, metadata: { ...flow.metadata, name: 'Other' } },
+      { namespace: 'mine' },
+    )
     expect(second.version).toBe('1.0.1')
     expect(Object.keys(parseYaml(second.text).actions)).toEqual(['flow:log-in', 'flow:other'])
     expect(() => addFlowToPack(null, flow, { namespace: 'Bad NS' })).toThrow(/not a namespace/)
@@ -36,8 +54,20 @@ describe('a flow as a pack action', () => {
     const registry = createRegistry(() => [])
     registry.load([{ source: 'user', files: [{ path: 'user:recorded', text }] }])
     const calls: string[] = []
-    const port = new Proxy({}, { get: (_t, m: string) => async (...a: unknown[]) => (calls.push(`${m} ${JSON.stringify(a.slice(0, -1))}`), m === 'query' ? 1 : undefined) })
-    const r = await createEngine({ registry, port: port as never }).run('recorded:flow:log-in', { password: 'hunter22' })
+    const port = new Proxy(
+      {},
+      {
+        get:
+          (_t, m: string) =>
+          async (...a: unknown[]) => (
+            calls.push(`${m} ${JSON.stringify(a.slice(0, -1))}`),
+            m === 'query' ? 1 : undefined
+          ),
+      },
+    )
+    const r = await createEngine({ registry, port: port as never }).run('recorded:flow:log-in', {
+      password: 'hunter22',
+    })
     expect(r.success).toBe(true)
     expect(calls.filter((c) => c.startsWith('fill'))).toHaveLength(2)
     expect(JSON.stringify(r.trace)).not.toContain('hunter22')
@@ -64,17 +94,34 @@ describe('DevTools Recorder export', () => {
 
 describe('heals', () => {
   const before = flow.steps[2].selectors!
-  const after = { primary: { type: 'testid' as const, value: 'testid:save' }, fallback: [before.primary, ...before.fallback] }
+  const after = {
+    primary: { type: 'testid' as const, value: 'testid:save' },
+    fallback: [before.primary, ...before.fallback],
+  }
 
   test('the proposal is a diff of the alternatives, and accepting replaces the step selectors', () => {
-    expect(healDiff(before, after)).toEqual(['+ testid testid:save', '  role role:button[name="Save"]', '  css css:#save'])
+    expect(healDiff(before, after)).toEqual([
+      '+ testid testid:save',
+      '  role role:button[name="Save"]',
+      '  css css:#save',
+    ])
     const healed = applyHeal(flow, { step_id: 3, kind: 'fallback', before, after, diff: [] })
     expect(healed.steps[2].selectors).toEqual(after)
     expect(healed.steps[0]).toBe(flow.steps[0])
   })
 
   test('a step healed on each of its last three runs flags the flow; a clean run clears it', () => {
-    const report = (healed: boolean): StepReport => ({ step_id: 3, action: 'click', status: 'ok', level: 'css', alternative: healed ? 1 : 0, healed: healed ? 'fallback' : null, attempts: 1, resolveMs: 1, durationMs: 1 })
+    const report = (healed: boolean): StepReport => ({
+      step_id: 3,
+      action: 'click',
+      status: 'ok',
+      level: 'css',
+      alternative: healed ? 1 : 0,
+      healed: healed ? 'fallback' : null,
+      attempts: 1,
+      resolveMs: 1,
+      durationMs: 1,
+    })
     let stats = recordRun(undefined, [report(true)])
     stats = recordRun(stats, [report(true)])
     expect(flaggedSteps(stats)).toEqual([])

@@ -20,7 +20,9 @@ describe('noise reduction', () => {
 
   test('a secret-looking value typed into an ordinary field is a secret too', () => {
     const field = target('key', 'textbox', 'Notes', { field: { type: 'text', label: 'Notes' } })
-    const events: RawEvent[] = [{ kind: 'input', t: 1, url: 'u', target: field, value: 'sk-abcdefghijklmnopqrstuvwx', secret: false }]
+    const events: RawEvent[] = [
+      { kind: 'input', t: 1, url: 'u', target: field, value: 'sk-abcdefghijklmnopqrstuvwx', secret: false },
+    ]
     const flow = flowFromEvents(events, { name: 'x', source: 'recording' })
     expect(flow.variables.notes).toEqual({ secret: true, value: '${prompt:Notes}', description: 'Notes' })
     expect(JSON.stringify(flow)).not.toContain('sk-abcdef')
@@ -38,7 +40,9 @@ describe('noise reduction', () => {
       { kind: 'scroll', t: 31_000, url: 'u', direction: 'down', grew: true },
       { kind: 'key', t: 32_000, url: 'u', key: 'Escape' },
     ]
-    expect(reduceEvents(events).map((d) => `${d.step.action}${d.step.params.url ? ` ${d.step.params.url}` : ''}`)).toEqual(['navigate https://x.test/a', 'dblclick', 'scroll', 'press'])
+    expect(
+      reduceEvents(events).map((d) => `${d.step.action}${d.step.params.url ? ` ${d.step.params.url}` : ''}`),
+    ).toEqual(['navigate https://x.test/a', 'dblclick', 'scroll', 'press'])
   })
 
   test('a hover before clicks in its menu is one hover step, before the first of them', () => {
@@ -51,7 +55,14 @@ describe('noise reduction', () => {
       { kind: 'hover', t: 2_000, url: 'u', target: menu },
       { kind: 'click', t: 2_100, url: 'u', target: other, count: 1 },
     ]
-    expect(reduceEvents(events).map((d) => `${d.step.action} ${d.step.description}`)).toEqual(['hover Products', 'click Laptops', 'hover Products', 'click Phones'])
-    expect(reduceEvents(events.slice(0, 1).concat(events.slice(0, 1), events.slice(1, 2))).map((d) => d.step.action)).toEqual(['hover', 'click'])
+    expect(reduceEvents(events).map((d) => `${d.step.action} ${d.step.description}`)).toEqual([
+      'hover Products',
+      'click Laptops',
+      'hover Products',
+      'click Phones',
+    ])
+    expect(
+      reduceEvents(events.slice(0, 1).concat(events.slice(0, 1), events.slice(1, 2))).map((d) => d.step.action),
+    ).toEqual(['hover', 'click'])
   })
 })

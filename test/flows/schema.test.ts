@@ -1,12 +1,29 @@
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
-import { FlowError, flowJsonSchema, parseFlow, safeParseFlow, bindStep, resolveVariables, variableName, looksSecret, type Flow } from '../../src/core/flows'
+import {
+  FlowError,
+  flowJsonSchema,
+  parseFlow,
+  safeParseFlow,
+  bindStep,
+  resolveVariables,
+  variableName,
+  looksSecret,
+  type Flow,
+} from '../../src/core/flows'
 
 const base: Flow = {
   version: '1.0',
   metadata: { name: 'f', created_at: '2026-01-01T00:00:00.000Z', source: 'manual' },
   variables: { who: { value: 'alice' } },
-  steps: [{ step_id: 1, action: 'fill', params: { value: '${who}' }, selectors: { primary: { type: 'role', value: 'role:textbox[name="User"]' }, fallback: [] } }],
+  steps: [
+    {
+      step_id: 1,
+      action: 'fill',
+      params: { value: '${who}' },
+      selectors: { primary: { type: 'role', value: 'role:textbox[name="User"]' }, fallback: [] },
+    },
+  ],
 }
 
 describe('flow schema', () => {
@@ -16,7 +33,13 @@ describe('flow schema', () => {
   })
 
   test('errors say where and what: every issue with its path', () => {
-    const bad = { ...base, steps: [{ step_id: 1, action: 'click', params: {} }, { step_id: 1, action: 'fill', params: { value: '${nobody}' }, selectors: base.steps[0].selectors }] }
+    const bad = {
+      ...base,
+      steps: [
+        { step_id: 1, action: 'click', params: {} },
+        { step_id: 1, action: 'fill', params: { value: '${nobody}' }, selectors: base.steps[0].selectors },
+      ],
+    }
     const r = safeParseFlow(bad)
     expect(r.success).toBe(false)
     if (r.success) return
@@ -32,19 +55,37 @@ describe('flow schema', () => {
   test('the JSON Schema export describes the format', () => {
     const schema = flowJsonSchema() as { properties: Record<string, unknown>; required: string[] }
     expect(schema.required).toEqual(expect.arrayContaining(['version', 'metadata', 'steps']))
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['version', 'metadata', 'variables', 'steps']))
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['version', 'metadata', 'variables', 'steps']),
+    )
     expect(JSON.stringify(schema)).toContain('"testid"')
   })
 })
 
 describe('variables', () => {
   test('sources: env, secret (vault), arg, prompt; params given by name win', async () => {
-    const flow = { variables: { a: { value: '${env:A}' }, b: { value: '${secret:B}', secret: true }, c: { value: '${arg:1}' }, d: { value: '${prompt:Your name}' }, e: { value: 'lit' } } }
+    const flow = {
+      variables: {
+        a: { value: '${env:A}' },
+        b: { value: '${secret:B}', secret: true },
+        c: { value: '${arg:1}' },
+        d: { value: '${prompt:Your name}' },
+        e: { value: 'lit' },
+      },
+    }
     const asked: string[] = []
-    const values = await resolveVariables(flow, { env: { A: '1' }, secrets: { B: '2' }, args: ['x', '3'], prompt: async (m) => (asked.push(m), '4'), params: { e: '5' } })
+    const values = await resolveVariables(flow, {
+      env: { A: '1' },
+      secrets: { B: '2' },
+      args: ['x', '3'],
+      prompt: async (m) => (asked.push(m), '4'),
+      params: { e: '5' },
+    })
     expect(values).toEqual({ a: '1', b: '2', c: '3', d: '4', e: '5' })
     expect(asked).toEqual(['Your name'])
-    await expect(resolveVariables({ variables: { d: { value: '${prompt:Password}', secret: true } } }, {})).rejects.toThrow(/needs "d".*Pass it as a parameter/)
+    await expect(
+      resolveVariables({ variables: { d: { value: '${prompt:Password}', secret: true } } }, {}),
+    ).rejects.toThrow(/needs "d".*Pass it as a parameter/)
   })
 
   test('binding replaces ${name}; $${ stays literal', () => {
@@ -53,7 +94,13 @@ describe('variables', () => {
   })
 
   test('property: any text bound into a value comes back unchanged', () => {
-    fc.assert(fc.property(fc.string(), (text) => bindStep({ step_id: 1, action: 'fill', params: { value: '${v}' } }, { v: text }).params.value === text))
+    fc.assert(
+      fc.property(
+        fc.string(),
+        (text) =>
+          bindStep({ step_id: 1, action: 'fill', params: { value: '${v}' } }, { v: text }).params.value === text,
+      ),
+    )
   })
 
   test('variable names are identifiers and unique', () => {

@@ -29,7 +29,9 @@ describe('selector generation', () => {
   })
 
   test('transient state classes never reach a CSS path', () => {
-    const all = [...Object.values(generateSelectors(document.querySelector('button')!)!.fallback)].map((s) => s.value).join(' ')
+    const all = [...Object.values(generateSelectors(document.querySelector('button')!)!.fallback)]
+      .map((s) => s.value)
+      .join(' ')
     expect(all).not.toMatch(/is-active|is-focus|ant-select-open|css-1x2y3z/)
   })
 
@@ -40,14 +42,32 @@ describe('selector generation', () => {
   })
 
   test('generated-looking ids and transient classes', () => {
-    for (const id of ['el-id-1024-3', ':r3:', 'rc_select_0', 'mui-123', 'f-8d2k1x', '3f2a1c9e-aaaa-bbbb', 'ember42x9', 'input-17']) expect(isGeneratedId(id), id).toBe(true)
-    for (const id of ['user', 'save', 'next-link', 'signup', 'h1-title', 'late-btn']) expect(isGeneratedId(id), id).toBe(false)
-    for (const c of ['is-focus', 'ant-select-open', 'el-select--focus', 'ng-touched', 'fade-enter-active', 'active']) expect(isTransientClass(c), c).toBe(true)
-    for (const c of ['btn', 'primary', 'el-button', 'ant-btn-primary', 'card']) expect(isTransientClass(c), c).toBe(false)
+    for (const id of [
+      'el-id-1024-3',
+      ':r3:',
+      'rc_select_0',
+      'mui-123',
+      'f-8d2k1x',
+      '3f2a1c9e-aaaa-bbbb',
+      'ember42x9',
+      'input-17',
+    ])
+      expect(isGeneratedId(id), id).toBe(true)
+    for (const id of ['user', 'save', 'next-link', 'signup', 'h1-title', 'late-btn'])
+      expect(isGeneratedId(id), id).toBe(false)
+    for (const c of ['is-focus', 'ant-select-open', 'el-select--focus', 'ng-touched', 'fade-enter-active', 'active'])
+      expect(isTransientClass(c), c).toBe(true)
+    for (const c of ['btn', 'primary', 'el-button', 'ant-btn-primary', 'card'])
+      expect(isTransientClass(c), c).toBe(false)
   })
 
   test('snapshots keep tag, role, name and key attributes only', () => {
-    expect(snapshotOf(document.querySelector('button')!)).toEqual({ tag: 'button', role: 'button', text: 'Save', attributes: { type: 'button', 'data-testid': 'save-btn' } })
+    expect(snapshotOf(document.querySelector('button')!)).toEqual({
+      tag: 'button',
+      role: 'button',
+      text: 'Save',
+      attributes: { type: 'button', 'data-testid': 'save-btn' },
+    })
   })
 })
 

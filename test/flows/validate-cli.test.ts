@@ -46,7 +46,13 @@ afterAll(() => {
 
 describe('ava action validate <flow.json>', () => {
   test('a flow with a check is valid, with nothing to say but the count', async () => {
-    const file = write('good.flow.json', flowOf([{ action: 'navigate', params: { url: 'https://a.test/' } }, { action: 'verify', params: { text: 'Welcome' } }]))
+    const file = write(
+      'good.flow.json',
+      flowOf([
+        { action: 'navigate', params: { url: 'https://a.test/' } },
+        { action: 'verify', params: { text: 'Welcome' } },
+      ]),
+    )
     const r = await ava('action', 'validate', file)
     expect(r).toEqual({ code: 0, out: '', err: '1 file valid' })
   })
@@ -59,21 +65,46 @@ describe('ava action validate <flow.json>', () => {
     expect(r.err.split('\n')).toEqual([`${file}: warning: steps: ${kNoAssertionWarning}`, '1 file valid'])
     const j = await ava('action', 'validate', file, '--json')
     expect(j.code).toBe(0)
-    expect(JSON.parse(j.out)).toEqual({ valid: true, files: [{ path: file, kind: 'flow', valid: true, errors: [], warnings: [{ path: 'steps', message: kNoAssertionWarning }] }] })
+    expect(JSON.parse(j.out)).toEqual({
+      valid: true,
+      files: [
+        {
+          path: file,
+          kind: 'flow',
+          valid: true,
+          errors: [],
+          warnings: [{ path: 'steps', message: kNoAssertionWarning }],
+        },
+      ],
+    })
   })
 
   test('a file to upload that is not beside the flow is a warning; an invalid flow fails with its errors', async () => {
-    const upload = write('upload.flow.json', flowOf([{ action: 'upload', params: { file: '${cv}' }, selectors: sel }, { action: 'verify', params: { text: 'cv.pdf' } }], { cv: { value: '${file:files/cv.pdf}' } }))
+    const upload = write(
+      'upload.flow.json',
+      flowOf(
+        [
+          { action: 'upload', params: { file: '${cv}' }, selectors: sel },
+          { action: 'verify', params: { text: 'cv.pdf' } },
+        ],
+        { cv: { value: '${file:files/cv.pdf}' } },
+      ),
+    )
     const bad = write('bad.flow.json', flowOf([{ action: 'fill', params: {}, selectors: sel }]))
     const r = await ava('action', 'validate', upload, bad)
     expect(r.code).toBe(1)
     expect(r.out).toBe(`${bad}: steps[0].params.value: a fill step needs params.value`)
     // An invalid flow has errors only: its warnings would be about a flow that does not exist.
-    expect(r.err.split('\n')).toEqual([`${upload}: warning: variables.cv: the file is not at ${join(dir, 'files/cv.pdf')}; \`ava run\` fails unless it is there or given with --param cv=<path>`, '1 of 2 files invalid'])
-    expect((await ava('action', 'validate', write('broken.json', '{'))).out).toMatch(/broken\.json: \(root\): The flow is not valid JSON/)
+    expect(r.err.split('\n')).toEqual([
+      `${upload}: warning: variables.cv: the file is not at ${join(dir, 'files/cv.pdf')}; \`ava run\` fails unless it is there or given with --param cv=<path>`,
+      '1 of 2 files invalid',
+    ])
+    expect((await ava('action', 'validate', write('broken.json', '{'))).out).toMatch(
+      /broken\.json: \(root\): The flow is not valid JSON/,
+    )
   })
 
-  test('flows and packs together: one count, the pack\'s problems as before', async () => {
+  test("flows and packs together: one count, the pack's problems as before", async () => {
     const flow = write('ok.flow.json', flowOf([{ action: 'verify', params: { url: '*' } }]))
     const pack = write('p.yaml', 'namespace: t\n')
     const r = await ava('action', 'validate', flow, pack)
@@ -85,12 +116,20 @@ describe('ava action validate <flow.json>', () => {
   test('a folder holds packs and flows alike: each is checked by its own format, in one count', async () => {
     const folder = join(dir, 'mixed')
     mkdirSync(join(folder, 'flows'), { recursive: true })
-    writeFileSync(join(folder, 'flows', 'signup.flow.json'), JSON.stringify(flowOf([{ action: 'verify', params: { text: 'Welcome' } }])))
-    writeFileSync(join(folder, 'flows', 'broken.flow.json'), JSON.stringify(flowOf([{ action: 'fill', params: {}, selectors: sel }])))
+    writeFileSync(
+      join(folder, 'flows', 'signup.flow.json'),
+      JSON.stringify(flowOf([{ action: 'verify', params: { text: 'Welcome' } }])),
+    )
+    writeFileSync(
+      join(folder, 'flows', 'broken.flow.json'),
+      JSON.stringify(flowOf([{ action: 'fill', params: {}, selectors: sel }])),
+    )
     writeFileSync(join(folder, 'package.json'), '{}') // not a flow: only *.flow.json are
     cpSync(join(import.meta.dirname, '../fixtures/packs/valid'), join(folder, 'packs'), { recursive: true })
     const r = await ava('action', 'validate', folder)
-    expect(r.out).toBe(`${join(folder, 'flows', 'broken.flow.json')}: steps[0].params.value: a fill step needs params.value`)
+    expect(r.out).toBe(
+      `${join(folder, 'flows', 'broken.flow.json')}: steps[0].params.value: a fill step needs params.value`,
+    )
     const packs = readdirSync(join(folder, 'packs')).length
     expect(r.err).toBe(`1 of ${packs + 2} files invalid`)
     expect(r.code).toBe(1)
@@ -99,7 +138,10 @@ describe('ava action validate <flow.json>', () => {
   test('a folder of flows only is not READ_FAILED', async () => {
     const folder = join(dir, 'flows-only')
     mkdirSync(folder)
-    writeFileSync(join(folder, 'signup.flow.json'), JSON.stringify(flowOf([{ action: 'verify', params: { text: 'Welcome' } }])))
+    writeFileSync(
+      join(folder, 'signup.flow.json'),
+      JSON.stringify(flowOf([{ action: 'verify', params: { text: 'Welcome' } }])),
+    )
     expect(await ava('action', 'validate', folder)).toEqual({ code: 0, out: '', err: '1 file valid' })
     const empty = join(dir, 'empty')
     mkdirSync(empty)

@@ -1,15 +1,31 @@
 // The transport turns every way a message can be lost into a code and a sentence of ours (issue 17
 // §1): Chrome's own wording ("A listener indicated an asynchronous response…") never reaches a person.
 import { describe, expect, it } from 'vitest'
-import { ChannelError, ProtocolError, channelError, createMessenger, isGoneMidMessage, isReceiverGone, type MessageSenderLike, type RuntimeLike, type TabsLike } from '../../src/messaging/transport'
+import {
+  ChannelError,
+  ProtocolError,
+  channelError,
+  createMessenger,
+  isGoneMidMessage,
+  isReceiverGone,
+  type MessageSenderLike,
+  type RuntimeLike,
+  type TabsLike,
+} from '../../src/messaging/transport'
 
 const id = 'abcdefghijklmnopabcdefghijklmnop'
 const kRaw = /message channel|listener indicated|Extension context|Receiving end|back\/forward|No frame|No tab/i
 
 // Chromium's and the polyfill's sentences, as they arrive in a rejected sendMessage.
 const kChrome: [string, string][] = [
-  ['A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received', 'GONE_MID_MESSAGE'],
-  ['The page keeping the extension port is moved into back/forward cache, so the message channel is closed.', 'GONE_MID_MESSAGE'],
+  [
+    'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received',
+    'GONE_MID_MESSAGE',
+  ],
+  [
+    'The page keeping the extension port is moved into back/forward cache, so the message channel is closed.',
+    'GONE_MID_MESSAGE',
+  ],
   ['The message port closed before a response was received.', 'NO_RECEIVER'],
   ['Could not establish connection. Receiving end does not exist.', 'NO_RECEIVER'],
   ['No frame with id 7 in tab 3.', 'NO_RECEIVER'],
@@ -59,28 +75,47 @@ describe('a messenger whose messages are lost', () => {
 
   it.each(kChrome)('rejects "%s" from either send as a typed error', async (text, code) => {
     const m = failing(text)
-    await expect(m.sendToTab(1, 'bg→content:command', { kind: 'url' })).rejects.toMatchObject({ code, message: expect.not.stringMatching(kRaw) })
-    await expect(m.send('panel→bg:run.stop', {})).rejects.toMatchObject({ code, message: expect.not.stringMatching(kRaw) })
+    await expect(m.sendToTab(1, 'bg→content:command', { kind: 'url' })).rejects.toMatchObject({
+      code,
+      message: expect.not.stringMatching(kRaw),
+    })
+    await expect(m.send('panel→bg:run.stop', {})).rejects.toMatchObject({
+      code,
+      message: expect.not.stringMatching(kRaw),
+    })
   })
 
   it('types an error thrown at the call itself (a context cut off from the extension)', async () => {
-    await expect(failing('Extension context invalidated.', true).send('panel→bg:run.stop', {})).rejects.toMatchObject({ code: 'CONTEXT_GONE' })
+    await expect(failing('Extension context invalidated.', true).send('panel→bg:run.stop', {})).rejects.toMatchObject({
+      code: 'CONTEXT_GONE',
+    })
   })
 
   it('types a receiver that never answered (the polyfill resolves undefined)', async () => {
     const runtime: RuntimeLike = { id, sendMessage: async () => undefined, onMessage: { addListener: () => undefined } }
-    await expect(createMessenger(runtime, { sendMessage: async () => undefined }).sendToTab(1, 'bg→content:command', { kind: 'url' })).rejects.toMatchObject({ code: 'NO_RECEIVER' })
+    await expect(
+      createMessenger(runtime, { sendMessage: async () => undefined }).sendToTab(1, 'bg→content:command', {
+        kind: 'url',
+      }),
+    ).rejects.toMatchObject({ code: 'NO_RECEIVER' })
   })
 })
 
 describe('a handler that lets a browser messaging error through', () => {
   it('answers with the code and our sentence, not Chrome’s', async () => {
     let listener: ((m: unknown, s: MessageSenderLike) => Promise<unknown> | undefined) | null = null
-    const runtime: RuntimeLike = { id, sendMessage: async () => undefined, onMessage: { addListener: (cb) => void (listener = cb) } }
+    const runtime: RuntimeLike = {
+      id,
+      sendMessage: async () => undefined,
+      onMessage: { addListener: (cb) => void (listener = cb) },
+    }
     createMessenger(runtime).handle('popup→bg:packs.list', ['popup'], () => {
       throw new Error(kChrome[0][0])
     })
-    const reply = (await listener!({ ava: 1, name: 'popup→bg:packs.list', req: {} }, { id, url: `chrome-extension://${id}/src/popup/index.html` })) as { ok: false; error: { code: string; message: string } }
+    const reply = (await listener!(
+      { ava: 1, name: 'popup→bg:packs.list', req: {} },
+      { id, url: `chrome-extension://${id}/src/popup/index.html` },
+    )) as { ok: false; error: { code: string; message: string } }
     expect(reply.error.code).toBe('GONE_MID_MESSAGE')
     expect(reply.error.message).not.toMatch(kRaw)
   })

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { classifySender, createMessenger, type MessageSenderLike, type RuntimeLike } from '../../src/messaging/transport'
+import {
+  classifySender,
+  createMessenger,
+  type MessageSenderLike,
+  type RuntimeLike,
+} from '../../src/messaging/transport'
 
 const id = 'abcdefghijklmnopabcdefghijklmnop'
 const ext = `chrome-extension://${id}/`
@@ -42,9 +47,18 @@ describe('handle', () => {
       return { settings: {} as never }
     })
     const envelope = { ava: 1, name: 'options→bg:settings.get', req: {} }
-    expect(await deliver(envelope, { id, url: `${ext}src/options/index.html` })).toEqual({ ok: true, res: { settings: {} } })
-    expect(await deliver(envelope, { id, url: 'https://evil.example/', tab: { id: 1 } })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
-    expect(await deliver(envelope, { id: 'other', url: `${ext}src/options/index.html` })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    expect(await deliver(envelope, { id, url: `${ext}src/options/index.html` })).toEqual({
+      ok: true,
+      res: { settings: {} },
+    })
+    expect(await deliver(envelope, { id, url: 'https://evil.example/', tab: { id: 1 } })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    })
+    expect(await deliver(envelope, { id: 'other', url: `${ext}src/options/index.html` })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    })
     expect(calls).toEqual(['options'])
   })
 
@@ -52,11 +66,19 @@ describe('handle', () => {
     const { runtime, deliver } = fakeRuntime()
     const m = createMessenger(runtime)
     m.authorize('panel', (ctx) => ctx.frameId === 7)
-    m.handle('panel→bg:chat.load', ['panel'], () => ({ messages: [], run: null, seq: 0, origin: 'https://example.com' }))
+    m.handle('panel→bg:chat.load', ['panel'], () => ({
+      messages: [],
+      run: null,
+      seq: 0,
+      origin: 'https://example.com',
+    }))
     const envelope = { ava: 1, name: 'panel→bg:chat.load', req: {} }
     const panel = (frameId: number) => ({ id, url: `${ext}src/panel/index.html`, tab: { id: 1 }, frameId })
     expect(await deliver(envelope, panel(7))).toMatchObject({ ok: true })
-    expect(await deliver(envelope, panel(8))).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringContaining('not been authorised') } })
+    expect(await deliver(envelope, panel(8))).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: expect.stringContaining('not been authorised') },
+    })
   })
 
   it('returns handler errors as data with their code', async () => {
@@ -65,7 +87,9 @@ describe('handle', () => {
     m.handle('popup→bg:packs.list', ['popup'], () => {
       throw Object.assign(new Error('registry is reloading'), { code: 'BUSY' })
     })
-    expect(await deliver({ ava: 1, name: 'popup→bg:packs.list', req: {} }, { id, url: `${ext}src/popup/index.html` })).toEqual({ ok: false, error: { code: 'BUSY', message: 'registry is reloading' } })
+    expect(
+      await deliver({ ava: 1, name: 'popup→bg:packs.list', req: {} }, { id, url: `${ext}src/popup/index.html` }),
+    ).toEqual({ ok: false, error: { code: 'BUSY', message: 'registry is reloading' } })
   })
 
   it('ignores messages that are not ours or have no handler here', () => {

@@ -17,7 +17,8 @@ const at = (file: string, seconds: number) => {
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'ava-prepack-'))
-  for (const f of ['src/core/flows/schema.ts', 'actions/common.yaml', 'scripts/build-lib.mjs', 'package.json']) at(f, 1_000)
+  for (const f of ['src/core/flows/schema.ts', 'actions/common.yaml', 'scripts/build-lib.mjs', 'package.json'])
+    at(f, 1_000)
 })
 afterEach(() => rmSync(root, { recursive: true, force: true }))
 
@@ -50,6 +51,17 @@ describe('prepack', () => {
   })
 
   it('watches what the build reads', () => {
-    expect(kInputs).toEqual(expect.arrayContaining(['src', 'actions', 'public', 'scripts', 'vite.config.ts', 'manifest.config.ts', 'package.json', 'package-lock.json']))
+    expect(kInputs).toEqual(
+      expect.arrayContaining([
+        'src',
+        'actions',
+        'public',
+        'scripts',
+        'vite.config.ts',
+        'manifest.config.ts',
+        'package.json',
+        'package-lock.json',
+      ]),
+    )
   })
 })

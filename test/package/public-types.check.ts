@@ -13,7 +13,14 @@ import type { Flow as CoreFlow, FlowRunResult, StepReport } from '../../src/core
 import type { SitePolicy as CoreSitePolicy } from '../../src/core/offsite'
 import type { ActionResult, StepTrace } from '../../src/core/registry'
 import type { LlmSettings } from '../../src/core/settings'
-import type { AvaActionResult, AvaActionStepTrace, AvaFlowResult, AvaFlowStepReport, AvaProvider, Flow } from '../../src/playwright/fixture'
+import type {
+  AvaActionResult,
+  AvaActionStepTrace,
+  AvaFlowResult,
+  AvaFlowStepReport,
+  AvaProvider,
+  Flow,
+} from '../../src/playwright/fixture'
 
 type Fits<A extends B, B> = [A, B]
 

@@ -10,7 +10,12 @@ import { cliSources, findPackage, packageDirs } from '../../src/cli/sources'
 // process: main() with a captured io, HOME and the working directory in a temp folder.
 
 let dir: string
-const saved = { HOME: process.env.HOME, AVA_ACTIONS_PATH: process.env.AVA_ACTIONS_PATH, AVA_CHROMIUM: process.env.AVA_CHROMIUM, AVA_CONFIG: process.env.AVA_CONFIG }
+const saved = {
+  HOME: process.env.HOME,
+  AVA_ACTIONS_PATH: process.env.AVA_ACTIONS_PATH,
+  AVA_CHROMIUM: process.env.AVA_CHROMIUM,
+  AVA_CONFIG: process.env.AVA_CONFIG,
+}
 const cwd = process.cwd()
 
 beforeAll(() => {
@@ -69,17 +74,27 @@ function installPackage(name: string, files: Record<string, string>, at = join(d
 
 describe('packs from npm packages', () => {
   it('a package with an actions/ folder, named in the config, loads; list and describe show it', async () => {
-    installPackage('@acme/ava-packs', { 'package.json': '{"name":"@acme/ava-packs","version":"1.0.0"}', 'actions/acme.yaml': pack('acme') })
+    installPackage('@acme/ava-packs', {
+      'package.json': '{"name":"@acme/ava-packs","version":"1.0.0"}',
+      'actions/acme.yaml': pack('acme'),
+    })
     config('actions:\n  packages:\n    - "@acme/ava-packs"\n')
     const listed = await ava('action', 'list', 'acme')
     expect(listed.code, listed.err).toBe(kExit.ok)
     expect(listed.out).toContain('acme:banner:close')
     const described = await ava('action', 'describe', 'acme:banner:close', '--json')
-    expect(JSON.parse(described.out)).toMatchObject({ name: 'acme:banner:close', source: { source: 'cli-package', file: 'node_modules/@acme/ava-packs/actions/acme.yaml' } })
+    expect(JSON.parse(described.out)).toMatchObject({
+      name: 'acme:banner:close',
+      source: { source: 'cli-package', file: 'node_modules/@acme/ava-packs/actions/acme.yaml' },
+    })
   })
 
   it('a package may declare its packs in package.json "ava.actions" instead', async () => {
-    const root = installPackage('site-packs', { 'package.json': '{"name":"site-packs","ava":{"actions":["packs/"]}}', 'packs/site.yaml': pack('site'), 'actions/ignored.yaml': pack('ignored') })
+    const root = installPackage('site-packs', {
+      'package.json': '{"name":"site-packs","ava":{"actions":["packs/"]}}',
+      'packs/site.yaml': pack('site'),
+      'actions/ignored.yaml': pack('ignored'),
+    })
     expect(packageDirs(root)).toEqual({ dirs: [join(root, 'packs')] })
     config('actions:\n  packages: [site-packs]\n')
     const names = (await ava('action', 'list', '--json')).out
@@ -99,17 +114,31 @@ describe('packs from npm packages', () => {
     config('actions:\n  packages: [not-installed, empty-pkg, escape-pkg]\n')
     const r = await ava('action', 'list', 'common')
     expect(r.code).toBe(kExit.ok)
-    expect(r.err).toMatch(/package "not-installed" \(actions\.packages in \S+\/home\/\.ava\/config\.yaml\) is not installed in node_modules of \S+ or above; run `npm install not-installed`/)
+    expect(r.err).toMatch(
+      /package "not-installed" \(actions\.packages in \S+\/home\/\.ava\/config\.yaml\) is not installed in node_modules of \S+ or above; run `npm install not-installed`/,
+    )
     expect(r.err).toContain('package "empty-pkg" has no packs: it has no actions/ folder')
     expect(r.err).toContain('"../../..", outside the package')
   })
 
   it("a project pack overrides a package's (the package loads first)", () => {
-    installPackage('@acme/ava-packs', { 'package.json': '{"name":"@acme/ava-packs"}', 'actions/acme.yaml': pack('acme') })
+    installPackage('@acme/ava-packs', {
+      'package.json': '{"name":"@acme/ava-packs"}',
+      'actions/acme.yaml': pack('acme'),
+    })
     config('actions:\n  packages: ["@acme/ava-packs"]\n  paths: ["~/more-packs"]\n')
     const { sources } = cliSources()
-    expect(sources.map((s) => s.source)).toEqual(['builtin', 'cli-package', 'cli-home', 'cli-config', 'cli-project', 'env-path'])
-    expect(sources.find((s) => s.source === 'cli-package')?.files.map((f) => f.path)).toEqual(['node_modules/@acme/ava-packs/actions/acme.yaml'])
+    expect(sources.map((s) => s.source)).toEqual([
+      'builtin',
+      'cli-package',
+      'cli-home',
+      'cli-config',
+      'cli-project',
+      'env-path',
+    ])
+    expect(sources.find((s) => s.source === 'cli-package')?.files.map((f) => f.path)).toEqual([
+      'node_modules/@acme/ava-packs/actions/acme.yaml',
+    ])
   })
 })
 
@@ -149,7 +178,8 @@ describe('ava action run / ava action debug: conventions, before any browser', (
       const r = await ava('action', command, '--help')
       expect(r.code).toBe(kExit.ok)
       expect(r.out).toMatch(new RegExp(`^Usage: ava action ${command} <action> \\[options\\]`))
-      for (const flag of ['--url', '--param', '--continue-on-error', '--step-delay', '--json', '--help']) expect(r.out).toContain(flag)
+      for (const flag of ['--url', '--param', '--continue-on-error', '--step-delay', '--json', '--help'])
+        expect(r.out).toContain(flag)
       expect(r.out).toContain('Exit codes:')
     })
 
@@ -159,7 +189,9 @@ describe('ava action run / ava action debug: conventions, before any browser', (
       expect(named.code).toBe(kExit.usage)
       expect(named.err).toContain('give action parameters as --param username=<value>')
       expect((await ava('action', command, 'common:auth:login', '--param', 'username')).code).toBe(kExit.usage)
-      expect((await ava('action', command, 'common:auth:login', '--step-delay', 'soon', '--url', 'http://x.test')).code).toBe(kExit.usage)
+      expect(
+        (await ava('action', command, 'common:auth:login', '--step-delay', 'soon', '--url', 'http://x.test')).code,
+      ).toBe(kExit.usage)
     })
 
     it(`${command}: an unknown action or a missing parameter fails (exit 1) without a browser`, async () => {
@@ -167,7 +199,15 @@ describe('ava action run / ava action debug: conventions, before any browser', (
       expect(typo.code).toBe(kExit.failed)
       expect(typo.err).toContain('Did you mean "common:auth:login"?')
       expect(typo.err).not.toMatch(/chromium/i)
-      const missing = await ava('action', command, 'common:auth:login', '--url', 'http://x.test', '--param', 'username=alice')
+      const missing = await ava(
+        'action',
+        command,
+        'common:auth:login',
+        '--url',
+        'http://x.test',
+        '--param',
+        'username=alice',
+      )
       expect(missing.code).toBe(kExit.failed)
       expect(missing.err).toMatch(/password/)
     })
@@ -217,7 +257,10 @@ describe('ava action debug pauses only at a terminal', () => {
 
     const stop2 = new AbortController()
     const input2 = new PassThrough()
-    const p2 = pauser({ out: () => undefined, err: (l) => err.push(l) }, stop2, { input: input2, output: new PassThrough() })
+    const p2 = pauser({ out: () => undefined, err: (l) => err.push(l) }, stop2, {
+      input: input2,
+      output: new PassThrough(),
+    })
     const asked = p2.before(step('1'))
     input2.write('q\n')
     await asked
@@ -236,8 +279,22 @@ describe('the trace line of a wait that fell back (seed 001)', () => {
       warnings: [],
       fallbacksUsed: ['1'],
       durationMs: 900,
-      trace: [{ id: '1', owner: 'a:b:c', depth: 0, action: 'wait', status: 'recovered', input: {}, attempts: 1, durationMs: 840, fellBack: { code: 'ELEMENT_NOT_FOUND', message: 'No element' } }],
+      trace: [
+        {
+          id: '1',
+          owner: 'a:b:c',
+          depth: 0,
+          action: 'wait',
+          status: 'recovered',
+          input: {},
+          attempts: 1,
+          durationMs: 840,
+          fellBack: { code: 'ELEMENT_NOT_FOUND', message: 'No element' },
+        },
+      ],
     })
-    expect(lines[0]).toMatch(/^✓ {2}1 wait +recovered \(did not hold: ELEMENT_NOT_FOUND; went on once the page had loaded \+ 500 ms\) — 840 ms$/)
+    expect(lines[0]).toMatch(
+      /^✓ {2}1 wait +recovered \(did not hold: ELEMENT_NOT_FOUND; went on once the page had loaded \+ 500 ms\) — 840 ms$/,
+    )
   })
 })

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { createActionApi, createEngine, createRegistry, dryRun, parseGlobalConfig, validatePack, waitConditionKind, type ActionCommand, type ActionResult } from '../../src/core/registry'
+import {
+  createActionApi,
+  createEngine,
+  createRegistry,
+  dryRun,
+  parseGlobalConfig,
+  validatePack,
+  waitConditionKind,
+  type ActionCommand,
+  type ActionResult,
+} from '../../src/core/registry'
 import { parseSelector } from '../../src/core/page/selectors'
 import { main } from '../../src/cli/ava'
 import { FakePort, withUserScripts } from '../core/registry/fake-port'
@@ -67,7 +77,19 @@ const acted = (port: FakePort): string[] => port.calls.filter((c) => c.method !=
 
 describe('seed 000 §6.3.5: every step action takes the arguments the seed names', () => {
   it('the table has every step action of the seed, once', () => {
-    expect(kStepTable.map((r) => r.action)).toEqual(['click', 'fill', 'type', 'press', 'wait', 'snapshot', 'find', 'eval', 'open', 'run', 'fail'])
+    expect(kStepTable.map((r) => r.action)).toEqual([
+      'click',
+      'fill',
+      'type',
+      'press',
+      'wait',
+      'snapshot',
+      'find',
+      'eval',
+      'open',
+      'run',
+      'fail',
+    ])
   })
 
   for (const row of kStepTable) {
@@ -76,7 +98,10 @@ describe('seed 000 §6.3.5: every step action takes the arguments the seed names
       const checked = validatePack(text, { file: 'demo.yaml' })
       expect(checked.issues.filter((i) => i.severity === 'error')).toEqual([])
 
-      const port = withUserScripts(new FakePort(['css:#save', 'css:#name', 'css:.dialog', 'find:新建 button']), () => 'Demo')
+      const port = withUserScripts(
+        new FakePort(['css:#save', 'css:#name', 'css:.dialog', 'find:新建 button']),
+        () => 'Demo',
+      )
       const { load, engine } = engineFor(text, port)
       expect(load.issues.filter((i) => i.severity === 'error')).toEqual([])
       const result: ActionResult = await engine.run('demo:step:under-test')
@@ -109,7 +134,10 @@ describe('seed 000 §6.3.5: every step action takes the arguments the seed names
     const { engine } = engineFor(packWith(row), port)
     await engine.run('demo:step:under-test')
     const wait = port.calls.find((c) => c.method === 'waitFor')
-    expect(wait?.args).toEqual([{ kind: 'selector', selector: expect.objectContaining({ raw: 'css:.dialog' }), state: 'visible' }, 5000])
+    expect(wait?.args).toEqual([
+      { kind: 'selector', selector: expect.objectContaining({ raw: 'css:.dialog' }), state: 'visible' },
+      5000,
+    ])
   })
 })
 
@@ -189,7 +217,10 @@ actions:
   it('the forms before the seed stay as aliases', () => {
     for (const args of [{ ms: 10 }, { selector: 'css:.x', state: 'hidden' }, { text: 'Saved' }, { url: '*/done' }]) {
       const checked = validatePack(packWith({ action: 'wait', mapsTo: 'waitFor', args }), { file: 'demo.yaml' })
-      expect(checked.issues.filter((i) => i.severity === 'error'), JSON.stringify(args)).toEqual([])
+      expect(
+        checked.issues.filter((i) => i.severity === 'error'),
+        JSON.stringify(args),
+      ).toEqual([])
     }
   })
 
@@ -198,8 +229,12 @@ actions:
       validatePack(packWith({ action: 'wait', mapsTo: 'waitFor', args }), { file: 'demo.yaml' })
         .issues.filter((i) => i.severity === 'error')
         .map((i) => `${i.code} ${i.message}`)
-    expect(codes({ condition: 'css:.a', selector: 'css:.b' })).toEqual(['INVALID_STEP_ARGS Step "wait": wait takes exactly one of condition, ms, selector, text, url.'])
-    expect(codes({ condition: 'url:*/x', state: 'hidden' })).toEqual(['INVALID_STEP_ARGS Step "wait": state applies only to a wait for an element (a selector condition).'])
+    expect(codes({ condition: 'css:.a', selector: 'css:.b' })).toEqual([
+      'INVALID_STEP_ARGS Step "wait": wait takes exactly one of condition, ms, selector, text, url.',
+    ])
+    expect(codes({ condition: 'url:*/x', state: 'hidden' })).toEqual([
+      'INVALID_STEP_ARGS Step "wait": state applies only to a wait for an element (a selector condition).',
+    ])
     expect(codes({ condition: 'css:' }).join()).toMatch(/INVALID_SELECTOR/)
     expect(codes({ condition: 'css:.a', timeout: 0 }).join()).toMatch(/INVALID_STEP_ARGS/)
   })
@@ -232,7 +267,15 @@ describe('seed 000 §5.1.1: the global config file', () => {
     const parsed = parseGlobalConfig(kSeedConfig, 'config.yaml')
     expect(parsed).toEqual({
       ok: true,
-      config: { actions: { paths: ['~/.agent-browser/actions', './.agent-browser/actions'], packages: ['@company/ab-actions-eresh'], default_timeout: 5000, debug: false, detect_version: true } },
+      config: {
+        actions: {
+          paths: ['~/.agent-browser/actions', './.agent-browser/actions'],
+          packages: ['@company/ab-actions-eresh'],
+          default_timeout: 5000,
+          debug: false,
+          detect_version: true,
+        },
+      },
     })
   })
 
@@ -240,7 +283,9 @@ describe('seed 000 §5.1.1: the global config file', () => {
     const parsed = parseGlobalConfig('actions:\n  default_timeout: fast\n  debgu: true\n', 'config.yaml')
     expect(parsed.ok).toBe(false)
     if (parsed.ok) return
-    expect(parsed.issues.map((i) => `${i.line}:${i.col} ${i.code}`)).toEqual(expect.arrayContaining(['3:3 UNKNOWN_FIELD', '2:20 INVALID_VALUE']))
+    expect(parsed.issues.map((i) => `${i.line}:${i.col} ${i.code}`)).toEqual(
+      expect.arrayContaining(['3:3 UNKNOWN_FIELD', '2:20 INVALID_VALUE']),
+    )
   })
 })
 
@@ -248,10 +293,22 @@ describe('seed 000 §5.1.1: the global config file', () => {
 const kApiTable: Array<{ command: ActionCommand; answers: (r: unknown) => boolean }> = [
   { command: { type: 'action.list' }, answers: (r) => Array.isArray(r) }, // NamespaceInfo[]
   { command: { type: 'action.describe', action: 'demo:helper:noop' }, answers: (r) => (r as { ok: boolean }).ok }, // ActionDefinition
-  { command: { type: 'action.run', action: 'demo:helper:noop', params: { n: 1 } }, answers: (r) => (r as ActionResult).success }, // ActionResult
-  { command: { type: 'action.dryRun', action: 'demo:helper:noop', params: { n: 1 } }, answers: (r) => (r as { success: boolean }).success }, // DryRunResult
-  { command: { type: 'action.debug', action: 'demo:helper:noop', params: { n: 1 } }, answers: (r) => ((r as ActionResult).log ?? []).length > 0 }, // ActionResult + 详细日志
-  { command: { type: 'action.validate', path: 'demo.yaml', text: packWith(kStepTable[0]) }, answers: (r) => (r as { ok: boolean }).ok }, // ValidationResult
+  {
+    command: { type: 'action.run', action: 'demo:helper:noop', params: { n: 1 } },
+    answers: (r) => (r as ActionResult).success,
+  }, // ActionResult
+  {
+    command: { type: 'action.dryRun', action: 'demo:helper:noop', params: { n: 1 } },
+    answers: (r) => (r as { success: boolean }).success,
+  }, // DryRunResult
+  {
+    command: { type: 'action.debug', action: 'demo:helper:noop', params: { n: 1 } },
+    answers: (r) => ((r as ActionResult).log ?? []).length > 0,
+  }, // ActionResult + 详细日志
+  {
+    command: { type: 'action.validate', path: 'demo.yaml', text: packWith(kStepTable[0]) },
+    answers: (r) => (r as { ok: boolean }).ok,
+  }, // ValidationResult
   { command: { type: 'action.search', query: 'target' }, answers: (r) => (r as unknown[]).length > 0 }, // ActionInfo[]
   { command: { type: 'action.reload' } as ActionCommand, answers: (r) => (r as { success: boolean }).success }, // { success: boolean }
 ]
@@ -308,7 +365,9 @@ describe('seed 000 §6.6.3: every selector type of the table parses to its kind'
     it(`${selector} is ${kind}`, () => {
       expect(parseSelector(selector).kind).toBe(kind)
       const row = { action: 'click', mapsTo: 'click', args: { selector } }
-      expect(validatePack(packWith(row), { file: 'demo.yaml' }).issues.filter((i) => i.severity === 'error')).toEqual([])
+      expect(validatePack(packWith(row), { file: 'demo.yaml' }).issues.filter((i) => i.severity === 'error')).toEqual(
+        [],
+      )
     })
   }
 })

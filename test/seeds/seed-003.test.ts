@@ -20,7 +20,9 @@ const kTimeoutMs = 30_000
 const toPanel: Array<{ e: RunEvent; seq: number }> = []
 vi.mock('webextension-polyfill', () => ({ default: fake.browser }))
 vi.mock('../../src/background/tabs', () => ({ currentDoc: () => undefined }))
-vi.mock('../../src/background/panels', () => ({ emitToPanels: (_tab: number, e: RunEvent, seq: number) => void toPanel.push({ e, seq }) }))
+vi.mock('../../src/background/panels', () => ({
+  emitToPanels: (_tab: number, e: RunEvent, seq: number) => void toPanel.push({ e, seq }),
+}))
 const kOrigin = 'https://shop.example'
 vi.mock('../../src/messaging', () => ({
   send: async (name: string) => {
@@ -50,7 +52,10 @@ describe('property 1: a click on the button toggles the panel (需求 1.1)', () 
       return root
     })
     // happy-dom loads no frame pages and says so on every frame; the address is all the launcher sets.
-    vi.spyOn(HTMLIFrameElement.prototype, 'src', 'set').mockImplementation(function (this: HTMLIFrameElement, url: string) {
+    vi.spyOn(HTMLIFrameElement.prototype, 'src', 'set').mockImplementation(function (
+      this: HTMLIFrameElement,
+      url: string,
+    ) {
       this.dataset.src = url
     })
   })
@@ -63,40 +68,49 @@ describe('property 1: a click on the button toggles the panel (需求 1.1)', () 
     'for any state the launcher is in, a click (not a drag) makes it the opposite, and the frame and aria-expanded follow',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.constantFrom('pointer', 'keyboard'), { maxLength: 6 }), fc.constantFrom('pointer', 'keyboard'), fc.integer({ min: 0, max: 3 }), async (before, click, jitterPx) => {
-          roots = []
-          const toggles: boolean[] = []
-          const launcher = createLauncher({
-            panelUrl: 'chrome-extension://ava/panel.html',
-            getToken: async () => 'token',
-            onToggle: (open) => void toggles.push(open),
-            confirmLive: async () => true,
-            onFocusTaken: () => undefined,
-            onBlocked: () => undefined,
-          })
-          const root = roots.at(-1)!
-          const button = root.querySelector('button')!
-          const press = async (how: string) => {
-            if (how === 'keyboard') button.dispatchEvent(new MouseEvent('click', { detail: 0, bubbles: true }))
-            else {
-              // A person's click: down and up within the tremor distance, at once.
-              button.dispatchEvent(new PointerEvent('pointerdown', { button: 0, clientX: 100, clientY: 100, bubbles: true }))
-              button.dispatchEvent(new PointerEvent('pointerup', { button: 0, clientX: 100 + jitterPx, clientY: 100, bubbles: true }))
+        fc.asyncProperty(
+          fc.array(fc.constantFrom('pointer', 'keyboard'), { maxLength: 6 }),
+          fc.constantFrom('pointer', 'keyboard'),
+          fc.integer({ min: 0, max: 3 }),
+          async (before, click, jitterPx) => {
+            roots = []
+            const toggles: boolean[] = []
+            const launcher = createLauncher({
+              panelUrl: 'chrome-extension://ava/panel.html',
+              getToken: async () => 'token',
+              onToggle: (open) => void toggles.push(open),
+              confirmLive: async () => true,
+              onFocusTaken: () => undefined,
+              onBlocked: () => undefined,
+            })
+            const root = roots.at(-1)!
+            const button = root.querySelector('button')!
+            const press = async (how: string) => {
+              if (how === 'keyboard') button.dispatchEvent(new MouseEvent('click', { detail: 0, bubbles: true }))
+              else {
+                // A person's click: down and up within the tremor distance, at once.
+                button.dispatchEvent(
+                  new PointerEvent('pointerdown', { button: 0, clientX: 100, clientY: 100, bubbles: true }),
+                )
+                button.dispatchEvent(
+                  new PointerEvent('pointerup', { button: 0, clientX: 100 + jitterPx, clientY: 100, bubbles: true }),
+                )
+              }
+              await new Promise((r) => setTimeout(r, 0)) // the frame is added once its token is back
             }
-            await new Promise((r) => setTimeout(r, 0)) // the frame is added once its token is back
-          }
-          for (const how of before) await press(how)
-          const was = launcher.isOpen
-          expect(was).toBe(before.length % 2 === 1)
-          await press(click)
-          expect(launcher.isOpen).toBe(!was)
-          expect(button.getAttribute('aria-expanded')).toBe(String(!was))
-          expect(toggles.at(-1)).toBe(!was)
-          const frame = root.querySelector('iframe')
-          expect(frame ? !frame.hidden : false).toBe(!was)
-          if (frame) expect(frame.dataset.src).toBe('chrome-extension://ava/panel.html#token')
-          root.host.remove()
-        }),
+            for (const how of before) await press(how)
+            const was = launcher.isOpen
+            expect(was).toBe(before.length % 2 === 1)
+            await press(click)
+            expect(launcher.isOpen).toBe(!was)
+            expect(button.getAttribute('aria-expanded')).toBe(String(!was))
+            expect(toggles.at(-1)).toBe(!was)
+            const frame = root.querySelector('iframe')
+            expect(frame ? !frame.hidden : false).toBe(!was)
+            if (frame) expect(frame.dataset.src).toBe('chrome-extension://ava/panel.html#token')
+            root.host.remove()
+          },
+        ),
         kRuns,
       )
     },
@@ -120,31 +134,40 @@ describe('property 3: history survives closing and reopening the panel (需求 1
     'for any messages, the panel opened again shows exactly what it showed before it closed, as stored',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(message, { maxLength: 20 }), fc.integer({ min: 0, max: 20 }), async (list, openAfter) => {
-          await clearHistory(kOrigin)
-          toPanel.length = 0
-          setActivePinia(createPinia())
-          const before = useChatStore()
-          // The panel opens somewhere in the conversation and then follows it live.
-          const written = list.map((m, i) => ({ ...m, id: `m${i}` }))
-          for (const [i, m] of written.entries()) {
-            if (i === Math.min(openAfter, written.length)) await before.load()
-            await updateHistory(kOrigin, 1, (h) => void h.messages.push(structuredClone(m)), () => ({ type: 'message', message: structuredClone(m) }))
-          }
-          if (openAfter >= written.length) await before.load()
-          for (const { e, seq } of toPanel) before.apply(e, seq)
-          const shown = JSON.parse(JSON.stringify(before.messages)) as ChatMessage[]
-          expect(shown).toEqual(written)
+        fc.asyncProperty(
+          fc.array(message, { maxLength: 20 }),
+          fc.integer({ min: 0, max: 20 }),
+          async (list, openAfter) => {
+            await clearHistory(kOrigin)
+            toPanel.length = 0
+            setActivePinia(createPinia())
+            const before = useChatStore()
+            // The panel opens somewhere in the conversation and then follows it live.
+            const written = list.map((m, i) => ({ ...m, id: `m${i}` }))
+            for (const [i, m] of written.entries()) {
+              if (i === Math.min(openAfter, written.length)) await before.load()
+              await updateHistory(
+                kOrigin,
+                1,
+                (h) => void h.messages.push(structuredClone(m)),
+                () => ({ type: 'message', message: structuredClone(m) }),
+              )
+            }
+            if (openAfter >= written.length) await before.load()
+            for (const { e, seq } of toPanel) before.apply(e, seq)
+            const shown = JSON.parse(JSON.stringify(before.messages)) as ChatMessage[]
+            expect(shown).toEqual(written)
 
-          // Closing drops the panel's document and its store; reopening starts a fresh one.
-          setActivePinia(createPinia())
-          const after = useChatStore()
-          expect(after.messages).toEqual([])
-          await after.load()
-          expect(after.messages).toEqual(shown)
-          // And it is what chrome.storage holds, so a restarted service worker shows it too.
-          expect((await historyStore(kOrigin).get()).messages).toEqual(shown)
-        }),
+            // Closing drops the panel's document and its store; reopening starts a fresh one.
+            setActivePinia(createPinia())
+            const after = useChatStore()
+            expect(after.messages).toEqual([])
+            await after.load()
+            expect(after.messages).toEqual(shown)
+            // And it is what chrome.storage holds, so a restarted service worker shows it too.
+            expect((await historyStore(kOrigin).get()).messages).toEqual(shown)
+          },
+        ),
         { numRuns: 50 },
       )
     },
@@ -158,13 +181,25 @@ describe('property 9: a click or scroll instruction maps to a complete command (
     {
       target_id: fc.integer({ min: 1, max: 500 }).map(String),
       semantic_locator: text,
-      fallback_selector: fc.constantFrom('css:#save', '#save', 'role:button[name="Save"]', 'text:保存', 'testid:save', '//button[1]'),
+      fallback_selector: fc.constantFrom(
+        'css:#save',
+        '#save',
+        'role:button[name="Save"]',
+        'text:保存',
+        'testid:save',
+        '//button[1]',
+      ),
     },
     { requiredKeys: [] },
   )
   const instruction = fc.oneof(
     fc.record({ action_type: fc.constant('click'), params: locator }),
-    fc.record({ action_type: fc.constant('scroll'), params: fc.tuple(locator, fc.option(fc.constantFrom('up', 'down', 'top', 'bottom'), { nil: undefined })).map(([l, direction]) => (direction ? { ...l, direction } : l)) }),
+    fc.record({
+      action_type: fc.constant('scroll'),
+      params: fc
+        .tuple(locator, fc.option(fc.constantFrom('up', 'down', 'top', 'bottom'), { nil: undefined }))
+        .map(([l, direction]) => (direction ? { ...l, direction } : l)),
+    }),
   )
 
   it(

@@ -3,7 +3,8 @@ import { fake } from './fake-browser'
 
 vi.mock('webextension-polyfill', () => ({ default: fake.browser }))
 
-const { DEFAULT_SETTINGS, DEFAULT_UI_PREFS, SETTINGS_VERSION, migrateSettings } = await import('../../src/core/settings')
+const { DEFAULT_SETTINGS, DEFAULT_UI_PREFS, SETTINGS_VERSION, migrateSettings } =
+  await import('../../src/core/settings')
 const { settingsStore, uiPrefsStore } = await import('../../src/storage/settings')
 const { migrateAll, kStorageVersions, kVersionsKey } = await import('../../src/storage/migrations')
 const { listInvalid } = await import('../../src/storage/area')
@@ -13,7 +14,14 @@ const local = fake.browser.storage.local
 /** Settings version 1 exactly as the foundation and agent issues wrote it. */
 const v1 = {
   version: 1,
-  llm: { provider: 'openai', baseUrl: 'https://llm.example/v1', authStyle: 'bearer', apiKey: 'sk-v1-key-1234', model: 'gpt-x', requestTimeoutMs: 30_000 },
+  llm: {
+    provider: 'openai',
+    baseUrl: 'https://llm.example/v1',
+    authStyle: 'bearer',
+    apiKey: 'sk-v1-key-1234',
+    model: 'gpt-x',
+    requestTimeoutMs: 30_000,
+  },
   agent: { stepLimit: 33, useCache: false },
   safety: { confirm: ['payment'], allowDomains: ['shop.example'], denyDomains: ['bank.example'] },
   ui: { language: 'zh-CN' },
@@ -21,7 +29,14 @@ const v1 = {
 /** Version 1 as the first releases wrote it: no cache switch, no safety block (docs/settings.md then). */
 const v1Early = {
   version: 1,
-  llm: { provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', authStyle: 'x-api-key', apiKey: 'sk-ant-early', model: 'claude-x', requestTimeoutMs: 60_000 },
+  llm: {
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com/v1',
+    authStyle: 'x-api-key',
+    apiKey: 'sk-ant-early',
+    model: 'claude-x',
+    requestTimeoutMs: 60_000,
+  },
   agent: { stepLimit: 20 },
   ui: { language: 'auto' },
 }
@@ -55,16 +70,36 @@ describe('settings migrations (pure)', () => {
   })
 
   it('lifts version 2 to version 4: the new risk categories are asked about, the person’s choices kept', () => {
-    const v2 = { ...DEFAULT_SETTINGS, version: 2, safety: { confirm: ['payment', 'cross_site'], allowDomains: ['a.example'], denyDomains: [] } }
+    const v2 = {
+      ...DEFAULT_SETTINGS,
+      version: 2,
+      safety: { confirm: ['payment', 'cross_site'], allowDomains: ['a.example'], denyDomains: [] },
+    }
     const r = migrateSettings(v2)
-    expect(r).toEqual({ ok: true, from: 2, value: { ...v2, version: 4, safety: { ...v2.safety, confirm: ['payment', 'cross_site', 'permission', 'data_send'], skipOwnCommands: false } } })
+    expect(r).toEqual({
+      ok: true,
+      from: 2,
+      value: {
+        ...v2,
+        version: 4,
+        safety: { ...v2.safety, confirm: ['payment', 'cross_site', 'permission', 'data_send'], skipOwnCommands: false },
+      },
+    })
     const none = migrateSettings({ ...v2, safety: { ...v2.safety, confirm: [] } })
     expect(none.ok && none.value.safety.confirm).toEqual(['permission', 'data_send'])
   })
 
   it('lifts version 3 to version 4: the person’s own commands still ask, every other choice kept', () => {
-    const v3 = { ...DEFAULT_SETTINGS, version: 3, safety: { confirm: ['payment'], allowDomains: [], denyDomains: ['evil.example'] } }
-    expect(migrateSettings(v3)).toEqual({ ok: true, from: 3, value: { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false } } })
+    const v3 = {
+      ...DEFAULT_SETTINGS,
+      version: 3,
+      safety: { confirm: ['payment'], allowDomains: [], denyDomains: ['evil.example'] },
+    }
+    expect(migrateSettings(v3)).toEqual({
+      ok: true,
+      from: 3,
+      value: { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false } },
+    })
     // A version 3 object that already carries the switch is read as version 3: the switch is not taken from it.
     const smuggled = migrateSettings({ ...v3, safety: { ...v3.safety, skipOwnCommands: true } })
     expect(smuggled.ok && smuggled.value.safety.skipOwnCommands).toBe(false)
@@ -76,7 +111,11 @@ describe('settings migrations (pure)', () => {
     expect(broken.ok).toBe(false)
     if (!broken.ok) expect(broken.issues.map((i) => i.path)).toEqual(['llm.baseUrl'])
     const future = migrateSettings({ ...DEFAULT_SETTINGS, version: 7 })
-    expect(future).toMatchObject({ ok: false, from: 7, issues: [{ path: 'version', message: expect.stringContaining('newer Ava') }] })
+    expect(future).toMatchObject({
+      ok: false,
+      from: 7,
+      issues: [{ path: 'version', message: expect.stringContaining('newer Ava') }],
+    })
     expect(migrateSettings('nonsense')).toMatchObject({ ok: false, from: null })
   })
 
@@ -91,17 +130,20 @@ describe('migrations in storage', () => {
   it.each([
     ['version 1', v1, 'zh-CN'],
     ['the earliest version 1', v1Early, 'auto'],
-  ])('an update from %s rewrites settings as the current version and moves the language to the ui key', async (_name, old, language) => {
-    await local.set({ settings: old })
-    const report = await migrateAll()
-    expect(report.settingsFrom).toBe(1)
-    const stored = local.data.get('settings') as { version: number; profiles: { apiKey: string }[] }
-    expect(stored.version).toBe(SETTINGS_VERSION)
-    expect(stored.profiles[0].apiKey).toBe(old.llm.apiKey)
-    expect(local.data.get('ui')).toEqual({ version: 1, language })
-    expect(local.data.get(kVersionsKey)).toEqual(kStorageVersions)
-    expect(await listInvalid()).toEqual([])
-  })
+  ])(
+    'an update from %s rewrites settings as the current version and moves the language to the ui key',
+    async (_name, old, language) => {
+      await local.set({ settings: old })
+      const report = await migrateAll()
+      expect(report.settingsFrom).toBe(1)
+      const stored = local.data.get('settings') as { version: number; profiles: { apiKey: string }[] }
+      expect(stored.version).toBe(SETTINGS_VERSION)
+      expect(stored.profiles[0].apiKey).toBe(old.llm.apiKey)
+      expect(local.data.get('ui')).toEqual({ version: 1, language })
+      expect(local.data.get(kVersionsKey)).toEqual(kStorageVersions)
+      expect(await listInvalid()).toEqual([])
+    },
+  )
 
   it('a read that comes before the onInstalled migration already sees the current version', async () => {
     await local.set({ settings: v1 })

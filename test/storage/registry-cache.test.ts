@@ -8,7 +8,8 @@ const { loadPacks, loadPacksCached } = await import('../../src/core/registry')
 
 beforeEach(() => fake.reset())
 
-const text = 'namespace: site\nversion: 1.0.0\nactions:\n  a:b:\n    description: Does b.\n    steps:\n      - action: getUrl\n'
+const text =
+  'namespace: site\nversion: 1.0.0\nactions:\n  a:b:\n    description: Does b.\n    steps:\n      - action: getUrl\n'
 const sources = [{ source: 'user' as const, files: [{ path: 'user:site', text }] }]
 
 describe('registry cache key (session storage)', () => {

@@ -18,7 +18,13 @@ const { flowFromEvents, RawEventSchema } = await import('../../src/core/flows')
 beforeEach(() => fake.reset())
 
 const click = { step_id: 1, action_type: 'click', params: { semantic_locator: 'Save' } }
-const message = { id: 'm1', role: 'assistant', text: 'Done', ts: 1, steps: [{ index: 0, instruction: click, status: 'ok' }] }
+const message = {
+  id: 'm1',
+  role: 'assistant',
+  text: 'Done',
+  ts: 1,
+  steps: [{ index: 0, instruction: click, status: 'ok' }],
+}
 const run = {
   id: 'r1',
   tabId: 7,
@@ -36,9 +42,26 @@ const run = {
   replay: false,
   noCache: false,
 }
-const entry = { key: 'k1', request: 'save it', origin: 'https://a.example', path: '/x', steps: [click], createdAt: 1, updatedAt: 1, hits: 0, repairs: 0 }
+const entry = {
+  key: 'k1',
+  request: 'save it',
+  origin: 'https://a.example',
+  path: '/x',
+  steps: [click],
+  createdAt: 1,
+  updatedAt: 1,
+  hits: 0,
+  repairs: 0,
+}
 const flow = flowFromEvents(loginEvents(), { name: 'Log in', source: 'recording' })
-const saved = { id: 'recorded:flow:log-in', namespace: 'recorded', action: 'recorded:flow:log-in', flow, savedAt: 1, pending: [] }
+const saved = {
+  id: 'recorded:flow:log-in',
+  namespace: 'recorded',
+  action: 'recorded:flow:log-in',
+  flow,
+  savedAt: 1,
+  pending: [],
+}
 
 /** Stores `value` under `key` as another context (or an older Ava) would, bypassing the schema. */
 async function plant(area: 'local' | 'session', key: string, value: unknown): Promise<void> {
@@ -58,10 +81,15 @@ describe('stored values are checked against their schemas', () => {
     await plant('local', store.key, { seq: 1, messages: [message] })
     expect(await store.get()).toEqual({ seq: 1, messages: [message] })
 
-    const broken = { ...message, steps: [{ index: 0, instruction: { ...click, action_type: 'teleport' }, status: 'ok' }] }
+    const broken = {
+      ...message,
+      steps: [{ index: 0, instruction: { ...click, action_type: 'teleport' }, status: 'ok' }],
+    }
     await plant('local', store.key, { seq: 2, messages: [broken] })
     expect(await store.get()).toEqual({ seq: 0, messages: [] })
-    expect(await reported('local', store.key)).toEqual([expect.stringContaining('messages.0.steps.0.instruction.action_type')])
+    expect(await reported('local', store.key)).toEqual([
+      expect.stringContaining('messages.0.steps.0.instruction.action_type'),
+    ])
   })
 
   it('a run round-trips, and one missing what a resume needs is reported, not returned', async () => {
@@ -79,13 +107,17 @@ describe('stored values are checked against their schemas', () => {
     await plant('local', 'instructionCache', { k1: entry })
     expect(await cache.lookup('k1')).toEqual(entry)
 
-    await plant('local', 'instructionCache', { k1: { ...entry, steps: [{ step_id: 1, action_type: 'navigate', params: { url: 'javascript:alert(1)' } }] } })
+    await plant('local', 'instructionCache', {
+      k1: { ...entry, steps: [{ step_id: 1, action_type: 'navigate', params: { url: 'javascript:alert(1)' } }] },
+    })
     expect(await cache.lookup('k1')).toBeUndefined()
     expect(await reported('local', 'instructionCache')).toEqual([expect.stringContaining('k1.steps.0.params.url')])
   })
 
   it('the cache refuses to store steps that are not instructions', async () => {
-    await expect(cache.save({ ...entry, steps: [{ step_id: 1, action_type: 'click', params: {} }] as never })).rejects.toThrow(/click needs one of/)
+    await expect(
+      cache.save({ ...entry, steps: [{ step_id: 1, action_type: 'click', params: {} }] as never }),
+    ).rejects.toThrow(/click needs one of/)
     expect(fake.browser.storage.local.data.has('instructionCache')).toBe(false)
   })
 
@@ -113,9 +145,14 @@ describe('stored values are checked against their schemas', () => {
     await store.set(recording)
     expect(await store.get()).toEqual(recording)
 
-    await plant('session', store.key, { ...recording, events: [...recording.events, { kind: 'teleport', t: 1, url: 'x' }] })
+    await plant('session', store.key, {
+      ...recording,
+      events: [...recording.events, { kind: 'teleport', t: 1, url: 'x' }],
+    })
     expect(await store.get()).toBeNull()
-    expect(await reported('session', store.key)).toEqual([expect.stringContaining(`events.${recording.events.length}.kind`)])
+    expect(await reported('session', store.key)).toEqual([
+      expect.stringContaining(`events.${recording.events.length}.kind`),
+    ])
   })
 
   it('every event the recorder fixtures emit is a valid RawEvent, unchanged by parsing', () => {

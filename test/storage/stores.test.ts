@@ -4,7 +4,8 @@ import { fake } from './fake-browser'
 
 vi.mock('webextension-polyfill', () => ({ default: fake.browser }))
 
-const { typedKey, StorageQuotaError, kLastStorageErrorKey, listInvalid, discardInvalid } = await import('../../src/storage/area')
+const { typedKey, StorageQuotaError, kLastStorageErrorKey, listInvalid, discardInvalid } =
+  await import('../../src/storage/area')
 const { historyStore, kMaxHistoryMessages } = await import('../../src/storage/conversation')
 const { settingsStore } = await import('../../src/storage/settings')
 const { pruneHistories } = await import('../../src/storage/migrations')
@@ -49,8 +50,15 @@ describe('typed keys', () => {
     const big = typedKey('local', 'big', z.string(), () => '')
     const err = await big.set('x'.repeat(500)).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(StorageQuotaError)
-    expect(err).toMatchObject({ code: 'QUOTA_EXCEEDED', key: 'big', message: expect.stringContaining('storage is full') })
-    expect(fake.browser.storage.session.data.get(kLastStorageErrorKey)).toMatchObject({ key: 'big', code: 'QUOTA_EXCEEDED' })
+    expect(err).toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      key: 'big',
+      message: expect.stringContaining('storage is full'),
+    })
+    expect(fake.browser.storage.session.data.get(kLastStorageErrorKey)).toMatchObject({
+      key: 'big',
+      code: 'QUOTA_EXCEEDED',
+    })
     expect(await big.get()).toBe('')
   })
 
@@ -69,7 +77,11 @@ describe('history retention', () => {
   it('keeps the newest messages, or those younger than the days', () => {
     const msgs = [msg(1, now - 10 * day), msg(2, now - 3 * day), msg(3, now - day), msg(4, now)]
     expect(retainHistory(msgs, { keep: 'messages', messages: 2, days: 1 }, now).map((m) => m.id)).toEqual(['m3', 'm4'])
-    expect(retainHistory(msgs, { keep: 'days', messages: 1, days: 5 }, now).map((m) => m.id)).toEqual(['m2', 'm3', 'm4'])
+    expect(retainHistory(msgs, { keep: 'days', messages: 1, days: 5 }, now).map((m) => m.id)).toEqual([
+      'm2',
+      'm3',
+      'm4',
+    ])
     expect(retainHistory(msgs, { keep: 'days', messages: 1, days: 5 }, now + 30 * day)).toEqual([])
     expect(retainHistory(msgs, { keep: 'messages', messages: 10, days: 1 }, now)).toBe(msgs)
   })
@@ -90,8 +102,14 @@ describe('history retention', () => {
       settings: DEFAULT_SETTINGS,
     })
     expect(await pruneHistories({ keep: 'days', messages: 200, days: 30 }, now)).toBe(1)
-    expect(fake.browser.storage.local.data.get('history:https://a.example')).toEqual({ seq: 5, messages: [msg(2, now - day)] })
-    expect(fake.browser.storage.local.data.get('history:https://b.example')).toEqual({ seq: 1, messages: [msg(3, now)] })
+    expect(fake.browser.storage.local.data.get('history:https://a.example')).toEqual({
+      seq: 5,
+      messages: [msg(2, now - day)],
+    })
+    expect(fake.browser.storage.local.data.get('history:https://b.example')).toEqual({
+      seq: 1,
+      messages: [msg(3, now)],
+    })
   })
 })
 
@@ -105,7 +123,10 @@ describe('packs and vault', () => {
 
   it('the trash keeps only the most recent deletions', () => {
     const trash = Object.fromEntries(
-      Array.from({ length: kMaxTrash + 3 }, (_, i) => [`p${i}`, { namespace: `p${i}`, version: '1.0.0', text: '', enabled: true, origin: 'x', installedAt: 0, deletedAt: i }]),
+      Array.from({ length: kMaxTrash + 3 }, (_, i) => [
+        `p${i}`,
+        { namespace: `p${i}`, version: '1.0.0', text: '', enabled: true, origin: 'x', installedAt: 0, deletedAt: i },
+      ]),
     )
     const kept = trimTrash(trash)
     expect(Object.keys(kept)).toHaveLength(kMaxTrash)

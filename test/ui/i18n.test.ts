@@ -53,11 +53,14 @@ describe('UI strings', () => {
     for (const [l, table] of Object.entries(messages)) {
       await setLocale(l as keyof typeof messages)
       for (const key of Object.keys(table) as MessageKey[]) {
-        const params = Object.fromEntries([...table[key].matchAll(/\{(\w+)\}/g)].map((m) => [m[1], m[1] === 'n' || m[1] === 'count' ? 2 : `<${m[1]}>`]))
+        const params = Object.fromEntries(
+          [...table[key].matchAll(/\{(\w+)\}/g)].map((m) => [m[1], m[1] === 'n' || m[1] === 'count' ? 2 : `<${m[1]}>`]),
+        )
         try {
           const out = t(key, params)
           // Every placeholder was filled: none is left as written, none came out empty.
-          for (const p of Object.keys(params)) if (p !== 'n' && p !== 'count' && !out.includes(`<${p}>`)) broken.push(`${l} ${key}: {${p}} not filled`)
+          for (const p of Object.keys(params))
+            if (p !== 'n' && p !== 'count' && !out.includes(`<${p}>`)) broken.push(`${l} ${key}: {${p}} not filled`)
         } catch (e) {
           broken.push(`${l} ${key}: ${(e as Error).message.split('\n')[0]}`)
         }
@@ -106,7 +109,11 @@ describe('t', () => {
 
   it('reads dotted keys whole, so a key may be the prefix of another', async () => {
     await setLocale('en')
-    i18n.global.mergeLocaleMessage('en', { 'probe.step': 'Step', 'probe.step.ok': 'Step done', 'probe.stepped': 'Stepped' } as never)
+    i18n.global.mergeLocaleMessage('en', {
+      'probe.step': 'Step',
+      'probe.step.ok': 'Step done',
+      'probe.stepped': 'Stepped',
+    } as never)
     const tt = t as (key: string, params?: Record<string, string | number>) => string
     expect([tt('probe.step'), tt('probe.step.ok'), tt('probe.stepped')]).toEqual(['Step', 'Step done', 'Stepped'])
     // And the real table: every key that prefixes another still reads as itself.

@@ -21,7 +21,9 @@ afterAll(() => setLocale('en'))
 
 describe('outcome keys', () => {
   it('exist, non-empty, in English and Chinese for every key core can make', () => {
-    const missing = kOutcomeKeys.filter((k) => !(en as Record<string, string>)[k] || !(zhCN as Record<string, string>)[k])
+    const missing = kOutcomeKeys.filter(
+      (k) => !(en as Record<string, string>)[k] || !(zhCN as Record<string, string>)[k],
+    )
     expect(missing).toEqual([])
   })
 
@@ -58,17 +60,24 @@ describe('rendering', () => {
 
   it('a step that never found its element is not said to have changed the page; one that left is', async () => {
     await setLocale('en')
-    expect(say(stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }))).toBe('Step 2 failed: nothing on the page matches what it looks for.')
+    expect(say(stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }))).toBe(
+      'Step 2 failed: nothing on the page matches what it looks for.',
+    )
     expect(say(stepFailureMsg(2, { code: 'ELEMENT_STALE' }))).toMatch(/page may have changed/)
     await setLocale('zh-CN')
     expect(say(stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }))).toBe('第 2 步失败：页面上找不到要操作的元素。')
     expect(say(stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }))).not.toMatch(/变化/)
     expect(say(stepFailureMsg(2, { code: 'ELEMENT_STALE' }))).toMatch(/页面可能已经变化/)
-    expect(say(stepFailureMsg(3, { code: 'NOT_ACTIONABLE', reason: 'disabled' }))).toBe('第 3 步失败：元素处于禁用状态。')
+    expect(say(stepFailureMsg(3, { code: 'NOT_ACTIONABLE', reason: 'disabled' }))).toBe(
+      '第 3 步失败：元素处于禁用状态。',
+    )
   })
 
   it('a failed step is said once: the message names the step, the page’s words stay on the step’s row', async () => {
-    const e = new AvaError('ELEMENT_NOT_FOUND', 'Step 2 failed: Nothing on the page matches "#login".', { msg: stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }), step: true })
+    const e = new AvaError('ELEMENT_NOT_FOUND', 'Step 2 failed: Nothing on the page matches "#login".', {
+      msg: stepFailureMsg(2, { code: 'ELEMENT_NOT_FOUND' }),
+      step: true,
+    })
     const m = errorMessage(e)
     expect(m.details).toBeUndefined()
     expect(m.recovery).toEqual(['retry'])
@@ -77,7 +86,8 @@ describe('rendering', () => {
   })
 
   it('a raw runtime error is kept for the details and said in the person’s language', async () => {
-    const raw = 'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received'
+    const raw =
+      'A listener indicated an asynchronous response by returning true, but the message channel closed before a response was received'
     const m = errorMessage(new AvaError('UNKNOWN', raw, { details: raw }))
     await setLocale('zh-CN')
     expect(say(m.msg!)).toBe('出了点问题，运行已停止。请重试。')
@@ -85,9 +95,13 @@ describe('rendering', () => {
   })
 
   it('an unreachable model names the URL it tried and offers Retry and Open options', async () => {
-    const e = new AvaError('NETWORK', 'Could not reach the provider at http://localhost:11434: Failed to fetch', { url: 'http://localhost:11434' })
+    const e = new AvaError('NETWORK', 'Could not reach the provider at http://localhost:11434: Failed to fetch', {
+      url: 'http://localhost:11434',
+    })
     await setLocale('zh-CN')
-    expect(say(errorMsg(e))).toBe('无法连接到 http://localhost:11434 上的模型。请检查网络和设置中的服务地址，然后重试。')
+    expect(say(errorMsg(e))).toBe(
+      '无法连接到 http://localhost:11434 上的模型。请检查网络和设置中的服务地址，然后重试。',
+    )
     expect(errorMessage(e).details).toMatch(/Failed to fetch/)
     expect(recoveryOf(e)).toEqual(['retry', 'options'])
   })
@@ -103,9 +117,13 @@ describe('rendering', () => {
 
   it('asks about a risky step in the person’s language', async () => {
     await setLocale('zh-CN')
-    expect(say(riskAsk('credentials', { step: '点击登录', target: '登录' }))).toBe('点击登录：“登录”会提交含密码的表单。')
+    expect(say(riskAsk('credentials', { step: '点击登录', target: '登录' }))).toBe(
+      '点击登录：“登录”会提交含密码的表单。',
+    )
     await setLocale('en')
-    expect(say(riskAsk('destructive', { step: 'Open the settings', target: 'Delete account' }))).toBe('Open the settings: “Delete account” may delete something.')
+    expect(say(riskAsk('destructive', { step: 'Open the settings', target: 'Delete account' }))).toBe(
+      'Open the settings: “Delete account” may delete something.',
+    )
   })
 
   it('counts tokens with the right plural', async () => {

@@ -30,12 +30,27 @@ const save = `  form:save:
 
 describe('pack update diff', () => {
   it('a new pack lists every action as added', () => {
-    expect(diffPacks(undefined, pack('1.0.0', open + close))).toEqual({ namespace: 'demo', to: '1.0.0', kind: 'install', added: ['dialog:close', 'dialog:open'], removed: [], changed: [], selectorsChanged: false })
+    expect(diffPacks(undefined, pack('1.0.0', open + close))).toEqual({
+      namespace: 'demo',
+      to: '1.0.0',
+      kind: 'install',
+      added: ['dialog:close', 'dialog:open'],
+      removed: [],
+      changed: [],
+      selectorsChanged: false,
+    })
   })
 
   it('an upgrade shows added, removed and changed actions', () => {
     const d = diffPacks(pack('1.0.0', open + close), pack('1.1.0', closeChanged + save))
-    expect(d).toMatchObject({ from: '1.0.0', to: '1.1.0', kind: 'upgrade', added: ['form:save'], removed: ['dialog:open'], changed: ['dialog:close'] })
+    expect(d).toMatchObject({
+      from: '1.0.0',
+      to: '1.1.0',
+      kind: 'upgrade',
+      added: ['form:save'],
+      removed: ['dialog:open'],
+      changed: ['dialog:close'],
+    })
   })
 
   it('a lower version is a downgrade, compared as semver and not as text', () => {
@@ -57,7 +72,10 @@ describe('pack update diff', () => {
     description: Open the dialog
 `
     expect(diffPacks(pack('1.0.0', open), pack('1.0.1', reordered)).changed).toEqual([])
-    const d = diffPacks(pack('1.0.0', open, 'selectors:\n  btn: "css:#a"\n'), pack('1.0.1', open, 'selectors:\n  btn: "css:#b"\n'))
+    const d = diffPacks(
+      pack('1.0.0', open, 'selectors:\n  btn: "css:#a"\n'),
+      pack('1.0.1', open, 'selectors:\n  btn: "css:#b"\n'),
+    )
     expect(d).toMatchObject({ changed: [], selectorsChanged: true })
   })
 })

@@ -21,7 +21,9 @@ beforeEach(() => {
   sent.length = 0
 })
 
-const whitespace = fc.array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u3000', '\u2003'), { maxLength: 20 }).map((a) => a.join(''))
+const whitespace = fc
+  .array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u3000', '\u2003'), { maxLength: 20 })
+  .map((a) => a.join(''))
 
 describe('the panel refuses empty requests (seed 003 property 4)', () => {
   it('never sends a whitespace-only string and leaves the messages unchanged', async () => {
@@ -40,14 +42,19 @@ describe('the panel refuses empty requests (seed 003 property 4)', () => {
   it('sends any request with a visible character, trimmed', async () => {
     const chat = useChatStore()
     await fc.assert(
-      fc.asyncProperty(whitespace, fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''), whitespace, async (a, body, b) => {
-        sent.length = 0
-        const text = a + body + b
-        expect(await chat.sendText(text)).toBe(true)
-        // A leading /word is a slash command (/run, /actions …); anything else starts a run.
-        const name = isSlash(text) ? 'panel→bg:slash' : 'panel→bg:run.start'
-        expect(sent).toEqual([{ name, req: { text: text.trim() } }])
-      }),
+      fc.asyncProperty(
+        whitespace,
+        fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== ''),
+        whitespace,
+        async (a, body, b) => {
+          sent.length = 0
+          const text = a + body + b
+          expect(await chat.sendText(text)).toBe(true)
+          // A leading /word is a slash command (/run, /actions …); anything else starts a run.
+          const name = isSlash(text) ? 'panel→bg:slash' : 'panel→bg:run.start'
+          expect(sent).toEqual([{ name, req: { text: text.trim() } }])
+        },
+      ),
     )
   })
 

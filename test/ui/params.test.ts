@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import type { ActionParam } from '../../src/core/registry'
 import { collectParams, fieldsOf } from '../../src/popup/params'
 
-const p = (x: Partial<ActionParam>): ActionParam => ({ type: 'string', description: '', required: false, secret: false, ...x })
+const p = (x: Partial<ActionParam>): ActionParam => ({
+  type: 'string',
+  description: '',
+  required: false,
+  secret: false,
+  ...x,
+})
 
 describe('the run form generated from a param schema', () => {
   const fields = fieldsOf({
@@ -28,12 +34,26 @@ describe('the run form generated from a param schema', () => {
 
   it('turns form values into typed params and leaves empty optional fields to the defaults', () => {
     const values = { plan: 'pro', subscribe: false, password: 'hunter2', count: '5', tags: '["a","b"]', name: 'Ada' }
-    expect(collectParams(fields, values)).toEqual({ params: { plan: 'pro', subscribe: false, password: 'hunter2', count: 5, tags: ['a', 'b'], name: 'Ada' }, errors: [] })
-    expect(collectParams(fields, { ...values, password: '', count: '', tags: '' }).params).toEqual({ plan: 'pro', subscribe: false, name: 'Ada' })
+    expect(collectParams(fields, values)).toEqual({
+      params: { plan: 'pro', subscribe: false, password: 'hunter2', count: 5, tags: ['a', 'b'], name: 'Ada' },
+      errors: [],
+    })
+    expect(collectParams(fields, { ...values, password: '', count: '', tags: '' }).params).toEqual({
+      plan: 'pro',
+      subscribe: false,
+      name: 'Ada',
+    })
   })
 
   it('reports what it cannot read per field instead of sending it', () => {
-    const r = collectParams(fields, { plan: 'pro', subscribe: true, password: '', count: 'many', tags: '[oops', name: '' })
+    const r = collectParams(fields, {
+      plan: 'pro',
+      subscribe: true,
+      password: '',
+      count: 'many',
+      tags: '[oops',
+      name: '',
+    })
     expect(r.errors).toEqual([
       { name: 'count', reason: 'number' },
       { name: 'tags', reason: 'json' },

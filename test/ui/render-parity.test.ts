@@ -26,7 +26,9 @@ describe('renderEn and the panel', () => {
   })
 
   it('picks the plural from n and says a literal as itself', () => {
-    expect(createRenderer({ a: '{n} step | {n} steps', b: "name{'@'}site" })({ key: 'a', params: { n: 1 } })).toBe('1 step')
+    expect(createRenderer({ a: '{n} step | {n} steps', b: "name{'@'}site" })({ key: 'a', params: { n: 1 } })).toBe(
+      '1 step',
+    )
     expect(createRenderer({ a: '{n} step | {n} steps' })({ key: 'a', params: { n: 2 } })).toBe('2 steps')
     expect(createRenderer({ b: "name{'@'}site" })({ key: 'b' })).toBe('name@site')
     expect(renderEn({ key: 'no.such.key' })).toBe('no.such.key')

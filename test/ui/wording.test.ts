@@ -64,12 +64,27 @@ describe('failures the background and the channel send, by code', () => {
     const zh = failure(new ProtocolError('SETTINGS_FILE_REJECTED', `Settings file rejected: ${issues}`, params))
     expect(zh.text).toBe('设置文件无效，未做任何更改：请检查“接口地址”和“步骤上限”。')
     expect(zh.details).toBe(issues)
-    expect(failure(new ProtocolError('SETTINGS_INVALID', 'x', { fields: 'profiles.0.model', issues: 'profiles.0.model: Required' })).text).toBe('设置未保存：请检查“模型”。')
-    const notJson = failure(new ProtocolError('SETTINGS_NOT_JSON_AT', 'x', { reason: 'Unexpected token } in JSON at position 40', line: 3, column: 6 }))
+    expect(
+      failure(
+        new ProtocolError('SETTINGS_INVALID', 'x', {
+          fields: 'profiles.0.model',
+          issues: 'profiles.0.model: Required',
+        }),
+      ).text,
+    ).toBe('设置未保存：请检查“模型”。')
+    const notJson = failure(
+      new ProtocolError('SETTINGS_NOT_JSON_AT', 'x', {
+        reason: 'Unexpected token } in JSON at position 40',
+        line: 3,
+        column: 6,
+      }),
+    )
     expect(notJson.text).toBe('该文件不是 JSON（问题在第 3 行第 6 列），未做任何更改。')
     expect(notJson.details).toMatch(/position 40/)
     // A path with no label of ours is named as it is.
-    expect(failure(new ProtocolError('SETTINGS_FILE_REJECTED', 'x', { fields: 'ui', issues: 'ui: bad' })).text).toBe('设置文件无效，未做任何更改：请检查“ui”。')
+    expect(failure(new ProtocolError('SETTINGS_FILE_REJECTED', 'x', { fields: 'ui', issues: 'ui: bad' })).text).toBe(
+      '设置文件无效，未做任何更改：请检查“ui”。',
+    )
     await setLocale('en')
     const en = failure(new ProtocolError('SETTINGS_FILE_REJECTED', 'x', params))
     expect(en.text).toBe('Settings file rejected, nothing was changed: check “Base URL” and “Step limit”.')
@@ -77,7 +92,12 @@ describe('failures the background and the channel send, by code', () => {
   })
 
   it('say a failed verify with the pack’s own message, in Chinese when the pack has one', async () => {
-    const e = { code: 'VERIFY_FAILED', action: 'common:auth:login', message: 'Still on the login form.', details: { messageZh: '仍停留在登录表单。' } }
+    const e = {
+      code: 'VERIFY_FAILED',
+      action: 'common:auth:login',
+      message: 'Still on the login form.',
+      details: { messageZh: '仍停留在登录表单。' },
+    }
     await setLocale('zh-CN')
     expect(failureLine(e)).toBe('仍停留在登录表单。')
     expect(failureLine({ ...e, details: {} })).toBe(t('action.failed', { reason: t('action.reason.VERIFY_FAILED') }))
@@ -87,9 +107,13 @@ describe('failures the background and the channel send, by code', () => {
 
   it('are said in English from the locale, not from the sender’s sentence', async () => {
     await setLocale('en')
-    expect(failureText(new ProtocolError('PACK_MISSING', 'No pack "demo".', { namespace: 'demo' }))).toBe('There is no pack “demo”.')
+    expect(failureText(new ProtocolError('PACK_MISSING', 'No pack "demo".', { namespace: 'demo' }))).toBe(
+      'There is no pack “demo”.',
+    )
     // The reply crosses the channel as plain data; the same object shape is read the same way.
-    expect(failureText({ code: 'PACK_HTTP', message: 'x', params: { url: 'https://a.b/p', status: 500 } })).toBe('https://a.b/p answered with HTTP 500.')
+    expect(failureText({ code: 'PACK_HTTP', message: 'x', params: { url: 'https://a.b/p', status: 500 } })).toBe(
+      'https://a.b/p answered with HTTP 500.',
+    )
   })
 
   it('say each channel code in both languages, never Chrome’s words', async () => {
@@ -146,21 +170,37 @@ describe('run warnings, by code', () => {
     expect(result.success).toBe(true)
     expect(result.notices?.map((n) => n.code)).toEqual(['DEPRECATED', 'STEP_SKIPPED'])
     expect(result.notices?.map((n) => n.text)).toEqual(result.warnings)
-    expect(result.notices?.[0].params).toEqual({ action: 'wd:old:click', message: 'Use wd:new:click.', messageZh: '请改用 wd:new:click。' })
-    expect(result.notices?.[1].params).toMatchObject({ step: '1', action: 'click', parent: 'wd:new:click', reason: 'ELEMENT_NOT_FOUND' })
+    expect(result.notices?.[0].params).toEqual({
+      action: 'wd:old:click',
+      message: 'Use wd:new:click.',
+      messageZh: '请改用 wd:new:click。',
+    })
+    expect(result.notices?.[1].params).toMatchObject({
+      step: '1',
+      action: 'click',
+      parent: 'wd:new:click',
+      reason: 'ELEMENT_NOT_FOUND',
+    })
 
     await setLocale('zh-CN')
     const zh = result.notices!.map(noticeText)
     expect(zh[0]).toBe('wd:old:click 已弃用。请改用 wd:new:click。')
     expect(zh[1]).toBe('wd:new:click 的第 1 步（click）未成功，按操作包的设置已跳过：找不到目标元素。')
     await setLocale('en')
-    expect(result.notices!.map(noticeText)).toEqual(['wd:old:click is deprecated. Use wd:new:click.', 'Step 1 (click) of wd:new:click was skipped, as the pack allows: the element was not found.'])
+    expect(result.notices!.map(noticeText)).toEqual([
+      'wd:old:click is deprecated. Use wd:new:click.',
+      'Step 1 (click) of wd:new:click was skipped, as the pack allows: the element was not found.',
+    ])
   })
 
   const notices: RunNotice[] = [
     { code: 'ALIAS', params: { action: 'a:b:c', target: 'a:b:d' }, text: 'x' },
     { code: 'STEP_FAILED_CONTINUED', params: { step: '2', action: 'fill', reason: 'TIMEOUT' }, text: 'x' },
-    { code: 'WAIT_FELL_BACK', params: { step: '3', action: 'wait', parent: 'a:b:c', ms: 10_000, settleMs: 500, reason: 'TIMEOUT' }, text: 'x' },
+    {
+      code: 'WAIT_FELL_BACK',
+      params: { step: '3', action: 'wait', parent: 'a:b:c', ms: 10_000, settleMs: 500, reason: 'TIMEOUT' },
+      text: 'x',
+    },
     { code: 'DEPRECATED', params: { action: 'a:b:c', message: 'Gone soon.' }, text: 'x' },
   ]
   it('every code reads as Chinese in the Chinese UI, durations in seconds', async () => {
@@ -187,7 +227,16 @@ describe('a failed run, by code', () => {
       await setLocale(lang)
       // Every code a pack run can end in has a clause (the list's `reason`).
       const actionCodes = kFailureCodes.filter((c) => (kFailures[c].say as FailureSpec['say']).reason)
-      expect(actionCodes).toEqual(expect.arrayContaining(['ACTION_NOT_FOUND', 'PARAM_REQUIRED', 'ELEMENT_NOT_FOUND', 'ELEMENT_STALE', 'NOT_FOR_SITE', 'VERIFY_FAILED']))
+      expect(actionCodes).toEqual(
+        expect.arrayContaining([
+          'ACTION_NOT_FOUND',
+          'PARAM_REQUIRED',
+          'ELEMENT_NOT_FOUND',
+          'ELEMENT_STALE',
+          'NOT_FOR_SITE',
+          'VERIFY_FAILED',
+        ]),
+      )
       for (const code of actionCodes) {
         expect(reasonText(code), `${lang} ${code}`).not.toBe(code)
         if (lang === 'zh-CN') expect(englishIn(reasonText(code)), code).toBe(false)
@@ -197,7 +246,9 @@ describe('a failed run, by code', () => {
 
   it('names the step where it failed, in the UI language', async () => {
     await setLocale('zh-CN')
-    expect(failureLine({ code: 'ELEMENT_NOT_FOUND', action: 'common:auth:login', step: 2, stepAction: 'click' })).toBe('在 common:auth:login 的第 2 步（click）失败：找不到目标元素。')
+    expect(failureLine({ code: 'ELEMENT_NOT_FOUND', action: 'common:auth:login', step: 2, stepAction: 'click' })).toBe(
+      '在 common:auth:login 的第 2 步（click）失败：找不到目标元素。',
+    )
     expect(failureLine({ code: 'PARAM_REQUIRED', action: 'common:auth:login' })).toBe('失败：缺少必填参数。')
     await setLocale('en')
     expect(failureLine({ code: 'TIMEOUT', action: 'a:b:c' })).toBe('Failed: it timed out.')
@@ -214,7 +265,11 @@ describe('validator issues, by code', () => {
 
   it('a title says what is wrong and where, in the UI language', async () => {
     await setLocale('zh-CN')
-    const issue = { code: 'UNKNOWN_FIELD' as const, path: ['actions', 'a:b', 'stepz'], message: 'Unknown field "stepz". Allowed: steps, …' }
+    const issue = {
+      code: 'UNKNOWN_FIELD' as const,
+      path: ['actions', 'a:b', 'stepz'],
+      message: 'Unknown field "stepz". Allowed: steps, …',
+    }
     expect(issueTitle(issue)).toBe('未知字段（actions.a:b.stepz）')
     expect(issueTitle({ ...issue, path: [] })).toBe('未知字段')
     // In English the validator's own sentence is the UI language, and says more.
@@ -236,16 +291,23 @@ describe('deprecation notes', () => {
 
 describe('a replayed flow’s question about a risky step', () => {
   it('is asked in the UI language, naming the flow and the element, as the agent asks', async () => {
-    const say = (m: { key: string; params?: Record<string, string | number> }) => t(m.key as keyof typeof en, m.params ?? {})
+    const say = (m: { key: string; params?: Record<string, string | number> }) =>
+      t(m.key as keyof typeof en, m.params ?? {})
     await setLocale('zh-CN')
-    expect(say(refusalAsk('登录流程', { category: 'credentials', label: 'Log in' }))).toBe(t('risk.ask.credentials', { step: '登录流程', target: 'Log in' }))
+    expect(say(refusalAsk('登录流程', { category: 'credentials', label: 'Log in' }))).toBe(
+      t('risk.ask.credentials', { step: '登录流程', target: 'Log in' }),
+    )
     expect(say(refusalAsk('登录流程', { category: 'credentials', label: 'Log in' }))).toMatch(/^登录流程：/)
-    expect(say(refusalAsk('EP login', { offsite: 'evil.example', carriesData: true }))).toBe(t('risk.ask.cross_site_form', { step: 'EP login', host: 'evil.example' }))
+    expect(say(refusalAsk('EP login', { offsite: 'evil.example', carriesData: true }))).toBe(
+      t('risk.ask.cross_site_form', { step: 'EP login', host: 'evil.example' }),
+    )
     // A page that gave no category: the general question, never the page's English reason.
     const general = say(refusalAsk('EP login', {}))
     expect(englishIn(general, { step: 'EP login' })).toBe(false)
     await setLocale('en')
-    expect(say(refusalAsk('EP login', { category: 'destructive', label: 'Delete' }))).toBe('EP login: “Delete” may delete something.')
+    expect(say(refusalAsk('EP login', { category: 'destructive', label: 'Delete' }))).toBe(
+      'EP login: “Delete” may delete something.',
+    )
   })
 })
 
@@ -276,7 +338,9 @@ describe('counts', () => {
   })
 
   it('no English message with a count is written as "{n} things" without its singular', () => {
-    const counted = Object.entries(en).filter(([, v]) => /\{(n|count)\} (steps|models|files|times|actions|entries|packs|flows|items|tabs|secrets)\b/.test(v))
+    const counted = Object.entries(en).filter(([, v]) =>
+      /\{(n|count)\} (steps|models|files|times|actions|entries|packs|flows|items|tabs|secrets)\b/.test(v),
+    )
     expect(counted.filter(([, v]) => !v.includes('|')).map(([k]) => k)).toEqual([])
   })
 })

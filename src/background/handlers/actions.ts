@@ -14,14 +14,19 @@ async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number 
   return tab?.id
 }
 
-
 async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: string; ok: boolean; msg?: Msg }> {
   // The person's own /run passes the gate every step passes (issue 25 §2): a risky step asks here.
-  const api = await actionApi(tabId, command.kind === 'run' ? await replayGuard(tabId, () => tabId, `/run ${command.action}`, { own: true }) : undefined)
-  if (command.kind === 'actions') return { ok: true, text: `\`\`\`\n${formatList(await api.list({ namespace: command.namespace }))}\n\`\`\`` }
+  const api = await actionApi(
+    tabId,
+    command.kind === 'run' ? await replayGuard(tabId, () => tabId, `/run ${command.action}`, { own: true }) : undefined,
+  )
+  if (command.kind === 'actions')
+    return { ok: true, text: `\`\`\`\n${formatList(await api.list({ namespace: command.namespace }))}\n\`\`\`` }
   if (command.kind === 'describe') {
     const d = await api.describe({ action: command.action })
-    return d.ok ? { ok: true, text: `\`\`\`\n${formatDescription(d.action)}\n\`\`\`` } : { ok: false, text: `${d.error.message} ${d.error.suggestion ?? ''}` }
+    return d.ok
+      ? { ok: true, text: `\`\`\`\n${formatDescription(d.action)}\n\`\`\`` }
+      : { ok: false, text: `${d.error.message} ${d.error.suggestion ?? ''}` }
   }
   if (command.kind === 'dry-run') {
     const r = await api.dryRun({ action: command.action, params: command.params })
@@ -34,8 +39,14 @@ async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: s
 async function maskedEcho(command: SlashCommand, text: string): Promise<string> {
   if (command.kind !== 'run' && command.kind !== 'dry-run') return text
   const d = (await getRegistry()).describe(command.action)
-  const secret = new Set(Object.entries(d?.paramDetails ?? {}).filter(([, p]) => p.secret).map(([n]) => n))
-  const flags = Object.entries(command.params).map(([k, v]) => (v === true ? `--${k}` : `--${k} ${secret.has(k) ? '***' : JSON.stringify(v)}`))
+  const secret = new Set(
+    Object.entries(d?.paramDetails ?? {})
+      .filter(([, p]) => p.secret)
+      .map(([n]) => n),
+  )
+  const flags = Object.entries(command.params).map(([k, v]) =>
+    v === true ? `--${k}` : `--${k} ${secret.has(k) ? '***' : JSON.stringify(v)}`,
+  )
   return [`/${command.kind}`, command.action, ...flags].join(' ')
 }
 
@@ -51,11 +62,21 @@ export function registerActionHandlers(): void {
     const parsed = parseSlash(text)
     // What the person typed is kept, but never a secret param's value (seed 000 §4.4.7).
     await chat.add({ role: 'user', text: parsed.ok ? await maskedEcho(parsed.command, text) : text })
-    const out: { ok: boolean; text: string; msg?: Msg } = parsed.ok ? await runSlash(parsed.command, tabId).catch((e: Error) => ({ ok: false, text: e.message })) : { ok: false, text: parsed.error || kSlashUsage }
+    const out: { ok: boolean; text: string; msg?: Msg } = parsed.ok
+      ? await runSlash(parsed.command, tabId).catch((e: Error) => ({ ok: false, text: e.message }))
+      : { ok: false, text: parsed.error || kSlashUsage }
     // A pack run is said in the person's language; the engine's English, with any data the action
     // returned, goes behind Details.
     const said = out.msg ? { msg: out.msg, details: out.text.replace(/\*\*/g, '') } : {}
-    await chat.add({ role: 'assistant', text: out.text, markdown: !out.msg, kind: out.ok ? undefined : 'error', usage: { input: 0, output: 0 }, replayed: true, ...said })
+    await chat.add({
+      role: 'assistant',
+      text: out.text,
+      markdown: !out.msg,
+      kind: out.ok ? undefined : 'error',
+      usage: { input: 0, output: 0 },
+      replayed: true,
+      ...said,
+    })
     return { ok: out.ok }
   })
 

@@ -11,7 +11,8 @@ import { answerQuestion, stopQuestions } from '../questions'
 import { mcpRunView, stopMcp } from '../mcp'
 
 function tabOf(ctx: { tabId?: number }): number {
-  if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
+  if (ctx.tabId === undefined)
+    throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
   return ctx.tabId
 }
 
@@ -29,7 +30,8 @@ export function registerChatHandlers(): void {
   // here on the rare change, rather than every page listening to every storage write.
   uiPrefsStore.watch(({ language }) => {
     void browser.tabs.query({}).then((tabs) => {
-      for (const t of tabs) if (t.id !== undefined) void sendToTab(t.id, 'bg→content:language', { language }).catch(() => undefined)
+      for (const t of tabs)
+        if (t.id !== undefined) void sendToTab(t.id, 'bg→content:language', { language }).catch(() => undefined)
     })
   })
 
@@ -40,7 +42,9 @@ export function registerChatHandlers(): void {
     return { open }
   })
 
-  handle('panel→bg:run.start', ['panel'], async ({ text, noCache, files }, ctx) => ({ runId: await startRun(tabOf(ctx), text, { noCache, files }) }))
+  handle('panel→bg:run.start', ['panel'], async ({ text, noCache, files }, ctx) => ({
+    runId: await startRun(tabOf(ctx), text, { noCache, files }),
+  }))
 
   handle('panel→bg:overlay', ['panel'], async ({ on }, ctx) => {
     const out = await sendCommand(tabOf(ctx), { kind: 'overlay', on })
@@ -48,11 +52,18 @@ export function registerChatHandlers(): void {
   })
 
   // Stop also closes whatever question is open in the tab (a `/run` step's), as a no.
-  handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({ stopped: [stopRun(tabOf(ctx)), stopMcp(tabOf(ctx)), stopQuestions(tabOf(ctx))].some(Boolean) }))
+  handle('panel→bg:run.stop', ['panel'], async (_req, ctx) => ({
+    stopped: [stopRun(tabOf(ctx)), stopMcp(tabOf(ctx)), stopQuestions(tabOf(ctx))].some(Boolean),
+  }))
   // The popup is the extension's own page, out of every page's reach: its Stop works when a page
   // keeps the panel from coming up. Which tab is the popup's to say (its active tab).
-  handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({ active: isRunning(tabId) || !!mcpRunView(tabId), blocked: isPanelBlocked(tabId) }))
-  handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({ stopped: [stopRun(tabId), stopMcp(tabId), stopQuestions(tabId)].some(Boolean) }))
+  handle('popup→bg:run.state', ['popup'], async ({ tabId }) => ({
+    active: isRunning(tabId) || !!mcpRunView(tabId),
+    blocked: isPanelBlocked(tabId),
+  }))
+  handle('popup→bg:run.stop', ['popup'], async ({ tabId }) => ({
+    stopped: [stopRun(tabId), stopMcp(tabId), stopQuestions(tabId)].some(Boolean),
+  }))
 
   // Every Allow / Deny, whoever asked (the agent, a pack, a flow, `/run`, the popup's Run, an MCP
   // client, a cached plan's review): one registry, one answer (src/background/questions.ts).
@@ -61,7 +72,13 @@ export function registerChatHandlers(): void {
     return answerQuestion(ctx.kind === 'popup' ? { popup: runId! } : { tab: tabOf(ctx) }, id, allow)
   })
 
-  handle('panel→bg:run.answer', ['panel'], async ({ runId, text, picked, continued }, ctx) => answerAsk(tabOf(ctx), runId, continued && !text ? { continued: true } : { text: text ?? '', ...(picked ? { picked: true } : {}) }))
+  handle('panel→bg:run.answer', ['panel'], async ({ runId, text, picked, continued }, ctx) =>
+    answerAsk(
+      tabOf(ctx),
+      runId,
+      continued && !text ? { continued: true } : { text: text ?? '', ...(picked ? { picked: true } : {}) },
+    ),
+  )
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)

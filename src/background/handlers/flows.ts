@@ -18,7 +18,8 @@ import {
 /** Record and replay messages (issue 8); the work is in ../recorder.ts. */
 
 function tabOf(ctx: { tabId?: number }): number {
-  if (ctx.tabId === undefined) throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
+  if (ctx.tabId === undefined)
+    throw Object.assign(new Error('This message must come from a tab.'), { code: 'FORBIDDEN' })
   return ctx.tabId
 }
 
@@ -35,7 +36,10 @@ export function registerFlowHandlers(): void {
     return { recording: false, events: 0, draft }
   })
 
-  handle('panel→bg:flow.state', ['panel'], async (_req, ctx) => ({ ...(await recordingState(tabOf(ctx))), draft: await currentDraft(tabOf(ctx)) }))
+  handle('panel→bg:flow.state', ['panel'], async (_req, ctx) => ({
+    ...(await recordingState(tabOf(ctx))),
+    draft: await currentDraft(tabOf(ctx)),
+  }))
 
   handle('panel→bg:flow.fromRun', ['panel'], async (_req, ctx) => ({ draft: await draftFromRun(tabOf(ctx)) }))
 
@@ -53,10 +57,14 @@ export function registerFlowHandlers(): void {
 
   handle('panel→bg:flow.replay', ['panel'], async ({ id, params }, ctx) => replaySaved(tabOf(ctx), id, params ?? {}))
 
-  handle('panel→bg:flow.heal', ['panel'], async ({ id, stepId, accept }) => ({ ok: (await reviewHeal(id, stepId, accept)).ok }))
+  handle('panel→bg:flow.heal', ['panel'], async ({ id, stepId, accept }) => ({
+    ok: (await reviewHeal(id, stepId, accept)).ok,
+  }))
 
   handle('panel→bg:flow.export', ['panel', 'popup', 'options'], async ({ id, format }) => exportFlow(id, format))
 
   // Only the top frame records: frames would report the same click twice.
-  handle('content→bg:flow.event', ['tab'], async ({ event }, ctx) => ({ ok: ctx.frameId === 0 ? await addEvent(tabOf(ctx), event) : false }))
+  handle('content→bg:flow.event', ['tab'], async ({ event }, ctx) => ({
+    ok: ctx.frameId === 0 ? await addEvent(tabOf(ctx), event) : false,
+  }))
 }

@@ -2,7 +2,12 @@ import browser from 'webextension-polyfill'
 import { CacheEntrySchema, type CacheEntry } from '../../core/instruction/cache-entry'
 import { jsonErrorAt } from '../../core/json-error'
 import { diffPacks, kMaxPackBytes, qualify, validatePack, type PackFile } from '../../core/registry'
-import { addedCapabilities, capabilityConsent, capabilityLines, packCapabilities } from '../../core/registry/capabilities'
+import {
+  addedCapabilities,
+  capabilityConsent,
+  capabilityLines,
+  packCapabilities,
+} from '../../core/registry/capabilities'
 import { handle, ProtocolError, type ManagedPack, type TabTargets } from '../../messaging'
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
@@ -53,7 +58,14 @@ async function managedPacks(): Promise<ManagedPack[]> {
       enabled: own?.enabled ?? true,
       origin: own?.origin,
       installedAt: own?.installedAt,
-      deprecated: n.actions.filter((a) => a.deprecated).map((a) => ({ action: a.name, message: a.deprecatedMessage, messageZh: a.deprecatedMessageZh, use: a.aliasOf })),
+      deprecated: n.actions
+        .filter((a) => a.deprecated)
+        .map((a) => ({
+          action: a.name,
+          message: a.deprecatedMessage,
+          messageZh: a.deprecatedMessageZh,
+          use: a.aliasOf,
+        })),
       issues: issues.filter((i) => i.file === userFile(n.namespace)),
     }
   })
@@ -74,7 +86,12 @@ async function managedPacks(): Promise<ManagedPack[]> {
       installedAt: p.installedAt,
       deprecated: Object.entries(parsed.pack?.actions ?? {})
         .filter(([, a]) => a.deprecated)
-        .map(([name, a]) => ({ action: `${p.namespace}:${name}`, message: a.deprecated_message, messageZh: a.deprecated_message_zh, use: a.alias_of === undefined ? undefined : qualify(a.alias_of, p.namespace) })),
+        .map(([name, a]) => ({
+          action: `${p.namespace}:${name}`,
+          message: a.deprecated_message,
+          messageZh: a.deprecated_message_zh,
+          use: a.alias_of === undefined ? undefined : qualify(a.alias_of, p.namespace),
+        })),
       issues: p.enabled ? issues.filter((i) => i.file === userFile(p.namespace)) : [],
     })
   }
@@ -96,22 +113,35 @@ function changePacks<T>(fn: (packs: Record<string, UserPack>) => Promise<T> | T)
 }
 
 /** The schema a hand-edited cache entry must still meet: the same key, and steps the agent can replay. */
-function checkCacheEntry(key: string, json: string): { ok: true; entry: CacheEntry } | { ok: false; code: string; message: string; params: Record<string, string> } {
-  const fail = (code: string, params: Record<string, string>, message: string) => ({ ok: false as const, code, message, params })
+function checkCacheEntry(
+  key: string,
+  json: string,
+): { ok: true; entry: CacheEntry } | { ok: false; code: string; message: string; params: Record<string, string> } {
+  const fail = (code: string, params: Record<string, string>, message: string) => ({
+    ok: false as const,
+    code,
+    message,
+    params,
+  })
   let value: unknown
   try {
     value = JSON.parse(json)
   } catch (e) {
     const reason = (e as Error).message
     const at = jsonErrorAt(json, reason)
-    return fail(at ? 'CACHE_NOT_JSON_AT' : 'CACHE_NOT_JSON', { reason, ...(at ? { line: String(at.line), column: String(at.column) } : {}) }, `Not JSON: ${reason}`)
+    return fail(
+      at ? 'CACHE_NOT_JSON_AT' : 'CACHE_NOT_JSON',
+      { reason, ...(at ? { line: String(at.line), column: String(at.column) } : {}) },
+      `Not JSON: ${reason}`,
+    )
   }
   const r = CacheEntrySchema.safeParse(value)
   if (!r.success) {
     const issues = r.error.issues.map((x) => `${x.path.join('.') || '(entry)'}: ${x.message}`).join('; ')
     return fail('CACHE_INVALID', { issues }, issues)
   }
-  if (r.data.key !== key) return fail('CACHE_KEY_CHANGED', { key }, `"key" must stay "${key}": it is derived from the request and the page.`)
+  if (r.data.key !== key)
+    return fail('CACHE_KEY_CHANGED', { key }, `"key" must stay "${key}": it is derived from the request and the page.`)
   return { ok: true as const, entry: r.data }
 }
 
@@ -123,7 +153,9 @@ async function builtinText(namespace: string): Promise<string | undefined> {
 }
 
 /** What is installed under a namespace now: the person's own pack (enabled or not) wins over a built-in. */
-async function installedPack(namespace: string): Promise<{ source: 'user' | 'builtin'; text: string; version: string } | undefined> {
+async function installedPack(
+  namespace: string,
+): Promise<{ source: 'user' | 'builtin'; text: string; version: string } | undefined> {
   const user = (await userPacksStore.get())[namespace]
   if (user) return { source: 'user', text: user.text, version: user.version }
   const text = await builtinText(namespace)
@@ -134,7 +166,8 @@ async function installedPack(namespace: string): Promise<{ source: 'user' | 'bui
 const isWeb = (url: string | undefined) => !!url && /^https?:/.test(url)
 
 /** A refusal the popup says in its language from `code` and `params` (locale `failure.<code>`); `english` is for logs. */
-const refuse = (code: FailureCode, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
+const refuse = (code: FailureCode, params: Record<string, string | number>, english: string) =>
+  new ProtocolError(code, english, params)
 
 export function registerPackHandlers(): void {
   handle('popup→bg:packs.manage', kSenders, async () => ({ packs: await managedPacks() }))
@@ -152,48 +185,83 @@ export function registerPackHandlers(): void {
     } catch {
       throw refuse('PACK_URL_INVALID', { url }, `"${url}" is not a URL.`)
     }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse('PACK_URL_PROTOCOL', { protocol: parsed.protocol }, `Only http(s) URLs can be imported, not ${parsed.protocol}`)
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+      throw refuse(
+        'PACK_URL_PROTOCOL',
+        { protocol: parsed.protocol },
+        `Only http(s) URLs can be imported, not ${parsed.protocol}`,
+      )
     let res: Response
     try {
       res = await fetch(parsed, { signal: AbortSignal.timeout(kFetchTimeoutMs), credentials: 'omit' })
     } catch (e) {
-      throw refuse('PACK_FETCH_FAILED', { url: parsed.href, origin: parsed.origin }, `Could not fetch ${parsed.href}: ${(e as Error).message}. If you declined the permission for ${parsed.origin}, allow it and try again.`)
+      throw refuse(
+        'PACK_FETCH_FAILED',
+        { url: parsed.href, origin: parsed.origin },
+        `Could not fetch ${parsed.href}: ${(e as Error).message}. If you declined the permission for ${parsed.origin}, allow it and try again.`,
+      )
     }
-    if (!res.ok) throw refuse('PACK_HTTP', { url: parsed.href, status: res.status }, `${parsed.href} answered HTTP ${res.status}.`)
+    if (!res.ok)
+      throw refuse('PACK_HTTP', { url: parsed.href, status: res.status }, `${parsed.href} answered HTTP ${res.status}.`)
     const text = await readTextLimited(res, kMaxPackBytes, parsed.href)
     return { text, url: res.url || parsed.href }
   })
 
   handle('popup→bg:packs.install', kSenders, async ({ text, origin, confirmed, consent }) => {
     const result = validatePack(text, { file: origin })
-    if (!result.ok || !result.pack) return { ok: false as const, issues: result.issues.filter((i) => i.severity === 'error') }
+    if (!result.ok || !result.pack)
+      return { ok: false as const, issues: result.issues.filter((i) => i.severity === 'error') }
     const next = result.pack
     const { namespace, version } = next
     // Taking an installed namespace is an update, never silent (issue 15): the first answer is
     // the diff, and only an install confirmed for exactly what is installed now goes ahead.
     const installed = await installedPack(namespace)
-    const matches = (p: { source: string; version: string } | undefined) => !!p && confirmed?.namespace === namespace && confirmed.source === p.source && confirmed.from === p.version
+    const matches = (p: { source: string; version: string } | undefined) =>
+      !!p && confirmed?.namespace === namespace && confirmed.source === p.source && confirmed.from === p.version
     if (installed && !matches(installed)) {
       const before = validatePack(installed.text, { file: installed.source }).pack
       const overridesBuiltin = installed.source === 'builtin' || (await builtinText(namespace)) !== undefined
-      return { ok: false as const, update: { namespace, source: installed.source, overridesBuiltin, diff: diffPacks(before, next) } }
+      return {
+        ok: false as const,
+        update: { namespace, source: installed.source, overridesBuiltin, diff: diffPacks(before, next) },
+      }
     }
     // What the pack can do is said before it is installed; past clicking and typing on its own
     // sites, only a yes to exactly these capabilities installs it (an update: to what it adds).
-    const asked = consentFor(next, installed ? validatePack(installed.text, { file: installed.source }).pack : undefined)
+    const asked = consentFor(
+      next,
+      installed ? validatePack(installed.text, { file: installed.source }).pack : undefined,
+    )
     if (asked && consent !== asked.consent) return { ok: false as const, consent: { namespace, ...asked } }
     return changePacks((packs) => {
       // Another install of this namespace landed between the prompt and the yes: ask again.
-      if (installed && packs[namespace] && packs[namespace].version !== installed.version) throw refuse('PACK_CHANGED', { namespace }, `"${namespace}" changed while you were deciding; import it again to see the new difference.`)
+      if (installed && packs[namespace] && packs[namespace].version !== installed.version)
+        throw refuse(
+          'PACK_CHANGED',
+          { namespace },
+          `"${namespace}" changed while you were deciding; import it again to see the new difference.`,
+        )
       const previous = packs[namespace]?.version ?? installed?.version
-      packs[namespace] = { namespace, version, text, enabled: packs[namespace]?.enabled ?? true, origin, installedAt: Date.now() }
+      packs[namespace] = {
+        namespace,
+        version,
+        text,
+        enabled: packs[namespace]?.enabled ?? true,
+        origin,
+        installedAt: Date.now(),
+      }
       return { ok: true as const, namespace, version, previous }
     })
   })
 
   handle('popup→bg:packs.setEnabled', kSenders, async ({ namespace, enabled }) =>
     changePacks((packs) => {
-      if (!packs[namespace]) throw refuse('PACK_BUILTIN_ALWAYS_ON', { namespace }, `"${namespace}" is not a user pack; built-in packs are always on.`)
+      if (!packs[namespace])
+        throw refuse(
+          'PACK_BUILTIN_ALWAYS_ON',
+          { namespace },
+          `"${namespace}" is not a user pack; built-in packs are always on.`,
+        )
       packs[namespace].enabled = enabled
       return { ok: true as const }
     }),
@@ -202,9 +270,16 @@ export function registerPackHandlers(): void {
   handle('popup→bg:packs.delete', kSenders, async ({ namespace }) =>
     changePacks(async (packs) => {
       const gone = packs[namespace]
-      if (!gone) throw refuse('PACK_BUILTIN_UNDELETABLE', { namespace }, `"${namespace}" is not a user pack; built-in packs cannot be deleted.`)
+      if (!gone)
+        throw refuse(
+          'PACK_BUILTIN_UNDELETABLE',
+          { namespace },
+          `"${namespace}" is not a user pack; built-in packs cannot be deleted.`,
+        )
       delete packs[namespace]
-      await packTrashStore.set(trimTrash({ ...(await packTrashStore.get()), [namespace]: { ...gone, deletedAt: Date.now() } }))
+      await packTrashStore.set(
+        trimTrash({ ...(await packTrashStore.get()), [namespace]: { ...gone, deletedAt: Date.now() } }),
+      )
       return { ok: true as const }
     }),
   )
@@ -228,7 +303,13 @@ export function registerPackHandlers(): void {
   handle('popup→bg:cache.replace', kSenders, async ({ key, json }) => {
     const checked = checkCacheEntry(key, json)
     if (!checked.ok) return checked
-    if (!(await cache.lookup(key))) return { ok: false as const, code: 'CACHE_MISSING', params: { key }, message: `No cache entry "${key}" (it may have been deleted).` }
+    if (!(await cache.lookup(key)))
+      return {
+        ok: false as const,
+        code: 'CACHE_MISSING',
+        params: { key },
+        message: `No cache entry "${key}" (it may have been deleted).`,
+      }
     await cache.replace(checked.entry)
     return { ok: true as const }
   })
@@ -263,8 +344,11 @@ export function registerPackHandlers(): void {
       const [active] = tabId === null ? await browser.tabs.query({ active: true, lastFocusedWindow: true }) : []
       const id = tabId ?? active?.id
       const tab = id === undefined ? undefined : await browser.tabs.get(id).catch(() => undefined)
-      if (id === undefined || !tab || !isWeb(tab.url)) throw refuse('TAB_NOT_WEB', {}, 'That tab is closed or is not a web page. Pick another tab.')
-      return await (await actionApi(id, await replayGuard(id, () => id, action, { popupRun: runId, own: true }))).run({ action, params })
+      if (id === undefined || !tab || !isWeb(tab.url))
+        throw refuse('TAB_NOT_WEB', {}, 'That tab is closed or is not a web page. Pick another tab.')
+      return await (
+        await actionApi(id, await replayGuard(id, () => id, action, { popupRun: runId, own: true }))
+      ).run({ action, params })
     } finally {
       questions.end()
     }

@@ -1,8 +1,38 @@
 import browser from 'webextension-polyfill'
 import { AvaError } from '../../core/errors'
 import { jsonErrorAt } from '../../core/json-error'
-import { activeLlm, DEFAULT_SCREENSHOTS, DEFAULT_SETTINGS, DEFAULT_UI_PREFS, keptAnything, maskKey, mergeSafety, mergeScreenshots, mergeVault, migrateSettings, safeParseSettings, SETTINGS_VERSION, UI_PREFS_VERSION, UiPrefsSchema, type LlmSettings, type SafetyKept, type Settings, type UiPrefs } from '../../core/settings'
-import { handle, ProtocolError, type ConnectionReport, type KeyDropped, type LlmInput, type ModelsReport, type PublicSettings, type SettingsInput, type StorageStatus, type VaultEntry } from '../../messaging'
+import {
+  activeLlm,
+  DEFAULT_SCREENSHOTS,
+  DEFAULT_SETTINGS,
+  DEFAULT_UI_PREFS,
+  keptAnything,
+  maskKey,
+  mergeSafety,
+  mergeScreenshots,
+  mergeVault,
+  migrateSettings,
+  safeParseSettings,
+  SETTINGS_VERSION,
+  UI_PREFS_VERSION,
+  UiPrefsSchema,
+  type LlmSettings,
+  type SafetyKept,
+  type Settings,
+  type UiPrefs,
+} from '../../core/settings'
+import {
+  handle,
+  ProtocolError,
+  type ConnectionReport,
+  type KeyDropped,
+  type LlmInput,
+  type ModelsReport,
+  type PublicSettings,
+  type SettingsInput,
+  type StorageStatus,
+  type VaultEntry,
+} from '../../messaging'
 import { discardInvalid, kLastStorageErrorKey, listInvalid, type StorageErrorRecord } from '../../storage/area'
 import { kVersionsKey, pruneHistories } from '../../storage/migrations'
 import { settingsStore, uiPrefsStore } from '../../storage/settings'
@@ -20,7 +50,8 @@ export function toPublic(s: Settings, ui: UiPrefs): PublicSettings {
 
 const publicNow = async () => toPublic(await settingsStore.get(), await uiPrefsStore.get())
 
-const describeIssues = (issues: { path: string; message: string }[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+const describeIssues = (issues: { path: string; message: string }[]) =>
+  issues.map((i) => `${i.path}: ${i.message}`).join('; ')
 /** The fields the issues are about, for the sentence the UI says in its language (zod's own words go behind Details). */
 const fieldsOf = (issues: { path: string }[]) => [...new Set(issues.map((i) => i.path))].join(', ')
 
@@ -39,7 +70,8 @@ function sameEndpoint(a: Endpointish | undefined, b: Endpointish | undefined): b
 }
 
 /** A refusal the options page says in its language from `code` and `params` (locale `failure.<code>`); `english` is for logs. */
-const refuse = (code: FailureCode, params: Record<string, string | number>, english: string) => new ProtocolError(code, english, params)
+const refuse = (code: FailureCode, params: Record<string, string | number>, english: string) =>
+  new ProtocolError(code, english, params)
 
 function keyFor(stored: Settings, id: string | undefined, typed: string | undefined): string {
   if (typed !== undefined) return typed
@@ -47,7 +79,12 @@ function keyFor(stored: Settings, id: string | undefined, typed: string | undefi
 }
 
 function merge(input: SettingsInput, stored: Settings): Settings {
-  const candidate = { ...input, ui: undefined, version: SETTINGS_VERSION, profiles: input.profiles.map((p) => ({ ...p, apiKey: keyFor(stored, p.id, p.apiKey) })) }
+  const candidate = {
+    ...input,
+    ui: undefined,
+    version: SETTINGS_VERSION,
+    profiles: input.profiles.map((p) => ({ ...p, apiKey: keyFor(stored, p.id, p.apiKey) })),
+  }
   delete candidate.ui
   const r = safeParseSettings(candidate)
   if (!r.success) {
@@ -77,11 +114,21 @@ async function listModels(llm: LlmSettings, signal: AbortSignal): Promise<string
   } catch (e) {
     throw new AvaError('NETWORK', `Could not reach ${url}: ${(e as Error).message}`)
   }
-  if (res.status === 401 || res.status === 403) throw new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${res.status}) at ${url}.`)
-  if (!res.ok) throw new AvaError('PROVIDER_ERROR', `${url} answered HTTP ${res.status}: this endpoint may not offer a model list. Type the model id instead.`)
-  const body = (await res.json().catch(() => null)) as { data?: { id?: unknown }[]; models?: { name?: unknown; model?: unknown }[] } | null
+  if (res.status === 401 || res.status === 403)
+    throw new AvaError('TOKEN_INVALID', `The provider refused the API key (HTTP ${res.status}) at ${url}.`)
+  if (!res.ok)
+    throw new AvaError(
+      'PROVIDER_ERROR',
+      `${url} answered HTTP ${res.status}: this endpoint may not offer a model list. Type the model id instead.`,
+    )
+  const body = (await res.json().catch(() => null)) as {
+    data?: { id?: unknown }[]
+    models?: { name?: unknown; model?: unknown }[]
+  } | null
   // OpenAI and Anthropic answer `{ data: [{ id }] }`; Ollama's native API answers `{ models: [{ name }] }`.
-  const ids = [...(body?.data ?? []).map((m) => m.id), ...(body?.models ?? []).map((m) => m.model ?? m.name)].filter((x): x is string => typeof x === 'string')
+  const ids = [...(body?.data ?? []).map((m) => m.id), ...(body?.models ?? []).map((m) => m.model ?? m.name)].filter(
+    (x): x is string => typeof x === 'string',
+  )
   return [...new Set(ids)].sort()
 }
 
@@ -97,11 +144,21 @@ const vaultEntries = async (): Promise<VaultEntry[]> => {
 const kLocalQuotaBytes = 10 * 1024 * 1024
 
 async function storageStatus(): Promise<StorageStatus> {
-  const invalid = (await listInvalid('local')).map((x) => ({ key: x.key, issues: x.issues, at: x.at, json: JSON.stringify(x.value, null, 2) }))
+  const invalid = (await listInvalid('local')).map((x) => ({
+    key: x.key,
+    issues: x.issues,
+    at: x.at,
+    json: JSON.stringify(x.value, null, 2),
+  }))
   // What was set aside keeps its keys; the options page shows only what the settings object masks.
-  for (const x of invalid) if (x.key === settingsStore.key) x.json = x.json.replace(/("apiKey"\s*:\s*)"[^"]*"/g, '$1"***"')
-  const lastError = (await browser.storage.session.get(kLastStorageErrorKey))[kLastStorageErrorKey] as StorageErrorRecord | undefined
-  const local = browser.storage.local as unknown as { getBytesInUse?: (keys: null) => Promise<number>; QUOTA_BYTES?: number }
+  for (const x of invalid)
+    if (x.key === settingsStore.key) x.json = x.json.replace(/("apiKey"\s*:\s*)"[^"]*"/g, '$1"***"')
+  const lastError = (await browser.storage.session.get(kLastStorageErrorKey))[kLastStorageErrorKey] as
+    StorageErrorRecord | undefined
+  const local = browser.storage.local as unknown as {
+    getBytesInUse?: (keys: null) => Promise<number>
+    QUOTA_BYTES?: number
+  }
   const bytesInUse = (await local.getBytesInUse?.(null).catch(() => 0)) ?? 0
   const versions = ((await browser.storage.local.get(kVersionsKey))[kVersionsKey] ?? {}) as Record<string, number>
   return { invalid, lastError, bytesInUse, quotaBytes: local.QUOTA_BYTES ?? kLocalQuotaBytes, versions }
@@ -139,13 +196,32 @@ export function registerSettingsHandlers(): void {
       const r = await testConnection(full, AbortSignal.timeout(full.requestTimeoutMs))
       const latencyMs = Math.round(performance.now() - t0)
       // An unknown server: which of structured output, tool calls or text it takes (docs/settings.md, "How the plan comes back").
-      const plan = await probePlanPath(full, llm.id ?? stored.activeProfile, AbortSignal.timeout(full.requestTimeoutMs)).catch(() => undefined)
-      return { ok: true, endpoint: full.baseUrl, model: r.model, reply: r.reply.slice(0, 100), latencyMs, ...(plan ? { plan } : {}) }
+      const plan = await probePlanPath(
+        full,
+        llm.id ?? stored.activeProfile,
+        AbortSignal.timeout(full.requestTimeoutMs),
+      ).catch(() => undefined)
+      return {
+        ok: true,
+        endpoint: full.baseUrl,
+        model: r.model,
+        reply: r.reply.slice(0, 100),
+        latencyMs,
+        ...(plan ? { plan } : {}),
+      }
     } catch (e) {
       const err = e as AvaError
       // A failure with its own sentence (a local server's 403, a model not pulled) says it on the options page too.
       const own = err.details?.msg as { key: string; params?: Record<string, string | number> } | undefined
-      return { ok: false, endpoint: full.baseUrl, error: { code: err.code ?? 'UNKNOWN', message: err.message, ...(own ? { params: { msg: own.key, ...own.params } } : {}) } }
+      return {
+        ok: false,
+        endpoint: full.baseUrl,
+        error: {
+          code: err.code ?? 'UNKNOWN',
+          message: err.message,
+          ...(own ? { params: { msg: own.key, ...own.params } } : {}),
+        },
+      }
     }
   })
 
@@ -191,37 +267,59 @@ export function registerSettingsHandlers(): void {
     } catch (e) {
       const reason = (e as Error).message
       const at = jsonErrorAt(json, reason)
-      throw refuse(at ? 'SETTINGS_NOT_JSON_AT' : 'SETTINGS_NOT_JSON', { reason, ...at }, `That file is not JSON: ${reason}. Nothing was changed.`)
+      throw refuse(
+        at ? 'SETTINGS_NOT_JSON_AT' : 'SETTINGS_NOT_JSON',
+        { reason, ...at },
+        `That file is not JSON: ${reason}. Nothing was changed.`,
+      )
     }
     // Either an export file, or a bare settings object of any version (older files migrate).
     const file = value as Partial<SettingsFile> | null
     const isFile = file?.format === 'ava-settings'
-    const raw = (isFile ? file.settings : value) as { profiles?: Array<{ id?: string; apiKey?: string } & Endpointish>; llm?: { apiKey?: string } & Endpointish } | null
+    const raw = (isFile ? file.settings : value) as {
+      profiles?: Array<{ id?: string; apiKey?: string } & Endpointish>
+      llm?: { apiKey?: string } & Endpointish
+    } | null
     const stored = await settingsStore.get()
     const withKeys = structuredClone(raw) ?? null
     // A file without keys keeps the keys stored for the same profile ids, but only where the
     // endpoint stays the same: a file that re-points a profile must not carry the person's key to
     // a server they never typed it for (issue 16 §3). Such a profile is imported without a key.
     const keysDropped: KeyDropped[] = []
-    const keep = (id: string | undefined, file: Endpointish | undefined, stored: { apiKey: string } & Endpointish | undefined) => {
+    const keep = (
+      id: string | undefined,
+      file: Endpointish | undefined,
+      stored: ({ apiKey: string } & Endpointish) | undefined,
+    ) => {
       if (!stored?.apiKey) return ''
       if (sameEndpoint(file, stored)) return stored.apiKey
       keysDropped.push({ profile: id ?? '', from: endpointOf(stored), to: endpointOf(file) })
       return ''
     }
-    if (withKeys?.profiles) for (const p of withKeys.profiles) p.apiKey ??= keep(p.id, p, stored.profiles.find((x) => x.id === p.id))
+    if (withKeys?.profiles)
+      for (const p of withKeys.profiles)
+        p.apiKey ??= keep(
+          p.id,
+          p,
+          stored.profiles.find((x) => x.id === p.id),
+        )
     if (withKeys?.llm) withKeys.llm.apiKey ??= keep(stored.activeProfile, withKeys.llm, activeLlm(stored))
     const r = migrateSettings(withKeys)
-    const rejected = (fields: string, issues: string) => refuse('SETTINGS_FILE_REJECTED', { fields, issues }, `Settings file rejected, nothing was changed: ${issues}`)
+    const rejected = (fields: string, issues: string) =>
+      refuse('SETTINGS_FILE_REJECTED', { fields, issues }, `Settings file rejected, nothing was changed: ${issues}`)
     if (!r.ok) throw rejected(fieldsOf(r.issues), describeIssues(r.issues))
     const ui = isFile && file.ui ? UiPrefsSchema.safeParse(file.ui) : null
     if (ui && !ui.success) throw rejected('ui', `ui: ${ui.error.issues.map((i) => i.message).join('; ')}`)
     const vault = isFile && file.vault !== undefined ? VaultSchema.safeParse(file.vault) : null
-    if (vault && !vault.success) throw rejected('vault', `vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    if (vault && !vault.success)
+      throw rejected('vault', `vault: ${vault.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
     // [trust] A file never loosens what the person set: what it would loosen stays as stored and is
     // listed, and is applied only when the person, shown that list, says yes (`accept`).
     const merged = mergeSafety(stored.safety, r.value.safety)
-    const shots = mergeScreenshots(stored.screenshots ?? DEFAULT_SCREENSHOTS, r.value.screenshots ?? DEFAULT_SCREENSHOTS)
+    const shots = mergeScreenshots(
+      stored.screenshots ?? DEFAULT_SCREENSHOTS,
+      r.value.screenshots ?? DEFAULT_SCREENSHOTS,
+    )
     const storedVault = await vaultStore.get()
     const vaults = vault?.success ? mergeVault(storedVault, vault.data) : { vault: storedVault, kept: [] }
     const kept: SafetyKept = { ...merged.kept, ...shots.kept, ...(vaults.kept.length ? { vault: vaults.kept } : {}) }
@@ -237,8 +335,18 @@ export function registerSettingsHandlers(): void {
   handle('options→bg:vault.list', ['options'], async () => ({ entries: await vaultEntries() }))
 
   handle('options→bg:vault.set', ['options'], async ({ name, value }) => {
-    if (!kVaultNamePattern.test(name)) throw refuse('VAULT_NAME_INVALID', { name }, `"${name}" is not a valid name: use letters, digits, ".", "-" or "_".`)
-    if (value.length > kMaxVaultValue) throw refuse('VAULT_VALUE_TOO_LONG', { name, max: kMaxVaultValue }, `The value of ${name} is longer than ${kMaxVaultValue} characters.`)
+    if (!kVaultNamePattern.test(name))
+      throw refuse(
+        'VAULT_NAME_INVALID',
+        { name },
+        `"${name}" is not a valid name: use letters, digits, ".", "-" or "_".`,
+      )
+    if (value.length > kMaxVaultValue)
+      throw refuse(
+        'VAULT_VALUE_TOO_LONG',
+        { name, max: kMaxVaultValue },
+        `The value of ${name} is longer than ${kMaxVaultValue} characters.`,
+      )
     await vaultStore.set({ ...(await vaultStore.get()), [name]: value })
     return { entries: await vaultEntries() }
   })
@@ -254,10 +362,16 @@ export function registerSettingsHandlers(): void {
   })
 
   handle('options→bg:vault.bind', ['options'], async ({ name, sites }) => {
-    if (!(name in (await vaultStore.get()))) throw refuse('VAULT_MISSING', { name }, `There is no saved secret named ${name}.`)
+    if (!(name in (await vaultStore.get())))
+      throw refuse('VAULT_MISSING', { name }, `There is no saved secret named ${name}.`)
     const origins = sites.map((s) => ({ s, origin: siteOrigin(s) }))
     const bad = origins.find((o) => !o.origin)
-    if (bad) throw refuse('VAULT_SITE_INVALID', { site: bad.s }, `"${bad.s}" is not a web site: write it as bank.com or https://bank.com.`)
+    if (bad)
+      throw refuse(
+        'VAULT_SITE_INVALID',
+        { site: bad.s },
+        `"${bad.s}" is not a web site: write it as bank.com or https://bank.com.`,
+      )
     await vaultSitesStore.set({ ...(await vaultSitesStore.get()), [name]: [...new Set(origins.map((o) => o.origin!))] })
     return { entries: await vaultEntries() }
   })

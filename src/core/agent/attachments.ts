@@ -12,7 +12,11 @@ import type { UploadFile } from '../page/command'
 /** One file as the panel picked it. */
 export type Attachment = UploadFile & { size: number }
 /** What the run records and the model is told: never the bytes. */
-export const AttachmentInfoSchema = z.object({ name: z.string(), size: z.number().int().nonnegative(), mimeType: z.string().optional() })
+export const AttachmentInfoSchema = z.object({
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  mimeType: z.string().optional(),
+})
 export type AttachmentInfo = z.infer<typeof AttachmentInfoSchema>
 export const AttachmentSchema = AttachmentInfoSchema.extend({ base64: z.string() })
 /**
@@ -53,19 +57,30 @@ export function checkAttachments(raw: unknown): Attachment[] {
   const parsed = z.array(AttachmentSchema).safeParse(raw ?? [])
   if (!parsed.success) throw new AvaError('UNKNOWN', 'The attached files did not arrive as files; attach them again.')
   const files = parsed.data
-  if (files.length > kMaxAttachments) throw new AvaError('UNKNOWN', `Attach at most ${kMaxAttachments} files to one request.`)
+  if (files.length > kMaxAttachments)
+    throw new AvaError('UNKNOWN', `Attach at most ${kMaxAttachments} files to one request.`)
   const names = new Set<string>()
   let total = 0
   for (const f of files) {
     if (!f.name) throw new AvaError('UNKNOWN', 'An attached file has no name.')
-    if (names.has(f.name)) throw new AvaError('UNKNOWN', `Two attached files are named "${f.name}"; attach one of them.`)
+    if (names.has(f.name))
+      throw new AvaError('UNKNOWN', `Two attached files are named "${f.name}"; attach one of them.`)
     names.add(f.name)
-    if (f.size > kMaxAttachmentBytes) throw new AvaError('UNKNOWN', `"${f.name}" is ${formatSize(f.size)}; attached files may be at most ${formatSize(kMaxAttachmentBytes)}.`)
+    if (f.size > kMaxAttachmentBytes)
+      throw new AvaError(
+        'UNKNOWN',
+        `"${f.name}" is ${formatSize(f.size)}; attached files may be at most ${formatSize(kMaxAttachmentBytes)}.`,
+      )
     // base64 is 4 characters for every 3 bytes, padded to a multiple of 4.
-    if (f.base64.length !== Math.ceil(f.size / 3) * 4) throw new AvaError('UNKNOWN', `"${f.name}" did not arrive whole; attach it again.`)
+    if (f.base64.length !== Math.ceil(f.size / 3) * 4)
+      throw new AvaError('UNKNOWN', `"${f.name}" did not arrive whole; attach it again.`)
     total += f.size
   }
-  if (total > kMaxAttachmentsTotalBytes) throw new AvaError('UNKNOWN', `The attached files come to ${formatSize(total)}; one request may carry at most ${formatSize(kMaxAttachmentsTotalBytes)}.`)
+  if (total > kMaxAttachmentsTotalBytes)
+    throw new AvaError(
+      'UNKNOWN',
+      `The attached files come to ${formatSize(total)}; one request may carry at most ${formatSize(kMaxAttachmentsTotalBytes)}.`,
+    )
   return files
 }
 
@@ -81,7 +96,10 @@ export function listNames(files: AttachmentInfo[]): string {
  */
 export function pickAttachments<T extends AttachmentInfo>(value: string, files: T[]): T[] | null {
   const one = (raw: string): T | undefined => {
-    const name = raw.trim().replace(/^["'“‘「『]+|["'”’」』]+$/g, '').trim()
+    const name = raw
+      .trim()
+      .replace(/^["'“‘「『]+|["'”’」』]+$/g, '')
+      .trim()
     const base = name.split(/[\\/]/).pop() ?? name
     for (const n of [name, base]) {
       const exact = files.find((f) => f.name === n)
@@ -101,7 +119,8 @@ export function pickAttachments<T extends AttachmentInfo>(value: string, files: 
 
 /** Why an upload step's value matched no attached file, naming what is attached. */
 export function unmatchedMessage(value: string, files: AttachmentInfo[]): string {
-  if (!files.length) return `upload needs the file itself ("${value}"): no file is attached to this request. Attach it with the panel's attach button and ask again.`
+  if (!files.length)
+    return `upload needs the file itself ("${value}"): no file is attached to this request. Attach it with the panel's attach button and ask again.`
   return `No attached file is named "${value}". Attached: ${listNames(files)}. Write one of these names as the upload step's value.`
 }
 
@@ -109,14 +128,26 @@ export function unmatchedMessage(value: string, files: AttachmentInfo[]): string
  * The files an upload step gets (issue 20 §5): those its value names among the attached ones,
  * with their bytes. `attached` is what the run recorded; `held` the bytes still at hand.
  */
-export function resolveUpload(value: string, attached: AttachmentInfo[], held: Attachment[]): { files: UploadFile[] } | { error: string } {
+export function resolveUpload(
+  value: string,
+  attached: AttachmentInfo[],
+  held: Attachment[],
+): { files: UploadFile[] } | { error: string } {
   const picked = pickAttachments(value, attached)
   if (!picked) return { error: unmatchedMessage(value, attached) }
   const files: UploadFile[] = []
   for (const p of picked) {
     const f = held.find((h) => h.name === p.name)
-    if (!f) return { error: `"${p.name}" is no longer at hand: Ava's background restarted, and the file was too large to keep across that. Attach it again and ask again.` }
-    files.push({ name: f.name, base64: f.base64, ...(f.mimeType ? { mimeType: f.mimeType } : {}), ...(f.site ? { site: f.site } : {}) })
+    if (!f)
+      return {
+        error: `"${p.name}" is no longer at hand: Ava's background restarted, and the file was too large to keep across that. Attach it again and ask again.`,
+      }
+    files.push({
+      name: f.name,
+      base64: f.base64,
+      ...(f.mimeType ? { mimeType: f.mimeType } : {}),
+      ...(f.site ? { site: f.site } : {}),
+    })
   }
   return { files }
 }

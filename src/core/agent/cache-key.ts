@@ -4,11 +4,16 @@
  * or a secret: those are not part of the request's words.
  */
 export function normaliseRequest(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}]+/gu, ' ').trim()
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s\p{P}]+/gu, ' ')
+    .trim()
 }
 
 // Segments that are ids, not places: numbers, UUIDs, long hex or mixed tokens.
-const kIdSegment = /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{12,}|(?=.*\d)[A-Za-z0-9_-]{16,})$/i
+const kIdSegment =
+  /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{12,}|(?=.*\d)[A-Za-z0-9_-]{16,})$/i
 
 export function pathPattern(url: string): string {
   try {

@@ -1,7 +1,10 @@
 import { FlowSelectorSchema, type FlowSelector } from '../flows/schema'
 
 /** Reads the model's choice; anything malformed is no repair rather than a guess. */
-export function pickRepair(text: string, candidates: { selector: string; level?: FlowSelector['type'] }[]): FlowSelector | null {
+export function pickRepair(
+  text: string,
+  candidates: { selector: string; level?: FlowSelector['type'] }[],
+): FlowSelector | null {
   const m = /\{[\s\S]*\}/.exec(text)
   if (!m) return null
   let answer: { candidate?: unknown; selector?: unknown }

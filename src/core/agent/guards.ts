@@ -12,7 +12,17 @@ export const kLoopRepeats = 3
 export function targetOf(ins: Instruction): string {
   const p = ins.params
   // A registry action's target is its name and arguments: the same action on other rows is progress.
-  return [ins.action_type, p.target_id ?? '', p.fallback_selector ?? '', p.semantic_locator ?? '', p.url ?? '', p.action ?? '', JSON.stringify(p.args ?? {}), p.key ?? '', p.direction ?? ''].join('|')
+  return [
+    ins.action_type,
+    p.target_id ?? '',
+    p.fallback_selector ?? '',
+    p.semantic_locator ?? '',
+    p.url ?? '',
+    p.action ?? '',
+    JSON.stringify(p.args ?? {}),
+    p.key ?? '',
+    p.direction ?? '',
+  ].join('|')
 }
 
 /** Steps a person repeats on purpose while the page answers each time: a spinner's arrow, a pager, a key. */

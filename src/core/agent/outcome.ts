@@ -43,7 +43,19 @@ export function recoveryOf(e: AvaError): Recovery[] {
 }
 
 /** Why a step could not be done, for a failure whose own words are the page's (English). */
-const kNotActionable: readonly (NotActionableReason | 'cancelled')[] = ['not-visible', 'disabled', 'read-only', 'not-stable', 'obscured', 'no-effect', 'value-rejected', 'wrong-kind', 'swapped', 'unbound', 'cancelled']
+const kNotActionable: readonly (NotActionableReason | 'cancelled')[] = [
+  'not-visible',
+  'disabled',
+  'read-only',
+  'not-stable',
+  'obscured',
+  'no-effect',
+  'value-rejected',
+  'wrong-kind',
+  'swapped',
+  'unbound',
+  'cancelled',
+]
 
 /**
  * The sentence for step `n` (1-based) that failed. "The page may have changed" is said only of
@@ -51,12 +63,25 @@ const kNotActionable: readonly (NotActionableReason | 'cancelled')[] = ['not-vis
  */
 export function stepFailureMsg(n: number, out: Pick<ExecFailure, 'code' | 'reason'> & { msg?: Msg }): Msg {
   if (out.msg) return msg(out.msg.key, { ...out.msg.params, n })
-  if (out.code === 'NOT_ACTIONABLE' && out.reason && kNotActionable.includes(out.reason)) return msg(`outcome.step.notActionable.${out.reason}`, { n })
+  if (out.code === 'NOT_ACTIONABLE' && out.reason && kNotActionable.includes(out.reason))
+    return msg(`outcome.step.notActionable.${out.reason}`, { n })
   return failureMsg(out.code, { n })
 }
 
 /** The question before a risky step: `step` is what the step does, in the model's words. */
-export function riskAsk(category: RiskCategory | 'cross_site_form' | 'cross_site_secret' | 'packData' | 'cachedPlan' | 'shapedFlow' | 'secret' | 'actionSecret' | 'step', params: Record<string, string>): Msg {
+export function riskAsk(
+  category:
+    | RiskCategory
+    | 'cross_site_form'
+    | 'cross_site_secret'
+    | 'packData'
+    | 'cachedPlan'
+    | 'shapedFlow'
+    | 'secret'
+    | 'actionSecret'
+    | 'step',
+  params: Record<string, string>,
+): Msg {
   return msg(`risk.ask.${category}`, params)
 }
 
@@ -66,15 +91,38 @@ export function riskAsk(category: RiskCategory | 'cross_site_form' | 'cross_site
  * name), which may not match it (a model obeying a hostile page calls a click on "Delete account"
  * "Open the settings"). The agent and a flow replayed from the panel ask the same way.
  */
-export function refusalAsk(step: string, out: Pick<ExecFailure, 'offsite' | 'carriesData' | 'category' | 'label' | 'ask'>): Msg {
+export function refusalAsk(
+  step: string,
+  out: Pick<ExecFailure, 'offsite' | 'carriesData' | 'category' | 'label' | 'ask'>,
+): Msg {
   // Where the step acts (src/core/step-place.ts): the page wrote the question, naming the site or file.
   if (out.ask) return msg(out.ask.key, { ...out.ask.params, step })
   if (out.offsite) return riskAsk(out.carriesData ? 'cross_site_form' : 'cross_site', { step, host: out.offsite })
-  if (out.category && out.category !== 'cross_site' && out.category !== 'high_risk_action') return riskAsk(out.category, { step, target: out.label || step })
+  if (out.category && out.category !== 'cross_site' && out.category !== 'high_risk_action')
+    return riskAsk(out.category, { step, target: out.label || step })
   return riskAsk('step', { step })
 }
 
-const kRiskAsks = ['credentials', 'payment', 'destructive', 'cross_site', 'cross_site_form', 'cross_site_secret', 'high_risk_action', 'permission', 'data_send', 'secret', 'actionSecret', 'packData', 'cachedPlan', 'step', 'frameSite', 'uploadSite', 'download', 'painted'] as const
+const kRiskAsks = [
+  'credentials',
+  'payment',
+  'destructive',
+  'cross_site',
+  'cross_site_form',
+  'cross_site_secret',
+  'high_risk_action',
+  'permission',
+  'data_send',
+  'secret',
+  'actionSecret',
+  'packData',
+  'cachedPlan',
+  'step',
+  'frameSite',
+  'uploadSite',
+  'download',
+  'painted',
+] as const
 
 /** Every key this module and the run produce; both locales must have each (test/ui/outcome-messages.test.ts). */
 export const kOutcomeKeys: readonly string[] = [

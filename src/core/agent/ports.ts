@@ -80,18 +80,28 @@ export interface PagePort {
    * One round of a `collect` step (core/page/collect.ts): the items drawn now, after one scroll
    * unless `first`. Absent where the page cannot be scrolled for the run.
    */
-  collectRound?(tabId: number, r: { session: string; first: boolean; target?: PageTarget }, signal: AbortSignal): Promise<CollectRound | ExecFailure>
+  collectRound?(
+    tabId: number,
+    r: { session: string; first: boolean; target?: PageTarget },
+    signal: AbortSignal,
+  ): Promise<CollectRound | ExecFailure>
   url(tabId: number): Promise<string>
   /**
    * A marked screenshot of the tab (docs/agent.md, "Screenshots"), or why none was taken; absent
    * where nothing can capture (`ava run`). Only asked for a profile whose model sees images.
    */
-  screenshot?(tabId: number, signal: AbortSignal, typed?: { values: string[]; at?: number }): Promise<Screenshot | ShotSkipped>
+  screenshot?(
+    tabId: number,
+    signal: AbortSignal,
+    typed?: { values: string[]; at?: number },
+  ): Promise<Screenshot | ShotSkipped>
 }
 
 /** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */
 /** `capabilities`: what the action (and what it runs) can do, and its pack's sites (registry/capabilities.ts). */
-export type ActionLookup = { ok: true; risk?: string; env?: string[]; capabilities?: PackCapabilities } | { ok: false; message: string; suggestion?: string }
+export type ActionLookup =
+  | { ok: true; risk?: string; env?: string[]; capabilities?: PackCapabilities }
+  | { ok: false; message: string; suggestion?: string }
 
 export interface ActionsPort {
   /** The registry actions most relevant to a request, for the planner. */
@@ -102,7 +112,13 @@ export interface ActionsPort {
    * of the action (nested `run`s included) goes through `guard`: counted, sent with the risk
    * categories to confirm, asked about when the page refuses it (src/core/page/channel.ts).
    */
-  run(tabId: number, name: string, params: Record<string, unknown>, signal: AbortSignal, guard: StepGuard): Promise<{ ok: boolean; text: string; code?: string }>
+  run(
+    tabId: number,
+    name: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    guard: StepGuard,
+  ): Promise<{ ok: boolean; text: string; code?: string }>
 }
 
 export interface CachePort {
@@ -141,7 +157,10 @@ export interface AskPort {
    * registry of questions every step's question waits in (src/background/questions.ts).
    */
   /** The answer: yes, the person's no, or — where nobody can be asked (`ava mcp`'s own agent) — what would allow it. */
-  confirm(question: { runId: string; cardId: string; step: number; reason: string }, signal: AbortSignal): Promise<Answer>
+  confirm(
+    question: { runId: string; cardId: string; step: number; reason: string },
+    signal: AbortSignal,
+  ): Promise<Answer>
   /**
    * Waits for the person's answer to an `ask` step (the card `cardId` in the chat), however long
    * it takes, across navigations; rejects when `signal` aborts. Absent where nobody can answer

@@ -30,16 +30,44 @@ export interface RiskyStep {
  * What the risk lexicon leaves to other words: changing where mail goes or what a setting is.
  * English and Chinese, matched on folded text as the lexicon is (src/core/risk/text.ts).
  */
-const kSettingsWords = compileWords(['setting*', 'rule*', 'filter*', 'auto-reply', 'autoreply', 'redirect*', 'delegate*', 'recovery email', 'recovery phone', 'forwarding', 'mailbox rule', '设置', '规则', '过滤器', '转发', '自动回复', '委托', '恢复邮箱'])
+const kSettingsWords = compileWords([
+  'setting*',
+  'rule*',
+  'filter*',
+  'auto-reply',
+  'autoreply',
+  'redirect*',
+  'delegate*',
+  'recovery email',
+  'recovery phone',
+  'forwarding',
+  'mailbox rule',
+  '设置',
+  '规则',
+  '过滤器',
+  '转发',
+  '自动回复',
+  '委托',
+  '恢复邮箱',
+])
 
 function stepText(s: Instruction): string {
   const p = s.params
-  return [s.description, p.semantic_locator, p.action, p.url].filter((x): x is string => typeof x === 'string' && !!x).join(' · ')
+  return [s.description, p.semantic_locator, p.action, p.url]
+    .filter((x): x is string => typeof x === 'string' && !!x)
+    .join(' · ')
 }
 
 /** Why a step may be the page's idea, or null. `asked`: the run asked the person before this step. */
 export function stepRisk(s: Instruction, asked = false): string | null {
-  if (s.action_type === 'verify' || s.action_type === 'wait' || s.action_type === 'scroll' || s.action_type === 'hover' || s.action_type === 'done') return null
+  if (
+    s.action_type === 'verify' ||
+    s.action_type === 'wait' ||
+    s.action_type === 'scroll' ||
+    s.action_type === 'hover' ||
+    s.action_type === 'done'
+  )
+    return null
   const text = stepText(s)
   const category = text ? riskOfText(text) : null
   if (category) return category
@@ -54,7 +82,10 @@ export function stepRisk(s: Instruction, asked = false): string | null {
  * The provenance of a plan the model wrote (`pageShaped`: it had page text in its prompt, which
  * every planned step has) — `asked` are the indices of steps the run asked the person about.
  */
-export function provenanceOf(steps: readonly Instruction[], opts: { pageShaped: boolean; asked?: readonly number[] }): Provenance {
+export function provenanceOf(
+  steps: readonly Instruction[],
+  opts: { pageShaped: boolean; asked?: readonly number[] },
+): Provenance {
   const asked = new Set(opts.asked ?? [])
   const risky: RiskyStep[] = []
   for (const [index, s] of steps.entries()) {

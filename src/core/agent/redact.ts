@@ -78,12 +78,16 @@ function spansOf(text: string, values: readonly string[]): [number, number, numb
   // character by character, keeping where each letter came from.
   const quick = foldText(text).replace(/[^\p{L}\p{N}]/gu, '')
   const shapes = values.map((v) => shapesOf(v))
-  if (!values.some((v, k) => (v.length >= kMinWholeChars && text.includes(v)) || shapes[k].some((s) => quick.includes(s)))) return []
+  if (
+    !values.some((v, k) => (v.length >= kMinWholeChars && text.includes(v)) || shapes[k].some((s) => quick.includes(s)))
+  )
+    return []
   const folded = fold(text)
   const spans: [number, number, number][] = []
   for (const [k, v] of values.entries()) {
     // The value as written, too: one of punctuation alone has no letters or digits to fold.
-    if (v.length >= kMinWholeChars) for (let i = text.indexOf(v); i >= 0; i = text.indexOf(v, i + 1)) spans.push([i, i + v.length, k])
+    if (v.length >= kMinWholeChars)
+      for (let i = text.indexOf(v); i >= 0; i = text.indexOf(v, i + 1)) spans.push([i, i + v.length, k])
     for (const shape of shapes[k]) {
       for (let i = folded.chars.indexOf(shape); i >= 0; i = folded.chars.indexOf(shape, i + 1)) {
         const last = i + shape.length - 1
@@ -112,7 +116,11 @@ function merge(spans: [number, number, number][]): [number, number, number][] {
  * by `[redacted]`. The one redactor of every way out (docs/security.md, "One redactor"): the
  * listing, step results, `collect` items, answers, the run record and MCP results.
  */
-export function redactShapes(text: string, values: readonly string[], mark: (i: number) => string = () => kRedacted): string {
+export function redactShapes(
+  text: string,
+  values: readonly string[],
+  mark: (i: number) => string = () => kRedacted,
+): string {
   if (!text || !values.length) return text
   const spans = merge(spansOf(text, values))
   if (!spans.length) return text
@@ -149,7 +157,10 @@ const kSecretRefText = /\$\{secret:[A-Za-z0-9_.-]+\}/g
  * have rebuilt a code from a page's echo and typed it "as text" to another site. Such a value is
  * the secret it holds, with the secret's sites and question; in an address it is refused.
  */
-export function plainSecrets(ins: { params: { value?: string; url?: string } }, vault: Readonly<Record<string, string>>): { value: string[]; url: string[] } {
+export function plainSecrets(
+  ins: { params: { value?: string; url?: string } },
+  vault: Readonly<Record<string, string>>,
+): { value: string[]; url: string[] } {
   const free = (s: string | undefined) => (s ?? '').replace(kSecretRefText, ' ')
   return { value: vaultNamesIn(free(ins.params.value), vault), url: vaultNamesIn(free(ins.params.url), vault) }
 }

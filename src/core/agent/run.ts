@@ -1,5 +1,16 @@
 import { createAsyncQueue } from '../async-queue'
-import { actionQuestions, askThroughGuard, bindSecrets, counts, createStepCount, judgeNavigation, refusalOf, type Answer, type Refusal, type StepCount } from '../gate/guard'
+import {
+  actionQuestions,
+  askThroughGuard,
+  bindSecrets,
+  counts,
+  createStepCount,
+  judgeNavigation,
+  refusalOf,
+  type Answer,
+  type Refusal,
+  type StepCount,
+} from '../gate/guard'
 import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isFailureCode, isRepairable } from '../failure'
@@ -14,7 +25,19 @@ import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
 import type { AgentPorts } from './ports'
-import { buildFollowUp, buildRepairPrompt, buildSystemPrompt, buildUserPrompt, compactPage, earlierAnswer, forgetPage, replyProse, type AnswerReport, type PageContext, type StepReport } from './prompt'
+import {
+  buildFollowUp,
+  buildRepairPrompt,
+  buildSystemPrompt,
+  buildUserPrompt,
+  compactPage,
+  earlierAnswer,
+  forgetPage,
+  replyProse,
+  type AnswerReport,
+  type PageContext,
+  type StepReport,
+} from './prompt'
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
 import { targetOf } from '../page/command'
 import type { PersonAnswer } from './ports'
@@ -52,16 +75,39 @@ export interface RunOptions {
 /** Refuses a request before anything is written (seed 003 property 4). */
 export function checkRequest(text: string): void {
   if (!isSendable(text)) throw avaError('UNKNOWN', 'Type a request first.', msg('outcome.emptyRequest'))
-  if (text.length > kMaxRequestChars) throw avaError('UNKNOWN', `The request is longer than ${kMaxRequestChars} characters; shorten it.`, msg('outcome.tooLong', { max: kMaxRequestChars }))
+  if (text.length > kMaxRequestChars)
+    throw avaError(
+      'UNKNOWN',
+      `The request is longer than ${kMaxRequestChars} characters; shorten it.`,
+      msg('outcome.tooLong', { max: kMaxRequestChars }),
+    )
 }
 
 /** Writes the request and an empty answer into the conversation and saves the new run's state. */
-export async function beginRun(ports: AgentPorts, settings: Settings, r: { id: string; tabId: number; request: string; url: string; origin: string; noCache?: boolean; attachments?: AttachmentInfo[] }): Promise<RunState> {
+export async function beginRun(
+  ports: AgentPorts,
+  settings: Settings,
+  r: {
+    id: string
+    tabId: number
+    request: string
+    url: string
+    origin: string
+    noCache?: boolean
+    attachments?: AttachmentInfo[]
+  },
+): Promise<RunState> {
   checkRequest(r.request)
   await ports.chat.add({ role: 'user', text: r.request })
   if (!domainAllowed(r.url, settings.safety)) {
     const host = new URL(r.url).hostname
-    await ports.chat.add({ role: 'system', kind: 'error', text: `Ava is not allowed to act on ${host}. Change the allowed and blocked sites in Ava's options.`, msg: msg('outcome.siteBlocked', { host }), recovery: ['options'] })
+    await ports.chat.add({
+      role: 'system',
+      kind: 'error',
+      text: `Ava is not allowed to act on ${host}. Change the allowed and blocked sites in Ava's options.`,
+      msg: msg('outcome.siteBlocked', { host }),
+      recovery: ['options'],
+    })
     throw Object.assign(new Error('This site is blocked in Ava’s options.'), { code: 'FORBIDDEN' })
   }
   const assistant = await ports.chat.add({ role: 'assistant', text: '', steps: [], markdown: true })
@@ -88,7 +134,11 @@ export async function beginRun(ports: AgentPorts, settings: Settings, r: { id: s
 }
 
 /** Drives a run from its saved state to its end. Resolves with the final state; never rejects. */
-export async function runAgent(state: RunState, ports: AgentPorts, opts: RunOptions & { resumed?: boolean }): Promise<RunState> {
+export async function runAgent(
+  state: RunState,
+  ports: AgentPorts,
+  opts: RunOptions & { resumed?: boolean },
+): Promise<RunState> {
   const run = await open(state, ports, opts)
   await drive(run, !!opts.resumed)
   return run.state
@@ -114,17 +164,30 @@ export async function resumeRun(state: RunState, ports: AgentPorts, opts: RunOpt
   }
   // The message goes out first: a panel reconnecting to the new worker is told at once.
   const waiting = state.status === 'waiting'
-  if (waiting) await ports.chat.add({ role: 'system', kind: 'error', text: "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue.", msg: msg('outcome.restartedWaiting'), recovery: ['retry'] })
-  else await ports.chat.add({ role: 'system', kind: 'info', text: "Ava's background was restarted; continuing from the page as it is now.", msg: msg('outcome.restarted') })
+  if (waiting)
+    await ports.chat.add({
+      role: 'system',
+      kind: 'error',
+      text: "Ava's background restarted while waiting for your OK; the step was not done. Ask again to continue.",
+      msg: msg('outcome.restartedWaiting'),
+      recovery: ['retry'],
+    })
+  else
+    await ports.chat.add({
+      role: 'system',
+      kind: 'info',
+      text: "Ava's background was restarted; continuing from the page as it is now.",
+      msg: msg('outcome.restarted'),
+    })
   const run = await open(state, ports, opts)
   if (waiting) {
     // The question died with the worker (background/questions.ts): its card says so, not Allow / Cancel.
     for (const m of await ports.chat.messages().catch(() => [])) {
-      if (m.confirm?.runId === state.id && m.confirm.state === 'pending') await ports.chat.patch(m.id, { confirm: { ...m.confirm, state: 'closed' } })
+      if (m.confirm?.runId === state.id && m.confirm.state === 'pending')
+        await ports.chat.patch(m.id, { confirm: { ...m.confirm, state: 'closed' } })
     }
     await finish(run, 'stopped')
-  }
-  else await drive(run, true)
+  } else await drive(run, true)
   return run.state
 }
 
@@ -180,9 +243,19 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     text: mine?.text ?? '',
     thinking: mine?.thinking ?? '',
     // [trust] An earlier answer may quote a page: it comes back framed as page content (prompt.ts earlierAnswer).
-    earlier: before.slice(-kHistoryContext).map((m) => (m.role === 'user' ? { role: 'user', content: m.text.slice(0, 2_000) } : { role: 'assistant', content: earlierAnswer(m.text.slice(0, 2_000)) })),
+    earlier: before
+      .slice(-kHistoryContext)
+      .map((m) =>
+        m.role === 'user'
+          ? { role: 'user', content: m.text.slice(0, 2_000) }
+          : { role: 'assistant', content: earlierAnswer(m.text.slice(0, 2_000)) },
+      ),
     saving: Promise.resolve(),
-    count: createStepCount(opts.settings.agent.stepLimit, (n) => limitErrorOf(n), state.stepsUsed ?? state.executed.length),
+    count: createStepCount(
+      opts.settings.agent.stepLimit,
+      (n) => limitErrorOf(n),
+      state.stepsUsed ?? state.executed.length,
+    ),
     typed: [],
     typedNames: [],
     asks: 0,
@@ -219,7 +292,11 @@ function say(run: Run, text: string): Promise<void> {
 }
 
 /** `stop`: a guard ended the run, which waits for the person rather than failing. */
-type Failure = { error: AvaError; step?: { index: number; instruction: Instruction; outcome: ExecFailure }; stop?: boolean }
+type Failure = {
+  error: AvaError
+  step?: { index: number; instruction: Instruction; outcome: ExecFailure }
+  stop?: boolean
+}
 
 /** Thrown by a step the step limit refuses, from wherever the step came (issue 15). */
 class StepLimitReached extends AvaError {}
@@ -238,7 +315,11 @@ function limitError(run: Run): StepLimitReached {
 }
 
 function limitErrorOf(n: number): StepLimitReached {
-  return new StepLimitReached('STEP_FAILED', `Ava reached the step limit (${n}) before finishing. Ask again to go on, or raise the limit in options.`, { msg: msg('outcome.stepLimit', { n }), recovery: ['retry', 'options'] })
+  return new StepLimitReached(
+    'STEP_FAILED',
+    `Ava reached the step limit (${n}) before finishing. Ask again to go on, or raise the limit in options.`,
+    { msg: msg('outcome.stepLimit', { n }), recovery: ['retry', 'options'] },
+  )
 }
 
 /** What one streamed reply did. */
@@ -260,7 +341,11 @@ interface Batch {
 /** Replies in a row cut at the token limit before any step: after this many the run ends (a limit too small for one step). */
 const kMaxCutTurns = 3
 
-async function drive(run: Run, resumed: boolean, carried?: { results: StepReport[]; answer: AnswerReport }): Promise<void> {
+async function drive(
+  run: Run,
+  resumed: boolean,
+  carried?: { results: StepReport[]; answer: AnswerReport },
+): Promise<void> {
   const { state, settings, signal, ports } = run
   try {
     let pendingNav: Promise<unknown> | null = null
@@ -295,19 +380,42 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
       pendingNav = null
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
-      const page = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }))
+      const page = await unechoed(
+        run,
+        await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }),
+      )
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       const userTurn =
         state.iteration === 0 && !resumed
-          ? buildUserPrompt(state.request, shown, await ports.actions.relevant(state.request).catch(() => []), state.attachments)
-          : buildFollowUp(results, shown, note ?? (resumed && !answer ? 'Ava was restarted; some of your last steps may not have run. Check the page.' : undefined), answer)
+          ? buildUserPrompt(
+              state.request,
+              shown,
+              await ports.actions.relevant(state.request).catch(() => []),
+              state.attachments,
+            )
+          : buildFollowUp(
+              results,
+              shown,
+              note ??
+                (resumed && !answer
+                  ? 'Ava was restarted; some of your last steps may not have run. Check the page.'
+                  : undefined),
+              answer,
+            )
       resumed = false
       note = undefined
       answer = undefined
       // The image goes with this turn only: the planner's memory keeps the words (forgetPage below).
-      const turn: PlannerMessage = 'data' in shot ? { role: 'user', content: `${userTurn}\n\n${screenshotNote(shot)}`, image: { data: shot.data, mediaType: shot.mediaType } } : { role: 'user', content: shot.note ? `${userTurn}\n\n${shot.note}` : userTurn }
+      const turn: PlannerMessage =
+        'data' in shot
+          ? {
+              role: 'user',
+              content: `${userTurn}\n\n${screenshotNote(shot)}`,
+              image: { data: shot.data, mediaType: shot.mediaType },
+            }
+          : { role: 'user', content: shot.note ? `${userTurn}\n\n${shot.note}` : userTurn }
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, turn])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
       state.planner.push({ role: 'user', content: forgetPage(userTurn) })
@@ -324,7 +432,12 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
         // The provider's token limit cut the reply: the complete steps ran; the model is asked for the rest.
         cutTurns = batch.steps > 0 ? 0 : cutTurns + 1
         const n = batch.cutAtLimit.complete
-        await ports.chat.add({ role: 'system', kind: 'info', text: `The model's answer was cut off by its token limit after ${n} complete step${n === 1 ? '' : 's'}; Ava ran them and asked for the rest.`, msg: msg('outcome.cutAtLimit', { n }) })
+        await ports.chat.add({
+          role: 'system',
+          kind: 'info',
+          text: `The model's answer was cut off by its token limit after ${n} complete step${n === 1 ? '' : 's'}; Ava ran them and asked for the rest.`,
+          msg: msg('outcome.cutAtLimit', { n }),
+        })
         if (cutTurns < kMaxCutTurns) {
           note = `Your last reply was cut off by the token limit after ${n} complete step${n === 1 ? '' : 's'}, which ran. Reply with only the remaining steps, shorter.`
           continue
@@ -358,8 +471,11 @@ async function drive(run: Run, resumed: boolean, carried?: { results: StepReport
 /** The end of a run that threw: an abort says why when it can (the off-site gate stopped the run, issue 15 §2); Stop is the rest. */
 async function endOnAbort(run: Run, e: unknown): Promise<void> {
   const { signal } = run
-  const stopped = signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
-  await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(() => undefined)
+  const stopped =
+    signal.reason instanceof AvaError ? signal.reason : avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped'))
+  await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(
+    () => undefined,
+  )
 }
 
 /** Whether the run's model gets the compact prompt (src/core/providers.ts `promptProfile`); a model that is sent images gets the full one, which says how to point into them. */
@@ -383,24 +499,47 @@ async function screenshotFor(run: Run, first: boolean): Promise<Screenshot | { n
   state.shotAsked = false
   // [privacy] The secrets typed so far are blacked out wherever the page draws them again (docs/security.md, "Pictures").
   const typed = { values: run.typed, ...(run.typedAt !== undefined ? { at: run.typedAt } : {}) }
-  const shot = await ports.page.screenshot!(state.tabId, signal, typed).catch((e): ShotSkipped => ({ skipped: 'failed', detail: String((e as Error)?.message ?? e) }))
+  const shot = await ports.page.screenshot!(state.tabId, signal, typed).catch((e): ShotSkipped => ({
+    skipped: 'failed',
+    detail: String((e as Error)?.message ?? e),
+  }))
   if ('skipped' in shot) {
     state.shotPoor = false
-    const why = shot.skipped === 'off' ? 'screenshots are off for this site' : shot.skipped === 'hidden' ? 'the tab is not the one shown in its window' : shot.skipped === 'secret' ? `a secret typed on this page could be drawn where Ava cannot black it out (${shot.detail ?? 'unknown'}), so the picture was not sent` : 'the capture failed'
-    return asked || shot.skipped === 'secret' ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` } : {}
+    const why =
+      shot.skipped === 'off'
+        ? 'screenshots are off for this site'
+        : shot.skipped === 'hidden'
+          ? 'the tab is not the one shown in its window'
+          : shot.skipped === 'secret'
+            ? `a secret typed on this page could be drawn where Ava cannot black it out (${shot.detail ?? 'unknown'}), so the picture was not sent`
+            : 'the capture failed'
+    return asked || shot.skipped === 'secret'
+      ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` }
+      : {}
   }
   state.shot = shot.frame
   state.shotPoor = shot.poor.length > 0
   state.shots = (state.shots ?? 0) + 1
   // The person sees each picture that left the browser (issue: privacy), said in their language.
-  await ports.chat.add({ role: 'system', kind: 'info', text: 'Sent the model a screenshot of the page, secret fields blacked out.', msg: msg('outcome.screenshotSent') })
+  await ports.chat.add({
+    role: 'system',
+    kind: 'info',
+    text: 'Sent the model a screenshot of the page, secret fields blacked out.',
+    msg: msg('outcome.screenshotSent'),
+  })
   return shot
 }
 
 /** One LLM reply, streamed; each instruction runs as soon as it is complete, the rest wait. */
 async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> {
   const { state, signal } = run
-  const queue = createAsyncQueue<{ index: number; instruction?: Instruction; error?: string; raw?: string; askless?: boolean }>()
+  const queue = createAsyncQueue<{
+    index: number
+    instruction?: Instruction
+    error?: string
+    raw?: string
+    askless?: boolean
+  }>()
   const batch: Batch = { reply: '', steps: 0, results: [] }
   // What the model said, as it may be remembered: prose, then each instruction as recorded
   // (values typed into password fields replaced), never the raw text.
@@ -419,7 +558,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
 
   const consumer = (async () => {
     for await (const item of queue) {
-      const view: StepView = { index: base + item.index, instruction: item.instruction ?? placeholder(item.index), status: 'pending' }
+      const view: StepView = {
+        index: base + item.index,
+        instruction: item.instruction ?? placeholder(item.index),
+        status: 'pending',
+      }
       if (signal.aborted) return
       if (batch.failure || batch.answer !== undefined || batch.asked) {
         await show(run, { ...view, status: 'skipped' })
@@ -434,7 +577,15 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         const askless = !!item.askless
         await show(run, { ...view, status: 'failed', title: msg(askless ? 'step.askNoQuestion' : 'step.invalid') })
         const n = view.index + 1
-        batch.failure = { error: new AvaError('SCHEMA', askless ? `Step ${n} was to ask you something, but it had no question (ask needs params.question), so Ava stopped before it.` : `Step ${n} was not a valid instruction, so Ava stopped before it.`, { msg: msg(askless ? 'outcome.askNoQuestion' : 'outcome.invalidStep', { n }), details }) }
+        batch.failure = {
+          error: new AvaError(
+            'SCHEMA',
+            askless
+              ? `Step ${n} was to ask you something, but it had no question (ask needs params.question), so Ava stopped before it.`
+              : `Step ${n} was not a valid instruction, so Ava stopped before it.`,
+            { msg: msg(askless ? 'outcome.askNoQuestion' : 'outcome.invalidStep', { n }), details },
+          ),
+        }
         stream.abort()
         continue
       }
@@ -452,17 +603,36 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         }
         batch.steps++
         batch.asked = asked
-        batch.results.push({ index: view.index, action: 'ask', description: ins.description, ok: true, detail: 'asked the person' })
+        batch.results.push({
+          index: view.index,
+          action: 'ask',
+          description: ins.description,
+          ok: true,
+          detail: 'asked the person',
+        })
         continue
       }
       if (ins.action_type === 'screenshot') {
         // Not a page step (nothing is counted): the next read of the page comes with a picture.
         const can = sees(run)
         state.shotAsked = can
-        const detail = can ? 'A marked screenshot comes with the next look at the page.' : 'This model is not sent images; work from the listing.'
-        await show(run, { ...view, status: can ? 'ok' : 'failed', detail, msg: msg(can ? 'step.screenshotNext' : 'step.screenshotNone') })
+        const detail = can
+          ? 'A marked screenshot comes with the next look at the page.'
+          : 'This model is not sent images; work from the listing.'
+        await show(run, {
+          ...view,
+          status: can ? 'ok' : 'failed',
+          detail,
+          msg: msg(can ? 'step.screenshotNext' : 'step.screenshotNone'),
+        })
         batch.steps++
-        batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: can, detail })
+        batch.results.push({
+          index: view.index,
+          action: ins.action_type,
+          description: ins.description,
+          ok: can,
+          detail,
+        })
         continue
       }
       if (usesLimit(ins)) started++
@@ -478,55 +648,84 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       batch.steps++
       const items = run.collected.get(view.index)
       run.collected.delete(view.index)
-      batch.results.push({ index: view.index, action: ins.action_type, description: ins.description, ok: out.ok, detail: out.ok ? out.detail : out.message, ...(items ? { items } : {}) })
+      batch.results.push({
+        index: view.index,
+        action: ins.action_type,
+        description: ins.description,
+        ok: out.ok,
+        detail: out.ok ? out.detail : out.message,
+        ...(items ? { items } : {}),
+      })
       if (!out.ok) {
         // The run ends on the page's own code; the step's row holds the page's own words (details),
         // the message says it once, in the person's language, and the list says which recovery fits.
-        batch.failure = { error: new AvaError(out.code, `Step ${view.index + 1} failed: ${out.message}`, { msg: stepFailureMsg(view.index + 1, out), step: true }), step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out } }
+        batch.failure = {
+          error: new AvaError(out.code, `Step ${view.index + 1} failed: ${out.message}`, {
+            msg: stepFailureMsg(view.index + 1, out),
+            step: true,
+          }),
+          step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out },
+        }
         stream.abort()
       } else if (isLooping(state.executed, state.after)) {
-        batch.failure = { error: avaError('STEP_FAILED', 'Ava did the same step three times in a row and stopped. Tell Ava how to go on.', msg('outcome.loop')), stop: true }
+        batch.failure = {
+          error: avaError(
+            'STEP_FAILED',
+            'Ava did the same step three times in a row and stopped. Tell Ava how to go on.',
+            msg('outcome.loop'),
+          ),
+          stop: true,
+        }
         stream.abort()
       }
     }
   })()
 
   const textBefore = run.text.length
-  const splitter = createInstructionSplitter({
-    thinking: thinking.add,
-    // A `</think>` with no opening tag: what was shown as the answer was reasoning.
-    wasThinking: (t) => {
-      prose = ''
-      run.text = run.text.slice(0, textBefore)
-      void run.ports.chat.patch(state.messageId, { text: run.text }).catch(() => undefined)
-      thinking.add(t)
+  const splitter = createInstructionSplitter(
+    {
+      thinking: thinking.add,
+      // A `</think>` with no opening tag: what was shown as the answer was reasoning.
+      wasThinking: (t) => {
+        prose = ''
+        run.text = run.text.slice(0, textBefore)
+        void run.ports.chat.patch(state.messageId, { text: run.text }).catch(() => undefined)
+        thinking.add(t)
+      },
+      prose: (t) => {
+        prose += t
+        void say(run, t)
+        // Past kMaxAnswerChars the chat keeps nothing more and says the answer was cut: stop reading it.
+        if (run.text.length > kMaxAnswerChars) cut()
+      },
+      element: (raw, index) => {
+        elements = index + 1
+        const parsed = readInstructionText(raw, index)
+        if (!parsed.success) {
+          // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
+          queue.push({
+            index,
+            error: parsed.error.message,
+            raw,
+            askless: parsed.error.issues.some((i) => i.path === 'params.question'),
+          })
+          batch.modelNote ??= parsed.error.message
+          return cut()
+        }
+        said[index] = redactInstruction(parsed.data, { sensitive: false })
+        const step = parsed.data.action_type !== 'done' && parsed.data.action_type !== 'ask'
+        if (step || parsed.data.action_type === 'ask')
+          void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
+        queue.push({ index, instruction: parsed.data })
+        if (!step || !usesLimit(parsed.data)) return
+        // Every step the limit counts costs at least one of it: with the steps queued ahead of it,
+        // this one will be refused when its turn comes.
+        const ahead = queued++ - started
+        if (run.count.atLimit(ahead)) cut()
+      },
     },
-    prose: (t) => {
-      prose += t
-      void say(run, t)
-      // Past kMaxAnswerChars the chat keeps nothing more and says the answer was cut: stop reading it.
-      if (run.text.length > kMaxAnswerChars) cut()
-    },
-    element: (raw, index) => {
-      elements = index + 1
-      const parsed = readInstructionText(raw, index)
-      if (!parsed.success) {
-        // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
-        queue.push({ index, error: parsed.error.message, raw, askless: parsed.error.issues.some((i) => i.path === 'params.question') })
-        batch.modelNote ??= parsed.error.message
-        return cut()
-      }
-      said[index] = redactInstruction(parsed.data, { sensitive: false })
-      const step = parsed.data.action_type !== 'done' && parsed.data.action_type !== 'ask'
-      if (step || parsed.data.action_type === 'ask') void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
-      queue.push({ index, instruction: parsed.data })
-      if (!step || !usesLimit(parsed.data)) return
-      // Every step the limit counts costs at least one of it: with the steps queued ahead of it,
-      // this one will be refused when its turn comes.
-      const ahead = queued++ - started
-      if (run.count.atLimit(ahead)) cut()
-    },
-  }, { thinksFirst: thinksFirst(activeLlm(run.settings).model) })
+    { thinksFirst: thinksFirst(activeLlm(run.settings).model) },
+  )
   function cut(): void {
     splitter.stop()
     stream.abort()
@@ -547,11 +746,19 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     addUsage(state, res.usage)
     const end = splitter.end()
     // Cut by the provider's token limit: no broken reply, but a plan with more to come.
-    if (res.cutAtLimit && !batch.failure && !stream.signal.aborted && batch.answer === undefined && !batch.asked) batch.cutAtLimit = { complete: elements }
-    else if (end.truncated !== null && !batch.failure && !stream.signal.aborted) batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
+    if (res.cutAtLimit && !batch.failure && !stream.signal.aborted && batch.answer === undefined && !batch.asked)
+      batch.cutAtLimit = { complete: elements }
+    else if (end.truncated !== null && !batch.failure && !stream.signal.aborted)
+      batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
     // A reply with no step and no words (only reasoning, or nothing): the person is told what came back.
     if (!batch.failure && !batch.cutAtLimit && !stream.signal.aborted && !end.sawArray && !prose.trim()) {
-      batch.failure = { error: new AvaError('JSON_PARSE', 'The model replied, but with no steps and no answer.', { msg: msg('outcome.emptyReply'), details: rawReply.trim() || thinking.text() || '(nothing)', recovery: ['regenerate'] }) }
+      batch.failure = {
+        error: new AvaError('JSON_PARSE', 'The model replied, but with no steps and no answer.', {
+          msg: msg('outcome.emptyReply'),
+          details: rawReply.trim() || thinking.text() || '(nothing)',
+          recovery: ['regenerate'],
+        }),
+      }
     }
   } catch (e) {
     // A stream we cut ourselves (a step failed, an invalid or unrunnable instruction came) is no
@@ -565,7 +772,9 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   await Promise.all([consumer, thinking.flush()])
   // The words around the steps may quote the page the model was reading: they come back framed, as
   // an earlier answer does; the steps come back as the instructions Ava read.
-  batch.reply = [prose.trim() ? replyProse(prose.trim()) : '', said.length ? JSON.stringify(said.filter(Boolean)) : ''].filter(Boolean).join('\n')
+  batch.reply = [prose.trim() ? replyProse(prose.trim()) : '', said.length ? JSON.stringify(said.filter(Boolean)) : '']
+    .filter(Boolean)
+    .join('\n')
   if (signal.aborted) throw signal.reason
   return batch
 }
@@ -621,18 +830,31 @@ function thinkingWriter(run: Run) {
 }
 
 function cutError(index: number): AvaError {
-  return avaError('STREAM_CUT', `The reply stopped in the middle of step ${index + 1}; the steps before it ran. Try again.`, msg('outcome.streamCut', { n: index + 1 }))
+  return avaError(
+    'STREAM_CUT',
+    `The reply stopped in the middle of step ${index + 1}; the steps before it ran. Try again.`,
+    msg('outcome.streamCut', { n: index + 1 }),
+  )
 }
 
 function placeholder(index: number): Instruction {
-  return { step_id: index + 1, action_type: 'verify', params: { assertion: '(invalid)' }, description: '(invalid instruction)' }
+  return {
+    step_id: index + 1,
+    action_type: 'verify',
+    params: { assertion: '(invalid)' },
+    description: '(invalid instruction)',
+  }
 }
 
 /**
  * Executes one step: secrets resolved only here, risky steps held for the person's OK, and what
  * is recorded (history, cache, the next prompt) redacted.
  */
-async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Instruction) => void): Promise<ExecOutcome> {
+async function runOneStep(
+  run: Run,
+  view: StepView,
+  onRecorded?: (recorded: Instruction) => void,
+): Promise<ExecOutcome> {
   const { state, ports } = run
   const ins = view.instruction
   // The vocabulary's one counting rule (core/gate/guard.ts `counts`): a verify or a wait does not
@@ -647,7 +869,12 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const t0 = ports.clock.now()
   const asked0 = run.askedMs ?? 0
   const asks0 = run.asks
-  const { out, secrets } = ins.action_type === 'run_action' ? await runRegistryAction(run, view, ins) : ins.action_type === 'collect' ? await runCollect(run, view, ins) : await runPageStep(run, view, ins)
+  const { out, secrets } =
+    ins.action_type === 'run_action'
+      ? await runRegistryAction(run, view, ins)
+      : ins.action_type === 'collect'
+        ? await runCollect(run, view, ins)
+        : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
     run.typedAt ??= t0 // from before the step: a page may draw what it got while it is typed
@@ -656,7 +883,8 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   const durationMs = Math.round(ports.clock.now() - t0 - ((run.askedMs ?? 0) - asked0))
   const recorded = redactInstruction(ins, { sensitive: !!(out.ok && out.sensitive), secrets })
   onRecorded?.(recorded)
-  if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length) state.typedSecretLiteral = true
+  if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length)
+    state.typedSecretLiteral = true
   // A collect step reads and changes nothing a replay could redo: it is not kept among the executed.
   if (out.ok && ins.action_type !== 'collect') state.executed.push(recorded)
   // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
@@ -669,22 +897,47 @@ async function runOneStep(run: Run, view: StepView, onRecorded?: (recorded: Inst
   // A success says its result in the UI language under the step (issue 17 §4), redacted as its detail is.
   const said = out.ok && out.msg ? { msg: redactMsg(out.msg, secrets) } : {}
   const table = out.ok ? run.tables.get(view.index) : undefined
-  void show(run, { ...view, instruction: recorded, status: out.ok ? 'ok' : 'failed', detail, rung: out.ok ? out.rung : undefined, durationMs, ...said, ...(table ? { table } : {}) })
+  void show(run, {
+    ...view,
+    instruction: recorded,
+    status: out.ok ? 'ok' : 'failed',
+    detail,
+    rung: out.ok ? out.rung : undefined,
+    durationMs,
+    ...said,
+    ...(table ? { table } : {}),
+  })
   return out.ok ? { ...out, detail, ...said } : { ...out, message: detail }
 }
 
 /** A message whose parameters may hold what was typed: a secret in them goes as in the detail. */
 function redactMsg(m: Msg, secrets: string[]): Msg {
   if (!m.params) return m
-  return { ...m, params: Object.fromEntries(Object.entries(m.params).map(([k, v]) => [k, typeof v === 'string' ? redactText(v, secrets) : v])) }
+  return {
+    ...m,
+    params: Object.fromEntries(
+      Object.entries(m.params).map(([k, v]) => [k, typeof v === 'string' ? redactText(v, secrets) : v]),
+    ),
+  }
 }
 
 /** A page instruction, with its secrets resolved for the page only; their values come back for redaction. */
-async function runPageStep(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
+async function runPageStep(
+  run: Run,
+  view: StepView,
+  ins: Instruction,
+): Promise<{ out: ExecOutcome; secrets: string[] }> {
   const prepared = await prepare(run, view, ins)
   if ('refused' in prepared) return { out: refused(prepared.refused), secrets: prepared.secrets }
-  if ('error' in prepared) return { out: { ok: false, code: prepared.code ?? 'INVALID', message: prepared.error, msg: prepared.msg } as ExecFailure, secrets: prepared.secrets }
-  return { out: await guardedExec(run, view, prepared.instruction, prepared.secretSites, prepared.files), secrets: prepared.secrets }
+  if ('error' in prepared)
+    return {
+      out: { ok: false, code: prepared.code ?? 'INVALID', message: prepared.error, msg: prepared.msg } as ExecFailure,
+      secrets: prepared.secrets,
+    }
+  return {
+    out: await guardedExec(run, view, prepared.instruction, prepared.secretSites, prepared.files),
+    secrets: prepared.secrets,
+  }
 }
 
 /**
@@ -693,33 +946,66 @@ async function runPageStep(run: Run, view: StepView, ins: Instruction): Promise<
  * secret in their own request — only after they said yes to a question naming the secret and the
  * site. The field's own document is checked again in the page (`secretSites`).
  */
-async function prepare(run: Run, view: StepView, ins: Instruction): Promise<{ instruction: Instruction; secrets: string[]; secretSites?: string[]; files?: UploadFile[] } | { error: string; code?: 'SECRET_UNBOUND'; msg?: Msg; secrets: string[] } | { refused: Refusal; secrets: string[] }> {
+async function prepare(
+  run: Run,
+  view: StepView,
+  ins: Instruction,
+): Promise<
+  | { instruction: Instruction; secrets: string[]; secretSites?: string[]; files?: UploadFile[] }
+  | { error: string; code?: 'SECRET_UNBOUND'; msg?: Msg; secrets: string[] }
+  | { refused: Refusal; secrets: string[] }
+> {
   if (ins.action_type === 'upload') {
     // The value names a file the person attached (issue 20 §5); its bytes join the step here, never the model's context.
-    const r = resolveUpload(ins.params.value ?? '', run.state.attachments ?? [], (await run.ports.attachments?.held()) ?? [])
-    return 'error' in r ? { error: r.error, msg: msg('outcome.step.noFile'), secrets: [] } : { instruction: ins, secrets: [], files: r.files }
+    const r = resolveUpload(
+      ins.params.value ?? '',
+      run.state.attachments ?? [],
+      (await run.ports.attachments?.held()) ?? [],
+    )
+    return 'error' in r
+      ? { error: r.error, msg: msg('outcome.step.noFile'), secrets: [] }
+      : { instruction: ins, secrets: [], files: r.files }
   }
   // Secrets are typed into pages, never sent in an address (issue 15): refused before any lookup.
   if (ins.params.url && secretNames(ins.params.url).length) {
     const names = secretNames(ins.params.url).join(', ')
-    return { error: `Refused: ${names} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, msg: msg('outcome.step.secretInUrl', { names }), secrets: [] }
+    return {
+      error: `Refused: ${names} is a saved secret, and secrets never go into a URL. Type it into the page instead.`,
+      msg: msg('outcome.step.secretInUrl', { names }),
+      secrets: [],
+    }
   }
   const value = ins.params.value
   // [trust] A vault value the model wrote out, in any shape, is that secret: bound and asked about (redact.ts).
   const vault = await run.ports.secrets.vault()
   const plain = plainSecrets(ins, vault)
-  if (plain.url.length) return { error: `Refused: ${plain.url.join(', ')} is a saved secret, and secrets never go into a URL. Type it into the page instead.`, msg: msg('outcome.step.secretInUrl', { names: plain.url.join(', ') }), secrets: plain.url.map((n) => vault[n]) }
+  if (plain.url.length)
+    return {
+      error: `Refused: ${plain.url.join(', ')} is a saved secret, and secrets never go into a URL. Type it into the page instead.`,
+      msg: msg('outcome.step.secretInUrl', { names: plain.url.join(', ') }),
+      secrets: plain.url.map((n) => vault[n]),
+    }
   const names = value ? [...new Set([...secretNames(value), ...plain.value])] : []
   if (!value || !names.length) return { instruction: ins, secrets: [] }
   const bound = await run.ports.secrets.sites()
   const r = resolveSecrets(value, (n) => vault[n])
   const secrets = names.map((n) => vault[n]).filter((v): v is string => !!v)
-  if (r.missing.length) return { error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`, msg: msg('outcome.step.noSecret', { names: r.missing.join(', ') }), secrets }
+  if (r.missing.length)
+    return {
+      error: `No saved secret named ${r.missing.join(', ')}. Add it in Ava's options.`,
+      msg: msg('outcome.step.noSecret', { names: r.missing.join(', ') }),
+      secrets,
+    }
   // Bound to their origin by the guard (core/gate/guard.ts `bindSecrets`); the field may be in a
   // frame: the page checks it is on an origin every one of the step's secrets is bound to.
   const binding = bindSecrets(names, bound, await run.ports.page.url(run.state.tabId))
   if (!binding.ok) {
-    return { code: 'SECRET_UNBOUND', error: `${binding.message} If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`, msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }), secrets }
+    return {
+      code: 'SECRET_UNBOUND',
+      error: `${binding.message} If it belongs to this site, add the site to it in Ava's options (Variables and secrets).`,
+      msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }),
+      secrets,
+    }
   }
   const origin = binding.origin
   const requested = new Set([...secretNames(run.state.request), ...vaultNamesIn(run.state.request, vault)])
@@ -746,11 +1032,22 @@ async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
   const hidden = await hiddenOf(run)
   if (!hidden.length) return page
   const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, hidden)) }))
-  return { url: redactText(page.url, hidden), title: redactText(page.title, hidden), listing: redactText(page.listing, hidden), ...(intents ? { intents } : {}) }
+  return {
+    url: redactText(page.url, hidden),
+    title: redactText(page.title, hidden),
+    listing: redactText(page.listing, hidden),
+    ...(intents ? { intents } : {}),
+  }
 }
 
 /** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
-async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSites?: string[], files?: UploadFile[]): Promise<ExecOutcome> {
+async function guardedExec(
+  run: Run,
+  view: StepView,
+  ins: Instruction,
+  secretSites?: string[],
+  files?: UploadFile[],
+): Promise<ExecOutcome> {
   const { state, settings, signal, ports } = run
   if (ins.action_type === 'navigate') {
     // The guard's navigation rule (the step was counted already, in runOneStep).
@@ -759,7 +1056,8 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
         confirm: settings.safety.confirm,
         sites: { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains },
         here: () => ports.page.url(state.tabId),
-        ask: (reason, r) => confirm(run, view, reason, riskAsk('cross_site', { step: stepName(view), host: r?.offsite ?? '' })),
+        ask: (reason, r) =>
+          confirm(run, view, reason, riskAsk('cross_site', { step: stepName(view), host: r?.offsite ?? '' })),
         step: () => undefined,
       },
       ins.params.url!,
@@ -779,7 +1077,14 @@ async function guardedExec(run: Run, view: StepView, ins: Instruction, secretSit
     onTabChange: (to: number) => moveTab(run, to),
   }
   // The person answers in the panel, the question naming the step as the model described it.
-  const guard: StepGuard = { confirm: settings.safety.confirm, ask: (reason, q) => (q ? confirm(run, view, secretReason(run, q), pageAsk(view, q, run)) : confirm(run, view, reason, riskAsk('step', { step: stepName(view) }))), step: () => undefined }
+  const guard: StepGuard = {
+    confirm: settings.safety.confirm,
+    ask: (reason, q) =>
+      q
+        ? confirm(run, view, secretReason(run, q), pageAsk(view, q, run))
+        : confirm(run, view, reason, riskAsk('step', { step: stepName(view) })),
+    step: () => undefined,
+  }
   const { out, refusal } = await askThroughGuard(
     command,
     async (c) => {
@@ -809,26 +1114,56 @@ function moveTab(run: Run, to: number): void {
  * the page's risk check and counts against the step limit. Secrets in its args stay in the vault,
  * and their values are returned so that what the action reports is redacted like a typed step.
  */
-async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
+async function runRegistryAction(
+  run: Run,
+  view: StepView,
+  ins: Instruction,
+): Promise<{ out: ExecOutcome; secrets: string[] }> {
   const { ports, state, settings } = run
   const name = ins.params.action!
   let steps = 0
   try {
     const found = await ports.actions.lookup(name)
-    if (!found.ok) return { out: { ok: false, code: 'INVALID', message: `${found.message} ${found.suggestion ?? ''}`.trim(), msg: msg('outcome.step.actionUnknown', { action: name }) } as ExecFailure, secrets: [] }
+    if (!found.ok)
+      return {
+        out: {
+          ok: false,
+          code: 'INVALID',
+          message: `${found.message} ${found.suggestion ?? ''}`.trim(),
+          msg: msg('outcome.step.actionUnknown', { action: name }),
+        } as ExecFailure,
+        secrets: [],
+      }
     const vault = await ports.secrets.vault()
     // A pack's own `${env.X}` types a saved secret as surely as a `${secret:X}` arg does: the same
     // binding and question (red-team finding 4: an installed pack's env reached any site unasked).
     const envNames = (found.env ?? []).filter((n) => vault[n] !== undefined)
     // [trust] An arg that writes a vault value out in any shape is that secret too (redact.ts).
-    const plainArgs = Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? plainSecrets({ params: { value: v } }, vault).value : []))
-    const named = [...new Set([...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])), ...envNames, ...plainArgs])]
+    const plainArgs = Object.values(ins.params.args ?? {}).flatMap((v) =>
+      typeof v === 'string' ? plainSecrets({ params: { value: v } }, vault).value : [],
+    )
+    const named = [
+      ...new Set([
+        ...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])),
+        ...envNames,
+        ...plainArgs,
+      ]),
+    ]
     const here = await ports.page.url(state.tabId)
     let origin = originOf(here) ?? ''
     if (named.length) {
       // Bound to their sites as a typed step's secrets are (core/gate/guard.ts `bindSecrets`).
       const binding = bindSecrets(named, await ports.secrets.sites(), here)
-      if (!binding.ok) return { out: { ok: false, code: 'SECRET_UNBOUND', message: `${name}: ${binding.message}`, msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }) } as ExecFailure, secrets: [] }
+      if (!binding.ok)
+        return {
+          out: {
+            ok: false,
+            code: 'SECRET_UNBOUND',
+            message: `${name}: ${binding.message}`,
+            msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }),
+          } as ExecFailure,
+          secrets: [],
+        }
       origin = binding.origin
     }
     // The action's own questions, before its first step (core/gate/guard.ts `actionQuestions`): a
@@ -838,17 +1173,40 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     // about anything else the action touches.
     const requested = new Set(secretNames(state.request))
     const confirmsCredentials = settings.safety.confirm.includes('credentials') || named.some((n) => !requested.has(n))
-    const questions = actionQuestions({ name, risk: found.risk === 'high' ? 'high' : 'low', params: {}, capabilities: found.capabilities }, { secrets: named.length > 0, url: here }, confirmsCredentials ? [...settings.safety.confirm, 'credentials'] : settings.safety.confirm)
+    const questions = actionQuestions(
+      { name, risk: found.risk === 'high' ? 'high' : 'low', params: {}, capabilities: found.capabilities },
+      { secrets: named.length > 0, url: here },
+      confirmsCredentials ? [...settings.safety.confirm, 'credentials'] : settings.safety.confirm,
+    )
     let asks = settings.safety.confirm
     for (const q of questions) {
-      const reason = q.category === 'credentials' ? `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}` : q.reason
-      const ask = q.category === 'packData' ? riskAsk('packData', { step: stepName(view), ...q.params }) : q.category === 'credentials' ? riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin }) : riskAsk('high_risk_action', { step: stepName(view), action: name })
+      const reason =
+        q.category === 'credentials'
+          ? `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}`
+          : q.reason
+      const ask =
+        q.category === 'packData'
+          ? riskAsk('packData', { step: stepName(view), ...q.params })
+          : q.category === 'credentials'
+            ? riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin })
+            : riskAsk('high_risk_action', { step: stepName(view), action: name })
       const answer = await confirm(run, view, reason, ask)
-      if (answer !== true) return { out: refused(refusalOf({ message: reason, category: q.category === 'packData' ? undefined : q.category }, answer, 'start')), secrets: [] }
+      if (answer !== true)
+        return {
+          out: refused(
+            refusalOf(
+              { message: reason, category: q.category === 'packData' ? undefined : q.category },
+              answer,
+              'start',
+            ),
+          ),
+          secrets: [],
+        }
       if (q.category === 'credentials') asks = asks.filter((c) => c !== 'credentials')
     }
     const params: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(ins.params.args ?? {})) params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
+    for (const [k, v] of Object.entries(ins.params.args ?? {}))
+      params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
     const secrets = named.map((n) => vault[n]).filter((v): v is string => !!v)
     // A refusal or the limit ends the whole action: its signal aborts, so that no retry,
     // fallback or `onError: continue` of the pack tries the step another way.
@@ -858,7 +1216,12 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
       confirm: asks,
       here: () => run.ports.page.url(run.state.tabId),
       async ask(reason, refusal) {
-        const answer = await confirm(run, view, refusal ? secretReason(run, refusal, reason) : reason, refusal ? pageAsk(view, refusal, run) : riskAsk('step', { step: stepName(view) }))
+        const answer = await confirm(
+          run,
+          view,
+          refusal ? secretReason(run, refusal, reason) : reason,
+          refusal ? pageAsk(view, refusal, run) : riskAsk('step', { step: stepName(view) }),
+        )
         if (answer !== true) halt.abort((halted = refused(refusalOf(refusal ?? { message: reason }, answer, 'action'))))
         return answer
       },
@@ -872,7 +1235,9 @@ async function runRegistryAction(run: Run, view: StepView, ins: Instruction): Pr
     const r = await ports.actions.run(state.tabId, name, params, AbortSignal.any([run.signal, halt.signal]), guard)
     if (halted instanceof AvaError) throw halted
     if (halted) return { out: halted, secrets }
-    const out: ExecOutcome = r.ok ? { ok: true, detail: r.text, rung: 'action' } : { ok: false, code: isFailureCode(r.code) ? r.code : 'STEP_FAILED', message: r.text }
+    const out: ExecOutcome = r.ok
+      ? { ok: true, detail: r.text, rung: 'action' }
+      : { ok: false, code: isFailureCode(r.code) ? r.code : 'STEP_FAILED', message: r.text }
     return { out, secrets }
   } finally {
     // An action that reached no page step still counts as one.
@@ -893,7 +1258,8 @@ function stepName(view: StepView): string {
 /** The page's question about a step (`refusalAsk`), naming the step as the model described it. */
 function pageAsk(view: StepView, out: ExecFailure, run: Run): Msg {
   // [trust] A form that takes a saved secret to another site says which secret (src/dom/secret-trust.ts).
-  if (out.carriesSecret && out.offsite) return riskAsk('cross_site_secret', { step: stepName(view), host: out.offsite, names: secretsTyped(run) })
+  if (out.carriesSecret && out.offsite)
+    return riskAsk('cross_site_secret', { step: stepName(view), host: out.offsite, names: secretsTyped(run) })
   return refusalAsk(stepName(view), out)
 }
 
@@ -904,7 +1270,9 @@ function secretsTyped(run: Run): string {
 
 /** The page's reason for a question, with the secret named when the step carries one off its site. */
 function secretReason(run: Run, out: ExecFailure, reason = out.message): string {
-  return out.carriesSecret && out.offsite ? `Sends the form with the saved secret ${secretsTyped(run)} to another site: ${out.offsite}` : reason
+  return out.carriesSecret && out.offsite
+    ? `Sends the form with the saved secret ${secretsTyped(run)} to another site: ${out.offsite}`
+    : reason
 }
 
 /**
@@ -913,7 +1281,12 @@ function secretReason(run: Run, out: ExecFailure, reason = out.message): string 
  */
 async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Promise<Answer> {
   const { state, ports, signal } = run
-  const question = await ports.chat.add({ role: 'system', kind: 'confirm', text: `${stepName(view)}: ${reason}`, confirm: { runId: state.id, step: view.index, reason, state: 'pending', msg: ask, messageId: state.messageId } })
+  const question = await ports.chat.add({
+    role: 'system',
+    kind: 'confirm',
+    text: `${stepName(view)}: ${reason}`,
+    confirm: { runId: state.id, step: view.index, reason, state: 'pending', msg: ask, messageId: state.messageId },
+  })
   await setStatus(run, 'waiting')
   const stopped = new Promise<boolean>((resolve) => {
     if (signal.aborted) resolve(false)
@@ -921,9 +1294,14 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
   })
   const askedAt = ports.clock.now()
   run.asks++
-  const allow: Answer = await Promise.race([stopped, ports.ask.confirm({ runId: state.id, cardId: question.id, step: view.index, reason }, signal).catch(() => false)])
+  const allow: Answer = await Promise.race([
+    stopped,
+    ports.ask.confirm({ runId: state.id, cardId: question.id, step: view.index, reason }, signal).catch(() => false),
+  ])
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
-  await ports.chat.patch(question.id, { confirm: { ...question.confirm!, state: allow === true ? 'allowed' : 'denied' } })
+  await ports.chat.patch(question.id, {
+    confirm: { ...question.confirm!, state: allow === true ? 'allowed' : 'denied' },
+  })
   await setStatus(run, 'running')
   return allow
 }
@@ -935,11 +1313,28 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
  */
 async function askPerson(run: Run, view: StepView, ins: Instruction): Promise<AnswerReport> {
   const { state, ports } = run
-  if (!ports.ask.answer) throw avaError('STEP_FAILED', 'The model asked you a question, but nobody can answer here; run the request in the panel.', msg('outcome.askNobody'))
+  if (!ports.ask.answer)
+    throw avaError(
+      'STEP_FAILED',
+      'The model asked you a question, but nobody can answer here; run the request in the panel.',
+      msg('outcome.askNobody'),
+    )
   const question = ins.params.question!.trim()
   const choices = ins.params.choices?.map((c) => c.trim()).filter(Boolean)
   void show(run, { ...view, status: 'running' })
-  const card = await ports.chat.add({ role: 'system', kind: 'ask', text: question, ask: { runId: state.id, step: view.index, question, ...(choices?.length ? { choices } : {}), state: 'pending', messageId: state.messageId } })
+  const card = await ports.chat.add({
+    role: 'system',
+    kind: 'ask',
+    text: question,
+    ask: {
+      runId: state.id,
+      step: view.index,
+      question,
+      ...(choices?.length ? { choices } : {}),
+      state: 'pending',
+      messageId: state.messageId,
+    },
+  })
   state.pendingAsk = { cardId: card.id, step: view.index, question, ...(choices?.length ? { choices } : {}) }
   state.noCache = true // an answer only the person could give is no plan to replay
   run.asks++
@@ -947,7 +1342,11 @@ async function askPerson(run: Run, view: StepView, ins: Instruction): Promise<An
 }
 
 /** Waits (status `waiting`) for the answer to the pending question; Stop closes the card and ends the run. */
-async function awaitAnswer(run: Run, pending: NonNullable<RunState['pendingAsk']>, view?: StepView): Promise<AnswerReport> {
+async function awaitAnswer(
+  run: Run,
+  pending: NonNullable<RunState['pendingAsk']>,
+  view?: StepView,
+): Promise<AnswerReport> {
   const { state, ports, signal } = run
   await setStatus(run, 'waiting')
   const askedAt = ports.clock.now()
@@ -958,21 +1357,53 @@ async function awaitAnswer(run: Run, pending: NonNullable<RunState['pendingAsk']
     // Stored before the card says so: an answer that comes now finds no open question.
     state.pendingAsk = undefined
     await save(run).catch(() => undefined)
-    await ports.chat.patch(pending.cardId, { ask: { runId: state.id, step: pending.step, question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), state: 'closed', messageId: state.messageId } }).catch(() => undefined)
+    await ports.chat
+      .patch(pending.cardId, {
+        ask: {
+          runId: state.id,
+          step: pending.step,
+          question: pending.question,
+          ...(pending.choices ? { choices: pending.choices } : {}),
+          state: 'closed',
+          messageId: state.messageId,
+        },
+      })
+      .catch(() => undefined)
     throw signal.aborted ? signal.reason : e
   }
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
   const text = 'text' in answer ? answer.text.trim() : undefined
-  await ports.chat.patch(pending.cardId, { ask: { runId: state.id, step: pending.step, question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), state: 'answered', ...(text ? { answer: text } : {}), messageId: state.messageId } })
+  await ports.chat.patch(pending.cardId, {
+    ask: {
+      runId: state.id,
+      step: pending.step,
+      question: pending.question,
+      ...(pending.choices ? { choices: pending.choices } : {}),
+      state: 'answered',
+      ...(text ? { answer: text } : {}),
+      messageId: state.messageId,
+    },
+  })
   state.pendingAsk = undefined
   await setStatus(run, 'running')
   const shown = view ?? run.steps[pending.step]
-  if (shown) await show(run, { ...shown, status: 'ok', msg: text ? stepResult('answered', { answer: text }) : stepResult('continued') })
+  if (shown)
+    await show(run, {
+      ...shown,
+      status: 'ok',
+      msg: text ? stepResult('answered', { answer: text }) : stepResult('continued'),
+    })
   // A pick is a pick only of what was offered; any other text is the person's own.
   const picked = 'picked' in answer && !!answer.picked && !!text && !!pending.choices?.includes(text)
   // [trust] Every plan is written with the page in front of the model, so its question and choices
   // may be the page's words: they come back framed, and only what the person typed is theirs (prompt.ts describeAnswer).
-  return { question: pending.question, ...(pending.choices ? { choices: pending.choices } : {}), ...(text ? { answer: text } : {}), ...(picked ? { picked } : {}), pageRead: true }
+  return {
+    question: pending.question,
+    ...(pending.choices ? { choices: pending.choices } : {}),
+    ...(text ? { answer: text } : {}),
+    ...(picked ? { picked } : {}),
+    pageRead: true,
+  }
 }
 
 /**
@@ -981,10 +1412,18 @@ async function awaitAnswer(run: Run, pending: NonNullable<RunState['pendingAsk']
  * between two rounds. The items go to the next prompt (inside the page block) and, as a table,
  * under the step for the person to save.
  */
-async function runCollect(run: Run, view: StepView, ins: Instruction): Promise<{ out: ExecOutcome; secrets: string[] }> {
+async function runCollect(
+  run: Run,
+  view: StepView,
+  ins: Instruction,
+): Promise<{ out: ExecOutcome; secrets: string[] }> {
   const { state, ports, signal } = run
   const round = ports.page.collectRound
-  if (!round) return { out: { ok: false, code: 'INVALID', message: 'Collecting a feed is not available here.' } as ExecFailure, secrets: [] }
+  if (!round)
+    return {
+      out: { ok: false, code: 'INVALID', message: 'Collecting a feed is not available here.' } as ExecFailure,
+      secrets: [],
+    }
   state.noCache = true // what a feed holds changes: the answer is not a plan to replay
   const limit = ins.params.limit ?? kDefaultCollectLimit
   const target = targetOf(ins.params)
@@ -1007,12 +1446,35 @@ async function runCollect(run: Run, view: StepView, ins: Instruction): Promise<{
     onProgress: (n) => void show(run, { ...view, status: 'running', msg: stepResult('collecting', { n, limit }) }),
   })
   if (failure) return { out: failure, secrets: [] }
-  if (!result.items.length) return { out: { ok: false, code: 'ELEMENT_NOT_FOUND', message: 'No list or feed with items was found on the page to collect.', msg: msg('outcome.step.nothingToCollect') } as ExecFailure, secrets: [] }
-  run.collected.set(view.index, result.items.map((i) => (i.cells ? i.cells.join(' | ') : i.text)))
+  if (!result.items.length)
+    return {
+      out: {
+        ok: false,
+        code: 'ELEMENT_NOT_FOUND',
+        message: 'No list or feed with items was found on the page to collect.',
+        msg: msg('outcome.step.nothingToCollect'),
+      } as ExecFailure,
+      secrets: [],
+    }
+  run.collected.set(
+    view.index,
+    result.items.map((i) => (i.cells ? i.cells.join(' | ') : i.text)),
+  )
   run.tables.set(view.index, clipTable(tableOf(result.items, result.columns)))
   const n = result.items.length
-  const why = { limit: 'the limit', end: 'the end of the list', time: 'the time budget', rounds: 'the scroll limit' }[result.end]
-  return { out: { ok: true, detail: `Collected ${n} items from ${result.container} (stopped at ${why}, ${result.rounds} rounds)`, msg: stepResult(result.end === 'limit' ? 'collected' : result.end === 'end' ? 'collectedEnd' : 'collectedTime', { n }) }, secrets: [] }
+  const why = { limit: 'the limit', end: 'the end of the list', time: 'the time budget', rounds: 'the scroll limit' }[
+    result.end
+  ]
+  return {
+    out: {
+      ok: true,
+      detail: `Collected ${n} items from ${result.container} (stopped at ${why}, ${result.rounds} rounds)`,
+      msg: stepResult(result.end === 'limit' ? 'collected' : result.end === 'end' ? 'collectedEnd' : 'collectedTime', {
+        n,
+      }),
+    },
+    secrets: [],
+  }
 }
 
 /** A collected table kept in the chat stays under this many characters; rows past it are dropped. */
@@ -1030,16 +1492,35 @@ function clipTable(t: CollectedTable): CollectedTable {
 }
 
 /** AI fallback for one step: the candidates go to the model, its one instruction runs. */
-async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: PageContext): Promise<{ ok: true; report: StepReport; instruction: Instruction } | { ok: false }> {
+async function repairStep(
+  run: Run,
+  failed: NonNullable<Failure['step']>,
+  page: PageContext,
+): Promise<{ ok: true; report: StepReport; instruction: Instruction } | { ok: false }> {
   const { state, ports, signal } = run
   const candidates: Candidate[] = failed.outcome.candidates ?? []
-  const fresh = await unechoed(run, await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page))
+  const fresh = await unechoed(
+    run,
+    await ports.page.read(state.tabId, failed.instruction.description ?? state.request, { signal }).catch(() => page),
+  )
   // [trust] The failed step as recorded: a vault value it wrote out, in any shape, stays out (redact.ts).
   const hidden = Object.values(await ports.secrets.vault().catch(() => ({})))
-  const prompt = buildRepairPrompt({ instruction: redactInstruction(failed.instruction, { sensitive: false, secrets: hidden }), error: redactText(failed.outcome.message, hidden), candidates }, fresh)
+  const prompt = buildRepairPrompt(
+    {
+      instruction: redactInstruction(failed.instruction, { sensitive: false, secrets: hidden }),
+      error: redactText(failed.outcome.message, hidden),
+      candidates,
+    },
+    fresh,
+  )
   let text = ''
   try {
-    const res = await ports.llm.stream({ system: buildSystemPrompt(), messages: [{ role: 'user', content: prompt }], signal, onText: (d) => void (text += d) })
+    const res = await ports.llm.stream({
+      system: buildSystemPrompt(),
+      messages: [{ role: 'user', content: prompt }],
+      signal,
+      onText: (d) => void (text += d),
+    })
     addUsage(state, res.usage)
   } catch {
     if (signal.aborted) throw signal.reason
@@ -1047,12 +1528,33 @@ async function repairStep(run: Run, failed: NonNullable<Failure['step']>, page: 
   }
   const first = extractFirstInstruction(text)
   if (!first) return { ok: false }
-  const view: StepView = { index: failed.index, instruction: { ...first, description: first.description ?? failed.instruction.description }, status: 'pending' }
+  const view: StepView = {
+    index: failed.index,
+    instruction: { ...first, description: first.description ?? failed.instruction.description },
+    status: 'pending',
+  }
   let recorded = view.instruction
   const out = await runOneStep(run, view, (r) => (recorded = r))
   if (!out.ok) return { ok: false }
-  await show(run, { ...view, instruction: recorded, status: 'ok', detail: `${out.detail} (repaired)`, msg: msg('step.repaired'), rung: 'ai' })
-  return { ok: true, instruction: view.instruction, report: { index: view.index, action: first.action_type, description: first.description, ok: true, detail: out.detail } }
+  await show(run, {
+    ...view,
+    instruction: recorded,
+    status: 'ok',
+    detail: `${out.detail} (repaired)`,
+    msg: msg('step.repaired'),
+    rung: 'ai',
+  })
+  return {
+    ok: true,
+    instruction: view.instruction,
+    report: {
+      index: view.index,
+      action: first.action_type,
+      description: first.description,
+      ok: true,
+      detail: out.detail,
+    },
+  }
 }
 
 function extractFirstInstruction(text: string): Instruction | null {
@@ -1076,9 +1578,15 @@ function extractFirstInstruction(text: string): Instruction | null {
  */
 async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
   const p = hit.provenance!
-  const view: StepView = { index: 0, instruction: { step_id: 1, action_type: 'verify', params: { assertion: '' }, description: hit.request }, status: 'pending' }
+  const view: StepView = {
+    index: 0,
+    instruction: { step_id: 1, action_type: 'verify', params: { assertion: '' }, description: hit.request },
+    status: 'pending',
+  }
   const steps = p.risky.map((r) => `${r.index + 1}. ${r.text}`).join('; ')
-  const yes = (await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))) === true
+  const yes =
+    (await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))) ===
+    true
   if (yes) await run.ports.cache.reviewed?.(hit.key)
   return yes
 }
@@ -1096,10 +1604,20 @@ async function replay(run: Run, entry: { key: string; steps: Instruction[] }): P
     const out = await runOneStep(run, view)
     if (out.ok) continue
     const page = await ports.page.read(state.tabId, state.request, { signal })
-    const fixed = isRepairable(out.code) ? await repairStep(run, { index, instruction: ins, outcome: out }, page) : { ok: false as const }
+    const fixed = isRepairable(out.code)
+      ? await repairStep(run, { index, instruction: ins, outcome: out }, page)
+      : { ok: false as const }
     if (!fixed.ok) {
       await ports.cache.remove(entry.key) // the page has moved on; next time plan afresh
-      return finish(run, 'failed', new AvaError('STEP_FAILED', `Replaying the saved steps failed at step ${index + 1}: ${out.message} The saved steps were dropped; ask again to plan afresh.`, { msg: msg('outcome.replayFailed', { n: index + 1 }), step: true }))
+      return finish(
+        run,
+        'failed',
+        new AvaError(
+          'STEP_FAILED',
+          `Replaying the saved steps failed at step ${index + 1}: ${out.message} The saved steps were dropped; ask again to plan afresh.`,
+          { msg: msg('outcome.replayFailed', { n: index + 1 }), step: true },
+        ),
+      )
     }
     repaired.push({ index, instruction: redactInstruction(fixed.instruction, { sensitive: false }) })
   }
@@ -1115,15 +1633,32 @@ function addUsage(state: RunState, u: { inputTokens?: number; outputTokens?: num
 async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<void> {
   const { state, ports } = run
   if (error) await ports.chat.add(errorMessage(error))
-  for (const step of run.steps) if (step && (step.status === 'pending' || step.status === 'running')) await show(run, { ...step, status: 'skipped' })
+  for (const step of run.steps)
+    if (step && (step.status === 'pending' || step.status === 'running'))
+      await show(run, { ...step, status: 'skipped' })
   const usage = { ...state.usage, costUsd: costUsd(activeLlm(run.settings).model, state.usage) }
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   // A step that named a point of a screenshot means nothing on the next visit's page: not kept.
   const pointed = state.executed.some((i) => i.params.x !== undefined || i.action_type === 'drag')
-  if (status === 'done' && !state.replay && !state.noCache && state.cacheKey && !state.typedSecretLiteral && state.executed.length && !pointed) {
+  if (
+    status === 'done' &&
+    !state.replay &&
+    !state.noCache &&
+    state.cacheKey &&
+    !state.typedSecretLiteral &&
+    state.executed.length &&
+    !pointed
+  ) {
     // [trust] Every planned step had the page in front of the model: where it came from is kept (provenance.ts).
-    await ports.cache.save({ key: state.cacheKey, request: state.request, origin: state.origin, path: pathPattern(state.startUrl), steps: state.executed, provenance: provenanceOf(state.executed, { pageShaped: true, asked: state.askedSteps }) })
+    await ports.cache.save({
+      key: state.cacheKey,
+      request: state.request,
+      origin: state.origin,
+      path: pathPattern(state.startUrl),
+      steps: state.executed,
+      provenance: provenanceOf(state.executed, { pageShaped: true, asked: state.askedSteps }),
+    })
   }
   await setStatus(run, status)
 }
@@ -1144,5 +1679,13 @@ function toAvaError(e: unknown): AvaError {
 export function errorMessage(error: AvaError): Omit<ChatMessage, 'id' | 'ts'> {
   const d = error.details ?? {}
   const details = d.step ? undefined : typeof d.details === 'string' ? d.details : d.msg ? undefined : error.message
-  return { role: 'system', kind: 'error', text: error.message, hint: error.code, msg: errorMsg(error), recovery: recoveryOf(error), ...(details ? { details } : {}) }
+  return {
+    role: 'system',
+    kind: 'error',
+    text: error.message,
+    hint: error.code,
+    msg: errorMsg(error),
+    recovery: recoveryOf(error),
+    ...(details ? { details } : {}),
+  }
 }

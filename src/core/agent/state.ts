@@ -56,9 +56,25 @@ export const RunStateSchema = z.object({
    * The question the run waits on (an `ask` step, docs/agent.md "Asking the person"): kept so that
    * a worker restarted meanwhile waits on it again instead of ending the run.
    */
-  pendingAsk: z.object({ cardId: z.string(), step: z.number().int().nonnegative(), question: z.string(), choices: z.array(z.string()).optional() }).optional(),
+  pendingAsk: z
+    .object({
+      cardId: z.string(),
+      step: z.number().int().nonnegative(),
+      question: z.string(),
+      choices: z.array(z.string()).optional(),
+    })
+    .optional(),
   /** How the last screenshot's pixels map onto the page, for steps that name a point in it (docs/agent.md, "Screenshots"). */
-  shot: z.object({ width: z.number(), height: z.number(), viewWidth: z.number(), viewHeight: z.number(), scrollX: z.number(), scrollY: z.number() }).optional(),
+  shot: z
+    .object({
+      width: z.number(),
+      height: z.number(),
+      viewWidth: z.number(),
+      viewHeight: z.number(),
+      scrollX: z.number(),
+      scrollY: z.number(),
+    })
+    .optional(),
   /** The model asked for a screenshot with the next read; the last one found the listing poor. */
   shotAsked: z.boolean().optional(),
   shotPoor: z.boolean().optional(),

@@ -18,13 +18,22 @@ export interface DevToolsRecording {
 }
 
 /** The viewport Ava's e2e tests and `ava run` use. */
-const kViewport = { width: 1280, height: 800, deviceScaleFactor: 1, isMobile: false, hasTouch: false, isLandscape: false }
+const kViewport = {
+  width: 1280,
+  height: 800,
+  deviceScaleFactor: 1,
+  isMobile: false,
+  hasTouch: false,
+  isLandscape: false,
+}
 /** Clicks land this far inside the element's box; the Recorder requires an offset. */
 const kClickOffset = 2
 
 function unquote(s: string): string {
   const t = s.trim()
-  return t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.at(-1) === t[0] ? t.slice(1, -1).replace(/\\(["'\\])/g, '$1') : t
+  return t.length >= 2 && (t[0] === '"' || t[0] === "'") && t.at(-1) === t[0]
+    ? t.slice(1, -1).replace(/\\(["'\\])/g, '$1')
+    : t
 }
 
 /** One of our locators as a Recorder selector (`aria/…`, `xpath/…`, `text/…`, or CSS); null if none fits. */
@@ -46,7 +55,11 @@ export function toDevToolsSelector(s: FlowSelector): string | null {
 }
 
 function selectorsOf(step: FlowStep): string[] {
-  const out = step.selectors ? alternativesOf(step.selectors).map(toDevToolsSelector).filter((s): s is string => !!s) : []
+  const out = step.selectors
+    ? alternativesOf(step.selectors)
+        .map(toDevToolsSelector)
+        .filter((s): s is string => !!s)
+    : []
   return [...new Set(out)]
 }
 
@@ -57,16 +70,24 @@ function keys(chord: string): string[] {
 /** A glob over the whole address (`*` anything) or a substring, as `verify {url}` reads it. */
 function urlExpression(pattern: string): string {
   if (!pattern.includes('*')) return `location.href.includes(${JSON.stringify(pattern)})`
-  const source = `^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`
+  const source = `^${pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('.*')}$`
   return `new RegExp(${JSON.stringify(source)}).test(location.href)`
 }
 
 /** A verify step as a Recorder assertion: waitForExpression for the address, waitForElement for the rest. */
-function devToolsCheck(step: FlowStep, target: { selectors: string[][] } | null, value: (v: unknown) => string): DevToolsStep | null {
+function devToolsCheck(
+  step: FlowStep,
+  target: { selectors: string[][] } | null,
+  value: (v: unknown) => string,
+): DevToolsStep | null {
   const p = step.params
   if (typeof p.url === 'string') return { type: 'waitForExpression', expression: urlExpression(value(p.url)) }
   // Puppeteer's text selector finds an element whose text contains it: the page shows it.
-  if (typeof p.text === 'string' && !step.selectors) return { type: 'waitForElement', selectors: [[`text/${value(p.text)}`]] }
+  if (typeof p.text === 'string' && !step.selectors)
+    return { type: 'waitForElement', selectors: [[`text/${value(p.text)}`]] }
   if (!target) return null
   if (typeof p.count === 'number') return { type: 'waitForElement', ...target, operator: '==', count: p.count }
   if (typeof p.value === 'string') return { type: 'waitForElement', ...target, properties: { value: value(p.value) } }
@@ -92,7 +113,12 @@ export function toDevTools(flow: Flow): DevToolsRecording {
       return src?.kind === 'literal' ? src.value : ''
     })
   const steps: DevToolsStep[] = [{ type: 'setViewport', ...kViewport }]
-  if (flow.metadata.start_url) steps.push({ type: 'navigate', url: flow.metadata.start_url, assertedEvents: [{ type: 'navigation', url: flow.metadata.start_url, title: '' }] })
+  if (flow.metadata.start_url)
+    steps.push({
+      type: 'navigate',
+      url: flow.metadata.start_url,
+      assertedEvents: [{ type: 'navigation', url: flow.metadata.start_url, title: '' }],
+    })
   for (const step of flow.steps) {
     const selectors = selectorsOf(step)
     const target = selectors.length ? { selectors: selectors.map((s) => [s]) } : null
@@ -104,7 +130,13 @@ export function toDevTools(flow: Flow): DevToolsRecording {
       case 'click':
       case 'check':
       case 'uncheck':
-        if (target) steps.push({ type: 'click', ...target, ...click, ...(step.params.button === 'right' ? { button: 'secondary' } : {}) })
+        if (target)
+          steps.push({
+            type: 'click',
+            ...target,
+            ...click,
+            ...(step.params.button === 'right' ? { button: 'secondary' } : {}),
+          })
         break
       case 'dblclick':
         if (target) steps.push({ type: 'doubleClick', ...target, ...click })

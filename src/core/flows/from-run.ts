@@ -20,22 +20,31 @@ const kRedactedMarks = new Set(['***', '[redacted]', '•••'])
 export function levelOfLocator(raw: string): SelectorLevel {
   const m = /^([a-z]+):/.exec(raw.trim())
   const prefix = m?.[1]
-  if (prefix === 'testid' || prefix === 'role' || prefix === 'text' || prefix === 'xpath' || prefix === 'css') return prefix
+  if (prefix === 'testid' || prefix === 'role' || prefix === 'text' || prefix === 'xpath' || prefix === 'css')
+    return prefix
   return raw.trim().startsWith('//') || raw.trim().startsWith('(//') ? 'xpath' : 'css'
 }
 
 function locatorSelectors(ins: Instruction): FlowSelectors | undefined {
   const p = ins.params
   const list: FlowSelector[] = []
-  if (p.fallback_selector) list.push({ type: levelOfLocator(p.fallback_selector), value: /^[a-z]+:/.test(p.fallback_selector) ? p.fallback_selector : `${levelOfLocator(p.fallback_selector)}:${p.fallback_selector}` })
+  if (p.fallback_selector)
+    list.push({
+      type: levelOfLocator(p.fallback_selector),
+      value: /^[a-z]+:/.test(p.fallback_selector)
+        ? p.fallback_selector
+        : `${levelOfLocator(p.fallback_selector)}:${p.fallback_selector}`,
+    })
   // A description is not a selector; its exact words as visible text are the closest one.
-  if (p.semantic_locator && p.semantic_locator.length <= 80) list.push({ type: 'text', value: `text:${p.semantic_locator.replace(/["“”]/g, '')}` })
+  if (p.semantic_locator && p.semantic_locator.length <= 80)
+    list.push({ type: 'text', value: `text:${p.semantic_locator.replace(/["“”]/g, '')}` })
   if (!list.length) return undefined
   return { primary: list[0], fallback: list.slice(1) }
 }
 
 /** The flow step an instruction is saved as: its descriptor's `flow` (src/core/vocabulary.ts). */
-const flowActionOf = (type: Instruction['action_type']): FlowStep['action'] | undefined => instructionKind(type)?.flow as FlowStep['action'] | undefined
+const flowActionOf = (type: Instruction['action_type']): FlowStep['action'] | undefined =>
+  instructionKind(type)?.flow as FlowStep['action'] | undefined
 
 /**
  * A keyword verify (seed 001 §4.1) as the flow's assertions: one `verify {text}` per quoted word,
@@ -46,7 +55,11 @@ function verifySteps(ins: Instruction): Omit<FlowStep, 'step_id'>[] {
   const description = (ins.description ?? ins.params.assertion ?? '').slice(0, 500)
   return extractKeywords(ins.params.assertion ?? '')
     .filter((k) => !k.includes('${'))
-    .map((text) => ({ action: 'verify' as const, params: { text: text.slice(0, 4_096) }, ...(description ? { description } : {}) }))
+    .map((text) => ({
+      action: 'verify' as const,
+      params: { text: text.slice(0, 4_096) },
+      ...(description ? { description } : {}),
+    }))
 }
 
 export interface RunToFlowOptions {
@@ -65,14 +78,20 @@ const kVaultRef = /^\$\{(secret|env):([A-Za-z0-9_.-]+)\}$/
  * the flow's assertions, run_action steps `run` steps that call the same pack action; wait and
  * done instructions carry nothing a replay needs and are left out.
  */
-export function flowFromRun(executed: readonly Instruction[], resolved: readonly (RecordedTarget | null)[], opts: RunToFlowOptions): Flow {
+export function flowFromRun(
+  executed: readonly Instruction[],
+  resolved: readonly (RecordedTarget | null)[],
+  opts: RunToFlowOptions,
+): Flow {
   const drafts: Parameters<typeof buildFlow>[0][number][] = []
   executed.forEach((ins, i) => {
     const p = ins.params
     if (ins.action_type === 'run_action' && p.action) {
       const params: FlowStep['params'] = { action: p.action }
       for (const [k, v] of Object.entries(p.args ?? {})) if (v !== null && k !== 'action') params[k] = v
-      drafts.push({ step: { action: 'run', params, ...(ins.description ? { description: ins.description.slice(0, 500) } : {}) } })
+      drafts.push({
+        step: { action: 'run', params, ...(ins.description ? { description: ins.description.slice(0, 500) } : {}) },
+      })
       return
     }
     if (ins.action_type === 'verify') {
@@ -86,7 +105,8 @@ export function flowFromRun(executed: readonly Instruction[], resolved: readonly
     const needsTarget = action !== 'navigate' && action !== 'press' && action !== 'scroll'
     if (needsTarget && !selectors) return
     const step: Omit<FlowStep, 'step_id'> = { action, params: {} }
-    if (selectors && (needsTarget || p.target_id || p.fallback_selector || p.semantic_locator)) step.selectors = selectors
+    if (selectors && (needsTarget || p.target_id || p.fallback_selector || p.semantic_locator))
+      step.selectors = selectors
     if (found) step.element_snapshot = found.snapshot
     if (ins.description || p.semantic_locator) step.description = (ins.description ?? p.semantic_locator)!.slice(0, 500)
     if (action === 'navigate') step.params.url = p.url ?? ''
@@ -104,15 +124,28 @@ export function flowFromRun(executed: readonly Instruction[], resolved: readonly
       // Redacted by the run, a vault name inside other text, or a value that looks like a credential:
       // the flow keeps nothing of it and asks at replay.
       const secret = kRedactedMarks.has(value) || /\$\{(secret|env):/.test(value) || looksSecret(value, found?.field)
-      drafts.push({ step, typed: secret ? '' : value, secret, hint: found?.field?.label || found?.description || p.semantic_locator || 'value', fieldInfo: found?.field })
+      drafts.push({
+        step,
+        typed: secret ? '' : value,
+        secret,
+        hint: found?.field?.label || found?.description || p.semantic_locator || 'value',
+        fieldInfo: found?.field,
+      })
       return
     }
     drafts.push({ step })
   })
-  const flow = buildFlow(drafts, { name: opts.name, source: 'agent', sourceTask: opts.request, startUrl: opts.startUrl, now: opts.now })
+  const flow = buildFlow(drafts, {
+    name: opts.name,
+    source: 'agent',
+    sourceTask: opts.request,
+    startUrl: opts.startUrl,
+    now: opts.now,
+  })
   // Where it came from: the model planned it with the page in front of it (core/agent/provenance.ts).
   const shaped = provenanceOf(executed, { pageShaped: true }).risky
-  if (shaped.length) flow.metadata.page_shaped = shaped.map((r) => ({ step: r.index, why: r.why, text: r.text.slice(0, 500) }))
+  if (shaped.length)
+    flow.metadata.page_shaped = shaped.map((r) => ({ step: r.index, why: r.why, text: r.text.slice(0, 500) }))
   const taken = new Set(Object.keys(flow.variables))
   const declare = (hint: string, variable: FlowVariable): string => {
     const name = variableName(hint, taken)
@@ -122,14 +155,23 @@ export function flowFromRun(executed: readonly Instruction[], resolved: readonly
   }
   for (const step of flow.steps) {
     for (const [key, v] of Object.entries(step.params)) {
-      if (typeof v !== 'string' || (step.action !== 'fill' && step.action !== 'run') || (step.action === 'fill' && key !== 'value') || key === 'action') continue
+      if (
+        typeof v !== 'string' ||
+        (step.action !== 'fill' && step.action !== 'run') ||
+        (step.action === 'fill' && key !== 'value') ||
+        key === 'action'
+      )
+        continue
       const ref = kVaultRef.exec(v)
       if (ref) step.params[key] = declare(ref[2], { secret: true, value: v, description: `vault ${ref[1]} ${ref[2]}` })
       else if (step.action === 'run') {
         // A pack action's string params become the flow's variables (defaults: what the run used);
         // anything redacted or secret-looking is asked for at replay instead.
         const secret = kRedactedMarks.has(v) || /\$\{(secret|env):/.test(v) || looksSecret(v, { name: key })
-        step.params[key] = declare(key, secret ? { secret: true, value: `\${prompt:${key}}`, description: key } : { value: v, description: key })
+        step.params[key] = declare(
+          key,
+          secret ? { secret: true, value: `\${prompt:${key}}`, description: key } : { value: v, description: key },
+        )
       }
     }
   }

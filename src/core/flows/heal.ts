@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { alternativesOf, ElementSnapshotSchema, FlowSelectorsSchema, type Flow, type FlowSelector, type FlowSelectors, type FlowStats } from './schema'
+import {
+  alternativesOf,
+  ElementSnapshotSchema,
+  FlowSelectorsSchema,
+  type Flow,
+  type FlowSelector,
+  type FlowSelectors,
+  type FlowStats,
+} from './schema'
 import type { StepReport } from './replay'
 
 /**
@@ -38,7 +46,9 @@ export function healDiff(before: FlowSelectors, after: FlowSelectors): string[] 
   const n = a.length
   const m = b.length
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0))
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1])
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1])
   const out: string[] = []
   let i = 0
   let j = 0
@@ -57,13 +67,25 @@ export function healDiff(before: FlowSelectors, after: FlowSelectors): string[] 
 export function applyHeal(flow: Flow, proposal: HealProposal): Flow {
   return {
     ...flow,
-    steps: flow.steps.map((s) => (s.step_id === proposal.step_id ? { ...s, selectors: proposal.after, ...(proposal.snapshot ? { element_snapshot: proposal.snapshot } : {}) } : s)),
+    steps: flow.steps.map((s) =>
+      s.step_id === proposal.step_id
+        ? { ...s, selectors: proposal.after, ...(proposal.snapshot ? { element_snapshot: proposal.snapshot } : {}) }
+        : s,
+    ),
   }
 }
 
 /** Statistics after one more run; steps that never ran (after a failure) are not counted. */
-export function recordRun(stats: FlowStats | undefined, reports: readonly StepReport[], opts: { counted: boolean } = { counted: true }): FlowStats {
-  const next: FlowStats = { runs: stats?.runs ?? 0, healed_runs: stats?.healed_runs ?? 0, steps: { ...(stats?.steps ?? {}) } }
+export function recordRun(
+  stats: FlowStats | undefined,
+  reports: readonly StepReport[],
+  opts: { counted: boolean } = { counted: true },
+): FlowStats {
+  const next: FlowStats = {
+    runs: stats?.runs ?? 0,
+    healed_runs: stats?.healed_runs ?? 0,
+    steps: { ...(stats?.steps ?? {}) },
+  }
   if (!opts.counted) return next
   next.runs++
   if (reports.some((r) => r.healed)) next.healed_runs++
@@ -71,7 +93,11 @@ export function recordRun(stats: FlowStats | undefined, reports: readonly StepRe
     if (r.status !== 'ok' && !r.healed) continue
     const key = String(r.step_id)
     const s = next.steps[key] ?? { runs: 0, heals: 0, recent: [] }
-    next.steps[key] = { runs: s.runs + 1, heals: s.heals + (r.healed ? 1 : 0), recent: [...s.recent, !!r.healed].slice(-kRecentRuns) }
+    next.steps[key] = {
+      runs: s.runs + 1,
+      heals: s.heals + (r.healed ? 1 : 0),
+      recent: [...s.recent, !!r.healed].slice(-kRecentRuns),
+    }
   }
   return next
 }

@@ -4,9 +4,27 @@
 
 export * from './schema'
 export * from './variables'
-export { reduceEvents, buildFlow, flowFromEvents, kCausedNavigationMs, RawEventSchema, RecordedTargetSchema, type RawEvent, type RecordedTarget, type BuildOptions } from './record'
+export {
+  reduceEvents,
+  buildFlow,
+  flowFromEvents,
+  kCausedNavigationMs,
+  RawEventSchema,
+  RecordedTargetSchema,
+  type RawEvent,
+  type RecordedTarget,
+  type BuildOptions,
+} from './record'
 export { flowFromRun, levelOfLocator, type RunToFlowOptions } from './from-run'
-export { similarity, textSimilarity, normalizeText, contextHash, kMinSimilarity, kKeyAttributes, type Similarity } from './similarity'
+export {
+  similarity,
+  textSimilarity,
+  normalizeText,
+  contextHash,
+  kMinSimilarity,
+  kKeyAttributes,
+  type Similarity,
+} from './similarity'
 export {
   replayFlow,
   type FlowPort,
@@ -20,7 +38,25 @@ export {
   type StepOutcome,
   type StepReport,
 } from './replay'
-export { healDiff, applyHeal, recordRun, flaggedSteps, needsHealingEveryTime, kRecentRuns, kFlagAfterRuns, HealProposalSchema, type HealProposal } from './heal'
-export { addFlowToPack, flowToAction, actionSlug, kDefaultFlowNamespace, kFlowComponent, FlowPackError, type FlowActionOptions } from './to-pack'
+export {
+  healDiff,
+  applyHeal,
+  recordRun,
+  flaggedSteps,
+  needsHealingEveryTime,
+  kRecentRuns,
+  kFlagAfterRuns,
+  HealProposalSchema,
+  type HealProposal,
+} from './heal'
+export {
+  addFlowToPack,
+  flowToAction,
+  actionSlug,
+  kDefaultFlowNamespace,
+  kFlowComponent,
+  FlowPackError,
+  type FlowActionOptions,
+} from './to-pack'
 export { toDevTools, toDevToolsSelector, type DevToolsRecording, type DevToolsStep } from './devtools'
 export { formatReport, formatStepReport } from './format'

@@ -68,7 +68,11 @@ export function describeStep(flow: Flow, step: FlowStep): string {
     case 'go_back':
       return 'go back'
     case 'tab':
-      return p.index !== undefined ? `switch to tab ${String(p.index)}` : p.url !== undefined ? `switch to the tab at ${value(p.url)}` : 'switch to the tab the previous step opened'
+      return p.index !== undefined
+        ? `switch to tab ${String(p.index)}`
+        : p.url !== undefined
+          ? `switch to the tab at ${value(p.url)}`
+          : 'switch to the tab the previous step opened'
     case 'done':
       return `done${p.success === false ? ', failing' : ''}${p.text ? `: ${value(p.text)}` : ''}`
     case 'upload':
@@ -113,14 +117,14 @@ export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): 
   })
   const lines = [
     `// ${oneLine(flow.metadata.name)}: exported by Ava from a flow (${flow.steps.length} steps). Run with \`npx playwright test\`.`,
-    '// Each ava.step replays one step with Ava\'s checks: it acts only on a unique element that looks',
+    "// Each ava.step replays one step with Ava's checks: it acts only on a unique element that looks",
     '// like the recorded one, and fails with the candidates it saw otherwise (docs/flows.md).',
     `import { test } from ${q(opts.fixture ?? kDefaultFixtureImport)}`,
     '',
     ...(signsIn(flow)
       ? [
-          "// This flow signs in: a test has nobody to say yes, so the spec lets that kind of step go, as",
-          "// `ava run --allow credentials` does (docs/flows.md, \"Risky steps in ava run\").",
+          '// This flow signs in: a test has nobody to say yes, so the spec lets that kind of step go, as',
+          '// `ava run --allow credentials` does (docs/flows.md, "Risky steps in ava run").',
           "test.use({ avaAllow: ['credentials'] })",
           '',
         ]
@@ -136,14 +140,16 @@ export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): 
   const end = flow.steps.findIndex((st) => st.action === 'done')
   const steps = end >= 0 ? flow.steps.slice(0, end + 1) : flow.steps
   // What extract steps read, by name, as a flow's `returns` (a bracket key: a name may be a keyword).
-  if (steps.some((st) => st.action === 'extract')) lines.push('  const returns: Record<string, string | undefined> = {}')
+  if (steps.some((st) => st.action === 'extract'))
+    lines.push('  const returns: Record<string, string | undefined> = {}')
   if (flow.metadata.start_url) lines.push(`  await page.goto(${q(flow.metadata.start_url)})`)
   for (const step of steps) {
     const call = `await ava.step(flow, ${step.step_id}${args})`
     const line = step.action === 'extract' ? `returns[${q(String(step.params.name))}] = (${call}).value` : call
     lines.push(`  ${line} // ${oneLine(describeStep(flow, step))}`)
   }
-  if (end >= 0 && end < flow.steps.length - 1) lines.push(`  // Steps after the done step (${flow.steps.length - end - 1}) never run.`)
+  if (end >= 0 && end < flow.steps.length - 1)
+    lines.push(`  // Steps after the done step (${flow.steps.length - end - 1}) never run.`)
   lines.push('})', '', `// The flow: selectors, element snapshots and variables (secrets come from the environment).`)
   lines.push(`const flow = ${JSON.stringify(data, null, 2)}`, '')
   return lines.join('\n')

@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { ElementSnapshotSchema, FlowSelectorsSchema, kCheckStates, kFlowVersion, type Flow, type FlowStep, type FlowVariable } from './schema'
+import {
+  ElementSnapshotSchema,
+  FlowSelectorsSchema,
+  kCheckStates,
+  kFlowVersion,
+  type Flow,
+  type FlowStep,
+  type FlowVariable,
+} from './schema'
 import { looksSecret, variableName } from './variables'
 
 /**
@@ -18,23 +26,82 @@ export const RecordedTargetSchema = z.object({
   /** What a person would call it ("User name field"); also the hint for a variable name. */
   description: z.string(),
   /** The field's label, name, type and autocomplete, for naming variables and spotting secrets. */
-  field: z.object({ type: z.string().optional(), name: z.string().optional(), autocomplete: z.string().optional(), label: z.string().optional() }).optional(),
+  field: z
+    .object({
+      type: z.string().optional(),
+      name: z.string().optional(),
+      autocomplete: z.string().optional(),
+      label: z.string().optional(),
+    })
+    .optional(),
 })
 export type RecordedTarget = z.infer<typeof RecordedTargetSchema>
 
 /** What the page's recorder sends, one per action; checked again where a recording is stored. */
 export const RawEventSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('click'), t: z.number(), url: z.string(), target: RecordedTargetSchema, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().optional(), role: z.enum(['field', 'toggle', 'select', 'other']).optional() }),
-  z.object({ kind: z.literal('input'), t: z.number(), url: z.string(), target: RecordedTargetSchema, value: z.string().optional(), secret: z.boolean() }),
-  z.object({ kind: z.literal('change'), t: z.number(), url: z.string(), target: RecordedTargetSchema, control: z.enum(['select', 'checkbox', 'radio', 'text']), value: z.string().optional(), checked: z.boolean().optional(), secret: z.boolean().optional() }),
-  z.object({ kind: z.literal('key'), t: z.number(), url: z.string(), key: z.string(), target: RecordedTargetSchema.optional(), inField: z.boolean().optional() }),
-  z.object({ kind: z.literal('scroll'), t: z.number(), url: z.string(), direction: z.enum(['up', 'down']), grew: z.boolean() }),
+  z.object({
+    kind: z.literal('click'),
+    t: z.number(),
+    url: z.string(),
+    target: RecordedTargetSchema,
+    button: z.enum(['left', 'right', 'middle']).optional(),
+    count: z.number().optional(),
+    role: z.enum(['field', 'toggle', 'select', 'other']).optional(),
+  }),
+  z.object({
+    kind: z.literal('input'),
+    t: z.number(),
+    url: z.string(),
+    target: RecordedTargetSchema,
+    value: z.string().optional(),
+    secret: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('change'),
+    t: z.number(),
+    url: z.string(),
+    target: RecordedTargetSchema,
+    control: z.enum(['select', 'checkbox', 'radio', 'text']),
+    value: z.string().optional(),
+    checked: z.boolean().optional(),
+    secret: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal('key'),
+    t: z.number(),
+    url: z.string(),
+    key: z.string(),
+    target: RecordedTargetSchema.optional(),
+    inField: z.boolean().optional(),
+  }),
+  z.object({
+    kind: z.literal('scroll'),
+    t: z.number(),
+    url: z.string(),
+    direction: z.enum(['up', 'down']),
+    grew: z.boolean(),
+  }),
   z.object({ kind: z.literal('load'), t: z.number(), url: z.string() }),
   // The pointer rested on an element whose hover showed what the next click lands on (a menu).
   z.object({ kind: z.literal('hover'), t: z.number(), url: z.string(), target: RecordedTargetSchema }),
   // "Check this" (issue 18 §2): the element's text, value or state as it is now, to assert at replay.
-  z.object({ kind: z.literal('check'), t: z.number(), url: z.string(), target: RecordedTargetSchema, check: z.union([z.strictObject({ text: z.string().min(1).max(200) }), z.strictObject({ value: z.string().max(4_096) }), z.strictObject({ state: z.enum(kCheckStates) })]) }),
-  z.object({ kind: z.literal('navigate'), t: z.number(), url: z.string(), cause: z.enum(['typed', 'link', 'reload', 'back_forward', 'other']) }),
+  z.object({
+    kind: z.literal('check'),
+    t: z.number(),
+    url: z.string(),
+    target: RecordedTargetSchema,
+    check: z.union([
+      z.strictObject({ text: z.string().min(1).max(200) }),
+      z.strictObject({ value: z.string().max(4_096) }),
+      z.strictObject({ state: z.enum(kCheckStates) }),
+    ]),
+  }),
+  z.object({
+    kind: z.literal('navigate'),
+    t: z.number(),
+    url: z.string(),
+    cause: z.enum(['typed', 'link', 'reload', 'back_forward', 'other']),
+  }),
 ])
 export type RawEvent = z.infer<typeof RawEventSchema>
 
@@ -43,22 +110,35 @@ export const kCausedNavigationMs = 3_000
 /** Keys a person presses to move between fields: the replay addresses each field directly. */
 const kNavigationKeys = new Set(['Tab', 'Shift+Tab'])
 /** Keys that edit text inside a field; the field's final value says all of it. */
-const kEditingKey = /^(Backspace|Delete|ArrowLeft|ArrowRight|ArrowUp|ArrowDown|Home|End|Shift\+\w+|(Control|Meta)\+[acvxzy])$/i
+const kEditingKey =
+  /^(Backspace|Delete|ArrowLeft|ArrowRight|ArrowUp|ArrowDown|Home|End|Shift\+\w+|(Control|Meta)\+[acvxzy])$/i
 
-type Draft = { step: Omit<FlowStep, 'step_id'>; key?: string; secret?: boolean; hint?: string; fieldInfo?: RecordedTarget['field']; typed?: string }
+type Draft = {
+  step: Omit<FlowStep, 'step_id'>
+  key?: string
+  secret?: boolean
+  hint?: string
+  fieldInfo?: RecordedTarget['field']
+  typed?: string
+}
 
 /** The noise-reduced steps, without ids or variables yet. */
 export function reduceEvents(events: readonly RawEvent[]): Draft[] {
   const out: Draft[] = []
   const last = () => out[out.length - 1]
   let lastActionAt = -Infinity
-  const target = (t: RecordedTarget) => ({ selectors: t.selectors, element_snapshot: t.snapshot, description: t.description })
+  const target = (t: RecordedTarget) => ({
+    selectors: t.selectors,
+    element_snapshot: t.snapshot,
+    description: t.description,
+  })
   for (const e of events) {
     if (e.kind === 'load') continue
     if (e.kind === 'hover') {
       // A hover the next click needs: kept once, however long the pointer stays in the menu.
       const prev = last()
-      if (!(prev?.key === e.target.key && prev.step.action === 'hover')) out.push({ step: { action: 'hover', params: {}, ...target(e.target) }, key: e.target.key })
+      if (!(prev?.key === e.target.key && prev.step.action === 'hover'))
+        out.push({ step: { action: 'hover', params: {}, ...target(e.target) }, key: e.target.key })
       continue
     }
     if (e.kind === 'check') {
@@ -105,7 +185,14 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
         prev.secret = prev.secret || secret
         continue
       }
-      out.push({ step: { action: 'fill', params: {}, ...target(e.target) }, key: e.target.key, typed: value, secret, hint: e.target.field?.label || e.target.field?.name || e.target.description, fieldInfo: e.target.field })
+      out.push({
+        step: { action: 'fill', params: {}, ...target(e.target) },
+        key: e.target.key,
+        typed: value,
+        secret,
+        hint: e.target.field?.label || e.target.field?.name || e.target.description,
+        fieldInfo: e.target.field,
+      })
       continue
     }
     if (e.kind === 'change') {
@@ -113,7 +200,11 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
       if (e.control === 'select') {
         const prev = last()
         if (prev && prev.step.action === 'select' && prev.key === e.target.key) prev.step.params.value = e.value ?? ''
-        else out.push({ step: { action: 'select', params: { value: e.value ?? '' }, ...target(e.target) }, key: e.target.key })
+        else
+          out.push({
+            step: { action: 'select', params: { value: e.value ?? '' }, ...target(e.target) },
+            key: e.target.key,
+          })
         continue
       }
       // Checkbox or radio: the final state is the step; a box ticked twice cancels out.
@@ -159,7 +250,9 @@ export function buildFlow(drafts: readonly Draft[], opts: BuildOptions): Flow {
       const name = variableName(d.hint ?? 'value', taken)
       taken.add(name)
       const label = d.hint ?? name
-      variables[name] = d.secret ? { secret: true, value: `\${prompt:${label}}`, description: label } : { value: d.typed, description: label }
+      variables[name] = d.secret
+        ? { secret: true, value: `\${prompt:${label}}`, description: label }
+        : { value: d.typed, description: label }
       step.params.value = `\${${name}}`
     }
     return step
@@ -180,7 +273,10 @@ export function buildFlow(drafts: readonly Draft[], opts: BuildOptions): Flow {
 }
 
 /** The whole pipeline: events → noise dropped → steps and variables. */
-export function flowFromEvents(events: readonly RawEvent[], opts: Omit<BuildOptions, 'startUrl'> & { startUrl?: string }): Flow {
+export function flowFromEvents(
+  events: readonly RawEvent[],
+  opts: Omit<BuildOptions, 'startUrl'> & { startUrl?: string },
+): Flow {
   const startUrl = opts.startUrl ?? events.find((e) => e.kind === 'load' || e.kind === 'navigate')?.url
   return buildFlow(reduceEvents(events), { ...opts, startUrl })
 }

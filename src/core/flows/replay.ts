@@ -1,6 +1,26 @@
 import type { ExecFailure } from '../exec'
-import { alternativesOf, kDefaultStepTimeoutMs, kTargetActions, type ElementSnapshot, type Flow, type FlowSelector, type FlowSelectors, type FlowStep, type SelectorLevel } from './schema'
-import { bindStep, maskSecrets, resolveFiles, resolveVariables, secretValues, stepFiles, VariableError, type FlowFile, type VariableProviders } from './variables'
+import {
+  alternativesOf,
+  kDefaultStepTimeoutMs,
+  kTargetActions,
+  type ElementSnapshot,
+  type Flow,
+  type FlowSelector,
+  type FlowSelectors,
+  type FlowStep,
+  type SelectorLevel,
+} from './schema'
+import {
+  bindStep,
+  maskSecrets,
+  resolveFiles,
+  resolveVariables,
+  secretValues,
+  stepFiles,
+  VariableError,
+  type FlowFile,
+  type VariableProviders,
+} from './variables'
 import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
 import type { Msg } from '../chat'
@@ -24,7 +44,19 @@ import { isFailureCode, isFinal, isRepairable, type FailureCode } from '../failu
  */
 export type StepFailureCode = Extract<
   FailureCode,
-  'ELEMENT_NOT_FOUND' | 'ELEMENT_STALE' | 'AMBIGUOUS' | 'NOT_SIMILAR' | 'NOT_ACTIONABLE' | 'INVALID' | 'TIMEOUT' | 'STEP_FAILED' | 'VARIABLE_MISSING' | 'CANCELLED' | 'NEEDS_CONFIRMATION' | 'BLOCKED' | 'VERIFY_FAILED'
+  | 'ELEMENT_NOT_FOUND'
+  | 'ELEMENT_STALE'
+  | 'AMBIGUOUS'
+  | 'NOT_SIMILAR'
+  | 'NOT_ACTIONABLE'
+  | 'INVALID'
+  | 'TIMEOUT'
+  | 'STEP_FAILED'
+  | 'VARIABLE_MISSING'
+  | 'CANCELLED'
+  | 'NEEDS_CONFIRMATION'
+  | 'BLOCKED'
+  | 'VERIFY_FAILED'
 >
 
 export interface StepCandidate {
@@ -62,7 +94,18 @@ export type StepOutcome =
    * risk a NEEDS_CONFIRMATION found; `ask`: the question naming a site or file. `question`: a
    * NEEDS_CONFIRMATION's element as drawn and the handle the yes binds to (issue 25 §3).
    */
-  | { ok: false; code: FailureCode; message: string; candidates: StepCandidate[]; resolveMs: number; acted: boolean; offsite?: string; category?: RiskCategory; ask?: Msg; question?: Pick<ExecFailure, 'category' | 'label' | 'drawn' | 'handle' | 'changed' | 'carriesData'> }
+  | {
+      ok: false
+      code: FailureCode
+      message: string
+      candidates: StepCandidate[]
+      resolveMs: number
+      acted: boolean
+      offsite?: string
+      category?: RiskCategory
+      ask?: Msg
+      question?: Pick<ExecFailure, 'category' | 'label' | 'drawn' | 'handle' | 'changed' | 'carriesData'>
+    }
 
 export interface RunStepOptions {
   timeoutMs: number
@@ -84,7 +127,11 @@ export interface FlowPort {
    */
   switchTab?(to: { index?: number; url?: string }, signal: AbortSignal): Promise<{ url: string }>
   /** A `run` step: a pack action by name, through the registry (absent where no registry is at hand). */
-  runAction?(name: string, params: Record<string, string | number | boolean>, signal: AbortSignal): Promise<{ ok: boolean; detail: string }>
+  runAction?(
+    name: string,
+    params: Record<string, string | number | boolean>,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; detail: string }>
 }
 
 export interface RepairRequest {
@@ -150,7 +197,12 @@ const kRetryDelayMs = 300
 
 function mask<T>(value: T, secrets: readonly string[]): T {
   if (!secrets.length) return value
-  return JSON.parse(maskSecrets(JSON.stringify(value), secrets.map((s) => JSON.stringify(s).slice(1, -1)))) as T
+  return JSON.parse(
+    maskSecrets(
+      JSON.stringify(value),
+      secrets.map((s) => JSON.stringify(s).slice(1, -1)),
+    ),
+  ) as T
 }
 
 function sameUrl(a: string, b: string): boolean {
@@ -206,11 +258,23 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
       await opts.port.navigate(start, signal)
     }
   } catch (e) {
-    return finish({ step_id: 0, code: 'STEP_FAILED', message: `Could not open ${flow.metadata.start_url}: ${(e as Error).message}`, candidates: [] }, secrets)
+    return finish(
+      {
+        step_id: 0,
+        code: 'STEP_FAILED',
+        message: `Could not open ${flow.metadata.start_url}: ${(e as Error).message}`,
+        candidates: [],
+      },
+      secrets,
+    )
   }
 
   for (const raw of flow.steps) {
-    if (signal.aborted) return finish({ step_id: raw.step_id, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [] }, secrets)
+    if (signal.aborted)
+      return finish(
+        { step_id: raw.step_id, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [] },
+        secrets,
+      )
     const step = bindStep(raw, values)
     const t0 = Date.now()
     const timeoutMs = opts.stepTimeoutMs ?? step.timeout ?? kDefaultStepTimeoutMs
@@ -224,34 +288,82 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
       if (step.action === 'navigate') {
         attempts = 1
         await opts.port.navigate(String(step.params.url), signal)
-        outcome = { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: `Opened ${step.params.url}` }
+        outcome = {
+          ok: true,
+          level: null,
+          alternative: 0,
+          resolveMs: 0,
+          actMs: Date.now() - t0,
+          detail: `Opened ${step.params.url}`,
+        }
       } else if (step.action === 'run') {
         attempts = 1
         // A pack action has its own retries and fallbacks: the flow runs it once.
         const { action: name, ...params } = step.params
-        const r = opts.port.runAction ? await opts.port.runAction(String(name), params, signal) : { ok: false, detail: `This runner cannot run the pack action ${String(name)}.` }
-        outcome = r.ok ? { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: r.detail } : { ok: false, code: 'STEP_FAILED', message: r.detail, candidates: [], resolveMs: 0, acted: true }
+        const r = opts.port.runAction
+          ? await opts.port.runAction(String(name), params, signal)
+          : { ok: false, detail: `This runner cannot run the pack action ${String(name)}.` }
+        outcome = r.ok
+          ? { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: r.detail }
+          : { ok: false, code: 'STEP_FAILED', message: r.detail, candidates: [], resolveMs: 0, acted: true }
       } else if (step.action === 'done') {
         attempts = 1
         done = String(step.params.text ?? '')
         // `success: false` is the flow saying that reaching this point is a failure.
         outcome =
           step.params.success === false
-            ? { ok: false, code: 'VERIFY_FAILED', message: done || 'The flow reached a done step that says it failed.', candidates: [], resolveMs: 0, acted: false }
+            ? {
+                ok: false,
+                code: 'VERIFY_FAILED',
+                message: done || 'The flow reached a done step that says it failed.',
+                candidates: [],
+                resolveMs: 0,
+                acted: false,
+              }
             : { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: done || 'Done' }
       } else if (step.action === 'tab') {
         attempts = 1
-        const to = { ...(typeof step.params.index === 'number' ? { index: step.params.index } : {}), ...(typeof step.params.url === 'string' ? { url: step.params.url } : {}) }
-        const where = to.url !== undefined ? `the tab at ${to.url}` : to.index !== undefined ? `tab ${to.index}` : 'the tab the previous step opened'
-        if (!opts.port.switchTab) outcome = { ok: false, code: 'STEP_FAILED', message: `This runner drives one tab and cannot switch to ${where}.`, candidates: [], resolveMs: 0, acted: false }
+        const to = {
+          ...(typeof step.params.index === 'number' ? { index: step.params.index } : {}),
+          ...(typeof step.params.url === 'string' ? { url: step.params.url } : {}),
+        }
+        const where =
+          to.url !== undefined
+            ? `the tab at ${to.url}`
+            : to.index !== undefined
+              ? `tab ${to.index}`
+              : 'the tab the previous step opened'
+        if (!opts.port.switchTab)
+          outcome = {
+            ok: false,
+            code: 'STEP_FAILED',
+            message: `This runner drives one tab and cannot switch to ${where}.`,
+            candidates: [],
+            resolveMs: 0,
+            acted: false,
+          }
         else {
           const r = await opts.port.switchTab(to, signal)
-          outcome = { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: `Switched to ${where} (${r.url})` }
+          outcome = {
+            ok: true,
+            level: null,
+            alternative: 0,
+            resolveMs: 0,
+            actMs: Date.now() - t0,
+            detail: `Switched to ${where} (${r.url})`,
+          }
         }
       } else if (step.action === 'wait' && !step.selectors) {
         attempts = 1
         await sleep(Number(step.params.ms ?? 0), signal)
-        outcome = { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Number(step.params.ms ?? 0), detail: `Waited ${step.params.ms} ms` }
+        outcome = {
+          ok: true,
+          level: null,
+          alternative: 0,
+          resolveMs: 0,
+          actMs: Number(step.params.ms ?? 0),
+          detail: `Waited ${step.params.ms} ms`,
+        }
       } else {
         for (let attempt = 0; attempt <= (step.retry ?? 0); attempt++) {
           attempts++
@@ -261,7 +373,14 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
           if (outcome.ok || outcome.acted || isFinal(outcome.code)) break
           if (attempt < (step.retry ?? 0)) await sleep(kRetryDelayMs, signal)
         }
-        if (outcome && !outcome.ok && opts.repair && isRepairable(outcome.code) && step.selectors && kTargetActions.has(step.action)) {
+        if (
+          outcome &&
+          !outcome.ok &&
+          opts.repair &&
+          isRepairable(outcome.code) &&
+          step.selectors &&
+          kTargetActions.has(step.action)
+        ) {
           const failure = outcome
           const repaired = await opts.repair({ flow, step: mask(raw, secrets), failure }, signal).catch(() => null)
           if (repaired) {
@@ -277,10 +396,21 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
         }
       }
     } catch (e) {
-      if (signal.aborted) return finish({ step_id: step.step_id, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [] }, secrets)
+      if (signal.aborted)
+        return finish(
+          { step_id: step.step_id, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [] },
+          secrets,
+        )
       // A refusal of the guard (a navigation said no to, or blocked) keeps its code.
       const code = isFailureCode((e as { code?: unknown }).code) ? (e as { code: FailureCode }).code : 'STEP_FAILED'
-      outcome = { ok: false, code, message: (e as Error).message ?? String(e), candidates: [], resolveMs: 0, acted: false }
+      outcome = {
+        ok: false,
+        code,
+        message: (e as Error).message ?? String(e),
+        candidates: [],
+        resolveMs: 0,
+        acted: false,
+      }
     }
     const out = outcome!
     if (out.ok && out.alternative > 0) healed = 'fallback'
@@ -304,10 +434,21 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
     }
     reports.push(mask(report, secrets))
     opts.onStep?.(mask(report, secrets))
-    if (!out.ok) return finish({ step_id: step.step_id, code: out.code, message: out.message, candidates: out.candidates }, secrets)
+    if (!out.ok)
+      return finish(
+        { step_id: step.step_id, code: out.code, message: out.message, candidates: out.candidates },
+        secrets,
+      )
     if (healed && raw.selectors) {
       const after = out.fresh ?? promote(raw.selectors, out.alternative, repairedWith)
-      heals.push({ step_id: step.step_id, kind: healed, before: raw.selectors, after, diff: healDiff(raw.selectors, after), ...(out.snapshot ? { snapshot: out.snapshot } : {}) })
+      heals.push({
+        step_id: step.step_id,
+        kind: healed,
+        before: raw.selectors,
+        after,
+        diff: healDiff(raw.selectors, after),
+        ...(out.snapshot ? { snapshot: out.snapshot } : {}),
+      })
     }
     if (step.wait_after) await sleep(step.wait_after, signal).catch(() => undefined)
     if (step.action === 'done') break

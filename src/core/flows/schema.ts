@@ -19,10 +19,27 @@ export const kFlowVersion = '1.0'
  * comes first. A replay reports the level that matched; positional levels (css, xpath, index) are
  * never allowed to pick among elements a semantic level finds equally (see dom/recorder/resolve).
  */
-export const kSelectorLevels = ['testid', 'role', 'label', 'placeholder', 'text', 'id', 'css', 'xpath', 'index'] as const
+export const kSelectorLevels = [
+  'testid',
+  'role',
+  'label',
+  'placeholder',
+  'text',
+  'id',
+  'css',
+  'xpath',
+  'index',
+] as const
 export type SelectorLevel = (typeof kSelectorLevels)[number]
 /** Levels that name the element by what it means; the others by where it is. */
-export const kSemanticLevels: ReadonlySet<SelectorLevel> = new Set(['testid', 'role', 'label', 'placeholder', 'text', 'id'])
+export const kSemanticLevels: ReadonlySet<SelectorLevel> = new Set([
+  'testid',
+  'role',
+  'label',
+  'placeholder',
+  'text',
+  'id',
+])
 
 /** The step actions, each a descriptor in src/core/vocabulary.ts (`kFlowSteps`). */
 export const kFlowActions = kFlowActionNames
@@ -60,7 +77,10 @@ export const FlowSelectorSchema = z.strictObject({
   /** `index` level: position among the elements `value` matches. */
   index: z.number().int().min(0).optional(),
   /** `index` level: hash of the text around the element when it was recorded (seed 004 §3.2). */
-  context_hash: z.string().regex(/^[0-9a-f]{8}$/).optional(),
+  context_hash: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
 })
 export type FlowSelector = z.infer<typeof FlowSelectorSchema>
 
@@ -117,42 +137,111 @@ export const FlowStepSchema = z
     description: z.string().max(500).optional(),
   })
   .superRefine((step, ctx) => {
-    if (kTargetActions.has(step.action) && !step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step needs selectors` })
-    if (step.action === 'navigate' && typeof step.params.url !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'a navigate step needs params.url' })
-    if (step.action === 'press' && typeof step.params.key !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'key'], message: 'a press step needs params.key' })
+    if (kTargetActions.has(step.action) && !step.selectors)
+      ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step needs selectors` })
+    if (step.action === 'navigate' && typeof step.params.url !== 'string')
+      ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'a navigate step needs params.url' })
+    if (step.action === 'press' && typeof step.params.key !== 'string')
+      ctx.addIssue({ code: 'custom', path: ['params', 'key'], message: 'a press step needs params.key' })
     // run: a pack action by its full name (seed 000 §4.4.6 composition); its other params are the action's params.
-    if (step.action === 'run' && (typeof step.params.action !== 'string' || !/^[a-z][\w-]*:[\w-]+:[\w-]+$/i.test(step.params.action))) ctx.addIssue({ code: 'custom', path: ['params', 'action'], message: 'a run step needs params.action, a pack action\'s full name (namespace:component:action)' })
-    if ((step.action === 'fill' || step.action === 'select') && typeof step.params.value !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'value'], message: `a ${step.action} step needs params.value` })
+    if (
+      step.action === 'run' &&
+      (typeof step.params.action !== 'string' || !/^[a-z][\w-]*:[\w-]+:[\w-]+$/i.test(step.params.action))
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params', 'action'],
+        message: "a run step needs params.action, a pack action's full name (namespace:component:action)",
+      })
+    if ((step.action === 'fill' || step.action === 'select') && typeof step.params.value !== 'string')
+      ctx.addIssue({ code: 'custom', path: ['params', 'value'], message: `a ${step.action} step needs params.value` })
     if (kAssertActions.has(step.action)) checkIssues(step, ctx)
     if (step.action === 'extract') {
-      if (!step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: 'an extract step needs selectors: the element to read' })
-      if (typeof step.params.name !== 'string' || !kVariableNamePattern.test(step.params.name)) ctx.addIssue({ code: 'custom', path: ['params', 'name'], message: 'an extract step needs params.name, the identifier its value is returned under' })
+      if (!step.selectors)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['selectors'],
+          message: 'an extract step needs selectors: the element to read',
+        })
+      if (typeof step.params.name !== 'string' || !kVariableNamePattern.test(step.params.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['params', 'name'],
+          message: 'an extract step needs params.name, the identifier its value is returned under',
+        })
     }
     if (step.action === 'tab') {
-      if (step.params.index !== undefined && !(Number.isInteger(step.params.index) && Number(step.params.index) >= 0)) ctx.addIssue({ code: 'custom', path: ['params', 'index'], message: 'params.index is the tab\'s position, a whole number from 0' })
-      if (step.params.url !== undefined && typeof step.params.url !== 'string') ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'params.url is an address pattern (* matches anything)' })
-      if (step.params.index !== undefined && step.params.url !== undefined) ctx.addIssue({ code: 'custom', path: ['params'], message: 'a tab step takes index or url, not both' })
+      if (step.params.index !== undefined && !(Number.isInteger(step.params.index) && Number(step.params.index) >= 0))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['params', 'index'],
+          message: "params.index is the tab's position, a whole number from 0",
+        })
+      if (step.params.url !== undefined && typeof step.params.url !== 'string')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['params', 'url'],
+          message: 'params.url is an address pattern (* matches anything)',
+        })
+      if (step.params.index !== undefined && step.params.url !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['params'], message: 'a tab step takes index or url, not both' })
     }
-    if (step.action === 'upload' && (typeof step.params.file !== 'string' || !/\$\{[A-Za-z_]/.test(step.params.file))) ctx.addIssue({ code: 'custom', path: ['params', 'file'], message: 'an upload step needs params.file naming a file variable: "${doc}" with variables.doc.value "${file:./doc.pdf}"' })
-    if (step.action === 'done' && step.params.success !== undefined && typeof step.params.success !== 'boolean') ctx.addIssue({ code: 'custom', path: ['params', 'success'], message: 'params.success is true or false' })
+    if (step.action === 'upload' && (typeof step.params.file !== 'string' || !/\$\{[A-Za-z_]/.test(step.params.file)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params', 'file'],
+        message:
+          'an upload step needs params.file naming a file variable: "${doc}" with variables.doc.value "${file:./doc.pdf}"',
+      })
+    if (step.action === 'done' && step.params.success !== undefined && typeof step.params.success !== 'boolean')
+      ctx.addIssue({ code: 'custom', path: ['params', 'success'], message: 'params.success is true or false' })
   })
 
 /** A verify step names exactly one thing to check, with what that check needs. */
-function checkIssues(step: { action: string; params: Record<string, string | number | boolean>; selectors?: unknown }, ctx: z.RefinementCtx): void {
+function checkIssues(
+  step: { action: string; params: Record<string, string | number | boolean>; selectors?: unknown },
+  ctx: z.RefinementCtx,
+): void {
   const kinds = kCheckKinds.filter((k) => step.params[k] !== undefined)
   if (kinds.length !== 1) {
-    ctx.addIssue({ code: 'custom', path: ['params'], message: `a ${step.action} step checks exactly one of ${kCheckKinds.join(', ')}${kinds.length ? `; it has ${kinds.join(', ')}` : ''}` })
+    ctx.addIssue({
+      code: 'custom',
+      path: ['params'],
+      message: `a ${step.action} step checks exactly one of ${kCheckKinds.join(', ')}${kinds.length ? `; it has ${kinds.join(', ')}` : ''}`,
+    })
     return
   }
   const kind = kinds[0]
   const v = step.params[kind]
-  if ((kind === 'text' || kind === 'url' || kind === 'value') && typeof v !== 'string') ctx.addIssue({ code: 'custom', path: ['params', kind], message: `params.${kind} is text` })
-  if (kind === 'text' && v === '') ctx.addIssue({ code: 'custom', path: ['params', 'text'], message: 'params.text is the text the page must show; it is empty' })
-  if (kind === 'state' && !(kCheckStates as readonly unknown[]).includes(v)) ctx.addIssue({ code: 'custom', path: ['params', 'state'], message: `params.state is one of ${kCheckStates.join(', ')}` })
-  if (kind === 'count' && !(Number.isInteger(v) && Number(v) >= 0)) ctx.addIssue({ code: 'custom', path: ['params', 'count'], message: 'params.count is a whole number from 0' })
+  if ((kind === 'text' || kind === 'url' || kind === 'value') && typeof v !== 'string')
+    ctx.addIssue({ code: 'custom', path: ['params', kind], message: `params.${kind} is text` })
+  if (kind === 'text' && v === '')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['params', 'text'],
+      message: 'params.text is the text the page must show; it is empty',
+    })
+  if (kind === 'state' && !(kCheckStates as readonly unknown[]).includes(v))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['params', 'state'],
+      message: `params.state is one of ${kCheckStates.join(', ')}`,
+    })
+  if (kind === 'count' && !(Number.isInteger(v) && Number(v) >= 0))
+    ctx.addIssue({ code: 'custom', path: ['params', 'count'], message: 'params.count is a whole number from 0' })
   // The page's text and its address need no element; a state, a value or a count is of one.
-  if ((kind === 'state' || kind === 'value' || kind === 'count') && !step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step that checks ${kind} needs selectors` })
-  if (kind === 'url' && step.selectors) ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step that checks the url takes no selectors` })
+  if ((kind === 'state' || kind === 'value' || kind === 'count') && !step.selectors)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['selectors'],
+      message: `a ${step.action} step that checks ${kind} needs selectors`,
+    })
+  if (kind === 'url' && step.selectors)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['selectors'],
+      message: `a ${step.action} step that checks the url takes no selectors`,
+    })
 }
 export type FlowStep = z.infer<typeof FlowStepSchema>
 
@@ -186,7 +275,10 @@ export const FlowMetadataSchema = z.strictObject({
    * An agent run's steps that act on what a page could have asked for (core/agent/provenance.ts):
    * the model wrote them with the page in front of it. Empty or absent for a person's recording.
    */
-  page_shaped: z.array(z.strictObject({ step: z.number().int().min(0), why: z.string().max(40), text: z.string().max(500) })).max(1_000).optional(),
+  page_shaped: z
+    .array(z.strictObject({ step: z.number().int().min(0), why: z.string().max(40), text: z.string().max(500) }))
+    .max(1_000)
+    .optional(),
 })
 export type FlowMetadata = z.infer<typeof FlowMetadataSchema>
 
@@ -203,16 +295,27 @@ export const FlowSchema = z
     const ids = new Set<number>()
     const returned = new Set<string>()
     flow.steps.forEach((s, i) => {
-      if (ids.has(s.step_id)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'step_id'], message: `step_id ${s.step_id} is used twice` })
+      if (ids.has(s.step_id))
+        ctx.addIssue({ code: 'custom', path: ['steps', i, 'step_id'], message: `step_id ${s.step_id} is used twice` })
       ids.add(s.step_id)
       if (s.action === 'extract' && typeof s.params.name === 'string') {
-        if (returned.has(s.params.name)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'params', 'name'], message: `"${s.params.name}" is returned by an earlier extract step too` })
+        if (returned.has(s.params.name))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['steps', i, 'params', 'name'],
+            message: `"${s.params.name}" is returned by an earlier extract step too`,
+          })
         returned.add(s.params.name)
       }
       if (s.action === 'upload' && typeof s.params.file === 'string') {
         for (const m of s.params.file.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
           const v = flow.variables[m[1]]
-          if (v && !/^\$\{file:[^}]+\}$/.test(v.value ?? '')) ctx.addIssue({ code: 'custom', path: ['steps', i, 'params', 'file'], message: `"\${${m[1]}}" is not a file variable: give it the value "\${file:path}"` })
+          if (v && !/^\$\{file:[^}]+\}$/.test(v.value ?? ''))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['steps', i, 'params', 'file'],
+              message: `"\${${m[1]}}" is not a file variable: give it the value "\${file:path}"`,
+            })
         }
       }
       for (const [key, v] of Object.entries(s.params)) {
@@ -220,7 +323,11 @@ export const FlowSchema = z
         for (const m of v.matchAll(/\$\{([^}]*)\}/g)) {
           const ref = m[1]
           if (!ref.includes(':') && !(ref in flow.variables)) {
-            ctx.addIssue({ code: 'custom', path: ['steps', i, 'params', key], message: `"\${${ref}}" names no variable; variables: ${Object.keys(flow.variables).join(', ') || '(none)'}` })
+            ctx.addIssue({
+              code: 'custom',
+              path: ['steps', i, 'params', key],
+              message: `"\${${ref}}" names no variable; variables: ${Object.keys(flow.variables).join(', ') || '(none)'}`,
+            })
           }
         }
       }
@@ -242,7 +349,12 @@ export class FlowError extends Error {
 }
 
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(root)'
+  return (
+    path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '') || '(root)'
+  )
 }
 
 /** JSON text or an object → a typed Flow; throws FlowError listing every problem with its path. */
@@ -258,7 +370,11 @@ export function parseFlow(input: string | unknown): Flow {
   const r = FlowSchema.safeParse(data)
   if (r.success) return r.data
   const issues = r.error.issues.map((i) => ({ path: pathOf(i.path), message: i.message }))
-  throw new FlowError('FLOW_INVALID', `The flow is invalid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
+  throw new FlowError(
+    'FLOW_INVALID',
+    `The flow is invalid: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    issues,
+  )
 }
 
 export function safeParseFlow(input: string | unknown): SafeParseResult<Flow, FlowError> {
@@ -280,7 +396,8 @@ export interface FlowValidation {
 }
 
 /** What `validateFlow` warns about, so a test can name it. */
-export const kNoAssertionWarning = 'The flow checks nothing: its replay passes even on a wrong page. Add a verify step (text, url, state, value or count), or pick "Check this" while recording.'
+export const kNoAssertionWarning =
+  'The flow checks nothing: its replay passes even on a wrong page. Add a verify step (text, url, state, value or count), or pick "Check this" while recording.'
 
 /**
  * The validator behind `ava validate` and the panel's save (issue 18 §2): the errors of parseFlow,
@@ -288,18 +405,31 @@ export const kNoAssertionWarning = 'The flow checks nothing: its replay passes e
  */
 export function validateFlow(input: string | unknown): FlowValidation {
   const parsed = safeParseFlow(input)
-  if (!parsed.success) return { valid: false, errors: parsed.error.issues.length ? parsed.error.issues : [{ path: '(root)', message: parsed.error.message }], warnings: [] }
+  if (!parsed.success)
+    return {
+      valid: false,
+      errors: parsed.error.issues.length ? parsed.error.issues : [{ path: '(root)', message: parsed.error.message }],
+      warnings: [],
+    }
   const flow = parsed.data
   const warnings: FlowValidation['warnings'] = []
-  if (!flow.steps.some((s) => kAssertActions.has(s.action))) warnings.push({ path: 'steps', message: kNoAssertionWarning })
+  if (!flow.steps.some((s) => kAssertActions.has(s.action)))
+    warnings.push({ path: 'steps', message: kNoAssertionWarning })
   const done = flow.steps.findIndex((s) => s.action === 'done')
-  if (done >= 0 && done < flow.steps.length - 1) warnings.push({ path: `steps[${done + 1}]`, message: `Steps after the done step (step_id ${flow.steps[done].step_id}) never run.` })
+  if (done >= 0 && done < flow.steps.length - 1)
+    warnings.push({
+      path: `steps[${done + 1}]`,
+      message: `Steps after the done step (step_id ${flow.steps[done].step_id}) never run.`,
+    })
   return { valid: true, flow, errors: [], warnings }
 }
 
 /** The JSON Schema of the flow format (draft 2020-12), for editors and other tools. */
 export function flowJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(FlowSchema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>
+  return z.toJSONSchema(FlowSchema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<
+    string,
+    unknown
+  >
 }
 
 /** Every selector of a step, primary first. */

@@ -13,7 +13,17 @@ export const kMinSimilarity = 0.6
 const kMinTextSimilarity = 0.5
 
 /** Attributes that say what an element is for; ids and classes say where it is and change with builds. */
-export const kKeyAttributes = ['name', 'type', 'placeholder', 'aria-label', 'href', 'data-testid', 'title', 'for', 'alt'] as const
+export const kKeyAttributes = [
+  'name',
+  'type',
+  'placeholder',
+  'aria-label',
+  'href',
+  'data-testid',
+  'title',
+  'for',
+  'alt',
+] as const
 
 /** Tags that play the same part, so a redesign swapping one for another is not a different element. */
 const kTagFamilies: string[][] = [
@@ -80,14 +90,17 @@ export function similarity(recorded: ElementSnapshot, live: ElementSnapshot): Si
   if (recorded.text || live.text) {
     const t = textSimilarity(recorded.text, live.text)
     parts.push([0.35, t])
-    if (t < 1) reasons.push(`text "${(live.text ?? '').slice(0, 40)}" where "${(recorded.text ?? '').slice(0, 40)}" was`)
+    if (t < 1)
+      reasons.push(`text "${(live.text ?? '').slice(0, 40)}" where "${(recorded.text ?? '').slice(0, 40)}" was`)
     textHard = !!recorded.text && t < kMinTextSimilarity
   }
   const keys = kKeyAttributes.filter((k) => recorded.attributes[k] !== undefined || live.attributes[k] !== undefined)
   if (keys.length) {
     const same = keys.filter((k) => recorded.attributes[k] === live.attributes[k]).length
     parts.push([0.2, same / keys.length])
-    for (const k of keys) if (recorded.attributes[k] !== live.attributes[k]) reasons.push(`${k}="${live.attributes[k] ?? ''}" where "${recorded.attributes[k] ?? ''}" was`)
+    for (const k of keys)
+      if (recorded.attributes[k] !== live.attributes[k])
+        reasons.push(`${k}="${live.attributes[k] ?? ''}" where "${recorded.attributes[k] ?? ''}" was`)
   }
   const weight = parts.reduce((s, [w]) => s + w, 0)
   let score = parts.reduce((s, [w, v]) => s + w * v, 0) / weight

@@ -70,7 +70,8 @@ function valueTemplate(text: string, flow: Flow): string {
     }
     const v = flow.variables[m[1]]
     const source = parseSource(v?.value)
-    out += source && (source.kind === 'env' || source.kind === 'secret') ? `\${env.${source.key}}` : `\${params.${m[1]}}`
+    out +=
+      source && (source.kind === 'env' || source.kind === 'secret') ? `\${env.${source.key}}` : `\${params.${m[1]}}`
   }
   return out + literal(text.slice(last))
 }
@@ -119,13 +120,25 @@ function stepArgs(step: FlowStep, alias: string | null, flow: Flow): RawStep[] {
       case 'hover':
         return { action: 'hover', args: { ...sel } }
       case 'scroll':
-        return { action: 'scroll', args: { direction: p.direction === 'up' ? 'up' : 'down', ...(typeof p.amount === 'number' ? { amount: p.amount } : {}) } }
+        return {
+          action: 'scroll',
+          args: {
+            direction: p.direction === 'up' ? 'up' : 'down',
+            ...(typeof p.amount === 'number' ? { amount: p.amount } : {}),
+          },
+        }
       case 'wait':
         return { action: 'wait', args: alias ? { ...sel } : { ms: Number(p.ms ?? 0) } }
       case 'run': {
         // Seed 000 §4.4.6 composition: the flow's run step is the pack's own `run`.
         const { action, ...rest } = p
-        return { action: 'run', args: { action: String(action), params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])) } }
+        return {
+          action: 'run',
+          args: {
+            action: String(action),
+            params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])),
+          },
+        }
       }
       case 'verify':
       case 'expect':
@@ -133,12 +146,21 @@ function stepArgs(step: FlowStep, alias: string | null, flow: Flow): RawStep[] {
         // panel's Replay and `ava run file.flow.json` replay (docs/flows.md "Flows as pack actions").
         if (typeof p.url === 'string') return { action: 'wait', args: { url: text(p.url) } }
         if (typeof p.text === 'string' && !alias) return { action: 'wait', args: { text: text(p.text) } }
-        if ((p.state === 'visible' || p.state === 'hidden') && alias) return { action: 'wait', args: { ...sel, state: p.state } }
+        if ((p.state === 'visible' || p.state === 'hidden') && alias)
+          return { action: 'wait', args: { ...sel, state: p.state } }
         return null
       case 'extract':
         return alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null
       case 'upload':
-        return { action: 'upload', args: { ...sel, files: [...String(p.file ?? '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => ({ path: text(m[0]) })) } }
+        return {
+          action: 'upload',
+          args: {
+            ...sel,
+            files: [...String(p.file ?? '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => ({
+              path: text(m[0]),
+            })),
+          },
+        }
       case 'go_back':
       case 'tab':
       case 'done':
@@ -161,16 +183,22 @@ export interface FlowActionOptions {
 }
 
 /** The pack action and the selector aliases a flow becomes. */
-export function flowToAction(flow: Flow, opts: FlowActionOptions = {}): { name: string; action: RawAction; selectors: Record<string, string | { primary: string; fallback?: string[] }> } {
+export function flowToAction(
+  flow: Flow,
+  opts: FlowActionOptions = {},
+): { name: string; action: RawAction; selectors: Record<string, string | { primary: string; fallback?: string[] }> } {
   const slug = opts.action ?? actionSlug(flow.metadata.name)
   const selectors: Record<string, string | { primary: string; fallback?: string[] }> = {}
   const steps: RawStep[] = []
   const used = new Set<string>()
   for (const step of flow.steps) {
-    for (const v of Object.values(step.params)) if (typeof v === 'string') for (const m of v.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) used.add(m[1])
+    for (const v of Object.values(step.params))
+      if (typeof v === 'string') for (const m of v.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) used.add(m[1])
     let alias: string | null = null
     if (step.selectors) {
-      const all = alternativesOf(step.selectors).map(packSelector).filter((s): s is string => s !== null)
+      const all = alternativesOf(step.selectors)
+        .map(packSelector)
+        .filter((s): s is string => s !== null)
       if (all.length) {
         alias = `${slug.replace(/-/g, '_')}__s${step.step_id}`
         selectors[alias] = all.length === 1 ? all[0] : { primary: all[0], fallback: all.slice(1) }
@@ -179,16 +207,31 @@ export function flowToAction(flow: Flow, opts: FlowActionOptions = {}): { name: 
     steps.push(...stepArgs(step, alias, flow))
   }
   const action: RawAction = {
-    description: flow.metadata.description ?? `${flow.metadata.name} (recorded flow, ${flow.steps.length} steps${flow.metadata.start_url ? `, from ${flow.metadata.start_url}` : ''})`,
+    description:
+      flow.metadata.description ??
+      `${flow.metadata.name} (recorded flow, ${flow.steps.length} steps${flow.metadata.start_url ? `, from ${flow.metadata.start_url}` : ''})`,
     steps,
   }
   const params = paramsOf(flow, used)
   if (Object.keys(params).length) action.params = params
   // extract steps return their values, as a pack action's `returns` do.
-  const returns = Object.fromEntries(flow.steps.filter((s) => s.action === 'extract' && s.selectors).map((s) => [String(s.params.name), `\${steps.${String(s.params.name)}}`]))
+  const returns = Object.fromEntries(
+    flow.steps
+      .filter((s) => s.action === 'extract' && s.selectors)
+      .map((s) => [String(s.params.name), `\${steps.${String(s.params.name)}}`]),
+  )
   if (Object.keys(returns).length) action.returns = returns
-  if (flow.metadata.start_url) steps.unshift({ action: 'navigate', args: { url: literal(flow.metadata.start_url) }, when: '${params.from_start} == true' })
-  if (flow.metadata.start_url) action.params = { from_start: { type: 'boolean', default: false, description: `Open ${flow.metadata.start_url} first.` }, ...(action.params ?? {}) }
+  if (flow.metadata.start_url)
+    steps.unshift({
+      action: 'navigate',
+      args: { url: literal(flow.metadata.start_url) },
+      when: '${params.from_start} == true',
+    })
+  if (flow.metadata.start_url)
+    action.params = {
+      from_start: { type: 'boolean', default: false, description: `Open ${flow.metadata.start_url} first.` },
+      ...(action.params ?? {}),
+    }
   return { name: `${kFlowComponent}:${slug}`, action, selectors }
 }
 
@@ -196,9 +239,17 @@ export function flowToAction(flow: Flow, opts: FlowActionOptions = {}): { name: 
  * Adds (or replaces) the flow's action in the namespace's pack text and bumps its patch version;
  * with no text a new pack is made. The result is validated with the registry's own validator.
  */
-export function addFlowToPack(existing: string | null, flow: Flow, opts: FlowActionOptions = {}): { text: string; namespace: string; action: string; version: string } {
+export function addFlowToPack(
+  existing: string | null,
+  flow: Flow,
+  opts: FlowActionOptions = {},
+): { text: string; namespace: string; action: string; version: string } {
   const namespace = opts.namespace ?? kDefaultFlowNamespace
-  if (!kNamespacePattern.test(namespace)) throw new FlowPackError('NAMESPACE_INVALID', `"${namespace}" is not a namespace: lowercase letters, digits, - and _, starting with a letter.`)
+  if (!kNamespacePattern.test(namespace))
+    throw new FlowPackError(
+      'NAMESPACE_INVALID',
+      `"${namespace}" is not a namespace: lowercase letters, digits, - and _, starting with a letter.`,
+    )
   let pack: PackFile
   if (existing) {
     try {
@@ -221,7 +272,11 @@ export function addFlowToPack(existing: string | null, flow: Flow, opts: FlowAct
   const check = validatePack(text, { file: `user:${namespace}` })
   if (!check.ok) {
     const errors = check.issues.filter((i) => i.severity === 'error')
-    throw new FlowPackError('PACK_INVALID', `The flow did not make a valid pack action: ${errors.map((i) => `${i.code} ${i.message}`).join('; ')}`, errors)
+    throw new FlowPackError(
+      'PACK_INVALID',
+      `The flow did not make a valid pack action: ${errors.map((i) => `${i.code} ${i.message}`).join('; ')}`,
+      errors,
+    )
   }
   return { text, namespace, action: `${namespace}:${name}`, version: pack.version }
 }

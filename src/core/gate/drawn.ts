@@ -55,7 +55,21 @@ export function sameDrawn(a: DrawnTarget, b: DrawnTarget): boolean {
 }
 
 function drawnKey(d: DrawnTarget): string {
-  return JSON.stringify([d.role, d.name, d.said ?? '', d.covered ?? '', d.along ?? '', d.beside ?? '', d.painted ?? false, d.frame, d.href ?? '', d.form?.action ?? '', d.form?.method ?? '', d.download?.name ?? '', d.download?.url ?? ''])
+  return JSON.stringify([
+    d.role,
+    d.name,
+    d.said ?? '',
+    d.covered ?? '',
+    d.along ?? '',
+    d.beside ?? '',
+    d.painted ?? false,
+    d.frame,
+    d.href ?? '',
+    d.form?.action ?? '',
+    d.form?.method ?? '',
+    d.download?.name ?? '',
+    d.download?.url ?? '',
+  ])
 }
 
 /** The words a risk check reads off a drawn element: what it says, what is drawn over it, and a drag's path. */
@@ -109,7 +123,7 @@ export function visualOrder(text: string): string {
   }
   const max = Math.max(0, ...chars.map((c) => c.level))
   for (let level = max; level >= 1; level--) {
-    for (let i = 0; i < chars.length; ) {
+    for (let i = 0; i < chars.length;) {
       if (chars[i].level < level) {
         i++
         continue

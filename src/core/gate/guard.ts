@@ -36,7 +36,15 @@ import { originOf } from '../agent/secrets'
 import { kRiskReasons } from '../agent/risk'
 import type { Answer, Confirmation, Decide } from './step'
 
-export { askUntilDecided, confirmedCommand, questionOf, kMaxStepQuestions, type Answer, type Decide, type Confirmation } from './step'
+export {
+  askUntilDecided,
+  confirmedCommand,
+  questionOf,
+  kMaxStepQuestions,
+  type Answer,
+  type Decide,
+  type Confirmation,
+} from './step'
 export { countsAsStep, flowStepCounts, instructionCounts }
 
 /**
@@ -94,10 +102,17 @@ const kNothingDone: Record<Refused, string> = {
  * nobody was there to ask and nothing allowed it → UNATTENDED, naming what would. Never "by you"
  * where nobody was asked.
  */
-export function refusalOf(question: Pick<ExecFailure, 'message' | 'category'>, answer: Exclude<Answer, true>, what: Refused = 'step'): Refusal {
+export function refusalOf(
+  question: Pick<ExecFailure, 'message' | 'category'>,
+  answer: Exclude<Answer, true>,
+  what: Refused = 'step',
+): Refusal {
   const reason = question.message.replace(/[.\s]+$/, '')
   if (answer === false) return { code: 'DENIED', message: `You said no (${reason}); ${kNothingDone[what]}.` }
-  return { code: 'UNATTENDED', message: `Not done: ${reason}. It needs a person's yes and nobody was there to ask; ${answer.unattended} would allow it. ${cap(kNothingDone[what])}.` }
+  return {
+    code: 'UNATTENDED',
+    message: `Not done: ${reason}. It needs a person's yes and nobody was there to ask; ${answer.unattended} would allow it. ${cap(kNothingDone[what])}.`,
+  }
 }
 
 const cap = (s: string) => s[0].toUpperCase() + s.slice(1)
@@ -113,7 +128,10 @@ export function isRefusal(code: unknown): code is Refusal['code'] {
  * the flag that would allow it. A question with no category (a step the page could not name) is
  * allowed only by `all`.
  */
-export function unattendedAnswer(allowed: readonly RiskCategory[], flag: (category: RiskCategory | undefined) => string): (refusal?: Pick<ExecFailure, 'category' | 'offsite'>) => Answer {
+export function unattendedAnswer(
+  allowed: readonly RiskCategory[],
+  flag: (category: RiskCategory | undefined) => string,
+): (refusal?: Pick<ExecFailure, 'category' | 'offsite'>) => Answer {
   return (refusal) => {
     const category: RiskCategory | undefined = refusal?.offsite ? 'cross_site' : refusal?.category
     if (category ? allowed.includes(category) : RISK_CATEGORIES.every((c) => allowed.includes(c))) return true
@@ -133,7 +151,12 @@ export async function askThroughGuard<C extends object, T>(
   what: Refused = 'step',
   question: (out: T) => ExecFailure | null = questionOf as unknown as (out: T) => ExecFailure | null,
 ): Promise<{ out: T; refusal?: Refusal }> {
-  const { out, declined, answer } = await askUntilDecided(command, send, guard ? question : () => null, guardDecide(guard))
+  const { out, declined, answer } = await askUntilDecided(
+    command,
+    send,
+    guard ? question : () => null,
+    guardDecide(guard),
+  )
   return declined ? { out, refusal: refusalOf(declined, answer!, what) } : { out }
 }
 
@@ -142,9 +165,18 @@ export async function askThroughGuard<C extends object, T>(
  * guard's confirm categories and site lists, asked about while the page asks, the yes bound to
  * the element. `refusal`: a no, nobody, or a list (nothing was done).
  */
-export async function guardedAct(send: SendCommand, command: Omit<PageCommand<'act'>, 'confirm' | 'sites' | 'confirmed' | 'bound'>, guard: StepGuard, signal: AbortSignal): Promise<{ out: PageOutcome<'act'> } | { refusal: Refusal }> {
+export async function guardedAct(
+  send: SendCommand,
+  command: Omit<PageCommand<'act'>, 'confirm' | 'sites' | 'confirmed' | 'bound'>,
+  guard: StepGuard,
+  signal: AbortSignal,
+): Promise<{ out: PageOutcome<'act'> } | { refusal: Refusal }> {
   if (counts({ dom: command.step.action })) guard.step()
-  const sent: PageCommand<'act'> = { ...command, confirm: guard.confirm, ...(guard.sites ? { sites: guard.sites } : {}) }
+  const sent: PageCommand<'act'> = {
+    ...command,
+    confirm: guard.confirm,
+    ...(guard.sites ? { sites: guard.sites } : {}),
+  }
   const { out, refusal } = await askThroughGuard(sent, (c) => send(c, signal), guard)
   return refusal ? { refusal } : { out }
 }
@@ -157,7 +189,12 @@ export async function guardedAct(send: SendCommand, command: Omit<PageCommand<'a
  * Returns why it may not go, or null (counted).
  */
 export async function judgeNavigation(guard: StepGuard, url: string): Promise<Refusal | null> {
-  const refusal = navigationRefusal(url, (await guard.here?.()) ?? '', guard.sites ?? { allow: [], deny: [] }, guard.confirm)
+  const refusal = navigationRefusal(
+    url,
+    (await guard.here?.()) ?? '',
+    guard.sites ?? { allow: [], deny: [] },
+    guard.confirm,
+  )
   if (refusal?.code === 'BLOCKED') return { code: 'BLOCKED', message: refusal.message }
   if (refusal) {
     const answer = await guard.ask(refusal.message, refusal)
@@ -182,13 +219,25 @@ export function siteRefusal(url: string, sites: SitePolicy): Refusal | null {
  * the origins every one of them is bound to, which the page checks again where the field is
  * (`secretSites`, a field in a frame of another origin is refused).
  */
-export function bindSecrets(names: readonly string[], bound: Readonly<Record<string, readonly string[]>>, url: string): { ok: true; origin: string; sites: string[] } | { ok: false; code: 'SECRET_UNBOUND'; unbound: string[]; origin: string | null; message: string } {
+export function bindSecrets(
+  names: readonly string[],
+  bound: Readonly<Record<string, readonly string[]>>,
+  url: string,
+):
+  | { ok: true; origin: string; sites: string[] }
+  | { ok: false; code: 'SECRET_UNBOUND'; unbound: string[]; origin: string | null; message: string } {
   const origin = originOf(url)
   // An unbound secret is typed nowhere.
   const unbound = [...new Set(names)].filter((n) => !origin || !(bound[n] ?? []).includes(origin))
   if (unbound.length || !origin) {
     const which = unbound.length ? unbound : [...names]
-    return { ok: false, code: 'SECRET_UNBOUND', unbound: which, origin, message: `Refused: the saved secret ${which.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here.` }
+    return {
+      ok: false,
+      code: 'SECRET_UNBOUND',
+      unbound: which,
+      origin,
+      message: `Refused: the saved secret ${which.join(', ')} is not kept for ${origin ?? 'this page'}, so Ava does not type it here.`,
+    }
   }
   const sites = (bound[names[0]] ?? []).filter((o) => names.every((n) => bound[n]?.includes(o)))
   return { ok: true, origin, sites }
@@ -268,13 +317,22 @@ export interface ActionQuestion {
  * - a pack that reads fields or sends page data off its own sites asks (capabilities.ts).
  * Only the categories in `confirm` ask.
  */
-export function actionQuestions(action: GuardedAction, given: { secrets: boolean; url: string }, confirm: readonly RiskCategory[]): ActionQuestion[] {
+export function actionQuestions(
+  action: GuardedAction,
+  given: { secrets: boolean; url: string },
+  confirm: readonly RiskCategory[],
+): ActionQuestion[] {
   const out: ActionQuestion[] = []
   const pack = action.capabilities && packQuestion(action.name, action.capabilities, originOf(given.url))
   if (pack) out.push({ category: 'packData', reason: pack.reason, params: pack.params })
-  if (action.risk === 'high' && confirm.includes('high_risk_action')) out.push({ category: 'high_risk_action', reason: `${kRiskReasons.high_risk_action}: ${action.name}` })
+  if (action.risk === 'high' && confirm.includes('high_risk_action'))
+    out.push({ category: 'high_risk_action', reason: `${kRiskReasons.high_risk_action}: ${action.name}` })
   const takesSecret = given.secrets || Object.values(action.params).some((p) => p.secret)
-  if (takesSecret && confirm.includes('credentials')) out.push({ category: 'credentials', reason: `${kRiskReasons.credentials}: ${action.name} types a password or code into ${originOf(given.url) ?? 'this page'}` })
+  if (takesSecret && confirm.includes('credentials'))
+    out.push({
+      category: 'credentials',
+      reason: `${kRiskReasons.credentials}: ${action.name} types a password or code into ${originOf(given.url) ?? 'this page'}`,
+    })
   return out
 }
 
@@ -283,11 +341,20 @@ export function actionQuestions(action: GuardedAction, given: { secrets: boolean
  * nothing done; a yes to credentials covers the action's typing of them (the page still asks
  * about anything else it touches). Returns the categories its steps still ask about, or the refusal.
  */
-export async function askBeforeAction(guard: StepGuard, questions: readonly ActionQuestion[]): Promise<{ ok: true; confirm: RiskCategory[] } | ({ ok: false } & Refusal)> {
+export async function askBeforeAction(
+  guard: StepGuard,
+  questions: readonly ActionQuestion[],
+): Promise<{ ok: true; confirm: RiskCategory[] } | ({ ok: false } & Refusal)> {
   let confirm = [...guard.confirm]
   for (const q of questions) {
     const category = q.category === 'packData' ? undefined : q.category
-    const answer = await guard.ask(q.reason, { ok: false, code: 'NEEDS_CONFIRMATION', message: q.reason, ...(category ? { category } : {}), ...(q.category === 'packData' ? { ask: { key: 'risk.ask.packData', params: { ...q.params } } } : {}) })
+    const answer = await guard.ask(q.reason, {
+      ok: false,
+      code: 'NEEDS_CONFIRMATION',
+      message: q.reason,
+      ...(category ? { category } : {}),
+      ...(q.category === 'packData' ? { ask: { key: 'risk.ask.packData', params: { ...q.params } } } : {}),
+    })
     if (answer !== true) return { ok: false, ...refusalOf({ message: q.reason, category }, answer, 'start') }
     if (category === 'credentials') confirm = confirm.filter((c) => c !== 'credentials')
   }
@@ -323,8 +390,24 @@ export async function guardedRun(
   const found = o.registry.lookup(name)
   if (found.ok) {
     const secrets = Object.keys(params).some((k) => found.action.params[k]?.secret)
-    const before = await askBeforeAction(o.guard, actionQuestions({ name, risk: found.action.risk, params: found.action.params, capabilities: o.capabilities }, { secrets, url: o.url }, o.guard.confirm))
-    if (!before.ok) return { success: false, action: name, error: { code: before.code, message: before.message, action: name }, warnings: [], fallbacksUsed: [], durationMs: 0, trace: [] }
+    const before = await askBeforeAction(
+      o.guard,
+      actionQuestions(
+        { name, risk: found.action.risk, params: found.action.params, capabilities: o.capabilities },
+        { secrets, url: o.url },
+        o.guard.confirm,
+      ),
+    )
+    if (!before.ok)
+      return {
+        success: false,
+        action: name,
+        error: { code: before.code, message: before.message, action: name },
+        warnings: [],
+        fallbacksUsed: [],
+        durationMs: 0,
+        trace: [],
+      }
     return (await engineFor({ ...o.guard, confirm: before.confirm })).run(name, params, options)
   }
   return (await engineFor(o.guard)).run(name, params, options)

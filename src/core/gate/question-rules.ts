@@ -26,13 +26,49 @@ const registry = { file: 'src/core/gate/questions.ts', symbol: 'createQuestionRe
 const answerQuestion = { file: 'src/background/questions.ts', symbol: 'answerQuestion' }
 
 export const kQuestionRules: readonly QuestionRule[] = [
-  { id: 'first-answer', situation: 'the first answer from the place that shows the question', enforcedBy: [registry, answerQuestion] },
-  { id: 'second-answer', situation: 'a second answer (double click, another panel on the same conversation)', enforcedBy: [registry, answerQuestion] },
-  { id: 'elsewhere', situation: 'an answer from another tab or another popup run', enforcedBy: [registry, answerQuestion] },
-  { id: 'stop', situation: "Stop (in the panel or the popup, for that tab): closes every question shown in the tab, `/run`'s too", enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'stopQuestions' }] },
-  { id: 'owner-ended', situation: 'what asked it ended (run finished, MCP session ended or revoked, popup run over)', enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'openPopupRun' }] },
-  { id: 'tab-closed', situation: 'its tab closed', enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'watchQuestionTabs' }] },
-  { id: 'popup-timeout', situation: "the popup's question unanswered for 2 minutes (the popup may be closed)", enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'askInPopup' }] },
-  { id: 'navigated', situation: 'the tab navigated while the question was open', enforcedBy: [{ file: 'src/core/gate/step.ts', symbol: 'askUntilDecided' }] },
-  { id: 'worker-restart', situation: 'the worker restarted: the registry (memory) is gone', enforcedBy: [answerQuestion, { file: 'src/core/agent/run.ts', symbol: 'resumeRun' }] },
+  {
+    id: 'first-answer',
+    situation: 'the first answer from the place that shows the question',
+    enforcedBy: [registry, answerQuestion],
+  },
+  {
+    id: 'second-answer',
+    situation: 'a second answer (double click, another panel on the same conversation)',
+    enforcedBy: [registry, answerQuestion],
+  },
+  {
+    id: 'elsewhere',
+    situation: 'an answer from another tab or another popup run',
+    enforcedBy: [registry, answerQuestion],
+  },
+  {
+    id: 'stop',
+    situation: "Stop (in the panel or the popup, for that tab): closes every question shown in the tab, `/run`'s too",
+    enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'stopQuestions' }],
+  },
+  {
+    id: 'owner-ended',
+    situation: 'what asked it ended (run finished, MCP session ended or revoked, popup run over)',
+    enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'openPopupRun' }],
+  },
+  {
+    id: 'tab-closed',
+    situation: 'its tab closed',
+    enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'watchQuestionTabs' }],
+  },
+  {
+    id: 'popup-timeout',
+    situation: "the popup's question unanswered for 2 minutes (the popup may be closed)",
+    enforcedBy: [registry, { file: 'src/background/questions.ts', symbol: 'askInPopup' }],
+  },
+  {
+    id: 'navigated',
+    situation: 'the tab navigated while the question was open',
+    enforcedBy: [{ file: 'src/core/gate/step.ts', symbol: 'askUntilDecided' }],
+  },
+  {
+    id: 'worker-restart',
+    situation: 'the worker restarted: the registry (memory) is gone',
+    enforcedBy: [answerQuestion, { file: 'src/core/agent/run.ts', symbol: 'resumeRun' }],
+  },
 ]

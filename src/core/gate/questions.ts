@@ -59,9 +59,15 @@ export interface QuestionRegistry {
   open(): readonly Omit<Question, 'signal'>[]
 }
 
-const samePlace = (a: QuestionPlace, b: QuestionPlace) => ('tab' in a && 'tab' in b ? a.tab === b.tab : 'popup' in a && 'popup' in b && a.popup === b.popup)
+const samePlace = (a: QuestionPlace, b: QuestionPlace) =>
+  'tab' in a && 'tab' in b ? a.tab === b.tab : 'popup' in a && 'popup' in b && a.popup === b.popup
 
-export function createQuestionRegistry(timers: { set(fn: () => void, ms: number): unknown; clear(t: unknown): void } = { set: (fn, ms) => setTimeout(fn, ms), clear: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) }): QuestionRegistry {
+export function createQuestionRegistry(
+  timers: { set(fn: () => void, ms: number): unknown; clear(t: unknown): void } = {
+    set: (fn, ms) => setTimeout(fn, ms),
+    clear: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+  },
+): QuestionRegistry {
   const waiting = new Map<string, { q: Question; settle(s: Settled): void }>()
   const settled = new Map<string, Settled>()
 
@@ -82,7 +88,8 @@ export function createQuestionRegistry(timers: { set(fn: () => void, ms: number)
 
   return {
     ask(q) {
-      if (waiting.has(q.id) || settled.has(q.id)) throw new Error(`Question ${q.id} was asked before; every question has an id of its own.`)
+      if (waiting.has(q.id) || settled.has(q.id))
+        throw new Error(`Question ${q.id} was asked before; every question has an id of its own.`)
       return new Promise<Settled>((resolve) => {
         let timer: unknown
         const onAbort = () => settle({ allow: false, by: 'stopped' })

@@ -61,5 +61,13 @@ export function questionOf(out: PageOutcome<'act'> | PageOutcome<'flow.step'>): 
   if (!out.ok) return out.code === 'NEEDS_CONFIRMATION' ? out : null
   if (!('outcome' in out) || out.outcome.ok || out.outcome.code !== 'NEEDS_CONFIRMATION') return null
   const r = out.outcome
-  return { ok: false, code: 'NEEDS_CONFIRMATION', message: r.message, offsite: r.offsite, category: r.category, ask: r.ask, ...r.question }
+  return {
+    ok: false,
+    code: 'NEEDS_CONFIRMATION',
+    message: r.message,
+    offsite: r.offsite,
+    category: r.category,
+    ask: r.ask,
+    ...r.question,
+  }
 }

@@ -19,27 +19,111 @@ export interface Dialect {
   fields?: Partial<Record<MappedField, readonly string[]>>
 }
 
-export type MappedField = 'url' | 'target_id' | 'semantic_locator' | 'fallback_selector' | 'value' | 'assertion' | 'selector' | 'key' | 'direction' | 'action' | 'args' | 'answer' | 'question' | 'choices' | 'limit' | 'x' | 'y'
+export type MappedField =
+  | 'url'
+  | 'target_id'
+  | 'semantic_locator'
+  | 'fallback_selector'
+  | 'value'
+  | 'assertion'
+  | 'selector'
+  | 'key'
+  | 'direction'
+  | 'action'
+  | 'args'
+  | 'answer'
+  | 'question'
+  | 'choices'
+  | 'limit'
+  | 'x'
+  | 'y'
 
 export const kDialects: readonly Dialect[] = [
   {
     name: "Ava's neighbours (seed 001, seed 003 and the words models reach for)",
     actions: {
-      go_to: 'navigate', goto: 'navigate', open: 'navigate', open_url: 'navigate', visit: 'navigate', navigate_to: 'navigate', go: 'navigate', navigate_to_url: 'navigate', open_page: 'navigate', load_url: 'navigate', browse: 'navigate', go_to_page: 'navigate',
-      tap: 'click', click_element: 'click', press_button: 'click', click_on: 'click', click_button: 'click', click_link: 'click', toggle: 'click',
-      type: 'input', fill: 'input', type_text: 'input', enter_text: 'input', input_text: 'input', set_value: 'input', fill_in: 'input', fill_field: 'input', write: 'input',
-      select_option: 'select', choose: 'select', pick: 'select', choose_option: 'select',
-      assert: 'verify', expect: 'verify', assert_text: 'verify', verify_text: 'verify',
-      wait_for: 'wait', wait_for_selector: 'wait', wait_for_element: 'wait',
-      press_key: 'press', key_press: 'press', keypress: 'press', send_key: 'press', hit_key: 'press',
-      scroll_to: 'scroll', scroll_down: 'scroll', scroll_up: 'scroll', scroll_page: 'scroll',
-      upload_file: 'upload', attach_file: 'upload',
-      run: 'run_action', call_action: 'run_action', run_pack_action: 'run_action',
-      ask_user: 'ask', ask_human: 'ask', ask_person: 'ask', question: 'ask', request_input: 'ask', ask_for_input: 'ask', human_input: 'ask', handoff: 'ask', hand_off: 'ask', ask_for_help: 'ask',
-      scroll_and_collect: 'collect', collect_items: 'collect', gather: 'collect', read_all: 'collect', read_feed: 'collect', scrape: 'collect', extract_all: 'collect',
-      finish: 'done', answer: 'done', complete: 'done', final_answer: 'done', respond: 'done', reply: 'done', task_complete: 'done', finished: 'done', stop: 'done',
+      go_to: 'navigate',
+      goto: 'navigate',
+      open: 'navigate',
+      open_url: 'navigate',
+      visit: 'navigate',
+      navigate_to: 'navigate',
+      go: 'navigate',
+      navigate_to_url: 'navigate',
+      open_page: 'navigate',
+      load_url: 'navigate',
+      browse: 'navigate',
+      go_to_page: 'navigate',
+      tap: 'click',
+      click_element: 'click',
+      press_button: 'click',
+      click_on: 'click',
+      click_button: 'click',
+      click_link: 'click',
+      toggle: 'click',
+      type: 'input',
+      fill: 'input',
+      type_text: 'input',
+      enter_text: 'input',
+      input_text: 'input',
+      set_value: 'input',
+      fill_in: 'input',
+      fill_field: 'input',
+      write: 'input',
+      select_option: 'select',
+      choose: 'select',
+      pick: 'select',
+      choose_option: 'select',
+      assert: 'verify',
+      expect: 'verify',
+      assert_text: 'verify',
+      verify_text: 'verify',
+      wait_for: 'wait',
+      wait_for_selector: 'wait',
+      wait_for_element: 'wait',
+      press_key: 'press',
+      key_press: 'press',
+      keypress: 'press',
+      send_key: 'press',
+      hit_key: 'press',
+      scroll_to: 'scroll',
+      scroll_down: 'scroll',
+      scroll_up: 'scroll',
+      scroll_page: 'scroll',
+      upload_file: 'upload',
+      attach_file: 'upload',
+      run: 'run_action',
+      call_action: 'run_action',
+      run_pack_action: 'run_action',
+      ask_user: 'ask',
+      ask_human: 'ask',
+      ask_person: 'ask',
+      question: 'ask',
+      request_input: 'ask',
+      ask_for_input: 'ask',
+      human_input: 'ask',
+      handoff: 'ask',
+      hand_off: 'ask',
+      ask_for_help: 'ask',
+      scroll_and_collect: 'collect',
+      collect_items: 'collect',
+      gather: 'collect',
+      read_all: 'collect',
+      read_feed: 'collect',
+      scrape: 'collect',
+      extract_all: 'collect',
+      finish: 'done',
+      answer: 'done',
+      complete: 'done',
+      final_answer: 'done',
+      respond: 'done',
+      reply: 'done',
+      task_complete: 'done',
+      finished: 'done',
+      stop: 'done',
       take_screenshot: 'screenshot',
-      mouse_over: 'hover', hover_over: 'hover',
+      mouse_over: 'hover',
+      hover_over: 'hover',
       // Two meanings each: a checkbox ticked or a fact checked; text typed or the Enter key.
       check: ['verify', 'click'],
       enter: ['input', 'press'],
@@ -47,7 +131,16 @@ export const kDialects: readonly Dialect[] = [
     fields: {
       url: ['url', 'href', 'link', 'address', 'page'],
       target_id: ['target_id', 'id', 'element_id', 'ref', 'element_ref', 'agent_id', 'element_index', 'target_index'],
-      semantic_locator: ['semantic_locator', 'locator', 'element', 'target', 'element_description', 'target_description', 'element_name', 'label'],
+      semantic_locator: [
+        'semantic_locator',
+        'locator',
+        'element',
+        'target',
+        'element_description',
+        'target_description',
+        'element_name',
+        'label',
+      ],
       fallback_selector: ['fallback_selector', 'css_selector', 'css'],
       value: ['value', 'text', 'content', 'input', 'option', 'input_text', 'text_to_type'],
       assertion: ['assertion', 'expected', 'expectation', 'condition'],
@@ -68,42 +161,94 @@ export const kDialects: readonly Dialect[] = [
     // browser-use (and nanobrowser, which speaks it): `{"action": [{"click_element_by_index": {"index": 3}}]}`.
     name: 'browser-use',
     actions: {
-      click_element_by_index: 'click', go_to_url: 'navigate', open_tab: 'navigate', input_text: 'input', send_keys: 'press',
-      select_dropdown_option: 'select', upload_file: 'upload', done: 'done',
+      click_element_by_index: 'click',
+      go_to_url: 'navigate',
+      open_tab: 'navigate',
+      input_text: 'input',
+      send_keys: 'press',
+      select_dropdown_option: 'select',
+      upload_file: 'upload',
+      done: 'done',
     },
     fields: { target_id: ['index'], value: ['text', 'path'], key: ['keys'], answer: ['text'] },
   },
   {
     // Stagehand's observe results: `{"method": "fill", "selector": "xpath=…", "arguments": ["alice"]}`.
     name: 'Stagehand',
-    actions: { fill: 'input', type: 'input', click: 'click', press: 'press', scroll_to: 'scroll', scroll_into_view: 'scroll', select_option_from_dropdown: 'select', hover: 'hover', next_chunk: 'scroll', prev_chunk: 'scroll' },
+    actions: {
+      fill: 'input',
+      type: 'input',
+      click: 'click',
+      press: 'press',
+      scroll_to: 'scroll',
+      scroll_into_view: 'scroll',
+      select_option_from_dropdown: 'select',
+      hover: 'hover',
+      next_chunk: 'scroll',
+      prev_chunk: 'scroll',
+    },
     fields: { value: ['arguments'], key: ['arguments'], fallback_selector: ['selector', 'xpath'] },
   },
   {
     // Playwright MCP's tools, as models trained on them name them: `{"name": "browser_click", "arguments": {"ref": "e12"}}`.
     name: 'Playwright MCP',
     actions: {
-      browser_click: 'click', browser_type: 'input', browser_fill: 'input', browser_navigate: 'navigate', browser_select_option: 'select', browser_press_key: 'press',
-      browser_hover: 'hover', browser_file_upload: 'upload', browser_take_screenshot: 'screenshot', browser_wait_for: 'wait',
+      browser_click: 'click',
+      browser_type: 'input',
+      browser_fill: 'input',
+      browser_navigate: 'navigate',
+      browser_select_option: 'select',
+      browser_press_key: 'press',
+      browser_hover: 'hover',
+      browser_file_upload: 'upload',
+      browser_take_screenshot: 'screenshot',
+      browser_wait_for: 'wait',
     },
     fields: { value: ['values', 'paths'], semantic_locator: ['element'] },
   },
   {
     // Anthropic's computer use and OpenAI's computer-use model: `{"action": "left_click", "coordinate": [x, y]}`.
     name: 'computer use',
-    actions: { left_click: 'click', double_click: 'click', mouse_move: 'hover', key: 'press', type_text: 'input', screenshot: 'screenshot', scroll: 'scroll' },
+    actions: {
+      left_click: 'click',
+      double_click: 'click',
+      mouse_move: 'hover',
+      key: 'press',
+      type_text: 'input',
+      screenshot: 'screenshot',
+      scroll: 'scroll',
+    },
     fields: { key: ['text', 'keys'], value: ['text'], direction: ['scroll_direction'], x: ['coordinate'] },
   },
   {
     // Skyvern's actions: `{"action_type": "INPUT_TEXT", "element_id": "…", "text": "…"}`.
     name: 'Skyvern',
-    actions: { input_text: 'input', select_option: 'select', upload_file: 'upload', complete: 'done', terminate: 'done' },
+    actions: {
+      input_text: 'input',
+      select_option: 'select',
+      upload_file: 'upload',
+      complete: 'done',
+      terminate: 'done',
+    },
     fields: { target_id: ['element_id'], value: ['text', 'option'] },
   },
 ]
 
 /** Keys that may hold the action's word (snake_case), in the order they are tried. */
-export const kTypeKeys = ['action_type', 'type', 'action', 'kind', 'command', 'op', 'operation', 'name', 'method', 'tool', 'tool_name', 'function_name'] as const
+export const kTypeKeys = [
+  'action_type',
+  'type',
+  'action',
+  'kind',
+  'command',
+  'op',
+  'operation',
+  'name',
+  'method',
+  'tool',
+  'tool_name',
+  'function_name',
+] as const
 
 /** Keys whose object is a call written as the OpenAI API writes one (`{"type": "function", "function": {"name", "arguments"}}`). */
 export const kCallKeys = ['function', 'function_call', 'tool_call', 'call'] as const
@@ -112,7 +257,22 @@ export const kCallKeys = ['function', 'function_call', 'tool_call', 'call'] as c
  * Keys whose list or object holds the steps (compared without case, `_` and `-`): Ava's, other
  * agents' (`action` is browser-use's list), and a function-call list written into the text.
  */
-export const kWrapperKeys = ['steps', 'instructions', 'instruction', 'plan', 'actions', 'action', 'commands', 'tasks', 'step', 'tool_calls', 'toolcalls', 'function_calls', 'functioncalls', 'calls']
+export const kWrapperKeys = [
+  'steps',
+  'instructions',
+  'instruction',
+  'plan',
+  'actions',
+  'action',
+  'commands',
+  'tasks',
+  'step',
+  'tool_calls',
+  'toolcalls',
+  'function_calls',
+  'functioncalls',
+  'calls',
+]
 
 /** Each foreign word → the actions it may mean, from every dialect (the first dialect's meaning first). */
 export const kActionWords: ReadonlyMap<string, readonly InstructionName[]> = (() => {
@@ -202,10 +362,19 @@ export const kTemplateMarkers: readonly TemplateMarker[] = [
  * point as `[x, y]`. Each returns the fields it fills; undefined leaves the value as it is.
  */
 export const kFieldForms: Partial<Record<MappedField, (v: unknown) => Record<string, unknown> | undefined>> = {
-  value: (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number') ? { value: v.map(String).join(', ') } : record(v) && typeof record(v)!.label === 'string' ? { value: record(v)!.label } : undefined),
+  value: (v) =>
+    Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')
+      ? { value: v.map(String).join(', ') }
+      : record(v) && typeof record(v)!.label === 'string'
+        ? { value: record(v)!.label }
+        : undefined,
   key: (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? { key: v.join('+') } : undefined),
-  fallback_selector: (v) => (typeof v === 'string' && /^(xpath|css)=/.test(v) ? { fallback_selector: v.replace(/^(xpath|css)=/, '$1:') } : undefined),
-  x: (v) => (Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number') ? { x: v[0], y: v[1] } : undefined),
+  fallback_selector: (v) =>
+    typeof v === 'string' && /^(xpath|css)=/.test(v)
+      ? { fallback_selector: v.replace(/^(xpath|css)=/, '$1:') }
+      : undefined,
+  x: (v) =>
+    Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number') ? { x: v[0], y: v[1] } : undefined,
 }
 
 function record(v: unknown): Record<string, unknown> | null {

@@ -18,7 +18,14 @@ import { parse as parseYaml } from 'yaml'
 export function readInstructionText(raw: string, index: number): SafeParseResult<Instruction, InstructionError> {
   const value = parseLenient(raw)
   if (value === kUnreadable) {
-    return { success: false, error: new InstructionError('JSON_PARSE', `Not readable as JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`, raw) }
+    return {
+      success: false,
+      error: new InstructionError(
+        'JSON_PARSE',
+        `Not readable as JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`,
+        raw,
+      ),
+    }
   }
   // The exact vocabulary passes as it is; only another shape is mapped.
   if (InstructionSchema.safeParse(value).success) return safeParseInstruction(value, raw)
@@ -108,13 +115,35 @@ export function snakeKey(key: string): string {
 }
 
 /** Fields only one action has: elsewhere their words mean something else (`text` is typed, `options` chosen). */
-const kOwnFields: Record<string, string> = Object.fromEntries(kInstructions.flatMap((d) => (d.own ?? []).map((field) => [field, d.name])))
+const kOwnFields: Record<string, string> = Object.fromEntries(
+  kInstructions.flatMap((d) => (d.own ?? []).map((field) => [field, d.name])),
+)
 
 const kStepKeys = ['step_id', 'step', 'step_number', 'step_no', 'number']
-const kDescriptionKeys = ['description', 'reason', 'desc', 'why', 'rationale', 'explanation', 'thought', 'comment', 'note', 'reasoning']
+const kDescriptionKeys = [
+  'description',
+  'reason',
+  'desc',
+  'why',
+  'rationale',
+  'explanation',
+  'thought',
+  'comment',
+  'note',
+  'reasoning',
+]
 const kParamsKeys = ['params', 'parameters', 'arguments', 'args', 'input', 'fields']
 /** Keys that are commentary beside a step written as `{word: params}` (browser-use's `current_state` sits beside its list). */
-const kCommentKeys = new Set([...kDescriptionKeys, ...kStepKeys, 'success', 'id', 'current_state', 'evaluation', 'memory', 'next_goal'])
+const kCommentKeys = new Set([
+  ...kDescriptionKeys,
+  ...kStepKeys,
+  'success',
+  'id',
+  'current_state',
+  'evaluation',
+  'memory',
+  'next_goal',
+])
 
 function record(v: unknown): Record<string, unknown> | null {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
@@ -139,7 +168,8 @@ function actionWord(v: unknown): readonly InstructionName[] | undefined {
 
 /** The fields each action takes (its descriptor's, a point's `y` with its `x`, a collect's list). */
 function takes(type: string): Set<string> {
-  const d = instructionKind(type) as { all?: readonly string[]; oneOf?: readonly string[]; own?: readonly string[] } | undefined
+  const d = instructionKind(type) as
+    { all?: readonly string[]; oneOf?: readonly string[]; own?: readonly string[] } | undefined
   const out = new Set<string>([...(d?.all ?? []), ...(d?.oneOf ?? []), ...(d?.own ?? [])])
   if (out.has('x')) out.add('y')
   if (type === 'collect') for (const f of ['target_id', 'semantic_locator', 'fallback_selector']) out.add(f)
@@ -157,7 +187,8 @@ function unwrapCall(o: Record<string, unknown>): Record<string, unknown> {
   for (const k of kCallKeys) {
     const inner = record(o[k])
     // The call's own `id` names the call, not an element.
-    if (inner && ('name' in inner || 'arguments' in inner)) return { ...o, id: undefined, ...snakeRecord(inner), [k]: undefined }
+    if (inner && ('name' in inner || 'arguments' in inner))
+      return { ...o, id: undefined, ...snakeRecord(inner), [k]: undefined }
   }
   return o
 }
@@ -165,7 +196,10 @@ function unwrapCall(o: Record<string, unknown>): Record<string, unknown> {
 /** A word that means two actions: the one whose required fields the step has, else none (ask again). */
 function resolve(words: readonly InstructionName[], from: Record<string, unknown>): InstructionName | undefined {
   if (words.length === 1) return words[0]
-  const has = (field: string) => (kFieldNames[field as MappedField] ?? [field]).some((n) => from[n] !== undefined && from[n] !== null && from[n] !== '')
+  const has = (field: string) =>
+    (kFieldNames[field as MappedField] ?? [field]).some(
+      (n) => from[n] !== undefined && from[n] !== null && from[n] !== '',
+    )
   const shown = words.filter((w) => {
     const all = (instructionKind(w) as { all?: readonly string[] } | undefined)?.all ?? []
     return all.length > 0 && all.every(has)
@@ -197,7 +231,12 @@ function mapShape(value: unknown, index: number, raw: string): unknown {
     if (!w) return value
     const inner = o[keys[0]]
     const own = paramsRecord(inner)
-    o = { ...o, [keys[0]]: undefined, __word: keys[0], ...(own ? { params: own } : inner === null || inner === true ? {} : { __scalar: inner }) }
+    o = {
+      ...o,
+      [keys[0]]: undefined,
+      __word: keys[0],
+      ...(own ? { params: own } : inner === null || inner === true ? {} : { __scalar: inner }),
+    }
     typeKey = '__word'
     words = w
   }
@@ -205,7 +244,8 @@ function mapShape(value: unknown, index: number, raw: string): unknown {
     for (const k of kParamsKeys) {
       const r = paramsRecord(o[k])
       // run_action's `args` are its own arguments, not the step's params.
-      if (r && !(words.includes('run_action') && k === 'args' && !('action' in r))) return { key: k, value: snakeRecord(r) }
+      if (r && !(words.includes('run_action') && k === 'args' && !('action' in r)))
+        return { key: k, value: snakeRecord(r) }
     }
     return null
   })()
@@ -213,11 +253,19 @@ function mapShape(value: unknown, index: number, raw: string): unknown {
   const type = resolve(words, from)
   if (!type) {
     const word = String(o[typeKey!])
-    return new InstructionError('SCHEMA', `"${word}" could mean ${words.join(' or ')}; Ava does not guess which. Write one of them as action_type.`, raw, [{ path: 'action_type', message: `"${word}" is ambiguous: ${words.join(' or ')}` }])
+    return new InstructionError(
+      'SCHEMA',
+      `"${word}" could mean ${words.join(' or ')}; Ava does not guess which. Write one of them as action_type.`,
+      raw,
+      [{ path: 'action_type', message: `"${word}" is ambiguous: ${words.join(' or ')}` }],
+    )
   }
   if (o.__scalar !== undefined) {
     // `{"go_to_url": "https://…"}`, `{"done": "the answer"}`: the one value is the action's first field.
-    const first = [...(instructionKind(type) as { all?: readonly string[] }).all ?? [], ...((instructionKind(type) as { own?: readonly string[] }).own ?? [])][0]
+    const first = [
+      ...((instructionKind(type) as { all?: readonly string[] }).all ?? []),
+      ...((instructionKind(type) as { own?: readonly string[] }).own ?? []),
+    ][0]
     if (first) from[first] = o.__scalar
   }
   const used = new Set<string>([typeKey!, ...(own ? [own.key] : [])])
@@ -227,27 +275,34 @@ function mapShape(value: unknown, index: number, raw: string): unknown {
     if (kOwnFields[field] && kOwnFields[field] !== type) continue
     if (field === 'selector' && type !== 'wait') {
       // Anywhere else a bare `selector` is the CSS fallback.
-      if (from.selector !== undefined && from.fallback_selector === undefined && wanted.has('fallback_selector')) params.fallback_selector = formed('fallback_selector', scalar(from.selector)).fallback_selector
+      if (from.selector !== undefined && from.fallback_selector === undefined && wanted.has('fallback_selector'))
+        params.fallback_selector = formed('fallback_selector', scalar(from.selector)).fallback_selector
       continue
     }
     if (!wanted.has(field) && !(field === 'y' && wanted.has('x'))) continue
     if (params[field] !== undefined) continue
     for (const n of names) {
       if (used.has(n) || from[n] === undefined || from[n] === null) continue
-      const v = field === 'args' || field === 'choices' ? from[n] : field === 'limit' ? Number(from[n]) : scalar(from[n])
+      const v =
+        field === 'args' || field === 'choices' ? from[n] : field === 'limit' ? Number(from[n]) : scalar(from[n])
       Object.assign(params, formed(field, v))
       used.add(n)
       break
     }
   }
   // `target` that is a number, or looks like a listing id, is the element's id.
-  if (params.semantic_locator !== undefined && params.target_id === undefined && /^\d+$/.test(String(params.semantic_locator))) {
+  if (
+    params.semantic_locator !== undefined &&
+    params.target_id === undefined &&
+    /^\d+$/.test(String(params.semantic_locator))
+  ) {
     params.target_id = params.semantic_locator
     delete params.semantic_locator
   }
   if (typeof params.direction === 'string') params.direction = params.direction.toLowerCase()
   const word = snakeKey(String(o[typeKey!]))
-  if (type === 'scroll' && params.direction === undefined && /_(down|up)$/.test(word)) params.direction = /_(down|up)$/.exec(word)![1]
+  if (type === 'scroll' && params.direction === undefined && /_(down|up)$/.test(word))
+    params.direction = /_(down|up)$/.exec(word)![1]
   if (type === 'scroll' && params.direction === undefined && word === 'next_chunk') params.direction = 'down'
   if (type === 'scroll' && params.direction === undefined && word === 'prev_chunk') params.direction = 'up'
   if (type === 'press' && params.key === undefined && word === 'enter') params.key = 'Enter'

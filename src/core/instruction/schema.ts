@@ -57,7 +57,11 @@ export const InstructionParamsSchema = z
     x: coord.optional(),
     y: coord.optional(),
     /** drag: the pointer's way, as [x, y] points in the last screenshot's pixels. */
-    path: z.array(z.tuple([coord, coord])).min(2).max(kMaxPathPoints).optional(),
+    path: z
+      .array(z.tuple([coord, coord]))
+      .min(2)
+      .max(kMaxPathPoints)
+      .optional(),
     /** run_action: the registry action's full name, `namespace:component:action`. */
     action: z.string().max(200).optional(),
     /** run_action: its parameters. */
@@ -67,9 +71,17 @@ export const InstructionParamsSchema = z
     /** ask: the question for the person, in the language of the request. */
     question: text('question').optional(),
     /** ask: the answers the person may pick from (they may still write their own). */
-    choices: z.array(z.string().max(200, 'a choice is longer than 200 characters')).max(kMaxChoices, `ask takes at most ${kMaxChoices} choices`).optional(),
+    choices: z
+      .array(z.string().max(200, 'a choice is longer than 200 characters'))
+      .max(kMaxChoices, `ask takes at most ${kMaxChoices} choices`)
+      .optional(),
     /** collect: how many items to gather at most (default and ceiling: collect.ts). */
-    limit: z.number().int().positive().max(kMaxCollectLimit, `collect takes at most ${kMaxCollectLimit} items`).optional(),
+    limit: z
+      .number()
+      .int()
+      .positive()
+      .max(kMaxCollectLimit, `collect takes at most ${kMaxCollectLimit} items`)
+      .optional(),
   })
   .strict()
 
@@ -83,7 +95,8 @@ export const InstructionSchema = z
   .strict()
   .superRefine((ins, ctx) => {
     // What each action needs beyond the common fields (seed 001 §2.2 table), from its descriptor.
-    const rule: { all?: readonly (keyof InstructionParams)[]; oneOf?: readonly (keyof InstructionParams)[] } = instructionKind(ins.action_type) ?? {}
+    const rule: { all?: readonly (keyof InstructionParams)[]; oneOf?: readonly (keyof InstructionParams)[] } =
+      instructionKind(ins.action_type) ?? {}
     for (const key of rule.all ?? []) {
       // An empty value is a real input (clearing a field); an empty url or assertion is not.
       if (ins.params[key] === undefined || (ins.params[key] === '' && key !== 'value')) {
@@ -98,15 +111,28 @@ export const InstructionSchema = z
       })
     }
     // A question of blanks would pause the run on nothing the person could answer.
-    if (ins.action_type === 'ask' && ins.params.question !== undefined && ins.params.question !== '' && !ins.params.question.trim()) {
+    if (
+      ins.action_type === 'ask' &&
+      ins.params.question !== undefined &&
+      ins.params.question !== '' &&
+      !ins.params.question.trim()
+    ) {
       ctx.addIssue({ code: 'custom', path: ['params', 'question'], message: 'ask needs params.question' })
     }
     // A point is both coordinates; either alone names nothing.
     if ((ins.params.x === undefined) !== (ins.params.y === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['params', ins.params.x === undefined ? 'x' : 'y'], message: 'a point needs both params.x and params.y' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params', ins.params.x === undefined ? 'x' : 'y'],
+        message: 'a point needs both params.x and params.y',
+      })
     }
     if (ins.action_type === 'navigate' && ins.params.url && !isNavigableUrl(ins.params.url)) {
-      ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: `navigate accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"` })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params', 'url'],
+        message: `navigate accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"`,
+      })
     }
   })
 
@@ -116,7 +142,8 @@ export type InstructionParams = z.infer<typeof InstructionParamsSchema>
 /** `javascript:` and `data:` URLs would be code execution by another name. */
 export function isNavigableUrl(url: string): boolean {
   const t = url.trim()
-  if (t.startsWith('/') || t.startsWith('./') || t.startsWith('../') || t.startsWith('?') || t.startsWith('#')) return true
+  if (t.startsWith('/') || t.startsWith('./') || t.startsWith('../') || t.startsWith('?') || t.startsWith('#'))
+    return true
   return /^https?:\/\//i.test(t)
 }
 
@@ -134,12 +161,18 @@ export class InstructionError extends Error {
 }
 
 /** Validates one instruction given as parsed JSON. */
-export function safeParseInstruction(value: unknown, raw = JSON.stringify(value) ?? ''): SafeParseResult<Instruction, InstructionError> {
+export function safeParseInstruction(
+  value: unknown,
+  raw = JSON.stringify(value) ?? '',
+): SafeParseResult<Instruction, InstructionError> {
   const r = InstructionSchema.safeParse(value)
   if (r.success) return { success: true, data: r.data }
   const issues = r.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }))
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ')
-  return { success: false, error: new InstructionError('SCHEMA', `Invalid instruction ${abbreviate(raw)} — ${summary}`, raw, issues) }
+  return {
+    success: false,
+    error: new InstructionError('SCHEMA', `Invalid instruction ${abbreviate(raw)} — ${summary}`, raw, issues),
+  }
 }
 
 /** Parses and validates one instruction from its JSON text. */
@@ -148,7 +181,10 @@ export function safeParseInstructionText(raw: string): SafeParseResult<Instructi
   try {
     value = JSON.parse(raw)
   } catch (e) {
-    return { success: false, error: new InstructionError('JSON_PARSE', `Not valid JSON: ${abbreviate(raw)} (${(e as Error).message})`, raw) }
+    return {
+      success: false,
+      error: new InstructionError('JSON_PARSE', `Not valid JSON: ${abbreviate(raw)} (${(e as Error).message})`, raw),
+    }
   }
   return safeParseInstruction(value, raw)
 }
@@ -174,17 +210,34 @@ export function instructionJsonSchema(): Record<string, unknown> {
  * that has tools but no JSON-schema output streams one call per step; each call's arguments are
  * read as that step (background/llm.ts turns a call into `{"action_type": name, "params": args}`).
  */
-export function planTools(opts: { vision?: boolean } = {}): { name: string; description: string; inputSchema: Record<string, unknown> }[] {
-  const params = (z.toJSONSchema(InstructionParamsSchema, { io: 'input' }) as { properties: Record<string, unknown> }).properties
+export function planTools(
+  opts: { vision?: boolean } = {},
+): { name: string; description: string; inputSchema: Record<string, unknown> }[] {
+  const params = (z.toJSONSchema(InstructionParamsSchema, { io: 'input' }) as { properties: Record<string, unknown> })
+    .properties
   return kInstructionNames
     .filter((name) => opts.vision || (name !== 'drag' && name !== 'screenshot'))
     .map((name) => {
-      const d = instructionKind(name) as { all?: readonly string[]; oneOf?: readonly string[]; own?: readonly string[]; says: { en: string } }
+      const d = instructionKind(name) as {
+        all?: readonly string[]
+        oneOf?: readonly string[]
+        own?: readonly string[]
+        says: { en: string }
+      }
       const fields = new Set([...(d.all ?? []), ...(d.oneOf ?? []), ...(d.own ?? [])])
       if (fields.has('x')) fields.add('y')
       if (name === 'collect') for (const f of ['target_id', 'semantic_locator', 'fallback_selector']) fields.add(f)
-      const properties: Record<string, unknown> = Object.fromEntries([...fields].filter((f) => f in params).map((f) => [f, params[f]]))
-      properties.description = { type: 'string', description: 'one line for the person, in the language of the request' }
-      return { name, description: d.says.en, inputSchema: { type: 'object', properties, ...(d.all?.length ? { required: [...d.all] } : {}) } }
+      const properties: Record<string, unknown> = Object.fromEntries(
+        [...fields].filter((f) => f in params).map((f) => [f, params[f]]),
+      )
+      properties.description = {
+        type: 'string',
+        description: 'one line for the person, in the language of the request',
+      }
+      return {
+        name,
+        description: d.says.en,
+        inputSchema: { type: 'object', properties, ...(d.all?.length ? { required: [...d.all] } : {}) },
+      }
     })
 }

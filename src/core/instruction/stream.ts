@@ -19,7 +19,13 @@
  * only tracks nesting, strings, comments and keys; it never parses values.
  */
 import { kInstructionNames } from '../vocabulary'
-import { kActionWords, kCallKeys, kTemplateMarkers, kTypeKeys as kTypeKeyList, kWrapperKeys as kWrapperKeyList } from './dialects'
+import {
+  kActionWords,
+  kCallKeys,
+  kTemplateMarkers,
+  kTypeKeys as kTypeKeyList,
+  kWrapperKeys as kWrapperKeyList,
+} from './dialects'
 
 export interface StreamEvents {
   /** Text outside the instructions, in arrival order. */
@@ -527,7 +533,21 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     }
     state = 'json'
     buf = kind
-    stack = [{ open: kind, start: 0, role: kind === '[' ? 'list' : 'maybe', emitted: 0, key: '', typed: false, expectKey: kind === '{', parentList: false, keys: 0, keyed: false, worded: false }]
+    stack = [
+      {
+        open: kind,
+        start: 0,
+        role: kind === '[' ? 'list' : 'maybe',
+        emitted: 0,
+        key: '',
+        typed: false,
+        expectKey: kind === '{',
+        parentList: false,
+        keys: 0,
+        keyed: false,
+        worded: false,
+      },
+    ]
   }
 
   /** Follows the prose's code blocks, one complete line at a time (CommonMark fences, simplified). */
@@ -592,7 +612,12 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
    * Such an object is a step only if its type key holds a known action word (close()).
    */
   function inlineIn(before: string, from: number, to: number): boolean {
-    if (code !== null || kFenceLine.test(before + held.slice(from, to)) || /^( {4}|\t)/.test(before || held.slice(from, to))) return false
+    if (
+      code !== null ||
+      kFenceLine.test(before + held.slice(from, to)) ||
+      /^( {4}|\t)/.test(before || held.slice(from, to))
+    )
+      return false
     let ticks = (before.match(/`/g) ?? []).length
     for (let k = from; k < to; k++) {
       const c = held[k]
@@ -682,7 +707,10 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     const f = stack.pop()!
     const text = buf.slice(f.start)
     if (f.role === 'maybe' && f.emitted === 0) {
-      const step = f.parentList || stack.length > 0 || (inline ? f.worded || (f.keyed && f.keys === 1) : f.typed || (f.keyed && f.keys === 1))
+      const step =
+        f.parentList ||
+        stack.length > 0 ||
+        (inline ? f.worded || (f.keyed && f.keys === 1) : f.typed || (f.keyed && f.keys === 1))
       if (step) emit(text)
       else return false
     } else if (f.role === 'plain' && f.parentList) emit(text)
@@ -694,7 +722,19 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     let role: Frame['role'] = 'plain'
     if (p.role === 'list') role = c === '{' ? 'maybe' : 'plain'
     else if (p.role === 'maybe' && p.open === '{' && kWrapperKeys.has(p.key)) role = c === '[' ? 'list' : 'maybe'
-    stack.push({ open: c, start: buf.length - 1, role, emitted: 0, key: '', typed: false, expectKey: c === '{', parentList: p.role === 'list', keys: 0, keyed: false, worded: false })
+    stack.push({
+      open: c,
+      start: buf.length - 1,
+      role,
+      emitted: 0,
+      key: '',
+      typed: false,
+      expectKey: c === '{',
+      parentList: p.role === 'list',
+      keys: 0,
+      keyed: false,
+      worded: false,
+    })
   }
 
   /** Scans inside the value; returns the text after it, or null while it is open. */
@@ -717,7 +757,8 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
         else if (c === inString) {
           inString = null
           if (!f.expectKey && kTypeKeys.has(f.key) && kWords.has(bareKey(token))) f.worded = true
-          if (f.expectKey) continue // the key, once its `:` comes
+          if (f.expectKey)
+            continue // the key, once its `:` comes
           else if (f.role === 'list' && stack.length > 0) {
             // A bare string element: handed on so the reader can read it (a JSON string holding one) or reject it.
             const start = buf.lastIndexOf(c, buf.length - 2)
@@ -781,7 +822,8 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
         escape += c
         if (escape[1] === 'u' && escape.length < 6) continue
         const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' }
-        out += escape[1] === 'u' ? String.fromCharCode(parseInt(escape.slice(2), 16) || 0x3f) : (map[escape[1]] ?? escape[1])
+        out +=
+          escape[1] === 'u' ? String.fromCharCode(parseInt(escape.slice(2), 16) || 0x3f) : (map[escape[1]] ?? escape[1])
         escape = ''
         continue
       }
@@ -821,14 +863,14 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
       } else say(held)
     } else if (state === 'close') closeFence(true)
     else if (state === 'between') between(true)
-    else if (state === 'prose') say(held) // a line that never opened instructions is prose after all
+    else if (state === 'prose')
+      say(held) // a line that never opened instructions is prose after all
     else if (state === 'yaml') {
       // The closing fence may be the reply's last line, with no newline after it.
       if (!/^ {0,3}(`{3,}|~{3,})\s*$/.test(yaml.line)) yaml.lines.push(yaml.line)
       yaml.line = ''
       yamlItem(true)
-    }
-    else if (state === 'quoted') {
+    } else if (state === 'quoted') {
       const r = inner!.end()
       truncated = r.truncated
       if (truncated === null) {
@@ -838,12 +880,17 @@ function splitAnswer(events: StreamEvents): InstructionSplitter & { pristine(): 
     } else if (state === 'json') {
       const top = stack[0]
       // An unfinished object that never looked like an instruction is prose; anything else was cut.
-      if (top.role === 'maybe' && valueEmitted === 0 && !stack.some((f) => (inline ? f.worded : f.typed || kWrapperKeys.has(f.key)))) {
+      if (
+        top.role === 'maybe' &&
+        valueEmitted === 0 &&
+        !stack.some((f) => (inline ? f.worded : f.typed || kWrapperKeys.has(f.key)))
+      ) {
         say(opener + buf)
         sawArray = sawBefore
-      }
-      else {
-        const cut = stack.find((f, k) => f.parentList || (k > 0 && f.role === 'maybe')) ?? (top.role === 'maybe' && valueEmitted === 0 ? top : undefined)
+      } else {
+        const cut =
+          stack.find((f, k) => f.parentList || (k > 0 && f.role === 'maybe')) ??
+          (top.role === 'maybe' && valueEmitted === 0 ? top : undefined)
         truncated = cut ? buf.slice(cut.start) : null
       }
     }

@@ -55,4 +55,3 @@ export function toolCallText(): (part: ToolCallPart) => string | undefined {
     return undefined
   }
 }
-

@@ -49,10 +49,18 @@ export const renderEn = createRenderer(en)
  * where the troubleshooting page says more (for the failures a person meets first).
  * `sentence` overrides the code's own (an action's "Failed: …" clause).
  */
-export function failureLinesEn(code: string, o: { n?: number | string; detail?: string; sentence?: Msg; indent?: string } = {}): string[] {
+export function failureLinesEn(
+  code: string,
+  o: { n?: number | string; detail?: string; sentence?: Msg; indent?: string } = {},
+): string[] {
   const indent = o.indent ?? '   '
   const sentence = renderEn(o.sentence ?? failureMsg(code, o.n === undefined ? {} : { n: o.n }))
   const hint = failureHint(code)
   const docs = failureDocs(code)
-  return [sentence, ...(o.detail ? [`detail: ${o.detail}`] : []), ...(hint ? [`hint: ${renderEn(hint)}`] : []), ...(docs ? [renderEn(docs)] : [])].map((l) => indent + l)
+  return [
+    sentence,
+    ...(o.detail ? [`detail: ${o.detail}`] : []),
+    ...(hint ? [`hint: ${renderEn(hint)}`] : []),
+    ...(docs ? [renderEn(docs)] : []),
+  ].map((l) => indent + l)
 }

@@ -18,7 +18,9 @@ export const kPortStepTimeoutMs = 10_000
 
 /** A page failure as the step engine reports it: the page's own code, candidates named so the person can pick one. */
 export function portErrorOf(f: ExecFailure): PortError {
-  const candidates = f.candidates?.length ? ` Candidates: ${f.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.` : ''
+  const candidates = f.candidates?.length
+    ? ` Candidates: ${f.candidates.map((c) => `${c.label} (${c.id})`).join('; ')}.`
+    : ''
   return new PortError(f.code, `${f.message}${candidates}`)
 }
 
@@ -60,7 +62,11 @@ export function secretSitesOf(value: unknown, secrets: readonly BoundSecret[] | 
   if (!secrets?.length || value === undefined || value === null) return undefined
   const texts = Array.isArray(value) ? value.map(String) : typeof value === 'object' ? [] : [String(value)]
   // [trust] In any shape a page or a model may give it: spaced, reversed, case changed, a long part (redact.ts).
-  const held = secrets.filter((s) => s.value !== '' && texts.some((t) => t === s.value || (s.value.length >= kMinBoundSubstring && holdsShape(t, s.value))))
+  const held = secrets.filter(
+    (s) =>
+      s.value !== '' &&
+      texts.some((t) => t === s.value || (s.value.length >= kMinBoundSubstring && holdsShape(t, s.value))),
+  )
   if (!held.length) return undefined
   return held[0].sites.filter((o) => held.every((s) => s.sites.includes(o)))
 }
@@ -94,7 +100,13 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     if (closed) throw closed
     if (counts({ dom: step.action })) count()
     const secretSites = secretSitesOf(step.value, extras.secrets)
-    const command: PageCommand<'act'> = { kind: 'act', step, timeoutMs: stepTimeoutMs, ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
+    const command: PageCommand<'act'> = {
+      kind: 'act',
+      step,
+      timeoutMs: stepTimeoutMs,
+      ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}),
+      ...(secretSites ? { secretSites } : {}),
+    }
     // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed.
     const { out, refusal } = await askThroughGuard(command, (c) => send(c, signal), guard, 'action')
     if (refusal) throw (closed = new PortError(refusal.code, refusal.message))
@@ -111,7 +123,15 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
       return out.count
     },
     async click(target, { button, count }, signal) {
-      await act({ action: count === 2 && button === 'left' ? 'dblclick' : 'click', target: selectorTarget(target), button, count }, signal)
+      await act(
+        {
+          action: count === 2 && button === 'left' ? 'dblclick' : 'click',
+          target: selectorTarget(target),
+          button,
+          count,
+        },
+        signal,
+      )
     },
     async fill(target, value, signal) {
       await act({ action: 'fill', target: selectorTarget(target), value }, signal)
@@ -165,13 +185,19 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     async upload(target, files, signal) {
       const read = async (f: UploadSource): Promise<UploadFile> => {
         if (!('path' in f)) return f
-        if (!extras.readFile) throw new PortError('STEP_FAILED', `Cannot read ${f.path} here: the browser cannot open files on disk. Attach the file in the panel, or run the pack with \`ava run\`.`)
+        if (!extras.readFile)
+          throw new PortError(
+            'STEP_FAILED',
+            `Cannot read ${f.path} here: the browser cannot open files on disk. Attach the file in the panel, or run the pack with \`ava run\`.`,
+          )
         return extras.readFile(f.path, signal)
       }
       await act({ action: 'upload', target: selectorTarget(target), files: await Promise.all(files.map(read)) }, signal)
     },
     async getAttribute(target, name, signal) {
-      return ((await act({ action: 'getAttribute', target: selectorTarget(target), name }, signal)) as string | null) ?? null
+      return (
+        ((await act({ action: 'getAttribute', target: selectorTarget(target), name }, signal)) as string | null) ?? null
+      )
     },
     async getUrl(signal) {
       const out = await send({ kind: 'url' }, signal)
@@ -183,7 +209,8 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
   // §6.5.2 version_global reads plain data only, whichever world the carrier reads it in.
   if (readGlobal) {
     port.readGlobal = async (path, signal) => {
-      if (path.some((k) => kForbiddenKeys.has(k))) throw new PortError('STEP_FAILED', `Refused to read ${path.join('.')}: it reaches outside plain data.`)
+      if (path.some((k) => kForbiddenKeys.has(k)))
+        throw new PortError('STEP_FAILED', `Refused to read ${path.join('.')}: it reaches outside plain data.`)
       return readGlobal(path, signal)
     }
   }
@@ -203,8 +230,10 @@ function stepFailure(f: ExecFailure): StepOutcome {
   return { ok: false, code: f.code, message: f.message, candidates: [], resolveMs: 0, acted: false }
 }
 
-
-export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras, 'navigate' | 'guard' | 'secrets'>): FlowPort {
+export function createChannelFlowPort(
+  send: SendCommand,
+  extras: Pick<PortExtras, 'navigate' | 'guard' | 'secrets'>,
+): FlowPort {
   const { guard } = extras
   return {
     async runStep(step, opts, signal) {
@@ -212,14 +241,34 @@ export function createChannelFlowPort(send: SendCommand, extras: Pick<PortExtras
         try {
           guard.step()
         } catch (e) {
-          return { ok: false, code: 'CANCELLED', message: (e as Error).message ?? String(e), candidates: [], resolveMs: 0, acted: false }
+          return {
+            ok: false,
+            code: 'CANCELLED',
+            message: (e as Error).message ?? String(e),
+            candidates: [],
+            resolveMs: 0,
+            acted: false,
+          }
         }
       }
       const secretSites = secretSitesOf(step.params.value, extras.secrets)
-      const command: PageCommand<'flow.step'> = { kind: 'flow.step', step, timeoutMs: opts.timeoutMs, trusted: opts.trusted, ...(opts.files?.length ? { files: opts.files } : {}), ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}), ...(secretSites ? { secretSites } : {}) }
+      const command: PageCommand<'flow.step'> = {
+        kind: 'flow.step',
+        step,
+        timeoutMs: opts.timeoutMs,
+        trusted: opts.trusted,
+        ...(opts.files?.length ? { files: opts.files } : {}),
+        ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}),
+        ...(secretSites ? { secretSites } : {}),
+      }
       // The same gate as the agent's and a pack's steps (core/gate/step.ts).
       const { out, refusal } = await askThroughGuard(command, (c) => send(c, signal), guard)
-      if (refusal && out.ok && !out.outcome.ok) return { ...out.outcome, code: refusal.code, message: `${refusal.message} The replay stopped before step ${step.step_id}.` }
+      if (refusal && out.ok && !out.outcome.ok)
+        return {
+          ...out.outcome,
+          code: refusal.code,
+          message: `${refusal.message} The replay stopped before step ${step.step_id}.`,
+        }
       return out.ok ? out.outcome : stepFailure(out)
     },
     async navigate(url, signal) {

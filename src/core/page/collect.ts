@@ -75,7 +75,13 @@ export async function collectItems(o: CollectOptions): Promise<CollectResult> {
   let container = ''
   let rounds = 0
   let idle = 0
-  const result = (end: CollectEnd): CollectResult => ({ items: [...seen.values()].slice(0, o.limit), ...(columns ? { columns } : {}), container, rounds, end })
+  const result = (end: CollectEnd): CollectResult => ({
+    items: [...seen.values()].slice(0, o.limit),
+    ...(columns ? { columns } : {}),
+    container,
+    rounds,
+    end,
+  })
   for (;;) {
     if (o.signal.aborted) throw o.signal.reason
     const r = await o.round(rounds === 0)

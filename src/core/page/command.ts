@@ -203,7 +203,10 @@ export interface PageCommands {
   find: { req: { query: string }; res: { found: Found | null } }
   url: { req: Record<never, never>; res: { url: string } }
   /** One recorded flow step, its element resolved with the flow's guarantees (seed 004). */
-  'flow.step': { req: { step: FlowStep; timeoutMs: number; trusted?: boolean; files?: UploadFile[] } & StepGate; res: { outcome: StepOutcome; navigating?: boolean; openTab?: string } }
+  'flow.step': {
+    req: { step: FlowStep; timeoutMs: number; trusted?: boolean; files?: UploadFile[] } & StepGate
+    res: { outcome: StepOutcome; navigating?: boolean; openTab?: string }
+  }
   /** The elements of instructions (targetOf), described as a flow records them (null where gone). */
   'flow.describe': { req: { targets: (PageTarget | null)[] }; res: { targets: (RecordedTarget | null)[] } }
   /** Starts or stops recording the person's own actions (events go to the background as they happen). */
@@ -222,23 +225,41 @@ export interface PageCommands {
    * where Ava cannot read it (a canvas, a picture loaded after a secret was typed, a frame without
    * Ava): then the picture is not sent (docs/security.md, "Pictures").
    */
-  marks: { req: { on: boolean; prefix?: string; blackout?: boolean; hide?: string[]; since?: number }; res: { marks: Mark[]; blacked: number; poor: string[]; unsure?: string[]; view: Omit<ShotFrame, 'width' | 'height'> & { dpr: number } } }
+  marks: {
+    req: { on: boolean; prefix?: string; blackout?: boolean; hide?: string[]; since?: number }
+    res: {
+      marks: Mark[]
+      blacked: number
+      poor: string[]
+      unsure?: string[]
+      view: Omit<ShotFrame, 'width' | 'height'> & { dpr: number }
+    }
+  }
   /** The tab's in-flight request count, pushed while a settling read waits (no polling). */
   requests: { req: { pending: number }; res: Record<never, never> }
   /**
    * One round of reading a feed or table (core/page/collect.ts): the items drawn now, after one
    * scroll unless `first`. `target` names the list or its scroll box; `session` keeps it across rounds.
    */
-  collect: { req: { session: string; first: boolean; target?: PageTarget; timeoutMs: number }; res: { round: CollectRound } }
+  collect: {
+    req: { session: string; first: boolean; target?: PageTarget; timeoutMs: number }
+    res: { round: CollectRound }
+  }
 }
 
 export type PageCommandKind = keyof PageCommands
-export type PageCommand<K extends PageCommandKind = PageCommandKind> = K extends PageCommandKind ? { kind: K } & PageCommands[K]['req'] : never
+export type PageCommand<K extends PageCommandKind = PageCommandKind> = K extends PageCommandKind
+  ? { kind: K } & PageCommands[K]['req']
+  : never
 /** Errors are data, with one error type for every kind (ExecFailure, seed 002 §5.2). */
-export type PageOutcome<K extends PageCommandKind = PageCommandKind> = ({ ok: true } & PageCommands[K]['res']) | ExecFailure
+export type PageOutcome<K extends PageCommandKind = PageCommandKind> =
+  ({ ok: true } & PageCommands[K]['res']) | ExecFailure
 
 /** The sending half as core sees it: one function, whatever carries the command. */
-export type SendCommand = <K extends PageCommandKind>(command: PageCommand<K>, signal?: AbortSignal) => Promise<PageOutcome<K>>
+export type SendCommand = <K extends PageCommandKind>(
+  command: PageCommand<K>,
+  signal?: AbortSignal,
+) => Promise<PageOutcome<K>>
 
 /**
  * Whether the document may legitimately go away while it holds this command: then its going
@@ -254,7 +275,10 @@ export function mayNavigate(command: PageCommand): boolean {
 export function navigatedOutcome<K extends PageCommandKind>(command: PageCommand<K>): PageOutcome<K> | null {
   if (!mayNavigate(command)) return null
   if (command.kind === 'act') return { ok: true, detail: 'The page navigated', navigating: true } as PageOutcome<K>
-  return { ok: true, outcome: { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' } } as PageOutcome<K>
+  return {
+    ok: true,
+    outcome: { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: 'The page navigated' },
+  } as PageOutcome<K>
 }
 
 /** A target written with selector text, its selectors parsed (the ones refused kept as messages). */
@@ -275,9 +299,14 @@ export function parsedTarget(t: { targetId?: string; selectors?: string[]; seman
  * or a point of the last screenshot (`shot`), which names the element drawn there and nothing else.
  */
 export function targetOf(p: Instruction['params'], shot?: ShotFrame): PageTarget | undefined {
-  if (p.x !== undefined && p.y !== undefined) return { point: (shot && pointOnPage(shot, p.x, p.y)) || { x: -1, y: -1 } }
+  if (p.x !== undefined && p.y !== undefined)
+    return { point: (shot && pointOnPage(shot, p.x, p.y)) || { x: -1, y: -1 } }
   if (!p.target_id && !p.fallback_selector && !p.semantic_locator) return undefined
-  return parsedTarget({ targetId: p.target_id, selectors: p.fallback_selector ? [p.fallback_selector] : undefined, semantic: p.semantic_locator })
+  return parsedTarget({
+    targetId: p.target_id,
+    selectors: p.fallback_selector ? [p.fallback_selector] : undefined,
+    semantic: p.semantic_locator,
+  })
 }
 
 /**
@@ -319,7 +348,12 @@ export function actionOf(ins: Instruction, shot?: ShotFrame): PageAction | null 
     default:
       // The element actions: fill, select and upload carry the value (upload: the attached file's
       // name; its bytes are added by whoever holds them, the panel's picked files).
-      return { action, target: target ?? {}, ...valueOf(action, p.value), ...(action === 'select' && kOnlyWords.test(ins.description ?? '') ? { replace: true } : {}) }
+      return {
+        action,
+        target: target ?? {},
+        ...valueOf(action, p.value),
+        ...(action === 'select' && kOnlyWords.test(ins.description ?? '') ? { replace: true } : {}),
+      }
   }
 }
 

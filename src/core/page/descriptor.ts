@@ -14,12 +14,46 @@
  * glyph `x`, `×`, `✕`).
  */
 export type ControlKind =
-  | 'button' | 'link' | 'textbox' | 'searchbox' | 'spinbutton' | 'checkbox' | 'radio' | 'combobox' | 'listbox' | 'option'
-  | 'tab' | 'menuitem' | 'switch' | 'slider' | 'treeitem' | 'date' | 'time' | 'textarea' | 'collapsible' | 'close'
-  | 'editor' | 'image'
+  | 'button'
+  | 'link'
+  | 'textbox'
+  | 'searchbox'
+  | 'spinbutton'
+  | 'checkbox'
+  | 'radio'
+  | 'combobox'
+  | 'listbox'
+  | 'option'
+  | 'tab'
+  | 'menuitem'
+  | 'switch'
+  | 'slider'
+  | 'treeitem'
+  | 'date'
+  | 'time'
+  | 'textarea'
+  | 'collapsible'
+  | 'close'
+  | 'editor'
+  | 'image'
 
 /** Containers a scope phrase can name; `named` is any container identified by its text only (a post, a card). */
-export type ScopeKind = 'main' | 'dialog' | 'alert' | 'tag' | 'row' | 'form' | 'table' | 'menu' | 'list' | 'nav' | 'header' | 'footer' | 'sidebar' | 'toolbar' | 'named'
+export type ScopeKind =
+  | 'main'
+  | 'dialog'
+  | 'alert'
+  | 'tag'
+  | 'row'
+  | 'form'
+  | 'table'
+  | 'menu'
+  | 'list'
+  | 'nav'
+  | 'header'
+  | 'footer'
+  | 'sidebar'
+  | 'toolbar'
+  | 'named'
 
 export interface DescriptorState {
   checked?: boolean
@@ -78,25 +112,105 @@ export interface Descriptor {
 
 /** Role words, longest first where one is a prefix of another. English is matched as whole words. */
 const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]> = [
-  [['text area', 'textarea', 'multi-line text box', 'multiline field', '多行文本框', '多行输入框', '文本域'], ['textarea']],
-  [['text field', 'text box', 'textbox', 'textfield', 'text input', '文本框', '编辑框'], ['textbox', 'searchbox']],
-  [['search box', 'search field', 'search input', 'search bar', 'searchbox', 'searchbar', '搜索框', '搜索栏'], ['searchbox'], true],
-  [['date field', 'date input', 'date picker', 'datepicker', 'date box', '日期选择器', '日期输入框', '日期框', '日期'], ['date'], true],
-  [['time field', 'time input', 'time picker', 'timepicker', '时间选择器', '时间输入框', '时间框', '时间'], ['time'], true],
+  [
+    ['text area', 'textarea', 'multi-line text box', 'multiline field', '多行文本框', '多行输入框', '文本域'],
+    ['textarea'],
+  ],
+  [
+    ['text field', 'text box', 'textbox', 'textfield', 'text input', '文本框', '编辑框'],
+    ['textbox', 'searchbox'],
+  ],
+  [
+    ['search box', 'search field', 'search input', 'search bar', 'searchbox', 'searchbar', '搜索框', '搜索栏'],
+    ['searchbox'],
+    true,
+  ],
+  [
+    ['date field', 'date input', 'date picker', 'datepicker', 'date box', '日期选择器', '日期输入框', '日期框', '日期'],
+    ['date'],
+    true,
+  ],
+  [
+    ['time field', 'time input', 'time picker', 'timepicker', '时间选择器', '时间输入框', '时间框', '时间'],
+    ['time'],
+    true,
+  ],
   [['number field', 'number input', 'spinner', 'spinbutton', '数字输入框', '数字框'], ['spinbutton']],
-  [['input field', 'input box', 'input', 'field', 'entry', 'box', '输入框', '输入栏'], ['textbox', 'searchbox', 'spinbutton', 'combobox', 'date', 'time']],
+  [
+    ['input field', 'input box', 'input', 'field', 'entry', 'box', '输入框', '输入栏'],
+    ['textbox', 'searchbox', 'spinbutton', 'combobox', 'date', 'time'],
+  ],
   [['radio button', 'radio', 'option button', '单选按钮', '单选框', '单选'], ['radio']],
   [['check box', 'checkbox', 'tick box', 'tickbox', '复选框', '勾选框', '多选框'], ['checkbox']],
   // "the Efficiency section": a section a person clicks is its collapsible header.
-  [['section header', 'section heading', 'section', 'collapsible', 'accordion header', 'accordion', 'expander', 'collapse panel', '折叠面板', '折叠项', '折叠标题', '手风琴'], ['collapsible']],
-  [['options list', 'option list', 'list box', 'listbox', 'combo box', 'combobox', 'select box', 'select', 'drop down', 'drop-down', 'dropdown', 'picker', '下拉列表', '下拉框', '下拉选择', '选择框', '选择器', '下拉'], ['combobox', 'listbox']],
+  [
+    [
+      'section header',
+      'section heading',
+      'section',
+      'collapsible',
+      'accordion header',
+      'accordion',
+      'expander',
+      'collapse panel',
+      '折叠面板',
+      '折叠项',
+      '折叠标题',
+      '手风琴',
+    ],
+    ['collapsible'],
+  ],
+  [
+    [
+      'options list',
+      'option list',
+      'list box',
+      'listbox',
+      'combo box',
+      'combobox',
+      'select box',
+      'select',
+      'drop down',
+      'drop-down',
+      'dropdown',
+      'picker',
+      '下拉列表',
+      '下拉框',
+      '下拉选择',
+      '选择框',
+      '选择器',
+      '下拉',
+    ],
+    ['combobox', 'listbox'],
+  ],
   [['menu item', 'menuitem', 'menu entry', 'submenu', 'sub-menu', 'sub menu', '菜单项', '子菜单'], ['menuitem']],
   [['tree item', 'treeitem', 'tree node', '树节点'], ['treeitem']],
   [['button', 'btn', '按钮'], ['button']],
   [['hyperlink', 'link', 'anchor', '超链接', '链接'], ['link']],
   [['tab', '标签页', '选项卡'], ['tab']],
   // A rich text editor or a contenteditable area: typed into, named by its label or placeholder.
-  [['rich text editor', 'rich-text editor', 'text editor', 'rich text box', 'rich text field', 'rich text area', 'rich text', 'editor', 'editable area', 'editable region', '富文本编辑器', '富文本框', '富文本', '编辑器', '可编辑区域', '编辑区域', '编辑区'], ['editor']],
+  [
+    [
+      'rich text editor',
+      'rich-text editor',
+      'text editor',
+      'rich text box',
+      'rich text field',
+      'rich text area',
+      'rich text',
+      'editor',
+      'editable area',
+      'editable region',
+      '富文本编辑器',
+      '富文本框',
+      '富文本',
+      '编辑器',
+      '可编辑区域',
+      '编辑区域',
+      '编辑区',
+    ],
+    ['editor'],
+  ],
   // A picture a person names ("the Python logo", "the avatar"): found by its alt text and file name.
   [['logo', 'image', 'picture', 'photo', 'avatar', 'img', '图片', '图像', '照片', '标志', '头像'], ['image'], true],
   [['switch', 'toggle', '开关'], ['switch']],
@@ -107,7 +221,11 @@ const kKindWords: Array<[words: string[], kinds: ControlKind[], keepWord?: true]
 
 /** States as adjectives; `selected` means checked for checkable kinds. */
 const kStateWords: Array<[words: string[], state: keyof DescriptorState, value: boolean]> = [
-  [['unchecked', 'not checked', 'unticked', 'unselected', '未选中的', '未选中', '未勾选的', '未勾选'], 'checked', false],
+  [
+    ['unchecked', 'not checked', 'unticked', 'unselected', '未选中的', '未选中', '未勾选的', '未勾选'],
+    'checked',
+    false,
+  ],
   [['checked', 'ticked', '已选中的', '已选中', '已勾选的', '已勾选', '勾选的'], 'checked', true],
   [['disabled', 'greyed out', 'grayed out', '已禁用的', '已禁用', '禁用的', '不可用的'], 'disabled', true],
   [['collapsed', 'folded', '已折叠的', '已折叠', '折叠的', '收起的', '已收起'], 'expanded', false],
@@ -117,14 +235,53 @@ const kStateWords: Array<[words: string[], state: keyof DescriptorState, value: 
 ]
 
 const kOrdinalWords: Record<string, number> = {
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
-  last: -1, penultimate: -2,
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  last: -1,
+  penultimate: -2,
 }
-const kZhDigits: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 }
+const kZhDigits: Record<string, number> = {
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+  十: 10,
+}
 
 /** Container words of a scope phrase. */
 const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
-  [['dialog', 'modal', 'popup', 'pop-up', 'drawer', 'dialogue', 'lightbox', '对话框', '弹窗', '弹框', '弹出框', '模态框', '抽屉'], 'dialog'],
+  [
+    [
+      'dialog',
+      'modal',
+      'popup',
+      'pop-up',
+      'drawer',
+      'dialogue',
+      'lightbox',
+      '对话框',
+      '弹窗',
+      '弹框',
+      '弹出框',
+      '模态框',
+      '抽屉',
+    ],
+    'dialog',
+  ],
   // "in the text", "正文里的": the page's main content, not its navigation.
   [['main content', 'main text', 'text', 'body text', 'article', '正文', '主要内容'], 'main'],
   [['alert', 'notification', 'toast', 'banner', 'notice', '提示', '通知', '警告'], 'alert'],
@@ -134,24 +291,143 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
   [['table', 'grid', '表格'], 'table'],
   [['menu', '菜单'], 'menu'],
   [['list', 'tree', 'tree view', '列表', '树形', '树'], 'list'],
-  [['navigation', 'navbar', 'nav bar', 'nav', 'breadcrumb', 'breadcrumbs', 'table of contents', 'toc', '导航栏', '导航', '面包屑', '目录'], 'nav'],
+  [
+    [
+      'navigation',
+      'navbar',
+      'nav bar',
+      'nav',
+      'breadcrumb',
+      'breadcrumbs',
+      'table of contents',
+      'toc',
+      '导航栏',
+      '导航',
+      '面包屑',
+      '目录',
+    ],
+    'nav',
+  ],
   [['header', 'page header', 'top bar', '页头', '顶栏'], 'header'],
   [['footer', '页脚'], 'footer'],
   [['sidebar', 'side bar', 'side panel', '侧边栏'], 'sidebar'],
   [['toolbar', '工具栏'], 'toolbar'],
-  [['post', 'tweet', 'comment', 'card', 'message', 'item', 'entry', 'section', 'panel', 'region', 'group', 'box', 'block', 'tile', 'e-mail', 'mail', 'calendar', '帖子', '评论', '卡片', '消息', '区域', '面板', '分组', '模块', '邮件', '日历'], 'named'],
+  [
+    [
+      'post',
+      'tweet',
+      'comment',
+      'card',
+      'message',
+      'item',
+      'entry',
+      'section',
+      'panel',
+      'region',
+      'group',
+      'box',
+      'block',
+      'tile',
+      'e-mail',
+      'mail',
+      'calendar',
+      '帖子',
+      '评论',
+      '卡片',
+      '消息',
+      '区域',
+      '面板',
+      '分组',
+      '模块',
+      '邮件',
+      '日历',
+    ],
+    'named',
+  ],
 ]
 
 /** Words that say nothing about which element is meant. */
 const kStopWords = new Set([
-  'the', 'a', 'an', 'on', 'in', 'of', 'to', 'for', 'with', 'and', 'or', 'at', 'by', 'from', 'into', 'this', 'that', 'it', 'its', 'is',
-  'click', 'press', 'tap', 'hit', 'type', 'enter', 'fill', 'choose', 'pick', 'open', 'element', 'area', 'named', 'labelled', 'labeled',
-  'called', 'titled', 'saying', 'which', 'says', 'control', 'one', 'icon', 'symbol', 'row', 'item', 'form', 'your', 'my',
+  'the',
+  'a',
+  'an',
+  'on',
+  'in',
+  'of',
+  'to',
+  'for',
+  'with',
+  'and',
+  'or',
+  'at',
+  'by',
+  'from',
+  'into',
+  'this',
+  'that',
+  'it',
+  'its',
+  'is',
+  'click',
+  'press',
+  'tap',
+  'hit',
+  'type',
+  'enter',
+  'fill',
+  'choose',
+  'pick',
+  'open',
+  'element',
+  'area',
+  'named',
+  'labelled',
+  'labeled',
+  'called',
+  'titled',
+  'saying',
+  'which',
+  'says',
+  'control',
+  'one',
+  'icon',
+  'symbol',
+  'row',
+  'item',
+  'form',
+  'your',
+  'my',
 ])
 /** Chinese verbs and particles; removed before Chinese is cut into pairs. */
-const kCjkStopWords = ['颗', '点击', '单击', '双击', '输入', '选择', '打开', '填写', '勾选', '那个', '这个', '里面的', '里的', '中的', '上的', '内的', '的', '在', '中', '里', '个', '图标',
+const kCjkStopWords = [
+  '颗',
+  '点击',
+  '单击',
+  '双击',
+  '输入',
+  '选择',
+  '打开',
+  '填写',
+  '勾选',
+  '那个',
+  '这个',
+  '里面的',
+  '里的',
+  '中的',
+  '上的',
+  '内的',
+  '的',
+  '在',
+  '中',
+  '里',
+  '个',
+  '图标',
   // Where it sits on the page ("顶部搜索框"): the kind and the words say which; a position word is no label.
-  '顶部', '底部', '页面上方', '页面下方']
+  '顶部',
+  '底部',
+  '页面上方',
+  '页面下方',
+]
 
 const kHan = /\p{Script=Han}/u
 const kHanSpace = /(\p{Script=Han})\s+(?=\p{Script=Han})/gu
@@ -181,7 +457,15 @@ export function tokenize(text: string, forQuery = false): string[] {
   return out
 }
 
-const kGenericField = new Set<ControlKind>(['textbox', 'searchbox', 'spinbutton', 'combobox', 'listbox', 'date', 'time'])
+const kGenericField = new Set<ControlKind>([
+  'textbox',
+  'searchbox',
+  'spinbutton',
+  'combobox',
+  'listbox',
+  'date',
+  'time',
+])
 const kGlyphRe = /^(?:x|×|✕|✖|✗|╳)$/i
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /**
@@ -192,42 +476,80 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  */
 function wordsRe(words: string[], flags = 'gi'): RegExp {
   const sorted = [...words].sort((a, b) => b.length - a.length)
-  const alts = sorted.map((w) => (/^[a-z]/i.test(w) ? `(?<![A-Za-z0-9])${escapeRe(w).replace(/ /g, '[\\s-]+')}(?![A-Za-z0-9])` : escapeRe(w)))
+  const alts = sorted.map((w) =>
+    /^[a-z]/i.test(w) ? `(?<![A-Za-z0-9])${escapeRe(w).replace(/ /g, '[\\s-]+')}(?![A-Za-z0-9])` : escapeRe(w),
+  )
   return new RegExp(alts.join('|'), flags)
 }
 
-const kKindByWord = new Map<string, { kinds: ControlKind[]; keep: boolean }>(kKindWords.flatMap(([ws, kinds, keep]) => ws.map((w) => [w, { kinds, keep: !!keep }] as const)))
+const kKindByWord = new Map<string, { kinds: ControlKind[]; keep: boolean }>(
+  kKindWords.flatMap(([ws, kinds, keep]) => ws.map((w) => [w, { kinds, keep: !!keep }] as const)),
+)
 const kKindRe = wordsRe(kKindWords.flatMap(([w]) => w))
 const kStateByWord = new Map(kStateWords.flatMap(([ws, state, value]) => ws.map((w) => [w, { state, value }] as const)))
 const kStateRe = wordsRe(kStateWords.flatMap(([w]) => w))
 const kScopeByWord = new Map(kScopeWords.flatMap(([ws, kind]) => ws.map((w) => [w, kind] as const)))
-const kScopeWordRe = wordsRe(kScopeWords.flatMap(([w]) => w), 'i')
-const kOrdinalRe = /(?<![A-Za-z0-9])(?:(second|third)[\s-]+(?:to[\s-]+)?last|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|penultimate)|(\d+)(?:st|nd|rd|th)|last)(?![A-Za-z0-9])|(?:#|no\.\s*|number\s+)(\d+)(?![0-9])|倒数第([一二两三四五六七八九十]|\d+)[个项条位行]?|第([一二两三四五六七八九十]|\d+)[个项条位行]?|最后(?:一[个项条位行])?的?/gi
-const kScopeOrdinalRe = /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+)(?:st|nd|rd|th)?\s+(row|line|card|item|entry|post|section)\b/i
+const kScopeWordRe = wordsRe(
+  kScopeWords.flatMap(([w]) => w),
+  'i',
+)
+const kOrdinalRe =
+  /(?<![A-Za-z0-9])(?:(second|third)[\s-]+(?:to[\s-]+)?last|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|penultimate)|(\d+)(?:st|nd|rd|th)|last)(?![A-Za-z0-9])|(?:#|no\.\s*|number\s+)(\d+)(?![0-9])|倒数第([一二两三四五六七八九十]|\d+)[个项条位行]?|第([一二两三四五六七八九十]|\d+)[个项条位行]?|最后(?:一[个项条位行])?的?/gi
+const kScopeOrdinalRe =
+  /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+)(?:st|nd|rd|th)?\s+(row|line|card|item|entry|post|section)\b/i
 /** "第一行的复选框", "最后一行的删除": a row counted in Chinese. */
 const kZhRowRe = /^(?:在)?(?:第([一二两三四五六七八九十]|\d+)|(最后))一?行(?:里面的|里的|中的|上的|的|里|中)(.+)$/u
 /** Where a scope phrase starts in English: a preposition before a container. */
 const kScopeSplitRe = /\s+(?:in|inside|within|on|of|under|from|at)\s+(?:the\s+|a\s+|an\s+)?/gi
-const kZhScopeRe = new RegExp(`^(.*?)(${kScopeWords.flatMap(([w]) => w).filter((w) => kHan.test(w)).sort((a, b) => b.length - a.length).join('|')})(里面的|里面|里的|中的|内的|上的|下的|里|中|内|上|的)(.+)$`, 'u')
+const kZhScopeRe = new RegExp(
+  `^(.*?)(${kScopeWords
+    .flatMap(([w]) => w)
+    .filter((w) => kHan.test(w))
+    .sort((a, b) => b.length - a.length)
+    .join('|')})(里面的|里面|里的|中的|内的|上的|下的|里|中|内|上|的)(.+)$`,
+  'u',
+)
 
 /**
  * "X below/above/next to/left of/right of Y": a place relative to another element. "under" is left
  * to the scope split ("the Email radio under Contact Preference" names a group, not a place).
  */
-const kPlaceRe = /^(.+?)\s+(?:(?:directly|right|just|immediately)\s+)?(?:(below|beneath|underneath|above)|(next\s+to|beside|alongside|near)|(?:to\s+the\s+|on\s+the\s+)?(left|right)(?:\s+side)?\s+of)\s+(.+)$/i
+const kPlaceRe =
+  /^(.+?)\s+(?:(?:directly|right|just|immediately)\s+)?(?:(below|beneath|underneath|above)|(next\s+to|beside|alongside|near)|(?:to\s+the\s+|on\s+the\s+)?(left|right)(?:\s+side)?\s+of)\s+(.+)$/i
 /** "Y下面的X", "Y旁边的X", "Y左边的X": the Chinese order puts the anchor first. */
 const kZhPlaceRe = /^(.+?)(下面|下方|下边|上面|上方|上边|旁边|隔壁|附近|左边|左侧|右边|右侧)(?:的|那个|那一个)?(.+)$/u
-const kZhPlaceRel: Record<string, PlaceRelation> = { 下面: 'below', 下方: 'below', 下边: 'below', 上面: 'above', 上方: 'above', 上边: 'above', 旁边: 'near', 隔壁: 'near', 附近: 'near', 左边: 'left', 左侧: 'left', 右边: 'right', 右侧: 'right' }
+const kZhPlaceRel: Record<string, PlaceRelation> = {
+  下面: 'below',
+  下方: 'below',
+  下边: 'below',
+  上面: 'above',
+  上方: 'above',
+  上边: 'above',
+  旁边: 'near',
+  隔壁: 'near',
+  附近: 'near',
+  左边: 'left',
+  左侧: 'left',
+  右边: 'right',
+  右侧: 'right',
+}
 
 function splitPlace(text: string): { target: string; place: DescriptorPlace } | null {
   const en = kPlaceRe.exec(text)
   if (en && en[1].trim() && en[5].trim()) {
-    const rel: PlaceRelation = en[2] ? (/above/i.test(en[2]) ? 'above' : 'below') : en[3] ? 'near' : (en[4].toLowerCase() as 'left' | 'right')
+    const rel: PlaceRelation = en[2]
+      ? /above/i.test(en[2])
+        ? 'above'
+        : 'below'
+      : en[3]
+        ? 'near'
+        : (en[4].toLowerCase() as 'left' | 'right')
     return { target: en[1], place: { rel, anchor: en[5].trim() } }
   }
   const zh = kZhPlaceRe.exec(text.trim())
   // 页面下方: a place on the page, not beside an element (kCjkStopWords).
-  if (zh && zh[1].trim() && zh[3].trim() && !/页面$/u.test(zh[1])) return { target: zh[3], place: { rel: kZhPlaceRel[zh[2]], anchor: zh[1].replace(/^(?:在|点击|单击)/u, '').trim() } }
+  if (zh && zh[1].trim() && zh[3].trim() && !/页面$/u.test(zh[1]))
+    return { target: zh[3], place: { rel: kZhPlaceRel[zh[2]], anchor: zh[1].replace(/^(?:在|点击|单击)/u, '').trim() } }
   return null
 }
 
@@ -257,10 +579,12 @@ function parseScope(phrase: string): { kind: ScopeKind; name?: string; ordinal?:
   const numbered = /^(?:[\p{L}]+\s+)?([\p{L}\p{N}_-]*\d[\p{L}\p{N}_-]*)$/u.exec(phrase.trim())
   if (!m && !possessive && !handle && !quoted && numbered) return { kind: 'named', name: numbered[1] }
   if (!m && !possessive && !handle && !quoted) return null
-  const kind = m ? kScopeByWord.get(m[0].toLowerCase().replace(/[\s-]+/g, ' ')) ?? 'named' : 'named'
+  const kind = m ? (kScopeByWord.get(m[0].toLowerCase().replace(/[\s-]+/g, ' ')) ?? 'named') : 'named'
   let name = quoted?.[1] ?? possessive?.[1] ?? handle?.[0]
   if (!name) {
-    const rest = (m ? phrase.replace(m[0], ' ') : phrase).replace(/\b(?:of|the|a|an|for|from|named|called|titled|labelled|labeled|with)\b/gi, ' ').replace(/[的里中内上]+$/u, '')
+    const rest = (m ? phrase.replace(m[0], ' ') : phrase)
+      .replace(/\b(?:of|the|a|an|for|from|named|called|titled|labelled|labeled|with)\b/gi, ' ')
+      .replace(/[的里中内上]+$/u, '')
     name = rest.replace(/\s+/g, ' ').trim() || undefined
   }
   if (name) name = name.replace(/^@/, '').trim()
@@ -275,10 +599,18 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   if (row) return { target: row[3], scope: { kind: 'row', ordinal: row[2] ? -1 : zhNumber(row[1]) } }
   const zh = kZhScopeRe.exec(text)
   if (zh && zh[4].trim()) {
-    const name = zh[1].replace(/[的里中内]$/u, '').replace(/^(?:在|点击|单击)/u, '').replace(/(?:那|这)[封个条张篇]?$/u, '').replace(/["“”「」]/g, '').trim()
+    const name = zh[1]
+      .replace(/[的里中内]$/u, '')
+      .replace(/^(?:在|点击|单击)/u, '')
+      .replace(/(?:那|这)[封个条张篇]?$/u, '')
+      .replace(/["“”「」]/g, '')
+      .trim()
     const kind = kScopeByWord.get(zh[2]) ?? 'named'
     // "日历里的 27 号": a container named by its own word.
-    return { target: zh[4], scope: { kind, name: name ? name.replace(/^@/, '') : kind === 'named' ? zh[2] : undefined } }
+    return {
+      target: zh[4],
+      scope: { kind, name: name ? name.replace(/^@/, '') : kind === 'named' ? zh[2] : undefined },
+    }
   }
   for (const m of text.matchAll(kScopeSplitRe)) {
     const target = text.slice(0, m.index)
@@ -291,7 +623,16 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
     kKindRe.lastIndex = 0
     if (target.trim() && after.trim() && (prep === 'under' || (prep === 'in' && kKindRe.test(target)))) {
       kKindRe.lastIndex = 0
-      return { target, scope: { kind: 'named', name: after.replace(/\uE000/g, ' ').replace(/["“”「」'‘’]/g, '').trim() } }
+      return {
+        target,
+        scope: {
+          kind: 'named',
+          name: after
+            .replace(/\uE000/g, ' ')
+            .replace(/["“”「」'‘’]/g, '')
+            .trim(),
+        },
+      }
     }
     kKindRe.lastIndex = 0
   }
@@ -300,25 +641,54 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   kKindRe.lastIndex = 0
   if (forGroup && kKindRe.test(forGroup[1])) {
     kKindRe.lastIndex = 0
-    return { target: forGroup[1], scope: { kind: 'named', name: forGroup[2].replace(/\uE000/g, ' ').replace(/["“”「」'‘’]/g, '').trim() } }
+    return {
+      target: forGroup[1],
+      scope: {
+        kind: 'named',
+        name: forGroup[2]
+          .replace(/\uE000/g, ' ')
+          .replace(/["“”「」'‘’]/g, '')
+          .trim(),
+      },
+    }
   }
   kKindRe.lastIndex = 0
   // "Contact Preference 里的 Phone 单选按钮", "性别里的 Female": a group named before 里的.
   const group = /^(.+?)\s*(?:里面的|里的|(?<!选)中的|下的)\s*(.+)$/u.exec(text)
-  if (group && group[1].trim() && group[2].trim()) return { target: group[2], scope: { kind: 'named', name: group[1].replace(/\uE000/g, ' ').replace(/["“”「」]/g, '').trim() } }
+  if (group && group[1].trim() && group[2].trim())
+    return {
+      target: group[2],
+      scope: {
+        kind: 'named',
+        name: group[1]
+          .replace(/\uE000/g, ' ')
+          .replace(/["“”「」]/g, '')
+          .trim(),
+      },
+    }
   // "like Ana's post": the post is a record named by its author, said after the target.
-  const owned = /^(.+?)\s+(@?[^\s'’]+)['’]s\s+(?:post|tweet|comment|card|message|review|answer|reply|photo|e-?mail|mail)$/iu.exec(text)
+  const owned =
+    /^(.+?)\s+(@?[^\s'’]+)['’]s\s+(?:post|tweet|comment|card|message|review|answer|reply|photo|e-?mail|mail)$/iu.exec(
+      text,
+    )
   if (owned && owned[1].trim()) return { target: owned[1], scope: { kind: 'named', name: owned[2].replace(/^@/, '') } }
   // "点赞 Bo 的帖子": the same in Chinese, the record after its author and 的.
   const ownedZh = /^(.+?)\s+(@?\S+?)\s*的\s*(?:帖子|评论|卡片|消息|邮件|回复)$/u.exec(text)
-  if (ownedZh && ownedZh[1].trim()) return { target: ownedZh[1], scope: { kind: 'named', name: ownedZh[2].replace(/^@/, '') } }
+  if (ownedZh && ownedZh[1].trim())
+    return { target: ownedZh[1], scope: { kind: 'named', name: ownedZh[2].replace(/^@/, '') } }
   // "the dialog's close button", "@nibh's Reply"
   const pos = /^\s*(?:the\s+)?(@?[^\s']+(?:\s[^\s']+)?)['’]s\s+(.+)$/u.exec(text)
   if (pos) {
     const scope = parseScope(`${pos[1]}'s`)
     if (scope && (scope.kind !== 'named' || pos[1].startsWith('@'))) {
       const kindWord = kScopeWordRe.exec(pos[1])
-      return { target: pos[2], scope: kindWord && scope.kind !== 'named' ? { kind: scope.kind, name: pos[1].replace(kindWord[0], '').trim() || undefined } : scope }
+      return {
+        target: pos[2],
+        scope:
+          kindWord && scope.kind !== 'named'
+            ? { kind: scope.kind, name: pos[1].replace(kindWord[0], '').trim() || undefined }
+            : scope,
+      }
     }
   }
   return { target: text }
@@ -336,13 +706,15 @@ export function parseDescriptor(raw: string): Descriptor {
   const place = placed ? { rel: placed.place.rel, anchor: placed.place.anchor.replace(/\uE000/g, ' ') } : undefined
   // "a checkbox", "一个复选框": any one of equals will do.
   let article = false
-  const target = (placed?.target ?? held).replace(/^\s*(?:(?:click|tick|check|choose|pick|select|press|tap)\s+)?(?:a|an|any)\s+(?=\S)/i, (all) => {
-    article = true
-    return all.replace(/(?:a|an|any)\s+$/i, ' ')
-  }).replace(/^\s*(?:点击|勾选|选择|选中)?\s*(?:任意)?一[个项]\s*(?!\p{Script=Han}*[行页])/u, (all) => {
-    article = true
-    return all.replace(/(?:任意)?一[个项]\s*$/u, ' ')
-  })
+  const target = (placed?.target ?? held)
+    .replace(/^\s*(?:(?:click|tick|check|choose|pick|select|press|tap)\s+)?(?:a|an|any)\s+(?=\S)/i, (all) => {
+      article = true
+      return all.replace(/(?:a|an|any)\s+$/i, ' ')
+    })
+    .replace(/^\s*(?:点击|勾选|选择|选中)?\s*(?:任意)?一[个项]\s*(?!\p{Script=Han}*[行页])/u, (all) => {
+      article = true
+      return all.replace(/(?:任意)?一[个项]\s*$/u, ' ')
+    })
   const split = splitScope(target)
   text = split.target.replace(/\uE000/g, ' ')
   if (split.scope?.name) split.scope.name = split.scope.name.replace(/\uE000/g, ' ')
@@ -365,14 +737,22 @@ export function parseDescriptor(raw: string): Descriptor {
     return ' '
   })
   // "day 27", "27 号": the day shown as 27 in a calendar, not the 27th of anything.
-  text = text.replace(/(?<![\p{L}])day\s+(\d{1,2})(?![\p{N}])|(?<![\p{N}])(\d{1,2})\s*[号日](?![\p{Script=Han}])/iu, (_all, a?: string, b?: string) => {
-    quoted ??= a ?? b
-    return ' '
-  })
+  text = text.replace(
+    /(?<![\p{L}])day\s+(\d{1,2})(?![\p{N}])|(?<![\p{N}])(\d{1,2})\s*[号日](?![\p{Script=Han}])/iu,
+    (_all, a?: string, b?: string) => {
+      quoted ??= a ?? b
+      return ' '
+    },
+  )
   // "button ONE": a word in capitals is a label, never a number or a filler word.
   if (!quoted) {
     const caps = /(?<![\p{L}\p{N}])(\p{Lu}{2,})(?![\p{L}\p{N}])/u.exec(text)
-    if (caps && (kStopWords.has(caps[1].toLowerCase()) || kOrdinalWords[caps[1].toLowerCase()] !== undefined || /^(?:ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN)$/.test(caps[1]))) {
+    if (
+      caps &&
+      (kStopWords.has(caps[1].toLowerCase()) ||
+        kOrdinalWords[caps[1].toLowerCase()] !== undefined ||
+        /^(?:ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN)$/.test(caps[1]))
+    ) {
       quoted = caps[1]
       text = text.replace(caps[0], ' ')
     }
@@ -383,26 +763,47 @@ export function parseDescriptor(raw: string): Descriptor {
     return ' '
   })
   let ordinal: number | undefined
-  text = text.replace(kOrdinalRe, (all, nthLast?: string, word?: string, num?: string, hash?: string, zhLast?: string, zhNth?: string, offset?: number, whole?: string) => {
-    // "first name", "last name": the words of a label, not a position.
-    if (word && typeof offset === 'number' && /^\s+name\b/i.test((whole ?? '').slice(offset + all.length))) return all
-    if (/^last$/i.test(all) && typeof offset === 'number' && /^\s+name\b/i.test((whole ?? '').slice(offset + all.length))) return all
-    if (word) ordinal = kOrdinalWords[word.toLowerCase()]
-    else if (num) ordinal = Number(num)
-    else if (nthLast) ordinal = -kOrdinalWords[nthLast.toLowerCase()]
-    else if (hash) ordinal = Number(hash)
-    else if (zhLast) ordinal = -zhNumber(zhLast)
-    else if (zhNth) ordinal = zhNumber(zhNth)
-    else if (/^last$/i.test(all) || all.startsWith('最后')) ordinal = -1
-    return ' '
-  })
+  text = text.replace(
+    kOrdinalRe,
+    (
+      all,
+      nthLast?: string,
+      word?: string,
+      num?: string,
+      hash?: string,
+      zhLast?: string,
+      zhNth?: string,
+      offset?: number,
+      whole?: string,
+    ) => {
+      // "first name", "last name": the words of a label, not a position.
+      if (word && typeof offset === 'number' && /^\s+name\b/i.test((whole ?? '').slice(offset + all.length))) return all
+      if (
+        /^last$/i.test(all) &&
+        typeof offset === 'number' &&
+        /^\s+name\b/i.test((whole ?? '').slice(offset + all.length))
+      )
+        return all
+      if (word) ordinal = kOrdinalWords[word.toLowerCase()]
+      else if (num) ordinal = Number(num)
+      else if (nthLast) ordinal = -kOrdinalWords[nthLast.toLowerCase()]
+      else if (hash) ordinal = Number(hash)
+      else if (zhLast) ordinal = -zhNumber(zhLast)
+      else if (zhNth) ordinal = zhNumber(zhNth)
+      else if (/^last$/i.test(all) || all.startsWith('最后')) ordinal = -1
+      return ' '
+    },
+  )
   let kindGroups: ControlKind[][] = []
   let kindWords: string[] = []
   // "select" first in a descriptor is the verb ("select the country dropdown").
   text = text.replace(/^\s*select\s+/i, ' ')
   // "the Mobile number field": "number" is a word of the label, not the number-field kind.
   // Only for numbers that are names of things ("the budget number input" is a number input).
-  text = text.replace(/(?<![\p{L}])(phone|mobile|cell|telephone|tel|card|account|order|tracking|reference|serial|house|street|passport|id|invoice|contact|fax|vat|tax|policy|member|membership|customer|ticket|seat|room|flight|unit|apartment|routing|registration|license|licence|security)\s+number(?=[\s-]+(?:field|input|box))/giu, (_all, w: string) => `${w} number\uE002`)
+  text = text.replace(
+    /(?<![\p{L}])(phone|mobile|cell|telephone|tel|card|account|order|tracking|reference|serial|house|street|passport|id|invoice|contact|fax|vat|tax|policy|member|membership|customer|ticket|seat|room|flight|unit|apartment|routing|registration|license|licence|security)\s+number(?=[\s-]+(?:field|input|box))/giu,
+    (_all, w: string) => `${w} number\uE002`,
+  )
   text = text.replace(kStateRe, (w) => {
     const s = kStateByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' '))
     if (s) state[s.state] = s.value
@@ -414,7 +815,11 @@ export function parseDescriptor(raw: string): Descriptor {
   const verb = /^\s*(?:close|dismiss|关闭|remove|删除)\s*(?:the\s+)?(.+)$/iu.exec(text)
   const verbScope = verb && !split.scope && !kKindRe.test(verb[1]) ? parseScope(verb[1]) : null
   kKindRe.lastIndex = 0
-  if (verbScope && verbScope.kind !== 'named' && (/^(?:close|dismiss|关闭)/i.test(text.trim()) || verbScope.kind === 'tag')) {
+  if (
+    verbScope &&
+    verbScope.kind !== 'named' &&
+    (/^(?:close|dismiss|关闭)/i.test(text.trim()) || verbScope.kind === 'tag')
+  ) {
     split.scope = verbScope
     text = 'close'
   }
@@ -439,7 +844,9 @@ export function parseDescriptor(raw: string): Descriptor {
   const beforeKinds = text
   // "the Price spinner's up arrow", "the slider's handle": the widget owns the part said after
   // it; the part is the target, and the widget's word stays a word its parts show (dom/words).
-  const owner = /(?<![A-Za-z])(spinner|stepper|slider|dropdown|select|number field)['’]s\s/i.exec(text)?.[1].toLowerCase()
+  const owner = /(?<![A-Za-z])(spinner|stepper|slider|dropdown|select|number field)['’]s\s/i
+    .exec(text)?.[1]
+    .toLowerCase()
   if (owner) text = text.replace(/(?<![A-Za-z])(spinner|stepper|slider|dropdown|select|number field)['’]s\s/i, '$1 ')
   text = text.replace(kKindRe, (w) => {
     const k = kKindByWord.get(w.toLowerCase().replace(/[\s-]+/g, ' ')) ?? kKindByWord.get(w.toLowerCase())
@@ -496,13 +903,20 @@ export function parseDescriptor(raw: string): Descriptor {
   }
   // "the Comparisons section link", "章节链接": a link to a section of the page, not the
   // section's collapsible header; "section" stays a word the link's target says (dom/words).
-  if (kindGroups.some((g) => g.includes('link')) && kindGroups.some((g) => g.length === 1 && g[0] === 'collapsible') && /(?<![A-Za-z])section(?![A-Za-z])|章节/i.test(beforeKinds)) {
+  if (
+    kindGroups.some((g) => g.includes('link')) &&
+    kindGroups.some((g) => g.length === 1 && g[0] === 'collapsible') &&
+    /(?<![A-Za-z])section(?![A-Za-z])|章节/i.test(beforeKinds)
+  ) {
     kindGroups = kindGroups.filter((g) => !(g.length === 1 && g[0] === 'collapsible'))
     text = `${text} section`
   }
   // A specific field kind with a generic word ("日期选择框", "date input"): the specific one.
-  const specific = kindGroups.filter((g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'))
-  if (specific.length) kindGroups = kindGroups.filter((g) => specific.includes(g) || !g.every((k) => kGenericField.has(k)))
+  const specific = kindGroups.filter(
+    (g) => g.length === 1 && (g[0] === 'date' || g[0] === 'time' || g[0] === 'textarea' || g[0] === 'searchbox'),
+  )
+  if (specific.length)
+    kindGroups = kindGroups.filter((g) => specific.includes(g) || !g.every((k) => kGenericField.has(k)))
   const kinds = new Set(kindGroups.flat())
   // "selected" on a checkbox, radio or switch is its checked state.
   if (state.selected !== undefined && [...kinds].some((k) => k === 'checkbox' || k === 'radio' || k === 'switch')) {

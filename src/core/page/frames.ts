@@ -15,12 +15,18 @@ import type { ElementRecord, FrameInfo, PageSnapshot } from './snapshot'
 export function mergeFrameSnapshot(parent: PageSnapshot, frameId: string, child: PageSnapshot): PageSnapshot {
   const frame = parent.frames.find((f) => f.id === frameId)
   if (!frame) {
-    throw new RangeError(`mergeFrameSnapshot: no frame "${frameId}" in the parent snapshot; frames are ${parent.frames.map((f) => f.id).join(', ') || 'none'}.`)
+    throw new RangeError(
+      `mergeFrameSnapshot: no frame "${frameId}" in the parent snapshot; frames are ${parent.frames.map((f) => f.id).join(', ') || 'none'}.`,
+    )
   }
   const prefix = `${frameId}_`
   const dx = frame.bounds.x - child.viewport.scrollX
   const dy = frame.bounds.y - child.viewport.scrollY
-  const move = <T extends { x: number; y: number; width: number; height: number }>(b: T) => ({ ...b, x: b.x + dx, y: b.y + dy })
+  const move = <T extends { x: number; y: number; width: number; height: number }>(b: T) => ({
+    ...b,
+    x: b.x + dx,
+    y: b.y + dy,
+  })
   const reId = (id: string) => prefix + id
   const elements: ElementRecord[] = child.elements.map((e) => ({
     ...e,
@@ -34,18 +40,37 @@ export function mergeFrameSnapshot(parent: PageSnapshot, frameId: string, child:
   const frames: FrameInfo[] = parent.frames.map((f) => (f.id === frameId ? { ...f, status: 'merged' as const } : f))
   for (const f of child.frames) frames.push({ ...f, id: reId(f.id), bounds: move(f.bounds) })
   // The frame's elements go where the frame is in document order: after the parent's elements above it.
-  const at = parent.elements.findIndex((e) => e.bounds.y > frame.bounds.y || (e.bounds.y === frame.bounds.y && e.bounds.x > frame.bounds.x))
-  const merged = at < 0 ? [...parent.elements, ...elements] : [...parent.elements.slice(0, at), ...elements, ...parent.elements.slice(at)]
+  const at = parent.elements.findIndex(
+    (e) => e.bounds.y > frame.bounds.y || (e.bounds.y === frame.bounds.y && e.bounds.x > frame.bounds.x),
+  )
+  const merged =
+    at < 0
+      ? [...parent.elements, ...elements]
+      : [...parent.elements.slice(0, at), ...elements, ...parent.elements.slice(at)]
   return {
     ...parent,
     elements: merged,
-    regions: [...parent.regions, ...child.regions.map((r) => ({ ...r, id: reId(r.id), bounds: move(r.bounds), parent: r.parent ? reId(r.parent) : undefined }))],
+    regions: [
+      ...parent.regions,
+      ...child.regions.map((r) => ({
+        ...r,
+        id: reId(r.id),
+        bounds: move(r.bounds),
+        parent: r.parent ? reId(r.parent) : undefined,
+      })),
+    ],
     groups: [...parent.groups, ...child.groups.map((g) => ({ ...g, id: reId(g.id), region: reId(g.region) }))],
-    content: [...parent.content, ...child.content.map((c) => ({ ...c, region: reId(c.region), bounds: move(c.bounds) }))]
+    content: [
+      ...parent.content,
+      ...child.content.map((c) => ({ ...c, region: reId(c.region), bounds: move(c.bounds) })),
+    ]
       .sort((a, b) => b.attention - a.attention)
       .slice(0, Math.max(parent.content.length, child.content.length)),
     frames,
-    lazyRegions: [...parent.lazyRegions, ...child.lazyRegions.map((l) => ({ ...l, region: reId(l.region), bounds: move(l.bounds) }))],
+    lazyRegions: [
+      ...parent.lazyRegions,
+      ...child.lazyRegions.map((l) => ({ ...l, region: reId(l.region), bounds: move(l.bounds) })),
+    ],
     stats: {
       elements: parent.stats.elements + child.stats.elements,
       interactive: parent.stats.interactive + child.stats.interactive,
@@ -85,7 +110,11 @@ const kLastFrameSegment = /_frame_[A-Za-z0-9-]+$/
  * Entries inside a same-origin frame that the scan merged are matched among that frame's
  * children. An entry left out stays what the scan said (`cross_origin_restricted`).
  */
-export function matchFrames(entries: readonly FrameInfo[], frames: readonly TabFrame[], host: number): Map<string, TabFrame> {
+export function matchFrames(
+  entries: readonly FrameInfo[],
+  frames: readonly TabFrame[],
+  host: number,
+): Map<string, TabFrame> {
   const ids = new Set(entries.map((e) => e.id))
   const parentOf = (id: string): string | null => {
     const up = id.replace(kLastFrameSegment, '')
@@ -147,8 +176,17 @@ function pairByFit(entries: FrameInfo[], frames: TabFrame[], pairs: Map<FrameInf
  * longest routed prefix wins: `frame_a_frame_b_btn_pay` goes to frame b as `btn_pay` when b is
  * routed, to frame a as `frame_b_btn_pay` when only a is (b is then same-origin inside a).
  */
-export function routeOf<R extends { prefix: string }>(id: string, routes: readonly R[]): { route: R; local: string } | null {
+export function routeOf<R extends { prefix: string }>(
+  id: string,
+  routes: readonly R[],
+): { route: R; local: string } | null {
   let best: R | null = null
-  for (const r of routes) if (id.startsWith(r.prefix + '_') && id.length > r.prefix.length + 1 && (!best || r.prefix.length > best.prefix.length)) best = r
+  for (const r of routes)
+    if (
+      id.startsWith(r.prefix + '_') &&
+      id.length > r.prefix.length + 1 &&
+      (!best || r.prefix.length > best.prefix.length)
+    )
+      best = r
   return best ? { route: best, local: id.slice(best.prefix.length + 1) } : null
 }

@@ -8,9 +8,45 @@ import type { ElementRecord } from './snapshot'
 
 /** Words that carry no intent in a request. */
 const kStopWords = new Set([
-  'a', 'an', 'the', 'to', 'of', 'in', 'on', 'at', 'for', 'and', 'or', 'with', 'by', 'from', 'is', 'it', 'this', 'that',
-  'me', 'my', 'i', 'you', 'please', 'pls', 'can', 'could', 'would', 'want', 'need', 'some', 'all', 'then', 'be',
-  '请', '的', '了', '把', '一下', '帮我',
+  'a',
+  'an',
+  'the',
+  'to',
+  'of',
+  'in',
+  'on',
+  'at',
+  'for',
+  'and',
+  'or',
+  'with',
+  'by',
+  'from',
+  'is',
+  'it',
+  'this',
+  'that',
+  'me',
+  'my',
+  'i',
+  'you',
+  'please',
+  'pls',
+  'can',
+  'could',
+  'would',
+  'want',
+  'need',
+  'some',
+  'all',
+  'then',
+  'be',
+  '请',
+  '的',
+  '了',
+  '把',
+  '一下',
+  '帮我',
 ])
 /** A term found in the element's own label or id counts fully; in its row's text, this much. */
 const kContextWeight = 0.7
@@ -63,7 +99,11 @@ export function relevance(elements: ElementRecord[], request: string | undefined
   const near: Set<string>[] = []
   const df = new Map<string, number>()
   for (const e of elements) {
-    const o = new Set(terms(`${e.label} ${e.id.replace(/_/g, ' ')} ${e.attrs.placeholder ?? ''} ${e.attrs.name ?? ''} ${e.state.value ?? ''}`))
+    const o = new Set(
+      terms(
+        `${e.label} ${e.id.replace(/_/g, ' ')} ${e.attrs.placeholder ?? ''} ${e.attrs.name ?? ''} ${e.state.value ?? ''}`,
+      ),
+    )
     const c = new Set(e.context ? terms(e.context) : [])
     own.push(o)
     near.push(c)

@@ -41,7 +41,8 @@ export interface PageSize {
 const kStringValueVisits = 8
 
 /** A segment that reads string values: a comparison or a string function over its paths. */
-const kValued = /!=|<=|>=|=|<|>|\b(?:contains|starts-with|ends-with|string|normalize-space|string-length|translate|substring|substring-before|substring-after|concat|sum|number|lang|matches)\s*\(/
+const kValued =
+  /!=|<=|>=|=|<|>|\b(?:contains|starts-with|ends-with|string|normalize-space|string-length|translate|substring|substring-before|substring-after|concat|sum|number|lang|matches)\s*\(/
 
 /** Skips a string literal starting at `i` (XPath: '…' or "…", no escapes); returns the index after it. */
 function skipString(s: string, i: number): number {
@@ -133,7 +134,10 @@ export function cssCost(selector: string, size: PageSize): number {
     const end = closing(selector, i + 4, '(', ')')
     const arg = selector.slice(i + 5, end).trim()
     // `:has(~ x)` walks the siblings after each candidate; `:has(x)` and `:has(> x)` its subtree.
-    cost *= arg.startsWith('~') || /\s~\s/.test(arg) ? Math.max(size.depth, Math.sqrt(size.elements), size.siblings ?? 0) : size.depth
+    cost *=
+      arg.startsWith('~') || /\s~\s/.test(arg)
+        ? Math.max(size.depth, Math.sqrt(size.elements), size.siblings ?? 0)
+        : size.depth
     i += 5
   }
   return cost

@@ -39,13 +39,17 @@ export class SelectorSyntaxError extends RegistryError {
 }
 
 function fail(raw: string, why: string): never {
-  throw new SelectorSyntaxError(`Invalid selector "${raw}": ${why}. Prefixes: ${kSelectorPrefixes.map((p) => `${p}:`).join(' ')} (none means css).`, raw)
+  throw new SelectorSyntaxError(
+    `Invalid selector "${raw}": ${why}. Prefixes: ${kSelectorPrefixes.map((p) => `${p}:`).join(' ')} (none means css).`,
+    raw,
+  )
 }
 
 /** A quoted value loses its quotes and backslash escapes (`"say \"hi\""` is `say "hi"`). */
 function unquote(text: string): { value: string; quoted: boolean } {
   const t = text.trim()
-  if (t.length >= 2 && (t[0] === '"' || t[0] === "'") && t[t.length - 1] === t[0]) return { value: t.slice(1, -1).replace(/\\(.)/g, '$1'), quoted: true }
+  if (t.length >= 2 && (t[0] === '"' || t[0] === "'") && t[t.length - 1] === t[0])
+    return { value: t.slice(1, -1).replace(/\\(.)/g, '$1'), quoted: true }
   return { value: t, quoted: false }
 }
 
@@ -110,7 +114,8 @@ const kEngines: Record<SelectorKind, Engine> = {
       } else if ((kRoleStates as readonly string[]).includes(key) && flag === undefined) {
         const v = value === undefined ? 'true' : unquote(value).value
         // Only aria-checked and aria-pressed have a third, mixed value (WAI-ARIA 1.2).
-        if (v !== 'true' && v !== 'false' && !(v === 'mixed' && (key === 'checked' || key === 'pressed'))) fail(raw, `[${key}] takes true, false${key === 'checked' || key === 'pressed' ? ' or mixed' : ''}`)
+        if (v !== 'true' && v !== 'false' && !(v === 'mixed' && (key === 'checked' || key === 'pressed')))
+          fail(raw, `[${key}] takes true, false${key === 'checked' || key === 'pressed' ? ' or mixed' : ''}`)
         states.push({ state: key as RoleState['state'], value: v === 'mixed' ? 'mixed' : v === 'true' })
       } else fail(raw, `unknown role filter [${key}]; allowed: name, ${kRoleStates.join(', ')}`)
     }

@@ -3,7 +3,14 @@
  * budget filled by attention, viewport and relevance to the person's request.
  */
 import { relevance } from './relevance'
-import { kDefaultRole, kIdPrefix, type ElementRecord, type Intent, type PageSnapshot, type RegionKind } from './snapshot'
+import {
+  kDefaultRole,
+  kIdPrefix,
+  type ElementRecord,
+  type Intent,
+  type PageSnapshot,
+  type RegionKind,
+} from './snapshot'
 import { clip, slug } from './text'
 import { estimateTokens } from './tokens-estimate'
 
@@ -23,7 +30,16 @@ const kMinGroupHeading = 5
 /** Relevance dominates: a matching element off-screen beats a non-matching one on screen. */
 const kRelevanceWeight = 4
 /** How much each region kind draws the eye and the task; an open dialog comes first. */
-const kRegionWeight: Record<RegionKind, number> = { dialog: 3, form: 1.4, main: 1.2, page: 1, header: 0.8, nav: 0.7, aside: 0.6, footer: 0.4 }
+const kRegionWeight: Record<RegionKind, number> = {
+  dialog: 3,
+  form: 1.4,
+  main: 1.2,
+  page: 1,
+  header: 0.8,
+  nav: 0.7,
+  aside: 0.6,
+  footer: 0.4,
+}
 /** At most this many elements share one line of the listing. */
 const kPerLine = 8
 /** Boxes whose tops differ by at most this are on the same visual line. */
@@ -65,7 +81,9 @@ export interface SerializedPage {
  */
 export function listedIntents(intents: readonly Intent[], listed: readonly string[]): Intent[] {
   const shown = new Set(listed)
-  return intents.map((i) => ({ name: i.name, targets: i.targets.filter((t) => shown.has(t)) })).filter((i) => i.targets.length > 0)
+  return intents
+    .map((i) => ({ name: i.name, targets: i.targets.filter((t) => shown.has(t)) }))
+    .filter((i) => i.targets.length > 0)
 }
 
 export function serialize(snapshot: PageSnapshot, options: SerializeOptions = {}): SerializedPage {
@@ -130,7 +148,10 @@ function headerLines(s: PageSnapshot, sections: number, contentBudget: number): 
     lines.push(line)
   }
   for (const f of s.frames) {
-    if (f.status === 'cross_origin_restricted') lines.push(`${f.id} cross_origin_restricted ${f.url} @${f.bounds.x},${f.bounds.y} ${f.bounds.width}x${f.bounds.height}`)
+    if (f.status === 'cross_origin_restricted')
+      lines.push(
+        `${f.id} cross_origin_restricted ${f.url} @${f.bounds.x},${f.bounds.y} ${f.bounds.width}x${f.bounds.height}`,
+      )
   }
   if (s.lazyRegions.length) lines.push(`(more content loads on scroll: ${s.lazyRegions.length} lazy regions)`)
   return lines
@@ -147,8 +168,25 @@ export function elementToken(e: ElementRecord, written = e.id): string {
   let out = written
   const flags: string[] = []
   const it = e.attrs.inputType
-  if (e.role && e.role !== kDefaultRole[e.type] && e.role !== 'textbox' && e.role !== 'button' && !(e.role === 'searchbox' && it === 'search')) flags.push(e.role)
-  if (it && it !== 'password' && it !== 'checkbox' && it !== 'radio' && it !== 'file' && it !== 'submit' && it !== 'button' && !flags.includes(it)) flags.push(it)
+  if (
+    e.role &&
+    e.role !== kDefaultRole[e.type] &&
+    e.role !== 'textbox' &&
+    e.role !== 'button' &&
+    !(e.role === 'searchbox' && it === 'search')
+  )
+    flags.push(e.role)
+  if (
+    it &&
+    it !== 'password' &&
+    it !== 'checkbox' &&
+    it !== 'radio' &&
+    it !== 'file' &&
+    it !== 'submit' &&
+    it !== 'button' &&
+    !flags.includes(it)
+  )
+    flags.push(it)
   const st = e.state
   if (st.checked === true) flags.push('checked')
   else if (st.checked === 'mixed') flags.push('mixed')
@@ -292,14 +330,16 @@ function select(s: PageSnapshot, order: number[], rel: Float64Array, include: Ui
     let cost = estimateTokens(elementToken(e, writtenId(e, key))) + 1
     // A region or group entered costs its heading and, when partly listed, omission lines.
     if (!regionsSeen.has(e.region)) cost += estimateTokens(`## ${e.region}`) + 1 + kOmissionLineTokens
-    if (e.group !== undefined && !groupsSeen.has(e.group)) cost += kGroupHeadingTokens + kOmissionLineTokens + (key ? estimateTokens(keyedNote(e, key, 'row')) : 0)
+    if (e.group !== undefined && !groupsSeen.has(e.group))
+      cost += kGroupHeadingTokens + kOmissionLineTokens + (key ? estimateTokens(keyedNote(e, key, 'row')) : 0)
     // Outside groups, the first id that may open a keyed line pays for the note explaining them.
     const lineKey = e.group === undefined && !lineNoted ? nearKey(e) : ''
     if (lineKey) cost += estimateTokens(keyedNote(e, lineKey, 'line'))
     const rowKey = e.group !== undefined ? `${e.group}:${e.item}` : ''
     const newRow = rowKey !== '' && !rowsSeen.has(rowKey)
     // The text of a relevant element's row, or outside groups its card's, leads its line.
-    if ((newRow || rowKey === '') && rel[i] > 0 && e.context) cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
+    if ((newRow || rowKey === '') && rel[i] > 0 && e.context)
+      cost += estimateTokens(`row ${JSON.stringify(e.context)}:`) + 1
     if (newRow && key) cost += estimateTokens(`${key}:`) + 1
     if (cost > left) continue
     left -= cost
@@ -348,7 +388,8 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
     // Keys are explained in the group's heading; groups too small for a heading list ids in full.
     const key = g && g.items >= kMinGroupHeading ? rowKey(els, members) : ''
     keyOf.set(row, key)
-    if (key && !keyedExample.has(g!.id)) keyedExample.set(g!.id, keyedNote(els[members.find((i) => nearKey(els[i]) === key)!], key, 'row'))
+    if (key && !keyedExample.has(g!.id))
+      keyedExample.set(g!.id, keyedNote(els[members.find((i) => nearKey(els[i]) === key)!], key, 'row'))
   }
   const rowsBetween = (group: string, after: number, before: number): number => {
     const list = rowsOf.get(group) ?? []
@@ -432,7 +473,8 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
         // Ids that end in one `_near_<word>` (a card's buttons) share a line keyed by the word,
         // led by the card's text when it bears on the request, as a table row is.
         const token = elementToken(e, writtenId(e, lineKey ?? ''))
-        if (lineKey !== undefined && keyedAt === lines.length && keyedWith === lineKey) lines[lines.length - 1] += ' ' + token
+        if (lineKey !== undefined && keyedAt === lines.length && keyedWith === lineKey)
+          lines[lines.length - 1] += ' ' + token
         else {
           flushRow()
           lines.push(`${lineKey ?? 'row'}${ctx}: ${token}`)
@@ -444,7 +486,8 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
       }
       // Elements on one visual line of the page share a line of the listing (a nav bar, a
       // button bar); a newline is a token, a space is not.
-      const sameLine = packed > 0 && packed < kPerLine && Math.abs(e.bounds.y - packedY) <= kSameLinePx && lines.length === packedAt
+      const sameLine =
+        packed > 0 && packed < kPerLine && Math.abs(e.bounds.y - packedY) <= kSameLinePx && lines.length === packedAt
       if (sameLine && row.length === 0) {
         lines[lines.length - 1] += ' ' + elementToken(e)
         packed++
@@ -462,7 +505,9 @@ function render(s: PageSnapshot, include: Uint8Array, rel: Float64Array, head: s
     if (!groupHeading) {
       if (g && g.items >= kMinGroupHeading) {
         const unit = g.kind === 'table' ? 'rows' : 'items'
-        lines.push(`### ${g.kind} ${g.id}${g.label ? ` ${JSON.stringify(g.label)}` : ''}: ${g.items} ${unit}${keyedExample.get(g.id) ?? ''}`)
+        lines.push(
+          `### ${g.kind} ${g.id}${g.label ? ` ${JSON.stringify(g.label)}` : ''}: ${g.items} ${unit}${keyedExample.get(g.id) ?? ''}`,
+        )
       }
       groupHeading = true
     }

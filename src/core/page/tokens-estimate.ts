@@ -35,7 +35,13 @@ kAscii[10] = kAscii[13] = Kind.Newline
 function kindOf(c: number): Kind {
   if (c < 128) return kAscii[c]
   // CJK ideographs, kana, hangul, full-width forms: about one token per character.
-  if ((c >= 0x3000 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef)) return Kind.Cjk
+  if (
+    (c >= 0x3000 && c <= 0x9fff) ||
+    (c >= 0xac00 && c <= 0xd7af) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xff00 && c <= 0xffef)
+  )
+    return Kind.Cjk
   return Kind.Other
 }
 
@@ -48,7 +54,11 @@ export function estimateTokens(text: string): number {
     const kind = c < 128 ? kAscii[c] : kindOf(c)
     if (kind === Kind.Letter || (c === 95 /* _ */ && i + 1 < n && kindOf(text.charCodeAt(i + 1)) === Kind.Letter)) {
       let j = i + 1
-      for (let d = text.charCodeAt(j); j < n && (d < 128 ? kAscii[d] : kindOf(d)) === Kind.Letter; d = text.charCodeAt(++j));
+      for (
+        let d = text.charCodeAt(j);
+        j < n && (d < 128 ? kAscii[d] : kindOf(d)) === Kind.Letter;
+        d = text.charCodeAt(++j)
+      );
       tokens += Math.ceil((j - i) / kLettersPerToken)
       i = j
     } else if (kind === Kind.Digit) {

@@ -37,7 +37,9 @@ export class ValueError extends Error {
     readonly expected: string,
     detail?: string,
   ) {
-    super(detail ?? `Cannot read "${input.slice(0, 80)}" as ${expected.replace(/ such as.*/, '')}: expected ${expected}.`)
+    super(
+      detail ?? `Cannot read "${input.slice(0, 80)}" as ${expected.replace(/ such as.*/, '')}: expected ${expected}.`,
+    )
   }
 }
 
@@ -85,7 +87,20 @@ function monthOf(word: string): number {
   if (w.length < 3) return 0
   const i = kMonths.indexOf(w.slice(0, 3))
   // The word must be a prefix of the full name ("sept" of "september"), not any 3-letter start.
-  const full = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'][i]
+  const full = [
+    'january',
+    'february',
+    'march',
+    'april',
+    'may',
+    'june',
+    'july',
+    'august',
+    'september',
+    'october',
+    'november',
+    'december',
+  ][i]
   return i >= 0 && full.startsWith(w) ? i + 1 : 0
 }
 
@@ -97,13 +112,22 @@ const kMonthFirst = /^(en(-(us|ph|ca|as|gu|mh|fm|mp|pr|um|vi))?|fil)$/i
 
 /** Full-width digits and punctuation (１２, ：) become ASCII; spaces collapse. */
 function clean(raw: string): string {
-  return raw.normalize('NFKC').replace(/[\s\u200b]+/g, ' ').trim()
+  return raw
+    .normalize('NFKC')
+    .replace(/[\s\u200b]+/g, ' ')
+    .trim()
 }
 
 const kWeekday = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+|^(星期|周|週)[一二三四五六日天]\s*/i
 
 function relativeDay(s: string, now: Date): Ymd | null {
-  const shift = /^(today|今天|今日)$/i.test(s) ? 0 : /^(tomorrow|明天|明日)$/i.test(s) ? 1 : /^(yesterday|昨天|昨日)$/i.test(s) ? -1 : null
+  const shift = /^(today|今天|今日)$/i.test(s)
+    ? 0
+    : /^(tomorrow|明天|明日)$/i.test(s)
+      ? 1
+      : /^(yesterday|昨天|昨日)$/i.test(s)
+        ? -1
+        : null
   if (shift === null) return null
   const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + shift)
   return { y: d.getFullYear(), m: d.getMonth() + 1, d: d.getDate() }
@@ -113,7 +137,10 @@ function parseYmd(raw: string, opts: ValueOptions): Parsed<Ymd> {
   const s = raw.replace(kWeekday, '')
   const rel = relativeDay(s, opts.now ?? new Date())
   if (rel) return { v: rel }
-  let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(s) ?? /^(\d{4}) ?年 ?(\d{1,2}) ?月 ?(\d{1,2}) ?[日号號]?$/.exec(s)
+  let m =
+    /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s) ??
+    /^(\d{4})(\d{2})(\d{2})$/.exec(s) ??
+    /^(\d{4}) ?年 ?(\d{1,2}) ?月 ?(\d{1,2}) ?[日号號]?$/.exec(s)
   if (m) return wrap(valid(+m[1], +m[2], +m[3]))
   // d.m.y with dots is day first everywhere it is written (de, ru, pl, …).
   if ((m = /^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$/.exec(s))) return wrap(valid(fullYear(m[3]), +m[2], +m[1]))
@@ -125,11 +152,15 @@ function parseYmd(raw: string, opts: ValueOptions): Parsed<Ymd> {
     const locale = opts.locale || 'en-US'
     const monthFirst = kMonthFirst.test(locale)
     const v = monthFirst ? valid(y, a, b) : valid(y, b, a)
-    return v && { v, note: `read "${s}" as ${ymdText(v)}, ${monthFirst ? 'month' : 'day'} first as ${locale} writes dates` }
+    return (
+      v && { v, note: `read "${s}" as ${ymdText(v)}, ${monthFirst ? 'month' : 'day'} first as ${locale} writes dates` }
+    )
   }
   // "Sept 27 2018", "September 27th, 2018", "27 Sep 2018", "27. September 2018".
-  if ((m = /^([a-z]+\.?) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/i.exec(s))) return wrap(valid(+m[3], monthOf(m[1]), +m[2]))
-  if ((m = /^(\d{1,2})(?:st|nd|rd|th)?\.? (?:of )?([a-z]+\.?),? (\d{4})$/i.exec(s))) return wrap(valid(+m[3], monthOf(m[2]), +m[1]))
+  if ((m = /^([a-z]+\.?) (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/i.exec(s)))
+    return wrap(valid(+m[3], monthOf(m[1]), +m[2]))
+  if ((m = /^(\d{1,2})(?:st|nd|rd|th)?\.? (?:of )?([a-z]+\.?),? (\d{4})$/i.exec(s)))
+    return wrap(valid(+m[3], monthOf(m[2]), +m[1]))
   return null
 }
 
@@ -166,7 +197,10 @@ function parseHms(raw: string): Parsed<Hms> {
     return hms(h, +(m[2] ?? 0), +(m[3] ?? 0))
   }
   // 下午2点20分, 14点半, 上午十点一刻, 晚上8時.
-  m = /^(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)? ?([\d一二两三四五六七八九十]+) ?[点點时時] ?(?:(半|一刻|三刻)|([\d一二三四五六七八九十]+) ?分?)?(?: ?([\d一二三四五六七八九十]+) ?秒)?$/.exec(s)
+  m =
+    /^(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)? ?([\d一二两三四五六七八九十]+) ?[点點时時] ?(?:(半|一刻|三刻)|([\d一二三四五六七八九十]+) ?分?)?(?: ?([\d一二三四五六七八九十]+) ?秒)?$/.exec(
+      s,
+    )
   if (m) {
     let h = chineseNumber(m[2])
     const min = m[3] ? { 半: 30, 一刻: 15, 三刻: 45 }[m[3]]! : m[4] ? chineseNumber(m[4]) : 0
@@ -195,7 +229,12 @@ function parseDateTime(s: string, opts: ValueOptions): Parsed<string> {
   for (let m = cuts.exec(s); m; m = cuts.exec(s)) {
     const date = parseYmd(s.slice(0, m.index).replace(/,$/, '').trim(), opts)
     if (!date) continue
-    const time = parseHms(s.slice(m.index + m[0].length).replace(/^(,|at|T)\s*/i, '').trim())
+    const time = parseHms(
+      s
+        .slice(m.index + m[0].length)
+        .replace(/^(,|at|T)\s*/i, '')
+        .trim(),
+    )
     if (time) return { v: `${ymdText(date.v)}T${hmsText(time.v)}`, note: date.note }
   }
   return null
@@ -231,7 +270,9 @@ function weeksIn(year: number): number {
 function parseWeek(s: string, opts: ValueOptions): Parsed<string> {
   let m = /^(\d{4}) ?-? ?w(?:eek)? ?(\d{1,2})$/i.exec(s) ?? /^(\d{4}) ?年 ?第 ?(\d{1,2}) ?[周週]$/.exec(s)
   // "week 39, 2018", "W39 2018", "第39周 2018": the same two numbers the other way round.
-  const flipped = m ? null : (/^w(?:eek)? ?(\d{1,2}),? (?:of )?(\d{4})$/i.exec(s) ?? /^第 ?(\d{1,2}) ?[周週],? ?(\d{4}) ?年?$/.exec(s))
+  const flipped = m
+    ? null
+    : (/^w(?:eek)? ?(\d{1,2}),? (?:of )?(\d{4})$/i.exec(s) ?? /^第 ?(\d{1,2}) ?[周週],? ?(\d{4}) ?年?$/.exec(s))
   if (flipped) m = [flipped[0], flipped[2], flipped[1]] as unknown as RegExpExecArray
   if (m) {
     const year = +m[1]
@@ -241,24 +282,33 @@ function parseWeek(s: string, opts: ValueOptions): Parsed<string> {
   const d = parseYmd(s, opts)
   if (!d) return null
   const w = isoWeek(d.v)
-  return { v: `${pad(w.year, 4)}-W${pad(w.week)}`, note: `${ymdText(d.v)} is in week ${w.week} of ${w.year}${d.note ? `; ${d.note}` : ''}` }
+  return {
+    v: `${pad(w.year, 4)}-W${pad(w.week)}`,
+    note: `${ymdText(d.v)} is in week ${w.week} of ${w.year}${d.note ? `; ${d.note}` : ''}`,
+  }
 }
 
 /** Locales that write a decimal comma (`1.234,5`): a lone comma there is the decimal point. */
-const kDecimalComma = /^(de|fr|es|it|pt|nl|ru|pl|cs|sk|sv|da|nb|no|nn|fi|tr|uk|id|vi|ro|hu|el|bg|hr|sl|sr|lt|lv|et|be|ca|eu|gl|az|kk|uz)(-|$)/i
+const kDecimalComma =
+  /^(de|fr|es|it|pt|nl|ru|pl|cs|sk|sv|da|nb|no|nn|fi|tr|uk|id|vi|ro|hu|el|bg|hr|sl|sr|lt|lv|et|be|ca|eu|gl|az|kk|uz)(-|$)/i
 
 function parseNumber(raw: string, opts: ValueOptions): Parsed<string> {
   // Grouping spaces (thin, no-break, apostrophe in Swiss), and the minus sign as typeset.
-  let s = raw.replace(/[\s'’_]/g, '').replace(/^[−–]/, '-').replace(/^\+/, '')
+  let s = raw
+    .replace(/[\s'’_]/g, '')
+    .replace(/^[−–]/, '-')
+    .replace(/^\+/, '')
   let note: string | undefined
   const commas = (s.match(/,/g) ?? []).length
   const dots = (s.match(/\./g) ?? []).length
   const decimalComma = kDecimalComma.test(opts.locale ?? '')
-  if (commas && dots) s = s.lastIndexOf(',') > s.lastIndexOf('.') ? s.replace(/\./g, '').replace(',', '.') : s.replace(/,/g, '')
+  if (commas && dots)
+    s = s.lastIndexOf(',') > s.lastIndexOf('.') ? s.replace(/\./g, '').replace(',', '.') : s.replace(/,/g, '')
   else if (commas > 1 || (commas === 1 && /^-?\d{1,3},\d{3}$/.test(s) && !decimalComma)) s = s.replace(/,/g, '')
   else if (commas === 1) s = s.replace(',', '.')
   else if (dots > 1 || (dots === 1 && decimalComma && /^-?\d{1,3}\.\d{3}$/.test(s))) s = s.replace(/\./g, '')
-  if (/^-?\d{1,3}[,.]\d{3}$/.test(raw.trim())) note = `read "${raw.trim()}" as ${s}, as ${opts.locale || 'en-US'} writes numbers`
+  if (/^-?\d{1,3}[,.]\d{3}$/.test(raw.trim()))
+    note = `read "${raw.trim()}" as ${s}, as ${opts.locale || 'en-US'} writes numbers`
   if (!/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return null
   const n = Number(s)
   return Number.isFinite(n) ? { v: String(n), note } : null
@@ -283,7 +333,8 @@ const kChineseColors: Record<string, string> = {
 function parseColor(s: string, opts: ValueOptions & { namedColor?: (name: string) => string | null }): Parsed<string> {
   let m = /^#?([\da-f]{6})$/i.exec(s)
   if (m) return { v: `#${m[1].toLowerCase()}` }
-  if ((m = /^#?([\da-f])([\da-f])([\da-f])$/i.exec(s))) return { v: `#${m[1]}${m[1]}${m[2]}${m[2]}${m[3]}${m[3]}`.toLowerCase() }
+  if ((m = /^#?([\da-f])([\da-f])([\da-f])$/i.exec(s)))
+    return { v: `#${m[1]}${m[1]}${m[2]}${m[2]}${m[3]}${m[3]}`.toLowerCase() }
   if ((m = /^rgba?\( ?(\d{1,3})[, ]+(\d{1,3})[, ]+(\d{1,3})(?:[, /]+[\d.]+%?)? ?\)$/i.exec(s))) {
     const parts = [m[1], m[2], m[3]].map(Number)
     return parts.every((n) => n <= 255) ? { v: `#${parts.map((n) => n.toString(16).padStart(2, '0')).join('')}` } : null
@@ -339,7 +390,11 @@ export function safeNormalizeValue(
   return { success: true, data: r.note ? { value: r.v, note: r.note } : { value: r.v } }
 }
 
-export function normalizeValue(kind: NativeKind, raw: string, opts: ValueOptions & { namedColor?: (name: string) => string | null } = {}): NormalizedValue {
+export function normalizeValue(
+  kind: NativeKind,
+  raw: string,
+  opts: ValueOptions & { namedColor?: (name: string) => string | null } = {},
+): NormalizedValue {
   const r = safeNormalizeValue(kind, raw, opts)
   if (!r.success) throw r.error
   return r.data
@@ -361,7 +416,12 @@ export function outOfBounds(kind: NativeKind, value: string, { min, max, step }:
   if (value === '' || kind === 'color') return null
   const numeric = kind === 'number' || kind === 'range'
   const below = (a: string, b: string) => (numeric ? Number(a) < Number(b) : a < b)
-  const comparable = (b?: string) => (b !== undefined && b !== '' && (numeric ? Number.isFinite(Number(b)) : safeNormalizeValue(kind, b).success) ? (numeric ? b : normalizeValue(kind, b).value) : null)
+  const comparable = (b?: string) =>
+    b !== undefined && b !== '' && (numeric ? Number.isFinite(Number(b)) : safeNormalizeValue(kind, b).success)
+      ? numeric
+        ? b
+        : normalizeValue(kind, b).value
+      : null
   const lo = comparable(min)
   const hi = comparable(max)
   if (lo !== null && below(value, lo)) return `${value} is below the smallest value this field allows (${lo})`
@@ -370,7 +430,8 @@ export function outOfBounds(kind: NativeKind, value: string, { min, max, step }:
     const base = lo !== null ? Number(lo) : 0
     const steps = (Number(value) - base) / Number(step)
     // Floating-point steps (0.1) leave a tiny remainder: allow one part in a million.
-    if (Math.abs(steps - Math.round(steps)) > 1e-6) return `${value} is not a multiple of the step ${step}${lo !== null ? ` from ${lo}` : ''}`
+    if (Math.abs(steps - Math.round(steps)) > 1e-6)
+      return `${value} is not a multiple of the step ${step}${lo !== null ? ` from ${lo}` : ''}`
   }
   return null
 }

@@ -23,12 +23,18 @@ export interface ActionApiMap {
     response: { ok: true; action: ActionDescription; text?: string } | { ok: false; error: ActionError }
   }
   'action.run': { request: { action: string; params: Record<string, unknown> }; response: ActionResult }
-  'action.dryRun': { request: { action: string; params: Record<string, unknown>; version?: string }; response: DryRunResult }
+  'action.dryRun': {
+    request: { action: string; params: Record<string, unknown>; version?: string }
+    response: DryRunResult
+  }
   'action.debug': { request: { action: string; params: Record<string, unknown> }; response: ActionResult }
   /** The extension has no file system: the caller passes the text it read (file, URL, paste). */
   'action.validate': { request: { path: string; text: string }; response: ValidationResponse }
   'action.search': { request: { query: string }; response: ActionInfo[] }
-  'action.reload': { request: Record<string, never>; response: { success: boolean; actions: number; issues: PackIssue[] } }
+  'action.reload': {
+    request: Record<string, never>
+    response: { success: boolean; actions: number; issues: PackIssue[] }
+  }
 }
 
 export type ActionCommandType = keyof ActionApiMap
@@ -39,7 +45,9 @@ export type ActionResponse<K extends ActionCommandType> = ActionApiMap[K]['respo
 export type ActionCommand = { [K in ActionCommandType]: { type: K } & ActionRequest<K> }[ActionCommandType]
 
 export type ActionApi = {
-  [K in ActionCommandType as K extends `action.${infer M}` ? M : never]: (request: ActionRequest<K>) => Promise<ActionResponse<K>>
+  [K in ActionCommandType as K extends `action.${infer M}` ? M : never]: (
+    request: ActionRequest<K>,
+  ) => Promise<ActionResponse<K>>
 } & {
   /** One entry point for a message router: dispatches on `type`. */
   handle<K extends ActionCommandType>(command: { type: K } & ActionRequest<K>): Promise<ActionResponse<K>>
@@ -57,7 +65,12 @@ function noBrowser(action: string): ActionResult {
   return {
     success: false,
     action,
-    error: { code: 'STEP_FAILED', message: 'No page is attached to run actions in.', action, suggestion: 'Open the page first.' },
+    error: {
+      code: 'STEP_FAILED',
+      message: 'No page is attached to run actions in.',
+      action,
+      suggestion: 'Open the page first.',
+    },
     warnings: [],
     fallbacksUsed: [],
     durationMs: 0,
@@ -70,18 +83,26 @@ export function createActionApi(deps: ActionApiDeps): ActionApi {
   const engine = async (): Promise<ActionEngine | undefined> => deps.getEngine?.()
   const api = {
     list: async ({ namespace }: ActionRequest<'action.list'>) => registry.list(namespace),
-    describe: async ({ action, format }: ActionRequest<'action.describe'>): Promise<ActionResponse<'action.describe'>> => {
+    describe: async ({
+      action,
+      format,
+    }: ActionRequest<'action.describe'>): Promise<ActionResponse<'action.describe'>> => {
       const description = registry.describe(action)
       if (!description) {
         const lookup = registry.lookup(action)
         const message = lookup.ok ? `No action "${action}".` : lookup.message
         return { ok: false, error: { code: 'ACTION_NOT_FOUND', message, action } }
       }
-      return format === 'text' ? { ok: true, action: description, text: formatDescription(description) } : { ok: true, action: description }
+      return format === 'text'
+        ? { ok: true, action: description, text: formatDescription(description) }
+        : { ok: true, action: description }
     },
-    run: async ({ action, params }: ActionRequest<'action.run'>) => (await engine())?.run(action, params) ?? noBrowser(action),
-    debug: async ({ action, params }: ActionRequest<'action.debug'>) => (await engine())?.debug(action, params) ?? noBrowser(action),
-    dryRun: async ({ action, params, version }: ActionRequest<'action.dryRun'>) => dryRun(registry, action, params, { env: deps.env, version }),
+    run: async ({ action, params }: ActionRequest<'action.run'>) =>
+      (await engine())?.run(action, params) ?? noBrowser(action),
+    debug: async ({ action, params }: ActionRequest<'action.debug'>) =>
+      (await engine())?.debug(action, params) ?? noBrowser(action),
+    dryRun: async ({ action, params, version }: ActionRequest<'action.dryRun'>) =>
+      dryRun(registry, action, params, { env: deps.env, version }),
     validate: async ({ path, text }: ActionRequest<'action.validate'>) => {
       const result = validatePack(text, { file: path })
       return { ok: result.ok, path, issues: result.issues }

@@ -2,7 +2,16 @@ import { z } from 'zod'
 import type { SafeParseResult } from '../result'
 import type { PackIssue, PackIssueCode } from './errors'
 import { loadPacks, type FileReport, type LoadResult, type PackSource } from './loader'
-import { kSourceKinds, type ActionCompatibility, type ActionDefinition, type ActionParam, type ActionSource, type ActionStep, type NamespaceDefinition, type SelectorDefinition } from './model'
+import {
+  kSourceKinds,
+  type ActionCompatibility,
+  type ActionDefinition,
+  type ActionParam,
+  type ActionSource,
+  type ActionStep,
+  type NamespaceDefinition,
+  type SelectorDefinition,
+} from './model'
 import { kOnError, kParamTypes, kRisks } from './schema'
 
 // Issue 19: parsing and validating the packs is the slow part of a service worker start (the
@@ -31,9 +40,15 @@ export interface RegistryCacheStore {
 // Each shape is `satisfies` a record of the model's own keys, so a field added to the model and
 // forgotten here is a type error rather than a field silently dropped by zod on restore.
 
-const SourceSchema = z.object({ source: z.enum(kSourceKinds), file: z.string() } satisfies Record<keyof ActionSource, z.ZodType>)
+const SourceSchema = z.object({ source: z.enum(kSourceKinds), file: z.string() } satisfies Record<
+  keyof ActionSource,
+  z.ZodType
+>)
 
-const SelectorSchema = z.object({ primary: z.string(), fallback: z.array(z.string()) } satisfies Record<keyof SelectorDefinition, z.ZodType>)
+const SelectorSchema = z.object({ primary: z.string(), fallback: z.array(z.string()) } satisfies Record<
+  keyof SelectorDefinition,
+  z.ZodType
+>)
 
 const ParamSchema = z.object({
   type: z.enum(kParamTypes),
@@ -75,7 +90,9 @@ const ActionSchema = z.object({
   params: z.record(z.string(), ParamSchema),
   steps: z.array(StepSchema),
   returns: z.record(z.string(), z.string()),
-  verify: z.array(z.object({ condition: z.union([z.string(), z.boolean()]), message: z.string(), message_zh: z.string().optional() })),
+  verify: z.array(
+    z.object({ condition: z.union([z.string(), z.boolean()]), message: z.string(), message_zh: z.string().optional() }),
+  ),
   source: SourceSchema,
   inheritedFrom: z.string().optional(),
 } satisfies Record<keyof ActionDefinition, z.ZodType>)
@@ -83,8 +100,15 @@ const ActionSchema = z.object({
 const CompatibilitySchema = z.object({
   minVersion: z.string().optional(),
   maxVersion: z.string().optional(),
-  detect: z.object({ selector: z.string().optional(), attribute: z.string().optional(), meta: z.string().optional(), global: z.string().optional() }),
-  versionOverrides: z.array(z.object({ pattern: z.string(), override: z.object({ selectors: z.record(z.string(), SelectorSchema) }) })),
+  detect: z.object({
+    selector: z.string().optional(),
+    attribute: z.string().optional(),
+    meta: z.string().optional(),
+    global: z.string().optional(),
+  }),
+  versionOverrides: z.array(
+    z.object({ pattern: z.string(), override: z.object({ selectors: z.record(z.string(), SelectorSchema) }) }),
+  ),
 } satisfies Record<keyof ActionCompatibility, z.ZodType>)
 
 const NamespaceSchema = z.object({
@@ -162,7 +186,10 @@ export function decodeRegistry(cached: CachedRegistry): SafeParseResult<LoadResu
   const parsed = StoredResultSchema.safeParse(raw)
   if (!parsed.success) {
     const first = parsed.error.issues[0]
-    return { success: false, error: `cached registry does not fit the model at ${first.path.join('.') || '(root)'}: ${first.message}` }
+    return {
+      success: false,
+      error: `cached registry does not fit the model at ${first.path.join('.') || '(root)'}: ${first.message}`,
+    }
   }
   const { namespaces, files } = parsed.data
   return { success: true, data: { namespaces, files, issues: files.flatMap((f) => f.issues) } }

@@ -35,7 +35,20 @@ export interface PackCapabilities {
 
 /** One line a person reads, by key into the locale tables (`pack.cap.<key>`), with its values. */
 export interface CapabilityLine {
-  key: 'sites' | 'anySite' | 'acts' | 'readsText' | 'readsFields' | 'navigates' | 'navigatesAny' | 'submits' | 'takesSecrets' | 'typesSecrets' | 'sendsPageData' | 'runsScripts' | 'uploads'
+  key:
+    | 'sites'
+    | 'anySite'
+    | 'acts'
+    | 'readsText'
+    | 'readsFields'
+    | 'navigates'
+    | 'navigatesAny'
+    | 'submits'
+    | 'takesSecrets'
+    | 'typesSecrets'
+    | 'sendsPageData'
+    | 'runsScripts'
+    | 'uploads'
   params?: Record<string, string>
   /** Whether this line is past "clicks and types on its own sites": the person must say yes to it. */
   sensitive: boolean
@@ -48,7 +61,8 @@ const kFieldAttrs = /^(?:value|checked|selected|defaultValue)$/i
  * only as tags (`input#card`, `//textarea`), not inside a class name (`el-select__wrapper` is a
  * component showing the option chosen, page text like any other).
  */
-const kFieldSelector = /(?:^|[\s>+~,(/:])(?:input|textarea|select)(?![\w-])|contenteditable|\[name=|type=["']?(?:text|password|email|tel|number)/i
+const kFieldSelector =
+  /(?:^|[\s>+~,(/:])(?:input|textarea|select)(?![\w-])|contenteditable|\[name=|type=["']?(?:text|password|email|tel|number)/i
 const kSubmitKey = /^(?:enter|numpadenter)$/i
 const kSubmitSelector = /submit|type=["']?submit|\bbtn[-_]?(?:send|pay|save|ok|confirm)|button/i
 /** A template reading what an earlier step got from the page. */
@@ -97,10 +111,23 @@ function literalHost(url: string): string | null {
 }
 
 export function packCapabilities(pack: PackLike): PackCapabilities {
-  const caps: PackCapabilities = { sites: [], acts: false, readsText: false, readsFields: false, navigates: null, submits: false, typesSecrets: false, takesSecrets: false, sendsPageData: false, runsScripts: false, uploads: false }
+  const caps: PackCapabilities = {
+    sites: [],
+    acts: false,
+    readsText: false,
+    readsFields: false,
+    navigates: null,
+    submits: false,
+    typesSecrets: false,
+    takesSecrets: false,
+    sendsPageData: false,
+    runsScripts: false,
+    uploads: false,
+  }
   caps.sites = [...new Set((pack.sites ?? []).map((s) => siteOrigin(s)).filter((o): o is string => !!o))]
   const selectors = pack.selectors ?? {}
-  const selectorText = (v: unknown) => texts(v).map((t) => t.replace(/\$\{\s*selectors\.([\w-]+)\s*\}/g, (_, k: string) => texts(selectors[k]).join(' ')))
+  const selectorText = (v: unknown) =>
+    texts(v).map((t) => t.replace(/\$\{\s*selectors\.([\w-]+)\s*\}/g, (_, k: string) => texts(selectors[k]).join(' ')))
   const hosts = new Set<string>()
   let anySite = false
   for (const action of Object.values(pack.actions)) {
@@ -147,7 +174,8 @@ export function packCapabilities(pack: PackLike): PackCapabilities {
           if (kReadText.has(s.action)) {
             caps.readsText = true
             if (s.action === 'getAttribute' && kFieldAttrs.test(String(args.name ?? ''))) caps.readsFields = true
-            if (s.action === 'getText' && selectorText(args.selector).some((t) => kFieldSelector.test(t))) caps.readsFields = true
+            if (s.action === 'getText' && selectorText(args.selector).some((t) => kFieldSelector.test(t)))
+              caps.readsFields = true
           } else if (s.action !== 'run' && s.action !== 'wait' && s.action !== 'fail') caps.acts = true
       }
     })
@@ -167,7 +195,11 @@ function ownHost(host: string, sites: readonly string[]): boolean {
  */
 export function capabilityLines(c: PackCapabilities): CapabilityLine[] {
   const out: CapabilityLine[] = []
-  out.push(c.sites.length ? { key: 'sites', params: { sites: c.sites.join(', ') }, sensitive: false } : { key: 'anySite', sensitive: false })
+  out.push(
+    c.sites.length
+      ? { key: 'sites', params: { sites: c.sites.join(', ') }, sensitive: false }
+      : { key: 'anySite', sensitive: false },
+  )
   if (c.acts) out.push({ key: 'acts', sensitive: false })
   if (c.submits) out.push({ key: 'submits', sensitive: false })
   if (c.readsText) out.push({ key: 'readsText', sensitive: false })
@@ -175,7 +207,8 @@ export function capabilityLines(c: PackCapabilities): CapabilityLine[] {
   if (c.navigates) {
     const away = c.navigates.hosts.filter((h) => !ownHost(h, c.sites))
     if (c.navigates.anySite) out.push({ key: 'navigatesAny', sensitive: true })
-    if (c.navigates.hosts.length) out.push({ key: 'navigates', params: { hosts: c.navigates.hosts.join(', ') }, sensitive: away.length > 0 })
+    if (c.navigates.hosts.length)
+      out.push({ key: 'navigates', params: { hosts: c.navigates.hosts.join(', ') }, sensitive: away.length > 0 })
   }
   if (c.sendsPageData) out.push({ key: 'sendsPageData', sensitive: true })
   if (c.takesSecrets) out.push({ key: 'takesSecrets', sensitive: false })
@@ -191,7 +224,10 @@ function lineId(l: CapabilityLine): string {
 }
 
 /** The lines of `next` that `before` did not have: what an update adds. */
-export function addedCapabilities(before: readonly CapabilityLine[], next: readonly CapabilityLine[]): CapabilityLine[] {
+export function addedCapabilities(
+  before: readonly CapabilityLine[],
+  next: readonly CapabilityLine[],
+): CapabilityLine[] {
   const had = new Set(before.map(lineId))
   return next.filter((l) => !had.has(lineId(l)))
 }
@@ -212,7 +248,13 @@ export function capabilityConsent(lines: readonly CapabilityLine[]): string {
  * asks wherever it runs.
  */
 export function packNeedsAsk(c: PackCapabilities, origin: string | null): boolean {
-  if (!c.readsFields && !c.sendsPageData && !c.runsScripts && !(c.navigates && (c.navigates.anySite || c.navigates.hosts.some((h) => !ownHost(h, c.sites))) && c.readsText)) return false
+  if (
+    !c.readsFields &&
+    !c.sendsPageData &&
+    !c.runsScripts &&
+    !(c.navigates && (c.navigates.anySite || c.navigates.hosts.some((h) => !ownHost(h, c.sites))) && c.readsText)
+  )
+    return false
   return !origin || !c.sites.includes(origin)
 }
 
@@ -227,10 +269,22 @@ export function packShownOn(sites: readonly string[] | undefined, origin: string
  * its data and its pack is not made for that site; null when it may run unasked. The same words
  * refuse it where nobody can be asked (`/run`, the popup's Run: src/background/handlers/actions.ts).
  */
-export function packQuestion(action: string, c: PackCapabilities, origin: string | null): { reason: string; params: { action: string; site: string } } | null {
+export function packQuestion(
+  action: string,
+  c: PackCapabilities,
+  origin: string | null,
+): { reason: string; params: { action: string; site: string } } | null {
   if (!packNeedsAsk(c, origin)) return null
-  const what = [c.readsFields && 'reads what you typed into fields', (c.sendsPageData || c.runsScripts) && 'can send the page’s data elsewhere'].filter(Boolean).join(' and ') || 'reads the page and opens other sites'
+  const what =
+    [
+      c.readsFields && 'reads what you typed into fields',
+      (c.sendsPageData || c.runsScripts) && 'can send the page’s data elsewhere',
+    ]
+      .filter(Boolean)
+      .join(' and ') || 'reads the page and opens other sites'
   const site = origin ?? 'this page'
-  const made = c.sites.length ? `its pack is made for ${c.sites.join(', ')}, not ${site}` : 'its pack names no site it is made for'
+  const made = c.sites.length
+    ? `its pack is made for ${c.sites.join(', ')}, not ${site}`
+    : 'its pack names no site it is made for'
   return { reason: `The action ${action} ${what}; ${made}`, params: { action, site } }
 }

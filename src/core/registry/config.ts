@@ -12,7 +12,9 @@ export const GlobalConfigSchema = z.strictObject({
       /** More pack folders; `~/` is the home folder, relative paths start at the working directory. */
       paths: z.array(z.string().min(1)).default([]),
       /** npm packages whose packs load (from node_modules of the working directory). */
-      packages: z.array(z.string().regex(/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i, 'not an npm package name')).default([]),
+      packages: z
+        .array(z.string().regex(/^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i, 'not an npm package name'))
+        .default([]),
       /** ms a step may take (the engine's default is 30 000). */
       default_timeout: z.number().int().min(1).max(300_000).optional(),
       /** Run every action as `ava action debug` would, with per-step lines. */
@@ -44,7 +46,15 @@ export function parseGlobalConfig(text: string, file: string): ConfigResult {
     const message = keys.length
       ? `Unknown setting ${keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ')}; allowed: actions.paths, actions.packages, actions.default_timeout, actions.debug, actions.detect_version.`
       : `${where}: ${issue.message}.`
-    return { code: keys.length ? 'UNKNOWN_FIELD' : 'INVALID_VALUE', severity: 'error', message, path, file, line: at.line, col: at.col }
+    return {
+      code: keys.length ? 'UNKNOWN_FIELD' : 'INVALID_VALUE',
+      severity: 'error',
+      message,
+      path,
+      file,
+      line: at.line,
+      col: at.col,
+    }
   })
   return { ok: false, issues }
 }

@@ -21,19 +21,39 @@ export interface PackDiff {
 }
 
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x))
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b)))
+      : x,
+  )
 
 export function diffPacks(before: PackFile | undefined, after: PackFile): PackDiff {
   const to = after.version
-  if (!before) return { namespace: after.namespace, to, kind: 'install', added: Object.keys(after.actions).sort(), removed: [], changed: [], selectorsChanged: false }
+  if (!before)
+    return {
+      namespace: after.namespace,
+      to,
+      kind: 'install',
+      added: Object.keys(after.actions).sort(),
+      removed: [],
+      changed: [],
+      selectorsChanged: false,
+    }
   const old = before.actions
   const next = after.actions
-  const added = Object.keys(next).filter((k) => !(k in old)).sort()
-  const removed = Object.keys(old).filter((k) => !(k in next)).sort()
-  const changed = Object.keys(next).filter((k) => k in old && stable(old[k]) !== stable(next[k])).sort()
+  const added = Object.keys(next)
+    .filter((k) => !(k in old))
+    .sort()
+  const removed = Object.keys(old)
+    .filter((k) => !(k in next))
+    .sort()
+  const changed = Object.keys(next)
+    .filter((k) => k in old && stable(old[k]) !== stable(next[k]))
+    .sort()
   const selectorsChanged = stable(before.selectors ?? {}) !== stable(after.selectors ?? {})
   const cmp = semver.compare(to, before.version)
-  const same = !added.length && !removed.length && !changed.length && !selectorsChanged && stable(before) === stable(after)
+  const same =
+    !added.length && !removed.length && !changed.length && !selectorsChanged && stable(before) === stable(after)
   const kind: UpdateKind = cmp > 0 ? 'upgrade' : cmp < 0 ? 'downgrade' : same ? 'reinstall' : 'same-version'
   return { namespace: after.namespace, from: before.version, to, kind, added, removed, changed, selectorsChanged }
 }

@@ -3,7 +3,13 @@ import { RegistryError, StepFailure, type ActionErrorCode, type RunNotice } from
 import type { FailureCode } from '../failure'
 import { evaluateCondition, stringify } from './expr/evaluator'
 import { parseTemplate, resolveObject, resolveValue } from './interpolate'
-import { qualify, type ActionDefinition, type ActionStep, type NamespaceDefinition, type SelectorDefinition } from './model'
+import {
+  qualify,
+  type ActionDefinition,
+  type ActionStep,
+  type NamespaceDefinition,
+  type SelectorDefinition,
+} from './model'
 import { validateParams } from './params'
 import { PortError, type BrowserPort } from './port'
 import type { ActionRegistry } from './registry'
@@ -256,7 +262,10 @@ export class ActionEngine {
     const lookup = this.options.registry.lookup(name)
     const timeoutMs = (lookup.ok ? lookup.action.timeout : undefined) ?? this.actionTimeoutMs
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(new StepFailure('TIMEOUT', `Action ${name} did not finish within ${timeoutMs} ms.`)), timeoutMs)
+    const timer = setTimeout(
+      () => controller.abort(new StepFailure('TIMEOUT', `Action ${name} did not finish within ${timeoutMs} ms.`)),
+      timeoutMs,
+    )
     const onCancel = (): void => controller.abort(new StepFailure('STEP_FAILED', `Action ${name} was cancelled.`))
     options.signal?.addEventListener('abort', onCancel, { once: true })
     if (options.signal?.aborted) onCancel()
@@ -286,7 +295,14 @@ export class ActionEngine {
       if (run.deferred) {
         const { error, frame: failed } = run.deferred
         this.debugLine(run, `Failed: ${error.code} ${error.message} (the run went on: stopOnError is false)`)
-        return this.finish(run, started, { success: false, action: frame.action.fullName, data, error, version: topVersion, context: this.dump(run, failed) })
+        return this.finish(run, started, {
+          success: false,
+          action: frame.action.fullName,
+          data,
+          error,
+          version: topVersion,
+          context: this.dump(run, failed),
+        })
       }
       return this.finish(run, started, { success: true, action: frame.action.fullName, data, version: topVersion })
     } catch (error) {
@@ -316,11 +332,19 @@ export class ActionEngine {
   }
 
   /** Debug mode (§3.1 action.debug): the same run, with per-step lines in `log`. */
-  debug(name: string, params: Record<string, unknown> = {}, options: Omit<RunOptions, 'debug'> = {}): Promise<ActionResult> {
+  debug(
+    name: string,
+    params: Record<string, unknown> = {},
+    options: Omit<RunOptions, 'debug'> = {},
+  ): Promise<ActionResult> {
     return this.run(name, params, { ...options, debug: true })
   }
 
-  private finish(run: Run, started: number, partial: Omit<ActionResult, 'warnings' | 'fallbacksUsed' | 'durationMs' | 'trace'>): ActionResult {
+  private finish(
+    run: Run,
+    started: number,
+    partial: Omit<ActionResult, 'warnings' | 'fallbacksUsed' | 'durationMs' | 'trace'>,
+  ): ActionResult {
     const r = run.redactor
     const result: ActionResult = {
       ...partial,
@@ -360,20 +384,31 @@ export class ActionEngine {
   private toActionError(error: unknown, run: Run, name: string): ActionError {
     if (error instanceof ActionFailure) return error.error
     const failure = this.toFailure(error, run)
-    return { code: failure.code, message: failure.message, action: run.failedFrame?.action.fullName ?? name, details: failure.details }
+    return {
+      code: failure.code,
+      message: failure.message,
+      action: run.failedFrame?.action.fullName ?? name,
+      details: failure.details,
+    }
   }
 
   /** Any thrown thing → a StepFailure with one of the §5.2.1 codes. */
   private toFailure(error: unknown, run: Run, stepSignal?: AbortSignal): StepFailure {
     if (run.signal.aborted) {
       const reason = run.signal.reason
-      return new FatalFailure(reason instanceof StepFailure ? reason.code : 'STEP_FAILED', reason instanceof Error ? reason.message : 'Cancelled.')
+      return new FatalFailure(
+        reason instanceof StepFailure ? reason.code : 'STEP_FAILED',
+        reason instanceof Error ? reason.message : 'Cancelled.',
+      )
     }
     if (error instanceof StepFailure) return error
     if (stepSignal?.aborted) {
       const reason = stepSignal.reason
       if (reason instanceof StepFailure) return reason
-      return new StepFailure('TIMEOUT', reason instanceof Error && reason.name === 'TimeoutError' ? 'The step timed out.' : String(reason))
+      return new StepFailure(
+        'TIMEOUT',
+        reason instanceof Error && reason.name === 'TimeoutError' ? 'The step timed out.' : String(reason),
+      )
     }
     if (error instanceof PortError) return new StepFailure(error.code, error.message)
     if (error instanceof RegistryError) return new StepFailure('STEP_FAILED', error.message, { code: error.code })
@@ -382,15 +417,32 @@ export class ActionEngine {
 
   // ---- actions ------------------------------------------------------------------------------
 
-  private async execute(run: Run, requested: string, params: Record<string, unknown>, depth: number, parent: Frame | undefined): Promise<{ data: Record<string, unknown>; frame: Frame }> {
+  private async execute(
+    run: Run,
+    requested: string,
+    params: Record<string, unknown>,
+    depth: number,
+    parent: Frame | undefined,
+  ): Promise<{ data: Record<string, unknown>; frame: Frame }> {
     const name = parent ? qualify(requested, parent.action.namespace) : requested
-    const fail = (code: ActionErrorCode, message: string, fatal = false, details?: Record<string, unknown>, suggestion?: string): never => {
+    const fail = (
+      code: ActionErrorCode,
+      message: string,
+      fatal = false,
+      details?: Record<string, unknown>,
+      suggestion?: string,
+    ): never => {
       throw new ActionFailure({ code, message, action: name, details, ...(suggestion ? { suggestion } : {}) }, fatal)
     }
     // §6.3.8: depth counts the actions on the call chain; the eleventh nested run is refused.
     if (depth >= this.maxDepth) {
       run.failedFrame = parent
-      fail('MAX_DEPTH_EXCEEDED', `Running ${name} would nest ${depth + 1} actions deep; at most ${this.maxDepth} are allowed.`, true, { depth: depth + 1 })
+      fail(
+        'MAX_DEPTH_EXCEEDED',
+        `Running ${name} would nest ${depth + 1} actions deep; at most ${this.maxDepth} are allowed.`,
+        true,
+        { depth: depth + 1 },
+      )
     }
     const lookup = this.options.registry.lookup(name)
     if (!lookup.ok) {
@@ -411,7 +463,15 @@ export class ActionEngine {
     for (const [k, p] of Object.entries(action.params)) if (p.secret) run.redactor.add(values[k])
 
     const version = await this.versionFor(run, namespace)
-    const frame: Frame = { action, namespace, depth, stepCount: 0, version, scope: { params: values, env, selectors: {}, steps: {} }, selectorDefs: namespace.selectors }
+    const frame: Frame = {
+      action,
+      namespace,
+      depth,
+      stepCount: 0,
+      version,
+      scope: { params: values, env, selectors: {}, steps: {} },
+      selectorDefs: namespace.selectors,
+    }
     const compatible = checkCompatibility(namespace.compatibility, version)
     if (!compatible.ok) {
       run.failedFrame = frame
@@ -421,15 +481,23 @@ export class ActionEngine {
     frame.selectorDefs = overrides.selectors
     frame.scope.selectors = Object.fromEntries(Object.entries(overrides.selectors).map(([k, v]) => [k, v.primary]))
     this.debugLine(run, `Resolved params: ${stringify(maskParams(values, action))}`)
-    if (version !== null) this.debugLine(run, `Library version: ${version}${overrides.applied.length ? ` (overrides ${overrides.applied.join(', ')})` : ''}`)
+    if (version !== null)
+      this.debugLine(
+        run,
+        `Library version: ${version}${overrides.applied.length ? ` (overrides ${overrides.applied.join(', ')})` : ''}`,
+      )
 
     try {
-      for (let i = 0; i < action.steps.length; i++) await this.executeStep(run, frame, action.steps[i], String(i + 1), i + 1)
+      for (let i = 0; i < action.steps.length; i++)
+        await this.executeStep(run, frame, action.steps[i], String(i + 1), i + 1)
       for (const v of action.verify) {
         if (!evaluateCondition(v.condition, frame.scope)) {
           const shown = this.displayScope(frame)
           const messageZh = v.message_zh === undefined ? {} : { messageZh: String(resolveValue(v.message_zh, shown)) }
-          throw new StepFailure('VERIFY_FAILED', resolveValue(v.message, shown) as string, { condition: v.condition, ...messageZh })
+          throw new StepFailure('VERIFY_FAILED', resolveValue(v.message, shown) as string, {
+            condition: v.condition,
+            ...messageZh,
+          })
         }
       }
     } catch (error) {
@@ -481,10 +549,21 @@ export class ActionEngine {
 
   private async executeStep(run: Run, frame: Frame, step: ActionStep, id: string, topIndex: number): Promise<unknown> {
     if (++frame.stepCount > this.maxSteps) {
-      throw new StepFailure('STEP_FAILED', `${frame.action.fullName} ran more than ${this.maxSteps} steps.`, { stepIndex: topIndex })
+      throw new StepFailure('STEP_FAILED', `${frame.action.fullName} ran more than ${this.maxSteps} steps.`, {
+        stepIndex: topIndex,
+      })
     }
     const started = Date.now()
-    const trace: StepTrace = { id, owner: frame.action.fullName, depth: frame.depth, action: step.action, status: 'ok', input: {}, attempts: 0, durationMs: 0 }
+    const trace: StepTrace = {
+      id,
+      owner: frame.action.fullName,
+      depth: frame.depth,
+      action: step.action,
+      status: 'ok',
+      input: {},
+      attempts: 0,
+      durationMs: 0,
+    }
     const display = this.displayScope(frame)
     try {
       trace.input = resolveObject(step.args, display)
@@ -498,15 +577,26 @@ export class ActionEngine {
       this.debugLine(run, `Step ${id}: ${step.action} skipped (when ${String(step.when)} is false)`)
       return undefined
     }
-    if (run.stepDelay > 0 && run.started > 0) await this.sleep(run.stepDelay, run.signal).catch((e) => Promise.reject(this.toFailure(e, run)))
+    if (run.stepDelay > 0 && run.started > 0)
+      await this.sleep(run.stepDelay, run.signal).catch((e) => Promise.reject(this.toFailure(e, run)))
     run.started++
     if (run.beforeStep) {
-      await run.beforeStep({ id, owner: frame.action.fullName, depth: frame.depth, action: step.action, input: run.redactor.scrub(trace.input) })
+      await run.beforeStep({
+        id,
+        owner: frame.action.fullName,
+        depth: frame.depth,
+        action: step.action,
+        input: run.redactor.scrub(trace.input),
+      })
       // Stopped at the pause (a debugger's "q"): the step must not act.
       if (run.signal.aborted) throw this.toFailure(run.signal.reason, run)
     }
     this.debugLine(run, `Step ${id}: ${step.action} ${stringify(trace.input)}`)
-    if (run.debug) this.debugLine(run, `  Context: ${stringify({ params: display.params, env: display.env, steps: Object.keys(frame.scope.steps) })}`)
+    if (run.debug)
+      this.debugLine(
+        run,
+        `  Context: ${stringify({ params: display.params, env: display.env, steps: Object.keys(frame.scope.steps) })}`,
+      )
 
     let value: unknown
     let failure: StepFailure | undefined
@@ -522,20 +612,23 @@ export class ActionEngine {
         failure = error instanceof ActionFailure ? error : this.toFailure(error, run)
         if (failure instanceof FatalFailure) throw this.record(run, trace, started, failure)
         this.debugLine(run, `  Attempt ${attempt + 1} failed: ${failure.code} ${failure.message}`)
-        if (attempt < step.retry) await this.sleep(step.retryDelay, run.signal).catch((e) => Promise.reject(this.toFailure(e, run)))
+        if (attempt < step.retry)
+          await this.sleep(step.retryDelay, run.signal).catch((e) => Promise.reject(this.toFailure(e, run)))
       }
     }
 
     if (failure && step.fallback) {
       this.debugLine(run, `  Trying fallback of step ${id}`)
       try {
-        for (let i = 0; i < step.fallback.length; i++) value = await this.executeStep(run, frame, step.fallback[i], `${id}.fallback.${i + 1}`, topIndex)
+        for (let i = 0; i < step.fallback.length; i++)
+          value = await this.executeStep(run, frame, step.fallback[i], `${id}.fallback.${i + 1}`, topIndex)
         run.fallbacksUsed.push(frame.depth === 0 ? id : `${frame.action.fullName}#${id}`)
         trace.status = 'recovered'
         failure = undefined
         run.failedFrame = undefined
       } catch (error) {
-        if ((error instanceof ActionFailure && error.fatal) || error instanceof FatalFailure) throw this.record(run, trace, started, error as StepFailure)
+        if ((error instanceof ActionFailure && error.fatal) || error instanceof FatalFailure)
+          throw this.record(run, trace, started, error as StepFailure)
         this.debugLine(run, `  Fallback of step ${id} failed too`)
       }
     }
@@ -555,16 +648,30 @@ export class ActionEngine {
       }
       run.failedFrame ??= frame
       const details = { ...failure.details, stepIndex: topIndex, step: id }
-      const message = failure instanceof ActionFailure ? `Step ${id} (run ${failure.error.action}) failed: ${failure.message}` : `Step ${id} (${step.action}) failed: ${failure.message}`
+      const message =
+        failure instanceof ActionFailure
+          ? `Step ${id} (run ${failure.error.action}) failed: ${failure.message}`
+          : `Step ${id} (${step.action}) failed: ${failure.message}`
       const stepFailure = this.record(run, trace, started, new StepFailure(failure.code, message, details))
       // A fallback step's failure belongs to the step it stands in for, which decides on its own.
       if (run.stopOnError || id.includes('.fallback.')) throw stepFailure
       run.deferred ??= {
         frame: run.failedFrame ?? frame,
-        error: { code: failure.code, message, action: frame.action.fullName, step: topIndex, stepAction: frame.action.steps[topIndex - 1]?.action, details },
+        error: {
+          code: failure.code,
+          message,
+          action: frame.action.fullName,
+          step: topIndex,
+          stepAction: frame.action.steps[topIndex - 1]?.action,
+          details,
+        },
       }
       run.failedFrame = undefined
-      this.warn(run, { code: 'STEP_FAILED_CONTINUED', params: { step: id, action: step.action, reason: failure.code }, text: `${message} The run went on (stopOnError: false).` })
+      this.warn(run, {
+        code: 'STEP_FAILED_CONTINUED',
+        params: { step: id, action: step.action, reason: failure.code },
+        text: `${message} The run went on (stopOnError: false).`,
+      })
       return undefined
     }
 
@@ -584,10 +691,17 @@ export class ActionEngine {
   private finishTrace(run: Run, trace: StepTrace, started: number): void {
     trace.durationMs = Date.now() - started
     run.trace.push(trace)
-    if (trace.selectors) this.debugLine(run, `  Matched: ${Object.entries(trace.selectors).map(([k, v]) => `${k}=${v}`).join(', ')}`)
+    if (trace.selectors)
+      this.debugLine(
+        run,
+        `  Matched: ${Object.entries(trace.selectors)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}`,
+      )
     this.debugLine(run, `  Duration: ${trace.durationMs}ms`)
     if (trace.error) this.debugLine(run, `  Error: ${trace.error.code} ${trace.error.message}`)
-    if (trace.status !== 'failed') this.debugLine(run, `  Result: ${trace.status}${trace.output === undefined ? '' : ` ${stringify(trace.output)}`}`)
+    if (trace.status !== 'failed')
+      this.debugLine(run, `  Result: ${trace.status}${trace.output === undefined ? '' : ` ${stringify(trace.output)}`}`)
   }
 
   private async attempt(run: Run, frame: Frame, step: ActionStep, id: string, trace: StepTrace): Promise<unknown> {
@@ -601,20 +715,28 @@ export class ActionEngine {
     }
     const args = parsed.data as Record<string, unknown>
     for (const key of [...(descriptor.urlArgs ?? []), ...(descriptor.urlArgsOf?.(args) ?? [])]) {
-      const why = typeof args[key] === 'string' ? secretInUrl(step.args[key], args[key], frame.action, run.redactor) : undefined
+      const why =
+        typeof args[key] === 'string' ? secretInUrl(step.args[key], args[key], frame.action, run.redactor) : undefined
       // Fatal: no retry, fallback or `continue` may try another way to send it.
-      if (why) throw new FatalFailure('STEP_FAILED', `Refused to ${step.action} with a secret in its ${key} (${why}): secrets are typed into pages, never sent in an address.`, { arg: key })
+      if (why)
+        throw new FatalFailure(
+          'STEP_FAILED',
+          `Refused to ${step.action} with a secret in its ${key} (${why}): secrets are typed into pages, never sent in an address.`,
+          { arg: key },
+        )
     }
     const port = this.options.port
     // Not capped by the action's remaining time: the action signal is part of stepSignal and
     // aborts first when it is due, so the failure names the right limit.
     const argTimeout = descriptor.timeoutArg ? (args[descriptor.timeoutArg] as number | undefined) : undefined
-    const timeoutMs = argTimeout === undefined ? (step.timeout ?? this.stepTimeoutMs) : Math.min(argTimeout, step.timeout ?? argTimeout)
+    const timeoutMs =
+      argTimeout === undefined ? (step.timeout ?? this.stepTimeoutMs) : Math.min(argTimeout, step.timeout ?? argTimeout)
     // A wait that may fall back gets the fallback's time on top of its own (seed 001 wait).
     const fallsBack = descriptor.waitFallback?.(args) ?? false
     const budgetMs = fallsBack ? timeoutMs + kWaitFallbackLoadMs + kWaitFallbackSettleMs : timeoutMs
     const stepSignal = AbortSignal.any([run.signal, AbortSignal.timeout(budgetMs)])
-    const needsPort = step.action !== 'run' && step.action !== 'fail' && !(step.action === 'wait' && args.ms !== undefined)
+    const needsPort =
+      step.action !== 'run' && step.action !== 'fail' && !(step.action === 'wait' && args.ms !== undefined)
     if (!port && needsPort) throw new StepFailure('STEP_FAILED', 'No browser is attached to run this step.')
     const realPort = port as BrowserPort
 
@@ -646,7 +768,11 @@ export class ActionEngine {
           // A pack's named selector is said by its name, not as the template that names it.
           const named = /^\$\{selectors\.([\w-]+)\}$/.exec(template.trim())?.[1]
           const what = `"${named ?? candidates[0] ?? template}"`
-          throw new StepFailure('ELEMENT_NOT_FOUND', `No element matches ${key} ${what}; tried ${candidates.map((c) => `"${c}"`).join(', ')}.`, { candidates })
+          throw new StepFailure(
+            'ELEMENT_NOT_FOUND',
+            `No element matches ${key} ${what}; tried ${candidates.map((c) => `"${c}"`).join(', ')}.`,
+            { candidates },
+          )
         }
         targets[key] = found.selector
         ;(trace.selectors ??= {})[key] = found.selector.raw
@@ -671,7 +797,11 @@ export class ActionEngine {
     } catch (error) {
       if (error instanceof ActionFailure) throw error
       const failure = this.toFailure(error, run, stepSignal)
-      if (fallsBack && !(failure instanceof FatalFailure) && (failure.code === 'TIMEOUT' || failure.code === 'ELEMENT_NOT_FOUND' || failure.code === 'ELEMENT_STALE')) {
+      if (
+        fallsBack &&
+        !(failure instanceof FatalFailure) &&
+        (failure.code === 'TIMEOUT' || failure.code === 'ELEMENT_NOT_FOUND' || failure.code === 'ELEMENT_STALE')
+      ) {
         return this.waitFallback(run, frame, step, id, trace, realPort, failure, timeoutMs, stepSignal)
       }
       throw failure
@@ -684,8 +814,21 @@ export class ActionEngine {
    * side answers from a content script that runs at document_idle, after DOMContentLoaded.
    * Its value is false (a wait that held is true), so `output:` plus `verify` can insist on it.
    */
-  private async waitFallback(run: Run, frame: Frame, step: ActionStep, id: string, trace: StepTrace, port: BrowserPort, failure: StepFailure, timeoutMs: number, signal: AbortSignal): Promise<false> {
-    this.debugLine(run, `  ${failure.code} after ${timeoutMs} ms; falling back to domcontentloaded + ${kWaitFallbackSettleMs} ms (seed 001)`)
+  private async waitFallback(
+    run: Run,
+    frame: Frame,
+    step: ActionStep,
+    id: string,
+    trace: StepTrace,
+    port: BrowserPort,
+    failure: StepFailure,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<false> {
+    this.debugLine(
+      run,
+      `  ${failure.code} after ${timeoutMs} ms; falling back to domcontentloaded + ${kWaitFallbackSettleMs} ms (seed 001)`,
+    )
     try {
       if (port.waitForLoad) await port.waitForLoad('domcontentloaded', kWaitFallbackLoadMs, signal)
       else await port.getUrl(signal)
@@ -698,7 +841,14 @@ export class ActionEngine {
     run.fallbacksUsed.push(frame.depth === 0 ? id : `${frame.action.fullName}#${id}`)
     this.warn(run, {
       code: 'WAIT_FELL_BACK',
-      params: { step: id, action: step.action, parent: frame.action.fullName, ms: timeoutMs, settleMs: kWaitFallbackSettleMs, reason: failure.code },
+      params: {
+        step: id,
+        action: step.action,
+        parent: frame.action.fullName,
+        ms: timeoutMs,
+        settleMs: kWaitFallbackSettleMs,
+        reason: failure.code,
+      },
       text: `Step ${id} (${step.action}) of ${frame.action.fullName} did not hold within ${timeoutMs} ms (${failure.message}); the run went on once the page had loaded, ${kWaitFallbackSettleMs} ms later.`,
     })
     return false
@@ -709,14 +859,22 @@ export class ActionEngine {
    * x's primary and then each fallback, after version overrides.
    */
   private candidates(template: string, frame: Frame): string[] {
-    const aliases = [...new Set(parseTemplate(template).flatMap((p) => (typeof p !== 'string' && p.path[0] === 'selectors' && p.path[1] ? [p.path[1]] : [])))]
+    const aliases = [
+      ...new Set(
+        parseTemplate(template).flatMap((p) =>
+          typeof p !== 'string' && p.path[0] === 'selectors' && p.path[1] ? [p.path[1]] : [],
+        ),
+      ),
+    ]
     let variants: Array<Record<string, string>> = [{}]
     for (const alias of aliases) {
       const def = frame.selectorDefs[alias]
       const options = def ? [def.primary, ...def.fallback] : ['']
       variants = variants.flatMap((v) => options.map((o) => ({ ...v, [alias]: o }))).slice(0, kMaxSelectorCandidates)
     }
-    const out = variants.map((v) => resolveValue(template, { ...frame.scope, selectors: { ...frame.scope.selectors, ...v } }))
+    const out = variants.map((v) =>
+      resolveValue(template, { ...frame.scope, selectors: { ...frame.scope.selectors, ...v } }),
+    )
     return [...new Set(out.map((v) => String(v ?? '')))].filter((s) => s.trim() !== '')
   }
 }

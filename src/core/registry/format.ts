@@ -31,13 +31,18 @@ export function formatDescription(d: ActionDescription): string {
   if (d.description) lines.push(`  ${d.description}`)
   if (d.aliasOf && d.steps.length === 0) lines.push(`  Runs ${d.aliasOf}; describe that action for its params.`)
   if (d.deprecated && d.deprecatedMessage) lines.push(`  deprecated: ${d.deprecatedMessage}`)
-  lines.push(`  source: ${d.source.source} ${d.source.file}${d.inheritedFrom ? ` (inherited from ${d.inheritedFrom})` : ''}`)
+  lines.push(
+    `  source: ${d.source.source} ${d.source.file}${d.inheritedFrom ? ` (inherited from ${d.inheritedFrom})` : ''}`,
+  )
   if (d.since) lines.push(`  since: ${d.since}`)
   const params = Object.entries(d.paramDetails)
   if (d.aliasOf && d.steps.length === 0) return lines.join('\n')
   lines.push(params.length ? '  params:' : '  params: (none)')
   for (const [name, p] of params) {
-    const bits = [p.type === 'enum' ? `enum(${(p.values ?? []).join('|')})` : p.type, p.required ? 'required' : 'optional']
+    const bits = [
+      p.type === 'enum' ? `enum(${(p.values ?? []).join('|')})` : p.type,
+      p.required ? 'required' : 'optional',
+    ]
     if (p.default !== undefined) bits.push(`default ${stringify(p.default)}`)
     if (p.secret) bits.push('secret')
     lines.push(`    ${name}  ${bits.join(', ')}${p.description ? ` — ${p.description}` : ''}`)

@@ -4,16 +4,50 @@
 export * from './errors'
 export * from './expr'
 export { getByPath, parsePath, kForbiddenKeys, kScopes, type Scope } from './paths'
-export { resolve, resolveValue, resolveObject, parseTemplate, hasPlaceholder, type Piece, type Placeholder } from './interpolate'
+export {
+  resolve,
+  resolveValue,
+  resolveObject,
+  parseTemplate,
+  hasPlaceholder,
+  type Piece,
+  type Placeholder,
+} from './interpolate'
 export { resolveCandidates, SelectorCache, kSelectorCacheSize } from './selectors'
 export * from './schema'
 export * from './model'
 export { readYaml, kMaxPackBytes, kMaxAliasCount, kMaxYamlDepth, type Locate, type Located } from './yaml-source'
-export { validatePack, parsePack, safeParsePack, validateExpression, didYouMean, kMaxSteps, type ValidationResult, type ValidateOptions, type SafeParsePackResult } from './validator'
+export {
+  validatePack,
+  parsePack,
+  safeParsePack,
+  validateExpression,
+  didYouMean,
+  kMaxSteps,
+  type ValidationResult,
+  type ValidateOptions,
+  type SafeParsePackResult,
+} from './validator'
 export { findCycles, type Cycle, type RunEdge } from './cycles'
 export { validateParams, type ParamsResult } from './params'
-export { loadPacks, mergeNamespaces, type PackSource, type PackFileInput, type FileReport, type LoadResult } from './loader'
-export { ActionRegistry, createRegistry, type ActionInfo, type ActionDescription, type NamespaceInfo, type Lookup, type SourceProvider, type SourceLoader } from './registry'
+export {
+  loadPacks,
+  mergeNamespaces,
+  type PackSource,
+  type PackFileInput,
+  type FileReport,
+  type LoadResult,
+} from './loader'
+export {
+  ActionRegistry,
+  createRegistry,
+  type ActionInfo,
+  type ActionDescription,
+  type NamespaceInfo,
+  type Lookup,
+  type SourceProvider,
+  type SourceLoader,
+} from './registry'
 export {
   loadPacksCached,
   hashSources,
@@ -26,9 +60,34 @@ export {
   type CacheOutcome,
   type RegistryCacheStore,
 } from './cache'
-export { normalizeVersion, matchVersion, checkCompatibility, applyOverrides, detectVersion, type DetectedVersion, type DetectionMethod } from './version'
-export { PortError, type BrowserPort, type WaitCondition, type ElementState, type MouseButton, type ScrollDirection } from './port'
-export { kStepActions, kStepActionNames, getStepAction, kUserScriptsHint, selectorArgsOf, waitConditionKind, type StepActionDescriptor, type StepContext, type WaitConditionKind } from './step-actions'
+export {
+  normalizeVersion,
+  matchVersion,
+  checkCompatibility,
+  applyOverrides,
+  detectVersion,
+  type DetectedVersion,
+  type DetectionMethod,
+} from './version'
+export {
+  PortError,
+  type BrowserPort,
+  type WaitCondition,
+  type ElementState,
+  type MouseButton,
+  type ScrollDirection,
+} from './port'
+export {
+  kStepActions,
+  kStepActionNames,
+  getStepAction,
+  kUserScriptsHint,
+  selectorArgsOf,
+  waitConditionKind,
+  type StepActionDescriptor,
+  type StepContext,
+  type WaitConditionKind,
+} from './step-actions'
 export {
   ActionEngine,
   createEngine,
@@ -46,7 +105,15 @@ export {
   type EngineOptions,
   type RunOptions,
 } from './engine'
-export { dryRun, formatDryRun, type DryRunResult, type DryRunOptions, type PlanAction, type PlanStep, type PlanSelector } from './plan'
+export {
+  dryRun,
+  formatDryRun,
+  type DryRunResult,
+  type DryRunOptions,
+  type PlanAction,
+  type PlanStep,
+  type PlanSelector,
+} from './plan'
 export { Redactor, kMask, maskParams, maskEnv, envReferences } from './secrets'
 export { formatList, formatSearch, formatDescription } from './format'
 export {
@@ -60,5 +127,11 @@ export {
   type ActionResponse,
   type ValidationResponse,
 } from './api'
-export { parseGlobalConfig, GlobalConfigSchema, kDefaultGlobalConfig, type GlobalConfig, type ConfigResult } from './config'
+export {
+  parseGlobalConfig,
+  GlobalConfigSchema,
+  kDefaultGlobalConfig,
+  type GlobalConfig,
+  type ConfigResult,
+} from './config'
 export { diffPacks, type PackDiff, type UpdateKind } from './diff'

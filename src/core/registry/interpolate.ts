@@ -40,7 +40,12 @@ export function parseTemplate(template: string): Piece[] {
     }
     const close = template.indexOf('}', at + 2)
     if (close < 0) {
-      throw new ExpressionSyntaxError('EXPR_SYNTAX', `Unclosed "\${" at column ${at + 1} of "${template}"; close it with "}" or write "$\${" for a literal.`, template, at)
+      throw new ExpressionSyntaxError(
+        'EXPR_SYNTAX',
+        `Unclosed "\${" at column ${at + 1} of "${template}"; close it with "}" or write "$\${" for a literal.`,
+        template,
+        at,
+      )
     }
     text += template.slice(i, at)
     if (text !== '') pieces.push(text)
@@ -66,7 +71,8 @@ export function hasPlaceholder(value: string): boolean {
 export function resolve(template: string, context: unknown): string {
   if (!template.includes('${')) return template
   let out = ''
-  for (const piece of parseTemplate(template)) out += typeof piece === 'string' ? piece : stringify(getByPath(context, piece.path))
+  for (const piece of parseTemplate(template))
+    out += typeof piece === 'string' ? piece : stringify(getByPath(context, piece.path))
   return out
 }
 
@@ -92,7 +98,8 @@ function resolveAny(value: unknown, context: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}
     for (const [key, item] of Object.entries(value)) {
-      if (kForbiddenKeys.has(key)) throw new SecurityError('EXPR_FORBIDDEN_KEY', `Key "${key}" is not allowed in step arguments.`, key, 0)
+      if (kForbiddenKeys.has(key))
+        throw new SecurityError('EXPR_FORBIDDEN_KEY', `Key "${key}" is not allowed in step arguments.`, key, 0)
       out[key] = resolveAny(item, context)
     }
     return out
@@ -101,10 +108,14 @@ function resolveAny(value: unknown, context: unknown): unknown {
 }
 
 /** Every placeholder in every string of a value, with the path to the string that holds it. */
-export function* placeholdersIn(value: unknown, path: (string | number)[] = []): Generator<{ path: (string | number)[]; text: string; placeholder: Placeholder }> {
+export function* placeholdersIn(
+  value: unknown,
+  path: (string | number)[] = [],
+): Generator<{ path: (string | number)[]; text: string; placeholder: Placeholder }> {
   if (typeof value === 'string') {
     if (!value.includes('${')) return
-    for (const piece of parseTemplate(value)) if (typeof piece !== 'string') yield { path, text: value, placeholder: piece }
+    for (const piece of parseTemplate(value))
+      if (typeof piece !== 'string') yield { path, text: value, placeholder: piece }
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) yield* placeholdersIn(value[i], [...path, i])
   } else if (value !== null && typeof value === 'object') {

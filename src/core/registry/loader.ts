@@ -1,6 +1,15 @@
 import type { RunEdge } from './cycles'
 import type { PackIssue, PackIssueCode, PathSegment } from './errors'
-import { qualify, toNamespace, type ActionCompatibility, type ActionDefinition, type ActionSource, type ActionStep, type NamespaceDefinition, type SourceKind } from './model'
+import {
+  qualify,
+  toNamespace,
+  type ActionCompatibility,
+  type ActionDefinition,
+  type ActionSource,
+  type ActionStep,
+  type NamespaceDefinition,
+  type SourceKind,
+} from './model'
 import { cycleIssues, validatePack } from './validator'
 import type { Locate } from './yaml-source'
 
@@ -43,13 +52,19 @@ interface Entry {
 
 // ---- merging (§6.4.3) ------------------------------------------------------------------------
 
-function mergeCompatibility(parent?: ActionCompatibility, child?: ActionCompatibility): ActionCompatibility | undefined {
+function mergeCompatibility(
+  parent?: ActionCompatibility,
+  child?: ActionCompatibility,
+): ActionCompatibility | undefined {
   if (!parent) return child
   if (!child) return parent
   return {
     minVersion: child.minVersion ?? parent.minVersion,
     maxVersion: child.maxVersion ?? parent.maxVersion,
-    detect: { ...parent.detect, ...Object.fromEntries(Object.entries(child.detect).filter(([, v]) => v !== undefined)) },
+    detect: {
+      ...parent.detect,
+      ...Object.fromEntries(Object.entries(child.detect).filter(([, v]) => v !== undefined)),
+    },
     // Applied in order and later patterns win, so the child's come last.
     versionOverrides: [...parent.versionOverrides, ...child.versionOverrides],
   }
@@ -65,7 +80,12 @@ export function mergeNamespaces(parent: NamespaceDefinition, child: NamespaceDef
     actions[name] =
       parent.namespace === child.namespace
         ? action
-        : { ...action, namespace: child.namespace, fullName: `${child.namespace}:${name}`, inheritedFrom: action.inheritedFrom ?? action.namespace }
+        : {
+            ...action,
+            namespace: child.namespace,
+            fullName: `${child.namespace}:${name}`,
+            inheritedFrom: action.inheritedFrom ?? action.namespace,
+          }
   }
   Object.assign(actions, child.actions)
   return {
@@ -83,7 +103,14 @@ export function mergeNamespaces(parent: NamespaceDefinition, child: NamespaceDef
 
 // ---- loading ---------------------------------------------------------------------------------
 
-function issueAt(locate: Locate, file: string, code: PackIssueCode, message: string, path: PathSegment[], severity: 'error' | 'warning' = 'error'): PackIssue {
+function issueAt(
+  locate: Locate,
+  file: string,
+  code: PackIssueCode,
+  message: string,
+  path: PathSegment[],
+  severity: 'error' | 'warning' = 'error',
+): PackIssue {
   const { line, col } = locate(path, 'value')
   return { code, severity, message, path, file, line, col }
 }
@@ -116,10 +143,26 @@ function checkExtends(entries: Entry[]): Entry[] {
       for (const parent of e.namespace.extends) {
         const file = e.report.path
         if (!defined.has(parent)) {
-          e.report.issues.push(issueAt(e.locate, file, 'EXTENDS_NOT_FOUND', `extends "${parent}", but no loaded pack has that namespace; loaded: ${[...defined].sort().join(', ') || '(none)'}.`, ['extends']))
+          e.report.issues.push(
+            issueAt(
+              e.locate,
+              file,
+              'EXTENDS_NOT_FOUND',
+              `extends "${parent}", but no loaded pack has that namespace; loaded: ${[...defined].sort().join(', ') || '(none)'}.`,
+              ['extends'],
+            ),
+          )
           dropped.add(e)
         } else if (parent === e.namespace.namespace || reaches(parent, e.namespace.namespace)) {
-          e.report.issues.push(issueAt(e.locate, file, 'EXTENDS_CYCLE', `extends "${parent}", which extends "${e.namespace.namespace}" again; inheritance must not loop.`, ['extends']))
+          e.report.issues.push(
+            issueAt(
+              e.locate,
+              file,
+              'EXTENDS_CYCLE',
+              `extends "${parent}", which extends "${e.namespace.namespace}" again; inheritance must not loop.`,
+              ['extends'],
+            ),
+          )
           dropped.add(e)
         }
       }
@@ -131,12 +174,23 @@ function checkExtends(entries: Entry[]): Entry[] {
   }
 }
 
-function stepEdges(action: ActionDefinition, steps: readonly ActionStep[], base: PathSegment[], kind: 'run' | 'fallback', out: RunEdge[]): void {
+function stepEdges(
+  action: ActionDefinition,
+  steps: readonly ActionStep[],
+  base: PathSegment[],
+  kind: 'run' | 'fallback',
+  out: RunEdge[],
+): void {
   steps.forEach((step, i) => {
     const path = [...base, i]
     const target = step.args.action
     if (step.action === 'run' && typeof target === 'string' && !target.includes('${')) {
-      out.push({ from: action.fullName, to: qualify(target, action.namespace), kind, path: [...path, 'args', 'action'] })
+      out.push({
+        from: action.fullName,
+        to: qualify(target, action.namespace),
+        kind,
+        path: [...path, 'args', 'action'],
+      })
     }
     if (step.fallback) stepEdges(action, step.fallback, [...path, 'fallback'], 'fallback', out)
   })
@@ -157,11 +211,29 @@ function crossChecks(namespaces: NamespaceDefinition[], locators: Map<string, Lo
       fileOf.set(e, action.source.file)
       edges.push(e)
       if (!index.has(e.to)) {
-        issues.push(issueAt(locate(action.source.file), action.source.file, 'UNKNOWN_ACTION_REF', `run targets "${e.to}", which no loaded pack defines.`, e.path, 'warning'))
+        issues.push(
+          issueAt(
+            locate(action.source.file),
+            action.source.file,
+            'UNKNOWN_ACTION_REF',
+            `run targets "${e.to}", which no loaded pack defines.`,
+            e.path,
+            'warning',
+          ),
+        )
       }
     }
     if (action.aliasOf !== undefined && !index.has(qualify(action.aliasOf, action.namespace))) {
-      issues.push(issueAt(locate(action.source.file), action.source.file, 'UNKNOWN_ALIAS_TARGET', `alias_of "${action.aliasOf}" names no loaded action.`, ['actions', action.name, 'alias_of'], 'warning'))
+      issues.push(
+        issueAt(
+          locate(action.source.file),
+          action.source.file,
+          'UNKNOWN_ALIAS_TARGET',
+          `alias_of "${action.aliasOf}" names no loaded action.`,
+          ['actions', action.name, 'alias_of'],
+          'warning',
+        ),
+      )
     }
   }
   cycleIssues(edges, (code, message, edge, chain) => {
@@ -186,7 +258,13 @@ export function loadPacks(sources: readonly PackSource[]): LoadResult {
   for (const { source, files: inputs } of sources) {
     for (const input of inputs) {
       const result = validatePack(input.text, { file: input.path })
-      const report: FileReport = { path: input.path, source, ok: result.ok, namespace: result.pack?.namespace, issues: result.issues }
+      const report: FileReport = {
+        path: input.path,
+        source,
+        ok: result.ok,
+        namespace: result.pack?.namespace,
+        issues: result.issues,
+      }
       files.push(report)
       if (result.locate) locators.set(input.path, result.locate)
       if (!result.ok || !result.pack || !result.locate) continue

@@ -4,7 +4,15 @@ import type { OnError, PackFile, ParamType, RawAction, RawSelectorDefinition, Ra
 // validation. Field names are camelCase here; the YAML keeps the snake_case of §5.1.2.
 
 /** Where definitions come from, lowest priority first (§4.4.1 加载优先级). */
-export const kSourceKinds = ['builtin', 'user', 'cli-package', 'cli-home', 'cli-config', 'cli-project', 'env-path'] as const
+export const kSourceKinds = [
+  'builtin',
+  'user',
+  'cli-package',
+  'cli-home',
+  'cli-config',
+  'cli-project',
+  'env-path',
+] as const
 export type SourceKind = (typeof kSourceKinds)[number]
 
 /** §4.4.10 来源追踪: every action knows the file it was defined in. */
@@ -113,7 +121,9 @@ export interface NamespaceDefinition {
 export const kDefaultRetryDelayMs = 1000
 
 export function toSelectorDefinition(raw: RawSelectorDefinition): SelectorDefinition {
-  return typeof raw === 'string' ? { primary: raw, fallback: [] } : { primary: raw.primary, fallback: raw.fallback ?? [] }
+  return typeof raw === 'string'
+    ? { primary: raw, fallback: [] }
+    : { primary: raw.primary, fallback: raw.fallback ?? [] }
 }
 
 export function toStep(raw: RawStep): ActionStep {
@@ -138,7 +148,15 @@ export function qualify(name: string, namespace: string): string {
 export function toAction(namespace: string, name: string, raw: RawAction, source: ActionSource): ActionDefinition {
   const params: Record<string, ActionParam> = {}
   for (const [key, p] of Object.entries(raw.params ?? {})) {
-    params[key] = { type: p.type, description: p.description ?? '', ...(p.description_zh ? { descriptionZh: p.description_zh } : {}), required: p.required ?? false, default: p.default, values: p.values, secret: p.secret ?? false }
+    params[key] = {
+      type: p.type,
+      description: p.description ?? '',
+      ...(p.description_zh ? { descriptionZh: p.description_zh } : {}),
+      required: p.required ?? false,
+      default: p.default,
+      values: p.values,
+      secret: p.secret ?? false,
+    }
   }
   return {
     name,
@@ -170,12 +188,30 @@ export function toNamespace(pack: PackFile, source: ActionSource): NamespaceDefi
   const compatibility: ActionCompatibility | undefined = c && {
     minVersion: c.min_version,
     maxVersion: c.max_version,
-    detect: { selector: c.version_selector, attribute: c.version_attribute, meta: c.version_meta, global: c.version_global },
+    detect: {
+      selector: c.version_selector,
+      attribute: c.version_attribute,
+      meta: c.version_meta,
+      global: c.version_global,
+    },
     versionOverrides: Object.entries(c.version_overrides ?? {}).map(([pattern, o]) => ({
       pattern,
-      override: { selectors: Object.fromEntries(Object.entries(o.selectors).map(([k, v]) => [k, toSelectorDefinition(v)])) },
+      override: {
+        selectors: Object.fromEntries(Object.entries(o.selectors).map(([k, v]) => [k, toSelectorDefinition(v)])),
+      },
     })),
   }
   const parents = pack.extends === undefined ? [] : Array.isArray(pack.extends) ? pack.extends : [pack.extends]
-  return { namespace: pack.namespace, version: pack.version, description: pack.description ?? '', descriptionZh: pack.description_zh, ...(pack.sites?.length ? { sites: pack.sites } : {}), compatibility, selectors, actions, sources: [source], extends: parents }
+  return {
+    namespace: pack.namespace,
+    version: pack.version,
+    description: pack.description ?? '',
+    descriptionZh: pack.description_zh,
+    ...(pack.sites?.length ? { sites: pack.sites } : {}),
+    compatibility,
+    selectors,
+    actions,
+    sources: [source],
+    extends: parents,
+  }
 }

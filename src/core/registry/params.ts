@@ -19,10 +19,16 @@ function parseJson(text: string): unknown {
 }
 
 const kCoercers: Record<ActionParam['type'], Coerce> = {
-  string: (v) => (typeof v === 'string' ? { ok: true, value: v } : typeof v === 'number' || typeof v === 'boolean' ? { ok: true, value: String(v) } : { ok: false, expected: 'a string' }),
+  string: (v) =>
+    typeof v === 'string'
+      ? { ok: true, value: v }
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? { ok: true, value: String(v) }
+        : { ok: false, expected: 'a string' },
   number: (v) => {
     if (typeof v === 'number' && Number.isFinite(v)) return { ok: true, value: v }
-    if (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v)) return { ok: true, value: Number(v) }
+    if (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v))
+      return { ok: true, value: Number(v) }
     return { ok: false, expected: 'a number' }
   },
   boolean: (v) => {
@@ -69,7 +75,12 @@ export function validateParams(params: Record<string, unknown>, defs: Record<str
   const names = Object.keys(defs)
   for (const key of Object.keys(params)) {
     if (!Object.hasOwn(defs, key)) {
-      return { ok: false, code: 'PARAM_INVALID', param: key, message: `Unknown parameter "${key}"; this action takes: ${names.join(', ') || '(none)'}.` }
+      return {
+        ok: false,
+        code: 'PARAM_INVALID',
+        param: key,
+        message: `Unknown parameter "${key}"; this action takes: ${names.join(', ') || '(none)'}.`,
+      }
     }
   }
   const values: Record<string, unknown> = {}
@@ -78,14 +89,30 @@ export function validateParams(params: Record<string, unknown>, defs: Record<str
     if (given === undefined || given === null) {
       if (def.default !== undefined) values[name] = def.default
       else if (def.required) {
-        return { ok: false, code: 'PARAM_REQUIRED', param: name, message: `Parameter "${name}" is required (${def.type}${def.description ? `: ${def.description}` : ''}).` }
+        return {
+          ok: false,
+          code: 'PARAM_REQUIRED',
+          param: name,
+          message: `Parameter "${name}" is required (${def.type}${def.description ? `: ${def.description}` : ''}).`,
+        }
       }
       continue
     }
     const result = kCoercers[def.type](given, def)
-    if (!result.ok) return { ok: false, code: 'PARAM_INVALID', param: name, message: `Parameter "${name}" is ${show(given, def)}; expected ${result.expected}.` }
+    if (!result.ok)
+      return {
+        ok: false,
+        code: 'PARAM_INVALID',
+        param: name,
+        message: `Parameter "${name}" is ${show(given, def)}; expected ${result.expected}.`,
+      }
     if (hasForbiddenKey(result.value)) {
-      return { ok: false, code: 'PARAM_INVALID', param: name, message: `Parameter "${name}" holds a key __proto__, constructor or prototype, which is never allowed.` }
+      return {
+        ok: false,
+        code: 'PARAM_INVALID',
+        param: name,
+        message: `Parameter "${name}" holds a key __proto__, constructor or prototype, which is never allowed.`,
+      }
     }
     values[name] = result.value
   }

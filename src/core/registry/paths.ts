@@ -19,7 +19,13 @@ const kSegment = /^[\p{L}\p{N}_$-]+$/u
  */
 export function parsePath(path: string, input: string = path, offset = 0): string[] {
   const text = path.trim()
-  if (text === '') throw new ExpressionSyntaxError('EXPR_SYNTAX', `Empty variable reference in "${input}"; write \${scope.name}.`, input, offset)
+  if (text === '')
+    throw new ExpressionSyntaxError(
+      'EXPR_SYNTAX',
+      `Empty variable reference in "${input}"; write \${scope.name}.`,
+      input,
+      offset,
+    )
   const segments = text.split('.')
   for (const segment of segments) {
     if (kForbiddenKeys.has(segment)) {
@@ -50,7 +56,12 @@ export function getByPath(root: unknown, segments: readonly string[]): unknown {
   let current: unknown = root
   for (const key of segments) {
     if (kForbiddenKeys.has(key)) {
-      throw new SecurityError('EXPR_FORBIDDEN_KEY', `"${key}" may not be read (path "${segments.join('.')}").`, segments.join('.'), 0)
+      throw new SecurityError(
+        'EXPR_FORBIDDEN_KEY',
+        `"${key}" may not be read (path "${segments.join('.')}").`,
+        segments.join('.'),
+        0,
+      )
     }
     if (current === null || typeof current !== 'object') return undefined
     if (!Object.hasOwn(current, key)) return undefined

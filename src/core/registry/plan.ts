@@ -102,19 +102,30 @@ function planValue(value: unknown, scope: PlanScope): unknown {
     return pieces.map((p) => (typeof p === 'string' ? p : stringify(read(p.path)))).join('')
   }
   if (Array.isArray(value)) return value.map((v) => planValue(v, scope))
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, planValue(v, scope)]))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, planValue(v, scope)]))
   return value
 }
 
 function selectorCandidates(template: string, scope: PlanScope, defs: Record<string, SelectorDefinition>): string[] {
-  const aliases = [...new Set(parseTemplate(template).flatMap((p) => (typeof p !== 'string' && p.path[0] === 'selectors' && p.path[1] ? [p.path[1]] : [])))]
+  const aliases = [
+    ...new Set(
+      parseTemplate(template).flatMap((p) =>
+        typeof p !== 'string' && p.path[0] === 'selectors' && p.path[1] ? [p.path[1]] : [],
+      ),
+    ),
+  ]
   let variants: Array<Record<string, string>> = [{}]
   for (const alias of aliases) {
     const def = defs[alias]
     const options = def ? [def.primary, ...def.fallback] : ['']
     variants = variants.flatMap((v) => options.map((o) => ({ ...v, [alias]: o })))
   }
-  return [...new Set(variants.map((v) => String(planValue(template, { ...scope, selectors: { ...scope.selectors, ...v } }) ?? '')))]
+  return [
+    ...new Set(
+      variants.map((v) => String(planValue(template, { ...scope, selectors: { ...scope.selectors, ...v } }) ?? '')),
+    ),
+  ]
 }
 
 class Planner {
@@ -132,7 +143,11 @@ class Planner {
     const fail = (code: ActionError['code'], message: string, suggestion?: string): never => {
       throw new PlanError({ code, message, action: name, ...(suggestion ? { suggestion } : {}) })
     }
-    if (depth >= maxDepth) fail('MAX_DEPTH_EXCEEDED', `Running ${name} would nest ${depth + 1} actions deep; at most ${maxDepth} are allowed.`)
+    if (depth >= maxDepth)
+      fail(
+        'MAX_DEPTH_EXCEEDED',
+        `Running ${name} would nest ${depth + 1} actions deep; at most ${maxDepth} are allowed.`,
+      )
     const lookup = this.registry.lookup(name)
     if (!lookup.ok) return fail('ACTION_NOT_FOUND', lookup.message, lookup.suggestion)
     const { action, namespace } = lookup
@@ -155,12 +170,23 @@ class Planner {
       version,
       overridesApplied: overrides.applied,
       steps: action.steps.map((s, i) => this.step(s, String(i + 1), action, real, shown, overrides.selectors, depth)),
-      verify: action.verify.map((v) => ({ condition: String(v.condition), message: String(planValue(v.message, shown)) })),
+      verify: action.verify.map((v) => ({
+        condition: String(v.condition),
+        message: String(planValue(v.message, shown)),
+      })),
       returns: action.returns,
     }
   }
 
-  private step(step: ActionStep, id: string, owner: ActionDefinition, real: PlanScope, shown: PlanScope, defs: Record<string, SelectorDefinition>, depth: number): PlanStep {
+  private step(
+    step: ActionStep,
+    id: string,
+    owner: ActionDefinition,
+    real: PlanScope,
+    shown: PlanScope,
+    defs: Record<string, SelectorDefinition>,
+    depth: number,
+  ): PlanStep {
     let decision: PlanStep['decision'] = 'run'
     if (step.when !== undefined) {
       if (readsSteps(step.when)) decision = 'runtime'
@@ -180,7 +206,9 @@ class Planner {
     }
     // A skipped step will not look for anything: its selectors may be built from absent params.
     const descriptor = decision === 'skip' ? undefined : getStepAction(step.action)
-    for (const key of descriptor ? selectorArgsOf(descriptor, planValue(step.args, real) as Record<string, unknown>) : []) {
+    for (const key of descriptor
+      ? selectorArgsOf(descriptor, planValue(step.args, real) as Record<string, unknown>)
+      : []) {
       const template = step.args[key]
       if (typeof template !== 'string') continue
       const candidates = selectorCandidates(template, shown, defs)
@@ -200,12 +228,18 @@ class Planner {
           if (!(error instanceof PlanError)) throw error
           // Params that come from earlier steps only exist at run time; that is not a planning error.
           const fromSteps = JSON.stringify(params).includes('<steps.')
-          if (error.error.code === 'MAX_DEPTH_EXCEEDED' || error.error.code === 'ACTION_NOT_FOUND' || !fromSteps) throw error
-          out.problems = [`run ${target}: ${error.message} (its params come from earlier steps, so this is decided at run time)`]
+          if (error.error.code === 'MAX_DEPTH_EXCEEDED' || error.error.code === 'ACTION_NOT_FOUND' || !fromSteps)
+            throw error
+          out.problems = [
+            `run ${target}: ${error.message} (its params come from earlier steps, so this is decided at run time)`,
+          ]
         }
       }
     }
-    if (step.fallback && decision !== 'skip') out.fallback = step.fallback.map((f, i) => this.step(f, `${id}.fallback.${i + 1}`, owner, real, shown, defs, depth))
+    if (step.fallback && decision !== 'skip')
+      out.fallback = step.fallback.map((f, i) =>
+        this.step(f, `${id}.fallback.${i + 1}`, owner, real, shown, defs, depth),
+      )
     return out
   }
 }
@@ -223,7 +257,9 @@ function formatSteps(steps: readonly PlanStep[], indent: string, lines: string[]
     const selectorKeys = new Set(Object.keys(s.selectors ?? {}))
     const parts = [`${indent}${s.id}. ${mark}${s.action}`]
     for (const [key, sel] of Object.entries(s.selectors ?? {})) {
-      parts.push(`${key}=${sel.candidates[0] ?? ''}${sel.candidates.length > 1 ? ` (then ${sel.candidates.slice(1).join(', ')})` : ''}`)
+      parts.push(
+        `${key}=${sel.candidates[0] ?? ''}${sel.candidates.length > 1 ? ` (then ${sel.candidates.slice(1).join(', ')})` : ''}`,
+      )
     }
     const rest = formatArgs(s.args, selectorKeys)
     if (rest) parts.push(rest)
@@ -235,7 +271,8 @@ function formatSteps(steps: readonly PlanStep[], indent: string, lines: string[]
     if (s.onError !== 'abort') extras.push(`onError ${s.onError}`)
     if (s.output) extras.push(`output → steps.${s.output}`)
     if (extras.length) lines.push(`${indent}   ${extras.join(', ')}`)
-    for (const sel of Object.values(s.selectors ?? {})) for (const p of sel.invalid ?? []) lines.push(`${indent}   ! ${p}`)
+    for (const sel of Object.values(s.selectors ?? {}))
+      for (const p of sel.invalid ?? []) lines.push(`${indent}   ! ${p}`)
     for (const p of s.problems ?? []) lines.push(`${indent}   ! ${p}`)
     if (s.run) formatAction(s.run, `${indent}   `, lines)
     if (s.fallback) {
@@ -248,7 +285,10 @@ function formatSteps(steps: readonly PlanStep[], indent: string, lines: string[]
 function formatAction(plan: PlanAction, indent: string, lines: string[]): void {
   lines.push(`${indent}${plan.depth === 0 ? 'Plan for' : '↳ run'} ${plan.action}: ${plan.description}`)
   lines.push(`${indent}  params: ${stringify(plan.params)}`)
-  if (plan.version !== null) lines.push(`${indent}  library version ${plan.version}${plan.overridesApplied.length ? `, overrides ${plan.overridesApplied.join(', ')}` : ''}`)
+  if (plan.version !== null)
+    lines.push(
+      `${indent}  library version ${plan.version}${plan.overridesApplied.length ? `, overrides ${plan.overridesApplied.join(', ')}` : ''}`,
+    )
   formatSteps(plan.steps, `${indent}  `, lines)
   for (const v of plan.verify) lines.push(`${indent}  verify: ${v.condition}  (else "${v.message}")`)
   for (const [k, v] of Object.entries(plan.returns)) lines.push(`${indent}  returns ${k} = ${v}`)
@@ -273,7 +313,12 @@ export function formatDryRun(result: Omit<DryRunResult, 'text'>): string {
 }
 
 /** §3.1 action.dryRun. */
-export function dryRun(registry: ActionRegistry, name: string, params: Record<string, unknown> = {}, options: DryRunOptions = {}): DryRunResult {
+export function dryRun(
+  registry: ActionRegistry,
+  name: string,
+  params: Record<string, unknown> = {},
+  options: DryRunOptions = {},
+): DryRunResult {
   const planner = new Planner(registry, options)
   let partial: Omit<DryRunResult, 'text'>
   try {
@@ -286,4 +331,3 @@ export function dryRun(registry: ActionRegistry, name: string, params: Record<st
   const scrubbed = planner.redactor.scrub(partial)
   return { ...scrubbed, text: formatDryRun(scrubbed) }
 }
-

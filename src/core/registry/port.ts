@@ -32,7 +32,11 @@ export interface BrowserPort {
   /** Chooses options of a native `<select>` by value or label. */
   select(target: ParsedSelector, values: string[], signal: AbortSignal): Promise<void>
   check(target: ParsedSelector, checked: boolean, signal: AbortSignal): Promise<void>
-  scroll(target: ParsedSelector | null, options: { direction: ScrollDirection; amount: number }, signal: AbortSignal): Promise<void>
+  scroll(
+    target: ParsedSelector | null,
+    options: { direction: ScrollDirection; amount: number },
+    signal: AbortSignal,
+  ): Promise<void>
   /** Resolves when the condition holds; rejects (TIMEOUT) after `timeoutMs`. */
   waitFor(condition: WaitCondition, timeoutMs: number, signal: AbortSignal): Promise<void>
   snapshot(signal: AbortSignal): Promise<unknown>

@@ -47,7 +47,14 @@ export interface ActionDescription extends ActionInfo {
 }
 
 export type Lookup =
-  | { ok: true; action: ActionDefinition; namespace: NamespaceDefinition; requested: string; warnings: string[]; notices: RunNotice[] }
+  | {
+      ok: true
+      action: ActionDefinition
+      namespace: NamespaceDefinition
+      requested: string
+      warnings: string[]
+      notices: RunNotice[]
+    }
   | { ok: false; message: string; suggestion?: string }
 
 /** Alias chains longer than this are treated as loops; the validator already refuses real loops. */
@@ -94,7 +101,8 @@ export class ActionRegistry {
   adopt(result: LoadResult): LoadResult {
     this.namespaces = new Map(result.namespaces.map((ns) => [ns.namespace, ns]))
     this.index = new Map()
-    for (const ns of result.namespaces) for (const action of Object.values(ns.actions)) this.index.set(action.fullName, action)
+    for (const ns of result.namespaces)
+      for (const action of Object.values(ns.actions)) this.index.set(action.fullName, action)
     this.last = result
     return result
   }
@@ -158,15 +166,28 @@ export class ActionRegistry {
         const params: RunNotice['params'] = { action: action.fullName }
         if (action.deprecatedMessage) params.message = action.deprecatedMessage
         if (action.deprecatedMessageZh) params.messageZh = action.deprecatedMessageZh
-        notices.push({ code: 'DEPRECATED', params, text: `${action.fullName} is deprecated${action.deprecatedMessage ? `: ${action.deprecatedMessage}` : '.'}` })
+        notices.push({
+          code: 'DEPRECATED',
+          params,
+          text: `${action.fullName} is deprecated${action.deprecatedMessage ? `: ${action.deprecatedMessage}` : '.'}`,
+        })
       }
       if (action.aliasOf === undefined) break
       const target = qualify(action.aliasOf, action.namespace)
       const next = this.index.get(target)
       if (!next || hops >= kMaxAliasHops) {
-        return { ok: false, message: `${action.fullName} is an alias of "${target}", which is not loaded.`, suggestion: 'Load the pack that defines it, or call the new name directly.' }
+        return {
+          ok: false,
+          message: `${action.fullName} is an alias of "${target}", which is not loaded.`,
+          suggestion: 'Load the pack that defines it, or call the new name directly.',
+        }
       }
-      if (!action.deprecated) notices.push({ code: 'ALIAS', params: { action: action.fullName, target }, text: `${action.fullName} is an alias of ${target}.` })
+      if (!action.deprecated)
+        notices.push({
+          code: 'ALIAS',
+          params: { action: action.fullName, target },
+          text: `${action.fullName} is an alias of ${target}.`,
+        })
       action = next
     }
     const namespace = this.namespaces.get(action.namespace) as NamespaceDefinition
@@ -197,8 +218,17 @@ export class ActionRegistry {
     const action = this.get(name)
     if (!action) return undefined
     const paramDetails: Record<string, ActionParam> = {}
-    for (const [key, p] of Object.entries(action.params)) paramDetails[key] = p.secret && p.default !== undefined ? { ...p, default: '***' } : p
-    return { ...info(action), since: action.since, paramDetails, returns: action.returns, verify: action.verify, steps: action.steps, timeout: action.timeout }
+    for (const [key, p] of Object.entries(action.params))
+      paramDetails[key] = p.secret && p.default !== undefined ? { ...p, default: '***' } : p
+    return {
+      ...info(action),
+      since: action.since,
+      paramDetails,
+      returns: action.returns,
+      verify: action.verify,
+      steps: action.steps,
+      timeout: action.timeout,
+    }
   }
 
   /**
@@ -223,7 +253,9 @@ export class ActionRegistry {
       }
       if (all) scored.push({ score: action.deprecated ? score - 0.5 : score, action })
     }
-    return scored.sort((a, b) => b.score - a.score || a.action.fullName.localeCompare(b.action.fullName)).map((s) => info(s.action))
+    return scored
+      .sort((a, b) => b.score - a.score || a.action.fullName.localeCompare(b.action.fullName))
+      .map((s) => info(s.action))
   }
 
   /** Every action, for callers that build their own views (the planner's catalogue). */

@@ -25,7 +25,9 @@ export const kNamespacePattern = /^[a-z][a-z0-9_-]*$/
 export const kActionNamePattern = /^[a-z][a-zA-Z0-9_-]*:[a-z][a-zA-Z0-9_-]*$/
 export const kIdentifierPattern = /^[\p{L}_][\p{L}\p{N}_-]*$/u
 
-const SemverString = z.string().refine((v) => semver.valid(v) !== null, { params: { code: 'INVALID_VALUE', expected: 'a semantic version such as 1.2.0' } })
+const SemverString = z.string().refine((v) => semver.valid(v) !== null, {
+  params: { code: 'INVALID_VALUE', expected: 'a semantic version such as 1.2.0' },
+})
 
 export const SelectorDefinitionSchema = z.union([
   z.string().min(1),
@@ -118,7 +120,10 @@ export const CompatibilitySchema = z.strictObject({
   /** `<meta name="...">` whose content holds the version. */
   version_meta: z.string().min(1).optional(),
   /** Property path on the page's global object, e.g. `ElementPlus.version`; read, never run. */
-  version_global: z.string().regex(/^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u).optional(),
+  version_global: z
+    .string()
+    .regex(/^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u)
+    .optional(),
   version_overrides: z.record(z.string(), VersionOverrideSchema).optional(),
 })
 export type RawCompatibility = z.infer<typeof CompatibilitySchema>

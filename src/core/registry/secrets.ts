@@ -16,10 +16,12 @@ const envRefsCache = new WeakMap<ActionDefinition, string[]>()
 
 function addStepRefs(steps: readonly ActionStep[], out: Set<string>): void {
   for (const step of steps) {
-    for (const { placeholder } of placeholdersIn(step.args)) if (placeholder.path[0] === 'env' && placeholder.path[1]) out.add(placeholder.path[1])
+    for (const { placeholder } of placeholdersIn(step.args))
+      if (placeholder.path[0] === 'env' && placeholder.path[1]) out.add(placeholder.path[1])
     if (typeof step.when === 'string') {
       try {
-        for (const ref of collectReferences(parseCached(step.when))) if (ref.path[0] === 'env' && ref.path[1]) out.add(ref.path[1])
+        for (const ref of collectReferences(parseCached(step.when)))
+          if (ref.path[0] === 'env' && ref.path[1]) out.add(ref.path[1])
       } catch {
         // The validator refused broken conditions at load; nothing to collect from one.
       }
@@ -34,11 +36,13 @@ export function envReferences(action: ActionDefinition): string[] {
   if (cached) return cached
   const out = new Set<string>()
   addStepRefs(action.steps, out)
-  for (const { placeholder } of placeholdersIn([action.returns, action.verify])) if (placeholder.path[0] === 'env' && placeholder.path[1]) out.add(placeholder.path[1])
+  for (const { placeholder } of placeholdersIn([action.returns, action.verify]))
+    if (placeholder.path[0] === 'env' && placeholder.path[1]) out.add(placeholder.path[1])
   for (const v of action.verify) {
     if (typeof v.condition !== 'string') continue
     try {
-      for (const ref of collectReferences(parseCached(v.condition))) if (ref.path[0] === 'env' && ref.path[1]) out.add(ref.path[1])
+      for (const ref of collectReferences(parseCached(v.condition)))
+        if (ref.path[0] === 'env' && ref.path[1]) out.add(ref.path[1])
     } catch {
       // As above: refused at load.
     }
@@ -53,7 +57,10 @@ export function envReferences(action: ActionDefinition): string[] {
  * about and binds each before a pack types one). `dynamic` says a `run` names its target with a
  * placeholder, so what it reads is known only when it runs; the page still refuses an unbound one.
  */
-export function envReferencesDeep(action: ActionDefinition, get: (fullName: string) => ActionDefinition | undefined): { names: string[]; dynamic: boolean } {
+export function envReferencesDeep(
+  action: ActionDefinition,
+  get: (fullName: string) => ActionDefinition | undefined,
+): { names: string[]; dynamic: boolean } {
   const names = new Set<string>()
   const seen = new Set<ActionDefinition>()
   let dynamic = false
@@ -122,7 +129,8 @@ export class Redactor {
   scrub<T>(value: T, depth = 0): T {
     if (this.empty) return value
     if (typeof value === 'string') return this.scrubText(value) as T
-    if (typeof value === 'number' || typeof value === 'boolean') return (this.exact.has(String(value)) ? kMask : value) as T
+    if (typeof value === 'number' || typeof value === 'boolean')
+      return (this.exact.has(String(value)) ? kMask : value) as T
     if (depth > 32 || value === null || typeof value !== 'object') return value
     if (Array.isArray(value)) return value.map((v) => this.scrub(v, depth + 1)) as T
     const out: Record<string, unknown> = {}
@@ -161,7 +169,12 @@ function safeDecode(text: string): string {
  * a step output that read a password field. `redactor` holds every vault value (§4.4.3: all env is
  * secret) and the run's secret params.
  */
-export function secretInUrl(template: unknown, value: string, action: ActionDefinition, redactor: Redactor): string | undefined {
+export function secretInUrl(
+  template: unknown,
+  value: string,
+  action: ActionDefinition,
+  redactor: Redactor,
+): string | undefined {
   for (const { placeholder } of placeholdersIn(template)) {
     const [scope, name] = placeholder.path
     if (scope === 'env') return `it reads \${env.${name ?? ''}}`

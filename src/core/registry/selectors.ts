@@ -67,7 +67,10 @@ export interface ResolveSelectorOptions {
  * Primary, then each fallback, in order (§6.6.2), until one matches; the cached winner is tried
  * first. Returns `null` when nothing matched before the time ran out.
  */
-export async function resolveCandidates(candidates: readonly string[], options: ResolveSelectorOptions): Promise<{ selector: ParsedSelector; index: number } | null> {
+export async function resolveCandidates(
+  candidates: readonly string[],
+  options: ResolveSelectorOptions,
+): Promise<{ selector: ParsedSelector; index: number } | null> {
   const parsed = candidates.map(parseSelector)
   const cachedRaw = options.cacheKey ? options.cache?.get(options.cacheKey) : undefined
   const order = parsed.map((_, i) => i)

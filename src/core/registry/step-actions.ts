@@ -121,7 +121,8 @@ ${expression}
   await new Promise((r) => setTimeout(r, args.pollMs))
 }`
   const held = await ctx.port.runUserScript(body, { timeoutMs: ctx.timeoutMs, pollMs: kScriptPollMs }, ctx.signal)
-  if (held !== true) throw new StepFailure('TIMEOUT', `The expression ${expression} was still false after ${ctx.timeoutMs} ms.`)
+  if (held !== true)
+    throw new StepFailure('TIMEOUT', `The expression ${expression} was still false after ${ctx.timeoutMs} ms.`)
 }
 
 /** Every argument of these args that names an element: the fixed ones and those that depend on the args. */
@@ -133,9 +134,14 @@ const kDescriptors: StepActionDescriptor[] = [
   define({
     name: 'click',
     summary: 'Clicks an element.',
-    args: z.strictObject({ selector: Selector, button: z.enum(['left', 'right', 'middle']).optional(), count: z.number().int().min(1).max(3).optional() }),
+    args: z.strictObject({
+      selector: Selector,
+      button: z.enum(['left', 'right', 'middle']).optional(),
+      count: z.number().int().min(1).max(3).optional(),
+    }),
     selectorArgs: ['selector'],
-    run: (ctx, args, t) => ctx.port.click(t.selector, { button: args.button ?? 'left', count: args.count ?? 1 }, ctx.signal),
+    run: (ctx, args, t) =>
+      ctx.port.click(t.selector, { button: args.button ?? 'left', count: args.count ?? 1 }, ctx.signal),
   }),
   define({
     name: 'fill',
@@ -147,7 +153,11 @@ const kDescriptors: StepActionDescriptor[] = [
   define({
     name: 'type',
     summary: 'Types text key by key, into an element or the focused one.',
-    args: z.strictObject({ selector: Selector.optional(), text: Text, delay: z.number().int().min(0).max(1000).optional() }),
+    args: z.strictObject({
+      selector: Selector.optional(),
+      text: Text,
+      delay: z.number().int().min(0).max(1000).optional(),
+    }),
     selectorArgs: ['selector'],
     run: (ctx, args, t) => ctx.port.type(t.selector ?? null, args.text, { delayMs: args.delay ?? 0 }, ctx.signal),
   }),
@@ -170,7 +180,8 @@ const kDescriptors: StepActionDescriptor[] = [
     summary: 'Chooses options of a native <select> by value or label.',
     args: z.strictObject({ selector: Selector, value: z.union([Text, z.array(Text)]) }),
     selectorArgs: ['selector'],
-    run: (ctx, args, t) => ctx.port.select(t.selector, Array.isArray(args.value) ? args.value : [args.value], ctx.signal),
+    run: (ctx, args, t) =>
+      ctx.port.select(t.selector, Array.isArray(args.value) ? args.value : [args.value], ctx.signal),
   }),
   define({
     name: 'check',
@@ -188,11 +199,21 @@ const kDescriptors: StepActionDescriptor[] = [
   }),
   define({
     name: 'upload',
-    summary: 'Puts files into a file input, or the one behind an upload button (bytes in base64, or a path for `ava run`).',
+    summary:
+      'Puts files into a file input, or the one behind an upload button (bytes in base64, or a path for `ava run`).',
     args: z.strictObject({
       selector: Selector,
       files: z
-        .array(z.union([z.strictObject({ name: z.string().min(1), mimeType: z.string().optional(), base64: z.string().max(kMaxUploadBase64) }), z.strictObject({ path: z.string().min(1) })]))
+        .array(
+          z.union([
+            z.strictObject({
+              name: z.string().min(1),
+              mimeType: z.string().optional(),
+              base64: z.string().max(kMaxUploadBase64),
+            }),
+            z.strictObject({ path: z.string().min(1) }),
+          ]),
+        )
         .min(1),
     }),
     selectorArgs: ['selector'],
@@ -204,13 +225,23 @@ const kDescriptors: StepActionDescriptor[] = [
   define({
     name: 'scroll',
     summary: 'Scrolls the page or an element.',
-    args: z.strictObject({ selector: Selector.optional(), direction: z.enum(['up', 'down', 'left', 'right']).optional(), amount: z.number().min(0).optional() }),
+    args: z.strictObject({
+      selector: Selector.optional(),
+      direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+      amount: z.number().min(0).optional(),
+    }),
     selectorArgs: ['selector'],
-    run: (ctx, args, t) => ctx.port.scroll(t.selector ?? null, { direction: args.direction ?? 'down', amount: args.amount ?? 600 }, ctx.signal),
+    run: (ctx, args, t) =>
+      ctx.port.scroll(
+        t.selector ?? null,
+        { direction: args.direction ?? 'down', amount: args.amount ?? 600 },
+        ctx.signal,
+      ),
   }),
   define({
     name: 'wait',
-    summary: 'Waits for a condition (an element, a text, a URL, a page expression) or a number of ms; a wait that times out falls back to the loaded page + 500 ms (seed 001).',
+    summary:
+      'Waits for a condition (an element, a text, a URL, a page expression) or a number of ms; a wait that times out falls back to the loaded page + 500 ms (seed 001).',
     args: z
       .strictObject({
         // Seed 000 §6.3.5: `wait: { condition, timeout }`; the kind is told by waitConditionKind.
@@ -226,15 +257,24 @@ const kDescriptors: StepActionDescriptor[] = [
       .refine((a) => [a.condition, a.ms, a.selector, a.text, a.url].filter((v) => v !== undefined).length === 1, {
         message: 'wait takes exactly one of condition, ms, selector, text, url',
       })
-      .refine((a) => a.state === undefined || a.selector !== undefined || (a.condition !== undefined && waitConditionKind(a.condition).kind === 'selector'), {
-        message: 'state applies only to a wait for an element (a selector condition)',
-      }),
+      .refine(
+        (a) =>
+          a.state === undefined ||
+          a.selector !== undefined ||
+          (a.condition !== undefined && waitConditionKind(a.condition).kind === 'selector'),
+        {
+          message: 'state applies only to a wait for an element (a selector condition)',
+        },
+      ),
     selectorArgs: ['selector'],
-    selectorArgsOf: (args) => (args.condition !== undefined && waitConditionKind(args.condition).kind === 'selector' ? ['condition'] : []),
+    selectorArgsOf: (args) =>
+      args.condition !== undefined && waitConditionKind(args.condition).kind === 'selector' ? ['condition'] : [],
     urlArgs: ['url'],
-    urlArgsOf: (args) => (args.condition !== undefined && waitConditionKind(args.condition).kind === 'url' ? ['condition'] : []),
+    urlArgsOf: (args) =>
+      args.condition !== undefined && waitConditionKind(args.condition).kind === 'url' ? ['condition'] : [],
     timeoutArg: 'timeout',
-    waitFallback: (args) => args.ms === undefined && !(args.condition !== undefined && waitConditionKind(args.condition).kind === 'ms'),
+    waitFallback: (args) =>
+      args.ms === undefined && !(args.condition !== undefined && waitConditionKind(args.condition).kind === 'ms'),
     mustMatch: (args) => args.state === undefined || args.state === 'visible' || args.state === 'attached',
     // True once the condition held; the seed's fallback makes it false (engine.ts waitFallback),
     // so `output:` and a `verify` can insist that it held.
@@ -242,12 +282,15 @@ const kDescriptors: StepActionDescriptor[] = [
       const state = args.state ?? 'visible'
       const c = args.condition !== undefined ? waitConditionKind(args.condition) : undefined
       if (c?.kind === 'ms') await ctx.sleep(c.ms, ctx.signal)
-      else if (c?.kind === 'selector') await ctx.port.waitFor({ kind: 'selector', selector: t.condition, state }, ctx.timeoutMs, ctx.signal)
+      else if (c?.kind === 'selector')
+        await ctx.port.waitFor({ kind: 'selector', selector: t.condition, state }, ctx.timeoutMs, ctx.signal)
       else if (c?.kind === 'url') await ctx.port.waitFor({ kind: 'url', pattern: c.pattern }, ctx.timeoutMs, ctx.signal)
       else if (c) await waitForScript(ctx, c.script)
       else if (args.ms !== undefined) await ctx.sleep(args.ms, ctx.signal)
-      else if (t.selector) await ctx.port.waitFor({ kind: 'selector', selector: t.selector, state }, ctx.timeoutMs, ctx.signal)
-      else if (args.text !== undefined) await ctx.port.waitFor({ kind: 'text', text: args.text }, ctx.timeoutMs, ctx.signal)
+      else if (t.selector)
+        await ctx.port.waitFor({ kind: 'selector', selector: t.selector, state }, ctx.timeoutMs, ctx.signal)
+      else if (args.text !== undefined)
+        await ctx.port.waitFor({ kind: 'text', text: args.text }, ctx.timeoutMs, ctx.signal)
       else await ctx.port.waitFor({ kind: 'url', pattern: args.url ?? '' }, ctx.timeoutMs, ctx.signal)
       return true
     },
@@ -266,7 +309,8 @@ const kDescriptors: StepActionDescriptor[] = [
     selectorArgs: [],
     run: async (ctx, args) => {
       const found = await ctx.port.find(args.query, ctx.signal)
-      if (found === null || found === undefined) throw new StepFailure('ELEMENT_NOT_FOUND', `Nothing on the page matches "${args.query}".`)
+      if (found === null || found === undefined)
+        throw new StepFailure('ELEMENT_NOT_FOUND', `Nothing on the page matches "${args.query}".`)
       return found
     },
   }),

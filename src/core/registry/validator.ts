@@ -8,7 +8,18 @@ import { parseExpression } from './expr/parser'
 import { parseTemplate } from './interpolate'
 import { qualify } from './model'
 import { kScopes } from './paths'
-import { ActionSchema, CompatibilitySchema, PackSchema, ParamSchema, StepSchema, VerifySchema, VersionOverrideSchema, type PackFile, type RawAction, type RawStep } from './schema'
+import {
+  ActionSchema,
+  CompatibilitySchema,
+  PackSchema,
+  ParamSchema,
+  StepSchema,
+  VerifySchema,
+  VersionOverrideSchema,
+  type PackFile,
+  type RawAction,
+  type RawStep,
+} from './schema'
 import { parseSelector, SelectorSyntaxError } from '../page/selectors'
 import { getStepAction, kStepActionNames, selectorArgsOf } from './step-actions'
 import { readYaml, type Locate } from './yaml-source'
@@ -36,7 +47,7 @@ export interface ValidationResult {
 
 function show(value: unknown): string {
   if (value === undefined) return 'missing'
-  const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value)
+  const text = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value))
   return text.length > 60 ? `${text.slice(0, 57)}…` : text
 }
 
@@ -119,7 +130,13 @@ function formatHint(path: readonly PathSegment[]): string {
 type ZIssue = z.core.$ZodIssue
 
 interface IssueSink {
-  add(code: PackIssueCode, message: string, path: PathSegment[], at?: 'key' | 'value', severity?: 'error' | 'warning'): void
+  add(
+    code: PackIssueCode,
+    message: string,
+    path: PathSegment[],
+    at?: 'key' | 'value',
+    severity?: 'error' | 'warning',
+  ): void
   addAt(code: PackIssueCode, message: string, path: PathSegment[], text: string, offset: number): void
 }
 
@@ -130,31 +147,54 @@ function mapZodIssue(issue: ZIssue, root: unknown, base: PathSegment[], sink: Is
   switch (issue.code) {
     case 'invalid_type':
       if (input === undefined) {
-        sink.add('MISSING_FIELD', `${name} is required (expected ${issue.expected}).`, path.slice(0, -1), path.length > 1 ? 'key' : 'value')
+        sink.add(
+          'MISSING_FIELD',
+          `${name} is required (expected ${issue.expected}).`,
+          path.slice(0, -1),
+          path.length > 1 ? 'key' : 'value',
+        )
       } else {
         sink.add('INVALID_TYPE', `${name} is ${show(input)}; expected ${issue.expected}.`, path)
       }
       return
     case 'invalid_value':
-      sink.add('INVALID_ENUM_VALUE', `${name} is ${show(input)}; allowed: ${issue.values.map(String).join(', ')}.`, path)
+      sink.add(
+        'INVALID_ENUM_VALUE',
+        `${name} is ${show(input)}; allowed: ${issue.values.map(String).join(', ')}.`,
+        path,
+      )
       return
     case 'unrecognized_keys': {
       const allowed = objectKind(path)
       for (const key of issue.keys) {
-        sink.add('UNKNOWN_FIELD', `Unknown field "${key}" in ${name}; allowed: ${allowed.join(', ')}.${didYouMean(key, allowed)}`, [...path, key], 'key')
+        sink.add(
+          'UNKNOWN_FIELD',
+          `Unknown field "${key}" in ${name}; allowed: ${allowed.join(', ')}.${didYouMean(key, allowed)}`,
+          [...path, key],
+          'key',
+        )
       }
       return
     }
     case 'invalid_key': {
       const key = path[path.length - 1]
-      sink.add('INVALID_VALUE', `Name "${String(key)}" in ${dotted(path.slice(0, -1))} is not allowed; expected ${formatHint(path.slice(0, -1))}.`, path, 'key')
+      sink.add(
+        'INVALID_VALUE',
+        `Name "${String(key)}" in ${dotted(path.slice(0, -1))} is not allowed; expected ${formatHint(path.slice(0, -1))}.`,
+        path,
+        'key',
+      )
       return
     }
     case 'invalid_format':
       sink.add('INVALID_VALUE', `${name} is ${show(input)}; expected ${formatHint(path)}.`, path)
       return
     case 'too_small':
-      sink.add('INVALID_VALUE', `${name} is ${show(input)}; ${issue.origin === 'array' ? `needs at least ${issue.minimum} item(s)` : issue.origin === 'string' ? 'may not be empty' : `must be at least ${issue.minimum}`}.`, path)
+      sink.add(
+        'INVALID_VALUE',
+        `${name} is ${show(input)}; ${issue.origin === 'array' ? `needs at least ${issue.minimum} item(s)` : issue.origin === 'string' ? 'may not be empty' : `must be at least ${issue.minimum}`}.`,
+        path,
+      )
       return
     case 'too_big':
       sink.add('INVALID_VALUE', `${name} is ${show(input)}; must be at most ${issue.maximum}.`, path)
@@ -169,13 +209,25 @@ function mapZodIssue(issue: ZIssue, root: unknown, base: PathSegment[], sink: Is
           return
         }
       }
-      const expected = issue.errors.flatMap((errs) => errs.filter((e) => e.path.length === 0 && e.code === 'invalid_type').map((e) => (e as { expected: string }).expected))
-      sink.add('INVALID_TYPE', `${name} is ${show(input)}; expected ${[...new Set(expected)].join(' or ') || 'another shape'}.`, path)
+      const expected = issue.errors.flatMap((errs) =>
+        errs
+          .filter((e) => e.path.length === 0 && e.code === 'invalid_type')
+          .map((e) => (e as { expected: string }).expected),
+      )
+      sink.add(
+        'INVALID_TYPE',
+        `${name} is ${show(input)}; expected ${[...new Set(expected)].join(' or ') || 'another shape'}.`,
+        path,
+      )
       return
     }
     case 'custom': {
       const expected = (issue.params as { expected?: string } | undefined)?.expected
-      sink.add('INVALID_VALUE', `${name} is ${show(input)}; ${expected ? `expected ${expected}` : issue.message}.`, path)
+      sink.add(
+        'INVALID_VALUE',
+        `${name} is ${show(input)}; ${expected ? `expected ${expected}` : issue.message}.`,
+        path,
+      )
       return
     }
     default:
@@ -231,7 +283,13 @@ class SemanticChecker {
     this.checkCompatibility()
     const selectors = inherits ? null : new Set(Object.keys(this.pack.selectors ?? {}))
     for (const [name, action] of Object.entries(this.pack.actions)) {
-      const scope: ActionScope = { namespace: this.pack.namespace, name, params: new Set(Object.keys(action.params ?? {})), selectors, outputs: new Set() }
+      const scope: ActionScope = {
+        namespace: this.pack.namespace,
+        name,
+        params: new Set(Object.keys(action.params ?? {})),
+        selectors,
+        outputs: new Set(),
+      }
       this.checkAction(name, action, scope, inherits)
     }
     this.checkAliases(inherits)
@@ -254,7 +312,8 @@ class SemanticChecker {
   }
 
   private checkSelectors(): void {
-    for (const [alias, def] of Object.entries(this.pack.selectors ?? {})) this.checkSelectorDefinition(def, ['selectors', alias])
+    for (const [alias, def] of Object.entries(this.pack.selectors ?? {}))
+      this.checkSelectorDefinition(def, ['selectors', alias])
   }
 
   private checkCompatibility(): void {
@@ -274,7 +333,12 @@ class SemanticChecker {
         this.checkSelectorDefinition(def, ['compatibility', 'version_overrides', pattern, 'selectors', alias])
         const known = this.pack.selectors ?? {}
         if (this.pack.extends === undefined && !Object.hasOwn(known, alias)) {
-          this.sink.add('UNKNOWN_SELECTOR', `Override of unknown selector alias "${alias}"; aliases: ${Object.keys(known).join(', ') || '(none)'}.`, ['compatibility', 'version_overrides', pattern, 'selectors', alias], 'key')
+          this.sink.add(
+            'UNKNOWN_SELECTOR',
+            `Override of unknown selector alias "${alias}"; aliases: ${Object.keys(known).join(', ') || '(none)'}.`,
+            ['compatibility', 'version_overrides', pattern, 'selectors', alias],
+            'key',
+          )
         }
       }
     }
@@ -283,72 +347,155 @@ class SemanticChecker {
   private checkAction(name: string, action: RawAction, scope: ActionScope, inherits: boolean): void {
     const base: PathSegment[] = ['actions', name]
     if (action.alias_of === undefined) {
-      if (!action.description) this.sink.add('MISSING_FIELD', `actions.${name}.description is required: say what the action does, for people and for the planner.`, base, 'key')
-      if (!action.steps || action.steps.length === 0) this.sink.add('MISSING_FIELD', `actions.${name}.steps is required (at least one step) unless the action is an alias_of another.`, base, 'key')
+      if (!action.description)
+        this.sink.add(
+          'MISSING_FIELD',
+          `actions.${name}.description is required: say what the action does, for people and for the planner.`,
+          base,
+          'key',
+        )
+      if (!action.steps || action.steps.length === 0)
+        this.sink.add(
+          'MISSING_FIELD',
+          `actions.${name}.steps is required (at least one step) unless the action is an alias_of another.`,
+          base,
+          'key',
+        )
     } else if (action.steps && action.steps.length > 0) {
-      this.sink.add('INVALID_VALUE', `actions.${name} has alias_of "${action.alias_of}" and steps; an alias runs its target and has no steps of its own.`, [...base, 'steps'], 'key')
+      this.sink.add(
+        'INVALID_VALUE',
+        `actions.${name} has alias_of "${action.alias_of}" and steps; an alias runs its target and has no steps of its own.`,
+        [...base, 'steps'],
+        'key',
+      )
     }
     this.checkParams(base, action)
     const total = countSteps(action.steps)
     if (total > kMaxSteps) {
-      this.sink.add('TOO_MANY_STEPS', `actions.${name} has ${total} steps (fallbacks included); at most ${kMaxSteps} are allowed. Split it and compose with run.`, [...base, 'steps'], 'key')
+      this.sink.add(
+        'TOO_MANY_STEPS',
+        `actions.${name} has ${total} steps (fallbacks included); at most ${kMaxSteps} are allowed. Split it and compose with run.`,
+        [...base, 'steps'],
+        'key',
+      )
     }
     this.checkSteps(action.steps ?? [], [...base, 'steps'], scope, 'run', inherits)
     const everyOutput = allOutputs(action.steps)
     const finalScope = { ...scope, outputs: everyOutput }
     action.verify?.forEach((v, i) => {
-      if (typeof v.condition === 'string') this.checkCondition(v.condition, [...base, 'verify', i, 'condition'], finalScope)
+      if (typeof v.condition === 'string')
+        this.checkCondition(v.condition, [...base, 'verify', i, 'condition'], finalScope)
       this.checkTemplates(v.message, [...base, 'verify', i, 'message'], finalScope)
-      if (v.message_zh !== undefined) this.checkTemplates(v.message_zh, [...base, 'verify', i, 'message_zh'], finalScope)
+      if (v.message_zh !== undefined)
+        this.checkTemplates(v.message_zh, [...base, 'verify', i, 'message_zh'], finalScope)
     })
-    for (const [key, template] of Object.entries(action.returns ?? {})) this.checkTemplates(template, [...base, 'returns', key], finalScope)
+    for (const [key, template] of Object.entries(action.returns ?? {}))
+      this.checkTemplates(template, [...base, 'returns', key], finalScope)
   }
 
   private checkParams(base: PathSegment[], action: RawAction): void {
     for (const [pname, p] of Object.entries(action.params ?? {})) {
       const path = [...base, 'params', pname]
-      if (p.type === 'enum' && !p.values) this.sink.add('MISSING_FIELD', `${dotted(path)}.values is required for type enum: list the allowed values.`, path, 'key')
-      if (p.type !== 'enum' && p.values) this.sink.add('INVALID_VALUE', `${dotted(path)}.values only applies to type enum (this param is ${p.type}).`, [...path, 'values'], 'key')
+      if (p.type === 'enum' && !p.values)
+        this.sink.add(
+          'MISSING_FIELD',
+          `${dotted(path)}.values is required for type enum: list the allowed values.`,
+          path,
+          'key',
+        )
+      if (p.type !== 'enum' && p.values)
+        this.sink.add(
+          'INVALID_VALUE',
+          `${dotted(path)}.values only applies to type enum (this param is ${p.type}).`,
+          [...path, 'values'],
+          'key',
+        )
       if (p.default !== undefined) {
         if (!kTypeChecks[p.type](p.default)) {
-          this.sink.add('DEFAULT_TYPE_MISMATCH', `${dotted(path)}.default is ${show(p.default)}, which is not a ${p.type}.`, [...path, 'default'])
+          this.sink.add(
+            'DEFAULT_TYPE_MISMATCH',
+            `${dotted(path)}.default is ${show(p.default)}, which is not a ${p.type}.`,
+            [...path, 'default'],
+          )
         } else if (p.type === 'enum' && p.values && !p.values.includes(p.default as string)) {
-          this.sink.add('DEFAULT_TYPE_MISMATCH', `${dotted(path)}.default is ${show(p.default)}; allowed: ${p.values.join(', ')}.`, [...path, 'default'])
+          this.sink.add(
+            'DEFAULT_TYPE_MISMATCH',
+            `${dotted(path)}.default is ${show(p.default)}; allowed: ${p.values.join(', ')}.`,
+            [...path, 'default'],
+          )
         }
       }
-      if (!p.description) this.sink.add('PARAM_UNDOCUMENTED', `${dotted(path)} has no description; say what it is for.`, path, 'key', 'warning')
+      if (!p.description)
+        this.sink.add(
+          'PARAM_UNDOCUMENTED',
+          `${dotted(path)} has no description; say what it is for.`,
+          path,
+          'key',
+          'warning',
+        )
     }
   }
 
-  private checkSteps(steps: readonly RawStep[], base: PathSegment[], scope: ActionScope, kind: 'run' | 'fallback', inherits: boolean): void {
+  private checkSteps(
+    steps: readonly RawStep[],
+    base: PathSegment[],
+    scope: ActionScope,
+    kind: 'run' | 'fallback',
+    inherits: boolean,
+  ): void {
     steps.forEach((step, i) => {
       const path = [...base, i]
       const descriptor = getStepAction(step.action)
       if (!descriptor) {
-        this.sink.add('UNKNOWN_STEP_ACTION', `Unknown step action "${step.action}"; allowed: ${kStepActionNames.join(', ')}.${didYouMean(step.action, kStepActionNames)}`, [...path, 'action'])
+        this.sink.add(
+          'UNKNOWN_STEP_ACTION',
+          `Unknown step action "${step.action}"; allowed: ${kStepActionNames.join(', ')}.${didYouMean(step.action, kStepActionNames)}`,
+          [...path, 'action'],
+        )
       } else {
         this.checkArgs(step, path, descriptor.args, selectorArgsOf(descriptor, step.args ?? {}))
       }
       if (typeof step.when === 'string') this.checkCondition(step.when, [...path, 'when'], scope)
       this.checkTemplates(step.args ?? {}, [...path, 'args'], scope)
       if (step.onError === 'fallback' && !step.fallback) {
-        this.sink.add('FALLBACK_MISSING', `onError is "fallback" but the step has no fallback steps; add fallback or use continue/abort.`, [...path, 'onError'])
+        this.sink.add(
+          'FALLBACK_MISSING',
+          `onError is "fallback" but the step has no fallback steps; add fallback or use continue/abort.`,
+          [...path, 'onError'],
+        )
       }
       if (step.action === 'run') this.addRunEdge(step, path, scope, kind, inherits)
-      if (step.fallback) this.checkSteps(step.fallback, [...path, 'fallback'], { ...scope, outputs: new Set(scope.outputs) }, 'fallback', inherits)
+      if (step.fallback)
+        this.checkSteps(
+          step.fallback,
+          [...path, 'fallback'],
+          { ...scope, outputs: new Set(scope.outputs) },
+          'fallback',
+          inherits,
+        )
       if (step.output) scope.outputs.add(step.output)
       for (const o of allOutputs(step.fallback)) scope.outputs.add(o)
     })
   }
 
-  private addRunEdge(step: RawStep, path: PathSegment[], scope: ActionScope, kind: 'run' | 'fallback', inherits: boolean): void {
+  private addRunEdge(
+    step: RawStep,
+    path: PathSegment[],
+    scope: ActionScope,
+    kind: 'run' | 'fallback',
+    inherits: boolean,
+  ): void {
     const target = step.args?.action
     if (typeof target !== 'string' || target.includes('${')) return
     const full = qualify(target, scope.namespace)
     this.edges.push({ from: `${scope.namespace}:${scope.name}`, to: full, kind, path: [...path, 'args', 'action'] })
     const local = full.startsWith(`${scope.namespace}:`) ? full.slice(scope.namespace.length + 1) : undefined
     if (local !== undefined && !inherits && !Object.hasOwn(this.pack.actions, local)) {
-      this.sink.add('UNKNOWN_ACTION_REF', `run targets "${target}", which this pack does not define; actions: ${Object.keys(this.pack.actions).join(', ')}.${didYouMean(local, Object.keys(this.pack.actions))}`, [...path, 'args', 'action'])
+      this.sink.add(
+        'UNKNOWN_ACTION_REF',
+        `run targets "${target}", which this pack does not define; actions: ${Object.keys(this.pack.actions).join(', ')}.${didYouMean(local, Object.keys(this.pack.actions))}`,
+        [...path, 'args', 'action'],
+      )
     }
   }
 
@@ -363,13 +510,25 @@ class SemanticChecker {
         if (issue.code === 'unrecognized_keys') {
           const allowed = shapeKeys(schema)
           for (const key of issue.keys) {
-            this.sink.add('INVALID_STEP_ARGS', `Step "${step.action}" has no argument "${key}"; allowed: ${allowed.join(', ') || '(none)'}.${didYouMean(key, allowed)}`, [...path, 'args', key], 'key')
+            this.sink.add(
+              'INVALID_STEP_ARGS',
+              `Step "${step.action}" has no argument "${key}"; allowed: ${allowed.join(', ') || '(none)'}.${didYouMean(key, allowed)}`,
+              [...path, 'args', key],
+              'key',
+            )
           }
         } else if (issue.path.length === 0) {
           this.sink.add('INVALID_STEP_ARGS', `Step "${step.action}": ${issue.message}.`, [...path, 'args'], 'key')
         } else {
           mapZodIssue(issue, args, [], {
-            add: (_code, message, p, at, severity) => this.sink.add('INVALID_STEP_ARGS', `Step "${step.action}": args.${message}`, [...path, 'args', ...p], at, severity),
+            add: (_code, message, p, at, severity) =>
+              this.sink.add(
+                'INVALID_STEP_ARGS',
+                `Step "${step.action}": args.${message}`,
+                [...path, 'args', ...p],
+                at,
+                severity,
+              ),
             addAt: this.sink.addAt,
           })
         }
@@ -400,32 +559,64 @@ class SemanticChecker {
     if (typeof value === 'string') {
       if (!value.includes('${')) return
       try {
-        for (const piece of parseTemplate(value)) if (typeof piece !== 'string') this.checkReference(piece.path, value, piece.start, path, scope)
+        for (const piece of parseTemplate(value))
+          if (typeof piece !== 'string') this.checkReference(piece.path, value, piece.start, path, scope)
       } catch (error) {
         if (error instanceof ExpressionError) this.sink.addAt(error.code, error.message, path, value, error.offset)
         else throw error
       }
     } else if (Array.isArray(value)) value.forEach((v, i) => this.checkTemplates(v, [...path, i], scope))
-    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) this.checkTemplates(v, [...path, k], scope)
+    else if (value !== null && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) this.checkTemplates(v, [...path, k], scope)
   }
 
-  private checkReference(refPath: string[], text: string, offset: number, path: PathSegment[], scope: ActionScope): void {
+  private checkReference(
+    refPath: string[],
+    text: string,
+    offset: number,
+    path: PathSegment[],
+    scope: ActionScope,
+  ): void {
     const [root, name] = refPath
     const ref = refPath.join('.')
     if (!(kScopes as readonly string[]).includes(root)) {
-      this.sink.addAt('UNKNOWN_SCOPE', `Unknown variable scope "${root}" in "${ref}"; allowed: ${kScopes.join(', ')}.${didYouMean(root, kScopes)}`, path, text, offset)
+      this.sink.addAt(
+        'UNKNOWN_SCOPE',
+        `Unknown variable scope "${root}" in "${ref}"; allowed: ${kScopes.join(', ')}.${didYouMean(root, kScopes)}`,
+        path,
+        text,
+        offset,
+      )
       return
     }
     if (name === undefined) return
     if (root === 'params' && !scope.params.has(name)) {
       const known = [...scope.params]
-      this.sink.addAt('UNKNOWN_PARAM', `"${ref}" names no declared param of ${scope.name}; params: ${known.join(', ') || '(none)'}.${didYouMean(name, known)}`, path, text, offset)
+      this.sink.addAt(
+        'UNKNOWN_PARAM',
+        `"${ref}" names no declared param of ${scope.name}; params: ${known.join(', ') || '(none)'}.${didYouMean(name, known)}`,
+        path,
+        text,
+        offset,
+      )
     } else if (root === 'selectors' && scope.selectors && !scope.selectors.has(name)) {
       const known = [...scope.selectors]
-      this.sink.addAt('UNKNOWN_SELECTOR', `"${ref}" names no selector alias of this pack; aliases: ${known.join(', ') || '(none)'}.${didYouMean(name, known)}`, path, text, offset)
+      this.sink.addAt(
+        'UNKNOWN_SELECTOR',
+        `"${ref}" names no selector alias of this pack; aliases: ${known.join(', ') || '(none)'}.${didYouMean(name, known)}`,
+        path,
+        text,
+        offset,
+      )
     } else if (root === 'steps' && !scope.outputs.has(name)) {
       const known = [...scope.outputs]
-      this.sink.addAt('UNKNOWN_STEP_OUTPUT', `"${ref}" is no output of an earlier step; outputs so far: ${known.join(', ') || '(none)'}. A step's result is kept with output: <name>.`, path, text, offset)
+      this.sink.addAt(
+        'UNKNOWN_STEP_OUTPUT',
+        `"${ref}" is no output of an earlier step; outputs so far: ${known.join(', ') || '(none)'}. A step's result is kept with output: <name>.`,
+        path,
+        text,
+        offset,
+      )
     }
   }
 
@@ -438,7 +629,11 @@ class SemanticChecker {
       const local = full.startsWith(`${ns}:`) ? full.slice(ns.length + 1) : undefined
       if (local === undefined || inherits) continue
       if (!Object.hasOwn(actions, local)) {
-        this.sink.add('UNKNOWN_ALIAS_TARGET', `alias_of "${action.alias_of}" names no action of this pack; actions: ${Object.keys(actions).join(', ')}.${didYouMean(local, Object.keys(actions))}`, ['actions', name, 'alias_of'])
+        this.sink.add(
+          'UNKNOWN_ALIAS_TARGET',
+          `alias_of "${action.alias_of}" names no action of this pack; actions: ${Object.keys(actions).join(', ')}.${didYouMean(local, Object.keys(actions))}`,
+          ['actions', name, 'alias_of'],
+        )
         continue
       }
       // Follow the chain; coming back to where it started is a loop that would never resolve.
@@ -446,7 +641,12 @@ class SemanticChecker {
       let cursor: string | undefined = local
       while (cursor !== undefined && Object.hasOwn(actions, cursor)) {
         if (seen.includes(cursor)) {
-          if (cursor === name) this.sink.add('CIRCULAR_ALIAS', `alias_of chain loops: ${[...seen, cursor].join(' → ')}.`, ['actions', name, 'alias_of'])
+          if (cursor === name)
+            this.sink.add('CIRCULAR_ALIAS', `alias_of chain loops: ${[...seen, cursor].join(' → ')}.`, [
+              'actions',
+              name,
+              'alias_of',
+            ])
           break
         }
         seen.push(cursor)
@@ -458,11 +658,21 @@ class SemanticChecker {
 }
 
 /** Cycle issues for a set of run edges; used per file and again across files by the loader. */
-export function cycleIssues(edges: readonly RunEdge[], report: (code: PackIssueCode, message: string, edge: RunEdge, chain: string[]) => void): void {
+export function cycleIssues(
+  edges: readonly RunEdge[],
+  report: (code: PackIssueCode, message: string, edge: RunEdge, chain: string[]) => void,
+): void {
   for (const cycle of findCycles(edges)) {
     const code = cycle.throughFallback ? 'CIRCULAR_FALLBACK' : 'CIRCULAR_RUN'
-    const what = cycle.throughFallback ? 'A fallback runs an action that leads back to itself' : 'run steps call each other in a circle'
-    report(code, `${what}: ${cycle.chain.join(' → ')}. It would recurse until the depth limit.`, cycle.closing, cycle.chain)
+    const what = cycle.throughFallback
+      ? 'A fallback runs an action that leads back to itself'
+      : 'run steps call each other in a circle'
+    report(
+      code,
+      `${what}: ${cycle.chain.join(' → ')}. It would recurse until the depth limit.`,
+      cycle.closing,
+      cycle.chain,
+    )
   }
 }
 
@@ -542,16 +752,23 @@ export function safeParsePack(text: string, options: ValidateOptions = {}): Safe
  * §6.1.5 validateExpression: parse a condition and check its variable scopes. Returns readable
  * problems (empty when fine).
  */
-export function validateExpression(expression: string, available: { params?: string[]; selectors?: string[]; steps?: string[] } = {}): string[] {
+export function validateExpression(
+  expression: string,
+  available: { params?: string[]; selectors?: string[]; steps?: string[] } = {},
+): string[] {
   const out: string[] = []
   try {
     const ast = parseExpression(expression)
     for (const ref of collectReferences(ast)) {
       const [root, name] = ref.path
-      if (!(kScopes as readonly string[]).includes(root)) out.push(`Unknown variable scope "${root}" at column ${ref.position + 1}; allowed: ${kScopes.join(', ')}.`)
+      if (!(kScopes as readonly string[]).includes(root))
+        out.push(`Unknown variable scope "${root}" at column ${ref.position + 1}; allowed: ${kScopes.join(', ')}.`)
       else if (name !== undefined && root !== 'env') {
         const list = available[root as 'params' | 'selectors' | 'steps']
-        if (list && !list.includes(name)) out.push(`Unknown ${root} name "${name}" at column ${ref.position + 1}; known: ${list.join(', ') || '(none)'}.`)
+        if (list && !list.includes(name))
+          out.push(
+            `Unknown ${root} name "${name}" at column ${ref.position + 1}; known: ${list.join(', ') || '(none)'}.`,
+          )
       }
     }
   } catch (error) {

@@ -27,7 +27,10 @@ export function matchVersion(version: string, pattern: string): boolean {
 export type CompatibilityCheck = { ok: true } | { ok: false; message: string }
 
 /** min_version / max_version of §5.1.2, both inclusive. Unknown versions pass: we cannot tell. */
-export function checkCompatibility(compat: ActionCompatibility | undefined, version: string | null): CompatibilityCheck {
+export function checkCompatibility(
+  compat: ActionCompatibility | undefined,
+  version: string | null,
+): CompatibilityCheck {
   if (!compat || version === null) return { ok: true }
   if (compat.minVersion && semver.lt(version, compat.minVersion, kSemverOptions)) {
     return { ok: false, message: `The page runs version ${version}; this pack needs at least ${compat.minVersion}.` }
@@ -73,7 +76,11 @@ type VersionPort = Pick<BrowserPort, 'query' | 'getText' | 'getAttribute' | 'rea
  * reader, never a script), then version_meta. The first one that yields a version wins; any
  * that fails is skipped, since a missing marker just means "unknown".
  */
-export async function detectVersion(compat: ActionCompatibility | undefined, port: VersionPort, signal: AbortSignal): Promise<DetectedVersion> {
+export async function detectVersion(
+  compat: ActionCompatibility | undefined,
+  port: VersionPort,
+  signal: AbortSignal,
+): Promise<DetectedVersion> {
   if (!compat) return { version: null }
   const { detect } = compat
   const attempts: Array<[DetectionMethod, () => Promise<unknown>]> = []
@@ -95,7 +102,10 @@ export async function detectVersion(compat: ActionCompatibility | undefined, por
   }
   if (detect.meta) {
     const meta = parseSelector(`css:meta[name="${detect.meta.replace(/["\\]/g, '\\$&')}"]`)
-    attempts.push(['meta', async () => ((await port.query(meta, signal)) === 0 ? null : port.getAttribute(meta, 'content', signal))])
+    attempts.push([
+      'meta',
+      async () => ((await port.query(meta, signal)) === 0 ? null : port.getAttribute(meta, 'content', signal)),
+    ])
   }
   for (const [method, read] of attempts) {
     try {

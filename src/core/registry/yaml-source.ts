@@ -25,7 +25,8 @@ export interface Located {
 
 export type Locate = (path: readonly PathSegment[], at?: 'key' | 'value') => Located
 
-export type ReadResult = { ok: true; value: unknown; locate: Locate } | { ok: false; issues: PackIssue[]; locate: Locate }
+export type ReadResult =
+  { ok: true; value: unknown; locate: Locate } | { ok: false; issues: PackIssue[]; locate: Locate }
 
 interface ParsedDoc {
   doc: Document.Parsed
@@ -114,7 +115,15 @@ function checkTree(value: unknown, file: string, locate: Locate): PackIssue[] {
     if (path.length >= kMaxYamlDepth) {
       const where = [...path]
       const { line, col } = locate(where)
-      issues.push({ code: 'YAML_TOO_DEEP', severity: 'error', message: `Nesting deeper than ${kMaxYamlDepth} levels at ${where.slice(0, 6).join('.')}…; a pack needs about 8.`, path: where, file, line, col })
+      issues.push({
+        code: 'YAML_TOO_DEEP',
+        severity: 'error',
+        message: `Nesting deeper than ${kMaxYamlDepth} levels at ${where.slice(0, 6).join('.')}…; a pack needs about 8.`,
+        path: where,
+        file,
+        line,
+        col,
+      })
       return
     }
     if (Array.isArray(node)) {
@@ -157,7 +166,17 @@ export function readYaml(text: string, file: string): ReadResult {
     return {
       ok: false,
       locate: kNowhere,
-      issues: [{ code: 'FILE_TOO_LARGE', severity: 'error', message: `File is ${size} bytes; a pack may be at most ${kMaxPackBytes} bytes (1 MiB).`, path: [], file, line: 1, col: 1 }],
+      issues: [
+        {
+          code: 'FILE_TOO_LARGE',
+          severity: 'error',
+          message: `File is ${size} bytes; a pack may be at most ${kMaxPackBytes} bytes (1 MiB).`,
+          path: [],
+          file,
+          line: 1,
+          col: 1,
+        },
+      ],
     }
   }
 
@@ -170,7 +189,17 @@ export function readYaml(text: string, file: string): ReadResult {
     return {
       ok: false,
       locate: kNowhere,
-      issues: [{ code: 'YAML_TOO_DEEP', severity: 'error', message: `Nesting deeper than ${kMaxYamlDepth} levels; a pack needs about 8.`, path: [], file, line, col }],
+      issues: [
+        {
+          code: 'YAML_TOO_DEEP',
+          severity: 'error',
+          message: `Nesting deeper than ${kMaxYamlDepth} levels; a pack needs about 8.`,
+          path: [],
+          file,
+          line,
+          col,
+        },
+      ],
     }
   }
 
@@ -184,7 +213,15 @@ export function readYaml(text: string, file: string): ReadResult {
       issues: doc.errors.map((e) => {
         const pos = lines.linePos(e.pos[0])
         const message = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-        return { code: kYamlCodes[e.code] ?? 'YAML_SYNTAX', severity: 'error', message: `${message} (${e.code})`, path: [], file, line: pos.line, col: pos.col }
+        return {
+          code: kYamlCodes[e.code] ?? 'YAML_SYNTAX',
+          severity: 'error',
+          message: `${message} (${e.code})`,
+          path: [],
+          file,
+          line: pos.line,
+          col: pos.col,
+        }
       }),
     }
   }
@@ -198,7 +235,17 @@ export function readYaml(text: string, file: string): ReadResult {
       return {
         ok: false,
         locate,
-        issues: [{ code: 'YAML_ALIAS_LIMIT', severity: 'error', message: `Aliases expand to more than ${kMaxAliasCount} nodes (${error.message}); expand them by hand.`, path: [], file, line: pos.line, col: pos.col }],
+        issues: [
+          {
+            code: 'YAML_ALIAS_LIMIT',
+            severity: 'error',
+            message: `Aliases expand to more than ${kMaxAliasCount} nodes (${error.message}); expand them by hand.`,
+            path: [],
+            file,
+            line: pos.line,
+            col: pos.col,
+          },
+        ],
       }
     }
     throw error

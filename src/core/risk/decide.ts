@@ -54,7 +54,8 @@ export interface RiskFinding {
 
 const kCapChars = 4_000 // all of a name's parts (src/dom/risk.ts caps each); bounds the matching cost per step
 
-const kRiskMeanings = ['payment', 'destructive', 'permission', 'data_send'] as const satisfies readonly (Meaning & RiskCategory)[]
+const kRiskMeanings = ['payment', 'destructive', 'permission', 'data_send'] as const satisfies readonly (Meaning &
+  RiskCategory)[]
 
 const kSays: Record<(typeof kRiskMeanings)[number], string> = {
   payment: 'may move money',
@@ -87,7 +88,9 @@ export function findRisks(facts: RiskFacts): RiskFinding[] {
     if (word) add(m, `${shown} (icon "${word}") ${kSays[m]}`)
   }
   if (out.length) return out
-  const backsOut = hasWords(name) ? kWords.negative.test(name) && !hasMoreThan(name, kWords.negative) : kWords.negative.test(name) || !!kIconWords.negative?.test(icons)
+  const backsOut = hasWords(name)
+    ? kWords.negative.test(name) && !hasMoreThan(name, kWords.negative)
+    : kWords.negative.test(name) || !!kIconWords.negative?.test(icons)
   if (backsOut) return out
 
   const dialog = facts.dialog ? foldText(facts.dialog.slice(0, kCapChars)) : ''

@@ -55,7 +55,11 @@ export function readGlyphs(text: string): string {
  * common sets' pictures, which is what pages copy.
  */
 export function shapeHash(d: string): string {
-  const s = d.replace(/[\s,]+/g, ' ').replace(/ ?([a-zA-Z]) ?/g, '$1').replace(/ -/g, '-').trim()
+  const s = d
+    .replace(/[\s,]+/g, ' ')
+    .replace(/ ?([a-zA-Z]) ?/g, '$1')
+    .replace(/ -/g, '-')
+    .trim()
   let h = 0x811c9dc5
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i)

@@ -30,17 +30,17 @@ export const kIconShapes: Readonly<Record<string, 'destructive' | 'payment' | 'p
   '8edefb15': 'destructive', // ant-design RestTwoTone
   '91b46e03': 'destructive', // lucide trash, trash-2
   '9a256b05': 'payment', // ant-design CreditCardTwoTone
-  'a4257b57': 'destructive', // bootstrap-icons trash
-  'a6a4623a': 'payment', // element-plus Wallet
-  'ad5e8b54': 'destructive', // element-plus DeleteFilled
-  'b2b255cd': 'payment', // ant-design CreditCardFilled
-  'b639e684': 'payment', // ant-design CreditCardTwoTone
-  'bb81f805': 'permission', // ant-design UnlockOutlined
-  'c4708fca': 'destructive', // ant-design DeleteFilled
-  'c6f1de92': 'payment', // ant-design WalletTwoTone
-  'd4a8bf22': 'payment', // ant-design WalletTwoTone
-  'e6c32084': 'payment', // element-plus CreditCard
-  'e9141718': 'destructive', // ant-design RestFilled
-  'f7ee4b01': 'destructive', // ant-design RestTwoTone
-  'fafdb931': 'permission', // ant-design UnlockFilled
+  a4257b57: 'destructive', // bootstrap-icons trash
+  a6a4623a: 'payment', // element-plus Wallet
+  ad5e8b54: 'destructive', // element-plus DeleteFilled
+  b2b255cd: 'payment', // ant-design CreditCardFilled
+  b639e684: 'payment', // ant-design CreditCardTwoTone
+  bb81f805: 'permission', // ant-design UnlockOutlined
+  c4708fca: 'destructive', // ant-design DeleteFilled
+  c6f1de92: 'payment', // ant-design WalletTwoTone
+  d4a8bf22: 'payment', // ant-design WalletTwoTone
+  e6c32084: 'payment', // element-plus CreditCard
+  e9141718: 'destructive', // ant-design RestFilled
+  f7ee4b01: 'destructive', // ant-design RestTwoTone
+  fafdb931: 'permission', // ant-design UnlockFilled
 }

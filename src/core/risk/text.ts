@@ -1,5 +1,5 @@
 /**
- * Text as the risk check compares it (issue 15 §1): a page can write "Delete" in many ways that
+ * Text as the risk check compares it: a page can write "Delete" in many ways that
  * look the same to a person and differ to a regular expression. Both the page's text and the
  * lexicon go through `foldText`, so the comparison is between what a reader would see.
  */
@@ -10,8 +10,10 @@
  * BOM, the soft hyphen, the combining grapheme joiner, the Mongolian vowel separator, Hangul
  * fillers and variation selectors. Removed before anything else, so "Dele\u200Bte" is "Delete".
  */
-// eslint-disable-next-line no-misleading-character-class -- each is meant alone: combining ones are removed, not combined
-const kInvisible = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDD00-\uDDEF]/g
+// Each character is meant alone: combining ones are removed, not combined.
+const kInvisible =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDD00-\uDDEF]/g
 
 /** Combining marks, dropped after decomposition: "Löschen" and "Loschen" read as one word. */
 const kMarks = /\p{M}+/gu
@@ -24,11 +26,51 @@ const kMarks = /\p{M}+/gu
  */
 const kConfusables: Record<string, string> = {
   // Cyrillic
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', ӏ: 'l', ԛ: 'q', ԝ: 'w', һ: 'h', ү: 'y',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  ӏ: 'l',
+  ԛ: 'q',
+  ԝ: 'w',
+  һ: 'h',
+  ү: 'y',
   // Greek
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w', ϲ: 'c', ς: 'c', ϳ: 'j', // ϲ is ς after NFKC
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  ω: 'w',
+  ϲ: 'c',
+  ς: 'c',
+  ϳ: 'j', // ϲ is ς after NFKC
   // Latin letters that stand in for others
-  ı: 'i', ſ: 's', ℓ: 'l',
+  ı: 'i',
+  ſ: 's',
+  ℓ: 'l',
 }
 const kConfusableRe = new RegExp(`[${Object.keys(kConfusables).join('')}]`, 'g')
 

@@ -51,7 +51,12 @@ const kStillPx = 0.5
 
 /** Whether two boxes of the same element, a frame apart, look the same to a person. */
 export function sameBox(a: DOMRect, b: DOMRect): boolean {
-  return Math.abs(a.x - b.x) < kStillPx && Math.abs(a.y - b.y) < kStillPx && Math.abs(a.width - b.width) < kStillPx && Math.abs(a.height - b.height) < kStillPx
+  return (
+    Math.abs(a.x - b.x) < kStillPx &&
+    Math.abs(a.y - b.y) < kStillPx &&
+    Math.abs(a.width - b.width) < kStillPx &&
+    Math.abs(a.height - b.height) < kStillPx
+  )
 }
 
 async function isStable(el: Element): Promise<boolean> {
@@ -82,7 +87,12 @@ function reaches(el: Element, hit: Element | null): boolean {
 function visibleBox(el: Element): { left: number; top: number; right: number; bottom: number } | null {
   const r = el.getBoundingClientRect()
   const view = viewOf(el)
-  const box = { left: Math.max(r.left, 0), top: Math.max(r.top, 0), right: Math.min(r.right, view.innerWidth), bottom: Math.min(r.bottom, view.innerHeight) }
+  const box = {
+    left: Math.max(r.left, 0),
+    top: Math.max(r.top, 0),
+    right: Math.min(r.right, view.innerWidth),
+    bottom: Math.min(r.bottom, view.innerHeight),
+  }
   return box.right - box.left >= 1 && box.bottom - box.top >= 1 ? box : null
 }
 
@@ -92,7 +102,8 @@ function aimPoints(b: { left: number; top: number; right: number; bottom: number
   const h = b.bottom - b.top
   const out: Point[] = [{ x: b.left + w / 2, y: b.top + h / 2 }]
   const steps = [0.5, 0.3, 0.7, 0.1, 0.9]
-  for (const fy of steps) for (const fx of steps) if (fx !== 0.5 || fy !== 0.5) out.push({ x: b.left + w * fx, y: b.top + h * fy })
+  for (const fy of steps)
+    for (const fx of steps) if (fx !== 0.5 || fy !== 0.5) out.push({ x: b.left + w * fx, y: b.top + h * fy })
   return out
 }
 
@@ -118,7 +129,8 @@ export function coveringElement(el: Element): Element | null {
   const hit = deepElementFromPoint(el.ownerDocument, at.x, at.y)
   if (!hit || reaches(el, hit)) return null
   // A click on a label reaches its control, and the other way round.
-  if ((el as HTMLInputElement).labels && [...((el as HTMLInputElement).labels ?? [])].some((l) => deepContains(l, hit))) return null
+  if ((el as HTMLInputElement).labels && [...((el as HTMLInputElement).labels ?? [])].some((l) => deepContains(l, hit)))
+    return null
   return layerOf(hit, el)
 }
 
@@ -126,9 +138,13 @@ export function coveringElement(el: Element): Element | null {
 function underOwnUi(el: Element): boolean {
   const box = visibleBox(el)
   if (!box) return false
-  return [...aimPoints(box).slice(0, 1), { x: box.left + 1, y: box.top + 1 }, { x: box.right - 1, y: box.top + 1 }, { x: box.left + 1, y: box.bottom - 1 }, { x: box.right - 1, y: box.bottom - 1 }].some(
-    (p) => !!deepElementFromPoint(el.ownerDocument, p.x, p.y)?.closest(`[${kAvaUiAttr}]`),
-  )
+  return [
+    ...aimPoints(box).slice(0, 1),
+    { x: box.left + 1, y: box.top + 1 },
+    { x: box.right - 1, y: box.top + 1 },
+    { x: box.left + 1, y: box.bottom - 1 },
+    { x: box.right - 1, y: box.bottom - 1 },
+  ].some((p) => !!deepElementFromPoint(el.ownerDocument, p.x, p.y)?.closest(`[${kAvaUiAttr}]`))
 }
 
 /** `el`'s box in the top window's coordinates (through same-origin frames), for Ava's launcher. */
@@ -155,7 +171,12 @@ function describeCover(cover: Element): string {
 export async function ensureActionable(
   initial: Element,
   checks: Checks,
-  opts: { deadline: number; signal?: AbortSignal; relocate?: () => Element | null; makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void> },
+  opts: {
+    deadline: number
+    signal?: AbortSignal
+    relocate?: () => Element | null
+    makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
+  },
 ): Promise<Actionable | ExecFailure> {
   let el = initial
   const started = Date.now()
@@ -163,7 +184,10 @@ export async function ensureActionable(
   for (;;) {
     if (!el.isConnected) {
       const again = opts.relocate?.()
-      if (!again) return fail('ELEMENT_STALE', `${quoteLabel(el)} left the page before it could be used.`, { suggestion: 'Observe the page again.' })
+      if (!again)
+        return fail('ELEMENT_STALE', `${quoteLabel(el)} left the page before it could be used.`, {
+          suggestion: 'Observe the page again.',
+        })
       el = again
     }
     let reason: ExecFailure | null = null
@@ -172,12 +196,22 @@ export async function ensureActionable(
     }
     const visible = isVisible(el)
     if (!visible && (checks.visible || checks.hitTest)) {
-      if (checks.allowForce && Date.now() - started >= Math.min(kVisibleGraceMs, opts.deadline - started)) return { ok: true, el, forced: true }
-      reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is on the page but not visible.`, { reason: 'not-visible', suggestion: 'Open the section, tab or menu that shows it first.' })
+      if (checks.allowForce && Date.now() - started >= Math.min(kVisibleGraceMs, opts.deadline - started))
+        return { ok: true, el, forced: true }
+      reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is on the page but not visible.`, {
+        reason: 'not-visible',
+        suggestion: 'Open the section, tab or menu that shows it first.',
+      })
     } else if (checks.enabled && isDisabled(el)) {
-      reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is disabled.`, { reason: 'disabled', suggestion: 'Fill in what the form needs first, or wait until the page enables it.' })
+      reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is disabled.`, {
+        reason: 'disabled',
+        suggestion: 'Fill in what the form needs first, or wait until the page enables it.',
+      })
     } else if (checks.editable && ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true')) {
-      reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is read-only.`, { reason: 'read-only', suggestion: 'Use select for dropdowns and pickers.' })
+      reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is read-only.`, {
+        reason: 'read-only',
+        suggestion: 'Use select for dropdowns and pickers.',
+      })
     } else if (checks.stable && !(await isStable(el))) {
       reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} keeps moving (animating).`, { reason: 'not-stable' })
     } else if (visible && opts.makeRoom && !roomMade && underOwnUi(el)) {
@@ -188,8 +222,16 @@ export async function ensureActionable(
     } else if (checks.hitTest && visible) {
       const aim = clickPoint(el)
       if ('at' in aim) return { ok: true, el, forced: false, at: aim.at }
-      if (aim.cover) reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is covered by ${describeCover(aim.cover)}, which would receive the click.`, { reason: 'obscured', suggestion: 'Close the dialog, mask or popup on top of it first.' })
-      else reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is on the page but no part of it is in view.`, { reason: 'not-visible' })
+      if (aim.cover)
+        reason = fail(
+          'NOT_ACTIONABLE',
+          `${quoteLabel(el)} is covered by ${describeCover(aim.cover)}, which would receive the click.`,
+          { reason: 'obscured', suggestion: 'Close the dialog, mask or popup on top of it first.' },
+        )
+      else
+        reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} is on the page but no part of it is in view.`, {
+          reason: 'not-visible',
+        })
     }
     if (!reason) return { ok: true, el, forced: false }
     if (Date.now() + kRetryMs > opts.deadline || opts.signal?.aborted) return reason

@@ -77,12 +77,22 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
       // An option of a native list: the person's click in the open list chooses it (issue 28 §5).
       const native = name === 'click' && (run.cmd.button ?? 'left') === 'left' ? selectOfOption(run.target!.el) : null
       if (native) {
-        const chose = await clickNativeOption(native.option, native.select, { ...run.ctx, relocate: run.target!.relocate })
+        const chose = await clickNativeOption(native.option, native.select, {
+          ...run.ctx,
+          relocate: run.target!.relocate,
+        })
         return chose.ok ? { ...chose, ...ok(chose.detail, run, chose) } : chose
       }
       // An option of a list that takes several values: a person adds it with Ctrl (⌘ on macOS)
       // held, so the options chosen before stay chosen (WAI-ARIA APG, listbox).
-      const adds = name === 'click' && run.target!.el.closest('[aria-multiselectable=true]') && run.target!.el.closest('[role=option]') ? (/Mac/.test(navigator.platform) ? { metaKey: true } : { ctrlKey: true }) : undefined
+      const adds =
+        name === 'click' &&
+        run.target!.el.closest('[aria-multiselectable=true]') &&
+        run.target!.el.closest('[role=option]')
+          ? /Mac/.test(navigator.platform)
+            ? { metaKey: true }
+            : { ctrlKey: true }
+          : undefined
       // A submit button sends what the form holds now: not when a field a step filled was reset.
       if (submitsForm(run.target!.el)) {
         const lost = lostBeforeSubmit(run.target!.el)
@@ -90,12 +100,29 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
       }
       // A canvas answers a click with pixels, not DOM: no effect to wait for.
       const pixels = !!run.cmd.at && run.target!.el.localName === 'canvas'
-      const r = await clickOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate }, { button: run.cmd.button, count, atPage: run.cmd.at, ...(adds ? { modifiers: adds } : {}), ...(pixels ? { expectEffect: false } : {}) })
+      const r = await clickOp(
+        run.target!.el,
+        { ...run.ctx, relocate: run.target!.relocate },
+        {
+          button: run.cmd.button,
+          count,
+          atPage: run.cmd.at,
+          ...(adds ? { modifiers: adds } : {}),
+          ...(pixels ? { expectEffect: false } : {}),
+        },
+      )
       if (!r.ok) return r
       const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
       // "Forced through the DOM" is for the CLI, logs and the planner: the person reads what was done.
-      const msg = stepResult(count === 2 ? 'doubleClicked' : kClickResult[run.cmd.button ?? 'left'], { label: quoteLabel(r.el) })
-      return ok(`${verb} ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, { navigating: r.navigating, forced: r.forced, changes: r.changes, msg })
+      const msg = stepResult(count === 2 ? 'doubleClicked' : kClickResult[run.cmd.button ?? 'left'], {
+        label: quoteLabel(r.el),
+      })
+      return ok(`${verb} ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, {
+        navigating: r.navigating,
+        forced: r.forced,
+        changes: r.changes,
+        msg,
+      })
     },
   }
 }
@@ -105,13 +132,24 @@ function textAction(name: 'fill' | 'type'): DomActionDescriptor {
     name,
     async run(run) {
       const value = String(run.cmd.value ?? '')
-      const r = await enterTextOp(run.target!.el, value, { ...run.ctx, relocate: run.target!.relocate }, name, run.cmd.delayMs)
+      const r = await enterTextOp(
+        run.target!.el,
+        value,
+        { ...run.ctx, relocate: run.target!.relocate },
+        name,
+        run.cmd.delayMs,
+      )
       if (!r.ok) return r
       const note = r.note ? ` (${r.note})` : ''
       const shown = shownValue(r.el, value)
       // The value masked exactly as in the detail; a note (a date typed in another form) keeps the detail.
       const said = r.note ? {} : { msg: stepResult('typed', { value: `"${shown}"`, label: quoteLabel(r.el) }) }
-      return ok(`Typed "${shown}" into ${quoteLabel(r.el)}${note}${forcedNote(r.forced)}`, run, { forced: r.forced, changes: r.changes, sensitive: r.sensitive || undefined, ...said })
+      return ok(`Typed "${shown}" into ${quoteLabel(r.el)}${note}${forcedNote(r.forced)}`, run, {
+        forced: r.forced,
+        changes: r.changes,
+        sensitive: r.sensitive || undefined,
+        ...said,
+      })
     },
   }
 }
@@ -124,14 +162,23 @@ function checkAction(name: 'check' | 'uncheck'): DomActionDescriptor {
       const r = await checkOp(run.target!.el, want, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
       const said: StepResult = r.already ? (want ? 'wasChecked' : 'wasUnchecked') : want ? 'checked' : 'unchecked'
-      return ok(r.already ? `${quoteLabel(r.el)} was already ${want ? 'checked' : 'unchecked'}` : `${want ? 'Checked' : 'Unchecked'} ${quoteLabel(r.el)}`, run, { changes: r.changes, msg: stepResult(said, { label: quoteLabel(r.el) }) })
+      return ok(
+        r.already
+          ? `${quoteLabel(r.el)} was already ${want ? 'checked' : 'unchecked'}`
+          : `${want ? 'Checked' : 'Unchecked'} ${quoteLabel(r.el)}`,
+        run,
+        { changes: r.changes, msg: stepResult(said, { label: quoteLabel(r.el) }) },
+      )
     },
   }
 }
 
 function scrolls(n: Element): boolean {
   const style = viewOf(n).getComputedStyle(n)
-  return /(auto|scroll|overlay)/.test(style.overflowY + style.overflowX) && (n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1)
+  return (
+    /(auto|scroll|overlay)/.test(style.overflowY + style.overflowX) &&
+    (n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1)
+  )
 }
 
 /** Ancestors looked through for the scroll box a named element stands for ("the terms" → the box beside its heading). */
@@ -143,7 +190,8 @@ const kBoxSearchDepth = 4
  * bottom of the terms"): the only scrolling element in the nearest ancestor that holds one.
  */
 function scrollContainer(el: Element): Element | null {
-  for (let n: Element | null = el; n; n = n.parentElement) if (n !== n.ownerDocument.documentElement && n !== n.ownerDocument.body && scrolls(n)) return n
+  for (let n: Element | null = el; n; n = n.parentElement)
+    if (n !== n.ownerDocument.documentElement && n !== n.ownerDocument.body && scrolls(n)) return n
   let n: Element | null = el.parentElement
   for (let depth = 0; n && depth < kBoxSearchDepth && n !== n.ownerDocument.body; depth++, n = n.parentElement) {
     const scrolling = [...n.querySelectorAll('*')].filter((c) => scrolls(c) && isVisible(c))
@@ -178,19 +226,33 @@ function whereScrolled(scroller: Element, vertical: boolean): { text: string; at
   const max = vertical ? scroller.scrollHeight - scroller.clientHeight : scroller.scrollWidth - scroller.clientWidth
   const atEnd = pos >= max - 1
   const atTop = pos <= 0
-  return { text: atEnd ? `at its end (${Math.round(pos)} of ${Math.round(max)} px)` : atTop ? 'at its top' : `${Math.round(pos)} of ${Math.round(max)} px`, atEnd, atTop }
+  return {
+    text: atEnd
+      ? `at its end (${Math.round(pos)} of ${Math.round(max)} px)`
+      : atTop
+        ? 'at its top'
+        : `${Math.round(pos)} of ${Math.round(max)} px`,
+    atEnd,
+    atTop,
+  }
 }
 
 /** Pages that load more as they reach the end get this many looks when "the bottom" is asked for. */
 const kBottomTries = 4
 
-async function scrollBox(box: Element | null, dir: ScrollDirection, amount?: number): Promise<{ before: number; after: number; scroller: Element }> {
+async function scrollBox(
+  box: Element | null,
+  dir: ScrollDirection,
+  amount?: number,
+): Promise<{ before: number; after: number; scroller: Element }> {
   const doc = box?.ownerDocument ?? document
   const scroller = box ?? doc.scrollingElement ?? doc.documentElement
   const view = viewOf(scroller)
   const vertical = dir !== 'left' && dir !== 'right'
   const before = vertical ? scroller.scrollTop : scroller.scrollLeft
-  const page = (vertical ? (box ? box.clientHeight : view.innerHeight) : box ? box.clientWidth : view.innerWidth) * kPageScrollRatio
+  const page =
+    (vertical ? (box ? box.clientHeight : view.innerHeight) : box ? box.clientWidth : view.innerWidth) *
+    kPageScrollRatio
   const step = amount ?? page
   const to: Record<ScrollDirection, () => ScrollToOptions> = {
     top: () => ({ top: 0 }),
@@ -263,10 +325,15 @@ const kActions: DomActionDescriptor[] = [
       } catch {
         return fail('INVALID', `"${raw}" is not a URL.`)
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('INVALID', `Ava only opens http(s) pages, not ${url.protocol}`)
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return fail('INVALID', `Ava only opens http(s) pages, not ${url.protocol}`)
       const sameDocument = url.href.split('#')[0] === location.href.split('#')[0] && url.hash !== ''
       location.assign(url.href)
-      return ok(`Opening ${url.href}`, run, { navigating: !sameDocument, changes: { ...noChanges(), urlChanged: url.href !== location.href || sameDocument, newUrl: url.href }, msg: stepResult('opened', { url: url.href }) })
+      return ok(`Opening ${url.href}`, run, {
+        navigating: !sameDocument,
+        changes: { ...noChanges(), urlChanged: url.href !== location.href || sameDocument, newUrl: url.href },
+        msg: stepResult('opened', { url: url.href }),
+      })
     },
   },
   clickAction('click'),
@@ -280,12 +347,24 @@ const kActions: DomActionDescriptor[] = [
       const el = run.target!.el
       const ctx = { ...run.ctx, relocate: run.target!.relocate }
       const V = viewOf(el)
-      const native = el instanceof V.HTMLSelectElement ? el : el instanceof V.HTMLLabelElement && el.control instanceof V.HTMLSelectElement ? el.control : null
-      const r = native ? await chooseNative(native, values, ctx, { replace: run.cmd.replace }) : await (async () => {
-        const found = widgetFor(el)
-        if (!found) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not a select, dropdown, cascader, date picker or menu.`, { reason: 'wrong-kind', suggestion: 'Click it and then click the option.' })
-        return found.widget.choose(found.root, { values, ctx })
-      })()
+      const native =
+        el instanceof V.HTMLSelectElement
+          ? el
+          : el instanceof V.HTMLLabelElement && el.control instanceof V.HTMLSelectElement
+            ? el.control
+            : null
+      const r = native
+        ? await chooseNative(native, values, ctx, { replace: run.cmd.replace })
+        : await (async () => {
+            const found = widgetFor(el)
+            if (!found)
+              return fail(
+                'NOT_ACTIONABLE',
+                `${quoteLabel(el)} is not a select, dropdown, cascader, date picker or menu.`,
+                { reason: 'wrong-kind', suggestion: 'Click it and then click the option.' },
+              )
+            return found.widget.choose(found.root, { values, ctx })
+          })()
       return r.ok ? { ...r, ...ok(r.detail, run, r) } : r
     },
   },
@@ -296,7 +375,10 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const r = await hoverOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
-      return ok(`Hovered ${quoteLabel(r.el)}`, run, { changes: r.changes, msg: stepResult('hovered', { label: quoteLabel(r.el) }) })
+      return ok(`Hovered ${quoteLabel(r.el)}`, run, {
+        changes: r.changes,
+        msg: stepResult('hovered', { label: quoteLabel(r.el) }),
+      })
     },
   },
   {
@@ -306,7 +388,11 @@ const kActions: DomActionDescriptor[] = [
       const r = await dragOp(run.target!.el, run.cmd.path, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
       const n = run.cmd.path.length
-      return ok(`Dragged over ${quoteLabel(r.el)} along ${n} points`, run, { navigating: r.navigating, changes: r.changes, msg: stepResult('dragged', { label: quoteLabel(r.el), n }) })
+      return ok(`Dragged over ${quoteLabel(r.el)} along ${n} points`, run, {
+        navigating: r.navigating,
+        changes: r.changes,
+        msg: stepResult('dragged', { label: quoteLabel(r.el), n }),
+      })
     },
   },
   {
@@ -319,7 +405,10 @@ const kActions: DomActionDescriptor[] = [
       if (el.ownerDocument.activeElement !== el && !el.contains(el.ownerDocument.activeElement)) {
         return fail('NOT_ACTIONABLE', `${quoteLabel(el)} cannot take the focus.`, { reason: 'wrong-kind' })
       }
-      return ok(`Focused ${quoteLabel(el)}`, run, { changes: { ...noChanges(), focusChanged: true }, msg: stepResult('focused', { label: quoteLabel(el) }) })
+      return ok(`Focused ${quoteLabel(el)}`, run, {
+        changes: { ...noChanges(), focusChanged: true },
+        msg: stepResult('focused', { label: quoteLabel(el) }),
+      })
     },
   },
   {
@@ -327,9 +416,11 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const key = run.cmd.key ?? ''
       if (!key) return fail('INVALID', 'press needs a key, such as Enter or ${modifier}+A.')
-      let target: Element = document.activeElement && document.activeElement !== document.body ? document.activeElement : document.body
+      let target: Element =
+        document.activeElement && document.activeElement !== document.body ? document.activeElement : document.body
       // The focused element of a same-origin frame is where its keys go.
-      while (target.localName === 'iframe' && frameDocument(target)?.activeElement) target = frameDocument(target)!.activeElement!
+      while (target.localName === 'iframe' && frameDocument(target)?.activeElement)
+        target = frameDocument(target)!.activeElement!
       if (run.target) {
         const ready = await ensureActionable(run.target.el, { visible: true, enabled: true, allowForce: true }, run.ctx)
         if (!ready.ok) return ready
@@ -340,7 +431,9 @@ const kActions: DomActionDescriptor[] = [
       pressKey(target, key)
       await watch.waitForEffect(kKeyWatchMs)
       const { navigating, ...changes } = watch.finish()
-      const msg = run.target ? stepResult('pressedIn', { key, label: quoteLabel(target) }) : stepResult('pressed', { key })
+      const msg = run.target
+        ? stepResult('pressedIn', { key, label: quoteLabel(target) })
+        : stepResult('pressed', { key })
       return ok(`Pressed ${key}${run.target ? ` in ${quoteLabel(target)}` : ''}`, run, { navigating, changes, msg })
     },
   },
@@ -354,8 +447,11 @@ const kActions: DomActionDescriptor[] = [
         const r = el.getBoundingClientRect()
         const view = viewOf(el)
         const inView = r.bottom > 0 && r.top < view.innerHeight
-        if (!inView) return fail('NOT_ACTIONABLE', `Could not scroll ${quoteLabel(el)} into view.`, { reason: 'not-visible' })
-        return ok(`Scrolled ${quoteLabel(el)} into view`, run, { msg: stepResult('scrolledTo', { label: quoteLabel(el) }) })
+        if (!inView)
+          return fail('NOT_ACTIONABLE', `Could not scroll ${quoteLabel(el)} into view.`, { reason: 'not-visible' })
+        return ok(`Scrolled ${quoteLabel(el)} into view`, run, {
+          msg: stepResult('scrolledTo', { label: quoteLabel(el) }),
+        })
       }
       if (!dir) return fail('INVALID', 'scroll needs a direction (up, down, top, bottom) or an element.')
       const box = run.target ? scrollContainer(run.target.el) : pageScroller(document)
@@ -366,11 +462,32 @@ const kActions: DomActionDescriptor[] = [
       const atStart = dir === 'up' || dir === 'top'
       const now = whereScrolled(scroller, vertical)
       // "The bottom" that is not the end (the box keeps growing, or refuses): said as it is, never as success.
-      if (dir === 'bottom' && !now.atEnd) return fail('NOT_ACTIONABLE', `Scrolled${where} but did not reach the end: ${now.text}.`, { reason: 'no-effect', suggestion: 'The list may keep loading more; scroll again or read what has loaded.' })
+      if (dir === 'bottom' && !now.atEnd)
+        return fail('NOT_ACTIONABLE', `Scrolled${where} but did not reach the end: ${now.text}.`, {
+          reason: 'no-effect',
+          suggestion: 'The list may keep loading more; scroll again or read what has loaded.',
+        })
       // The page's own scroll is said in the UI language; a box's keeps its detail (it names the box).
-      const result: StepResult = after === before ? (atStart ? 'atTop' : 'atEnd') : dir === 'top' ? 'scrolledTop' : dir === 'bottom' ? 'scrolledBottom' : 'scrolled'
-      const said = box ? {} : { msg: stepResult(result, result === 'scrolled' ? { directionKey: `step.scroll.${dir}`, px } : { px }) }
-      return ok(after === before ? `Already at the ${atStart ? 'top' : 'end'}${where}; nothing to scroll` : `Scrolled ${dir}${where} (${px} px); now ${now.text}`, run, said)
+      const result: StepResult =
+        after === before
+          ? atStart
+            ? 'atTop'
+            : 'atEnd'
+          : dir === 'top'
+            ? 'scrolledTop'
+            : dir === 'bottom'
+              ? 'scrolledBottom'
+              : 'scrolled'
+      const said = box
+        ? {}
+        : { msg: stepResult(result, result === 'scrolled' ? { directionKey: `step.scroll.${dir}`, px } : { px }) }
+      return ok(
+        after === before
+          ? `Already at the ${atStart ? 'top' : 'end'}${where}; nothing to scroll`
+          : `Scrolled ${dir}${where} (${px} px); now ${now.text}`,
+        run,
+        said,
+      )
     },
   },
   {
@@ -379,7 +496,11 @@ const kActions: DomActionDescriptor[] = [
       const el = run.target!.el
       const V = viewOf(el)
       const form = el instanceof V.HTMLFormElement ? el : ((el as HTMLInputElement).form ?? el.closest('form'))
-      if (!form) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not in a form.`, { reason: 'wrong-kind', suggestion: 'Click its submit button instead.' })
+      if (!form)
+        return fail('NOT_ACTIONABLE', `${quoteLabel(el)} is not in a form.`, {
+          reason: 'wrong-kind',
+          suggestion: 'Click its submit button instead.',
+        })
       const lost = lostBeforeSubmit(form)
       if (lost) return lost
       const watch = watchEffects(el.ownerDocument)
@@ -387,7 +508,11 @@ const kActions: DomActionDescriptor[] = [
       form.requestSubmit()
       await watch.waitForEffect(kSubmitWatchMs)
       const { navigating, ...changes } = watch.finish()
-      return ok(`Submitted the form of ${quoteLabel(el)}`, run, { navigating, changes, msg: stepResult('submitted', { label: quoteLabel(el) }) })
+      return ok(`Submitted the form of ${quoteLabel(el)}`, run, {
+        navigating,
+        changes,
+        msg: stepResult('submitted', { label: quoteLabel(el) }),
+      })
     },
   },
   {
@@ -408,20 +533,37 @@ const kActions: DomActionDescriptor[] = [
           return fail('INVALID', (e as Error).message)
         }
         const held = await waitFor(look, timeoutMs, ctx.signal)
-        return held ? ok(`${selectors[0]} is ${state}`, run) : fail('TIMEOUT', `${selectors[0]} did not become ${state} within ${timeoutMs / 1000} s.`, { suggestion: 'Check the selector, or wait for something the page really shows.' })
+        return held
+          ? ok(`${selectors[0]} is ${state}`, run)
+          : fail('TIMEOUT', `${selectors[0]} did not become ${state} within ${timeoutMs / 1000} s.`, {
+              suggestion: 'Check the selector, or wait for something the page really shows.',
+            })
       }
       if (cmd.text !== undefined) {
         const want = cmd.text
-        const held = await waitFor(() => missingKeywords([want], visibleText()).length === 0 || null, timeoutMs, ctx.signal)
-        return held ? ok(`"${want}" is on the page`, run, { msg: stepResult('appeared', { texts: quoteTexts([want]) }) }) : fail('TIMEOUT', `"${want}" did not appear within ${timeoutMs / 1000} s.`)
+        const held = await waitFor(
+          () => missingKeywords([want], visibleText()).length === 0 || null,
+          timeoutMs,
+          ctx.signal,
+        )
+        return held
+          ? ok(`"${want}" is on the page`, run, { msg: stepResult('appeared', { texts: quoteTexts([want]) }) })
+          : fail('TIMEOUT', `"${want}" did not appear within ${timeoutMs / 1000} s.`)
       }
       if (cmd.url !== undefined) {
         const pattern = cmd.url
         const held = await waitFor(() => urlMatches(location.href, pattern) || null, timeoutMs, ctx.signal)
-        return held ? ok(`The address is ${location.href}`, run, { msg: stepResult('addressIs', { url: location.href }) }) : fail('TIMEOUT', `The address did not match ${pattern} within ${timeoutMs / 1000} s (it is ${location.href}).`)
+        return held
+          ? ok(`The address is ${location.href}`, run, { msg: stepResult('addressIs', { url: location.href }) })
+          : fail(
+              'TIMEOUT',
+              `The address did not match ${pattern} within ${timeoutMs / 1000} s (it is ${location.href}).`,
+            )
       }
       const quiet = await quietPage(kQuietWindowMs, timeoutMs, ctx.signal)
-      return quiet ? ok('The page is quiet', run, { msg: stepResult('quiet') }) : fail('TIMEOUT', `The page kept changing for ${timeoutMs / 1000} s.`)
+      return quiet
+        ? ok('The page is quiet', run, { msg: stepResult('quiet') })
+        : fail('TIMEOUT', `The page kept changing for ${timeoutMs / 1000} s.`)
     },
   },
   {
@@ -431,13 +573,28 @@ const kActions: DomActionDescriptor[] = [
       if (!keywords.length) return fail('INVALID', 'verify needs an assertion with the words to find, in quotes.')
       // Holds: returns on the first look. Misses: looks again as the page changes, and gives up
       // once it has settled (issue 18 §2) rather than always spending the whole wait.
-      const held = await waitFor(() => missingKeywords(keywords, visibleText()).length === 0 || null, Math.min(kVerifyWaitMs, run.timeoutMs), run.ctx.signal, document, { settledMs: kSettledMissMs })
-      if (held) return ok(`Found ${quoteTexts(keywords)} on the page`, run, { msg: stepResult('found', { texts: quoteTexts(keywords) }) })
+      const held = await waitFor(
+        () => missingKeywords(keywords, visibleText()).length === 0 || null,
+        Math.min(kVerifyWaitMs, run.timeoutMs),
+        run.ctx.signal,
+        document,
+        { settledMs: kSettledMissMs },
+      )
+      if (held)
+        return ok(`Found ${quoteTexts(keywords)} on the page`, run, {
+          msg: stepResult('found', { texts: quoteTexts(keywords) }),
+        })
       const missing = missingKeywords(keywords, visibleText())
       const modals = openModals(document)
-      return fail('VERIFY_FAILED', `Not on the page: ${quoteTexts(missing)}${missing.length < keywords.length ? ` (found ${quoteTexts(keywords.filter((k) => !missing.includes(k)))})` : ''}.`, {
-        suggestion: modals.length ? `A dialog "${modals[0].label}" is open; it may hold the answer.` : 'The action may not have worked, or the page words it differently.',
-      })
+      return fail(
+        'VERIFY_FAILED',
+        `Not on the page: ${quoteTexts(missing)}${missing.length < keywords.length ? ` (found ${quoteTexts(keywords.filter((k) => !missing.includes(k)))})` : ''}.`,
+        {
+          suggestion: modals.length
+            ? `A dialog "${modals[0].label}" is open; it may hold the answer.`
+            : 'The action may not have worked, or the page words it differently.',
+        },
+      )
     },
   },
   {
@@ -445,7 +602,10 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const el = run.target!.el
       const V = viewOf(el)
-      const text = el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement || el instanceof V.HTMLSelectElement ? displayedValue(el) : normalize((el as HTMLElement).innerText ?? el.textContent)
+      const text =
+        el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement || el instanceof V.HTMLSelectElement
+          ? displayedValue(el)
+          : normalize((el as HTMLElement).innerText ?? el.textContent)
       return ok(`Read ${quoteLabel(el)}`, run, { data: text, msg: stepResult('read', { label: quoteLabel(el) }) })
     },
   },
@@ -455,15 +615,28 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const files = run.cmd.files ?? []
       const named = String(run.cmd.value ?? '')
-      if (!files.length) return fail('INVALID', `upload needs the file itself${named ? ` ("${named}")` : ''}: attach it in the panel, or give the pack step a file.`)
+      if (!files.length)
+        return fail(
+          'INVALID',
+          `upload needs the file itself${named ? ` ("${named}")` : ''}: attach it in the panel, or give the pack step a file.`,
+        )
       const input = fileInputOf(run.target!.el)
-      if (!input) return fail('NOT_ACTIONABLE', `${quoteLabel(run.target!.el)} is not a file upload, and holds no single file input.`, { reason: 'wrong-kind', suggestion: 'Name the upload button or the file field itself.' })
+      if (!input)
+        return fail(
+          'NOT_ACTIONABLE',
+          `${quoteLabel(run.target!.el)} is not a file upload, and holds no single file input.`,
+          { reason: 'wrong-kind', suggestion: 'Name the upload button or the file field itself.' },
+        )
       const watch = watchEffects(input.ownerDocument)
       const r = uploadFiles(input, files)
       await watch.waitForEffect(0)
       const { navigating, ...changes } = watch.finish()
       if (!r.ok) return r
-      return ok(`Uploaded ${quoteTexts(r.names)} to ${quoteLabel(input)}`, run, { navigating, changes: { ...changes, value: r.names.join(', ') }, msg: stepResult('uploaded', { files: quoteTexts(r.names), label: quoteLabel(input) }) })
+      return ok(`Uploaded ${quoteTexts(r.names)} to ${quoteLabel(input)}`, run, {
+        navigating,
+        changes: { ...changes, value: r.names.join(', ') },
+        msg: stepResult('uploaded', { files: quoteTexts(r.names), label: quoteLabel(input) }),
+      })
     },
   },
   {
@@ -471,10 +644,12 @@ const kActions: DomActionDescriptor[] = [
     async run(run) {
       const el = run.target!.el
       const name = run.cmd.name ?? ''
-      return ok(`Read ${name} of ${quoteLabel(el)}`, run, { data: el.getAttribute(name), msg: stepResult('readAttribute', { name, label: quoteLabel(el) }) })
+      return ok(`Read ${name} of ${quoteLabel(el)}`, run, {
+        data: el.getAttribute(name),
+        msg: stepResult('readAttribute', { name, label: quoteLabel(el) }),
+      })
     },
   },
 ]
 
 export const actionRegistry: ReadonlyMap<DomActionName, DomActionDescriptor> = new Map(kActions.map((a) => [a.name, a]))
-

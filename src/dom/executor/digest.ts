@@ -10,7 +10,8 @@ import { searchRoots } from '../locators'
 /** Text read per document: enough to tell pages apart, bounded on a huge one. */
 const kMaxTextChars = 400_000
 /** Control states a click or key can change without touching text. */
-const kStateful = 'input, select, textarea, [aria-valuenow], [aria-valuetext], [aria-checked], [aria-selected], [aria-expanded], [aria-pressed], [aria-current], [open]'
+const kStateful =
+  'input, select, textarea, [aria-valuenow], [aria-valuetext], [aria-checked], [aria-selected], [aria-expanded], [aria-pressed], [aria-current], [open]'
 
 /** FNV-1a over UTF-16 code units, as 8 hex digits. */
 function fnv(s: string, h = 0x811c9dc5): number {

@@ -20,7 +20,11 @@ export function isVisible(el: Element): boolean {
   const r = el.getBoundingClientRect()
   if (r.width === 0 && r.height === 0) return false
   // opacity 0 counts as hidden: Element Plus and Ant Design hide native inputs that way.
-  if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true } as CheckVisibilityOptions)) return false
+  if (
+    typeof el.checkVisibility === 'function' &&
+    !el.checkVisibility({ opacityProperty: true, visibilityProperty: true } as CheckVisibilityOptions)
+  )
+    return false
   // Ant Design renders an accessibility copy of its options inside a 0×0 overflow-hidden box.
   let n = el.parentElement
   for (let i = 0; n && i < kClipDepth; i++, n = n.parentElement) {
@@ -34,7 +38,13 @@ export function isVisible(el: Element): boolean {
 export function shortName(el: Element): string {
   const tag = el.localName
   if (el.id && el.id.length < 30 && !/\d{3,}/.test(el.id)) return `${tag}#${el.id}`
-  const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter((c) => c && !c.startsWith('is-') && c.length < 40)[0] : ''
+  const cls =
+    typeof el.className === 'string'
+      ? el.className
+          .trim()
+          .split(/\s+/)
+          .filter((c) => c && !c.startsWith('is-') && c.length < 40)[0]
+      : ''
   if (cls) return `${tag}.${cls}`
   const name = el.getAttribute('name')
   return name ? `${tag}[name=${name}]` : tag
@@ -48,12 +58,17 @@ export function labelOf(el: Element, max = 50): string {
     return control ? accessibleName(control) : ''
   }
   // Select widgets show their placeholder beside the input, not on it.
-  const placeholder = () => normalize(el.closest('.ant-select,.el-select')?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent)
+  const placeholder = () =>
+    normalize(
+      el.closest('.ant-select,.el-select')?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')
+        ?.textContent,
+    )
   // The one name computation (observe/names.ts); an element without a role is named as the button
   // it acts as, from its content, or from its icon. Long text is a container's content, not its name.
   const role = roleOf(el)
   const own = nameForPeople(el, role || 'button').name
-  const name = (role || own.length <= 60 ? own : '') || inner() || placeholder() || el.getAttribute('name') || shortName(el)
+  const name =
+    (role || own.length <= 60 ? own : '') || inner() || placeholder() || el.getAttribute('name') || shortName(el)
   return name.length > max ? `${name.slice(0, max - 1)}…` : name
 }
 
@@ -66,7 +81,8 @@ export function quoteTexts(texts: string[]): string {
   return texts.map((t) => `"${t}"`).join(', ')
 }
 
-const kClickable = 'button,a[href],[role=button],[role=link],[role=menuitem],[role=option],[role=tab],[role=checkbox],[role=radio],[role=switch],summary,label'
+const kClickable =
+  'button,a[href],[role=button],[role=link],[role=menuitem],[role=option],[role=tab],[role=checkbox],[role=radio],[role=switch],summary,label'
 
 /**
  * Playwright retargets a click on a button's inner span to the button; we do the same, so
@@ -82,14 +98,25 @@ export function editableOf(el: Element): HTMLInputElement | HTMLTextAreaElement 
   const V = viewOf(el)
   if (el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement) return el
   if (el instanceof V.HTMLElement && el.isContentEditable) return el
-  if (el instanceof V.HTMLLabelElement && el.control && (el.control instanceof V.HTMLInputElement || el.control instanceof V.HTMLTextAreaElement)) return el.control
-  const inner = el.querySelector('input:not([type=hidden]):not([type=checkbox]):not([type=radio]),textarea,[contenteditable=""],[contenteditable=true]')
+  if (
+    el instanceof V.HTMLLabelElement &&
+    el.control &&
+    (el.control instanceof V.HTMLInputElement || el.control instanceof V.HTMLTextAreaElement)
+  )
+    return el.control
+  const inner = el.querySelector(
+    'input:not([type=hidden]):not([type=checkbox]):not([type=radio]),textarea,[contenteditable=""],[contenteditable=true]',
+  )
   return (inner as HTMLInputElement | HTMLTextAreaElement | HTMLElement | null) ?? null
 }
 
 export function isTextField(el: Element): el is HTMLInputElement | HTMLTextAreaElement {
   const V = viewOf(el)
-  return (el instanceof V.HTMLInputElement && !/^(checkbox|radio|button|submit|reset|image|file|hidden|range|color)$/i.test(el.type)) || el instanceof V.HTMLTextAreaElement
+  return (
+    (el instanceof V.HTMLInputElement &&
+      !/^(checkbox|radio|button|submit|reset|image|file|hidden|range|color)$/i.test(el.type)) ||
+    el instanceof V.HTMLTextAreaElement
+  )
 }
 
 /** A CSS path usable as `css:<path>` to name a candidate that has no agent id yet. */
@@ -126,7 +153,9 @@ export function displayedValue(el: Element): string {
   const V = viewOf(el)
   if (el instanceof V.HTMLSelectElement) return [...el.selectedOptions].map((o) => normalize(o.text)).join(', ')
   if (el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement) return shownValue(el, el.value)
-  const field = el.querySelector('input:not([type=hidden]):not([type=checkbox]):not([type=radio])') as HTMLInputElement | null
+  const field = el.querySelector(
+    'input:not([type=hidden]):not([type=checkbox]):not([type=radio])',
+  ) as HTMLInputElement | null
   const text = visibleTextOf(el)
   if (field && field.value) return text ? `${text} ${field.value}`.trim() : field.value
   return text

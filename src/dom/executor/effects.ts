@@ -57,7 +57,8 @@ export function watchEffects(doc: Document = document): EffectWatch {
   })
   // Shadow trees are not part of the document's subtree for MutationObserver: watch each one.
   for (const root of searchRoots(doc)) {
-    if (root.nodeType === 11) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true })
+    if (root.nodeType === 11)
+      observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true })
   }
   observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true })
   const onLeave = () => {
@@ -72,7 +73,8 @@ export function watchEffects(doc: Document = document): EffectWatch {
     const now = deepActive(doc)
     return now !== focus && now !== null && now !== doc.body
   }
-  const changed = (extra?: () => boolean) => navigating || mutations > 0 || view.location.href !== url || focusMoved() || (extra?.() ?? false)
+  const changed = (extra?: () => boolean) =>
+    navigating || mutations > 0 || view.location.href !== url || focusMoved() || (extra?.() ?? false)
   let done = false
   return {
     get navigating() {
@@ -96,7 +98,7 @@ export function watchEffects(doc: Document = document): EffectWatch {
       if (hit && settle && !navigating) {
         await nextPaint(view)
         const started = Date.now()
-        for (let seen = -1; seen !== mutations && !navigating && Date.now() - started < kSettleMaxMs; ) {
+        for (let seen = -1; seen !== mutations && !navigating && Date.now() - started < kSettleMaxMs;) {
           seen = mutations
           await sleep(kSettleQuietMs)
         }
@@ -111,7 +113,11 @@ export function watchEffects(doc: Document = document): EffectWatch {
         view.removeEventListener('pagehide', onLeave)
       }
       const now = view.location.href
-      const newModals = navigating ? [] : openModals(doc).filter((m) => !modals.has(modalKey(m))).map((m) => ({ kind: m.kind, label: m.label }))
+      const newModals = navigating
+        ? []
+        : openModals(doc)
+            .filter((m) => !modals.has(modalKey(m)))
+            .map((m) => ({ kind: m.kind, label: m.label }))
       return {
         urlChanged: now !== url,
         ...(now !== url ? { newUrl: now } : {}),

@@ -27,13 +27,34 @@ type Mods = { ctrlKey?: boolean; shiftKey?: boolean; altKey?: boolean; metaKey?:
 
 function mouseInit(el: Element, at: Point, extra: MouseEventInit = {}): MouseEventInit {
   const view = viewOf(el)
-  return { bubbles: true, cancelable: true, composed: true, view, clientX: at.x, clientY: at.y, screenX: at.x + view.screenX, screenY: at.y + view.screenY, ...extra }
+  return {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view,
+    clientX: at.x,
+    clientY: at.y,
+    screenX: at.x + view.screenX,
+    screenY: at.y + view.screenY,
+    ...extra,
+  }
 }
 
 function pointer(el: Element, type: string, init: MouseEventInit, pressed: boolean): boolean {
   const V = viewOf(el)
   const bubbles = type !== 'pointerenter' && type !== 'pointerleave'
-  return el.dispatchEvent(new V.PointerEvent(type, { ...init, bubbles, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1, pressure: pressed ? 0.5 : 0 }))
+  return el.dispatchEvent(
+    new V.PointerEvent(type, {
+      ...init,
+      bubbles,
+      pointerId: 1,
+      pointerType: 'mouse',
+      isPrimary: true,
+      width: 1,
+      height: 1,
+      pressure: pressed ? 0.5 : 0,
+    }),
+  )
 }
 
 function mouse(el: Element, type: string, init: MouseEventInit): boolean {
@@ -52,7 +73,12 @@ export function hover(el: Element, at = centerOf(el)): void {
   const init = mouseInit(target, at)
   pointer(target, 'pointerover', init, false)
   const entered: Element[] = []
-  for (let n: Element | null = target; n; n = n.parentElement ?? (((n.getRootNode() as ShadowRoot).host as Element | undefined) ?? null)) entered.unshift(n)
+  for (
+    let n: Element | null = target;
+    n;
+    n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host as Element | undefined) ?? null
+  )
+    entered.unshift(n)
   for (const n of entered) pointer(n, 'pointerenter', init, false)
   mouse(target, 'mouseover', init)
   for (const n of entered) mouse(n, 'mouseenter', init)
@@ -60,13 +86,18 @@ export function hover(el: Element, at = centerOf(el)): void {
   mouse(target, 'mousemove', init)
 }
 
-const kFocusable = 'a[href],area[href],button,input,select,textarea,iframe,summary,[tabindex],[contenteditable=""],[contenteditable=true]'
+const kFocusable =
+  'a[href],area[href],button,input,select,textarea,iframe,summary,[tabindex],[contenteditable=""],[contenteditable=true]'
 
 /** Focus moves where a mousedown puts it: the closest focusable ancestor, else nowhere. */
 function focusOnMouseDown(target: Element): void {
   const doc = target.ownerDocument
   let focusable: Element | null = null
-  for (let n: Element | null = target; n; n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host as Element | null) ?? null) {
+  for (
+    let n: Element | null = target;
+    n;
+    n = n.parentElement ?? ((n.getRootNode() as ShadowRoot).host as Element | null) ?? null
+  ) {
     if (n.matches(kFocusable) && !(n as HTMLButtonElement).disabled) {
       focusable = n
       break
@@ -114,7 +145,12 @@ export interface ClickStopped {
  * while its handlers ran — the click stops before its release, and `check` (the gate drawing the
  * element again) may stop it the same way.
  */
-export function click(el: Element, options: ClickOptions = {}, at = centerOf(el), check?: () => string | null): ClickStopped | null {
+export function click(
+  el: Element,
+  options: ClickOptions = {},
+  at = centerOf(el),
+  check?: () => string | null,
+): ClickStopped | null {
   hover(el, at)
   const button = kButtons[options.button ?? 'left']
   const count = options.count ?? 1
@@ -166,7 +202,8 @@ export function drag(el: Element, path: Point[], check?: () => string | null): C
   if (why) return { stopped: why }
   const target = hitTarget(el, first)
   pointer(target, 'pointerdown', mouseInit(target, first, { button: 0, buttons: 1, detail: 1 }), true)
-  if (mouse(target, 'mousedown', mouseInit(target, first, { button: 0, buttons: 1, detail: 1 }))) focusOnMouseDown(target)
+  if (mouse(target, 'mousedown', mouseInit(target, first, { button: 0, buttons: 1, detail: 1 })))
+    focusOnMouseDown(target)
   for (const p of path.slice(1)) {
     pointer(target, 'pointermove', mouseInit(target, p, { button: -1, buttons: 1 }), true)
     mouse(target, 'mousemove', mouseInit(target, p, { button: 0, buttons: 1 }))
@@ -205,7 +242,9 @@ export function setNativeValue(el: TextControl, value: string): void {
 
 function inputEvent(el: Element, type: 'beforeinput' | 'input', inputType: string, data: string | null): boolean {
   const V = viewOf(el)
-  return el.dispatchEvent(new V.InputEvent(type, { bubbles: true, cancelable: type === 'beforeinput', composed: true, inputType, data }))
+  return el.dispatchEvent(
+    new V.InputEvent(type, { bubbles: true, cancelable: type === 'beforeinput', composed: true, inputType, data }),
+  )
 }
 
 /** fill: select everything, replace it in one edit, then input and change (seed 001 §2.3 input). */
@@ -262,12 +301,24 @@ const kNamedKeys: Record<string, [code: string, keyCode: number]> = {
   Meta: ['MetaLeft', 91],
 }
 
-const kKeyAliases: Record<string, string> = { esc: 'Escape', return: 'Enter', space: ' ', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', del: 'Delete' }
+const kKeyAliases: Record<string, string> = {
+  esc: 'Escape',
+  return: 'Enter',
+  space: ' ',
+  up: 'ArrowUp',
+  down: 'ArrowDown',
+  left: 'ArrowLeft',
+  right: 'ArrowRight',
+  del: 'Delete',
+}
 
 export function keyInfo(name: string): KeyInfo {
-  const key = kKeyAliases[name.toLowerCase()] ?? (name.length === 1 ? name : (Object.keys(kNamedKeys).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name))
+  const key =
+    kKeyAliases[name.toLowerCase()] ??
+    (name.length === 1 ? name : (Object.keys(kNamedKeys).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name))
   const named = kNamedKeys[key]
-  if (named) return { key, code: named[0], keyCode: named[1], text: key === ' ' ? ' ' : key === 'Enter' ? '\r' : undefined }
+  if (named)
+    return { key, code: named[0], keyCode: named[1], text: key === ' ' ? ' ' : key === 'Enter' ? '\r' : undefined }
   if (key.length === 1) {
     const upper = key.toUpperCase()
     const code = /[a-z]/i.test(key) ? `Key${upper}` : /\d/.test(key) ? `Digit${key}` : ''
@@ -292,13 +343,29 @@ export function parseChord(chord: string, isMac = /Mac|iPhone|iPad/i.test(naviga
   const names = parts.map((p) => p.trim()).filter(Boolean)
   const key = names.pop() ?? ''
   const has = (...aliases: string[]) => names.some((p) => aliases.includes(p.toLowerCase()))
-  return { key, ctrlKey: has('control', 'ctrl'), shiftKey: has('shift'), altKey: has('alt', 'option'), metaKey: has('meta', 'cmd', 'command', 'super') }
+  return {
+    key,
+    ctrlKey: has('control', 'ctrl'),
+    shiftKey: has('shift'),
+    altKey: has('alt', 'option'),
+    metaKey: has('meta', 'cmd', 'command', 'super'),
+  }
 }
 
 function keyboard(el: Element, type: string, info: KeyInfo, mods: Mods): boolean {
   const V = viewOf(el)
   return el.dispatchEvent(
-    new V.KeyboardEvent(type, { key: info.key, code: info.code, keyCode: info.keyCode, which: info.keyCode, bubbles: true, cancelable: true, composed: true, view: V, ...mods } as KeyboardEventInit),
+    new V.KeyboardEvent(type, {
+      key: info.key,
+      code: info.code,
+      keyCode: info.keyCode,
+      which: info.keyCode,
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      view: V,
+      ...mods,
+    } as KeyboardEventInit),
   )
 }
 
@@ -335,14 +402,20 @@ function deleteBackward(el: TextControl): void {
  */
 export function pressKey(target: Element, chord: string): void {
   const c = parseChord(chord)
-  dispatchKey(target, keyInfo(c.key), { ctrlKey: c.ctrlKey, shiftKey: c.shiftKey, altKey: c.altKey, metaKey: c.metaKey })
+  dispatchKey(target, keyInfo(c.key), {
+    ctrlKey: c.ctrlKey,
+    shiftKey: c.shiftKey,
+    altKey: c.altKey,
+    metaKey: c.metaKey,
+  })
 }
 
 export function dispatchKey(target: Element, info: KeyInfo, mods: Mods = {}): void {
   const commands = mods.ctrlKey || mods.metaKey || mods.altKey
   const notPrevented = keyboard(target, 'keydown', info, mods)
   const V = viewOf(target)
-  const field = target instanceof V.HTMLInputElement || target instanceof V.HTMLTextAreaElement ? (target as TextControl) : null
+  const field =
+    target instanceof V.HTMLInputElement || target instanceof V.HTMLTextAreaElement ? (target as TextControl) : null
   const editable = !field && target instanceof V.HTMLElement && target.isContentEditable ? target : null
   if (notPrevented && info.text && !commands) {
     const pressed = keyboard(target, 'keypress', info, mods)
@@ -369,7 +442,8 @@ export function dispatchKey(target: Element, info: KeyInfo, mods: Mods = {}): vo
     field.select()
   }
   keyboard(target, 'keyup', info, mods)
-  if (notPrevented && info.key === 'Enter' && field instanceof V.HTMLInputElement && field.form && !commands) implicitSubmit(field.form)
+  if (notPrevented && info.key === 'Enter' && field instanceof V.HTMLInputElement && field.form && !commands)
+    implicitSubmit(field.form)
 }
 
 /**
@@ -378,12 +452,21 @@ export function dispatchKey(target: Element, info: KeyInfo, mods: Mods = {}): vo
  * beforeinput/input itself, which rich editors like Quill and ProseMirror read). A caret outside
  * the host goes to its end first.
  */
-function editableKey(el: HTMLElement, command: 'insertText' | 'insertParagraph' | 'delete' | 'forwardDelete', text?: string): void {
+function editableKey(
+  el: HTMLElement,
+  command: 'insertText' | 'insertParagraph' | 'delete' | 'forwardDelete',
+  text?: string,
+): void {
   const doc = el.ownerDocument
   const sel = doc.getSelection()
   // A caret on the host itself, between its blocks, would also start a line of its own.
   // A selection inside the host (everything, before the first key) is replaced, as by a person.
-  if (sel && (!sel.anchorNode || !el.contains(sel.anchorNode) || (sel.isCollapsed && sel.anchorNode === el && el.firstElementChild))) {
+  if (
+    sel &&
+    (!sel.anchorNode ||
+      !el.contains(sel.anchorNode) ||
+      (sel.isCollapsed && sel.anchorNode === el && el.firstElementChild))
+  ) {
     // The end of the last line, inside its block (an editor's empty line is `<p><br></p>`): a
     // caret after the block would start a new line.
     let box: Node = el
@@ -398,17 +481,26 @@ function editableKey(el: HTMLElement, command: 'insertText' | 'insertParagraph' 
 }
 
 function implicitSubmit(form: HTMLFormElement): void {
-  const submitter = form.querySelector('button:not([type]),button[type=submit],input[type=submit],input[type=image]') as HTMLElement | null
+  const submitter = form.querySelector(
+    'button:not([type]),button[type=submit],input[type=submit],input[type=image]',
+  ) as HTMLElement | null
   if (submitter) {
     if (!(submitter as HTMLButtonElement).disabled) submitter.click()
     return
   }
-  const fields = form.querySelectorAll('input:not([type]),input[type=text],input[type=email],input[type=password],input[type=search],input[type=tel],input[type=url],input[type=number]')
+  const fields = form.querySelectorAll(
+    'input:not([type]),input[type=text],input[type=email],input[type=password],input[type=search],input[type=tel],input[type=url],input[type=number]',
+  )
   if (fields.length === 1) form.requestSubmit()
 }
 
 /** type: one key press per character, so keystroke listeners (autocomplete, masks) see each one. */
-export async function typeText(target: Element, text: string, delayMs = 0, wait: (ms: number) => Promise<void> = () => Promise.resolve()): Promise<void> {
+export async function typeText(
+  target: Element,
+  text: string,
+  delayMs = 0,
+  wait: (ms: number) => Promise<void> = () => Promise.resolve(),
+): Promise<void> {
   // No change event: a browser sends it when the field loses focus, not after the last key.
   // A rich editor takes in each key from its own observers and selection events, between key
   // presses as it would between a person's: it gets a task's turn after each one.

@@ -12,9 +12,11 @@ import { fail } from './ladder'
 import { nextFrame, settle } from './wait'
 
 /** Containers a field's error message is written in, beside the field. */
-const kFieldItem = '.el-form-item,.ant-form-item,.n-form-item,.form-group,.form-item,.field,.mb-3,.MuiFormControl-root,.MuiTextField-root,td,li,p,label'
+const kFieldItem =
+  '.el-form-item,.ant-form-item,.n-form-item,.form-group,.form-item,.field,.mb-3,.MuiFormControl-root,.MuiTextField-root,td,li,p,label'
 /** Error messages as libraries write them: ARIA alerts, Bootstrap's, Element Plus's, Ant Design's, MUI's, Formik's habits. */
-const kErrorText = '[role=alert],.invalid-feedback,.el-form-item__error,.ant-form-item-explain-error,.Mui-error.MuiFormHelperText-root,.error,.error-message,.field-error,.help-block.error,[class*=error-text],[class*=errorText]'
+const kErrorText =
+  '[role=alert],.invalid-feedback,.el-form-item__error,.ant-form-item-explain-error,.Mui-error.MuiFormHelperText-root,.error,.error-message,.field-error,.help-block.error,[class*=error-text],[class*=errorText]'
 /** The longest error message quoted back. */
 const kMaxMessage = 160
 
@@ -62,7 +64,9 @@ function leftToWidget(el: Element): boolean {
     // typing opened: leaving the field would close the suggestions before they are chosen.
     el.matches('.ui-autocomplete-input,[class*=autocomplete],[class*=typeahead]') ||
     suggestionsShown(el) ||
-    !!el.closest('[role=listbox],[role=combobox],.select2-search,.ant-select,.el-select,.n-base-selection,.ant-picker,.el-date-editor,.n-date-picker,.n-time-picker,[class*=datepicker],[class*=date-picker],[class*=timepicker],[class*=time-picker],[data-provide=datepicker]')
+    !!el.closest(
+      '[role=listbox],[role=combobox],.select2-search,.ant-select,.el-select,.n-base-selection,.ant-picker,.el-date-editor,.n-date-picker,.n-time-picker,[class*=datepicker],[class*=date-picker],[class*=timepicker],[class*=time-picker],[data-provide=datepicker]',
+    )
   )
 }
 
@@ -72,7 +76,12 @@ function leftToWidget(el: Element): boolean {
  * before (`errorBefore`); null when the page took it. Focus goes back to the field afterwards,
  * so a next step that presses Enter still presses it there.
  */
-export async function leaveAndReadBack(el: HTMLInputElement | HTMLTextAreaElement, value: string, same: (actual: string) => boolean, errorBefore: string): Promise<ExecFailure | null> {
+export async function leaveAndReadBack(
+  el: HTMLInputElement | HTMLTextAreaElement,
+  value: string,
+  same: (actual: string) => boolean,
+  errorBefore: string,
+): Promise<ExecFailure | null> {
   if (leftToWidget(el)) return null
   const V = viewOf(el)
   const doc = el.ownerDocument
@@ -84,20 +93,29 @@ export async function leaveAndReadBack(el: HTMLInputElement | HTMLTextAreaElemen
   const shown = el.type === 'password' ? '•••' : el.value
   let out: ExecFailure | null = null
   if (!same(el.value)) {
-    out = fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)}, but when the field was left the page ${el.value ? `changed it to "${shown}"` : 'cleared it'}; the value is not set.`, {
-      reason: 'value-rejected',
-      suggestion: 'The field may accept only some values or a fixed format.',
-    })
+    out = fail(
+      'NOT_ACTIONABLE',
+      `Typed into ${quoteLabel(el)}, but when the field was left the page ${el.value ? `changed it to "${shown}"` : 'cleared it'}; the value is not set.`,
+      {
+        reason: 'value-rejected',
+        suggestion: 'The field may accept only some values or a fixed format.',
+      },
+    )
   } else {
     const error = fieldError(el)
     if (error && error !== errorBefore) {
-      out = fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)}, but the page does not accept it; beside the field it says (page text): "${error}"`, {
-        reason: 'value-rejected',
-        suggestion: 'Give a value the field accepts, as its message says.',
-      })
+      out = fail(
+        'NOT_ACTIONABLE',
+        `Typed into ${quoteLabel(el)}, but the page does not accept it; beside the field it says (page text): "${error}"`,
+        {
+          reason: 'value-rejected',
+          suggestion: 'Give a value the field accepts, as its message says.',
+        },
+      )
     }
   }
-  if (focused && el.isConnected && !doc.activeElement?.closest('[role=dialog],[role=alertdialog]')) el.focus({ preventScroll: true })
+  if (focused && el.isConnected && !doc.activeElement?.closest('[role=dialog],[role=alertdialog]'))
+    el.focus({ preventScroll: true })
   return out
 }
 
@@ -135,14 +153,22 @@ export function lostBeforeSubmit(trigger: Element): ExecFailure | null {
     if (required || !el.value) lost.push(`${quoteLabel(el)} (${el.value ? 'now changed' : 'now empty'})`)
   }
   if (!lost.length) return null
-  return fail('NOT_ACTIONABLE', `Not submitted: ${lost.join(', ')} no longer ${lost.length > 1 ? 'hold' : 'holds'} what was typed; the page reset ${lost.length > 1 ? 'them' : 'it'}. Fill ${lost.length > 1 ? 'them' : 'it'} again, then submit.`, {
-    reason: 'value-rejected',
-    suggestion: 'Fill the fields again and submit once they hold their values.',
-  })
+  return fail(
+    'NOT_ACTIONABLE',
+    `Not submitted: ${lost.join(', ')} no longer ${lost.length > 1 ? 'hold' : 'holds'} what was typed; the page reset ${lost.length > 1 ? 'them' : 'it'}. Fill ${lost.length > 1 ? 'them' : 'it'} again, then submit.`,
+    {
+      reason: 'value-rejected',
+      suggestion: 'Fill the fields again and submit once they hold their values.',
+    },
+  )
 }
 
 /** Whether a click on this element sends its form (a submit button or an image input). */
 export function submitsForm(el: Element): boolean {
   const type = (el.getAttribute('type') ?? (el.localName === 'button' ? 'submit' : '')).toLowerCase()
-  return (el.localName === 'button' || el.localName === 'input') && (type === 'submit' || type === 'image') && !!(el as HTMLButtonElement).form
+  return (
+    (el.localName === 'button' || el.localName === 'input') &&
+    (type === 'submit' || type === 'image') &&
+    !!(el as HTMLButtonElement).form
+  )
 }

@@ -17,14 +17,33 @@ import { pageDigest } from './digest'
 import { riskFactsOf } from '../risk'
 import { findRisks } from '../../core/risk/decide'
 
-export { actionRegistry, kDomActionNames, visibleText, urlMatches, kQuietWindowMs, type DomCommand, type DomActionName, type DomActionDescriptor, type ScrollDirection, type WaitState } from './actions'
+export {
+  actionRegistry,
+  kDomActionNames,
+  visibleText,
+  urlMatches,
+  kQuietWindowMs,
+  type DomCommand,
+  type DomActionName,
+  type DomActionDescriptor,
+  type ScrollDirection,
+  type WaitState,
+} from './actions'
 export { locate, type TargetSpec, type Located, type Rung } from './ladder'
-export { semanticMatch, parseQuery, tokenize, scoreElement, kMinScore, kAmbiguityMargin, kMaxCandidates, type SemanticResult } from './semantic'
+export {
+  semanticMatch,
+  parseQuery,
+  tokenize,
+  scoreElement,
+  kMinScore,
+  kAmbiguityMargin,
+  kMaxCandidates,
+  type SemanticResult,
+} from './semantic'
 export { ensureActionable, coveringElement, kVisibleGraceMs, type Checks } from './actionability'
 export { watchEffects, kEffectWindowMs } from './effects'
 export { parseChord, keyInfo } from './events'
 export { kWidgets, widgetFor, pickOption } from './widgets'
-
 
 /** Steps the loop guard may call a loop when repeated: their result carries the page's fingerprint. */
 const kRepeatable = new Set<DomActionName>(['click', 'dblclick', 'press'])
@@ -66,7 +85,11 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
   try {
     let target: Located | undefined
     const { target: needs, onText } = domAction(cmd.action)
-    const wantsTarget = needs === 'required' || (needs === 'optional' && cmd.target && (cmd.target.element || cmd.target.targetId || cmd.target.selectors?.length || cmd.target.semantic))
+    const wantsTarget =
+      needs === 'required' ||
+      (needs === 'optional' &&
+        cmd.target &&
+        (cmd.target.element || cmd.target.targetId || cmd.target.selectors?.length || cmd.target.semantic))
     if (wantsTarget) {
       if (!cmd.target) return fail('INVALID', `${cmd.action} needs a target.`)
       const found = await locate(cmd.target, { timeoutMs, signal: opts.signal, allowText: !!onText })
@@ -75,15 +98,25 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       // that types, picks, submits or may delete, pay, grant or send acts on the element it was
       // listed as, or on nothing (docs/executor.md, "Re-rendered controls").
       if (found.replaced && changesState(found.el, cmd.action)) {
-        return fail('ELEMENT_STALE', `The element ${found.replaced} was re-rendered; Ava does not act on the control now in its place for a step that changes something.`, { rung: 'target_id', suggestion: 'Observe the page again and use the new ids.' })
+        return fail(
+          'ELEMENT_STALE',
+          `The element ${found.replaced} was re-rendered; Ava does not act on the control now in its place for a step that changes something.`,
+          { rung: 'target_id', suggestion: 'Observe the page again and use the new ids.' },
+        )
       }
       target = found
       const refused = await opts.beforeAct?.(found.el, cmd.action)
       if (refused) return refused
     }
-    const out = await action.run({ cmd, target, ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck, makeRoom: opts.makeRoom }, timeoutMs: Math.max(0, deadline - Date.now()) })
+    const out = await action.run({
+      cmd,
+      target,
+      ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck, makeRoom: opts.makeRoom },
+      timeoutMs: Math.max(0, deadline - Date.now()),
+    })
     // What the page did in answer may bring the next step's target: its miss waits (issue 20 §4).
-    if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length)) noteAction()
+    if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length))
+      noteAction()
     // The explanation of the match travels with the outcome into the run's trace.
     if (out.ok && target?.why) out.why = target.why
     if (out.ok && target?.replaced) {

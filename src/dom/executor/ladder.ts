@@ -79,7 +79,9 @@ function selectorWords(loc: ParsedSelector): string | null {
   if (loc.kind === 'role') return loc.name ? `${loc.role} "${loc.name}"` : loc.role
   if (loc.kind === 'text') return `"${loc.text}"`
   if (loc.kind === 'testid') return loc.value.replace(/[-_]+/g, ' ')
-  const words = [...loc.value.matchAll(/(?:#|\.|name=["']?|placeholder=["']?|aria-label=["']?)([\p{L}\p{N}_-]{2,})/gu)].map((m) => m[1].replace(/[-_]+/g, ' '))
+  const words = [
+    ...loc.value.matchAll(/(?:#|\.|name=["']?|placeholder=["']?|aria-label=["']?)([\p{L}\p{N}_-]{2,})/gu),
+  ].map((m) => m[1].replace(/[-_]+/g, ' '))
   return words.length ? words.join(' ') : null
 }
 
@@ -88,7 +90,10 @@ function selectorWords(loc: ParsedSelector): string | null {
  * else by the words of the selectors. Shared with recorded-flow replay (src/dom/recorder/resolve.ts)
  * so no locate path hands the AI fallback or a repair an empty list (issue 20 §3).
  */
-export function weakCandidates(description: string | undefined, locators: ParsedSelector[]): { candidates: Candidate[]; elements: Element[] } {
+export function weakCandidates(
+  description: string | undefined,
+  locators: ParsedSelector[],
+): { candidates: Candidate[]; elements: Element[] } {
   const words = description?.trim() || locators.map(selectorWords).filter(Boolean).join(' ')
   // No words at all: semanticMatch of "" still lists the page's visible controls.
   const m = semanticMatch(words)
@@ -112,7 +117,8 @@ function textMatch(description: string): Element | Element[] | null {
  * otherwise (another month) and is still the same control. Any other control's stand-in must be in
  * the same record (docs/executor.md, "Re-rendered controls").
  */
-const kPaging = /^\s*(prev(ious)?|next|older|newer|back|forward|earlier|later|上一[页个月年]?|下一[页个月年]?|前一[页个月年]?|后一[页个月年]?|[‹›«»<>←→◀▶◂▸❮❯])(\s+(page|month|year|week|day))?\s*$/iu
+const kPaging =
+  /^\s*(prev(ious)?|next|older|newer|back|forward|earlier|later|上一[页个月年]?|下一[页个月年]?|前一[页个月年]?|后一[页个月年]?|[‹›«»<>←→◀▶◂▸❮❯])(\s+(page|month|year|week|day))?\s*$/iu
 
 function byTargetId(id: string): Element | { replaced: Element } | 'stale' | 'unknown' {
   const handle = safeResolveHandle(id)
@@ -145,12 +151,18 @@ export interface LocateOptions {
 export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Located | ExecFailure> {
   if (spec.element) {
     const el = spec.element
-    return el.isConnected ? { el, rung: 'element', relocate: () => (el.isConnected ? el : null) } : fail('ELEMENT_STALE', 'The element left the page.')
+    return el.isConnected
+      ? { el, rung: 'element', relocate: () => (el.isConnected ? el : null) }
+      : fail('ELEMENT_STALE', 'The element left the page.')
   }
   if (spec.targetId) {
     const found = byTargetId(spec.targetId)
     if (found === 'stale') {
-      return fail('ELEMENT_STALE', `The element ${spec.targetId} has left the page since it was scanned (the page re-rendered).`, { rung: 'target_id', suggestion: kSuggestRescan })
+      return fail(
+        'ELEMENT_STALE',
+        `The element ${spec.targetId} has left the page since it was scanned (the page re-rendered).`,
+        { rung: 'target_id', suggestion: kSuggestRescan },
+      )
     }
     if (found !== 'unknown') {
       const el = 'replaced' in found ? found.replaced : found
@@ -158,7 +170,10 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
       return { el, rung: 'target_id', relocate: () => (el.isConnected ? el : null), ...(replaced ? { replaced } : {}) }
     }
     if (!spec.selectors?.length && !spec.semantic) {
-      return fail('ELEMENT_STALE', `No element has the id ${spec.targetId} on this page any more.`, { rung: 'target_id', suggestion: kSuggestRescan })
+      return fail('ELEMENT_STALE', `No element has the id ${spec.targetId} on this page any more.`, {
+        rung: 'target_id',
+        suggestion: kSuggestRescan,
+      })
     }
   }
 
@@ -176,11 +191,15 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
       return { el: look.el, rung: 'selector', selector, relocate: () => queryAll(loc).find(isVisible) ?? null }
     }
     if (look && 'several' in look && !spec.semantic) {
-      ambiguity = fail('AMBIGUOUS', `${look.selector} matches ${look.several.length} visible elements; which one is meant?`, {
-        rung: 'selector',
-        candidates: toCandidates(look.several),
-        suggestion: 'Make the selector match one element, or describe the element by its label.',
-      })
+      ambiguity = fail(
+        'AMBIGUOUS',
+        `${look.selector} matches ${look.several.length} visible elements; which one is meant?`,
+        {
+          rung: 'selector',
+          candidates: toCandidates(look.several),
+          suggestion: 'Make the selector match one element, or describe the element by its label.',
+        },
+      )
       return null
     }
     if (spec.semantic) {
@@ -190,26 +209,47 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
       lastCandidates = m.candidates
       if (pool) {
         const inPool = m.elements.filter((el) => pool.some((p) => p === el || p.contains(el) || el.contains(p)))
-        if (inPool.length >= 1 && m.best && inPool[0] === m.best) return { el: m.best, rung: 'selector', selector: look!.selector, candidates: m.candidates, relocate: () => null }
+        if (inPool.length >= 1 && m.best && inPool[0] === m.best)
+          return {
+            el: m.best,
+            rung: 'selector',
+            selector: look!.selector,
+            candidates: m.candidates,
+            relocate: () => null,
+          }
       }
       if (m.ambiguous) {
-        ambiguity = fail('AMBIGUOUS', `"${spec.semantic}" fits ${m.candidates.filter((c) => c.score >= m.candidates[0].score - 0.05).length} elements equally well: ${m.candidates.map((c) => `"${c.label}"`).join(', ')}.`, {
-          rung: 'semantic',
-          candidates: m.candidates,
-          suggestion: kSuggestDescribe,
-        })
+        ambiguity = fail(
+          'AMBIGUOUS',
+          `"${spec.semantic}" fits ${m.candidates.filter((c) => c.score >= m.candidates[0].score - 0.05).length} elements equally well: ${m.candidates.map((c) => `"${c.label}"`).join(', ')}.`,
+          {
+            rung: 'semantic',
+            candidates: m.candidates,
+            suggestion: kSuggestDescribe,
+          },
+        )
         return null
       }
       if (m.best) {
         const description = spec.semantic
-        return { el: m.best, rung: 'semantic', candidates: m.candidates, why: m.why, relocate: () => semanticMatch(description).best ?? null }
+        return {
+          el: m.best,
+          rung: 'semantic',
+          candidates: m.candidates,
+          why: m.why,
+          relocate: () => semanticMatch(description).best ?? null,
+        }
       }
       // Hover targets, menus and spans with click handlers are often plain elements: the one
       // visible element showing the words. Weak candidates are not a match.
       if (opts.allowText && m.candidates.every((c) => c.weak)) {
         const byText = textMatch(spec.semantic)
         if (Array.isArray(byText)) {
-          ambiguity = fail('AMBIGUOUS', `"${spec.semantic}" is the text of ${byText.length} elements: ${byText.map((el) => `"${labelOf(el)}"`).join(', ')}.`, { rung: 'semantic', candidates: toCandidates(byText, 0.5), suggestion: kSuggestDescribe })
+          ambiguity = fail(
+            'AMBIGUOUS',
+            `"${spec.semantic}" is the text of ${byText.length} elements: ${byText.map((el) => `"${labelOf(el)}"`).join(', ')}.`,
+            { rung: 'semantic', candidates: toCandidates(byText, 0.5), suggestion: kSuggestDescribe },
+          )
           return null
         }
         if (byText) {
@@ -218,7 +258,13 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
             const t = textMatch(description)
             return t && !Array.isArray(t) ? t : null
           }
-          return { el: byText, rung: 'semantic', candidates: m.candidates, why: 'its visible text (no control fits)', relocate: again }
+          return {
+            el: byText,
+            rung: 'semantic',
+            candidates: m.candidates,
+            why: 'its visible text (no control fits)',
+            relocate: again,
+          }
         }
       }
     }
@@ -231,7 +277,13 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
   // An ambiguity is final at once: waiting will not make two equal buttons different. A miss on a
   // settled page is final after kSettledMissMs: the fallback gets its turn instead of a 10 s wait.
   const started = Date.now()
-  const found = await waitFor(() => probe() ?? (ambiguity ? 'ambiguous' : null), opts.timeoutMs, opts.signal, document, opts.expectAppear ? {} : { settledMs: kSettledMissMs })
+  const found = await waitFor(
+    () => probe() ?? (ambiguity ? 'ambiguous' : null),
+    opts.timeoutMs,
+    opts.signal,
+    document,
+    opts.expectAppear ? {} : { settledMs: kSettledMissMs },
+  )
   if (found && found !== 'ambiguous') return found
   const waited = Date.now() - started
   // Shown only on hover, or not loaded yet on a page that grows as it scrolls (issue 20 part 6).
@@ -241,12 +293,24 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
   // A selector-only miss: the words of the selectors find the nearest controls for the fallback.
   if (!lastCandidates.length) lastCandidates = weakCandidates(undefined, locators).candidates
   const settled = !opts.expectAppear && waited < opts.timeoutMs - 50
-  const tried = [spec.targetId && `id ${spec.targetId}`, ...(spec.selectors ?? []).map((s) => `"${formatSelector(s)}"`), spec.semantic && `"${spec.semantic}"`].filter(Boolean).join(', ')
+  const tried = [
+    spec.targetId && `id ${spec.targetId}`,
+    ...(spec.selectors ?? []).map((s) => `"${formatSelector(s)}"`),
+    spec.semantic && `"${spec.semantic}"`,
+  ]
+    .filter(Boolean)
+    .join(', ')
   const busy = expectingChange()
-  const after = settled ? `on a settled page (looked for ${Math.round(waited / 100) / 10} s)` : `after ${Math.round(opts.timeoutMs / 100) / 10} s${busy ? ` (${busy})` : ''}`
+  const after = settled
+    ? `on a settled page (looked for ${Math.round(waited / 100) / 10} s)`
+    : `after ${Math.round(opts.timeoutMs / 100) / 10} s${busy ? ` (${busy})` : ''}`
   const closest = lastCandidates.length ? ` Closest: ${lastCandidates.map((c) => `"${c.label}"`).join(', ')}.` : ''
-  return fail('ELEMENT_NOT_FOUND', `Nothing on the page matches ${tried || '(no locator given)'} ${after}.${closest}${invalid.length ? ` ${invalid.join(' ')}` : ''}`, {
-    candidates: lastCandidates,
-    suggestion: 'Check that the page is the one expected, wait for it to load, or describe the element differently.',
-  })
+  return fail(
+    'ELEMENT_NOT_FOUND',
+    `Nothing on the page matches ${tried || '(no locator given)'} ${after}.${closest}${invalid.length ? ` ${invalid.join(' ')}` : ''}`,
+    {
+      candidates: lastCandidates,
+      suggestion: 'Check that the page is the one expected, wait for it to load, or describe the element differently.',
+    },
+  )
 }

@@ -22,7 +22,12 @@ export function nativeKindOf(el: Element): NativeKind | null {
 
 /** The language the page writes its dates in: the nearest `lang`, else the browser's. */
 export function pageLocale(el: Element): string {
-  return el.closest('[lang]')?.getAttribute('lang') || el.ownerDocument.documentElement.lang || viewOf(el).navigator.language || 'en-US'
+  return (
+    el.closest('[lang]')?.getAttribute('lang') ||
+    el.ownerDocument.documentElement.lang ||
+    viewOf(el).navigator.language ||
+    'en-US'
+  )
 }
 
 /**
@@ -52,12 +57,24 @@ function fire(el: Element, type: 'input' | 'change'): void {
  * the browser sends them when a person picks a value. Returns the value set and how an ambiguous
  * input was read; `confirm` reads it back once the page's framework had its turn.
  */
-export function setNative(el: HTMLInputElement, kind: NativeKind, raw: string): { ok: true; value: string; note?: string; previous: string } | ExecFailure {
+export function setNative(
+  el: HTMLInputElement,
+  kind: NativeKind,
+  raw: string,
+): { ok: true; value: string; note?: string; previous: string } | ExecFailure {
   const parsed = safeNormalizeValue(kind, raw, { locale: pageLocale(el), namedColor: namedColor(el.ownerDocument) })
-  if (!parsed.success) return fail('INVALID', `${parsed.error.message.replace(/\.$/, '')} for ${quoteLabel(el)}.`, { suggestion: `Write the value as ${parsed.error.expected}.` })
+  if (!parsed.success)
+    return fail('INVALID', `${parsed.error.message.replace(/\.$/, '')} for ${quoteLabel(el)}.`, {
+      suggestion: `Write the value as ${parsed.error.expected}.`,
+    })
   const { value, note } = parsed.data
   const refused = outOfBounds(kind, value, { min: el.min, max: el.max, step: el.getAttribute('step') ?? undefined })
-  if (refused) return fail('NOT_ACTIONABLE', `${quoteLabel(el)} does not accept ${raw === value ? value : `"${raw}" (${value})`}: ${refused}.`, { reason: 'value-rejected', suggestion: 'Choose a value inside the range the field shows.' })
+  if (refused)
+    return fail(
+      'NOT_ACTIONABLE',
+      `${quoteLabel(el)} does not accept ${raw === value ? value : `"${raw}" (${value})`}: ${refused}.`,
+      { reason: 'value-rejected', suggestion: 'Choose a value inside the range the field shows.' },
+    )
   const previous = el.value
   el.focus({ preventScroll: true })
   setNativeValue(el, value)
@@ -67,10 +84,18 @@ export function setNative(el: HTMLInputElement, kind: NativeKind, raw: string): 
 }
 
 /** After the page's tick: the value stuck, or the failure that says what the page kept. */
-export function confirmNative(el: HTMLInputElement, kind: NativeKind, value: string, previous: string): ExecFailure | null {
+export function confirmNative(
+  el: HTMLInputElement,
+  kind: NativeKind,
+  value: string,
+  previous: string,
+): ExecFailure | null {
   // The browser's own check catches what min/max could not (a date step, a pattern of the page).
   const stepMismatch = el.validity?.stepMismatch && kind !== 'number' && kind !== 'range'
-  const kept = kind === 'number' || kind === 'range' ? Number(el.value) === Number(value) && el.value !== '' : el.value.toLowerCase() === value.toLowerCase()
+  const kept =
+    kind === 'number' || kind === 'range'
+      ? Number(el.value) === Number(value) && el.value !== ''
+      : el.value.toLowerCase() === value.toLowerCase()
   if (kept && !stepMismatch) return null
   if (stepMismatch) {
     setNativeValue(el, previous)
@@ -79,10 +104,16 @@ export function confirmNative(el: HTMLInputElement, kind: NativeKind, value: str
   }
   // Without a step attribute, times step by whole minutes (HTML §4.10.5.1.8).
   const steps = el.step ? `steps of ${el.step}` : 'whole minutes'
-  return fail('NOT_ACTIONABLE', `Set ${quoteLabel(el)} to ${value} but the ${stepMismatch ? `field allows only ${steps}` : `page kept "${el.value}"`}.`, {
-    reason: 'value-rejected',
-    suggestion: stepMismatch ? 'Choose a value on the field’s step.' : 'The page may limit this field to some values; read what it shows and choose one of those.',
-  })
+  return fail(
+    'NOT_ACTIONABLE',
+    `Set ${quoteLabel(el)} to ${value} but the ${stepMismatch ? `field allows only ${steps}` : `page kept "${el.value}"`}.`,
+    {
+      reason: 'value-rejected',
+      suggestion: stepMismatch
+        ? 'Choose a value on the field’s step.'
+        : 'The page may limit this field to some values; read what it shows and choose one of those.',
+    },
+  )
 }
 
 /** Date pickers of Element Plus and Ant Design: a text input that parses what is typed with dayjs. */
@@ -94,14 +125,21 @@ const kPicker = '.el-date-editor,.ant-picker'
  * "Sept 27 2018". Only when the picker shows that format (or nothing yet), so a page that set its
  * own format gets the text as written.
  */
-export function pickerText(el: HTMLInputElement | HTMLTextAreaElement, raw: string): { value: string; note?: string } | null {
+export function pickerText(
+  el: HTMLInputElement | HTMLTextAreaElement,
+  raw: string,
+): { value: string; note?: string } | null {
   if (!el.closest(kPicker) || (el.value && !/^\d{4}-\d{2}-\d{2}/.test(el.value))) return null
   const opts = { locale: pageLocale(el) }
   const at = safeNormalizeValue('datetime-local', raw, opts)
-  const r = at.success ? { value: `${at.data.value.replace('T', ' ')}${at.data.value.length === 16 ? ':00' : ''}`, note: at.data.note } : safeNormalizeValue('date', raw, opts)
+  const r = at.success
+    ? { value: `${at.data.value.replace('T', ' ')}${at.data.value.length === 16 ? ':00' : ''}`, note: at.data.note }
+    : safeNormalizeValue('date', raw, opts)
   const data = 'success' in r ? (r.success ? r.data : null) : r
   if (!data || data.value === raw || !data.value) return null
-  return data.note ? { value: data.value, note: `as ${data.value}; ${data.note}` } : { value: data.value, note: `as ${data.value}` }
+  return data.note
+    ? { value: data.value, note: `as ${data.value}; ${data.note}` }
+    : { value: data.value, note: `as ${data.value}` }
 }
 
 /** What a contenteditable shows, as a person reads it (paragraphs as single spaces). */
@@ -113,7 +151,10 @@ function editableText(el: HTMLElement): string {
 export function confirmEditable(el: HTMLElement, value: string): ExecFailure | null {
   const shown = editableText(el)
   if (shown === normalize(value)) return null
-  return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the editor shows "${shown.slice(0, 80)}".`, { reason: 'value-rejected', suggestion: 'The editor may need its own toolbar or a click inside it first.' })
+  return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the editor shows "${shown.slice(0, 80)}".`, {
+    reason: 'value-rejected',
+    suggestion: 'The editor may need its own toolbar or a click inside it first.',
+  })
 }
 
 /** Upload widgets that hide the native input behind a styled button (el-upload, a-upload, Dropzone). */
@@ -124,7 +165,8 @@ const kUploadDepth = 4
 /** The `<input type=file>` behind a target: itself, its label's control, or one inside its upload widget. */
 export function fileInputOf(target: Element): HTMLInputElement | null {
   const V = viewOf(target)
-  const isFile = (n: Element | null | undefined): n is HTMLInputElement => n instanceof V.HTMLInputElement && n.type === 'file'
+  const isFile = (n: Element | null | undefined): n is HTMLInputElement =>
+    n instanceof V.HTMLInputElement && n.type === 'file'
   if (isFile(target)) return target
   if (target instanceof V.HTMLLabelElement && isFile(target.control)) return target.control
   const wrapper = target.closest(kUploadWrapper)
@@ -142,11 +184,16 @@ export function fileInputOf(target: Element): HTMLInputElement | null {
 
 /** Whether a file fits the input's `accept` list (`.pdf`, `image/*`, `text/plain`). */
 export function accepts(accept: string, file: { name: string; type: string }): boolean {
-  const kinds = accept.split(',').map((a) => a.trim().toLowerCase()).filter(Boolean)
+  const kinds = accept
+    .split(',')
+    .map((a) => a.trim().toLowerCase())
+    .filter(Boolean)
   if (!kinds.length) return true
   const name = file.name.toLowerCase()
   const type = file.type.toLowerCase()
-  return kinds.some((k) => (k.startsWith('.') ? name.endsWith(k) : k.endsWith('/*') ? type.startsWith(k.slice(0, -1)) : type === k))
+  return kinds.some((k) =>
+    k.startsWith('.') ? name.endsWith(k) : k.endsWith('/*') ? type.startsWith(k.slice(0, -1)) : type === k,
+  )
 }
 
 function bytesOf(base64: string): Uint8Array {
@@ -164,15 +211,24 @@ function bytesOf(base64: string): Uint8Array {
 export function uploadFiles(input: HTMLInputElement, files: UploadFile[]): { ok: true; names: string[] } | ExecFailure {
   const V = viewOf(input)
   if (input.disabled) return fail('NOT_ACTIONABLE', `${quoteLabel(input)} is disabled.`, { reason: 'disabled' })
-  if (files.length > 1 && !input.multiple) return fail('NOT_ACTIONABLE', `${quoteLabel(input)} takes one file; ${files.length} were given.`, { reason: 'value-rejected', suggestion: 'Upload one file at a time.' })
+  if (files.length > 1 && !input.multiple)
+    return fail('NOT_ACTIONABLE', `${quoteLabel(input)} takes one file; ${files.length} were given.`, {
+      reason: 'value-rejected',
+      suggestion: 'Upload one file at a time.',
+    })
   const list = new V.DataTransfer()
   for (const f of files) {
     const file = new V.File([bytesOf(f.base64) as BlobPart], f.name, { type: f.mimeType ?? '' })
-    if (!accepts(input.accept, file)) return fail('NOT_ACTIONABLE', `${quoteLabel(input)} accepts ${input.accept}, not "${f.name}".`, { reason: 'value-rejected', suggestion: 'Choose a file of a kind the page asks for.' })
+    if (!accepts(input.accept, file))
+      return fail('NOT_ACTIONABLE', `${quoteLabel(input)} accepts ${input.accept}, not "${f.name}".`, {
+        reason: 'value-rejected',
+        suggestion: 'Choose a file of a kind the page asks for.',
+      })
     list.items.add(file)
   }
   input.files = list.files
-  if (input.files?.length !== files.length) return fail('NOT_ACTIONABLE', `${quoteLabel(input)} did not take the files.`, { reason: 'value-rejected' })
+  if (input.files?.length !== files.length)
+    return fail('NOT_ACTIONABLE', `${quoteLabel(input)} did not take the files.`, { reason: 'value-rejected' })
   fire(input, 'input')
   fire(input, 'change')
   return { ok: true, names: files.map((f) => f.name) }

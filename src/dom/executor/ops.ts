@@ -9,7 +9,18 @@ import { checkedState } from '../locators'
 import { ensureActionable, type Checks } from './actionability'
 import { displayedValue, editableOf, isTextField, quoteLabel, retarget, viewOf } from './dom'
 import { watchEffects, kEffectWindowMs } from './effects'
-import { click, drag, fill, fillEditable, forceClick, hover, pageToView, typeText, type ClickOptions, type Point } from './events'
+import {
+  click,
+  drag,
+  fill,
+  fillEditable,
+  forceClick,
+  hover,
+  pageToView,
+  typeText,
+  type ClickOptions,
+  type Point,
+} from './events'
 import { fail } from './ladder'
 import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } from './native'
 import { nextFrame, settle, waitFor } from './wait'
@@ -43,7 +54,8 @@ const kNearbyDepth = 3
  */
 function stateSignature(el: Element): string {
   let scope: Element = el
-  for (let i = 0; i < kNearbyDepth && scope.parentElement && scope.parentElement !== el.ownerDocument.body; i++) scope = scope.parentElement
+  for (let i = 0; i < kNearbyDepth && scope.parentElement && scope.parentElement !== el.ownerDocument.body; i++)
+    scope = scope.parentElement
   scope = el.closest('form') ?? scope
   let nearby = ''
   for (const f of scope.querySelectorAll('input, select, textarea')) nearby += `|${(f as HTMLInputElement).value}`
@@ -54,7 +66,11 @@ function stateSignature(el: Element): string {
  * Click (any button, any count). `expectEffect`: with no DOM, URL, focus or state change within
  * kEffectWindowMs the click is reported as NOT_ACTIONABLE / no-effect.
  */
-export async function clickOp(target: Element, ctx: OpContext, options: ClickOptions & { expectEffect?: boolean } = {}): Promise<OpResult | ExecFailure> {
+export async function clickOp(
+  target: Element,
+  ctx: OpContext,
+  options: ClickOptions & { expectEffect?: boolean } = {},
+): Promise<OpResult | ExecFailure> {
   // Shown only while its row, card or menu trigger is hovered: the pointer goes there first (issue 20).
   const hovering = await revealByHover(retarget(target), ctx.signal)
   try {
@@ -64,7 +80,11 @@ export async function clickOp(target: Element, ctx: OpContext, options: ClickOpt
   }
 }
 
-async function clickShown(target: Element, ctx: OpContext, options: ClickOptions & { expectEffect?: boolean }): Promise<OpResult | ExecFailure> {
+async function clickShown(
+  target: Element,
+  ctx: OpContext,
+  options: ClickOptions & { expectEffect?: boolean },
+): Promise<OpResult | ExecFailure> {
   const ready = await ensureActionable(retarget(target), kClickChecks, ctx)
   if (!ready.ok) return ready
   const el = ready.el
@@ -85,19 +105,31 @@ async function clickShown(target: Element, ctx: OpContext, options: ClickOptions
     const stopped = click(el, options, at, ctx.recheck && (() => ctx.recheck!(el)))
     if (stopped) {
       watch.finish()
-      const why = stopped.stopped === 'hit' ? `At the moment of the click, ${quoteLabel(el)} was no longer what lay under the pointer (the page swapped, moved or covered it); nothing was clicked.` : stopped.stopped
+      const why =
+        stopped.stopped === 'hit'
+          ? `At the moment of the click, ${quoteLabel(el)} was no longer what lay under the pointer (the page swapped, moved or covered it); nothing was clicked.`
+          : stopped.stopped
       return fail('NOT_ACTIONABLE', why, { reason: 'swapped', suggestion: 'Read the page again before acting on it.' })
     }
   }
-  const changed = await watch.waitForEffect(options.expectEffect === false || ready.forced ? 0 : kEffectWindowMs, () => el.isConnected && stateSignature(el) !== before, ctx.settle)
+  const changed = await watch.waitForEffect(
+    options.expectEffect === false || ready.forced ? 0 : kEffectWindowMs,
+    () => el.isConnected && stateSignature(el) !== before,
+    ctx.settle,
+  )
   const changes = watch.finish()
   const { navigating, ...rest } = changes
   // A forced click reaches an element nobody can see; its effect may be invisible too (seed 001 §2.3).
   if (!changed && options.expectEffect !== false && !ready.forced) {
-    return fail('NOT_ACTIONABLE', `Clicked ${quoteLabel(el)} but nothing happened: no change to the page, its address or the focus within ${kEffectWindowMs / 1000} s.`, {
-      reason: 'no-effect',
-      suggestion: 'The element may not be the control that does this, or the page ignores synthetic clicks; pick another candidate.',
-    })
+    return fail(
+      'NOT_ACTIONABLE',
+      `Clicked ${quoteLabel(el)} but nothing happened: no change to the page, its address or the focus within ${kEffectWindowMs / 1000} s.`,
+      {
+        reason: 'no-effect',
+        suggestion:
+          'The element may not be the control that does this, or the page ignores synthetic clicks; pick another candidate.',
+      },
+    )
   }
   return { ok: true, el, forced: ready.forced, changes: rest, navigating }
 }
@@ -122,10 +154,17 @@ export async function dragOp(target: Element, path: Point[], ctx: OpContext): Pr
   if (!ready.ok) return ready
   const el = ready.el
   const watch = watchEffects(el.ownerDocument)
-  const stopped = drag(el, path.map((p) => pageToView(el, p)), ctx.recheck && (() => ctx.recheck!(el)))
+  const stopped = drag(
+    el,
+    path.map((p) => pageToView(el, p)),
+    ctx.recheck && (() => ctx.recheck!(el)),
+  )
   if (stopped) {
     watch.finish()
-    const why = stopped.stopped === 'hit' ? `At the start of the drag, ${quoteLabel(el)} was not what lay under the pointer; nothing was dragged.` : stopped.stopped
+    const why =
+      stopped.stopped === 'hit'
+        ? `At the start of the drag, ${quoteLabel(el)} was not what lay under the pointer; nothing was dragged.`
+        : stopped.stopped
     return fail('NOT_ACTIONABLE', why, { reason: 'swapped', suggestion: 'Take a new screenshot before acting on it.' })
   }
   await watch.waitForEffect(0)
@@ -149,25 +188,42 @@ const masked = (v: string) => v.replace(/[^\p{L}\p{N}]+/gu, '').toLowerCase()
  * again when the field is left (an incomplete phone number): leave it as a person moving on
  * does, and read it back once the page has settled.
  */
-async function settleMask(el: HTMLInputElement | HTMLTextAreaElement, value: string): Promise<ExecFailure | { note: string }> {
+async function settleMask(
+  el: HTMLInputElement | HTMLTextAreaElement,
+  value: string,
+): Promise<ExecFailure | { note: string }> {
   const V = viewOf(el)
   el.dispatchEvent(new V.Event('change', { bubbles: true }))
   el.blur()
   await settle()
   await nextFrame(V)
   if (el.value && masked(el.value) === masked(value)) return { note: `the field shows it as "${el.value}"` }
-  return fail('NOT_ACTIONABLE', `${quoteLabel(el)} formats what is typed, and when the field was left it ${el.value ? `changed "${value}" to "${el.value}"` : `cleared "${value}"`}; the value is not set.`, {
-    reason: 'value-rejected',
-    msg: { key: 'outcome.step.maskRejected', params: { value, shown: el.value || '—' } },
-    suggestion: 'Give the whole value the field expects (every digit of a phone number, a card, a date), in its own format.',
-  })
+  return fail(
+    'NOT_ACTIONABLE',
+    `${quoteLabel(el)} formats what is typed, and when the field was left it ${el.value ? `changed "${value}" to "${el.value}"` : `cleared "${value}"`}; the value is not set.`,
+    {
+      reason: 'value-rejected',
+      msg: { key: 'outcome.step.maskRejected', params: { value, shown: el.value || '—' } },
+      suggestion:
+        'Give the whole value the field expects (every digit of a phone number, a card, a date), in its own format.',
+    },
+  )
 }
 
-
 /** Text entry, `fill` (one edit) or `type` (key by key), then checks the value stuck. */
-export async function enterTextOp(target: Element, value: string, ctx: OpContext, mode: 'fill' | 'type' = 'fill', delayMs = 0): Promise<(OpResult & { sensitive: boolean; note?: string }) | ExecFailure> {
+export async function enterTextOp(
+  target: Element,
+  value: string,
+  ctx: OpContext,
+  mode: 'fill' | 'type' = 'fill',
+  delayMs = 0,
+): Promise<(OpResult & { sensitive: boolean; note?: string }) | ExecFailure> {
   const field = editableOf(target)
-  if (!field) return fail('NOT_ACTIONABLE', `${quoteLabel(target)} is not a text field.`, { reason: 'wrong-kind', suggestion: 'Use click, check or select for this element.' })
+  if (!field)
+    return fail('NOT_ACTIONABLE', `${quoteLabel(target)} is not a text field.`, {
+      reason: 'wrong-kind',
+      suggestion: 'Use click, check or select for this element.',
+    })
   const ready = await ensureActionable(field, { visible: true, enabled: true, editable: true, allowForce: true }, ctx)
   if (!ready.ok) return ready
   const el = ready.el
@@ -220,15 +276,24 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
       note = note ? `${note}; ${kept.note}` : kept.note
     } else if (!sameValue(el.value, value, el)) {
       watch.finish()
-      return fail('NOT_ACTIONABLE', `Typed into ${quoteLabel(el)} but the page changed the value to "${el.type === 'password' ? '•••' : el.value}".`, {
-        reason: 'value-rejected',
-        suggestion: 'The field may accept only some characters or a fixed format.',
-      })
+      return fail(
+        'NOT_ACTIONABLE',
+        `Typed into ${quoteLabel(el)} but the page changed the value to "${el.type === 'password' ? '•••' : el.value}".`,
+        {
+          reason: 'value-rejected',
+          suggestion: 'The field may accept only some characters or a fixed format.',
+        },
+      )
     }
     // The page took it only if it keeps it once the field is left (a framework validating on blur).
     if (!left && !picker) {
       const kept = el.value
-      const rejected = await leaveAndReadBack(el, value, (actual) => actual === kept || sameValue(actual, value, el), errorBefore)
+      const rejected = await leaveAndReadBack(
+        el,
+        value,
+        (actual) => actual === kept || sameValue(actual, value, el),
+        errorBefore,
+      )
       if (rejected) {
         watch.finish()
         return rejected
@@ -267,17 +332,41 @@ export async function enterTextOp(target: Element, value: string, ctx: OpContext
   if (el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement) rememberTyped(el)
   const { navigating, ...changes } = watch.finish()
   const sensitive = el instanceof V.HTMLInputElement && (el.type === 'password' || /^cc-/.test(el.autocomplete))
-  return { ok: true, el, forced: ready.forced, changes: { ...changes, value: displayedValue(el) }, navigating, sensitive, ...(note ? { note } : {}) }
+  return {
+    ok: true,
+    el,
+    forced: ready.forced,
+    changes: { ...changes, value: displayedValue(el) },
+    navigating,
+    sensitive,
+    ...(note ? { note } : {}),
+  }
 }
 
 /** How long a checkbox or switch gets to show its new state after the click. */
 const kCheckSettleMs = 1_000
 
 /** check / uncheck: click the visible control only when the state differs, then verify it. */
-export async function checkOp(target: Element, want: boolean, ctx: OpContext): Promise<(OpResult & { already: boolean }) | ExecFailure> {
+export async function checkOp(
+  target: Element,
+  want: boolean,
+  ctx: OpContext,
+): Promise<(OpResult & { already: boolean }) | ExecFailure> {
   const state = checkedState(target)
-  if (state === null) return fail('NOT_ACTIONABLE', `${quoteLabel(target)} is not a checkbox, radio or switch.`, { reason: 'wrong-kind', suggestion: 'Use click for buttons and select for dropdowns.' })
-  if (state === want) return { ok: true, el: target, forced: false, changes: { urlChanged: false, domMutations: 0, newModals: [], focusChanged: false, value: String(want) }, navigating: false, already: true }
+  if (state === null)
+    return fail('NOT_ACTIONABLE', `${quoteLabel(target)} is not a checkbox, radio or switch.`, {
+      reason: 'wrong-kind',
+      suggestion: 'Use click for buttons and select for dropdowns.',
+    })
+  if (state === want)
+    return {
+      ok: true,
+      el: target,
+      forced: false,
+      changes: { urlChanged: false, domMutations: 0, newModals: [], focusChanged: false, value: String(want) },
+      navigating: false,
+      already: true,
+    }
   // Element Plus and Ant Design hide the native input; the person clicks its label or switch.
   const V = viewOf(target)
   const clickable = target instanceof V.HTMLInputElement && target.labels?.length ? target.labels[0] : target
@@ -285,7 +374,10 @@ export async function checkOp(target: Element, want: boolean, ctx: OpContext): P
   if (!done.ok) return done
   const now = await waitFor(() => (checkedState(target) === want ? true : null), kCheckSettleMs, ctx.signal)
   if (!now) {
-    return fail('NOT_ACTIONABLE', `Clicked ${quoteLabel(target)} but it is still ${want ? 'unchecked' : 'checked'}.`, { reason: 'no-effect', suggestion: 'The control may be disabled by the page or need another control first.' })
+    return fail('NOT_ACTIONABLE', `Clicked ${quoteLabel(target)} but it is still ${want ? 'unchecked' : 'checked'}.`, {
+      reason: 'no-effect',
+      suggestion: 'The control may be disabled by the page or need another control first.',
+    })
   }
   return { ...done, changes: { ...done.changes, value: String(want) }, already: false }
 }

@@ -15,14 +15,29 @@ import { pageLocale } from './native'
 import { nextFrame, settle } from './wait'
 
 /** Calendar popups of the common script pickers, and any element that calls itself one. */
-const kPopup = '.datepicker, .ui-datepicker, .flatpickr-calendar, .pika-single, .daterangepicker, [class*=datepicker i], [class*=calendar i][role=dialog], [role=dialog] [role=grid]'
-const kMonths = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+const kPopup =
+  '.datepicker, .ui-datepicker, .flatpickr-calendar, .pika-single, .daterangepicker, [class*=datepicker i], [class*=calendar i][role=dialog], [role=dialog] [role=grid]'
+const kMonths = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]
 /** Arrow clicks allowed to reach the wanted month: twenty years either way. */
 const kMaxMonthSteps = 240
 
 /** The visible calendar popup a field opened, outside the field itself. */
 function popupOf(field: Element): Element | null {
-  for (const p of field.ownerDocument.querySelectorAll(kPopup)) if (!p.contains(field) && isVisible(p) && p.querySelector('td, [role=gridcell]')) return p
+  for (const p of field.ownerDocument.querySelectorAll(kPopup))
+    if (!p.contains(field) && isVisible(p) && p.querySelector('td, [role=gridcell]')) return p
   return null
 }
 
@@ -34,7 +49,9 @@ function isoOf(text: string, el: Element): string | null {
 
 /** The month and year a popup's header shows: "September 2018", "Sep 2018", "2018年9月". */
 function shownMonth(popup: Element): { y: number; m: number } | null {
-  for (const el of popup.querySelectorAll('th, thead *, [class*=title i], [class*=switch i], [class*=header i] *, [class*=month i], caption')) {
+  for (const el of popup.querySelectorAll(
+    'th, thead *, [class*=title i], [class*=switch i], [class*=header i] *, [class*=month i], caption',
+  )) {
     if (!isVisible(el)) continue
     const t = (el.textContent ?? '').trim().toLowerCase()
     const en = /([a-z]{3,9})\.?\s+(\d{4})/.exec(t)
@@ -63,7 +80,11 @@ function dayCell(popup: Element, day: number): Element | null {
   for (const el of popup.querySelectorAll('td, [role=gridcell]')) {
     if (!isVisible(el) || (el.textContent ?? '').trim() !== String(day)) continue
     const cls = typeof el.className === 'string' ? el.className : ''
-    if (/\b(old|new|other-month|ui-datepicker-other-month|prevMonthDay|nextMonthDay|disabled|is-outside)\b/i.test(cls) || el.getAttribute('aria-disabled') === 'true') continue
+    if (
+      /\b(old|new|other-month|ui-datepicker-other-month|prevMonthDay|nextMonthDay|disabled|is-outside)\b/i.test(cls) ||
+      el.getAttribute('aria-disabled') === 'true'
+    )
+      continue
     return el.querySelector('a, button') ?? el
   }
   return null
@@ -101,7 +122,8 @@ function leave(field: HTMLInputElement): void {
   dispatchKey(field, keyInfo('Tab'))
   const body = field.ownerDocument.body
   const V = viewOf(field)
-  for (const type of ['mousedown', 'mouseup']) body.dispatchEvent(new V.MouseEvent(type, { bubbles: true, cancelable: true, clientX: 1, clientY: 1 }))
+  for (const type of ['mousedown', 'mouseup'])
+    body.dispatchEvent(new V.MouseEvent(type, { bubbles: true, cancelable: true, clientX: 1, clientY: 1 }))
   field.blur()
 }
 
@@ -110,7 +132,10 @@ function leave(field: HTMLInputElement): void {
  * back. Null when no picker is involved; a note when the field holds the date (perhaps reformatted,
  * perhaps chosen in the calendar); a failure when it does not.
  */
-export async function settlePicker(field: HTMLInputElement, typed: string): Promise<{ note?: string } | ExecFailure | null> {
+export async function settlePicker(
+  field: HTMLInputElement,
+  typed: string,
+): Promise<{ note?: string } | ExecFailure | null> {
   const wanted = isoOf(typed, field)
   if (!wanted || !popupOf(field)) return null
   const V = viewOf(field)
@@ -124,12 +149,17 @@ export async function settlePicker(field: HTMLInputElement, typed: string): Prom
     leave(field)
     await settle()
     await nextFrame(V)
-    if (isoOf(field.value, field) === wanted) return { note: `chosen in the date picker's calendar as "${field.value}" (typed, the picker made it "${shown}")` }
+    if (isoOf(field.value, field) === wanted)
+      return { note: `chosen in the date picker's calendar as "${field.value}" (typed, the picker made it "${shown}")` }
   }
   const now = field.value
-  return fail('NOT_ACTIONABLE', `The date picker of ${quoteLabel(field)} changed "${typed}" to "${now || '(empty)'}", and choosing ${wanted} in its calendar did not work either; the date is not set.`, {
-    reason: 'value-rejected',
-    msg: { key: 'outcome.step.pickerRejected', params: { shown: now || '—', date: wanted } },
-    suggestion: `Type the date in the format the field shows, or open its calendar and pick the day.`,
-  })
+  return fail(
+    'NOT_ACTIONABLE',
+    `The date picker of ${quoteLabel(field)} changed "${typed}" to "${now || '(empty)'}", and choosing ${wanted} in its calendar did not work either; the date is not set.`,
+    {
+      reason: 'value-rejected',
+      msg: { key: 'outcome.step.pickerRejected', params: { shown: now || '—', date: wanted } },
+      suggestion: `Type the date in the format the field shows, or open its calendar and pick the day.`,
+    },
+  )
 }

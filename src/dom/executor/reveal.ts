@@ -54,7 +54,8 @@ function collectHoverRules(rules: CSSRuleList, view: Window, out: string[]): voi
   for (const rule of rules) {
     const style = rule as CSSStyleRule
     if (typeof style.selectorText === 'string') {
-      if (style.selectorText.includes(':hover')) out.push(`${style.selectorText.replace(/:hover\b/g, `[${kHoverAttr}]`)}{${style.style.cssText}}`)
+      if (style.selectorText.includes(':hover'))
+        out.push(`${style.selectorText.replace(/:hover\b/g, `[${kHoverAttr}]`)}{${style.style.cssText}}`)
       continue
     }
     const media = rule as CSSMediaRule
@@ -188,11 +189,18 @@ function popupTrigger(el: Element): Element | null {
 function scrollToView(el: Element): void {
   const r = el.getBoundingClientRect()
   const view = viewOf(el)
-  if (r.top < 0 || r.left < 0 || r.bottom > view.innerHeight || r.right > view.innerWidth) el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' })
+  if (r.top < 0 || r.left < 0 || r.bottom > view.innerHeight || r.right > view.innerWidth)
+    el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' })
 }
 
 /** Moves the pointer onto `container` (mouse events and emulated :hover) and waits for `el` to show. */
-async function hoverUntilShown(el: Element, container: Element, sheet: CSSStyleSheet | null, waitMs: number, signal?: AbortSignal): Promise<Hovering | null> {
+async function hoverUntilShown(
+  el: Element,
+  container: Element,
+  sheet: CSSStyleSheet | null,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<Hovering | null> {
   const doc = el.ownerDocument
   scrollToView(container)
   const drop = sheet ? adopt(doc, sheet) : () => undefined
@@ -252,7 +260,8 @@ export async function revealByHover(el: Element, signal?: AbortSignal): Promise<
   if (byCss) return hoverUntilShown(el, byCss, sheet, 0, signal)
   const trigger = popupTrigger(el)
   // A section header (aria-expanded without a popup) opens on click, not on hover.
-  if (trigger && (trigger.hasAttribute('aria-haspopup') || !trigger.hasAttribute('aria-expanded'))) return hoverUntilShown(el, trigger, sheet, kHoverMenuWaitMs, signal)
+  if (trigger && (trigger.hasAttribute('aria-haspopup') || !trigger.hasAttribute('aria-expanded')))
+    return hoverUntilShown(el, trigger, sheet, kHoverMenuWaitMs, signal)
   if (trigger) return null
   // A script that shows the content on mouseenter: the nearest laid-out ancestors, inner first.
   let tries = 0
@@ -269,7 +278,10 @@ export async function revealByHover(el: Element, signal?: AbortSignal): Promise<
 // "X in the Y menu", "Y 菜单里的 X": the container a description names.
 
 const kEnKinds = 'menu|dropdown|submenu|section|panel|collapse|accordion|group|details|drawer|list'
-const kEnScope = new RegExp(`^(.+?)\\s+(?:in|inside|within|under|from)\\s+(?:the\\s+)?(.+?)(?:\\s+(${kEnKinds}))?\\s*$`, 'i')
+const kEnScope = new RegExp(
+  `^(.+?)\\s+(?:in|inside|within|under|from)\\s+(?:the\\s+)?(.+?)(?:\\s+(${kEnKinds}))?\\s*$`,
+  'i',
+)
 const kZhKinds = '下拉菜单|折叠面板|菜单|下拉框|下拉|面板|折叠|分组|区域|部分|栏目|列表'
 const kZhKind = new RegExp(kZhKinds)
 const kZhScope = /^(?:在)?(.+?)(?:里面|之中|里|中|内)的(.+)$|^在(.+?)(?:里面|之中|里|中|内)(.+)$/
@@ -289,7 +301,8 @@ export function splitScope(description: string): Scoped | null {
   if (en) {
     const container = en[2].replace(kQuotes, '').trim()
     // "Save in the dialog" is a scope the ladder handles; "Sign in button" names no container.
-    if (parseQuery(container).tokens.length && !/^(dialog|modal|form|row|table|page|card|window)$/i.test(container)) return { target: en[1].replace(/^(?:the|a|an)\s+/i, '').trim(), container, kind: !!en[3] }
+    if (parseQuery(container).tokens.length && !/^(dialog|modal|form|row|table|page|card|window)$/i.test(container))
+      return { target: en[1].replace(/^(?:the|a|an)\s+/i, '').trim(), container, kind: !!en[3] }
   }
   // Chinese needs 的 or a leading 在 to tell "在…里" from a word that merely contains 中 or 里.
   const zh = kZhScope.exec(text)
@@ -331,10 +344,15 @@ function findTrigger(name: string, kind: boolean): Element | null {
  * a closed <details> is clicked; a menu trigger is hovered first, and clicked only when the hover
  * showed nothing (a click on an open hover menu would close it again).
  */
-async function openContainer<T extends { el: Element }>(trigger: Element, look: () => T | null, signal?: AbortSignal): Promise<T | null> {
+async function openContainer<T extends { el: Element }>(
+  trigger: Element,
+  look: () => T | null,
+  signal?: AbortSignal,
+): Promise<T | null> {
   const doc = trigger.ownerDocument
   scrollToView(trigger)
-  const collapsible = trigger.localName === 'summary' || (trigger.hasAttribute('aria-expanded') && !trigger.hasAttribute('aria-haspopup'))
+  const collapsible =
+    trigger.localName === 'summary' || (trigger.hasAttribute('aria-expanded') && !trigger.hasAttribute('aria-haspopup'))
   if (!collapsible) {
     hover(trigger)
     const seen = await waitFor(look, kHoverMenuWaitMs, signal, doc)
@@ -351,7 +369,12 @@ async function openContainer<T extends { el: Element }>(trigger: Element, look: 
 }
 
 function located(el: Element, candidates: Candidate[], description: string): Located {
-  return { el, rung: 'semantic', candidates, relocate: () => (el.isConnected ? el : (semanticMatch(description).best ?? null)) }
+  return {
+    el,
+    rung: 'semantic',
+    candidates,
+    relocate: () => (el.isConnected ? el : (semanticMatch(description).best ?? null)),
+  }
 }
 
 /** After opening: the target among what the opening showed (new visible matches first). */
@@ -367,8 +390,20 @@ function matchOpened(target: string, before: Set<Element>): Located | null {
     .map((el) => ({ el, s: scoreElement(q, el)?.score ?? 0 }))
     .filter((x) => x.s >= kMinScore * 0.8)
     .sort((a, b) => b.s - a.s)
-  if (scored.length === 1 || (scored.length > 1 && scored[0].s - scored[1].s > 0.05 && !scored[1].el.contains(scored[0].el) && !scored[0].el.contains(scored[1].el))) {
-    return located(scored[0].el, scored.map((x) => ({ id: candidateId(x.el), label: labelOf(x.el), score: Math.round(x.s * 100) / 100 })).slice(0, 5), target)
+  if (
+    scored.length === 1 ||
+    (scored.length > 1 &&
+      scored[0].s - scored[1].s > 0.05 &&
+      !scored[1].el.contains(scored[0].el) &&
+      !scored[0].el.contains(scored[1].el))
+  ) {
+    return located(
+      scored[0].el,
+      scored
+        .map((x) => ({ id: candidateId(x.el), label: labelOf(x.el), score: Math.round(x.s * 100) / 100 }))
+        .slice(0, 5),
+      target,
+    )
   }
   return null
 }
@@ -409,7 +444,8 @@ function hiddenMatches(description: string): Element[] {
   for (const el of interactiveIn(document)) {
     if (out.length >= kMaxHidden) break
     // Words first: layout is read only for the few elements that carry one of the words.
-    const hay = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''} ${el.textContent ?? ''}`.toLowerCase()
+    const hay =
+      `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''} ${el.textContent ?? ''}`.toLowerCase()
     if (!needles.some((t) => hay.includes(t))) continue
     if (el.closest(`[${kAvaUiAttr}]`) || isVisible(el)) continue
     const s = scoreElement(q, el)
@@ -419,7 +455,8 @@ function hiddenMatches(description: string): Element[] {
 }
 
 /** Markers scan.ts reports as lazy regions, as one cheap query: most pages have none. */
-const kLazyMarkers = '[aria-busy=true],[class*=infinite],[class*=sentinel],[class*=load-more],[class*=loadmore],[class*=skeleton],[class*=lazy]'
+const kLazyMarkers =
+  '[aria-busy=true],[class*=infinite],[class*=sentinel],[class*=load-more],[class*=loadmore],[class*=skeleton],[class*=lazy]'
 
 /** True when the page says more content is still to come (seed 002 §7 lazy regions). */
 export function pageGrows(): boolean {
@@ -443,7 +480,11 @@ function lazyScroller(): Element | undefined {
  * description names, the hover that shows a hidden match, and scrolling a growing page. `probe`
  * is the ladder's own look; it may record an ambiguity, which the caller then reports.
  */
-export async function revealMissing(spec: TargetSpec, probe: () => Located | null, opts: { signal?: AbortSignal }): Promise<Located | null> {
+export async function revealMissing(
+  spec: TargetSpec,
+  probe: () => Located | null,
+  opts: { signal?: AbortSignal },
+): Promise<Located | null> {
   const description = spec.semantic
   if (description) {
     const scoped = splitScope(description)
@@ -468,7 +509,13 @@ export async function revealMissing(spec: TargetSpec, probe: () => Located | nul
   }
   if (!pageGrows()) return null
   let found: Located | null = null
-  await scrollAndCollect({ maxScrolls: kMissScrolls, delayMs: kMissScrollDelayMs, signal: opts.signal, scroller: lazyScroller(), stopWhen: () => !!(found = probe()) }).catch(() => undefined)
+  await scrollAndCollect({
+    maxScrolls: kMissScrolls,
+    delayMs: kMissScrollDelayMs,
+    signal: opts.signal,
+    scroller: lazyScroller(),
+    stopWhen: () => !!(found = probe()),
+  }).catch(() => undefined)
   return found ?? probe()
 }
 

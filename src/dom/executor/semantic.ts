@@ -14,12 +14,30 @@
  * layout (visibility) is read only for the best-scored elements, never for all of them.
  */
 import type { Candidate } from '../../core/exec'
-import { parseDescriptor, tokenize, type ControlKind, type Descriptor, type PartWord, type PlaceRelation, type ScopeKind } from '../../core/page/descriptor'
+import {
+  parseDescriptor,
+  tokenize,
+  type ControlKind,
+  type Descriptor,
+  type PartWord,
+  type PlaceRelation,
+  type ScopeKind,
+} from '../../core/page/descriptor'
 import { translateDescriptor } from '../../core/page/glossary'
 import { checkedState, nameOrGuess, normalize, roleOf, searchRoots, stateOf, type SearchRoot } from '../locators'
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 import { idOfElement, listedElements } from '../observe'
-import { cellLabel, glyphWords, groupWords, isDropdownToggle, isSliderHandle, partWords, peopleLabel, recordText, widgetFieldLabel } from '../words'
+import {
+  cellLabel,
+  glyphWords,
+  groupWords,
+  isDropdownToggle,
+  isSliderHandle,
+  partWords,
+  peopleLabel,
+  recordText,
+  widgetFieldLabel,
+} from '../words'
 import { kIconMeaning } from '../../core/page/icon-meaning'
 
 export { tokenize }
@@ -27,20 +45,55 @@ export { tokenize }
 /** What counts as interactive for the semantic rung: controls, roles, wrapper widgets, and what Observe listed. */
 export const kInteractive = [
   // Anchors without href are clickable text in many apps (Ant Design table actions).
-  'a', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'label',
-  '[role=button]', '[role=link]', '[role=checkbox]', '[role=radio]', '[role=switch]', '[role=tab]', '[role=menuitem]',
-  '[role=menuitemcheckbox]', '[role=menuitemradio]', '[role=option]', '[role=combobox]', '[role=textbox]', '[role=slider]', '[role=treeitem]',
-  '[role=searchbox]', '[role=spinbutton]', '[aria-expanded]',
-  '[contenteditable=""]', '[contenteditable=true]', '[tabindex]:not([tabindex="-1"])', '[onclick]',
+  'a',
+  'button',
+  'input:not([type=hidden])',
+  'select',
+  'textarea',
+  'summary',
+  'label',
+  '[role=button]',
+  '[role=link]',
+  '[role=checkbox]',
+  '[role=radio]',
+  '[role=switch]',
+  '[role=tab]',
+  '[role=menuitem]',
+  '[role=menuitemcheckbox]',
+  '[role=menuitemradio]',
+  '[role=option]',
+  '[role=combobox]',
+  '[role=textbox]',
+  '[role=slider]',
+  '[role=treeitem]',
+  '[role=searchbox]',
+  '[role=spinbutton]',
+  '[aria-expanded]',
+  '[contenteditable=""]',
+  '[contenteditable=true]',
+  '[tabindex]:not([tabindex="-1"])',
+  '[onclick]',
   // A script-made control styled clickable inline (Sphinx's sidebar «): the cursor is its only sign.
   '[style*=cursor][style*=pointer]',
   // Close glyphs and collapsible headers are often plain elements (issue 20 §2).
-  '[class*=close]', '.el-collapse-item__header', '.ant-collapse-header',
+  '[class*=close]',
+  '.el-collapse-item__header',
+  '.ant-collapse-header',
   // Naive UI draws tabs, dropdown options and select boxes as plain divs with Vue handlers.
-  '.n-tabs-tab', '.n-dropdown-option', '.n-base-selection',
+  '.n-tabs-tab',
+  '.n-dropdown-option',
+  '.n-base-selection',
   // Widget parts people name on their own: a rating's stars, a colour picker, a spinner's arrows.
-  '.el-rate__item', '.ant-rate-star', '.n-rate__item', '.el-color-picker', '.ant-color-picker-trigger', '.n-color-picker',
-  '.el-input-number__increase', '.el-input-number__decrease', '.ant-input-number-handler-up', '.ant-input-number-handler-down',
+  '.el-rate__item',
+  '.ant-rate-star',
+  '.n-rate__item',
+  '.el-color-picker',
+  '.ant-color-picker-trigger',
+  '.n-color-picker',
+  '.el-input-number__increase',
+  '.el-input-number__decrease',
+  '.ant-input-number-handler-up',
+  '.ant-input-number-handler-down',
 ].join(',')
 
 /** Pictures named by their alt text, outside any control (a control's picture is part of its name). */
@@ -113,7 +166,9 @@ export function visibleProxy(el: Element): Element | null {
   const box = el.localName === 'select' ? customSelectBox(el) : null
   if (box) return box
   if (isVisible(el)) return el
-  const proxy = el.closest('label,.el-switch,.ant-switch,.el-checkbox,.el-radio,.ant-checkbox-wrapper,.ant-radio-wrapper,.el-select,.ant-select')
+  const proxy = el.closest(
+    'label,.el-switch,.ant-switch,.el-checkbox,.el-radio,.ant-checkbox-wrapper,.ant-radio-wrapper,.el-select,.ant-select',
+  )
   if (proxy && isVisible(proxy)) return proxy
   const label = (el as HTMLInputElement).labels?.[0]
   return label && isVisible(label) ? label : null
@@ -185,14 +240,20 @@ const kFieldTags = /^(input|select|textarea)$/
  */
 function textBefore(el: Element, asLabel = false): string {
   let n: Element | null = el
-  const field = kFieldTags.test(el.localName) || (el.hasAttribute('contenteditable') && (el as HTMLElement).isContentEditable)
+  const field =
+    kFieldTags.test(el.localName) || (el.hasAttribute('contenteditable') && (el as HTMLElement).isContentEditable)
   for (let i = 0; n && i < 4; i++, n = n.parentElement) {
     let prev = n.previousSibling
     for (;;) {
-      while (prev && (prev.nodeType === 8 || (prev.nodeType === 3 && !prev.textContent?.trim()))) prev = prev.previousSibling
+      while (prev && (prev.nodeType === 8 || (prev.nodeType === 3 && !prev.textContent?.trim())))
+        prev = prev.previousSibling
       if (!prev || prev.nodeType !== 1) break
       const p = prev as Element
-      const skip = field && (kFieldTags.test(p.localName) || ((!normalize(p.textContent) || p.matches('.ql-toolbar,[role=toolbar]')) && !p.matches('input,select,textarea,img')))
+      const skip =
+        field &&
+        (kFieldTags.test(p.localName) ||
+          ((!normalize(p.textContent) || p.matches('.ql-toolbar,[role=toolbar]')) &&
+            !p.matches('input,select,textarea,img')))
       if (!skip) break
       prev = prev.previousSibling
     }
@@ -201,7 +262,11 @@ function textBefore(el: Element, asLabel = false): string {
     if (asLabel && prev.nodeType === 1 && (prev as Element).querySelector(kInteractive)) break
     // A `<label>` tied to nothing is text beside the field, as a person reads it.
     const e = prev as Element
-    if (prev.nodeType === 3 || !(e.matches(kInteractive) || idOfElement(e) !== undefined) || (e.localName === 'label' && !(e as HTMLLabelElement).control)) {
+    if (
+      prev.nodeType === 3 ||
+      !(e.matches(kInteractive) || idOfElement(e) !== undefined) ||
+      (e.localName === 'label' && !(e as HTMLLabelElement).control)
+    ) {
       const t = normalize(prev.textContent)
       if (t.length <= 40) return t
     }
@@ -213,7 +278,8 @@ function textBefore(el: Element, asLabel = false): string {
 /** What a contenteditable area shows when empty: `data-placeholder` (Quill), `aria-placeholder`, or CSS `::before` content. */
 function editablePlaceholder(el: Element): string {
   if (!(el as HTMLElement).isContentEditable && el.getAttribute('role') !== 'textbox') return ''
-  const own = el.getAttribute('data-placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('placeholder')
+  const own =
+    el.getAttribute('data-placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('placeholder')
   if (own) return own
   if (normalize(el.textContent)) return ''
   const view = el.ownerDocument.defaultView
@@ -254,7 +320,10 @@ export class LabelIndex {
 /** The texts that name the element, each once: name, placeholder, aria-label, title, labels, text. */
 function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   // A submit or button input is named by its value, as a button; other fields by their labels.
-  const field = (el.localName === 'input' && !/^(submit|button|reset|image)$/i.test(el.getAttribute('type') ?? '')) || el.localName === 'select' || el.localName === 'textarea'
+  const field =
+    (el.localName === 'input' && !/^(submit|button|reset|image)$/i.test(el.getAttribute('type') ?? '')) ||
+    el.localName === 'select' ||
+    el.localName === 'textarea'
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
   const row = role === 'treeitem' || role === 'menuitem' ? treeRow(el) : null
@@ -262,20 +331,33 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   const name = row ? spacedText(row) : field && !aria ? '' : nameOrGuess(el, role)
   // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
   // titled with the next page's title must not become "next Built-in Constants" (issue 20).
-  const title = name || aria || el.getAttribute('placeholder') || (field && labels.textFor(el)) ? null : el.getAttribute('title')
+  const title =
+    name || aria || el.getAttribute('placeholder') || (field && labels.textFor(el)) ? null : el.getAttribute('title')
   const bits = [name, el.getAttribute('placeholder'), el.getAttribute('aria-label'), title]
-  if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role) || el.matches(kFieldWidget)) bits.push(labels.textFor(el), formLabel(el))
+  if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role) || el.matches(kFieldWidget))
+    bits.push(labels.textFor(el), formLabel(el))
   const editable = role === 'textbox' && !field ? editablePlaceholder(el) : ''
   if (editable) bits.push(editable)
   // A loose label beside a field names it when nothing else does (a `<span>` or `<div>` before it).
-  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b))) bits.push((field ? cellLabel(el) : '') || textBefore(el, true))
+  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b)))
+    bits.push((field ? cellLabel(el) : '') || textBefore(el, true))
   // Select widgets show their placeholder in a sibling span, not on the input.
   const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
-  if (widget) bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
-  if (el.localName === 'label' || role === 'button' || role === 'link' || role === 'tab' || role === 'menuitem' || role === 'option') bits.push(el.textContent)
+  if (widget)
+    bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
+  if (
+    el.localName === 'label' ||
+    role === 'button' ||
+    role === 'link' ||
+    role === 'tab' ||
+    role === 'menuitem' ||
+    role === 'option'
+  )
+    bits.push(el.textContent)
   // A plain clickable element (a div with a handler) shows its name as text, as a button does.
   // Its text as the name module reads it (observe/names.ts: hidden parts out, a flex row's cells apart).
-  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60) bits.push(nameOrGuess(el, 'button'))
+  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60)
+    bits.push(nameOrGuess(el, 'button'))
   const unique: string[] = []
   for (const b of bits) {
     const t = normalize(b)
@@ -284,11 +366,26 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   return unique
 }
 
-const kFieldKinds = new Set<ControlKind>(['textbox', 'searchbox', 'spinbutton', 'combobox', 'listbox', 'date', 'time', 'textarea', 'slider'])
+const kFieldKinds = new Set<ControlKind>([
+  'textbox',
+  'searchbox',
+  'spinbutton',
+  'combobox',
+  'listbox',
+  'date',
+  'time',
+  'textarea',
+  'slider',
+])
 /** Typed into or set, rather than clicked. */
 function isFieldEl(el: Element, role: string): boolean {
-  if (el.localName === 'input') return !/^(submit|button|reset|image|checkbox|radio|file)$/i.test(el.getAttribute('type') ?? '')
-  return el.localName === 'select' || el.localName === 'textarea' || /^(combobox|textbox|searchbox|spinbutton|slider|listbox)$/.test(role)
+  if (el.localName === 'input')
+    return !/^(submit|button|reset|image|checkbox|radio|file)$/i.test(el.getAttribute('type') ?? '')
+  return (
+    el.localName === 'select' ||
+    el.localName === 'textarea' ||
+    /^(combobox|textbox|searchbox|spinbutton|slider|listbox)$/.test(role)
+  )
 }
 
 /**
@@ -298,13 +395,29 @@ function isFieldEl(el: Element, role: string): boolean {
 function treeRow(el: Element): Element | null {
   // A menu item that opens a submenu is named and clicked by its title row (Element Plus
   // `.el-sub-menu__title`, Ant Design's `.ant-menu-submenu-title`), never by its items' text.
-  if (el.getAttribute('role') === 'menuitem' && !el.hasAttribute('aria-haspopup') && !el.querySelector('[role=menu],ul')) return null
+  if (
+    el.getAttribute('role') === 'menuitem' &&
+    !el.hasAttribute('aria-haspopup') &&
+    !el.querySelector('[role=menu],ul')
+  )
+    return null
   const row = el.firstElementChild
-  return row && row.getAttribute('role') !== 'group' && row.getAttribute('role') !== 'menu' && !row.querySelector('[role=treeitem],[role=menuitem]') ? row : null
+  return row &&
+    row.getAttribute('role') !== 'group' &&
+    row.getAttribute('role') !== 'menu' &&
+    !row.querySelector('[role=treeitem],[role=menuitem]')
+    ? row
+    : null
 }
 
 function attrText(el: Element): string {
-  return [el.getAttribute('name'), el.id, el.getAttribute('data-testid'), el.getAttribute('autocomplete'), el.getAttribute('type')]
+  return [
+    el.getAttribute('name'),
+    el.id,
+    el.getAttribute('data-testid'),
+    el.getAttribute('autocomplete'),
+    el.getAttribute('type'),
+  ]
     .filter(Boolean)
     .join(' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -318,7 +431,36 @@ function attrText(el: Element): string {
  * name): its class tokens without the icon set's prefix, with the words people use for the same
  * picture in English and Chinese. Read from the element and its first descendants.
  */
-const kIconNoise = new Set(['fa', 'fas', 'far', 'fab', 'fal', 'fad', 'fa-solid', 'fa-regular', 'icon', 'icons', 'material', 'material-icons', 'material-symbols', 'bi', 'glyphicon', 'mdi', 'ti', 'ri', 'btn', 'button', 'svg', 'sm', 'lg', 'xs', 'md', 'left', 'right', 'active'])
+const kIconNoise = new Set([
+  'fa',
+  'fas',
+  'far',
+  'fab',
+  'fal',
+  'fad',
+  'fa-solid',
+  'fa-regular',
+  'icon',
+  'icons',
+  'material',
+  'material-icons',
+  'material-symbols',
+  'bi',
+  'glyphicon',
+  'mdi',
+  'ti',
+  'ri',
+  'btn',
+  'button',
+  'svg',
+  'sm',
+  'lg',
+  'xs',
+  'md',
+  'left',
+  'right',
+  'active',
+])
 const kIconPrefix = /^(?:fa|fas|far|bi|glyphicon|mdi|ti|ri|icon|icons|ico|btn|ql|el-icon|anticon|i|ic)[-_]/
 function iconWords(el: Element, deep = true): string {
   const words: string[] = []
@@ -334,7 +476,8 @@ function iconWords(el: Element, deep = true): string {
   for (const p of parts) {
     add(classOf(p))
     if (p.localName === 'use') add((p.getAttribute('href') ?? p.getAttribute('xlink:href') ?? '').replace(/^.*#/, ''))
-    if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p))) words.push(normalize(p.textContent).replace(/_/g, ' ').toLowerCase())
+    if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p)))
+      words.push(normalize(p.textContent).replace(/_/g, ' ').toLowerCase())
     if (p.localName === 'img') add((p.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''))
   }
   const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconMeaning[w] ?? '')
@@ -345,7 +488,10 @@ function iconWords(el: Element, deep = true): string {
 function iconWordsIfBare(el: Element, text = el.textContent ?? ''): string {
   if (/^(input|select|textarea)$/.test(el.localName)) return ''
   // A plain clickable container (an e-mail row drawn as a div) says what it is by its class.
-  if (el.hasAttribute('aria-label') || text.length > 40 || text.trim().length > 3) return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') && el.hasAttribute('class') ? iconWords(el, false) : ''
+  if (el.hasAttribute('aria-label') || text.length > 40 || text.trim().length > 3)
+    return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') && el.hasAttribute('class')
+      ? iconWords(el, false)
+      : ''
   return iconWords(el)
 }
 
@@ -362,8 +508,22 @@ function tokensOf(text: string): Set<string> {
 
 /** Words pages shorten in labels and column headers ("Qty"): the word a person says for each. */
 const kAbbreviations: Record<string, string> = {
-  qty: 'quantity', amt: 'amount', desc: 'description', addr: 'address', tel: 'phone', num: 'number', no: 'number', pwd: 'password',
-  msg: 'message', img: 'image', pic: 'picture', dob: 'birthday', fname: 'first', lname: 'last', dept: 'department', org: 'organization',
+  qty: 'quantity',
+  amt: 'amount',
+  desc: 'description',
+  addr: 'address',
+  tel: 'phone',
+  num: 'number',
+  no: 'number',
+  pwd: 'password',
+  msg: 'message',
+  img: 'image',
+  pic: 'picture',
+  dob: 'birthday',
+  fname: 'first',
+  lname: 'last',
+  dept: 'department',
+  org: 'organization',
 }
 
 /** A text's tokens with the full word of each abbreviation among them. */
@@ -396,15 +556,18 @@ const kTokenCacheMax = 5_000
 const kDateTypes = /^(date|datetime-local|month|week)$/
 const kTimeTypes = /^(time|datetime-local)$/
 const kDateWidget = '.el-date-editor,.ant-picker,.n-date-picker,.v-date-picker,[class*=datepicker],[class*=date-picker]'
-const kTimeWidget = '.el-date-editor--time,.el-date-editor--time-select,.ant-picker-time,.n-time-picker,[class*=timepicker],[class*=time-picker]'
+const kTimeWidget =
+  '.el-date-editor--time,.el-date-editor--time-select,.ant-picker-time,.n-time-picker,[class*=timepicker],[class*=time-picker]'
 /** Editors' editable roots: Quill, ProseMirror (Tiptap), TinyMCE's inline body, CKEditor 5. */
 const kEditor = '.ql-editor,.ProseMirror,.mce-content-body,.ck-editor__editable'
 /** A checkbox drawn as a switch (MUI's Switch, Bootstrap 4's custom switch): a switch to a person. */
 const kSwitchWrap = '.MuiSwitch-root,.form-switch,.custom-switch'
-const kCollapsible = 'summary,.el-collapse-item__header,.ant-collapse-header,.accordion-button,.ui-accordion-header,.n-collapse-item__header,.v-expansion-panel-title'
+const kCollapsible =
+  'summary,.el-collapse-item__header,.ant-collapse-header,.accordion-button,.ui-accordion-header,.n-collapse-item__header,.v-expansion-panel-title'
 /** Class names of close controls across libraries (`.close`, `btn-close`, `el-dialog__headerbtn`, `ant-modal-close`). */
 const kCloseClass = /(^|[\s_-])(close|closer|dismiss)([\s_-]|$)|headerbtn|btn-close/i
-const kCloseName = /^(?:close|dismiss|x|×|✕|✖|✗|╳)(?:\s+(?:this\s+)?(?:dialog|modal|window|panel|popup|drawer|message|notification|alert|tab))?$|^关闭(?:此)?(?:对话框|弹窗|窗口|提示)?$/i
+const kCloseName =
+  /^(?:close|dismiss|x|×|✕|✖|✗|╳)(?:\s+(?:this\s+)?(?:dialog|modal|window|panel|popup|drawer|message|notification|alert|tab))?$|^关闭(?:此)?(?:对话框|弹窗|窗口|提示)?$/i
 const kGlyph = /^(?:x|×|✕|✖|✗|╳)$/i
 /** A control named for showing or hiding something ("Collapse sidebar", "展开全部"): it is what "the collapse button" means. */
 const kToggleName = /^(?:collapse|expand|toggle|fold|unfold|收起|展开|折叠)(?![\p{L}])/iu
@@ -431,7 +594,31 @@ function isCloseControl(el: Element, role: string): boolean {
 }
 
 const kSectionNumber = /^(?:\d+\.)+\d*\s+/
-const kContainerRoles = new Set(['tabpanel', 'region', 'dialog', 'alertdialog', 'group', 'list', 'grid', 'table', 'tree', 'tablist', 'menu', 'menubar', 'toolbar', 'navigation', 'main', 'article', 'document', 'form', 'complementary', 'banner', 'contentinfo', 'feed', 'log'])
+const kContainerRoles = new Set([
+  'tabpanel',
+  'region',
+  'dialog',
+  'alertdialog',
+  'group',
+  'list',
+  'grid',
+  'table',
+  'tree',
+  'tablist',
+  'menu',
+  'menubar',
+  'toolbar',
+  'navigation',
+  'main',
+  'article',
+  'document',
+  'form',
+  'complementary',
+  'banner',
+  'contentinfo',
+  'feed',
+  'log',
+])
 
 /**
  * A word with its common English ending cut ("invitation" and "invite" → "invit", "emails" →
@@ -446,7 +633,9 @@ function stem(w: string): string {
 /** A clickable thing whose own name says it collapses or expands something (a sidebar's « button). */
 function togglesSomething(el: Element, role: string): boolean {
   if (role !== 'button' && role !== 'link' && role !== '' && role !== 'generic') return false
-  return kToggleName.test(normalize(el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent).slice(0, 40))
+  return kToggleName.test(
+    normalize(el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent).slice(0, 40),
+  )
 }
 
 /** The role of the control a label toggles (a switch's form label is not a checkbox). */
@@ -462,19 +651,38 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
       // A date or time picker's input is a textbox to ARIA, not what "the text field" means. A file
       // input has no ARIA role, yet people call it "the CV file field" or "the file input".
       if (el.localName === 'input' && el.getAttribute('type') === 'file') return true
-      return (role === 'textbox' || role === 'searchbox') && !(el.localName === 'input' && (kDateTypes.test(el.getAttribute('type') ?? '') || el.closest(`${kDateWidget},${kTimeWidget}`)))
+      return (
+        (role === 'textbox' || role === 'searchbox') &&
+        !(
+          el.localName === 'input' &&
+          (kDateTypes.test(el.getAttribute('type') ?? '') || el.closest(`${kDateWidget},${kTimeWidget}`))
+        )
+      )
     case 'textarea':
       return el.localName === 'textarea' || el.getAttribute('aria-multiline') === 'true'
     case 'searchbox':
-      return role === 'searchbox' || ((role === 'textbox' || role === 'combobox') && /search|搜索|查询|(^|\s)q(\s|$)/.test(fieldWords(el, labels)))
+      return (
+        role === 'searchbox' ||
+        ((role === 'textbox' || role === 'combobox') && /search|搜索|查询|(^|\s)q(\s|$)/.test(fieldWords(el, labels)))
+      )
     case 'checkbox':
-      return (role === 'checkbox' && !el.closest(kSwitchWrap)) || el.matches('.el-checkbox,.ant-checkbox-wrapper') || (labelledRole(el) === 'checkbox' && !(el as HTMLLabelElement).control?.closest(kSwitchWrap))
+      return (
+        (role === 'checkbox' && !el.closest(kSwitchWrap)) ||
+        el.matches('.el-checkbox,.ant-checkbox-wrapper') ||
+        (labelledRole(el) === 'checkbox' && !(el as HTMLLabelElement).control?.closest(kSwitchWrap))
+      )
     case 'radio':
       return role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
     case 'combobox':
     case 'listbox':
       // A colour picker is "the color picker" as a date picker is a picker.
-      return role === 'combobox' || role === 'listbox' || el.matches(kFieldWidget) || el.matches(kColorPicker) || isDropdownToggle(el)
+      return (
+        role === 'combobox' ||
+        role === 'listbox' ||
+        el.matches(kFieldWidget) ||
+        el.matches(kColorPicker) ||
+        isDropdownToggle(el)
+      )
     case 'menuitem':
       return role.startsWith('menuitem') || el.matches('.n-dropdown-option,.el-sub-menu__title,.ant-menu-submenu-title')
     case 'tab':
@@ -482,7 +690,9 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     case 'spinbutton':
       return role === 'spinbutton' || (el.localName === 'input' && !!el.closest(kNumberWidget))
     case 'switch':
-      return role === 'switch' || el.matches('.el-switch,.ant-switch') || (role === 'checkbox' && !!el.closest(kSwitchWrap))
+      return (
+        role === 'switch' || el.matches('.el-switch,.ant-switch') || (role === 'checkbox' && !!el.closest(kSwitchWrap))
+      )
     case 'date': {
       if (el.localName !== 'input') return false
       const type = el.getAttribute('type') ?? ''
@@ -498,12 +708,24 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
     }
     case 'collapsible':
       // A menu or dropdown trigger also says aria-expanded; it opens a popup, not a section.
-      return el.matches(kCollapsible) || togglesSomething(el, role) || (el.hasAttribute('aria-expanded') && (role === 'button' || role === 'heading' || role === 'treeitem') && !el.hasAttribute('aria-haspopup') && !el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]'))
+      return (
+        el.matches(kCollapsible) ||
+        togglesSomething(el, role) ||
+        (el.hasAttribute('aria-expanded') &&
+          (role === 'button' || role === 'heading' || role === 'treeitem') &&
+          !el.hasAttribute('aria-haspopup') &&
+          !el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]'))
+      )
     case 'close':
       return isCloseControl(el, role)
     case 'option':
       // People call radios options ("the Male option").
-      return role === 'option' || role === 'radio' || el.matches('.el-radio,.ant-radio-wrapper') || labelledRole(el) === 'radio'
+      return (
+        role === 'option' ||
+        role === 'radio' ||
+        el.matches('.el-radio,.ant-radio-wrapper') ||
+        labelledRole(el) === 'radio'
+      )
     case 'slider':
       return role === 'slider' || isSliderHandle(el)
     case 'image':
@@ -528,7 +750,11 @@ function kindFit(q: Descriptor, el: Element, role: string, labels: LabelIndex): 
     if (g.some((k) => fitsKind(k, el, role, labels))) continue
     // A close control is whatever clickable thing it is drawn as ("关闭按钮" on a span.close).
     // So is a control that collapses something ("the collapse button" on a titled div).
-    if (g.every((k) => kClickKinds.has(k)) && (close ??= fitsKind('close', el, role, labels) || togglesSomething(el, role))) continue
+    if (
+      g.every((k) => kClickKinds.has(k)) &&
+      (close ??= fitsKind('close', el, role, labels) || togglesSomething(el, role))
+    )
+      continue
     if ((role === '' || role === 'generic') && g.some((k) => kClickKinds.has(k))) fit = Math.min(fit, kGenericFit)
     else return 0
   }
@@ -548,10 +774,12 @@ function stateFits(q: Descriptor, el: Element): boolean {
     let has: boolean | 'mixed' | undefined | null
     if (name === 'empty') has = isEmpty(el)
     else if (name === 'checked') has = checkedState(el)
-    else if (name === 'expanded' && el.localName === 'summary') has = (el.parentElement as HTMLDetailsElement | null)?.open
+    else if (name === 'expanded' && el.localName === 'summary')
+      has = (el.parentElement as HTMLDetailsElement | null)?.open
     else has = stateOf(el, name)
     // Element Plus marks an open collapse header by class only.
-    if (name === 'expanded' && has === undefined && el.matches('.el-collapse-item__header')) has = el.classList.contains('is-active')
+    if (name === 'expanded' && has === undefined && el.matches('.el-collapse-item__header'))
+      has = el.classList.contains('is-active')
     // A state the element does not declare is not evidence either way.
     if (has === undefined || has === null) continue
     if ((has === true) !== want) return false
@@ -567,7 +795,12 @@ function isEmpty(el: Element): boolean | undefined {
   return undefined
 }
 
-export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCache = new Map<Element, string>(), labels = new LabelIndex()): Scored | null {
+export function scoreElement(
+  q: SemanticQuery | Descriptor,
+  el: Element,
+  rowCache = new Map<Element, string>(),
+  labels = new LabelIndex(),
+): Scored | null {
   if (tokenCache.size > kTokenCacheMax) tokenCache.clear()
   const role = roleOf(el)
   // A focusable container (a tab panel named by its tab, a scrolling region) is not a control.
@@ -613,7 +846,10 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
       if (near.has(t)) {
         w = kWeightNear
         where = 'near'
-      } else if (t.length >= 3 && (ownLower.includes(t) || attrs.includes(t) || [...ownTokens].some((o) => stem(o) === stem(t)))) {
+      } else if (
+        t.length >= 3 &&
+        (ownLower.includes(t) || attrs.includes(t) || [...ownTokens].some((o) => stem(o) === stem(t)))
+      ) {
         w = kWeightPartial
         where = 'part'
       }
@@ -633,27 +869,50 @@ export function scoreElement(q: SemanticQuery | Descriptor, el: Element, rowCach
   const wanted = normalize(stripped).toLowerCase().replace(kHanSpace, '$1')
   // Exact against any one of its names: a link's text "modules" with a title "Python Module Index".
   // A section number is not part of the name a person says ("4.7. Defining Functions").
-  const exact = glyphFits || (wanted && (wanted === ownLower || bits.some((b) => b.toLowerCase().replace(kHanSpace, '$1').replace(kSectionNumber, '') === wanted))) ? kExactBonus : 0
+  const exact =
+    glyphFits ||
+    (wanted &&
+      (wanted === ownLower ||
+        bits.some((b) => b.toLowerCase().replace(kHanSpace, '$1').replace(kSectionNumber, '') === wanted)))
+      ? kExactBonus
+      : 0
   const quotedMiss = quoted && !quotedIn ? 0.2 : 0
   // Named as another kind ("the email field" on a checkbox): the words alone must not carry it.
   const wrongKind = q.kinds.length && fit === 0 ? kWrongKindPenalty : 0
-  let score = Math.max(0, kShareRecall * recall + kSharePrecision * precision + kShareRole * fit + exact - quotedMiss - wrongKind)
+  let score = Math.max(
+    0,
+    kShareRecall * recall + kSharePrecision * precision + kShareRole * fit + exact - quotedMiss - wrongKind,
+  )
   // Half of what was said is missing ("the project name field" on "Describe the project"): a guess, not a match.
   if (q.tokens.length >= 2 && recall <= 0.5) score = Math.min(score, kMinScore - 0.01)
   // A role word said is a hard filter between fields and what is clicked: "搜索按钮" is no text
   // box, "the email field" no button, however well the words fit. A file input is both: people
   // call it "the CV file field" as often as "the Choose file button".
   const fileInput = el.localName === 'input' && /^file$/i.test(el.getAttribute('type') ?? '')
-  if (q.kinds.length && fit === 0 && !fileInput && q.kinds.every((k) => kFieldKinds.has(k)) !== isFieldEl(el, role)) score = Math.min(score, kMinScore - 0.01)
+  if (q.kinds.length && fit === 0 && !fileInput && q.kinds.every((k) => kFieldKinds.has(k)) !== isFieldEl(el, role))
+    score = Math.min(score, kMinScore - 0.01)
   // A word said is nowhere on the element, and the element shows words not said either
   // ("Built-in Functions" on "Other Built-in Types"): neither names the other, so it is a guess.
   // Words only near it do not help when its own name is another name in part ("functions" under
   // the heading beside "Other Built-in Types").
   // A widget part's own name is the part's ("decrease number"); the field it belongs to is named
   // around it ("数量的减少按钮"), so words near it count for it.
-  const present = hitsOwn && !/\b(?:spinner|slider)\b/.test(icon) ? hits.filter((h) => !h.endsWith('→near')).length : hits.length
-  if (!quoted && !exact && present < q.tokens.length && tokenize(own, true).some((t) => !/^\d+$/.test(t) && !q.tokens.includes(t))) score = Math.min(score, kMinScore - 0.01)
-  const why = [kindNote, hits.join(' '), quoted ? `"${q.quoted}" ${quotedIn ? (exact ? 'exact' : 'in name') : 'missing'}` : ''].filter(Boolean).join('; ')
+  const present =
+    hitsOwn && !/\b(?:spinner|slider)\b/.test(icon) ? hits.filter((h) => !h.endsWith('→near')).length : hits.length
+  if (
+    !quoted &&
+    !exact &&
+    present < q.tokens.length &&
+    tokenize(own, true).some((t) => !/^\d+$/.test(t) && !q.tokens.includes(t))
+  )
+    score = Math.min(score, kMinScore - 0.01)
+  const why = [
+    kindNote,
+    hits.join(' '),
+    quoted ? `"${q.quoted}" ${quotedIn ? (exact ? 'exact' : 'in name') : 'missing'}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
   return { el, score, label, why, missing, anchored: hits.some((h) => !h.endsWith('→near')) }
 }
 
@@ -688,9 +947,11 @@ export function interactiveIn(root: Document | Element | ShadowRoot): Element[] 
 
 const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
   main: 'main,[role=main],article,.body,#content,.content,.main',
-  alert: '[role=alert],[role=status],.alert,.el-alert,.ant-alert,.el-notification,.el-message,.ant-notification-notice,.ant-message-notice,.toast,.n-alert,.n-notification',
+  alert:
+    '[role=alert],[role=status],.alert,.el-alert,.ant-alert,.el-notification,.el-message,.ant-notification-notice,.ant-message-notice,.toast,.n-alert,.n-notification',
   tag: '.el-tag,.ant-tag,.n-tag,.badge,.chip,.v-chip,.tag',
-  dialog: 'dialog,[role=dialog],[role=alertdialog],[aria-modal=true],.el-dialog,.el-message-box,.el-drawer,.ant-modal,.ant-drawer-content,.modal-dialog,.ui-dialog,.n-dialog,.n-modal,.v-dialog',
+  dialog:
+    'dialog,[role=dialog],[role=alertdialog],[aria-modal=true],.el-dialog,.el-message-box,.el-drawer,.ant-modal,.ant-drawer-content,.modal-dialog,.ui-dialog,.n-dialog,.n-modal,.v-dialog',
   row: 'tr,[role=row],li,.el-table__row,.ant-table-row,.list-group-item',
   form: 'form,[role=form],.el-form,.ant-form',
   table: 'table,[role=table],[role=grid],[role=treegrid],.el-table,.ant-table',
@@ -703,7 +964,8 @@ const kScopeSelectors: Record<Exclude<ScopeKind, 'named'>, string> = {
   toolbar: '[role=toolbar],.toolbar,.btn-toolbar,.ql-toolbar,.tox-toolbar,.ck-toolbar',
 }
 /** Containers a person counts when no kind names them ("the first post", "the second card"). */
-const kCountable = 'article,[role=article],[role=listitem],li,tr,[class*=post],[class*=card],[class*=item],[class*=tweet]'
+const kCountable =
+  'article,[role=article],[role=listitem],li,tr,[class*=post],[class*=card],[class*=item],[class*=tweet]'
 /** Ancestors climbed looking for the container a scope names. */
 const kScopeDepth = 16
 
@@ -717,9 +979,14 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
   const shows = (a: Element) => {
     let v = texts.get(a)
     if (v === undefined) {
-      const attrs = `${a.getAttribute('aria-label') ?? ''} ${a.id} ${a.getAttribute('name') ?? ''} ${classOf(a)}`.toLowerCase().replace(/[-_]+/g, ' ')
+      const attrs = `${a.getAttribute('aria-label') ?? ''} ${a.id} ${a.getAttribute('name') ?? ''} ${classOf(a)}`
+        .toLowerCase()
+        .replace(/[-_]+/g, ' ')
       // Attribute words count whole: a name "Bo" is not in the class "card-body".
-      texts.set(a, (v = normalize(a.textContent).toLowerCase().replace(kHanSpace, '$1').includes(name) || showsWord(attrs, name)))
+      texts.set(
+        a,
+        (v = normalize(a.textContent).toLowerCase().replace(kHanSpace, '$1').includes(name) || showsWord(attrs, name)),
+      )
     }
     return v
   }
@@ -737,13 +1004,19 @@ function scopeOf(el: Element, scope: NonNullable<Descriptor['scope']>, texts: Ma
       return nthOfKind(n, sel ?? kCountable, scope.ordinal) ? n : null
     }
     // A toolbar titled by the text just before it ("the Signature toolbar": the label over an editor's toolbar).
-    if (!name || shows(n) || (scope.kind === 'toolbar' && textBefore(n).toLowerCase().replace(kHanSpace, '$1').includes(name))) return n
+    if (
+      !name ||
+      shows(n) ||
+      (scope.kind === 'toolbar' && textBefore(n).toLowerCase().replace(kHanSpace, '$1').includes(name))
+    )
+      return n
     // The nearest row (tag, dialog…) is the one it is in: a table holding every row is not "the row of 张三".
     if (sel) return null
   }
   // A kind the page does not mark up ("the row of 张三" in a grid of divs): the text decides.
   // Where the page has such containers, one outside them all is not in "the order form".
-  if (sel && name && !sawKind && !el.ownerDocument.querySelector(sel)) return scopeOf(el, { kind: 'named', name: scope.name }, texts)
+  if (sel && name && !sawKind && !el.ownerDocument.querySelector(sel))
+    return scopeOf(el, { kind: 'named', name: scope.name }, texts)
   return null
 }
 
@@ -766,15 +1039,20 @@ function showsWord(text: string, name: string): boolean {
 /** Whether a container is the nth of its kind among its siblings (rows of a table body), hidden ones not counted. */
 function nthOfKind(n: Element, sel: string, ordinal: number): boolean {
   // A table's header row is not "the first row": people count the rows of data.
-  const header = (c: Element) => c.parentElement?.localName === 'thead' || (c.localName === 'tr' && !c.querySelector('td'))
+  const header = (c: Element) =>
+    c.parentElement?.localName === 'thead' || (c.localName === 'tr' && !c.querySelector('td'))
   if (header(n)) return false
-  const siblings = [...(n.parentElement?.children ?? [])].filter((c) => c.matches(sel) && !header(c) && c.getAttribute('aria-hidden') !== 'true' && (c as HTMLElement).offsetHeight > 1)
+  const siblings = [...(n.parentElement?.children ?? [])].filter(
+    (c) =>
+      c.matches(sel) && !header(c) && c.getAttribute('aria-hidden') !== 'true' && (c as HTMLElement).offsetHeight > 1,
+  )
   const at = ordinal > 0 ? ordinal - 1 : siblings.length + ordinal
   return siblings[at] === n
 }
 
 /** Open modal layers: what is behind them cannot be clicked, so a match inside one is what is meant. */
-const kModal = '[aria-modal=true],dialog[open],.el-overlay-dialog,.el-overlay-message-box,.ant-modal-wrap,.modal.show,.n-modal-container'
+const kModal =
+  '[aria-modal=true],dialog[open],.el-overlay-dialog,.el-overlay-message-box,.ant-modal-wrap,.modal.show,.n-modal-container'
 
 function openModal(doc: Document): Element | null {
   const all = [...doc.querySelectorAll(kModal)].filter((m) => isVisible(m) || [...m.children].some(isVisible))
@@ -798,20 +1076,38 @@ function coveredBy(el: Element, modal: Element): boolean {
 function sameAction(a: Element, b: Element): boolean {
   if (a.localName !== b.localName || roleOf(a) !== roleOf(b)) return false
   // Two copies of one picture (a logo in the top and the bottom bar) are one thing to a person.
-  if (a.localName === 'img') return a.getAttribute('src') === b.getAttribute('src') && a.getAttribute('alt') === b.getAttribute('alt')
+  if (a.localName === 'img')
+    return a.getAttribute('src') === b.getAttribute('src') && a.getAttribute('alt') === b.getAttribute('alt')
   // Two links to one page do the same whatever they say ("previous" and the page's title in a
   // documentation page's navigation bar); a link that is only a script hook ("#") does not count.
   const hrefA = a.getAttribute('href')
-  if (a.localName === 'a' && hrefA && !/^(#$|javascript:)/i.test(hrefA)) return (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href || sameSpot(a as HTMLAnchorElement, b as HTMLAnchorElement)
-  if (normalize(a.textContent) !== normalize(b.textContent) || a.getAttribute('aria-label') !== b.getAttribute('aria-label') || (a as HTMLInputElement).value !== (b as HTMLInputElement).value) return false
+  if (a.localName === 'a' && hrefA && !/^(#$|javascript:)/i.test(hrefA))
+    return (
+      (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href ||
+      sameSpot(a as HTMLAnchorElement, b as HTMLAnchorElement)
+    )
+  if (
+    normalize(a.textContent) !== normalize(b.textContent) ||
+    a.getAttribute('aria-label') !== b.getAttribute('aria-label') ||
+    (a as HTMLInputElement).value !== (b as HTMLInputElement).value
+  )
+    return false
   const href = a.getAttribute('href')
-  if (a.localName === 'a') return !!href && !/^(#$|javascript:)/i.test(href) && (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href
+  if (a.localName === 'a')
+    return !!href && !/^(#$|javascript:)/i.test(href) && (a as HTMLAnchorElement).href === (b as HTMLAnchorElement).href
   const fa = (a as HTMLInputElement).form
   const fb = (b as HTMLInputElement).form
   // Two fields of one form without names (Check-in and Check-out dates) are two fields, not copies;
   // two unnamed submit buttons of one form (Sphinx's "Go") are.
   const filled = a.localName !== 'button' && !/^(submit|button|reset|image)$/i.test(a.getAttribute('type') ?? '')
-  if (fa && fb) return (!filled || !!a.getAttribute('name')) && fa.action === fb.action && fa.method === fb.method && a.getAttribute('name') === b.getAttribute('name') && a.getAttribute('type') === b.getAttribute('type')
+  if (fa && fb)
+    return (
+      (!filled || !!a.getAttribute('name')) &&
+      fa.action === fb.action &&
+      fa.method === fb.method &&
+      a.getAttribute('name') === b.getAttribute('name') &&
+      a.getAttribute('type') === b.getAttribute('type')
+    )
   return !!a.id && a.id === b.id
 }
 
@@ -821,7 +1117,8 @@ function sameAction(a: Element, b: Element): boolean {
  */
 function sameSpot(a: HTMLAnchorElement, b: HTMLAnchorElement): boolean {
   const here = (l: HTMLAnchorElement) => l.hash && l.href.split('#')[0] === l.ownerDocument.URL.split('#')[0]
-  if (!here(a) || !here(b) || !normalize(a.textContent) || normalize(a.textContent) !== normalize(b.textContent)) return false
+  if (!here(a) || !here(b) || !normalize(a.textContent) || normalize(a.textContent) !== normalize(b.textContent))
+    return false
   const spot = (l: HTMLAnchorElement) => {
     let t = l.ownerDocument.getElementById(decodeURIComponent(l.hash.slice(1)))
     // An empty anchor that opens its parent marks the parent.
@@ -905,11 +1202,18 @@ class PageIndex {
         if (seen.has(el)) continue
         seen.add(el)
         // A label is a target only for the checkbox or radio it toggles; a text field's label is its name.
-        if (el.localName === 'label' && !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')) continue
-        const field = /^(input|select|textarea)$/.test(el.localName) || el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
+        if (
+          el.localName === 'label' &&
+          !/^(checkbox|radio)$/.test(((el as HTMLLabelElement).control as HTMLInputElement | null)?.type ?? '')
+        )
+          continue
+        const field =
+          /^(input|select|textarea)$/.test(el.localName) ||
+          el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
         const text = el.textContent ?? ''
         const extra = `${iconWordsIfBare(el, text)} ${partWords(el, el.getAttribute('role') ?? '')} ${glyphWords(el)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
-        const before = `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
+        const before =
+          `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
         // An icon-only control shows no text: its guessed name stands in (observe/names.ts).
         const after = ` ${text.trim() || field ? text : nameOrGuess(el, roleOf(el))}`.toLowerCase()
         const value = valueOf(el)
@@ -919,7 +1223,8 @@ class PageIndex {
     const MO = roots[0] ? viewOf(roots[0]).MutationObserver : undefined
     if (!MO) return
     const observer = new MO(() => this.invalidate())
-    for (const root of roots) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true })
+    for (const root of roots)
+      observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true })
     this.observer = observer
     this.dirty = false
   }
@@ -937,7 +1242,14 @@ function viewOf(root: SearchRoot): Window & typeof globalThis {
 const indexes = new WeakMap<Document, PageIndex>()
 
 /** Keeps the first of elements that are one target: a label and its control, a wrapper and what it wraps. */
-function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>(), out: Scored[] = [], expander = false, checkbox = false): Scored[] {
+function distinctVisible(
+  list: Scored[],
+  cap: number,
+  taken = new Set<Element>(),
+  out: Scored[] = [],
+  expander = false,
+  checkbox = false,
+): Scored[] {
   for (const s of list) {
     if (out.length >= cap) break
     if (s.el.closest(`[${kAvaUiAttr}]`)) continue
@@ -946,13 +1258,22 @@ function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>()
     const proxyRole = proxy ? roleOf(proxy) : ''
     const row = proxy && (proxyRole === 'treeitem' || proxyRole === 'menuitem') ? treeRow(proxy) : null
     // "the Python checkbox in the tree": the checkbox of the item's row.
-    if (row && isVisible(row)) proxy = (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) || (checkbox && row.querySelector('.el-checkbox,.ant-tree-checkbox,[role=checkbox],input[type=checkbox]')) || row
+    if (row && isVisible(row))
+      proxy =
+        (expander && row.querySelector('[class*=expand],[class*=switcher],[class*=toggle],[class*=caret]')) ||
+        (checkbox && row.querySelector('.el-checkbox,.ant-tree-checkbox,[role=checkbox],input[type=checkbox]')) ||
+        row
     if (!proxy) continue
     const key = proxy.localName === 'label' ? ((proxy as HTMLLabelElement).control ?? proxy) : proxy
     if (taken.has(key) || taken.has(proxy)) continue
     taken.add(key)
     taken.add(proxy)
-    const same = out.findIndex((v) => v.el.contains(proxy) || proxy.contains(v.el) || (v.el.localName === 'label' && (v.el as HTMLLabelElement).control === proxy))
+    const same = out.findIndex(
+      (v) =>
+        v.el.contains(proxy) ||
+        proxy.contains(v.el) ||
+        (v.el.localName === 'label' && (v.el as HTMLLabelElement).control === proxy),
+    )
     if (same >= 0) {
       // A close icon inside its button: the button is the target.
       const kept = out[same]
@@ -965,7 +1286,13 @@ function distinctVisible(list: Scored[], cap: number, taken = new Set<Element>()
 }
 
 function toCandidate(s: Scored, weak = false): Candidate {
-  return { id: candidateId(s.el), label: s.label, score: Math.round(Math.min(1, s.score) * 100) / 100, why: s.why, ...(weak ? { weak: true } : {}) }
+  return {
+    id: candidateId(s.el),
+    label: s.label,
+    score: Math.round(Math.min(1, s.score) * 100) / 100,
+    why: s.why,
+    ...(weak ? { weak: true } : {}),
+  }
 }
 
 /**
@@ -980,7 +1307,11 @@ export function semanticMatch(description: string, scope: Document = document): 
     const second = matchOne(other, scope)
     if (!second.best && !second.ambiguous) continue
     const note = `as "${other}"`
-    return { ...second, why: `${second.why ?? ''} (${note})`, candidates: second.candidates.map((c) => ({ ...c, why: `${c.why ?? ''} (${note})` })) }
+    return {
+      ...second,
+      why: `${second.why ?? ''} (${note})`,
+      candidates: second.candidates.map((c) => ({ ...c, why: `${c.why ?? ''} (${note})` })),
+    }
   }
   return first
 }
@@ -1040,7 +1371,11 @@ function matchOne(description: string, scope: Document): SemanticResult {
       }
     }
     // A quoted field label ("the 'E-mail' field") is the field's own text, as its label tokens are.
-    const quotedIn = !!quoted && (hay.includes(quoted) || (glyph && (fit ??= fitOf(e)) === 1) || (e.field && `${labels.textFor(el)} ${formLabel(el)}`.toLowerCase().includes(quoted)))
+    const quotedIn =
+      !!quoted &&
+      (hay.includes(quoted) ||
+        (glyph && (fit ??= fitOf(e)) === 1) ||
+        (e.field && `${labels.textFor(el)} ${formLabel(el)}`.toLowerCase().includes(quoted)))
     if (needles.length && sum === 0 && !quotedIn) continue
     if (!inScope(el)) continue
     const recallUb = q.tokens.length ? sum / q.tokens.length : 1
@@ -1055,7 +1390,11 @@ function matchOne(description: string, scope: Document): SemanticResult {
   let i = 0
   for (; i < bounded.length; i++) {
     const { el, ub } = bounded[i]
-    if (ub < kMinScore || (full >= kMaxCandidates && ub < best - kAmbiguityMargin && !q.ordinal && !q.place && q.scope?.kind !== 'named')) break
+    if (
+      ub < kMinScore ||
+      (full >= kMaxCandidates && ub < best - kAmbiguityMargin && !q.ordinal && !q.place && q.scope?.kind !== 'named')
+    )
+      break
     const s = scoreElement(q, el, rowCache, labels)
     full++
     if (!s) continue
@@ -1073,7 +1412,13 @@ function matchOne(description: string, scope: Document): SemanticResult {
     const whole = scored.filter((s) => !s.missing && s.anchored)
     // The others stay candidates, below the margin: they are not a tie with what fits every word.
     const below = whole[0]?.score - kAmbiguityMargin - 0.01
-    if (whole.length) scored = [...whole, ...scored.filter((s) => !whole.includes(s)).map((s) => ({ ...s, score: Math.min(s.score, below), why: `${s.why}; a word said is missing` }))]
+    if (whole.length)
+      scored = [
+        ...whole,
+        ...scored
+          .filter((s) => !whole.includes(s))
+          .map((s) => ({ ...s, score: Math.min(s.score, below), why: `${s.why}; a word said is missing` })),
+      ]
   }
   // A modal dialog is open and covers the page: what is behind it cannot be clicked (unless the
   // scope says where). A dialog that says it is modal but lets clicks through does not count.
@@ -1104,7 +1449,14 @@ function matchOne(description: string, scope: Document): SemanticResult {
     if (withPart.length) scored = withPart.map((s) => ({ ...s, why: `${s.why}; part ${q.part}` }))
   }
   // Layout is read only now, best first, until enough visible candidates are known.
-  const visible = distinctVisible(scored, q.ordinal || q.place ? kMaxOrdinal : kMaxCandidates, undefined, undefined, q.kinds.includes('collapsible'), q.kinds.includes('checkbox'))
+  const visible = distinctVisible(
+    scored,
+    q.ordinal || q.place ? kMaxOrdinal : kMaxCandidates,
+    undefined,
+    undefined,
+    q.kinds.includes('collapsible'),
+    q.kinds.includes('checkbox'),
+  )
   if (q.place) return placeMatch(q, visible, scope)
   if (visible.length) {
     const ties = visible.filter((s) => s.score >= visible[0].score - kAmbiguityMargin)
@@ -1114,19 +1466,38 @@ function matchOne(description: string, scope: Document): SemanticResult {
       const pick = ties.find((t) => t.el === first)!
       const why = `${pick.why}; "a": the first of ${ties.length} in reading order`
       const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
-      return { best: first, ambiguous: false, candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))], elements: [first, ...rest.map((s) => s.el)], why }
+      return {
+        best: first,
+        ambiguous: false,
+        candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))],
+        elements: [first, ...rest.map((s) => s.el)],
+        why,
+      }
     }
     if (q.ordinal) {
       const pool = ties.map((s) => s.el).sort(readingOrder)
       const at = q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal
       const pick = ties.find((s) => s.el === pool[at])
       if (!pick) {
-        const candidates = ties.slice(0, kMaxCandidates).map((s) => toCandidate({ ...s, why: `${s.why}; only ${pool.length} such` }, true))
-        return { ambiguous: false, candidates, elements: ties.slice(0, kMaxCandidates).map((s) => s.el), why: `no element number ${q.ordinal} among ${pool.length}` }
+        const candidates = ties
+          .slice(0, kMaxCandidates)
+          .map((s) => toCandidate({ ...s, why: `${s.why}; only ${pool.length} such` }, true))
+        return {
+          ambiguous: false,
+          candidates,
+          elements: ties.slice(0, kMaxCandidates).map((s) => s.el),
+          why: `no element number ${q.ordinal} among ${pool.length}`,
+        }
       }
       const nth = { ...pick, why: `${pick.why}; number ${at + 1} of ${pool.length} in reading order` }
       const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
-      return { best: pick.el, ambiguous: false, candidates: [toCandidate(nth), ...rest.map((s) => toCandidate(s))], elements: [pick.el, ...rest.map((s) => s.el)], why: nth.why }
+      return {
+        best: pick.el,
+        ambiguous: false,
+        candidates: [toCandidate(nth), ...rest.map((s) => toCandidate(s))],
+        elements: [pick.el, ...rest.map((s) => s.el)],
+        why: nth.why,
+      }
     }
     const top = visible.slice(0, kMaxCandidates)
     const candidates = top.map((s) => toCandidate(s))
@@ -1136,15 +1507,38 @@ function matchOne(description: string, scope: Document): SemanticResult {
       const pick = ties.find((t) => t.el === first)!
       const why = `${pick.why}; ${ties.length} copies with the same target, the first in reading order`
       const rest = top.filter((s) => s !== pick)
-      return { best: first, ambiguous: false, candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))].slice(0, kMaxCandidates), elements: [first, ...rest.map((s) => s.el)].slice(0, kMaxCandidates), why }
+      return {
+        best: first,
+        ambiguous: false,
+        candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))].slice(0, kMaxCandidates),
+        elements: [first, ...rest.map((s) => s.el)].slice(0, kMaxCandidates),
+        why,
+      }
     }
-    if (ties.length > 1) return { ambiguous: true, candidates, elements, why: `${ties.length} elements score within ${kAmbiguityMargin}` }
+    if (ties.length > 1)
+      return { ambiguous: true, candidates, elements, why: `${ties.length} elements score within ${kAmbiguityMargin}` }
     // A word said is not on the best (or only near it), and it is on another match: each has part
     // of what was said ("What's New in Python 3.10 previous link"), so which is meant is unclear.
     const onTop = new Set([...top[0].why.matchAll(/(\S+)→(?:name|kind|attr|part)/g)].map((m) => m[1]))
     const lacking = q.tokens.filter((t) => !onTop.has(t))
-    const rival = lacking.length ? scored.find((s) => s.el !== top[0].el && !sameAction(s.el, top[0].el) && lacking.some((t) => new RegExp(`(?:^|\\s)${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}→(?:name|attr)`).test(s.why)) && visibleProxy(s.el)) : undefined
-    if (rival) return { ambiguous: true, candidates, elements, why: `${top[0].label} lacks "${lacking.join(' ')}", which ${rival.label} has` }
+    const rival = lacking.length
+      ? scored.find(
+          (s) =>
+            s.el !== top[0].el &&
+            !sameAction(s.el, top[0].el) &&
+            lacking.some((t) =>
+              new RegExp(`(?:^|\\s)${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}→(?:name|attr)`).test(s.why),
+            ) &&
+            visibleProxy(s.el),
+        )
+      : undefined
+    if (rival)
+      return {
+        ambiguous: true,
+        candidates,
+        elements,
+        why: `${top[0].label} lacks "${lacking.join(' ')}", which ${rival.label} has`,
+      }
     return { best: top[0].el, ambiguous: false, candidates, elements, why: top[0].why }
   }
   // Nothing passed the bar: the nearest by score, then by kind, then by text, marked weak, so the
@@ -1163,7 +1557,12 @@ function matchOne(description: string, scope: Document): SemanticResult {
       if (weak.length >= kMaxCandidates || looked > bound) return
       if (taken.has(e.el) || !test(e) || !(anywhere || inScope(e.el))) continue
       looked++
-      distinctVisible([{ el: e.el, score: 0, label: peopleLabel(e.el, nameOrGuess(e.el, (e.role ??= roleOf(e.el)))), why }], kMaxCandidates, taken, weak)
+      distinctVisible(
+        [{ el: e.el, score: 0, label: peopleLabel(e.el, nameOrGuess(e.el, (e.role ??= roleOf(e.el)))), why }],
+        kMaxCandidates,
+        taken,
+        weak,
+      )
     }
   }
   if (q.kinds.length) more((e) => fitOf(e) === 1, `kind ${q.kinds.join('/')} only`)
@@ -1173,7 +1572,12 @@ function matchOne(description: string, scope: Document): SemanticResult {
   if (!weak.length) more(() => true, 'visible control', false, Infinity)
   // The scope itself is not on the page (a closed menu): the page's controls, still never nothing.
   if (!weak.length && q.scope) more(() => true, 'visible control outside the scope', true, Infinity)
-  return { ambiguous: false, candidates: weak.map((s) => toCandidate(s, true)), elements: weak.map((s) => s.el), why: weak[0]?.why ?? 'no visible control' }
+  return {
+    ambiguous: false,
+    candidates: weak.map((s) => toCandidate(s, true)),
+    elements: weak.map((s) => s.el),
+    why: weak[0]?.why ?? 'no visible control',
+  }
 }
 
 const kPartWords: Record<PartWord, RegExp> = {
@@ -1189,9 +1593,18 @@ const kPartWords: Record<PartWord, RegExp> = {
 function partFits(el: Element, part: PartWord): boolean {
   const sel = el.localName === 'select' ? (el as HTMLSelectElement) : null
   const text = [
-    el.getAttribute('placeholder'), el.getAttribute('name'), el.id, el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('autocomplete'),
-    sel?.options[0]?.text, sel?.selectedOptions[0]?.text, (el as HTMLInputElement).labels?.[0]?.textContent,
-  ].join(' ').toLowerCase()
+    el.getAttribute('placeholder'),
+    el.getAttribute('name'),
+    el.id,
+    el.getAttribute('aria-label'),
+    el.getAttribute('title'),
+    el.getAttribute('autocomplete'),
+    sel?.options[0]?.text,
+    sel?.selectedOptions[0]?.text,
+    (el as HTMLInputElement).labels?.[0]?.textContent,
+  ]
+    .join(' ')
+    .toLowerCase()
   return kPartWords[part].test(text) || (part === 'area code' && el.getAttribute('maxlength') === '3')
 }
 
@@ -1207,7 +1620,8 @@ const kAnchorKinds: Array<[RegExp, string]> = [
 
 /** The elements a place phrase is relative to: a kind of container, a control, or a visible text. */
 function placeAnchors(anchor: string, doc: Document): Element[] {
-  for (const [re, sel] of kAnchorKinds) if (re.test(anchor.trim())) return [...doc.querySelectorAll(sel)].filter(isVisible)
+  for (const [re, sel] of kAnchorKinds)
+    if (re.test(anchor.trim())) return [...doc.querySelectorAll(sel)].filter(isVisible)
   const found = matchOne(anchor, doc)
   if (found.best) return [found.best]
   // A label or heading a person reads, not a control: the deepest visible element showing exactly that text.
@@ -1255,7 +1669,12 @@ const kPlaceTie = 3
 function placeMatch(q: SemanticQuery, visible: Scored[], doc: Document): SemanticResult {
   const place = q.place!
   const anchors = placeAnchors(place.anchor, doc)
-  const weakOf = (list: Scored[], why: string): SemanticResult => ({ ambiguous: false, candidates: list.slice(0, kMaxCandidates).map((s) => toCandidate({ ...s, why: `${s.why}; ${why}` }, true)), elements: list.slice(0, kMaxCandidates).map((s) => s.el), why })
+  const weakOf = (list: Scored[], why: string): SemanticResult => ({
+    ambiguous: false,
+    candidates: list.slice(0, kMaxCandidates).map((s) => toCandidate({ ...s, why: `${s.why}; ${why}` }, true)),
+    elements: list.slice(0, kMaxCandidates).map((s) => s.el),
+    why,
+  })
   if (!anchors.length) return weakOf(visible, `nothing on the page is "${place.anchor}"`)
   const placed = visible
     .filter((s) => !anchors.some((a) => a === s.el || a.contains(s.el) || s.el.contains(a)))
@@ -1267,11 +1686,20 @@ function placeMatch(q: SemanticQuery, visible: Scored[], doc: Document): Semanti
   if (!placed.length) return weakOf(visible, `none ${place.rel} "${place.anchor}"`)
   const top = Math.max(...placed.map((x) => x.s.score))
   const pool = placed.filter((x) => x.s.score >= top - kAmbiguityMargin).sort((a, b) => a.d - b.d)
-  const rest = placed.filter((x) => x !== pool[0]).slice(0, kMaxCandidates - 1).map((x) => x.s)
+  const rest = placed
+    .filter((x) => x !== pool[0])
+    .slice(0, kMaxCandidates - 1)
+    .map((x) => x.s)
   const why = `${pool[0].s.why}; ${place.rel} "${place.anchor}", ${Math.round(pool[0].d)} px`
   const candidates = [toCandidate({ ...pool[0].s, why }), ...rest.map((s) => toCandidate(s))]
   const elements = [pool[0].s.el, ...rest.map((s) => s.el)]
-  if (pool.length > 1 && pool[1].d - pool[0].d < kPlaceTie && !sameAction(pool[0].s.el, pool[1].s.el)) return { ambiguous: true, candidates, elements, why: `${pool.length} elements equally ${place.rel} "${place.anchor}"` }
+  if (pool.length > 1 && pool[1].d - pool[0].d < kPlaceTie && !sameAction(pool[0].s.el, pool[1].s.el))
+    return {
+      ambiguous: true,
+      candidates,
+      elements,
+      why: `${pool.length} elements equally ${place.rel} "${place.anchor}"`,
+    }
   return { best: pool[0].s.el, ambiguous: false, candidates, elements, why }
 }
 
@@ -1301,7 +1729,9 @@ export function textTarget(description: string, find: (text: string) => Element[
   if (q.scope) {
     const texts = new Map<Element, boolean>()
     const inside = found.map((el) => ({ el, c: scopeOf(el, q.scope!, texts) })).filter((x) => x.c)
-    found = inside.filter((x) => !(q.scope!.kind === 'named' && inside.some((o) => o !== x && x.c!.contains(o.el)))).map((x) => x.el)
+    found = inside
+      .filter((x) => !(q.scope!.kind === 'named' && inside.some((o) => o !== x && x.c!.contains(o.el))))
+      .map((x) => x.el)
   }
   if (q.ordinal && found.length) {
     const pool = found.sort(readingOrder)
@@ -1311,4 +1741,5 @@ export function textTarget(description: string, find: (text: string) => Element[
   return found.length === 1 ? found[0] : found.length > 1 ? found.slice(0, kMaxCandidates) : null
 }
 
-const kFieldLabel = '.el-form-item__label,.ant-form-item-label,.n-form-item-label,legend,label:not(:has(input,[role=checkbox],[role=radio],[role=switch]))'
+const kFieldLabel =
+  '.el-form-item__label,.ant-form-item-label,.n-form-item-label,legend,label:not(:has(input,[role=checkbox],[role=radio],[role=switch]))'

@@ -19,7 +19,8 @@ export const kExpectAfterActionMs = 2_000
 /** A document this young may still be mounting its app (seed 001 §2.3 SPA mounts). */
 export const kFreshDocumentMs = 3_000
 /** Signs a region is still loading: ARIA busy, and the spinners of common libraries. */
-const kBusy = '[aria-busy=true],.el-loading-mask,.ant-spin-spinning,.ant-skeleton-active,.spinner-border,.spinner-grow,.n-spin,.v-progress-circular--indeterminate'
+const kBusy =
+  '[aria-busy=true],.el-loading-mask,.ant-spin-spinning,.ant-skeleton-active,.spinner-border,.spinner-grow,.n-spin,.v-progress-circular--indeterminate'
 
 let lastActionAt = 0
 /** The executor acted and the page answered: a target may be about to appear. */
@@ -49,7 +50,13 @@ export interface WaitOptions {
 }
 
 /** Resolves when `probe` returns a truthy value, or with null at the deadline or on abort. */
-export function waitFor<T>(probe: () => T | null | undefined | false, timeoutMs: number, signal?: AbortSignal, doc: Document = document, opts: WaitOptions = {}): Promise<T | null> {
+export function waitFor<T>(
+  probe: () => T | null | undefined | false,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  doc: Document = document,
+  opts: WaitOptions = {},
+): Promise<T | null> {
   // Checked after every probe as well as by the timer: a page that mutates without pause keeps
   // re-running a slow probe, and the timer's task may not get its turn before the deadline.
   const deadline = Date.now() + timeoutMs
@@ -77,7 +84,8 @@ export function waitFor<T>(probe: () => T | null | undefined | false, timeoutMs:
       }
       if (v) finish(v)
       else if (Date.now() >= deadline) finish(null)
-      else if (opts.settledMs !== undefined && Date.now() - lastChange >= opts.settledMs && !expectingChange(doc)) finish(null)
+      else if (opts.settledMs !== undefined && Date.now() - lastChange >= opts.settledMs && !expectingChange(doc))
+        finish(null)
     }
     const onAbort = () => finish(null)
     const observer = new MutationObserver(() => {

@@ -33,16 +33,23 @@ export interface WidgetDescriptor {
 
 /** Option text as a person reads it: Ant Design's "提 交" is "提交". */
 export function readText(el: Element): string {
-  return normalize((el as HTMLElement).innerText ?? el.textContent).replace(/(\p{Script=Han})\s+(?=\p{Script=Han})/gu, '$1')
+  return normalize((el as HTMLElement).innerText ?? el.textContent).replace(
+    /(\p{Script=Han})\s+(?=\p{Script=Han})/gu,
+    '$1',
+  )
 }
 
-const kOptionSelector = '[role=option],.el-select-dropdown__item,.ant-select-item-option,.el-autocomplete-suggestion li,[role=menuitem],.el-dropdown-menu__item,.ant-dropdown-menu-item'
-const kPopupSelector = '.el-popper,.ant-select-dropdown,.ant-dropdown,.ant-cascader-dropdown,.ant-picker-dropdown,[role=listbox],[role=menu]'
+const kOptionSelector =
+  '[role=option],.el-select-dropdown__item,.ant-select-item-option,.el-autocomplete-suggestion li,[role=menuitem],.el-dropdown-menu__item,.ant-dropdown-menu-item'
+const kPopupSelector =
+  '.el-popper,.ant-select-dropdown,.ant-dropdown,.ant-cascader-dropdown,.ant-picker-dropdown,[role=listbox],[role=menu]'
 
 function visibleIn(root: Element | Document, css: string): Element[] {
   const out: Element[] = []
   const roots = root.nodeType === 9 ? searchRoots(root as Document) : [root]
-  for (const r of roots) for (const el of (r as ParentNode).querySelectorAll(css)) if (isVisible(el) && !el.closest('[aria-disabled=true],.is-disabled')) out.push(el)
+  for (const r of roots)
+    for (const el of (r as ParentNode).querySelectorAll(css))
+      if (isVisible(el) && !el.closest('[aria-disabled=true],.is-disabled')) out.push(el)
   return out
 }
 
@@ -73,7 +80,9 @@ function dedupeNested(els: Element[]): Element[] {
 type Pick = { el: Element } | { failure: ExecFailure }
 
 function asCandidates(options: Element[]): Candidate[] {
-  return options.slice(0, 10).map((o) => ({ id: o.id ? `css:#${o.id}` : `text:"${readText(o)}"`, label: readText(o).slice(0, 50), score: 0 }))
+  return options
+    .slice(0, 10)
+    .map((o) => ({ id: o.id ? `css:#${o.id}` : `text:"${readText(o)}"`, label: readText(o).slice(0, 50), score: 0 }))
 }
 
 /** Exact text first, then a unique substring; two equal options is AMBIGUOUS, none NOT_FOUND. */
@@ -81,16 +90,32 @@ export function pickOption(options: Element[], value: string, what: string): Pic
   const want = normalize(value)
   const exact = options.filter((o) => readText(o) === want || o.getAttribute('title') === want)
   if (exact.length === 1) return { el: exact[0] }
-  if (exact.length > 1) return { failure: fail('AMBIGUOUS', `${what} has ${exact.length} options called "${want}".`, { candidates: asCandidates(exact) }) }
+  if (exact.length > 1)
+    return {
+      failure: fail('AMBIGUOUS', `${what} has ${exact.length} options called "${want}".`, {
+        candidates: asCandidates(exact),
+      }),
+    }
   const lower = want.toLowerCase()
   const partial = options.filter((o) => readText(o).toLowerCase().includes(lower))
   if (partial.length === 1) return { el: partial[0] }
-  if (partial.length > 1) return { failure: fail('AMBIGUOUS', `"${want}" is part of ${partial.length} options of ${what}: ${partial.map((o) => `"${readText(o)}"`).join(', ')}.`, { candidates: asCandidates(partial) }) }
+  if (partial.length > 1)
+    return {
+      failure: fail(
+        'AMBIGUOUS',
+        `"${want}" is part of ${partial.length} options of ${what}: ${partial.map((o) => `"${readText(o)}"`).join(', ')}.`,
+        { candidates: asCandidates(partial) },
+      ),
+    }
   return {
-    failure: fail('ELEMENT_NOT_FOUND', `${what} has no option "${want}". Options: ${options.map((o) => `"${readText(o)}"`).join(', ') || '(none shown)'}.`, {
-      candidates: asCandidates(options),
-      suggestion: 'Use one of the listed options.',
-    }),
+    failure: fail(
+      'ELEMENT_NOT_FOUND',
+      `${what} has no option "${want}". Options: ${options.map((o) => `"${readText(o)}"`).join(', ') || '(none shown)'}.`,
+      {
+        candidates: asCandidates(options),
+        suggestion: 'Use one of the listed options.',
+      },
+    ),
   }
 }
 
@@ -100,14 +125,28 @@ function remaining(ctx: OpContext, cap: number): number {
 
 async function waitDisplayed(root: Element, values: string[], ctx: OpContext): Promise<string | null> {
   const shows = () => {
-    const text = visibleTextOf(root).replace(/(\p{Script=Han})\s+(?=\p{Script=Han})/gu, '$1') + ' ' + [...root.querySelectorAll('input')].map((i) => i.value).join(' ')
+    const text =
+      visibleTextOf(root).replace(/(\p{Script=Han})\s+(?=\p{Script=Han})/gu, '$1') +
+      ' ' +
+      [...root.querySelectorAll('input')].map((i) => i.value).join(' ')
     return values.every((v) => text.includes(normalize(v))) ? displayedValue(root) || text.trim() : null
   }
   return waitFor(shows, remaining(ctx, kDisplayWaitMs), ctx.signal, root.ownerDocument)
 }
 
-function success(root: Element, detail: string, value: string, changes?: ExecSuccess['changes'], msg?: ExecSuccess['msg']): ExecSuccess {
-  return { ok: true, detail, changes: { urlChanged: false, domMutations: 0, newModals: [], focusChanged: false, ...changes, value }, ...(msg ? { msg } : {}) }
+function success(
+  root: Element,
+  detail: string,
+  value: string,
+  changes?: ExecSuccess['changes'],
+  msg?: ExecSuccess['msg'],
+): ExecSuccess {
+  return {
+    ok: true,
+    detail,
+    changes: { urlChanged: false, domMutations: 0, newModals: [], focusChanged: false, ...changes, value },
+    ...(msg ? { msg } : {}),
+  }
 }
 
 /** Opens the dropdown (when closed) and waits for its options. */
@@ -117,18 +156,28 @@ async function openOptions(trigger: Element, combo: Element | null, ctx: OpConte
   if (options.length && combo?.getAttribute('aria-expanded') !== 'false') return options
   const opened = await clickOp(trigger, ctx, { expectEffect: false })
   if (!opened.ok) return opened
-  options = (await waitFor(() => {
-    const o = visibleOptions(combo, doc)
-    return o.length ? o : null
-  }, remaining(ctx, kPopupWaitMs), ctx.signal)) ?? []
-  if (!options.length) return fail('ELEMENT_NOT_FOUND', `Opened ${quoteLabel(trigger)} but no options appeared.`, { suggestion: 'The list may load later or need a search text first.' })
+  options =
+    (await waitFor(
+      () => {
+        const o = visibleOptions(combo, doc)
+        return o.length ? o : null
+      },
+      remaining(ctx, kPopupWaitMs),
+      ctx.signal,
+    )) ?? []
+  if (!options.length)
+    return fail('ELEMENT_NOT_FOUND', `Opened ${quoteLabel(trigger)} but no options appeared.`, {
+      suggestion: 'The list may load later or need a search text first.',
+    })
   return options
 }
 
 /** Element Plus el-select / el-autocomplete, Ant Design a-select / a-auto-complete, ARIA comboboxes. */
 const dropdown: WidgetDescriptor = {
   name: 'dropdown',
-  root: (el) => el.closest('.el-select,.el-select-v2,.el-autocomplete,.ant-select:not(.ant-cascader)') ?? (el.matches('[role=combobox]') ? el : null),
+  root: (el) =>
+    el.closest('.el-select,.el-select-v2,.el-autocomplete,.ant-select:not(.ant-cascader)') ??
+    (el.matches('[role=combobox]') ? el : null),
   async choose(root, { values, ctx }) {
     const combo = root.matches('[role=combobox]') ? root : root.querySelector('[role=combobox],input')
     const trigger = root.querySelector('.el-select__wrapper,.ant-select-selector,.el-input__wrapper') ?? root
@@ -144,7 +193,8 @@ const dropdown: WidgetDescriptor = {
       }
       const options = await openOptions(editable ? combo! : trigger, combo, ctx)
       if (!Array.isArray(options)) {
-        if (editable && (combo as HTMLInputElement).value === value) return success(root, `Typed "${value}" into ${what} (no suggestion matched)`, value)
+        if (editable && (combo as HTMLInputElement).value === value)
+          return success(root, `Typed "${value}" into ${what} (no suggestion matched)`, value)
         return options
       }
       const pick = pickOption(options, value, what)
@@ -157,15 +207,29 @@ const dropdown: WidgetDescriptor = {
     }
     const shown = await waitDisplayed(root, picked, ctx)
     if (shown === null) {
-      return fail('NOT_ACTIONABLE', `Picked ${quoteTexts(picked)} in ${what} but it does not show ${picked.length > 1 ? 'them' : 'it'}: it shows "${displayedValue(root)}".`, { reason: 'no-effect' })
+      return fail(
+        'NOT_ACTIONABLE',
+        `Picked ${quoteTexts(picked)} in ${what} but it does not show ${picked.length > 1 ? 'them' : 'it'}: it shows "${displayedValue(root)}".`,
+        { reason: 'no-effect' },
+      )
     }
     // A multiple select stays open; close it so it does not cover the next field.
-    if (values.length > 1 || root.matches('.is-multiple,.ant-select-multiple') || root.querySelector('.el-select__tags,.el-select__selection.is-near')) {
+    if (
+      values.length > 1 ||
+      root.matches('.is-multiple,.ant-select-multiple') ||
+      root.querySelector('.el-select__tags,.el-select__selection.is-near')
+    ) {
       const target = combo ?? root
       pressKey(target, 'Escape')
     }
     const chosen = quoteTexts(picked)
-    return success(root, `Selected ${chosen} in ${what}`, shown, changes, stepResult('selected', { values: chosen, label: what }))
+    return success(
+      root,
+      `Selected ${chosen} in ${what}`,
+      shown,
+      changes,
+      stepResult('selected', { values: chosen, label: what }),
+    )
   },
 }
 
@@ -185,7 +249,11 @@ const cascader: WidgetDescriptor = {
     }
     for (let level = 0; level < path.length; level++) {
       const menu = await waitFor(() => menusNow()[level] ?? null, remaining(ctx, kPopupWaitMs), ctx.signal)
-      if (!menu) return fail('ELEMENT_NOT_FOUND', `${what} shows no level ${level + 1} for "${path.slice(0, level).join(' / ')}".`)
+      if (!menu)
+        return fail(
+          'ELEMENT_NOT_FOUND',
+          `${what} shows no level ${level + 1} for "${path.slice(0, level).join(' / ')}".`,
+        )
       const items = visibleIn(menu, '.el-cascader-node,.ant-cascader-menu-item,[role=menuitem]')
       const pick = pickOption(items, path[level], `level ${level + 1} of ${what}`)
       if ('failure' in pick) return pick.failure
@@ -194,8 +262,17 @@ const cascader: WidgetDescriptor = {
     }
     const last = path[path.length - 1]
     const shown = await waitDisplayed(root, [last], ctx)
-    if (shown === null) return fail('NOT_ACTIONABLE', `Picked "${path.join(' / ')}" in ${what} but it shows "${displayedValue(root)}".`, { reason: 'no-effect' })
-    return success(root, `Selected "${path.join(' / ')}" in ${what}`, shown, undefined, stepResult('selected', { values: `"${path.join(' / ')}"`, label: what }))
+    if (shown === null)
+      return fail('NOT_ACTIONABLE', `Picked "${path.join(' / ')}" in ${what} but it shows "${displayedValue(root)}".`, {
+        reason: 'no-effect',
+      })
+    return success(
+      root,
+      `Selected "${path.join(' / ')}" in ${what}`,
+      shown,
+      undefined,
+      stepResult('selected', { values: `"${path.join(' / ')}"`, label: what }),
+    )
   },
 }
 
@@ -205,7 +282,8 @@ const datePicker: WidgetDescriptor = {
   root: (el) => el.closest('.el-date-editor,.ant-picker'),
   async choose(root, { values, ctx }) {
     const input = root.querySelector('input')
-    if (!input) return fail('NOT_ACTIONABLE', `${quoteLabel(root)} has no input to type a date into.`, { reason: 'wrong-kind' })
+    if (!input)
+      return fail('NOT_ACTIONABLE', `${quoteLabel(root)} has no input to type a date into.`, { reason: 'wrong-kind' })
     const value = values[0]
     const opened = await clickOp(input, ctx, { expectEffect: false })
     if (!opened.ok) return opened
@@ -216,12 +294,28 @@ const datePicker: WidgetDescriptor = {
     dispatchKey(input, keyInfo('Enter'))
     // What was typed may be the picker's own form of a date written another way (native.ts pickerText).
     const typedText = typed.changes.value ?? value
-    const shown = await waitFor(() => (input.value === typedText ? input.value : null), remaining(ctx, kDisplayWaitMs), ctx.signal)
-    if (shown === null) return fail('NOT_ACTIONABLE', `Typed "${value}" into ${quoteLabel(input)} but the picker shows "${input.value}".`, { reason: 'value-rejected', suggestion: 'Write the date in the format the picker shows.' })
+    const shown = await waitFor(
+      () => (input.value === typedText ? input.value : null),
+      remaining(ctx, kDisplayWaitMs),
+      ctx.signal,
+    )
+    if (shown === null)
+      return fail(
+        'NOT_ACTIONABLE',
+        `Typed "${value}" into ${quoteLabel(input)} but the picker shows "${input.value}".`,
+        { reason: 'value-rejected', suggestion: 'Write the date in the format the picker shows.' },
+      )
     // Close the panel when Enter left it open, so it does not cover the next field.
     await sleep(50, ctx.signal).catch(() => undefined)
-    if (visibleIn(root.ownerDocument, '.el-picker-panel,.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').length) pressKey(input, 'Escape')
-    return success(root, `Set ${quoteLabel(input)} to "${value}"`, shown, typed.changes, stepResult('set', { label: quoteLabel(input), value: `"${value}"` }))
+    if (visibleIn(root.ownerDocument, '.el-picker-panel,.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').length)
+      pressKey(input, 'Escape')
+    return success(
+      root,
+      `Set ${quoteLabel(input)} to "${value}"`,
+      shown,
+      typed.changes,
+      stepResult('set', { label: quoteLabel(input), value: `"${value}"` }),
+    )
   },
 }
 
@@ -251,7 +345,12 @@ const menu: WidgetDescriptor = {
     const label = labelOf(pick.el)
     const done = await clickOp(pick.el, ctx)
     if (!done.ok) return done
-    return { ok: true, detail: `Chose "${label}" from the menu of ${quoteLabel(trigger)}`, changes: done.changes, msg: stepResult('chose', { value: `"${label}"`, label: quoteLabel(trigger) }) }
+    return {
+      ok: true,
+      detail: `Chose "${label}" from the menu of ${quoteLabel(trigger)}`,
+      changes: done.changes,
+      msg: stepResult('chose', { value: `"${label}"`, label: quoteLabel(trigger) }),
+    }
   },
 }
 
@@ -273,19 +372,32 @@ export function widgetFor(el: Element): { widget: WidgetDescriptor; root: Elemen
  * names the whole choice ("only Bob"). `toggle` is a click on an option of such a list: as a
  * Ctrl+click, it chooses an option that was not chosen and un-chooses one that was.
  */
-export async function chooseNative(el: HTMLSelectElement, values: string[], ctx: OpContext, how: { replace?: boolean; toggle?: HTMLOptionElement } = {}): Promise<ExecSuccess | ExecFailure> {
+export async function chooseNative(
+  el: HTMLSelectElement,
+  values: string[],
+  ctx: OpContext,
+  how: { replace?: boolean; toggle?: HTMLOptionElement } = {},
+): Promise<ExecSuccess | ExecFailure> {
   const what = quoteLabel(el)
   const options = [...el.options]
   const chosen: HTMLOptionElement[] = how.toggle ? [how.toggle] : []
   for (const v of how.toggle ? [] : values) {
     const want = normalize(v)
-    const match = options.find((o) => o.value === v) ?? options.find((o) => normalize(o.text) === want) ?? options.find((o) => normalize(o.text).toLowerCase().includes(want.toLowerCase()))
+    const match =
+      options.find((o) => o.value === v) ??
+      options.find((o) => normalize(o.text) === want) ??
+      options.find((o) => normalize(o.text).toLowerCase().includes(want.toLowerCase()))
     if (!match) {
-      return fail('ELEMENT_NOT_FOUND', `${what} has no option "${v}". Options: ${options.map((o) => `"${normalize(o.text)}"`).join(', ')}.`, {
-        candidates: options.slice(0, 10).map((o) => ({ id: o.value, label: normalize(o.text), score: 0 })),
-      })
+      return fail(
+        'ELEMENT_NOT_FOUND',
+        `${what} has no option "${v}". Options: ${options.map((o) => `"${normalize(o.text)}"`).join(', ')}.`,
+        {
+          candidates: options.slice(0, 10).map((o) => ({ id: o.value, label: normalize(o.text), score: 0 })),
+        },
+      )
     }
-    if (match.disabled) return fail('NOT_ACTIONABLE', `Option "${normalize(match.text)}" of ${what} is disabled.`, { reason: 'disabled' })
+    if (match.disabled)
+      return fail('NOT_ACTIONABLE', `Option "${normalize(match.text)}" of ${what} is disabled.`, { reason: 'disabled' })
     chosen.push(match)
   }
   if (chosen.length > 1 && !el.multiple) return fail('INVALID', `${what} takes one value, not ${chosen.length}.`)
@@ -302,7 +414,12 @@ export async function chooseNative(el: HTMLSelectElement, values: string[], ctx:
   el.dispatchEvent(new V.Event('change', { bubbles: true }))
   const labels = chosen.map((o) => normalize(o.text))
   const shown = [...el.selectedOptions].map((o) => normalize(o.text))
-  if (labels.some((l) => !shown.includes(l))) return fail('NOT_ACTIONABLE', `Chose ${labels.join(', ')} in ${what} but the page changed it to ${shown.join(', ') || 'nothing'}.`, { reason: 'value-rejected' })
+  if (labels.some((l) => !shown.includes(l)))
+    return fail(
+      'NOT_ACTIONABLE',
+      `Chose ${labels.join(', ')} in ${what} but the page changed it to ${shown.join(', ') || 'nothing'}.`,
+      { reason: 'value-rejected' },
+    )
   if (how.toggle && !chosen.length) {
     const off = quoteTexts([normalize(how.toggle.text)])
     return success(el, `Un-chose ${off} in ${what} (still chosen: ${quoteTexts(shown) || 'nothing'})`, shown.join(', '))
@@ -311,7 +428,13 @@ export async function chooseNative(el: HTMLSelectElement, values: string[], ctx:
   const kept = keep ? shown.filter((l) => !labels.includes(l)) : []
   // A list that keeps earlier choices says them, so the model knows what the list holds now.
   const also = kept.length ? ` (also chosen: ${quoteTexts(kept)})` : ''
-  return success(el, `Selected ${picked} in ${what}${also}`, shown.join(', '), undefined, stepResult('selected', { values: picked, label: what }))
+  return success(
+    el,
+    `Selected ${picked} in ${what}${also}`,
+    shown.join(', '),
+    undefined,
+    stepResult('selected', { values: picked, label: what }),
+  )
 }
 
 /** The <select> an <option> (or its <optgroup>) belongs to. */
@@ -327,9 +450,20 @@ export function selectOfOption(el: Element): { select: HTMLSelectElement; option
  * list draws no option anywhere a pointer could reach). In a list that takes several values it
  * acts as Ctrl+click: the others stay chosen.
  */
-export function clickNativeOption(option: HTMLOptionElement, select: HTMLSelectElement, ctx: OpContext): Promise<ExecSuccess | ExecFailure> {
-  if (option.disabled || (option.parentElement instanceof viewOf(option).HTMLOptGroupElement && option.parentElement.disabled)) {
-    return Promise.resolve(fail('NOT_ACTIONABLE', `Option "${normalize(option.text)}" of ${quoteLabel(select)} is disabled.`, { reason: 'disabled' }))
+export function clickNativeOption(
+  option: HTMLOptionElement,
+  select: HTMLSelectElement,
+  ctx: OpContext,
+): Promise<ExecSuccess | ExecFailure> {
+  if (
+    option.disabled ||
+    (option.parentElement instanceof viewOf(option).HTMLOptGroupElement && option.parentElement.disabled)
+  ) {
+    return Promise.resolve(
+      fail('NOT_ACTIONABLE', `Option "${normalize(option.text)}" of ${quoteLabel(select)} is disabled.`, {
+        reason: 'disabled',
+      }),
+    )
   }
   return chooseNative(select, [], ctx, { toggle: option })
 }

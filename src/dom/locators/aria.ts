@@ -4,7 +4,11 @@
  * so the locators read a page as the listing the agent saw describes it.
  */
 import { normalizeText } from '../../core/page/text'
-import { accessibleName as nameWithRole, nameForPeople as namedForPeople, nameOrGuess as namedOrGuessed } from '../observe/names'
+import {
+  accessibleName as nameWithRole,
+  nameForPeople as namedForPeople,
+  nameOrGuess as namedOrGuessed,
+} from '../observe/names'
 import { explicitRole, kImplicitRoleCarriers, roleOf as implicitRoleOf } from '../observe/roles'
 
 /**
@@ -58,7 +62,10 @@ const kClassDisabled = /(^|\s)(is-disabled|[\w-]+-disabled)(\s|$)/
  * `null` when the element is not checkable at all.
  */
 export function checkedState(el: Element): boolean | 'mixed' | null {
-  if (el instanceof (el.ownerDocument.defaultView ?? window).HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
+  if (
+    el instanceof (el.ownerDocument.defaultView ?? window).HTMLInputElement &&
+    (el.type === 'checkbox' || el.type === 'radio')
+  ) {
     return el.indeterminate ? 'mixed' : el.checked
   }
   const aria = el.getAttribute('aria-checked')
@@ -66,7 +73,11 @@ export function checkedState(el: Element): boolean | 'mixed' | null {
   if (aria === 'true' || aria === 'false') return aria === 'true'
   const inner = el.querySelector('input[type=checkbox],input[type=radio],[role=checkbox],[role=switch],[role=radio]')
   if (inner) return checkedState(inner)
-  if (typeof el.className === 'string' && /(^|\s)(el-switch|el-checkbox|el-radio|ant-switch|ant-checkbox|ant-radio)/.test(el.className)) return kClassChecked.test(el.className)
+  if (
+    typeof el.className === 'string' &&
+    /(^|\s)(el-switch|el-checkbox|el-radio|ant-switch|ant-checkbox|ant-radio)/.test(el.className)
+  )
+    return kClassChecked.test(el.className)
   return null
 }
 

@@ -35,7 +35,7 @@ export function pageSize(doc: Document): PageSize {
     // Iterative walk: the deepest element, without recursion a hostile page could overflow.
     const walker = doc.createTreeWalker(root, 1 /* NodeFilter.SHOW_ELEMENT */)
     let d = 0
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       depth = Math.max(depth, d)
       const children = (walker.currentNode as Element).childElementCount
       squares += children * children
@@ -67,10 +67,18 @@ function message(selector: ParsedSelector, why: string): string {
  */
 export function withinBudget<T>(selector: ParsedSelector, doc: Document, evaluate: () => T): T {
   if (selector.kind !== 'xpath' && selector.kind !== 'css') return evaluate()
-  if (slow.get(doc)?.has(selector.raw)) throw new SelectorCostError(message(selector, 'took too long on this page before'), selector.raw)
+  if (slow.get(doc)?.has(selector.raw))
+    throw new SelectorCostError(message(selector, 'took too long on this page before'), selector.raw)
   const size = pageSize(doc)
   const cost = selectorCost(selector, size)
-  if (cost > kMaxSelectorCost) throw new SelectorCostError(message(selector, `would take about ${Math.round(cost / 1e6)} million steps over this page's ${size.elements} elements`), selector.raw)
+  if (cost > kMaxSelectorCost)
+    throw new SelectorCostError(
+      message(
+        selector,
+        `would take about ${Math.round(cost / 1e6)} million steps over this page's ${size.elements} elements`,
+      ),
+      selector.raw,
+    )
   const t0 = performance.now()
   const out = evaluate()
   if (performance.now() - t0 > kSlowMs) {

@@ -16,7 +16,10 @@ export interface LocatorEngine<K extends SelectorKind = SelectorKind> {
 
 /** What only the browser can tell: its CSS or XPath parser refuses a selector the grammar let through. */
 function refused(selector: SelectorOf<'css' | 'xpath'>, language: string): SelectorSyntaxError {
-  return new SelectorSyntaxError(`Invalid selector "${selector.raw}": "${selector.value}" is not a valid ${language}.`, selector.raw)
+  return new SelectorSyntaxError(
+    `Invalid selector "${selector.raw}": "${selector.value}" is not a valid ${language}.`,
+    selector.raw,
+  )
 }
 
 const kSkipText = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link'])
@@ -81,11 +84,13 @@ const kNonText = 'script,style,noscript,template'
 
 /** What a person reads on an element: its text (never a script's), or the value of an input button. */
 function readableText(el: Element): string {
-  if (el.localName === 'input' && /^(button|submit|reset)$/i.test(el.getAttribute('type') ?? '')) return normalize((el as HTMLInputElement).value)
+  if (el.localName === 'input' && /^(button|submit|reset)$/i.test(el.getAttribute('type') ?? ''))
+    return normalize((el as HTMLInputElement).value)
   if (!el.querySelector(kNonText)) return normalize(el.textContent)
   const parts: string[] = []
   const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */)
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!n.parentElement?.closest(kNonText)) parts.push(n.textContent ?? '')
+  for (let n = walker.nextNode(); n; n = walker.nextNode())
+    if (!n.parentElement?.closest(kNonText)) parts.push(n.textContent ?? '')
   return normalize(parts.join(''))
 }
 
@@ -101,7 +106,8 @@ export function createTextEngine(): LocatorEngine<'text'> {
       // Compared as a person reads it: runs of whitespace are one space (the grammar refuses blank text).
       const q = { text: normalize(selector.text), exact: selector.exact }
       const needle = q.exact ? q.text : q.text.toLowerCase()
-      const contains = (el: Element): boolean => (q.exact ? readableText(el) : readableText(el).toLowerCase()).includes(needle)
+      const contains = (el: Element): boolean =>
+        (q.exact ? readableText(el) : readableText(el).toLowerCase()).includes(needle)
       const out: Element[] = []
       const visit = (el: Element): boolean => {
         if (kSkipText.has(el.localName) || !contains(el)) return false
@@ -114,14 +120,16 @@ export function createTextEngine(): LocatorEngine<'text'> {
         out.push(el)
         return true
       }
-      const top = root.nodeType === 9 ? (root as Document).body ?? (root as Document).documentElement : null
+      const top = root.nodeType === 9 ? ((root as Document).body ?? (root as Document).documentElement) : null
       if (top) visit(top)
       else for (let c = (root as ShadowRoot).firstElementChild; c; c = c.nextElementSibling) visit(c)
       // An input button's label is its value, which no ancestor's text contains: look at them apart.
-      const buttons = [...root.querySelectorAll('input[type=button],input[type=submit],input[type=reset]')].filter((el) => {
-        const t = readableText(el)
-        return q.exact ? t === q.text : t.toLowerCase().includes(needle)
-      })
+      const buttons = [...root.querySelectorAll('input[type=button],input[type=submit],input[type=reset]')].filter(
+        (el) => {
+          const t = readableText(el)
+          return q.exact ? t === q.text : t.toLowerCase().includes(needle)
+        },
+      )
       if (!buttons.length) return out
       // Document order, as every engine returns.
       return [...out, ...buttons].sort((a, b) => (a.compareDocumentPosition(b) & 4 /* FOLLOWING */ ? -1 : 1))

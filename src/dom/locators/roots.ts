@@ -39,7 +39,11 @@ export function searchRoots(start: Document | ShadowRoot | Element = document): 
 }
 
 /** `querySelectorAll` across all search roots, in root order. */
-export function deepQuerySelectorAll(css: string, start: Document | ShadowRoot | Element = document, roots = searchRoots(start)): Element[] {
+export function deepQuerySelectorAll(
+  css: string,
+  start: Document | ShadowRoot | Element = document,
+  roots = searchRoots(start),
+): Element[] {
   const out: Element[] = []
   if (start.nodeType === 1) out.push(...(start as Element).querySelectorAll(css))
   for (const r of roots) out.push(...r.querySelectorAll(css))
@@ -59,10 +63,10 @@ export function deepElementFromPoint(doc: Document, x: number, y: number): Eleme
 
 /** `a.contains(b)` that also sees through shadow boundaries (b inside a's shadow tree). */
 export function deepContains(a: Element, b: Node): boolean {
-  for (let n: Node | null = b; n; ) {
+  for (let n: Node | null = b; n;) {
     if (n === a) return true
     const parent: Node | null = n.parentNode
-    n = parent && parent.nodeType === 11 ? (parent as ShadowRoot).host ?? null : parent
+    n = parent && parent.nodeType === 11 ? ((parent as ShadowRoot).host ?? null) : parent
   }
   return false
 }

@@ -97,7 +97,10 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
     const font = maxFont > 0 ? m.fontSize / maxFont : 0
     const semantic = kTagScore[m.c.tag] ?? 0.3
     const attention =
-      kAttentionWeights.position * position + kAttentionWeights.area * area + kAttentionWeights.fontSize * font + kAttentionWeights.semantic * semantic
+      kAttentionWeights.position * position +
+      kAttentionWeights.area * area +
+      kAttentionWeights.fontSize * font +
+      kAttentionWeights.semantic * semantic
     return { m, attention }
   })
   scored.sort((a, b) => b.attention - a.attention)
@@ -107,7 +110,12 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
     text: clip(m.text, kSectionTextMax),
     attention: Math.round(attention * 1000) / 1000,
     region: m.c.region.id,
-    bounds: { x: Math.round(m.x + top.scrollX), y: Math.round(m.y + top.scrollY), width: Math.round(m.width), height: Math.round(m.height) },
+    bounds: {
+      x: Math.round(m.x + top.scrollX),
+      y: Math.round(m.y + top.scrollY),
+      width: Math.round(m.width),
+      height: Math.round(m.height),
+    },
   }))
   return { sections, textChars }
 }
@@ -119,7 +127,10 @@ export function extractContent(raw: RawScan): { sections: ContentSection[]; text
  */
 export function scoredBlocks(blocks: ContentCandidate[], raw: Pick<RawScan, 'viewport'>): ContentCandidate[] {
   if (blocks.length <= kScoredBlocks) return blocks
-  const lo = Math.min(Math.max(0, firstPast(blocks, raw.viewport.height / 2) - kScoredBlocks / 2), blocks.length - kScoredBlocks)
+  const lo = Math.min(
+    Math.max(0, firstPast(blocks, raw.viewport.height / 2) - kScoredBlocks / 2),
+    blocks.length - kScoredBlocks,
+  )
   const hi = lo + kScoredBlocks
   const before: ContentCandidate[] = []
   const after: ContentCandidate[] = []

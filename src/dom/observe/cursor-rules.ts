@@ -28,9 +28,48 @@ const kMaxCursorRules = 24
  * media sources...), with the other replaced and form elements for good measure.
  */
 export const kUaStyledTags = new Set([
-  'a', 'area', 'button', 'input', 'label', 'select', 'textarea', 'option', 'optgroup', 'datalist', 'dialog', 'param', 'rp', 'rt', 'noembed',
-  'noframes', 'track', 'source', 'audio', 'video', 'embed', 'object', 'iframe', 'frame', 'frameset', 'slot', 'details', 'summary', 'img',
-  'canvas', 'svg', 'math', 'picture', 'map', 'marquee', 'keygen', 'applet', 'fieldset', 'legend', 'output', 'meter', 'progress',
+  'a',
+  'area',
+  'button',
+  'input',
+  'label',
+  'select',
+  'textarea',
+  'option',
+  'optgroup',
+  'datalist',
+  'dialog',
+  'param',
+  'rp',
+  'rt',
+  'noembed',
+  'noframes',
+  'track',
+  'source',
+  'audio',
+  'video',
+  'embed',
+  'object',
+  'iframe',
+  'frame',
+  'frameset',
+  'slot',
+  'details',
+  'summary',
+  'img',
+  'canvas',
+  'svg',
+  'math',
+  'picture',
+  'map',
+  'marquee',
+  'keygen',
+  'applet',
+  'fieldset',
+  'legend',
+  'output',
+  'meter',
+  'progress',
   // Clipped by the UA stylesheet (Chromium: overflow hidden or clip); the replaced ones above too.
   'hr',
 ])
@@ -49,9 +88,22 @@ export const kUaCursorTags = new Set(['a', 'button', 'label', 'select', 'textare
  * The other UA-styled tags render themselves and their children like any element.
  */
 export const kUaMayHideTags = new Set([...kUaStyledTags, 'br', 'wbr', 'col', 'colgroup'])
-for (const tag of ['a', 'button', 'label', 'summary', 'fieldset', 'legend', 'output', 'dialog']) kUaMayHideTags.delete(tag)
+for (const tag of ['a', 'button', 'label', 'summary', 'fieldset', 'legend', 'output', 'dialog'])
+  kUaMayHideTags.delete(tag)
 /** UA-styled tags that always have a box of their own when not display:none (their children may not). */
-export const kUaBoxedTags = new Set(['a', 'button', 'label', 'summary', 'fieldset', 'legend', 'output', 'dialog', 'input', 'select', 'textarea'])
+export const kUaBoxedTags = new Set([
+  'a',
+  'button',
+  'label',
+  'summary',
+  'fieldset',
+  'legend',
+  'output',
+  'dialog',
+  'input',
+  'select',
+  'textarea',
+])
 
 /** Selectors of the elements a stylesheet rule may style (see the module comment). */
 export interface RuleSelectors {
@@ -89,7 +141,8 @@ export class RuleTest {
     if (this.sel === '') return false
     if (!this.matched) {
       this.matched = new Set(this.scope.querySelectorAll(this.sel))
-      if (this.scope.nodeType === 1 && (this.scope as Element).matches(this.sel)) this.matched.add(this.scope as Element)
+      if (this.scope.nodeType === 1 && (this.scope as Element).matches(this.sel))
+        this.matched.add(this.scope as Element)
     }
     return this.matched.has(el)
   }
@@ -171,7 +224,12 @@ function collect(rules: CSSRuleList, lists: List[], depth: number): void {
     // Past the cursor list's cap (it is first) every style is read anyway, and a sheet that
     // large sets opacity and overflow past their caps too: it is not walked to its end.
     if (lists[0].over) throw new Unknown()
-    const rule = rules[i] as CSSRule & { cssRules?: CSSRuleList; styleSheet?: CSSStyleSheet | null; selectorText?: string; style?: CSSStyleDeclaration }
+    const rule = rules[i] as CSSRule & {
+      cssRules?: CSSRuleList
+      styleSheet?: CSSStyleSheet | null
+      selectorText?: string
+      style?: CSSStyleDeclaration
+    }
     const type = rule.constructor?.name
     if (type === 'CSSStyleRule') {
       // Nested rules carry relative selectors (`&:hover`) that matches() can't take alone.
@@ -190,7 +248,12 @@ function collect(rules: CSSRuleList, lists: List[], depth: number): void {
       const sheet = rule.styleSheet
       if (!sheet) throw new Unknown()
       collect(sheet.cssRules, lists, depth + 1)
-    } else if (type === 'CSSMediaRule' || type === 'CSSSupportsRule' || type === 'CSSLayerBlockRule' || type === 'CSSContainerRule') {
+    } else if (
+      type === 'CSSMediaRule' ||
+      type === 'CSSSupportsRule' ||
+      type === 'CSSLayerBlockRule' ||
+      type === 'CSSContainerRule'
+    ) {
       // Conditions are ignored: a rule that may apply is treated as applying (one more read).
       collect(rule.cssRules!, lists, depth + 1)
     } else if (type === 'CSSKeyframesRule') {
@@ -233,7 +296,10 @@ export function ruleSelectors(doc: Document): RuleSelectors {
   const hide: List = { props: kHideProps, sels: [], over: false }
   const clip: List = { props: kClipProps, sels: [], over: false }
   try {
-    const sheets: CSSStyleSheet[] = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
+    const sheets: CSSStyleSheet[] = [
+      ...Array.from(doc.styleSheets),
+      ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? []),
+    ]
     // cssRules throws on a cross-origin sheet; that is the fallback too.
     for (const sheet of sheets) collect(sheet.cssRules, [cursor, overflow, hide, clip], 0)
   } catch {
@@ -241,7 +307,13 @@ export function ruleSelectors(doc: Document): RuleSelectors {
   }
   // Transitions and script animations (Element.animate) fade or clip elements without any rule saying so.
   if (typeof doc.getAnimations !== 'function' || doc.getAnimations().length > 0) hide.over = clip.over = true
-  return { cursor: joined(cursor, doc), overflow: joined(overflow, doc), hide: joined(hide, doc), clip: joined(clip, doc), generated: generatedSelectors(doc) }
+  return {
+    cursor: joined(cursor, doc),
+    overflow: joined(overflow, doc),
+    hide: joined(hide, doc),
+    clip: joined(clip, doc),
+    generated: generatedSelectors(doc),
+  }
 }
 
 /** The generated-content list of a document, kept while its sheets are the same sheets of the same lengths. */
@@ -251,11 +323,17 @@ function collectGenerated(rules: CSSRuleList, list: List, depth: number): void {
   if (depth > 8) throw new Unknown()
   for (let i = 0; i < rules.length; i++) {
     if (list.over) return
-    const rule = rules[i] as CSSRule & { cssRules?: CSSRuleList; styleSheet?: CSSStyleSheet | null; selectorText?: string; style?: CSSStyleDeclaration }
+    const rule = rules[i] as CSSRule & {
+      cssRules?: CSSRuleList
+      styleSheet?: CSSStyleSheet | null
+      selectorText?: string
+      style?: CSSStyleDeclaration
+    }
     const sel = rule.selectorText
     if (sel !== undefined) {
       if (rule.cssRules && rule.cssRules.length > 0) throw new Unknown()
-      if (kPseudo.test(sel) && rule.style && readableContent(rule.style.getPropertyValue('content'))) addGenerated(list, sel)
+      if (kPseudo.test(sel) && rule.style && readableContent(rule.style.getPropertyValue('content')))
+        addGenerated(list, sel)
     } else if (rule.styleSheet !== undefined) {
       if (!rule.styleSheet) throw new Unknown()
       collectGenerated(rule.styleSheet.cssRules, list, depth + 1)
@@ -273,13 +351,21 @@ export function generatedSelectors(doc: Document): string | null {
   let sheets: CSSStyleSheet[]
   let lengths: number[]
   try {
-    sheets = [...Array.from(doc.styleSheets), ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? [])]
+    sheets = [
+      ...Array.from(doc.styleSheets),
+      ...((doc as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? []),
+    ]
     lengths = sheets.map((s) => s.cssRules.length)
   } catch {
     return null
   }
   const kept = generatedBySheets.get(doc)
-  if (kept && kept.sheets.length === sheets.length && kept.sheets.every((s, i) => s === sheets[i] && kept.lengths[i] === lengths[i])) return kept.sel
+  if (
+    kept &&
+    kept.sheets.length === sheets.length &&
+    kept.sheets.every((s, i) => s === sheets[i] && kept.lengths[i] === lengths[i])
+  )
+    return kept.sel
   const list: List = { props: [], sels: [], over: false, max: kMaxGeneratedRules }
   let sel: string | null
   try {

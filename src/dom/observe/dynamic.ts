@@ -34,7 +34,12 @@ export interface ScrollCollectResult {
 export async function scrollAndCollect(options: ScrollCollectOptions = {}): Promise<ScrollCollectResult> {
   const maxScrolls = options.maxScrolls ?? kMaxScrolls
   const delay = options.delayMs ?? kScrollDelayMs
-  const doc = (options.observe?.root && (options.observe.root.nodeType === 9 ? (options.observe.root as Document) : (options.observe.root as Element).ownerDocument)) || document
+  const doc =
+    (options.observe?.root &&
+      (options.observe.root.nodeType === 9
+        ? (options.observe.root as Document)
+        : (options.observe.root as Element).ownerDocument)) ||
+    document
   const scroller = options.scroller ?? doc.scrollingElement ?? doc.documentElement
   const collected = new Map<string, ElementRecord>()
   const collect = () => {
@@ -49,7 +54,10 @@ export async function scrollAndCollect(options: ScrollCollectOptions = {}): Prom
     if (options.stopWhen?.(list())) return { elements: list(), scrolls, reason: 'stopped' }
     if (scrolls >= maxScrolls) return { elements: list(), scrolls, reason: 'max' }
     const before = scroller.scrollTop
-    const height = scroller === doc.scrollingElement ? (doc.defaultView?.innerHeight ?? scroller.clientHeight) : scroller.clientHeight
+    const height =
+      scroller === doc.scrollingElement
+        ? (doc.defaultView?.innerHeight ?? scroller.clientHeight)
+        : scroller.clientHeight
     scroller.scrollTop = before + Math.max(1, Math.round(height * kScrollShare))
     scrolls++
     await sleep(delay, options.signal).catch(() => {

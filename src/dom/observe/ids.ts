@@ -204,7 +204,8 @@ function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: s
       if (perRegion.get(region) === 1 && region !== 'page' && claim(i, `${base}_in_${region}`)) continue
       // The shortest word unique to this element's row: `742` rather than `Order_742`.
       let near: string | undefined
-      for (const w of wordsOf.get(i)!) if (frequency.get(w) === 1 && (near === undefined || w.length < near.length)) near = w
+      for (const w of wordsOf.get(i)!)
+        if (frequency.get(w) === 1 && (near === undefined || w.length < near.length)) near = w
       if (near && claim(i, `${base}_near_${near}`)) continue
       open.push(i)
     }
@@ -252,13 +253,24 @@ export function idOfElement(el: Element): string | undefined {
 export function safeResolveHandle(id: string): Result<Element> {
   const ref = byId.get(id)
   if (!ref) {
-    return { ok: false, error: new ObserveError('ELEMENT_NOT_FOUND', `No element was given the id "${id}" in this page; use an id from the latest snapshot.`, id) }
+    return {
+      ok: false,
+      error: new ObserveError(
+        'ELEMENT_NOT_FOUND',
+        `No element was given the id "${id}" in this page; use an id from the latest snapshot.`,
+        id,
+      ),
+    }
   }
   const el = ref.deref()
   if (!el || !el.isConnected || !el.ownerDocument.defaultView) {
     return {
       ok: false,
-      error: new ObserveError('ELEMENT_STALE', `The element "${id}" has left the page since it was indexed; observe the page again and use the new ids.`, id),
+      error: new ObserveError(
+        'ELEMENT_STALE',
+        `The element "${id}" has left the page since it was indexed; observe the page again and use the new ids.`,
+        id,
+      ),
     }
   }
   return { ok: true, value: el }
@@ -289,7 +301,10 @@ let frameCounter = 0
 export function frameIdFor(frame: Element): string {
   const known = frameIds.get(frame)
   if (known) return known
-  const named = (frame.getAttribute('name') || frame.id || '').replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 16)
+  const named = (frame.getAttribute('name') || frame.id || '')
+    .replace(/[^A-Za-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 16)
   let id = named
   const live = (k: string): boolean => {
     const el = usedFrameIds.get(k)?.deref()

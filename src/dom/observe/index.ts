@@ -5,7 +5,14 @@
  */
 export { observe, observeYielding, yieldToPage, kReadSliceMs, type ObserveOptions } from './observe'
 export { resolveHandle, safeResolveHandle, replacementOf, splitFrameId, idOfElement, listedElements } from './ids'
-export { waitForReady, openModals, type PendingRequestSource, type ReadyOptions, type ReadyReport, type ModalInfo } from './readiness'
+export {
+  waitForReady,
+  openModals,
+  type PendingRequestSource,
+  type ReadyOptions,
+  type ReadyReport,
+  type ModalInfo,
+} from './readiness'
 export { scrollAndCollect, type ScrollCollectOptions, type ScrollCollectResult } from './dynamic'
 export { showOverlay, hideOverlay } from './overlay'
 export { watchListenerHints } from './listeners'

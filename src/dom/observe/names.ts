@@ -62,8 +62,25 @@ export interface ComputedName {
 
 /** Roles whose name may come from their content (WAI-ARIA 1.2 "name from: contents"). */
 const kNameFromContent = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
-  'option', 'treeitem', 'cell', 'gridcell', 'row', 'rowheader', 'columnheader', 'heading', 'tooltip', 'sectionhead',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
+  'cell',
+  'gridcell',
+  'row',
+  'rowheader',
+  'columnheader',
+  'heading',
+  'tooltip',
+  'sectionhead',
   // Not in ARIA's list: Ava lists a clickable list item as an item a person names by its text.
   'listitem',
 ])
@@ -74,8 +91,27 @@ const kNameFromContent = new Set([
  * same exclusions for descendants).
  */
 const kNoContentInName = new Set([
-  'navigation', 'main', 'banner', 'complementary', 'contentinfo', 'form', 'search', 'dialog', 'alertdialog', 'menu', 'menubar',
-  'tablist', 'toolbar', 'tree', 'treegrid', 'grid', 'table', 'list', 'feed', 'log', 'article',
+  'navigation',
+  'main',
+  'banner',
+  'complementary',
+  'contentinfo',
+  'form',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'tablist',
+  'toolbar',
+  'tree',
+  'treegrid',
+  'grid',
+  'table',
+  'list',
+  'feed',
+  'log',
+  'article',
 ])
 
 /** Elements labelable by <label> (HTML "labelable elements"). */
@@ -93,12 +129,67 @@ const kNeverText = new Set(['style', 'script', 'template', 'noscript', 'head', '
  * reads a name spread over lines or cells. Told by tag, since display would cost a style read.
  */
 const kInline = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'kbd', 'mark', 'q', 's', 'samp', 'small',
-  'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'label', 'output', 'del', 'ins', 'nobr', 'tt', 'big',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
+  'label',
+  'output',
+  'del',
+  'ins',
+  'nobr',
+  'tt',
+  'big',
 ])
 
 /** Tags the UA may hide or not render (closed details content, options outside a select, …). */
-const kUaMayHide = new Set(['option', 'optgroup', 'datalist', 'dialog', 'details', 'summary', 'input', 'slot', 'area', 'map', 'audio', 'video', 'object', 'embed', 'iframe', 'rp', 'rt', 'noembed', 'noframes', 'track', 'source', 'param', 'select'])
+const kUaMayHide = new Set([
+  'option',
+  'optgroup',
+  'datalist',
+  'dialog',
+  'details',
+  'summary',
+  'input',
+  'slot',
+  'area',
+  'map',
+  'audio',
+  'video',
+  'object',
+  'embed',
+  'iframe',
+  'rp',
+  'rt',
+  'noembed',
+  'noframes',
+  'track',
+  'source',
+  'param',
+  'select',
+])
 
 const kNone: readonly Element[] = []
 
@@ -218,7 +309,11 @@ export class NameCache {
     let r = this.rules.get(doc)
     if (!r) {
       const sels = ruleSelectors(doc)
-      r = { display: ruleTest(sels.cursor, doc), hide: ruleTest(sels.hide, doc), generated: ruleTest(sels.generated, doc) }
+      r = {
+        display: ruleTest(sels.cursor, doc),
+        hide: ruleTest(sels.hide, doc),
+        generated: ruleTest(sels.generated, doc),
+      }
       this.rules.set(doc, r)
     }
     this.lastDoc = doc
@@ -261,7 +356,8 @@ export class NameCache {
       }
       // The content of a closed <details> other than its summary is not rendered.
       const parent = el.parentElement
-      if (v === kShown && parent && parent.localName === 'details' && !parent.hasAttribute('open') && tag !== 'summary') v = kGone
+      if (v === kShown && parent && parent.localName === 'details' && !parent.hasAttribute('open') && tag !== 'summary')
+        v = kGone
     }
     this.shown.set(el, v)
     return v
@@ -291,7 +387,8 @@ export class NameCache {
     const rules = this.rulesOf(el.ownerDocument)
     if (rules.gone!.has(el)) return kGone
     const parent = el.parentElement
-    if (parent && parent.localName === 'details' && !parent.hasAttribute('open') && el.localName !== 'summary') return kGone
+    if (parent && parent.localName === 'details' && !parent.hasAttribute('open') && el.localName !== 'summary')
+      return kGone
     if (parentInvisible || el.hasAttribute('style') || (rules.hide !== null && rules.hide.has(el))) {
       const visibility = el.ownerDocument.defaultView?.getComputedStyle(el).visibility
       if (visibility === 'hidden' || visibility === 'collapse') return kInvisible
@@ -309,7 +406,11 @@ export class NameCache {
     p = kNoPseudo
     {
       const view = el.ownerDocument.defaultView
-      if (view) p = [generatedText(view.getComputedStyle(el, '::before').content, el), generatedText(view.getComputedStyle(el, '::after').content, el)]
+      if (view)
+        p = [
+          generatedText(view.getComputedStyle(el, '::before').content, el),
+          generatedText(view.getComputedStyle(el, '::after').content, el),
+        ]
     }
     this.pseudo.set(el, p)
     return p
@@ -329,7 +430,10 @@ export function generatedText(content: string, el: Element): string {
   const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g
   for (let m = re.exec(content); m; m = re.exec(content)) {
     if (m[3]) out += el.getAttribute(m[3]) ?? ''
-    else out += (m[1] ?? m[2] ?? '').replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/\\(.)/g, '$1')
+    else
+      out += (m[1] ?? m[2] ?? '')
+        .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+        .replace(/\\(.)/g, '$1')
   }
   out = out.replace(/[\ue000-\uf8ff]/g, '')
   // Only punctuation or symbols (a required field's "*", a breadcrumb's "›"): decoration, which
@@ -383,20 +487,37 @@ function inputTypeOf(el: Element): string {
   return (el.getAttribute('type') ?? 'text').toLowerCase()
 }
 
-const kTextInputTypes = new Set(['text', 'search', 'email', 'tel', 'url', 'password', 'number', 'date', 'datetime-local', 'month', 'week', 'time', 'color'])
+const kTextInputTypes = new Set([
+  'text',
+  'search',
+  'email',
+  'tel',
+  'url',
+  'password',
+  'number',
+  'date',
+  'datetime-local',
+  'month',
+  'week',
+  'time',
+  'color',
+])
 
 /** The value an embedded control contributes to the name around it (2C), or null when it is none. */
 function embeddedValue(el: Element, tag: string, role: string): string | null {
   if (tag === 'input') {
     const type = inputTypeOf(el)
-    if (type === 'range') return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? (el as HTMLInputElement).value
+    if (type === 'range')
+      return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? (el as HTMLInputElement).value
     if (kTextInputTypes.has(type)) return type === 'password' ? '' : (el as HTMLInputElement).value
     return null
   }
   if (tag === 'textarea') return (el as HTMLTextAreaElement).value
   if (tag === 'select') {
     const sel = el as HTMLSelectElement
-    return Array.from(sel.selectedOptions ?? []).map((o) => o.textContent ?? '').join(' ')
+    return Array.from(sel.selectedOptions ?? [])
+      .map((o) => o.textContent ?? '')
+      .join(' ')
   }
   switch (role) {
     case 'textbox':
@@ -405,7 +526,13 @@ function embeddedValue(el: Element, tag: string, role: string): string | null {
     case 'combobox':
     case 'listbox': {
       const chosen = el.querySelectorAll('[role=option][aria-selected=true]')
-      return chosen.length ? Array.from(chosen).map((o) => o.textContent ?? '').join(' ') : el.localName === 'input' ? (el as HTMLInputElement).value : null
+      return chosen.length
+        ? Array.from(chosen)
+            .map((o) => o.textContent ?? '')
+            .join(' ')
+        : el.localName === 'input'
+          ? (el as HTMLInputElement).value
+          : null
     }
     case 'slider':
     case 'spinbutton':
@@ -467,10 +594,16 @@ function labelledByText(el: Element, ids: string, walk: Walk, step: Step): strin
   const root = el.getRootNode() as Document | ShadowRoot
   const parts: string[] = []
   for (const id of ids.split(/\s+/)) {
-    const ref = id ? root.getElementById?.(id) ?? null : null
+    const ref = id ? (root.getElementById?.(id) ?? null) : null
     if (!ref) continue
-    const hidden = step.includeHidden || ariaHidden(ref) || walk.cache.visibility(ref, false) !== kShown || hiddenAncestor(ref, walk.cache)
-    parts.push(alternative(ref, walk, { inLabelledBy: true, includeHidden: hidden, embedded: true, invisible: false }, true))
+    const hidden =
+      step.includeHidden ||
+      ariaHidden(ref) ||
+      walk.cache.visibility(ref, false) !== kShown ||
+      hiddenAncestor(ref, walk.cache)
+    parts.push(
+      alternative(ref, walk, { inLabelledBy: true, includeHidden: hidden, embedded: true, invisible: false }, true),
+    )
   }
   return normalizeText(parts.join(' '))
 }
@@ -488,7 +621,14 @@ function labelsText(labels: readonly Element[], walk: Walk, step: Step): string 
   const parts: string[] = []
   for (const label of labels) {
     const hidden = step.includeHidden || ariaHidden(label) || walk.cache.visibility(label, false) !== kShown
-    parts.push(alternative(label, walk, { inLabelledBy: step.inLabelledBy, includeHidden: hidden, embedded: true, invisible: false }, true))
+    parts.push(
+      alternative(
+        label,
+        walk,
+        { inLabelledBy: step.inLabelledBy, includeHidden: hidden, embedded: true, invisible: false },
+        true,
+      ),
+    )
   }
   return normalizeText(parts.join(' '))
 }
@@ -535,7 +675,13 @@ function alternative(el: Element, walk: Walk, step: Step, direct: boolean): stri
     const host = hostLabel(el, tag, walk, step)
     if (host) return host
     // 2F: name from content, for the roles that allow it and for every part of another's name.
-    if (kNameFromContent.has(role) || (step.embedded && !kNoContentInName.has(role)) || (direct && el !== walk.root) || tag === 'label' || tag === 'legend') {
+    if (
+      kNameFromContent.has(role) ||
+      (step.embedded && !kNoContentInName.has(role)) ||
+      (direct && el !== walk.root) ||
+      tag === 'label' ||
+      tag === 'legend'
+    ) {
       const text = contentText(el, walk, step, visibility === kInvisible)
       if (text.trim()) return text
     }
@@ -568,12 +714,14 @@ function hostLabel(el: Element, tag: string, walk: Walk, step: Step): string {
   }
   if (tag === 'img' || tag === 'area') return el.getAttribute('alt') ?? ''
   if (tag === 'svg') {
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (c.localName === 'title') return c.textContent ?? ''
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling)
+      if (c.localName === 'title') return c.textContent ?? ''
   }
   if (!step.embedded) {
     const caption = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : tag === 'figure' ? 'figcaption' : ''
     if (caption) {
-      for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (c.localName === caption) return contentText(c, walk, step, false)
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling)
+        if (c.localName === caption) return contentText(c, walk, step, false)
     }
   }
   if (tag === 'input' || tag === 'textarea') {
@@ -591,12 +739,19 @@ function contentText(el: Element, walk: Walk, step: Step, invisible: boolean): s
   const cache = walk.cache
   const [before, after] = invisible ? kNoPseudo : cache.generated(el)
   let out = before
-  const childStep: Step = { inLabelledBy: step.inLabelledBy, includeHidden: step.includeHidden, embedded: true, invisible: invisible || step.invisible }
-  const blocks = el.firstElementChild !== null && el.firstElementChild !== el.lastElementChild && cache.blockChildren(el)
+  const childStep: Step = {
+    inLabelledBy: step.inLabelledBy,
+    includeHidden: step.includeHidden,
+    embedded: true,
+    invisible: invisible || step.invisible,
+  }
+  const blocks =
+    el.firstElementChild !== null && el.firstElementChild !== el.lastElementChild && cache.blockChildren(el)
   const shadow = (el as HTMLElement).shadowRoot
   // A closed <details> shows its summary only.
   const closed = el.localName === 'details' && !el.hasAttribute('open')
-  const first: Node | null = el.localName === 'slot' ? null : closed ? el.querySelector(':scope > summary') : (shadow ?? el).firstChild
+  const first: Node | null =
+    el.localName === 'slot' ? null : closed ? el.querySelector(':scope > summary') : (shadow ?? el).firstChild
   if (el.localName === 'slot') {
     const assigned = (el as HTMLSlotElement).assignedNodes?.() ?? []
     const nodes = assigned.length ? assigned : Array.from(el.childNodes)
@@ -645,7 +800,15 @@ function plainText(el: Element, cache: NameCache): boolean {
  * The accessible name of `el` with the role it is treated as, and where it came from. `attrs`
  * are the scanner's reads of its attributes; `wrap` a <label> ancestor found during the walk.
  */
-function nameOf(el: Element, tag: string, role: string, attrs: AttrReader, labels: LabelLookup, wrap: Element | null, cache: NameCache): ComputedName {
+function nameOf(
+  el: Element,
+  tag: string,
+  role: string,
+  attrs: AttrReader,
+  labels: LabelLookup,
+  wrap: Element | null,
+  cache: NameCache,
+): ComputedName {
   const walk = newWalk(el, cache, labels)
   const labelledBy = attrs.get('aria-labelledby')
   if (labelledBy) {
@@ -675,7 +838,9 @@ function nameOf(el: Element, tag: string, role: string, attrs: AttrReader, label
   }
   if (kNameFromContent.has(role) && !kFields.has(tag)) {
     // Most controls hold their text and nothing else: read it at once.
-    const content = plainText(el, cache) ? normalizeText(el.textContent ?? '') : normalizeText(contentText(el, walk, kRootStep, false))
+    const content = plainText(el, cache)
+      ? normalizeText(el.textContent ?? '')
+      : normalizeText(contentText(el, walk, kRootStep, false))
     if (content) return { name: content, source: 'text', content: true }
   }
   // A field's placeholder, then its title (hostLabel); elsewhere the title is the tooltip (2I).
@@ -687,7 +852,12 @@ function nameOf(el: Element, tag: string, role: string, attrs: AttrReader, label
 }
 
 /** The words a drawn icon's meaning is listed by (withMeaning adds "delete" to "trash"). */
-const kGlyphWords: Record<string, string> = { [kMeaningGlyph.destructive]: 'trash', [kMeaningGlyph.payment]: 'credit card', [kMeaningGlyph.permission]: 'unlock', [kMeaningGlyph.data_send]: 'send' }
+const kGlyphWords: Record<string, string> = {
+  [kMeaningGlyph.destructive]: 'trash',
+  [kMeaningGlyph.payment]: 'credit card',
+  [kMeaningGlyph.permission]: 'unlock',
+  [kMeaningGlyph.data_send]: 'send',
+}
 
 /**
  * The meaning an icon draws, read off the drawing: an inline SVG's or SVG image's path shape, an
@@ -696,7 +866,8 @@ const kGlyphWords: Record<string, string> = { [kMeaningGlyph.destructive]: 'tras
 function drawnIconWord(parts: Element[]): string {
   for (const n of parts) {
     let drawn = ''
-    if (n.localName === 'svg') drawn = readShapes([...n.querySelectorAll('path[d]')].slice(0, 40).map((p) => p.getAttribute('d') ?? ''))
+    if (n.localName === 'svg')
+      drawn = readShapes([...n.querySelectorAll('path[d]')].slice(0, 40).map((p) => p.getAttribute('d') ?? ''))
     else if (n.localName === 'img') {
       const m = /^data:image\/svg\+xml(;[^,]*)?,(.*)$/is.exec(n.getAttribute('src') ?? '')
       if (m) {
@@ -721,7 +892,15 @@ function drawnIconWord(parts: Element[]): string {
  * ancestor found during the walk, if any. An element with no name that is not a field gets a
  * guessed one from its icon (source `icon`).
  */
-export function computeName(el: Element, tag: string, role: string, labels: LabelIndex, wrapLabel: Element | null, attrs: Attrs, cache: NameCache): ComputedName {
+export function computeName(
+  el: Element,
+  tag: string,
+  role: string,
+  labels: LabelIndex,
+  wrapLabel: Element | null,
+  attrs: Attrs,
+  cache: NameCache,
+): ComputedName {
   // An indexed element without a role (an onclick div, a cursor:pointer span) is listed as a
   // button, so it is named as a button is: from its content.
   const name = nameOf(el, tag, role || 'button', attrs, labels, wrapLabel, cache)
@@ -794,7 +973,9 @@ export function visibleText(el: Element, tag: string, attrs: Attrs, name: Comput
   }
   if (tag === 'input') {
     const type = (attrs.get('type') ?? 'text').toLowerCase()
-    return type === 'button' || type === 'submit' || type === 'reset' ? normalizeText((el as HTMLInputElement).value) : ''
+    return type === 'button' || type === 'submit' || type === 'reset'
+      ? normalizeText((el as HTMLInputElement).value)
+      : ''
   }
   if (tag === 'textarea') return ''
   // Named from its content: that is its text, without what is hidden or never shown.
@@ -811,7 +992,10 @@ const kLigatureClass = /(?:^|\s)(?:material-icons[\w-]*|material-symbols[\w-]*|m
 /** The name of an icon drawn by a ligature (Material Icons `favorite`), spelt as words; '' if none. */
 function ligatureName(el: Element, name: string): string {
   if (!/^[a-z][a-z0-9_]*$/.test(name) || name.length > 40) return ''
-  const glyph = kLigatureClass.test(el.getAttribute('class') ?? '') ? el : el.firstElementChild && el.querySelector('[class*=material-icons],[class*=material-symbols],.mdc-icon,[class*=google-symbols]')
+  const glyph = kLigatureClass.test(el.getAttribute('class') ?? '')
+    ? el
+    : el.firstElementChild &&
+      el.querySelector('[class*=material-icons],[class*=material-symbols],.mdc-icon,[class*=google-symbols]')
   if (!glyph || normalizeText(glyph.textContent ?? '') !== name) return ''
   return name.replace(/_/g, ' ')
 }
@@ -821,14 +1005,154 @@ function ligatureName(el: Element, name: string): string {
  * prefixes and the word "icon" itself. What is left of `fa-regular fa-heart` is "heart".
  */
 const kNoiseWords = new Set([
-  'icon', 'icons', 'ico', 'fa', 'fas', 'far', 'fab', 'fal', 'fad', 'fat', 'fass', 'fasr', 'solid', 'regular', 'light', 'thin', 'duotone', 'brands', 'sharp',
-  'bi', 'mdi', 'ti', 'ri', 'ion', 'ionicon', 'glyphicon', 'anticon', 'el', 'lucide', 'feather', 'octicon', 'svg', 'img', 'image', 'material', 'symbols',
-  'outlined', 'outline', 'filled', 'fill', 'line', 'round', 'rounded', 'two', 'tone', 'sm', 'md', 'lg', 'xl', 'xs', 'small', 'large', 'alt', 'o',
-  'btn', 'button', 'action', 'actions', 'item', 'items', 'link', 'wrapper', 'wrap', 'container', 'inner', 'outer', 'box', 'control', 'controls', 'tool', 'tools',
-  'toolbar', 'clickable', 'pointer', 'active', 'selected', 'hover', 'focus', 'disabled', 'enabled', 'open', 'closed', 'show', 'hide', 'hidden', 'visible',
-  'left', 'right', 'top', 'bottom', 'pull', 'float', 'flex', 'inline', 'block', 'd', 'p', 'm', 'px', 'py', 'mx', 'my', 'ml', 'mr', 'mt', 'mb', 'pl', 'pr',
-  'js', 'ui', 'ng', 'v', 'x', 'is', 'has', 'text', 'muted', 'primary', 'secondary', 'default', 'gray', 'grey', 'dark', 'white', 'black', 'color',
-  'span', 'div', 'col', 'row', 'grid', 'cell', 'size', 'w', 'h', 'c', 'a', 'i', 'b', 'u', 'hand', 'cursor', 'tweet', 'post', 'card', 'feed', 'mail', 'list',
+  'icon',
+  'icons',
+  'ico',
+  'fa',
+  'fas',
+  'far',
+  'fab',
+  'fal',
+  'fad',
+  'fat',
+  'fass',
+  'fasr',
+  'solid',
+  'regular',
+  'light',
+  'thin',
+  'duotone',
+  'brands',
+  'sharp',
+  'bi',
+  'mdi',
+  'ti',
+  'ri',
+  'ion',
+  'ionicon',
+  'glyphicon',
+  'anticon',
+  'el',
+  'lucide',
+  'feather',
+  'octicon',
+  'svg',
+  'img',
+  'image',
+  'material',
+  'symbols',
+  'outlined',
+  'outline',
+  'filled',
+  'fill',
+  'line',
+  'round',
+  'rounded',
+  'two',
+  'tone',
+  'sm',
+  'md',
+  'lg',
+  'xl',
+  'xs',
+  'small',
+  'large',
+  'alt',
+  'o',
+  'btn',
+  'button',
+  'action',
+  'actions',
+  'item',
+  'items',
+  'link',
+  'wrapper',
+  'wrap',
+  'container',
+  'inner',
+  'outer',
+  'box',
+  'control',
+  'controls',
+  'tool',
+  'tools',
+  'toolbar',
+  'clickable',
+  'pointer',
+  'active',
+  'selected',
+  'hover',
+  'focus',
+  'disabled',
+  'enabled',
+  'open',
+  'closed',
+  'show',
+  'hide',
+  'hidden',
+  'visible',
+  'left',
+  'right',
+  'top',
+  'bottom',
+  'pull',
+  'float',
+  'flex',
+  'inline',
+  'block',
+  'd',
+  'p',
+  'm',
+  'px',
+  'py',
+  'mx',
+  'my',
+  'ml',
+  'mr',
+  'mt',
+  'mb',
+  'pl',
+  'pr',
+  'js',
+  'ui',
+  'ng',
+  'v',
+  'x',
+  'is',
+  'has',
+  'text',
+  'muted',
+  'primary',
+  'secondary',
+  'default',
+  'gray',
+  'grey',
+  'dark',
+  'white',
+  'black',
+  'color',
+  'span',
+  'div',
+  'col',
+  'row',
+  'grid',
+  'cell',
+  'size',
+  'w',
+  'h',
+  'c',
+  'a',
+  'i',
+  'b',
+  'u',
+  'hand',
+  'cursor',
+  'tweet',
+  'post',
+  'card',
+  'feed',
+  'mail',
+  'list',
 ])
 
 /** A class that is a generated hash (CSS modules, styled-components, emotion): no words in it. */
@@ -840,13 +1164,105 @@ const kHashClass = /^(?:css|sc|jsx|emotion|svelte|_)-|^(?=[a-zA-Z0-9]*\d)(?=[a-z
  * js-toggleState` is "favorite", not "toggle state").
  */
 const kActionWords = new Set([
-  'reply', 'retweet', 'repost', 'share', 'like', 'unlike', 'heart', 'favorite', 'favourite', 'star', 'bookmark', 'comment', 'comments', 'quote', 'follow',
-  'delete', 'trash', 'remove', 'archive', 'spam', 'report', 'flag', 'edit', 'pencil', 'copy', 'paste', 'cut', 'save', 'download', 'upload', 'send',
-  'search', 'settings', 'gear', 'cog', 'menu', 'more', 'ellipsis', 'kebab', 'close', 'plus', 'add', 'minus', 'refresh', 'reload', 'undo', 'redo',
-  'play', 'pause', 'stop', 'mute', 'unmute', 'volume', 'next', 'prev', 'previous', 'back', 'forward', 'expand', 'collapse', 'print', 'attach',
-  'paperclip', 'lock', 'unlock', 'pin', 'bell', 'notification', 'notifications', 'home', 'cart', 'filter', 'sort', 'info', 'help',
-  'thumbs', 'thumb', 'up', 'down', 'zoom', 'fullscreen', 'calendar', 'emoji', 'smile', 'camera', 'mic', 'location',
-  'envelope', 'inbox', 'unread', 'check', 'checkmark', 'done', 'cancel', 'block', 'eye', 'sync', 'logout', 'login',
+  'reply',
+  'retweet',
+  'repost',
+  'share',
+  'like',
+  'unlike',
+  'heart',
+  'favorite',
+  'favourite',
+  'star',
+  'bookmark',
+  'comment',
+  'comments',
+  'quote',
+  'follow',
+  'delete',
+  'trash',
+  'remove',
+  'archive',
+  'spam',
+  'report',
+  'flag',
+  'edit',
+  'pencil',
+  'copy',
+  'paste',
+  'cut',
+  'save',
+  'download',
+  'upload',
+  'send',
+  'search',
+  'settings',
+  'gear',
+  'cog',
+  'menu',
+  'more',
+  'ellipsis',
+  'kebab',
+  'close',
+  'plus',
+  'add',
+  'minus',
+  'refresh',
+  'reload',
+  'undo',
+  'redo',
+  'play',
+  'pause',
+  'stop',
+  'mute',
+  'unmute',
+  'volume',
+  'next',
+  'prev',
+  'previous',
+  'back',
+  'forward',
+  'expand',
+  'collapse',
+  'print',
+  'attach',
+  'paperclip',
+  'lock',
+  'unlock',
+  'pin',
+  'bell',
+  'notification',
+  'notifications',
+  'home',
+  'cart',
+  'filter',
+  'sort',
+  'info',
+  'help',
+  'thumbs',
+  'thumb',
+  'up',
+  'down',
+  'zoom',
+  'fullscreen',
+  'calendar',
+  'emoji',
+  'smile',
+  'camera',
+  'mic',
+  'location',
+  'envelope',
+  'inbox',
+  'unread',
+  'check',
+  'checkmark',
+  'done',
+  'cancel',
+  'block',
+  'eye',
+  'sync',
+  'logout',
+  'login',
 ])
 
 /** The words a class token says, noise left out: `icon-trash` → trash, `fa-thumbs-up` → thumbs up. */
@@ -864,7 +1280,8 @@ function classWords(cls: string): string[] {
   return out
 }
 
-const kIconSelector = 'i, svg, img, use, [class*="icon" i], [class*=fa-], [class*=bi-], [class*=mdi-], [data-icon], [title], [aria-label]'
+const kIconSelector =
+  'i, svg, img, use, [class*="icon" i], [class*=fa-], [class*=bi-], [class*=mdi-], [data-icon], [title], [aria-label]'
 const kMaxIconParts = 12
 
 /**
@@ -879,7 +1296,11 @@ function withMeaning(guess: string): string {
 
 /** The words of an image file name: `/img/reply-icon@2x.png` → reply. */
 function fileWords(src: string): string {
-  const file = src.replace(/[?#].*$/, '').replace(/^.*\//, '').replace(/@\dx/, '').replace(/\.\w+$/, '')
+  const file = src
+    .replace(/[?#].*$/, '')
+    .replace(/^.*\//, '')
+    .replace(/@\dx/, '')
+    .replace(/\.\w+$/, '')
   if (!file || /^data:/.test(src)) return ''
   return classWords(file.replace(/[.]/g, '-')).join(' ')
 }
@@ -900,7 +1321,8 @@ function iconWords(el: Element): string {
   // What the page itself wrote for people first, then what its code names the icon.
   for (const n of parts) {
     if (n === el) continue
-    const said = n.getAttribute('aria-label') || n.getAttribute('title') || (n.localName === 'img' ? n.getAttribute('alt') : '')
+    const said =
+      n.getAttribute('aria-label') || n.getAttribute('title') || (n.localName === 'img' ? n.getAttribute('alt') : '')
     if (said && said.trim()) return normalizeText(said)
     if (n.localName === 'svg') {
       const title = n.querySelector('title')?.textContent

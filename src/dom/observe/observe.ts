@@ -8,7 +8,14 @@ import { computeName, LabelIndex, NameCache, visibleText, type ComputedName } fr
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { cardTexts, itemText, scan, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'
-import { kActions, type ElementRecord, type ElementRelation, type ItemGroup, type PageSnapshot, type Region } from '../../core/page/snapshot'
+import {
+  kActions,
+  type ElementRecord,
+  type ElementRelation,
+  type ItemGroup,
+  type PageSnapshot,
+  type Region,
+} from '../../core/page/snapshot'
 import { clip, normalizeText, truncate } from '../../core/page/text'
 
 /** Longest class string kept per record: enough to recognise a component library's widget. */
@@ -85,7 +92,13 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
   const labels = new LabelIndex()
   // One cache of style answers for every name of this scan, with the scan's own stylesheet tests.
   const nameCache = new NameCache()
-  for (const ds of raw.docs) nameCache.setRules(ds.doc, { display: ds.cursorRule, hide: ds.hideRule, generated: ds.generatedRule, gone: ds.gone })
+  for (const ds of raw.docs)
+    nameCache.setRules(ds.doc, {
+      display: ds.cursorRule,
+      hide: ds.hideRule,
+      generated: ds.generatedRule,
+      gone: ds.gone,
+    })
   const contexts = new Map<Element, string>()
   const records = new Map<Element, string>()
   const names: ComputedName[] = []
@@ -130,7 +143,9 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
   const tr = performance.now()
   yield
   paused += performance.now() - tr
-  const elements: ElementRecord[] = candidates.map((c, i) => toRecord(c, ids[i], names[i], attrsOf[i], reqs[i].context, idByEl, labels))
+  const elements: ElementRecord[] = candidates.map((c, i) =>
+    toRecord(c, ids[i], names[i], attrsOf[i], reqs[i].context, idByEl, labels),
+  )
   const regionCounts = new Map<string, number>()
   for (const e of elements) regionCounts.set(e.region, (regionCounts.get(e.region) ?? 0) + 1)
   const regions: Region[] = raw.regions.map((r) => ({
@@ -141,20 +156,37 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
     ...(r.parent ? { parent: r.parent.id } : {}),
     elements: regionCounts.get(r.id) ?? 0,
   }))
-  const groups: ItemGroup[] = raw.groups.map((g) => ({ id: g.id, kind: g.kind, region: g.region.id, items: g.items, label: groupLabel(g.container) }))
-  const { sections: content, textChars } = options.includeContent === false ? { sections: [], textChars: 0 } : extractContent(raw)
+  const groups: ItemGroup[] = raw.groups.map((g) => ({
+    id: g.id,
+    kind: g.kind,
+    region: g.region.id,
+    items: g.items,
+    label: groupLabel(g.container),
+  }))
+  const { sections: content, textChars } =
+    options.includeContent === false ? { sections: [], textChars: 0 } : extractContent(raw)
 
   rememberListed(candidates.map((c) => c.el))
 
   const doc = raw.top.doc
   const loc = { url: doc.URL, title: normalizeText(doc.title ?? '') }
-  const features = pageFeatures(loc, elements, content, groups, regions, { paragraphs: raw.paragraphs, charts: raw.charts, hasArticle: raw.hasArticle, textChars })
+  const features = pageFeatures(loc, elements, content, groups, regions, {
+    paragraphs: raw.paragraphs,
+    charts: raw.charts,
+    hasArticle: raw.hasArticle,
+    textChars,
+  })
   const { type } = classify(features)
   return {
     url: loc.url,
     title: loc.title,
     revision: nextRevision(),
-    viewport: { width: raw.viewport.width, height: raw.viewport.height, scrollX: raw.top.scrollX, scrollY: raw.top.scrollY },
+    viewport: {
+      width: raw.viewport.width,
+      height: raw.viewport.height,
+      scrollX: raw.top.scrollX,
+      scrollY: raw.top.scrollY,
+    },
     pageType: type,
     intents: inferIntents(type, elements, groups),
     regions,
@@ -165,12 +197,17 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
     frames: raw.frames,
     lazyRegions: raw.lazy,
     // The time spent reading, not the time the page had its turn.
-    stats: { elements: raw.visited, interactive: elements.length, scanMs: Math.round((performance.now() - t0 - paused) * 100) / 100 },
+    stats: {
+      elements: raw.visited,
+      interactive: elements.length,
+      scanMs: Math.round((performance.now() - t0 - paused) * 100) / 100,
+    },
   }
 }
 
 /** Containers that hold one record: a row, an item, a card, a pane, a section, a dialog, a form. */
-const kRecord = 'tr, li, [role=row], [role=listitem], article, [role=article], section, form, fieldset, dialog, [role=dialog], [role=alertdialog], [role=tabpanel], [role=region], [role=group], [class*=card], [class*=pane], [class*=panel], [class*=detail]'
+const kRecord =
+  'tr, li, [role=row], [role=listitem], article, [role=article], section, form, fieldset, dialog, [role=dialog], [role=alertdialog], [role=tabpanel], [role=region], [role=group], [class*=card], [class*=pane], [class*=panel], [class*=detail]'
 
 /**
  * All the text of the record a control belongs to (its row or item, else the nearest card, pane,
@@ -206,7 +243,10 @@ function addCardContexts(reqs: IdRequest[], byBase: Map<string, number[]>): void
       for (const i of members) reqs[i].context ||= cardContextOf.get(reqs[i].el) ?? ''
       continue
     }
-    const texts = cardTexts(members.map((i) => reqs[i].el), cards)
+    const texts = cardTexts(
+      members.map((i) => reqs[i].el),
+      cards,
+    )
     members.forEach((i, k) => {
       if (reqs[i].context) return
       reqs[i].context = texts[k]
@@ -220,7 +260,15 @@ export function forgetCardContexts(): void {
   cardContextOf = new WeakMap()
 }
 
-function toRecord(c: Candidate, id: string, name: ComputedName, attrs: Attrs, context: string, idByEl: Map<Element, string>, labels: LabelIndex): ElementRecord {
+function toRecord(
+  c: Candidate,
+  id: string,
+  name: ComputedName,
+  attrs: Attrs,
+  context: string,
+  idByEl: Map<Element, string>,
+  labels: LabelIndex,
+): ElementRecord {
   const el = c.el
   const record: ElementRecord = {
     id,
@@ -264,13 +312,17 @@ function relationsOf(c: Candidate, attrs: Attrs, idByEl: Map<Element, string>, l
       const target = ref ? root.getElementById?.(ref) : null
       if (!target) continue
       const targetId = idByEl.get(target)
-      out.push(targetId ? { kind: 'controls', targetId } : { kind: 'controls', text: clip(target.getAttribute('aria-label') || target.textContent) })
+      out.push(
+        targetId
+          ? { kind: 'controls', targetId }
+          : { kind: 'controls', text: clip(target.getAttribute('aria-label') || target.textContent) },
+      )
     }
   }
   if (described) {
     const text = described
       .split(/\s+/)
-      .map((ref) => (ref ? root.getElementById?.(ref)?.textContent ?? '' : ''))
+      .map((ref) => (ref ? (root.getElementById?.(ref)?.textContent ?? '') : ''))
       .join(' ')
     if (text.trim()) out.push({ kind: 'described-by', text: clip(text) })
   }
@@ -281,10 +333,20 @@ function regionBounds(el: Element | null, ds: RawScan['top'], raw: RawScan) {
   if (!ds.layout) return { x: 0, y: 0, width: 0, height: 0 }
   if (!el) {
     const html = ds.doc.documentElement
-    return { x: Math.round(ds.ox + raw.top.scrollX), y: Math.round(ds.oy + raw.top.scrollY), width: html.scrollWidth, height: html.scrollHeight }
+    return {
+      x: Math.round(ds.ox + raw.top.scrollX),
+      y: Math.round(ds.oy + raw.top.scrollY),
+      width: html.scrollWidth,
+      height: html.scrollHeight,
+    }
   }
   const r = el.getBoundingClientRect()
-  return { x: Math.round(ds.ox + r.left + raw.top.scrollX), y: Math.round(ds.oy + r.top + raw.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+  return {
+    x: Math.round(ds.ox + r.left + raw.top.scrollX),
+    y: Math.round(ds.oy + r.top + raw.top.scrollY),
+    width: Math.round(r.width),
+    height: Math.round(r.height),
+  }
 }
 
 function groupLabel(container: Element): string {

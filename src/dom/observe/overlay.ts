@@ -8,7 +8,14 @@ import type { PageSnapshot } from '../../core/page/snapshot'
 const kOverlayValue = 'observe-overlay'
 /** Above everything a page can stack (the maximum 32-bit z-index). */
 const kTopZ = '2147483647'
-const kColors: Record<string, string> = { link: '#1a73e8', button: '#d93025', text_input: '#188038', password_input: '#188038', textarea: '#188038', select: '#e37400' }
+const kColors: Record<string, string> = {
+  link: '#1a73e8',
+  button: '#d93025',
+  text_input: '#188038',
+  password_input: '#188038',
+  textarea: '#188038',
+  select: '#e37400',
+}
 
 export function showOverlay(snapshot: PageSnapshot, doc: Document = document): HTMLElement {
   hideOverlay(doc)

@@ -85,7 +85,10 @@ export function waitForReady(options: ReadyOptions = {}): Promise<ReadyReport> {
       if (errors.length < kMaxErrors) errors.push(clip(e.message || String(e.error), 200))
     }
     const onRejection = (e: PromiseRejectionEvent) => {
-      if (errors.length < kMaxErrors) errors.push(clip(`Unhandled rejection: ${e.reason instanceof Error ? e.reason.message : String(e.reason)}`, 200))
+      if (errors.length < kMaxErrors)
+        errors.push(
+          clip(`Unhandled rejection: ${e.reason instanceof Error ? e.reason.message : String(e.reason)}`, 200),
+        )
     }
     // A request that ends is the page about to change: it renders what came back a task or more
     // later. The quiet window starts again from each change of the count, so the page is read
@@ -145,9 +148,15 @@ export function waitForReady(options: ReadyOptions = {}): Promise<ReadyReport> {
 /** Open dialogs: `<dialog open>` and ARIA dialogs that are rendered. */
 export function openModals(doc: Document): ModalInfo[] {
   const out: ModalInfo[] = []
-  for (const el of Array.from(doc.querySelectorAll('dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]'))) {
+  for (const el of Array.from(
+    doc.querySelectorAll('dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]'),
+  )) {
     if (el.closest(`[${kAvaUiAttr}]`)) continue
-    if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) continue
+    if (
+      typeof el.checkVisibility === 'function' &&
+      !el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)
+    )
+      continue
     const role = el.getAttribute('role') === 'alertdialog' ? 'alertdialog' : 'dialog'
     const label = el.getAttribute('aria-label') || el.querySelector('h1,h2,h3,[role=heading]')?.textContent || ''
     const modal = el.getAttribute('aria-modal') === 'true' || (el.localName === 'dialog' && isModalDialog(el))

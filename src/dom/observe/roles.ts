@@ -50,11 +50,18 @@ const implicitRoles: Record<string, ImplicitRole> = {
     of: (el) => {
       const type = inputType(el)
       if (type === 'hidden') return ''
-      if ((type === 'text' || type === 'search' || type === 'email' || type === 'tel' || type === 'url') && el.hasAttribute('list')) return 'combobox'
+      if (
+        (type === 'text' || type === 'search' || type === 'email' || type === 'tel' || type === 'url') &&
+        el.hasAttribute('list')
+      )
+        return 'combobox'
       return inputRoles[type] ?? 'textbox'
     },
   },
-  select: { roles: ['combobox', 'listbox'], of: (el) => ((el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox') },
+  select: {
+    roles: ['combobox', 'listbox'],
+    of: (el) => ((el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox'),
+  },
   textarea: always('textbox'),
   option: always('option'),
   summary: always('button'),
@@ -117,7 +124,8 @@ export function roleOf(el: Element, tag: string, attrs = true): string {
  */
 export const kImplicitRoleCarriers: Record<string, string> = (() => {
   const tagsByRole: Record<string, string[]> = {}
-  for (const [tag, implicit] of Object.entries(implicitRoles)) for (const role of implicit.roles) (tagsByRole[role] ??= []).push(tag)
+  for (const [tag, implicit] of Object.entries(implicitRoles))
+    for (const role of implicit.roles) (tagsByRole[role] ??= []).push(tag)
   const out: Record<string, string> = {}
   for (const [role, tags] of Object.entries(tagsByRole)) out[role] = [...tags, `[role~="${role}" i]`].join(',')
   return out
@@ -125,8 +133,24 @@ export const kImplicitRoleCarriers: Record<string, string> = (() => {
 
 /** Roles that make an element interactable on their own (WAI-ARIA widget roles). */
 export const kWidgetRoles = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
-  'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'listbox', 'gridcell',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'listbox',
+  'gridcell',
 ])
 
 /** ElementType for a role (seed 002 §3.1); roles outside the enum map to their closest type. */
@@ -167,9 +191,19 @@ export function elementTypeOf(el: Element, tag: string, role: string): ElementTy
   if (tag === 'textarea') return ElementType.TEXTAREA
   if (tag === 'select') return ElementType.SELECT
   if (tag === 'video' || tag === 'audio') return ElementType.VIDEO
-  if ((tag === 'img' || tag === 'svg' || tag === 'canvas') && (role === 'img' || role === '' || role === 'presentation')) return ElementType.IMAGE
-  if (role === 'textbox' && (el.getAttribute('aria-multiline') === 'true' || isEditableHost(el))) return ElementType.TEXTAREA
-  if (role === 'combobox' && tag !== 'select' && el.getAttribute('aria-readonly') !== 'true' && (tag === 'input' || isEditableHost(el))) {
+  if (
+    (tag === 'img' || tag === 'svg' || tag === 'canvas') &&
+    (role === 'img' || role === '' || role === 'presentation')
+  )
+    return ElementType.IMAGE
+  if (role === 'textbox' && (el.getAttribute('aria-multiline') === 'true' || isEditableHost(el)))
+    return ElementType.TEXTAREA
+  if (
+    role === 'combobox' &&
+    tag !== 'select' &&
+    el.getAttribute('aria-readonly') !== 'true' &&
+    (tag === 'input' || isEditableHost(el))
+  ) {
     return ElementType.TEXT_INPUT
   }
   if (!role && isEditableHost(el)) return ElementType.TEXTAREA

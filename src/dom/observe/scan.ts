@@ -16,20 +16,61 @@ import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from '
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
 import { clip, slug, normalizeText } from '../../core/page/text'
 import { frameIdFor } from './ids'
-import { kUaBoxedTags, kUaCursorTags, kUaMayHideTags, kUaStyledTags, ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
+import {
+  kUaBoxedTags,
+  kUaCursorTags,
+  kUaMayHideTags,
+  kUaStyledTags,
+  ruleSelectors,
+  ruleTest,
+  type RuleTest,
+} from './cursor-rules'
 import { listenerHints } from './listeners'
 
 /** Subtrees that never hold anything to show or click. */
 const kSkipTags = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base'])
 /** Elements whose children are not worth visiting (replaced content, options, vector art). */
-const kLeafTags = new Set(['svg', 'select', 'video', 'audio', 'canvas', 'object', 'embed', 'img', 'picture', 'math', 'textarea', 'input'])
+const kLeafTags = new Set([
+  'svg',
+  'select',
+  'video',
+  'audio',
+  'canvas',
+  'object',
+  'embed',
+  'img',
+  'picture',
+  'math',
+  'textarea',
+  'input',
+])
 /**
  * Phrasing tags with no role, no content score and no interactivity of their own. Without
  * attributes or children such an element matters only if its cursor makes it clickable, and then
  * the candidate's visibility check (`checkVisibility`) sees a `display: none` anyway: its display
  * is not read (about a quarter of a typical page's elements, one style read each).
  */
-const kPlainLeafTags = new Set(['span', 'b', 'i', 'em', 'strong', 'small', 'code', 's', 'u', 'sup', 'sub', 'mark', 'abbr', 'cite', 'q', 'kbd', 'font', 'br', 'wbr'])
+const kPlainLeafTags = new Set([
+  'span',
+  'b',
+  'i',
+  'em',
+  'strong',
+  'small',
+  'code',
+  's',
+  'u',
+  'sup',
+  'sub',
+  'mark',
+  'abbr',
+  'cite',
+  'q',
+  'kbd',
+  'font',
+  'br',
+  'wbr',
+])
 /** Ava's own UI (button, panel, overlay) carries this attribute and is never scanned (§6). */
 export const kAvaUiAttr = 'data-ava-ui'
 
@@ -77,7 +118,24 @@ function attrBits(el: Element): number {
 }
 
 /** Block-level content tags the attention model scores (seed 002 §3.5). */
-export const kContentTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'li', 'blockquote', 'td', 'th', 'pre', 'dd', 'dt', 'figcaption', 'caption'])
+export const kContentTags = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'li',
+  'blockquote',
+  'td',
+  'th',
+  'pre',
+  'dd',
+  'dt',
+  'figcaption',
+  'caption',
+])
 
 /** Landmark roles → region kinds (seed 002 §2, regions). */
 const kRegionByRole: Record<string, RegionKind> = {
@@ -292,7 +350,14 @@ export function contentClip(c: ContentCandidate): ClipBox | null {
 }
 
 /** `el` as a container around its children; `own` when its own style may clip or hide (inline, shadow). */
-function clipNodeOf(el: Element, tag: string, tagBits: number, own: boolean, style: CSSStyleDeclaration | null, parent: ClipNode | null): ClipNode {
+function clipNodeOf(
+  el: Element,
+  tag: string,
+  tagBits: number,
+  own: boolean,
+  style: CSSStyleDeclaration | null,
+  parent: ClipNode | null,
+): ClipNode {
   return {
     el,
     style,
@@ -367,7 +432,14 @@ export function scan(root: Document | Element, opts: ScanOptions): RawScan {
   return out
 }
 
-function makeDocScan(doc: Document, view: Window, prefix: string, ox: number, oy: number, scope: Document | Element = doc): DocScan {
+function makeDocScan(
+  doc: Document,
+  view: Window,
+  prefix: string,
+  ox: number,
+  oy: number,
+  scope: Document | Element = doc,
+): DocScan {
   const html = doc.documentElement
   // A DOM without layout (happy-dom, a document being built) reports a zero-width root; then
   // every box counts as visible and geometry checks are skipped.
@@ -417,11 +489,27 @@ class Walker {
 
   scanDocument(start: Element, ds: DocScan): void {
     const page = this.openRegion('page', '', null, null, ds)
-    const ctx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, hintOwner: null, label: null, inContent: false, exactCursor: false }
+    const ctx: Ctx = {
+      region: page,
+      item: null,
+      group: null,
+      inInteractive: false,
+      weakOwner: null,
+      hintOwner: null,
+      label: null,
+      inContent: false,
+      exactCursor: false,
+    }
     this.visit(start, ctx, null, false, ds)
   }
 
-  private openRegion(kind: RegionKind, label: string, el: Element | null, parent: RegionAcc | null, ds: DocScan): RegionAcc {
+  private openRegion(
+    kind: RegionKind,
+    label: string,
+    el: Element | null,
+    parent: RegionAcc | null,
+    ds: DocScan,
+  ): RegionAcc {
     const base = ds.prefix + (label ? `${kind}_${slug(label, 16)}` : kind)
     const n = (this.regionIds.get(base) ?? 0) + 1
     this.regionIds.set(base, n)
@@ -452,8 +540,11 @@ class Walker {
     if (!ctx.exactCursor && (shadow !== null || tag.includes('-'))) (next = forkOf(next, ctx)).exactCursor = true
     // An element no stylesheet rule, inline style or UA rule gives a display or cursor of its own
     // is not display:none and has its parent's cursor (cursor-rules.ts): its style is not read.
-    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tag, tagBits, bits, next, ds) ? ds.view.getComputedStyle(el) : null
-    const plainLeaf = !attrs && tagBits & kTagPlainLeaf && el.firstElementChild === null && shadow === null && this.nativeVisibility
+    let style: CSSStyleDeclaration | null = this.styleMayDiffer(el, tag, tagBits, bits, next, ds)
+      ? ds.view.getComputedStyle(el)
+      : null
+    const plainLeaf =
+      !attrs && tagBits & kTagPlainLeaf && el.firstElementChild === null && shadow === null && this.nativeVisibility
     // '' when nothing can set it (the tag's default), null when it may be set but was not read.
     const display = !style ? '' : plainLeaf ? null : style.display
     if (display === 'none') {
@@ -472,10 +563,26 @@ class Walker {
     }
 
     const strong = isStrongInteractive(el, tag, role, bits)
-    let c = strong ? this.candidate(el, tag, role, false, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds)) : null
+    let c = strong
+      ? this.candidate(
+          el,
+          tag,
+          role,
+          false,
+          next,
+          clip,
+          ds,
+          style,
+          this.checksOf(el, tagBits, bits, display, next, clip, ds),
+        )
+      : null
     // Focusable only (tabindex on a plain element): its items are the controls when it has any
     // (a suggestion menu whose <li>s a delegated handler serves); it is listed when it has none.
-    const tabStop = c !== null && !kWidgetRoles.has(role) && !kNativeControlTags.has(tag) && !(bits & kAttrEditable && isEditableHost(el))
+    const tabStop =
+      c !== null &&
+      !kWidgetRoles.has(role) &&
+      !kNativeControlTags.has(tag) &&
+      !(bits & kAttrEditable && isEditableHost(el))
     if (tabStop) c!.tabStop = true
     // The cursor matters only where something may still become a clickable root: not inside a
     // control or a clickable element, nor below one found here.
@@ -485,16 +592,39 @@ class Walker {
       if (!style && tagBits & kTagUaCursor) style = ds.view.getComputedStyle(el)
       if (style) pointer = style.cursor === 'pointer'
     }
-    const weak = !strong && canBeWeak && ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') || (bits & kAttrOnclick) !== 0)
+    const weak =
+      !strong &&
+      canBeWeak &&
+      ((pointer && !parentPointer && tag !== 'html' && tag !== 'body' && tag !== 'label') ||
+        (bits & kAttrOnclick) !== 0)
     // A listener hint counts inside a cursor or onclick wrapper too: the script says which part
     // acts. Not inside a <label>: clicking any part of it is clicking its control, listed already.
     // Not in a data table's cell either: component libraries listen on every status chip they
     // render (Element Plus's el-tag re-emits click whether anyone listens or not), and a chip in
     // a cell that does not even look clickable (no pointer cursor, or it would be listed above)
     // is data to a person, not a control; the row's real controls are listed.
-    const hinted = !strong && !weak && !ctx.inInteractive && !ctx.label && ds.hints.size > 0 && ds.hints.has(el) && tag !== 'html' && tag !== 'body' && !el.closest('td,th,[role=cell],[role=gridcell]')
+    const hinted =
+      !strong &&
+      !weak &&
+      !ctx.inInteractive &&
+      !ctx.label &&
+      ds.hints.size > 0 &&
+      ds.hints.has(el) &&
+      tag !== 'html' &&
+      tag !== 'body' &&
+      !el.closest('td,th,[role=cell],[role=gridcell]')
     if (weak || hinted) {
-      c = this.candidate(el, tag, role, true, next, clip, ds, style, this.checksOf(el, tagBits, bits, display, next, clip, ds))
+      c = this.candidate(
+        el,
+        tag,
+        role,
+        true,
+        next,
+        clip,
+        ds,
+        style,
+        this.checksOf(el, tagBits, bits, display, next, clip, ds),
+      )
       if (c && (hinted || ds.hints.has(el)) && repeatedRow(el, ds.hints)) c.keep = true
     }
     if (c) {
@@ -512,7 +642,15 @@ class Walker {
     // every row of which a component library listens on, a post's whole card).
     if (tagBits & kTagContent && ctx.hintOwner && !ctx.hintOwner.tabStop) ctx.hintOwner.drop = true
     if (tagBits & kTagContent && this.opts.includeContent && !ctx.inContent) {
-      out.content.push({ el, tag, region: next.region, style, ds, surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds), clip })
+      out.content.push({
+        el,
+        tag,
+        region: next.region,
+        style,
+        ds,
+        surelyVisible: this.surelyVisible(el, tagBits, bits, display, next, clip, ds),
+        clip,
+      })
       ;(next = forkOf(next, ctx)).inContent = true
     }
     if (tag === 'p') out.paragraphs++
@@ -526,10 +664,14 @@ class Walker {
       return
     }
     const first = el.firstElementChild
-    const inner = first && ds.layout ? clipNodeOf(el, tag, tagBits, next.exactCursor || (bits & kAttrStyle) !== 0, style, clip) : clip
+    const inner =
+      first && ds.layout
+        ? clipNodeOf(el, tag, tagBits, next.exactCursor || (bits & kAttrStyle) !== 0, style, clip)
+        : clip
     for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
     if (shadow) {
-      for (let child = shadow.firstElementChild; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
+      for (let child = shadow.firstElementChild; child; child = child.nextElementSibling)
+        this.visit(child, next, inner, pointer, ds)
     }
     if (hinted) this.settleHint(c, ctx)
   }
@@ -545,16 +687,33 @@ class Walker {
    * read it) gives it a box.
    */
   /** Which of its own style's ways to hide a candidate must be checked (Walker.candidate). */
-  private checksOf(el: Element, tagBits: number, bits: number, display: string | null, ctx: Ctx, clip: ClipNode | null, ds: DocScan): number {
+  private checksOf(
+    el: Element,
+    tagBits: number,
+    bits: number,
+    display: string | null,
+    ctx: Ctx,
+    clip: ClipNode | null,
+    ds: DocScan,
+  ): number {
     let checks = 0
     if (!this.surelyVisible(el, tagBits, bits, display, ctx, clip, ds)) checks |= kCheckVisibility
     if (ds.clipRule === null || ctx.exactCursor || bits & kAttrStyle || ds.clipRule.has(el)) checks |= kCheckClipped
     return checks
   }
 
-  private surelyVisible(el: Element, tagBits: number, bits: number, display: string | null, ctx: Ctx, clip: ClipNode | null, ds: DocScan): boolean {
+  private surelyVisible(
+    el: Element,
+    tagBits: number,
+    bits: number,
+    display: string | null,
+    ctx: Ctx,
+    clip: ClipNode | null,
+    ds: DocScan,
+  ): boolean {
     const rule = ds.hideRule
-    if (rule === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents') return false
+    if (rule === null || ctx.exactCursor || bits & kAttrStyle || display === null || display === 'contents')
+      return false
     if (tagBits & kTagUaStyled && !(tagBits & kTagUaBoxed)) return false
     return !rule.has(el) && !hidesBelow(clip, rule)
   }
@@ -563,9 +722,10 @@ class Walker {
   private enter(el: Element, tag: string, role: string, next: Ctx, ctx: Ctx, ds: DocScan): Ctx {
     const regionKind = kRegionByRole[role] ?? (tag === 'form' ? 'form' : undefined)
     if (regionKind && (regionKind !== 'dialog' || el.getAttribute('aria-hidden') !== 'true')) {
-      (next = forkOf(next, ctx)).region = this.openRegion(regionKind, regionLabel(el, regionKind), el, ctx.region, ds)
+      ;(next = forkOf(next, ctx)).region = this.openRegion(regionKind, regionLabel(el, regionKind), el, ctx.region, ds)
     }
-    if ((role === 'row' && el.parentElement?.localName !== 'thead') || role === 'listitem') this.enterItem(el, (next = forkOf(next, ctx)), ctx, ds)
+    if ((role === 'row' && el.parentElement?.localName !== 'thead') || role === 'listitem')
+      this.enterItem(el, (next = forkOf(next, ctx)), ctx, ds)
     if (tag === 'label') (next = forkOf(next, ctx)).label = el
     return next
   }
@@ -578,7 +738,8 @@ class Walker {
     const rule = ds.cursorRule
     if (rule === null || ctx.exactCursor || el.parentElement === null) return true
     // A hidden input is display:none by the UA; other inputs only get a cursor.
-    if (tagBits & kTagUaStyled && (!(tagBits & kTagUaCursor) || (tag === 'input' && inputType(el) === 'hidden'))) return true
+    if (tagBits & kTagUaStyled && (!(tagBits & kTagUaCursor) || (tag === 'input' && inputType(el) === 'hidden')))
+      return true
     // Inline style, SVG presentation attribute, popovers (display:none until open).
     return (bits & kAttrStyle) !== 0 || rule.has(el)
   }
@@ -621,7 +782,8 @@ class Walker {
     checks: number,
   ): Candidate | null {
     // The style is read here only where something needs it: engines without checkVisibility, a clip.
-    if (!style && ((checks & kCheckVisibility && !this.nativeVisibility) || checks & kCheckClipped)) style = ds.view.getComputedStyle(el)
+    if (!style && ((checks & kCheckVisibility && !this.nativeVisibility) || checks & kCheckClipped))
+      style = ds.view.getComputedStyle(el)
     let vis = checks & kCheckVisibility ? cssVisibility(el, style) : 'visible'
     let boxEl: Element = el
     if (vis === 'hidden' && isProxiedControl(el, tag)) {
@@ -650,11 +812,31 @@ class Walker {
       const vx = ds.ox + r.left
       const vy = ds.oy + r.top
       const top = this.out.top
-      bounds = { x: Math.round(vx + top.scrollX), y: Math.round(vy + top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
-      inViewport = vx < this.out.viewport.width && vy < this.out.viewport.height && vx + r.width > 0 && vy + r.height > 0
+      bounds = {
+        x: Math.round(vx + top.scrollX),
+        y: Math.round(vy + top.scrollY),
+        width: Math.round(r.width),
+        height: Math.round(r.height),
+      }
+      inViewport =
+        vx < this.out.viewport.width && vy < this.out.viewport.height && vx + r.width > 0 && vy + r.height > 0
     }
     const type = elementTypeOf(el, tag, role)
-    const c: Candidate = { el, tag, role, type, region: ctx.region, item: ctx.item, group: ctx.group, label: ctx.label, weak, drop: false, ds, bounds, inViewport }
+    const c: Candidate = {
+      el,
+      tag,
+      role,
+      type,
+      region: ctx.region,
+      item: ctx.item,
+      group: ctx.group,
+      label: ctx.label,
+      weak,
+      drop: false,
+      ds,
+      bounds,
+      inViewport,
+    }
     this.out.candidates.push(c)
     return c
   }
@@ -672,10 +854,30 @@ class Walker {
       if (geometryHidden(r, clipOf(clip, ds), ds.scrollX, ds.scrollY)) return
       const vx = ds.ox + r.left
       const vy = ds.oy + r.top
-      bounds = { x: Math.round(vx + this.out.top.scrollX), y: Math.round(vy + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
-      inViewport = vx < this.out.viewport.width && vy < this.out.viewport.height && vx + r.width > 0 && vy + r.height > 0
+      bounds = {
+        x: Math.round(vx + this.out.top.scrollX),
+        y: Math.round(vy + this.out.top.scrollY),
+        width: Math.round(r.width),
+        height: Math.round(r.height),
+      }
+      inViewport =
+        vx < this.out.viewport.width && vy < this.out.viewport.height && vx + r.width > 0 && vy + r.height > 0
     }
-    this.out.candidates.push({ el, tag, role: roleOf(el, tag), type, region: ctx.region, item: ctx.item, group: ctx.group, label, weak: false, drop: false, ds, bounds, inViewport })
+    this.out.candidates.push({
+      el,
+      tag,
+      role: roleOf(el, tag),
+      type,
+      region: ctx.region,
+      item: ctx.item,
+      group: ctx.group,
+      label,
+      weak: false,
+      drop: false,
+      ds,
+      bounds,
+      inViewport,
+    })
   }
 
   private frame(el: HTMLIFrameElement, ctx: Ctx, clip: ClipNode | null, ds: DocScan): void {
@@ -687,7 +889,12 @@ class Walker {
     if (ds.layout) {
       r = el.getBoundingClientRect()
       if (geometryHidden(r, clipOf(clip, ds), ds.scrollX, ds.scrollY)) visible = false
-      bounds = { x: Math.round(ds.ox + r.left + this.out.top.scrollX), y: Math.round(ds.oy + r.top + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+      bounds = {
+        x: Math.round(ds.ox + r.left + this.out.top.scrollX),
+        y: Math.round(ds.oy + r.top + this.out.top.scrollY),
+        width: Math.round(r.width),
+        height: Math.round(r.height),
+      }
     }
     if (!visible) {
       this.out.frames.push({ id: fid, url, bounds, isVisible: false, status: 'hidden' })
@@ -710,7 +917,17 @@ class Walker {
     const child = makeDocScan(inner, inner.defaultView, fid + '_', ox, oy)
     this.out.docs.push(child)
     const page = this.openRegion('page', '', null, ctx.region, child)
-    const frameCtx: Ctx = { region: page, item: null, group: null, inInteractive: false, weakOwner: null, hintOwner: null, label: null, inContent: false, exactCursor: false }
+    const frameCtx: Ctx = {
+      region: page,
+      item: null,
+      group: null,
+      inInteractive: false,
+      weakOwner: null,
+      hintOwner: null,
+      label: null,
+      inContent: false,
+      exactCursor: false,
+    }
     this.visit(inner.documentElement, frameCtx, null, false, child)
   }
 
@@ -736,7 +953,12 @@ class Walker {
     let bounds: Rect = { x: 0, y: 0, width: 0, height: 0 }
     if (ds.layout) {
       const r = el.getBoundingClientRect()
-      bounds = { x: Math.round(ds.ox + r.left + this.out.top.scrollX), y: Math.round(ds.oy + r.top + this.out.top.scrollY), width: Math.round(r.width), height: Math.round(r.height) }
+      bounds = {
+        x: Math.round(ds.ox + r.left + this.out.top.scrollX),
+        y: Math.round(ds.oy + r.top + this.out.top.scrollY),
+        width: Math.round(r.width),
+        height: Math.round(r.height),
+      }
     }
     this.out.lazy.push({ kind, bounds, region: region.id })
   }
@@ -777,7 +999,8 @@ function isStrongInteractive(el: Element, tag: string, role: string, bits: numbe
  */
 function repeatedRow(el: Element, hints: ReadonlySet<Element>): boolean {
   const cls = el.getAttribute('class')
-  const alike = (s: Element | null) => !!s && s.localName === el.localName && s.getAttribute('class') === cls && hints.has(s)
+  const alike = (s: Element | null) =>
+    !!s && s.localName === el.localName && s.getAttribute('class') === cls && hints.has(s)
   return alike(el.previousElementSibling) || alike(el.nextElementSibling)
 }
 

@@ -51,10 +51,17 @@ function inDisabledFieldset(el: Element): boolean {
 
 const kFormControls = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option'])
 
-export function readState(el: Element, tag: string, type: ElementType, active: Element | null, attrs: Attrs): ElementState {
+export function readState(
+  el: Element,
+  tag: string,
+  type: ElementType,
+  active: Element | null,
+  attrs: Attrs,
+): ElementState {
   const state: ElementState = { disabled: false }
   // :disabled covers the disabled attribute and a disabled <fieldset> ancestor in one native match.
-  if (kFormControls.has(tag) ? matches(el, ':disabled') || (el as HTMLButtonElement).disabled === true : false) state.disabled = true
+  if (kFormControls.has(tag) ? matches(el, ':disabled') || (el as HTMLButtonElement).disabled === true : false)
+    state.disabled = true
   if (!state.disabled && kFormControls.has(tag) && inDisabledFieldset(el)) state.disabled = true
   if (attrs.get('aria-disabled') === 'true') state.disabled = true
 
@@ -73,14 +80,22 @@ export function readState(el: Element, tag: string, type: ElementType, active: E
   }
   const expanded = ariaBool(attrs, 'aria-expanded')
   if (expanded !== undefined) state.expanded = expanded
-  else if (tag === 'summary' && el.parentElement?.localName === 'details') state.expanded = (el.parentElement as HTMLDetailsElement).open
+  else if (tag === 'summary' && el.parentElement?.localName === 'details')
+    state.expanded = (el.parentElement as HTMLDetailsElement).open
 
   const readOnly = (tag === 'input' || tag === 'textarea') && (el as HTMLInputElement).readOnly
   if (readOnly || attrs.get('aria-readonly') === 'true') state.readonly = true
-  if (((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required) || attrs.get('aria-required') === 'true') {
+  if (
+    ((tag === 'input' || tag === 'select' || tag === 'textarea') && (el as HTMLInputElement).required) ||
+    attrs.get('aria-required') === 'true'
+  ) {
     state.required = true
   }
-  if (attrs.get('aria-invalid') === 'true' || ((tag === 'input' || tag === 'select' || tag === 'textarea') && matches(el, ':user-invalid'))) state.invalid = true
+  if (
+    attrs.get('aria-invalid') === 'true' ||
+    ((tag === 'input' || tag === 'select' || tag === 'textarea') && matches(el, ':user-invalid'))
+  )
+    state.invalid = true
   if (el === active) state.focused = true
 
   const value = readValue(el, tag, type, attrs)
@@ -96,7 +111,10 @@ function readValue(el: Element, tag: string, type: ElementType, attrs: Attrs): s
     const texts = Array.from(sel.selectedOptions ?? []).map((o) => o.textContent ?? '')
     return clip(texts.join(', '))
   }
-  if (tag === 'textarea' || (tag === 'input' && type !== 'checkbox' && type !== 'radio' && type !== 'button' && type !== 'file_input')) {
+  if (
+    tag === 'textarea' ||
+    (tag === 'input' && type !== 'checkbox' && type !== 'radio' && type !== 'button' && type !== 'file_input')
+  ) {
     const v = (el as HTMLInputElement).value
     // Nor a code, a card number or anything typed from the vault (issue 16 §2): listed without its value.
     if (typeof v !== 'string' || holdsSecret(el, v !== '')) return undefined

@@ -17,7 +17,12 @@ const kVisibleOpts = {
   checkOpacity: true,
   checkVisibilityCSS: true,
 }
-const kVisibleNoAutoOpts = { opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true }
+const kVisibleNoAutoOpts = {
+  opacityProperty: true,
+  visibilityProperty: true,
+  checkOpacity: true,
+  checkVisibilityCSS: true,
+}
 
 export interface ClipBox {
   left: number
@@ -48,7 +53,8 @@ export function cssVisibility(el: Element, style: CSSStyleDeclaration | null): V
 /** True when a viewport-space box is too small, fully clipped away, or parked off the page. */
 export function geometryHidden(r: DOMRect, clip: ClipBox | null, scrollX: number, scrollY: number): boolean {
   if (r.width < kMinSide || r.height < kMinSide) return true
-  if (clip && (r.right <= clip.left || r.left >= clip.right || r.bottom <= clip.top || r.top >= clip.bottom)) return true
+  if (clip && (r.right <= clip.left || r.left >= clip.right || r.bottom <= clip.top || r.top >= clip.bottom))
+    return true
   // `left: -9999px` and friends: entirely before the document's origin, never scrollable to.
   if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return true
   return false

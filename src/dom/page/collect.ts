@@ -22,7 +22,18 @@ const kMaxScan = 6_000
 /** A group needs this many like children to be a list. */
 const kMinItems = 3
 /** Attributes sites put on an item that stay with it when it is drawn again, best first. */
-const kKeyAttrs = ['data-id', 'data-key', 'data-item-id', 'data-post-id', 'data-row-key', 'data-rowid', 'data-index', 'aria-posinset', 'aria-rowindex', 'id']
+const kKeyAttrs = [
+  'data-id',
+  'data-key',
+  'data-item-id',
+  'data-post-id',
+  'data-row-key',
+  'data-rowid',
+  'data-index',
+  'aria-posinset',
+  'aria-rowindex',
+  'id',
+]
 
 interface Session {
   group: WeakRef<Element>
@@ -37,14 +48,23 @@ const kMaxSessions = 8
  * Reads the items now drawn and, unless `first`, scrolls once before. `named` is the element the
  * step pointed at (the feed, the table, or the box that scrolls them).
  */
-export async function collectRound(session: string, first: boolean, named: Element | null, isOurs: (el: Element) => boolean): Promise<CollectRound> {
+export async function collectRound(
+  session: string,
+  first: boolean,
+  named: Element | null,
+  isOurs: (el: Element) => boolean,
+): Promise<CollectRound> {
   let s = sessions.get(session)
   let group = s?.group.deref()
   if (!s || !group?.isConnected) {
     const root = s?.root?.deref() ?? named ?? undefined
     group = findGroup(root?.isConnected ? root : undefined, isOurs) ?? undefined
     if (!group) return { items: [], moved: false, container: '' }
-    s = { group: new WeakRef(group), scroller: new WeakRef(scrollerOf(named ?? group)), ...(named ? { root: new WeakRef(named) } : {}) }
+    s = {
+      group: new WeakRef(group),
+      scroller: new WeakRef(scrollerOf(named ?? group)),
+      ...(named ? { root: new WeakRef(named) } : {}),
+    }
     sessions.set(session, s)
     if (sessions.size > kMaxSessions) sessions.delete(sessions.keys().next().value!)
   }
@@ -53,7 +73,10 @@ export async function collectRound(session: string, first: boolean, named: Eleme
   if (!first) {
     const before = scroller.scrollTop
     const doc = scroller.ownerDocument
-    const height = scroller === doc.scrollingElement ? (doc.defaultView?.innerHeight ?? scroller.clientHeight) : scroller.clientHeight
+    const height =
+      scroller === doc.scrollingElement
+        ? (doc.defaultView?.innerHeight ?? scroller.clientHeight)
+        : scroller.clientHeight
     const grown = scroller.scrollHeight
     scroller.scrollTop = before + Math.max(1, Math.round(height * kScrollShare))
     moved = Math.abs(scroller.scrollTop - before) >= 1
@@ -74,7 +97,12 @@ export async function collectRound(session: string, first: boolean, named: Eleme
   }
   const table = group.closest('table')
   const columns = table ? headings(table) : undefined
-  return { items: itemsOf(group, isOurs), ...(columns?.length ? { columns } : {}), moved, container: nameOf(table ?? group) }
+  return {
+    items: itemsOf(group, isOurs),
+    ...(columns?.length ? { columns } : {}),
+    moved,
+    container: nameOf(table ?? group),
+  }
 }
 
 /** The list's items: a table's rows, else the like children of the group. */
@@ -85,7 +113,11 @@ function itemsOf(group: Element, isOurs: (el: Element) => boolean): CollectedIte
     const text = clean((el as HTMLElement).innerText ?? el.textContent ?? '')
     if (!text) continue
     const row = el.matches('tr, [role=row]')
-    const cells = row ? [...el.querySelectorAll(':scope > td, :scope > th, :scope > [role=cell], :scope > [role=gridcell]')].map((c) => clean((c as HTMLElement).innerText ?? c.textContent ?? '')) : undefined
+    const cells = row
+      ? [...el.querySelectorAll(':scope > td, :scope > th, :scope > [role=cell], :scope > [role=gridcell]')].map((c) =>
+          clean((c as HTMLElement).innerText ?? c.textContent ?? ''),
+        )
+      : undefined
     // A heading row inside the body is the table's, not an item.
     if (row && el.querySelector(':scope > td, :scope > [role=cell], :scope > [role=gridcell]') === null) continue
     out.push({ key: keyOf(el, text), text, ...(cells ? { cells } : {}) })
@@ -181,7 +213,8 @@ function scrollerOf(el: Element): Element {
 
 function atBottom(scroller: Element): boolean {
   const doc = scroller.ownerDocument
-  const height = scroller === doc.scrollingElement ? (doc.defaultView?.innerHeight ?? scroller.clientHeight) : scroller.clientHeight
+  const height =
+    scroller === doc.scrollingElement ? (doc.defaultView?.innerHeight ?? scroller.clientHeight) : scroller.clientHeight
   return scroller.scrollTop + height >= scroller.scrollHeight - 2
 }
 
@@ -215,7 +248,11 @@ function settle(scroller: Element, end: boolean, heightBefore: number): Promise<
 
 /** A table's column headings (its first header row). */
 function headings(table: Element): string[] {
-  const row = table.querySelector(':scope > thead > tr') ?? [...table.querySelectorAll(':scope > tbody > tr, :scope > tr')].find((r) => r.querySelector('th') && !r.querySelector('td'))
+  const row =
+    table.querySelector(':scope > thead > tr') ??
+    [...table.querySelectorAll(':scope > tbody > tr, :scope > tr')].find(
+      (r) => r.querySelector('th') && !r.querySelector('td'),
+    )
   return row ? [...row.children].map((c) => clean((c as HTMLElement).innerText ?? c.textContent ?? '')) : []
 }
 

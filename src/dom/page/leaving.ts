@@ -22,7 +22,12 @@ function followsLink(e: Event): boolean {
     const to = new URL(a.href, location.href)
     if (!/^https?:$/.test(to.protocol)) return false
     // Another fragment of this page is no new document.
-    return !(to.origin === location.origin && to.pathname === location.pathname && to.search === location.search && to.hash)
+    return !(
+      to.origin === location.origin &&
+      to.pathname === location.pathname &&
+      to.search === location.search &&
+      to.hash
+    )
   } catch {
     return false
   }
@@ -35,7 +40,13 @@ export function watchLeaving(view: Window = window): LeaveWatch {
   const controller = new AbortController()
   const opts = { signal: controller.signal }
   // On the window, in the bubble phase: after the page's own handlers had their chance to cancel.
-  view.addEventListener('submit', (e) => void (expected ||= !e.defaultPrevented && !((e.target as HTMLFormElement | null)?.target ?? '').replace('_self', '')), opts)
+  view.addEventListener(
+    'submit',
+    (e) =>
+      void (expected ||=
+        !e.defaultPrevented && !((e.target as HTMLFormElement | null)?.target ?? '').replace('_self', '')),
+    opts,
+  )
   view.addEventListener('click', (e) => void (expected ||= !e.defaultPrevented && followsLink(e)), opts)
   const leave = () => {
     left = true

@@ -32,7 +32,8 @@ export function createPagePort(options: LocalPortOptions = {}): BrowserPort {
     {
       async navigate(url) {
         const target = new URL(url, location.href)
-        if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`Ava only opens http(s) pages, not ${target.protocol}`)
+        if (target.protocol !== 'http:' && target.protocol !== 'https:')
+          throw new Error(`Ava only opens http(s) pages, not ${target.protocol}`)
         options.cache?.clear()
         location.assign(target.href)
         lastUrl = target.href
@@ -40,7 +41,8 @@ export function createPagePort(options: LocalPortOptions = {}): BrowserPort {
       async readGlobal(path) {
         let value: unknown = globalThis
         for (const key of path) {
-          if (value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function')) return undefined
+          if (value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function'))
+            return undefined
           value = (value as Record<string, unknown>)[key]
         }
         // Version markers are plain data; only primitives are returned, never page objects.

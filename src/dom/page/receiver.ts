@@ -4,7 +4,16 @@
  * every answer is a PageOutcome: failures are data, nothing is thrown back across the channel.
  */
 import { stepResult, type ExecFailure, type ExecOutcome, type RiskCategory } from '../../core/exec'
-import type { PageAction, PageCommand, PageCommandKind, PageCommands, PageInfo, PageOutcome, StepGate, UploadFile } from '../../core/page/command'
+import type {
+  PageAction,
+  PageCommand,
+  PageCommandKind,
+  PageCommands,
+  PageInfo,
+  PageOutcome,
+  StepGate,
+  UploadFile,
+} from '../../core/page/command'
 import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import type { StepOutcome } from '../../core/flows/replay'
 import { locate, runCommand, type TargetSpec } from '../executor'
@@ -15,7 +24,16 @@ import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
 import { queryAll } from '../locators'
 import { listedIntents, serialize } from '../../core/page/serialize'
-import { hideOverlay, kReadSliceMs, observe, observeYielding, showOverlay, waitForReady, yieldToPage, type PendingRequestSource } from '../observe'
+import {
+  hideOverlay,
+  kReadSliceMs,
+  observe,
+  observeYielding,
+  showOverlay,
+  waitForReady,
+  yieldToPage,
+  type PendingRequestSource,
+} from '../observe'
 import { describe as describeTarget, describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
 import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-fields'
@@ -71,10 +89,13 @@ function createRequestCount(): PendingRequestSource & { set(n: number): void } {
 function elementAtPoint(point: { x: number; y: number }): Element | ExecFailure {
   const x = point.x - scrollX
   const y = point.y - scrollY
-  if (point.x < 0 || point.y < 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return fail('ELEMENT_NOT_FOUND', 'That point is not on the page as it is shown now; take a new screenshot.')
+  if (point.x < 0 || point.y < 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight)
+    return fail('ELEMENT_NOT_FOUND', 'That point is not on the page as it is shown now; take a new screenshot.')
   const hit = deepElementFromPoint(document, x, y)
-  if (!hit || hit.closest(`[${kAvaUiAttr}]`)) return fail('ELEMENT_NOT_FOUND', 'Nothing of the page is drawn at that point.')
-  if (hit.localName === 'iframe' || hit.localName === 'frame') return fail('ELEMENT_NOT_FOUND', 'That point is inside a frame; name the element by its id from the listing.')
+  if (!hit || hit.closest(`[${kAvaUiAttr}]`))
+    return fail('ELEMENT_NOT_FOUND', 'Nothing of the page is drawn at that point.')
+  if (hit.localName === 'iframe' || hit.localName === 'frame')
+    return fail('ELEMENT_NOT_FOUND', 'That point is inside a frame; name the element by its id from the listing.')
   return hit
 }
 
@@ -108,7 +129,9 @@ function createBindings(): Bindings {
     bind(el, drawn) {
       // Not crypto.randomUUID: a page served over plain http (an intranet site) is no secure
       // context, and there it is undefined; getRandomValues is everywhere.
-      const handle = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
+      const handle = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+        b.toString(16).padStart(2, '0'),
+      ).join('')
       held.set(handle, { el: new WeakRef(el), drawn })
       if (held.size > kMaxBindings) held.delete(held.keys().next().value!)
       return handle
@@ -129,33 +152,62 @@ function drawnInView(el: Element, path?: Path): DrawnTarget {
   const r = el.getBoundingClientRect()
   const view = el.ownerDocument.defaultView
   // A drag's path is in page coordinates, read where the page stands: the knob is not scrolled away from it.
-  if (!path && view && (r.bottom < 0 || r.right < 0 || r.top > view.innerHeight || r.left > view.innerWidth)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
+  if (!path && view && (r.bottom < 0 || r.right < 0 || r.top > view.innerHeight || r.left > view.innerWidth))
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
   return drawnOf(el, path)
 }
 
-function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, bindings: Bindings, key?: string, files?: UploadFile[], path?: Path): Gate {
+function gateOf(
+  { confirm: asked, confirmed, sites, runSite }: StepGate,
+  bindings: Bindings,
+  key?: string,
+  files?: UploadFile[],
+  path?: Path,
+): Gate {
   const confirm: RiskCategory[] = asked ?? []
   // `nav`, when the caller has already worked out where the step would go.
   return (el, action, nav = sites || confirm.includes('cross_site') ? navigationOf(el, action, key) : null) => {
-    const ask = (out: ExecFailure, drawn = drawnInView(el, path)): ExecFailure => ({ ...out, drawn, handle: bindings.bind(el, drawn) })
+    const ask = (out: ExecFailure, drawn = drawnInView(el, path)): ExecFailure => ({
+      ...out,
+      drawn,
+      handle: bindings.bind(el, drawn),
+    })
     // Where the step acts (src/dom/step-place.ts): the element's frame against the lists and the
     // run's site, an attached file going to another site, a program's download. A question binds
     // the yes to this element like every other.
     const placed = placeRefusal(el, action, { sites, confirm, confirmed, runSite, files })
     if (placed) return placed.code === 'NEEDS_CONFIRMATION' ? ask(placed) : placed
-    const refused = nav && navigationRefusal(nav.url, location.href, sites ?? { allow: [], deny: [] }, confirm, !!nav.form)
+    const refused =
+      nav && navigationRefusal(nav.url, location.href, sites ?? { allow: [], deny: [] }, confirm, !!nav.form)
     if (refused) return refused.code === 'NEEDS_CONFIRMATION' ? ask(refused) : refused
     // A GET form sends its fields in the address: one a saved secret went into is never sent so, yes or no.
     const sent = nav ?? navigationOf(el, action, key)
-    if (sent?.form?.method === 'get' && formCarriesSecret(el)) return fail('BLOCKED', 'This form would put a saved secret into the page address (it sends by GET), so Ava does not send it. Send it yourself if you trust the site.')
+    if (sent?.form?.method === 'get' && formCarriesSecret(el))
+      return fail(
+        'BLOCKED',
+        'This form would put a saved secret into the page address (it sends by GET), so Ava does not send it. Send it yourself if you trust the site.',
+      )
     const as = riskReadAs(action)
     if (!as || !confirm.length) return null
     // Judged as drawn: generated content, bidi order, SVG text, what covers it, a drag's path (issue 25 §3).
     const drawn = drawnInView(el, action === 'drag' ? path : undefined)
     const risk = riskOf(el, as, confirm, drawn)
-    if (risk && confirm.includes(risk.category)) return ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn)
+    if (risk && confirm.includes(risk.category))
+      return ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn)
     // A picture Ava cannot read is drawn on or over it: what the person sees may not be its name.
-    return drawn.painted && as === 'click' ? ask({ ...fail('NEEDS_CONFIRMATION', `“${drawnLabel(drawn)}” is drawn with a picture Ava cannot read; it may say something else on screen.`, { label: drawnLabel(drawn) }), ask: { key: 'risk.ask.painted', params: { target: drawnLabel(drawn) } } }, drawn) : null
+    return drawn.painted && as === 'click'
+      ? ask(
+          {
+            ...fail(
+              'NEEDS_CONFIRMATION',
+              `“${drawnLabel(drawn)}” is drawn with a picture Ava cannot read; it may say something else on screen.`,
+              { label: drawnLabel(drawn) },
+            ),
+            ask: { key: 'risk.ask.painted', params: { target: drawnLabel(drawn) } },
+          },
+          drawn,
+        )
+      : null
   }
 }
 
@@ -164,7 +216,13 @@ function gateOf({ confirm: asked, confirmed, sites, runSite }: StepGate, binding
  * element the yes was bound to, drawn the same way (a change asks again), the site lists still
  * applied. `recheck` is the second look during the click, after the pointer events.
  */
-function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: UploadFile[], path?: Path): { bound: Element | null; unbound: ExecFailure | null; check: Gate; recheck: (el: Element) => string | null } {
+function stepGateOf(
+  gate: StepGate,
+  bindings: Bindings,
+  key?: string,
+  files?: UploadFile[],
+  path?: Path,
+): { bound: Element | null; unbound: ExecFailure | null; check: Gate; recheck: (el: Element) => string | null } {
   // A fresh judgement asks whatever the person said before (a changed element is a new question).
   const fresh = gateOf({ ...gate, confirmed: false }, bindings, key, files, path)
   const judged = new WeakMap<Element, DrawnTarget>()
@@ -172,26 +230,54 @@ function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: Up
   const changed = (el: Element, action: PageAction['action'], now: DrawnTarget): ExecFailure => {
     const again = fresh(el, action)
     if (again && again.code !== 'NEEDS_CONFIRMATION') return again
-    const base = again ?? fail('NEEDS_CONFIRMATION', `It changed since you allowed it; it now reads “${drawnLabel(now)}”.`, { category: 'destructive', label: drawnLabel(now) })
-    return { ...base, changed: true, label: drawnLabel(again?.drawn ?? now), ...(again ? {} : { drawn: now, handle: bindings.bind(el, now) }) }
+    const base =
+      again ??
+      fail('NEEDS_CONFIRMATION', `It changed since you allowed it; it now reads “${drawnLabel(now)}”.`, {
+        category: 'destructive',
+        label: drawnLabel(now),
+      })
+    return {
+      ...base,
+      changed: true,
+      label: drawnLabel(again?.drawn ?? now),
+      ...(again ? {} : { drawn: now, handle: bindings.bind(el, now) }),
+    }
   }
   if (gate.confirmed) {
     const held = bindings.take(gate.bound)
-    if (!held) return { bound: null, unbound: fail('NOT_ACTIONABLE', 'The element you allowed has left the page or was never bound to your answer; Ava did not act on anything in its place.', { reason: 'unbound' }), check: () => null, recheck: () => null }
+    if (!held)
+      return {
+        bound: null,
+        unbound: fail(
+          'NOT_ACTIONABLE',
+          'The element you allowed has left the page or was never bound to your answer; Ava did not act on anything in its place.',
+          { reason: 'unbound' },
+        ),
+        check: () => null,
+        recheck: () => null,
+      }
     const sitesOnly = gateOf({ ...gate, confirm: [], confirmed: true }, bindings, key, files, path)
     return {
       bound: held.el,
       unbound: null,
       check(el, action, nav) {
-        if (el !== held.el) return fail('NOT_ACTIONABLE', 'The step reached another element than the one you allowed; Ava did not act on it.', { reason: 'unbound' })
+        if (el !== held.el)
+          return fail(
+            'NOT_ACTIONABLE',
+            'The step reached another element than the one you allowed; Ava did not act on it.',
+            { reason: 'unbound' },
+          )
         const now = drawnInView(el, path)
         if (!sameDrawn(now, held.drawn)) return changed(el, action, now)
         return nav === undefined ? sitesOnly(el, action) : sitesOnly(el, action, nav)
       },
       recheck(el) {
-        if (el !== held.el) return 'The element you allowed was replaced at the moment of the click; nothing was clicked.'
+        if (el !== held.el)
+          return 'The element you allowed was replaced at the moment of the click; nothing was clicked.'
         const now = drawnOf(el, path)
-        return sameDrawn(now, held.drawn) ? null : `The element you allowed changed at the moment of the click (it now reads “${drawnLabel(now)}”); nothing was clicked.`
+        return sameDrawn(now, held.drawn)
+          ? null
+          : `The element you allowed changed at the moment of the click (it now reads “${drawnLabel(now)}”); nothing was clicked.`
       },
     }
   }
@@ -214,7 +300,9 @@ function stepGateOf(gate: StepGate, bindings: Bindings, key?: string, files?: Up
       // Another element, or the same one drawn otherwise, under the pointer: judged again, and a
       // step that would now need a yes is stopped (asked afresh on the next try).
       const again = fresh(el, judgedAction, null)
-      return again ? `At the moment of the click the element had become “${drawnLabel(again.drawn ?? drawnOf(el))}”, which needs your yes; nothing was clicked.` : null
+      return again
+        ? `At the moment of the click the element had become “${drawnLabel(again.drawn ?? drawnOf(el))}”, which needs your yes; nothing was clicked.`
+        : null
     },
   }
 }
@@ -233,7 +321,13 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     return { ...out, drawn, handle: bindings.bind(el, drawn) }
   }
 
-  async function act({ step, timeoutMs, secretSites, describe: describing, ...gate }: PageCommand<'act'>): Promise<ExecOutcome> {
+  async function act({
+    step,
+    timeoutMs,
+    secretSites,
+    describe: describing,
+    ...gate
+  }: PageCommand<'act'>): Promise<ExecOutcome> {
     const judge = stepGateOf(gate, bindings, step.key, step.files, step.action === 'drag' ? step.path : undefined)
     if (judge.unbound) return judge.unbound
     let secretField = false
@@ -241,9 +335,21 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     // (issue 16 §2); the field is remembered so its value is never listed again.
     const refuse: Gate = (el, action, nav) => {
       // A secret kept for other sites is refused before anything is asked: no yes could let it through.
-      if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
+      if (secretSites && !secretSites.includes(location.origin))
+        return fail(
+          'BLOCKED',
+          `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`,
+        )
       // [trust] secret-trust.ts: a secret's form leaving its origin asks so; a secret only into a field a person can see.
-      const refused = bindQuestion(el, secretStepCheck(el, nav ?? navigationOf(el, action, step.key), { typesSecret: !!secretSites, confirmed: !!gate.confirmed }, nav === undefined ? judge.check(el, action) : judge.check(el, action, nav)))
+      const refused = bindQuestion(
+        el,
+        secretStepCheck(
+          el,
+          nav ?? navigationOf(el, action, step.key),
+          { typesSecret: !!secretSites, confirmed: !!gate.confirmed },
+          nav === undefined ? judge.check(el, action) : judge.check(el, action, nav),
+        ),
+      )
       if (refused) return refused
       if (secretSites) markSecretField(el)
       secretField = holdsSecret(el)
@@ -261,7 +367,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     } else if (step.target?.focused) {
       const el = focusedElement()
       // A key goes to the page when nothing has the focus; text needs somewhere to go.
-      if (!el && step.action !== 'press') return fail('ELEMENT_NOT_FOUND', 'Nothing has the focus to type into; give the step a selector.')
+      if (!el && step.action !== 'press')
+        return fail('ELEMENT_NOT_FOUND', 'Nothing has the focus to type into; give the step a selector.')
       target = el ? { element: el } : undefined
       if (el) {
         const refused = refuse(el, step.action)
@@ -270,23 +377,33 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     } else target = step.target
     let newTab: string | undefined
     let captured: RecordedTarget | undefined
-    const out = await runCommand({ ...step, target }, {
-      timeoutMs,
-      recheck: judge.recheck,
-      makeRoom: options.makeRoom,
-      beforeAct: (el, action) => {
-        const nav = navigationOf(el, action, step.key)
-        const refused = refuse(el, action, nav)
-        if (refused) return refused
-        // Before the action changes the page: what a flow made from this run must find (issue 18 §3).
-        if (describing) captured = describeTarget(el) ?? undefined
-        // A link that opens a new tab or window: a script's click would meet the popup blocker.
-        if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
-        newTab = nav.url
-        return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
+    const out = await runCommand(
+      { ...step, target },
+      {
+        timeoutMs,
+        recheck: judge.recheck,
+        makeRoom: options.makeRoom,
+        beforeAct: (el, action) => {
+          const nav = navigationOf(el, action, step.key)
+          const refused = refuse(el, action, nav)
+          if (refused) return refused
+          // Before the action changes the page: what a flow made from this run must find (issue 18 §3).
+          if (describing) captured = describeTarget(el) ?? undefined
+          // A link that opens a new tab or window: a script's click would meet the popup blocker.
+          if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
+          newTab = nav.url
+          return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
+        },
       },
-    })
-    if (newTab) return { ok: true, detail: `Opened ${newTab} in a new tab`, msg: stepResult('openedTab', { url: newTab }), openTab: newTab, ...(captured ? { target: captured } : {}) }
+    )
+    if (newTab)
+      return {
+        ok: true,
+        detail: `Opened ${newTab} in a new tab`,
+        msg: stepResult('openedTab', { url: newTab }),
+        openTab: newTab,
+        ...(captured ? { target: captured } : {}),
+      }
     const described = out.ok && captured ? { ...out, target: captured } : out
     // What went into such a field is recorded redacted wherever the step is kept (run.ts).
     return described.ok && secretField ? { ...described, sensitive: true } : described
@@ -297,7 +414,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     if (settle) {
       if (pending !== undefined) requests.set(pending)
       const ready = await waitForReady({ requests })
-      if (!ready.ready) note += `(The page was still changing after ${Math.round(ready.waitedMs / 1000)} s; this is how it looked then.)\n`
+      if (!ready.ready)
+        note += `(The page was still changing after ${Math.round(ready.waitedMs / 1000)} s; this is how it looked then.)\n`
       if (ready.errors.length) note += `(The page reported errors: ${ready.errors.slice(0, 3).join(' | ')})\n`
     }
     // A read gives the page its turn between parts that run long (a large page), never on a quick one.
@@ -306,7 +424,12 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     if (performance.now() - t0 > kReadSliceMs) await yieldToPage()
     const { text, ids } = serialize(snapshot, { request })
     listed = ids
-    const info: PageInfo = { url: location.href, title: document.title, listing: note + text, intents: listedIntents(snapshot.intents, ids) }
+    const info: PageInfo = {
+      url: location.href,
+      title: document.title,
+      listing: note + text,
+      intents: listedIntents(snapshot.intents, ids),
+    }
     // Cross-origin frames are read by our content script inside each of them; the background merges
     // their snapshots into this one and lists the whole again (seed 002 §6, background/frames.ts).
     if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })
@@ -324,7 +447,13 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     async marks({ on, prefix, blackout, hide, since }) {
       if (!on) {
         hideMarks()
-        return { ok: true, marks: [], blacked: 0, poor: [], view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio } }
+        return {
+          ok: true,
+          marks: [],
+          blacked: 0,
+          poor: [],
+          view: { viewWidth: innerWidth, viewHeight: innerHeight, scrollX, scrollY, dpr: devicePixelRatio },
+        }
       }
       // A page never read in this document (a reload since) is read now, as the listing would be.
       if (!listed.length && !prefix) listed = serialize(observe(), {}).ids
@@ -344,20 +473,52 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       const found = await locate({ semantic: query }, { timeoutMs: 0, allowText: true })
       if (found.ok === false) return found.code === 'AMBIGUOUS' ? found : { ok: true, found: null }
       const candidates = found.candidates ?? []
-      const first = candidates.find((c) => c.id === candidateId(found.el)) ?? { id: candidateId(found.el), label: labelOf(found.el), score: 1 }
+      const first = candidates.find((c) => c.id === candidateId(found.el)) ?? {
+        id: candidateId(found.el),
+        label: labelOf(found.el),
+        score: 1,
+      }
       return { ok: true, found: { ...first, candidates } }
     },
     url: () => ({ ok: true, url: location.href }),
     'flow.step': async ({ step, timeoutMs, trusted, files, secretSites, ...gate }) => {
-      const judge = stepGateOf(gate, bindings, step.params.key === undefined ? undefined : String(step.params.key), files)
-      if (judge.unbound) return { ok: true, outcome: { ok: false, code: 'NOT_ACTIONABLE', message: judge.unbound.message, candidates: [], resolveMs: 0, acted: false } }
+      const judge = stepGateOf(
+        gate,
+        bindings,
+        step.params.key === undefined ? undefined : String(step.params.key),
+        files,
+      )
+      if (judge.unbound)
+        return {
+          ok: true,
+          outcome: {
+            ok: false,
+            code: 'NOT_ACTIONABLE',
+            message: judge.unbound.message,
+            candidates: [],
+            resolveMs: 0,
+            acted: false,
+          },
+        }
       // A replay that moved to another site types no secret there (issue 16 §2), as `act` refuses.
       let newTab: string | undefined
       const beforeAct: Gate = (el, action) => {
-        if (secretSites && !secretSites.includes(location.origin)) return fail('BLOCKED', `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`)
+        if (secretSites && !secretSites.includes(location.origin))
+          return fail(
+            'BLOCKED',
+            `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`,
+          )
         const nav = action === 'click' ? navigationOf(el, action) : null
         // [trust] secret-trust.ts, as for `act`.
-        const refused = bindQuestion(el, secretStepCheck(el, nav ?? navigationOf(el, action), { typesSecret: !!secretSites, confirmed: !!gate.confirmed }, nav ? judge.check(el, action, nav) : judge.check(el, action)))
+        const refused = bindQuestion(
+          el,
+          secretStepCheck(
+            el,
+            nav ?? navigationOf(el, action),
+            { typesSecret: !!secretSites, confirmed: !!gate.confirmed },
+            nav ? judge.check(el, action, nav) : judge.check(el, action),
+          ),
+        )
         if (!refused && secretSites) markSecretField(el)
         // A link to a new tab, as for `act`: a script's click would meet the popup blocker, so the
         // carrier opens it; the flow stays in this tab until a `tab` step moves it there.
@@ -369,9 +530,24 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       }
       const leaving = watchLeaving()
       try {
-        const ran = await runFlowStep(step, { timeoutMs, trusted, files, beforeAct, recheck: judge.recheck, makeRoom: options.makeRoom, ...(judge.bound ? { element: judge.bound } : {}) })
+        const ran = await runFlowStep(step, {
+          timeoutMs,
+          trusted,
+          files,
+          beforeAct,
+          recheck: judge.recheck,
+          makeRoom: options.makeRoom,
+          ...(judge.bound ? { element: judge.bound } : {}),
+        })
         if (newTab) {
-          const outcome: StepOutcome = { ok: true, level: null, alternative: 0, resolveMs: ran.resolveMs, actMs: 0, detail: `Opened ${newTab} in a new tab` }
+          const outcome: StepOutcome = {
+            ok: true,
+            level: null,
+            alternative: 0,
+            resolveMs: ran.resolveMs,
+            actMs: 0,
+            detail: `Opened ${newTab} in a new tab`,
+          }
           return { ok: true, outcome, openTab: newTab }
         }
         const outcome = ran
@@ -417,18 +593,30 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         if (found.ok === false) return found
         named = found.el
       }
-      return { ok: true, round: await collectRound(session, first, named, (el) => !!el.closest(`[${kAvaUiAttr}]`) || el.localName === 'ava-root') }
+      return {
+        ok: true,
+        round: await collectRound(
+          session,
+          first,
+          named,
+          (el) => !!el.closest(`[${kAvaUiAttr}]`) || el.localName === 'ava-root',
+        ),
+      }
     },
   }
 
   return async (command) => {
-    const handler = handlers[command.kind] as ((c: typeof command) => Promise<PageOutcome<typeof command.kind>> | PageOutcome<typeof command.kind>) | undefined
-    if (!handler) return fail('INVALID', `Unknown page command "${String(command.kind)}".`) as PageOutcome<typeof command.kind>
+    const handler = handlers[command.kind] as
+      ((c: typeof command) => Promise<PageOutcome<typeof command.kind>> | PageOutcome<typeof command.kind>) | undefined
+    if (!handler)
+      return fail('INVALID', `Unknown page command "${String(command.kind)}".`) as PageOutcome<typeof command.kind>
     try {
       return (await handler(command)) as PageOutcome<typeof command.kind>
     } catch (e) {
       // The receiver reports; it never throws across the channel (errors are data, STYLE.md).
-      return fail('NOT_ACTIONABLE', `${command.kind} failed: ${(e as Error)?.message ?? String(e)}`) as PageOutcome<typeof command.kind>
+      return fail('NOT_ACTIONABLE', `${command.kind} failed: ${(e as Error)?.message ?? String(e)}`) as PageOutcome<
+        typeof command.kind
+      >
     }
   }
 }

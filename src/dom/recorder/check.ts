@@ -36,7 +36,12 @@ function element(step: FlowStep): Promise<Resolution> {
   // A text or value check expects the element's words may differ from the recording: comparing
   // them to the snapshot would call the right element "not similar". Uniqueness still holds.
   const trusted = step.params.text !== undefined || step.params.value !== undefined
-  return resolveTarget(step.selectors!, step.element_snapshot, { timeoutMs: 0, quick: true, trusted, description: step.description })
+  return resolveTarget(step.selectors!, step.element_snapshot, {
+    timeoutMs: 0,
+    quick: true,
+    trusted,
+    description: step.description,
+  })
 }
 
 /** Why no element could be checked, as the actual half of the message. */
@@ -53,7 +58,8 @@ function missing(r: Extract<Resolution, { ok: false }>): string {
 function named(step: FlowStep, r: Resolution | null): string {
   const checked = typeof step.params.text === 'string' ? normaliseText(step.params.text) : null
   const label = r?.ok ? labelOf(r.el) : step.description
-  if (label && (checked === null || !normaliseText(label).includes(checked)) && !(r?.ok && checked !== null)) return quote(label, 50)
+  if (label && (checked === null || !normaliseText(label).includes(checked)) && !(r?.ok && checked !== null))
+    return quote(label, 50)
   if (r?.ok) return r.selector
   if (step.selectors) return step.selectors.primary.value
   return 'the element'
@@ -91,12 +97,20 @@ async function look(step: FlowStep): Promise<Look> {
   const p = step.params
   if (typeof p.url === 'string') {
     const pattern = p.url
-    return { held: urlMatches(location.href, pattern), expected: `the address to match ${quote(pattern)}`, actual: () => `it is ${quote(location.href, 300)}` }
+    return {
+      held: urlMatches(location.href, pattern),
+      expected: `the address to match ${quote(pattern)}`,
+      actual: () => `it is ${quote(location.href, 300)}`,
+    }
   }
   if (typeof p.text === 'string' && !step.selectors) {
     const want = p.text
     const text = visibleText()
-    return { held: normaliseText(text).includes(normaliseText(want)), expected: `the page to show ${quote(want)}`, actual: () => `it shows ${quote(text.replace(/\s+/g, ' ').trim())}` }
+    return {
+      held: normaliseText(text).includes(normaliseText(want)),
+      expected: `the page to show ${quote(want)}`,
+      actual: () => `it shows ${quote(text.replace(/\s+/g, ' ').trim())}`,
+    }
   }
   if (typeof p.count === 'number') {
     const want = p.count
@@ -107,12 +121,22 @@ async function look(step: FlowStep): Promise<Look> {
     } catch {
       all = []
     }
-    return { held: all.length === want, expected: `${want} visible element(s) matching ${sel.value}`, actual: () => `there are ${all.length}` }
+    return {
+      held: all.length === want,
+      expected: `${want} visible element(s) matching ${sel.value}`,
+      actual: () => `there are ${all.length}`,
+    }
   }
   const r = await element(step)
-  if (p.state === 'hidden' && !r.ok && r.code === 'ELEMENT_NOT_FOUND') return { held: true, expected: `${named(step, r)} to be hidden`, actual: () => '' }
+  if (p.state === 'hidden' && !r.ok && r.code === 'ELEMENT_NOT_FOUND')
+    return { held: true, expected: `${named(step, r)} to be hidden`, actual: () => '' }
   if (!r.ok) {
-    const what = typeof p.state === 'string' ? `to be ${p.state}` : typeof p.value === 'string' ? `to have the value ${quote(p.value)}` : `to show ${quote(String(p.text))}`
+    const what =
+      typeof p.state === 'string'
+        ? `to be ${p.state}`
+        : typeof p.value === 'string'
+          ? `to have the value ${quote(p.value)}`
+          : `to show ${quote(String(p.text))}`
     return { held: false, expected: `${named(step, r)} ${what}`, actual: () => missing(r) }
   }
   if (typeof p.state === 'string') {
@@ -124,17 +148,33 @@ async function look(step: FlowStep): Promise<Look> {
     const v = valueOf(r.el)
     const V = r.el.ownerDocument.defaultView ?? window
     // A select holds its option's value; people and recordings name the option's text as often.
-    const held = v.value === want || (r.el instanceof V.HTMLSelectElement && [...r.el.selectedOptions].some((o) => o.value === want))
-    return { held, expected: `${named(step, r)} to have the value ${holdsSecret(r.el) ? '(secret)' : quote(want)}`, actual: () => `it is ${v.shown}`, found: r }
+    const held =
+      v.value === want ||
+      (r.el instanceof V.HTMLSelectElement && [...r.el.selectedOptions].some((o) => o.value === want))
+    return {
+      held,
+      expected: `${named(step, r)} to have the value ${holdsSecret(r.el) ? '(secret)' : quote(want)}`,
+      actual: () => `it is ${v.shown}`,
+      found: r,
+    }
   }
   const want = String(p.text)
   const text = visibleTextOf(r.el) || normaliseText(r.el.textContent ?? '')
-  return { held: normaliseText(text).includes(normaliseText(want)), expected: `${named(step, r)} to show ${quote(want)}`, actual: () => `it shows ${quote(text)}`, found: r }
+  return {
+    held: normaliseText(text).includes(normaliseText(want)),
+    expected: `${named(step, r)} to show ${quote(want)}`,
+    actual: () => `it shows ${quote(text)}`,
+    found: r,
+  }
 }
 
 /** "the page to show X" → "the page shows X": the expectation, as a fact once it held. */
 function passed(expected: string): string {
-  return expected.replace(/ to be /, ' is ').replace(/ to show /, ' shows ').replace(/ to have /, ' has ').replace(/ to match /, ' matches ')
+  return expected
+    .replace(/ to be /, ' is ')
+    .replace(/ to show /, ' shows ')
+    .replace(/ to have /, ' has ')
+    .replace(/ to match /, ' matches ')
 }
 
 /** A verify / expect step: see the header for when it returns. */
@@ -146,19 +186,42 @@ export async function runCheck(step: FlowStep, opts: RunStepOptions & { signal?:
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
   try {
     for (;;) {
-      if (opts.signal?.aborted) return { ok: false, code: 'CANCELLED', message: 'The replay was stopped.', candidates: [], resolveMs: Math.round(performance.now() - t0), acted: false }
+      if (opts.signal?.aborted)
+        return {
+          ok: false,
+          code: 'CANCELLED',
+          message: 'The replay was stopped.',
+          candidates: [],
+          resolveMs: Math.round(performance.now() - t0),
+          acted: false,
+        }
       const l = await look(step)
       const ms = Math.round(performance.now() - t0)
       if (l.held) {
         const f = l.found
-        return { ok: true, level: f?.level ?? null, alternative: f?.alternative ?? 0, ...(f ? { selector: f.selector } : {}), resolveMs: ms, actMs: 0, detail: `Checked: ${passed(l.expected)}` }
+        return {
+          ok: true,
+          level: f?.level ?? null,
+          alternative: f?.alternative ?? 0,
+          ...(f ? { selector: f.selector } : {}),
+          resolveMs: ms,
+          actMs: 0,
+          detail: `Checked: ${passed(l.expected)}`,
+        }
       }
       const now = performance.now()
       // A miss on a settled page is final; one on a page still changing may yet come true.
       const settled = now - lastChange >= kSettledMissMs && !expectingChange()
       if (now >= deadline || settled) {
         const after = settled ? '' : ` (after ${Math.round(opts.timeoutMs)} ms)`
-        return { ok: false, code: 'VERIFY_FAILED', message: `Check failed: expected ${l.expected}, but ${l.actual()}${after}.`, candidates: [], resolveMs: ms, acted: false }
+        return {
+          ok: false,
+          code: 'VERIFY_FAILED',
+          message: `Check failed: expected ${l.expected}, but ${l.actual()}${after}.`,
+          candidates: [],
+          resolveMs: ms,
+          acted: false,
+        }
       }
       await sleep(kCheckPollMs, opts.signal).catch(() => undefined)
     }
@@ -168,19 +231,46 @@ export async function runCheck(step: FlowStep, opts: RunStepOptions & { signal?:
 }
 
 /** An extract step: the element's text (a field's value), or one of its attributes. */
-export async function runExtract(step: FlowStep, opts: RunStepOptions & { signal?: AbortSignal }): Promise<StepOutcome> {
-  const r = await resolveTarget(step.selectors!, step.element_snapshot, { timeoutMs: opts.timeoutMs, signal: opts.signal, trusted: opts.trusted, description: step.description })
-  if (!r.ok) return { ok: false, code: r.code, message: r.message, candidates: r.candidates, resolveMs: r.ms, acted: false }
-  const base = { ok: true as const, level: r.level, alternative: r.alternative, selector: r.selector, resolveMs: r.ms, actMs: 0 }
+export async function runExtract(
+  step: FlowStep,
+  opts: RunStepOptions & { signal?: AbortSignal },
+): Promise<StepOutcome> {
+  const r = await resolveTarget(step.selectors!, step.element_snapshot, {
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    trusted: opts.trusted,
+    description: step.description,
+  })
+  if (!r.ok)
+    return { ok: false, code: r.code, message: r.message, candidates: r.candidates, resolveMs: r.ms, acted: false }
+  const base = {
+    ok: true as const,
+    level: r.level,
+    alternative: r.alternative,
+    selector: r.selector,
+    resolveMs: r.ms,
+    actMs: 0,
+  }
   const name = String(step.params.name)
   if (typeof step.params.attribute === 'string') {
     const value = r.el.getAttribute(step.params.attribute) ?? ''
     return { ...base, value, detail: `Read ${step.params.attribute} of ${quote(labelOf(r.el), 50)} as ${name}` }
   }
   // A secret field's value never leaves the page (issue 16): the flow gets nothing to leak.
-  if (holdsSecret(r.el)) return { ok: false, code: 'INVALID', message: `${quote(labelOf(r.el), 50)} holds a secret; an extract step does not read it.`, candidates: [], resolveMs: r.ms, acted: false }
+  if (holdsSecret(r.el))
+    return {
+      ok: false,
+      code: 'INVALID',
+      message: `${quote(labelOf(r.el), 50)} holds a secret; an extract step does not read it.`,
+      candidates: [],
+      resolveMs: r.ms,
+      acted: false,
+    }
   const V = r.el.ownerDocument.defaultView ?? window
-  const value = r.el instanceof V.HTMLInputElement || r.el instanceof V.HTMLTextAreaElement || r.el instanceof V.HTMLSelectElement ? displayedValue(r.el) : visibleTextOf(r.el)
+  const value =
+    r.el instanceof V.HTMLInputElement || r.el instanceof V.HTMLTextAreaElement || r.el instanceof V.HTMLSelectElement
+      ? displayedValue(r.el)
+      : visibleTextOf(r.el)
   return { ...base, value, detail: `Read ${quote(labelOf(r.el), 50)} as ${name}` }
 }
 
@@ -203,6 +293,14 @@ export async function runGoBack(signal?: AbortSignal): Promise<StepOutcome> {
   history.back()
   const ok = (await moved) || location.href !== before
   const ms = Math.round(performance.now() - t0)
-  if (!ok) return { ok: false, code: 'STEP_FAILED', message: 'There is no earlier page in this tab to go back to.', candidates: [], resolveMs: 0, acted: false }
+  if (!ok)
+    return {
+      ok: false,
+      code: 'STEP_FAILED',
+      message: 'There is no earlier page in this tab to go back to.',
+      candidates: [],
+      resolveMs: 0,
+      acted: false,
+    }
   return { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: ms, detail: `Went back to ${location.href}` }
 }

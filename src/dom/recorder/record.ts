@@ -18,7 +18,24 @@ const kMaxClimb = 5
 const kDescribeReuseMs = 2_000
 /** A scroll burst ends after this much quiet; then we look whether the page grew. */
 const kScrollQuietMs = 400
-const kInteractiveRoles = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'checkbox', 'radio', 'switch', 'treeitem', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton'])
+const kInteractiveRoles = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'checkbox',
+  'radio',
+  'switch',
+  'treeitem',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+])
 
 export interface RecorderOptions {
   emit: (event: RawEvent) => void
@@ -46,7 +63,7 @@ export function actionTarget(start: Element): Element {
 function fieldInfo(el: Element): RecordedTarget['field'] {
   const input = el as HTMLInputElement
   return {
-    type: el.localName === 'input' ? (input.type || 'text') : el.localName,
+    type: el.localName === 'input' ? input.type || 'text' : el.localName,
     ...(el.getAttribute('name') ? { name: el.getAttribute('name')! } : {}),
     ...(el.getAttribute('autocomplete') ? { autocomplete: el.getAttribute('autocomplete')! } : {}),
     // The field's accessible name (observe/names.ts: labels, aria, title, placeholder), as the listing shows it.
@@ -62,7 +79,8 @@ export function describe(el: Element): RecordedTarget | null {
   const selectors = generateSelectors(el)
   if (!selectors) return null
   const target: RecordedTarget = { selectors, snapshot: snapshotOf(el), key: keyOf(el), description: labelOf(el) }
-  if (/^(input|textarea|select)$/.test(el.localName) || (el as HTMLElement).isContentEditable) target.field = fieldInfo(el)
+  if (/^(input|textarea|select)$/.test(el.localName) || (el as HTMLElement).isContentEditable)
+    target.field = fieldInfo(el)
   described.set(el, { at: Date.now(), target })
   return target
 }
@@ -88,7 +106,12 @@ function clickRole(el: Element): 'field' | 'toggle' | 'select' | 'other' {
 }
 
 function chord(e: KeyboardEvent): string {
-  const mods = [e.ctrlKey && 'Control', e.metaKey && 'Meta', e.altKey && 'Alt', e.shiftKey && e.key.length > 1 && 'Shift'].filter(Boolean)
+  const mods = [
+    e.ctrlKey && 'Control',
+    e.metaKey && 'Meta',
+    e.altKey && 'Alt',
+    e.shiftKey && e.key.length > 1 && 'Shift',
+  ].filter(Boolean)
   return [...mods, e.key].join('+')
 }
 
@@ -167,7 +190,15 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
   // Read when the button goes down: by the click, a checkbox has already flipped (and flips back
   // because the click is cancelled).
   let picked: { el: Element; check: ReturnType<typeof checkOf> } | null = null
-  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'contextmenu'] as const) {
+  for (const type of [
+    'pointerdown',
+    'mousedown',
+    'pointerup',
+    'mouseup',
+    'click',
+    'auxclick',
+    'contextmenu',
+  ] as const) {
     window.addEventListener(
       type,
       (e) => {
@@ -181,7 +212,14 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
         const check = picked?.el === el ? picked.check : checkOf(el)
         picked = null
         const target = describe(el)
-        if (target) emit({ kind: 'check', t: Date.now(), url: url(), target: 'text' in check ? withoutText(target) : target, check })
+        if (target)
+          emit({
+            kind: 'check',
+            t: Date.now(),
+            url: url(),
+            target: 'text' in check ? withoutText(target) : target,
+            check,
+          })
       },
       picking,
     )
@@ -211,14 +249,26 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
       const hovered = trigger && describe(trigger)
       if (hovered) emit({ kind: 'hover', t: Date.now(), url: url(), target: hovered })
       const button = e.button === 2 ? 'right' : e.button === 1 ? 'middle' : 'left'
-      emit({ kind: 'click', t: Date.now(), url: url(), target, button, count: e.detail >= 2 ? 2 : 1, role: clickRole(el) })
+      emit({
+        kind: 'click',
+        t: Date.now(),
+        url: url(),
+        target,
+        button,
+        count: e.detail >= 2 ? 2 : 1,
+        role: clickRole(el),
+      })
     },
     opts,
   )
   const onInput = (e: Event) => {
     const el = eventElement(e)
     if (!el || isOurs(el) || !e.isTrusted) return
-    const editable = isTextField(el) ? el : (el as HTMLElement).isContentEditable ? el.closest('[contenteditable]') : null
+    const editable = isTextField(el)
+      ? el
+      : (el as HTMLElement).isContentEditable
+        ? el.closest('[contenteditable]')
+        : null
     if (!editable) return
     const target = describe(editable)
     if (!target) return
@@ -236,9 +286,23 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
       if (!target) return
       if (el.localName === 'select') {
         const select = el as HTMLSelectElement
-        emit({ kind: 'change', t: Date.now(), url: url(), target, control: 'select', value: select.multiple ? [...select.selectedOptions].map((o) => o.value).join(',') : select.value })
+        emit({
+          kind: 'change',
+          t: Date.now(),
+          url: url(),
+          target,
+          control: 'select',
+          value: select.multiple ? [...select.selectedOptions].map((o) => o.value).join(',') : select.value,
+        })
       } else if (el.localName === 'input' && /^(checkbox|radio)$/.test((el as HTMLInputElement).type)) {
-        emit({ kind: 'change', t: Date.now(), url: url(), target, control: (el as HTMLInputElement).type as 'checkbox' | 'radio', checked: (el as HTMLInputElement).checked })
+        emit({
+          kind: 'change',
+          t: Date.now(),
+          url: url(),
+          target,
+          control: (el as HTMLInputElement).type as 'checkbox' | 'radio',
+          checked: (el as HTMLInputElement).checked,
+        })
       }
     },
     opts,
@@ -250,7 +314,9 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
       if (el && isOurs(el)) return
       const focused = document.activeElement && document.activeElement !== document.body ? document.activeElement : null
       // Letters typed on a focused select choose an option; its change event is the step.
-      const inField = !!focused && (isTextField(focused) || (focused as HTMLElement).isContentEditable || focused.localName === 'select')
+      const inField =
+        !!focused &&
+        (isTextField(focused) || (focused as HTMLElement).isContentEditable || focused.localName === 'select')
       if (!e.isTrusted || !isStepKey(e, inField)) return
       const target = focused && focused.localName !== 'iframe' ? describe(focused) : null
       emit({ kind: 'key', t: Date.now(), url: url(), key: chord(e), inField, ...(target ? { target } : {}) })
@@ -269,7 +335,13 @@ export function startRecording({ emit, signal }: RecorderOptions): void {
         const start = scrollStart!
         scrollStart = null
         if (signal.aborted) return
-        emit({ kind: 'scroll', t: Date.now(), url: url(), direction: window.scrollY >= start.y ? 'down' : 'up', grew: document.documentElement.scrollHeight > start.height })
+        emit({
+          kind: 'scroll',
+          t: Date.now(),
+          url: url(),
+          direction: window.scrollY >= start.y ? 'down' : 'up',
+          grew: document.documentElement.scrollHeight > start.height,
+        })
       }, kScrollQuietMs)
     },
     opts,
@@ -301,11 +373,17 @@ function watchHoverReveals(signal: AbortSignal): { triggerOf(clicked: Element): 
   )
   // What changes after a press or a key is that action's doing (a select opening on its click),
   // not the hover's: the hover window closes with them.
-  for (const type of ['pointerdown', 'keydown'] as const) document.addEventListener(type, () => (over = null), { capture: true, passive: true, signal })
+  for (const type of ['pointerdown', 'keydown'] as const)
+    document.addEventListener(type, () => (over = null), { capture: true, passive: true, signal })
   const observer = new MutationObserver((records) => {
     if (!over || Date.now() - over.t > kHoverRevealMs) return
     for (const r of records) {
-      const roots = r.type === 'childList' ? [...r.addedNodes].filter((n): n is Element => n instanceof Element) : r.target instanceof Element ? [r.target] : []
+      const roots =
+        r.type === 'childList'
+          ? [...r.addedNodes].filter((n): n is Element => n instanceof Element)
+          : r.target instanceof Element
+            ? [r.target]
+            : []
       for (const root of roots) {
         // Changes inside content the pointer is already in (a menu item's own hover style) show
         // nothing new; the hovered element itself changing (a menu gaining "open") may.
@@ -315,7 +393,12 @@ function watchHoverReveals(signal: AbortSignal): { triggerOf(clicked: Element): 
     }
     reveals.splice(0, Math.max(0, reveals.length - kHoverReveals))
   })
-  observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style', 'hidden', 'open', 'aria-expanded'] })
+  observer.observe(document.documentElement, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['class', 'style', 'hidden', 'open', 'aria-expanded'],
+  })
   signal.addEventListener('abort', () => observer.disconnect(), { once: true })
   return {
     triggerOf(clicked) {

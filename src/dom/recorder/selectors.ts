@@ -25,7 +25,10 @@ const kContextChars = 200
 export function isGeneratedId(id: string): boolean {
   if (!id || id.length > 60) return true
   if (/^\d/.test(id) || /^[:_]|:$/.test(id)) return true
-  if (/^(ember|ext-gen|j_idt|react-|rc[-_]|el-id-|mui-|radix-|headlessui-|vs__|v-|yui_|gwt-|ui-id-|cdk-|mat-)/i.test(id)) return true
+  if (
+    /^(ember|ext-gen|j_idt|react-|rc[-_]|el-id-|mui-|radix-|headlessui-|vs__|v-|yui_|gwt-|ui-id-|cdk-|mat-)/i.test(id)
+  )
+    return true
   if (/\d{3,}/.test(id) || /[-_:]\d+$/.test(id)) return true
   if (/[0-9a-f]{8}-?[0-9a-f]{4}/i.test(id)) return true
   // A segment mixing letters and several digits reads as a hash: `f-8d2k1x`, `btn_a9c3e`.
@@ -40,17 +43,27 @@ export function isTransientClass(cls: string): boolean {
   if (/^(is|has)-/.test(cls)) return true
   if (/^ng-(touched|untouched|dirty|pristine|valid|invalid|pending|animating)$/.test(cls)) return true
   if (/(^|[-_])(enter|leave)(-(from|to|active))?$/.test(cls)) return true
-  return /(^|-|--|__)(active|focus|focused|focus-visible|hover|hovered|open|opened|selected|checked|disabled|visible|hidden|show|shown|expanded|collapsed|loading|animating|pressed|dragging|current|error|invalid|valid|dirty)$/.test(cls)
+  return /(^|-|--|__)(active|focus|focused|focus-visible|hover|hovered|open|opened|selected|checked|disabled|visible|hidden|show|shown|expanded|collapsed|loading|animating|pressed|dragging|current|error|invalid|valid|dirty)$/.test(
+    cls,
+  )
 }
 
 /** Classes a build generates (CSS modules, CSS-in-JS): renamed on every release. */
 export function isGeneratedClass(cls: string): boolean {
-  return /^(css|sc|jsx|emotion|styled|svelte)-[a-z0-9]+$/i.test(cls) || /__[a-zA-Z0-9_-]{5}$/.test(cls) || /^_[a-zA-Z0-9]{5,}$/.test(cls) || /\d{3,}/.test(cls) || /[a-z]\d[a-z]\d/i.test(cls)
+  return (
+    /^(css|sc|jsx|emotion|styled|svelte)-[a-z0-9]+$/i.test(cls) ||
+    /__[a-zA-Z0-9_-]{5}$/.test(cls) ||
+    /^_[a-zA-Z0-9]{5,}$/.test(cls) ||
+    /\d{3,}/.test(cls) ||
+    /[a-z]\d[a-z]\d/i.test(cls)
+  )
 }
 
 export function stableClasses(el: Element): string[] {
   const list = typeof el.className === 'string' ? el.className.split(/\s+/) : []
-  return list.filter((c) => c && c.length <= 40 && !isTransientClass(c) && !isGeneratedClass(c) && /^[a-zA-Z_][\w-]*$/.test(c))
+  return list.filter(
+    (c) => c && c.length <= 40 && !isTransientClass(c) && !isGeneratedClass(c) && /^[a-zA-Z_][\w-]*$/.test(c),
+  )
 }
 
 function cssString(value: string): string {
@@ -112,7 +125,8 @@ function labelSelectors(el: Element): string[] {
   const text = labelText(el)
   if (!labels?.length || !text || text.length > kMaxNameChars) return out
   const label = labels[0]
-  if (!label.contains(el) && el.id) out.push(`xpath://${tag}[@id=//label[normalize-space(.)=${xpathString(text)}]/@for]`)
+  if (!label.contains(el) && el.id)
+    out.push(`xpath://${tag}[@id=//label[normalize-space(.)=${xpathString(text)}]/@for]`)
   if (label.contains(el)) out.push(`xpath://label[contains(normalize-space(.), ${xpathString(text)})]//${tag}`)
   return out
 }
@@ -194,7 +208,12 @@ export function contextText(el: Element): string {
 
 function indexSelector(el: Element): FlowSelector {
   const value = `css:${el.localName}`
-  return { type: 'index', value, index: Math.max(0, matches(value).indexOf(el)), context_hash: contextHash(contextText(el)) }
+  return {
+    type: 'index',
+    value,
+    index: Math.max(0, matches(value).indexOf(el)),
+    context_hash: contextHash(contextText(el)),
+  }
 }
 
 /** What the element looks like, for the replay's similarity check (seed 004 element_snapshot). */

@@ -17,14 +17,20 @@
 import { glyphMeaning, iconMeaning } from '../../core/page/icon-meaning'
 import { normalizeText } from '../../core/page/text'
 
-const kSpinUp = /(?:^|[\s_-])(?:increase|increment|plus|up|arrow-up|spin-up|handler-up|add)(?:[\s_-]|$)|__increase|-up-|handler-up/i
-const kSpinDown = /(?:^|[\s_-])(?:decrease|decrement|minus|down|arrow-down|spin-down|handler-down)(?:[\s_-]|$)|__decrease|-down-|handler-down/i
-const kHandle = /(?:^|[\s_-])(?:handle|thumb|knob)(?:[\s_-]|$)|slider__button|slider-handle|slider-thumb|slider__handle|rail-handle/i
-const kToggle = /(?:^|[\s_-])(?:dropdown-toggle|caret|chevron|toggle|arrow|expand-icon|suffix)(?:[\s_-]|$)|select__caret|select-arrow|select__icon|selection-arrow|base-suffix/i
-const kNumberWidget = '.n-input-number,.el-input-number,.ant-input-number,[class*=input-number],[class*=spinner],[class*=stepper],[class*=quantity]'
+const kSpinUp =
+  /(?:^|[\s_-])(?:increase|increment|plus|up|arrow-up|spin-up|handler-up|add)(?:[\s_-]|$)|__increase|-up-|handler-up/i
+const kSpinDown =
+  /(?:^|[\s_-])(?:decrease|decrement|minus|down|arrow-down|spin-down|handler-down)(?:[\s_-]|$)|__decrease|-down-|handler-down/i
+const kHandle =
+  /(?:^|[\s_-])(?:handle|thumb|knob)(?:[\s_-]|$)|slider__button|slider-handle|slider-thumb|slider__handle|rail-handle/i
+const kToggle =
+  /(?:^|[\s_-])(?:dropdown-toggle|caret|chevron|toggle|arrow|expand-icon|suffix)(?:[\s_-]|$)|select__caret|select-arrow|select__icon|selection-arrow|base-suffix/i
+const kNumberWidget =
+  '.n-input-number,.el-input-number,.ant-input-number,[class*=input-number],[class*=spinner],[class*=stepper],[class*=quantity]'
 const kSliderWidget = '[role=slider],.el-slider,.ant-slider,.n-slider,.MuiSlider-root,.ui-slider,[class*=slider]'
 const kRate = '.el-rate__item,.ant-rate-star,.n-rate__item,[class*=rating] [class*=star],[class*=rate] [class*=star]'
-const kColor = 'input[type=color],.el-color-picker,.el-color-picker__trigger,.ant-color-picker-trigger,.n-color-picker,[class*=color-picker]'
+const kColor =
+  'input[type=color],.el-color-picker,.el-color-picker__trigger,.ant-color-picker-trigger,.n-color-picker,[class*=color-picker]'
 const kUpload = '[class*=upload],[class*=file-input],[class*=dropzone]'
 
 /** A slider's handle drawn as a plain element (jQuery UI's `.ui-slider-handle`, a `[class*=thumb]` in a slider). */
@@ -38,7 +44,11 @@ export function isDropdownToggle(el: Element): boolean {
   // A menu button ("More actions ▾") opens commands, not choices: only a toggle whose list holds options is a dropdown to fill.
   if (!el.matches('.dropdown-toggle,[data-bs-toggle=dropdown],[data-toggle=dropdown]')) return false
   const list = el.nextElementSibling
-  return !!list && (list.getAttribute('role') === 'listbox' || !!list.querySelector(':scope > [role=option], :scope > li > [role=option]'))
+  return (
+    !!list &&
+    (list.getAttribute('role') === 'listbox' ||
+      !!list.querySelector(':scope > [role=option], :scope > li > [role=option]'))
+  )
 }
 
 function classOf(el: Element): string {
@@ -60,24 +70,46 @@ function isSearchForm(form: Element | null): boolean {
 export function partWords(el: Element, role: string): string {
   const tag = el.localName
   const cls = classOf(el)
-  const type = tag === 'input' ? (el.getAttribute('type') ?? 'text').toLowerCase() : tag === 'button' ? (el.getAttribute('type') ?? 'submit').toLowerCase() : ''
+  const type =
+    tag === 'input'
+      ? (el.getAttribute('type') ?? 'text').toLowerCase()
+      : tag === 'button'
+        ? (el.getAttribute('type') ?? 'submit').toLowerCase()
+        : ''
   const out: string[] = []
   if (tag === 'input' && type === 'file') out.push('file upload browse choose attach 上传 文件 附件')
-  else if (tag === 'label' && (el as HTMLLabelElement).control?.getAttribute('type') === 'file') out.push('file upload browse choose 上传 文件')
-  else if (el.matches(kUpload) && (role === 'button' || tag === 'button' || tag === 'label')) out.push('upload file 上传 文件')
+  else if (tag === 'label' && (el as HTMLLabelElement).control?.getAttribute('type') === 'file')
+    out.push('file upload browse choose 上传 文件')
+  else if (el.matches(kUpload) && (role === 'button' || tag === 'button' || tag === 'label'))
+    out.push('upload file 上传 文件')
   if (type === 'range' || role === 'slider' || isSliderHandle(el)) out.push('slider handle thumb knob 滑块 手柄')
   if (el.matches(kColor)) out.push('color colour picker 颜色 颜色选择器')
   if (el.matches(kRate)) out.push('star rating 星 评分')
-  const inNumber = !!el.closest(kNumberWidget) || !!el.parentElement?.querySelector(':scope > input[type=number],:scope > [role=spinbutton]')
+  const inNumber =
+    !!el.closest(kNumberWidget) ||
+    !!el.parentElement?.querySelector(':scope > input[type=number],:scope > [role=spinbutton]')
   if (inNumber && tag !== 'input') {
-    if (kSpinUp.test(cls) || /^[+＋▲▴⏶]$/.test(normalizeText(el.textContent))) out.push('up arrow increase increment plus spinner stepper 增加 加 向上')
-    else if (kSpinDown.test(cls) || /^[-−–－▼▾⏷]$/.test(normalizeText(el.textContent))) out.push('down arrow decrease decrement minus spinner stepper 减少 减 向下')
+    if (kSpinUp.test(cls) || /^[+＋▲▴⏶]$/.test(normalizeText(el.textContent)))
+      out.push('up arrow increase increment plus spinner stepper 增加 加 向上')
+    else if (kSpinDown.test(cls) || /^[-−–－▼▾⏷]$/.test(normalizeText(el.textContent)))
+      out.push('down arrow decrease decrement minus spinner stepper 减少 减 向下')
   }
-  if (tag !== 'input' && (el.getAttribute('aria-haspopup') === 'listbox' || el.getAttribute('aria-haspopup') === 'true' || el.getAttribute('aria-haspopup') === 'menu' || kToggle.test(cls))) out.push('dropdown toggle arrow 下拉')
+  if (
+    tag !== 'input' &&
+    (el.getAttribute('aria-haspopup') === 'listbox' ||
+      el.getAttribute('aria-haspopup') === 'true' ||
+      el.getAttribute('aria-haspopup') === 'menu' ||
+      kToggle.test(cls))
+  )
+    out.push('dropdown toggle arrow 下拉')
   // A link to a place in this page is a link to a section of it ("the Comparisons section link").
   if (tag === 'a' && /^#./.test(el.getAttribute('href') ?? '')) out.push('section 章节')
   // A form's submit button is "the submit button" whatever it says, and a search form's is "the search button".
-  if ((type === 'submit' || type === 'image') && (tag === 'button' || tag === 'input') && (el as HTMLButtonElement).form) {
+  if (
+    (type === 'submit' || type === 'image') &&
+    (tag === 'button' || tag === 'input') &&
+    (el as HTMLButtonElement).form
+  ) {
     out.push('submit 提交')
     if (isSearchForm((el as HTMLButtonElement).form)) out.push('search 搜索')
   }
@@ -90,7 +122,8 @@ export function partWords(el: Element, role: string): string {
  */
 export function widgetFieldLabel(el: Element): string {
   if (/^(input|select|textarea)$/.test(el.localName)) return ''
-  const widget = el.parentElement?.closest(kNumberWidget) ?? (isSliderHandle(el) ? el.parentElement!.closest(kSliderWidget) : null)
+  const widget =
+    el.parentElement?.closest(kNumberWidget) ?? (isSliderHandle(el) ? el.parentElement!.closest(kSliderWidget) : null)
   const input = widget?.querySelector('input')
   if (!input) return ''
   const labels = [...(input.labels ?? [])].map((l) => l.textContent ?? '').join(' ')
@@ -106,7 +139,8 @@ export function glyphWords(el: Element): string {
 /** The words an icon's name means (`trash` → delete 删除), for icon words already read. */
 export { iconMeaning }
 
-const kGroup = 'fieldset,[role=group],[role=radiogroup],[role=toolbar],[role=search],.btn-group,.el-radio-group,.el-checkbox-group,.ant-radio-group,.ant-checkbox-group,.n-radio-group'
+const kGroup =
+  'fieldset,[role=group],[role=radiogroup],[role=toolbar],[role=search],.btn-group,.el-radio-group,.el-checkbox-group,.ant-radio-group,.ant-checkbox-group,.n-radio-group'
 /** Ancestors climbed looking for the group a control is in. */
 const kGroupDepth = 6
 
@@ -127,7 +161,10 @@ export function groupWords(el: Element): string {
     const by = n.getAttribute('aria-labelledby')
     if (by) {
       const doc = n.ownerDocument
-      const t = by.split(/\s+/).map((id) => doc.getElementById(id)?.textContent ?? '').join(' ')
+      const t = by
+        .split(/\s+/)
+        .map((id) => doc.getElementById(id)?.textContent ?? '')
+        .join(' ')
       if (t.trim()) return normalizeText(t).slice(0, 60)
     }
     if (n.matches('[role=search]')) return 'search 搜索'
@@ -204,11 +241,23 @@ export function cellLabel(el: Element): string {
  * for a candidate that has no name: never an empty string.
  */
 export function peopleLabel(el: Element, known = ''): string {
-  const said = normalizeText(known || el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('placeholder') || (el as HTMLInputElement).value || el.textContent)
-  const part = partWords(el, el.getAttribute('role') ?? '').split(' ').filter((w) => /^[a-z]/.test(w)).slice(0, 3).join(' ')
+  const said = normalizeText(
+    known ||
+      el.getAttribute('aria-label') ||
+      el.getAttribute('title') ||
+      el.getAttribute('placeholder') ||
+      (el as HTMLInputElement).value ||
+      el.textContent,
+  )
+  const part = partWords(el, el.getAttribute('role') ?? '')
+    .split(' ')
+    .filter((w) => /^[a-z]/.test(w))
+    .slice(0, 3)
+    .join(' ')
   const glyph = glyphWords(el).split(' ')[0]
   const group = groupWords(el)
-  const kind = el.localName === 'input' ? `${el.getAttribute('type') ?? 'text'} field` : (el.getAttribute('role') ?? el.localName)
+  const kind =
+    el.localName === 'input' ? `${el.getAttribute('type') ?? 'text'} field` : (el.getAttribute('role') ?? el.localName)
   const what = said ? (glyph ? `${said} (${glyph})` : said) : part || glyph ? `${kind} (${part || glyph})` : kind
   return (group && !what.includes(group) ? `${what} in "${group}"` : what).slice(0, 60)
 }

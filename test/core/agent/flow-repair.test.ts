@@ -13,7 +13,10 @@ describe("reading the model's repair of a flow step", () => {
   })
 
   it('takes a selector of its own when it is well formed', () => {
-    expect(pick('{"selector": {"type": "testid", "value": "testid:save"}}', candidates)).toEqual({ type: 'testid', value: 'testid:save' })
+    expect(pick('{"selector": {"type": "testid", "value": "testid:save"}}', candidates)).toEqual({
+      type: 'testid',
+      value: 'testid:save',
+    })
   })
 
   it('repairs nothing on a refusal, an unknown candidate or malformed text', () => {

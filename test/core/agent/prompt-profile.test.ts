@@ -4,12 +4,29 @@
 import { describe, expect, it } from 'vitest'
 import { countTokens } from '../../../bench/lib/tokens'
 import { modelSizeB, promptProfile } from '../../../src/core/providers'
-import { buildSystemPrompt, buildUserPrompt, compactPage, kCompactListingLines, kUntrustedClose, kUntrustedOpen } from '../../../src/core/agent/prompt'
+import {
+  buildSystemPrompt,
+  buildUserPrompt,
+  compactPage,
+  kCompactListingLines,
+  kUntrustedClose,
+  kUntrustedOpen,
+} from '../../../src/core/agent/prompt'
 import { readInstructionText } from '../../../src/core/instruction/read'
 
 describe('which prompt a model gets', () => {
   it('reads the size from the name, as the model registries write it', () => {
-    expect(['qwen2.5:7b', 'Llama-3.2-3B-Instruct', 'gemma3:270m', 'qwen2.5-coder:1.5b', 'mixtral:8x7b', 'gpt-4.1-mini', 'llama3.3:70b'].map(modelSizeB)).toEqual([7, 3, 0.27, 1.5, 56, undefined, 70])
+    expect(
+      [
+        'qwen2.5:7b',
+        'Llama-3.2-3B-Instruct',
+        'gemma3:270m',
+        'qwen2.5-coder:1.5b',
+        'mixtral:8x7b',
+        'gpt-4.1-mini',
+        'llama3.3:70b',
+      ].map(modelSizeB),
+    ).toEqual([7, 3, 0.27, 1.5, 56, undefined, 70])
   })
 
   it('gives small local models the compact prompt, and every other model the full one', () => {
@@ -23,8 +40,16 @@ describe('which prompt a model gets', () => {
 })
 
 describe('the compact prompt', () => {
-  const listing = Array.from({ length: 300 }, (_, i) => `[btn_${i}] Button number ${i} ${'x'.repeat(i % 7 === 0 ? 400 : 10)}`).join('\n')
-  const page = { url: 'https://shop.test/', title: 'Shop', listing, intents: [{ name: 'login', targets: ['user', 'pw', 'btn_login'] }] }
+  const listing = Array.from(
+    { length: 300 },
+    (_, i) => `[btn_${i}] Button number ${i} ${'x'.repeat(i % 7 === 0 ? 400 : 10)}`,
+  ).join('\n')
+  const page = {
+    url: 'https://shop.test/',
+    title: 'Shop',
+    listing,
+    intents: [{ name: 'login', targets: ['user', 'pw', 'btn_login'] }],
+  }
 
   it('keeps the untrusted block, the secrets rule and asking, and its example is a step Ava reads', () => {
     const p = buildSystemPrompt({ compact: true })
@@ -47,7 +72,9 @@ describe('the compact prompt', () => {
 
   it('costs well under half the tokens of the full prompt for the same first turn', () => {
     const full = countTokens(buildSystemPrompt() + buildUserPrompt('log in as alice', page))
-    const compact = countTokens(buildSystemPrompt({ compact: true }) + buildUserPrompt('log in as alice', compactPage(page)))
+    const compact = countTokens(
+      buildSystemPrompt({ compact: true }) + buildUserPrompt('log in as alice', compactPage(page)),
+    )
     expect(compact).toBeLessThan(full / 2)
   })
 })

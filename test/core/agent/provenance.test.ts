@@ -3,7 +3,12 @@ import type { Instruction } from '../../../src/core/instruction/schema'
 import { needsReview, provenanceOf, stepRisk } from '../../../src/core/agent/provenance'
 import { flowFromRun } from '../../../src/core/flows/from-run'
 
-const click = (description: string, locator = description): Instruction => ({ step_id: 1, action_type: 'click', params: { semantic_locator: locator }, description })
+const click = (description: string, locator = description): Instruction => ({
+  step_id: 1,
+  action_type: 'click',
+  params: { semantic_locator: locator },
+  description,
+})
 
 describe('provenance of a remembered plan', () => {
   it.each([
@@ -36,7 +41,11 @@ describe('provenance of a remembered plan', () => {
   })
 
   it('a flow saved from an agent run keeps its page-shaped steps', () => {
-    const flow = flowFromRun([{ ...click('Create forwarding rule'), params: { fallback_selector: '#apply', semantic_locator: 'Apply' } }], [null], { name: 'Tidy' })
+    const flow = flowFromRun(
+      [{ ...click('Create forwarding rule'), params: { fallback_selector: '#apply', semantic_locator: 'Apply' } }],
+      [null],
+      { name: 'Tidy' },
+    )
     expect(flow.metadata.page_shaped).toEqual([{ step: 0, why: 'settings', text: 'Create forwarding rule' }])
   })
 })

@@ -60,12 +60,16 @@ describe('a vault value in another shape', () => {
 
   it('cuts every part of a value that holds a digit and is long enough', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9]{8,20}$/).filter((v) => /\d/.test(v)), fc.nat(), (v, n) => {
-        const start = n % (v.length - kMinPartChars + 1)
-        const part = v.slice(start, start + kMinPartChars)
-        fc.pre(/\d/.test(part))
-        expect(redactShapes(`-- ${part} --`, [v])).toBe('-- [redacted] --')
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z0-9]{8,20}$/).filter((v) => /\d/.test(v)),
+        fc.nat(),
+        (v, n) => {
+          const start = n % (v.length - kMinPartChars + 1)
+          const part = v.slice(start, start + kMinPartChars)
+          fc.pre(/\d/.test(part))
+          expect(redactShapes(`-- ${part} --`, [v])).toBe('-- [redacted] --')
+        },
+      ),
       kRuns,
     )
   })
@@ -92,7 +96,9 @@ const kInvisibles = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad']
 function readerLetters(s: string): string {
   let out = ''
   for (const ch of s.normalize('NFKC').toLowerCase()) {
-    const latin = Object.entries(kLookAlikes).find(([, alikes]) => alikes.some((a) => a.normalize('NFKC').toLowerCase() === ch))
+    const latin = Object.entries(kLookAlikes).find(([, alikes]) =>
+      alikes.some((a) => a.normalize('NFKC').toLowerCase() === ch),
+    )
     const c = latin ? latin[0] : ch
     if (/[a-z0-9]/.test(c)) out += c
   }
@@ -115,23 +121,30 @@ describe('one fold for every way a page can draw a value', () => {
   it('cuts any value drawn with any mix of look-alike letters, invisible characters, width and case', () => {
     const value = fc.stringMatching(/^[a-z0-9]{6,14}$/).filter((v) => /\d/.test(v))
     fc.assert(
-      fc.property(value, fc.array(fc.nat(), { minLength: 20, maxLength: 20 }), fc.string({ maxLength: 12 }), (v, picks, around) => {
-        const drawn = [...v]
-          .map((c, i) => {
-            const n = picks[i % picks.length]
-            const alikes = kLookAlikes[c] ?? []
-            const shown = n % 3 === 0 && alikes.length ? alikes[n % alikes.length] : n % 3 === 1 ? c.toUpperCase() : c
-            return shown + (n % 4 === 0 ? kInvisibles[n % kInvisibles.length] : '')
-          })
-          .join('')
-        const out = redactShapes(`${around} ${drawn} ${around}`, [v])
-        expect(readerLetters(out)).not.toContain(v)
-      }),
+      fc.property(
+        value,
+        fc.array(fc.nat(), { minLength: 20, maxLength: 20 }),
+        fc.string({ maxLength: 12 }),
+        (v, picks, around) => {
+          const drawn = [...v]
+            .map((c, i) => {
+              const n = picks[i % picks.length]
+              const alikes = kLookAlikes[c] ?? []
+              const shown = n % 3 === 0 && alikes.length ? alikes[n % alikes.length] : n % 3 === 1 ? c.toUpperCase() : c
+              return shown + (n % 4 === 0 ? kInvisibles[n % kInvisibles.length] : '')
+            })
+            .join('')
+          const out = redactShapes(`${around} ${drawn} ${around}`, [v])
+          expect(readerLetters(out)).not.toContain(v)
+        },
+      ),
       { numRuns: 150 },
     )
   })
 
   it('gives the MCP placeholder for the value a span came from', () => {
-    expect(redactShapes('a hunter2-x b HUNTER2X c', ['hunter2-x'], () => '${secret:PW}')).toBe('a ${secret:PW} b ${secret:PW} c')
+    expect(redactShapes('a hunter2-x b HUNTER2X c', ['hunter2-x'], () => '${secret:PW}')).toBe(
+      'a ${secret:PW} b ${secret:PW} c',
+    )
   })
 })

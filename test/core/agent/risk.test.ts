@@ -11,8 +11,37 @@ const kRisky = ['destructive', 'payment', 'permission', 'data_send'] as const
 const kRuns = 300 // a few hundred disguised labels per property: well under the 30 s budget on a loaded 2-core machine
 
 // Ways to write a word that look the same to a person.
-const kInvisibles = ['\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD', '\u200E', '\u202A', '\u202C', '\u2066', '\u2069']
-const kLookalikes: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', x: 'х', y: 'у', i: 'і', s: 'ѕ', A: 'Α', E: 'Ε', O: 'Ο', P: 'Р', T: 'Т', K: 'К', H: 'Н' }
+const kInvisibles = [
+  '\u200B',
+  '\u200C',
+  '\u200D',
+  '\u2060',
+  '\uFEFF',
+  '\u00AD',
+  '\u200E',
+  '\u202A',
+  '\u202C',
+  '\u2066',
+  '\u2069',
+]
+const kLookalikes: Record<string, string> = {
+  a: 'а',
+  e: 'е',
+  o: 'о',
+  p: 'р',
+  c: 'с',
+  x: 'х',
+  y: 'у',
+  i: 'і',
+  s: 'ѕ',
+  A: 'Α',
+  E: 'Ε',
+  O: 'Ο',
+  P: 'Р',
+  T: 'Т',
+  K: 'К',
+  H: 'Н',
+}
 const fullwidth = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))
 
 /** A lexicon word as a page would show it: prefix words get an ending, then random case. */
@@ -42,7 +71,9 @@ const around = fc.constantFrom(['', ''], ['', ' now'], ['Please ', ''], ['', ' t
 const riskyLabel = (lang: Lang, meaning: (typeof kRisky)[number]) =>
   fc
     .tuple(fc.constantFrom(...LEXICON[meaning][lang]), fc.constantFrom('', 'e', 'ed', 'ing'), around)
-    .chain(([word, ending, [before, after]]) => disguise(spelled(word, ending)).map((w) => ({ word, label: `${before}${w}${after}` })))
+    .chain(([word, ending, [before, after]]) =>
+      disguise(spelled(word, ending)).map((w) => ({ word, label: `${before}${w}${after}` })),
+    )
 
 describe('labels in every language, disguised', () => {
   for (const meaning of kRisky) {
@@ -60,7 +91,27 @@ describe('labels in every language, disguised', () => {
   }
 
   const kBenign: Record<Lang, string[]> = {
-    en: ['Save', 'Search', 'Next', 'Previous', 'Cancel', 'Close', 'Submit', 'Edit', 'Open', 'View details', 'Settings', 'Help', 'Sign out', 'Download report', 'Paypal settings page', 'Add to cart', 'Filter', 'Sort by price', 'Load more'],
+    en: [
+      'Save',
+      'Search',
+      'Next',
+      'Previous',
+      'Cancel',
+      'Close',
+      'Submit',
+      'Edit',
+      'Open',
+      'View details',
+      'Settings',
+      'Help',
+      'Sign out',
+      'Download report',
+      'Paypal settings page',
+      'Add to cart',
+      'Filter',
+      'Sort by price',
+      'Load more',
+    ],
     zh: ['保存', '搜索', '下一步', '取消', '关闭', '编辑', '查看详情', '设置', '帮助'],
     de: ['Speichern', 'Suchen', 'Weiter', 'Abbrechen', 'Schließen', 'Bearbeiten'],
     fr: ['Enregistrer', 'Rechercher', 'Suivant', 'Annuler', 'Fermer', 'Modifier'],
@@ -107,7 +158,16 @@ describe('labels in every language, disguised', () => {
 })
 
 describe('what surrounds the element', () => {
-  const kIconClasses = ['fa fa-trash', 'fa-solid fa-trash-can', 'el-icon-delete', 'anticon anticon-delete', 'bi bi-trash3', 'mdi mdi-delete-outline', 'glyphicon glyphicon-trash', 'icon-bin']
+  const kIconClasses = [
+    'fa fa-trash',
+    'fa-solid fa-trash-can',
+    'el-icon-delete',
+    'anticon anticon-delete',
+    'bi bi-trash3',
+    'mdi mdi-delete-outline',
+    'glyphicon glyphicon-trash',
+    'icon-bin',
+  ]
   it('an icon-only button with a delete icon is destructive', () => {
     fc.assert(
       fc.property(fc.constantFrom(...kIconClasses), fc.constantFrom('', ' ', '\u200B'), (icons, name) => {
@@ -130,7 +190,8 @@ describe('what surrounds the element', () => {
     )
     expect(decideRisk({ name: 'Cancel', danger: true })).toBeNull()
     const dialog = 'Delete project "Apollo"? All its files will be lost.'
-    for (const ok of ['OK', 'Yes', '确定', 'Continue', '']) expect(decideRisk({ name: ok, dialog })?.category).toBe('destructive')
+    for (const ok of ['OK', 'Yes', '确定', 'Continue', ''])
+      expect(decideRisk({ name: ok, dialog })?.category).toBe('destructive')
     for (const no of ['Cancel', '取消', 'Close', '×', 'キャンセル']) expect(decideRisk({ name: no, dialog })).toBeNull()
     expect(decideRisk({ name: '', icons: 'el-icon-close', dialog })).toBeNull()
     expect(decideRisk({ name: '确定', dialog: '删除后无法恢复，确定继续吗？' })?.category).toBe('destructive')
@@ -142,7 +203,9 @@ describe('what surrounds the element', () => {
 
   it('a bare OK or icon in a row that says it cannot be undone asks; a price in a link does not', () => {
     expect(decideRisk({ name: 'OK', context: 'Removing this member is permanent.' })?.category).toBe('destructive')
-    expect(decideRisk({ name: '', icons: 'fa fa-ellipsis', context: 'Archive · cannot be undone' })?.category).toBe('destructive')
+    expect(decideRisk({ name: '', icons: 'fa fa-ellipsis', context: 'Archive · cannot be undone' })?.category).toBe(
+      'destructive',
+    )
     expect(decideRisk({ name: 'Confirm', context: 'Total: $1,299.00' })?.category).toBe('payment')
     expect(decideRisk({ name: 'Blue sneakers $89', kind: 'link' })).toBeNull()
     expect(decideRisk({ name: 'Next', context: 'Total: $1,299.00' })).toBeNull()
@@ -151,7 +214,10 @@ describe('what surrounds the element', () => {
   it('forms: password → credentials, payment fields → payment, data to another origin → data_send', () => {
     expect(decideRisk({ name: 'Log in', form: { password: true } })?.category).toBe('credentials')
     expect(decideRisk({ name: 'Continue', form: { payment: true } })?.category).toBe('payment')
-    expect(decideRisk({ name: 'Search', form: { offSite: 'collector.example' } })).toEqual({ category: 'data_send', reason: "sends the form's data to collector.example" })
+    expect(decideRisk({ name: 'Search', form: { offSite: 'collector.example' } })).toEqual({
+      category: 'data_send',
+      reason: "sends the form's data to collector.example",
+    })
     expect(decideRisk({ name: 'Search', form: {} })).toBeNull()
   })
 
@@ -165,12 +231,16 @@ describe('what surrounds the element', () => {
 describe('folding', () => {
   it('any text folds to a fixed point, and invisible characters never change the result', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 40, unit: 'grapheme' }), fc.array(fc.tuple(fc.nat(40), fc.constantFrom(...kInvisibles)), { maxLength: 5 }), (s, zs) => {
-        const chars = [...s]
-        for (const [at, z] of zs) chars.splice(Math.min(at, chars.length), 0, z)
-        expect(foldText(chars.join(''))).toBe(foldText(s))
-        expect(foldText(foldText(s))).toBe(foldText(s))
-      }),
+      fc.property(
+        fc.string({ maxLength: 40, unit: 'grapheme' }),
+        fc.array(fc.tuple(fc.nat(40), fc.constantFrom(...kInvisibles)), { maxLength: 5 }),
+        (s, zs) => {
+          const chars = [...s]
+          for (const [at, z] of zs) chars.splice(Math.min(at, chars.length), 0, z)
+          expect(foldText(chars.join(''))).toBe(foldText(s))
+          expect(foldText(foldText(s))).toBe(foldText(s))
+        },
+      ),
       { numRuns: kRuns },
     )
   }, 30_000)

@@ -2,7 +2,12 @@
 // pack's own `${env.X}`, a nested `run`, a flow replay that moved to another site — the page
 // command carries the origins it is bound to, so the receiver refuses it anywhere else.
 import { describe, expect, it } from 'vitest'
-import { createChannelFlowPort, createChannelPort, secretSitesOf, type BoundSecret } from '../../../src/core/page/channel'
+import {
+  createChannelFlowPort,
+  createChannelPort,
+  secretSitesOf,
+  type BoundSecret,
+} from '../../../src/core/page/channel'
 import type { PageCommand, PageOutcome, SendCommand } from '../../../src/core/page/command'
 import { createEngine, createRegistry } from '../../../src/core/registry'
 import { envReferencesDeep } from '../../../src/core/registry/secrets'
@@ -64,9 +69,18 @@ describe('secretSitesOf', () => {
 describe('the page channel binds every value that holds a saved secret', () => {
   it('a pack’s own ${env.X} goes out with its sites; a plain value without', async () => {
     const registry = createRegistry()
-    expect(registry.load([{ source: 'user', files: [{ path: 'h.yaml', text: kPack }] }]).issues.filter((i) => i.severity === 'error')).toEqual([])
+    expect(
+      registry
+        .load([{ source: 'user', files: [{ path: 'h.yaml', text: kPack }] }])
+        .issues.filter((i) => i.severity === 'error'),
+    ).toEqual([])
     const { sent, send } = recorder()
-    const engine = createEngine({ registry, port: createChannelPort(send, { navigate, secrets }), env: { bank: 'hunter2-bank' }, sleep: async () => undefined })
+    const engine = createEngine({
+      registry,
+      port: createChannelPort(send, { navigate, secrets }),
+      env: { bank: 'hunter2-bank' },
+      sleep: async () => undefined,
+    })
     const r = await engine.run('helper:page:tidy', {})
     expect(r.error).toBeUndefined()
     const acts = sent.filter((c): c is PageCommand<'act'> => c.kind === 'act')
@@ -76,7 +90,11 @@ describe('the page channel binds every value that holds a saved secret', () => {
   it('a flow step typing a secret goes out with its sites', async () => {
     const { sent, send } = recorder()
     const port = createChannelFlowPort(send, { navigate, secrets })
-    await port.runStep({ step_id: 1, action: 'fill', params: { value: 'otp-991' } } as never, { timeoutMs: 100 }, signal)
+    await port.runStep(
+      { step_id: 1, action: 'fill', params: { value: 'otp-991' } } as never,
+      { timeoutMs: 100 },
+      signal,
+    )
     await port.runStep({ step_id: 2, action: 'fill', params: { value: 'hello' } } as never, { timeoutMs: 100 }, signal)
     expect(sent.map((c) => (c as PageCommand<'flow.step'>).secretSites)).toEqual([[kBank], undefined])
   })

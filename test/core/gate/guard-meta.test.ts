@@ -24,7 +24,19 @@ const kGuard = [
 ]
 
 /** What only the guard calls: the judges of where a step acts, the secrets' binding, the pack's questions, the counting rule, the question loop. */
-const kJudges = ['askUntilDecided', 'navigationRefusal', 'frameSiteRefusal', 'uploadRefusal', 'downloadRefusal', 'decideRisk', 'unboundOn', 'packQuestion', 'countsAsStep', 'flowStepCounts', 'instructionCounts']
+const kJudges = [
+  'askUntilDecided',
+  'navigationRefusal',
+  'frameSiteRefusal',
+  'uploadRefusal',
+  'downloadRefusal',
+  'decideRisk',
+  'unboundOn',
+  'packQuestion',
+  'countsAsStep',
+  'flowStepCounts',
+  'instructionCounts',
+]
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -44,8 +56,10 @@ export function forks(rel: string, text: string): string[] {
   const src = code(text)
   const found: string[] = []
   for (const name of kJudges) if (new RegExp(`\\b${name}\\b`).test(src)) found.push(name)
-  // A step limit compared outside the guard is a second count (createStepCount is the one).
-  if (/(?:[<>]=?|===?)\s*[\w.?]*\bstepLimit\b|\bstepLimit\b\s*(?:[<>]=?|===?)/.test(src)) found.push('a step limit compared')
+  // A step limit compared outside the guard is a second count (createStepCount is the one). Comparisons
+  // are spaced (Prettier); a type's closing `>` before a field named stepLimit is not one.
+  if (/ (?:[<>]=?|===?)[ \t]*[\w.?]*\bstepLimit\b|\bstepLimit\b[ \t]*(?:[<>]=?|===?) /.test(src))
+    found.push('a step limit compared')
   return found
 }
 
@@ -61,8 +75,12 @@ describe('every door, one rule', () => {
   })
 
   it('catches each kind of fork it names', () => {
-    expect(forks('src/background/x.ts', "import { countsAsStep } from '../core/vocabulary'\nif (countsAsStep(a)) n++")).toEqual(['countsAsStep'])
-    expect(forks('src/cli/x.ts', 'const r = navigationRefusal(url, here, sites, confirm)')).toEqual(['navigationRefusal'])
+    expect(
+      forks('src/background/x.ts', "import { countsAsStep } from '../core/vocabulary'\nif (countsAsStep(a)) n++"),
+    ).toEqual(['countsAsStep'])
+    expect(forks('src/cli/x.ts', 'const r = navigationRefusal(url, here, sites, confirm)')).toEqual([
+      'navigationRefusal',
+    ])
     expect(forks('src/cli/x.ts', 'await askUntilDecided(cmd, send, questionOf, decide)')).toEqual(['askUntilDecided'])
     expect(forks('src/background/x.ts', 'if (++s.acted > agent.stepLimit) ask()')).toEqual(['a step limit compared'])
     expect(forks('src/background/x.ts', '// countsAsStep lives in the guard')).toEqual([])

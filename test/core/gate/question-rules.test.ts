@@ -15,8 +15,12 @@ function filesUnder(dir: string, ext: RegExp): string[] {
   })
 }
 
-const sources = new Map(filesUnder(join(root, 'src'), /\.(ts|vue)$/).map((p) => [relative(root, p), readFileSync(p, 'utf8')]))
-const tests = [...filesUnder(join(root, 'test'), /\.test\.ts$/), ...filesUnder(join(root, 'e2e'), /\.test\.ts$/)].map((p) => readFileSync(p, 'utf8'))
+const sources = new Map(
+  filesUnder(join(root, 'src'), /\.(ts|vue)$/).map((p) => [relative(root, p), readFileSync(p, 'utf8')]),
+)
+const tests = [...filesUnder(join(root, 'test'), /\.test\.ts$/), ...filesUnder(join(root, 'e2e'), /\.test\.ts$/)].map(
+  (p) => readFileSync(p, 'utf8'),
+)
 
 /** Code with its comments taken out: a name mentioned in a comment is not a call. */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
@@ -33,8 +37,12 @@ describe('the questions table', () => {
       for (const { file, symbol } of rule.enforcedBy) {
         const text = sources.get(file)
         expect(text, `${file} exists`).toBeDefined()
-        expect(code(text!), `${file} exports ${symbol}`).toMatch(new RegExp(`export (async )?(function|const) ${symbol}\\b`))
-        const callers = [...sources].filter(([f, t]) => f !== file && new RegExp(`\\b${symbol}\\(`).test(code(t))).map(([f]) => f)
+        expect(code(text!), `${file} exports ${symbol}`).toMatch(
+          new RegExp(`export (async )?(function|const) ${symbol}\\b`),
+        )
+        const callers = [...sources]
+          .filter(([f, t]) => f !== file && new RegExp(`\\b${symbol}\\(`).test(code(t)))
+          .map(([f]) => f)
         expect(callers, `${symbol} (${file}) is called from the extension`).not.toEqual([])
       }
     })
@@ -48,7 +56,10 @@ describe('the questions table', () => {
     const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8')
     const section = doc.slice(doc.indexOf('### Questions waiting on the person'))
     const lines = section.slice(section.indexOf('| situation |')).split('\n')
-    const table = lines.slice(0, lines.findIndex((l) => !l.startsWith('|')))
+    const table = lines.slice(
+      0,
+      lines.findIndex((l) => !l.startsWith('|')),
+    )
     expect(table.slice(2).map((l) => l.split(' | ')[0].slice(2))).toEqual(kQuestionRules.map((r) => r.situation))
   })
 })

@@ -57,7 +57,10 @@ describe('one registry of questions', () => {
     expect(await asked).toEqual({ allow: false, by: 'stopped' })
     expect(r.answer(tab(3), 'card1', true)).toEqual({ ok: false, reason: 'closed' })
     // Asked after Stop already: a no at once.
-    expect(await r.ask({ id: 'card2', place: tab(3), owner: 'run_a', signal: stop.signal })).toEqual({ allow: false, by: 'stopped' })
+    expect(await r.ask({ id: 'card2', place: tab(3), owner: 'run_a', signal: stop.signal })).toEqual({
+      allow: false,
+      by: 'stopped',
+    })
   })
 
   it('closes the questions of what ended, and only those (rule: owner-ended)', async () => {

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest'
 import type { ExecFailure, ExecOutcome } from '../../../src/core/exec'
 import { askUntilDecided, kMaxStepQuestions, questionOf } from '../../../src/core/gate/step'
 
-const ask = (handle: string): ExecFailure => ({ ok: false, code: 'NEEDS_CONFIRMATION', message: `Delete? (${handle})`, handle })
+const ask = (handle: string): ExecFailure => ({
+  ok: false,
+  code: 'NEEDS_CONFIRMATION',
+  message: `Delete? (${handle})`,
+  handle,
+})
 const done: ExecOutcome = { ok: true, detail: 'Clicked' }
 const q = (out: ExecOutcome) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : null)
 
@@ -12,7 +17,10 @@ const q = (out: ExecOutcome) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? 
 function page(answers: ExecOutcome[]) {
   const sends: ({ bound?: string } | undefined)[] = []
   // The command the loop sends: the step's own, then confirmed and bound after a yes.
-  const send = async (c: { confirmed?: boolean; bound?: string }) => (sends.push(c.confirmed ? { ...(c.bound ? { bound: c.bound } : {}) } : undefined), answers[sends.length - 1] ?? done)
+  const send = async (c: { confirmed?: boolean; bound?: string }) => (
+    sends.push(c.confirmed ? { ...(c.bound ? { bound: c.bound } : {}) } : undefined),
+    answers[sends.length - 1] ?? done
+  )
   return { sends, send }
 }
 
@@ -43,7 +51,12 @@ describe('askUntilDecided', () => {
   it('an element that changed under each yes is asked about again, then refused', async () => {
     const p = page([ask('h1'), ask('h2'), ask('h3'), ask('h4'), done])
     const seen: string[] = []
-    const r = await askUntilDecided({}, p.send, q, async (question: ExecFailure, asked: number) => (seen.push(`${asked}:${question.handle}`), true))
+    const r = await askUntilDecided(
+      {},
+      p.send,
+      q,
+      async (question: ExecFailure, asked: number) => (seen.push(`${asked}:${question.handle}`), true),
+    )
     expect(seen).toEqual(['0:h1', '1:h2', '2:h3'])
     expect(p.sends).toHaveLength(kMaxStepQuestions + 1)
     // The last answer is the page's refusal: the step is not done.
@@ -55,8 +68,25 @@ describe('askUntilDecided', () => {
 describe('questionOf', () => {
   it('reads a refused act and a refused flow step alike', () => {
     expect(questionOf(ask('h'))?.handle).toBe('h')
-    const flow = { ok: true as const, outcome: { ok: false as const, code: 'NEEDS_CONFIRMATION' as const, message: 'Pay?', candidates: [], resolveMs: 0, acted: false, category: 'payment' as const, question: { handle: 'f1' } } }
-    expect(questionOf(flow)).toMatchObject({ code: 'NEEDS_CONFIRMATION', message: 'Pay?', category: 'payment', handle: 'f1' })
+    const flow = {
+      ok: true as const,
+      outcome: {
+        ok: false as const,
+        code: 'NEEDS_CONFIRMATION' as const,
+        message: 'Pay?',
+        candidates: [],
+        resolveMs: 0,
+        acted: false,
+        category: 'payment' as const,
+        question: { handle: 'f1' },
+      },
+    }
+    expect(questionOf(flow)).toMatchObject({
+      code: 'NEEDS_CONFIRMATION',
+      message: 'Pay?',
+      category: 'payment',
+      handle: 'f1',
+    })
     expect(questionOf({ ok: true, detail: 'x' })).toBeNull()
     expect(questionOf({ ok: false, code: 'BLOCKED', message: 'no' })).toBeNull()
   })

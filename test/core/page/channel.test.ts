@@ -36,12 +36,28 @@ describe('createChannelPort', () => {
     await port.scroll(null, { direction: 'down', amount: 300 }, signal)
     await port.waitFor({ kind: 'text', text: 'Saved' }, 1_500, signal)
     expect(sent).toEqual([
-      { kind: 'act', timeoutMs: 4_000, step: { action: 'click', target: { selectors: [sel('role:button[name="Save"]')] }, button: 'left', count: 1 } },
-      { kind: 'act', timeoutMs: 4_000, step: { action: 'dblclick', target: { selectors: [sel('#row')] }, button: 'left', count: 2 } },
-      { kind: 'act', timeoutMs: 4_000, step: { action: 'fill', target: { selectors: [sel('#user')] }, value: 'alice' } },
+      {
+        kind: 'act',
+        timeoutMs: 4_000,
+        step: { action: 'click', target: { selectors: [sel('role:button[name="Save"]')] }, button: 'left', count: 1 },
+      },
+      {
+        kind: 'act',
+        timeoutMs: 4_000,
+        step: { action: 'dblclick', target: { selectors: [sel('#row')] }, button: 'left', count: 2 },
+      },
+      {
+        kind: 'act',
+        timeoutMs: 4_000,
+        step: { action: 'fill', target: { selectors: [sel('#user')] }, value: 'alice' },
+      },
       { kind: 'act', timeoutMs: 4_000, step: { action: 'type', target: { focused: true }, value: 'hi', delayMs: 5 } },
       { kind: 'act', timeoutMs: 4_000, step: { action: 'press', key: 'Enter', target: undefined } },
-      { kind: 'act', timeoutMs: 4_000, step: { action: 'select', target: { selectors: [sel('#country')] }, value: ['FR', 'DE'] } },
+      {
+        kind: 'act',
+        timeoutMs: 4_000,
+        step: { action: 'select', target: { selectors: [sel('#country')] }, value: ['FR', 'DE'] },
+      },
       { kind: 'act', timeoutMs: 4_000, step: { action: 'uncheck', target: { selectors: [sel('#terms')] } } },
       { kind: 'act', timeoutMs: 4_000, step: { action: 'scroll', target: undefined, direction: 'down', amount: 300 } },
       { kind: 'act', timeoutMs: 1_500, step: { action: 'wait', text: 'Saved' } },
@@ -64,22 +80,39 @@ describe('createChannelPort', () => {
   })
 
   it('throws the page’s own failure code, naming the candidates', async () => {
-    const { send } = recorder(() => ({ ok: false, code: 'ELEMENT_STALE', message: 'btn_3 is gone', candidates: [{ id: 'btn_4', label: 'Save', score: 0.8 }] }))
+    const { send } = recorder(() => ({
+      ok: false,
+      code: 'ELEMENT_STALE',
+      message: 'btn_3 is gone',
+      candidates: [{ id: 'btn_4', label: 'Save', score: 0.8 }],
+    }))
     const port = createChannelPort(send, { navigate })
     const e = await port.click(sel('#save'), { button: 'left', count: 1 }, signal).catch((x: unknown) => x)
     expect(e).toBeInstanceOf(PortError)
     expect(e).toMatchObject({ code: 'ELEMENT_STALE', message: 'btn_3 is gone Candidates: Save (btn_4).' })
     const { send: timeout } = recorder(() => ({ ok: false, code: 'TIMEOUT', message: 'slow' }))
-    await expect(createChannelPort(timeout, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({ code: 'TIMEOUT' })
-    const { send: other } = recorder(() => ({ ok: false, code: 'NOT_ACTIONABLE', message: 'disabled', reason: 'disabled' }))
-    await expect(createChannelPort(other, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({ code: 'NOT_ACTIONABLE', message: 'disabled' })
+    await expect(createChannelPort(timeout, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    })
+    const { send: other } = recorder(() => ({
+      ok: false,
+      code: 'NOT_ACTIONABLE',
+      message: 'disabled',
+      reason: 'disabled',
+    }))
+    await expect(createChannelPort(other, { navigate }).hover(sel('#m'), signal)).rejects.toMatchObject({
+      code: 'NOT_ACTIONABLE',
+      message: 'disabled',
+    })
   })
 
   it('sends nothing once the step is cancelled', async () => {
     const { sent, send } = recorder()
     const ctl = new AbortController()
     ctl.abort(new Error('stop'))
-    await expect(createChannelPort(send, { navigate }).click(sel('#a'), { button: 'left', count: 1 }, ctl.signal)).rejects.toThrow('stop')
+    await expect(
+      createChannelPort(send, { navigate }).click(sel('#a'), { button: 'left', count: 1 }, ctl.signal),
+    ).rejects.toThrow('stop')
     expect(sent).toEqual([])
   })
 
@@ -95,18 +128,40 @@ describe('createChannelPort', () => {
 
 describe('createChannelFlowPort', () => {
   it('sends a flow step as one command and returns the page’s outcome', async () => {
-    const outcome = { ok: true as const, level: 'css' as const, alternative: 0, resolveMs: 3, actMs: 5, detail: 'Clicked' }
+    const outcome = {
+      ok: true as const,
+      level: 'css' as const,
+      alternative: 0,
+      resolveMs: 3,
+      actMs: 5,
+      detail: 'Clicked',
+    }
     const { sent, send } = recorder(() => ({ ok: true, outcome }))
     const step = { step_id: 1, action: 'click' as const, params: {} }
-    const out = await createChannelFlowPort(send, { navigate }).runStep(step as never, { timeoutMs: 2_000, trusted: true }, signal)
+    const out = await createChannelFlowPort(send, { navigate }).runStep(
+      step as never,
+      { timeoutMs: 2_000, trusted: true },
+      signal,
+    )
     expect(out).toEqual(outcome)
     expect(sent).toEqual([{ kind: 'flow.step', step, timeoutMs: 2_000, trusted: true }])
   })
 
   it('reports a step that never reached a page as a failed step, not a throw', async () => {
     const { send } = recorder(() => ({ ok: false, code: 'TIMEOUT', message: 'The page did not answer' }))
-    const out = await createChannelFlowPort(send, { navigate }).runStep({ step_id: 2, action: 'fill', params: {} } as never, { timeoutMs: 10 }, signal)
-    expect(out).toEqual({ ok: false, code: 'TIMEOUT', message: 'The page did not answer', candidates: [], resolveMs: 0, acted: false })
+    const out = await createChannelFlowPort(send, { navigate }).runStep(
+      { step_id: 2, action: 'fill', params: {} } as never,
+      { timeoutMs: 10 },
+      signal,
+    )
+    expect(out).toEqual({
+      ok: false,
+      code: 'TIMEOUT',
+      message: 'The page did not answer',
+      candidates: [],
+      resolveMs: 0,
+      acted: false,
+    })
   })
 })
 
@@ -117,7 +172,8 @@ describe('createChannelPort with the agent’s guard (issue 15)', () => {
       if (c.kind === 'count') return { ok: true, count: 1 }
       if (c.kind !== 'act') return { ok: true } as PageOutcome
       const risky = c.step.target?.selectors?.[0]?.raw === 'text:Delete account'
-      if (risky && c.confirm?.includes('destructive') && !c.confirmed) return { ok: false, code: 'NEEDS_CONFIRMATION', message: '"Delete account" may delete something' }
+      if (risky && c.confirm?.includes('destructive') && !c.confirmed)
+        return { ok: false, code: 'NEEDS_CONFIRMATION', message: '"Delete account" may delete something' }
       return { ok: true, detail: 'done' }
     })
   }
@@ -155,8 +211,13 @@ describe('createChannelPort with the agent’s guard (issue 15)', () => {
     const { sent, send } = riskyPage()
     const { guard, asked } = guardOf(false)
     const port = createChannelPort(send, { navigate, guard })
-    const e = await port.click(sel('text:Delete account'), { button: 'left', count: 1 }, signal).catch((x: unknown) => x)
-    expect(e).toMatchObject({ code: 'DENIED', message: 'You said no ("Delete account" may delete something); the action stopped before that step.' })
+    const e = await port
+      .click(sel('text:Delete account'), { button: 'left', count: 1 }, signal)
+      .catch((x: unknown) => x)
+    expect(e).toMatchObject({
+      code: 'DENIED',
+      message: 'You said no ("Delete account" may delete something); the action stopped before that step.',
+    })
     await expect(port.click(sel('#other'), { button: 'left', count: 1 }, signal)).rejects.toBe(e)
     await expect(port.navigate('https://shop.test/', signal)).rejects.toBe(e)
     expect(sent.filter((c) => c.kind === 'act')).toHaveLength(1)
@@ -223,7 +284,12 @@ actions:
       expect(r.success).toBe(false)
       expect(g.asked).toEqual(['"Delete account" may delete something'])
       // One refused click; no retry, fallback or later step reached the page.
-      expect(sent.filter((c) => c.kind === 'act')).toEqual([expect.objectContaining({ step: expect.objectContaining({ action: 'click' }), confirm: ['destructive', 'payment'] })])
+      expect(sent.filter((c) => c.kind === 'act')).toEqual([
+        expect.objectContaining({
+          step: expect.objectContaining({ action: 'click' }),
+          confirm: ['destructive', 'payment'],
+        }),
+      ])
       expect(sent.some((c) => c.kind === 'act' && c.confirmed)).toBe(false)
     }
   })
@@ -233,7 +299,14 @@ actions:
     const g = guardOf(true)
     const r = await engineWith(send, g.guard).run('ui:dialog:nested', { trigger: 'Delete account' })
     expect(r.success).toBe(true)
-    expect(sent.filter((c) => c.kind === 'act').map((c) => [(c as PageCommand<'act'>).step.target?.selectors?.[0]?.raw, !!(c as PageCommand<'act'>).confirmed])).toEqual([
+    expect(
+      sent
+        .filter((c) => c.kind === 'act')
+        .map((c) => [
+          (c as PageCommand<'act'>).step.target?.selectors?.[0]?.raw,
+          !!(c as PageCommand<'act'>).confirmed,
+        ]),
+    ).toEqual([
       ['text:Delete account', false],
       ['text:Delete account', true],
       ['css:#after', false],
@@ -272,7 +345,14 @@ describe('a guarded port and other sites', () => {
 })
 
 describe('a guarded flow port', () => {
-  const needs = { ok: false as const, code: 'NEEDS_CONFIRMATION' as const, message: '"Delete all" deletes', candidates: [], resolveMs: 2, acted: false }
+  const needs = {
+    ok: false as const,
+    code: 'NEEDS_CONFIRMATION' as const,
+    message: '"Delete all" deletes',
+    candidates: [],
+    resolveMs: 2,
+    acted: false,
+  }
   const done = { ok: true as const, level: 'css' as const, alternative: 0, resolveMs: 1, actMs: 1, detail: 'Clicked' }
   const click = { step_id: 4, action: 'click' as const, params: {} }
 
@@ -291,17 +371,31 @@ describe('a guarded flow port', () => {
   }
 
   it('asks before a step the page refused and sends it again only with a yes', async () => {
-    const { sent, send } = recorder((c) => ({ ok: true, outcome: c.kind === 'flow.step' && c.confirmed ? done : needs }))
+    const { sent, send } = recorder((c) => ({
+      ok: true,
+      outcome: c.kind === 'flow.step' && c.confirmed ? done : needs,
+    }))
     const { guard, asked } = guarded(true)
-    const out = await createChannelFlowPort(send, { navigate, guard }).runStep(click as never, { timeoutMs: 1_000 }, signal)
+    const out = await createChannelFlowPort(send, { navigate, guard }).runStep(
+      click as never,
+      { timeoutMs: 1_000 },
+      signal,
+    )
     expect(out).toEqual(done)
     expect(asked).toEqual(['"Delete all" deletes'])
-    expect(sent.map((c) => c.kind === 'flow.step' && [c.confirm, !!c.confirmed])).toEqual([[['destructive'], false], [['destructive'], true]])
+    expect(sent.map((c) => c.kind === 'flow.step' && [c.confirm, !!c.confirmed])).toEqual([
+      [['destructive'], false],
+      [['destructive'], true],
+    ])
   })
 
   it('stops the replay at a no, and at the step limit before anything is sent', async () => {
     const { sent, send } = recorder(() => ({ ok: true, outcome: needs }))
-    const no = await createChannelFlowPort(send, { navigate, guard: guarded(false).guard }).runStep(click as never, { timeoutMs: 1_000 }, signal)
+    const no = await createChannelFlowPort(send, { navigate, guard: guarded(false).guard }).runStep(
+      click as never,
+      { timeoutMs: 1_000 },
+      signal,
+    )
     expect(no).toMatchObject({ ok: false, code: 'DENIED', acted: false })
     expect(sent).toHaveLength(1)
     const fine = recorder(() => ({ ok: true, outcome: done }))
@@ -334,11 +428,22 @@ describe('a pack’s or a flow’s navigate step passes the off-site gate', () =
       const went: string[] = []
       const nav = async (url: string) => void went.push(url)
       const { sent, send } = recorder()
-      const open = (g: StepGuard) => (make === 'port' ? createChannelPort(send, { navigate: nav, guard: g }) : createChannelFlowPort(send, { navigate: nav, guard: g }))
-      await expect(open(gate(true).guard).navigate('https://bank.test/?q=1', signal)).rejects.toThrow(/bank\.test is not allowed/)
+      const open = (g: StepGuard) =>
+        make === 'port'
+          ? createChannelPort(send, { navigate: nav, guard: g })
+          : createChannelFlowPort(send, { navigate: nav, guard: g })
+      await expect(open(gate(true).guard).navigate('https://bank.test/?q=1', signal)).rejects.toThrow(
+        /bank\.test is not allowed/,
+      )
       // A pack's step ends on the gate's own code: BLOCKED for a listed site, DENIED for a no.
-      if (make === 'port') await expect(open(gate(true).guard).navigate('https://bank.test/', signal)).rejects.toMatchObject({ code: 'BLOCKED' })
-      if (make === 'port') await expect(open(gate(false).guard).navigate('https://other.test/', signal)).rejects.toMatchObject({ code: 'DENIED' })
+      if (make === 'port')
+        await expect(open(gate(true).guard).navigate('https://bank.test/', signal)).rejects.toMatchObject({
+          code: 'BLOCKED',
+        })
+      if (make === 'port')
+        await expect(open(gate(false).guard).navigate('https://other.test/', signal)).rejects.toMatchObject({
+          code: 'DENIED',
+        })
       const no = gate(false)
       await expect(open(no.guard).navigate('https://other.test/', signal)).rejects.toThrow(/You said no/)
       expect(no.asked).toEqual([expect.stringContaining('other.test')])
@@ -355,7 +460,10 @@ describe('a pack’s or a flow’s navigate step passes the off-site gate', () =
 describe('what only the carrier reads', () => {
   it('refuses a global path that reaches outside plain data before the carrier is asked, whoever carries', async () => {
     const read: string[][] = []
-    const port = createChannelPort(recorder().send, { navigate, readGlobal: async (path) => (read.push(path), '2.4.0') })
+    const port = createChannelPort(recorder().send, {
+      navigate,
+      readGlobal: async (path) => (read.push(path), '2.4.0'),
+    })
     expect(await port.readGlobal!(['ElementPlus', 'version'], signal)).toBe('2.4.0')
     await expect(port.readGlobal!(['ElementPlus', '__proto__', 'x'], signal)).rejects.toThrow(/outside plain data/)
     await expect(port.readGlobal!(['constructor'], signal)).rejects.toThrow(PortError)

@@ -6,17 +6,48 @@ import { actionOf, mayNavigate, navigatedOutcome, type PageCommand } from '../..
 import type { Instruction } from '../../../src/core/instruction/schema'
 import { parseSelector } from '../../../src/core/page/selectors'
 
-const ins = (action_type: Instruction['action_type'], params: Instruction['params'] = {}): Instruction => ({ step_id: 1, action_type, params })
+const ins = (action_type: Instruction['action_type'], params: Instruction['params'] = {}): Instruction => ({
+  step_id: 1,
+  action_type,
+  params,
+})
 
 describe('actionOf', () => {
   it.each([
-    [ins('click', { target_id: 'btn_save' }), { action: 'click', target: { targetId: 'btn_save', selectors: undefined, semantic: undefined } }],
-    [ins('input', { fallback_selector: '#user', value: 'alice' }), { action: 'fill', target: { targetId: undefined, selectors: [parseSelector('#user')], semantic: undefined }, value: 'alice' }],
-    [ins('select', { semantic_locator: 'the country list', value: 'France' }), { action: 'select', target: { targetId: undefined, selectors: undefined, semantic: 'the country list' }, value: 'France' }],
-    [ins('hover', { target_id: 'menu_file' }), { action: 'hover', target: { targetId: 'menu_file', selectors: undefined, semantic: undefined } }],
+    [
+      ins('click', { target_id: 'btn_save' }),
+      { action: 'click', target: { targetId: 'btn_save', selectors: undefined, semantic: undefined } },
+    ],
+    [
+      ins('input', { fallback_selector: '#user', value: 'alice' }),
+      {
+        action: 'fill',
+        target: { targetId: undefined, selectors: [parseSelector('#user')], semantic: undefined },
+        value: 'alice',
+      },
+    ],
+    [
+      ins('select', { semantic_locator: 'the country list', value: 'France' }),
+      {
+        action: 'select',
+        target: { targetId: undefined, selectors: undefined, semantic: 'the country list' },
+        value: 'France',
+      },
+    ],
+    [
+      ins('hover', { target_id: 'menu_file' }),
+      { action: 'hover', target: { targetId: 'menu_file', selectors: undefined, semantic: undefined } },
+    ],
     [ins('press', { key: 'Enter' }), { action: 'press', key: 'Enter', target: { focused: true } }],
     [ins('scroll', { direction: 'down' }), { action: 'scroll', direction: 'down', target: undefined }],
-    [ins('wait', { selector: '.done' }), { action: 'wait', target: { targetId: undefined, semantic: undefined, selectors: [parseSelector('.done')] }, state: 'visible' }],
+    [
+      ins('wait', { selector: '.done' }),
+      {
+        action: 'wait',
+        target: { targetId: undefined, semantic: undefined, selectors: [parseSelector('.done')] },
+        state: 'visible',
+      },
+    ],
     [ins('verify', { assertion: 'shows "Welcome"' }), { action: 'verify', assertion: 'shows "Welcome"' }],
     [ins('navigate', { url: '/orders' }), { action: 'navigate', value: '/orders' }],
   ])('maps %j', (instruction, expected) => {
@@ -30,9 +61,17 @@ describe('actionOf', () => {
 
   it('parses selector text once, in core, and keeps the reason a selector was refused for the page to report', () => {
     const step = actionOf(ins('click', { fallback_selector: 'role:button[name="Save"]', semantic_locator: 'Save' }))
-    expect(step?.target?.selectors).toEqual([{ kind: 'role', role: 'button', exact: false, raw: 'role:button[name="Save"]', name: 'Save' }].map((x) => expect.objectContaining({ kind: x.kind, raw: x.raw })))
+    expect(step?.target?.selectors).toEqual(
+      [{ kind: 'role', role: 'button', exact: false, raw: 'role:button[name="Save"]', name: 'Save' }].map((x) =>
+        expect.objectContaining({ kind: x.kind, raw: x.raw }),
+      ),
+    )
     const bad = actionOf(ins('click', { fallback_selector: 'css:button[', semantic_locator: 'Save' }))
-    expect(bad?.target).toMatchObject({ selectors: [], semantic: 'Save', invalid: [expect.stringContaining('Invalid selector "css:button["')] })
+    expect(bad?.target).toMatchObject({
+      selectors: [],
+      semantic: 'Save',
+      invalid: [expect.stringContaining('Invalid selector "css:button["')],
+    })
   })
 
   it('keeps a click without any target as a click that the page will fail to locate, not a page-wide click', () => {
@@ -41,7 +80,11 @@ describe('actionOf', () => {
 })
 
 describe('mayNavigate and navigatedOutcome', () => {
-  const act = (action: 'click' | 'fill' | 'press' | 'getText'): PageCommand<'act'> => ({ kind: 'act', step: { action, target: { targetId: 'x' } }, timeoutMs: 1000 })
+  const act = (action: 'click' | 'fill' | 'press' | 'getText'): PageCommand<'act'> => ({
+    kind: 'act',
+    step: { action, target: { targetId: 'x' } },
+    timeoutMs: 1000,
+  })
 
   it('counts a document going away as success only for steps that can navigate it', () => {
     expect(mayNavigate(act('click'))).toBe(true)
@@ -49,13 +92,19 @@ describe('mayNavigate and navigatedOutcome', () => {
     expect(mayNavigate(act('fill'))).toBe(false)
     expect(mayNavigate(act('getText'))).toBe(false)
     expect(mayNavigate({ kind: 'read' })).toBe(false)
-    expect(mayNavigate({ kind: 'flow.step', step: { step_id: 1, action: 'click', params: {} } as never, timeoutMs: 1 })).toBe(true)
-    expect(mayNavigate({ kind: 'flow.step', step: { step_id: 1, action: 'fill', params: {} } as never, timeoutMs: 1 })).toBe(false)
+    expect(
+      mayNavigate({ kind: 'flow.step', step: { step_id: 1, action: 'click', params: {} } as never, timeoutMs: 1 }),
+    ).toBe(true)
+    expect(
+      mayNavigate({ kind: 'flow.step', step: { step_id: 1, action: 'fill', params: {} } as never, timeoutMs: 1 }),
+    ).toBe(false)
   })
 
   it('answers in the shape of the command that was cut off', () => {
     expect(navigatedOutcome(act('click'))).toMatchObject({ ok: true, navigating: true })
-    expect(navigatedOutcome({ kind: 'flow.step', step: { step_id: 1, action: 'press', params: {} } as never, timeoutMs: 1 })).toMatchObject({ ok: true, outcome: { ok: true, level: null } })
+    expect(
+      navigatedOutcome({ kind: 'flow.step', step: { step_id: 1, action: 'press', params: {} } as never, timeoutMs: 1 }),
+    ).toMatchObject({ ok: true, outcome: { ok: true, level: null } })
     expect(navigatedOutcome(act('fill'))).toBeNull()
   })
 })

@@ -63,7 +63,10 @@ describe('groups named by their legend, heading or label scope options', () => {
   test('a container named by its own word: "in the calendar", "日历里的"', () => {
     expect(p('day 27 in the calendar')).toMatchObject({ quoted: '27', scope: { kind: 'named', name: 'calendar' } })
     expect(p('日历里的 27 号')).toMatchObject({ quoted: '27', scope: { kind: 'named', name: '日历' } })
-    expect(p("the trash icon in Doralyn's e-mail")).toMatchObject({ tokens: ['trash'], scope: { kind: 'named', name: 'Doralyn' } })
+    expect(p("the trash icon in Doralyn's e-mail")).toMatchObject({
+      tokens: ['trash'],
+      scope: { kind: 'named', name: 'Doralyn' },
+    })
     expect(p('Doralyn 那封邮件的垃圾桶图标')).toMatchObject({ scope: { kind: 'named', name: 'Doralyn' } })
     expect(p('the star in the e-mail from Darryl').scope).toEqual({ kind: 'named', name: 'Darryl' })
   })
@@ -80,7 +83,11 @@ describe('part words pick one control of several under one label', () => {
     const d = p(say)
     expect(d.part).toBe(part)
     expect(d.tokens).toEqual(tokens)
-    expect(d.kinds).toEqual(['combobox', 'listbox'].some((k) => d.kinds.includes(k as never)) ? expect.arrayContaining(['combobox']) : expect.anything())
+    expect(d.kinds).toEqual(
+      ['combobox', 'listbox'].some((k) => d.kinds.includes(k as never))
+        ? expect.arrayContaining(['combobox'])
+        : expect.anything(),
+    )
   })
 
   test('a part word needs a field kind: "day 27" is a calendar day, "Year in review" a label', () => {
@@ -144,7 +151,15 @@ describe('state words filter, in both languages', () => {
 })
 
 describe('an indefinite article takes any one of equals', () => {
-  test.each(['a checkbox', 'an input', 'click a checkbox', 'any radio button', '一个复选框', '勾选一个复选框', '任意一个单选框'])('%s', (say) => {
+  test.each([
+    'a checkbox',
+    'an input',
+    'click a checkbox',
+    'any radio button',
+    '一个复选框',
+    '勾选一个复选框',
+    '任意一个单选框',
+  ])('%s', (say) => {
     const d = p(say)
     expect(d.article).toBe(true)
     expect(d.tokens).toEqual([])

@@ -49,7 +49,8 @@ describe('role words become kinds, in both languages', () => {
   })
 
   test('"input" and "输入框" mean any field kind', () => {
-    for (const say of ['input', '输入框', 'the field']) expect(kinds(say)).toEqual(expect.arrayContaining(['textbox', 'combobox', 'date', 'spinbutton']))
+    for (const say of ['input', '输入框', 'the field'])
+      expect(kinds(say)).toEqual(expect.arrayContaining(['textbox', 'combobox', 'date', 'spinbutton']))
   })
 
   test('one group per role word: a close button is a close control and a button', () => {
@@ -231,21 +232,38 @@ describe('descriptors of pages nobody wrote for Ava (issue 20 §2, locate bench 
 
   test('"section" and 折叠面板 name a collapsible header; 折叠 as a verb does too', () => {
     expect(parseDescriptor('the Efficiency section')).toMatchObject({ kinds: ['collapsible'], tokens: ['efficiency'] })
-    expect(parseDescriptor('折叠面板 Consistency')).toMatchObject({ kindGroups: [['collapsible']], tokens: ['consistency'] })
+    expect(parseDescriptor('折叠面板 Consistency')).toMatchObject({
+      kindGroups: [['collapsible']],
+      tokens: ['consistency'],
+    })
     expect(parseDescriptor('折叠侧边栏').kindGroups).toEqual([['collapsible']])
   })
 
   test('选中 X ticks the box of the item showing X', () => {
-    expect(parseDescriptor('选中邮箱容量已满')).toMatchObject({ kindGroups: [['checkbox', 'radio', 'switch']], scope: { kind: 'named', name: '邮箱容量已满' } })
+    expect(parseDescriptor('选中邮箱容量已满')).toMatchObject({
+      kindGroups: [['checkbox', 'radio', 'switch']],
+      scope: { kind: 'named', name: '邮箱容量已满' },
+    })
     // 选中的 is the state word, not the verb.
     expect(parseDescriptor('选中的复选框').state).toEqual({ checked: true })
   })
 
   test('search results, a numbered thing, the running text and position words', () => {
-    expect(parseDescriptor('the first search result')).toMatchObject({ kinds: ['link'], ordinal: 1, scope: { kind: 'named', name: 'search result' } })
+    expect(parseDescriptor('the first search result')).toMatchObject({
+      kinds: ['link'],
+      ordinal: 1,
+      scope: { kind: 'named', name: 'search result' },
+    })
     expect(parseDescriptor('搜索结果 os.getcwd')).toMatchObject({ kinds: ['link'], tokens: ['os', 'getcwd'] })
-    expect(parseDescriptor('the checkbox of order 1003')).toMatchObject({ kinds: ['checkbox'], tokens: [], scope: { kind: 'named', name: '1003' } })
-    expect(parseDescriptor('the range() function in the text')).toMatchObject({ tokens: ['range'], scope: { kind: 'main' } })
+    expect(parseDescriptor('the checkbox of order 1003')).toMatchObject({
+      kinds: ['checkbox'],
+      tokens: [],
+      scope: { kind: 'named', name: '1003' },
+    })
+    expect(parseDescriptor('the range() function in the text')).toMatchObject({
+      tokens: ['range'],
+      scope: { kind: 'main' },
+    })
     expect(parseDescriptor('顶部搜索框')).toMatchObject({ kinds: ['searchbox'], tokens: ['搜索'] })
   })
 

@@ -88,8 +88,12 @@ describe('held-out: sibling walks and string values on a flat page', () => {
   const flat = { elements: 500, depth: 4, siblings: 500 ** 2 / 1000 }
 
   it('refuses sibling walks nested in predicates, which freeze a flat list for seconds', () => {
-    expect(xpathCost('//div[. = following-sibling::div/following-sibling::div]', flat)).toBeGreaterThan(kMaxSelectorCost)
-    expect(xpathCost('//div[following-sibling::div[. = following-sibling::div]]', flat)).toBeGreaterThan(kMaxSelectorCost)
+    expect(xpathCost('//div[. = following-sibling::div/following-sibling::div]', flat)).toBeGreaterThan(
+      kMaxSelectorCost,
+    )
+    expect(xpathCost('//div[following-sibling::div[. = following-sibling::div]]', flat)).toBeGreaterThan(
+      kMaxSelectorCost,
+    )
   })
 
   it('counts string values: comparing every node with every node is past the budget on 1,500 elements', () => {
@@ -98,6 +102,11 @@ describe('held-out: sibling walks and string values on a flat page', () => {
 
   it('still lets a label’s following field and a text match run on a big page with one long list', () => {
     const page = { elements: 60_000, depth: 40, siblings: 1_000 ** 2 / 120_000 }
-    for (const x of ["//label[normalize-space()='Name']/following-sibling::input", "//tr[td[2][contains(., 'Order 742')]]//button", "//button[normalize-space()='Save']"]) expect(xpathCost(x, page), x).toBeLessThan(kMaxSelectorCost)
+    for (const x of [
+      "//label[normalize-space()='Name']/following-sibling::input",
+      "//tr[td[2][contains(., 'Order 742')]]//button",
+      "//button[normalize-space()='Save']",
+    ])
+      expect(xpathCost(x, page), x).toBeLessThan(kMaxSelectorCost)
   })
 })

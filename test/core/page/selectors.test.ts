@@ -5,11 +5,21 @@ import { parseSelector, safeParseSelector, SelectorSyntaxError } from '../../../
 
 describe('role selectors', () => {
   test('a name, exact unless marked i, and state filters after a space or none', () => {
-    expect(parseSelector('role:button[name="OK"]')).toEqual({ kind: 'role', role: 'button', name: 'OK', exact: true, raw: 'role:button[name="OK"]' })
+    expect(parseSelector('role:button[name="OK"]')).toEqual({
+      kind: 'role',
+      role: 'button',
+      name: 'OK',
+      exact: true,
+      raw: 'role:button[name="OK"]',
+    })
     expect(parseSelector("role:textbox[name='user' i]")).toMatchObject({ name: 'user', exact: false })
     expect(parseSelector('role:textbox[name="User" s]')).toMatchObject({ name: 'User', exact: true })
-    expect(parseSelector('role:checkbox[name="A"][checked=false]')).toMatchObject({ states: [{ state: 'checked', value: false }] })
-    expect(parseSelector('role:switch [pressed=mixed]')).toMatchObject({ states: [{ state: 'pressed', value: 'mixed' }] })
+    expect(parseSelector('role:checkbox[name="A"][checked=false]')).toMatchObject({
+      states: [{ state: 'checked', value: false }],
+    })
+    expect(parseSelector('role:switch [pressed=mixed]')).toMatchObject({
+      states: [{ state: 'pressed', value: 'mixed' }],
+    })
   })
 
   test('a quoted name keeps what its backslashes escape', () => {

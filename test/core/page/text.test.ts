@@ -17,7 +17,15 @@ function plainSlug(text: string, max: number): string {
 const labels = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('Sign In', '了解 更多!', '  Edit  ', '😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀', 'a_b-c', '___', ''),
+  fc.constantFrom(
+    'Sign In',
+    '了解 更多!',
+    '  Edit  ',
+    '😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀',
+    'a_b-c',
+    '___',
+    '',
+  ),
   fc.string({ minLength: 190, maxLength: 260 }),
 )
 

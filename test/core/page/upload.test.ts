@@ -20,16 +20,33 @@ function recorder() {
 
 describe('upload instruction', () => {
   it('needs a value (the file the person attached) and a locator', () => {
-    const good = safeParseInstruction({ step_id: 1, action_type: 'upload', params: { semantic_locator: 'Resume', value: 'cv.pdf' } })
+    const good = safeParseInstruction({
+      step_id: 1,
+      action_type: 'upload',
+      params: { semantic_locator: 'Resume', value: 'cv.pdf' },
+    })
     expect(good.success).toBe(true)
     const bad = safeParseInstruction({ step_id: 1, action_type: 'upload', params: { value: 'cv.pdf' } })
-    expect(bad.success || bad.error.issues).toEqual([{ path: 'params', message: 'upload needs one of params.target_id, params.semantic_locator, params.fallback_selector' }])
+    expect(bad.success || bad.error.issues).toEqual([
+      {
+        path: 'params',
+        message: 'upload needs one of params.target_id, params.semantic_locator, params.fallback_selector',
+      },
+    ])
   })
 
   it('becomes an upload page action naming the file', () => {
-    const r = safeParseInstruction({ step_id: 1, action_type: 'upload', params: { target_id: 'file_resume', value: 'cv.pdf' } })
+    const r = safeParseInstruction({
+      step_id: 1,
+      action_type: 'upload',
+      params: { target_id: 'file_resume', value: 'cv.pdf' },
+    })
     if (!r.success) throw r.error
-    expect(actionOf(r.data)).toEqual({ action: 'upload', target: { targetId: 'file_resume', semantic: undefined }, value: 'cv.pdf' })
+    expect(actionOf(r.data)).toEqual({
+      action: 'upload',
+      target: { targetId: 'file_resume', semantic: undefined },
+      value: 'cv.pdf',
+    })
   })
 })
 
@@ -56,13 +73,21 @@ describe('upload pack step and port', () => {
     expect(read).toEqual(['data/b.csv'])
     expect(sent).toHaveLength(1)
     const cmd = sent[0] as PageCommand<'act'>
-    expect(cmd.step).toMatchObject({ action: 'upload', files: [{ name: 'a.txt', base64: 'aGk=' }, { name: 'b.csv', mimeType: 'text/csv', base64: 'eA==' }] })
+    expect(cmd.step).toMatchObject({
+      action: 'upload',
+      files: [
+        { name: 'a.txt', base64: 'aGk=' },
+        { name: 'b.csv', mimeType: 'text/csv', base64: 'eA==' },
+      ],
+    })
   })
 
   it('a path where nothing can read the disk fails before the page is asked', async () => {
     const { sent, send } = recorder()
     const port = createChannelPort(send, { navigate: async () => undefined })
-    await expect(port.upload!(parseSelector('#f'), [{ path: '/home/me/cv.pdf' }], signal)).rejects.toThrow('Cannot read /home/me/cv.pdf here')
+    await expect(port.upload!(parseSelector('#f'), [{ path: '/home/me/cv.pdf' }], signal)).rejects.toThrow(
+      'Cannot read /home/me/cv.pdf here',
+    )
     expect(sent).toEqual([])
   })
 })

@@ -1,7 +1,14 @@
 // Human values → native input formats (src/core/page/values.ts, issue 20 §5).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isoWeek, normalizeValue, outOfBounds, safeNormalizeValue, ValueError, type NativeKind } from '../../../src/core/page/values'
+import {
+  isoWeek,
+  normalizeValue,
+  outOfBounds,
+  safeNormalizeValue,
+  ValueError,
+  type NativeKind,
+} from '../../../src/core/page/values'
 
 const kRuns = { numRuns: 100, interruptAfterTimeLimit: 30_000 }
 const v = (kind: NativeKind, raw: string, locale?: string) => normalizeValue(kind, raw, { locale }).value
@@ -30,8 +37,14 @@ describe('dates', () => {
   })
 
   it('reads an ambiguous day/month order as the page language writes it, and says so', () => {
-    expect(normalizeValue('date', '03/04/2018', { locale: 'en-US' })).toEqual({ value: '2018-03-04', note: 'read "03/04/2018" as 2018-03-04, month first as en-US writes dates' })
-    expect(normalizeValue('date', '03/04/2018', { locale: 'en-GB' })).toEqual({ value: '2018-04-03', note: 'read "03/04/2018" as 2018-04-03, day first as en-GB writes dates' })
+    expect(normalizeValue('date', '03/04/2018', { locale: 'en-US' })).toEqual({
+      value: '2018-03-04',
+      note: 'read "03/04/2018" as 2018-03-04, month first as en-US writes dates',
+    })
+    expect(normalizeValue('date', '03/04/2018', { locale: 'en-GB' })).toEqual({
+      value: '2018-04-03',
+      note: 'read "03/04/2018" as 2018-04-03, day first as en-GB writes dates',
+    })
     expect(v('date', '03/04/2018', 'de-DE')).toBe('2018-04-03')
     expect(v('date', '03/04/2018', 'en')).toBe('2018-03-04')
     // Not ambiguous: no note.
@@ -45,13 +58,16 @@ describe('dates', () => {
     expect(normalizeValue('date', 'yesterday', { now }).value).toBe('2018-09-29')
   })
 
-  it.each(['2018-02-30', '31/31/2018', 'next thursday', 'Smarch 3 2018', '2018-9', 'ma 27 2018', '2019-02-29'])('refuses %s, naming the format', (raw) => {
-    const r = safeNormalizeValue('date', raw)
-    expect(r.success).toBe(false)
-    if (r.success) return
-    expect(r.error).toBeInstanceOf(ValueError)
-    expect(r.error.message).toBe(`Cannot read "${raw}" as a date: expected a date such as 2018-09-27.`)
-  })
+  it.each(['2018-02-30', '31/31/2018', 'next thursday', 'Smarch 3 2018', '2018-9', 'ma 27 2018', '2019-02-29'])(
+    'refuses %s, naming the format',
+    (raw) => {
+      const r = safeNormalizeValue('date', raw)
+      expect(r.success).toBe(false)
+      if (r.success) return
+      expect(r.error).toBeInstanceOf(ValueError)
+      expect(r.error.message).toBe(`Cannot read "${raw}" as a date: expected a date such as 2018-09-27.`)
+    },
+  )
 
   it('an empty value clears the field', () => {
     expect(v('date', '')).toBe('')
@@ -102,7 +118,9 @@ describe('date and time, month, week', () => {
   })
 
   it('datetime-local needs both halves', () => {
-    expect(() => v('datetime-local', '2018-09-27')).toThrow('Cannot read "2018-09-27" as a date and time: expected a date and time such as 2018-09-27 14:20.')
+    expect(() => v('datetime-local', '2018-09-27')).toThrow(
+      'Cannot read "2018-09-27" as a date and time: expected a date and time such as 2018-09-27 14:20.',
+    )
   })
 
   it.each([
@@ -157,7 +175,10 @@ describe('numbers and colours', () => {
   })
 
   it('a lone group of three follows the locale, and says so', () => {
-    expect(normalizeValue('number', '1,234', { locale: 'de-DE' })).toEqual({ value: '1.234', note: 'read "1,234" as 1.234, as de-DE writes numbers' })
+    expect(normalizeValue('number', '1,234', { locale: 'de-DE' })).toEqual({
+      value: '1.234',
+      note: 'read "1,234" as 1.234, as de-DE writes numbers',
+    })
     expect(v('number', '1.234', 'de')).toBe('1234')
     expect(v('number', '1.234', 'en-US')).toBe('1.234')
   })
@@ -182,7 +203,9 @@ describe('numbers and colours', () => {
   it('colour names go to the resolver the page gives', () => {
     const namedColor = (n: string) => (n === 'rebeccapurple' ? '#663399' : null)
     expect(normalizeValue('color', 'RebeccaPurple', { namedColor }).value).toBe('#663399')
-    expect(() => normalizeValue('color', 'blurple', { namedColor })).toThrow('Cannot read "blurple" as a colour: expected a colour such as #ff0000 or red.')
+    expect(() => normalizeValue('color', 'blurple', { namedColor })).toThrow(
+      'Cannot read "blurple" as a colour: expected a colour such as #ff0000 or red.',
+    )
     expect(() => v('color', 'rgb(300,0,0)')).toThrow('expected a colour')
   })
 })
@@ -190,13 +213,19 @@ describe('numbers and colours', () => {
 describe('bounds', () => {
   it('min, max and step, compared in each kind', () => {
     expect(outOfBounds('number', '5', { min: '0', max: '10', step: '1' })).toBeNull()
-    expect(outOfBounds('number', '11', { min: '0', max: '10' })).toBe('11 is above the largest value this field allows (10)')
+    expect(outOfBounds('number', '11', { min: '0', max: '10' })).toBe(
+      '11 is above the largest value this field allows (10)',
+    )
     expect(outOfBounds('range', '-1', { min: '0' })).toBe('-1 is below the smallest value this field allows (0)')
     expect(outOfBounds('range', '7', { min: '0', step: '5' })).toBe('7 is not a multiple of the step 5 from 0')
     expect(outOfBounds('number', '0.3', { step: '0.1' })).toBeNull()
     expect(outOfBounds('number', '0.35', { step: 'any' })).toBeNull()
-    expect(outOfBounds('date', '2018-09-27', { min: '2018-10-01' })).toBe('2018-09-27 is below the smallest value this field allows (2018-10-01)')
-    expect(outOfBounds('time', '18:30', { max: '17:00' })).toBe('18:30 is above the largest value this field allows (17:00)')
+    expect(outOfBounds('date', '2018-09-27', { min: '2018-10-01' })).toBe(
+      '2018-09-27 is below the smallest value this field allows (2018-10-01)',
+    )
+    expect(outOfBounds('time', '18:30', { max: '17:00' })).toBe(
+      '18:30 is above the largest value this field allows (17:00)',
+    )
     expect(outOfBounds('week', '2018-W39', { min: '2018-W01', max: '2018-W52' })).toBeNull()
     // A bound the page wrote badly is ignored, as the browser ignores it.
     expect(outOfBounds('date', '2018-09-27', { min: 'soon' })).toBeNull()
@@ -204,9 +233,27 @@ describe('bounds', () => {
 })
 
 describe('round trips (property)', () => {
-  const day = fc.record({ y: fc.integer({ min: 1000, max: 9999 }), m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) })
-  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-  const iso = ({ y, m, d }: { y: number; m: number; d: number }) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
+  const day = fc.record({
+    y: fc.integer({ min: 1000, max: 9999 }),
+    m: fc.integer({ min: 1, max: 12 }),
+    d: fc.integer({ min: 1, max: 28 }),
+  })
+  const months = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ]
+  const iso = ({ y, m, d }: { y: number; m: number; d: number }) =>
+    `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
 
   it('every written form of a date comes back as the same ISO date', () => {
     fc.assert(
@@ -255,7 +302,7 @@ describe('round trips (property)', () => {
   it('numbers formatted for en-US and de-DE read back as the number', () => {
     fc.assert(
       fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 99 }), (whole, cents) => {
-        const n = whole + Math.sign(whole || 1) * cents / 100
+        const n = whole + (Math.sign(whole || 1) * cents) / 100
         const fmt = (locale: string) => n.toLocaleString(locale, { maximumFractionDigits: 2, minimumFractionDigits: 2 })
         expect(Number(v('number', fmt('en-US'), 'en-US'))).toBeCloseTo(n, 6)
         expect(Number(v('number', fmt('de-DE'), 'de-DE'))).toBeCloseTo(n, 6)

@@ -24,7 +24,11 @@ function api(withPage = true) {
   registry.load([{ source: 'user', files: [{ path: 'demo.yaml', text }] }])
   const port = new FakePort(['text:Save'])
   const engine = createEngine({ registry, port })
-  return { api: createActionApi({ registry, getEngine: () => (withPage ? engine : undefined) }), port, setText: (t: string) => (text = t) }
+  return {
+    api: createActionApi({ registry, getEngine: () => (withPage ? engine : undefined) }),
+    port,
+    setText: (t: string) => (text = t),
+  }
 }
 
 describe('ActionApi (§3.1)', () => {
@@ -51,12 +55,18 @@ describe('ActionApi (§3.1)', () => {
   })
 
   it('describe of an unknown action is a typed error', async () => {
-    expect(await api().api.describe({ action: 'demo:nope' })).toMatchObject({ ok: false, error: { code: 'ACTION_NOT_FOUND' } })
+    expect(await api().api.describe({ action: 'demo:nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'ACTION_NOT_FOUND' },
+    })
   })
 
   it('run without a page fails with a hint instead of throwing', async () => {
     const result = await api(false).api.run({ action: 'demo:button:press', params: { label: 'Save' } })
-    expect(result).toMatchObject({ success: false, error: { code: 'STEP_FAILED', message: 'No page is attached to run actions in.' } })
+    expect(result).toMatchObject({
+      success: false,
+      error: { code: 'STEP_FAILED', message: 'No page is attached to run actions in.' },
+    })
   })
 
   it('reload re-reads the sources', async () => {

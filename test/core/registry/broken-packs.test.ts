@@ -4,7 +4,10 @@ import { join } from 'node:path'
 import { createRegistry, kMaxPackBytes, validatePack, type PackSource } from '../../../src/core/registry'
 
 const dir = join(import.meta.dirname, '../../fixtures/packs')
-const read = (sub: string, name: string) => ({ path: `${sub}/${name}`, text: readFileSync(join(dir, sub, name), 'utf8') })
+const read = (sub: string, name: string) => ({
+  path: `${sub}/${name}`,
+  text: readFileSync(join(dir, sub, name), 'utf8'),
+})
 
 // Every broken pack, the code it must be rejected with, and the line:col of the offending node.
 const kExpected: Record<string, [code: string, line: number, col: number]> = {
@@ -42,7 +45,9 @@ const kExpected: Record<string, [code: string, line: number, col: number]> = {
   'namespace-with-colon.yaml': ['INVALID_VALUE', 1, 12],
 }
 
-const brokenFiles = readdirSync(join(dir, 'broken')).filter((f) => f.endsWith('.yaml')).sort()
+const brokenFiles = readdirSync(join(dir, 'broken'))
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
 
 describe('broken pack corpus', () => {
   it('has an expectation for every file and a file for every expectation', () => {

@@ -7,7 +7,9 @@ import { createRegistry, dryRun, validatePack } from '../../../src/core/registry
 // warnings, and every action and parameter says what it is for.
 
 const dir = join(import.meta.dirname, '../../../actions')
-const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()
+const files = readdirSync(dir)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort()
 const read = (f: string) => ({ path: `actions/${f}`, text: readFileSync(join(dir, f), 'utf8') })
 
 describe('built-in packs', () => {
@@ -31,7 +33,8 @@ describe('built-in packs', () => {
     for (const action of registry.all()) {
       if (action.aliasOf) continue
       expect(action.description.length, action.fullName).toBeGreaterThan(15)
-      for (const [name, param] of Object.entries(action.params)) expect(param.description.length, `${action.fullName} --${name}`).toBeGreaterThan(5)
+      for (const [name, param] of Object.entries(action.params))
+        expect(param.description.length, `${action.fullName} --${name}`).toBeGreaterThan(5)
     }
   })
 
@@ -57,20 +60,38 @@ describe('built-in packs', () => {
   })
 
   it('use Element Plus 2.x class names, and the pre-2.5 select markup through an override', () => {
-    const current = dryRun(registry, 'elementplus:select:choose', { label: '状态', option: '启用' }, { version: '2.14.8' })
+    const current = dryRun(
+      registry,
+      'elementplus:select:choose',
+      { label: '状态', option: '启用' },
+      { version: '2.14.8' },
+    )
     const old = dryRun(registry, 'elementplus:select:choose', { label: '状态', option: '启用' }, { version: '2.4.0' })
     expect(current.plan?.steps[0].selectors?.selector.candidates[0]).toContain('el-select__wrapper')
     expect(old.plan?.overridesApplied).toEqual(['<2.5.0'])
     expect(old.plan?.steps[0].selectors?.selector.candidates[0]).toContain('el-input__inner')
     const text = read('elementplus.yaml').text
-    for (const cls of ['.el-dialog', '.el-dialog__headerbtn', 'el-select-dropdown__item', '.el-message-box__btns', 'el-table__row', 'el-date-editor', 'el-form-item']) expect(text).toContain(cls)
+    for (const cls of [
+      '.el-dialog',
+      '.el-dialog__headerbtn',
+      'el-select-dropdown__item',
+      '.el-message-box__btns',
+      'el-table__row',
+      'el-date-editor',
+      'el-form-item',
+    ])
+      expect(text).toContain(cls)
   })
 
   it('every action plans cleanly with plausible params', () => {
     for (const action of registry.all()) {
       const lookup = registry.lookup(action.fullName)
       const target = lookup.ok ? lookup.action : action
-      const params = Object.fromEntries(Object.entries(target.params).filter(([, p]) => p.required).map(([k]) => [k, 'x']))
+      const params = Object.fromEntries(
+        Object.entries(target.params)
+          .filter(([, p]) => p.required)
+          .map(([k]) => [k, 'x']),
+      )
       const result = dryRun(registry, action.fullName, params)
       expect(result.error, action.fullName).toBeUndefined()
       const invalid = JSON.stringify(result.plan).includes('"invalid"')

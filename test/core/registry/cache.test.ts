@@ -103,7 +103,9 @@ const sources: PackSource[] = [
 const good = encodeRegistry(loadPacks(sources), await hashSources(sources)) as CachedRegistry
 
 /** A store in memory that counts writes, as chrome.storage would hold the form. */
-function memoryStore(initial: CachedRegistry | null = null): RegistryCacheStore & { value: CachedRegistry | null; writes: number } {
+function memoryStore(
+  initial: CachedRegistry | null = null,
+): RegistryCacheStore & { value: CachedRegistry | null; writes: number } {
   const store = {
     value: initial,
     writes: 0,
@@ -156,19 +158,33 @@ describe('registry cache: round trip', () => {
       expect(b.describe(action.fullName), action.fullName).toEqual(a.describe(action.fullName))
       expect(b.getNamespace(action.namespace)).toEqual(a.getNamespace(action.namespace))
     }
-    for (const query of ['dialog', 'cart buy', 'login password', 'nothing-like-this']) expect(b.search(query)).toEqual(a.search(query))
+    for (const query of ['dialog', 'cart buy', 'login password', 'nothing-like-this'])
+      expect(b.search(query)).toEqual(a.search(query))
   })
 
   it('looks up short names, aliases and unknown names the same way', () => {
-    for (const name of ['shop:cart:old', 'cart:buy', 'auth:login', 'shop:auth:login', 'dialog:open', 'nope:x:y', 'cart:by']) {
+    for (const name of [
+      'shop:cart:old',
+      'cart:buy',
+      'auth:login',
+      'shop:auth:login',
+      'dialog:open',
+      'nope:x:y',
+      'cart:by',
+    ]) {
       expect(b.lookup(name), name).toEqual(a.lookup(name))
     }
   })
 
   it('plans every action the same way', () => {
     for (const action of a.all()) {
-      const params = Object.fromEntries(Object.entries(action.params).filter(([, p]) => p.required).map(([k]) => [k, 'x']))
-      for (const version of [undefined, '1.5.0']) expect(dryRun(b, action.fullName, params, { version })).toEqual(dryRun(a, action.fullName, params, { version }))
+      const params = Object.fromEntries(
+        Object.entries(action.params)
+          .filter(([, p]) => p.required)
+          .map(([k]) => [k, 'x']),
+      )
+      for (const version of [undefined, '1.5.0'])
+        expect(dryRun(b, action.fullName, params, { version })).toEqual(dryRun(a, action.fullName, params, { version }))
     }
   })
 
@@ -201,28 +217,54 @@ describe('registry cache: round trip', () => {
 
 describe('registry cache: hash', () => {
   const file = fc.record({ path: fc.string({ maxLength: 12 }), text: fc.string({ maxLength: 40 }) })
-  const sourceList = fc.array(fc.record({ source: fc.constantFrom(...kSourceKinds), files: fc.array(file, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 3 })
+  const sourceList = fc.array(
+    fc.record({ source: fc.constantFrom(...kSourceKinds), files: fc.array(file, { minLength: 1, maxLength: 3 }) }),
+    { minLength: 1, maxLength: 3 },
+  )
 
   it('is the same for the same sources and changes with any text, path or kind', async () => {
     await fc.assert(
-      fc.asyncProperty(sourceList, fc.nat(), fc.nat(), fc.string({ minLength: 1, maxLength: 3 }), fc.constantFrom('text', 'path', 'kind'), async (list, si, fi, insert, what) => {
-        const s = si % list.length
-        const f = fi % list[s].files.length
-        const changed = structuredClone(list)
-        const target = changed[s].files[f]
-        if (what === 'text') target.text = target.text + insert
-        else if (what === 'path') target.path = insert + target.path
-        else changed[s].source = kSourceKinds[(kSourceKinds.indexOf(list[s].source) + 1) % kSourceKinds.length]
-        expect(await hashSources(structuredClone(list))).toBe(await hashSources(list))
-        expect(await hashSources(changed)).not.toBe(await hashSources(list))
-      }),
+      fc.asyncProperty(
+        sourceList,
+        fc.nat(),
+        fc.nat(),
+        fc.string({ minLength: 1, maxLength: 3 }),
+        fc.constantFrom('text', 'path', 'kind'),
+        async (list, si, fi, insert, what) => {
+          const s = si % list.length
+          const f = fi % list[s].files.length
+          const changed = structuredClone(list)
+          const target = changed[s].files[f]
+          if (what === 'text') target.text = target.text + insert
+          else if (what === 'path') target.path = insert + target.path
+          else changed[s].source = kSourceKinds[(kSourceKinds.indexOf(list[s].source) + 1) % kSourceKinds.length]
+          expect(await hashSources(structuredClone(list))).toBe(await hashSources(list))
+          expect(await hashSources(changed)).not.toBe(await hashSources(list))
+        },
+      ),
       { numRuns: 300, interruptAfterTimeLimit: 20_000 },
     )
   })
 
   it('tells apart texts whose pieces only move across a file boundary', async () => {
-    const one: PackSource[] = [{ source: 'user', files: [{ path: 'a', text: 'xy' }, { path: 'b', text: 'z' }] }]
-    const two: PackSource[] = [{ source: 'user', files: [{ path: 'a', text: 'x' }, { path: 'b', text: 'yz' }] }]
+    const one: PackSource[] = [
+      {
+        source: 'user',
+        files: [
+          { path: 'a', text: 'xy' },
+          { path: 'b', text: 'z' },
+        ],
+      },
+    ]
+    const two: PackSource[] = [
+      {
+        source: 'user',
+        files: [
+          { path: 'a', text: 'x' },
+          { path: 'b', text: 'yz' },
+        ],
+      },
+    ]
     expect(await hashSources(one)).not.toBe(await hashSources(two))
   })
 })
@@ -245,10 +287,15 @@ describe('registry cache: loading through a store', () => {
   it('parses again and rewrites the cache when any pack text changed', async () => {
     const store = memoryStore()
     await loadPacksCached(sources, store)
-    const edited: PackSource[] = [sources[0], { source: 'user', files: [{ path: 'user:shop', text: kChild.replace('Buys what', 'Purchases what') }] }]
+    const edited: PackSource[] = [
+      sources[0],
+      { source: 'user', files: [{ path: 'user:shop', text: kChild.replace('Buys what', 'Purchases what') }] },
+    ]
     const next = await loadPacksCached(edited, store)
     expect(next.cache).toBe('miss')
-    expect(next.result.namespaces.find((n) => n.namespace === 'shop')?.actions['cart:buy'].description).toBe('Purchases what is in the cart.')
+    expect(next.result.namespaces.find((n) => n.namespace === 'shop')?.actions['cart:buy'].description).toBe(
+      'Purchases what is in the cart.',
+    )
     expect(store.writes).toBe(2)
     expect((await loadPacksCached(edited, store)).cache).toBe('hit')
   })
@@ -279,7 +326,10 @@ describe('registry cache: loading through a store', () => {
   })
 
   it('does not store a pack whose values JSON would change (.inf, -0)', async () => {
-    for (const param of ['type: object\n        description: o\n        default: { x: .inf }', 'type: number\n        description: n\n        default: -0.0']) {
+    for (const param of [
+      'type: object\n        description: o\n        default: { x: .inf }',
+      'type: number\n        description: n\n        default: -0.0',
+    ]) {
       const text = `namespace: odd\nversion: 1.0.0\nactions:\n  a:b:\n    description: d\n    params:\n      p:\n        ${param}\n    steps:\n      - action: getUrl\n`
       const odd: PackSource[] = [{ source: 'user', files: [{ path: 'odd', text }] }]
       expect(loadPacks(odd).issues, param).toEqual([])

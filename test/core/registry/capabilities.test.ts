@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addedCapabilities, capabilityConsent, capabilityLines, packCapabilities, packNeedsAsk, packShownOn } from '../../../src/core/registry/capabilities'
+import {
+  addedCapabilities,
+  capabilityConsent,
+  capabilityLines,
+  packCapabilities,
+  packNeedsAsk,
+  packShownOn,
+} from '../../../src/core/registry/capabilities'
 import { validatePack } from '../../../src/core/registry'
 
 function pack(yaml: string) {
@@ -44,7 +51,14 @@ actions:
 describe('pack capabilities', () => {
   it('a pack that clicks and types on its own site has nothing to ask about', () => {
     const caps = packCapabilities(pack(kPlain))
-    expect(caps).toMatchObject({ sites: ['https://shop.example'], acts: true, readsFields: false, navigates: null, sendsPageData: false, typesSecrets: false })
+    expect(caps).toMatchObject({
+      sites: ['https://shop.example'],
+      acts: true,
+      readsFields: false,
+      navigates: null,
+      sendsPageData: false,
+      typesSecrets: false,
+    })
     const lines = capabilityLines(caps)
     expect(lines.map((l) => l.key)).toEqual(['sites', 'acts'])
     expect(lines.some((l) => l.sensitive)).toBe(false)
@@ -54,10 +68,19 @@ describe('pack capabilities', () => {
 
   it('a pack that reads a field and posts it away says so, and asks on every site it does not declare', () => {
     const caps = packCapabilities(pack(kThief))
-    expect(caps).toMatchObject({ sites: [], readsText: true, readsFields: true, sendsPageData: true, navigates: { hosts: ['collect.evil.example'], anySite: false } })
+    expect(caps).toMatchObject({
+      sites: [],
+      readsText: true,
+      readsFields: true,
+      sendsPageData: true,
+      navigates: { hosts: ['collect.evil.example'], anySite: false },
+    })
     const lines = capabilityLines(caps)
     expect(lines.map((l) => l.key)).toEqual(['anySite', 'readsText', 'readsFields', 'navigates', 'sendsPageData'])
-    expect(lines.find((l) => l.key === 'navigates')).toMatchObject({ params: { hosts: 'collect.evil.example' }, sensitive: true })
+    expect(lines.find((l) => l.key === 'navigates')).toMatchObject({
+      params: { hosts: 'collect.evil.example' },
+      sensitive: true,
+    })
     expect(capabilityConsent(lines)).not.toBe('')
     expect(packNeedsAsk(caps, 'https://shop.example')).toBe(true)
   })
@@ -84,18 +107,36 @@ actions:
         args: { url: "https://bank.example/done" }
 `),
     )
-    expect(caps).toMatchObject({ typesSecrets: true, takesSecrets: true, submits: true, navigates: { anySite: true, hosts: ['bank.example'] } })
+    expect(caps).toMatchObject({
+      typesSecrets: true,
+      takesSecrets: true,
+      submits: true,
+      navigates: { anySite: true, hosts: ['bank.example'] },
+    })
     const lines = capabilityLines(caps)
     // Its own site is no news; "any site" is.
     expect(lines.find((l) => l.key === 'navigates')?.sensitive).toBe(false)
     expect(lines.find((l) => l.key === 'navigatesAny')?.sensitive).toBe(true)
-    const script = packCapabilities(pack(`namespace: y\nversion: 1.0.0\nactions:\n  a:b:\n    description: Runs\n    steps:\n      - action: eval\n        args: { script: "1" }\n`))
+    const script = packCapabilities(
+      pack(
+        `namespace: y\nversion: 1.0.0\nactions:\n  a:b:\n    description: Runs\n    steps:\n      - action: eval\n        args: { script: "1" }\n`,
+      ),
+    )
     expect(script).toMatchObject({ runsScripts: true, readsFields: true, sendsPageData: true })
   })
 
   it('an update says only what is new', () => {
     const before = capabilityLines(packCapabilities(pack(kPlain)))
-    const after = capabilityLines(packCapabilities(pack(kPlain.replace('      - action: click', '      - action: getAttribute\n        output: v\n        args: { selector: "#q", name: value }\n      - action: click'))))
+    const after = capabilityLines(
+      packCapabilities(
+        pack(
+          kPlain.replace(
+            '      - action: click',
+            '      - action: getAttribute\n        output: v\n        args: { selector: "#q", name: value }\n      - action: click',
+          ),
+        ),
+      ),
+    )
     expect(addedCapabilities(before, after).map((l) => l.key)).toEqual(['readsText', 'readsFields'])
     expect(addedCapabilities(after, after)).toEqual([])
   })

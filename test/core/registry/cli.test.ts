@@ -37,7 +37,10 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
     expect(text.code).toBe(0)
     expect(text.out).toContain('\n    password  string, required, secret')
     const json = ava(['action', 'describe', 'common:auth:login', '--json'])
-    expect(JSON.parse(json.out)).toMatchObject({ name: 'common:auth:login', paramDetails: { password: { secret: true } } })
+    expect(JSON.parse(json.out)).toMatchObject({
+      name: 'common:auth:login',
+      paramDetails: { password: { secret: true } },
+    })
     const missing = ava(['action', 'describe', 'common:auth:logn'])
     expect(missing.code).toBe(1)
     expect(missing.err).toContain('Did you mean "common:auth:login"?')
@@ -46,7 +49,12 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
   it('search finds by keyword', () => {
     const r = ava(['action', 'search', 'cookie'])
     expect(r.code).toBe(0)
-    expect(r.out.trim().split('\n').map((l) => l.split(' ')[0])).toEqual(['common:cookies:dismiss'])
+    expect(
+      r.out
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+    ).toEqual(['common:cookies:dismiss'])
     expect(ava(['action', 'search', 'zzzz']).code).toBe(1)
   })
 
@@ -57,7 +65,13 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
   })
 
   it('validate prints path:line:col: CODE message per problem and exits 1', () => {
-    const r = ava(['action', 'validate', 'test/fixtures/packs/broken/unknown-scope.yaml', 'test/fixtures/packs/broken/duplicate-keys.yaml', 'test/fixtures/packs/valid'])
+    const r = ava([
+      'action',
+      'validate',
+      'test/fixtures/packs/broken/unknown-scope.yaml',
+      'test/fixtures/packs/broken/duplicate-keys.yaml',
+      'test/fixtures/packs/valid',
+    ])
     expect(r.code).toBe(1)
     const lines = r.out.trim().split('\n')
     expect(lines).toEqual([
@@ -71,12 +85,32 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
   })
 
   it('dry-run resolves params and prints the plan without running anything', () => {
-    const r = ava(['action', 'dry-run', 'common:auth:login', '--param', 'username=bob', '--param', 'password=hunter22', '--param=submit=false'])
+    const r = ava([
+      'action',
+      'dry-run',
+      'common:auth:login',
+      '--param',
+      'username=bob',
+      '--param',
+      'password=hunter22',
+      '--param=submit=false',
+    ])
     expect(r.code).toBe(0)
     expect(r.out).toContain('params: {"username":"bob","password":"***","submit":false}')
     expect(r.out).toContain('3. [skip] click')
     expect(r.out).not.toContain('hunter22')
-    const old = ava(['action', 'dry-run', 'elementplus:select:choose', '--param', 'label=A', '--param', 'option=B', '--lib-version', '2.3.0', '--json'])
+    const old = ava([
+      'action',
+      'dry-run',
+      'elementplus:select:choose',
+      '--param',
+      'label=A',
+      '--param',
+      'option=B',
+      '--lib-version',
+      '2.3.0',
+      '--json',
+    ])
     expect(JSON.parse(old.out).plan.overridesApplied).toEqual(['<2.5.0'])
     const bad = ava(['action', 'dry-run', 'common:auth:login'])
     expect(bad.code).toBe(1)
@@ -100,8 +134,14 @@ describe('ava action (CLI)', { timeout: 60_000 }, () => {
     )
     const extra = mkdtempSync(join(tmpdir(), 'ava-extra-'))
     cpSync(join(fixtures, 'valid/shop-plus.yaml'), join(extra, 'shop-plus.yaml'))
-    const r = ava(['action', 'describe', 'shop:cart:open', '--json'], { cwd: project, env: { AVA_ACTIONS_PATH: ['/does/not/exist', extra].join(delimiter) } })
-    expect(JSON.parse(r.out)).toMatchObject({ description: 'Project override of cart open.', source: { source: 'cli-project' } })
+    const r = ava(['action', 'describe', 'shop:cart:open', '--json'], {
+      cwd: project,
+      env: { AVA_ACTIONS_PATH: ['/does/not/exist', extra].join(delimiter) },
+    })
+    expect(JSON.parse(r.out)).toMatchObject({
+      description: 'Project override of cart open.',
+      source: { source: 'cli-project' },
+    })
     const list = ava(['action', 'list'], { cwd: project, env: { AVA_ACTIONS_PATH: extra } })
     expect(list.out).toMatch(/^shopplus 2\.0\.0/m)
     expect(list.out).toContain('shop:product:find')

@@ -36,7 +36,9 @@ describe('discovery from the built-in packs', () => {
     expect(discoverActions(builtin, '筛选出状态为已发货的订单')).not.toContain('common:auth:login')
     expect(discoverActions(builtin, '筛选出状态为已发货的订单')).not.toContain('common:auth:logout')
     const login = discoverActions(builtin, '登录')
-    expect(login.indexOf('common:auth:login')).toBeLessThan(login.indexOf('common:auth:logout') === -1 ? Infinity : login.indexOf('common:auth:logout'))
+    expect(login.indexOf('common:auth:login')).toBeLessThan(
+      login.indexOf('common:auth:logout') === -1 ? Infinity : login.indexOf('common:auth:logout'),
+    )
   })
 
   it('finds nothing for a Chinese request no action is about', () => {
@@ -47,7 +49,9 @@ describe('discovery from the built-in packs', () => {
 describe('discovery', () => {
   const pack = (actions: string) => {
     const r = createRegistry()
-    const { issues } = r.load([{ source: 'user', files: [{ path: 'shop.yaml', text: `namespace: shop\nversion: 1.0.0\nactions:\n${actions}` }] }])
+    const { issues } = r.load([
+      { source: 'user', files: [{ path: 'shop.yaml', text: `namespace: shop\nversion: 1.0.0\nactions:\n${actions}` }] },
+    ])
     expect(issues.filter((i) => i.severity === 'error')).toEqual([])
     return r
   }
@@ -70,7 +74,12 @@ describe('discovery', () => {
 
 describe('parameters described in both languages', () => {
   it('every parameter of a built-in action has a Chinese description next to its English one', () => {
-    for (const name of ['common:auth:login', 'common:page:search', 'elementplus:select:choose', 'elementplus:form:fill']) {
+    for (const name of [
+      'common:auth:login',
+      'common:page:search',
+      'elementplus:select:choose',
+      'elementplus:form:fill',
+    ]) {
       const d = builtin.describe(name)
       expect(d, name).toBeDefined()
       for (const [param, p] of Object.entries(d!.paramDetails)) {

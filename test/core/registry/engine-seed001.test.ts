@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createEngine, createRegistry, kWaitFallbackSettleMs, PortError, type ActionRegistry, type StepStart } from '../../../src/core/registry'
+import {
+  createEngine,
+  createRegistry,
+  kWaitFallbackSettleMs,
+  PortError,
+  type ActionRegistry,
+  type StepStart,
+} from '../../../src/core/registry'
 import { FakePort } from './fake-port'
 
 // Seed 001 in the step engine: the runWorkflow options stopOnError / stepDelay (§2.4), and the
@@ -81,7 +88,11 @@ describe('stopOnError (seed 001 §2.4, default true)', () => {
 
   it('false: the run goes on past the failure and still fails, with the first error', async () => {
     const port = new FakePort(['css:#a', 'css:#c'])
-    const result = await createEngine({ registry: registryOf(kPack), port }).run('s1:three:clicks', {}, { stopOnError: false })
+    const result = await createEngine({ registry: registryOf(kPack), port }).run(
+      's1:three:clicks',
+      {},
+      { stopOnError: false },
+    )
     expect(port.actions()).toEqual(['click css:#a', 'click css:#c'])
     expect(result).toMatchObject({ success: false, error: { code: 'ELEMENT_NOT_FOUND', step: 2, stepAction: 'click' } })
     expect(result.trace.map((t) => t.status)).toEqual(['ok', 'failed', 'ok'])
@@ -90,7 +101,11 @@ describe('stopOnError (seed 001 §2.4, default true)', () => {
 
   it('false with nothing failing is a plain success', async () => {
     const port = new FakePort(['css:#a', 'css:#missing', 'css:#c'])
-    const result = await createEngine({ registry: registryOf(kPack), port }).run('s1:three:clicks', {}, { stopOnError: false })
+    const result = await createEngine({ registry: registryOf(kPack), port }).run(
+      's1:three:clicks',
+      {},
+      { stopOnError: false },
+    )
     expect(result.success).toBe(true)
     expect(result.error).toBeUndefined()
   })
@@ -111,9 +126,14 @@ describe('stepDelay (seed 001 §2.4, default 0)', () => {
   it('beforeStep sees each step with its resolved arguments, before it acts', async () => {
     const port = new FakePort(['css:#a', 'css:#missing', 'css:#c'])
     const seen: string[] = []
-    const before = (s: StepStart) => void seen.push(`${s.id} ${s.action} ${JSON.stringify(s.input)} after ${port.actions().length} actions`)
+    const before = (s: StepStart) =>
+      void seen.push(`${s.id} ${s.action} ${JSON.stringify(s.input)} after ${port.actions().length} actions`)
     await createEngine({ registry: registryOf(kPack), port }).run('s1:three:clicks', {}, { beforeStep: before })
-    expect(seen).toEqual(['1 click {"selector":"css:#a"} after 0 actions', '2 click {"selector":"css:#missing"} after 1 actions', '3 click {"selector":"css:#c"} after 2 actions'])
+    expect(seen).toEqual([
+      '1 click {"selector":"css:#a"} after 0 actions',
+      '2 click {"selector":"css:#missing"} after 1 actions',
+      '3 click {"selector":"css:#c"} after 2 actions',
+    ])
   })
 })
 
@@ -137,16 +157,26 @@ describe('a wait that times out falls back to domcontentloaded + 500 ms (seed 00
   })
 
   it("a wait's output says whether it held, so a verify can insist on it", async () => {
-    const never = await createEngine({ registry: registryOf(kPack), port: new SlowPage(), sleep: async () => undefined }).run('s1:wait:insisting')
+    const never = await createEngine({
+      registry: registryOf(kPack),
+      port: new SlowPage(),
+      sleep: async () => undefined,
+    }).run('s1:wait:insisting')
     expect(never).toMatchObject({ success: false, error: { message: expect.stringContaining('No dialog came.') } })
     expect(never.trace[0].status).toBe('recovered')
-    const held = await createEngine({ registry: registryOf(kPack), port: new FakePort(['css:.dialog']), sleep: async () => undefined }).run('s1:wait:insisting')
+    const held = await createEngine({
+      registry: registryOf(kPack),
+      port: new FakePort(['css:.dialog']),
+      sleep: async () => undefined,
+    }).run('s1:wait:insisting')
     expect(held.success, JSON.stringify(held.error)).toBe(true)
   })
 
   it('a URL that never comes: the port timed out, the wait still goes on', async () => {
     const port = new SlowPage()
-    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run('s1:wait:url')
+    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run(
+      's1:wait:url',
+    )
     expect(result.success).toBe(true)
     expect(result.trace[0]).toMatchObject({ status: 'recovered', fellBack: { code: 'TIMEOUT' } })
     expect(port.calls.map((c) => c.method)).toEqual(['waitFor', 'waitForLoad'])
@@ -155,21 +185,27 @@ describe('a wait that times out falls back to domcontentloaded + 500 ms (seed 00
   it('a document that never loads fails the step after all', async () => {
     const port = new SlowPage()
     port.loaded = false
-    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run('s1:wait:url')
+    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run(
+      's1:wait:url',
+    )
     expect(result).toMatchObject({ success: false, error: { code: 'TIMEOUT', step: 1 } })
   })
 
   it('a port without waitForLoad asks the loaded page for its URL instead', async () => {
     const port = new SlowPage()
     ;(port as { waitForLoad?: unknown }).waitForLoad = undefined
-    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run('s1:wait:url')
+    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run(
+      's1:wait:url',
+    )
     expect(result.success).toBe(true)
     expect(port.calls.map((c) => c.method)).toEqual(['waitFor', 'getUrl'])
   })
 
   it('a wait of ms never falls back, and other step failures are not waits', async () => {
     const port = new SlowPage(['css:#a', 'css:#c'])
-    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run('s1:three:clicks')
+    const result = await createEngine({ registry: registryOf(kPack), port, sleep: async () => undefined }).run(
+      's1:three:clicks',
+    )
     expect(result.success).toBe(false)
     expect(port.loads).toEqual([])
   })
@@ -191,7 +227,9 @@ actions:
   it('false never reads the page, so no bounds are checked', async () => {
     const port = new FakePort(['css:#a'])
     port.globals.set('Lib.version', '1.0.0')
-    expect((await createEngine({ registry: registryOf(pack), port }).run('lib:a:b')).error?.code).toBe('VERSION_INCOMPATIBLE')
+    expect((await createEngine({ registry: registryOf(pack), port }).run('lib:a:b')).error?.code).toBe(
+      'VERSION_INCOMPATIBLE',
+    )
     const off = new FakePort(['css:#a'])
     off.globals.set('Lib.version', '1.0.0')
     const result = await createEngine({ registry: registryOf(pack), port: off, detectVersion: false }).run('lib:a:b')
@@ -204,7 +242,11 @@ describe('beforeStep and cancellation', () => {
   it('a run cancelled while paused before a step does not perform that step', async () => {
     const port = new FakePort(['css:#a', 'css:#missing', 'css:#c'])
     const stop = new AbortController()
-    const result = await createEngine({ registry: registryOf(kPack), port }).run('s1:three:clicks', {}, { signal: stop.signal, beforeStep: (s) => void (s.id === '2' && stop.abort()) })
+    const result = await createEngine({ registry: registryOf(kPack), port }).run(
+      's1:three:clicks',
+      {},
+      { signal: stop.signal, beforeStep: (s) => void (s.id === '2' && stop.abort()) },
+    )
     expect(port.actions()).toEqual(['click css:#a'])
     expect(result).toMatchObject({ success: false, error: { code: 'STEP_FAILED' } })
     expect(result.error?.message).toContain('cancelled')
@@ -229,7 +271,11 @@ actions:
         message: No title
 `
     const port = new FakePort()
-    const result = await createEngine({ registry: registryOf(pack), port }).run('s2:read:title', {}, { stopOnError: false })
+    const result = await createEngine({ registry: registryOf(pack), port }).run(
+      's2:read:title',
+      {},
+      { stopOnError: false },
+    )
     expect(result).toMatchObject({ success: false, error: { code: 'ELEMENT_NOT_FOUND', step: 1 } })
     expect(port.actions()).toEqual(['getUrl'])
   })

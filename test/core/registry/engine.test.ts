@@ -1,14 +1,22 @@
 import { describe, it, expect } from 'vitest'
 import { failureHint } from '../../../src/core/failure'
 import { renderEn } from '../../../src/core/locales/render'
-import { createEngine, createRegistry, dryRun, kUserScriptsHint, type ActionRegistry, type EngineOptions } from '../../../src/core/registry'
+import {
+  createEngine,
+  createRegistry,
+  dryRun,
+  kUserScriptsHint,
+  type ActionRegistry,
+  type EngineOptions,
+} from '../../../src/core/registry'
 import { FakePort, withUserScripts } from './fake-port'
 
 function registryOf(...packs: string[]): ActionRegistry {
   const registry = createRegistry()
   const result = registry.load([{ source: 'user', files: packs.map((text, i) => ({ path: `p${i}.yaml`, text })) }])
   const errors = result.issues.filter((i) => i.severity === 'error')
-  if (errors.length) throw new Error(errors.map((e) => `${e.file}:${e.line}:${e.col} ${e.code} ${e.message}`).join('\n'))
+  if (errors.length)
+    throw new Error(errors.map((e) => `${e.file}:${e.line}:${e.col} ${e.code} ${e.message}`).join('\n'))
   return registry
 }
 
@@ -254,17 +262,25 @@ describe('design §8.4: the step engine', () => {
 })
 
 describe('errors of §5.2.1 come back as results', () => {
-  it('ACTION_NOT_FOUND with the closest name, and the code\'s hint', async () => {
+  it("ACTION_NOT_FOUND with the closest name, and the code's hint", async () => {
     const { engine } = setup()
     const result = await engine.run('eresh:dialog:opn')
-    expect(result.error).toMatchObject({ code: 'ACTION_NOT_FOUND', message: 'No action "eresh:dialog:opn". Did you mean "eresh:dialog:open"?' })
+    expect(result.error).toMatchObject({
+      code: 'ACTION_NOT_FOUND',
+      message: 'No action "eresh:dialog:opn". Did you mean "eresh:dialog:open"?',
+    })
     expect(renderEn(failureHint(result.error!.code)!)).toContain('ava action list')
   })
   it('PARAM_REQUIRED and PARAM_INVALID', async () => {
     const { engine } = setup()
     expect((await engine.run('eresh:dialog:open', {})).error?.code).toBe('PARAM_REQUIRED')
-    expect((await engine.run('eresh:dialog:open', { trigger: 'x', fast: 'maybe' })).error).toMatchObject({ code: 'PARAM_INVALID', details: { param: 'fast' } })
-    expect((await engine.run('eresh:dialog:open', { trigger: 'x', extra: 1 })).error?.message).toContain('Unknown parameter "extra"')
+    expect((await engine.run('eresh:dialog:open', { trigger: 'x', fast: 'maybe' })).error).toMatchObject({
+      code: 'PARAM_INVALID',
+      details: { param: 'fast' },
+    })
+    expect((await engine.run('eresh:dialog:open', { trigger: 'x', extra: 1 })).error?.message).toContain(
+      'Unknown parameter "extra"',
+    )
   })
   it('coerces string params the CLI and the planner pass', async () => {
     const { engine, port } = setup(['text:新建', 'find:dialog 新建'])
@@ -294,7 +310,10 @@ describe('errors of §5.2.1 come back as results', () => {
     port.delays.set('snapshot', 45)
     const started = Date.now()
     const result = await engine.run('eresh:slow:step')
-    expect(result.error).toMatchObject({ code: 'TIMEOUT', message: 'Action eresh:slow:step did not finish within 20 ms.' })
+    expect(result.error).toMatchObject({
+      code: 'TIMEOUT',
+      message: 'Action eresh:slow:step did not finish within 20 ms.',
+    })
     expect(Date.now() - started).toBeLessThan(400)
   })
   it('STEP_FAILED with the message of a fail step', async () => {
@@ -307,10 +326,16 @@ describe('errors of §5.2.1 come back as results', () => {
     const result = await engine.run('eresh:dialog:open', { trigger: 'x' })
     // find returns null on this page, so step 3 fails first; make find succeed but verify fail:
     expect(result.error?.code).toBe('ELEMENT_NOT_FOUND')
-    const registry = registryOf(kPack.replace('condition: "${steps.found} != null"', 'condition: "${steps.found.ref} == \'other\'"'))
+    const registry = registryOf(
+      kPack.replace('condition: "${steps.found} != null"', 'condition: "${steps.found.ref} == \'other\'"'),
+    )
     const port = new FakePort(['text:x', 'css:.e-dialog', 'find:dialog x'])
     const verify = await createEngine({ registry, port }).run('eresh:dialog:open', { trigger: 'x' })
-    expect(verify.error).toMatchObject({ code: 'VERIFY_FAILED', message: 'No dialog for x', details: { messageZh: 'x 没有打开对话框' } })
+    expect(verify.error).toMatchObject({
+      code: 'VERIFY_FAILED',
+      message: 'No dialog for x',
+      details: { messageZh: 'x 没有打开对话框' },
+    })
   })
   it('VERSION_INCOMPATIBLE below min_version', async () => {
     const { engine, port } = setup(['text:x'])
@@ -320,7 +345,11 @@ describe('errors of §5.2.1 come back as results', () => {
   it('dumps the context on error, secrets masked', async () => {
     const { engine } = setup()
     const result = await engine.run('eresh:abort:click')
-    expect(result.context).toMatchObject({ action: 'eresh:abort:click', depth: 0, selectors: { dialog: 'css:.e-dialog', trigger: 'css:.trigger' } })
+    expect(result.context).toMatchObject({
+      action: 'eresh:abort:click',
+      depth: 0,
+      selectors: { dialog: 'css:.e-dialog', trigger: 'css:.trigger' },
+    })
   })
 })
 
@@ -397,12 +426,19 @@ describe('eval steps', () => {
 describe('secrets (§4.4.7)', () => {
   it('never show secret params or env values in traces, logs, results or errors', async () => {
     const lines: string[] = []
-    const { engine, port } = setup(['css:#user', 'css:#pass', 'css:#token', 'css:#echo'], { env: { API_TOKEN: 'tok-123456' }, logger: (l) => lines.push(l) })
+    const { engine, port } = setup(['css:#user', 'css:#pass', 'css:#token', 'css:#echo'], {
+      env: { API_TOKEN: 'tok-123456' },
+      logger: (l) => lines.push(l),
+    })
     port.texts.set('css:#echo', 'you typed hunter22!')
     const result = await engine.debug('eresh:auth:login', { user: 'bob', password: 'hunter22' })
     expect(result.success).toBe(true)
     // The port got the real values…
-    expect(port.calls.filter((c) => c.method === 'fill').map((c) => c.args[1])).toEqual(['bob', 'hunter22', 'tok-123456'])
+    expect(port.calls.filter((c) => c.method === 'fill').map((c) => c.args[1])).toEqual([
+      'bob',
+      'hunter22',
+      'tok-123456',
+    ])
     // …nothing shown has them.
     const shown = JSON.stringify(result) + lines.join('\n')
     expect(shown).not.toContain('hunter22')
@@ -494,6 +530,8 @@ describe('dry run (§4.4.4)', () => {
     const { registry } = setup()
     expect(dryRun(registry, 'eresh:dialog:open', {}).error?.code).toBe('PARAM_REQUIRED')
     expect(dryRun(registry, 'eresh:nope').error?.code).toBe('ACTION_NOT_FOUND')
-    expect(dryRun(registry, 'eresh:dialog:open', { trigger: 'x' }, { version: '2.0.0' }).error?.code).toBe('VERSION_INCOMPATIBLE')
+    expect(dryRun(registry, 'eresh:dialog:open', { trigger: 'x' }, { version: '2.0.0' }).error?.code).toBe(
+      'VERSION_INCOMPATIBLE',
+    )
   })
 })

@@ -92,14 +92,24 @@ describe('parser (§6.2.5)', () => {
   it('follows the precedence || < && < == != < > < >= <= < !', () => {
     const ast = parseExpression('!a && b == 1 || c > 2')
     expect(printExpression(ast)).toBe('!${a} && ${b} == 1 || ${c} > 2')
-    expect(ast).toMatchObject({ type: 'BinaryExpr', operator: '||', left: { operator: '&&', left: { type: 'UnaryExpr' }, right: { operator: '==' } }, right: { operator: '>' } })
+    expect(ast).toMatchObject({
+      type: 'BinaryExpr',
+      operator: '||',
+      left: { operator: '&&', left: { type: 'UnaryExpr' }, right: { operator: '==' } },
+      right: { operator: '>' },
+    })
   })
   it('builds the design example "!a && b == 1"', () => {
     expect(parseExpression('!a && b == 1')).toEqual({
       type: 'BinaryExpr',
       operator: '&&',
       left: { type: 'UnaryExpr', operator: '!', operand: { type: 'Variable', path: ['a'], position: 1 } },
-      right: { type: 'BinaryExpr', operator: '==', left: { type: 'Variable', path: ['b'], position: 6 }, right: { type: 'Literal', value: 1 } },
+      right: {
+        type: 'BinaryExpr',
+        operator: '==',
+        left: { type: 'Variable', path: ['b'], position: 6 },
+        right: { type: 'Literal', value: 1 },
+      },
     })
   })
   it('groups with parentheses', () => {
@@ -111,9 +121,13 @@ describe('parser (§6.2.5)', () => {
   })
   it(`caps the AST at depth ${kMaxAstDepth}`, () => {
     expect(() => parseExpression(`${'('.repeat(49)}true${')'.repeat(49)}`)).not.toThrow()
-    expect(() => parseExpression(`${'('.repeat(60)}true${')'.repeat(60)}`)).toThrow(expect.objectContaining({ code: 'EXPR_TOO_DEEP' }))
+    expect(() => parseExpression(`${'('.repeat(60)}true${')'.repeat(60)}`)).toThrow(
+      expect.objectContaining({ code: 'EXPR_TOO_DEEP' }),
+    )
     expect(() => parseExpression(`${'!'.repeat(3000)}true`)).toThrow(expect.objectContaining({ code: 'EXPR_TOO_DEEP' }))
-    expect(() => parseExpression(Array.from({ length: 60 }, () => 'true').join(' && '))).toThrow(expect.objectContaining({ code: 'EXPR_TOO_DEEP' }))
+    expect(() => parseExpression(Array.from({ length: 60 }, () => 'true').join(' && '))).toThrow(
+      expect.objectContaining({ code: 'EXPR_TOO_DEEP' }),
+    )
   })
 })
 
@@ -148,8 +162,18 @@ const isTyped = (e: unknown): boolean => e instanceof ExpressionSyntaxError || e
 
 describe('properties', () => {
   it('tokenize, parse and evaluate only ever throw their typed errors', () => {
-    const alphabet = fc.constantFrom(...'${}()!=<>&|\'"\\.ab01 _-+*[]:,?xtruefalsn'.split(''), '__proto__', 'constructor', '${params.a}', '&&', '||')
-    const text = fc.oneof(fc.string(), fc.array(alphabet, { maxLength: 40 }).map((a) => a.join('')))
+    const alphabet = fc.constantFrom(
+      ...'${}()!=<>&|\'"\\.ab01 _-+*[]:,?xtruefalsn'.split(''),
+      '__proto__',
+      'constructor',
+      '${params.a}',
+      '&&',
+      '||',
+    )
+    const text = fc.oneof(
+      fc.string(),
+      fc.array(alphabet, { maxLength: 40 }).map((a) => a.join('')),
+    )
     fc.assert(
       fc.property(text, (input) => {
         try {
@@ -182,7 +206,12 @@ describe('properties', () => {
       { depthSize: 'small', withCrossShrink: true },
       literal,
       fc.record({ type: fc.constant('UnaryExpr' as const), operator: fc.constant('!' as const), operand: tie('tree') }),
-      fc.record({ type: fc.constant('BinaryExpr' as const), operator: fc.constantFrom(...ops), left: tie('tree'), right: tie('tree') }),
+      fc.record({
+        type: fc.constant('BinaryExpr' as const),
+        operator: fc.constantFrom(...ops),
+        left: tie('tree'),
+        right: tie('tree'),
+      }),
       fc.record({ type: fc.constant('GroupExpr' as const), expression: tie('tree') }),
     ),
   }))
@@ -217,8 +246,19 @@ describe('properties', () => {
     }
   }
   const depth = (n: ASTNode): number =>
-    n.type === 'BinaryExpr' ? 1 + Math.max(depth(n.left), depth(n.right)) : n.type === 'UnaryExpr' ? 1 + depth(n.operand) : n.type === 'GroupExpr' ? 1 + depth(n.expression) : 1
-  const values = fc.record({ a: fc.integer({ min: -3, max: 3 }), b: fc.boolean(), c: fc.constantFrom('', 'x', '2', null), s: fc.constantFrom('x', "it's", 'a${b}') })
+    n.type === 'BinaryExpr'
+      ? 1 + Math.max(depth(n.left), depth(n.right))
+      : n.type === 'UnaryExpr'
+        ? 1 + depth(n.operand)
+        : n.type === 'GroupExpr'
+          ? 1 + depth(n.expression)
+          : 1
+  const values = fc.record({
+    a: fc.integer({ min: -3, max: 3 }),
+    b: fc.boolean(),
+    c: fc.constantFrom('', 'x', '2', null),
+    s: fc.constantFrom('x', "it's", 'a${b}'),
+  })
 
   it('evaluateCondition of a printed AST agrees with a reference evaluation of the AST', () => {
     fc.assert(
@@ -234,7 +274,18 @@ describe('properties', () => {
   })
 
   it('no expression reaches a prototype: every variable reads own data or null', () => {
-    const segment = fc.constantFrom('a', 'toString', 'valueOf', 'hasOwnProperty', 'length', '0', '__proto__', 'constructor', 'prototype', 'b')
+    const segment = fc.constantFrom(
+      'a',
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      'length',
+      '0',
+      '__proto__',
+      'constructor',
+      'prototype',
+      'b',
+    )
     fc.assert(
       fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (path) => {
         const ctx = { a: { b: 'own', list: [1] }, arr: [1, 2] }

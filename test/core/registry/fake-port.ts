@@ -50,7 +50,16 @@ export class FakePort implements BrowserPort {
   actions(): string[] {
     return this.calls
       .filter((c) => c.method !== 'query' && c.method !== 'readGlobal')
-      .map((c) => [c.method, ...c.args.map((a) => (a && typeof a === 'object' && 'raw' in a ? (a as ParsedSelector).raw : typeof a === 'string' ? a : ''))].filter(Boolean).join(' '))
+      .map((c) =>
+        [
+          c.method,
+          ...c.args.map((a) =>
+            a && typeof a === 'object' && 'raw' in a ? (a as ParsedSelector).raw : typeof a === 'string' ? a : '',
+          ),
+        ]
+          .filter(Boolean)
+          .join(' '),
+      )
   }
 
   async query(selector: ParsedSelector): Promise<number> {
@@ -63,7 +72,12 @@ export class FakePort implements BrowserPort {
   async fill(target: ParsedSelector, value: string, signal: AbortSignal): Promise<void> {
     await this.act('fill', [target, value], signal)
   }
-  async type(target: ParsedSelector | null, text: string, options: { delayMs: number }, signal: AbortSignal): Promise<void> {
+  async type(
+    target: ParsedSelector | null,
+    text: string,
+    options: { delayMs: number },
+    signal: AbortSignal,
+  ): Promise<void> {
     await this.act('type', [target, text, options], signal)
   }
   async press(key: string, target: ParsedSelector | null, signal: AbortSignal): Promise<void> {
@@ -78,7 +92,11 @@ export class FakePort implements BrowserPort {
   async check(target: ParsedSelector, checked: boolean, signal: AbortSignal): Promise<void> {
     await this.act('check', [target, checked], signal)
   }
-  async scroll(target: ParsedSelector | null, options: { direction: string; amount: number }, signal: AbortSignal): Promise<void> {
+  async scroll(
+    target: ParsedSelector | null,
+    options: { direction: string; amount: number },
+    signal: AbortSignal,
+  ): Promise<void> {
     await this.act('scroll', [target, options], signal)
   }
   async waitFor(condition: unknown, timeoutMs: number, signal: AbortSignal): Promise<void> {
@@ -117,7 +135,10 @@ export class FakePort implements BrowserPort {
 }
 
 /** A port without the optional user-scripts hook, and one with it. */
-export function withUserScripts(port: FakePort, run: (script: string, args: Record<string, unknown>) => unknown): FakePort & Required<Pick<BrowserPort, 'runUserScript'>> {
+export function withUserScripts(
+  port: FakePort,
+  run: (script: string, args: Record<string, unknown>) => unknown,
+): FakePort & Required<Pick<BrowserPort, 'runUserScript'>> {
   const p = port as FakePort & Required<Pick<BrowserPort, 'runUserScript'>>
   p.runUserScript = async (script, args, signal) => {
     p.calls.push({ method: 'runUserScript', args: [script, args] })

@@ -1,6 +1,13 @@
 import { describe, it, expect } from 'vitest'
 import fc from 'fast-check'
-import { ExpressionSyntaxError, getByPath, resolve, resolveObject, resolveValue, SecurityError } from '../../../src/core/registry'
+import {
+  ExpressionSyntaxError,
+  getByPath,
+  resolve,
+  resolveObject,
+  resolveValue,
+  SecurityError,
+} from '../../../src/core/registry'
 
 describe('design §8.2: interpolation', () => {
   it('简单替换: ${params.name} → "test"', () => {
@@ -31,7 +38,11 @@ describe('interpolation details', () => {
     expect(resolve('${params.obj} ${steps.found.ref}', ctx)).toBe('{"k":1} e5')
   })
   it('resolves every string inside objects and arrays', () => {
-    expect(resolveObject({ a: ['${params.n}', 'x${params.on}'], b: { c: '${steps.found.ref}' }, d: 5 }, ctx)).toEqual({ a: [3, 'xtrue'], b: { c: 'e5' }, d: 5 })
+    expect(resolveObject({ a: ['${params.n}', 'x${params.on}'], b: { c: '${steps.found.ref}' }, d: 5 }, ctx)).toEqual({
+      a: [3, 'xtrue'],
+      b: { c: 'e5' },
+      d: 5,
+    })
   })
   it('writes a literal ${ as $${', () => {
     expect(resolve('cost: $${params.n}', ctx)).toBe('cost: ${params.n}')
@@ -59,7 +70,17 @@ describe('properties', () => {
     )
   })
   it('no template reaches a prototype: results only come from own data', () => {
-    const segment = fc.constantFrom('a', 'b', 'toString', 'constructor', '__proto__', 'prototype', 'valueOf', 'length', '0')
+    const segment = fc.constantFrom(
+      'a',
+      'b',
+      'toString',
+      'constructor',
+      '__proto__',
+      'prototype',
+      'valueOf',
+      'length',
+      '0',
+    )
     fc.assert(
       fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (path) => {
         const ctx = { a: { b: 'own' } }

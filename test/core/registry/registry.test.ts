@@ -2,39 +2,93 @@ import { describe, it, expect } from 'vitest'
 import { createRegistry, loadPacks, type PackSource } from '../../../src/core/registry'
 
 const pack = (ns: string, body: string, extra = '') => `namespace: ${ns}\nversion: 1.0.0\n${extra}actions:\n${body}`
-const action = (name: string, description: string, steps = '      - action: wait\n        args: { ms: 1 }\n', params = '') =>
-  `  ${name}:\n    description: ${description}\n${params}    steps:\n${steps}`
+const action = (
+  name: string,
+  description: string,
+  steps = '      - action: wait\n        args: { ms: 1 }\n',
+  params = '',
+) => `  ${name}:\n    description: ${description}\n${params}    steps:\n${steps}`
 
 describe('loader (§6.4)', () => {
   it('later sources override earlier ones, action by action, and record where each came from', () => {
     const sources: PackSource[] = [
-      { source: 'builtin', files: [{ path: 'actions/site.yaml', text: pack('site', action('a:one', 'builtin one') + action('a:two', 'builtin two'), 'selectors:\n  btn: css:.b1\n  keep: css:.k\n') }] },
-      { source: 'cli-home', files: [{ path: '~/.ava/actions/site.yaml', text: pack('site', action('a:two', 'home two'), 'selectors:\n  btn: css:.b2\n') }] },
-      { source: 'cli-project', files: [{ path: '.ava/actions/site.yaml', text: pack('site', action('a:three', 'project three')) }] },
+      {
+        source: 'builtin',
+        files: [
+          {
+            path: 'actions/site.yaml',
+            text: pack(
+              'site',
+              action('a:one', 'builtin one') + action('a:two', 'builtin two'),
+              'selectors:\n  btn: css:.b1\n  keep: css:.k\n',
+            ),
+          },
+        ],
+      },
+      {
+        source: 'cli-home',
+        files: [
+          {
+            path: '~/.ava/actions/site.yaml',
+            text: pack('site', action('a:two', 'home two'), 'selectors:\n  btn: css:.b2\n'),
+          },
+        ],
+      },
+      {
+        source: 'cli-project',
+        files: [{ path: '.ava/actions/site.yaml', text: pack('site', action('a:three', 'project three')) }],
+      },
     ]
     const registry = createRegistry()
     registry.load(sources)
-    expect(registry.get('site:a:one')).toMatchObject({ description: 'builtin one', source: { source: 'builtin', file: 'actions/site.yaml' } })
+    expect(registry.get('site:a:one')).toMatchObject({
+      description: 'builtin one',
+      source: { source: 'builtin', file: 'actions/site.yaml' },
+    })
     expect(registry.get('site:a:two')).toMatchObject({ description: 'home two', source: { source: 'cli-home' } })
     expect(registry.get('site:a:three')?.source.source).toBe('cli-project')
-    expect(registry.getNamespace('site')?.selectors).toEqual({ btn: { primary: 'css:.b2', fallback: [] }, keep: { primary: 'css:.k', fallback: [] } })
+    expect(registry.getNamespace('site')?.selectors).toEqual({
+      btn: { primary: 'css:.b2', fallback: [] },
+      keep: { primary: 'css:.k', fallback: [] },
+    })
     expect(registry.list('site')[0].sources.map((s) => s.source)).toEqual(['builtin', 'cli-home', 'cli-project'])
   })
 
   it('resolves extends with the merge rules of §6.4.3', () => {
-    const parent = pack('base', action('d:open', 'open it') + action('d:close', 'close it'), 'description: Base\ncompatibility:\n  min_version: 1.0.0\n  version_overrides:\n    "1.x":\n      selectors:\n        btn: css:.v1\nselectors:\n  btn: css:.b\n  other: css:.o\n')
+    const parent = pack(
+      'base',
+      action('d:open', 'open it') + action('d:close', 'close it'),
+      'description: Base\ncompatibility:\n  min_version: 1.0.0\n  version_overrides:\n    "1.x":\n      selectors:\n        btn: css:.v1\nselectors:\n  btn: css:.b\n  other: css:.o\n',
+    )
     const child = `namespace: kid\nversion: 2.0.0\nextends: [base]\ncompatibility:\n  max_version: 3.0.0\nselectors:\n  btn: css:.kid\nactions:\n${action('d:close', 'close differently')}${action('d:extra', 'new')}`
-    const { namespaces, issues } = loadPacks([{ source: 'user', files: [{ path: 'c.yaml', text: child }, { path: 'p.yaml', text: parent }] }])
+    const { namespaces, issues } = loadPacks([
+      {
+        source: 'user',
+        files: [
+          { path: 'c.yaml', text: child },
+          { path: 'p.yaml', text: parent },
+        ],
+      },
+    ])
     expect(issues).toEqual([])
     const kid = namespaces.find((n) => n.namespace === 'kid')
     expect(kid?.version).toBe('2.0.0')
     expect(kid?.description).toBe('Base')
     expect(Object.keys(kid?.actions ?? {}).sort()).toEqual(['d:close', 'd:extra', 'd:open'])
-    expect(kid?.actions['d:open']).toMatchObject({ fullName: 'kid:d:open', namespace: 'kid', inheritedFrom: 'base', source: { file: 'p.yaml' } })
+    expect(kid?.actions['d:open']).toMatchObject({
+      fullName: 'kid:d:open',
+      namespace: 'kid',
+      inheritedFrom: 'base',
+      source: { file: 'p.yaml' },
+    })
     expect(kid?.actions['d:close'].description).toBe('close differently')
     expect(kid?.selectors.btn.primary).toBe('css:.kid')
     expect(kid?.selectors.other.primary).toBe('css:.o')
-    expect(kid?.compatibility).toMatchObject({ minVersion: '1.0.0', maxVersion: '3.0.0', versionOverrides: [{ pattern: '1.x' }] })
+    expect(kid?.compatibility).toMatchObject({
+      minVersion: '1.0.0',
+      maxVersion: '3.0.0',
+      versionOverrides: [{ pattern: '1.x' }],
+    })
   })
 
   it('skips a file whose extends names no pack, or extends in a circle, and keeps the rest', () => {
@@ -66,7 +120,13 @@ describe('loader (§6.4)', () => {
         source: 'user',
         files: [
           { path: 'a.yaml', text: pack('a', action('x:go', 'to b', runStep('b:x:go'))) },
-          { path: 'b.yaml', text: pack('b', action('x:go', 'to a', runStep('a:x:go')) + action('x:lost', 'nowhere', runStep('c:x:none'))) },
+          {
+            path: 'b.yaml',
+            text: pack(
+              'b',
+              action('x:go', 'to a', runStep('a:x:go')) + action('x:lost', 'nowhere', runStep('c:x:none')),
+            ),
+          },
         ],
       },
     ])
@@ -86,8 +146,18 @@ describe('registry (§4.3)', () => {
           path: 'ui.yaml',
           text: pack(
             'ui',
-            action('dialog:open', 'Open a modal dialog', undefined, '    params:\n      trigger:\n        type: string\n        description: label\n') +
-              action('select:choose', 'Pick an option in a dropdown', undefined, '    params:\n      option:\n        type: string\n        description: text\n') +
+            action(
+              'dialog:open',
+              'Open a modal dialog',
+              undefined,
+              '    params:\n      trigger:\n        type: string\n        description: label\n',
+            ) +
+              action(
+                'select:choose',
+                'Pick an option in a dropdown',
+                undefined,
+                '    params:\n      option:\n        type: string\n        description: text\n',
+              ) +
               '  dialog:show:\n    deprecated: true\n    deprecated_message: Use dialog:open\n    alias_of: dialog:open\n',
           ),
         },
@@ -134,12 +204,18 @@ describe('registry (§4.3)', () => {
   })
 
   it('describes an action with its params', () => {
-    expect(registry.describe('ui:dialog:open')).toMatchObject({ name: 'ui:dialog:open', params: ['trigger'], paramDetails: { trigger: { type: 'string' } } })
+    expect(registry.describe('ui:dialog:open')).toMatchObject({
+      name: 'ui:dialog:open',
+      params: ['trigger'],
+      paramDetails: { trigger: { type: 'string' } },
+    })
   })
 
   it('reloads from its provider and tells listeners', async () => {
     let version = 1
-    const live = createRegistry(() => [{ source: 'user', files: [{ path: 'p.yaml', text: pack('live', action(`a:v${version}`, 'v')) }] }])
+    const live = createRegistry(() => [
+      { source: 'user', files: [{ path: 'p.yaml', text: pack('live', action(`a:v${version}`, 'v')) }] },
+    ])
     let told = 0
     live.onReload(() => told++)
     await live.reload()

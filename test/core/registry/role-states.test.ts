@@ -5,9 +5,24 @@ describe('role selectors with state filters (executor issue: role plus name, wit
   it.each([
     ['role:checkbox[checked]', { role: 'checkbox', exact: false, states: [{ state: 'checked', value: true }] }],
     ['role:checkbox[checked=mixed]', { role: 'checkbox', states: [{ state: 'checked', value: 'mixed' }] }],
-    ['role:tab[selected][name="订单"]', { role: 'tab', name: '订单', exact: true, states: [{ state: 'selected', value: true }] }],
-    ['role:button[name="Menu" i][expanded=false]', { role: 'button', name: 'Menu', exact: false, states: [{ state: 'expanded', value: false }] }],
-    ['role:button[disabled=false][pressed]', { role: 'button', states: [{ state: 'disabled', value: false }, { state: 'pressed', value: true }] }],
+    [
+      'role:tab[selected][name="订单"]',
+      { role: 'tab', name: '订单', exact: true, states: [{ state: 'selected', value: true }] },
+    ],
+    [
+      'role:button[name="Menu" i][expanded=false]',
+      { role: 'button', name: 'Menu', exact: false, states: [{ state: 'expanded', value: false }] },
+    ],
+    [
+      'role:button[disabled=false][pressed]',
+      {
+        role: 'button',
+        states: [
+          { state: 'disabled', value: false },
+          { state: 'pressed', value: true },
+        ],
+      },
+    ],
   ])('%s', (raw, expected) => {
     expect(parseSelector(raw)).toMatchObject({ kind: 'role', raw, ...expected })
   })

@@ -28,9 +28,12 @@ describe('selector prefixes (§6.6.3)', () => {
   ])('%s', (raw, expected) => {
     expect(parseSelector(raw)).toMatchObject({ ...expected, raw })
   })
-  it.each(['', 'css:', 'css:div[', 'xpath:div', 'role:Button!', 'text:""', 'testid:has space', 'css:a[title="x]'])('refuses %j', (raw) => {
-    expect(() => parseSelector(raw)).toThrow(SelectorSyntaxError)
-  })
+  it.each(['', 'css:', 'css:div[', 'xpath:div', 'role:Button!', 'text:""', 'testid:has space', 'css:a[title="x]'])(
+    'refuses %j',
+    (raw) => {
+      expect(() => parseSelector(raw)).toThrow(SelectorSyntaxError)
+    },
+  )
 })
 
 describe('primary then fallback, with a winner cache (§6.6.2, §6.6.4)', () => {
@@ -39,7 +42,13 @@ describe('primary then fallback, with a winner cache (§6.6.2, §6.6.4)', () => 
     const port = new FakePort(['css:.b', 'css:.c'])
     const cache = new SelectorCache()
     const query = (s: ParsedSelector) => port.query(s)
-    const first = await resolveCandidates(['css:.a', 'css:.b', 'css:.c'], { query, cache, cacheKey: 'k', signal, timeoutMs: 0 })
+    const first = await resolveCandidates(['css:.a', 'css:.b', 'css:.c'], {
+      query,
+      cache,
+      cacheKey: 'k',
+      signal,
+      timeoutMs: 0,
+    })
     expect(first).toMatchObject({ index: 1, selector: { raw: 'css:.b' } })
     expect(port.calls.map((c) => (c.args[0] as ParsedSelector).raw)).toEqual(['css:.a', 'css:.b'])
     port.calls = []
@@ -69,7 +78,15 @@ describe('primary then fallback, with a winner cache (§6.6.2, §6.6.4)', () => 
 
 describe('versions (§6.5)', () => {
   it('normalises what pages report', () => {
-    expect(['2.4.1', 'v2.4.1', '2.4', 'Element Plus 2.3.9', '2.5.0-beta.1', 'nope', 3].map(normalizeVersion)).toEqual(['2.4.1', '2.4.1', '2.4.0', '2.3.9', '2.5.0-beta.1', null, '3.0.0'])
+    expect(['2.4.1', 'v2.4.1', '2.4', 'Element Plus 2.3.9', '2.5.0-beta.1', 'nope', 3].map(normalizeVersion)).toEqual([
+      '2.4.1',
+      '2.4.1',
+      '2.4.0',
+      '2.3.9',
+      '2.5.0-beta.1',
+      null,
+      '3.0.0',
+    ])
   })
   it.each([
     ['4.5.2', '4.x', true],
@@ -93,11 +110,22 @@ describe('versions (§6.5)', () => {
     detect: { selector: 'css:.version', global: 'Lib.version', meta: 'lib-version' },
     versionOverrides: [
       { pattern: '<2.5.0', override: { selectors: { select: { primary: 'css:.old-select', fallback: [] } } } },
-      { pattern: '2.4.x', override: { selectors: { select: { primary: 'css:.older-select', fallback: [] }, extra: { primary: 'css:.x', fallback: [] } } } },
+      {
+        pattern: '2.4.x',
+        override: {
+          selectors: {
+            select: { primary: 'css:.older-select', fallback: [] },
+            extra: { primary: 'css:.x', fallback: [] },
+          },
+        },
+      },
     ],
   }
   it('applies every matching override in order, later ones winning', () => {
-    const base = { select: { primary: 'css:.el-select__wrapper', fallback: [] }, dialog: { primary: 'css:.d', fallback: [] } }
+    const base = {
+      select: { primary: 'css:.el-select__wrapper', fallback: [] },
+      dialog: { primary: 'css:.d', fallback: [] },
+    }
     expect(applyOverrides(base, compat, '2.6.0')).toEqual({ selectors: base, applied: [] })
     expect(applyOverrides(base, compat, '2.3.0').selectors.select.primary).toBe('css:.old-select')
     const both = applyOverrides(base, compat, '2.4.2')
@@ -123,7 +151,11 @@ describe('versions (§6.5)', () => {
     expect(await detectVersion(compat, port, signal)).toMatchObject({ version: '2.2.0', method: 'global' })
     port.present.add('css:.version')
     port.texts.set('css:.version', 'Version 2.3.1')
-    expect(await detectVersion(compat, port, signal)).toMatchObject({ version: '2.3.1', method: 'selector', raw: 'Version 2.3.1' })
+    expect(await detectVersion(compat, port, signal)).toMatchObject({
+      version: '2.3.1',
+      method: 'selector',
+      raw: 'Version 2.3.1',
+    })
     expect(port.calls.some((c) => c.method === 'readGlobal' && c.args[0] === 'Lib.version')).toBe(true)
   })
 })

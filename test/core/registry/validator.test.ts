@@ -1,5 +1,11 @@
 import { describe, it, expect } from 'vitest'
-import { parsePack, PackValidationError, safeParsePack, validateExpression, validatePack } from '../../../src/core/registry'
+import {
+  parsePack,
+  PackValidationError,
+  safeParsePack,
+  validateExpression,
+  validatePack,
+} from '../../../src/core/registry'
 
 const kValid = `namespace: eresh
 version: 1.2.0
@@ -75,10 +81,17 @@ describe('design §8.1: schema validation', () => {
     const result = validatePack(kValid.replace('type: string', 'type: invalid'), { file: 'x.yaml' })
     expect(result.issues).toHaveLength(1)
     expect(result.issues[0]).toMatchObject({ code: 'INVALID_ENUM_VALUE', line: 21, col: 15 })
-    expect(result.issues[0].message).toBe('actions.dialog:open.params.trigger.type is "invalid"; allowed: string, number, boolean, enum, array, object.')
+    expect(result.issues[0].message).toBe(
+      'actions.dialog:open.params.trigger.type is "invalid"; allowed: string, number, boolean, enum, array, object.',
+    )
   })
   it('循环 fallback: a fallback that refers to its own action is a circular reference', () => {
-    const text = kValid.replace('args:\n              selector: "${selectors.trigger}"', 'args:\n              action: dialog:open').replace('          - action: click\n            args:\n              action', '          - action: run\n            args:\n              action')
+    const text = kValid
+      .replace('args:\n              selector: "${selectors.trigger}"', 'args:\n              action: dialog:open')
+      .replace(
+        '          - action: click\n            args:\n              action',
+        '          - action: run\n            args:\n              action',
+      )
     const result = validatePack(text, { file: 'x.yaml' })
     expect(result.issues.map((i) => i.code)).toEqual(['CIRCULAR_FALLBACK'])
     expect(result.issues[0].message).toMatch(/eresh:dialog:open → eresh:dialog:open/)
@@ -93,7 +106,9 @@ describe('validation API', () => {
     expect(result.success).toBe(false)
     if (!result.success) {
       expect(result.error.issues.map((i) => i.code)).toEqual(['INVALID_VALUE'])
-      expect(result.error.message).toBe('b.yaml:2:10: INVALID_VALUE version is "one"; expected a semantic version such as 1.2.0.')
+      expect(result.error.message).toBe(
+        'b.yaml:2:10: INVALID_VALUE version is "one"; expected a semantic version such as 1.2.0.',
+      )
     }
     const ok = safeParsePack(kValid)
     expect(ok.success).toBe(true)
@@ -104,9 +119,16 @@ describe('validation API', () => {
     expect(result.issues[0].message).toBe('version is 1; expected string.')
   })
   it('reports several semantic problems at once, each with its own position', () => {
-    const bad = kValid.replace('action: find', 'action: fnd').replace('${selectors.dialog}', '${selectors.dialg}').replace("== 'text'", "= 'text'")
+    const bad = kValid
+      .replace('action: find', 'action: fnd')
+      .replace('${selectors.dialog}', '${selectors.dialg}')
+      .replace("== 'text'", "= 'text'")
     const result = validatePack(bad, { file: 'b.yaml' })
-    expect(result.issues.map((i) => `${i.code}@${i.line}:${i.col}`)).toEqual(['EXPR_FORBIDDEN_OPERATOR@31:36', 'UNKNOWN_STEP_ACTION@40:17', 'UNKNOWN_SELECTOR@46:22'])
+    expect(result.issues.map((i) => `${i.code}@${i.line}:${i.col}`)).toEqual([
+      'EXPR_FORBIDDEN_OPERATOR@31:36',
+      'UNKNOWN_STEP_ACTION@40:17',
+      'UNKNOWN_SELECTOR@46:22',
+    ])
     expect(result.issues[1].message).toContain('Did you mean "find"?')
   })
   it('warns about undocumented params without failing the pack', () => {
@@ -123,18 +145,22 @@ describe('validation API', () => {
     expect(result.issues.map((i) => i.code)).toEqual(['UNKNOWN_ALIAS_TARGET'])
   })
   it('leaves selectors and run targets unchecked when they may come from an extended pack', () => {
-    const text = 'namespace: child\nversion: 1.0.0\nextends: parent\nactions:\n  x:y:\n    description: d\n    steps:\n      - action: click\n        args: { selector: "${selectors.fromParent}" }\n      - action: run\n        args: { action: p:inherited }\n'
+    const text =
+      'namespace: child\nversion: 1.0.0\nextends: parent\nactions:\n  x:y:\n    description: d\n    steps:\n      - action: click\n        args: { selector: "${selectors.fromParent}" }\n      - action: run\n        args: { action: p:inherited }\n'
     expect(validatePack(text).issues).toEqual([])
   })
   it('checks step argument types only where they are literal', () => {
-    const text = (count: string) => `namespace: a\nversion: 1.0.0\nactions:\n  x:y:\n    description: d\n    params:\n      n:\n        type: number\n        description: n\n    steps:\n      - action: click\n        args: { selector: "css:.x", count: ${count} }\n`
+    const text = (count: string) =>
+      `namespace: a\nversion: 1.0.0\nactions:\n  x:y:\n    description: d\n    params:\n      n:\n        type: number\n        description: n\n    steps:\n      - action: click\n        args: { selector: "css:.x", count: ${count} }\n`
     expect(validatePack(text('"${params.n}"')).issues).toEqual([])
     expect(validatePack(text('"two"')).issues.map((i) => i.code)).toEqual(['INVALID_STEP_ARGS'])
     expect(validatePack(text('9')).issues[0].message).toContain('must be at most 3')
   })
   it('validateExpression (§6.1.5) lists scope and syntax problems', () => {
     expect(validateExpression("${params.a} == 'x'", { params: ['a'] })).toEqual([])
-    expect(validateExpression('${foo.a} == 1')).toEqual(['Unknown variable scope "foo" at column 1; allowed: params, env, selectors, steps.'])
+    expect(validateExpression('${foo.a} == 1')).toEqual([
+      'Unknown variable scope "foo" at column 1; allowed: params, env, selectors, steps.',
+    ])
     expect(validateExpression('${params.b} == 1', { params: ['a'] })[0]).toMatch(/Unknown params name "b"/)
     expect(validateExpression('a + 1')[0]).toMatch(/Operator "\+" is not allowed/)
   })

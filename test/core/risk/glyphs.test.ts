@@ -34,8 +34,17 @@ describe('icons read by what they draw', () => {
   })
 
   it('reads nothing into the harmless icons of the same sets (folder, save, archive box, lock)', () => {
-    for (const name of ['Folder', 'FolderOpened', 'Box', 'Document', 'Lock', 'Edit', 'Star']) expect(readShapes(epPaths(name)), name).toBe('')
-    for (const name of ['SaveOutlined', 'InboxOutlined', 'FolderOutlined', 'LockOutlined', 'LockTwoTone', 'EditOutlined']) expect(readShapes(antPaths(name)), name).toBe('')
+    for (const name of ['Folder', 'FolderOpened', 'Box', 'Document', 'Lock', 'Edit', 'Star'])
+      expect(readShapes(epPaths(name)), name).toBe('')
+    for (const name of [
+      'SaveOutlined',
+      'InboxOutlined',
+      'FolderOutlined',
+      'LockOutlined',
+      'LockTwoTone',
+      'EditOutlined',
+    ])
+      expect(readShapes(antPaths(name)), name).toBe('')
   })
 
   it('a shape is the same whatever its spacing', () => {
@@ -50,6 +59,8 @@ describe('icons read by what they draw', () => {
   })
 
   it('the drawn trash can is a destructive reading, whatever the class name says', () => {
-    expect(findRisks({ name: `archive ${readShapes(epPaths('Delete'))}` }).map((f) => f.category)).toEqual(['destructive'])
+    expect(findRisks({ name: `archive ${readShapes(epPaths('Delete'))}` }).map((f) => f.category)).toEqual([
+      'destructive',
+    ])
   })
 })

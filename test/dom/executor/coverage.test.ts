@@ -17,6 +17,9 @@ const kViaInstruction: Record<string, string> = { fill: 'input', navigate: 'navi
 test.each([...kDomActionNames])('%s has an e2e test', (name) => {
   const direct = text.includes(`action: '${name}'`)
   const viaInstruction = text.includes(`action_type: '${kViaInstruction[name] ?? name}'`)
-  const viaPort = name === 'getText' || name === 'getAttribute' ? /getText|getAttribute|table:row-action|select:choose/.test(text) : false
+  const viaPort =
+    name === 'getText' || name === 'getAttribute'
+      ? /getText|getAttribute|table:row-action|select:choose/.test(text)
+      : false
   expect(direct || viaInstruction || viaPort, `${name} is never exercised in e2e/executor`).toBe(true)
 })

@@ -69,7 +69,10 @@ describe('text', () => {
 
   // The reviewer's fresh set (bench/locate/fresh): wrong picks that must stay below the bar.
   test('a title beside a name is no part of the name: "next" is not the link "next()" titled "next"', () => {
-    document.body.insertAdjacentHTML('beforeend', '<a href="#next" title="next" data-m="fn">next()</a><a href="n.html" title="Built-in Constants" data-m="nav">next</a>')
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<a href="#next" title="next" data-m="fn">next()</a><a href="n.html" title="Built-in Constants" data-m="nav">next</a>',
+    )
     expect(score('next', 'nav')!.score).toBeGreaterThan(score('next', 'fn')!.score)
     expect(score('Built-in Constants', 'nav')!.why).toMatch(/→attr/)
   })

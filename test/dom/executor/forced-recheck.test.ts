@@ -14,14 +14,20 @@ beforeEach(() => {
 })
 
 it('a forced click is not made when the gate’s second look refuses the element', async () => {
-  const out = await runCommand({ action: 'click', target: parsedTarget({ selectors: ['#del'] }) }, { timeoutMs: 10_000, recheck: () => 'It changed since you allowed it; nothing was clicked.' })
+  const out = await runCommand(
+    { action: 'click', target: parsedTarget({ selectors: ['#del'] }) },
+    { timeoutMs: 10_000, recheck: () => 'It changed since you allowed it; nothing was clicked.' },
+  )
   expect(out.ok).toBe(false)
   expect(!out.ok && out.reason).toBe('swapped')
   expect(clicks).toEqual([])
 })
 
 it('a forced click the second look lets through is made once', async () => {
-  const out = await runCommand({ action: 'click', target: parsedTarget({ selectors: ['#del'] }) }, { timeoutMs: 10_000, recheck: () => null })
+  const out = await runCommand(
+    { action: 'click', target: parsedTarget({ selectors: ['#del'] }) },
+    { timeoutMs: 10_000, recheck: () => null },
+  )
   expect(clicks).toEqual(['Delete draft'])
   expect(out.ok || out.reason).not.toBe('swapped')
 })

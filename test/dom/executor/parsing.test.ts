@@ -1,12 +1,32 @@
 // Pure parsing and scoring logic of the executor: no DOM needed (the selector grammar is test/core/page/selectors.test.ts).
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
-import { parseChord, keyInfo, parseQuery, tokenize, urlMatches, kDomActionNames, actionRegistry } from '../../../src/dom/executor'
+import {
+  parseChord,
+  keyInfo,
+  parseQuery,
+  tokenize,
+  urlMatches,
+  kDomActionNames,
+  actionRegistry,
+} from '../../../src/dom/executor'
 
 describe('parseChord', () => {
   test('${modifier} is Control off macOS and Meta on it', () => {
-    expect(parseChord('${modifier}+A', false)).toEqual({ key: 'A', ctrlKey: true, shiftKey: false, altKey: false, metaKey: false })
-    expect(parseChord('${modifier}+A', true)).toEqual({ key: 'A', ctrlKey: false, shiftKey: false, altKey: false, metaKey: true })
+    expect(parseChord('${modifier}+A', false)).toEqual({
+      key: 'A',
+      ctrlKey: true,
+      shiftKey: false,
+      altKey: false,
+      metaKey: false,
+    })
+    expect(parseChord('${modifier}+A', true)).toEqual({
+      key: 'A',
+      ctrlKey: false,
+      shiftKey: false,
+      altKey: false,
+      metaKey: true,
+    })
   })
 
   test('modifier names and aliases, and the plus key itself', () => {
@@ -38,7 +58,7 @@ describe('semantic query', () => {
     expect(parseQuery('the "Save draft" button').quoted).toBe('Save draft')
   })
 
-  test('Chinese is cut into pairs, and Ant Design\'s spaced labels read as one word', () => {
+  test("Chinese is cut into pairs, and Ant Design's spaced labels read as one word", () => {
     expect(tokenize('新建用户')).toEqual(['新建', '建用', '用户'])
     expect(tokenize('提 交')).toEqual(['提交'])
     expect(tokenize('删')).toEqual(['删'])

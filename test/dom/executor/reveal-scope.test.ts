@@ -6,8 +6,16 @@ import { splitScope } from '../../../src/dom/executor/reveal'
 
 describe('splitScope', () => {
   test('English: target, container and whether the words call it a menu or section', () => {
-    expect(splitScope('the Export item in the More menu')).toEqual({ target: 'Export item', container: 'More', kind: true })
-    expect(splitScope('Dark mode switch in the Advanced settings section')).toEqual({ target: 'Dark mode switch', container: 'Advanced settings', kind: true })
+    expect(splitScope('the Export item in the More menu')).toEqual({
+      target: 'Export item',
+      container: 'More',
+      kind: true,
+    })
+    expect(splitScope('Dark mode switch in the Advanced settings section')).toEqual({
+      target: 'Dark mode switch',
+      container: 'Advanced settings',
+      kind: true,
+    })
     expect(splitScope('"Print" inside "Actions"')).toEqual({ target: '"Print"', container: 'Actions', kind: false })
   })
 

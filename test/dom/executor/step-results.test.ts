@@ -51,8 +51,14 @@ describe('step results as keys', () => {
   })
 
   it('a click, a check, a select and a verify each have their key', async () => {
-    expect((await run({ action: 'click', target: byId('go') })).msg).toEqual({ key: 'step.result.clicked', params: { label: '"Log in"' } })
-    expect((await run({ action: 'check', target: byId('keep') })).msg).toEqual({ key: 'step.result.checked', params: { label: '"Keep me signed in"' } })
+    expect((await run({ action: 'click', target: byId('go') })).msg).toEqual({
+      key: 'step.result.clicked',
+      params: { label: '"Log in"' },
+    })
+    expect((await run({ action: 'check', target: byId('keep') })).msg).toEqual({
+      key: 'step.result.checked',
+      params: { label: '"Keep me signed in"' },
+    })
     expect((await run({ action: 'check', target: byId('keep') })).msg?.key).toBe('step.result.wasChecked')
     const selected = await run({ action: 'select', value: 'Editor', target: byId('role') })
     expect(selected.msg).toEqual({ key: 'step.result.selected', params: { values: '"Editor"', label: '"Role"' } })
@@ -63,9 +69,13 @@ describe('step results as keys', () => {
 
   it('said in Chinese, the page’s words kept as they are', async () => {
     await setLocale('zh-CN')
-    expect(say((await run({ action: 'fill', value: 'alice', target: byId('user') })).msg!)).toBe('已在 "Username" 中输入 "alice"')
+    expect(say((await run({ action: 'fill', value: 'alice', target: byId('user') })).msg!)).toBe(
+      '已在 "Username" 中输入 "alice"',
+    )
     expect(say((await run({ action: 'click', target: byId('go') })).msg!)).toBe('已点击 "Log in"')
-    expect(say((await run({ action: 'verify', assertion: 'shows "Dashboard"' })).msg!)).toBe('在页面上找到了 "Dashboard"')
+    expect(say((await run({ action: 'verify', assertion: 'shows "Dashboard"' })).msg!)).toBe(
+      '在页面上找到了 "Dashboard"',
+    )
     await setLocale('en')
     expect(say((await run({ action: 'click', target: byId('go') })).msg!)).toBe('Clicked "Log in"')
   })

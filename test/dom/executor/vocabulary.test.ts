@@ -23,7 +23,14 @@ const kSamples: Record<DomActionName, PageAction> = {
   check: { action: 'check', target: byId('keep') },
   uncheck: { action: 'uncheck', target: byId('keep') },
   hover: { action: 'hover', target: byId('go') },
-  drag: { action: 'drag', target: byId('go'), path: [{ x: 1, y: 1 }, { x: 5, y: 5 }] },
+  drag: {
+    action: 'drag',
+    target: byId('go'),
+    path: [
+      { x: 1, y: 1 },
+      { x: 5, y: 5 },
+    ],
+  },
   focus: { action: 'focus', target: byId('user') },
   press: { action: 'press', key: 'Tab', target: byId('user') },
   scroll: { action: 'scroll', direction: 'down' },
@@ -32,7 +39,11 @@ const kSamples: Record<DomActionName, PageAction> = {
   verify: { action: 'verify', assertion: 'shows "Dashboard"' },
   getText: { action: 'getText', target: byId('title') },
   getAttribute: { action: 'getAttribute', target: byId('user'), name: 'name' },
-  upload: { action: 'upload', target: byId('doc'), files: [{ name: 'a.txt', mimeType: 'text/plain', base64: btoa('hello') }] },
+  upload: {
+    action: 'upload',
+    target: byId('doc'),
+    files: [{ name: 'a.txt', mimeType: 'text/plain', base64: btoa('hello') }],
+  },
 }
 
 const kNeedsLayout = new Set<DomActionName>(['hover', 'drag'])

@@ -24,13 +24,37 @@ beforeEach(() => set(''))
 describe('accessible names', () => {
   test.each([
     ['label[for]', '<label for="e">Email address</label><input id="e" type="email" data-m="x">', 'Email address'],
-    ['wrapping label, without the options of the select it wraps', '<label>Country <select data-m="x"><option>France</option><option>Peru</option></select></label>', 'Country'],
-    ['two label[for], in tree order', '<label for="a">Amount</label><input id="a" data-m="x"><label for="a">in euros</label>', 'Amount in euros'],
-    ['a wrapping label and a label[for], in tree order', '<label>Phone <input id="p" data-m="x"></label><label for="p">(mobile)</label>', 'Phone (mobile)'],
-    ['aria-labelledby before aria-label', '<span id="t">Shipping</span><span id="u">address</span><input aria-labelledby="t u" aria-label="ignored" data-m="x">', 'Shipping address'],
-    ['aria-labelledby to a missing id falls through to aria-label', '<button aria-labelledby="nope" aria-label="Close" data-m="x">×</button>', 'Close'],
+    [
+      'wrapping label, without the options of the select it wraps',
+      '<label>Country <select data-m="x"><option>France</option><option>Peru</option></select></label>',
+      'Country',
+    ],
+    [
+      'two label[for], in tree order',
+      '<label for="a">Amount</label><input id="a" data-m="x"><label for="a">in euros</label>',
+      'Amount in euros',
+    ],
+    [
+      'a wrapping label and a label[for], in tree order',
+      '<label>Phone <input id="p" data-m="x"></label><label for="p">(mobile)</label>',
+      'Phone (mobile)',
+    ],
+    [
+      'aria-labelledby before aria-label',
+      '<span id="t">Shipping</span><span id="u">address</span><input aria-labelledby="t u" aria-label="ignored" data-m="x">',
+      'Shipping address',
+    ],
+    [
+      'aria-labelledby to a missing id falls through to aria-label',
+      '<button aria-labelledby="nope" aria-label="Close" data-m="x">×</button>',
+      'Close',
+    ],
     ['aria-label before content', '<button aria-label="Close dialog" data-m="x">×</button>', 'Close dialog'],
-    ['aria-label before a label', '<label for="q">Query</label><input id="q" aria-label="Search the shop" data-m="x">', 'Search the shop'],
+    [
+      'aria-label before a label',
+      '<label for="q">Query</label><input id="q" aria-label="Search the shop" data-m="x">',
+      'Search the shop',
+    ],
     ['placeholder before title', '<input placeholder="Search" title="Site search" data-m="x">', 'Search'],
     ['title as the last resort', '<input title="Quantity" data-m="x">', 'Quantity'],
     ['img alt', '<img src="logo.png" alt="Company logo" data-m="x">', 'Company logo'],
@@ -43,9 +67,17 @@ describe('accessible names', () => {
     ['icon button: titled icon', '<button data-m="x"><i class="icon-edit" title="Edit"></i></button>', 'Edit'],
     ['icon button: labelled icon', '<button data-m="x"><span aria-label="Share"></span></button>', 'Share'],
     // accname 2F: every child in order, an image by its alt (as Chromium names it).
-    ['text and the icon, in order', '<button data-m="x"><img src="t.png" alt="Trash"> Remove </button>', 'Trash Remove'],
+    [
+      'text and the icon, in order',
+      '<button data-m="x"><img src="t.png" alt="Trash"> Remove </button>',
+      'Trash Remove',
+    ],
     ['link content, whitespace collapsed', '<a href="/more" data-m="x">  Read\n   more </a>', 'Read more'],
-    ['fieldset legend', '<fieldset data-m="x"><legend>Billing</legend><input aria-label="Card number"></fieldset>', 'Billing'],
+    [
+      'fieldset legend',
+      '<fieldset data-m="x"><legend>Billing</legend><input aria-label="Card number"></fieldset>',
+      'Billing',
+    ],
     ['table caption', '<table data-m="x"><caption>Orders</caption><tr><td>1</td></tr></table>', 'Orders'],
     ['cell content', '<table><tr><td data-m="x">Alice Smith</td></tr></table>', 'Alice Smith'],
     ['column header content', '<table><tr><th data-m="x">Customer</th></tr></table>', 'Customer'],
@@ -64,7 +96,9 @@ describe('accessible names', () => {
   })
 
   test('labelText is the labels without the control, and nothing for an unlabelled field', () => {
-    set('<label data-m="l">Size <select data-m="x"><option>S</option><option>M</option></select> (EU)</label><input data-m="y">')
+    set(
+      '<label data-m="l">Size <select data-m="x"><option>S</option><option>M</option></select> (EU)</label><input data-m="y">',
+    )
     expect(labelText(el('x'))).toBe('Size (EU)')
     expect(labelText(el('y'))).toBe('')
   })
@@ -83,7 +117,18 @@ describe('the listing and the locators give the same names', () => {
     const records = observe({ root: document }).elements
     const pairs = records.map((r) => [r.label, accessibleName(resolveHandle(r.id))])
     expect(pairs.map(([label]) => label)).toEqual([
-      'Home', 'Help centre', 'User name', 'Password', 'Remember', 'Coupon', 'Plan', 'Submit', 'Settings', 'Go', 'Order 1', '🗑',
+      'Home',
+      'Help centre',
+      'User name',
+      'Password',
+      'Remember',
+      'Coupon',
+      'Plan',
+      'Submit',
+      'Settings',
+      'Go',
+      'Order 1',
+      '🗑',
     ])
     for (const [label, name] of pairs) expect(name).toBe(label)
   })
@@ -94,7 +139,7 @@ describe('the listing and the locators give the same names', () => {
     expect(roleOf(el('x'))).toBe('')
   })
 
-  test('only the listing\'s ids fall back to the name attribute', () => {
+  test("only the listing's ids fall back to the name attribute", () => {
     set('<input name="zip" data-m="x">')
     expect(observe({ root: document }).elements.map((e) => [e.id, e.label])).toEqual([['input_zip', '']])
     expect(accessibleName(el('x'))).toBe('')

@@ -36,11 +36,27 @@ describe('accname cases', () => {
 describe('guessed names', () => {
   test.each([
     ['a font icon class', '<span data-m="x" class="act"><i class="fa-regular fa-heart"></i></span>', 'like heart'],
-    ['the control class beside noise', '<div data-m="x" class="ProfileTweet-action ProfileTweet-action--favorite js-toggleState"><span class="Icon"></span></div>', 'favorite'],
-    ['an icon-prefixed class, with what people call it', '<span data-m="x"><span class="icon icon-trash"></span></span>', 'delete trash'],
-    ['a sprite span named in capitals', '<div data-m="x" class="ProfileTweet-action js-actionFavorite"><span class="Icon Icon--heart"></span></div>', 'like heart'],
+    [
+      'the control class beside noise',
+      '<div data-m="x" class="ProfileTweet-action ProfileTweet-action--favorite js-toggleState"><span class="Icon"></span></div>',
+      'favorite',
+    ],
+    [
+      'an icon-prefixed class, with what people call it',
+      '<span data-m="x"><span class="icon icon-trash"></span></span>',
+      'delete trash',
+    ],
+    [
+      'a sprite span named in capitals',
+      '<div data-m="x" class="ProfileTweet-action js-actionFavorite"><span class="Icon Icon--heart"></span></div>',
+      'like heart',
+    ],
     ['an svg <use> target id', '<span data-m="x"><svg><use href="#icon-retweet"></use></svg></span>', 'retweet'],
-    ['an svg <use> target with a title', '<svg style="display:none"><symbol id="s1"><title>Reply</title></symbol></svg><span data-m="x"><svg><use href="#s1"></use></svg></span>', 'Reply'],
+    [
+      'an svg <use> target with a title',
+      '<svg style="display:none"><symbol id="s1"><title>Reply</title></symbol></svg><span data-m="x"><svg><use href="#s1"></use></svg></span>',
+      'Reply',
+    ],
     ['an image file name', '<span data-m="x"><img src="/static/img/star-outline@2x.png"></span>', 'star'],
     ['a title inside', '<span data-m="x"><b title="Mark as read"></b></span>', 'Mark as read'],
     ['nothing to go on', '<span data-m="x" class="x1a2b3c"></span>', ''],
@@ -49,7 +65,9 @@ describe('guessed names', () => {
   })
 
   test('an icon-only control with a handler is listed by its guessed name, marked guessed', () => {
-    const el = set('<div class="post"><p>Alice: hello</p><span data-m="x" class="reply" onclick="void 0"><svg viewBox="0 0 4 4"><path d="M0 0h4"></path></svg></span></div>')
+    const el = set(
+      '<div class="post"><p>Alice: hello</p><span data-m="x" class="reply" onclick="void 0"><svg viewBox="0 0 4 4"><path d="M0 0h4"></path></svg></span></div>',
+    )
     const snap = observe({ root: document })
     const rec = snap.elements.find((e) => e.id === idOfElement(el))!
     expect(rec).toMatchObject({ label: 'reply', guessed: true })

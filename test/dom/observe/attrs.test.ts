@@ -8,12 +8,37 @@ import { page } from './helpers'
 
 /** The names records ask about (names.ts, state.ts, observe.ts), and a few nobody sets. */
 const kAsked = [
-  'aria-label', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected',
-  'aria-expanded', 'aria-readonly', 'aria-required', 'aria-invalid', 'aria-valuetext', 'aria-valuenow', 'aria-placeholder', 'contenteditable',
-  'type', 'alt', 'placeholder', 'title', 'name', 'href', 'class', 'id', 'data-x', 'role',
+  'aria-label',
+  'aria-labelledby',
+  'aria-describedby',
+  'aria-controls',
+  'aria-disabled',
+  'aria-checked',
+  'aria-pressed',
+  'aria-selected',
+  'aria-expanded',
+  'aria-readonly',
+  'aria-required',
+  'aria-invalid',
+  'aria-valuetext',
+  'aria-valuenow',
+  'aria-placeholder',
+  'contenteditable',
+  'type',
+  'alt',
+  'placeholder',
+  'title',
+  'name',
+  'href',
+  'class',
+  'id',
+  'data-x',
+  'role',
 ]
 
-const attrSets = fc.dictionary(fc.constantFrom(...kAsked), fc.oneof(fc.constant(''), fc.string({ maxLength: 12 })), { maxKeys: 8 })
+const attrSets = fc.dictionary(fc.constantFrom(...kAsked), fc.oneof(fc.constant(''), fc.string({ maxLength: 12 })), {
+  maxKeys: 8,
+})
 
 describe('Attrs', () => {
   test('get and has agree with getAttribute and hasAttribute, on any set of attributes', () => {
@@ -36,7 +61,12 @@ describe('Attrs', () => {
     const doc = page('<button ARIA-LABEL="Save" Type="submit" disabled>Go</button><span></span>')
     const button = doc.querySelector('button')!
     const a = new Attrs(button)
-    expect([a.get('aria-label'), a.get('type'), a.has('disabled'), a.get('title')]).toEqual(['Save', 'submit', true, null])
+    expect([a.get('aria-label'), a.get('type'), a.has('disabled'), a.get('title')]).toEqual([
+      'Save',
+      'submit',
+      true,
+      null,
+    ])
     const bare = new Attrs(doc.querySelector('span')!)
     expect([bare.get('class'), bare.has('id')]).toEqual([null, false])
   })

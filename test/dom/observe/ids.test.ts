@@ -1,7 +1,15 @@
 // @vitest-environment happy-dom
 // Semantic ids (seed 002 §3.2, §3.3) and stable handles (§3.4).
 import { beforeEach, describe, expect, test } from 'vitest'
-import { clearAgentIds, idOfElement, observe, ObserveError, replacementOf, resolveHandle, safeResolveHandle } from '../../../src/dom/observe'
+import {
+  clearAgentIds,
+  idOfElement,
+  observe,
+  ObserveError,
+  replacementOf,
+  resolveHandle,
+  safeResolveHandle,
+} from '../../../src/dom/observe'
 import { page } from './helpers'
 
 beforeEach(() => clearAgentIds())
@@ -35,15 +43,25 @@ describe('id conflicts (§3.3)', () => {
   })
 
   test('the row text tells twins apart, by the shortest word unique to the row', () => {
-    const doc = page('<table><tbody><tr><td>商品A 红色</td><td><button>删除</button></td></tr><tr><td>商品B 红色</td><td><button>删除</button></td></tr></tbody></table>')
+    const doc = page(
+      '<table><tbody><tr><td>商品A 红色</td><td><button>删除</button></td></tr><tr><td>商品B 红色</td><td><button>删除</button></td></tr></tbody></table>',
+    )
     expect(ids(doc)).toEqual(['btn_删除_near_商品a', 'btn_删除_near_商品b'])
   })
 
-  const card = (name: string) => `<div class="card"><h3>${name} mug</h3><p>Holds tea.</p><div><button>Buy</button> <button aria-label="Save">♡</button></div></div>`
+  const card = (name: string) =>
+    `<div class="card"><h3>${name} mug</h3><p>Holds tea.</p><div><button>Buy</button> <button aria-label="Save">♡</button></div></div>`
 
   test('outside rows, the card around each twin tells them apart (§3.3 "商品A旁的删除")', () => {
     const doc = page(`<main>${card('Blue')}${card('Red')}${card('Green')}</main>`)
-    expect(ids(doc)).toEqual(['btn_buy_near_blue', 'btn_save_near_blue', 'btn_buy_near_red', 'btn_save_near_red', 'btn_buy_near_green', 'btn_save_near_green'])
+    expect(ids(doc)).toEqual([
+      'btn_buy_near_blue',
+      'btn_save_near_blue',
+      'btn_buy_near_red',
+      'btn_save_near_red',
+      'btn_buy_near_green',
+      'btn_save_near_green',
+    ])
   })
 
   test('a card added later is told apart by its own text; the others keep their ids and contexts', () => {
@@ -59,7 +77,9 @@ describe('id conflicts (§3.3)', () => {
   })
 
   test('cards with nothing of their own to tell them apart, and twins side by side, are numbered', () => {
-    const doc = page('<main><div><p>Same text</p><button>Buy</button></div><div><p>Same text</p><button>Buy</button></div><p><button>Edit</button><button>Edit</button></p></main>')
+    const doc = page(
+      '<main><div><p>Same text</p><button>Buy</button></div><div><p>Same text</p><button>Buy</button></div><p><button>Edit</button><button>Edit</button></p></main>',
+    )
     expect(ids(doc)).toEqual(['btn_buy_1', 'btn_buy_2', 'btn_edit_1', 'btn_edit_2'])
   })
 
@@ -101,7 +121,11 @@ describe('stable handles (§3.4)', () => {
 
   test('an unknown id is ELEMENT_NOT_FOUND', () => {
     const r = safeResolveHandle('btn_nothing')
-    expect(r.ok ? null : r.error.toJSON()).toEqual({ code: 'ELEMENT_NOT_FOUND', message: expect.stringContaining('btn_nothing'), path: 'btn_nothing' })
+    expect(r.ok ? null : r.error.toJSON()).toEqual({
+      code: 'ELEMENT_NOT_FOUND',
+      message: expect.stringContaining('btn_nothing'),
+      path: 'btn_nothing',
+    })
   })
 
   test('an element keeps its id while it is out of the index and has it again when it comes back', () => {
@@ -139,10 +163,13 @@ describe('stable handles (§3.4)', () => {
 
 describe('a control re-rendered in place (issue 28 §5)', () => {
   test('an id whose element was replaced by an equivalent resolves to the replacement, and keeps its id', () => {
-    const doc = page('<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>')
+    const doc = page(
+      '<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>',
+    )
     const [id] = ids(doc)
     const old = resolveHandle(id)
-    doc.querySelector('.cal')!.innerHTML = '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table>'
+    doc.querySelector('.cal')!.innerHTML =
+      '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table>'
     expect(safeResolveHandle(id).ok).toBe(false)
     observe({ root: doc })
     const now = replacementOf(id)
@@ -154,17 +181,23 @@ describe('a control re-rendered in place (issue 28 §5)', () => {
   })
 
   test('in a record that reads otherwise, it stands in only where the caller allows a control to move between records (a calendar arrow)', () => {
-    const doc = page('<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>')
+    const doc = page(
+      '<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>',
+    )
     const [id] = ids(doc)
-    doc.querySelector('.cal')!.innerHTML = '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>February 2024</th></tr></thead></table>'
+    doc.querySelector('.cal')!.innerHTML =
+      '<table><thead><tr><th role="button" aria-label="Prev">‹</th><th>February 2024</th></tr></thead></table>'
     observe({ root: doc })
     expect(replacementOf(id)).toBeNull()
     expect(replacementOf(id, (el) => el.getAttribute('aria-label') === 'Prev')?.getAttribute('aria-label')).toBe('Prev')
   })
 
   test('a lone Approve in a pane that re-rendered to another record has no stand-in: the $9,800 wire is not the $12.40 lunch', () => {
-    const pane = (what: string, amount: string) => `<h2>${what}</h2><p>Amount: ${amount}</p><p>Submitted by Sam</p><button>Approve</button><button>Reject</button>`
-    const doc = page(`<nav><a href="#">Inbox</a></nav><section class="detail-pane" id="pane">${pane('Lunch with client', '$12.40')}</section>`)
+    const pane = (what: string, amount: string) =>
+      `<h2>${what}</h2><p>Amount: ${amount}</p><p>Submitted by Sam</p><button>Approve</button><button>Reject</button>`
+    const doc = page(
+      `<nav><a href="#">Inbox</a></nav><section class="detail-pane" id="pane">${pane('Lunch with client', '$12.40')}</section>`,
+    )
     const approve = observe({ root: doc }).elements.find((e) => e.label === 'Approve')!.id
     doc.getElementById('pane')!.innerHTML = pane('Wire to Acme Holdings', '$9,800.00')
     observe({ root: doc })
@@ -191,7 +224,8 @@ describe('a control re-rendered in place (issue 28 §5)', () => {
   })
 
   test('a row’s button is equivalent only in a row of the same text: another page of the table stays stale', () => {
-    const rows = (names: string[]) => `<table><tbody>${names.map((n) => `<tr><td>${n}</td><td><button>Delete</button></td></tr>`).join('')}</tbody></table>`
+    const rows = (names: string[]) =>
+      `<table><tbody>${names.map((n) => `<tr><td>${n}</td><td><button>Delete</button></td></tr>`).join('')}</tbody></table>`
     const doc = page(`<div id="t">${rows(['Alice', 'Bob'])}</div>`)
     observe({ root: doc })
     const alice = observe({ root: doc }).elements.find((e) => e.id.includes('alice'))!.id

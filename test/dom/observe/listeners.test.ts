@@ -54,7 +54,8 @@ describe('listenerHints', () => {
   test('a read sends the page nothing: it cannot time Ava reading it', () => {
     const doc = hinted('<span data-l>a</span><span>b</span>')
     const heard: string[] = []
-    for (const type of [kAskHintsEvent, kHintEvent]) doc.defaultView!.addEventListener(type, () => heard.push(type), true)
+    for (const type of [kAskHintsEvent, kHintEvent])
+      doc.defaultView!.addEventListener(type, () => heard.push(type), true)
     expect(listenerHints(doc).size).toBe(1)
     expect(listed(doc)).toEqual(['button:a'])
     expect(heard).toEqual([])
@@ -89,10 +90,13 @@ describe('the scan lists hinted elements as weak controls', () => {
   })
 
   test('a delegating wrapper is dropped for the parts listed below it', () => {
-    expect(listed(hinted('<div data-l id="feed"><div data-l class="post"><span data-l>Reply</span><span data-l>Like</span></div></div>'))).toEqual([
-      'button:Reply',
-      'button:Like',
-    ])
+    expect(
+      listed(
+        hinted(
+          '<div data-l id="feed"><div data-l class="post"><span data-l>Reply</span><span data-l>Like</span></div></div>',
+        ),
+      ),
+    ).toEqual(['button:Reply', 'button:Like'])
   })
 
   test('a hinted wrapper around a real control is dropped', () => {
@@ -123,7 +127,10 @@ describe('the scan lists hinted elements as weak controls', () => {
   })
 
   test('handler attributes other than onclick count too', () => {
-    expect(listed(page('<span onmousedown="void 0">Menu</span><span onkeydown="void 0">Keys</span>'))).toEqual(['button:Menu', 'button:Keys'])
+    expect(listed(page('<span onmousedown="void 0">Menu</span><span onkeydown="void 0">Keys</span>'))).toEqual([
+      'button:Menu',
+      'button:Keys',
+    ])
   })
 })
 
@@ -142,7 +149,11 @@ describe('containers of text blocks are not controls', () => {
   test('a hinted chip in a table cell is data, not a control; the same chip outside a table is listed', () => {
     const row = '<tr><td>Alice</td><td><span data-l>shipped</span></td><td><button>Edit</button></td></tr>'
     expect(listed(hinted(`<table><tbody>${row}</tbody></table>`))).toEqual(['button:Edit'])
-    expect(listed(hinted('<div role="grid"><div role="row"><div role="gridcell"><span data-l>shipped</span></div></div></div>'))).not.toContain('button:shipped')
+    expect(
+      listed(
+        hinted('<div role="grid"><div role="row"><div role="gridcell"><span data-l>shipped</span></div></div></div>'),
+      ),
+    ).not.toContain('button:shipped')
     expect(listed(hinted('<div><span data-l>shipped</span></div>'))).toEqual(['button:shipped'])
   })
 
@@ -151,10 +162,15 @@ describe('containers of text blocks are not controls', () => {
   })
 
   test('hinted list items of a custom dropdown are listed', () => {
-    expect(listed(hinted('<ul><li data-l>Apple</li><li data-l>Pear</li></ul>'))).toEqual(['list_item:Apple', 'list_item:Pear'])
+    expect(listed(hinted('<ul><li data-l>Apple</li><li data-l>Pear</li></ul>'))).toEqual([
+      'list_item:Apple',
+      'list_item:Pear',
+    ])
   })
 })
 
 test('an onclick wrapper stays listed when the hinted part inside it is a container of text', () => {
-  expect(listed(hinted('<div onclick="void 0"><div data-l><p>Open the post</p></div></div>'))).toEqual(['button:Open the post'])
+  expect(listed(hinted('<div onclick="void 0"><div data-l><p>Open the post</p></div></div>'))).toEqual([
+    'button:Open the post',
+  ])
 })

@@ -15,7 +15,14 @@ export function listedIds(text: string): string[] {
       inContent = line === '## content'
       continue
     }
-    if (inContent || line.startsWith('### ') || line.startsWith('… ') || line.startsWith('(') || / cross_origin_restricted /.test(line)) continue
+    if (
+      inContent ||
+      line.startsWith('### ') ||
+      line.startsWith('… ') ||
+      line.startsWith('(') ||
+      / cross_origin_restricted /.test(line)
+    )
+      continue
     let rest = line
     let key = ''
     const lead = kLead.exec(line)

@@ -7,18 +7,33 @@ import { page } from './helpers'
 
 beforeEach(() => clearAgentIds())
 
-const para = (n: number) => Array.from({ length: n }, (_, i) => `<p>${'Paragraph ' + i + ' tells a long story about the subject at hand. '.repeat(6)}</p>`).join('')
-const items = (n: number, inner: (i: number) => string) => Array.from({ length: n }, (_, i) => `<li>${inner(i)}</li>`).join('')
+const para = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>${'Paragraph ' + i + ' tells a long story about the subject at hand. '.repeat(6)}</p>`,
+  ).join('')
+const items = (n: number, inner: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => `<li>${inner(i)}</li>`).join('')
 
 const fixtures: Array<[PageType, string, string, string]> = [
-  [PageType.SEARCH_ENGINE, 'https://find.test/', 'Find', '<main><form role="search"><input type="search" name="q"><button>Search</button></form><a href="/about">About</a></main>'],
+  [
+    PageType.SEARCH_ENGINE,
+    'https://find.test/',
+    'Find',
+    '<main><form role="search"><input type="search" name="q"><button>Search</button></form><a href="/about">About</a></main>',
+  ],
   [
     PageType.SEARCH_RESULTS,
     'https://find.test/search?q=vue',
     'vue - Find',
     `<form role="search"><input type="search" name="q" value="vue"><button>Search</button></form><p>About 1,000 results</p><ol>${items(10, (i) => `<a href="/r${i}">Result ${i}</a>`)}</ol>`,
   ],
-  [PageType.LOGIN, 'https://app.test/account/enter', 'Welcome', '<form><input name="user" placeholder="Username"><input type="password" placeholder="Password"><button>Sign in</button></form>'],
+  [
+    PageType.LOGIN,
+    'https://app.test/account/enter',
+    'Welcome',
+    '<form><input name="user" placeholder="Username"><input type="password" placeholder="Password"><button>Sign in</button></form>',
+  ],
   [
     PageType.REGISTER,
     'https://app.test/welcome',
@@ -31,8 +46,18 @@ const fixtures: Array<[PageType, string, string, string]> = [
     'Application',
     '<form><input placeholder="Name" required><input type="email" placeholder="Email" required><input type="tel" placeholder="Phone"><select aria-label="Country"><option>FR</option></select><textarea aria-label="Notes"></textarea><button>Submit</button></form>',
   ],
-  [PageType.ARTICLE, 'https://news.test/2024/story', 'A story', `<article><h1>The story</h1>${para(6)}</article><a href="/">Home</a>`],
-  [PageType.LIST, 'https://shop.test/products', 'Products', `<ul>${items(40, (i) => `<a href="/p/${i}">Product ${i}</a>`)}</ul><a href="?page=2" class="pagination-next">Next</a>`],
+  [
+    PageType.ARTICLE,
+    'https://news.test/2024/story',
+    'A story',
+    `<article><h1>The story</h1>${para(6)}</article><a href="/">Home</a>`,
+  ],
+  [
+    PageType.LIST,
+    'https://shop.test/products',
+    'Products',
+    `<ul>${items(40, (i) => `<a href="/p/${i}">Product ${i}</a>`)}</ul><a href="?page=2" class="pagination-next">Next</a>`,
+  ],
   [
     PageType.EMAIL_COMPOSE,
     'https://mail.test/mail/compose',
@@ -45,7 +70,12 @@ const fixtures: Array<[PageType, string, string, string]> = [
     'Inbox (3)',
     `<nav><a href="/inbox">Inbox</a><a href="/sent">Sent</a></nav><table><tbody>${Array.from({ length: 8 }, (_, i) => `<tr><td><input type="checkbox" aria-label="select"></td><td><a href="/m/${i}">Mail ${i}</a></td></tr>`).join('')}</tbody></table>`,
   ],
-  [PageType.DASHBOARD, 'https://app.test/dashboard', 'Overview', '<nav><a href="/">Home</a></nav><aside><a href="/r">Reports</a></aside><main><canvas></canvas><canvas></canvas><h2>Revenue</h2></main>'],
+  [
+    PageType.DASHBOARD,
+    'https://app.test/dashboard',
+    'Overview',
+    '<nav><a href="/">Home</a></nav><aside><a href="/r">Reports</a></aside><main><canvas></canvas><canvas></canvas><h2>Revenue</h2></main>',
+  ],
   [
     PageType.SETTINGS,
     'https://app.test/settings',
@@ -74,7 +104,10 @@ describe('page type (§2.1, §2.2)', () => {
   test('a login page offers the login intent with its fields and button', () => {
     const [, url, title, body] = fixtures.find((f) => f[0] === PageType.LOGIN)!
     const snap = observe({ root: page(body, { url, title }) })
-    expect(snap.intents).toContainEqual({ name: 'login', targets: ['input_username', 'password_password', 'btn_sign_in'] })
+    expect(snap.intents).toContainEqual({
+      name: 'login',
+      targets: ['input_username', 'password_password', 'btn_sign_in'],
+    })
   })
 
   test('regions: header, nav, main, aside, footer, dialog and form', () => {

@@ -24,7 +24,19 @@ const words = fc.constantFrom('删除', 'Delete', 'Edit', '登录', 'Open', 'x',
 const attrs = fc.record(
   {
     'aria-label': words,
-    role: fc.constantFrom('button', 'link', 'checkbox', 'tab', 'menuitem', 'option', 'row', 'listitem', 'navigation', 'main', 'dialog'),
+    role: fc.constantFrom(
+      'button',
+      'link',
+      'checkbox',
+      'tab',
+      'menuitem',
+      'option',
+      'row',
+      'listitem',
+      'navigation',
+      'main',
+      'dialog',
+    ),
     tabindex: fc.constantFrom('0', '-1'),
     placeholder: words,
     href: fc.constant('#'),
@@ -33,7 +45,25 @@ const attrs = fc.record(
   },
   { requiredKeys: [] },
 )
-const tags = fc.constantFrom('div', 'span', 'button', 'a', 'input', 'select', 'textarea', 'ul', 'li', 'table', 'tr', 'td', 'form', 'nav', 'main', 'label', 'section')
+const tags = fc.constantFrom(
+  'div',
+  'span',
+  'button',
+  'a',
+  'input',
+  'select',
+  'textarea',
+  'ul',
+  'li',
+  'table',
+  'tr',
+  'td',
+  'form',
+  'nav',
+  'main',
+  'label',
+  'section',
+)
 /** Trees up to `depth` levels deep, up to four children per element. */
 const treeOf = (depth: number): fc.Arbitrary<Node> =>
   fc.record({
@@ -100,14 +130,17 @@ describe('seed 003 properties', () => {
 
   test('property 7 through a scan: a button text is cut to exactly 50', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 120 }).filter((s) => normalizeText(s).length > 0), (text) => {
-        clearAgentIds()
-        const snap = observe({ root: page(`<button>${esc(text)}</button>`) })
-        const want = normalizeText(text)
-        expect(snap.elements).toHaveLength(1)
-        expect(snap.elements[0].text.length).toBe(Math.min(want.length, kTextMax))
-        expect(snap.elements[0].label.length).toBe(Math.min(want.length, kTextMax))
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 120 }).filter((s) => normalizeText(s).length > 0),
+        (text) => {
+          clearAgentIds()
+          const snap = observe({ root: page(`<button>${esc(text)}</button>`) })
+          const want = normalizeText(text)
+          expect(snap.elements).toHaveLength(1)
+          expect(snap.elements[0].text.length).toBe(Math.min(want.length, kTextMax))
+          expect(snap.elements[0].label.length).toBe(Math.min(want.length, kTextMax))
+        },
+      ),
       { numRuns: 80 },
     )
   })

@@ -33,8 +33,12 @@ describe('waitForReady', () => {
 
   test('up to two pending requests (a long poll) do not block; three do', async () => {
     const doc = page('<p>x</p>')
-    await expect(waitForReady({ document: doc, quietWindowMs: 20, maxWaitMs: 1000, requests: requests(() => 2) })).resolves.toMatchObject({ ready: true, pendingRequests: 2 })
-    await expect(waitForReady({ document: doc, quietWindowMs: 20, maxWaitMs: 200, requests: requests(() => 3) })).resolves.toMatchObject({ ready: false, pendingRequests: 3 })
+    await expect(
+      waitForReady({ document: doc, quietWindowMs: 20, maxWaitMs: 1000, requests: requests(() => 2) }),
+    ).resolves.toMatchObject({ ready: true, pendingRequests: 2 })
+    await expect(
+      waitForReady({ document: doc, quietWindowMs: 20, maxWaitMs: 200, requests: requests(() => 3) }),
+    ).resolves.toMatchObject({ ready: false, pendingRequests: 3 })
   })
 
   test('our own id attributes are not page activity', async () => {
@@ -65,16 +69,34 @@ describe('mergeFrameSnapshot', () => {
 
   const withFrame = (): PageSnapshot => {
     const s = observe({ root: page('<button>Top</button>'), includeContent: false })
-    return { ...s, frames: [{ id: 'frame_pay', url: 'https://pay.test/', bounds: { x: 100, y: 200, width: 300, height: 150 }, isVisible: true, status: 'cross_origin_restricted' }] }
+    return {
+      ...s,
+      frames: [
+        {
+          id: 'frame_pay',
+          url: 'https://pay.test/',
+          bounds: { x: 100, y: 200, width: 300, height: 150 },
+          isVisible: true,
+          status: 'cross_origin_restricted',
+        },
+      ],
+    }
   }
 
-  test('the child\'s elements come in under the frame prefix, moved into the parent\'s coordinates', () => {
+  test("the child's elements come in under the frame prefix, moved into the parent's coordinates", () => {
     const parent = withFrame()
-    const child = observe({ root: page('<form><input aria-label="Card"><button>Pay</button></form>'), includeContent: false })
+    const child = observe({
+      root: page('<form><input aria-label="Card"><button>Pay</button></form>'),
+      includeContent: false,
+    })
     child.elements[0].bounds = { x: 5, y: 6, width: 10, height: 10 }
     const merged = mergeFrameSnapshot(parent, 'frame_pay', child)
     expect(merged.elements.map((e) => e.id)).toEqual(['btn_top', 'frame_pay_input_card', 'frame_pay_btn_pay'])
-    expect(merged.elements[1]).toMatchObject({ frame: 'frame_pay', region: 'frame_pay_form', bounds: { x: 105, y: 206, width: 10, height: 10 } })
+    expect(merged.elements[1]).toMatchObject({
+      frame: 'frame_pay',
+      region: 'frame_pay_form',
+      bounds: { x: 105, y: 206, width: 10, height: 10 },
+    })
     expect(merged.frames[0].status).toBe('merged')
     expect(merged.stats.interactive).toBe(3)
     expect(parent.elements).toHaveLength(1)

@@ -82,7 +82,9 @@ describe('state and relations', () => {
 
   test('label-for, aria-controls and aria-describedby', () => {
     const s = observe({
-      root: page('<label for="q">Query</label><input id="q" aria-describedby="h" aria-controls="go"><p id="h">Type words</p><button id="go">Go</button>'),
+      root: page(
+        '<label for="q">Query</label><input id="q" aria-describedby="h" aria-controls="go"><p id="h">Type words</p><button id="go">Go</button>',
+      ),
     }).elements
     expect(s[0].relations).toEqual([
       { kind: 'label-for', text: 'Query' },
@@ -92,11 +94,13 @@ describe('state and relations', () => {
   })
 
   test('a clickable wrapper around a real control is dropped, the control kept', () => {
-    const s = observe({ root: page('<div onclick="void 0"><span>Card</span><a href="/x">Open card</a></div>') }).elements
+    const s = observe({
+      root: page('<div onclick="void 0"><span>Card</span><a href="/x">Open card</a></div>'),
+    }).elements
     expect(s.map((e) => e.id)).toEqual(['link_open_card'])
   })
 
-  test('hidden elements and Ava\'s own UI are not indexed', () => {
+  test("hidden elements and Ava's own UI are not indexed", () => {
     const s = observe({
       root: page(
         '<div hidden><button>A</button></div><button style="display:none">B</button><div style="visibility:hidden"><button>C</button></div>' +

@@ -46,7 +46,9 @@ describe('budget recall on a 1,000-row table', () => {
   }, 60_000)
 
   const rowEl = (row: number, type: string, label?: string) => {
-    const e = snap.elements.find((x) => x.item === row - 1 && x.type === type && (label === undefined || x.label === label))
+    const e = snap.elements.find(
+      (x) => x.item === row - 1 && x.type === type && (label === undefined || x.label === label),
+    )
     if (!e) throw new Error(`no ${type} ${label ?? ''} in row ${row}`)
     return e.id
   }
@@ -89,7 +91,14 @@ describe('budget recall on a 1,000-row table', () => {
   })
 
   test('every listed id reads back exactly, and only those, for any budget and request', () => {
-    const requests = fc.constantFrom('', 'delete order 742', '编辑订单 12', 'status shipped', 'open settings', 'order 1000 checkbox')
+    const requests = fc.constantFrom(
+      '',
+      'delete order 742',
+      '编辑订单 12',
+      'status shipped',
+      'open settings',
+      'order 1000 checkbox',
+    )
     fc.assert(
       fc.property(fc.integer({ min: 200, max: 6000 }), requests, (budgetTokens, request) => {
         const out = serialize(snap, { budgetTokens, request })
@@ -107,29 +116,73 @@ describe('keyed rows', () => {
     `<tr><td>${key} ${who}</td><td><button>Edit</button></td><td><button>删除</button></td><td><input type="checkbox" aria-label="pick"></td>${extra}</tr>`
 
   test('a row is written with its key and ids end in "_" where the key completes them', () => {
-    const rows = ['101 Ann', '102 Bob', '103 Cy', '104 Di', '105 Ed'].map((r) => row(...(r.split(' ') as [string, string])))
-    const snap = observe({ root: page(`<main><table><tbody>${rows.join('')}</tbody></table></main>`), includeContent: false })
+    const rows = ['101 Ann', '102 Bob', '103 Cy', '104 Di', '105 Ed'].map((r) =>
+      row(...(r.split(' ') as [string, string])),
+    )
+    const snap = observe({
+      root: page(`<main><table><tbody>${rows.join('')}</tbody></table></main>`),
+      includeContent: false,
+    })
     const text = serialize(snap, { budgetTokens: Infinity }).text
     const lines = text.split('\n')
     const at = lines.findIndex((l) => l.startsWith('### table'))
     expect(lines[at]).toBe('### table g1: 5 rows; in a row "101: btn_edit_" means btn_edit_near_101')
-    expect(lines.slice(at + 1, at + 3)).toEqual(['101: btn_edit_ btn_删除_ checkbox_pick_', '102: btn_edit_ btn_删除_ checkbox_pick_'])
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      '101: btn_edit_ btn_删除_ checkbox_pick_',
+      '102: btn_edit_ btn_删除_ checkbox_pick_',
+    ])
     expect(listedIds(text)).toEqual(snap.elements.map((e) => e.id))
   })
 
   test('on any generated table, the listing names exactly the listed elements', () => {
-    const word = fc.constantFrom('1', '2', '42', 'near', 'pear', '王芳', '已发货', 'Order', 'x_y', 'a-b', 'Stores near me')
-    const control = fc.constantFrom('<button>Edit</button>', '<button>删除</button>', '<button>Stores near me</button>', '<a href="#">Open</a>', '<input type="checkbox" checked>', '<select><option>a b</option></select>', '<input value="v: 1">')
-    const table = fc.array(fc.record({ cells: fc.array(word, { minLength: 1, maxLength: 3 }), controls: fc.array(control, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 12 })
-    fc.assert(
-      fc.property(table, fc.integer({ min: 80, max: 2000 }), fc.constantFrom('', 'delete 42', '王芳', 'pear edit'), (rows, budgetTokens, request) => {
-        clearAgentIds()
-        const html = rows.map((r) => `<tr><td>${r.cells.join(' ')}</td>${r.controls.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')
-        const snap = observe({ root: page(`<main><table><tbody>${html}</tbody></table></main>`), includeContent: false })
-        expect(listedIds(serialize(snap, { budgetTokens: Infinity }).text)).toEqual(snap.elements.map((e) => e.id))
-        const out = serialize(snap, { budgetTokens, request })
-        expect(listedIds(out.text)).toEqual(out.ids)
+    const word = fc.constantFrom(
+      '1',
+      '2',
+      '42',
+      'near',
+      'pear',
+      '王芳',
+      '已发货',
+      'Order',
+      'x_y',
+      'a-b',
+      'Stores near me',
+    )
+    const control = fc.constantFrom(
+      '<button>Edit</button>',
+      '<button>删除</button>',
+      '<button>Stores near me</button>',
+      '<a href="#">Open</a>',
+      '<input type="checkbox" checked>',
+      '<select><option>a b</option></select>',
+      '<input value="v: 1">',
+    )
+    const table = fc.array(
+      fc.record({
+        cells: fc.array(word, { minLength: 1, maxLength: 3 }),
+        controls: fc.array(control, { minLength: 1, maxLength: 4 }),
       }),
+      { minLength: 1, maxLength: 12 },
+    )
+    fc.assert(
+      fc.property(
+        table,
+        fc.integer({ min: 80, max: 2000 }),
+        fc.constantFrom('', 'delete 42', '王芳', 'pear edit'),
+        (rows, budgetTokens, request) => {
+          clearAgentIds()
+          const html = rows
+            .map((r) => `<tr><td>${r.cells.join(' ')}</td>${r.controls.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+            .join('')
+          const snap = observe({
+            root: page(`<main><table><tbody>${html}</tbody></table></main>`),
+            includeContent: false,
+          })
+          expect(listedIds(serialize(snap, { budgetTokens: Infinity }).text)).toEqual(snap.elements.map((e) => e.id))
+          const out = serialize(snap, { budgetTokens, request })
+          expect(listedIds(out.text)).toEqual(out.ids)
+        },
+      ),
       { numRuns: 60 },
     )
   })
@@ -137,7 +190,10 @@ describe('keyed rows', () => {
   test('ids whose own word differs from the row key, and small groups, are written in full', () => {
     // "Ann" is the only word of the first row that no other row has for the checkbox's twins
     // once its number is shared; a group under five rows gets no heading and no keys.
-    const small = observe({ root: page(`<main><table><tbody>${row('1', 'x')}${row('2', 'y')}</tbody></table></main>`), includeContent: false })
+    const small = observe({
+      root: page(`<main><table><tbody>${row('1', 'x')}${row('2', 'y')}</tbody></table></main>`),
+      includeContent: false,
+    })
     const smallText = serialize(small, { budgetTokens: Infinity }).text
     expect(smallText).toContain('btn_edit_near_1 btn_删除_near_1')
     expect(listedIds(smallText)).toEqual(small.elements.map((e) => e.id))
@@ -146,7 +202,13 @@ describe('keyed rows', () => {
     // Row "1 pear" shares its number with "1 fig", so its Edit and 删除 are told apart by "pear";
     // its Ship button has one twin only ("2 kiwi"), so "1" is enough for it.
     const ship = '<td><button>Ship</button></td>'
-    const rows = [row('1', 'pear', ship), row('1', 'fig'), row('2', 'kiwi', ship), row('3', 'lime'), row('4', 'plum')].join('')
+    const rows = [
+      row('1', 'pear', ship),
+      row('1', 'fig'),
+      row('2', 'kiwi', ship),
+      row('3', 'lime'),
+      row('4', 'plum'),
+    ].join('')
     const snap = observe({ root: page(`<main><table><tbody>${rows}</tbody></table></main>`), includeContent: false })
     const text = serialize(snap, { budgetTokens: Infinity }).text
     expect(text).toContain('\npear: btn_edit_ btn_删除_ checkbox_pick_ btn_ship_near_1\n')
@@ -157,10 +219,16 @@ describe('keyed rows', () => {
 describe('keyed lines outside tables', () => {
   beforeEach(() => clearAgentIds())
 
-  const card = (name: string, controls = '<button>Buy</button><button aria-label="Save">♡</button>') => `<div class="card"><h3>${name}</h3><div>${controls}</div></div>`
+  const card = (name: string, controls = '<button>Buy</button><button aria-label="Save">♡</button>') =>
+    `<div class="card"><h3>${name}</h3><div>${controls}</div></div>`
 
   test("a card's buttons share a line keyed by its word, explained once in the region heading", () => {
-    const snap = observe({ root: page(`<main>${['Blue mug', 'Red mug', 'Tall vase'].map((n) => card(n)).join('')}</main><footer><a href="/help">Help</a></footer>`), includeContent: false })
+    const snap = observe({
+      root: page(
+        `<main>${['Blue mug', 'Red mug', 'Tall vase'].map((n) => card(n)).join('')}</main><footer><a href="/help">Help</a></footer>`,
+      ),
+      includeContent: false,
+    })
     const text = serialize(snap, { budgetTokens: Infinity }).text
     expect(text.split('\n').slice(2)).toEqual([
       '## main; in a line "blue: btn_buy_" means btn_buy_near_blue',
@@ -174,7 +242,9 @@ describe('keyed lines outside tables', () => {
   })
 
   test("with a request, the cards it names lead their lines with the card's text", () => {
-    const cards = ['Blue mug', 'Red mug', 'Tall vase'].map((n) => card(n)).join('') + ['Oak stool', 'Pine stool'].map((n) => card(n, '<button>Buy</button>')).join('')
+    const cards =
+      ['Blue mug', 'Red mug', 'Tall vase'].map((n) => card(n)).join('') +
+      ['Oak stool', 'Pine stool'].map((n) => card(n, '<button>Buy</button>')).join('')
     const snap = observe({ root: page(`<main>${cards}</main>`), includeContent: false })
     const out = serialize(snap, { budgetTokens: Infinity, request: 'the red mug and the pine stool' })
     const lines = out.text.split('\n')
@@ -187,17 +257,35 @@ describe('keyed lines outside tables', () => {
 
   test('on any generated card grid, the listing names exactly the listed elements', () => {
     const word = fc.constantFrom('1', '42', 'near', 'pear', '王芳', '已发货', 'Mug', 'x_y', 'a-b', 'Stores near me')
-    const control = fc.constantFrom('<button>Buy</button>', '<button>删除</button>', '<button>Stores near me</button>', '<a href="#">Open</a>', '<input type="checkbox" aria-label="pick">', '<input value="v: 1">')
-    const grid = fc.array(fc.record({ words: fc.array(word, { minLength: 1, maxLength: 3 }), controls: fc.array(control, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 10 })
-    fc.assert(
-      fc.property(grid, fc.integer({ min: 60, max: 1500 }), fc.constantFrom('', 'buy 42', '王芳', 'pear open'), (cards, budgetTokens, request) => {
-        clearAgentIds()
-        const html = cards.map((c) => card(c.words.join(' '), c.controls.join(''))).join('')
-        const snap = observe({ root: page(`<main>${html}</main>`), includeContent: false })
-        expect(listedIds(serialize(snap, { budgetTokens: Infinity }).text)).toEqual(snap.elements.map((e) => e.id))
-        const out = serialize(snap, { budgetTokens, request })
-        expect(listedIds(out.text)).toEqual(out.ids)
+    const control = fc.constantFrom(
+      '<button>Buy</button>',
+      '<button>删除</button>',
+      '<button>Stores near me</button>',
+      '<a href="#">Open</a>',
+      '<input type="checkbox" aria-label="pick">',
+      '<input value="v: 1">',
+    )
+    const grid = fc.array(
+      fc.record({
+        words: fc.array(word, { minLength: 1, maxLength: 3 }),
+        controls: fc.array(control, { minLength: 1, maxLength: 4 }),
       }),
+      { minLength: 1, maxLength: 10 },
+    )
+    fc.assert(
+      fc.property(
+        grid,
+        fc.integer({ min: 60, max: 1500 }),
+        fc.constantFrom('', 'buy 42', '王芳', 'pear open'),
+        (cards, budgetTokens, request) => {
+          clearAgentIds()
+          const html = cards.map((c) => card(c.words.join(' '), c.controls.join(''))).join('')
+          const snap = observe({ root: page(`<main>${html}</main>`), includeContent: false })
+          expect(listedIds(serialize(snap, { budgetTokens: Infinity }).text)).toEqual(snap.elements.map((e) => e.id))
+          const out = serialize(snap, { budgetTokens, request })
+          expect(listedIds(out.text)).toEqual(out.ids)
+        },
+      ),
       { numRuns: 60 },
     )
   })

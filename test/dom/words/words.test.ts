@@ -34,7 +34,7 @@ describe('words of a part', () => {
 })
 
 describe('words around it', () => {
-  test('group name, record text read with spaces, a permalink\'s heading, a table cell\'s label', () => {
+  test("group name, record text read with spaces, a permalink's heading, a table cell's label", () => {
     expect(groupWords($('#grid'))).toBe('View')
     expect(groupWords($('#m'))).toBe('Gender')
     expect(groupWords($('#go'))).toContain('search')

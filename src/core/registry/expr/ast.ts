@@ -1,6 +1,7 @@
 // The `when` language of §6.2: tokens carry their offset so errors can point at them (§6.2.9).
 
-export type TokenType = 'STRING' | 'NUMBER' | 'BOOLEAN' | 'NULL' | 'IDENTIFIER' | 'VARIABLE' | 'OPERATOR' | 'LPAREN' | 'RPAREN' | 'EOF'
+export type TokenType =
+  'STRING' | 'NUMBER' | 'BOOLEAN' | 'NULL' | 'IDENTIFIER' | 'VARIABLE' | 'OPERATOR' | 'LPAREN' | 'RPAREN' | 'EOF'
 
 /** A piece of a string literal: text, or a `${path}` read when the condition is evaluated. */
 export type TemplatePart = string | { path: string[] }

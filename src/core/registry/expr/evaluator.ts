@@ -60,8 +60,10 @@ export function evaluate(node: ASTNode, context: unknown): unknown {
     case 'UnaryExpr':
       return !toBoolean(evaluate(node.operand, context))
     case 'BinaryExpr': {
-      if (node.operator === '&&') return toBoolean(evaluate(node.left, context)) && toBoolean(evaluate(node.right, context))
-      if (node.operator === '||') return toBoolean(evaluate(node.left, context)) || toBoolean(evaluate(node.right, context))
+      if (node.operator === '&&')
+        return toBoolean(evaluate(node.left, context)) && toBoolean(evaluate(node.right, context))
+      if (node.operator === '||')
+        return toBoolean(evaluate(node.left, context)) || toBoolean(evaluate(node.right, context))
       return kBinary[node.operator](evaluate(node.left, context), evaluate(node.right, context))
     }
   }

@@ -55,7 +55,12 @@ class Parser {
 
   private make(node: ASTNode, depth: number, position: number): ASTNode {
     if (depth > kMaxAstDepth) {
-      throw new ExpressionSyntaxError('EXPR_TOO_DEEP', `Condition nests deeper than ${kMaxAstDepth} levels near column ${position + 1} of "${this.input.slice(0, 80)}".`, this.input, position)
+      throw new ExpressionSyntaxError(
+        'EXPR_TOO_DEEP',
+        `Condition nests deeper than ${kMaxAstDepth} levels near column ${position + 1} of "${this.input.slice(0, 80)}".`,
+        this.input,
+        position,
+      )
     }
     this.depths.set(node, depth)
     return node
@@ -81,7 +86,12 @@ class Parser {
   private enter(position: number): void {
     // Counted before recursing, so "((((..." or "!!!!..." cannot exhaust the stack first.
     if (++this.nesting > kMaxAstDepth) {
-      throw new ExpressionSyntaxError('EXPR_TOO_DEEP', `Condition nests deeper than ${kMaxAstDepth} levels near column ${position + 1} of "${this.input.slice(0, 80)}".`, this.input, position)
+      throw new ExpressionSyntaxError(
+        'EXPR_TOO_DEEP',
+        `Condition nests deeper than ${kMaxAstDepth} levels near column ${position + 1} of "${this.input.slice(0, 80)}".`,
+        this.input,
+        position,
+      )
     }
   }
 
@@ -112,7 +122,8 @@ class Parser {
       }
       case 'STRING':
         this.index++
-        if (token.parts) return this.make({ type: 'Template', parts: token.parts, position: token.position }, 1, token.position)
+        if (token.parts)
+          return this.make({ type: 'Template', parts: token.parts, position: token.position }, 1, token.position)
         return this.make({ type: 'Literal', value: token.value }, 1, token.position)
       case 'NUMBER':
       case 'BOOLEAN':

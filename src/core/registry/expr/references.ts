@@ -13,7 +13,8 @@ export function collectReferences(node: ASTNode, out: Reference[] = []): Referen
       out.push({ path: node.path, position: node.position })
       break
     case 'Template':
-      for (const part of node.parts) if (typeof part !== 'string') out.push({ path: part.path, position: node.position })
+      for (const part of node.parts)
+        if (typeof part !== 'string') out.push({ path: part.path, position: node.position })
       break
     case 'GroupExpr':
       collectReferences(node.expression, out)

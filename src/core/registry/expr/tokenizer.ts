@@ -9,7 +9,27 @@ const kAllowedList = `${kAllowedOperators.join(' ')} ( )`
 
 // Characters that start an operator of JavaScript we do not offer: naming them as forbidden
 // operators (rather than "unexpected character") tells the author the idea, not just the glyph.
-const kForbiddenOperatorChars = new Set(['+', '-', '*', '/', '%', '^', '~', '?', ':', ',', ';', '=', '&', '|', '[', ']', '{', '}', '`'])
+const kForbiddenOperatorChars = new Set([
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '^',
+  '~',
+  '?',
+  ':',
+  ',',
+  ';',
+  '=',
+  '&',
+  '|',
+  '[',
+  ']',
+  '{',
+  '}',
+  '`',
+])
 
 const kTwoCharOperators = new Set(['==', '!=', '>=', '<=', '&&', '||'])
 
@@ -54,7 +74,13 @@ export function tokenize(input: string): Token[] {
       pos = end
     } else if (c === '$' && input[pos + 1] === '{') {
       const close = input.indexOf('}', pos + 2)
-      if (close < 0) throw new ExpressionSyntaxError('EXPR_SYNTAX', `Unclosed "\${" ${where(input, pos)}; close it with "}".`, input, pos)
+      if (close < 0)
+        throw new ExpressionSyntaxError(
+          'EXPR_SYNTAX',
+          `Unclosed "\${" ${where(input, pos)}; close it with "}".`,
+          input,
+          pos,
+        )
       const raw = input.slice(pos + 2, close)
       const path = parsePath(raw, input, pos)
       tokens.push({ type: 'VARIABLE', value: raw.trim(), position: start, path })
@@ -84,8 +110,17 @@ export function tokenize(input: string): Token[] {
 
 function forbiddenOperator(input: string, pos: number, op: string): SecurityError {
   const hint =
-    op === '=' ? ' (assignment is not allowed; compare with ==)' : op === '[' || op === '{' ? ' (object and array literals are not allowed)' : ''
-  return new SecurityError('EXPR_FORBIDDEN_OPERATOR', `Operator "${op}" is not allowed${hint} ${where(input, pos)}; allowed: ${kAllowedList}.`, input, pos)
+    op === '='
+      ? ' (assignment is not allowed; compare with ==)'
+      : op === '[' || op === '{'
+        ? ' (object and array literals are not allowed)'
+        : ''
+  return new SecurityError(
+    'EXPR_FORBIDDEN_OPERATOR',
+    `Operator "${op}" is not allowed${hint} ${where(input, pos)}; allowed: ${kAllowedList}.`,
+    input,
+    pos,
+  )
 }
 
 function isNumberStart(input: string, pos: number): boolean {
@@ -101,7 +136,12 @@ function readNumber(input: string, pos: number): { value: number; end: number } 
   const end = pos + text.length
   const after = input[end] ?? ''
   if (isIdentPart(after) || after === '.') {
-    throw new ExpressionSyntaxError('EXPR_SYNTAX', `Malformed number "${text}${after}" ${where(input, pos)}.`, input, pos)
+    throw new ExpressionSyntaxError(
+      'EXPR_SYNTAX',
+      `Malformed number "${text}${after}" ${where(input, pos)}.`,
+      input,
+      pos,
+    )
   }
   return { value: Number(text), end }
 }
@@ -124,7 +164,12 @@ function readString(input: string, pos: number): { token: Token; end: number } {
     if (c === '\\') {
       const next = input[i + 1]
       if (next === undefined || !(next in kEscapes)) {
-        throw new ExpressionSyntaxError('EXPR_SYNTAX', `Unknown escape "\\${next ?? ''}" ${where(input, i)}; allowed: \\n \\t \\r \\\\ \\' \\" \\$.`, input, i)
+        throw new ExpressionSyntaxError(
+          'EXPR_SYNTAX',
+          `Unknown escape "\\${next ?? ''}" ${where(input, i)}; allowed: \\n \\t \\r \\\\ \\' \\" \\$.`,
+          input,
+          i,
+        )
       }
       text += kEscapes[next]
       i += 2
@@ -132,7 +177,13 @@ function readString(input: string, pos: number): { token: Token; end: number } {
     }
     if (c === '$' && input[i + 1] === '{') {
       const close = input.indexOf('}', i + 2)
-      if (close < 0) throw new ExpressionSyntaxError('EXPR_SYNTAX', `Unclosed "\${" ${where(input, i)}; close it with "}".`, input, i)
+      if (close < 0)
+        throw new ExpressionSyntaxError(
+          'EXPR_SYNTAX',
+          `Unclosed "\${" ${where(input, i)}; close it with "}".`,
+          input,
+          i,
+        )
       if (text !== '') parts.push(text)
       text = ''
       parts.push({ path: parsePath(input.slice(i + 2, close), input, i) })
@@ -143,17 +194,28 @@ function readString(input: string, pos: number): { token: Token; end: number } {
     text += c
     i++
   }
-  throw new ExpressionSyntaxError('EXPR_SYNTAX', `Unterminated string starting ${where(input, pos)}; close it with ${quote}.`, input, pos)
+  throw new ExpressionSyntaxError(
+    'EXPR_SYNTAX',
+    `Unterminated string starting ${where(input, pos)}; close it with ${quote}.`,
+    input,
+    pos,
+  )
 }
 
 function readIdentifier(input: string, pos: number, tokens: Token[]): number {
   let end = pos
-  while (end < input.length && (isIdentPart(input[end]) || (input[end] === '.' && isIdentPart(input[end + 1] ?? '')))) end++
+  while (end < input.length && (isIdentPart(input[end]) || (input[end] === '.' && isIdentPart(input[end + 1] ?? ''))))
+    end++
   const word = input.slice(pos, end)
   let after = end
   while (after < input.length && isSpace(input[after])) after++
   if (input[after] === '(') {
-    throw new SecurityError('EXPR_FUNCTION_CALL', `Function calls are not allowed ("${word}(" ${where(input, pos)}); a condition only compares values.`, input, pos)
+    throw new SecurityError(
+      'EXPR_FUNCTION_CALL',
+      `Function calls are not allowed ("${word}(" ${where(input, pos)}); a condition only compares values.`,
+      input,
+      pos,
+    )
   }
   if (word === 'true' || word === 'false') tokens.push({ type: 'BOOLEAN', value: word === 'true', position: pos })
   else if (word === 'null') tokens.push({ type: 'NULL', value: null, position: pos })
@@ -164,7 +226,12 @@ function readIdentifier(input: string, pos: number, tokens: Token[]): number {
 function readOperator(input: string, pos: number, tokens: Token[]): number {
   const three = input.slice(pos, pos + 3)
   if (three === '===' || three === '!==') {
-    throw new SecurityError('EXPR_FORBIDDEN_OPERATOR', `Operator "${three}" is not allowed ${where(input, pos)}; == and != already compare strictly. Allowed: ${kAllowedList}.`, input, pos)
+    throw new SecurityError(
+      'EXPR_FORBIDDEN_OPERATOR',
+      `Operator "${three}" is not allowed ${where(input, pos)}; == and != already compare strictly. Allowed: ${kAllowedList}.`,
+      input,
+      pos,
+    )
   }
   const two = input.slice(pos, pos + 2)
   if (kTwoCharOperators.has(two)) {
