@@ -27,14 +27,14 @@ export default defineManifest({
       matches: ['<all_urls>'],
       js: ['src/content/boot.ts'],
       run_at: 'document_idle',
-      // Cross-origin frames are read by the content script inside them (seed 002 §6); only the
+      // Cross-origin frames are read by the content script inside them; only the
       // top frame shows the Ava button. No match_about_blank: an about:blank or srcdoc frame is
       // same-origin with its parent, whose scan reads it, unless sandboxed, and then it stays
       // listed as cross_origin_restricted.
       all_frames: true,
     },
     {
-      // Listener hints (issue 20 §1): in the page's own world before its scripts run, to see which
+      // Listener hints: in the page's own world before its scripts run, to see which
       // elements they listen on; tiny, no imports, invisible to the page. Frames as above.
       matches: ['<all_urls>'],
       js: ['src/content/listeners-main.ts'],
@@ -46,7 +46,7 @@ export default defineManifest({
   // The chat panel is framed into pages by the boot script; only the HTML entry must be reachable
   // from the page, and the frame refuses to work without the boot script's one-time token.
   web_accessible_resources: [{ resources: ['src/panel/index.html'], matches: ['<all_urls>'] }],
-  // Extension pages load nothing remote by themselves (issue 16 §5): an answer's markdown is
+  // Extension pages load nothing remote by themselves: an answer's markdown is
   // sanitised (src/panel/markdown.ts) and this is the second wall, should a construct slip through.
   // connect-src stays open: this policy also governs the service worker, whose fetch reaches the
   // LLM endpoint the person configures. Inline styles are Vue's; url() in them is still img-src.
@@ -55,7 +55,7 @@ export default defineManifest({
       "script-src 'self'; object-src 'none'; base-uri 'none'; img-src 'self' data:; media-src 'none'; font-src 'self'; style-src 'self' 'unsafe-inline'; frame-src 'none'",
   },
   // scripting: reading a component library's version global in the page's main world with a
-  // fixed function (seed 000 §6.5.2). userScripts (optional): `eval` steps of action packs.
+  // fixed function. userScripts (optional): `eval` steps of action packs.
   // webRequest: counting a tab's in-flight requests while a run waits for the page to settle.
   // declarativeNetRequestWithHostAccess: while a run is active in a tab, session rules scoped to
   // that tab stop top-level loads of blocked sites and of other sites nobody said yes to (issue 15

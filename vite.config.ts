@@ -28,7 +28,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         panel: 'src/panel/index.html',
-        // The first-run page (issue 17 §3): opened by the background on install, named in no manifest field.
+        // The first-run page: opened by the background on install, named in no manifest field.
         welcome: 'src/welcome/index.html',
       },
     },

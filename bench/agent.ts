@@ -1,11 +1,11 @@
 /**
- * Suite `agent` (issue 6), on the bundled sample app's login-and-verify task:
+ * Suite `agent`, on the bundled sample app's login-and-verify task:
  *   send_to_first_action_ms  pressing send → the first step acting in the page, LLM answering at once
  *   cached_replay_ms         the same request again, replayed from the instruction cache: the run's
  *                            start to its end in the background (login, navigation, verify)
  *   cached_replay_llm_calls  requests the replays made to the LLM (should be 0)
  *   prompt_tokens_per_step   real prompt tokens (o200k) the planner sent, per executed step
- *   last_byte_to_done_ms     long_answer (issue 16): a 64 KB markdown answer streamed in 12-character
+ *   last_byte_to_done_ms     long_answer: a 64 KB markdown answer streamed in 12-character
  *                            deltas; from the LLM server's last byte to the panel showing the run's end
  *   longest_block_ms         the panel's longest main-thread block while that answer streams
  *                            (PerformanceObserver 'longtask', and the longest requestAnimationFrame gap)

@@ -1,5 +1,5 @@
 /**
- * Suite `content` (issue 2): how much JavaScript every page pays for Ava before it is used, and
+ * Suite `content`: how much JavaScript every page pays for Ava before it is used, and
  * how fast a request turns into the first action in the page with an LLM that answers at once.
  */
 import { readFileSync } from 'node:fs'
@@ -19,7 +19,7 @@ if (process.env.AVA_BENCH_JSON !== '1')
   console.log(`eager content-script files: ${files.map((f) => relative(root, f)).join(', ')}`)
 report({ suite: 'content', case: 'eager_content_script', metric: 'eager_bytes', value: size.bytes, unit: 'B' })
 report({ suite: 'content', case: 'eager_content_script', metric: 'eager_gzip_bytes', value: size.gzip, unit: 'B' })
-// The main-world listener script (issue 20 §1) runs on every page at document_start, before the
+// The main-world listener script runs on every page at document_start, before the
 // page's own scripts: counted in the eager bytes above, and on its own here (aim: ≤ 2 KB).
 const manifest = JSON.parse(readFileSync(resolve(dist, 'manifest.json'), 'utf8')) as {
   content_scripts: { js: string[]; world?: string }[]

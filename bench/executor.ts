@@ -1,5 +1,5 @@
 /**
- * Suite `executor` (issue 5):
+ * Suite `executor`:
  *   locate_5000_ms   resolving a semantic_locator on a page with 5,000 interactive elements,
  *                    timed inside the page (median of repeated calls on the unchanged page, each
  *                    for a different row; aim ≤ 10 ms);

@@ -1,12 +1,12 @@
 /**
- * Suite `flows` (issue 8): a 10-step flow recorded on the component fixture app's plain page
+ * Suite `flows`: a 10-step flow recorded on the component fixture app's plain page
  * (by driving it with mouse and keyboard under the page recorder), then replayed with no LLM:
  *   replay_10_steps_ms         in the extension, from the panel's Replay click to the result shown
  *                              (median; aim ≤ 500 ms; timed in the panel, see timedReplay);
  *   runner_replay_10_steps_ms  with `ava run` (bin/ava.js), as it prints it: browser start excluded;
  *   resolve_step_ms            selector resolution per step (median over every step of every run);
  *   replay_in_page_10_steps_ms the core loop with the page code in a plain page, no messaging;
- *   flow_10_steps_3_checks_ms  issue 18: a flow recorded on the Element Plus form (name, a select and
+ *   flow_10_steps_3_checks_ms  a flow recorded on the Element Plus form (name, a select and
  *                              its option, a checkbox, a switch, a radio, submit) with three checks
  *                              picked with Alt+click (the select's text, the switch's state, the
  *                              success message), replayed in the extension from the panel (aim ≤ 500 ms);
@@ -271,5 +271,5 @@ try {
   await h.close()
 }
 
-// Issue 18: 20 flows on Playwright Test with 2 workers, through Ava's fixture (bench/lib/pwtest.ts).
+// 20 flows on Playwright Test with 2 workers, through Ava's fixture (bench/lib/pwtest.ts).
 if (!only) await benchPlaywrightTest()

@@ -1,5 +1,5 @@
 /**
- * Suite `locate` (issue 20): how well a descriptor, as a person says it, finds the element meant
+ * Suite `locate`: how well a descriptor, as a person says it, finds the element meant
  * on pages nobody wrote for Ava (bench/locate: Element Plus, Ant Design Vue, Bootstrap, Naive UI,
  * Debian's Python docs). Each case runs the executor's real locate ladder (semantic rung) in the
  * page, with a short timeout, and is one of:

@@ -2,7 +2,7 @@
 // Loads each page --loads times, each in a Chromium of its own, with the main-world listener script
 // (content/listeners-main.ts) at document start as the extension has it, injects the Observe bundle, waits
 // for the page to be ready as the agent does before it reads a page (waitForReady: 500 ms of DOM
-// silence, seed 002 §4.1) and prints, per page: elements, interactive, scan_ms (median of the
+// silence) and prints, per page: elements, interactive, scan_ms (median of the
 // --runs back-to-back scans after --warmup scans, over all loads), scan_ms_first (median of the
 // loads' cold first scans), read_ms_cold (median over the loads of the first read in a fresh page
 // in Chromium with the built extension, AVA_DIST or dist/: the page agent's load included, timed in
@@ -240,7 +240,7 @@ async function measure(
 /*
  * The main-world listener script runs at document_start as in the extension: its cost on every
  * `addEventListener` of the page's load, and its answer to each scan's request for hints, are
- * part of what a scan costs (issue 20 §1).
+ * part of what a scan costs.
  */
 /** One load of the page in a browser of its own: the previous load's teardown and garbage stay out of it. */
 async function measureLoad(spec: PageSpec, runs: number, warmup: number): Promise<Measured> {

@@ -1,5 +1,5 @@
 // npm run bench -- registry
-// Loading the packs as a service worker start does (issue 19), for the bundled packs and for 20
+// Loading the packs as a service worker start does, for the bundled packs and for 20
 // generated packs holding 500 actions: cold (YAML parse + validation + merge) and cached (hash the
 // texts, restore the stored form, check its shape). The chrome.storage read itself is not in the
 // cached figure: Node has none. Then evaluateCondition throughput.

@@ -1,5 +1,5 @@
 /**
- * The locate corpus (issue 20): (page, descriptor, expected element) cases on pages this project
+ * The locate corpus: (page, descriptor, expected element) cases on pages this project
  * did not design, read from bench/locate/cases/*.yaml (and the fresh set, bench/locate/fresh/cases). Shared by the `locate` bench suite and the
  * e2e test that checks the corpus is well formed.
  *

@@ -1,5 +1,5 @@
 /**
- * `pwtest_20_flows_2_workers_ms` (issue 18, "Measured"): 20 flows on Playwright Test with 2 workers,
+ * `pwtest_20_flows_2_workers_ms` ("Measured"): 20 flows on Playwright Test with 2 workers,
  * through the example config (e2e/playwright-test/playwright.config.ts) and Ava's fixture: the
  * bundled flows, copied until there are 20, against the sample site its global set-up starts.
  * The figure is Playwright's own run duration (worker and Chromium start included, as a CI job

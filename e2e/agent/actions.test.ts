@@ -17,7 +17,7 @@ it('/run runs a built-in pack action in the page, with no LLM, across the login 
   const panel = await ava.openPanel(page)
   await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password wonderland')
   await panel.click('[data-test=send]')
-  // The person's own /run passes the gate every step passes (issue 25 §2): sending credentials asks.
+  // The person's own /run passes the gate every step passes: sending credentials asks.
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
   await panel.locator('[data-test=confirm-allow]').last().click()
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
@@ -134,7 +134,7 @@ it('answers action.* messages from the panel, in the panel’s tab; a run asked 
 
 /** A model that logs in through the login pack with the vault's alice_pw, on the login page. */
 async function askLoginWithSavedSecret() {
-  // Bound to the site, as a password manager keeps a login (issue 16 §2).
+  // Bound to the site, as a password manager keeps a login.
   await (
     await ava.worker()
   ).evaluate(

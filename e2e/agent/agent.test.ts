@@ -173,7 +173,7 @@ it('replays the same request with no LLM call, repairs a step that broke with on
   expect(chatRequests()).toHaveLength(2) // one request, for that step only
   expect(JSON.stringify(chatRequests()[1].body)).toContain('#save-btn')
   expect(await page.evaluate(() => (window as any).__saves)).toBe(3)
-  // The repaired plan is kept only once the person accepts it (issue 18 §5; e2e/agent/cache-review.test.ts).
+  // The repaired plan is kept only once the person accepts it (e2e/agent/cache-review.test.ts).
   await panel.locator('[data-test=confirm-allow]').last().click()
 
   await sendAndWait(panel, 'save my profile')

@@ -1,5 +1,5 @@
 /**
- * Files the person attaches in the panel (issue 20 §5), through the built extension: picked with
+ * Files the person attaches in the panel, through the built extension: picked with
  * the attach button's native file chooser, shown as chips, sent with the request; the scripted
  * model names one in an `upload` step and the page's own file input receives its exact bytes.
  * The model is told the name, never the bytes; a step naming a file nobody attached fails saying

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { instructionChunks, sendAndWait, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * Issue 18 §5: a cached plan that needed a repair is proposed in the chat with Accept / Reject,
+ * a cached plan that needed a repair is proposed in the chat with Accept / Reject,
  * as a flow's heal is. Until the person accepts, the cache keeps the old steps (the next replay
  * needs the repair again); after Accept, the repaired plan replays with no model call.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading a whole feed or table (docs/agent.md, "Reading a whole feed"; seed 002 §7) in the built
+ * Reading a whole feed or table (docs/agent.md, "Reading a whole feed") in the built
  * extension: a scripted model writes `collect`, Ava scrolls the page's list in rounds and the
  * model's next request holds every item, inside the untrusted block. The timeline
  * (e2e/fixtures/feed/timeline.html) is virtualised as the big sites' are: cells scrolled past are

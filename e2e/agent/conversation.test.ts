@@ -29,7 +29,7 @@ it('keeps the history of a site across closing the panel and reloading, and clea
   await expect.poll(() => panel.locator('[data-role=user]').count()).toBeGreaterThan(0)
   await panel.click('[data-test=clear]')
   await expect.poll(() => panel.locator('[data-test=message]').count()).toBe(0)
-  // Clearing offers Undo for a few seconds before it is final (issue 17 §2): let the offer pass.
+  // Clearing offers Undo for a few seconds before it is final: let the offer pass.
   await panel.locator('[data-test=undo]').waitFor({ state: 'detached', timeout: 15_000 })
   await page.reload()
   panel = await ava.openPanel(page)

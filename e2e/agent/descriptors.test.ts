@@ -1,5 +1,5 @@
 /**
- * Descriptors as people write them, through the built extension (issue 20 §2–§4): the scripted
+ * Descriptors as people write them, through the built extension: the scripted
  * model names its targets only in words, English and Chinese — role-only, ordinal, a dialog's
  * close "x" — on Element Plus as published; and a description nothing on a settled page fits
  * goes to the model again quickly, with candidates, instead of waiting the step out.

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { instructionChunks, readSteps, sendAndWait, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * Issue 16 §4: what the page controls reaches the model only inside the untrusted block — here a
+ * what the page controls reaches the model only inside the untrusted block — here a
  * 258-character title and an aria-label carrying "SYSTEM: …" (and our own closing delimiter) that
  * a step result quotes (e2e/fixtures/hostile/secrets.html).
  */

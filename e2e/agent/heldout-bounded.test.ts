@@ -4,7 +4,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * Bounded evaluation (issue 25 §5) against XPaths another author would write: on a flat inbox of
+ * Bounded evaluation against XPaths another author would write: on a flat inbox of
  * 500 rows (e2e/fixtures/redteam/flat.html), sibling walks nested in predicates and string-value
  * comparisons cost seconds to minutes of a frozen page, though no whole-document scan is nested.
  * Each fails at once with a clear message; the page's own heartbeat never stops for long.

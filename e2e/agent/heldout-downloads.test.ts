@@ -5,7 +5,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * A click that would download a program or script asks first, naming the file (issue 25 §4),
+ * A click that would download a program or script asks first, naming the file,
  * for the spellings another author uses (e2e/fixtures/redteam/installers.html): the name from the
  * address, an HTML page saved by an empty `download` attribute, upper case, trailing dots and spaces, a click on the link's inner text, .jar, a plain
  * link to an .apk, a data: URL named .sh, an image map's area. Denied, nothing downloads.

@@ -5,7 +5,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * Issue 25 §3, "the person reads the screen": Save buttons another author draws as "Delete
+ * "the person reads the screen": Save buttons another author draws as "Delete
  * everything" (e2e/fixtures/redteam/painted.html) by attr() in generated content, a
  * @counter-style symbol, a ::marker, a background image or canvas with the real text at
  * font-size 0, an image laid over the button, bidi isolates and <bdo>. Each asks before the

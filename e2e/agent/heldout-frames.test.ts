@@ -5,7 +5,7 @@ import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
 /**
- * Every site check applies where the step acts (issue 25 §4), for the other site's form reached
+ * Every site check applies where the step acts, for the other site's form reached
  * as another author hides it (e2e/fixtures/redteam/nest-*.html): two frames down, through a
  * frame of the run's own site; or in a srcdoc or about:blank child the denied site writes into
  * its own frame. With that site denied, nothing is typed there and nothing reaches it.

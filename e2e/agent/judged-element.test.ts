@@ -5,7 +5,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * What the person approved is what runs (issue 25 §3), on pages that behave like an attacker:
+ * What the person approved is what runs, on pages that behave like an attacker:
  * the page changes what sits under a step while the question is open, or during Ava's own pointer
  * events, or draws a "Save" button as "Delete everything". Each must ask (again) or refuse; a
  * click on anything the person did not allow never happens.

@@ -1,5 +1,5 @@
 /**
- * Native inputs through the built extension (issue 20, "How it is measured"): a scripted model
+ * Native inputs through the built extension ("How it is measured"): a scripted model
  * writes dates, times, numbers and colours as people write them; the page keeps them in its own
  * formats, and an unreadable value comes back to the panel naming the format.
  */

@@ -5,7 +5,7 @@ import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
 /**
- * Issue 15 §2: every way a step can leave the site, driven by a model that obeys a hostile page
+ * every way a step can leave the site, driven by a model that obeys a hostile page
  * (e2e/fixtures/hostile/offsite.html). The page's site is 127.0.0.1, the other site localhost:
  * what reached the other site is its server's `hits` (`sent()`).
  */
@@ -145,7 +145,7 @@ it('refuses a link to a denied site: nothing loads there and the run stops befor
   const asked = await panel.locator('[data-test=confirm]').count() // the site's earlier runs' questions
   await sendAndWait(panel, 'finish my account setup')
   expect(await panel.locator('[data-test=confirm]').count()).toBe(asked) // a denied site is not a question
-  // Said once (issue 17 §4): the message in the person's language, the page's reason on the step's row.
+  // Said once: the message in the person's language, the page's reason on the step's row.
   expect(await panel.locator('article.error').last().textContent()).toMatch(/Step 1 was refused to keep you safe/)
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(['failed', 'skipped'])
   expect((await readSteps(panel))[0].detail).toMatch(/Blocked: localhost:\d+ is not allowed/)

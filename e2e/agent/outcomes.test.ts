@@ -3,7 +3,7 @@ import { expect, it } from 'vitest'
 import { allowAll, instructionChunks, readSteps, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * One message per outcome, in the UI language (issue 17 §4). In the Chinese UI a step that finds
+ * One message per outcome, in the UI language. In the Chinese UI a step that finds
  * nothing fails once: one error message, in Chinese, with the page's English behind "详情"; its
  * Retry button sends the request again and the run goes on.
  */

@@ -4,7 +4,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * Pack steps pass the agent's risk gate (issue 15 §3): a model that obeys a hostile page calls a
+ * Pack steps pass the agent's risk gate: a model that obeys a hostile page calls a
  * built-in low-risk action (open a dialog) with its trigger set to a "Delete account" button. The
  * click goes through the registry engine, and the person is asked all the same; denied, the
  * page's delete handler never runs and nothing reaches its server.

@@ -1,5 +1,5 @@
 /**
- * A hover menu through the built extension (issue 20, "How it is measured"): the scripted model
+ * A hover menu through the built extension ("How it is measured"): the scripted model
  * names a menu item of an Element Plus el-dropdown that opens on hover; Ava moves to the trigger,
  * the menu opens, and the page's own command handler records the item.
  */

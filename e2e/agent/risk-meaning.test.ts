@@ -4,7 +4,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * Risk by meaning (issue 15 §1): a model that obeys a hostile page clicks buttons whose meaning
+ * Risk by meaning: a model that obeys a hostile page clicks buttons whose meaning
  * the old English/Chinese word list missed. Each must ask first; the person says no; nothing
  * reaches the server and the page's state is unchanged.
  */

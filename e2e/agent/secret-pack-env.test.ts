@@ -4,7 +4,7 @@ import { instructionChunks, readSteps, sendAndWait, withAgentWorld, type AgentWo
 import { openPopup, sendFrom } from '../manage/helpers'
 
 /**
- * Red-team finding 4 (issue 16 §2), adapted from its probe: an installed pack fills `${env.bank}`
+ * Red-team finding 4, adapted from its probe: an installed pack fills `${env.bank}`
  * itself, so the model's run_action names no secret. The secret is bound to another site: nothing
  * is typed, nobody is asked, and the value reaches neither the page's server nor the model. The
  * popup's "run in tab" (no agent in between) meets the same refusal, from the page itself.

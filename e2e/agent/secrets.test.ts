@@ -4,7 +4,7 @@ import { instructionChunks, readSteps, sendAndWait, withAgentWorld, type AgentWo
 import { openOptions } from '../manage/helpers'
 
 /**
- * Issue 16 §2: vault secrets bound to their sites, driven by a scripted model that obeys the page
+ * vault secrets bound to their sites, driven by a scripted model that obeys the page
  * (e2e/fixtures/hostile/secrets.html). The page sends whatever any field receives to its server
  * as a path, so the site server's hits show whether a value reached it.
  */

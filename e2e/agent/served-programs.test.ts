@@ -5,7 +5,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * Issue 25 §4, downloads nothing on the page names (e2e/fixtures/redteam/served.html): the server
+ * Downloads nothing on the page names (e2e/fixtures/redteam/served.html): the server
  * says the file is a program (its Content-Disposition names one, or its media type is one), or
  * the page starts the download in script after an ordinary click (`location.assign`, a form POST
  * answered with an attachment, a hidden frame). No question can name the file before the click,

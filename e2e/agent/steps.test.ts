@@ -1,5 +1,5 @@
 /**
- * Steps on pages that re-render, repeat and push back (issue 28 §4–6), through the built extension
+ * Steps on pages that re-render, repeat and push back, through the built extension
  * with a scripted model on the loopback server: a calendar drawn anew on every click and a pager
  * re-rendered whole (the listed ids must still work), a spinner and a slider moved by repeated
  * clicks and keys (not a loop), native options and a multi-select, a star icon under a webmail

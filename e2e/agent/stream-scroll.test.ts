@@ -1,5 +1,5 @@
 // While an answer streams, the panel keeps its newest words in view, unless the person scrolled up
-// to read: then it leaves them where they are (issue 16 §6, src/panel/App.vue). Also checks that
+// to read: then it leaves them where they are (src/panel/App.vue). Also checks that
 // the provider's stream, read directly (src/background/llm.ts), still reports the token usage.
 import { expect, it } from 'vitest'
 import type { Frame } from 'playwright-core'

@@ -1,5 +1,5 @@
-// A long answer streams without freezing the panel, and is kept whole up to a documented cap
-// (issue 16 §6). How fast is the bench's business (bench/agent.ts, case long_answer_64k); these
+// A long answer streams without freezing the panel, and is kept whole up to a documented cap.
+//How fast is the bench's business (bench/agent.ts, case long_answer_64k); these
 // tests assert what a person sees and what is stored.
 import { expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
@@ -47,7 +47,7 @@ it('streams a 64 KB answer to the end, draws all of it, and stores it whole', as
   await expect
     .poll(() => last.locator('h2').last().textContent())
     .toBe(`Part ${answer.split('## Part').length - 1}: what the page offers`)
-  // Markdown without gaps (issue 17 §2): every inline link keeps its text, every ```json fence its block.
+  // Markdown without gaps: every inline link keeps its text, every ```json fence its block.
   const links = last.locator('a[href^="https://example.com/help/returns"]')
   expect(await links.count()).toBe(answer.match(/\]\(https:\/\/example\.com\/help\/returns\?order=\d+\)/g)!.length)
   expect(new Set(await links.allTextContents())).toEqual(new Set(['the returns guide']))

@@ -1,4 +1,4 @@
-// Issue 26 §4: the page cannot tell when Ava reads it. A page that watches everything it can watch
+// the page cannot tell when Ava reads it. A page that watches everything it can watch
 // (every change to its DOM, and the events a read could cause) sees nothing while a run reads it
 // and answers; Ava's own panel, which the person opened, is the only thing that changes.
 import { expect, it } from 'vitest'

@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { chromiumPath } from '../support/browser'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
-// `ava action run` and `ava action debug` (seed 000 §3.2) as built, on the sample site, with the
+// `ava action run` and `ava action debug` as built, on the sample site, with the
 // pack coming from an npm package in node_modules of the working directory that the global config
 // (~/.ava/config.yaml, §5.1.1) names. The CLI is built to its own file, so this test never
 // rebuilds the bin/ava.js another test may be running.

@@ -11,7 +11,7 @@ import { chromiumPath } from '../support/browser'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
 // The CLI as a user gets it: `npm pack` (prepack builds bin/ava.js), then `npx` from the tarball in
-// an empty folder, so only what the package ships and declares can be found (issue 19 §4).
+// an empty folder, so only what the package ships and declares can be found.
 
 const exec = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')

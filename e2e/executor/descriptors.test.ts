@@ -1,5 +1,5 @@
 /**
- * Descriptors as people write them (issue 20 §2–4), through the real ladder in Chromium on real
+ * Descriptors as people write them, through the real ladder in Chromium on real
  * Element Plus and Ant Design Vue components: role-only and Chinese descriptors, ordinals, a
  * dialog-scoped `x`, a span styled as a link, an ambiguous pair, and a settled page that fails
  * fast into a fallback that still has candidates.

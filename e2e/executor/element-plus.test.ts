@@ -63,7 +63,7 @@ describe('Element Plus form widgets', () => {
     )
     expect(region.changes!.value).toContain('西湖区')
     const date = okOf(await run(page, { action: 'select', target: { semantic: '日期' }, value: '2024-05-01' }))
-    // What the panel says of each, in the UI language (issue 17 §4): the component's words quoted as data.
+    // What the panel says of each, in the UI language: the component's words quoted as data.
     expect([status.msg?.key, status.msg?.params?.values]).toEqual(['step.result.selected', '"禁用"'])
     expect([region.msg?.key, region.msg?.params?.values]).toEqual(['step.result.selected', '"浙江 / 杭州 / 西湖区"'])
     expect([date.msg?.key, date.msg?.params?.value]).toEqual(['step.result.set', '"2024-05-01"'])

@@ -54,7 +54,7 @@ export function run(page: Page, cmd: TestCommand, timeoutMs = 5_000): Promise<Ex
   return page.evaluate(([c, t]) => (window as any).__avaExec.runCommand(c, { timeoutMs: t }), arg)
 }
 
-/** Runs one instruction (seed 001 §2.2) in the page, as the background sends it. */
+/** Runs one instruction in the page, as the background sends it. */
 export function exec(
   page: Page,
   instruction: { action_type: Instruction['action_type']; params: Instruction['params']; description?: string },

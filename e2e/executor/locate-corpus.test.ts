@@ -1,5 +1,5 @@
 /**
- * The `locate` bench's corpus is well formed (issue 20): at least 400 cases, about half of them
+ * The `locate` bench's corpus is well formed: at least 400 cases, about half of them
  * in Chinese, and every expectation matches exactly one element of its page as rendered by the
  * real libraries. Does not run the matcher: `npm run bench -- locate` measures that.
  */

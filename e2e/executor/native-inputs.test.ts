@@ -1,5 +1,5 @@
 /**
- * Every native input with values as people write them (issue 20 §5): date, time, datetime-local,
+ * Every native input with values as people write them: date, time, datetime-local,
  * month, week, number, range, color and file, each read back from the page's own state; a value
  * the page refuses and one nobody can read fail clearly; contenteditable and Quill; Element Plus
  * el-date-picker and el-upload, Ant Design a-date-picker.

@@ -1,5 +1,5 @@
 /**
- * Targets a person must move to first (issue 20 part 6): row actions and card tools shown only on
+ * Targets a person must move to first: row actions and card tools shown only on
  * CSS :hover or a script's mouseenter, hover menus of Element Plus and Ant Design Vue, switches in
  * closed collapsibles, and an item that loads only after scrolling an infinite list. The page's
  * own handlers record what was clicked.

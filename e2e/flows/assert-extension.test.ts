@@ -5,7 +5,7 @@ import { launchAva, type Ava } from '../support/ava'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 import { centre } from './harness'
 
-// "Check this" through the built extension (issue 18 §2): record from the panel, Alt+click what
+// "Check this" through the built extension: record from the panel, Alt+click what
 // should be there, save, and replay from the panel — passing as recorded, and failing with the
 // expected-vs-actual message on a page whose Save reports an error instead.
 

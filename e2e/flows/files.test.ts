@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 import { chromiumPath } from '../support/browser'
 
-// `${file:path}` variables through `ava run` (issue 18): a flow in its own folder uploads files
+// `${file:path}` variables through `ava run`: a flow in its own folder uploads files
 // that sit beside it, into a plain file input (upload step, and fill on the input) and into one
 // hidden behind a styled button; the page shows what it received, and the flow checks it.
 

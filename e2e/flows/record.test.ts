@@ -194,7 +194,7 @@ describe('record from the panel, replay from the panel', () => {
     await page.close()
 
     // Replayed with the password asked for in the panel: used once, still written nowhere. The
-    // login submits a password, so the replay asks first in the chat, as the agent does (issue 15).
+    // login submits a password, so the replay asks first in the chat, as the agent does.
     const denied = await open('/ep-login.html')
     expect((await replay(denied.panel, 'EP login', { password: 'wonderland' }, 'deny')).success).toBe(false)
     expect(await denied.panel.locator('[data-test=confirm]').last().getAttribute('data-state')).toBe('denied')

@@ -4,7 +4,7 @@ import type { Flow } from '../../src/core/flows'
 import { allowAll, instructionChunks, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * Issue 18 §3, lossless run → flow: a three-page agent run on the loopback model becomes a flow
+ * Lossless run → flow: a three-page agent run on the loopback model becomes a flow
  * through the panel's "Save last run as flow", and that flow replays with no model call on a
  * restyled copy of the pages (other ids, classes and layout; the same labels). Each step's
  * selectors were taken when it acted, before its page went away; the run's `run_action` and

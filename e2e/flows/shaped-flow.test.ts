@@ -4,7 +4,7 @@ import type { Flow } from '../../src/core/flows'
 import { instructionChunks, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * Issue 26 §3, provenance of what is remembered: a run whose model read a page that told it to
+ * Provenance of what is remembered: a run whose model read a page that told it to
  * add a forwarding rule becomes a flow that records the step as page-shaped, and that flow
  * replays from the panel only after the person has looked at that step once. A no leaves the
  * page untouched and says so; a yes replays and is remembered.

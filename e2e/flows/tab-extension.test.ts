@@ -3,7 +3,7 @@ import type { Frame } from 'playwright-core'
 import { launchAva, type Ava } from '../support/ava'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 
-// The `tab` step through the built extension (issue 18): the panel's Replay clicks a target=_blank
+// The `tab` step through the built extension: the panel's Replay clicks a target=_blank
 // link (the background opens it: a script's click would meet the popup blocker), stays on its tab
 // for the next check, then moves to the new tab with a `tab` step and checks the receipt there.
 

@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 import { chromiumPath } from '../support/browser'
 
-// The `tab` step through `ava run` (issue 18): a link with target=_blank opens the receipt in a new
+// The `tab` step through `ava run`: a link with target=_blank opens the receipt in a new
 // tab, the flow moves there and checks it, then goes back to the first tab by index and checks
 // that one; a tab step with no tab to go to fails naming what it looked for.
 

@@ -7,7 +7,7 @@ import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
 /**
- * The confirmed login under load (issue 17 §1): the model streams one step every 100, 300, 700 or
+ * The confirmed login under load: the model streams one step every 100, 300, 700 or
  * 1200 ms, the person allows the password submit at once or after a 1.5 s pause, five times each,
  * while a second browser does the same. Every run must end with its check step done, and no
  * runtime error text may reach the chat. The closed-channel failure this guards against showed

@@ -45,7 +45,7 @@ async function send(text: string) {
 
 /**
  * The error message the last request ended with, once the run is over: one plain sentence, the
- * technical details behind the toggle, and the recovery buttons offered (seed 003).
+ * technical details behind the toggle, and the recovery buttons offered.
  */
 async function lastError(): Promise<{ text: string; details: string; recovery: string[] }> {
   const err = panel.locator('article.error').nth(errorsBefore)
@@ -140,7 +140,7 @@ it('an invalid instruction is reported and not executed; Ava asks once more with
   expect(err.text).toMatch(/step \d+ was not a valid instruction/i)
   expect(err.details).toMatch(/action_type/)
   const steps = await readSteps(panel)
-  // The reply is cut at its first invalid instruction (issue 15): what came after it is never
+  // The reply is cut at its first invalid instruction: what came after it is never
   // parsed, shown or run, so each reply shows one failed step and nothing else.
   expect(steps.slice(-2).map((s) => s.status)).toEqual(['failed', 'failed'])
   // The model's words are said once, behind the error's Details, not again on the step's row,

@@ -7,7 +7,7 @@ import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
 /**
- * First run (issue 17 §3), as a new user meets it: installing opens the welcome page; until a model
+ * First run, as a new user meets it: installing opens the welcome page; until a model
  * has answered, the panel says what is missing and links there instead of sending the request; an
  * unreachable model names the URL tried; a loopback provider set up on the welcome page passes
  * Test connection, and the panel then works.

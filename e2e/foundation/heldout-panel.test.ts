@@ -5,7 +5,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * The panel takes a click only when the person can see all of it (issue 25 §6), against what
+ * The panel takes a click only when the person can see all of it, against what
  * another author would do to hide it without touching Ava's host or the root's opacity: a
  * near-opaque layer that clicks pass through, in the top layer (a popover) or as
  * the root's generated content. The person's real click on Send is refused, and the panel says

@@ -8,7 +8,7 @@ import { startSiteServer, type SiteServer } from '../support/site-server'
 import en from '../../src/core/locales/en'
 import zhCN from '../../src/core/locales/zh-CN'
 
-// Issue 17 §4: the built extension in a browser whose language is English, then Chinese. The
+// the built extension in a browser whose language is English, then Chinese. The
 // manifest's name and description come from _locales, the extension pages from vue-i18n (Chinese
 // loaded lazily), the launcher's label from chrome.i18n; and vue-i18n compiles its messages with
 // nothing the extension pages' CSP forbids (no eval, no new Function).

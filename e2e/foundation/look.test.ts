@@ -5,7 +5,7 @@ import type { Frame, Page } from 'playwright-core'
 import { allowAll, instructionChunks, sendAndWait, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * Typography and layout on every extension page (issue 17 §2): the 14 px base really applies
+ * Typography and layout on every extension page: the 14 px base really applies
  * (Chromium's extension stylesheet sets body { font-size: 75% }), Chinese text is drawn with a
  * Chinese face from our stack, header controls are labelled icons, planning shows a spinner, and
  * clearing the chat can be undone. Screenshots of the panel land in /tmp/look-shots/ for a person

@@ -1,4 +1,4 @@
-// The answer's markdown fetches nothing until the person clicks (issue 16 §5). A model that obeys
+// The answer's markdown fetches nothing until the person clicks. A model that obeys
 // a page can answer with any HTML; every construct a browser loads by itself points at the site
 // server, whose log must stay empty of them until a link is clicked.
 import { expect, it } from 'vitest'

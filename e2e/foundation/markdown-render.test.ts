@@ -1,4 +1,4 @@
-// The panel's streamed markdown (src/panel/markdown.ts, issue 16 §6) in real Chromium: DOMPurify
+// The panel's streamed markdown (src/panel/markdown.ts) in real Chromium: DOMPurify
 // needs a faithful DOM (happy-dom lets markup through that Chromium's parser would not), so the
 // module is bundled and run in a page. Finished blocks are drawn once; the text drawn block by
 // block, however it arrived, ends as the whole text rendered at once.

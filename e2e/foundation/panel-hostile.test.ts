@@ -5,7 +5,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * Issue 16, "Panel hijack", "Token flood", "Clickjacking": the panel frame against a page that
+ * "Panel hijack", "Token flood", "Clickjacking": the panel frame against a page that
  * behaves like an attacker (e2e/fixtures/hostile/panel-*.html). The page listens to every window
  * message, takes every frame window it can reach, navigates it to a look-alike or floods it with
  * forged tokens, and fades, moves or covers the panel while the person clicks.

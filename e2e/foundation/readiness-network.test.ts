@@ -5,7 +5,7 @@ import { instructionChunks, launchAva, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 
 /**
- * Readiness with the real network counter (issue 17 §1): the background counts a tab's requests
+ * Readiness with the real network counter: the background counts a tab's requests
  * with webRequest (src/background/requests.ts) and tells a settling page; the page is read again
  * only once no more than two are in flight (kAllowPendingRequests). A click starts three fetches
  * of 2 s each and changes nothing in the DOM until they end, so only the count can hold the read:

@@ -4,7 +4,7 @@ import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
 /**
- * A run survives its worker being stopped (issue 17 §1) without anything waking the worker: the
+ * A run survives its worker being stopped without anything waking the worker: the
  * panel is closed (its port would reconnect and wake it) and the test never touches the worker
  * after stopping it (ava.worker() would open an extension page). Only the run's alarm is left
  * (src/background/wake.ts); the run must go on from the page as it is and log in.

@@ -1,4 +1,4 @@
-// Issue 15: a pack claiming the built-in `common` is an update the person sees and confirms, and
+// a pack claiming the built-in `common` is an update the person sees and confirms, and
 // even once confirmed it cannot carry a saved secret off-site in a URL.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'

@@ -1,4 +1,4 @@
-// Import from URL stops reading at the pack size limit while the body streams (issue 16 §6): a
+// Import from URL stops reading at the pack size limit while the body streams: a
 // server that never stops sending is cut off just past 1 MiB, and the person is told why.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createServer, type Server } from 'node:http'

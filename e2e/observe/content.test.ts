@@ -1,4 +1,4 @@
-// Content sections and the attention model (seed 002 §3.5) in real Chromium, where boxes and
+// Content sections and the attention model in real Chromium, where boxes and
 // font sizes are real. The expected scores are worked out here from the seed's formula and the
 // boxes the page reports, not taken from the engine.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -39,7 +39,7 @@ async function sections(path: string, html: string): Promise<{ page: Page; conte
   return { page, content }
 }
 
-/** Seed 002 §3.5: position 0.35, area 0.25, font size 0.15, tag 0.25, with a first-screen bonus. */
+/** position 0.35, area 0.25, font size 0.15, tag 0.25, with a first-screen bonus. */
 function expectedAttention(b: Section['bounds'], fontSize: number, maxFont: number, tagScore: number): number {
   const { width: vw, height: vh } = kViewport
   const diag = Math.hypot(vw, vh)

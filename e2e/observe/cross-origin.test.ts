@@ -1,4 +1,4 @@
-// Cross-origin frames in the built extension (seed 002 §6): the content script inside each frame
+// Cross-origin frames in the built extension: the content script inside each frame
 // scans it, the background merges it into the listing the model reads, and a step on one of its
 // elements runs in that frame. Three origins: the shop on 127.0.0.1, the payment frame on
 // localhost, the bank frame inside it on another 127.0.0.1 port.

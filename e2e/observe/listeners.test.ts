@@ -1,4 +1,4 @@
-// Listener hints in the built extension (issue 20 §1): plain <span>s made clickable by a script
+// Listener hints in the built extension: plain <span>s made clickable by a script
 // (addEventListener, an on* property, a jQuery delegated handler) are listed with ids and clicked
 // by them; wrappers that only delegate stay out; and the page cannot tell the main-world script
 // is there.

@@ -1,9 +1,9 @@
 /**
  * A long markdown answer, as a model writes one when asked to explain at length: headings,
- * paragraphs with emphasis and links, lists, code and tables, repeated to `bytes`. Issue 16:
+ * paragraphs with emphasis and links, lists, code and tables, repeated to `bytes`.:
  * "64 KB of markdown streamed in 12-character deltas did not finish in 200 s". Deterministic, so
  * the bench and the e2e test stream the same text every run. Streamed as prose, it must reach the
- * panel character for character (issue 17 §2): inline links, brackets and fenced code blocks
+ * panel character for character: inline links, brackets and fenced code blocks
  * (one a ```json object) included, as well as autolinks and indented code.
  */
 export function longMarkdownAnswer(bytes = 64 * 1024): string {

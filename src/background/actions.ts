@@ -30,7 +30,7 @@ import { navigate, tabSender } from './page'
 import { currentDoc } from './tabs'
 
 /**
- * The action registry in the background (seed 000 §3.1): built-in packs bundled at build time
+ * The action registry in the background: built-in packs bundled at build time
  * (MV3 loads no code or data from elsewhere at run time), then the person's own packs from
  * chrome.storage.local, later sources overriding earlier. Actions run through a BrowserPort whose
  * every call is one message to the page, so an action that navigates goes on in the next page.
@@ -59,8 +59,8 @@ export async function packSources(): Promise<PackSource[]> {
   ]
 }
 
-// A worker start restores the validated registry from session storage when no pack text changed
-// (issue 19); any change of text, or a cache that fails its checks, costs one full parse.
+// A worker start restores the validated registry from session storage when no pack text changed;
+//any change of text, or a cache that fails its checks, costs one full parse.
 const registry = createRegistry(
   packSources,
   async (sources) => (await loadPacksCached(sources, registryCacheStore)).result,
@@ -86,7 +86,7 @@ export async function packVersions(): Promise<Record<string, string>> {
 
 /**
  * The registry's BrowserPort for a tab: every step one command on the page channel
- * (src/background/page.ts); with the agent's `guard`, counted and risk-checked (issue 15).
+ * (src/background/page.ts); with the agent's `guard`, counted and risk-checked.
  */
 export function createRemotePort(tabId: number, guard?: StepGuard, secrets?: readonly BoundSecret[]): BrowserPort {
   const send = tabSender(tabId)
@@ -111,7 +111,7 @@ export function createRemotePort(tabId: number, guard?: StepGuard, secrets?: rea
       })
       return res?.result
     },
-    // `eval` steps (seed 000 §6.3.5): MV3 forbids eval in the extension itself; the user-scripts API
+    // `eval` steps: MV3 forbids eval in the extension itself; the user-scripts API
     // runs the person's own pack code in its isolated USER_SCRIPT world, only once they have allowed
     // it for Ava. Without that the port has no runUserScript and the step fails with the steps to allow it.
     runUserScript: userScriptsAllowed()
@@ -159,7 +159,7 @@ export async function engineFor(tabId: number, guard?: StepGuard): Promise<Actio
 }
 
 /**
- * Every vault value with the origins it is bound to (issue 16 §2). The engine keeps the whole vault
+ * Every vault value with the origins it is bound to. The engine keeps the whole vault
  * as `env` (it must know every value to refuse one in a URL), so the binding is enforced where a
  * value meets the page: the port sends `secretSites` with any step that carries one.
  */
@@ -168,7 +168,7 @@ export async function boundSecrets(vault?: Record<string, string>): Promise<Boun
   return Object.entries(values).map(([name, value]) => ({ value, sites: sites[name] ?? [] }))
 }
 
-/** The env names a registry action reads, its nested runs included, for the agent's question (issue 16 §2). */
+/** The env names a registry action reads, its nested runs included, for the agent's question. */
 export async function actionEnvNames(name: string): Promise<{ names: string[]; dynamic: boolean }> {
   const r = await getRegistry()
   const found = r.lookup(name)
@@ -179,7 +179,7 @@ export async function actionEnvNames(name: string): Promise<{ names: string[]; d
   })
 }
 
-/** Selector caches are per page: a navigation or reload clears the tab's (seed 000 §6.6.4). */
+/** Selector caches are per page: a navigation or reload clears the tab's. */
 export function watchSelectorCaches(): void {
   browser.webNavigation.onCommitted.addListener((d) => {
     if (d.frameId === 0) selectorCaches.get(d.tabId)?.clear()
@@ -295,7 +295,7 @@ export async function actionCapabilities(name: string): Promise<PackCapabilities
 }
 
 /**
- * The registry actions most relevant to a request, described for the planner (issue 6): only
+ * The registry actions most relevant to a request, described for the planner: only
  * those of packs made for the page's site (or for any site), as their text is their author's.
  */
 export async function relevantActions(

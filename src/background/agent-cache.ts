@@ -7,7 +7,7 @@ import { typedKey } from '../storage/area'
 import { chatWriter, conversationOf, readHistory } from './conversation'
 
 /**
- * The instruction cache (seed 001 §2.4, §4.4): a request seen before on the same kind of page
+ * The instruction cache: a request seen before on the same kind of page
  * replays its steps with no LLM call. Entries can be listed, edited as JSON and deleted.
  */
 
@@ -71,7 +71,7 @@ export function markReviewed(key: string): Promise<void> {
 }
 
 /**
- * A cached plan that needed a repair (issue 18 §5): the repaired steps wait here, keyed by the
+ * A cached plan that needed a repair: the repaired steps wait here, keyed by the
  * entry, until the person accepts them, as a flow's heal does; the entry keeps its old steps
  * meanwhile. `card` is the chat question that offers the review.
  */
@@ -100,7 +100,7 @@ const kReviewPrefix = 'cache-repair:'
 
 /**
  * A replay from the cache ended: one more hit. Steps that had to be repaired are proposed for
- * review, never written silently (issue 18 §5); with `chat`, the person is asked in the chat.
+ * review, never written silently; with `chat`, the person is asked in the chat.
  */
 export async function recordHit(
   key: string,

@@ -35,7 +35,7 @@ import { dropAttachments, heldAttachments, keepAttachments } from './attachments
 import { questions, waitInTab } from './questions'
 
 /**
- * The agent's wiring (issue 19): the run itself is src/core/agent/run.ts; this file builds its
+ * The agent's wiring: the run itself is src/core/agent/run.ts; this file builds its
  * ports from the worker's pieces and keeps the runs of this worker's lifetime, one per tab, to
  * stop them and pass them the person's answers. A run's state lives in chrome.storage.session, so
  * a run goes on across page loads and resumes after the worker is stopped.
@@ -54,7 +54,7 @@ const live = new Map<number, Live>()
 const mailbox = new Map<string, PersonAnswer>()
 
 // A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
-// with the reason (issue 15 §2). Registered at the top level, with the worker's other listeners.
+// with the reason. Registered at the top level, with the worker's other listeners.
 watchOffsite((tabId, message, kind) =>
   live.get(tabId)?.controller.abort(
     new AvaError('STEP_FAILED', message, {
@@ -285,7 +285,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       key: async (request, url) => cache.cacheKey(request, url, await packVersions()),
       lookup: (key) => cache.lookup(key),
       save: (entry) => cache.save(entry),
-      // A repaired plan is asked about in the run's chat, not written back (issue 18 §5).
+      // A repaired plan is asked about in the run's chat, not written back.
       recordHit: (key, repaired) => cache.recordHit(key, repaired, chat),
       remove: (key) => cache.remove(key),
       reviewed: (key) => cache.markReviewed(key),

@@ -3,7 +3,7 @@ import { HeldAttachmentSchema, type Attachment } from '../core/agent/attachments
 import { typedKey } from '../storage/area'
 
 /**
- * The bytes of the files attached to each run (issue 20 §5), for its `upload` steps. Held in this
+ * The bytes of the files attached to each run, for its `upload` steps. Held in this
  * worker's memory, and in chrome.storage.session as runs are, so a run the worker resumes after a
  * restart still has them — unless they would crowd the area: session storage holds 10 MB in all
  * (runs, tabs included), and a file larger than the budget below is kept in memory only; an upload

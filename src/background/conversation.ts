@@ -40,7 +40,7 @@ const cached = new Map<string, History>()
  * The sequence numbers of our own writes per site whose storage.onChanged echo has not come yet,
  * so no echo is taken for someone else's change. Every one is kept, not just the last: an echo
  * that arrived after a newer write dropped the cache while it held text not yet stored, and the
- * history's numbering went back, so the panel took the run's last events for old ones (issue 16).
+ * history's numbering went back, so the panel took the run's last events for old ones.
  */
 const written = new Map<string, Set<number>>()
 /** Sites whose cached history is ahead of storage, with the timer that will write it. */
@@ -144,7 +144,7 @@ export function newId(prefix: string): string {
 }
 
 /**
- * Streamed text reaches the panel at most this often (issue 19): an event per token kept the
+ * Streamed text reaches the panel at most this often: an event per token kept the
  * panel busy with messages. Any other write to the conversation (a step, a message, a patch)
  * first writes the text buffered before it.
  */

@@ -7,7 +7,7 @@ import { firstRunStore } from '../storage/setup'
 export const kWelcomePath = 'src/welcome/index.html'
 
 /**
- * First run (issue 17 §3): a fresh install opens the welcome page, where the person picks a
+ * First run: a fresh install opens the welcome page, where the person picks a
  * provider and tests it; the panel asks what is still missing before it sends a request.
  */
 export function watchFirstRun(): void {

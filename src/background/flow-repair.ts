@@ -7,7 +7,7 @@ import { streamCompletion } from './llm'
 import { setFlowRepair } from './recorder'
 
 /**
- * The agent's one-step repair for recorded flows (issue 8): the failing step, what it was
+ * The agent's one-step repair for recorded flows: the failing step, what it was
  * recorded on, and the candidates the replay found go to the model, which picks one selector.
  * The replay still checks that selector is unique and enabled, and the person reviews the heal.
  */

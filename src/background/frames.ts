@@ -12,7 +12,7 @@ import type { SitePolicy } from '../core/offsite'
 import { settingsStore } from '../storage/settings'
 
 /**
- * Cross-origin frames (seed 002 §6). The top frame's scan can only list such a frame with its URL
+ * Cross-origin frames. The top frame's scan can only list such a frame with its URL
  * and box (`cross_origin_restricted`); our content script inside the frame can read it. So the
  * background pairs each listed frame with a frame of the tab, asks that frame for its snapshot,
  * merges it under the listed `frame_<id>` prefix and remembers where the prefix leads, so that a

@@ -136,7 +136,7 @@ async function streamOnce(o: StreamOptions, path: PlanPath): Promise<StreamOutco
   try {
     // The provider's stream itself, not `streamText`: its layers of stream transforms cost more per
     // part than everything else the worker does with it, and a 64 KB answer comes in ~5,500 parts
-    // (issue 16 §6, "done within 2 s of its last byte"). Retries, tools and steps, which those layers
+    // ("done within 2 s of its last byte"). Retries, tools and steps, which those layers
     // add, are not used here.
     const how = structured ? kProviders[o.llm.provider].structuredOutput : null
     const tools =
@@ -218,7 +218,7 @@ async function streamOnce(o: StreamOptions, path: PlanPath): Promise<StreamOutco
       void reader.cancel().catch(() => undefined)
     }
     if (signal.aborted) throw signal.reason
-    // First run (issue 17 §3): the panel stops asking for set-up once any model has answered.
+    // First run: the panel stops asking for set-up once any model has answered.
     if (text) void markAnswered()
     return { text, usage, ...(cutAtLimit ? { cutAtLimit } : {}) }
   } catch (e) {

@@ -11,7 +11,7 @@ import {
 } from '../core/offsite'
 
 /**
- * The background half of the off-site gate (issue 15 §2): while a run is active in a tab,
+ * The background half of the off-site gate: while a run is active in a tab,
  * declarativeNetRequest session rules scoped to that tab (`tabIds`, session rules only) stop
  * top-level loads of denied sites and of other sites nobody said yes to before any request
  * leaves, whatever started them: a script after a step, window.location, a meta refresh, a

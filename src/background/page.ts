@@ -25,7 +25,7 @@ import { pendingRequests, watchRequests } from './requests'
  * replace the document under it, that an element may live in a cross-origin frame, and that a
  * click may open a new tab.
  */
-const kElementWaitMs = 10_000 // SPA components may mount late (seed 001 §2.3, §4.3)
+const kElementWaitMs = 10_000 // SPA components may mount late
 const kGoneGraceMs = 5_000 // past a command's own timeout, how long a document that went away is waited for
 
 export interface SendOptions {
@@ -133,7 +133,7 @@ async function nextDocument(tabId: number, left: string | undefined, signal?: Ab
 /**
  * A step on an element of a merged cross-origin frame, run by that frame's content script with
  * the frame's own id for the element; its risk check runs there too. It goes to the document that
- * was read and nowhere else: if the frame has navigated since, the step fails (seed 002 §6).
+ * was read and nowhere else: if the frame has navigated since, the step fails.
  */
 async function sendToFrame(
   tabId: number,
@@ -181,7 +181,7 @@ async function sendToFrame(
   return followNewTab(tabId, command, outcomeFromFrame(out, route.prefix), since, opts)
 }
 
-/** After a step: a link that opened a new tab, or a page script that did, takes the work there (issue 6). */
+/** After a step: a link that opened a new tab, or a page script that did, takes the work there. */
 async function followNewTab<K extends PageCommandKind>(
   tabId: number,
   command: PageCommand<K>,
@@ -268,7 +268,7 @@ export interface StepOptions {
   signal: AbortSignal
   confirm: RiskCategory[]
   confirmed: boolean
-  /** With `confirmed`: the handle of the question the yes answered (StepGate.bound, issue 25 §3). */
+  /** With `confirmed`: the handle of the question the yes answered (StepGate.bound). */
   bound?: string
   /** Called when a click opened a new tab and the run moved into it. */
   onTabChange?: (tabId: number) => void
@@ -276,9 +276,9 @@ export interface StepOptions {
   elementWaitMs?: number
   /** The allowed and blocked sites, for the page to refuse a step that would load a denied one. */
   sites?: SitePolicy
-  /** The step types a saved secret: the origins its field may be on (issue 16 §2). */
+  /** The step types a saved secret: the origins its field may be on. */
   secretSites?: string[]
-  /** upload: the attached files the step names, which the run resolved (issue 20 §5). */
+  /** upload: the attached files the step names, which the run resolved. */
   files?: UploadFile[]
   /** The last screenshot's geometry, for a step that names a point in it. */
   shot?: ShotFrame
@@ -301,7 +301,7 @@ export async function execInPage(
       tabId,
     }
   if (step.action === 'upload' && opts.files) step.files = opts.files
-  // `describe`: each agent step keeps what it acted on, for "Save last run as flow" (issue 18 §3).
+  // `describe`: each agent step keeps what it acted on, for "Save last run as flow".
   const out = await sendCommand(
     tabId,
     {

@@ -128,7 +128,7 @@ function refuse(port: Runtime.Port): void {
   port.disconnect()
 }
 
-/** Tabs whose page kept removing Ava's host, until their next document (issue 16). */
+/** Tabs whose page kept removing Ava's host, until their next document. */
 const blocked = new Set<number>()
 export const isPanelBlocked = (tabId: number): boolean => blocked.has(tabId)
 export function clearPanelBlocked(tabId: number): void {

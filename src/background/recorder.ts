@@ -40,7 +40,7 @@ import { confirmFor } from '../core/settings'
 import { isDocumentGone, takeNewTab, waitForDoc } from './tabs'
 
 /**
- * Record and replay in the background (issue 8). A recording's events are kept in
+ * Record and replay in the background. A recording's events are kept in
  * chrome.storage.session per tab (the worker may stop between two clicks), and the page's
  * recorder is restarted on every document the tab loads until the person stops. Saved flows live
  * in chrome.storage.local with their pending heal proposals; each also becomes an action of a
@@ -158,7 +158,7 @@ export function watchRecordedTabs(): void {
 export async function draftFromRun(tabId: number): Promise<Flow | null> {
   const run = await runStore(tabId).get()
   if (!run || !run.executed?.length) return null
-  // What each step acted on, as the page described it just before the step (issue 18 §3).
+  // What each step acted on, as the page described it just before the step.
   const targets: (RecordedTarget | null)[] = run.executed.map((_, i) => run.targets?.[i] ?? null)
   // A step whose answer did not come back (its page navigated first) is looked for on the page now.
   const missing = run.executed.flatMap((ins, i) => (!targets[i] && targetOf(ins.params) ? [i] : []))
@@ -205,7 +205,7 @@ export async function saveDraft(tabId: number, name: string, namespace = kDefaul
 export async function saveFlow(flow: Flow, namespace = kDefaultFlowNamespace): Promise<SavedFlow> {
   const packs = await userPacksStore.get()
   const existing = packs[namespace]
-  // A flow saved into a built-in's namespace would replace that pack without a word (issue 15).
+  // A flow saved into a built-in's namespace would replace that pack without a word.
   if (!existing && (await getRegistry()).getNamespace(namespace)?.sources.some((s) => s.source === 'builtin')) {
     throw new AvaError(
       'UNKNOWN',
@@ -256,7 +256,7 @@ export function tabFlowPort(
   )
   const port = createChannelFlowPort(send, {
     guard,
-    // A replay that moves to another site types no saved secret there (issue 16 §2).
+    // A replay that moves to another site types no saved secret there.
     secrets,
     async navigate(url, signal) {
       const out = await navigate(send.tabId(), url, signal)
@@ -273,7 +273,7 @@ export function tabFlowPort(
       await browser.tabs.update(current, { active: true })
       return { url: next.url }
     },
-    // A `run` step (a pack action the agent called, issue 18 §3): through the registry, its page
+    // A `run` step (a pack action the agent called): through the registry, its page
     // steps through the same gate as the flow's own.
     async runAction(name, params, signal) {
       // With a guard, the action's own questions come first (core/gate/guard.ts `guardedRun`).
@@ -340,7 +340,7 @@ async function pickTab(
 let repairHook: ((tabId: number) => RepairFn | undefined) | undefined
 
 /**
- * For the agent (issue 8, "the agent repairs that step only"): give a function that, for a tab,
+ * For the agent ("the agent repairs that step only"): give a function that, for a tab,
  * returns a RepairFn when an LLM is configured, or undefined. See docs/flows.md.
  */
 export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): void {
@@ -349,7 +349,7 @@ export function setFlowRepair(hook: (tabId: number) => RepairFn | undefined): vo
 
 /**
  * The gate of steps the person started without the agent (a flow replay, `/run`, the popup's
- * Run), as every step passes it (issue 15): the person's confirm categories and site lists, risky
+ * Run), as every step passes it: the person's confirm categories and site lists, risky
  * steps asked in the tab's panel (or the popup that started the run) as the agent asks, and the
  * step limit. `tabNow` is the tab its steps act on now (a `tab` step moves them).
  */
@@ -440,7 +440,7 @@ export async function replaySaved(
   const result = await replayFlow(entry.flow, {
     port,
     navigateToStart: !!start && originOf(start) !== originOf(here),
-    // Only the secrets bound to the site the flow types on (issue 16 §2).
+    // Only the secrets bound to the site the flow types on.
     variables: { params, secrets: await vaultFor(start && originOf(start) !== originOf(here) ? start : here) },
     signal,
     repair: repairHook?.(tabId),

@@ -1,4 +1,4 @@
-// `ava action run <action>` and `ava action debug <action>` (seed 000 §3.2, §3.1 action.run /
+// `ava action run <action>` and `ava action debug <action>` (§3.1 action.run /
 // action.debug): one registry action in Chromium, as `ava run` runs it, with seed 001's run
 // options (stopOnError, stepDelay). `debug` prints every step's resolved arguments and result as
 // it happens (§4.4.4) and, only when a person is at a terminal, pauses before each step.

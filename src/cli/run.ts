@@ -443,7 +443,7 @@ export function formatActionTrace(r: ActionResult): string[] {
     const sel = t.selectors ? ` [${Object.values(t.selectors).join(', ')}]` : ''
     // A tolerated failure is part of the plan (a check that nothing is left): its code is enough
     // here; --json has the whole message.
-    // A wait that fell back (seed 001) passed without seeing its condition: say so on its line.
+    // A wait that fell back passed without seeing its condition: say so on its line.
     const fell = t.fellBack ? ` (did not hold: ${t.fellBack.code}; went on once the page had loaded + 500 ms)` : ''
     const why = !t.error
       ? fell

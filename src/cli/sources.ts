@@ -16,7 +16,7 @@ import {
   type PackSource,
 } from '../core/registry'
 
-// Where the CLI finds packs (§4.4.1, §6.4.2, issue 3), lowest priority first: the built-in
+// Where the CLI finds packs (§4.4.1, §6.4.2), lowest priority first: the built-in
 // `actions/` of this package, the npm packages the global config names, ~/.ava/actions/, the
 // config's `actions.paths`, ./.ava/actions/, then every path in AVA_ACTIONS_PATH. Later wins.
 

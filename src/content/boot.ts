@@ -98,7 +98,7 @@ function sayReady(): ReturnType<typeof send<'content→bg:ready'>> {
 /**
  * A subframe: no button, no panel, no `ready` (the tab's document is the top frame's). The
  * background reads it (`frame.read`) when the top frame cannot see into it (cross-origin) and
- * sends it the steps on its elements (seed 002 §6, src/background/frames.ts).
+ * sends it the steps on its elements (src/background/frames.ts).
  */
 function bootFrame(): void {
   handle('bg→content:command', ['background'], async (command) => (await agent()).onCommand(command))

@@ -1,5 +1,5 @@
 /**
- * Where Ava's button and panel go while a step acts on something under them (issue 28 §4): to
+ * Where Ava's button and panel go while a step acts on something under them: to
  * another corner of the window where neither covers the target, and never onto the person's
  * pointer, so a page cannot make a step move the panel under a click the person is about to make.
  * When no corner leaves the target clear, the panel folds to its button. Pure geometry: the

@@ -1,5 +1,5 @@
 /**
- * Listener hints (issue 20 §1), in the page's main world at document_start, on every page: which
+ * Listener hints, in the page's main world at document_start, on every page: which
  * elements a script made clickable without giving them any semantics (a `<span>` with a click
  * listener, an `onclick` property, a jQuery delegated handler, a React `onClick`).
  *

@@ -7,7 +7,7 @@ import { kLegacyKeys } from './failure'
  * are what a stored history is checked against on every read, so the types come from them.
  */
 /**
- * A sentence for a person as a locale key and its parameters (issue 17 §4): core says what
+ * A sentence for a person as a locale key and its parameters: core says what
  * happened, the panel says it in the UI language (src/core/locales). The English beside it (a
  * message's `text`, a step's `detail`) stays for logs, Details and the planner (a model).
  */
@@ -89,7 +89,7 @@ export const ChatMessageSchema = z.object({
       msg: MsgSchema.optional(),
       /** The run's message: the card is drawn under its step there, where it was asked, not after the answer. */
       messageId: z.string().optional(),
-      /** A proposal to review (a repaired cached plan, issue 18 §5): Accept / Reject, not Allow / Cancel. */
+      /** A proposal to review (a repaired cached plan): Accept / Reject, not Allow / Cancel. */
       review: z.boolean().optional(),
     })
     .optional(),
@@ -137,7 +137,7 @@ export function isSendable(text: string): boolean {
 
 export const kMaxRequestChars = 4_000 // a request longer than this is a paste, not an instruction
 /**
- * The longest answer a message keeps (issue 16): the rest of a longer one is dropped and the
+ * The longest answer a message keeps: the rest of a longer one is dropped and the
  * message says so (hint `ANSWER_CUT`). Some 25,000 tokens, beyond any answer a person reads in a
  * side panel, and a bound on what one streamed answer costs to store and draw (docs/agent.md).
  */

@@ -1,7 +1,7 @@
 import type { FailureCode } from './failure'
 
 /**
- * A run ends in one of the failure codes (src/core/failure.ts; seed 003, "错误处理"): the model's
+ * A run ends in one of the failure codes (src/core/failure.ts;, "错误处理"): the model's
  * and the run's own below, or the code of the step it stopped at, as the page said it. Its
  * sentence and the recovery to offer are the list's.
  */

@@ -6,7 +6,7 @@ import type { FailureCode } from './failure'
 
 /**
  * Kinds of risky step the person may ask to confirm first (issue 6 safety; `permission` and
- * `data_send` since issue 15: granting access, and sending data by a button or to another origin).
+ * `data_send` since granting access, and sending data by a button or to another origin).
  */
 export const RISK_CATEGORIES = [
   'credentials',
@@ -19,7 +19,7 @@ export const RISK_CATEGORIES = [
 ] as const
 export type RiskCategory = (typeof RISK_CATEGORIES)[number]
 
-/** The failure codes the page-side executor answers with (seed 002 §5.2), described in src/core/failure.ts. */
+/** The failure codes the page-side executor answers with, described in src/core/failure.ts. */
 export type ExecErrorCode = Extract<
   FailureCode,
   | 'ELEMENT_NOT_FOUND'
@@ -33,16 +33,16 @@ export type ExecErrorCode = Extract<
   | 'BLOCKED'
 >
 
-/** One element the executor considered, for the AI fallback to choose from (seed 002 §5.1). */
+/** One element the executor considered, for the AI fallback to choose from. */
 export interface Candidate {
   /** The element's listed id when it has one, else `css:<path>` usable as a selector. */
   id: string
   label: string
   /** 0–1, how well it fits the description. */
   score: number
-  /** Which words matched which field, and the kind: why it scored so (issue 20 §2). */
+  /** Which words matched which field, and the kind: why it scored so. */
   why?: string
-  /** Nothing passed the bar: this is only the nearest by kind or text, offered to the AI fallback (issue 20 §3). */
+  /** Nothing passed the bar: this is only the nearest by kind or text, offered to the AI fallback. */
   weak?: boolean
 }
 
@@ -86,14 +86,14 @@ export type ExecSuccess = {
   detail: string
   /**
    * The same line as a locale key (`step.result.*`, `stepResult`) and its parameters, said under the
-   * step in the UI language (issue 17 §4). The page's own words in it (labels, texts) are quoted as
+   * step in the UI language. The page's own words in it (labels, texts) are quoted as
    * in `detail` and a secret is masked as there. Absent when `detail` says more than a key can (a
    * forced click, a date typed in another form): the panel then shows `detail` behind Details.
    */
   msg?: Msg
   /** The ladder rung that found the target: target_id, selector or semantic. */
   rung?: string
-  /** On the semantic rung, why that element: which words matched which field, kind, ordinal (issue 20). */
+  /** On the semantic rung, why that element: which words matched which field, kind, ordinal. */
   why?: string
   /** The action started a navigation: the next step must wait for the next document. */
   navigating?: boolean
@@ -107,7 +107,7 @@ export type ExecSuccess = {
    * so the loop guard tells a spinner clicked five times (five pages) from a loop (the same page).
    */
   after?: string
-  /** The element was attached but not visible and was operated through the DOM (seed 001 §2.3). */
+  /** The element was attached but not visible and was operated through the DOM. */
   forced?: boolean
   changes?: ExecChanges
   /** Other elements that fitted the description, best first. */
@@ -125,7 +125,7 @@ export type ExecSuccess = {
   /**
    * The element as it was just before the action (selectors and snapshot, as the recorder makes
    * them), when the command asked for it: "Save last run as flow" keeps what each step acted on,
-   * not what the last page still has (issue 18 §3).
+   * not what the last page still has.
    */
   target?: RecordedTarget
 }
@@ -194,7 +194,7 @@ export type ExecFailure = {
   reason?: NotActionableReason
   /** NEEDS_CONFIRMATION for another site: its host, for the background gate to let through on a yes. */
   offsite?: string
-  /** NEEDS_CONFIRMATION: the risk found and the element's own name, so the question can be put in the person's language (issue 17 §4). */
+  /** NEEDS_CONFIRMATION: the risk found and the element's own name, so the question can be put in the person's language. */
   category?: RiskCategory
   label?: string
   /** NEEDS_CONFIRMATION for another site: the step sends a form's fields there. */
@@ -204,7 +204,7 @@ export type ExecFailure = {
   /** NEEDS_CONFIRMATION: the question itself as a locale key, naming what the code cannot (a frame's site, a file); `step` is added by the asker. */
   ask?: Msg
   /**
-   * NEEDS_CONFIRMATION: the element as drawn, and the handle a yes binds to (issue 25 §3). The
+   * NEEDS_CONFIRMATION: the element as drawn, and the handle a yes binds to. The
    * confirmed dispatch sends `bound: handle` back; the page acts on that element only.
    */
   drawn?: DrawnTarget
@@ -220,9 +220,9 @@ export type ExecOutcome = ExecSuccess | ExecFailure
 export interface ExecRequest {
   runId: string
   instruction: Instruction
-  /** How long to wait for the element to appear (SPA mounts, seed 001 §2.3). */
+  /** How long to wait for the element to appear (SPA mounts). */
   timeoutMs?: number
-  /** Risk categories the person wants to confirm before they happen (issue 6). */
+  /** Risk categories the person wants to confirm before they happen. */
   confirm?: RiskCategory[]
   /** The person already said yes to this step. */
   confirmed?: boolean

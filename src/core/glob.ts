@@ -1,5 +1,5 @@
 /**
- * Glob matching for patterns that come from packs, flows and the model (issue 15 §4): `*` is any
+ * Glob matching for patterns that come from packs, flows and the model: `*` is any
  * run of characters, `?` exactly one, everything else itself. Never compiled to a RegExp: a
  * backtracking RegExp built from `*a*a*a…*!` froze the page for 20 s on a 60-character URL.
  *

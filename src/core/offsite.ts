@@ -11,7 +11,7 @@ import {
 } from './step-place'
 
 /**
- * Every way a step can leave the site or reach a denied one (issue 15 §2), decided once here:
+ * Every way a step can leave the site or reach a denied one, decided once here:
  * the page asks `offsiteOf` before a step acts (src/dom/offsite.ts works out where the step would
  * go), and the background turns the same policy into declarativeNetRequest rules for the run's
  * tab (`gateRules`, src/background/offsite.ts) for what the page cannot see: script navigations,

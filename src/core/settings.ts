@@ -13,7 +13,7 @@ import { canonicalHost, urlHost } from './host'
  * Version history (each step has a migration below, tested from every earlier version):
  *   1  one `llm` block; `ui.language` inside settings.
  *   2  provider profiles (`profiles`, `activeProfile`); history retention; `ui` moved to `UiPrefs`.
- *   3  risk categories `permission` and `data_send` (issue 15), asked about unless switched off.
+ *   3  risk categories `permission` and `data_send`, asked about unless switched off.
  *   4  `safety.skipOwnCommands`: the person's own `/run` and popup Run may skip the risk questions (off).
  */
 export const SETTINGS_VERSION = 4
@@ -74,7 +74,7 @@ export const kDefaultHistoryDays = 30
 const AgentSchema = z.object({
   /** The planning loop stops after this many steps (issue 6 default). */
   stepLimit: z.number().int().min(1).max(200),
-  /** Replay a request seen before on the same site with no LLM call (seed 001 §2.4). */
+  /** Replay a request seen before on the same site with no LLM call. */
   useCache: z.boolean(),
 })
 /** The safety section up to version 3. */

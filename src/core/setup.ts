@@ -2,7 +2,7 @@ import { activeProfile, DEFAULT_SETTINGS, type ProviderKind, type Settings } fro
 import { isProviderEndpoint, kProviders } from './providers'
 
 /**
- * What stands between a person and a first answer (issue 17 §3), as the panel shows it:
+ * What stands between a person and a first answer, as the panel shows it:
  * - `key`: OpenAI's or Anthropic's own endpoint with no API key; no request can succeed there. (Another
  *   OpenAI- or Anthropic-compatible server may need none: a self-hosted one, a stand-in.)
  * - `model`: no model has ever answered and the active profile is still the one Ava installs with

@@ -1,5 +1,5 @@
 /**
- * Slash commands typed in the panel (issue 6): `/actions [namespace]`, `/describe <action>`,
+ * Slash commands typed in the panel: `/actions [namespace]`, `/describe <action>`,
  * `/run <action> --param value …`, `/dry-run <action> --param value …`. Values may be quoted.
  */
 export type SlashCommand =

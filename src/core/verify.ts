@@ -1,5 +1,5 @@
 /**
- * Keyword verification (seed 001 §4.1): the planner quotes the words that must be on the page,
+ * Keyword verification: the planner quotes the words that must be on the page,
  * and the page's own text is checked for them — tens of milliseconds instead of an AI call.
  */
 const kQuoted = /"([^"]+)"|“([^”]+)”|「([^」]+)」|'([^']{2,})'/g

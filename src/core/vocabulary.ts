@@ -95,7 +95,7 @@ function dom<const N extends string>(d: DomActionDescriptor<N>): DomActionDescri
   return d
 }
 
-/** Seed 001 §2.3's nine page actions and what packs (seed 000 §6.3.5) and seed 002 §5 add. */
+/** Seed 001 §2.3's nine page actions and what packs and seed 002 §5 add. */
 export const kDomActions = [
   dom({
     name: 'navigate',
@@ -282,7 +282,7 @@ export const kDomActions = [
     gate: looking,
     says: { en: 'Read an attribute of {what}', zh: '读取 {what} 的属性' },
   }),
-  // A pointer pressed, moved along a path and let go over one element: a signature pad, a slider (issue 30).
+  // A pointer pressed, moved along a path and let go over one element: a signature pad, a slider.
   dom({
     name: 'drag',
     fields: { target: Target, path: z.array(Point).min(1).max(500) },
@@ -456,7 +456,7 @@ export const kInstructions = [
     runs: 'upload',
     says: { en: 'Upload a file', zh: '上传文件' },
   }),
-  // A path of points in the last screenshot (issue 30); not saved in a flow: a path is one page's pixels.
+  // A path of points in the last screenshot; not saved in a flow: a path is one page's pixels.
   instruction({ name: 'drag', all: ['path'], runs: 'drag', own: ['path'], says: { en: 'Drag', zh: '拖动' } }),
   instruction({
     name: 'run_action',

@@ -1,5 +1,5 @@
 /**
- * Draws the element a step will act on as a person sees it (src/core/gate/drawn.ts, issue 25 §3):
+ * Draws the element a step will act on as a person sees it (src/core/gate/drawn.ts):
  * the rendered text with generated content, alt texts and SVG text, in visual order; the layer
  * over its click point; its frame, link, form and download. The risk check and the question read
  * this, not the DOM text alone: a page can put "Save" in the DOM and draw "Delete everything".

@@ -1,7 +1,7 @@
 import type { DomActionName } from '../core/page/command'
 
 /**
- * Where a step would take the page, worked out before it acts (issue 15 §2): a link followed in
+ * Where a step would take the page, worked out before it acts: a link followed in
  * this tab or another, a form sent by its button, by Enter in one of its fields (implicit
  * submission) or by the `submit` action. Whether that place is allowed is core's decision
  * (src/core/offsite.ts); what a page script does afterwards is the background gate's to catch.

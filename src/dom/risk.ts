@@ -7,7 +7,7 @@ import { drawnWords, type DrawnTarget } from '../core/gate/drawn'
 import { accessibleName, roleOf } from './locators'
 
 /**
- * Whether acting on `el` is risky (issue 6 safety, issue 15 §1): this file reads the facts off the
+ * Whether acting on `el` is risky (issue 6 safety): this file reads the facts off the
  * page — the element's name and icons, its styling, the dialog, row and form around it — and
  * src/core/risk/decide.ts decides. Run in the page, where the element is, before anything is done.
  */
@@ -157,7 +157,7 @@ function loosePassword(el: Element): boolean {
 
 /** The facts the decision reads, gathered from the page around `el`. */
 export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: DrawnTarget): RiskFacts {
-  // The DOM's words and the drawn ones (issue 25 §3): a page can say "Save" and draw "Delete everything".
+  // The DOM's words and the drawn ones: a page can say "Save" and draw "Delete everything".
   // Said once when both say the same: a refusal quotes this name ("Delete account", not "Delete account Delete account").
   const dom = labelOf(el)
   const seen = drawn ? drawnWords(drawn) : ''

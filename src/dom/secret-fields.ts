@@ -1,5 +1,5 @@
 /**
- * Fields whose value the model never sees (issue 16 §2): those that ever received a saved secret,
+ * Fields whose value the model never sees: those that ever received a saved secret,
  * and those that hold a password-like value by what they are — a password input, an
  * `autocomplete` token for a password, a one-time code or a card, a name or id such as otp, pin,
  * cvv or passcode, or a text field the page masks with `-webkit-text-security`. The listing

@@ -50,7 +50,7 @@ export interface Protocol {
   'content→bg:panel.blocked': { req: Record<string, never>; res: { ok: boolean } }
 
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
-  /** `files`: what the person attached for upload steps (issue 20 §5), bytes in base64; the model is told only their names. */
+  /** `files`: what the person attached for upload steps, bytes in base64; the model is told only their names. */
   'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
   /** The person's answer to the model's question (an `ask` step): their words, a choice picked with its button, or Continue with none. */
   'panel→bg:run.answer': {
@@ -63,7 +63,7 @@ export interface Protocol {
     res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string }
   }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }
-  /** First run (issue 17 §3): what is missing before a request can be answered; the panel says so and links to set-up. */
+  /** First run: what is missing before a request can be answered; the panel says so and links to set-up. */
   'panel→bg:setup.status': { req: Record<string, never>; res: SetupStatus }
 
   // Extension pages.
@@ -82,12 +82,12 @@ export interface Protocol {
   'popup→bg:packs.list': { req: Record<string, never>; res: { packs: PackSummary[] } }
   /**
    * The run in the popup's active tab, and Stop for it: a path no page can block, for when the page
-   * keeps the panel from coming up (issue 16). `blocked`: the page kept removing Ava's panel.
+   * keeps the panel from coming up. `blocked`: the page kept removing Ava's panel.
    */
   'popup→bg:run.state': { req: { tabId: number }; res: { active: boolean; blocked: boolean } }
   'popup→bg:run.stop': { req: { tabId: number }; res: { stopped: boolean } }
 
-  /** The registry's `action.*` commands (seed 000 §3.1); `action.run` acts in the sender's tab, or the active tab. */
+  /** The registry's `action.*` commands; `action.run` acts in the sender's tab, or the active tab. */
   'ui→bg:action': { req: ActionCommand; res: unknown }
   /** Shows or hides the debug overlay of indexed elements in the panel's tab. */
   'panel→bg:overlay': { req: { on: boolean }; res: { on: boolean; elements: number } }
@@ -110,7 +110,7 @@ export interface Protocol {
   /** The panel asked to be hidden (its ✕ or Escape). */
   'bg→content:panel.close': { req: Record<string, never>; res: { ok: true } }
 
-  // Record and replay (issue 8, src/background/recorder.ts). The panel records the person's own
+  // Record and replay (src/background/recorder.ts). The panel records the person's own
   // actions on its tab, saves a draft as a flow (and a pack action), replays it, reviews heals.
   'panel→bg:flow.record': {
     req: { on: boolean; name?: string }
@@ -135,7 +135,7 @@ export interface Protocol {
   /** One recorded event from the page's recorder (src/dom/recorder/record.ts). */
   'content→bg:flow.event': { req: { event: RawEvent }; res: { ok: boolean } }
 
-  // Managing Ava (issue 7): the options page and the popup's pack manager.
+  // Managing Ava: the options page and the popup's pack manager.
   /** The key itself, only on the person's click on "Show", only to the options page. */
   'options→bg:settings.revealKey': { req: { profileId: string }; res: { apiKey: string } }
   /** The endpoint's own model list (`GET {baseUrl}/models`), where it offers one. */
@@ -232,7 +232,7 @@ export interface VaultEntry {
   name: string
   /** Always the same mask: not even the length of a value is shown. */
   mask: string
-  /** The origins it may be typed on (issue 16 §2); empty: typed nowhere until bound. */
+  /** The origins it may be typed on; empty: typed nowhere until bound. */
   sites: string[]
 }
 export interface StorageStatus {

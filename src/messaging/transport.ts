@@ -26,7 +26,7 @@ export function classifySender(sender: MessageSenderLike, extensionId: string): 
   if (url.startsWith(origin)) {
     const path = url.slice(origin.length)
     if (path.startsWith('src/options/')) return 'options'
-    // The first-run page (issue 17 §3) is the options page's provider form on a page of its own.
+    // The first-run page is the options page's provider form on a page of its own.
     if (path.startsWith('src/welcome/')) return 'options'
     if (path.startsWith('src/popup/')) return 'popup'
     // The chat panel is an extension page framed inside a tab; it must also hold a token (see authorize).

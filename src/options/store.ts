@@ -332,7 +332,7 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  /** Binds a secret to the sites it may be typed on (issue 16 §2). */
+  /** Binds a secret to the sites it may be typed on. */
   async function bindSecret(name: string, sites: string[]): Promise<boolean> {
     error.value = null
     try {

@@ -129,7 +129,7 @@ export interface MarkdownView {
 }
 
 /**
- * Renders a streamed answer into `root` in time linear in its length (issue 16 §6): finished
+ * Renders a streamed answer into `root` in time linear in its length: finished
  * blocks are rendered once and kept; only the unfinished last block is rendered again as text
  * arrives. A text that is not a continuation of the last one (another message) starts over.
  * Unlike a whole-text render, a reference link (`[x][1]`) finds only definitions in its own block.

@@ -3,7 +3,7 @@ import { ref } from 'vue'
 import { send, type SetupStatus } from '../messaging'
 
 /**
- * First run (issue 17 §3), as the panel sees it: what is missing before a request can be answered.
+ * First run, as the panel sees it: what is missing before a request can be answered.
  * Asked again before every request and whenever the panel gets focus, since the person sets Ava
  * up in another tab while this one stays open.
  */

@@ -9,7 +9,7 @@ import { t } from '../ui/i18n'
 /**
  * What the panel says when the background refuses or cannot be reached, in the person's language:
  * a refusal the chat already explains (a blocked site) says nothing more, and a runtime's own
- * words ("message channel closed…") are never shown (issue 17 §4).
+ * words ("message channel closed…") are never shown.
  */
 function refusal(e: unknown): string | null {
   const code = (e as { code?: unknown })?.code
@@ -29,7 +29,7 @@ export const useChatStore = defineStore('chat', () => {
   const loading = ref(false)
   const error = ref<string | null>(null)
   const connected = ref(false)
-  /** The debug overlay (issue 4): the page's indexed elements outlined with their ids. */
+  /** The debug overlay: the page's indexed elements outlined with their ids. */
   const overlay = ref(false)
   /** Events at or below the loaded snapshot's sequence number are already in it. */
   let seq = -1
@@ -88,7 +88,7 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   /**
-   * The recovery buttons of a failed outcome (seed 003): Retry sends the request before it again;
+   * The recovery buttons of a failed outcome: Retry sends the request before it again;
    * Regenerate asks the model afresh, past the instruction cache, for the same request.
    */
   async function retry(messageId: string, opts: { regenerate?: boolean } = {}): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { ActionParam } from '../core/registry'
 
 /**
- * The run form of an action, generated from its param schema (issue 7): enum → select,
+ * The run form of an action, generated from its param schema: enum → select,
  * boolean → switch, secret → password field, number → number field, array/object → JSON text.
  */
 export type FieldKind = 'select' | 'switch' | 'password' | 'number' | 'text' | 'json'

@@ -236,7 +236,7 @@ export const useImportStore = defineStore('import', () => {
       const r = await send('popup→bg:packs.fetch', { url: parsed.href })
       await setText(r.text, r.url)
     } catch (e) {
-      // The background stopped reading past the pack size limit (issue 16): said in the person's language.
+      // The background stopped reading past the pack size limit: said in the person's language.
       error.value =
         (e as { code?: string }).code === 'PACK_TOO_LARGE'
           ? t(failureOf('PACK_TOO_LARGE').say.plain as MessageKey, {

@@ -3,7 +3,7 @@ import { FlowSchema, HealProposalSchema, RawEventSchema, type Flow } from '../co
 import { typedKey } from './area'
 
 /**
- * Record and replay's storage (issue 8, background/recorder.ts): a recording's events per tab in
+ * Record and replay's storage (background/recorder.ts): a recording's events per tab in
  * chrome.storage.session (the worker may stop between two clicks), the draft it became, and the
  * saved flows with their pending heal proposals in chrome.storage.local. Each value is checked
  * against the flow format's own schemas on every read and write.

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { typedKey } from './area'
 
 /**
- * First run (issue 17 §3): whether a model has ever answered on this browser. Until one has, the
+ * First run: whether a model has ever answered on this browser. Until one has, the
  * panel says what is missing instead of sending a request nobody will answer. Nothing secret.
  */
 export const FirstRunSchema = z.object({ answeredAt: z.number().optional() })

@@ -19,7 +19,7 @@ export const DEFAULT_VAULT = (): Record<string, string> => ({})
 export const vaultStore = typedKey<Record<string, string>>('local', 'vault', VaultSchema, DEFAULT_VAULT)
 
 /**
- * The sites each secret is bound to (issue 16 §2): name → origins (`https://bank.com`). Ava types
+ * The sites each secret is bound to: name → origins (`https://bank.com`). Ava types
  * a secret only into fields on these origins, as a password manager fills a login only on the
  * site it was saved for. Kept beside the values rather than inside them so that the values'
  * shape, their export and import stay as they were.
@@ -39,7 +39,7 @@ export const vaultSitesStore = typedKey<Record<string, string[]>>(
 )
 
 /**
- * The vault as a page at `url` may receive it (issue 16 §2): only the entries bound to its origin.
+ * The vault as a page at `url` may receive it: only the entries bound to its origin.
  * What a flow's `${secret:*}` reads in a tab, so a replay types no secret on a site it was not
  * saved for. (A pack's engine keeps the whole vault as `env`: it needs every value to refuse one
  * in a URL; the agent checks the binding before a pack gets a secret.)

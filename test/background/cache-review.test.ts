@@ -1,4 +1,4 @@
-// Issue 18 §5: a cached plan that needed a repair is proposed for review, as a flow's heal is:
+// a cached plan that needed a repair is proposed for review, as a flow's heal is:
 // nothing is written into the instruction cache until the person accepts, and it is after.
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ChatMessage } from '../../src/core/chat'

@@ -1,4 +1,4 @@
-// The conversation writer (src/background/conversation.ts, issues 19 and 16): streamed text
+// The conversation writer (src/background/conversation.ts): streamed text
 // reaches the panel in batches, not once per token, and storage at most once a second, never
 // after a write issued later; an answer is capped with a note.
 import { beforeEach, describe, expect, it, vi } from 'vitest'

@@ -1,4 +1,4 @@
-// The background's side of cross-origin frames (seed 002 §6): which frames it asks, what it merges
+// The background's side of cross-origin frames: which frames it asks, what it merges
 // into the listing, where a step on a frame's element goes. The tab is simulated: its frames as
 // webNavigation reports them, and each frame's content script as a function that answers (or not).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'

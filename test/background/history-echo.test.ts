@@ -1,4 +1,4 @@
-// The storage echo of the worker's own history writes (src/background/conversation.ts, issue 16):
+// The storage echo of the worker's own history writes (src/background/conversation.ts):
 // an echo that arrives after a newer write is still ours, and must not drop the text held ahead
 // of storage, nor send the history's numbering back (the panel then took the run's last events,
 // its usage and its cut note, for old ones and never showed them).

@@ -1,4 +1,4 @@
-// Installing a pack whose namespace is taken is an update, never silent (issue 15): a user pack
+// Installing a pack whose namespace is taken is an update, never silent: a user pack
 // claiming `common` had replaced the built-in `common:auth:login` without a word.
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { fake } from '../storage/fake-browser'

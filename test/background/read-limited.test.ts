@@ -1,4 +1,4 @@
-// Import from URL stops reading at the pack size limit while the body streams (issue 16 §6).
+// Import from URL stops reading at the pack size limit while the body streams.
 import { describe, expect, it } from 'vitest'
 import { BodyTooLargeError, readTextLimited } from '../../src/background/read-limited'
 

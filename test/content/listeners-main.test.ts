@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The main-world listener script (issue 20 §1) in happy-dom: what it records, and that the page's
+// The main-world listener script in happy-dom: what it records, and that the page's
 // functions look and behave as before. The real browser's side (toString, identity, events) is
 // checked against a plain Chromium in e2e/observe/listeners.test.ts.
 import { beforeAll, expect, test } from 'vitest'

@@ -1,4 +1,4 @@
-// The glob matcher every pack, flow and model pattern goes through (issue 15 §4): same answers as
+// The glob matcher every pack, flow and model pattern goes through: same answers as
 // a RegExp, at a cost bounded by the input sizes whatever the pattern.
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'

@@ -1,4 +1,4 @@
-// Issue 17 §2, "Markdown without gaps": a prose answer reaches the panel exactly as the model wrote
+// "Markdown without gaps": a prose answer reaches the panel exactly as the model wrote
 // it, however the stream is chunked (links, fences and all), while instruction arrays, bare or
 // fenced or after a sentence, are still split into their elements.
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 25 §3: a yes binds to the element the question was about. The confirmed dispatch acts on
+// a yes binds to the element the question was about. The confirmed dispatch acts on
 // that element or on nothing: never on whatever a selector or target_id finds there now.
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { PageCommand } from '../../src/core/page/command'

@@ -5,7 +5,7 @@ import { navigationOf } from '../../src/dom/offsite'
 import { createReceiver } from '../../src/dom/page/receiver'
 import type { PageCommand } from '../../src/core/page/command'
 
-/** Where a step would take the page (src/dom/offsite.ts), on fixture markup (issue 15 §2). */
+/** Where a step would take the page (src/dom/offsite.ts), on fixture markup. */
 
 const kHere = 'https://shop.example/account/'
 
@@ -133,7 +133,7 @@ describe('the receiver asks before a step leaves the site and refuses a denied o
     expect(asked).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION', offsite: 'evil.example' })
     expect(!asked.ok && asked.message).toMatch(/another site: evil\.example .*fields/)
 
-    // The yes binds to the element asked about (issue 25 §3); a denied site is refused even then.
+    // The yes binds to the element asked about; a denied site is refused even then.
     const denied = await receive(
       press({
         confirm: ['cross_site'],

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { riskOf } from '../../src/dom/risk'
 
-/** The facts src/dom/risk.ts reads off a page (issue 15 §1), on fixture markup. */
+/** The facts src/dom/risk.ts reads off a page, on fixture markup. */
 
 function mount(html: string): void {
   document.body.innerHTML = html

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 16 §2: fields whose value is never listed — password-like by what they are, or because a secret went in.
+// fields whose value is never listed — password-like by what they are, or because a secret went in.
 import { beforeEach, describe, expect, it } from 'vitest'
 import { serialize } from '../../src/core/page/serialize'
 import { clearAgentIds, observe } from '../../src/dom/observe'

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 16 §2: the page's receiver types a saved secret only into a field of a document on a site
+// the page's receiver types a saved secret only into a field of a document on a site
 // the secret is bound to, and remembers the field so its value is never listed.
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { PageCommand } from '../../src/core/page/command'
@@ -151,7 +151,7 @@ describe('receiver: a form holding a typed secret', () => {
     expect(input.value).toBe(kValue)
     const receive = createReceiver()
     expect(await receive(click)).toMatchObject({ ok: false, code: 'BLOCKED' })
-    // A yes not bound to a question this page asked acts on nothing (issue 25 §3).
+    // A yes not bound to a question this page asked acts on nothing.
     expect(await receive({ ...click, confirmed: true })).toMatchObject({
       ok: false,
       code: 'NOT_ACTIONABLE',

@@ -14,7 +14,7 @@ import {
 } from '../../src/core/flows'
 import { target } from './fixtures'
 
-// Issue 18 §2: flows that check their outcome. The schema of every new step kind, the validator's
+// flows that check their outcome. The schema of every new step kind, the validator's
 // warning, the replay loop's handling of done / tab / extract / a failing check, and a recorded
 // "check this" becoming a verify step.
 

@@ -15,7 +15,7 @@ import {
 } from '../../src/core/flows'
 import { flowFilePath, loadTarget, missingFlowFiles } from '../../src/cli/run'
 
-// Issue 18: `${file:path}` variables, the files an upload step (or a fill on a file input) puts
+// `${file:path}` variables, the files an upload step (or a fill on a file input) puts
 // into the page. Their schema, the replay handing their bytes to the port, a runner that cannot
 // read files, and where `ava run` looks for them (relative to the flow file's folder).
 

@@ -1,4 +1,4 @@
-// "Save last run as flow" (issue 18 §3), the pure half: what each executed instruction becomes.
+// "Save last run as flow", the pure half: what each executed instruction becomes.
 import { describe, expect, it } from 'vitest'
 import { flowFromRun, parseFlow, type RecordedTarget } from '../../src/core/flows'
 import type { Instruction } from '../../src/core/instruction/schema'

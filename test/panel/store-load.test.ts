@@ -1,4 +1,4 @@
-// The panel's chat store (src/panel/store.ts, issue 16): a snapshot loaded on reconnect must not
+// The panel's chat store (src/panel/store.ts): a snapshot loaded on reconnect must not
 // overwrite events that arrived while it was on its way.
 import { beforeEach, expect, it, vi } from 'vitest'
 import { createPinia, setActivePinia } from 'pinia'
@@ -35,7 +35,7 @@ it('applies events held during a load that failed, on the chat it had', async ()
   chat.apply({ type: 'text', messageId: 'm1', delta: ' there' }, 2)
   answer(Promise.reject(new Error('worker gone')))
   await loading
-  // Said in the person's language (issue 17 §4), never the runtime's own words.
+  // Said in the person's language, never the runtime's own words.
   expect(chat.error).toBe('Ava’s background did not answer. Retry.')
   expect(chat.messages[0].text).toBe('Hi there')
 })

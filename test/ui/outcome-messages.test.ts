@@ -1,4 +1,4 @@
-// One message per outcome, in the UI language (issue 17 §4): what core says as a key + params is
+// One message per outcome, in the UI language: what core says as a key + params is
 // rendered from both locale files, every key it can make exists in both, and a Chinese outcome
 // carries no English sentence (the English stays in `text` / `details`).
 import { readFileSync } from 'node:fs'

@@ -11,7 +11,7 @@ import zhCN from '../../src/core/locales/zh-CN'
 import { FakePort } from '../core/registry/fake-port'
 
 // What the background, the channel and the step engine report as codes is said in the UI
-// language (issue 17 §4): these render each code in both languages, as the popup and panel do.
+// language: these render each code in both languages, as the popup and panel do.
 
 /** An English sentence left in Chinese text: two latin words in a row, outside the parameters filled in. */
 const englishIn = (text: string, params: Record<string, unknown> = {}) => {

@@ -15,7 +15,7 @@ async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number 
 }
 
 async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: string; ok: boolean; msg?: Msg }> {
-  // The person's own /run passes the gate every step passes (issue 25 §2): a risky step asks here.
+  // The person's own /run passes the gate every step passes: a risky step asks here.
   const api = await actionApi(
     tabId,
     command.kind === 'run' ? await replayGuard(tabId, () => tabId, `/run ${command.action}`, { own: true }) : undefined,
@@ -60,7 +60,7 @@ export function registerActionHandlers(): void {
     const tabId = ctx.tabId!
     const chat = chatWriter(await conversationOf(tabId), () => tabId)
     const parsed = parseSlash(text)
-    // What the person typed is kept, but never a secret param's value (seed 000 §4.4.7).
+    // What the person typed is kept, but never a secret param's value.
     await chat.add({ role: 'user', text: parsed.ok ? await maskedEcho(parsed.command, text) : text })
     const out: { ok: boolean; text: string; msg?: Msg } = parsed.ok
       ? await runSlash(parsed.command, tabId).catch((e: Error) => ({ ok: false, text: e.message }))

@@ -83,7 +83,7 @@ export function registerChatHandlers(): void {
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)
     const origin = await conversationOf(tabId)
-    // This worker's copy: streamed text reaches storage only once a second (issue 16).
+    // This worker's copy: streamed text reaches storage only once a second.
     const h = await readHistory(origin)
     // A client driving the tab (docs/mcp.md) shows as a run, so the panel offers Stop.
     return { messages: h.messages, run: (await runView(tabId)) ?? mcpRunView(tabId), seq: h.seq, origin }

@@ -15,7 +15,7 @@ import {
   watchRecordedTabs,
 } from '../recorder'
 
-/** Record and replay messages (issue 8); the work is in ../recorder.ts. */
+/** Record and replay messages; the work is in ../recorder.ts. */
 
 function tabOf(ctx: { tabId?: number }): number {
   if (ctx.tabId === undefined)

@@ -18,7 +18,7 @@ import { readTextLimited } from '../read-limited'
 import type { FailureCode } from '../../core/failure'
 
 /**
- * The popup's pack manager (issue 7): install, update, enable, delete with undo, export; the
+ * The popup's pack manager: install, update, enable, delete with undo, export; the
  * instruction cache; and running an action in a tab the person picks. Every pack change is
  * validated here again (the popup's live check is a courtesy, not a guarantee) and ends with a
  * registry reload so the next run sees it.
@@ -213,7 +213,7 @@ export function registerPackHandlers(): void {
       return { ok: false as const, issues: result.issues.filter((i) => i.severity === 'error') }
     const next = result.pack
     const { namespace, version } = next
-    // Taking an installed namespace is an update, never silent (issue 15): the first answer is
+    // Taking an installed namespace is an update, never silent: the first answer is
     // the diff, and only an install confirmed for exactly what is installed now goes ahead.
     const installed = await installedPack(namespace)
     const matches = (p: { source: string; version: string } | undefined) =>

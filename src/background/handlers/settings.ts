@@ -248,7 +248,7 @@ export function registerSettingsHandlers(): void {
   })
 
   // Exports leave keys and the vault out unless the person ticks the box: a settings file gets
-  // shared, a secret must not be (seed 000 §4.4.7).
+  // shared, a secret must not be.
   handle('options→bg:settings.export', ['options'], async ({ includeSecrets }) => {
     const s = await settingsStore.get()
     const file: SettingsFile = {
@@ -284,7 +284,7 @@ export function registerSettingsHandlers(): void {
     const withKeys = structuredClone(raw) ?? null
     // A file without keys keeps the keys stored for the same profile ids, but only where the
     // endpoint stays the same: a file that re-points a profile must not carry the person's key to
-    // a server they never typed it for (issue 16 §3). Such a profile is imported without a key.
+    // a server they never typed it for. Such a profile is imported without a key.
     const keysDropped: KeyDropped[] = []
     const keep = (
       id: string | undefined,

@@ -3,7 +3,7 @@ import { AvaError } from '../errors'
 import type { UploadFile } from '../page/command'
 
 /**
- * Files the person attached to a request in the panel (issue 20 §5, seed 002 §5 UPLOAD): the run
+ * Files the person attached to a request in the panel (seed 002 §5 UPLOAD): the run
  * keeps their bytes for `upload` steps, the model is told only their names, types and sizes, and
  * an `upload` step's `value` names one of them. They belong to that one request: the run that
  * ends drops them.
@@ -125,7 +125,7 @@ export function unmatchedMessage(value: string, files: AttachmentInfo[]): string
 }
 
 /**
- * The files an upload step gets (issue 20 §5): those its value names among the attached ones,
+ * The files an upload step gets: those its value names among the attached ones,
  * with their bytes. `attached` is what the run recorded; `held` the bytes still at hand.
  */
 export function resolveUpload(

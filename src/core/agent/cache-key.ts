@@ -1,5 +1,5 @@
 /**
- * The instruction cache's key (seed 001 §2.4, issue 6): the normalised request, the site, the
+ * The instruction cache's key: the normalised request, the site, the
  * path with its ids blanked, and the versions of the packs the plan used. Never a typed value
  * or a secret: those are not part of the request's words.
  */
@@ -40,7 +40,7 @@ export function cacheKeyMaterial(request: string, url: string, packVersions: Rec
   return JSON.stringify([normaliseRequest(request), origin, pathPattern(url), packs])
 }
 
-/** The first http(s) URL a request names, for parallel navigation (seed 001 §2.4). */
+/** The first http(s) URL a request names, for parallel navigation. */
 export function urlInRequest(text: string): string | null {
   const m = /\bhttps?:\/\/[^\s"'<>，。、]+/i.exec(text)
   return m ? m[0].replace(/[.,;:!?)\]]+$/, '') : null

@@ -1,9 +1,9 @@
 import type { Instruction } from '../instruction/schema'
 
 /**
- * The loop's guards (issue 6): the same action on the same target three times in a row means the
+ * The loop's guards: the same action on the same target three times in a row means the
  * plan is going round in circles, and the person is asked rather than the page hammered. Checked
- * after every executed step (issue 15), within a reply as between replies. A registry action is
+ * after every executed step, within a reply as between replies. A registry action is
  * one step here: the steps inside a pack repeat by design (pagination, lists) and are bounded by
  * the step limit, which counts each of them.
  */

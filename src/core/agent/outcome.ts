@@ -22,7 +22,7 @@ export function avaError(code: ErrorCode, english: string, m: Msg): AvaError {
 
 /**
  * The sentence of an error: its own when it was made with one, else the one for its code. An
- * unreachable provider names the URL it tried when the error knows it (issue 17 §3).
+ * unreachable provider names the URL it tried when the error knows it.
  */
 export function errorMsg(e: AvaError): Msg {
   const own = e.details?.msg as Msg | undefined

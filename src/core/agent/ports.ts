@@ -56,9 +56,9 @@ export interface ExecOptions {
   confirm: RiskCategory[]
   /** The person already said yes to this step. */
   confirmed: boolean
-  /** With `confirmed`: the handle of the question the yes answered (StepGate.bound, issue 25 §3). */
+  /** With `confirmed`: the handle of the question the yes answered (StepGate.bound). */
   bound?: string
-  /** The step types a saved secret: only into a field whose document is on one of these origins (issue 16 §2). */
+  /** The step types a saved secret: only into a field whose document is on one of these origins. */
   secretSites?: string[]
   /** How long the element may take to appear; undefined is the page layer's default. */
   elementWaitMs?: number
@@ -97,7 +97,7 @@ export interface PagePort {
   ): Promise<Screenshot | ShotSkipped>
 }
 
-/** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are (issue 16 §2). */
+/** `env`: the vault names the action (and what it runs) reads: bound and asked about as `${secret:}` args are. */
 /** `capabilities`: what the action (and what it runs) can do, and its pack's sites (registry/capabilities.ts). */
 export type ActionLookup =
   | { ok: true; risk?: string; env?: string[]; capabilities?: PackCapabilities }
@@ -175,7 +175,7 @@ export type PersonAnswer = { text: string; picked?: boolean } | { continued: tru
 export interface SecretsPort {
   /** The vault: secret name → value. Read only when a step is about to run. */
   vault(): Promise<Record<string, string>>
-  /** The origins each secret is bound to (issue 16 §2); a secret with none is typed nowhere. */
+  /** The origins each secret is bound to; a secret with none is typed nowhere. */
   sites(): Promise<Record<string, string[]>>
 }
 

@@ -6,9 +6,9 @@ import { kVisionRules } from './vision'
 import { foldChar, foldLetters, foldText } from '../risk/text'
 
 /**
- * The planner's prompt. The rules are seed 001 §2.1; the loop contract (results of the last
- * steps come back, `done` ends the task) is issue 6; the untrusted-content framing is the
- * security note of seed 003: a page can say anything, and what it says is data.
+ * The planner's prompt. The rules are; the loop contract (results of the last
+ * steps come back, `done` ends the task) is; the untrusted-content framing is the
+ * security note of a page can say anything, and what it says is data.
  */
 export const kUntrustedOpen = '<untrusted_page_content>'
 export const kUntrustedClose = '</untrusted_page_content>'
@@ -99,12 +99,12 @@ export interface PageContext {
   url: string
   title: string
   listing: string
-  /** What the page lets a person do (seed 002 §2), with the listed ids that carry each out. */
+  /** What the page lets a person do, with the listed ids that carry each out. */
   intents?: Intent[]
 }
 
 /**
- * Page titles are clipped to this many characters (issue 16 §4): enough to say which page it is;
+ * Page titles are clipped to this many characters: enough to say which page it is;
  * the rest is the page's to fill with instructions, and it goes nowhere.
  */
 export const kMaxTitleChars = 200
@@ -488,7 +488,7 @@ export function buildRepairPrompt(
 }
 
 /**
- * The flow-repair question (issue 8): only the step's action (one of a fixed set) and the failure
+ * The flow-repair question: only the step's action (one of a fixed set) and the failure
  * code are ours. Its description, recorded selectors and element snapshot were read off a page, and
  * the failure message echoes the page: all of it inside the block (red-team finding 6).
  */

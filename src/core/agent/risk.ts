@@ -2,7 +2,7 @@ import type { RiskCategory } from '../exec'
 import { riskOfText } from '../risk/decide'
 
 /**
- * The risky meaning of a label alone, in any of the lexicon's languages (issue 15 §1). Steps on
+ * The risky meaning of a label alone, in any of the lexicon's languages. Steps on
  * a page are judged with their element and its context by src/dom/risk.ts; this is for text only.
  */
 export const riskOfLabel = riskOfText

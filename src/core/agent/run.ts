@@ -53,7 +53,7 @@ import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
 
 /**
- * The agent's run (issue 6, issue 19): plan → stream → act (→ confirm, → repair) → plan again,
+ * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
  * until the model says `done`, the step limit or the loop guard ends it, or the person stops it.
  * Everything outside — the model, the page, storage, the person's answers, the clock — comes
  * through the ports (ports.ts), so each transition is tested on Node (test/core/agent/run.test.ts)
@@ -208,7 +208,7 @@ interface Run {
   saving: Promise<void>
   /**
    * Steps executed so far from every source — the model's, each page step of a pack, a cached
-   * replay's (issue 15) — against the step limit. Kept in memory: a run resumed after a worker
+   * replay's — against the step limit. Kept in memory: a run resumed after a worker
    * restart counts from the steps it recorded. The guard's one count (core/gate/guard.ts).
    */
   count: StepCount
@@ -298,7 +298,7 @@ type Failure = {
   stop?: boolean
 }
 
-/** Thrown by a step the step limit refuses, from wherever the step came (issue 15). */
+/** Thrown by a step the step limit refuses, from wherever the step came. */
 class StepLimitReached extends AvaError {}
 
 /** Whether an instruction uses up the step limit: the guard's one rule; a pack action at least one. */
@@ -350,7 +350,7 @@ async function drive(
   try {
     let pendingNav: Promise<unknown> | null = null
     if (!resumed && state.iteration === 0) {
-      // Parallel navigation (seed 001 §2.4): a page named in the request opens while the model plans.
+      // Parallel navigation: a page named in the request opens while the model plans.
       const named = urlInRequest(state.request)
       if (named && named !== state.startUrl && domainAllowed(named, settings.safety)) {
         pendingNav = ports.page.navigate(state.tabId, named, signal).catch(() => undefined)
@@ -448,7 +448,7 @@ async function drive(
         const f = batch.failure
         if (f.stop) return await finish(run, 'stopped', f.error)
         if (f.step && isRepairable(f.step.outcome.code)) {
-          // AI fallback (issue 6): ask for that one step with the candidates, then go on.
+          // AI fallback: ask for that one step with the candidates, then go on.
           const fixed = await repairStep(run, f.step, page)
           if (!fixed.ok) return await finish(run, 'failed', f.error)
           results = [...results.slice(0, -1), fixed.report]
@@ -468,7 +468,7 @@ async function drive(
   }
 }
 
-/** The end of a run that threw: an abort says why when it can (the off-site gate stopped the run, issue 15 §2); Stop is the rest. */
+/** The end of a run that threw: an abort says why when it can (the off-site gate stopped the run); Stop is the rest. */
 async function endOnAbort(run: Run, e: unknown): Promise<void> {
   const { signal } = run
   const stopped =
@@ -702,7 +702,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         elements = index + 1
         const parsed = readInstructionText(raw, index)
         if (!parsed.success) {
-          // Nothing after an invalid instruction runs: stop reading the reply now (issue 15).
+          // Nothing after an invalid instruction runs: stop reading the reply now.
           queue.push({
             index,
             error: parsed.error.message,
@@ -889,12 +889,12 @@ async function runOneStep(
   if (out.ok && ins.action_type !== 'collect') state.executed.push(recorded)
   // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
   if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
-  // What the step acted on, for "Save last run as flow" (issue 18 §3).
+  // What the step acted on, for "Save last run as flow".
   if (out.ok && out.target) (state.targets ??= {})[state.executed.length - 1] = out.target
   if (out.ok && out.after) (state.after ??= {})[state.executed.length - 1] = out.after
   void save(run)
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
-  // A success says its result in the UI language under the step (issue 17 §4), redacted as its detail is.
+  // A success says its result in the UI language under the step, redacted as its detail is.
   const said = out.ok && out.msg ? { msg: redactMsg(out.msg, secrets) } : {}
   const table = out.ok ? run.tables.get(view.index) : undefined
   void show(run, {
@@ -941,7 +941,7 @@ async function runPageStep(
 }
 
 /**
- * Resolves the step's secrets for the page only (issue 16 §2), as a password manager fills a
+ * Resolves the step's secrets for the page only, as a password manager fills a
  * login: only on a page of a site the secret is bound to, and — unless the person named the
  * secret in their own request — only after they said yes to a question naming the secret and the
  * site. The field's own document is checked again in the page (`secretSites`).
@@ -956,7 +956,7 @@ async function prepare(
   | { refused: Refusal; secrets: string[] }
 > {
   if (ins.action_type === 'upload') {
-    // The value names a file the person attached (issue 20 §5); its bytes join the step here, never the model's context.
+    // The value names a file the person attached; its bytes join the step here, never the model's context.
     const r = resolveUpload(
       ins.params.value ?? '',
       run.state.attachments ?? [],
@@ -966,7 +966,7 @@ async function prepare(
       ? { error: r.error, msg: msg('outcome.step.noFile'), secrets: [] }
       : { instruction: ins, secrets: [], files: r.files }
   }
-  // Secrets are typed into pages, never sent in an address (issue 15): refused before any lookup.
+  // Secrets are typed into pages, never sent in an address: refused before any lookup.
   if (ins.params.url && secretNames(ins.params.url).length) {
     const names = secretNames(ins.params.url).join(', ')
     return {
@@ -1109,7 +1109,7 @@ function moveTab(run: Run, to: number): void {
 }
 
 /**
- * A registry action (run_action): its steps pass the agent's own gate (issue 15). The declared
+ * A registry action (run_action): its steps pass the agent's own gate. The declared
  * risk is a floor: `high` asks before the action starts, and every page step still goes through
  * the page's risk check and counts against the step limit. Secrets in its args stay in the vault,
  * and their values are returned so that what the action reports is redacted like a typed step.
@@ -1407,7 +1407,7 @@ async function awaitAnswer(
 }
 
 /**
- * A `collect` step (seed 002 §7): rounds of scroll-and-read in the page until the limit, the
+ * A `collect` step: rounds of scroll-and-read in the page until the limit, the
  * list's end or the time budget, with the count shown under the step as it grows; Stop ends it
  * between two rounds. The items go to the next prompt (inside the page block) and, as a table,
  * under the step for the person to save.
@@ -1672,7 +1672,7 @@ function toAvaError(e: unknown): AvaError {
 }
 
 /**
- * The one message of a failed outcome (issue 17 §4): the sentence in the person's language, the
+ * The one message of a failed outcome: the sentence in the person's language, the
  * recovery buttons, and the raw words behind "details". A failed step's own words are on its row
  * already, so its message adds none.
  */

@@ -28,7 +28,7 @@ export const RunStateSchema = z.object({
   executed: z.array(InstructionSchema),
   /**
    * By index into `executed`: the element each step acted on, as the page described it just
-   * before acting (selectors and snapshot), for "Save last run as flow" (issue 18 §3).
+   * before acting (selectors and snapshot), for "Save last run as flow".
    */
   targets: z.record(z.string(), RecordedTargetSchema).optional(),
   /**
@@ -37,8 +37,8 @@ export const RunStateSchema = z.object({
    */
   after: z.record(z.string(), z.string()).optional(),
   /**
-   * Steps counted against the step limit: every executed one, a pack action's page steps included
-   * (issue 15), so a run resumed after a worker restart goes on counting from here.
+   * Steps counted against the step limit: every executed one, a pack action's page steps included,
+   *so a run resumed after a worker restart goes on counting from here.
    */
   stepsUsed: z.number().int().nonnegative().optional(),
   /** Indices into `executed` of steps the person was asked about first: risky by their own account (provenance.ts). */
@@ -80,7 +80,7 @@ export const RunStateSchema = z.object({
   shotPoor: z.boolean().optional(),
   /** Screenshots sent in this run. */
   shots: z.number().int().nonnegative().optional(),
-  /** Files the person attached to the request (issue 20 §5): names, sizes, types; the bytes are the attachments port's. */
+  /** Files the person attached to the request: names, sizes, types; the bytes are the attachments port's. */
   attachments: z.array(AttachmentInfoSchema).optional(),
 })
 export type RunState = z.infer<typeof RunStateSchema>

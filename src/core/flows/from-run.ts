@@ -7,7 +7,7 @@ import { extractKeywords } from '../verify'
 import { instructionKind } from '../vocabulary'
 
 /**
- * "Save as flow" on a finished agent run (issues 8, 18 §3): the run's executed instructions
+ * "Save as flow" on a finished agent run: the run's executed instructions
  * (already redacted by the agent) become flow steps, with the selectors and snapshot the page
  * made for each element just before the step acted on it; a step without them keeps the
  * instruction's own locators. Values from the vault stay references to it.
@@ -47,7 +47,7 @@ const flowActionOf = (type: Instruction['action_type']): FlowStep['action'] | un
   instructionKind(type)?.flow as FlowStep['action'] | undefined
 
 /**
- * A keyword verify (seed 001 §4.1) as the flow's assertions: one `verify {text}` per quoted word,
+ * A keyword verify as the flow's assertions: one `verify {text}` per quoted word,
  * since a flow step checks one thing. A word that reads like a `${…}` reference is left out: the
  * flow would take it for a variable.
  */
@@ -69,7 +69,7 @@ export interface RunToFlowOptions {
   now?: Date
 }
 
-/** A whole value that names a vault entry: the flow keeps the name, never the value (seed 004 §3.3). */
+/** A whole value that names a vault entry: the flow keeps the name, never the value. */
 const kVaultRef = /^\$\{(secret|env):([A-Za-z0-9_.-]+)\}$/
 
 /**

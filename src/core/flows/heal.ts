@@ -11,7 +11,7 @@ import {
 import type { StepReport } from './replay'
 
 /**
- * Healing is reviewable (issue 8): a replay that needed a fallback or a repair proposes the
+ * Healing is reviewable: a replay that needed a fallback or a repair proposes the
  * selector change as a diff; the person accepts (the flow's selectors are replaced) or rejects
  * (nothing changes). Every run updates per-step heal counts, and a step that needed healing on
  * each of its last kFlagAfterRuns runs flags the flow.

@@ -1,4 +1,4 @@
-// Public API of recorded flows (issue 8, seed 004): the format, recording to steps, replay with
+// Public API of recorded flows: the format, recording to steps, replay with
 // guarantees, healing, and conversion to a registry pack action or a DevTools recording. Core
 // only: runs on Node, in the service worker and in the page.
 

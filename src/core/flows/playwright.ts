@@ -2,7 +2,7 @@ import type { Flow, FlowStep } from './schema'
 import { parseSource } from './variables'
 
 /**
- * Export to a Playwright Test spec (issue 18 part 4) that runs on Ava's fixture
+ * Export to a Playwright Test spec that runs on Ava's fixture
  * (src/playwright/fixture.ts, the package entry `ava-assistant/playwright`). Each step is one
  * readable line, `await ava.step(flow, 3, params) // click "Save"`, and it replays with Ava's own
  * checks (unique, like the recorded element, actionable) rather than a bare locator, so the spec

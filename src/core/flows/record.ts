@@ -12,7 +12,7 @@ import { looksSecret, variableName } from './variables'
 
 /**
  * From what the page recorder saw (one RawEvent per click, keystroke, change, scroll or load) to
- * the steps of a flow, with the noise a person makes dropped (issue 8): clicks that only focus a
+ * the steps of a flow, with the noise a person makes dropped: clicks that only focus a
  * field, keystrokes merged into one fill, scrolls that loaded nothing, navigations that were only
  * the consequence of a click, and Tab between fields.
  */
@@ -84,7 +84,7 @@ export const RawEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('load'), t: z.number(), url: z.string() }),
   // The pointer rested on an element whose hover showed what the next click lands on (a menu).
   z.object({ kind: z.literal('hover'), t: z.number(), url: z.string(), target: RecordedTargetSchema }),
-  // "Check this" (issue 18 §2): the element's text, value or state as it is now, to assert at replay.
+  // "Check this": the element's text, value or state as it is now, to assert at replay.
   z.object({
     kind: z.literal('check'),
     t: z.number(),
@@ -238,7 +238,7 @@ export interface BuildOptions {
 }
 
 /**
- * Numbers the steps and turns every typed value into a named variable (issue 8): plain values
+ * Numbers the steps and turns every typed value into a named variable: plain values
  * keep what was typed as the default; secrets keep nothing and are asked for at replay.
  */
 export function buildFlow(drafts: readonly Draft[], opts: BuildOptions): Flow {

@@ -28,7 +28,7 @@ import type { RiskCategory } from '../exec'
 import { isFailureCode, isFinal, isRepairable, type FailureCode } from '../failure'
 
 /**
- * Replay with guarantees (seed 004 §6, issue 8). The page side resolves each step by racing its
+ * Replay with guarantees. The page side resolves each step by racing its
  * selector alternatives within the step timeout and acts only on a match that is unique,
  * actionable and similar to the recorded snapshot; anything else fails the step without acting,
  * with the candidates. This file is the loop around it: variables, navigation, retries,
@@ -92,7 +92,7 @@ export type StepOutcome =
   /**
    * `offsite`: the host a refused step would have gone to, for a yes to let through; `category`: the
    * risk a NEEDS_CONFIRMATION found; `ask`: the question naming a site or file. `question`: a
-   * NEEDS_CONFIRMATION's element as drawn and the handle the yes binds to (issue 25 §3).
+   * NEEDS_CONFIRMATION's element as drawn and the handle the yes binds to.
    */
   | {
       ok: false
@@ -140,7 +140,7 @@ export interface RepairRequest {
   failure: Extract<StepOutcome, { ok: false }>
 }
 /**
- * The agent's one-step repair (issue 8): given the failing step and its candidates, return one
+ * The agent's one-step repair: given the failing step and its candidates, return one
  * selector for the element the step means, or null. Only that step is repaired; the repaired
  * selector is used once and proposed to the person as a heal, never saved on its own.
  */

@@ -15,7 +15,7 @@ import type { FailureCode } from '../failure'
 export const kFlowVersion = '1.0'
 
 /**
- * Selector levels in order of resilience (issue 8): what a redesign is least likely to change
+ * Selector levels in order of resilience: what a redesign is least likely to change
  * comes first. A replay reports the level that matched; positional levels (css, xpath, index) are
  * never allowed to pick among elements a semantic level finds equally (see dom/recorder/resolve).
  */
@@ -47,7 +47,7 @@ export type FlowAction = FlowActionName
 /** Actions that act on an element, and so need `selectors`. */
 export const kTargetActions: ReadonlySet<FlowAction> = new Set(kFlowSteps.filter((d) => d.element).map((d) => d.name))
 /**
- * Steps that check the page instead of acting on it (issue 18 §2): `expect` is another name for
+ * Steps that check the page instead of acting on it: `expect` is another name for
  * `verify`, for people who write Playwright tests. A replay that cannot check its outcome passes on a
  * wrong page, so `validateFlow` warns about a flow without one.
  */
@@ -59,7 +59,7 @@ export type CheckKind = (typeof kCheckKinds)[number]
 export const kCheckStates = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked'] as const
 export type CheckState = (typeof kCheckStates)[number]
 
-/** §4.4.8.2.2 of seed 000: nothing waits longer than the registry's action ceiling. */
+/** §4.4.8.2.2 of nothing waits longer than the registry's action ceiling. */
 export const kMaxFlowTimeoutMs = 300_000
 /** Steps a recording keeps; a flow longer than the registry's action limit cannot become a pack action. */
 export const kMaxFlowSteps = 100
@@ -76,7 +76,7 @@ export const FlowSelectorSchema = z.strictObject({
   value: z.string().min(1).max(2_000),
   /** `index` level: position among the elements `value` matches. */
   index: z.number().int().min(0).optional(),
-  /** `index` level: hash of the text around the element when it was recorded (seed 004 §3.2). */
+  /** `index` level: hash of the text around the element when it was recorded. */
   context_hash: z
     .string()
     .regex(/^[0-9a-f]{8}$/)
@@ -103,7 +103,7 @@ export type ElementSnapshot = z.infer<typeof ElementSnapshotSchema>
 
 /**
  * A variable: a plain value, or a source `${env:NAME}`, `${secret:KEY}`, `${arg:N}`,
- * `${prompt:message}` (seed 004 §3.3). `secret: true` keeps its value out of every log, trace,
+ * `${prompt:message}`. `secret: true` keeps its value out of every log, trace,
  * history and export; a recorded secret never has a literal `value`.
  */
 export const VariableSchema = z.strictObject({
@@ -400,7 +400,7 @@ export const kNoAssertionWarning =
   'The flow checks nothing: its replay passes even on a wrong page. Add a verify step (text, url, state, value or count), or pick "Check this" while recording.'
 
 /**
- * The validator behind `ava validate` and the panel's save (issue 18 §2): the errors of parseFlow,
+ * The validator behind `ava validate` and the panel's save: the errors of parseFlow,
  * and warnings about a flow that cannot fail where a QA engineer expects it to.
  */
 export function validateFlow(input: string | unknown): FlowValidation {

@@ -109,7 +109,7 @@ export function similarity(recorded: ElementSnapshot, live: ElementSnapshot): Si
   return { score: Math.round(score * 1000) / 1000, reasons }
 }
 
-/** FNV-1a, 32 bits, as 8 hex digits: the `index` level's context hash (seed 004 §3.2). */
+/** FNV-1a, 32 bits, as 8 hex digits: the `index` level's context hash. */
 export function contextHash(text: string): string {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) {

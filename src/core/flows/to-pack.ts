@@ -8,9 +8,9 @@ import { parseSource } from './variables'
 import type { FailureCode } from '../failure'
 
 /**
- * Flows are actions (issue 8): a flow becomes one action of a user pack (seed 000), so the LLM,
+ * Flows are actions: a flow becomes one action of a user pack, so the LLM,
  * the popup, the panel's `/run` and the CLI call it by name with params. What the pack keeps:
- * each target's selectors as an alias with primary and fallbacks (seed 000 §6.6.2), typed values
+ * each target's selectors as an alias with primary and fallbacks, typed values
  * as params with the recorded value as default, secrets as `secret: true` params with no default,
  * `${env:…}`/`${secret:…}` as the engine's `env` scope (the vault in the extension, the process
  * environment in the CLI). What it cannot keep: the element snapshots and the `index` level —

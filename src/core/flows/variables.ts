@@ -2,7 +2,7 @@ import type { Flow, FlowStep } from './schema'
 import type { FailureCode } from '../failure'
 
 /**
- * Variables of a flow (seed 004 §3.3). A step's params read them as `${name}`; a variable's value
+ * Variables of a flow. A step's params read them as `${name}`; a variable's value
  * is a literal or one source:
  *   ${env:NAME}       an environment value (the CLI's process environment)
  *   ${secret:KEY}     the options vault (src/storage/vault.ts) in the extension; env in the CLI

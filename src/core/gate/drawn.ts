@@ -1,5 +1,5 @@
 /**
- * The element a step will act on, described as a person sees it (issue 25 §3). The page locates
+ * The element a step will act on, described as a person sees it. The page locates
  * once and answers with this; the risk check judges it, the question shows it, and the person's
  * yes binds to that element by `handle`: on the confirmed dispatch the page takes the element
  * from the handle (never locating again), draws it again and compares, and after the pointer

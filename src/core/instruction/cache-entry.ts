@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { InstructionSchema } from './schema'
 
 /**
- * One entry of the instruction cache (seed 001 §2.4, §4.4): a request seen before on the same
+ * One entry of the instruction cache: a request seen before on the same
  * kind of page, and the steps that answered it. The background stores these, the popup lists and
  * edits them; both read this one schema, and a stored or hand-edited entry is checked against it.
  */

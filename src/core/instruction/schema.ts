@@ -4,7 +4,7 @@ import { instructionKind, kInstructionNames, kPageInstructionNames, type Instruc
 import type { FailureCode } from '../failure'
 
 /**
- * The Unified Instruction Schema (seed 001 §2.2): the contract between the planner's LLM and the
+ * The Unified Instruction Schema: the contract between the planner's LLM and the
  * page-side executor. One instruction is one step; the LLM streams an array of them.
  *
  * `target_id` is our extension of the design: the id of an element from the Observe
@@ -12,7 +12,7 @@ import type { FailureCode } from '../failure'
  */
 /**
  * The nine page actions of seed 001 and seed 002 §5's `upload` (value: the name of a file the
- * person attached), plus two for the agent loop (issue 6): `run_action` calls a registry action by
+ * person attached), plus two for the agent loop: `run_action` calls a registry action by
  * name with arguments, `done` ends the task with an answer for the person; `ask` pauses the run on
  * a question to the person, `collect` scrolls a feed or table and gathers its items (docs/agent.md,
  * "Asking the person", "Reading a whole feed"). For models that see (docs/agent.md, "Screenshots"):

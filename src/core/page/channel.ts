@@ -13,7 +13,7 @@ import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } fro
 import { holdsShape } from '../agent/redact'
 import { askThroughGuard, counts, judgeNavigation, type StepGuard } from '../gate/guard'
 
-/** Seed 001 §2.3: SPA components get this long to mount before a pack step gives up. */
+/** SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
 
 /** A page failure as the step engine reports it: the page's own code, candidates named so the person can pick one. */
@@ -39,7 +39,7 @@ export interface PortExtras {
   /** Reads a file an upload step names by path (`ava run`); without it such a step fails. */
   readFile?(path: string, signal: AbortSignal): Promise<UploadFile>
   /**
-   * The vault's values and the origins each is bound to (issue 16 §2). Any step whose value holds
+   * The vault's values and the origins each is bound to. Any step whose value holds
    * one goes out with `secretSites`, so the page refuses it on another origin whatever wrote it:
    * a pack's `${env.*}`, a param the model filled, a flow that moved to another site.
    */

@@ -1,5 +1,5 @@
 /**
- * Reading a whole feed or table (seed 002 §7, docs/agent.md "Reading a whole feed"): the page
+ * Reading a whole feed or table (docs/agent.md "Reading a whole feed"): the page
  * answers one `collect` command per round — the items it shows now, after one scroll of the box
  * that holds them — and this loop, in core, gathers them across rounds until it has enough, the
  * list ends, or its time is up. A virtualised list removes the items scrolled past and renders

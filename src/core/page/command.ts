@@ -114,7 +114,7 @@ export interface PageAction {
   state?: WaitState
   text?: string
   url?: string
-  /** verify: the assertion with quoted keywords (seed 001 §4.1). */
+  /** verify: the assertion with quoted keywords. */
   assertion?: string
   /** getAttribute: the attribute name. */
   name?: string
@@ -134,7 +134,7 @@ export interface PageInfo {
   title: string
   /** The Observe listing of the page, budgeted for the request. */
   listing: string
-  /** What the page lets a person do (seed 002 §2), each with the listed ids that carry it out. */
+  /** What the page lets a person do, each with the listed ids that carry it out. */
   intents?: Intent[]
   /**
    * Only when the page has cross-origin frames: the snapshot the listing was made from, which the
@@ -149,7 +149,7 @@ export interface PageInfo {
 export type Found = Candidate & { candidates: Candidate[] }
 
 /**
- * What an acting command carries for the gate every step passes (issues 6, 15): the risk
+ * What an acting command carries for the gate every step passes: the risk
  * categories the person wants to confirm (refused with NEEDS_CONFIRMATION until the command comes
  * again `confirmed`), and the allowed and blocked sites (a step that would load a blocked one is
  * refused with BLOCKED even then).
@@ -159,13 +159,13 @@ export interface StepGate {
   confirmed?: boolean
   /**
    * With `confirmed`: the handle of the NEEDS_CONFIRMATION the person said yes to. The page acts
-   * on that element only, drawn as the question showed it, or refuses (issue 25 §3); `confirmed`
+   * on that element only, drawn as the question showed it, or refuses; `confirmed`
    * without a handle it still holds acts on nothing.
    */
   bound?: string
   sites?: SitePolicy
   /**
-   * The step's value carries a saved secret (issue 16 §2): it is typed only into a field whose
+   * The step's value carries a saved secret: it is typed only into a field whose
    * own document is on one of these origins — checked where the field is, so a cross-origin frame
    * of a bound site gets nothing — and that field is never listed with its value again.
    */
@@ -189,11 +189,11 @@ export interface PageCommands {
   'frame.read': { req: { request?: string }; res: { snapshot: PageSnapshot } }
   /**
    * One DOM action. With `confirm`, a step whose element is risky in one of those categories is
-   * refused with NEEDS_CONFIRMATION until it comes again with `confirmed` (issue 6). With `sites`,
-   * a step that would load a denied site fails with BLOCKED, confirmed or not (issue 15 §2).
+   * refused with NEEDS_CONFIRMATION until it comes again with `confirmed`. With `sites`,
+   * a step that would load a denied site fails with BLOCKED, confirmed or not.
    */
   act: {
-    /** `describe`: the success carries the element's selectors and snapshot, made just before it acts (issue 18 §3). */
+    /** `describe`: the success carries the element's selectors and snapshot, made just before it acts. */
     req: { step: PageAction; timeoutMs: number; describe?: boolean } & StepGate
     res: ExecSuccess
   }
@@ -202,7 +202,7 @@ export interface PageCommands {
   /** Semantic lookup ("the 新建 button"); AMBIGUOUS when several fit equally well. */
   find: { req: { query: string }; res: { found: Found | null } }
   url: { req: Record<never, never>; res: { url: string } }
-  /** One recorded flow step, its element resolved with the flow's guarantees (seed 004). */
+  /** One recorded flow step, its element resolved with the flow's guarantees. */
   'flow.step': {
     req: { step: FlowStep; timeoutMs: number; trusted?: boolean; files?: UploadFile[] } & StepGate
     res: { outcome: StepOutcome; navigating?: boolean; openTab?: string }
@@ -251,7 +251,7 @@ export type PageCommandKind = keyof PageCommands
 export type PageCommand<K extends PageCommandKind = PageCommandKind> = K extends PageCommandKind
   ? { kind: K } & PageCommands[K]['req']
   : never
-/** Errors are data, with one error type for every kind (ExecFailure, seed 002 §5.2). */
+/** Errors are data, with one error type for every kind (ExecFailure). */
 export type PageOutcome<K extends PageCommandKind = PageCommandKind> =
   ({ ok: true } & PageCommands[K]['res']) | ExecFailure
 

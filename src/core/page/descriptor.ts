@@ -1,5 +1,5 @@
 /**
- * Descriptors as people write them (issue 20 §2): role words, quoted or plain text, scope,
+ * Descriptors as people write them: role words, quoted or plain text, scope,
  * ordinal and state, in English and Chinese — `the text field`, `输入框`, `链接"augue"`,
  * `the second checkbox`, `第二个复选框`, `"Save" in the dialog`, `Reply on @nibh's post`,
  * `对话框里的关闭按钮`, `the x`, `collapsed section header`.

@@ -1,5 +1,5 @@
 /**
- * Frames across origins (seed 002 §6). Same-origin frames are merged during the scan; a
+ * Frames across origins. Same-origin frames are merged during the scan; a
  * cross-origin frame is scanned by the content script running inside it, and the background
  * pairs it with the parent's `frame_<id>` entry (`matchFrames`), merges its snapshot under that
  * prefix (`mergeFrameSnapshot`) and sends a step on one of its elements back to it (`routeOf`).

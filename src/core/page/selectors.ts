@@ -1,5 +1,5 @@
 /**
- * The selector grammar of seed 000 §6.6.3: `css:`, `xpath:`, `role:`, `text:`, `testid:`, no
+ * The selector grammar of `css:`, `xpath:`, `role:`, `text:`, `testid:`, no
  * prefix meaning CSS and a leading `//` XPath. Text becomes a `ParsedSelector` here, once: packs
  * are validated with it, and the page's locators (src/dom/locators) run the parsed form, so a
  * selector is read one way wherever it is written.

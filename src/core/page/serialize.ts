@@ -75,7 +75,7 @@ export interface SerializedPage {
 }
 
 /**
- * The page's intents (seed 002 §2) as the planner may use them: only the ids the listing shows,
+ * The page's intents as the planner may use them: only the ids the listing shows,
  * since an id the model cannot see in the listing is one it cannot check; an intent left with
  * none is dropped.
  */
@@ -137,7 +137,7 @@ export function serialize(snapshot: PageSnapshot, options: SerializeOptions = {}
 }
 
 function headerLines(s: PageSnapshot, sections: number, contentBudget: number): string[] {
-  // The title clipped as the prompt's own line is (prompt.ts kMaxTitleChars, issue 16 §4).
+  // The title clipped as the prompt's own line is (prompt.ts kMaxTitleChars).
   const lines = [`# ${clip(s.title, kMaxListedTitle) || '(untitled)'} | ${s.pageType} | ${s.url}`, s.summary]
   let spent = 0
   for (const c of s.content.slice(0, sections)) {
@@ -217,7 +217,7 @@ function labelImplied(e: ElementRecord): boolean {
 
 const kNear = '_near_'
 
-/** The word after `_near_` that ends the element's id (seed 002 §3.3), or ''. */
+/** The word after `_near_` that ends the element's id, or ''. */
 function nearKey(e: ElementRecord): string {
   const at = e.id.lastIndexOf(kNear)
   return at > 0 ? e.id.slice(at + kNear.length) : ''

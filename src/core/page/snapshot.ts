@@ -6,7 +6,7 @@
  * name it without importing page code.
  */
 
-/** Element types of the semantic engine (seed 002 §3.1). */
+/** Element types of the semantic engine. */
 export const ElementType = {
   BUTTON: 'button',
   LINK: 'link',
@@ -61,7 +61,7 @@ export const kDefaultRole: Record<ElementType, string> = {
   list_item: 'option',
 }
 
-/** Actions per type (seed 002 §5). */
+/** Actions per type. */
 export const kActions: Record<ElementType, ElementAction[]> = {
   button: ['click', 'hover', 'focus'],
   link: ['click', 'hover', 'focus'],
@@ -79,7 +79,7 @@ export const kActions: Record<ElementType, ElementAction[]> = {
   list_item: ['click', 'hover'],
 }
 
-/** Page types (seed 002 §2.1). */
+/** Page types. */
 export const PageType = {
   SEARCH_ENGINE: 'search_engine',
   SEARCH_RESULTS: 'search_results',
@@ -97,7 +97,7 @@ export const PageType = {
 } as const
 export type PageType = (typeof PageType)[keyof typeof PageType]
 
-/** What can be done to an element (seed 002 §5, ActionType). */
+/** What can be done to an element (ActionType). */
 export type ElementAction = 'click' | 'type' | 'select' | 'check' | 'scroll' | 'hover' | 'focus' | 'submit' | 'upload'
 
 /** A box in document coordinates (CSS pixels from the top-left of the top document). */
@@ -108,7 +108,7 @@ export interface Rect {
   height: number
 }
 
-/** Current state of an element (seed 002 §3). Absent keys mean "does not apply". */
+/** Current state of an element. Absent keys mean "does not apply". */
 export interface ElementState {
   disabled: boolean
   checked?: boolean | 'mixed'
@@ -124,7 +124,7 @@ export interface ElementState {
 
 export type RelationKind = 'label-for' | 'controls' | 'described-by'
 
-/** A link from an element to another one or to a piece of text (seed 002 §3, relations). */
+/** A link from an element to another one or to a piece of text (relations). */
 export interface ElementRelation {
   kind: RelationKind
   /** The agent id of the related element when it is indexed. */
@@ -179,7 +179,7 @@ export interface ElementAttrs {
 
 export type RegionKind = 'header' | 'nav' | 'main' | 'aside' | 'footer' | 'dialog' | 'form' | 'page'
 
-/** A landmark region of the page (seed 002 §2, regions). */
+/** A landmark region of the page (regions). */
 export interface Region {
   id: string
   kind: RegionKind
@@ -200,7 +200,7 @@ export interface ItemGroup {
   label: string
 }
 
-/** A block of readable content scored by the attention model (seed 002 §3.5). */
+/** A block of readable content scored by the attention model. */
 export interface ContentSection {
   tag: string
   text: string
@@ -211,7 +211,7 @@ export interface ContentSection {
 
 export type FrameStatus = 'merged' | 'cross_origin_restricted' | 'hidden'
 
-/** An iframe of the page (seed 002 §6). */
+/** An iframe of the page. */
 export interface FrameInfo {
   /** `frame_<id>`: the prefix its elements carry. */
   id: string

@@ -1,7 +1,7 @@
 /**
  * Values as a model or a person writes them ("09/27/2018", "下午2点20分", "１２", "red"), turned
  * into the one format each native input accepts (HTML §4.10.5: `2018-09-27`, `14:20`,
- * `2018-09-27T14:20`, `2018-09`, `2018-W39`, a valid floating-point number, `#rrggbb`); issue 20 §5.
+ * `2018-09-27T14:20`, `2018-09`, `2018-W39`, a valid floating-point number, `#rrggbb`);.
  *
  * A small parser for exactly these forms rather than a date library: this runs in the page agent
  * chunk on every page, chrono-node weighs well over 100 KB minified and dayjs with

@@ -14,7 +14,7 @@ import {
 } from './model'
 import { kOnError, kParamTypes, kRisks } from './schema'
 
-// Issue 19: parsing and validating the packs is the slow part of a service worker start (the
+// parsing and validating the packs is the slow part of a service worker start (the
 // `registry` bench prints it). The validated result is plain data, so it is kept as JSON keyed by
 // a hash of every pack text and restored when the texts are the same. The stored form is never
 // trusted: it is checked against the model's shape, and anything odd means a full parse.

@@ -1,6 +1,6 @@
 import type { ActionRegistry } from './registry'
 
-// Discovery (issue 6, issue 17 §4): which registry actions a free-text request is most likely
+// Discovery: which registry actions a free-text request is most likely
 // about, so the planner sees them. A request may be English or Chinese; an action matches through
 // its name, its parameter names, `description` or `description_zh` (registry.search).
 

@@ -37,7 +37,7 @@ const kSelectorDeadlineMarginMs = 20
 /** Trace outputs are summaries: a snapshot can be megabytes. */
 const kTraceValueChars = 300
 /**
- * Seed 001 §2.3, wait: "locator.first().waitFor() → 超时回退 domcontentloaded + 500ms". A wait that
+ * Wait: "locator.first().waitFor() → 超时回退 domcontentloaded + 500ms". A wait that
  * runs out of time does not fail the step: once the document has loaded, and 500 ms later, the
  * run goes on, and the next step finds out whether the page is ready.
  */
@@ -78,7 +78,7 @@ export interface StepTrace {
   attempts: number
   durationMs: number
   error?: { code: FailureCode; message: string }
-  /** A wait that ran out of time and went on after the page had loaded (seed 001): why it fell back. */
+  /** A wait that ran out of time and went on after the page had loaded: why it fell back. */
   fellBack?: { code: FailureCode; message: string }
 }
 
@@ -809,7 +809,7 @@ export class ActionEngine {
   }
 
   /**
-   * Seed 001 §2.3: a wait that timed out goes on once the document has loaded (domcontentloaded),
+   * a wait that timed out goes on once the document has loaded (domcontentloaded),
    * 500 ms later. A port without waitForLoad is asked for the URL instead: the extension's page
    * side answers from a content script that runs at document_idle, after DOMContentLoaded.
    * Its value is false (a wait that held is true), so `output:` plus `verify` can insist on it.

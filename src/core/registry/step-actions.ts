@@ -31,7 +31,7 @@ export interface StepActionDescriptor<A extends Record<string, unknown> = Record
   mustMatch?: (args: A) => boolean
   /** Argument names that hold selectors for these arguments only (a wait `condition` that is one). */
   selectorArgsOf?: (args: A) => readonly string[]
-  /** Argument names that hold a URL: the engine refuses a secret in them (issue 15, secrets never go into a URL). */
+  /** Argument names that hold a URL: the engine refuses a secret in them (secrets never go into a URL). */
   urlArgs?: readonly string[]
   /** URL arguments that depend on the args (a wait `condition` that is a URL pattern). */
   urlArgsOf?: (args: A) => readonly string[]
@@ -80,7 +80,7 @@ const openStep = (name: string) =>
   })
 
 /**
- * What a wait's `condition` (seed 000 §6.3.5) waits for, told apart by its form so a reader of the
+ * What a wait's `condition` waits for, told apart by its form so a reader of the
  * pack can tell too (docs/action-packs.md "wait"): a number (or digits) is ms; `url:` starts a URL
  * pattern, as does `http://` or `https://`; `js:` starts a JavaScript expression polled in the page
  * until it is truthy; anything else is a selector in the pack's selector syntax, so a text is
@@ -244,7 +244,7 @@ const kDescriptors: StepActionDescriptor[] = [
       'Waits for a condition (an element, a text, a URL, a page expression) or a number of ms; a wait that times out falls back to the loaded page + 500 ms (seed 001).',
     args: z
       .strictObject({
-        // Seed 000 §6.3.5: `wait: { condition, timeout }`; the kind is told by waitConditionKind.
+        // `wait: { condition, timeout }`; the kind is told by waitConditionKind.
         condition: z.union([z.string().min(1), z.number().int().min(0).max(300_000)]).optional(),
         timeout: z.number().int().min(1).max(300_000).optional(),
         // The forms before the seed's, kept as aliases: one of ms, selector, text, url.

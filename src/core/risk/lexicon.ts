@@ -1,7 +1,7 @@
 import { foldText, kUnspaced } from './text'
 
 /**
- * The words that carry a step's meaning (issue 15 §1), in the ten languages Ava is most used with.
+ * The words that carry a step's meaning, in the ten languages Ava is most used with.
  * One signal among several (src/core/risk/decide.ts): icons, danger styling, the dialog and the
  * form speak too. Words are compared after `foldText` on both sides, so write them plainly (case,
  * accents and width do not matter). A trailing `*` matches any ending ("delet*": delete,

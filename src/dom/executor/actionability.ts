@@ -1,5 +1,5 @@
 /**
- * Actionability (issue 5, after Playwright's checks): attached, scrolled into view, visible,
+ * Actionability (after Playwright's checks): attached, scrolled into view, visible,
  * enabled, stable (not animating) and hit-testable. Each failure is reported with its reason;
  * an element attached but never visible gets the forced DOM operation of seed 001 §2.3.
  */
@@ -12,7 +12,7 @@ import { fail } from './ladder'
 import { nextFrame } from './wait'
 
 /**
- * An element still invisible after this long is operated through the DOM (seed 001 §2.3). Long
+ * An element still invisible after this long is operated through the DOM. Long
  * enough for a dialog's fade-in (Element Plus and Ant Design animate for 200–300 ms).
  */
 export const kVisibleGraceMs = 400
@@ -215,7 +215,7 @@ export async function ensureActionable(
     } else if (checks.stable && !(await isStable(el))) {
       reason = fail('NOT_ACTIONABLE', `${quoteLabel(el)} keeps moving (animating).`, { reason: 'not-stable' })
     } else if (visible && opts.makeRoom && !roomMade && underOwnUi(el)) {
-      // Ava's own panel over the target: it moves away, visibly, before anything is done (issue 28 §4).
+      // Ava's own panel over the target: it moves away, visibly, before anything is done.
       roomMade = true
       await opts.makeRoom(boxInTop(el))
       continue

@@ -1,6 +1,6 @@
 /**
  * The DOM actions, one descriptor each in one registry (STYLE.md): the nine instruction types of
- * seed 001 §2.2 plus what the registry's step actions (seed 000 §6.3.5) and seed 002 §5
+ * seed 001 §2.2 plus what the registry's step actions and seed 002 §5
  * ActionType need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute, upload.
  * What each action is (its fields, whether it needs an element, its gate) is its descriptor in
  * src/core/vocabulary.ts; here is only how the page runs it: `run` gets the located element.
@@ -40,7 +40,7 @@ export interface DomActionDescriptor {
   run(run: ActionRun): Promise<ExecOutcome>
 }
 
-/** Seed 001 §4.1: text rendered just after a navigation or a fetch gets this long to appear. */
+/** text rendered just after a navigation or a fetch gets this long to appear. */
 const kVerifyWaitMs = 3_000
 /** Seed 002 §4.1 ReadyConfig.quietWindowMs: DOM silent this long counts as settled. */
 export const kQuietWindowMs = 500
@@ -74,7 +74,7 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
     name,
     async run(run) {
       const count = name === 'dblclick' ? 2 : (run.cmd.count ?? 1)
-      // An option of a native list: the person's click in the open list chooses it (issue 28 §5).
+      // An option of a native list: the person's click in the open list chooses it.
       const native = name === 'click' && (run.cmd.button ?? 'left') === 'left' ? selectOfOption(run.target!.el) : null
       if (native) {
         const chose = await clickNativeOption(native.option, native.select, {
@@ -272,7 +272,7 @@ async function scrollBox(
   return { before, after: vertical ? scroller.scrollTop : scroller.scrollLeft, scroller }
 }
 
-/** Visible text of the page, its open shadow roots and same-origin frames (seed 001 §4.1). */
+/** Visible text of the page, its open shadow roots and same-origin frames. */
 export function visibleText(doc: Document = document): string {
   const parts: string[] = []
   for (const root of searchRoots(doc)) {
@@ -282,7 +282,7 @@ export function visibleText(doc: Document = document): string {
   return parts.join('\n')
 }
 
-// Linear-time, never a RegExp built from the pattern (issue 15 §4); re-exported for the executor's callers.
+// Linear-time, never a RegExp built from the pattern; re-exported for the executor's callers.
 export { urlMatches } from '../../core/glob'
 
 function stateHolds(els: Element[], state: WaitState): boolean {
@@ -572,7 +572,7 @@ const kActions: DomActionDescriptor[] = [
       const keywords = extractKeywords(run.cmd.assertion ?? '')
       if (!keywords.length) return fail('INVALID', 'verify needs an assertion with the words to find, in quotes.')
       // Holds: returns on the first look. Misses: looks again as the page changes, and gives up
-      // once it has settled (issue 18 §2) rather than always spending the whole wait.
+      // once it has settled rather than always spending the whole wait.
       const held = await waitFor(
         () => missingKeywords(keywords, visibleText()).length === 0 || null,
         Math.min(kVerifyWaitMs, run.timeoutMs),

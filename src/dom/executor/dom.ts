@@ -144,7 +144,7 @@ export function roleName(el: Element): string {
 
 /** Values of password fields never leave the page in messages. */
 export function shownValue(el: Element, value: string): string {
-  // A password, a code, a card field, anything typed from the vault (issue 16 §2): a fixed mask.
+  // A password, a code, a card field, anything typed from the vault: a fixed mask.
   return holdsSecret(el) ? '•'.repeat(Math.min(value.length, 8)) : value
 }
 

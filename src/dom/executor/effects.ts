@@ -1,7 +1,7 @@
 /**
  * What an action changed (seed 002 §5.2 ActionResult.changes): URL, DOM mutations, new modals,
  * focus. Also the evidence that an action did anything at all: a click that changes nothing
- * where something was expected is a failure, not a success (issue 5).
+ * where something was expected is a failure, not a success.
  */
 import type { ExecChanges, ModalChange } from '../../core/exec'
 import { sleep } from '../../core/sleep'

@@ -140,7 +140,7 @@ export interface ClickStopped {
 /**
  * The full click: move, then for each click pointerdown, mousedown, focus, pointerup, mouseup,
  * click (detail = click number); a second click adds dblclick; a right click ends in contextmenu.
- * After the move and after each press the point is hit-tested again (issue 25 §3, Playwright's
+ * After the move and after each press the point is hit-tested again (Playwright's
  * expectHitTarget): when what lies there is no longer `el` — the page swapped, moved or covered it
  * while its handlers ran — the click stops before its release, and `check` (the gate drawing the
  * element again) may stop it the same way.
@@ -214,7 +214,7 @@ export function drag(el: Element, path: Point[], check?: () => string | null): C
   return null
 }
 
-/** The forced DOM operation of seed 001 §2.3: for elements attached but not visible. */
+/** The forced DOM operation of for elements attached but not visible. */
 export function forceClick(el: Element): void {
   if (el instanceof viewOf(el).HTMLElement) el.click()
   else el.dispatchEvent(new (viewOf(el).MouseEvent)('click', { bubbles: true, cancelable: true, composed: true }))
@@ -335,7 +335,7 @@ export interface Chord {
   metaKey: boolean
 }
 
-/** "Control+Shift+K", "${modifier}+A": `${modifier}` is Meta on macOS and Control elsewhere (issue 5). */
+/** "Control+Shift+K", "${modifier}+A": `${modifier}` is Meta on macOS and Control elsewhere. */
 export function parseChord(chord: string, isMac = /Mac|iPhone|iPad/i.test(navigator.platform)): Chord {
   const text = chord.replaceAll('${modifier}', isMac ? 'Meta' : 'Control')
   // "Control++" presses the plus key.

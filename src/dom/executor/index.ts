@@ -1,9 +1,9 @@
 /**
- * The DOM-native executor (issue 5): finds the element an instruction means with the locator
+ * The DOM-native executor: finds the element an instruction means with the locator
  * ladder, acts on it like a careful person, and reports what changed or a typed error — as data,
- * never by throwing (seed 002 §5.2).
+ * never by throwing.
  *
- *   executeInstruction(ins, opts)  one Unified Instruction (seed 001 §2.2), as the planner sends it
+ *   executeInstruction(ins, opts)  one Unified Instruction, as the planner sends it
  *   runCommand(cmd, opts)          one DomCommand, the richer form the BrowserPort uses
  */
 import type { ExecFailure, ExecOutcome } from '../../core/exec'
@@ -48,7 +48,7 @@ export { kWidgets, widgetFor, pickOption } from './widgets'
 /** Steps the loop guard may call a loop when repeated: their result carries the page's fingerprint. */
 const kRepeatable = new Set<DomActionName>(['click', 'dblclick', 'press'])
 
-/** Seed 001 §2.3: SPA components get this long to mount before a step gives up. */
+/** SPA components get this long to mount before a step gives up. */
 export const kDefaultTimeoutMs = 10_000
 
 export interface RunOptions {
@@ -67,12 +67,12 @@ export interface RunOptions {
   settle?: boolean
   /**
    * Called during a click after the pointer events, with the element: a message stops the click
-   * before its release (the gate's second look, issue 25 §3).
+   * before its release (the gate's second look).
    */
   recheck?: (el: Element) => string | null
   /**
    * Ava's own button or panel lies over the element: moves them off this box (in the window's
-   * coordinates) and resolves once they have gone (the content script's launcher, issue 28 §4).
+   * coordinates) and resolves once they have gone (the content script's launcher).
    */
   makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
 }
@@ -114,7 +114,7 @@ export async function runCommand(cmd: DomCommand, opts: RunOptions = {}): Promis
       ctx: { deadline, signal: opts.signal, settle: opts.settle, recheck: opts.recheck, makeRoom: opts.makeRoom },
       timeoutMs: Math.max(0, deadline - Date.now()),
     })
-    // What the page did in answer may bring the next step's target: its miss waits (issue 20 §4).
+    // What the page did in answer may bring the next step's target: its miss waits.
     if (out.ok && out.changes && (out.changes.domMutations || out.changes.urlChanged || out.changes.newModals.length))
       noteAction()
     // The explanation of the match travels with the outcome into the run's trace.

@@ -1,10 +1,10 @@
 /**
  * The locator ladder of issue 5, in order, recording the rung that matched:
- *   1. `target_id`, the scanned element id (Observe's stable handle, seed 002 §3.4): stale → fail,
+ *   1. `target_id`, the scanned element id (Observe's stable handle): stale → fail,
  *      never re-point;
- *   2. explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:`), primary then fallbacks
- *      (seed 000 §6.6.2), waiting for SPA mounts (seed 001 §2.3, §4.3);
- *   3. the semantic description matched locally (seed 002 §5.1);
+ *   2. explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:`), primary then fallbacks,
+ *     waiting for SPA mounts;
+ *   3. the semantic description matched locally;
  *   4. otherwise a failure carrying the candidate list for the AI fallback.
  * A match must be unique: two candidates too close to call is AMBIGUOUS, never a guess.
  */
@@ -88,7 +88,7 @@ function selectorWords(loc: ParsedSelector): string | null {
 /**
  * The nearest visible controls to what a miss looked for, each marked weak: by the description,
  * else by the words of the selectors. Shared with recorded-flow replay (src/dom/recorder/resolve.ts)
- * so no locate path hands the AI fallback or a repair an empty list (issue 20 §3).
+ * so no locate path hands the AI fallback or a repair an empty list.
  */
 export function weakCandidates(
   description: string | undefined,
@@ -143,7 +143,7 @@ export interface LocateOptions {
   allowText?: boolean
   /**
    * Something is expected to appear (the caller knows better than the page's signals): wait the
-   * whole timeout. Otherwise a miss on a settled page fails within about a second (issue 20 §4).
+   * whole timeout. Otherwise a miss on a settled page fails within about a second.
    */
   expectAppear?: boolean
 }
@@ -271,7 +271,7 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
     return null
   }
 
-  // "Export in the More menu": a named closed container is opened first (issue 20 part 6).
+  // "Export in the More menu": a named closed container is opened first.
   const opened = spec.semantic ? await openNamedContainer(spec.semantic, opts.signal) : null
   if (opened) return opened
   // An ambiguity is final at once: waiting will not make two equal buttons different. A miss on a
@@ -286,7 +286,7 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
   )
   if (found && found !== 'ambiguous') return found
   const waited = Date.now() - started
-  // Shown only on hover, or not loaded yet on a page that grows as it scrolls (issue 20 part 6).
+  // Shown only on hover, or not loaded yet on a page that grows as it scrolls.
   const revealed = ambiguity ? null : await revealMissing(spec, probe, opts)
   if (revealed) return revealed
   if (ambiguity) return ambiguity

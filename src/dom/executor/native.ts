@@ -1,5 +1,5 @@
 /**
- * Native inputs that are not free text (issue 20 §5): date, time, datetime-local, month, week,
+ * Native inputs that are not free text: date, time, datetime-local, month, week,
  * number, range and color take one value format, file inputs take files, contenteditable editors
  * keep their own model. The value is normalized in core (values.ts), set the way the browser sets
  * it, and read back: a value the page or the element refused is a failure, never a silent "".

@@ -1,6 +1,6 @@
 /**
  * The careful-human operations every action is built from: make the element actionable, act
- * with the real event sequence, then check the page answered (seed 002 §5.2; issue 5: a click
+ * with the real event sequence, then check the page answered (issue 5: a click
  * that changed nothing, or a value that did not stick, is a failure).
  */
 import type { ExecChanges, ExecFailure } from '../../core/exec'
@@ -71,7 +71,7 @@ export async function clickOp(
   ctx: OpContext,
   options: ClickOptions & { expectEffect?: boolean } = {},
 ): Promise<OpResult | ExecFailure> {
-  // Shown only while its row, card or menu trigger is hovered: the pointer goes there first (issue 20).
+  // Shown only while its row, card or menu trigger is hovered: the pointer goes there first.
   const hovering = await revealByHover(retarget(target), ctx.signal)
   try {
     return await clickShown(target, ctx, options)
@@ -119,7 +119,7 @@ async function clickShown(
   )
   const changes = watch.finish()
   const { navigating, ...rest } = changes
-  // A forced click reaches an element nobody can see; its effect may be invisible too (seed 001 §2.3).
+  // A forced click reaches an element nobody can see; its effect may be invisible too.
   if (!changed && options.expectEffect !== false && !ready.forced) {
     return fail(
       'NOT_ACTIONABLE',
@@ -234,7 +234,7 @@ export async function enterTextOp(
   // An error the field already showed is not the page's answer to this value.
   const errorBefore = el instanceof V.HTMLInputElement || el instanceof V.HTMLTextAreaElement ? fieldError(el) : ''
   if (kind) {
-    // A date or colour has no keys to type: `type` sets it as `fill` does (issue 20 §5).
+    // A date or colour has no keys to type: `type` sets it as `fill` does.
     const set = setNative(el as HTMLInputElement, kind, value)
     if (!set.ok) {
       watch.finish()

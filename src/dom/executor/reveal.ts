@@ -1,11 +1,11 @@
 /**
- * Targets a person has to move to before using them (issue 20 part 6):
+ * Targets a person has to move to before using them:
  *   - controls shown only while their row, card or menu trigger is hovered: hover the container,
  *     then click, as a hand does;
  *   - a target inside a closed menu or collapsible that the description names ("Export in the
  *     More menu", "折叠面板'高级设置'里的开关"): open the container, then look inside it;
  *   - a target not loaded yet on a page with lazy or infinite-scroll regions: scroll and collect
- *     (seed 002 §7) before giving up. A settled page without such regions never scrolls.
+ *     before giving up. A settled page without such regions never scrolls.
  *
  * Detection is by effect, never by class names: a hidden element counts as hover-revealed when
  * hovering an ancestor (or the trigger the menu is labelled by) makes it visible.

@@ -5,11 +5,11 @@
  * and scored against the page's interactive elements by what a person reads on them (accessible
  * name, placeholder, aria-label, title, the form label or row text next to them) and by their
  * kind (role, input type, a date or close control). Scope restricts to the named container,
- * ordinals count in reading order, states filter (issue 20 §2). Two near-equal matches are
+ * ordinals count in reading order, states filter. Two near-equal matches are
  * AMBIGUOUS; when nothing passes the bar the best few still come back, marked weak, for the AI
- * fallback (issue 20 §3). Every candidate says why it scored (`why`).
+ * fallback. Every candidate says why it scored (`why`).
  *
- * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements; issue 20: median ≤ 5 ms): a cheap substring
+ * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements; median ≤ 5 ms): a cheap substring
  * filter runs first over texts kept between calls until the page mutates (`PageIndex`), and
  * layout (visibility) is read only for the best-scored elements, never for all of them.
  */
@@ -75,7 +75,7 @@ export const kInteractive = [
   '[onclick]',
   // A script-made control styled clickable inline (Sphinx's sidebar «): the cursor is its only sign.
   '[style*=cursor][style*=pointer]',
-  // Close glyphs and collapsible headers are often plain elements (issue 20 §2).
+  // Close glyphs and collapsible headers are often plain elements.
   '[class*=close]',
   '.el-collapse-item__header',
   '.ant-collapse-header',
@@ -120,7 +120,7 @@ export function parseQuery(text: string): SemanticQuery {
   return { ...d, text, roles: new Set(d.kinds) }
 }
 
-/** Weights of where a query word was found: the element's own label counts most (seed 002 §3.2). */
+/** Weights of where a query word was found: the element's own label counts most. */
 const kWeightOwn = 1
 const kWeightAttr = 0.8
 const kWeightNear = 0.6
@@ -142,9 +142,9 @@ const kRoleOnlyScore = 0.9
  * text next to a field, with no role word to back it, scores 0.46 and must not win on its own.
  */
 export const kMinScore = 0.5
-/** Two visible candidates closer than this are too close to call: AMBIGUOUS, never a guess (issue 5). */
+/** Two visible candidates closer than this are too close to call: AMBIGUOUS, never a guess. */
 export const kAmbiguityMargin = 0.05
-/** Candidates handed to the AI fallback (seed 002 §5.1). */
+/** Candidates handed to the AI fallback. */
 export const kMaxCandidates = 5
 /** Elements an ordinal may count through ("the 12th checkbox"). */
 const kMaxOrdinal = 300
@@ -330,7 +330,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   // The one name computation (observe/names.ts); an icon-only control is named by its icon.
   const name = row ? spacedText(row) : field && !aria ? '' : nameOrGuess(el, role)
   // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
-  // titled with the next page's title must not become "next Built-in Constants" (issue 20).
+  // titled with the next page's title must not become "next Built-in Constants".
   const title =
     name || aria || el.getAttribute('placeholder') || (field && labels.textFor(el)) ? null : el.getAttribute('title')
   const bits = [name, el.getAttribute('placeholder'), el.getAttribute('aria-label'), title]
@@ -934,7 +934,7 @@ export function candidateId(el: Element): string {
 
 /**
  * The interactive elements under `root`, in document order: those `kInteractive` matches and those
- * Observe listed for their listeners or cursor (issue 20 §1), which no selector can find because
+ * Observe listed for their listeners or cursor, which no selector can find because
  * Ava writes nothing into the page.
  */
 export function interactiveIn(root: Document | Element | ShadowRoot): Element[] {
@@ -1542,7 +1542,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
     return { best: top[0].el, ambiguous: false, candidates, elements, why: top[0].why }
   }
   // Nothing passed the bar: the nearest by score, then by kind, then by text, marked weak, so the
-  // AI fallback always has something to choose from (issue 20 §3).
+  // AI fallback always has something to choose from.
   for (; i < bounded.length && weakScored.length < kMaxCandidates * 4; i++) {
     const s = scoreElement(q, bounded[i].el, rowCache, labels)
     if (s) weakScored.push(s)
@@ -1708,7 +1708,7 @@ const kMaxWeakLooks = 200
 
 /**
  * The one visible element showing the descriptor's text, in its scope, when no control fits: a
- * hover menu, a span with a click handler (issue 20 §1). Null when none or several do.
+ * hover menu, a span with a click handler. Null when none or several do.
  */
 export function textTarget(description: string, find: (text: string) => Element[]): Element | Element[] | null {
   const q = parseQuery(description)

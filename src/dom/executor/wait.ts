@@ -9,9 +9,9 @@ export const kPollMs = 50
 const kFrameFallbackMs = 50
 
 /**
- * A miss on a settled page fails this soon (issue 20 §4): the DOM silent this long, the document
+ * A miss on a settled page fails this soon: the DOM silent this long, the document
  * loaded, nothing busy and no recent action. Longer than the quiet window of readiness
- * (seed 002 §4.1, 500 ms) so a render that follows a microtask or a frame is still waited for.
+ * (500 ms) so a render that follows a microtask or a frame is still waited for.
  */
 export const kSettledMissMs = 800
 /** An action that changed the page this recently may still be opening what the next step wants. */
@@ -44,7 +44,7 @@ export function expectingChange(doc: Document = document, now = Date.now()): str
 export interface WaitOptions {
   /**
    * Give up early once the page is settled: no mutation for this long and `expectingChange` says
-   * nothing is coming (issue 20 §4). Without it the wait lasts until the deadline.
+   * nothing is coming. Without it the wait lasts until the deadline.
    */
   settledMs?: number
 }

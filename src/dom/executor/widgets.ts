@@ -1,5 +1,5 @@
 /**
- * Choosing values in custom widgets the way a person does (issue 5): open the dropdown, find the
+ * Choosing values in custom widgets the way a person does: open the dropdown, find the
  * option by its text in the popper the library attached elsewhere in the document (Element Plus
  * and Ant Design teleport it to <body>), click it, and check the widget now displays the value.
  * One descriptor per widget kind, tried in order (STYLE.md: descriptors in one registry).
@@ -276,7 +276,7 @@ const cascader: WidgetDescriptor = {
   },
 }
 
-/** Element Plus el-date-picker and Ant Design a-date-picker: type the date, confirm with Enter (issue 5). */
+/** Element Plus el-date-picker and Ant Design a-date-picker: type the date, confirm with Enter. */
 const datePicker: WidgetDescriptor = {
   name: 'date-picker',
   root: (el) => el.closest('.el-date-editor,.ant-picker'),

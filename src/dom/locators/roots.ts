@@ -1,7 +1,7 @@
 /**
  * The trees a lookup searches: the document, every open shadow root inside it and the documents
  * of same-origin frames, recursively (issue 5: "piercing open shadow roots and same-origin
- * frames"; seed 002 §6.2: cross-origin frames are out of reach and skipped).
+ * frames"; cross-origin frames are out of reach and skipped).
  */
 export type SearchRoot = Document | ShadowRoot
 

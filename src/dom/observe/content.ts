@@ -1,5 +1,5 @@
 /**
- * Content sections and the four-dimension attention model (seed 002 §3.5): where a person's eye
+ * Content sections and the four-dimension attention model: where a person's eye
  * goes first on a page, estimated from position, area, font size and the element's tag. A block
  * a person cannot see is left out: hidden by CSS, too small, clipped away by an `overflow: hidden`
  * container, or parked off the page.
@@ -9,9 +9,9 @@ import { cssVisibility, geometryHidden } from './visibility'
 import { contentClip, type ContentCandidate, type RawScan } from './scan'
 import type { ContentSection } from '../../core/page/snapshot'
 
-/** Weights of the four dimensions (seed 002 §3.5). */
+/** Weights of the four dimensions. */
 export const kAttentionWeights = { position: 0.35, area: 0.25, fontSize: 0.15, semantic: 0.25 } as const
-/** Sections kept after sorting by attention (seed 002 §3.5, "截取前 50 个"). */
+/** Sections kept after sorting by attention ("截取前 50 个"). */
 export const kMaxSections = 50
 /** Longest text kept per section: enough for a paragraph's gist. */
 export const kSectionTextMax = 200
@@ -25,7 +25,7 @@ export const kSectionTextMax = 200
 export const kScoredBlocks = 200
 /** Headings h1–h3 outside the run also scored, nearest first: a large heading placed out of order. */
 export const kFarHeadings = 50
-/** Bonus for being on the first screen (seed 002 §3.5, "首屏加分"). */
+/** Bonus for being on the first screen ("首屏加分"). */
 const kFirstScreenBonus = 0.2
 /** Fixed score per tag (§3.5 "按 HTML 标签固定分值"): headings lead, table cells trail. */
 export const kTagScore: Record<string, number> = {

@@ -1,5 +1,5 @@
 /**
- * Lazy-loaded and infinitely scrolling content (seed 002 §7): scroll, wait, observe again, and
+ * Lazy-loaded and infinitely scrolling content: scroll, wait, observe again, and
  * collect what appeared, until a stop condition, the end of the page, or the scroll limit.
  */
 import { sleep } from '../../core/sleep'
@@ -7,9 +7,9 @@ import { abortError } from './errors'
 import type { ElementRecord } from '../../core/page/snapshot'
 import { observe, type ObserveOptions } from './observe'
 
-/** Default number of scroll steps (seed 002 §7, maxScrolls). */
+/** Default number of scroll steps (maxScrolls). */
 export const kMaxScrolls = 10
-/** Default wait after each scroll for new content to arrive (seed 002 §7, scrollDelay). */
+/** Default wait after each scroll for new content to arrive (scrollDelay). */
 export const kScrollDelayMs = 400
 /** Each step scrolls this share of the viewport, so consecutive views overlap a little. */
 const kScrollShare = 0.9

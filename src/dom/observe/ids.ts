@@ -1,5 +1,5 @@
 /**
- * Readable semantic ids (seed 002 §3.2, §3.3) and stable handles (§3.4).
+ * Readable semantic ids and stable handles (§3.4).
  *
  * The DOM has no backendNodeId without the `debugger` permission, so the stable handle is the
  * element object itself: a WeakMap from element to id keeps an element's id for as long as it
@@ -30,7 +30,7 @@ const byId = new Map<string, WeakRef<Element>>()
 /**
  * The elements the latest scan listed. Seed 003 writes ids into the page as `data-agent-id`; Ava
  * keeps them here instead, in the content script's own world, so that a page cannot watch its
- * attributes change to learn when Ava reads it (issue 26 §4).
+ * attributes change to learn when Ava reads it.
  */
 let listed = new Set<Element>()
 let revision = 0

@@ -1,5 +1,5 @@
 /**
- * Listener hints, the isolated-world half (issue 20 §1): which elements of a document the page's
+ * Listener hints, the isolated-world half: which elements of a document the page's
  * scripts made clickable without semantics, as the main-world script (content/listeners-main.ts)
  * recorded them. Only DOM nodes and events cross between the worlds: the main world *pushes* one
  * event on the document whenever the page added a listener or changed its DOM (and once when the

@@ -46,7 +46,7 @@ import { pictureAction } from '../../core/page/icon-meaning'
 import { ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
 
 /**
- * Where the label came from, in the priority order of semantic ids (seed 002 §3.2): 1 aria,
+ * Where the label came from, in the priority order of semantic ids: 1 aria,
  * 2 visible text, 3 placeholder/title, 4 name attribute, 5 nothing (type + number). `icon` is a
  * guessed name (guessedName), listed as such.
  */
@@ -913,7 +913,7 @@ export function computeName(
     const guess = guessedName(el)
     if (guess) return { name: guess, source: 'icon' }
   }
-  // The name attribute is no accessible name, but it is the best id text left (seed 002 §3.2).
+  // The name attribute is no accessible name, but it is the best id text left.
   const nameAttr = attrs.get('name')
   if (nameAttr && nameAttr.trim()) return { name: normalizeText(nameAttr), source: 'name' }
   return name

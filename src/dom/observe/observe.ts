@@ -1,5 +1,5 @@
 /**
- * `observe()`: one scan of the page turned into a PageSnapshot (seed 002 §1–§3, seed 003 Observe).
+ * `observe()`: one scan of the page turned into a PageSnapshot (seed 003 Observe).
  * Order matters for speed: every DOM read happens in one pass, and nothing is written into the page.
  */
 import { extractContent } from './content'

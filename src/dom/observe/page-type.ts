@@ -1,5 +1,5 @@
 /**
- * Page understanding (seed 002 §2): the page type from weighted signals (§2.2), the intents the
+ * Page understanding: the page type from weighted signals (§2.2), the intents the
  * page offers, and a one-line summary. Signals are descriptors in one table, scored and summed.
  */
 import {
@@ -375,7 +375,7 @@ export function pageFeatures(
   return f
 }
 
-/** Intents per page type, plus generic ones any page can carry (seed 002 §2, intents). */
+/** Intents per page type, plus generic ones any page can carry (intents). */
 export function inferIntents(type: PageType, elements: ElementRecord[], groups: ItemGroup[]): Intent[] {
   const intents: Intent[] = []
   const ids = (pred: (e: ElementRecord) => boolean, max = 5) =>
@@ -473,7 +473,7 @@ const kTypeWords: Record<PageType, string> = {
   unknown: 'Page',
 }
 
-/** One line for the model and the panel (seed 002 §2, "一句话描述"). */
+/** One line for the model and the panel ("一句话描述"). */
 export function summarize(
   type: PageType,
   title: string,

@@ -1,5 +1,5 @@
 /**
- * Readiness by the quiet-window model (seed 002 §4.1): the page is ready when it has finished
+ * Readiness by the quiet-window model: the page is ready when it has finished
  * parsing, the DOM has been silent for a while and at most a couple of requests are in flight.
  * A hard cap ends the wait on pages that never settle (long polling, ticking clocks), so a wait
  * can never hang an agent run.
@@ -8,9 +8,9 @@ import { abortError } from './errors'
 import { kAvaUiAttr } from './scan'
 import { clip } from '../../core/page/text'
 
-/** DOM silent this long counts as settled (seed 002 §4.1, quietWindowMs). */
+/** DOM silent this long counts as settled (quietWindowMs). */
 export const kQuietWindowMs = 500
-/** Never wait longer than this (seed 002 §4.1, maxWaitMs). */
+/** Never wait longer than this (maxWaitMs). */
 export const kMaxWaitMs = 10_000
 /** Background requests tolerated: analytics beacons and long polls never finish (§4.1). */
 export const kAllowPendingRequests = 2
@@ -92,7 +92,7 @@ export function waitForReady(options: ReadyOptions = {}): Promise<ReadyReport> {
     }
     // A request that ends is the page about to change: it renders what came back a task or more
     // later. The quiet window starts again from each change of the count, so the page is read
-    // after that render, not in the gap between the response and it (issue 17 §1).
+    // after that render, not in the gap between the response and it.
     const unsubscribe = requests?.subscribe?.(() => {
       lastMutation = Date.now()
       schedule(0)

@@ -153,7 +153,7 @@ export const kWidgetRoles = new Set([
   'gridcell',
 ])
 
-/** ElementType for a role (seed 002 §3.1); roles outside the enum map to their closest type. */
+/** ElementType for a role; roles outside the enum map to their closest type. */
 const typeByRole: Record<string, ElementType> = {
   button: ElementType.BUTTON,
   link: ElementType.LINK,

@@ -1,5 +1,5 @@
 /**
- * The single pass over the page (seed 002 §1–§3, §6, §7). One depth-first walk visits every
+ * The single pass over the page. One depth-first walk visits every
  * element once and reads, per element, a few attributes and at most one computed style (display,
  * cursor, overflow): only where a stylesheet rule, inline style or the UA may set display or
  * cursor (cursor-rules.ts; every element when the sheets can't be read through). Layout
@@ -117,7 +117,7 @@ function attrBits(el: Element): number {
   return bits
 }
 
-/** Block-level content tags the attention model scores (seed 002 §3.5). */
+/** Block-level content tags the attention model scores. */
 export const kContentTags = new Set([
   'h1',
   'h2',
@@ -137,7 +137,7 @@ export const kContentTags = new Set([
   'caption',
 ])
 
-/** Landmark roles → region kinds (seed 002 §2, regions). */
+/** Landmark roles → region kinds (regions). */
 const kRegionByRole: Record<string, RegionKind> = {
   banner: 'header',
   navigation: 'nav',
@@ -907,7 +907,7 @@ class Walker {
       inner = null
     }
     if (!inner || !inner.documentElement || !inner.defaultView) {
-      // Cross-origin: the browser allows us bounds and url only (seed 002 §6.2).
+      // Cross-origin: the browser allows us bounds and url only.
       this.out.frames.push({ id: fid, url, bounds, isVisible: true, status: 'cross_origin_restricted' })
       return
     }

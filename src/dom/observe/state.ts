@@ -1,4 +1,4 @@
-/** Element state (seed 002 §3, ElementState) from native properties first and ARIA second. */
+/** Element state (ElementState) from native properties first and ARIA second. */
 import type { ElementAttrs, ElementState, ElementType } from '../../core/page/snapshot'
 import { clip } from '../../core/page/text'
 import { holdsSecret } from '../secret-fields'
@@ -104,7 +104,7 @@ export function readState(
 }
 
 function readValue(el: Element, tag: string, type: ElementType, attrs: Attrs): string | undefined {
-  // Never copy a password into a snapshot that may reach an LLM (seed 003, security notes).
+  // Never copy a password into a snapshot that may reach an LLM (security notes).
   if (type === 'password_input') return undefined
   if (tag === 'select') {
     const sel = el as HTMLSelectElement
@@ -116,7 +116,7 @@ function readValue(el: Element, tag: string, type: ElementType, attrs: Attrs): s
     (tag === 'input' && type !== 'checkbox' && type !== 'radio' && type !== 'button' && type !== 'file_input')
   ) {
     const v = (el as HTMLInputElement).value
-    // Nor a code, a card number or anything typed from the vault (issue 16 §2): listed without its value.
+    // Nor a code, a card number or anything typed from the vault: listed without its value.
     if (typeof v !== 'string' || holdsSecret(el, v !== '')) return undefined
     return clip(v)
   }

@@ -35,7 +35,7 @@ export type Visibility = 'visible' | 'hidden' | 'skipped'
 
 /**
  * CSS visibility of `el`: 'skipped' means it is inside a `content-visibility: auto` subtree the
- * browser has not rendered yet (content that appears when scrolled near, seed 002 §7).
+ * browser has not rendered yet (content that appears when scrolled near).
  */
 export function cssVisibility(el: Element, style: CSSStyleDeclaration | null): Visibility {
   if (typeof el.checkVisibility === 'function') {

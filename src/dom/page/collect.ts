@@ -1,5 +1,5 @@
 /**
- * One round of reading a feed or table (seed 002 §7; the loop is core's, src/core/page/collect.ts):
+ * One round of reading a feed or table (the loop is core's, src/core/page/collect.ts):
  * find the repeated items and the box that scrolls them, read what is drawn, scroll once, let the
  * page bring what comes next. The box and the items' parent are kept per collection (`session`),
  * so every round reads the same list; a list the page rebuilt is found again.

@@ -1,5 +1,5 @@
 /**
- * Whether the document is about to be replaced by a step that just ran (issue 18 §3). A click that
+ * Whether the document is about to be replaced by a step that just ran. A click that
  * sends a form by POST returns before the browser starts the navigation, and a replay's next step
  * sent meanwhile would reach this document while it unloads — and be taken for a click that
  * navigated. A form sent or a link followed with its default action intact will navigate, so the

@@ -10,7 +10,7 @@ import type { PageCommand, PageCommandKind, PageOutcome } from '../../core/page/
 import { createReceiver } from './receiver'
 
 export interface LocalPortOptions {
-  /** Cleared when the URL changes between calls: another page may need other selectors (seed 000 §6.6.4). */
+  /** Cleared when the URL changes between calls: another page may need other selectors. */
   cache?: Pick<SelectorCache, 'clear'>
 }
 

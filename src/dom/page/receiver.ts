@@ -60,7 +60,7 @@ export type Receive = <K extends PageCommandKind>(command: PageCommand<K>) => Pr
 
 type Handlers = { [K in PageCommandKind]: (command: PageCommand<K>) => Promise<PageOutcome<K>> | PageOutcome<K> }
 
-/** DOM actions that can submit, delete or pay, and how the risk check reads them (issue 6): the vocabulary's `gate.risk`. */
+/** DOM actions that can submit, delete or pay, and how the risk check reads them: the vocabulary's `gate.risk`. */
 const riskReadAs = (action: PageAction['action']): 'click' | 'press' | undefined => domAction(action).gate.risk
 
 /** The in-flight request count of this tab, as the background last told it (no polling). */
@@ -105,13 +105,13 @@ function focusedElement(): Element | null {
 }
 
 /**
- * The page's half of the gate every step passes, whatever wrote the step (issues 6, 15, 25): risky
+ * The page's half of the gate every step passes, whatever wrote the step: risky
  * steps are refused until the person has said yes to that very element, and nothing is done
  * meanwhile; a step that would load a denied site is refused even then, and another site asks.
  */
 type Gate = (el: Element, action: PageAction['action'], nav?: StepNavigation | null) => ExecFailure | null
 
-/** The elements the person was asked about, by handle: a yes binds to one of them (issue 25 §3). */
+/** The elements the person was asked about, by handle: a yes binds to one of them. */
 interface Binding {
   el: WeakRef<Element>
   drawn: DrawnTarget
@@ -189,7 +189,7 @@ function gateOf(
       )
     const as = riskReadAs(action)
     if (!as || !confirm.length) return null
-    // Judged as drawn: generated content, bidi order, SVG text, what covers it, a drag's path (issue 25 §3).
+    // Judged as drawn: generated content, bidi order, SVG text, what covers it, a drag's path.
     const drawn = drawnInView(el, action === 'drag' ? path : undefined)
     const risk = riskOf(el, as, confirm, drawn)
     if (risk && confirm.includes(risk.category))
@@ -331,8 +331,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     const judge = stepGateOf(gate, bindings, step.key, step.files, step.action === 'drag' ? step.path : undefined)
     if (judge.unbound) return judge.unbound
     let secretField = false
-    // A saved secret goes only into a field whose own document is on a site it is bound to
-    // (issue 16 §2); the field is remembered so its value is never listed again.
+    // A saved secret goes only into a field whose own document is on a site it is bound to;
+    //the field is remembered so its value is never listed again.
     const refuse: Gate = (el, action, nav) => {
       // A secret kept for other sites is refused before anything is asked: no yes could let it through.
       if (secretSites && !secretSites.includes(location.origin))
@@ -387,7 +387,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
           const nav = navigationOf(el, action, step.key)
           const refused = refuse(el, action, nav)
           if (refused) return refused
-          // Before the action changes the page: what a flow made from this run must find (issue 18 §3).
+          // Before the action changes the page: what a flow made from this run must find.
           if (describing) captured = describeTarget(el) ?? undefined
           // A link that opens a new tab or window: a script's click would meet the popup blocker.
           if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
@@ -431,7 +431,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       intents: listedIntents(snapshot.intents, ids),
     }
     // Cross-origin frames are read by our content script inside each of them; the background merges
-    // their snapshots into this one and lists the whole again (seed 002 §6, background/frames.ts).
+    // their snapshots into this one and lists the whole again (background/frames.ts).
     if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })
     return info
   }
@@ -467,7 +467,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         throw e
       }
     },
-    // Through the ladder like every other locate (issue 20): same parser, text fallback and
+    // Through the ladder like every other locate: same parser, text fallback and
     // ambiguity rule; a look, not a wait.
     async find({ query }) {
       const found = await locate({ semantic: query }, { timeoutMs: 0, allowText: true })
@@ -500,7 +500,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
             acted: false,
           },
         }
-      // A replay that moved to another site types no secret there (issue 16 §2), as `act` refuses.
+      // A replay that moved to another site types no secret there, as `act` refuses.
       let newTab: string | undefined
       const beforeAct: Gate = (el, action) => {
         if (secretSites && !secretSites.includes(location.origin))

@@ -1,5 +1,5 @@
 /**
- * A flow's checks in the page (issue 18 §2): `verify` / `expect` steps (text present, address,
+ * A flow's checks in the page: `verify` / `expect` steps (text present, address,
  * element state, value, count) and `extract`. A check that holds returns on the first look; only
  * a failing one keeps looking, until the page has settled (the executor's rule for a miss,
  * issue 20 §4) or the step's timeout, and then fails with what was expected and what is there.
@@ -256,7 +256,7 @@ export async function runExtract(
     const value = r.el.getAttribute(step.params.attribute) ?? ''
     return { ...base, value, detail: `Read ${step.params.attribute} of ${quote(labelOf(r.el), 50)} as ${name}` }
   }
-  // A secret field's value never leaves the page (issue 16): the flow gets nothing to leak.
+  // A secret field's value never leaves the page: the flow gets nothing to leak.
   if (holdsSecret(r.el))
     return {
       ok: false,

@@ -1,5 +1,5 @@
 /**
- * Record and replay in the page (issue 8): selector generation, the recorder's listeners, and
+ * Record and replay in the page: selector generation, the recorder's listeners, and
  * one flow step resolved with guarantees and acted on by the executor.
  */
 export {

@@ -1,5 +1,5 @@
 /**
- * The page side of recording (issue 8): listens to what the person does — clicks, typing,
+ * The page side of recording: listens to what the person does — clicks, typing,
  * selections, key presses, scrolls — and emits one RawEvent per action, with the element's
  * selectors and snapshot generated at that moment (a click may remove its element a moment
  * later). Noise is dropped afterwards, in core (src/core/flows/record.ts). Values typed into
@@ -133,7 +133,7 @@ function eventElement(e: Event): Element | null {
 const kMaxCheckText = 100
 
 /**
- * "Check this": what an element shows now, as the assertion a replay repeats (issue 18 §2). A
+ * "Check this": what an element shows now, as the assertion a replay repeats. A
  * field's value (a secret one only as being there), a box's checked state, a disabled control,
  * the element's own short text, or else that it is visible.
  */
@@ -355,7 +355,7 @@ const kHoverRevealMs = 600
 const kHoverReveals = 20
 
 /**
- * Menus that open on hover (issue 18): the pointer arriving on an element, then within a moment
+ * Menus that open on hover: the pointer arriving on an element, then within a moment
  * the page adding elements or changing classes or styles, means that element's hover showed them.
  * A click later inside what was shown needs that hover first at replay; a click on the hovered
  * element itself (a button that only restyles on hover) does not.

@@ -1,5 +1,5 @@
 /**
- * Finding a recorded step's element at replay with the guarantees of seed 004 §6 (issue 8): all
+ * Finding a recorded step's element at replay with the guarantees of all
  * selector alternatives are evaluated together on every look (a race decided by resilience
  * order, not by which query returns first), within the step's timeout. The match must be
  *   - unique: one element, and no semantic level finding two similar ones — positional levels
@@ -123,7 +123,7 @@ function candidate(l: Look, el?: Element, score?: number): StepCandidate {
 
 /**
  * Nothing of the recorded kind is on the page either: the ladder's weak candidates, from the
- * step's description or its selectors' words, so a repair never gets an empty list (issue 20 §3).
+ * step's description or its selectors' words, so a repair never gets an empty list.
  */
 function weakAround(
   selectors: FlowSelectors,

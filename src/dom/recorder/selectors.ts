@@ -1,5 +1,5 @@
 /**
- * Selector generation for recorded steps (issue 8), in order of resilience: test id, role with
+ * Selector generation for recorded steps, in order of resilience: test id, role with
  * accessible name, label or placeholder, short text, a non-generated id, a short CSS path, XPath,
  * and an index with a context hash last. Generated-looking ids and transient state classes are
  * skipped; every selector is checked at record time to match exactly this element.

@@ -67,7 +67,7 @@ type BeforeAct = (el: Element, action: DomCommand['action']) => ExecFailure | nu
 
 /**
  * `element`: the element the person's yes was bound to; it is acted on without being located
- * again (issue 25 §3). `recheck`: the gate's second look during a click (RunOptions.recheck).
+ * again. `recheck`: the gate's second look during a click (RunOptions.recheck).
  */
 export async function runFlowStep(
   step: FlowStep,
@@ -134,7 +134,7 @@ export async function runFlowStep(
   if (!out.ok) {
     // The refusal keeps its risk category, so whoever asks can say which risk it is (and a client's
     // --allow can match it), `ask`: where the step acts named a site or a file (src/core/step-place.ts),
-    // and `question`: the element as drawn and the handle a yes binds to (issue 25 §3).
+    // and `question`: the element as drawn and the handle a yes binds to.
     const gate = {
       ...(out.offsite ? { offsite: out.offsite } : {}),
       ...(out.category ? { category: out.category } : {}),

@@ -1,4 +1,4 @@
-// Files the person attached in the panel, and the model's upload steps that name them (issue 20 §5,
+// Files the person attached in the panel, and the model's upload steps that name them (
 // src/core/agent/attachments.ts): which bytes a step gets, what it says when it names nothing
 // attached, what the model is told (names, never bytes), and a run end to end on fake ports.
 import { describe, expect, it } from 'vitest'

@@ -15,7 +15,7 @@ import {
 import type { RepairRequest } from '../../../src/core/flows/replay'
 
 /**
- * Issue 16 §4: every byte a page controls — title, address, listing (frames included), step
+ * every byte a page controls — title, address, listing (frames included), step
  * results quoting labels, errors echoing page text, candidates — sits inside the untrusted block,
  * whatever it says. Page strings are built from fragments joined by a marker the prompt's own
  * text never holds; a fragment that got out of the block brings a marker with it.

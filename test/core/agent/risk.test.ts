@@ -5,7 +5,7 @@ import { LANGS, LEXICON, type Lang } from '../../../src/core/risk/lexicon'
 import { foldText } from '../../../src/core/risk/text'
 import { riskOfLabel } from '../../../src/core/agent/risk'
 
-/** Risk by meaning (issue 15 §1): labels built from the lexicon, disguised as a hostile page would. */
+/** Risk by meaning: labels built from the lexicon, disguised as a hostile page would. */
 
 const kRisky = ['destructive', 'payment', 'permission', 'data_send'] as const
 const kRuns = 300 // a few hundred disguised labels per property: well under the 30 s budget on a loaded 2-core machine

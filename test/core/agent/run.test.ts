@@ -1,4 +1,4 @@
-// The agent's run as a state machine (src/core/agent/run.ts, issue 19): every transition driven
+// The agent's run as a state machine (src/core/agent/run.ts): every transition driven
 // through fake ports that record what the run asked of the world. Assertions are on what the run
 // did — calls, statuses, messages — never on its internals.
 import { describe, expect, it } from 'vitest'
@@ -741,7 +741,7 @@ describe('repair (AI fallback)', () => {
     expect(w.llmCalls).toHaveLength(2)
     expect(w.errors()).toEqual(['Step 1 failed: Nothing fits "Save".'])
     expect(state.status).toBe('failed')
-    // Said once (issue 17 §4): the message is a key, with Retry; the page's words stay on the step's row only.
+    // Said once: the message is a key, with Retry; the page's words stay on the step's row only.
     const error = w.messages.filter((m) => m.kind === 'error')
     expect(error).toHaveLength(1)
     expect(error[0]).toMatchObject({

@@ -1,4 +1,4 @@
-// Red-team findings 4 and 5 (issue 16 §2): whatever path a saved secret takes to the page — a
+// Red-team findings 4 and 5: whatever path a saved secret takes to the page — a
 // pack's own `${env.X}`, a nested `run`, a flow replay that moved to another site — the page
 // command carries the origins it is bound to, so the receiver refuses it anywhere else.
 import { describe, expect, it } from 'vitest'

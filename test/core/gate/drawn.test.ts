@@ -1,4 +1,4 @@
-// Issue 25 §3: the description of the element as drawn, its comparison, and the visual order of
+// the description of the element as drawn, its comparison, and the visual order of
 // text under bidi overrides (what a person reads, not the DOM's logical order).
 import { describe, expect, it } from 'vitest'
 import { drawnLabel, drawnWords, sameDrawn, visualOrder, type DrawnTarget } from '../../../src/core/gate/drawn'

@@ -1,4 +1,4 @@
-// Descriptors as people write them (issue 20 §2): the pure parser, in English and Chinese.
+// Descriptors as people write them: the pure parser, in English and Chinese.
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
 import { parseDescriptor } from '../../../src/core/page/descriptor'

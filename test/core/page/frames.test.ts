@@ -1,4 +1,4 @@
-// Pairing a snapshot's frame entries with the tab's frames, and routing ids to them (seed 002 §6).
+// Pairing a snapshot's frame entries with the tab's frames, and routing ids to them.
 import { describe, expect, test } from 'vitest'
 import { matchFrames, routeOf, type TabFrame } from '../../../src/core/page/frames'
 import type { FrameInfo, FrameStatus } from '../../../src/core/page/snapshot'

@@ -1,4 +1,4 @@
-// The one selector grammar (seed 000 §6.6.3), as the page's locators read it too: the forms the
+// The one selector grammar, as the page's locators read it too: the forms the
 // executor accepted before it moved here, and errors that quote the input and say what is allowed.
 import { describe, expect, test } from 'vitest'
 import { parseSelector, safeParseSelector, SelectorSyntaxError } from '../../../src/core/page/selectors'

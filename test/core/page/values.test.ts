@@ -1,4 +1,4 @@
-// Human values → native input formats (src/core/page/values.ts, issue 20 §5).
+// Human values → native input formats (src/core/page/values.ts).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {

@@ -19,7 +19,7 @@ import {
 } from '../../../src/core/registry'
 import { FakePort } from './fake-port'
 
-// Issue 19: the validated registry is restored from a stored form keyed by the packs' hash.
+// the validated registry is restored from a stored form keyed by the packs' hash.
 
 const dir = join(import.meta.dirname, '../../../actions')
 const builtin = readdirSync(dir)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createRegistry } from '../../../src/core/registry'
 import { discoverActions, requestTerms } from '../../../src/core/registry/discover'
 
-// Issue 17 §4: a Chinese request finds pack actions through `description_zh`; an English one
+// a Chinese request finds pack actions through `description_zh`; an English one
 // still finds them through `description`.
 
 const dir = join(import.meta.dirname, '../../../actions')

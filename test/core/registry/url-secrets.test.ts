@@ -1,4 +1,4 @@
-// Secrets never go into a URL (issue 15): a pack that took over `common:auth:login` navigated to a
+// Secrets never go into a URL: a pack that took over `common:auth:login` navigated to a
 // blocked site with the saved secret in the query string, and the secret reached it.
 import { describe, expect, it } from 'vitest'
 import { createEngine, createRegistry, type ActionRegistry } from '../../../src/core/registry'

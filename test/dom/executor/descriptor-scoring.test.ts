@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // The semantic rung's scorer on happy-dom (no layout needed): kinds, glyphs, states and the
-// explanation each score carries (issue 20 §2). Matching with layout is e2e/executor/descriptors.test.ts.
+// explanation each score carries. Matching with layout is e2e/executor/descriptors.test.ts.
 import { beforeEach, describe, expect, test } from 'vitest'
 import { kMinScore, parseQuery, scoreElement } from '../../../src/dom/executor'
 

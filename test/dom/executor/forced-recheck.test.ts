@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Held-out (issue 25 §3): a click done through the DOM — the element is on the page but never drawn,
+// Held-out: a click done through the DOM — the element is on the page but never drawn,
 // as happy-dom draws nothing — has no pointer to hit-test, so the gate's second look (`recheck`)
 // must still come before it: a page that relabelled the element after the yes gets no click.
 import { beforeEach, expect, it } from 'vitest'

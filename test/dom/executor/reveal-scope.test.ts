@@ -1,4 +1,4 @@
-// The container a description names (issue 20 part 6): "X in the Y menu", "Y 菜单里的 X". Pure
+// The container a description names: "X in the Y menu", "Y 菜单里的 X". Pure
 // parsing; what opening it does is tested in e2e/executor/reveal.test.ts.
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 17 §4: a successful step says its result in the UI language (ExecSuccess.msg, a
+// a successful step says its result in the UI language (ExecSuccess.msg, a
 // `step.result.*` key), beside the English detail the CLI, logs and the planner keep. The page's
 // words in it are quoted data, and a secret is masked there exactly as in the detail.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'

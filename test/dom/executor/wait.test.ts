@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// A wait's deadline holds even when its probe is slow (issue 15 §4).
+// A wait's deadline holds even when its probe is slow.
 import { afterEach, expect, test, vi } from 'vitest'
 import { waitFor } from '../../../src/dom/executor/wait'
 

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Semantic ids (seed 002 §3.2, §3.3) and stable handles (§3.4).
+// Semantic ids and stable handles (§3.4).
 import { beforeEach, describe, expect, test } from 'vitest'
 import {
   clearAgentIds,

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Listener hints in the scan (issue 20 §1): the main world's push is simulated by a listener for
+// Listener hints in the scan: the main world's push is simulated by a listener for
 // the boot script's one request that sends one hint event naming the marked elements, as
 // content/listeners-main.ts does; later pushes are dispatched by the test.
 import { beforeEach, describe, expect, test } from 'vitest'

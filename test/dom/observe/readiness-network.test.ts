@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Readiness with the network counter (issue 17 §1): a page renders what a response brought a task
+// Readiness with the network counter: a page renders what a response brought a task
 // after the response ends, so the quiet window starts again from each change of the count.
 import { expect, test } from 'vitest'
 import { waitForReady, type PendingRequestSource } from '../../../src/dom/observe'
