@@ -58,8 +58,8 @@ export default defineManifest({
   // fixed function. userScripts (optional): `eval` steps of action packs.
   // webRequest: counting a tab's in-flight requests while a run waits for the page to settle.
   // declarativeNetRequestWithHostAccess: while a run is active in a tab, session rules scoped to
-  // that tab stop top-level loads of blocked sites and of other sites nobody said yes to (issue 15
-  // §2). The host-access form acts only where host permissions reach (all sites already) and adds
+  // that tab stop top-level loads of blocked sites and of other sites nobody said yes to. The
+  // host-access form acts only where host permissions reach (all sites already) and adds
   // no install warning, so an update does not disable Ava until the person accepts a new one.
   // nativeMessaging: `ava mcp --chrome` reaches Ava through a host the person installs with
   // `ava mcp install` (docs/mcp.md); without one nothing connects.

@@ -25,7 +25,7 @@ import { listenersMainScript } from './lib/listeners-main'
 import { elementPlusPage, syntheticPage, tablePage } from './lib/observe-pages'
 import { median, report, runsOf } from './lib/report'
 
-/** Runs per page after the warm-up (issue 4: "median of at least 5 runs"). */
+/** Runs per page after the warm-up ("median of at least 5 runs"). */
 const kDefaultRuns = 9
 const suite = 'observe'
 /**

@@ -10,7 +10,7 @@ function shell(title: string, body: string, head = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`
 }
 
-/** One order row: link, text, select, two buttons, checkbox (issue 4's table). */
+/** One order row: link, text, select, two buttons, checkbox (the order table). */
 export function orderRow(i: number): string {
   const status = kStatuses[i % kStatuses.length]
   const options = kStatuses.map((s) => `<option${s === status ? ' selected' : ''}>${s}</option>`).join('')

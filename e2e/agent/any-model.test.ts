@@ -59,7 +59,7 @@ const shapes: Record<string, (n: string) => string> = {
     `Sure! Here is the plan:\n\n\`\`\`json\n${JSON.stringify([typeStep(n), doneStep(n)], null, 2)}\n\`\`\`\nI will check it after.`,
   '{"steps": …}': (n) => JSON.stringify({ steps: [typeStep(n), doneStep(n)] }),
   '{"instructions": …}': (n) => JSON.stringify({ instructions: [typeStep(n), doneStep(n)] }),
-  'seed 003 {"actions": …}': (n) =>
+  'type/id {"actions": …}': (n) =>
     JSON.stringify({
       actions: [
         { type: 'input', selector: '#username', value: n, reason: 'Type the name' },

@@ -5,7 +5,7 @@ import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
 /**
- * Issue 25 §3 as another attacker writes it (e2e/fixtures/redteam/bait.html): the approved
+ * Judging as drawn, as another attacker writes it (e2e/fixtures/redteam/bait.html): the approved
  * "Delete draft" is relabelled by aria-label, generated content, a slot, an image's alt, an SVG
  * title or inside a frame; cloned, reordered, covered by a forwarding layer, or moved by a
  * transform; or the page waits for the yes and changes it during Ava's own events (over, move,

@@ -9,7 +9,7 @@ import { startSiteServer, type SiteServer } from '../support/site-server'
 
 // `ava action run` and `ava action debug` as built, on the sample site, with the
 // pack coming from an npm package in node_modules of the working directory that the global config
-// (~/.ava/config.yaml, §5.1.1) names. The CLI is built to its own file, so this test never
+// (~/.ava/config.yaml) names. The CLI is built to its own file, so this test never
 // rebuilds the bin/ava.js another test may be running.
 
 const exec = promisify(execFile)
@@ -174,7 +174,7 @@ describe('ava action run / debug (built), a pack from an npm package', () => {
     expect(r.stdout + r.stderr).not.toContain('wonderland')
   })
 
-  test('a wait that times out goes on once the page has loaded (seed 001), in a real browser', async () => {
+  test('a wait that times out goes on once the page has loaded, in a real browser', async () => {
     const r = await ava(['action', 'run', 'acmesite:page:settle', '--url', `${site.url}/`, '--json'])
     expect(r.code, r.stdout + r.stderr).toBe(0)
     const result = JSON.parse(r.stdout) as { trace: { action: string; status: string }[]; data: { url: string } }
@@ -185,7 +185,7 @@ describe('ava action run / debug (built), a pack from an npm package', () => {
     expect(result.data.url).toBe(`${site.url}/`)
   })
 
-  test('--continue-on-error runs the steps after a failure and still exits 1 (seed 001 stopOnError: false)', async () => {
+  test('--continue-on-error runs the steps after a failure and still exits 1', async () => {
     const stopped = await ava([
       'action',
       'run',

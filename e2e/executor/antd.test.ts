@@ -1,6 +1,6 @@
 /**
  * Every action on real Ant Design Vue 4.2 components, with the effect asserted in the page's own
- * Vue state (issue 5 tests): login, form widgets, table row actions with Modal.confirm, modals,
+ * Vue state: login, form widgets, table row actions with Modal.confirm, modals,
  * tabs, dropdown menu, autocomplete, ambiguity and a covering modal mask.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

@@ -1,6 +1,6 @@
 /**
  * Every action on real Element Plus 2.14 components, with the effect asserted in the page's own
- * Vue state (issue 5 tests): login, form widgets, table row actions with confirm, dialogs,
+ * Vue state: login, form widgets, table row actions with confirm, dialogs,
  * message boxes, tabs, dropdown menu, autocomplete, ambiguity, stale ids and a covering mask.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'

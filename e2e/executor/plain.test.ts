@@ -1,5 +1,5 @@
 /**
- * Plain HTML, controlled inputs, shadow DOM and same-origin frames (issue 5 tests): every action
+ * Plain HTML, controlled inputs, shadow DOM and same-origin frames: every action
  * with its effect in `window.__state`, the two-"删除" ambiguity, disabled, obscured, forced and
  * no-effect clicks, keys with `${modifier}`, scrolling, waits and keyword verification.
  */

@@ -1,5 +1,5 @@
 /**
- * Registry actions run in real pages through `createPagePort()` (issue 5: "the page side of the
+ * Registry actions run in real pages through `createPagePort()` ("the page side of the
  * step engine"): the built-in `common` and `elementplus` packs from actions/*.yaml, loaded by the
  * core registry bundled into the page, against the fixture app; and the pack's "<2.5.0" version
  * override picked when the page reports Element Plus 2.3.0.

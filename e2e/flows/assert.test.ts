@@ -12,7 +12,7 @@ import {
 import { centre, startFlowHarness, startRecorder, state, stopRecorder, type FlowHarness } from './harness'
 import { injectFlows } from './bundle'
 
-// Issue 18 §2 in real Chromium: every kind of check on the fixture app's plain page, a failing
+// In real Chromium: every kind of check on the fixture app's plain page, a failing
 // check naming what was expected and what is there, extract / go_back / tab across real documents,
 // and "check this" picked with Alt+click while recording.
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { replayFlow, type Flow } from '../../src/core/flows'
 import { pagePort, startFlowHarness, type FlowHarness } from './harness'
 
-// Issue 20 §3 on the replay path: a recorded step whose element, and everything of its kind, is
+// On the replay path: a recorded step whose element, and everything of its kind, is
 // gone still hands the repair the nearest controls (the ladder's weak candidates), never nothing.
 
 let h: FlowHarness

@@ -1,4 +1,4 @@
-// Issue 26 §3 in the popup: a cached plan a page could have shaped says so in the Cache tab, with
+// In the popup: a cached plan a page could have shaped says so in the Cache tab, with
 // its risky steps, until the person approves it there (or when Ava asks before replaying it).
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchAva, type Ava } from '../support/ava'

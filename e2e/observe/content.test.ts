@@ -50,7 +50,7 @@ function expectedAttention(b: Section['bounds'], fontSize: number, maxFont: numb
   return 0.35 * position + 0.25 * area + 0.15 * (fontSize / maxFont) + 0.25 * tagScore
 }
 
-describe('content sections (§3.5)', () => {
+describe('content sections', () => {
   test('blocks a person cannot see are left out; the rest are ranked by the four dimensions', async () => {
     const { page, content } = await sections(
       '/attention.html',

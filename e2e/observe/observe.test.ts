@@ -188,7 +188,7 @@ describe('frames', () => {
   })
 })
 
-describe('stable ids across re-renders (§3.4)', () => {
+describe('stable ids across re-renders', () => {
   test("a Vue list re-rendered with a row inserted keeps the other rows' ids; a removed row goes stale", async () => {
     const page = await open(a.url('/vue-list.html'))
     const before = (await snapshot(page)).elements.map((e) => e.id)
@@ -210,7 +210,7 @@ describe('stable ids across re-renders (§3.4)', () => {
   })
 })
 
-describe('readiness (§4.1)', () => {
+describe('readiness', () => {
   // Counts the page's in-flight fetches, as the background will with chrome.webRequest.
   const counter = `window.__pending = 0; const f = window.fetch; window.fetch = (...a) => { window.__pending++; return f(...a).finally(() => window.__pending--) }`
 
@@ -255,7 +255,7 @@ describe('readiness (§4.1)', () => {
   })
 })
 
-describe('dynamic content (§7)', () => {
+describe('dynamic content', () => {
   test('scrollAndCollect gathers an infinite feed until the stop condition; the sentinel is a lazy region', async () => {
     const page = await open(a.url('/infinite.html'))
     const lazy = await page.evaluate(() => (window as any).__avaObserve.observe().lazyRegions.map((l: any) => l.kind))

@@ -97,7 +97,7 @@ export function createRemotePort(tabId: number, guard?: StepGuard, secrets?: rea
       const out = await navigate(send.tabId(), url, signal)
       if (!out.ok) throw new PortError('STEP_FAILED', out.message)
     },
-    // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
+    // version_global: a fixed function reads a property path in the page's main world.
     async readGlobal(path) {
       const [res] = await browser.scripting.executeScript({
         target: { tabId: send.tabId(), frameIds: [0] },
@@ -191,8 +191,7 @@ export function watchSelectorCaches(): void {
 }
 
 /**
- * The pack API on a tab. `guard`: the gate the person's own commands pass too (`/run`; issue 25
- * §2): their steps are counted and risk-checked, and a risky one asks in the panel.
+ * The pack API on a tab. `guard`: the gate the person's own commands pass too (`/run`): their steps are counted and risk-checked, and a risky one asks in the panel.
  */
 export async function actionApi(tabId: number | undefined, guard?: StepGuard): Promise<ActionApi> {
   return createActionApi({

@@ -47,7 +47,7 @@ const written = new Map<string, Set<number>>()
 const dirty = new Map<string, ReturnType<typeof setTimeout>>()
 
 /**
- * Streamed text reaches storage at most this often (issue 16: "history written per instruction or
+ * Streamed text reaches storage at most this often ("history written per instruction or
  * per second"); every other change (a message, a step, a patch) is written at once and takes the
  * text before it along. A worker stopped in between loses at most this much of an answer's text.
  */

@@ -225,7 +225,7 @@ export function tabSender(tabId: number, onTabChange?: (tabId: number) => void):
   return Object.assign(send, { tabId: () => current })
 }
 
-/** The page as the planner sees it; with `settle`, after it has gone quiet (semantic engine §4.1). */
+/** The page as the planner sees it; with `settle`, after it has gone quiet. */
 export async function pageContext(
   tabId: number,
   request: string,

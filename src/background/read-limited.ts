@@ -1,5 +1,5 @@
 /**
- * Reads a fetched body as text, at most `maxBytes` of it (issue 16 §6: "Import from URL stops
+ * Reads a fetched body as text, at most `maxBytes` of it ("Import from URL stops
  * reading at the pack size limit while streaming"). `Response.text()` reads to the end, however
  * long: a server that never stops sending would fill the worker's memory. Past the limit the body
  * is cancelled, which closes the connection, and the caller gets a `BodyTooLargeError`.

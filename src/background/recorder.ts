@@ -388,8 +388,8 @@ export async function replayGuard(
 }
 
 /**
- * A flow made from a run whose model had a page in front of it (`metadata.page_shaped`, issue 26
- * §3) replays only after the person has looked once at the steps a page could have asked for,
+ * A flow made from a run whose model had a page in front of it (`metadata.page_shaped`)
+ * replays only after the person has looked once at the steps a page could have asked for,
  * as a cached plan does (core/agent/provenance.ts); a no leaves it unplayed.
  */
 async function reviewShaped(tabId: number, entry: SavedFlow, signal?: AbortSignal): Promise<void> {

@@ -1,8 +1,8 @@
 import browser, { type WebRequest } from 'webextension-polyfill'
 
 /**
- * In-flight requests per tab, the network half of the readiness model (semantic engine §4.1:
- * "at most 2 pending requests"). Listening to every request of every tab would wake the worker
+ * In-flight requests per tab, the network half of the readiness model
+ * ("at most 2 pending requests"). Listening to every request of every tab would wake the worker
  * for the whole browser's traffic, so the listeners are attached only while a run is active.
  */
 const pending = new Map<number, Set<string>>()

@@ -7,9 +7,9 @@ const kShared: CommandSpec['options'] = {
   param: kParamOption,
   'continue-on-error': {
     type: 'boolean',
-    help: 'run the remaining steps after a step fails (seed 001 stopOnError: false); the run still fails',
+    help: 'run the remaining steps after a step fails; the run still fails',
   },
-  'step-delay': { type: 'string', value: '<ms>', help: 'pause between steps (seed 001 stepDelay; default 0)' },
+  'step-delay': { type: 'string', value: '<ms>', help: 'pause between steps' },
   browser: {
     type: 'string',
     value: '<path>',

@@ -1,7 +1,7 @@
-// `ava action run <action>` and `ava action debug <action>` (§3.1 action.run /
-// action.debug): one registry action in Chromium, as `ava run` runs it, with seed 001's run
-// options (stopOnError, stepDelay). `debug` prints every step's resolved arguments and result as
-// it happens (§4.4.4) and, only when a person is at a terminal, pauses before each step.
+// `ava action run <action>` and `ava action debug <action>` (the action API's
+// run and debug): one registry action in Chromium, as `ava run` runs it, with the step
+// engine's run options (stopOnError, stepDelay). `debug` prints every step's resolved arguments and result as
+// it happens and, only when a person is at a terminal, pauses before each step.
 import { createInterface } from 'node:readline/promises'
 import type { RunOptions, StepStart } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
@@ -27,7 +27,7 @@ import { failureOf } from '../core/failure'
 /** src/dom/recorder/page-api.ts as one IIFE, inlined by scripts/build-cli.mjs (as in run.ts). */
 declare const __AVA_PAGE_SCRIPT__: string | undefined
 
-/** Seed 001 stepDelay from the command line, or a usage message. */
+/** The pause between steps from the command line, or a usage message. */
 function stepDelay(values: Parsed['values']): number | string {
   const raw = values['step-delay'] as string | undefined
   if (raw === undefined) return 0

@@ -1,4 +1,4 @@
-// `ava`: the command line of the action registry (design 000 §3.2). Runs on plain Node 20 once
+// `ava`: the command line of the action registry (docs/action-packs.md). Runs on plain Node 20 once
 // bundled to bin/ava.js (scripts/build-cli.mjs), or from source with `node --import tsx`.
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'

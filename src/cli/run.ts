@@ -1,5 +1,5 @@
 // `ava run <action-or-flow-file> [--param k=v ...] --url <start> [--browser path] [--headed]`:
-// the headless runner of issue 8 (seed 000 §4.1.2 "回归测试"). Runs a recorded flow (JSON) or a
+// the headless runner. Runs a recorded flow (JSON) or a
 // registry action (a name, or a pack file) in Chromium through playwright-core, with the same
 // page-side code the extension injects (src/dom/recorder/page-api.ts, built into bin/ava.js),
 // prints one trace line per step, writes a screenshot on failure and exits 1 on failure.
@@ -312,7 +312,7 @@ export function pageBrowserPort(page: PwPage, gate: Pick<PortExtras, 'guard' | '
     navigate: (url) => goto(page, url),
     // An upload step's `path` is read here, relative to where `ava run` was started.
     readFile: (path) => readUpload(resolve(path)),
-    // §6.5.2 version_global: a fixed function reads a property path in the page's main world.
+    // version_global: a fixed function reads a property path in the page's main world.
     async readGlobal(path) {
       return page.evaluate((keys) => {
         let o: unknown = globalThis
@@ -321,7 +321,7 @@ export function pageBrowserPort(page: PwPage, gate: Pick<PortExtras, 'guard' | '
       }, path)
     },
   })
-  // Seed 001 wait fallback: Playwright knows the document's load state.
+  // The wait fallback: Playwright knows the document's load state.
   port.waitForLoad = async (state, timeoutMs) => {
     await page.waitForLoadState(state, { timeout: timeoutMs })
   }
@@ -676,7 +676,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
       positional: a.positional,
       timeoutMs: a.timeoutMs,
       onStep: a.json ? undefined : (r) => io.out(formatStepReport(r)),
-      // The global config (§5.1.1) holds for actions run here as for `ava action run`.
+      // The global config holds for actions run here as for `ava action run`.
       engine: { ...configEngineOptions(config), logger: config.actions.debug && !a.json ? io.out : undefined },
       run: { debug: config.actions.debug },
     })

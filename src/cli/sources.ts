@@ -16,7 +16,7 @@ import {
   type PackSource,
 } from '../core/registry'
 
-// Where the CLI finds packs (§4.4.1, §6.4.2), lowest priority first: the built-in
+// Where the CLI finds packs, lowest priority first: the built-in
 // `actions/` of this package, the npm packages the global config names, ~/.ava/actions/, the
 // config's `actions.paths`, ./.ava/actions/, then every path in AVA_ACTIONS_PATH. Later wins.
 
@@ -76,7 +76,7 @@ export interface CliSources {
   sources: PackSource[]
   /** Absolute paths of every file read, to avoid loading a file twice in `validate`. */
   absolute: Set<string>
-  /** The global config (§5.1.1), its defaults when there is no file. */
+  /** The global config, its defaults when there is no file. */
   config: GlobalConfig
   /** Where the config was looked for. */
   configPath: string
@@ -127,7 +127,7 @@ export function findPackage(name: string, cwd: string): string | undefined {
 }
 
 /**
- * Pack folders or files a package ships (§4.4.6 "npm 分发"): those its package.json lists under
+ * Pack folders or files a package ships ("npm 分发"): those its package.json lists under
  * `ava.actions` (a path or a list, inside the package), else its `actions/` folder.
  */
 export function packageDirs(root: string): { dirs: string[] } | { error: string } {

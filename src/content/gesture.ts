@@ -1,9 +1,9 @@
 /**
  * Click or drag? A press that travels, or lasts past a short hold while moving, is a drag and
- * must not toggle the panel (seed 003 property 2: a drag over 100 ms never toggles).
+ * must not toggle the panel (a drag over 100 ms never toggles).
  */
 export const kDragDistancePx = 4 // hand tremor on a click stays under this
-export const kDragMinMs = 100 // seed 003 §1.3
+export const kDragMinMs = 100
 
 export interface Gesture {
   durationMs: number

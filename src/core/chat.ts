@@ -24,7 +24,7 @@ export type Msg = z.infer<typeof MsgSchema>
 /** A message's hint under an answer cut at kMaxAnswerChars (said by `error.ANSWER_CUT`); any other hint is a failure code. */
 export const kAnswerCutHint = 'ANSWER_CUT'
 
-/** What the panel offers on a failed outcome (seed 003 错误处理, getRecoveryAction). */
+/** What the panel offers on a failed outcome. */
 export const RecoverySchema = z.enum(['retry', 'regenerate', 'options'])
 export type Recovery = z.infer<typeof RecoverySchema>
 
@@ -130,7 +130,7 @@ export type RunEvent =
   | { type: 'step'; messageId: string; step: StepView }
   | { type: 'status'; run: RunView }
 
-/** Whitespace-only input is refused (seed 003 property 4). */
+/** Whitespace-only input is refused. */
 export function isSendable(text: string): boolean {
   return text.trim().length > 0
 }

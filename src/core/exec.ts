@@ -5,8 +5,8 @@ import type { Msg } from './chat'
 import type { FailureCode } from './failure'
 
 /**
- * Kinds of risky step the person may ask to confirm first (issue 6 safety; `permission` and
- * `data_send` since granting access, and sending data by a button or to another origin).
+ * Kinds of risky step the person may ask to confirm first (`permission` and
+ * `data_send` cover granting access, and sending data by a button or to another origin).
  */
 export const RISK_CATEGORIES = [
   'credentials',
@@ -52,7 +52,7 @@ export interface ModalChange {
   label: string
 }
 
-/** What the action changed in the page (seed 002 §5.2 ActionResult.changes). */
+/** What the action changed in the page. */
 export interface ExecChanges {
   urlChanged: boolean
   newUrl?: string
@@ -118,7 +118,7 @@ export type ExecSuccess = {
   sensitive?: boolean
   /**
    * The target was a link that opens a new tab. A script's click would be stopped by the popup
-   * blocker, so the page reports the URL and the background opens the tab (issue 6: runs follow
+   * blocker, so the page reports the URL and the background opens the tab (runs follow
    * links into new tabs).
    */
   openTab?: string
@@ -226,4 +226,9 @@ export interface ExecRequest {
   confirm?: RiskCategory[]
   /** The person already said yes to this step. */
   confirmed?: boolean
+}
+
+/** A failed step's result: one code of the failure list, a sentence, and whatever else it knows. */
+export function fail(code: ExecErrorCode, message: string, extra: Partial<ExecFailure> = {}): ExecFailure {
+  return { ok: false, code, message, ...extra }
 }

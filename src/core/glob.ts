@@ -37,7 +37,7 @@ export function globMatch(pattern: string, text: string): boolean {
 }
 
 /**
- * A URL condition (seed 000 §6.3.5 wait `url`): a pattern with `*` must match the whole URL (its
+ * A URL condition: a pattern with `*` must match the whole URL (its
  * `?` then stands for one character, a literal `?` included); one without is a substring of it,
  * so `/search?q=` keeps meaning the query string.
  */

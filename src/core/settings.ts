@@ -66,13 +66,13 @@ export const ProfileSchema = LlmSettingsSchema.extend({
 export type Profile = z.infer<typeof ProfileSchema>
 
 export const RETENTION_MODES = ['messages', 'days'] as const
-/** Seed 003 keeps per-site history; 200 messages was the fixed cap before retention was a setting. */
+/** History is kept per site; 200 messages was the fixed cap before retention was a setting. */
 export const kDefaultHistoryMessages = 200
 export const kMaxHistoryMessagesSetting = 2_000
 export const kDefaultHistoryDays = 30
 
 const AgentSchema = z.object({
-  /** The planning loop stops after this many steps (issue 6 default). */
+  /** The planning loop stops after this many steps. */
   stepLimit: z.number().int().min(1).max(200),
   /** Replay a request seen before on the same site with no LLM call. */
   useCache: z.boolean(),
@@ -318,7 +318,7 @@ export function safeParseSettings(value: unknown): SafeParseResult<Settings, { i
 
 /**
  * A list entry as the browser writes hosts: lowercase, punycode for IDNs, no trailing dot, the
- * `*.` kept; null when it is no host (issue 15 §2: "bücher.de" must block xn--bcher-kva.de).
+ * `*.` kept; null when it is no host ("bücher.de" must block xn--bcher-kva.de).
  */
 export function hostPattern(pattern: string): string | null {
   const p = pattern.trim().toLowerCase()
@@ -393,7 +393,7 @@ export function mergeVault(
 }
 
 /**
- * The safety section an imported file may set (issue 16: "assume the person is not watching"): a
+ * The safety section an imported file may set ("assume the person is not watching"): a
  * file shared as "my Ava config" may make Ava ask more and act on fewer sites, never less and
  * more. Whatever would loosen it stays as stored and is reported, for the person to change in
  * Options on purpose.

@@ -1,5 +1,5 @@
 /**
- * The one abortable pause (issue #19: five copies became this one). It rejects with
+ * The one abortable pause (five copies became this one). It rejects with
  * `signal.reason` when the signal fires, so an abort ends the caller's work the same way whatever
  * it was waiting on; callers that report an abort as a result rather than a throw catch it.
  */

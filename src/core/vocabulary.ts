@@ -95,7 +95,7 @@ function dom<const N extends string>(d: DomActionDescriptor<N>): DomActionDescri
   return d
 }
 
-/** Seed 001 §2.3's nine page actions and what packs and seed 002 §5 add. */
+/** The instruction format's nine page actions and what packs and uploads add. */
 export const kDomActions = [
   dom({
     name: 'navigate',
@@ -400,7 +400,7 @@ function instruction<const N extends string>(d: InstructionDescriptor<N>): Instr
   return d
 }
 
-/** The nine page actions of seed 001 §2.2, seed 002 §5's `upload`, the agent loop's two, `ask` and `collect`, and `drag` and `screenshot` for models that see. */
+/** The nine page actions, `upload`, the agent loop's two, `ask` and `collect`, and `drag` and `screenshot` for models that see. */
 export const kInstructions = [
   instruction({
     name: 'navigate',
@@ -511,7 +511,7 @@ function flow<const N extends string>(d: FlowStepDescriptor<N>): FlowStepDescrip
   return d
 }
 
-/** Seed 004 §3's step actions, and `upload`, `expect`, `extract`, `go_back`, `tab` added since (docs/flows.md). */
+/** The flow format's step actions, and `upload`, `expect`, `extract`, `go_back`, `tab` added since (docs/flows.md). */
 export const kFlowSteps = [
   flow({ name: 'navigate', runs: 'navigate', element: false }),
   flow({ name: 'click', runs: 'click', element: true }),

@@ -7,7 +7,7 @@ import { drawnWords, type DrawnTarget } from '../core/gate/drawn'
 import { accessibleName, roleOf } from './locators'
 
 /**
- * Whether acting on `el` is risky (issue 6 safety): this file reads the facts off the
+ * Whether acting on `el` is risky: this file reads the facts off the
  * page — the element's name and icons, its styling, the dialog, row and form around it — and
  * src/core/risk/decide.ts decides. Run in the page, where the element is, before anything is done.
  */

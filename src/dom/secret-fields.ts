@@ -74,7 +74,7 @@ export function holdsSecret(el: Element, value = true): boolean {
 /**
  * Whether sending the form `el` submits (or belongs to) would carry a field a saved secret went
  * into. For a GET form that puts the secret in the address, where history, logs and the Referer
- * of the next page keep it (issue 16 §2: a secret never goes into a URL).
+ * of the next page keep it (a secret never goes into a URL).
  */
 export function formCarriesSecret(el: Element): boolean {
   const form = el.localName === 'form' ? (el as HTMLFormElement) : ((el as HTMLInputElement).form ?? el.closest('form'))

@@ -270,7 +270,7 @@ export interface ManagedPack {
 /**
  * A pack whose namespace is installed already (a built-in or the person's own) is an update: the
  * first answer is `update` with its diff, and nothing is saved until the install is sent again
- * with `confirmed` naming that same installed version (issue 15: a pack claiming `common` had
+ * with `confirmed` naming that same installed version (a pack claiming `common` had
  * replaced a built-in without a word).
  */
 export interface PackUpdate {
@@ -367,7 +367,7 @@ export interface FlowSummary {
   savedAt: number
   /** Heal proposals waiting for review. */
   pending: number
-  /** Steps that needed healing on each of their last runs (issue 8: flagged). */
+  /** Steps that needed healing on each of their last runs (flagged). */
   flagged: number[]
   /** Variables to ask for before a replay. */
   asks: { name: string; label: string; secret: boolean }[]

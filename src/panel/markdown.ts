@@ -2,7 +2,7 @@ import DOMPurify, { type Config } from 'dompurify'
 import { Marked, type Token } from 'marked'
 
 /**
- * Markdown from the model (which may echo the page) rendered for the panel (issue 16 §5: "the
+ * Markdown from the model (which may echo the page) rendered for the panel ("the
  * answer renders with no network access until the person clicks"). An image URL chosen by a page
  * could carry data out (prompt-injection exfiltration), so nothing in an answer may load anything
  * by itself: DOMPurify keeps only the tags and attributes below, none of which fetch; a markdown

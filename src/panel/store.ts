@@ -63,7 +63,7 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  /** Returns false when the text was refused (empty or whitespace only, seed 003 property 4). */
+  /** Returns false when the text was refused (empty or whitespace only). */
   /** `files`: attached for upload steps; a slash command takes none. */
   async function sendText(text: string, opts: { noCache?: boolean; files?: Attachment[] } = {}): Promise<boolean> {
     if (!isSendable(text) || busy.value) return false

@@ -6,7 +6,7 @@ import { typedKey, type TypedKey } from './area'
 import { settingsStore } from './settings'
 
 /**
- * Conversations are kept per site (issue 6: "history kept per site across closing, reloading and
+ * Conversations are kept per site ("history kept per site across closing, reloading and
  * navigating") in chrome.storage.local; what belongs to one tab — whether its panel is open, the
  * run in progress — lives in chrome.storage.session, which survives the worker but not the browser.
  */

@@ -48,7 +48,7 @@ beforeEach(async () => {
   })
 })
 
-describe('instruction-cache repairs are reviewed (issue 18 §5)', () => {
+describe('instruction-cache repairs are reviewed', () => {
   it('keeps the repaired plan pending and asks; the entry is unchanged until Accept', async () => {
     await cache.recordHit('k1', [{ index: 1, instruction: click('#buy-now', 'Buy now') }], chat)
     const before = (await stored()).k1

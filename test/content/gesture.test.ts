@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { clampPosition, isDrag, kDragDistancePx, kDragMinMs } from '../../src/content/gesture'
 
-describe('click or drag (seed 003 property 2)', () => {
+describe('click or drag', () => {
   it('a press that moves and lasts over 100 ms is always a drag', () => {
     fc.assert(
       fc.property(

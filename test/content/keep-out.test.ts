@@ -7,7 +7,7 @@ const home: UiPlace = { button: { x: 1208, y: 728 }, buttonSize: 52, panel: { wi
 const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
-describe('keeping Ava out of the way of a step (issue 28 §4)', () => {
+describe('keeping Ava out of the way of a step', () => {
   it('stays where it is when it covers no part of the target', () => {
     expect(keepOutSpot({ x: 40, y: 40, width: 100, height: 30 }, home, view)).toBeNull()
   })

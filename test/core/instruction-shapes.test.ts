@@ -87,8 +87,8 @@ function python(v: unknown): string {
     .map(([k, x]) => `${python(k)}: ${python(x)}`)
     .join(', ')}}`
 }
-/** Seed 003's own words: type, id, value, reason. */
-function seed003(i: Instruction): unknown {
+/** Another agent's words: type, id, value, reason. */
+function typeIdShape(i: Instruction): unknown {
   const p = i.params
   return {
     type: i.action_type,
@@ -145,9 +145,9 @@ const shapes: Record<string, (p: Instruction[]) => Written> = {
     join: ',',
     after: ']}}',
   }),
-  'seed 003 {"actions"}': (p) => ({
+  'type/id {"actions"}': (p) => ({
     before: '{"actions": [',
-    items: items(p, (i) => json(seed003(i))),
+    items: items(p, (i) => json(typeIdShape(i))),
     join: ', ',
     after: ']}',
   }),
@@ -178,7 +178,7 @@ const shapes: Record<string, (p: Instruction[]) => Written> = {
     join: ',',
     after: ']',
   }),
-  'seed 001 with actionType and targetId': (p) => ({
+  'actionType and targetId': (p) => ({
     before: '[',
     items: items(p, (i) =>
       json({

@@ -8,7 +8,7 @@ const withProfile = (p: Partial<Settings['profiles'][number]>): Settings => {
   return s
 }
 
-describe('setupStatus (issue 17 §3)', () => {
+describe('setupStatus', () => {
   it('says a model is missing on the settings Ava installs with, until one has answered', () => {
     expect(setupStatus(DEFAULT_SETTINGS, false)).toEqual({
       missing: 'model',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { extractKeywords, missingKeywords } from '../../src/core/verify'
 
-describe('keyword verification (seed 001 §4.1)', () => {
+describe('keyword verification', () => {
   it.each([
     ['The page shows "Welcome, alice" and "Dashboard"', ['Welcome, alice', 'Dashboard']],
     ['页面显示“已发货”', ['已发货']],

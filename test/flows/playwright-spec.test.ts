@@ -99,7 +99,7 @@ describe('a flow as a Playwright Test spec', () => {
   })
 })
 
-describe('the step kinds that check, read, move and end (issue 18)', () => {
+describe('the step kinds that check, read, move and end', () => {
   const sel = (value: string, text?: string) => ({
     selectors: { primary: { type: 'css' as const, value }, fallback: [] },
     ...(text ? { element_snapshot: { tag: 'b', text, attributes: {} } } : {}),

@@ -1,5 +1,5 @@
-// The transport turns every way a message can be lost into a code and a sentence of ours (issue 17
-// §1): Chrome's own wording ("A listener indicated an asynchronous response…") never reaches a person.
+// The transport turns every way a message can be lost into a code and a sentence of ours:
+// Chrome's own wording ("A listener indicated an asynchronous response…") never reaches a person.
 import { describe, expect, it } from 'vitest'
 import {
   ChannelError,

@@ -270,7 +270,7 @@ describe('ava action debug pauses only at a terminal', () => {
   })
 })
 
-describe('the trace line of a wait that fell back (seed 001)', () => {
+describe('the trace line of a wait that fell back', () => {
   it('says the condition did not hold, though the step passed', async () => {
     const { formatActionTrace } = await import('../../src/cli/run')
     const lines = formatActionTrace({

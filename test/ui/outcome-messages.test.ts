@@ -106,7 +106,7 @@ describe('rendering', () => {
     expect(recoveryOf(e)).toEqual(['retry', 'options'])
   })
 
-  it('offers the recovery seed 003 gives each kind of failure', () => {
+  it('offers the recovery each kind of failure has', () => {
     const of = (code: ConstructorParameters<typeof AvaError>[0]) => recoveryOf(new AvaError(code, ''))
     expect(of('TOKEN_INVALID')).toEqual(['options'])
     expect(of('JSON_PARSE')).toEqual(['regenerate'])

@@ -25,7 +25,7 @@ const whitespace = fc
   .array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u3000', '\u2003'), { maxLength: 20 })
   .map((a) => a.join(''))
 
-describe('the panel refuses empty requests (seed 003 property 4)', () => {
+describe('the panel refuses empty requests', () => {
   it('never sends a whitespace-only string and leaves the messages unchanged', async () => {
     const chat = useChatStore()
     await chat.load()

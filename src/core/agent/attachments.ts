@@ -3,7 +3,7 @@ import { AvaError } from '../errors'
 import type { UploadFile } from '../page/command'
 
 /**
- * Files the person attached to a request in the panel (seed 002 §5 UPLOAD): the run
+ * Files the person attached to a request in the panel: the run
  * keeps their bytes for `upload` steps, the model is told only their names, types and sizes, and
  * an `upload` step's `value` names one of them. They belong to that one request: the run that
  * ends drops them.

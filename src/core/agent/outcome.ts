@@ -4,9 +4,9 @@ import { kScrollWords, kStepResults, type ExecFailure, type NotActionableReason,
 import { failureKeys, failureMsg, failureOf } from '../failure'
 
 /**
- * What a run tells the person, as locale keys (issue 17 §4: one message per outcome, in the UI
- * language). Core decides what happened and which recovery fits (seed 003 错误处理:
- * getUserMessage / getRecoveryAction, by the failure list's entry for the code, src/core/failure.ts);
+ * What a run tells the person, as locale keys (one message per outcome, in the UI
+ * language). Core decides what happened and which recovery fits (a user
+ * message and a recovery action, by the failure list's entry for the code, src/core/failure.ts);
  * the panel words it from src/core/locales. Every key made here is listed in `kOutcomeKeys`,
  * which a unit test checks against both locales.
  */
@@ -33,7 +33,7 @@ export function errorMsg(e: AvaError): Msg {
 }
 
 /**
- * The buttons a failed outcome offers (seed 003: NETWORK → RETRY, JSON_PARSE → REGENERATE; a key or
+ * The buttons a failed outcome offers (NETWORK → RETRY, JSON_PARSE → REGENERATE; a key or
  * provider problem is fixed in the options). Retry runs the request again as it was (a saved plan
  * may replay); Regenerate asks the model afresh, past the instruction cache.
  */

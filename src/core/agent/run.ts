@@ -72,7 +72,7 @@ export interface RunOptions {
   signal: AbortSignal
 }
 
-/** Refuses a request before anything is written (seed 003 property 4). */
+/** Refuses a request before anything is written. */
 export function checkRequest(text: string): void {
   if (!isSendable(text)) throw avaError('UNKNOWN', 'Type a request first.', msg('outcome.emptyRequest'))
   if (text.length > kMaxRequestChars)

@@ -2,7 +2,7 @@ import type { Instruction } from '../instruction/schema'
 import { kRedacted, redactShapes } from './redact'
 
 /**
- * Secrets never reach the LLM, the cache, the history or a log (issue 6 safety). The planner
+ * Secrets never reach the LLM, the cache, the history or a log. The planner
  * writes `${secret:NAME}`; the background resolves it only in the message to the page. Values
  * typed into password fields are replaced by a placeholder wherever a step is recorded.
  */

@@ -174,7 +174,7 @@ export interface FlowRunResult {
   returns: Record<string, string>
   /** A done step's text: the flow's own summary of what it did. */
   done?: string
-  /** The flow's statistics after this run (heal counts, the flags of issue 8). */
+  /** The flow's statistics after this run (heal counts and flags). */
   stats: NonNullable<Flow['stats']>
 }
 

@@ -4,7 +4,7 @@ import { kFlowActionNames, kFlowSteps, type FlowActionName } from '../vocabulary
 import type { FailureCode } from '../failure'
 
 /**
- * The flow format: seed 004 §3 (version, metadata, variables, steps with action, params,
+ * The flow format (version, metadata, variables, steps with action, params,
  * selectors {primary, fallback[]}, element_snapshot, wait_after, retry), as recorded from a
  * person's own actions or saved from an agent run, and replayed with no LLM (docs/flows.md).
  *
@@ -59,13 +59,13 @@ export type CheckKind = (typeof kCheckKinds)[number]
 export const kCheckStates = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked'] as const
 export type CheckState = (typeof kCheckStates)[number]
 
-/** §4.4.8.2.2 of nothing waits longer than the registry's action ceiling. */
+/** A flow step waits no longer than the registry's action ceiling. */
 export const kMaxFlowTimeoutMs = 300_000
 /** Steps a recording keeps; a flow longer than the registry's action limit cannot become a pack action. */
 export const kMaxFlowSteps = 100
-/** Seed 004 §4 "retry": more than a few attempts hides a broken flow instead of healing it. */
+/** Retries: more than a few attempts hides a broken flow instead of healing it. */
 export const kMaxFlowRetry = 5
-/** Default time one step may take to find its element (seed 004 §6.1 `timeout: float = 5.0`). */
+/** Default time one step may take to find its element. */
 export const kDefaultStepTimeoutMs = 5_000
 
 export const kVariableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -90,7 +90,7 @@ export const FlowSelectorsSchema = z.strictObject({
 })
 export type FlowSelectors = z.infer<typeof FlowSelectorsSchema>
 
-/** What the element looked like when it was recorded (seed 004 §3.1 element_snapshot). */
+/** What the element looked like when it was recorded. */
 export const ElementSnapshotSchema = z.strictObject({
   tag: z.string().min(1),
   role: z.string().optional(),
@@ -143,7 +143,7 @@ export const FlowStepSchema = z
       ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'a navigate step needs params.url' })
     if (step.action === 'press' && typeof step.params.key !== 'string')
       ctx.addIssue({ code: 'custom', path: ['params', 'key'], message: 'a press step needs params.key' })
-    // run: a pack action by its full name (seed 000 §4.4.6 composition); its other params are the action's params.
+    // run: a pack action by its full name; its other params are the action's params.
     if (
       step.action === 'run' &&
       (typeof step.params.action !== 'string' || !/^[a-z][\w-]*:[\w-]+:[\w-]+$/i.test(step.params.action))
@@ -245,7 +245,7 @@ function checkIssues(
 }
 export type FlowStep = z.infer<typeof FlowStepSchema>
 
-/** Per-step healing record (issue 8 "per-step heal counts"): the last outcomes, newest last. */
+/** Per-step healing record: the last outcomes, newest last. */
 export const StepStatsSchema = z.strictObject({
   runs: z.number().int().min(0),
   heals: z.number().int().min(0),
@@ -267,7 +267,7 @@ export const FlowMetadataSchema = z.strictObject({
   created_at: z.string(),
   /** recording: the person's own actions; agent: a finished agent run. */
   source: z.enum(['recording', 'agent', 'manual']).default('manual'),
-  /** The agent request the flow came from (seed 004 `source_task`). */
+  /** The agent request the flow came from. */
   source_task: z.string().max(2_000).optional(),
   start_url: z.string().max(4_096).optional(),
   total_steps: z.number().int().min(0).optional(),

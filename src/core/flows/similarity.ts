@@ -1,8 +1,8 @@
 import type { ElementSnapshot } from './schema'
 
 /**
- * How much an element found at replay looks like the one recorded (seed 004 §3.1 element_snapshot,
- * §6 guarantees): tag, role, text and key attributes. A selector that still matches but now
+ * How much an element found at replay looks like the one recorded (its element_snapshot):
+ * tag, role, text and key attributes. A selector that still matches but now
  * points at another kind of thing — a link where a button was, "Delete" where "Save" was — is
  * refused rather than acted on.
  */

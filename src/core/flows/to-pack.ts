@@ -130,7 +130,7 @@ function stepArgs(step: FlowStep, alias: string | null, flow: Flow): RawStep[] {
       case 'wait':
         return { action: 'wait', args: alias ? { ...sel } : { ms: Number(p.ms ?? 0) } }
       case 'run': {
-        // Seed 000 §4.4.6 composition: the flow's run step is the pack's own `run`.
+        // Composition: the flow's run step is the pack's own `run`.
         const { action, ...rest } = p
         return {
           action: 'run',

@@ -40,7 +40,7 @@ export type MappedField =
 
 export const kDialects: readonly Dialect[] = [
   {
-    name: "Ava's neighbours (seed 001, seed 003 and the words models reach for)",
+    name: "Ava's neighbours (the words other agents and models reach for)",
     actions: {
       go_to: 'navigate',
       goto: 'navigate',

@@ -10,7 +10,7 @@ import { parse as parseYaml } from 'yaml'
  * Reads one instruction as models really write it (docs/instruction-schema.md, "What Ava reads"):
  * the syntax is repaired by `jsonrepair` (comments, trailing commas, single quotes, Python's
  * `True`/`None`), then the shape is mapped onto the one vocabulary: keys in any case style,
- * seed 001's and seed 003's field names (`{"type": "click", "id": 12, "reason": …}`), fields at
+ * the field names of neighbouring formats (`{"type": "click", "id": 12, "reason": …}`), fields at
  * the top or under `params`, numbers as strings. Nothing is guessed that could change what runs: a
  * value that maps nowhere is dropped only when it is commentary, and the result still passes the
  * strict schema (the gate every step passes).

@@ -11,7 +11,7 @@ import type { FailureCode } from '../failure'
  * listing. When it is given the executor uses it first (and fails loudly if it went stale).
  */
 /**
- * The nine page actions of seed 001 and seed 002 §5's `upload` (value: the name of a file the
+ * The nine page actions and `upload` (value: the name of a file the
  * person attached), plus two for the agent loop: `run_action` calls a registry action by
  * name with arguments, `done` ends the task with an answer for the person; `ask` pauses the run on
  * a question to the person, `collect` scrolls a feed or table and gathers its items (docs/agent.md,
@@ -94,7 +94,7 @@ export const InstructionSchema = z
   })
   .strict()
   .superRefine((ins, ctx) => {
-    // What each action needs beyond the common fields (seed 001 §2.2 table), from its descriptor.
+    // What each action needs beyond the common fields, from its descriptor.
     const rule: { all?: readonly (keyof InstructionParams)[]; oneOf?: readonly (keyof InstructionParams)[] } =
       instructionKind(ins.action_type) ?? {}
     for (const key of rule.all ?? []) {

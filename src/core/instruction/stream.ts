@@ -4,7 +4,7 @@
  * ("executed as soon as it has fully arrived"), whatever shape the model wrote the plan in
  * (docs/instruction-schema.md, "What Ava reads"):
  *
- * - the array of seed 001, bare, in a ```json fence, or on a line after a sentence;
+ * - the array of instructions, bare, in a ```json fence, or on a line after a sentence;
  * - an object wrapping it (`{"steps": [...]}`, `{"instructions"|"plan"|"actions"|"action": …}`,
  *   what providers' JSON modes force), nested wrappers and commentary keys included;
  * - one instruction object, or one per line (NDJSON);

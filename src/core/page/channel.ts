@@ -206,7 +206,7 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     },
   }
   const { readGlobal } = extras
-  // §6.5.2 version_global reads plain data only, whichever world the carrier reads it in.
+  // version_global reads plain data only, whichever world the carrier reads it in.
   if (readGlobal) {
     port.readGlobal = async (path, signal) => {
       if (path.some((k) => kForbiddenKeys.has(k)))

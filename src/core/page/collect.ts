@@ -45,7 +45,7 @@ export interface CollectResult {
 
 /** Items gathered when the step names no limit: a long feed's worth, still a short prompt. */
 export const kDefaultCollectLimit = 100
-/** How long one collect step may scroll, whatever it has gathered (seed 002 §7: the budget of time). */
+/** How long one collect step may scroll, whatever it has gathered (the budget of time). */
 export const kCollectBudgetMs = 60_000
 /** Rounds at most: a page that keeps moving without showing anything new is no feed. */
 export const kMaxCollectRounds = 200

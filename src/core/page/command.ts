@@ -21,7 +21,7 @@ export type ScrollDirection = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom
 export type WaitState = 'attached' | 'visible' | 'hidden' | 'detached'
 
 /**
- * A file for an `upload` step (seed 002 §5 UPLOAD): its bytes travel with the command, because
+ * A file for an `upload` step: its bytes travel with the command, because
  * the page cannot read the person's disk. They come from a pack, from `ava run` reading a path,
  * or from a file the person picked in the panel.
  */
@@ -181,7 +181,7 @@ export interface StepGate {
 /** Each command kind: what it asks, and what a success carries. */
 export interface PageCommands {
   /**
-   * Reads the page; with `settle`, after it has gone quiet (semantic engine §4.1), counting the
+   * Reads the page; with `settle`, after it has gone quiet, counting the
    * tab's in-flight requests from `pending` and the `requests` commands that follow it.
    */
   read: { req: { request?: string; settle?: boolean; pending?: number }; res: { info: PageInfo } }
@@ -310,7 +310,7 @@ export function targetOf(p: Instruction['params'], shot?: ShotFrame): PageTarget
 }
 
 /**
- * The instruction's page types mapped onto DOM actions (seed 001 §2.3 table): the one place the
+ * The instruction's page types mapped onto DOM actions: the one place the
  * model's words become the page's (which action each becomes is its descriptor's `runs`, in
  * src/core/vocabulary.ts); null for the agent's own (run_action, done). `shot`: the screenshot the
  * model saw, for steps that name points in it.

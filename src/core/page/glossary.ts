@@ -1,7 +1,7 @@
 /**
  * Common interface words in English and Chinese, for a descriptor written in one language on a
  * page in the other (`保存草稿` for a "Save draft" button, `the next page link` for 下一页):
- * issue 20 §2 asks for descriptors "in English and Chinese" on pages nobody wrote for Ava, and
+ * descriptors come in English and Chinese on pages nobody wrote for Ava, and
  * people describe a page in their own language. General UI vocabulary (buttons, fields,
  * pagination, forms, tables), not any page's words; the semantic rung tries the translation only
  * when the descriptor as written finds nothing.

@@ -135,7 +135,7 @@ const kEngines: Record<SelectorKind, Engine> = {
   },
 }
 
-/** Parses a prefixed selector (§6.6.3); no prefix means CSS, a leading `//` means XPath. */
+/** Parses a prefixed selector; no prefix means CSS, a leading `//` means XPath. */
 export function parseSelector(raw: string): ParsedSelector {
   const text = raw.trim()
   if (text === '') fail(raw, 'it is empty')

@@ -17,7 +17,7 @@ import { estimateTokens } from './tokens-estimate'
 /** Titles longer than this are clipped in the listing's first line: a page can fill a title with instructions. */
 const kMaxListedTitle = 200
 
-/** Default listing budget (issue 4: "a token budget (default 4,000 tokens)"). */
+/** Default listing budget ("a token budget (default 4,000 tokens)"). */
 export const kDefaultBudgetTokens = 4000
 /** Content sections shown above the elements: the top of the attention ranking. */
 export const kDefaultContentSections = 5

@@ -25,7 +25,7 @@ export const ElementType = {
 } as const
 export type ElementType = (typeof ElementType)[keyof typeof ElementType]
 
-/** Id prefix per type (seed 002 §3.2: `btn_登录`, `input_搜索`, `link_了解更多`); each is one token. */
+/** Id prefix per type (`btn_登录`, `input_搜索`, `link_了解更多`); each is one token. */
 export const kIdPrefix: Record<ElementType, string> = {
   button: 'btn',
   link: 'link',
@@ -133,7 +133,7 @@ export interface ElementRelation {
   text?: string
 }
 
-/** One indexed, interactable element (seed 002 §3 SemanticElement, seed 003 InteractableElement). */
+/** One indexed, interactable element. */
 export interface ElementRecord {
   /** Readable, stable semantic id (kept by the content script, never written into the page). */
   id: string
@@ -142,7 +142,7 @@ export interface ElementRecord {
   role: string
   tagName: string
   className: string
-  /** Visible text, whitespace collapsed, exactly 50 characters at most (seed 003 property 7). */
+  /** Visible text, whitespace collapsed, exactly 50 characters at most. */
   text: string
   /** Accessible name, 50 characters at most. */
   label: string

@@ -1,6 +1,6 @@
 /** Text helpers shared by the scanner, the id maker and the serialiser. */
 
-/** Longest text kept for an element's text, label, value and context (seed 003 property 7). */
+/** Longest text kept for an element's text, label, value and context. */
 export const kTextMax = 50
 /** Longest label part of a semantic id; longer labels still show in full in the listing. */
 export const kIdTextMax = 24
@@ -14,7 +14,7 @@ export function normalizeText(text: string): string {
 
 /**
  * Cuts `text` to at most `max` characters, counting UTF-16 code units as `String.length` does, so
- * that a text longer than 50 comes back with length exactly 50 (seed 003 property 7). A surrogate
+ * that a text longer than 50 comes back with length exactly 50. A surrogate
  * pair that would be split at the cut is dropped whole and replaced by U+2026 so the result stays
  * well-formed and still exactly `max` long.
  */

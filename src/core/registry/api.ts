@@ -6,7 +6,7 @@ import { dryRun, type DryRunResult } from './plan'
 import type { ActionDescription, ActionInfo, ActionRegistry, NamespaceInfo } from './registry'
 import { validatePack } from './validator'
 
-// §3.1: the `action.*` commands as one typed map from name to request and response, so the
+// The `action.*` commands as one typed map from name to request and response, so the
 // background can expose them as messages (its wiring is another issue) and the panel and the
 // planner can call them without string dispatch.
 
@@ -41,7 +41,7 @@ export type ActionCommandType = keyof ActionApiMap
 export type ActionRequest<K extends ActionCommandType> = ActionApiMap[K]['request']
 export type ActionResponse<K extends ActionCommandType> = ActionApiMap[K]['response']
 
-/** §3.1.1 ActionCommand: `{ type: 'action.run', action, params }` and so on. */
+/** ActionCommand: `{ type: 'action.run', action, params }` and so on. */
 export type ActionCommand = { [K in ActionCommandType]: { type: K } & ActionRequest<K> }[ActionCommandType]
 
 export type ActionApi = {

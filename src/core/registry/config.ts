@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { PackIssue } from './errors'
 import { readYaml } from './yaml-source'
 
-// The global configuration file of seed 000 §5.1.1 (there `~/.agent-browser/config.yaml`; Ava's
+// The global configuration file (in agent-browser `~/.agent-browser/config.yaml`; Ava's
 // is `~/.ava/config.yaml`). Read by the CLI; parsed here so that the same zod schema and the same
 // line:col messages serve every reader. Keys keep the seed's snake_case, as pack files do.
 

@@ -1,6 +1,6 @@
 import type { PathSegment } from './errors'
 
-// §6.1.8: a `run` that comes back to an action already on the call chain would recurse until the
+// A `run` that comes back to an action already on the call chain would recurse until the
 // depth limit. Found statically over the graph "action → actions its steps run".
 
 export interface RunEdge {

@@ -2,7 +2,7 @@ import semver from 'semver'
 import type { PackFile } from './schema'
 
 /**
- * What an update changes (issue 7: "shows which actions are added, removed or changed, and warns
+ * What an update changes ("shows which actions are added, removed or changed, and warns
  * on a downgrade"). Actions compare by their whole definition, so a changed step, param or
  * selector reference counts; the pack's selector table is compared on its own, since every
  * action that uses an alias changes behaviour with it.

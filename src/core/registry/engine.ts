@@ -19,11 +19,11 @@ import { resolveCandidates, SelectorCache } from './selectors'
 import { getStepAction, selectorArgsOf } from './step-actions'
 import { applyOverrides, checkCompatibility, detectVersion } from './version'
 
-// The step engine of §6.3: looks the action up, checks params, detects the library version and
+// The step engine: looks the action up, checks params, detects the library version and
 // applies overrides, runs the steps (when, retry, fallback, onError, timeouts), then verify and
 // returns. Failures come back as data (ActionResult), never as exceptions.
 
-/** §4.4.8.2.2 limits, the defaults of every run. */
+/** Limits, the defaults of every run. */
 export const kDefaultStepTimeoutMs = 30_000
 export const kDefaultActionTimeoutMs = 300_000
 export const kMaxRunDepth = 10
@@ -100,14 +100,14 @@ export interface ActionResult {
   warnings: string[]
   /** The same warnings as codes and parameters, for a UI to say in its language. */
   notices?: RunNotice[]
-  /** Steps that failed and were rescued by their fallback (§8.4 降级成功 "记录降级"). */
+  /** Steps that failed and were rescued by their fallback ("记录降级"). */
   fallbacksUsed: string[]
   version?: string | null
   durationMs: number
   trace: StepTrace[]
   /** Debug mode: the lines also sent to the logger. */
   log?: string[]
-  /** On failure: the variables at the time, secrets masked (§4.4.4 Context Dump). */
+  /** On failure: the variables at the time, secrets masked. */
   context?: ContextDump
 }
 
@@ -115,7 +115,7 @@ export interface EngineOptions {
   registry: ActionRegistry
   /** Needed to run; dry-run works without one. */
   port?: BrowserPort
-  /** The `env` scope (§4.4.3); every value is treated as secret. */
+  /** The `env` scope; every value is treated as secret. */
   env?: Record<string, string>
   stepTimeoutMs?: number
   actionTimeoutMs?: number
@@ -144,13 +144,13 @@ export interface RunOptions {
   /** A library version to assume instead of detecting it. */
   version?: string
   /**
-   * Seed 001 §2.4 runWorkflow option (default true). false: a step that fails (after its retries,
+   * Stop at the first failed step (default true). false: a step that fails (after its retries,
    * fallback and onError) is recorded and the run goes on with the next step; the result still
    * fails, with the first error. Failures nothing may absorb (the action's time limit, run depth, a
    * secret in a URL, cancellation) stop the run either way.
    */
   stopOnError?: boolean
-  /** Seed 001 §2.4 runWorkflow option: ms to pause between steps (default 0), for slow pages and for watching a run. */
+  /** Ms to pause between steps (default 0), for slow pages and for watching a run. */
   stepDelay?: number
   /** Called before each step that runs (not skipped), after stepDelay; a debugger may pause here. */
   beforeStep?: (step: StepStart) => void | Promise<void>
@@ -247,16 +247,16 @@ export class ActionEngine {
     this.maxDepth = options.maxDepth ?? kMaxRunDepth
     this.maxSteps = options.maxSteps ?? kMaxStepsPerAction
     this.sleep = options.sleep ?? sleep
-    // §6.6.4: a reload may change every selector.
+    // A reload may change every selector.
     options.registry.onReload(() => this.cache.clear())
   }
 
-  /** For the caller to call when the tab navigates (§6.6.4 页面导航时清除). */
+  /** For the caller to call when the tab navigates (页面导航时清除). */
   clearSelectorCache(): void {
     this.cache.clear()
   }
 
-  /** §6.3.2 execute: runs an action and returns its result; never throws. */
+  /** Execute: runs an action and returns its result; never throws. */
   async run(name: string, params: Record<string, unknown> = {}, options: RunOptions = {}): Promise<ActionResult> {
     const started = Date.now()
     const lookup = this.options.registry.lookup(name)
@@ -285,7 +285,7 @@ export class ActionEngine {
       beforeStep: options.beforeStep,
       started: 0,
     }
-    // Every vault value is a secret (§4.4.3), referenced or not: the agent hands the engine a
+    // Every vault value is a secret, referenced or not: the agent hands the engine a
     // saved secret as a plain param value, and a URL or a result must not carry it either way.
     for (const v of Object.values(this.options.env ?? {})) run.redactor.add(v)
     let topVersion: string | null | undefined
@@ -331,7 +331,7 @@ export class ActionEngine {
     run.notices.push(notice)
   }
 
-  /** Debug mode (§3.1 action.debug): the same run, with per-step lines in `log`. */
+  /** Debug mode: the same run, with per-step lines in `log`. */
   debug(
     name: string,
     params: Record<string, unknown> = {},
@@ -392,7 +392,7 @@ export class ActionEngine {
     }
   }
 
-  /** Any thrown thing → a StepFailure with one of the §5.2.1 codes. */
+  /** Any thrown thing → a StepFailure with one of the step failure codes. */
   private toFailure(error: unknown, run: Run, stepSignal?: AbortSignal): StepFailure {
     if (run.signal.aborted) {
       const reason = run.signal.reason
@@ -434,7 +434,7 @@ export class ActionEngine {
     ): never => {
       throw new ActionFailure({ code, message, action: name, details, ...(suggestion ? { suggestion } : {}) }, fatal)
     }
-    // §6.3.8: depth counts the actions on the call chain; the eleventh nested run is refused.
+    // Depth counts the actions on the call chain; the eleventh nested run is refused.
     if (depth >= this.maxDepth) {
       run.failedFrame = parent
       fail(
@@ -731,7 +731,7 @@ export class ActionEngine {
     const argTimeout = descriptor.timeoutArg ? (args[descriptor.timeoutArg] as number | undefined) : undefined
     const timeoutMs =
       argTimeout === undefined ? (step.timeout ?? this.stepTimeoutMs) : Math.min(argTimeout, step.timeout ?? argTimeout)
-    // A wait that may fall back gets the fallback's time on top of its own (seed 001 wait).
+    // A wait that may fall back gets the fallback's time on top of its own.
     const fallsBack = descriptor.waitFallback?.(args) ?? false
     const budgetMs = fallsBack ? timeoutMs + kWaitFallbackLoadMs + kWaitFallbackSettleMs : timeoutMs
     const stepSignal = AbortSignal.any([run.signal, AbortSignal.timeout(budgetMs)])
@@ -791,7 +791,7 @@ export class ActionEngine {
         ),
         stepSignal,
       )
-      // §6.6.4: another page may need other selectors.
+      // Another page may need other selectors.
       if (step.action === 'open' || step.action === 'navigate') this.cache.clear()
       return value
     } catch (error) {
@@ -827,7 +827,7 @@ export class ActionEngine {
   ): Promise<false> {
     this.debugLine(
       run,
-      `  ${failure.code} after ${timeoutMs} ms; falling back to domcontentloaded + ${kWaitFallbackSettleMs} ms (seed 001)`,
+      `  ${failure.code} after ${timeoutMs} ms; falling back to domcontentloaded + ${kWaitFallbackSettleMs} ms`,
     )
     try {
       if (port.waitForLoad) await port.waitForLoad('domcontentloaded', kWaitFallbackLoadMs, signal)
@@ -855,7 +855,7 @@ export class ActionEngine {
   }
 
   /**
-   * The selectors to try for a template, in order (§6.6.2): each `${selectors.x}` in it stands for
+   * The selectors to try for a template, in order: each `${selectors.x}` in it stands for
    * x's primary and then each fallback, after version overrides.
    */
   private candidates(template: string, frame: Frame): string[] {

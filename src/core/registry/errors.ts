@@ -31,14 +31,14 @@ export class RegistryError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Expressions and interpolation (§6.2)
+// Expressions and interpolation
 
 export type ExpressionErrorCode =
   | 'EXPR_SYNTAX' // not a sentence of the `when` language
-  | 'EXPR_TOO_DEEP' // AST deeper than kMaxAstDepth (§6.2.9)
-  | 'EXPR_FORBIDDEN_OPERATOR' // an operator outside the whitelist of §4.4.3
-  | 'EXPR_FUNCTION_CALL' // calls are never allowed (§4.4.8.2.1)
-  | 'EXPR_FORBIDDEN_KEY' // __proto__ / constructor / prototype (§6.2.9)
+  | 'EXPR_TOO_DEEP' // AST deeper than kMaxAstDepth
+  | 'EXPR_FORBIDDEN_OPERATOR' // an operator outside the allowed list
+  | 'EXPR_FUNCTION_CALL' // calls are never allowed
+  | 'EXPR_FORBIDDEN_KEY' // __proto__ / constructor / prototype
 
 /** Errors of the `when` language and of `${...}` templates. `offset` is 0-based into `input`. */
 export class ExpressionError extends RegistryError {
@@ -59,7 +59,7 @@ export class ExpressionSyntaxError extends ExpressionError {}
 export class SecurityError extends ExpressionError {}
 
 // ---------------------------------------------------------------------------------------------
-// Pack validation (§6.1): every problem of a file is one issue; a file with an error is skipped.
+// Pack validation: every problem of a file is one issue; a file with an error is skipped.
 
 export type PackIssueCode =
   // layer 1: the text and its YAML
@@ -98,7 +98,7 @@ export type PackIssueCode =
   | 'INVALID_SELECTOR'
   | 'INVALID_VERSION_PATTERN'
   | 'PARAM_UNDOCUMENTED'
-  // loading (§6.4)
+  // loading
   | 'EXTENDS_NOT_FOUND'
   | 'EXTENDS_CYCLE'
   | 'READ_FAILED'
@@ -142,7 +142,7 @@ export function formatIssues(issues: readonly PackIssue[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Running actions (§5.2.1): these codes reach callers inside results, never as exceptions.
+// Running actions: these codes reach callers inside results, never as exceptions.
 
 /**
  * The failure codes an action run ends in (src/core/failure.ts describes each): the engine's own,

@@ -17,7 +17,7 @@ const templateCache = new Map<string, Piece[]>()
 const kTemplateCacheSize = 2000
 
 /**
- * Splits a template into text and `${path}` pieces (§6.2.2). `$${` writes a literal `${`.
+ * Splits a template into text and `${path}` pieces. `$${` writes a literal `${`.
  * Throws `ExpressionSyntaxError` for an unclosed `${` and `SecurityError` for forbidden keys.
  */
 export function parseTemplate(template: string): Piece[] {
@@ -65,8 +65,8 @@ export function hasPlaceholder(value: string): boolean {
 }
 
 /**
- * Replaces every `${path}` with the value found in `context` (§6.2.2 resolve). Missing values
- * become '' (§8.2), objects become JSON. Strings without `${` come back unchanged.
+ * Replaces every `${path}` with the value found in `context`. Missing values
+ * become '', objects become JSON. Strings without `${` come back unchanged.
  */
 export function resolve(template: string, context: unknown): string {
   if (!template.includes('${')) return template
@@ -87,7 +87,7 @@ export function resolveValue(template: string, context: unknown): unknown {
   return resolve(template, context)
 }
 
-/** Resolves every string inside arrays and objects (§6.2.8 resolveObject); other values pass through. */
+/** Resolves every string inside arrays and objects; other values pass through. */
 export function resolveObject<T>(value: T, context: unknown): T {
   return resolveAny(value, context) as T
 }

@@ -13,7 +13,7 @@ import {
 import { cycleIssues, validatePack } from './validator'
 import type { Locate } from './yaml-source'
 
-// §6.4: many sources, lowest priority first; later definitions override earlier ones. The loader
+// Many sources, lowest priority first; later definitions override earlier ones. The loader
 // never reads files itself (the extension reads the extension storage and bundled text, the CLI reads
 // disk), so it runs the same in both.
 
@@ -50,7 +50,7 @@ interface Entry {
   order: number
 }
 
-// ---- merging (§6.4.3) ------------------------------------------------------------------------
+// ---- merging ------------------------------------------------------------------------
 
 function mergeCompatibility(
   parent?: ActionCompatibility,
@@ -71,7 +71,7 @@ function mergeCompatibility(
 }
 
 /**
- * §6.4.3 深度合并: namespace and version from the child; selectors merged shallowly; actions
+ * 深度合并: namespace and version from the child; selectors merged shallowly; actions
  * merged by name (an action present in both is the child's, whole); compatibility deep-merged.
  */
 export function mergeNamespaces(parent: NamespaceDefinition, child: NamespaceDefinition): NamespaceDefinition {
@@ -246,7 +246,7 @@ function crossChecks(namespaces: NamespaceDefinition[], locators: Map<string, Lo
 }
 
 /**
- * Loads every source in priority order (§6.4.2). A file with errors is skipped with its issues
+ * Loads every source in priority order. A file with errors is skipped with its issues
  * recorded; the others load regardless. Then `extends` is resolved and the index-ready
  * namespaces are returned.
  */

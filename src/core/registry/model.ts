@@ -1,9 +1,9 @@
 import type { OnError, PackFile, ParamType, RawAction, RawSelectorDefinition, RawStep, Risk } from './schema'
 
-// The typed model of §5.2.1, what the registry and the engine work with once a file has passed
-// validation. Field names are camelCase here; the YAML keeps the snake_case of §5.1.2.
+// The typed model, what the registry and the engine work with once a file has passed
+// validation. Field names are camelCase here; the YAML keeps the snake_case.
 
-/** Where definitions come from, lowest priority first (§4.4.1 加载优先级). */
+/** Where definitions come from, lowest priority first (加载优先级). */
 export const kSourceKinds = [
   'builtin',
   'user',
@@ -15,7 +15,7 @@ export const kSourceKinds = [
 ] as const
 export type SourceKind = (typeof kSourceKinds)[number]
 
-/** §4.4.10 来源追踪: every action knows the file it was defined in. */
+/** 来源追踪: every action knows the file it was defined in. */
 export interface ActionSource {
   source: SourceKind
   file: string
@@ -97,7 +97,7 @@ export interface ActionDefinition {
   returns: Record<string, string>
   verify: VerifyCondition[]
   source: ActionSource
-  /** Set when the action came into this namespace through `extends` (§4.4.6). */
+  /** Set when the action came into this namespace through `extends`. */
   inheritedFrom?: string
 }
 
@@ -117,7 +117,7 @@ export interface NamespaceDefinition {
   extends: string[]
 }
 
-/** §5.2.1 ActionStep default: "retryDelay 默认 1000". */
+/** ActionStep default: "retryDelay 默认 1000". */
 export const kDefaultRetryDelayMs = 1000
 
 export function toSelectorDefinition(raw: RawSelectorDefinition): SelectorDefinition {

@@ -1,7 +1,7 @@
 import { kForbiddenKeys } from './paths'
 import type { ActionParam } from './model'
 
-// §6.1.7 validateParams: the run-time check of the parameters a caller passes. Callers include
+// validateParams: the run-time check of the parameters a caller passes. Callers include
 // the CLI and the planner, which both hand over strings, so obvious string forms are accepted.
 
 export type ParamsResult =

@@ -2,11 +2,11 @@ import { ExpressionSyntaxError, SecurityError } from './errors'
 
 /**
  * Keys that lead from data to the object machinery of JavaScript. A pack that names one is
- * refused outright rather than silently reading `undefined` (§6.2.9 "原型链防护").
+ * refused outright rather than silently reading `undefined` ("原型链防护").
  */
 export const kForbiddenKeys: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
 
-/** The scopes a pack may read (§4.4.3 "支持的变量作用域"). */
+/** The scopes a pack may read ("支持的变量作用域"). */
 export const kScopes = ['params', 'env', 'selectors', 'steps'] as const
 export type Scope = (typeof kScopes)[number]
 
@@ -50,7 +50,7 @@ export function parsePath(path: string, input: string = path, offset = 0): strin
 
 /**
  * Reads a value by path, own properties only, so no path can reach a prototype even if a forbidden
- * key slipped past parsing (§6.2.2 getByPath). Missing links give `undefined`.
+ * key slipped past parsing. Missing links give `undefined`.
  */
 export function getByPath(root: unknown, segments: readonly string[]): unknown {
   let current: unknown = root

@@ -14,7 +14,7 @@ import { safeParseSelector } from '../page/selectors'
 import { getStepAction, selectorArgsOf } from './step-actions'
 import { applyOverrides, checkCompatibility } from './version'
 
-// §4.4.4 Dry-Run: resolve params, conditions and selectors, execute nothing, print the plan.
+// Dry-Run: resolve params, conditions and selectors, execute nothing, print the plan.
 // Step outputs do not exist before a run, so anything that reads `steps.*` is shown as
 // `<steps.name>` and conditions over them are marked "decided at run time".
 
@@ -312,7 +312,7 @@ export function formatDryRun(result: Omit<DryRunResult, 'text'>): string {
   return lines.join('\n')
 }
 
-/** §3.1 action.dryRun. */
+/** action.dryRun. */
 export function dryRun(
   registry: ActionRegistry,
   name: string,

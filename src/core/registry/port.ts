@@ -5,7 +5,7 @@ import type { UploadFile } from '../page/command'
 /** A file for an upload step: its bytes (a pack's own, a picked file), or a path the carrier reads. */
 export type UploadSource = UploadFile | { path: string }
 
-// The engine's only view of a browser (§4.4.5 BrowserAdapter). The page side implements it in
+// The engine's only view of a browser. The page side implements it in
 // the executor issue; tests implement it with a recording fake. Every call takes the step's
 // AbortSignal, which fires on step timeout, action timeout or cancellation.
 
@@ -19,7 +19,7 @@ export type WaitCondition =
   | { kind: 'url'; pattern: string }
 
 export interface BrowserPort {
-  /** How many elements match right now; must not wait. Drives primary→fallback resolution (§6.6.2). */
+  /** How many elements match right now; must not wait. Drives primary→fallback resolution. */
   query(selector: ParsedSelector, signal: AbortSignal): Promise<number>
   click(target: ParsedSelector, options: { button: MouseButton; count: number }, signal: AbortSignal): Promise<void>
   /** Replaces the value of an input, textarea or contenteditable. */
@@ -47,20 +47,20 @@ export interface BrowserPort {
   getAttribute(target: ParsedSelector, name: string, signal: AbortSignal): Promise<string | null>
   getUrl(signal: AbortSignal): Promise<string>
   /**
-   * Resolves once the tab's document has reached `domcontentloaded` (the wait fallback of seed 001
-   * §2.3). Optional: without it the engine asks for the URL, which the page side answers only from
+   * Resolves once the tab's document has reached `domcontentloaded` (the wait
+   * fallback). Optional: without it the engine asks for the URL, which the page side answers only from
    * a loaded document.
    */
   waitForLoad?(state: 'domcontentloaded', timeoutMs: number, signal: AbortSignal): Promise<void>
   /**
-   * Puts files into the file input behind `target` (seed 002 §5 UPLOAD). A file given by `path`
+   * Puts files into the file input behind `target`. A file given by `path`
    * is read by the carrier (`ava run` reads the disk; the extension cannot). Optional: a port
    * without it fails the step.
    */
   upload?(target: ParsedSelector, files: UploadSource[], signal: AbortSignal): Promise<void>
   /**
    * Reads a property path of the page's global object (`['ElementPlus', 'version']`) with a fixed
-   * function: no code string is ever built (§6.5.2 version_global). Optional: without it, that
+   * function: no code string is ever built. Optional: without it, that
    * detection method is skipped.
    */
   readGlobal?(path: string[], signal: AbortSignal): Promise<unknown>

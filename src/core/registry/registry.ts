@@ -6,7 +6,7 @@ import type { RiskCategory } from '../exec'
 import { actionRisk } from '../gate/guard'
 import { didYouMean } from './validator'
 
-// §4.3 ActionRegistry: the in-memory index of every loaded action, by `namespace:component:action`.
+// ActionRegistry: the in-memory index of every loaded action, by `namespace:component:action`.
 
 /** A short view of an action, for lists and search results. */
 export interface ActionInfo {
@@ -107,7 +107,7 @@ export class ActionRegistry {
     return result
   }
 
-  /** §3.2 `action reload`: reads the sources again and tells listeners (selector cache) to forget. */
+  /** `action reload`: reads the sources again and tells listeners (selector cache) to forget. */
   async reload(): Promise<LoadResult> {
     const sources = this.provider ? await this.provider() : []
     const result = this.adopt(await this.loader(sources))
@@ -147,7 +147,7 @@ export class ActionRegistry {
     return matches.length === 1 ? matches[0] : undefined
   }
 
-  /** `get`, then follows `alias_of` and collects deprecation warnings (§4.4.10). */
+  /** `get`, then follows `alias_of` and collects deprecation warnings. */
   lookup(requested: string): Lookup {
     let action = this.get(requested)
     if (!action) {
@@ -194,7 +194,7 @@ export class ActionRegistry {
     return { ok: true, action, namespace, requested, warnings: notices.map((n) => n.text), notices }
   }
 
-  /** §3.1 action.list: namespaces with their actions, optionally one namespace only. */
+  /** action.list: namespaces with their actions, optionally one namespace only. */
   list(namespace?: string): NamespaceInfo[] {
     const out: NamespaceInfo[] = []
     for (const ns of [...this.namespaces.values()].sort((a, b) => a.namespace.localeCompare(b.namespace))) {
@@ -213,7 +213,7 @@ export class ActionRegistry {
     return out
   }
 
-  /** §3.1 action.describe. */
+  /** action.describe. */
   describe(name: string): ActionDescription | undefined {
     const action = this.get(name)
     if (!action) return undefined
@@ -232,7 +232,7 @@ export class ActionRegistry {
   }
 
   /**
-   * §3.1 action.search: every word must appear in the name, a param name or the description;
+   * action.search: every word must appear in the name, a param name or the description;
    * name hits rank above param hits above description hits.
    */
   search(query: string): ActionInfo[] {

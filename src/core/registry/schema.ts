@@ -1,10 +1,10 @@
 import semver from 'semver'
 import { z } from 'zod'
 
-// The pack file of §5.1.2, as written in YAML (snake_case at file level, camelCase inside steps
-// as §5.2.1 spells ActionStep). Objects are strict so that a typo is an error, not a silent no-op.
+// The pack file, as written in YAML (snake_case at file level, camelCase inside steps,
+// as the typed ActionStep spells it). Objects are strict so that a typo is an error, not a silent no-op.
 
-/** §4.4.8.2.2 "step_timeout"/"action_timeout": no step or action may ask for more than the action ceiling. */
+/** "step_timeout"/"action_timeout": no step or action may ask for more than the action ceiling. */
 export const kMaxTimeoutMs = 300_000
 /** Retries multiply the time a failing step takes; ten is already a lot of patience. */
 export const kMaxRetry = 10
@@ -114,7 +114,7 @@ export const VersionOverrideSchema = z.strictObject({
 export const CompatibilitySchema = z.strictObject({
   min_version: SemverString.optional(),
   max_version: SemverString.optional(),
-  /** Element whose text (or `version_attribute`) holds the library version (§6.5.2). */
+  /** Element whose text (or `version_attribute`) holds the library version. */
   version_selector: z.string().min(1).optional(),
   version_attribute: z.string().min(1).optional(),
   /** `<meta name="...">` whose content holds the version. */

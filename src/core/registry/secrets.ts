@@ -3,7 +3,7 @@ import { parseCached } from './expr/evaluator'
 import { placeholdersIn } from './interpolate'
 import { qualify, type ActionDefinition, type ActionStep } from './model'
 
-// §4.4.7: `secret: true` params and every `env.*` value are shown as *** in logs, traces, plans
+// `secret: true` params and every `env.*` value are shown as *** in logs, traces, plans
 // and results. Two layers: what is displayed is interpolated from a masked scope, and any value
 // that still carries a secret (an error message from the page, a step output) is scrubbed.
 
@@ -53,7 +53,7 @@ export function envReferences(action: ActionDefinition): string[] {
 }
 
 /**
- * The env names an action reads, with those of every action it runs (issue 16 §2: the agent asks
+ * The env names an action reads, with those of every action it runs (the agent asks
  * about and binds each before a pack types one). `dynamic` says a `run` names its target with a
  * placeholder, so what it reads is known only when it runs; the page still refuses an unbound one.
  */
@@ -162,11 +162,11 @@ function safeDecode(text: string): string {
 }
 
 /**
- * Why a URL argument may not be sent, or undefined when it may (issue 15: a replaced pack put a
+ * Why a URL argument may not be sent, or undefined when it may (a replaced pack put a
  * saved secret into a navigate URL, and the blocked site still received it in the query string).
  * A secret is refused before anything is sent, whether the template names it (`${env.*}`, a
  * `secret` param) or its value arrives some other way: a param the agent filled from the vault,
- * a step output that read a password field. `redactor` holds every vault value (§4.4.3: all env is
+ * a step output that read a password field. `redactor` holds every vault value (all env is
  * secret) and the run's secret params.
  */
 export function secretInUrl(

@@ -1,17 +1,17 @@
 import { sleep as coreSleep } from '../sleep'
 import { parseSelector, type ParsedSelector } from '../page/selectors'
 
-// §6.6.2 and §6.6.4: which of a step's candidate selectors matches, and remembering the winner.
+// Which of a step's candidate selectors matches, and remembering the winner.
 // The grammar is core/page/selectors.ts; the engines run in the page (src/dom/locators).
 
 // ---------------------------------------------------------------------------------------------
-// Winner cache (§6.6.4)
+// Winner cache
 
-/** §6.6.4 "最大缓存条目: 1000". */
+/** "最大缓存条目: 1000". */
 export const kSelectorCacheSize = 1000
 
 /**
- * LRU of the candidate that last matched, keyed by `namespace:action:step:template` (§6.6.4).
+ * LRU of the candidate that last matched, keyed by `namespace:action:step:template`.
  * Cleared on navigation and on reload, because another page may need another candidate.
  */
 export class SelectorCache {
@@ -64,7 +64,7 @@ export interface ResolveSelectorOptions {
 }
 
 /**
- * Primary, then each fallback, in order (§6.6.2), until one matches; the cached winner is tried
+ * Primary, then each fallback, in order, until one matches; the cached winner is tried
  * first. Returns `null` when nothing matched before the time ran out.
  */
 export async function resolveCandidates(

@@ -3,7 +3,7 @@ import { StepFailure } from './errors'
 import type { BrowserPort, ElementState } from './port'
 import type { ParsedSelector } from '../page/selectors'
 
-// The step actions of §6.3.5, one descriptor each (STYLE.md: descriptors, not a switch). A
+// The step actions, one descriptor each (STYLE.md: descriptors, not a switch). A
 // descriptor says which arguments it takes (zod, strict so typos surface), which of them name
 // elements (resolved primary→fallback by the engine before `run`), and what it does.
 
@@ -13,7 +13,7 @@ export interface StepContext {
   signal: AbortSignal
   /** What is left of this step's time budget, for port calls that wait themselves. */
   timeoutMs: number
-  /** Runs another action (the `run` step, §4.4.6 composition); resolves to its returned data. */
+  /** Runs another action (the `run` step); resolves to its returned data. */
   runAction: (name: string, params: Record<string, unknown>) => Promise<unknown>
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
 }
@@ -37,7 +37,7 @@ export interface StepActionDescriptor<A extends Record<string, unknown> = Record
   urlArgsOf?: (args: A) => readonly string[]
   /** An argument that bounds the step's time (ms), as the step's own `timeout` does; the smaller wins. */
   timeoutArg?: string
-  /** Whether running out of time falls back to "page loaded + 500 ms" instead of failing (seed 001 §2.3 wait). */
+  /** Whether running out of time falls back to "page loaded + 500 ms" instead of failing. */
   waitFallback?: (args: A) => boolean
   run: (ctx: StepContext, args: A, targets: Record<string, ParsedSelector>) => Promise<unknown>
 }
@@ -241,7 +241,7 @@ const kDescriptors: StepActionDescriptor[] = [
   define({
     name: 'wait',
     summary:
-      'Waits for a condition (an element, a text, a URL, a page expression) or a number of ms; a wait that times out falls back to the loaded page + 500 ms (seed 001).',
+      'Waits for a condition (an element, a text, a URL, a page expression) or a number of ms; a wait that times out falls back to the loaded page + 500 ms.',
     args: z
       .strictObject({
         // `wait: { condition, timeout }`; the kind is told by waitConditionKind.
@@ -341,7 +341,7 @@ const kDescriptors: StepActionDescriptor[] = [
   evalStep('evaluate'),
   define({
     name: 'run',
-    summary: 'Runs another action with parameters (composition, §4.4.6).',
+    summary: 'Runs another action with parameters (composition).',
     args: z.strictObject({ action: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }),
     selectorArgs: [],
     run: (ctx, args) => ctx.runAction(args.action, args.params ?? {}),

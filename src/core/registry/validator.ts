@@ -24,7 +24,7 @@ import { parseSelector, SelectorSyntaxError } from '../page/selectors'
 import { getStepAction, kStepActionNames, selectorArgsOf } from './step-actions'
 import { readYaml, type Locate } from './yaml-source'
 
-/** §4.4.8.2.2 "max_steps: 100": the most steps one action may hold, fallbacks included. */
+/** "max_steps: 100": the most steps one action may hold, fallbacks included. */
 export const kMaxSteps = 100
 
 export interface ValidateOptions {
@@ -677,10 +677,10 @@ export function cycleIssues(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Public API (§6.1.7)
+// Public API
 
 /**
- * Full three-layer validation of one pack file (§6.1.3): YAML, structure, semantics. Every issue
+ * Full three-layer validation of one pack file: YAML, structure, semantics. Every issue
  * carries the file, line and column of the node it is about.
  */
 export function validatePack(text: string, options: ValidateOptions = {}): ValidationResult & { edges: RunEdge[] } {
@@ -749,7 +749,7 @@ export function safeParsePack(text: string, options: ValidateOptions = {}): Safe
 }
 
 /**
- * §6.1.5 validateExpression: parse a condition and check its variable scopes. Returns readable
+ * validateExpression: parse a condition and check its variable scopes. Returns readable
  * problems (empty when fine).
  */
 export function validateExpression(

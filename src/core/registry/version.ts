@@ -3,12 +3,12 @@ import type { ActionCompatibility, SelectorDefinition } from './model'
 import type { BrowserPort } from './port'
 import { parseSelector } from '../page/selectors'
 
-// §6.5: which version of a component library the page runs, and what that changes.
+// which version of a component library the page runs, and what that changes.
 
 /** Pre-releases (2.5.0-beta.1) count as their version; libraries ship those to real sites. */
 const kSemverOptions: semver.RangeOptions & semver.CoerceOptions = { includePrerelease: true }
 
-/** "v2.4", "2.4.1-beta", "Element Plus 2.3.9" → a clean semver string, or null (§6.5.2 semver.coerce). */
+/** "v2.4", "2.4.1-beta", "Element Plus 2.3.9" → a clean semver string, or null. */
 export function normalizeVersion(raw: unknown): string | null {
   if (typeof raw !== 'string' && typeof raw !== 'number') return null
   const text = String(raw).trim()
@@ -17,7 +17,7 @@ export function normalizeVersion(raw: unknown): string | null {
   return semver.coerce(text, kSemverOptions)?.version ?? null
 }
 
-/** §6.5.3 patterns: `4.x`, `>=4.2.0`, `~4.2.0`, `^4.2.0`, ranges like `>=2.0.0 <2.5.0`. */
+/** Patterns: `4.x`, `>=4.2.0`, `~4.2.0`, `^4.2.0`, ranges like `>=2.0.0 <2.5.0`. */
 export function matchVersion(version: string, pattern: string): boolean {
   const v = normalizeVersion(version)
   if (v === null || semver.validRange(pattern, kSemverOptions) === null) return false
@@ -26,7 +26,7 @@ export function matchVersion(version: string, pattern: string): boolean {
 
 export type CompatibilityCheck = { ok: true } | { ok: false; message: string }
 
-/** min_version / max_version of §5.1.2, both inclusive. Unknown versions pass: we cannot tell. */
+/** min_version / max_version, both inclusive. Unknown versions pass: we cannot tell. */
 export function checkCompatibility(
   compat: ActionCompatibility | undefined,
   version: string | null,
@@ -42,7 +42,7 @@ export function checkCompatibility(
 }
 
 /**
- * §6.5.3: every override whose pattern matches, in declaration order, replaces selector aliases;
+ * every override whose pattern matches, in declaration order, replaces selector aliases;
  * later matches win. Returns the new alias map and the patterns that applied.
  */
 export function applyOverrides(
@@ -72,7 +72,7 @@ export interface DetectedVersion {
 type VersionPort = Pick<BrowserPort, 'query' | 'getText' | 'getAttribute' | 'readGlobal'>
 
 /**
- * §6.5.2: tries version_selector, then version_global (a property path read by the port's fixed
+ * tries version_selector, then version_global (a property path read by the port's fixed
  * reader, never a script), then version_meta. The first one that yields a version wins; any
  * that fails is skipped, since a missing marker just means "unknown".
  */

@@ -2,13 +2,13 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import type { PackIssue, PackIssueCode, PathSegment } from './errors'
 import { kForbiddenKeys } from './paths'
 
-// Layer 1 of §6.1: text → JS value, with every problem placed at a line and column. One parse
+// Layer 1: text → JS value, with every problem placed at a line and column. One parse
 // by the yaml library gives both: the Document (with node ranges and a LineCounter) for positions,
 // and its JS value. A worker start does not pay for it: the validated result is cached (cache.ts).
 
 /**
  * 1 MiB. The largest built-in pack is a few kB and a generated pack of 500 actions about 200 kB;
- * a file beyond this is a mistake or an attack on the service worker's memory (§4.4.8.1 资源耗尽).
+ * a file beyond this is a mistake or an attack on the service worker's memory (资源耗尽).
  */
 export const kMaxPackBytes = 1024 * 1024
 /** The yaml library's own guard against "billion laughs": more alias expansions than this is refused. */

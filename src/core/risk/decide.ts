@@ -3,8 +3,8 @@ import { kAmount, kIconWords, kWords, type Meaning } from './lexicon'
 import { foldText, hasWords } from './text'
 
 /**
- * Whether a click or key press is risky, from what the element and its surroundings are (issue 15
- * §1). The page side (src/dom/risk.ts) gathers these facts; the decision is pure so it can be
+ * Whether a click or key press is risky, from what the element and its surroundings are.
+ * The page side (src/dom/risk.ts) gathers these facts; the decision is pure so it can be
  * tested on Node with generated labels. Rules, in order (docs/agent.md, Safety):
  *
  * 1. The form it submits: payment fields → payment; a password field → credentials; data sent to

@@ -387,7 +387,7 @@ function wordsOf(folded: string): string {
 /**
  * One matcher per list, built from our own lexicon (never from page text): plain substring
  * searches, so its cost is linear in the text for each word, and nothing is compiled per page
- * (a RegExp alternation of a thousand look-arounds took ~10 ms to build in every page, issue 19's
+ * (a RegExp alternation of a thousand look-arounds took ~10 ms to build in every page, in the
  * benches). Words of spaced scripts must stand alone ("pay" is not "paypal"); a trailing `*`
  * matches any ending; Han, kana, Hangul and symbols match anywhere.
  */

@@ -1,14 +1,14 @@
 /**
  * Actionability (after Playwright's checks): attached, scrolled into view, visible,
  * enabled, stable (not animating) and hit-testable. Each failure is reported with its reason;
- * an element attached but never visible gets the forced DOM operation of seed 001 §2.3.
+ * an element attached but never visible gets a forced DOM operation instead.
  */
 import type { ExecFailure } from '../../core/exec'
 import { sleep } from '../../core/sleep'
 import { deepContains, deepElementFromPoint, isDisabled } from '../locators'
 import { centerOf, landsOn, type Point } from './events'
 import { isVisible, kAvaUiAttr, quoteLabel, shortName, viewOf } from './dom'
-import { fail } from './ladder'
+import { fail } from '../../core/exec'
 import { nextFrame } from './wait'
 
 /**

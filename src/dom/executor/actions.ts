@@ -1,7 +1,6 @@
 /**
- * The DOM actions, one descriptor each in one registry (STYLE.md): the nine instruction types of
- * seed 001 §2.2 plus what the registry's step actions and seed 002 §5
- * ActionType need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute, upload.
+ * The DOM actions, one descriptor each in one registry (STYLE.md): the nine instruction types
+ * plus what the registry's step actions and uploads need: dblclick, fill, type, check, uncheck, focus, submit, getText, getAttribute, upload.
  * What each action is (its fields, whether it needs an element, its gate) is its descriptor in
  * src/core/vocabulary.ts; here is only how the page runs it: `run` gets the located element.
  */
@@ -15,7 +14,8 @@ import { ensureActionable } from './actionability'
 import { displayedValue, isVisible, kAvaUiAttr, quoteLabel, quoteTexts, shownValue, viewOf } from './dom'
 import { watchEffects } from './effects'
 import { pressKey } from './events'
-import { fail, type Located, type TargetSpec } from './ladder'
+import { fail } from '../../core/exec'
+import type { Located, TargetSpec } from './ladder'
 import { fileInputOf, uploadFiles } from './native'
 import { checkOp, clickOp, dragOp, enterTextOp, hoverOp, type OpContext } from './ops'
 import { lostBeforeSubmit, submitsForm } from './field-check'
@@ -42,7 +42,7 @@ export interface DomActionDescriptor {
 
 /** text rendered just after a navigation or a fetch gets this long to appear. */
 const kVerifyWaitMs = 3_000
-/** Seed 002 §4.1 ReadyConfig.quietWindowMs: DOM silent this long counts as settled. */
+/** DOM silent this long counts as settled. */
 export const kQuietWindowMs = 500
 /** Long enough to see a submit start a navigation; a script-handled submit may change nothing visible. */
 const kSubmitWatchMs = 200
@@ -292,7 +292,7 @@ function stateHolds(els: Element[], state: WaitState): boolean {
   return state === 'visible' ? anyVisible : !anyVisible
 }
 
-/** Resolves when the DOM has been silent for `quietMs` (seed 002 §4.1 静默窗口). */
+/** Resolves when the DOM has been silent for `quietMs`. */
 function quietPage(quietMs: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     let timer = setTimeout(() => done(true), quietMs)
@@ -610,7 +610,7 @@ const kActions: DomActionDescriptor[] = [
     },
   },
   {
-    // Seed 002 §5 UPLOAD: hidden inputs behind a styled button (el-upload, a-upload) included.
+    // Upload: hidden inputs behind a styled button (el-upload, a-upload) included.
     name: 'upload',
     async run(run) {
       const files = run.cmd.files ?? []

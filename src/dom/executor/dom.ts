@@ -148,7 +148,7 @@ export function shownValue(el: Element, value: string): string {
   return holdsSecret(el) ? '•'.repeat(Math.min(value.length, 8)) : value
 }
 
-/** The value a field or widget shows now, for results (seed 002 §5.2 "the value now displayed"). */
+/** The value a field or widget shows now, for results. */
 export function displayedValue(el: Element): string {
   const V = viewOf(el)
   if (el instanceof V.HTMLSelectElement) return [...el.selectedOptions].map((o) => normalize(o.text)).join(', ')

@@ -1,5 +1,5 @@
 /**
- * What an action changed (seed 002 §5.2 ActionResult.changes): URL, DOM mutations, new modals,
+ * What an action changed: URL, DOM mutations, new modals,
  * focus. Also the evidence that an action did anything at all: a click that changes nothing
  * where something was expected is a failure, not a success.
  */

@@ -247,7 +247,7 @@ function inputEvent(el: Element, type: 'beforeinput' | 'input', inputType: strin
   )
 }
 
-/** fill: select everything, replace it in one edit, then input and change (seed 001 §2.3 input). */
+/** fill: select everything, replace it in one edit, then input and change. */
 export function fill(el: TextControl, value: string): void {
   el.focus({ preventScroll: true })
   try {
@@ -397,8 +397,8 @@ function deleteBackward(el: TextControl): void {
 
 /**
  * One key press: keydown, keypress (for keys that make text), the edit with beforeinput and
- * input, keyup. Enter in a form field submits the form the way implicit submission does (HTML
- * §4.10.21.2): through the default button when there is one.
+ * input, keyup. Enter in a form field submits the form the way implicit submission
+ * does (HTML §4.10.21.2): through the default button when there is one.
  */
 export function pressKey(target: Element, chord: string): void {
   const c = parseChord(chord)

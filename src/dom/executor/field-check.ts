@@ -8,7 +8,7 @@
 import type { ExecFailure } from '../../core/exec'
 import { normalizeText } from '../../core/page/text'
 import { isVisible, quoteLabel, viewOf } from './dom'
-import { fail } from './ladder'
+import { fail } from '../../core/exec'
 import { nextFrame, settle } from './wait'
 
 /** Containers a field's error message is written in, beside the field. */

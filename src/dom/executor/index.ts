@@ -11,7 +11,8 @@ import type { Instruction } from '../../core/instruction/schema'
 import { actionOf } from '../../core/page/command'
 import { domAction } from '../../core/vocabulary'
 import { actionRegistry, type DomActionName, type DomCommand } from './actions'
-import { fail, locate, type Located } from './ladder'
+import { fail } from '../../core/exec'
+import { locate, type Located } from './ladder'
 import { noteAction } from './wait'
 import { pageDigest } from './digest'
 import { riskFactsOf } from '../risk'
@@ -56,7 +57,7 @@ export interface RunOptions {
   signal?: AbortSignal
   /**
    * Called with the located element before anything is done to it; returning a failure stops
-   * the action (the safety check of issue 6 that asks the person first).
+   * the action (the safety check that asks the person first).
    */
   beforeAct?: (el: Element, action: DomActionName) => ExecFailure | null | Promise<ExecFailure | null>
   /**

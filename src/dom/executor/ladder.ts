@@ -1,5 +1,5 @@
 /**
- * The locator ladder of issue 5, in order, recording the rung that matched:
+ * The locator ladder, in order, recording the rung that matched:
  *   1. `target_id`, the scanned element id (Observe's stable handle): stale → fail,
  *      never re-point;
  *   2. explicit selectors (`css:`, `xpath:`, `role:`, `text:`, `testid:`), primary then fallbacks,
@@ -9,7 +9,7 @@
  * A match must be unique: two candidates too close to call is AMBIGUOUS, never a guess.
  */
 import type { PageTarget } from '../../core/page/command'
-import type { Candidate, ExecErrorCode, ExecFailure } from '../../core/exec'
+import { fail, type Candidate, type ExecFailure } from '../../core/exec'
 import { observe, replacementOf, safeResolveHandle } from '../observe'
 import { formatSelector, type ParsedSelector } from '../../core/page/selectors'
 import { queryAll } from '../locators'
@@ -40,10 +40,6 @@ export interface Located {
    * container and rank, src/dom/observe/ids.ts): the step result says so.
    */
   replaced?: string
-}
-
-export function fail(code: ExecErrorCode, message: string, extra: Partial<ExecFailure> = {}): ExecFailure {
-  return { ok: false, code, message, ...extra }
 }
 
 const kSuggestRescan = 'Observe the page again and use the new ids.'

@@ -10,7 +10,7 @@ import { kNativeKinds, outOfBounds, safeNormalizeValue, type NativeKind } from '
 import { normalize } from '../locators'
 import { quoteLabel, viewOf } from './dom'
 import { setNativeValue } from './events'
-import { fail } from './ladder'
+import { fail } from '../../core/exec'
 
 const kKinds = new Set<string>(kNativeKinds)
 
@@ -204,7 +204,7 @@ function bytesOf(base64: string): Uint8Array {
 }
 
 /**
- * Puts files into a file input as the file chooser does (seed 002 §5 UPLOAD): a DataTransfer's
+ * Puts files into a file input as the file chooser does: a DataTransfer's
  * FileList on `input.files`, then input and change. Works on hidden inputs: the chooser of a
  * styled upload button never opens, the page gets the files it would have got.
  */

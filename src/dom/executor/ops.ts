@@ -1,6 +1,6 @@
 /**
  * The careful-human operations every action is built from: make the element actionable, act
- * with the real event sequence, then check the page answered (issue 5: a click
+ * with the real event sequence, then check the page answered (a click
  * that changed nothing, or a value that did not stick, is a failure).
  */
 import type { ExecChanges, ExecFailure } from '../../core/exec'
@@ -21,7 +21,7 @@ import {
   type ClickOptions,
   type Point,
 } from './events'
-import { fail } from './ladder'
+import { fail } from '../../core/exec'
 import { confirmEditable, confirmNative, nativeKindOf, pickerText, setNative } from './native'
 import { nextFrame, settle, waitFor } from './wait'
 import { revealByHover } from './reveal'

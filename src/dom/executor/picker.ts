@@ -10,7 +10,7 @@ import { safeNormalizeValue } from '../../core/page/values'
 import type { ExecFailure } from '../../core/exec'
 import { dispatchKey, keyInfo, click } from './events'
 import { isVisible, quoteLabel, viewOf } from './dom'
-import { fail } from './ladder'
+import { fail } from '../../core/exec'
 import { pageLocale } from './native'
 import { nextFrame, settle } from './wait'
 

@@ -33,7 +33,7 @@ const kHoverMenuWaitMs = 1_000
 const kScriptHoverWaitMs = 250
 /** Longest wait for a revealed menu to stop moving; library animations take 200–300 ms. */
 const kSettleMs = 600
-/** Seed 002 §7 bounds on a miss: a few screens, stopping as soon as nothing new loads. */
+/** Bounds on a miss: a few screens, stopping as soon as nothing new loads. */
 const kMissScrolls = 6
 const kMissScrollDelayMs = 400
 /** Lazy markers that mean more content can still arrive; a lazy image alone adds no controls. */
@@ -458,7 +458,7 @@ function hiddenMatches(description: string): Element[] {
 const kLazyMarkers =
   '[aria-busy=true],[class*=infinite],[class*=sentinel],[class*=load-more],[class*=loadmore],[class*=skeleton],[class*=lazy]'
 
-/** True when the page says more content is still to come (seed 002 §7 lazy regions). */
+/** True when the page says more content is still to come. */
 export function pageGrows(): boolean {
   // The full scan (about 150 ms on a page of 5,000 controls) only when a marker is there at all.
   if (!document.querySelector(kLazyMarkers)) return false

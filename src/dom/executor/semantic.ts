@@ -1,5 +1,5 @@
 /**
- * The semantic rung of the ladder (seed 002 §5.1 "文本描述 → 模糊匹配（标签、placeholder）"):
+ * The semantic rung of the ladder:
  * a descriptor as a person writes it — `the "Save" button`, `输入框`, `the second checkbox`,
  * `Reply on @nibh's post`, `对话框里的关闭按钮` — is parsed in core (src/core/page/descriptor.ts)
  * and scored against the page's interactive elements by what a person reads on them (accessible
@@ -9,7 +9,7 @@
  * AMBIGUOUS; when nothing passes the bar the best few still come back, marked weak, for the AI
  * fallback. Every candidate says why it scored (`why`).
  *
- * Speed (issue 5 bench, ≤ 10 ms on 5,000 elements; median ≤ 5 ms): a cheap substring
+ * Speed (the locate bench: ≤ 10 ms on 5,000 elements; median ≤ 5 ms): a cheap substring
  * filter runs first over texts kept between calls until the page mutates (`PageIndex`), and
  * layout (visibility) is read only for the best-scored elements, never for all of them.
  */
@@ -1157,7 +1157,7 @@ interface Entry {
 
 /**
  * The interactive elements of a document's search roots with their stage-1 texts, kept between
- * calls (issue 5 bench: a locate that re-reads 5,000 elements' text and rows costs 25–40 ms; one
+ * calls (the locate bench: a locate that re-reads 5,000 elements' text and rows costs 25–40 ms; one
  * that reuses them costs a few). Valid while no search root has mutated: one MutationObserver
  * watches every root (document, open shadow roots, same-origin frames) and `takeRecords()` is
  * asked before each use, so a change made in the same task as the call is seen too. The root
@@ -1338,7 +1338,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
   // Stage 1, cheap: an upper bound of each element's score from the text it carries and the
   // text around it. Stage 2 scores fully, best bound first, and stops once no bound can reach
   // the ambiguity margin of the best score: on a page of thousands of controls only a few are
-  // ever scored in full (issue 5 bench).
+  // ever scored in full.
   const bounded: Array<{ el: Element; ub: number }> = []
   const roleUb = q.kinds.length === 0 ? 0.5 * kShareRole : kShareRole
   const whole = (quoted ?? q.tokens.join(' ')).toLowerCase()

@@ -16,7 +16,7 @@ const kFrameFallbackMs = 50
 export const kSettledMissMs = 800
 /** An action that changed the page this recently may still be opening what the next step wants. */
 export const kExpectAfterActionMs = 2_000
-/** A document this young may still be mounting its app (seed 001 §2.3 SPA mounts). */
+/** A document this young may still be mounting its app. */
 export const kFreshDocumentMs = 3_000
 /** Signs a region is still loading: ARIA busy, and the spinners of common libraries. */
 const kBusy =

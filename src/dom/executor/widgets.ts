@@ -10,7 +10,7 @@ import { normalize, searchRoots } from '../locators'
 import { ensureActionable } from './actionability'
 import { displayedValue, isVisible, labelOf, quoteLabel, quoteTexts, viewOf, visibleTextOf } from './dom'
 import { dispatchKey, keyInfo, pressKey } from './events'
-import { fail } from './ladder'
+import { fail } from '../../core/exec'
 import { clickOp, enterTextOp, hoverOp, type OpContext } from './ops'
 import { waitFor } from './wait'
 

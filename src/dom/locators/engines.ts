@@ -1,5 +1,5 @@
 /**
- * The selector engines of §6.6.3: `css:`, `xpath:`, `role:`, `text:`, `testid:`.
+ * The selector engines: `css:`, `xpath:`, `role:`, `text:`, `testid:`.
  * Each is a small `{ kind, queryAll(root, selector) }` made by a factory, after Playwright's
  * selector engines (STYLE.md), and runs the selector as core parsed it
  * (src/core/page/selectors.ts); `index.ts` runs them across shadow roots and frames.

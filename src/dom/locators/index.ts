@@ -1,5 +1,5 @@
 /**
- * Locators: the prefixed selectors of seed 000 §6.6.3 run against the live page, across open
+ * Locators: the prefixed selectors (docs/action-packs.md) run against the live page, across open
  * shadow roots and same-origin frames. One engine per kind of the core grammar
  * (src/core/page/selectors.ts), which is the only reader of selector text.
  */

@@ -1,6 +1,6 @@
 /**
  * The trees a lookup searches: the document, every open shadow root inside it and the documents
- * of same-origin frames, recursively (issue 5: "piercing open shadow roots and same-origin
+ * of same-origin frames, recursively ("piercing open shadow roots and same-origin
  * frames"; cross-origin frames are out of reach and skipped).
  */
 export type SearchRoot = Document | ShadowRoot

@@ -27,7 +27,7 @@ export const kScoredBlocks = 200
 export const kFarHeadings = 50
 /** Bonus for being on the first screen ("首屏加分"). */
 const kFirstScreenBonus = 0.2
-/** Fixed score per tag (§3.5 "按 HTML 标签固定分值"): headings lead, table cells trail. */
+/** Fixed score per tag ("按 HTML 标签固定分值"): headings lead, table cells trail. */
 export const kTagScore: Record<string, number> = {
   h1: 1,
   h2: 0.9,

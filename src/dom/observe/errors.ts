@@ -5,8 +5,8 @@
 import type { FailureCode } from '../../core/failure'
 
 /**
- * ELEMENT_STALE: the element behind an id has left the document; re-scan instead of guessing
- * (§3.4). ELEMENT_NOT_FOUND: no element was ever given this id in this page. CANCELLED: the
+ * ELEMENT_STALE: the element behind an id has left the document; re-scan instead of guessing.
+ * ELEMENT_NOT_FOUND: no element was ever given this id in this page. CANCELLED: the
  * caller's AbortSignal fired. (src/core/failure.ts describes each.)
  */
 export type ObserveErrorCode = Extract<FailureCode, 'ELEMENT_STALE' | 'ELEMENT_NOT_FOUND' | 'CANCELLED'>

@@ -1,5 +1,5 @@
 /**
- * Readable semantic ids and stable handles (§3.4).
+ * Readable semantic ids and stable handles.
  *
  * The DOM has no backendNodeId without the `debugger` permission, so the stable handle is the
  * element object itself: a WeakMap from element to id keeps an element's id for as long as it
@@ -28,7 +28,7 @@ const kNearTextMax = 16
 const idOf = new WeakMap<Element, string>()
 const byId = new Map<string, WeakRef<Element>>()
 /**
- * The elements the latest scan listed. Seed 003 writes ids into the page as `data-agent-id`; Ava
+ * The elements the latest scan listed. The design this follows writes ids into the page as `data-agent-id`; Ava
  * keeps them here instead, in the content script's own world, so that a page cannot watch its
  * attributes change to learn when Ava reads it.
  */
@@ -46,7 +46,7 @@ let recordAtPlace = new Map<string, string>()
 export interface IdRequest {
   el: Element
   type: ElementType
-  /** Text the id is made from, by the priority of §3.2 ('' when only type + number is left). */
+  /** Text the id is made from, by the priority ('' when only type + number is left). */
   idText: string
   /** Frame prefix (`frame_<id>_`) or ''. */
   prefix: string
@@ -64,7 +64,7 @@ export function nextRevision(): number {
   return ++revision
 }
 
-/** The id a request is named by before twins are told apart (§3.2): prefix, type, label. */
+/** The id a request is named by before twins are told apart: prefix, type, label. */
 function idBase(r: IdRequest): string {
   const text = slug(r.idText)
   return r.prefix + kIdPrefix[r.type] + (text ? `_${text}` : '')
@@ -176,7 +176,7 @@ export function replacementOf(id: string, otherRecord: (el: Element) => boolean 
   return el
 }
 
-/** Conflict rules of §3.3, in order: region, nearby text, number. */
+/** Conflict rules, in order: region, nearby text, number. */
 function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: string[], taken: Set<string>): void {
   const unlabeled = !reqs[members[0]].idText || !slug(reqs[members[0]].idText)
   const claim = (i: number, id: string): boolean => {
@@ -186,7 +186,7 @@ function resolveGroup(base: string, members: number[], reqs: IdRequest[], ids: s
     return true
   }
   if (members.length === 1) {
-    // §3.2 rule 5: an element with nothing to name it by is its type and a number.
+    // Last rule: an element with nothing to name it by is its type and a number.
     if (!unlabeled && claim(members[0], base)) return
   }
   const pending = members.filter((i) => ids[i] === undefined)
@@ -249,7 +249,7 @@ export function idOfElement(el: Element): string | undefined {
   return id !== undefined && byId.get(id)?.deref() === el ? id : undefined
 }
 
-/** The live element behind an id, or a typed error: never another element (§3.4). */
+/** The live element behind an id, or a typed error: never another element. */
 export function safeResolveHandle(id: string): Result<Element> {
   const ref = byId.get(id)
   if (!ref) {
@@ -283,7 +283,7 @@ export function resolveHandle(id: string): Element {
   return r.value
 }
 
-/** Forgets all ids (seed 003 clearOldIdentifiers; there is nothing in the page to clear). */
+/** Forgets all ids (there is nothing in the page to clear). */
 export function clearAgentIds(): void {
   listed = new Set()
   byId.clear()
@@ -297,7 +297,7 @@ const frameIds = new WeakMap<Element, string>()
 const usedFrameIds = new Map<string, WeakRef<Element>>()
 let frameCounter = 0
 
-/** A stable short id for an iframe: its name or id when readable, else `f<n>` (§6.1). */
+/** A stable short id for an iframe: its name or id when readable, else `f<n>`. */
 export function frameIdFor(frame: Element): string {
   const known = frameIds.get(frame)
   if (known) return known

@@ -1,5 +1,5 @@
 /**
- * Observe: the semantic page engine (seed 003 Observe). Page-side only; the content
+ * Observe: the semantic page engine. Page-side only; the content
  * script lazy-loads this module on first use. What it produces (the snapshot types), the listing
  * serializer and the frame merge are pure and live in core/page.
  */

@@ -1,5 +1,5 @@
 /**
- * `observe()`: one scan of the page turned into a PageSnapshot (seed 003 Observe).
+ * `observe()`: one scan of the page turned into a PageSnapshot.
  * Order matters for speed: every DOM read happens in one pass, and nothing is written into the page.
  */
 import { extractContent } from './content'
@@ -225,14 +225,14 @@ function recordText(c: Candidate, cache: Map<Element, string>): string {
 
 /**
  * The card text each twin outside rows was told apart by (addCardContexts). It is kept with the
- * twin, as its id is (§3.4), rather than read again every scan: a grid of 2,000 cards would pay a
+ * twin, as its id is, rather than read again every scan: a grid of 2,000 cards would pay a
  * text walk per card per scan.
  */
 let cardContextOf = new WeakMap<Element, string>()
 
 /**
  * Twins outside rows (a product card's Buy button) take their card's text as their context, as a
- * row's controls take the row's (§3.3 "商品A旁的删除"): for `_near_`, relevance and the listing.
+ * row's controls take the row's ("商品A旁的删除"): for `_near_`, relevance and the listing.
  * A group with a twin new to it reads every card again, since the newcomer may split one.
  */
 function addCardContexts(reqs: IdRequest[], byBase: Map<string, number[]>): void {

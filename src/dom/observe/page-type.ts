@@ -1,5 +1,5 @@
 /**
- * Page understanding: the page type from weighted signals (§2.2), the intents the
+ * Page understanding: the page type from weighted signals, the intents the
  * page offers, and a one-line summary. Signals are descriptors in one table, scored and summed.
  */
 import {
@@ -11,7 +11,7 @@ import {
   type Region,
 } from '../../core/page/snapshot'
 
-/** Signal weights of §2.2: URL and form signals are strong, counts and words medium, layout weak. */
+/** Signal weights: URL and form signals are strong, counts and words medium, layout weak. */
 export const kWeight = { high: 3, medium: 2, low: 1 } as const
 /** A type needs at least one strong signal's worth of evidence, else the page is `unknown`. */
 export const kMinTypeScore = 3
@@ -20,7 +20,7 @@ export interface PageFeatures {
   url: string
   path: string
   query: string
-  /** Title, headings and button/link labels, lower-cased: where §2.2 keywords are looked for. */
+  /** Title, headings and button/link labels, lower-cased: where the type keywords are looked for. */
   words: string
   passwords: number
   textInputs: number
@@ -61,7 +61,7 @@ interface Signal {
 const has = (re: RegExp) => (f: PageFeatures) => re.test(f.words)
 const url = (re: RegExp) => (f: PageFeatures) => re.test(f.path) || re.test(f.query)
 
-/** The signal table of §2.2. */
+/** The signal table. */
 export const kSignals: Signal[] = [
   // login
   {

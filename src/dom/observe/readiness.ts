@@ -12,7 +12,7 @@ import { clip } from '../../core/page/text'
 export const kQuietWindowMs = 500
 /** Never wait longer than this (maxWaitMs). */
 export const kMaxWaitMs = 10_000
-/** Background requests tolerated: analytics beacons and long polls never finish (§4.1). */
+/** Background requests tolerated: analytics beacons and long polls never finish. */
 export const kAllowPendingRequests = 2
 /** How often pending requests are re-checked when their source cannot notify. */
 const kPollMs = 100

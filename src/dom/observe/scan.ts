@@ -71,7 +71,7 @@ const kPlainLeafTags = new Set([
   'br',
   'wbr',
 ])
-/** Ava's own UI (button, panel, overlay) carries this attribute and is never scanned (§6). */
+/** Ava's own UI (button, panel, overlay) carries this attribute and is never scanned. */
 export const kAvaUiAttr = 'data-ava-ui'
 
 /**
@@ -150,7 +150,7 @@ const kRegionByRole: Record<string, RegionKind> = {
   search: 'form',
 }
 
-/** Class names that mark content still to come (skeletons, infinite-scroll sentinels, §7). */
+/** Class names that mark content still to come (skeletons, infinite-scroll sentinels). */
 const kLazyClass = /(?:^|[\s_-])(skeleton|lazyload|lazy-load|infinite|sentinel|load-more|loadmore)(?:$|[\s_-])/i
 /** Enough lazy markers to say "more is coming" without listing a whole skeleton grid. */
 const kMaxLazyRegions = 30

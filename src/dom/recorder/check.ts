@@ -1,8 +1,8 @@
 /**
  * A flow's checks in the page: `verify` / `expect` steps (text present, address,
  * element state, value, count) and `extract`. A check that holds returns on the first look; only
- * a failing one keeps looking, until the page has settled (the executor's rule for a miss,
- * issue 20 §4) or the step's timeout, and then fails with what was expected and what is there.
+ * a failing one keeps looking, until the page has settled (the executor's rule for a
+ * miss) or the step's timeout, and then fails with what was expected and what is there.
  */
 import type { CheckState, FlowStep } from '../../core/flows/schema'
 import type { RunStepOptions, StepOutcome } from '../../core/flows/replay'

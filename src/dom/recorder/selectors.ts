@@ -11,7 +11,7 @@ import { kAvaUiAttr } from '../executor/dom'
 
 /** Names longer than this are content, not labels; a selector built on them breaks on any edit. */
 const kMaxNameChars = 80
-/** Visible text used as a selector: short labels only (seed 004 §3.2 "text" ≤ 50). */
+/** Visible text used as a selector: short labels only. */
 const kMaxTextChars = 40
 /** Ancestors a CSS path may climb before it gives up on being short. */
 const kMaxCssDepth = 5
@@ -216,7 +216,7 @@ function indexSelector(el: Element): FlowSelector {
   }
 }
 
-/** What the element looks like, for the replay's similarity check (seed 004 element_snapshot). */
+/** What the element looks like, for the replay's similarity check. */
 export function snapshotOf(el: Element): ElementSnapshot {
   const role = roleOf(el)
   const name = role ? accessibleName(el, role) : ''

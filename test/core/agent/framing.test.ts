@@ -59,7 +59,7 @@ function outside(prompt: string): string {
 
 const kRuns = { numRuns: 80, interruptAfterTimeLimit: 25_000 }
 
-describe('prompt framing (issue 16 §4)', () => {
+describe('prompt framing', () => {
   it('keeps every page-controlled slot inside the untrusted block, delimiters or not', () => {
     fc.assert(
       fc.property(

@@ -532,7 +532,7 @@ describe('act', () => {
     expect(w.cache.get('key:log in as alice@/login')!.steps[0].params.value).toBe('${secret:PW}') // replayable: it names the secret
   })
 
-  it('a step’s result in the UI language is shown under it, its secret redacted as in the detail (issue 17 §4)', async () => {
+  it('a step’s result in the UI language is shown under it, its secret redacted as in the detail', async () => {
     // A field the page did not see as secret: the page's result holds what was typed.
     const w = world({
       vault: { PW: 'hunter2-secret' },
@@ -573,7 +573,7 @@ describe('act', () => {
     expect(w.errors()).toEqual(["Step 1 failed: No saved secret named NOPE. Add it in Ava's options."])
   })
 
-  it('refuses a saved secret in a navigate URL before anything is sent (issue 15)', async () => {
+  it('refuses a saved secret in a navigate URL before anything is sent', async () => {
     const nav: Instruction = {
       step_id: 1,
       action_type: 'navigate',
@@ -963,7 +963,7 @@ describe('resume after a worker restart', () => {
   })
 })
 
-describe('the step count across a worker restart (issue 15)', () => {
+describe('the step count across a worker restart', () => {
   it('goes on from the steps used before, a pack action’s page steps included, not from the instructions shown', async () => {
     const w = world({
       settings: (s) => void (s.agent.stepLimit = 5),
@@ -1113,7 +1113,7 @@ describe('tab change', () => {
   })
 })
 
-describe('every executed step counted and checked (issue 15)', () => {
+describe('every executed step counted and checked', () => {
   const many = (n: number) => Array.from({ length: n }, (_, i) => click(i + 1, `Row ${i + 1}`))
 
   it('runs exactly as many steps of one long reply as the step limit allows, and cuts the reply there', async () => {
@@ -1367,7 +1367,7 @@ describe('every executed step counted and checked (issue 15)', () => {
   })
 })
 
-describe('secrets bound to their sites (issue 16 §2)', () => {
+describe('secrets bound to their sites', () => {
   const bank = { bank: '493817' }
 
   it('does not type a secret the model asks for on a site it was not saved for, and asks nobody', async () => {

@@ -165,7 +165,7 @@ describe('createChannelFlowPort', () => {
   })
 })
 
-describe('createChannelPort with the agent’s guard (issue 15)', () => {
+describe('createChannelPort with the agent’s guard', () => {
   /** A page whose "Delete account" button is risky: refused with NEEDS_CONFIRMATION until confirmed. */
   function riskyPage() {
     return recorder((c) => {

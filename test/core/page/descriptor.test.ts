@@ -173,7 +173,7 @@ describe('scope', () => {
     expect(parseDescriptor('the Sign in with Google button').scope).toBeUndefined()
   })
 
-  test('a hyphenated word is one word: "check-in" is not "check-out" (issue 20 fresh set)', () => {
+  test('a hyphenated word is one word: "check-in" is not "check-out"', () => {
     expect(parseDescriptor('check-in date').tokens).toEqual(['check-in', 'date'])
     expect(parseDescriptor('the Built-in Functions link').tokens).toEqual(['built-in', 'functions'])
   })
@@ -215,7 +215,7 @@ describe('translation for a page in the other language', () => {
   })
 })
 
-describe('descriptors of pages nobody wrote for Ava (issue 20 §2, locate bench misses)', () => {
+describe('descriptors of pages nobody wrote for Ava (locate bench misses)', () => {
   test('a one-letter label after "letter" or 字母 is the label, never the article "a"', () => {
     expect(parseDescriptor('letter A')).toMatchObject({ quoted: 'A', tokens: [] })
     expect(parseDescriptor('字母 Q').quoted).toBe('Q')

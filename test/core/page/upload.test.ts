@@ -1,5 +1,5 @@
 // The `upload` action threaded through the instruction schema, the page command, the pack step
-// and the channel port (seed 002 §5 UPLOAD).
+// and the channel port.
 import { describe, expect, it } from 'vitest'
 import { safeParseInstruction } from '../../../src/core/instruction/schema'
 import { actionOf, type PageCommand, type PageOutcome, type SendCommand } from '../../../src/core/page/command'

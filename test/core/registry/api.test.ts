@@ -31,7 +31,7 @@ function api(withPage = true) {
   }
 }
 
-describe('ActionApi (§3.1)', () => {
+describe('ActionApi', () => {
   it('dispatches every command type through handle()', async () => {
     const { api: a, port } = api()
     const commands: ActionCommand[] = [

@@ -38,7 +38,7 @@ describe('built-in packs', () => {
     }
   })
 
-  it('have the actions issue 3 asks for', () => {
+  it('have the actions the bundled packs promise', () => {
     const names = registry.all().map((a) => a.fullName)
     expect(names).toEqual(
       expect.arrayContaining([

@@ -9,8 +9,8 @@ import {
 } from '../../../src/core/registry'
 import { FakePort } from './fake-port'
 
-// Seed 001 in the step engine: the runWorkflow options stopOnError / stepDelay (§2.4), and the
-// wait of §2.3 that, when it times out, falls back to "domcontentloaded + 500 ms".
+// The step engine's run options: the runWorkflow options stopOnError / stepDelay, and the
+// wait that, when it times out, falls back to "domcontentloaded + 500 ms".
 
 function registryOf(text: string): ActionRegistry {
   const registry = createRegistry()
@@ -78,7 +78,7 @@ actions:
         args: { condition: "url:*/done", timeout: 40 }
 `
 
-describe('stopOnError (seed 001 §2.4, default true)', () => {
+describe('stopOnError (default true)', () => {
   it('by default the first failing step stops the run', async () => {
     const port = new FakePort(['css:#a', 'css:#c'])
     const result = await createEngine({ registry: registryOf(kPack), port }).run('s1:three:clicks')
@@ -111,7 +111,7 @@ describe('stopOnError (seed 001 §2.4, default true)', () => {
   })
 })
 
-describe('stepDelay (seed 001 §2.4, default 0)', () => {
+describe('stepDelay (default 0)', () => {
   it('pauses between steps, not before the first', async () => {
     const port = new FakePort(['css:#a', 'css:#missing', 'css:#c'])
     const slept: number[] = []
@@ -137,7 +137,7 @@ describe('stepDelay (seed 001 §2.4, default 0)', () => {
   })
 })
 
-describe('a wait that times out falls back to domcontentloaded + 500 ms (seed 001 §2.3)', () => {
+describe('a wait that times out falls back to domcontentloaded + 500 ms', () => {
   it('an element that never comes: the wait goes on after the load and 500 ms, the next step runs', async () => {
     const port = new SlowPage(['css:#a'])
     const slept: number[] = []

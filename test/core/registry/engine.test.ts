@@ -189,7 +189,7 @@ function setup(present: string[] = [], options: Partial<EngineOptions> = {}) {
   return { registry, port, engine }
 }
 
-describe('design §8.4: the step engine', () => {
+describe('the step engine', () => {
   it('正常执行: runs every step of dialog:open in order and builds returns', async () => {
     const { engine, port } = setup(['text:新建', 'css:.e-dialog', 'find:dialog 新建'])
     const result = await engine.run('eresh:dialog:open', { trigger: '新建' })
@@ -261,7 +261,7 @@ describe('design §8.4: the step engine', () => {
   })
 })
 
-describe('errors of §5.2.1 come back as results', () => {
+describe('errors come back as results', () => {
   it("ACTION_NOT_FOUND with the closest name, and the code's hint", async () => {
     const { engine } = setup()
     const result = await engine.run('eresh:dialog:opn')
@@ -353,7 +353,7 @@ describe('errors of §5.2.1 come back as results', () => {
   })
 })
 
-describe('onError policies (§6.3.4)', () => {
+describe('onError policies', () => {
   it('continue records the failure and goes on', async () => {
     const { engine, port } = setup()
     const result = await engine.run('eresh:continue:click')
@@ -423,7 +423,7 @@ describe('eval steps', () => {
   })
 })
 
-describe('secrets (§4.4.7)', () => {
+describe('secrets', () => {
   it('never show secret params or env values in traces, logs, results or errors', async () => {
     const lines: string[] = []
     const { engine, port } = setup(['css:#user', 'css:#pass', 'css:#token', 'css:#echo'], {
@@ -459,7 +459,7 @@ describe('secrets (§4.4.7)', () => {
   })
 })
 
-describe('debug mode (§4.4.4)', () => {
+describe('debug mode', () => {
   it('logs each step with its duration and result', async () => {
     const { engine } = setup(['text:新建', 'css:.e-dialog', 'find:dialog 新建'])
     const result = await engine.debug('eresh:dialog:open', { trigger: '新建' })
@@ -485,7 +485,7 @@ describe('cancellation', () => {
   })
 })
 
-describe('dry run (§4.4.4)', () => {
+describe('dry run', () => {
   it('resolves params, conditions and selectors and executes nothing', () => {
     const { registry } = setup()
     const result = dryRun(registry, 'eresh:dialog:open', { trigger: '新建', fast: 'false' }, { version: '3.1.0' })

@@ -15,7 +15,7 @@ import {
   type BinaryOp,
 } from '../../../src/core/registry'
 
-describe('design §8.3: condition expressions', () => {
+describe('condition expressions', () => {
   it('相等比较: ${x} == 1 with {x:1} is true', () => {
     expect(evaluateCondition('${x} == 1', { x: 1 })).toBe(true)
   })
@@ -30,7 +30,7 @@ describe('design §8.3: condition expressions', () => {
   })
 })
 
-describe('tokenizer (§6.2.4)', () => {
+describe('tokenizer', () => {
   it('produces typed tokens with positions', () => {
     const tokens = tokenize("${method} == 'text' && ${timeout} > 0")
     expect(tokens.map((t) => [t.type, t.value, t.position])).toEqual([
@@ -88,7 +88,7 @@ describe('tokenizer (§6.2.4)', () => {
   })
 })
 
-describe('parser (§6.2.5)', () => {
+describe('parser', () => {
   it('follows the precedence || < && < == != < > < >= <= < !', () => {
     const ast = parseExpression('!a && b == 1 || c > 2')
     expect(printExpression(ast)).toBe('!${a} && ${b} == 1 || ${c} > 2')
@@ -131,7 +131,7 @@ describe('parser (§6.2.5)', () => {
   })
 })
 
-describe('evaluator (§6.2.6)', () => {
+describe('evaluator', () => {
   it('compares strictly with == and numerically with > < >= <=', () => {
     expect(evaluateCondition("${x} == '1'", { x: 1 })).toBe(false)
     expect(evaluateCondition("${x} > '0.5'", { x: 1 })).toBe(true)

@@ -8,7 +8,7 @@ export interface Call {
 }
 
 /**
- * A recording BrowserPort (design §4.4.5 MockBrowserAdapter). `present` lists the raw selectors
+ * A recording BrowserPort. `present` lists the raw selectors
  * that exist on the fake page; `failures` makes the next N calls of a method throw; `values`
  * answers getText/getAttribute/readGlobal/getUrl.
  */

@@ -9,7 +9,7 @@ import {
   SecurityError,
 } from '../../../src/core/registry'
 
-describe('design §8.2: interpolation', () => {
+describe('interpolation', () => {
   it('简单替换: ${params.name} → "test"', () => {
     expect(resolve('${params.name}', { params: { name: 'test' } })).toBe('test')
   })

@@ -9,7 +9,7 @@ const action = (
   params = '',
 ) => `  ${name}:\n    description: ${description}\n${params}    steps:\n${steps}`
 
-describe('loader (§6.4)', () => {
+describe('loader', () => {
   it('later sources override earlier ones, action by action, and record where each came from', () => {
     const sources: PackSource[] = [
       {
@@ -54,7 +54,7 @@ describe('loader (§6.4)', () => {
     expect(registry.list('site')[0].sources.map((s) => s.source)).toEqual(['builtin', 'cli-home', 'cli-project'])
   })
 
-  it('resolves extends with the merge rules of §6.4.3', () => {
+  it('resolves extends with the merge rules', () => {
     const parent = pack(
       'base',
       action('d:open', 'open it') + action('d:close', 'close it'),
@@ -136,7 +136,7 @@ describe('loader (§6.4)', () => {
   })
 })
 
-describe('registry (§4.3)', () => {
+describe('registry', () => {
   const registry = createRegistry()
   registry.load([
     {

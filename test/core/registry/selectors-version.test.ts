@@ -12,7 +12,7 @@ import {
 import { parseSelector, SelectorSyntaxError, type ParsedSelector } from '../../../src/core/page/selectors'
 import { FakePort } from './fake-port'
 
-describe('selector prefixes (§6.6.3)', () => {
+describe('selector prefixes', () => {
   it.each<[string, Partial<ParsedSelector>]>([
     ['css:.ant-btn-primary', { kind: 'css', value: '.ant-btn-primary' }],
     ["xpath://button[@type='submit']", { kind: 'xpath', value: "//button[@type='submit']" }],
@@ -36,7 +36,7 @@ describe('selector prefixes (§6.6.3)', () => {
   )
 })
 
-describe('primary then fallback, with a winner cache (§6.6.2, §6.6.4)', () => {
+describe('primary then fallback, with a winner cache', () => {
   const signal = new AbortController().signal
   it('tries candidates in order and caches the winner', async () => {
     const port = new FakePort(['css:.b', 'css:.c'])
@@ -76,7 +76,7 @@ describe('primary then fallback, with a winner cache (§6.6.2, §6.6.4)', () => 
   })
 })
 
-describe('versions (§6.5)', () => {
+describe('versions', () => {
   it('normalises what pages report', () => {
     expect(['2.4.1', 'v2.4.1', '2.4', 'Element Plus 2.3.9', '2.5.0-beta.1', 'nope', 3].map(normalizeVersion)).toEqual([
       '2.4.1',

@@ -64,7 +64,7 @@ actions:
     alias_of: dialog:open
 `
 
-describe('design §8.1: schema validation', () => {
+describe('schema validation', () => {
   it('合法完整定义: a complete pack validates', () => {
     const result = validatePack(kValid, { file: 'eresh.yaml' })
     expect(result.issues).toEqual([])
@@ -113,7 +113,7 @@ describe('validation API', () => {
     const ok = safeParsePack(kValid)
     expect(ok.success).toBe(true)
   })
-  it('structure errors stop before semantics, as §6.1.3 orders the layers', () => {
+  it('structure errors stop before semantics, as the layers are ordered', () => {
     const result = validatePack(kValid.replace('version: 1.2.0', 'version: 1').replace('action: find', 'action: fnd'))
     expect(result.issues.map((i) => i.code)).toEqual(['INVALID_TYPE'])
     expect(result.issues[0].message).toBe('version is 1; expected string.')
@@ -156,7 +156,7 @@ describe('validation API', () => {
     expect(validatePack(text('"two"')).issues.map((i) => i.code)).toEqual(['INVALID_STEP_ARGS'])
     expect(validatePack(text('9')).issues[0].message).toContain('must be at most 3')
   })
-  it('validateExpression (§6.1.5) lists scope and syntax problems', () => {
+  it('validateExpression lists scope and syntax problems', () => {
     expect(validateExpression("${params.a} == 'x'", { params: ['a'] })).toEqual([])
     expect(validateExpression('${foo.a} == 1')).toEqual([
       'Unknown variable scope "foo" at column 1; allowed: params, env, selectors, steps.',

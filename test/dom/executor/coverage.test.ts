@@ -11,7 +11,7 @@ const text = readdirSync(dir)
   .map((f) => readFileSync(resolve(dir, f), 'utf8'))
   .join('\n')
 
-/** Instruction types that reach each DOM action (seed 001 §2.2 → executor). */
+/** Instruction types that reach each DOM action. */
 const kViaInstruction: Record<string, string> = { fill: 'input', navigate: 'navigate' }
 
 test.each([...kDomActionNames])('%s has an e2e test', (name) => {

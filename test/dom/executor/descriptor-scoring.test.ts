@@ -89,7 +89,7 @@ describe('text', () => {
   })
 })
 
-describe('controls without semantics (issue 20 §1–2)', () => {
+describe('controls without semantics', () => {
   beforeEach(() => {
     document.body.insertAdjacentHTML(
       'beforeend',

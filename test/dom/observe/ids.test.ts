@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Semantic ids and stable handles (§3.4).
+// Semantic ids and stable handles.
 import { beforeEach, describe, expect, test } from 'vitest'
 import {
   clearAgentIds,
@@ -16,7 +16,7 @@ beforeEach(() => clearAgentIds())
 
 const ids = (doc: Document) => observe({ root: doc }).elements.map((e) => e.id)
 
-describe('semantic id priority (§3.2)', () => {
+describe('semantic id priority', () => {
   test.each([
     ['<button>登录</button>', 'btn_登录'],
     ['<input placeholder="搜索">', 'input_搜索'],
@@ -36,7 +36,7 @@ describe('semantic id priority (§3.2)', () => {
   })
 })
 
-describe('id conflicts (§3.3)', () => {
+describe('id conflicts', () => {
   test('the region tells twins apart', () => {
     const doc = page('<header><button>删除</button></header><main><button>删除</button></main>')
     expect(ids(doc)).toEqual(['btn_删除_in_header', 'btn_删除_in_main'])
@@ -52,7 +52,7 @@ describe('id conflicts (§3.3)', () => {
   const card = (name: string) =>
     `<div class="card"><h3>${name} mug</h3><p>Holds tea.</p><div><button>Buy</button> <button aria-label="Save">♡</button></div></div>`
 
-  test('outside rows, the card around each twin tells them apart (§3.3 "商品A旁的删除")', () => {
+  test('outside rows, the card around each twin tells them apart ("商品A旁的删除")', () => {
     const doc = page(`<main>${card('Blue')}${card('Red')}${card('Green')}</main>`)
     expect(ids(doc)).toEqual([
       'btn_buy_near_blue',
@@ -89,7 +89,7 @@ describe('id conflicts (§3.3)', () => {
   })
 })
 
-describe('stable handles (§3.4)', () => {
+describe('stable handles', () => {
   test('existing elements keep their ids when a twin is inserted before them', () => {
     const doc = page('<ul><li>Apple <button>Buy</button></li><li>Pear <button>Buy</button></li></ul>')
     const before = ids(doc)
@@ -140,7 +140,7 @@ describe('stable handles (§3.4)', () => {
     expect(idOfElement(a)).toBe('btn_menu')
   })
 
-  test('a scan writes nothing into the page: no attribute a page could watch for (issue 26 §4)', () => {
+  test('a scan writes nothing into the page: no attribute a page could watch for', () => {
     const doc = page('<button>One</button><a href="#">Two</a><div onclick="">Three</div>')
     const before = doc.body.innerHTML
     const changes: MutationRecord[] = []
@@ -161,7 +161,7 @@ describe('stable handles (§3.4)', () => {
   })
 })
 
-describe('a control re-rendered in place (issue 28 §5)', () => {
+describe('a control re-rendered in place', () => {
   test('an id whose element was replaced by an equivalent resolves to the replacement, and keeps its id', () => {
     const doc = page(
       '<div class="cal"><table><thead><tr><th role="button" aria-label="Prev">‹</th><th>March 2024</th></tr></thead></table></div>',

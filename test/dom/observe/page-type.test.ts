@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Page type from the weighted signals of seed 002 §2.2, one fixture per type of §2.1.
+// Page type from the weighted signals, one fixture per page type.
 import { beforeEach, describe, expect, test } from 'vitest'
 import { PageType } from '../../../src/core/page/snapshot'
 import { clearAgentIds, observe } from '../../../src/dom/observe'
@@ -91,8 +91,8 @@ const fixtures: Array<[PageType, string, string, string]> = [
   [PageType.UNKNOWN, 'https://x.test/', 'Hello', '<p>Hello there.</p><a href="/">Home</a>'],
 ]
 
-describe('page type (§2.1, §2.2)', () => {
-  test('every type of §2.1 has a fixture', () => {
+describe('page type', () => {
+  test('every type has a fixture', () => {
     expect(new Set(fixtures.map((f) => f[0]))).toEqual(new Set(Object.values(PageType)))
   })
   test.each(fixtures)('%s', (type, url, title, body) => {

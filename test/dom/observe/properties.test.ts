@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Correctness properties 5, 6 and 7 of seed 003 on arbitrary generated DOM trees.
+// Correctness properties of the scan (ids stable, a hidden element never listed, texts bounded) on arbitrary generated DOM trees.
 import fc from 'fast-check'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { ElementType } from '../../../src/core/page/snapshot'
@@ -76,7 +76,7 @@ const tree = treeOf(3)
 
 beforeEach(() => clearAgentIds())
 
-describe('seed 003 properties', () => {
+describe('properties of the scan', () => {
   test('property 5: every indexed element has a unique id that resolves to it, on any tree', () => {
     fc.assert(
       fc.property(fc.array(tree, { minLength: 1, maxLength: 6 }), (nodes) => {
@@ -87,7 +87,7 @@ describe('seed 003 properties', () => {
         const elements = ids.map((id) => resolveHandle(id))
         expect(new Set(elements).size).toBe(ids.length)
         for (const el of elements) expect(doc.contains(el)).toBe(true)
-        // A second scan of the same tree hands out the same ids (stable handles, §3.4).
+        // A second scan of the same tree hands out the same ids (stable handles).
         expect(observe({ root: doc }).elements.map((e) => e.id)).toEqual(ids)
       }),
       { numRuns: 60 },

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Readiness with short windows, and merging a frame's snapshot (§6).
+// Readiness with short windows, and merging a frame's snapshot.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { mergeFrameSnapshot } from '../../../src/core/page/frames'
 import type { PageSnapshot } from '../../../src/core/page/snapshot'

@@ -8,7 +8,7 @@ import { countTokens } from '../../../bench/lib/tokens'
 import { tablePage, syntheticPage } from '../../../bench/lib/observe-pages'
 import { page } from './helpers'
 
-/** The estimator may under-count by at most this share (issue 4: "no more than a few percent"). */
+/** The estimator may under-count by at most this share ("no more than a few percent"). */
 const kMaxUnder = 0.03
 /** And should not waste more than this share of the budget by over-counting. */
 const kMaxOver = 0.6

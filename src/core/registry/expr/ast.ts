@@ -1,4 +1,4 @@
-// The `when` language of §6.2: tokens carry their offset so errors can point at them (§6.2.9).
+// The `when` language: tokens carry their offset so errors can point at them.
 
 export type TokenType =
   'STRING' | 'NUMBER' | 'BOOLEAN' | 'NULL' | 'IDENTIFIER' | 'VARIABLE' | 'OPERATOR' | 'LPAREN' | 'RPAREN' | 'EOF'
@@ -28,7 +28,7 @@ export type ASTNode =
   | { type: 'BinaryExpr'; operator: BinaryOp; left: ASTNode; right: ASTNode }
   | { type: 'GroupExpr'; expression: ASTNode }
 
-/** Binding strength, weakest first, as the recursive descent of §6.2.5 orders it. */
+/** Binding strength, weakest first, as the recursive descent orders it. */
 export const kPrecedence: Record<BinaryOp, number> = {
   '||': 1,
   '&&': 2,

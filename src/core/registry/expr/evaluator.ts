@@ -2,19 +2,19 @@ import { getByPath } from '../paths'
 import type { ASTNode, BinaryOp, TemplatePart } from './ast'
 import { parseExpression } from './parser'
 
-/** Conversion rules of §6.2.6. */
+/** Conversion rules. */
 export function toBoolean(value: unknown): boolean {
   return Boolean(value)
 }
 
-/** §6.2.6: numbers stay, strings go through parseFloat (NaN becomes 0), everything else is 0. */
+/** Numbers stay, strings go through parseFloat (NaN becomes 0), everything else is 0. */
 export function toNumber(value: unknown): number {
   if (typeof value === 'number') return value
   if (typeof value === 'string') return parseFloat(value) || 0
   return 0
 }
 
-/** How a value reads inside a string: missing is empty (§8.2 "不存在变量"), objects as JSON. */
+/** How a value reads inside a string: missing is empty ("不存在变量"), objects as JSON. */
 export function stringify(value: unknown): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value
@@ -44,7 +44,7 @@ const kBinary: Record<Exclude<BinaryOp, '&&' | '||'>, Compare> = {
 }
 
 /**
- * Evaluates an AST against a context (§6.2.6). A missing variable reads as `null`, so
+ * Evaluates an AST against a context. A missing variable reads as `null`, so
  * `${params.x} == null` asks "was x given?". The tree is at most kMaxAstDepth deep.
  */
 export function evaluate(node: ASTNode, context: unknown): unknown {
@@ -84,7 +84,7 @@ export function parseCached(expression: string): ASTNode {
 }
 
 /**
- * The whole pipeline of §6.2.3: text → tokens → AST → boolean. Variables are read as values during
+ * The whole pipeline: text → tokens → AST → boolean. Variables are read as values during
  * evaluation rather than pasted into the text first, so a parameter holding `' || true || '`
  * stays a string and cannot change the condition.
  */

@@ -2,12 +2,12 @@ import { ExpressionSyntaxError } from '../errors'
 import type { ASTNode, BinaryOp, Token } from './ast'
 import { tokenize } from './tokenizer'
 
-/** Deeper trees are refused (§6.2.9 "递归深度限制"): no sane condition needs them, and it bounds recursion. */
+/** Deeper trees are refused ("递归深度限制"): no sane condition needs them, and it bounds recursion. */
 export const kMaxAstDepth = 50
 
 type Level = { ops: ReadonlySet<string>; next: number }
 
-// §6.2.5: || then && then == != then > < >= <=, weakest first; unary ! and primaries below.
+// || then && then == != then > < >= <=, weakest first; unary ! and primaries below.
 const kLevels: Level[] = [
   { ops: new Set(['||']), next: 1 },
   { ops: new Set(['&&']), next: 2 },
@@ -22,7 +22,7 @@ function describe(token: Token): string {
   return `"${String(token.value)}"`
 }
 
-/** Recursive-descent parser (§6.2.5). Every node's depth is known as it is built. */
+/** Recursive-descent parser. Every node's depth is known as it is built. */
 class Parser {
   private index = 0
   private nesting = 0

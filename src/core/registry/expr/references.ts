@@ -6,7 +6,7 @@ export interface Reference {
   position: number
 }
 
-/** Every variable an AST reads, in source order; the validator checks their scopes (§6.1.4). */
+/** Every variable an AST reads, in source order; the validator checks their scopes. */
 export function collectReferences(node: ASTNode, out: Reference[] = []): Reference[] {
   switch (node.type) {
     case 'Variable':

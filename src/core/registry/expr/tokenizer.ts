@@ -43,7 +43,7 @@ function where(input: string, pos: number): string {
 }
 
 /**
- * Splits a condition into tokens (§6.2.4). Anything outside the language fails here with a typed
+ * Splits a condition into tokens. Anything outside the language fails here with a typed
  * error and its offset; nothing is ever executed.
  */
 export function tokenize(input: string): Token[] {
