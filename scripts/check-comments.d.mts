@@ -1,0 +1,2 @@
+// Types for scripts/check-comments.mjs (a plain Node script), for the test that imports it.
+export declare function citingLines(text: string): string[]
