@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { InstructionSchema } from './instruction/schema'
-import { kLegacyKeys } from './failure'
+import { kLegacyKeys, kRecoveries } from './failure'
 
 /**
  * What the panel shows and the background keeps per site (storage/conversation.ts). The schemas
@@ -24,9 +24,8 @@ export type Msg = z.infer<typeof MsgSchema>
 /** A message's hint under an answer cut at kMaxAnswerChars (said by `error.ANSWER_CUT`); any other hint is a failure code. */
 export const kAnswerCutHint = 'ANSWER_CUT'
 
-/** What the panel offers on a failed outcome. */
-export const RecoverySchema = z.enum(['retry', 'regenerate', 'options'])
-export type Recovery = z.infer<typeof RecoverySchema>
+/** What the panel offers on a failed outcome (the failure list's `recovery`). */
+export const RecoverySchema = z.enum(kRecoveries)
 
 export const StepStatusSchema = z.enum(['pending', 'running', 'ok', 'failed', 'skipped'])
 export type StepStatus = z.infer<typeof StepStatusSchema>

@@ -1,5 +1,9 @@
-import type { Msg, Recovery } from './chat'
+import type { Msg } from './chat'
 import { kChannelFailures } from './failure-channel'
+
+/** What the panel offers on a failed outcome: try again, ask the model again, or open Options. */
+export const kRecoveries = ['retry', 'regenerate', 'options'] as const
+export type Recovery = (typeof kRecoveries)[number]
 
 /**
  * Every failure code Ava's layers send each other or show a person, described once (zod keeps one

@@ -1,4 +1,5 @@
-import type { Msg, Recovery } from '../chat'
+import type { Msg } from '../chat'
+import type { Recovery } from '../failure'
 import { AvaError, type ErrorCode } from '../errors'
 import { kScrollWords, kStepResults, type ExecFailure, type NotActionableReason, type RiskCategory } from '../exec'
 import { failureKeys, failureMsg, failureOf } from '../failure'
