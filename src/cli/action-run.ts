@@ -7,25 +7,19 @@ import type { RunOptions, StepStart } from '../core/registry'
 import { kActionDebugSpec, kActionRunSpec } from './action-run-spec'
 import { kExit, oneLine, type Io, type Parsed } from './args'
 import {
-  chromiumPath,
   configEngineOptions,
   failUnexpected,
   failureScreenshot,
   formatActionTrace,
-  kBrowserArgs,
-  kViewport,
   loadTarget,
   openStart,
-  refusedLine,
   runArgs,
   runOnPage,
-  unattendedGuard,
 } from './run'
+import { refusedLine, unattendedGuard } from './unattended'
+import { chromiumPath, kBrowserArgs, kViewport, kPageScript } from './playwright-page'
 import { readGlobalConfig } from './sources'
 import { failureOf } from '../core/failure'
-
-/** src/dom/recorder/page-api.ts as one IIFE, inlined by scripts/build-cli.mjs (as in run.ts). */
-declare const __AVA_PAGE_SCRIPT__: string | undefined
 
 /** The pause between steps from the command line, or a usage message. */
 function stepDelay(values: Parsed['values']): number | string {
@@ -102,7 +96,7 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
     return kExit.failed
   }
   if (!a.url) return usage('give the page to start on with --url')
-  if (typeof __AVA_PAGE_SCRIPT__ !== 'string') {
+  if (kPageScript === undefined) {
     io.err(
       `ava ${spec.name}: the page script is built into bin/ava.js: run \`npm run build:cli\`, then \`node bin/ava.js ${spec.name} …\``,
     )
@@ -147,7 +141,7 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
   let exit: number = kExit.failed
   try {
     const context = await browser.newContext({ viewport: kViewport })
-    await context.addInitScript({ content: __AVA_PAGE_SCRIPT__ })
+    await context.addInitScript({ content: kPageScript })
     const page = await context.newPage()
     const notOpen = await openStart(page, a.url, io)
     if (notOpen) {

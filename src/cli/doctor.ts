@@ -16,7 +16,7 @@ import type { LlmSettings } from '../core/settings'
 import { requestTest } from '../model/llm'
 import { kExit, type Io, type Parsed } from './args'
 import { hostFolders, kHostName } from './mcp-native'
-import { chromiumPath } from './run'
+import { chromiumPath } from './playwright-page'
 
 /** The oldest Node Ava runs on: package.json `engines` (test/cli/doctor.test.ts keeps the two equal). */
 export const kMinNode = '20.19.0'

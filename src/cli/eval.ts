@@ -15,12 +15,17 @@ import { kExit, type Io, type Parsed } from './args'
 import { askAva } from './mcp-agent'
 import { modelFromEnv } from './mcp-agent'
 import { tabOf } from './mcp-place'
-import { chromiumPath, kBrowserArgs, kNavigationTimeoutMs, kViewport, pageFlowPort } from './run'
+import {
+  chromiumPath,
+  kBrowserArgs,
+  kNavigationTimeoutMs,
+  kViewport,
+  pageFlowPort,
+  kPageScript,
+} from './playwright-page'
 import { cliSources } from './sources'
 import { missingLibraries, startEvalSite } from './eval-site'
 import { kEvalTasks, type EvalObservation, type EvalTask } from './eval-tasks'
-
-declare const __AVA_PAGE_SCRIPT__: string | undefined
 
 const kDefaultStepLimit = 20
 const kDefaultTaskSeconds = 180
@@ -194,7 +199,7 @@ export async function evalCli(parsed: Parsed, io: Io): Promise<number> {
     io.err(`ava eval: ${browser}`)
     return kExit.failed
   }
-  if (typeof __AVA_PAGE_SCRIPT__ !== 'string') {
+  if (kPageScript === undefined) {
     io.err('ava eval: the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js eval`')
     return kExit.failed
   }
@@ -262,7 +267,7 @@ async function runJob(
   if (job.skip) return { ...base, status: 'skipped', why: job.skip }
   o.site?.reset(job.id)
   const context = await o.browser.newContext({ viewport: kViewport })
-  await context.addInitScript({ content: __AVA_PAGE_SCRIPT__! })
+  await context.addInitScript({ content: kPageScript })
   const page = await context.newPage()
   const asked: string[] = []
   const t0 = Date.now()

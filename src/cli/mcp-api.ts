@@ -7,7 +7,8 @@
 // declaration that reaches into another file or a package the package does not ship.
 import { createAvaMcpServer as createServer, kServerInfo as serverInfo } from './mcp'
 import { modelFromEnv as modelFrom } from './mcp-agent'
-import { allowListAsker as allowList, McpToolError as ToolError, parseAllow as parse } from './mcp-gate'
+import { allowListAsker as allowList, McpToolError as ToolError } from './mcp-gate'
+import { parseAllow as parse } from './unattended'
 import { chromiumPlace as chromium, type McpPlace as Place } from './mcp-place'
 
 /** Kinds of risky step a caller may allow without asking (docs/mcp.md, `--allow`). */

@@ -12,14 +12,15 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { siteOrigin } from '../core/agent/secrets'
 import { domainAllowed } from '../core/settings'
 import { kExit, type Io, type Parsed } from './args'
-import { allowListAsker, parseAllow, type Asker, type McpSecret } from './mcp-gate'
+import { allowListAsker, type Asker, type McpSecret } from './mcp-gate'
+import { parseAllow } from './unattended'
 import { modelFromEnv } from './mcp-agent'
 import { chromiumPlace, sessionDir, type McpPlace, type PlaceSession } from './mcp-place'
 import { chromePlace, kBridgeWaitMs, kNoBrowserMessage } from './mcp-chrome'
 import { avaHome, installNativeHost, runNativeHost } from './mcp-native'
 import { createAvaMcpServer, type McpOptions } from './mcp'
 import { kMcpSpec } from './mcp-spec'
-import { chromiumPath } from './run'
+import { chromiumPath } from './playwright-page'
 
 const kDefaultStepLimit = 20
 

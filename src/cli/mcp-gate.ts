@@ -10,7 +10,7 @@ import {
   type Answer,
   type StepGuard,
 } from '../core/gate/guard'
-import { RISK_CATEGORIES, type RiskCategory } from '../core/exec'
+import { type RiskCategory } from '../core/exec'
 import type { FailureCode } from '../core/failure'
 import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
 import { resolveSecrets, secretNames } from '../core/agent/secrets'
@@ -42,19 +42,6 @@ export interface Asker {
 export function allowListAsker(allowed: readonly RiskCategory[]): Asker {
   const answer = unattendedAnswer(allowed, (category) => `starting ava mcp with --allow ${category ?? 'all'}`)
   return { ask: async ({ category, offsite }) => answer({ category, offsite }) }
-}
-
-/** `--allow credentials,payment` → the categories, or why not. `all` is every category. */
-export function parseAllow(raw: readonly string[]): RiskCategory[] | string {
-  const words = raw
-    .flatMap((r) => r.split(','))
-    .map((w) => w.trim())
-    .filter(Boolean)
-  if (words.includes('all')) return [...RISK_CATEGORIES]
-  const bad = words.filter((w) => !(RISK_CATEGORIES as readonly string[]).includes(w))
-  if (bad.length)
-    return `--allow: unknown risk ${bad.length === 1 ? 'category' : 'categories'} ${bad.join(', ')}; use ${RISK_CATEGORIES.join(', ')} or all`
-  return words as RiskCategory[]
 }
 
 /** A tool call refused or failed, with Ava's code; the server turns it into an MCP tool error. */

@@ -13,7 +13,15 @@ import type { BrowserPort } from '../core/registry'
 import type { PortExtras } from '../core/page/channel'
 import { domainAllowed } from '../core/settings'
 import { urlHost } from '../core/host'
-import { kBrowserArgs, kNavigationTimeoutMs, kViewport, pageBrowserPort, pageFlowPort, pageSender } from './run'
+import {
+  kBrowserArgs,
+  kNavigationTimeoutMs,
+  kViewport,
+  pageBrowserPort,
+  pageFlowPort,
+  pageSender,
+  kPageScript,
+} from './playwright-page'
 
 /** The tab a client drives, and the ports every tool reaches it through. */
 export interface McpTab {
@@ -60,9 +68,6 @@ export interface McpPlace {
 type PwPage = import('playwright-core').Page
 type PwBrowser = import('playwright-core').Browser
 type PwContext = import('playwright-core').BrowserContext
-
-/** The page script, inlined into bin/ava.js by scripts/build-cli.mjs. */
-declare const __AVA_PAGE_SCRIPT__: string | undefined
 
 /** The tab a client drives on a Playwright page; `outside` says why a page may not be touched (the site lists), or null. */
 export function tabOf(page: () => PwPage, outside: (url: string) => string | null = () => null): McpTab {
@@ -202,7 +207,7 @@ export function chromiumPlace(o: {
       )
     }
     async function open(url: string): Promise<McpTab> {
-      if (typeof __AVA_PAGE_SCRIPT__ !== 'string')
+      if (kPageScript === undefined)
         throw new Error('the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js mcp`')
       if (!page || page.isClosed()) {
         if (!context) {
@@ -216,7 +221,7 @@ export function chromiumPlace(o: {
             .catch(() => browser.newContext({ viewport: kViewport }))
           await hold(c)
           // Every document the tab opens gets the page code, as the extension's content script does.
-          await c.addInitScript({ content: __AVA_PAGE_SCRIPT__ })
+          await c.addInitScript({ content: kPageScript })
           context = c
         }
         page = await context.newPage()

@@ -4,8 +4,7 @@
 // page-side code the extension injects (src/dom/recorder/page-api.ts, built into bin/ava.js),
 // prints one trace line per step, writes a screenshot on failure and exits 1 on failure.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
-import { readFile as readFileAsync } from 'node:fs/promises'
-import { basename, dirname, extname, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import {
   fileVariables,
   formatReport,
@@ -14,31 +13,20 @@ import {
   parseSource,
   replayFlow,
   type Flow,
-  type FlowPort,
   type FlowRunResult,
   type StepReport,
 } from '../core/flows'
 import { stepCount } from '../core/flows/format'
-import { createChannelFlowPort, createChannelPort, type PortExtras, type StepGuard } from '../core/page/channel'
-import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../core/exec'
-import { guardedRun, unattendedAnswer } from '../core/gate/guard'
-import { DEFAULT_SETTINGS } from '../core/settings'
-import { parseAllow } from './mcp-gate'
-import {
-  navigatedOutcome,
-  type UploadFile,
-  type PageCommand,
-  type PageCommandKind,
-  type PageOutcome,
-  type SendCommand,
-} from '../core/page/command'
+import { type StepGuard } from '../core/page/channel'
+import { type RiskCategory } from '../core/exec'
+import { guardedRun } from '../core/gate/guard'
+import { allowedOf, refusedLine, unattendedGuard } from './unattended'
 import {
   createEngine,
   createRegistry,
   validateParams,
   type ActionRegistry,
   type ActionResult,
-  type BrowserPort,
   type EngineOptions,
   type GlobalConfig,
   type PackSource,
@@ -56,28 +44,20 @@ import {
   type Parsed,
 } from './args'
 import { kRunSpec } from './run-spec'
-import { urlMatches } from '../core/glob'
-import { failureDocs, failureOf, troubleshootingPage } from '../core/failure'
+import {
+  chromiumPath,
+  kBrowserArgs,
+  kNavigationTimeoutMs,
+  kPageScript,
+  kViewport,
+  pageBrowserPort,
+  pageFlowPort,
+  type PwPage,
+  readUpload,
+} from './playwright-page'
+import { failureOf } from '../core/failure'
 import { failureLinesEn, renderEn } from '../core/locales/render'
-import { sleep } from '../core/sleep'
-import { readEnvironment } from '../core/environment'
 import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
-
-/** Chromium flags for CI machines (no sandbox as root, no GPU, no background traffic). */
-export const kBrowserArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-export const kViewport = { width: 1280, height: 800 }
-/** The page global the page script defines (kPageGlobal in scripts/page-script.mjs). */
-const kGlobal = '__avaRun'
-/** A page slower than this to load fails the run instead of hanging CI. */
-export const kNavigationTimeoutMs = 30_000
 
 interface RunArgs {
   target?: string
@@ -120,212 +100,6 @@ export function runArgs({ values, positionals }: Parsed): RunArgs | string {
     json: !!values.json,
     allowed,
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The page script
-
-/** src/dom/recorder/page-api.ts as one IIFE publishing kGlobal, inlined by scripts/build-cli.mjs. */
-declare const __AVA_PAGE_SCRIPT__: string | undefined
-
-// ---------------------------------------------------------------------------------------------
-// Ports onto a Playwright page
-
-type PwPage = import('playwright-core').Page
-
-function isContextLoss(e: unknown): boolean {
-  return /Execution context was destroyed|navigat|Target closed|frame was detached/i.test(
-    String((e as Error)?.message ?? e),
-  )
-}
-
-/** A command that lost its document is sent to the next one this many more times. */
-const kContextRetries = 2
-
-/** How long the next command waits for the document a step's navigation is loading. */
-const kNextDocumentMs = 10_000
-
-/**
- * Pages whose last command started a navigation, and the wait for the document it loads. Kept per
- * page, not per sender: the flows' port makes a sender for each command.
- */
-const leaving = new WeakMap<PwPage, Promise<void>>()
-
-/**
- * A step that starts a navigation (a link to a slow page) answers while its document is still
- * there. The next command must go to the next document: sent at once it would run in the leaving
- * one, lose its context there, and a click would be taken for one that navigated — a pass for a
- * click that never happened. As the extension's sender does (nextDocument), wait for the commit
- * and the load first. Listening starts now, before the navigation can commit.
- */
-function expectNextDocument(page: PwPage): void {
-  const main = page.mainFrame()
-  const next = page
-    .waitForEvent('framenavigated', { predicate: (f) => f === main, timeout: kNextDocumentMs })
-    .then(() => page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }))
-    // A navigation the page cancelled (a download, a 204) leaves the document as it is.
-    .catch(() => undefined)
-  leaving.set(page, next)
-}
-
-/**
- * The page channel on a Playwright page (src/core/page/command.ts): each command is answered by
- * the same receiver the extension's content script runs, injected as the page global.
- */
-export function pageSender(page: PwPage): SendCommand {
-  return async <K extends PageCommandKind>(command: PageCommand<K>): Promise<PageOutcome<K>> => {
-    const pending = leaving.get(page)
-    if (pending) {
-      leaving.delete(page)
-      await pending
-    }
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const out = (await page.evaluate(
-          ([c, g]) =>
-            (window as unknown as Record<string, { receive: (c: unknown) => Promise<unknown> }>)[g].receive(c),
-          [command, kGlobal] as const,
-        )) as PageOutcome<K>
-        // A link to a new tab was not clicked (a script's click meets the popup blocker): the
-        // carrier opens it, as the extension's background does, and the run stays on this page.
-        const openTab = out.ok && 'openTab' in out ? out.openTab : undefined
-        if (typeof openTab === 'string')
-          await page
-            .context()
-            .newPage()
-            .then((p) => p.goto(openTab, { timeout: kNavigationTimeoutMs }))
-        if (out.ok && 'navigating' in out && out.navigating) expectNextDocument(page)
-        return out
-      } catch (e) {
-        const message = String((e as Error)?.message ?? e)
-          .replace(/^page\.evaluate: (?:[A-Z]\w*Error: )*/, '')
-          .split('\n')[0]
-        if (!isContextLoss(e)) return { ok: false, code: 'NOT_ACTIONABLE', message }
-        // The document went away under the command: a click that navigates did its job; any other
-        // command goes to the next document once it has loaded, as the extension's sender does.
-        await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs }).catch(() => undefined)
-        const navigated = navigatedOutcome(command)
-        if (navigated) return navigated
-        if (attempt >= kContextRetries)
-          return {
-            ok: false,
-            code: 'ELEMENT_STALE',
-            message: `The page navigated ${attempt + 1} times while this step ran; it did not settle long enough to finish.`,
-          }
-      }
-    }
-  }
-}
-
-async function goto(page: PwPage, url: string): Promise<void> {
-  await page.goto(new URL(url, page.url()).href, { timeout: kNavigationTimeoutMs })
-}
-
-/** How long a `tab` step waits for its tab to appear (a click's new tab comes a moment later). */
-const kTabWaitMs = 5_000
-
-/**
- * The flows' port on a Playwright page, and on the other pages of its context: a `tab` step moves
- * the run to the page the previous steps opened (`context.on('page')`), the n-th page of the
- * context, or the first whose address matches. `page()` is the one the run is on now.
- */
-export function pageFlowPort(
-  first: PwPage,
-  gate: Pick<PortExtras, 'guard' | 'secrets'> = {},
-): FlowPort & { page(): PwPage; close(): void } {
-  let page = first
-  let moved = false
-  const context = first.context()
-  const opened: PwPage[] = []
-  const onPage = (p: PwPage) => void opened.push(p)
-  context.on('page', onPage)
-  const send = (<K extends PageCommandKind>(command: PageCommand<K>) => pageSender(page)(command)) as SendCommand
-  const port = createChannelFlowPort(send, { ...gate, navigate: (url) => goto(page, url) })
-  async function find(to: { index?: number; url?: string }, signal: AbortSignal): Promise<PwPage | undefined> {
-    const deadline = Date.now() + kTabWaitMs
-    for (;;) {
-      const live = context.pages()
-      // A port made after the tab opened (the fixture's ava.step runs one step per port) saw no
-      // page event: there the newest other page of the context is the one the previous step opened.
-      const newest = !moved && live.length > 1 && live.at(-1) !== page ? live.at(-1) : undefined
-      const hit =
-        to.index !== undefined
-          ? live[to.index]
-          : to.url !== undefined
-            ? live.find((p) => urlMatches(p.url(), to.url!))
-            : (opened.filter((p) => !p.isClosed() && p !== page).at(-1) ?? newest)
-      if (hit || Date.now() > deadline || signal.aborted) return hit
-      // Not there yet: the next page of the context, or a navigation that changes an address.
-      await Promise.race([
-        context.waitForEvent('page', { timeout: 250 }).catch(() => undefined),
-        sleep(250, signal).catch(() => undefined),
-      ])
-    }
-  }
-  return {
-    ...port,
-    page: () => page,
-    close: () => void context.off('page', onPage),
-    async switchTab(to, signal) {
-      const next = await find(to, signal)
-      if (!next) {
-        const what =
-          to.index !== undefined
-            ? `no tab ${to.index} (there are ${context.pages().length})`
-            : to.url !== undefined
-              ? `no tab at ${to.url} (tabs: ${context
-                  .pages()
-                  .map((p) => p.url())
-                  .join(', ')})`
-              : 'the previous step opened no tab'
-        throw new Error(`${what} after ${kTabWaitMs / 1000} s.`)
-      }
-      // Taken: a later `tab` without index or url means a tab opened after this one.
-      opened.splice(0, opened.indexOf(next) + 1)
-      page = next
-      moved = true
-      await page.bringToFront()
-      await page.waitForLoadState('load', { timeout: kNavigationTimeoutMs })
-      return { url: page.url() }
-    },
-  }
-}
-
-/** Types of the files people upload most; others go without one, as a file chooser may send them. */
-const kMimeTypes: Record<string, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  json: 'application/json',
-  zip: 'application/zip',
-}
-
-/** The registry's BrowserPort on a Playwright page; `gate`: the guard and bound secrets of `ava mcp` (none for `ava run`). */
-export function pageBrowserPort(page: PwPage, gate: Pick<PortExtras, 'guard' | 'secrets'> = {}): BrowserPort {
-  const port = createChannelPort(pageSender(page), {
-    ...gate,
-    navigate: (url) => goto(page, url),
-    // An upload step's `path` is read here, relative to where `ava run` was started.
-    readFile: (path) => readUpload(resolve(path)),
-    // version_global: a fixed function reads a property path in the page's main world.
-    async readGlobal(path) {
-      return page.evaluate((keys) => {
-        let o: unknown = globalThis
-        for (const k of keys) o = o == null ? undefined : (o as Record<string, unknown>)[k]
-        return typeof o === 'string' || typeof o === 'number' ? o : undefined
-      }, path)
-    },
-  })
-  // The wait fallback: Playwright knows the document's load state.
-  port.waitForLoad = async (state, timeoutMs) => {
-    await page.waitForLoadState(state, { timeout: timeoutMs })
-  }
-  return port
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -424,11 +198,6 @@ export function missingFlowFiles(
     .filter((f) => !existsSync(f.path))
 }
 
-async function readUpload(path: string): Promise<UploadFile> {
-  const ext = extname(path).slice(1).toLowerCase()
-  return { name: basename(path), mimeType: kMimeTypes[ext], base64: (await readFileAsync(path)).toString('base64') }
-}
-
 /** One line per step; a step the pack lets fail (onError: continue) is not a failure of the run. */
 export function formatActionTrace(r: ActionResult): string[] {
   const lines = r.trace.map((t) => {
@@ -477,50 +246,6 @@ export function formatActionTrace(r: ActionResult): string[] {
 /** A step's error as its own line says it: without "Step 2 (fill) failed:", which the line shows. */
 export function stepMessage(message: string): string {
   return message.replace(/^Step [\w.]+ \([^)]*\) failed: /, '')
-}
-
-/**
- * The gate of a run nobody watches (`ava run`, `ava action run`, the fixture): the guard asks about
- * what it asks about at every door (the extension's default, every risk category: core/settings.ts
- * `DEFAULT_SETTINGS.safety.confirm`), and the door only says who answers: the categories the
- * command line allowed (`--allow`, `--yes` for all) are yes, anything else is UNATTENDED, naming
- * what would allow it. The refusals are kept to be said.
- */
-export function unattendedGuard(
-  allowed: readonly RiskCategory[],
-  here: () => string,
-  permit: (category: RiskCategory | undefined) => string = (c) =>
-    `running ava run again with --allow ${c ?? 'all'} (or --yes)`,
-): StepGuard & { refused: ExecFailure[] } {
-  const refused: ExecFailure[] = []
-  // Nobody is there to ask: the answer is UNATTENDED, naming the flag that would allow it (core/gate/guard.ts).
-  const answer = unattendedAnswer(allowed, permit)
-  return {
-    confirm: [...DEFAULT_SETTINGS.safety.confirm],
-    refused,
-    async ask(_reason, refusal) {
-      const a = answer(refusal)
-      if (a !== true && refusal) refused.push(refusal)
-      return a
-    },
-    // No step limit: a run is as long as its flow or pack, which the person wrote.
-    step: () => undefined,
-    here: async () => here(),
-  }
-}
-
-/** `--yes` and `--allow` as the categories a run nobody watches may take: --yes is all of them. */
-export function allowedOf(values: Parsed['values']): RiskCategory[] | string {
-  if (values.yes) return [...RISK_CATEGORIES]
-  return parseAllow((values.allow as string[] | undefined) ?? [])
-}
-
-/** What `ava run` says when it stopped before a risky step: the refusal's words, then the hint for NEEDS_CONFIRMATION from the en table. */
-export function refusedLine(refusal: ExecFailure, command = 'ava run'): string {
-  const what = refusal.category ? ` (${refusal.category.replace(/_/g, ' ')})` : ''
-  const docs = failureDocs('UNATTENDED')
-  const category = refusal.offsite ? 'cross_site' : (refusal.category ?? 'all')
-  return `${command}: stopped before a risky step${what}: ${refusal.message.replace(/[.\s]+$/, '')}. Nothing was done to it. Nobody is there to say yes: check the step, then run again with --allow ${category} (or --yes) to let it go.${docs ? ` ${renderEn(docs)}` : ''}`
 }
 
 export type RunOutcome =
@@ -592,14 +317,6 @@ export function configEngineOptions(config: GlobalConfig): Partial<EngineOptions
   return { stepTimeoutMs: config.actions.default_timeout, detectVersion: config.actions.detect_version }
 }
 
-/** The browser to start, or why there is none (before playwright's own, longer message). */
-export function chromiumPath(a: Pick<RunArgs, 'browser'>): { path: string } | string {
-  const path = a.browser ?? readEnvironment(process.env).values.AVA_CHROMIUM ?? '/usr/bin/chromium'
-  if (existsSync(path)) return { path }
-  const from = a.browser ? '--browser' : process.env.AVA_CHROMIUM ? 'AVA_CHROMIUM' : 'the default path'
-  return `no Chromium at ${path} (from ${from}). Install it (Debian/Ubuntu: sudo apt-get install chromium) or point at one with --browser <path> or AVA_CHROMIUM. ${renderEn({ key: 'failure.docs', params: { page: troubleshootingPage('no-chromium') } })}`
-}
-
 export async function runCli(parsed: Parsed, io: Io): Promise<number> {
   const a = runArgs(parsed)
   if (typeof a === 'string') {
@@ -628,7 +345,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
   }
 
   // Only the built CLI has the page script (from source, `ava action` works and `ava run` does not).
-  if (typeof __AVA_PAGE_SCRIPT__ !== 'string') {
+  if (kPageScript === undefined) {
     io.err('ava run: the page script is built into bin/ava.js: run `npm run build:cli`, then `node bin/ava.js run …`')
     return kExit.failed
   }
@@ -639,7 +356,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
   }
   // With --json, stdout holds the one JSON document; progress lines go nowhere.
   const say = a.json ? () => undefined : io.out
-  const script = __AVA_PAGE_SCRIPT__
+  const script = kPageScript
   const { chromium } = await import('playwright-core')
   let browser: import('playwright-core').Browser
   try {

@@ -34,16 +34,9 @@ import {
 } from '@playwright/test'
 import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import {
-  configEngineOptions,
-  formatActionTrace,
-  kBrowserArgs,
-  loadTarget,
-  runOnPage,
-  unattendedGuard,
-  type RunOutcome,
-  type Target,
-} from '../cli/run'
+import { configEngineOptions, formatActionTrace, loadTarget, runOnPage, type RunOutcome, type Target } from '../cli/run'
+import { unattendedGuard } from '../cli/unattended'
+import { kBrowserArgs } from '../cli/playwright-page'
 import { packageRoot, readGlobalConfig } from '../cli/sources'
 import { formatReport, parseFlow, type StepReport } from '../core/flows'
 import { describeStep } from '../core/flows/playwright'
