@@ -1,6 +1,6 @@
 // Builds what the published package exports besides the CLI (package.json `exports`):
 //   lib/playwright.cjs  the Playwright Test fixture (src/playwright/fixture.ts), `ava-assistant/playwright`
-//   lib/mcp.cjs         the MCP server as a library (src/cli/mcp-api.ts), `ava-assistant/mcp`
+//   lib/mcp.cjs         the MCP server as a library (src/cli/mcp/api.ts), `ava-assistant/mcp`
 //   lib/*.d.cts         their declarations, one self-contained file each
 // One CommonJS file per entry, which both formats load: require() in a project made by `npm init -y`
 // (and Playwright's loader, which compiles a spec there to CommonJS), import in an ES module project
@@ -19,7 +19,7 @@ import { buildPageScript } from './page-script.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const out = resolve(root, 'lib')
-const entries = { playwright: 'src/playwright/fixture.ts', mcp: 'src/cli/mcp-api.ts' }
+const entries = { playwright: 'src/playwright/fixture.ts', mcp: 'src/cli/mcp/api.ts' }
 /** What a shipped declaration may import: the package's dependency and its optional peer. */
 const kTypeImports = new Set(['@playwright/test', 'playwright-core'])
 const pageScript = await buildPageScript()

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { chromiumPath } from '../support/browser'
 import { startSiteServer, type SiteServer } from '../support/site-server'
-import { frame, frameReader, lineReader } from '../../src/cli/mcp-native'
+import { frame, frameReader, lineReader } from '../../src/cli/mcp/native'
 
 // `ava mcp` as a person first tries it: with the MCP Inspector's CLI, which starts a new server over
 // stdio for every call. The page the last call left (and its cookies) is there for the next one;

@@ -26,7 +26,7 @@ import { emitToPanels } from './panels'
 
 /**
  * MCP clients in the person's own Chrome (docs/mcp.md, "In your own Chrome"). `ava mcp --chrome`
- * reaches the worker through the native host (src/cli/mcp-native.ts). Each of the server's
+ * reaches the worker through the native host (src/cli/mcp/native.ts). Each of the server's
  * sessions gets one tab, the one in front of the person when they allow it in that tab's panel,
  * and a grant that names its sites (core/grant.ts): the site of that tab, the sites the person
  * named for the client in the options, and those they said yes to since. Going to any other site

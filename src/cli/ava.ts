@@ -31,7 +31,7 @@ import {
   type Parsed,
 } from './args'
 import { kRunSpec } from './run-spec'
-import { kMcpSpec } from './mcp-spec'
+import { kMcpSpec } from './mcp/spec'
 import { kEvalSpec } from './eval-spec'
 import { kDoctorSpec } from './doctor-spec'
 import { actionEnv, cliSources, displayPath, lookupFailure, packFiles, readGlobalConfig, readPack } from './sources'
@@ -407,7 +407,7 @@ async function route(argv: string[], io: Io): Promise<number> {
   if (group === 'run')
     return dispatch(kRunSpec, async (parsed, io) => (await import('./run')).runCli(parsed, io), argv.slice(1), io)
   // Chrome starts the native host with the extension's origin as its argument: no dispatch, no --help.
-  if (group === 'native-host') return (await import('./mcp-cli')).nativeHostCli()
+  if (group === 'native-host') return (await import('./mcp/cli')).nativeHostCli()
   if (group === 'eval')
     return dispatch(kEvalSpec, async (parsed, io) => (await import('./eval')).evalCli(parsed, io), argv.slice(1), io)
   if (group === 'doctor')
@@ -418,7 +418,7 @@ async function route(argv: string[], io: Io): Promise<number> {
       io,
     )
   if (group === 'mcp')
-    return dispatch(kMcpSpec, async (parsed, io) => (await import('./mcp-cli')).mcpCli(parsed, io), argv.slice(1), io)
+    return dispatch(kMcpSpec, async (parsed, io) => (await import('./mcp/cli')).mcpCli(parsed, io), argv.slice(1), io)
   if (group === 'action') {
     // A bare group lists its commands, as git and docker do.
     if (command === undefined || isHelp(command)) {

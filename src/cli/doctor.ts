@@ -15,7 +15,7 @@ import { renderEn } from '../core/locales/render'
 import type { LlmSettings } from '../core/settings'
 import { requestTest } from '../model/llm'
 import { kExit, type Io, type Parsed } from './args'
-import { hostFolders, kHostName } from './mcp-native'
+import { hostFolders, kHostName } from './mcp/native'
 import { chromiumPath } from './playwright-page'
 
 /** The oldest Node Ava runs on: package.json `engines` (test/cli/doctor.test.ts keeps the two equal). */

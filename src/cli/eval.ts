@@ -1,6 +1,6 @@
 // `ava eval`: how well Ava does with a given model (docs/eval.md). Each task of the bundled suite
 // (eval-tasks.ts, served by eval-site.ts) or each recorded flow's goal (`--flows`) is run by Ava's
-// own agent (mcp-agent.ts askAva: the same run, gate and reader as the extension's) in a fresh
+// own agent (mcp/agent.ts askAva: the same run, gate and reader as the extension's) in a fresh
 // headless Chromium context with Ava's page code, then judged by its checker. Reported per task and
 // in total: success, steps, model calls, tokens, time, cost where the providers table prices the
 // model, and failure codes; as a table, as JSON (--json), and as a self-contained HTML page (--report).
@@ -12,9 +12,9 @@ import { costUsd } from '../core/providers'
 import { createRegistry } from '../core/registry'
 import type { LlmSettings } from '../core/settings'
 import { kExit, type Io, type Parsed } from './args'
-import { askAva } from './mcp-agent'
-import { modelFromEnv } from './mcp-agent'
-import { tabOf } from './mcp-place'
+import { askAva } from './mcp/agent'
+import { modelFromEnv } from './mcp/agent'
+import { tabOf } from './mcp/place'
 import {
   chromiumPath,
   kBrowserArgs,

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromePlace, type ChromePlace } from '../../src/cli/mcp-chrome'
-import { lineReader } from '../../src/cli/mcp-native'
+import { chromePlace, type ChromePlace } from '../../src/cli/mcp/chrome'
+import { lineReader } from '../../src/cli/mcp/native'
 
 // Place (b)'s server side with the extension played by a socket: each MCP session names itself in
 // every request, so the extension keeps each to the tab the person gave it; a Stop for one session

@@ -2,11 +2,11 @@ import { describe, expect, test, vi } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { allowListAsker, framed, redactSecrets, resolveClientSecrets } from '../../src/cli/mcp-gate'
+import { allowListAsker, framed, redactSecrets, resolveClientSecrets } from '../../src/cli/mcp/gate'
 import { parseAllow } from '../../src/cli/unattended'
-import { parseSecret } from '../../src/cli/mcp-cli'
-import { frame, frameReader, hostFolders, installNativeHost, lineReader } from '../../src/cli/mcp-native'
-import { chromePlace } from '../../src/cli/mcp-chrome'
+import { parseSecret } from '../../src/cli/mcp/cli'
+import { frame, frameReader, hostFolders, installNativeHost, lineReader } from '../../src/cli/mcp/native'
+import { chromePlace } from '../../src/cli/mcp/chrome'
 
 const signal = new AbortController().signal
 const shop = { name: 'SHOP_PASSWORD', value: 'hunter22', sites: ['https://shop.example'] }

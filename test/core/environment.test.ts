@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { expect, test } from 'vitest'
 import { kEnvironment, modelFromEnvironment, readEnvironment } from '../../src/core/environment'
-import { modelFromEnv } from '../../src/cli/mcp-agent'
+import { modelFromEnv } from '../../src/cli/mcp/agent'
 
 test("the README's names set the model for ava mcp", () => {
   const llm = modelFromEnv({

@@ -1,5 +1,5 @@
 // Place (b) on the server's side: the person's Chrome, through Ava's extension and the native host
-// (mcp-native.ts). The server sends page commands; the extension runs each through its own gate —
+// (mcp/native.ts). The server sends page commands; the extension runs each through its own gate —
 // the person's confirm categories, site lists, vault and panel (src/background/mcp.ts) — whatever
 // the command carried, so a client cannot loosen the gate from here. Messages are JSON lines:
 //   server → extension  { id, session, kind: 'attach', client } | { id, session, kind: 'command', command } |
@@ -12,17 +12,17 @@ import { randomUUID } from 'node:crypto'
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { dirname } from 'node:path'
-import { createChannelFlowPort, createChannelPort } from '../core/page/channel'
-import type { PageCommand, PageCommandKind, PageOutcome, SendCommand } from '../core/page/command'
-import type { AskReport } from './mcp-agent'
-import { McpToolError } from './mcp-gate'
-import type { McpPlace, McpTab } from './mcp-place'
-import { lineReader, socketPath } from './mcp-native'
-import { isFailureCode } from '../core/failure'
+import { createChannelFlowPort, createChannelPort } from '../../core/page/channel'
+import type { PageCommand, PageCommandKind, PageOutcome, SendCommand } from '../../core/page/command'
+import type { AskReport } from './agent'
+import { McpToolError } from './gate'
+import type { McpPlace, McpTab } from './place'
+import { lineReader, socketPath } from './native'
+import { isFailureCode } from '../../core/failure'
 
 /**
  * How long a tool waits for Ava's extension to connect. A Chrome that runs Ava with the host
- * installed connects within the host's retry interval (1 s, mcp-native.ts) of the server starting;
+ * installed connects within the host's retry interval (1 s, mcp/native.ts) of the server starting;
  * longer only keeps the client waiting to hear that nothing will.
  */
 export const kBridgeWaitMs = 1_500

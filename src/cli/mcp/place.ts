@@ -2,17 +2,17 @@
 // as `ava run`); each MCP session gets a browser context of its own (its own cookies and storage)
 // with one tab, which the client opens with ava_navigate. The site lists hold there for every
 // navigation of the session's context, whatever tool or script carries it. The tools see a place
-// only through McpPlace, so the person's own Chrome (place (b), mcp-chrome.ts) stands behind the
+// only through McpPlace, so the person's own Chrome (place (b), mcp/chrome.ts) stands behind the
 // same tools.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FlowPort } from '../core/flows'
-import type { SitePolicy } from '../core/offsite'
-import type { PageCommand, PageCommandKind, PageOutcome, SendCommand } from '../core/page/command'
-import type { BrowserPort } from '../core/registry'
-import type { PortExtras } from '../core/page/channel'
-import { domainAllowed } from '../core/settings'
-import { urlHost } from '../core/host'
+import type { FlowPort } from '../../core/flows'
+import type { SitePolicy } from '../../core/offsite'
+import type { PageCommand, PageCommandKind, PageOutcome, SendCommand } from '../../core/page/command'
+import type { BrowserPort } from '../../core/registry'
+import type { PortExtras } from '../../core/page/channel'
+import { domainAllowed } from '../../core/settings'
+import { urlHost } from '../../core/host'
 import {
   kBrowserArgs,
   kNavigationTimeoutMs,
@@ -21,7 +21,7 @@ import {
   pageFlowPort,
   pageSender,
   kPageScript,
-} from './playwright-page'
+} from '../playwright-page'
 
 /** The tab a client drives, and the ports every tool reaches it through. */
 export interface McpTab {
@@ -62,7 +62,7 @@ export interface McpPlace {
    */
   secretsInPlace?: boolean
   /** Ask Ava where the place has an Ava of its own (place (b): the extension's agent and model). */
-  ask?(request: string, signal: AbortSignal): Promise<import('./mcp-agent').AskReport>
+  ask?(request: string, signal: AbortSignal): Promise<import('./agent').AskReport>
 }
 
 type PwPage = import('playwright-core').Page

@@ -9,15 +9,15 @@ import {
   unattendedAnswer,
   type Answer,
   type StepGuard,
-} from '../core/gate/guard'
-import { type RiskCategory } from '../core/exec'
-import type { FailureCode } from '../core/failure'
-import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../core/agent/prompt'
-import { resolveSecrets, secretNames } from '../core/agent/secrets'
-import type { BoundSecret } from '../core/page/channel'
-import { redactShapes } from '../core/agent/redact'
-import type { PageAction, PageOutcome, SendCommand } from '../core/page/command'
-import type { SitePolicy } from '../core/offsite'
+} from '../../core/gate/guard'
+import { type RiskCategory } from '../../core/exec'
+import type { FailureCode } from '../../core/failure'
+import { kUntrustedClose, kUntrustedOpen, neutraliseDelimiters } from '../../core/agent/prompt'
+import { resolveSecrets, secretNames } from '../../core/agent/secrets'
+import type { BoundSecret } from '../../core/page/channel'
+import { redactShapes } from '../../core/agent/redact'
+import type { PageAction, PageOutcome, SendCommand } from '../../core/page/command'
+import type { SitePolicy } from '../../core/offsite'
 
 /** A saved secret as `ava mcp` holds it: the value from the environment, the origins it may be typed on. */
 export interface McpSecret {

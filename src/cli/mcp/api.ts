@@ -5,11 +5,11 @@
 // is declared here: the public types restate what a caller passes and gets back, and the code below
 // that hands core's values out through them stops compiling when they drift. The build refuses a
 // declaration that reaches into another file or a package the package does not ship.
-import { createAvaMcpServer as createServer, kServerInfo as serverInfo } from './mcp'
-import { modelFromEnv as modelFrom } from './mcp-agent'
-import { allowListAsker as allowList, McpToolError as ToolError } from './mcp-gate'
-import { parseAllow as parse } from './unattended'
-import { chromiumPlace as chromium, type McpPlace as Place } from './mcp-place'
+import { createAvaMcpServer as createServer, kServerInfo as serverInfo } from './server'
+import { modelFromEnv as modelFrom } from './agent'
+import { allowListAsker as allowList, McpToolError as ToolError } from './gate'
+import { parseAllow as parse } from '../unattended'
+import { chromiumPlace as chromium, type McpPlace as Place } from './place'
 
 /** Kinds of risky step a caller may allow without asking (docs/mcp.md, `--allow`). */
 export type RiskCategory =

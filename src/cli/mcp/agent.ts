@@ -5,18 +5,18 @@
 import { streamText, type LanguageModel } from 'ai'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
-import type { ChatMessage, StepView } from '../core/chat'
-import type { AgentPorts } from '../core/agent/ports'
-import { beginRun, runAgent } from '../core/agent/run'
-import { AvaError } from '../core/errors'
-import type { ExecFailure, RiskCategory } from '../core/exec'
-import { actionOf } from '../core/page/command'
-import { discoverActions } from '../core/registry/discover'
-import type { ActionRegistry } from '../core/registry'
-import { modelFromEnvironment, readEnvironment } from '../core/environment'
-import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../core/settings'
-import { boundSecrets, type Asker, type McpSecret } from './mcp-gate'
-import type { McpTab } from './mcp-place'
+import type { ChatMessage, StepView } from '../../core/chat'
+import type { AgentPorts } from '../../core/agent/ports'
+import { beginRun, runAgent } from '../../core/agent/run'
+import { AvaError } from '../../core/errors'
+import type { ExecFailure, RiskCategory } from '../../core/exec'
+import { actionOf } from '../../core/page/command'
+import { discoverActions } from '../../core/registry/discover'
+import type { ActionRegistry } from '../../core/registry'
+import { modelFromEnvironment, readEnvironment } from '../../core/environment'
+import { DEFAULT_SETTINGS, type LlmSettings, type Settings } from '../../core/settings'
+import { boundSecrets, type Asker, type McpSecret } from './gate'
+import type { McpTab } from './place'
 
 /** How long a page step may wait for its element, as the extension's agent waits (kElementWaitMs). */
 const kElementWaitMs = 5_000
@@ -169,7 +169,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
           : { ok: false, message: found.message, suggestion: found.suggestion }
       },
       async run(_tab, name, params, signal, guard) {
-        const { createEngine } = await import('../core/registry')
+        const { createEngine } = await import('../../core/registry')
         const engine = createEngine({
           registry: o.registry,
           port: tab.browserPort({ guard, secrets: boundSecrets(o.secrets) }),

@@ -9,18 +9,18 @@ import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { siteOrigin } from '../core/agent/secrets'
-import { domainAllowed } from '../core/settings'
-import { kExit, type Io, type Parsed } from './args'
-import { allowListAsker, type Asker, type McpSecret } from './mcp-gate'
-import { parseAllow } from './unattended'
-import { modelFromEnv } from './mcp-agent'
-import { chromiumPlace, sessionDir, type McpPlace, type PlaceSession } from './mcp-place'
-import { chromePlace, kBridgeWaitMs, kNoBrowserMessage } from './mcp-chrome'
-import { avaHome, installNativeHost, runNativeHost } from './mcp-native'
-import { createAvaMcpServer, type McpOptions } from './mcp'
-import { kMcpSpec } from './mcp-spec'
-import { chromiumPath } from './playwright-page'
+import { siteOrigin } from '../../core/agent/secrets'
+import { domainAllowed } from '../../core/settings'
+import { kExit, type Io, type Parsed } from '../args'
+import { allowListAsker, type Asker, type McpSecret } from './gate'
+import { parseAllow } from '../unattended'
+import { modelFromEnv } from './agent'
+import { chromiumPlace, sessionDir, type McpPlace, type PlaceSession } from './place'
+import { chromePlace, kBridgeWaitMs, kNoBrowserMessage } from './chrome'
+import { avaHome, installNativeHost, runNativeHost } from './native'
+import { createAvaMcpServer, type McpOptions } from './server'
+import { kMcpSpec } from './spec'
+import { chromiumPath } from '../playwright-page'
 
 const kDefaultStepLimit = 20
 
@@ -65,7 +65,7 @@ function install(parsed: Parsed, io: Io): number {
   return kExit.ok
 }
 
-/** `ava native-host`: what Chrome starts for Ava's extension (see mcp-native.ts). Not for people. */
+/** `ava native-host`: what Chrome starts for Ava's extension (see mcp/native.ts). Not for people. */
 export async function nativeHostCli(): Promise<number> {
   await runNativeHost({ input: process.stdin, output: process.stdout })
   return kExit.ok

@@ -1,5 +1,5 @@
 // The options of `ava mcp`, apart from the server so that `ava --help` lists it without loading the SDK.
-import type { CommandSpec } from './args'
+import type { CommandSpec } from '../args'
 
 export const kMcpSpec: CommandSpec = {
   name: 'mcp',
