@@ -35,7 +35,8 @@ export interface ActionRun {
   timeoutMs: number
 }
 
-export interface DomActionDescriptor {
+/** How the page runs one DOM action (what the action is lives in its descriptor, src/core/vocabulary.ts). */
+export interface DomActionRunner {
   name: DomActionName
   run(run: ActionRun): Promise<ExecOutcome>
 }
@@ -69,7 +70,7 @@ function forcedNote(forced: boolean): string {
 const kClickName: Record<string, string> = { left: 'Clicked', right: 'Right-clicked', middle: 'Middle-clicked' }
 const kClickResult: Record<string, StepResult> = { left: 'clicked', right: 'rightClicked', middle: 'middleClicked' }
 
-function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
+function clickAction(name: 'click' | 'dblclick'): DomActionRunner {
   return {
     name,
     async run(run) {
@@ -127,7 +128,7 @@ function clickAction(name: 'click' | 'dblclick'): DomActionDescriptor {
   }
 }
 
-function textAction(name: 'fill' | 'type'): DomActionDescriptor {
+function textAction(name: 'fill' | 'type'): DomActionRunner {
   return {
     name,
     async run(run) {
@@ -154,7 +155,7 @@ function textAction(name: 'fill' | 'type'): DomActionDescriptor {
   }
 }
 
-function checkAction(name: 'check' | 'uncheck'): DomActionDescriptor {
+function checkAction(name: 'check' | 'uncheck'): DomActionRunner {
   return {
     name,
     async run(run) {
@@ -314,7 +315,7 @@ function quietPage(quietMs: number, timeoutMs: number, signal?: AbortSignal): Pr
   })
 }
 
-const kActions: DomActionDescriptor[] = [
+const kActions: DomActionRunner[] = [
   {
     name: 'navigate',
     async run(run) {
@@ -652,4 +653,4 @@ const kActions: DomActionDescriptor[] = [
   },
 ]
 
-export const actionRegistry: ReadonlyMap<DomActionName, DomActionDescriptor> = new Map(kActions.map((a) => [a.name, a]))
+export const actionRegistry: ReadonlyMap<DomActionName, DomActionRunner> = new Map(kActions.map((a) => [a.name, a]))

@@ -26,7 +26,7 @@ export {
   kQuietWindowMs,
   type DomCommand,
   type DomActionName,
-  type DomActionDescriptor,
+  type DomActionRunner,
   type ScrollDirection,
   type WaitState,
 } from './actions'
