@@ -100,7 +100,7 @@ interface FillCtx {
  * site, or of one outside a non-empty allow list, is left out of the listing (and so of the
  * prompt); the screenshot blacks it out the same way (src/background/screenshot.ts).
  */
-function mayRead(url: string, sites: SitePolicy): boolean {
+export function mayRead(url: string, sites: SitePolicy): boolean {
   if (!/^https?:/i.test(url)) return true
   return domainAllowed(url, { allowDomains: sites.allow, denyDomains: sites.deny })
 }

@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill'
 import { sleep } from '../core/sleep'
 import { isGoneMidMessage, isReceiverGone } from '../messaging'
 import { forgetFrameRoutes } from './frames'
+import { forgetActedFrames } from './frame-check'
 
 /**
  * Which document of each tab is ready to take instructions. A step that navigates replaces the
@@ -208,6 +209,7 @@ export function watchNavigations(): void {
   browser.tabs.onRemoved.addListener((tabId) => {
     forgetTab(tabId)
     void forgetFrameRoutes(tabId).catch(() => undefined)
+    void forgetActedFrames(tabId).catch(() => undefined)
     opened.delete(tabId)
   })
 }
