@@ -6,7 +6,7 @@ import { extractContent } from './content'
 import { assignIds, rememberListed, nextRevision, twinsByBase, type IdRequest } from './ids'
 import { computeName, LabelIndex, NameCache, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
-import { cardTexts, itemText, scan, type Candidate, type RawScan } from './scan'
+import { cardTexts, itemText, scanSteps, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'
 import {
   kActions,
@@ -49,8 +49,8 @@ export const kReadSliceMs = 40
 /**
  * `observe()` that gives the page its turn between parts of the read once a part has run longer
  * than `sliceMs` (docs/page-representation.md, "Reading without blocking"): on a page read in
- * less time it runs exactly as `observe()`, with no wait added. The scan of the DOM is one part;
- * naming and recording the controls are cut every 128 of them.
+ * less time it runs exactly as `observe()`, with no wait added. The walk of the DOM is cut every
+ * 256 elements of its upper levels; naming and recording the controls every 128 of them.
  */
 export async function observeYielding(options: ObserveOptions = {}, sliceMs = kReadSliceMs): Promise<PageSnapshot> {
   const steps = observeSteps(options)
@@ -84,7 +84,19 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
   const t0 = performance.now()
   let paused = 0
   const root = options.root ?? document
-  const raw = scan(root, { includeContent: options.includeContent !== false })
+  // The DOM walk pauses every few hundred elements of the upper levels (scan.ts `scanSteps`).
+  const walk = scanSteps(root, { includeContent: options.includeContent !== false })
+  let raw: RawScan
+  for (;;) {
+    const step = walk.next()
+    if (step.done) {
+      raw = step.value
+      break
+    }
+    const tw = performance.now()
+    yield
+    paused += performance.now() - tw
+  }
   const tp = performance.now()
   yield
   paused += performance.now() - tp
