@@ -1,11 +1,11 @@
 import browser from 'webextension-polyfill'
-import { z } from 'zod'
 import type { ExecOutcome } from '../core/exec'
 import type { PageCommand } from '../core/page/command'
 import { sendToTab } from '../messaging'
-import { typedKey } from '../storage/area'
 import { settingsStore } from '../storage/settings'
-import { mayRead } from './frames'
+import { actedFrameIds, mayRead } from './frames'
+
+export { noteActedFrame } from './frames'
 
 /**
  * A check looks where the form was. A form in a cross-origin frame answers in that frame: often
@@ -16,31 +16,9 @@ import { mayRead } from './frames'
  * page added) proves nothing about the form. A frame of a site Ava may not act on is not read.
  */
 
-const kMaxActedFrames = 8 // the frames of one tab a check may look into, besides the ones nested below them
-
-interface ActedFrames {
-  frameIds: number[]
-}
-const ActedFramesSchema = z.object({ frameIds: z.array(z.number().int()) })
-/** In session storage, as the worker may stop between a step and the check after it. */
-const actedStore = (tabId: number) =>
-  typedKey<ActedFrames>('session', `frames-acted:${tabId}`, ActedFramesSchema, () => ({ frameIds: [] }))
-
-/** Notes that a step ran in a frame of the tab (src/background/page.ts `sendToFrame`). */
-export async function noteActedFrame(tabId: number, frameId: number): Promise<void> {
-  const store = actedStore(tabId)
-  const { frameIds } = await store.get()
-  if (frameIds.includes(frameId)) return
-  await store.set({ frameIds: [...frameIds, frameId].slice(-kMaxActedFrames) })
-}
-
-export async function forgetActedFrames(tabId: number): Promise<void> {
-  await actedStore(tabId).remove()
-}
-
 /** The frames a check looks into: those acted in that still exist, and every frame nested below them. */
 async function framesToCheck(tabId: number): Promise<{ frameId: number; url: string }[]> {
-  const { frameIds } = await actedStore(tabId).get()
+  const frameIds = await actedFrameIds(tabId)
   if (!frameIds.length) return []
   const all = (await browser.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? []
   const inside = new Set(frameIds.filter((id) => all.some((f) => f.frameId === id)))

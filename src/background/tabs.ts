@@ -2,7 +2,6 @@ import browser from 'webextension-polyfill'
 import { sleep } from '../core/sleep'
 import { isGoneMidMessage, isReceiverGone } from '../messaging'
 import { forgetFrameRoutes } from './frames'
-import { forgetActedFrames } from './frame-check'
 
 /**
  * Which document of each tab is ready to take instructions. A step that navigates replaces the
@@ -209,7 +208,6 @@ export function watchNavigations(): void {
   browser.tabs.onRemoved.addListener((tabId) => {
     forgetTab(tabId)
     void forgetFrameRoutes(tabId).catch(() => undefined)
-    void forgetActedFrames(tabId).catch(() => undefined)
     opened.delete(tabId)
   })
 }
