@@ -8,7 +8,8 @@
 // in Chromium with the built extension, AVA_DIST or dist/: the page agent's load included, timed in
 // the service worker), read_cpu_ms_cold (the page's main-thread CPU time during that read, which
 // another program's load on the machine does not inflate as it does wall time), read_longest_task_ms
-// (the longest task over 50 ms the page saw during the reads, 0 for none), read_ms_warm (median of the seven reads after it, the same way), tokens_full and
+// (the longest task over 50 ms the page saw during the reads, 0 for none), read_ms_warm (median of the seven reads after it, the same way),
+// read_cpu_ms_warm (the page's main-thread CPU time per warm read, median over the loads), tokens_full and
 // tokens_budgeted (exact o200k counts in Node) and tokens_per_interactive. Built-in pages are
 // generated; `python-stdtypes` is Debian's python3.11-doc page of built-in types, a large docs page.
 import { existsSync } from 'node:fs'
@@ -84,6 +85,8 @@ interface Measured {
   longest: number
   /** The reads after it, the same way (scan and listing). */
   warm: number[]
+  /** The page's main-thread CPU time per warm read (their mean). */
+  warmCpu: number
   first: number
   elements: number
   interactive: number
@@ -102,7 +105,7 @@ interface Measured {
  */
 async function measureColdInExtension(
   spec: PageSpec,
-): Promise<{ cold: number; coldCpu: number; warm: number[]; longest: number }> {
+): Promise<{ cold: number; coldCpu: number; warm: number[]; warmCpu: number; longest: number }> {
   const ava = await launchWithExtension({ dist })
   try {
     const page = await ava.context.newPage()
@@ -151,6 +154,7 @@ async function measureColdInExtension(
     const cpu0 = await threadMs()
     const [first] = await read(url)
     const coldCpu = (await threadMs()) - cpu0
+    const cpu1 = await threadMs()
     const warm = await ava.worker.evaluate(async (url) => {
       const [tab] = await chrome.tabs.query({ url })
       const times: number[] = []
@@ -165,13 +169,14 @@ async function measureColdInExtension(
       }
       return times
     }, url)
+    const warmCpu = ((await threadMs()) - cpu1) / warm.length
     // Entries are delivered after their task: give the observer a frame.
     const longest = await page.evaluate(
       () => new Promise<number>((done) => setTimeout(() => done(Math.max(0, ...(window as any).__avaLongTasks)), 50)),
     )
-    const r = { cold: first.ms, coldCpu, warm, longest, listing: first.listing }
+    const r = { cold: first.ms, coldCpu, warm, warmCpu, longest, listing: first.listing }
     if (!r.listing.startsWith('# ')) throw new Error(`${spec.name}: the extension's read gave no listing: ${r.listing}`)
-    return { cold: r.cold, coldCpu: r.coldCpu, warm: r.warm, longest: r.longest }
+    return { cold: r.cold, coldCpu: r.coldCpu, warm: r.warm, warmCpu: r.warmCpu, longest: r.longest }
   } finally {
     await ava.close()
   }
@@ -200,7 +205,7 @@ async function measure(
   page: Page,
   runs: number,
   warmup: number,
-): Promise<Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>> {
+): Promise<Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'warmCpu' | 'longest'>> {
   await page.addScriptTag({ content: await observeBundle() })
   // The boot script's one request for listener hints at load, as on every page (dom/observe/listeners.ts).
   await page.evaluate(() => (window as any).__avaObserve.watchListenerHints?.(document, true))
@@ -245,7 +250,7 @@ async function measure(
 /** One load of the page in a browser of its own: the previous load's teardown and garbage stay out of it. */
 async function measureLoad(spec: PageSpec, runs: number, warmup: number): Promise<Measured> {
   const browser = await launchBrowser()
-  let scans: Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'longest'>
+  let scans: Omit<Measured, 'cold' | 'coldCpu' | 'warm' | 'warmCpu' | 'longest'>
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     await page.addInitScript({ content: await listenersMainScript() })
@@ -322,6 +327,13 @@ async function main(): Promise<void> {
         case: spec.name,
         metric: 'read_ms_warm',
         value: median(loaded.flatMap((l) => l.warm)),
+        unit: 'ms',
+      })
+      report({
+        suite,
+        case: spec.name,
+        metric: 'read_cpu_ms_warm',
+        value: median(loaded.map((l) => l.warmCpu)),
         unit: 'ms',
       })
       if (process.env.AVA_BENCH_TIMES) console.log(spec.name, 'cold', loaded.map((l) => l.cold.toFixed(1)).join(' '))

@@ -100,7 +100,7 @@ interface FillCtx {
  * site, or of one outside a non-empty allow list, is left out of the listing (and so of the
  * prompt); the screenshot blacks it out the same way (src/background/screenshot.ts).
  */
-function mayRead(url: string, sites: SitePolicy): boolean {
+export function mayRead(url: string, sites: SitePolicy): boolean {
   if (!/^https?:/i.test(url)) return true
   return domainAllowed(url, { allowDomains: sites.allow, denyDomains: sites.deny })
 }
@@ -237,4 +237,28 @@ export async function frameRoutes(tabId: number): Promise<FrameRoute[]> {
 
 export async function forgetFrameRoutes(tabId: number): Promise<void> {
   await routesStore(tabId).remove()
+  await actedStore(tabId).remove()
+}
+
+const kMaxActedFrames = 8 // the frames of one tab a check may look into, besides the ones nested below them
+
+interface ActedFrames {
+  frameIds: number[]
+}
+const ActedFramesSchema = z.object({ frameIds: z.array(z.number().int()) })
+/** In session storage, as the worker may stop between a step and the check after it. */
+const actedStore = (tabId: number) =>
+  typedKey<ActedFrames>('session', `frames-acted:${tabId}`, ActedFramesSchema, () => ({ frameIds: [] }))
+
+/** Notes that a step ran in a frame of the tab (src/background/page.ts `sendToFrame`). */
+export async function noteActedFrame(tabId: number, frameId: number): Promise<void> {
+  const store = actedStore(tabId)
+  const { frameIds } = await store.get()
+  if (frameIds.includes(frameId)) return
+  await store.set({ frameIds: [...frameIds, frameId].slice(-kMaxActedFrames) })
+}
+
+/** The frames of the tab a step acted in (a check looks there: frame-check.ts). */
+export async function actedFrameIds(tabId: number): Promise<number[]> {
+  return (await actedStore(tabId).get()).frameIds
 }

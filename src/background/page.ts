@@ -18,6 +18,7 @@ import { sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
 import { pendingRequests, watchRequests } from './requests'
+import { noteActedFrame, verifyInFrames } from './frame-check'
 
 /**
  * The one sender of the page channel (src/core/page/command.ts): the agent, the registry's steps
@@ -112,6 +113,9 @@ export async function sendCommand<K extends PageCommandKind>(
       }
     }
     if (out.ok && 'navigating' in out && out.navigating) await nextDocument(tabId, doc.documentId, opts.signal)
+    // A check the top document does not hold is looked for where the steps acted (frame-check.ts).
+    if (!out.ok && out.code === 'VERIFY_FAILED' && command.kind === 'act')
+      out = ((await verifyInFrames(tabId, command as PageCommand<'act'>, opts.signal)) as PageOutcome<K> | null) ?? out
     return followNewTab(tabId, command, out, since, opts)
   }
 }
@@ -151,6 +155,7 @@ async function sendToFrame(
     step: { ...command.step, target: { ...command.step.target, targetId: local } },
   }
   let out: ExecOutcome
+  await noteActedFrame(tabId, route.frameId).catch(() => undefined)
   try {
     out = (await untilAborted(
       sendToTab(

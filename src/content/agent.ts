@@ -1,5 +1,6 @@
 import type { PageCommand, PageOutcome } from '../core/page/command'
 import { createReceiver } from '../dom/page/receiver'
+import { frameRequests } from '../dom/page/read'
 import { send } from '../messaging'
 
 /**
@@ -12,6 +13,7 @@ let keepOut: ((box: { x: number; y: number; width: number; height: number }) => 
 const receive = createReceiver({
   emitRecorded: (event) => void send('content→bg:flow.event', { event }).catch(() => undefined),
   makeRoom: (box) => keepOut?.(box) ?? Promise.resolve(),
+  requests: frameRequests,
 })
 
 /** `makeRoom`: the top frame's launcher moves Ava's button and panel out of a step's way (keep-out.ts). */

@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill'
 import { handle, send } from '../messaging'
 import { createLauncher } from './launcher'
 import { watchListenerHints } from '../dom/observe/listeners'
+import type { PageCommand } from '../core/page/command'
 
 /**
  * The content script's eager part, in every frame of every page: in the top frame the Ava button
@@ -10,7 +11,26 @@ import { watchListenerHints } from '../dom/observe/listeners'
  * Observe scanner and the executor — loads on first use, so a page that never uses Ava pays only
  * for this file.
  */
-const agent = () => import('./agent')
+let agentAsked = false
+const agent = () => {
+  agentAsked = true
+  return import('./agent')
+}
+
+/**
+ * A command for the page agent. A read before anything else (a run's first turn, a
+ * subframe's first `frame.read`) loads only the
+ * reader (dom/page/read.ts), a fraction of the page agent: the first read is what a person waits
+ * for. Any other command loads the whole agent, which reads the same way from then on.
+ */
+async function pageCommand(
+  command: PageCommand,
+  keepOut?: Parameters<Awaited<ReturnType<typeof agent>>['onCommand']>[1],
+) {
+  if (!agentAsked && (command.kind === 'read' || command.kind === 'frame.read'))
+    return (await import('../dom/page/read')).answerRead(command)
+  return (await agent()).onCommand(command, keepOut)
+}
 
 /**
  * Set in this isolated world's global when the boot script has run: a page cannot see or set it,
@@ -44,7 +64,7 @@ function boot(): void {
   handle('bg→content:command', ['background'], (command) => {
     // A screenshot's marks are up only while Ava's own UI is out of the picture.
     if (command.kind === 'marks') launcher.capturing(command.on)
-    return launcher.acting(async () => (await agent()).onCommand(command, launcher.keepOut))
+    return launcher.acting(() => pageCommand(command, launcher.keepOut))
   })
   handle('bg→content:panel.open', ['background'], () => {
     launcher.open(true)
@@ -101,7 +121,7 @@ function sayReady(): ReturnType<typeof send<'content→bg:ready'>> {
  * sends it the steps on its elements (src/background/frames.ts).
  */
 function bootFrame(): void {
-  handle('bg→content:command', ['background'], async (command) => (await agent()).onCommand(command))
+  handle('bg→content:command', ['background'], (command) => pageCommand(command))
 }
 
 if (window.top === window) boot()

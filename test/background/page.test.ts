@@ -37,6 +37,11 @@ vi.mock('../../src/messaging', () => ({
     return doc(command).catch((e: unknown) => Promise.reject(channelError(e)))
   },
 }))
+// Where a failed check looks next (frame-check.ts) is covered in e2e/agent/check-frames.test.ts.
+vi.mock('../../src/background/frame-check', () => ({
+  noteActedFrame: async () => undefined,
+  verifyInFrames: async () => null,
+}))
 vi.mock('../../src/background/frames', () => ({
   frameTarget: async () => null,
   outcomeFromFrame: (o: unknown) => o,

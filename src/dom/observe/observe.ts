@@ -6,7 +6,7 @@ import { extractContent } from './content'
 import { assignIds, rememberListed, nextRevision, twinsByBase, type IdRequest } from './ids'
 import { computeName, LabelIndex, NameCache, visibleText, type ComputedName } from './names'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
-import { cardTexts, itemText, scan, type Candidate, type RawScan } from './scan'
+import { cardTexts, itemText, scanSteps, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'
 import {
   kActions,
@@ -42,15 +42,17 @@ export function observe(options: ObserveOptions = {}): PageSnapshot {
 
 /**
  * A task longer than this blocks what a person does on the page (the browser's long-task
- * threshold, 50 ms, with room for the page's own work in the same frame).
+ * threshold, 50 ms, with room for the part that runs past it, and on a first read for the
+ * evaluation of the reader's code in the same task).
  */
-export const kReadSliceMs = 40
+export const kReadSliceMs = 30
 
 /**
  * `observe()` that gives the page its turn between parts of the read once a part has run longer
  * than `sliceMs` (docs/page-representation.md, "Reading without blocking"): on a page read in
- * less time it runs exactly as `observe()`, with no wait added. The scan of the DOM is one part;
- * naming and recording the controls are cut every 128 of them.
+ * less time it runs exactly as `observe()`, with no wait added. The walk of the DOM is cut every
+ * 256 elements of its upper levels; naming and recording the controls every 128 of them; the
+ * page's text sections are a part of their own.
  */
 export async function observeYielding(options: ObserveOptions = {}, sliceMs = kReadSliceMs): Promise<PageSnapshot> {
   const steps = observeSteps(options)
@@ -84,7 +86,19 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
   const t0 = performance.now()
   let paused = 0
   const root = options.root ?? document
-  const raw = scan(root, { includeContent: options.includeContent !== false })
+  // The DOM walk pauses every few hundred elements of the upper levels (scan.ts `scanSteps`).
+  const walk = scanSteps(root, { includeContent: options.includeContent !== false })
+  let raw: RawScan
+  for (;;) {
+    const step = walk.next()
+    if (step.done) {
+      raw = step.value
+      break
+    }
+    const tw = performance.now()
+    yield
+    paused += performance.now() - tw
+  }
   const tp = performance.now()
   yield
   paused += performance.now() - tp
@@ -143,9 +157,15 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
   const tr = performance.now()
   yield
   paused += performance.now() - tr
-  const elements: ElementRecord[] = candidates.map((c, i) =>
-    toRecord(c, ids[i], names[i], attrsOf[i], reqs[i].context, idByEl, labels),
-  )
+  const elements: ElementRecord[] = []
+  for (let i = 0; i < candidates.length; i++) {
+    if (i > 0 && i % kYieldEvery === 0) {
+      const t = performance.now()
+      yield
+      paused += performance.now() - t
+    }
+    elements.push(toRecord(candidates[i], ids[i], names[i], attrsOf[i], reqs[i].context, idByEl, labels))
+  }
   const regionCounts = new Map<string, number>()
   for (const e of elements) regionCounts.set(e.region, (regionCounts.get(e.region) ?? 0) + 1)
   const regions: Region[] = raw.regions.map((r) => ({
@@ -163,6 +183,9 @@ function* observeSteps(options: ObserveOptions): Generator<void, PageSnapshot> {
     items: g.items,
     label: groupLabel(g.container),
   }))
+  const tc = performance.now()
+  yield
+  paused += performance.now() - tc
   const { sections: content, textChars } =
     options.includeContent === false ? { sections: [], textChars: 0 } : extractContent(raw)
 

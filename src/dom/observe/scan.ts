@@ -403,6 +403,19 @@ export interface ScanOptions {
 }
 
 export function scan(root: Document | Element, opts: ScanOptions): RawScan {
+  const steps = scanSteps(root, opts)
+  for (;;) {
+    const next = steps.next()
+    if (next.done) return next.value
+  }
+}
+
+/**
+ * The walk of `scan`, in parts: it pauses (yields) after every `kVisitsPerPart` elements met in
+ * the upper `kSteppedDepth` levels of the tree, so that a read may give the page its turn
+ * (observe.ts `observeYielding`); below that depth a subtree is walked in one go.
+ */
+export function* scanSteps(root: Document | Element, opts: ScanOptions): Generator<void, RawScan> {
   const doc = root.nodeType === 9 ? (root as Document) : (root as Element).ownerDocument
   const view = doc.defaultView!
   const top = makeDocScan(doc, view, '', 0, 0, root)
@@ -428,7 +441,7 @@ export function scan(root: Document | Element, opts: ScanOptions): RawScan {
   }
   const walker = new Walker(out, opts)
   const start = root.nodeType === 9 ? (root as Document).documentElement : (root as Element)
-  if (start) walker.scanDocument(start, top)
+  if (start) yield* walker.scanDocument(start, top)
   return out
 }
 
@@ -476,6 +489,28 @@ function deepActive(doc: Document): Element | null {
 const kCheckVisibility = 1
 const kCheckClipped = 2
 
+/** An element whose subtree is to be walked, and what its children get (Walker.open). */
+interface Opened {
+  first: Element | null
+  shadow: ShadowRoot | null
+  next: Ctx
+  inner: ClipNode | null
+  pointer: boolean
+  ds: DocScan
+  /** A listened-on part, settled after its subtree (Walker.close). */
+  hinted: boolean
+  c: Candidate | null
+  ctx: Ctx
+}
+
+/**
+ * The levels of the tree walked with a stack that can pause (scanSteps), and how many elements
+ * are walked between two pauses: a part of about a millisecond on this machine class, so a read
+ * can keep every task it runs well under the browser's 50 ms long-task line.
+ */
+const kSteppedDepth = 24
+const kVisitsPerPart = 256
+
 class Walker {
   private regionIds = new Map<string, number>()
   private groupCount = 0
@@ -487,7 +522,7 @@ class Walker {
     private opts: ScanOptions,
   ) {}
 
-  scanDocument(start: Element, ds: DocScan): void {
+  *scanDocument(start: Element, ds: DocScan): Generator<void> {
     const page = this.openRegion('page', '', null, null, ds)
     const ctx: Ctx = {
       region: page,
@@ -500,7 +535,36 @@ class Walker {
       inContent: false,
       exactCursor: false,
     }
-    this.visit(start, ctx, null, false, ds)
+    const first = this.open(start, ctx, null, false, ds)
+    if (!first) return
+    // The upper levels walked with a stack of their own, so the walk can stop between two elements.
+    const stack: { o: Opened; child: Element | null; inShadow: boolean }[] = [
+      { o: first, child: first.first, inShadow: false },
+    ]
+    let since = this.out.visited
+    while (stack.length) {
+      const top = stack[stack.length - 1]
+      let child = top.child
+      if (!child && !top.inShadow && top.o.shadow) {
+        top.inShadow = true
+        child = top.o.shadow.firstElementChild
+      }
+      if (!child) {
+        stack.pop()
+        this.close(top.o)
+        continue
+      }
+      top.child = child.nextElementSibling
+      const o = top.o
+      if (stack.length < kSteppedDepth) {
+        const opened = this.open(child, o.next, o.inner, o.pointer, o.ds)
+        if (opened) stack.push({ o: opened, child: opened.first, inShadow: false })
+      } else this.visit(child, o.next, o.inner, o.pointer, o.ds)
+      if (this.out.visited - since >= kVisitsPerPart) {
+        since = this.out.visited
+        yield
+      }
+    }
   }
 
   private openRegion(
@@ -523,15 +587,35 @@ class Walker {
    * nearly every container adds to it, and a context is copied only when something else changes.
    */
   private visit(el: Element, ctx: Ctx, clip: ClipNode | null, parentPointer: boolean, ds: DocScan): void {
+    const o = this.open(el, ctx, clip, parentPointer, ds)
+    if (!o) return
+    for (let child = o.first; child; child = child.nextElementSibling) this.visit(child, o.next, o.inner, o.pointer, ds)
+    if (o.shadow) {
+      for (let child = o.shadow.firstElementChild; child; child = child.nextElementSibling)
+        this.visit(child, o.next, o.inner, o.pointer, ds)
+    }
+    this.close(o)
+  }
+
+  /** After an element's subtree: a listened-on part settles whether its wrapper stays. */
+  private close(o: Opened): void {
+    if (o.hinted) this.settleHint(o.c, o.ctx)
+  }
+
+  /**
+   * An element met in the walk: what it is, what it lists, and what its children get; null when
+   * its subtree is not walked (skipped, gone, a leaf, a frame).
+   */
+  private open(el: Element, ctx: Ctx, clip: ClipNode | null, parentPointer: boolean, ds: DocScan): Opened | null {
     const out = this.out
     out.visited++
     const tag = el.localName
     const tagBits = kTagBits.get(tag) ?? 0
-    if (tagBits & kTagSkip) return
+    if (tagBits & kTagSkip) return null
     // Most elements of a page carry no attributes at all; they skip every attribute lookup.
     const attrs = el.hasAttributes()
     const bits = attrs ? attrBits(el) : 0
-    if (bits & kAttrSkip) return
+    if (bits & kAttrSkip) return null
     const shadow = el.shadowRoot
     // The context children get: `ctx` until something changes, then a copy (forkOf).
     let next = ctx
@@ -550,7 +634,7 @@ class Walker {
     if (display === 'none') {
       ds.gone.add(el)
       this.hiddenControl(el, tag, ctx, clip, ds)
-      return
+      return null
     }
     const canBeWeak = !ctx.inInteractive && !ctx.weakOwner
     const role = roleOf(el, tag, (bits & kAttrRole) !== 0)
@@ -559,7 +643,7 @@ class Walker {
 
     if (tag === 'iframe' || tag === 'frame') {
       this.frame(el as HTMLIFrameElement, ctx, clip, ds)
-      return
+      return null
     }
 
     const strong = isStrongInteractive(el, tag, role, bits)
@@ -661,19 +745,14 @@ class Walker {
 
     if (tagBits & kTagLeaf) {
       if (hinted) this.settleHint(c, ctx)
-      return
+      return null
     }
     const first = el.firstElementChild
     const inner =
       first && ds.layout
         ? clipNodeOf(el, tag, tagBits, next.exactCursor || (bits & kAttrStyle) !== 0, style, clip)
         : clip
-    for (let child = first; child; child = child.nextElementSibling) this.visit(child, next, inner, pointer, ds)
-    if (shadow) {
-      for (let child = shadow.firstElementChild; child; child = child.nextElementSibling)
-        this.visit(child, next, inner, pointer, ds)
-    }
-    if (hinted) this.settleHint(c, ctx)
+    return { first, shadow, next, inner, pointer, ds, hinted, c, ctx }
   }
 
   /** A listened-on part that stays listed after its subtree replaces the cursor or onclick wrapper around it. */

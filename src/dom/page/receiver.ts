@@ -9,7 +9,6 @@ import type {
   PageCommand,
   PageCommandKind,
   PageCommands,
-  PageInfo,
   PageOutcome,
   StepGate,
   UploadFile,
@@ -23,17 +22,9 @@ import { fail } from '../../core/exec'
 import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
 import { queryAll } from '../locators'
-import { listedIntents, serialize } from '../../core/page/serialize'
-import {
-  hideOverlay,
-  kReadSliceMs,
-  observe,
-  observeYielding,
-  showOverlay,
-  waitForReady,
-  yieldToPage,
-  type PendingRequestSource,
-} from '../observe'
+import { serialize } from '../../core/page/serialize'
+import { createRequestCount, lastListedIds, noteListed, readFrame, readPage, type RequestCount } from './read'
+import { hideOverlay, observe, showOverlay } from '../observe'
 import { describe as describeTarget, describeInstructionTarget, runFlowStep, startRecording } from '../recorder'
 import { riskOf } from '../risk'
 import { formCarriesSecret, holdsSecret, markSecretField } from '../secret-fields'
@@ -54,6 +45,8 @@ export interface ReceiverOptions {
   emitRecorded?: (event: RawEvent) => void
   /** Moves Ava's own button and panel off a box a step is about to act on (RunOptions.makeRoom). */
   makeRoom?: (box: { x: number; y: number; width: number; height: number }) => Promise<void>
+  /** The frame's in-flight request count, shared with reads made before this receiver (read.ts). */
+  requests?: RequestCount
 }
 
 export type Receive = <K extends PageCommandKind>(command: PageCommand<K>) => Promise<PageOutcome<K>>
@@ -62,24 +55,6 @@ type Handlers = { [K in PageCommandKind]: (command: PageCommand<K>) => Promise<P
 
 /** DOM actions that can submit, delete or pay, and how the risk check reads them: the vocabulary's `gate.risk`. */
 const riskReadAs = (action: PageAction['action']): 'click' | 'press' | undefined => domAction(action).gate.risk
-
-/** The in-flight request count of this tab, as the background last told it (no polling). */
-function createRequestCount(): PendingRequestSource & { set(n: number): void } {
-  let count = 0
-  const listeners = new Set<() => void>()
-  return {
-    pending: () => count,
-    subscribe(onChange) {
-      listeners.add(onChange)
-      return () => listeners.delete(onChange)
-    },
-    set(n) {
-      if (n === count) return
-      count = n
-      for (const l of listeners) l()
-    },
-  }
-}
 
 /**
  * The element drawn at a point of the top document (a point named in a screenshot), as a person's
@@ -308,12 +283,10 @@ function stepGateOf(
 }
 
 export function createReceiver(options: ReceiverOptions = {}): Receive {
-  const requests = createRequestCount()
+  const requests = options.requests ?? createRequestCount()
   let recording: AbortController | null = null
 
   const bindings = createBindings()
-  /** The ids the last read listed (a frame: every id it gave), for the marks of a screenshot. */
-  let listed: string[] = []
   /** A question asked outside the gate (a secret's form leaving its site) binds the yes to its element too. */
   const bindQuestion = (el: Element, out: ExecFailure | null): ExecFailure | null => {
     if (out?.code !== 'NEEDS_CONFIRMATION' || out.handle) return out
@@ -409,41 +382,10 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     return described.ok && secretField ? { ...described, sensitive: true } : described
   }
 
-  async function read({ request, settle, pending }: PageCommand<'read'>): Promise<PageInfo> {
-    let note = ''
-    if (settle) {
-      if (pending !== undefined) requests.set(pending)
-      const ready = await waitForReady({ requests })
-      if (!ready.ready)
-        note += `(The page was still changing after ${Math.round(ready.waitedMs / 1000)} s; this is how it looked then.)\n`
-      if (ready.errors.length) note += `(The page reported errors: ${ready.errors.slice(0, 3).join(' | ')})\n`
-    }
-    // A read gives the page its turn between parts that run long (a large page), never on a quick one.
-    const t0 = performance.now()
-    const snapshot = await observeYielding({ request })
-    if (performance.now() - t0 > kReadSliceMs) await yieldToPage()
-    const { text, ids } = serialize(snapshot, { request })
-    listed = ids
-    const info: PageInfo = {
-      url: location.href,
-      title: document.title,
-      listing: note + text,
-      intents: listedIntents(snapshot.intents, ids),
-    }
-    // Cross-origin frames are read by our content script inside each of them; the background merges
-    // their snapshots into this one and lists the whole again (background/frames.ts).
-    if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })
-    return info
-  }
-
   const handlers: Handlers = {
     act: (c) => act(c),
-    read: async (c) => ({ ok: true, info: await read(c) }),
-    'frame.read': async ({ request }) => {
-      const snapshot = await observeYielding({ request })
-      listed = snapshot.elements.map((e) => e.id)
-      return { ok: true, snapshot }
-    },
+    read: async (c) => ({ ok: true, info: await readPage(c, requests) }),
+    'frame.read': (c) => readFrame(c),
     async marks({ on, prefix, blackout, hide, since }) {
       if (!on) {
         hideMarks()
@@ -456,8 +398,11 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         }
       }
       // A page never read in this document (a reload since) is read now, as the listing would be.
-      if (!listed.length && !prefix) listed = serialize(observe(), {}).ids
-      return { ok: true, ...(await showMarks(blackout ? null : listed, prefix ? `${prefix}_` : '', hide ?? [], since)) }
+      if (!lastListedIds().length && !prefix) noteListed(serialize(observe(), {}).ids)
+      return {
+        ok: true,
+        ...(await showMarks(blackout ? null : lastListedIds(), prefix ? `${prefix}_` : '', hide ?? [], since)),
+      }
     },
     count({ selector }) {
       try {
