@@ -33,8 +33,10 @@ export function citingLines(text) {
     const comment = commentOf(line, inBlock)
     if (comment && (kCitation.test(comment) || (comment.includes('§') && !kPublicSection.test(comment))))
       found.push(`${i + 1}: ${comment.trim().slice(0, 100)}`)
-    if (/\/\*/.test(line) && !/\*\//.test(line.slice(line.lastIndexOf('/*')))) inBlock = true
-    else if (/\*\//.test(line)) inBlock = false
+    // A block opens or closes only outside quotes: a test may hold comment markers in strings.
+    const code = line.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''")
+    if (/\/\*/.test(code) && !/\*\//.test(code.slice(code.lastIndexOf('/*')))) inBlock = true
+    else if (/\*\//.test(code)) inBlock = false
   })
   return found
 }
