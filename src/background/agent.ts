@@ -255,6 +255,10 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         return out.ok ? out.round : out
       },
       url: (tab) => tabUrl(tab),
+      async draw(tab, targets, signal) {
+        const out = await sendCommand(tab, { kind: 'draw', targets, timeoutMs: 0 }, { signal })
+        return out.ok ? out.drawn : targets.map(() => null)
+      },
       screenshot: (tab, signal, typed) => captureMarked(tab, settings, signal, typed),
     },
     actions: {

@@ -8,7 +8,7 @@ import type { ExecFailure } from '../../src/core/exec'
 import type { PageCommand, PageCommandKind, PageOutcome } from '../../src/core/page/command'
 import type { ParsedSelector } from '../../src/core/page/selectors'
 import { createChannelPort } from '../../src/core/page/channel'
-import { approvePlanOnce, previewPlan, type StepGuard } from '../../src/core/gate/guard'
+import { approvePlanOnce, drawThrough, previewPlan, type StepGuard } from '../../src/core/gate/guard'
 import { clearAgentIds } from '../../src/dom/observe'
 import { createReceiver } from '../../src/dom/page/receiver'
 
@@ -78,7 +78,7 @@ describe('one approval for a whole plan, bound to elements', () => {
 
   it('the preview draws every element in order, with its site, and asks once', async () => {
     const { send, guard, asked } = harness([true])
-    const steps = await previewPlan(send, kSteps, new AbortController().signal)
+    const steps = await previewPlan(drawThrough(send, new AbortController().signal), kSteps)
     expect(steps.map((s) => s.drawn && [s.drawn.role, s.drawn.name])).toEqual([
       ['button', 'Select all'],
       ['button', 'Archive'],
@@ -96,7 +96,7 @@ describe('one approval for a whole plan, bound to elements', () => {
     const approved = await approvePlanOnce(
       guard,
       'Clean up',
-      await previewPlan(send, kSteps, new AbortController().signal),
+      await previewPlan(drawThrough(send, new AbortController().signal), kSteps),
     )
     if (!approved.ok) throw new Error('not approved')
     expect(await runPlan(send, approved.guard)).toBeNull()
@@ -117,7 +117,7 @@ describe('one approval for a whole plan, bound to elements', () => {
     const approved = await approvePlanOnce(
       guard,
       'Clean up',
-      await previewPlan(send, kSteps, new AbortController().signal),
+      await previewPlan(drawThrough(send, new AbortController().signal), kSteps),
     )
     if (!approved.ok) throw new Error('not approved')
     swapThird()
@@ -141,7 +141,7 @@ describe('one approval for a whole plan, bound to elements', () => {
     const approved = await approvePlanOnce(
       guard,
       'Clean up',
-      await previewPlan(send, kSteps, new AbortController().signal),
+      await previewPlan(drawThrough(send, new AbortController().signal), kSteps),
     )
     if (!approved.ok) throw new Error('not approved')
     swapThird()
@@ -155,7 +155,7 @@ describe('one approval for a whole plan, bound to elements', () => {
     const approved = await approvePlanOnce(
       guard,
       'Clean up',
-      await previewPlan(send, kSteps, new AbortController().signal),
+      await previewPlan(drawThrough(send, new AbortController().signal), kSteps),
     )
     if (!approved.ok) throw new Error('not approved')
     document.getElementById('s2')!.textContent = 'Send $5,000'
@@ -169,7 +169,7 @@ describe('one approval for a whole plan, bound to elements', () => {
     const approved = await approvePlanOnce(
       guard,
       'Clean up',
-      await previewPlan(send, kSteps, new AbortController().signal),
+      await previewPlan(drawThrough(send, new AbortController().signal), kSteps),
     )
     expect(approved).toMatchObject({ ok: false, code: 'DENIED' })
     expect(clicks).toEqual([])

@@ -6,6 +6,7 @@ import {
   counts,
   createStepCount,
   judgeNavigation,
+  plannedOf,
   refusalOf,
   type Answer,
   type Refusal,
@@ -39,7 +40,9 @@ import {
   type StepReport,
 } from './prompt'
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
-import { targetOf } from '../page/command'
+import { actionOf, targetOf } from '../page/command'
+import { approvePlan, planQuestion, type PlanApproval } from '../gate/plan'
+import { planAsk, previewCachedPlan } from './plan-approval'
 import type { PersonAnswer } from './ports'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
@@ -226,6 +229,8 @@ interface Run {
   collected: Map<number, string[]>
   /** …and as the table the person may save, shown under the step. */
   tables: Map<number, CollectedTable>
+  /** A replayed plan the person approved as a whole: each step carries its approved element (core/gate/plan.ts). */
+  plan?: PlanApproval
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -1066,6 +1071,8 @@ async function guardedExec(
   }
   // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed (its
   // handle); the page acts on it or refuses, and a changed element asks again, a few times at most.
+  // A replayed plan approved as a whole carries the element approved for this step.
+  const pageStep = run.plan ? actionOf(ins, state.shot) : null
   const command = {
     signal,
     confirm: settings.safety.confirm,
@@ -1074,6 +1081,7 @@ async function guardedExec(
     ...(files ? { files } : {}),
     elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
     ...(state.shot ? { shot: state.shot } : {}),
+    ...(pageStep ? plannedOf(run, pageStep) : {}),
     onTabChange: (to: number) => moveTab(run, to),
   }
   // The person answers in the panel, the question naming the step as the model described it.
@@ -1583,6 +1591,15 @@ async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
     instruction: { step_id: 1, action_type: 'verify', params: { assertion: '' }, description: hit.request },
     status: 'pending',
   }
+  const { draw } = run.ports.page
+  if (draw) {
+    // [trust] The review is the plan's one approval: every element as drawn now, each step bound to its own.
+    const steps = await previewCachedPlan((t) => draw(run.state.tabId, t, run.signal), hit.steps)
+    const yes = (await confirm(run, view, planQuestion(hit.request, steps), planAsk(hit.request, steps))) === true
+    if (yes) run.plan = approvePlan(steps)
+    if (yes) await run.ports.cache.reviewed?.(hit.key)
+    return yes
+  }
   const steps = p.risky.map((r) => `${r.index + 1}. ${r.text}`).join('; ')
   const yes =
     (await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))) ===
@@ -1603,6 +1620,8 @@ async function replay(run: Run, entry: { key: string; steps: Instruction[] }): P
     void show(run, view)
     const out = await runOneStep(run, view)
     if (out.ok) continue
+    // A repaired step was never shown: from here on each step is judged as any other.
+    run.plan = undefined
     const page = await ports.page.read(state.tabId, state.request, { signal })
     const fixed = isRepairable(out.code)
       ? await repairStep(run, { index, instruction: ins, outcome: out }, page)

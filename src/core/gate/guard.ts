@@ -23,7 +23,7 @@
  * (test/core/gate/guard-meta.test.ts) fails when a file outside the guard judges or counts a step.
  */
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../exec'
-import type { PageAction, PageCommand, PageOutcome, SendCommand } from '../page/command'
+import type { PageAction, PageCommand, PageOutcome, PageTarget, SendCommand } from '../page/command'
 import type { DrawnTarget } from './drawn'
 import { approvePlan, isPlanned, planLines, planQuestion, type PlanApproval, type PlannedStep } from './plan'
 import { askUntilDecided, questionOf } from './step'
@@ -84,7 +84,7 @@ export interface StepGuard {
  * engine retries takes the next one, so a retry asks rather than acting on an element never shown.
  */
 export function plannedOf(
-  guard: StepGuard | undefined,
+  guard: Pick<StepGuard, 'plan'> | undefined,
   step: Pick<PageAction, 'action' | 'target'>,
 ): { planned?: DrawnTarget } {
   if (!guard?.plan || !isPlanned(step)) return {}
@@ -92,19 +92,33 @@ export function plannedOf(
   return planned ? { planned } : {}
 }
 
+/** What draws a plan's elements: the page's `draw` command, through whatever carries commands. */
+export type DrawPlan = (targets: PageTarget[]) => Promise<(DrawnTarget | null)[]>
+
+/** The page's `draw` command as a `DrawPlan` (nothing drawn when the page cannot answer). */
+export function drawThrough(send: SendCommand, signal: AbortSignal, timeoutMs = 0): DrawPlan {
+  return async (targets) => {
+    const out = await send({ kind: 'draw', targets, timeoutMs }, signal)
+    return out.ok ? out.drawn : targets.map(() => null)
+  }
+}
+
 /**
  * The plan as the page draws it now: each step's element located as the step will locate it, in
- * order, nothing done (a step whose page is not open yet is drawn as null and asked when reached).
+ * order, nothing done. A navigation is listed with the address it opens; the elements after it are
+ * on a page not open yet, so they are drawn as null and judged when reached.
  */
 export async function previewPlan(
-  send: SendCommand,
-  steps: readonly { what: string; step: Pick<PageAction, 'action' | 'target'> }[],
-  signal: AbortSignal,
-  timeoutMs = 0,
+  draw: DrawPlan,
+  steps: readonly { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }[],
 ): Promise<PlannedStep[]> {
-  const shown = steps.filter((s) => isPlanned(s.step))
-  const out = await send({ kind: 'draw', targets: shown.map((s) => s.step.target!), timeoutMs }, signal)
-  return shown.map((s, i) => ({ what: s.what, drawn: out.ok ? (out.drawn[i] ?? null) : null }))
+  const shown = steps.filter((s) => 'opens' in s.step || isPlanned(s.step))
+  const firstNav = shown.findIndex((s) => 'opens' in s.step)
+  const here = (firstNav < 0 ? shown : shown.slice(0, firstNav)).map((s) => (s.step as PageAction).target!)
+  const drawn = here.length ? await draw(here) : []
+  return shown.map((s, i) =>
+    'opens' in s.step ? { what: s.what, drawn: null, opens: s.step.opens } : { what: s.what, drawn: drawn[i] ?? null },
+  )
 }
 
 /**

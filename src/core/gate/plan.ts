@@ -12,7 +12,7 @@
  * (core/gate/guard.ts `StepGuard.plan`) and the page channel stamps each step with it.
  */
 import { drawnLabel, type DrawnTarget } from './drawn'
-import { countsAsStep, domAction } from '../vocabulary'
+import { countsAsStep, domAction, isDomAction } from '../vocabulary'
 import type { PageAction, PageTarget } from '../page/command'
 
 /** One step of a plan as it was shown: what the step does, and its element as drawn (null: not on the page yet). */
@@ -20,6 +20,8 @@ export interface PlannedStep {
   /** The step in words (`click`, a flow step's description, an instruction's description). */
   what: string
   drawn: DrawnTarget | null
+  /** A navigation: the address it opens (shown in the list; the navigation rule judges it when it runs). */
+  opens?: string
 }
 
 /**
@@ -39,7 +41,8 @@ export function approvePlan(steps: readonly PlannedStep[]): PlanApproval {
   return {
     steps,
     next() {
-      const step = steps[taken]
+      const elements = steps.filter((s) => s.opens === undefined)
+      const step = elements[taken]
       taken++
       return step?.drawn ?? null
     },
@@ -55,7 +58,7 @@ export function approvePlan(steps: readonly PlannedStep[]): PlanApproval {
  * wait and a read take none; the same rule picks what the preview draws and what the run checks.
  */
 export function isPlanned(step: Pick<PageAction, 'action' | 'target'>): boolean {
-  if (!countsAsStep(step.action)) return false
+  if (!isDomAction(step.action) || !countsAsStep(step.action)) return false
   if (domAction(step.action).target === 'none') return false
   return !!step.target && !step.target.focused
 }
@@ -86,9 +89,11 @@ export function drawnSite(d: DrawnTarget): string {
 /** The plan's lines as the question lists them: "3. click: button “Save” on shop.example". */
 export function planLines(steps: readonly PlannedStep[]): string[] {
   return steps.map((s, i) =>
-    s.drawn
-      ? `${i + 1}. ${s.what}: ${s.drawn.role} “${drawnLabel(s.drawn)}” on ${drawnSite(s.drawn)}`
-      : `${i + 1}. ${s.what}: not on this page yet, asked about when reached`,
+    s.opens !== undefined
+      ? `${i + 1}. ${s.what}: opens ${s.opens}`
+      : s.drawn
+        ? `${i + 1}. ${s.what}: ${s.drawn.role} “${drawnLabel(s.drawn)}” on ${drawnSite(s.drawn)}`
+        : `${i + 1}. ${s.what}: not on this page yet, asked about when reached`,
   )
 }
 
