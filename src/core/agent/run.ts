@@ -43,6 +43,7 @@ import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from
 import { actionOf, targetOf } from '../page/command'
 import { approvePlan, planQuestion, type PlanApproval } from '../gate/plan'
 import { planAsk, previewCachedPlan } from './plan-approval'
+import { shownAnswer } from './answer-text'
 import type { PersonAnswer } from './ports'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
@@ -201,8 +202,12 @@ interface Run {
   signal: AbortSignal
   /** The steps of the run's message, by index, as last shown. */
   steps: StepView[]
-  /** The run's message text as shown so far. */
+  /** The run's message text as shown so far: redacted (answer-text.ts). */
   text: string
+  /** …and as the model wrote it, which is never shown. */
+  raw: string
+  /** What no answer may show: every vault value and what this run typed, as of the current reply. */
+  hidden: string[]
   /** The model's reasoning shown so far, across the run's replies. */
   thinking: string
   /** The site's earlier requests and answers, so "do the same for bob" makes sense. */
@@ -246,6 +251,8 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     signal: opts.signal,
     steps: [...(mine?.steps ?? [])],
     text: mine?.text ?? '',
+    raw: mine?.text ?? '',
+    hidden: [],
     thinking: mine?.thinking ?? '',
     // [trust] An earlier answer may quote a page: it comes back framed as page content (prompt.ts earlierAnswer).
     earlier: before
@@ -292,8 +299,15 @@ function show(run: Run, step: StepView): Promise<void> {
 }
 
 function say(run: Run, text: string): Promise<void> {
-  run.text += text
-  return run.ports.chat.text(run.state.messageId, text)
+  run.raw += text
+  // [trust] The answer passes the one redactor, whole, with each piece (answer-text.ts).
+  const next = shownAnswer(run.text, run.raw, [...run.hidden, ...run.typed])
+  if ('replace' in next) {
+    run.text = next.replace
+    return run.ports.chat.patch(run.state.messageId, { text: run.text })
+  }
+  run.text += next.append
+  return run.ports.chat.text(run.state.messageId, next.append)
 }
 
 /** `stop`: a guard ended the run, which waits for the person rather than failing. */
@@ -687,6 +701,8 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   })()
 
   const textBefore = run.text.length
+  const rawBefore = run.raw.length
+  run.hidden = await hiddenOf(run)
   const splitter = createInstructionSplitter(
     {
       thinking: thinking.add,
@@ -694,6 +710,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       wasThinking: (t) => {
         prose = ''
         run.text = run.text.slice(0, textBefore)
+        run.raw = run.raw.slice(0, rawBefore)
         void run.ports.chat.patch(state.messageId, { text: run.text }).catch(() => undefined)
         thinking.add(t)
       },
