@@ -818,8 +818,11 @@ function thinkingWriter(run: Run) {
       dirty = true
       return writing
     }
+    // [trust] The reasoning shown passes the same redactor as the answer (answer-text.ts).
+    const hidden = [...run.hidden, ...run.typed]
+    const shown = hidden.length ? redactText(text, hidden) : text
     writing = run.ports.chat
-      .patch(id, { thinking: text, ...(noted ? { notice: undefined } : {}) })
+      .patch(id, { thinking: shown, ...(noted ? { notice: undefined } : {}) })
       .catch(() => undefined)
       .then(() => {
         writing = null

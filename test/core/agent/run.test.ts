@@ -2005,3 +2005,22 @@ describe('the answer passes the one redactor', () => {
     expect(holdsShape(text, code.otp)).toBe(false)
   })
 })
+
+describe('the reasoning shown passes the one redactor', () => {
+  it('hides a vault value the model echoes while it thinks', async () => {
+    const code = { otp: 'VAULT-7Q3X-91KD' }
+    const w = world({
+      vault: code,
+      replies: [
+        async ({ emit }) => {
+          emit('<think>The page said v a u l t 7 q 3 x 9 1 k d, I should not repeat it.</think>')
+          emit('Done.')
+        },
+      ],
+    })
+    await w.run('what does the page say')
+    const thought = (await w.ports.chat.messages()).map((m) => m.thinking ?? '').join('\n')
+    expect(thought).toContain('[redacted]')
+    expect(holdsShape(thought, code.otp)).toBe(false)
+  })
+})
