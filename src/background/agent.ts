@@ -255,6 +255,10 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         return out.ok ? out.round : out
       },
       url: (tab) => tabUrl(tab),
+      async draw(tab, targets, signal) {
+        const out = await sendCommand(tab, { kind: 'draw', targets, timeoutMs: 0 }, { signal })
+        return out.ok ? out.drawn : targets.map(() => null)
+      },
       screenshot: (tab, signal, typed) => captureMarked(tab, settings, signal, typed),
     },
     actions: {
@@ -307,7 +311,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       moveTab(from, to) {
         // At once, before the new tab's page asks whether a run is active and its panel open.
         tabId = to
-        void moveGuard(from, to).catch(() => undefined)
+        void moveGuard(from, to, gateOf(origin, settings)).catch(() => undefined)
         if (live.get(from) === me) live.delete(from)
         live.set(to, me)
         void tabStore(to).set({ panelOpen: true })

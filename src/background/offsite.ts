@@ -83,12 +83,23 @@ export function allowDomain(tabId: number, host: string): Promise<void> {
   })
 }
 
-/** The run moved into another tab (a link that opened one): the gate goes with it. */
-export function moveGuard(from: number, to: number): Promise<void> {
+/**
+ * The run moved into another tab (a link that opened one): the gate goes with it. `gate`: the
+ * run's own, for when the tab it left was closed and released before this change's turn (its
+ * rules are gone): the new tab is guarded afresh, without the person's earlier yeses — it asks
+ * again rather than going unguarded for the rest of the run.
+ */
+export function moveGuard(from: number, to: number, gate?: TabGate): Promise<void> {
   return serial(async () => {
     if (from === to) return
     const { slot, rules } = await slotOf(from)
-    if (!rules.length) return
+    if (!rules.length) {
+      if (!gate) return
+      await release(to)
+      const fresh = await slotOf(to)
+      await write(fresh.slot, gateRules(to, gate, fresh.slot))
+      return
+    }
     await release(to)
     await write(
       slot,

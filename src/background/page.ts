@@ -3,6 +3,7 @@ import { stepResult, type ExecOutcome, type RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
 import type { PageContext } from '../core/agent/prompt'
 import type { SitePolicy } from '../core/offsite'
+import type { DrawnTarget } from '../core/gate/drawn'
 import {
   actionOf,
   mayNavigate,
@@ -287,6 +288,8 @@ export interface StepOptions {
   files?: UploadFile[]
   /** The last screenshot's geometry, for a step that names a point in it. */
   shot?: ShotFrame
+  /** The element approved for this step in a whole plan (StepGate.planned). */
+  planned?: DrawnTarget
 }
 
 /** Runs one of the agent's page instructions: navigation in the background, everything else in the page. */
@@ -316,6 +319,7 @@ export async function execInPage(
       confirm: opts.confirm,
       confirmed: opts.confirmed,
       ...(opts.bound ? { bound: opts.bound } : {}),
+      ...(opts.planned ? { planned: opts.planned } : {}),
       sites: opts.sites,
       secretSites: opts.secretSites,
       describe: true,

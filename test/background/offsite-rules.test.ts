@@ -34,7 +34,7 @@ vi.mock('webextension-polyfill', () => ({
   },
 }))
 
-const { guardTab, releaseTab } = await import('../../src/background/offsite')
+const { guardTab, moveGuard, releaseTab } = await import('../../src/background/offsite')
 
 const gate: TabGate = { site: 'shop.test', allowed: [], policy: { allow: [], deny: [] }, crossSite: true }
 const guarded = (tab: number) => rules.filter((r) => r.condition.tabIds.includes(tab)).length
@@ -71,5 +71,24 @@ describe('the tab gate follows each run', () => {
     // A cleanup that arrives after the new run is live leaves its guard be.
     await releaseTab(3, () => running)
     expect(guarded(3)).toBeGreaterThan(0)
+  })
+
+  it('moves the gate with the run into the tab it opened even when the tab it left was closed first', async () => {
+    await guardTab(4, gate)
+    // The opener's close is released before the run's move takes its turn: its rules are gone.
+    await Promise.all([releaseTab(4), moveGuard(4, 5, gate)])
+    expect(guarded(4)).toBe(0)
+    expect(guarded(5)).toBeGreaterThan(0)
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length)
+  })
+
+  it('moves the rules themselves, with the person’s yeses, when the tab it left still has them', async () => {
+    await guardTab(6, { ...gate, allowed: ['partner.test'] })
+    const before = rules
+      .filter((r) => r.condition.tabIds.includes(6))
+      .map((r) => ({ ...r, condition: { ...r.condition, tabIds: [7] } }))
+    await moveGuard(6, 7, gate)
+    expect(guarded(6)).toBe(0)
+    expect(rules.filter((r) => r.condition.tabIds.includes(7))).toEqual(before)
   })
 })

@@ -8,6 +8,7 @@ import type { StepGuard } from '../page/channel'
 import type { PageTarget, ShotFrame, UploadFile } from '../page/command'
 import type { CollectRound } from '../page/collect'
 import type { ExecFailure } from '../exec'
+import type { DrawnTarget } from '../gate/drawn'
 import type { Screenshot, ShotSkipped } from './vision'
 import type { Attachment } from './attachments'
 import type { ActionSummary, PageContext } from './prompt'
@@ -66,6 +67,8 @@ export interface ExecOptions {
   files?: UploadFile[]
   /** The last screenshot's geometry, for a step that names a point in it. */
   shot?: ShotFrame
+  /** The element the person approved for this step in a whole plan (StepGate.planned). */
+  planned?: DrawnTarget
   /** Told as soon as a step opened a new tab and the work moved there (before that tab has loaded). */
   onTabChange(tabId: number): void
 }
@@ -86,6 +89,8 @@ export interface PagePort {
     signal: AbortSignal,
   ): Promise<CollectRound | ExecFailure>
   url(tabId: number): Promise<string>
+  /** The elements of a plan's steps as drawn now, nothing done (core/gate/plan.ts); absent where no page can draw. */
+  draw?(tabId: number, targets: PageTarget[], signal: AbortSignal): Promise<(DrawnTarget | null)[]>
   /**
    * A marked screenshot of the tab (docs/agent.md, "Screenshots"), or why none was taken; absent
    * where nothing can capture (`ava run`). Only asked for a profile whose model sees images.

@@ -6,6 +6,7 @@ import {
   counts,
   createStepCount,
   judgeNavigation,
+  plannedOf,
   refusalOf,
   type Answer,
   type Refusal,
@@ -39,7 +40,10 @@ import {
   type StepReport,
 } from './prompt'
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
-import { targetOf } from '../page/command'
+import { actionOf, targetOf } from '../page/command'
+import { approvePlan, planQuestion, type PlanApproval } from '../gate/plan'
+import { planAsk, previewCachedPlan } from './plan-approval'
+import { shownAnswer } from './answer-text'
 import type { PersonAnswer } from './ports'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
@@ -198,8 +202,12 @@ interface Run {
   signal: AbortSignal
   /** The steps of the run's message, by index, as last shown. */
   steps: StepView[]
-  /** The run's message text as shown so far. */
+  /** The run's message text as shown so far: redacted (answer-text.ts). */
   text: string
+  /** …and as the model wrote it, which is never shown. */
+  raw: string
+  /** What no answer may show: every vault value and what this run typed, as of the current reply. */
+  hidden: string[]
   /** The model's reasoning shown so far, across the run's replies. */
   thinking: string
   /** The site's earlier requests and answers, so "do the same for bob" makes sense. */
@@ -226,6 +234,8 @@ interface Run {
   collected: Map<number, string[]>
   /** …and as the table the person may save, shown under the step. */
   tables: Map<number, CollectedTable>
+  /** A replayed plan the person approved as a whole: each step carries its approved element (core/gate/plan.ts). */
+  plan?: PlanApproval
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -241,6 +251,8 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     signal: opts.signal,
     steps: [...(mine?.steps ?? [])],
     text: mine?.text ?? '',
+    raw: mine?.text ?? '',
+    hidden: [],
     thinking: mine?.thinking ?? '',
     // [trust] An earlier answer may quote a page: it comes back framed as page content (prompt.ts earlierAnswer).
     earlier: before
@@ -287,8 +299,15 @@ function show(run: Run, step: StepView): Promise<void> {
 }
 
 function say(run: Run, text: string): Promise<void> {
-  run.text += text
-  return run.ports.chat.text(run.state.messageId, text)
+  run.raw += text
+  // [trust] The answer passes the one redactor, whole, with each piece (answer-text.ts).
+  const next = shownAnswer(run.text, run.raw, [...run.hidden, ...run.typed])
+  if ('replace' in next) {
+    run.text = next.replace
+    return run.ports.chat.patch(run.state.messageId, { text: run.text })
+  }
+  run.text += next.append
+  return run.ports.chat.text(run.state.messageId, next.append)
 }
 
 /** `stop`: a guard ended the run, which waits for the person rather than failing. */
@@ -682,6 +701,8 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
   })()
 
   const textBefore = run.text.length
+  const rawBefore = run.raw.length
+  run.hidden = await hiddenOf(run)
   const splitter = createInstructionSplitter(
     {
       thinking: thinking.add,
@@ -689,6 +710,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       wasThinking: (t) => {
         prose = ''
         run.text = run.text.slice(0, textBefore)
+        run.raw = run.raw.slice(0, rawBefore)
         void run.ports.chat.patch(state.messageId, { text: run.text }).catch(() => undefined)
         thinking.add(t)
       },
@@ -796,8 +818,11 @@ function thinkingWriter(run: Run) {
       dirty = true
       return writing
     }
+    // [trust] The reasoning shown passes the same redactor as the answer (answer-text.ts).
+    const hidden = [...run.hidden, ...run.typed]
+    const shown = hidden.length ? redactText(text, hidden) : text
     writing = run.ports.chat
-      .patch(id, { thinking: text, ...(noted ? { notice: undefined } : {}) })
+      .patch(id, { thinking: shown, ...(noted ? { notice: undefined } : {}) })
       .catch(() => undefined)
       .then(() => {
         writing = null
@@ -1066,6 +1091,8 @@ async function guardedExec(
   }
   // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed (its
   // handle); the page acts on it or refuses, and a changed element asks again, a few times at most.
+  // A replayed plan approved as a whole carries the element approved for this step.
+  const pageStep = run.plan ? actionOf(ins, state.shot) : null
   const command = {
     signal,
     confirm: settings.safety.confirm,
@@ -1074,6 +1101,7 @@ async function guardedExec(
     ...(files ? { files } : {}),
     elementWaitMs: state.replay ? kReplayElementWaitMs : undefined,
     ...(state.shot ? { shot: state.shot } : {}),
+    ...(pageStep ? plannedOf(run, pageStep) : {}),
     onTabChange: (to: number) => moveTab(run, to),
   }
   // The person answers in the panel, the question naming the step as the model described it.
@@ -1583,6 +1611,15 @@ async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
     instruction: { step_id: 1, action_type: 'verify', params: { assertion: '' }, description: hit.request },
     status: 'pending',
   }
+  const { draw } = run.ports.page
+  if (draw) {
+    // [trust] The review is the plan's one approval: every element as drawn now, each step bound to its own.
+    const steps = await previewCachedPlan((t) => draw(run.state.tabId, t, run.signal), hit.steps)
+    const yes = (await confirm(run, view, planQuestion(hit.request, steps), planAsk(hit.request, steps))) === true
+    if (yes) run.plan = approvePlan(steps)
+    if (yes) await run.ports.cache.reviewed?.(hit.key)
+    return yes
+  }
   const steps = p.risky.map((r) => `${r.index + 1}. ${r.text}`).join('; ')
   const yes =
     (await confirm(run, view, reviewQuestion(hit.request, p), riskAsk('cachedPlan', { step: hit.request, steps }))) ===
@@ -1603,6 +1640,8 @@ async function replay(run: Run, entry: { key: string; steps: Instruction[] }): P
     void show(run, view)
     const out = await runOneStep(run, view)
     if (out.ok) continue
+    // A repaired step was never shown: from here on each step is judged as any other.
+    run.plan = undefined
     const page = await ports.page.read(state.tabId, state.request, { signal })
     const fixed = isRepairable(out.code)
       ? await repairStep(run, { index, instruction: ins, outcome: out }, page)

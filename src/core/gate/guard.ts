@@ -23,7 +23,9 @@
  * (test/core/gate/guard-meta.test.ts) fails when a file outside the guard judges or counts a step.
  */
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../exec'
-import type { PageCommand, PageOutcome, SendCommand } from '../page/command'
+import type { PageAction, PageCommand, PageOutcome, PageTarget, SendCommand } from '../page/command'
+import type { DrawnTarget } from './drawn'
+import { approvePlan, isPlanned, planLines, planQuestion, type PlanApproval, type PlannedStep } from './plan'
 import { askUntilDecided, questionOf } from './step'
 import type { FailureCode } from '../failure'
 import { navigationRefusal, type SitePolicy } from '../offsite'
@@ -69,6 +71,75 @@ export interface StepGuard {
   here?(): Promise<string>
   /** Told of a refusal that got a yes, before the step goes again (a yes to another site opens the background gate for it). */
   allowed?(refusal: ExecFailure): Promise<void>
+  /**
+   * A plan the person approved as a whole (core/gate/plan.ts): each acting step goes to the page
+   * with the element approved for it, acted on unasked only while it is drawn the same way.
+   */
+  plan?: PlanApproval
+}
+
+/**
+ * The approved element a page step carries (`StepGate.planned`), taken in order from the guard's
+ * plan: one per acting step (`isPlanned`), none for a step the plan does not show. A step the
+ * engine retries takes the next one, so a retry asks rather than acting on an element never shown.
+ */
+export function plannedOf(
+  guard: Pick<StepGuard, 'plan'> | undefined,
+  step: Pick<PageAction, 'action' | 'target'>,
+): { planned?: DrawnTarget } {
+  if (!guard?.plan || !isPlanned(step)) return {}
+  const planned = guard.plan.next()
+  return planned ? { planned } : {}
+}
+
+/** What draws a plan's elements: the page's `draw` command, through whatever carries commands. */
+export type DrawPlan = (targets: PageTarget[]) => Promise<(DrawnTarget | null)[]>
+
+/** The page's `draw` command as a `DrawPlan` (nothing drawn when the page cannot answer). */
+export function drawThrough(send: SendCommand, signal: AbortSignal, timeoutMs = 0): DrawPlan {
+  return async (targets) => {
+    const out = await send({ kind: 'draw', targets, timeoutMs }, signal)
+    return out.ok ? out.drawn : targets.map(() => null)
+  }
+}
+
+/**
+ * The plan as the page draws it now: each step's element located as the step will locate it, in
+ * order, nothing done. A navigation is listed with the address it opens; the elements after it are
+ * on a page not open yet, so they are drawn as null and judged when reached.
+ */
+export async function previewPlan(
+  draw: DrawPlan,
+  steps: readonly { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }[],
+): Promise<PlannedStep[]> {
+  const shown = steps.filter((s) => 'opens' in s.step || isPlanned(s.step))
+  const firstNav = shown.findIndex((s) => 'opens' in s.step)
+  const here = (firstNav < 0 ? shown : shown.slice(0, firstNav)).map((s) => (s.step as PageAction).target!)
+  const drawn = here.length ? await draw(here) : []
+  return shown.map((s, i) =>
+    'opens' in s.step ? { what: s.what, drawn: null, opens: s.step.opens } : { what: s.what, drawn: drawn[i] ?? null },
+  )
+}
+
+/**
+ * The one question for a whole plan, asked through the door's answerer: a yes is the approval the
+ * guard then carries (`plan`), a no or nobody refuses the start, nothing done. Headless doors do
+ * not ask it: their standing answer judges each step as it comes.
+ */
+export async function approvePlanOnce(
+  guard: StepGuard,
+  name: string,
+  steps: readonly PlannedStep[],
+): Promise<{ ok: true; guard: StepGuard } | ({ ok: false } & Refusal)> {
+  const reason = planQuestion(name, steps)
+  const answer = await guard.ask(reason, {
+    ok: false,
+    code: 'NEEDS_CONFIRMATION',
+    message: reason,
+    ask: { key: 'risk.ask.plan', params: { name, steps: planLines(steps).join('; ') } },
+  })
+  if (answer !== true) return { ok: false, ...refusalOf({ message: reason }, answer, 'start') }
+  return { ok: true, guard: { ...guard, plan: approvePlan(steps) } }
 }
 
 /** The guard's answer to a page's question, the refusal it allowed told back (a yes to another site opens the gate for it); without a guard nothing is asked and nothing goes. */
@@ -176,6 +247,7 @@ export async function guardedAct(
     ...command,
     confirm: guard.confirm,
     ...(guard.sites ? { sites: guard.sites } : {}),
+    ...plannedOf(guard, command.step),
   }
   const { out, refusal } = await askThroughGuard(sent, (c) => send(c, signal), guard)
   return refusal ? { refusal } : { out }

@@ -332,6 +332,10 @@ export default {
   'risk.ask.shapedFlow':
     'Flow “{step}” was made from a run the model planned while a web page was in front of it, and these steps act on what a page could have asked for: {steps}. Replay it?',
   'risk.ask.step': '{step}: this step may be risky.',
+  'risk.ask.plan':
+    'Run “{name}”? It will act on these elements, in this order: {steps}. Allow once for all of them; any other element stops it and asks again.',
+  'risk.ask.planChanged':
+    '{step}: this is not the element you approved in the plan. You approved “{approved}”; now it is “{target}”. Allow this one?',
   'risk.ask.frameSite':
     '{step}: acts inside a frame of another site: {host}. What you type or send there goes to {host}.',
   'risk.ask.uploadSite': '{step}: uploads {names}, which you attached on {from}, to {host}.',

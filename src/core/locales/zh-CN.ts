@@ -291,6 +291,10 @@ export default {
   'risk.ask.shapedFlow':
     '流程“{step}”来自一次模型看着网页时规划的运行，其中这些步骤执行的可能是网页要求的操作：{steps}。要重放吗？',
   'risk.ask.step': '{step}：这一步可能有风险。',
+  'risk.ask.plan':
+    '要运行“{name}”吗？它将按以下顺序操作这些元素：{steps}。允许一次即适用于全部；遇到任何其他元素都会停下并再次询问。',
+  'risk.ask.planChanged':
+    '{step}：这不是你在计划中批准的元素。你批准的是“{approved}”，现在是“{target}”。允许这一个吗？',
   'risk.ask.frameSite': '{step}：在另一个网站 {host} 的框架里操作。你在那里输入或发送的内容会交给 {host}。',
   'risk.ask.uploadSite': '{step}：把你在 {from} 上附加的 {names} 上传到 {host}。',
   'risk.ask.painted':

@@ -11,7 +11,7 @@ import type { ParsedSelector } from './selectors'
 import type { ExecFailure } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { holdsShape } from '../agent/redact'
-import { askThroughGuard, counts, judgeNavigation, type StepGuard } from '../gate/guard'
+import { askThroughGuard, counts, judgeNavigation, plannedOf, type StepGuard } from '../gate/guard'
 
 /** SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -105,6 +105,7 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
       step,
       timeoutMs: stepTimeoutMs,
       ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}),
+      ...plannedOf(guard, step),
       ...(secretSites ? { secretSites } : {}),
     }
     // The one gate loop (core/gate/step.ts): a yes binds to the element the question showed.

@@ -11,6 +11,7 @@ import type { StepOutcome } from '../flows/replay'
 import type { Candidate, ExecFailure, ExecSuccess, RiskCategory } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import type { SitePolicy } from '../offsite'
+import type { DrawnTarget } from '../gate/drawn'
 import type { Intent, PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
 import { domAction, flowStepNavigates, instructionKind, isDomAction, type DomActionName } from '../vocabulary'
@@ -163,6 +164,12 @@ export interface StepGate {
    * without a handle it still holds acts on nothing.
    */
   bound?: string
+  /**
+   * The element the person approved for this step in a whole plan (core/gate/plan.ts): acted on
+   * with no question when the element located now is drawn the same way, the site lists still
+   * applied; any other element asks (`planChanged`).
+   */
+  planned?: DrawnTarget
   sites?: SitePolicy
   /**
    * The step's value carries a saved secret: it is typed only into a field whose
@@ -209,6 +216,11 @@ export interface PageCommands {
   }
   /** The elements of instructions (targetOf), described as a flow records them (null where gone). */
   'flow.describe': { req: { targets: (PageTarget | null)[] }; res: { targets: (RecordedTarget | null)[] } }
+  /**
+   * The elements of a plan's steps, each located as its step would locate it and drawn as a person
+   * sees it, without acting (core/gate/plan.ts); null where nothing is found now.
+   */
+  draw: { req: { targets: PageTarget[]; timeoutMs: number }; res: { drawn: (DrawnTarget | null)[] } }
   /** Starts or stops recording the person's own actions (events go to the background as they happen). */
   record: { req: { on: boolean }; res: Record<never, never> }
   /** The debug overlay of indexed elements. */

@@ -35,6 +35,7 @@ import { watchLeaving } from './leaving'
 import { placeRefusal } from '../step-place'
 import { drawnOf } from '../drawn'
 import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
+import { planChangedReason } from '../../core/gate/plan'
 import { domAction } from '../../core/vocabulary'
 import { collectRound } from './collect'
 import { deepElementFromPoint } from '../locators'
@@ -256,6 +257,7 @@ function stepGateOf(
       },
     }
   }
+  if (gate.planned) return plannedGateOf(gate, gate.planned, bindings, fresh, key, files, path)
   return {
     bound: null,
     unbound: null,
@@ -278,6 +280,59 @@ function stepGateOf(
       return again
         ? `At the moment of the click the element had become “${drawnLabel(again.drawn ?? drawnOf(el))}”, which needs your yes; nothing was clicked.`
         : null
+    },
+  }
+}
+
+/**
+ * A step of a plan the person approved as a whole (core/gate/plan.ts): the element located now,
+ * drawn the same way as the one approved for this step, is acted on with no question — the
+ * approval was the yes, bound to that element — the site lists still applied; any other element
+ * (another record's twin, a look-alike with another link, the same words over another form) is a
+ * new question that names both, and its yes binds to the element it shows, as every yes does.
+ */
+function plannedGateOf(
+  gate: StepGate,
+  planned: DrawnTarget,
+  bindings: Bindings,
+  fresh: Gate,
+  key?: string,
+  files?: UploadFile[],
+  path?: Path,
+): { bound: null; unbound: null; check: Gate; recheck: (el: Element) => string | null } {
+  const sitesOnly = gateOf({ ...gate, confirm: [], confirmed: true }, bindings, key, files, path)
+  let acted: Element | null = null
+  return {
+    bound: null,
+    unbound: null,
+    check(el, action, nav) {
+      const now = drawnInView(el, action === 'drag' ? path : undefined)
+      if (!sameDrawn(now, planned)) {
+        // A list's refusal stays a refusal; anything else the person is asked about afresh.
+        const again = nav === undefined ? fresh(el, action) : fresh(el, action, nav)
+        if (again && again.code !== 'NEEDS_CONFIRMATION') return again
+        const reason = planChangedReason(planned, now)
+        return {
+          ...fail('NEEDS_CONFIRMATION', again ? `${reason} ${again.message}` : reason, {
+            ...(again?.category ? { category: again.category } : {}),
+            label: drawnLabel(now),
+          }),
+          ...(again?.offsite ? { offsite: again.offsite } : {}),
+          changed: true,
+          ask: { key: 'risk.ask.planChanged', params: { target: drawnLabel(now), approved: drawnLabel(planned) } },
+          drawn: now,
+          handle: bindings.bind(el, now),
+        }
+      }
+      acted = el
+      return nav === undefined ? sitesOnly(el, action) : sitesOnly(el, action, nav)
+    },
+    recheck(el) {
+      if (el !== acted) return 'The element you approved was replaced at the moment of the click; nothing was clicked.'
+      const now = drawnOf(el, path)
+      return sameDrawn(now, planned)
+        ? null
+        : `The element you approved changed at the moment of the click (it now reads “${drawnLabel(now)}”); nothing was clicked.`
     },
   }
 }
@@ -502,6 +557,15 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       } finally {
         leaving.stop()
       }
+    },
+    // Reading only: each plan step's element located as its step would be, drawn, nothing done.
+    async draw({ targets, timeoutMs }) {
+      const drawn: (DrawnTarget | null)[] = []
+      for (const target of targets) {
+        const found = await locate(target, { timeoutMs }).catch(() => null)
+        drawn.push(found && 'el' in found ? drawnInView(found.el) : null)
+      }
+      return { ok: true, drawn }
     },
     'flow.describe': async ({ targets }) => {
       const out = []

@@ -14,6 +14,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../../src/core/settings'
 import { createChannelPort } from '../../../src/core/page/channel'
 import type { PageCommand, PageOutcome, SendCommand } from '../../../src/core/page/command'
 import { parseSelector } from '../../../src/core/page/selectors'
+import { holdsShape } from '../../../src/core/agent/redact'
 
 const kUrl = 'https://shop.example/login'
 const kOrigin = 'https://shop.example'
@@ -1973,5 +1974,53 @@ describe('screenshots (docs/agent.md, "Screenshots")', () => {
     await w.run()
     expect(opts[0].shot).toEqual(frame)
     expect(w.cacheCalls.some((c) => c.startsWith('save'))).toBe(false)
+  })
+})
+
+describe('the answer passes the one redactor', () => {
+  const code = { otp: 'VAULT-7Q3X-91KD' }
+  const shownText = async (w: ReturnType<typeof world>) =>
+    (await w.ports.chat.messages())
+      .filter((m) => m.role === 'assistant')
+      .map((m) => m.text)
+      .join('\n')
+
+  it('hides a vault value the model echoes in its done answer, in any shape', async () => {
+    const w = world({
+      vault: code,
+      replies: [reply(done('The page shows the code V A U L T - 7 q 3 x - 9 1 K D, and backwards DK19-X3Q7-TLUAV.'))],
+    })
+    await w.run('what does the page say')
+    const text = await shownText(w)
+    expect(text).toContain('[redacted]')
+    expect(holdsShape(text, code.otp)).toBe(false)
+    expect(text.toLowerCase().replace(/[^a-z0-9]/g, '')).not.toContain('7q3x')
+  })
+
+  it('hides a vault value split across the streamed pieces of a prose answer', async () => {
+    const w = world({ vault: code, replies: [chunk('Sure. Your one-time code is VAULT-7Q3X-91KD; use it soon.', 4)] })
+    await w.run('what is my code')
+    const text = await shownText(w)
+    expect(text).toMatch(/^Sure\. Your one-time code is \[redacted\]; use it soon\.$/)
+    expect(holdsShape(text, code.otp)).toBe(false)
+  })
+})
+
+describe('the reasoning shown passes the one redactor', () => {
+  it('hides a vault value the model echoes while it thinks', async () => {
+    const code = { otp: 'VAULT-7Q3X-91KD' }
+    const w = world({
+      vault: code,
+      replies: [
+        async ({ emit }) => {
+          emit('<think>The page said v a u l t 7 q 3 x 9 1 k d, I should not repeat it.</think>')
+          emit('Done.')
+        },
+      ],
+    })
+    await w.run('what does the page say')
+    const thought = (await w.ports.chat.messages()).map((m) => m.thinking ?? '').join('\n')
+    expect(thought).toContain('[redacted]')
+    expect(holdsShape(thought, code.otp)).toBe(false)
   })
 })
