@@ -50,6 +50,7 @@ import { needsReview, provenanceOf, reviewQuestion } from './provenance'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
+import { readFileStep, servedTurn, uploadNeedsDownloads, uploadableFiles } from './files-step'
 import type { UploadFile } from '../page/command'
 
 /**
@@ -387,6 +388,8 @@ async function drive(
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
+      // Files a page downloaded since: named in the chat, and listed for the model (files-step.ts).
+      const served = await servedTurn(ports, state.id, ports.chat)
       const userTurn =
         state.iteration === 0 && !resumed
           ? buildUserPrompt(
@@ -412,10 +415,10 @@ async function drive(
         'data' in shot
           ? {
               role: 'user',
-              content: `${userTurn}\n\n${screenshotNote(shot)}`,
+              content: `${userTurn}${served}\n\n${screenshotNote(shot)}`,
               image: { data: shot.data, mediaType: shot.mediaType },
             }
-          : { role: 'user', content: shot.note ? `${userTurn}\n\n${shot.note}` : userTurn }
+          : { role: 'user', content: shot.note ? `${userTurn}${served}\n\n${shot.note}` : `${userTurn}${served}` }
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, turn])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
       state.planner.push({ role: 'user', content: forgetPage(userTurn) })
@@ -874,7 +877,9 @@ async function runOneStep(
       ? await runRegistryAction(run, view, ins)
       : ins.action_type === 'collect'
         ? await runCollect(run, view, ins)
-        : await runPageStep(run, view, ins)
+        : ins.action_type === 'read_file'
+          ? { out: await readFileStep(ports, ins, await hiddenOf(run)), secrets: [] }
+          : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
     run.typedAt ??= t0 // from before the step: a page may draw what it got while it is typed
@@ -885,8 +890,8 @@ async function runOneStep(
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length)
     state.typedSecretLiteral = true
-  // A collect step reads and changes nothing a replay could redo: it is not kept among the executed.
-  if (out.ok && ins.action_type !== 'collect') state.executed.push(recorded)
+  // A collect or read_file step reads and changes nothing a replay could redo: it is not kept among the executed.
+  if (out.ok && ins.action_type !== 'collect' && ins.action_type !== 'read_file') state.executed.push(recorded)
   // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
   if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
   // What the step acted on, for "Save last run as flow".
@@ -956,15 +961,17 @@ async function prepare(
   | { refused: Refusal; secrets: string[] }
 > {
   if (ins.action_type === 'upload') {
-    // The value names a file the person attached; its bytes join the step here, never the model's context.
-    const r = resolveUpload(
-      ins.params.value ?? '',
+    // The value names a file the person attached, or one a page downloaded during the run; its
+    // bytes join the step here, never the model's context.
+    const can = await uploadableFiles(
+      run.ports,
       run.state.attachments ?? [],
       (await run.ports.attachments?.held()) ?? [],
     )
-    return 'error' in r
-      ? { error: r.error, msg: msg('outcome.step.noFile'), secrets: [] }
-      : { instruction: ins, secrets: [], files: r.files }
+    const r = resolveUpload(ins.params.value ?? '', can.attached, can.held)
+    if (!('error' in r)) return { instruction: ins, secrets: [], files: r.files }
+    const off = await uploadNeedsDownloads(run.ports)
+    return { error: off ? `${r.error} ${off.message}` : r.error, msg: msg('outcome.step.noFile'), secrets: [] }
   }
   // Secrets are typed into pages, never sent in an address: refused before any lookup.
   if (ins.params.url && secretNames(ins.params.url).length) {
