@@ -3,6 +3,8 @@ import { kMaxAttachmentBytes } from '../core/agent/attachments'
 import type { ServedFilesPort } from '../core/agent/ports'
 import {
   ServedFileSchema,
+  dispositionName,
+  isGeneratedName,
   runOfDownload,
   servingOrigin,
   type DownloadFacts,
@@ -59,7 +61,9 @@ function settle(e: RunFiles, id: number): void {
 }
 
 /** The bytes again, from where the download came; null when they cannot be had (and why). */
-async function refetch(item: chrome.downloads.DownloadItem): Promise<{ bytes: Uint8Array | null; why?: string }> {
+async function refetch(
+  item: chrome.downloads.DownloadItem,
+): Promise<{ bytes: Uint8Array | null; why?: string; served?: string | null }> {
   const url = item.finalUrl || item.url
   if (/^blob:/i.test(url)) return { bytes: null, why: 'the page made it in its own memory' }
   if (!/^(https?|data):/i.test(url)) return { bytes: null, why: 'it did not come from a web address' }
@@ -69,13 +73,30 @@ async function refetch(item: chrome.downloads.DownloadItem): Promise<{ bytes: Ui
     if (!res.ok) return { bytes: null, why: `the site answered HTTP ${res.status} when asked again` }
     const buf = new Uint8Array(await res.arrayBuffer())
     if (buf.length > kMaxAttachmentBytes) return { bytes: null, why: 'it is larger than 10 MB' }
-    return { bytes: buf }
+    return { bytes: buf, served: dispositionName(res.headers.get('content-disposition')) }
   } catch {
     return { bytes: null, why: 'the site could not be reached again' }
   }
 }
 
 const baseName = (path: string) => path.split(/[\\/]/).pop() || path
+
+/**
+ * The name the browser saved the file under (decoded by Chrome, RFC 6266 and all) — unless a
+ * browser driver had it saved under a generated name, when the server's own name, then the
+ * address's last segment, stands in.
+ */
+function nameOf(item: chrome.downloads.DownloadItem, served: string | null | undefined): string {
+  const saved = baseName(item.filename)
+  if (!isGeneratedName(saved)) return saved
+  let seg = ''
+  try {
+    seg = decodeURIComponent(new URL(item.finalUrl || item.url).pathname.split('/').pop() ?? '')
+  } catch {
+    // an address that does not decode names nothing
+  }
+  return served || seg || saved
+}
 
 /**
  * Listens for downloads while the permission is held (now, or from when the person grants it).
@@ -113,7 +134,7 @@ export function watchDownloads(runs: () => Promise<{ id: string; tabUrl: string 
           if (!site) return
           const got = await refetch(item)
           const file: ServedFile = {
-            name: baseName(item.filename),
+            name: nameOf(item, got.served),
             size: got.bytes?.length ?? Math.max(0, item.fileSize),
             site,
             ...(item.mime ? { mimeType: item.mime } : {}),

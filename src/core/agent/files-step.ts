@@ -3,7 +3,7 @@ import type { ExecFailure, ExecOutcome } from '../exec'
 import { urlHost } from '../host'
 import type { Instruction } from '../instruction/schema'
 import type { Attachment, AttachmentInfo } from './attachments'
-import type { AgentPorts, ChatPort } from './ports'
+import type { AgentPorts } from './ports'
 import { untrusted } from './prompt'
 import {
   pickServed,
@@ -122,7 +122,11 @@ const announced = new Map<string, Set<string>>()
  * The run's files for the model's next turn, and each new one named in the chat for the person.
  * Names and types come from the server that sent them: inside the page block.
  */
-export async function servedTurn(ports: AgentPorts, runId: string, chat: ChatPort): Promise<string> {
+export async function servedTurn(
+  ports: AgentPorts,
+  runId: string,
+  say: (text: string) => Promise<void>,
+): Promise<string> {
   const port = ports.files
   if (!port || !(await port.allowed().catch(() => false))) return ''
   const files = await port.list().catch(() => [] as ServedFile[])
@@ -133,14 +137,10 @@ export async function servedTurn(ports: AgentPorts, runId: string, chat: ChatPor
     if (seen.has(f.name)) continue
     seen.add(f.name)
     const site = urlHost(f.site) ?? f.site
-    await chat
-      .add({
-        role: 'assistant',
-        kind: 'info',
-        text: `Downloaded “${f.name}” (${formatSize(f.size)}) from ${site}. Ava can read it or upload it elsewhere (asking you first); it stays in your downloads.`,
-        msg: msg('chat.fileServed', { name: f.name, size: formatSize(f.size), site }),
-      })
-      .catch(() => undefined)
+    // In the run's own message, where its steps are: the name is the server's, escaped for markdown.
+    await say(
+      `\n\n_The page downloaded “${mdEscape(f.name)}” (${formatSize(f.size)}) from ${mdEscape(site)}: Ava can read it, or upload it to another site after asking you; it stays in your downloads._\n\n`,
+    ).catch(() => undefined)
   }
   return [
     '',
@@ -153,6 +153,8 @@ export async function servedTurn(ports: AgentPorts, runId: string, chat: ChatPor
     ),
   ].join('\n')
 }
+
+const mdEscape = (text: string) => text.replace(/[\\`*_{}[\]()<>#+!|~-]/g, (c) => `\\${c}`)
 
 /** The run ended: its files are no longer named. */
 export function forgetServed(runId: string): void {

@@ -389,7 +389,7 @@ async function drive(
       const shown = compact(run) ? compactPage(page) : page
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       // Files a page downloaded since: named in the chat, and listed for the model (files-step.ts).
-      const served = await servedTurn(ports, state.id, ports.chat)
+      const served = await servedTurn(ports, state.id, (t) => say(run, t))
       const userTurn =
         state.iteration === 0 && !resumed
           ? buildUserPrompt(

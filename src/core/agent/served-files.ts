@@ -209,6 +209,38 @@ export function unmatchedServed(value: string, files: ServedFile[]): string {
   return `No file downloaded during this run is named "${value}". Downloaded: ${files.map((f) => `"${f.name}"`).join(', ')}.`
 }
 
+/**
+ * The file name a `Content-Disposition` gives (RFC 6266 §4.3: `filename*`, RFC 8187-encoded,
+ * wins over `filename`), path parts dropped; null when it names none. Only for a download the
+ * browser saved under a name of its own choosing (an automation driver's generated one): the
+ * name Chrome decoded and saved under is otherwise the file's name.
+ */
+export function dispositionName(header: string | null): string | null {
+  if (!header) return null
+  const star = /filename\*\s*=\s*([\w!#$&+.^`|~-]+)'[\w-]*'([^;\s]+)/i.exec(header)
+  if (star) {
+    try {
+      const bytes = Uint8Array.from(
+        star[2].replace(/%([0-9a-f]{2})|./gis, (m, h) => String.fromCharCode(h ? parseInt(h, 16) : m.charCodeAt(0))),
+        (c) => c.charCodeAt(0),
+      )
+      const name = new TextDecoder(star[1].toLowerCase() === 'iso-8859-1' ? 'latin1' : 'utf-8', { fatal: true }).decode(bytes)
+      if (name.trim()) return lastPart(name)
+    } catch {
+      // an encoding that does not decode: the plain filename, if any
+    }
+  }
+  const plain = /(?:^|;)\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/i.exec(header)
+  const name = plain ? (plain[1]?.replace(/\\(.)/g, '$1') ?? plain[2]) : ''
+  return name.trim() ? lastPart(name) : null
+}
+
+const lastPart = (name: string) => name.split(/[\\/]/).pop()!.trim()
+
+/** A name a browser driver gives a download it saves (a UUID with no ending): not the file's own. */
+export const isGeneratedName = (name: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name)
+
 /** A download as the browser reports it (chrome.downloads.DownloadItem's fields Ava reads). */
 export interface DownloadFacts {
   url: string

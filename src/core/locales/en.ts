@@ -263,8 +263,6 @@ export default {
   'step.repaired': 'repaired by the model',
   'step.screenshotNext': 'a marked screenshot goes with the next look at the page',
   'step.fileRead': 'read “{name}”, downloaded from {site}',
-  'chat.fileServed':
-    'The page downloaded “{name}” ({size}) from {site}. Ava can read it, or upload it to another site after asking you; it stays in your downloads.',
   'step.screenshotNone': 'this model is not sent images',
   'step.invalid': 'An instruction from the model that Ava could not use',
   'step.result.opened': 'Opened {url}',

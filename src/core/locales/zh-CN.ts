@@ -223,8 +223,6 @@ export default {
   'step.repaired': '由模型修复',
   'step.screenshotNext': '下一次查看页面时会附上带标记的截图',
   'step.fileRead': '已读取从 {site} 下载的“{name}”',
-  'chat.fileServed':
-    '网页从 {site} 下载了“{name}”（{size}）。Ava 可以读取它，或在问过你之后把它上传到别的网站；文件仍保留在你的下载内容中。',
   'step.screenshotNone': '这个模型不接收图片',
   'step.invalid': '模型给出的指令无法使用',
   'step.result.opened': '已打开 {url}',

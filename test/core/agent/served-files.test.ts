@@ -134,3 +134,18 @@ describe('bound to the site that served it', () => {
     ).toBeNull()
   })
 })
+
+describe('the name a server gives a file', () => {
+  test('filename* (RFC 8187) wins over filename, decoded; quoted names unescaped; paths dropped', async () => {
+    const { dispositionName, isGeneratedName } = await import('../../../src/core/agent/served-files')
+    expect(dispositionName(`attachment; filename="orders.csv"`)).toBe('orders.csv')
+    expect(dispositionName(`attachment; filename="fallback.pdf"; filename*=UTF-8''%E5%8F%91%E7%A5%A8%20%232.pdf`)).toBe(
+      '发票 #2.pdf',
+    )
+    expect(dispositionName(`attachment; filename="a \\"b\\".txt"`)).toBe('a "b".txt')
+    expect(dispositionName(`attachment; filename=../../etc/report.csv`)).toBe('report.csv')
+    expect(dispositionName('inline')).toBeNull()
+    expect(isGeneratedName('8ca073f8-01fe-46fb-90fb-334219a051ef')).toBe(true)
+    expect(isGeneratedName('orders.csv')).toBe(false)
+  })
+})
