@@ -70,7 +70,9 @@ function startSites(): Promise<{ server: Server; port: number; received: { name:
     res.writeHead(404).end()
   })
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port, received })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, port: (server.address() as { port: number }).port, received }),
+    ),
   )
 }
 
@@ -217,7 +219,9 @@ describe('without it', () => {
     expect(steps.map((s) => s.status)).toEqual(['ok', 'failed'])
     // The person's sentence (outcome.step.downloadsOff), not only the model's English behind Details.
     await expect
-      .poll(async () => (await panel.locator('[data-role=assistant]').allTextContents()).join('\n'), { timeout: 20_000 })
+      .poll(async () => (await panel.locator('[data-role=assistant]').allTextContents()).join('\n'), {
+        timeout: 20_000,
+      })
       .toContain('Ava cannot see files that pages download, because you have not allowed it')
     expect((await panel.locator('[data-role=assistant]').allTextContents()).join('\n')).toContain(
       'open Ava’s options, “Downloaded files”, press Allow',

@@ -901,6 +901,9 @@ async function runOneStep(
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
   // A success says its result in the UI language under the step, redacted as its detail is.
   const said = out.ok && out.msg ? { msg: redactMsg(out.msg, secrets) } : {}
+  // A file step the run could not do says why under its row, in the person's language (files-step.ts).
+  if (!out.ok && out.msg && ins.action_type === 'read_file')
+    Object.assign(said, { msg: stepFailureMsg(view.index + 1, out) })
   const table = out.ok ? run.tables.get(view.index) : undefined
   void show(run, {
     ...view,

@@ -224,7 +224,9 @@ export function dispositionName(header: string | null): string | null {
         star[2].replace(/%([0-9a-f]{2})|./gis, (m, h) => String.fromCharCode(h ? parseInt(h, 16) : m.charCodeAt(0))),
         (c) => c.charCodeAt(0),
       )
-      const name = new TextDecoder(star[1].toLowerCase() === 'iso-8859-1' ? 'latin1' : 'utf-8', { fatal: true }).decode(bytes)
+      const name = new TextDecoder(star[1].toLowerCase() === 'iso-8859-1' ? 'latin1' : 'utf-8', { fatal: true }).decode(
+        bytes,
+      )
       if (name.trim()) return lastPart(name)
     } catch {
       // an encoding that does not decode: the plain filename, if any

@@ -149,3 +149,33 @@ describe('the name a server gives a file', () => {
     expect(isGeneratedName('orders.csv')).toBe(false)
   })
 })
+
+describe('the read_file step', () => {
+  const ins = (value: string) =>
+    ({ step_id: 1, action_type: 'read_file', params: { value }, description: 'read' }) as never
+  const portsWith = (allowed: boolean, files: ServedFile[], bytes: Record<string, string>) =>
+    ({
+      files: {
+        allowed: async () => allowed,
+        list: async () => files,
+        bytes: async (name: string) => (name in bytes ? u8(bytes[name]) : null),
+        pdfText: async () => 'Total 9',
+      },
+    }) as never
+
+  test('without the permission it says what Ava cannot see, in the person’s words too', async () => {
+    const { readFileStep } = await import('../../../src/core/agent/files-step')
+    const out = await readFileStep(portsWith(false, [file('a.csv')], { 'a.csv': 'x' }), ins('a.csv'), [])
+    expect(out).toMatchObject({ ok: false, code: 'INVALID', msg: { key: 'outcome.step.downloadsOff' } })
+  })
+
+  test('with it, the named file’s text with secrets cut; an unknown name lists the files there are', async () => {
+    const { readFileStep } = await import('../../../src/core/agent/files-step')
+    const ports = portsWith(true, [file('a.csv')], { 'a.csv': 'id,pin\n1,SECRET123\n' })
+    const out = await readFileStep(ports, ins('A.CSV'), ['SECRET123'])
+    expect(out.ok && out.detail).toBe('File "a.csv" (csv, 10 B, served by shop.test) holds:\nid,pin\n1,[redacted]\n')
+    const miss = await readFileStep(ports, ins('b.csv'), [])
+    expect(miss).toMatchObject({ ok: false, msg: { key: 'outcome.step.noServedFile' } })
+    expect(!miss.ok && miss.message).toContain('Downloaded: "a.csv"')
+  })
+})
