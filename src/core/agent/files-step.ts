@@ -104,11 +104,6 @@ export async function uploadableFiles(
   }
 }
 
-/** Whether an upload that named no file might have meant a download Ava cannot see. */
-export async function uploadNeedsDownloads(ports: AgentPorts): Promise<ExecFailure | null> {
-  return ports.files && !(await ports.files.allowed().catch(() => false)) ? downloadsOff('upload') : null
-}
-
 function toBase64(bytes: Uint8Array): string {
   let s = ''
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000))

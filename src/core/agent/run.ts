@@ -50,7 +50,7 @@ import { needsReview, provenanceOf, reviewQuestion } from './provenance'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
-import { readFileStep, servedTurn, uploadNeedsDownloads, uploadableFiles } from './files-step'
+import { readFileStep, servedTurn, uploadableFiles } from './files-step'
 import type { UploadFile } from '../page/command'
 
 /**
@@ -972,9 +972,9 @@ async function prepare(
       (await run.ports.attachments?.held()) ?? [],
     )
     const r = resolveUpload(ins.params.value ?? '', can.attached, can.held)
-    if (!('error' in r)) return { instruction: ins, secrets: [], files: r.files }
-    const off = await uploadNeedsDownloads(run.ports)
-    return { error: off ? `${r.error} ${off.message}` : r.error, msg: msg('outcome.step.noFile'), secrets: [] }
+    return 'error' in r
+      ? { error: r.error, msg: msg('outcome.step.noFile'), secrets: [] }
+      : { instruction: ins, secrets: [], files: r.files }
   }
   // Secrets are typed into pages, never sent in an address: refused before any lookup.
   if (ins.params.url && secretNames(ins.params.url).length) {
