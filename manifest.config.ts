@@ -73,7 +73,9 @@ export default defineManifest({
     'alarms',
     'nativeMessaging',
   ],
-  optional_permissions: ['userScripts'],
+  // downloads (optional): seeing the files a page downloads during a run, to read them or upload
+  // them elsewhere; asked for when the person first wants it (Options, "Downloaded files").
+  optional_permissions: ['userScripts', 'downloads'],
   host_permissions: ['<all_urls>'],
   commands: {
     'open-panel': {

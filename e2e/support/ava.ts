@@ -27,7 +27,7 @@ export interface Ava extends Omit<ExtensionSession, 'worker'> {
 
 const kButton = { size: 52, margin: 20 } // mirrors src/content/launcher.ts
 
-export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolean } = {}): Promise<Ava> {
+export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolean; dist?: string } = {}): Promise<Ava> {
   const s = await launchWithExtension(opts)
   const panelPrefix = `chrome-extension://${s.extensionId}/src/panel/`
 

@@ -32,6 +32,8 @@ import { siteOf } from '../core/host'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
 import { checkAttachments, infoOf, placeAttachments, type Attachment } from '../core/agent/attachments'
 import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
+import { dropServed, servedFilesPort } from './downloads'
+import { forgetServed } from '../core/agent/files-step'
 import { questions, waitInTab } from './questions'
 
 /**
@@ -81,6 +83,11 @@ function gateOf(url: string, settings: Settings): TabGate {
     policy: sitesOf(settings),
     crossSite: settings.safety.confirm.includes('cross_site'),
   }
+}
+
+/** The runs in flight and the address each one's tab shows: a download is bound to one of them (background/downloads.ts). */
+export async function liveRuns(): Promise<{ id: string; tabUrl: string }[]> {
+  return Promise.all([...live].map(async ([tabId, r]) => ({ id: r.id, tabUrl: await tabUrl(tabId).catch(() => '') })))
 }
 
 export function isRunning(tabId: number): boolean {
@@ -187,6 +194,8 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
     // A run that ended has no question open; one left (a race with Stop) is closed as a no.
     questions.end(state.id)
     void dropAttachments(state.id).catch(() => undefined)
+    void dropServed(state.id).catch(() => undefined)
+    forgetServed(state.id)
     for (const [tabId, r] of live) {
       if (r !== me) continue
       live.delete(tabId)
@@ -344,6 +353,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
     },
     secrets: { vault: () => vaultStore.get(), sites: () => vaultSitesStore.get() },
     attachments: { held: () => heldAttachments(me.id) },
+    files: servedFilesPort(me.id),
     clock: { now: () => Date.now() },
   }
 }

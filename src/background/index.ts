@@ -4,7 +4,8 @@ import { registerActionHandlers } from './handlers/actions'
 import { registerSettingsHandlers } from './handlers/settings'
 import { registerFlowHandlers } from './handlers/flows'
 import { registerPackHandlers } from './handlers/packs'
-import { resumeRuns } from './agent'
+import { liveRuns, resumeRuns } from './agent'
+import { watchDownloads } from './downloads'
 import { watchRunsForWake } from './wake'
 import { watchNavigations } from './tabs'
 import { watchPanels } from './panels'
@@ -34,6 +35,8 @@ watchRunsForWake(resumeRuns)
 watchFirstRun()
 // A closed tab's questions can never be answered: each closes as a no (docs/architecture.md, "Questions").
 watchQuestionTabs()
+// Files pages download during a run, once the person allowed Ava to see downloads (docs/agent.md, "Files the page hands over").
+watchDownloads(liveRuns)
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return

@@ -71,12 +71,16 @@ export interface PlacedFile {
   name: string
   /** The origin of the page the person attached it on; absent for a pack's or `ava run`'s own file. */
   site?: string
+  /** A page served it during the run (src/core/agent/served-files.ts): `site` is the one that did. */
+  served?: boolean
 }
 
 /**
  * An upload of files the person attached on one site into a field of another (the field's own
  * frame counts, not the top page): asks, naming the files and the site, whatever the person's
- * confirm list says — the file is theirs, handed to Ava for the site they were on.
+ * confirm list says — the file is theirs, handed to Ava for the site they were on. A file a page
+ * downloaded during the run is bound the same way to the site that served it, and the question
+ * names both sites.
  */
 export function uploadRefusal(files: readonly PlacedFile[], frame: string): ExecFailure | null {
   // By site, as the frame check: the party the person handed the file to, not one origin of it.
@@ -85,6 +89,14 @@ export function uploadRefusal(files: readonly PlacedFile[], frame: string): Exec
   const names = elsewhere.map((f) => `“${f.name}”`).join(', ')
   const host = /^https?:/i.test(frame) ? hostOf(frame) : '(sandboxed frame)'
   const from = hostOf(elsewhere[0].site!)
+  // A file a page downloaded is that site's: the question says which site handed it over.
+  if (elsewhere.some((f) => f.served))
+    return ask(
+      'risk.ask.uploadServed',
+      { names, from, host },
+      `Uploads ${names}, downloaded from ${from}, to ${host}`,
+      'data_send',
+    )
   return ask(
     'risk.ask.uploadSite',
     { names, host, from },

@@ -81,6 +81,7 @@ export const UploadFileSchema = z.strictObject({
   mimeType: z.string().max(200).optional(),
   base64: z.string(),
   site: z.string().max(4_096).optional(),
+  served: z.boolean().optional(),
 })
 const Value = z.union([z.string().max(kMaxText), z.array(z.string().max(kMaxText)).max(500)])
 const Target = PageTargetSchema
@@ -470,6 +471,8 @@ export const kInstructions = [
   instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),
   // A marked screenshot with the next page read, for a model that sees (docs/agent.md, "Screenshots").
   instruction({ name: 'screenshot', says: { en: 'Take a screenshot', zh: '截图' } }),
+  // A file a page downloaded during the run, read in the background (docs/agent.md, "Files the page hands over").
+  instruction({ name: 'read_file', all: ['value'], says: { en: 'Read a downloaded file', zh: '读取下载的文件' } }),
 ] as const
 
 export type InstructionName = (typeof kInstructions)[number]['name']

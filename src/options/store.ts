@@ -147,6 +147,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const vault = ref<VaultEntry[]>([])
   const storage = ref<StorageStatus | null>(null)
   const userScripts = ref<UserScriptsStatus | null>(null)
+  /** Whether Ava may see downloads (the optional `downloads` permission); null until read. */
+  const downloads = ref<boolean | null>(null)
 
   // An error belongs to the action that set it: Save's own is shown beside Save.
   watch(error, (e) => void (e !== null && (errorFromSave.value = saving.value)), { flush: 'sync' })
@@ -173,6 +175,7 @@ export const useSettingsStore = defineStore('settings', () => {
       vault.value = v.entries
       storage.value = st
       userScripts.value = us
+      downloads.value = await browser.permissions.contains({ permissions: ['downloads'] })
     } catch (e) {
       error.value = message(e)
     } finally {
@@ -378,6 +381,18 @@ export const useSettingsStore = defineStore('settings', () => {
     await checkUserScripts()
   }
 
+  /**
+   * The optional `downloads` permission, asked for here, inside the click's gesture, when the
+   * person first wants Ava to see a downloaded file (docs/agent.md, "Files the page hands over").
+   */
+  async function requestDownloads() {
+    try {
+      downloads.value = await browser.permissions.request({ permissions: ['downloads'] })
+    } catch (e) {
+      error.value = message(e)
+    }
+  }
+
   function openExtensionDetails() {
     void browser.tabs.create({ url: `chrome://extensions/?id=${browser.runtime.id}` })
   }
@@ -398,6 +413,7 @@ export const useSettingsStore = defineStore('settings', () => {
     vault,
     storage,
     userScripts,
+    downloads,
     dirty,
     load,
     watchChanges,
@@ -414,6 +430,7 @@ export const useSettingsStore = defineStore('settings', () => {
     discardInvalid,
     checkUserScripts,
     requestUserScripts,
+    requestDownloads,
     openExtensionDetails,
   }
 })

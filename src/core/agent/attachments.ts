@@ -147,6 +147,7 @@ export function resolveUpload(
       base64: f.base64,
       ...(f.mimeType ? { mimeType: f.mimeType } : {}),
       ...(f.site ? { site: f.site } : {}),
+      ...(f.served ? { served: true } : {}),
     })
   }
   return { files }

@@ -11,6 +11,7 @@ import type { ExecFailure } from '../exec'
 import type { DrawnTarget } from '../gate/drawn'
 import type { Screenshot, ShotSkipped } from './vision'
 import type { Attachment } from './attachments'
+import type { ServedFile } from './served-files'
 import type { ActionSummary, PageContext } from './prompt'
 import type { PlannerMessage, RunState } from './state'
 
@@ -31,6 +32,8 @@ export interface AgentPorts {
   clock: ClockPort
   /** The files attached to this run's request; absent where nobody can attach any. */
   attachments?: AttachmentsPort
+  /** Files pages downloaded during the run (src/core/agent/served-files.ts); absent where nothing watches downloads. */
+  files?: ServedFilesPort
 }
 
 export interface LlmPort {
@@ -190,6 +193,17 @@ export interface AttachmentsPort {
    * some were too large to keep in session storage (src/background/attachments.ts).
    */
   held(): Promise<Attachment[]>
+}
+
+export interface ServedFilesPort {
+  /** Whether the person allowed Ava to see downloads (the optional `downloads` permission). */
+  allowed(): Promise<boolean>
+  /** The run's files, once the downloads in flight have finished (or a few seconds passed). */
+  list(): Promise<ServedFile[]>
+  /** A file's bytes, null when they could not be fetched again. */
+  bytes(name: string): Promise<Uint8Array | null>
+  /** A PDF's text (pdf.js in the background); throws on bytes that are no PDF. */
+  pdfText(bytes: Uint8Array): Promise<string>
 }
 
 export interface ClockPort {

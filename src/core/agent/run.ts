@@ -54,6 +54,7 @@ import { needsReview, provenanceOf, reviewQuestion } from './provenance'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
+import { readFileStep, servedTurn, uploadableFiles } from './files-step'
 import type { UploadFile } from '../page/command'
 
 /**
@@ -406,6 +407,8 @@ async function drive(
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
+      // Files a page downloaded since: named in the chat, and listed for the model (files-step.ts).
+      const served = await servedTurn(ports, state.id, (t) => say(run, t))
       const userTurn =
         state.iteration === 0 && !resumed
           ? buildUserPrompt(
@@ -431,10 +434,10 @@ async function drive(
         'data' in shot
           ? {
               role: 'user',
-              content: `${userTurn}\n\n${screenshotNote(shot)}`,
+              content: `${userTurn}${served}\n\n${screenshotNote(shot)}`,
               image: { data: shot.data, mediaType: shot.mediaType },
             }
-          : { role: 'user', content: shot.note ? `${userTurn}\n\n${shot.note}` : userTurn }
+          : { role: 'user', content: shot.note ? `${userTurn}${served}\n\n${shot.note}` : `${userTurn}${served}` }
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, turn])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
       state.planner.push({ role: 'user', content: forgetPage(userTurn) })
@@ -899,7 +902,9 @@ async function runOneStep(
       ? await runRegistryAction(run, view, ins)
       : ins.action_type === 'collect'
         ? await runCollect(run, view, ins)
-        : await runPageStep(run, view, ins)
+        : ins.action_type === 'read_file'
+          ? { out: await readFileStep(ports, ins, await hiddenOf(run)), secrets: [] }
+          : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
     run.typedAt ??= t0 // from before the step: a page may draw what it got while it is typed
@@ -910,8 +915,8 @@ async function runOneStep(
   onRecorded?.(recorded)
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length)
     state.typedSecretLiteral = true
-  // A collect step reads and changes nothing a replay could redo: it is not kept among the executed.
-  if (out.ok && ins.action_type !== 'collect') state.executed.push(recorded)
+  // A collect or read_file step reads and changes nothing a replay could redo: it is not kept among the executed.
+  if (out.ok && ins.action_type !== 'collect' && ins.action_type !== 'read_file') state.executed.push(recorded)
   // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
   if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
   // What the step acted on, for "Save last run as flow".
@@ -921,6 +926,9 @@ async function runOneStep(
   const detail = redactText(out.ok ? out.detail : out.message, secrets)
   // A success says its result in the UI language under the step, redacted as its detail is.
   const said = out.ok && out.msg ? { msg: redactMsg(out.msg, secrets) } : {}
+  // A file step the run could not do says why under its row, in the person's language (files-step.ts).
+  if (!out.ok && out.msg && ins.action_type === 'read_file')
+    Object.assign(said, { msg: stepFailureMsg(view.index + 1, out) })
   const table = out.ok ? run.tables.get(view.index) : undefined
   void show(run, {
     ...view,
@@ -981,12 +989,14 @@ async function prepare(
   | { refused: Refusal; secrets: string[] }
 > {
   if (ins.action_type === 'upload') {
-    // The value names a file the person attached; its bytes join the step here, never the model's context.
-    const r = resolveUpload(
-      ins.params.value ?? '',
+    // The value names a file the person attached, or one a page downloaded during the run; its
+    // bytes join the step here, never the model's context.
+    const can = await uploadableFiles(
+      run.ports,
       run.state.attachments ?? [],
       (await run.ports.attachments?.held()) ?? [],
     )
+    const r = resolveUpload(ins.params.value ?? '', can.attached, can.held)
     return 'error' in r
       ? { error: r.error, msg: msg('outcome.step.noFile'), secrets: [] }
       : { instruction: ins, secrets: [], files: r.files }

@@ -227,6 +227,10 @@ export default {
   'outcome.step.secretInUrl': 'Step {n} was refused: {names} is a saved secret, and secrets never go into an address.',
   'outcome.step.actionUnknown': 'Step {n} failed: there is no action called {action}.',
   'outcome.step.noFile': 'Step {n} failed: it names a file you did not attach.',
+  'outcome.step.noServedFile': 'Step {n} failed: it names a file no page downloaded during this request.',
+  'outcome.step.fileUnread': 'Step {n}: Ava could not read “{name}” (Details says why).',
+  'outcome.step.downloadsOff':
+    'Step {n}: Ava cannot see files that pages download, because you have not allowed it. To let Ava read such a file or upload it elsewhere, open Ava’s options, “Downloaded files”, press Allow, then ask again.',
   'outcome.step.frameBlocked':
     'Step {n} was refused: its element is in a frame of {host}, which Ava may not act on. Change the allowed and blocked sites in options.',
   'outcome.siteBlocked': 'Ava is not allowed to act on {host}. Change the allowed and blocked sites in options.',
@@ -258,6 +262,7 @@ export default {
   'step.askNoQuestion': 'A question from the model with no question in it',
   'step.repaired': 'repaired by the model',
   'step.screenshotNext': 'a marked screenshot goes with the next look at the page',
+  'step.fileRead': 'read “{name}”, downloaded from {site}',
   'step.screenshotNone': 'this model is not sent images',
   'step.invalid': 'An instruction from the model that Ava could not use',
   'step.result.opened': 'Opened {url}',
@@ -339,6 +344,7 @@ export default {
   'risk.ask.frameSite':
     '{step}: acts inside a frame of another site: {host}. What you type or send there goes to {host}.',
   'risk.ask.uploadSite': '{step}: uploads {names}, which you attached on {from}, to {host}.',
+  'risk.ask.uploadServed': '{step}: uploads {names}, downloaded from {from} during this request, to {host}.',
   'risk.ask.painted':
     '{step}: “{target}” is drawn with a picture Ava cannot read (a canvas or an image over or inside it), so what you see there may say something else. Look at it before you allow.',
   'risk.ask.download': '{step}: downloads “{file}”, a program or script that can run on your computer.',
@@ -647,6 +653,12 @@ export default {
   'options.vault.sitesIntro':
     'Like a password manager, Ava types a secret only into fields on the sites you list for it (separate them with commas), and asks you first when the model or the page asked for it.',
   'options.userScripts': 'User scripts',
+  'options.downloads': 'Downloaded files',
+  'options.downloads.intro':
+    'When a page you ask Ava to work on downloads a file (an export, an invoice, statements), Ava can read it or upload it to another site for you — asking first. Chrome needs your permission for Ava to see downloads; without it Ava still works, and says when it cannot see a file.',
+  'options.downloads.on': 'Ava can see files pages download during a request.',
+  'options.downloads.off': 'Ava cannot see downloaded files.',
+  'options.downloads.request': 'Allow',
   'options.userScripts.intro':
     'Action packs with eval steps run them as Chrome user scripts, which Chrome keeps off until you allow them.',
   'options.userScripts.on': 'User scripts are available: eval steps can run.',

@@ -192,6 +192,10 @@ export default {
   'outcome.step.secretInUrl': '第 {n} 步被拒绝：{names} 是已保存的密钥，密钥绝不会放进网址。',
   'outcome.step.actionUnknown': '第 {n} 步失败：没有名为 {action} 的操作。',
   'outcome.step.noFile': '第 {n} 步失败：它用到的文件你没有附加。',
+  'outcome.step.noServedFile': '第 {n} 步失败：它用到的文件不是本次请求中网页下载的。',
+  'outcome.step.fileUnread': '第 {n} 步：Ava 无法读取“{name}”（原因见详情）。',
+  'outcome.step.downloadsOff':
+    '第 {n} 步：你还没有允许，Ava 看不到网页下载的文件。要让 Ava 读取这类文件或把它上传到别的网站，请打开 Ava 的选项，在“下载的文件”中点“允许”，然后再问一次。',
   'outcome.step.frameBlocked':
     '第 {n} 步被拒绝：它的元素在 {host} 的框架里，Ava 不得在该网站操作。可在选项中修改允许和禁止的网站。',
   'outcome.siteBlocked': 'Ava 不能在 {host} 上操作。可以在设置中修改允许和禁止的网站。',
@@ -218,6 +222,7 @@ export default {
   'step.askNoQuestion': '模型的提问里没有问题',
   'step.repaired': '由模型修复',
   'step.screenshotNext': '下一次查看页面时会附上带标记的截图',
+  'step.fileRead': '已读取从 {site} 下载的“{name}”',
   'step.screenshotNone': '这个模型不接收图片',
   'step.invalid': '模型给出的指令无法使用',
   'step.result.opened': '已打开 {url}',
@@ -297,6 +302,7 @@ export default {
     '{step}：这不是你在计划中批准的元素。你批准的是“{approved}”，现在是“{target}”。允许这一个吗？',
   'risk.ask.frameSite': '{step}：在另一个网站 {host} 的框架里操作。你在那里输入或发送的内容会交给 {host}。',
   'risk.ask.uploadSite': '{step}：把你在 {from} 上附加的 {names} 上传到 {host}。',
+  'risk.ask.uploadServed': '{step}：把本次请求中从 {from} 下载的 {names} 上传到 {host}。',
   'risk.ask.painted':
     '{step}：“{target}”上画着 Ava 读不出的图片（画布，或盖在上面、放在里面的图片），您在屏幕上看到的文字可能与此不同。请先看清再允许。',
   'risk.ask.download': '{step}：下载“{file}”，这是能在你的电脑上运行的程序或脚本。',
@@ -596,6 +602,12 @@ export default {
   'options.vault.sitesIntro':
     '和密码管理器一样，Ava 只会把密钥输入到你为它列出的网站上的字段（用逗号分隔），并且当模型或网页要求使用它时会先询问你。',
   'options.userScripts': '用户脚本',
+  'options.downloads': '下载的文件',
+  'options.downloads.intro':
+    '当你让 Ava 操作的网页下载了文件（导出的表格、发票、对账单），Ava 可以读取它，或先问过你再把它上传到别的网站。Ava 需要你在 Chrome 中授权才能看到下载内容；不授权 Ava 照常工作，看不到文件时会告诉你。',
+  'options.downloads.on': 'Ava 可以看到请求过程中网页下载的文件。',
+  'options.downloads.off': 'Ava 看不到下载的文件。',
+  'options.downloads.request': '允许',
   'options.userScripts.intro': '含 eval 步骤的操作包通过 Chrome 用户脚本运行，Chrome 默认关闭此功能，需要你手动允许。',
   'options.userScripts.on': '用户脚本可用：eval 步骤可以运行。',
   'options.userScripts.notAllowed': '已授予权限，但 Chrome 尚未允许 Ava 使用用户脚本。',

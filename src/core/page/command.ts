@@ -32,6 +32,8 @@ export interface UploadFile {
   base64: string
   /** The origin of the page the person attached it on (src/core/agent/attachments.ts); an upload elsewhere asks. */
   site?: string
+  /** A page served it during the run (src/core/agent/served-files.ts): `site` is the site that did. */
+  served?: boolean
 }
 
 /** How a step names its element, in the order the page's locator ladder tries them. */
