@@ -65,7 +65,7 @@ it('a file attached in the panel reaches the page’s file input byte for byte; 
   await attach(page, panel, { name: 'cv.txt', mimeType: 'text/plain', buffer: kContent })
   await expect
     .poll(() => panel.locator('[data-test=attachment]').allTextContents())
-    .toEqual([expect.stringMatching(new RegExp(`^cv\\.txt\\s+${kContent.length} B\\s*✕$`))])
+    .toEqual([expect.stringMatching(new RegExp(`^cv\\.txt\\s+${kContent.length} B\\s*✕\\s*$`))])
 
   llm.script(
     { chunks: instructionChunks([upload('cv.txt')]) },
