@@ -30,6 +30,29 @@ export interface AgentPorts {
   clock: ClockPort
   /** The files attached to this run's request; absent where nobody can attach any. */
   attachments?: AttachmentsPort
+  /** The browser's tabs (docs/agent.md, "Tabs"); absent where a run has one page only (`ava run`). */
+  tabs?: TabsPort
+}
+
+/** One open tab as the browser tells it. */
+export interface TabInfo {
+  id: number
+  title: string
+  url: string
+}
+
+export interface TabsPort {
+  /** Opens `url` in a new background tab beside `opener`; the new tab's id. */
+  open(url: string, opener: number): Promise<number>
+  /** Brings the tab to the front; `allowUrl`: a page the person said yes to, let through the tab's gate. */
+  activate(tabId: number, allowUrl?: string): Promise<void>
+  close(tabId: number): Promise<void>
+  /** The tabs of these ids still open, in the same order. */
+  info(tabIds: number[]): Promise<TabInfo[]>
+  /** The other tabs of the window `of` is in (for the tabs a request names). */
+  others(of: number): Promise<TabInfo[]>
+  /** Keeps the tabs together under `title` (a tab group, where the browser has them); the group's id, if one. */
+  group(tabIds: number[], title: string, groupId?: number): Promise<number | undefined>
 }
 
 export interface LlmPort {

@@ -51,6 +51,9 @@ import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
+import { isTabAction } from '../vocabulary'
+import { kTabRuns, namedTabs, tabLines, type TabOutcome } from './tabs'
+import { describeTabs } from './prompt'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -407,18 +410,20 @@ async function drive(
       resumed = false
       note = undefined
       answer = undefined
+      // The run's tabs, each turn (docs/agent.md, "Tabs"): where the steps act, what it opened.
+      const tabs = await tabsTurn(run, state.iteration === 0)
       // The image goes with this turn only: the planner's memory keeps the words (forgetPage below).
       const turn: PlannerMessage =
         'data' in shot
           ? {
               role: 'user',
-              content: `${userTurn}\n\n${screenshotNote(shot)}`,
+              content: `${userTurn}${tabs}\n\n${screenshotNote(shot)}`,
               image: { data: shot.data, mediaType: shot.mediaType },
             }
-          : { role: 'user', content: shot.note ? `${userTurn}\n\n${shot.note}` : userTurn }
+          : { role: 'user', content: shot.note ? `${userTurn}${tabs}\n\n${shot.note}` : userTurn + tabs }
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, turn])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
-      state.planner.push({ role: 'user', content: forgetPage(userTurn) })
+      state.planner.push({ role: 'user', content: forgetPage(userTurn + tabs) })
       state.planner.push({ role: 'assistant', content: batch.reply })
       state.iteration++
       results = batch.results
@@ -655,6 +660,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         ok: out.ok,
         detail: out.ok ? out.detail : out.message,
         ...(items ? { items } : {}),
+        ...((out as TabOutcome).page ? { page: (out as TabOutcome).page, tab: (out as TabOutcome).tab } : {}),
       })
       if (!out.ok) {
         // The run ends on the page's own code; the step's row holds the page's own words (details),
@@ -874,7 +880,9 @@ async function runOneStep(
       ? await runRegistryAction(run, view, ins)
       : ins.action_type === 'collect'
         ? await runCollect(run, view, ins)
-        : await runPageStep(run, view, ins)
+        : isTabAction(ins.action_type)
+          ? { out: await runTabStep(run, view, ins), secrets: [] }
+          : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
     run.typedAt ??= t0 // from before the step: a page may draw what it got while it is typed
@@ -1097,6 +1105,58 @@ async function guardedExec(
     (out) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : null),
   )
   return refusal ? refused(refusal) : out
+}
+
+/**
+ * A browser action on the run's tabs (core/agent/tabs.ts): judged by the guard's tab rule, asked
+ * in the panel as a navigation to another site is, its page read as the run's own is (redacted).
+ */
+async function runTabStep(run: Run, view: StepView, ins: Instruction): Promise<TabOutcome> {
+  const { state, settings, signal, ports } = run
+  const tabs = ports.tabs
+  if (!tabs) return { ok: false, code: 'INVALID', message: 'Tabs cannot be opened or read here.' }
+  const list = (state.tabs ??= [{ id: state.tabId, opened: false }])
+  const offSites = settings.screenshots?.offSites ?? []
+  return await kTabRuns[ins.action_type as keyof typeof kTabRuns](
+    {
+      tabs,
+      list,
+      current: () => state.tabId,
+      request: state.request,
+      guard: {
+        confirm: settings.safety.confirm,
+        sites: { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains },
+        here: () => ports.page.url(state.tabId),
+        ask: (reason, r) =>
+          confirm(run, view, reason, riskAsk('cross_site', { step: stepName(view), host: r?.offsite ?? '' })),
+        step: () => undefined,
+      },
+      unread: (url) => !domainAllowed(url, { allowDomains: [], denyDomains: offSites }),
+      read: async (id) => unechoed(run, await ports.page.read(id, state.request, { signal, settle: true })),
+      moveTo: (id) => moveTab(run, id),
+      group: async () => {
+        const open = list.filter((t, i) => !t.closed && (i === 0 || t.opened)).map((t) => t.id)
+        state.tabGroup = await tabs.group(open, `Ava: ${state.request.slice(0, 40)}`, state.tabGroup)
+      },
+    },
+    ins,
+  )
+}
+
+/** The run's tabs for this turn's prompt; on its first turn, the tabs the request names join it. */
+async function tabsTurn(run: Run, first: boolean): Promise<string> {
+  const { state, ports } = run
+  if (!ports.tabs) return ''
+  const list = (state.tabs ??= [{ id: state.tabId, opened: false }])
+  if (first) {
+    const others = await ports.tabs.others(state.tabId).catch(() => [])
+    for (const t of namedTabs(state.request, others))
+      if (!list.some((x) => x.id === t.id)) list.push({ id: t.id, opened: false, named: true })
+  }
+  const infos = await ports.tabs.info(list.map((t) => t.id)).catch(() => [])
+  const hidden = await hiddenOf(run)
+  const lines = tabLines(list, infos, state.tabId).map((l) => (hidden.length ? redactText(l, hidden) : l))
+  return `\n${describeTabs(lines)}`
 }
 
 /** The run follows a link into a new tab: the new tab's panel opens on the same conversation. */

@@ -226,6 +226,9 @@ export default {
     'Step {n} was refused: the saved secret {names} is not kept for {site}. Add the site to it in options if it belongs there.',
   'outcome.step.secretInUrl': 'Step {n} was refused: {names} is a saved secret, and secrets never go into an address.',
   'outcome.step.actionUnknown': 'Step {n} failed: there is no action called {action}.',
+  'outcome.step.noTab': 'Step {n} failed: this run has no open tab {tab}.',
+  'outcome.step.tabNotOpened':
+    'Step {n} was refused: tab {tab} is not one Ava opened, and Ava closes only the tabs it opened.',
   'outcome.step.noFile': 'Step {n} failed: it names a file you did not attach.',
   'outcome.step.frameBlocked':
     'Step {n} was refused: its element is in a frame of {host}, which Ava may not act on. Change the allowed and blocked sites in options.',
@@ -258,6 +261,10 @@ export default {
   'step.askNoQuestion': 'A question from the model with no question in it',
   'step.repaired': 'repaired by the model',
   'step.screenshotNext': 'a marked screenshot goes with the next look at the page',
+  'step.tabOpened': 'opened in tab {n}',
+  'step.tabShown': 'now in tab {n}',
+  'step.tabRead': 'read tab {n}',
+  'step.tabClosed': 'closed tab {n}',
   'step.screenshotNone': 'this model is not sent images',
   'step.invalid': 'An instruction from the model that Ava could not use',
   'step.result.opened': 'Opened {url}',
