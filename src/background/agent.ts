@@ -235,7 +235,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         }),
     },
     page: {
-      read: (tab, request, { signal, settle }) => pageContext(tab, request, signal, settle),
+      read: (tab, request, { signal, settle, sections }) => pageContext(tab, request, signal, settle, sections),
       async exec(tab, instruction, opts) {
         if (opts.confirmed && offsite) await allowDomain(tab, offsite)
         // The run checked the lists and asked before a `navigate` reaches here.

@@ -11,12 +11,12 @@ import { allowDomain } from './offsite'
  */
 export function tabsPort(): TabsPort {
   return {
-    async open(url, opener) {
-      const from = await browser.tabs.get(opener).catch(() => undefined)
+    async open(url, after) {
+      const from = await browser.tabs.get(after).catch(() => undefined)
       const tab = await browser.tabs.create({
         url,
         active: false,
-        ...(from ? { openerTabId: opener, windowId: from.windowId, index: from.index + 1 } : {}),
+        ...(from ? { windowId: from.windowId, index: from.index + 1 } : {}),
       })
       return tab.id!
     },
@@ -45,7 +45,8 @@ export function tabsPort(): TabsPort {
       // The polyfill has no tabGroups; chrome.tabs.group and chrome.tabGroups are Chrome's own.
       const c = globalThis.chrome as typeof chrome | undefined
       if (!c?.tabs?.group || !c.tabGroups?.update || !tabIds.length) return undefined
-      const live = await c.tabGroups.get(groupId ?? -1).catch(() => undefined)
+      // A group the person closed or ungrouped is gone: the run's tabs get a new one.
+      const live = groupId === undefined ? undefined : await c.tabGroups.get(groupId).catch(() => undefined)
       const id = await c.tabs.group({ tabIds: tabIds as [number, ...number[]], ...(live ? { groupId: live.id } : {}) })
       await c.tabGroups.update(id, { title, color: 'purple', collapsed: false })
       return id

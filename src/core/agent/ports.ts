@@ -42,8 +42,8 @@ export interface TabInfo {
 }
 
 export interface TabsPort {
-  /** Opens `url` in a new background tab beside `opener`; the new tab's id. */
-  open(url: string, opener: number): Promise<number>
+  /** Opens `url` in a new background tab right after the tab `after`; the new tab's id. */
+  open(url: string, after: number): Promise<number>
   /** Brings the tab to the front; `allowUrl`: a page the person said yes to, let through the tab's gate. */
   activate(tabId: number, allowUrl?: string): Promise<void>
   close(tabId: number): Promise<void>
@@ -94,8 +94,15 @@ export interface ExecOptions {
 }
 
 export interface PagePort {
-  /** The page as the planner sees it; with `settle`, after it has gone quiet. */
-  read(tabId: number, request: string, opts: { signal: AbortSignal; settle?: boolean }): Promise<PageContext>
+  /**
+   * The page as the planner sees it; with `settle`, after it has gone quiet; `sections`: how many
+   * of its content blocks to list (a tab read for what it says, docs/agent.md "Tabs").
+   */
+  read(
+    tabId: number,
+    request: string,
+    opts: { signal: AbortSignal; settle?: boolean; sections?: number },
+  ): Promise<PageContext>
   /** Runs one page instruction (navigate included); `tabId` is the tab the work is in afterwards. */
   exec(tabId: number, instruction: Instruction, opts: ExecOptions): Promise<ExecOutcome & { tabId: number }>
   navigate(tabId: number, url: string, signal: AbortSignal): Promise<unknown>

@@ -52,7 +52,7 @@ import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
 import { isTabAction } from '../vocabulary'
-import { kTabRuns, namedTabs, tabLines, type TabOutcome } from './tabs'
+import { kReadSections, kTabRuns, namedTabs, namesOnePage, tabLines, type TabOutcome } from './tabs'
 import { describeTabs } from './prompt'
 
 /**
@@ -354,7 +354,8 @@ async function drive(
     let pendingNav: Promise<unknown> | null = null
     if (!resumed && state.iteration === 0) {
       // Parallel navigation: a page named in the request opens while the model plans.
-      const named = urlInRequest(state.request)
+      // Several addresses are pages to compare in tabs of their own (docs/agent.md, "Tabs"), not one to go to.
+      const named = namesOnePage(state.request) ? urlInRequest(state.request) : null
       if (named && named !== state.startUrl && domainAllowed(named, settings.safety)) {
         pendingNav = ports.page.navigate(state.tabId, named, signal).catch(() => undefined)
       }
@@ -1132,7 +1133,8 @@ async function runTabStep(run: Run, view: StepView, ins: Instruction): Promise<T
         step: () => undefined,
       },
       unread: (url) => !domainAllowed(url, { allowDomains: [], denyDomains: offSites }),
-      read: async (id) => unechoed(run, await ports.page.read(id, state.request, { signal, settle: true })),
+      read: async (id) =>
+        unechoed(run, await ports.page.read(id, state.request, { signal, settle: true, sections: kReadSections })),
       moveTo: (id) => moveTab(run, id),
       group: async () => {
         const open = list.filter((t, i) => !t.closed && (i === 0 || t.opened)).map((t) => t.id)

@@ -30,6 +30,12 @@ export type RunTab = z.infer<typeof RunTabSchema>
 export const kMaxRunTabs = 50
 /** A title shorter than this is a word, not a name the person could have meant (and a page could take it). */
 const kMinNamedTitle = 8
+/**
+ * A read tab is read for what it says (a price, a date, terms), not only for its controls: it lists
+ * this many content blocks where the run's own page lists five (core/page/serialize.ts); the
+ * listing's budget still bounds their text.
+ */
+export const kReadSections = 30
 /** A read tab's listing in the next prompt: one page's worth, as the run's own page is. */
 const kReadChars = 30_000
 
@@ -67,7 +73,9 @@ export const kTabRuns: Record<TabActionName, TabRun> = {
     if (refusal) return { ok: false, ...refusal }
     if (c.list.filter((t) => !t.closed).length >= kMaxRunTabs)
       return fail('INVALID', `A run keeps at most ${kMaxRunTabs} tabs; close one first.`)
-    const id = await c.tabs.open(url, c.current())
+    // Beside the run's last open tab: its tabs stay side by side, in the order the list numbers them.
+    const last = [...c.list].reverse().find((t) => !t.closed)?.id ?? c.current()
+    const id = await c.tabs.open(url, last)
     c.list.push({ id, opened: true, approved: siteOf(url) ?? undefined })
     await c.group().catch(() => undefined)
     const n = c.list.length
@@ -170,6 +178,11 @@ function approvedFor(tab: RunTab, url: string): boolean {
 function sameSite(a: string, b: string): boolean {
   const x = siteOf(a)
   return !!x && x === siteOf(b)
+}
+
+/** The request names at most one page by its address (several are pages to compare, each in a tab). */
+export function namesOnePage(request: string): boolean {
+  return (request.match(/\bhttps?:\/\//gi) ?? []).length <= 1
 }
 
 /** The request names this page: its address (without a trailing slash) is in the person's words. */

@@ -409,7 +409,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     return described.ok && secretField ? { ...described, sensitive: true } : described
   }
 
-  async function read({ request, settle, pending }: PageCommand<'read'>): Promise<PageInfo> {
+  async function read({ request, settle, pending, sections }: PageCommand<'read'>): Promise<PageInfo> {
     let note = ''
     if (settle) {
       if (pending !== undefined) requests.set(pending)
@@ -422,7 +422,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     const t0 = performance.now()
     const snapshot = await observeYielding({ request })
     if (performance.now() - t0 > kReadSliceMs) await yieldToPage()
-    const { text, ids } = serialize(snapshot, { request })
+    const { text, ids } = serialize(snapshot, { request, ...(sections ? { contentSections: sections } : {}) })
     listed = ids
     const info: PageInfo = {
       url: location.href,

@@ -3,7 +3,14 @@
 // `judgeTab`), the list the prompt shows, and a whole run that compares three pages in three tabs.
 import { describe, expect, it } from 'vitest'
 import type { AgentPorts, TabInfo, TabsPort } from '../../../src/core/agent/ports'
-import { kTabRuns, namedTabs, tabLines, type RunTab, type TabRunContext } from '../../../src/core/agent/tabs'
+import {
+  kTabRuns,
+  namedTabs,
+  namesOnePage,
+  tabLines,
+  type RunTab,
+  type TabRunContext,
+} from '../../../src/core/agent/tabs'
 import { buildFollowUp, kUntrustedClose, kUntrustedOpen, type PageContext } from '../../../src/core/agent/prompt'
 import { beginRun, runAgent } from '../../../src/core/agent/run'
 import type { Answer } from '../../../src/core/gate/step'
@@ -308,6 +315,11 @@ describe('the tabs the prompt lists', () => {
     expect(namedTabs('is the offer at https://a.example/offer good?', others).map((t) => t.id)).toEqual([2])
     expect(namedTabs('what does my Winter tyres comparison tab say', others).map((t) => t.id)).toEqual([3])
     expect(namedTabs('read the offer', others)).toEqual([])
+  })
+
+  it('a request with several addresses names pages to compare, not one to go to', () => {
+    expect(namesOnePage('open https://a.example/x')).toBe(true)
+    expect(namesOnePage('which is cheaper: https://a.example/x or https://b.example/y')).toBe(false)
   })
 
   it('a read tab’s page comes back inside the untrusted block, its delimiters neutralised', () => {
