@@ -256,6 +256,34 @@ it('asks before reading a tab of another site the person named, and reads nothin
   await Promise.all([page.close(), theirs.close()])
 })
 
+it('with a yes, reads the other site’s tab: its page comes back inside the untrusted block', async () => {
+  const theirs = await ava.context.newPage()
+  await theirs.goto(partner.url)
+  const page = await start()
+  llm.script(
+    {
+      chunkDelayMs: kPace,
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'read_tab', params: { tab: 2 }, description: 'Read the partner offer' },
+      ]),
+    },
+    { chunkDelayMs: kPace, text: 'It costs €19.99.' },
+  )
+  const panel = await ava.ask(page, 'How much is the Members-only lock offer | Partner Deals?')
+  await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 30_000 })
+  await panel.locator('[data-test=confirm-allow]').last().click()
+  expect(await answerOf(panel)).toContain('It costs €19.99.')
+  const second = chatText(1)
+  const at = second.indexOf('Price: €19.99')
+  expect(at).toBeGreaterThan(second.lastIndexOf('<untrusted_page_content>', at))
+  expect(second.lastIndexOf('</untrusted_page_content>', at)).toBeLessThan(
+    second.lastIndexOf('<untrusted_page_content>', at),
+  )
+  // Reading is not switching: the steps and the person stay in the tab the request was made in.
+  expect(theirs.url()).toBe(partner.url)
+  await Promise.all([page.close(), theirs.close()])
+})
+
 it('never closes a tab it did not open: the run’s own, or one the person named', async () => {
   const theirs = await ava.context.newPage()
   await theirs.goto(shops[0].url)
