@@ -1703,7 +1703,10 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   // A step that named a point of a screenshot means nothing on the next visit's page: not kept.
   const pointed = state.executed.some((i) => i.params.x !== undefined || i.action_type === 'drag')
+  // A run across tabs answers from what it read there: its steps replayed would open them and say nothing.
+  const tabbed = state.executed.some((i) => isTabAction(i.action_type))
   if (
+    !tabbed &&
     status === 'done' &&
     !state.replay &&
     !state.noCache &&

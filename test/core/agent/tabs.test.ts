@@ -362,6 +362,7 @@ describe('a run compares three pages in three tabs', () => {
       ],
     ]
     const messages: ChatMessage[] = []
+    const saved: string[] = []
     let ids = 0
     const ports: AgentPorts = {
       llm: {
@@ -389,7 +390,7 @@ describe('a run compares three pages in three tabs', () => {
       cache: {
         key: async () => 'k',
         lookup: async () => undefined,
-        save: async () => undefined,
+        save: async (e) => void saved.push(e.key),
         recordHit: async () => undefined,
         remove: async () => undefined,
       },
@@ -415,7 +416,7 @@ describe('a run compares three pages in three tabs', () => {
       tabs: b.port,
     }
     const settings = structuredClone(DEFAULT_SETTINGS)
-    settings.agent.useCache = false
+    settings.agent.useCache = true
     const state = await beginRun(ports, settings, {
       id: 'r1',
       tabId: 1,
@@ -428,6 +429,8 @@ describe('a run compares three pages in three tabs', () => {
     expect(messages.at(-1)?.text).toContain('Offer B is the cheapest')
     expect(b.log.opened).toEqual(['https://shop.example/a', 'https://shop.example/b', 'https://shop.example/c'])
     expect(b.log.closed).toEqual([100, 101, 102])
+    // Its answer came from what it read: the plan is not kept to be replayed without a model.
+    expect(saved).toEqual([])
     expect(b.log.groups.at(-1)).toEqual([1, 100, 101, 102])
     // The second turn lists the run's tabs and carries each page read, inside the untrusted block.
     const second = calls[1].at(-1)!.content
