@@ -373,6 +373,8 @@ export interface TabActionDescriptor<N extends string = string> {
   /** The system prompt's line for it, after `- name: ` (src/core/agent/prompt.ts). */
   teach: string
   says: Says
+  /** The line under its step when it worked, `{n}` the tab's number (in the locale tables as `vocab.tab.*`). */
+  did: Says
 }
 
 function tab<const N extends string>(d: TabActionDescriptor<N>): TabActionDescriptor<N> {
@@ -388,6 +390,7 @@ export const kTabActions = [
     teach:
       'url; opens the page in a new tab of this run (in the background: read it with read_tab, act on it after switch_tab). To compare pages, open each in its own tab.',
     says: { en: 'Open a tab', zh: '打开标签页' },
+    did: { en: 'opened in tab {n}', zh: '已在标签页 {n} 中打开' },
   }),
   tab({
     name: 'switch_tab',
@@ -396,6 +399,7 @@ export const kTabActions = [
     judges: 'read',
     teach: 'tab (its number in the list of this run’s tabs); your next steps act on that tab.',
     says: { en: 'Switch to a tab', zh: '切换到标签页' },
+    did: { en: 'now in tab {n}', zh: '现在在标签页 {n}' },
   }),
   tab({
     name: 'read_tab',
@@ -404,6 +408,7 @@ export const kTabActions = [
     judges: 'read',
     teach: 'tab; its page comes back with the results, without leaving the tab you are on.',
     says: { en: 'Read a tab', zh: '读取标签页' },
+    did: { en: 'read tab {n}', zh: '已读取标签页 {n}' },
   }),
   tab({
     name: 'close_tab',
@@ -412,6 +417,7 @@ export const kTabActions = [
     judges: 'none',
     teach: 'tab; only a tab you opened with open_tab can be closed.',
     says: { en: 'Close a tab', zh: '关闭标签页' },
+    did: { en: 'closed tab {n}', zh: '已关闭标签页 {n}' },
   }),
 ] as const
 
@@ -656,10 +662,11 @@ export function flowStepNavigates(name: string): boolean {
  * `vocab.ins.input`): src/core/locales/en.ts and zh-CN.ts spread these, so a new action brings its
  * words with it and the tables cannot miss one.
  */
-export type VocabularyKey = `vocab.dom.${DomActionName}` | `vocab.ins.${InstructionName}`
+export type VocabularyKey = `vocab.dom.${DomActionName}` | `vocab.ins.${InstructionName}` | `vocab.tab.${TabActionName}`
 export function vocabularyMessages(lang: keyof Says): Record<VocabularyKey, string> {
   const out = {} as Record<VocabularyKey, string>
   for (const d of kDomActions) out[`vocab.dom.${d.name}` as VocabularyKey] = d.says[lang]
   for (const d of kInstructions) out[`vocab.ins.${d.name}` as VocabularyKey] = d.says[lang]
+  for (const d of kTabActions) out[`vocab.tab.${d.name}` as VocabularyKey] = d.did[lang]
   return out
 }

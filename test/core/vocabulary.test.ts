@@ -80,6 +80,8 @@ describe('every descriptor has its parts', () => {
     expect(d.teach.trim(), `${name}: the prompt's line`).not.toBe('')
     expect(d.says.en.trim(), `${name}: English words`).not.toBe('')
     expect(d.says.zh.trim(), `${name}: Chinese words`).not.toBe('')
+    expect(placeholders(d.did.en)).toEqual(['n'])
+    expect(placeholders(d.did.zh)).toEqual(['n'])
   })
 
   it('names are unique in each table', () => {
@@ -94,7 +96,9 @@ describe('every descriptor has its parts', () => {
       expect((en as Record<string, string>)[key], key).toBe(text)
     for (const [key, text] of Object.entries(vocabularyMessages('zh')))
       expect((zhCN as Record<string, string>)[key], key).toBe(text)
-    expect(Object.keys(vocabularyMessages('en')).length).toBe(kDomActions.length + kInstructions.length)
+    expect(Object.keys(vocabularyMessages('en')).length).toBe(
+      kDomActions.length + kInstructions.length + kTabActions.length,
+    )
   })
 })
 

@@ -79,7 +79,7 @@ export const kTabRuns: Record<TabActionName, TabRun> = {
     c.list.push({ id, opened: true, approved: siteOf(url) ?? undefined })
     await c.group().catch(() => undefined)
     const n = c.list.length
-    return { ok: true, detail: `Opened ${url} in tab ${n}.`, msg: msg('step.tabOpened', { n }), tab: n }
+    return { ok: true, detail: `Opened ${url} in tab ${n}.`, msg: msg('vocab.tab.open_tab', { n }), tab: n }
   },
 
   async switch_tab(c, ins) {
@@ -94,7 +94,7 @@ export const kTabRuns: Record<TabActionName, TabRun> = {
     t.tab.approved = siteOf(t.info.url) ?? undefined
     c.moveTo(t.tab.id)
     await c.tabs.activate(t.tab.id, t.info.url)
-    return { ok: true, detail: `Now in tab ${t.n}.`, msg: msg('step.tabShown', { n: t.n }), tab: t.n }
+    return { ok: true, detail: `Now in tab ${t.n}.`, msg: msg('vocab.tab.switch_tab', { n: t.n }), tab: t.n }
   },
 
   async read_tab(c, ins) {
@@ -116,7 +116,7 @@ export const kTabRuns: Record<TabActionName, TabRun> = {
     return {
       ok: true,
       detail: `Read tab ${t.n}.`,
-      msg: msg('step.tabRead', { n: t.n }),
+      msg: msg('vocab.tab.read_tab', { n: t.n }),
       page: { ...page, listing: page.listing.slice(0, kReadChars) },
       tab: t.n,
     }
@@ -143,7 +143,7 @@ export const kTabRuns: Record<TabActionName, TabRun> = {
     }
     await c.tabs.close(t.tab.id)
     t.tab.closed = true
-    return { ok: true, detail: `Closed tab ${t.n}.`, msg: msg('step.tabClosed', { n: t.n }), tab: t.n }
+    return { ok: true, detail: `Closed tab ${t.n}.`, msg: msg('vocab.tab.close_tab', { n: t.n }), tab: t.n }
   },
 }
 
