@@ -61,6 +61,8 @@ export default defineManifest({
   // that tab stop top-level loads of blocked sites and of other sites nobody said yes to. The
   // host-access form acts only where host permissions reach (all sites already) and adds
   // no install warning, so an update does not disable Ava until the person accepts a new one.
+  // tabGroups: a run's tabs are kept together in one named group, so the person sees what Ava
+  // opened (docs/agent.md, "Tabs"); without it the tabs are only opened beside the run's.
   // nativeMessaging: `ava mcp --chrome` reaches Ava through a host the person installs with
   // `ava mcp install` (docs/mcp.md); without one nothing connects.
   permissions: [
@@ -72,6 +74,7 @@ export default defineManifest({
     'declarativeNetRequestWithHostAccess',
     'alarms',
     'nativeMessaging',
+    'tabGroups',
   ],
   // downloads (optional): seeing the files a page downloads during a run, to read them or upload
   // them elsewhere; asked for when the person first wants it (Options, "Downloaded files").

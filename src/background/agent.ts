@@ -35,6 +35,7 @@ import { dropAttachments, heldAttachments, keepAttachments } from './attachments
 import { dropServed, servedFilesPort } from './downloads'
 import { forgetServed } from '../core/agent/files-step'
 import { questions, waitInTab } from './questions'
+import { tabsPort } from './run-tabs'
 
 /**
  * The agent's wiring: the run itself is src/core/agent/run.ts; this file builds its
@@ -243,7 +244,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
         }),
     },
     page: {
-      read: (tab, request, { signal, settle }) => pageContext(tab, request, signal, settle),
+      read: (tab, request, { signal, settle, sections }) => pageContext(tab, request, signal, settle, sections),
       async exec(tab, instruction, opts) {
         if (opts.confirmed && offsite) await allowDomain(tab, offsite)
         // The run checked the lists and asked before a `navigate` reaches here.
@@ -354,6 +355,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
     secrets: { vault: () => vaultStore.get(), sites: () => vaultSitesStore.get() },
     attachments: { held: () => heldAttachments(me.id) },
     files: servedFilesPort(me.id),
+    tabs: tabsPort(),
     clock: { now: () => Date.now() },
   }
 }

@@ -237,6 +237,7 @@ export async function pageContext(
   request: string,
   signal?: AbortSignal,
   settle = false,
+  sections?: number,
 ): Promise<PageContext> {
   // While the page settles it is told the tab's in-flight requests as they change: the network
   // half of readiness is counted here, where the requests are seen, and nothing polls.
@@ -254,7 +255,13 @@ export async function pageContext(
   try {
     const out = await sendCommand(
       tabId,
-      { kind: 'read', request, settle, ...(settle ? { pending: pendingRequests(tabId) } : {}) },
+      {
+        kind: 'read',
+        request,
+        settle,
+        ...(settle ? { pending: pendingRequests(tabId) } : {}),
+        ...(sections ? { sections } : {}),
+      },
       { signal },
     ).catch(() => null)
     if (out?.ok) return await withFrames(tabId, out.info, request, signal)

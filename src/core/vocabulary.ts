@@ -351,7 +351,95 @@ export function countsAsStep(action: string): boolean {
 export function instructionCounts(name: string): boolean {
   const d = kInstructions.find((i) => i.name === name)
   if (!d) return true
+  if (d.tab) return tabAction(d.tab).counts
   return d.runs ? countsAsStep(d.runs) : false
+}
+
+// ── the browser's actions on the run's tabs ─────────────────────────────────────────────────
+
+/**
+ * An action of the browser rather than of a page (docs/agent.md, "Tabs"): it opens, shows, reads
+ * or closes one of the run's tabs. The agent runs it (src/core/agent/tabs.ts `kTabRuns`) through
+ * the guard's tab rule (core/gate/guard.ts `judgeTab`); no page command carries it. Each one is
+ * also the model's instruction of the same name, made here from the descriptor.
+ */
+export interface TabActionDescriptor<N extends string = string> {
+  name: N
+  /** What it names: a page to open (`url`) or one of the run's tabs by its number (`tab`). */
+  needs: 'url' | 'tab'
+  /** Counts against the run's step limit: it loads or closes a page (a switch or a read changes none). */
+  counts: boolean
+  /** What the guard judges before it runs (`judgeTab`): the page it opens, the page it shows or reads, or nothing (it only closes). */
+  judges: 'open' | 'read' | 'none'
+  /** The system prompt's line for it, after `- name: ` (src/core/agent/prompt.ts). */
+  teach: string
+  says: Says
+  /** The line under its step when it worked, `{n}` the tab's number (in the locale tables as `vocab.tab.*`). */
+  did: Says
+}
+
+function tab<const N extends string>(d: TabActionDescriptor<N>): TabActionDescriptor<N> {
+  return d
+}
+
+export const kTabActions = [
+  tab({
+    name: 'open_tab',
+    needs: 'url',
+    counts: true,
+    judges: 'open',
+    teach:
+      'url; opens the page in a new tab of this run (in the background: read it with read_tab, act on it after switch_tab). To compare pages, open each in its own tab.',
+    says: { en: 'Open a tab', zh: '打开标签页' },
+    did: { en: 'opened in tab {n}', zh: '已在标签页 {n} 中打开' },
+  }),
+  tab({
+    name: 'switch_tab',
+    needs: 'tab',
+    counts: false,
+    judges: 'read',
+    teach: 'tab (its number in the list of this run’s tabs); your next steps act on that tab.',
+    says: { en: 'Switch to a tab', zh: '切换到标签页' },
+    did: { en: 'now in tab {n}', zh: '现在在标签页 {n}' },
+  }),
+  tab({
+    name: 'read_tab',
+    needs: 'tab',
+    counts: false,
+    judges: 'read',
+    teach: 'tab; its page comes back with the results, without leaving the tab you are on.',
+    says: { en: 'Read a tab', zh: '读取标签页' },
+    did: { en: 'read tab {n}', zh: '已读取标签页 {n}' },
+  }),
+  tab({
+    name: 'close_tab',
+    needs: 'tab',
+    counts: true,
+    judges: 'none',
+    teach: 'tab; only a tab you opened with open_tab can be closed.',
+    says: { en: 'Close a tab', zh: '关闭标签页' },
+    did: { en: 'closed tab {n}', zh: '已关闭标签页 {n}' },
+  }),
+] as const
+
+export type TabActionName = (typeof kTabActions)[number]['name']
+
+const kTabByName = new Map<string, TabActionDescriptor>(kTabActions.map((d) => [d.name, d]))
+
+/** The descriptor of a tab action; throws on a name the vocabulary does not have (a bug, not input). */
+export function tabAction(name: string): TabActionDescriptor {
+  const d = kTabByName.get(name)
+  if (!d) throw new Error(`"${name}" is not a tab action of the vocabulary (src/core/vocabulary.ts)`)
+  return d
+}
+
+export function isTabAction(name: string): name is TabActionName {
+  return kTabByName.has(name)
+}
+
+/** Each tab action as the model's instruction of the same name: it needs what the action names. */
+function tabInstructions() {
+  return kTabActions.map((d) => instruction({ name: d.name, all: [d.needs], tab: d.name, says: d.says }))
 }
 
 // ── the model's instructions ────────────────────────────────────────────────────────────────
@@ -376,6 +464,7 @@ export type InstructionParam =
   | 'x'
   | 'y'
   | 'path'
+  | 'tab'
 
 export interface InstructionDescriptor<N extends string = string> {
   name: N
@@ -392,6 +481,8 @@ export interface InstructionDescriptor<N extends string = string> {
   flow?: string
   /** Params no other instruction takes: a reader of loose shapes files a field of that name under this one only. */
   own?: readonly InstructionParam[]
+  /** The browser action it is (a name of `kTabActions`): run by the agent with the run's tabs, not sent to a page. */
+  tab?: string
   says: Says
 }
 
@@ -473,6 +564,8 @@ export const kInstructions = [
   instruction({ name: 'screenshot', says: { en: 'Take a screenshot', zh: '截图' } }),
   // A file a page downloaded during the run, read in the background (docs/agent.md, "Files the page hands over").
   instruction({ name: 'read_file', all: ['value'], says: { en: 'Read a downloaded file', zh: '读取下载的文件' } }),
+  // The browser's own actions on the run's tabs: each is the instruction of the same name.
+  ...tabInstructions(),
 ] as const
 
 export type InstructionName = (typeof kInstructions)[number]['name']
@@ -572,10 +665,11 @@ export function flowStepNavigates(name: string): boolean {
  * `vocab.ins.input`): src/core/locales/en.ts and zh-CN.ts spread these, so a new action brings its
  * words with it and the tables cannot miss one.
  */
-export type VocabularyKey = `vocab.dom.${DomActionName}` | `vocab.ins.${InstructionName}`
+export type VocabularyKey = `vocab.dom.${DomActionName}` | `vocab.ins.${InstructionName}` | `vocab.tab.${TabActionName}`
 export function vocabularyMessages(lang: keyof Says): Record<VocabularyKey, string> {
   const out = {} as Record<VocabularyKey, string>
   for (const d of kDomActions) out[`vocab.dom.${d.name}` as VocabularyKey] = d.says[lang]
   for (const d of kInstructions) out[`vocab.ins.${d.name}` as VocabularyKey] = d.says[lang]
+  for (const d of kTabActions) out[`vocab.tab.${d.name}` as VocabularyKey] = d.did[lang]
   return out
 }

@@ -188,4 +188,16 @@ describe('execInPage and pageContext', () => {
     })
     expect(received.map((r) => r.command)).toEqual([{ kind: 'read', request: 'buy', settle: true, pending: 0 }])
   })
+
+  it('asks for more of the page’s content blocks when a tab is read for what it says', async () => {
+    docs.page = async (c) =>
+      c.kind === 'read'
+        ? { ok: true, info: { url: 'https://shop.test/', title: 'Shop', listing: 'p: €3' } }
+        : { ok: true }
+    markReady(8, { documentId: 'offer', url: 'https://shop.test/' })
+    await pageContext(8, 'which is cheapest', undefined, true, 30)
+    expect(received.map((r) => r.command)).toEqual([
+      { kind: 'read', request: 'which is cheapest', settle: true, pending: 0, sections: 30 },
+    ])
+  })
 })

@@ -12,7 +12,9 @@ import {
   flowStepNavigates,
   kDomActions,
   kFlowSteps,
+  instructionCounts,
   kInstructions,
+  kTabActions,
   PageActionSchema,
   vocabularyMessages,
 } from '../../src/core/vocabulary'
@@ -65,8 +67,25 @@ describe('every descriptor has its parts', () => {
     if (d.element) expect(d.runs, `${name}: element without an action`).toBeDefined()
   })
 
+  it.each(kTabActions.map((d) => [d.name, d] as const))('tab action %s', (name, d) => {
+    // Each is the model's instruction of the same name, needing what it names, run as itself.
+    const ins = kInstructions.find((i) => i.name === name) as { all?: readonly string[]; tab?: string; runs?: string }
+    expect(ins, `${name}: its instruction`).toBeDefined()
+    expect(ins.tab).toBe(name)
+    expect(ins.runs, `${name}: a page never runs it`).toBeUndefined()
+    expect(ins.all).toEqual([d.needs])
+    expect(instructionCounts(name)).toBe(d.counts)
+    // What loads a page is judged as opening one and counts.
+    if (d.judges === 'open') expect(d.counts, `${name}: opens a page but is not counted`).toBe(true)
+    expect(d.teach.trim(), `${name}: the prompt's line`).not.toBe('')
+    expect(d.says.en.trim(), `${name}: English words`).not.toBe('')
+    expect(d.says.zh.trim(), `${name}: Chinese words`).not.toBe('')
+    expect(placeholders(d.did.en)).toEqual(['n'])
+    expect(placeholders(d.did.zh)).toEqual(['n'])
+  })
+
   it('names are unique in each table', () => {
-    for (const table of [kDomActions, kInstructions, kFlowSteps]) {
+    for (const table of [kDomActions, kInstructions, kFlowSteps, kTabActions]) {
       const names = table.map((d) => d.name)
       expect(new Set(names).size).toBe(names.length)
     }
@@ -77,7 +96,9 @@ describe('every descriptor has its parts', () => {
       expect((en as Record<string, string>)[key], key).toBe(text)
     for (const [key, text] of Object.entries(vocabularyMessages('zh')))
       expect((zhCN as Record<string, string>)[key], key).toBe(text)
-    expect(Object.keys(vocabularyMessages('en')).length).toBe(kDomActions.length + kInstructions.length)
+    expect(Object.keys(vocabularyMessages('en')).length).toBe(
+      kDomActions.length + kInstructions.length + kTabActions.length,
+    )
   })
 })
 
@@ -96,6 +117,10 @@ describe('every action is documented', () => {
   it('instructions in docs/instruction-schema.md', () => {
     const text = doc('instruction-schema.md')
     for (const d of kInstructions) expect(text, d.name).toMatch(new RegExp(`\\b${d.name}\\b`))
+  })
+  it('tab actions in docs/agent.md, "Tabs"', () => {
+    const tabs = section(doc('agent.md'), '### Tabs')
+    for (const d of kTabActions) expect(tabs, d.name).toContain(`\`${d.name}\``)
   })
   it('flow steps in docs/flows.md', () => {
     const text = doc('flows.md')
@@ -123,7 +148,13 @@ describe('the tables map onto each other in one place', () => {
       },
     }
     for (const d of kInstructions) {
-      const params = samples[d.name] ?? { semantic_locator: 'the Save button', value: 'v', action: 'a:b:c' }
+      const params = samples[d.name] ?? {
+        semantic_locator: 'the Save button',
+        value: 'v',
+        action: 'a:b:c',
+        url: 'https://a.example/',
+        tab: 2,
+      }
       const ins = InstructionSchema.safeParse({
         step_id: 1,
         action_type: d.name,
@@ -212,6 +243,7 @@ const kTables = {
   'DOM actions': kDomActions.map((d) => d.name) as readonly string[],
   instructions: kInstructions.map((d) => d.name) as readonly string[],
   'flow steps': kFlowSteps.map((d) => d.name) as readonly string[],
+  'tab actions': kTabActions.map((d) => d.name) as readonly string[],
 }
 
 /** The literals of a source: each bracketed or braced run of text that holds no nested one of its kind. */

@@ -22,6 +22,8 @@ export function targetOf(ins: Instruction): string {
     JSON.stringify(p.args ?? {}),
     p.key ?? '',
     p.direction ?? '',
+    // A tab action's target is its tab: reading three tabs in a row is a comparison, not a loop.
+    p.tab ?? '',
   ].join('|')
 }
 

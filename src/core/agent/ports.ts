@@ -34,6 +34,29 @@ export interface AgentPorts {
   attachments?: AttachmentsPort
   /** Files pages downloaded during the run (src/core/agent/served-files.ts); absent where nothing watches downloads. */
   files?: ServedFilesPort
+  /** The browser's tabs (docs/agent.md, "Tabs"); absent where a run has one page only (`ava run`). */
+  tabs?: TabsPort
+}
+
+/** One open tab as the browser tells it. */
+export interface TabInfo {
+  id: number
+  title: string
+  url: string
+}
+
+export interface TabsPort {
+  /** Opens `url` in a new background tab right after the tab `after`; the new tab's id. */
+  open(url: string, after: number): Promise<number>
+  /** Brings the tab to the front; `allowUrl`: a page the person said yes to, let through the tab's gate. */
+  activate(tabId: number, allowUrl?: string): Promise<void>
+  close(tabId: number): Promise<void>
+  /** The tabs of these ids still open, in the same order. */
+  info(tabIds: number[]): Promise<TabInfo[]>
+  /** The other tabs of the window `of` is in (for the tabs a request names). */
+  others(of: number): Promise<TabInfo[]>
+  /** Keeps the tabs together under `title` (a tab group, where the browser has them); the group's id, if one. */
+  group(tabIds: number[], title: string, groupId?: number): Promise<number | undefined>
 }
 
 export interface LlmPort {
@@ -77,8 +100,15 @@ export interface ExecOptions {
 }
 
 export interface PagePort {
-  /** The page as the planner sees it; with `settle`, after it has gone quiet. */
-  read(tabId: number, request: string, opts: { signal: AbortSignal; settle?: boolean }): Promise<PageContext>
+  /**
+   * The page as the planner sees it; with `settle`, after it has gone quiet; `sections`: how many
+   * of its content blocks to list (a tab read for what it says, docs/agent.md "Tabs").
+   */
+  read(
+    tabId: number,
+    request: string,
+    opts: { signal: AbortSignal; settle?: boolean; sections?: number },
+  ): Promise<PageContext>
   /** Runs one page instruction (navigate included); `tabId` is the tab the work is in afterwards. */
   exec(tabId: number, instruction: Instruction, opts: ExecOptions): Promise<ExecOutcome & { tabId: number }>
   navigate(tabId: number, url: string, signal: AbortSignal): Promise<unknown>

@@ -1,4 +1,5 @@
 import { PAGE_ACTION_TYPES } from '../instruction/schema'
+import { kTabActions } from '../vocabulary'
 import type { RepairRequest } from '../flows/replay'
 import type { Intent } from '../page/snapshot'
 import { formatSize, type AttachmentInfo } from './attachments'
@@ -27,7 +28,7 @@ export function buildSystemPrompt(opts: { vision?: boolean; compact?: boolean } 
     '',
     'Each instruction is an object:',
     '{"step_id": 1, "action_type": "<type>", "params": {...}, "description": "<short description in the language of the request>"}',
-    `action_type is one of: ${types.join(', ')}, collect, read_file, run_action, ask, done.`,
+    `action_type is one of: ${types.join(', ')}, ${kTabActions.map((t) => t.name).join(', ')}, collect, read_file, run_action, ask, done.`,
     'params by action:',
     '- navigate: url',
     '- click, hover: target_id (the [id] of an element in the listing) and semantic_locator (an English description of the element), and fallback_selector (CSS) if you can',
@@ -38,6 +39,7 @@ export function buildSystemPrompt(opts: { vision?: boolean; compact?: boolean } 
     '- wait: selector (CSS) of dynamic content to wait for; never add a wait after navigate',
     '- press: key (e.g. Enter, Escape, ${modifier}+A)',
     '- scroll: direction (up, down, top, bottom) or a locator',
+    ...kTabActions.map((t) => `- ${t.name}: ${t.teach}`),
     '- run_action: action (the full name of one of the available actions) and args (its parameters)',
     '- collect: to read a whole feed, list or table that loads as it is scrolled, before answering about it ("summarise the last 50 posts", "list every order over 500"): limit (how many items, a number; default 100) and, if the page has several lists, the locators of the list or of the box that scrolls it. The items come back with the results; answer from them with done.',
     '- ask: question (for the person, in the language of the request) and, when they should pick one, choices (an array of short strings). Use it when only the person can decide or act: a choice only they can make, a missing detail, a login, a CAPTCHA or a two-factor code (then ask them to do it on the page and press Continue). Make ask the last instruction of your reply; their answer comes back with the page.',
@@ -74,6 +76,7 @@ function compactSystemPrompt(): string {
     '- verify: assertion, the expected words in double quotes',
     '- press: key (Enter, Escape, Tab)',
     '- scroll: direction (up or down)',
+    ...kTabActions.map((t) => `- ${t.name}: ${t.teach}`),
     '- run_action: action (the full name of one of the available actions) and args',
     '- ask: question, when only the person can decide or knows (a code, a password that is not saved)',
     '- done: answer (for the person), when the request is fulfilled or cannot be',
@@ -341,6 +344,27 @@ export interface StepReport {
   detail: string
   /** A `collect` step's items, as read off the page (page text: inside the block). */
   items?: string[]
+  /** A `read_tab` step's page (page text: inside the block), and the tab's number. */
+  page?: PageContext
+  tab?: number
+}
+
+/** A read tab's page, as the results block carries it. */
+function readLines(r: StepReport): string[] {
+  if (!r.page) return []
+  return [
+    `Page of tab ${r.tab ?? '?'}, read by step ${r.index + 1}:`,
+    `Title: ${clipped(r.page.title, kMaxTitleChars)}`,
+    `URL: ${clipped(r.page.url, kMaxUrlChars)}`,
+    r.page.listing || '(nothing was listed)',
+    `(end of the page of tab ${r.tab ?? '?'})`,
+  ]
+}
+
+/** The run's tabs (core/agent/tabs.ts `tabLines`): their titles are the pages' words, so inside the block. */
+export function describeTabs(lines: string[]): string {
+  if (!lines.length) return ''
+  return ['The tabs of this run (titles come from the pages):', untrusted(lines)].join('\n')
 }
 
 /**
@@ -430,6 +454,7 @@ export function buildFollowUp(results: StepReport[], page: PageContext, note?: s
   const lines = results.flatMap((r) => [
     `${r.ok ? 'OK' : 'FAILED'} step ${r.index + 1} ${r.action}${r.description ? ` (${r.description})` : ''}: ${r.detail}`,
     ...itemLines(r),
+    ...readLines(r),
   ])
   return [
     'Results of your steps (what they report quotes the page):',

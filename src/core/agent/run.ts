@@ -56,6 +56,9 @@ import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import { readFileStep, servedTurn, uploadableFiles } from './files-step'
 import type { UploadFile } from '../page/command'
+import { isTabAction } from '../vocabulary'
+import { kReadSections, kTabRuns, namedTabs, namesOnePage, tabLines, type TabOutcome } from './tabs'
+import { describeTabs } from './prompt'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -371,7 +374,8 @@ async function drive(
     let pendingNav: Promise<unknown> | null = null
     if (!resumed && state.iteration === 0) {
       // Parallel navigation: a page named in the request opens while the model plans.
-      const named = urlInRequest(state.request)
+      // Several addresses are pages to compare in tabs of their own (docs/agent.md, "Tabs"), not one to go to.
+      const named = namesOnePage(state.request) ? urlInRequest(state.request) : null
       if (named && named !== state.startUrl && domainAllowed(named, settings.safety)) {
         pendingNav = ports.page.navigate(state.tabId, named, signal).catch(() => undefined)
       }
@@ -429,18 +433,23 @@ async function drive(
       resumed = false
       note = undefined
       answer = undefined
+      // The run's tabs, each turn (docs/agent.md, "Tabs"): where the steps act, what it opened.
+      const tabs = await tabsTurn(run, state.iteration === 0)
       // The image goes with this turn only: the planner's memory keeps the words (forgetPage below).
       const turn: PlannerMessage =
         'data' in shot
           ? {
               role: 'user',
-              content: `${userTurn}${served}\n\n${screenshotNote(shot)}`,
+              content: `${userTurn}${served}${tabs}\n\n${screenshotNote(shot)}`,
               image: { data: shot.data, mediaType: shot.mediaType },
             }
-          : { role: 'user', content: shot.note ? `${userTurn}${served}\n\n${shot.note}` : `${userTurn}${served}` }
+          : {
+              role: 'user',
+              content: shot.note ? `${userTurn}${served}${tabs}\n\n${shot.note}` : `${userTurn}${served}${tabs}`,
+            }
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, turn])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
-      state.planner.push({ role: 'user', content: forgetPage(userTurn) })
+      state.planner.push({ role: 'user', content: forgetPage(userTurn + tabs) })
       state.planner.push({ role: 'assistant', content: batch.reply })
       state.iteration++
       results = batch.results
@@ -677,6 +686,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         ok: out.ok,
         detail: out.ok ? out.detail : out.message,
         ...(items ? { items } : {}),
+        ...((out as TabOutcome).page ? { page: (out as TabOutcome).page, tab: (out as TabOutcome).tab } : {}),
       })
       if (!out.ok) {
         // The run ends on the page's own code; the step's row holds the page's own words (details),
@@ -904,7 +914,9 @@ async function runOneStep(
         ? await runCollect(run, view, ins)
         : ins.action_type === 'read_file'
           ? { out: await readFileStep(ports, ins, await hiddenOf(run)), secrets: [] }
-          : await runPageStep(run, view, ins)
+          : isTabAction(ins.action_type)
+            ? { out: await runTabStep(run, view, ins), secrets: [] }
+            : await runPageStep(run, view, ins)
   if (out.ok && secrets.length) {
     run.typed.push(...secrets)
     run.typedAt ??= t0 // from before the step: a page may draw what it got while it is typed
@@ -1135,6 +1147,59 @@ async function guardedExec(
     (out) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : null),
   )
   return refusal ? refused(refusal) : out
+}
+
+/**
+ * A browser action on the run's tabs (core/agent/tabs.ts): judged by the guard's tab rule, asked
+ * in the panel as a navigation to another site is, its page read as the run's own is (redacted).
+ */
+async function runTabStep(run: Run, view: StepView, ins: Instruction): Promise<TabOutcome> {
+  const { state, settings, signal, ports } = run
+  const tabs = ports.tabs
+  if (!tabs) return { ok: false, code: 'INVALID', message: 'Tabs cannot be opened or read here.' }
+  const list = (state.tabs ??= [{ id: state.tabId, opened: false }])
+  const offSites = settings.screenshots?.offSites ?? []
+  return await kTabRuns[ins.action_type as keyof typeof kTabRuns](
+    {
+      tabs,
+      list,
+      current: () => state.tabId,
+      request: state.request,
+      guard: {
+        confirm: settings.safety.confirm,
+        sites: { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains },
+        here: () => ports.page.url(state.tabId),
+        ask: (reason, r) =>
+          confirm(run, view, reason, riskAsk('cross_site', { step: stepName(view), host: r?.offsite ?? '' })),
+        step: () => undefined,
+      },
+      unread: (url) => !domainAllowed(url, { allowDomains: [], denyDomains: offSites }),
+      read: async (id) =>
+        unechoed(run, await ports.page.read(id, state.request, { signal, settle: true, sections: kReadSections })),
+      moveTo: (id) => moveTab(run, id),
+      group: async () => {
+        const open = list.filter((t, i) => !t.closed && (i === 0 || t.opened)).map((t) => t.id)
+        state.tabGroup = await tabs.group(open, `Ava: ${state.request.slice(0, 40)}`, state.tabGroup)
+      },
+    },
+    ins,
+  )
+}
+
+/** The run's tabs for this turn's prompt; on its first turn, the tabs the request names join it. */
+async function tabsTurn(run: Run, first: boolean): Promise<string> {
+  const { state, ports } = run
+  if (!ports.tabs) return ''
+  const list = (state.tabs ??= [{ id: state.tabId, opened: false }])
+  if (first) {
+    const others = await ports.tabs.others(state.tabId).catch(() => [])
+    for (const t of namedTabs(state.request, others))
+      if (!list.some((x) => x.id === t.id)) list.push({ id: t.id, opened: false, named: true })
+  }
+  const infos = await ports.tabs.info(list.map((t) => t.id)).catch(() => [])
+  const hidden = await hiddenOf(run)
+  const lines = tabLines(list, infos, state.tabId).map((l) => (hidden.length ? redactText(l, hidden) : l))
+  return `\n${describeTabs(lines)}`
 }
 
 /** The run follows a link into a new tab: the new tab's panel opens on the same conversation. */
@@ -1690,7 +1755,10 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   // A step that named a point of a screenshot means nothing on the next visit's page: not kept.
   const pointed = state.executed.some((i) => i.params.x !== undefined || i.action_type === 'drag')
+  // A run across tabs answers from what it read there: its steps replayed would open them and say nothing.
+  const tabbed = state.executed.some((i) => isTabAction(i.action_type))
   if (
+    !tabbed &&
     status === 'done' &&
     !state.replay &&
     !state.noCache &&

@@ -3,6 +3,7 @@ import { RunStatusSchema, type RunStatus } from '../chat'
 import { InstructionSchema } from '../instruction/schema'
 import { RecordedTargetSchema } from '../flows/record'
 import { AttachmentInfoSchema } from './attachments'
+import { RunTabSchema } from './tabs'
 
 /** A planner message as kept between iterations (secrets already redacted). */
 export const PlannerMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() })
@@ -75,6 +76,10 @@ export const RunStateSchema = z.object({
       scrollY: z.number(),
     })
     .optional(),
+  /** The run's tabs (docs/agent.md, "Tabs"): numbered in order, the first where it started (core/agent/tabs.ts). */
+  tabs: z.array(RunTabSchema).optional(),
+  /** The tab group that keeps the run's tabs together, where the browser has them. */
+  tabGroup: z.number().optional(),
   /** The model asked for a screenshot with the next read; the last one found the listing poor. */
   shotAsked: z.boolean().optional(),
   shotPoor: z.boolean().optional(),

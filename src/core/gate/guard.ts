@@ -28,7 +28,7 @@ import type { DrawnTarget } from './drawn'
 import { approvePlan, isPlanned, planLines, planQuestion, type PlanApproval, type PlannedStep } from './plan'
 import { askUntilDecided, questionOf } from './step'
 import type { FailureCode } from '../failure'
-import { navigationRefusal, type SitePolicy } from '../offsite'
+import { navigationRefusal, pageUrl, type SitePolicy } from '../offsite'
 import { countsAsStep, flowStepCounts, instructionCounts } from '../vocabulary'
 import { packQuestion, type PackCapabilities } from '../registry/capabilities'
 import type { Risk } from '../registry/schema'
@@ -274,6 +274,40 @@ export async function judgeNavigation(guard: StepGuard, url: string): Promise<Re
     await guard.allowed?.(refusal)
   }
   guard.step()
+  return null
+}
+
+/**
+ * A tab the run opens, shows or reads (docs/agent.md, "Tabs"): the rule of a step in the run's
+ * first tab, for a page that is not there. The lists refuse (BLOCKED), and so does a page Ava may
+ * not take text from (`unread`: a site never captured, a browser page); a page on another site
+ * than the one the steps act on asks, as a `navigate` there would, unless the person already
+ * named it or said yes to it in this run (`approved`). Opening one counts as a navigation does.
+ * Returns why it may not, or null.
+ */
+export async function judgeTab(
+  guard: StepGuard,
+  url: string,
+  opts: { judges: 'open' | 'read'; unread?: (url: string) => boolean; approved?: boolean },
+): Promise<Refusal | null> {
+  if (!/^https?:\/\//i.test(url) || opts.unread?.(url))
+    return {
+      code: 'BLOCKED',
+      message: `Blocked: Ava may not read ${pageUrl(url, '')?.host ?? 'this page'} (a browser page, or a site kept out of what Ava reads and sends), so it did not.`,
+    }
+  const refusal = navigationRefusal(
+    url,
+    (await guard.here?.()) ?? '',
+    guard.sites ?? { allow: [], deny: [] },
+    guard.confirm,
+  )
+  if (refusal?.code === 'BLOCKED') return { code: 'BLOCKED', message: refusal.message }
+  if (refusal && !opts.approved) {
+    const answer = await guard.ask(refusal.message, refusal)
+    if (answer !== true) return refusalOf(refusal, answer, opts.judges === 'open' ? 'navigation' : 'step')
+    await guard.allowed?.(refusal)
+  }
+  if (opts.judges === 'open') guard.step()
   return null
 }
 

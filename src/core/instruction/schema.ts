@@ -38,6 +38,8 @@ const kMaxChoices = 10
 export const kMaxCollectLimit = 500
 const kMaxCoord = 100_000 // pixels of a screenshot; no screen is that large
 const kMaxPathPoints = 500 // a signature's stroke, sampled; more is a runaway generation
+/** The most tabs one run keeps (core/agent/tabs.ts); a higher number names none of them. */
+const kMaxTabs = 50
 const coord = z.number().finite().min(0).max(kMaxCoord)
 
 const text = (what: string) => z.string().max(kMaxText, `${what} is longer than ${kMaxText} characters`)
@@ -75,6 +77,8 @@ export const InstructionParamsSchema = z
       .array(z.string().max(200, 'a choice is longer than 200 characters'))
       .max(kMaxChoices, `ask takes at most ${kMaxChoices} choices`)
       .optional(),
+    /** switch_tab, read_tab, close_tab: one of the run's tabs, by its number in the prompt's list. */
+    tab: z.number().int().min(1).max(kMaxTabs).optional(),
     /** collect: how many items to gather at most (default and ceiling: collect.ts). */
     limit: z
       .number()
@@ -127,11 +131,15 @@ export const InstructionSchema = z
         message: 'a point needs both params.x and params.y',
       })
     }
-    if (ins.action_type === 'navigate' && ins.params.url && !isNavigableUrl(ins.params.url)) {
+    if (
+      (ins.action_type === 'navigate' || ins.action_type === 'open_tab') &&
+      ins.params.url &&
+      !isNavigableUrl(ins.params.url)
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['params', 'url'],
-        message: `navigate accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"`,
+        message: `${ins.action_type} accepts http(s) URLs or paths, not "${ins.params.url.slice(0, 80)}"`,
       })
     }
   })

@@ -226,6 +226,9 @@ export default {
     'Step {n} was refused: the saved secret {names} is not kept for {site}. Add the site to it in options if it belongs there.',
   'outcome.step.secretInUrl': 'Step {n} was refused: {names} is a saved secret, and secrets never go into an address.',
   'outcome.step.actionUnknown': 'Step {n} failed: there is no action called {action}.',
+  'outcome.step.noTab': 'Step {n} failed: this run has no open tab {tab}.',
+  'outcome.step.tabNotOpened':
+    'Step {n} was refused: tab {tab} is not one Ava opened, and Ava closes only the tabs it opened.',
   'outcome.step.noFile': 'Step {n} failed: it names a file you did not attach.',
   'outcome.step.noServedFile': 'Step {n} failed: it names a file no page downloaded during this request.',
   'outcome.step.fileUnread': 'Step {n}: Ava could not read “{name}” (Details says why).',

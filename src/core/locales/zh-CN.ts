@@ -191,6 +191,8 @@ export default {
     '第 {n} 步被拒绝：已保存的密钥 {names} 没有绑定到 {site}。如果它属于这个网站，请在设置中为它添加该网站。',
   'outcome.step.secretInUrl': '第 {n} 步被拒绝：{names} 是已保存的密钥，密钥绝不会放进网址。',
   'outcome.step.actionUnknown': '第 {n} 步失败：没有名为 {action} 的操作。',
+  'outcome.step.noTab': '第 {n} 步失败：这次任务没有打开的标签页 {tab}。',
+  'outcome.step.tabNotOpened': '第 {n} 步被拒绝：标签页 {tab} 不是 Ava 打开的，Ava 只关闭它自己打开的标签页。',
   'outcome.step.noFile': '第 {n} 步失败：它用到的文件你没有附加。',
   'outcome.step.noServedFile': '第 {n} 步失败：它用到的文件不是本次请求中网页下载的。',
   'outcome.step.fileUnread': '第 {n} 步：Ava 无法读取“{name}”（原因见详情）。',

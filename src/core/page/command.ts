@@ -193,7 +193,8 @@ export interface PageCommands {
    * Reads the page; with `settle`, after it has gone quiet, counting the
    * tab's in-flight requests from `pending` and the `requests` commands that follow it.
    */
-  read: { req: { request?: string; settle?: boolean; pending?: number }; res: { info: PageInfo } }
+  /** `sections`: how many of the page's content blocks to list (a tab read for what it says wants more than the default). */
+  read: { req: { request?: string; settle?: boolean; pending?: number; sections?: number }; res: { info: PageInfo } }
   /** A subframe's own Observe snapshot, for the background to merge into its parent's. */
   'frame.read': { req: { request?: string }; res: { snapshot: PageSnapshot } }
   /**

@@ -49,7 +49,7 @@ export function noteListed(ids: string[]): void {
 
 /** `read`: waits for the page to be ready when asked to, then lists it. */
 export async function readPage(
-  { request, settle, pending }: PageCommand<'read'>,
+  { request, settle, pending, sections }: PageCommand<'read'>,
   requests: RequestCount = frameRequests,
 ): Promise<PageInfo> {
   let note = ''
@@ -64,7 +64,7 @@ export async function readPage(
   const t0 = performance.now()
   const snapshot = await observeYielding({ request })
   if (performance.now() - t0 > kReadSliceMs) await yieldToPage()
-  const { text, ids } = serialize(snapshot, { request })
+  const { text, ids } = serialize(snapshot, { request, ...(sections ? { contentSections: sections } : {}) })
   lastListed = ids
   const info: PageInfo = {
     url: location.href,
