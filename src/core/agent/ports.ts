@@ -9,6 +9,7 @@ import type { PageTarget, ShotFrame, UploadFile } from '../page/command'
 import type { CollectRound } from '../page/collect'
 import type { ExecFailure } from '../exec'
 import type { Screenshot, ShotSkipped } from './vision'
+import type { RunRecord } from './record'
 import type { Attachment } from './attachments'
 import type { ActionSummary, PageContext } from './prompt'
 import type { PlannerMessage, RunState } from './state'
@@ -30,6 +31,12 @@ export interface AgentPorts {
   clock: ClockPort
   /** The files attached to this run's request; absent where nobody can attach any. */
   attachments?: AttachmentsPort
+  /** Keeps the run's record when it ends (record.ts, docs/run-record.md); absent: none is kept. */
+  record?: RecordPort
+}
+
+export interface RecordPort {
+  save(record: RunRecord): Promise<void>
 }
 
 export interface LlmPort {
