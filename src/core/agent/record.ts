@@ -247,7 +247,9 @@ export function createRunRecorder(o: {
  * aside: a picture is the one the model was sent, its secrets blacked out where it was taken.
  */
 export function redactRecord(record: RunRecord, hidden: readonly string[]): RunRecord {
-  const values = hidden.filter(Boolean)
+  // A secret written out in an encoding (a URL's percent-escapes, base64 in a data URL or a token)
+  // has letters the shapes do not fold back: those forms are looked for as well.
+  const values = [...new Set(hidden.filter(Boolean).flatMap(encodingsOf))]
   if (!values.length) return record
   const walk = (v: unknown, key?: string): unknown => {
     if (typeof v === 'string') return key === 'data' ? v : redactShapes(v, values)
@@ -256,6 +258,22 @@ export function redactRecord(record: RunRecord, hidden: readonly string[]): RunR
     return v
   }
   return walk(record) as RunRecord
+}
+
+/** A value and its encoded forms: percent-encoded, and base64 at each of the three byte alignments. */
+function encodingsOf(value: string): string[] {
+  const bytes = new TextEncoder().encode(value)
+  const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b))
+  const out = [value, encodeURIComponent(value), b64(bytes)]
+  // Inside longer base64 the value starts at any byte: its middle, away from the padded edges, is the same.
+  for (const pad of [1, 2]) {
+    const enc = b64(new Uint8Array([...new Uint8Array(pad), ...bytes]))
+    const inner = enc.slice(4, -4)
+    if (inner.length >= 8) out.push(inner)
+  }
+  const whole = out[2].replace(/=+$/, '')
+  if (whole.length > 8) out.push(whole.slice(0, -2))
+  return out
 }
 
 /** The size of a record as stored (JSON characters). */
