@@ -33,6 +33,7 @@ import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './of
 import { checkAttachments, infoOf, placeAttachments, type Attachment } from '../core/agent/attachments'
 import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
 import { questions, waitInTab } from './questions'
+import { keepRecord } from '../storage/records'
 
 /**
  * The agent's wiring: the run itself is src/core/agent/run.ts; this file builds its
@@ -340,6 +341,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
     },
     secrets: { vault: () => vaultStore.get(), sites: () => vaultSitesStore.get() },
     attachments: { held: () => heldAttachments(me.id) },
+    record: { save: (r) => keepRecord(r) },
     clock: { now: () => Date.now() },
   }
 }

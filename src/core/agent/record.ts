@@ -93,6 +93,8 @@ export interface Verdict {
 export interface RunRecord {
   version: typeof kRecordVersion
   id: string
+  /** The chat message that shows the run (the panel's Export button finds the record by it). */
+  messageId?: string
   /** The site whose history the run belongs to (`cli` for `ava run`). */
   origin: string
   request: string
@@ -156,6 +158,7 @@ export interface RunRecorder {
 
 export function createRunRecorder(o: {
   id: string
+  messageId?: string
   origin: string
   request: string
   startUrl: string
@@ -221,6 +224,7 @@ export function createRunRecorder(o: {
       const record: RunRecord = {
         version: kRecordVersion,
         id: o.id,
+        ...(o.messageId ? { messageId: o.messageId } : {}),
         origin: o.origin,
         request: o.request,
         startUrl: o.startUrl,

@@ -18,7 +18,7 @@ import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { costUsd, promptProfile, seesImages, thinksFirst } from '../providers'
+import { promptProfile, seesImages, thinksFirst } from '../providers'
 import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
@@ -51,7 +51,7 @@ import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
-import { createRunRecorder, type RunRecorder } from './record'
+import { costOf, createRunRecorder, type RunRecorder } from './record'
 import { quotedEvidence, verdictOf } from './verdict'
 import { extractKeywords } from '../verify'
 import { drawnLabel } from '../gate/drawn'
@@ -274,6 +274,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     tables: new Map(),
     recorder: createRunRecorder({
       id: state.id,
+      messageId: state.messageId,
       origin: state.origin,
       request: state.request,
       startUrl: state.startUrl,
@@ -1753,7 +1754,8 @@ async function finish(run: Run, status: RunStatus, error?: AvaError, answer?: st
   for (const step of run.steps)
     if (step && (step.status === 'pending' || step.status === 'running'))
       await show(run, { ...step, status: 'skipped' })
-  const usage = { ...state.usage, costUsd: costUsd(activeLlm(run.settings).model, state.usage) }
+  // Priced only at the provider's own endpoint (record.ts `costOf`): a local server serving a priced name costs nothing.
+  const usage = { ...state.usage, costUsd: costOf(activeLlm(run.settings), state.usage) }
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   // A step that named a point of a screenshot means nothing on the next visit's page: not kept.

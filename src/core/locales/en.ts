@@ -739,6 +739,10 @@ export default {
   'ask.refused.closed':
     'This question is closed: the run was stopped or has ended, so your answer was not sent. Send a new request to go on.',
   'ask.refused.empty': 'Write an answer first, or press Continue.',
+  'record.export': "Save the run's record",
+  'record.html': 'Record (HTML)',
+  'record.json': 'Record (JSON)',
+  'record.none': 'No record of this run is kept (it is too old, or the history was deleted).',
   'save.csv': 'Save as CSV',
   'save.json': 'Save as JSON',
   'save.items': 'Save the collected items',
