@@ -56,6 +56,7 @@ import {
   type Parsed,
 } from './args'
 import { kRunSpec } from './run-spec'
+import { runRecord, writeRunReport } from './run-report'
 import { urlMatches } from '../core/glob'
 import { failureDocs, failureOf, troubleshootingPage } from '../core/failure'
 import { failureLinesEn, renderEn } from '../core/locales/render'
@@ -90,6 +91,8 @@ interface RunArgs {
   timeoutMs?: number
   screenshot?: string
   json: boolean
+  /** Where the run's record goes (run-report.ts). */
+  report?: string
   /** The risk categories taken unasked (`--allow`, `--yes` for all); anything else is UNATTENDED. */
   allowed: RiskCategory[]
 }
@@ -119,6 +122,7 @@ export function runArgs({ values, positionals }: Parsed): RunArgs | string {
     headed: !!values.headed,
     json: !!values.json,
     allowed,
+    report: str('report'),
   }
 }
 
@@ -670,6 +674,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     const { config } = readGlobalConfig()
     const runPage = page
     const guard = unattendedGuard(a.allowed, () => runPage.url())
+    const startedAt = Date.now()
     const run = await runOnPage(page, target, {
       guard,
       params: a.params,
@@ -689,6 +694,26 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     if (guard.refused.length) io.err(refusedLine(guard.refused[0]))
     if (failed) {
       await failureScreenshot(page, a.screenshot, io)
+    }
+    if (a.report) {
+      const shot = failed
+        ? await page
+            .screenshot({ type: 'png' })
+            .then((b) => ({ data: b.toString('base64'), mediaType: 'image/png' }))
+            .catch(() => undefined)
+        : undefined
+      const record = runRecord({
+        run,
+        label: target.label,
+        startUrl,
+        endUrl: page.url(),
+        startedAt,
+        endedAt: Date.now(),
+        params: a.params,
+        refused: guard.refused,
+        ...(shot ? { screenshot: shot } : {}),
+      })
+      io.err(`report: ${displayPath(writeRunReport(a.report, record))}`)
     }
   } catch (e) {
     failUnexpected('ava run', e, io)

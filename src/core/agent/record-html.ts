@@ -37,12 +37,12 @@ function dl(rows: [string, string | undefined][]): string {
     .join('')}</table>`
 }
 
-function shotHtml(record: RunRecord, id: string): string {
+function shotHtml(record: RunRecord, id: string, caption = 'Screenshot sent to the model'): string {
   const shot = record.shots.find((s) => s.id === id)
   if (!shot) return ''
   if (!shot.data || !kImageTypes.test(shot.mediaType) || !kBase64.test(shot.data))
-    return `<p><small>Screenshot ${escapeHtml(id)} sent to the model; not kept (the record's size bound).</small></p>`
-  return `<figure><img alt="Screenshot ${escapeHtml(id)} sent to the model" data-shot="${escapeHtml(id)}" src="data:${shot.mediaType};base64,${shot.data}"><figcaption><small>Screenshot sent to the model, ${escapeHtml(time(shot.at))}</small></figcaption></figure>`
+    return `<p><small>${escapeHtml(caption)} (${escapeHtml(id)}): not kept (the record's size bound).</small></p>`
+  return `<figure><img alt="${escapeHtml(caption)}" data-shot="${escapeHtml(id)}" src="data:${shot.mediaType};base64,${shot.data}"><figcaption><small>${escapeHtml(caption)}, ${escapeHtml(time(shot.at))}</small></figcaption></figure>`
 }
 
 function eventHtml(record: RunRecord, e: RecordEvent): string {
@@ -75,6 +75,8 @@ function eventHtml(record: RunRecord, e: RecordEvent): string {
       return `<li class="failure" data-kind="failure">${at}<b>Failure <span class="code">${escapeHtml(e.code)}</span></b><p>${escapeHtml(e.message)}</p></li>`
     case 'note':
       return `<li class="note" data-kind="note">${at}${escapeHtml(e.text)}</li>`
+    case 'shot':
+      return `<li class="shot" data-kind="shot">${at}${escapeHtml(e.caption)}${shotHtml(record, e.shot, e.caption)}</li>`
     case 'model': {
       const input = e.input
         .map(
@@ -96,6 +98,7 @@ const kVerdictWords: Record<string, string> = {
   answered: 'Answered from the page (nothing was changed)',
   judged: 'Done, by the model with the page after its steps in front of it',
   unverified: 'Not shown to be done: the model said done, but nothing on the page shows it',
+  completed: 'Every step ran (no model; nothing checked their effect)',
   'not-done': 'Not done',
 }
 

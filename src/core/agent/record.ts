@@ -77,8 +77,11 @@ export type RecordEvent =
     }
   | { kind: 'failure'; at: number; code: string; message: string }
   | { kind: 'note'; at: number; text: string }
+  /** A picture taken apart from a model call (`ava run`'s page at a failure). */
+  | { kind: 'shot'; at: number; shot: string; caption: string }
 
-export type VerdictKind = 'verified' | 'answered' | 'judged' | 'unverified' | 'not-done'
+/** `completed`: a flow or pack run with no model (`ava run`): every step ran, nothing checked their effect; its author decided what it claims. */
+export type VerdictKind = 'verified' | 'answered' | 'judged' | 'unverified' | 'completed' | 'not-done'
 
 /** Whether what was asked is done (verdict.ts), and what on the page shows it. */
 export interface Verdict {
@@ -152,6 +155,7 @@ export interface RunRecorder {
   question(e: Omit<Extract<RecordEvent, { kind: 'question' }>, 'kind'>): void
   failure(e: { at: number; code: string; message: string }): void
   note(e: { at: number; text: string }): void
+  shot(e: { at: number; image: { data: string; mediaType: string }; caption: string }): void
   /** The finished record, every string redacted of `hidden`. */
   end(e: { at: number; status: string; verdict?: Verdict; answer?: string }, hidden: readonly string[]): RunRecord
 }
@@ -219,6 +223,11 @@ export function createRunRecorder(o: {
     },
     note(e) {
       events.push({ kind: 'note', ...e })
+    },
+    shot(e) {
+      const id = `shot${shots.length + 1}`
+      shots.push({ id, at: e.at, mediaType: e.image.mediaType, data: e.image.data })
+      events.push({ kind: 'shot', at: e.at, shot: id, caption: e.caption })
     },
     end(e, hidden) {
       const record: RunRecord = {

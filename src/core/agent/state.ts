@@ -84,7 +84,7 @@ export const RunStateSchema = z.object({
   verdict: z
     .object({
       done: z.boolean(),
-      kind: z.enum(['verified', 'answered', 'judged', 'unverified', 'not-done']),
+      kind: z.enum(['verified', 'answered', 'judged', 'unverified', 'completed', 'not-done']),
       evidence: z
         .object({ text: z.array(z.string()).optional(), url: z.string().optional(), element: z.string().optional() })
         .optional(),
