@@ -7,7 +7,8 @@ import { recordHtml, recordJson } from '../core/agent/record-html'
 import type { ExecFailure } from '../core/exec'
 import { drawnLabel } from '../core/gate/drawn'
 import type { RunOutcome } from './run'
-import { countsAsStep, flowStep, flowStepCounts } from '../core/vocabulary'
+import { flowStep } from '../core/vocabulary'
+import { counts } from '../core/gate/guard'
 
 /**
  * Whether a step that checks the page (the vocabulary's `check` steps: verify, expect) passed
@@ -18,7 +19,7 @@ function checkedAfterLastAct(steps: { action: string; status: string }[]): boole
   for (const s of steps) {
     if (s.status !== 'ok' && s.status !== 'recovered') continue
     if (flowStep(s.action)?.check) checked = true
-    else if (flowStep(s.action) ? flowStepCounts(s.action) : countsAsStep(s.action)) checked = false
+    else if (counts(flowStep(s.action) ? { flow: s.action } : { dom: s.action })) checked = false
   }
   return checked
 }
