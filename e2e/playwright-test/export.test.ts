@@ -30,7 +30,7 @@ interface JsonReport {
         results: {
           status: string
           error?: { message?: string }
-          attachments: { name: string; path?: string; contentType: string }[]
+          attachments: { name: string; path?: string; body?: string; contentType: string }[]
         }[]
       }[]
     }[]
@@ -84,6 +84,18 @@ test('ask', async ({ page, ava }) => {
 })
 `,
   )
+  // The model says done in the same reply as its step, before it could see the page: no evidence,
+  // so the test fails on the verdict (docs/run-record.md, "The verdict"), the record attached.
+  writeFileSync(
+    join(dir, 'd-unverified.spec.ts'),
+    `import { test } from 'ava-assistant/playwright'
+test.use({ avaProvider: { provider: 'openai', baseUrl: ${JSON.stringify(llm.baseUrl)}, apiKey: 'k', model: 'test-model' } })
+test('unverified', async ({ page, ava }) => {
+  await page.goto(${JSON.stringify(`${site.url}/`)})
+  await ava.ask('open the sign-in page and say so')
+})
+`,
+  )
   writeFileSync(
     join(dir, 'playwright.config.ts'),
     `export default { testDir: '.', testMatch: '*.spec.ts', workers: 1, retries: 0, timeout: 40_000, outputDir: './results',
@@ -101,6 +113,17 @@ test('ask', async ({ page, ava }) => {
       ]),
     },
     { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Sign-in page open.' } }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 1,
+          action_type: 'click',
+          params: { fallback_selector: 'a[href="/login"]', semantic_locator: 'Sign in link' },
+          description: 'Open sign-in',
+        },
+        { step_id: 2, action_type: 'done', params: { answer: 'Done: you are signed in.' } },
+      ]),
+    },
   )
 
   exitCode = await new Promise<number | null>((done) => {
@@ -125,6 +148,12 @@ afterAll(async () => {
   await Promise.all([site?.close(), llm?.close(), new Promise((r) => broken?.close(r))])
   rmSync(dir, { recursive: true, force: true })
 })
+
+/** An attachment's text: Playwright's JSON report keeps a body attached in memory as base64. */
+function attached(a: { path?: string; body?: string } | undefined): string {
+  expect(a).toBeTruthy()
+  return a!.path ? readFileSync(a!.path, 'utf8') : Buffer.from(a!.body ?? '', 'base64').toString('utf8')
+}
 
 function result(file: string) {
   const suite = report.suites.find((s) => s.title === file)
@@ -152,4 +181,26 @@ test('on a broken page it fails at the Log in step, with a screenshot and a trac
 test('ava.ask drives the panel: the model is asked, the step runs and the answer comes back', () => {
   expect(result('b-ask.spec.ts').status, output).toBe('passed')
   expect(llm.requests.filter((q) => q.api === 'openai').length).toBeGreaterThanOrEqual(1)
+})
+
+test("ava.ask attaches the run's record to Playwright's report, as HTML and as JSON", () => {
+  const r = result('b-ask.spec.ts')
+  const html = r.attachments.find((a) => a.name === 'ava-record.html')
+  const json = r.attachments.find((a) => a.name === 'ava-record.json')
+  expect(html?.contentType).toBe('text/html')
+  expect(attached(html)).toContain('data-kind="step"')
+  const rec = JSON.parse(attached(json))
+  expect(rec).toMatchObject({
+    request: 'open the sign-in page',
+    status: 'done',
+    verdict: { done: true, kind: 'judged' },
+  })
+})
+
+test('a model that says done with no evidence on the page fails the test, the record attached', () => {
+  const r = result('d-unverified.spec.ts')
+  expect(r.status, output).toBe('failed')
+  expect(r.error?.message).toMatch(/not done \(unverified\)/)
+  const json = r.attachments.find((a) => a.name === 'ava-record.json')
+  expect(JSON.parse(attached(json))).toMatchObject({ verdict: { done: false, kind: 'unverified' } })
 })

@@ -36,6 +36,7 @@ import { dropServed, servedFilesPort } from './downloads'
 import { forgetServed } from '../core/agent/files-step'
 import { questions, waitInTab } from './questions'
 import { tabsPort } from './run-tabs'
+import { keepRecord } from '../storage/records'
 
 /**
  * The agent's wiring: the run itself is src/core/agent/run.ts; this file builds its
@@ -356,6 +357,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
     attachments: { held: () => heldAttachments(me.id) },
     files: servedFilesPort(me.id),
     tabs: tabsPort(),
+    record: { save: (r) => keepRecord(r) },
     clock: { now: () => Date.now() },
   }
 }

@@ -1,3 +1,4 @@
+import { recordsStore } from '../storage/records'
 import browser from 'webextension-polyfill'
 import { isActive } from '../core/agent/state'
 import { kMaxAnswerChars, type ChatMessage, type RunEvent, type StepView } from '../core/chat'
@@ -136,6 +137,8 @@ function stored(origin: string): Promise<void> {
 
 export async function clearHistory(origin: string): Promise<void> {
   await updateHistory(origin, null, (h) => Object.assign(h, { ...DEFAULT_HISTORY(), seq: h.seq }))
+  // A run's record is part of the history it was shown in (docs/run-record.md, "Kept records").
+  await recordsStore(origin).remove()
 }
 
 let counter = 0

@@ -33,6 +33,11 @@ export const kRunSpec: CommandSpec = {
       help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)',
     },
     yes: { type: 'boolean', help: 'take every risky step without stopping (--allow all)' },
+    report: {
+      type: 'string',
+      value: '<file>',
+      help: "write the run's record there: one HTML file to open anywhere, or JSON when the name ends in .json (docs/run-record.md)",
+    },
   },
   notes: `<action> is a name such as common:auth:login (see \`ava action list\`).
 A run fails (exit 1) when a step fails or the action's verify finds the result wrong, e.g. a

@@ -56,6 +56,7 @@ import {
   readUpload,
 } from './playwright-page'
 import { failureOf } from '../core/failure'
+import { runRecord, writeRunReport } from './run-report'
 import { failureLinesEn, renderEn } from '../core/locales/render'
 import { actionEnv, cliSources, displayPath, lookupFailure, readGlobalConfig, readPack } from './sources'
 
@@ -70,6 +71,8 @@ interface RunArgs {
   timeoutMs?: number
   screenshot?: string
   json: boolean
+  /** Where the run's record goes (run-report.ts). */
+  report?: string
   /** The risk categories taken unasked (`--allow`, `--yes` for all); anything else is UNATTENDED. */
   allowed: RiskCategory[]
 }
@@ -99,6 +102,7 @@ export function runArgs({ values, positionals }: Parsed): RunArgs | string {
     headed: !!values.headed,
     json: !!values.json,
     allowed,
+    report: str('report'),
   }
 }
 
@@ -387,6 +391,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     const { config } = readGlobalConfig()
     const runPage = page
     const guard = unattendedGuard(a.allowed, () => runPage.url())
+    const startedAt = Date.now()
     const run = await runOnPage(page, target, {
       guard,
       params: a.params,
@@ -406,6 +411,26 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
     if (guard.refused.length) io.err(refusedLine(guard.refused[0]))
     if (failed) {
       await failureScreenshot(page, a.screenshot, io)
+    }
+    if (a.report) {
+      const shot = failed
+        ? await page
+            .screenshot({ type: 'png' })
+            .then((b) => ({ data: b.toString('base64'), mediaType: 'image/png' }))
+            .catch(() => undefined)
+        : undefined
+      const record = runRecord({
+        run,
+        label: target.label,
+        startUrl,
+        endUrl: page.url(),
+        startedAt,
+        endedAt: Date.now(),
+        params: a.params,
+        refused: guard.refused,
+        ...(shot ? { screenshot: shot } : {}),
+      })
+      io.err(`report: ${displayPath(writeRunReport(a.report, record))}`)
     }
   } catch (e) {
     failUnexpected('ava run', e, io)

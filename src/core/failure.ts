@@ -190,6 +190,13 @@ export const kFailures = {
     hint: hint('VERIFY_FAILED'),
     exit: 'failed',
   },
+  UNVERIFIED: {
+    means:
+      'The model said the request was done, but nothing on the page shows it: no verify step passed after the last action, the words its answer quotes are not on the page, or it said so before it could see what its steps did (docs/run-record.md, "The verdict").',
+    say: { run: run('UNVERIFIED') },
+    hint: hint('UNVERIFIED'),
+    exit: 'failed',
+  },
   INVALID: {
     means:
       'The step cannot be done as written (a value the control cannot take, a file not attached, an unknown action).',

@@ -116,6 +116,19 @@ const ScreenshotsSchema = z.object({
 export type ScreenshotSettings = z.infer<typeof ScreenshotsSchema>
 export const DEFAULT_SCREENSHOTS: ScreenshotSettings = { enabled: true, offSites: [] }
 
+/**
+ * Run records kept per site (docs/run-record.md, "Kept records"): the newest `count`, none older
+ * than `days`, each at most `maxChars` of JSON (pictures, then model texts, dropped first). The
+ * defaults keep a site's records within a few MB of the extension's 10 MB local storage.
+ */
+const RecordsSchema = z.object({
+  count: z.number().int().min(0).max(200),
+  days: z.number().int().min(1).max(3650),
+  maxChars: z.number().int().min(10_000).max(20_000_000),
+})
+export type RecordSettings = z.infer<typeof RecordsSchema>
+export const DEFAULT_RECORDS: RecordSettings = { count: 10, days: 30, maxChars: 400_000 }
+
 const kSettingsFields = {
   profiles: z.array(ProfileSchema).min(1, 'Keep at least one provider profile').max(kMaxProfiles),
   activeProfile: z.string(),
@@ -123,6 +136,7 @@ const kSettingsFields = {
   safety: SafetySchema,
   history: HistorySchema,
   screenshots: ScreenshotsSchema.optional(),
+  records: RecordsSchema.optional(),
 }
 
 function checkProfiles(s: { profiles: Profile[]; activeProfile: string }, ctx: z.RefinementCtx): void {

@@ -1,3 +1,4 @@
+import type { RunRecord } from '../core/agent/record'
 import type { CapabilityLine } from '../core/registry/capabilities'
 import type { ChatMessage, Msg, RunEvent, RunView } from '../core/chat'
 export type { RunEvent }
@@ -63,6 +64,8 @@ export interface Protocol {
     res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string }
   }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }
+  /** The kept record of the finished run shown by message `messageId` (docs/run-record.md), or null. */
+  'panel→bg:record.get': { req: { messageId: string }; res: { record: RunRecord | null } }
   /** First run: what is missing before a request can be answered; the panel says so and links to set-up. */
   'panel→bg:setup.status': { req: Record<string, never>; res: SetupStatus }
 

@@ -5,6 +5,8 @@ import { isSlash } from '../core/slash'
 import { send } from '../messaging'
 import type { Attachment } from '../core/agent/attachments'
 import { t } from '../ui/i18n'
+import { downloadText } from '../ui/download'
+import { recordHtml, recordJson } from '../core/agent/record-html'
 
 /**
  * What the panel says when the background refuses or cannot be reached, in the person's language:
@@ -149,6 +151,16 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
+  /** The finished run's record, saved as one HTML file or as JSON (docs/run-record.md, "Export"). */
+  async function exportRecord(messageId: string, format: 'html' | 'json'): Promise<boolean> {
+    const r = await send('panel→bg:record.get', { messageId }).catch(() => ({ record: null }))
+    if (!r.record) return false
+    const stamp = new Date(r.record.startedAt).toISOString().slice(0, 19).replace(/[:T]/g, '-')
+    if (format === 'html') downloadText(`ava-run-${stamp}.html`, recordHtml(r.record), 'text/html;charset=utf-8')
+    else downloadText(`ava-run-${stamp}.json`, recordJson(r.record), 'application/json')
+    return true
+  }
+
   async function clear() {
     const r = await send('panel→bg:chat.clear', {})
     if (r.cleared) messages.value = []
@@ -194,6 +206,7 @@ export const useChatStore = defineStore('chat', () => {
     sendText,
     retry,
     openOptions,
+    exportRecord,
     stop,
     clear,
     confirm,

@@ -45,6 +45,8 @@ import { RISK_CATEGORIES } from '../core/exec'
 import { modelFromEnvironment, readEnvironment } from '../core/environment'
 import { buildPageScript } from '../../scripts/page-script.mjs'
 import { closeWelcomePage } from './welcome'
+import type { RunRecord } from '../core/agent/record'
+import { recordHtml, recordJson } from '../core/agent/record-html'
 
 export { expect }
 
@@ -212,6 +214,16 @@ export interface AvaAskReport {
   steps: { status: string; detail: string }[]
   /** The assistant's answer text. */
   text: string
+  /**
+   * Whether what was asked is done, and what on the page shows it (docs/run-record.md, "The
+   * verdict"). `ava.ask` fails the test when `done` is false, unless `allowNotDone` is given.
+   */
+  verdict?: {
+    done: boolean
+    kind: 'verified' | 'answered' | 'judged' | 'unverified' | 'completed' | 'not-done'
+    evidence?: { text?: string[]; url?: string; element?: string }
+    missing?: string[]
+  }
 }
 
 export interface AvaRunOptions {
@@ -238,7 +250,12 @@ export interface AvaFixture {
   run(target: string | Flow | object, params?: AvaParams, opts?: AvaRunOptions): Promise<AvaRunReport>
   /** Runs one step of a flow (the exported specs' readable lines), as a Playwright test step. */
   step(flow: Flow | object, stepId: number, params?: AvaParams): Promise<AvaFlowStepReport & { value?: string }>
-  ask(request: string, opts?: { timeout?: number }): Promise<AvaAskReport>
+  /**
+   * Asks Ava in the panel, as a person does; the run's record is attached to the test's report
+   * (`ava-record.html`, `ava-record.json`). Fails the test when the run does not end done with
+   * evidence, unless `allowNotDone`.
+   */
+  ask(request: string, opts?: { timeout?: number; allowNotDone?: boolean }): Promise<AvaAskReport>
   extensionId: string
 }
 
@@ -490,7 +507,10 @@ export const test: TestType<
       }
     }
 
-    async function ask(request: string, opts: { timeout?: number } = {}): Promise<AvaAskReport> {
+    async function ask(
+      request: string,
+      opts: { timeout?: number; allowNotDone?: boolean } = {},
+    ): Promise<AvaAskReport> {
       if (!avaProvider)
         throw new Error(
           'ava.ask needs a model: set the avaProvider option (provider, baseUrl, apiKey, model) in the config or test.use(), or AVA_PROVIDER, AVA_BASE_URL, AVA_API_KEY and AVA_MODEL in the environment (docs/environment.md)' +
@@ -534,8 +554,43 @@ export const test: TestType<
           })),
         )
         const text = (await last.locator('[data-test=text]').allTextContents()).join('\n')
-        return { steps, text }
+        const messageId = await last.getAttribute('data-id')
+        // The record is written just after the usage the loop above waits for: a few seconds more at most.
+        const record = await runRecordOf(messageId, Date.now() + 5_000)
+        if (record) {
+          await info.attach('ava-record.html', { body: recordHtml(record), contentType: 'text/html' })
+          await info.attach('ava-record.json', { body: recordJson(record), contentType: 'application/json' })
+        }
+        const verdict = record?.verdict
+        if (verdict && !verdict.done && !opts.allowNotDone)
+          throw new Error(
+            `ava.ask "${request}": not done (${verdict.kind}${verdict.missing?.length ? `: the page does not show ${verdict.missing.map((w) => `"${w}"`).join(', ')}` : ''}). The run's record is attached (ava-record.html); docs/run-record.md says how a verdict is reached.`,
+          )
+        return { steps, text, ...(verdict ? { verdict } : {}) }
       })
+    }
+
+    /** The record the extension kept of the run shown by message `messageId` (written just after the run's usage). */
+    async function runRecordOf(messageId: string | null, deadline: number): Promise<RunRecord | undefined> {
+      if (!messageId) return undefined
+      for (;;) {
+        const found = await (
+          await worker()
+        )
+          .evaluate(async (id) => {
+            const all = await chrome.storage.local.get(null)
+            for (const [k, v] of Object.entries(all))
+              if (k.startsWith('records:') && Array.isArray(v)) {
+                const r = v.find((x: { messageId?: string }) => x.messageId === id)
+                if (r) return r
+              }
+            return undefined
+          }, messageId)
+          .catch(() => undefined)
+        if (found) return found as RunRecord
+        if (Date.now() > deadline) return undefined
+        await page.waitForTimeout(100)
+      }
     }
 
     await use({ run, step, ask, extensionId })

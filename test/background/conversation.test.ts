@@ -26,7 +26,12 @@ vi.mock('../../src/storage/conversation', () => ({
   }),
 }))
 
-const { chatWriter, readHistory } = await import('../../src/background/conversation')
+const removedRecords: string[] = []
+vi.mock('../../src/storage/records', () => ({
+  recordsStore: (origin: string) => ({ remove: async () => void removedRecords.push(origin) }),
+}))
+
+const { chatWriter, clearHistory, readHistory } = await import('../../src/background/conversation')
 
 let origin = 0
 beforeEach(() => {
@@ -123,5 +128,13 @@ describe('streamed text', () => {
     void chat.text(id, 'The answer.')
     await chat.flush()
     expect(writes.map((h) => h.messages[0].text)).toEqual(['The answer.'])
+  })
+})
+
+describe("deleting a site's history", () => {
+  it('deletes its run records with it (docs/run-record.md, "Kept records")', async () => {
+    vi.useRealTimers()
+    await clearHistory('https://records.example')
+    expect(removedRecords).toEqual(['https://records.example'])
   })
 })

@@ -1,6 +1,7 @@
 import browser from 'webextension-polyfill'
 import { handle, sendToTab } from '../../messaging'
 import { tabStore } from '../../storage/conversation'
+import { recordsStore } from '../../storage/records'
 import { uiPrefsStore } from '../../storage/settings'
 import { answerAsk, isRunning, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf, readHistory } from '../conversation'
@@ -87,6 +88,11 @@ export function registerChatHandlers(): void {
     const h = await readHistory(origin)
     // A client driving the tab (docs/mcp.md) shows as a run, so the panel offers Stop.
     return { messages: h.messages, run: (await runView(tabId)) ?? mcpRunView(tabId), seq: h.seq, origin }
+  })
+
+  handle('panel→bg:record.get', ['panel'], async ({ messageId }, ctx) => {
+    const origin = await conversationOf(tabOf(ctx))
+    return { record: (await recordsStore(origin).get()).find((r) => r.messageId === messageId) ?? null }
   })
 
   handle('panel→bg:chat.clear', ['panel'], async (_req, ctx) => {

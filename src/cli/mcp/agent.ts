@@ -8,6 +8,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { ChatMessage, StepView } from '../../core/chat'
 import type { AgentPorts } from '../../core/agent/ports'
 import { beginRun, runAgent } from '../../core/agent/run'
+import type { RunState } from '../../core/agent/state'
 import { AvaError } from '../../core/errors'
 import type { ExecFailure, RiskCategory } from '../../core/exec'
 import { actionOf } from '../../core/page/command'
@@ -50,6 +51,8 @@ export interface AskReport {
   notes: string[]
   /** The code of the error the run ended on (a `kFailures` code), if it ended on one. */
   code?: string
+  /** Whether what was asked is done, with its evidence (docs/run-record.md, "The verdict"). */
+  verdict?: RunState['verdict']
   /** Tokens the model reported, requests made to it, and page steps counted against the limit. */
   usage: { input: number; output: number }
   modelCalls: number
@@ -256,6 +259,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
       const code = [...messages].reverse().find((m) => m.kind === 'error')?.hint
       return code ? { code } : {}
     })(),
+    ...(end.verdict ? { verdict: end.verdict } : {}),
     usage: end.usage,
     modelCalls,
     stepsUsed: end.stepsUsed ?? end.executed.length,

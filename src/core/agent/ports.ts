@@ -10,6 +10,7 @@ import type { CollectRound } from '../page/collect'
 import type { ExecFailure } from '../exec'
 import type { DrawnTarget } from '../gate/drawn'
 import type { Screenshot, ShotSkipped } from './vision'
+import type { RunRecord } from './record'
 import type { Attachment } from './attachments'
 import type { ServedFile } from './served-files'
 import type { ActionSummary, PageContext } from './prompt'
@@ -36,6 +37,8 @@ export interface AgentPorts {
   files?: ServedFilesPort
   /** The browser's tabs (docs/agent.md, "Tabs"); absent where a run has one page only (`ava run`). */
   tabs?: TabsPort
+  /** Keeps the run's record when it ends (record.ts, docs/run-record.md); absent: none is kept. */
+  record?: RecordPort
 }
 
 /** One open tab as the browser tells it. */
@@ -57,6 +60,10 @@ export interface TabsPort {
   others(of: number): Promise<TabInfo[]>
   /** Keeps the tabs together under `title` (a tab group, where the browser has them); the group's id, if one. */
   group(tabIds: number[], title: string, groupId?: number): Promise<number | undefined>
+}
+
+export interface RecordPort {
+  save(record: RunRecord): Promise<void>
 }
 
 export interface LlmPort {

@@ -19,7 +19,7 @@ import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { costUsd, promptProfile, seesImages, thinksFirst } from '../providers'
+import { promptProfile, seesImages, thinksFirst } from '../providers'
 import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
@@ -59,6 +59,10 @@ import type { UploadFile } from '../page/command'
 import { isTabAction } from '../vocabulary'
 import { kReadSections, kTabRuns, namedTabs, namesOnePage, tabLines, type TabOutcome } from './tabs'
 import { describeTabs } from './prompt'
+import { costOf, createRunRecorder, type RunRecorder } from './record'
+import { quotedEvidence, verdictOf } from './verdict'
+import { extractKeywords } from '../verify'
+import { drawnLabel } from '../gate/drawn'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -240,6 +244,13 @@ interface Run {
   tables: Map<number, CollectedTable>
   /** A replayed plan the person approved as a whole: each step carries its approved element (core/gate/plan.ts). */
   plan?: PlanApproval
+  /** The run's record (record.ts), written as it goes, kept when it ends. */
+  recorder: RunRecorder
+  /** For the verdict (verdict.ts): a step acted; a verify passed since the last that did; one acted in this reply; what it acted on. */
+  acted: boolean
+  verified?: string[]
+  actedInReply: boolean
+  element?: string
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -277,7 +288,24 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     asks: 0,
     collected: new Map(),
     tables: new Map(),
+    recorder: createRunRecorder({
+      id: state.id,
+      messageId: state.messageId,
+      origin: state.origin,
+      request: state.request,
+      startUrl: state.startUrl,
+      startedAt: state.startedAt,
+      llm: activeLlm(opts.settings),
+      resumed: state.iteration > 0 || state.executed.length > 0,
+    }),
+    acted: state.executed.some(acts),
+    actedInReply: false,
   }
+}
+
+/** A step that changes the page or goes somewhere (not a check, a wait or a read): its effect needs evidence. */
+function acts(ins: Instruction): boolean {
+  return usesLimit(ins) && ins.action_type !== 'collect'
 }
 
 /** Writes the state as it is now, after the writes before it. */
@@ -457,7 +485,7 @@ async function drive(
 
       if (batch.answer !== undefined) {
         if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
-        return await finish(run, 'done')
+        return await finish(run, 'done', undefined, batch.answer)
       }
       if (batch.cutAtLimit && !batch.failure) {
         // The provider's token limit cut the reply: the complete steps ran; the model is asked for the rest.
@@ -572,6 +600,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     askless?: boolean
   }>()
   const batch: Batch = { reply: '', steps: 0, results: [] }
+  run.actedInReply = false
   // What the model said, as it may be remembered: prose, then each instruction as recorded
   // (values typed into password fields replaced), never the raw text.
   let prose = ''
@@ -765,9 +794,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
     splitter.stop()
     stream.abort()
   }
+  const system = buildSystemPrompt({ vision: sees(run), compact: compact(run) })
+  const asked0 = run.ports.clock.now()
   try {
     const res = await run.ports.llm.stream({
-      system: buildSystemPrompt({ vision: sees(run), compact: compact(run) }),
+      system,
       messages,
       signal: AbortSignal.any([signal, stream.signal]),
       onText: (delta) => {
@@ -779,6 +810,14 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       onSlowStart: thinking.slow,
     })
     addUsage(state, res.usage)
+    run.recorder.model({
+      at: asked0,
+      ms: run.ports.clock.now() - asked0,
+      system,
+      messages,
+      output: rawReply,
+      tokens: res.usage,
+    })
     const end = splitter.end()
     // Cut by the provider's token limit: no broken reply, but a plan with more to come.
     if (res.cutAtLimit && !batch.failure && !stream.signal.aborted && batch.answer === undefined && !batch.asked)
@@ -802,6 +841,15 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       const cut = splitter.end().truncated !== null
       batch.failure ??= { error: cut ? cutError(base + elements) : toAvaError(e) }
     }
+    run.recorder.model({
+      at: asked0,
+      ms: run.ports.clock.now() - asked0,
+      system,
+      messages,
+      output: rawReply,
+      tokens: {},
+      error: stream.signal.aborted ? 'cut by Ava' : String((e as Error)?.message ?? e),
+    })
   }
   queue.close()
   await Promise.all([consumer, thinking.flush()])
@@ -952,6 +1000,28 @@ async function runOneStep(
     ...said,
     ...(table ? { table } : {}),
   })
+  const element = out.ok ? out.target?.description : out.drawn ? drawnLabel(out.drawn) : out.label
+  run.recorder.step({
+    at: t0,
+    ms: durationMs,
+    index: view.index,
+    action: recorded.action_type,
+    ...(recorded.description ? { description: recorded.description } : {}),
+    params: recorded.params,
+    status: out.ok ? 'ok' : 'failed',
+    detail,
+    ...(out.ok ? {} : { code: out.code }),
+    ...(element ? { element } : {}),
+    ...(out.rung ? { rung: out.rung } : {}),
+  })
+  // The verdict's facts: a verify that passed since the last step that acted is the run's evidence.
+  if (out.ok && ins.action_type === 'verify') run.verified = extractKeywords(ins.params.assertion ?? '')
+  else if (out.ok && acts(ins)) {
+    run.acted = true
+    run.actedInReply = true
+    run.verified = undefined
+    run.element = element ?? ins.description
+  }
   return out.ok ? { ...out, detail, ...said } : { ...out, message: detail }
 }
 
@@ -1131,7 +1201,7 @@ async function guardedExec(
     confirm: settings.safety.confirm,
     ask: (reason, q) =>
       q
-        ? confirm(run, view, secretReason(run, q), pageAsk(view, q, run))
+        ? confirm(run, view, secretReason(run, q), pageAsk(view, q, run), q)
         : confirm(run, view, reason, riskAsk('step', { step: stepName(view) })),
     step: () => undefined,
   }
@@ -1382,7 +1452,13 @@ function secretReason(run: Run, out: ExecFailure, reason = out.message): string 
  * Shows the question in the panel and waits for the answer; Stop counts as no. The card is drawn
  * under the step that asked (`messageId`), so it sits where it was asked, before any answer.
  */
-async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Promise<Answer> {
+async function confirm(
+  run: Run,
+  view: StepView,
+  reason: string,
+  ask: Msg,
+  asked?: Pick<ExecFailure, 'drawn' | 'label' | 'category'>,
+): Promise<Answer> {
   const { state, ports, signal } = run
   const question = await ports.chat.add({
     role: 'system',
@@ -1402,6 +1478,16 @@ async function confirm(run: Run, view: StepView, reason: string, ask: Msg): Prom
     ports.ask.confirm({ runId: state.id, cardId: question.id, step: view.index, reason }, signal).catch(() => false),
   ])
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
+  const element = asked?.drawn ? drawnLabel(asked.drawn) : asked?.label
+  run.recorder.question({
+    at: askedAt,
+    step: view.index,
+    type: 'confirm',
+    question: `${stepName(view)}: ${reason}`,
+    ...(element ? { element } : {}),
+    category: asked?.category ?? ask.key.replace(/^risk\.ask\./, ''),
+    answer: allow === true ? 'yes' : 'no',
+  })
   await ports.chat.patch(question.id, {
     confirm: { ...question.confirm!, state: allow === true ? 'allowed' : 'denied' },
   })
@@ -1476,6 +1562,13 @@ async function awaitAnswer(
   }
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
   const text = 'text' in answer ? answer.text.trim() : undefined
+  run.recorder.question({
+    at: askedAt,
+    step: pending.step,
+    type: 'ask',
+    question: pending.question,
+    answer: text ?? 'continued',
+  })
   await ports.chat.patch(pending.cardId, {
     ask: {
       runId: state.id,
@@ -1617,6 +1710,7 @@ async function repairStep(
     fresh,
   )
   let text = ''
+  const t0 = ports.clock.now()
   try {
     const res = await ports.llm.stream({
       system: buildSystemPrompt(),
@@ -1625,6 +1719,15 @@ async function repairStep(
       onText: (d) => void (text += d),
     })
     addUsage(state, res.usage)
+    run.recorder.model({
+      at: t0,
+      ms: ports.clock.now() - t0,
+      system: buildSystemPrompt(),
+      messages: [{ role: 'user', content: prompt }],
+      output: text,
+      tokens: res.usage,
+      aside: true,
+    })
   } catch {
     if (signal.aborted) throw signal.reason
     return { ok: false }
@@ -1744,13 +1847,29 @@ function addUsage(state: RunState, u: { inputTokens?: number; outputTokens?: num
 }
 
 /** The end of every run: the reason shown, unfinished steps marked skipped, the usage, the cache, the status. */
-async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<void> {
+async function finish(run: Run, status: RunStatus, error?: AvaError, answer?: string): Promise<void> {
   const { state, ports } = run
   if (error) await ports.chat.add(errorMessage(error))
+  if (error) run.recorder.failure({ at: ports.clock.now(), code: error.code, message: error.message })
+  // What was asked is done only with evidence (verdict.ts); a `done` without is no success.
+  const verdict = await verdictFor(run, status, answer).catch(() => undefined)
+  if (verdict) state.verdict = verdict
+  if (verdict && status === 'done' && !verdict.done) {
+    const unverified = avaError(
+      'UNVERIFIED',
+      verdict.missing?.length
+        ? `The model says it is done, but the page does not show ${verdict.missing.map((w) => `"${w}"`).join(', ')}.`
+        : 'The model says it is done, but nothing on the page shows it.',
+      msg('outcome.error.UNVERIFIED'),
+    )
+    await ports.chat.add(errorMessage(unverified))
+    run.recorder.failure({ at: ports.clock.now(), code: unverified.code, message: unverified.message })
+  }
   for (const step of run.steps)
     if (step && (step.status === 'pending' || step.status === 'running'))
       await show(run, { ...step, status: 'skipped' })
-  const usage = { ...state.usage, costUsd: costUsd(activeLlm(run.settings).model, state.usage) }
+  // Priced only at the provider's own endpoint (record.ts `costOf`): a local server serving a priced name costs nothing.
+  const usage = { ...state.usage, costUsd: costOf(activeLlm(run.settings), state.usage) }
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   // A step that named a point of a screenshot means nothing on the next visit's page: not kept.
@@ -1778,6 +1897,44 @@ async function finish(run: Run, status: RunStatus, error?: AvaError): Promise<vo
     })
   }
   await setStatus(run, status)
+  if (ports.record) {
+    const hidden = await hiddenOf(run).catch(() => run.typed)
+    await ports.record
+      .save(run.recorder.end({ at: state.endedAt ?? ports.clock.now(), status, verdict, answer }, hidden))
+      .catch(() => undefined)
+  }
+}
+
+/**
+ * The verdict's facts gathered at the end (verdict.ts): the words the answer quotes are checked on
+ * the page by the keyword verifier, as a `verify` step through the one guard.
+ */
+async function verdictFor(run: Run, status: RunStatus, answer?: string) {
+  const { state, ports } = run
+  const answered = status === 'done'
+  const url = await ports.page.url(state.tabId).catch(() => undefined)
+  const facts = {
+    answered,
+    acted: run.acted,
+    ...(run.verified?.length ? { verified: run.verified } : {}),
+    sawResult: !run.actedInReply && !state.replay,
+    ...(url ? { url } : {}),
+    ...(run.element ? { element: run.element } : {}),
+  }
+  const words = answered && run.acted && !run.verified?.length ? quotedEvidence(answer ?? '') : []
+  if (!words.length) return verdictOf(facts)
+  const view: StepView = {
+    index: run.steps.length,
+    instruction: {
+      step_id: run.steps.length + 1,
+      action_type: 'verify',
+      params: { assertion: words.map((w) => `"${w}"`).join(' ') },
+      description: 'Check the answer on the page',
+    },
+    status: 'pending',
+  }
+  const out = await guardedExec(run, view, view.instruction)
+  return verdictOf({ ...facts, quoted: { words, missing: out.ok ? [] : words } })
 }
 
 function toAvaError(e: unknown): AvaError {

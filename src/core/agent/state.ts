@@ -85,6 +85,17 @@ export const RunStateSchema = z.object({
   shotPoor: z.boolean().optional(),
   /** Screenshots sent in this run. */
   shots: z.number().int().nonnegative().optional(),
+  /** Whether what was asked is done, and its evidence (verdict.ts); set when the run ends. */
+  verdict: z
+    .object({
+      done: z.boolean(),
+      kind: z.enum(['verified', 'answered', 'judged', 'unverified', 'completed', 'not-done']),
+      evidence: z
+        .object({ text: z.array(z.string()).optional(), url: z.string().optional(), element: z.string().optional() })
+        .optional(),
+      missing: z.array(z.string()).optional(),
+    })
+    .optional(),
   /** Files the person attached to the request: names, sizes, types; the bytes are the attachments port's. */
   attachments: z.array(AttachmentInfoSchema).optional(),
 })

@@ -150,6 +150,8 @@ export default {
   'outcome.error.SCHEMA': 'The model sent a step Ava cannot run. Ask it again.',
   'outcome.error.STREAM_CUT': 'The answer broke off. Ask again.',
   'outcome.error.ELEMENT_NOT_FOUND': 'A step did not find its element.',
+  'outcome.error.UNVERIFIED':
+    'The model says it is done, but nothing on the page shows it: this is not reported as success. Check the page.',
   'outcome.error.STEP_FAILED': 'A step failed. Check the page and retry.',
   'outcome.error.NO_PAGE': 'Ava cannot reach this page. Reload it and retry.',
   'outcome.error.UNKNOWN': 'Something went wrong, and the run stopped. Retry.',
@@ -191,6 +193,8 @@ export default {
   'failure.hint.STEP_FAILED': 'Run the action with debug on to see each step, its input and the error.',
   'failure.hint.VERSION_INCOMPATIBLE':
     "The page's library version is outside the pack's compatibility range; use a pack for that version.",
+  'failure.hint.UNVERIFIED':
+    'Ask the model to verify the result on the page (a verify step with the words to find), or check the page yourself.',
   'failure.hint.VERIFY_FAILED':
     'The steps ran but the result was not what the pack expects; look at the page and the verify condition.',
   'failure.hint.MAX_DEPTH_EXCEEDED': 'Actions call each other too deeply (or in a circle); flatten the `run` chain.',
@@ -754,6 +758,10 @@ export default {
   'ask.refused.closed':
     'This question is closed: the run was stopped or has ended, so your answer was not sent. Send a new request to go on.',
   'ask.refused.empty': 'Write an answer first, or press Continue.',
+  'record.export': "Save the run's record",
+  'record.html': 'Record (HTML)',
+  'record.json': 'Record (JSON)',
+  'record.none': 'No record of this run is kept (it is too old, or the history was deleted).',
   'save.csv': 'Save as CSV',
   'save.json': 'Save as JSON',
   'save.items': 'Save the collected items',

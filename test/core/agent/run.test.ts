@@ -480,7 +480,9 @@ describe('a reply cut at the token limit', () => {
     const w = world({
       replies: [
         { chunks: chunk(text.slice(0, text.indexOf('wonderland'))), cutAtLimit: true },
-        reply(input(1, '#password', 'wonderland'), done('Signed in.')),
+        reply(input(1, '#password', 'wonderland')),
+        // Done once the model has seen the page after its steps (a done in the same reply is unverified).
+        reply(done('Signed in.')),
       ],
     })
     const state = await w.run()
@@ -815,7 +817,7 @@ describe('guards', () => {
     const verify = (id: number) => ({ step_id: id, action_type: 'verify', params: { assertion: `Shows "${id}"` } })
     const w = world({
       settings: (s) => void (s.agent.stepLimit = 2),
-      replies: [reply(input(1, '#a', '1'), verify(2), verify(3), input(4, '#b', '2'), done('Both filled.'))],
+      replies: [reply(input(1, '#a', '1'), verify(2), verify(3), input(4, '#b', '2'), verify(5), done('Both filled.'))],
     })
     const state = await w.run()
     expect(w.errors()).toEqual([])
@@ -1974,6 +1976,71 @@ describe('screenshots (docs/agent.md, "Screenshots")', () => {
     await w.run()
     expect(opts[0].shot).toEqual(frame)
     expect(w.cacheCalls.some((c) => c.startsWith('save'))).toBe(false)
+  })
+})
+
+describe('the verdict and the record', () => {
+  it('a done in the same reply as its steps, with nothing on the page checked, is not reported as success', async () => {
+    const w = world({ replies: [reply(input(1, '#username', 'alice'), done('Signed in.'))] })
+    const state = await w.run()
+    expect(state.verdict).toMatchObject({ done: false, kind: 'unverified' })
+    expect(w.messages.filter((m) => m.kind === 'error').map((m) => [m.hint, m.msg?.key])).toEqual([
+      ['UNVERIFIED', 'outcome.error.UNVERIFIED'],
+    ])
+  })
+
+  it('checks the words the answer quotes on the page with the keyword verifier, through a verify step', async () => {
+    const seen = { found: false }
+    const exec: Exec = (ins) =>
+      ins.action_type === 'verify'
+        ? seen.found
+          ? { ok: true, detail: 'Found' }
+          : ({ ok: false, code: 'VERIFY_FAILED', message: 'Not on the page: "Order 42".' } as ExecFailure)
+        : { ok: true, detail: 'Clicked' }
+    const missing = world({ exec, replies: [reply(click(1, 'Buy'), done('Bought: the page says "Order 42".'))] })
+    expect((await missing.run()).verdict).toMatchObject({ done: false, kind: 'unverified', missing: ['Order 42'] })
+    expect(missing.execCalls.at(-1)!.instruction).toMatchObject({
+      action_type: 'verify',
+      params: { assertion: '"Order 42"' },
+    })
+    seen.found = true
+    const found = world({ exec, replies: [reply(click(1, 'Buy'), done('Bought: the page says "Order 42".'))] })
+    expect((await found.run()).verdict).toMatchObject({
+      done: true,
+      kind: 'verified',
+      evidence: { text: ['Order 42'], url: kUrl },
+    })
+    expect(found.errors()).toEqual([])
+  })
+
+  it('keeps a record of the run: model input and output, steps, questions and answers, failures with codes, secrets redacted', async () => {
+    const records: import('../../../src/core/agent/record').RunRecord[] = []
+    const w = world({
+      vault: { otp: '913377' },
+      exec: (ins) =>
+        ins.action_type === 'click'
+          ? ({ ok: false, code: 'ELEMENT_NOT_FOUND', message: 'No "Next" here' } as ExecFailure)
+          : { ok: true, detail: `Typed into the code field; the page says 913377` },
+      replies: [reply(input(1, '#code', '${secret:otp}'), click(2, 'Next'))],
+    })
+    w.ports.record = { save: async (r) => void records.push(structuredClone(r)) }
+    const state = await w.run('enter the code')
+    expect(state.status).toBe('failed')
+    expect(records).toHaveLength(1)
+    const rec = records[0]
+    expect(rec).toMatchObject({ id: 'run_1', request: 'enter the code', status: 'failed', verdict: { done: false } })
+    expect(rec.events.map((e) => e.kind)).toEqual(['model', 'question', 'step', 'step', 'failure'])
+    expect(rec.events.find((e) => e.kind === 'question')).toMatchObject({ type: 'confirm', answer: 'yes', step: 0 })
+    expect(rec.events.filter((e) => e.kind === 'step').map((e) => e.kind === 'step' && [e.status, e.code])).toEqual([
+      ['ok', undefined],
+      ['failed', 'ELEMENT_NOT_FOUND'],
+    ])
+    expect(rec.events.find((e) => e.kind === 'failure')).toMatchObject({ code: 'ELEMENT_NOT_FOUND' })
+    const model = rec.events[0]
+    expect(model.kind === 'model' && model.input[0].content).toContain('enter the code')
+    expect(model.kind === 'model' && model.output).toContain('action_type')
+    expect(rec.tokens).toEqual({ input: 100, output: 10 })
+    expect(JSON.stringify(rec)).not.toContain('913377')
   })
 })
 
