@@ -77,6 +77,22 @@ export const ChatMessageSchema = z.object({
   /** Tokens the run used; a replay from the cache shows `replayed` and none. */
   usage: z.object({ input: z.number(), output: z.number(), costUsd: z.number().optional() }).optional(),
   replayed: z.boolean().optional(),
+  /**
+   * The answer checked against what the run read (src/core/answer/grounding.ts): its claims with
+   * their sources, and the numbers and names in it that were read nowhere.
+   */
+  grounding: z
+    .object({
+      claims: z.array(
+        z.object({
+          text: z.string(),
+          sources: z.array(z.object({ ref: z.string(), kind: z.enum(['element', 'item']), read: z.boolean() })),
+          status: z.enum(['sourced', 'unsourced', 'unknown']),
+        }),
+      ),
+      unread: z.array(z.object({ kind: z.enum(['number', 'name']), text: z.string() })),
+    })
+    .optional(),
   /** A risky step waiting for the person's OK. */
   confirm: z
     .object({

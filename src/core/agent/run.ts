@@ -51,6 +51,7 @@ import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
+import { groundingOf, newReading, readItems, readPage, type Reading } from './sources'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -226,6 +227,8 @@ interface Run {
   collected: Map<number, string[]>
   /** …and as the table the person may save, shown under the step. */
   tables: Map<number, CollectedTable>
+  /** Everything the model was shown, for the check of its answer (sources.ts). */
+  reading: Reading
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -261,6 +264,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     asks: 0,
     collected: new Map(),
     tables: new Map(),
+    reading: newReading(state.request),
   }
 }
 
@@ -329,6 +333,8 @@ interface Batch {
   steps: number
   results: StepReport[]
   answer?: string
+  /** The claims the `done` answer made, each with its sources. */
+  claims?: Instruction['params']['claims']
   /** The person's answer to an `ask` in this reply: the rest of the reply waits for the next one. */
   asked?: AnswerReport
   failure?: Failure
@@ -386,6 +392,7 @@ async function drive(
       )
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
+      readPage(run.reading, shown)
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       const userTurn =
         state.iteration === 0 && !resumed
@@ -426,6 +433,8 @@ async function drive(
 
       if (batch.answer !== undefined) {
         if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
+        const grounding = groundingOf(run.reading, batch.answer, batch.claims)
+        if (grounding) await ports.chat.patch(state.messageId, { grounding })
         return await finish(run, 'done')
       }
       if (batch.cutAtLimit && !batch.failure) {
@@ -592,6 +601,7 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       const ins = item.instruction!
       if (ins.action_type === 'done') {
         batch.answer = ins.params.answer ?? ''
+        batch.claims = ins.params.claims
         continue
       }
       if (ins.action_type === 'ask') {
@@ -1460,6 +1470,7 @@ async function runCollect(
     view.index,
     result.items.map((i) => (i.cells ? i.cells.join(' | ') : i.text)),
   )
+  readItems(run.reading, view.index, run.collected.get(view.index)!)
   run.tables.set(view.index, clipTable(tableOf(result.items, result.columns)))
   const n = result.items.length
   const why = { limit: 'the limit', end: 'the end of the list', time: 'the time budget', rounds: 'the scroll limit' }[

@@ -101,16 +101,23 @@ function idWasListed(id: string, corpus: string): boolean {
   if (whole.test(corpus)) return true
   const keyed = /^(.*_)near_(.+)$/u.exec(c)
   if (!keyed) return false
-  return new RegExp(`(^|\\n)\\s*${escape(keyed[2])}: [^\\n]*\\b${escape(keyed[1])}(\\s|=|$)`, 'mu').test(corpus)
+  // The key may be followed by the row's text in quotes: `20 "blue mug ¥20": btn_add_to_cart_`.
+  return new RegExp(
+    `(^|\\n)\\s*${escape(keyed[2])}(?: "[^"\\n]*")?: [^\\n]*\\b${escape(keyed[1])}(\\s|=|$)`,
+    'mu',
+  ).test(corpus)
 }
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-/** Case, width and spacing do not make two texts different. */
+/** Case, width and spacing do not make two texts different; lines stay lines (a keyed row is one). */
 function comparable(s: string): string {
-  return s.normalize('NFKC').toLocaleLowerCase('en').replace(/\s+/g, ' ')
+  return s
+    .normalize('NFKC')
+    .toLocaleLowerCase('en')
+    .replace(/[^\S\n]+/g, ' ')
 }
 
 /** The answer's words without markdown's own: links' targets, code fences, list numbers. */

@@ -739,4 +739,9 @@ export default {
   'save.json': 'Save as JSON',
   'save.items': 'Save the collected items',
   'save.answer': 'Save this table',
+  'sources.title': 'Where the answer came from',
+  'sources.read': 'read from {refs}',
+  'sources.none': 'no source on the page',
+  'sources.unknown': 'its source {refs} was not read in this run',
+  'sources.unread': 'Not found in anything Ava read in this run: {list}',
 } as const

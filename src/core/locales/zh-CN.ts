@@ -682,4 +682,9 @@ export default {
   'save.json': '保存为 JSON',
   'save.items': '保存收集到的条目',
   'save.answer': '保存这个表格',
+  'sources.title': '回答的出处',
+  'sources.read': '出自 {refs}',
+  'sources.none': '页面上没有出处',
+  'sources.unknown': '出处 {refs} 在本次运行中没有读到',
+  'sources.unread': '在本次运行读到的内容中找不到：{list}',
 } as const

@@ -3,7 +3,7 @@ import { checkAnswer, namesIn } from '../../../src/core/answer/grounding'
 
 const listing = [
   'Find the price of the Aurora Kettle',
-  '### list g1 "Products": 3 rows; in a row "kettle: btn_buy_" means btn_buy_near_kettle\nkettle: link_aurora_kettle btn_buy_ "Aurora Kettle $1,299.00 ★4.5"\n',
+  '### list g1 "Products": 3 rows; in a row "1: btn_buy_" means btn_buy_near_1\nkettle: link_aurora_kettle btn_buy_ "Aurora Kettle $1,299.00 ★4.5"\n',
 ]
 
 describe('an answer checked against what the run read', () => {
@@ -38,10 +38,17 @@ describe('an answer checked against what the run read', () => {
         { text: 'It is the top seller.', sources: [] },
         { text: 'It has 4.5 stars.', sources: ['link_made_up'] },
         { text: 'Posted by Ana.', sources: ['2.3', '2.9'] },
+        { text: 'The mug is ¥20.', sources: ['btn_save_near_20'] },
       ],
-      { texts: listing, items: new Map([[2, 5]]) },
+      {
+        texts: [
+          ...listing,
+          '## main; in a line "20: btn_add_to_cart_" means btn_add_to_cart_near_20\n20 "Blue mug ¥20": btn_add_to_cart_ btn_save_',
+        ],
+        items: new Map([[2, 5]]),
+      },
     )
-    expect(r.claims.map((c) => c.status)).toEqual(['sourced', 'unsourced', 'unknown', 'sourced'])
+    expect(r.claims.map((c) => c.status)).toEqual(['sourced', 'unsourced', 'unknown', 'sourced', 'sourced'])
     expect(r.claims[3].sources).toEqual([
       { ref: '2.3', kind: 'item', read: true },
       { ref: '2.9', kind: 'item', read: false },
