@@ -81,6 +81,24 @@ export const ChatMessageSchema = z.object({
    * The answer checked against what the run read (src/core/answer/grounding.ts): its claims with
    * their sources, and the numbers and names in it that were read nowhere.
    */
+  /** The rows of the shape the person asked for, with where each value was read and what did not fit (docs/extraction.md). */
+  extraction: z
+    .object({
+      fields: z.array(z.string()),
+      rows: z.array(z.record(z.string(), z.unknown())),
+      sources: z.array(z.record(z.string(), z.object({ item: z.string(), part: z.number(), text: z.string() }))),
+      problems: z.array(
+        z.object({
+          row: z.number(),
+          field: z.string(),
+          issue: z.enum(['missing', 'type', 'schema']),
+          text: z.string().optional(),
+          message: z.string(),
+        }),
+      ),
+      absent: z.array(z.string()),
+    })
+    .optional(),
   grounding: z
     .object({
       claims: z.array(

@@ -83,6 +83,8 @@ export const InstructionParamsSchema = z
       )
       .max(kMaxClaims, `done takes at most ${kMaxClaims} claims`)
       .optional(),
+    /** done, for a run asked for a shape: each field's part of a collected item, or null (docs/extraction.md). */
+    fields: z.record(z.string().max(200), z.number().int().min(0).max(1000).nullable()).optional(),
     /** ask: the question for the person, in the language of the request. */
     question: text('question').optional(),
     /** ask: the answers the person may pick from (they may still write their own). */

@@ -114,6 +114,8 @@ export default {
   'failure.CONTEXT_GONE': 'Ava was updated or restarted. Reload the page to go on.',
   'failure.CHANNEL': 'A message between Ava and the page was lost. Try again.',
   'failure.FLOW_JSON': 'That flow file is not JSON.',
+  'failure.EXTRACT_SCHEMA':
+    'Ava cannot extract rows to that schema: it must describe one row whose fields are strings, numbers, integers or booleans; the details say what is wrong.',
   'failure.FLOW_INVALID': 'That is not a flow Ava can replay; the details say what is wrong.',
   'failure.VARIABLE_SOURCE': 'A variable of the flow says where its value comes from in a way Ava cannot read.',
   'failure.NAMESPACE_INVALID':
