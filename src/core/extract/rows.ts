@@ -46,6 +46,7 @@ export interface Extraction {
 /** A card's parts are its lines of text; a table row's, its cells. */
 export function partsOf(item: CollectedItem): string[] {
   if (item.cells) return item.cells.map((c) => c.trim())
+  if (item.parts) return item.parts.map((p) => p.trim())
   return item.text
     .split(/\r?\n/)
     .map((l) => l.trim())
