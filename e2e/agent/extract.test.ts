@@ -109,11 +109,20 @@ it('extracts a product list of three pages, collecting each page and following i
       chunks: instructionChunks([{ step_id: 6, action_type: 'done', params: { answer: 'All three pages.', fields } }]),
     },
   )
-  const panel = await w.ava.ask(page, request)
+  await w.ava.ask(page, request)
+  // Each Next takes the panel's document with it; the panel comes back on the next page with the chat.
+  await expect.poll(() => page.url(), { timeout: 120_000 }).toContain('page=3')
+  await expect
+    .poll(
+      async () => {
+        const f = await w.ava.openPanel(page).catch(() => undefined)
+        return !!f && (await f.locator('[data-role=assistant]').last().locator('[data-test=usage]').count()) > 0
+      },
+      { timeout: 120_000 },
+    )
+    .toBe(true)
   const panelNow = await w.ava.openPanel(page)
-  await ended(panelNow)
-  void panel
-  expect(page.url()).toContain('page=3')
+  expect((await readSteps(panelNow)).map((s) => s.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok'])
   const expected = await truth(page)
   expect(expected).toHaveLength(30)
   expect(await savedRows(page, panelNow)).toEqual(expected)
