@@ -130,3 +130,22 @@ it('extracts a product list of three pages, collecting each page and following i
   expect(await run.locator('[data-test=extract-absent]').textContent()).toContain('brand')
   await page.close()
 }, 200_000)
+
+it('refuses a schema it cannot extract to in the panel, saying what is wrong, with no model call', async () => {
+  const page = await w.ava.context.newPage()
+  await page.goto(`${w.site.url}/feed/products.html?page=1`)
+  await page.waitForSelector('.product')
+  const panel = await w.ava.openPanel(page)
+  await panel.fill(
+    '[data-test=input]',
+    '/extract {"type":"object","properties":{"tags":{"type":"array"}}} get the tags',
+  )
+  await panel.click('[data-test=send]')
+  const error = panel.locator('[data-test=error]')
+  await expect
+    .poll(() => error.textContent().catch(() => ''), { timeout: 20_000 })
+    .toContain('Field "tags" must be one of')
+  expect(await error.textContent()).toContain('Ava cannot extract rows to that schema')
+  expect(w.llm.requests.filter((r) => r.api === 'openai')).toHaveLength(0)
+  await page.close()
+}, 60_000)
