@@ -104,7 +104,7 @@ export async function runView(tabId: number): Promise<RunView | null> {
 export async function startRun(
   tabId: number,
   text: string,
-  opts: { noCache?: boolean; files?: Attachment[] } = {},
+  opts: { noCache?: boolean; files?: Attachment[]; shape?: Record<string, unknown> } = {},
 ): Promise<string> {
   checkRequest(text)
   const files = checkAttachments(opts.files)
@@ -124,6 +124,7 @@ export async function startRun(
     origin,
     noCache: opts.noCache,
     attachments: files.map(infoOf),
+    ...(opts.shape ? { shape: opts.shape } : {}),
   }).catch(async (e) => {
     await releaseTab(tabId)
     throw e

@@ -76,6 +76,40 @@ export const ChatMessageSchema = z.object({
   /** Tokens the run used; a replay from the cache shows `replayed` and none. */
   usage: z.object({ input: z.number(), output: z.number(), costUsd: z.number().optional() }).optional(),
   replayed: z.boolean().optional(),
+  /**
+   * The answer checked against what the run read (src/core/answer/grounding.ts): its claims with
+   * their sources, and the numbers and names in it that were read nowhere.
+   */
+  /** The rows of the shape the person asked for, with where each value was read and what did not fit (docs/extraction.md). */
+  extraction: z
+    .object({
+      fields: z.array(z.string()),
+      rows: z.array(z.record(z.string(), z.unknown())),
+      sources: z.array(z.record(z.string(), z.object({ item: z.string(), part: z.number(), text: z.string() }))),
+      problems: z.array(
+        z.object({
+          row: z.number(),
+          field: z.string(),
+          issue: z.enum(['missing', 'type', 'schema']),
+          text: z.string().optional(),
+          message: z.string(),
+        }),
+      ),
+      absent: z.array(z.string()),
+    })
+    .optional(),
+  grounding: z
+    .object({
+      claims: z.array(
+        z.object({
+          text: z.string(),
+          sources: z.array(z.object({ ref: z.string(), kind: z.enum(['element', 'item']), read: z.boolean() })),
+          status: z.enum(['sourced', 'unsourced', 'unknown']),
+        }),
+      ),
+      unread: z.array(z.object({ kind: z.enum(['number', 'name']), text: z.string() })),
+    })
+    .optional(),
   /** A risky step waiting for the person's OK. */
   confirm: z
     .object({

@@ -412,6 +412,12 @@ export const kFailures = {
     say: { plain: plain('VAULT_SITE_INVALID') },
     exit: 'failed',
   },
+  EXTRACT_SCHEMA: {
+    means: 'A schema to extract rows to is not one row of strings, numbers, integers or booleans (docs/extraction.md).',
+    say: { plain: plain('EXTRACT_SCHEMA') },
+    exit: 'usage',
+    details: true,
+  },
   FLOW_JSON: { means: 'A flow file is not JSON.', say: { plain: plain('FLOW_JSON') }, exit: 'failed', details: true },
   FLOW_INVALID: {
     means: 'A flow does not pass its schema; `issues` lists where.',

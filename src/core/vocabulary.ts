@@ -458,6 +458,8 @@ export type InstructionParam =
   | 'action'
   | 'args'
   | 'answer'
+  | 'claims'
+  | 'fields'
   | 'question'
   | 'choices'
   | 'limit'
@@ -556,7 +558,7 @@ export const kInstructions = [
     own: ['action', 'args'],
     says: { en: 'Run a pack action', zh: '运行动作包中的动作' },
   }),
-  instruction({ name: 'done', own: ['answer'], says: { en: 'Answer', zh: '回答' } }),
+  instruction({ name: 'done', own: ['answer', 'claims', 'fields'], says: { en: 'Answer', zh: '回答' } }),
   // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
   instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
   instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),

@@ -52,7 +52,11 @@ export interface Protocol {
 
   // The chat panel: an extension page framed by the boot script inside a closed shadow root.
   /** `files`: what the person attached for upload steps, bytes in base64; the model is told only their names. */
-  'panel→bg:run.start': { req: { text: string; noCache?: boolean; files?: Attachment[] }; res: { runId: string } }
+  /** `shape`: a JSON Schema of the rows to extract (`/extract`, docs/extraction.md). */
+  'panel→bg:run.start': {
+    req: { text: string; noCache?: boolean; files?: Attachment[]; shape?: Record<string, unknown> }
+    res: { runId: string }
+  }
   /** The person's answer to the model's question (an `ask` step): their words, a choice picked with its button, or Continue with none. */
   'panel→bg:run.answer': {
     req: { runId: string; text?: string; picked?: boolean; continued?: boolean }

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { isSendable, kMaxRequestChars, type ChatMessage, type RunEvent, type RunView } from '../core/chat'
 import { isSlash } from '../core/slash'
+import { isExtractCommand, parseExtractCommand } from '../core/extract/command'
 import { send } from '../messaging'
 import type { Attachment } from '../core/agent/attachments'
 import { t } from '../ui/i18n'
@@ -17,6 +18,8 @@ function refusal(e: unknown): string | null {
   const code = (e as { code?: unknown })?.code
   if (code === 'FORBIDDEN') return null
   if (code === 'BUSY') return t('outcome.busy')
+  // A schema the person typed: what is wrong in it is theirs to read (its path and words).
+  if (code === 'EXTRACT_SCHEMA') return `${t('failure.EXTRACT_SCHEMA')} ${(e as Error).message}`
   return t('outcome.sendFailed')
 }
 
@@ -75,7 +78,10 @@ export const useChatStore = defineStore('chat', () => {
       return false
     }
     try {
-      if (isSlash(text)) await send('panel→bg:slash', { text: text.trim() })
+      if (isExtractCommand(text)) {
+        const { shape, request } = parseExtractCommand(text)
+        await send('panel→bg:run.start', { text: request, shape })
+      } else if (isSlash(text)) await send('panel→bg:slash', { text: text.trim() })
       else
         await send('panel→bg:run.start', {
           text: text.trim(),

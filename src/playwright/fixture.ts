@@ -47,6 +47,7 @@ import { buildPageScript } from '../../scripts/page-script.mjs'
 import { closeWelcomePage } from './welcome'
 import type { RunRecord } from '../core/agent/record'
 import { recordHtml, recordJson } from '../core/agent/record-html'
+import { parseShape, shapeFromZod } from '../core/extract/shape'
 
 export { expect }
 
@@ -226,6 +227,30 @@ export interface AvaAskReport {
   }
 }
 
+/** A zod 4 schema, structurally: its output type is what a row is typed as. */
+export interface AvaZodLike {
+  _zod: { output: unknown }
+}
+/** A row of the schema: an array schema's element, else the schema itself; a JSON Schema gives plain records. */
+export type AvaRowOf<S> = S extends { _zod: { output: (infer R)[] } }
+  ? R
+  : S extends { _zod: { output: infer R } }
+    ? R
+    : Record<string, unknown>
+
+export interface AvaExtractReport<Row> {
+  /** The rows that fit the schema, in page order (docs/extraction.md). */
+  rows: Row[]
+  /** Beside each row: for each field, the item (its key) and part it was read from. */
+  sources: Record<string, { item: string; part: number; text: string }>[]
+  /** What did not fit after the one re-ask: row index, field, why. */
+  problems: { row: number; field: string; issue: 'missing' | 'type' | 'schema'; text?: string; message: string }[]
+  /** Fields the page does not have: in no row. */
+  absent: string[]
+  /** The model's answer beside the rows. */
+  text: string
+}
+
 export interface AvaRunOptions {
   /** Page to start on (relative to `baseURL`); default: the page as it is, else the flow's start_url. */
   url?: string
@@ -256,6 +281,15 @@ export interface AvaFixture {
    * evidence, unless `allowNotDone`.
    */
   ask(request: string, opts?: { timeout?: number; allowNotDone?: boolean }): Promise<AvaAskReport>
+  /**
+   * Rows of a shape, read from the page by Ava's agent (docs/extraction.md): a zod schema (rows
+   * typed from it) or a JSON Schema of one row or an array of rows.
+   */
+  extract<S extends AvaZodLike | Record<string, unknown>>(
+    schema: S,
+    instruction?: string,
+    opts?: { timeout?: number },
+  ): Promise<AvaExtractReport<AvaRowOf<S>>>
   extensionId: string
 }
 
@@ -593,7 +627,27 @@ export const test: TestType<
       }
     }
 
-    await use({ run, step, ask, extensionId })
+    async function extract(
+      schema: AvaZodLike | Record<string, unknown>,
+      instruction?: string,
+      opts: { timeout?: number } = {},
+    ): Promise<AvaExtractReport<never>> {
+      const shape = '_zod' in schema ? shapeFromZod(schema as never) : schema
+      const fields = parseShape(shape).fields.map((f) => f.name)
+      const request = instruction ?? `Get the ${fields.join(', ')} of every item`
+      // Rows carry their own evidence (each value's element); the verdict on the answer's words does not decide.
+      const answer = await ask(`/extract ${JSON.stringify(shape)} ${request}`, { ...opts, allowNotDone: true })
+      // The rows are in the site's chat as the panel shows them; the panel draws only the first ones.
+      const origin = new URL(current.url()).origin
+      const key = `history:${origin}`
+      const history = (await (await worker()).evaluate((k) => chrome.storage.local.get(k), key))[key] as
+        { messages: { role: string; extraction?: Omit<AvaExtractReport<never>, 'text'> }[] } | undefined
+      const got = history?.messages.findLast((m) => m.role === 'assistant')?.extraction
+      if (!got) throw new Error(`ava.extract: the run ended without rows: ${answer.text}`)
+      return { rows: got.rows, sources: got.sources, problems: got.problems, absent: got.absent, text: answer.text }
+    }
+
+    await use({ run, step, ask, extract: extract as AvaFixture['extract'], extensionId })
 
     const failed = info.status !== info.expectedStatus
     if (failed && !shot) await attachScreenshot(current.isClosed() ? page : current, info, 'ava-failure.png')

@@ -43,8 +43,8 @@ export function registerChatHandlers(): void {
     return { open }
   })
 
-  handle('panel→bg:run.start', ['panel'], async ({ text, noCache, files }, ctx) => ({
-    runId: await startRun(tabOf(ctx), text, { noCache, files }),
+  handle('panel→bg:run.start', ['panel'], async ({ text, noCache, files, shape }, ctx) => ({
+    runId: await startRun(tabOf(ctx), text, { noCache, files, shape }),
   }))
 
   handle('panel→bg:overlay', ['panel'], async ({ on }, ctx) => {

@@ -63,6 +63,9 @@ import { costOf, createRunRecorder, type RunRecorder } from './record'
 import { quotedEvidence, verdictOf } from './verdict'
 import { extractKeywords } from '../verify'
 import { drawnLabel } from '../gate/drawn'
+import { groundingOf, newReading, readItems, readPage, type Reading } from './sources'
+import { extractForRun, itemForShape, shapeNote } from './extraction'
+import { parseShape } from '../extract/shape'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -107,9 +110,12 @@ export async function beginRun(
     origin: string
     noCache?: boolean
     attachments?: AttachmentInfo[]
+    /** A JSON Schema of the rows to extract (docs/extraction.md); a schema Ava cannot read is refused here. */
+    shape?: Record<string, unknown>
   },
 ): Promise<RunState> {
   checkRequest(r.request)
+  if (r.shape) parseShape(r.shape)
   await ports.chat.add({ role: 'user', text: r.request })
   if (!domainAllowed(r.url, settings.safety)) {
     const host = new URL(r.url).hostname
@@ -140,6 +146,7 @@ export async function beginRun(
     replay: false,
     noCache: !!r.noCache,
     ...(r.attachments?.length ? { attachments: r.attachments } : {}),
+    ...(r.shape ? { shape: r.shape, noCache: true } : {}),
   }
   await ports.store.save(structuredClone(state))
   return state
@@ -251,6 +258,8 @@ interface Run {
   verified?: string[]
   actedInReply: boolean
   element?: string
+  /** Everything the model was shown, for the check of its answer (sources.ts). */
+  reading: Reading
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -300,6 +309,7 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     }),
     acted: state.executed.some(acts),
     actedInReply: false,
+    reading: newReading(state.request),
   }
 }
 
@@ -380,6 +390,10 @@ interface Batch {
   steps: number
   results: StepReport[]
   answer?: string
+  /** The claims the `done` answer made, each with its sources. */
+  claims?: Instruction['params']['claims']
+  /** …and, for a run asked for a shape, each field's part of a collected item. */
+  fields?: Instruction['params']['fields']
   /** The person's answer to an `ask` in this reply: the rest of the reply waits for the next one. */
   asked?: AnswerReport
   failure?: Failure
@@ -438,6 +452,7 @@ async function drive(
       )
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
+      readPage(run.reading, shown)
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       // Files a page downloaded since: named in the chat, and listed for the model (files-step.ts).
       const served = await servedTurn(ports, state.id, (t) => say(run, t))
@@ -448,7 +463,7 @@ async function drive(
               shown,
               await ports.actions.relevant(state.request).catch(() => []),
               state.attachments,
-            )
+            ) + (state.shape ? `\n\n${shapeNote(parseShape(state.shape))}` : '')
           : buildFollowUp(
               results,
               shown,
@@ -485,6 +500,9 @@ async function drive(
 
       if (batch.answer !== undefined) {
         if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
+        const grounding = groundingOf(run.reading, batch.answer, batch.claims)
+        if (grounding) await ports.chat.patch(state.messageId, { grounding })
+        if (state.shape) await extractRowsOf(run, batch.fields ?? {})
         return await finish(run, 'done', undefined, batch.answer)
       }
       if (batch.cutAtLimit && !batch.failure) {
@@ -652,6 +670,8 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
       const ins = item.instruction!
       if (ins.action_type === 'done') {
         batch.answer = ins.params.answer ?? ''
+        batch.claims = ins.params.claims
+        batch.fields = ins.params.fields
         continue
       }
       if (ins.action_type === 'ask') {
@@ -1654,8 +1674,9 @@ async function runCollect(
     }
   run.collected.set(
     view.index,
-    result.items.map((i) => (i.cells ? i.cells.join(' | ') : i.text)),
+    result.items.map((i) => (state.shape ? itemForShape(i) : i.cells ? i.cells.join(' | ') : i.text)),
   )
+  readItems(run.reading, view.index, run.collected.get(view.index)!, result.items)
   run.tables.set(view.index, clipTable(tableOf(result.items, result.columns)))
   const n = result.items.length
   const why = { limit: 'the limit', end: 'the end of the list', time: 'the time budget', rounds: 'the scroll limit' }[
@@ -1671,6 +1692,28 @@ async function runCollect(
     },
     secrets: [],
   }
+}
+
+/**
+ * The rows of the shape the run was asked for, read from every item it collected with the
+ * model's field map; the values that do not fit are asked about once, in one model call.
+ */
+async function extractRowsOf(run: Run, fields: Record<string, number | null>): Promise<void> {
+  const { state, ports, signal } = run
+  const ask = async (prompt: string) => {
+    let text = ''
+    const res = await ports.llm.stream({
+      system: buildSystemPrompt(),
+      messages: [{ role: 'user', content: prompt }],
+      signal,
+      onText: (d) => void (text += d),
+    })
+    addUsage(state, res.usage)
+    return text
+  }
+  const got = await extractForRun(state.shape!, run.reading.gathered, fields, ask)
+  const names = parseShape(state.shape!).fields.map((f) => f.name)
+  await ports.chat.patch(state.messageId, { extraction: { fields: names, ...got } })
 }
 
 /** A collected table kept in the chat stays under this many characters; rows past it are dropped. */

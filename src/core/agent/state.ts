@@ -98,6 +98,8 @@ export const RunStateSchema = z.object({
     .optional(),
   /** Files the person attached to the request: names, sizes, types; the bytes are the attachments port's. */
   attachments: z.array(AttachmentInfoSchema).optional(),
+  /** The JSON Schema of the rows the person asked for (docs/extraction.md); the run then ends with them. */
+  shape: z.record(z.string(), z.unknown()).optional(),
 })
 export type RunState = z.infer<typeof RunStateSchema>
 

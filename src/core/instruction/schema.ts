@@ -40,6 +40,8 @@ const kMaxCoord = 100_000 // pixels of a screenshot; no screen is that large
 const kMaxPathPoints = 500 // a signature's stroke, sampled; more is a runaway generation
 /** The most tabs one run keeps (core/agent/tabs.ts); a higher number names none of them. */
 const kMaxTabs = 50
+const kMaxClaims = 50 // an answer's claims about the page, each shown with its marks
+const kMaxClaimSources = 20
 const coord = z.number().finite().min(0).max(kMaxCoord)
 
 const text = (what: string) => z.string().max(kMaxText, `${what} is longer than ${kMaxText} characters`)
@@ -70,6 +72,21 @@ export const InstructionParamsSchema = z
     args: z.record(z.string(), z.union([z.string().max(kMaxText), z.number(), z.boolean(), z.null()])).optional(),
     /** done: the final answer shown to the person. */
     answer: z.string().max(20_000).optional(),
+    /**
+     * done: the answer's claims about the page, each with the listing ids or collected items
+     * (`2.5`: step 2's item 5) it was read from (docs/agent.md, "Answers that show their sources").
+     */
+    claims: z
+      .array(
+        z.object({
+          text: text('a claim'),
+          sources: z.array(z.string().max(200)).max(kMaxClaimSources).default([]),
+        }),
+      )
+      .max(kMaxClaims, `done takes at most ${kMaxClaims} claims`)
+      .optional(),
+    /** done, for a run asked for a shape: each field's part of a collected item, or null (docs/extraction.md). */
+    fields: z.record(z.string().max(200), z.number().int().min(0).max(1000).nullable()).optional(),
     /** ask: the question for the person, in the language of the request. */
     question: text('question').optional(),
     /** ask: the answers the person may pick from (they may still write their own). */

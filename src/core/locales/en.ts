@@ -114,6 +114,8 @@ export default {
   'failure.CONTEXT_GONE': 'Ava was updated or restarted. Reload the page to go on.',
   'failure.CHANNEL': 'A message between Ava and the page was lost. Try again.',
   'failure.FLOW_JSON': 'That flow file is not JSON.',
+  'failure.EXTRACT_SCHEMA':
+    'Ava cannot extract rows to that schema: it must describe one row whose fields are strings, numbers, integers or booleans; the details say what is wrong.',
   'failure.FLOW_INVALID': 'That is not a flow Ava can replay; the details say what is wrong.',
   'failure.VARIABLE_SOURCE': 'A variable of the flow says where its value comes from in a way Ava cannot read.',
   'failure.NAMESPACE_INVALID':
@@ -766,4 +768,14 @@ export default {
   'save.json': 'Save as JSON',
   'save.items': 'Save the collected items',
   'save.answer': 'Save this table',
+  'save.rows': 'Save the rows',
+  'extract.rows': '{n} rows fit the schema',
+  'extract.absent': 'The page has no {fields}: left out, not filled in.',
+  'extract.problem': 'Row {row}, {field}: {message}',
+  'extract.source': 'read from item {item}, part {part}: {text}',
+  'sources.title': 'Where the answer came from',
+  'sources.read': 'read from {refs}',
+  'sources.none': 'no source on the page',
+  'sources.unknown': 'its source {refs} was not read in this run',
+  'sources.unread': 'Not found in anything Ava read in this run: {list}',
 } as const

@@ -94,6 +94,8 @@ export default {
   'failure.CONTEXT_GONE': 'Ava 已更新或重启。请刷新页面后继续。',
   'failure.CHANNEL': 'Ava 与页面之间的一条消息丢失了。请重试。',
   'failure.FLOW_JSON': '这个流程文件不是 JSON。',
+  'failure.EXTRACT_SCHEMA':
+    'Ava 无法按这个结构提取数据：它必须描述一行，字段只能是字符串、数字、整数或布尔值；详情里写了哪里不对。',
   'failure.FLOW_INVALID': '这不是 Ava 能回放的流程；详情里写了哪里不对。',
   'failure.VARIABLE_SOURCE': '流程中某个变量的取值来源写法无法识别。',
   'failure.NAMESPACE_INVALID': '这不是有效的操作包名称：请使用小写字母、数字、“-”和“_”，并以字母开头。',
@@ -706,4 +708,14 @@ export default {
   'save.json': '保存为 JSON',
   'save.items': '保存收集到的条目',
   'save.answer': '保存这个表格',
+  'save.rows': '保存这些行',
+  'extract.rows': '{n} 行符合结构',
+  'extract.absent': '页面上没有 {fields}：已留空，没有编造。',
+  'extract.problem': '第 {row} 行，{field}：{message}',
+  'extract.source': '读自条目 {item} 的第 {part} 部分：{text}',
+  'sources.title': '回答的出处',
+  'sources.read': '出自 {refs}',
+  'sources.none': '页面上没有出处',
+  'sources.unknown': '出处 {refs} 在本次运行中没有读到',
+  'sources.unread': '在本次运行读到的内容中找不到：{list}',
 } as const

@@ -14,6 +14,8 @@ export interface CollectedItem {
   key: string
   text: string
   cells?: string[]
+  /** Not a table row: its text's lines as the page lays them out (a card's title, price, rating), for a field map (src/core/extract/rows.ts). */
+  parts?: string[]
 }
 
 /** What one round of the page's collection reports. */

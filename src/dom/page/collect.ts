@@ -120,7 +120,14 @@ function itemsOf(group: Element, isOurs: (el: Element) => boolean): CollectedIte
       : undefined
     // A heading row inside the body is the table's, not an item.
     if (row && el.querySelector(':scope > td, :scope > [role=cell], :scope > [role=gridcell]') === null) continue
-    out.push({ key: keyOf(el, text), text, ...(cells ? { cells } : {}) })
+    // A card's lines are its parts: the blocks a field map points at (docs/extraction.md).
+    const parts = row ? undefined : ((el as HTMLElement).innerText ?? '').split('\n').map(clean).filter(Boolean)
+    out.push({
+      key: keyOf(el, text),
+      text,
+      ...(cells ? { cells } : {}),
+      ...(parts && parts.length > 1 ? { parts } : {}),
+    })
   }
   return out
 }

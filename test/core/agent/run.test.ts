@@ -2091,3 +2091,88 @@ describe('the reasoning shown passes the one redactor', () => {
     expect(holdsShape(thought, code.otp)).toBe(false)
   })
 })
+
+// ---------------------------------------------------------------------------------------------
+
+describe('data in the shape asked for (docs/extraction.md)', () => {
+  const shape = {
+    type: 'object',
+    properties: { name: { type: 'string' }, price: { type: 'number' }, stock: { type: 'integer' } },
+    required: ['name', 'price'],
+  }
+  const collectStep: Instruction = { step_id: 1, action_type: 'collect', params: { limit: 500 } }
+  const card = (i: number) => ({
+    key: `p${i}`,
+    text: `Item ${i}\n${i === 7 ? 'ask us' : `$${i},000.50`}`,
+  })
+  const finish = (fields: Record<string, number | null>): Instruction => ({
+    step_id: 2,
+    action_type: 'done',
+    params: { answer: 'Here are the rows.', fields },
+  })
+
+  async function extract(w: ReturnType<typeof world>) {
+    const state = await beginRun(w.ports, w.settings, {
+      id: 'run_1',
+      tabId: 1,
+      request: 'get every product',
+      url: kUrl,
+      origin: kOrigin,
+      shape,
+    })
+    return {
+      end: await runAgent(state, w.ports, { settings: w.settings, signal: new AbortController().signal }),
+      state,
+    }
+  }
+
+  it('reads 300 items with one field map, asks once about the one value that does not fit, and reports it', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => card(i + 1))
+    const reasked: string[] = []
+    const w = world({
+      replies: [
+        reply(collectStep),
+        reply(finish({ name: 0, price: 1, stock: null })),
+        async ({ messages, emit }) => {
+          reasked.push(messages.at(-1)!.content)
+          emit(JSON.stringify([{ row: 6, field: 'price', text: 'ask us' }]))
+        },
+      ],
+      rounds: [{ items, moved: false, container: 'main' }],
+    })
+    const { end } = await extract(w)
+    expect(end.status).toBe('done')
+    // Collect, the field map, the one re-ask: three model calls for 300 rows.
+    expect(w.llmCalls).toHaveLength(3)
+    expect(w.llmCalls[0].at(-1)!.content).toContain(
+      'name (string, required); price (number, required); stock (integer)',
+    )
+    // The items came to the model as parts, inside the page block; so did the re-asked item.
+    expect(w.llmCalls[1].at(-1)!.content).toContain('1. Item 1 | $1,000.50')
+    expect(reasked[0]).toMatch(/<untrusted_page_content>\nrow 6, field price \(number\): "ask us" is not one number/)
+    const m = w.messages.find((x) => x.extraction)!
+    expect(m.extraction!.rows).toHaveLength(299)
+    expect(m.extraction!.rows[0]).toEqual({ name: 'Item 1', price: 1000.5 })
+    expect(m.extraction!.rows[298]).toEqual({ name: 'Item 300', price: 300000.5 })
+    expect(m.extraction!.sources[0].price).toEqual({ item: 'p1', part: 1, text: '$1,000.50' })
+    expect(m.extraction!.absent).toEqual(['stock'])
+    expect(m.extraction!.problems).toEqual([
+      { row: 6, field: 'price', issue: 'type', text: 'ask us', message: '"ask us" is not one number' },
+    ])
+  })
+
+  it('refuses a schema it cannot extract to before anything runs', async () => {
+    const w = world({ replies: [] })
+    await expect(
+      beginRun(w.ports, w.settings, {
+        id: 'run_1',
+        tabId: 1,
+        request: 'get every product',
+        url: kUrl,
+        origin: kOrigin,
+        shape: { type: 'object', properties: { tags: { type: 'array' } } },
+      }),
+    ).rejects.toThrow(/Field "tags" must be one of string, number, integer, boolean/)
+    expect(w.llmCalls).toHaveLength(0)
+  })
+})
