@@ -1,3 +1,5 @@
+import type { Challenge } from '../page/challenge'
+import type { HandBack } from './takeover'
 import { PAGE_ACTION_TYPES } from '../instruction/schema'
 import type { RepairRequest } from '../flows/replay'
 import type { Intent } from '../page/snapshot'
@@ -101,6 +103,8 @@ export interface PageContext {
   listing: string
   /** What the page lets a person do, with the listed ids that carry each out. */
   intents?: Intent[]
+  /** A one-time code field or CAPTCHA the page draws: Ava hands the page to the person (docs/agent.md, "Taking over"). */
+  challenge?: Challenge
 }
 
 /**
@@ -187,7 +191,7 @@ export function neutraliseDelimiters(text: string): string {
 }
 
 /** One line of page text, clipped to `max` characters (the block neutralises it). */
-function clipped(text: string, max: number): string {
+export function clipped(text: string, max: number): string {
   const line = text.replace(/[\r\n]+/g, ' ')
   return line.length > max ? `${line.slice(0, max)}…` : line
 }
@@ -349,6 +353,8 @@ export interface StepReport {
  */
 export interface AnswerReport {
   question: string
+  /** The person had the wheel and pressed Resume: the run says what changed instead (takeover.ts). */
+  takeover?: HandBack
   choices?: string[]
   answer?: string
   /** The answer is one of the offered choices, picked with its button: the words are the model's, the pick is the person's. */

@@ -51,6 +51,8 @@ import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
+import { codeFromPerson, personGaveCode, type Challenge } from '../page/challenge'
+import { describeTakeover, pageChanges, pageSeen, type TakeoverReason, type TakeoverReport } from './takeover'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -70,6 +72,14 @@ export interface RunOptions {
   settings: Settings
   /** Aborted by Stop; a question waiting for the person counts as "no". */
   signal: AbortSignal
+  /** The person pressed Pause: the run stops before its next step and hands them the page (takeover.ts). */
+  pause?: PauseSwitch
+}
+
+/** Pause, as the background holds it for a live run: asked for, and taken (cleared) when the run stops for it. */
+export interface PauseSwitch {
+  requested(): boolean
+  clear(): void
 }
 
 /** Refuses a request before anything is written (seed 003 property 4). */
@@ -226,6 +236,11 @@ interface Run {
   collected: Map<number, string[]>
   /** …and as the table the person may save, shown under the step. */
   tables: Map<number, CollectedTable>
+  pause?: PauseSwitch
+  /** The code field or CAPTCHA the last read of the page showed. */
+  challenge?: Challenge
+  /** The person's own words this run (the request, their typed answers): a code in them is theirs to have typed. */
+  personWords: string[]
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -261,6 +276,8 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     asks: 0,
     collected: new Map(),
     tables: new Map(),
+    ...(opts.pause ? { pause: opts.pause } : {}),
+    personWords: [state.request],
   }
 }
 
@@ -378,6 +395,11 @@ async function drive(
       if (atLimit(run)) return await finish(run, 'failed', limitError(run))
       await pendingNav
       pendingNav = null
+      // Paused between two replies: the person has the wheel before the model is asked again.
+      if (run.pause?.requested() && ports.ask.answer) {
+        answer = await takeOver(run, 'paused', {})
+        continue
+      }
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
       const page = await unechoed(
@@ -386,6 +408,20 @@ async function drive(
       )
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
+      run.challenge = page.challenge
+      if (answer?.takeover) {
+        const { report, before } = answer.takeover
+        note = [note, describeTakeover({ ...report, changes: pageChanges(before, pageSeen(shown)) })]
+          .filter(Boolean)
+          .join('\n')
+        answer = undefined
+      }
+      // [trust] A code sent to the person or a CAPTCHA is theirs: the page goes to them before the
+      // model can guess at it, once per page (docs/agent.md, "Taking over").
+      if (page.challenge && ports.ask.answer && offersTakeover(run, page)) {
+        answer = await takeOver(run, 'challenge', { challenge: page.challenge.kind, page: shown })
+        continue
+      }
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       const userTurn =
         state.iteration === 0 && !resumed
@@ -590,6 +626,21 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         continue
       }
       const ins = item.instruction!
+      // Pause takes effect here, before the next step: this one and the rest of the reply do not run.
+      // A one-time code the person did not give is never typed: the page goes to them instead.
+      const takeover = run.pause?.requested()
+        ? ({ reason: 'paused', pausedBefore: { index: view.index, description: ins.description } } as const)
+        : inventedCode(run, ins)
+          ? ({ reason: 'challenge', challenge: 'code' } as const)
+          : undefined
+      if (takeover && run.ports.ask.answer) {
+        await show(run, { ...view, status: 'skipped' })
+        const handed = await takeOver(run, takeover.reason, takeover).catch((e: unknown) => ({ error: e }))
+        if ('error' in handed) batch.failure = { error: toAvaError(handed.error) }
+        else batch.asked = handed
+        stream.abort()
+        continue
+      }
       if (ins.action_type === 'done') {
         batch.answer = ins.params.answer ?? ''
         continue
@@ -1350,6 +1401,17 @@ async function awaitAnswer(
   const { state, ports, signal } = run
   await setStatus(run, 'waiting')
   const askedAt = ports.clock.now()
+  const cardOf = (st: 'pending' | 'answered' | 'closed', text?: string) => ({
+    runId: state.id,
+    step: pending.step,
+    question: pending.question,
+    ...(pending.choices ? { choices: pending.choices } : {}),
+    state: st,
+    ...(text ? { answer: text } : {}),
+    messageId: state.messageId,
+    ...(pending.takeover ? { takeover: pending.takeover.reason } : {}),
+    ...(pending.takeover?.challenge ? { challenge: pending.takeover.challenge } : {}),
+  })
   let answer: PersonAnswer
   try {
     answer = await ports.ask.answer!({ runId: state.id, cardId: pending.cardId }, signal)
@@ -1357,33 +1419,28 @@ async function awaitAnswer(
     // Stored before the card says so: an answer that comes now finds no open question.
     state.pendingAsk = undefined
     await save(run).catch(() => undefined)
-    await ports.chat
-      .patch(pending.cardId, {
-        ask: {
-          runId: state.id,
-          step: pending.step,
-          question: pending.question,
-          ...(pending.choices ? { choices: pending.choices } : {}),
-          state: 'closed',
-          messageId: state.messageId,
-        },
-      })
-      .catch(() => undefined)
+    await ports.chat.patch(pending.cardId, { ask: cardOf('closed') }).catch(() => undefined)
     throw signal.aborted ? signal.reason : e
   }
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
+  if ('takeover' in answer && !pending.takeover) {
+    // "I'll do it myself": the same card now waits for Resume, and the page as it is now is what
+    // the model will be told changes against.
+    const now = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal }))
+    const taken = {
+      ...pending,
+      takeover: { reason: 'asked' as const, before: pageSeen(compact(run) ? compactPage(now) : now) },
+    }
+    state.pendingAsk = taken
+    state.noCache = true
+    await ports.chat.patch(pending.cardId, {
+      ask: { ...cardOf('pending'), takeover: 'asked' },
+    })
+    return awaitAnswer(run, taken, view)
+  }
   const text = 'text' in answer ? answer.text.trim() : undefined
-  await ports.chat.patch(pending.cardId, {
-    ask: {
-      runId: state.id,
-      step: pending.step,
-      question: pending.question,
-      ...(pending.choices ? { choices: pending.choices } : {}),
-      state: 'answered',
-      ...(text ? { answer: text } : {}),
-      messageId: state.messageId,
-    },
-  })
+  if (text) run.personWords.push(text)
+  await ports.chat.patch(pending.cardId, { ask: cardOf('answered', text) })
   state.pendingAsk = undefined
   await setStatus(run, 'running')
   const shown = view ?? run.steps[pending.step]
@@ -1391,8 +1448,27 @@ async function awaitAnswer(
     await show(run, {
       ...shown,
       status: 'ok',
-      msg: text ? stepResult('answered', { answer: text }) : stepResult('continued'),
+      msg: pending.takeover
+        ? stepResult('tookOver')
+        : text
+          ? stepResult('answered', { answer: text })
+          : stepResult('continued'),
     })
+  if (pending.takeover) {
+    const { reason, before, pausedBefore, challenge } = pending.takeover
+    return {
+      question: pending.question,
+      takeover: {
+        before,
+        report: {
+          reason,
+          ...(pausedBefore ? { pausedBefore } : {}),
+          ...(challenge ? { challenge } : {}),
+          ...(pending.question ? { question: pending.question } : {}),
+        },
+      },
+    }
+  }
   // A pick is a pick only of what was offered; any other text is the person's own.
   const picked = 'picked' in answer && !!answer.picked && !!text && !!pending.choices?.includes(text)
   // [trust] Every plan is written with the page in front of the model, so its question and choices
@@ -1688,4 +1764,78 @@ export function errorMessage(error: AvaError): Omit<ChatMessage, 'id' | 'ts'> {
     recovery: recoveryOf(error),
     ...(details ? { details } : {}),
   }
+}
+
+/** Whether the page's challenge is offered to the person on its own: once per page, and not when the person gave a code. */
+function offersTakeover(run: Run, page: PageContext): boolean {
+  const key = `${page.challenge!.kind} ${page.url.split(/[?#]/)[0]}`
+  if (run.state.handedOver?.includes(key)) return false
+  // "Sign in with code 428913": the code is the person's own words, and the model may type it.
+  if (page.challenge!.kind === 'code' && personGaveCode(run.personWords)) return false
+  ;(run.state.handedOver ??= []).push(key)
+  return true
+}
+
+/** An `input` into a code field the page draws, of a value that is not in the person's own words: a code the model made up. */
+function inventedCode(run: Run, ins: Instruction): boolean {
+  const c = run.challenge
+  if (!c || c.kind !== 'code' || ins.action_type !== 'input') return false
+  if (!ins.params.target_id || !c.fields.includes(ins.params.target_id)) return false
+  return !codeFromPerson(ins.params.value ?? '', run.personWords)
+}
+
+/**
+ * Hands the page to the person (docs/agent.md, "Taking over"): a card says Ava is waiting, with
+ * Resume and Stop; the run waits (status `waiting`) as for an `ask`, across navigations and a
+ * worker restart, then goes on with what changed meanwhile. Rejects when the run is stopped.
+ */
+async function takeOver(
+  run: Run,
+  reason: TakeoverReason,
+  extra: Partial<Pick<TakeoverReport, 'pausedBefore' | 'question' | 'challenge'>> & { page?: PageContext },
+): Promise<AnswerReport> {
+  const { state, ports, signal } = run
+  if (reason === 'paused') run.pause?.clear()
+  let now = extra.page
+  if (!now) {
+    const read = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal }))
+    now = compact(run) ? compactPage(read) : read
+  }
+  const english =
+    reason === 'paused'
+      ? 'Paused. The page is yours; press Resume when Ava should go on.'
+      : reason === 'asked'
+        ? 'Ava is waiting while you do it on the page yourself; press Resume when you are done.'
+        : extra.challenge === 'captcha'
+          ? 'The page shows a CAPTCHA. Solve it yourself, then press Resume.'
+          : 'The page asks for a one-time code. Type it yourself, then press Resume.'
+  const step = run.steps.length
+  const card = await ports.chat.add({
+    role: 'system',
+    kind: 'ask',
+    text: english,
+    ask: {
+      runId: state.id,
+      step,
+      question: extra.question ?? '',
+      state: 'pending',
+      messageId: state.messageId,
+      takeover: reason,
+      ...(extra.challenge ? { challenge: extra.challenge } : {}),
+    },
+  })
+  state.pendingAsk = {
+    cardId: card.id,
+    step,
+    question: extra.question ?? '',
+    takeover: {
+      reason,
+      before: pageSeen(now),
+      ...(extra.pausedBefore ? { pausedBefore: extra.pausedBefore } : {}),
+      ...(extra.challenge ? { challenge: extra.challenge } : {}),
+    },
+  }
+  state.noCache = true // what the person did by hand is no plan to replay
+  run.asks++
+  return awaitAnswer(run, state.pendingAsk)
 }

@@ -24,6 +24,7 @@ import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
 import { queryAll } from '../locators'
 import { listedIntents, serialize } from '../../core/page/serialize'
+import { findChallenge } from '../challenge'
 import {
   hideOverlay,
   kReadSliceMs,
@@ -430,6 +431,9 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       listing: note + text,
       intents: listedIntents(snapshot.intents, ids),
     }
+    // After the scan: the code fields are named by the ids it just listed.
+    const challenge = findChallenge(document)
+    if (challenge) info.challenge = challenge
     // Cross-origin frames are read by our content script inside each of them; the background merges
     // their snapshots into this one and lists the whole again (background/frames.ts).
     if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })
