@@ -1088,6 +1088,7 @@ async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
     title: redactText(page.title, hidden),
     listing: redactText(page.listing, hidden),
     ...(intents ? { intents } : {}),
+    ...(page.challenge ? { challenge: page.challenge } : {}),
   }
 }
 

@@ -71,7 +71,9 @@ export const RunStateSchema = z.object({
         .object({
           reason: TakeoverReasonSchema,
           before: PageSeenSchema,
-          pausedBefore: z.object({ index: z.number().int().nonnegative(), description: z.string().optional() }).optional(),
+          pausedBefore: z
+            .object({ index: z.number().int().nonnegative(), description: z.string().optional() })
+            .optional(),
           challenge: z.enum(['code', 'captcha']).optional(),
         })
         .optional(),

@@ -740,7 +740,8 @@ export default {
   'takeover.title.code': 'The page asks for a one-time code',
   'takeover.title.captcha': 'The page shows a CAPTCHA',
   'takeover.waiting': 'Ava is waiting. Act on the page by hand; Ava does nothing until you press Resume.',
-  'takeover.code': 'Type the code you were sent (by text message, e-mail or an authenticator app) yourself; Ava never types a code it did not get from you.',
+  'takeover.code':
+    'Type the code you were sent (by text message, e-mail or an authenticator app) yourself; Ava never types a code it did not get from you.',
   'takeover.captcha': 'Solve the check yourself; Ava does not try to.',
   'takeover.resume': 'Resume',
   'takeover.stop': 'Stop',
