@@ -44,7 +44,7 @@ function factsOf(el: HTMLInputElement | HTMLTextAreaElement): FieldFacts {
   const max = Number.parseInt(attr('maxlength'), 10)
   return {
     ...(idOfElement(el) ? { id: idOfElement(el)! } : {}),
-    type: el instanceof HTMLTextAreaElement ? 'textarea' : attr('type').toLowerCase() || 'text',
+    type: el.localName === 'textarea' ? 'textarea' : attr('type').toLowerCase() || 'text',
     autocomplete: attr('autocomplete'),
     inputmode: attr('inputmode'),
     ...(Number.isFinite(max) ? { maxLength: max } : {}),
@@ -65,9 +65,10 @@ export function challengeFacts(doc: Document): ChallengeFacts {
     .map((f) => f.src)
     .filter(Boolean)
   // A widget's container is drawn around its frame; a script may not have rendered it yet.
-  const widgets = [...doc.querySelectorAll('[class*=captcha i], [id*=captcha i], [class*=turnstile i]')]
+  const widgets = [...doc.querySelectorAll('[class*=captcha], [id*=captcha], [id*=Captcha], [class*=turnstile]')]
     .slice(0, kMaxLooked)
-    .filter(drawn)
+    // reCAPTCHA v3's badge asks the person nothing.
+    .filter((el) => drawn(el) && !el.closest('.grecaptcha-badge'))
     .map((el) => `${el.getAttribute('class') ?? ''} ${el.id}`.trim())
   const images = [...doc.querySelectorAll('img')]
     .slice(0, kMaxLooked)

@@ -425,12 +425,16 @@ async function drive(
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       const userTurn =
         state.iteration === 0 && !resumed
-          ? buildUserPrompt(
-              state.request,
-              shown,
-              await ports.actions.relevant(state.request).catch(() => []),
-              state.attachments,
-            )
+          ? [
+              buildUserPrompt(
+                state.request,
+                shown,
+                await ports.actions.relevant(state.request).catch(() => []),
+                state.attachments,
+              ),
+              // The person had the page before the first plan (a code page the run started on).
+              ...(note ? [note] : []),
+            ].join('\n\n')
           : buildFollowUp(
               results,
               shown,

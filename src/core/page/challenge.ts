@@ -123,15 +123,16 @@ export function challengeOf(facts: ChallengeFacts): Challenge | undefined {
 }
 
 /** A string a person could have been sent as a one-time code: 4 to 10 letters or digits, at least one digit. */
-const kCodeShaped = /(?<![\p{L}\p{N}])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{2,8}[A-Za-z0-9](?![\p{L}\p{N}])/gu
+const kCodeShaped = /(?<![A-Za-z0-9])(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{2,8}[A-Za-z0-9](?![A-Za-z0-9])/g
 
+/** The code-shaped strings of a text, dashes dropped, upper-cased (a code is read out in any case). */
 function codesIn(text: string): string[] {
-  return [...text.matchAll(kCodeShaped)].map((m) => m[0].replace(/-/g, ''))
+  return [...text.matchAll(kCodeShaped)].map((m) => m[0].replace(/-/g, '').toUpperCase())
 }
 
 /** Whether `value` is one of the code-shaped strings in the person's own words (their request, their answers). */
 export function codeFromPerson(value: string, personWords: readonly string[]): boolean {
-  const v = value.replace(/[\s-]/g, '')
+  const v = value.replace(/[\s-]/g, '').toUpperCase()
   return !v || personWords.some((w) => codesIn(w).includes(v))
 }
 
