@@ -18,6 +18,9 @@ afterAll(async () => bank?.close())
 const kOpen = '<untrusted_page_content>'
 const kClose = '</untrusted_page_content>'
 
+const kBankRequest = 'sign in as alice (password wonderland) and tell me my balance'
+const kPauseRequest = 'fill in the sign-in form for alice'
+
 const chatRequests = () => w.llm.requests.filter((r) => r.api === 'openai')
 
 /** The last user turn of model request `n`. */
@@ -49,8 +52,9 @@ async function clickUntil(panel: Frame, selector: string, done: () => Promise<bo
   expect(await done()).toBe(true)
 }
 
-async function runState(): Promise<any> {
-  return Object.values(await w.ava.storage('session')).find((v: any) => v?.id?.startsWith?.('run') && v.request)
+/** The stored state of the run made for `request`. */
+async function runState(request: string): Promise<any> {
+  return Object.values(await w.ava.storage('session')).find((v: any) => v?.request === request)
 }
 
 it('a run that reaches a one-time code page offers take-over; the person types the code, presses Resume, and the run finishes', async () => {
@@ -70,7 +74,7 @@ it('a run that reaches a one-time code page offers take-over; the person types t
       ]),
     },
   )
-  await w.ava.ask(page, 'sign in as alice (password wonderland) and tell me my balance')
+  await w.ava.ask(page, kBankRequest)
   // The sign-in asks first (a password goes with the form): the person allows it.
   const atCode = page.waitForURL(`${bank.url}/verify`, { timeout: 30_000 })
   await allowAll(page, atCode, (p) => w.ava.panel(p))
@@ -85,7 +89,7 @@ it('a run that reaches a one-time code page offers take-over; the person types t
   expect(await card.locator('[data-test=takeover-stop]').count()).toBe(1)
   expect(chatRequests()).toHaveLength(1)
   expect(bank.codes).toEqual([]) // nobody typed a code
-  expect((await runState())?.status).toBe('waiting')
+  expect((await runState(kBankRequest))?.status).toBe('waiting')
 
   // The person types the code they were sent, by hand, and submits it.
   await page.fill('#otp', kTwoFactorUser.code)
@@ -102,10 +106,11 @@ it('a run that reaches a one-time code page offers take-over; the person types t
     '[data-test=takeover][data-state=pending] [data-test=takeover-resume]',
     async () => (await waiting.getAttribute('data-state')) === 'answered',
   )
-  await again.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 40_000 })
-  expect(await again.locator('[data-role=assistant]').last().locator('[data-test=text]').textContent()).toContain(
-    '$2,417.09',
-  )
+  await expect
+    .poll(() => again.locator('[data-role=assistant]').last().locator('[data-test=text]').textContent(), {
+      timeout: 40_000,
+    })
+    .toContain('$2,417.09')
   expect(chatRequests()).toHaveLength(2)
   const follow = lastUser(1)
   expect(follow).toContain('asked for a one-time code')
@@ -143,7 +148,7 @@ it('Pause stops the run before its next step; Resume tells the model what the pe
     },
     { chunks: instructionChunks([{ step_id: 4, action_type: 'done', params: { answer: 'Left it for you.' } }]) },
   )
-  const panel = await w.ava.ask(page, 'fill in the sign-in form for alice')
+  const panel = await w.ava.ask(page, kPauseRequest)
   await expect.poll(() => page.inputValue('#username'), { timeout: 30_000 }).toBe('alice')
   await expect.poll(() => chatRequests().length, { timeout: 30_000 }).toBe(2)
 
@@ -156,7 +161,7 @@ it('Pause stops the run before its next step; Resume tells the model what the pe
   await panel.locator('[data-test=takeover][data-state=pending]').waitFor({ timeout: 30_000 })
   expect(await card.getAttribute('data-reason')).toBe('paused')
   await expect.poll(() => chatRequests()[1].endedAt !== undefined, { timeout: 10_000 }).toBe(true)
-  const paused = await runState()
+  const paused = await runState(kPauseRequest)
   expect(paused.status).toBe('waiting')
   expect(paused.executed.map((i: { action_type: string }) => i.action_type)).toEqual(['input'])
   expect(paused.pendingAsk.takeover.pausedBefore).toMatchObject({ index: 1, description: 'Type the password' })
@@ -171,7 +176,11 @@ it('Pause stops the run before its next step; Resume tells the model what the pe
     '[data-test=takeover][data-state=pending] [data-test=takeover-resume]',
     async () => (await card.getAttribute('data-state')) === 'answered',
   )
-  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 40_000 })
+  await expect
+    .poll(() => panel.locator('[data-role=assistant]').last().locator('[data-test=text]').textContent(), {
+      timeout: 40_000,
+    })
+    .toContain('Left it for you.')
   expect(chatRequests()).toHaveLength(3)
   const follow = lastUser(2)
   expect(follow).toContain('The person paused you before your step 2, which did not run')

@@ -86,6 +86,10 @@ export async function startTwoFactorSite(): Promise<TwoFactorSite> {
   return {
     url: `http://127.0.0.1:${port}`,
     codes,
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r())
+        server.closeAllConnections()
+      }),
   }
 }

@@ -641,7 +641,11 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         await show(run, { ...view, status: 'skipped' })
         const handed = await takeOver(run, takeover.reason, takeover).catch((e: unknown) => ({ error: e }))
         if ('error' in handed) batch.failure = { error: toAvaError(handed.error) }
-        else batch.asked = handed
+        else {
+          // The reply is not over for the run: the model plans again from the page handed back.
+          batch.steps++
+          batch.asked = handed
+        }
         stream.abort()
         continue
       }

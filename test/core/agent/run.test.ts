@@ -2042,6 +2042,8 @@ describe('taking over (docs/agent.md, "Taking over")', () => {
     expect(state.status).toBe('done')
     expect(w.execCalls).toEqual([])
     expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(2)
+    // …and the run goes on after the second hand-back: the model plans again.
+    expect(w.llmCalls).toHaveLength(2)
     expect(w.steps().map((s) => s.status)).toEqual(['skipped', 'skipped'])
   })
 
