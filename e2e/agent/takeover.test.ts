@@ -92,7 +92,8 @@ it('a run that reaches a one-time code page offers take-over; the person types t
   expect((await runState(kBankRequest))?.status).toBe('waiting')
 
   // The person types the code they were sent, by hand, and submits it.
-  await page.fill('#otp', kTwoFactorUser.code)
+  await page.click('#otp')
+  await page.keyboard.type(kTwoFactorUser.code)
   await page.click('#verify')
   await page.waitForURL(`${bank.url}/account`, { timeout: 20_000 })
   expect(bank.codes).toEqual([kTwoFactorUser.code])
@@ -170,7 +171,11 @@ it('Pause stops the run before its next step; Resume tells the model what the pe
   expect(await panel.locator('[data-test=pause]').count()).toBe(0)
 
   // The person changes the page by hand, then hands it back.
-  await page.fill('#username', 'bob')
+  // As a person does: a click into the field (a script's focus() would be handed back to the panel,
+  // which keeps the keyboard from pages that take it), then the keys.
+  await page.click('#username', { clickCount: 3 })
+  await page.keyboard.type('bob')
+  expect(await page.inputValue('#username')).toBe('bob')
   await clickUntil(
     panel,
     '[data-test=takeover][data-state=pending] [data-test=takeover-resume]',
