@@ -51,7 +51,7 @@ import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import type { UploadFile } from '../page/command'
-import { codeFromPerson, personGaveCode, type Challenge } from '../page/challenge'
+import { codeFromPerson, codeShaped, personGaveCode, type Challenge } from '../page/challenge'
 import { describeTakeover, pageChanges, pageSeen, type TakeoverReason, type TakeoverReport } from './takeover'
 
 /**
@@ -1789,8 +1789,10 @@ function offersTakeover(run: Run, page: PageContext): boolean {
 function inventedCode(run: Run, ins: Instruction): boolean {
   const c = run.challenge
   if (!c || c.kind !== 'code' || ins.action_type !== 'input') return false
-  if (!ins.params.target_id || !c.fields.includes(ins.params.target_id)) return false
-  return !codeFromPerson(ins.params.value ?? '', run.personWords)
+  const value = ins.params.value ?? ''
+  // Into a listed code field, or — named some other way (a selector, words) — a value shaped like a code.
+  const intoCode = ins.params.target_id ? c.fields.includes(ins.params.target_id) : codeShaped(value)
+  return intoCode && !codeFromPerson(value, run.personWords)
 }
 
 /**

@@ -136,6 +136,13 @@ export function codeFromPerson(value: string, personWords: readonly string[]): b
   return !v || personWords.some((w) => codesIn(w).includes(v))
 }
 
+/** Whether `value` is shaped like a one-time code (4 to 10 letters or digits, at least one digit). */
+export function codeShaped(value: string): boolean {
+  // "771 204": codes are read out and typed in groups.
+  const v = value.replace(/\s+/g, '')
+  return codesIn(v).length === 1 && codesIn(v)[0] === v.replace(/-/g, '').toUpperCase()
+}
+
 /** Whether the person's own words hold anything shaped like a code: then it is theirs to have typed. */
 export function personGaveCode(personWords: readonly string[]): boolean {
   return personWords.some((w) => codesIn(w).length > 0)

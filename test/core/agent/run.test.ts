@@ -2047,6 +2047,18 @@ describe('taking over (docs/agent.md, "Taking over")', () => {
     expect(w.steps().map((s) => s.status)).toEqual(['skipped', 'skipped'])
   })
 
+  it('a made-up code named by a selector instead of an id is not typed either', async () => {
+    const w = world({
+      listing: (n) => (n <= 2 ? codePage(1) : codePage(2)),
+      challenge: (n) => (n <= 2 ? codeField : undefined),
+      person: async () => ({ continued: true }),
+      replies: [reply(input(1, '#app_totp', '771 204', 'Type the code')), reply(done('Signed in.'))],
+    })
+    expect((await w.run('log in to my account')).status).toBe('done')
+    expect(w.execCalls).toEqual([])
+    expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(2)
+  })
+
   it('types a code the person gave in their own words, with no hand-over', async () => {
     const w = world({
       listing: (n) => codePage(n),

@@ -1,6 +1,6 @@
 // Whose code it is: a code in the person's own words may be typed; any other is made up.
 import { describe, expect, it } from 'vitest'
-import { codeFromPerson, personGaveCode } from '../../../src/core/page/challenge'
+import { codeFromPerson, codeShaped, personGaveCode } from '../../../src/core/page/challenge'
 
 describe('codes from the person', () => {
   it('finds a code the person wrote, in any spacing', () => {
@@ -14,5 +14,13 @@ describe('codes from the person', () => {
     expect(codeFromPerson('4289', ['the code is 428913'])).toBe(false)
     expect(personGaveCode(['log in to my account', 'alice'])).toBe(false)
     expect(personGaveCode(['sign in with 6-digit code 771204'])).toBe(true)
+  })
+
+  it('tells a code from a word or a sentence', () => {
+    expect(codeShaped('428913')).toBe(true)
+    expect(codeShaped('AB12-CD')).toBe(true)
+    expect(codeShaped('alice')).toBe(false)
+    expect(codeShaped('wonderland')).toBe(false)
+    expect(codeShaped('order 742 please')).toBe(false)
   })
 })
