@@ -1780,9 +1780,16 @@ function offersTakeover(run: Run, page: PageContext): boolean {
   const key = `${page.challenge!.kind} ${page.url.split(/[?#]/)[0]}`
   if (run.state.handedOver?.includes(key)) return false
   // "Sign in with code 428913": the code is the person's own words, and the model may type it.
-  if (page.challenge!.kind === 'code' && personGaveCode(run.personWords)) return false
+  // So is a saved secret they name (a code kept in the vault): the vault's own rules bind it to its sites.
+  if (page.challenge!.kind === 'code' && (personGaveCode(run.personWords) || run.personWords.some(namesSecret)))
+    return false
   ;(run.state.handedOver ??= []).push(key)
   return true
+}
+
+/** `${secret:NAME}`: a value the person saved in the vault. */
+function namesSecret(text: string): boolean {
+  return /\$\{secret:[^}]+\}/.test(text)
 }
 
 /** An `input` into a code field the page draws, of a value that is not in the person's own words: a code the model made up. */
@@ -1790,6 +1797,7 @@ function inventedCode(run: Run, ins: Instruction): boolean {
   const c = run.challenge
   if (!c || c.kind !== 'code' || ins.action_type !== 'input') return false
   const value = ins.params.value ?? ''
+  if (namesSecret(value)) return false // the person's saved secret: bound and asked about as any other
   // Into a listed code field, or — named some other way (a selector, words) — a value shaped like a code.
   const intoCode = ins.params.target_id ? c.fields.includes(ins.params.target_id) : codeShaped(value)
   return intoCode && !codeFromPerson(value, run.personWords)

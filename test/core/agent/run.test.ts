@@ -2059,6 +2059,19 @@ describe('taking over (docs/agent.md, "Taking over")', () => {
     expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(2)
   })
 
+  it('types a code the person saved in the vault and named, with no hand-over', async () => {
+    const w = world({
+      listing: (n) => codePage(n),
+      challenge: (n) => (n === 1 ? codeField : undefined),
+      person: async () => ({ continued: true }),
+      vault: { otp: '550301' },
+      replies: [reply(typeCode('${secret:otp}'), click(2, 'Verify')), reply(done('Signed in.'))],
+    })
+    expect((await w.run('enter ${secret:otp} and continue')).status).toBe('done')
+    expect(w.messages.some((m) => m.ask?.takeover)).toBe(false)
+    expect(w.execCalls).toHaveLength(2)
+  })
+
   it('types a code the person gave in their own words, with no hand-over', async () => {
     const w = world({
       listing: (n) => codePage(n),
