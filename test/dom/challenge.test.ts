@@ -42,6 +42,18 @@ describe('one-time code fields', () => {
     expect(kind(body)).toBe('code')
   })
 
+  it('is sure of a code field its markup names, and of a split code; one known by words only is not', () => {
+    const sure = (body: string) => findChallenge(page(body))?.sure
+    expect(sure('<form><input autocomplete="one-time-code" maxlength="6"></form>')).toBe(true)
+    expect(
+      sure(`<form><p>Enter the 6-digit code</p>${'<input inputmode="numeric" maxlength="1">'.repeat(6)}</form>`),
+    ).toBe(true)
+    expect(sure('<form><label>Verification code <input id="code" type="text"></label></form>')).toBe(false)
+    expect(
+      sure('<div class="g-recaptcha"><iframe src="https://www.google.com/recaptcha/api2/anchor?k=1"></iframe></div>'),
+    ).toBe(true)
+  })
+
   it('names the listed id of the code field, for the run to recognise a step that types into it', () => {
     const doc = page(
       `<form><label for="c">Verification code</label><input id="c" autocomplete="one-time-code" inputmode="numeric" maxlength="6"><button>Verify</button></form>`,

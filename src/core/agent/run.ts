@@ -418,7 +418,9 @@ async function drive(
       }
       // [trust] A code sent to the person or a CAPTCHA is theirs: the page goes to them before the
       // model can guess at it, once per page (docs/agent.md, "Taking over").
-      if (page.challenge && ports.ask.answer && offersTakeover(run, page)) {
+      if (page.challenge && !page.challenge.sure)
+        note = [note, challengeNote(page.challenge)].filter(Boolean).join('\n')
+      if (page.challenge?.sure && ports.ask.answer && offersTakeover(run, page)) {
         answer = await takeOver(run, 'challenge', { challenge: page.challenge.kind, page: shown })
         continue
       }
@@ -1785,6 +1787,13 @@ function offersTakeover(run: Run, page: PageContext): boolean {
     return false
   ;(run.state.handedOver ??= []).push(key)
   return true
+}
+
+/** What the model is told of a code field or CAPTCHA known only by its words: Ava's sentence, no page text in it. */
+function challengeNote(c: Challenge): string {
+  return c.kind === 'captcha'
+    ? 'Ava sees a CAPTCHA on this page: only the person solves it. Do not try; if the task needs it, write ask so they can do it themselves.'
+    : 'Ava sees a one-time code field on this page: a code sent to the person, which only they have. Never type a code the person did not give you; if the task needs it, write ask so they can enter it themselves.'
 }
 
 /** `${secret:NAME}`: a value the person saved in the vault. */

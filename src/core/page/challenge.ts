@@ -15,6 +15,12 @@ export interface Challenge {
   fields: string[]
   /** Why it counts, for logs and the model: `autocomplete=one-time-code`, `recaptcha frame`, … */
   why: string
+  /**
+   * Said by the page's own markup for it (`autocomplete="one-time-code"`, a code split into boxes,
+   * a CAPTCHA widget's frame or container): the run hands the page over at once. Known only by
+   * words (a label, a name, the form's text), it is told to the model and typing into it is guarded.
+   */
+  sure: boolean
 }
 
 /** What the page side reads off one drawn text field. */
@@ -99,9 +105,9 @@ function captchaField(f: FieldFacts): boolean {
 export function challengeOf(facts: ChallengeFacts): Challenge | undefined {
   // reCAPTCHA v3 and invisible v2 draw only a badge and ask the person nothing.
   const frame = facts.frames.find((src) => kCaptchaFrame.test(src) && !/[?&]size=invisible\b/.test(src))
-  if (frame) return { kind: 'captcha', fields: [], why: `captcha frame ${new URL(frame).host}` }
+  if (frame) return { kind: 'captcha', fields: [], why: `captcha frame ${new URL(frame).host}`, sure: true }
   const widget = facts.widgets.find((w) => kCaptchaWidget.test(w) && !/grecaptcha-badge/.test(w))
-  if (widget) return { kind: 'captcha', fields: [], why: `captcha widget "${widget.slice(0, 40)}"` }
+  if (widget) return { kind: 'captcha', fields: [], why: `captcha widget "${widget.slice(0, 40)}"`, sure: true }
   const pictured = facts.fields.filter(captchaField)
   if (
     pictured.length ||
@@ -111,6 +117,7 @@ export function challengeOf(facts: ChallengeFacts): Challenge | undefined {
       kind: 'captcha',
       fields: pictured.flatMap((f) => (f.id ? [f.id] : [])),
       why: 'a field for the code a picture shows',
+      sure: false,
     }
   const boxes = facts.fields.filter((f) => f.maxLength === 1).length
   const codes = facts.fields.filter((f) => !captchaField(f) && isCodeField(f, boxes))
@@ -119,6 +126,7 @@ export function challengeOf(facts: ChallengeFacts): Challenge | undefined {
     kind: 'code',
     fields: codes.flatMap((f) => (f.id ? [f.id] : [])),
     why: codes.some(isAutocompleteCode) ? 'autocomplete=one-time-code' : 'a one-time code field',
+    sure: codes.some(isAutocompleteCode) || (boxes >= kSplitBoxes && codes.length >= kSplitBoxes),
   }
 }
 

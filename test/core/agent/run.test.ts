@@ -1991,6 +1991,7 @@ describe('taking over (docs/agent.md, "Taking over")', () => {
     kind: 'code',
     fields: ['input_authentication_code'],
     why: 'autocomplete=one-time-code',
+    sure: true,
   }
   const typeCode = (value: string): Instruction => ({
     step_id: 1,
@@ -2057,6 +2058,21 @@ describe('taking over (docs/agent.md, "Taking over")', () => {
     expect((await w.run('log in to my account')).status).toBe('done')
     expect(w.execCalls).toEqual([])
     expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(2)
+  })
+
+  it('a code field known only by its words is told to the model, and a made-up code for it is still not typed', async () => {
+    const w = world({
+      listing: (n) => (n <= 2 ? codePage(1) : codePage(2)),
+      challenge: (n) => (n <= 2 ? { ...codeField, sure: false } : undefined),
+      person: async () => ({ continued: true }),
+      replies: [reply(typeCode('123456')), reply(done('Signed in.'))],
+    })
+    expect((await w.run('log in to my account')).status).toBe('done')
+    // No hand-over before the plan: the model was told, outside the page block.
+    expect(w.log.indexOf('llm')).toBeLessThan(w.log.indexOf('waiting for the person'))
+    expect(w.turn(0)).toContain('Ava sees a one-time code field on this page')
+    expect(w.execCalls).toEqual([])
+    expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(1)
   })
 
   it('types a code the person saved in the vault and named, with no hand-over', async () => {
