@@ -639,6 +639,19 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         : inventedCode(run, ins)
           ? ({ reason: 'challenge', challenge: 'code' } as const)
           : undefined
+      if (takeover && !run.ports.ask.answer && takeover.reason === 'challenge') {
+        // Nobody can take the page here (the CLI): the made-up code is refused, never typed.
+        await show(run, { ...view, status: 'failed' })
+        batch.failure = {
+          error: avaError(
+            'STEP_FAILED',
+            'The page asks for a one-time code that only you have, and Ava never types one you did not give. Run the request in Ava’s panel and type the code yourself.',
+            msg('outcome.codeNobody'),
+          ),
+        }
+        stream.abort()
+        continue
+      }
       if (takeover && run.ports.ask.answer) {
         await show(run, { ...view, status: 'skipped' })
         const handed = await takeOver(run, takeover.reason, takeover).catch((e: unknown) => ({ error: e }))

@@ -250,6 +250,8 @@ export default {
   'outcome.emptyRequest': 'Type a request first.',
   'outcome.busy': 'Ava is already working in this tab. Stop that first.',
   'outcome.sendFailed': 'Ava’s background did not answer. Retry.',
+  'outcome.codeNobody':
+    'The page asks for a one-time code that only you have, and Ava never types one you did not give. Run the request in Ava’s panel and type the code yourself.',
   'outcome.askNobody': 'The model asked you a question, but nobody can answer it here. Run the request in Ava’s panel.',
   'outcome.askNoQuestion':
     'The model’s step {n} was to ask you something, but it wrote no question, so Ava stopped before it.',

@@ -212,6 +212,8 @@ export default {
   'outcome.emptyRequest': '请先输入请求。',
   'outcome.busy': 'Ava 正在这个标签页中工作，请先停止。',
   'outcome.sendFailed': 'Ava 的后台没有响应，请重试。',
+  'outcome.codeNobody':
+    '页面要求输入只有你才有的一次性验证码，不是你给的验证码 Ava 绝不会输入。请在 Ava 的面板中提出这个请求，并亲自输入验证码。',
   'outcome.askNobody': '模型向你提了一个问题，但这里没有人能回答。请在 Ava 的面板中提出这个请求。',
   'outcome.askNoQuestion': '模型的第 {n} 步是向你提问，但没有写出问题，Ava 在它之前停下了。',
   'outcome.step.nothingToCollect': '第 {n} 步失败：Ava 在页面上没有找到可以收集的列表、信息流或表格。',

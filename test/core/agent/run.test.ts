@@ -2075,6 +2075,18 @@ describe('taking over (docs/agent.md, "Taking over")', () => {
     expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(1)
   })
 
+  it('where nobody can take the page, a made-up code is refused, never typed', async () => {
+    const w = world({
+      listing: codePage,
+      challenge: () => codeField,
+      replies: [reply(typeCode('123456'))],
+    })
+    const state = await w.run('log in to my account')
+    expect(state.status).toBe('failed')
+    expect(w.execCalls).toEqual([])
+    expect(w.messages.find((m) => m.kind === 'error')?.msg?.key).toBe('outcome.codeNobody')
+  })
+
   it('types a code the person saved in the vault and named, with no hand-over', async () => {
     const w = world({
       listing: (n) => codePage(n),
