@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill'
 import type { RunView } from '../core/chat'
 import type { AgentPorts, PersonAnswer } from '../core/agent/ports'
-import { beginRun, checkRequest, resumeRun, runAgent } from '../core/agent/run'
+import { beginRun, checkRequest, resumeRun, runAgent, type PauseSwitch } from '../core/agent/run'
 import { isActive, type PlannerMessage, type RunState } from '../core/agent/state'
 import type { ModelMessage } from 'ai'
 import { captureMarked } from './screenshot'
@@ -49,6 +49,13 @@ interface Live {
   controller: AbortController
   /** Resolves the pending `ask` (the person's own words, or Continue). */
   reply?: (answer: PersonAnswer) => void
+  /** The person pressed Pause: the run stops before its next step (docs/agent.md, "Taking over"). */
+  pause?: boolean
+}
+
+/** The run's side of Pause: it asks whether Pause was pressed and takes it when it stops. */
+function pauseOf(me: Live): PauseSwitch {
+  return { requested: () => !!me.pause, clear: () => (me.pause = false) }
 }
 const live = new Map<number, Live>()
 /**
@@ -131,7 +138,7 @@ export async function startRun(
   })
   // Each file belongs to the site it was attached on: an upload elsewhere asks (src/core/step-place.ts).
   await keepAttachments(state.id, placeAttachments(files, origin))
-  launch(me, state, () => runAgent(state, ports, { settings, signal: me.controller.signal }))
+  launch(me, state, () => runAgent(state, ports, { settings, signal: me.controller.signal, pause: pauseOf(me) }))
   return state.id
 }
 
@@ -139,6 +146,14 @@ export function stopRun(tabId: number): boolean {
   const run = live.get(tabId)
   if (!run) return false
   run.controller.abort(avaError('UNKNOWN', 'Stopped by you.', msg('outcome.stopped')))
+  return true
+}
+
+/** Pause: the tab's run stops before its next step and hands the person the page; false when none runs. */
+export function pauseRun(tabId: number): boolean {
+  const run = live.get(tabId)
+  if (!run || run.controller.signal.aborted) return false
+  run.pause = true
   return true
 }
 
@@ -183,7 +198,7 @@ export async function resumeRuns(): Promise<void> {
     if (!state || !isActive(state.status) || live.has(state.tabId) || launched.has(state.id)) continue
     const me: Live = { id: state.id, controller: new AbortController() }
     const ports = portsFor(me, state.origin, state.tabId, settings)
-    launch(me, state, () => resumeRun(state, ports, { settings, signal: me.controller.signal }))
+    launch(me, state, () => resumeRun(state, ports, { settings, signal: me.controller.signal, pause: pauseOf(me) }))
   }
 }
 

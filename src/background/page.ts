@@ -264,7 +264,11 @@ export async function pageContext(
       },
       { signal },
     ).catch(() => null)
-    if (out?.ok) return await withFrames(tabId, out.info, request, signal)
+    if (out?.ok) {
+      const page: PageContext = await withFrames(tabId, out.info, request, signal)
+      if (out.info.challenge) page.challenge = out.info.challenge
+      return page
+    }
   } finally {
     unwatch()
   }

@@ -141,6 +141,10 @@ export const ChatMessageSchema = z.object({
       answer: z.string().optional(),
       /** The run's message: the card is drawn under its step there. */
       messageId: z.string().optional(),
+      /** The person has the wheel: the card offers Resume and Stop (docs/agent.md, "Taking over"). */
+      takeover: z.enum(['paused', 'asked', 'challenge']).optional(),
+      /** With `takeover: challenge`: what the page asks for. */
+      challenge: z.enum(['code', 'captcha']).optional(),
     })
     .optional(),
 })

@@ -169,6 +169,7 @@ export const kStepResults = [
   'readAttribute',
   'answered',
   'continued',
+  'tookOver',
   'collecting',
   'collected',
   'collectedEnd',

@@ -58,11 +58,14 @@ export interface Protocol {
     res: { runId: string }
   }
   /** The person's answer to the model's question (an `ask` step): their words, a choice picked with its button, or Continue with none. */
+  /** `takeover`: "do it myself" on a question, or Resume on a take-over card (docs/agent.md, "Taking over"). */
   'panel→bg:run.answer': {
-    req: { runId: string; text?: string; picked?: boolean; continued?: boolean }
+    req: { runId: string; text?: string; picked?: boolean; continued?: boolean; takeover?: boolean }
     res: { ok: boolean; reason?: 'closed' | 'empty' }
   }
   'panel→bg:run.stop': { req: Record<string, never>; res: { stopped: boolean } }
+  /** Pause: the run stops before its next step and the page is the person's until Resume. */
+  'panel→bg:run.pause': { req: Record<string, never>; res: { paused: boolean } }
   'panel→bg:chat.load': {
     req: Record<string, never>
     res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string }

@@ -116,6 +116,13 @@ export const useChatStore = defineStore('chat', () => {
     await send('panel→bg:run.stop', {}).catch((e) => (error.value = refusal(e)))
   }
 
+  /** Pause: the run stops before its next step and hands the page to the person (docs/agent.md, "Taking over"). */
+  async function pause(): Promise<boolean> {
+    return send('panel→bg:run.pause', {})
+      .then((r) => r.paused)
+      .catch((e) => ((error.value = refusal(e)), false))
+  }
+
   async function toggleOverlay() {
     try {
       overlay.value = (await send('panel→bg:overlay', { on: !overlay.value })).on
@@ -136,9 +143,16 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  /** The person's answer to the model's question: their words, or Continue (`null`). */
-  async function answer(runId: string, text: string | null, picked = false) {
-    const req = text === null ? { runId, continued: true } : { runId, text, ...(picked ? { picked } : {}) }
+  /**
+   * The person's answer to the model's question: their words, or Continue (`null`; Resume on a
+   * take-over card); `takeover`: "do it myself".
+   */
+  async function answer(runId: string, text: string | null, picked = false, takeover = false) {
+    const req = takeover
+      ? { runId, takeover: true }
+      : text === null
+        ? { runId, continued: true }
+        : { runId, text, ...(picked ? { picked } : {}) }
     for (let tries = 0; ; tries++) {
       try {
         const r = await send('panel→bg:run.answer', req)
@@ -214,6 +228,7 @@ export const useChatStore = defineStore('chat', () => {
     openOptions,
     exportRecord,
     stop,
+    pause,
     clear,
     confirm,
     answer,

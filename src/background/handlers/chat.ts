@@ -3,7 +3,7 @@ import { handle, sendToTab } from '../../messaging'
 import { tabStore } from '../../storage/conversation'
 import { recordsStore } from '../../storage/records'
 import { uiPrefsStore } from '../../storage/settings'
-import { answerAsk, isRunning, runView, startRun, stopRun } from '../agent'
+import { answerAsk, isRunning, pauseRun, runView, startRun, stopRun } from '../agent'
 import { clearHistory, conversationOf, readHistory } from '../conversation'
 import { clearPanelBlocked, isPanelBlocked, issuePanelToken } from '../panels'
 import { markReady } from '../tabs'
@@ -73,13 +73,19 @@ export function registerChatHandlers(): void {
     return answerQuestion(ctx.kind === 'popup' ? { popup: runId! } : { tab: tabOf(ctx) }, id, allow)
   })
 
-  handle('panel→bg:run.answer', ['panel'], async ({ runId, text, picked, continued }, ctx) =>
+  handle('panel→bg:run.answer', ['panel'], async ({ runId, text, picked, continued, takeover }, ctx) =>
     answerAsk(
       tabOf(ctx),
       runId,
-      continued && !text ? { continued: true } : { text: text ?? '', ...(picked ? { picked: true } : {}) },
+      takeover
+        ? { takeover: true }
+        : continued && !text
+          ? { continued: true }
+          : { text: text ?? '', ...(picked ? { picked: true } : {}) },
     ),
   )
+
+  handle('panel→bg:run.pause', ['panel'], async (_req, ctx) => ({ paused: pauseRun(tabOf(ctx)) }))
 
   handle('panel→bg:chat.load', ['panel'], async (_req, ctx) => {
     const tabId = tabOf(ctx)

@@ -144,6 +144,7 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.step.frameBlocked',
   'outcome.step.nothingToCollect',
   'outcome.askNobody',
+  'outcome.codeNobody',
   'outcome.askNoQuestion',
   'step.askNoQuestion',
   ...kRiskAsks.map((c) => `risk.ask.${c}`),

@@ -215,7 +215,8 @@ export interface AskPort {
 }
 
 /** What the person said to an `ask`: their own words, a choice they picked with its button (`picked`), or Continue with none. */
-export type PersonAnswer = { text: string; picked?: boolean } | { continued: true }
+/** `takeover`: they chose to do it themselves; the run then waits for Resume (docs/agent.md, "Taking over"). */
+export type PersonAnswer = { text: string; picked?: boolean } | { continued: true } | { takeover: true }
 
 export interface SecretsPort {
   /** The vault: secret name → value. Read only when a step is about to run. */

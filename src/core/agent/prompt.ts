@@ -1,3 +1,5 @@
+import type { Challenge } from '../page/challenge'
+import type { HandBack } from './takeover'
 import { PAGE_ACTION_TYPES } from '../instruction/schema'
 import { kTabActions } from '../vocabulary'
 import type { RepairRequest } from '../flows/replay'
@@ -106,6 +108,8 @@ export interface PageContext {
   listing: string
   /** What the page lets a person do, with the listed ids that carry each out. */
   intents?: Intent[]
+  /** A one-time code field or CAPTCHA the page draws: Ava hands the page to the person (docs/agent.md, "Taking over"). */
+  challenge?: Challenge
 }
 
 /**
@@ -192,7 +196,7 @@ export function neutraliseDelimiters(text: string): string {
 }
 
 /** One line of page text, clipped to `max` characters (the block neutralises it). */
-function clipped(text: string, max: number): string {
+export function clipped(text: string, max: number): string {
   const line = text.replace(/[\r\n]+/g, ' ')
   return line.length > max ? `${line.slice(0, max)}…` : line
 }
@@ -375,6 +379,8 @@ export function describeTabs(lines: string[]): string {
  */
 export interface AnswerReport {
   question: string
+  /** The person had the wheel and pressed Resume: the run says what changed instead (takeover.ts). */
+  takeover?: HandBack
   choices?: string[]
   answer?: string
   /** The answer is one of the offered choices, picked with its button: the words are the model's, the pick is the person's. */

@@ -66,6 +66,8 @@ import { drawnLabel } from '../gate/drawn'
 import { groundingOf, newReading, readItems, readPage, type Reading } from './sources'
 import { extractForRun, itemForShape, shapeNote } from './extraction'
 import { parseShape } from '../extract/shape'
+import { codeFromPerson, codeShaped, personGaveCode, type Challenge } from '../page/challenge'
+import { describeTakeover, pageChanges, pageSeen, type TakeoverReason, type TakeoverReport } from './takeover'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -85,6 +87,14 @@ export interface RunOptions {
   settings: Settings
   /** Aborted by Stop; a question waiting for the person counts as "no". */
   signal: AbortSignal
+  /** The person pressed Pause: the run stops before its next step and hands them the page (takeover.ts). */
+  pause?: PauseSwitch
+}
+
+/** Pause, as the background holds it for a live run: asked for, and taken (cleared) when the run stops for it. */
+export interface PauseSwitch {
+  requested(): boolean
+  clear(): void
 }
 
 /** Refuses a request before anything is written. */
@@ -260,6 +270,11 @@ interface Run {
   element?: string
   /** Everything the model was shown, for the check of its answer (sources.ts). */
   reading: Reading
+  pause?: PauseSwitch
+  /** The code field or CAPTCHA the last read of the page showed. */
+  challenge?: Challenge
+  /** The person's own words this run (the request, their typed answers): a code in them is theirs to have typed. */
+  personWords: string[]
 }
 
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
@@ -310,6 +325,8 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     acted: state.executed.some(acts),
     actedInReply: false,
     reading: newReading(state.request),
+    ...(opts.pause ? { pause: opts.pause } : {}),
+    personWords: [state.request],
   }
 }
 
@@ -444,6 +461,11 @@ async function drive(
       if (atLimit(run)) return await finish(run, 'failed', limitError(run))
       await pendingNav
       pendingNav = null
+      // Paused between two replies: the person has the wheel before the model is asked again.
+      if (run.pause?.requested() && ports.ask.answer) {
+        answer = await takeOver(run, 'paused', {})
+        continue
+      }
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
       const page = await unechoed(
@@ -453,17 +475,37 @@ async function drive(
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
       readPage(run.reading, shown)
+      run.challenge = page.challenge
+      if (answer?.takeover) {
+        const { report, before } = answer.takeover
+        note = [note, describeTakeover({ ...report, changes: pageChanges(before, pageSeen(shown)) })]
+          .filter(Boolean)
+          .join('\n')
+        answer = undefined
+      }
+      // [trust] A code sent to the person or a CAPTCHA is theirs: the page goes to them before the
+      // model can guess at it, once per page (docs/agent.md, "Taking over").
+      if (page.challenge && !page.challenge.sure)
+        note = [note, challengeNote(page.challenge)].filter(Boolean).join('\n')
+      if (page.challenge?.sure && ports.ask.answer && offersTakeover(run, page)) {
+        answer = await takeOver(run, 'challenge', { challenge: page.challenge.kind, page: shown })
+        continue
+      }
       const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
       // Files a page downloaded since: named in the chat, and listed for the model (files-step.ts).
       const served = await servedTurn(ports, state.id, (t) => say(run, t))
       const userTurn =
         state.iteration === 0 && !resumed
-          ? buildUserPrompt(
-              state.request,
-              shown,
-              await ports.actions.relevant(state.request).catch(() => []),
-              state.attachments,
-            ) + (state.shape ? `\n\n${shapeNote(parseShape(state.shape))}` : '')
+          ? [
+              buildUserPrompt(
+                state.request,
+                shown,
+                await ports.actions.relevant(state.request).catch(() => []),
+                state.attachments,
+              ) + (state.shape ? `\n\n${shapeNote(parseShape(state.shape))}` : ''),
+              // The person had the page before the first plan (a code page the run started on).
+              ...(note ? [note] : []),
+            ].join('\n\n')
           : buildFollowUp(
               results,
               shown,
@@ -668,6 +710,38 @@ async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> 
         continue
       }
       const ins = item.instruction!
+      // Pause takes effect here, before the next step: this one and the rest of the reply do not run.
+      // A one-time code the person did not give is never typed: the page goes to them instead.
+      const takeover = run.pause?.requested()
+        ? ({ reason: 'paused', pausedBefore: { index: view.index, description: ins.description } } as const)
+        : inventedCode(run, ins)
+          ? ({ reason: 'challenge', challenge: 'code' } as const)
+          : undefined
+      if (takeover && !run.ports.ask.answer && takeover.reason === 'challenge') {
+        // Nobody can take the page here (the CLI): the made-up code is refused, never typed.
+        await show(run, { ...view, status: 'failed' })
+        batch.failure = {
+          error: avaError(
+            'STEP_FAILED',
+            'The page asks for a one-time code that only you have, and Ava never types one you did not give. Run the request in Ava’s panel and type the code yourself.',
+            msg('outcome.codeNobody'),
+          ),
+        }
+        stream.abort()
+        continue
+      }
+      if (takeover && run.ports.ask.answer) {
+        await show(run, { ...view, status: 'skipped' })
+        const handed = await takeOver(run, takeover.reason, takeover).catch((e: unknown) => ({ error: e }))
+        if ('error' in handed) batch.failure = { error: toAvaError(handed.error) }
+        else {
+          // The reply is not over for the run: the model plans again from the page handed back.
+          batch.steps++
+          batch.asked = handed
+        }
+        stream.abort()
+        continue
+      }
       if (ins.action_type === 'done') {
         batch.answer = ins.params.answer ?? ''
         batch.claims = ins.params.claims
@@ -1174,6 +1248,7 @@ async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
     title: redactText(page.title, hidden),
     listing: redactText(page.listing, hidden),
     ...(intents ? { intents } : {}),
+    ...(page.challenge ? { challenge: page.challenge } : {}),
   }
 }
 
@@ -1559,6 +1634,17 @@ async function awaitAnswer(
   const { state, ports, signal } = run
   await setStatus(run, 'waiting')
   const askedAt = ports.clock.now()
+  const cardOf = (st: 'pending' | 'answered' | 'closed', text?: string) => ({
+    runId: state.id,
+    step: pending.step,
+    question: pending.question,
+    ...(pending.choices ? { choices: pending.choices } : {}),
+    state: st,
+    ...(text ? { answer: text } : {}),
+    messageId: state.messageId,
+    ...(pending.takeover ? { takeover: pending.takeover.reason } : {}),
+    ...(pending.takeover?.challenge ? { challenge: pending.takeover.challenge } : {}),
+  })
   let answer: PersonAnswer
   try {
     answer = await ports.ask.answer!({ runId: state.id, cardId: pending.cardId }, signal)
@@ -1566,21 +1652,25 @@ async function awaitAnswer(
     // Stored before the card says so: an answer that comes now finds no open question.
     state.pendingAsk = undefined
     await save(run).catch(() => undefined)
-    await ports.chat
-      .patch(pending.cardId, {
-        ask: {
-          runId: state.id,
-          step: pending.step,
-          question: pending.question,
-          ...(pending.choices ? { choices: pending.choices } : {}),
-          state: 'closed',
-          messageId: state.messageId,
-        },
-      })
-      .catch(() => undefined)
+    await ports.chat.patch(pending.cardId, { ask: cardOf('closed') }).catch(() => undefined)
     throw signal.aborted ? signal.reason : e
   }
   run.askedMs = (run.askedMs ?? 0) + (ports.clock.now() - askedAt)
+  if ('takeover' in answer && !pending.takeover) {
+    // "I'll do it myself": the same card now waits for Resume, and the page as it is now is what
+    // the model will be told changes against.
+    const now = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal }))
+    const taken = {
+      ...pending,
+      takeover: { reason: 'asked' as const, before: pageSeen(compact(run) ? compactPage(now) : now) },
+    }
+    state.pendingAsk = taken
+    state.noCache = true
+    await ports.chat.patch(pending.cardId, {
+      ask: { ...cardOf('pending'), takeover: 'asked' },
+    })
+    return awaitAnswer(run, taken, view)
+  }
   const text = 'text' in answer ? answer.text.trim() : undefined
   run.recorder.question({
     at: askedAt,
@@ -1589,17 +1679,8 @@ async function awaitAnswer(
     question: pending.question,
     answer: text ?? 'continued',
   })
-  await ports.chat.patch(pending.cardId, {
-    ask: {
-      runId: state.id,
-      step: pending.step,
-      question: pending.question,
-      ...(pending.choices ? { choices: pending.choices } : {}),
-      state: 'answered',
-      ...(text ? { answer: text } : {}),
-      messageId: state.messageId,
-    },
-  })
+  if (text) run.personWords.push(text)
+  await ports.chat.patch(pending.cardId, { ask: cardOf('answered', text) })
   state.pendingAsk = undefined
   await setStatus(run, 'running')
   const shown = view ?? run.steps[pending.step]
@@ -1607,8 +1688,27 @@ async function awaitAnswer(
     await show(run, {
       ...shown,
       status: 'ok',
-      msg: text ? stepResult('answered', { answer: text }) : stepResult('continued'),
+      msg: pending.takeover
+        ? stepResult('tookOver')
+        : text
+          ? stepResult('answered', { answer: text })
+          : stepResult('continued'),
     })
+  if (pending.takeover) {
+    const { reason, before, pausedBefore, challenge } = pending.takeover
+    return {
+      question: pending.question,
+      takeover: {
+        before,
+        report: {
+          reason,
+          ...(pausedBefore ? { pausedBefore } : {}),
+          ...(challenge ? { challenge } : {}),
+          ...(pending.question ? { question: pending.question } : {}),
+        },
+      },
+    }
+  }
   // A pick is a pick only of what was offered; any other text is the person's own.
   const picked = 'picked' in answer && !!answer.picked && !!text && !!pending.choices?.includes(text)
   // [trust] Every plan is written with the page in front of the model, so its question and choices
@@ -2005,4 +2105,95 @@ export function errorMessage(error: AvaError): Omit<ChatMessage, 'id' | 'ts'> {
     recovery: recoveryOf(error),
     ...(details ? { details } : {}),
   }
+}
+
+/** Whether the page's challenge is offered to the person on its own: once per page, and not when the person gave a code. */
+function offersTakeover(run: Run, page: PageContext): boolean {
+  const key = `${page.challenge!.kind} ${page.url.split(/[?#]/)[0]}`
+  if (run.state.handedOver?.includes(key)) return false
+  // "Sign in with code 428913": the code is the person's own words, and the model may type it.
+  // So is a saved secret they name (a code kept in the vault): the vault's own rules bind it to its sites.
+  if (page.challenge!.kind === 'code' && (personGaveCode(run.personWords) || run.personWords.some(namesSecret)))
+    return false
+  ;(run.state.handedOver ??= []).push(key)
+  return true
+}
+
+/** What the model is told of a code field or CAPTCHA known only by its words: Ava's sentence, no page text in it. */
+function challengeNote(c: Challenge): string {
+  return c.kind === 'captcha'
+    ? 'Ava sees a CAPTCHA on this page: only the person solves it. Do not try; if the task needs it, write ask so they can do it themselves.'
+    : 'Ava sees a one-time code field on this page: a code sent to the person, which only they have. Never type a code the person did not give you; if the task needs it, write ask so they can enter it themselves.'
+}
+
+/** `${secret:NAME}`: a value the person saved in the vault. */
+function namesSecret(text: string): boolean {
+  return /\$\{secret:[^}]+\}/.test(text)
+}
+
+/** An `input` into a code field the page draws, of a value that is not in the person's own words: a code the model made up. */
+function inventedCode(run: Run, ins: Instruction): boolean {
+  const c = run.challenge
+  if (!c || c.kind !== 'code' || ins.action_type !== 'input') return false
+  const value = ins.params.value ?? ''
+  if (namesSecret(value)) return false // the person's saved secret: bound and asked about as any other
+  // Into a listed code field, or — named some other way (a selector, words) — a value shaped like a code.
+  const intoCode = ins.params.target_id ? c.fields.includes(ins.params.target_id) : codeShaped(value)
+  return intoCode && !codeFromPerson(value, run.personWords)
+}
+
+/**
+ * Hands the page to the person (docs/agent.md, "Taking over"): a card says Ava is waiting, with
+ * Resume and Stop; the run waits (status `waiting`) as for an `ask`, across navigations and a
+ * worker restart, then goes on with what changed meanwhile. Rejects when the run is stopped.
+ */
+async function takeOver(
+  run: Run,
+  reason: TakeoverReason,
+  extra: Partial<Pick<TakeoverReport, 'pausedBefore' | 'question' | 'challenge'>> & { page?: PageContext },
+): Promise<AnswerReport> {
+  const { state, ports, signal } = run
+  if (reason === 'paused') run.pause?.clear()
+  let now = extra.page
+  if (!now) {
+    const read = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal }))
+    now = compact(run) ? compactPage(read) : read
+  }
+  const english =
+    reason === 'paused'
+      ? 'Paused. The page is yours; press Resume when Ava should go on.'
+      : reason === 'asked'
+        ? 'Ava is waiting while you do it on the page yourself; press Resume when you are done.'
+        : extra.challenge === 'captcha'
+          ? 'The page shows a CAPTCHA. Solve it yourself, then press Resume.'
+          : 'The page asks for a one-time code. Type it yourself, then press Resume.'
+  const step = run.steps.length
+  const card = await ports.chat.add({
+    role: 'system',
+    kind: 'ask',
+    text: english,
+    ask: {
+      runId: state.id,
+      step,
+      question: extra.question ?? '',
+      state: 'pending',
+      messageId: state.messageId,
+      takeover: reason,
+      ...(extra.challenge ? { challenge: extra.challenge } : {}),
+    },
+  })
+  state.pendingAsk = {
+    cardId: card.id,
+    step,
+    question: extra.question ?? '',
+    takeover: {
+      reason,
+      before: pageSeen(now),
+      ...(extra.pausedBefore ? { pausedBefore: extra.pausedBefore } : {}),
+      ...(extra.challenge ? { challenge: extra.challenge } : {}),
+    },
+  }
+  state.noCache = true // what the person did by hand is no plan to replay
+  run.asks++
+  return awaitAnswer(run, state.pendingAsk)
 }

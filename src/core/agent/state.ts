@@ -4,6 +4,7 @@ import { InstructionSchema } from '../instruction/schema'
 import { RecordedTargetSchema } from '../flows/record'
 import { AttachmentInfoSchema } from './attachments'
 import { RunTabSchema } from './tabs'
+import { PageSeenSchema, TakeoverReasonSchema } from './takeover'
 
 /** A planner message as kept between iterations (secrets already redacted). */
 export const PlannerMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() })
@@ -63,8 +64,24 @@ export const RunStateSchema = z.object({
       step: z.number().int().nonnegative(),
       question: z.string(),
       choices: z.array(z.string()).optional(),
+      /**
+       * The person has the wheel (docs/agent.md, "Taking over"): why, and the page as it was when
+       * they took it, so Resume can tell the model what changed — after a worker restart too.
+       */
+      takeover: z
+        .object({
+          reason: TakeoverReasonSchema,
+          before: PageSeenSchema,
+          pausedBefore: z
+            .object({ index: z.number().int().nonnegative(), description: z.string().optional() })
+            .optional(),
+          challenge: z.enum(['code', 'captcha']).optional(),
+        })
+        .optional(),
     })
     .optional(),
+  /** The code and CAPTCHA pages already handed to the person once (kind and address): not offered again on their own. */
+  handedOver: z.array(z.string()).optional(),
   /** How the last screenshot's pixels map onto the page, for steps that name a point in it (docs/agent.md, "Screenshots"). */
   shot: z
     .object({

@@ -5,6 +5,7 @@
  * steps are translated into it here, in core; the background has one sender
  * (src/background/page.ts), the page one receiver (src/dom/page/receiver.ts).
  */
+import type { Challenge } from './challenge'
 import type { FlowStep } from '../flows/schema'
 import type { RecordedTarget } from '../flows/record'
 import type { StepOutcome } from '../flows/replay'
@@ -146,6 +147,8 @@ export interface PageInfo {
    */
   snapshot?: PageSnapshot
   note?: string
+  /** A one-time code field or CAPTCHA the page draws: the person's to fill (core/page/challenge.ts). */
+  challenge?: Challenge
 }
 
 /** A semantic lookup's best element, with the others that fitted. */

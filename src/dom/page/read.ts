@@ -1,4 +1,5 @@
 import type { ExecFailure } from '../../core/exec'
+import { findChallenge } from '../challenge'
 import type { PageCommand, PageInfo, PageOutcome } from '../../core/page/command'
 import { listedIntents, serialize } from '../../core/page/serialize'
 import { kReadSliceMs, observeYielding, waitForReady, yieldToPage, type PendingRequestSource } from '../observe'
@@ -72,6 +73,9 @@ export async function readPage(
     listing: note + text,
     intents: listedIntents(snapshot.intents, ids),
   }
+  // After the scan: the code fields are named by the ids it just listed.
+  const challenge = findChallenge(document)
+  if (challenge) info.challenge = challenge
   // Cross-origin frames are read by our content script inside each of them; the background merges
   // their snapshots into this one and lists the whole again (background/frames.ts).
   if (snapshot.frames.some((f) => f.status === 'cross_origin_restricted')) Object.assign(info, { snapshot, note })

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import type { ChatMessage, RunStatus } from '../../../src/core/chat'
 import type { AgentPorts, ExecOptions, PersonAnswer } from '../../../src/core/agent/ports'
 import type { CollectRound } from '../../../src/core/page/collect'
-import { beginRun, resumeRun, runAgent } from '../../../src/core/agent/run'
+import { beginRun, resumeRun, runAgent, type PauseSwitch } from '../../../src/core/agent/run'
+import type { Challenge } from '../../../src/core/page/challenge'
 import type { PlannerMessage, RunState } from '../../../src/core/agent/state'
 import type { ExecFailure, ExecOutcome } from '../../../src/core/exec'
 import type { CacheEntry } from '../../../src/core/instruction/cache-entry'
@@ -89,6 +90,10 @@ interface WorldOptions {
   person?: (question: { cardId: string }, signal: AbortSignal) => Promise<PersonAnswer>
   /** A collect step's rounds, in order; past the last, the last again. */
   rounds?: (CollectRound | ExecFailure)[]
+  /** The code field or CAPTCHA read `n` (1-based) shows. */
+  challenge?: (n: number) => Challenge | undefined
+  /** Pause, as the background holds it (docs/agent.md, "Taking over"). */
+  pause?: PauseSwitch
 }
 
 function world(o: WorldOptions = {}) {
@@ -146,6 +151,7 @@ function world(o: WorldOptions = {}) {
           url: kUrl,
           title: `Page of tab ${tabId}`,
           listing: o.listing?.(reads.length) ?? `[btn_${reads.length}] Sign in (read ${reads.length})`,
+          ...(o.challenge?.(reads.length) ? { challenge: o.challenge(reads.length) } : {}),
         }
       },
       async exec(tabId, instruction, opts) {
@@ -289,7 +295,7 @@ function world(o: WorldOptions = {}) {
         noCache: opts.noCache,
       })
       const controller = new AbortController()
-      const ended = runAgent(state, ports, { settings, signal: controller.signal })
+      const ended = runAgent(state, ports, { settings, signal: controller.signal, pause: o.pause })
       return { state, controller, ended }
     },
     async run(request?: string, opts?: { noCache?: boolean }) {
@@ -2174,5 +2180,183 @@ describe('data in the shape asked for (docs/extraction.md)', () => {
       }),
     ).rejects.toThrow(/Field "tags" must be one of string, number, integer, boolean/)
     expect(w.llmCalls).toHaveLength(0)
+  })
+})
+
+describe('taking over (docs/agent.md, "Taking over")', () => {
+  const codePage = (n: number) =>
+    n === 1
+      ? '## main\nh1: Two-factor authentication\np: Enter the code we sent to your phone\ninput_authentication_code "Authentication code" btn_verify'
+      : '## main\nh1: Your account\np: Welcome back, alice\nlink_orders btn_sign_out'
+  const codeField: Challenge = {
+    kind: 'code',
+    fields: ['input_authentication_code'],
+    why: 'autocomplete=one-time-code',
+    sure: true,
+  }
+  const typeCode = (value: string): Instruction => ({
+    step_id: 1,
+    action_type: 'input',
+    params: { target_id: 'input_authentication_code', value },
+    description: 'Type the code',
+  })
+
+  it('hands a code page to the person before the model plans, and tells the model on Resume what changed', async () => {
+    const w = world({
+      listing: codePage,
+      challenge: (n) => (n === 1 ? codeField : undefined),
+      person: async () => ({ continued: true }),
+      replies: [reply(done('Signed in.'))],
+    })
+    const state = await w.run('log in to my account')
+    expect(state.status).toBe('done')
+    // The person had the page first: the model was asked once, after Resume.
+    expect(w.log.indexOf('waiting for the person')).toBeLessThan(w.log.indexOf('llm'))
+    expect(w.llmCalls).toHaveLength(1)
+    const card = w.messages.find((m) => m.ask?.takeover)!
+    expect(card.ask).toMatchObject({ takeover: 'challenge', challenge: 'code', state: 'answered' })
+    const turn = w.turn(0)
+    expect(turn).toContain('asked for a one-time code')
+    // What changed is the page's words: inside the untrusted block, and compact.
+    const changes = turn.slice(turn.indexOf('What changed on the page'))
+    const block = changes.slice(
+      changes.indexOf('<untrusted_page_content>'),
+      changes.indexOf('</untrusted_page_content>'),
+    )
+    expect(block).toContain('Elements removed (2):')
+    expect(block).toContain('input_authentication_code "Authentication code"')
+    expect(block).toContain('Elements added (2):')
+    expect(block).toContain('link_orders')
+    expect(block).toContain('Text added (2):')
+    expect(block).toContain('h1: Your account')
+    expect(block).toContain('Text gone (2):')
+  })
+
+  it('never types a one-time code the person did not give: the page goes to them instead', async () => {
+    const w = world({
+      listing: (n) => (n <= 2 ? codePage(1) : codePage(2)),
+      challenge: (n) => (n <= 2 ? codeField : undefined),
+      person: async () => ({ continued: true }),
+      // After the first hand-back the page still asks (the person did nothing): the model makes a code up.
+      replies: [reply(typeCode('123456'), click(2, 'Verify')), reply(done('Signed in.'))],
+    })
+    const state = await w.run('log in to my account')
+    expect(state.status).toBe('done')
+    expect(w.execCalls).toEqual([])
+    expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(2)
+    // …and the run goes on after the second hand-back: the model plans again.
+    expect(w.llmCalls).toHaveLength(2)
+    expect(w.steps().map((s) => s.status)).toEqual(['skipped', 'skipped'])
+  })
+
+  it('a made-up code named by a selector instead of an id is not typed either', async () => {
+    const w = world({
+      listing: (n) => (n <= 2 ? codePage(1) : codePage(2)),
+      challenge: (n) => (n <= 2 ? codeField : undefined),
+      person: async () => ({ continued: true }),
+      replies: [reply(input(1, '#app_totp', '771 204', 'Type the code')), reply(done('Signed in.'))],
+    })
+    expect((await w.run('log in to my account')).status).toBe('done')
+    expect(w.execCalls).toEqual([])
+    expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(2)
+  })
+
+  it('a code field known only by its words is told to the model, and a made-up code for it is still not typed', async () => {
+    const w = world({
+      listing: (n) => (n <= 2 ? codePage(1) : codePage(2)),
+      challenge: (n) => (n <= 2 ? { ...codeField, sure: false } : undefined),
+      person: async () => ({ continued: true }),
+      replies: [reply(typeCode('123456')), reply(done('Signed in.'))],
+    })
+    expect((await w.run('log in to my account')).status).toBe('done')
+    // No hand-over before the plan: the model was told, outside the page block.
+    expect(w.log.indexOf('llm')).toBeLessThan(w.log.indexOf('waiting for the person'))
+    expect(w.turn(0)).toContain('Ava sees a one-time code field on this page')
+    expect(w.execCalls).toEqual([])
+    expect(w.messages.filter((m) => m.ask?.takeover === 'challenge')).toHaveLength(1)
+  })
+
+  it('where nobody can take the page, a made-up code is refused, never typed', async () => {
+    const w = world({
+      listing: codePage,
+      challenge: () => codeField,
+      replies: [reply(typeCode('123456'))],
+    })
+    const state = await w.run('log in to my account')
+    expect(state.status).toBe('failed')
+    expect(w.execCalls).toEqual([])
+    expect(w.messages.find((m) => m.kind === 'error')?.msg?.key).toBe('outcome.codeNobody')
+  })
+
+  it('types a code the person saved in the vault and named, with no hand-over', async () => {
+    const w = world({
+      listing: (n) => codePage(n),
+      challenge: (n) => (n === 1 ? codeField : undefined),
+      person: async () => ({ continued: true }),
+      vault: { otp: '550301' },
+      replies: [reply(typeCode('${secret:otp}'), click(2, 'Verify')), reply(done('Signed in.'))],
+    })
+    expect((await w.run('enter ${secret:otp} and continue')).status).toBe('done')
+    expect(w.messages.some((m) => m.ask?.takeover)).toBe(false)
+    expect(w.execCalls).toHaveLength(2)
+  })
+
+  it('types a code the person gave in their own words, with no hand-over', async () => {
+    const w = world({
+      listing: (n) => codePage(n),
+      challenge: (n) => (n === 1 ? codeField : undefined),
+      person: async () => ({ continued: true }),
+      replies: [reply(typeCode('428913'), click(2, 'Verify')), reply(done('Signed in.'))],
+    })
+    const state = await w.run('log in, the code is 428913')
+    expect(state.status).toBe('done')
+    expect(w.messages.some((m) => m.ask?.takeover)).toBe(false)
+    expect(w.execCalls.map((c) => c.instruction.params.value ?? c.instruction.action_type)).toEqual(['428913', 'click'])
+  })
+
+  it('Pause stops before the next step; nothing runs until Resume, and the model is told which step did not run', async () => {
+    let paused = false
+    const resume = deferred<PersonAnswer>()
+    const w = world({
+      pause: { requested: () => paused, clear: () => (paused = false) },
+      person: () => resume.promise,
+      // The person presses Pause while the first step runs.
+      exec: (ins) => {
+        if (ins.description === 'Type alice') paused = true
+        return { ok: true, detail: `Did ${ins.description}` }
+      },
+      replies: [
+        reply(input(1, '#user', 'alice', 'Type alice'), click(2, 'Sign in'), done('x')),
+        reply(done('Signed in.')),
+      ],
+    })
+    const { ended } = await w.start()
+    await expect.poll(() => w.saved.at(-1)?.pendingAsk?.takeover?.reason).toBe('paused')
+    expect(w.saved.at(-1)!.status).toBe('waiting')
+    expect(w.execCalls.map((c) => c.instruction.description)).toEqual(['Type alice'])
+    expect(w.llmCalls).toHaveLength(1)
+    resume.resolve({ continued: true })
+    const state = await ended
+    expect(state.status).toBe('done')
+    expect(w.execCalls.map((c) => c.instruction.description)).toEqual(['Type alice'])
+    expect(w.turn(1)).toContain('The person paused you before your step 2, which did not run')
+    expect(w.turn(1)).toContain('URL unchanged')
+  })
+
+  it('"Do it myself" on a question turns its card into a wait for Resume', async () => {
+    const answers: PersonAnswer[] = [{ takeover: true }, { continued: true }]
+    const w = world({
+      person: async () => answers.shift()!,
+      replies: [
+        reply({ step_id: 1, action_type: 'ask', params: { question: 'Please pick your account' }, description: 'Ask' }),
+        reply(done('Done.')),
+      ],
+    })
+    const state = await w.run()
+    expect(state.status).toBe('done')
+    const card = w.messages.find((m) => m.kind === 'ask')!
+    expect(card.ask).toMatchObject({ takeover: 'asked', state: 'answered', question: 'Please pick your account' })
+    expect(w.messages.filter((m) => m.kind === 'ask')).toHaveLength(1)
+    expect(w.turn(1)).toContain('they chose to do it themselves on the page')
   })
 })
