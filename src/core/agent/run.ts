@@ -330,9 +330,13 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
   }
 }
 
-/** A step that changes the page or goes somewhere (not a check, a wait or a read): its effect needs evidence. */
+/**
+ * A step that changes the page or goes somewhere (not a check, a wait or a read): its effect needs
+ * evidence. Opening and closing the run's own tabs gathers and tidies; the pages read there are
+ * the evidence, and the person's page is not changed by them.
+ */
 function acts(ins: Instruction): boolean {
-  return usesLimit(ins) && ins.action_type !== 'collect'
+  return usesLimit(ins) && ins.action_type !== 'collect' && !isTabAction(ins.action_type)
 }
 
 /** Writes the state as it is now, after the writes before it. */
