@@ -61,6 +61,9 @@ export default defineManifest({
   // that tab stop top-level loads of blocked sites and of other sites nobody said yes to (issue 15
   // §2). The host-access form acts only where host permissions reach (all sites already) and adds
   // no install warning, so an update does not disable Ava until the person accepts a new one.
+  // alarms: waking the worker while a run is in flight, and at each schedule's due time.
+  // notifications: a scheduled run tells the person what a watch found, that a step waits for their
+  // yes, or that it failed or was skipped, while nobody is looking at its tab (docs/agent.md, "Schedules").
   // nativeMessaging: `ava mcp --chrome` reaches Ava through a host the person installs with
   // `ava mcp install` (docs/mcp.md); without one nothing connects.
   permissions: [
@@ -72,6 +75,7 @@ export default defineManifest({
     'declarativeNetRequestWithHostAccess',
     'alarms',
     'nativeMessaging',
+    'notifications',
   ],
   optional_permissions: ['userScripts'],
   host_permissions: ['<all_urls>'],

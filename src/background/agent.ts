@@ -33,6 +33,8 @@ import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './of
 import { checkAttachments, infoOf, placeAttachments, type Attachment } from '../core/agent/attachments'
 import { dropAttachments, heldAttachments, keepAttachments } from './attachments'
 import { questions, waitInTab } from './questions'
+import { siteNotesStore } from '../storage/schedules'
+import { notesFor } from '../core/site-notes'
 
 /**
  * The agent's wiring: the run itself is src/core/agent/run.ts; this file builds its
@@ -340,6 +342,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
     },
     secrets: { vault: () => vaultStore.get(), sites: () => vaultSitesStore.get() },
     attachments: { held: () => heldAttachments(me.id) },
+    notes: { forUrl: async (url) => notesFor(await siteNotesStore.get(), url) },
     clock: { now: () => Date.now() },
   }
 }

@@ -15,6 +15,8 @@ import { watchFirstRun } from './first-run'
 import { sendToTab } from '../messaging'
 import { registerMcpHandlers, startMcpBridge } from './mcp'
 import { watchQuestionTabs } from './questions'
+import { watchSchedules } from './schedules'
+import { registerScheduleHandlers } from './handlers/schedules'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
 // worker finds them in place (MV3 service worker lifecycle).
@@ -24,6 +26,7 @@ registerActionHandlers()
 registerFlowHandlers()
 registerPackHandlers()
 registerMcpHandlers()
+registerScheduleHandlers()
 watchNavigations()
 watchPanels()
 watchHistories()
@@ -34,6 +37,8 @@ watchRunsForWake(resumeRuns)
 watchFirstRun()
 // A closed tab's questions can never be answered: each closes as a no (docs/architecture.md, "Questions").
 watchQuestionTabs()
+// Schedules: their alarms, and what fell due while the browser was closed (src/background/schedules.ts).
+watchSchedules()
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return

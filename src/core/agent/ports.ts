@@ -30,6 +30,8 @@ export interface AgentPorts {
   clock: ClockPort
   /** The files attached to this run's request; absent where nobody can attach any. */
   attachments?: AttachmentsPort
+  /** The person's notes for a page's exact origin (core/site-notes.ts); absent where none are kept. */
+  notes?: { forUrl(url: string): Promise<{ origin: string; notes: string[] } | null> }
 }
 
 export interface LlmPort {

@@ -394,6 +394,8 @@ async function drive(
               shown,
               await ports.actions.relevant(state.request).catch(() => []),
               state.attachments,
+              // The notes of the page's own origin only, read where the page was read.
+              await ports.notes?.forUrl(page.url).catch(() => null),
             )
           : buildFollowUp(
               results,

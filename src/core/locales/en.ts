@@ -204,6 +204,22 @@ export default {
   'failure.FORBIDDEN': 'Ava refused a message that did not come from where it may come from.',
   'failure.UNKNOWN': 'Something went wrong. Try again.',
   'failure.FLOW_MISSING': 'That flow is not saved any more.',
+  'failure.SCHEDULE_TIME':
+    'Ava cannot keep that time: write a time of day as HH:MM (00:00 to 23:59), a date as YYYY-MM-DD HH:MM that is still to come, a minute of the hour as 0 to 59, and a time zone by its name (Europe/Berlin).',
+  'failure.SCHEDULE_TARGET':
+    'There is nothing by that name to schedule: check the pack action (ava actions) or the saved flow, and give the page as an http or https address.',
+  'failure.SITE_NOTE_INVALID':
+    'That note cannot be kept: write some words, and the site as shop.example or https://shop.example.',
+  'schedule.notify.watchTitle': 'Ava: {name}',
+  'schedule.notify.watch': 'Since the last run: {added} added, {removed} removed, {changed} changed.',
+  'schedule.notify.watchFirst': 'First look: {n} rows kept; the next run says what changed.',
+  'schedule.notify.waitingTitle': 'Ava is waiting for your yes',
+  'schedule.notify.waiting':
+    "'{name}' stopped before a step that needs your yes. Nothing is done until you answer in its tab.",
+  'schedule.notify.skippedTitle': 'Ava: {name} skipped',
+  'schedule.notify.skipped': 'The browser was closed at its time: {n} run(s) skipped.',
+  'schedule.notify.failedTitle': 'Ava: {name} failed',
+  'schedule.notify.failed': 'The scheduled run did not finish: {detail}',
   'outcome.step.notActionable.not-visible': 'Step {n} failed: its element is on the page but not visible.',
   'outcome.step.notActionable.disabled': 'Step {n} failed: its element is disabled.',
   'outcome.step.notActionable.read-only': 'Step {n} failed: its element is read-only.',
