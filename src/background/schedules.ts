@@ -150,7 +150,7 @@ async function runSchedule(s: Schedule, w: Wake): Promise<ScheduleRun> {
   const tabId = await openTab(flow.flow.metadata.start_url ?? 'about:blank')
   runTabs.set(tabId, s)
   try {
-    const r = await replaySaved(tabId, t.flow, t.params)
+    const r = await replaySaved(tabId, t.flow, t.params, undefined, { model: false })
     return { ...base, outcome: r.success ? 'done' : 'failed', detail: r.success ? undefined : r.error?.message }
   } finally {
     runTabs.delete(tabId)
