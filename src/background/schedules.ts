@@ -5,6 +5,7 @@ import { wakeAt, type Wake } from '../core/schedule/when'
 import { diffCsv, diffLines, diffRows, snapshotOf } from '../core/schedule/diff'
 import { countsOf, scheduleOf, type Schedule, type ScheduleDraft, type ScheduleRun } from '../core/schedule/model'
 import { renderEn } from '../core/locales/render'
+import type { BridgeScheduleOp } from '../core/bridge'
 import { ProtocolError } from '../messaging'
 import { schedulesStore, watchCsvStore, kMaxSchedules } from '../storage/schedules'
 import { uiPrefsStore } from '../storage/settings'
@@ -298,4 +299,13 @@ export async function removeSchedule(id: string): Promise<boolean> {
 
 export async function listSchedules(): Promise<Schedule[]> {
   return Object.values(await schedulesStore.get()).sort((a, b) => (a.dueAt ?? Infinity) - (b.dueAt ?? Infinity))
+}
+
+/** `ava schedule`'s request over the bridge (core/bridge.ts), answered as the panel's messages are. */
+export async function scheduleOp(
+  m: BridgeScheduleOp,
+): Promise<{ schedules: Schedule[] } | { schedule: Schedule } | { removed: boolean }> {
+  if (m.op === 'list') return { schedules: await listSchedules() }
+  if (m.op === 'add') return { schedule: await addSchedule(m.draft) }
+  return { removed: await removeSchedule(m.id) }
 }
