@@ -307,5 +307,5 @@ export async function scheduleOp(
 ): Promise<{ schedules: Schedule[] } | { schedule: Schedule } | { removed: boolean }> {
   if (m.op === 'list') return { schedules: await listSchedules() }
   if (m.op === 'add') return { schedule: await addSchedule(m.draft) }
-  return { removed: await removeSchedule(m.id) }
+  return { removed: await removeSchedule(m.schedule) }
 }

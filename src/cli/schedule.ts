@@ -30,7 +30,7 @@ export async function scheduleCli(parsed: Parsed, io: Io): Promise<number> {
   if (op === 'list') request = { op: 'list' }
   else if (op === 'remove') {
     if (!id) return usage(io, 'remove needs the id of a schedule (ava schedule list shows them)')
-    request = { op: 'remove', id }
+    request = { op: 'remove', schedule: id }
   } else if (op === 'add') {
     const draft = draftOf(parsed.values)
     if (typeof draft === 'string') return usage(io, draft)

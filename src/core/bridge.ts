@@ -29,8 +29,8 @@ export type BridgeRequest = { id: number; session?: string } & (
   | ({ kind: 'schedule' } & BridgeScheduleOp)
 )
 
-/** What `ava schedule` asks of the extension. */
-export type BridgeScheduleOp = { op: 'list' } | { op: 'add'; draft: ScheduleDraft } | { op: 'remove'; id: string }
+/** What `ava schedule` asks of the extension (`schedule`, not `id`: a request's `id` is its number on the bridge). */
+export type BridgeScheduleOp = { op: 'list' } | { op: 'add'; draft: ScheduleDraft } | { op: 'remove'; schedule: string }
 
 /** What the extension tells the server unasked: the person stopped or revoked the session's client, or closed its tab. */
 export interface BridgeStopped {
