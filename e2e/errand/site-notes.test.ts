@@ -44,13 +44,20 @@ function firstUserTurn(): string {
 }
 
 it("a site's note reaches the prompt for that site only, outside the untrusted block", async () => {
+  // The person writes the note in the options, as they would.
   const options = await ava.context.newPage()
   await options.goto(`chrome-extension://${ava.extensionId}/src/options/index.html`)
-  const added = (await options.evaluate(
-    ([site, text]) => chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:notes.add', req: { site, text } }),
-    [site.url, kNote] as const,
-  )) as { ok: boolean }
-  expect(added.ok).toBe(true)
+  await options.fill('[data-test=note-site]', site.url)
+  await options.fill('[data-test=note-text]', kNote)
+  await options.click('[data-test=note-add]')
+  await options.locator('[data-test=note]').filter({ hasText: kNote }).waitFor()
+  // A note with no words is refused with the sentence for its code, and nothing is kept.
+  await options.fill('[data-test=note-text]', '   ')
+  await options.click('[data-test=note-add]')
+  await expect
+    .poll(() => options.locator('[data-test=errand-error] [data-test=failure-text]').textContent())
+    .toBe('That note cannot be kept: write some words, and the site as shop.example or https://shop.example.')
+  expect(await options.locator('[data-test=note]').count()).toBe(1)
   await options.close()
 
   for (const [server, expected] of [
