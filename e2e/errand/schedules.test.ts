@@ -226,3 +226,60 @@ it('bad input is refused with one clear code: a bad time, an unknown pack action
   expect(unknown).toMatchObject({ ok: false, code: 'SCHEDULE_TARGET' })
   await page.close()
 })
+
+it(
+  'times missed while the browser was closed: reported skipped at the next start (missed: skip), or run once (missed: run)',
+  { timeout: 120_000 },
+  async () => {
+    feed.rows.splice(0, feed.rows.length, ['2001', 'Eve', '1.00'])
+    const page = await extensionPage()
+    const ids: Record<'run' | 'skip', string> = { run: '', skip: '' }
+    for (const missed of ['run', 'skip'] as const) {
+      const added = await sendFrom<{ schedule: Schedule }>(page, 'ui→bg:schedule.add', {
+        target: { kind: 'watch', url: feed.url, target: '#orders' },
+        every: 'daily',
+        when: '06:00',
+        timeZone: 'UTC',
+        missed,
+      })
+      expect(added.ok, JSON.stringify(added)).toBe(true)
+      ids[missed] = (added as { schedule: Schedule }).schedule.id
+    }
+    await page.close()
+    // The browser was closed for three days: each schedule's time passed three times, and its alarm
+    // is gone (Chrome may drop alarms on a restart). Then the worker starts again.
+    const w = await ava.worker()
+    await w.evaluate(async (ids) => {
+      const { schedules } = (await chrome.storage.local.get('schedules')) as {
+        schedules: Record<string, { dueAt: number }>
+      }
+      for (const id of ids) {
+        schedules[id].dueAt -= 3 * 86_400_000 // its next time, three days earlier: three due times have passed
+        await chrome.alarms.clear(`ava.schedule:${id}`)
+      }
+      await chrome.storage.local.set({ schedules })
+    }, Object.values(ids))
+    await ava.stopWorker()
+    await ava.worker()
+    let all: Record<string, Schedule> = {}
+    await expect
+      .poll(
+        async () => {
+          all = await schedules()
+          return [all[ids.run]?.last?.outcome, all[ids.skip]?.last?.outcome]
+        },
+        { timeout: 60_000, interval: 300 },
+      )
+      .toEqual(['done', 'skipped'])
+    expect(all[ids.skip].last).toMatchObject({ outcome: 'skipped', skipped: 3 })
+    expect(all[ids.run].last).toMatchObject({ outcome: 'done', skipped: 2, counts: { added: 1 } })
+    // Both are due again at their next time, with their alarm set again.
+    for (const id of Object.values(ids)) {
+      expect(all[id].dueAt).toBeGreaterThan(Date.now())
+      const alarm = await (await ava.worker()).evaluate((n) => chrome.alarms.get(n), `ava.schedule:${id}`)
+      expect(alarm?.scheduledTime).toBe(all[id].dueAt)
+    }
+    expect(await notifications()).toContain(`skip:${ids.skip}`)
+    expect(llm.requests).toHaveLength(0)
+  },
+)
