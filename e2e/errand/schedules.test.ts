@@ -259,8 +259,23 @@ it(
       }
       await chrome.storage.local.set({ schedules })
     }, Object.values(ids))
+    // The worker stops as Chrome stops an idle one; the next to start is a new one (not the handle
+    // Playwright may still list for the old).
     await ava.stopWorker()
-    await ava.worker()
+    // Something wakes the new worker, as the browser's start does: here the popup opening.
+    const popup = await extensionPage()
+    // The next worker to answer is a new one, which catches up at its start (a handle Playwright
+    // may still list for the stopped one never answers: asked again until one does).
+    await expect
+      .poll(
+        () =>
+          Promise.race([
+            ava.worker().then((x) => x.evaluate(() => true)),
+            new Promise((r) => setTimeout(() => r(false), 2_000)),
+          ]).catch(() => false),
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(true)
     let all: Record<string, Schedule> = {}
     await expect
       .poll(
@@ -280,6 +295,7 @@ it(
       expect(alarm?.scheduledTime).toBe(all[id].dueAt)
     }
     expect(await notifications()).toContain(`skip:${ids.skip}`)
+    await popup.close()
     expect(llm.requests).toHaveLength(0)
   },
 )
