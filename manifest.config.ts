@@ -63,6 +63,9 @@ export default defineManifest({
   // no install warning, so an update does not disable Ava until the person accepts a new one.
   // tabGroups: a run's tabs are kept together in one named group, so the person sees what Ava
   // opened (docs/agent.md, "Tabs"); without it the tabs are only opened beside the run's.
+  // alarms: waking the worker while a run is in flight, and at each schedule's due time.
+  // notifications: a scheduled run tells the person what a watch found, that a step waits for their
+  // yes, or that it failed or was skipped, while nobody is looking at its tab (docs/agent.md, "Schedules").
   // nativeMessaging: `ava mcp --chrome` reaches Ava through a host the person installs with
   // `ava mcp install` (docs/mcp.md); without one nothing connects.
   permissions: [
@@ -75,6 +78,7 @@ export default defineManifest({
     'alarms',
     'nativeMessaging',
     'tabGroups',
+    'notifications',
   ],
   // downloads (optional): seeing the files a page downloads during a run, to read them or upload
   // them elsewhere; asked for when the person first wants it (Options, "Downloaded files").

@@ -37,6 +37,8 @@ import { forgetServed } from '../core/agent/files-step'
 import { questions, waitInTab } from './questions'
 import { tabsPort } from './run-tabs'
 import { keepRecord } from '../storage/records'
+import { siteNotesStore } from '../storage/schedules'
+import { notesFor } from '../core/site-notes'
 
 /**
  * The agent's wiring: the run itself is src/core/agent/run.ts; this file builds its
@@ -374,6 +376,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
     files: servedFilesPort(me.id),
     tabs: tabsPort(),
     record: { save: (r) => keepRecord(r) },
+    notes: { forUrl: async (url) => notesFor(await siteNotesStore.get(), url) },
     clock: { now: () => Date.now() },
   }
 }

@@ -16,6 +16,8 @@ import { watchFirstRun } from './first-run'
 import { sendToTab } from '../messaging'
 import { registerMcpHandlers, startMcpBridge } from './mcp'
 import { watchQuestionTabs } from './questions'
+import { watchSchedules } from './schedules'
+import { registerScheduleHandlers } from './handlers/schedules'
 
 // Listeners are registered synchronously at the top level so that an event that wakes the
 // worker finds them in place (MV3 service worker lifecycle).
@@ -25,6 +27,7 @@ registerActionHandlers()
 registerFlowHandlers()
 registerPackHandlers()
 registerMcpHandlers()
+registerScheduleHandlers()
 watchNavigations()
 watchPanels()
 watchHistories()
@@ -37,6 +40,8 @@ watchFirstRun()
 watchQuestionTabs()
 // Files pages download during a run, once the person allowed Ava to see downloads (docs/agent.md, "Files the page hands over").
 watchDownloads(liveRuns)
+// Schedules: their alarms, and what fell due while the browser was closed (src/background/schedules.ts).
+watchSchedules()
 
 browser.commands.onCommand.addListener(async (command, tab) => {
   if (command !== 'open-panel' || tab?.id === undefined) return

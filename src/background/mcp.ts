@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill'
+import { scheduleOp } from './schedules'
 import { kBridgeCommands, kBridgeHost, type BridgeRequest } from '../core/bridge'
 import type { StepView } from '../core/chat'
 import { refusalAsk, msg } from '../core/agent/outcome'
@@ -208,6 +209,8 @@ function sessionOf(key: string): Session | undefined {
 async function handle(m: BridgeRequest): Promise<Reply> {
   const key = typeof m.session === 'string' ? m.session.slice(0, 100) : ''
   if (m.kind === 'attach') return attach(m.client, key)
+  // `ava schedule`, run by the person in their own shell: the same edits as the panel's (src/background/schedules.ts).
+  if (m.kind === 'schedule') return { ok: true, ...(await scheduleOp(m)) }
   const s = sessionOf(key)
   if (m.kind === 'detach') {
     if (s) await end(s, `${s.client} closed its session.`)

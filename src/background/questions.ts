@@ -48,8 +48,15 @@ export async function askInPanel(
   return allow
 }
 
+/** Told of every question a tab's panel shows (a scheduled run's tab tells the person: src/background/schedules.ts). */
+const panelQuestionWatchers = new Set<(tabId: number) => void>()
+export function onPanelQuestion(fn: (tabId: number) => void): void {
+  panelQuestionWatchers.add(fn)
+}
+
 /** Waits for the answer to the card `cardId`, already shown in the tab's panel. */
 export async function waitInTab(tabId: number, cardId: string, owner: string, signal?: AbortSignal): Promise<boolean> {
+  for (const watcher of panelQuestionWatchers) watcher(tabId)
   return (await questions.ask({ id: cardId, place: { tab: tabId }, owner, signal })).allow
 }
 

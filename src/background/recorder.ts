@@ -426,6 +426,8 @@ export async function replaySaved(
   id: string,
   params: Record<string, string> = {},
   signal?: AbortSignal,
+  /** `model: false`: no AI repair (a scheduled replay makes no model call; docs/agent.md, "Schedules"). */
+  opts: { model?: boolean } = {},
 ): Promise<FlowRunResult & { flagged: number[] }> {
   const all = await savedFlowsStore.get()
   const entry = all[id]
@@ -443,7 +445,7 @@ export async function replaySaved(
     // Only the secrets bound to the site the flow types on.
     variables: { params, secrets: await vaultFor(start && originOf(start) !== originOf(here) ? start : here) },
     signal,
-    repair: repairHook?.(tabId),
+    repair: opts.model === false ? undefined : repairHook?.(tabId),
   })
   // Statistics and proposals are kept whatever the outcome; the selectors change only when accepted.
   const fresh = await savedFlowsStore.get()

@@ -34,6 +34,7 @@ import { kRunSpec } from './run-spec'
 import { kMcpSpec } from './mcp/spec'
 import { kEvalSpec } from './eval-spec'
 import { kDoctorSpec } from './doctor-spec'
+import { kScheduleSpec } from './schedule-spec'
 import { actionEnv, cliSources, displayPath, lookupFailure, packFiles, readGlobalConfig, readPack } from './sources'
 
 /** "1 file", "3 files". */
@@ -330,7 +331,7 @@ ${kExitCodesHelp}`
 export const kUsage = `Usage: ava <command> [arguments] [options]
 
 Commands:
-${table([kRunSpec, kMcpSpec, kEvalSpec, kDoctorSpec, ...Object.values(kActionCommands), { name: 'help', args: '[command]', summary: 'Show help for a command', options: {} }])}
+${table([kRunSpec, kMcpSpec, kScheduleSpec, kEvalSpec, kDoctorSpec, ...Object.values(kActionCommands), { name: 'help', args: '[command]', summary: 'Show help for a command', options: {} }])}
 
 Parameters are given one way everywhere: --param name=value (repeat it for more).
 Every command takes --json (the result as JSON on stdout) and --help (\`ava run --help\`).
@@ -414,6 +415,13 @@ async function route(argv: string[], io: Io): Promise<number> {
     return dispatch(
       kDoctorSpec,
       async (parsed, io) => (await import('./doctor')).doctorCli(parsed, io),
+      argv.slice(1),
+      io,
+    )
+  if (group === 'schedule')
+    return dispatch(
+      kScheduleSpec,
+      async (parsed, io) => (await import('./schedule')).scheduleCli(parsed, io),
       argv.slice(1),
       io,
     )

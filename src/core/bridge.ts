@@ -4,6 +4,7 @@
  * `{ id, ok: true, … }` or `{ id, ok: false, code, message }`, and tells the server of a Stop.
  */
 import type { PageCommand } from './page/command'
+import type { ScheduleDraft } from './schedule/model'
 
 /** The native-messaging host `ava mcp install` registers and the extension connects to. */
 export const kBridgeHost = 'com.ava_assistant.bridge'
@@ -24,7 +25,12 @@ export type BridgeRequest = { id: number; session?: string } & (
   | { kind: 'ask'; request: string }
   /** The server's session ended (an HTTP session closed): the extension ends it, and the tab is the person's again. */
   | { kind: 'detach' }
+  /** `ava schedule`: the person's schedules (docs/agent.md, "Schedules"); no session or tab. */
+  | ({ kind: 'schedule' } & BridgeScheduleOp)
 )
+
+/** What `ava schedule` asks of the extension (`schedule`, not `id`: a request's `id` is its number on the bridge). */
+export type BridgeScheduleOp = { op: 'list' } | { op: 'add'; draft: ScheduleDraft } | { op: 'remove'; schedule: string }
 
 /** What the extension tells the server unasked: the person stopped or revoked the session's client, or closed its tab. */
 export interface BridgeStopped {

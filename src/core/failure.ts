@@ -464,6 +464,24 @@ export const kFailures = {
     say: { plain: plain('FLOW_MISSING') },
     exit: 'failed',
   },
+  SCHEDULE_TIME: {
+    means: "A schedule's time, date, minute, repeat or time zone cannot be read, or a once-only time has passed.",
+    say: { plain: plain('SCHEDULE_TIME') },
+    details: true,
+    exit: 'usage',
+  },
+  SCHEDULE_TARGET: {
+    means: 'What a schedule would run is not there: no pack action or saved flow by that name, or no web address.',
+    say: { plain: plain('SCHEDULE_TARGET') },
+    details: true,
+    exit: 'usage',
+  },
+  SITE_NOTE_INVALID: {
+    means: 'A site note is empty, or its site is no web address.',
+    say: { plain: plain('SITE_NOTE_INVALID') },
+    details: true,
+    exit: 'usage',
+  },
 
   // ----- `ava` for a script (--json) and `ava mcp` for a model: codes nobody reads as a sentence
   FAILED: {

@@ -12,6 +12,8 @@ import type { Flow, FlowRunResult, RawEvent } from '../core/flows'
 import type { ActionResult, PackDiff, PackIssue } from '../core/registry'
 import type { CacheEntry } from '../core/instruction/cache-entry'
 import type { SetupStatus } from '../core/setup'
+import type { Schedule, ScheduleDraft } from '../core/schedule/model'
+import type { SiteNotes } from '../core/site-notes'
 export type { SetupStatus }
 export type { CacheEntry }
 
@@ -204,6 +206,16 @@ export interface Protocol {
     req: { tabId: number | null; action: string; params: Record<string, unknown>; runId: string }
     res: ActionResult
   }
+  /** Schedules (docs/agent.md, "Schedules"): from the panel, the popup, the options and `ava schedule`. */
+  'ui→bg:schedule.list': { req: Record<string, never>; res: { schedules: Schedule[] } }
+  'ui→bg:schedule.add': { req: ScheduleDraft; res: { schedule: Schedule } }
+  'ui→bg:schedule.remove': { req: { id: string }; res: { removed: boolean } }
+  /** A watch's last report as CSV (formula signs defused), null before its first run. */
+  'ui→bg:schedule.csv': { req: { id: string }; res: { csv: string | null } }
+  /** The person's notes per exact origin (docs/agent.md, "Site notes"). */
+  'ui→bg:notes.list': { req: Record<string, never>; res: { notes: SiteNotes } }
+  'ui→bg:notes.add': { req: { site: string; text: string }; res: { notes: SiteNotes } }
+  'ui→bg:notes.remove': { req: { origin: string; index: number }; res: { notes: SiteNotes } }
   /** The next question of a popup run, once there is one; null when the run has ended. */
   'popup→bg:question.next': {
     req: { runId: string }

@@ -39,6 +39,8 @@ export interface AgentPorts {
   tabs?: TabsPort
   /** Keeps the run's record when it ends (record.ts, docs/run-record.md); absent: none is kept. */
   record?: RecordPort
+  /** The person's notes for a page's exact origin (core/site-notes.ts); absent where none are kept. */
+  notes?: { forUrl(url: string): Promise<{ origin: string; notes: string[] } | null> }
 }
 
 /** One open tab as the browser tells it. */

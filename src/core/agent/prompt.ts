@@ -328,14 +328,34 @@ export function describeAttachments(files: AttachmentInfo[]): string {
   ].join('\n')
 }
 
+/**
+ * The person's notes for the page's site (core/site-notes.ts): their own words, trusted as the
+ * request is, so outside the page block; named with the origin they hold for.
+ */
+export function describeSiteNotes(notes: { origin: string; notes: string[] } | null | undefined): string {
+  if (!notes?.notes.length) return ''
+  return [
+    `The person's own notes for ${notes.origin} (follow them on this site only):`,
+    ...notes.notes.map((n) => `- ${n}`),
+  ].join('\n')
+}
+
 export function buildUserPrompt(
   request: string,
   page: PageContext,
   actions: ActionSummary[] = [],
   files: AttachmentInfo[] = [],
+  notes?: { origin: string; notes: string[] } | null,
 ): string {
-  // The files are the person's, as the request is: after the page block, beside the request.
-  return [describePage(page), describeActions(actions), '', describeAttachments(files), `Request: ${request}`]
+  // The files and the site notes are the person's, as the request is: after the page block, beside the request.
+  return [
+    describePage(page),
+    describeActions(actions),
+    '',
+    describeAttachments(files),
+    describeSiteNotes(notes),
+    `Request: ${request}`,
+  ]
     .filter((x) => x !== '')
     .join('\n')
 }

@@ -506,6 +506,8 @@ async function drive(
                 shown,
                 await ports.actions.relevant(state.request).catch(() => []),
                 state.attachments,
+                // The notes of the page's own origin only, read where the page was read.
+                await ports.notes?.forUrl(page.url).catch(() => null),
               ) + (state.shape ? `\n\n${shapeNote(parseShape(state.shape))}` : ''),
               // The person had the page before the first plan (a code page the run started on).
               ...(note ? [note] : []),
