@@ -19,7 +19,13 @@ export function packPlanSteps(
   params: Record<string, unknown>,
   env: Record<string, string> = {},
 ): Shown[] | null {
-  const planned = dryRun(registry, name, params, { env })
+  let planned: ReturnType<typeof dryRun>
+  try {
+    planned = dryRun(registry, name, params, { env })
+  } catch {
+    // A plan the dry run cannot make is no plan to show: the action asks as it would without one.
+    return null
+  }
   if (!planned.success || !planned.plan) return null
   const out: Shown[] = []
   const walk = (steps: readonly PlanStep[]): boolean => {
