@@ -6,7 +6,7 @@ import { instructionChunks, withAgentWorld, type AgentWorld } from '../support/a
 /**
  * Provenance of what is remembered: a run whose model read a page that told it to
  * add a forwarding rule becomes a flow that records the step as page-shaped, and that flow
- * replays from the panel only after the person has looked at that step once. A no leaves the
+ * replays from the panel only after the person has approved its elements once, as drawn. A no leaves the
  * page untouched and says so; a yes replays and is remembered.
  */
 let w: AgentWorld
@@ -79,7 +79,7 @@ it('a flow made from a run a page steered replays only after the person reviews 
   const question = panel.locator('[data-test=confirm][data-state=pending]')
   await question.waitFor()
   expect(await question.locator('[data-test=confirm-question]').textContent()).toMatch(
-    /Mail tidy.*web page.*1\. Type the forwarding address; 2\. Add a forwarding rule\. Replay it\?/,
+    /Run “Mail tidy”\?.*1\. Type the forwarding address: textbox “[^”]*” on [^;]+; 2\. Add a forwarding rule: button “Add forwarding rule” on .*Allow once for all of them/,
   )
   await question.locator('[data-test=confirm-deny]').click()
   await expect.poll(() => panel.textContent('[data-test=flow-error-line]')).toContain('was not replayed')

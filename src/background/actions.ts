@@ -18,7 +18,7 @@ import { discoverActions } from '../core/registry/discover'
 import type { Msg } from '../core/chat'
 import { envReferencesDeep } from '../core/registry/secrets'
 import { packCapabilities, packShownOn, type PackCapabilities } from '../core/registry/capabilities'
-import { createStepCount, guardedRun } from '../core/gate/guard'
+import { createStepCount, drawThrough, guardedRun } from '../core/gate/guard'
 import { settingsStore } from '../storage/settings'
 import type { ActionDefinition } from '../core/registry/model'
 import { originOf } from '../core/agent/secrets'
@@ -230,7 +230,14 @@ async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<Acti
     async (name: string, params: Record<string, unknown> = {}, options: RunOptions = {}) => {
       const url = currentTabUrl(tabId) ?? ''
       return guardedRun(
-        { registry, guard: gate, url, capabilities: await actionCapabilities(name) },
+        {
+          registry,
+          guard: gate,
+          url,
+          capabilities: await actionCapabilities(name),
+          // `/run` and the popup's Run, where the person is asked: the page draws the plan.
+          ...(guard ? { draw: drawThrough(tabSender(tabId), options.signal ?? new AbortController().signal) } : {}),
+        },
         name,
         params,
         (g) =>

@@ -19,7 +19,8 @@ import {
 } from '../core/flows'
 import { toPlaywrightSpec } from '../core/flows/playwright'
 import { createChannelFlowPort, type BoundSecret, type StepGuard } from '../core/page/channel'
-import { createStepCount, guardedRun } from '../core/gate/guard'
+import { approvePlanOnce, createStepCount, drawThrough, guardedRun, previewPlan } from '../core/gate/guard'
+import { flowPlanSteps } from '../core/flows/plan'
 import { targetOf, type PageCommand, type PageCommandKind, type PageOutcome } from '../core/page/command'
 import { urlMatches } from '../core/glob'
 import { AvaError } from '../core/errors'
@@ -34,7 +35,7 @@ import { actionCapabilities, boundSecrets, describeResult, engineFor, getRegistr
 import { chatWriter, conversationOf, newId } from './conversation'
 import { askInPanel, askInPopup } from './questions'
 import { allowDomain } from './offsite'
-import { navigate, sendCommand, tabUrl } from './page'
+import { navigate, sendCommand, tabSender, tabUrl } from './page'
 import { settingsStore } from '../storage/settings'
 import { confirmFor } from '../core/settings'
 import { isDocumentGone, takeNewTab, waitForDoc } from './tabs'
@@ -281,7 +282,8 @@ export function tabFlowPort(
         ? await guardedRun(
             {
               registry: await getRegistry(),
-              guard,
+              // The flow's plan listed this step as the action, not its elements: they are judged as they come.
+              guard: { ...guard, plan: undefined },
               url: (await tabUrl(send.tabId()).catch(() => '')) ?? '',
               capabilities: await actionCapabilities(name),
             },
@@ -389,29 +391,25 @@ export async function replayGuard(
 
 /**
  * A flow made from a run whose model had a page in front of it (`metadata.page_shaped`)
- * replays only after the person has looked once at the steps a page could have asked for,
- * as a cached plan does (core/agent/provenance.ts); a no leaves it unplayed.
+ * replays only after the person has approved it once, as a cached plan is (core/agent/provenance.ts):
+ * the one plan card lists every element its steps will act on, drawn now and in order
+ * (core/flows/plan.ts), and the yes is the approval its steps then carry through the guard; a no
+ * leaves it unplayed.
  */
-async function reviewShaped(tabId: number, entry: SavedFlow, signal?: AbortSignal): Promise<void> {
+async function reviewShaped(
+  tabId: number,
+  entry: SavedFlow,
+  guard: StepGuard,
+  start: string | undefined,
+  signal?: AbortSignal,
+): Promise<StepGuard> {
   const shaped = entry.flow.metadata.page_shaped ?? []
-  if (!shaped.length || entry.reviewedAt) return
+  if (!shaped.length || entry.reviewedAt) return guard
   const name = entry.flow.metadata.name
-  const steps = shaped.map((s) => `${s.step + 1}. ${s.text}`).join('; ')
-  const chat = chatWriter(await conversationOf(tabId), () => tabId)
-  const reason = `made from a run a web page could have steered: ${steps}`
-  const yes = await askInPanel(
-    tabId,
-    chat,
-    {
-      owner: newId('review'),
-      text: `${name}: ${reason}`,
-      reason,
-      step: 0,
-      msg: riskAsk('shapedFlow', { step: name, steps }),
-    },
-    signal,
-  )
-  if (!yes)
+  // [trust] The review is the flow's one approval: every element as drawn now, each step bound to its own.
+  const draw = drawThrough(tabSender(tabId), signal ?? new AbortController().signal)
+  const approved = await approvePlanOnce(guard, name, await previewPlan(draw, flowPlanSteps(entry.flow.steps, start)))
+  if (!approved.ok)
     throw new ProtocolError(
       'REVIEW_DECLINED',
       `Flow "${name}" was not replayed: its page-shaped steps were not approved.`,
@@ -419,6 +417,7 @@ async function reviewShaped(tabId: number, entry: SavedFlow, signal?: AbortSigna
     )
   const all = await savedFlowsStore.get()
   if (all[entry.id]) await savedFlowsStore.set({ ...all, [entry.id]: { ...all[entry.id], reviewedAt: Date.now() } })
+  return approved.guard
 }
 
 export async function replaySaved(
@@ -434,14 +433,15 @@ export async function replaySaved(
   if (!entry) throw Object.assign(new Error(`No saved flow "${id}".`), { code: 'FLOW_MISSING' })
   // The panel replays on the page in front of the person; only another site sends it to the start page.
   const ref: { port?: ReturnType<typeof tabFlowPort> } = {}
-  await reviewShaped(tabId, entry, signal)
-  const guard = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, { signal })
-  const port = (ref.port = tabFlowPort(tabId, guard, await boundSecrets()))
-  const here = await port.url!(signal ?? new AbortController().signal)
+  const ask = await replayGuard(tabId, () => ref.port?.currentTab() ?? tabId, entry.flow.metadata.name, { signal })
+  const here = await tabFlowPort(tabId).url!(signal ?? new AbortController().signal)
   const start = entry.flow.metadata.start_url
+  const opensStart = !!start && originOf(start) !== originOf(here)
+  const guard = await reviewShaped(tabId, entry, ask, opensStart ? start : undefined, signal)
+  const port = (ref.port = tabFlowPort(tabId, guard, await boundSecrets()))
   const result = await replayFlow(entry.flow, {
     port,
-    navigateToStart: !!start && originOf(start) !== originOf(here),
+    navigateToStart: opensStart,
     // Only the secrets bound to the site the flow types on.
     variables: { params, secrets: await vaultFor(start && originOf(start) !== originOf(here) ? start : here) },
     signal,

@@ -25,6 +25,7 @@
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../exec'
 import type { PageAction, PageCommand, PageOutcome, PageTarget, SendCommand } from '../page/command'
 import type { DrawnTarget } from './drawn'
+import { packPlanSteps } from './pack-plan'
 import { approvePlan, isPlanned, planLines, planQuestion, type PlanApproval, type PlannedStep } from './plan'
 import { askUntilDecided, questionOf } from './step'
 import type { FailureCode } from '../failure'
@@ -487,7 +488,14 @@ export function actionRisk(action: Pick<GuardedAction, 'risk' | 'params'>): { ri
  * built on a port that carries the returned guard.
  */
 export async function guardedRun(
-  o: { registry: ActionRegistry; guard: StepGuard; url: string; capabilities?: PackCapabilities },
+  o: {
+    registry: ActionRegistry
+    guard: StepGuard
+    url: string
+    capabilities?: PackCapabilities
+    /** The page's `draw`, where the person is asked: an action that asks first asks with its plan. */
+    draw?: DrawPlan
+  },
   name: string,
   params: Record<string, unknown>,
   engineFor: (guard: StepGuard) => ActionEngine | Promise<ActionEngine>,
@@ -496,14 +504,23 @@ export async function guardedRun(
   const found = o.registry.lookup(name)
   if (found.ok) {
     const secrets = Object.keys(params).some((k) => found.action.params[k]?.secret)
-    const before = await askBeforeAction(
-      o.guard,
-      actionQuestions(
-        { name, risk: found.action.risk, params: found.action.params, capabilities: o.capabilities },
-        { secrets, url: o.url },
-        o.guard.confirm,
-      ),
+    let questions = actionQuestions(
+      { name, risk: found.action.risk, params: found.action.params, capabilities: o.capabilities },
+      { secrets, url: o.url },
+      o.guard.confirm,
     )
+    // [trust] An action that asks before it starts, where a page can draw its elements: the
+    // question is the plan card (every element as drawn, in order), its yes the plan's approval.
+    let guard = o.guard
+    const shown =
+      o.draw && questions.some((q) => q.category === 'high_risk_action') && packPlanSteps(o.registry, name, params)
+    if (o.draw && shown) {
+      const approved = await approvePlanOnce(o.guard, name, await previewPlan(o.draw, shown))
+      if (!approved.ok) return refusedRun(name, approved)
+      guard = approved.guard
+      questions = questions.filter((q) => q.category !== 'high_risk_action')
+    }
+    const before = await askBeforeAction(guard, questions)
     if (!before.ok)
       return {
         success: false,
@@ -514,7 +531,19 @@ export async function guardedRun(
         durationMs: 0,
         trace: [],
       }
-    return (await engineFor({ ...o.guard, confirm: before.confirm })).run(name, params, options)
+    return (await engineFor({ ...guard, confirm: before.confirm })).run(name, params, options)
   }
   return (await engineFor(o.guard)).run(name, params, options)
+}
+
+function refusedRun(name: string, refusal: Refusal): ActionResult {
+  return {
+    success: false,
+    action: name,
+    error: { code: refusal.code, message: refusal.message, action: name },
+    warnings: [],
+    fallbacksUsed: [],
+    durationMs: 0,
+    trace: [],
+  }
 }

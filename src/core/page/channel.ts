@@ -5,6 +5,7 @@
  * as data and become the caller's error type once, here.
  */
 import type { FlowPort, StepOutcome } from '../flows/replay'
+import type { FlowStep } from '../flows/schema'
 import { kForbiddenKeys } from '../registry/paths'
 import { PortError, type BrowserPort, type UploadSource, type WaitCondition } from '../registry/port'
 import type { ParsedSelector } from './selectors'
@@ -12,6 +13,7 @@ import type { ExecFailure } from '../exec'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { holdsShape } from '../agent/redact'
 import { askThroughGuard, counts, judgeNavigation, plannedOf, type StepGuard } from '../gate/guard'
+import { flowPageStep } from '../flows/plan'
 
 /** SPA components get this long to mount before a pack step gives up. */
 export const kPortStepTimeoutMs = 10_000
@@ -236,6 +238,18 @@ export function createChannelFlowPort(
   extras: Pick<PortExtras, 'navigate' | 'guard' | 'secrets'>,
 ): FlowPort {
   const { guard } = extras
+  // A plan's approved element is taken once per flow step (its retries carry the same one); a
+  // repaired step was never shown, so it and every step after it are judged as any step.
+  const planned = new Map<number, ReturnType<typeof plannedOf>>()
+  let repaired = false
+  const plannedFor = (step: FlowStep, repair: boolean): ReturnType<typeof plannedOf> => {
+    repaired ||= repair
+    if (repaired) return {}
+    const page = flowPageStep(step)
+    if (!page) return {}
+    if (!planned.has(step.step_id)) planned.set(step.step_id, plannedOf(guard, page))
+    return planned.get(step.step_id)!
+  }
   return {
     async runStep(step, opts, signal) {
       if (guard && counts({ flow: step.action })) {
@@ -260,6 +274,7 @@ export function createChannelFlowPort(
         trusted: opts.trusted,
         ...(opts.files?.length ? { files: opts.files } : {}),
         ...(guard ? { confirm: guard.confirm, sites: guard.sites } : {}),
+        ...plannedFor(step, !!opts.trusted),
         ...(secretSites ? { secretSites } : {}),
       }
       // The same gate as the agent's and a pack's steps (core/gate/step.ts).

@@ -1,0 +1,58 @@
+/**
+ * A pack action as a plan the person approves once (docs/agent.md, "Approving a whole plan"): its
+ * steps as the registry's dry run resolves them (params, conditions, selectors; nothing run), each
+ * page step with the selectors the engine will try, in order, a nested action's steps in its place.
+ * A step whose condition is decided only when it runs ends the list: it and the steps after it are
+ * judged as any step, when they are reached.
+ */
+import { dryRun, type PlanStep } from '../registry/plan'
+import type { ActionRegistry } from '../registry/registry'
+import { safeParseSelector } from '../page/selectors'
+import type { PageAction } from '../page/command'
+
+type Shown = { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }
+
+/** The action's steps for `previewPlan`, or null when the dry run cannot plan it (the run reports why). */
+export function packPlanSteps(
+  registry: ActionRegistry,
+  name: string,
+  params: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Shown[] | null {
+  let planned: ReturnType<typeof dryRun>
+  try {
+    planned = dryRun(registry, name, params, { env })
+  } catch {
+    // A plan the dry run cannot make is no plan to show: the action asks as it would without one.
+    return null
+  }
+  if (!planned.success || !planned.plan) return null
+  const out: Shown[] = []
+  const walk = (steps: readonly PlanStep[]): boolean => {
+    for (const s of steps) {
+      if (s.decision === 'skip') continue
+      if (s.decision === 'runtime') return false
+      if (s.run) {
+        if (!walk(s.run.steps)) return false
+        continue
+      }
+      const what = s.action
+      if (s.action === 'navigate' || s.action === 'open') {
+        out.push({ what, step: { opens: String(s.args.url ?? '') } })
+        continue
+      }
+      const selector = s.selectors?.selector
+      // A step with no element (a key on the focus, a wait for text) takes no place in the plan.
+      if (!selector) continue
+      const selectors = selector.candidates.flatMap((c) => {
+        const p = safeParseSelector(c)
+        return p.success ? [p.data] : []
+      })
+      const action = (s.action === 'click' && s.args.count === 2 ? 'dblclick' : s.action) as PageAction['action']
+      out.push({ what, step: { action, target: { selectors } } })
+    }
+    return true
+  }
+  walk(planned.plan.steps)
+  return out
+}
