@@ -95,6 +95,7 @@ test('the client lists the tools, each with a description and an input schema, a
     'ava_action_run',
     'ava_action_search',
     'ava_ask',
+    'ava_extract',
     'ava_flow_list',
     'ava_flow_run',
     'ava_navigate',
@@ -204,6 +205,76 @@ test("ava_ask runs Ava's agent on the client tab and returns its answer and step
   expect(llm.requests.length - before).toBe(2)
   // The model was given the page inside Ava's frame, and no password.
   expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain('untrusted_page_content')
+})
+
+/** The products of e2e/fixtures/feed/products.html as a person reads them off the page (its own generator). */
+function products(n: number) {
+  const words = ['Lamp', 'Kettle', 'Speaker', 'Router', 'Camera', 'Blender', 'Monitor', 'Drone', 'Watch', 'Charger']
+  return Array.from({ length: n }, (_, i) => ({
+    name: `${words[i % words.length]} model ${i + 1}`,
+    price: ((i * 137) % 2500) + 0.99,
+    rating: Number(((((i * 7) % 41) + 10) / 10).toFixed(1)),
+  }))
+}
+
+const kProductSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    price: { type: 'number', minimum: 0 },
+    rating: { type: 'number', minimum: 0, maximum: 5 },
+    brand: { type: 'string' },
+  },
+  required: ['name', 'price', 'rating'],
+}
+
+test('ava_extract reads a virtualised feed of 300 products into rows that fit the schema, each value with its source, the missing brand reported', async () => {
+  await call('ava_navigate', { url: `${site.url}/feed/products.html` })
+  // The feed draws its first products a moment after load; a client reads the page first, as here.
+  for (let i = 0; i < 100 && !(await call('ava_page_read')).text.includes('Lamp model 1'); i++)
+    await new Promise((r) => setTimeout(r, 100))
+  llm.script(
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'collect', params: { limit: 500 } }]) },
+    {
+      chunks: instructionChunks([
+        {
+          step_id: 2,
+          action_type: 'done',
+          params: { answer: 'Here are the products.', fields: { name: 0, price: 1, rating: 2, brand: null } },
+        },
+      ]),
+    },
+  )
+  const before = llm.requests.length
+  const r = await call('ava_extract', { schema: kProductSchema })
+  expect(r.isError, r.text).toBe(false)
+  expect(r.text).toMatch(/^300 row\(s\) fit the schema; 0 value\(s\) did not fit; the page does not have: brand\./)
+  // The rows are page words: they come inside the frame, as JSON.
+  const block = /<untrusted_page_content>\n([\s\S]*)\n<\/untrusted_page_content>/.exec(r.text)?.[1] ?? ''
+  const got = JSON.parse(block) as {
+    rows: unknown[]
+    sources: Record<string, { item: string; part: number; text: string }>[]
+    problems: unknown[]
+    absent: string[]
+  }
+  expect(got.rows).toEqual(products(300))
+  expect(got.problems).toEqual([])
+  expect(got.absent).toEqual(['brand'])
+  expect(got.sources[0].price).toMatchObject({ part: 1, text: '$0.99' })
+  expect(got.sources[299].name.text).toBe('Charger model 300')
+  // Collect, then the field map: two model calls for 300 rows; the model was told the shape.
+  expect(llm.requests.length - before).toBe(2)
+  expect(JSON.stringify(llm.requests[before].body)).toContain('rows with these fields')
+}, 200_000)
+
+test('ava_extract refuses a schema it cannot read before the model or the page is touched', async () => {
+  const before = llm.requests.length
+  const r = await call('ava_extract', {
+    schema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } },
+  })
+  expect(r.isError).toBe(true)
+  expect(r.text).toMatch(/^EXTRACT_SCHEMA: Field "tags" must be one of .* \(at \/properties\/tags\)/)
+  expect(llm.requests.length).toBe(before)
 })
 
 test('a risky step with nobody to ask is refused with UNATTENDED, naming the --allow that would let it, and the page saw no click', async () => {

@@ -4,8 +4,8 @@ import { kParamOption, type CommandSpec } from './args'
 
 export const kRunSpec: CommandSpec = {
   name: 'run',
-  args: '<flow.json | pack.yaml | action>',
-  summary: 'Run a recorded flow or a pack action in Chromium, one trace line per step.',
+  args: '<flow.json | pack.yaml | action>  |  --schema <file.json> --url <url>',
+  summary: 'Run a recorded flow or a pack action in Chromium, one trace line per step; or extract rows in a shape.',
   options: {
     url: { type: 'string', value: '<url>', help: "page to start on (default: the flow's start_url)" },
     param: kParamOption,
@@ -33,6 +33,16 @@ export const kRunSpec: CommandSpec = {
       help: 'risky steps taken without a person: credentials, payment, destructive, cross_site, high_risk_action, permission, data_send, or all (default: none, each refused with UNATTENDED before it acts)',
     },
     yes: { type: 'boolean', help: 'take every risky step without stopping (--allow all)' },
+    schema: {
+      type: 'string',
+      value: '<file.json>',
+      help: "extract rows fitting this JSON Schema with Ava's agent and the model from the environment (AVA_PROVIDER, AVA_BASE_URL, AVA_MODEL, AVA_API_KEY); the rows go to stdout as JSON (docs/extraction.md)",
+    },
+    ask: {
+      type: 'string',
+      value: '<request>',
+      help: 'with --schema: what to get, in words (default: "Get the <fields> of every item")',
+    },
     report: {
       type: 'string',
       value: '<file>',
@@ -45,5 +55,7 @@ login that stays on the login form. The action name and its parameters are check
 Chromium starts. Nobody is there to answer a question: a step the page judges destructive, a
 payment, a grant of access or another high-risk action stops the run (exit 1) before it acts,
 naming the step, unless --yes is given. Example:
-  ava run common:auth:login --url https://example.test/login --param username=alice --param password=$PW`,
+  ava run common:auth:login --url https://example.test/login --param username=alice --param password=$PW
+With --schema, the run exits 1 when it ends without rows, 2 when the schema cannot be read:
+  ava run --schema product.json --url https://shop.test/products --ask "the name and price of every product"`,
 }

@@ -322,6 +322,8 @@ export function configEngineOptions(config: GlobalConfig): Partial<EngineOptions
 }
 
 export async function runCli(parsed: Parsed, io: Io): Promise<number> {
+  // Rows in a shape: Ava's agent with the model from the environment, not a flow or a pack (run-extract.ts).
+  if (parsed.values.schema !== undefined) return (await import('./run-extract')).runExtractCli(parsed, io)
   const a = runArgs(parsed)
   if (typeof a === 'string') {
     io.err(`ava run: ${a}\nRun \`ava run --help\` for its options.`)

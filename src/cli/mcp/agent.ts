@@ -11,6 +11,7 @@ import { beginRun, runAgent } from '../../core/agent/run'
 import type { RunState } from '../../core/agent/state'
 import { AvaError } from '../../core/errors'
 import type { ExecFailure, RiskCategory } from '../../core/exec'
+import type { Extraction } from '../../core/extract/rows'
 import { actionOf } from '../../core/page/command'
 import { discoverActions } from '../../core/registry/discover'
 import type { ActionRegistry } from '../../core/registry'
@@ -21,6 +22,8 @@ import type { McpTab } from './place'
 
 /** How long a page step may wait for its element, as the extension's agent waits (kElementWaitMs). */
 const kElementWaitMs = 5_000
+/** How long a `collect` waits for the list it names, as the extension's agent waits (kCollectLocateMs). */
+const kCollectLocateMs = 5_000
 
 /**
  * The model `ava_ask` talks to, from the environment's one table (src/core/environment.ts,
@@ -57,6 +60,8 @@ export interface AskReport {
   usage: { input: number; output: number }
   modelCalls: number
   stepsUsed: number
+  /** For a run asked for a shape: the rows that fit, where each value was read, what did not fit (docs/extraction.md). */
+  extraction?: Extraction & { fields: string[] }
 }
 
 export interface AskOptions {
@@ -67,6 +72,8 @@ export interface AskOptions {
   secrets: readonly McpSecret[]
   stepLimit: number
   signal: AbortSignal
+  /** A JSON Schema of the rows to extract (docs/extraction.md); refused before anything runs if Ava cannot read it. */
+  shape?: Record<string, unknown>
 }
 
 /** Runs one request with Ava's agent on the client's tab; resolves with what the panel would show. */
@@ -143,6 +150,14 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
         return { ...out, tabId }
       },
       navigate: (_tab, url, signal) => tab.navigate(url, signal),
+      // One round of a `collect` step, as the extension's background sends it: read-only, on the client's tab.
+      async collectRound(_tab, { session, first, target }, signal) {
+        const out = await tab.send(
+          { kind: 'collect', session, first, ...(target ? { target } : {}), timeoutMs: kCollectLocateMs },
+          signal,
+        )
+        return out.ok ? out.round : out
+      },
       url: () => tab.url(),
     },
     actions: {
@@ -237,6 +252,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
     request,
     url,
     origin: new URL(url).origin,
+    ...(o.shape ? { shape: o.shape } : {}),
   })
   const end = await runAgent(state, ports, { settings, signal: o.signal })
   const answer = messages.find((m) => m.id === state.messageId)
@@ -260,6 +276,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
       return code ? { code } : {}
     })(),
     ...(end.verdict ? { verdict: end.verdict } : {}),
+    ...(answer?.extraction ? { extraction: answer.extraction } : {}),
     usage: end.usage,
     modelCalls,
     stepsUsed: end.stepsUsed ?? end.executed.length,

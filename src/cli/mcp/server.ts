@@ -18,6 +18,7 @@ import { redactText } from '../../core/agent/secrets'
 import type { ToolContext } from './tools/context'
 import { registerActionTools } from './tools/actions'
 import { registerAgentTools } from './tools/agent'
+import { registerExtractTools } from './tools/extract'
 import { registerFlowTools } from './tools/flows'
 import { registerPageTools } from './tools/page'
 
@@ -111,5 +112,6 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
   registerPageTools(ctx)
   registerFlowTools(ctx)
   registerAgentTools(ctx)
+  registerExtractTools(ctx)
   return server
 }
