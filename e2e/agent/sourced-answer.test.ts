@@ -61,5 +61,13 @@ it('marks a claim read from a listed element and flags a number the page never s
   expect(await claims.nth(0).textContent()).toContain(source)
   expect(await claims.nth(1).getAttribute('data-status')).toBe('unsourced')
   expect(await claims.nth(1).textContent()).toContain('no source on the page')
+
+  // Hovering the sourced claim outlines its element on the page, and only it; leaving clears it.
+  const outlines = page.locator('[data-ava-ui="observe-overlay"] > div')
+  await claims.nth(0).hover()
+  await expect.poll(() => outlines.count()).toBe(1)
+  expect(await outlines.first().textContent()).toBe(source)
+  await claims.nth(1).hover()
+  await expect.poll(() => outlines.count()).toBe(0)
   await page.close()
 }, 120_000)

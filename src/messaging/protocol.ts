@@ -102,7 +102,7 @@ export interface Protocol {
   /** The registry's `action.*` commands; `action.run` acts in the sender's tab, or the active tab. */
   'ui→bg:action': { req: ActionCommand; res: unknown }
   /** Shows or hides the debug overlay of indexed elements in the panel's tab. */
-  'panel→bg:overlay': { req: { on: boolean }; res: { on: boolean; elements: number } }
+  'panel→bg:overlay': { req: { on: boolean; ids?: string[] }; res: { on: boolean; elements: number } }
   /** A slash command typed in the panel (/actions, /describe, /run, /dry-run); the answer goes into the chat. */
   'panel→bg:slash': { req: { text: string }; res: { ok: boolean } }
 

@@ -47,8 +47,8 @@ export function registerChatHandlers(): void {
     runId: await startRun(tabOf(ctx), text, { noCache, files, shape }),
   }))
 
-  handle('panel→bg:overlay', ['panel'], async ({ on }, ctx) => {
-    const out = await sendCommand(tabOf(ctx), { kind: 'overlay', on })
+  handle('panel→bg:overlay', ['panel'], async ({ on, ids }, ctx) => {
+    const out = await sendCommand(tabOf(ctx), { kind: 'overlay', on, ...(ids ? { ids: ids.slice(0, 50) } : {}) })
     return out.ok ? { on: out.on, elements: out.elements } : { on: false, elements: 0 }
   })
 

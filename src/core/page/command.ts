@@ -230,7 +230,8 @@ export interface PageCommands {
   /** Starts or stops recording the person's own actions (events go to the background as they happen). */
   record: { req: { on: boolean }; res: Record<never, never> }
   /** The debug overlay of indexed elements. */
-  overlay: { req: { on: boolean }; res: { on: boolean; elements: number } }
+  /** The debug overlay of indexed elements; with `ids`, only those (a claim's sources, while the person hovers it). */
+  overlay: { req: { on: boolean; ids?: string[] }; res: { on: boolean; elements: number } }
   /**
    * Ava's marks for a screenshot (docs/agent.md, "Screenshots"): `on` draws each listed element's
    * box and id (ids get `prefix` in a frame the background merged under one) and blacks out every

@@ -581,14 +581,16 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       }
       return { ok: true }
     },
-    overlay({ on }) {
+    overlay({ on, ids }) {
       if (!on) {
         hideOverlay()
         return { ok: true, on: false, elements: 0 }
       }
       const snapshot = observe()
-      showOverlay(snapshot)
-      return { ok: true, on: true, elements: snapshot.elements.length }
+      // A claim's sources: only the elements it names (ids are stable handles across scans).
+      const shown = ids ? { ...snapshot, elements: snapshot.elements.filter((e) => ids.includes(e.id)) } : snapshot
+      showOverlay(shown)
+      return { ok: true, on: true, elements: shown.elements.length }
     },
     requests({ pending }) {
       requests.set(pending)
