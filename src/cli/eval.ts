@@ -31,6 +31,8 @@ const kDefaultStepLimit = 20
 const kDefaultTaskSeconds = 180
 /** How long a page may take to send what the run's last step started (a form post, a fetch) before it is judged. */
 const kSettleMs = 5_000
+/** How long a failed check waits for a submission still on its way before it is looked at again. */
+const kLateSubmitMs = 1_500
 
 export interface TaskResult {
   id: string
@@ -291,15 +293,25 @@ async function runJob(
     if (r instanceof Error) return { ...base, ms, status: 'failed', code: 'INTERNAL_ERROR', why: r.message }
     // A form the last step submitted may still be on its way: the page settles before it is judged.
     await page.waitForLoadState('networkidle', { timeout: kSettleMs }).catch(() => undefined)
-    const verdict = await job
-      .judge({ answer: r.answer, asked, page })
-      .catch((e: unknown) => `the checker failed: ${(e as Error).message}`)
+    const judge = () =>
+      job.judge({ answer: r.answer, asked, page }).catch((e: unknown) => `the checker failed: ${(e as Error).message}`)
+    // A submit clicked in the run's last reply may start its request only after the run has ended
+    // (networkidle then holds at once): a failed check is looked at once more after a short wait,
+    // so the score is the page's, not the machine's speed.
+    let verdict = await judge()
+    if (verdict !== true) {
+      await page.waitForTimeout(kLateSubmitMs).catch(() => undefined)
+      await page.waitForLoadState('networkidle', { timeout: kSettleMs }).catch(() => undefined)
+      verdict = await judge()
+    }
     const cost = costUsd(o.llm.model, r.usage)
     const passed = verdict === true
     return {
       ...base,
       status: passed ? 'passed' : 'failed',
-      ...(passed ? {} : { why: verdict, code: r.status === 'done' ? 'VERIFY_FAILED' : (r.code ?? 'STEP_FAILED') }),
+      ...(verdict === true
+        ? {}
+        : { why: verdict, code: r.status === 'done' ? 'VERIFY_FAILED' : (r.code ?? 'STEP_FAILED') }),
       steps: r.stepsUsed,
       modelCalls: r.modelCalls,
       tokens: r.usage,
