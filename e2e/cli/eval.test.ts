@@ -198,8 +198,6 @@ describe('ava eval (built)', () => {
     expect(data).toEqual(out)
   }, 240_000)
 
-  // Failed once in two whole CI runs (form-name: "nothing was submitted") under load and passes
-  // alone; the race is not found yet (docs/eval.md, "Known flakes"), so this one test retries.
   test('prints a table, and exits 0 when every task passed', { timeout: 240_000 }, async () => {
     llm.script(model, model)
     const r = await ava(['eval', '--tasks', 'form-name,table-price'])
