@@ -463,6 +463,9 @@ export default {
   'panel.tokens': '{total} token | {total} tokens',
   'panel.replayed': 'replayed, 0 tokens',
   'panel.tokensUnknown': 'token use not reported',
+  'popup.schedule.at': 'Runs at {url}, with these parameters.',
+  'popup.schedule.secret':
+    'A secret parameter cannot be scheduled: a schedule is kept in plain storage. Run this action from the popup instead.',
   'panel.errand.schedule': 'Schedule…',
   'panel.errand.note': 'Note for this site…',
   'panel.errand.scheduled': 'Scheduled “{name}”, next {at}.',

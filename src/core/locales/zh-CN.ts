@@ -411,6 +411,8 @@ export default {
   'panel.tokens': '{total} 个 token',
   'panel.replayed': '已重放，0 个 token',
   'panel.tokensUnknown': '未报告 token 用量',
+  'popup.schedule.at': '在 {url} 运行，使用以上参数。',
+  'popup.schedule.secret': '带有机密参数的操作无法定时：定时任务以明文保存。请直接在弹出窗口中运行此操作。',
   'panel.errand.schedule': '定时…',
   'panel.errand.note': '本站备注…',
   'panel.errand.scheduled': '已定时“{name}”，下次 {at}。',
