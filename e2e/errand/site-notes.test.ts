@@ -71,8 +71,11 @@ it("a site's note reaches the prompt for that site only, outside the untrusted b
     const turn = firstUserTurn()
     expect(turn.includes(kNote), `${server.url}: ${turn.slice(-600)}`).toBe(expected)
     if (expected) {
-      const close = turn.lastIndexOf('</untrusted_page_content>')
-      expect(turn.indexOf(`The person's own notes for ${new URL(site.url).origin}`)).toBeGreaterThan(close)
+      // After the page's block and inside none (the run's tab list, page titles, is a block of its own after the request).
+      const at = turn.indexOf(`The person's own notes for ${new URL(site.url).origin}`)
+      const before = turn.slice(0, at)
+      expect(at).toBeGreaterThan(turn.indexOf('</untrusted_page_content>'))
+      expect(before.split('<untrusted_page_content>').length).toBe(before.split('</untrusted_page_content>').length)
     }
     await page.close()
   }

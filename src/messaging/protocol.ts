@@ -70,7 +70,8 @@ export interface Protocol {
   'panel→bg:run.pause': { req: Record<string, never>; res: { paused: boolean } }
   'panel→bg:chat.load': {
     req: Record<string, never>
-    res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string }
+    /** `url`: the tab's page, for the panel's schedule form (a request runs there again). */
+    res: { messages: ChatMessage[]; run: RunView | null; seq: number; origin: string; url?: string }
   }
   'panel→bg:chat.clear': { req: Record<string, never>; res: { cleared: boolean } }
   /** The kept record of the finished run shown by message `messageId` (docs/run-record.md), or null. */

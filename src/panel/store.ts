@@ -30,6 +30,8 @@ const kAnswerRetryMs = 250
 /** The chat as this panel shows it. The background's stored chat is the truth; events keep us current. */
 export const useChatStore = defineStore('chat', () => {
   const messages = ref<ChatMessage[]>([])
+  /** The conversation's site and the tab's page (the schedule and note forms use them). */
+  const site = ref({ origin: '', url: '' })
   const run = ref<RunView | null>(null)
   const loading = ref(false)
   const error = ref<string | null>(null)
@@ -53,6 +55,7 @@ export const useChatStore = defineStore('chat', () => {
     try {
       const r = await send('panel→bg:chat.load', {})
       messages.value = r.messages
+      site.value = { origin: r.origin, url: r.url ?? r.origin }
       run.value = r.run
       seq = r.seq
       error.value = null
@@ -216,6 +219,7 @@ export const useChatStore = defineStore('chat', () => {
 
   return {
     messages,
+    site,
     run,
     loading,
     error,

@@ -93,7 +93,8 @@ export function registerChatHandlers(): void {
     // This worker's copy: streamed text reaches storage only once a second.
     const h = await readHistory(origin)
     // A client driving the tab (docs/mcp.md) shows as a run, so the panel offers Stop.
-    return { messages: h.messages, run: (await runView(tabId)) ?? mcpRunView(tabId), seq: h.seq, origin }
+    const url = (await browser.tabs.get(tabId).catch(() => undefined))?.url ?? origin
+    return { messages: h.messages, run: (await runView(tabId)) ?? mcpRunView(tabId), seq: h.seq, origin, url }
   })
 
   handle('panel→bg:record.get', ['panel'], async ({ messageId }, ctx) => {
