@@ -32,6 +32,13 @@ const clickThenDone = (selector: string) => ({
   ]),
 })
 
+const clickOnly = (selector: string) => ({
+  chunks: instructionChunks([
+    { step_id: 1, action_type: 'click', params: { fallback_selector: selector }, description: 'Get my document' },
+  ]),
+})
+const doneOnly = () => ({ chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { text: 'Done.' } }]) })
+
 async function ended(panel: Frame): Promise<void> {
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
 }
@@ -43,7 +50,12 @@ it.each([
   ['#send', 'a form POST answered with receipt.scr'],
 ])('%s (%s): nothing is downloaded, and the run stops saying why', async (selector) => {
   const { page, downloads } = await openServed()
-  llm.script(clickThenDone(selector))
+  // A form POST is refused by its response, which Chrome reports after the click's step has ended:
+  // a run whose model says done in the same reply can end first, and the refusal then reaches no
+  // run (nothing is downloaded either way, and that done is UNVERIFIED). The model here looks at
+  // the page before it says done, as a careful one does.
+  if (selector === '#send') llm.script(clickOnly(selector), doneOnly())
+  else llm.script(clickThenDone(selector))
   await ava.ask(page, `get my document ${selector}`)
   // The tab is left on Chrome's "blocked" page, without Ava's panel: the run's end is read from
   // storage, then from the panel once the person is back on the site.
