@@ -93,3 +93,47 @@ it("keeps a note for this site from the panel, and after a run that ended done o
   await expect.poll(() => panel.locator('[data-test=remember-offer]').count()).toBe(0)
   await page.close()
 })
+
+it('schedules a flow saved in this browser from the panel, by its id, and asks no model', async () => {
+  // A flow the person saved: one step, going to the site's start page.
+  const flow = {
+    version: '1.0',
+    metadata: {
+      name: 'check parcel',
+      created_at: '2026-11-01T08:00:00Z',
+      source: 'recording',
+      start_url: `${site.url}/`,
+    },
+    variables: {},
+    steps: [{ step_id: 1, action: 'navigate', params: { url: `${site.url}/` } }],
+  }
+  const id = 'recorded:flow:check-parcel'
+  await (
+    await ava.worker()
+  ).evaluate(
+    async ([id, flow]) =>
+      chrome.storage.local.set({
+        'flows.saved': {
+          [id as string]: { id, namespace: 'recorded', action: id, flow, savedAt: Date.now(), pending: [] },
+        },
+      }),
+    [id, flow] as const,
+  )
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/`)
+  const panel = await ava.openPanel(page)
+  await panel.click('[data-test=schedule-open]')
+  await panel.locator('[data-test=schedule-what]').waitFor({ timeout: 15_000 })
+  await panel.selectOption('[data-test=schedule-what]', 'flow')
+  await panel.selectOption('[data-test=schedule-flow]', id)
+  await panel.selectOption('[data-test=schedule-every]', 'daily')
+  await panel.fill('[data-test=schedule-when]', '06:45')
+  await panel.click('[data-test=schedule-add]')
+  await expect
+    .poll(async () => (await schedules()).find((x) => x.target.kind === 'flow')?.target, { timeout: 15_000 })
+    .toEqual({ kind: 'flow', flow: id, params: {} })
+  const s = (await schedules()).find((x) => x.target.kind === 'flow')!
+  expect(s.repeat).toEqual({ every: 'daily', time: '06:45' })
+  expect(llm.requests).toEqual([])
+  await page.close()
+})

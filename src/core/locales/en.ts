@@ -468,6 +468,8 @@ export default {
     'A secret parameter cannot be scheduled: a schedule is kept in plain storage. Run this action from the popup instead.',
   'panel.errand.schedule': 'Schedule…',
   'panel.errand.note': 'Note for this site…',
+  'panel.errand.what': 'What runs',
+  'panel.errand.savedFlow': 'A saved flow',
   'panel.errand.scheduled': 'Scheduled “{name}”, next {at}.',
   'panel.errand.noteFor': 'Your note for {site}',
   'panel.errand.notePlaceholder': 'e.g. use the business account',

@@ -415,6 +415,8 @@ export default {
   'popup.schedule.secret': '带有机密参数的操作无法定时：定时任务以明文保存。请直接在弹出窗口中运行此操作。',
   'panel.errand.schedule': '定时…',
   'panel.errand.note': '本站备注…',
+  'panel.errand.what': '运行内容',
+  'panel.errand.savedFlow': '已保存的流程',
   'panel.errand.scheduled': '已定时“{name}”，下次 {at}。',
   'panel.errand.noteFor': '你为 {site} 写的备注',
   'panel.errand.notePlaceholder': '例如：使用企业账户',
