@@ -50,12 +50,11 @@ it.each([
   ['#send', 'a form POST answered with receipt.scr'],
 ])('%s (%s): nothing is downloaded, and the run stops saying why', async (selector) => {
   const { page, downloads } = await openServed()
-  // A form POST is refused by its response, which Chrome reports after the click's step has ended:
-  // a run whose model says done in the same reply can end first, and the refusal then reaches no
-  // run (nothing is downloaded either way, and that done is UNVERIFIED). The model here looks at
-  // the page before it says done, as a careful one does.
-  if (selector === '#send') llm.script(clickOnly(selector), doneOnly())
-  else llm.script(clickThenDone(selector))
+  // A load refused by its response (or a script's navigation) is reported by Chrome after the
+  // click's step has ended: a run whose model says done in the same reply can end first, and the
+  // refusal then reaches no run (nothing is downloaded either way, and that done is UNVERIFIED).
+  // The model here looks at the page before it says done, as a careful one does.
+  llm.script(clickOnly(selector), doneOnly())
   await ava.ask(page, `get my document ${selector}`)
   // The tab is left on Chrome's "blocked" page, without Ava's panel: the run's end is read from
   // storage, then from the panel once the person is back on the site.

@@ -196,7 +196,6 @@ it('compares three offers in three tabs it opens and groups, answers from what i
       },
     },
   )
-  const pagesBefore = ava.context.pages().length
   const panel = await ava.ask(
     page,
     `Which of these three offers for the bike lock is cheapest? ${urls.join(' ')} — close the offer tabs when you are done.`,
@@ -205,7 +204,7 @@ it('compares three offers in three tabs it opens and groups, answers from what i
   await expect
     .poll(async () => (await groups()).find((g) => g.title.startsWith('Ava:'))?.urls ?? [], { timeout: 30_000 })
     .toEqual([`${site.url}/`, ...urls])
-  expect(ava.context.pages().length).toBe(pagesBefore + 3)
+  expect(ava.context.pages().filter((p) => urls.includes(p.url()))).toHaveLength(3)
   // Before the second turn: it carries the run's tabs with their titles, and each page read inside
   // the untrusted block.
   await expect.poll(() => llm.requests.filter((r) => r.api === 'openai').length, { timeout: 30_000 }).toBe(2)
@@ -222,7 +221,7 @@ it('compares three offers in three tabs it opens and groups, answers from what i
   const answer = await answerOf(panel)
   expect(answer).toContain('The cheapest is RadMarkt at €34.50 (tab 3).')
   // Closed when asked: the three offer tabs are gone, the person's own tab is still there.
-  await expect.poll(() => ava.context.pages().length, { timeout: 15_000 }).toBe(pagesBefore)
+  await expect.poll(() => ava.context.pages().filter((p) => urls.includes(p.url())).length, { timeout: 15_000 }).toBe(0)
   expect(page.isClosed()).toBe(false)
   expect((await readSteps(panel)).map((s) => s.status)).toEqual(Array(9).fill('ok'))
   await page.close()
