@@ -16,7 +16,15 @@ import {
   type SendCommand,
 } from '../core/page/command'
 import { sendToTab } from '../messaging'
-import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
+import {
+  currentDoc,
+  isDocumentGone as isGone,
+  isGoneMidMessage,
+  markNavigating,
+  takeNewTab,
+  waitForDoc,
+  waitForNextDoc,
+} from './tabs'
 import { frameTarget, outcomeFromFrame, withFrames, type FrameRoute } from './frames'
 import { pendingRequests, watchRequests } from './requests'
 import { noteActedFrame, verifyInFrames } from './frame-check'
@@ -99,7 +107,7 @@ export async function sendCommand<K extends PageCommandKind>(
       // success: it goes to the next page like anything else.
       const navigated = isGoneMidMessage(e) ? navigatedOutcome(command) : null
       if (navigated) {
-        await nextDocument(tabId, doc.documentId, opts.signal)
+        await waitForNextDoc(tabId, doc.documentId, since, opts.signal)
         return { ...navigated, tabId, wentAway: 'page' }
       }
       if (Date.now() < deadline && !opts.signal?.aborted) {
@@ -113,26 +121,12 @@ export async function sendCommand<K extends PageCommandKind>(
         tabId,
       }
     }
-    if (out.ok && 'navigating' in out && out.navigating) await nextDocument(tabId, doc.documentId, opts.signal)
+    if (out.ok && 'navigating' in out && out.navigating) await waitForNextDoc(tabId, doc.documentId, since, opts.signal)
     // A check the top document does not hold is looked for where the steps acted (frame-check.ts).
     if (!out.ok && out.code === 'VERIFY_FAILED' && command.kind === 'act')
       out = ((await verifyInFrames(tabId, command as PageCommand<'act'>, opts.signal)) as PageOutcome<K> | null) ?? out
     return followNewTab(tabId, command, out, since, opts)
   }
-}
-
-/**
- * After a step took its document away: waits for the next one. The new document may have said it
- * is ready before word of the old one's end arrived (a busy machine reorders them), so the tab is
- * marked as between documents only while the one that left is still the current one. A next page
- * slower than the wait is no failure of the step: the next command waits for it again.
- */
-async function nextDocument(tabId: number, left: string | undefined, signal?: AbortSignal): Promise<void> {
-  const now = currentDoc(tabId)
-  if (!now || now.documentId === left) markNavigating(tabId)
-  await waitForDoc(tabId, { notDocumentId: left, signal }).catch((e: unknown) => {
-    if (signal?.aborted) throw e
-  })
 }
 
 /**

@@ -25,6 +25,14 @@ const waiters = new Map<number, Set<() => void>>()
 const pending = new Map<number, number>()
 const pendingWaiters = new Map<number, Set<() => void>>()
 
+/**
+ * The document a tab showed when it was marked as between documents, until a commit says a new
+ * one came: a navigation that comes to nothing (a download, a 204) leaves that document in place.
+ */
+const leftBehind = new Map<number, DocState>()
+/** When each tab's last top-level navigation ended with no new document. */
+const cameToNothingAt = new Map<number, number>()
+
 const kReadyTimeoutMs = 15_000 // a page slower than this to load is reported, not waited on forever
 
 export function markReady(tabId: number, doc: DocState): void {
@@ -36,6 +44,8 @@ export function markReady(tabId: number, doc: DocState): void {
 
 /** The top frame committed a new document: the old one can take no more steps. */
 export function markNavigating(tabId: number): void {
+  const was = ready.get(tabId)
+  if (was) leftBehind.set(tabId, was)
   ready.delete(tabId)
   navigating.add(tabId)
   settlePending(tabId)
@@ -53,7 +63,20 @@ export function settlePending(tabId: number): void {
   if (w) for (const fn of [...w]) fn()
 }
 
+/**
+ * The top frame's navigation ended without a document (the browser saved the response, or the
+ * navigation failed): the page that was there is still there and takes the next step.
+ */
+export function cameToNothing(tabId: number): void {
+  settlePending(tabId)
+  cameToNothingAt.set(tabId, Date.now())
+  const was = leftBehind.get(tabId)
+  if (was && navigating.has(tabId)) markReady(tabId, was)
+}
+
 export function forgetTab(tabId: number): void {
+  leftBehind.delete(tabId)
+  cameToNothingAt.delete(tabId)
   ready.delete(tabId)
   navigating.delete(tabId)
   waiters.delete(tabId)
@@ -120,6 +143,29 @@ export function waitForDoc(tabId: number, opts: WaitOptions = {}): Promise<DocSt
   return nextReady(tabId, ok, opts)
 }
 
+/**
+ * After a step took its document with it (a link, a submit): resolves once another document is
+ * ready, or once the navigation the step started (at `since` or later) came to nothing and the
+ * document `left` is back. Never rejects for a slow page: the next command waits for it again.
+ * The new document may have said it is ready before word of the old one's end arrived (a busy
+ * machine reorders them), so the tab is marked as between documents only while `left` is current.
+ */
+export async function waitForNextDoc(
+  tabId: number,
+  left: string | undefined,
+  since: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const ok = (d: DocState | undefined): d is DocState =>
+    !!d && (d.documentId !== left || (cameToNothingAt.get(tabId) ?? 0) >= since)
+  const now = ready.get(tabId)
+  if (ok(now)) return
+  if (!now || now.documentId === left) markNavigating(tabId)
+  await nextReady(tabId, ok, { signal }).catch((e: unknown) => {
+    if (signal?.aborted) throw e
+  })
+}
+
 /** Resolves when a `ready` that `ok` accepts arrives for the tab. */
 function nextReady(
   tabId: number,
@@ -184,6 +230,24 @@ export function isDocumentGone(e: unknown): boolean {
 /** True when the document took the message and went away before it answered (a step may have run). */
 export { isGoneMidMessage }
 
+/**
+ * A top-level response the browser saves instead of showing: it never commits, and Chrome reports
+ * no navigation error for it, so without this a step after an export link waited the whole
+ * `kReadyTimeoutMs` for a page that was never coming. Only the certain signs count: an attachment,
+ * bytes typed as a download, or a response with no content. Anything else is left to the commit
+ * or the timeout, because letting a step go to the old document too early is worse than waiting.
+ */
+export function savedNotShown(statusCode: number, headers: { name: string; value?: string }[] = []): boolean {
+  if (statusCode === 204 || statusCode === 205) return true
+  const header = (name: string) =>
+    headers
+      .find((h) => h.name.toLowerCase() === name)
+      ?.value?.trim()
+      .toLowerCase()
+  if (header('content-disposition')?.startsWith('attachment')) return true
+  return header('content-type')?.split(';')[0]?.trim() === 'application/octet-stream'
+}
+
 export function watchNavigations(): void {
   browser.webNavigation.onBeforeNavigate.addListener((d) => {
     // A page being prerendered in the background is not the tab's next document yet.
@@ -191,14 +255,22 @@ export function watchNavigations(): void {
   })
   browser.webNavigation.onCommitted.addListener((d) => {
     if (d.frameId !== 0) return
+    leftBehind.delete(d.tabId)
     // On a busy machine the new document's `ready` can arrive before this event: it stays ready.
     const committed = (d as { documentId?: string }).documentId
     if (committed && ready.get(d.tabId)?.documentId === committed) settlePending(d.tabId)
     else markNavigating(d.tabId)
   })
   browser.webNavigation.onErrorOccurred.addListener((d) => {
-    if (d.frameId === 0) settlePending(d.tabId)
+    if (d.frameId === 0) cameToNothing(d.tabId)
   })
+  browser.webRequest.onHeadersReceived.addListener(
+    (d) => {
+      if (d.tabId >= 0 && savedNotShown(d.statusCode, d.responseHeaders)) cameToNothing(d.tabId)
+    },
+    { urls: ['<all_urls>'], types: ['main_frame'] },
+    ['responseHeaders'],
+  )
   browser.tabs.onCreated.addListener((tab) => {
     if (tab.openerTabId === undefined || tab.id === undefined) return
     const list = opened.get(tab.openerTabId) ?? []

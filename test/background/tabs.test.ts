@@ -8,7 +8,16 @@ vi.mock('webextension-polyfill', () => ({
 }))
 vi.mock('../../src/background/frames', () => ({ forgetFrameRoutes: async () => undefined }))
 
-const { markReady, markPending, markNavigating, settlePending, waitForDoc } = await import('../../src/background/tabs')
+const {
+  cameToNothing,
+  markReady,
+  markPending,
+  markNavigating,
+  savedNotShown,
+  settlePending,
+  waitForDoc,
+  waitForNextDoc,
+} = await import('../../src/background/tabs')
 
 /** What the promise has settled to after the pending timers and microtasks have run: undefined while it waits. */
 async function peek<T>(p: Promise<T>): Promise<T | Error | undefined> {
@@ -64,5 +73,54 @@ describe('waitForDoc while the top frame navigates', () => {
   it('answers at once when nothing is under way', async () => {
     markReady(5, { documentId: 'page', url: 'https://shop.test/' })
     expect(await peek(waitForDoc(5))).toEqual({ documentId: 'page', url: 'https://shop.test/' })
+  })
+})
+
+describe('savedNotShown: a top-level response the browser saves, which never commits', () => {
+  it('knows a download by its disposition or its type, and a response with no content', () => {
+    expect(savedNotShown(200, [{ name: 'Content-Disposition', value: 'attachment; filename="orders.csv"' }])).toBe(true)
+    expect(savedNotShown(200, [{ name: 'content-type', value: 'application/octet-stream' }])).toBe(true)
+    expect(savedNotShown(204)).toBe(true)
+  })
+  it('leaves a page, an inline file and a redirect to the commit', () => {
+    expect(savedNotShown(200, [{ name: 'content-type', value: 'text/html; charset=utf-8' }])).toBe(false)
+    expect(savedNotShown(200, [{ name: 'content-disposition', value: 'inline; filename="a.pdf"' }])).toBe(false)
+    expect(savedNotShown(302, [{ name: 'location', value: '/next' }])).toBe(false)
+  })
+})
+
+describe('waitForNextDoc after a step that took its document with it', () => {
+  it('goes on with the page that is there when the link was a download, told before or after the step answered', async () => {
+    markReady(11, { documentId: 'orders', url: 'https://shop.test/orders' })
+    const since = Date.now()
+    cameToNothing(11) // the export's response was saved, before the click's answer came back
+    expect(await peek(waitForNextDoc(11, 'orders', since))).toBeUndefined() // resolved: no value, no wait
+    expect(await peek(waitForDoc(11))).toEqual({ documentId: 'orders', url: 'https://shop.test/orders' })
+
+    const later = Date.now()
+    const next = waitForNextDoc(11, 'orders', later)
+    let settled = false
+    void next.then(() => (settled = true))
+    await peek(next)
+    expect(settled).toBe(false)
+    cameToNothing(11) // the second export's response came after the step answered
+    await peek(next)
+    expect(settled).toBe(true)
+    expect(await peek(waitForDoc(11))).toEqual({ documentId: 'orders', url: 'https://shop.test/orders' })
+  })
+
+  it('waits for the new document when the navigation committed, and a download from before the step does not end the wait', async () => {
+    markReady(12, { documentId: 'form', url: 'https://shop.test/form' })
+    cameToNothing(12) // an earlier step's download
+    await new Promise((r) => setTimeout(r, 2))
+    const next = waitForNextDoc(12, 'form', Date.now())
+    let settled = false
+    void next.then(() => (settled = true))
+    await peek(next)
+    expect(settled).toBe(false)
+    markNavigating(12)
+    markReady(12, { documentId: 'thanks', url: 'https://shop.test/thanks' })
+    await peek(next)
+    expect(settled).toBe(true)
   })
 })
