@@ -123,6 +123,29 @@ it('collects 50 posts of a virtualised timeline, each once, and the model gets t
   await page.close()
 }, 120_000)
 
+it('waits for a feed whose first posts arrive after the page is ready, and collects them', async () => {
+  const page = await w.ava.context.newPage()
+  // The first 20 posts come 3 s after load, and there are no more: nothing is drawn when the step comes.
+  await page.goto(`${w.site.url}/feed/timeline.html?slow=3000&total=20`)
+  w.llm.script(
+    {
+      chunks: instructionChunks([
+        { step_id: 1, action_type: 'collect', params: { limit: 20 }, description: 'Read the posts' },
+      ]),
+    },
+    { chunks: instructionChunks([{ step_id: 2, action_type: 'done', params: { answer: 'Twenty posts.' } }]) },
+  )
+  const panel = await w.ava.ask(page, 'summarise my timeline')
+  await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 90_000 })
+  const steps = await readSteps(panel)
+  expect(
+    steps.map((s) => [s.status, s.note]),
+    JSON.stringify(steps),
+  ).toEqual([['ok', 'Collected 20 items']])
+  expect(itemLines(blocks(lastUser(w.llm.requests.filter((r) => r.api === 'openai').length - 1))[0])).toHaveLength(20)
+  await page.close()
+}, 90_000)
+
 it('Stop ends a collection mid-way: no more scrolling or loading, and no further model call', async () => {
   const page = await w.ava.context.newPage()
   // Each load takes 2 s and the feed never ends: only Stop or the budget ends this collection.

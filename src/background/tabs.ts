@@ -156,10 +156,11 @@ export async function waitForNextDoc(
   since: number,
   signal?: AbortSignal,
 ): Promise<void> {
-  const ok = (d: DocState | undefined): d is DocState =>
+  const accepts = (d: DocState | undefined): boolean =>
     !!d && (d.documentId !== left || (cameToNothingAt.get(tabId) ?? 0) >= since)
+  const ok = (d: DocState | undefined): d is DocState => accepts(d)
   const now = ready.get(tabId)
-  if (ok(now)) return
+  if (accepts(now)) return
   if (!now || now.documentId === left) markNavigating(tabId)
   await nextReady(tabId, ok, { signal }).catch((e: unknown) => {
     if (signal?.aborted) throw e

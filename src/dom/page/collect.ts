@@ -15,6 +15,11 @@ const kQuietMs = 250
 const kNoChangeMs = 600
 /** At the bottom a feed fetches more: its growth is waited for this long before the list counts as ended. */
 const kEndWaitMs = 2_500
+/**
+ * A feed still loading when the step comes (its first page fetched after the document was ready):
+ * its list is waited for this long before the step says there is none.
+ */
+const kFirstDrawMs = 5_000
 /** Longest text kept per item (a post, a row): enough to sum it up, not a whole article. */
 const kItemTextMax = 2_000
 /** Elements looked at to find the list when the step names none. */
@@ -58,7 +63,12 @@ export async function collectRound(
   let group = s?.group.deref()
   if (!s || !group?.isConnected) {
     const root = s?.root?.deref() ?? named ?? undefined
-    group = findGroup(root?.isConnected ? root : undefined, isOurs) ?? undefined
+    const scope = root?.isConnected ? root : undefined
+    const find = () => findGroup(scope, isOurs) ?? undefined
+    // A feed still fetching its first posts: what is drawn now is the page's other lists (its menu,
+    // its trends), so the list is looked for once the page says it has loaded.
+    if (first && loading(scope)) await until(() => !loading(scope), kFirstDrawMs)
+    group = find() ?? (first ? await until(find, kFirstDrawMs) : undefined)
     if (!group) return { items: [], moved: false, container: '' }
     s = {
       group: new WeakRef(group),
@@ -250,6 +260,57 @@ function settle(scroller: Element, end: boolean, heightBefore: number): Promise<
     observer.observe(watched, { childList: true, subtree: true, characterData: true })
     const none = setTimeout(done, end ? kEndWaitMs : kNoChangeMs)
     const cap = setTimeout(done, kEndWaitMs + kQuietMs)
+  })
+}
+
+/**
+ * The page says it is still fetching: a busy region, a progress bar, or a line that reads only
+ * "Loading…" (English or Chinese), drawn. Ava's own elements are not the page's.
+ */
+function loading(scope: Element | undefined): boolean {
+  const within = scope ?? document.body
+  if (!within) return false
+  for (const el of within.querySelectorAll('[aria-busy="true"], [role="progressbar"], progress'))
+    if (drawn(el)) return true
+  const walker = document.createTreeWalker(within, NodeFilter.SHOW_TEXT)
+  for (let n = walker.nextNode(), seen = 0; n && seen < kMaxScan; n = walker.nextNode(), seen++) {
+    const text = n.nodeValue?.trim()
+    if (text && text.length < 24 && kLoadingText.test(text) && n.parentElement && drawn(n.parentElement)) return true
+  }
+  return false
+}
+const kLoadingText = /^(loading|loading more|加载中|正在加载|載入中)\s*(…|\.{3}|。{3})?$/i
+
+function drawn(el: Element): boolean {
+  const r = el.getBoundingClientRect()
+  return r.width > 0 && r.height > 0
+}
+
+/** `test`'s first truthy answer, looked for again after each burst of changes; its last answer after `ms`. */
+function until<T>(test: () => T, ms: number): Promise<T> {
+  return new Promise((resolve) => {
+    let burst: ReturnType<typeof setTimeout> | undefined
+    const end = (v: T) => {
+      observer.disconnect()
+      clearTimeout(burst)
+      clearTimeout(cap)
+      resolve(v)
+    }
+    const observer = new MutationObserver(() => {
+      if (burst) return
+      burst = setTimeout(() => {
+        burst = undefined
+        const v = test()
+        if (v) end(v)
+      }, 100)
+    })
+    observer.observe(document.documentElement, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+    })
+    const cap = setTimeout(() => end(test()), ms)
   })
 }
 
