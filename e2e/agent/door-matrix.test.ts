@@ -7,30 +7,17 @@
  * The command-line doors, where nobody answers, are in e2e/cli/door-matrix.test.ts.
  */
 import type { Frame, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
-import { startLlmServer, type LlmServer } from '../support/llm-server'
-import { startSiteServer, type SiteServer } from '../support/site-server'
+import { beforeEach, expect, it } from 'vitest'
+import { instructionChunks, withTwoSites, readSteps, type Ava } from '../support/ava'
+import type { LlmServer } from '../support/llm-server'
+import type { SiteServer } from '../support/site-server'
 
 let ava: Ava
 let llm: LlmServer
 let site: SiteServer
 let other: SiteServer
-
-beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([
-    launchAva(),
-    startLlmServer(),
-    startSiteServer(),
-    startSiteServer({ host: 'localhost' }),
-  ])
-})
-afterAll(async () => {
-  await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
-})
+withTwoSites((w) => ({ ava, llm, site, other } = w))
 beforeEach(async () => {
-  llm.requests.length = 0
-  llm.script()
   await ava.configure(
     { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
     { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands: false } },

@@ -5,31 +5,17 @@
  * uploaded into that frame, and programs dressed as documents (downloads.html).
  */
 import type { Frame, Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
-import { startLlmServer, type LlmServer } from '../support/llm-server'
-import { startSiteServer, type SiteServer } from '../support/site-server'
+import { beforeEach, expect, it } from 'vitest'
+import { instructionChunks, withTwoSites, readSteps, sendAndWait, type Ava } from '../support/ava'
+import type { LlmServer } from '../support/llm-server'
+import type { SiteServer } from '../support/site-server'
 
 let ava: Ava
 let llm: LlmServer
 let site: SiteServer
 let other: SiteServer
-
-beforeAll(async () => {
-  ;[ava, llm, site, other] = await Promise.all([
-    launchAva(),
-    startLlmServer(),
-    startSiteServer(),
-    startSiteServer({ host: 'localhost' }),
-  ])
-})
-afterAll(async () => {
-  await Promise.all([ava?.close(), llm?.close(), site?.close(), other?.close()])
-})
+withTwoSites((w) => ({ ava, llm, site, other } = w))
 beforeEach(async () => {
-  llm.requests.length = 0
-  llm.script()
-  other.hits.length = 0
   await configure([])
 })
 

@@ -215,20 +215,44 @@ export interface AgentWorld {
  * recorded requests and the site's hits are cleared. `use` receives them once they are up.
  */
 export function withAgentWorld(use: (world: AgentWorld) => void): void {
+  setUpWorld([], (world) => use(world))
+}
+
+export interface TwoSiteWorld extends AgentWorld {
+  /** A second site on another origin (`localhost`, where `site` is 127.0.0.1): "another site". */
+  other: SiteServer
+}
+
+/** `withAgentWorld` with a second site on another origin, for the tests of where a step may act. */
+export function withTwoSites(use: (world: TwoSiteWorld) => void): void {
+  setUpWorld([{ host: 'localhost' }], (world, [other]) => use({ ...world, other }))
+}
+
+function setUpWorld(
+  moreSites: Parameters<typeof startSiteServer>[0][],
+  use: (world: AgentWorld, more: SiteServer[]) => void,
+): void {
   let world: AgentWorld | undefined
+  let more: SiteServer[] = []
   beforeAll(async () => {
-    const [ava, llm, site] = await Promise.all([launchAva(), startLlmServer(), startSiteServer()])
+    const [ava, llm, site, ...rest] = await Promise.all([
+      launchAva(),
+      startLlmServer(),
+      startSiteServer(),
+      ...moreSites.map((o) => startSiteServer(o)),
+    ])
     world = { ava, llm, site }
+    more = rest
     await ava.configure({ provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' })
-    use(world)
+    use(world, more)
   })
   afterAll(async () => {
-    await Promise.all([world?.ava.close(), world?.llm.close(), world?.site.close()])
+    await Promise.all([world?.ava.close(), world?.llm.close(), world?.site.close(), ...more.map((s) => s.close())])
   })
   beforeEach(() => {
     world!.llm.requests.length = 0
     world!.llm.script()
-    world!.site.hits.length = 0
+    for (const s of [world!.site, ...more]) s.hits.length = 0
   })
 }
 
