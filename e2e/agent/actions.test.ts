@@ -135,12 +135,7 @@ it('answers action.* messages from the panel, in the panel’s tab; a run asked 
 /** A model that logs in through the login pack with the vault's alice_pw, on the login page. */
 async function askLoginWithSavedSecret() {
   // Bound to the site, as a password manager keeps a login.
-  await (
-    await ava.worker()
-  ).evaluate(
-    (origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }),
-    new URL(site.url).origin,
-  )
+  await ava.saveSecrets({ alice_pw: { value: 'wonderland', sites: [new URL(site.url).origin] } })
   llm.script({
     chunks: instructionChunks([
       {

@@ -13,9 +13,7 @@ const kCode = 'VAULT-7Q3X-91KD'
 const folded = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 it('hides a secret the model echoes in its answer, in the panel and in the kept history', async () => {
-  await (
-    await w.ava.worker()
-  ).evaluate((code) => chrome.storage.local.set({ vault: { otp: code }, vaultSites: { otp: [] } }), kCode)
+  await w.ava.saveSecrets({ otp: { value: kCode } })
   const page = await w.ava.context.newPage()
   await page.goto(`${w.site.url}/agent/save.html`)
   w.llm.script({

@@ -150,12 +150,7 @@ it('a cross-site navigation by the model asks naming the site; Deny is DENIED an
 
 it('a password form through a pack the model calls: asked before its first step; Deny is DENIED with nothing typed, Allow signs in', async () => {
   // Bound to the site, as a password manager keeps a login.
-  await (
-    await ava.worker()
-  ).evaluate(
-    (origin) => chrome.storage.local.set({ vault: { alice_pw: 'wonderland' }, vaultSites: { alice_pw: [origin] } }),
-    new URL(site.url).origin,
-  )
+  await ava.saveSecrets({ alice_pw: { value: 'wonderland', sites: [new URL(site.url).origin] } })
   for (const allow of [false, true]) {
     const page = await ava.context.newPage()
     await page.goto(`${site.url}/login`)

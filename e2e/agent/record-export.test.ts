@@ -31,13 +31,7 @@ beforeAll(async () => {
     structuredOutput: 'off',
     vision: 'on',
   })
-  const origin = new URL(site.url).origin
-  await (
-    await ava.worker()
-  ).evaluate(([o, v]) => chrome.storage.local.set({ vault: { code: v }, vaultSites: { code: [o] } }), [
-    origin,
-    kSecret,
-  ] as const)
+  await ava.saveSecrets({ code: { value: kSecret, sites: [new URL(site.url).origin] } })
   page = await ava.context.newPage()
   viewer = await chromium.launch({ executablePath: chromiumPath, args: baseArgs })
 }, 120_000)

@@ -29,13 +29,7 @@ beforeAll(async () => {
     structuredOutput: 'off',
     vision: 'on',
   })
-  const origin = new URL(site.url).origin
-  await (
-    await ava.worker()
-  ).evaluate(([o, v]) => chrome.storage.local.set({ vault: { nick: v }, vaultSites: { nick: [o] } }), [
-    origin,
-    kSecret,
-  ] as const)
+  await ava.saveSecrets({ nick: { value: kSecret, sites: [new URL(site.url).origin] } })
   page = await ava.context.newPage()
 })
 afterAll(async () => {

@@ -20,6 +20,8 @@ export interface Ava extends Omit<ExtensionSession, 'worker'> {
     },
   ): Promise<void>
   storage(area: 'local' | 'session'): Promise<Record<string, unknown>>
+  /** Saves vault entries, each bound to the sites (origins) given: none, bound to no site. */
+  saveSecrets(secrets: Record<string, { value: string; sites?: string[] }>): Promise<void>
   openPanel(page: Page): Promise<Frame>
   panel(page: Page, opts?: { timeout?: number }): Promise<Frame>
   ask(page: Page, text: string): Promise<Frame>
@@ -81,6 +83,13 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
       await (await worker()).evaluate((v) => chrome.storage.local.set({ settings: v }), settings)
     },
     storage: async (area) => (await worker()).evaluate((a) => chrome.storage[a].get(null), area),
+    async saveSecrets(secrets) {
+      const vault = Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, v.value]))
+      const vaultSites = Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, v.sites ?? []]))
+      await (
+        await worker()
+      ).evaluate(([v, s]) => chrome.storage.local.set({ vault: v, vaultSites: s }), [vault, vaultSites] as const)
+    },
     async openPanel(page: Page) {
       // The button lives in a closed shadow root: a person clicks it where it is drawn — unless
       // the panel is already open (it reopens by itself after a navigation during a conversation).
