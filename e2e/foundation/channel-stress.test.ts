@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { instructionChunks, launchAva, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
+import { loginPlan } from '../support/plans'
 
 /**
  * The confirmed login under load: the model streams one step every 100, 300, 700 or
@@ -36,34 +37,6 @@ interface Slot {
   llm: LlmServer
   page?: Page
 }
-
-const loginPlan = (base: string) => [
-  { step_id: 1, action_type: 'navigate', params: { url: `${base}/login` }, description: 'Open the sign-in page' },
-  {
-    step_id: 2,
-    action_type: 'input',
-    params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
-    description: 'Type the username',
-  },
-  {
-    step_id: 3,
-    action_type: 'input',
-    params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
-    description: 'Type the password',
-  },
-  {
-    step_id: 4,
-    action_type: 'click',
-    params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
-    description: 'Log in',
-  },
-  {
-    step_id: 5,
-    action_type: 'verify',
-    params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' },
-    description: 'Check the dashboard',
-  },
-]
 
 const browsers: { ava: Ava; slots: Slot[]; router: Server }[] = []
 

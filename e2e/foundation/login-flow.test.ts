@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { allowAll, instructionChunks, launchAva, readSteps, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
+import { loginPlan } from '../support/plans'
 
 let ava: Ava
 let llm: LlmServer
@@ -17,34 +18,6 @@ beforeEach(() => {
   llm.requests.length = 0
   site.hits.length = 0
 })
-
-const loginPlan = (base: string) => [
-  { step_id: 1, action_type: 'navigate', params: { url: `${base}/login` }, description: 'Open the sign-in page' },
-  {
-    step_id: 2,
-    action_type: 'input',
-    params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
-    description: 'Type the username',
-  },
-  {
-    step_id: 3,
-    action_type: 'input',
-    params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
-    description: 'Type the password',
-  },
-  {
-    step_id: 4,
-    action_type: 'click',
-    params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
-    description: 'Log in',
-  },
-  {
-    step_id: 5,
-    action_type: 'verify',
-    params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' },
-    description: 'Check the dashboard',
-  },
-]
 
 describe.each(['openai', 'anthropic'] as const)('"log in as alice" through the %s wire format', (provider) => {
   it('streams the plan, runs each step as it arrives, and really logs in', async () => {

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { PNG } from 'pngjs'
 import type { Frame, Page } from 'playwright-core'
 import { allowAll, instructionChunks, sendAndWait, withAgentWorld, type AgentWorld } from '../support/ava'
+import { loginPlan } from '../support/plans'
 
 /**
  * Typography and layout on every extension page: the 14 px base really applies
@@ -258,31 +259,7 @@ it.runIf(!!process.env.AVA_README_SHOT)(
     const base = w.site.url
     w.llm.script({
       chunks: instructionChunks([
-        { step_id: 1, action_type: 'navigate', params: { url: `${base}/login` }, description: 'Open the sign-in page' },
-        {
-          step_id: 2,
-          action_type: 'input',
-          params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
-          description: 'Type the username',
-        },
-        {
-          step_id: 3,
-          action_type: 'input',
-          params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
-          description: 'Type the password',
-        },
-        {
-          step_id: 4,
-          action_type: 'click',
-          params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
-          description: 'Log in',
-        },
-        {
-          step_id: 5,
-          action_type: 'verify',
-          params: { assertion: 'The page shows "Welcome, alice" and "Dashboard"' },
-          description: 'Check the dashboard',
-        },
+        ...loginPlan(base),
         {
           step_id: 6,
           action_type: 'done',

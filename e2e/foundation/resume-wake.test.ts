@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { instructionChunks, launchAva, type Ava } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
+import { loginPlan } from '../support/plans'
 
 /**
  * A run survives its worker being stopped without anything waking the worker: the
@@ -26,36 +27,13 @@ afterAll(async () => {
 })
 
 it('resumes a run whose worker was stopped, with no panel and no page event to wake it', async () => {
-  const open = {
-    step_id: 1,
-    action_type: 'navigate',
-    params: { url: `${site.url}/login` },
-    description: 'Open the sign-in page',
-  }
-  const user = {
-    step_id: 2,
-    action_type: 'input',
-    params: { semantic_locator: 'username input', fallback_selector: '#username', value: 'alice' },
-    description: 'Type the username',
-  }
-  const rest = [
-    user,
-    {
-      step_id: 3,
-      action_type: 'input',
-      params: { semantic_locator: 'password input', fallback_selector: '#password', value: 'wonderland' },
-      description: 'Type the password',
-    },
-    {
-      step_id: 4,
-      action_type: 'click',
-      params: { semantic_locator: 'Log in button', fallback_selector: 'button[type=submit]' },
-      description: 'Log in',
-    },
-  ]
+  const [open, user, ...rest] = loginPlan(site.url).slice(0, 4)
   // The first reply streams slowly: the worker is stopped after its first step, mid-reply. The
   // resumed run reads the page and asks again; the second reply finishes the login.
-  llm.script({ chunks: instructionChunks([open, user]), chunkDelayMs: 3_000 }, { chunks: instructionChunks(rest) })
+  llm.script(
+    { chunks: instructionChunks([open, user]), chunkDelayMs: 3_000 },
+    { chunks: instructionChunks([user, ...rest]) },
+  )
 
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/`)
