@@ -53,7 +53,7 @@ it('schedules the request just typed, at this page, daily at a time; a bad time 
 
   await panel.selectOption('[data-test=schedule-every]', 'weekdays')
   await panel.fill('[data-test=schedule-when]', '07:30')
-  await panel.click('[data-test=schedule-add]')
+  await panel.press('[data-test=schedule-when]', 'Enter') // a form sends on Enter as on its button
   await panel.locator('[data-test=errand-said]').waitFor({ timeout: 15_000 })
   await expect.poll(async () => (await schedules()).length, { timeout: 15_000 }).toBe(1)
   const [s] = await schedules()
@@ -86,7 +86,7 @@ it("keeps a note for this site from the panel, and after a run that ended done o
   await panel.locator('[data-test=note-form]').waitFor({ timeout: 15_000 })
   expect(await panel.inputValue('[data-test=note-text]')).toBe('')
   await panel.fill('[data-test=note-text]', 'order from Acme')
-  await panel.click('[data-test=note-add]')
+  await panel.press('[data-test=note-text]', 'Enter')
   await expect
     .poll(async () => (await notes())[origin], { timeout: 15_000 })
     .toEqual(['use the business account', 'order from Acme'])
