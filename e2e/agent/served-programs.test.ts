@@ -78,6 +78,27 @@ it.each([
   await page.close()
 })
 
+it('a form posted in the reply that says done, answered slowly with a program: nothing is downloaded, and the person is told', async () => {
+  const { page, downloads } = await openServed()
+  // The server answers 3 s after the post, and the model said done in the reply that clicked. The
+  // refusal reaches the run if it is still waiting on the page, or, when the run ended first, the
+  // tab's conversation: either way a line says why, and the guard stayed until the answer came.
+  await page.evaluate(() => {
+    const form = document.getElementById('post') as HTMLFormElement
+    form.action = `${form.action}&delay=3000`
+  })
+  const told = async () =>
+    (JSON.stringify(await ava.storage('local')).match(/answered with a program to download/g) ?? []).length
+  const before = await told() // the earlier tests' runs said it too, in the same site's history
+  llm.script(clickThenDone('#send'))
+  await ava.ask(page, 'get my receipt')
+  await expect.poll(told, { timeout: 30_000 }).toBeGreaterThan(before)
+  expect(site.hits.some((h) => h.path === '/files/receipt' && h.method === 'POST')).toBe(true)
+  await page.waitForTimeout(1_000) // a download Chrome had started would have been reported by now
+  expect(downloads).toEqual([])
+  await page.close()
+})
+
 it('a hidden frame pointed at a program saves nothing; the run goes on', async () => {
   const { page, downloads } = await openServed()
   llm.script(clickThenDone('#frame'))

@@ -48,6 +48,9 @@ export async function startSiteServer(opts: { host?: string } = {}): Promise<Sit
     // A file as a server sends it: /files/<anything>?name=<file name>&type=<media type>&as=attachment
     // (e2e/agent/served-programs.test.ts): the address need not say what the file is.
     if (url.pathname.startsWith('/files/')) {
+      // `delay=<ms>`: a slow server, whose answer comes after the run that clicked has ended.
+      const delay = Math.min(Number(url.searchParams.get('delay')) || 0, 10_000)
+      if (delay) await new Promise((r) => setTimeout(r, delay))
       const name = url.searchParams.get('name') ?? 'file'
       const as = url.searchParams.get('as')
       // `cd=<header>`: the Content-Disposition exactly as given (an encoded name: e2e/agent/served-names.test.ts).

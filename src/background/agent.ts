@@ -22,11 +22,12 @@ import {
   packVersions,
   relevantActions,
 } from './actions'
-import { chatWriter, newId, originOf } from './conversation'
+import { chatWriter, conversationOf, newId, originOf } from './conversation'
 import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
 import { execInPage, navigate, pageContext, sendCommand, tabUrl } from './page'
 import { trackRequests } from './requests'
+import { navigationSettled } from './tabs'
 import { pageUrl, type SitePolicy, type TabGate } from '../core/offsite'
 import { siteOf } from '../core/host'
 import { allowDomain, guardTab, moveGuard, releaseTab, watchOffsite } from './offsite'
@@ -68,14 +69,29 @@ const mailbox = new Map<string, PersonAnswer>()
 
 // A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
 // with the reason. Registered at the top level, with the worker's other listeners.
-watchOffsite((tabId, message, kind) =>
-  live.get(tabId)?.controller.abort(
-    new AvaError('STEP_FAILED', message, {
-      msg: msg(kind === 'program' ? 'outcome.blockedResponse' : 'outcome.offsite'),
-      details: message,
-    }),
-  ),
-)
+// A run that already ended (its model said done in the reply whose click sent the form) is no
+// longer there to stop: the person is told in the tab's conversation instead.
+watchOffsite((tabId, message, kind) => {
+  const run = live.get(tabId)
+  if (run)
+    return run.controller.abort(
+      new AvaError('STEP_FAILED', message, {
+        msg: msg(kind === 'program' ? 'outcome.blockedResponse' : 'outcome.offsite'),
+        details: message,
+      }),
+    )
+  void conversationOf(tabId)
+    .then((origin) =>
+      chatWriter(origin, () => tabId).add({
+        role: 'system',
+        kind: 'error',
+        text: message,
+        msg: msg('outcome.blockedAfterRun'),
+        details: message,
+      }),
+    )
+    .catch(() => undefined)
+})
 
 /** How long a collect step's named list may take to appear on the page. */
 const kCollectLocateMs = 5_000
@@ -219,8 +235,12 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
     for (const [tabId, r] of live) {
       if (r !== me) continue
       live.delete(tabId)
-      // A new run in this tab may have started meanwhile: its guard stays (background/offsite.ts).
-      void releaseTab(tabId, () => live.has(tabId)).catch(() => undefined)
+      // The guard stays until a navigation the run's last step started has been judged by it (a
+      // form posted just before done, answered slowly with a program); a new run in this tab may
+      // have started meanwhile, and then its guard stays (background/offsite.ts).
+      void navigationSettled(tabId)
+        .then(() => releaseTab(tabId, () => live.has(tabId)))
+        .catch(() => undefined)
     }
   })
 }

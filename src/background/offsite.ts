@@ -119,9 +119,26 @@ export function releaseTab(tabId: number, unless?: () => boolean): Promise<void>
   })
 }
 
+/**
+ * The rules a run's tab had when it was released, for a moment: Chrome tells of a load they
+ * blocked in an event that can arrive after the release it let happen (the navigation settled).
+ */
+const released = new Map<number, { rules: GateRule[]; at: number }>()
+const kReleasedMemoryMs = 5_000
+
 async function release(tabId: number): Promise<void> {
-  const ids = (await allRules()).filter((r) => r.condition.tabIds?.includes(tabId)).map((r) => r.id)
-  if (ids.length) await dnr().updateSessionRules({ removeRuleIds: ids })
+  const rules = (await allRules()).filter((r) => r.condition.tabIds?.includes(tabId))
+  if (!rules.length) return
+  released.set(tabId, { rules, at: Date.now() })
+  await dnr().updateSessionRules({ removeRuleIds: rules.map((r) => r.id) })
+}
+
+/** The tab's rules now, or the ones it was released from a moment ago. */
+async function rulesOrReleased(tabId: number): Promise<GateRule[]> {
+  const now = await rulesOf(tabId)
+  if (now.length) return now
+  const was = released.get(tabId)
+  return was && Date.now() - was.at < kReleasedMemoryMs ? was.rules : []
 }
 
 async function rulesOf(tabId: number): Promise<GateRule[]> {
@@ -155,7 +172,7 @@ export function watchOffsite(onBlocked: (tabId: number, message: string, kind: G
     // A frame's blocked load is no reason to stop (an ad blocker blocks frames all the time); a
     // program it was sent is simply not saved.
     if (d.frameId !== 0 || !/ERR_BLOCKED_BY_CLIENT/.test((d as { error?: string }).error ?? '')) return
-    void rulesOf(d.tabId).then(
+    void rulesOrReleased(d.tabId).then(
       (rules) => {
         if (!rules.length) return
         const hit = blockedBy(rules, d.tabId, d.url)

@@ -113,6 +113,14 @@ function pendingSettled(tabId: number, opts: WaitOptions): Promise<void> {
   })
 }
 
+/**
+ * Resolves once the tab's started navigation has committed or come to nothing, or after
+ * `timeoutMs`: a run's guard stays on the tab until what its last click started is judged.
+ */
+export function navigationSettled(tabId: number, timeoutMs = kReadyTimeoutMs): Promise<void> {
+  return pendingSettled(tabId, { timeoutMs })
+}
+
 export function currentDoc(tabId: number): DocState | undefined {
   return ready.get(tabId)
 }

@@ -275,6 +275,8 @@ export default {
   'outcome.offsite': 'The page tried to go to a site Ava may not visit, so the run stopped.',
   'outcome.blockedResponse':
     'The page answered with a program to download, or sent the run on to a site Ava may not visit, so the run stopped. Nothing was downloaded.',
+  'outcome.blockedAfterRun':
+    'After the run ended, the page answered with a program to download, or sent the tab on to a site Ava may not visit. Ava stopped it: nothing was downloaded.',
   'outcome.tooLong': 'The request is longer than {max} characters; shorten it.',
   'outcome.emptyRequest': 'Type a request first.',
   'outcome.busy': 'Ava is already working in this tab. Stop that first.',

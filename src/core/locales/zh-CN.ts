@@ -232,6 +232,8 @@ export default {
   'outcome.offsite': '页面试图前往 Ava 不能访问的网站，运行已停止。',
   'outcome.blockedResponse':
     '页面返回了一个要下载的程序，或把运行带到了 Ava 不能访问的网站，运行已停止。没有下载任何文件。',
+  'outcome.blockedAfterRun':
+    '运行结束后，页面返回了一个要下载的程序，或把标签页带到了 Ava 不能访问的网站。Ava 已拦下：没有下载任何文件。',
   'outcome.tooLong': '请求超过了 {max} 个字符，请缩短。',
   'outcome.emptyRequest': '请先输入请求。',
   'outcome.busy': 'Ava 正在这个标签页中工作，请先停止。',
