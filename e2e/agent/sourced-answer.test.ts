@@ -1,5 +1,5 @@
 /**
- * Answers that show their sources (docs/agent.md) in the built extension: the scripted model
+ * Answers that show their sources (docs/sourced-answers.md) in the built extension: the scripted model
  * answers from the shop page with one claim that names the listed element it read and one number
  * the page never showed; the panel marks the first as read from that element and flags the
  * invented number, and the claim without a source says so.

@@ -1,6 +1,6 @@
 /**
  * What a run read, kept as it reads it, so its answer can be checked against it when it ends
- * (src/core/answer/grounding.ts; docs/agent.md, "Answers that show their sources"). Held in the
+ * (src/core/answer/grounding.ts; docs/sourced-answers.md). Held in the
  * run's memory: a run resumed after a worker restart checks its answer against what it read
  * since, so more of it may be flagged, never less.
  */

@@ -1,6 +1,5 @@
 /**
- * Whether an answer says only what the run read (docs/agent.md, "Answers that show their
- * sources"): each claim the model lists names the listing ids or collected items it came from,
+ * Whether an answer says only what the run read (docs/sourced-answers.md): each claim the model lists names the listing ids or collected items it came from,
  * and every number and proper name in the answer is looked for in everything the run read — the
  * pages' listings, the collected items, the person's own request. What is found nowhere is
  * flagged for the person; nothing is removed or rewritten.

@@ -74,7 +74,7 @@ export const InstructionParamsSchema = z
     answer: z.string().max(20_000).optional(),
     /**
      * done: the answer's claims about the page, each with the listing ids or collected items
-     * (`2.5`: step 2's item 5) it was read from (docs/agent.md, "Answers that show their sources").
+     * (`2.5`: step 2's item 5) it was read from (docs/sourced-answers.md).
      */
     claims: z
       .array(
