@@ -12,6 +12,9 @@ import en from '../../src/core/locales/en'
 import zhCN from '../../src/core/locales/zh-CN'
 import { setLocale, t, type MessageKey } from '../../src/ui/i18n'
 
+/** The agent's run, in its parts (docs/agent.md, "The run's parts"). */
+const kRunFiles = ['src/core/agent/run.ts', 'src/core/agent/context.ts']
+
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
 /** A Latin word of three letters or more that is not the product's name, an acronym or "token". */
@@ -30,7 +33,7 @@ describe('outcome keys', () => {
   it('every key written in the run, the background and the panel is one of them or a locale key', () => {
     const root = resolve(import.meta.dirname, '../..')
     const used = new Set<string>()
-    for (const file of ['src/core/agent/run.ts', 'src/core/agent/outcome.ts', 'src/background/agent.ts']) {
+    for (const file of [...kRunFiles, 'src/core/agent/outcome.ts', 'src/background/agent.ts']) {
       const text = readFileSync(resolve(root, file), 'utf8')
       for (const m of text.matchAll(/\bmsg\('([\w.-]+)'/g)) used.add(m[1])
       for (const m of text.matchAll(/\briskAsk\('([\w]+)'/g)) used.add(`risk.ask.${m[1]}`)

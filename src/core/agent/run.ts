@@ -3,29 +3,35 @@ import {
   actionQuestions,
   askThroughGuard,
   bindSecrets,
-  counts,
   createStepCount,
   judgeNavigation,
   plannedOf,
   refusalOf,
   type Answer,
   type Refusal,
-  type StepCount,
 } from '../gate/guard'
-import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type RunStatus, type StepView } from '../chat'
+import {
+  isSendable,
+  kMaxAnswerChars,
+  kMaxRequestChars,
+  type ChatMessage,
+  type RunStatus,
+  type StepView,
+  type Msg,
+} from '../chat'
 import { AvaError } from '../errors'
 import { isFailureCode, isRepairable } from '../failure'
 import { stepResult, type Candidate, type ExecFailure, type ExecOutcome } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { promptProfile, seesImages, thinksFirst } from '../providers'
+import { thinksFirst } from '../providers'
 import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { pathPattern, urlInRequest } from './cache-key'
 import { isLooping } from './guards'
 import type { StepGuard } from '../page/channel'
-import type { AgentPorts } from './ports'
+import type { AgentPorts, PersonAnswer } from './ports'
 import {
   buildFollowUp,
   buildRepairPrompt,
@@ -38,16 +44,14 @@ import {
   type AnswerReport,
   type PageContext,
   type StepReport,
+  describeTabs,
 } from './prompt'
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
-import { actionOf, targetOf } from '../page/command'
-import { approvePlan, planQuestion, type PlanApproval } from '../gate/plan'
+import { actionOf, targetOf, type UploadFile } from '../page/command'
+import { approvePlan, planQuestion } from '../gate/plan'
 import { planAsk, previewCachedPlan } from './plan-approval'
-import { shownAnswer } from './answer-text'
-import type { PersonAnswer } from './ports'
 import { kRiskReasons } from './risk'
 import { avaError, errorMsg, msg, recoveryOf, refusalAsk, riskAsk, stepFailureMsg } from './outcome'
-import type { Msg } from '../chat'
 import { originOf, redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion } from './secrets'
 import { plainSecrets, redactDeep, vaultNamesIn } from './redact'
 import { needsReview, provenanceOf, reviewQuestion } from './provenance'
@@ -55,19 +59,39 @@ import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import { readFileStep, servedTurn, uploadableFiles } from './files-step'
-import type { UploadFile } from '../page/command'
 import { isTabAction } from '../vocabulary'
 import { kReadSections, kTabRuns, namedTabs, namesOnePage, tabLines, type TabOutcome } from './tabs'
-import { describeTabs } from './prompt'
-import { costOf, createRunRecorder, type RunRecorder } from './record'
+import { costOf, createRunRecorder } from './record'
 import { quotedEvidence, verdictOf } from './verdict'
 import { extractKeywords } from '../verify'
 import { drawnLabel } from '../gate/drawn'
-import { groundingOf, newReading, readItems, readPage, type Reading } from './sources'
+import { groundingOf, newReading, readItems, readPage } from './sources'
 import { extractForRun, itemForShape, shapeNote } from './extraction'
 import { parseShape } from '../extract/shape'
 import { codeFromPerson, codeShaped, personGaveCode, type Challenge } from '../page/challenge'
 import { describeTakeover, pageChanges, pageSeen, type TakeoverReason, type TakeoverReport } from './takeover'
+import {
+  type RunOptions,
+  type Run,
+  acts,
+  save,
+  setStatus,
+  show,
+  say,
+  type Failure,
+  usesLimit,
+  atLimit,
+  limitError,
+  limitErrorOf,
+  compact,
+  sees,
+  hiddenOf,
+  unechoed,
+  moveTab,
+  addUsage,
+  toAvaError,
+  stepName,
+} from './context'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -81,21 +105,8 @@ import { describeTakeover, pageChanges, pageSeen, type TakeoverReason, type Take
  */
 
 const kHistoryContext = 6 // earlier requests and answers of the site the planner sees
+
 const kReplayElementWaitMs = 3_000 // a replayed step's page is the one it was recorded on: a missing element is a change, not a slow mount
-
-export interface RunOptions {
-  settings: Settings
-  /** Aborted by Stop; a question waiting for the person counts as "no". */
-  signal: AbortSignal
-  /** The person pressed Pause: the run stops before its next step and hands them the page (takeover.ts). */
-  pause?: PauseSwitch
-}
-
-/** Pause, as the background holds it for a live run: asked for, and taken (cleared) when the run stops for it. */
-export interface PauseSwitch {
-  requested(): boolean
-  clear(): void
-}
 
 /** Refuses a request before anything is written. */
 export function checkRequest(text: string): void {
@@ -220,63 +231,6 @@ export async function resumeRun(state: RunState, ports: AgentPorts, opts: RunOpt
   return run.state
 }
 
-interface Run {
-  state: RunState
-  ports: AgentPorts
-  settings: Settings
-  signal: AbortSignal
-  /** The steps of the run's message, by index, as last shown. */
-  steps: StepView[]
-  /** The run's message text as shown so far: redacted (answer-text.ts). */
-  text: string
-  /** …and as the model wrote it, which is never shown. */
-  raw: string
-  /** What no answer may show: every vault value and what this run typed, as of the current reply. */
-  hidden: string[]
-  /** The model's reasoning shown so far, across the run's replies. */
-  thinking: string
-  /** The site's earlier requests and answers, so "do the same for bob" makes sense. */
-  earlier: PlannerMessage[]
-  /** The last state write: saves go out in the order they were made. */
-  saving: Promise<void>
-  /**
-   * Steps executed so far from every source — the model's, each page step of a pack, a cached
-   * replay's — against the step limit. Kept in memory: a run resumed after a worker
-   * restart counts from the steps it recorded. The guard's one count (core/gate/guard.ts).
-   */
-  count: StepCount
-  /** Secret values typed in this run: a page that echoes one back ("code 123456 sent") is read with it redacted. */
-  typed: string[]
-  /** When the first of them was typed (the clock's ms): a picture loaded or drawn since may show it. */
-  typedAt?: number
-  /** …and their names, for a question about a form that would carry them to another site. */
-  typedNames: string[]
-  /** Time spent waiting for the person's answers, so a step's duration is the page's, not their pause. */
-  askedMs?: number
-  /** Questions put to the person so far in this run. */
-  asks: number
-  /** What each `collect` step of the current reply gathered, by step index, for the next prompt. */
-  collected: Map<number, string[]>
-  /** …and as the table the person may save, shown under the step. */
-  tables: Map<number, CollectedTable>
-  /** A replayed plan the person approved as a whole: each step carries its approved element (core/gate/plan.ts). */
-  plan?: PlanApproval
-  /** The run's record (record.ts), written as it goes, kept when it ends. */
-  recorder: RunRecorder
-  /** For the verdict (verdict.ts): a step acted; a verify passed since the last that did; one acted in this reply; what it acted on. */
-  acted: boolean
-  verified?: string[]
-  actedInReply: boolean
-  element?: string
-  /** Everything the model was shown, for the check of its answer (sources.ts). */
-  reading: Reading
-  pause?: PauseSwitch
-  /** The code field or CAPTCHA the last read of the page showed. */
-  challenge?: Challenge
-  /** The person's own words this run (the request, their typed answers): a code in them is theirs to have typed. */
-  personWords: string[]
-}
-
 /** The run's view of its conversation is taken once, when it starts (or restarts); after that it only writes. */
 async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promise<Run> {
   const messages = await ports.chat.messages().catch((): ChatMessage[] => [])
@@ -328,80 +282,6 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
     ...(opts.pause ? { pause: opts.pause } : {}),
     personWords: [state.request],
   }
-}
-
-/**
- * A step that changes the page or goes somewhere (not a check, a wait or a read): its effect needs
- * evidence. Opening and closing the run's own tabs gathers and tidies; the pages read there are
- * the evidence, and the person's page is not changed by them.
- */
-function acts(ins: Instruction): boolean {
-  return usesLimit(ins) && ins.action_type !== 'collect' && !isTabAction(ins.action_type)
-}
-
-/** Writes the state as it is now, after the writes before it. */
-function save(run: Run): Promise<void> {
-  run.state.stepsUsed = run.count.used
-  const snapshot = structuredClone(run.state)
-  const next = run.saving.then(() => run.ports.store.save(snapshot))
-  run.saving = next.catch(() => undefined)
-  return next
-}
-
-/** The one place the run's status changes. */
-function setStatus(run: Run, status: RunStatus): Promise<void> {
-  run.state.status = status
-  if (status === 'done' || status === 'failed' || status === 'stopped') run.state.endedAt = run.ports.clock.now()
-  return save(run)
-}
-
-/** Shows a step. Writes to one history are applied in the order they are issued. */
-function show(run: Run, step: StepView): Promise<void> {
-  run.steps[step.index] = step
-  return run.ports.chat.step(run.state.messageId, step)
-}
-
-function say(run: Run, text: string): Promise<void> {
-  run.raw += text
-  // [trust] The answer passes the one redactor, whole, with each piece (answer-text.ts).
-  const next = shownAnswer(run.text, run.raw, [...run.hidden, ...run.typed])
-  if ('replace' in next) {
-    run.text = next.replace
-    return run.ports.chat.patch(run.state.messageId, { text: run.text })
-  }
-  run.text += next.append
-  return run.ports.chat.text(run.state.messageId, next.append)
-}
-
-/** `stop`: a guard ended the run, which waits for the person rather than failing. */
-type Failure = {
-  error: AvaError
-  step?: { index: number; instruction: Instruction; outcome: ExecFailure }
-  stop?: boolean
-}
-
-/** Thrown by a step the step limit refuses, from wherever the step came. */
-class StepLimitReached extends AvaError {}
-
-/** Whether an instruction uses up the step limit: the guard's one rule; a pack action at least one. */
-function usesLimit(ins: Instruction): boolean {
-  return ins.action_type === 'run_action' || counts({ instruction: ins.action_type })
-}
-
-function atLimit(run: Run): boolean {
-  return run.count.atLimit()
-}
-
-function limitError(run: Run): StepLimitReached {
-  return limitErrorOf(run.settings.agent.stepLimit)
-}
-
-function limitErrorOf(n: number): StepLimitReached {
-  return new StepLimitReached(
-    'STEP_FAILED',
-    `Ava reached the step limit (${n}) before finishing. Ask again to go on, or raise the limit in options.`,
-    { msg: msg('outcome.stepLimit', { n }), recovery: ['retry', 'options'] },
-  )
 }
 
 /** What one streamed reply did. */
@@ -601,16 +481,6 @@ async function endOnAbort(run: Run, e: unknown): Promise<void> {
   await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(
     () => undefined,
   )
-}
-
-/** Whether the run's model gets the compact prompt (src/core/providers.ts `promptProfile`); a model that is sent images gets the full one, which says how to point into them. */
-function compact(run: Run): boolean {
-  return promptProfile(activeLlm(run.settings)) === 'compact' && !sees(run)
-}
-
-/** Whether the run's model is sent screenshots: its profile sees images and something can capture. */
-function sees(run: Run): boolean {
-  return !!run.ports.page.screenshot && seesImages(activeLlm(run.settings))
 }
 
 /**
@@ -1236,28 +1106,6 @@ async function prepare(
   return { instruction: { ...ins, params: { ...ins.params, value: r.value } }, secrets, secretSites: binding.sites }
 }
 
-/** What no page text may carry out of the run: every vault value, and what this run typed. */
-async function hiddenOf(run: Run): Promise<string[]> {
-  return [...run.typed, ...Object.values(await run.ports.secrets.vault().catch(() => ({})))]
-}
-
-/**
- * The page as read, with every saved secret cut out of it in any shape (redact.ts): a page may
- * echo what was typed into it, spaced out or reversed, or show a vault value it holds.
- */
-async function unechoed(run: Run, page: PageContext): Promise<PageContext> {
-  const hidden = await hiddenOf(run)
-  if (!hidden.length) return page
-  const intents = page.intents?.map((i) => ({ name: i.name, targets: i.targets.map((t) => redactText(t, hidden)) }))
-  return {
-    url: redactText(page.url, hidden),
-    title: redactText(page.title, hidden),
-    listing: redactText(page.listing, hidden),
-    ...(intents ? { intents } : {}),
-    ...(page.challenge ? { challenge: page.challenge } : {}),
-  }
-}
-
 /** Asks before risky steps: cross-site navigation here, the rest decided in the page where the element is. */
 async function guardedExec(
   run: Run,
@@ -1371,15 +1219,6 @@ async function tabsTurn(run: Run, first: boolean): Promise<string> {
   const hidden = await hiddenOf(run)
   const lines = tabLines(list, infos, state.tabId).map((l) => (hidden.length ? redactText(l, hidden) : l))
   return `\n${describeTabs(lines)}`
-}
-
-/** The run follows a link into a new tab: the new tab's panel opens on the same conversation. */
-function moveTab(run: Run, to: number): void {
-  const from = run.state.tabId
-  if (from === to) return
-  run.state.tabId = to
-  run.ports.store.moveTab(from, to)
-  void save(run)
 }
 
 /**
@@ -1522,11 +1361,6 @@ async function runRegistryAction(
 /** A step the guard refused (core/gate/guard.ts `refusalOf`): the person's no, nobody there, or a list. */
 function refused(r: Refusal): ExecFailure {
   return { ok: false, code: r.code, message: r.message }
-}
-
-/** What the step does, as the card names it: the model's description, else its action. */
-function stepName(view: StepView): string {
-  return view.instruction.description ?? view.instruction.action_type
 }
 
 /** The page's question about a step (`refusalAsk`), naming the step as the model described it. */
@@ -1990,11 +1824,6 @@ async function replay(run: Run, entry: { key: string; steps: Instruction[] }): P
   await Promise.all([ports.cache.recordHit(entry.key, repaired), finish(run, 'done')])
 }
 
-function addUsage(state: RunState, u: { inputTokens?: number; outputTokens?: number }) {
-  state.usage.input += u.inputTokens ?? 0
-  state.usage.output += u.outputTokens ?? 0
-}
-
 /** The end of every run: the reason shown, unfinished steps marked skipped, the usage, the cache, the status. */
 async function finish(run: Run, status: RunStatus, error?: AvaError, answer?: string): Promise<void> {
   const { state, ports } = run
@@ -2084,14 +1913,6 @@ async function verdictFor(run: Run, status: RunStatus, answer?: string) {
   }
   const out = await guardedExec(run, view, view.instruction)
   return verdictOf({ ...facts, quoted: { words, missing: out.ok ? [] : words } })
-}
-
-function toAvaError(e: unknown): AvaError {
-  if (e instanceof AvaError) return e
-  const code = (e as { code?: string })?.code
-  // A runtime's own words ("message channel closed…") are kept for the details, never said as the message.
-  const raw = String((e as Error)?.message ?? e)
-  return new AvaError(code === 'NO_PAGE' ? 'NO_PAGE' : 'UNKNOWN', raw, { details: raw })
 }
 
 /**
