@@ -13,7 +13,12 @@ import zhCN from '../../src/core/locales/zh-CN'
 import { setLocale, t, type MessageKey } from '../../src/ui/i18n'
 
 /** The agent's run, in its parts (docs/agent.md, "The run's parts"). */
-const kRunFiles = ['src/core/agent/run.ts', 'src/core/agent/context.ts', 'src/core/agent/ask.ts']
+const kRunFiles = [
+  'src/core/agent/run.ts',
+  'src/core/agent/context.ts',
+  'src/core/agent/ask.ts',
+  'src/core/agent/handover.ts',
+]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1])

@@ -67,8 +67,7 @@ import { drawnLabel } from '../gate/drawn'
 import { groundingOf, newReading, readItems, readPage } from './sources'
 import { extractForRun, itemForShape, shapeNote } from './extraction'
 import { parseShape } from '../extract/shape'
-import { codeFromPerson, codeShaped, personGaveCode, type Challenge } from '../page/challenge'
-import { describeTakeover, pageChanges, pageSeen, type TakeoverReason, type TakeoverReport } from './takeover'
+import { describeTakeover, pageChanges, pageSeen } from './takeover'
 import {
   type RunOptions,
   type Run,
@@ -92,6 +91,7 @@ import {
   stepName,
 } from './context'
 import { refused, pageAsk, secretReason, confirm, askPerson, awaitAnswer } from './ask'
+import { offersTakeover, challengeNote, inventedCode, takeOver } from './handover'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -1728,95 +1728,4 @@ export function errorMessage(error: AvaError): Omit<ChatMessage, 'id' | 'ts'> {
     recovery: recoveryOf(error),
     ...(details ? { details } : {}),
   }
-}
-
-/** Whether the page's challenge is offered to the person on its own: once per page, and not when the person gave a code. */
-function offersTakeover(run: Run, page: PageContext): boolean {
-  const key = `${page.challenge!.kind} ${page.url.split(/[?#]/)[0]}`
-  if (run.state.handedOver?.includes(key)) return false
-  // "Sign in with code 428913": the code is the person's own words, and the model may type it.
-  // So is a saved secret they name (a code kept in the vault): the vault's own rules bind it to its sites.
-  if (page.challenge!.kind === 'code' && (personGaveCode(run.personWords) || run.personWords.some(namesSecret)))
-    return false
-  ;(run.state.handedOver ??= []).push(key)
-  return true
-}
-
-/** What the model is told of a code field or CAPTCHA known only by its words: Ava's sentence, no page text in it. */
-function challengeNote(c: Challenge): string {
-  return c.kind === 'captcha'
-    ? 'Ava sees a CAPTCHA on this page: only the person solves it. Do not try; if the task needs it, write ask so they can do it themselves.'
-    : 'Ava sees a one-time code field on this page: a code sent to the person, which only they have. Never type a code the person did not give you; if the task needs it, write ask so they can enter it themselves.'
-}
-
-/** `${secret:NAME}`: a value the person saved in the vault. */
-function namesSecret(text: string): boolean {
-  return /\$\{secret:[^}]+\}/.test(text)
-}
-
-/** An `input` into a code field the page draws, of a value that is not in the person's own words: a code the model made up. */
-function inventedCode(run: Run, ins: Instruction): boolean {
-  const c = run.challenge
-  if (!c || c.kind !== 'code' || ins.action_type !== 'input') return false
-  const value = ins.params.value ?? ''
-  if (namesSecret(value)) return false // the person's saved secret: bound and asked about as any other
-  // Into a listed code field, or — named some other way (a selector, words) — a value shaped like a code.
-  const intoCode = ins.params.target_id ? c.fields.includes(ins.params.target_id) : codeShaped(value)
-  return intoCode && !codeFromPerson(value, run.personWords)
-}
-
-/**
- * Hands the page to the person (docs/agent.md, "Taking over"): a card says Ava is waiting, with
- * Resume and Stop; the run waits (status `waiting`) as for an `ask`, across navigations and a
- * worker restart, then goes on with what changed meanwhile. Rejects when the run is stopped.
- */
-async function takeOver(
-  run: Run,
-  reason: TakeoverReason,
-  extra: Partial<Pick<TakeoverReport, 'pausedBefore' | 'question' | 'challenge'>> & { page?: PageContext },
-): Promise<AnswerReport> {
-  const { state, ports, signal } = run
-  if (reason === 'paused') run.pause?.clear()
-  let now = extra.page
-  if (!now) {
-    const read = await unechoed(run, await ports.page.read(state.tabId, state.request, { signal }))
-    now = compact(run) ? compactPage(read) : read
-  }
-  const english =
-    reason === 'paused'
-      ? 'Paused. The page is yours; press Resume when Ava should go on.'
-      : reason === 'asked'
-        ? 'Ava is waiting while you do it on the page yourself; press Resume when you are done.'
-        : extra.challenge === 'captcha'
-          ? 'The page shows a CAPTCHA. Solve it yourself, then press Resume.'
-          : 'The page asks for a one-time code. Type it yourself, then press Resume.'
-  const step = run.steps.length
-  const card = await ports.chat.add({
-    role: 'system',
-    kind: 'ask',
-    text: english,
-    ask: {
-      runId: state.id,
-      step,
-      question: extra.question ?? '',
-      state: 'pending',
-      messageId: state.messageId,
-      takeover: reason,
-      ...(extra.challenge ? { challenge: extra.challenge } : {}),
-    },
-  })
-  state.pendingAsk = {
-    cardId: card.id,
-    step,
-    question: extra.question ?? '',
-    takeover: {
-      reason,
-      before: pageSeen(now),
-      ...(extra.pausedBefore ? { pausedBefore: extra.pausedBefore } : {}),
-      ...(extra.challenge ? { challenge: extra.challenge } : {}),
-    },
-  }
-  state.noCache = true // what the person did by hand is no plan to replay
-  run.asks++
-  return awaitAnswer(run, state.pendingAsk)
 }
