@@ -18,6 +18,7 @@ const kRunFiles = [
   'src/core/agent/context.ts',
   'src/core/agent/ask.ts',
   'src/core/agent/handover.ts',
+  'src/core/agent/run-tabs.ts',
 ]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})

@@ -43,7 +43,6 @@ import {
   type AnswerReport,
   type PageContext,
   type StepReport,
-  describeTabs,
 } from './prompt'
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
 import { actionOf, targetOf, type UploadFile } from '../page/command'
@@ -59,7 +58,7 @@ import type { PlannerMessage, RunState } from './state'
 import { resolveUpload, type AttachmentInfo } from './attachments'
 import { readFileStep, servedTurn, uploadableFiles } from './files-step'
 import { isTabAction } from '../vocabulary'
-import { kReadSections, kTabRuns, namedTabs, namesOnePage, tabLines, type TabOutcome } from './tabs'
+import { namesOnePage, type TabOutcome } from './tabs'
 import { costOf, createRunRecorder } from './record'
 import { quotedEvidence, verdictOf } from './verdict'
 import { extractKeywords } from '../verify'
@@ -92,6 +91,7 @@ import {
 } from './context'
 import { refused, pageAsk, secretReason, confirm, askPerson, awaitAnswer } from './ask'
 import { offersTakeover, challengeNote, inventedCode, takeOver } from './handover'
+import { runTabStep, tabsTurn } from './run-tabs'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -1166,59 +1166,6 @@ async function guardedExec(
     (out) => (!out.ok && out.code === 'NEEDS_CONFIRMATION' ? out : null),
   )
   return refusal ? refused(refusal) : out
-}
-
-/**
- * A browser action on the run's tabs (core/agent/tabs.ts): judged by the guard's tab rule, asked
- * in the panel as a navigation to another site is, its page read as the run's own is (redacted).
- */
-async function runTabStep(run: Run, view: StepView, ins: Instruction): Promise<TabOutcome> {
-  const { state, settings, signal, ports } = run
-  const tabs = ports.tabs
-  if (!tabs) return { ok: false, code: 'INVALID', message: 'Tabs cannot be opened or read here.' }
-  const list = (state.tabs ??= [{ id: state.tabId, opened: false }])
-  const offSites = settings.screenshots?.offSites ?? []
-  return await kTabRuns[ins.action_type as keyof typeof kTabRuns](
-    {
-      tabs,
-      list,
-      current: () => state.tabId,
-      request: state.request,
-      guard: {
-        confirm: settings.safety.confirm,
-        sites: { allow: settings.safety.allowDomains, deny: settings.safety.denyDomains },
-        here: () => ports.page.url(state.tabId),
-        ask: (reason, r) =>
-          confirm(run, view, reason, riskAsk('cross_site', { step: stepName(view), host: r?.offsite ?? '' })),
-        step: () => undefined,
-      },
-      unread: (url) => !domainAllowed(url, { allowDomains: [], denyDomains: offSites }),
-      read: async (id) =>
-        unechoed(run, await ports.page.read(id, state.request, { signal, settle: true, sections: kReadSections })),
-      moveTo: (id) => moveTab(run, id),
-      group: async () => {
-        const open = list.filter((t, i) => !t.closed && (i === 0 || t.opened)).map((t) => t.id)
-        state.tabGroup = await tabs.group(open, `Ava: ${state.request.slice(0, 40)}`, state.tabGroup)
-      },
-    },
-    ins,
-  )
-}
-
-/** The run's tabs for this turn's prompt; on its first turn, the tabs the request names join it. */
-async function tabsTurn(run: Run, first: boolean): Promise<string> {
-  const { state, ports } = run
-  if (!ports.tabs) return ''
-  const list = (state.tabs ??= [{ id: state.tabId, opened: false }])
-  if (first) {
-    const others = await ports.tabs.others(state.tabId).catch(() => [])
-    for (const t of namedTabs(state.request, others))
-      if (!list.some((x) => x.id === t.id)) list.push({ id: t.id, opened: false, named: true })
-  }
-  const infos = await ports.tabs.info(list.map((t) => t.id)).catch(() => [])
-  const hidden = await hiddenOf(run)
-  const lines = tabLines(list, infos, state.tabId).map((l) => (hidden.length ? redactText(l, hidden) : l))
-  return `\n${describeTabs(lines)}`
 }
 
 /**
