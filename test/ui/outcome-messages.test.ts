@@ -19,6 +19,7 @@ const kRunFiles = [
   'src/core/agent/ask.ts',
   'src/core/agent/handover.ts',
   'src/core/agent/run-tabs.ts',
+  'src/core/agent/collect.ts',
 ]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
