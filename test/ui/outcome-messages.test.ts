@@ -20,6 +20,7 @@ const kRunFiles = [
   'src/core/agent/handover.ts',
   'src/core/agent/run-tabs.ts',
   'src/core/agent/collect.ts',
+  'src/core/agent/pack-step.ts',
 ]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
