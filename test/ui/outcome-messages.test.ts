@@ -21,6 +21,7 @@ const kRunFiles = [
   'src/core/agent/run-tabs.ts',
   'src/core/agent/collect.ts',
   'src/core/agent/pack-step.ts',
+  'src/core/agent/step.ts',
 ]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
