@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Msg } from '../../src/core/chat'
 import { AvaError } from '../../src/core/errors'
 import { errorMsg, kOutcomeKeys, recoveryOf, riskAsk, stepFailureMsg } from '../../src/core/agent/outcome'
-import { errorMessage } from '../../src/core/agent/run'
+import { errorMessage } from '../../src/core/agent/finish'
 import en from '../../src/core/locales/en'
 import zhCN from '../../src/core/locales/zh-CN'
 import { setLocale, t, type MessageKey } from '../../src/ui/i18n'
@@ -22,6 +22,7 @@ const kRunFiles = [
   'src/core/agent/collect.ts',
   'src/core/agent/pack-step.ts',
   'src/core/agent/step.ts',
+  'src/core/agent/finish.ts',
 ]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
