@@ -23,6 +23,7 @@ const kRunFiles = [
   'src/core/agent/pack-step.ts',
   'src/core/agent/step.ts',
   'src/core/agent/finish.ts',
+  'src/core/agent/turn.ts',
 ]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})

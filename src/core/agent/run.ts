@@ -1,17 +1,14 @@
-import { createAsyncQueue } from '../async-queue'
 import { createStepCount } from '../gate/guard'
-import { isSendable, kMaxAnswerChars, kMaxRequestChars, type ChatMessage, type StepView } from '../chat'
+import { isSendable, kMaxRequestChars, type ChatMessage, type StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isRepairable } from '../failure'
-import type { Candidate, ExecOutcome } from '../exec'
+import type { Candidate } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import { readInstructionText } from '../instruction/read'
 import { createInstructionSplitter } from '../instruction/stream'
-import { thinksFirst } from '../providers'
-import { screenshotNote, wantsScreenshot, type Screenshot, type ShotSkipped } from './vision'
+import { screenshotNote } from './vision'
 import { activeLlm, domainAllowed, type Settings } from '../settings'
 import { urlInRequest } from './cache-key'
-import { isLooping } from './guards'
 import type { AgentPorts } from './ports'
 import {
   buildFollowUp,
@@ -21,21 +18,20 @@ import {
   compactPage,
   earlierAnswer,
   forgetPage,
-  replyProse,
   type AnswerReport,
   type PageContext,
   type StepReport,
 } from './prompt'
 import { approvePlan, planQuestion } from '../gate/plan'
 import { planAsk, previewCachedPlan } from './plan-approval'
-import { avaError, msg, riskAsk, stepFailureMsg } from './outcome'
+import { avaError, msg, riskAsk } from './outcome'
 import { redactInstruction, redactText } from './secrets'
 import { needsReview, reviewQuestion } from './provenance'
 import type { CacheEntry } from '../instruction/cache-entry'
 import type { PlannerMessage, RunState } from './state'
 import type { AttachmentInfo } from './attachments'
 import { servedTurn } from './files-step'
-import { namesOnePage, type TabOutcome } from './tabs'
+import { namesOnePage } from './tabs'
 import { createRunRecorder } from './record'
 import { groundingOf, newReading, readPage } from './sources'
 import { shapeNote } from './extraction'
@@ -49,23 +45,21 @@ import {
   show,
   say,
   type Failure,
-  usesLimit,
   atLimit,
   limitError,
   limitErrorOf,
   compact,
-  sees,
-  hiddenOf,
   unechoed,
   addUsage,
   toAvaError,
 } from './context'
-import { confirm, askPerson, awaitAnswer } from './ask'
-import { offersTakeover, challengeNote, inventedCode, takeOver } from './handover'
+import { confirm, awaitAnswer } from './ask'
+import { offersTakeover, challengeNote, takeOver } from './handover'
 import { tabsTurn } from './run-tabs'
 import { extractRowsOf } from './collect'
 import { runOneStep } from './step'
 import { finish } from './finish'
+import { screenshotFor, planAndAct, cutError } from './turn'
 
 /**
  * The agent's run: plan → stream → act (→ confirm, → repair) → plan again,
@@ -256,26 +250,6 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
   }
 }
 
-/** What one streamed reply did. */
-interface Batch {
-  /** The reply as the planner may remember it (prose, then the instructions redacted). */
-  reply: string
-  steps: number
-  results: StepReport[]
-  answer?: string
-  /** The claims the `done` answer made, each with its sources. */
-  claims?: Instruction['params']['claims']
-  /** …and, for a run asked for a shape, each field's part of a collected item. */
-  fields?: Instruction['params']['fields']
-  /** The person's answer to an `ask` in this reply: the rest of the reply waits for the next one. */
-  asked?: AnswerReport
-  failure?: Failure
-  /** The provider cut the reply at its token limit: the complete steps ran, this many of them. */
-  cutAtLimit?: { complete: number }
-  /** What the model is told when it is asked again for an invalid reply (the reader's own words). */
-  modelNote?: string
-}
-
 /** Replies in a row cut at the token limit before any step: after this many the run ends (a limit too small for one step). */
 const kMaxCutTurns = 3
 
@@ -453,425 +427,6 @@ async function endOnAbort(run: Run, e: unknown): Promise<void> {
   await finish(run, signal.aborted ? 'stopped' : 'failed', signal.aborted ? stopped : toAvaError(e)).catch(
     () => undefined,
   )
-}
-
-/**
- * The marked screenshot for this planning request, when the policy wants one (vision.ts
- * `wantsScreenshot`); else a note for the model when it asked and none could be taken.
- */
-async function screenshotFor(run: Run, first: boolean): Promise<Screenshot | { note?: string }> {
-  const { ports, state, signal } = run
-  if (!sees(run) || !wantsScreenshot({ first, asked: !!state.shotAsked, poor: !!state.shotPoor })) return {}
-  const asked = !!state.shotAsked
-  state.shotAsked = false
-  // [privacy] The secrets typed so far are blacked out wherever the page draws them again (docs/security.md, "Pictures").
-  const typed = { values: run.typed, ...(run.typedAt !== undefined ? { at: run.typedAt } : {}) }
-  const shot = await ports.page.screenshot!(state.tabId, signal, typed).catch((e): ShotSkipped => ({
-    skipped: 'failed',
-    detail: String((e as Error)?.message ?? e),
-  }))
-  if ('skipped' in shot) {
-    state.shotPoor = false
-    const why =
-      shot.skipped === 'off'
-        ? 'screenshots are off for this site'
-        : shot.skipped === 'hidden'
-          ? 'the tab is not the one shown in its window'
-          : shot.skipped === 'secret'
-            ? `a secret typed on this page could be drawn where Ava cannot black it out (${shot.detail ?? 'unknown'}), so the picture was not sent`
-            : 'the capture failed'
-    return asked || shot.skipped === 'secret'
-      ? { note: `(No screenshot could be taken: ${why}. Work from the listing.)` }
-      : {}
-  }
-  state.shot = shot.frame
-  state.shotPoor = shot.poor.length > 0
-  state.shots = (state.shots ?? 0) + 1
-  // The person sees each picture that left the browser (issue: privacy), said in their language.
-  await ports.chat.add({
-    role: 'system',
-    kind: 'info',
-    text: 'Sent the model a screenshot of the page, secret fields blacked out.',
-    msg: msg('outcome.screenshotSent'),
-  })
-  return shot
-}
-
-/** One LLM reply, streamed; each instruction runs as soon as it is complete, the rest wait. */
-async function planAndAct(run: Run, messages: PlannerMessage[]): Promise<Batch> {
-  const { state, signal } = run
-  const queue = createAsyncQueue<{
-    index: number
-    instruction?: Instruction
-    error?: string
-    raw?: string
-    askless?: boolean
-  }>()
-  const batch: Batch = { reply: '', steps: 0, results: [] }
-  run.actedInReply = false
-  // What the model said, as it may be remembered: prose, then each instruction as recorded
-  // (values typed into password fields replaced), never the raw text.
-  let prose = ''
-  const said: Instruction[] = []
-  let elements = 0
-  const stream = new AbortController()
-  const base = run.steps.length
-  // Instructions queued and begun in this reply: once the queue holds more than the steps left,
-  // the rest of the reply can never run, and is neither parsed nor waited for.
-  let queued = 0
-  let started = 0
-  // Everything the model sent, for the message that says a reply held nothing Ava could use.
-  let rawReply = ''
-  const thinking = thinkingWriter(run)
-
-  const consumer = (async () => {
-    for await (const item of queue) {
-      const view: StepView = {
-        index: base + item.index,
-        instruction: item.instruction ?? placeholder(item.index),
-        status: 'pending',
-      }
-      if (signal.aborted) return
-      if (batch.failure || batch.answer !== undefined || batch.asked) {
-        await show(run, { ...view, status: 'skipped' })
-        continue
-      }
-      if (item.error) {
-        // The model's own words and zod's issues are for the details toggle, never the message itself,
-        // and are said once: on the error message, not again on the step's row.
-        const raw = item.raw?.trim() ?? ''
-        const details = raw && !item.error.includes(raw) ? `${item.error}\n\n${raw}` : item.error
-        // An ask with no question is said as such: the person is the one it was for.
-        const askless = !!item.askless
-        await show(run, { ...view, status: 'failed', title: msg(askless ? 'step.askNoQuestion' : 'step.invalid') })
-        const n = view.index + 1
-        batch.failure = {
-          error: new AvaError(
-            'SCHEMA',
-            askless
-              ? `Step ${n} was to ask you something, but it had no question (ask needs params.question), so Ava stopped before it.`
-              : `Step ${n} was not a valid instruction, so Ava stopped before it.`,
-            { msg: msg(askless ? 'outcome.askNoQuestion' : 'outcome.invalidStep', { n }), details },
-          ),
-        }
-        stream.abort()
-        continue
-      }
-      const ins = item.instruction!
-      // Pause takes effect here, before the next step: this one and the rest of the reply do not run.
-      // A one-time code the person did not give is never typed: the page goes to them instead.
-      const takeover = run.pause?.requested()
-        ? ({ reason: 'paused', pausedBefore: { index: view.index, description: ins.description } } as const)
-        : inventedCode(run, ins)
-          ? ({ reason: 'challenge', challenge: 'code' } as const)
-          : undefined
-      if (takeover && !run.ports.ask.answer && takeover.reason === 'challenge') {
-        // Nobody can take the page here (the CLI): the made-up code is refused, never typed.
-        await show(run, { ...view, status: 'failed' })
-        batch.failure = {
-          error: avaError(
-            'STEP_FAILED',
-            'The page asks for a one-time code that only you have, and Ava never types one you did not give. Run the request in Ava’s panel and type the code yourself.',
-            msg('outcome.codeNobody'),
-          ),
-        }
-        stream.abort()
-        continue
-      }
-      if (takeover && run.ports.ask.answer) {
-        await show(run, { ...view, status: 'skipped' })
-        const handed = await takeOver(run, takeover.reason, takeover).catch((e: unknown) => ({ error: e }))
-        if ('error' in handed) batch.failure = { error: toAvaError(handed.error) }
-        else {
-          // The reply is not over for the run: the model plans again from the page handed back.
-          batch.steps++
-          batch.asked = handed
-        }
-        stream.abort()
-        continue
-      }
-      if (ins.action_type === 'done') {
-        batch.answer = ins.params.answer ?? ''
-        batch.claims = ins.params.claims
-        batch.fields = ins.params.fields
-        continue
-      }
-      if (ins.action_type === 'ask') {
-        const asked = await askPerson(run, view, ins).catch((e: unknown) => ({ error: e }))
-        if ('error' in asked) {
-          batch.failure = { error: toAvaError(asked.error) }
-          stream.abort()
-          continue
-        }
-        batch.steps++
-        batch.asked = asked
-        batch.results.push({
-          index: view.index,
-          action: 'ask',
-          description: ins.description,
-          ok: true,
-          detail: 'asked the person',
-        })
-        continue
-      }
-      if (ins.action_type === 'screenshot') {
-        // Not a page step (nothing is counted): the next read of the page comes with a picture.
-        const can = sees(run)
-        state.shotAsked = can
-        const detail = can
-          ? 'A marked screenshot comes with the next look at the page.'
-          : 'This model is not sent images; work from the listing.'
-        await show(run, {
-          ...view,
-          status: can ? 'ok' : 'failed',
-          detail,
-          msg: msg(can ? 'step.screenshotNext' : 'step.screenshotNone'),
-        })
-        batch.steps++
-        batch.results.push({
-          index: view.index,
-          action: ins.action_type,
-          description: ins.description,
-          ok: can,
-          detail,
-        })
-        continue
-      }
-      if (usesLimit(ins)) started++
-      let out: ExecOutcome
-      try {
-        out = await runOneStep(run, view, (recorded) => (said[item.index] = recorded))
-      } catch (e) {
-        // The step limit, or a port that failed outright: the rest of the reply is not wanted.
-        batch.failure = { error: toAvaError(e) }
-        stream.abort()
-        continue
-      }
-      batch.steps++
-      const items = run.collected.get(view.index)
-      run.collected.delete(view.index)
-      batch.results.push({
-        index: view.index,
-        action: ins.action_type,
-        description: ins.description,
-        ok: out.ok,
-        detail: out.ok ? out.detail : out.message,
-        ...(items ? { items } : {}),
-        ...((out as TabOutcome).page ? { page: (out as TabOutcome).page, tab: (out as TabOutcome).tab } : {}),
-      })
-      if (!out.ok) {
-        // The run ends on the page's own code; the step's row holds the page's own words (details),
-        // the message says it once, in the person's language, and the list says which recovery fits.
-        batch.failure = {
-          error: new AvaError(out.code, `Step ${view.index + 1} failed: ${out.message}`, {
-            msg: stepFailureMsg(view.index + 1, out),
-            step: true,
-          }),
-          step: { index: view.index, instruction: said[item.index] ?? ins, outcome: out },
-        }
-        stream.abort()
-      } else if (isLooping(state.executed, state.after)) {
-        batch.failure = {
-          error: avaError(
-            'STEP_FAILED',
-            'Ava did the same step three times in a row and stopped. Tell Ava how to go on.',
-            msg('outcome.loop'),
-          ),
-          stop: true,
-        }
-        stream.abort()
-      }
-    }
-  })()
-
-  const textBefore = run.text.length
-  const rawBefore = run.raw.length
-  run.hidden = await hiddenOf(run)
-  const splitter = createInstructionSplitter(
-    {
-      thinking: thinking.add,
-      // A `</think>` with no opening tag: what was shown as the answer was reasoning.
-      wasThinking: (t) => {
-        prose = ''
-        run.text = run.text.slice(0, textBefore)
-        run.raw = run.raw.slice(0, rawBefore)
-        void run.ports.chat.patch(state.messageId, { text: run.text }).catch(() => undefined)
-        thinking.add(t)
-      },
-      prose: (t) => {
-        prose += t
-        void say(run, t)
-        // Past kMaxAnswerChars the chat keeps nothing more and says the answer was cut: stop reading it.
-        if (run.text.length > kMaxAnswerChars) cut()
-      },
-      element: (raw, index) => {
-        elements = index + 1
-        const parsed = readInstructionText(raw, index)
-        if (!parsed.success) {
-          // Nothing after an invalid instruction runs: stop reading the reply now.
-          queue.push({
-            index,
-            error: parsed.error.message,
-            raw,
-            askless: parsed.error.issues.some((i) => i.path === 'params.question'),
-          })
-          batch.modelNote ??= parsed.error.message
-          return cut()
-        }
-        said[index] = redactInstruction(parsed.data, { sensitive: false })
-        const step = parsed.data.action_type !== 'done' && parsed.data.action_type !== 'ask'
-        if (step || parsed.data.action_type === 'ask')
-          void show(run, { index: base + index, instruction: parsed.data, status: 'pending' })
-        queue.push({ index, instruction: parsed.data })
-        if (!step || !usesLimit(parsed.data)) return
-        // Every step the limit counts costs at least one of it: with the steps queued ahead of it,
-        // this one will be refused when its turn comes.
-        const ahead = queued++ - started
-        if (run.count.atLimit(ahead)) cut()
-      },
-    },
-    { thinksFirst: thinksFirst(activeLlm(run.settings).model) },
-  )
-  function cut(): void {
-    splitter.stop()
-    stream.abort()
-  }
-  const system = buildSystemPrompt({ vision: sees(run), compact: compact(run) })
-  const asked0 = run.ports.clock.now()
-  try {
-    const res = await run.ports.llm.stream({
-      system,
-      messages,
-      signal: AbortSignal.any([signal, stream.signal]),
-      onText: (delta) => {
-        thinking.answering()
-        rawReply += delta
-        splitter.push(delta)
-      },
-      onThinking: thinking.add,
-      onSlowStart: thinking.slow,
-    })
-    addUsage(state, res.usage)
-    run.recorder.model({
-      at: asked0,
-      ms: run.ports.clock.now() - asked0,
-      system,
-      messages,
-      output: rawReply,
-      tokens: res.usage,
-    })
-    const end = splitter.end()
-    // Cut by the provider's token limit: no broken reply, but a plan with more to come.
-    if (res.cutAtLimit && !batch.failure && !stream.signal.aborted && batch.answer === undefined && !batch.asked)
-      batch.cutAtLimit = { complete: elements }
-    else if (end.truncated !== null && !batch.failure && !stream.signal.aborted)
-      batch.failure = { error: cutError(base + (end.sawArray ? elements : 0)) }
-    // A reply with no step and no words (only reasoning, or nothing): the person is told what came back.
-    if (!batch.failure && !batch.cutAtLimit && !stream.signal.aborted && !end.sawArray && !prose.trim()) {
-      batch.failure = {
-        error: new AvaError('JSON_PARSE', 'The model replied, but with no steps and no answer.', {
-          msg: msg('outcome.emptyReply'),
-          details: rawReply.trim() || thinking.text() || '(nothing)',
-          recovery: ['regenerate'],
-        }),
-      }
-    }
-  } catch (e) {
-    // A stream we cut ourselves (a step failed, an invalid or unrunnable instruction came) is no
-    // error: the queue says why; a stream cut inside an instruction is.
-    if (!stream.signal.aborted && !signal.aborted) {
-      const cut = splitter.end().truncated !== null
-      batch.failure ??= { error: cut ? cutError(base + elements) : toAvaError(e) }
-    }
-    run.recorder.model({
-      at: asked0,
-      ms: run.ports.clock.now() - asked0,
-      system,
-      messages,
-      output: rawReply,
-      tokens: {},
-      error: stream.signal.aborted ? 'cut by Ava' : String((e as Error)?.message ?? e),
-    })
-  }
-  queue.close()
-  await Promise.all([consumer, thinking.flush()])
-  // The words around the steps may quote the page the model was reading: they come back framed, as
-  // an earlier answer does; the steps come back as the instructions Ava read.
-  batch.reply = [prose.trim() ? replyProse(prose.trim()) : '', said.length ? JSON.stringify(said.filter(Boolean)) : '']
-    .filter(Boolean)
-    .join('\n')
-  if (signal.aborted) throw signal.reason
-  return batch
-}
-
-/**
- * The model's reasoning, shown collapsed under the run's message (docs/agent.md, "Thinking"):
- * written as it comes, one write at a time (a write in flight gathers what comes meanwhile), and
- * the "loading the model" note while nothing has come yet.
- */
-function thinkingWriter(run: Run) {
-  const id = run.state.messageId
-  let text = run.thinking
-  let writing: Promise<void> | null = null
-  let dirty = false
-  let noted = false
-  let fresh = true // a later reply's reasoning starts a paragraph of its own
-  const write = (): Promise<void> => {
-    if (writing) {
-      dirty = true
-      return writing
-    }
-    // [trust] The reasoning shown passes the same redactor as the answer (answer-text.ts).
-    const hidden = [...run.hidden, ...run.typed]
-    const shown = hidden.length ? redactText(text, hidden) : text
-    writing = run.ports.chat
-      .patch(id, { thinking: shown, ...(noted ? { notice: undefined } : {}) })
-      .catch(() => undefined)
-      .then(() => {
-        writing = null
-        noted = false
-        if (dirty) {
-          dirty = false
-          return write()
-        }
-      })
-    return writing
-  }
-  return {
-    add: (t: string) => {
-      if (fresh && text) t = `\n\n${t.trimStart()}`
-      fresh = false
-      text += t
-      run.thinking = text
-      void write()
-    },
-    answering: () => {
-      if (noted) void write()
-    },
-    slow: () => {
-      noted = true
-      void run.ports.chat.patch(id, { notice: msg('panel.loadingModel') }).catch(() => undefined)
-    },
-    text: () => text.trim(),
-    flush: () => (writing ?? Promise.resolve()).then(() => (noted ? write() : undefined)),
-  }
-}
-
-function cutError(index: number): AvaError {
-  return avaError(
-    'STREAM_CUT',
-    `The reply stopped in the middle of step ${index + 1}; the steps before it ran. Try again.`,
-    msg('outcome.streamCut', { n: index + 1 }),
-  )
-}
-
-function placeholder(index: number): Instruction {
-  return {
-    step_id: index + 1,
-    action_type: 'verify',
-    params: { assertion: '(invalid)' },
-    description: '(invalid instruction)',
-  }
 }
 
 /** AI fallback for one step: the candidates go to the model, its one instruction runs. */
