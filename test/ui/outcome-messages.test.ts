@@ -24,6 +24,7 @@ const kRunFiles = [
   'src/core/agent/step.ts',
   'src/core/agent/finish.ts',
   'src/core/agent/turn.ts',
+  'src/core/agent/replay.ts',
 ]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
