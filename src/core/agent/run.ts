@@ -13,6 +13,7 @@ import {
   earlierAnswer,
   forgetPage,
   type AnswerReport,
+  type PageContext,
   type StepReport,
 } from './prompt'
 import { avaError, msg } from './outcome'
@@ -44,7 +45,8 @@ import { offersTakeover, challengeNote, takeOver } from './handover'
 import { tabsTurn } from './run-tabs'
 import { extractRowsOf } from './collect'
 import { finish } from './finish'
-import { screenshotFor, planAndAct, cutError } from './turn'
+import { screenshotFor, planAndAct, cutError, type Batch } from './turn'
+import type { CacheEntry } from '../instruction/cache-entry'
 import { repairStep, reviewPlan, replay } from './replay'
 
 /**
@@ -239,39 +241,42 @@ async function open(state: RunState, ports: AgentPorts, opts: RunOptions): Promi
 /** Replies in a row cut at the token limit before any step: after this many the run ends (a limit too small for one step). */
 const kMaxCutTurns = 3
 
+/** What the drive loop carries from one reply to the next. */
+interface Loop {
+  resumed: boolean
+  /** The last reply's step reports, and the person's answer to its `ask` or take-over. */
+  results: StepReport[]
+  answer?: AnswerReport
+  /** What the model is told first in the next turn (a cut reply, an invalid one, a challenge, a take-over). */
+  note?: string
+  regenerated: boolean
+  cutTurns: number
+}
+
 async function drive(
   run: Run,
   resumed: boolean,
   carried?: { results: StepReport[]; answer: AnswerReport },
 ): Promise<void> {
-  const { state, settings, signal, ports } = run
+  const { state, signal, ports } = run
   try {
     let pendingNav: Promise<unknown> | null = null
     if (!resumed && state.iteration === 0) {
-      // Parallel navigation: a page named in the request opens while the model plans.
-      // Several addresses are pages to compare in tabs of their own (docs/agent.md, "Tabs"), not one to go to.
-      const named = namesOnePage(state.request) ? urlInRequest(state.request) : null
-      if (named && named !== state.startUrl && domainAllowed(named, settings.safety)) {
-        pendingNav = ports.page.navigate(state.tabId, named, signal).catch(() => undefined)
+      const opening = await openingOf(run)
+      if (opening.hit) {
+        await opening.nav
+        return await replay(run, opening.hit)
       }
-      if (settings.agent.useCache && !state.noCache) {
-        // A plan that uploads names its files: it is kept for the same request with the same files.
-        const files = state.attachments?.length ? `\n(files: ${state.attachments.map((f) => f.name).join(', ')})` : ''
-        state.cacheKey = await ports.cache.key(state.request + files, state.startUrl)
-        const hit = await ports.cache.lookup(state.cacheKey)
-        // [trust] A plan page content could have shaped replays only after one review (provenance.ts).
-        if (hit && (!needsReview(hit) || (await reviewPlan(run, hit)))) {
-          await pendingNav
-          return await replay(run, hit)
-        }
-      }
+      pendingNav = opening.nav
     }
 
-    let results: StepReport[] = carried?.results ?? []
-    let answer = carried?.answer
-    let note: string | undefined
-    let regenerated = false
-    let cutTurns = 0
+    const loop: Loop = {
+      resumed,
+      results: carried?.results ?? [],
+      answer: carried?.answer,
+      regenerated: false,
+      cutTurns: 0,
+    }
     for (;;) {
       if (signal.aborted) throw signal.reason
       if (atLimit(run)) return await finish(run, 'failed', limitError(run))
@@ -279,130 +284,192 @@ async function drive(
       pendingNav = null
       // Paused between two replies: the person has the wheel before the model is asked again.
       if (run.pause?.requested() && ports.ask.answer) {
-        answer = await takeOver(run, 'paused', {})
+        loop.answer = await takeOver(run, 'paused', {})
         continue
       }
       await setStatus(run, state.iteration === 0 ? 'planning' : 'running')
       // After steps acted, the page gets to settle (quiet DOM, few requests) before it is read again.
       const page = await unechoed(
         run,
-        await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || resumed }),
+        await ports.page.read(state.tabId, state.request, { signal, settle: state.iteration > 0 || loop.resumed }),
       )
       // A small model's prompt shows less of the page (docs/settings.md, "Prompt profiles").
       const shown = compact(run) ? compactPage(page) : page
       readPage(run.reading, shown)
       run.challenge = page.challenge
-      if (answer?.takeover) {
-        const { report, before } = answer.takeover
-        note = [note, describeTakeover({ ...report, changes: pageChanges(before, pageSeen(shown)) })]
+      if (loop.answer?.takeover) {
+        const { report, before } = loop.answer.takeover
+        loop.note = [loop.note, describeTakeover({ ...report, changes: pageChanges(before, pageSeen(shown)) })]
           .filter(Boolean)
           .join('\n')
-        answer = undefined
+        loop.answer = undefined
       }
       // [trust] A code sent to the person or a CAPTCHA is theirs: the page goes to them before the
       // model can guess at it, once per page (docs/agent.md, "Taking over").
       if (page.challenge && !page.challenge.sure)
-        note = [note, challengeNote(page.challenge)].filter(Boolean).join('\n')
+        loop.note = [loop.note, challengeNote(page.challenge)].filter(Boolean).join('\n')
       if (page.challenge?.sure && ports.ask.answer && offersTakeover(run, page)) {
-        answer = await takeOver(run, 'challenge', { challenge: page.challenge.kind, page: shown })
+        loop.answer = await takeOver(run, 'challenge', { challenge: page.challenge.kind, page: shown })
         continue
       }
-      const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
-      // Files a page downloaded since: named in the chat, and listed for the model (files-step.ts).
-      const served = await servedTurn(ports, state.id, (t) => say(run, t))
-      const userTurn =
-        state.iteration === 0 && !resumed
-          ? [
-              buildUserPrompt(
-                state.request,
-                shown,
-                await ports.actions.relevant(state.request).catch(() => []),
-                state.attachments,
-                // The notes of the page's own origin only, read where the page was read.
-                await ports.notes?.forUrl(page.url).catch(() => null),
-              ) + (state.shape ? `\n\n${shapeNote(parseShape(state.shape))}` : ''),
-              // The person had the page before the first plan (a code page the run started on).
-              ...(note ? [note] : []),
-            ].join('\n\n')
-          : buildFollowUp(
-              results,
-              shown,
-              note ??
-                (resumed && !answer
-                  ? 'Ava was restarted; some of your last steps may not have run. Check the page.'
-                  : undefined),
-              answer,
-            )
-      resumed = false
-      note = undefined
-      answer = undefined
-      // The run's tabs, each turn (docs/agent.md, "Tabs"): where the steps act, what it opened.
-      const tabs = await tabsTurn(run, state.iteration === 0)
-      // The image goes with this turn only: the planner's memory keeps the words (forgetPage below).
-      const turn: PlannerMessage =
-        'data' in shot
-          ? {
-              role: 'user',
-              content: `${userTurn}${served}${tabs}\n\n${screenshotNote(shot)}`,
-              image: { data: shot.data, mediaType: shot.mediaType },
-            }
-          : {
-              role: 'user',
-              content: shot.note ? `${userTurn}${served}${tabs}\n\n${shot.note}` : `${userTurn}${served}${tabs}`,
-            }
+      const { turn, remembered } = await turnOf(run, loop, page, shown)
       const batch = await planAndAct(run, [...run.earlier, ...state.planner, turn])
       // Earlier pages are dropped from the planner's memory: only the newest listing is worth its tokens.
-      state.planner.push({ role: 'user', content: forgetPage(userTurn + tabs) })
+      state.planner.push({ role: 'user', content: forgetPage(remembered) })
       state.planner.push({ role: 'assistant', content: batch.reply })
       state.iteration++
-      results = batch.results
-      answer = batch.asked
-
-      if (batch.answer !== undefined) {
-        if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
-        const grounding = groundingOf(run.reading, batch.answer, batch.claims)
-        if (grounding) await ports.chat.patch(state.messageId, { grounding })
-        if (state.shape) await extractRowsOf(run, batch.fields ?? {})
-        return await finish(run, 'done', undefined, batch.answer)
-      }
-      if (batch.cutAtLimit && !batch.failure) {
-        // The provider's token limit cut the reply: the complete steps ran; the model is asked for the rest.
-        cutTurns = batch.steps > 0 ? 0 : cutTurns + 1
-        const n = batch.cutAtLimit.complete
-        await ports.chat.add({
-          role: 'system',
-          kind: 'info',
-          text: `The model's answer was cut off by its token limit after ${n} complete step${n === 1 ? '' : 's'}; Ava ran them and asked for the rest.`,
-          msg: msg('outcome.cutAtLimit', { n }),
-        })
-        if (cutTurns < kMaxCutTurns) {
-          note = `Your last reply was cut off by the token limit after ${n} complete step${n === 1 ? '' : 's'}, which ran. Reply with only the remaining steps, shorter.`
-          continue
-        }
-        return await finish(run, 'failed', cutError(run.steps.length))
-      }
-      if (batch.failure) {
-        const f = batch.failure
-        if (f.stop) return await finish(run, 'stopped', f.error)
-        if (f.step && isRepairable(f.step.outcome.code)) {
-          // AI fallback: ask for that one step with the candidates, then go on.
-          const fixed = await repairStep(run, f.step, page)
-          if (!fixed.ok) return await finish(run, 'failed', f.error)
-          results = [...results.slice(0, -1), fixed.report]
-          continue
-        }
-        if ((f.error.code === 'SCHEMA' || f.error.code === 'JSON_PARSE') && !regenerated) {
-          regenerated = true
-          note = `Your last reply had an invalid instruction: ${batch.modelNote ?? f.error.message} Reply again with valid instructions.`
-          continue
-        }
-        return await finish(run, 'failed', f.error)
-      }
-      if (batch.steps === 0) return await finish(run, 'done') // prose only, or nothing left to do
+      loop.results = batch.results
+      loop.answer = batch.asked
+      if (await ended(run, loop, batch, page)) return
     }
   } catch (e) {
     await endOnAbort(run, e)
   }
+}
+
+/**
+ * A new run's first moves, before the first plan. Parallel navigation: a page named in the request
+ * opens while the model plans. A remembered plan for the request is replayed instead of planning.
+ */
+async function openingOf(run: Run): Promise<{ nav: Promise<unknown> | null; hit?: CacheEntry }> {
+  const { state, settings, signal, ports } = run
+  let nav: Promise<unknown> | null = null
+  // Several addresses are pages to compare in tabs of their own (docs/agent.md, "Tabs"), not one to go to.
+  const named = namesOnePage(state.request) ? urlInRequest(state.request) : null
+  if (named && named !== state.startUrl && domainAllowed(named, settings.safety)) {
+    nav = ports.page.navigate(state.tabId, named, signal).catch(() => undefined)
+  }
+  if (settings.agent.useCache && !state.noCache) {
+    // A plan that uploads names its files: it is kept for the same request with the same files.
+    const files = state.attachments?.length ? `\n(files: ${state.attachments.map((f) => f.name).join(', ')})` : ''
+    state.cacheKey = await ports.cache.key(state.request + files, state.startUrl)
+    const hit = await ports.cache.lookup(state.cacheKey)
+    // [trust] A plan page content could have shaped replays only after one review (provenance.ts).
+    if (hit && (!needsReview(hit) || (await reviewPlan(run, hit)))) return { nav, hit }
+  }
+  return { nav }
+}
+
+/**
+ * The model's next turn: the request and the page on the first, else what the last reply's steps
+ * did and the page now; the files a page downloaded, the run's tabs, a screenshot when one goes.
+ * `remembered` is the turn as the planner keeps it, before its page is forgotten.
+ */
+async function turnOf(
+  run: Run,
+  loop: Loop,
+  page: PageContext,
+  shown: PageContext,
+): Promise<{ turn: PlannerMessage; remembered: string }> {
+  const { state, ports } = run
+  const { resumed, note, answer } = loop
+  const shot = await screenshotFor(run, state.iteration === 0 && !resumed)
+  // Files a page downloaded since: named in the chat, and listed for the model (files-step.ts).
+  const served = await servedTurn(ports, state.id, (t) => say(run, t))
+  const userTurn =
+    state.iteration === 0 && !resumed
+      ? [
+          buildUserPrompt(
+            state.request,
+            shown,
+            await ports.actions.relevant(state.request).catch(() => []),
+            state.attachments,
+            // The notes of the page's own origin only, read where the page was read.
+            await ports.notes?.forUrl(page.url).catch(() => null),
+          ) + (state.shape ? `\n\n${shapeNote(parseShape(state.shape))}` : ''),
+          // The person had the page before the first plan (a code page the run started on).
+          ...(note ? [note] : []),
+        ].join('\n\n')
+      : buildFollowUp(
+          loop.results,
+          shown,
+          note ??
+            (resumed && !answer
+              ? 'Ava was restarted; some of your last steps may not have run. Check the page.'
+              : undefined),
+          answer,
+        )
+  loop.resumed = false
+  loop.note = undefined
+  loop.answer = undefined
+  // The run's tabs, each turn (docs/agent.md, "Tabs"): where the steps act, what it opened.
+  const tabs = await tabsTurn(run, state.iteration === 0)
+  // The image goes with this turn only: the planner's memory keeps the words (forgetPage).
+  const turn: PlannerMessage =
+    'data' in shot
+      ? {
+          role: 'user',
+          content: `${userTurn}${served}${tabs}\n\n${screenshotNote(shot)}`,
+          image: { data: shot.data, mediaType: shot.mediaType },
+        }
+      : {
+          role: 'user',
+          content: shot.note ? `${userTurn}${served}${tabs}\n\n${shot.note}` : `${userTurn}${served}${tabs}`,
+        }
+  return { turn, remembered: userTurn + tabs }
+}
+
+/**
+ * What the run does after a reply: it ends on the answer, on a failure it cannot repair or on a
+ * reply with nothing left to do; a cut reply, an invalid one and a repaired step go on. Says
+ * whether the run ended.
+ */
+async function ended(run: Run, loop: Loop, batch: Batch, page: PageContext): Promise<boolean> {
+  const { state, ports } = run
+  if (batch.answer !== undefined) {
+    if (batch.answer) await say(run, run.text ? `\n\n${batch.answer}` : batch.answer)
+    const grounding = groundingOf(run.reading, batch.answer, batch.claims)
+    if (grounding) await ports.chat.patch(state.messageId, { grounding })
+    if (state.shape) await extractRowsOf(run, batch.fields ?? {})
+    await finish(run, 'done', undefined, batch.answer)
+    return true
+  }
+  if (batch.cutAtLimit && !batch.failure) {
+    // The provider's token limit cut the reply: the complete steps ran; the model is asked for the rest.
+    loop.cutTurns = batch.steps > 0 ? 0 : loop.cutTurns + 1
+    const n = batch.cutAtLimit.complete
+    await ports.chat.add({
+      role: 'system',
+      kind: 'info',
+      text: `The model's answer was cut off by its token limit after ${n} complete step${n === 1 ? '' : 's'}; Ava ran them and asked for the rest.`,
+      msg: msg('outcome.cutAtLimit', { n }),
+    })
+    if (loop.cutTurns < kMaxCutTurns) {
+      loop.note = `Your last reply was cut off by the token limit after ${n} complete step${n === 1 ? '' : 's'}, which ran. Reply with only the remaining steps, shorter.`
+      return false
+    }
+    await finish(run, 'failed', cutError(run.steps.length))
+    return true
+  }
+  if (batch.failure) {
+    const f = batch.failure
+    if (f.stop) {
+      await finish(run, 'stopped', f.error)
+      return true
+    }
+    if (f.step && isRepairable(f.step.outcome.code)) {
+      // AI fallback: ask for that one step with the candidates, then go on.
+      const fixed = await repairStep(run, f.step, page)
+      if (!fixed.ok) {
+        await finish(run, 'failed', f.error)
+        return true
+      }
+      loop.results = [...loop.results.slice(0, -1), fixed.report]
+      return false
+    }
+    if ((f.error.code === 'SCHEMA' || f.error.code === 'JSON_PARSE') && !loop.regenerated) {
+      loop.regenerated = true
+      loop.note = `Your last reply had an invalid instruction: ${batch.modelNote ?? f.error.message} Reply again with valid instructions.`
+      return false
+    }
+    await finish(run, 'failed', f.error)
+    return true
+  }
+  if (batch.steps === 0) {
+    await finish(run, 'done') // prose only, or nothing left to do
+    return true
+  }
+  return false
 }
 
 /** The end of a run that threw: an abort says why when it can (the off-site gate stopped the run); Stop is the rest. */

@@ -26,7 +26,7 @@ import { runOneStep } from './step'
  */
 
 /** What one streamed reply did. */
-interface Batch {
+export interface Batch {
   /** The reply as the planner may remember it (prose, then the instructions redacted). */
   reply: string
   steps: number
