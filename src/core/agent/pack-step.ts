@@ -2,13 +2,14 @@ import { actionQuestions, bindSecrets, refusalOf } from '../gate/guard'
 import type { StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isFailureCode } from '../failure'
-import type { ExecFailure, ExecOutcome } from '../exec'
+import type { ExecFailure, ExecOutcome, RiskCategory } from '../exec'
 import type { Instruction } from '../instruction/schema'
 import type { StepGuard } from '../page/channel'
 import { kRiskReasons } from './risk'
 import { msg, riskAsk } from './outcome'
 import { originOf, resolveSecrets, secretNames } from './secrets'
 import { plainSecrets } from './redact'
+import type { ActionLookup } from './ports'
 import { type Run, atLimit, limitError, stepName } from './context'
 import { refused, pageAsk, secretReason, confirm } from './ask'
 
@@ -29,7 +30,7 @@ export async function runRegistryAction(
   view: StepView,
   ins: Instruction,
 ): Promise<{ out: ExecOutcome; secrets: string[] }> {
-  const { ports, state, settings } = run
+  const { ports, state } = run
   const name = ins.params.action!
   let steps = 0
   try {
@@ -45,75 +46,12 @@ export async function runRegistryAction(
         secrets: [],
       }
     const vault = await ports.secrets.vault()
-    // A pack's own `${env.X}` types a saved secret as surely as a `${secret:X}` arg does: the same
-    // binding and question (red-team finding 4: an installed pack's env reached any site unasked).
-    const envNames = (found.env ?? []).filter((n) => vault[n] !== undefined)
-    // [trust] An arg that writes a vault value out in any shape is that secret too (redact.ts).
-    const plainArgs = Object.values(ins.params.args ?? {}).flatMap((v) =>
-      typeof v === 'string' ? plainSecrets({ params: { value: v } }, vault).value : [],
-    )
-    const named = [
-      ...new Set([
-        ...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])),
-        ...envNames,
-        ...plainArgs,
-      ]),
-    ]
-    const here = await ports.page.url(state.tabId)
-    let origin = originOf(here) ?? ''
-    if (named.length) {
-      // Bound to their sites as a typed step's secrets are (core/gate/guard.ts `bindSecrets`).
-      const binding = bindSecrets(named, await ports.secrets.sites(), here)
-      if (!binding.ok)
-        return {
-          out: {
-            ok: false,
-            code: 'SECRET_UNBOUND',
-            message: `${name}: ${binding.message}`,
-            msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }),
-          } as ExecFailure,
-          secrets: [],
-        }
-      origin = binding.origin
-    }
-    // The action's own questions, before its first step (core/gate/guard.ts `actionQuestions`): a
-    // pack reading fields or sending page data off its sites, a `high` risk, a saved secret it
-    // types. A secret the person named in their own request is not asked about again unless they
-    // confirm credentials. That yes covers the typing of those credentials; the page still asks
-    // about anything else the action touches.
-    const requested = new Set(secretNames(state.request))
-    const confirmsCredentials = settings.safety.confirm.includes('credentials') || named.some((n) => !requested.has(n))
-    const questions = actionQuestions(
-      { name, risk: found.risk === 'high' ? 'high' : 'low', params: {}, capabilities: found.capabilities },
-      { secrets: named.length > 0, url: here },
-      confirmsCredentials ? [...settings.safety.confirm, 'credentials'] : settings.safety.confirm,
-    )
-    let asks = settings.safety.confirm
-    for (const q of questions) {
-      const reason =
-        q.category === 'credentials'
-          ? `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}`
-          : q.reason
-      const ask =
-        q.category === 'packData'
-          ? riskAsk('packData', { step: stepName(view), ...q.params })
-          : q.category === 'credentials'
-            ? riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin })
-            : riskAsk('high_risk_action', { step: stepName(view), action: name })
-      const answer = await confirm(run, view, reason, ask)
-      if (answer !== true)
-        return {
-          out: refused(
-            refusalOf(
-              { message: reason, category: q.category === 'packData' ? undefined : q.category },
-              answer,
-              'start',
-            ),
-          ),
-          secrets: [],
-        }
-      if (q.category === 'credentials') asks = asks.filter((c) => c !== 'credentials')
-    }
+    const bound = await packSecrets(run, ins, name, found, vault)
+    if ('out' in bound) return { out: bound.out, secrets: [] }
+    const { named } = bound
+    const before = await askBeforePack(run, view, name, found, bound)
+    if ('out' in before) return { out: before.out, secrets: [] }
+    const { asks } = before
     const params: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(ins.params.args ?? {}))
       params[k] = typeof v === 'string' ? resolveSecrets(v, (n) => vault[n]).value : v
@@ -153,4 +91,101 @@ export async function runRegistryAction(
     // An action that reached no page step still counts as one.
     if (!steps) run.count.note()
   }
+}
+
+/** The saved secrets the action would type, and the site they would be typed on. */
+interface PackSecrets {
+  named: string[]
+  here: string
+  origin: string
+}
+
+/**
+ * The saved secrets the action types — named in its args, or its own env — bound to their sites as
+ * a typed step's secrets are (core/gate/guard.ts `bindSecrets`); else the step's failure.
+ */
+async function packSecrets(
+  run: Run,
+  ins: Instruction,
+  name: string,
+  found: Extract<ActionLookup, { ok: true }>,
+  vault: Record<string, string>,
+): Promise<PackSecrets | { out: ExecFailure }> {
+  const { ports, state } = run
+  // A pack's own `${env.X}` types a saved secret as surely as a `${secret:X}` arg does: the same
+  // binding and question (red-team finding 4: an installed pack's env reached any site unasked).
+  const envNames = (found.env ?? []).filter((n) => vault[n] !== undefined)
+  // [trust] An arg that writes a vault value out in any shape is that secret too (redact.ts).
+  const plainArgs = Object.values(ins.params.args ?? {}).flatMap((v) =>
+    typeof v === 'string' ? plainSecrets({ params: { value: v } }, vault).value : [],
+  )
+  const named = [
+    ...new Set([
+      ...Object.values(ins.params.args ?? {}).flatMap((v) => (typeof v === 'string' ? secretNames(v) : [])),
+      ...envNames,
+      ...plainArgs,
+    ]),
+  ]
+  const here = await ports.page.url(state.tabId)
+  let origin = originOf(here) ?? ''
+  if (named.length) {
+    const binding = bindSecrets(named, await ports.secrets.sites(), here)
+    if (!binding.ok)
+      return {
+        out: {
+          ok: false,
+          code: 'SECRET_UNBOUND',
+          message: `${name}: ${binding.message}`,
+          msg: msg('outcome.step.secretUnbound', { names: binding.unbound.join(', '), site: binding.origin ?? '' }),
+        } as ExecFailure,
+      }
+    origin = binding.origin
+  }
+  return { named, here, origin }
+}
+
+/**
+ * The action's own questions, before its first step (core/gate/guard.ts `actionQuestions`): a
+ * pack reading fields or sending page data off its sites, a `high` risk, a saved secret it
+ * types. A secret the person named in their own request is not asked about again unless they
+ * confirm credentials. That yes covers the typing of those credentials; the page still asks
+ * about anything else the action touches. Says what the page steps still ask about, or the refusal.
+ */
+async function askBeforePack(
+  run: Run,
+  view: StepView,
+  name: string,
+  found: Extract<ActionLookup, { ok: true }>,
+  { named, here, origin }: PackSecrets,
+): Promise<{ asks: RiskCategory[] } | { out: ExecFailure }> {
+  const { state, settings } = run
+  const requested = new Set(secretNames(state.request))
+  const confirmsCredentials = settings.safety.confirm.includes('credentials') || named.some((n) => !requested.has(n))
+  const questions = actionQuestions(
+    { name, risk: found.risk === 'high' ? 'high' : 'low', params: {}, capabilities: found.capabilities },
+    { secrets: named.length > 0, url: here },
+    confirmsCredentials ? [...settings.safety.confirm, 'credentials'] : settings.safety.confirm,
+  )
+  let asks = settings.safety.confirm
+  for (const q of questions) {
+    const reason =
+      q.category === 'credentials'
+        ? `${kRiskReasons.credentials}: ${name} types the saved secret ${named.join(', ')} into a field on ${origin}`
+        : q.reason
+    const ask =
+      q.category === 'packData'
+        ? riskAsk('packData', { step: stepName(view), ...q.params })
+        : q.category === 'credentials'
+          ? riskAsk('actionSecret', { step: stepName(view), action: name, names: named.join(', '), site: origin })
+          : riskAsk('high_risk_action', { step: stepName(view), action: name })
+    const answer = await confirm(run, view, reason, ask)
+    if (answer !== true)
+      return {
+        out: refused(
+          refusalOf({ message: reason, category: q.category === 'packData' ? undefined : q.category }, answer, 'start'),
+        ),
+      }
+    if (q.category === 'credentials') asks = asks.filter((c) => c !== 'credentials')
+  }
+  return { asks }
 }
