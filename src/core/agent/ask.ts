@@ -1,3 +1,9 @@
+/**
+ * The run asks the person (docs/agent.md, "Asking the person"): an OK for a step the guard holds
+ * (`confirm`), an answer to the model's `ask` (`askPerson`), and the wait for either across
+ * navigations and a worker restart (`awaitAnswer`). The guard decides what is asked; this only
+ * puts the question in the panel, waits, and says the answer, worded for the card.
+ */
 import type { Answer, Refusal } from '../gate/guard'
 import type { StepView, Msg } from '../chat'
 import { stepResult, type ExecFailure } from '../exec'
@@ -9,13 +15,6 @@ import type { RunState } from './state'
 import { drawnLabel } from '../gate/drawn'
 import { pageSeen } from './takeover'
 import { type Run, save, setStatus, show, compact, unechoed, stepName } from './context'
-
-/**
- * The run asks the person (docs/agent.md, "Asking the person"): an OK for a step the guard holds
- * (`confirm`), an answer to the model's `ask` (`askPerson`), and the wait for either across
- * navigations and a worker restart (`awaitAnswer`). The guard decides what is asked; this only
- * puts the question in the panel, waits, and says the answer, worded for the card.
- */
 
 /** A step the guard refused (core/gate/guard.ts `refusalOf`): the person's no, nobody there, or a list. */
 export function refused(r: Refusal): ExecFailure {

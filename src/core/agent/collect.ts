@@ -1,3 +1,7 @@
+/**
+ * What a run gathers from a page: a `collect` step's rounds of scroll-and-read, its table, and the
+ * rows of the shape a run was asked for (docs/extraction.md).
+ */
 import type { StepView } from '../chat'
 import { stepResult, type ExecFailure, type ExecOutcome } from '../exec'
 import type { Instruction } from '../instruction/schema'
@@ -10,11 +14,6 @@ import { readItems } from './sources'
 import { extractForRun, itemForShape } from './extraction'
 import { parseShape } from '../extract/shape'
 import { type Run, show, hiddenOf, addUsage } from './context'
-
-/**
- * What a run gathers from a page: a `collect` step's rounds of scroll-and-read, its table, and the
- * rows of the shape a run was asked for (docs/extraction.md).
- */
 
 /**
  * A `collect` step: rounds of scroll-and-read in the page until the limit, the

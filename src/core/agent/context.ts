@@ -1,3 +1,9 @@
+/**
+ * The run as its parts share it (docs/agent.md, "The run's parts"): the `Run` each part is handed,
+ * and the few writes every part makes the same way — the state saved in order, the status changed
+ * in one place, a step shown, the answer said through the one redactor — with the step limit and
+ * what no page text may carry out of the run.
+ */
 import { counts, type StepCount } from '../gate/guard'
 import type { RunStatus, StepView } from '../chat'
 import { AvaError } from '../errors'
@@ -17,13 +23,6 @@ import { isTabAction } from '../vocabulary'
 import type { RunRecorder } from './record'
 import type { Reading } from './sources'
 import type { Challenge } from '../page/challenge'
-
-/**
- * The run as its parts share it (docs/agent.md, "The run's parts"): the `Run` each part is handed,
- * and the few writes every part makes the same way — the state saved in order, the status changed
- * in one place, a step shown, the answer said through the one redactor — with the step limit and
- * what no page text may carry out of the run.
- */
 
 export interface RunOptions {
   settings: Settings

@@ -1,3 +1,7 @@
+/**
+ * The end of every run: the reason shown, the verdict on evidence (verdict.ts), the usage, the
+ * plan kept for next time, the status, the run's record.
+ */
 import type { ChatMessage, RunStatus, StepView } from '../chat'
 import { AvaError } from '../errors'
 import { activeLlm } from '../settings'
@@ -9,11 +13,6 @@ import { costOf } from './record'
 import { quotedEvidence, verdictOf } from './verdict'
 import { type Run, setStatus, show, hiddenOf } from './context'
 import { guardedExec } from './step'
-
-/**
- * The end of every run: the reason shown, the verdict on evidence (verdict.ts), the usage, the
- * plan kept for next time, the status, the run's record.
- */
 
 /** The end of every run: the reason shown, unfinished steps marked skipped, the usage, the cache, the status. */
 export async function finish(run: Run, status: RunStatus, error?: AvaError, answer?: string): Promise<void> {

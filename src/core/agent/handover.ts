@@ -1,24 +1,21 @@
-import type { Instruction } from '../instruction/schema'
+/**
+ * The run hands the page to the person (docs/agent.md, "Taking over"): on Pause, on a code or
+ * CAPTCHA only they can answer, or when a step would type a code they did not give (the guard's
+ * rule: core/gate/challenge.ts). What they changed meanwhile is told to the model by takeover.ts.
+ */
 import { compactPage, type AnswerReport, type PageContext } from './prompt'
-import { codeFromPerson, codeShaped, personGaveCode, type Challenge } from '../page/challenge'
+import type { Challenge } from '../page/challenge'
+import { personHasCode } from '../gate/challenge'
 import { pageSeen, type TakeoverReason, type TakeoverReport } from './takeover'
 import { type Run, compact, unechoed } from './context'
 import { awaitAnswer } from './ask'
-
-/**
- * The run hands the page to the person (docs/agent.md, "Taking over"): on Pause, on a code or
- * CAPTCHA only they can answer, or when a step would type a code they did not give. What they
- * changed meanwhile is told to the model by takeover.ts.
- */
 
 /** Whether the page's challenge is offered to the person on its own: once per page, and not when the person gave a code. */
 export function offersTakeover(run: Run, page: PageContext): boolean {
   const key = `${page.challenge!.kind} ${page.url.split(/[?#]/)[0]}`
   if (run.state.handedOver?.includes(key)) return false
-  // "Sign in with code 428913": the code is the person's own words, and the model may type it.
-  // So is a saved secret they name (a code kept in the vault): the vault's own rules bind it to its sites.
-  if (page.challenge!.kind === 'code' && (personGaveCode(run.personWords) || run.personWords.some(namesSecret)))
-    return false
+  // A code the person gave (core/gate/challenge.ts): the model may type it.
+  if (page.challenge!.kind === 'code' && personHasCode(run.personWords)) return false
   ;(run.state.handedOver ??= []).push(key)
   return true
 }
@@ -28,22 +25,6 @@ export function challengeNote(c: Challenge): string {
   return c.kind === 'captcha'
     ? 'Ava sees a CAPTCHA on this page: only the person solves it. Do not try; if the task needs it, write ask so they can do it themselves.'
     : 'Ava sees a one-time code field on this page: a code sent to the person, which only they have. Never type a code the person did not give you; if the task needs it, write ask so they can enter it themselves.'
-}
-
-/** `${secret:NAME}`: a value the person saved in the vault. */
-function namesSecret(text: string): boolean {
-  return /\$\{secret:[^}]+\}/.test(text)
-}
-
-/** An `input` into a code field the page draws, of a value that is not in the person's own words: a code the model made up. */
-export function inventedCode(run: Run, ins: Instruction): boolean {
-  const c = run.challenge
-  if (!c || c.kind !== 'code' || ins.action_type !== 'input') return false
-  const value = ins.params.value ?? ''
-  if (namesSecret(value)) return false // the person's saved secret: bound and asked about as any other
-  // Into a listed code field, or — named some other way (a selector, words) — a value shaped like a code.
-  const intoCode = ins.params.target_id ? c.fields.includes(ins.params.target_id) : codeShaped(value)
-  return intoCode && !codeFromPerson(value, run.personWords)
 }
 
 /**

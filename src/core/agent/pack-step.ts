@@ -1,3 +1,8 @@
+/**
+ * A pack's action as one step of a run (`run_action`): the pack's own questions before it starts,
+ * its secrets bound and kept in the vault, and each of its page steps through the run's guard and
+ * step limit (core/gate/guard.ts).
+ */
 import { actionQuestions, bindSecrets, refusalOf } from '../gate/guard'
 import type { StepView } from '../chat'
 import { AvaError } from '../errors'
@@ -12,12 +17,6 @@ import { plainSecrets } from './redact'
 import type { ActionLookup } from './ports'
 import { type Run, atLimit, limitError, stepName } from './context'
 import { refused, pageAsk, secretReason, confirm } from './ask'
-
-/**
- * A pack's action as one step of a run (`run_action`): the pack's own questions before it starts,
- * its secrets bound and kept in the vault, and each of its page steps through the run's guard and
- * step limit (core/gate/guard.ts).
- */
 
 /**
  * A registry action (run_action): its steps pass the agent's own gate. The declared

@@ -1,3 +1,7 @@
+/**
+ * A remembered plan, reviewed and replayed with no model call, and the repair of one failed step:
+ * the candidates go to the model, and its one instruction runs in the step's place.
+ */
 import type { StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isRepairable } from '../failure'
@@ -16,11 +20,6 @@ import { type Run, setStatus, show, type Failure, unechoed, addUsage } from './c
 import { confirm } from './ask'
 import { runOneStep } from './step'
 import { finish } from './finish'
-
-/**
- * A remembered plan, reviewed and replayed with no model call, and the repair of one failed step:
- * the candidates go to the model, and its one instruction runs in the step's place.
- */
 
 /** AI fallback for one step: the candidates go to the model, its one instruction runs. */
 export async function repairStep(

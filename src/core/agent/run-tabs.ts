@@ -1,3 +1,8 @@
+/**
+ * The run's tabs (docs/agent.md, "Tabs"): a tab step judged by the guard's tab rule and asked in
+ * the panel, and the list of the run's tabs that each turn's prompt carries. What a tab step does
+ * is tabs.ts.
+ */
 import type { StepView } from '../chat'
 import type { Instruction } from '../instruction/schema'
 import { domainAllowed } from '../settings'
@@ -7,12 +12,6 @@ import { kReadSections, kTabRuns, namedTabs, tabLines, type TabOutcome } from '.
 import { describeTabs } from './prompt'
 import { type Run, hiddenOf, unechoed, moveTab, stepName } from './context'
 import { confirm } from './ask'
-
-/**
- * The run's tabs (docs/agent.md, "Tabs"): a tab step judged by the guard's tab rule and asked in
- * the panel, and the list of the run's tabs that each turn's prompt carries. What a tab step does
- * is tabs.ts.
- */
 
 /**
  * A browser action on the run's tabs (core/agent/tabs.ts): judged by the guard's tab rule, asked

@@ -1,3 +1,8 @@
+/**
+ * One step of a run: dispatched to what runs it, its secrets resolved for the page only, held by
+ * the one guard (core/gate/guard.ts) for the person's OK where it must be, and recorded — in the
+ * history, the cache, the run's record, the next prompt — redacted.
+ */
 import { askThroughGuard, bindSecrets, judgeNavigation, plannedOf, refusalOf, type Refusal } from '../gate/guard'
 import type { StepView, Msg } from '../chat'
 import type { ExecFailure, ExecOutcome } from '../exec'
@@ -29,12 +34,6 @@ import { refused, pageAsk, secretReason, confirm } from './ask'
 import { runTabStep } from './run-tabs'
 import { runCollect } from './collect'
 import { runRegistryAction } from './pack-step'
-
-/**
- * One step of a run: dispatched to what runs it, its secrets resolved for the page only, held by
- * the one guard (core/gate/guard.ts) for the person's OK where it must be, and recorded — in the
- * history, the cache, the run's record, the next prompt — redacted.
- */
 
 const kReplayElementWaitMs = 3_000 // a replayed step's page is the one it was recorded on: a missing element is a change, not a slow mount
 

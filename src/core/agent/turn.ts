@@ -1,3 +1,8 @@
+/**
+ * One model turn: the reply streamed, each instruction run as soon as it is complete
+ * (`planAndAct`), the model's reasoning shown as it comes, and the screenshot that goes with the
+ * turn.
+ */
 import { createAsyncQueue, type AsyncQueue } from '../async-queue'
 import { kMaxAnswerChars, type StepView } from '../chat'
 import { AvaError } from '../errors'
@@ -16,14 +21,9 @@ import type { PlannerMessage } from './state'
 import type { TabOutcome } from './tabs'
 import { type Run, show, say, type Failure, usesLimit, compact, sees, hiddenOf, addUsage, toAvaError } from './context'
 import { askPerson } from './ask'
-import { inventedCode, takeOver } from './handover'
+import { takeOver } from './handover'
+import { inventsCode } from '../gate/challenge'
 import { runOneStep } from './step'
-
-/**
- * One model turn: the reply streamed, each instruction run as soon as it is complete
- * (`planAndAct`), the model's reasoning shown as it comes, and the screenshot that goes with the
- * turn.
- */
 
 /** What one streamed reply did. */
 export interface Batch {
@@ -222,7 +222,7 @@ async function handOverFirst(reply: Reply, view: StepView, ins: Instruction): Pr
   const { run, batch } = reply
   const takeover = run.pause?.requested()
     ? ({ reason: 'paused', pausedBefore: { index: view.index, description: ins.description } } as const)
-    : inventedCode(run, ins)
+    : inventsCode(run.challenge, ins, run.personWords)
       ? ({ reason: 'challenge', challenge: 'code' } as const)
       : undefined
   if (takeover && !run.ports.ask.answer && takeover.reason === 'challenge') {
