@@ -28,7 +28,7 @@ export interface RunOptions {
   settings: Settings
   /** Aborted by Stop; a question waiting for the person counts as "no". */
   signal: AbortSignal
-  /** The person pressed Pause: the run stops before its next step and hands them the page (takeover.ts). */
+  /** The person pressed Pause: the run stops before its next step and hands them the page (handover.ts). */
   pause?: PauseSwitch
 }
 

@@ -57,7 +57,8 @@ import { repairStep, reviewPlan, replay } from './replay'
  * and the service worker only wires (src/background/agent.ts).
  *
  * The state that must outlive the worker is `RunState`, saved at every status change and every
- * step; what the run shows (its steps, its text) is kept here and only written, never read back.
+ * step; what the run shows (its steps, its text) is kept in its `Run` (context.ts) and only written,
+ * never read back. The run's parts: docs/agent.md, "The run's parts".
  */
 
 const kHistoryContext = 6 // earlier requests and answers of the site the planner sees
