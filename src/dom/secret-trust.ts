@@ -93,7 +93,7 @@ function originOf(url: string): string | null {
 /**
  * The question for a step that sends a form holding a field a saved secret went into to another
  * origin, whoever's yes was asked about the site: the person is told that the secret goes along
- * (run.ts names it). Null when the form stays on this origin, or the person already said yes.
+ * (core/agent/ask.ts names it). Null when the form stays on this origin, or the person already said yes.
  */
 export function secretFormQuestion(
   el: Element,

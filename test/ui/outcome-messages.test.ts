@@ -7,10 +7,25 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Msg } from '../../src/core/chat'
 import { AvaError } from '../../src/core/errors'
 import { errorMsg, kOutcomeKeys, recoveryOf, riskAsk, stepFailureMsg } from '../../src/core/agent/outcome'
-import { errorMessage } from '../../src/core/agent/run'
+import { errorMessage } from '../../src/core/agent/finish'
 import en from '../../src/core/locales/en'
 import zhCN from '../../src/core/locales/zh-CN'
 import { setLocale, t, type MessageKey } from '../../src/ui/i18n'
+
+/** The agent's run, in its parts (docs/agent.md, "The run's parts"). */
+const kRunFiles = [
+  'src/core/agent/run.ts',
+  'src/core/agent/context.ts',
+  'src/core/agent/ask.ts',
+  'src/core/agent/handover.ts',
+  'src/core/agent/run-tabs.ts',
+  'src/core/agent/collect.ts',
+  'src/core/agent/pack-step.ts',
+  'src/core/agent/step.ts',
+  'src/core/agent/finish.ts',
+  'src/core/agent/turn.ts',
+  'src/core/agent/replay.ts',
+]
 
 const say = (m: Msg) => t(m.key as MessageKey, m.params ?? {})
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
@@ -30,7 +45,7 @@ describe('outcome keys', () => {
   it('every key written in the run, the background and the panel is one of them or a locale key', () => {
     const root = resolve(import.meta.dirname, '../..')
     const used = new Set<string>()
-    for (const file of ['src/core/agent/run.ts', 'src/core/agent/outcome.ts', 'src/background/agent.ts']) {
+    for (const file of [...kRunFiles, 'src/core/agent/outcome.ts', 'src/background/agent.ts']) {
       const text = readFileSync(resolve(root, file), 'utf8')
       for (const m of text.matchAll(/\bmsg\('([\w.-]+)'/g)) used.add(m[1])
       for (const m of text.matchAll(/\briskAsk\('([\w]+)'/g)) used.add(`risk.ask.${m[1]}`)

@@ -2,7 +2,7 @@
  * The record of one run (docs/run-record.md): what each step was judged as and acted on, the
  * questions and their answers, failures with their codes, what the model was sent and replied,
  * the screenshots that left the browser, tokens, cost and timings. Built here from the run's
- * events (run.ts calls a `RunRecorder`), kept by the background, exported as JSON or one HTML file
+ * events (the run's parts call a `RunRecorder`), kept by the background, exported as JSON or one HTML file
  * (record-html.ts).
  *
  * Every string in a finished record passes the one redactor (redact.ts `redactShapes`) over the

@@ -8,8 +8,8 @@
  * run of them.
  *
  * Pure data → data: used on page text before it reaches the model, the history, a log or the
- * cache (run.ts `unechoed`, `redactText`), on a step's value to bind a plainly written vault value
- * to its sites (`vaultNamesIn`, run.ts `prepare`), and by the page channel (`secretSitesOf`).
+ * cache (context.ts `unechoed`, `redactText`), on a step's value to bind a plainly written vault value
+ * to its sites (`vaultNamesIn`, step.ts `prepare`), and by the page channel (`secretSitesOf`).
  */
 import { foldLetters, foldText } from '../risk/text'
 

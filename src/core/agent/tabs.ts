@@ -39,7 +39,7 @@ export const kReadSections = 30
 /** A read tab's listing in the next prompt: one page's worth, as the run's own page is. */
 const kReadChars = 30_000
 
-/** What a tab action needs from the run (run.ts builds it; the unit tests build fakes). */
+/** What a tab action needs from the run (run-tabs.ts builds it; the unit tests build fakes). */
 export interface TabRunContext {
   tabs: TabsPort
   /** The run's tabs (state.tabs), changed in place. */

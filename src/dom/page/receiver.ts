@@ -433,7 +433,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         ...(captured ? { target: captured } : {}),
       }
     const described = out.ok && captured ? { ...out, target: captured } : out
-    // What went into such a field is recorded redacted wherever the step is kept (run.ts).
+    // What went into such a field is recorded redacted wherever the step is kept (core/agent/step.ts).
     return described.ok && secretField ? { ...described, sensitive: true } : described
   }
 
