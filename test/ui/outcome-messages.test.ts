@@ -18,7 +18,7 @@ const kRunFiles = [
   'src/core/agent/context.ts',
   'src/core/agent/ask.ts',
   'src/core/agent/handover.ts',
-  'src/core/agent/run-tabs.ts',
+  'src/core/agent/tab-step.ts',
   'src/core/agent/collect.ts',
   'src/core/agent/pack-step.ts',
   'src/core/agent/step.ts',

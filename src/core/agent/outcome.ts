@@ -160,6 +160,7 @@ export const kOutcomeKeys: readonly string[] = [
   'outcome.replayFailed',
   'outcome.offsite',
   'outcome.blockedResponse',
+  'outcome.blockedAfterRun',
   'outcome.tooLong',
   'outcome.emptyRequest',
   'step.repaired',

@@ -42,7 +42,7 @@ import {
 } from './context'
 import { awaitAnswer } from './ask'
 import { offersTakeover, challengeNote, takeOver } from './handover'
-import { tabsTurn } from './run-tabs'
+import { tabsTurn } from './tab-step'
 import { extractRowsOf } from './collect'
 import { finish } from './finish'
 import { screenshotFor, planAndAct, cutError, type Batch } from './turn'

@@ -31,7 +31,7 @@ import {
   stepName,
 } from './context'
 import { refused, pageAsk, secretReason, confirm } from './ask'
-import { runTabStep } from './run-tabs'
+import { runTabStep } from './tab-step'
 import { runCollect } from './collect'
 import { runRegistryAction } from './pack-step'
 
