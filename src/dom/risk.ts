@@ -41,7 +41,7 @@ function submits(el: Element, action: Instruction['action_type'], name: string):
 const cap = (s: string | null | undefined, max = kPartChars) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, max)
 
 /**
- * The accessible name (observe/names.ts, the one computation) and every other part a page can hide
+ * The accessible name (dom/words/accname.ts, the one computation) and every other part a page can hide
  * meaning in: the aria-label and title beside a name from elsewhere, the text content with what is
  * hidden, the alt texts and labels of the images and icons inside.
  */

@@ -63,7 +63,7 @@ export function labelOf(el: Element, max = 50): string {
       el.closest('.ant-select,.el-select')?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')
         ?.textContent,
     )
-  // The one name computation (observe/names.ts); an element without a role is named as the button
+  // The one name computation (dom/words/accname.ts); an element without a role is named as the button
   // it acts as, from its content, or from its icon. Long text is a container's content, not its name.
   const role = roleOf(el)
   const own = nameForPeople(el, role || 'button').name

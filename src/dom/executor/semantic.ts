@@ -327,7 +327,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   // For fields the label index stands in for accname's label step (same text, no document search).
   const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
   const row = role === 'treeitem' || role === 'menuitem' ? treeRow(el) : null
-  // The one name computation (observe/names.ts); an icon-only control is named by its icon.
+  // The one name computation (dom/words/accname.ts); an icon-only control is named by its icon.
   const name = row ? spacedText(row) : field && !aria ? '' : nameOrGuess(el, role)
   // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
   // titled with the next page's title must not become "next Built-in Constants".
@@ -355,7 +355,7 @@ function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
   )
     bits.push(el.textContent)
   // A plain clickable element (a div with a handler) shows its name as text, as a button does.
-  // Its text as the name module reads it (observe/names.ts: hidden parts out, a flex row's cells apart).
+  // Its text as the name module reads it (dom/words/accname.ts: hidden parts out, a flex row's cells apart).
   else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60)
     bits.push(nameOrGuess(el, 'button'))
   const unique: string[] = []
@@ -1214,7 +1214,7 @@ class PageIndex {
         const extra = `${iconWordsIfBare(el, text)} ${partWords(el, el.getAttribute('role') ?? '')} ${glyphWords(el)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
         const before =
           `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
-        // An icon-only control shows no text: its guessed name stands in (observe/names.ts).
+        // An icon-only control shows no text: its guessed name stands in (dom/words/accname.ts).
         const after = ` ${text.trim() || field ? text : nameOrGuess(el, roleOf(el))}`.toLowerCase()
         const value = valueOf(el)
         this.entries.push({ el, field, before, after, value, hay: before + value.toLowerCase() + after })

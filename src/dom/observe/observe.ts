@@ -4,7 +4,7 @@
  */
 import { extractContent } from './content'
 import { assignIds, rememberListed, nextRevision, twinsByBase, type IdRequest } from './ids'
-import { computeName, LabelIndex, NameCache, visibleText, type ComputedName } from './names'
+import { computeName, LabelIndex, NameCache, visibleText, type ComputedName } from '../words'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { cardTexts, itemText, scanSteps, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'

@@ -225,11 +225,11 @@ export interface DocScan {
   hideRule: RuleTest | null
   /** Whether a rule may `clip` an element away (cursor-rules.ts), as `cursorRule`. */
   clipRule: RuleTest | null
-  /** Whether a rule may give an element's ::before/::after readable content (names.ts), as `cursorRule`. */
+  /** Whether a rule may give an element's ::before/::after readable content (dom/words), as `cursorRule`. */
   generatedRule: RuleTest | null
   /** Elements the page's scripts listen on for a click or key (listeners.ts): hints only. */
   hints: ReadonlySet<Element>
-  /** Elements found `display: none` (their subtrees are not walked): names.ts leaves them out. */
+  /** Elements found `display: none` (their subtrees are not walked): dom/words/accname.ts leaves them out. */
   gone: Set<Element>
 }
 
