@@ -9,7 +9,7 @@ import { readGlyphs, readShapes } from '../core/risk/glyphs'
 import { kWords } from '../core/risk/lexicon'
 import { foldText, hasWords } from '../core/risk/text'
 import { deepContains, roleOf } from './locators'
-import { accessibleName, generatedText } from './words'
+import { accessibleName, generatedText, referencedText } from './words'
 import { kAvaUiAttr, viewOf } from './executor/dom'
 import { centerOf } from './executor/events'
 
@@ -291,11 +291,7 @@ export function coverOf(el: Element): Element | null {
  * on hover and put it back, which is no relabelling.
  */
 function saidOf(el: Element): string {
-  const doc = el.ownerDocument
-  const parts = [el.getAttribute('aria-label') ?? '']
-  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 8))
-    parts.push(doc.getElementById(id)?.textContent ?? '')
-  return squash(parts.join(' '))
+  return squash(`${el.getAttribute('aria-label') ?? ''} ${referencedText(el, el.getAttribute('aria-labelledby'), 8)}`)
 }
 
 function roleOfDrawn(el: Element): string {

@@ -28,78 +28,30 @@ import { checkedState, nameOrGuess, normalize, roleOf, searchRoots, stateOf, typ
 import { cssPath, isVisible, kAvaUiAttr } from './dom'
 import { idOfElement, listedElements } from '../observe'
 import {
-  cellLabel,
+  bareIconWords,
+  codeWords,
+  editablePlaceholder,
+  FieldLabels,
+  fieldWords,
+  formLabel,
   glyphWords,
-  groupWords,
   isDropdownToggle,
   isSliderHandle,
+  kFieldWidget,
+  kInteractive,
+  ownWords,
   partWords,
   peopleLabel,
-  recordText,
-  widgetFieldLabel,
+  textAround,
+  textBefore,
+  treeRow,
+  widgetPlaceholder,
 } from '../words'
-import { kIconMeaning } from '../../core/page/icon-meaning'
 
 export { tokenize }
 
-/** What counts as interactive for the semantic rung: controls, roles, wrapper widgets, and what Observe listed. */
-export const kInteractive = [
-  // Anchors without href are clickable text in many apps (Ant Design table actions).
-  'a',
-  'button',
-  'input:not([type=hidden])',
-  'select',
-  'textarea',
-  'summary',
-  'label',
-  '[role=button]',
-  '[role=link]',
-  '[role=checkbox]',
-  '[role=radio]',
-  '[role=switch]',
-  '[role=tab]',
-  '[role=menuitem]',
-  '[role=menuitemcheckbox]',
-  '[role=menuitemradio]',
-  '[role=option]',
-  '[role=combobox]',
-  '[role=textbox]',
-  '[role=slider]',
-  '[role=treeitem]',
-  '[role=searchbox]',
-  '[role=spinbutton]',
-  '[aria-expanded]',
-  '[contenteditable=""]',
-  '[contenteditable=true]',
-  '[tabindex]:not([tabindex="-1"])',
-  '[onclick]',
-  // A script-made control styled clickable inline (Sphinx's sidebar «): the cursor is its only sign.
-  '[style*=cursor][style*=pointer]',
-  // Close glyphs and collapsible headers are often plain elements.
-  '[class*=close]',
-  '.el-collapse-item__header',
-  '.ant-collapse-header',
-  // Naive UI draws tabs, dropdown options and select boxes as plain divs with Vue handlers.
-  '.n-tabs-tab',
-  '.n-dropdown-option',
-  '.n-base-selection',
-  // Widget parts people name on their own: a rating's stars, a colour picker, a spinner's arrows.
-  '.el-rate__item',
-  '.ant-rate-star',
-  '.n-rate__item',
-  '.el-color-picker',
-  '.ant-color-picker-trigger',
-  '.n-color-picker',
-  '.el-input-number__increase',
-  '.el-input-number__decrease',
-  '.ant-input-number-handler-up',
-  '.ant-input-number-handler-down',
-].join(',')
-
 /** Pictures named by their alt text, outside any control (a control's picture is part of its name). */
 const kPicture = 'img[alt]:not([alt=""])'
-/** Field widgets drawn without a native field or a role: named by their form label, as a field is. */
-const kFieldWidget = '.n-base-selection'
 /** Colour pickers drawn by libraries (a native `input[type=color]` is its own kind: the colour field). */
 const kColorPicker = '.el-color-picker,.ant-color-picker-trigger,.n-color-picker'
 /** Number inputs of component libraries: a text input inside a stepper. */
@@ -191,181 +143,6 @@ function customSelectBox(select: Element): Element | null {
   return box && isVisible(box) ? box : null
 }
 
-const kFormItem = '.el-form-item,.ant-form-item,.n-form-item,.form-group,.form-item,.field,fieldset'
-const kRowish = 'tr,li,[role=row],[role=listitem],.el-table__row,.ant-table-row'
-
-/** Text of a row with a space between text nodes: `textContent` glues cells ("1001Edit"). */
-function spacedText(el: Element): string {
-  const parts: string[] = []
-  const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */)
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '')
-  return normalize(parts.join(' '))
-}
-
-/** The label of the form item a field sits in: what a person reads as the field's name. */
-function formLabel(el: Element): string {
-  const item = el.closest(kFormItem)
-  const label = item?.querySelector('label,.el-form-item__label,.ant-form-item-label,.n-form-item-label,legend')
-  return label && !label.contains(el) ? (label.textContent ?? '') : ''
-}
-
-function textAround(el: Element, rowCache: Map<Element, string>): string {
-  // What a person sees around it (dom/words): the group's name, the card or heading it belongs
-  // to, its row, its label by layout in a table of inputs, and the text just before it.
-  const parts: string[] = [formLabel(el), groupWords(el), recordText(el, rowCache), widgetFieldLabel(el)]
-  if (kFieldTags.test(el.localName)) parts.push(cellLabel(el))
-  const row = el.closest(kRowish)
-  if (row) {
-    let t = rowCache.get(row)
-    if (t === undefined) {
-      t = spacedText(row).slice(0, 160)
-      rowCache.set(row, t)
-    }
-    parts.push(t)
-  }
-  // The text just before it, or before its wrapper (a sidebar's "Previous topic" heading).
-  // Bare text counts too: Naive UI's pager writes "Goto" as a text node before its input.
-  parts.push(textBefore(el))
-  return parts.join(' ').toLowerCase()
-}
-
-const kFieldTags = /^(input|select|textarea)$/
-
-/**
- * The short text just before an element or before its wrapper, as a person reads a label beside
- * a field (a sidebar's "Previous topic" heading, a loose `<span>Email Address</span>`). Bare text
- * counts too: Naive UI's pager writes "Goto" as a text node before its input. Elements with no
- * text (an editor's toolbar of icons) are looked past, and so are the other fields of a group
- * ("Name" before a first and a last name box).
- */
-function textBefore(el: Element, asLabel = false): string {
-  let n: Element | null = el
-  const field =
-    kFieldTags.test(el.localName) || (el.hasAttribute('contenteditable') && (el as HTMLElement).isContentEditable)
-  for (let i = 0; n && i < 4; i++, n = n.parentElement) {
-    let prev = n.previousSibling
-    for (;;) {
-      while (prev && (prev.nodeType === 8 || (prev.nodeType === 3 && !prev.textContent?.trim())))
-        prev = prev.previousSibling
-      if (!prev || prev.nodeType !== 1) break
-      const p = prev as Element
-      const skip =
-        field &&
-        (kFieldTags.test(p.localName) ||
-          ((!normalize(p.textContent) || p.matches('.ql-toolbar,[role=toolbar]')) &&
-            !p.matches('input,select,textarea,img')))
-      if (!skip) break
-      prev = prev.previousSibling
-    }
-    if (!prev) continue
-    // As a field's own name, only a label-like thing: not a widget holding controls (a dropdown's button).
-    if (asLabel && prev.nodeType === 1 && (prev as Element).querySelector(kInteractive)) break
-    // A `<label>` tied to nothing is text beside the field, as a person reads it.
-    const e = prev as Element
-    if (
-      prev.nodeType === 3 ||
-      !(e.matches(kInteractive) || idOfElement(e) !== undefined) ||
-      (e.localName === 'label' && !(e as HTMLLabelElement).control)
-    ) {
-      const t = normalize(prev.textContent)
-      if (t.length <= 40) return t
-    }
-    break
-  }
-  return ''
-}
-
-/** What a contenteditable area shows when empty: `data-placeholder` (Quill), `aria-placeholder`, or CSS `::before` content. */
-function editablePlaceholder(el: Element): string {
-  if (!(el as HTMLElement).isContentEditable && el.getAttribute('role') !== 'textbox') return ''
-  const own =
-    el.getAttribute('data-placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('placeholder')
-  if (own) return own
-  if (normalize(el.textContent)) return ''
-  const view = el.ownerDocument.defaultView
-  const content = view?.getComputedStyle(el, '::before').content ?? 'none'
-  // `content: attr(x)` and strings compute to a quoted string; `none` and `normal` mean nothing.
-  const m = /^"(.*)"$/s.exec(content)
-  return m ? m[1].replace(/\\"/g, '"') : ''
-}
-
-/**
- * `label[for]` texts by id, one query per search root: `el.labels` searches the document for
- * every field, which on a page of thousands of inputs costs more than the whole match.
- */
-export class LabelIndex {
-  private byRoot = new Map<Node, Map<string, string>>()
-
-  textFor(el: Element): string {
-    const wrap = el.closest('label')
-    const parts: string[] = wrap ? [wrap.textContent ?? ''] : []
-    if (el.id) {
-      const root = el.getRootNode()
-      let map = this.byRoot.get(root)
-      if (!map) {
-        map = new Map()
-        for (const l of (root as ParentNode).querySelectorAll('label[for]')) {
-          const key = l.getAttribute('for')!
-          map.set(key, `${map.get(key) ?? ''} ${l.textContent ?? ''}`)
-        }
-        this.byRoot.set(root, map)
-      }
-      const forText = map.get(el.id)
-      if (forText) parts.push(forText)
-    }
-    return normalize(parts.join(' '))
-  }
-}
-
-/** The texts that name the element, each once: name, placeholder, aria-label, title, labels, text. */
-function ownBits(el: Element, role: string, labels: LabelIndex): string[] {
-  // A submit or button input is named by its value, as a button; other fields by their labels.
-  const field =
-    (el.localName === 'input' && !/^(submit|button|reset|image)$/i.test(el.getAttribute('type') ?? '')) ||
-    el.localName === 'select' ||
-    el.localName === 'textarea'
-  // For fields the label index stands in for accname's label step (same text, no document search).
-  const aria = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label')
-  const row = role === 'treeitem' || role === 'menuitem' ? treeRow(el) : null
-  // The one name computation (dom/words/accname.ts); an icon-only control is named by its icon.
-  const name = row ? spacedText(row) : field && !aria ? '' : nameOrGuess(el, role)
-  // The title is a tooltip, read only when nothing else names the element: Sphinx's "next" link
-  // titled with the next page's title must not become "next Built-in Constants".
-  const title =
-    name || aria || el.getAttribute('placeholder') || (field && labels.textFor(el)) ? null : el.getAttribute('title')
-  const bits = [name, el.getAttribute('placeholder'), el.getAttribute('aria-label'), title]
-  if (field || /^(combobox|textbox|searchbox|spinbutton|slider|switch|listbox)$/.test(role) || el.matches(kFieldWidget))
-    bits.push(labels.textFor(el), formLabel(el))
-  const editable = role === 'textbox' && !field ? editablePlaceholder(el) : ''
-  if (editable) bits.push(editable)
-  // A loose label beside a field names it when nothing else does (a `<span>` or `<div>` before it).
-  if ((field || role === 'textbox' || role === 'combobox') && !bits.some((b) => normalize(b)))
-    bits.push((field ? cellLabel(el) : '') || textBefore(el, true))
-  // Select widgets show their placeholder in a sibling span, not on the input.
-  const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
-  if (widget)
-    bits.push(widget.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? null)
-  if (
-    el.localName === 'label' ||
-    role === 'button' ||
-    role === 'link' ||
-    role === 'tab' ||
-    role === 'menuitem' ||
-    role === 'option'
-  )
-    bits.push(el.textContent)
-  // A plain clickable element (a div with a handler) shows its name as text, as a button does.
-  // Its text as the name module reads it (dom/words/accname.ts: hidden parts out, a flex row's cells apart).
-  else if ((role === '' || role === 'generic') && !field && (el.textContent?.length ?? 0) <= 60)
-    bits.push(nameOrGuess(el, 'button'))
-  const unique: string[] = []
-  for (const b of bits) {
-    const t = normalize(b)
-    if (t && !unique.includes(t)) unique.push(t)
-  }
-  return unique
-}
-
 const kFieldKinds = new Set<ControlKind>([
   'textbox',
   'searchbox',
@@ -386,113 +163,6 @@ function isFieldEl(el: Element, role: string): boolean {
     el.localName === 'textarea' ||
     /^(combobox|textbox|searchbox|spinbutton|slider|listbox)$/.test(role)
   )
-}
-
-/**
- * A tree item's own row (Element Plus `.el-tree-node__content`, the row before its `role=group`
- * of children): what names it and what a person clicks, never the text of its children.
- */
-function treeRow(el: Element): Element | null {
-  // A menu item that opens a submenu is named and clicked by its title row (Element Plus
-  // `.el-sub-menu__title`, Ant Design's `.ant-menu-submenu-title`), never by its items' text.
-  if (
-    el.getAttribute('role') === 'menuitem' &&
-    !el.hasAttribute('aria-haspopup') &&
-    !el.querySelector('[role=menu],ul')
-  )
-    return null
-  const row = el.firstElementChild
-  return row &&
-    row.getAttribute('role') !== 'group' &&
-    row.getAttribute('role') !== 'menu' &&
-    !row.querySelector('[role=treeitem],[role=menuitem]')
-    ? row
-    : null
-}
-
-function attrText(el: Element): string {
-  return [
-    el.getAttribute('name'),
-    el.id,
-    el.getAttribute('data-testid'),
-    el.getAttribute('autocomplete'),
-    el.getAttribute('type'),
-  ]
-    .filter(Boolean)
-    .join(' ')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .toLowerCase()
-}
-
-/**
- * Words an icon says, for a control that shows only an icon (a `<i class="fa fa-trash">`, a
- * `.material-icons` ligature, an SVG `<use href="#i-archive">` or `<title>`, an image's file
- * name): its class tokens without the icon set's prefix, with the words people use for the same
- * picture in English and Chinese. Read from the element and its first descendants.
- */
-const kIconNoise = new Set([
-  'fa',
-  'fas',
-  'far',
-  'fab',
-  'fal',
-  'fad',
-  'fa-solid',
-  'fa-regular',
-  'icon',
-  'icons',
-  'material',
-  'material-icons',
-  'material-symbols',
-  'bi',
-  'glyphicon',
-  'mdi',
-  'ti',
-  'ri',
-  'btn',
-  'button',
-  'svg',
-  'sm',
-  'lg',
-  'xs',
-  'md',
-  'left',
-  'right',
-  'active',
-])
-const kIconPrefix = /^(?:fa|fas|far|bi|glyphicon|mdi|ti|ri|icon|icons|ico|btn|ql|el-icon|anticon|i|ic)[-_]/
-function iconWords(el: Element, deep = true): string {
-  const words: string[] = []
-  const add = (raw: string) => {
-    for (let c of raw.toLowerCase().split(/\s+/)) {
-      if (!c || kIconNoise.has(c)) continue
-      c = c.replace(kIconPrefix, '').replace(/[-_]+/g, ' ').trim()
-      if (c.length < 3 || /^\d|^(?:css|sc|jsx|svelte|ng|v)\b/.test(c)) continue
-      words.push(c)
-    }
-  }
-  const parts = deep ? [el, ...el.querySelectorAll(':scope > *, :scope > * > *')].slice(0, 6) : [el]
-  for (const p of parts) {
-    add(classOf(p))
-    if (p.localName === 'use') add((p.getAttribute('href') ?? p.getAttribute('xlink:href') ?? '').replace(/^.*#/, ''))
-    if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p)))
-      words.push(normalize(p.textContent).replace(/_/g, ' ').toLowerCase())
-    if (p.localName === 'img') add((p.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''))
-  }
-  const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconMeaning[w] ?? '')
-  return [...words, ...syn].join(' ').trim()
-}
-
-/** Icon words for an element that shows no text of its own (kept with the page index's entry). */
-function iconWordsIfBare(el: Element, text = el.textContent ?? ''): string {
-  if (/^(input|select|textarea)$/.test(el.localName)) return ''
-  // A plain clickable container (an e-mail row drawn as a div) says what it is by its class.
-  if (el.hasAttribute('aria-label') || text.length > 40 || text.trim().length > 3)
-    return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') && el.hasAttribute('class')
-      ? iconWords(el, false)
-      : ''
-  return iconWords(el)
 }
 
 const kNoTokens: ReadonlySet<string> = new Set()
@@ -539,13 +209,8 @@ function nearTokens(el: Element, rowCache: Map<Element, string>): Set<string> {
 }
 
 /** Tokens of a field's label[for] text and widget placeholder (its own name, weight kWeightOwn). */
-function fieldLabelTokens(el: Element, labels: LabelIndex): Set<string> {
-  return tokensOf(`${labels.textFor(el)} ${placeholderOf(el)} ${formLabel(el)}`.toLowerCase())
-}
-
-function placeholderOf(el: Element): string {
-  const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
-  return widget?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? ''
+function fieldLabelTokens(el: Element, labels: FieldLabels): Set<string> {
+  return tokensOf(`${labels.textFor(el)} ${widgetPlaceholder(el)} ${formLabel(el)}`.toLowerCase())
 }
 
 /** Token sets of texts seen in this page (row texts repeat for every control in the row). */
@@ -576,10 +241,6 @@ const kClickKinds = new Set<ControlKind>(['button', 'link', 'menuitem', 'tab', '
 
 function classOf(el: Element): string {
   return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
-}
-
-function fieldWords(el: Element, labels: LabelIndex): string {
-  return `${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('name') ?? ''} ${el.getAttribute('aria-label') ?? ''} ${el.id} ${labels.textFor(el)} ${placeholderOf(el)}`.toLowerCase()
 }
 
 function isCloseControl(el: Element, role: string): boolean {
@@ -645,7 +306,7 @@ function labelledRole(el: Element): string {
 }
 
 /** Whether the element is of the kind a role word names. */
-function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelIndex): boolean {
+function fitsKind(kind: ControlKind, el: Element, role: string, labels: FieldLabels): boolean {
   switch (kind) {
     case 'textbox':
       // A date or time picker's input is a textbox to ARIA, not what "the text field" means. A file
@@ -741,7 +402,7 @@ function fitsKind(kind: ControlKind, el: Element, role: string, labels: LabelInd
  * 1 when the element fits every role word (any kind within each), kGenericFit for a plain
  * clickable asked for as a link or button, else 0; 0.5 when no kind is named.
  */
-function kindFit(q: Descriptor, el: Element, role: string, labels: LabelIndex): number {
+function kindFit(q: Descriptor, el: Element, role: string, labels: FieldLabels): number {
   const groups = q.kindGroups ?? [q.kinds]
   if (!groups.length) return 0.5
   let fit = 1
@@ -799,7 +460,7 @@ export function scoreElement(
   q: SemanticQuery | Descriptor,
   el: Element,
   rowCache = new Map<Element, string>(),
-  labels = new LabelIndex(),
+  labels = new FieldLabels(),
 ): Scored | null {
   if (tokenCache.size > kTokenCacheMax) tokenCache.clear()
   const role = roleOf(el)
@@ -807,7 +468,7 @@ export function scoreElement(
   if (kContainerRoles.has(role)) return null
   const fit = kindFit(q, el, role, labels)
   if (!stateFits(q, el)) return null
-  const bits = ownBits(el, role, labels)
+  const bits = ownWords(el, role, labels)
   const own = bits.join(' ')
   const label = own.slice(0, 50) || normalize(el.textContent).slice(0, 50) || peopleLabel(el)
   const kindNote = q.kinds.length ? `kind ${q.kinds.join('/')} ${fit === 1 ? 'yes' : fit > 0 ? 'maybe' : 'no'}` : ''
@@ -819,8 +480,8 @@ export function scoreElement(
   const ownTokens = withAbbreviations(tokenize(own))
   const title = el.getAttribute('title')
   // A tooltip beside a name counts as an attribute does, not as the name (ownBits).
-  const icon = `${iconWordsIfBare(el)} ${partWords(el, role)} ${glyphWords(el)}`.trim()
-  const attrs = `${title && !bits.includes(normalize(title)) ? `${attrText(el)} ${title.toLowerCase()}` : attrText(el)}${icon ? ` ${icon}` : ''}`
+  const icon = `${bareIconWords(el)} ${partWords(el, role)} ${glyphWords(el)}`.trim()
+  const attrs = `${title && !bits.includes(normalize(title)) ? `${codeWords(el)} ${title.toLowerCase()}` : codeWords(el)}${icon ? ` ${icon}` : ''}`
   const attrTokens = new Set(tokenize(attrs))
   let near: Set<string> | undefined
   let sum = 0
@@ -1171,7 +832,7 @@ class PageIndex {
   entries: Entry[] = []
   /** Rows' spaced text, shared by the five controls of a row. */
   rowCache = new Map<Element, string>()
-  labels = new LabelIndex()
+  labels = new FieldLabels()
   private observer: MutationObserver | null = null
   private dirty = true
 
@@ -1193,7 +854,7 @@ class PageIndex {
     this.roots = roots
     this.entries = []
     this.rowCache = new Map()
-    this.labels = new LabelIndex()
+    this.labels = new FieldLabels()
     const seen = new Set<Element>()
     for (const root of roots) {
       // Pictures with words a person reads (alt text) are named things too: "the Python logo".
@@ -1211,7 +872,7 @@ class PageIndex {
           /^(input|select|textarea)$/.test(el.localName) ||
           el.matches(`[role=combobox],[role=switch],[role=checkbox],[role=radio],${kFieldWidget}`)
         const text = el.textContent ?? ''
-        const extra = `${iconWordsIfBare(el, text)} ${partWords(el, el.getAttribute('role') ?? '')} ${glyphWords(el)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
+        const extra = `${bareIconWords(el, text)} ${partWords(el, el.getAttribute('role') ?? '')} ${glyphWords(el)} ${el.hasAttribute('contenteditable') || el.getAttribute('role') === 'textbox' ? editablePlaceholder(el) : ''}`
         const before =
           `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''} ${el.getAttribute('title') ?? ''} ${el.getAttribute('name') ?? ''} ${el.id} ${extra} `.toLowerCase()
         // An icon-only control shows no text: its guessed name stands in (dom/words/accname.ts).

@@ -193,16 +193,17 @@ export class LabelIndex implements LabelLookup {
 
   /** The first `label[for]` naming `id` (the element's id attribute) in the element's tree. */
   labelFor(el: Element, id: string | null): Element | undefined {
-    return id ? this.forId(el, id)[0] : undefined
+    return id ? this.labelsFor(el, id)[0] : undefined
   }
 
   labelsOf(el: Element, id: string | null, wrap: Element | null): readonly Element[] {
-    const byFor = id ? this.forId(el, id) : kNone
+    const byFor = id ? this.labelsFor(el, id) : kNone
     if (!wrap || byFor.includes(wrap)) return byFor
     return byFor.length === 0 ? [wrap] : inTreeOrder([...byFor, wrap])
   }
 
-  private forId(el: Element, id: string): readonly Element[] {
+  /** Every `label[for]` naming `id` in the element's tree. */
+  labelsFor(el: Element, id: string): readonly Element[] {
     const root = el.getRootNode() as Document | ShadowRoot
     let map = this.byRoot.get(root)
     if (!map) {
@@ -322,13 +323,34 @@ function embeddedValue(el: Element, tag: string, role: string): string | null {
   return null
 }
 
+/**
+ * The elements an ID-reference list names (`aria-labelledby`, `aria-describedby`, `aria-owns`,
+ * `aria-controls`), in the element's own tree (a shadow root's ids are its own), missing ids left
+ * out: the one place such references are resolved. `max` bounds the ids read.
+ */
+export function referencedElements(el: Element, ids: string | null, max = Infinity): Element[] {
+  if (!ids) return []
+  const root = el.getRootNode() as Document | ShadowRoot
+  const out: Element[] = []
+  for (const id of ids.split(/\s+/).filter(Boolean).slice(0, max)) {
+    // An element outside any document (a detached tree) has no getElementById on its root.
+    const ref = root.getElementById?.(id) ?? null
+    if (ref) out.push(ref)
+  }
+  return out
+}
+
+/** The raw text of the nodes an ID-reference list names, joined by spaces ('' for none). */
+export function referencedText(el: Element, ids: string | null, max = Infinity): string {
+  return referencedElements(el, ids, max)
+    .map((ref) => ref.textContent ?? '')
+    .join(' ')
+}
+
 /** 2B: the text of the nodes `ids` names, each computed as if it were the root, hidden ones whole. */
 function labelledByText(el: Element, ids: string, walk: Walk, step: Step): string {
-  const root = el.getRootNode() as Document | ShadowRoot
   const parts: string[] = []
-  for (const id of ids.split(/\s+/)) {
-    const ref = id ? (root.getElementById?.(id) ?? null) : null
-    if (!ref) continue
+  for (const ref of referencedElements(el, ids)) {
     const hidden =
       step.includeHidden ||
       ariaHidden(ref) ||
@@ -496,11 +518,8 @@ function contentText(el: Element, walk: Walk, step: Step, invisible: boolean): s
   }
   const owns = el.getAttribute('aria-owns')
   if (owns) {
-    const root = el.getRootNode() as Document | ShadowRoot
-    for (const id of owns.split(/\s+/)) {
-      const owned = id ? root.getElementById?.(id) : null
-      if (owned && !el.contains(owned)) out += childText(owned, walk, childStep, invisible, true)
-    }
+    for (const owned of referencedElements(el, owns))
+      if (!el.contains(owned)) out += childText(owned, walk, childStep, invisible, true)
   }
   return out + after
 }

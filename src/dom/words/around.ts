@@ -16,6 +16,7 @@
  */
 import { glyphMeaning, iconMeaning } from '../../core/page/icon-meaning'
 import { normalizeText } from '../../core/page/text'
+import { referencedElements, referencedText } from './accname'
 
 const kSpinUp =
   /(?:^|[\s_-])(?:increase|increment|plus|up|arrow-up|spin-up|handler-up|add)(?:[\s_-]|$)|__increase|-up-|handler-up/i
@@ -158,15 +159,8 @@ export function groupWords(el: Element): string {
     }
     const label = n.getAttribute('aria-label')
     if (label) return normalizeText(label).slice(0, 60)
-    const by = n.getAttribute('aria-labelledby')
-    if (by) {
-      const doc = n.ownerDocument
-      const t = by
-        .split(/\s+/)
-        .map((id) => doc.getElementById(id)?.textContent ?? '')
-        .join(' ')
-      if (t.trim()) return normalizeText(t).slice(0, 60)
-    }
+    const t = referencedText(n, n.getAttribute('aria-labelledby'))
+    if (t.trim()) return normalizeText(t).slice(0, 60)
     if (n.matches('[role=search]')) return 'search 搜索'
   }
   return ''
@@ -178,7 +172,7 @@ const kRecord = 'article,[role=article],.card,[class*=card],.post,[class*=post],
 const kRecordMaxChars = 200
 
 /** Text with a space between text nodes: `textContent` glues a card's title to its byline ("DuneFrank"). */
-function spacedText(el: Element): string {
+export function spacedText(el: Element): string {
   const parts: string[] = []
   const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */)
   for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent ?? '')
@@ -260,4 +254,34 @@ export function peopleLabel(el: Element, known = ''): string {
     el.localName === 'input' ? `${el.getAttribute('type') ?? 'text'} field` : (el.getAttribute('role') ?? el.localName)
   const what = said ? (glyph ? `${said} (${glyph})` : said) : part || glyph ? `${kind} (${part || glyph})` : kind
   return (group && !what.includes(group) ? `${what} in "${group}"` : what).slice(0, 60)
+}
+
+/**
+ * The words a region of the listing is headed by, as a person reads its title: its aria-label,
+ * the node aria-labelledby names first, a dialog's heading, a form's legend or name. '' for none;
+ * the caller clips.
+ */
+export function regionHeader(el: Element, kind: string): string {
+  const aria = el.getAttribute('aria-label')
+  if (aria) return aria
+  const by = referencedElements(el, el.getAttribute('aria-labelledby'), 1)[0]
+  if (by) return by.textContent ?? ''
+  if (kind === 'dialog') {
+    const heading = el.querySelector('h1,h2,h3,h4,[role=heading]')
+    if (heading) return heading.textContent ?? ''
+  }
+  if (kind === 'form') {
+    const legend = el.querySelector('legend')
+    if (legend) return legend.textContent ?? ''
+    const name = el.getAttribute('name')
+    if (name) return name
+  }
+  return ''
+}
+
+/** The words a group of twins (table rows, cards) is headed by: its table's caption or aria-label, else its own aria-label. */
+export function groupHeader(container: Element): string {
+  const table = container.closest('table')
+  const caption = table?.querySelector('caption')?.textContent ?? table?.getAttribute('aria-label')
+  return caption || (container.getAttribute('aria-label') ?? '')
 }

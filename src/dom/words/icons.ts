@@ -6,7 +6,7 @@
  */
 import { normalizeText } from '../../core/page/text'
 import { kMeaningGlyph, readGlyphs, readShapes } from '../../core/risk/glyphs'
-import { pictureAction } from '../../core/page/icon-meaning'
+import { kIconMeaning, pictureAction } from '../../core/page/icon-meaning'
 
 /** The words a drawn icon's meaning is listed by (withMeaning adds "delete" to "trash"). */
 const kGlyphWords: Record<string, string> = {
@@ -370,11 +370,11 @@ function fileWords(src: string): string {
  * It is a guess: callers mark it as one.
  */
 export function guessedName(el: Element): string {
-  const guess = iconWords(el)
+  const guess = iconGuess(el)
   return guess ? withMeaning(guess) : ''
 }
 
-function iconWords(el: Element): string {
+function iconGuess(el: Element): string {
   const parts = [el, ...Array.from(el.querySelectorAll(kIconSelector)).slice(0, kMaxIconParts)]
   // What the page itself wrote for people first, then what its code names the icon.
   for (const n of parts) {
@@ -424,4 +424,83 @@ function iconWords(el: Element): string {
     first ||= words[words.length - 1] ?? ''
   }
   return first
+}
+
+/**
+ * Every word an icon says, for matching (the guess above picks one name; this keeps them all),
+ * for a control that shows only an icon (a `<i class="fa fa-trash">`, a
+ * `.material-icons` ligature, an SVG `<use href="#i-archive">` or `<title>`, an image's file
+ * name): its class tokens without the icon set's prefix, with the words people use for the same
+ * picture in English and Chinese. Read from the element and its first descendants.
+ */
+const kIconNoise = new Set([
+  'fa',
+  'fas',
+  'far',
+  'fab',
+  'fal',
+  'fad',
+  'fa-solid',
+  'fa-regular',
+  'icon',
+  'icons',
+  'material',
+  'material-icons',
+  'material-symbols',
+  'bi',
+  'glyphicon',
+  'mdi',
+  'ti',
+  'ri',
+  'btn',
+  'button',
+  'svg',
+  'sm',
+  'lg',
+  'xs',
+  'md',
+  'left',
+  'right',
+  'active',
+])
+const kIconPrefix = /^(?:fa|fas|far|bi|glyphicon|mdi|ti|ri|icon|icons|ico|btn|ql|el-icon|anticon|i|ic)[-_]/
+export function iconClassWords(el: Element, deep = true): string {
+  const words: string[] = []
+  const add = (raw: string) => {
+    for (let c of raw.toLowerCase().split(/\s+/)) {
+      if (!c || kIconNoise.has(c)) continue
+      c = c.replace(kIconPrefix, '').replace(/[-_]+/g, ' ').trim()
+      if (c.length < 3 || /^\d|^(?:css|sc|jsx|svelte|ng|v)\b/.test(c)) continue
+      words.push(c)
+    }
+  }
+  const parts = deep ? [el, ...el.querySelectorAll(':scope > *, :scope > * > *')].slice(0, 6) : [el]
+  for (const p of parts) {
+    add(classOf(p))
+    if (p.localName === 'use') add((p.getAttribute('href') ?? p.getAttribute('xlink:href') ?? '').replace(/^.*#/, ''))
+    if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p)))
+      words.push(
+        normalizeText(p.textContent ?? '')
+          .replace(/_/g, ' ')
+          .toLowerCase(),
+      )
+    if (p.localName === 'img') add((p.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''))
+  }
+  const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconMeaning[w] ?? '')
+  return [...words, ...syn].join(' ').trim()
+}
+
+/** Icon words for an element that shows no text of its own (kept with the page index's entry). */
+export function bareIconWords(el: Element, text = el.textContent ?? ''): string {
+  if (/^(input|select|textarea)$/.test(el.localName)) return ''
+  // A plain clickable container (an e-mail row drawn as a div) says what it is by its class.
+  if (el.hasAttribute('aria-label') || text.length > 40 || text.trim().length > 3)
+    return /^(div|span|li|td|i)$/.test(el.localName) && !el.hasAttribute('role') && el.hasAttribute('class')
+      ? iconClassWords(el, false)
+      : ''
+  return iconClassWords(el)
+}
+
+function classOf(el: Element): string {
+  return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
 }

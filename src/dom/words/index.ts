@@ -7,9 +7,12 @@
  * - visibility.ts: whether a node shows and what CSS generates for it, cached for one pass;
  * - icons.ts: the name guessed for an unnamed control from its icon, and what a drawn icon means;
  * - around.ts: what the name leaves out — the widget part, the group, the record, the label by
- *   layout, and a never-empty label for a candidate shown to a person.
+ *   layout, and a never-empty label for a candidate shown to a person;
+ * - nearby.ts: the label near a field, tied or not, and the words a control is matched by (its
+ *   own, those around it).
  */
 export * from './accname'
 export * from './visibility'
 export * from './icons'
 export * from './around'
+export * from './nearby'
