@@ -504,3 +504,27 @@ export function bareIconWords(el: Element, text = el.textContent ?? ''): string 
 function classOf(el: Element): string {
   return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
 }
+
+/** A class that names an icon: icon fonts (fa-, bi-, mdi-, …) and library icon components. */
+const kIconClass =
+  /^(fa[srlbd]?|fa-.+|bi-.+|mdi-.+|ti-.+|ri-.+|ion-.+|glyphicon.*|anticon.*|el-icon.*|lucide.*|material.*|icon.*|.*-icon.*|.*icon)$/i
+
+/**
+ * The names a page's code gives the icons in an element, as written (icon classes, `data-icon`,
+ * sprite ids, image file names), hidden ones too and nothing left out: the risk check reads the
+ * meaning a page may hide in them (dom/risk.ts). `maxNodes` bounds the descendants read.
+ */
+export function iconCodeNames(el: Element, maxNodes: number): string {
+  const out: string[] = []
+  const nodes = [el, ...[...el.querySelectorAll('i, svg, span, em, use, img, [data-icon]')].slice(0, maxNodes)]
+  for (const n of nodes) {
+    const classes = (n.getAttribute('class') ?? '').split(/\s+/).filter((c) => kIconClass.test(c))
+    if (classes.length) out.push(classes.join(' '))
+    const isIcon = n !== el || classes.length > 0
+    if (isIcon) out.push(n.getAttribute('data-icon') ?? '')
+    const href = n.getAttribute('href') ?? n.getAttribute('xlink:href')
+    if (n.localName === 'use' && href) out.push(href.replace(/^.*#/, ''))
+    if (n.localName === 'img') out.push((n.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+(\?.*)?$/, ''))
+  }
+  return out.filter(Boolean).join(' ')
+}

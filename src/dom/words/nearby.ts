@@ -263,8 +263,12 @@ export function codeWords(el: Element): string {
     .toLowerCase()
 }
 
-export function widgetPlaceholder(el: Element): string {
-  const widget = el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
+/**
+ * The placeholder a select widget shows in a sibling span, not on its input (Ant Design, Element
+ * Plus). `anyPart`: read it for any element of the widget, not only its input.
+ */
+export function widgetPlaceholder(el: Element, anyPart = false): string {
+  const widget = anyPart || el.localName === 'input' ? el.closest('.ant-select,.el-select') : null
   return widget?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')?.textContent ?? ''
 }
 
