@@ -11,7 +11,7 @@
  * - the label a field has by layout when none is tied to it: the cell before it in its table row,
  *   the column's header.
  *
- * The semantic rung (dom/executor/semantic.ts) matches descriptors against these words, and a
+ * The semantic rung (dom/executor/semantic/) matches descriptors against these words, and a
  * failed locate shows its candidates by them (`peopleLabel`), never as an empty string.
  */
 import { glyphMeaning, iconMeaning } from '../../core/page/icon-meaning'

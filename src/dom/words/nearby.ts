@@ -4,7 +4,7 @@
  * in a table row), a widget's placeholder, an editable area's empty-state text; and its own words
  * gathered for matching (`ownWords`: name, placeholder, aria-label, title, labels, text) and the
  * words around it (`textAround`: group, record, row, the text before it). The semantic rung
- * (dom/executor/semantic.ts) scores descriptors against these.
+ * (dom/executor/semantic/) scores descriptors against these.
  */
 import { normalizeText } from '../../core/page/text'
 import { idOfElement } from '../observe/ids'

@@ -15,10 +15,10 @@
  */
 import { translateDescriptor } from '../../../core/page/glossary'
 import { nameOrGuess, roleOf, searchRoots } from '../../locators'
-import { formLabel, peopleLabel } from '../../words'
+import { type FieldLabels, formLabel, peopleLabel } from '../../words'
 import { kGlyph, kindFit, partFits, roleOnly } from './kind'
 import { fieldLabelTokens, kHan, kHanSpace, kNoTokens, nearTokens } from './tokens'
-import { parseQuery } from './query'
+import { parseQuery, type SemanticQuery } from './query'
 import {
   kAmbiguityMargin,
   kExactBonus,
@@ -69,7 +69,54 @@ export function semanticMatch(description: string, scope: Document = document): 
   return first
 }
 
+/** One descriptor being matched: what was said, and the page's index it is matched against. */
+interface Match {
+  q: SemanticQuery
+  /** The quoted words, lower-cased. */
+  quoted: string | undefined
+  /** The words to find: the quoted text and every token. */
+  needles: string[]
+  /** Some word is Han: texts are compared without the spaces between Han characters. */
+  han: boolean
+  entries: Entry[]
+  rowCache: Map<Element, string>
+  labels: FieldLabels
+  /** Whether an element is in the scope the descriptor names (any element when it names none). */
+  inScope: (el: Element) => boolean
+  /** The element's container of the named scope (memoized). */
+  containerOf: (el: Element) => Element | null
+  /** How well an entry's kind fits what was said (its role memoized). */
+  fitOf: (e: Entry) => number
+}
+
+/** An element and the upper bound of its score (stage 1). */
+interface Bound {
+  el: Element
+  ub: number
+}
+
 function matchOne(description: string, scope: Document): SemanticResult {
+  const m = prepare(description, scope)
+  const { q } = m
+  const bounded = bounds(m)
+  const best = scoreBest(m, bounded)
+  const scored = narrow(m, best.scored, scope)
+  // Layout is read only now, best first, until enough visible candidates are known.
+  const visible = distinctVisible(
+    scored,
+    q.ordinal || q.place ? kMaxOrdinal : kMaxCandidates,
+    undefined,
+    undefined,
+    q.kinds.includes('collapsible'),
+    q.kinds.includes('checkbox'),
+  )
+  if (q.place) return placeMatch(q, visible, scope, matchOne)
+  if (visible.length) return pick(m, visible, scored)
+  return nearest(m, bounded, best.next, best.weakScored)
+}
+
+/** The descriptor parsed, the page's index brought up to date, and the memoized tests on it. */
+function prepare(description: string, scope: Document): Match {
   const q = parseQuery(description)
   const quoted = q.quoted?.toLowerCase()
   const needles = quoted ? [quoted, ...q.tokens] : q.tokens
@@ -78,7 +125,6 @@ function matchOne(description: string, scope: Document): SemanticResult {
   if (!index) indexes.set(scope, (index = new PageIndex()))
   const entries = index.current(searchRoots(scope))
   const { rowCache, labels } = index
-  const onlyRole = roleOnly(q)
   const scopeTexts = new Map<Element, boolean>()
   const containers = new Map<Element, Element | null>()
   const containerOf = (el: Element) => {
@@ -86,13 +132,30 @@ function matchOne(description: string, scope: Document): SemanticResult {
     if (c === undefined) containers.set(el, (c = q.scope ? scopeOf(el, q.scope, scopeTexts) : null))
     return c
   }
-  const inScope = (el: Element) => !q.scope || !!containerOf(el)
-  const fitOf = (e: Entry) => kindFit(q, e.el, (e.role ??= roleOf(e.el)), labels)
-  // Stage 1, cheap: an upper bound of each element's score from the text it carries and the
-  // text around it. Stage 2 scores fully, best bound first, and stops once no bound can reach
-  // the ambiguity margin of the best score: on a page of thousands of controls only a few are
-  // ever scored in full.
-  const bounded: Array<{ el: Element; ub: number }> = []
+  return {
+    q,
+    quoted,
+    needles,
+    han,
+    entries,
+    rowCache,
+    labels,
+    containerOf,
+    inScope: (el) => !q.scope || !!containerOf(el),
+    fitOf: (e) => kindFit(q, e.el, (e.role ??= roleOf(e.el)), labels),
+  }
+}
+
+/**
+ * Stage 1, cheap: an upper bound of each element's score from the text it carries and the text
+ * around it, best first. Stage 2 (`scoreBest`) scores fully, best bound first, and stops once no
+ * bound can reach the ambiguity margin of the best score: on a page of thousands of controls
+ * only a few are ever scored in full.
+ */
+function bounds(m: Match): Bound[] {
+  const { q, quoted, needles, han, entries, rowCache, labels, inScope, fitOf } = m
+  const onlyRole = roleOnly(q)
+  const bounded: Bound[] = []
   const roleUb = q.kinds.length === 0 ? 0.5 * kShareRole : kShareRole
   const whole = (quoted ?? q.tokens.join(' ')).toLowerCase()
   const glyph = !!quoted && kGlyph.test(quoted)
@@ -135,8 +198,16 @@ function matchOne(description: string, scope: Document): SemanticResult {
     const exactUb = (whole && hay.includes(whole)) || (glyph && quotedIn) ? kExactBonus : 0
     bounded.push({ el, ub: kShareRecall * recallUb + kSharePrecision + roleUb + exactUb })
   }
-  bounded.sort((a, b) => b.ub - a.ub)
-  let scored: Scored[] = []
+  return bounded.sort((a, b) => b.ub - a.ub)
+}
+
+/**
+ * Stage 2: full scores, best bound first, until no bound can reach the best. `next` is where it
+ * stopped in `bounded`: when nothing passes, the nearest candidates are scored from there.
+ */
+function scoreBest(m: Match, bounded: Bound[]): { scored: Scored[]; weakScored: Scored[]; next: number } {
+  const { q, rowCache, labels } = m
+  const scored: Scored[] = []
   const weakScored: Scored[] = []
   let best = 0
   let full = 0
@@ -159,6 +230,17 @@ function matchOne(description: string, scope: Document): SemanticResult {
     best = Math.max(best, s.score)
   }
   scored.sort((a, b) => b.score - a.score)
+  return { scored, weakScored, next: i }
+}
+
+/**
+ * The matches narrowed by what a person means beyond the words: every word said beats a missing
+ * one, an open modal hides what is behind it, a named container is the smallest that holds the
+ * match, a part named picks the part.
+ */
+function narrow(m: Match, matches: Scored[], doc: Document): Scored[] {
+  const { q, containerOf } = m
+  let scored = matches
   // Every word said found on or around it beats a better score that lacks one of them entirely
   // ("the up arrow of Quantity": the arrow of the Quantity spinner, not another spinner's "up").
   if (scored.length > 1 && scored[0].missing) {
@@ -176,7 +258,7 @@ function matchOne(description: string, scope: Document): SemanticResult {
   // A modal dialog is open and covers the page: what is behind it cannot be clicked (unless the
   // scope says where). A dialog that says it is modal but lets clicks through does not count.
   if (!q.scope && scored.length > 1) {
-    const modal = openModal(scope)
+    const modal = openModal(doc)
     const inside = modal ? scored.filter((s) => modal.contains(s.el)) : []
     const outside = scored.find((s) => !inside.includes(s))
     if (inside.length && outside && coveredBy(outside.el, modal!)) scored = inside
@@ -201,102 +283,106 @@ function matchOne(description: string, scope: Document): SemanticResult {
     const withPart = scored.filter((s) => partFits(s.el, q.part!))
     if (withPart.length) scored = withPart.map((s) => ({ ...s, why: `${s.why}; part ${q.part}` }))
   }
-  // Layout is read only now, best first, until enough visible candidates are known.
-  const visible = distinctVisible(
-    scored,
-    q.ordinal || q.place ? kMaxOrdinal : kMaxCandidates,
-    undefined,
-    undefined,
-    q.kinds.includes('collapsible'),
-    q.kinds.includes('checkbox'),
-  )
-  if (q.place) return placeMatch(q, visible, scope, matchOne)
-  if (visible.length) {
-    const ties = visible.filter((s) => s.score >= visible[0].score - kAmbiguityMargin)
-    // "a checkbox": any one of equals will do; the first in reading order, as a person would take.
-    if (q.article && ties.length > 1 && !q.ordinal) {
-      const first = ties.map((t) => t.el).sort(readingOrder)[0]
-      const pick = ties.find((t) => t.el === first)!
-      const why = `${pick.why}; "a": the first of ${ties.length} in reading order`
-      const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
-      return {
-        best: first,
-        ambiguous: false,
-        candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))],
-        elements: [first, ...rest.map((s) => s.el)],
-        why,
-      }
+  return scored
+}
+
+/**
+ * The one element meant among the visible matches, or an ambiguity: "a" takes the first of
+ * equals, an ordinal counts in reading order, copies of one action are one, and a word said that
+ * only a rival carries makes the match unclear.
+ */
+function pick(m: Match, visible: Scored[], scored: Scored[]): SemanticResult {
+  const { q } = m
+  const ties = visible.filter((s) => s.score >= visible[0].score - kAmbiguityMargin)
+  // "a checkbox": any one of equals will do; the first in reading order, as a person would take.
+  if (q.article && ties.length > 1 && !q.ordinal) {
+    const first = ties.map((t) => t.el).sort(readingOrder)[0]
+    const pick = ties.find((t) => t.el === first)!
+    const why = `${pick.why}; "a": the first of ${ties.length} in reading order`
+    const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
+    return {
+      best: first,
+      ambiguous: false,
+      candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))],
+      elements: [first, ...rest.map((s) => s.el)],
+      why,
     }
-    if (q.ordinal) {
-      const pool = ties.map((s) => s.el).sort(readingOrder)
-      const at = q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal
-      const pick = ties.find((s) => s.el === pool[at])
-      if (!pick) {
-        const candidates = ties
-          .slice(0, kMaxCandidates)
-          .map((s) => toCandidate({ ...s, why: `${s.why}; only ${pool.length} such` }, true))
-        return {
-          ambiguous: false,
-          candidates,
-          elements: ties.slice(0, kMaxCandidates).map((s) => s.el),
-          why: `no element number ${q.ordinal} among ${pool.length}`,
-        }
-      }
-      const nth = { ...pick, why: `${pick.why}; number ${at + 1} of ${pool.length} in reading order` }
-      const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
-      return {
-        best: pick.el,
-        ambiguous: false,
-        candidates: [toCandidate(nth), ...rest.map((s) => toCandidate(s))],
-        elements: [pick.el, ...rest.map((s) => s.el)],
-        why: nth.why,
-      }
-    }
-    const top = visible.slice(0, kMaxCandidates)
-    const candidates = top.map((s) => toCandidate(s))
-    const elements = top.map((s) => s.el)
-    if (ties.length > 1 && ties.every((t) => sameAction(t.el, ties[0].el))) {
-      const first = ties.map((t) => t.el).sort(readingOrder)[0]
-      const pick = ties.find((t) => t.el === first)!
-      const why = `${pick.why}; ${ties.length} copies with the same target, the first in reading order`
-      const rest = top.filter((s) => s !== pick)
-      return {
-        best: first,
-        ambiguous: false,
-        candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))].slice(0, kMaxCandidates),
-        elements: [first, ...rest.map((s) => s.el)].slice(0, kMaxCandidates),
-        why,
-      }
-    }
-    if (ties.length > 1)
-      return { ambiguous: true, candidates, elements, why: `${ties.length} elements score within ${kAmbiguityMargin}` }
-    // A word said is not on the best (or only near it), and it is on another match: each has part
-    // of what was said ("What's New in Python 3.10 previous link"), so which is meant is unclear.
-    const onTop = new Set([...top[0].why.matchAll(/(\S+)→(?:name|kind|attr|part)/g)].map((m) => m[1]))
-    const lacking = q.tokens.filter((t) => !onTop.has(t))
-    const rival = lacking.length
-      ? scored.find(
-          (s) =>
-            s.el !== top[0].el &&
-            !sameAction(s.el, top[0].el) &&
-            lacking.some((t) =>
-              new RegExp(`(?:^|\\s)${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}→(?:name|attr)`).test(s.why),
-            ) &&
-            visibleProxy(s.el),
-        )
-      : undefined
-    if (rival)
-      return {
-        ambiguous: true,
-        candidates,
-        elements,
-        why: `${top[0].label} lacks "${lacking.join(' ')}", which ${rival.label} has`,
-      }
-    return { best: top[0].el, ambiguous: false, candidates, elements, why: top[0].why }
   }
-  // Nothing passed the bar: the nearest by score, then by kind, then by text, marked weak, so the
-  // AI fallback always has something to choose from.
-  for (; i < bounded.length && weakScored.length < kMaxCandidates * 4; i++) {
+  if (q.ordinal) {
+    const pool = ties.map((s) => s.el).sort(readingOrder)
+    const at = q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal
+    const pick = ties.find((s) => s.el === pool[at])
+    if (!pick) {
+      const candidates = ties
+        .slice(0, kMaxCandidates)
+        .map((s) => toCandidate({ ...s, why: `${s.why}; only ${pool.length} such` }, true))
+      return {
+        ambiguous: false,
+        candidates,
+        elements: ties.slice(0, kMaxCandidates).map((s) => s.el),
+        why: `no element number ${q.ordinal} among ${pool.length}`,
+      }
+    }
+    const nth = { ...pick, why: `${pick.why}; number ${at + 1} of ${pool.length} in reading order` }
+    const rest = visible.filter((s) => s !== pick).slice(0, kMaxCandidates - 1)
+    return {
+      best: pick.el,
+      ambiguous: false,
+      candidates: [toCandidate(nth), ...rest.map((s) => toCandidate(s))],
+      elements: [pick.el, ...rest.map((s) => s.el)],
+      why: nth.why,
+    }
+  }
+  const top = visible.slice(0, kMaxCandidates)
+  const candidates = top.map((s) => toCandidate(s))
+  const elements = top.map((s) => s.el)
+  if (ties.length > 1 && ties.every((t) => sameAction(t.el, ties[0].el))) {
+    const first = ties.map((t) => t.el).sort(readingOrder)[0]
+    const pick = ties.find((t) => t.el === first)!
+    const why = `${pick.why}; ${ties.length} copies with the same target, the first in reading order`
+    const rest = top.filter((s) => s !== pick)
+    return {
+      best: first,
+      ambiguous: false,
+      candidates: [toCandidate({ ...pick, why }), ...rest.map((s) => toCandidate(s))].slice(0, kMaxCandidates),
+      elements: [first, ...rest.map((s) => s.el)].slice(0, kMaxCandidates),
+      why,
+    }
+  }
+  if (ties.length > 1)
+    return { ambiguous: true, candidates, elements, why: `${ties.length} elements score within ${kAmbiguityMargin}` }
+  // A word said is not on the best (or only near it), and it is on another match: each has part
+  // of what was said ("What's New in Python 3.10 previous link"), so which is meant is unclear.
+  const onTop = new Set([...top[0].why.matchAll(/(\S+)→(?:name|kind|attr|part)/g)].map((m) => m[1]))
+  const lacking = q.tokens.filter((t) => !onTop.has(t))
+  const rival = lacking.length
+    ? scored.find(
+        (s) =>
+          s.el !== top[0].el &&
+          !sameAction(s.el, top[0].el) &&
+          lacking.some((t) =>
+            new RegExp(`(?:^|\\s)${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}→(?:name|attr)`).test(s.why),
+          ) &&
+          visibleProxy(s.el),
+      )
+    : undefined
+  if (rival)
+    return {
+      ambiguous: true,
+      candidates,
+      elements,
+      why: `${top[0].label} lacks "${lacking.join(' ')}", which ${rival.label} has`,
+    }
+  return { best: top[0].el, ambiguous: false, candidates, elements, why: top[0].why }
+}
+
+/**
+ * Nothing passed the bar: the nearest by score, then by kind, then by text, marked weak, so the
+ * AI fallback always has something to choose from, each shown by its words (never '').
+ */
+function nearest(m: Match, bounded: Bound[], next: number, weakScored: Scored[]): SemanticResult {
+  const { q, needles, entries, rowCache, labels, inScope, fitOf } = m
+  for (let i = next; i < bounded.length && weakScored.length < kMaxCandidates * 4; i++) {
     const s = scoreElement(q, bounded[i].el, rowCache, labels)
     if (s) weakScored.push(s)
   }
