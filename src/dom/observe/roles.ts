@@ -125,7 +125,8 @@ export function roleOf(el: Element, tag: string, attrs = true): string {
 export function accessibleRole(el: Element, tag = el.localName): string {
   const explicit = explicitRole(el.getAttribute('role'))
   if (explicit) return explicit
-  if ((el as HTMLElement).isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox'
+  // The attribute first: `isContentEditable` may bring the page's style up to date.
+  if (el.getAttribute('contenteditable') !== null && (el as HTMLElement).isContentEditable) return 'textbox'
   return roleOf(el, tag, false)
 }
 
