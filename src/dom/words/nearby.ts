@@ -168,11 +168,23 @@ export function editablePlaceholder(el: Element): string {
  */
 export class FieldLabels {
   private index = new LabelIndex()
+  /** The `label[for]` text per element, read once per pass (a field's label is asked for often). */
+  private forText = new Map<Element, string>()
 
   textFor(el: Element): string {
     const wrap = el.closest('label')
     const parts: string[] = wrap ? [wrap.textContent ?? ''] : []
-    if (el.id) for (const label of this.index.labelsFor(el, el.id)) parts.push(label.textContent ?? '')
+    if (el.id) {
+      let text = this.forText.get(el)
+      if (text === undefined) {
+        text = this.index
+          .labelsFor(el, el.id)
+          .map((label) => label.textContent ?? '')
+          .join(' ')
+        this.forText.set(el, text)
+      }
+      if (text) parts.push(text)
+    }
     return normalize(parts.join(' '))
   }
 }
