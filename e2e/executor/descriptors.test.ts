@@ -15,6 +15,7 @@ beforeAll(async () => {
   h.server.page('/descriptors-antd.html', kAntdPage)
   h.server.page('/descriptors-plain.html', kPlainPage)
   h.server.page('/descriptors-docs.html', kDocsPage)
+  h.server.page('/descriptors-icons.html', kIconsPage)
 })
 afterAll(() => h?.close())
 
@@ -183,6 +184,25 @@ describe('plain pages', () => {
     expect(r.candidates.map((c) => c.label)).toContain('Save')
   })
 
+  test('a failed locate on a page of icon-only controls shows each candidate by its words, never an empty string', async () => {
+    const page = await h.open('/descriptors-icons.html')
+    await settledPage(page)
+    const r = await locate(page, 'the frobnicator button', 8_000)
+    expect(r.code).toBe('ELEMENT_NOT_FOUND')
+    const labels = r.candidates.map((c) => c.label)
+    expect(labels.length).toBeGreaterThan(1)
+    for (const label of labels) expect(label.trim(), JSON.stringify(labels)).not.toBe('')
+    // What a person sees around and on them: the toolbar's name, the drawn glyph's meaning.
+    expect(
+      labels.some((l) => l.includes('Formatting')),
+      JSON.stringify(labels),
+    ).toBe(true)
+    expect(
+      labels.some((l) => l.includes('dropdown')),
+      JSON.stringify(labels),
+    ).toBe(true)
+  })
+
   test('a page that keeps changing is waited for until the timeout', async () => {
     const page = await h.open('/descriptors-plain.html')
     await settledPage(page)
@@ -328,4 +348,16 @@ const kDocsPage = `<!doctype html>
 window.__state = {}
 document.getElementById('sidebarbutton').addEventListener('click', () => document.querySelector('.sphinxsidebar').classList.toggle('collapsed'))
 </script>
+</body></html>`
+
+/** Controls that show no text of their own: a toolbar of icon buttons and a ▾ toggle. */
+const kIconsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Descriptors: icons</title></head>
+<body>
+<div role="toolbar" aria-label="Formatting">
+  <button data-m="square"><svg width="16" height="16" viewBox="0 0 16 16"><rect width="16" height="16"/></svg></button>
+  <button data-m="circle"><svg width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="8"/></svg></button>
+</div>
+<button data-m="caret">▾</button>
+<script>window.__state = {}</script>
 </body></html>`

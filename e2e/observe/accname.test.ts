@@ -1,4 +1,4 @@
-// The one name module (src/dom/observe/names.ts) in Chromium, against every accname case
+// The one name module (src/dom/words/accname.ts) in Chromium, against every accname case
 // (test/dom/observe/accname-cases.ts, after the W3C accname suite's expectations): through the
 // locators' entry point and as the label the Observe listing shows. Cases that need stylesheets
 // and generated content run only here; happy-dom runs the rest (test/dom/observe/accname.test.ts).

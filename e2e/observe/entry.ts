@@ -7,4 +7,4 @@ export { serialize } from '../../src/core/page/serialize'
 export { mergeFrameSnapshot } from '../../src/core/page/frames'
 // The one name computation, for the accname cases run in Chromium (e2e/observe/accname.test.ts).
 export { accessibleName, roleOf } from '../../src/dom/locators'
-export { guessedName } from '../../src/dom/observe/names'
+export { guessedName } from '../../src/dom/words'

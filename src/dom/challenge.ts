@@ -5,7 +5,7 @@
  */
 import { challengeOf, type Challenge, type ChallengeFacts, type FieldFacts } from '../core/page/challenge'
 import { idOfElement } from './observe/ids'
-import { labelText } from './observe/names'
+import { labelText } from './words'
 
 /** The words around a field that are read: enough for a form's heading and hint, not a whole article. */
 const kContextChars = 600

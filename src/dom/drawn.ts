@@ -9,7 +9,7 @@ import { readGlyphs, readShapes } from '../core/risk/glyphs'
 import { kWords } from '../core/risk/lexicon'
 import { foldText, hasWords } from '../core/risk/text'
 import { deepContains, roleOf } from './locators'
-import { accessibleName, generatedText } from './observe/names'
+import { accessibleName, generatedText, referencedText } from './words'
 import { kAvaUiAttr, viewOf } from './executor/dom'
 import { centerOf } from './executor/events'
 
@@ -44,7 +44,7 @@ const kPictograph = /\p{Extended_Pictographic}/gu
 
 /**
  * The icons drawn by generated content that holds no words: an emoji, or an icon font's glyph Ava
- * knows (core/risk/glyphs.ts). A name leaves them out (observe/names.ts `generatedText`: a "›" is
+ * knows (core/risk/glyphs.ts). A name leaves them out (dom/words/visibility.ts `generatedText`: a "›" is
  * decoration); a drawing keeps them, for a class can say "archive" where a trash can is drawn.
  */
 function generatedIcons(content: string): string {
@@ -291,11 +291,7 @@ export function coverOf(el: Element): Element | null {
  * on hover and put it back, which is no relabelling.
  */
 function saidOf(el: Element): string {
-  const doc = el.ownerDocument
-  const parts = [el.getAttribute('aria-label') ?? '']
-  for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).slice(0, 8))
-    parts.push(doc.getElementById(id)?.textContent ?? '')
-  return squash(parts.join(' '))
+  return squash(`${el.getAttribute('aria-label') ?? ''} ${referencedText(el, el.getAttribute('aria-labelledby'), 8)}`)
 }
 
 function roleOfDrawn(el: Element): string {

@@ -5,6 +5,7 @@ import { kWords } from '../core/risk/lexicon'
 import { foldText } from '../core/risk/text'
 import { drawnWords, type DrawnTarget } from '../core/gate/drawn'
 import { accessibleName, roleOf } from './locators'
+import { iconCodeNames } from './words'
 
 /**
  * Whether acting on `el` is risky: this file reads the facts off the
@@ -41,37 +42,18 @@ function submits(el: Element, action: Instruction['action_type'], name: string):
 const cap = (s: string | null | undefined, max = kPartChars) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, max)
 
 /**
- * The accessible name (observe/names.ts, the one computation) and every other part a page can hide
+ * The accessible name (dom/words/accname.ts, the one computation) and every other part a page can hide
  * meaning in: the aria-label and title beside a name from elsewhere, the text content with what is
  * hidden, the alt texts and labels of the images and icons inside.
  */
 export function labelOf(el: Element): string {
-  // Not the name guessed from an icon: the icons are read as icons (iconsOf), and a button with no
+  // Not the name guessed from an icon: the icons are read as icons (dom/words iconCodeNames), and a button with no
   // name of its own is judged by the row it is in.
   const parts = [accessibleName(el, roleOf(el) || 'button'), el.getAttribute('aria-label'), el.getAttribute('title')]
   const text = cap(el.textContent, kTextChars)
   for (const img of [...el.querySelectorAll('img[alt], [aria-label]')].slice(0, 4))
     parts.push(img.getAttribute('alt') ?? img.getAttribute('aria-label'))
   return [...new Set([...parts.map((p) => cap(p)), text].filter(Boolean))].join(' ')
-}
-
-/** A class that names an icon: icon fonts (fa-, bi-, mdi-, …) and library icon components. */
-const kIconClass =
-  /^(fa[srlbd]?|fa-.+|bi-.+|mdi-.+|ti-.+|ri-.+|ion-.+|glyphicon.*|anticon.*|el-icon.*|lucide.*|material.*|icon.*|.*-icon.*|.*icon)$/i
-
-function iconsOf(el: Element): string {
-  const out: string[] = []
-  const nodes = [el, ...[...el.querySelectorAll('i, svg, span, em, use, img, [data-icon]')].slice(0, kMaxIconNodes)]
-  for (const n of nodes) {
-    const classes = (n.getAttribute('class') ?? '').split(/\s+/).filter((c) => kIconClass.test(c))
-    if (classes.length) out.push(classes.join(' '))
-    const isIcon = n !== el || classes.length > 0
-    if (isIcon) out.push(n.getAttribute('data-icon') ?? '')
-    const href = n.getAttribute('href') ?? n.getAttribute('xlink:href')
-    if (n.localName === 'use' && href) out.push(href.replace(/^.*#/, ''))
-    if (n.localName === 'img') out.push((n.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+(\?.*)?$/, ''))
-  }
-  return cap(out.filter(Boolean).join(' '))
 }
 
 /** Styling a component library gives dangerous buttons (Element, Ant, Bootstrap, Carbon, Polaris, MUI, Material …). */
@@ -170,7 +152,7 @@ export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: Draw
   if (!form && action === 'click' && kWords.submit.test(foldText(name)) && loosePassword(el))
     facts.form = { password: true }
   if (action !== 'click') return facts
-  facts.icons = iconsOf(el)
+  facts.icons = cap(iconCodeNames(el, kMaxIconNodes))
   facts.kind = el.closest('a[href]') && !isButtonLike(el) ? 'link' : 'button'
   facts.danger = isDanger(el)
   const dialog = el.closest(kDialog)

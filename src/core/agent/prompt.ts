@@ -496,7 +496,7 @@ export function buildFollowUp(results: StepReport[], page: PageContext, note?: s
 
 /**
  * A near miss: the best candidate of a failed locate scored under the matcher's bar (0.5,
- * dom/executor/semantic.ts kMinScore) but at least this high, and ahead of the next by at least
+ * dom/executor/semantic/score.ts kMinScore) but at least this high, and ahead of the next by at least
  * kNearMissLead. Most descriptor misses on form-library pages were such a candidate (the right
  * element, just under the bar), so the repair prompt says so instead of listing it as one of many.
  */

@@ -4,7 +4,7 @@
  * `the second checkbox`, `第二个复选框`, `"Save" in the dialog`, `Reply on @nibh's post`,
  * `对话框里的关闭按钮`, `the x`, `collapsed section header`.
  *
- * Pure: text in, a `Descriptor` out. The page's semantic rung (src/dom/executor/semantic.ts)
+ * Pure: text in, a `Descriptor` out. The page's semantic rung (src/dom/executor/semantic/)
  * scores elements against it; this module knows nothing of the DOM.
  */
 

@@ -1,6 +1,6 @@
 /**
  * What a drawn icon means to a person, in English and Chinese: the one table every reader of an
- * element's words uses (dom/words, the guessed names of dom/observe/names.ts, the semantic rung).
+ * element's words uses (dom/words, the guessed names of dom/words/icons.ts, the semantic rung).
  * A heart is "like", a trash can "delete", a ▾ beside a field opens its list. Pure data, so Node
  * tests and every context can read it.
  *

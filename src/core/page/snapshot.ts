@@ -165,7 +165,7 @@ export interface ElementRecord {
   frame?: string
   /**
    * The label was guessed from the control's icon (a class such as `fa-heart`, an SVG symbol's
-   * id, an image's file name): the page gave it no name (src/dom/observe/names.ts, guessedName).
+   * id, an image's file name): the page gave it no name (src/dom/words/icons.ts, guessedName).
    */
   guessed?: boolean
 }

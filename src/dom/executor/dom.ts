@@ -4,6 +4,7 @@
  */
 import { accessibleName, nameForPeople, normalize, roleOf } from '../locators'
 import { holdsSecret } from '../secret-fields'
+import { widgetPlaceholder } from '../words'
 
 /** Attribute on Ava's own UI (launcher, panel host): never a target. */
 export const kAvaUiAttr = 'data-ava-ui'
@@ -58,12 +59,8 @@ export function labelOf(el: Element, max = 50): string {
     return control ? accessibleName(control) : ''
   }
   // Select widgets show their placeholder beside the input, not on it.
-  const placeholder = () =>
-    normalize(
-      el.closest('.ant-select,.el-select')?.querySelector('.ant-select-selection-placeholder,.el-select__placeholder')
-        ?.textContent,
-    )
-  // The one name computation (observe/names.ts); an element without a role is named as the button
+  const placeholder = () => normalize(widgetPlaceholder(el, true))
+  // The one name computation (dom/words/accname.ts); an element without a role is named as the button
   // it acts as, from its content, or from its icon. Long text is a container's content, not its name.
   const role = roleOf(el)
   const own = nameForPeople(el, role || 'button').name

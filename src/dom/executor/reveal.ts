@@ -17,6 +17,7 @@ import { click, hover } from './events'
 import type { Located, TargetSpec } from './ladder'
 import { candidateId, interactiveIn, kMinScore, parseQuery, scoreElement, semanticMatch } from './semantic'
 import { nextFrame, nextPaint, waitFor } from './wait'
+import { referencedElements } from '../words'
 import { sameBox } from './actionability'
 
 /** The attribute that stands in for `:hover` in the rewritten hover rules. */
@@ -174,8 +175,7 @@ function cssContainer(el: Element, sheet: CSSStyleSheet): Element | null {
 function popupTrigger(el: Element): Element | null {
   const doc = el.ownerDocument
   for (let n: Element | null = el; n && n !== doc.body; n = n.parentElement) {
-    const by: string | undefined = n.getAttribute('aria-labelledby')?.split(/\s+/)[0]
-    const labelled: Element | null = by ? doc.getElementById(by) : null
+    const labelled: Element | null = referencedElements(n, n.getAttribute('aria-labelledby'), 1)[0] ?? null
     if (labelled && labelled !== n && !n.contains(labelled) && isVisible(labelled)) return labelled
     if (n.id) {
       const id = CSS.escape(n.id)

@@ -1,6 +1,6 @@
 /**
  * Roles, accessible names and ARIA states, as far as the `role:` engine, the semantic ladder and
- * the recorder need them. Roles and names are Observe's (src/dom/observe/roles.ts and names.ts),
+ * the recorder need them. Roles and names are Observe's (src/dom/observe/roles.ts and dom/words),
  * so the locators read a page as the listing the agent saw describes it.
  */
 import { normalizeText } from '../../core/page/text'
@@ -8,8 +8,8 @@ import {
   accessibleName as nameWithRole,
   nameForPeople as namedForPeople,
   nameOrGuess as namedOrGuessed,
-} from '../observe/names'
-import { explicitRole, kImplicitRoleCarriers, roleOf as implicitRoleOf } from '../observe/roles'
+} from '../words'
+import { accessibleRole, kImplicitRoleCarriers } from '../observe/roles'
 
 /**
  * CSS that finds every element that may have a role, so the role engine does not visit the
@@ -20,31 +20,27 @@ export const kRoleCarriers: Record<string, string> = {
   textbox: `${kImplicitRoleCarriers.textbox},[contenteditable]`,
 }
 
+/** role="switch checkbox" lists fallbacks; the first token is the role (WAI-ARIA §7.1). A contenteditable element is a textbox. */
 export function roleOf(el: Element): string {
-  // role="switch checkbox" lists fallbacks; the first token is the role (WAI-ARIA §7.1).
-  const explicit = explicitRole(el.getAttribute('role'))
-  if (explicit) return explicit
-  // A rich-text editor is what a person calls a text box; the scanner lists it by type instead.
-  if ((el as HTMLElement).isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox'
-  return implicitRoleOf(el, el.localName, false)
+  return accessibleRole(el)
 }
 
 export function normalize(text: string | null | undefined): string {
   return normalizeText(text ?? '')
 }
 
-export { labelText } from '../observe/names'
+export { labelText } from '../words'
 
 export function accessibleName(el: Element, role = roleOf(el)): string {
   return nameWithRole(el, role)
 }
 
-/** The accessible name, or the name guessed from an icon, and whether it is a guess (names.ts). */
+/** The accessible name, or the name guessed from an icon, and whether it is a guess (dom/words). */
 export function nameForPeople(el: Element, role = roleOf(el)): { name: string; guessed: boolean } {
   return namedForPeople(el, role)
 }
 
-/** The accessible name, or for an element showing no text the name guessed from its icon (names.ts). */
+/** The accessible name, or for an element showing no text the name guessed from its icon (dom/words). */
 export function nameOrGuess(el: Element, role = roleOf(el)): string {
   return namedOrGuessed(el, role)
 }

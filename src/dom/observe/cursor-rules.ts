@@ -116,7 +116,7 @@ export interface RuleSelectors {
   /** Rules setting `clip`, `clip-path` or `all` (the UA sets neither); null also while anything animates. */
   clip: string | null
   /**
-   * Elements whose `::before` or `::after` a rule gives readable `content` (names.ts reads it for
+   * Elements whose `::before` or `::after` a rule gives readable `content` (dom/words reads it for
    * accessible names): the rules' selectors without the pseudo-element. Icon-font glyphs
    * (private-use characters) and empty strings (clearfix) are not readable and not listed.
    */
@@ -206,7 +206,7 @@ export function readableContent(value: string): boolean {
   const strings = value.match(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g)
   if (!strings) return false
   // A CSS escape of a private-use code point (\f004) is an icon glyph too; a string of
-  // punctuation or symbols only ("*", "›") is decoration (names.ts generatedText).
+  // punctuation or symbols only ("*", "›") is decoration (dom/words/visibility.ts generatedText).
   return strings.some((s) => /[\p{L}\p{N}]/u.test(s.slice(1, -1).replace(/\\(?:e|f)[0-9a-f]{3}\s?/gi, '')))
 }
 
@@ -342,7 +342,7 @@ function collectGenerated(rules: CSSRuleList, list: List, depth: number): void {
 }
 
 /**
- * Selectors of the elements whose ::before/::after a rule gives readable content (names.ts), or
+ * Selectors of the elements whose ::before/::after a rule gives readable content (dom/words), or
  * null when the sheets can't be read through. A sheet as large as a component library's is
  * walked once, not on every scan: the list is kept while the document has the same sheets with
  * the same numbers of rules (a changed `<style>` text is a new sheet; insertRule changes a count).

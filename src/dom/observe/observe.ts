@@ -4,7 +4,16 @@
  */
 import { extractContent } from './content'
 import { assignIds, rememberListed, nextRevision, twinsByBase, type IdRequest } from './ids'
-import { computeName, LabelIndex, NameCache, visibleText, type ComputedName } from './names'
+import {
+  computeName,
+  groupHeader,
+  LabelIndex,
+  NameCache,
+  referencedElements,
+  referencedText,
+  visibleText,
+  type ComputedName,
+} from '../words'
 import { classify, inferIntents, pageFeatures, summarize } from './page-type'
 import { cardTexts, itemText, scanSteps, type Candidate, type RawScan } from './scan'
 import { Attrs, readAttrs, readState } from './state'
@@ -329,11 +338,8 @@ function relationsOf(c: Candidate, attrs: Attrs, idByEl: Map<Element, string>, l
   const controls = attrs.get('aria-controls')
   const described = attrs.get('aria-describedby')
   if (!controls && !described) return out
-  const root = el.getRootNode() as Document | ShadowRoot
   if (controls) {
-    for (const ref of controls.split(/\s+/)) {
-      const target = ref ? root.getElementById?.(ref) : null
-      if (!target) continue
+    for (const target of referencedElements(el, controls)) {
       const targetId = idByEl.get(target)
       out.push(
         targetId
@@ -343,10 +349,7 @@ function relationsOf(c: Candidate, attrs: Attrs, idByEl: Map<Element, string>, l
     }
   }
   if (described) {
-    const text = described
-      .split(/\s+/)
-      .map((ref) => (ref ? (root.getElementById?.(ref)?.textContent ?? '') : ''))
-      .join(' ')
+    const text = referencedText(el, described)
     if (text.trim()) out.push({ kind: 'described-by', text: clip(text) })
   }
   return out
@@ -373,8 +376,5 @@ function regionBounds(el: Element | null, ds: RawScan['top'], raw: RawScan) {
 }
 
 function groupLabel(container: Element): string {
-  const table = container.closest('table')
-  const caption = table?.querySelector('caption')?.textContent ?? table?.getAttribute('aria-label')
-  if (caption) return clip(caption)
-  return clip(container.getAttribute('aria-label'))
+  return clip(groupHeader(container))
 }

@@ -119,6 +119,18 @@ export function roleOf(el: Element, tag: string, attrs = true): string {
 }
 
 /**
+ * The role a person and assistive technology meet: `roleOf`, and an editing host is a textbox
+ * (a rich-text editor is what a person calls a text box; the scanner lists it by type instead).
+ */
+export function accessibleRole(el: Element, tag = el.localName): string {
+  const explicit = explicitRole(el.getAttribute('role'))
+  if (explicit) return explicit
+  // The attribute first: `isContentEditable` may bring the page's style up to date.
+  if (el.getAttribute('contenteditable') !== null && (el as HTMLElement).isContentEditable) return 'textbox'
+  return roleOf(el, tag, false)
+}
+
+/**
  * CSS per role for the elements that may have it, from the same table `roleOf` reads: the tags
  * whose implicit role can be it, and any element that names it (the caller still checks `roleOf`).
  */

@@ -16,6 +16,7 @@ import { elementTypeOf, inputType, isEditableHost, kWidgetRoles, roleOf } from '
 import { cssVisibility, geometryHidden, intersectClip, type ClipBox } from './visibility'
 import { clip, slug, normalizeText } from '../../core/page/text'
 import { frameIdFor } from './ids'
+import { regionHeader } from '../words'
 import {
   kUaBoxedTags,
   kUaCursorTags,
@@ -225,11 +226,11 @@ export interface DocScan {
   hideRule: RuleTest | null
   /** Whether a rule may `clip` an element away (cursor-rules.ts), as `cursorRule`. */
   clipRule: RuleTest | null
-  /** Whether a rule may give an element's ::before/::after readable content (names.ts), as `cursorRule`. */
+  /** Whether a rule may give an element's ::before/::after readable content (dom/words), as `cursorRule`. */
   generatedRule: RuleTest | null
   /** Elements the page's scripts listen on for a click or key (listeners.ts): hints only. */
   hints: ReadonlySet<Element>
-  /** Elements found `display: none` (their subtrees are not walked): names.ts leaves them out. */
+  /** Elements found `display: none` (their subtrees are not walked): dom/words/accname.ts leaves them out. */
   gone: Set<Element>
 }
 
@@ -1105,25 +1106,7 @@ function isProxiedControl(el: Element, tag: string): boolean {
 }
 
 function regionLabel(el: Element, kind: RegionKind): string {
-  const aria = el.getAttribute('aria-label')
-  if (aria) return clip(aria, 24)
-  const by = el.getAttribute('aria-labelledby')
-  if (by) {
-    const root = el.getRootNode() as Document | ShadowRoot
-    const ref = root.getElementById?.(by.split(/\s+/)[0])
-    if (ref) return clip(ref.textContent, 24)
-  }
-  if (kind === 'dialog') {
-    const heading = el.querySelector('h1,h2,h3,h4,[role=heading]')
-    if (heading) return clip(heading.textContent, 24)
-  }
-  if (kind === 'form') {
-    const legend = el.querySelector('legend')
-    if (legend) return clip(legend.textContent, 24)
-    const name = el.getAttribute('name')
-    if (name) return clip(name, 24)
-  }
-  return ''
+  return clip(regionHeader(el, kind), 24)
 }
 
 /** Text of a row or list item for context and relevance: no option lists, no code, no buttons. */

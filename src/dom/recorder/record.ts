@@ -66,7 +66,7 @@ function fieldInfo(el: Element): RecordedTarget['field'] {
     type: el.localName === 'input' ? input.type || 'text' : el.localName,
     ...(el.getAttribute('name') ? { name: el.getAttribute('name')! } : {}),
     ...(el.getAttribute('autocomplete') ? { autocomplete: el.getAttribute('autocomplete')! } : {}),
-    // The field's accessible name (observe/names.ts: labels, aria, title, placeholder), as the listing shows it.
+    // The field's accessible name (dom/words/accname.ts: labels, aria, title, placeholder), as the listing shows it.
     label: accessibleName(el, roleOf(el) || 'textbox') || labelOf(el),
   }
 }

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The one accessible-name and role implementation (src/dom/observe/names.ts, roles.ts), read through
+// The one accessible-name and role implementation (src/dom/words/accname.ts, observe/roles.ts), read through
 // the locators' entry points and the Observe listing, on real markup.
 import { beforeEach, describe, expect, test } from 'vitest'
 import { accessibleName, labelText, queryAll, roleOf } from '../../../src/dom/locators'

@@ -2,7 +2,7 @@
  * Accessible-name cases after the W3C accname suite's expectations (web-platform-tests
  * `accname/name/comp_*.html`: hidden not referenced, labelledby and hidden nodes, embedded
  * control, host language label, name from content, text node, tooltip), written for Ava's one
- * name module (src/dom/observe/names.ts). The element named is the one marked `data-m="x"`.
+ * name module (src/dom/words/accname.ts). The element named is the one marked `data-m="x"`.
  * `css` cases need a real style engine (stylesheets, generated content): they run in Chromium
  * (e2e/observe/accname.test.ts); the others run in happy-dom too (test/dom/observe/accname.test.ts).
  */

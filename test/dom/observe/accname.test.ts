@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
-// The one name module (src/dom/observe/names.ts) against the accname cases that need no style
+// The one name module (src/dom/words/accname.ts) against the accname cases that need no style
 // engine (accname-cases.ts; the rest run in Chromium, e2e/observe/accname.test.ts), read both
 // through the locators' entry point and as the label the listing shows; and the names guessed
 // for controls that have none.
 import { beforeEach, describe, expect, test } from 'vitest'
 import { accessibleName } from '../../../src/dom/locators'
 import { clearAgentIds, idOfElement, observe } from '../../../src/dom/observe'
-import { guessedName } from '../../../src/dom/observe/names'
+import { guessedName } from '../../../src/dom/words'
 import { serialize } from '../../../src/core/page/serialize'
 import { kNameCases } from './accname-cases'
 

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest'
 import { Attrs } from '../../../src/dom/observe/state'
 import { page } from './helpers'
 
-/** The names records ask about (names.ts, state.ts, observe.ts), and a few nobody sets. */
+/** The names records ask about (dom/words, state.ts, observe.ts), and a few nobody sets. */
 const kAsked = [
   'aria-label',
   'aria-labelledby',

@@ -1,8 +1,8 @@
 /**
- * Accessible names and the names a person would give an unnamed control: the one implementation.
- * The Observe scanner (labels and semantic ids), the `role:` locators, the semantic rung, the
- * executor's messages, the risk check and the recorder all ask this file, so a name the model
- * reads in a listing is the name every other part finds and shows.
+ * Accessible names: the one implementation (a part of an element's words, dom/words). The Observe
+ * scanner (labels and semantic ids), the `role:` locators, the semantic rung, the executor's
+ * messages, the risk check and the recorder all ask this file, so a name the model reads in a
+ * listing is the name every other part finds and shows.
  *
  * It follows accname 1.2's text alternative computation (https://www.w3.org/TR/accname-1.2/,
  * "Computation steps") with HTML-AAM's host-language rules:
@@ -32,18 +32,20 @@
  * synthetic-35k (it reads computed style for every node it visits), and it names clickable generic
  * elements "". Here a computed style is read only where a rule of the page's stylesheets, an inline
  * style or the UA may hide the node or give it generated content (cursor-rules.ts, from the same
- * pass over the sheets the scanner makes), and a `NameCache` holds those answers for one scan,
+ * pass over the sheets the scanner makes), and a `NameCache` (visibility.ts) holds those answers for one scan,
  * as Playwright's roleUtils holds its caches for one pass. The locators and the executor ask
  * outside a scan: they share one cache until the current task ends (a microtask clears it).
  *
  * A control a script made clickable that has no name at all (an icon-only span in a feed) gets a
- * guessed name from its icon: `guessedName`; it is marked as guessed wherever it is shown.
+ * guessed name from its icon (icons.ts, `guessedName`); it is marked as guessed wherever it is shown.
+ *
+ * Roles come from the one role table (observe/roles.ts), as every other part reads them.
  */
-import type { Attrs } from './state'
+import type { Attrs } from '../observe/state'
 import { normalizeText } from '../../core/page/text'
-import { kMeaningGlyph, readGlyphs, readShapes } from '../../core/risk/glyphs'
-import { pictureAction } from '../../core/page/icon-meaning'
-import { ruleSelectors, ruleTest, type RuleTest } from './cursor-rules'
+import { accessibleRole, inputType } from '../observe/roles'
+import { guessedName, ligatureName } from './icons'
+import { kGone, kInvisible, kNoPseudo, kShown, sharedCache, type NameCache } from './visibility'
 
 /**
  * Where the label came from, in the priority order of semantic ids: 1 aria,
@@ -164,33 +166,6 @@ const kInline = new Set([
   'big',
 ])
 
-/** Tags the UA may hide or not render (closed details content, options outside a select, …). */
-const kUaMayHide = new Set([
-  'option',
-  'optgroup',
-  'datalist',
-  'dialog',
-  'details',
-  'summary',
-  'input',
-  'slot',
-  'area',
-  'map',
-  'audio',
-  'video',
-  'object',
-  'embed',
-  'iframe',
-  'rp',
-  'rt',
-  'noembed',
-  'noframes',
-  'track',
-  'source',
-  'param',
-  'select',
-])
-
 const kNone: readonly Element[] = []
 
 /** Nodes visited per name: a clickable card of thousands of nodes is named by its first words. */
@@ -218,16 +193,17 @@ export class LabelIndex implements LabelLookup {
 
   /** The first `label[for]` naming `id` (the element's id attribute) in the element's tree. */
   labelFor(el: Element, id: string | null): Element | undefined {
-    return id ? this.forId(el, id)[0] : undefined
+    return id ? this.labelsFor(el, id)[0] : undefined
   }
 
   labelsOf(el: Element, id: string | null, wrap: Element | null): readonly Element[] {
-    const byFor = id ? this.forId(el, id) : kNone
+    const byFor = id ? this.labelsFor(el, id) : kNone
     if (!wrap || byFor.includes(wrap)) return byFor
     return byFor.length === 0 ? [wrap] : inTreeOrder([...byFor, wrap])
   }
 
-  private forId(el: Element, id: string): readonly Element[] {
+  /** Every `label[for]` naming `id` in the element's tree. */
+  labelsFor(el: Element, id: string): readonly Element[] {
     const root = el.getRootNode() as Document | ShadowRoot
     let map = this.byRoot.get(root)
     if (!map) {
@@ -261,199 +237,6 @@ const kLiveLabels: LabelLookup = {
   },
 }
 
-/** What the stylesheets of one document may do to an element (cursor-rules.ts); null: read every one. */
-export interface DocRules {
-  /** A rule may set `display` (or `cursor`). */
-  display: RuleTest | null
-  /** A rule may set `visibility` (or opacity, content-visibility). */
-  hide: RuleTest | null
-  /** A rule gives its `::before`/`::after` readable content. */
-  generated: RuleTest | null
-  /**
-   * In a scan: the elements the scanner found `display: none` (it reads display wherever a rule
-   * may set it, and does not enter them). Any other element it walked is displayed, so its
-   * display is not read again; `visibility` is read only where a rule or inline style may set it.
-   */
-  gone?: ReadonlySet<Element>
-}
-
-/** Not hidden, hidden with its subtree (display:none), or only its own text (visibility:hidden). */
-const kShown = 0
-const kGone = 1
-const kInvisible = 2
-
-/**
- * What one pass of name computations shares: the stylesheet tests per document, the visibility
- * and generated content read per element, the names computed so far. Valid while the DOM and
- * styles do not change: one per scan, or one per task for the locators (`sharedCache`).
- */
-export class NameCache {
-  private rules = new Map<Document, DocRules>()
-  private shown = new Map<Element, number>()
-  private pseudo = new Map<Element, [string, string]>()
-  /** Accessible names by element and role (locators ask for the same elements again). */
-  readonly names = new Map<Element, string>()
-
-  /** Uses the scanner's tests for a document rather than reading its sheets again. */
-  setRules(doc: Document, rules: DocRules): void {
-    this.rules.set(doc, rules)
-    if (doc === this.lastDoc) this.lastRules = rules
-  }
-
-  private lastDoc: Document | null = null
-  private lastRules: DocRules | null = null
-
-  rulesOf(doc: Document): DocRules {
-    // Nearly every question is about one document: no map lookup for it.
-    if (doc === this.lastDoc) return this.lastRules!
-    let r = this.rules.get(doc)
-    if (!r) {
-      const sels = ruleSelectors(doc)
-      r = {
-        display: ruleTest(sels.cursor, doc),
-        hide: ruleTest(sels.hide, doc),
-        generated: ruleTest(sels.generated, doc),
-      }
-      this.rules.set(doc, r)
-    }
-    this.lastDoc = doc
-    this.lastRules = r
-    return r
-  }
-
-  /**
-   * kShown, kGone or kInvisible for `el` as a part of a name. `parentInvisible`: visibility is
-   * inherited, so under a visibility:hidden element every child's own style decides.
-   */
-  visibility(el: Element, parentInvisible: boolean): number {
-    if (el.hasAttribute('hidden') && el.getAttribute('hidden') !== 'until-found') return kGone
-    // In a scan the answer costs no more than a lookup: nothing to remember.
-    if (this.rulesOf(el.ownerDocument).gone) return this.scannedVisibility(el, parentInvisible)
-    let v = this.shown.get(el)
-    if (v !== undefined) return v
-    v = kShown
-    {
-      const doc = el.ownerDocument
-      const rules = this.rulesOf(doc)
-      const tag = el.localName
-      const may =
-        parentInvisible ||
-        el.hasAttribute('style') ||
-        rules.display === null ||
-        rules.hide === null ||
-        rules.display.has(el) ||
-        rules.hide.has(el) ||
-        kUaMayHide.has(tag) ||
-        tag.includes('-') ||
-        // The document's rules say nothing of a shadow tree's own sheets.
-        el.getRootNode().nodeType !== 9
-      if (may) {
-        const style = doc.defaultView?.getComputedStyle(el)
-        if (style) {
-          if (style.display === 'none') v = kGone
-          else if (style.visibility === 'hidden' || style.visibility === 'collapse') v = kInvisible
-        }
-      }
-      // The content of a closed <details> other than its summary is not rendered.
-      const parent = el.parentElement
-      if (v === kShown && parent && parent.localName === 'details' && !parent.hasAttribute('open') && tag !== 'summary')
-        v = kGone
-    }
-    this.shown.set(el, v)
-    return v
-  }
-
-  /**
-   * Whether `el` lays its children out as blocks whatever their tags (flex, grid, table rows):
-   * a webmail row of <span>s in a flex box reads "Darryl Pham · Quarterly report", not one word.
-   */
-  blockChildren(el: Element): boolean {
-    let v = this.blocky.get(el)
-    if (v !== undefined) return v
-    v = false
-    const rules = this.rulesOf(el.ownerDocument)
-    if (rules.display === null || rules.display.has(el) || el.hasAttribute('style')) {
-      const display = el.ownerDocument.defaultView?.getComputedStyle(el).display ?? ''
-      v = /flex|grid|table/.test(display)
-    }
-    this.blocky.set(el, v)
-    return v
-  }
-
-  private blocky = new Map<Element, boolean>()
-
-  /** `visibility` for an element of a scan (DocRules.gone). */
-  private scannedVisibility(el: Element, parentInvisible: boolean): number {
-    const rules = this.rulesOf(el.ownerDocument)
-    if (rules.gone!.has(el)) return kGone
-    const parent = el.parentElement
-    if (parent && parent.localName === 'details' && !parent.hasAttribute('open') && el.localName !== 'summary')
-      return kGone
-    if (parentInvisible || el.hasAttribute('style') || (rules.hide !== null && rules.hide.has(el))) {
-      const visibility = el.ownerDocument.defaultView?.getComputedStyle(el).visibility
-      if (visibility === 'hidden' || visibility === 'collapse') return kInvisible
-    }
-    return kShown
-  }
-
-  /** The readable text of `el`'s ::before and ::after (2F), '' where no rule can give one. */
-  generated(el: Element): [string, string] {
-    const rules = this.rulesOf(el.ownerDocument)
-    // The common case, no rule for this element: nothing to read or remember.
-    if (rules.generated !== null && !rules.generated.has(el)) return kNoPseudo
-    let p = this.pseudo.get(el)
-    if (p) return p
-    p = kNoPseudo
-    {
-      const view = el.ownerDocument.defaultView
-      if (view)
-        p = [
-          generatedText(view.getComputedStyle(el, '::before').content, el),
-          generatedText(view.getComputedStyle(el, '::after').content, el),
-        ]
-    }
-    this.pseudo.set(el, p)
-    return p
-  }
-}
-
-const kNoPseudo: [string, string] = ['', '']
-
-/**
- * The text of a computed `content` value: its strings (CSS escapes decoded) and `attr()` values.
- * Icon-font glyphs (private-use characters) and content of punctuation or symbols only are left
- * out: they name nothing a person would say.
- */
-export function generatedText(content: string, el: Element): string {
-  if (!content || content === 'none' || content === 'normal') return ''
-  let out = ''
-  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)/g
-  for (let m = re.exec(content); m; m = re.exec(content)) {
-    if (m[3]) out += el.getAttribute(m[3]) ?? ''
-    else
-      out += (m[1] ?? m[2] ?? '')
-        .replace(/\\([0-9a-fA-F]{1,6})\s?/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
-        .replace(/\\(.)/g, '$1')
-  }
-  out = out.replace(/[\ue000-\uf8ff]/g, '')
-  // Only punctuation or symbols (a required field's "*", a breadcrumb's "›"): decoration, which
-  // the listing says otherwise (the `required` flag), not words of the name. Chromium keeps them.
-  return kWordChar.test(out) ? out : ''
-}
-
-const kWordChar = /[\p{L}\p{N}]/u
-
-let shared: NameCache | null = null
-
-/** One cache for the current task's name computations outside a scan (the locators, the executor). */
-export function sharedCache(): NameCache {
-  if (!shared) {
-    shared = new NameCache()
-    queueMicrotask(() => (shared = null))
-  }
-  return shared
-}
-
 /** One computation: its cache, the nodes it may still visit, and the elements already on its path. */
 interface Walk {
   cache: NameCache
@@ -483,10 +266,6 @@ function ariaHidden(el: Element): boolean {
   return el.getAttribute('aria-hidden') === 'true'
 }
 
-function inputTypeOf(el: Element): string {
-  return (el.getAttribute('type') ?? 'text').toLowerCase()
-}
-
 const kTextInputTypes = new Set([
   'text',
   'search',
@@ -506,7 +285,7 @@ const kTextInputTypes = new Set([
 /** The value an embedded control contributes to the name around it (2C), or null when it is none. */
 function embeddedValue(el: Element, tag: string, role: string): string | null {
   if (tag === 'input') {
-    const type = inputTypeOf(el)
+    const type = inputType(el)
     if (type === 'range')
       return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? (el as HTMLInputElement).value
     if (kTextInputTypes.has(type)) return type === 'password' ? '' : (el as HTMLInputElement).value
@@ -544,58 +323,34 @@ function embeddedValue(el: Element, tag: string, role: string): string | null {
   return null
 }
 
-function implicitRoleOf(el: Element, tag: string): string {
-  const explicit = (el.getAttribute('role') ?? '').trim().split(/\s+/)[0].toLowerCase()
-  if (explicit && explicit !== 'none' && explicit !== 'presentation') return explicit
-  switch (tag) {
-    case 'a':
-    case 'area':
-      return el.hasAttribute('href') ? 'link' : ''
-    case 'button':
-    case 'summary':
-      return 'button'
-    case 'h1':
-    case 'h2':
-    case 'h3':
-    case 'h4':
-    case 'h5':
-    case 'h6':
-      return 'heading'
-    case 'nav':
-      return 'navigation'
-    case 'main':
-      return 'main'
-    case 'form':
-      return 'form'
-    case 'table':
-      return 'table'
-    case 'ul':
-    case 'ol':
-      return 'list'
-    case 'dialog':
-      return 'dialog'
-    case 'article':
-      return 'article'
-    case 'select':
-      return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox'
-    case 'textarea':
-      return 'textbox'
-    case 'input': {
-      const type = inputTypeOf(el)
-      return type === 'range' ? 'slider' : type === 'number' ? 'spinbutton' : kTextInputTypes.has(type) ? 'textbox' : ''
-    }
+/**
+ * The elements an ID-reference list names (`aria-labelledby`, `aria-describedby`, `aria-owns`,
+ * `aria-controls`), in the element's own tree (a shadow root's ids are its own), missing ids left
+ * out: the one place such references are resolved. `max` bounds the ids read.
+ */
+export function referencedElements(el: Element, ids: string | null, max = Infinity): Element[] {
+  if (!ids) return []
+  const root = el.getRootNode() as Document | ShadowRoot
+  const out: Element[] = []
+  for (const id of ids.split(/\s+/).filter(Boolean).slice(0, max)) {
+    // An element outside any document (a detached tree) has no getElementById on its root.
+    const ref = root.getElementById?.(id) ?? null
+    if (ref) out.push(ref)
   }
-  if ((el as HTMLElement).isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox'
-  return ''
+  return out
+}
+
+/** The raw text of the nodes an ID-reference list names, joined by spaces ('' for none). */
+export function referencedText(el: Element, ids: string | null, max = Infinity): string {
+  return referencedElements(el, ids, max)
+    .map((ref) => ref.textContent ?? '')
+    .join(' ')
 }
 
 /** 2B: the text of the nodes `ids` names, each computed as if it were the root, hidden ones whole. */
 function labelledByText(el: Element, ids: string, walk: Walk, step: Step): string {
-  const root = el.getRootNode() as Document | ShadowRoot
   const parts: string[] = []
-  for (const id of ids.split(/\s+/)) {
-    const ref = id ? (root.getElementById?.(id) ?? null) : null
-    if (!ref) continue
+  for (const ref of referencedElements(el, ids)) {
     const hidden =
       step.includeHidden ||
       ariaHidden(ref) ||
@@ -654,7 +409,7 @@ function alternative(el: Element, walk: Walk, step: Step, direct: boolean): stri
   if (visited.has(el)) return ''
   visited.add(el)
   try {
-    const role = implicitRoleOf(el, tag)
+    const role = accessibleRole(el, tag)
     // 2B
     if (!step.inLabelledBy) {
       const ids = el.getAttribute('aria-labelledby')
@@ -697,7 +452,7 @@ function alternative(el: Element, walk: Walk, step: Step, direct: boolean): stri
 /** 2E: the host language's own label for `el`, or ''. */
 function hostLabel(el: Element, tag: string, walk: Walk, step: Step): string {
   if (tag === 'input') {
-    const type = inputTypeOf(el)
+    const type = inputType(el)
     if (type === 'button' || type === 'submit' || type === 'reset') {
       const labels = walk.labels.labelsOf(el, el.getAttribute('id'), el.closest('label'))
       const byLabel = labels.length ? labelsText(labels, walk, step) : ''
@@ -763,11 +518,8 @@ function contentText(el: Element, walk: Walk, step: Step, invisible: boolean): s
   }
   const owns = el.getAttribute('aria-owns')
   if (owns) {
-    const root = el.getRootNode() as Document | ShadowRoot
-    for (const id of owns.split(/\s+/)) {
-      const owned = id ? root.getElementById?.(id) : null
-      if (owned && !el.contains(owned)) out += childText(owned, walk, childStep, invisible, true)
-    }
+    for (const owned of referencedElements(el, owns))
+      if (!el.contains(owned)) out += childText(owned, walk, childStep, invisible, true)
   }
   return out + after
 }
@@ -849,42 +601,6 @@ function nameOf(
   const title = attrs.get('title')
   if (title && title.trim()) return { name: normalizeText(title), source: 'title' }
   return { name: '', source: 'none' }
-}
-
-/** The words a drawn icon's meaning is listed by (withMeaning adds "delete" to "trash"). */
-const kGlyphWords: Record<string, string> = {
-  [kMeaningGlyph.destructive]: 'trash',
-  [kMeaningGlyph.payment]: 'credit card',
-  [kMeaningGlyph.permission]: 'unlock',
-  [kMeaningGlyph.data_send]: 'send',
-}
-
-/**
- * The meaning an icon draws, read off the drawing: an inline SVG's or SVG image's path shape, an
- * icon font's glyph or an emoji in `::before` / `::after`. '' when nothing drawn is known.
- */
-function drawnIconWord(parts: Element[]): string {
-  for (const n of parts) {
-    let drawn = ''
-    if (n.localName === 'svg')
-      drawn = readShapes([...n.querySelectorAll('path[d]')].slice(0, 40).map((p) => p.getAttribute('d') ?? ''))
-    else if (n.localName === 'img') {
-      const m = /^data:image\/svg\+xml(;[^,]*)?,(.*)$/is.exec(n.getAttribute('src') ?? '')
-      if (m) {
-        try {
-          const src = (m[1] ?? '').includes('base64') ? atob(m[2]) : decodeURIComponent(m[2])
-          drawn = readShapes([...src.slice(0, 20_000).matchAll(/\bd\s*=\s*["']([^"']+)["']/g)].map((x) => x[1]))
-        } catch {
-          drawn = ''
-        }
-      }
-    } else {
-      const V = n.ownerDocument.defaultView
-      for (const pseudo of ['::before', '::after']) drawn ||= readGlyphs(V?.getComputedStyle(n, pseudo).content ?? '')
-    }
-    for (const [glyph, word] of Object.entries(kGlyphWords)) if (drawn.includes(glyph)) return word
-  }
-  return ''
 }
 
 /**
@@ -981,389 +697,4 @@ export function visibleText(el: Element, tag: string, attrs: Attrs, name: Comput
   // Named from its content: that is its text, without what is hidden or never shown.
   if (name.content) return name.name
   return normalizeText(el.textContent ?? '')
-}
-
-// ---------------------------------------------------------------------------------------------
-// Guessed names: an unnamed control named from its icon.
-
-/** Icon-font classes whose text is a ligature: the glyph's name (`thumb_up`), not words on screen. */
-const kLigatureClass = /(?:^|\s)(?:material-icons[\w-]*|material-symbols[\w-]*|mdc-icon|google-symbols)(?:\s|$)/
-
-/** The name of an icon drawn by a ligature (Material Icons `favorite`), spelt as words; '' if none. */
-function ligatureName(el: Element, name: string): string {
-  if (!/^[a-z][a-z0-9_]*$/.test(name) || name.length > 40) return ''
-  const glyph = kLigatureClass.test(el.getAttribute('class') ?? '')
-    ? el
-    : el.firstElementChild &&
-      el.querySelector('[class*=material-icons],[class*=material-symbols],.mdc-icon,[class*=google-symbols]')
-  if (!glyph || normalizeText(glyph.textContent ?? '') !== name) return ''
-  return name.replace(/_/g, ' ')
-}
-
-/**
- * Class words that say nothing about what a control does: layout, state, the library's own
- * prefixes and the word "icon" itself. What is left of `fa-regular fa-heart` is "heart".
- */
-const kNoiseWords = new Set([
-  'icon',
-  'icons',
-  'ico',
-  'fa',
-  'fas',
-  'far',
-  'fab',
-  'fal',
-  'fad',
-  'fat',
-  'fass',
-  'fasr',
-  'solid',
-  'regular',
-  'light',
-  'thin',
-  'duotone',
-  'brands',
-  'sharp',
-  'bi',
-  'mdi',
-  'ti',
-  'ri',
-  'ion',
-  'ionicon',
-  'glyphicon',
-  'anticon',
-  'el',
-  'lucide',
-  'feather',
-  'octicon',
-  'svg',
-  'img',
-  'image',
-  'material',
-  'symbols',
-  'outlined',
-  'outline',
-  'filled',
-  'fill',
-  'line',
-  'round',
-  'rounded',
-  'two',
-  'tone',
-  'sm',
-  'md',
-  'lg',
-  'xl',
-  'xs',
-  'small',
-  'large',
-  'alt',
-  'o',
-  'btn',
-  'button',
-  'action',
-  'actions',
-  'item',
-  'items',
-  'link',
-  'wrapper',
-  'wrap',
-  'container',
-  'inner',
-  'outer',
-  'box',
-  'control',
-  'controls',
-  'tool',
-  'tools',
-  'toolbar',
-  'clickable',
-  'pointer',
-  'active',
-  'selected',
-  'hover',
-  'focus',
-  'disabled',
-  'enabled',
-  'open',
-  'closed',
-  'show',
-  'hide',
-  'hidden',
-  'visible',
-  'left',
-  'right',
-  'top',
-  'bottom',
-  'pull',
-  'float',
-  'flex',
-  'inline',
-  'block',
-  'd',
-  'p',
-  'm',
-  'px',
-  'py',
-  'mx',
-  'my',
-  'ml',
-  'mr',
-  'mt',
-  'mb',
-  'pl',
-  'pr',
-  'js',
-  'ui',
-  'ng',
-  'v',
-  'x',
-  'is',
-  'has',
-  'text',
-  'muted',
-  'primary',
-  'secondary',
-  'default',
-  'gray',
-  'grey',
-  'dark',
-  'white',
-  'black',
-  'color',
-  'span',
-  'div',
-  'col',
-  'row',
-  'grid',
-  'cell',
-  'size',
-  'w',
-  'h',
-  'c',
-  'a',
-  'i',
-  'b',
-  'u',
-  'hand',
-  'cursor',
-  'tweet',
-  'post',
-  'card',
-  'feed',
-  'mail',
-  'list',
-])
-
-/** A class that is a generated hash (CSS modules, styled-components, emotion): no words in it. */
-const kHashClass = /^(?:css|sc|jsx|emotion|svelte|_)-|^(?=[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{5,}$/
-
-/**
- * Words that name what a control does, most common first on feeds, mail and toolbars: when an
- * icon's or control's classes hold one, it is the guess (`ProfileTweet-action--favorite
- * js-toggleState` is "favorite", not "toggle state").
- */
-const kActionWords = new Set([
-  'reply',
-  'retweet',
-  'repost',
-  'share',
-  'like',
-  'unlike',
-  'heart',
-  'favorite',
-  'favourite',
-  'star',
-  'bookmark',
-  'comment',
-  'comments',
-  'quote',
-  'follow',
-  'delete',
-  'trash',
-  'remove',
-  'archive',
-  'spam',
-  'report',
-  'flag',
-  'edit',
-  'pencil',
-  'copy',
-  'paste',
-  'cut',
-  'save',
-  'download',
-  'upload',
-  'send',
-  'search',
-  'settings',
-  'gear',
-  'cog',
-  'menu',
-  'more',
-  'ellipsis',
-  'kebab',
-  'close',
-  'plus',
-  'add',
-  'minus',
-  'refresh',
-  'reload',
-  'undo',
-  'redo',
-  'play',
-  'pause',
-  'stop',
-  'mute',
-  'unmute',
-  'volume',
-  'next',
-  'prev',
-  'previous',
-  'back',
-  'forward',
-  'expand',
-  'collapse',
-  'print',
-  'attach',
-  'paperclip',
-  'lock',
-  'unlock',
-  'pin',
-  'bell',
-  'notification',
-  'notifications',
-  'home',
-  'cart',
-  'filter',
-  'sort',
-  'info',
-  'help',
-  'thumbs',
-  'thumb',
-  'up',
-  'down',
-  'zoom',
-  'fullscreen',
-  'calendar',
-  'emoji',
-  'smile',
-  'camera',
-  'mic',
-  'location',
-  'envelope',
-  'inbox',
-  'unread',
-  'check',
-  'checkmark',
-  'done',
-  'cancel',
-  'block',
-  'eye',
-  'sync',
-  'logout',
-  'login',
-])
-
-/** The words a class token says, noise left out: `icon-trash` → trash, `fa-thumbs-up` → thumbs up. */
-function classWords(cls: string): string[] {
-  const out: string[] = []
-  for (const token of cls.split(/\s+/)) {
-    if (!token || token.length > 40 || kHashClass.test(token) || /^(?:is|has)-/.test(token)) continue
-    const words = token
-      .replace(/([a-z])([A-Z])/g, '$1 $2')
-      .toLowerCase()
-      .split(/[-_\s]+/)
-      .filter((w) => w && !kNoiseWords.has(w) && !/^\d+$/.test(w) && /^[a-z]/.test(w))
-    if (words.length) out.push(words.join(' '))
-  }
-  return out
-}
-
-const kIconSelector =
-  'i, svg, img, use, [class*="icon" i], [class*=fa-], [class*=bi-], [class*=mdi-], [data-icon], [title], [aria-label]'
-const kMaxIconParts = 12
-
-/**
- * What people call the action an icon stands for, where the icon's own name is a picture: a heart
- * is "like", a trash can "delete". The guess says both ("like heart"), so either word finds it.
- */
-function withMeaning(guess: string): string {
-  const first = guess.split(' ')[0]
-  const meaning = pictureAction(first)
-  return meaning && !guess.includes(meaning) ? `${meaning} ${guess}` : guess
-}
-
-/** The words of an image file name: `/img/reply-icon@2x.png` → reply. */
-function fileWords(src: string): string {
-  const file = src
-    .replace(/[?#].*$/, '')
-    .replace(/^.*\//, '')
-    .replace(/@\dx/, '')
-    .replace(/\.\w+$/, '')
-  if (!file || /^data:/.test(src)) return ''
-  return classWords(file.replace(/[.]/g, '-')).join(' ')
-}
-
-/**
- * A name for a control that has none, read off its icon (issue "pages nobody wrote"): a `title`
- * or `aria-label` inside it, an SVG's `<title>` or `<use>` target, an image's file name, a
- * `data-icon`, else the words of its icon's and its own class names. '' when nothing says anything.
- * It is a guess: callers mark it as one.
- */
-export function guessedName(el: Element): string {
-  const guess = iconWords(el)
-  return guess ? withMeaning(guess) : ''
-}
-
-function iconWords(el: Element): string {
-  const parts = [el, ...Array.from(el.querySelectorAll(kIconSelector)).slice(0, kMaxIconParts)]
-  // What the page itself wrote for people first, then what its code names the icon.
-  for (const n of parts) {
-    if (n === el) continue
-    const said =
-      n.getAttribute('aria-label') || n.getAttribute('title') || (n.localName === 'img' ? n.getAttribute('alt') : '')
-    if (said && said.trim()) return normalizeText(said)
-    if (n.localName === 'svg') {
-      const title = n.querySelector('title')?.textContent
-      if (title && title.trim()) return normalizeText(title)
-    }
-  }
-  // What the icon draws comes before what its code calls it: a class may say "archive" where a
-  // trash can is drawn (core/risk/glyphs.ts; docs/page-representation.md, "Icon names").
-  const drawn = drawnIconWord(parts)
-  if (drawn) return drawn
-  for (const n of parts) {
-    if (n.localName === 'use') {
-      const href = n.getAttribute('href') ?? n.getAttribute('xlink:href') ?? ''
-      const id = href.replace(/^.*#/, '')
-      const target = id ? n.ownerDocument.getElementById(id) : null
-      const title = target?.querySelector('title')?.textContent
-      if (title && title.trim()) return normalizeText(title)
-      const words = classWords(id).join(' ')
-      if (words) return words
-    }
-    if (n.localName === 'img') {
-      const words = fileWords(n.getAttribute('src') ?? '')
-      if (words) return words
-    }
-    const icon = n.getAttribute('data-icon')
-    if (icon) {
-      const words = classWords(icon).join(' ')
-      if (words) return words
-    }
-  }
-  // Class names: an icon's own first (the <i class="fa fa-heart"> inside), then the control's;
-  // a word that names an action wins over the others.
-  let first = ''
-  for (const n of [...parts.slice(1), el]) {
-    const words = classWords(n.getAttribute('class') ?? '')
-    for (const w of words) {
-      const parts = w.split(' ')
-      const at = parts.findIndex((x) => kActionWords.has(x))
-      if (at >= 0) return parts.slice(at).join(' ')
-    }
-    first ||= words[words.length - 1] ?? ''
-  }
-  return first
 }
