@@ -42,7 +42,7 @@ import {
 import { collectItems, kDefaultCollectLimit, tableOf, type CollectedTable } from '../page/collect'
 import { actionOf, targetOf } from '../page/command'
 import { approvePlan, planQuestion, type PlanApproval } from '../gate/plan'
-import { planAsk, previewCachedPlan } from './plan-approval'
+import { planAsk, previewCachedPlan, showsEveryPlan } from './plan-approval'
 import { shownAnswer } from './answer-text'
 import type { PersonAnswer } from './ports'
 import { kRiskReasons } from './risk'
@@ -448,7 +448,7 @@ async function drive(
         state.cacheKey = await ports.cache.key(state.request + files, state.startUrl)
         const hit = await ports.cache.lookup(state.cacheKey)
         // [trust] A plan page content could have shaped replays only after one review (provenance.ts).
-        if (hit && (!needsReview(hit) || (await reviewPlan(run, hit)))) {
+        if (hit && (!(needsReview(hit) || showsEveryPlan(run)) || (await reviewPlan(run, hit)))) {
           await pendingNav
           return await replay(run, hit)
         }
@@ -1942,6 +1942,7 @@ async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
   if (draw) {
     // [trust] The review is the plan's one approval: every element as drawn now, each step bound to its own.
     const steps = await previewCachedPlan((t) => draw(run.state.tabId, t, run.signal), hit.steps)
+    if (!steps.length && !needsReview(hit)) return true // nothing to list, nothing that asks
     const yes = (await confirm(run, view, planQuestion(hit.request, steps), planAsk(hit.request, steps))) === true
     if (yes) run.plan = approvePlan(steps)
     if (yes) await run.ports.cache.reviewed?.(hit.key)
