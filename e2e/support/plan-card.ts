@@ -1,0 +1,56 @@
+import { expect } from 'vitest'
+import type { Frame } from 'playwright-core'
+
+/**
+ * The plan card (docs/agent.md, "Approving a whole plan"): before a pack action, a flow replayed
+ * in the panel or a remembered plan runs, one question lists every element it will act on. With
+ * `safety.showPlans` at its default (every plan) a test that runs one in the panel meets it first;
+ * these helpers answer it as a person does, leaving the setting alone.
+ */
+
+/** The card's own words in either language (`risk.ask.plan`). */
+export const kPlanCardText = /It will act on these elements|它将按以下顺序操作这些元素/
+
+/** The panel takes a click only once it has been fully visible this long (src/panel/visibility.ts `kSteadyMs`). */
+const kSteadyMs = 500
+
+/** The pending plan cards in the panel. */
+export const planCards = (panel: Frame) =>
+  panel.locator('[data-test=confirm][data-state=pending]').filter({ hasText: kPlanCardText })
+
+/**
+ * Waits for the plan card, then answers it: Allow (or Deny with `allow: false`). The click is made
+ * once the panel has been in plain view for 500 ms, and again if the panel held it back (a click
+ * it refuses leaves the card pending). Returns the card's text, the list as the person read it.
+ */
+export async function answerPlanCard(panel: Frame, opts: { allow?: boolean; timeout?: number } = {}): Promise<string> {
+  const card = planCards(panel).first()
+  await card.waitFor({ timeout: opts.timeout ?? 30_000 })
+  const text = (await card.textContent()) ?? ''
+  // The card by its place among the questions: once answered it is no longer "pending".
+  const all = panel.locator('[data-test=confirm]')
+  const index = await all.evaluateAll(
+    (els, source) =>
+      els.findIndex((e) => e.getAttribute('data-state') === 'pending' && new RegExp(source).test(e.textContent ?? '')),
+    kPlanCardText.source,
+  )
+  const pinned = index >= 0 ? all.nth(index) : card
+  const button = pinned.locator(opts.allow === false ? '[data-test=confirm-deny]' : '[data-test=confirm-allow]')
+  for (let attempt = 0; ; attempt++) {
+    await new Promise((r) => setTimeout(r, kSteadyMs))
+    await button.click({ timeout: 5_000 }).catch(() => undefined)
+    const answered = await expect
+      .poll(() => pinned.getAttribute('data-state').catch(() => null), { timeout: 3_000 })
+      .not.toBe('pending')
+      .then(
+        () => true,
+        () => false,
+      )
+    if (answered) return text
+    if (attempt >= 10) throw new Error(`The plan card stayed pending after ${attempt + 1} clicks: ${text}`)
+  }
+}
+
+/** Approves the plan card once it comes (the usual case for a test about something else). */
+export const approvePlanCard = (panel: Frame, opts: { timeout?: number } = {}) =>
+  answerPlanCard(panel, { ...opts, allow: true })
