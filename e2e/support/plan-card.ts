@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { Frame } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 
 /**
  * The plan card (docs/agent.md, "Approving a whole plan"): before a pack action, a flow replayed
@@ -54,3 +54,26 @@ export async function answerPlanCard(panel: Frame, opts: { allow?: boolean; time
 /** Approves the plan card once it comes (the usual case for a test about something else). */
 export const approvePlanCard = (panel: Frame, opts: { timeout?: number } = {}) =>
   answerPlanCard(panel, { ...opts, allow: true })
+
+/**
+ * The popup's Run asks its plan card in the popup that started it (`popup→bg:question.next`); a
+ * test that starts the Run by message answers it the way the popup does, by message. Resolves with
+ * the card's question once it has said yes to it.
+ */
+export async function approvePopupPlan(popup: Page, runId: string): Promise<string> {
+  {
+    const next = (await popup.evaluate(
+      (r) => chrome.runtime.sendMessage({ ava: 1, name: 'popup→bg:question.next', req: { runId: r } }),
+      runId,
+    )) as { res?: { question: { id: string; reason: string; msg: { key: string } } | null } }
+    const q = next.res?.question
+    if (!q) throw new Error('The popup run ended without a plan card.')
+    if (q.msg.key !== 'risk.ask.plan') throw new Error(`The popup run asked something else first: ${q.reason}`)
+    await popup.evaluate(
+      ([r, id]) =>
+        chrome.runtime.sendMessage({ ava: 1, name: 'ui→bg:question.answer', req: { runId: r, id, allow: true } }),
+      [runId, q.id] as const,
+    )
+    return q.reason
+  }
+}
