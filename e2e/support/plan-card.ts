@@ -77,3 +77,16 @@ export async function approvePopupPlan(popup: Page, runId: string): Promise<stri
     return q.reason
   }
 }
+
+/**
+ * The popup's Run, started from its form: waits for the plan card in the popup and answers it
+ * (Allow unless `allow: false`), as a person does there. Returns the card's text.
+ */
+export async function answerPopupPlanCard(popup: Page, opts: { allow?: boolean } = {}): Promise<string> {
+  const question = popup.locator('[data-test=popup-question]').filter({ hasText: kPlanCardText })
+  await question.waitFor({ timeout: 20_000 })
+  const text = (await popup.textContent('[data-test=popup-question-text]')) ?? ''
+  await popup.click(opts.allow === false ? '[data-test=question-deny]' : '[data-test=question-allow]')
+  await expect.poll(() => question.count(), { timeout: 10_000 }).toBe(0)
+  return text
+}
