@@ -123,10 +123,13 @@ it('runs an action from its page on the fixture tab, with a form built from its 
 
   await popup.click('[data-test=run]')
   // The person's own Run asks first, here in the popup, with its plan card: every element it will
-  // act on as drawn, the button that submits the password included. That one yes covers the submit
-  // on that very button (docs/agent.md, "Approving a whole plan").
+  // act on as drawn, the button that submits the password included. Then, as the gate every step
+  // passes, submitting a password asks (the confirm categories in settings decide; all are on).
   const card = await answerPopupPlanCard(popup)
   expect(card).toMatch(/1\. fill: text box [^;]+; 2\. select: combo box [^;]+;.*5\. click: button “Create account” on /)
+  await popup.locator('[data-test=popup-question]').waitFor({ timeout: 20_000 })
+  expect(await popup.textContent('[data-test=popup-question-text]')).toContain('submits a form with a password')
+  await popup.click('[data-test=question-allow]')
   await expect.poll(() => popup.getAttribute('[data-test=outcome]', 'data-success'), { timeout: 20_000 }).toBe('true')
   expect(await page.textContent('#done')).toBe('Welcome, Ada (pro, newsletter)')
   expect(await page.inputValue('#password')).toBe('hunter2-secret')

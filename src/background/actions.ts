@@ -245,6 +245,7 @@ async function siteCheckedEngine(tabId: number, guard?: StepGuard, plans?: ShowP
           // that does not say which plans it shows (a schedule) shows only those that ask anyway.
           ...(guard ? { draw: drawThrough(tabSender(tabId), options.signal ?? new AbortController().signal) } : {}),
           plans: plans ?? 'asking',
+          secrets: env,
         },
         name,
         params,

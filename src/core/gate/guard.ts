@@ -501,6 +501,8 @@ export async function guardedRun(
      * one, or only one that asks before it starts (`asking`, also where a door does not say).
      */
     plans?: ShowPlans
+    /** The vault: the plan's list hides every value of it (core/gate/pack-plan.ts). */
+    secrets?: Readonly<Record<string, string>>
   },
   name: string,
   params: Record<string, unknown>,
@@ -520,7 +522,8 @@ export async function guardedRun(
     // with `plans: 'asking'` for one that asks before it starts, whose question the card then is.
     let guard = o.guard
     const asksFirst = questions.some((q) => q.category === 'high_risk_action')
-    const shown = o.draw && (asksFirst || o.plans === 'every') ? packPlanSteps(o.registry, name, params) : null
+    const shown =
+      o.draw && (asksFirst || o.plans === 'every') ? packPlanSteps(o.registry, name, params, { ...o.secrets }) : null
     // An action with nothing to list (a key on the focus, a wait) has no card unless it asks anyway.
     if (o.draw && shown && (asksFirst || shown.length)) {
       const approved = await approvePlanOnce(o.guard, name, await previewPlan(o.draw, shown))

@@ -17,7 +17,7 @@ import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import type { StepOutcome } from '../../core/flows/replay'
 import { locate, runCommand, type TargetSpec } from '../executor'
 import { candidateId } from '../executor/semantic'
-import { labelOf } from '../executor/dom'
+import { labelOf, retarget } from '../executor/dom'
 import { fail } from '../../core/exec'
 import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
@@ -301,7 +301,10 @@ function plannedGateOf(
   path?: Path,
 ): { bound: null; unbound: null; check: Gate; recheck: (el: Element) => string | null } {
   const sitesOnly = gateOf({ ...gate, confirm: [], confirmed: true }, bindings, key, files, path)
-  let acted: Element | null = null
+  // Every element this step judged drawn as approved (a flow's ladder may judge more than one
+  // candidate); the click lands on one of them, or on the control it stands for (`retarget`: a
+  // label's input, an icon's button), which the executor acts on.
+  const acted = new Set<Element>()
   return {
     bound: null,
     unbound: null,
@@ -324,11 +327,12 @@ function plannedGateOf(
           handle: bindings.bind(el, now),
         }
       }
-      acted = el
+      acted.add(el)
       return nav === undefined ? sitesOnly(el, action) : sitesOnly(el, action, nav)
     },
     recheck(el) {
-      if (el !== acted) return 'The element you approved was replaced at the moment of the click; nothing was clicked.'
+      if (![...acted].some((a) => a === el || retarget(a) === el))
+        return 'The element you approved was replaced at the moment of the click; nothing was clicked.'
       const now = drawnOf(el, path)
       return sameDrawn(now, planned)
         ? null
