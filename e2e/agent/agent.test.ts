@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { sendApprovingPlan } from '../support/plan-card'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -153,7 +154,7 @@ it('replays the same request with no LLM call, repairs a step that broke with on
   expect(chatRequests()).toHaveLength(1)
   expect(await page.evaluate(() => (window as any).__saves)).toBe(1)
 
-  await sendAndWait(panel, 'Save my profile!')
+  await sendApprovingPlan(panel, 'Save my profile!')
   expect(chatRequests()).toHaveLength(1) // replayed: zero requests to the LLM
   expect(await page.evaluate(() => (window as any).__saves)).toBe(2)
   expect(await panel.locator('[data-test=usage]').last().textContent()).toBe('replayed, 0 tokens')
@@ -169,14 +170,14 @@ it('replays the same request with no LLM call, repairs a step that broke with on
       },
     ]),
   })
-  await sendAndWait(panel, 'save my profile')
+  await sendApprovingPlan(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(2) // one request, for that step only
   expect(JSON.stringify(chatRequests()[1].body)).toContain('#save-btn')
   expect(await page.evaluate(() => (window as any).__saves)).toBe(3)
   // The repaired plan is kept only once the person accepts it (e2e/agent/cache-review.test.ts).
-  await panel.locator('[data-test=confirm-allow]').last().click()
+  await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last().click()
 
-  await sendAndWait(panel, 'save my profile')
+  await sendApprovingPlan(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(2) // the repaired entry replays with none
   expect(await page.evaluate(() => (window as any).__saves)).toBe(4)
   await page.close()

@@ -90,3 +90,23 @@ export async function answerPopupPlanCard(popup: Page, opts: { allow?: boolean }
   await expect.poll(() => question.count(), { timeout: 10_000 }).toBe(0)
   return text
 }
+
+/**
+ * Sends a request whose plan is remembered (the instruction cache): the panel shows its plan card
+ * before the replay, which this approves as a person does, then waits for the run to end (its
+ * usage line). A request the model plans afresh shows no card and just runs.
+ */
+export async function sendApprovingPlan(panel: Frame, text: string, opts: { timeout?: number } = {}): Promise<void> {
+  const before = await panel.locator('[data-role=assistant]').count()
+  const cards = await panel.locator('[data-test=confirm]').filter({ hasText: kPlanCardText }).count()
+  await panel.fill('[data-test=input]', text)
+  await panel.click('[data-test=send]')
+  const usage = panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]')
+  const deadline = Date.now() + (opts.timeout ?? 30_000)
+  for (;;) {
+    if (await usage.count()) return
+    if ((await planCards(panel).count()) > 0) await approvePlanCard(panel)
+    else if (Date.now() > deadline) throw new Error(`The run of “${text}” did not end (${cards} plan cards before it).`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
