@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
-import { sendApprovingPlan } from '../support/plan-card'
+import { kPlanCardText, sendApprovingPlan } from '../support/plan-card'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -158,6 +158,10 @@ it('replays the same request with no LLM call, repairs a step that broke with on
   expect(chatRequests()).toHaveLength(1) // replayed: zero requests to the LLM
   expect(await page.evaluate(() => (window as any).__saves)).toBe(2)
   expect(await panel.locator('[data-test=usage]').last().textContent()).toBe('replayed, 0 tokens')
+  // Before it replayed, its one plan card listed the element it clicks, as drawn (every plan shows its card).
+  const shown = panel.locator('[data-test=confirm][data-state=allowed]').filter({ hasText: kPlanCardText })
+  expect(await shown.count()).toBe(1)
+  expect(await shown.textContent()).toMatch(/1\. Save: button “[^”]*Save[^”]*” on /)
 
   // The page changes: the button's id is not what the cached plan says any more.
   await page.evaluate(() => (document.querySelector('#save-btn')!.id = 'save-button'))
