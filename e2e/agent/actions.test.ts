@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { instructionChunks, sendAndWait, withAgentWorld, type Ava } from '../support/ava'
+import { answerPlanCard, approvePlanCard } from '../support/plan-card'
 import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
@@ -17,7 +18,9 @@ it('/run runs a built-in pack action in the page, with no LLM, across the login 
   const panel = await ava.openPanel(page)
   await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password wonderland')
   await panel.click('[data-test=send]')
-  // The person's own /run passes the gate every step passes: sending credentials asks.
+  // The plan card first (every element it will act on), then, as the gate every step passes:
+  // typing a saved password asks.
+  await approvePlanCard(panel)
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
   await panel.locator('[data-test=confirm-allow]').last().click()
   await page.waitForURL(`${site.url}/dashboard`, { timeout: 20_000 })
@@ -42,6 +45,7 @@ it('/run with a wrong password fails on the pack’s verify, said in the UI lang
     const panel = await ava.openPanel(page)
     await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password not-her-password')
     await panel.click('[data-test=send]')
+    await approvePlanCard(panel)
     await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
     await panel.locator('[data-test=confirm-allow]').last().click()
     // The form posts and comes back with an error: the panel returns on the new document.
@@ -66,9 +70,8 @@ it('/run of a pack action aimed at "Delete account" asks first; denied, the dele
   const panel = await ava.openPanel(page)
   await panel.fill('[data-test=input]', '/run elementplus:dialog:open --trigger "Delete account"')
   await panel.click('[data-test=send]')
-  await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
-  expect(await panel.locator('article.confirm').last().textContent()).toMatch(/Delete account/)
-  await panel.locator('[data-test=confirm-deny]').last().click()
+  // The question first is its plan card, which shows the element it would open: denied, nothing runs.
+  expect(await answerPlanCard(panel, { allow: false })).toMatch(/Delete account/)
   await expect.poll(() => lastAnswer(panel), { timeout: 15_000 }).toMatch(/^✗/)
   expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
   expect(site.hits.slice(hitsBefore).filter((h) => h.path.startsWith('/api/'))).toEqual([])

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { kPlanCardText, sendApprovingPlan } from '../support/plan-card'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -153,10 +154,14 @@ it('replays the same request with no LLM call, repairs a step that broke with on
   expect(chatRequests()).toHaveLength(1)
   expect(await page.evaluate(() => (window as any).__saves)).toBe(1)
 
-  await sendAndWait(panel, 'Save my profile!')
+  await sendApprovingPlan(panel, 'Save my profile!')
   expect(chatRequests()).toHaveLength(1) // replayed: zero requests to the LLM
   expect(await page.evaluate(() => (window as any).__saves)).toBe(2)
   expect(await panel.locator('[data-test=usage]').last().textContent()).toBe('replayed, 0 tokens')
+  // Before it replayed, its one plan card listed the element it clicks, as drawn (every plan shows its card).
+  const shown = panel.locator('[data-test=confirm][data-state=allowed]').filter({ hasText: kPlanCardText })
+  expect(await shown.count()).toBe(1)
+  expect(await shown.textContent()).toMatch(/1\. Save: button “[^”]*Save[^”]*” on /)
 
   // The page changes: the button's id is not what the cached plan says any more.
   await page.evaluate(() => (document.querySelector('#save-btn')!.id = 'save-button'))
@@ -169,14 +174,14 @@ it('replays the same request with no LLM call, repairs a step that broke with on
       },
     ]),
   })
-  await sendAndWait(panel, 'save my profile')
+  await sendApprovingPlan(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(2) // one request, for that step only
   expect(JSON.stringify(chatRequests()[1].body)).toContain('#save-btn')
   expect(await page.evaluate(() => (window as any).__saves)).toBe(3)
   // The repaired plan is kept only once the person accepts it (e2e/agent/cache-review.test.ts).
-  await panel.locator('[data-test=confirm-allow]').last().click()
+  await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last().click()
 
-  await sendAndWait(panel, 'save my profile')
+  await sendApprovingPlan(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(2) // the repaired entry replays with none
   expect(await page.evaluate(() => (window as any).__saves)).toBe(4)
   await page.close()

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { instructionChunks, sendAndWait, withAgentWorld, type AgentWorld } from '../support/ava'
+import { sendApprovingPlan } from '../support/plan-card'
 
 /**
  * a cached plan that needed a repair is proposed in the chat with Accept / Reject,
@@ -45,7 +46,7 @@ it('writes a repaired plan into the cache only after Accept', async () => {
     ]),
   }
   w.llm.script(repair)
-  await sendAndWait(panel, 'save my profile')
+  await sendApprovingPlan(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(2)
   const card = panel.locator('[data-test=confirm][data-state=pending]').last()
   await card.waitFor()
@@ -54,7 +55,7 @@ it('writes a repaired plan into the cache only after Accept', async () => {
   // Nothing written yet: the cache still holds the old step, so the next replay repairs again.
   expect(await cachedSelectors()).toEqual(['#save-btn'])
   w.llm.script(repair)
-  await sendAndWait(panel, 'save my profile')
+  await sendApprovingPlan(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(3)
   expect(await cachedSelectors()).toEqual(['#save-btn'])
   // One question stands for both repairs.
@@ -64,7 +65,7 @@ it('writes a repaired plan into the cache only after Accept', async () => {
   await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').last().click()
   await expect.poll(cachedSelectors).toEqual(['#save-button'])
   await expect.poll(() => panel.locator('[data-test=confirm][data-state=allowed]').count()).toBeGreaterThan(0)
-  await sendAndWait(panel, 'save my profile')
+  await sendApprovingPlan(panel, 'save my profile')
   expect(chatRequests()).toHaveLength(3)
   expect(await page.evaluate(() => (window as any).__saves)).toBe(4)
   await page.close()

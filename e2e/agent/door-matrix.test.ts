@@ -20,7 +20,9 @@ withTwoSites((w) => ({ ava, llm, site, other } = w))
 beforeEach(async () => {
   await ava.configure(
     { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
-    { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands: false } },
+    // The same step question at every door: `/run` shows its plan only where a step would ask before
+    // it starts (the plan card every plan gets first is e2e/agent/every-plan.test.ts).
+    { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands: false, showPlans: 'asking' } },
   )
 })
 

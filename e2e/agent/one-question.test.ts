@@ -19,9 +19,11 @@ let other: SiteServer
 
 const configure = (skipOwnCommands: boolean) =>
   // No cache: each source's step is planned (or run) afresh, never replayed from an earlier trial.
+  // This file compares the one step question across doors: `/run` shows its plan only where a step
+  // would ask before it starts (the plan card every plan gets first is e2e/agent/every-plan.test.ts).
   ava.configure(
     { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'test-model' },
-    { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands } },
+    { agent: { stepLimit: 20, useCache: false }, safety: { skipOwnCommands, showPlans: 'asking' } },
   )
 
 beforeAll(async () => {

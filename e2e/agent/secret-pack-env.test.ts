@@ -2,6 +2,7 @@ import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { instructionChunks, readSteps, sendAndWait, withAgentWorld, type AgentWorld } from '../support/ava'
 import { openPopup, sendFrom } from '../manage/helpers'
+import { approvePopupPlan } from '../support/plan-card'
 
 /**
  * Red-team finding 4, adapted from its probe: an installed pack fills `${env.bank}`
@@ -85,11 +86,14 @@ it("does not let a pack's own ${env.X} type a secret on a site it is not bound t
   const tabId = await (
     await w.ava.worker()
   ).evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, page.url())
-  const out = await sendFrom<{ ok: boolean; res?: { success: boolean; error?: { message: string } } }>(
+  const running = sendFrom<{ ok: boolean; res?: { success: boolean; error?: { message: string } } }>(
     popup,
     'popup→bg:action.runIn',
     { tabId, action: 'helper:page:tidy', params: {}, runId: 'tidy-run' },
   )
+  // Its plan card first (the field it would fill), said yes to as the popup would.
+  expect(await approvePopupPlan(popup, 'tidy-run')).toMatch(/It will act on these elements/)
+  const out = await running
   expect(out.res?.success).toBe(false)
   expect(out.res?.error?.message).toContain('saved secret is not typed')
   expect(await page.inputValue('#code')).toBe('')

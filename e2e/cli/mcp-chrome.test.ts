@@ -381,6 +381,41 @@ test("ava_ask runs Ava's own agent in the tab, with the person's model", async (
   await page.waitForURL(/\/orders\/318$/)
 })
 
+test("ava_extract runs Ava's own agent with the shape in the tab: rows that fit, and the field the page lacks", async () => {
+  await call('ava_navigate', { url: `${site.url}/feed/products.html?page=1` })
+  await page.waitForSelector('.product')
+  const fields = { name: 0, price: 1, rating: 2, brand: null }
+  llm.script(
+    { chunks: instructionChunks([{ step_id: 1, action_type: 'collect', params: { limit: 100 } }]) },
+    {
+      chunks: instructionChunks([
+        { step_id: 2, action_type: 'done', params: { answer: 'Here are the products.', fields } },
+      ]),
+    },
+  )
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', minLength: 1 },
+      price: { type: 'number', minimum: 0 },
+      rating: { type: 'number', minimum: 0, maximum: 5 },
+      brand: { type: 'string' },
+    },
+    required: ['name', 'price', 'rating'],
+  }
+  const first = (await page.locator('.product .name').first().textContent()) ?? ''
+  const r = await allowed('ava_extract', { schema, instruction: 'Get the name, price and rating of every product' })
+  expect(r.isError, r.text).toBe(false)
+  const count = Number(
+    /^(\d+) row\(s\) fit the schema; 0 value\(s\) did not fit; the page does not have: brand\./.exec(r.text)?.[1],
+  )
+  expect(count).toBe(10) // page 1 of the list: ten products
+  expect(first).toBe('Lamp model 1')
+  expect(r.text).toContain(JSON.stringify(first))
+  // The rows come from the page: inside the untrusted framing, as every page word is.
+  expect(r.text).toMatch(/The rows as JSON[\s\S]*"rows"/)
+})
+
 test('Stop in the panel takes the tab back; revoking in the options removes the client', async () => {
   const f = await panelWith(page, '[data-test=stop]')
   await f.locator('[data-test=stop]').click()

@@ -4,6 +4,7 @@ import type { Flow } from '../../src/core/flows'
 import { launchAva, type Ava } from '../support/ava'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 import { centre } from './harness'
+import { approvePlanCard } from '../support/plan-card'
 
 // "Check this" through the built extension: record from the panel, Alt+click what
 // should be there, save, and replay from the panel — passing as recorded, and failing with the
@@ -37,6 +38,7 @@ async function replay(panel: Frame): Promise<{ success: boolean; failed: string;
     .getAttribute('value')
   await panel.selectOption('[data-test=flow-select]', id!)
   await panel.click('[data-test=flow-replay]')
+  await approvePlanCard(panel)
   const result = panel.locator('[data-test=flow-result]')
   await result.waitFor({ timeout: 30_000 })
   const failed = (await result.locator('[data-test=flow-step].failed').allTextContents()).join('\n')

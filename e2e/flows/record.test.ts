@@ -8,6 +8,7 @@ import { startFixtureServer, type FixtureServer } from '../executor/server'
 import { centre, fillAndSave } from './harness'
 import { ambiguous, redesigned, withoutSave } from './pages'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
+import { answerPlanCard, approvePlanCard } from '../support/plan-card'
 
 // The built extension in Chromium: the person records from the panel while driving the page with
 // mouse and keyboard, saves the flow, and replays it from the panel on changed pages.
@@ -61,8 +62,30 @@ async function replay(
   await panel.selectOption('[data-test=flow-select]', id!)
   for (const [k, v] of Object.entries(asks)) await panel.fill(`[data-test=flow-ask-${k}]`, v)
   await panel.click('[data-test=flow-replay]')
-  if (answer) await panel.locator(`[data-test=confirm-${answer}]`).last().click({ timeout: 20_000 })
+  // Its plan card first (every element it will act on, as drawn): a no leaves the page untouched.
+  if (answer === 'deny') {
+    await answerPlanCard(panel, { allow: false })
+    await expect.poll(() => panel.textContent('[data-test=flow-error-line]')).toContain('was not replayed')
+    return { success: false, steps: [] }
+  }
+  await approvePlanCard(panel)
   const result = panel.locator('[data-test=flow-result]')
+  // `allow`: any question a step still asks (one the plan did not show) is allowed too.
+  if (answer === 'allow')
+    await expect
+      .poll(
+        async () => {
+          const pending = panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]')
+          if (await pending.count())
+            await pending
+              .last()
+              .click({ timeout: 1_000 })
+              .catch(() => undefined)
+          return result.count()
+        },
+        { timeout: 30_000, interval: 600 },
+      )
+      .toBeGreaterThan(0)
   await result.waitFor({ timeout: 30_000 })
   const steps = await result.locator('[data-test=flow-step]').evaluateAll((els) =>
     els.map((e) => ({
@@ -194,7 +217,7 @@ describe('record from the panel, replay from the panel', () => {
     await page.close()
 
     // Replayed with the password asked for in the panel: used once, still written nowhere. The
-    // login submits a password, so the replay asks first in the chat, as the agent does.
+    // replay asks first in the chat, with its plan card, as a person's pack run does.
     const denied = await open('/ep-login.html')
     expect((await replay(denied.panel, 'EP login', { password: 'wonderland' }, 'deny')).success).toBe(false)
     expect(await denied.panel.locator('[data-test=confirm]').last().getAttribute('data-state')).toBe('denied')

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
 import type { Flow } from '../../src/core/flows'
 import { instructionChunks, withAgentWorld, type AgentWorld } from '../support/ava'
+import { approvePlanCard } from '../support/plan-card'
 
 /**
  * Provenance of what is remembered: a run whose model read a page that told it to
@@ -79,14 +80,14 @@ it('a flow made from a run a page steered replays only after the person reviews 
   const question = panel.locator('[data-test=confirm][data-state=pending]')
   await question.waitFor()
   expect(await question.locator('[data-test=confirm-question]').textContent()).toMatch(
-    /Run “Mail tidy”\?.*1\. Type the forwarding address: textbox “[^”]*” on [^;]+; 2\. Add a forwarding rule: button “Add forwarding rule” on .*Allow once for all of them/,
+    /Run “Mail tidy”\?.*1\. Type the forwarding address: text box “[^”]*” on [^;]+; 2\. Add a forwarding rule: button “Add forwarding rule” on .*Allow once for all of them/,
   )
   await question.locator('[data-test=confirm-deny]').click()
   await expect.poll(() => panel.textContent('[data-test=flow-error-line]')).toContain('was not replayed')
   expect(await page.textContent('#rules')).toBe('none')
   expect((await saved()).reviewedAt).toBeUndefined()
 
-  // Asked again; Allow replays it, and the person is not asked a third time.
+  // Asked again; Allow replays it, and the review is remembered.
   await replay(panel, 'Mail tidy')
   await panel.locator('[data-test=confirm][data-state=pending]').waitFor()
   await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-allow]').click()
@@ -95,8 +96,10 @@ it('a flow made from a run a page steered replays only after the person reviews 
   await page.reload()
   panel = await w.ava.openPanel(page)
   const cards = await panel.locator('[data-test=confirm]').count()
+  // Reviewed: where every plan shows its card, the one card is all it asks (no review on top).
   await replay(panel, 'Mail tidy')
+  await approvePlanCard(panel)
   await expect.poll(() => page.textContent('#rules')).toBe('1 rule(s) to keeper@evil.example')
-  expect(await panel.locator('[data-test=confirm]').count()).toBe(cards)
+  expect(await panel.locator('[data-test=confirm]').count()).toBe(cards + 1)
   await page.close()
 })

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Frame } from 'playwright-core'
 import { launchAva, type Ava } from '../support/ava'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
+import { approvePlanCard } from '../support/plan-card'
 
 // The `tab` step through the built extension: the panel's Replay clicks a target=_blank
 // link (the background opens it: a script's click would meet the popup blocker), stays on its tab
@@ -35,6 +36,7 @@ async function replay(panel: Frame, name: string): Promise<{ success: boolean; f
   const id = await panel.locator('[data-test=flow-select] option', { hasText: name }).first().getAttribute('value')
   await panel.selectOption('[data-test=flow-select]', id!)
   await panel.click('[data-test=flow-replay]')
+  await approvePlanCard(panel)
   const result = panel.locator('[data-test=flow-result]')
   await result.waitFor({ timeout: 30_000 })
   const failed = (await result.locator('[data-test=flow-step].failed').allTextContents()).join('\n')

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core'
 import { launchAva, type Ava } from '../support/ava'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 import { openOptions, openPopup, paste, sendFrom } from './helpers'
+import { approvePopupPlan } from '../support/plan-card'
 
 let ava: Ava
 let site: SiteServer
@@ -70,12 +71,15 @@ it('installs after the yes, and the replaced login still cannot send a saved sec
   const targets = await sendFrom<{ res: { tabs: { id: number; url: string }[] } }>(popup, 'popup→bg:tabs.targets', {})
   const tabId = targets.res.tabs.find((t) => t.url.includes('/packs/signup.html'))!.id
   // What the agent sends for `${secret:bank}`: the vault value as the param.
-  const r = await sendFrom<{ res: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', {
+  const running = sendFrom<{ res: { success: boolean; error?: { message: string } } }>(popup, 'popup→bg:action.runIn', {
     tabId,
     action: 'common:auth:login',
     params: { password: 'hunter2-bank' },
     runId: 'takeover-run',
   })
+  // Its plan card first, answered as the popup would; the secret is never in it.
+  expect(await approvePopupPlan(popup, 'takeover-run')).not.toContain('hunter2-bank')
+  const r = await running
   expect(r.res.success).toBe(false)
   expect(r.res.error?.message).toContain('Refused to navigate with a secret in its url')
   expect(site.hits.map((h) => h.path)).not.toContain('/collect')

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core'
 import { launchAva, type Ava } from '../support/ava'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 import { openPopup, paste, sendFrom } from './helpers'
+import { answerPopupPlanCard } from '../support/plan-card'
 
 const fixtures = resolve(import.meta.dirname, '../fixtures/packs')
 const demo = readFileSync(resolve(fixtures, 'demo.yaml'), 'utf8')
@@ -121,8 +122,11 @@ it('runs an action from its page on the fixture tab, with a form built from its 
   expect(await page.inputValue('#name')).toBe('') // a dry run touches nothing
 
   await popup.click('[data-test=run]')
-  // The person's own Run passes the gate every step passes: submitting a password asks first, here
-  // in the popup (the confirm categories in settings decide; all are on by default).
+  // The person's own Run asks first, here in the popup, with its plan card: every element it will
+  // act on as drawn, the button that submits the password included. Then, as the gate every step
+  // passes, submitting a password asks (the confirm categories in settings decide; all are on).
+  const card = await answerPopupPlanCard(popup)
+  expect(card).toMatch(/1\. fill: text box [^;]+; 2\. select: combo box [^;]+;.*5\. click: button “Create account” on /)
   await popup.locator('[data-test=popup-question]').waitFor({ timeout: 20_000 })
   expect(await popup.textContent('[data-test=popup-question-text]')).toContain('submits a form with a password')
   await popup.click('[data-test=question-allow]')

@@ -31,6 +31,9 @@ async function runClose(): Promise<void> {
 
 beforeAll(async () => {
   ;[ava, site] = await Promise.all([launchAva(), startSiteServer()])
+  // This file is about the step question's binding to its element: the Run shows its plan only
+  // where a step would ask before it starts (the popup's plan card is e2e/manage/packs.test.ts).
+  await ava.configure({}, { safety: { showPlans: 'asking' } })
   popup = await openPopup(ava)
   await paste(popup, readFileSync(resolve(fixturesDir, 'packs/account.yaml'), 'utf8'))
   await popup.waitForSelector('[data-test=diff][data-kind=install]')

@@ -20,6 +20,7 @@ import { envReferencesDeep } from '../core/registry/secrets'
 import { packCapabilities, packShownOn, type PackCapabilities } from '../core/registry/capabilities'
 import { createStepCount, drawThrough, guardedRun } from '../core/gate/guard'
 import { settingsStore } from '../storage/settings'
+import type { ShowPlans } from '../core/settings'
 import type { ActionDefinition } from '../core/registry/model'
 import { originOf } from '../core/agent/secrets'
 import { failureOf } from '../core/failure'
@@ -193,10 +194,15 @@ export function watchSelectorCaches(): void {
 /**
  * The pack API on a tab. `guard`: the gate the person's own commands pass too (`/run`): their steps are counted and risk-checked, and a risky one asks in the panel.
  */
-export async function actionApi(tabId: number | undefined, guard?: StepGuard): Promise<ActionApi> {
+export async function actionApi(
+  tabId: number | undefined,
+  guard?: StepGuard,
+  /** Where the person is asked (`/run`, the popup's Run): which actions show their plan first (`safety.showPlans`). */
+  plans?: ShowPlans,
+): Promise<ActionApi> {
   return createActionApi({
     registry: await getRegistry(),
-    getEngine: tabId === undefined ? undefined : () => siteCheckedEngine(tabId, guard),
+    getEngine: tabId === undefined ? undefined : () => siteCheckedEngine(tabId, guard, plans),
     env: await vaultStore.get(),
   })
 }
@@ -207,7 +213,7 @@ export async function actionApi(tabId: number | undefined, guard?: StepGuard): P
  * chat's run_action does: capabilities.ts `packQuestion`), and is refused where nobody can be
  * (the popup's Run), with the way to run it where Ava can ask.
  */
-async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<ActionEngine> {
+async function siteCheckedEngine(tabId: number, guard?: StepGuard, plans?: ShowPlans): Promise<ActionEngine> {
   const engine = await engineFor(tabId, guard)
   const registry = await getRegistry()
   const env = await vaultStore.get()
@@ -235,8 +241,11 @@ async function siteCheckedEngine(tabId: number, guard?: StepGuard): Promise<Acti
           guard: gate,
           url,
           capabilities: await actionCapabilities(name),
-          // `/run` and the popup's Run, where the person is asked: the page draws the plan.
+          // `/run` and the popup's Run, where the person is asked: the page draws the plan. A door
+          // that does not say which plans it shows (a schedule) shows only those that ask anyway.
           ...(guard ? { draw: drawThrough(tabSender(tabId), options.signal ?? new AbortController().signal) } : {}),
+          plans: plans ?? 'asking',
+          secrets: env,
         },
         name,
         params,

@@ -9,7 +9,7 @@ import { captureMarked } from './screenshot'
 import { AvaError } from '../core/errors'
 import { avaError, msg } from '../core/agent/outcome'
 import type { ExecFailure } from '../core/exec'
-import { activeLlm, type Settings } from '../core/settings'
+import { activeLlm, type Settings, type ShowPlans } from '../core/settings'
 import { historyStore, runStore, tabStore } from '../storage/conversation'
 import { settingsStore } from '../storage/settings'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
@@ -130,13 +130,15 @@ export async function runView(tabId: number): Promise<RunView | null> {
 export async function startRun(
   tabId: number,
   text: string,
-  opts: { noCache?: boolean; files?: Attachment[]; shape?: Record<string, unknown> } = {},
+  /** `plans`: which remembered plans show their card; a schedule keeps only those that ask (docs/agent.md, "Approving a whole plan"). */
+  opts: { noCache?: boolean; files?: Attachment[]; shape?: Record<string, unknown>; plans?: ShowPlans } = {},
 ): Promise<string> {
   checkRequest(text)
   const files = checkAttachments(opts.files)
   if (live.has(tabId))
     throw Object.assign(new Error('Ava is already working on a request in this tab. Stop it first.'), { code: 'BUSY' })
-  const settings = await settingsStore.get()
+  const stored = await settingsStore.get()
+  const settings = opts.plans ? { ...stored, safety: { ...stored.safety, showPlans: opts.plans } } : stored
   const url = await tabUrl(tabId)
   const origin = originOf(url)
   const me: Live = { id: newId('run'), controller: new AbortController() }

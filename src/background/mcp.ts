@@ -232,7 +232,7 @@ async function handle(m: BridgeRequest): Promise<Reply> {
   // Everything else reads or acts on the page: only on a site of the grant.
   const outside = await outsideGrant(s)
   if (outside) return outside
-  if (m.kind === 'ask') return ask(s, m.request)
+  if (m.kind === 'ask') return ask(s, m.request, m.shape)
   return { ok: true, outcome: await command(s, m.command) }
 }
 
@@ -588,8 +588,10 @@ async function fillSecrets(
 const kAskPollMs = 250
 
 /** Ask Ava: the agent's own run in the client's tab, with the person's model and panel; its answer and steps back. */
-async function ask(s: Session, request: string): Promise<Reply> {
-  const runId = await startRun(s.tabId, `${request}`)
+async function ask(s: Session, request: string, shape?: Record<string, unknown>): Promise<Reply> {
+  // With a shape (ava_extract), the run ends with its rows, as /extract in the panel does; every
+  // step passes the same gate as the person's own run, its questions asked in the panel.
+  const runId = await startRun(s.tabId, `${request}`, shape ? { shape } : {})
   const signal = s.controller.signal
   for (;;) {
     const state = await runStore(s.tabId).get()
@@ -619,6 +621,7 @@ async function ask(s: Session, request: string): Promise<Reply> {
         .map(
           (m) => `${m.kind === 'confirm' ? `asked (${m.confirm?.state ?? 'pending'})` : (m.kind ?? 'info')}: ${m.text}`,
         ),
+      ...(answer?.extraction ? { extraction: answer.extraction } : {}),
     },
   }
 }

@@ -37,7 +37,7 @@ import { askInPanel, askInPopup } from './questions'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabSender, tabUrl } from './page'
 import { settingsStore } from '../storage/settings'
-import { confirmFor } from '../core/settings'
+import { confirmFor, type ShowPlans } from '../core/settings'
 import { isDocumentGone, takeNewTab, waitForDoc } from './tabs'
 
 /**
@@ -390,11 +390,12 @@ export async function replayGuard(
 }
 
 /**
- * A flow made from a run whose model had a page in front of it (`metadata.page_shaped`)
- * replays only after the person has approved it once, as a cached plan is (core/agent/provenance.ts):
- * the one plan card lists every element its steps will act on, drawn now and in order
- * (core/flows/plan.ts), and the yes is the approval its steps then carry through the guard; a no
- * leaves it unplayed.
+ * A flow's one approval (docs/agent.md, "Approving a whole plan"): the plan card lists every
+ * element its steps will act on, drawn now and in order (core/flows/plan.ts), and the yes is the
+ * approval its steps then carry through the guard; a no leaves it unplayed. A flow made from a run
+ * whose model had a page in front of it (`metadata.page_shaped`) asks it until the person has
+ * approved it once, as a cached plan is (core/agent/provenance.ts); where the person replays it
+ * and sees `every` plan (`safety.showPlans`), every flow with an element to list asks it.
  */
 async function reviewShaped(
   tabId: number,
@@ -402,21 +403,28 @@ async function reviewShaped(
   guard: StepGuard,
   start: string | undefined,
   signal?: AbortSignal,
+  plans: ShowPlans = 'asking',
 ): Promise<StepGuard> {
-  const shaped = entry.flow.metadata.page_shaped ?? []
-  if (!shaped.length || entry.reviewedAt) return guard
+  const asks = !!entry.flow.metadata.page_shaped?.length && !entry.reviewedAt
+  if (!asks && plans !== 'every') return guard
+  const shown = flowPlanSteps(entry.flow.steps, start)
+  if (!asks && !shown.length) return guard
   const name = entry.flow.metadata.name
   // [trust] The review is the flow's one approval: every element as drawn now, each step bound to its own.
   const draw = drawThrough(tabSender(tabId), signal ?? new AbortController().signal)
-  const approved = await approvePlanOnce(guard, name, await previewPlan(draw, flowPlanSteps(entry.flow.steps, start)))
+  const approved = await approvePlanOnce(guard, name, await previewPlan(draw, shown))
   if (!approved.ok)
     throw new ProtocolError(
       'REVIEW_DECLINED',
-      `Flow "${name}" was not replayed: its page-shaped steps were not approved.`,
+      asks
+        ? `Flow "${name}" was not replayed: its page-shaped steps were not approved.`
+        : `Flow "${name}" was not replayed: its plan was not approved.`,
       { name },
     )
-  const all = await savedFlowsStore.get()
-  if (all[entry.id]) await savedFlowsStore.set({ ...all, [entry.id]: { ...all[entry.id], reviewedAt: Date.now() } })
+  if (asks) {
+    const all = await savedFlowsStore.get()
+    if (all[entry.id]) await savedFlowsStore.set({ ...all, [entry.id]: { ...all[entry.id], reviewedAt: Date.now() } })
+  }
   return approved.guard
 }
 
@@ -425,8 +433,12 @@ export async function replaySaved(
   id: string,
   params: Record<string, string> = {},
   signal?: AbortSignal,
-  /** `model: false`: no AI repair (a scheduled replay makes no model call; docs/agent.md, "Schedules"). */
-  opts: { model?: boolean } = {},
+  /**
+   * `model: false`: no AI repair (a scheduled replay makes no model call; docs/agent.md, "Schedules").
+   * `plans`: where the person replays it (the panel), which flows show their plan first
+   * (`safety.showPlans`); a door that does not say shows only a page-shaped flow's.
+   */
+  opts: { model?: boolean; plans?: ShowPlans } = {},
 ): Promise<FlowRunResult & { flagged: number[] }> {
   const all = await savedFlowsStore.get()
   const entry = all[id]
@@ -437,7 +449,7 @@ export async function replaySaved(
   const here = await tabFlowPort(tabId).url!(signal ?? new AbortController().signal)
   const start = entry.flow.metadata.start_url
   const opensStart = !!start && originOf(start) !== originOf(here)
-  const guard = await reviewShaped(tabId, entry, ask, opensStart ? start : undefined, signal)
+  const guard = await reviewShaped(tabId, entry, ask, opensStart ? start : undefined, signal, opts.plans)
   const port = (ref.port = tabFlowPort(tabId, guard, await boundSecrets()))
   const result = await replayFlow(entry.flow, {
     port,

@@ -131,7 +131,8 @@ async function runSchedule(s: Schedule, w: Wake): Promise<ScheduleRun> {
     runTabs.set(tabId, s)
     // The model's run, as if the person had typed the request in that tab's panel: every step through
     // the one guard, every question a card there.
-    await startRun(tabId, t.text)
+    // Nobody is looking when it starts: a remembered plan shows its card only where it asks anyway.
+    await startRun(tabId, t.text, { plans: 'asking' })
     return { ...base, outcome: 'done', detail: `started in tab ${tabId}` }
   }
   if (t.kind === 'action') {

@@ -22,7 +22,8 @@ export type BridgeRequest = { id: number; session?: string } & (
   | { kind: 'command'; command: PageCommand }
   | { kind: 'navigate'; url: string }
   | { kind: 'url' }
-  | { kind: 'ask'; request: string }
+  /** `shape`: a JSON Schema of the rows to extract (ava_extract, docs/extraction.md), already read by the server. */
+  | { kind: 'ask'; request: string; shape?: Record<string, unknown> }
   /** The server's session ended (an HTTP session closed): the extension ends it, and the tab is the person's again. */
   | { kind: 'detach' }
   /** `ava schedule`: the person's schedules (docs/agent.md, "Schedules"); no session or tab. */

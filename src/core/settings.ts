@@ -77,6 +77,10 @@ const AgentSchema = z.object({
   /** Replay a request seen before on the same site with no LLM call. */
   useCache: z.boolean(),
 })
+/** Which plans show their card before they run: every one, or only those with a step that would ask. */
+export const SHOW_PLANS = ['every', 'asking'] as const
+export type ShowPlans = (typeof SHOW_PLANS)[number]
+
 /** The safety section up to version 3. */
 const SafetyV3Schema = z.object({
   /** Steps of these kinds wait for the person's OK. */
@@ -96,6 +100,13 @@ const SafetySchema = SafetyV3Schema.extend({
    * object that leaves it out means off.
    */
   skipOwnCommands: z.boolean().default(false),
+  /**
+   * Where a person is asked (the panel, the popup's Run), which plans show their card before they
+   * run (docs/agent.md, "Approving a whole plan"): `every` pack action, flow replay and cached
+   * plan, or only those with a step that would `ask` anyway. Every plan unless the person says
+   * otherwise; a file or an object that leaves it out means every plan.
+   */
+  showPlans: z.enum(SHOW_PLANS).default('every'),
 })
 
 export const HistorySchema = z.object({
@@ -158,6 +169,8 @@ export const SettingsSchema = z
 /** Versions 2 and 3 had the same fields but the safety section's switch. */
 const kSettingsFieldsV3 = { ...kSettingsFields, safety: SafetyV3Schema }
 export type Settings = z.infer<typeof SettingsSchema>
+/** A safety section as a file or an older caller may give it: `showPlans` left out means every plan. */
+export type SafetyIn = Omit<Settings['safety'], 'showPlans'> & { showPlans?: ShowPlans }
 
 export const kDefaultProfileId = 'default'
 
@@ -177,7 +190,13 @@ export const DEFAULT_SETTINGS: Settings = {
   ],
   activeProfile: kDefaultProfileId,
   agent: { stepLimit: 20, useCache: true },
-  safety: { confirm: [...RISK_CATEGORIES], allowDomains: [], denyDomains: [], skipOwnCommands: false },
+  safety: {
+    confirm: [...RISK_CATEGORIES],
+    allowDomains: [],
+    denyDomains: [],
+    skipOwnCommands: false,
+    showPlans: 'every',
+  },
   history: { keep: 'messages', messages: kDefaultHistoryMessages, days: kDefaultHistoryDays },
 }
 
@@ -263,7 +282,7 @@ export function settingsV2toV3(v2: SettingsV2): SettingsV3 {
 
 /** The person's own commands ask as every step does until they say otherwise. */
 export function settingsV3toV4(v3: SettingsV3): Settings {
-  return { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false } }
+  return { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false, showPlans: 'every' } }
 }
 
 export type Issue = { path: string; message: string }
@@ -356,6 +375,8 @@ export interface SafetyKept {
   deny: string[]
   /** The file would let the person's own commands skip the risk questions. */
   ownCommands?: boolean
+  /** The file would show a plan's card only where a step would ask, where the person sees every plan. */
+  plans?: boolean
   /** The file would switch screenshots on, which the person had switched off. */
   screenshotsOn?: boolean
   /** Sites the file would take off the never-capture list (screenshots.offSites). */
@@ -371,6 +392,7 @@ export function keptAnything(k: SafetyKept): boolean {
     k.allow.length ||
     k.deny.length ||
     k.ownCommands ||
+    k.plans ||
     k.screenshotsOn ||
     k.offSites?.length ||
     k.vault?.length
@@ -412,10 +434,7 @@ export function mergeVault(
  * more. Whatever would loosen it stays as stored and is reported, for the person to change in
  * Options on purpose.
  */
-export function mergeSafety(
-  stored: Settings['safety'],
-  file: Settings['safety'],
-): { safety: Settings['safety']; kept: SafetyKept } {
+export function mergeSafety(stored: SafetyIn, file: SafetyIn): { safety: Settings['safety']; kept: SafetyKept } {
   const confirm = [...new Set([...file.confirm, ...stored.confirm])]
   const kept: SafetyKept = {
     confirm: stored.confirm.filter((c) => !file.confirm.includes(c)),
@@ -434,7 +453,10 @@ export function mergeSafety(
   // Skipping questions is the person's choice in Options, never a file's.
   const skipOwnCommands = stored.skipOwnCommands && file.skipOwnCommands
   if (file.skipOwnCommands && !stored.skipOwnCommands) kept.ownCommands = true
-  return { safety: { confirm, allowDomains, denyDomains, skipOwnCommands }, kept }
+  // Seeing fewer plans is the person's choice too: a file can ask for every plan, never for fewer.
+  const showPlans = stored.showPlans === 'asking' && file.showPlans === 'asking' ? 'asking' : 'every'
+  if (file.showPlans === 'asking' && stored.showPlans !== 'asking') kept.plans = true
+  return { safety: { confirm, allowDomains, denyDomains, skipOwnCommands, showPlans }, kept }
 }
 
 /**
@@ -445,7 +467,10 @@ export function mergeSafety(
  * secret leaving its origin, a pack sending page data off its sites, a page-shaped flow) do not
  * read this list: they ask or refuse whoever started the step.
  */
-export function confirmFor(safety: Settings['safety'], own: boolean): RiskCategory[] {
+export function confirmFor(
+  safety: Pick<Settings['safety'], 'confirm' | 'skipOwnCommands'>,
+  own: boolean,
+): RiskCategory[] {
   return own && safety.skipOwnCommands ? safety.confirm.filter((c) => c === 'cross_site') : [...safety.confirm]
 }
 

@@ -11,6 +11,7 @@ import {
   type LanguagePref,
   type ProviderKind,
   type Settings,
+  type ShowPlans,
 } from '../core/settings'
 import type { RiskCategory } from '../core/exec'
 import {
@@ -43,6 +44,8 @@ export interface Draft {
   denyDomains: string
   /** Safety: the person's own commands (`/run`, the popup's Run) skip the risk questions. */
   skipOwnCommands: boolean
+  /** Safety: which plans show their card before they run (every one, or only those that would ask). */
+  showPlans: ShowPlans
   history: HistoryRetention
   language: LanguagePref
   /** Screenshots for models that see (docs/agent.md, "Screenshots"): on or off, and the sites never captured, one per line. */
@@ -66,6 +69,7 @@ function toDraft(s: PublicSettings): Draft {
     allowDomains: s.safety.allowDomains.join('\n'),
     denyDomains: s.safety.denyDomains.join('\n'),
     skipOwnCommands: s.safety.skipOwnCommands,
+    showPlans: s.safety.showPlans,
     history: { ...s.history },
     language: s.ui.language,
     screenshots: (s.screenshots ?? DEFAULT_SCREENSHOTS).enabled,
@@ -89,6 +93,7 @@ export function toInput(d: Draft): SettingsInput {
       allowDomains: lines(d.allowDomains),
       denyDomains: lines(d.denyDomains),
       skipOwnCommands: d.skipOwnCommands,
+      showPlans: d.showPlans,
     },
     history: { keep: d.history.keep, messages: Number(d.history.messages), days: Number(d.history.days) },
     ui: { language: d.language },

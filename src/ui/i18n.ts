@@ -90,3 +90,39 @@ export function deprecationNote(d: { action: string; message?: string; messageZh
   if (d.use) return t('popup.deprecatedUse', { action: d.action, target: d.use })
   return t('popup.deprecatedOnly', { action: d.action })
 }
+
+/**
+ * A sentence core sent as a key (`Msg`), in the UI language. A `<name>Key` parameter names another
+ * of the locale's messages, said in its place as `<name>` (a key this UI lacks as its last part: a
+ * role or an action word the table has no word for); a `<name>Zh` parameter is `<name>` in the
+ * Chinese UI; a `<name>Lines` parameter is a JSON list of messages, each said this way and joined
+ * as `<name>` (a plan's lines, core/gate/plan.ts `planAsk`), in place of its English.
+ */
+export function sayMsg(m: { key: string; params?: Record<string, string | number> }): string {
+  const zh = i18n.global.locale.value === 'zh-CN'
+  const params: Record<string, string | number> = {}
+  const all = m.params ?? {}
+  for (const [k, v] of Object.entries(all)) {
+    if (k.endsWith('Key')) params[k.slice(0, -3)] = sayKey(String(v))
+    else if (k.endsWith('Lines')) continue
+    else if (!k.endsWith('Zh')) params[k] = zh ? (all[`${k}Zh`] ?? v) : v
+  }
+  for (const [k, v] of Object.entries(all))
+    if (k.endsWith('Lines')) {
+      const lines = linesOf(v)
+      if (lines) params[k.slice(0, -5)] = lines.map(sayMsg).join(t('common.listSeparator'))
+    }
+  return t(m.key as MessageKey, params)
+}
+
+const sayKey = (key: string) => (key in en ? t(key as MessageKey) : (key.split('.').at(-1) ?? key))
+
+/** A `…Lines` parameter's messages; null when it is not a list of them (its English is said instead). */
+function linesOf(v: string | number): { key: string; params?: Record<string, string | number> }[] | null {
+  try {
+    const out: unknown = JSON.parse(String(v))
+    return Array.isArray(out) && out.every((m) => typeof (m as { key?: unknown })?.key === 'string') ? out : null
+  } catch {
+    return null
+  }
+}

@@ -55,6 +55,7 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
       allowDomains: [],
       denyDomains: ['evil.example'],
       skipOwnCommands: false,
+      showPlans: 'every',
     })
     expect(r.kept).toEqual({ confirm: all.filter((c) => c !== 'credentials'), allow: [], deny: ['evil.example'] })
   })
@@ -65,6 +66,19 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
     expect(r.kept.ownCommands).toBe(true)
     // Turning it off is tightening: taken.
     expect(mergeSafety({ ...base, skipOwnCommands: true }, base).safety.skipOwnCommands).toBe(false)
+  })
+
+  it('never lets a file show fewer plans than the person sees; says so, and takes a file that shows more', () => {
+    const r = mergeSafety(base, { ...base, showPlans: 'asking' })
+    expect(r.safety.showPlans).toBe('every')
+    expect(r.kept.plans).toBe(true)
+    expect(mergeSafety({ ...base, showPlans: 'asking' }, { ...base, showPlans: 'asking' }).safety.showPlans).toBe(
+      'asking',
+    )
+    expect(mergeSafety({ ...base, showPlans: 'asking' }, { ...base, showPlans: 'every' })).toMatchObject({
+      safety: { showPlans: 'every' },
+      kept: { confirm: [], allow: [] },
+    })
   })
 
   it('takes what a file tightens: a new block, an allow list where every site was allowed', () => {
@@ -82,6 +96,7 @@ describe('mergeSafety: an imported file may tighten safety, never loosen it', ()
       allowDomains: ['shop.example'],
       denyDomains: ['bad.example', 'evil.example'],
       skipOwnCommands: false,
+      showPlans: 'every',
     })
     expect(r.kept).toEqual({ confirm: [], allow: [], deny: ['evil.example'] })
   })

@@ -6,6 +6,7 @@ import { handle, type PackSummary } from '../../messaging'
 import { actionApi, describeResult, getRegistry, resultMsg } from '../actions'
 import { chatWriter, conversationOf } from '../conversation'
 import { replayGuard } from '../recorder'
+import { settingsStore } from '../../storage/settings'
 
 /** The tab an extension page means: the sender's own tab, else the active tab of the last window. */
 async function targetTab(ctx: { tabId?: number; kind: string }): Promise<number | undefined> {
@@ -19,6 +20,7 @@ async function runSlash(command: SlashCommand, tabId: number): Promise<{ text: s
   const api = await actionApi(
     tabId,
     command.kind === 'run' ? await replayGuard(tabId, () => tabId, `/run ${command.action}`, { own: true }) : undefined,
+    (await settingsStore.get()).safety.showPlans,
   )
   if (command.kind === 'actions')
     return { ok: true, text: `\`\`\`\n${formatList(await api.list({ namespace: command.namespace }))}\n\`\`\`` }

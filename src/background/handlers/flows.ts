@@ -1,4 +1,5 @@
 import { handle } from '../../messaging'
+import { settingsStore } from '../../storage/settings'
 import {
   addEvent,
   currentDraft,
@@ -55,7 +56,10 @@ export function registerFlowHandlers(): void {
 
   handle('panel→bg:flow.list', ['panel', 'popup', 'options'], async () => ({ flows: await listFlows() }))
 
-  handle('panel→bg:flow.replay', ['panel'], async ({ id, params }, ctx) => replaySaved(tabOf(ctx), id, params ?? {}))
+  // The person replays it in the panel: the plan card as they asked for it (safety.showPlans).
+  handle('panel→bg:flow.replay', ['panel'], async ({ id, params }, ctx) =>
+    replaySaved(tabOf(ctx), id, params ?? {}, undefined, { plans: (await settingsStore.get()).safety.showPlans }),
+  )
 
   handle('panel→bg:flow.heal', ['panel'], async ({ id, stepId, accept }) => ({
     ok: (await reviewHeal(id, stepId, accept)).ok,

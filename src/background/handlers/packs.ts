@@ -12,6 +12,7 @@ import { handle, ProtocolError, type ManagedPack, type TabTargets } from '../../
 import { packTrashStore, trimTrash, userPacksStore, type UserPack } from '../../storage/packs'
 import { actionApi, getRegistry, packSources, reloadRegistry } from '../actions'
 import { replayGuard } from '../recorder'
+import { settingsStore } from '../../storage/settings'
 import { nextPopupQuestion, openPopupRun } from '../questions'
 import * as cache from '../agent-cache'
 import { readTextLimited } from '../read-limited'
@@ -347,7 +348,11 @@ export function registerPackHandlers(): void {
       if (id === undefined || !tab || !isWeb(tab.url))
         throw refuse('TAB_NOT_WEB', {}, 'That tab is closed or is not a web page. Pick another tab.')
       return await (
-        await actionApi(id, await replayGuard(id, () => id, action, { popupRun: runId, own: true }))
+        await actionApi(
+          id,
+          await replayGuard(id, () => id, action, { popupRun: runId, own: true }),
+          (await settingsStore.get()).safety.showPlans,
+        )
       ).run({ action, params })
     } finally {
       questions.end()

@@ -36,7 +36,7 @@ type Reply = { ok: true; [k: string]: unknown } | { ok: false; code: string; mes
 
 export interface ChromePlace extends McpPlace {
   /** Ask Ava in the person's browser: the extension's own agent with the person's model, in the given tab. */
-  ask(request: string, signal: AbortSignal): Promise<AskReport>
+  ask(request: string, signal: AbortSignal, shape?: Record<string, unknown>): Promise<AskReport>
   /** Where the extension connects. */
   path: string
   /** Whether an extension has connected within `ms` (for the server's first word on stderr). */
@@ -184,14 +184,14 @@ export async function chromePlace(o: {
         await navigate(url, signal)
         return tab
       },
-      async ask(text, signal) {
+      async ask(text, signal, shape) {
         const st = state(key)
         if (!st.attached)
           throw new McpToolError(
             'NO_TAB',
             st.stopped ?? 'No tab is given to this client yet: open one with ava_navigate first.',
           )
-        const r = await ask({ kind: 'ask', request: text }, signal)
+        const r = await ask({ kind: 'ask', request: text, ...(shape ? { shape } : {}) }, signal)
         return r.ok ? (r.report as AskReport) : fail(r)
       },
       async close() {

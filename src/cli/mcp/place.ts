@@ -62,7 +62,7 @@ export interface McpPlace {
    */
   secretsInPlace?: boolean
   /** Ask Ava where the place has an Ava of its own (place (b): the extension's agent and model). */
-  ask?(request: string, signal: AbortSignal): Promise<import('./agent').AskReport>
+  ask?(request: string, signal: AbortSignal, shape?: Record<string, unknown>): Promise<import('./agent').AskReport>
 }
 
 type PwPage = import('playwright-core').Page

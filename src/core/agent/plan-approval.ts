@@ -7,8 +7,9 @@
 import type { Instruction } from '../instruction/schema'
 import { actionOf, type PageAction } from '../page/command'
 import { previewPlan, type DrawPlan } from '../gate/guard'
-import { planLines, type PlannedStep } from '../gate/plan'
-import type { Msg } from '../chat'
+import type { PlannedStep } from '../gate/plan'
+import type { ShowPlans } from '../settings'
+export { planAsk } from '../gate/plan'
 
 /** A cached plan's steps as drawn on the page now (a navigation lists its address). */
 export function previewCachedPlan(draw: DrawPlan, steps: readonly Instruction[]): Promise<PlannedStep[]> {
@@ -23,7 +24,15 @@ export function previewCachedPlan(draw: DrawPlan, steps: readonly Instruction[])
   )
 }
 
-/** The plan card in the person's language. */
-export function planAsk(name: string, steps: readonly PlannedStep[]): Msg {
-  return { key: 'risk.ask.plan', params: { name, steps: planLines(steps).join('; ') } }
+/**
+ * Whether a remembered plan shows its card even when nothing in it asks: where a page can draw its
+ * elements (the panel's runs) and the person sees every plan (`safety.showPlans`). A door with no
+ * page to draw on (`ava run`) and a scheduled run (started with `showPlans: 'asking'`) replay it as
+ * before.
+ */
+export function showsEveryPlan(run: {
+  settings: { safety: { showPlans: ShowPlans } }
+  ports: { page: { draw?: unknown } }
+}): boolean {
+  return run.settings.safety.showPlans === 'every' && !!run.ports.page.draw
 }

@@ -12,6 +12,7 @@ import { createInstructionSplitter } from '../instruction/stream'
 import { buildRepairPrompt, buildSystemPrompt, type PageContext, type StepReport } from './prompt'
 import { approvePlan, planQuestion } from '../gate/plan'
 import { planAsk, previewCachedPlan } from './plan-approval'
+import { needsReview } from './provenance'
 import { msg, riskAsk } from './outcome'
 import { redactInstruction, redactText } from './secrets'
 import { reviewQuestion } from './provenance'
@@ -127,6 +128,7 @@ export async function reviewPlan(run: Run, hit: CacheEntry): Promise<boolean> {
   if (draw) {
     // [trust] The review is the plan's one approval: every element as drawn now, each step bound to its own.
     const steps = await previewCachedPlan((t) => draw(run.state.tabId, t, run.signal), hit.steps)
+    if (!steps.length && !needsReview(hit)) return true // nothing to list, nothing that asks
     const yes = (await confirm(run, view, planQuestion(hit.request, steps), planAsk(hit.request, steps))) === true
     if (yes) run.plan = approvePlan(steps)
     if (yes) await run.ports.cache.reviewed?.(hit.key)

@@ -18,6 +18,7 @@ import {
 } from './prompt'
 import { avaError, msg } from './outcome'
 import { needsReview } from './provenance'
+import { showsEveryPlan } from './plan-approval'
 import type { PlannerMessage, RunState } from './state'
 import type { AttachmentInfo } from './attachments'
 import { servedTurn } from './files-step'
@@ -346,7 +347,7 @@ async function openingOf(run: Run): Promise<{ nav: Promise<unknown> | null; hit?
     state.cacheKey = await ports.cache.key(state.request + files, state.startUrl)
     const hit = await ports.cache.lookup(state.cacheKey)
     // [trust] A plan page content could have shaped replays only after one review (provenance.ts).
-    if (hit && (!needsReview(hit) || (await reviewPlan(run, hit)))) return { nav, hit }
+    if (hit && (!(needsReview(hit) || showsEveryPlan(run)) || (await reviewPlan(run, hit)))) return { nav, hit }
   }
   return { nav }
 }

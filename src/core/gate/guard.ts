@@ -26,7 +26,7 @@ import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../exec'
 import type { PageAction, PageCommand, PageOutcome, PageTarget, SendCommand } from '../page/command'
 import type { DrawnTarget } from './drawn'
 import { packPlanSteps } from './pack-plan'
-import { approvePlan, isPlanned, planLines, planQuestion, type PlanApproval, type PlannedStep } from './plan'
+import { approvePlan, isPlanned, planAsk, planQuestion, type PlanApproval, type PlannedStep } from './plan'
 import { askUntilDecided, questionOf } from './step'
 import type { FailureCode } from '../failure'
 import { navigationRefusal, pageUrl, type SitePolicy } from '../offsite'
@@ -35,6 +35,7 @@ import { packQuestion, type PackCapabilities } from '../registry/capabilities'
 import type { Risk } from '../registry/schema'
 import type { ActionEngine, ActionResult, RunOptions } from '../registry/engine'
 import type { ActionRegistry } from '../registry/registry'
+import type { ShowPlans } from '../settings'
 import { originOf } from '../agent/secrets'
 import { kRiskReasons } from '../agent/risk'
 import type { Answer, Confirmation, Decide } from './step'
@@ -137,7 +138,7 @@ export async function approvePlanOnce(
     ok: false,
     code: 'NEEDS_CONFIRMATION',
     message: reason,
-    ask: { key: 'risk.ask.plan', params: { name, steps: planLines(steps).join('; ') } },
+    ask: planAsk(name, steps),
   })
   if (answer !== true) return { ok: false, ...refusalOf({ message: reason }, answer, 'start') }
   return { ok: true, guard: { ...guard, plan: approvePlan(steps) } }
@@ -493,8 +494,15 @@ export async function guardedRun(
     guard: StepGuard
     url: string
     capabilities?: PackCapabilities
-    /** The page's `draw`, where the person is asked: an action that asks first asks with its plan. */
+    /** The page's `draw`, where the person is asked: the action asks with its plan first. */
     draw?: DrawPlan
+    /**
+     * Which actions show their plan where `draw` is given (the person's `safety.showPlans`): every
+     * one, or only one that asks before it starts (`asking`, also where a door does not say).
+     */
+    plans?: ShowPlans
+    /** The vault: the plan's list hides every value of it (core/gate/pack-plan.ts). */
+    secrets?: Readonly<Record<string, string>>
   },
   name: string,
   params: Record<string, unknown>,
@@ -509,12 +517,15 @@ export async function guardedRun(
       { secrets, url: o.url },
       o.guard.confirm,
     )
-    // [trust] An action that asks before it starts, where a page can draw its elements: the
-    // question is the plan card (every element as drawn, in order), its yes the plan's approval.
+    // [trust] Where a person is asked and a page can draw its elements, the action's plan card comes
+    // first (every element as drawn, in order), its yes the plan's approval: for every action, or
+    // with `plans: 'asking'` for one that asks before it starts, whose question the card then is.
     let guard = o.guard
+    const asksFirst = questions.some((q) => q.category === 'high_risk_action')
     const shown =
-      o.draw && questions.some((q) => q.category === 'high_risk_action') && packPlanSteps(o.registry, name, params)
-    if (o.draw && shown) {
+      o.draw && (asksFirst || o.plans === 'every') ? packPlanSteps(o.registry, name, params, { ...o.secrets }) : null
+    // An action with nothing to list (a key on the focus, a wait) has no card unless it asks anyway.
+    if (o.draw && shown && (asksFirst || shown.length)) {
       const approved = await approvePlanOnce(o.guard, name, await previewPlan(o.draw, shown))
       if (!approved.ok) return refusedRun(name, approved)
       guard = approved.guard

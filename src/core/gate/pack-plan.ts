@@ -9,10 +9,14 @@ import { dryRun, type PlanStep } from '../registry/plan'
 import type { ActionRegistry } from '../registry/registry'
 import { safeParseSelector } from '../page/selectors'
 import type { PageAction } from '../page/command'
+import { Redactor } from '../registry/secrets'
 
 type Shown = { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }
 
-/** The action's steps for `previewPlan`, or null when the dry run cannot plan it (the run reports why). */
+/**
+ * The action's steps for `previewPlan`, or null when the dry run cannot plan it (the run reports
+ * why). `env`: the vault, so `${env.X}` resolves as it will run, and no value of it is listed.
+ */
 export function packPlanSteps(
   registry: ActionRegistry,
   name: string,
@@ -27,6 +31,21 @@ export function packPlanSteps(
     return null
   }
   if (!planned.success || !planned.plan) return null
+  // [trust] The list is for a person's eyes and stays in the chat: a saved secret the action was
+  // given as a value (not as a declared secret, which the dry run already masks) is hidden in the
+  // addresses it lists as every secret is (docs/security.md).
+  const redactor = new Redactor()
+  for (const v of Object.values(env)) redactor.add(v)
+  const hidden = (url: string) => {
+    if (!redactor.finds(url)) return url
+    let text = url
+    try {
+      text = decodeURIComponent(url)
+    } catch {
+      // not encoded: scrubbed as it is
+    }
+    return redactor.scrubText(text)
+  }
   const out: Shown[] = []
   const walk = (steps: readonly PlanStep[]): boolean => {
     for (const s of steps) {
@@ -38,7 +57,7 @@ export function packPlanSteps(
       }
       const what = s.action
       if (s.action === 'navigate' || s.action === 'open') {
-        out.push({ what, step: { opens: String(s.args.url ?? '') } })
+        out.push({ what, step: { opens: hidden(String(s.args.url ?? '')) } })
         continue
       }
       const selector = s.selectors?.selector

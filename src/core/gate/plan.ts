@@ -14,6 +14,7 @@
 import { drawnLabel, type DrawnTarget } from './drawn'
 import { countsAsStep, domAction, isDomAction } from '../vocabulary'
 import type { PageAction, PageTarget } from '../page/command'
+import type { Msg } from '../chat'
 
 /** One step of a plan as it was shown: what the step does, and its element as drawn (null: not on the page yet). */
 export interface PlannedStep {
@@ -95,6 +96,45 @@ export function planLines(steps: readonly PlannedStep[]): string[] {
         ? `${i + 1}. ${s.what}: ${s.drawn.role} “${drawnLabel(s.drawn)}” on ${drawnSite(s.drawn)}`
         : `${i + 1}. ${s.what}: not on this page yet, asked about when reached`,
   )
+}
+
+/**
+ * The plan's lines as the card says them, in the person's language (`risk.plan.*` in the locale
+ * tables): the framing words, a DOM action's word and an element's role are the table's, each as
+ * a `…Key` parameter (a role or an action the table lacks is said as it is); what a flow step's
+ * author wrote, the element's words and the sites are the page's and the author's, as drawn.
+ */
+export function planLineMsgs(steps: readonly PlannedStep[]): Msg[] {
+  return steps.map((s, i): Msg => {
+    const what: Record<string, string> = /^[a-z_]+$/.test(s.what)
+      ? { whatKey: `risk.plan.do.${s.what}` }
+      : { what: s.what }
+    const n = String(i + 1)
+    if (s.opens !== undefined) return { key: 'risk.plan.opens', params: { n, ...what, url: s.opens } }
+    if (!s.drawn) return { key: 'risk.plan.later', params: { n, ...what } }
+    return {
+      key: 'risk.plan.line',
+      params: {
+        n,
+        ...what,
+        roleKey: `risk.plan.role.${s.drawn.role}`,
+        label: drawnLabel(s.drawn),
+        site: drawnSite(s.drawn),
+      },
+    }
+  })
+}
+
+/**
+ * The plan card's message (`risk.ask.plan`): `steps` the lines in English (logs, a UI that cannot
+ * say them), `stepsLines` the same lines as locale messages, which the panel and the popup say in
+ * the person's language (a `…Lines` parameter, src/ui/i18n.ts `sayMsg`).
+ */
+export function planAsk(name: string, steps: readonly PlannedStep[]): Msg {
+  return {
+    key: 'risk.ask.plan',
+    params: { name, steps: planLines(steps).join('; '), stepsLines: JSON.stringify(planLineMsgs(steps)) },
+  }
 }
 
 /** The one question for a whole plan, in English (the panel renders `risk.ask.plan` in the person's language). */

@@ -84,7 +84,7 @@ export default {
   // What the background or the channel refused, said from its code (src/ui/failure.ts).
   'failure.PACK_MISSING': 'There is no pack “{namespace}”.',
   'failure.REVIEW_DECLINED':
-    'Flow “{name}” was not replayed: you did not approve the steps a page could have asked for.',
+    'Flow “{name}” was not replayed: you did not approve its plan (the elements it would act on).',
   'failure.PACK_URL_INVALID': '“{url}” is not a web address.',
   'failure.PACK_URL_PROTOCOL': 'Only http and https addresses can be imported, not {protocol}.',
   'failure.PACK_FETCH_FAILED': 'Could not download {url}. If you declined access to {origin}, allow it and try again.',
@@ -369,6 +369,31 @@ export default {
   'risk.ask.step': '{step}: this step may be risky.',
   'risk.ask.plan':
     'Run “{name}”? It will act on these elements, in this order: {steps}. Allow once for all of them; any other element stops it and asks again.',
+  'risk.plan.line': '{n}. {what}: {role} “{label}” on {site}',
+  'risk.plan.opens': '{n}. {what}: opens {url}',
+  'risk.plan.later': '{n}. {what}: not on this page yet, asked about when reached',
+  'risk.plan.do.click': 'click',
+  'risk.plan.do.dblclick': 'double-click',
+  'risk.plan.do.fill': 'fill',
+  'risk.plan.do.type': 'type',
+  'risk.plan.do.select': 'select',
+  'risk.plan.do.check': 'check',
+  'risk.plan.do.uncheck': 'uncheck',
+  'risk.plan.do.hover': 'hover',
+  'risk.plan.do.upload': 'upload',
+  'risk.plan.do.navigate': 'navigate',
+  'risk.plan.do.open': 'open',
+  'risk.plan.role.button': 'button',
+  'risk.plan.role.link': 'link',
+  'risk.plan.role.textbox': 'text box',
+  'risk.plan.role.searchbox': 'search box',
+  'risk.plan.role.checkbox': 'checkbox',
+  'risk.plan.role.radio': 'radio button',
+  'risk.plan.role.combobox': 'combo box',
+  'risk.plan.role.option': 'option',
+  'risk.plan.role.menuitem': 'menu item',
+  'risk.plan.role.tab': 'tab',
+  'risk.plan.role.switch': 'switch',
   'risk.ask.planChanged':
     '{step}: this is not the element you approved in the plan. You approved “{approved}”; now it is “{target}”. Allow this one?',
   'risk.ask.frameSite':
@@ -437,6 +462,13 @@ export default {
   'options.skipOwnCommands': 'Don’t ask before risky steps of actions I start myself (/run, the popup’s Run)',
   'options.skipOwnCommands.hint':
     'Ava still asks when such a step acts on another site (a link, a frame, an upload) or downloads a program, and never types a saved secret off its site. Steps the AI plans and MCP clients always ask.',
+  'options.showPlans': 'Show a plan before it runs',
+  'options.showPlans.every': 'every plan',
+  'options.showPlans.asking': 'only plans with a step that would ask',
+  'options.showPlans.hint':
+    'Before a pack action, a saved flow or remembered steps run from the panel or the popup, Ava lists every element and site they will touch; one Allow runs them, and any other element stops them and asks again. Schedules, ava run and MCP clients keep their own answers.',
+  'options.importKeptPlans':
+    'The file would show a plan only where a step would ask: kept showing every plan; change it below if you meant to.',
   'options.importKeptOwnCommands':
     'The file would stop Ava asking before risky steps of actions you start yourself: kept as it was; change it below if you meant to.',
   'options.importKeptScreenshotsOn': 'The file would switch screenshots on: kept off.',

@@ -17,7 +17,7 @@ import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import type { StepOutcome } from '../../core/flows/replay'
 import { locate, runCommand, type TargetSpec } from '../executor'
 import { candidateId } from '../executor/semantic'
-import { labelOf } from '../executor/dom'
+import { labelOf, retarget } from '../executor/dom'
 import { fail } from '../../core/exec'
 import { kAvaUiAttr } from '../executor/dom'
 import { SelectorSyntaxError } from '../../core/page/selectors'
@@ -291,6 +291,9 @@ function stepGateOf(
  * (another record's twin, a look-alike with another link, the same words over another form) is a
  * new question that names both, and its yes binds to the element it shows, as every yes does.
  */
+/** A form control's labels (a `check` clicks the first when the input itself is hidden). */
+const labelsOf = (el: Element): Element[] => [...((el as HTMLInputElement).labels ?? [])]
+
 function plannedGateOf(
   gate: StepGate,
   planned: DrawnTarget,
@@ -301,7 +304,11 @@ function plannedGateOf(
   path?: Path,
 ): { bound: null; unbound: null; check: Gate; recheck: (el: Element) => string | null } {
   const sitesOnly = gateOf({ ...gate, confirm: [], confirmed: true }, bindings, key, files, path)
-  let acted: Element | null = null
+  // Every element this step judged drawn as approved (a flow's ladder may judge more than one
+  // candidate). The click lands on one of them, or where the executor acts for it: the control it
+  // stands for (`retarget`: an icon's button) or a checkbox's label (`check` clicks it when the
+  // input is styled away).
+  const acted = new Set<Element>()
   return {
     bound: null,
     unbound: null,
@@ -324,12 +331,14 @@ function plannedGateOf(
           handle: bindings.bind(el, now),
         }
       }
-      acted = el
+      acted.add(el)
       return nav === undefined ? sitesOnly(el, action) : sitesOnly(el, action, nav)
     },
     recheck(el) {
-      if (el !== acted) return 'The element you approved was replaced at the moment of the click; nothing was clicked.'
-      const now = drawnOf(el, path)
+      const judged = [...acted].find((a) => a === el || retarget(a) === el || labelsOf(a).includes(el))
+      if (!judged) return 'The element you approved was replaced at the moment of the click; nothing was clicked.'
+      // The element judged is what was approved (a label clicked for its checkbox reads otherwise).
+      const now = drawnOf(judged, path)
       return sameDrawn(now, planned)
         ? null
         : `The element you approved changed at the moment of the click (it now reads “${drawnLabel(now)}”); nothing was clicked.`

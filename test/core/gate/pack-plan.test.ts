@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { createRegistry } from '../../../src/core/registry'
 import { packPlanSteps } from '../../../src/core/gate/pack-plan'
+import { guardedRun, type StepGuard } from '../../../src/core/gate/guard'
+import { RISK_CATEGORIES } from '../../../src/core/exec'
 
 const kPack = `namespace: notes
 version: 1.0.0
@@ -65,5 +67,55 @@ describe("a pack action's plan", () => {
 
   it('gives no plan for an action the dry run cannot plan', async () => {
     expect(packPlanSteps(await registry(), 'notes:notes:missing', {})).toBeNull()
+  })
+})
+
+describe('which pack actions show their plan first (guardedRun, safety.showPlans)', () => {
+  const drawn = (name: string) => ({ role: 'button', name, frame: 'https://notes.example' })
+  const world = async (plans: 'every' | 'asking' | undefined, withDraw = true) => {
+    const asked: string[] = []
+    const ran: string[] = []
+    const guard: StepGuard = {
+      confirm: [...RISK_CATEGORIES],
+      ask: async (_reason, refusal) => (asked.push(refusal?.ask?.key ?? refusal?.category ?? '?'), true),
+      step: () => undefined,
+    }
+    const out = await guardedRun(
+      {
+        registry: await registry(),
+        guard,
+        url: 'https://notes.example/',
+        ...(withDraw ? { draw: async (t: unknown[]) => t.map((_, i) => drawn(`B${i}`)) } : {}),
+        ...(plans ? { plans } : {}),
+      },
+      'notes:notes:pick',
+      {},
+      (g) =>
+        ({
+          run: async (name: string) => (
+            ran.push(`${name} plan:${g.plan ? g.plan.steps.length : 0}`),
+            { success: true }
+          ),
+        }) as never,
+    )
+    return { asked, ran, out }
+  }
+
+  it('every plan: a harmless action asks its one plan card, and its steps carry the approval', async () => {
+    const { asked, ran } = await world('every')
+    expect(asked).toEqual(['risk.ask.plan'])
+    expect(ran).toEqual(['notes:notes:pick plan:1'])
+  })
+
+  it('only plans that would ask, a door that does not say, or no page to draw: a harmless action shows none', async () => {
+    for (const [plans, withDraw] of [
+      ['asking', true],
+      [undefined, true],
+      ['every', false],
+    ] as const) {
+      const { asked, ran } = await world(plans, withDraw)
+      expect(asked).toEqual([])
+      expect(ran).toEqual(['notes:notes:pick plan:0'])
+    }
   })
 })

@@ -2,7 +2,7 @@
 // on the client's tab, with the model `ava mcp` was started with. The run collects the items and
 // maps each field once; Ava reads and checks every row. Every step passes the run's gate, as ava_ask's.
 import { z } from 'zod'
-import { askAva } from '../agent'
+import { askAva, type AskReport } from '../agent'
 import { framed, McpToolError } from '../gate'
 import { parseShape, ShapeError } from '../../../core/extract/shape'
 
@@ -37,27 +37,29 @@ export function registerExtractTools(ctx: ToolContext): void {
           throw new McpToolError('EXTRACT_SCHEMA', `${e.message}${e.path ? ` (at ${e.path})` : ''}`)
         throw e
       }
-      if (o.place.ask)
-        throw new McpToolError(
-          'FAILED',
-          "ava_extract runs with the model ava mcp was started with; in the person's browser, type /extract in Ava's panel (docs/extraction.md).",
-        )
-      if (typeof o.llm !== 'object')
-        throw new McpToolError(
-          'NO_MODEL',
-          o.llm ??
-            'ava_extract needs a model: start ava mcp with AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment (docs/environment.md).',
-        )
-      const r = await askAva(instruction ?? `Get the ${fields.join(', ')} of every item`, {
-        tab: await tab(signal),
-        llm: o.llm,
-        registry: loadRegistry(),
-        asker: o.asker,
-        secrets: o.secrets,
-        stepLimit: o.stepLimit,
-        signal,
-        shape: schema,
-      })
+      const request = instruction ?? `Get the ${fields.join(', ')} of every item`
+      let r: AskReport
+      // In the person's browser (`--chrome`): Ava's own agent with the person's model, in their
+      // panel, the run's every step through the extension's one gate, as ava_ask's.
+      if (o.place.ask) r = await o.place.ask(request, signal, schema)
+      else {
+        if (typeof o.llm !== 'object')
+          throw new McpToolError(
+            'NO_MODEL',
+            o.llm ??
+              'ava_extract needs a model: start ava mcp with AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment (docs/environment.md).',
+          )
+        r = await askAva(request, {
+          tab: await tab(signal),
+          llm: o.llm,
+          registry: loadRegistry(),
+          asker: o.asker,
+          secrets: o.secrets,
+          stepLimit: o.stepLimit,
+          signal,
+          shape: schema,
+        })
+      }
       const got = r.extraction
       if (!got) {
         const denied = r.notes.some((n) => n.startsWith('asked (denied)'))
