@@ -108,6 +108,21 @@ it('another element in the third one’s place after the yes (same words, a link
   await page.close()
 })
 
+it('a copy of the third button drawn exactly the same, put in its place after the yes, stops it at the third step and asks', async () => {
+  const { page, panel } = await fresh()
+  await page.evaluate(() => ((window as unknown as { __swap: string }).__swap = 'clone'))
+  const before = await cards(panel).count()
+  const done = await run(panel)
+  await approvePlanCard(panel)
+  await cards(panel, 'pending').first().waitFor({ timeout: 30_000 })
+  const again = cards(panel).nth(before + 1)
+  expect((await again.textContent()) ?? '').toMatch(/not the element you approved/i)
+  await again.locator('[data-test=confirm-deny]').click()
+  await done()
+  expect(await clicks(page)).toEqual(['s1', 's2'])
+  await page.close()
+})
+
 it('"only plans with a step that would ask", chosen in Options: the harmless action runs with no card', async () => {
   const options = await openOptions(w.ava)
   expect(await options.inputValue('[data-test=showPlans]')).toBe('every')

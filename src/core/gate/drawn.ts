@@ -47,6 +47,12 @@ export interface DrawnTarget {
   form?: { action: string; method: string }
   /** What a click would download: the file name and the address it comes from. */
   download?: { name: string; url: string }
+  /**
+   * A plan's drawing only: the page's key for the very element drawn, in the document that drew it.
+   * While that document lasts the approval is bound to that element, not to a look-alike; in the
+   * next document (after a navigation) the drawing is all there is to compare. Never shown.
+   */
+  element?: string
 }
 
 /** Two descriptions of "the same element, drawn the same way". */

@@ -294,6 +294,32 @@ function stepGateOf(
 /** A form control's labels (a `check` clicks the first when the input itself is hidden). */
 const labelsOf = (el: Element): Element[] => [...((el as HTMLInputElement).labels ?? [])]
 
+/**
+ * The elements a plan's drawing showed, by a key only this document knows (`DrawnTarget.element`):
+ * a step of the approved plan acts on that element itself while the document lasts, so a
+ * look-alike swapped in after the approval (the same words, the same link) is a new question.
+ */
+const planKeys = (() => {
+  const held = new Map<string, WeakRef<Element>>()
+  return {
+    keep(el: Element): string {
+      const key = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join(
+        '',
+      )
+      held.set(key, new WeakRef(el))
+      if (held.size > kMaxPlanKeys) held.delete(held.keys().next().value!)
+      return key
+    },
+    /** The element drawn under `key`: undefined for a key of another document, null for one gone since. */
+    of(key: string | undefined): Element | null | undefined {
+      if (!key || !held.has(key)) return undefined
+      const el = held.get(key)!.deref()
+      return el?.isConnected ? el : null
+    },
+  }
+})()
+const kMaxPlanKeys = 256
+
 function plannedGateOf(
   gate: StepGate,
   planned: DrawnTarget,
@@ -314,7 +340,14 @@ function plannedGateOf(
     unbound: null,
     check(el, action, nav) {
       const now = drawnInView(el, action === 'drag' ? path : undefined)
-      if (!sameDrawn(now, planned)) {
+      // In the document that drew the plan, the approved element itself (or what the executor acts
+      // through for it); elsewhere, an element drawn the same way.
+      const approved = planKeys.of(planned.element)
+      const same =
+        approved === undefined
+          ? true
+          : approved !== null && (approved === el || retarget(approved) === el || labelsOf(approved).includes(el))
+      if (!same || !sameDrawn(now, planned)) {
         // A list's refusal stays a refusal; anything else the person is asked about afresh.
         const again = nav === undefined ? fresh(el, action) : fresh(el, action, nav)
         if (again && again.code !== 'NEEDS_CONFIRMATION') return again
@@ -572,7 +605,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       const drawn: (DrawnTarget | null)[] = []
       for (const target of targets) {
         const found = await locate(target, { timeoutMs }).catch(() => null)
-        drawn.push(found && 'el' in found ? drawnInView(found.el) : null)
+        drawn.push(found && 'el' in found ? { ...drawnInView(found.el), element: planKeys.keep(found.el) } : null)
       }
       return { ok: true, drawn }
     },
