@@ -14,6 +14,8 @@ import {
   type PageCommandKind,
   type PageOutcome,
   type SendCommand,
+  type PageAction,
+  targetOfAction,
 } from '../core/page/command'
 import { sendToTab } from '../messaging'
 import { currentDoc, isDocumentGone as isGone, isGoneMidMessage, markNavigating, takeNewTab, waitForDoc } from './tabs'
@@ -72,7 +74,7 @@ export async function sendCommand<K extends PageCommandKind>(
 ): Promise<Delivered<K>> {
   const since = Date.now()
   if (command.kind === 'act') {
-    const inFrame = await frameTarget(tabId, (command as PageCommand<'act'>).step.target?.targetId)
+    const inFrame = await frameTarget(tabId, targetOfAction((command as PageCommand<'act'>).step)?.targetId)
     if (inFrame) return sendToFrame(tabId, command as PageCommand<'act'>, inFrame, since, opts) as Promise<Delivered<K>>
   }
   const deadline = since + timeoutOf(command) + kGoneGraceMs
@@ -153,7 +155,7 @@ async function sendToFrame(
   const inFrame: PageCommand<'act'> = {
     ...command,
     ...(runSite ? { runSite } : {}),
-    step: { ...command.step, target: { ...command.step.target, targetId: local } },
+    step: { ...command.step, target: { ...targetOfAction(command.step), targetId: local } } as PageAction,
   }
   let out: ExecOutcome
   await noteActedFrame(tabId, route.frameId).catch(() => undefined)
@@ -177,7 +179,7 @@ async function sendToFrame(
     return {
       ok: false,
       code: 'ELEMENT_STALE',
-      message: `${command.step.target?.targetId} was in the frame ${route.prefix} (${route.url}), which has navigated or closed since the page was read. Read the page again.`,
+      message: `${targetOfAction(command.step)?.targetId} was in the frame ${route.prefix} (${route.url}), which has navigated or closed since the page was read. Read the page again.`,
       tabId,
     }
   }

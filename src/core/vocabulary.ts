@@ -19,6 +19,9 @@
  */
 import { z } from 'zod'
 import type { ParsedSelector } from './page/selectors'
+import type { RawStep } from './registry/schema'
+import type { BrowserPort } from './registry/port'
+import type { DevToolsStep } from './flows/devtools'
 
 /** How the page's gate judges an action before it runs (src/dom/page/receiver.ts, src/core/step-place.ts). */
 export interface GateNeeds {
@@ -37,10 +40,10 @@ export interface Says {
   zh: string
 }
 
-export interface DomActionDescriptor<N extends string = string> {
+export interface DomActionDescriptor<N extends string = string, F extends z.ZodRawShape = z.ZodRawShape> {
   name: N
-  /** Its fields besides `action` (each optional unless the action cannot run without it). */
-  fields: z.ZodRawShape
+  /** Its fields besides `action` (each optional unless the action cannot run without it); `PageAction` is their type. */
+  fields: F
   /** required: the page locates an element first; optional: when one is named; none: page-wide. */
   target: 'required' | 'optional' | 'none'
   /** Its element may be plain text (a hover menu, a clickable label), not only a control. */
@@ -92,7 +95,7 @@ const clicking: GateNeeds = { risk: 'click', changes: true }
 const changing: GateNeeds = { changes: true }
 const looking: GateNeeds = { changes: false }
 
-function dom<const N extends string>(d: DomActionDescriptor<N>): DomActionDescriptor<N> {
+function dom<const N extends string, F extends z.ZodRawShape>(d: DomActionDescriptor<N, F>): DomActionDescriptor<N, F> {
   return d
 }
 
@@ -156,7 +159,9 @@ export const kDomActions = [
   }),
   dom({
     name: 'select',
-    fields: { target: Target, value: Value },
+    // replace: the values are the whole choice of a list that takes several ("only Bob"); without
+    // it such a list keeps what was chosen before and adds them.
+    fields: { target: Target, value: Value, replace: z.boolean().optional() },
     target: 'required',
     counts: true,
     navigates: false,
@@ -338,6 +343,33 @@ export const PageActionSchema = z.discriminatedUnion(
   ],
 )
 
+/** One DOM action as data: what an instruction, a pack step and a flow step all become (the union of each descriptor's fields). */
+export type PageAction = ActionOf<(typeof kDomActions)[number]>
+type ActionOf<D> = D extends { name: infer N; fields: infer F extends z.ZodRawShape }
+  ? { action: N } & z.infer<z.ZodObject<F, z.core.$strict>>
+  : never
+/** An action and the element it names, whatever else it carries (what a gate draws and judges). */
+export interface ActionOnTarget {
+  action: DomActionName
+  target?: z.infer<typeof PageTargetSchema>
+}
+/** The element a DOM action names; none for a page-wide one. */
+export function targetOfAction(a: PageAction): z.infer<typeof PageTargetSchema> | undefined {
+  return 'target' in a ? a.target : undefined
+}
+type AnyKey<A> = A extends unknown ? keyof A : never
+type ValueAt<A, K extends PropertyKey> = A extends unknown ? (K extends keyof A ? A[K] : never) : never
+/**
+ * Every field any DOM action may carry, each optional: for code that reads a field of whatever
+ * action holds it (the page's gate reads a key, files or a path wherever a step has them).
+ */
+export type AnyActionFields = { [K in AnyKey<PageAction>]?: Exclude<ValueAt<PageAction, K>, undefined> }
+export function fieldsOf(a: PageAction): AnyActionFields {
+  return a as AnyActionFields
+}
+/** One DOM action of one name. */
+export type PageActionOf<N extends DomActionName> = Extract<PageAction, { action: N }>
+
 /** Whether a DOM action counts against the step limit: every gate that counts asks this, whatever wrote the step. */
 export function countsAsStep(action: string): boolean {
   return kDomByName.get(action)?.counts ?? true
@@ -485,7 +517,24 @@ export interface InstructionDescriptor<N extends string = string> {
   own?: readonly InstructionParam[]
   /** The browser action it is (a name of `kTabActions`): run by the agent with the run's tabs, not sent to a page. */
   tab?: string
+  /**
+   * How its DOM action is built from its params (src/core/page/command.ts `actionOf`). By default
+   * the element it names, its `value` when the action takes one, the point on the element when it
+   * named one, and `replace` when its description says its values are the whole choice.
+   */
+  build?: InstructionBuild
+  /** Only a model that sees (screenshots) is taught it and may use it: its params are pixels of a screenshot. */
+  sees?: boolean
   says: Says
+}
+
+export interface InstructionBuild {
+  /** DOM action field ← the param copied into it as is. */
+  copy?: Readonly<Partial<Record<string, InstructionParam>>>
+  /** The element when it names none: the focused one (a key), the first point of its `path`, or its `selector`. */
+  target?: 'focused' | 'path' | 'selector'
+  /** Fields every such action carries (a wait for an element waits for it to show). */
+  fixed?: Readonly<Record<string, string>>
 }
 
 const kElement = ['target_id', 'semantic_locator', 'fallback_selector'] as const
@@ -501,6 +550,7 @@ export const kInstructions = [
     all: ['url'],
     runs: 'navigate',
     flow: 'navigate',
+    build: { copy: { value: 'url' } },
     says: { en: 'Open a page', zh: '打开页面' },
   }),
   instruction({
@@ -518,8 +568,20 @@ export const kInstructions = [
     flow: 'fill',
     says: { en: 'Type', zh: '输入' },
   }),
-  instruction({ name: 'verify', all: ['assertion'], runs: 'verify', says: { en: 'Check', zh: '检查' } }),
-  instruction({ name: 'wait', all: ['selector'], runs: 'wait', says: { en: 'Wait', zh: '等待' } }),
+  instruction({
+    name: 'verify',
+    all: ['assertion'],
+    runs: 'verify',
+    build: { copy: { assertion: 'assertion' } },
+    says: { en: 'Check', zh: '检查' },
+  }),
+  instruction({
+    name: 'wait',
+    all: ['selector'],
+    runs: 'wait',
+    build: { target: 'selector', fixed: { state: 'visible' } },
+    says: { en: 'Wait', zh: '等待' },
+  }),
   instruction({
     name: 'select',
     all: ['value'],
@@ -535,12 +597,21 @@ export const kInstructions = [
     flow: 'hover',
     says: { en: 'Point at', zh: '指向' },
   }),
-  instruction({ name: 'press', all: ['key'], runs: 'press', flow: 'press', says: { en: 'Press a key', zh: '按键' } }),
+  instruction({
+    name: 'press',
+    all: ['key'],
+    runs: 'press',
+    flow: 'press',
+    // A key pressed with no target goes to the focused element.
+    build: { copy: { key: 'key' }, target: 'focused' },
+    says: { en: 'Press a key', zh: '按键' },
+  }),
   instruction({
     name: 'scroll',
     oneOf: ['direction', ...kElement],
     runs: 'scroll',
     flow: 'scroll',
+    build: { copy: { direction: 'direction' } },
     says: { en: 'Scroll', zh: '滚动' },
   }),
   instruction({
@@ -551,7 +622,15 @@ export const kInstructions = [
     says: { en: 'Upload a file', zh: '上传文件' },
   }),
   // A path of points in the last screenshot; not saved in a flow: a path is one page's pixels.
-  instruction({ name: 'drag', all: ['path'], runs: 'drag', own: ['path'], says: { en: 'Drag', zh: '拖动' } }),
+  instruction({
+    name: 'drag',
+    all: ['path'],
+    runs: 'drag',
+    own: ['path'],
+    build: { target: 'path' },
+    sees: true,
+    says: { en: 'Drag', zh: '拖动' },
+  }),
   instruction({
     name: 'run_action',
     all: ['action'],
@@ -563,7 +642,7 @@ export const kInstructions = [
   instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
   instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),
   // A marked screenshot with the next page read, for a model that sees (docs/agent.md, "Screenshots").
-  instruction({ name: 'screenshot', says: { en: 'Take a screenshot', zh: '截图' } }),
+  instruction({ name: 'screenshot', sees: true, says: { en: 'Take a screenshot', zh: '截图' } }),
   // A file a page downloaded during the run, read in the background (docs/agent.md, "Files the page hands over").
   instruction({ name: 'read_file', all: ['value'], says: { en: 'Read a downloaded file', zh: '读取下载的文件' } }),
   // The browser's own actions on the run's tabs: each is the instruction of the same name.

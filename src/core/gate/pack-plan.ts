@@ -8,9 +8,9 @@
 import { dryRun, type PlanStep } from '../registry/plan'
 import type { ActionRegistry } from '../registry/registry'
 import { safeParseSelector } from '../page/selectors'
-import type { PageAction } from '../page/command'
+import type { ActionOnTarget } from '../page/command'
 
-type Shown = { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }
+type Shown = { what: string; step: ActionOnTarget | { opens: string } }
 
 /** The action's steps for `previewPlan`, or null when the dry run cannot plan it (the run reports why). */
 export function packPlanSteps(
@@ -48,7 +48,7 @@ export function packPlanSteps(
         const p = safeParseSelector(c)
         return p.success ? [p.data] : []
       })
-      const action = (s.action === 'click' && s.args.count === 2 ? 'dblclick' : s.action) as PageAction['action']
+      const action = (s.action === 'click' && s.args.count === 2 ? 'dblclick' : s.action) as ActionOnTarget['action']
       out.push({ what, step: { action, target: { selectors } } })
     }
     return true

@@ -151,7 +151,7 @@ export function registerPageTools(ctx: ToolContext): void {
           }
           const step = actionOf(ins)!
           let secretSites: string[] | undefined
-          if (typeof step.value === 'string' && !o.place.secretsInPlace) {
+          if ('value' in step && typeof step.value === 'string' && !o.place.secretsInPlace) {
             const r = resolveClientSecrets(step.value, o.secrets, await t.url())
             step.value = r.value
             secretSites = r.secretSites
