@@ -667,6 +667,45 @@ export function instructionKind(name: string): InstructionDescriptor | undefined
 
 // ── a recorded flow's steps ─────────────────────────────────────────────────────────────────
 
+/** A flow step's params as the flow format holds them (src/core/flows/schema.ts). */
+export type FlowParams = Readonly<Record<string, string | number | boolean>>
+
+/** What the pack exporter (src/core/flows/to-pack.ts) hands a step's rule. */
+export interface PackExport {
+  p: FlowParams
+  /** `{ selector: '${selectors.alias}' }` when the step names its element, else empty. */
+  sel: { selector?: string }
+  alias: string | null
+  /** A flow value as a pack template: `${name}` → `${params.name}` (or the vault's `${env.…}`). */
+  text: (v: unknown) => string
+}
+
+/** What the DevTools Recorder exporter (src/core/flows/devtools.ts) hands a step's rule. */
+export interface DevToolsExport {
+  p: FlowParams
+  /** The element as Recorder selectors; null when none of its locators has a Recorder form. */
+  target: { selectors: string[][] } | null
+  /** Where a click lands inside the element (the Recorder requires an offset). */
+  click: { offsetX: number; offsetY: number }
+  /** A flow value with its variables' defaults (secrets empty). */
+  value: (v: unknown) => string
+  /** A key chord as the keys pressed, in order. */
+  keys: (chord: string) => string[]
+  /** The step's check as a Recorder assertion, or null when it has none. */
+  check: () => DevToolsStep | null
+}
+
+/** What the Playwright spec exporter (src/core/flows/playwright.ts) hands a step's words. */
+export interface SpecWords {
+  p: FlowParams
+  /** The element as a person reads it: its recorded text, or its primary selector. */
+  target: () => string
+  /** Whether the step names its element by selectors, and the primary one. */
+  selector?: string
+  /** A value quoted, or "the secret NAME". */
+  value: (v: unknown) => string
+}
+
 export interface FlowStepDescriptor<N extends string = string> {
   name: N
   /** The DOM action a replay runs for it (a name of `kDomActions`); none: the replayer's own (run, tab, done) or a read in the page (check.ts). */
@@ -682,33 +721,221 @@ export interface FlowStepDescriptor<N extends string = string> {
   counts?: boolean
   /** May take its document with it; default: as the DOM action it runs does. */
   navigates?: boolean
+  /** The page acting on its element: which field of its DOM action each param fills (src/dom/recorder/step.ts). */
+  replay?: Readonly<Partial<Record<string, string>>>
+  /**
+   * What the page does for it instead of acting (src/dom/recorder/step.ts): reads a value
+   * (`extract`), goes back in history (`back`), or only finds its element (`found`: a wait).
+   */
+  inPage?: 'extract' | 'back' | 'found'
+  /** A `${file:…}` variable it names goes into a file input instead (an upload, a fill of a file field). */
+  takesFiles?: boolean
+  /** The element is found even when it is disabled (pointing at it, waiting for it, scrolling it act on nothing). */
+  anyState?: boolean
+  /** The pack step it becomes (src/core/flows/to-pack.ts); none: it stays in the flow (a tab, done). */
+  pack?: (c: PackExport) => RawStep | null
+  /** The DevTools Recorder steps it becomes (src/core/flows/devtools.ts); none: nothing the Recorder can replay. */
+  devtools?: (c: DevToolsExport) => DevToolsStep[]
+  /** What it does as a person would say it (a Playwright spec's comment); none: its name and element. */
+  says?: (c: SpecWords) => string
 }
 
 function flow<const N extends string>(d: FlowStepDescriptor<N>): FlowStepDescriptor<N> {
   return d
 }
 
+/** The pack step a click-like step becomes: `as`, on its element, with `extra` args. */
+const packOnElement =
+  (as: string, extra: (p: FlowParams) => Record<string, unknown> = () => ({})) =>
+  ({ sel, p }: PackExport): RawStep => ({ action: as, args: { ...sel, ...extra(p) } })
+/** A Recorder click (a secondary one for a right click), when the element has a Recorder selector. */
+const devToolsClick = ({ target, click, p }: DevToolsExport): DevToolsStep[] =>
+  target ? [{ type: 'click', ...target, ...click, ...(p.button === 'right' ? { button: 'secondary' } : {}) }] : []
+const devToolsOn =
+  (type: string) =>
+  ({ target }: DevToolsExport): DevToolsStep[] =>
+    target ? [{ type, ...target }] : []
+const devToolsChange = ({ target, value, p }: DevToolsExport): DevToolsStep[] =>
+  target ? [{ type: 'change', ...target, value: value(p.value) }] : []
+
+/** A check (`verify`, `expect`): what the registry's `wait` can express; the other checks stay in the flow. */
+const checkRules: Pick<FlowStepDescriptor, 'pack' | 'devtools' | 'says'> = {
+  // The panel's Replay and `ava run file.flow.json` replay the rest (docs/flows.md "Flows as pack actions").
+  pack: ({ p, sel, alias, text }) => {
+    if (typeof p.url === 'string') return { action: 'wait', args: { url: text(p.url) } }
+    if (typeof p.text === 'string' && !alias) return { action: 'wait', args: { text: text(p.text) } }
+    if ((p.state === 'visible' || p.state === 'hidden') && alias)
+      return { action: 'wait', args: { ...sel, state: p.state } }
+    return null
+  },
+  // The Recorder's assertions: they wait, and fail the replay at its timeout.
+  devtools: ({ check }) => {
+    const c = check()
+    return c ? [c] : []
+  },
+  says: ({ p, target, selector, value }) => {
+    const what = selector !== undefined ? target() : 'the page'
+    if (p.url !== undefined) return `check the address matches ${value(p.url)}`
+    if (p.text !== undefined) return `check ${what} shows ${value(p.text)}`
+    if (p.state !== undefined) return `check ${what} is ${String(p.state)}`
+    if (p.value !== undefined) return `check ${what} has the value ${value(p.value)}`
+    return `check ${String(p.count)} element(s) match ${selector ?? 'the selector'}`
+  },
+}
+
 /** The flow format's step actions, and `upload`, `expect`, `extract`, `go_back`, `tab` added since (docs/flows.md). */
 export const kFlowSteps = [
-  flow({ name: 'navigate', runs: 'navigate', element: false }),
-  flow({ name: 'click', runs: 'click', element: true }),
-  flow({ name: 'dblclick', runs: 'dblclick', element: true }),
-  flow({ name: 'fill', runs: 'fill', element: true }),
-  flow({ name: 'select', runs: 'select', element: true }),
-  flow({ name: 'check', runs: 'check', element: true }),
-  flow({ name: 'uncheck', runs: 'uncheck', element: true }),
-  flow({ name: 'press', runs: 'press', element: false }),
-  flow({ name: 'hover', runs: 'hover', element: true }),
-  flow({ name: 'scroll', runs: 'scroll', element: false }),
-  flow({ name: 'wait', runs: 'wait', element: false }),
-  flow({ name: 'run', element: false }),
-  flow({ name: 'verify', element: false, check: true }),
-  flow({ name: 'expect', element: false, check: true }),
-  flow({ name: 'extract', element: false }),
-  flow({ name: 'go_back', element: false, counts: true, navigates: true }),
-  flow({ name: 'tab', element: false }),
-  flow({ name: 'done', element: false }),
-  flow({ name: 'upload', runs: 'upload', element: true }),
+  flow({
+    name: 'navigate',
+    runs: 'navigate',
+    element: false,
+    replay: { value: 'url' },
+    pack: ({ p, text }) => ({ action: 'navigate', args: { url: text(p.url) } }),
+    devtools: ({ p }) => [{ type: 'navigate', url: String(p.url) }],
+    says: ({ p }) => `go to ${String(p.url)}`,
+  }),
+  flow({
+    name: 'click',
+    runs: 'click',
+    element: true,
+    replay: { button: 'button' },
+    pack: packOnElement('click', (p) => (p.button && p.button !== 'left' ? { button: p.button } : {})),
+    devtools: devToolsClick,
+  }),
+  flow({
+    name: 'dblclick',
+    runs: 'dblclick',
+    element: true,
+    pack: packOnElement('click', () => ({ count: 2 })),
+    devtools: ({ target, click }) => (target ? [{ type: 'doubleClick', ...target, ...click }] : []),
+  }),
+  flow({
+    name: 'fill',
+    runs: 'fill',
+    element: true,
+    replay: { value: 'value' },
+    takesFiles: true,
+    pack: ({ p, sel, text }) => ({ action: 'fill', args: { ...sel, value: text(p.value) } }),
+    devtools: devToolsChange,
+    says: ({ p, target, value }) => `fill ${target()} with ${value(p.value)}`,
+  }),
+  flow({
+    name: 'select',
+    runs: 'select',
+    element: true,
+    replay: { value: 'value' },
+    pack: ({ p, sel, text }) => ({ action: 'select', args: { ...sel, value: text(p.value) } }),
+    devtools: devToolsChange,
+    says: ({ p, target, value }) => `select ${value(p.value)} in ${target()}`,
+  }),
+  flow({ name: 'check', runs: 'check', element: true, pack: packOnElement('check'), devtools: devToolsClick }),
+  flow({ name: 'uncheck', runs: 'uncheck', element: true, pack: packOnElement('uncheck'), devtools: devToolsClick }),
+  flow({
+    name: 'press',
+    runs: 'press',
+    element: false,
+    replay: { key: 'key' },
+    pack: ({ p, sel }) => ({ action: 'press', args: { key: String(p.key), ...sel } }),
+    devtools: ({ p, keys }) => {
+      const ks = keys(String(p.key))
+      return [
+        ...ks.map((key) => ({ type: 'keyDown', key })),
+        ...[...ks].reverse().map((key) => ({ type: 'keyUp', key })),
+      ]
+    },
+    says: ({ p, target, selector }) => `press ${String(p.key)}${selector !== undefined ? ` on ${target()}` : ''}`,
+  }),
+  flow({
+    name: 'hover',
+    runs: 'hover',
+    element: true,
+    anyState: true,
+    pack: packOnElement('hover'),
+    devtools: devToolsOn('hover'),
+  }),
+  flow({
+    name: 'scroll',
+    runs: 'scroll',
+    element: false,
+    anyState: true,
+    replay: { direction: 'direction', amount: 'amount' },
+    pack: ({ p }) => ({
+      action: 'scroll',
+      args: {
+        direction: p.direction === 'up' ? 'up' : 'down',
+        ...(typeof p.amount === 'number' ? { amount: p.amount } : {}),
+      },
+    }),
+    devtools: ({ p }) => [{ type: 'scroll', x: 0, y: p.direction === 'up' ? 0 : Number(p.amount ?? 600) }],
+    says: ({ p }) => `scroll ${String(p.direction ?? 'down')}${p.amount !== undefined ? ` ${String(p.amount)}` : ''}`,
+  }),
+  flow({
+    name: 'wait',
+    runs: 'wait',
+    element: false,
+    anyState: true,
+    inPage: 'found',
+    pack: ({ p, sel, alias }) => ({ action: 'wait', args: alias ? { ...sel } : { ms: Number(p.ms ?? 0) } }),
+    devtools: devToolsOn('waitForElement'),
+    says: ({ p, target, selector }) =>
+      selector !== undefined ? `wait for ${target()}` : `wait ${String(p.ms ?? 0)} ms`,
+  }),
+  flow({
+    name: 'run',
+    element: false,
+    // Composition: the flow's run step is the pack's own `run`.
+    pack: ({ p, text }) => {
+      const { action, ...rest } = p
+      return {
+        action: 'run',
+        args: {
+          action: String(action),
+          params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])),
+        },
+      }
+    },
+  }),
+  flow({ name: 'verify', element: false, check: true, ...checkRules }),
+  flow({ name: 'expect', element: false, check: true, ...checkRules }),
+  flow({
+    name: 'extract',
+    element: false,
+    inPage: 'extract',
+    pack: ({ p, sel, alias }) => (alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null),
+    says: ({ p, target }) =>
+      `read ${p.attribute !== undefined ? `the ${String(p.attribute)} of ` : ''}${target()} into returns.${String(p.name)}`,
+  }),
+  flow({ name: 'go_back', element: false, counts: true, navigates: true, inPage: 'back', says: () => 'go back' }),
+  flow({
+    name: 'tab',
+    element: false,
+    says: ({ p, value }) =>
+      p.index !== undefined
+        ? `switch to tab ${String(p.index)}`
+        : p.url !== undefined
+          ? `switch to the tab at ${value(p.url)}`
+          : 'switch to the tab the previous step opened',
+  }),
+  flow({
+    name: 'done',
+    element: false,
+    says: ({ p, value }) => `done${p.success === false ? ', failing' : ''}${p.text ? `: ${value(p.text)}` : ''}`,
+  }),
+  flow({
+    name: 'upload',
+    runs: 'upload',
+    element: true,
+    replay: { value: 'file' },
+    takesFiles: true,
+    pack: ({ p, sel, text }) => ({
+      action: 'upload',
+      args: {
+        ...sel,
+        files: [...String(p.file ?? '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => ({ path: text(m[0]) })),
+      },
+    }),
+    says: ({ p, target, value }) => `upload ${value(p.file)} into ${target()}`,
+  }),
 ] as const
 
 export type FlowActionName = (typeof kFlowSteps)[number]['name']
