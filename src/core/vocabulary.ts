@@ -966,6 +966,86 @@ export function flowStepNavigates(name: string): boolean {
   return d.navigates ?? (d.runs ? domAction(d.runs).navigates : false)
 }
 
+// ── an action pack's steps ──────────────────────────────────────────────────────────────────
+
+/**
+ * What a pack step lets its pack do, as a person is told before install
+ * (src/core/registry/capabilities.ts, docs/packs-ui.md "What a pack can do").
+ */
+export interface PackStepGrants {
+  /** Acts on the page (clicks, types, hovers, scrolls). */
+  acts?: boolean
+  /** Reads what the page shows; `fields`: what is typed into fields, always or when its args point at one. */
+  reads?: boolean
+  fields?: 'always' | 'selector' | 'attribute'
+  /** Opens the address in its `url` arg. */
+  opens?: boolean
+  /** Sends a form when its key is Enter, or when its selector points at a submit button. */
+  submits?: 'key' | 'selector'
+  /** Types what it is given: a template reading an earlier step's data sends page data on. */
+  types?: boolean
+  uploads?: boolean
+  /** Runs its own script in the page: can do anything the page can. */
+  script?: boolean
+}
+
+/**
+ * A pack step (src/core/registry/step-actions.ts builds each one's args and run from this
+ * table): which `BrowserPort` call it makes (src/core/registry/port.ts) and which DOM action that
+ * call is on the page, and what it lets the pack do.
+ */
+export interface PackStepDescriptor<N extends string = string> {
+  name: N
+  /** The port call it makes; none: the engine's own (run, fail, a wait for ms). */
+  port?: keyof BrowserPort
+  /** The DOM action the port call runs in the page (a name of `kDomActions`), when it is one. */
+  dom?: string
+  grants: PackStepGrants
+}
+
+function packStep<const N extends string>(d: PackStepDescriptor<N>): PackStepDescriptor<N> {
+  return d
+}
+
+export const kPackSteps = [
+  packStep({ name: 'click', port: 'click', dom: 'click', grants: { acts: true, submits: 'selector' } }),
+  packStep({ name: 'fill', port: 'fill', dom: 'fill', grants: { acts: true, types: true } }),
+  packStep({ name: 'type', port: 'type', dom: 'type', grants: { acts: true, types: true } }),
+  packStep({ name: 'press', port: 'press', dom: 'press', grants: { acts: true, submits: 'key' } }),
+  packStep({ name: 'hover', port: 'hover', dom: 'hover', grants: { acts: true } }),
+  packStep({ name: 'select', port: 'select', dom: 'select', grants: { acts: true, types: true } }),
+  packStep({ name: 'check', port: 'check', dom: 'check', grants: { acts: true } }),
+  packStep({ name: 'uncheck', port: 'check', dom: 'uncheck', grants: { acts: true } }),
+  packStep({ name: 'upload', port: 'upload', dom: 'upload', grants: { acts: true, uploads: true } }),
+  packStep({ name: 'scroll', port: 'scroll', dom: 'scroll', grants: { acts: true } }),
+  packStep({ name: 'wait', port: 'waitFor', dom: 'wait', grants: {} }),
+  packStep({ name: 'snapshot', port: 'snapshot', grants: { reads: true, fields: 'always' } }),
+  packStep({ name: 'find', port: 'find', grants: { reads: true } }),
+  packStep({ name: 'open', port: 'navigate', dom: 'navigate', grants: { opens: true } }),
+  packStep({ name: 'navigate', port: 'navigate', dom: 'navigate', grants: { opens: true } }),
+  packStep({ name: 'getText', port: 'getText', dom: 'getText', grants: { reads: true, fields: 'selector' } }),
+  packStep({
+    name: 'getAttribute',
+    port: 'getAttribute',
+    dom: 'getAttribute',
+    grants: { reads: true, fields: 'attribute' },
+  }),
+  packStep({ name: 'getUrl', port: 'getUrl', grants: { reads: true } }),
+  packStep({ name: 'eval', port: 'runUserScript', grants: { script: true } }),
+  packStep({ name: 'evaluate', port: 'runUserScript', grants: { script: true } }),
+  packStep({ name: 'run', grants: {} }),
+  packStep({ name: 'fail', grants: {} }),
+] as const
+
+export type PackStepName = (typeof kPackSteps)[number]['name']
+
+const kPackStepByName = new Map<string, PackStepDescriptor>(kPackSteps.map((d) => [d.name, d]))
+
+/** The descriptor of a pack step; undefined for a name the vocabulary does not have (a pack's typo). */
+export function packStepKind(name: string): PackStepDescriptor | undefined {
+  return kPackStepByName.get(name)
+}
+
 // ── what the person reads ───────────────────────────────────────────────────────────────────
 
 /**
