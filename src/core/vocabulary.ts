@@ -665,6 +665,11 @@ export function instructionKind(name: string): InstructionDescriptor | undefined
   return kInstructionByName.get(name)
 }
 
+/** Whether only a model that sees (screenshots) is taught an instruction and may use it. */
+export function seesOnly(name: string): boolean {
+  return !!kInstructionByName.get(name)?.sees
+}
+
 // ── a recorded flow's steps ─────────────────────────────────────────────────────────────────
 
 /** A flow step's params as the flow format holds them (src/core/flows/schema.ts). */
@@ -725,9 +730,9 @@ export interface FlowStepDescriptor<N extends string = string> {
   replay?: Readonly<Partial<Record<string, string>>>
   /**
    * What the page does for it instead of acting (src/dom/recorder/step.ts): reads a value
-   * (`extract`), goes back in history (`back`), or only finds its element (`found`: a wait).
+   * (`read`: an extract), goes back in history (`back`), or only finds its element (`found`: a wait).
    */
-  inPage?: 'extract' | 'back' | 'found'
+  inPage?: 'read' | 'back' | 'found'
   /** A `${file:…}` variable it names goes into a file input instead (an upload, a fill of a file field). */
   takesFiles?: boolean
   /** The element is found even when it is disabled (pointing at it, waiting for it, scrolling it act on nothing). */
@@ -900,7 +905,7 @@ export const kFlowSteps = [
   flow({
     name: 'extract',
     element: false,
-    inPage: 'extract',
+    inPage: 'read',
     pack: ({ p, sel, alias }) => (alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null),
     says: ({ p, target }) =>
       `read ${p.attribute !== undefined ? `the ${String(p.attribute)} of ` : ''}${target()} into returns.${String(p.name)}`,

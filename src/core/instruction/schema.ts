@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
-import { instructionKind, kInstructionNames, kPageInstructionNames, type InstructionName } from '../vocabulary'
+import {
+  instructionKind,
+  kInstructionNames,
+  kPageInstructionNames,
+  seesOnly,
+  type InstructionName,
+} from '../vocabulary'
 import type { FailureCode } from '../failure'
 
 /**
@@ -241,7 +247,7 @@ export function planTools(
   const params = (z.toJSONSchema(InstructionParamsSchema, { io: 'input' }) as { properties: Record<string, unknown> })
     .properties
   return kInstructionNames
-    .filter((name) => opts.vision || (name !== 'drag' && name !== 'screenshot'))
+    .filter((name) => opts.vision || !seesOnly(name))
     .map((name) => {
       const d = instructionKind(name) as {
         all?: readonly string[]

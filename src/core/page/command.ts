@@ -15,14 +15,7 @@ import type { SitePolicy } from '../offsite'
 import type { DrawnTarget } from '../gate/drawn'
 import type { Intent, PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
-import {
-  domAction,
-  flowStepNavigates,
-  instructionKind,
-  isDomAction,
-  type DomActionName,
-  type PageAction,
-} from '../vocabulary'
+import { domAction, flowStepNavigates, instructionKind, isDomAction, type PageAction } from '../vocabulary'
 import type { CollectRound } from './collect'
 
 export { kDomActionNames, type DomActionName } from '../vocabulary'

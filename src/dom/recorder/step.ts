@@ -75,7 +75,7 @@ export async function runFlowStep(
   // Checks and reads act on nothing: no gate, no executor (check.ts).
   if (kAssertActions.has(step.action)) return runCheck(step, opts)
   const inPage = flowStep(step.action)?.inPage
-  if (inPage === 'extract') return runExtract(step, opts)
+  if (inPage === 'read') return runExtract(step, opts)
   if (inPage === 'back') return runGoBack(opts.signal)
   const t0 = performance.now()
   let el: Element | undefined

@@ -9,6 +9,7 @@ import {
   type PageActionType,
 } from '../../../core/instruction/schema'
 import { actionOf } from '../../../core/page/command'
+import { seesOnly } from '../../../core/vocabulary'
 import { judgeNavigation, siteRefusal } from '../../../core/gate/guard'
 import { plainMessage } from '../../args'
 import { callGuard, framed, gatedAct, McpToolError, resolveClientSecrets } from '../gate'
@@ -20,9 +21,9 @@ const kActTimeoutMs = 5_000
 
 /** One instruction in Ava's vocabulary (docs/instruction-schema.md); the page types only. */
 const kInstruction = z.object({
-  // drag names points of a screenshot, which an MCP client is never sent (docs/agent.md, "Screenshots").
+  // What names points of a screenshot (a drag), which an MCP client is never sent (docs/agent.md, "Screenshots").
   action_type: z
-    .enum(PAGE_ACTION_TYPES.filter((t) => t !== 'drag') as [PageActionType, ...PageActionType[]])
+    .enum(PAGE_ACTION_TYPES.filter((t) => !seesOnly(t)) as [PageActionType, ...PageActionType[]])
     .describe(
       'What to do: navigate, click, input, select, hover, press, scroll, wait, verify (upload is not available over MCP).',
     ),
