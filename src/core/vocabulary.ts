@@ -733,8 +733,14 @@ export interface FlowStepDescriptor<N extends string = string> {
    * (`read`: an extract), goes back in history (`back`), or only finds its element (`found`: a wait).
    */
   inPage?: 'read' | 'back' | 'found'
-  /** A `${file:…}` variable it names goes into a file input instead (an upload, a fill of a file field). */
-  takesFiles?: boolean
+  /**
+   * What the replayer itself does for it, without the page (src/core/flows/replay.ts): opens its
+   * `url`, runs a pack action (`compose`), ends the replay (`end`), moves to another tab, or
+   * sleeps (a wait that names no element).
+   */
+  replayer?: 'open' | 'compose' | 'end' | 'switchTab' | 'sleep'
+  /** The param whose `${file:…}` variables go into a file input instead (an upload's `file`, a file field's fill `value`). */
+  filesIn?: 'file' | 'value'
   /** The element is found even when it is disabled (pointing at it, waiting for it, scrolling it act on nothing). */
   anyState?: boolean
   /** The pack step it becomes (src/core/flows/to-pack.ts); none: it stays in the flow (a tab, done). */
@@ -795,6 +801,7 @@ export const kFlowSteps = [
     runs: 'navigate',
     element: false,
     replay: { value: 'url' },
+    replayer: 'open',
     pack: ({ p, text }) => ({ action: 'navigate', args: { url: text(p.url) } }),
     devtools: ({ p }) => [{ type: 'navigate', url: String(p.url) }],
     says: ({ p }) => `go to ${String(p.url)}`,
@@ -819,7 +826,7 @@ export const kFlowSteps = [
     runs: 'fill',
     element: true,
     replay: { value: 'value' },
-    takesFiles: true,
+    filesIn: 'value',
     pack: ({ p, sel, text }) => ({ action: 'fill', args: { ...sel, value: text(p.value) } }),
     devtools: devToolsChange,
     says: ({ p, target, value }) => `fill ${target()} with ${value(p.value)}`,
@@ -880,6 +887,7 @@ export const kFlowSteps = [
     element: false,
     anyState: true,
     inPage: 'found',
+    replayer: 'sleep',
     pack: ({ p, sel, alias }) => ({ action: 'wait', args: alias ? { ...sel } : { ms: Number(p.ms ?? 0) } }),
     devtools: devToolsOn('waitForElement'),
     says: ({ p, target, selector }) =>
@@ -888,6 +896,7 @@ export const kFlowSteps = [
   flow({
     name: 'run',
     element: false,
+    replayer: 'compose',
     // Composition: the flow's run step is the pack's own `run`.
     pack: ({ p, text }) => {
       const { action, ...rest } = p
@@ -914,6 +923,7 @@ export const kFlowSteps = [
   flow({
     name: 'tab',
     element: false,
+    replayer: 'switchTab',
     says: ({ p, value }) =>
       p.index !== undefined
         ? `switch to tab ${String(p.index)}`
@@ -924,6 +934,7 @@ export const kFlowSteps = [
   flow({
     name: 'done',
     element: false,
+    replayer: 'end',
     says: ({ p, value }) => `done${p.success === false ? ', failing' : ''}${p.text ? `: ${value(p.text)}` : ''}`,
   }),
   flow({
@@ -931,7 +942,7 @@ export const kFlowSteps = [
     runs: 'upload',
     element: true,
     replay: { value: 'file' },
-    takesFiles: true,
+    filesIn: 'file',
     pack: ({ p, sel, text }) => ({
       action: 'upload',
       args: {
@@ -953,6 +964,16 @@ const kFlowByName = new Map<string, FlowStepDescriptor>(kFlowSteps.map((d) => [d
 
 export function flowStep(name: string): FlowStepDescriptor | undefined {
   return kFlowByName.get(name)
+}
+
+/** Whether a flow step reads a value into the flow's `returns` (an extract). */
+export function flowStepReturns(name: string): boolean {
+  return kFlowByName.get(name)?.inPage === 'read'
+}
+
+/** Whether a flow step ends the replay (a done step): the steps after it never run. */
+export function flowStepEnds(name: string): boolean {
+  return kFlowByName.get(name)?.replayer === 'end'
 }
 
 /** Whether a flow step counts against the step limit (the same rule as `countsAsStep` for the action it runs). */
@@ -1005,6 +1026,8 @@ export interface PackStepDescriptor<N extends string = string> {
   port?: keyof BrowserPort
   /** The DOM action the port call runs in the page (a name of `kDomActions`), when it is one. */
   dom?: string
+  /** Runs another pack action (its `action` arg names it): composition. */
+  composes?: boolean
   grants: PackStepGrants
 }
 
@@ -1038,13 +1061,23 @@ export const kPackSteps = [
   packStep({ name: 'getUrl', port: 'getUrl', grants: { reads: true } }),
   packStep({ name: 'eval', port: 'runUserScript', grants: { script: true } }),
   packStep({ name: 'evaluate', port: 'runUserScript', grants: { script: true } }),
-  packStep({ name: 'run', grants: {} }),
+  packStep({ name: 'run', composes: true, grants: {} }),
   packStep({ name: 'fail', grants: {} }),
 ] as const
 
 export type PackStepName = (typeof kPackSteps)[number]['name']
 
 const kPackStepByName = new Map<string, PackStepDescriptor>(kPackSteps.map((d) => [d.name, d]))
+
+/** Whether a pack step runs another pack action (named by its `action` arg). */
+export function packStepComposes(name: string): boolean {
+  return !!kPackStepByName.get(name)?.composes
+}
+
+/** Whether a pack step opens the address in its `url` arg. */
+export function packStepOpens(name: string): boolean {
+  return !!kPackStepByName.get(name)?.grants.opens
+}
 
 /** The descriptor of a pack step; undefined for a name the vocabulary does not have (a pack's typo). */
 export function packStepKind(name: string): PackStepDescriptor | undefined {

@@ -1,6 +1,6 @@
 import type { Flow, FlowStep } from './schema'
 import { parseSource } from './variables'
-import { flowStep } from '../vocabulary'
+import { flowStep, flowStepEnds, flowStepReturns } from '../vocabulary'
 
 /**
  * Export to a Playwright Test spec that runs on Ava's fixture
@@ -103,15 +103,15 @@ export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): 
   }
   const args = asked.length ? ', params' : ''
   // A replay ends at its done step: the spec does too.
-  const end = flow.steps.findIndex((st) => st.action === 'done')
+  const end = flow.steps.findIndex((st) => flowStepEnds(st.action))
   const steps = end >= 0 ? flow.steps.slice(0, end + 1) : flow.steps
   // What extract steps read, by name, as a flow's `returns` (a bracket key: a name may be a keyword).
-  if (steps.some((st) => st.action === 'extract'))
+  if (steps.some((st) => flowStepReturns(st.action)))
     lines.push('  const returns: Record<string, string | undefined> = {}')
   if (flow.metadata.start_url) lines.push(`  await page.goto(${q(flow.metadata.start_url)})`)
   for (const step of steps) {
     const call = `await ava.step(flow, ${step.step_id}${args})`
-    const line = step.action === 'extract' ? `returns[${q(String(step.params.name))}] = (${call}).value` : call
+    const line = flowStepReturns(step.action) ? `returns[${q(String(step.params.name))}] = (${call}).value` : call
     lines.push(`  ${line} // ${oneLine(describeStep(flow, step))}`)
   }
   if (end >= 0 && end < flow.steps.length - 1)

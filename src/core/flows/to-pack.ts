@@ -5,7 +5,7 @@ import { kNamespacePattern } from '../registry/schema'
 import { validatePack, type ValidationResult } from '../registry/validator'
 import { alternativesOf, type Flow, type FlowSelector, type FlowStep } from './schema'
 import { parseSource } from './variables'
-import { flowStep } from '../vocabulary'
+import { flowStep, flowStepReturns } from '../vocabulary'
 import type { FailureCode } from '../failure'
 
 /**
@@ -151,7 +151,7 @@ export function flowToAction(
   // extract steps return their values, as a pack action's `returns` do.
   const returns = Object.fromEntries(
     flow.steps
-      .filter((s) => s.action === 'extract' && s.selectors)
+      .filter((s) => flowStepReturns(s.action) && s.selectors)
       .map((s) => [String(s.params.name), `\${steps.${String(s.params.name)}}`]),
   )
   if (Object.keys(returns).length) action.returns = returns

@@ -44,8 +44,7 @@ function command(
     return { refused: `A ${step.action} step has no action to run in the page; the replayer runs it itself.` }
   const target = el ? { element: el } : undefined
   // A `${file:…}` variable goes into a file input whichever step names it: upload, or fill.
-  if (files?.length && d.takesFiles)
-    return { action: 'upload', target, files, value: files.map((f) => f.name).join(', ') }
+  if (files?.length && d.filesIn) return { action: 'upload', target, files, value: files.map((f) => f.name).join(', ') }
   const out: Record<string, unknown> = { action: d.runs, target }
   for (const [field, param] of Object.entries(d.replay ?? {})) {
     const v = (kReplayField[field] ?? ((x: unknown) => x))(step.params[param!])
