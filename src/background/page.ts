@@ -1,3 +1,4 @@
+import { domAction, instructionLoads } from '../core/vocabulary'
 import browser from 'webextension-polyfill'
 import { stepResult, type ExecOutcome, type RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
@@ -311,7 +312,7 @@ export async function execInPage(
   instruction: Instruction,
   opts: StepOptions,
 ): Promise<ExecOutcome & { tabId: number }> {
-  if (instruction.action_type === 'navigate')
+  if (instructionLoads(instruction.action_type))
     return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
   const step = actionOf(instruction, opts.shot)
   if (!step)
@@ -321,7 +322,7 @@ export async function execInPage(
       message: `${instruction.action_type} is not a page action; the background runs it.`,
       tabId,
     }
-  if (step.action === 'upload' && opts.files) step.files = opts.files
+  if ('files' in domAction(step.action).fields && opts.files) Object.assign(step, { files: opts.files })
   // `describe`: each agent step keeps what it acted on, for "Save last run as flow".
   const out = await sendCommand(
     tabId,

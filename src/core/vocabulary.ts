@@ -665,6 +665,17 @@ export function instructionKind(name: string): InstructionDescriptor | undefined
   return kInstructionByName.get(name)
 }
 
+/** Whether an instruction names a page to open (`url`): in the tab it acts on, or in a new one. */
+export function instructionOpens(name: string): boolean {
+  return !!kInstructionByName.get(name)?.all?.includes('url')
+}
+
+/** Whether an instruction loads a page into the tab it acts on (a page action that names a `url`). */
+export function instructionLoads(name: string): boolean {
+  const d = kInstructionByName.get(name)
+  return !!d?.runs && !!d.all?.includes('url')
+}
+
 /** Whether only a model that sees (screenshots) is taught an instruction and may use it. */
 export function seesOnly(name: string): boolean {
   return !!kInstructionByName.get(name)?.sees
@@ -736,9 +747,9 @@ export interface FlowStepDescriptor<N extends string = string> {
   /**
    * What the replayer itself does for it, without the page (src/core/flows/replay.ts): opens its
    * `url`, runs a pack action (`compose`), ends the replay (`end`), moves to another tab, or
-   * sleeps (a wait that names no element).
+   * sleeps (a wait that names no element). `load`: opens its `url`.
    */
-  replayer?: 'open' | 'compose' | 'end' | 'switchTab' | 'sleep'
+  replayer?: 'load' | 'compose' | 'end' | 'switchTab' | 'sleep'
   /** The param whose `${file:…}` variables go into a file input instead (an upload's `file`, a file field's fill `value`). */
   filesIn?: 'file' | 'value'
   /** The element is found even when it is disabled (pointing at it, waiting for it, scrolling it act on nothing). */
@@ -801,7 +812,7 @@ export const kFlowSteps = [
     runs: 'navigate',
     element: false,
     replay: { value: 'url' },
-    replayer: 'open',
+    replayer: 'load',
     pack: ({ p, text }) => ({ action: 'navigate', args: { url: text(p.url) } }),
     devtools: ({ p }) => [{ type: 'navigate', url: String(p.url) }],
     says: ({ p }) => `go to ${String(p.url)}`,

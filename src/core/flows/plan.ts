@@ -30,7 +30,7 @@ export function flowPageStep(step: FlowStep): ActionOnTarget | null {
 /** A step that moves the flow to another page or another tab, in the plan's words; null for one that stays. */
 function leaves(step: FlowStep): string | null {
   const d = flowStep(step.action)
-  if (d?.replayer === 'open') return String(step.params.url ?? '')
+  if (d?.replayer === 'load') return String(step.params.url ?? '')
   if (d?.inPage === 'back') return 'the previous page'
   if (d?.replayer === 'switchTab') return String(step.params.url ?? 'another tab')
   if (d?.replayer === 'compose') return `pack action ${String(step.params.action ?? '')}`

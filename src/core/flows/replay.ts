@@ -288,7 +288,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
     // What the replayer does itself is the step's descriptor's (src/core/vocabulary.ts); the rest goes to the page.
     const own = flowStep(step.action)?.replayer
     try {
-      if (own === 'open') {
+      if (own === 'load') {
         attempts = 1
         await opts.port.navigate(String(step.params.url), signal)
         outcome = {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { SafeParseResult } from '../result'
 import {
   instructionKind,
+  instructionOpens,
   kInstructionNames,
   kPageInstructionNames,
   seesOnly,
@@ -154,11 +155,7 @@ export const InstructionSchema = z
         message: 'a point needs both params.x and params.y',
       })
     }
-    if (
-      (ins.action_type === 'navigate' || ins.action_type === 'open_tab') &&
-      ins.params.url &&
-      !isNavigableUrl(ins.params.url)
-    ) {
+    if (instructionOpens(ins.action_type) && ins.params.url && !isNavigableUrl(ins.params.url)) {
       ctx.addIssue({
         code: 'custom',
         path: ['params', 'url'],

@@ -9,7 +9,7 @@ import {
   type PageActionType,
 } from '../../../core/instruction/schema'
 import { actionOf } from '../../../core/page/command'
-import { seesOnly } from '../../../core/vocabulary'
+import { instructionLoads, seesOnly } from '../../../core/vocabulary'
 import { judgeNavigation, siteRefusal } from '../../../core/gate/guard'
 import { plainMessage } from '../../args'
 import { callGuard, framed, gatedAct, McpToolError, resolveClientSecrets } from '../gate'
@@ -141,7 +141,7 @@ export function registerPageTools(ctx: ToolContext): void {
         const ins = parsed.data
         const name = `${i + 1} ${ins.action_type}${ins.description ? ` (${ins.description})` : ''}`
         try {
-          if (ins.action_type === 'navigate') {
+          if (instructionLoads(ins.action_type)) {
             const url = new URL(ins.params.url!, await t.url()).href
             // Judged and counted by the guard, or by the extension's where it is the place.
             const refused = o.place.secretsInPlace ? siteRefusal(url, o.sites) : await judgeNavigation(guard, url)
