@@ -525,6 +525,8 @@ export interface InstructionDescriptor<N extends string = string> {
   build?: InstructionBuild
   /** Only a model that sees (screenshots) is taught it and may use it: its params are pixels of a screenshot. */
   sees?: boolean
+  /** Ends the run with its answer (the agent's own `done`). */
+  ends?: boolean
   says: Says
 }
 
@@ -637,7 +639,7 @@ export const kInstructions = [
     own: ['action', 'args'],
     says: { en: 'Run a pack action', zh: '运行动作包中的动作' },
   }),
-  instruction({ name: 'done', own: ['answer', 'claims', 'fields'], says: { en: 'Answer', zh: '回答' } }),
+  instruction({ name: 'done', own: ['answer', 'claims', 'fields'], ends: true, says: { en: 'Answer', zh: '回答' } }),
   // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
   instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
   instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),
@@ -674,6 +676,18 @@ export function instructionOpens(name: string): boolean {
 export function instructionLoads(name: string): boolean {
   const d = kInstructionByName.get(name)
   return !!d?.runs && !!d.all?.includes('url')
+}
+
+/**
+ * Whether an instruction changes nothing and sends nothing: it reads, looks or points (a verify,
+ * a wait, a scroll, a hover), or answers (done). What it does cannot be the page's idea of harm.
+ */
+export function instructionOnlyLooks(name: string): boolean {
+  const d = kInstructionByName.get(name)
+  if (!d) return false
+  if (d.ends) return true
+  const dom = d.runs ? kDomByName.get(d.runs) : undefined
+  return !!dom && !dom.gate.changes && !dom.navigates
 }
 
 /** Whether only a model that sees (screenshots) is taught an instruction and may use it. */

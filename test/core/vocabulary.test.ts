@@ -21,7 +21,15 @@ import {
 import { actionOf, mayNavigate, type PageCommand } from '../../src/core/page/command'
 import { InstructionSchema } from '../../src/core/instruction/schema'
 import { FlowStepSchema } from '../../src/core/flows/schema'
-import { kPackSteps, seesOnly } from '../../src/core/vocabulary'
+import {
+  instructionLoads,
+  instructionOnlyLooks,
+  instructionOpens,
+  kPackSteps,
+  packStepComposes,
+  packStepOpens,
+  seesOnly,
+} from '../../src/core/vocabulary'
 import { kStepActionNames } from '../../src/core/registry/step-actions'
 // @ts-expect-error: a plain script of the lint chain, without type declarations
 import * as decisions from '../../scripts/check-vocabulary.mjs'
@@ -324,6 +332,14 @@ describe('pack steps and the port are part of the vocabulary', () => {
     if (d.dom) expect(() => domAction(d.dom!), `${name}: dom`).not.toThrow()
     // What calls the page through the port acts or reads; the engine's own steps (run, fail) call nothing.
     if (!d.port) expect(Object.keys(d.grants), `${name}: grants without a port call`).toEqual([])
+  })
+  it('the predicates that replaced comparisons name what the comparisons did', () => {
+    const names = (f: (n: string) => boolean) => kInstructions.filter((d) => f(d.name)).map((d) => d.name)
+    expect(names(instructionOnlyLooks)).toEqual(['verify', 'wait', 'hover', 'scroll', 'done'])
+    expect(names(instructionLoads)).toEqual(['navigate'])
+    expect(names(instructionOpens)).toEqual(['navigate', 'open_tab'])
+    expect(kPackSteps.filter((d) => packStepComposes(d.name)).map((d) => d.name)).toEqual(['run'])
+    expect(kPackSteps.filter((d) => packStepOpens(d.name)).map((d) => d.name)).toEqual(['open', 'navigate'])
   })
   it('only a model that sees is taught what names pixels of a screenshot', () => {
     expect(kInstructions.filter((d) => seesOnly(d.name)).map((d) => d.name)).toEqual(['drag', 'screenshot'])
