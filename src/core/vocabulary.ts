@@ -513,6 +513,8 @@ export interface InstructionDescriptor<N extends string = string> {
    * `kFlowSteps`; none: not saved as one step (a verify becomes one check per quoted word there).
    */
   flow?: string
+  /** Params it may take besides those it needs (a collect may name the list it reads). */
+  may?: readonly InstructionParam[]
   /** Params no other instruction takes: a reader of loose shapes files a field of that name under this one only. */
   own?: readonly InstructionParam[]
   /** The browser action it is (a name of `kTabActions`): run by the agent with the run's tabs, not sent to a page. */
@@ -642,7 +644,7 @@ export const kInstructions = [
   instruction({ name: 'done', own: ['answer', 'claims', 'fields'], ends: true, says: { en: 'Answer', zh: '回答' } }),
   // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
   instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
-  instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),
+  instruction({ name: 'collect', own: ['limit'], may: kElement, says: { en: 'Collect items', zh: '收集条目' } }),
   // A marked screenshot with the next page read, for a model that sees (docs/agent.md, "Screenshots").
   instruction({ name: 'screenshot', sees: true, says: { en: 'Take a screenshot', zh: '截图' } }),
   // A file a page downloaded during the run, read in the background (docs/agent.md, "Files the page hands over").

@@ -140,7 +140,7 @@ export const InstructionSchema = z
     }
     // A question of blanks would pause the run on nothing the person could answer.
     if (
-      ins.action_type === 'ask' &&
+      instructionKind(ins.action_type)?.own?.includes('question') &&
       ins.params.question !== undefined &&
       ins.params.question !== '' &&
       !ins.params.question.trim()
@@ -250,11 +250,12 @@ export function planTools(
         all?: readonly string[]
         oneOf?: readonly string[]
         own?: readonly string[]
+        may?: readonly string[]
         says: { en: string }
       }
       const fields = new Set([...(d.all ?? []), ...(d.oneOf ?? []), ...(d.own ?? [])])
       if (fields.has('x')) fields.add('y')
-      if (name === 'collect') for (const f of ['target_id', 'semantic_locator', 'fallback_selector']) fields.add(f)
+      for (const f of d.may ?? []) fields.add(f)
       const properties: Record<string, unknown> = Object.fromEntries(
         [...fields].filter((f) => f in params).map((f) => [f, params[f]]),
       )
