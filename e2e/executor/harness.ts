@@ -43,9 +43,11 @@ export async function startHarness(): Promise<Harness> {
 }
 
 /** A DomCommand as a test writes it: selectors as text, parsed in core as the channel does. */
-export type TestCommand = Omit<DomCommand, 'target'> & {
-  target?: { targetId?: string; selectors?: string[]; semantic?: string }
-}
+export type TestCommand = DomCommand extends infer C
+  ? C extends DomCommand
+    ? Omit<C, 'target'> & { target?: { targetId?: string; selectors?: string[]; semantic?: string } }
+    : never
+  : never
 
 /** Runs one DomCommand in the page. */
 export function run(page: Page, cmd: TestCommand, timeoutMs = 5_000): Promise<ExecOutcome> {

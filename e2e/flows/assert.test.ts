@@ -230,6 +230,22 @@ describe('go_back, tab and extract across documents', () => {
   })
 })
 
+describe('a step the page has no action for', () => {
+  test('is refused with INVALID and names the step, never run as a wait', async () => {
+    const page = await h.browser.newPage()
+    await page.setContent('<p id="here">here</p>')
+    await injectFlows(page)
+    // A run step is the replayer's own: one that reached the page ran as "wait for visible" before.
+    const step = { step_id: 1, action: 'run', params: { action: 'a:b:c' }, selectors: css('#here') } as FlowStep
+    const out = (await page.evaluate(
+      ([s]) => (window as any).__avaFlows.runFlowStep(s, { timeoutMs: 2_000 }) as Promise<StepOutcome>,
+      [step] as const,
+    )) as StepOutcome
+    expect(out).toMatchObject({ ok: false, code: 'INVALID', acted: false })
+    expect((out as { message: string }).message).toContain('A run step has no action to run in the page')
+  })
+})
+
 describe('"check this" while recording (Alt+click)', () => {
   test('records the text, state and value of what was picked, without the page seeing the click; the replay checks them', async () => {
     const page = await h.open('/plain.html')

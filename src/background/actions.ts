@@ -24,6 +24,7 @@ import type { ShowPlans } from '../core/settings'
 import type { ActionDefinition } from '../core/registry/model'
 import { originOf } from '../core/agent/secrets'
 import { failureOf } from '../core/failure'
+import { packStepComposes } from '../core/vocabulary'
 import { userPacksStore } from '../storage/packs'
 import { registryCacheStore } from '../storage/registry-cache'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
@@ -293,7 +294,7 @@ export async function actionCapabilities(name: string): Promise<PackCapabilities
     actions[a.fullName] = a
     const runs = (steps: typeof a.steps): void => {
       for (const s of steps) {
-        if (s.action === 'run' && typeof s.args.action === 'string') {
+        if (packStepComposes(s.action) && typeof s.args.action === 'string') {
           const next = r.lookup(s.args.action)
           if (next.ok) visit(next.action)
         }

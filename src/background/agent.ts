@@ -1,3 +1,4 @@
+import { instructionLoads } from '../core/vocabulary'
 import browser from 'webextension-polyfill'
 import type { RunView } from '../core/chat'
 import type { AgentPorts, PersonAnswer } from '../core/agent/ports'
@@ -290,7 +291,7 @@ function portsFor(me: Live, origin: string, startTab: number, settings: Settings
       async exec(tab, instruction, opts) {
         if (opts.confirmed && offsite) await allowDomain(tab, offsite)
         // The run checked the lists and asked before a `navigate` reaches here.
-        if (instruction.action_type === 'navigate' && instruction.params.url)
+        if (instructionLoads(instruction.action_type) && instruction.params.url)
           await allowUrl(tab, instruction.params.url)
         const out = await execInPage(tab, instruction, { ...opts, sites: sitesOf(settings) })
         offsite = !out.ok && out.code === 'NEEDS_CONFIRMATION' ? out.offsite : undefined

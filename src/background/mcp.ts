@@ -19,7 +19,7 @@ import { redactDeep } from '../core/agent/redact'
 import { isRunning, startRun } from './agent'
 import { chatWriter, conversationOf, newId, readHistory, type ChatWriter } from './conversation'
 import { askInPanel, questions } from './questions'
-import { domAction, PageActionSchema } from '../core/vocabulary'
+import { domAction, instructionKind, PageActionSchema, targetOfAction } from '../core/vocabulary'
 import { askThroughGuard, bindSecrets, counts, createStepCount, siteRefusal, type StepGuard } from '../core/gate/guard'
 import { allowDomain } from './offsite'
 import { navigate, sendCommand, tabUrl } from './page'
@@ -413,18 +413,22 @@ async function end(s: Session, why: string, tell = true): Promise<void> {
 function instructionOf(step: PageAction): Instruction | null {
   const type = domAction(step.action).shownAs as Instruction['action_type'] | undefined
   if (!type) return null
-  const t = step.target
-  const what = (t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : (step.key ?? step.action))).slice(
+  const t = targetOfAction(step)
+  const key = 'key' in step ? step.key : undefined
+  const what = (t?.semantic ?? t?.targetId ?? (t?.selectors?.length ? 'an element' : (key ?? step.action))).slice(
     0,
     200,
   )
   // A row the history keeps, so a valid instruction (InstructionSchema): the element as described,
   // and never a typed value — it may be a secret the vault filled in.
   const params: Instruction['params'] = { semantic_locator: what, ...(t?.targetId ? { target_id: t.targetId } : {}) }
-  if (type === 'input' || type === 'select' || type === 'upload') params.value = kRedacted
-  if (type === 'press') params.key = step.key ?? 'Enter'
-  if (type === 'scroll' && step.direction && step.direction !== 'left' && step.direction !== 'right')
-    params.direction = step.direction
+  // What the row's instruction needs, filled from the step (a value is never shown).
+  const needs = instructionKind(type)
+  if (needs?.all?.includes('value')) params.value = kRedacted
+  if (needs?.all?.includes('key')) params.key = key ?? 'Enter'
+  const direction = 'direction' in step ? step.direction : undefined
+  if (needs?.oneOf?.includes('direction') && direction && direction !== 'left' && direction !== 'right')
+    params.direction = direction
   return { step_id: 0, action_type: type, params, description: `${step.action} ${what}`.slice(0, 200) }
 }
 
@@ -561,7 +565,7 @@ async function fillSecrets(
 ): Promise<
   { step: PageAction; secretSites?: string[] } | { error: string; code: 'INVALID' | 'SECRET_UNBOUND' | 'DENIED' }
 > {
-  if (typeof step.value !== 'string' || !secretNames(step.value).length) return { step }
+  if (!('value' in step) || typeof step.value !== 'string' || !secretNames(step.value).length) return { step }
   const names = [...new Set(secretNames(step.value))]
   const [vault, boundSites] = await Promise.all([vaultStore.get(), vaultSitesStore.get()])
   const r = resolveSecrets(step.value, (n) => vault[n])
@@ -581,7 +585,7 @@ async function fillSecrets(
     ))
   )
     return { code: 'DENIED', error: `You said no: ${s.client} does not type ${names.join(', ')}.` }
-  return { step: { ...step, value: r.value }, secretSites: bound.sites }
+  return { step: { ...step, value: r.value } as PageAction, secretSites: bound.sites }
 }
 
 /** Poll interval while Ava's own agent works on a client's request. */

@@ -1,3 +1,4 @@
+import { domAction, instructionLoads } from '../core/vocabulary'
 import browser from 'webextension-polyfill'
 import { stepResult, type ExecOutcome, type RiskCategory } from '../core/exec'
 import type { Instruction } from '../core/instruction/schema'
@@ -14,6 +15,8 @@ import {
   type PageCommandKind,
   type PageOutcome,
   type SendCommand,
+  type PageAction,
+  targetOfAction,
 } from '../core/page/command'
 import { sendToTab } from '../messaging'
 import {
@@ -80,7 +83,7 @@ export async function sendCommand<K extends PageCommandKind>(
 ): Promise<Delivered<K>> {
   const since = Date.now()
   if (command.kind === 'act') {
-    const inFrame = await frameTarget(tabId, (command as PageCommand<'act'>).step.target?.targetId)
+    const inFrame = await frameTarget(tabId, targetOfAction((command as PageCommand<'act'>).step)?.targetId)
     if (inFrame) return sendToFrame(tabId, command as PageCommand<'act'>, inFrame, since, opts) as Promise<Delivered<K>>
   }
   const deadline = since + timeoutOf(command) + kGoneGraceMs
@@ -147,7 +150,7 @@ async function sendToFrame(
   const inFrame: PageCommand<'act'> = {
     ...command,
     ...(runSite ? { runSite } : {}),
-    step: { ...command.step, target: { ...command.step.target, targetId: local } },
+    step: { ...command.step, target: { ...targetOfAction(command.step), targetId: local } } as PageAction,
   }
   let out: ExecOutcome
   await noteActedFrame(tabId, route.frameId).catch(() => undefined)
@@ -171,7 +174,7 @@ async function sendToFrame(
     return {
       ok: false,
       code: 'ELEMENT_STALE',
-      message: `${command.step.target?.targetId} was in the frame ${route.prefix} (${route.url}), which has navigated or closed since the page was read. Read the page again.`,
+      message: `${targetOfAction(command.step)?.targetId} was in the frame ${route.prefix} (${route.url}), which has navigated or closed since the page was read. Read the page again.`,
       tabId,
     }
   }
@@ -303,7 +306,7 @@ export async function execInPage(
   instruction: Instruction,
   opts: StepOptions,
 ): Promise<ExecOutcome & { tabId: number }> {
-  if (instruction.action_type === 'navigate')
+  if (instructionLoads(instruction.action_type))
     return { ...(await navigate(tabId, instruction.params.url!, opts.signal)), tabId }
   const step = actionOf(instruction, opts.shot)
   if (!step)
@@ -313,7 +316,7 @@ export async function execInPage(
       message: `${instruction.action_type} is not a page action; the background runs it.`,
       tabId,
     }
-  if (step.action === 'upload' && opts.files) step.files = opts.files
+  if ('files' in domAction(step.action).fields && opts.files) Object.assign(step, { files: opts.files })
   // `describe`: each agent step keeps what it acted on, for "Save last run as flow".
   const out = await sendCommand(
     tabId,

@@ -32,6 +32,7 @@ export function parseSlash(text: string): SlashResult {
     return rest[0]
       ? { ok: true, command: { kind: 'describe', action: rest[0] } }
       : { ok: false, error: 'Usage: /describe <action>' }
+  // not an action name: the slash commands /run and /dry-run
   if (name === 'run' || name === 'dry-run') {
     const [action, ...flags] = rest
     if (!action) return { ok: false, error: `Usage: /${name} <action> --param value …` }

@@ -19,6 +19,9 @@
  */
 import { z } from 'zod'
 import type { ParsedSelector } from './page/selectors'
+import type { RawStep } from './registry/schema'
+import type { BrowserPort } from './registry/port'
+import type { DevToolsStep } from './flows/devtools'
 
 /** How the page's gate judges an action before it runs (src/dom/page/receiver.ts, src/core/step-place.ts). */
 export interface GateNeeds {
@@ -37,10 +40,10 @@ export interface Says {
   zh: string
 }
 
-export interface DomActionDescriptor<N extends string = string> {
+export interface DomActionDescriptor<N extends string = string, F extends z.ZodRawShape = z.ZodRawShape> {
   name: N
-  /** Its fields besides `action` (each optional unless the action cannot run without it). */
-  fields: z.ZodRawShape
+  /** Its fields besides `action` (each optional unless the action cannot run without it); `PageAction` is their type. */
+  fields: F
   /** required: the page locates an element first; optional: when one is named; none: page-wide. */
   target: 'required' | 'optional' | 'none'
   /** Its element may be plain text (a hover menu, a clickable label), not only a control. */
@@ -92,7 +95,7 @@ const clicking: GateNeeds = { risk: 'click', changes: true }
 const changing: GateNeeds = { changes: true }
 const looking: GateNeeds = { changes: false }
 
-function dom<const N extends string>(d: DomActionDescriptor<N>): DomActionDescriptor<N> {
+function dom<const N extends string, F extends z.ZodRawShape>(d: DomActionDescriptor<N, F>): DomActionDescriptor<N, F> {
   return d
 }
 
@@ -156,7 +159,9 @@ export const kDomActions = [
   }),
   dom({
     name: 'select',
-    fields: { target: Target, value: Value },
+    // replace: the values are the whole choice of a list that takes several ("only Bob"); without
+    // it such a list keeps what was chosen before and adds them.
+    fields: { target: Target, value: Value, replace: z.boolean().optional() },
     target: 'required',
     counts: true,
     navigates: false,
@@ -338,6 +343,33 @@ export const PageActionSchema = z.discriminatedUnion(
   ],
 )
 
+/** One DOM action as data: what an instruction, a pack step and a flow step all become (the union of each descriptor's fields). */
+export type PageAction = ActionOf<(typeof kDomActions)[number]>
+type ActionOf<D> = D extends { name: infer N; fields: infer F extends z.ZodRawShape }
+  ? { action: N } & z.infer<z.ZodObject<F, z.core.$strict>>
+  : never
+/** An action and the element it names, whatever else it carries (what a gate draws and judges). */
+export interface ActionOnTarget {
+  action: DomActionName
+  target?: z.infer<typeof PageTargetSchema>
+}
+/** The element a DOM action names; none for a page-wide one. */
+export function targetOfAction(a: PageAction): z.infer<typeof PageTargetSchema> | undefined {
+  return 'target' in a ? a.target : undefined
+}
+type AnyKey<A> = A extends unknown ? keyof A : never
+type ValueAt<A, K extends PropertyKey> = A extends unknown ? (K extends keyof A ? A[K] : never) : never
+/**
+ * Every field any DOM action may carry, each optional: for code that reads a field of whatever
+ * action holds it (the page's gate reads a key, files or a path wherever a step has them).
+ */
+export type AnyActionFields = { [K in AnyKey<PageAction>]?: Exclude<ValueAt<PageAction, K>, undefined> }
+export function fieldsOf(a: PageAction): AnyActionFields {
+  return a as AnyActionFields
+}
+/** One DOM action of one name. */
+export type PageActionOf<N extends DomActionName> = Extract<PageAction, { action: N }>
+
 /** Whether a DOM action counts against the step limit: every gate that counts asks this, whatever wrote the step. */
 export function countsAsStep(action: string): boolean {
   return kDomByName.get(action)?.counts ?? true
@@ -481,11 +513,32 @@ export interface InstructionDescriptor<N extends string = string> {
    * `kFlowSteps`; none: not saved as one step (a verify becomes one check per quoted word there).
    */
   flow?: string
+  /** Params it may take besides those it needs (a collect may name the list it reads). */
+  may?: readonly InstructionParam[]
   /** Params no other instruction takes: a reader of loose shapes files a field of that name under this one only. */
   own?: readonly InstructionParam[]
   /** The browser action it is (a name of `kTabActions`): run by the agent with the run's tabs, not sent to a page. */
   tab?: string
+  /**
+   * How its DOM action is built from its params (src/core/page/command.ts `actionOf`). By default
+   * the element it names, its `value` when the action takes one, the point on the element when it
+   * named one, and `replace` when its description says its values are the whole choice.
+   */
+  build?: InstructionBuild
+  /** Only a model that sees (screenshots) is taught it and may use it: its params are pixels of a screenshot. */
+  sees?: boolean
+  /** Ends the run with its answer (the agent's own `done`). */
+  ends?: boolean
   says: Says
+}
+
+export interface InstructionBuild {
+  /** DOM action field ← the param copied into it as is. */
+  copy?: Readonly<Partial<Record<string, InstructionParam>>>
+  /** The element when it names none: the focused one (a key), the first point of its `path`, or its `selector`. */
+  target?: 'focused' | 'path' | 'selector'
+  /** Fields every such action carries (a wait for an element waits for it to show). */
+  fixed?: Readonly<Record<string, string>>
 }
 
 const kElement = ['target_id', 'semantic_locator', 'fallback_selector'] as const
@@ -501,6 +554,7 @@ export const kInstructions = [
     all: ['url'],
     runs: 'navigate',
     flow: 'navigate',
+    build: { copy: { value: 'url' } },
     says: { en: 'Open a page', zh: '打开页面' },
   }),
   instruction({
@@ -518,8 +572,20 @@ export const kInstructions = [
     flow: 'fill',
     says: { en: 'Type', zh: '输入' },
   }),
-  instruction({ name: 'verify', all: ['assertion'], runs: 'verify', says: { en: 'Check', zh: '检查' } }),
-  instruction({ name: 'wait', all: ['selector'], runs: 'wait', says: { en: 'Wait', zh: '等待' } }),
+  instruction({
+    name: 'verify',
+    all: ['assertion'],
+    runs: 'verify',
+    build: { copy: { assertion: 'assertion' } },
+    says: { en: 'Check', zh: '检查' },
+  }),
+  instruction({
+    name: 'wait',
+    all: ['selector'],
+    runs: 'wait',
+    build: { target: 'selector', fixed: { state: 'visible' } },
+    says: { en: 'Wait', zh: '等待' },
+  }),
   instruction({
     name: 'select',
     all: ['value'],
@@ -535,12 +601,21 @@ export const kInstructions = [
     flow: 'hover',
     says: { en: 'Point at', zh: '指向' },
   }),
-  instruction({ name: 'press', all: ['key'], runs: 'press', flow: 'press', says: { en: 'Press a key', zh: '按键' } }),
+  instruction({
+    name: 'press',
+    all: ['key'],
+    runs: 'press',
+    flow: 'press',
+    // A key pressed with no target goes to the focused element.
+    build: { copy: { key: 'key' }, target: 'focused' },
+    says: { en: 'Press a key', zh: '按键' },
+  }),
   instruction({
     name: 'scroll',
     oneOf: ['direction', ...kElement],
     runs: 'scroll',
     flow: 'scroll',
+    build: { copy: { direction: 'direction' } },
     says: { en: 'Scroll', zh: '滚动' },
   }),
   instruction({
@@ -551,19 +626,27 @@ export const kInstructions = [
     says: { en: 'Upload a file', zh: '上传文件' },
   }),
   // A path of points in the last screenshot; not saved in a flow: a path is one page's pixels.
-  instruction({ name: 'drag', all: ['path'], runs: 'drag', own: ['path'], says: { en: 'Drag', zh: '拖动' } }),
+  instruction({
+    name: 'drag',
+    all: ['path'],
+    runs: 'drag',
+    own: ['path'],
+    build: { target: 'path' },
+    sees: true,
+    says: { en: 'Drag', zh: '拖动' },
+  }),
   instruction({
     name: 'run_action',
     all: ['action'],
     own: ['action', 'args'],
     says: { en: 'Run a pack action', zh: '运行动作包中的动作' },
   }),
-  instruction({ name: 'done', own: ['answer', 'claims', 'fields'], says: { en: 'Answer', zh: '回答' } }),
+  instruction({ name: 'done', own: ['answer', 'claims', 'fields'], ends: true, says: { en: 'Answer', zh: '回答' } }),
   // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
   instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
-  instruction({ name: 'collect', own: ['limit'], says: { en: 'Collect items', zh: '收集条目' } }),
+  instruction({ name: 'collect', own: ['limit'], may: kElement, says: { en: 'Collect items', zh: '收集条目' } }),
   // A marked screenshot with the next page read, for a model that sees (docs/agent.md, "Screenshots").
-  instruction({ name: 'screenshot', says: { en: 'Take a screenshot', zh: '截图' } }),
+  instruction({ name: 'screenshot', sees: true, says: { en: 'Take a screenshot', zh: '截图' } }),
   // A file a page downloaded during the run, read in the background (docs/agent.md, "Files the page hands over").
   instruction({ name: 'read_file', all: ['value'], says: { en: 'Read a downloaded file', zh: '读取下载的文件' } }),
   // The browser's own actions on the run's tabs: each is the instruction of the same name.
@@ -586,7 +669,74 @@ export function instructionKind(name: string): InstructionDescriptor | undefined
   return kInstructionByName.get(name)
 }
 
+/** Whether an instruction names a page to open (`url`): in the tab it acts on, or in a new one. */
+export function instructionOpens(name: string): boolean {
+  return !!kInstructionByName.get(name)?.all?.includes('url')
+}
+
+/** Whether an instruction loads a page into the tab it acts on (a page action that names a `url`). */
+export function instructionLoads(name: string): boolean {
+  const d = kInstructionByName.get(name)
+  return !!d?.runs && !!d.all?.includes('url')
+}
+
+/**
+ * Whether an instruction changes nothing and sends nothing: it reads, looks or points (a verify,
+ * a wait, a scroll, a hover), or answers (done). What it does cannot be the page's idea of harm.
+ */
+export function instructionOnlyLooks(name: string): boolean {
+  const d = kInstructionByName.get(name)
+  if (!d) return false
+  if (d.ends) return true
+  const dom = d.runs ? kDomByName.get(d.runs) : undefined
+  return !!dom && !dom.gate.changes && !dom.navigates
+}
+
+/** Whether only a model that sees (screenshots) is taught an instruction and may use it. */
+export function seesOnly(name: string): boolean {
+  return !!kInstructionByName.get(name)?.sees
+}
+
 // ── a recorded flow's steps ─────────────────────────────────────────────────────────────────
+
+/** A flow step's params as the flow format holds them (src/core/flows/schema.ts). */
+export type FlowParams = Readonly<Record<string, string | number | boolean>>
+
+/** What the pack exporter (src/core/flows/to-pack.ts) hands a step's rule. */
+export interface PackExport {
+  p: FlowParams
+  /** `{ selector: '${selectors.alias}' }` when the step names its element, else empty. */
+  sel: { selector?: string }
+  alias: string | null
+  /** A flow value as a pack template: `${name}` → `${params.name}` (or the vault's `${env.…}`). */
+  text: (v: unknown) => string
+}
+
+/** What the DevTools Recorder exporter (src/core/flows/devtools.ts) hands a step's rule. */
+export interface DevToolsExport {
+  p: FlowParams
+  /** The element as Recorder selectors; null when none of its locators has a Recorder form. */
+  target: { selectors: string[][] } | null
+  /** Where a click lands inside the element (the Recorder requires an offset). */
+  click: { offsetX: number; offsetY: number }
+  /** A flow value with its variables' defaults (secrets empty). */
+  value: (v: unknown) => string
+  /** A key chord as the keys pressed, in order. */
+  keys: (chord: string) => string[]
+  /** The step's check as a Recorder assertion, or null when it has none. */
+  check: () => DevToolsStep | null
+}
+
+/** What the Playwright spec exporter (src/core/flows/playwright.ts) hands a step's words. */
+export interface SpecWords {
+  p: FlowParams
+  /** The element as a person reads it: its recorded text, or its primary selector. */
+  target: () => string
+  /** Whether the step names its element by selectors, and the primary one. */
+  selector?: string
+  /** A value quoted, or "the secret NAME". */
+  value: (v: unknown) => string
+}
 
 export interface FlowStepDescriptor<N extends string = string> {
   name: N
@@ -603,33 +753,232 @@ export interface FlowStepDescriptor<N extends string = string> {
   counts?: boolean
   /** May take its document with it; default: as the DOM action it runs does. */
   navigates?: boolean
+  /** The page acting on its element: which field of its DOM action each param fills (src/dom/recorder/step.ts). */
+  replay?: Readonly<Partial<Record<string, string>>>
+  /**
+   * What the page does for it instead of acting (src/dom/recorder/step.ts): reads a value
+   * (`read`: an extract), goes back in history (`back`), or only finds its element (`found`: a wait).
+   */
+  inPage?: 'read' | 'back' | 'found'
+  /**
+   * What the replayer itself does for it, without the page (src/core/flows/replay.ts): opens its
+   * `url`, runs a pack action (`compose`), ends the replay (`end`), moves to another tab, or
+   * sleeps (a wait that names no element). `load`: opens its `url`.
+   */
+  replayer?: 'load' | 'compose' | 'end' | 'switchTab' | 'sleep'
+  /** The param whose `${file:…}` variables go into a file input instead (an upload's `file`, a file field's fill `value`). */
+  filesIn?: 'file' | 'value'
+  /** The element is found even when it is disabled (pointing at it, waiting for it, scrolling it act on nothing). */
+  anyState?: boolean
+  /** The pack step it becomes (src/core/flows/to-pack.ts); none: it stays in the flow (a tab, done). */
+  pack?: (c: PackExport) => RawStep | null
+  /** The DevTools Recorder steps it becomes (src/core/flows/devtools.ts); none: nothing the Recorder can replay. */
+  devtools?: (c: DevToolsExport) => DevToolsStep[]
+  /** What it does as a person would say it (a Playwright spec's comment); none: its name and element. */
+  says?: (c: SpecWords) => string
 }
 
 function flow<const N extends string>(d: FlowStepDescriptor<N>): FlowStepDescriptor<N> {
   return d
 }
 
+/** The pack step a click-like step becomes: `as`, on its element, with `extra` args. */
+const packOnElement =
+  (as: string, extra: (p: FlowParams) => Record<string, unknown> = () => ({})) =>
+  ({ sel, p }: PackExport): RawStep => ({ action: as, args: { ...sel, ...extra(p) } })
+/** A Recorder click (a secondary one for a right click), when the element has a Recorder selector. */
+const devToolsClick = ({ target, click, p }: DevToolsExport): DevToolsStep[] =>
+  target ? [{ type: 'click', ...target, ...click, ...(p.button === 'right' ? { button: 'secondary' } : {}) }] : []
+const devToolsOn =
+  (type: string) =>
+  ({ target }: DevToolsExport): DevToolsStep[] =>
+    target ? [{ type, ...target }] : []
+const devToolsChange = ({ target, value, p }: DevToolsExport): DevToolsStep[] =>
+  target ? [{ type: 'change', ...target, value: value(p.value) }] : []
+
+/** A check (`verify`, `expect`): what the registry's `wait` can express; the other checks stay in the flow. */
+const checkRules: Pick<FlowStepDescriptor, 'pack' | 'devtools' | 'says'> = {
+  // The panel's Replay and `ava run file.flow.json` replay the rest (docs/flows.md "Flows as pack actions").
+  pack: ({ p, sel, alias, text }) => {
+    if (typeof p.url === 'string') return { action: 'wait', args: { url: text(p.url) } }
+    if (typeof p.text === 'string' && !alias) return { action: 'wait', args: { text: text(p.text) } }
+    if ((p.state === 'visible' || p.state === 'hidden') && alias)
+      return { action: 'wait', args: { ...sel, state: p.state } }
+    return null
+  },
+  // The Recorder's assertions: they wait, and fail the replay at its timeout.
+  devtools: ({ check }) => {
+    const c = check()
+    return c ? [c] : []
+  },
+  says: ({ p, target, selector, value }) => {
+    const what = selector !== undefined ? target() : 'the page'
+    if (p.url !== undefined) return `check the address matches ${value(p.url)}`
+    if (p.text !== undefined) return `check ${what} shows ${value(p.text)}`
+    if (p.state !== undefined) return `check ${what} is ${String(p.state)}`
+    if (p.value !== undefined) return `check ${what} has the value ${value(p.value)}`
+    return `check ${String(p.count)} element(s) match ${selector ?? 'the selector'}`
+  },
+}
+
 /** The flow format's step actions, and `upload`, `expect`, `extract`, `go_back`, `tab` added since (docs/flows.md). */
 export const kFlowSteps = [
-  flow({ name: 'navigate', runs: 'navigate', element: false }),
-  flow({ name: 'click', runs: 'click', element: true }),
-  flow({ name: 'dblclick', runs: 'dblclick', element: true }),
-  flow({ name: 'fill', runs: 'fill', element: true }),
-  flow({ name: 'select', runs: 'select', element: true }),
-  flow({ name: 'check', runs: 'check', element: true }),
-  flow({ name: 'uncheck', runs: 'uncheck', element: true }),
-  flow({ name: 'press', runs: 'press', element: false }),
-  flow({ name: 'hover', runs: 'hover', element: true }),
-  flow({ name: 'scroll', runs: 'scroll', element: false }),
-  flow({ name: 'wait', runs: 'wait', element: false }),
-  flow({ name: 'run', element: false }),
-  flow({ name: 'verify', element: false, check: true }),
-  flow({ name: 'expect', element: false, check: true }),
-  flow({ name: 'extract', element: false }),
-  flow({ name: 'go_back', element: false, counts: true, navigates: true }),
-  flow({ name: 'tab', element: false }),
-  flow({ name: 'done', element: false }),
-  flow({ name: 'upload', runs: 'upload', element: true }),
+  flow({
+    name: 'navigate',
+    runs: 'navigate',
+    element: false,
+    replay: { value: 'url' },
+    replayer: 'load',
+    pack: ({ p, text }) => ({ action: 'navigate', args: { url: text(p.url) } }),
+    devtools: ({ p }) => [{ type: 'navigate', url: String(p.url) }],
+    says: ({ p }) => `go to ${String(p.url)}`,
+  }),
+  flow({
+    name: 'click',
+    runs: 'click',
+    element: true,
+    replay: { button: 'button' },
+    pack: packOnElement('click', (p) => (p.button && p.button !== 'left' ? { button: p.button } : {})),
+    devtools: devToolsClick,
+  }),
+  flow({
+    name: 'dblclick',
+    runs: 'dblclick',
+    element: true,
+    pack: packOnElement('click', () => ({ count: 2 })),
+    devtools: ({ target, click }) => (target ? [{ type: 'doubleClick', ...target, ...click }] : []),
+  }),
+  flow({
+    name: 'fill',
+    runs: 'fill',
+    element: true,
+    replay: { value: 'value' },
+    filesIn: 'value',
+    pack: ({ p, sel, text }) => ({ action: 'fill', args: { ...sel, value: text(p.value) } }),
+    devtools: devToolsChange,
+    says: ({ p, target, value }) => `fill ${target()} with ${value(p.value)}`,
+  }),
+  flow({
+    name: 'select',
+    runs: 'select',
+    element: true,
+    replay: { value: 'value' },
+    pack: ({ p, sel, text }) => ({ action: 'select', args: { ...sel, value: text(p.value) } }),
+    devtools: devToolsChange,
+    says: ({ p, target, value }) => `select ${value(p.value)} in ${target()}`,
+  }),
+  flow({ name: 'check', runs: 'check', element: true, pack: packOnElement('check'), devtools: devToolsClick }),
+  flow({ name: 'uncheck', runs: 'uncheck', element: true, pack: packOnElement('uncheck'), devtools: devToolsClick }),
+  flow({
+    name: 'press',
+    runs: 'press',
+    element: false,
+    replay: { key: 'key' },
+    pack: ({ p, sel }) => ({ action: 'press', args: { key: String(p.key), ...sel } }),
+    devtools: ({ p, keys }) => {
+      const ks = keys(String(p.key))
+      return [
+        ...ks.map((key) => ({ type: 'keyDown', key })),
+        ...[...ks].reverse().map((key) => ({ type: 'keyUp', key })),
+      ]
+    },
+    says: ({ p, target, selector }) => `press ${String(p.key)}${selector !== undefined ? ` on ${target()}` : ''}`,
+  }),
+  flow({
+    name: 'hover',
+    runs: 'hover',
+    element: true,
+    anyState: true,
+    pack: packOnElement('hover'),
+    devtools: devToolsOn('hover'),
+  }),
+  flow({
+    name: 'scroll',
+    runs: 'scroll',
+    element: false,
+    anyState: true,
+    replay: { direction: 'direction', amount: 'amount' },
+    pack: ({ p }) => ({
+      action: 'scroll',
+      args: {
+        direction: p.direction === 'up' ? 'up' : 'down',
+        ...(typeof p.amount === 'number' ? { amount: p.amount } : {}),
+      },
+    }),
+    devtools: ({ p }) => [{ type: 'scroll', x: 0, y: p.direction === 'up' ? 0 : Number(p.amount ?? 600) }],
+    says: ({ p }) => `scroll ${String(p.direction ?? 'down')}${p.amount !== undefined ? ` ${String(p.amount)}` : ''}`,
+  }),
+  flow({
+    name: 'wait',
+    runs: 'wait',
+    element: false,
+    anyState: true,
+    inPage: 'found',
+    replayer: 'sleep',
+    pack: ({ p, sel, alias }) => ({ action: 'wait', args: alias ? { ...sel } : { ms: Number(p.ms ?? 0) } }),
+    devtools: devToolsOn('waitForElement'),
+    says: ({ p, target, selector }) =>
+      selector !== undefined ? `wait for ${target()}` : `wait ${String(p.ms ?? 0)} ms`,
+  }),
+  flow({
+    name: 'run',
+    element: false,
+    replayer: 'compose',
+    // Composition: the flow's run step is the pack's own `run`.
+    pack: ({ p, text }) => {
+      const { action, ...rest } = p
+      return {
+        action: 'run',
+        args: {
+          action: String(action),
+          params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])),
+        },
+      }
+    },
+  }),
+  flow({ name: 'verify', element: false, check: true, ...checkRules }),
+  flow({ name: 'expect', element: false, check: true, ...checkRules }),
+  flow({
+    name: 'extract',
+    element: false,
+    inPage: 'read',
+    pack: ({ p, sel, alias }) => (alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null),
+    says: ({ p, target }) =>
+      `read ${p.attribute !== undefined ? `the ${String(p.attribute)} of ` : ''}${target()} into returns.${String(p.name)}`,
+  }),
+  flow({ name: 'go_back', element: false, counts: true, navigates: true, inPage: 'back', says: () => 'go back' }),
+  flow({
+    name: 'tab',
+    element: false,
+    replayer: 'switchTab',
+    says: ({ p, value }) =>
+      p.index !== undefined
+        ? `switch to tab ${String(p.index)}`
+        : p.url !== undefined
+          ? `switch to the tab at ${value(p.url)}`
+          : 'switch to the tab the previous step opened',
+  }),
+  flow({
+    name: 'done',
+    element: false,
+    replayer: 'end',
+    says: ({ p, value }) => `done${p.success === false ? ', failing' : ''}${p.text ? `: ${value(p.text)}` : ''}`,
+  }),
+  flow({
+    name: 'upload',
+    runs: 'upload',
+    element: true,
+    replay: { value: 'file' },
+    filesIn: 'file',
+    pack: ({ p, sel, text }) => ({
+      action: 'upload',
+      args: {
+        ...sel,
+        files: [...String(p.file ?? '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => ({ path: text(m[0]) })),
+      },
+    }),
+    says: ({ p, target, value }) => `upload ${value(p.file)} into ${target()}`,
+  }),
 ] as const
 
 export type FlowActionName = (typeof kFlowSteps)[number]['name']
@@ -642,6 +991,16 @@ const kFlowByName = new Map<string, FlowStepDescriptor>(kFlowSteps.map((d) => [d
 
 export function flowStep(name: string): FlowStepDescriptor | undefined {
   return kFlowByName.get(name)
+}
+
+/** Whether a flow step reads a value into the flow's `returns` (an extract). */
+export function flowStepReturns(name: string): boolean {
+  return kFlowByName.get(name)?.inPage === 'read'
+}
+
+/** Whether a flow step ends the replay (a done step): the steps after it never run. */
+export function flowStepEnds(name: string): boolean {
+  return kFlowByName.get(name)?.replayer === 'end'
 }
 
 /** Whether a flow step counts against the step limit (the same rule as `countsAsStep` for the action it runs). */
@@ -658,6 +1017,98 @@ export function flowStepNavigates(name: string): boolean {
   // A flow's navigate goes through the carrier (FlowPort.navigate), never as a flow.step command.
   if (d.runs === 'navigate') return false
   return d.navigates ?? (d.runs ? domAction(d.runs).navigates : false)
+}
+
+// ── an action pack's steps ──────────────────────────────────────────────────────────────────
+
+/**
+ * What a pack step lets its pack do, as a person is told before install
+ * (src/core/registry/capabilities.ts, docs/packs-ui.md "What a pack can do").
+ */
+export interface PackStepGrants {
+  /** Acts on the page (clicks, types, hovers, scrolls). */
+  acts?: boolean
+  /** Reads what the page shows; `fields`: what is typed into fields, always or when its args point at one. */
+  reads?: boolean
+  fields?: 'always' | 'selector' | 'attribute'
+  /** Opens the address in its `url` arg. */
+  opens?: boolean
+  /** Sends a form when its key is Enter, or when its selector points at a submit button. */
+  submits?: 'key' | 'selector'
+  /** Types what it is given: a template reading an earlier step's data sends page data on. */
+  types?: boolean
+  uploads?: boolean
+  /** Runs its own script in the page: can do anything the page can. */
+  script?: boolean
+}
+
+/**
+ * A pack step (src/core/registry/step-actions.ts builds each one's args and run from this
+ * table): which `BrowserPort` call it makes (src/core/registry/port.ts) and which DOM action that
+ * call is on the page, and what it lets the pack do.
+ */
+export interface PackStepDescriptor<N extends string = string> {
+  name: N
+  /** The port call it makes; none: the engine's own (run, fail, a wait for ms). */
+  port?: keyof BrowserPort
+  /** The DOM action the port call runs in the page (a name of `kDomActions`), when it is one. */
+  dom?: string
+  /** Runs another pack action (its `action` arg names it): composition. */
+  composes?: boolean
+  grants: PackStepGrants
+}
+
+function packStep<const N extends string>(d: PackStepDescriptor<N>): PackStepDescriptor<N> {
+  return d
+}
+
+export const kPackSteps = [
+  packStep({ name: 'click', port: 'click', dom: 'click', grants: { acts: true, submits: 'selector' } }),
+  packStep({ name: 'fill', port: 'fill', dom: 'fill', grants: { acts: true, types: true } }),
+  packStep({ name: 'type', port: 'type', dom: 'type', grants: { acts: true, types: true } }),
+  packStep({ name: 'press', port: 'press', dom: 'press', grants: { acts: true, submits: 'key' } }),
+  packStep({ name: 'hover', port: 'hover', dom: 'hover', grants: { acts: true } }),
+  packStep({ name: 'select', port: 'select', dom: 'select', grants: { acts: true, types: true } }),
+  packStep({ name: 'check', port: 'check', dom: 'check', grants: { acts: true } }),
+  packStep({ name: 'uncheck', port: 'check', dom: 'uncheck', grants: { acts: true } }),
+  packStep({ name: 'upload', port: 'upload', dom: 'upload', grants: { acts: true, uploads: true } }),
+  packStep({ name: 'scroll', port: 'scroll', dom: 'scroll', grants: { acts: true } }),
+  packStep({ name: 'wait', port: 'waitFor', dom: 'wait', grants: {} }),
+  packStep({ name: 'snapshot', port: 'snapshot', grants: { reads: true, fields: 'always' } }),
+  packStep({ name: 'find', port: 'find', grants: { reads: true } }),
+  packStep({ name: 'open', port: 'navigate', dom: 'navigate', grants: { opens: true } }),
+  packStep({ name: 'navigate', port: 'navigate', dom: 'navigate', grants: { opens: true } }),
+  packStep({ name: 'getText', port: 'getText', dom: 'getText', grants: { reads: true, fields: 'selector' } }),
+  packStep({
+    name: 'getAttribute',
+    port: 'getAttribute',
+    dom: 'getAttribute',
+    grants: { reads: true, fields: 'attribute' },
+  }),
+  packStep({ name: 'getUrl', port: 'getUrl', grants: { reads: true } }),
+  packStep({ name: 'eval', port: 'runUserScript', grants: { script: true } }),
+  packStep({ name: 'evaluate', port: 'runUserScript', grants: { script: true } }),
+  packStep({ name: 'run', composes: true, grants: {} }),
+  packStep({ name: 'fail', grants: {} }),
+] as const
+
+export type PackStepName = (typeof kPackSteps)[number]['name']
+
+const kPackStepByName = new Map<string, PackStepDescriptor>(kPackSteps.map((d) => [d.name, d]))
+
+/** Whether a pack step runs another pack action (named by its `action` arg). */
+export function packStepComposes(name: string): boolean {
+  return !!kPackStepByName.get(name)?.composes
+}
+
+/** Whether a pack step opens the address in its `url` arg. */
+export function packStepOpens(name: string): boolean {
+  return !!kPackStepByName.get(name)?.grants.opens
+}
+
+/** The descriptor of a pack step; undefined for a name the vocabulary does not have (a pack's typo). */
+export function packStepKind(name: string): PackStepDescriptor | undefined {
+  return kPackStepByName.get(name)
 }
 
 // ── what the person reads ───────────────────────────────────────────────────────────────────

@@ -40,6 +40,7 @@ import { kBrowserArgs } from '../cli/playwright-page'
 import { packageRoot, readGlobalConfig } from '../cli/sources'
 import { formatReport, parseFlow, type StepReport } from '../core/flows'
 import { describeStep } from '../core/flows/playwright'
+import { flowStepReturns } from '../core/vocabulary'
 import { DEFAULT_SETTINGS, type Settings } from '../core/settings'
 import { RISK_CATEGORIES } from '../core/exec'
 import { modelFromEnvironment, readEnvironment } from '../core/environment'
@@ -517,7 +518,7 @@ export const test: TestType<
       }
       const r = await runLoaded(single, params, {}, `${stepId} ${describeStep(flow, one)}`)
       // An extract step's value, for the spec's `returns[name] = (await ava.step(…)).value`.
-      const value = one.action === 'extract' ? r.returns[String(one.params.name)] : undefined
+      const value = flowStepReturns(one.action) ? r.returns[String(one.params.name)] : undefined
       return { ...(r.steps[0] as StepReport), ...(typeof value === 'string' ? { value } : {}) }
     }
 

@@ -1,6 +1,7 @@
 // The pure half of screenshots (docs/agent.md, "Screenshots"): mapping a screenshot's pixels back
 // to the page, the schema of point, drag and screenshot steps, the policy, who is sent images and
 // where none is ever taken.
+import { fieldsOf } from '../../src/core/vocabulary'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { actionOf, pointOnPage, type ShotFrame } from '../../src/core/page/command'
@@ -68,7 +69,7 @@ describe('point, drag and screenshot steps', () => {
       target: { point: { x: 800, y: 2500 } },
       at: { x: 800, y: 2500 },
     })
-    expect(actionOf(click.data)?.target).toEqual({ point: { x: -1, y: -1 } })
+    expect(fieldsOf(actionOf(click.data)!).target).toEqual({ point: { x: -1, y: -1 } })
     const drag = parse({
       action_type: 'drag',
       params: {

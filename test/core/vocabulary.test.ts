@@ -21,6 +21,18 @@ import {
 import { actionOf, mayNavigate, type PageCommand } from '../../src/core/page/command'
 import { InstructionSchema } from '../../src/core/instruction/schema'
 import { FlowStepSchema } from '../../src/core/flows/schema'
+import {
+  instructionLoads,
+  instructionOnlyLooks,
+  instructionOpens,
+  kPackSteps,
+  packStepComposes,
+  packStepOpens,
+  seesOnly,
+} from '../../src/core/vocabulary'
+import { kStepActionNames } from '../../src/core/registry/step-actions'
+// @ts-expect-error: a plain script of the lint chain, without type declarations
+import * as decisions from '../../scripts/check-vocabulary.mjs'
 import en from '../../src/core/locales/en'
 import zhCN from '../../src/core/locales/zh-CN'
 
@@ -307,5 +319,88 @@ describe('no other file keeps its own list of action names', () => {
     expect(
       namesIn("{ click: 'click', dblclick: 'click', check: 'click', uncheck: 'click' }", kTables['DOM actions']).size,
     ).toBe(4)
+  })
+})
+
+// ── no decision by action name ──────────────────────────────────────────────────────────────
+
+describe('pack steps and the port are part of the vocabulary', () => {
+  it('the engine runs exactly the pack steps the vocabulary describes', () => {
+    expect([...kStepActionNames].sort()).toEqual(kPackSteps.map((d) => d.name).sort())
+  })
+  it.each(kPackSteps.map((d) => [d.name, d] as const))('pack step %s', (name, d) => {
+    if (d.dom) expect(() => domAction(d.dom!), `${name}: dom`).not.toThrow()
+    // What calls the page through the port acts or reads; the engine's own steps (run, fail) call nothing.
+    if (!d.port) expect(Object.keys(d.grants), `${name}: grants without a port call`).toEqual([])
+  })
+  it('the predicates that replaced comparisons name what the comparisons did', () => {
+    const names = (f: (n: string) => boolean) => kInstructions.filter((d) => f(d.name)).map((d) => d.name)
+    expect(names(instructionOnlyLooks)).toEqual(['verify', 'wait', 'hover', 'scroll', 'done'])
+    expect(names(instructionLoads)).toEqual(['navigate'])
+    expect(names(instructionOpens)).toEqual(['navigate', 'open_tab'])
+    expect(kPackSteps.filter((d) => packStepComposes(d.name)).map((d) => d.name)).toEqual(['run'])
+    expect(kPackSteps.filter((d) => packStepOpens(d.name)).map((d) => d.name)).toEqual(['open', 'navigate'])
+  })
+  it('only a model that sees is taught what names pixels of a screenshot', () => {
+    expect(kInstructions.filter((d) => seesOnly(d.name)).map((d) => d.name)).toEqual(['drag', 'screenshot'])
+  })
+})
+
+describe('no switch or comparison on action names outside the vocabulary', () => {
+  const check = decisions as {
+    offencesIn: (file: string, text: string) => string[]
+    vocabularyOffences: (byFile?: Map<string, string[]>) => string[]
+    decisionsByFile: () => Map<string, string[]>
+    kBaseline: Record<string, number>
+    kExempt: Set<string>
+  }
+
+  it('holds for src/ (the files still listed in scripts/vocabulary-baseline.json keep at most their count)', () => {
+    expect(check.vocabularyOffences(), 'ask a descriptor of src/core/vocabulary.ts instead').toEqual([])
+  })
+
+  it('the baseline only shrinks: a file that has fewer than its count must lower it', () => {
+    const now = check.decisionsByFile()
+    for (const [file, count] of Object.entries(check.kBaseline))
+      expect(now.get(file)?.length ?? 0, `${file}: lower its count in scripts/vocabulary-baseline.json`).toBe(count)
+  })
+
+  it('exempts only the file being split (src/core/agent/run.ts)', () => {
+    expect([...check.kExempt]).toEqual(['src/core/agent/run.ts'])
+  })
+
+  it('finds a switch and comparisons planted in code', () => {
+    const planted = [
+      "switch (step.action) { case 'click': break; case 'fill': break }",
+      "if (s.action === 'uncheck') go()",
+      "const seen = 'drag' !== name",
+      "if (ins.action_type == 'open_tab') go()",
+      "if (d.runs !== 'navigate') go()",
+      "if ((step as FlowStep).action === 'go_back') go()",
+    ]
+    for (const line of planted) expect(check.offencesIn('x.ts', line), line).toHaveLength(1)
+  })
+
+  it('leaves the page’s own words, strings, comments and marked lines alone', () => {
+    const fine = [
+      "if (e.type === 'click') go()", // a DOM event
+      "if (el.localName === 'select') go()", // an element
+      "if (kind === 'css') go()", // a selector kind, not an action name
+      'const help = \'step.action === "click"\'',
+      "// if (step.action === 'click')",
+      'const ok = step.action === variable',
+      "// not an action name: a slash command\nif (name === 'run') go()",
+      "switch (e.type) { case 'click': break }",
+    ]
+    for (const line of fine) expect(check.offencesIn('x.ts', line), line).toEqual([])
+  })
+
+  it('a comparison planted in a real file of src/ fails the check', () => {
+    const byFile = check.decisionsByFile()
+    const file = 'src/core/flows/devtools.ts'
+    const text =
+      readFileSync(join(root, file), 'utf8') + "\nexport const planted = (s: FlowStep) => s.action === 'click'\n"
+    byFile.set(file, check.offencesIn(file, text))
+    expect(check.vocabularyOffences(byFile)).toEqual([`${file}:${text.split('\n').length - 1}: s.action === 'click'`])
   })
 })

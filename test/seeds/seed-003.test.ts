@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { fieldsOf } from '../../src/core/vocabulary'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { createPinia, setActivePinia } from 'pinia'
@@ -217,15 +218,16 @@ describe('property 9: a click or scroll instruction maps to a complete command (
           const p = ins.params
           // "selector": what the page's locator ladder will try, in the instruction's own words.
           if (p.target_id || p.semantic_locator || p.fallback_selector) {
-            expect(cmd!.target?.targetId).toBe(p.target_id)
-            expect(cmd!.target?.semantic).toBe(p.semantic_locator)
-            if (p.fallback_selector) expect(cmd!.target?.selectors?.map((s) => s.raw)).toEqual([p.fallback_selector])
+            expect(fieldsOf(cmd!).target?.targetId).toBe(p.target_id)
+            expect(fieldsOf(cmd!).target?.semantic).toBe(p.semantic_locator)
+            if (p.fallback_selector)
+              expect(fieldsOf(cmd!).target?.selectors?.map((s) => s.raw)).toEqual([p.fallback_selector])
           } else {
             // A scroll with only a direction scrolls the page itself.
             expect(ins.action_type).toBe('scroll')
-            expect(cmd!.target).toBeUndefined()
+            expect(fieldsOf(cmd!).target).toBeUndefined()
           }
-          if (ins.action_type === 'scroll') expect(cmd!.direction).toBe(p.direction)
+          if (ins.action_type === 'scroll') expect(fieldsOf(cmd!).direction).toBe(p.direction)
           // "waitAfter": settling after the action is the executor's, not a field the model may
           // leave out; the mapping adds nothing the receiver would have to guess.
           expect(Object.keys(cmd!).every((k) => ['action', 'target', 'direction'].includes(k))).toBe(true)

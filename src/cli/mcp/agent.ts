@@ -2,6 +2,7 @@
 // the model through the AI SDK, the page through the client's tab, risky steps through the place's
 // asker. The run's gate (step limit, risk questions, secrets bound to sites, cross-site navigation)
 // is the run's own; nothing here sends a page command the run did not decide.
+import { instructionLoads } from '../../core/vocabulary'
 import { streamText, type LanguageModel } from 'ai'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
@@ -127,7 +128,7 @@ export async function askAva(request: string, o: AskOptions): Promise<AskReport>
         return { url: await tab.url(), title: '', listing: '' }
       },
       async exec(tabId, ins, opts) {
-        if (ins.action_type === 'navigate') {
+        if (instructionLoads(ins.action_type)) {
           await tab.navigate(ins.params.url!, opts.signal)
           return { ok: true, detail: `Opened ${ins.params.url}`, tabId }
         }

@@ -4,6 +4,7 @@
  * order, and the review question lists them; the yes is the approval the run's steps then carry
  * through the one guard (core/gate/guard.ts `plannedOf`), each bound to its element as drawn.
  */
+import { instructionLoads } from '../vocabulary'
 import type { Instruction } from '../instruction/schema'
 import { actionOf, type PageAction } from '../page/command'
 import { previewPlan, type DrawPlan } from '../gate/guard'
@@ -17,7 +18,7 @@ export function previewCachedPlan(draw: DrawPlan, steps: readonly Instruction[])
     draw,
     steps.flatMap((ins): { what: string; step: PageAction | { opens: string } }[] => {
       const what = ins.description || ins.action_type
-      if (ins.action_type === 'navigate') return ins.params.url ? [{ what, step: { opens: ins.params.url } }] : []
+      if (instructionLoads(ins.action_type)) return ins.params.url ? [{ what, step: { opens: ins.params.url } }] : []
       const step = actionOf(ins)
       return step ? [{ what, step }] : []
     }),

@@ -1,7 +1,7 @@
 import type { Challenge } from '../page/challenge'
 import type { HandBack } from './takeover'
 import { PAGE_ACTION_TYPES } from '../instruction/schema'
-import { kTabActions } from '../vocabulary'
+import { kTabActions, seesOnly } from '../vocabulary'
 import type { RepairRequest } from '../flows/replay'
 import type { Intent } from '../page/snapshot'
 import { formatSize, type AttachmentInfo } from './attachments'
@@ -22,7 +22,7 @@ export const kUntrustedClose = '</untrusted_page_content>'
  */
 export function buildSystemPrompt(opts: { vision?: boolean; compact?: boolean } = {}): string {
   if (opts.compact) return compactSystemPrompt()
-  const types = opts.vision ? [...PAGE_ACTION_TYPES, 'screenshot'] : PAGE_ACTION_TYPES.filter((t) => t !== 'drag')
+  const types = opts.vision ? [...PAGE_ACTION_TYPES, 'screenshot'] : PAGE_ACTION_TYPES.filter((t) => !seesOnly(t))
   return [
     'You are Ava, an assistant that operates the web page the person is looking at, in their browser.',
     'Answer with a JSON array of instructions and nothing else: no markdown fences, no commentary.',

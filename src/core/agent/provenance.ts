@@ -1,3 +1,4 @@
+import { instructionOnlyLooks } from '../vocabulary'
 import type { Instruction } from '../instruction/schema'
 import { riskOfText } from '../risk/decide'
 import { compileWords } from '../risk/lexicon'
@@ -60,14 +61,7 @@ function stepText(s: Instruction): string {
 
 /** Why a step may be the page's idea, or null. `asked`: the run asked the person before this step. */
 export function stepRisk(s: Instruction, asked = false): string | null {
-  if (
-    s.action_type === 'verify' ||
-    s.action_type === 'wait' ||
-    s.action_type === 'scroll' ||
-    s.action_type === 'hover' ||
-    s.action_type === 'done'
-  )
-    return null
+  if (instructionOnlyLooks(s.action_type)) return null
   const text = stepText(s)
   const category = text ? riskOfText(text) : null
   if (category) return category

@@ -1,5 +1,6 @@
 import { alternativesOf, type Flow, type FlowSelector, type FlowStep } from './schema'
 import { parseSource } from './variables'
+import { flowStep } from '../vocabulary'
 
 /**
  * Export to the Chrome DevTools Recorder's JSON (the `@puppeteer/replay` UserFlow format), so a
@@ -123,51 +124,12 @@ export function toDevTools(flow: Flow): DevToolsRecording {
     const selectors = selectorsOf(step)
     const target = selectors.length ? { selectors: selectors.map((s) => [s]) } : null
     const click = { offsetX: kClickOffset, offsetY: kClickOffset }
-    switch (step.action) {
-      case 'navigate':
-        steps.push({ type: 'navigate', url: String(step.params.url) })
-        break
-      case 'click':
-      case 'check':
-      case 'uncheck':
-        if (target)
-          steps.push({
-            type: 'click',
-            ...target,
-            ...click,
-            ...(step.params.button === 'right' ? { button: 'secondary' } : {}),
-          })
-        break
-      case 'dblclick':
-        if (target) steps.push({ type: 'doubleClick', ...target, ...click })
-        break
-      case 'hover':
-        if (target) steps.push({ type: 'hover', ...target })
-        break
-      case 'fill':
-      case 'select':
-        if (target) steps.push({ type: 'change', ...target, value: value(step.params.value) })
-        break
-      case 'press': {
-        const ks = keys(String(step.params.key))
-        for (const k of ks) steps.push({ type: 'keyDown', key: k })
-        for (const k of [...ks].reverse()) steps.push({ type: 'keyUp', key: k })
-        break
-      }
-      case 'scroll':
-        steps.push({ type: 'scroll', x: 0, y: step.params.direction === 'up' ? 0 : Number(step.params.amount ?? 600) })
-        break
-      case 'wait':
-        if (target) steps.push({ type: 'waitForElement', ...target })
-        break
-      case 'verify':
-      case 'expect': {
-        // The Recorder's assertions: they wait, and fail the replay at its timeout.
-        const check = devToolsCheck(step, target, value)
-        if (check) steps.push(check)
-        break
-      }
-    }
+    // What the step becomes is its descriptor's rule (src/core/vocabulary.ts); none: nothing to replay there.
+    const rule = flowStep(step.action)?.devtools
+    if (rule)
+      steps.push(
+        ...rule({ p: step.params, target, click, value, keys, check: () => devToolsCheck(step, target, value) }),
+      )
   }
   return { title: flow.metadata.name, steps }
 }

@@ -4,7 +4,7 @@ import { buildFlow, type RecordedTarget } from './record'
 import type { Flow, FlowSelector, FlowSelectors, FlowStep, FlowVariable, SelectorLevel } from './schema'
 import { looksSecret, variableName } from './variables'
 import { extractKeywords } from '../verify'
-import { instructionKind } from '../vocabulary'
+import { flowStep, instructionKind } from '../vocabulary'
 
 /**
  * "Save as flow" on a finished agent run: the run's executed instructions
@@ -102,7 +102,8 @@ export function flowFromRun(
     if (!action) return
     const found = resolved[i] ?? null
     const selectors = found?.selectors ?? locatorSelectors(ins)
-    const needsTarget = action !== 'navigate' && action !== 'press' && action !== 'scroll'
+    // A step on an element is saved only with selectors for it (the descriptor's `element`).
+    const needsTarget = !!flowStep(action)?.element
     if (needsTarget && !selectors) return
     const step: Omit<FlowStep, 'step_id'> = { action, params: {} }
     if (selectors && (needsTarget || p.target_id || p.fallback_selector || p.semantic_locator))

@@ -7,11 +7,11 @@
  */
 import { flowStep } from '../vocabulary'
 import { parseSelector } from '../page/selectors'
-import type { PageAction, PageTarget } from '../page/command'
+import type { ActionOnTarget, PageTarget } from '../page/command'
 import { alternativesOf, type FlowStep } from './schema'
 
 /** The DOM step a flow step runs on an element, or null for one that acts on none. */
-export function flowPageStep(step: FlowStep): Pick<PageAction, 'action' | 'target'> | null {
+export function flowPageStep(step: FlowStep): ActionOnTarget | null {
   const d = flowStep(step.action)
   if (!d?.runs || !d.element || !step.selectors) return null
   const selectors: NonNullable<PageTarget['selectors']> = []
@@ -24,15 +24,16 @@ export function flowPageStep(step: FlowStep): Pick<PageAction, 'action' | 'targe
       // an unreadable selector locates nothing: the step is judged when reached
     }
   }
-  return { action: d.runs as PageAction['action'], target: { selectors } }
+  return { action: d.runs as ActionOnTarget['action'], target: { selectors } }
 }
 
 /** A step that moves the flow to another page or another tab, in the plan's words; null for one that stays. */
 function leaves(step: FlowStep): string | null {
-  if (step.action === 'navigate') return String(step.params.url ?? '')
-  if (step.action === 'go_back') return 'the previous page'
-  if (step.action === 'tab') return String(step.params.url ?? 'another tab')
-  if (step.action === 'run') return `pack action ${String(step.params.action ?? '')}`
+  const d = flowStep(step.action)
+  if (d?.replayer === 'load') return String(step.params.url ?? '')
+  if (d?.inPage === 'back') return 'the previous page'
+  if (d?.replayer === 'switchTab') return String(step.params.url ?? 'another tab')
+  if (d?.replayer === 'compose') return `pack action ${String(step.params.action ?? '')}`
   return null
 }
 
@@ -40,8 +41,8 @@ function leaves(step: FlowStep): string | null {
 export function flowPlanSteps(
   steps: readonly FlowStep[],
   start?: string,
-): { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }[] {
-  const out: { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }[] = []
+): { what: string; step: ActionOnTarget | { opens: string } }[] {
+  const out: { what: string; step: ActionOnTarget | { opens: string } }[] = []
   if (start) out.push({ what: 'navigate', step: { opens: start } })
   for (const s of steps) {
     const what = s.description || s.action

@@ -1,5 +1,6 @@
 import type { Flow, FlowStep } from './schema'
 import { parseSource } from './variables'
+import { flowStep, flowStepEnds, flowStepReturns } from '../vocabulary'
 
 /**
  * Export to a Playwright Test spec that runs on Ava's fixture
@@ -40,46 +41,11 @@ export function describeStep(flow: Flow, step: FlowStep): string {
     if (only && flow.variables[only[1]]?.secret) return `the secret ${only[1]}`
     return q(cut(oneLine(s)))
   }
-  const p = step.params
-  switch (step.action) {
-    case 'navigate':
-      return `go to ${String(p.url)}`
-    case 'fill':
-      return `fill ${targetName(step)} with ${value(p.value)}`
-    case 'select':
-      return `select ${value(p.value)} in ${targetName(step)}`
-    case 'press':
-      return `press ${String(p.key)}${step.selectors ? ` on ${targetName(step)}` : ''}`
-    case 'scroll':
-      return `scroll ${String(p.direction ?? 'down')}${p.amount !== undefined ? ` ${String(p.amount)}` : ''}`
-    case 'wait':
-      return step.selectors ? `wait for ${targetName(step)}` : `wait ${String(p.ms ?? 0)} ms`
-    case 'verify':
-    case 'expect': {
-      const what = step.selectors ? targetName(step) : 'the page'
-      if (p.url !== undefined) return `check the address matches ${value(p.url)}`
-      if (p.text !== undefined) return `check ${what} shows ${value(p.text)}`
-      if (p.state !== undefined) return `check ${what} is ${String(p.state)}`
-      if (p.value !== undefined) return `check ${what} has the value ${value(p.value)}`
-      return `check ${String(p.count)} element(s) match ${step.selectors?.primary.value ?? 'the selector'}`
-    }
-    case 'extract':
-      return `read ${p.attribute !== undefined ? `the ${String(p.attribute)} of ` : ''}${targetName(step)} into returns.${String(p.name)}`
-    case 'go_back':
-      return 'go back'
-    case 'tab':
-      return p.index !== undefined
-        ? `switch to tab ${String(p.index)}`
-        : p.url !== undefined
-          ? `switch to the tab at ${value(p.url)}`
-          : 'switch to the tab the previous step opened'
-    case 'done':
-      return `done${p.success === false ? ', failing' : ''}${p.text ? `: ${value(p.text)}` : ''}`
-    case 'upload':
-      return `upload ${value(p.file)} into ${targetName(step)}`
-    default:
-      return `${step.action}${step.selectors || step.element_snapshot ? ` ${targetName(step)}` : ''}`
-  }
+  // The words are the step's descriptor's (src/core/vocabulary.ts); none: its name and its element.
+  const says = flowStep(step.action)?.says
+  if (says)
+    return says({ p: step.params, target: () => targetName(step), selector: step.selectors?.primary.value, value })
+  return `${step.action}${step.selectors || step.element_snapshot ? ` ${targetName(step)}` : ''}`
 }
 
 /** The flow as it is embedded: without statistics, and without any secret's literal value. */
@@ -137,15 +103,15 @@ export function toPlaywrightSpec(flow: Flow, opts: PlaywrightSpecOptions = {}): 
   }
   const args = asked.length ? ', params' : ''
   // A replay ends at its done step: the spec does too.
-  const end = flow.steps.findIndex((st) => st.action === 'done')
+  const end = flow.steps.findIndex((st) => flowStepEnds(st.action))
   const steps = end >= 0 ? flow.steps.slice(0, end + 1) : flow.steps
   // What extract steps read, by name, as a flow's `returns` (a bracket key: a name may be a keyword).
-  if (steps.some((st) => st.action === 'extract'))
+  if (steps.some((st) => flowStepReturns(st.action)))
     lines.push('  const returns: Record<string, string | undefined> = {}')
   if (flow.metadata.start_url) lines.push(`  await page.goto(${q(flow.metadata.start_url)})`)
   for (const step of steps) {
     const call = `await ava.step(flow, ${step.step_id}${args})`
-    const line = step.action === 'extract' ? `returns[${q(String(step.params.name))}] = (${call}).value` : call
+    const line = flowStepReturns(step.action) ? `returns[${q(String(step.params.name))}] = (${call}).value` : call
     lines.push(`  ${line} // ${oneLine(describeStep(flow, step))}`)
   }
   if (end >= 0 && end < flow.steps.length - 1)

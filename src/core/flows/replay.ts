@@ -25,6 +25,7 @@ import { healDiff, recordRun, type HealProposal } from './heal'
 import { sleep as coreSleep } from '../sleep'
 import type { Msg } from '../chat'
 import type { RiskCategory } from '../exec'
+import { flowStep, flowStepReturns } from '../vocabulary'
 import { isFailureCode, isFinal, isRepairable, type FailureCode } from '../failure'
 
 /**
@@ -284,8 +285,10 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
     let attempts = 0
     let healed: StepReport['healed'] = null
     let repairedWith: FlowSelector | null = null
+    // What the replayer does itself is the step's descriptor's (src/core/vocabulary.ts); the rest goes to the page.
+    const own = flowStep(step.action)?.replayer
     try {
-      if (step.action === 'navigate') {
+      if (own === 'load') {
         attempts = 1
         await opts.port.navigate(String(step.params.url), signal)
         outcome = {
@@ -296,7 +299,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
           actMs: Date.now() - t0,
           detail: `Opened ${step.params.url}`,
         }
-      } else if (step.action === 'run') {
+      } else if (own === 'compose') {
         attempts = 1
         // A pack action has its own retries and fallbacks: the flow runs it once.
         const { action: name, ...params } = step.params
@@ -306,7 +309,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
         outcome = r.ok
           ? { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: Date.now() - t0, detail: r.detail }
           : { ok: false, code: 'STEP_FAILED', message: r.detail, candidates: [], resolveMs: 0, acted: true }
-      } else if (step.action === 'done') {
+      } else if (own === 'end') {
         attempts = 1
         done = String(step.params.text ?? '')
         // `success: false` is the flow saying that reaching this point is a failure.
@@ -321,7 +324,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
                 acted: false,
               }
             : { ok: true, level: null, alternative: 0, resolveMs: 0, actMs: 0, detail: done || 'Done' }
-      } else if (step.action === 'tab') {
+      } else if (own === 'switchTab') {
         attempts = 1
         const to = {
           ...(typeof step.params.index === 'number' ? { index: step.params.index } : {}),
@@ -353,7 +356,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
             detail: `Switched to ${where} (${r.url})`,
           }
         }
-      } else if (step.action === 'wait' && !step.selectors) {
+      } else if (own === 'sleep' && !step.selectors) {
         attempts = 1
         await sleep(Number(step.params.ms ?? 0), signal)
         outcome = {
@@ -428,7 +431,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
     if (out.ok) {
       if (out.selector) report.selector = out.selector
       report.detail = out.detail
-      if (step.action === 'extract' && out.value !== undefined) returns[String(step.params.name)] = out.value
+      if (flowStepReturns(step.action) && out.value !== undefined) returns[String(step.params.name)] = out.value
     } else {
       Object.assign(report, { code: out.code, message: out.message, candidates: out.candidates })
     }
@@ -451,7 +454,7 @@ export async function replayFlow(flow: Flow, opts: ReplayOptions): Promise<FlowR
       })
     }
     if (step.wait_after) await sleep(step.wait_after, signal).catch(() => undefined)
-    if (step.action === 'done') break
+    if (own === 'end') break
   }
   return finish(undefined, secrets)
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
-import { kFlowActionNames, kFlowSteps, type FlowActionName } from '../vocabulary'
+import { flowStepEnds, flowStepReturns, kFlowActionNames, kFlowSteps, type FlowActionName } from '../vocabulary'
 import type { FailureCode } from '../failure'
 
 /**
@@ -298,7 +298,7 @@ export const FlowSchema = z
       if (ids.has(s.step_id))
         ctx.addIssue({ code: 'custom', path: ['steps', i, 'step_id'], message: `step_id ${s.step_id} is used twice` })
       ids.add(s.step_id)
-      if (s.action === 'extract' && typeof s.params.name === 'string') {
+      if (flowStepReturns(s.action) && typeof s.params.name === 'string') {
         if (returned.has(s.params.name))
           ctx.addIssue({
             code: 'custom',
@@ -415,7 +415,7 @@ export function validateFlow(input: string | unknown): FlowValidation {
   const warnings: FlowValidation['warnings'] = []
   if (!flow.steps.some((s) => kAssertActions.has(s.action)))
     warnings.push({ path: 'steps', message: kNoAssertionWarning })
-  const done = flow.steps.findIndex((s) => s.action === 'done')
+  const done = flow.steps.findIndex((s) => flowStepEnds(s.action))
   if (done >= 0 && done < flow.steps.length - 1)
     warnings.push({
       path: `steps[${done + 1}]`,

@@ -5,6 +5,7 @@ import { kNamespacePattern } from '../registry/schema'
 import { validatePack, type ValidationResult } from '../registry/validator'
 import { alternativesOf, type Flow, type FlowSelector, type FlowStep } from './schema'
 import { parseSource } from './variables'
+import { flowStep, flowStepReturns } from '../vocabulary'
 import type { FailureCode } from '../failure'
 
 /**
@@ -98,75 +99,8 @@ function paramsOf(flow: Flow, used: Set<string>): Record<string, RawParam> {
 function stepArgs(step: FlowStep, alias: string | null, flow: Flow): RawStep[] {
   const sel = alias ? { selector: `\${selectors.${alias}}` } : {}
   const text = (v: unknown) => valueTemplate(String(v ?? ''), flow)
-  const p = step.params
-  const main: RawStep | null = ((): RawStep | null => {
-    switch (step.action) {
-      case 'navigate':
-        return { action: 'navigate', args: { url: text(p.url) } }
-      case 'click':
-        return { action: 'click', args: { ...sel, ...(p.button && p.button !== 'left' ? { button: p.button } : {}) } }
-      case 'dblclick':
-        return { action: 'click', args: { ...sel, count: 2 } }
-      case 'fill':
-        return { action: 'fill', args: { ...sel, value: text(p.value) } }
-      case 'select':
-        return { action: 'select', args: { ...sel, value: text(p.value) } }
-      case 'check':
-        return { action: 'check', args: { ...sel } }
-      case 'uncheck':
-        return { action: 'uncheck', args: { ...sel } }
-      case 'press':
-        return { action: 'press', args: { key: String(p.key), ...sel } }
-      case 'hover':
-        return { action: 'hover', args: { ...sel } }
-      case 'scroll':
-        return {
-          action: 'scroll',
-          args: {
-            direction: p.direction === 'up' ? 'up' : 'down',
-            ...(typeof p.amount === 'number' ? { amount: p.amount } : {}),
-          },
-        }
-      case 'wait':
-        return { action: 'wait', args: alias ? { ...sel } : { ms: Number(p.ms ?? 0) } }
-      case 'run': {
-        // Composition: the flow's run step is the pack's own `run`.
-        const { action, ...rest } = p
-        return {
-          action: 'run',
-          args: {
-            action: String(action),
-            params: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])),
-          },
-        }
-      }
-      case 'verify':
-      case 'expect':
-        // What the registry's `wait` can express; the other checks stay in the flow, which the
-        // panel's Replay and `ava run file.flow.json` replay (docs/flows.md "Flows as pack actions").
-        if (typeof p.url === 'string') return { action: 'wait', args: { url: text(p.url) } }
-        if (typeof p.text === 'string' && !alias) return { action: 'wait', args: { text: text(p.text) } }
-        if ((p.state === 'visible' || p.state === 'hidden') && alias)
-          return { action: 'wait', args: { ...sel, state: p.state } }
-        return null
-      case 'extract':
-        return alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null
-      case 'upload':
-        return {
-          action: 'upload',
-          args: {
-            ...sel,
-            files: [...String(p.file ?? '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => ({
-              path: text(m[0]),
-            })),
-          },
-        }
-      case 'go_back':
-      case 'tab':
-      case 'done':
-        return null
-    }
-  })()
+  // What the step becomes is its descriptor's rule (src/core/vocabulary.ts); none: it stays in the flow.
+  const main = flowStep(step.action)?.pack?.({ p: step.params, sel, alias, text }) ?? null
   if (!main) return []
   if (step.retry) main.retry = step.retry
   if (step.timeout) main.timeout = step.timeout
@@ -217,7 +151,7 @@ export function flowToAction(
   // extract steps return their values, as a pack action's `returns` do.
   const returns = Object.fromEntries(
     flow.steps
-      .filter((s) => s.action === 'extract' && s.selectors)
+      .filter((s) => flowStepReturns(s.action) && s.selectors)
       .map((s) => [String(s.params.name), `\${steps.${String(s.params.name)}}`]),
   )
   if (Object.keys(returns).length) action.returns = returns

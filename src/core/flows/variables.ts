@@ -1,5 +1,6 @@
 import type { Flow, FlowStep } from './schema'
 import type { FailureCode } from '../failure'
+import { flowStep } from '../vocabulary'
 
 /**
  * Variables of a flow. A step's params read them as `${name}`; a variable's value
@@ -145,7 +146,8 @@ export async function resolveFiles(
 
 /** The file variables a step's `file` (upload) or `value` (fill) names, in order. */
 export function stepFiles(step: FlowStep, files: Record<string, FlowFile>): FlowFile[] {
-  const text = step.action === 'upload' ? step.params.file : step.action === 'fill' ? step.params.value : undefined
+  const param = flowStep(step.action)?.filesIn
+  const text = param ? step.params[param] : undefined
   if (typeof text !== 'string') return []
   return [...text.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)]
     .map((m) => files[m[1]])

@@ -23,14 +23,14 @@
  * (test/core/gate/guard-meta.test.ts) fails when a file outside the guard judges or counts a step.
  */
 import { RISK_CATEGORIES, type ExecFailure, type RiskCategory } from '../exec'
-import type { PageAction, PageCommand, PageOutcome, PageTarget, SendCommand } from '../page/command'
+import type { ActionOnTarget, PageAction, PageCommand, PageOutcome, PageTarget, SendCommand } from '../page/command'
 import type { DrawnTarget } from './drawn'
 import { packPlanSteps } from './pack-plan'
 import { approvePlan, isPlanned, planAsk, planQuestion, type PlanApproval, type PlannedStep } from './plan'
 import { askUntilDecided, questionOf } from './step'
 import type { FailureCode } from '../failure'
 import { navigationRefusal, pageUrl, type SitePolicy } from '../offsite'
-import { countsAsStep, flowStepCounts, instructionCounts } from '../vocabulary'
+import { countsAsStep, flowStepCounts, instructionCounts, targetOfAction } from '../vocabulary'
 import { packQuestion, type PackCapabilities } from '../registry/capabilities'
 import type { Risk } from '../registry/schema'
 import type { ActionEngine, ActionResult, RunOptions } from '../registry/engine'
@@ -85,10 +85,7 @@ export interface StepGuard {
  * plan: one per acting step (`isPlanned`), none for a step the plan does not show. A step the
  * engine retries takes the next one, so a retry asks rather than acting on an element never shown.
  */
-export function plannedOf(
-  guard: Pick<StepGuard, 'plan'> | undefined,
-  step: Pick<PageAction, 'action' | 'target'>,
-): { planned?: DrawnTarget } {
+export function plannedOf(guard: Pick<StepGuard, 'plan'> | undefined, step: ActionOnTarget): { planned?: DrawnTarget } {
   if (!guard?.plan || !isPlanned(step)) return {}
   const planned = guard.plan.next()
   return planned ? { planned } : {}
@@ -112,11 +109,11 @@ export function drawThrough(send: SendCommand, signal: AbortSignal, timeoutMs = 
  */
 export async function previewPlan(
   draw: DrawPlan,
-  steps: readonly { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }[],
+  steps: readonly { what: string; step: ActionOnTarget | { opens: string } }[],
 ): Promise<PlannedStep[]> {
   const shown = steps.filter((s) => 'opens' in s.step || isPlanned(s.step))
   const firstNav = shown.findIndex((s) => 'opens' in s.step)
-  const here = (firstNav < 0 ? shown : shown.slice(0, firstNav)).map((s) => (s.step as PageAction).target!)
+  const here = (firstNav < 0 ? shown : shown.slice(0, firstNav)).map((s) => targetOfAction(s.step as PageAction)!)
   const drawn = here.length ? await draw(here) : []
   return shown.map((s, i) =>
     'opens' in s.step ? { what: s.what, drawn: null, opens: s.step.opens } : { what: s.what, drawn: drawn[i] ?? null },

@@ -8,10 +8,10 @@
 import { dryRun, type PlanStep } from '../registry/plan'
 import type { ActionRegistry } from '../registry/registry'
 import { safeParseSelector } from '../page/selectors'
-import type { PageAction } from '../page/command'
+import type { ActionOnTarget } from '../page/command'
 import { Redactor } from '../registry/secrets'
 
-type Shown = { what: string; step: Pick<PageAction, 'action' | 'target'> | { opens: string } }
+type Shown = { what: string; step: ActionOnTarget | { opens: string } }
 
 /**
  * The action's steps for `previewPlan`, or null when the dry run cannot plan it (the run reports
@@ -67,7 +67,7 @@ export function packPlanSteps(
         const p = safeParseSelector(c)
         return p.success ? [p.data] : []
       })
-      const action = (s.action === 'click' && s.args.count === 2 ? 'dblclick' : s.action) as PageAction['action']
+      const action = (s.action === 'click' && s.args.count === 2 ? 'dblclick' : s.action) as ActionOnTarget['action']
       out.push({ what, step: { action, target: { selectors } } })
     }
     return true

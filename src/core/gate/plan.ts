@@ -13,7 +13,7 @@
  */
 import { drawnLabel, type DrawnTarget } from './drawn'
 import { countsAsStep, domAction, isDomAction } from '../vocabulary'
-import type { PageAction, PageTarget } from '../page/command'
+import type { ActionOnTarget, PageTarget } from '../page/command'
 import type { Msg } from '../chat'
 
 /** One step of a plan as it was shown: what the step does, and its element as drawn (null: not on the page yet). */
@@ -58,14 +58,14 @@ export function approvePlan(steps: readonly PlannedStep[]): PlanApproval {
  * acts on an element it names. A key pressed on whatever has the focus, a scroll of the page, a
  * wait and a read take none; the same rule picks what the preview draws and what the run checks.
  */
-export function isPlanned(step: Pick<PageAction, 'action' | 'target'>): boolean {
+export function isPlanned(step: ActionOnTarget): boolean {
   if (!isDomAction(step.action) || !countsAsStep(step.action)) return false
   if (domAction(step.action).target === 'none') return false
   return !!step.target && !step.target.focused
 }
 
 /** The targets of the steps a plan shows, in order. */
-export function plannedTargets(steps: readonly Pick<PageAction, 'action' | 'target'>[]): PageTarget[] {
+export function plannedTargets(steps: readonly ActionOnTarget[]): PageTarget[] {
   return steps.filter(isPlanned).map((s) => s.target!)
 }
 

@@ -1,6 +1,13 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
-import { instructionKind, kInstructionNames, kPageInstructionNames, type InstructionName } from '../vocabulary'
+import {
+  instructionKind,
+  instructionOpens,
+  kInstructionNames,
+  kPageInstructionNames,
+  seesOnly,
+  type InstructionName,
+} from '../vocabulary'
 import type { FailureCode } from '../failure'
 
 /**
@@ -133,7 +140,7 @@ export const InstructionSchema = z
     }
     // A question of blanks would pause the run on nothing the person could answer.
     if (
-      ins.action_type === 'ask' &&
+      instructionKind(ins.action_type)?.own?.includes('question') &&
       ins.params.question !== undefined &&
       ins.params.question !== '' &&
       !ins.params.question.trim()
@@ -148,11 +155,7 @@ export const InstructionSchema = z
         message: 'a point needs both params.x and params.y',
       })
     }
-    if (
-      (ins.action_type === 'navigate' || ins.action_type === 'open_tab') &&
-      ins.params.url &&
-      !isNavigableUrl(ins.params.url)
-    ) {
+    if (instructionOpens(ins.action_type) && ins.params.url && !isNavigableUrl(ins.params.url)) {
       ctx.addIssue({
         code: 'custom',
         path: ['params', 'url'],
@@ -241,17 +244,18 @@ export function planTools(
   const params = (z.toJSONSchema(InstructionParamsSchema, { io: 'input' }) as { properties: Record<string, unknown> })
     .properties
   return kInstructionNames
-    .filter((name) => opts.vision || (name !== 'drag' && name !== 'screenshot'))
+    .filter((name) => opts.vision || !seesOnly(name))
     .map((name) => {
       const d = instructionKind(name) as {
         all?: readonly string[]
         oneOf?: readonly string[]
         own?: readonly string[]
+        may?: readonly string[]
         says: { en: string }
       }
       const fields = new Set([...(d.all ?? []), ...(d.oneOf ?? []), ...(d.own ?? [])])
       if (fields.has('x')) fields.add('y')
-      if (name === 'collect') for (const f of ['target_id', 'semantic_locator', 'fallback_selector']) fields.add(f)
+      for (const f of d.may ?? []) fields.add(f)
       const properties: Record<string, unknown> = Object.fromEntries(
         [...fields].filter((f) => f in params).map((f) => [f, params[f]]),
       )

@@ -10,6 +10,7 @@ import { kForbiddenKeys } from '../registry/paths'
 import { PortError, type BrowserPort, type UploadSource, type WaitCondition } from '../registry/port'
 import type { ParsedSelector } from './selectors'
 import type { ExecFailure } from '../exec'
+import { fieldsOf } from '../vocabulary'
 import type { PageAction, PageCommand, PageTarget, SendCommand, UploadFile } from './command'
 import { holdsShape } from '../agent/redact'
 import { askThroughGuard, counts, judgeNavigation, plannedOf, type StepGuard } from '../gate/guard'
@@ -101,7 +102,7 @@ export function createChannelPort(send: SendCommand, extras: PortExtras): Browse
     if (signal.aborted) throw signal.reason
     if (closed) throw closed
     if (counts({ dom: step.action })) count()
-    const secretSites = secretSitesOf(step.value, extras.secrets)
+    const secretSites = secretSitesOf(fieldsOf(step).value, extras.secrets)
     const command: PageCommand<'act'> = {
       kind: 'act',
       step,

@@ -15,7 +15,7 @@ import type { SitePolicy } from '../offsite'
 import type { DrawnTarget } from '../gate/drawn'
 import type { Intent, PageSnapshot } from './snapshot'
 import { safeParseSelector, type ParsedSelector } from './selectors'
-import { domAction, flowStepNavigates, instructionKind, isDomAction, type DomActionName } from '../vocabulary'
+import { domAction, flowStepNavigates, instructionKind, isDomAction, type PageAction } from '../vocabulary'
 import type { CollectRound } from './collect'
 
 export { kDomActionNames, type DomActionName } from '../vocabulary'
@@ -95,42 +95,12 @@ export interface Mark {
   height: number
 }
 
-/** One DOM action: what an instruction, a pack step and a flow step all become. */
-export interface PageAction {
-  action: DomActionName
-  target?: PageTarget
-  /** fill/type text, select values, navigate URL. */
-  value?: string | string[]
-  /**
-   * select: the values are the whole choice of a list that takes several ("only Bob"); without it
-   * such a list keeps what was chosen before and adds them.
-   */
-  replace?: boolean
-  /** press: a key or chord, `${modifier}` allowed. */
-  key?: string
-  /** click: button and count. */
-  button?: 'left' | 'right' | 'middle'
-  count?: number
-  direction?: ScrollDirection
-  /** scroll: pixels for up/down/left/right (default: most of a screen). */
-  amount?: number
-  /** wait: the element state, a text, or a URL pattern; none of these waits for a quiet page. */
-  state?: WaitState
-  text?: string
-  url?: string
-  /** verify: the assertion with quoted keywords. */
-  assertion?: string
-  /** getAttribute: the attribute name. */
-  name?: string
-  /** type: pause between keys. */
-  delayMs?: number
-  /** upload: the files to put into the file input. */
-  files?: UploadFile[]
-  /** click, hover: where on the element, when the step named a point (a canvas is one element). */
-  at?: PagePoint
-  /** drag: the pointer's way over the element, in the top document's CSS pixels. */
-  path?: PagePoint[]
-}
+/**
+ * One DOM action: what an instruction, a pack step and a flow step all become. Its type is the
+ * vocabulary's (each descriptor's zod fields, src/core/vocabulary.ts): no field is written here.
+ */
+export type { ActionOnTarget, PageAction, PageActionOf } from '../vocabulary'
+export { targetOfAction } from '../vocabulary'
 
 /** The page as the planner reads it. */
 export interface PageInfo {
@@ -328,56 +298,45 @@ export function targetOf(p: Instruction['params'], shot?: ShotFrame): PageTarget
   })
 }
 
-/**
- * The instruction's page types mapped onto DOM actions: the one place the
- * model's words become the page's (which action each becomes is its descriptor's `runs`, in
- * src/core/vocabulary.ts); null for the agent's own (run_action, done). `shot`: the screenshot the
- * model saw, for steps that name points in it.
- */
 /** Words by which a step says its values are the whole choice of a multi-select, not additions. */
 const kOnlyWords = /\b(only|instead|just)\b|只|仅|改为|换成/i
 
+/**
+ * The instruction's page types mapped onto DOM actions: the one place the
+ * model's words become the page's (which action each becomes is its descriptor's `runs`, and how
+ * its fields are filled its `build`, in src/core/vocabulary.ts); null for the agent's own
+ * (run_action, done). `shot`: the screenshot the model saw, for steps that name points in it.
+ */
 export function actionOf(ins: Instruction, shot?: ShotFrame): PageAction | null {
-  const runs = instructionKind(ins.action_type)?.runs
-  if (!runs || !isDomAction(runs)) return null
-  const action = runs
+  const d = instructionKind(ins.action_type)
+  if (!d?.runs || !isDomAction(d.runs)) return null
+  const dom = domAction(d.runs)
+  const fields = dom.fields
+  const build = d.build ?? {}
   const p = ins.params
-  const target = targetOf(p, shot)
-  const at = target?.point
-  switch (action) {
-    case 'navigate':
-      return { action, value: p.url }
-    case 'press':
-      // A key pressed with no target goes to the focused element.
-      return { action, key: p.key, target: target ?? { focused: true } }
-    case 'scroll':
-      return { action, direction: p.direction, target }
-    case 'wait':
-      return { action, target: parsedTarget({ selectors: p.selector ? [p.selector] : [] }), state: 'visible' }
-    case 'verify':
-      return { action, assertion: p.assertion }
-    case 'click':
-    case 'hover':
-      return { action, target: target ?? {}, ...(at ? { at } : {}) }
-    case 'drag': {
-      // A point outside the screenshot maps to nowhere: the page then finds no element there.
-      const path = (p.path ?? []).map(([x, y]) => (shot && pointOnPage(shot, x, y)) || { x: -1, y: -1 })
-      return { action, target: target ?? { point: path[0] }, path }
-    }
-    default:
-      // The element actions: fill, select and upload carry the value (upload: the attached file's
-      // name; its bytes are added by whoever holds them, the panel's picked files).
-      return {
-        action,
-        target: target ?? {},
-        ...valueOf(action, p.value),
-        ...(action === 'select' && kOnlyWords.test(ins.description ?? '') ? { replace: true } : {}),
-      }
+  const out: Record<string, unknown> = { action: d.runs }
+  for (const [field, param] of Object.entries(build.copy ?? {})) if (param) out[field] = p[param]
+  Object.assign(out, build.fixed)
+  // A point outside the screenshot maps to nowhere: the page then finds no element there.
+  const path =
+    build.target === 'path' ? (p.path ?? []).map(([x, y]) => (shot && pointOnPage(shot, x, y)) || { x: -1, y: -1 }) : []
+  if ('path' in fields) out.path = path
+  if ('target' in fields) {
+    const named = targetOf(p, shot)
+    const fallback = {
+      focused: { focused: true },
+      path: { point: path[0] },
+      selector: parsedTarget({ selectors: p.selector ? [p.selector] : [] }),
+    } satisfies Record<NonNullable<typeof build.target>, PageTarget>
+    if (build.target === 'selector') out.target = fallback.selector
+    else out.target = named ?? (build.target ? fallback[build.target] : dom.target === 'required' ? {} : undefined)
+    if ('at' in fields && named?.point) out.at = named.point
   }
-}
-
-function valueOf(action: DomActionName, value: string | undefined): Pick<PageAction, 'value'> {
-  return domAction(action).fields.value ? { value: value ?? '' } : {}
+  // The element actions: fill, select and upload carry the value (upload: the attached file's
+  // name; its bytes are added by whoever holds them, the panel's picked files).
+  if ('value' in fields && !('value' in out)) out.value = p.value ?? ''
+  if ('replace' in fields && kOnlyWords.test(ins.description ?? '')) out.replace = true
+  return out as PageAction
 }
 
 /** A success or a failure of one kind, for a caller that wants only its data. */

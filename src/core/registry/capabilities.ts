@@ -1,4 +1,5 @@
 import { siteOrigin } from '../agent/secrets'
+import { packStepKind } from '../vocabulary'
 
 /**
  * What a pack can do, worked out from its steps before it is installed, as a browser lists an
@@ -54,7 +55,6 @@ export interface CapabilityLine {
   sensitive: boolean
 }
 
-const kReadText = new Set(['getText', 'getAttribute', 'snapshot', 'find', 'getUrl'])
 const kFieldAttrs = /^(?:value|checked|selected|defaultValue)$/i
 /**
  * Selectors that point at a field: reading their text reads what was typed. The tag names count
@@ -136,48 +136,29 @@ export function packCapabilities(pack: PackLike): PackCapabilities {
       const args = s.args ?? {}
       const all = texts(args)
       if (all.some((t) => kEnvRef.test(t))) caps.typesSecrets = true
-      switch (s.action) {
-        case 'eval':
-        case 'evaluate':
-          caps.runsScripts = caps.readsText = caps.readsFields = caps.sendsPageData = true
-          break
-        case 'open':
-        case 'navigate': {
-          const url = String(args.url ?? '')
-          const host = literalHost(url)
-          if (host === null) anySite = true
-          else if (host) hosts.add(host)
-          if (kStepData.test(url)) caps.sendsPageData = true
-          break
-        }
-        case 'press':
-          caps.acts = true
-          if (kSubmitKey.test(String(args.key ?? ''))) caps.submits = true
-          break
-        case 'click':
-          caps.acts = true
-          if (selectorText(args.selector).some((t) => kSubmitSelector.test(t))) caps.submits = true
-          break
-        case 'fill':
-        case 'type':
-        case 'select':
-          caps.acts = true
-          if (all.some((t) => kStepData.test(t))) caps.sendsPageData = true
-          break
-        case 'upload':
-          caps.acts = caps.uploads = true
-          break
-        case 'snapshot':
-          caps.readsText = caps.readsFields = true
-          break
-        default:
-          if (kReadText.has(s.action)) {
-            caps.readsText = true
-            if (s.action === 'getAttribute' && kFieldAttrs.test(String(args.name ?? ''))) caps.readsFields = true
-            if (s.action === 'getText' && selectorText(args.selector).some((t) => kFieldSelector.test(t)))
-              caps.readsFields = true
-          } else if (s.action !== 'run' && s.action !== 'wait' && s.action !== 'fail') caps.acts = true
+      // What the step lets the pack do is its descriptor's (src/core/vocabulary.ts); an unknown one acts.
+      const g = packStepKind(s.action)?.grants ?? { acts: true }
+      if (g.script) caps.runsScripts = caps.readsText = caps.readsFields = caps.sendsPageData = true
+      if (g.opens) {
+        const url = String(args.url ?? '')
+        const host = literalHost(url)
+        if (host === null) anySite = true
+        else if (host) hosts.add(host)
+        if (kStepData.test(url)) caps.sendsPageData = true
       }
+      if (g.acts) caps.acts = true
+      if (g.uploads) caps.uploads = true
+      if (g.submits === 'key' && kSubmitKey.test(String(args.key ?? ''))) caps.submits = true
+      if (g.submits === 'selector' && selectorText(args.selector).some((t) => kSubmitSelector.test(t)))
+        caps.submits = true
+      if (g.types && all.some((t) => kStepData.test(t))) caps.sendsPageData = true
+      if (g.reads) caps.readsText = true
+      if (
+        g.fields === 'always' ||
+        (g.fields === 'attribute' && kFieldAttrs.test(String(args.name ?? ''))) ||
+        (g.fields === 'selector' && selectorText(args.selector).some((t) => kFieldSelector.test(t)))
+      )
+        caps.readsFields = true
     })
   }
   if (hosts.size || anySite) caps.navigates = { hosts: [...hosts].sort(), anySite }

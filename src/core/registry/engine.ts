@@ -1,3 +1,4 @@
+import { packStepKind, packStepOpens } from '../vocabulary'
 import { sleep } from '../sleep'
 import { RegistryError, StepFailure, type ActionErrorCode, type RunNotice } from './errors'
 import type { FailureCode } from '../failure'
@@ -735,8 +736,9 @@ export class ActionEngine {
     const fallsBack = descriptor.waitFallback?.(args) ?? false
     const budgetMs = fallsBack ? timeoutMs + kWaitFallbackLoadMs + kWaitFallbackSettleMs : timeoutMs
     const stepSignal = AbortSignal.any([run.signal, AbortSignal.timeout(budgetMs)])
-    const needsPort =
-      step.action !== 'run' && step.action !== 'fail' && !(step.action === 'wait' && args.ms !== undefined)
+    // The engine's own steps (run, fail, a wait for ms) call no port (their descriptors in src/core/vocabulary.ts).
+    const portCall = packStepKind(step.action)?.port
+    const needsPort = !!portCall && !(portCall === 'waitFor' && args.ms !== undefined)
     if (!port && needsPort) throw new StepFailure('STEP_FAILED', 'No browser is attached to run this step.')
     const realPort = port as BrowserPort
 
@@ -792,7 +794,7 @@ export class ActionEngine {
         stepSignal,
       )
       // Another page may need other selectors.
-      if (step.action === 'open' || step.action === 'navigate') this.cache.clear()
+      if (packStepOpens(step.action)) this.cache.clear()
       return value
     } catch (error) {
       if (error instanceof ActionFailure) throw error

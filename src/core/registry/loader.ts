@@ -1,3 +1,4 @@
+import { packStepComposes } from '../vocabulary'
 import type { RunEdge } from './cycles'
 import type { PackIssue, PackIssueCode, PathSegment } from './errors'
 import {
@@ -184,7 +185,7 @@ function stepEdges(
   steps.forEach((step, i) => {
     const path = [...base, i]
     const target = step.args.action
-    if (step.action === 'run' && typeof target === 'string' && !target.includes('${')) {
+    if (packStepComposes(step.action) && typeof target === 'string' && !target.includes('${')) {
       out.push({
         from: action.fullName,
         to: qualify(target, action.namespace),

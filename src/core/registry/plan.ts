@@ -1,3 +1,4 @@
+import { packStepComposes } from '../vocabulary'
 import { failureHint } from '../failure'
 import { renderEn } from '../locales/render'
 import type { ActionError } from './engine'
@@ -218,7 +219,7 @@ class Planner {
       })
       ;(out.selectors ??= {})[key] = invalid.length ? { candidates, invalid } : { candidates }
     }
-    if (step.action === 'run' && decision !== 'skip') {
+    if (packStepComposes(step.action) && decision !== 'skip') {
       const target = planValue(step.args.action, real)
       const params = planValue(step.args.params ?? {}, real) as Record<string, unknown>
       if (typeof target === 'string' && !target.includes('<steps.')) {

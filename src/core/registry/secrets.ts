@@ -1,3 +1,4 @@
+import { packStepComposes } from '../vocabulary'
 import { collectReferences } from './expr/references'
 import { parseCached } from './expr/evaluator'
 import { placeholdersIn } from './interpolate'
@@ -71,7 +72,7 @@ export function envReferencesDeep(
     const walk = (steps: readonly ActionStep[]): void => {
       for (const step of steps) {
         const target = step.args.action
-        if (step.action === 'run' && typeof target === 'string') {
+        if (packStepComposes(step.action) && typeof target === 'string') {
           if (target.includes('${')) dynamic = true
           else {
             const next = get(qualify(target, a.namespace))

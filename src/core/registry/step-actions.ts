@@ -2,10 +2,14 @@ import { z } from 'zod'
 import { StepFailure } from './errors'
 import type { BrowserPort, ElementState } from './port'
 import type { ParsedSelector } from '../page/selectors'
+import type { PackStepName } from '../vocabulary'
 
-// The step actions, one descriptor each (STYLE.md: descriptors, not a switch). A
-// descriptor says which arguments it takes (zod, strict so typos surface), which of them name
-// elements (resolved primary→fallback by the engine before `run`), and what it does.
+// The step actions, one descriptor each (STYLE.md: descriptors, not a switch). What each one is
+// (the port call it makes, the DOM action that call runs, what it lets a pack do) is its entry
+// in the vocabulary's `kPackSteps` (src/core/vocabulary.ts); here is how the engine runs it: which
+// arguments it takes (zod, strict so typos surface), which of them name elements (resolved
+// primary→fallback by the engine before `run`), and the call. The meta-test checks both tables
+// name the same steps.
 
 export interface StepContext {
   port: BrowserPort
@@ -19,7 +23,7 @@ export interface StepContext {
 }
 
 export interface StepActionDescriptor<A extends Record<string, unknown> = Record<string, unknown>> {
-  name: string
+  name: PackStepName
   summary: string
   args: z.ZodType<A>
   /** Argument names that hold selectors. */
@@ -57,7 +61,7 @@ export const kUserScriptsHint =
 
 const kStates: [ElementState, ...ElementState[]] = ['visible', 'hidden', 'attached', 'detached']
 
-const evalStep = (name: string) =>
+const evalStep = (name: PackStepName) =>
   define({
     name,
     summary: 'Runs a script in the page (needs "Allow User Scripts" for Ava).',
@@ -69,7 +73,7 @@ const evalStep = (name: string) =>
     },
   })
 
-const openStep = (name: string) =>
+const openStep = (name: PackStepName) =>
   define({
     name,
     summary: 'Navigates the tab to a URL.',

@@ -1,3 +1,4 @@
+import { packStepComposes } from '../vocabulary'
 import semver from 'semver'
 import type { z } from 'zod'
 import type { SafeParseResult } from '../result'
@@ -464,7 +465,7 @@ class SemanticChecker {
           [...path, 'onError'],
         )
       }
-      if (step.action === 'run') this.addRunEdge(step, path, scope, kind, inherits)
+      if (packStepComposes(step.action)) this.addRunEdge(step, path, scope, kind, inherits)
       if (step.fallback)
         this.checkSteps(
           step.fallback,

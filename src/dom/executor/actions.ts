@@ -5,7 +5,7 @@
  * src/core/vocabulary.ts; here is only how the page runs it: `run` gets the located element.
  */
 import { stepResult, type ExecChanges, type ExecOutcome, type ExecSuccess, type StepResult } from '../../core/exec'
-import type { DomActionName, PageAction, ScrollDirection, WaitState } from '../../core/page/command'
+import type { DomActionName, PageActionOf, ScrollDirection, WaitState } from '../../core/page/command'
 import { extractKeywords, missingKeywords } from '../../core/verify'
 import { urlMatches } from '../../core/glob'
 import { openModals } from '../observe'
@@ -24,11 +24,15 @@ import { kSettledMissMs, nextFrame, settle, waitFor } from './wait'
 
 export { kDomActionNames, type DomActionName, type ScrollDirection, type WaitState } from '../../core/page/command'
 
+/** One page-side command of one action: its PageAction, whose target may be an element already in hand. */
+export type DomCommandOf<N extends DomActionName> = N extends DomActionName
+  ? Omit<PageActionOf<N>, 'target'> & { target?: TargetSpec }
+  : never
 /** One page-side command: a PageAction whose target may be an element already in hand. */
-export type DomCommand = Omit<PageAction, 'target'> & { target?: TargetSpec }
+export type DomCommand = DomCommandOf<DomActionName>
 
-export interface ActionRun {
-  cmd: DomCommand
+export interface ActionRun<N extends DomActionName = DomActionName> {
+  cmd: DomCommandOf<N>
   /** The located target, for actions that need one. */
   target?: Located
   ctx: OpContext
@@ -36,9 +40,14 @@ export interface ActionRun {
 }
 
 /** How the page runs one DOM action (what the action is lives in its descriptor, src/core/vocabulary.ts). */
-export interface DomActionRunner {
-  name: DomActionName
-  run(run: ActionRun): Promise<ExecOutcome>
+export interface DomActionRunner<N extends DomActionName = DomActionName> {
+  name: N
+  run(run: ActionRun<N>): Promise<ExecOutcome>
+}
+
+/** A runner typed by its action: `run.cmd` has that action's fields (the vocabulary's). */
+function runner<N extends DomActionName>(r: DomActionRunner<N>): DomActionRunner {
+  return r as unknown as DomActionRunner
 }
 
 /** text rendered just after a navigation or a fetch gets this long to appear. */
@@ -70,13 +79,18 @@ function forcedNote(forced: boolean): string {
 const kClickName: Record<string, string> = { left: 'Clicked', right: 'Right-clicked', middle: 'Middle-clicked' }
 const kClickResult: Record<string, StepResult> = { left: 'clicked', right: 'rightClicked', middle: 'middleClicked' }
 
-function clickAction(name: 'click' | 'dblclick'): DomActionRunner {
-  return {
+/** The fields an action may carry besides its name, for a runner shared by several actions. */
+type FieldsOf<N extends DomActionName> = Partial<Omit<DomCommandOf<N>, 'action'>>
+
+/** A click, or a double-click (`double`: two clicks whatever the step says, on the left button). */
+function clickAction(name: 'click' | 'dblclick', double: boolean): DomActionRunner {
+  return runner({
     name,
     async run(run) {
-      const count = name === 'dblclick' ? 2 : (run.cmd.count ?? 1)
+      const cmd: FieldsOf<'click'> = run.cmd
+      const count = double ? 2 : (cmd.count ?? 1)
       // An option of a native list: the person's click in the open list chooses it.
-      const native = name === 'click' && (run.cmd.button ?? 'left') === 'left' ? selectOfOption(run.target!.el) : null
+      const native = !double && (cmd.button ?? 'left') === 'left' ? selectOfOption(run.target!.el) : null
       if (native) {
         const chose = await clickNativeOption(native.option, native.select, {
           ...run.ctx,
@@ -87,9 +101,7 @@ function clickAction(name: 'click' | 'dblclick'): DomActionRunner {
       // An option of a list that takes several values: a person adds it with Ctrl (⌘ on macOS)
       // held, so the options chosen before stay chosen (WAI-ARIA APG, listbox).
       const adds =
-        name === 'click' &&
-        run.target!.el.closest('[aria-multiselectable=true]') &&
-        run.target!.el.closest('[role=option]')
+        !double && run.target!.el.closest('[aria-multiselectable=true]') && run.target!.el.closest('[role=option]')
           ? /Mac/.test(navigator.platform)
             ? { metaKey: true }
             : { ctrlKey: true }
@@ -100,22 +112,22 @@ function clickAction(name: 'click' | 'dblclick'): DomActionRunner {
         if (lost) return lost
       }
       // A canvas answers a click with pixels, not DOM: no effect to wait for.
-      const pixels = !!run.cmd.at && run.target!.el.localName === 'canvas'
+      const pixels = !!cmd.at && run.target!.el.localName === 'canvas'
       const r = await clickOp(
         run.target!.el,
         { ...run.ctx, relocate: run.target!.relocate },
         {
-          button: run.cmd.button,
+          button: cmd.button,
           count,
-          atPage: run.cmd.at,
+          atPage: cmd.at,
           ...(adds ? { modifiers: adds } : {}),
           ...(pixels ? { expectEffect: false } : {}),
         },
       )
       if (!r.ok) return r
-      const verb = count === 2 ? 'Double-clicked' : kClickName[run.cmd.button ?? 'left']
+      const verb = count === 2 ? 'Double-clicked' : kClickName[cmd.button ?? 'left']
       // "Forced through the DOM" is for the CLI, logs and the planner: the person reads what was done.
-      const msg = stepResult(count === 2 ? 'doubleClicked' : kClickResult[run.cmd.button ?? 'left'], {
+      const msg = stepResult(count === 2 ? 'doubleClicked' : kClickResult[cmd.button ?? 'left'], {
         label: quoteLabel(r.el),
       })
       return ok(`${verb} ${quoteLabel(r.el)}${forcedNote(r.forced)}`, run, {
@@ -125,20 +137,21 @@ function clickAction(name: 'click' | 'dblclick'): DomActionRunner {
         msg,
       })
     },
-  }
+  })
 }
 
 function textAction(name: 'fill' | 'type'): DomActionRunner {
-  return {
+  return runner({
     name,
     async run(run) {
-      const value = String(run.cmd.value ?? '')
+      const cmd: FieldsOf<'type'> = run.cmd
+      const value = String(cmd.value ?? '')
       const r = await enterTextOp(
         run.target!.el,
         value,
         { ...run.ctx, relocate: run.target!.relocate },
         name,
-        run.cmd.delayMs,
+        cmd.delayMs,
       )
       if (!r.ok) return r
       const note = r.note ? ` (${r.note})` : ''
@@ -152,14 +165,14 @@ function textAction(name: 'fill' | 'type'): DomActionRunner {
         ...said,
       })
     },
-  }
+  })
 }
 
-function checkAction(name: 'check' | 'uncheck'): DomActionRunner {
-  return {
+/** Ticks a box, or (`want` false) clears it. */
+function checkAction(name: 'check' | 'uncheck', want: boolean): DomActionRunner {
+  return runner({
     name,
     async run(run) {
-      const want = name === 'check'
       const r = await checkOp(run.target!.el, want, { ...run.ctx, relocate: run.target!.relocate })
       if (!r.ok) return r
       const said: StepResult = r.already ? (want ? 'wasChecked' : 'wasUnchecked') : want ? 'checked' : 'unchecked'
@@ -171,7 +184,7 @@ function checkAction(name: 'check' | 'uncheck'): DomActionRunner {
         { changes: r.changes, msg: stepResult(said, { label: quoteLabel(r.el) }) },
       )
     },
-  }
+  })
 }
 
 function scrolls(n: Element): boolean {
@@ -316,10 +329,10 @@ function quietPage(quietMs: number, timeoutMs: number, signal?: AbortSignal): Pr
 }
 
 const kActions: DomActionRunner[] = [
-  {
+  runner({
     name: 'navigate',
     async run(run) {
-      const raw = String(run.cmd.value ?? run.cmd.url ?? '')
+      const raw = String(run.cmd.value ?? '')
       let url: URL
       try {
         url = new URL(raw, location.href)
@@ -336,12 +349,12 @@ const kActions: DomActionRunner[] = [
         msg: stepResult('opened', { url: url.href }),
       })
     },
-  },
-  clickAction('click'),
-  clickAction('dblclick'),
+  }),
+  clickAction('click', false),
+  clickAction('dblclick', true),
   textAction('fill'),
   textAction('type'),
-  {
+  runner({
     name: 'select',
     async run(run) {
       const values = (Array.isArray(run.cmd.value) ? run.cmd.value : [run.cmd.value ?? '']).map(String)
@@ -368,10 +381,10 @@ const kActions: DomActionRunner[] = [
           })()
       return r.ok ? { ...r, ...ok(r.detail, run, r) } : r
     },
-  },
-  checkAction('check'),
-  checkAction('uncheck'),
-  {
+  }),
+  checkAction('check', true),
+  checkAction('uncheck', false),
+  runner({
     name: 'hover',
     async run(run) {
       const r = await hoverOp(run.target!.el, { ...run.ctx, relocate: run.target!.relocate })
@@ -381,8 +394,8 @@ const kActions: DomActionRunner[] = [
         msg: stepResult('hovered', { label: quoteLabel(r.el) }),
       })
     },
-  },
-  {
+  }),
+  runner({
     name: 'drag',
     async run(run) {
       if (!run.cmd.path || run.cmd.path.length < 2) return fail('INVALID', 'drag needs a path of at least two points.')
@@ -395,8 +408,8 @@ const kActions: DomActionRunner[] = [
         msg: stepResult('dragged', { label: quoteLabel(r.el), n }),
       })
     },
-  },
-  {
+  }),
+  runner({
     name: 'focus',
     async run(run) {
       const ready = await ensureActionable(run.target!.el, { visible: true, enabled: true, allowForce: true }, run.ctx)
@@ -411,8 +424,8 @@ const kActions: DomActionRunner[] = [
         msg: stepResult('focused', { label: quoteLabel(el) }),
       })
     },
-  },
-  {
+  }),
+  runner({
     name: 'press',
     async run(run) {
       const key = run.cmd.key ?? ''
@@ -437,8 +450,8 @@ const kActions: DomActionRunner[] = [
         : stepResult('pressed', { key })
       return ok(`Pressed ${key}${run.target ? ` in ${quoteLabel(target)}` : ''}`, run, { navigating, changes, msg })
     },
-  },
-  {
+  }),
+  runner({
     name: 'scroll',
     async run(run) {
       const dir = run.cmd.direction
@@ -490,8 +503,8 @@ const kActions: DomActionRunner[] = [
         said,
       )
     },
-  },
-  {
+  }),
+  runner({
     name: 'submit',
     async run(run) {
       const el = run.target!.el
@@ -515,8 +528,8 @@ const kActions: DomActionRunner[] = [
         msg: stepResult('submitted', { label: quoteLabel(el) }),
       })
     },
-  },
-  {
+  }),
+  runner({
     name: 'wait',
     async run(run) {
       const { cmd, ctx, timeoutMs } = run
@@ -566,8 +579,8 @@ const kActions: DomActionRunner[] = [
         ? ok('The page is quiet', run, { msg: stepResult('quiet') })
         : fail('TIMEOUT', `The page kept changing for ${timeoutMs / 1000} s.`)
     },
-  },
-  {
+  }),
+  runner({
     name: 'verify',
     async run(run) {
       const keywords = extractKeywords(run.cmd.assertion ?? '')
@@ -597,8 +610,8 @@ const kActions: DomActionRunner[] = [
         },
       )
     },
-  },
-  {
+  }),
+  runner({
     name: 'getText',
     async run(run) {
       const el = run.target!.el
@@ -609,8 +622,8 @@ const kActions: DomActionRunner[] = [
           : normalize((el as HTMLElement).innerText ?? el.textContent)
       return ok(`Read ${quoteLabel(el)}`, run, { data: text, msg: stepResult('read', { label: quoteLabel(el) }) })
     },
-  },
-  {
+  }),
+  runner({
     // Upload: hidden inputs behind a styled button (el-upload, a-upload) included.
     name: 'upload',
     async run(run) {
@@ -639,8 +652,8 @@ const kActions: DomActionRunner[] = [
         msg: stepResult('uploaded', { files: quoteTexts(r.names), label: quoteLabel(input) }),
       })
     },
-  },
-  {
+  }),
+  runner({
     name: 'getAttribute',
     async run(run) {
       const el = run.target!.el
@@ -650,7 +663,7 @@ const kActions: DomActionRunner[] = [
         msg: stepResult('readAttribute', { name, label: quoteLabel(el) }),
       })
     },
-  },
+  }),
 ]
 
 export const actionRegistry: ReadonlyMap<DomActionName, DomActionRunner> = new Map(kActions.map((a) => [a.name, a]))

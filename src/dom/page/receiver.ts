@@ -15,7 +15,7 @@ import type {
 } from '../../core/page/command'
 import type { RawEvent, RecordedTarget } from '../../core/flows/record'
 import type { StepOutcome } from '../../core/flows/replay'
-import { locate, runCommand, type TargetSpec } from '../executor'
+import { locate, runCommand, type DomCommand, type TargetSpec } from '../executor'
 import { candidateId } from '../executor/semantic'
 import { labelOf, retarget } from '../executor/dom'
 import { fail } from '../../core/exec'
@@ -36,7 +36,7 @@ import { placeRefusal } from '../step-place'
 import { drawnOf } from '../drawn'
 import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
 import { planChangedReason } from '../../core/gate/plan'
-import { domAction } from '../../core/vocabulary'
+import { domAction, fieldsOf } from '../../core/vocabulary'
 import { collectRound } from './collect'
 import { deepElementFromPoint } from '../locators'
 import { hideMarks, showMarks } from '../marks'
@@ -166,7 +166,7 @@ function gateOf(
     const as = riskReadAs(action)
     if (!as || !confirm.length) return null
     // Judged as drawn: generated content, bidi order, SVG text, what covers it, a drag's path.
-    const drawn = drawnInView(el, action === 'drag' ? path : undefined)
+    const drawn = drawnInView(el, path)
     const risk = riskOf(el, as, confirm, drawn)
     if (risk && confirm.includes(risk.category))
       return ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn)
@@ -339,7 +339,7 @@ function plannedGateOf(
     bound: null,
     unbound: null,
     check(el, action, nav) {
-      const now = drawnInView(el, action === 'drag' ? path : undefined)
+      const now = drawnInView(el, path)
       // In the document that drew the plan, the approved element itself (or what the executor acts
       // through for it); elsewhere, an element drawn the same way.
       const approved = planKeys.of(planned.element)
@@ -398,7 +398,8 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
     describe: describing,
     ...gate
   }: PageCommand<'act'>): Promise<ExecOutcome> {
-    const judge = stepGateOf(gate, bindings, step.key, step.files, step.action === 'drag' ? step.path : undefined)
+    const f = fieldsOf(step)
+    const judge = stepGateOf(gate, bindings, f.key, f.files, f.path)
     if (judge.unbound) return judge.unbound
     let secretField = false
     // A saved secret goes only into a field whose own document is on a site it is bound to;
@@ -415,7 +416,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         el,
         secretStepCheck(
           el,
-          nav ?? navigationOf(el, action, step.key),
+          nav ?? navigationOf(el, action, f.key),
           { typesSecret: !!secretSites, confirmed: !!gate.confirmed },
           nav === undefined ? judge.check(el, action) : judge.check(el, action, nav),
         ),
@@ -426,46 +427,43 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
       return null
     }
     let target: TargetSpec | undefined
-    if (!judge.bound && step.target?.point) {
+    if (!judge.bound && f.target?.point) {
       // A point binds the element drawn there, judged and acted on like one named by its id.
-      const at = elementAtPoint(step.target.point)
+      const at = elementAtPoint(f.target.point)
       if (!(at instanceof Element)) return at
       target = { element: at }
     } else if (judge.bound) {
       // The yes binds to the element the question showed: it is acted on, or nothing is (never located again).
       target = { element: judge.bound }
-    } else if (step.target?.focused) {
+    } else if (f.target?.focused) {
       const el = focusedElement()
       // A key goes to the page when nothing has the focus; text needs somewhere to go.
-      if (!el && step.action !== 'press')
+      if (!el && !('key' in step))
         return fail('ELEMENT_NOT_FOUND', 'Nothing has the focus to type into; give the step a selector.')
       target = el ? { element: el } : undefined
       if (el) {
         const refused = refuse(el, step.action)
         if (refused) return refused
       }
-    } else target = step.target
+    } else target = f.target
     let newTab: string | undefined
     let captured: RecordedTarget | undefined
-    const out = await runCommand(
-      { ...step, target },
-      {
-        timeoutMs,
-        recheck: judge.recheck,
-        makeRoom: options.makeRoom,
-        beforeAct: (el, action) => {
-          const nav = navigationOf(el, action, step.key)
-          const refused = refuse(el, action, nav)
-          if (refused) return refused
-          // Before the action changes the page: what a flow made from this run must find.
-          if (describing) captured = describeTarget(el) ?? undefined
-          // A link that opens a new tab or window: a script's click would meet the popup blocker.
-          if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
-          newTab = nav.url
-          return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
-        },
+    const out = await runCommand({ ...step, target } as DomCommand, {
+      timeoutMs,
+      recheck: judge.recheck,
+      makeRoom: options.makeRoom,
+      beforeAct: (el, action) => {
+        const nav = navigationOf(el, action, f.key)
+        const refused = refuse(el, action, nav)
+        if (refused) return refused
+        // Before the action changes the page: what a flow made from this run must find.
+        if (describing) captured = describeTarget(el) ?? undefined
+        // A link that opens a new tab or window: a script's click would meet the popup blocker.
+        if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
+        newTab = nav.url
+        return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
       },
-    )
+    })
     if (newTab)
       return {
         ok: true,

@@ -11,6 +11,7 @@ import { resolveTarget } from './resolve'
 import { generateSelectors, snapshotOf } from './selectors'
 import { runCheck, runExtract, runGoBack } from './check'
 import { kAssertActions } from '../../core/flows/schema'
+import { domAction, flowStep, isDomAction } from '../../core/vocabulary'
 
 /** Time the action itself gets after the element was found (the executor's actionability waits). */
 const kMinActMs = 2_000
@@ -19,47 +20,39 @@ const kMinActMs = 2_000
 // A click stopped by the hit test, or a yes whose element is gone: never tried again on another element.
 const kAfterActing = new Set(['no-effect', 'value-rejected', 'swapped', 'unbound'])
 
-function command(step: FlowStep, el: Element | undefined, files: RunStepOptions['files']): DomCommand {
-  const p = step.params
+/** How a replay reads a flow param into a DOM action's field; undefined leaves the field out. */
+const kReplayField: Record<string, (v: unknown) => unknown> = {
+  value: (v) => String(v ?? ''),
+  key: (v) => String(v),
+  button: (v) => (v === 'right' || v === 'middle' ? v : 'left'),
+  direction: (v) => (v === 'up' ? 'up' : 'down'),
+  amount: (v) => (typeof v === 'number' ? v : undefined),
+}
+
+/**
+ * The DOM action a flow step runs on its element, built from its descriptor (src/core/vocabulary.ts):
+ * the action it `runs` and the fields its `replay` fills. A step with no DOM action is the
+ * replayer's own and never reaches the page: one that does is refused, never run as another.
+ */
+function command(
+  step: FlowStep,
+  el: Element | undefined,
+  files: RunStepOptions['files'],
+): DomCommand | { refused: string } {
+  const d = flowStep(step.action)
+  if (!d?.runs || !isDomAction(d.runs))
+    return { refused: `A ${step.action} step has no action to run in the page; the replayer runs it itself.` }
   const target = el ? { element: el } : undefined
   // A `${file:…}` variable goes into a file input whichever step names it: upload, or fill.
-  if (files?.length && (step.action === 'upload' || step.action === 'fill'))
-    return { action: 'upload', target, files, value: files.map((f) => f.name).join(', ') }
-  switch (step.action) {
-    case 'click':
-      return {
-        action: 'click',
-        target,
-        button: p.button === 'right' || p.button === 'middle' ? p.button : 'left',
-        count: 1,
-      }
-    case 'dblclick':
-      return { action: 'dblclick', target }
-    case 'fill':
-      return { action: 'fill', target, value: String(p.value ?? '') }
-    case 'select':
-      return { action: 'select', target, value: String(p.value ?? '') }
-    case 'check':
-      return { action: 'check', target }
-    case 'uncheck':
-      return { action: 'uncheck', target }
-    case 'hover':
-      return { action: 'hover', target }
-    case 'press':
-      return { action: 'press', key: String(p.key), target }
-    case 'scroll':
-      return {
-        action: 'scroll',
-        target,
-        direction: p.direction === 'up' ? 'up' : 'down',
-        ...(typeof p.amount === 'number' ? { amount: p.amount } : {}),
-      }
-    case 'upload':
-      // No file reached the page: the executor says so (INVALID) instead of doing nothing.
-      return { action: 'upload', target, files: [], value: String(p.file ?? '') }
-    default:
-      return { action: 'wait', target, state: 'visible' }
+  if (files?.length && d.filesIn) return { action: 'upload', target, files, value: files.map((f) => f.name).join(', ') }
+  const out: Record<string, unknown> = { action: d.runs, target }
+  for (const [field, param] of Object.entries(d.replay ?? {})) {
+    const v = (kReplayField[field] ?? ((x: unknown) => x))(step.params[param!])
+    if (v !== undefined) out[field] = v
   }
+  // No file reached the page: the executor says so (INVALID) instead of doing nothing.
+  if ('files' in domAction(d.runs).fields) out.files = []
+  return out as DomCommand
 }
 
 /** The gate's page half (src/dom/page/receiver.ts): a refusal stops the step before it acts. */
@@ -80,14 +73,15 @@ export async function runFlowStep(
 ): Promise<StepOutcome> {
   // Checks and reads act on nothing: no gate, no executor (check.ts).
   if (kAssertActions.has(step.action)) return runCheck(step, opts)
-  if (step.action === 'extract') return runExtract(step, opts)
-  if (step.action === 'go_back') return runGoBack(opts.signal)
+  const inPage = flowStep(step.action)?.inPage
+  if (inPage === 'read') return runExtract(step, opts)
+  if (inPage === 'back') return runGoBack(opts.signal)
   const t0 = performance.now()
   let el: Element | undefined
   let found: Extract<Awaited<ReturnType<typeof resolveTarget>>, { ok: true }> | undefined
   if (opts.element) el = opts.element
   else if (step.selectors) {
-    const needsEnabled = step.action !== 'hover' && step.action !== 'wait' && step.action !== 'scroll'
+    const needsEnabled = !flowStep(step.action)?.anyState
     const r = await resolveTarget(step.selectors, step.element_snapshot, {
       timeoutMs: opts.timeoutMs,
       signal: opts.signal,
@@ -111,7 +105,7 @@ export async function runFlowStep(
     ...(found ? { selector: found.selector } : {}),
     ...(found?.similarity !== undefined ? { similarity: found.similarity } : {}),
   }
-  if (step.action === 'wait') {
+  if (inPage === 'found') {
     return {
       ok: true,
       ...base,
@@ -121,8 +115,11 @@ export async function runFlowStep(
       ...(fresh ? { fresh, snapshot } : {}),
     }
   }
+  const cmd = command(step, el, opts.files)
+  if ('refused' in cmd)
+    return { ok: false, code: 'INVALID', message: cmd.refused, candidates: [], resolveMs, acted: false }
   const t1 = performance.now()
-  const out = await runCommand(command(step, el, opts.files), {
+  const out = await runCommand(cmd, {
     timeoutMs: Math.max(kMinActMs, opts.timeoutMs - resolveMs),
     signal: opts.signal,
     beforeAct: opts.beforeAct,

@@ -1,6 +1,7 @@
 // The registry's BrowserPort and the flows' FlowPort spoken over the page channel
 // (src/core/page/channel.ts): each call becomes one PageCommand, and a failure the page reports
 // as data becomes the caller's own error once.
+import { fieldsOf } from '../../../src/core/vocabulary'
 import { describe, expect, it } from 'vitest'
 import { createChannelFlowPort, createChannelPort, type StepGuard } from '../../../src/core/page/channel'
 import { createEngine, createRegistry } from '../../../src/core/registry'
@@ -171,7 +172,7 @@ describe('createChannelPort with the agent’s guard', () => {
     return recorder((c) => {
       if (c.kind === 'count') return { ok: true, count: 1 }
       if (c.kind !== 'act') return { ok: true } as PageOutcome
-      const risky = c.step.target?.selectors?.[0]?.raw === 'text:Delete account'
+      const risky = fieldsOf(c.step).target?.selectors?.[0]?.raw === 'text:Delete account'
       if (risky && c.confirm?.includes('destructive') && !c.confirmed)
         return { ok: false, code: 'NEEDS_CONFIRMATION', message: '"Delete account" may delete something' }
       return { ok: true, detail: 'done' }
@@ -303,7 +304,7 @@ actions:
       sent
         .filter((c) => c.kind === 'act')
         .map((c) => [
-          (c as PageCommand<'act'>).step.target?.selectors?.[0]?.raw,
+          fieldsOf((c as PageCommand<'act'>).step).target?.selectors?.[0]?.raw,
           !!(c as PageCommand<'act'>).confirmed,
         ]),
     ).toEqual([

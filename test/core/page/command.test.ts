@@ -1,6 +1,7 @@
 // The page channel's translations in core (src/core/page/command.ts): every instruction type of
 // the planner becomes the DOM action the page runs, and only steps that may navigate count a
 // document going away under them as success.
+import { fieldsOf } from '../../../src/core/vocabulary'
 import { describe, expect, it } from 'vitest'
 import { actionOf, mayNavigate, navigatedOutcome, type PageCommand } from '../../../src/core/page/command'
 import type { Instruction } from '../../../src/core/instruction/schema'
@@ -61,13 +62,13 @@ describe('actionOf', () => {
 
   it('parses selector text once, in core, and keeps the reason a selector was refused for the page to report', () => {
     const step = actionOf(ins('click', { fallback_selector: 'role:button[name="Save"]', semantic_locator: 'Save' }))
-    expect(step?.target?.selectors).toEqual(
+    expect(fieldsOf(step!).target?.selectors).toEqual(
       [{ kind: 'role', role: 'button', exact: false, raw: 'role:button[name="Save"]', name: 'Save' }].map((x) =>
         expect.objectContaining({ kind: x.kind, raw: x.raw }),
       ),
     )
     const bad = actionOf(ins('click', { fallback_selector: 'css:button[', semantic_locator: 'Save' }))
-    expect(bad?.target).toMatchObject({
+    expect(fieldsOf(bad!).target).toMatchObject({
       selectors: [],
       semantic: 'Save',
       invalid: [expect.stringContaining('Invalid selector "css:button["')],
@@ -82,7 +83,7 @@ describe('actionOf', () => {
 describe('mayNavigate and navigatedOutcome', () => {
   const act = (action: 'click' | 'fill' | 'press' | 'getText'): PageCommand<'act'> => ({
     kind: 'act',
-    step: { action, target: { targetId: 'x' } },
+    step: { action, target: { targetId: 'x' } } as PageCommand<'act'>['step'],
     timeoutMs: 1000,
   })
 

@@ -9,6 +9,7 @@ import {
   type PageActionType,
 } from '../../../core/instruction/schema'
 import { actionOf } from '../../../core/page/command'
+import { instructionLoads, seesOnly } from '../../../core/vocabulary'
 import { judgeNavigation, siteRefusal } from '../../../core/gate/guard'
 import { plainMessage } from '../../args'
 import { callGuard, framed, gatedAct, McpToolError, resolveClientSecrets } from '../gate'
@@ -20,9 +21,9 @@ const kActTimeoutMs = 5_000
 
 /** One instruction in Ava's vocabulary (docs/instruction-schema.md); the page types only. */
 const kInstruction = z.object({
-  // drag names points of a screenshot, which an MCP client is never sent (docs/agent.md, "Screenshots").
+  // What names points of a screenshot (a drag), which an MCP client is never sent (docs/agent.md, "Screenshots").
   action_type: z
-    .enum(PAGE_ACTION_TYPES.filter((t) => t !== 'drag') as [PageActionType, ...PageActionType[]])
+    .enum(PAGE_ACTION_TYPES.filter((t) => !seesOnly(t)) as [PageActionType, ...PageActionType[]])
     .describe(
       'What to do: navigate, click, input, select, hover, press, scroll, wait, verify (upload is not available over MCP).',
     ),
@@ -140,7 +141,7 @@ export function registerPageTools(ctx: ToolContext): void {
         const ins = parsed.data
         const name = `${i + 1} ${ins.action_type}${ins.description ? ` (${ins.description})` : ''}`
         try {
-          if (ins.action_type === 'navigate') {
+          if (instructionLoads(ins.action_type)) {
             const url = new URL(ins.params.url!, await t.url()).href
             // Judged and counted by the guard, or by the extension's where it is the place.
             const refused = o.place.secretsInPlace ? siteRefusal(url, o.sites) : await judgeNavigation(guard, url)
@@ -151,7 +152,7 @@ export function registerPageTools(ctx: ToolContext): void {
           }
           const step = actionOf(ins)!
           let secretSites: string[] | undefined
-          if (typeof step.value === 'string' && !o.place.secretsInPlace) {
+          if ('value' in step && typeof step.value === 'string' && !o.place.secretsInPlace) {
             const r = resolveClientSecrets(step.value, o.secrets, await t.url())
             step.value = r.value
             secretSites = r.secretSites
