@@ -529,8 +529,20 @@ export interface InstructionDescriptor<N extends string = string> {
   sees?: boolean
   /** Ends the run with its answer (the agent's own `done`). */
   ends?: boolean
+  /**
+   * How the agent runs it itself, being no page action and no tab action: a pack action, a question
+   * to the person, a feed gathered, a downloaded file read, a screenshot taken for the next turn.
+   */
+  agent?: AgentWork
+  /** Checks the page for the words it quotes (a verify): what passes is the run's evidence. */
+  checks?: boolean
+  /** Types words the model wrote into a field: a code the model made up is judged (src/core/gate/challenge.ts). */
+  types?: boolean
   says: Says
 }
+
+/** The agent's own ways of running an instruction (`InstructionDescriptor.agent`). */
+export type AgentWork = 'pack' | 'question' | 'gather' | 'readFile' | 'picture'
 
 export interface InstructionBuild {
   /** DOM action field ← the param copied into it as is. */
@@ -566,6 +578,7 @@ export const kInstructions = [
   }),
   instruction({
     name: 'input',
+    types: true,
     all: ['value'],
     oneOf: kElement,
     runs: 'fill',
@@ -574,6 +587,7 @@ export const kInstructions = [
   }),
   instruction({
     name: 'verify',
+    checks: true,
     all: ['assertion'],
     runs: 'verify',
     build: { copy: { assertion: 'assertion' } },
@@ -637,18 +651,36 @@ export const kInstructions = [
   }),
   instruction({
     name: 'run_action',
+    agent: 'pack',
     all: ['action'],
     own: ['action', 'args'],
     says: { en: 'Run a pack action', zh: '运行动作包中的动作' },
   }),
   instruction({ name: 'done', own: ['answer', 'claims', 'fields'], ends: true, says: { en: 'Answer', zh: '回答' } }),
   // Work only the person or a whole page can do: a question that pauses the run, a feed gathered.
-  instruction({ name: 'ask', all: ['question'], own: ['question', 'choices'], says: { en: 'Ask you', zh: '问你' } }),
-  instruction({ name: 'collect', own: ['limit'], may: kElement, says: { en: 'Collect items', zh: '收集条目' } }),
+  instruction({
+    name: 'ask',
+    agent: 'question',
+    all: ['question'],
+    own: ['question', 'choices'],
+    says: { en: 'Ask you', zh: '问你' },
+  }),
+  instruction({
+    name: 'collect',
+    agent: 'gather',
+    own: ['limit'],
+    may: kElement,
+    says: { en: 'Collect items', zh: '收集条目' },
+  }),
   // A marked screenshot with the next page read, for a model that sees (docs/agent.md, "Screenshots").
-  instruction({ name: 'screenshot', sees: true, says: { en: 'Take a screenshot', zh: '截图' } }),
+  instruction({ name: 'screenshot', agent: 'picture', sees: true, says: { en: 'Take a screenshot', zh: '截图' } }),
   // A file a page downloaded during the run, read in the background (docs/agent.md, "Files the page hands over").
-  instruction({ name: 'read_file', all: ['value'], says: { en: 'Read a downloaded file', zh: '读取下载的文件' } }),
+  instruction({
+    name: 'read_file',
+    agent: 'readFile',
+    all: ['value'],
+    says: { en: 'Read a downloaded file', zh: '读取下载的文件' },
+  }),
   // The browser's own actions on the run's tabs: each is the instruction of the same name.
   ...tabInstructions(),
 ] as const
@@ -690,6 +722,22 @@ export function instructionOnlyLooks(name: string): boolean {
   if (d.ends) return true
   const dom = d.runs ? kDomByName.get(d.runs) : undefined
   return !!dom && !dom.gate.changes && !dom.navigates
+}
+
+/** How the agent runs an instruction itself (a pack action, a question, …); undefined for a page or tab action. */
+export function agentWork(name: string): AgentWork | undefined {
+  return kInstructionByName.get(name)?.agent
+}
+
+/** Whether an instruction ends the run with its answer (`done`). */
+export function instructionEnds(name: string): boolean {
+  return !!kInstructionByName.get(name)?.ends
+}
+
+/** Whether an instruction's page action takes files (an upload). */
+export function instructionTakesFiles(name: string): boolean {
+  const runs = kInstructionByName.get(name)?.runs
+  return !!runs && 'files' in (kDomByName.get(runs)?.fields ?? {})
 }
 
 /** Whether only a model that sees (screenshots) is taught an instruction and may use it. */

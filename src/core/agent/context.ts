@@ -19,7 +19,7 @@ import { shownAnswer } from './answer-text'
 import { msg } from './outcome'
 import { redactText } from './secrets'
 import type { PlannerMessage, RunState } from './state'
-import { isTabAction } from '../vocabulary'
+import { agentWork, isTabAction } from '../vocabulary'
 import type { RunRecorder } from './record'
 import type { Reading } from './sources'
 import type { Challenge } from '../page/challenge'
@@ -101,7 +101,7 @@ export interface Run {
  * the evidence, and the person's page is not changed by them.
  */
 export function acts(ins: Instruction): boolean {
-  return usesLimit(ins) && ins.action_type !== 'collect' && !isTabAction(ins.action_type)
+  return usesLimit(ins) && agentWork(ins.action_type) !== 'gather' && !isTabAction(ins.action_type)
 }
 
 /** Writes the state as it is now, after the writes before it. */
@@ -150,7 +150,7 @@ class StepLimitReached extends AvaError {}
 
 /** Whether an instruction uses up the step limit: the guard's one rule; a pack action at least one. */
 export function usesLimit(ins: Instruction): boolean {
-  return ins.action_type === 'run_action' || counts({ instruction: ins.action_type })
+  return agentWork(ins.action_type) === 'pack' || counts({ instruction: ins.action_type })
 }
 
 export function atLimit(run: Run): boolean {

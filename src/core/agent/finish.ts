@@ -8,7 +8,7 @@ import { activeLlm } from '../settings'
 import { pathPattern } from './cache-key'
 import { avaError, errorMsg, msg, recoveryOf } from './outcome'
 import { provenanceOf } from './provenance'
-import { isTabAction } from '../vocabulary'
+import { isTabAction, seesOnly } from '../vocabulary'
 import { costOf } from './record'
 import { quotedEvidence, verdictOf } from './verdict'
 import { type Run, setStatus, show, hiddenOf } from './context'
@@ -41,7 +41,7 @@ export async function finish(run: Run, status: RunStatus, error?: AvaError, answ
   await ports.chat.patch(state.messageId, { usage, replayed: state.replay && usage.input + usage.output === 0 })
   // A plan that worked is kept for next time, unless it typed a password the person wrote out.
   // A step that named a point of a screenshot means nothing on the next visit's page: not kept.
-  const pointed = state.executed.some((i) => i.params.x !== undefined || i.action_type === 'drag')
+  const pointed = state.executed.some((i) => i.params.x !== undefined || seesOnly(i.action_type))
   // A run across tabs answers from what it read there: its steps replayed would open them and say nothing.
   const tabbed = state.executed.some((i) => isTabAction(i.action_type))
   if (

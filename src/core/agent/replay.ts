@@ -2,6 +2,7 @@
  * A remembered plan, reviewed and replayed with no model call, and the repair of one failed step:
  * the candidates go to the model, and its one instruction runs in the step's place.
  */
+import { instructionEnds } from '../vocabulary'
 import type { StepView } from '../chat'
 import { AvaError } from '../errors'
 import { isRepairable } from '../failure'
@@ -105,7 +106,7 @@ function extractFirstInstruction(text: string): Instruction | null {
     element: (raw, index) => {
       if (found) return
       const r = readInstructionText(raw, index)
-      if (r.success && r.data.action_type !== 'done') found = r.data
+      if (r.success && !instructionEnds(r.data.action_type)) found = r.data
     },
   })
   s.push(text)

@@ -14,7 +14,7 @@ import { redactInstruction, redactText, resolveSecrets, secretNames, secretQuest
 import { plainSecrets, vaultNamesIn } from './redact'
 import { resolveUpload } from './attachments'
 import { readFileStep, uploadableFiles } from './files-step'
-import { isTabAction } from '../vocabulary'
+import { agentWork, instructionKind, instructionLoads, instructionTakesFiles, isTabAction } from '../vocabulary'
 import { extractKeywords } from '../verify'
 import { drawnLabel } from '../gate/drawn'
 import {
@@ -52,7 +52,7 @@ export async function runOneStep(
   // count; a pack's steps are counted one by one as they reach the page (runRegistryAction).
   if (usesLimit(ins)) {
     if (atLimit(run)) throw limitError(run)
-    if (ins.action_type !== 'run_action') run.count.one()
+    if (agentWork(ins.action_type) !== 'pack') run.count.one()
   }
   // Not awaited: the step need not wait for the panel to hear it is running.
   void show(run, { ...view, status: 'running' })
@@ -60,12 +60,13 @@ export async function runOneStep(
   const t0 = ports.clock.now()
   const asked0 = run.askedMs ?? 0
   const asks0 = run.asks
+  const work = agentWork(ins.action_type)
   const { out, secrets } =
-    ins.action_type === 'run_action'
+    work === 'pack'
       ? await runRegistryAction(run, view, ins)
-      : ins.action_type === 'collect'
+      : work === 'gather'
         ? await runCollect(run, view, ins)
-        : ins.action_type === 'read_file'
+        : work === 'readFile'
           ? { out: await readFileStep(ports, ins, await hiddenOf(run)), secrets: [] }
           : isTabAction(ins.action_type)
             ? { out: await runTabStep(run, view, ins), secrets: [] }
@@ -81,7 +82,7 @@ export async function runOneStep(
   if (out.ok && out.sensitive && ins.params.value && !secretNames(ins.params.value).length)
     state.typedSecretLiteral = true
   // A collect or read_file step reads and changes nothing a replay could redo: it is not kept among the executed.
-  if (out.ok && ins.action_type !== 'collect' && ins.action_type !== 'read_file') state.executed.push(recorded)
+  if (out.ok && work !== 'gather' && work !== 'readFile') state.executed.push(recorded)
   // [trust] A step the person was asked about is risky by the run's own account (provenance.ts).
   if (out.ok && run.asks > asks0) (state.askedSteps ??= []).push(state.executed.length - 1)
   // What the step acted on, for "Save last run as flow".
@@ -92,8 +93,7 @@ export async function runOneStep(
   // A success says its result in the UI language under the step, redacted as its detail is.
   const said = out.ok && out.msg ? { msg: redactMsg(out.msg, secrets) } : {}
   // A file step the run could not do says why under its row, in the person's language (files-step.ts).
-  if (!out.ok && out.msg && ins.action_type === 'read_file')
-    Object.assign(said, { msg: stepFailureMsg(view.index + 1, out) })
+  if (!out.ok && out.msg && work === 'readFile') Object.assign(said, { msg: stepFailureMsg(view.index + 1, out) })
   const table = out.ok ? run.tables.get(view.index) : undefined
   void show(run, {
     ...view,
@@ -120,7 +120,7 @@ export async function runOneStep(
     ...(out.rung ? { rung: out.rung } : {}),
   })
   // The verdict's facts: a verify that passed since the last step that acted is the run's evidence.
-  if (out.ok && ins.action_type === 'verify') run.verified = extractKeywords(ins.params.assertion ?? '')
+  if (out.ok && instructionKind(ins.action_type)?.checks) run.verified = extractKeywords(ins.params.assertion ?? '')
   else if (out.ok && acts(ins)) {
     run.acted = true
     run.actedInReply = true
@@ -175,7 +175,7 @@ async function prepare(
   | { error: string; code?: 'SECRET_UNBOUND'; msg?: Msg; secrets: string[] }
   | { refused: Refusal; secrets: string[] }
 > {
-  if (ins.action_type === 'upload') {
+  if (instructionTakesFiles(ins.action_type)) {
     // The value names a file the person attached, or one a page downloaded during the run; its
     // bytes join the step here, never the model's context.
     const can = await uploadableFiles(
@@ -250,7 +250,7 @@ export async function guardedExec(
   files?: UploadFile[],
 ): Promise<ExecOutcome> {
   const { state, settings, signal, ports } = run
-  if (ins.action_type === 'navigate') {
+  if (instructionLoads(ins.action_type)) {
     // The guard's navigation rule (the step was counted already, in runOneStep).
     const refusal = await judgeNavigation(
       {

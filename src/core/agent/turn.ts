@@ -3,6 +3,7 @@
  * (`planAndAct`), the model's reasoning shown as it comes, and the screenshot that goes with the
  * turn.
  */
+import { agentWork, instructionEnds } from '../vocabulary'
 import { createAsyncQueue, type AsyncQueue } from '../async-queue'
 import { kMaxAnswerChars, type StepView } from '../chat'
 import { AvaError } from '../errors'
@@ -202,14 +203,15 @@ async function stopAtInvalid(reply: Reply, view: StepView, item: Queued): Promis
 async function runInstruction(reply: Reply, view: StepView, index: number, ins: Instruction): Promise<void> {
   const { batch } = reply
   if (await handOverFirst(reply, view, ins)) return
-  if (ins.action_type === 'done') {
+  if (instructionEnds(ins.action_type)) {
     batch.answer = ins.params.answer ?? ''
     batch.claims = ins.params.claims
     batch.fields = ins.params.fields
     return
   }
-  if (ins.action_type === 'ask') return await askInReply(reply, view, ins)
-  if (ins.action_type === 'screenshot') return await screenshotNext(reply, view, ins)
+  const work = agentWork(ins.action_type)
+  if (work === 'question') return await askInReply(reply, view, ins)
+  if (work === 'picture') return await screenshotNext(reply, view, ins)
   await runStepOf(reply, view, index, ins)
 }
 
@@ -389,8 +391,9 @@ function readerOf(reply: Reply, queue: AsyncQueue<Queued>, thinking: Thinking) {
           return cut()
         }
         reply.said[index] = redactInstruction(parsed.data, { sensitive: false })
-        const step = parsed.data.action_type !== 'done' && parsed.data.action_type !== 'ask'
-        if (step || parsed.data.action_type === 'ask')
+        // A step or a question gets its row as it arrives; the answer is the message itself.
+        const step = !instructionEnds(parsed.data.action_type) && agentWork(parsed.data.action_type) !== 'question'
+        if (!instructionEnds(parsed.data.action_type))
           void show(run, { index: reply.base + index, instruction: parsed.data, status: 'pending' })
         queue.push({ index, instruction: parsed.data })
         if (!step || !usesLimit(parsed.data)) return

@@ -5,6 +5,7 @@
  * words or as a saved secret, the model may type. What is a code field or a CAPTCHA is the page's
  * half (core/page/challenge.ts).
  */
+import { instructionKind } from '../vocabulary'
 import type { Instruction } from '../instruction/schema'
 import { codeFromPerson, codeShaped, personGaveCode, type Challenge } from '../page/challenge'
 
@@ -23,7 +24,7 @@ export function personHasCode(personWords: readonly string[]): boolean {
 
 /** An `input` into a code field the page draws, of a value that is not in the person's own words: a code the model made up. */
 export function inventsCode(c: Challenge | undefined, ins: Instruction, personWords: readonly string[]): boolean {
-  if (!c || c.kind !== 'code' || ins.action_type !== 'input') return false
+  if (!c || c.kind !== 'code' || !instructionKind(ins.action_type)?.types) return false
   const value = ins.params.value ?? ''
   if (namesSecret(value)) return false // the person's saved secret: bound and asked about as any other
   // Into a listed code field, or — named some other way (a selector, words) — a value shaped like a code.
