@@ -5,7 +5,7 @@ import { answerPlanCard, approvePlanCard } from '../support/plan-card'
 import { openOptions, openPopup, sendFrom } from '../manage/helpers'
 
 /**
- * Every plan gets its card where a person answers (docs/agent.md, "Approving a whole plan"): a
+ * Every plan gets its card where a person answers (docs/plan-approval.md): a
  * harmless pack action — nothing in it would ask on its own — run with `/run` lists its three
  * elements, as drawn and in order, before it starts; one yes runs it with no further question, and
  * another element put in the third one's place after the yes (same words, a link instead of the

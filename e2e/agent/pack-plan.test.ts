@@ -4,7 +4,7 @@ import { withAgentWorld, type AgentWorld } from '../support/ava'
 import { openPopup, sendFrom } from '../manage/helpers'
 
 /**
- * A pack action approved once as a whole (docs/agent.md, "Approving a whole plan"): a `/run` of an
+ * A pack action approved once as a whole (docs/plan-approval.md): a `/run` of an
  * action that asks before it starts asks with one card listing every element its steps will act
  * on, as drawn and in order; one yes runs it with no further question (the delete it holds
  * included), and a page that puts a look-alike in the third element's place after the yes stops

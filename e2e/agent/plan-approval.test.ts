@@ -3,7 +3,7 @@ import type { Frame, Page } from 'playwright-core'
 import { instructionChunks, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * One approval for a whole plan (docs/agent.md, "Approving a whole plan"): a remembered plan that
+ * One approval for a whole plan (docs/plan-approval.md): a remembered plan that
  * needs the person's review lists every element it will act on, as drawn and in order; one yes
  * runs it with no further question, and a step whose element is not the one approved (the page
  * put a look-alike in its place after the yes) stops the plan there and asks again.

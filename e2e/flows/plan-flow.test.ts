@@ -4,7 +4,7 @@ import type { Flow } from '../../src/core/flows'
 import { instructionChunks, withAgentWorld, type AgentWorld } from '../support/ava'
 
 /**
- * A flow approved once as a whole (docs/agent.md, "Approving a whole plan"): a flow made from an
+ * A flow approved once as a whole (docs/plan-approval.md): a flow made from an
  * agent run replays from the panel after one card that lists every element its steps will act on,
  * as drawn and in order; one yes replays it with no further question (the delete it holds
  * included), and a page that puts a look-alike in the third element's place after the yes stops

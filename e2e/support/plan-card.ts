@@ -2,7 +2,7 @@ import { expect } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
 
 /**
- * The plan card (docs/agent.md, "Approving a whole plan"): before a pack action, a flow replayed
+ * The plan card (docs/plan-approval.md): before a pack action, a flow replayed
  * in the panel or a remembered plan runs, one question lists every element it will act on. With
  * `safety.showPlans` at its default (every plan) a test that runs one in the panel meets it first;
  * these helpers answer it as a person does, leaving the setting alone.

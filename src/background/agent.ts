@@ -131,7 +131,7 @@ export async function runView(tabId: number): Promise<RunView | null> {
 export async function startRun(
   tabId: number,
   text: string,
-  /** `plans`: which remembered plans show their card; a schedule keeps only those that ask (docs/agent.md, "Approving a whole plan"). */
+  /** `plans`: which remembered plans show their card; a schedule keeps only those that ask (docs/plan-approval.md). */
   opts: { noCache?: boolean; files?: Attachment[]; shape?: Record<string, unknown>; plans?: ShowPlans } = {},
 ): Promise<string> {
   checkRequest(text)

@@ -390,7 +390,7 @@ export async function replayGuard(
 }
 
 /**
- * A flow's one approval (docs/agent.md, "Approving a whole plan"): the plan card lists every
+ * A flow's one approval (docs/plan-approval.md): the plan card lists every
  * element its steps will act on, drawn now and in order (core/flows/plan.ts), and the yes is the
  * approval its steps then carry through the guard; a no leaves it unplayed. A flow made from a run
  * whose model had a page in front of it (`metadata.page_shaped`) asks it until the person has

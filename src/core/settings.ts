@@ -102,7 +102,7 @@ const SafetySchema = SafetyV3Schema.extend({
   skipOwnCommands: z.boolean().default(false),
   /**
    * Where a person is asked (the panel, the popup's Run), which plans show their card before they
-   * run (docs/agent.md, "Approving a whole plan"): `every` pack action, flow replay and cached
+   * run (docs/plan-approval.md): `every` pack action, flow replay and cached
    * plan, or only those with a step that would `ask` anyway. Every plan unless the person says
    * otherwise; a file or an object that leaves it out means every plan.
    */

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// One approval for a whole plan (docs/agent.md, "Approving a whole plan"): the person sees every
+// One approval for a whole plan (docs/plan-approval.md): the person sees every
 // element the plan will touch, as drawn and in order, says yes once, and the steps run through the
 // one guard carrying the element approved for each. A step whose element is not the one approved
 // (a look-alike put in its place) stops the plan there and asks again.

@@ -1,5 +1,5 @@
 /**
- * A remembered plan's one approval (docs/agent.md, "Approving a whole plan"): before a cached plan
+ * A remembered plan's one approval (docs/plan-approval.md): before a cached plan
  * that needs the person's review replays, the page draws every element its steps will act on, in
  * order, and the review question lists them; the yes is the approval the run's steps then carry
  * through the one guard (core/gate/guard.ts `plannedOf`), each bound to its element as drawn.

@@ -1,5 +1,5 @@
 /**
- * A saved flow as a plan the person approves once (docs/agent.md, "Approving a whole plan"): the
+ * A saved flow as a plan the person approves once (docs/plan-approval.md): the
  * page step each flow step runs, located by the flow's own selectors, so the preview draws the
  * element the replay will act on and the replay's steps carry the element approved for each
  * (core/gate/guard.ts `plannedOf`). A navigation, a tab switch, a going back or a pack action run

@@ -1,5 +1,5 @@
 /**
- * A pack action as a plan the person approves once (docs/agent.md, "Approving a whole plan"): its
+ * A pack action as a plan the person approves once (docs/plan-approval.md): its
  * steps as the registry's dry run resolves them (params, conditions, selectors; nothing run), each
  * page step with the selectors the engine will try, in order, a nested action's steps in its place.
  * A step whose condition is decided only when it runs ends the list: it and the steps after it are

@@ -1,5 +1,5 @@
 /**
- * One approval for a whole plan (docs/agent.md, "Approving a whole plan"): before a cached plan, a
+ * One approval for a whole plan (docs/plan-approval.md): before a cached plan, a
  * pack action or a flow runs, the person sees every element it will touch, as drawn and in order,
  * with the site each is on, and says yes once. That yes is the step gate's element-bound yes
  * (core/gate/step.ts) given ahead of time: each acting step goes to the page carrying the element
