@@ -54,7 +54,12 @@ describe('settings migrations (pure)', () => {
       profiles: [{ id: 'default', name: 'OpenAI', ...v1.llm }],
       activeProfile: 'default',
       agent: { stepLimit: 33, useCache: false },
-      safety: { ...v1.safety, confirm: ['payment', 'permission', 'data_send'], skipOwnCommands: false },
+      safety: {
+        ...v1.safety,
+        confirm: ['payment', 'permission', 'data_send'],
+        skipOwnCommands: false,
+        showPlans: 'every',
+      },
       history: DEFAULT_SETTINGS.history,
     })
     expect(r.ui).toEqual({ version: 1, language: 'zh-CN' })
@@ -82,7 +87,12 @@ describe('settings migrations (pure)', () => {
       value: {
         ...v2,
         version: 4,
-        safety: { ...v2.safety, confirm: ['payment', 'cross_site', 'permission', 'data_send'], skipOwnCommands: false },
+        safety: {
+          ...v2.safety,
+          confirm: ['payment', 'cross_site', 'permission', 'data_send'],
+          skipOwnCommands: false,
+          showPlans: 'every',
+        },
       },
     })
     const none = migrateSettings({ ...v2, safety: { ...v2.safety, confirm: [] } })
@@ -98,7 +108,7 @@ describe('settings migrations (pure)', () => {
     expect(migrateSettings(v3)).toEqual({
       ok: true,
       from: 3,
-      value: { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false } },
+      value: { ...v3, version: 4, safety: { ...v3.safety, skipOwnCommands: false, showPlans: 'every' } },
     })
     // A version 3 object that already carries the switch is read as version 3: the switch is not taken from it.
     const smuggled = migrateSettings({ ...v3, safety: { ...v3.safety, skipOwnCommands: true } })
