@@ -824,7 +824,23 @@ export interface FlowStepDescriptor<N extends string = string> {
   devtools?: (c: DevToolsExport) => DevToolsStep[]
   /** What it does as a person would say it (a Playwright spec's comment); none: its name and element. */
   says?: (c: SpecWords) => string
+  /** What its params must hold, each fault where it is (the flow schema reports them: src/core/flows/schema.ts). */
+  params?: (p: FlowParams, has: { selectors: boolean }) => FlowParamIssue[]
 }
+
+/** A fault of a flow step's params: where, and what it needs (a flow author's words, as the schema's). */
+export interface FlowParamIssue {
+  path: (string | number)[]
+  message: string
+}
+
+/** A flow's variable or returned value's name (`${name}`, `returns.name`). */
+export const kVariableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+const needsString =
+  (field: string, message: string) =>
+  (p: FlowParams): FlowParamIssue[] =>
+    typeof p[field] === 'string' ? [] : [{ path: ['params', field], message }]
 
 function flow<const N extends string>(d: FlowStepDescriptor<N>): FlowStepDescriptor<N> {
   return d
@@ -873,6 +889,7 @@ const checkRules: Pick<FlowStepDescriptor, 'pack' | 'devtools' | 'says'> = {
 export const kFlowSteps = [
   flow({
     name: 'navigate',
+    params: needsString('url', 'a navigate step needs params.url'),
     runs: 'navigate',
     element: false,
     replay: { value: 'url' },
@@ -898,6 +915,7 @@ export const kFlowSteps = [
   }),
   flow({
     name: 'fill',
+    params: needsString('value', 'a fill step needs params.value'),
     runs: 'fill',
     element: true,
     replay: { value: 'value' },
@@ -908,6 +926,7 @@ export const kFlowSteps = [
   }),
   flow({
     name: 'select',
+    params: needsString('value', 'a select step needs params.value'),
     runs: 'select',
     element: true,
     replay: { value: 'value' },
@@ -919,6 +938,7 @@ export const kFlowSteps = [
   flow({ name: 'uncheck', runs: 'uncheck', element: true, pack: packOnElement('uncheck'), devtools: devToolsClick }),
   flow({
     name: 'press',
+    params: needsString('key', 'a press step needs params.key'),
     runs: 'press',
     element: false,
     replay: { key: 'key' },
@@ -970,6 +990,16 @@ export const kFlowSteps = [
   }),
   flow({
     name: 'run',
+    // A pack action by its full name; its other params are the action's params.
+    params: (p) =>
+      typeof p.action === 'string' && /^[a-z][\w-]*:[\w-]+:[\w-]+$/i.test(p.action)
+        ? []
+        : [
+            {
+              path: ['params', 'action'],
+              message: "a run step needs params.action, a pack action's full name (namespace:component:action)",
+            },
+          ],
     element: false,
     replayer: 'compose',
     // Composition: the flow's run step is the pack's own `run`.
@@ -988,6 +1018,19 @@ export const kFlowSteps = [
   flow({ name: 'expect', element: false, check: true, ...checkRules }),
   flow({
     name: 'extract',
+    params: (p, has) => [
+      ...(has.selectors
+        ? []
+        : [{ path: ['selectors'], message: 'an extract step needs selectors: the element to read' }]),
+      ...(typeof p.name === 'string' && kVariableNamePattern.test(p.name)
+        ? []
+        : [
+            {
+              path: ['params', 'name'],
+              message: 'an extract step needs params.name, the identifier its value is returned under',
+            },
+          ]),
+    ],
     element: false,
     inPage: 'read',
     pack: ({ p, sel, alias }) => (alias ? { action: 'getText', args: { ...sel }, output: String(p.name) } : null),
@@ -997,6 +1040,17 @@ export const kFlowSteps = [
   flow({ name: 'go_back', element: false, counts: true, navigates: true, inPage: 'back', says: () => 'go back' }),
   flow({
     name: 'tab',
+    params: (p) => [
+      ...(p.index !== undefined && !(Number.isInteger(p.index) && Number(p.index) >= 0)
+        ? [{ path: ['params', 'index'], message: "params.index is the tab's position, a whole number from 0" }]
+        : []),
+      ...(p.url !== undefined && typeof p.url !== 'string'
+        ? [{ path: ['params', 'url'], message: 'params.url is an address pattern (* matches anything)' }]
+        : []),
+      ...(p.index !== undefined && p.url !== undefined
+        ? [{ path: ['params'], message: 'a tab step takes index or url, not both' }]
+        : []),
+    ],
     element: false,
     replayer: 'switchTab',
     says: ({ p, value }) =>
@@ -1008,12 +1062,26 @@ export const kFlowSteps = [
   }),
   flow({
     name: 'done',
+    params: (p) =>
+      p.success !== undefined && typeof p.success !== 'boolean'
+        ? [{ path: ['params', 'success'], message: 'params.success is true or false' }]
+        : [],
     element: false,
     replayer: 'end',
     says: ({ p, value }) => `done${p.success === false ? ', failing' : ''}${p.text ? `: ${value(p.text)}` : ''}`,
   }),
   flow({
     name: 'upload',
+    params: (p) =>
+      typeof p.file === 'string' && /\$\{[A-Za-z_]/.test(p.file)
+        ? []
+        : [
+            {
+              path: ['params', 'file'],
+              message:
+                'an upload step needs params.file naming a file variable: "${doc}" with variables.doc.value "${file:./doc.pdf}"',
+            },
+          ],
     runs: 'upload',
     element: true,
     replay: { value: 'file' },

@@ -1,6 +1,14 @@
 import { z } from 'zod'
 import type { SafeParseResult } from '../result'
-import { flowStepEnds, flowStepReturns, kFlowActionNames, kFlowSteps, type FlowActionName } from '../vocabulary'
+import {
+  flowStep,
+  flowStepEnds,
+  flowStepReturns,
+  kFlowActionNames,
+  kFlowSteps,
+  kVariableNamePattern,
+  type FlowActionName,
+} from '../vocabulary'
 import type { FailureCode } from '../failure'
 
 /**
@@ -67,8 +75,6 @@ export const kMaxFlowSteps = 100
 export const kMaxFlowRetry = 5
 /** Default time one step may take to find its element. */
 export const kDefaultStepTimeoutMs = 5_000
-
-export const kVariableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 export const FlowSelectorSchema = z.strictObject({
   type: z.enum(kSelectorLevels),
@@ -139,62 +145,9 @@ export const FlowStepSchema = z
   .superRefine((step, ctx) => {
     if (kTargetActions.has(step.action) && !step.selectors)
       ctx.addIssue({ code: 'custom', path: ['selectors'], message: `a ${step.action} step needs selectors` })
-    if (step.action === 'navigate' && typeof step.params.url !== 'string')
-      ctx.addIssue({ code: 'custom', path: ['params', 'url'], message: 'a navigate step needs params.url' })
-    if (step.action === 'press' && typeof step.params.key !== 'string')
-      ctx.addIssue({ code: 'custom', path: ['params', 'key'], message: 'a press step needs params.key' })
-    // run: a pack action by its full name; its other params are the action's params.
-    if (
-      step.action === 'run' &&
-      (typeof step.params.action !== 'string' || !/^[a-z][\w-]*:[\w-]+:[\w-]+$/i.test(step.params.action))
-    )
-      ctx.addIssue({
-        code: 'custom',
-        path: ['params', 'action'],
-        message: "a run step needs params.action, a pack action's full name (namespace:component:action)",
-      })
-    if ((step.action === 'fill' || step.action === 'select') && typeof step.params.value !== 'string')
-      ctx.addIssue({ code: 'custom', path: ['params', 'value'], message: `a ${step.action} step needs params.value` })
+    for (const issue of flowStep(step.action)?.params?.(step.params, { selectors: !!step.selectors }) ?? [])
+      ctx.addIssue({ code: 'custom', ...issue })
     if (kAssertActions.has(step.action)) checkIssues(step, ctx)
-    if (step.action === 'extract') {
-      if (!step.selectors)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['selectors'],
-          message: 'an extract step needs selectors: the element to read',
-        })
-      if (typeof step.params.name !== 'string' || !kVariableNamePattern.test(step.params.name))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['params', 'name'],
-          message: 'an extract step needs params.name, the identifier its value is returned under',
-        })
-    }
-    if (step.action === 'tab') {
-      if (step.params.index !== undefined && !(Number.isInteger(step.params.index) && Number(step.params.index) >= 0))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['params', 'index'],
-          message: "params.index is the tab's position, a whole number from 0",
-        })
-      if (step.params.url !== undefined && typeof step.params.url !== 'string')
-        ctx.addIssue({
-          code: 'custom',
-          path: ['params', 'url'],
-          message: 'params.url is an address pattern (* matches anything)',
-        })
-      if (step.params.index !== undefined && step.params.url !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['params'], message: 'a tab step takes index or url, not both' })
-    }
-    if (step.action === 'upload' && (typeof step.params.file !== 'string' || !/\$\{[A-Za-z_]/.test(step.params.file)))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['params', 'file'],
-        message:
-          'an upload step needs params.file naming a file variable: "${doc}" with variables.doc.value "${file:./doc.pdf}"',
-      })
-    if (step.action === 'done' && step.params.success !== undefined && typeof step.params.success !== 'boolean')
-      ctx.addIssue({ code: 'custom', path: ['params', 'success'], message: 'params.success is true or false' })
   })
 
 /** A verify step names exactly one thing to check, with what that check needs. */
@@ -307,7 +260,7 @@ export const FlowSchema = z
           })
         returned.add(s.params.name)
       }
-      if (s.action === 'upload' && typeof s.params.file === 'string') {
+      if (flowStep(s.action)?.filesIn === 'file' && typeof s.params.file === 'string') {
         for (const m of s.params.file.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
           const v = flow.variables[m[1]]
           if (v && !/^\$\{file:[^}]+\}$/.test(v.value ?? ''))
