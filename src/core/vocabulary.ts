@@ -737,7 +737,12 @@ export function instructionEnds(name: string): boolean {
 /** Whether an instruction's page action takes files (an upload). */
 export function instructionTakesFiles(name: string): boolean {
   const runs = kInstructionByName.get(name)?.runs
-  return !!runs && 'files' in (kDomByName.get(runs)?.fields ?? {})
+  return !!runs && domActionTakesFiles(runs)
+}
+
+/** Whether a DOM action puts files into its element (an upload): where they go is judged. */
+export function domActionTakesFiles(name: string): boolean {
+  return 'files' in (kDomByName.get(name)?.fields ?? {})
 }
 
 /** Whether only a model that sees (screenshots) is taught an instruction and may use it. */
@@ -1171,6 +1176,8 @@ export interface PackStepDescriptor<N extends string = string> {
   dom?: string
   /** Runs another pack action (its `action` arg names it): composition. */
   composes?: boolean
+  /** The DOM action it is when its `count` arg is 2 (a click twice is a double click). */
+  twice?: string
   grants: PackStepGrants
 }
 
@@ -1179,7 +1186,13 @@ function packStep<const N extends string>(d: PackStepDescriptor<N>): PackStepDes
 }
 
 export const kPackSteps = [
-  packStep({ name: 'click', port: 'click', dom: 'click', grants: { acts: true, submits: 'selector' } }),
+  packStep({
+    name: 'click',
+    port: 'click',
+    dom: 'click',
+    twice: 'dblclick',
+    grants: { acts: true, submits: 'selector' },
+  }),
   packStep({ name: 'fill', port: 'fill', dom: 'fill', grants: { acts: true, types: true } }),
   packStep({ name: 'type', port: 'type', dom: 'type', grants: { acts: true, types: true } }),
   packStep({ name: 'press', port: 'press', dom: 'press', grants: { acts: true, submits: 'key' } }),

@@ -8,6 +8,7 @@ import {
   type PlacedFile,
   type StepPlace,
 } from '../core/step-place'
+import { domActionTakesFiles } from '../core/vocabulary'
 
 /**
  * The page's half of "where does this step act" (src/core/step-place.ts decides): the origin of
@@ -82,6 +83,6 @@ export function placeRefusal(el: Element, action: string, gate: PlaceGate): Exec
   const framed = frameSiteRefusal(place, action, gate.sites ?? { allow: [], deny: [] }, gate.confirm)
   if (framed?.code === 'BLOCKED' || gate.confirmed) return framed
   // An attached file going to another site is the sharper question: it names the file as well.
-  const uploading = action === 'upload' && gate.files?.length ? uploadRefusal(gate.files, place.frame) : null
+  const uploading = domActionTakesFiles(action) && gate.files?.length ? uploadRefusal(gate.files, place.frame) : null
   return uploading ?? framed ?? (kClicks.has(action) ? downloadRefusal(downloadOf(el)) : null)
 }

@@ -350,12 +350,11 @@ export function bindSecrets(
 
 // ── counting ─────────────────────────────────────────────────────────────────────────────────
 
-/** A step as the counting rule reads it: a DOM action, an instruction of the model, a flow step, or a navigation. */
-export type Counted = { dom: string } | { instruction: string } | { flow: string } | 'navigate'
+/** A step as the counting rule reads it: a DOM action, an instruction of the model, or a flow step. */
+export type Counted = { dom: string } | { instruction: string } | { flow: string }
 
 /** The vocabulary's one counting rule, for any kind of step. */
 export function counts(step: Counted): boolean {
-  if (step === 'navigate') return true
   if ('dom' in step) return countsAsStep(step.dom)
   if ('instruction' in step) return instructionCounts(step.instruction)
   return flowStepCounts(step.flow)

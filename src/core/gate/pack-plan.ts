@@ -10,6 +10,7 @@ import type { ActionRegistry } from '../registry/registry'
 import { safeParseSelector } from '../page/selectors'
 import type { ActionOnTarget } from '../page/command'
 import { Redactor } from '../registry/secrets'
+import { packStepKind, packStepOpens } from '../vocabulary'
 
 type Shown = { what: string; step: ActionOnTarget | { opens: string } }
 
@@ -56,7 +57,7 @@ export function packPlanSteps(
         continue
       }
       const what = s.action
-      if (s.action === 'navigate' || s.action === 'open') {
+      if (packStepOpens(s.action)) {
         out.push({ what, step: { opens: hidden(String(s.args.url ?? '')) } })
         continue
       }
@@ -67,7 +68,8 @@ export function packPlanSteps(
         const p = safeParseSelector(c)
         return p.success ? [p.data] : []
       })
-      const action = (s.action === 'click' && s.args.count === 2 ? 'dblclick' : s.action) as ActionOnTarget['action']
+      const twice = s.args.count === 2 ? packStepKind(s.action)?.twice : undefined
+      const action = (twice ?? s.action) as ActionOnTarget['action']
       out.push({ what, step: { action, target: { selectors } } })
     }
     return true

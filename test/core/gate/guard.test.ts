@@ -124,7 +124,7 @@ describe('one count', () => {
       false,
       true,
     ])
-    expect(counts('navigate')).toBe(true)
+    expect(counts({ dom: 'navigate' })).toBe(true)
   })
 
   it('refuses past the limit and never starts again at one', () => {
