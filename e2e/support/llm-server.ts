@@ -336,7 +336,10 @@ export async function startLlmServer(): Promise<LlmServer> {
         const part = piece.slice(0, Math.max(0, (reply.cutAfter ?? text.length / 2) - sent))
         if (part && api === 'openai') sse(openaiChunk({ content: part }))
         else if (part) anthropicDelta(part)
-        await sleep(20)
+        // Dropped a moment after the last byte, as a proxy that gives up does: a connection reset
+        // discards what the browser has not read yet, and on a busy machine 20 ms was not enough
+        // for it to read what was sent, so the reply seemed never to have come.
+        await sleep(250)
         record.endedAt = Date.now()
         res.destroy()
         return
