@@ -107,6 +107,21 @@ it('a destructive click from the model, a pack and /run: Deny is DENIED ("you sa
         expect(said, door).not.toMatch(/cancelled by you/i)
         // Said once: the label is not doubled in the refusal.
         expect(said, door).not.toMatch(/Delete account\W+Delete account/)
+      } else {
+        // The run ends before its page is closed (the pack goes on waiting for its dialog): a run
+        // still going would say "the tab was closed" in the site's conversation, which the next
+        // door's panel shows as its last reply.
+        const stop = panel.locator('[data-test=stop]')
+        await expect
+          .poll(
+            async () => {
+              if (!(await stop.isVisible().catch(() => false))) return true
+              await stop.click({ timeout: 1_000 }).catch(() => undefined)
+              return false
+            },
+            { timeout: 15_000, interval: 600 },
+          )
+          .toBe(true)
       }
       await page.waitForTimeout(300)
       expect(await deleted(page)).toEqual(allow ? ['account'] : [])

@@ -24,7 +24,7 @@ import {
   packVersions,
   relevantActions,
 } from './actions'
-import { chatWriter, conversationOf, newId, originOf } from './conversation'
+import { chatWriter, conversationOf, newId, originOf, readHistory } from './conversation'
 import { streamCompletion } from './llm'
 import { emitToPanels } from './panels'
 import { execInPage, navigate, pageContext, sendCommand, tabUrl } from './page'
@@ -56,6 +56,8 @@ interface Live {
   reply?: (answer: PersonAnswer) => void
   /** The person pressed Pause: the run stops before its next step (docs/agent.md, "Taking over"). */
   pause?: boolean
+  /** A load the tab's guard refused while the run was here: if the run ended otherwise, it is said after. */
+  blocked?: { tabId: number; message: string }
 }
 
 /** The run's side of Pause: it asks whether Pause was pressed and takes it when it stops. */
@@ -70,19 +72,23 @@ const live = new Map<number, Live>()
 const mailbox = new Map<string, PersonAnswer>()
 
 // A guarded tab tried to leave for a site nobody allowed: the rules stopped the load, the run ends
-// with the reason. Registered at the top level, with the worker's other listeners.
-// A run that already ended (its model said done in the reply whose click sent the form) is no
-// longer there to stop: the person is told in the tab's conversation instead.
+// with the reason. Registered at the top level, with the worker's other listeners. A run that had
+// already ended, or was ending (its model said done in the reply whose click sent the form), is not
+// stopped by it: the person is told in the tab's conversation instead (`launch`).
 watchOffsite((tabId, message, kind) => {
   const run = live.get(tabId)
-  if (run)
-    return run.controller.abort(
-      new AvaError('STEP_FAILED', message, {
-        msg: msg(kind === 'program' ? 'outcome.blockedResponse' : 'outcome.offsite'),
-        details: message,
-      }),
-    )
-  void conversationOf(tabId)
+  if (!run) return void sayBlockedAfterRun(tabId, message)
+  run.blocked = { tabId, message }
+  run.controller.abort(
+    new AvaError('STEP_FAILED', message, {
+      msg: msg(kind === 'program' ? 'outcome.blockedResponse' : 'outcome.offsite'),
+      details: message,
+    }),
+  )
+})
+
+function sayBlockedAfterRun(tabId: number, message: string): Promise<unknown> {
+  return conversationOf(tabId)
     .then((origin) =>
       chatWriter(origin, () => tabId).add({
         role: 'system',
@@ -93,7 +99,7 @@ watchOffsite((tabId, message, kind) => {
       }),
     )
     .catch(() => undefined)
-})
+}
 
 /** How long a collect step's named list may take to appear on the page. */
 const kCollectLocateMs = 5_000
@@ -246,7 +252,15 @@ function launch(me: Live, state: RunState, run: () => Promise<RunState>): void {
         .then(() => releaseTab(tabId, () => live.has(tabId)))
         .catch(() => undefined)
     }
+    // A refusal that came while the run was finishing did not end it: said now, unless the run said it.
+    if (me.blocked) void sayBlockedUnsaid(me.blocked.tabId, me.blocked.message).catch(() => undefined)
   })
+}
+
+async function sayBlockedUnsaid(tabId: number, message: string): Promise<void> {
+  const origin = await conversationOf(tabId)
+  const recent = (await readHistory(origin)).messages.slice(-5)
+  if (!recent.some((m) => m.text === message || m.details === message)) await sayBlockedAfterRun(tabId, message)
 }
 
 /** A planner turn as the AI SDK takes it: the screenshot, if any, as an image part before the words. */
