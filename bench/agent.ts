@@ -346,9 +346,11 @@ try {
     await promptProfiles(ava, llm, site)
   } else {
     // Images off: the login figures stay comparable with the runs before screenshots (measured apart below).
+    // Plan cards only where a step would ask (`safety.showPlans: 'asking'`): the replay timed here is
+    // Ava's, not the person's reading of a card (the card itself is tested in e2e/agent/every-plan).
     await ava.configure(
       { provider: 'openai', baseUrl: llm.baseUrl, apiKey: 'k', model: 'bench', vision: 'off' },
-      { safety: { ...DEFAULT_SETTINGS.safety, confirm: [] } },
+      { safety: { ...DEFAULT_SETTINGS.safety, confirm: [], showPlans: 'asking' } },
     )
     await saveSecret(ava, 'alice', 'wonderland', site.url)
     const plan = [
