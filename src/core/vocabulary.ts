@@ -22,11 +22,26 @@ import type { ParsedSelector } from './page/selectors'
 import type { RawStep } from './registry/schema'
 import type { BrowserPort } from './registry/port'
 import type { DevToolsStep } from './flows/devtools'
+import type { InstructionParams } from './instruction/schema'
+
+/**
+ * How the risk check reads an element an action sets going (src/dom/risk.ts): as a pointer
+ * activates it (its name, icons, styling, dialog and row: a button that deletes, pays, grants), or
+ * as a key pressed in it (only the form it would send).
+ */
+export type RiskReading = 'pointer' | 'key'
+
+/**
+ * How an action may send its page elsewhere (src/dom/offsite.ts `navigationOf`): by activating its
+ * element (a link followed, a submit button pressed), by a key (Enter sends the form, Space presses
+ * a button; as the key says), or by submitting the element's form.
+ */
+export type SendsBy = 'activation' | 'key' | 'form'
 
 /** How the page's gate judges an action before it runs (src/dom/page/receiver.ts, src/core/step-place.ts). */
 export interface GateNeeds {
-  /** Reads the element's risk words (buttons that delete, pay, grant) as this kind of action (src/dom/risk.ts). */
-  risk?: 'click' | 'press'
+  /** Reads the element's risk words (buttons that delete, pay, grant) this way (src/dom/risk.ts). */
+  risk?: RiskReading
   /**
    * Changes a frame's state or sends from it: where it acts is judged (the frame's site, a secret
    * typed there, an upload's files). Reading, hovering, scrolling and waiting do not.
@@ -52,6 +67,13 @@ export interface DomActionDescriptor<N extends string = string, F extends z.ZodR
   counts: boolean
   /** May take its document with it (a link, a submit, Enter): its going away means it did its job. */
   navigates: boolean
+  /** How it sends the page elsewhere, judged before it acts; none: it sends nothing itself (a drag's drop is the page's doing). */
+  sends?: SendsBy
+  /**
+   * A link it follows into a new tab or window is opened by the background instead: a script's
+   * click would meet the popup blocker (src/dom/page/receiver.ts).
+   */
+  opensTab?: boolean
   gate: GateNeeds
   says: Says
   /**
@@ -91,7 +113,7 @@ const Target = PageTargetSchema
 const Direction = z.enum(['up', 'down', 'left', 'right', 'top', 'bottom'])
 
 /** Pointer and key actions the risk words are read for, and that send or change state. */
-const clicking: GateNeeds = { risk: 'click', changes: true }
+const clicking: GateNeeds = { risk: 'pointer', changes: true }
 const changing: GateNeeds = { changes: true }
 const looking: GateNeeds = { changes: false }
 
@@ -122,6 +144,8 @@ export const kDomActions = [
     onText: true,
     counts: true,
     navigates: true,
+    sends: 'activation',
+    opensTab: true,
     gate: clicking,
     says: { en: 'Click {what}', zh: '点击 {what}' },
     shownAs: 'click',
@@ -133,6 +157,7 @@ export const kDomActions = [
     onText: true,
     counts: true,
     navigates: true,
+    sends: 'activation',
     gate: clicking,
     says: { en: 'Double-click {what}', zh: '双击 {what}' },
     shownAs: 'click',
@@ -215,7 +240,8 @@ export const kDomActions = [
     target: 'optional',
     counts: true,
     navigates: true,
-    gate: { risk: 'press', changes: true },
+    sends: 'key',
+    gate: { risk: 'key', changes: true },
     says: { en: 'Press a key in {what}', zh: '在 {what} 中按键' },
     shownAs: 'press',
   }),
@@ -240,6 +266,7 @@ export const kDomActions = [
     target: 'required',
     counts: true,
     navigates: true,
+    sends: 'form',
     gate: clicking,
     says: { en: 'Submit {what}', zh: '提交 {what}' },
     shownAs: 'click',
@@ -513,6 +540,12 @@ export interface InstructionDescriptor<N extends string = string> {
    * `kFlowSteps`; none: not saved as one step (a verify becomes one check per quoted word there).
    */
   flow?: string
+  /**
+   * The saved flow step's params, from the instruction's (src/core/flows/from-run.ts); none: it
+   * takes none (a click), or, for one that `types`, the value typed (kept as a variable, a vault
+   * reference as one, a secret asked at replay).
+   */
+  saves?: (p: InstructionParams) => FlowParams
   /** Params it may take besides those it needs (a collect may name the list it reads). */
   may?: readonly InstructionParam[]
   /** Params no other instruction takes: a reader of loose shapes files a field of that name under this one only. */
@@ -566,6 +599,7 @@ export const kInstructions = [
     all: ['url'],
     runs: 'navigate',
     flow: 'navigate',
+    saves: (p) => ({ url: p.url ?? '' }),
     build: { copy: { value: 'url' } },
     says: { en: 'Open a page', zh: '打开页面' },
   }),
@@ -606,6 +640,7 @@ export const kInstructions = [
     oneOf: kElement,
     runs: 'select',
     flow: 'select',
+    saves: (p) => ({ value: p.value ?? '' }),
     says: { en: 'Choose', zh: '选择' },
   }),
   instruction({
@@ -620,6 +655,7 @@ export const kInstructions = [
     all: ['key'],
     runs: 'press',
     flow: 'press',
+    saves: (p) => ({ key: p.key ?? 'Enter' }),
     // A key pressed with no target goes to the focused element.
     build: { copy: { key: 'key' }, target: 'focused' },
     says: { en: 'Press a key', zh: '按键' },
@@ -629,6 +665,8 @@ export const kInstructions = [
     oneOf: ['direction', ...kElement],
     runs: 'scroll',
     flow: 'scroll',
+    // A flow scrolls up or down; to the top is up, to the bottom down.
+    saves: (p) => ({ direction: p.direction === 'up' || p.direction === 'top' ? 'up' : 'down' }),
     build: { copy: { direction: 'direction' } },
     says: { en: 'Scroll', zh: '滚动' },
   }),
@@ -653,6 +691,12 @@ export const kInstructions = [
     name: 'run_action',
     agent: 'pack',
     all: ['action'],
+    // The same pack action, its args the step's other params.
+    flow: 'run',
+    saves: (p) => ({
+      ...Object.fromEntries(Object.entries(p.args ?? {}).filter(([, v]) => v !== null)),
+      action: p.action ?? '',
+    }),
     own: ['action', 'args'],
     says: { en: 'Run a pack action', zh: '运行动作包中的动作' },
   }),
@@ -831,6 +875,12 @@ export interface FlowStepDescriptor<N extends string = string> {
   says?: (c: SpecWords) => string
   /** What its params must hold, each fault where it is (the flow schema reports them: src/core/flows/schema.ts). */
   params?: (p: FlowParams, has: { selectors: boolean }) => FlowParamIssue[]
+  /**
+   * Which of its params a run saved as a flow makes the flow's variables (src/core/flows/from-run.ts):
+   * `value`, its value when that is a whole vault reference (what was typed is one already); `args`,
+   * every string param but `action` (a pack action's params, their defaults what the run used).
+   */
+  variables?: 'value' | 'args'
 }
 
 /** A fault of a flow step's params: where, and what it needs (a flow author's words, as the schema's). */
@@ -924,6 +974,7 @@ export const kFlowSteps = [
     runs: 'fill',
     element: true,
     replay: { value: 'value' },
+    variables: 'value',
     filesIn: 'value',
     pack: ({ p, sel, text }) => ({ action: 'fill', args: { ...sel, value: text(p.value) } }),
     devtools: devToolsChange,
@@ -1007,6 +1058,7 @@ export const kFlowSteps = [
           ],
     element: false,
     replayer: 'compose',
+    variables: 'args',
     // Composition: the flow's run step is the pack's own `run`.
     pack: ({ p, text }) => {
       const { action, ...rest } = p

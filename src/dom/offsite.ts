@@ -1,4 +1,5 @@
 import type { DomActionName } from '../core/page/command'
+import { domAction } from '../core/vocabulary'
 
 /**
  * Where a step would take the page, worked out before it acts: a link followed in
@@ -97,12 +98,13 @@ export function navigationOf(el: Element, action: DomActionName, key = ''): Step
     if (!inner || inner === el) break
     el = inner
   }
-  if (action === 'submit') {
+  const sends = domAction(action).sends
+  if (sends === 'form') {
     const form = el.localName === 'form' ? (el as HTMLFormElement) : formOf(el)
     return form ? submission(form, null) : null
   }
-  let activates = action === 'click' || action === 'dblclick'
-  if (action === 'press') {
+  let activates = sends === 'activation'
+  if (sends === 'key') {
     const k = mainKey(key)
     const space = k === ' ' || k.toLowerCase() === 'space'
     if (k === 'Enter') {

@@ -1,11 +1,11 @@
 import type { RiskCategory } from '../core/exec'
-import type { Instruction } from '../core/instruction/schema'
 import { decideRisk, type FormFacts, type RiskFacts, type RiskFinding } from '../core/risk/decide'
 import { kWords } from '../core/risk/lexicon'
 import { foldText } from '../core/risk/text'
 import { drawnWords, type DrawnTarget } from '../core/gate/drawn'
 import { accessibleName, roleOf } from './locators'
 import { iconCodeNames } from './words'
+import type { RiskReading } from '../core/vocabulary'
 
 /**
  * Whether acting on `el` is risky: this file reads the facts off the
@@ -30,8 +30,8 @@ function isButtonLike(el: Element): boolean {
   )
 }
 
-function submits(el: Element, action: Instruction['action_type'], name: string): boolean {
-  if (action === 'press') return (el instanceof HTMLInputElement || el instanceof HTMLSelectElement) && !!el.form
+function submits(el: Element, as: RiskReading, name: string): boolean {
+  if (as === 'key') return (el instanceof HTMLInputElement || el instanceof HTMLSelectElement) && !!el.form
   if (el instanceof HTMLButtonElement)
     return el.type === 'submit' ? !!el.form : !!el.form && kWords.submit.test(foldText(name))
   if (el instanceof HTMLInputElement) return (el.type === 'submit' || el.type === 'image') && !!el.form
@@ -138,7 +138,7 @@ function loosePassword(el: Element): boolean {
 }
 
 /** The facts the decision reads, gathered from the page around `el`. */
-export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: DrawnTarget): RiskFacts {
+export function riskFactsOf(el: Element, as: RiskReading, drawn?: DrawnTarget): RiskFacts {
   // The DOM's words and the drawn ones: a page can say "Save" and draw "Delete everything".
   // Said once when both say the same: a refusal quotes this name ("Delete account", not "Delete account Delete account").
   const dom = labelOf(el)
@@ -146,12 +146,12 @@ export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: Draw
   // Only an exact repeat is dropped: a name that runs words together ("SaveDelete everything",
   // generated content after the text) keeps the drawn words apart, where the risk words are read.
   const label = seen && foldText(dom) !== foldText(seen) ? [dom, seen].filter(Boolean).join(' ') : dom
-  const name = action === 'click' ? label : ''
-  const form = submits(el, action, label) ? formOf(el) : null
+  const name = as === 'pointer' ? label : ''
+  const form = submits(el, as, label) ? formOf(el) : null
   const facts: RiskFacts = { name, form: form ? formFacts(el, form) : null }
-  if (!form && action === 'click' && kWords.submit.test(foldText(name)) && loosePassword(el))
+  if (!form && as === 'pointer' && kWords.submit.test(foldText(name)) && loosePassword(el))
     facts.form = { password: true }
-  if (action !== 'click') return facts
+  if (as !== 'pointer') return facts
   facts.icons = cap(iconCodeNames(el, kMaxIconNodes))
   facts.kind = el.closest('a[href]') && !isButtonLike(el) ? 'link' : 'button'
   facts.danger = isDanger(el)
@@ -163,15 +163,15 @@ export function riskFactsOf(el: Element, action: 'click' | 'press', drawn?: Draw
 }
 
 /**
- * The risk of clicking or pressing a key on `el`: the first finding among the categories in
- * `among` (the person's `confirm` list), so turning one category off does not hide another.
+ * The risk of setting `el` going as `as` says (a pointer's activation or a key, the action's
+ * `gate.risk`): the first finding among the categories in `among` (the person's `confirm` list),
+ * so turning one category off does not hide another.
  */
 export function riskOf(
   el: Element,
-  action: Instruction['action_type'],
+  as: RiskReading,
   among?: readonly RiskCategory[],
   drawn?: DrawnTarget,
 ): RiskFinding | null {
-  if (action !== 'click' && action !== 'press') return null
-  return decideRisk(riskFactsOf(el, action, drawn), among)
+  return decideRisk(riskFactsOf(el, as, drawn), among)
 }

@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { riskOf } from '../../src/dom/risk'
+import { domAction } from '../../src/core/vocabulary'
 
 /** The facts src/dom/risk.ts reads off a page, on fixture markup. */
 
@@ -9,7 +10,9 @@ function mount(html: string): void {
   document.body.innerHTML = html
 }
 const el = (sel: string) => document.querySelector(sel)!
-const risk = (sel: string, action: 'click' | 'press' = 'click') => riskOf(el(sel), action)?.category ?? null
+/** The risk of an action as the page's gate reads it: its descriptor's `gate.risk`. */
+const risk = (sel: string, action: 'click' | 'press' = 'click') =>
+  riskOf(el(sel), domAction(action).gate.risk!)?.category ?? null
 
 beforeEach(() => mount(''))
 
@@ -112,7 +115,7 @@ describe('forms', () => {
     expect(risk('#cc')).toBe('payment')
     expect(risk('#send')).toBe('data_send')
     expect(risk('#q', 'press')).toBe('data_send')
-    expect(riskOf(el('#send'), 'click')?.reason).toContain('collector.example')
+    expect(riskOf(el('#send'), 'pointer')?.reason).toContain('collector.example')
     // Nothing filled in: leaving the site is the navigation gate's question, not a sending of data.
     expect(risk('#go')).toBeNull()
     expect(risk('#spa')).toBe('credentials')

@@ -105,4 +105,30 @@ describe('flowFromRun', () => {
     )
     expect(flow.steps.map((s) => s.action)).toEqual(['navigate'])
   })
+
+  it('saves each step’s params as its descriptor says: a key, a direction a flow has, a choice, an address', () => {
+    const flow = flowFromRun(
+      [
+        ins('navigate', { url: 'https://a.test/list' }),
+        ins('press', { key: 'Escape' }),
+        ins('press', { key: undefined as unknown as string, fallback_selector: '#q' }),
+        ins('scroll', { direction: 'top' }),
+        ins('scroll', { direction: 'bottom' }),
+        ins('select', { fallback_selector: '#size', value: 'L' }),
+      ],
+      [null, null, null, null, null, target('Size')],
+      { name: 'f' },
+    )
+    expect(flow.steps.map((s) => [s.action, s.params])).toEqual([
+      ['navigate', { url: 'https://a.test/list' }],
+      ['press', { key: 'Escape' }],
+      ['press', { key: 'Enter' }],
+      ['scroll', { direction: 'up' }],
+      ['scroll', { direction: 'down' }],
+      ['select', { value: 'L' }],
+    ])
+    // A select's choice is what the run chose, not a variable; only typed values and pack params become ones.
+    expect(flow.variables).toEqual({})
+    parseFlow(flow)
+  })
 })

@@ -42,10 +42,6 @@ function locatorSelectors(ins: Instruction): FlowSelectors | undefined {
   return { primary: list[0], fallback: list.slice(1) }
 }
 
-/** The flow step an instruction is saved as: its descriptor's `flow` (src/core/vocabulary.ts). */
-const flowActionOf = (type: Instruction['action_type']): FlowStep['action'] | undefined =>
-  instructionKind(type)?.flow as FlowStep['action'] | undefined
-
 /**
  * A keyword verify as the flow's assertions: one `verify {text}` per quoted word,
  * since a flow step checks one thing. A word that reads like a `${…}` reference is left out: the
@@ -86,35 +82,25 @@ export function flowFromRun(
   const drafts: Parameters<typeof buildFlow>[0][number][] = []
   executed.forEach((ins, i) => {
     const p = ins.params
-    if (ins.action_type === 'run_action' && p.action) {
-      const params: FlowStep['params'] = { action: p.action }
-      for (const [k, v] of Object.entries(p.args ?? {})) if (v !== null && k !== 'action') params[k] = v
-      drafts.push({
-        step: { action: 'run', params, ...(ins.description ? { description: ins.description.slice(0, 500) } : {}) },
-      })
-      return
-    }
-    if (ins.action_type === 'verify') {
+    // What the instruction is saved as, and with which params: its descriptor (src/core/vocabulary.ts).
+    const kind = instructionKind(ins.action_type)
+    if (kind?.checks) {
       for (const step of verifySteps(ins)) drafts.push({ step })
       return
     }
-    const action = flowActionOf(ins.action_type)
+    const action = kind?.flow as FlowStep['action'] | undefined
     if (!action) return
     const found = resolved[i] ?? null
     const selectors = found?.selectors ?? locatorSelectors(ins)
     // A step on an element is saved only with selectors for it (the descriptor's `element`).
     const needsTarget = !!flowStep(action)?.element
     if (needsTarget && !selectors) return
-    const step: Omit<FlowStep, 'step_id'> = { action, params: {} }
+    const step: Omit<FlowStep, 'step_id'> = { action, params: { ...kind?.saves?.(p) } }
     if (selectors && (needsTarget || p.target_id || p.fallback_selector || p.semantic_locator))
       step.selectors = selectors
     if (found) step.element_snapshot = found.snapshot
     if (ins.description || p.semantic_locator) step.description = (ins.description ?? p.semantic_locator)!.slice(0, 500)
-    if (action === 'navigate') step.params.url = p.url ?? ''
-    if (action === 'press') step.params.key = p.key ?? 'Enter'
-    if (action === 'scroll') step.params.direction = p.direction === 'up' || p.direction === 'top' ? 'up' : 'down'
-    if (action === 'select') step.params.value = p.value ?? ''
-    if (action === 'fill') {
+    if (kind?.types) {
       const value = p.value ?? ''
       if (kVaultRef.test(value)) {
         // Written as a variable below, so the pack conversion can declare it.
@@ -155,17 +141,14 @@ export function flowFromRun(
     return `\${${name}}`
   }
   for (const step of flow.steps) {
+    // Which params become variables: the step's descriptor (a fill's value, a pack action's params).
+    const lifts = flowStep(step.action)?.variables
+    if (!lifts) continue
     for (const [key, v] of Object.entries(step.params)) {
-      if (
-        typeof v !== 'string' ||
-        (step.action !== 'fill' && step.action !== 'run') ||
-        (step.action === 'fill' && key !== 'value') ||
-        key === 'action'
-      )
-        continue
+      if (typeof v !== 'string' || key === 'action' || (lifts === 'value' && key !== 'value')) continue
       const ref = kVaultRef.exec(v)
       if (ref) step.params[key] = declare(ref[2], { secret: true, value: v, description: `vault ${ref[1]} ${ref[2]}` })
-      else if (step.action === 'run') {
+      else if (lifts === 'args') {
         // A pack action's string params become the flow's variables (defaults: what the run used);
         // anything redacted or secret-looking is asked for at replay instead.
         const secret = kRedactedMarks.has(v) || /\$\{(secret|env):/.test(v) || looksSecret(v, { name: key })

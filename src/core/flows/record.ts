@@ -115,7 +115,11 @@ const kEditingKey =
 
 type Draft = {
   step: Omit<FlowStep, 'step_id'>
-  key?: string
+  /**
+   * The run of events this step was made from: one kind of event on one control (`fill <key>`).
+   * The next event of the same run updates this step instead of adding one.
+   */
+  series?: string
   secret?: boolean
   hint?: string
   fieldInfo?: RecordedTarget['field']
@@ -126,6 +130,10 @@ type Draft = {
 export function reduceEvents(events: readonly RawEvent[]): Draft[] {
   const out: Draft[] = []
   const last = () => out[out.length - 1]
+  /** A run of one kind of event on one element (`key` is the element's identity within its page load). */
+  const seriesOf = (kind: string, t: RecordedTarget) => `${kind} ${t.key}`
+  /** The last step, when it was made from `series`. */
+  const lastOf = (series: string): Draft | undefined => (last()?.series === series ? last() : undefined)
   let lastActionAt = -Infinity
   const target = (t: RecordedTarget) => ({
     selectors: t.selectors,
@@ -136,13 +144,12 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
     if (e.kind === 'load') continue
     if (e.kind === 'hover') {
       // A hover the next click needs: kept once, however long the pointer stays in the menu.
-      const prev = last()
-      if (!(prev?.key === e.target.key && prev.step.action === 'hover'))
-        out.push({ step: { action: 'hover', params: {}, ...target(e.target) }, key: e.target.key })
+      const series = seriesOf('hover', e.target)
+      if (!lastOf(series)) out.push({ step: { action: 'hover', params: {}, ...target(e.target) }, series })
       continue
     }
     if (e.kind === 'check') {
-      out.push({ step: { action: 'verify', params: { ...e.check }, ...target(e.target) }, key: e.target.key })
+      out.push({ step: { action: 'verify', params: { ...e.check }, ...target(e.target) } })
       continue
     }
     if (e.kind === 'navigate') {
@@ -161,25 +168,28 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
       lastActionAt = e.t
       // Focus-only: a text field clicked before typing; a toggle or select whose change makes the step.
       if (e.role === 'field' || e.role === 'toggle' || e.role === 'select') continue
-      const prev = last()
+      const series = seriesOf('click', e.target)
       // A double click arrives as click, click, dblclick: keep one step.
-      if ((e.count ?? 1) === 2 && prev?.key === e.target.key && prev.step.action === 'click') {
+      if ((e.count ?? 1) === 2 && lastOf(series)) {
         out.pop()
-        const before = last()
-        if (before?.key === e.target.key && before.step.action === 'click') out.pop()
-        out.push({ step: { action: 'dblclick', params: {}, ...target(e.target) }, key: e.target.key })
+        if (lastOf(series)) out.pop()
+        out.push({
+          step: { action: 'dblclick', params: {}, ...target(e.target) },
+          series: seriesOf('dblclick', e.target),
+        })
         continue
       }
       const params: FlowStep['params'] = {}
       if (e.button && e.button !== 'left') params.button = e.button
-      out.push({ step: { action: 'click', params, ...target(e.target) }, key: e.target.key })
+      out.push({ step: { action: 'click', params, ...target(e.target) }, series })
       continue
     }
     if (e.kind === 'input' || (e.kind === 'change' && e.control === 'text')) {
-      const prev = last()
+      const series = seriesOf('text', e.target)
+      const prev = lastOf(series)
       const value = e.value ?? ''
       const secret = e.secret === true || looksSecret(value, e.target.field)
-      if (prev && prev.step.action === 'fill' && prev.key === e.target.key) {
+      if (prev) {
         // Intermediate keystrokes: the last value is the one that counts.
         prev.typed = value
         prev.secret = prev.secret || secret
@@ -187,7 +197,7 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
       }
       out.push({
         step: { action: 'fill', params: {}, ...target(e.target) },
-        key: e.target.key,
+        series,
         typed: value,
         secret,
         hint: e.target.field?.label || e.target.field?.name || e.target.description,
@@ -198,23 +208,21 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
     if (e.kind === 'change') {
       lastActionAt = e.t
       if (e.control === 'select') {
-        const prev = last()
-        if (prev && prev.step.action === 'select' && prev.key === e.target.key) prev.step.params.value = e.value ?? ''
-        else
-          out.push({
-            step: { action: 'select', params: { value: e.value ?? '' }, ...target(e.target) },
-            key: e.target.key,
-          })
+        const series = seriesOf('select', e.target)
+        const prev = lastOf(series)
+        if (prev) prev.step.params.value = e.value ?? ''
+        else out.push({ step: { action: 'select', params: { value: e.value ?? '' }, ...target(e.target) }, series })
         continue
       }
       // Checkbox or radio: the final state is the step; a box ticked twice cancels out.
-      const prev = last()
+      const series = seriesOf('toggle', e.target)
+      const prev = lastOf(series)
       const action = e.checked === false ? 'uncheck' : 'check'
-      if (prev && (prev.step.action === 'check' || prev.step.action === 'uncheck') && prev.key === e.target.key) {
+      if (prev) {
         out.pop()
         if (e.control === 'checkbox' && prev.step.action !== action) continue
       }
-      out.push({ step: { action, params: {}, ...target(e.target) }, key: e.target.key })
+      out.push({ step: { action, params: {}, ...target(e.target) }, series })
       continue
     }
     if (e.kind === 'key') {
@@ -223,7 +231,7 @@ export function reduceEvents(events: readonly RawEvent[]): Draft[] {
       lastActionAt = e.t
       const step: Draft['step'] = { action: 'press', params: { key: e.key } }
       if (e.target) Object.assign(step, target(e.target))
-      out.push({ step, key: e.target?.key })
+      out.push({ step })
     }
   }
   return out
@@ -246,7 +254,8 @@ export function buildFlow(drafts: readonly Draft[], opts: BuildOptions): Flow {
   const taken = new Set<string>()
   const steps: FlowStep[] = drafts.map((d, i) => {
     const step = { ...d.step, params: { ...d.step.params }, step_id: i + 1 } as FlowStep
-    if (d.step.action === 'fill' && d.typed !== undefined && !('value' in d.step.params)) {
+    // What a person typed (only a fill carries it) becomes a variable.
+    if (d.typed !== undefined && !('value' in d.step.params)) {
       const name = variableName(d.hint ?? 'value', taken)
       taken.add(name)
       const label = d.hint ?? name

@@ -36,7 +36,7 @@ import { placeRefusal } from '../step-place'
 import { drawnOf } from '../drawn'
 import { drawnLabel, sameDrawn, type DrawnTarget } from '../../core/gate/drawn'
 import { planChangedReason } from '../../core/gate/plan'
-import { domAction, fieldsOf } from '../../core/vocabulary'
+import { domAction, fieldsOf, type RiskReading } from '../../core/vocabulary'
 import { collectRound } from './collect'
 import { deepElementFromPoint } from '../locators'
 import { hideMarks, showMarks } from '../marks'
@@ -55,7 +55,7 @@ export type Receive = <K extends PageCommandKind>(command: PageCommand<K>) => Pr
 type Handlers = { [K in PageCommandKind]: (command: PageCommand<K>) => Promise<PageOutcome<K>> | PageOutcome<K> }
 
 /** DOM actions that can submit, delete or pay, and how the risk check reads them: the vocabulary's `gate.risk`. */
-const riskReadAs = (action: PageAction['action']): 'click' | 'press' | undefined => domAction(action).gate.risk
+const riskReadAs = (action: PageAction['action']): RiskReading | undefined => domAction(action).gate.risk
 
 /**
  * The element drawn at a point of the top document (a point named in a screenshot), as a person's
@@ -171,7 +171,7 @@ function gateOf(
     if (risk && confirm.includes(risk.category))
       return ask(fail('NEEDS_CONFIRMATION', risk.reason, { category: risk.category, label: drawnLabel(drawn) }), drawn)
     // A picture Ava cannot read is drawn on or over it: what the person sees may not be its name.
-    return drawn.painted && as === 'click'
+    return drawn.painted && as === 'pointer'
       ? ask(
           {
             ...fail(
@@ -459,7 +459,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
         // Before the action changes the page: what a flow made from this run must find.
         if (describing) captured = describeTarget(el) ?? undefined
         // A link that opens a new tab or window: a script's click would meet the popup blocker.
-        if (action !== 'click' || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
+        if (!domAction(action).opensTab || !nav?.newTab || nav.form || !/^https?:/i.test(nav.url)) return null
         newTab = nav.url
         return fail('INVALID', 'opens a new tab') // not clicked: the background opens it
       },
@@ -548,7 +548,7 @@ export function createReceiver(options: ReceiverOptions = {}): Receive {
             'BLOCKED',
             `A saved secret is not typed on ${location.origin}: it is kept for ${secretSites.join(', ') || 'no site yet'}.`,
           )
-        const nav = action === 'click' ? navigationOf(el, action) : null
+        const nav = domAction(action).opensTab ? navigationOf(el, action) : null
         // [trust] secret-trust.ts, as for `act`.
         const refused = bindQuestion(
           el,
