@@ -204,7 +204,8 @@ it('compares three offers in three tabs it opens and groups, answers from what i
   await expect
     .poll(async () => (await groups()).find((g) => g.title.startsWith('Ava:'))?.urls ?? [], { timeout: 30_000 })
     .toEqual([`${site.url}/`, ...urls])
-  expect(ava.context.pages().filter((p) => urls.includes(p.url()))).toHaveLength(3)
+  // Playwright learns of each new tab and its address a moment after Chrome's tab group has it.
+  await expect.poll(() => ava.context.pages().filter((p) => urls.includes(p.url())).length, { timeout: 15_000 }).toBe(3)
   // Before the second turn: it carries the run's tabs with their titles, and each page read inside
   // the untrusted block.
   await expect.poll(() => llm.requests.filter((r) => r.api === 'openai').length, { timeout: 30_000 }).toBe(2)

@@ -476,15 +476,16 @@ export function iconClassWords(el: Element, deep = true): string {
   }
   const parts = deep ? [el, ...el.querySelectorAll(':scope > *, :scope > * > *')].slice(0, 6) : [el]
   for (const p of parts) {
-    add(classOf(p))
-    if (p.localName === 'use') add((p.getAttribute('href') ?? p.getAttribute('xlink:href') ?? '').replace(/^.*#/, ''))
-    if (p.localName === 'title' || /material-(?:icons|symbols)/.test(classOf(p)))
+    const code = iconCodeOf(p)
+    add(code.classes)
+    add(code.sprite)
+    if (p.localName === 'title' || /material-(?:icons|symbols)/.test(code.classes))
       words.push(
         normalizeText(p.textContent ?? '')
           .replace(/_/g, ' ')
           .toLowerCase(),
       )
-    if (p.localName === 'img') add((p.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+$/, ''))
+    add(code.file)
   }
   const syn = words.flatMap((w) => w.split(' ')).map((w) => kIconMeaning[w] ?? '')
   return [...words, ...syn].join(' ').trim()
@@ -505,6 +506,23 @@ function classOf(el: Element): string {
   return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
 }
 
+/**
+ * What a page's code names one node's icon by, as written: its classes, a sprite's id (`<use
+ * href="#icon-trash">`), an image's file name, a `data-icon`. Both readers below start here: the
+ * locator's words (`iconClassWords`, noise left out, meanings added) and the risk check's
+ * (`iconCodeNames`, everything a page may hide meaning in).
+ */
+function iconCodeOf(n: Element): { classes: string; sprite: string; file: string; dataIcon: string } {
+  const href = n.localName === 'use' ? (n.getAttribute('href') ?? n.getAttribute('xlink:href') ?? '') : ''
+  const src = n.localName === 'img' ? (n.getAttribute('src') ?? '') : ''
+  return {
+    classes: classOf(n),
+    sprite: href.replace(/^.*#/, ''),
+    file: src.replace(/^.*\//, '').replace(/\.\w+(\?.*)?$/, ''),
+    dataIcon: n.getAttribute('data-icon') ?? '',
+  }
+}
+
 /** A class that names an icon: icon fonts (fa-, bi-, mdi-, …) and library icon components. */
 const kIconClass =
   /^(fa[srlbd]?|fa-.+|bi-.+|mdi-.+|ti-.+|ri-.+|ion-.+|glyphicon.*|anticon.*|el-icon.*|lucide.*|material.*|icon.*|.*-icon.*|.*icon)$/i
@@ -518,13 +536,12 @@ export function iconCodeNames(el: Element, maxNodes: number): string {
   const out: string[] = []
   const nodes = [el, ...[...el.querySelectorAll('i, svg, span, em, use, img, [data-icon]')].slice(0, maxNodes)]
   for (const n of nodes) {
-    const classes = (n.getAttribute('class') ?? '').split(/\s+/).filter((c) => kIconClass.test(c))
+    const code = iconCodeOf(n)
+    const classes = code.classes.split(/\s+/).filter((c) => kIconClass.test(c))
     if (classes.length) out.push(classes.join(' '))
-    const isIcon = n !== el || classes.length > 0
-    if (isIcon) out.push(n.getAttribute('data-icon') ?? '')
-    const href = n.getAttribute('href') ?? n.getAttribute('xlink:href')
-    if (n.localName === 'use' && href) out.push(href.replace(/^.*#/, ''))
-    if (n.localName === 'img') out.push((n.getAttribute('src') ?? '').replace(/^.*\//, '').replace(/\.\w+(\?.*)?$/, ''))
+    // The element's own data-icon counts only when its classes name an icon; an icon inside always.
+    if (n !== el || classes.length > 0) out.push(code.dataIcon)
+    out.push(code.sprite, code.file)
   }
   return out.filter(Boolean).join(' ')
 }

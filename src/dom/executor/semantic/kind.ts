@@ -4,7 +4,7 @@
  */
 import { type ControlKind, type Descriptor, type PartWord } from '../../../core/page/descriptor'
 import { checkedState, normalize, roleOf, stateOf } from '../../locators'
-import { FieldLabels, fieldWords, isDropdownToggle, isSliderHandle, kFieldWidget } from '../../words'
+import { FieldLabels, fieldWords, isDropdownToggle, isSliderHandle, kFieldWidget, labelText } from '../../words'
 
 /** Pictures named by their alt text, outside any control (a control's picture is part of its name). */
 export const kPicture = 'img[alt]:not([alt=""])'
@@ -78,13 +78,20 @@ export function classOf(el: Element): string {
   return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
 }
 
+/**
+ * What a clickable thing says it does: its aria-label, else its title (the tooltip a person reads
+ * over a « glyph), else its text. Not the accessible name, where the « itself would win.
+ */
+const saysItDoes = (el: Element, text = el.textContent) =>
+  normalize(el.getAttribute('aria-label') || el.getAttribute('title') || text)
+
 export function isCloseControl(el: Element, role: string): boolean {
   if (role !== 'button' && role !== 'link' && role !== '' && role !== 'generic' && role !== 'img') return false
   if (kCloseClass.test(classOf(el))) return true
+  // A control with a sentence of text is not a close control, whatever its name says.
   const short = normalize(el.textContent)
   if (short.length > 24) return false
-  const name = normalize(el.getAttribute('aria-label') || el.getAttribute('title') || short)
-  if (kCloseName.test(name)) return true
+  if (kCloseName.test(saysItDoes(el, short))) return true
   // An icon-only button whose icon is a close icon.
   return !short && !!el.querySelector('[class*=close],[data-icon=close],[aria-label=close i]')
 }
@@ -118,9 +125,7 @@ export const kContainerRoles = new Set([
 /** A clickable thing whose own name says it collapses or expands something (a sidebar's « button). */
 export function togglesSomething(el: Element, role: string): boolean {
   if (role !== 'button' && role !== 'link' && role !== '' && role !== 'generic') return false
-  return kToggleName.test(
-    normalize(el.getAttribute('aria-label') || el.getAttribute('title') || el.textContent).slice(0, 40),
-  )
+  return kToggleName.test(saysItDoes(el).slice(0, 40))
 }
 
 /** The role of the control a label toggles (a switch's form label is not a checkbox). */
@@ -301,7 +306,7 @@ export function partFits(el: Element, part: PartWord): boolean {
     el.getAttribute('autocomplete'),
     sel?.options[0]?.text,
     sel?.selectedOptions[0]?.text,
-    (el as HTMLInputElement).labels?.[0]?.textContent,
+    labelText(el),
   ]
     .join(' ')
     .toLowerCase()

@@ -91,7 +91,8 @@ export function scoreElement(
   if (!stateFits(q, el)) return null
   const bits = ownWords(el, role, labels)
   const own = bits.join(' ')
-  const label = own.slice(0, 50) || normalize(el.textContent).slice(0, 50) || peopleLabel(el)
+  // Shown with a candidate: its own words, else what it shows and where it is (never empty).
+  const label = own.slice(0, 50) || peopleLabel(el)
   const kindNote = q.kinds.length ? `kind ${q.kinds.join('/')} ${fit === 1 ? 'yes' : fit > 0 ? 'maybe' : 'no'}` : ''
   if (roleOnly(q)) {
     if (fit < 1) return null
