@@ -5,8 +5,40 @@ import { framed, McpToolError } from '../gate'
 
 import { loadRegistry, type ToolContext } from './context'
 
+/**
+ * A request for Ava's own agent, from `tool`: in the person's browser (`--chrome`) their panel
+ * runs it with their model, through the extension's one gate; else the model `ava mcp` was started
+ * with runs it on the client's tab. `shape`: the rows to extract.
+ */
+export async function askThrough(
+  ctx: ToolContext,
+  tool: string,
+  request: string,
+  signal: AbortSignal,
+  shape?: Parameters<typeof askAva>[1]['shape'],
+): Promise<AskReport> {
+  const { o, tab } = ctx
+  if (o.place.ask) return o.place.ask(request, signal, shape)
+  if (typeof o.llm !== 'object')
+    throw new McpToolError(
+      'NO_MODEL',
+      o.llm ??
+        `${tool} needs a model: start ava mcp with AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment (docs/environment.md).`,
+    )
+  return askAva(request, {
+    tab: await tab(signal),
+    llm: o.llm,
+    registry: loadRegistry(),
+    asker: o.asker,
+    secrets: o.secrets,
+    stepLimit: o.stepLimit,
+    signal,
+    ...(shape ? { shape } : {}),
+  })
+}
+
 export function registerAgentTools(ctx: ToolContext): void {
-  const { o, text, tool, tab } = ctx
+  const { text, tool } = ctx
   // ---- Ask Ava.
   ctx.server.registerTool(
     'ava_ask',
@@ -18,26 +50,7 @@ export function registerAgentTools(ctx: ToolContext): void {
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     tool(async ({ request }: { request: string }, signal) => {
-      let r: AskReport
-      // In the person's browser, Ava's own agent runs the request with the person's model, in their panel.
-      if (o.place.ask) r = await o.place.ask(request, signal)
-      else {
-        if (typeof o.llm !== 'object')
-          throw new McpToolError(
-            'NO_MODEL',
-            o.llm ??
-              'ava_ask needs a model: start ava mcp with AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment (docs/environment.md).',
-          )
-        r = await askAva(request, {
-          tab: await tab(signal),
-          llm: o.llm,
-          registry: loadRegistry(),
-          asker: o.asker,
-          secrets: o.secrets,
-          stepLimit: o.stepLimit,
-          signal,
-        })
-      }
+      const r = await askThrough(ctx, 'ava_ask', request, signal)
       const steps = r.steps.map(
         (s) =>
           `${s.status} step ${s.index} ${s.action}${s.description ? ` (${s.description})` : ''}${s.detail ? `: ${s.detail}` : ''}`,

@@ -2,14 +2,14 @@
 // on the client's tab, with the model `ava mcp` was started with. The run collects the items and
 // maps each field once; Ava reads and checks every row. Every step passes the run's gate, as ava_ask's.
 import { z } from 'zod'
-import { askAva, type AskReport } from '../agent'
 import { framed, McpToolError } from '../gate'
 import { parseShape, ShapeError } from '../../../core/extract/shape'
 
-import { loadRegistry, type ToolContext } from './context'
+import type { ToolContext } from './context'
+import { askThrough } from './agent'
 
 export function registerExtractTools(ctx: ToolContext): void {
-  const { o, text, tool, tab } = ctx
+  const { text, tool } = ctx
   ctx.server.registerTool(
     'ava_extract',
     {
@@ -38,28 +38,8 @@ export function registerExtractTools(ctx: ToolContext): void {
         throw e
       }
       const request = instruction ?? `Get the ${fields.join(', ')} of every item`
-      let r: AskReport
-      // In the person's browser (`--chrome`): Ava's own agent with the person's model, in their
-      // panel, the run's every step through the extension's one gate, as ava_ask's.
-      if (o.place.ask) r = await o.place.ask(request, signal, schema)
-      else {
-        if (typeof o.llm !== 'object')
-          throw new McpToolError(
-            'NO_MODEL',
-            o.llm ??
-              'ava_extract needs a model: start ava mcp with AVA_PROVIDER (openai, anthropic or local), AVA_BASE_URL, AVA_MODEL and AVA_API_KEY in its environment (docs/environment.md).',
-          )
-        r = await askAva(request, {
-          tab: await tab(signal),
-          llm: o.llm,
-          registry: loadRegistry(),
-          asker: o.asker,
-          secrets: o.secrets,
-          stepLimit: o.stepLimit,
-          signal,
-          shape: schema,
-        })
-      }
+      // In the person's browser (`--chrome`) as on the client's tab: ava_ask's run, with the shape.
+      const r = await askThrough(ctx, 'ava_extract', request, signal, schema)
       const got = r.extraction
       if (!got) {
         const denied = r.notes.some((n) => n.startsWith('asked (denied)'))
