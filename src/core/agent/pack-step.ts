@@ -12,7 +12,7 @@ import type { Instruction } from '../instruction/schema'
 import type { StepGuard } from '../page/channel'
 import { kRiskReasons } from './risk'
 import { msg, riskAsk } from './outcome'
-import { originOf, resolveSecrets, secretNames } from './secrets'
+import { originOf, resolveSecrets, secretNames, secretsInRequest } from './secrets'
 import { plainSecrets } from './redact'
 import type { ActionLookup } from './ports'
 import { type Run, atLimit, limitError, stepName } from './context'
@@ -48,7 +48,7 @@ export async function runRegistryAction(
     const bound = await packSecrets(run, ins, name, found, vault)
     if ('out' in bound) return { out: bound.out, secrets: [] }
     const { named } = bound
-    const before = await askBeforePack(run, view, name, found, bound)
+    const before = await askBeforePack(run, view, name, found, bound, vault)
     if ('out' in before) return { out: before.out, secrets: [] }
     const { asks } = before
     const params: Record<string, unknown> = {}
@@ -156,9 +156,10 @@ async function askBeforePack(
   name: string,
   found: Extract<ActionLookup, { ok: true }>,
   { named, here, origin }: PackSecrets,
+  vault: Readonly<Record<string, string>>,
 ): Promise<{ asks: RiskCategory[] } | { out: ExecFailure }> {
   const { state, settings } = run
-  const requested = new Set(secretNames(state.request))
+  const requested = secretsInRequest(state.request, vault)
   const confirmsCredentials = settings.safety.confirm.includes('credentials') || named.some((n) => !requested.has(n))
   const questions = actionQuestions(
     { name, risk: found.risk === 'high' ? 'high' : 'low', params: {}, capabilities: found.capabilities },

@@ -1,5 +1,5 @@
 import type { Instruction } from '../instruction/schema'
-import { kRedacted, redactShapes } from './redact'
+import { kRedacted, redactShapes, vaultNamesIn } from './redact'
 
 /**
  * Secrets never reach the LLM, the cache, the history or a log. The planner
@@ -11,6 +11,15 @@ export { kRedacted }
 
 export function secretNames(value: string): string[] {
   return [...value.matchAll(kSecretRef)].map((m) => m[1])
+}
+
+/**
+ * The saved secrets the person's own request names: by reference (`${secret:NAME}`) or by writing
+ * the value out. A step or a pack action typing one of them on its sites asks no more about it
+ * (the one rule for both: step.ts `prepare`, pack-step.ts `askBeforePack`).
+ */
+export function secretsInRequest(request: string, vault: Readonly<Record<string, string>>): Set<string> {
+  return new Set([...secretNames(request), ...vaultNamesIn(request, vault)])
 }
 
 export type SecretLookup = (name: string) => string | undefined

@@ -10,7 +10,7 @@ import type { Instruction } from '../instruction/schema'
 import type { StepGuard } from '../page/channel'
 import { actionOf, type UploadFile } from '../page/command'
 import { msg, riskAsk, stepFailureMsg } from './outcome'
-import { redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion } from './secrets'
+import { redactInstruction, redactText, resolveSecrets, secretNames, secretQuestion, secretsInRequest } from './secrets'
 import { plainSecrets, vaultNamesIn } from './redact'
 import { resolveUpload } from './attachments'
 import { readFileStep, uploadableFiles } from './files-step'
@@ -230,7 +230,7 @@ async function prepare(
     }
   }
   const origin = binding.origin
-  const requested = new Set([...secretNames(run.state.request), ...vaultNamesIn(run.state.request, vault)])
+  const requested = secretsInRequest(run.state.request, vault)
   const asked = names.filter((n) => !requested.has(n))
   const ask = riskAsk('secret', { step: stepName(view), names: [...new Set(asked)].join(', '), site: origin })
   if (asked.length) {

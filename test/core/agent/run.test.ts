@@ -1339,6 +1339,39 @@ describe('every executed step counted and checked', () => {
     expect(plain.questions.map((q) => q.reason)).toEqual(['submits a form with a password'])
   })
 
+  it('a secret the person wrote out in their request is named by them, for a pack action as for a typed step', async () => {
+    // Credentials not confirmed by the person's settings: only a secret they did not name is asked about.
+    const settings = (s: Settings) => void (s.safety.confirm = s.safety.confirm.filter((c) => c !== 'credentials'))
+    const login = {
+      step_id: 1,
+      action_type: 'run_action',
+      params: { action: 'shop:auth:login', args: { trigger: 'Sign in', password: 'hunter2' } },
+    }
+    const named = packWorld({ vault: { PW: 'hunter2' }, settings, answer: async () => false, replies: [reply(login)] })
+    await named.run('log in with the password hunter2')
+    expect(named.questions).toEqual([])
+    expect(named.sent.some((c) => c.kind === 'act')).toBe(true)
+    const typed = world({
+      vault: { PW: 'hunter2' },
+      settings,
+      answer: async () => false,
+      replies: [reply(input(1, '#password', 'hunter2')), reply(done('In.'))],
+    })
+    await typed.run('log in with the password hunter2')
+    expect(typed.questions).toEqual([])
+    // Not named in the request: both ask, the same secret and site.
+    const unnamed = packWorld({
+      vault: { PW: 'hunter2' },
+      settings,
+      answer: async () => false,
+      replies: [reply(login)],
+    })
+    await unnamed.run('log in')
+    expect(unnamed.questions.map((q) => q.reason)).toEqual([
+      'submits a form with a password: shop:auth:login types the saved secret PW into a field on https://shop.example',
+    ])
+  })
+
   it('counts each page step of a pack against the limit, and stops the pack at it', async () => {
     const w = packWorld({
       clicks: 50,
