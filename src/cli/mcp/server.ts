@@ -80,20 +80,31 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
   const tool =
     <A>(body: (args: A, signal: AbortSignal) => Promise<CallToolResult>) =>
     async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
-      o.place.takeBlocked?.()
+      // A stop between calls (a page's timer firing after the last call returned) is said by the
+      // next call that finds the tab still on the browser's "blocked" page; a call that took the
+      // tab elsewhere has nothing to say of it.
+      const earlier = o.place.takeBlocked?.()
       // A navigation the site lists stopped during the call (a click, a script, a flow's or the
       // agent's step) is what the call ran into, whatever error it then saw.
-      const stopped = () => {
-        const why = o.place.takeBlocked?.()
+      const stopped = async () => {
+        const why = o.place.takeBlocked?.() ?? (earlier && (await stillBlocked()) ? earlier : undefined)
         return why ? failure(new McpToolError('BLOCKED', why)) : null
       }
       try {
         const r = await body(args, extra.signal)
-        return stopped() ?? r
+        return (await stopped()) ?? r
       } catch (e) {
-        return stopped() ?? failure(e)
+        return (await stopped()) ?? failure(e)
       }
     }
+  /** The client's tab shows what a stopped navigation leaves: the browser's "blocked" page, or the blank page a redirect was turned back to. */
+  const stillBlocked = async () =>
+    /^(chrome-error:|about:blank)/.test(
+      (await o.place
+        .tab()
+        ?.url()
+        .catch(() => '')) ?? '',
+    )
   // A server started for this one call (a stdio client that starts one per call) reopens the page
   // the client's last server left (McpPlace.resume; docs/mcp.md, "One server per call").
   const tab = async (signal: AbortSignal): Promise<McpTab> => {
