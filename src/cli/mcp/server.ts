@@ -98,13 +98,11 @@ export function createAvaMcpServer(o: McpOptions): McpServer {
       }
     }
   /** The client's tab shows what a stopped navigation leaves: the browser's "blocked" page, or the blank page a redirect was turned back to. */
-  const stillBlocked = async () =>
-    /^(chrome-error:|about:blank)/.test(
-      (await o.place
-        .tab()
-        ?.url()
-        .catch(() => '')) ?? '',
-    )
+  const stillBlocked = async () => {
+    const tab = o.place.tab()
+    const url = tab ? await tab.url().catch(() => '') : ''
+    return /^(chrome-error:|about:blank)/.test(url)
+  }
   // A server started for this one call (a stdio client that starts one per call) reopens the page
   // the client's last server left (McpPlace.resume; docs/mcp.md, "One server per call").
   const tab = async (signal: AbortSignal): Promise<McpTab> => {

@@ -116,7 +116,7 @@ const kEditingKey =
 type Draft = {
   step: Omit<FlowStep, 'step_id'>
   /**
-   * The run of events this step was made from: one kind of event on one control (`fill <key>`).
+   * The run of events this step was made from: one kind of event on one control (`text <key>`).
    * The next event of the same run updates this step instead of adding one.
    */
   series?: string
