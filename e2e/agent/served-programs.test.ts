@@ -62,14 +62,20 @@ it.each([
     .poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 })
     .toMatch(/answered with a program to download/)
   expect(downloads).toEqual([])
-  // Chrome may still be settling the blocked load: a goto that lands in it is aborted, and tried again.
+  // Chrome may still be settling the blocked load: a goto that lands in it is aborted, and tried
+  // again. Once in a CI run the page loaded but Ava's button never came (the late "blocked" page
+  // taking the tab back is the likely cause); a page without Ava within 5 s is loaded again too.
   await expect
     .poll(
       async () =>
-        (await page.goto(`${site.url}/redteam/served.html`).then(
-          () => 'ok',
-          (e: Error) => e.message,
-        )) === 'ok',
+        (await page
+          .goto(`${site.url}/redteam/served.html`)
+          .then(() => page.waitForSelector('ava-root[data-ava-ready]', { state: 'attached', timeout: 5_000 }))
+          .then(
+            () => 'ok',
+            (e: Error) => e.message,
+          )) === 'ok',
+      { timeout: 30_000 },
     )
     .toBe(true)
   const panel = await ava.openPanel(page)
