@@ -273,12 +273,17 @@ it('with a yes, reads the other site’s tab: its page comes back inside the unt
   await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 30_000 })
   await panel.locator('[data-test=confirm-allow]').last().click()
   expect(await answerOf(panel)).toContain('It costs €19.99.')
-  const second = chatText(1)
-  const at = second.indexOf('Price: €19.99')
-  expect(at).toBeGreaterThan(second.lastIndexOf('<untrusted_page_content>', at))
-  expect(second.lastIndexOf('</untrusted_page_content>', at)).toBeLessThan(
-    second.lastIndexOf('<untrusted_page_content>', at),
-  )
+  // The page read comes back to the model, and wherever its price is, it is inside the block.
+  const sent = llm.requests.filter((r) => r.api === 'openai').map((_, i) => chatText(i))
+  const withPrice = sent.filter((t) => t.includes('Price: €19.99'))
+  expect(withPrice.length, `${sent.length} requests, none with the read page`).toBeGreaterThan(0)
+  for (const text of withPrice) {
+    const at = text.indexOf('Price: €19.99')
+    expect(at).toBeGreaterThan(text.lastIndexOf('<untrusted_page_content>', at))
+    expect(text.lastIndexOf('</untrusted_page_content>', at)).toBeLessThan(
+      text.lastIndexOf('<untrusted_page_content>', at),
+    )
+  }
   // Reading is not switching: the steps and the person stay in the tab the request was made in.
   expect(theirs.url()).toBe(partner.url)
   await Promise.all([page.close(), theirs.close()])
