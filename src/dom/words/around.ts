@@ -17,6 +17,7 @@
 import { glyphMeaning, iconMeaning } from '../../core/page/icon-meaning'
 import { normalizeText } from '../../core/page/text'
 import { referencedElements, referencedText } from './accname'
+import { classOf } from './icons'
 
 const kSpinUp =
   /(?:^|[\s_-])(?:increase|increment|plus|up|arrow-up|spin-up|handler-up|add)(?:[\s_-]|$)|__increase|-up-|handler-up/i
@@ -50,10 +51,6 @@ export function isDropdownToggle(el: Element): boolean {
     (list.getAttribute('role') === 'listbox' ||
       !!list.querySelector(':scope > [role=option], :scope > li > [role=option]'))
   )
-}
-
-function classOf(el: Element): string {
-  return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
 }
 
 /** Whether a form is a search form: role=search, or its one text field is a search or `q` field. */

@@ -502,7 +502,8 @@ export function bareIconWords(el: Element, text = el.textContent ?? ''): string 
   return iconClassWords(el)
 }
 
-function classOf(el: Element): string {
+/** An element's class attribute as text (an SVG element's `className` is no string). */
+export function classOf(el: Element): string {
   return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
 }
 

@@ -4,7 +4,15 @@
  */
 import { type ControlKind, type Descriptor, type PartWord } from '../../../core/page/descriptor'
 import { checkedState, normalize, roleOf, stateOf } from '../../locators'
-import { FieldLabels, fieldWords, isDropdownToggle, isSliderHandle, kFieldWidget, labelText } from '../../words'
+import {
+  classOf,
+  FieldLabels,
+  fieldWords,
+  isDropdownToggle,
+  isSliderHandle,
+  kFieldWidget,
+  labelText,
+} from '../../words'
 
 /** Pictures named by their alt text, outside any control (a control's picture is part of its name). */
 export const kPicture = 'img[alt]:not([alt=""])'
@@ -73,10 +81,6 @@ export const kToggleName = /^(?:collapse|expand|toggle|fold|unfold|收起|展开
 
 /** Kinds that any clickable thing may be, even one without a role (a span with a click handler). */
 export const kClickKinds = new Set<ControlKind>(['button', 'link', 'menuitem', 'tab', 'close'])
-
-export function classOf(el: Element): string {
-  return typeof el.className === 'string' ? el.className : (el.getAttribute('class') ?? '')
-}
 
 /**
  * What a clickable thing says it does: its aria-label, else its title (the tooltip a person reads

@@ -5,8 +5,7 @@
 import { type Descriptor, type ScopeKind } from '../../../core/page/descriptor'
 import { normalize } from '../../locators'
 import { isVisible } from '../dom'
-import { textBefore } from '../../words'
-import { classOf } from './kind'
+import { classOf, textBefore } from '../../words'
 import { kHanSpace } from './tokens'
 
 /** Elements an ordinal may count through ("the 12th checkbox"). */
