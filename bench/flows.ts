@@ -216,11 +216,8 @@ try {
     }
     await worker.evaluate((v) => chrome.storage.local.set({ 'flows.saved': v }), saved)
     // Plan cards only where a step would ask: the replay timed is Ava's, not a person reading the
-    // flow's card (tested in e2e/flows/plan-flow). No model is called: the provider is a placeholder.
-    await ava.configure(
-      { provider: 'openai', baseUrl: 'http://127.0.0.1:9', apiKey: 'k', model: 'bench' },
-      { safety: { showPlans: 'asking' } },
-    )
+    // flow's card (tested in e2e/flows/plan-flow). No model is called: the install's own profile.
+    await ava.configure({}, { safety: { showPlans: 'asking' } })
     const ext: number[] = []
     for (let i = 0; i < (only ? 0 : kRuns); i++) {
       const p = await ava.context.newPage()
