@@ -31,14 +31,16 @@ type Door = 'agent' | 'pack' | '/run'
 const deleted = (page: Page) => page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)
 
 /** Sends the destructive click through `door` on a fresh page; the panel it asks in. */
-async function destructive(door: Door): Promise<{ page: Page; panel: Frame }> {
+async function destructive(door: Door): Promise<{ page: Page; panel: Frame; replies: number }> {
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/pack-risk.html`)
   if (door === '/run') {
     const panel = await ava.openPanel(page)
+    // The site's conversation goes on from the doors before: `/run`'s reply is the next one.
+    const replies = await panel.locator('[data-role=assistant]').count()
     await panel.fill('[data-test=input]', '/run elementplus:dialog:open --trigger "Delete account"')
     await panel.click('[data-test=send]')
-    return { page, panel }
+    return { page, panel, replies }
   }
   const step =
     door === 'agent'
@@ -50,7 +52,7 @@ async function destructive(door: Door): Promise<{ page: Page; panel: Frame }> {
           description: 'Delete account',
         }
   llm.script({ chunks: instructionChunks([step]) })
-  return { page, panel: await ava.ask(page, 'delete my account') }
+  return { page, panel: await ava.ask(page, 'delete my account'), replies: 0 }
 }
 
 /** Clicks until `done` says it took: a panel just shown refuses clicks a moment (its click guard). */
@@ -81,10 +83,10 @@ async function answer(panel: Frame, allow: boolean): Promise<string> {
   return question
 }
 
-/** What the door said when it ended: the step's detail for the model's run, the reply for `/run`. */
-async function ending(panel: Frame, door: Door): Promise<string> {
+/** What the door said when it ended: the step's detail for the model's run, `/run`'s reply (the conversation's `replies`-th). */
+async function ending(panel: Frame, door: Door, replies = 0): Promise<string> {
   if (door === '/run') {
-    const reply = panel.locator('[data-role=assistant]').last()
+    const reply = panel.locator('[data-role=assistant]').nth(replies)
     await expect
       .poll(async () => (await reply.textContent()) ?? '', { timeout: 20_000 })
       .toMatch(/said no|failed|done|finished|ran/i)
@@ -98,11 +100,11 @@ it('a destructive click from the model, a pack and /run: Deny is DENIED ("you sa
   const questions = new Set<string>()
   for (const door of ['agent', 'pack', '/run'] as const) {
     for (const allow of [false, true]) {
-      const { page, panel } = await destructive(door)
+      const { page, panel, replies } = await destructive(door)
       questions.add((await answer(panel, allow)).replace(/^.*?(“|")/, '$1'))
       await expect.poll(() => deleted(page), { timeout: 15_000 }).toEqual(allow ? ['account'] : [])
       if (!allow) {
-        const said = await ending(panel, door)
+        const said = await ending(panel, door, replies)
         expect(said, door).toMatch(/said no/i)
         expect(said, door).not.toMatch(/cancelled by you/i)
         // Said once: the label is not doubled in the refusal.

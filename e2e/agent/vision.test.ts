@@ -317,7 +317,11 @@ for (const [w, h, scrolled] of [
     // A canvas draws what Ava cannot read: the point and the path each ask, and the person allows.
     for (let n = 0; n < 2; n++) {
       const card = panel.locator('[data-test=confirm][data-state=pending]')
-      await card.waitFor({ timeout: 30_000 })
+      // A run that ended instead of asking says why in its last lines: the failure shows them.
+      await card.waitFor({ timeout: 30_000 }).catch(async (e) => {
+        const said = await panel.locator('[data-role]').allTextContents()
+        throw new Error(`no question ${n + 1}; the conversation ends: ${said.slice(-4).join(' | ')}`, { cause: e })
+      })
       expect(await card.textContent()).toMatch(/cannot read/)
       // Allow is taken only once the panel has been in plain view for 500 ms (the screenshot hid it).
       for (let i = 0; i < 20 && (await card.count()) > 0; i++) {

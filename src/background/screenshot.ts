@@ -31,6 +31,49 @@ const kFrameMarksMs = 1_500
 
 type MarksOut = PageOutcome<'marks'>
 
+/**
+ * Chrome takes at most two `captureVisibleTab` calls a second (MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND)
+ * and fails the third: captures are spaced this far apart, and one that still meets the quota is
+ * taken again once, a second later.
+ */
+const kCaptureSpacingMs = 550
+const kQuotaRetryMs = 1_000
+/** A capture that has not come back by then is given up (the run goes on from the listing, never hangs on a picture). */
+const kCaptureMs = 10_000
+let lastCapture = 0
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+let queue: Promise<unknown> = Promise.resolve()
+
+/** The window's visible tab as a PNG data URL, one capture at a time, spaced under Chrome's quota. */
+export function captureSpaced(windowId: number): Promise<string> {
+  const turn = queue.then(() => captureOnce(windowId))
+  queue = turn.catch(() => undefined)
+  return turn
+}
+
+async function captureOnce(windowId: number): Promise<string> {
+  const capture = async () => {
+    await sleep(lastCapture + kCaptureSpacingMs - Date.now())
+    lastCapture = Date.now()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no picture came in ${kCaptureMs / 1000} s`)), kCaptureMs)
+    })
+    return Promise.race([browser.tabs.captureVisibleTab(windowId, { format: 'png' }), late]).finally(() =>
+      clearTimeout(timer),
+    )
+  }
+  try {
+    return await capture()
+  } catch (e) {
+    if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND|quota/i.test(String((e as Error)?.message ?? e))) throw e
+    await sleep(kQuotaRetryMs)
+    return capture()
+  }
+}
+
 function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   return Promise.race([
@@ -145,7 +188,7 @@ export async function captureMarked(
     // Checked again at the moment of capture: the person may have switched tabs meanwhile.
     const now = await browser.tabs.get(tabId)
     if (!now.active) return { skipped: 'hidden' }
-    const url = await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' })
+    const url = await captureSpaced(tab.windowId)
     const marks = [...top.marks, ...rest.flatMap((r) => (r?.ok ? r.marks : []))].map((m) => m.id)
     const blacked = top.blacked + rest.reduce((n, r) => n + (r?.ok ? r.blacked : 0), 0)
     const { dpr: _dpr, ...view } = top.view
