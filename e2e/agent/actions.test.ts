@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { instructionChunks, sendAndWait, withAgentWorld, type Ava } from '../support/ava'
+import { instructionChunks, sendAndWait, withAgentWorld, type Ava, pressSend } from '../support/ava'
 import { answerPlanCard, approvePlanCard } from '../support/plan-card'
 import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
@@ -16,8 +16,7 @@ it('/run runs a built-in pack action in the page, with no LLM, across the login 
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/login`)
   const panel = await ava.openPanel(page)
-  await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password wonderland')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, '/run common:auth:login --username alice --password wonderland')
   // The plan card first (every element it will act on), then, as the gate every step passes:
   // typing a saved password asks.
   await approvePlanCard(panel)
@@ -43,8 +42,7 @@ it('/run with a wrong password fails on the pack’s verify, said in the UI lang
   await (await ava.worker()).evaluate(() => chrome.storage.local.set({ ui: { version: 1, language: 'zh-CN' } }))
   try {
     const panel = await ava.openPanel(page)
-    await panel.fill('[data-test=input]', '/run common:auth:login --username alice --password not-her-password')
-    await panel.click('[data-test=send]')
+    await pressSend(panel, '/run common:auth:login --username alice --password not-her-password')
     await approvePlanCard(panel)
     await panel.waitForSelector('[data-test=confirm][data-state=pending]', { timeout: 15_000 })
     await panel.locator('[data-test=confirm-allow]').last().click()
@@ -68,8 +66,7 @@ it('/run of a pack action aimed at "Delete account" asks first; denied, the dele
   await page.goto(`${site.url}/hostile/pack-risk.html`)
   const hitsBefore = site.hits.length
   const panel = await ava.openPanel(page)
-  await panel.fill('[data-test=input]', '/run elementplus:dialog:open --trigger "Delete account"')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, '/run elementplus:dialog:open --trigger "Delete account"')
   // The question first is its plan card, which shows the element it would open: denied, nothing runs.
   expect(await answerPlanCard(panel, { allow: false })).toMatch(/Delete account/)
   await expect.poll(() => lastAnswer(panel), { timeout: 15_000 }).toMatch(/^✗/)

@@ -3,7 +3,7 @@
 // both wire formats; structured output is asked for and honoured; reasoning is shown as thinking.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { launchAva, type Ava } from '../support/ava'
+import { launchAva, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer, type ScriptedReply } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -94,8 +94,7 @@ async function runShapes(provider: 'openai' | 'anthropic') {
 /** Sends a request and returns the answer's text once the run has ended. */
 async function ask(panel: Frame, text: string): Promise<string> {
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', text)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, text)
   const msg = panel.locator('[data-role=assistant]').nth(before)
   await msg.locator('[data-test=usage]').waitFor({ timeout: 20_000 })
   return (await msg.textContent()) ?? ''
@@ -224,8 +223,7 @@ it('tells the person when a reply holds no step and no answer, with the raw text
   const before = await panel.locator('[data-kind=error]').count()
   // Two replies of nothing but reasoning: the automatic second try, then the message.
   llm.script({ text: '<think>hmm, nothing to do</think>' }, { text: '<think>still nothing</think>' })
-  await panel.fill('[data-test=input]', 'do something')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'do something')
   const error = panel.locator('[data-kind=error]').nth(before)
   await error.waitFor({ timeout: 20_000 })
   expect(await error.textContent()).toMatch(/no steps and no answer/)

@@ -7,7 +7,7 @@
  */
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { instructionChunks, launchAva, readSteps, sendAndWait, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startFixtureServer, type FixtureServer } from '../executor/server'
 
@@ -117,8 +117,7 @@ it('the attached file outlives a service worker restart in the middle of the run
   // Not the first test's request, which the cache would replay with no model at all. The site's
   // history holds the earlier tests' runs: this run's message is the one after them.
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', 'put my CV into the application')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'put my CV into the application')
   const mine = panel.locator('[data-role=assistant]').nth(before).locator('[data-test=step]').first()
   await expect.poll(() => mine.getAttribute('data-status'), { timeout: 10_000 }).toBe('ok')
   // The bytes wait in session storage beside the run, for a worker that starts afresh.

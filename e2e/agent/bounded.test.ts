@@ -6,7 +6,7 @@
  * the real figures are in the report and the bench.
  */
 import { expect, it } from 'vitest'
-import { instructionChunks, readSteps, sendAndWait, withAgentWorld, type Ava } from '../support/ava'
+import { instructionChunks, readSteps, sendAndWait, withAgentWorld, type Ava, pressSend } from '../support/ava'
 import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
@@ -52,8 +52,7 @@ it('Stop ends the run at once while the page’s script is stuck in a step', asy
     ]),
   })
   const panel = await ava.openPanel(page)
-  await panel.fill('[data-test=input]', 'refresh my orders')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'refresh my orders')
   await expect.poll(() => site.hits.some((h) => h.path === '/stall-start'), { timeout: 15_000 }).toBe(true)
   // The page's main thread is frozen, and with it input to the panel framed in it (Chromium routes
   // it through the page): the person's Stop is then the toolbar popup's, which no page can reach.

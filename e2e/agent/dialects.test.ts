@@ -4,7 +4,7 @@
 // sent back to the model; a reply cut at the token limit runs its complete steps and asks for the rest.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { launchAva, type Ava } from '../support/ava'
+import { launchAva, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -75,8 +75,7 @@ const shapes: Record<string, (n: string) => string> = {
 
 async function ask(panel: Frame, text: string): Promise<string> {
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', text)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, text)
   const msg = panel.locator('[data-role=assistant]').nth(before)
   await msg.locator('[data-test=usage]').waitFor({ timeout: 20_000 })
   return (await msg.textContent()) ?? ''

@@ -8,7 +8,7 @@
  */
 import type { Frame, Locator, Page } from 'playwright-core'
 import { beforeEach, expect, it } from 'vitest'
-import { instructionChunks, withTwoSites, readSteps, type Ava } from '../support/ava'
+import { instructionChunks, withTwoSites, readSteps, type Ava, pressSend } from '../support/ava'
 import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
@@ -38,8 +38,7 @@ async function destructive(door: Door): Promise<{ page: Page; panel: Frame; repl
     const panel = await ava.openPanel(page)
     // The site's conversation goes on from the doors before: `/run`'s reply is the next one.
     const replies = await panel.locator('[data-role=assistant]').count()
-    await panel.fill('[data-test=input]', '/run elementplus:dialog:open --trigger "Delete account"')
-    await panel.click('[data-test=send]')
+    await pressSend(panel, '/run elementplus:dialog:open --trigger "Delete account"')
     return { page, panel, replies }
   }
   const step =

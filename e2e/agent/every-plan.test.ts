@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { withAgentWorld, type AgentWorld } from '../support/ava'
+import { withAgentWorld, type AgentWorld, pressSend } from '../support/ava'
 import { answerPlanCard, approvePlanCard } from '../support/plan-card'
 import { openOptions, openPopup, sendFrom } from '../manage/helpers'
 
@@ -39,8 +39,7 @@ const cards = (panel: Frame, state?: string) =>
 
 async function run(panel: Frame): Promise<() => Promise<string>> {
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', '/run reading:reading:tidy')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, '/run reading:reading:tidy')
   return async () => {
     const out = panel.locator('[data-role=assistant]').nth(before)
     await out.waitFor({ timeout: 30_000 })

@@ -3,7 +3,7 @@
 // person meets on a fresh install, each said with what to do, in English and in Chinese.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { launchAva, type Ava } from '../support/ava'
+import { launchAva, type Ava, pressSend } from '../support/ava'
 import { startOllamaServer, type OllamaServer } from '../support/ollama-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 import { openOptions } from '../manage/helpers'
@@ -35,8 +35,7 @@ const plan = (name: string) =>
   ])
 
 async function ask(panel: Frame, text: string): Promise<Frame> {
-  await panel.fill('[data-test=input]', text)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, text)
   return panel
 }
 const lastError = async (panel: Frame, before: number) => {

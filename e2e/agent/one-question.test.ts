@@ -8,7 +8,7 @@
  */
 import type { Frame, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { instructionChunks, launchAva, type Ava } from '../support/ava'
+import { instructionChunks, launchAva, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -71,8 +71,7 @@ async function start(source: Source): Promise<{ page: Page; panel: Frame }> {
     })
   if (source === '/run') {
     const panel = await ava.openPanel(page)
-    await panel.fill('[data-test=input]', kRun)
-    await panel.click('[data-test=send]')
+    await pressSend(panel, kRun)
     return { page, panel }
   }
   return { page, panel: await ava.ask(page, 'delete my account') }
@@ -204,8 +203,7 @@ it('with "don’t ask for my own commands" on, /run of the destructive step runs
   await page.goto(`${site.url}/hostile/pack-risk.html`)
   const panel = await ava.openPanel(page)
   const cards = await panel.locator('[data-test=confirm]').count()
-  await panel.fill('[data-test=input]', kRun)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, kRun)
   await expect.poll(() => deleted(page), { timeout: 15_000 }).toEqual(['account'])
   // The run's answer comes (the pack then waits for a dialog this page never opens), with no card.
   await expect
@@ -230,8 +228,7 @@ it('with the setting on, a /run step that sends a form to another site still ask
   const page = await ava.context.newPage()
   await page.goto(`${site.url}/hostile/offsite-save.html?other=${encodeURIComponent(other.url)}`)
   const panel = await ava.openPanel(page)
-  await panel.fill('[data-test=input]', '/run elementplus:dialog:open --trigger "Save profile"')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, '/run elementplus:dialog:open --trigger "Save profile"')
   expect((await card(panel)).question).toMatch(/localhost/)
   await answer(panel, false)
   await page.waitForTimeout(300)

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { withAgentWorld, type AgentWorld } from '../support/ava'
+import { withAgentWorld, type AgentWorld, pressSend } from '../support/ava'
 import { openPopup, sendFrom } from '../manage/helpers'
 
 /**
@@ -49,8 +49,7 @@ async function answer(panel: Frame, allow: boolean): Promise<string> {
 
 async function run(panel: Frame): Promise<() => Promise<void>> {
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', '/run notes:notes:tidy')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, '/run notes:notes:tidy')
   return () => panel.locator('[data-role=assistant]').nth(before).waitFor({ timeout: 30_000 })
 }
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { instructionChunks, withAgentWorld, type AgentWorld } from '../support/ava'
+import { instructionChunks, withAgentWorld, type AgentWorld, pressSend } from '../support/ava'
 
 /**
  * One approval for a whole plan (docs/plan-approval.md): a remembered plan that
@@ -18,8 +18,7 @@ const cards = (panel: Frame, state?: string) =>
 
 async function send(panel: Frame): Promise<() => Promise<void>> {
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', kRequest)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, kRequest)
   return () =>
     panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]').waitFor({ timeout: 30_000 })
 }

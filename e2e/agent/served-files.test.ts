@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { distDir } from '../support/browser'
-import { instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { instructionChunks, launchAva, readSteps, sendAndWait, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { tinyPdf } from '../support/tiny-pdf'
 
@@ -151,8 +151,7 @@ describe('with the downloads permission', () => {
       },
       { chunks: instructionChunks([step(5, 'done', { answer: 'Uploaded 2 orders.' }, 'Done')]) },
     )
-    await panel.fill('[data-test=input]', 'export the orders and import them into the books')
-    await panel.click('[data-test=send]')
+    await pressSend(panel, 'export the orders and import them into the books')
 
     const { panel: asking, text } = await pendingQuestion(page, ava)
     expect(text).toContain('“orders.csv”')

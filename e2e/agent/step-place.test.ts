@@ -6,7 +6,7 @@
  */
 import type { Frame, Page } from 'playwright-core'
 import { beforeEach, expect, it } from 'vitest'
-import { instructionChunks, withTwoSites, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { instructionChunks, withTwoSites, readSteps, sendAndWait, type Ava, pressSend } from '../support/ava'
 import type { LlmServer } from '../support/llm-server'
 import type { SiteServer } from '../support/site-server'
 
@@ -195,8 +195,7 @@ it('asks before uploading a file attached on this site into another site’s fra
       description: 'Upload the profile file',
     },
   ])
-  await panel.fill('[data-test=input]', 'save my profile')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'save my profile')
   const text = await question(panel)
   expect(text).toMatch(/passport\.pdf/)
   expect(text).toMatch(/attached on 127\.0\.0\.1.*to localhost/)

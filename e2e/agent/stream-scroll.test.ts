@@ -3,7 +3,7 @@
 // the provider's stream, read directly (src/background/llm.ts), still reports the token usage.
 import { expect, it } from 'vitest'
 import type { Frame } from 'playwright-core'
-import { withAgentWorld, type Ava } from '../support/ava'
+import { withAgentWorld, type Ava, pressSend } from '../support/ava'
 import type { LlmServer } from '../support/llm-server'
 import { longMarkdownAnswer } from '../support/long-answer'
 import type { SiteServer } from '../support/site-server'
@@ -37,8 +37,7 @@ it('follows a streaming answer at the bottom, stays where the person scrolled up
   // Slow enough that the answer is still arriving when the person scrolls: 240 pieces, 25 ms apart.
   const chunks = answer.match(/[^]{1,100}/g)!
   llm.script({ chunks, chunkDelayMs: 25 })
-  await panel.fill('[data-test=input]', 'explain the orders page at length')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'explain the orders page at length')
   const list = panel.locator('[data-test=messages]')
 
   // Overflowing, and followed to the bottom.
@@ -55,8 +54,7 @@ it('follows a streaming answer at the bottom, stays where the person scrolled up
   // Back at the bottom, the next message is followed again.
   await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
   llm.script({ text: longMarkdownAnswer(8 * 1024) })
-  await panel.fill('[data-test=input]', 'and the returns page?')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'and the returns page?')
   await panel.locator('[data-role=assistant]').nth(1).locator('[data-test=usage]').waitFor({ timeout: 30_000 })
   await expect.poll(() => fromBottom(panel)).toBeLessThanOrEqual(24)
 

@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
 import { kMaxAnswerChars } from '../../src/core/chat'
-import { sendAndWait, withAgentWorld, type Ava } from '../support/ava'
+import { sendAndWait, withAgentWorld, type Ava, pressSend } from '../support/ava'
 import type { LlmServer } from '../support/llm-server'
 import { longMarkdownAnswer } from '../support/long-answer'
 import type { SiteServer } from '../support/site-server'
@@ -76,8 +76,7 @@ it('shows the text streamed so far to a panel opened in the middle of the answer
   const answer = longMarkdownAnswer(6_000)
   // Slow enough that the panel is reloaded well before the end.
   llm.script({ text: answer, chunks: answer.match(/[\s\S]{1,60}/g)!, chunkDelayMs: 40 })
-  await panel.fill('[data-test=input]', 'explain slowly')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'explain slowly')
   await expect.poll(() => panel.locator('[data-role=assistant] h2').count()).toBeGreaterThan(0)
   await page.reload()
   const again = await ava.openPanel(page)

@@ -5,7 +5,7 @@
 // native `message.tool_calls`.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
-import { launchAva, type Ava } from '../support/ava'
+import { launchAva, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startOllamaServer, type OllamaServer } from '../support/ollama-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
@@ -45,8 +45,7 @@ async function testConnection(): Promise<string> {
 
 async function ask(panel: Frame, text: string): Promise<string> {
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', text)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, text)
   const msg = panel.locator('[data-role=assistant]').nth(before)
   await msg.locator('[data-test=usage]').waitFor({ timeout: 30_000 })
   return (await msg.textContent()) ?? ''

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Frame, Page } from 'playwright-core'
-import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava } from '../support/ava'
+import { allowAll, instructionChunks, launchAva, readSteps, sendAndWait, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
 
@@ -221,8 +221,7 @@ it('a pack that reads a field and posts it away shows that before install, takes
     await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 20_000 })
     // Run by /run: the same question in the panel; no, and it ends as the model's did: the person said no (DENIED), nothing started.
     const before = await panel.locator('[data-role=assistant]').count()
-    await panel.fill('[data-test=input]', '/run quickpay:card:copy')
-    await panel.click('[data-test=send]')
+    await pressSend(panel, '/run quickpay:card:copy')
     expect(await pending(panel)).toContain('quickpay:card:copy')
     await panel.locator('[data-test=confirm][data-state=pending] [data-test=confirm-deny]').last().click()
     await panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]').waitFor({ timeout: 20_000 })

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
 import { writeFileSync } from 'node:fs'
 import { PNG } from 'pngjs'
-import { launchAva, sendAndWait, toggleOverlay, type Ava } from '../support/ava'
+import { launchAva, sendAndWait, toggleOverlay, type Ava, pressSend } from '../support/ava'
 import { startLlmServer, type LlmServer } from '../support/llm-server'
 import { startOllamaServer, type OllamaServer } from '../support/ollama-server'
 import { startSiteServer, type SiteServer } from '../support/site-server'
@@ -245,8 +245,7 @@ it('a denied site is never captured: the run is refused before any model call', 
   await open()
   llm.script({ text: done() })
   const panel = await ava.openPanel(page)
-  await panel.fill('[data-test=input]', 'look at the page')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'look at the page')
   await panel.locator('[data-kind=error]').last().waitFor()
   expect(llm.requests.filter((r) => r.api === 'openai')).toHaveLength(0)
 })
@@ -312,8 +311,7 @@ for (const [w, h, scrolled] of [
     )
     const panel = await ava.openPanel(page)
     const answered = await panel.locator('[data-role=assistant]').count()
-    await panel.fill('[data-test=input]', 'click the red one on the map, then sign the pad')
-    await panel.click('[data-test=send]')
+    await pressSend(panel, 'click the red one on the map, then sign the pad')
     // A canvas draws what Ava cannot read: the point and the path each ask, and the person allows.
     for (let n = 0; n < 2; n++) {
       const card = panel.locator('[data-test=confirm][data-state=pending]')
@@ -385,8 +383,7 @@ it('a point binds the element drawn there through the same gate: a point on "Del
   const panel = await ava.openPanel(page)
   // The conversation may hold the canvas's questions from before: this one is the next card.
   const before = await panel.locator('[data-test=confirm]').count()
-  await panel.fill('[data-test=input]', 'click the third button')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'click the third button')
   const card = panel.locator('[data-test=confirm]').nth(before)
   await card.waitFor({ timeout: 30_000 })
   // The question names the element the point found, as drawn.
@@ -407,8 +404,7 @@ it('a point binds the element drawn there through the same gate: a point on "Del
     ]),
   )
   const asked = await panel.locator('[data-test=confirm]').count()
-  await panel.fill('[data-test=input]', 'click the third button again')
-  await panel.click('[data-test=send]')
+  await pressSend(panel, 'click the third button again')
   const again = panel.locator('[data-test=confirm]').nth(asked)
   await again.waitFor({ timeout: 30_000 })
   expect(await again.textContent()).toContain('Delete account')

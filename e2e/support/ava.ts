@@ -121,8 +121,7 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
       // `.last()` in a test is this run's message, not the one before (a click is acted on a
       // moment after it lands: the panel's click guard, src/panel/visibility.ts).
       const before = await f.locator('[data-role=assistant]').count()
-      await f.fill('[data-test=input]', text)
-      await f.click('[data-test=send]')
+      await pressSend(f, text)
       // A run that navigates at once takes the panel's document with it: the request went out.
       await f
         .locator('[data-role=assistant]')
@@ -136,6 +135,36 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
 }
 
 /**
+ * Types a request and presses Send as a person does. The panel acts on a click only once it has
+ * been in plain view for 500 ms (src/panel/visibility.ts), and says so when it did not: a person
+ * who sees that note, the request still in the box, clicks again. Returns once the click was acted
+ * on (the request is in the chat, the box empties, or a navigation took the panel), or after `ms`
+ * with none of those; the caller's own wait then says what did not happen.
+ */
+export async function pressSend(panel: Frame, text: string, ms = 30_000): Promise<void> {
+  const users = panel.locator('[data-role=user]')
+  const before = await users.count()
+  await panel.fill('[data-test=input]', text)
+  const deadline = Date.now() + ms
+  for (;;) {
+    const clicked = Date.now()
+    await panel.click('[data-test=send]', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined)
+    for (;;) {
+      if (panel.isDetached()) return
+      // Acted on: the request is in the chat (a slash command's stays in the box until it ends).
+      if ((await users.count().catch(() => before + 1)) > before) return
+      const left = await panel.inputValue('[data-test=input]', { timeout: 1_000 }).catch(() => null)
+      if (left === null || left !== text) return
+      if (Date.now() > deadline) return
+      // A click acted on clears the note at once; one still shown a second later refused this click.
+      const refused = Date.now() - clicked > 1_000 && (await panel.isVisible('[data-test=obscured]').catch(() => false))
+      if (refused) break
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+}
+
+/**
  * Types a request and presses Send, and returns once the panel has taken it (the person's message
  * is in the chat). Send acts a moment after the click lands (the panel's click guard,
  * src/panel/visibility.ts): a test that reads the chat before then reads the run before, and its
@@ -143,8 +172,7 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
  */
 export async function sendRequest(panel: Frame, text: string): Promise<void> {
   const before = await panel.locator('[data-role=user]').count()
-  await panel.fill('[data-test=input]', text)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, text)
   await panel.locator('[data-role=user]').nth(before).waitFor({ state: 'attached', timeout: 10_000 })
 }
 
@@ -155,8 +183,7 @@ export async function sendRequest(panel: Frame, text: string): Promise<void> {
  */
 export async function sendAndWait(panel: Frame, text: string, opts: { timeout?: number } = {}): Promise<void> {
   const before = await panel.locator('[data-role=assistant]').count()
-  await panel.fill('[data-test=input]', text)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, text)
   await panel
     .locator('[data-role=assistant]')
     .nth(before)

@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import type { Frame, Page } from 'playwright-core'
+import { pressSend } from './ava'
 
 /**
  * The plan card (docs/plan-approval.md): before a pack action, a flow replayed
@@ -99,8 +100,7 @@ export async function answerPopupPlanCard(popup: Page, opts: { allow?: boolean }
 export async function sendApprovingPlan(panel: Frame, text: string, opts: { timeout?: number } = {}): Promise<void> {
   const before = await panel.locator('[data-role=assistant]').count()
   const cards = await panel.locator('[data-test=confirm]').filter({ hasText: kPlanCardText }).count()
-  await panel.fill('[data-test=input]', text)
-  await panel.click('[data-test=send]')
+  await pressSend(panel, text)
   const usage = panel.locator('[data-role=assistant]').nth(before).locator('[data-test=usage]')
   const deadline = Date.now() + (opts.timeout ?? 30_000)
   for (;;) {
