@@ -67,11 +67,28 @@ it('/run of a pack action aimed at "Delete account" asks first; denied, the dele
   const hitsBefore = site.hits.length
   const panel = await ava.openPanel(page)
   await pressSend(panel, '/run elementplus:dialog:open --trigger "Delete account"')
+  // The request left the box as it went, though its answer comes only when the command ends.
+  await panel.locator('[data-test=confirm][data-state=pending]').first().waitFor()
+  expect(await panel.inputValue('[data-test=input]')).toBe('')
   // The question first is its plan card, which shows the element it would open: denied, nothing runs.
   expect(await answerPlanCard(panel, { allow: false })).toMatch(/Delete account/)
   await expect.poll(() => lastAnswer(panel), { timeout: 15_000 }).toMatch(/^✗/)
   expect(await page.evaluate(() => (window as unknown as { __deleted: string[] }).__deleted)).toEqual([])
   expect(site.hits.slice(hitsBefore).filter((h) => h.path.startsWith('/api/'))).toEqual([])
+  await page.close()
+})
+
+it('a request refused as too long comes back into the box, whole, with the reason', async () => {
+  const page = await ava.context.newPage()
+  await page.goto(`${site.url}/login`)
+  const panel = await ava.openPanel(page)
+  const pasted = 'log in as alice. ' + 'x'.repeat(4_100)
+  await pressSend(panel, pasted)
+  await expect
+    .poll(() => panel.locator('[data-test=error]').last().textContent(), { timeout: 10_000 })
+    .toMatch(/4,?000/)
+  expect(await panel.inputValue('[data-test=input]')).toBe(pasted)
+  expect(llm.requests).toHaveLength(0)
   await page.close()
 })
 

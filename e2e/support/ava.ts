@@ -138,12 +138,22 @@ export async function launchAva(opts: { headless?: boolean; keepWelcome?: boolea
  * Types a request and presses Send as a person does. The panel acts on a click only once it has
  * been in plain view for 500 ms (src/panel/visibility.ts), and says so when it did not: a person
  * who sees that note, the request still in the box, clicks again. Returns once the click was acted
- * on (the request is in the chat, the box empties, or a navigation took the panel), or after `ms`
- * with none of those; the caller's own wait then says what did not happen.
+ * on (the request is in the chat, the box empties, the panel says why it refused the request, or
+ * a navigation took the panel), or after `ms` with none of those; the caller's own wait then says
+ * what did not happen.
  */
 export async function pressSend(panel: Frame, text: string, ms = 30_000): Promise<void> {
   const users = panel.locator('[data-role=user]')
   const before = await users.count()
+  const shown = panel.locator('[data-test=error]')
+  const error = async () =>
+    (await shown.count().catch(() => 0))
+      ? await shown
+          .first()
+          .textContent()
+          .catch(() => null)
+      : null
+  const errorBefore = await error()
   await panel.fill('[data-test=input]', text)
   const deadline = Date.now() + ms
   for (;;) {
@@ -153,6 +163,8 @@ export async function pressSend(panel: Frame, text: string, ms = 30_000): Promis
       if (panel.isDetached()) return
       // Acted on: the request is in the chat (a slash command's stays in the box until it ends).
       if ((await users.count().catch(() => before + 1)) > before) return
+      // Acted on and refused: the panel says why, the request back in the box.
+      if ((await error()) !== errorBefore) return
       const left = await panel.inputValue('[data-test=input]', { timeout: 1_000 }).catch(() => null)
       if (left === null || left !== text) return
       if (Date.now() > deadline) return
