@@ -10,8 +10,9 @@
  *   missed     nothing; split by whether candidates came back for the AI fallback.
  * Prints the counts overall, per source and per language, the median locate time, and every wrong
  * and missed case with its candidates. A case whose expectation does not match exactly one element
- * is a corpus error: printed, and the suite stops. The fresh set (bench/locate/fresh, a reviewer's
- * cases on pages the matcher was never tuned on) is reported apart as `locate fresh …`.
+ * is a corpus error: printed, and the suite stops. The fresh set (bench/locate/fresh: two
+ * reviewers' cases on pages the matcher was never tuned on, the second's files named `t3-*`) is
+ * reported apart as `locate fresh …`.
  *
  *   npm run bench -- locate [--timeout <ms>] [--only <case-file substring>] [--json]
  */

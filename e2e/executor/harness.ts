@@ -79,3 +79,31 @@ export function okOf(out: ExecOutcome): Extract<ExecOutcome, { ok: true }> {
   if (!out.ok) throw new Error(`expected success, got ${out.code}: ${out.message}`)
   return out
 }
+
+export interface Found {
+  ok: boolean
+  code?: string
+  mark?: string | null
+  candidates: Array<{ label: string; score: number; weak?: boolean; why?: string }>
+  why?: string
+  ms: number
+}
+
+/** Runs the ladder in the page and names what it found by its `data-m` mark (or its closest marked ancestor). */
+export function locate(page: Page, semantic: string, timeoutMs = 2_000, allowText = false): Promise<Found> {
+  return page.evaluate(
+    async ([s, t, a]) => {
+      const t0 = performance.now()
+      const r = await (window as any).__avaExec.locate({ semantic: s }, { timeoutMs: t, allowText: a })
+      const ms = performance.now() - t0
+      const mark =
+        r.ok === false
+          ? undefined
+          : (r.el.closest('[data-m]')?.getAttribute('data-m') ??
+            r.el.querySelector('[data-m]')?.getAttribute('data-m') ??
+            null)
+      return { ok: r.ok !== false, code: r.code, mark, candidates: r.candidates ?? [], why: r.why, ms }
+    },
+    [semantic, timeoutMs, allowText] as const,
+  )
+}

@@ -694,8 +694,13 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   return { target: text }
 }
 
+/** "where I type my email", "我填邮箱的地方": the field, said by what is typed there. */
+const kWhereTypedRe =
+  /^\s*(?:the\s+(?:place|spot|box|field)\s+)?where\s+(?:i|you|we)\s+(?:can\s+|should\s+|have\s+to\s+)?(?:type|enter|put|write|fill\s+in|input)\s+(.+)$/i
+const kWhereTypedZhRe = /^\s*(?:我|你)?(?:要|可以)?(?:输入|填写|填入|填)(.+?)的(?:地方|位置)\s*$/u
+
 export function parseDescriptor(raw: string): Descriptor {
-  let text = raw
+  let text = raw.replace(kWhereTypedRe, '$1 field').replace(kWhereTypedZhRe, '$1输入框')
   const state: DescriptorState = {}
   // Quoted labels first: nothing inside quotes is a role, state or scope word (their spaces are
   // held as U+E000, a private-use character, while the scope is split off).
@@ -762,6 +767,17 @@ export function parseDescriptor(raw: string): Descriptor {
     quoted ??= a ?? b
     return ' '
   })
+  // "the Next link at the bottom", "页面底部的 Go 按钮": the last (or first) of its equals on the page.
+  let end: number | undefined
+  text = text
+    .replace(/\s+(?:at|on|in)\s+the\s+(top|bottom)(?:\s+of\s+the\s+page)?\s*$/i, (_all, where: string) => {
+      end = /top/i.test(where) ? 1 : -1
+      return ' '
+    })
+    .replace(/^\s*(?:页面)?(顶部|底部|最上面|最下面)(?:的)?/u, (_all, where: string) => {
+      end = /顶部|最上面/u.test(where) ? 1 : -1
+      return ' '
+    })
   let ordinal: number | undefined
   text = text.replace(
     kOrdinalRe,
@@ -954,7 +970,7 @@ export function parseDescriptor(raw: string): Descriptor {
     ...(quoted ? { quoted } : {}),
     tokens,
     rest,
-    ...(ordinal ? { ordinal } : {}),
+    ...((ordinal ?? end) ? { ordinal: ordinal ?? end } : {}),
     state,
     ...(split.scope ? { scope: split.scope } : {}),
     ...(place ? { place } : {}),

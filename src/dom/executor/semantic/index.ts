@@ -40,6 +40,7 @@ import { distinctVisible, sameAction, visibleProxy } from './dedupe'
 import { type Entry, indexes, PageIndex, valueOf } from './page-index'
 import { placeMatch } from './place'
 import { kMaxWeakLooks } from './text-target'
+import { byPicture, onRecord, readAs } from './readings'
 
 export { tokenize } from '../../../core/page/descriptor'
 export { parseQuery, type SemanticQuery } from './query'
@@ -54,17 +55,20 @@ export { textTarget } from './text-target'
  * the other way round: src/core/page/glossary.ts).
  */
 export function semanticMatch(description: string, scope: Document = document): SemanticResult {
+  const said = asWrittenOrTranslated(description, scope)
+  const other = { scope, matchOne, asWrittenOrTranslated }
+  return (
+    onRecord(description, said, other) ?? (said.best || said.ambiguous ? said : byPicture(description, other)) ?? said
+  )
+}
+
+/** The descriptor as written, else its translation (glossary.ts), the first that finds something. */
+function asWrittenOrTranslated(description: string, scope: Document): SemanticResult {
   const first = matchOne(description, scope)
   if (first.best || first.ambiguous) return first
   for (const other of translateDescriptor(description)) {
     const second = matchOne(other, scope)
-    if (!second.best && !second.ambiguous) continue
-    const note = `as "${other}"`
-    return {
-      ...second,
-      why: `${second.why ?? ''} (${note})`,
-      candidates: second.candidates.map((c) => ({ ...c, why: `${c.why ?? ''} (${note})` })),
-    }
+    if (second.best || second.ambiguous) return readAs(second, other)
   }
   return first
 }
@@ -286,6 +290,9 @@ function narrow(m: Match, matches: Scored[], doc: Document): Scored[] {
   return scored
 }
 
+/** A pager's step to the next or previous page, which is no page of its own. */
+const kStepArrow = /\b(?:next|prev|previous)\b|上一|下一|前一|后一|[‹›«»<>]/i
+
 /**
  * The one element meant among the visible matches, or an ambiguity: "a" takes the first of
  * equals, an ordinal counts in reading order, copies of one action are one, and a word said that
@@ -309,7 +316,10 @@ function pick(m: Match, visible: Scored[], scored: Scored[]): SemanticResult {
     }
   }
   if (q.ordinal) {
-    const pool = ties.map((s) => s.el).sort(readingOrder)
+    // "the last page", "第二页" of a pager counts its pages, not its Next and Previous arrows.
+    const pages = q.tokens.length === 1 && /^(?:page|一?页)$/.test(q.tokens[0])
+    const counted = pages ? ties.filter((s) => !kStepArrow.test(s.label)) : ties
+    const pool = counted.map((s) => s.el).sort(readingOrder)
     const at = q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal
     const pick = ties.find((s) => s.el === pool[at])
     if (!pick) {
