@@ -70,6 +70,16 @@ describe('the parser', () => {
     expect(parseDescriptor('Back to top').ordinal).toBeUndefined()
   })
 
+  it('下拉菜单 is a menu, not a menu named 下拉; 第二个商品 is a container counted, not named', () => {
+    expect(parseDescriptor('下拉菜单里的绿茶')).toMatchObject({ tokens: ['绿茶'], scope: { kind: 'menu' } })
+    expect(parseDescriptor('下拉菜单里的绿茶').scope?.name).toBeUndefined()
+    expect(parseDescriptor('第二个商品的详情')).toMatchObject({
+      tokens: ['详情'],
+      scope: { kind: 'named', ordinal: 2 },
+    })
+    expect(parseDescriptor('最后一张卡片里的收藏')).toMatchObject({ scope: { ordinal: -1 } })
+  })
+
   it('"where I type my email" is the email field', () => {
     const d = parseDescriptor('where I type my work email')
     expect(d.tokens).toEqual(['work', 'email'])

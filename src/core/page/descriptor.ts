@@ -289,7 +289,7 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
   [['row', 'line', '所在行', '那一行', '这一行', '一行'], 'row'],
   [['form', '表单'], 'form'],
   [['table', 'grid', '表格'], 'table'],
-  [['menu', '菜单'], 'menu'],
+  [['menu', 'dropdown menu', 'drop-down menu', '菜单', '下拉菜单'], 'menu'],
   [['list', 'tree', 'tree view', '列表', '树形', '树'], 'list'],
   [
     [
@@ -331,6 +331,7 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
       'e-mail',
       'mail',
       'calendar',
+      'product',
       '帖子',
       '评论',
       '卡片',
@@ -341,6 +342,8 @@ const kScopeWords: Array<[words: string[], kind: ScopeKind]> = [
       '模块',
       '邮件',
       '日历',
+      '商品',
+      '产品',
     ],
     'named',
   ],
@@ -496,7 +499,7 @@ const kScopeWordRe = wordsRe(
 const kOrdinalRe =
   /(?<![A-Za-z0-9])(?:(second|third)[\s-]+(?:to[\s-]+)?last|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|penultimate)|(\d+)(?:st|nd|rd|th)|last)(?![A-Za-z0-9])|(?:#|no\.\s*|number\s+)(\d+)(?![0-9])|倒数第([一二两三四五六七八九十]|\d+)[个项条位行]?|第([一二两三四五六七八九十]|\d+)[个项条位行]?|最后(?:一[个项条位行])?的?/gi
 const kScopeOrdinalRe =
-  /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+)(?:st|nd|rd|th)?\s+(row|line|card|item|entry|post|section)\b/i
+  /^(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+)(?:st|nd|rd|th)?\s+(row|line|card|item|entry|post|section|product)\b/i
 /** "第一行的复选框", "最后一行的删除": a row counted in Chinese. */
 const kZhRowRe = /^(?:在)?(?:第([一二两三四五六七八九十]|\d+)|(最后))一?行(?:里面的|里的|中的|上的|的|里|中)(.+)$/u
 /** Where a scope phrase starts in English: a preposition before a container. */
@@ -598,6 +601,13 @@ function splitScope(text: string): { target: string; scope?: { kind: ScopeKind; 
   const row = kZhRowRe.exec(text.trim())
   if (row) return { target: row[3], scope: { kind: 'row', ordinal: row[2] ? -1 : zhNumber(row[1]) } }
   const zh = kZhScopeRe.exec(text)
+  // "第二个商品的详情", "最后一张卡片里的收藏": a container counted, not named.
+  const zhNth = zh && /^(?:在)?(?:第\s*([一二两三四五六七八九十]|\d+)|(最后)一?)\s*[个张条篇件项]?$/u.exec(zh[1])
+  if (zh && zhNth && zh[4].trim())
+    return {
+      target: zh[4],
+      scope: { kind: kScopeByWord.get(zh[2]) ?? 'named', ordinal: zhNth[2] ? -1 : zhNumber(zhNth[1]) },
+    }
   if (zh && zh[4].trim()) {
     const name = zh[1]
       .replace(/[的里中内]$/u, '')
