@@ -58,6 +58,19 @@ describe('Element Plus: a table of people with row actions, a pager', () => {
   test('a field said by what is typed there', async () => {
     expect((await locate(page, 'where I type my work email')).mark).toBe('email')
   })
+
+  test('said in English on a Chinese page: the field labelled 密码, not the "Forgot password?" link', async () => {
+    expect((await locate(page, 'the password')).mark).toBe('password')
+  })
+
+  test('"the Ship button" is any of the 发货 buttons, not the batch one whose id says ship: ambiguous', async () => {
+    const r = await locate(page, 'the Ship button', 300)
+    expect(r.code).toBe('AMBIGUOUS')
+  })
+
+  test('"the last page" beside a "Page" box to type a number into is still the last numbered page', async () => {
+    expect((await locate(page, 'the last page')).mark).toBe('page-last')
+  })
 })
 
 describe('Bootstrap: product cards with repeated buttons, two pagers', () => {
@@ -101,7 +114,12 @@ const kEpPage = `<!doctype html>
       <svg viewBox="0 0 24 24" width="16" height="16"><circle cx="12" cy="12" r="3"/><path d="M12 1v4M12 19v4M1 12h4M19 12h4"/></svg>
     </el-button></el-tooltip>
     <el-button type="danger" data-m="delete-account">Delete account</el-button>
+    <el-button type="success" id="btn-batch-ship" data-m="batch-ship">批量发货</el-button>
   </div>
+  <el-form label-width="80px" style="margin-top: 12px; width: 420px">
+    <el-form-item label="密码"><el-input type="password" v-model="password" data-m="password"></el-input></el-form-item>
+    <a href="#forgot" data-m="forgot">Forgot password? 忘记密码</a>
+  </el-form>
   <el-table :data="rows" style="width: 100%; margin-top: 12px">
     <el-table-column prop="name" label="姓名"></el-table-column>
     <el-table-column prop="city" label="City"></el-table-column>
@@ -110,10 +128,11 @@ const kEpPage = `<!doctype html>
         <el-button size="small" :data-m="'edit-' + row.key">编辑</el-button>
         <el-button size="small" link type="primary" :data-m="'revoke-' + row.key">吊销</el-button>
         <el-button size="small" type="danger" :data-m="'del-' + row.key">删除</el-button>
+        <el-button size="small" :data-m="'ship-' + row.key">发货</el-button>
       </template>
     </el-table-column>
   </el-table>
-  <el-pagination layout="prev, pager, next" :total="80" style="margin-top: 12px"></el-pagination>
+  <el-pagination layout="prev, pager, next, jumper" :total="80" style="margin-top: 12px"></el-pagination>
 </div>
 <script>
 const { createApp, ref, onMounted, nextTick } = Vue
@@ -131,7 +150,7 @@ createApp({
       numbers[numbers.length - 1]?.setAttribute('data-m', 'page-last')
       window.__state = { mounted: true }
     }))
-    return { rows, email: ref('') }
+    return { rows, email: ref(''), password: ref('') }
   },
 }).use(ElementPlus).mount('#app')
 </script>

@@ -80,6 +80,11 @@ describe('the parser', () => {
     expect(parseDescriptor('最后一张卡片里的收藏')).toMatchObject({ scope: { ordinal: -1 } })
   })
 
+  it('"the parse_args() method section" keeps its word "method"; "the range() function" drops it', () => {
+    expect(parseDescriptor('the parse_args() method section').tokens).toContain('method')
+    expect(parseDescriptor('the range() function').tokens).not.toContain('function')
+  })
+
   it('"where I type my email" is the email field', () => {
     const d = parseDescriptor('where I type my work email')
     expect(d.tokens).toEqual(['work', 'email'])

@@ -745,7 +745,11 @@ export function parseDescriptor(raw: string): Descriptor {
     })
   }
   // "the range() function": the brackets already say it is a function; the word is no label.
-  text = text.replace(/([\p{L}\p{N}_.]+\(\))\s*(?:function|method|函数|方法)(?![\p{L}])/giu, '$1')
+  // "the parse_args() method section" is the section titled so: there the word is the title's.
+  text = text.replace(
+    /([\p{L}\p{N}_.]+\(\))\s*(?:function|method|函数|方法)(?![\p{L}])(?!\s*(?:section|heading|chapter|节|章节|部分))/giu,
+    '$1',
+  )
   // "letter A", "字母 Q": a one-letter label (never the article "a").
   text = text.replace(/(?<![\p{L}])(?:letter|字母)\s*([A-Za-z])(?![\p{L}\p{N}])/iu, (_all, letter: string) => {
     quoted ??= letter.toUpperCase()

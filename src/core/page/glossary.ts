@@ -93,6 +93,8 @@ const kPairs: Array<[en: string, zh: string]> = [
   ['total', '合计'],
   ['count', '数量'],
   ['order', '订单'],
+  ['ship', '发货'],
+  ['refund', '退款'],
   ['customer', '客户'],
   ['product', '商品'],
   ['invoice', '发票'],

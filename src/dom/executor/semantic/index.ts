@@ -65,12 +65,42 @@ export function semanticMatch(description: string, scope: Document = document): 
 /** The descriptor as written, else its translation (glossary.ts), the first that finds something. */
 function asWrittenOrTranslated(description: string, scope: Document): SemanticResult {
   const first = matchOne(description, scope)
-  if (first.best || first.ambiguous) return first
+  if (first.best || first.ambiguous) return fitsWhole(first) ? first : wholerInTranslation(description, first, scope)
   for (const other of translateDescriptor(description)) {
     const second = matchOne(other, scope)
     if (second.best || second.ambiguous) return readAs(second, other)
   }
   return first
+}
+
+/** A match on the whole of a name, not a part of it ("Password" for "password", not "Forgot password?"). */
+const kWholeScore = 0.95
+const topScore = (r: SemanticResult) => r.candidates[0]?.score ?? 0
+const fitsWhole = (r: SemanticResult) => topScore(r) >= kWholeScore
+
+/**
+ * As written, the descriptor fits only part of a name, or a developer's id ("password" in "Forgot
+ * password? 忘记密码", "ship" in `#btn-batch-ship`): where its translation fits clearly better
+ * (a field labelled 密码; two 发货 buttons, then ambiguous), the person meant that.
+ */
+function wholerInTranslation(description: string, first: SemanticResult, scope: Document): SemanticResult {
+  // Within a container said ("点赞 Bo 的帖子"), the part fits in the right container, and a whole
+  // fit elsewhere (a post that mentions Bo) would be another record's.
+  if (parseQuery(description).scope) return first
+  let better = first
+  let reading = ''
+  for (const other of translateDescriptor(description)) {
+    const second = matchOne(other, scope)
+    if (
+      (second.best || second.ambiguous) &&
+      fitsWhole(second) &&
+      topScore(second) > topScore(better) + kAmbiguityMargin
+    ) {
+      better = second
+      reading = other
+    }
+  }
+  return reading ? readAs(better, reading) : first
 }
 
 /** One descriptor being matched: what was said, and the page's index it is matched against. */
@@ -290,6 +320,8 @@ function narrow(m: Match, matches: Scored[], doc: Document): Scored[] {
   return scored
 }
 
+/** A pager's numbered page, as labelled: "3", "page 3", "Go to page 3", "第 3 页". */
+const kPageNumber = /^(?:(?:go\s+to\s+)?page\s*)?\d+$|^第\s*\d+\s*页$/i
 /** A pager's step to the next or previous page, which is no page of its own. */
 const kStepArrow = /\b(?:next|prev|previous)\b|上一|下一|前一|后一|[‹›«»<>]/i
 
@@ -318,10 +350,12 @@ function pick(m: Match, visible: Scored[], scored: Scored[]): SemanticResult {
   if (q.ordinal) {
     // "the last page", "第二页" of a pager counts its pages, not its Next and Previous arrows.
     const pages = q.tokens.length === 1 && /^(?:page|一?页)$/.test(q.tokens[0])
-    const counted = pages ? ties.filter((s) => !kStepArrow.test(s.label)) : ties
+    // Its numbered pages, where the pager has them: not a "Page" box to type a number into.
+    const numbered = pages ? visible.filter((s) => kPageNumber.test(s.label.trim())) : []
+    const counted = numbered.length ? numbered : pages ? ties.filter((s) => !kStepArrow.test(s.label)) : ties
     const pool = counted.map((s) => s.el).sort(readingOrder)
     const at = q.ordinal > 0 ? q.ordinal - 1 : pool.length + q.ordinal
-    const pick = ties.find((s) => s.el === pool[at])
+    const pick = counted.find((s) => s.el === pool[at])
     if (!pick) {
       const candidates = ties
         .slice(0, kMaxCandidates)
