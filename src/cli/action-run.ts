@@ -17,7 +17,7 @@ import {
   runOnPage,
 } from './run'
 import { refusedLine, unattendedGuard } from './unattended'
-import { chromiumPath, kBrowserArgs, kViewport, kPageScript } from './playwright-page'
+import { chromiumPath, kBrowserArgs, kViewport, kPageScript, trackTraffic } from './playwright-page'
 import { readGlobalConfig } from './sources'
 import { failureOf } from '../core/failure'
 
@@ -141,6 +141,7 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
   let exit: number = kExit.failed
   try {
     const context = await browser.newContext({ viewport: kViewport })
+    const traffic = trackTraffic(context)
     await context.addInitScript({ content: kPageScript })
     const page = await context.newPage()
     const notOpen = await openStart(page, a.url, io)
@@ -162,6 +163,8 @@ export async function actionRunCli(parsed: Parsed, io: Io, mode: 'run' | 'debug'
       engine: { ...configEngineOptions(config), logger: debug && !a.json ? io.out : undefined },
       run: runOptions,
     })
+    // What the last step sent reaches the site before the browser closes.
+    await traffic.settled()
     failed = !run.result.success
     if (failed) exit = kExit[failureOf(run.result.error?.code ?? 'STEP_FAILED').exit]
     if (a.json) io.out(JSON.stringify(run.result, null, 2))

@@ -37,6 +37,38 @@ const kGlobal = '__avaRun'
 /** A page slower than this to load fails the run instead of hanging CI. */
 export const kNavigationTimeoutMs = 30_000
 
+/** How long the pages must have sent nothing, and the longest wait, before the browser closes. */
+const kQuietMs = 500
+const kSettleMaxMs = 5_000
+
+/**
+ * The context's requests in flight. A run's last step may start one (a button whose handler
+ * posts): the browser closes only once every page has been quiet a moment (or after
+ * kSettleMaxMs), so what the step sent reaches the site rather than dying with the browser.
+ */
+export function trackTraffic(context: import('playwright-core').BrowserContext): { settled(): Promise<void> } {
+  const inflight = new Set<unknown>()
+  let last = Date.now()
+  context.on('request', (r) => {
+    inflight.add(r)
+    last = Date.now()
+  })
+  const done = (r: unknown) => {
+    inflight.delete(r)
+    last = Date.now()
+  }
+  context.on('requestfinished', done)
+  context.on('requestfailed', done)
+  return {
+    async settled() {
+      // Quiet from now on: a handler that posts a moment after the last step is waited for too.
+      last = Math.max(last, Date.now())
+      const until = Date.now() + kSettleMaxMs
+      while (Date.now() < until && (inflight.size > 0 || Date.now() - last < kQuietMs)) await sleep(50)
+    },
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The page script
 

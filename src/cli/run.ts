@@ -54,6 +54,7 @@ import {
   pageFlowPort,
   type PwPage,
   readUpload,
+  trackTraffic,
 } from './playwright-page'
 import { failureOf } from '../core/failure'
 import { runRecord, writeRunReport } from './run-report'
@@ -377,6 +378,7 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
   let exit: number = kExit.failed
   try {
     const context = await browser.newContext({ viewport: kViewport })
+    const traffic = trackTraffic(context)
     // Every document the run opens gets the page code, as the extension's content script does.
     await context.addInitScript({ content: script })
     page = await context.newPage()
@@ -404,6 +406,8 @@ export async function runCli(parsed: Parsed, io: Io): Promise<number> {
       engine: { ...configEngineOptions(config), logger: config.actions.debug && !a.json ? io.out : undefined },
       run: { debug: config.actions.debug },
     })
+    // What the last step sent reaches the site before the browser closes.
+    await traffic.settled()
     failed = !run.result.success
     if (failed) exit = kExit[failureOf(run.result.error?.code ?? 'STEP_FAILED').exit]
     if (run.kind === 'flow' && run.page) page = run.page
