@@ -17,6 +17,8 @@ describe('an action on a record', () => {
     ['把大红袍加入购物车', '加入购物车', '大红袍'],
     ['add Dune to cart', 'add to cart', 'Dune'],
     ['add Dune to my wishlist', 'add to wishlist', 'Dune'],
+    ['ship order 1003', 'ship', '1003'],
+    ['退款 1002 号订单', '退款', '1002'],
   ])('"%s": %s on %s', (said, action, record) => {
     expect(actionOnRecord(said)).toEqual({ action, record })
   })

@@ -36,6 +36,8 @@ const kRecordVerbs = [
   'pin',
   'retry',
   'resend',
+  'ship',
+  'refund',
 ]
 const kRecordVerbsZh = [
   '重命名',
@@ -57,6 +59,8 @@ const kRecordVerbsZh = [
   '收藏',
   '置顶',
   '重试',
+  '发货',
+  '退款',
 ]
 /** "把 X 加入购物车": the 把 construction puts the record before the action. */
 const kBaVerbRe = new RegExp(`^把\\s*(.+?)\\s*((?:加入|添加到|放入|移到|移出)\\S+|${kRecordVerbsZh.join('|')})$`, 'u')
@@ -71,13 +75,18 @@ const kNotARecordRe =
 
 /** A record's words as said: no quotes, no "the … line", no "这个密钥". */
 function recordWords(raw: string): string {
-  return raw
-    .replace(/["“”「」'‘’]/g, ' ')
-    .replace(/^\s*(?:the|this|that|my)\s+/i, '')
-    .replace(/\s+(?:line|row|item|entry|file|record|card|key|one|product|order)\s*$/i, '')
-    .replace(/\s*(?:这|那)一?[个条行项张份本件]\S{0,3}$/u, '')
-    .replace(/\s*(?:的)?(?:那|这)?一?[行条项]$/u, '')
-    .trim()
+  return (
+    raw
+      .replace(/["“”「」'‘’]/g, ' ')
+      .replace(/^\s*(?:the|this|that|my)\s+/i, '')
+      // "ship order 1003", "退款 1002 号订单": a record named by its number shows the number.
+      .replace(/^\s*(?:order|invoice|ticket|no\.?|number|#)\s*(?=[\p{L}\p{N}])/iu, '')
+      .replace(/^\s*(\d[\w-]*)\s*号?(?:订单|工单|发票)$/u, '$1')
+      .replace(/\s+(?:line|row|item|entry|file|record|card|key|one|product|order)\s*$/i, '')
+      .replace(/\s*(?:这|那)一?[个条行项张份本件]\S{0,3}$/u, '')
+      .replace(/\s*(?:的)?(?:那|这)?一?[行条项]$/u, '')
+      .trim()
+  )
 }
 
 /** Actions people say for one another's control: "remove" a row whose button says Delete. */
