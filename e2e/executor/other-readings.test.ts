@@ -94,6 +94,15 @@ describe('Bootstrap: product cards with repeated buttons, two pagers', () => {
     expect(r.code).toBe('AMBIGUOUS')
   })
 
+  test('a near fit nothing else comes close to is taken: "the Billing menu" is the one "Billing 账单" link', async () => {
+    expect((await locate(page, 'the Billing menu', 300)).mark).toBe('billing')
+  })
+
+  test('but never the thing an action is said on: "remove the Last 7 days filter" is not the filter\'s own label', async () => {
+    const r = await locate(page, 'remove the Last 7 days filter', 300)
+    expect(r.mark ?? 'none').not.toBe('filter-label')
+  })
+
   test('"the Next link at the bottom" is the lower pager\'s, "at the top" the upper\'s', async () => {
     expect((await locate(page, 'the Next link at the bottom')).mark).toBe('next-bottom')
     expect((await locate(page, 'the Next link at the top')).mark).toBe('next-top')
@@ -175,6 +184,9 @@ const kBsPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Readings: Bootstrap</title>
 <link rel="stylesheet" href="/vendor/bootstrap.css"></head>
 <body><div class="container py-3">
+  <ul class="nav"><li class="nav-item"><a class="nav-link" href="#billing" data-m="billing">Billing 账单</a></li>
+    <li class="nav-item"><a class="nav-link" href="#team">Team 团队</a></li></ul>
+  <span class="badge text-bg-secondary"><a href="#f7" class="link-light" data-m="filter-label">Last 7 days</a></span>
   ${pager('top')}
   <div class="row row-cols-3 g-3">
     ${card('dune', 'Dune')}${card('neuro', 'Neuromancer')}${card('found', 'Foundation')}

@@ -89,6 +89,14 @@ function recordWords(raw: string): string {
   )
 }
 
+/** The action a descriptor starts with ("remove the Last 7 days filter": remove), or ''. */
+export function leadingAction(description: string): string {
+  const text = description.trim()
+  return (
+    kVerbRe.exec(text)?.[1] ?? kVerbZhRe.exec(text)?.[1] ?? /^(close|dismiss|关闭)(?![\p{L}])/iu.exec(text)?.[1] ?? ''
+  )
+}
+
 /** Actions people say for one another's control: "remove" a row whose button says Delete. */
 const kSameActions: ReadonlyArray<readonly string[]> = [
   ['delete', 'remove'],

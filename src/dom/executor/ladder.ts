@@ -14,7 +14,7 @@ import { observe, replacementOf, safeResolveHandle } from '../observe'
 import { formatSelector, type ParsedSelector } from '../../core/page/selectors'
 import { queryAll } from '../locators'
 import { isVisible, kAvaUiAttr, labelOf } from './dom'
-import { candidateId, kMaxCandidates, semanticMatch, textTarget } from './semantic'
+import { candidateId, clearLeader, kMaxCandidates, semanticMatch, textTarget } from './semantic'
 import { expectingChange, kSettledMissMs, waitFor } from './wait'
 import { openNamedContainer, revealMissing } from './reveal'
 
@@ -286,6 +286,19 @@ export async function locate(spec: TargetSpec, opts: LocateOptions): Promise<Loc
   const revealed = ambiguity ? null : await revealMissing(spec, probe, opts)
   if (revealed) return revealed
   if (ambiguity) return ambiguity
+  // No control fits whole, no text shows it, the page is done changing: a near fit that nothing
+  // else comes close to (semantic/index.ts `clearLeader`).
+  const near = spec.semantic ? clearLeader(spec.semantic, semanticMatch(spec.semantic)) : null
+  if (near?.best) {
+    const description = spec.semantic!
+    return {
+      el: near.best,
+      rung: 'semantic',
+      candidates: near.candidates,
+      why: near.why,
+      relocate: () => clearLeader(description, semanticMatch(description)).best ?? null,
+    }
+  }
   // A selector-only miss: the words of the selectors find the nearest controls for the fallback.
   if (!lastCandidates.length) lastCandidates = weakCandidates(undefined, locators).candidates
   const settled = !opts.expectAppear && waited < opts.timeoutMs - 50

@@ -41,6 +41,7 @@ import { type Entry, indexes, PageIndex, valueOf } from './page-index'
 import { placeMatch } from './place'
 import { kMaxWeakLooks } from './text-target'
 import { byPicture, onRecord, readAs } from './readings'
+import { actionOnRecord, leadingAction, sameActions } from '../../../core/page/other-readings'
 
 export { tokenize } from '../../../core/page/descriptor'
 export { parseQuery, type SemanticQuery } from './query'
@@ -60,6 +61,42 @@ export function semanticMatch(description: string, scope: Document = document): 
   return (
     onRecord(description, said, other) ?? (said.best || said.ambiguous ? said : byPicture(description, other)) ?? said
   )
+}
+
+/** A near match taken when nothing else comes close: its score at least this, the next this far below. */
+const kLeadScore = 0.45
+const kLeadMargin = 0.15
+
+/**
+ * Nothing passed the bar, but one candidate fits nearly and clearly best ("Billing 账单" for "the
+ * Billing menu", "⇄ Swap" for "swap origin and destination", "15" for "June 15 in the fare
+ * calendar"): the words said beyond its name describe it rather than name another element. Any
+ * rival close to it leaves the miss as it was. The ladder asks this last, after the page's text
+ * (a hover menu that is no control) had its turn.
+ */
+export function clearLeader(description: string, r: SemanticResult): SemanticResult {
+  const [top, next] = r.candidates
+  if (r.best || r.ambiguous || !top || top.score < kLeadScore || (next && next.score > top.score - kLeadMargin))
+    return r
+  // An action said with its record and not found there (onRecord): the record, however near, is not it.
+  if (actionOnRecord(description)) return r
+  // An action said ("remove the Last 7 days filter") that the near fit does not do: it is the
+  // thing acted on, not the control that acts.
+  const action = leadingAction(description)
+  const label = top.label.toLowerCase()
+  if (
+    action &&
+    !sameActions(action).some((a) => [a, ...translateDescriptor(a)].some((w) => label.includes(w.toLowerCase())))
+  )
+    return r
+  const why = `${top.why ?? ''}; the one near fit, nothing else close`
+  return {
+    ...r,
+    best: r.elements[0],
+    ambiguous: false,
+    why,
+    candidates: [{ ...top, weak: undefined, why }, ...r.candidates.slice(1)],
+  }
 }
 
 /** The descriptor as written, else its translation (glossary.ts), the first that finds something. */
