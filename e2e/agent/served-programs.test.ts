@@ -39,6 +39,10 @@ const clickOnly = (selector: string) => ({
 })
 const doneOnly = () => ({ chunks: instructionChunks([{ step_id: 1, action_type: 'done', params: { text: 'Done.' } }]) })
 
+/** How many times the stored history says a run was answered with a program. */
+const told = async () =>
+  (JSON.stringify(await ava.storage('local')).match(/answered with a program to download/g) ?? []).length
+
 async function ended(panel: Frame): Promise<void> {
   await panel.locator('[data-role=assistant]').last().locator('[data-test=usage]').waitFor({ timeout: 30_000 })
 }
@@ -54,34 +58,24 @@ it.each([
   // click's step has ended: a run whose model says done in the same reply can end first, and the
   // refusal then reaches no run (nothing is downloaded either way, and that done is UNVERIFIED).
   // The model here looks at the page before it says done, as a careful one does.
+  // The site's history holds the earlier cases' runs too: this run's line is one more.
+  const before = await told()
   llm.script(clickOnly(selector), doneOnly())
   await ava.ask(page, `get my document ${selector}`)
   // The tab is left on Chrome's "blocked" page, without Ava's panel: the run's end is read from
   // storage, then from the panel once the person is back on the site.
-  await expect
-    .poll(async () => JSON.stringify(await ava.storage('local')), { timeout: 20_000 })
-    .toMatch(/answered with a program to download/)
+  await expect.poll(told, { timeout: 20_000 }).toBeGreaterThan(before)
   expect(downloads).toEqual([])
-  // Chrome may still be settling the blocked load: a goto that lands in it is aborted, and tried
-  // again. Once in a CI run the page loaded but Ava's button never came (the late "blocked" page
-  // taking the tab back is the likely cause); a page without Ava within 5 s is loaded again too.
+  // The person comes back to the site in another tab: its conversation says why. (The blocked tab
+  // itself may still be settling Chrome's late "blocked" load, which takes it back from a goto.)
+  const back = await ava.context.newPage()
+  await back.goto(`${site.url}/redteam/served.html`)
+  const panel = await ava.openPanel(back)
   await expect
-    .poll(
-      async () =>
-        (await page
-          .goto(`${site.url}/redteam/served.html`)
-          .then(() => page.waitForSelector('ava-root[data-ava-ready]', { state: 'attached', timeout: 5_000 }))
-          .then(
-            () => 'ok',
-            (e: Error) => e.message,
-          )) === 'ok',
-      { timeout: 30_000 },
-    )
-    .toBe(true)
-  const panel = await ava.openPanel(page)
-  expect(await panel.locator('article.error').last().textContent()).toMatch(/program to download/)
+    .poll(() => panel.locator('article.error').last().textContent(), { timeout: 10_000 })
+    .toMatch(/program to download/)
   expect(downloads).toEqual([])
-  await page.close()
+  await Promise.all([page.close(), back.close()])
 })
 
 it('a form posted in the reply that says done, answered slowly with a program: nothing is downloaded, and the person is told', async () => {
@@ -93,8 +87,6 @@ it('a form posted in the reply that says done, answered slowly with a program: n
     const form = document.getElementById('post') as HTMLFormElement
     form.action = `${form.action}&delay=3000`
   })
-  const told = async () =>
-    (JSON.stringify(await ava.storage('local')).match(/answered with a program to download/g) ?? []).length
   const before = await told() // the earlier tests' runs said it too, in the same site's history
   llm.script(clickThenDone('#send'))
   await ava.ask(page, 'get my receipt')
