@@ -7,6 +7,7 @@ import { frameRoutes } from './frames'
 import { sendCommand } from './page'
 import { kMinWholeChars } from '../core/agent/redact'
 import { originOf } from '../core/agent/secrets'
+import { sleep } from '../core/sleep'
 import { vaultSitesStore, vaultStore } from '../storage/vault'
 
 /**
@@ -41,8 +42,6 @@ const kQuotaRetryMs = 1_000
 /** A capture that has not come back by then is given up (the run goes on from the listing, never hangs on a picture). */
 const kCaptureMs = 10_000
 let lastCapture = 0
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 let queue: Promise<unknown> = Promise.resolve()
 
