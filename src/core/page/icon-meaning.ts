@@ -181,9 +181,15 @@ const kPictures = new Set([
   'bell',
 ])
 
+/** The actions a picture icon stands for, in English, first the usual one ([] for an action name or an unknown word). */
+export function pictureActions(word: string): string[] {
+  if (!kPictures.has(word)) return []
+  return (kIconMeaning[word] ?? '').split(' ').filter((m) => /^[a-z]/.test(m) && !kPictures.has(m))
+}
+
 /** The action a picture icon stands for, one English word ('' for an action name or an unknown word). */
 export function pictureAction(word: string): string {
-  return kPictures.has(word) ? (kIconMeaning[word]?.split(' ')[0] ?? '') : ''
+  return pictureActions(word)[0] ?? ''
 }
 
 /** The meaning of each icon word, joined ('' when none is known). */

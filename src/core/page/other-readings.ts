@@ -12,7 +12,7 @@
  *
  * Pure text, so Node tests read it as the page does.
  */
-import { kIconMeaning } from './icon-meaning'
+import { pictureActions } from './icon-meaning'
 
 /** Actions a person does to one record of many: the controls that repeat in every row or card. */
 const kRecordVerbs = [
@@ -155,23 +155,13 @@ const kPictureWords: ReadonlyArray<[RegExp, string[]]> = (
     ['加号', '添加 新建'],
     ['三个点', '更多'],
     ...(['heart', 'trash', 'bin', 'pencil', 'gear', 'cog', 'ellipsis', 'kebab', 'magnifier', 'bell'] as const).map(
-      (w): [string, string] => [
-        w,
-        kIconMeaning[w]
-          .split(' ')
-          .filter((m) => /^[a-z]/.test(m) && !isPicture(m))
-          .join(' '),
-      ],
+      (w): [string, string] => [w, pictureActions(w).join(' ')],
     ),
   ] as Array<[string, string]>
 ).map(([said, actions]) => [
   new RegExp(/^[a-z]/.test(said) ? `(?<![a-z])${said}(?![a-z])` : said, 'i'),
   actions.split(' ').filter(Boolean),
 ])
-
-function isPicture(word: string): boolean {
-  return ['bin', 'trash', 'heart', 'pencil', 'gear', 'cog', 'dots', 'hamburger'].includes(word)
-}
 
 /**
  * The descriptor with a picture put as its action, one reading per action ("the heart on Dune" →
