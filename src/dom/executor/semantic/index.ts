@@ -40,8 +40,8 @@ import { distinctVisible, sameAction, visibleProxy } from './dedupe'
 import { type Entry, indexes, PageIndex, valueOf } from './page-index'
 import { placeMatch } from './place'
 import { kMaxWeakLooks } from './text-target'
-import { byPicture, onRecord, readAs } from './readings'
-import { actionOnRecord, leadingAction, sameActions } from '../../../core/page/other-readings'
+import { actionWords, byPicture, onRecord, readAs } from './readings'
+import { actionOnRecord, leadingAction } from '../../../core/page/other-readings'
 
 export { tokenize } from '../../../core/page/descriptor'
 export { parseQuery, type SemanticQuery } from './query'
@@ -84,11 +84,7 @@ export function clearLeader(description: string, r: SemanticResult): SemanticRes
   // thing acted on, not the control that acts.
   const action = leadingAction(description)
   const label = top.label.toLowerCase()
-  if (
-    action &&
-    !sameActions(action).some((a) => [a, ...translateDescriptor(a)].some((w) => label.includes(w.toLowerCase())))
-  )
-    return r
+  if (action && !actionWords(action).some((w) => label.includes(w))) return r
   const why = `${top.why ?? ''}; the one near fit, nothing else close`
   return {
     ...r,

@@ -18,6 +18,13 @@ export interface Matchers {
   asWrittenOrTranslated(description: string, scope: Document): SemanticResult
 }
 
+/** The words a control doing `action` may be named by: the action, those people say for it, in both languages. */
+export function actionWords(action: string): string[] {
+  return sameActions(action)
+    .flatMap((a) => [a, ...translateDescriptor(a)])
+    .map((a) => a.toLowerCase())
+}
+
 /** A result found by another reading of the descriptor, each reason saying which. */
 export function readAs(result: SemanticResult, reading: string): SemanticResult {
   const note = `as "${reading}"`
@@ -40,7 +47,7 @@ export function onRecord(description: string, said: SemanticResult, m: Matchers)
   const split = actionOnRecord(description)
   if (!split) return null
   const alike = sameActions(split.action)
-  const actions = alike.flatMap((a) => [a, ...translateDescriptor(a)]).map((a) => a.toLowerCase())
+  const actions = actionWords(split.action)
   // Its name starts with the action: "Delete account" for "delete account" (not a file entry whose
   // tip ends "press delete to remove").
   const saidLabel = (said.candidates[0]?.label ?? '').toLowerCase()
